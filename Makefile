@@ -1,0 +1,47 @@
+# scorio-dashboard: two commands do all set-up (see README Quickstart).
+#   make run   - create .venv, install, start the app on the bundled demo data
+#   make test  - create .venv, install test requirements (+ Debian chromium), run the suite
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8501
+
+ifeq ($(shell command -v $(PYTHON) 2>/dev/null),)
+PYTHON := python3
+endif
+
+.PHONY: run test test-fast bench chromium lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.run-deps: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.test-deps: requirements.txt requirements-test.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	touch $@ $(VENV)/.run-deps
+
+run: $(VENV)/.run-deps
+	$(BIN)/streamlit run app.py --server.port $(PORT) --browser.gatherUsageStats false
+
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  echo "Installing Debian's chromium for the real-browser test"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; \
+	fi
+
+test: $(VENV)/.test-deps chromium
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+test-fast: $(VENV)/.test-deps
+	$(BIN)/python -m pytest -n 2 -m "not browser and not slow"
+
+bench: $(VENV)/.test-deps
+	for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

@@ -1,0 +1,93 @@
+"""Command-line interface: ``python -m scorio_core <subcommand> ...``.
+
+Each subcommand lives in its own module of this package and exposes
+``register(subparsers)``, which adds its parser and sets ``func`` to a callable
+``run(args) -> int``. Output is stable JSON with ``--output json`` so scripts and CI
+pipelines can rely on it.
+
+Bad input never produces a traceback: :class:`scorio_core.errors.InputError`,
+``ValueError`` and ``TypeError`` raised while running a subcommand are printed as one
+``error: ...`` line on stderr and the exit status is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main", "build_parser"]
+
+# Subcommand modules, in the order `--help` lists them. A module listed here that is not
+# importable yet is skipped, so subcommands can land independently.
+_SUBCOMMAND_MODULES = (
+    "leaderboard",
+    "schemas",
+    "rubric",
+    "trajectory",
+    "convergence",
+    "compare",
+    "quality",
+    "export",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the top-level parser with every available subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="python -m scorio_core",
+        description=(
+            "Bayes@N evaluation from the command line: leaderboards with credible "
+            "intervals, rubric schemas, rank trajectories and convergence@n."
+        ),
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="<command>")
+    subparsers.required = True
+    for name in _SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"scorio_core.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"scorio_core.cli.{name}":
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+class _ArgumentError(Exception):
+    """Raised instead of argparse's SystemExit so usage errors follow the error contract."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # pragma: no cover - exercised via main()
+        raise _ArgumentError(message)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI and return the process exit status (0 ok, 2 bad input)."""
+    parser = build_parser()
+    _make_errors_raise(parser)
+    try:
+        args = parser.parse_args(argv)
+    except _ArgumentError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except (ValueError, TypeError, OSError) as exc:
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # pragma: no cover
+        print("error: interrupted", file=sys.stderr)
+        return 130
+
+
+def _make_errors_raise(parser: argparse.ArgumentParser) -> None:
+    """Route argparse usage errors (unknown option, bad choice) to the one-line contract."""
+    parser.__class__ = _Parser
+    for action in parser._actions:  # noqa: SLF001 - argparse has no public accessor
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            for sub in action.choices.values():
+                sub.__class__ = _Parser

@@ -1,0 +1,248 @@
+"""Outcomes of one task: the (L, M, N) category tensor and (L, M, C+1) counts.
+
+The bridge between loaded tables (:mod:`scorio_core.io`) and the numeric core
+(:mod:`scorio_core.eval`, :mod:`scorio_core.rank`, :mod:`scorio_core.convergence`).
+Missing cells (a model that did not answer a question) have zero trials; they are never
+filled. Unequal trial counts are kept as they are (ragged); views that need a complete
+rectangle call :meth:`Outcomes.complete_block`, which says what it dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.errors import InputError
+
+__all__ = ["Outcomes", "CompleteBlock", "from_attempts", "from_counts", "BINARY_LABELS"]
+
+BINARY_LABELS = ("wrong", "correct")
+
+
+@dataclass(frozen=True, eq=False)
+class Outcomes:
+    """Category outcomes of L models on M questions of one task.
+
+    Attributes
+    ----------
+    task : str
+    models : tuple of str, length L
+    questions : tuple of str, length M
+    weights : ndarray of float, shape (C+1,)
+        Rubric weight of each category.
+    labels : tuple of str, length C+1
+    counts : ndarray of int64, shape (L, M, C+1)
+        Category counts per model and question; a row summing to 0 is a missing cell.
+    R : ndarray of int16, shape (L, M, N), or None
+        Category code of each trial in source trial order, -1 where a cell has fewer than
+        ``N`` trials. ``None`` when only counts are known (trial order unknown).
+    excluded : int
+        Attempts left out because no rubric category matched them (reported, not filled).
+    """
+
+    task: str
+    models: tuple[str, ...]
+    questions: tuple[str, ...]
+    weights: np.ndarray
+    labels: tuple[str, ...]
+    counts: np.ndarray
+    R: np.ndarray | None = None
+    excluded: int = 0
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def n_models(self) -> int:
+        """Number of models L."""
+        return len(self.models)
+
+    @property
+    def n_questions(self) -> int:
+        """Number of questions M (union over models)."""
+        return len(self.questions)
+
+    @property
+    def n_categories(self) -> int:
+        """Number of categories C+1."""
+        return int(self.weights.size)
+
+    @property
+    def n_trials(self) -> np.ndarray:
+        """Trials per (model, question), shape (L, M); 0 marks a missing cell."""
+        return self.counts.sum(axis=2)
+
+    @property
+    def is_binary(self) -> bool:
+        """True for two categories weighted ``[0, 1]`` (correct / wrong)."""
+        return self.n_categories == 2 and np.array_equal(self.weights, [0.0, 1.0])
+
+    @property
+    def has_order(self) -> bool:
+        """Whether trial order is known (attempt-level data)."""
+        return self.R is not None
+
+    def is_complete(self) -> bool:
+        """Every model answered every question with the same number of trials."""
+        n = self.n_trials
+        return bool(n.min() > 0 and np.all(n == n.flat[0]))
+
+    def select_models(self, models: list[str] | tuple[str, ...]) -> "Outcomes":
+        """Outcomes restricted to ``models`` (in the given order)."""
+        index = [self.models.index(m) for m in models]
+        return Outcomes(
+            task=self.task,
+            models=tuple(models),
+            questions=self.questions,
+            weights=self.weights,
+            labels=self.labels,
+            counts=self.counts[index],
+            R=None if self.R is None else self.R[index],
+            excluded=self.excluded,
+            notes=self.notes,
+        )
+
+    def complete_block(self) -> "CompleteBlock":
+        """The largest rectangle views like trajectories and convergence@n need.
+
+        Keeps the questions every model answered and the first ``N_min`` trials of each
+        cell, where ``N_min`` is the smallest trial count among kept cells, and says what it
+        dropped. With count data (no order) only the question intersection applies.
+        """
+        n = self.n_trials
+        keep_q = np.all(n > 0, axis=0)
+        if not np.any(keep_q):
+            raise InputError(
+                f"task '{self.task}': no question was answered by every selected model; "
+                "select fewer models to build a complete block."
+            )
+        notes = []
+        dropped_q = int((~keep_q).sum())
+        if dropped_q:
+            notes.append(f"{dropped_q} of {self.n_questions} questions not answered by every model were left out")
+        n_kept = n[:, keep_q]
+        n_min = int(n_kept.min())
+        if self.R is not None:
+            if int(n_kept.max()) > n_min:
+                notes.append(f"cells truncated to their first {n_min} trials (trial counts range {n_min}-{int(n_kept.max())})")
+            R = self.R[:, keep_q, :n_min]
+        else:
+            R = None
+        return CompleteBlock(
+            models=self.models,
+            questions=tuple(q for q, k in zip(self.questions, keep_q) if k),
+            weights=self.weights,
+            R=R,
+            counts=self.counts[:, keep_q],
+            n_trials=n_min,
+            notes=tuple(notes),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class CompleteBlock:
+    """A rectangular block: every model, the same questions and ``n_trials`` trials each.
+
+    ``R`` (shape (L, M, N)) is set for attempt-level data; ``counts`` (L, M, C+1) always.
+    ``notes`` say what was dropped to make the block rectangular.
+    """
+
+    models: tuple[str, ...]
+    questions: tuple[str, ...]
+    weights: np.ndarray
+    R: np.ndarray | None
+    counts: np.ndarray
+    n_trials: int
+    notes: tuple[str, ...]
+
+
+def _ordered_unique(values: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
+    codes, uniques = pd.factorize(values, sort=False)
+    return codes.astype(np.int64), tuple(str(u) for u in uniques)
+
+
+def from_attempts(
+    attempts: pd.DataFrame,
+    codes: np.ndarray,
+    weights: np.ndarray,
+    labels: tuple[str, ...],
+    task: str,
+) -> Outcomes:
+    """Build :class:`Outcomes` from an attempt table and one category code per row.
+
+    Parameters
+    ----------
+    attempts : DataFrame
+        Canonical attempt rows of one task (``model, question_id, trial``, ...).
+    codes : ndarray of int, shape (len(attempts),)
+        Category of each attempt, ``-1`` when no rubric category matched (excluded, counted).
+    weights : ndarray of float, shape (C+1,)
+    labels : tuple of str, length C+1
+    task : str
+
+    Returns
+    -------
+    Outcomes
+        Models in order of first appearance, questions likewise; trials ordered by the
+        source's ``trial`` value within each cell.
+    """
+    codes = np.asarray(codes)
+    if codes.shape != (len(attempts),):
+        raise ValueError(f"codes must have one entry per attempt ({len(attempts)}); got shape {codes.shape}.")
+    n_cat = int(np.asarray(weights).size)
+    keep = codes >= 0
+    excluded = int((~keep).sum())
+    frame = attempts.loc[keep, ["model", "question_id", "trial"]].copy()
+    frame["code"] = codes[keep].astype(np.int16)
+    if frame.empty:
+        raise InputError(f"task '{task}': no attempts left to score (all {excluded} unmatched by the rubric).")
+    model_idx, models = _ordered_unique(attempts["model"])
+    question_idx, questions = _ordered_unique(attempts["question_id"].astype(str))
+    frame["m"] = model_idx[keep]
+    frame["q"] = question_idx[keep]
+    frame = frame.sort_values(["m", "q", "trial"], kind="stable")
+    position = frame.groupby(["m", "q"], sort=False).cumcount().to_numpy()
+    n_max = int(position.max()) + 1
+    L, M = len(models), len(questions)
+    R = np.full((L, M, n_max), -1, dtype=np.int16)
+    mi, qi, ci = frame["m"].to_numpy(), frame["q"].to_numpy(), frame["code"].to_numpy()
+    R[mi, qi, position] = ci
+    counts = np.zeros((L, M, n_cat), dtype=np.int64)
+    np.add.at(counts, (mi, qi, ci.astype(np.int64)), 1)
+    notes = (f"{excluded} attempts matched no rubric category and were excluded",) if excluded else ()
+    return Outcomes(
+        task=task,
+        models=models,
+        questions=questions,
+        weights=np.asarray(weights, dtype=float),
+        labels=tuple(labels),
+        counts=counts,
+        R=R,
+        excluded=excluded,
+        notes=notes,
+    )
+
+
+def from_counts(table: pd.DataFrame, task: str) -> Outcomes:
+    """Build binary :class:`Outcomes` from a count table (``n_trials``, ``n_correct``).
+
+    Trial order is unknown, so ``R`` is None: views that need an order assume
+    exchangeable trials and resample within questions.
+    """
+    model_idx, models = _ordered_unique(table["model"])
+    question_idx, questions = _ordered_unique(table["question_id"].astype(str))
+    L, M = len(models), len(questions)
+    counts = np.zeros((L, M, 2), dtype=np.int64)
+    n_trials = table["n_trials"].to_numpy(dtype=np.int64)
+    n_correct = table["n_correct"].to_numpy(dtype=np.int64)
+    np.add.at(counts, (model_idx, question_idx, 1), n_correct)
+    np.add.at(counts, (model_idx, question_idx, 0), n_trials - n_correct)
+    return Outcomes(
+        task=task,
+        models=models,
+        questions=questions,
+        weights=np.array([0.0, 1.0]),
+        labels=BINARY_LABELS,
+        counts=counts,
+        R=None,
+    )

@@ -1,0 +1,1 @@
+"""Exports for stakeholders: tables (CSV, Markdown, LaTeX), HTML report, analysis manifest."""

@@ -1,0 +1,57 @@
+"""Leaderboard tables as CSV (safe against spreadsheet formula injection), Markdown and LaTeX."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+__all__ = ["neutralize_formulas", "to_csv", "to_markdown", "to_latex", "FORMULA_PREFIXES"]
+
+#: Leading characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralize_formulas(frame: pd.DataFrame) -> pd.DataFrame:
+    """Prefix text cells that start with ``= + - @`` (or tab/CR) with a single quote.
+
+    Only text cells change; numbers (including negative numbers) are left as numbers.
+
+    >>> neutralize_formulas(pd.DataFrame({"model": ["=HYPERLINK(1)", "gpt"], "mu": [-0.5, 0.7]})).to_dict("list")
+    {'model': ["'=HYPERLINK(1)", 'gpt'], 'mu': [-0.5, 0.7]}
+    """
+    out = frame.copy()
+    for column in out.columns:
+        series = out[column]
+        if series.dtype == object or pd.api.types.is_string_dtype(series):
+            text = series.astype("string")
+            risky = text.str.startswith(FORMULA_PREFIXES).fillna(False)
+            if risky.any():
+                out[column] = series.where(~risky.to_numpy(), "'" + text.astype(str))
+    out.columns = [("'" + c) if isinstance(c, str) and c.startswith(FORMULA_PREFIXES) else c for c in out.columns]
+    return out
+
+
+def to_csv(frame: pd.DataFrame) -> str:
+    """CSV text with formula-injection neutralised, full float precision, ``\\n`` line ends."""
+    return neutralize_formulas(frame).to_csv(index=False, lineterminator="\n")
+
+
+def to_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
+    """GitHub-flavoured Markdown table (pipes in text cells escaped)."""
+    safe = frame.copy()
+    for column in safe.columns:
+        if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
+            safe[column] = safe[column].astype("string").str.replace("|", r"\|", regex=False)
+    return safe.to_markdown(index=False, floatfmt=floatfmt, tablefmt="github")
+
+
+def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str = "{:.4f}") -> str:
+    """LaTeX ``tabular`` with booktabs rules (``\\toprule``, ``\\midrule``, ``\\bottomrule``).
+
+    Text is escaped for LaTeX (``_ & % $ # { } ~ ^ \\``); needs ``\\usepackage{booktabs}``.
+    """
+    styler = frame.style.hide(axis="index").format(float_format, subset=frame.select_dtypes("float").columns, na_rep="--")
+    styler = styler.format_index(escape="latex", axis=1)
+    text_cols = [c for c in frame.columns if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c])]
+    if text_cols:
+        styler = styler.format(escape="latex", subset=text_cols)
+    return styler.to_latex(hrules=True, caption=caption, column_format="".join("l" if c in text_cols else "r" for c in frame.columns))
