@@ -1,0 +1,66 @@
+"""Cached loading of datasets and the active dataset of the session.
+
+Loading is cached with ``st.cache_data`` keyed by file content (bundled key, or the upload's
+bytes), so switching pages or datasets never re-parses a file. Cached values are never
+mutated (``Dataset`` is frozen; callers derive new objects).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from dashboard import state
+from dashboard.bundled import BUNDLED
+from scorio_core import io
+from scorio_core.io import Dataset
+
+__all__ = ["ActiveData", "load_bundled", "load_upload", "active_data"]
+
+
+@st.cache_data(show_spinner="Loading bundled dataset...", max_entries=8)
+def load_bundled(key: str) -> Dataset:
+    """Load a bundled dataset by key (see :mod:`dashboard.bundled`)."""
+    return io.load([str(p) for p in BUNDLED[key].paths])
+
+
+@st.cache_data(show_spinner="Reading uploaded files...", max_entries=16)
+def load_upload(files: tuple[tuple[str, bytes], ...], fmt: str | None, mapping: tuple[tuple[str, str], ...]) -> Dataset:
+    """Parse uploaded files; raises :class:`scorio_core.errors.InputError` on bad input."""
+    return io.load(list(files), format=fmt, mapping=dict(mapping) or None)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _with_choices(_dataset: Dataset, dataset_id: str, choices: tuple[tuple[str, object], ...]) -> Dataset:
+    return io.apply_choices(_dataset, **dict(choices)) if choices else _dataset
+
+
+@dataclass(frozen=True)
+class ActiveData:
+    """The dataset the pages work on, after the user's data-quality choices.
+
+    ``data_id`` identifies content + choices and is the cache key of downstream results.
+    """
+
+    key: str
+    label: str
+    raw: Dataset
+    dataset: Dataset
+    data_id: str
+
+
+def active_data() -> ActiveData:
+    """Load (cached) the dataset selected in the sidebar and apply its recorded choices."""
+    key = state.active_key()
+    if key in BUNDLED:
+        raw = load_bundled(key)
+        base_id = key
+    else:
+        upload = state.uploads()[key]
+        raw = load_upload(upload.files, upload.format, upload.mapping)
+        base_id = f"{key}#{upload.digest}"
+    choices = tuple(sorted(state.choices_for(key).items()))
+    data_id = f"{base_id}|{choices!r}"
+    dataset = _with_choices(raw, data_id, choices)
+    return ActiveData(key=key, label=state.dataset_label(key), raw=raw, dataset=dataset, data_id=data_id)

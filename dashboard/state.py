@@ -1,0 +1,116 @@
+"""Session state: which dataset is active, the user's uploads and data-quality choices.
+
+Everything the user did (uploads, choices, rubric edits) lives in ``st.session_state`` under
+the keys below, so page switches, reruns and bad files never lose it. Uploaded bytes are
+copied out of the uploader widget (which forgets them on page switch).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import streamlit as st
+
+from dashboard.bundled import BUNDLED, DEFAULT_DATASET
+
+__all__ = [
+    "Upload",
+    "KEY_DATASET",
+    "KEY_TASK",
+    "KEY_CONFIDENCE",
+    "init_state",
+    "uploads",
+    "add_upload",
+    "apply_pending_selection",
+    "dataset_options",
+    "dataset_label",
+    "active_key",
+    "choices_for",
+    "set_choices",
+]
+
+KEY_DATASET = "dataset"
+KEY_TASK = "task"
+KEY_CONFIDENCE = "confidence"
+_UPLOADS = "_uploads"
+_CHOICES = "_choices"
+_PENDING = "_pending_dataset"
+UPLOAD_PREFIX = "upload:"
+
+
+@dataclass(frozen=True)
+class Upload:
+    """Files the user uploaded together as one dataset, with the format and column mapping used."""
+
+    name: str
+    files: tuple[tuple[str, bytes], ...]
+    format: str | None = None
+    mapping: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def key(self) -> str:
+        return UPLOAD_PREFIX + self.name
+
+    @property
+    def digest(self) -> str:
+        h = hashlib.sha256()
+        for name, data in self.files:
+            h.update(name.encode())
+            h.update(data)
+        h.update(repr((self.format, self.mapping)).encode())
+        return h.hexdigest()[:16]
+
+
+def init_state() -> None:
+    """Create the session-state containers once per session."""
+    st.session_state.setdefault(_UPLOADS, {})
+    st.session_state.setdefault(_CHOICES, {})
+
+
+def uploads() -> dict[str, Upload]:
+    """Uploaded datasets by key (``upload:<name>``), in upload order."""
+    return st.session_state.setdefault(_UPLOADS, {})
+
+
+def add_upload(upload: Upload) -> None:
+    """Keep an upload (after it loaded successfully) and select it on the next run."""
+    uploads()[upload.key] = upload
+    st.session_state[_PENDING] = upload.key
+
+
+def apply_pending_selection() -> None:
+    """Select a dataset chosen during the previous run (before the sidebar widget exists)."""
+    pending = st.session_state.pop(_PENDING, None)
+    if pending is not None:
+        st.session_state[KEY_DATASET] = pending
+
+
+def dataset_options() -> list[str]:
+    """Keys of every dataset the user can pick: bundled first, then uploads."""
+    return list(BUNDLED) + list(uploads())
+
+
+def dataset_label(key: str) -> str:
+    """Human label of a dataset key; a pure function of the key (safe as a ``format_func``)."""
+    if key in BUNDLED:
+        return BUNDLED[key].title
+    if key.startswith(UPLOAD_PREFIX):
+        return f"Uploaded: {key[len(UPLOAD_PREFIX):]}"
+    return key
+
+
+def active_key() -> str:
+    """The selected dataset key, falling back to the default when unknown."""
+    key = st.session_state.get(KEY_DATASET, DEFAULT_DATASET)
+    return key if key in dataset_options() else DEFAULT_DATASET
+
+
+def choices_for(key: str) -> dict:
+    """Data-quality choices the user made for a dataset (kwargs of ``io.apply_choices``)."""
+    return dict(st.session_state.setdefault(_CHOICES, {}).get(key, {}))
+
+
+def set_choices(key: str, choices: dict) -> None:
+    """Record data-quality choices for a dataset."""
+    st.session_state.setdefault(_CHOICES, {})[key] = {k: v for k, v in choices.items() if v not in (None, False)}

@@ -1,0 +1,88 @@
+"""Upload panel: files -> (optional column mapping) -> a named dataset kept in the session.
+
+A bad file shows one clear error (file, row, field, what to do); the previously loaded data
+and every earlier upload stay as they were.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+import streamlit as st
+
+from dashboard import state
+from dashboard.data_access import load_upload
+from scorio_core import io
+from scorio_core.errors import InputError
+
+__all__ = ["render_uploader", "UPLOAD_TYPES"]
+
+UPLOAD_TYPES = ["csv", "tsv", "jsonl", "json", "parquet", "npz", "eval", "gz"]
+_AUTO = "auto-detect"
+
+
+def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> dict[str, str] | None:
+    """Show the detected column mapping of the first file; let the user fix ambiguous fields."""
+    try:
+        guess = io.guess_mapping(files[0], fmt)
+    except InputError:
+        return {}  # fixed-field formats (Inspect, HELM, lm-eval...) need no mapping
+    columns = list(io.source_columns(files[0], fmt))
+    needs_choice = dict(guess.ambiguous)
+    for field_name in guess.missing:
+        needs_choice[field_name] = tuple(columns)
+    chosen: dict[str, str] = {}
+    with st.expander(
+        f"Column mapping ({guess.layout} layout)" + (" - choose the ambiguous fields" if needs_choice else ""),
+        expanded=bool(needs_choice),
+    ):
+        st.caption("Detected: " + ", ".join(f"{k} <- {v}" for k, v in guess.mapping.items()))
+        for field_name, candidates in needs_choice.items():
+            options = ["(choose a column)"] + list(candidates)
+            pick = st.selectbox(f"Column for '{field_name}'", options, key=f"map_{field_name}")
+            if pick != options[0]:
+                chosen[field_name] = pick
+        with st.popover("Override another field"):
+            target = st.selectbox("Canonical field", ["(none)", "model", "task", "question_id", "trial", "is_correct", "score", "n_trials", "n_correct"], key="map_override_field")
+            source = st.selectbox("Source column", ["(none)"] + columns, key="map_override_column")
+            if target != "(none)" and source != "(none)":
+                chosen[target] = source
+    missing = [f for f in needs_choice if f not in chosen]
+    if missing:
+        st.warning("Choose a column for: " + ", ".join(missing), icon=":material/help:")
+        return None
+    return chosen
+
+
+def render_uploader() -> None:
+    """The upload form; on success the upload becomes the active dataset."""
+    with st.container(border=True):
+        uploaded = st.file_uploader(
+            "Eval dumps",
+            type=UPLOAD_TYPES,
+            accept_multiple_files=True,
+            key="data_uploader",
+            help=(
+                "Long tables (one row per attempt), wide tables, count tables (n_trials, n_correct), NPZ tensors, "
+                "scorio JSONL, lm-evaluation-harness samples/results, Inspect AI logs, HELM outputs."
+            ),
+        )
+        if not uploaded:
+            return
+        files = tuple((f.name, f.getvalue()) for f in uploaded)
+        left, right = st.columns(2)
+        default_name = PurePath(files[0][0]).stem if len(files) == 1 else f"{PurePath(files[0][0]).stem} +{len(files) - 1}"
+        name = left.text_input("Dataset name", value=default_name, key="upload_name")
+        fmt_choice = right.selectbox("Format", [_AUTO] + list(io.SUPPORTED_FORMATS), key="upload_format")
+        fmt = None if fmt_choice == _AUTO else fmt_choice
+        mapping = _mapping_widgets(files, fmt)
+        if st.button("Load", type="primary", disabled=mapping is None, key="upload_load"):
+            upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt, mapping=tuple(sorted((mapping or {}).items())))
+            try:
+                load_upload(upload.files, upload.format, upload.mapping)
+            except InputError as exc:
+                st.error(str(exc), icon=":material/error:")
+                st.caption("Nothing changed: the previously loaded data is still active.")
+                return
+            state.add_upload(upload)
+            st.rerun()

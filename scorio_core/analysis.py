@@ -1,0 +1,275 @@
+"""Leaderboards: from a loaded dataset to one row per model with credible intervals.
+
+The single function the Leaderboard page, the CLI (``leaderboard``) and the exports call,
+so every surface shows the same numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from scorio_core import eval as ev
+from scorio_core.errors import InputError
+from scorio_core.metrics import get_metric
+from scorio_core.outcomes import BINARY_LABELS, Outcomes, from_attempts, from_counts
+
+__all__ = [
+    "TaskOutcomes",
+    "Categorization",
+    "task_names",
+    "outcomes_for",
+    "combine",
+    "leaderboard",
+    "LEADERBOARD_COLUMNS",
+    "ALL_TASKS",
+]
+
+ALL_TASKS = "all tasks"
+
+#: Column order of :func:`leaderboard` (also the JSON row keys of the CLI).
+LEADERBOARD_COLUMNS = (
+    "model",
+    "task",
+    "metric",
+    "estimate",
+    "mu",
+    "sigma",
+    "lo",
+    "hi",
+    "avg",
+    "pass_at_k",
+    "rank",
+    "rank_ci",
+    "n_questions",
+    "n_trials",
+    "n_trials_max",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Categorization:
+    """Rubric categories of every attempt row: codes (-1 = unmatched), weights, labels."""
+
+    codes: np.ndarray
+    weights: np.ndarray
+    labels: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class TaskOutcomes:
+    """Outcomes of one task (or all tasks pooled) under binary correctness and the rubric.
+
+    ``binary`` holds correct/wrong outcomes for the Pass@k family (None if the data has no
+    binary correctness); ``rubric`` holds the rubric's categories for Bayes@N, avg@N and
+    Max@k (the same object as ``binary`` under the default binary schema).
+    """
+
+    task: str
+    binary: Outcomes | None
+    rubric: Outcomes
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        return self.rubric.models
+
+
+def task_names(dataset) -> list[str]:
+    """Tasks of a :class:`scorio_core.io.Dataset`, in order of appearance."""
+    table = dataset.attempts if dataset.attempts is not None else dataset.counts
+    return [str(t) for t in pd.unique(table["task"])]
+
+
+def _binary_codes(rows: pd.DataFrame) -> np.ndarray:
+    """is_correct as category codes; NaN (no correctness recorded) -> -1 (excluded, counted)."""
+    values = rows["is_correct"].to_numpy(dtype=float)
+    codes = np.full(values.shape, -1, dtype=np.int16)
+    ok = np.isfinite(values)
+    codes[ok] = (values[ok] >= 0.5).astype(np.int16)
+    return codes
+
+
+def outcomes_for(dataset, task: str | None = None, categorization: Categorization | None = None) -> TaskOutcomes:
+    """Build :class:`TaskOutcomes` for one task of a dataset.
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+        Loaded data (attempt table or count table).
+    task : str, optional
+        Task name; may be omitted when the dataset has a single task. ``ALL_TASKS`` pools
+        the questions of every task (each question weighted equally).
+    categorization : Categorization, optional
+        Rubric codes aligned with ``dataset.attempts`` rows; default binary correctness.
+
+    Raises
+    ------
+    InputError
+        Unknown task, several tasks and none chosen, or a rubric on count-only data.
+    """
+    tasks = task_names(dataset)
+    if task == ALL_TASKS:
+        return combine([outcomes_for(dataset, t, categorization) for t in tasks])
+    if task is None:
+        if len(tasks) != 1:
+            raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with --task.")
+        task = tasks[0]
+    if task not in tasks:
+        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
+    if dataset.attempts is None:
+        if categorization is not None:
+            raise InputError("a rubric needs attempt-level data; count tables only support binary correctness.")
+        binary = from_counts(dataset.counts[dataset.counts["task"] == task], task)
+        return TaskOutcomes(task, binary, binary)
+    table = dataset.attempts
+    mask = (table["task"] == task).to_numpy()
+    rows = table.loc[mask]
+    binary = None
+    if "is_correct" in rows and rows["is_correct"].notna().any():
+        binary = from_attempts(rows, _binary_codes(rows), np.array([0.0, 1.0]), BINARY_LABELS, task)
+    if categorization is None:
+        if binary is None:
+            raise InputError(f"task {task!r} has no is_correct values; choose a rubric schema that uses its signals.")
+        return TaskOutcomes(task, binary, binary)
+    rubric = from_attempts(rows, np.asarray(categorization.codes)[mask], categorization.weights, categorization.labels, task)
+    return TaskOutcomes(task, binary, rubric)
+
+
+def _concat(parts: list[Outcomes], task: str) -> Outcomes:
+    models: list[str] = []
+    for p in parts:
+        models.extend(m for m in p.models if m not in models)
+    L = len(models)
+    n_cat = parts[0].n_categories
+    counts_blocks, r_blocks, questions = [], [], []
+    n_max = max((p.R.shape[2] for p in parts if p.R is not None), default=0)
+    has_order = all(p.R is not None for p in parts)
+    for p in parts:
+        idx = [models.index(m) for m in p.models]
+        block = np.zeros((L, p.n_questions, n_cat), dtype=np.int64)
+        block[idx] = p.counts
+        counts_blocks.append(block)
+        questions.extend(f"{p.task}/{q}" for q in p.questions)
+        if has_order:
+            r = np.full((L, p.n_questions, n_max), -1, dtype=np.int16)
+            r[idx, :, : p.R.shape[2]] = p.R
+            r_blocks.append(r)
+    return Outcomes(
+        task=task,
+        models=tuple(models),
+        questions=tuple(questions),
+        weights=parts[0].weights,
+        labels=parts[0].labels,
+        counts=np.concatenate(counts_blocks, axis=1),
+        R=np.concatenate(r_blocks, axis=1) if has_order else None,
+        excluded=sum(p.excluded for p in parts),
+        notes=tuple(n for p in parts for n in p.notes),
+    )
+
+
+def combine(per_task: list[TaskOutcomes]) -> TaskOutcomes:
+    """Pool the questions of several tasks into one :class:`TaskOutcomes` (task ``ALL_TASKS``).
+
+    Questions are renamed ``task/question``; a model missing from a task has missing cells
+    there (excluded from its question count, never filled).
+    """
+    rubric_parts = [t.rubric for t in per_task]
+    weights = rubric_parts[0].weights
+    if any(not np.array_equal(p.weights, weights) for p in rubric_parts):
+        raise InputError("tasks use different rubric weights and cannot be pooled.")
+    binaries = [t.binary for t in per_task]
+    binary = _concat(binaries, ALL_TASKS) if all(b is not None for b in binaries) else None
+    rubric = binary if all(t.rubric is t.binary for t in per_task) and binary is not None else _concat(rubric_parts, ALL_TASKS)
+    return TaskOutcomes(ALL_TASKS, binary, rubric)
+
+
+def _model_counts(outcomes: Outcomes, index: int, prior_counts: np.ndarray | None, binary: bool):
+    """Sufficient statistics of one model over the questions it answered."""
+    cell = outcomes.counts[index]
+    present = cell.sum(axis=1) > 0
+    if not np.any(present):
+        return None
+    if binary:
+        return ev.BinaryCounts(cell[present, 1], cell[present].sum(axis=1))
+    prior = None if prior_counts is None else prior_counts[index][present]
+    return ev.CategoryCounts(cell[present], prior)
+
+
+def leaderboard(
+    task_outcomes: TaskOutcomes,
+    *,
+    metric: str = "bayes",
+    k: int = 1,
+    tau: float = 0.5,
+    confidence: float = 0.95,
+    tie_rule: str = "paper",
+    prior_counts: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """One row per model: the metric with its credible interval, avg@N, Pass@k and ranks.
+
+    Parameters
+    ----------
+    task_outcomes : TaskOutcomes
+    metric : str, default "bayes"
+        Key of :data:`scorio_core.metrics.METRICS`.
+    k : int, default 1
+        Draws for the k-metrics and the ``pass_at_k`` column.
+    tau : float, default 0.5
+        Threshold of G-Pass@k_tau.
+    confidence : float, default 0.95
+        Credibility of intervals (two-sided) and of CI ties (one-sided z, paper 2.7.1).
+    tie_rule : {"paper", "upper-bound", "none"}
+        How ``rank_ci`` treats overlapping uncertainty (see :func:`scorio_core.rank.ranks_with_ties`).
+    prior_counts : ndarray, shape (L, M, C+1), optional
+        Prior outcome counts for Bayes@N / Max@k (a Dirichlet prior from another dump).
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`LEADERBOARD_COLUMNS`, sorted by ``mu`` (best first). Models that
+        cannot be scored (e.g. ``k`` larger than their trials) get NaN and rank NaN.
+    """
+    from scorio_core.rank import competition_ranks, ranks_with_ties
+
+    spec = get_metric(metric)
+    source = task_outcomes.binary if spec.binary else task_outcomes.rubric
+    if source is None:
+        raise InputError(f"{spec.label} needs binary correctness (is_correct), which this data does not have.")
+    binary = task_outcomes.binary
+    rubric = task_outcomes.rubric
+    rows = []
+    for i, model in enumerate(task_outcomes.models):
+        counts = _model_counts(source, source.models.index(model), prior_counts if not spec.binary else None, spec.binary)
+        n_cell = rubric.n_trials[rubric.models.index(model)]
+        n_cell = n_cell[n_cell > 0]
+        row = dict(model=model, task=task_outcomes.task, metric=spec.label, n_questions=int(n_cell.size),
+                   n_trials=int(n_cell.min()) if n_cell.size else 0, n_trials_max=int(n_cell.max()) if n_cell.size else 0)
+        value = None
+        if counts is not None and (not spec.uses_k or spec.key == "max@k" or k <= int(np.min(counts.n_trials))):
+            value = spec.compute(counts, w=source.weights, k=k, tau=tau, confidence=confidence)
+        row.update(estimate=np.nan, mu=np.nan, sigma=np.nan, lo=np.nan, hi=np.nan)
+        if value is not None:
+            row.update(estimate=value.estimate, mu=value.mu, sigma=value.sigma, lo=value.lo, hi=value.hi)
+        rub = _model_counts(rubric, rubric.models.index(model), None, False)
+        row["avg"] = ev.avg(rub, rubric.weights)[0] if rub is not None else np.nan
+        row["pass_at_k"] = np.nan
+        if binary is not None and model in binary.models:
+            bc = _model_counts(binary, binary.models.index(model), None, True)
+            if bc is not None and k <= int(bc.n_trials.min()):
+                row["pass_at_k"] = ev.pass_at_k(bc, k)
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    frame["rank"] = np.nan
+    frame["rank_ci"] = np.nan
+    scored = frame["mu"].notna().to_numpy()
+    if scored.any():
+        mu = frame.loc[scored, "mu"].to_numpy(float)
+        sigma = frame.loc[scored, "sigma"].to_numpy(float)
+        frame.loc[scored, "rank"] = competition_ranks(mu)
+        frame.loc[scored, "rank_ci"] = ranks_with_ties(mu, sigma, confidence=confidence, rule=tie_rule)
+    frame["rank"] = frame["rank"].astype("Int64")
+    frame["rank_ci"] = frame["rank_ci"].astype("Int64")
+    frame = frame.sort_values(["mu", "model"], ascending=[False, True], na_position="last", kind="stable")
+    return frame.reset_index(drop=True)[list(LEADERBOARD_COLUMNS)]
