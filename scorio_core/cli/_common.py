@@ -15,6 +15,8 @@ import numpy as np
 __all__ = [
     "add_data_arguments",
     "add_output_argument",
+    "add_choice_arguments",
+    "apply_cli_choices",
     "load_dataset",
     "parse_mapping",
     "to_jsonable",
@@ -32,7 +34,7 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         "--format",
         dest="format",
         default=None,
-        help="input format (default: auto-detect); see `python -m scorio_core formats`",
+        help="input format (default: auto-detect); see `python -m scorio_core quality --formats`",
     )
     parser.add_argument(
         "--map",
@@ -43,6 +45,33 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         help="column mapping override, e.g. --map question_id=problem (repeatable)",
     )
     parser.add_argument("--task", default=None, help="restrict to one task")
+    add_choice_arguments(parser)
+
+
+def add_choice_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the explicit data-quality choices (nothing is dropped or filled without one)."""
+    from scorio_core.io import DUPLICATE_POLICIES, MISSING_POLICIES
+
+    group = parser.add_argument_group("data-quality choices (recorded in the output)")
+    group.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default=None, help="resolve duplicate (model, task, question, trial) rows")
+    group.add_argument("--binarize-threshold", type=float, default=None, metavar="T", help="is_correct = score > T (AISBench uses 0.5)")
+    group.add_argument("--missing-outcomes", choices=MISSING_POLICIES, default=None, help="drop attempts without an outcome, or count them incorrect")
+    group.add_argument("--intersect-questions", action="store_true", help="keep only questions every model of a task attempted")
+
+
+def apply_cli_choices(dataset, args: argparse.Namespace):
+    """Apply the ``--duplicates/--binarize-threshold/--missing-outcomes/--intersect-questions`` choices."""
+    from scorio_core import io
+
+    choices = {
+        "duplicates": getattr(args, "duplicates", None),
+        "binarize_threshold": getattr(args, "binarize_threshold", None),
+        "missing_outcomes": getattr(args, "missing_outcomes", None),
+        "intersect_questions": bool(getattr(args, "intersect_questions", False)),
+    }
+    if any(v not in (None, False) for v in choices.values()):
+        dataset = io.apply_choices(dataset, **choices)
+    return dataset
 
 
 def add_output_argument(parser: argparse.ArgumentParser, default: str = "table") -> None:
@@ -67,11 +96,18 @@ def parse_mapping(items: Sequence[str]) -> dict[str, str]:
     return mapping
 
 
-def load_dataset(args: argparse.Namespace):
-    """Load the files named on the command line into one :class:`scorio_core.io.Dataset`."""
+def load_dataset(args: argparse.Namespace, require_ready: bool = True):
+    """Load the files named on the command line into one :class:`scorio_core.io.Dataset`.
+
+    Applies the data-quality choices given as options; with ``require_ready`` (results
+    commands) a problem that still needs a choice (duplicates, soft scores, missing
+    outcomes) is an error naming the option that resolves it.
+    """
     from scorio_core import io
 
-    return io.load(args.paths, format=args.format, mapping=parse_mapping(args.mapping) or None)
+    dataset = io.load(args.paths, format=args.format, mapping=parse_mapping(args.mapping) or None)
+    dataset = apply_cli_choices(dataset, args)
+    return dataset.require_ready() if require_ready else dataset
 
 
 def to_jsonable(value: Any) -> Any:

@@ -44,6 +44,12 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
+    parser.add_argument(
+        "--freeze-thresholds",
+        default=None,
+        metavar="FILE",
+        help="JSON of rubric threshold values to reuse (e.g. the `thresholds` of `rubric --output json`)",
+    )
     add_output_argument(parser)
     parser.set_defaults(func=run)
 
@@ -63,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     tasks = [args.task] if args.task else task_names(dataset)
     frames, notes = [], []
     for task in tasks:
-        categorization = _categorize(dataset, args, task) if args.schema else None
+        categorization, rubric_notes = _categorize(dataset, args, task) if args.schema else (None, [])
+        notes.extend(f"{task}: {note}" for note in rubric_notes)
         outcomes = outcomes_for(dataset, task, categorization)
         notes.extend(f"{task}: {note}" for note in outcomes.rubric.notes)
         frames.append(
@@ -95,17 +102,29 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _categorize(dataset, args, task):
-    """Apply ``--schema`` to the attempts of one task (thresholds computed on that task)."""
+    """Apply ``--schema`` to the attempts of one task (thresholds computed on that task).
+
+    Returns the categorization and notes: thresholds used, coverage problems (unmatched
+    attempts are excluded from scoring and counted, never filled).
+    """
     import numpy as np
 
     from scorio_core.analysis import Categorization
+    from scorio_core.cli.rubric import read_frozen
     from scorio_core.rubric import categorize, resolve_schema
 
     if dataset.attempts is None:
         raise ValueError("--schema needs attempt-level data; count tables only support binary correctness.")
     schema = resolve_schema(args.schema)
+    frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
     codes = np.full(len(dataset.attempts), -1, dtype=np.int16)
     mask = (dataset.attempts["task"] == task).to_numpy()
-    result = categorize(dataset.attempts.loc[mask], schema, max_tokens=args.max_tokens)
+    result = categorize(dataset.attempts.loc[mask], schema, frozen, max_tokens=args.max_tokens)
     codes[mask] = result.codes
-    return Categorization(codes, np.asarray(result.weights, dtype=float), tuple(result.labels))
+    notes = [f"rubric '{schema.name}' thresholds: " + ", ".join(f"{k}={v:.6g}" for k, v in result.thresholds.items())] if result.thresholds else []
+    coverage = result.coverage
+    if coverage.n_unmatched:
+        notes.append(f"{coverage.n_unmatched} of {coverage.n_attempts} attempts matched no category and are excluded")
+    notes.extend(str(n) for n in coverage.notes)
+    notes.extend(getattr(i, "message", str(i)) for i in coverage.issues)
+    return Categorization(codes, np.asarray(result.weights, dtype=float), tuple(result.labels)), notes

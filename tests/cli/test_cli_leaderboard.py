@@ -92,3 +92,19 @@ def test_bad_file_names_line_and_field(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [proc.stderr.strip()]
     assert "results.csv" in proc.stderr and "is_correct" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_schema_option_hand_calculation(tmp_path, capsys):
+    # Strict Compliance (paper Table 5): 0 invalid; 1 wrong or (correct and unboxed); 2 correct and boxed; w = (0, 0, 1)
+    data = tmp_path / "attempts.csv"
+    data.write_text(
+        "model,question_id,trial,is_correct,has_box,finish_reason\n"
+        "m,q1,0,1,1,stop\nm,q1,1,1,0,stop\n"  # categories 2, 1
+        "m,q2,0,0,1,stop\nm,q2,1,1,1,stop\n"  # categories 1, 2
+    )
+    out = run_json(capsys, "leaderboard", str(data), "--schema", "Strict Compliance")
+    row = out["rows"][0]
+    # hand: per question nu = (1, 2, 2), T = 1 + C + N = 5 -> mean 2/5; var (2/5 - 4/25) / 6 = 0.04; sigma = sqrt(2 * 0.04) / 2
+    assert row["mu"] == pytest.approx(0.4, abs=1e-12)
+    assert row["sigma"] == pytest.approx(math.sqrt(0.08) / 2, rel=1e-12)
+    assert out["settings"]["schema"] == "Strict Compliance"

@@ -1,0 +1,128 @@
+"""``convergence``: bootstrap distribution of convergence@n and mean Kendall's tau_b vs n.
+
+JSON output (``--output json``) is an object::
+
+    {"task", "metric", "k", "tau", "method", "replicates", "seed", "gold", "models", "n",
+     "gold_ranks", "pmf": [P(convergence@n = s), s = 1..N-1], "cdf": [...], "mean",
+     "mean_censored", "no_convergence", "kendall_tau_mean": [N values],
+     "worst_replicate", "worst_convergence", "worst_ranks": [[...]],
+     "notes": [...], "assumptions": [...], "sources": [...]}
+
+``worst_convergence`` is -1 and ``mean`` is null when nothing converges. Count tables work
+with ``--bootstrap row`` (trials resampled within each question; assumes exchangeable
+trials); ``--bootstrap column`` needs attempt-level data with trial order.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from scorio_core.cli._common import add_data_arguments, add_output_argument, emit_json, emit_rows
+from scorio_core.cli.trajectory import add_metric_arguments, int_ranks, load_block
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers) -> None:
+    """Add the ``convergence`` subcommand."""
+    parser = subparsers.add_parser(
+        "convergence",
+        help="bootstrap distribution of convergence@n and mean Kendall's tau_b vs n",
+        description=(
+            "convergence@n (paper section 3.3, Appendix I.1): the smallest number of trials after "
+            "which the ranking equals the gold standard (avg@N = Bayes@N ranking of all the data) "
+            "and stays equal; estimated over bootstrap replicates (paper Figures 1, 3, 9, 11)."
+        ),
+    )
+    add_data_arguments(parser)
+    add_metric_arguments(parser)
+    parser.add_argument("--bootstrap", choices=("column", "row"), default="column", help="resampling scheme (default column)")
+    parser.add_argument("--replicates", type=int, default=2000, help="bootstrap replicates (default 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument(
+        "--gold",
+        choices=("data", "replicate"),
+        default="data",
+        help="gold standard: the data's avg@N ranking (paper, default) or each replicate's own final ranking",
+    )
+    add_output_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``convergence``; returns the exit status."""
+    from scorio_core.convergence import bootstrap_convergence
+    from scorio_core.trajectory import outcomes_from_counts
+
+    if args.replicates < 1:
+        raise ValueError(f"--replicates must be >= 1; got {args.replicates}.")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0; got {args.seed}.")
+    block = load_block(args)
+    notes = list(block.notes)
+    R = block.R
+    if R is None:
+        if args.bootstrap == "column":
+            raise ValueError(
+                "column-wise bootstrap resamples trial indices shared by all questions and needs "
+                "attempt-level data with trial order; these are counts: use --bootstrap row "
+                "(assumes exchangeable trials)."
+            )
+        R = outcomes_from_counts(block.counts)
+        notes.append("count data: trials rebuilt from counts in arbitrary order (row-wise bootstrap assumes exchangeable trials)")
+    tau = args.tau if args.metric == "g-pass@k_tau" else None
+    w = block.weights if args.metric in ("bayes", "avg") else None
+    res = bootstrap_convergence(
+        R, args.metric, w=w, k=args.k, tau=tau, method=args.bootstrap, replicates=args.replicates, seed=args.seed, gold=args.gold
+    )
+    payload = {
+        "task": block.task,
+        "metric": res.metric,
+        "k": res.k,
+        "tau": res.tau,
+        "method": res.method,
+        "replicates": res.replicates,
+        "seed": res.seed,
+        "gold": res.gold,
+        "models": list(block.models),
+        "n": res.n,
+        "gold_ranks": res.gold_ranks,
+        "pmf": res.pmf,
+        "cdf": res.cdf,
+        "mean": res.mean,
+        "mean_censored": res.mean_censored,
+        "no_convergence": res.no_convergence,
+        "kendall_tau_mean": res.kendall_tau_mean,
+        "worst_replicate": res.worst_replicate,
+        "worst_convergence": res.worst_convergence,
+        "worst_ranks": int_ranks(res.worst_ranks),
+        "notes": notes,
+        "assumptions": list(res.assumptions),
+        "sources": block.sources,
+    }
+    if args.output == "json":
+        emit_json(payload)
+        return 0
+    N = res.n.size
+    shown = sorted({n for n in (1, 2, 5, 10, 20, 40, 80, 160, 320) if n < N} | {N - 1})
+    rows = [
+        {
+            "n": n,
+            "P(convergence@n = n)": float(res.pmf[n - 1]),
+            "P(convergence@n <= n)": float(res.cdf[n - 1]),
+            "mean Kendall tau_b": float(res.kendall_tau_mean[n - 1]),
+        }
+        for n in shown
+    ]
+    emit_rows(rows, list(rows[0]), args.output)
+    if args.output == "table":
+        mean = "n/a (nothing converged)" if np.isnan(res.mean) else f"{res.mean:.1f}"
+        print(
+            f"task {block.task}, metric {res.metric}, {res.method}-wise bootstrap, {res.replicates} replicates, seed {res.seed}: "
+            f"mean convergence@n {mean}, no convergence {res.no_convergence:.1%}"
+        )
+        for note in notes:
+            print(f"note: {note}")
+    return 0

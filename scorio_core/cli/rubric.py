@@ -1,0 +1,145 @@
+"""``python -m scorio_core rubric``: categorize eval dumps under a rubric schema.
+
+Prints the thresholds used (computed over all attempts loaded, pooled across models, or
+frozen from a file), the category labels and weights, the category counts per model and
+the attempts no category matched, with examples::
+
+    python -m scorio_core rubric results/*.jsonl --schema "Format Aware" \
+        --max-tokens 32768 --output json > run1.json
+    python -m scorio_core rubric results/*.jsonl new_model.jsonl --schema "Format Aware" \
+        --max-tokens 32768 --freeze-thresholds run1.json --output json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows, load_dataset
+from scorio_core.errors import InputError
+
+__all__ = ["read_frozen", "register", "rubric_report", "run"]
+
+MAX_FREEZE_BYTES = 1_000_000
+
+
+def register(subparsers) -> None:
+    """Add the ``rubric`` subcommand."""
+    parser = subparsers.add_parser(
+        "rubric",
+        help="categorize attempts under a rubric schema",
+        description=(
+            "Map every attempt to a category of a rubric schema (built-in name or JSON file) "
+            "and print thresholds, per-model category counts and unmatched attempts."
+        ),
+    )
+    add_data_arguments(parser)
+    parser.add_argument("--schema", required=True, metavar="NAME_OR_JSON",
+                        help="built-in schema name (see `schemas`) or a rubric JSON file")
+    parser.add_argument("--freeze-thresholds", metavar="FILE", default=None,
+                        help="JSON with threshold values to reuse: a previous `rubric --output json` "
+                             "result or {name: value}")
+    parser.add_argument("--max-tokens", type=int, default=None, metavar="N",
+                        help="generation limit for token_ratio when the data has no max_tokens "
+                             "column (the paper used 32768)")
+    parser.add_argument("--output", choices=("table", "json"), default="table")
+    parser.set_defaults(func=run)
+
+
+def read_frozen(path: str) -> dict:
+    """Threshold values from a JSON file: ``{"thresholds": {...}}`` or ``{name: value}``.
+
+    ``null`` (how ``--output json`` writes an undefined threshold) is read as NaN.
+    """
+    file = Path(path)
+    try:
+        if file.stat().st_size > MAX_FREEZE_BYTES:
+            raise InputError(f"threshold file is larger than {MAX_FREEZE_BYTES:,} bytes.", source=file.name)
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read threshold file: {exc.strerror or exc}.", source=file.name) from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise InputError(f"threshold file is not valid JSON ({exc}).", source=file.name) from None
+    if isinstance(data, dict) and isinstance(data.get("thresholds"), dict):
+        data = data["thresholds"]
+    if not isinstance(data, dict):
+        raise InputError("threshold file must hold a JSON object {name: value} or {\"thresholds\": {...}}.",
+                         source=file.name)
+    bad = [k for k, v in data.items() if isinstance(v, bool) or not isinstance(v, (int, float, type(None)))]
+    if bad:
+        raise InputError(f"threshold {bad[0]!r} must be a number; got {data[bad[0]]!r}.", source=file.name)
+    return {k: float("nan") if v is None else v for k, v in data.items()}  # null: undefined (NaN)
+
+
+def rubric_report(attempts, schema, frozen=None, max_tokens=None) -> dict:
+    """The JSON-ready result the ``rubric`` subcommand prints."""
+    from scorio_core.rubric import categorize, category_counts
+
+    cat = categorize(attempts, schema, frozen, max_tokens=max_tokens)
+    counts = category_counts(attempts, cat, by="model")
+    unmatched = cat.coverage.unmatched()
+    return {
+        "schema": cat.schema.name,
+        "categories": list(cat.labels),
+        "weights": cat.weights.tolist(),
+        "thresholds": cat.thresholds,
+        "threshold_details": [d._asdict() for d in cat.threshold_details],
+        "counts": {str(g): row.tolist() for g, row in zip(counts.groups, counts.counts)},
+        "unmatched": {
+            "count": cat.coverage.n_unmatched,
+            "by_model": {str(g): int(k) for g, k in zip(counts.groups, counts.unmatched)},
+            "examples": [e._asdict() for e in unmatched.examples] if unmatched else [],
+        },
+        "issues": [i.to_dict() for i in cat.coverage.issues],
+        "notes": list(cat.coverage.notes),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the data, categorize, print JSON or tables."""
+    from scorio_core.rubric import resolve_schema
+
+    schema = resolve_schema(args.schema)  # before loading: a bad schema fails fast
+    frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
+    # Outcome problems (missing or soft is_correct) are handled by the rubric's three-valued
+    # logic (unknown -> unmatched, reported); duplicates would double count, so they still block.
+    dataset = load_dataset(args, require_ready=False)
+    if dataset.report.n_duplicate_keys:
+        dataset.require_ready()
+    attempts = getattr(dataset, "attempts", None)
+    if attempts is None:
+        raise InputError("the rubric needs per-attempt data; the input is a count table "
+                         "(one row per question), which carries correctness counts only.")
+    if args.task is not None:
+        tasks = sorted(map(str, attempts["task"].unique())) if "task" in attempts.columns else []
+        attempts = attempts[attempts["task"] == args.task].reset_index(drop=True)
+        if attempts.empty:
+            raise InputError(f"no attempts for task {args.task!r}; tasks in the data: {', '.join(tasks)}.")
+    report = rubric_report(attempts, schema, frozen, args.max_tokens)
+    report["notes"] = list(dataset.report.blocking) + report["notes"]
+    if args.output == "json":
+        emit_json(report)
+        return 0
+    _print_tables(report)
+    return 0
+
+
+def _print_tables(report: dict) -> None:
+    print(f"schema: {report['schema']}")
+    if report["thresholds"]:
+        rows = [{"threshold": d["name"], "value": d["value"], "kind": d["kind"],
+                 "percentile": d["percentile"], "of": d["of"] or "", "where": d["where"] or ""}
+                for d in report["threshold_details"]]
+        emit_rows(rows, ["threshold", "value", "kind", "percentile", "of", "where"], "table")
+    rows = []
+    for i, (label, weight) in enumerate(zip(report["categories"], report["weights"])):
+        row = {"#": i, "category": label, "weight": weight}
+        row.update({model: counts[i] for model, counts in report["counts"].items()})
+        rows.append(row)
+    unmatched = {"#": -1, "category": "(unmatched)", "weight": float("nan")}
+    unmatched.update(report["unmatched"]["by_model"])
+    rows.append(unmatched)
+    emit_rows(rows, ["#", "category", "weight", *report["counts"]], "table")
+    for issue in report["issues"]:
+        print(f"{issue['severity']}: {issue['message']}")

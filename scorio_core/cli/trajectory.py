@@ -1,0 +1,148 @@
+"""``trajectory``: rank of every model after n = 1..N trials, in the observed trial order.
+
+JSON output (``--output json``) is an object::
+
+    {"task", "metric", "k", "tau", "models": [L names], "n": [1..N],
+     "ranks": [[rank of models[i] after n[j] trials]], "scores": [[...]], "sigma": [[...]] | null,
+     "gold_ranks": [...], "kendall_tau": [...], "convergence": int | null,
+     "notes": [...], "assumptions": [...], "sources": [...]}
+
+Ranks are competition ranks; ``null`` where the metric is undefined (Pass@k family, n < k).
+Count tables have no trial order: the command refuses them and suggests
+``convergence --bootstrap row``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import NamedTuple
+
+import numpy as np
+
+from scorio_core.cli._common import add_data_arguments, add_output_argument, emit_json, emit_rows, load_dataset
+
+__all__ = ["register", "run", "add_metric_arguments", "load_block", "Block", "int_ranks"]
+
+_LINEAR = ("bayes", "avg")
+
+
+class Block(NamedTuple):
+    """The complete (L, M, N) block one view runs on, and what was dropped to get it."""
+
+    task: str
+    models: tuple[str, ...]
+    R: np.ndarray | None
+    counts: np.ndarray
+    weights: np.ndarray
+    notes: list[str]
+    sources: list
+
+
+def int_ranks(ranks: np.ndarray) -> list[list[int | None]]:
+    """Ranks (L, N) as nested lists of int, None where undefined (NaN)."""
+    return [[None if np.isnan(v) else int(v) for v in row] for row in np.asarray(ranks, dtype=float)]
+
+
+def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--metric``, ``--k``, ``--tau`` shared by ``trajectory`` and ``convergence``."""
+    from scorio_core.trajectory import TRAJECTORY_METRICS
+
+    parser.add_argument("--metric", default="bayes", choices=TRAJECTORY_METRICS, help="ranking metric (default: bayes = Bayes@N)")
+    parser.add_argument("--k", type=int, default=1, help="k of the Pass@k family (default 1)")
+    parser.add_argument("--tau", type=float, default=0.5, help="tau of g-pass@k_tau (default 0.5)")
+
+
+def load_block(args: argparse.Namespace) -> Block:
+    """Load the data, pick the task and return the complete block for ``args.metric``.
+
+    Raises
+    ------
+    InputError, ValueError
+        Unreadable data, several tasks and no ``--task``, no binary correctness for the
+        Pass@k family, nothing left after making the block rectangular.
+    """
+    from scorio_core.analysis import outcomes_for
+
+    dataset = load_dataset(args)
+    outcomes = outcomes_for(dataset, args.task)
+    chosen = outcomes.rubric if args.metric in _LINEAR else outcomes.binary
+    if chosen is None:
+        raise ValueError(f"metric {args.metric!r} needs binary correctness (is_correct), which task {outcomes.task!r} does not have.")
+    block = chosen.complete_block()
+    notes = [*chosen.notes, *block.notes]
+    weights = np.asarray(block.weights, dtype=float)
+    return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources))
+
+
+def register(subparsers) -> None:
+    """Add the ``trajectory`` subcommand."""
+    parser = subparsers.add_parser(
+        "trajectory",
+        help="rank of each model after n = 1..N trials (observed trial order)",
+        description=(
+            "Rank trajectories (paper Figure 9): the competition ranking induced by the first n "
+            "trials for n = 1..N, in the data's trial order, with convergence@n against the "
+            "gold standard (avg@N = Bayes@N ranking on all trials, paper section 2.7)."
+        ),
+    )
+    add_data_arguments(parser)
+    add_metric_arguments(parser)
+    add_output_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``trajectory``; returns the exit status."""
+    from scorio_core.trajectory import rank_trajectory
+
+    block = load_block(args)
+    if block.R is None:
+        raise ValueError(
+            "trajectory needs the trial order, but the data are counts (n_trials, n_correct) without it; "
+            "use `convergence --bootstrap row`, which assumes exchangeable trials."
+        )
+    tau = args.tau if args.metric == "g-pass@k_tau" else None
+    t = rank_trajectory(block.R, args.metric, w=block.weights if args.metric in _LINEAR else None, k=args.k, tau=tau)
+    assumptions = [
+        "trials are in the order of the source's trial column",
+        "ranks are competition ranks of the metric after the first n trials (ties share the better rank)",
+        "gold standard: avg@N ranking (= Bayes@N, uniform prior) on all N trials (paper section 2.7)",
+    ]
+    if t.k > 1:
+        assumptions.append(f"{args.metric} is undefined for n < k={t.k}: those ranks are null")
+    if args.output == "json":
+        emit_json(
+            {
+                "task": block.task,
+                "metric": t.metric,
+                "k": t.k,
+                "tau": t.tau,
+                "models": list(block.models),
+                "n": t.n,
+                "ranks": int_ranks(t.ranks),
+                "scores": t.scores,
+                "sigma": t.sigma,
+                "gold_ranks": t.gold_ranks,
+                "kendall_tau": t.kendall_tau,
+                "convergence": t.convergence,
+                "notes": block.notes,
+                "assumptions": assumptions,
+                "sources": block.sources,
+            }
+        )
+        return 0
+    N = t.n.size
+    shown = sorted({n for n in (1, 2, 5, 10, 20, 40, 80, 160, 320) if n <= N} | {N})
+    columns = ["model", *[f"n={n}" for n in shown], "gold"]
+    rows = []
+    for i, model in enumerate(block.models):
+        row = {"model": model, "gold": int(t.gold_ranks[i])}
+        row.update({f"n={n}": (None if np.isnan(t.ranks[i, n - 1]) else int(t.ranks[i, n - 1])) for n in shown})
+        rows.append(row)
+    emit_rows(rows, columns, args.output)
+    if args.output == "table":
+        conv = "no convergence" if t.convergence is None else f"{t.convergence} trials"
+        print(f"convergence@n: {conv} (task {block.task}, metric {t.metric}, N={N})")
+        for note in block.notes:
+            print(f"note: {note}")
+    return 0

@@ -1,0 +1,313 @@
+"""Raw table + column mapping -> canonical attempt or count table, validated vectorized.
+
+Every value is checked with array operations; on the first bad value the row position is
+turned into a file location (line or row) and an :class:`InputError` names the file, the
+location, the field, the value and what to do. Nothing is filled with zeros: a
+non-binary outcome keeps its value in ``score`` and leaves ``is_correct`` NaN until the user
+picks a threshold (:func:`scorio_core.io.apply_choices`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.errors import InputError
+from scorio_core.io._schema import (
+    BINARY_SIGNALS,
+    COUNT_COLUMNS,
+    ID_COLUMNS,
+    SIGNAL_COLUMNS,
+    STRING_SIGNALS,
+    MappingGuess,
+)
+
+__all__ = ["Part", "as_category", "canonicalize", "natural_categories", "natural_key"]
+
+_TRUE = frozenset({"1", "1.0", "true", "t"})
+_FALSE = frozenset({"0", "0.0", "false", "f"})
+
+
+@dataclass
+class Part:
+    """One source's canonical table plus what the report must say about it."""
+
+    source: str
+    format: str
+    layout: str  # "attempts" or "counts"
+    table: pd.DataFrame
+    mapping: dict[str, str]
+    defaults: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    sha256: str = ""
+    rows: int = 0
+
+
+class _Ctx:
+    def __init__(self, source: str, locate: Callable[[int], dict], origin: np.ndarray | None = None):
+        self.source, self.locate, self.origin = source, locate, origin
+
+    def error(self, pos: int, field_name: str, message: str) -> InputError:
+        row = int(self.origin[pos]) if self.origin is not None else int(pos)
+        try:
+            where = self.locate(row)
+        except Exception:  # noqa: BLE001 - a locator failure must not hide the real error
+            where = {"row": row + 1}
+        prefix = where.pop("context", "")
+        return InputError(f"{prefix}field '{field_name}' {message}", source=self.source, field=field_name, **where)
+
+
+def _show(value: object) -> str:
+    text = repr(value.item() if isinstance(value, np.generic) else value)
+    return text if len(text) <= 60 else text[:57] + "...'"
+
+
+def as_category(s: pd.Series, name: str, ctx: _Ctx) -> pd.Series:
+    """Identifier column -> categorical of non-empty strings (sorted categories)."""
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        cats = s.cat.categories
+        if not pd.api.types.is_string_dtype(cats.dtype) or cats.dtype == object:
+            s = s.cat.rename_categories([_id_text(c) for c in cats])
+    else:
+        missing = s.isna().to_numpy()
+        if missing.any():
+            raise ctx.error(int(np.flatnonzero(missing)[0]), name, "is empty; every row needs a value.")
+        if pd.api.types.is_float_dtype(s.dtype):
+            values = s.to_numpy()
+            s = pd.Series(np.where(values == np.round(values), values.astype(np.int64).astype(str), values.astype(str)), index=s.index)
+        elif s.dtype == object:
+            s = s.map(_id_text)
+        s = s.astype(str).astype("category")
+    codes = s.cat.codes.to_numpy()
+    if (codes < 0).any():
+        raise ctx.error(int(np.flatnonzero(codes < 0)[0]), name, "is empty; every row needs a value.")
+    cats = s.cat.categories
+    empty = np.flatnonzero(cats.astype(str).str.strip() == "")
+    if empty.size:
+        raise ctx.error(int(np.flatnonzero(np.isin(codes, empty))[0]), name, "is empty; every row needs a value.")
+    return natural_categories(s)
+
+
+def natural_key(text: str) -> tuple:
+    """Sort key that orders digit runs by value (``q2`` before ``q10``).
+
+    Examples
+    --------
+    >>> sorted(["q10", "q2", "1", "b"], key=natural_key)
+    ['1', 'b', 'q2', 'q10']
+    """
+    return tuple((0, int(p), p) if p.isdecimal() else (1, 0, p) for p in re.split(r"(\d+)", str(text)) if p != "")
+
+
+def natural_categories(s: pd.Series) -> pd.Series:
+    """Drop unused categories and order the rest naturally."""
+    codes = s.cat.codes.to_numpy()
+    used = np.bincount(codes[codes >= 0], minlength=len(s.cat.categories)) > 0
+    if not used.all():
+        s = s.cat.remove_unused_categories()
+    cats = list(s.cat.categories)
+    order = sorted(cats, key=natural_key)
+    return s if order == cats else s.cat.reorder_categories(order)
+
+
+def _id_text(v: object) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _numeric(s: pd.Series, name: str, ctx: _Ctx, what: str) -> np.ndarray:
+    """Column -> float64 array (NaN for empty); text that is not a number raises."""
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        cats = pd.Series(np.asarray(s.cat.categories, dtype=object))
+        values, bad_cat = _parse_numbers(cats)
+        codes = s.cat.codes.to_numpy()
+        safe = np.maximum(codes, 0)
+        out = np.where(codes >= 0, values[safe] if len(cats) else np.nan, np.nan)
+        bad = (codes >= 0) & (bad_cat[safe] if len(cats) else False)
+    elif pd.api.types.is_bool_dtype(s.dtype) or pd.api.types.is_numeric_dtype(s.dtype):
+        return s.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        out, bad = _parse_numbers(s)
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise ctx.error(i, name, f"{what}; got {_show(s.iloc[i])}.")
+    return out
+
+
+def _parse_numbers(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Text/object values -> (float64 with NaN for empty or bad, mask of bad values)."""
+    obj = s.astype(object)
+    text = obj.astype(str).str.strip().str.lower()
+    empty = obj.isna().to_numpy() | text.isin(("", "nan", "none", "null", "na", "n/a")).to_numpy()
+    text = text.mask(text.isin(_TRUE), "1").mask(text.isin(_FALSE), "0")
+    out = pd.to_numeric(text.mask(empty, None), errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    return out, np.isnan(out) & ~empty
+
+
+def _integers(s: pd.Series, name: str, ctx: _Ctx, what: str) -> np.ndarray:
+    if pd.api.types.is_integer_dtype(s.dtype) and not s.isna().any():
+        return s.to_numpy(dtype=np.int64)
+    v = _numeric(s, name, ctx, what)
+    bad = ~np.isfinite(v) | (v != np.round(v))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        got = "an empty value" if np.isnan(v[i]) else _show(s.iloc[i])
+        raise ctx.error(i, name, f"{what}; got {got}.")
+    return v.astype(np.int64)
+
+
+def _outcome(s: pd.Series, name: str, ctx: _Ctx) -> tuple[np.ndarray, np.ndarray]:
+    """Outcome column -> (is_correct with NaN for non-binary/empty, raw values)."""
+    v = _numeric(s, "is_correct", ctx, "must be 0 or 1 (true/false)")
+    bad = (v < 0) | (v > 1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        hint = " if the column holds category codes, pass --map category=COLUMN." if float(v[i]).is_integer() else ""
+        raise ctx.error(i, "is_correct", f"must be 0 or 1 (or a soft score in [0, 1]); got {_show(s.iloc[i])} in column '{name}'.{hint}")
+    binary = (v == 0) | (v == 1)
+    return np.where(binary, v, np.nan), v
+
+
+def _melt_wide(frame: pd.DataFrame, wide: dict[str, int]) -> tuple[pd.DataFrame, np.ndarray, int]:
+    n, cols = len(frame), list(wide)
+    keep = [c for c in frame.columns if c not in wide]
+    index = np.repeat(np.arange(n), len(cols))  # row-major: one source row's trials together
+    out = frame[keep].iloc[index].reset_index(drop=True)
+    stacked = pd.concat([frame[c].astype(object) for c in cols], ignore_index=True)
+    order = np.arange(n * len(cols)).reshape(len(cols), n).T.ravel()
+    values = stacked.iloc[order].reset_index(drop=True)
+    out["__outcome__"] = values
+    out["__trial__"] = np.tile(np.array([wide[c] for c in cols], dtype=np.int64), n)
+    present = ~values.isna().to_numpy()
+    if isinstance(values.dtype, pd.CategoricalDtype) or values.dtype == object:
+        present &= values.astype(str).str.strip().to_numpy() != ""
+    return out[present].reset_index(drop=True), index[present], int((~present).sum())
+
+
+def canonicalize(
+    frame: pd.DataFrame,
+    guess: MappingGuess,
+    *,
+    source: str,
+    fmt: str,
+    locate: Callable[[int], dict],
+    stem: str,
+    notes: list[str] | None = None,
+) -> Part:
+    """Validate a raw table and return it under canonical names and dtypes.
+
+    Raises
+    ------
+    InputError
+        On the first empty identifier, non-integer trial, outcome outside [0, 1],
+        non-numeric signal, or invalid count, naming file, line/row, field and value.
+    """
+    notes = list(notes or [])
+    mapping = dict(guess.mapping)
+    ctx = _Ctx(source, locate)
+    if guess.layout == "wide":
+        frame, origin, empty = _melt_wide(frame, guess.wide_columns)
+        ctx = _Ctx(source, locate, origin)
+        mapping["trial"] = f"<wide: {', '.join(list(guess.wide_columns)[:4])}{' ...' if len(guess.wide_columns) > 4 else ''}>"
+        outcome_col, trial_col = "__outcome__", "__trial__"
+        if empty:
+            notes.append(f"{source}: {empty} empty trial cells in the wide table are trials not run (no attempt rows).")
+    else:
+        outcome_col, trial_col = mapping.get("is_correct"), mapping.get("trial")
+    out: dict[str, object] = {}
+    defaults: list[str] = []
+    n = len(frame)
+    for key in ("model", "task"):
+        if key in mapping:
+            out[key] = as_category(frame[mapping[key]], key, ctx)
+        else:
+            out[key] = pd.Series(pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=pd.Index([stem], dtype=str)))
+            defaults.append(f"{source}: no {key} column; {key} set to the file stem '{stem}'.")
+    out["question_id"] = as_category(frame[mapping["question_id"]], "question_id", ctx)
+    layout = "counts" if guess.layout == "counts" else "attempts"
+    if layout == "counts":
+        nt = _integers(frame[mapping["n_trials"]], "n_trials", ctx, "must be a whole number >= 1")
+        nc = _integers(frame[mapping["n_correct"]], "n_correct", ctx, "must be a whole number")
+        for bad, fld, msg in (
+            (nt < 1, "n_trials", "must be >= 1"),
+            (nc < 0, "n_correct", "must be >= 0"),
+            (nc > nt, "n_correct", "must not exceed n_trials"),
+        ):
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ctx.error(i, fld, f"{msg}; got n_trials={nt[i]}, n_correct={nc[i]}.")
+        out["n_trials"], out["n_correct"] = nt, nc
+    else:
+        if trial_col is not None:
+            out["trial"] = _integers(frame[trial_col], "trial", ctx, "must be a whole number (trial index or seed)")
+        else:
+            keys = pd.DataFrame({k: out[k].cat.codes for k in ("model", "task", "question_id")})
+            out["trial"] = keys.groupby(list(keys.columns), sort=False).cumcount().to_numpy(dtype=np.int64)
+            defaults.append(f"{source}: no trial column; trials numbered 0, 1, ... in row order within each (model, task, question).")
+        if outcome_col is not None:
+            is_correct, raw = _outcome(frame[outcome_col], outcome_col if outcome_col != "__outcome__" else "trial cells", ctx)
+            out["is_correct"] = is_correct
+            soft = np.isfinite(raw) & np.isnan(is_correct)
+            if soft.any():
+                if "score" in mapping and mapping["score"] != outcome_col:
+                    raise InputError(
+                        f"the outcome column '{outcome_col}' has values strictly between 0 and 1 and a separate "
+                        f"score column '{mapping['score']}' exists; pass --map is_correct=<a 0/1 column>, or drop one of them.",
+                        source=source, field="is_correct")
+                out["score"] = raw
+                mapping["score"] = outcome_col
+        else:
+            out["is_correct"] = np.full(n, np.nan)
+        if "category" in mapping:
+            cat = _integers(frame[mapping["category"]], "category", ctx, "must be a whole-number category code") if not frame[mapping["category"]].isna().any() else None
+            if cat is None:
+                i = int(np.flatnonzero(frame[mapping["category"]].isna().to_numpy())[0])
+                raise ctx.error(i, "category", "is empty; every attempt needs a category code.")
+            if (cat < 0).any():
+                i = int(np.flatnonzero(cat < 0)[0])
+                raise ctx.error(i, "category", f"must be >= 0; got {cat[i]}.")
+            out["category"] = pd.array(cat, dtype="Int64")
+    used = {c for k, c in mapping.items() if k in ID_COLUMNS + ("is_correct", "category") + COUNT_COLUMNS}
+    used |= set(guess.wide_columns) | {"__outcome__", "__trial__"}
+    source_to_signal = {c: k for k, c in mapping.items() if k in SIGNAL_COLUMNS}
+    for col in frame.columns:
+        if col in used and col not in source_to_signal:
+            continue
+        name = source_to_signal.get(col, str(col))
+        if name in out:
+            if col == mapping.get("score") and name == "score":
+                continue
+            name = f"{name}_source"
+            notes.append(f"{source}: column '{col}' renamed to '{name}' (its name is taken by a canonical column).")
+        out[name] = _signal(frame[col], name, ctx, notes, source)
+    table = pd.DataFrame(out, copy=False)  # share the reader's arrays; no second copy
+    return Part(source=source, format=fmt, layout=layout, table=table, mapping=mapping, defaults=defaults, notes=notes, rows=n)
+
+
+def _signal(s: pd.Series, name: str, ctx: _Ctx, notes: list[str], source: str):
+    if name in STRING_SIGNALS:
+        return s.astype("category") if not isinstance(s.dtype, pd.CategoricalDtype) else s
+    if name in SIGNAL_COLUMNS:
+        if pd.api.types.is_integer_dtype(s.dtype) and not isinstance(s.dtype, pd.CategoricalDtype) and name not in BINARY_SIGNALS:
+            return s.to_numpy()
+        v = _numeric(s, name, ctx, "must be a number")
+        if name in BINARY_SIGNALS and (~np.isnan(v) & (v != 0) & (v != 1)).any():
+            i = int(np.flatnonzero(~np.isnan(v) & (v != 0) & (v != 1))[0])
+            raise ctx.error(i, name, f"must be 0 or 1; got {_show(s.iloc[i])}.")
+        if pd.api.types.is_integer_dtype(s.dtype) and not np.isnan(v).any():
+            return v.astype(np.int64)
+        return v
+    if s.dtype == object:
+        kind = pd.api.types.infer_dtype(s, skipna=True)  # one C-level pass over the column
+        if kind in ("integer", "floating", "mixed-integer-float", "boolean", "decimal"):
+            return pd.to_numeric(s, errors="coerce") if kind != "boolean" else s.astype("boolean")
+        if kind in ("string", "empty"):
+            return s.astype("str")
+        notes.append(f"{source}: column '{name}' mixes value types ({kind}); kept as text.")
+        return s.where(s.isna(), s.astype(str)).astype("str")
+    return s

@@ -1,0 +1,144 @@
+"""Explicit user choices on a loaded dataset; each one is recorded in the new report."""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.errors import InputError
+from scorio_core.io._canonical import natural_categories
+from scorio_core.io._dataset import Dataset
+from scorio_core.io._quality import compute_report
+
+__all__ = ["DUPLICATE_POLICIES", "MISSING_POLICIES", "apply_choices"]
+
+DUPLICATE_POLICIES = ("keep-first", "keep-last", "drop", "sum")
+MISSING_POLICIES = ("drop", "incorrect")
+
+
+def apply_choices(
+    dataset: Dataset,
+    *,
+    binarize_threshold: float | None = None,
+    missing_outcomes: str | None = None,
+    duplicates: str | None = None,
+    intersect_questions: bool = False,
+) -> Dataset:
+    """Return a new dataset with the user's data-quality choices applied and recorded.
+
+    Choices run in this order: binarize, missing outcomes, duplicates, intersect.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        As returned by :func:`scorio_core.io.load`; not modified.
+    binarize_threshold : float in [0, 1], optional
+        Set ``is_correct = 1.0 if score > threshold else 0.0`` for every attempt with a
+        ``score`` (the AISBench convention uses 0.5). Attempts without a score keep their
+        outcome.
+    missing_outcomes : {"drop", "incorrect"}, optional
+        Remove attempts that have no outcome, or count them as incorrect (0.0).
+    duplicates : {"keep-first", "keep-last", "drop", "sum"}, optional
+        For rows sharing a (model, task, question_id, trial) key ((model, task,
+        question_id) for counts): keep the first or last row in load order, drop every row
+        of such keys, or (counts only) add their ``n_trials`` and ``n_correct``.
+    intersect_questions : bool, default False
+        Keep, per task, only questions that every model of that task attempted.
+
+    Returns
+    -------
+    Dataset
+        New dataset; ``report.choices`` lists what was done with row counts.
+
+    Raises
+    ------
+    InputError
+        For an unknown policy, a threshold outside [0, 1], binarizing without a ``score``
+        column, or ``sum`` on attempt data.
+    """
+    choices = list(dataset.report.choices)
+    table = dataset.table.copy()
+    row_source = dataset.row_source
+    counts = dataset.layout == "counts"
+
+    def keep(mask: np.ndarray) -> None:
+        nonlocal table, row_source
+        table = table[mask].reset_index(drop=True)
+        if row_source is not None:
+            row_source = row_source[mask]
+
+    if binarize_threshold is not None:
+        if isinstance(binarize_threshold, bool) or not isinstance(binarize_threshold, numbers.Real):
+            raise InputError(f"binarize_threshold must be a number in [0, 1]; got {binarize_threshold!r}.", field="binarize_threshold")
+        t = float(binarize_threshold)
+        if not 0.0 <= t <= 1.0:
+            raise InputError(f"binarize_threshold must satisfy 0 <= threshold <= 1; got {t}.", field="binarize_threshold")
+        if counts or "score" not in table.columns:
+            raise InputError("binarize_threshold needs a 'score' column; this data has none (map one with --map score=COLUMN).", field="binarize_threshold")
+        score = pd.to_numeric(table["score"], errors="coerce").to_numpy(np.float64)
+        has = ~np.isnan(score)
+        before = table["is_correct"].to_numpy(np.float64)
+        after = np.where(has, (score > t).astype(np.float64), before)
+        changed = int(np.sum(has & (np.isnan(before) | (before != after))))
+        table["is_correct"] = after
+        choices.append(f"binarize_threshold={t:g}: is_correct = score > {t:g} for {int(has.sum())} attempts with a score ({changed} outcomes set or changed).")
+    if missing_outcomes is not None:
+        _check(missing_outcomes, MISSING_POLICIES, "missing_outcomes")
+        if not counts:
+            unknown = np.isnan(table["is_correct"].to_numpy(np.float64))
+            if "category" in table.columns:
+                unknown = unknown & table["category"].isna().to_numpy()
+            if missing_outcomes == "drop":
+                keep(~unknown)
+                choices.append(f"missing_outcomes=drop: removed {int(unknown.sum())} attempts without an outcome.")
+            else:
+                table.loc[unknown, "is_correct"] = 0.0
+                choices.append(f"missing_outcomes=incorrect: {int(unknown.sum())} attempts without an outcome counted as incorrect.")
+    if duplicates is not None:
+        _check(duplicates, DUPLICATE_POLICIES, "duplicates")
+        keys = ["model", "task", "question_id"] + ([] if counts else ["trial"])
+        codes = pd.DataFrame({k: (table[k].cat.codes if k != "trial" else table[k]) for k in keys})
+        if duplicates == "sum":
+            if not counts:
+                raise InputError("duplicates='sum' applies to count tables only; use keep-first, keep-last or drop.", field="duplicates")
+            before = len(table)
+            agg = {c: ("sum" if c in ("n_trials", "n_correct") else "first") for c in table.columns if c not in keys}
+            table = table.groupby(keys, observed=True, sort=False, as_index=False).agg(agg)
+            row_source = None
+            choices.append(f"duplicates=sum: {before - len(table)} duplicate rows added into their first row.")
+        else:
+            how = {"keep-first": "first", "keep-last": "last", "drop": False}[duplicates]
+            dup = codes.duplicated(keep=how).to_numpy()
+            keep(~dup)
+            choices.append(f"duplicates={duplicates}: removed {int(dup.sum())} rows.")
+    if intersect_questions:
+        m, t, q = (table[k].cat.codes.to_numpy(np.int64) for k in ("model", "task", "question_id"))
+        pairs = pd.DataFrame({"t": t, "q": q, "m": m}).drop_duplicates()
+        per_q = pairs.groupby(["t", "q"]).size()
+        per_t = pairs[["t", "m"]].drop_duplicates().groupby("t").size()
+        full = per_q[per_q.to_numpy() == per_t.loc[per_q.index.get_level_values("t")].to_numpy()]
+        keep_key = set(zip(full.index.get_level_values("t"), full.index.get_level_values("q")))
+        total = len(per_q)
+        mask = pd.MultiIndex.from_arrays([t, q]).isin(list(keep_key)) if keep_key else np.zeros(len(table), dtype=bool)
+        keep(np.asarray(mask))
+        choices.append(f"intersect_questions: kept {len(keep_key)} of {total} (task, question) pairs that every model of the task attempted; removed {int((~np.asarray(mask)).sum())} rows.")
+    for k in ("model", "task", "question_id"):
+        table[k] = natural_categories(table[k])
+    old = dataset.report
+    meta = {"sources": old.sources, "mappings": old.mappings, "defaults": old.defaults, "notes": old.notes, "choices": tuple(choices)}
+    report = compute_report(table, dataset.layout, row_source=row_source, source_names=tuple(s.name for s in dataset.sources), meta=meta)
+    return dataclasses.replace(
+        dataset,
+        attempts=None if counts else table,
+        counts=table if counts else None,
+        report=report,
+        row_source=row_source,
+    )
+
+
+def _check(value: object, allowed: tuple[str, ...], name: str) -> None:
+    if value not in allowed:
+        raise InputError(f"{name} must be one of {', '.join(repr(a) for a in allowed)}; got {value!r}.", field=name)

@@ -1,0 +1,216 @@
+"""Format registry and detection from a file's name and first bytes."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from types import MappingProxyType
+
+from scorio_core.errors import InputError
+from scorio_core.io._sources import Source, as_sources, check_not_utf16, text_encoding
+
+__all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format"]
+
+SUPPORTED_FORMATS = MappingProxyType(
+    {
+        "csv": "comma- or semicolon-separated table (.csv, .csv.gz): long (one row per attempt), "
+        "wide (one column per trial) or counts (n_trials, n_correct)",
+        "tsv": "tab-separated table (.tsv, .tab, .txt), same layouts as csv",
+        "jsonl": "JSON Lines, one record per attempt (nested fields become dotted names), "
+        "same layouts as csv",
+        "json-records": "a JSON array of flat records (or {'data': [...]}), same layouts as csv",
+        "parquet": "Apache Parquet table, same layouts as csv",
+        "npz": "NumPy .npz/.npy with an outcome tensor R of shape (L, M, N) or (L, M); optional "
+        "models (L,), questions (M,), trials (N,), task; loaded with allow_pickle=False",
+        "scorio-jsonl": "the reference scorio package's per-attempt JSONL (seed, data_id, model, "
+        "output.*, tokens.*, processed_results.*)",
+        "scorio-verifier": "scorio verifier fixture JSON (source, answers, scores, correct)",
+        "lm-eval-samples": "lm-evaluation-harness samples_<task>_<time>.jsonl (--log_samples)",
+        "lm-eval-results": "lm-evaluation-harness results_<time>.json (model name; per-sample "
+        "records only when embedded under 'samples')",
+        "inspect-eval": "Inspect AI .eval log (zip of JSON); epochs are trials",
+        "inspect-json": "Inspect AI .json log; epochs are trials",
+        "helm": "HELM run folder (per_instance_stats.json + scenario_state.json [+ run_spec.json]); "
+        "train_trial_index is the trial",
+    }
+)
+
+_BINARY_MAGIC = (
+    (b"\x80\x02", "a Python pickle"),
+    (b"\x80\x03", "a Python pickle"),
+    (b"\x80\x04", "a Python pickle"),
+    (b"\x80\x05", "a Python pickle"),
+    (b"\x89HDF", "an HDF5 file"),
+    (b"%PDF", "a PDF document"),
+    (b"\xd0\xcf\x11\xe0", "a legacy Excel/Office file; export the sheet as CSV UTF-8"),
+)
+
+
+def check_format(fmt: str | None) -> str | None:
+    """Validate a ``format=`` override.
+
+    Raises
+    ------
+    InputError
+        If ``fmt`` is not a key of :data:`SUPPORTED_FORMATS`.
+    """
+    if fmt is None or fmt in SUPPORTED_FORMATS:
+        return fmt
+    raise InputError(
+        f"format must be one of {', '.join(SUPPORTED_FORMATS)} (or omitted to auto-detect); got {fmt!r}.",
+        field="format",
+    )
+
+
+def detect_format(source: object) -> str:
+    """Detect the format of one path, folder or upload from its name and content.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, uploaded file or (name, bytes) tuple
+        One input, as accepted by :func:`scorio_core.io.load`.
+
+    Returns
+    -------
+    str
+        A key of :data:`SUPPORTED_FORMATS`.
+
+    Raises
+    ------
+    InputError
+        If the content matches no supported format (binary garbage, empty file, pickle ...).
+
+    Examples
+    --------
+    >>> detect_format(("r.csv", b"model,question,correct\\nm,q1,1\\n"))
+    'csv'
+    >>> detect_format(("x.jsonl", b'{"seed": 1, "data_id": 6, "model": "m", "processed_results": {}}\\n'))
+    'scorio-jsonl'
+    """
+    found = as_sources(source)
+    if len(found) != 1:
+        return "helm" if all(s.is_dir for s in found) else detect_source_format(found[0])
+    return detect_source_format(found[0])
+
+
+def detect_source_format(src: Source) -> str:
+    """Detect the format of a :class:`Source` (see :func:`detect_format`)."""
+    if src.is_dir:
+        return "helm"
+    name = src.inner_name.lower()
+    if name in ("per_instance_stats.json", "scenario_state.json", "run_spec.json"):
+        return "helm"
+    raw_head = src.head(8)
+    if not raw_head:
+        raise InputError("the file is empty; export the results again.", source=src.name)
+    if raw_head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return _zip_kind(src)
+    if raw_head.startswith(b"\x93NUMPY"):
+        return "npz"
+    if raw_head.startswith(b"PAR1"):
+        return "parquet"
+    for magic, what in _BINARY_MAGIC:
+        if raw_head.startswith(magic):
+            raise InputError(f"the file is {what}, not a supported format; supported: {', '.join(SUPPORTED_FORMATS)}.", source=src.name)
+    head = src.text_head()
+    if not head.strip(b" \t\r\n\xef\xbb\xbf"):
+        raise InputError("the file is empty; export the results again.", source=src.name)
+    enc = text_encoding(head)
+    if enc is not None:
+        head = head.decode(enc, errors="ignore").lstrip("\ufeff").encode("utf-8")
+    else:
+        check_not_utf16(src.name, head)
+        head = head.removeprefix(b"\xef\xbb\xbf")
+    if _looks_binary(head):
+        raise InputError(
+            "the file is binary data, not a supported format (not CSV/TSV/JSONL text, Parquet, "
+            f"NPZ or an Inspect .eval zip); supported: {', '.join(SUPPORTED_FORMATS)}.",
+            source=src.name,
+        )
+    stripped = head.lstrip()
+    if stripped[:1] in (b"{", b"["):
+        return _json_kind(src, name, stripped)
+    if name.endswith((".tsv", ".tab")):
+        return "tsv"
+    first = stripped.split(b"\n", 1)[0]
+    if first.count(b"\t") > max(first.count(b","), first.count(b";")):
+        return "tsv"
+    return "csv"
+
+
+def _looks_binary(head: bytes) -> bool:
+    sample = head[:4096]
+    if b"\x00" in sample:
+        return True
+    control = sum(1 for b in sample if b < 32 and b not in (9, 10, 13, 12))
+    return control > max(1, len(sample) // 100)
+
+
+def _zip_kind(src: Source) -> str:
+    name = src.inner_name.lower()
+    if name.endswith(".npz"):
+        return "npz"
+    try:
+        with zipfile.ZipFile(io.BytesIO(src.data())) as zf:
+            members = zf.namelist()
+    except zipfile.BadZipFile as exc:
+        raise InputError(f"the zip archive is damaged or truncated ({exc}); re-export it.", source=src.name) from exc
+    if "header.json" in members or "_journal/start.json" in members or any(m.startswith("samples/") for m in members):
+        return "inspect-eval"
+    if members and all(m.endswith(".npy") for m in members):
+        return "npz"
+    raise InputError(
+        "the zip archive is neither an Inspect .eval log (no header.json) nor an .npz tensor file; "
+        "unzip it and load the files inside.",
+        source=src.name,
+    )
+
+
+_KEY = re.compile(rb'"([^"\\]{1,64})"\s*:')
+
+
+def _json_kind(src: Source, name: str, head: bytes) -> str:
+    if head[:1] == b"{":
+        first = head.split(b"\n", 1)[0]
+        record = _try_json(first)
+        if isinstance(record, dict) and (b"\n" in head.strip() or name.endswith((".jsonl", ".ndjson"))):
+            return _record_kind(record)
+        if name.endswith((".jsonl", ".ndjson")):
+            return _record_kind(record) if isinstance(record, dict) else "jsonl"
+        keys = {k.decode("utf-8", "ignore") for k in _KEY.findall(head[:20000])}
+        if "eval" in keys and ("samples" in keys or "plan" in keys or "version" in keys) and (
+            "status" in keys or "results" in keys
+        ):
+            return "inspect-json"
+        if "lm_eval_version" in keys or "n-samples" in keys or ("results" in keys and "configs" in keys):
+            return "lm-eval-results"
+        if {"answers", "scores", "correct"} <= keys:
+            return "scorio-verifier"
+        if "request_states" in keys or "adapter_spec" in keys:
+            return "helm"
+        if isinstance(record, dict):
+            return _record_kind(record)
+        return "json-records"
+    # a JSON array: HELM per-instance stats or plain records
+    keys = {k.decode("utf-8", "ignore") for k in _KEY.findall(head[:20000])}
+    if {"instance_id", "train_trial_index", "stats"} <= keys:
+        return "helm"
+    return "json-records"
+
+
+def _record_kind(record: dict) -> str:
+    keys = set(record)
+    if "doc_id" in keys and ("resps" in keys or "filtered_resps" in keys):
+        return "lm-eval-samples"
+    if {"seed", "data_id"} <= keys and keys & {"processed_results", "output", "tokens"}:
+        return "scorio-jsonl"
+    return "jsonl"
+
+
+def _try_json(line: bytes):
+    try:
+        return json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return None

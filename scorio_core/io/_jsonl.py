@@ -1,0 +1,247 @@
+"""JSON inputs for generic tables: JSON Lines (streamed with pyarrow) and JSON record arrays.
+
+Nested objects become dotted column names (``output.finish_reason``); list fields are
+dropped (and reported) unless a reader asks for their per-row mean. When pyarrow cannot
+read a file (mixed value types across lines, invalid JSON), a line-by-line reader takes
+over: it accepts mixed types and names the line of invalid JSON.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Mapping
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pajson
+
+from scorio_core.errors import InputError
+from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
+
+__all__ = ["drop_nested", "flatten_records", "read_json_frame"]
+
+_BLOCK = 4 << 20
+
+
+def drop_nested(name: str, table: pa.Table) -> tuple[pa.Table, list[str]]:
+    """Drop list/struct/map columns, with a note naming them."""
+    nested = [n for n, t in zip(table.column_names, table.schema.types) if pa.types.is_nested(t)]
+    notes = []
+    if nested:
+        notes.append(f"{name}: ignored non-scalar fields (lists/objects are not per-attempt values): {', '.join(nested[:10])}.")
+        table = table.drop_columns(nested)
+    return table, notes
+
+
+def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.DataFrame, Callable[[int], dict], list[str]]:
+    if fmt == "json-records":
+        return _json_records(src, utf8_bytes(src))
+    path = src.readable_path() if text_encoding(src.head(4)) is None else None
+    payload: list[bytes] = []
+
+    def data() -> bytes:
+        if not payload:
+            payload.append(utf8_bytes(src))
+        return payload[0]
+
+    def locate(i: int) -> dict:
+        return _jsonl_locator(data())(i)
+
+    try:
+        table, notes = _jsonl_arrow(str(path) if path is not None else io.BytesIO(data()), src.name, list_means or {})
+        frame = table.to_pandas(self_destruct=True, split_blocks=True)
+        del table
+    except pa.ArrowException:
+        # mixed types across lines, invalid JSON or invalid UTF-8: read in chunks of lines,
+        # pyarrow where it can, line by line where it cannot (which names a bad line)
+        frame, notes = _jsonl_chunked(src, data(), list_means or {})
+        return frame, locate, notes
+    pa.default_memory_pool().release_unused()
+    return frame, locate, notes
+
+
+def _jsonl_arrow(stream, name: str, list_means: Mapping[str, str]) -> tuple[pa.Table, list[str]]:
+    """Stream JSON Lines block by block: flatten objects, reduce lists, dictionary-encode text."""
+    reader = pajson.open_json(stream, read_options=pajson.ReadOptions(block_size=_BLOCK))
+    batches, notes, dropped = [], [], {}
+    for batch in reader:
+        table = pa.Table.from_batches([batch])
+        while any(pa.types.is_struct(t) for t in table.schema.types):
+            table = table.flatten()
+        for field_name, out in list_means.items():
+            if field_name in table.column_names and pa.types.is_list(table.schema.field(field_name).type):
+                table = table.append_column(out, pa.array(_list_mean(table.column(field_name).combine_chunks())))
+                table = table.drop_columns([field_name])
+        nested = [n for n, t in zip(table.column_names, table.schema.types) if pa.types.is_nested(t) or pa.types.is_null(t)]
+        for n in nested:
+            dropped.setdefault(n, table.schema.field(n).type)
+        table = table.drop_columns(nested)
+        cols = [pc.dictionary_encode(c) if pa.types.is_string(c.type) else c for c in table.columns]
+        batches.extend(pa.Table.from_arrays(cols, names=table.column_names).to_batches())
+    if not batches:
+        raise InputError("the file has no records.", source=name)
+    lists = [n for n, t in dropped.items() if not pa.types.is_null(t)]
+    if lists:
+        notes.append(f"{name}: ignored non-scalar fields (lists/objects are not per-attempt values): {', '.join(lists[:10])}.")
+    empty = [n for n, t in dropped.items() if pa.types.is_null(t)]
+    if empty:
+        notes.append(f"{name}: ignored fields that are null on every line: {', '.join(empty[:10])}.")
+    return pa.Table.from_batches(batches), notes
+
+
+def _jsonl_locator(data: bytes) -> Callable[[int], dict]:
+    def locate(i: int) -> dict:
+        seen = -1
+        for lineno, line in enumerate(data.split(b"\n"), start=1):
+            if line.strip():
+                seen += 1
+                if seen == i:
+                    return {"line": lineno}
+        return {"row": i + 1}
+
+    return locate
+
+
+def flatten_records(record: Mapping, prefix: str = "", out: dict | None = None) -> dict:
+    """Flatten nested dicts to dotted keys; lists are kept as values.
+
+    Examples
+    --------
+    >>> flatten_records({"a": {"b": 1, "c": {"d": 2}}, "e": [1]})
+    {'a.b': 1, 'a.c.d': 2, 'e': [1]}
+    """
+    out = {} if out is None else out
+    for key, value in record.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            flatten_records(value, f"{name}.", out)
+        else:
+            out[name] = value
+    return out
+
+
+def _list_mean(col: pa.Array):
+    """Mean of each list's non-null numbers (NaN for empty/null lists), vectorized."""
+    n = len(col)
+    flat = pc.list_flatten(col)
+    parent = pc.list_parent_indices(col).to_numpy()
+    ok = flat.is_valid().to_numpy(zero_copy_only=False)
+    values = pc.cast(flat, pa.float64()).to_numpy(zero_copy_only=False)
+    sums = np.bincount(parent[ok], weights=values[ok], minlength=n)
+    counts = np.bincount(parent[ok], minlength=n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+
+
+def _mean_of(values) -> float:
+    nums = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)] if isinstance(values, list) else []
+    return sum(nums) / len(nums) if nums else float("nan")
+
+
+def _check_utf8(src: Source, data: bytes) -> None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise locate_bad_utf8(src.name, data) from None
+
+
+def _jsonl_chunked(src: Source, data: bytes, list_means: Mapping[str, str]) -> tuple[pd.DataFrame, list[str]]:
+    _check_utf8(src, data)
+    frames, notes, start, line = [], [], 0, 1
+    while start < len(data):
+        end = data.find(b"\n", start + _BLOCK)
+        end = len(data) if end < 0 else end + 1
+        chunk = data[start:end]
+        try:
+            table, chunk_notes = _jsonl_arrow(io.BytesIO(chunk), src.name, list_means)
+            frame = table.to_pandas()
+        except pa.ArrowException:
+            frame, chunk_notes = _jsonl_python(src, chunk, list_means, first_line=line)
+        except InputError:  # a chunk of blank lines
+            frame, chunk_notes = pd.DataFrame(), []
+        frames.append(frame)
+        notes.extend(n for n in chunk_notes if n not in notes)
+        line += chunk.count(b"\n")
+        start = end
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        raise InputError("the file has no records.", source=src.name)
+    if len(frames) == 1:
+        return frames[0], notes
+    return pd.concat(frames, ignore_index=True, sort=False), notes
+
+
+def _jsonl_python(src: Source, data: bytes, list_means: Mapping[str, str] | None = None, first_line: int = 1) -> tuple[pd.DataFrame, list[str]]:
+    means = dict(list_means or {})
+    columns: dict[str, list] = {}
+    nested: set[str] = set()
+    n = 0
+    for lineno, line in enumerate(data.split(b"\n"), start=first_line):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            what = "is cut off (truncated file?)" if "Unterminated" in str(exc) or "Expecting" in str(exc) else "is not valid JSON"
+            raise InputError(f"the record {what}: {exc.msg} at column {exc.colno}; fix or remove that line.", source=src.name, line=lineno) from None
+        if not isinstance(record, dict):
+            raise InputError(f"each line must be a JSON object; got {type(record).__name__}.", source=src.name, line=lineno)
+        flat = record if not any(isinstance(v, dict) for v in record.values()) else flatten_records(record)
+        for key, value in flat.items():
+            if key in means:
+                key, value = means[key], _mean_of(value)
+            elif isinstance(value, (list, dict)):
+                nested.add(key)
+                continue
+            col = columns.get(key)
+            if col is None:
+                col = columns[key] = [None] * n
+            col.append(value)
+        n += 1
+        for col in columns.values():
+            if len(col) < n:
+                col.append(None)
+    if not n:
+        raise InputError("the file has no records.", source=src.name)
+    return _columns_frame(src.name, columns, nested)
+
+
+def _columns_frame(name: str, columns: dict[str, list], nested: set[str]) -> tuple[pd.DataFrame, list[str]]:
+    notes: list[str] = []
+    kept = {k: v for k, v in columns.items() if k not in nested}
+    if nested:
+        notes.append(f"{name}: ignored non-scalar fields (lists/objects are not per-attempt values): {', '.join(sorted(nested)[:10])}.")
+    return pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in kept.items()}), notes
+
+
+def _records_frame(name: str, records: list[dict]) -> tuple[pd.DataFrame, list[str]]:
+    columns: dict[str, list] = {}
+    nested: set[str] = set()
+    for i, rec in enumerate(records):
+        for key, value in rec.items():
+            if isinstance(value, (list, dict)):
+                nested.add(key)
+            columns.setdefault(key, [None] * i).append(value)
+        for col in columns.values():
+            if len(col) < i + 1:
+                col.append(None)
+    return _columns_frame(name, columns, nested)
+
+
+def _json_records(src: Source, data: bytes) -> tuple[pd.DataFrame, Callable[[int], dict], list[str]]:
+    doc = load_json(src)
+    if isinstance(doc, dict):
+        lists = [v for v in doc.values() if isinstance(v, list)]
+        if len(lists) != 1:
+            raise InputError("expected a JSON array of records (or an object holding exactly one array of records).", source=src.name)
+        doc = lists[0]
+    if not isinstance(doc, list) or not doc:
+        raise InputError("expected a non-empty JSON array of records.", source=src.name)
+    for i, rec in enumerate(doc):
+        if not isinstance(rec, dict):
+            raise InputError(f"record {i + 1} is a {type(rec).__name__}, not an object.", source=src.name, row=i + 1)
+    frame, notes = _records_frame(src.name, [flatten_records(r) for r in doc])
+    return frame, lambda i: {"row": i + 1}, notes

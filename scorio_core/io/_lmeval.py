@@ -1,0 +1,223 @@
+"""lm-evaluation-harness dumps: ``samples_<task>_<time>.jsonl`` and ``results_<time>.json``.
+
+Source: EleutherAI/lm-evaluation-harness ``lm_eval/evaluator.py`` (``--log_samples``). Each
+samples line is one (document, filter) with ``doc_id``, ``filter``, ``metrics`` (the metric
+names logged on the line), the metric values as top-level keys, ``resps`` and
+``filtered_resps``. With ``repeats`` K > 1 a generation task stores K responses per document
+(``resps[0]`` has K entries), but the metric is computed once per document after the
+filter (``take_first`` by default, or a majority vote), so per-response correctness is not
+in the file: such a document is one attempt (trial 0) and the report says so. When a
+task logs a list of K metric values, the K entries become trials 0..K-1.
+
+Model name: ``model_name`` of the matching ``results_<time>.json`` (same timestamp, given
+alongside or next to the samples file); otherwise the samples file's folder name
+(lm-eval writes ``<output_path>/<model_name_sanitized>/``), recorded in the report. The task
+is the ``<task>`` part of the file name; with several filters on one file the task becomes
+``<task> [<filter>]``. The outcome is the first logged metric (e.g. ``exact_match``, ``acc``)
+unless ``mapping={'is_correct': '<metric>'}``; other metrics are kept as signals.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.errors import InputError
+from scorio_core.io._canonical import Part, canonicalize
+from scorio_core.io._schema import infer_mapping
+from scorio_core.io._sources import Source, load_json, utf8_text
+
+__all__ = ["load_results_json", "read_lm_eval_results", "read_lm_eval_samples", "results_timestamp", "samples_timestamp"]
+
+_SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<ts>\d{4}-\d{2}-\d{2}T[0-9\-.:]+?)\.jsonl$")
+_RESULTS = re.compile(r"^results_(?P<ts>\d{4}-\d{2}-\d{2}T[0-9\-.:]+?)\.json$")
+_SKIP = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash", "prompt_hash", "target_hash"})
+
+
+def samples_timestamp(name: str) -> tuple[str, str] | None:
+    """``(task, timestamp)`` from a samples file name, or None."""
+    m = _SAMPLES.match(name)
+    return (m.group("task"), m.group("ts")) if m else None
+
+
+def results_timestamp(name: str) -> str | None:
+    """Timestamp from a results file name, or None."""
+    m = _RESULTS.match(name)
+    return m.group("ts") if m else None
+
+
+def load_results_json(src: Source) -> dict:
+    """Parse a results JSON file.
+
+    Raises
+    ------
+    InputError
+        If the JSON is truncated or not an object.
+    """
+    doc = load_json(src)
+    if not isinstance(doc, dict) or "results" not in doc:
+        raise InputError("not an lm-evaluation-harness results file (no 'results' object).", source=src.name)
+    return doc
+
+
+def _model_from_results(doc: dict) -> str | None:
+    name = doc.get("model_name")
+    if name:
+        return str(name)
+    args = str((doc.get("config") or {}).get("model_args") or "")
+    m = re.search(r"(?:pretrained|model)=([^,]+)", args)
+    return m.group(1) if m else None
+
+
+def _repeats(doc: dict | None, task: str) -> int | None:
+    cfg = ((doc or {}).get("configs") or {}).get(task) or {}
+    return int(cfg["repeats"]) if isinstance(cfg.get("repeats"), int) else None
+
+
+def _records_to_part(src: Source, records: list[tuple[int, dict]], model: str, task: str, mapping, defaults: list[str], repeats: int | None, where: str) -> Part:
+    if not records:
+        raise InputError("the file has no sample records.", source=src.name)
+    if mapping and set(mapping) - {"is_correct"}:
+        raise InputError("for lm-evaluation-harness samples only --map is_correct=<metric> applies.", source=src.name)
+    first_metrics = records[0][1].get("metrics")
+    outcome = (mapping or {}).get("is_correct") or (first_metrics[0] if isinstance(first_metrics, list) and first_metrics else None)
+    if outcome is None:
+        raise InputError("the first record lists no 'metrics'; pass --map is_correct=<metric name>.", source=src.name, field="is_correct", **{where: records[0][0]})
+    filters = {str(r.get("filter", "none")) for _, r in records}
+    out_rows: list[dict] = []
+    positions: list[int] = []
+    collapsed = 0
+    for pos, rec in records:
+        if "doc_id" not in rec:
+            raise InputError("record has no 'doc_id'.", source=src.name, field="doc_id", **{where: pos})
+        if outcome not in rec:
+            raise InputError(f"record has no metric '{outcome}'; metrics here: {', '.join(map(str, rec.get('metrics') or []))}.", source=src.name, field="is_correct", **{where: pos})
+        value = rec[outcome]
+        values = value if isinstance(value, list) else [value]
+        if not isinstance(value, list) and _n_responses(rec) > 1:
+            collapsed += 1
+        t = task if len(filters) == 1 else f"{task} [{rec.get('filter', 'none')}]"
+        for trial, v in enumerate(values):
+            row = {"model": model, "task": t, "question_id": str(rec["doc_id"]), "trial": trial, "is_correct": v}
+            for k, x in rec.items():
+                if k in _SKIP or k == outcome:
+                    continue
+                if isinstance(value, list) and isinstance(x, list) and len(x) == len(values):
+                    x = x[trial]
+                if isinstance(x, (int, float)) and not isinstance(x, bool):
+                    row[k] = x
+            out_rows.append(row)
+            positions.append(pos)
+    frame = pd.DataFrame.from_records(out_rows)
+    notes = []
+    if collapsed:
+        k = repeats or "several"
+        notes.append(
+            f"{src.name}: {collapsed} documents have {k} responses (repeats > 1) but one '{outcome}' value "
+            "computed after the filter; per-response correctness is not in the file, so each document is one "
+            "attempt (trial 0). Re-score the responses to use them as trials."
+        )
+    guess = infer_mapping(frame.columns, {"model": "model", "task": "task", "question_id": "question_id", "trial": "trial", "is_correct": "is_correct"}, source=src.name)
+    pos_arr = np.asarray(positions)
+    label = "line" if where == "line" else "row"
+    part = canonicalize(frame, guess, source=src.name, fmt="lm-eval-samples", locate=lambda i: {label: int(pos_arr[i])}, stem=src.stem, notes=notes)
+    part.mapping.update({"model": "results.model_name" if not defaults else "<folder name>", "task": "<file name>", "question_id": "doc_id", "trial": "<metric list position>", "is_correct": outcome})
+    part.defaults.extend(defaults)
+    return part
+
+
+def _n_responses(rec: dict) -> int:
+    resps = rec.get("resps")
+    if isinstance(resps, list) and len(resps) == 1 and isinstance(resps[0], list):
+        return len(resps[0])
+    return 1
+
+
+def read_lm_eval_samples(src: Source, mapping, results: dict | None) -> Part:
+    """Read one ``samples_*.jsonl`` file (see module docstring).
+
+    Parameters
+    ----------
+    src : Source
+    mapping : dict, optional
+        Only ``{'is_correct': '<metric>'}`` applies.
+    results : dict, optional
+        The matching results JSON (for the model name and ``repeats``).
+
+    Raises
+    ------
+    InputError
+        Invalid JSON (with its line), missing ``doc_id`` or metric, invalid outcome values.
+    """
+    parsed = samples_timestamp(src.inner_name)
+    task = parsed[0] if parsed else src.stem.removeprefix("samples_")
+    defaults = []
+    model = _model_from_results(results) if results else None
+    if model is None:
+        model = src.parent_name or src.stem
+        where = "folder name" if src.parent_name else "file stem"
+        defaults.append(f"{src.name}: no matching results_<time>.json; model set to the {where} '{model}' (pass the results file to use its model_name).")
+    records = []
+    for lineno, line in enumerate(utf8_text(src).split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError as exc:
+            raise InputError(f"the record is not valid JSON ({exc.msg} at column {exc.colno}); the file may be truncated.", source=src.name, line=lineno) from None
+        if not isinstance(rec, dict):
+            raise InputError(f"each line must be a JSON object; got {type(rec).__name__}.", source=src.name, line=lineno)
+        records.append((lineno, rec))
+    return _records_to_part(src, records, model, task, mapping, defaults, _repeats(results, task), "line")
+
+
+def read_lm_eval_results(src: Source, mapping, doc: dict | None = None) -> list[Part]:
+    """Read the per-sample records embedded in a ``results_*.json`` (key ``samples``).
+
+    Raises
+    ------
+    InputError
+        If the file has no embedded samples: pass the ``samples_<task>_<time>.jsonl`` files.
+    """
+    doc = doc if doc is not None else load_results_json(src)
+    samples = doc.get("samples")
+    if not isinstance(samples, dict) or not samples:
+        raise InputError(
+            "this results file holds only aggregate scores, no per-sample records; load the "
+            "samples_<task>_<time>.jsonl files written with --log_samples (with this results file for the model name).",
+            source=src.name,
+        )
+    model = _model_from_results(doc)
+    defaults = [] if model else [f"{src.name}: no model_name; model set to the file stem '{src.stem}'."]
+    parts = []
+    for task, recs in samples.items():
+        if not isinstance(recs, list):
+            raise InputError(f"samples['{task}'] must be a list of records.", source=src.name, field="samples")
+        parts.append(_records_to_part(src, [(i + 1, r) for i, r in enumerate(recs) if isinstance(r, dict)], model or src.stem, str(task), mapping, defaults, _repeats(doc, task), "row"))
+        parts[-1].format = "lm-eval-results"
+    return parts
+
+
+def sibling_results(src: Source) -> Path | None:
+    """The ``results_<time>.json`` next to a samples file on disk, if there is one."""
+    if src.path is None:
+        return None
+    parsed = samples_timestamp(src.inner_name)
+    if parsed:
+        candidate = src.path.parent / f"results_{parsed[1]}.json"
+        if candidate.is_file():
+            return candidate
+    found = sorted(src.path.parent.glob("results_*.json"))
+    return found[0] if len(found) == 1 else None
+
+
+def sibling_samples(src: Source) -> list[Path]:
+    """The ``samples_*_<time>.jsonl`` files next to a results file on disk."""
+    ts = results_timestamp(src.inner_name)
+    if src.path is None or ts is None:
+        return []
+    return sorted(p for p in src.path.parent.glob(f"samples_*_{ts}.jsonl*") if samples_timestamp(p.name.removesuffix(".gz")))

@@ -1,0 +1,259 @@
+"""``load``: sources -> formats -> canonical parts -> one merged Dataset with its report."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from scorio_core.errors import InputError
+from scorio_core.io._canonical import Part, canonicalize
+from scorio_core.io._dataset import Dataset, SourceInfo
+from scorio_core.io._detect import check_format, detect_source_format
+from scorio_core.io._helm import helm_group, read_helm
+from scorio_core.io._inspect import read_inspect
+from scorio_core.io._lmeval import (
+    load_results_json,
+    read_lm_eval_results,
+    read_lm_eval_samples,
+    results_timestamp,
+    samples_timestamp,
+    sibling_results,
+    sibling_samples,
+)
+from scorio_core.io._merge import merge_parts
+from scorio_core.io._npz import read_npz
+from scorio_core.io._quality import compute_report
+from scorio_core.io._schema import MappingGuess, infer_mapping
+from scorio_core.io._scorio import read_scorio_jsonl, read_scorio_verifier
+from scorio_core.io._sources import HELM_FILES, Source, as_sources
+from scorio_core.io._tables import read_table, table_columns
+
+__all__ = ["guess_mapping", "load", "source_columns"]
+
+_TABLES = ("csv", "tsv", "jsonl", "json-records", "parquet")
+
+
+def load(sources, format: str | None = None, mapping: Mapping[str, str] | None = None) -> Dataset:
+    """Load eval dumps into one canonical table with a data-quality report.
+
+    Parameters
+    ----------
+    sources : path, folder, upload, (name, bytes) tuple, or a list of them
+        Files on disk (``str``/``Path``), folders (a HELM run folder, or a folder whose
+        supported files are all loaded), uploaded files (objects with ``.name`` and
+        ``.getvalue() -> bytes``, such as Streamlit's ``UploadedFile``) or
+        ``(name, bytes)`` tuples. Several sources merge into one table.
+    format : str, optional
+        A key of :data:`SUPPORTED_FORMATS` applied to every source; auto-detected from
+        name and content when omitted.
+    mapping : dict of str to str, optional
+        Column overrides ``{canonical_name: source_column}`` (e.g.
+        ``{"question_id": "problem"}``); for Inspect, HELM and lm-eval only
+        ``{"is_correct": "<scorer/stat/metric>"}`` applies.
+
+    Returns
+    -------
+    Dataset
+        ``attempts`` (one row per attempt) or ``counts`` (one row per model x task x
+        question), the :class:`QualityReport`, and one :class:`SourceInfo` per source.
+
+    Raises
+    ------
+    InputError
+        For any unreadable or invalid input, naming the file, the line or row, the field
+        and what to do; also for an ambiguous column when no ``mapping`` resolves it.
+
+    Examples
+    --------
+    >>> ds = load([("a.csv", b"model,question,trial,correct\\nm1,q1,0,1\\nm1,q1,1,0\\n")])
+    >>> ds.attempts[["model", "task", "question_id", "trial", "is_correct"]].values.tolist()
+    [['m1', 'a', 'q1', 0, 1.0], ['m1', 'a', 'q1', 1, 0.0]]
+    >>> ds.report.defaults
+    ("a.csv: no task column; task set to the file stem 'a'.",)
+    """
+    fmt = check_format(format)
+    srcs = _group_helm(as_sources(sources), fmt)
+    detected = [(s, fmt or detect_source_format(s)) for s in srcs]
+    results = _results_docs(detected)
+    parts: list[Part] = []
+    infos: list[SourceInfo] = []
+    used_results: set[str] = set()
+    for src, f in detected:
+        if f == "lm-eval-results":
+            continue
+        new = _read_one(src, f, mapping, results, used_results)
+        parts.extend(new)
+        for p in new:
+            p.sha256 = src.sha256()
+    for src, f in detected:
+        if f != "lm-eval-results":
+            continue
+        doc = results[src.name][1]
+        if isinstance(doc.get("samples"), dict) and doc["samples"]:
+            new = _guard(src, lambda s=src, d=doc: read_lm_eval_results(s, mapping, d))
+            for p in new:
+                p.sha256 = src.sha256()
+            parts.extend(new)
+        elif src.name in used_results:
+            infos.append(SourceInfo(src.name, f, src.sha256(), 0, "attempts", (("model", "model_name"),)))
+        else:
+            loaded = {s.name for s, _ in detected}
+            siblings = [Source(name=p.name, path=p) for p in sibling_samples(src) if p.name not in loaded]
+            if not siblings:
+                read_lm_eval_results(src, mapping, doc)  # raises: aggregate-only results file
+            for sib in siblings:
+                new = _read_one(sib, "lm-eval-samples", mapping, {src.name: results[src.name]}, used_results)
+                for p in new:
+                    p.sha256 = sib.sha256()
+                    p.notes.append(f"{sib.name}: loaded next to {src.name} (same timestamp).")
+                parts.extend(new)
+            infos.append(SourceInfo(src.name, f, src.sha256(), 0, "attempts", (("model", "model_name"),)))
+    table, layout, row_source, merge_notes = merge_parts(parts)
+    infos = [SourceInfo(p.source, p.format, p.sha256, len(p.table), p.layout, tuple(p.mapping.items())) for p in parts] + infos
+    notes = [n for s in srcs for n in s.notes] + [n for p in parts for n in p.notes] + merge_notes
+    meta = {
+        "sources": tuple((i.name, i.format) for i in infos),
+        "mappings": tuple((p.source, tuple(p.mapping.items())) for p in parts),
+        "defaults": tuple(d for p in parts for d in p.defaults),
+        "notes": tuple(dict.fromkeys(notes)),
+    }
+    report = compute_report(table, layout, row_source=row_source, source_names=tuple(p.source for p in parts), meta=meta)
+    return Dataset(
+        attempts=table if layout == "attempts" else None,
+        counts=table if layout == "counts" else None,
+        report=report,
+        sources=tuple(infos),
+        row_source=row_source,
+    )
+
+
+def _guard(src: Source, fn):
+    """Run a reader; unexpected exceptions become an InputError naming the file."""
+    try:
+        return fn()
+    except InputError as exc:
+        raise (exc if exc.source else exc.with_source(src.name)) from None
+    except (MemoryError, KeyboardInterrupt, RecursionError):
+        raise
+    except Exception as exc:
+        raise InputError(f"cannot read the file ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); check its format or pass --format.", source=src.name) from exc
+
+
+def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[str]) -> list[Part]:
+    def run() -> list[Part]:
+        if fmt in _TABLES:
+            raw = read_table(src, fmt, mapping)
+            return [canonicalize(raw.frame, raw.guess, source=src.name, fmt=fmt, locate=raw.locate, stem=src.stem, notes=raw.notes)]
+        if fmt == "npz":
+            return [read_npz(src, mapping)]
+        if fmt == "scorio-jsonl":
+            return [read_scorio_jsonl(src, mapping)]
+        if fmt == "scorio-verifier":
+            return [read_scorio_verifier(src, mapping)]
+        if fmt in ("inspect-eval", "inspect-json"):
+            return [read_inspect(src, fmt, mapping)]
+        if fmt == "helm":
+            return [read_helm(helm_group(src), mapping)]
+        if fmt == "lm-eval-samples":
+            doc = _match_results(src, results, used_results)
+            return [read_lm_eval_samples(src, mapping, doc)]
+        raise InputError(f"format {fmt!r} has no reader.", source=src.name)
+
+    return _guard(src, run)
+
+
+def _results_docs(detected) -> dict[str, tuple[str | None, dict]]:
+    out = {}
+    for src, f in detected:
+        if f == "lm-eval-results":
+            out[src.name] = (results_timestamp(src.inner_name), _guard(src, lambda s=src: load_results_json(s)))
+    return out
+
+
+def _match_results(src: Source, results: dict, used: set[str]) -> dict | None:
+    parsed = samples_timestamp(src.inner_name)
+    for name, (ts, doc) in results.items():
+        if parsed and ts == parsed[1]:
+            used.add(name)
+            return doc
+    if len(results) == 1 and not parsed:
+        name, (_, doc) = next(iter(results.items()))
+        used.add(name)
+        return doc
+    path = sibling_results(src)
+    if path is not None:
+        return load_results_json(Source(name=path.name, path=path))
+    return None
+
+
+def _group_helm(srcs: list[Source], fmt: str | None) -> list[Source]:
+    """Group HELM run files: uploads together form one run; paths join their folder."""
+    if fmt not in (None, "helm"):
+        return srcs
+    core = {"per_instance_stats.json", "scenario_state.json", "run_spec.json"}
+    names = {s.name for s in srcs if not s.is_dir}
+    # stats.json / scenario.json alone are ordinary JSON; with a run's core files they join it
+    helm_names = HELM_FILES if names & core else set()
+    loose = [s for s in srcs if not s.is_dir and s.name in helm_names]
+    if not loose:
+        return srcs
+    out = [s for s in srcs if s not in loose]
+    uploads = [s for s in loose if s.path is None]
+    if uploads:
+        names = [s.name for s in uploads]
+        if names.count("per_instance_stats.json") > 1:
+            raise InputError("several per_instance_stats.json uploads: upload one HELM run at a time, or load the run folders by path.")
+        run = Source(name="helm-run", is_dir=True, members={s.name: s for s in uploads})
+        out.append(run)
+    seen: set = set()
+    for s in loose:
+        if s.path is not None and s.path.parent not in seen:
+            seen.add(s.path.parent)
+            out.append(helm_group(s))
+    return out
+
+
+def source_columns(source, format: str | None = None) -> tuple[str, ...]:
+    """Column names of a generic table (CSV/TSV/JSONL/JSON records/Parquet).
+
+    For the app's mapping widget: read the columns, call :func:`infer_mapping`, let the
+    user pick, then call :func:`load` with ``mapping=``.
+
+    Raises
+    ------
+    InputError
+        If the source is not a generic table or cannot be read.
+    """
+    srcs = as_sources(source)
+    if len(srcs) != 1:
+        raise InputError("pass exactly one file to read its columns.")
+    src = srcs[0]
+    fmt = check_format(format) or detect_source_format(src)
+    if fmt not in _TABLES and fmt != "scorio-jsonl":
+        raise InputError(f"format '{fmt}' has fixed fields, not free columns; only --map is_correct applies.", source=src.name)
+    return tuple(_guard(src, lambda: table_columns(src, "jsonl" if fmt == "scorio-jsonl" else fmt)))
+
+
+def guess_mapping(source, format: str | None = None, mapping: Mapping[str, str] | None = None) -> MappingGuess:
+    """Guess the column mapping of one generic table (for the app's mapping widget).
+
+    Parameters
+    ----------
+    source : path, upload or (name, bytes) tuple
+        One CSV/TSV/JSONL/JSON/Parquet table.
+    format : str, optional
+        Format override (see :data:`SUPPORTED_FORMATS`).
+    mapping : dict of str to str, optional
+        The user's picks so far, ``{canonical_name: source_column}``.
+
+    Returns
+    -------
+    MappingGuess
+        :func:`infer_mapping` on the table's columns.
+
+    Raises
+    ------
+    InputError
+        If the source is not a generic table, cannot be read, or ``mapping`` is invalid.
+    """
+    srcs = as_sources(source)
+    return infer_mapping(source_columns(srcs[0], format), mapping, source=srcs[0].name)

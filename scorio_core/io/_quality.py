@@ -1,0 +1,361 @@
+"""The data-quality report returned with every load, computed with array operations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "DuplicateKey",
+    "QualityReport",
+    "QuestionGap",
+    "TrialSpread",
+    "compute_report",
+]
+
+EXAMPLES = 20  # entries kept per list in the report (totals are always exact)
+
+
+class QuestionGap(NamedTuple):
+    """A model that lacks questions other models of the same task answered."""
+
+    task: str
+    model: str
+    n_questions: int
+    n_missing: int
+    missing_examples: tuple[str, ...]
+
+
+class TrialSpread(NamedTuple):
+    """Trials per question of one model on one task, when trial counts are unequal."""
+
+    task: str
+    model: str
+    min_trials: int
+    max_trials: int
+
+
+class DuplicateKey(NamedTuple):
+    """Rows sharing one (model, task, question_id, trial) key (trial is -1 for counts)."""
+
+    model: str
+    task: str
+    question_id: str
+    trial: int
+    n_rows: int
+    conflicting: bool
+    outcomes: tuple
+    sources: tuple[str, ...]
+
+
+def _jsonable(value):
+    if hasattr(value, "_asdict"):
+        return {k: _jsonable(v) for k, v in value._asdict().items()}
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    return value
+
+
+@dataclass(frozen=True)
+class QualityReport:
+    """What a load found in the data, and which choices the user made.
+
+    Every count is exact; lists of examples hold at most 20 entries. ``blocking`` lists the
+    issues a metric cannot proceed with until the user chooses (see
+    :func:`scorio_core.io.apply_choices`); everything else is informational.
+
+    Attributes
+    ----------
+    layout : {"attempts", "counts"}
+    n_rows, n_models, n_tasks, n_questions : int
+        Rows of the table; distinct models, tasks and (task, question) pairs.
+    models, tasks : tuple of str
+    sources : tuple of (name, format)
+    mappings : tuple of (source, ((canonical, column), ...))
+        Column mapping used per source (``<default>`` entries are listed in ``defaults``).
+    defaults : tuple of str
+        Values the loader supplied (task or model from the file stem, trial numbering).
+    notes : tuple of str
+        Informational notes from readers (transcoding, ignored fields, log status ...).
+    question_gaps : tuple of QuestionGap
+        Models whose question set is smaller than the union for their task.
+    missing_cells : int
+        (model, task, question) cells with no attempt, over all question gaps.
+    unequal_trials : tuple of TrialSpread
+        In tasks where trials per question vary: every (task, model) whose trial range is
+        not constant or differs from the task's most common range (at most 100 entries).
+    n_duplicate_rows, n_duplicate_keys, n_conflicting_keys : int
+        Extra rows beyond the first per key, keys with more than one row, and keys whose
+        rows disagree on the outcome.
+    duplicates : tuple of DuplicateKey
+    n_all_correct, n_all_wrong : int
+        Questions that every attempt of every model gets right (wrong).
+    all_correct, all_wrong : tuple of (task, question_id)
+    n_non_binary : int
+        Attempts whose outcome is strictly between 0 and 1 (value kept in ``score``).
+    non_binary_examples : tuple of float
+    n_missing_outcomes : int
+        Attempts with no outcome at all.
+    choices : tuple of str
+        User choices applied, in order (``apply_choices``).
+    blocking : tuple of str
+        Issues that need a choice before metrics are computed.
+    """
+
+    layout: str
+    n_rows: int
+    n_models: int
+    n_tasks: int
+    n_questions: int
+    models: tuple[str, ...]
+    tasks: tuple[str, ...]
+    sources: tuple[tuple[str, str], ...] = ()
+    mappings: tuple = ()
+    defaults: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    question_gaps: tuple[QuestionGap, ...] = ()
+    missing_cells: int = 0
+    unequal_trials: tuple[TrialSpread, ...] = ()
+    n_duplicate_rows: int = 0
+    n_duplicate_keys: int = 0
+    n_conflicting_keys: int = 0
+    duplicates: tuple[DuplicateKey, ...] = ()
+    n_all_correct: int = 0
+    n_all_wrong: int = 0
+    all_correct: tuple[tuple[str, str], ...] = ()
+    all_wrong: tuple[tuple[str, str], ...] = ()
+    n_non_binary: int = 0
+    non_binary_examples: tuple[float, ...] = ()
+    n_missing_outcomes: int = 0
+    choices: tuple[str, ...] = ()
+    blocking: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing blocks metric computation."""
+        return not self.blocking
+
+    def to_dict(self) -> dict:
+        """JSON-serializable dict (NamedTuples become objects, tuples become lists)."""
+        out = {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
+        out["mappings"] = [{"source": s, "mapping": dict(m)} for s, m in self.mappings]
+        out["sources"] = [{"name": n, "format": f} for n, f in self.sources]
+        out["all_correct"] = [{"task": t, "question_id": q} for t, q in self.all_correct]
+        out["all_wrong"] = [{"task": t, "question_id": q} for t, q in self.all_wrong]
+        return out
+
+
+def compute_report(
+    table: pd.DataFrame,
+    layout: str,
+    *,
+    row_source: np.ndarray | None = None,
+    source_names: tuple[str, ...] = (),
+    meta: dict | None = None,
+) -> QualityReport:
+    """Compute the data-derived fields of the report; ``meta`` carries the rest."""
+    meta = dict(meta or {})
+    model, task, question = table["model"], table["task"], table["question_id"]
+    m = model.cat.codes.to_numpy()
+    t = task.cat.codes.to_numpy()
+    q = question.cat.codes.to_numpy()
+    L, T, Q = len(model.cat.categories), len(task.cat.categories), len(question.cat.categories)
+    mnames, tnames, qnames = model.cat.categories, task.cat.categories, question.cat.categories
+    counts_layout = layout == "counts"
+
+    # cells (task, question, model) and trials per cell
+    key = t.astype(np.int64)  # in place below: one int64 array for 1e6 rows, not four
+    key *= Q
+    key += q
+    key *= L
+    key += m
+    weights = table["n_trials"].to_numpy(np.float64) if counts_layout else None
+    cells, per_cell, row_cell = _cells(key, T * Q * L, weights)
+    del key
+    ct, cq, cm = cells // (Q * L), (cells // L) % Q, cells % L
+    tm = ct * L + cm
+    tm_keys, tm_inverse, tm_nq = np.unique(tm, return_inverse=True, return_counts=True)
+    tq = np.unique(ct * Q + cq)
+    union = np.bincount(tq // Q, minlength=T)
+    gaps, missing_cells = [], 0
+    for k, nq in zip(tm_keys, tm_nq):
+        tk, mk = int(k // L), int(k % L)
+        gap = int(union[tk] - nq)
+        if gap:
+            missing_cells += gap
+            if len(gaps) < EXAMPLES:
+                have = cq[tm == k]
+                allq = tq[tq // Q == tk] % Q
+                lacking = np.setdiff1d(allq, have)[:5]
+                gaps.append(QuestionGap(str(tnames[tk]), str(mnames[mk]), int(nq), gap, tuple(str(qnames[i]) for i in lacking)))
+    # trials per question
+    lo = pd.Series(per_cell).groupby(tm_inverse).agg(["min", "max"])
+    task_lo = pd.Series(per_cell).groupby(ct).agg(["min", "max"])
+    varying = set(task_lo.index[task_lo["min"] != task_lo["max"]])
+    spreads = []
+    for tk in sorted(varying):
+        rows = np.flatnonzero(tm_keys // L == tk)
+        pairs = list(zip(lo["min"].to_numpy()[rows], lo["max"].to_numpy()[rows]))
+        typical = max(sorted(set(pairs), reverse=True), key=pairs.count)  # most common; ties -> the larger
+        for i, pair in zip(rows, pairs):
+            if pair[0] != pair[1] or pair != typical:
+                spreads.append(TrialSpread(str(tnames[tk]), str(mnames[int(tm_keys[i] % L)]), int(pair[0]), int(pair[1])))
+    spreads = tuple(spreads[: EXAMPLES * 5])
+
+    dup = _duplicates(table, m, t, q, row_cell, counts_layout, row_source, source_names, (mnames, tnames, qnames))
+    sat = _saturation(table, row_cell, cells // L, counts_layout, (tnames, qnames, Q))
+    nb, nb_examples, missing = _outcome_gaps(table, counts_layout)
+    blocking = []
+    if nb:
+        blocking.append(
+            f"{nb} attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score'); choose a "
+            "threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold)."
+        )
+    if missing:
+        blocking.append(
+            f"{missing} attempts have no outcome; choose apply_choices(missing_outcomes='drop' or 'incorrect') "
+            "or --missing-outcomes drop|incorrect."
+        )
+    if dup[0]:
+        policies = "'keep-first', 'keep-last', 'drop'" + (" or 'sum'" if counts_layout else "")
+        blocking.append(
+            f"{dup[0]} duplicate rows share a (model, task, question{', trial' if not counts_layout else ''}) key "
+            f"({dup[2]} keys conflict); choose apply_choices(duplicates={policies}) or --duplicates."
+        )
+    return QualityReport(
+        layout=layout,
+        n_rows=len(table),
+        n_models=int((np.bincount(m, minlength=L) > 0).sum()),
+        n_tasks=int((np.bincount(t, minlength=T) > 0).sum()),
+        n_questions=len(tq),
+        models=tuple(str(x) for x in mnames[np.bincount(m, minlength=L) > 0]),
+        tasks=tuple(str(x) for x in tnames[np.bincount(t, minlength=T) > 0]),
+        question_gaps=tuple(gaps),
+        missing_cells=missing_cells,
+        unequal_trials=spreads,
+        n_duplicate_rows=dup[0],
+        n_duplicate_keys=dup[1],
+        n_conflicting_keys=dup[2],
+        duplicates=dup[3],
+        n_all_correct=sat[0],
+        n_all_wrong=sat[1],
+        all_correct=sat[2],
+        all_wrong=sat[3],
+        n_non_binary=nb,
+        non_binary_examples=nb_examples,
+        n_missing_outcomes=missing,
+        blocking=tuple(blocking),
+        **meta,
+    )
+
+
+def _cells(key: np.ndarray, space: int, weights: np.ndarray | None):
+    """Distinct cell keys, trials per cell and each row's cell index (bincount when small)."""
+    if space <= max(4 * key.size, 1 << 22):
+        per_key = np.bincount(key, weights=weights, minlength=space)
+        present = np.bincount(key, minlength=space) > 0 if weights is not None else per_key > 0
+        cells = np.flatnonzero(present)
+        lookup = np.full(space, -1, dtype=np.int64)
+        lookup[cells] = np.arange(cells.size)
+        return cells, per_key[cells].astype(np.int64), lookup[key]
+    cells, row_cell = np.unique(key, return_inverse=True)
+    per = np.bincount(row_cell, weights=weights, minlength=cells.size).astype(np.int64)
+    return cells, per, row_cell
+
+
+def _duplicates(table, m, t, q, row_cell, counts_layout, row_source, source_names, names):
+    trial = np.full(len(m), -1, dtype=np.int64) if counts_layout else table["trial"].to_numpy(np.int64)
+    lo, hi = (int(trial.min()), int(trial.max())) if trial.size else (0, 0)
+    span = hi - lo + 1
+    if int(row_cell.max(initial=0) + 1) * span < (1 << 62):
+        dk = row_cell * span
+        dk += trial
+        dk -= lo
+        ordered = np.sort(dk)
+        repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
+        del ordered
+        mask = np.isin(dk, repeated) if repeated.size else np.zeros(dk.size, dtype=bool)
+        del dk
+    else:
+        mask = pd.DataFrame({"c": row_cell, "n": trial}).duplicated(keep=False).to_numpy()
+    if not mask.any():
+        return 0, 0, 0, ()
+    idx = np.flatnonzero(mask)
+    sub = pd.DataFrame({"m": m[idx], "t": t[idx], "q": q[idx], "n": trial[idx]})
+    cols = ["n_trials", "n_correct"] if counts_layout else [c for c in ("is_correct", "category") if c in table.columns]
+    outcome = table[cols].iloc[idx].astype("float64").fillna(-1.0)
+    group = sub.groupby(["m", "t", "q", "n"], sort=False).ngroup().to_numpy()
+    n_keys = int(group.max()) + 1
+    n_dup_rows = len(idx) - n_keys
+    distinct = pd.concat([pd.Series(group, name="g"), outcome.reset_index(drop=True)], axis=1).drop_duplicates()
+    conflicting = np.bincount(distinct["g"].to_numpy(), minlength=n_keys) > 1
+    examples = []
+    mnames, tnames, qnames = names
+    order = np.argsort(~conflicting[group], kind="stable")  # conflicting keys first
+    seen: set[int] = set()
+    for j in order:
+        g = int(group[j])
+        if g in seen:
+            continue
+        seen.add(g)
+        rows = idx[group == g]
+        vals = tuple(_jsonable(tuple(r)) if len(cols) > 1 else _jsonable(r[0]) for r in table[cols].iloc[rows].to_numpy().tolist())
+        srcs = tuple(source_names[int(s)] for s in row_source[rows]) if row_source is not None and source_names else ()
+        r0 = rows[0]
+        examples.append(DuplicateKey(str(mnames[m[r0]]), str(tnames[t[r0]]), str(qnames[q[r0]]), int(trial[r0]), len(rows), bool(conflicting[g]), vals, srcs))
+        if len(examples) >= EXAMPLES:
+            break
+    return n_dup_rows, n_keys, int(conflicting.sum()), tuple(examples)
+
+
+def _saturation(table, row_cell, cell_tq, counts_layout, names):
+    """Questions every attempt of every model gets right (wrong), from per-cell tallies."""
+    tnames, qnames, Q = names
+    n_cells = cell_tq.size
+    if counts_layout:
+        n = np.bincount(row_cell, weights=table["n_trials"].to_numpy(np.float64), minlength=n_cells)
+        hits = np.bincount(row_cell, weights=table["n_correct"].to_numpy(np.float64), minlength=n_cells)
+    else:
+        ic = table["is_correct"].to_numpy(np.float64)
+        ok = ~np.isnan(ic)
+        if not ok.any():
+            return 0, 0, (), ()
+        n = np.bincount(row_cell[ok], minlength=n_cells).astype(np.float64)
+        hits = np.bincount(row_cell[ok], weights=ic[ok], minlength=n_cells)
+    keys, inverse = np.unique(cell_tq, return_inverse=True)
+    n_q = np.bincount(inverse, weights=n, minlength=keys.size)
+    hits_q = np.bincount(inverse, weights=hits, minlength=keys.size)
+    right = keys[(n_q > 0) & (hits_q == n_q)]
+    wrong = keys[(n_q > 0) & (hits_q == 0)]
+
+    def label(found):
+        return tuple((str(tnames[int(k) // Q]), str(qnames[int(k) % Q])) for k in found[:EXAMPLES])
+
+    return len(right), len(wrong), label(right), label(wrong)
+
+
+def _outcome_gaps(table, counts_layout):
+    if counts_layout:
+        return 0, (), 0
+    ic = table["is_correct"].to_numpy(np.float64)
+    unknown = np.isnan(ic)
+    if "category" in table.columns:
+        unknown &= table["category"].isna().to_numpy()
+    if not unknown.any():
+        return 0, (), 0
+    if "score" in table.columns:
+        score = pd.to_numeric(table["score"], errors="coerce").to_numpy(np.float64)
+        soft = unknown & ~np.isnan(score)
+    else:
+        score, soft = None, np.zeros(len(ic), dtype=bool)
+    examples = tuple(float(v) for v in np.unique(score[soft])[:EXAMPLES]) if soft.any() else ()
+    return int(soft.sum()), examples, int((unknown & ~soft).sum())

@@ -1,0 +1,37 @@
+"""Shared paths and helpers for the loader tests (only files inside the repository)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+FORMATS = REPO / "tests" / "fixtures" / "formats"
+DATA = REPO / "data"
+
+
+class Upload:
+    """Stand-in for Streamlit's UploadedFile: ``.name`` and ``.getvalue() -> bytes``."""
+
+    def __init__(self, name: str, data: bytes) -> None:
+        self.name = name
+        self._data = data
+
+    def getvalue(self) -> bytes:
+        return self._data
+
+
+@pytest.fixture
+def formats_dir() -> Path:
+    return FORMATS
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA
+
+
+@pytest.fixture
+def upload():
+    return Upload

@@ -1,0 +1,151 @@
+"""Merging several files, the quality report, and the recorded user choices."""
+
+from __future__ import annotations
+
+import dataclasses
+import io as stdio
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorio_core import io
+from scorio_core.errors import InputError
+
+
+def _f(name: str, text: str):
+    return (name, text.encode())
+
+
+A = _f("gpt.csv", "model,task,question,trial,correct\ngpt,t,q1,0,1\ngpt,t,q1,1,1\ngpt,t,q2,0,0\ngpt,t,q2,1,0\ngpt,t,q3,0,1\ngpt,t,q3,1,0\n")
+B = _f("claude.csv", "model,task,question,trial,correct\nclaude,t,q1,0,1\nclaude,t,q1,1,1\nclaude,t,q2,0,0\nclaude,t,q3,0,1\n")
+
+
+def test_merge_one_file_per_model(upload):
+    ds = io.load([upload(*A), B])  # an UploadedFile-like object and a (name, bytes) tuple
+    r = ds.report
+    assert r.models == ("claude", "gpt") and r.n_rows == 10 and ds.ready
+    assert [s.name for s in ds.sources] == ["gpt.csv", "claude.csv"] and [s.rows for s in ds.sources] == [6, 4]
+    assert len(ds.sources[0].sha256) == 64
+    # hand: q1 every attempt right for both models, q2 every attempt wrong
+    assert (r.n_all_correct, r.n_all_wrong) == (1, 1)
+    assert r.all_correct == (("t", "q1"),) and r.all_wrong == (("t", "q2"),)
+    # hand: claude has 1 trial on q2 and q3, 2 on q1; gpt 2 everywhere
+    assert r.unequal_trials == (io.TrialSpread("t", "claude", 1, 2),)
+    assert not r.question_gaps and r.missing_cells == 0
+    assert ds.row_source.tolist() == [0] * 6 + [1] * 4
+
+
+def test_conflicts_across_files_are_reported_with_sources():
+    other = _f("gpt_rerun.csv", "model,task,question,trial,correct\ngpt,t,q1,0,0\ngpt,t,q2,0,0\n")
+    ds = io.load([A, other])
+    r = ds.report
+    assert (r.n_duplicate_keys, r.n_duplicate_rows, r.n_conflicting_keys) == (2, 2, 1)
+    first = r.duplicates[0]  # conflicting keys are listed first
+    assert first == io.DuplicateKey("gpt", "t", "q1", 0, 2, True, (1.0, 0.0), ("gpt.csv", "gpt_rerun.csv"))
+    assert r.duplicates[1].conflicting is False
+    assert not ds.ready
+    with pytest.raises(InputError, match="2 duplicate rows share a"):
+        ds.require_ready()
+    kept = io.apply_choices(ds, duplicates="keep-last")
+    assert kept.ready and kept.report.n_rows == 6
+    q1 = kept.attempts[(kept.attempts["question_id"] == "q1") & (kept.attempts["trial"] == 0)]
+    assert q1["is_correct"].tolist() == [0.0]  # the later file wins
+    assert kept.report.choices == ("duplicates=keep-last: removed 2 rows.",)
+    dropped = io.apply_choices(ds, duplicates="drop")
+    assert dropped.report.n_rows == 4 and dropped.ready
+
+
+def test_question_gaps_and_intersect():
+    c = _f("c.csv", "model,task,question,correct\nc,t,q1,1\n")
+    ds = io.load([A, B, c])
+    r = ds.report
+    assert r.question_gaps == (io.QuestionGap("t", "c", 1, 2, ("q2", "q3")),) and r.missing_cells == 2
+    cut = io.apply_choices(ds, intersect_questions=True)
+    assert cut.attempts["question_id"].unique().tolist() == ["q1"]
+    assert cut.report.choices[0].startswith("intersect_questions: kept 1 of 3 (task, question) pairs")
+    assert not cut.report.question_gaps and list(cut.attempts["question_id"].cat.categories) == ["q1"]
+
+
+def test_missing_outcomes_and_choices():
+    ds = io.load([_f("m.csv", "model,question,trial,correct\nm,q1,0,1\nm,q1,1,\nm,q2,0,0\n")])
+    assert ds.report.n_missing_outcomes == 1 and not ds.ready
+    dropped = io.apply_choices(ds, missing_outcomes="drop")
+    assert dropped.report.n_rows == 2 and dropped.ready
+    zero = io.apply_choices(ds, missing_outcomes="incorrect")
+    assert zero.attempts["is_correct"].tolist() == [1.0, 0.0, 0.0]
+    assert "counted as incorrect" in zero.report.choices[0]
+
+
+def test_choice_validation():
+    ds = io.load([A])
+    with pytest.raises(InputError, match=r"duplicates must be one of 'keep-first', 'keep-last', 'drop', 'sum'; got 'first'"):
+        io.apply_choices(ds, duplicates="first")
+    with pytest.raises(InputError, match=r"binarize_threshold must satisfy 0 <= threshold <= 1; got 1.5"):
+        io.apply_choices(ds, binarize_threshold=1.5)
+    with pytest.raises(InputError, match="needs a 'score' column"):
+        io.apply_choices(ds, binarize_threshold=0.5)
+    with pytest.raises(InputError, match="count tables only"):
+        io.apply_choices(ds, duplicates="sum")
+
+
+def test_counts_merge_sum_and_mixed_layouts():
+    counts = _f("counts.csv", "model,task,question,n_trials,n_correct\nx,t,q1,4,1\nx,t,q1,4,3\n")
+    ds = io.load([counts])
+    assert ds.report.n_duplicate_keys == 1 and ds.report.n_conflicting_keys == 1
+    summed = io.apply_choices(ds, duplicates="sum")
+    assert summed.counts[["n_trials", "n_correct"]].values.tolist() == [[8, 4]]
+    mixed = io.load([A, _f("x.csv", "model,task,question,n_trials,n_correct\nx,t,q1,4,1\n")])
+    assert mixed.layout == "counts" and mixed.report.n_rows == 4  # gpt's 6 attempts -> 3 questions
+    gpt = mixed.counts[mixed.counts["model"] == "gpt"]
+    assert gpt[["n_trials", "n_correct"]].values.tolist() == [[2, 2], [2, 0], [2, 1]]
+    assert any("tallied into counts" in n for n in mixed.report.notes)
+
+
+def test_to_counts_matches_hand_tally():
+    c = io.load([A, B]).to_counts()
+    got = {(m, q): (n, k) for m, q, n, k in c[["model", "question_id", "n_trials", "n_correct"]].itertuples(index=False)}
+    assert got[("gpt", "q3")] == (2, 1) and got[("claude", "q2")] == (1, 0)  # hand tally of A and B
+
+
+def test_report_is_json_serializable_and_complete():
+    ds = io.load([A, _f("gpt_rerun.csv", "model,task,question,trial,correct\ngpt,t,q1,0,0\n"), _f("s.csv", "model,task,question,trial,score\ns,t,q1,0,0.3\n")])
+    d = json.loads(json.dumps(ds.report.to_dict()))
+    for key in ("sources", "mappings", "defaults", "notes", "question_gaps", "missing_cells", "unequal_trials",
+                "n_duplicate_rows", "duplicates", "all_correct", "all_wrong", "n_non_binary", "n_missing_outcomes",
+                "choices", "blocking", "models", "tasks"):
+        assert key in d
+    assert d["sources"][2] == {"name": "s.csv", "format": "csv"}
+    assert d["mappings"][2]["mapping"]["is_correct"] == "score"
+    assert d["duplicates"][0]["sources"] == ["gpt.csv", "gpt_rerun.csv"]
+    assert d["n_non_binary"] == 1 and len(d["blocking"]) == 2
+    assert [s.to_dict()["format"] for s in ds.sources] == ["csv"] * 3
+
+
+def test_dataset_is_immutable_and_choices_do_not_mutate():
+    ds = io.load([A, B])
+    before = ds.attempts.copy()
+    io.apply_choices(ds, intersect_questions=True, duplicates="keep-first")
+    pd.testing.assert_frame_equal(ds.attempts, before)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ds.report = None
+
+
+def test_large_report_is_fast_and_exact():
+    rng = np.random.default_rng(7)
+    n_models, n_q, n_t = 10, 200, 50
+    frame = pd.DataFrame({
+        "model": np.repeat([f"m{i}" for i in range(n_models)], n_q * n_t),
+        "question": np.tile(np.repeat([f"q{i}" for i in range(n_q)], n_t), n_models),
+        "trial": np.tile(np.arange(n_t), n_models * n_q),
+        "correct": rng.integers(0, 2, n_models * n_q * n_t),
+    })
+    dup = pd.concat([frame, frame.iloc[[10, 20]].assign(correct=lambda d: 1 - d["correct"])], ignore_index=True)
+    buf = stdio.StringIO()
+    dup.to_csv(buf, index=False)
+    ds = io.load([("big.csv", buf.getvalue().encode())])
+    assert ds.report.n_rows == 100_002 and ds.report.n_conflicting_keys == 2
+    # hand: rows 10 and 20 are m0/q0 trials 10 and 20, repeated with flipped outcomes
+    assert ds.report.unequal_trials == (io.TrialSpread("big", "m0", 50, 52),)
+    assert [(d.question_id, d.trial) for d in ds.report.duplicates] == [("q0", 10), ("q0", 20)]
