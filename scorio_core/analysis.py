@@ -23,6 +23,7 @@ __all__ = [
     "outcomes_for",
     "combine",
     "leaderboard",
+    "categorization_for",
     "LEADERBOARD_COLUMNS",
     "ALL_TASKS",
 ]
@@ -135,6 +136,62 @@ def outcomes_for(dataset, task: str | None = None, categorization: Categorizatio
         return TaskOutcomes(task, binary, binary)
     rubric = from_attempts(rows, np.asarray(categorization.codes)[mask], categorization.weights, categorization.labels, task)
     return TaskOutcomes(task, binary, rubric)
+
+
+def categorization_for(
+    dataset, schema, task: str | None = None, *, thresholds: dict | None = None, max_tokens: int | None = None
+) -> tuple[Categorization, list[str]]:
+    """Apply a rubric schema to the attempts of each task (thresholds computed per task).
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+        Attempt-level data.
+    schema : str, dict, path or scorio_core.rubric.Schema
+        Built-in name, rubric JSON (text, dict or file) or a Schema.
+    task : str, optional
+        Categorize only this task (other rows stay unmatched, code -1); all tasks if omitted.
+    thresholds : dict, optional
+        Frozen threshold values (``{name: value}``) reused instead of recomputing percentiles.
+    max_tokens : int, optional
+        Completion-token limit for the ``token_ratio`` signal.
+
+    Returns
+    -------
+    categorization : Categorization
+        Codes aligned with ``dataset.attempts`` rows (-1 = unmatched or other task).
+    notes : list of str
+        Thresholds used and coverage problems per task (unmatched attempts are excluded
+        from scoring and counted, never filled).
+
+    Raises
+    ------
+    InputError
+        Count-only data, or a schema problem (unknown signal, bad condition...).
+    """
+    from scorio_core.rubric import categorize, resolve_schema
+
+    if dataset.attempts is None:
+        raise InputError("a rubric needs attempt-level data; count tables only support binary correctness.")
+    schema = resolve_schema(schema)
+    attempts = dataset.attempts
+    codes = np.full(len(attempts), -1, dtype=np.int16)
+    notes: list[str] = []
+    result = None
+    for name in [task] if task is not None else task_names(dataset):
+        mask = (attempts["task"] == name).to_numpy()
+        result = categorize(attempts.loc[mask], schema, thresholds, max_tokens=max_tokens)
+        codes[mask] = result.codes
+        if result.thresholds:
+            values = ", ".join(f"{k}={v:.6g}" for k, v in result.thresholds.items())
+            notes.append(f"{name}: rubric '{schema.name}' thresholds: {values}")
+        coverage = result.coverage
+        if coverage.n_unmatched:
+            notes.append(f"{name}: {coverage.n_unmatched} of {coverage.n_attempts} attempts matched no category and are excluded")
+        notes.extend(f"{name}: {n}" for n in coverage.notes)
+        notes.extend(f"{name}: {getattr(i, 'message', i)}" for i in coverage.issues)
+    weights = np.asarray(schema.weights, dtype=float)
+    return Categorization(codes, weights, tuple(schema.labels)), notes
 
 
 def _concat(parts: list[Outcomes], task: str) -> Outcomes:

@@ -68,7 +68,7 @@ def _bayes(counts, *, w, k, tau, confidence):
 
 
 def _avg(counts, *, w, k, tau, confidence):
-    if np.any(counts.prior_counts):
+    if counts.has_prior:
         counts = ev.CategoryCounts(counts.counts)
     a, sigma, lo, hi = ev.avg_ci(counts, w, confidence=confidence, bounds=(float(w.min()), float(w.max())))
     return MetricValue(a, a, sigma, lo, hi)

@@ -114,6 +114,10 @@ def to_jsonable(value: Any) -> Any:
     """Convert numpy/pandas scalars and containers to JSON-safe Python (NaN -> None)."""
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
+    if hasattr(value, "to_dict") and not isinstance(value, type):
+        return to_jsonable(value.to_dict())
+    if hasattr(value, "_asdict"):
+        return to_jsonable(value._asdict())
     if isinstance(value, (list, tuple)):
         return [to_jsonable(v) for v in value]
     if isinstance(value, np.ndarray):

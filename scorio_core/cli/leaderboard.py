@@ -102,29 +102,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _categorize(dataset, args, task):
-    """Apply ``--schema`` to the attempts of one task (thresholds computed on that task).
-
-    Returns the categorization and notes: thresholds used, coverage problems (unmatched
-    attempts are excluded from scoring and counted, never filled).
-    """
-    import numpy as np
-
-    from scorio_core.analysis import Categorization
+    """Apply ``--schema`` (and ``--freeze-thresholds``) to the attempts of one task."""
+    from scorio_core.analysis import categorization_for
     from scorio_core.cli.rubric import read_frozen
-    from scorio_core.rubric import categorize, resolve_schema
 
-    if dataset.attempts is None:
-        raise ValueError("--schema needs attempt-level data; count tables only support binary correctness.")
-    schema = resolve_schema(args.schema)
     frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
-    codes = np.full(len(dataset.attempts), -1, dtype=np.int16)
-    mask = (dataset.attempts["task"] == task).to_numpy()
-    result = categorize(dataset.attempts.loc[mask], schema, frozen, max_tokens=args.max_tokens)
-    codes[mask] = result.codes
-    notes = [f"rubric '{schema.name}' thresholds: " + ", ".join(f"{k}={v:.6g}" for k, v in result.thresholds.items())] if result.thresholds else []
-    coverage = result.coverage
-    if coverage.n_unmatched:
-        notes.append(f"{coverage.n_unmatched} of {coverage.n_attempts} attempts matched no category and are excluded")
-    notes.extend(str(n) for n in coverage.notes)
-    notes.extend(getattr(i, "message", str(i)) for i in coverage.issues)
-    return Categorization(codes, np.asarray(result.weights, dtype=float), tuple(result.labels)), notes
+    categorization, notes = categorization_for(dataset, args.schema, task, thresholds=frozen, max_tokens=args.max_tokens)
+    return categorization, [n.split(": ", 1)[1] if n.startswith(f"{task}: ") else n for n in notes]

@@ -50,6 +50,9 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metric", default="bayes", choices=TRAJECTORY_METRICS, help="ranking metric (default: bayes = Bayes@N)")
     parser.add_argument("--k", type=int, default=1, help="k of the Pass@k family (default 1)")
     parser.add_argument("--tau", type=float, default=0.5, help="tau of g-pass@k_tau (default 0.5)")
+    parser.add_argument("--schema", default=None, help="rubric schema for Bayes@N/avg@N: built-in name or rubric JSON (default: binary correctness)")
+    parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
+    parser.add_argument("--freeze-thresholds", default=None, metavar="FILE", help="JSON of rubric threshold values to reuse")
 
 
 def load_block(args: argparse.Namespace) -> Block:
@@ -61,15 +64,21 @@ def load_block(args: argparse.Namespace) -> Block:
         Unreadable data, several tasks and no ``--task``, no binary correctness for the
         Pass@k family, nothing left after making the block rectangular.
     """
-    from scorio_core.analysis import outcomes_for
+    from scorio_core.analysis import categorization_for, outcomes_for
 
     dataset = load_dataset(args)
-    outcomes = outcomes_for(dataset, args.task)
+    categorization, rubric_notes = None, []
+    if getattr(args, "schema", None):
+        from scorio_core.cli.rubric import read_frozen
+
+        frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
+        categorization, rubric_notes = categorization_for(dataset, args.schema, args.task, thresholds=frozen, max_tokens=args.max_tokens)
+    outcomes = outcomes_for(dataset, args.task, categorization)
     chosen = outcomes.rubric if args.metric in _LINEAR else outcomes.binary
     if chosen is None:
         raise ValueError(f"metric {args.metric!r} needs binary correctness (is_correct), which task {outcomes.task!r} does not have.")
     block = chosen.complete_block()
-    notes = [*chosen.notes, *block.notes]
+    notes = [*rubric_notes, *chosen.notes, *block.notes]
     weights = np.asarray(block.weights, dtype=float)
     return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources))
 

@@ -24,14 +24,14 @@ def prepare(R, k, *, latent: bool = False) -> tuple[BinaryCounts, int]:
 
 def finite_mean(counts: BinaryCounts, values: np.ndarray) -> float:
     """Average over questions of the unbiased finite-sample estimator of ``values``."""
-    n, c, freq, _ = counts.states()
+    n, c, freq = counts.states()
     scores = finite_state_scores(values, n, c)
     return float(np.dot(freq.astype(float), scores) / counts.n_questions)
 
 
 def finite_state_values(counts: BinaryCounts, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-state finite estimator values and state frequencies."""
-    n, c, freq, _ = counts.states()
+    n, c, freq = counts.states()
     return finite_state_scores(values, n, c), freq.astype(float)
 
 
@@ -39,7 +39,7 @@ class PosteriorStates:
     """Beta posteriors ``Beta(alpha0 + c, beta0 + n - c)`` of the unique question states."""
 
     def __init__(self, counts: BinaryCounts, alpha0: float, beta0: float) -> None:
-        n, c, freq, _ = counts.states()
+        n, c, freq = counts.states()
         self.a = alpha0 + c.astype(float)
         self.b = beta0 + (n - c).astype(float)
         self.freq = freq.astype(float)

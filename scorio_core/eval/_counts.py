@@ -106,19 +106,24 @@ class BinaryCounts:
         """Smallest number of trials over questions (the finite-sample bound on k)."""
         return int(self.n_trials.min())
 
-    def states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Unique ``(n_trials, n_correct)`` pairs, their frequencies and the inverse index.
+    def states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Unique ``(n_trials, n_correct)`` pairs and how many questions share each.
 
         Returns
         -------
-        n, c, freq, inverse : ndarray
-            ``n[s], c[s]`` for each unique state ``s``; ``freq[s]`` questions share it;
-            ``inverse[i]`` is the state of question ``i``.
+        n, c, freq : ndarray
+            ``n[s], c[s]`` for each unique state ``s``; ``freq[s]`` questions share it.
+            Linear-time histogram (no sort) whenever the state space is small.
         """
         n_max = int(self.n_trials.max())
         key = self.n_trials * (n_max + 1) + self.n_correct
-        uniq, inverse, freq = np.unique(key, return_inverse=True, return_counts=True)
-        return uniq // (n_max + 1), uniq % (n_max + 1), freq, inverse
+        if (n_max + 1) ** 2 <= max(4 * key.size, 1 << 16):
+            hist = np.bincount(key, minlength=(n_max + 1) ** 2)
+            uniq = np.flatnonzero(hist)
+            freq = hist[uniq]
+        else:
+            uniq, freq = np.unique(key, return_counts=True)
+        return uniq // (n_max + 1), uniq % (n_max + 1), freq
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,6 +165,7 @@ class CategoryCounts:
         prior.setflags(write=False)
         object.__setattr__(self, "counts", counts)
         object.__setattr__(self, "prior_counts", prior)
+        object.__setattr__(self, "_has_prior", bool(prior.any()))
 
     @classmethod
     def from_matrix(cls, R: object, w: object = None, R0: object = None) -> tuple["CategoryCounts", np.ndarray]:
@@ -176,12 +182,18 @@ class CategoryCounts:
         obj = object.__new__(cls)
         object.__setattr__(obj, "counts", _tally(matrix, n_cat))
         object.__setattr__(obj, "prior_counts", _tally(prior, n_cat))
+        object.__setattr__(obj, "_has_prior", prior.shape[1] > 0)
         return obj, weights
 
     @property
     def n_questions(self) -> int:
         """Number of questions M."""
         return int(self.counts.shape[0])
+
+    @property
+    def has_prior(self) -> bool:
+        """Whether any prior outcome was given (``R0`` / ``prior_counts`` not all zero)."""
+        return self._has_prior
 
     @property
     def n_categories(self) -> int:

@@ -36,6 +36,31 @@ def scaled_weights(w: np.ndarray) -> tuple[float, float, np.ndarray]:
     return 0.0, scale, w / scale
 
 
+def _row_moments(
+    counts: np.ndarray, w_norm: np.ndarray, prior_counts: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-question posterior mean, variance/(T+1) (normalized weight units) and T.
+
+    With ``nu = counts + prior + 1`` and ``T = sum(nu)``:
+    ``m1 = (counts @ w + prior @ w + sum(w)) / T``, ``m2`` likewise with ``w**2``,
+    ``var = (m2 - m1**2) / (T + 1)`` (Dirichlet posterior of ``w . pi``). Computed with
+    matrix-vector products on the counts, without an (M, C+1) float temporary.
+    """
+    w2 = w_norm * w_norm
+    s1 = counts @ w_norm
+    s2 = counts @ w2
+    total = counts.sum(axis=-1) + float(w_norm.size)
+    if prior_counts is not None:
+        s1 = s1 + prior_counts @ w_norm
+        s2 = s2 + prior_counts @ w2
+        total = total + prior_counts.sum(axis=-1)
+    m1 = (s1 + w_norm.sum()) / total
+    var = (s2 + w2.sum()) / total - m1 * m1
+    if np.any(var < -_ROUNDOFF):
+        raise FloatingPointError("Bayes@N posterior variance is materially negative")
+    return m1, np.maximum(var, 0.0) / (total + 1.0), total
+
+
 def bayes_moments(counts: np.ndarray, w: np.ndarray, prior_counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""Bayes@N posterior mean and standard deviation from category counts (vectorized).
 
@@ -62,23 +87,15 @@ def bayes_moments(counts: np.ndarray, w: np.ndarray, prior_counts: np.ndarray | 
 
     This is Eq. 15 of the paper with ``T`` per question; identical when all rows have ``N`` trials.
     """
-    nu = np.asarray(counts, dtype=float) + 1.0
-    if prior_counts is not None:
-        nu = nu + prior_counts
-    total = nu.sum(axis=-1)
-    n_questions = nu.shape[-2]
+    counts = np.asarray(counts)
+    n_questions = counts.shape[-2]
     offset, scale, w_norm = scaled_weights(np.asarray(w, dtype=float))
-    batch_shape = nu.shape[:-2]
+    batch_shape = counts.shape[:-2]
     if scale == 0.0:
         return np.full(batch_shape, offset), np.zeros(batch_shape)
-    probs = nu / total[..., None]
-    row_means = probs @ w_norm
-    row_vars = probs @ (w_norm * w_norm) - row_means * row_means
-    if np.any(row_vars < -_ROUNDOFF):
-        raise FloatingPointError("Bayes@N posterior variance is materially negative")
-    row_vars = np.maximum(row_vars, 0.0) / (total + 1.0)
-    mu = offset + scale * row_means.mean(axis=-1)
-    sigma = scale * np.sqrt(row_vars.sum(axis=-1)) / n_questions
+    m1, var, _ = _row_moments(counts, w_norm, prior_counts)
+    mu = offset + scale * m1.mean(axis=-1)
+    sigma = scale * np.sqrt(var.sum(axis=-1)) / n_questions
     return mu, sigma
 
 
@@ -146,7 +163,7 @@ def bayes(R, w=None, R0=None) -> tuple[float, float]:
     (0.5625, 0.091998)
     """
     counts, weights = category_counts(R, w, R0)
-    mu, sigma = bayes_moments(counts.counts, weights, counts.prior_counts)
+    mu, sigma = bayes_moments(counts.counts, weights, counts.prior_counts if counts.has_prior else None)
     return float(mu), float(sigma)
 
 
@@ -189,26 +206,22 @@ def bayes_ci(R, w=None, R0=None, confidence=0.95, bounds=None) -> tuple[float, f
 
 
 def _avg_from_counts(counts: CategoryCounts, w: np.ndarray) -> tuple[float, float]:
-    if np.any(counts.prior_counts):
+    if counts.has_prior:
         raise ValueError("avg@N uses the uniform prior (D=0); prior_counts must be empty. Use bayes() for priors.")
     c = counts.counts
-    n_trials = c.sum(axis=1)
     offset, scale, w_norm = scaled_weights(w)
     if scale == 0.0:
         return offset, 0.0
     m = c.shape[0]
-    if np.all(n_trials == n_trials[0]):
-        a = offset + scale * float(np.sum(c @ w_norm)) / (m * int(n_trials[0]))
+    observed = c @ w_norm
+    n_trials = c.sum(axis=1)
+    if n_trials.min() == n_trials.max():
+        a = offset + scale * float(np.sum(observed)) / (m * int(n_trials[0]))
     else:
-        a = offset + scale * float(np.mean((c @ w_norm) / n_trials))
+        a = offset + scale * float(np.mean(observed / n_trials))
     # Eq. 20 per question: sigma_avg,a = (T_a / N_a) sigma_Bayes,a with T_a = 1 + C + N_a.
-    nu = c + 1.0
-    total = nu.sum(axis=1)
-    probs = nu / total[:, None]
-    row_means = probs @ w_norm
-    row_vars = np.maximum(probs @ (w_norm * w_norm) - row_means**2, 0.0) / (total + 1.0)
-    factor = (total / n_trials) ** 2
-    sigma = scale * math.sqrt(float(np.sum(factor * row_vars))) / m
+    _, var, total = _row_moments(c, w_norm, None)
+    sigma = scale * math.sqrt(float(np.sum((total / n_trials) ** 2 * var))) / m
     return float(a), float(sigma)
 
 

@@ -1,0 +1,402 @@
+"""Bootstrap convergence@n: how many trials a stable ranking needs.
+
+Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265: section 2.7 (column-wise and
+row-wise bootstrap, Figure 2), section 3.1 (mean Kendall's tau vs n, Figure 3), section 3.3
+and Appendix I.1 (convergence@n, Figure 1 PMFs), Appendix J (Figure 9 worst case, Figure 11
+CDFs). numpy/scipy only.
+
+Replicates are processed in chunks, vectorized over replicates, models, questions and
+trials (kernel: :class:`scorio_core.trajectory_kernel.TrajectoryKernel`). Random draws come in
+fixed blocks of 16 replicates, each block with its own ``SeedSequence(seed,
+spawn_key=(block,))`` stream, so results do not depend on the chunk size and any replicate
+can be regenerated with :func:`bootstrap_indices`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from scorio_core.trajectory_kernel import (
+    TrajectoryKernel,
+    check_gold,
+    check_metric,
+    check_outcomes,
+    check_prior,
+    check_weights,
+    data_gold_ranks,
+    first_convergence,
+    replicate_tau,
+)
+
+__all__ = [
+    "BOOTSTRAP_METHODS",
+    "NO_CONVERGENCE",
+    "Cancelled",
+    "ConvergenceResult",
+    "bootstrap_indices",
+    "bootstrap_convergence",
+]
+
+#: Resampling schemes (paper section 2.7): trial indices shared by all cells, or per cell.
+BOOTSTRAP_METHODS = ("column", "row")
+#: Value of ``ConvergenceResult.convergence`` for a replicate that never converges.
+NO_CONVERGENCE = -1
+_BLOCK = 16
+_BUDGET_BYTES = 64 * 2**20
+
+
+class Cancelled(RuntimeError):
+    """Raised by :func:`bootstrap_convergence` when the progress callback returns False."""
+
+
+@dataclass(frozen=True, eq=False)
+class ConvergenceResult:
+    """Distribution of convergence@n over bootstrap replicates (one method, one metric).
+
+    Attributes
+    ----------
+    method : str
+        "column" or "row".
+    metric : str
+    k : int
+    tau : float or None
+    replicates : int
+    seed : int
+        Root seed (the entropy drawn when ``seed=None`` was passed): reruns reproduce it.
+    n : ndarray of int64, shape (N,)
+        Trial counts 1..N (N = N_max).
+    gold : str
+        "data", "replicate" or "given".
+    gold_ranks : ndarray of int64, shape (L,), or None
+        The fixed gold-standard ranking (None for "replicate").
+    convergence : ndarray of int32, shape (replicates,)
+        convergence@n of each replicate, :data:`NO_CONVERGENCE` (-1) for none.
+    pmf : ndarray of float64, shape (N - 1,)
+        ``pmf[s - 1] = P(convergence@n = s)``, s = 1..N-1, over all replicates (sums to
+        ``1 - no_convergence``).
+    cdf : ndarray of float64, shape (N - 1,)
+        ``P(convergence@n <= s)`` (Figure 11); ends at ``1 - no_convergence``.
+    mean : float
+        Mean convergence@n over replicates that converge (NaN if none does).
+    mean_censored : float
+        Mean with no-convergence counted as N (a lower bound on the true mean).
+    no_convergence : float
+        Fraction of replicates with no convergence.
+    kendall_tau_mean : ndarray of float64, shape (N,)
+        Mean Kendall's tau_b against the gold standard after n trials (Figure 3); NaN for
+        ``n < k``. Replicates whose ranking is all ties (tau_b undefined) are left out of
+        the mean at that n.
+    kendall_tau_undefined : ndarray of float64, shape (N,)
+        Fraction of replicates left out of ``kendall_tau_mean`` at each n.
+    worst_replicate : int
+        Index of the worst-case replicate (Figure 9): no convergence if any, else the
+        latest convergence; the first such replicate.
+    worst_convergence : int
+        Its convergence@n (-1 for none).
+    worst_ranks : ndarray of float64, shape (L, N)
+        Its rank trajectory (NaN for ``n < k``).
+    assumptions : tuple of str
+        What the numbers assume (e.g. exchangeable trials, independent questions).
+    """
+
+    method: str
+    metric: str
+    k: int
+    tau: float | None
+    replicates: int
+    seed: int
+    n: np.ndarray
+    gold: str
+    gold_ranks: np.ndarray | None
+    convergence: np.ndarray
+    pmf: np.ndarray
+    cdf: np.ndarray
+    mean: float
+    mean_censored: float
+    no_convergence: float
+    kendall_tau_mean: np.ndarray
+    kendall_tau_undefined: np.ndarray
+    worst_replicate: int
+    worst_convergence: int
+    worst_ranks: np.ndarray
+    assumptions: tuple[str, ...]
+
+
+def _check_int(value: object, name: str, minimum: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {value!r} ({type(value).__name__}).")
+    if int(value) < minimum:
+        raise ValueError(f"{name} must be >= {minimum}; got {name}={int(value)}.")
+    return int(value)
+
+
+def _check_method(method: object) -> str:
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a string, one of {', '.join(BOOTSTRAP_METHODS)}; got {method!r}.")
+    if method not in BOOTSTRAP_METHODS:
+        raise ValueError(f"method must be one of {', '.join(BOOTSTRAP_METHODS)}; got {method!r}.")
+    return method
+
+
+def _root_seed(seed: object) -> int:
+    if seed is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or int(seed) < 0:
+        raise TypeError(f"seed must be a non-negative integer or None; got {seed!r}.")
+    return int(seed)
+
+
+def _block_indices(shape: tuple[int, int, int], method: str, seed: int, block: int) -> np.ndarray:
+    L, M, N = shape
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
+    size = (_BLOCK, N) if method == "column" else (_BLOCK, N, L, M)  # row-wise: trial-major layout
+    return rng.integers(0, N, size=size, dtype=np.int16 if N <= 32767 else np.int32)
+
+
+def _indices(shape: tuple[int, int, int], method: str, seed: int, start: int, stop: int) -> np.ndarray:
+    blocks = [_block_indices(shape, method, seed, b) for b in range(start // _BLOCK, (stop - 1) // _BLOCK + 1)]
+    idx = np.concatenate(blocks, axis=0)
+    offset = (start // _BLOCK) * _BLOCK
+    return idx[start - offset : stop - offset]
+
+
+def bootstrap_indices(shape, method: str = "column", replicates: int = 1, seed: int = 0, start: int = 0) -> np.ndarray:
+    r"""Resampled trial indices of bootstrap replicates ``start .. start + replicates - 1``.
+
+    The same draws :func:`bootstrap_convergence` uses for the same ``shape``, ``method``
+    and ``seed``, so any replicate (e.g. the worst case) can be rebuilt and passed to
+    :func:`scorio_core.trajectory.rank_trajectory` as ``indices``.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        ``(L, M, N)`` of the outcome tensor.
+    method : {"column", "row"}, default "column"
+        Column-wise: N trial indices drawn with replacement, shared by every model and
+        question. Row-wise: independent draws for every (model, question) cell.
+    replicates : int, default 1
+    seed : int, default 0
+    start : int, default 0
+        Index of the first replicate.
+
+    Returns
+    -------
+    ndarray of intp
+        Shape (replicates, N) for "column", (replicates, L, M, N) for "row"; values in
+        ``0..N-1``.
+
+    Raises
+    ------
+    TypeError
+        Non-integer arguments.
+    ValueError
+        Bad ``shape``, ``method``, ``replicates < 1`` or ``start < 0``.
+
+    Examples
+    --------
+    >>> bootstrap_indices((2, 3, 5), "column", replicates=2, seed=1).shape
+    (2, 5)
+    >>> bool((bootstrap_indices((2, 3, 5), seed=1, start=1)[0]
+    ...       == bootstrap_indices((2, 3, 5), replicates=2, seed=1)[1]).all())
+    True
+    """
+    try:
+        L, M, N = (int(v) for v in shape)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"shape must be a tuple (L, M, N) of integers; got {shape!r}.") from exc
+    if min(L, M, N) < 1:
+        raise ValueError(f"shape must have L, M, N >= 1; got {shape!r}.")
+    method = _check_method(method)
+    replicates = _check_int(replicates, "replicates", 1)
+    start = _check_int(start, "start", 0)
+    idx = _indices((L, M, N), method, _root_seed(seed), start, start + replicates).astype(np.intp)
+    return idx if method == "column" else idx.transpose(0, 2, 3, 1)
+
+
+def _chunk_size(kernel: TrajectoryKernel, method: str) -> int:
+    L, M, N = kernel.L, kernel.M, kernel.N
+    per = N * L * (8 * 4 + 2 * 2)  # per-trial sums, cumulative sums, scores, ranks
+    if method == "row":
+        per += L * M * N * (2 + 4 + 8)  # indices, flat positions, gathered values
+    if not kernel.linear:
+        per += L * M * N * (1 + 2 + 8)  # gathered codes, counts, values
+    return max(_BLOCK, (_BUDGET_BYTES // per) // _BLOCK * _BLOCK)
+
+
+def bootstrap_convergence(
+    R,
+    metric: str = "bayes",
+    *,
+    w=None,
+    k: int = 1,
+    tau: float | None = None,
+    prior_counts=None,
+    method: str = "column",
+    replicates: int = 2000,
+    seed: int | None = 0,
+    gold="data",
+    progress: Callable[[float], object] | None = None,
+    chunk_size: int | None = None,
+) -> ConvergenceResult:
+    r"""Distribution of convergence@n and mean Kendall's tau_b vs n over bootstrap replicates.
+
+    Parameters
+    ----------
+    R : array-like of int, shape (L, M, N)
+        Complete outcome tensor in trial order (``Outcomes.complete_block().R``); binary
+        for the Pass@k family. For count-only data build it with
+        :func:`scorio_core.trajectory.outcomes_from_counts` and use ``method="row"``.
+    metric, w, k, tau, prior_counts
+        As :func:`scorio_core.trajectory.rank_trajectory`.
+    method : {"column", "row"}, default "column"
+        Column-wise: resample trial indices with replacement, the same indices for every
+        model and question. Row-wise: resample trials independently within each
+        (model, question) cell (paper section 2.7, Figure 2b/c).
+    replicates : int, default 2000
+        Bootstrap replicates B (the paper used 10^4 for tau and 10^5 for convergence@n).
+    seed : int or None, default 0
+        Root seed; None draws fresh entropy, returned in the result.
+    gold : {"data", "replicate"} or array-like of shape (L,), default "data"
+        Gold standard (see Notes).
+    progress : callable, optional
+        Called as ``progress(fraction_done)`` after every chunk; if it returns ``False``
+        the run stops with :class:`Cancelled` (it may also raise its own exception).
+    chunk_size : int, optional
+        Replicates per chunk (rounded up to a multiple of 16); default from a ~64 MiB
+        working-memory budget. Results do not depend on it (means up to float summation order).
+
+    Returns
+    -------
+    ConvergenceResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~scorio_core.trajectory.rank_trajectory`; also a bad ``method``,
+        ``replicates < 1``, ``N < 2`` or fewer than 2 models.
+    Cancelled
+        When ``progress`` returns ``False``.
+
+    Notes
+    -----
+    **convergence@n** (Appendix I.1): for each replicate, the smallest ``s <= N_max - 1``
+    such that the ranking after the first ``s`` resampled trials equals the gold standard
+    and stays equal after every later trial; otherwise "no convergence".
+
+    **Gold standard.** Default ``"data"``: the avg@N_max ranking (= Bayes@N_max with the
+    uniform prior, section 2.6) of the *original* data, for every metric and every
+    replicate. Section 3.3 says the gold standard is "the ranking from all 80 trials
+    (without bootstrapping)"; sections 2.7 and 3 use Bayes@N_max/avg@N_max as the
+    reference for every method; and Figure 3 reports Bayes@N reaching only tau ~ 0.95 at
+    N = 80 on AIME'25, which is impossible if each replicate were compared with its own
+    N = 80 ranking (tau would be 1). Consequently a replicate whose full-length ranking
+    differs from the data's never converges, and a Pass@k ranking converges only if it
+    agrees with the avg@N_max order (Appendix J: no CDF at all for Pass@4/8).
+    ``"replicate"`` compares each replicate with its own n = N ranking under the same
+    metric (convergence = its last ranking change, the Figure 9 caption's reading).
+
+    Ranks are competition ranks (ties within 1e-12 share a rank); the Pass@k family is
+    undefined for ``n < k`` and never matches there.
+
+    References
+    ----------
+    Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, sections 2.7, 3.1, 3.3,
+    Appendix I.1, Appendix J.
+
+    Examples
+    --------
+    >>> R = [[[1, 1, 1, 0]] * 3, [[0, 0, 1, 0]] * 3]       # 2 models, 3 questions
+    >>> res = bootstrap_convergence(R, replicates=64, seed=0)
+    >>> res.pmf.shape, round(res.no_convergence + float(res.pmf.sum()), 6)
+    ((3,), 1.0)
+    """
+    w_chk = check_weights(w, metric if isinstance(metric, str) else "bayes")
+    R_a = check_outcomes(R, w_chk.size, binary=isinstance(metric, str) and metric not in ("bayes", "avg"))
+    L, M, N = R_a.shape
+    if L < 2:
+        raise ValueError(f"ranking needs at least 2 models; got L={L}.")
+    if N < 2:
+        raise ValueError(f"convergence@n needs at least 2 trials per question (s <= N - 1); got N={N}.")
+    metric, k, tau = check_metric(metric, k, tau, N)
+    prior = check_prior(prior_counts, metric, (L, M, w_chk.size))
+    mode, given = check_gold(gold, L)
+    method = _check_method(method)
+    replicates = _check_int(replicates, "replicates", 1)
+    root = _root_seed(seed)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable or None; got {type(progress).__name__}.")
+    kernel = TrajectoryKernel(R_a, metric, w_chk, k, tau, prior)
+    if chunk_size is None:
+        chunk = _chunk_size(kernel, method)
+    else:
+        chunk = -(-_check_int(chunk_size, "chunk_size", 1) // _BLOCK) * _BLOCK
+    gold_ranks = data_gold_ranks(R_a, w_chk) if mode == "data" else given
+
+    conv_all = np.empty(replicates, dtype=np.int32)
+    tau_sum = np.zeros(N)
+    tau_count = np.zeros(N, dtype=np.int64)
+    worst = (-1, -1, None)  # (key, replicate, ranks)
+    for start in range(0, replicates, chunk):
+        stop = min(start + chunk, replicates)
+        idx = _indices((L, M, N), method, root, start, stop)
+        scores = kernel.scores(idx, method)  # (L, B, N)
+        if mode == "replicate":
+            ranks, _ = kernel.ranks(scores)  # (L, B, N) int16, 0 = undefined
+            gold_b = ranks[:, :, -1]
+            tau_b = replicate_tau(ranks, gold_b, kernel.first)
+        else:
+            ranks, tau_b = kernel.ranks(scores, gold_ranks)
+            gold_b = gold_ranks
+        conv = first_convergence(ranks, gold_b)
+        conv_all[start:stop] = conv
+        defined = np.isfinite(tau_b)
+        tau_sum += np.where(defined, tau_b, 0.0).sum(axis=0)
+        tau_count += defined.sum(axis=0)
+        key = np.where(conv < 0, N, conv)
+        j = int(np.argmax(key))
+        if key[j] > worst[0]:
+            worst = (int(key[j]), start + j, ranks[:, j].copy())
+        if progress is not None and progress(stop / replicates) is False:
+            raise Cancelled(f"convergence bootstrap cancelled after {stop} of {replicates} replicates.")
+
+    converged = conv_all[conv_all > 0]
+    hist = np.bincount(converged, minlength=N)[1:N] / replicates
+    worst_ranks = worst[2].astype(float)
+    worst_ranks[worst_ranks == 0] = np.nan
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tau_mean = np.where(tau_count > 0, tau_sum / np.maximum(tau_count, 1), np.nan)
+    undefined = 1.0 - tau_count / replicates
+    undefined[: kernel.first] = np.nan
+    assumptions = ["questions and trials are independent (bootstrap of section 2.7 / 3)"]
+    assumptions.append(
+        "column-wise: trial indices resampled with replacement, shared by every model and question"
+        if method == "column"
+        else "row-wise: trials resampled independently within each (model, question); assumes exchangeable trials"
+    )
+    return ConvergenceResult(
+        method=method,
+        metric=metric,
+        k=k,
+        tau=tau,
+        replicates=replicates,
+        seed=root,
+        n=np.arange(1, N + 1),
+        gold=mode,
+        gold_ranks=None if gold_ranks is None else np.asarray(gold_ranks),
+        convergence=conv_all,
+        pmf=hist,
+        cdf=np.cumsum(hist),
+        mean=float(converged.mean()) if converged.size else float("nan"),
+        mean_censored=float(np.where(conv_all > 0, conv_all, N).mean()),
+        no_convergence=float(np.mean(conv_all < 0)),
+        kendall_tau_mean=tau_mean,
+        kendall_tau_undefined=undefined,
+        worst_replicate=worst[1],
+        worst_convergence=worst[0] if worst[0] < N else NO_CONVERGENCE,
+        worst_ranks=worst_ranks,
+        assumptions=tuple(assumptions),
+    )

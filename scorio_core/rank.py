@@ -1,0 +1,378 @@
+"""Ranking with uncertainty: competition ranks, credible-interval ties, rho, rank posteriors.
+
+Hariri, Samandar, Hinczewski & Chaudhary (2026), "Don't Pass@k: A Bayesian Framework for
+Large Language Model Evaluation", ICLR 2026, arXiv:2510.04265: section 2.5 (ranking
+confidence rho), section 2.7.1 and Table 1 (ranking with credible-interval ties), Appendix
+I.1 (Kendall's tau_b). numpy/scipy only.
+
+Conventions: a higher score is better and gets a lower (better) rank; the tie ``z`` for
+ranking is one-sided, ``Phi^{-1}(confidence)`` (1.645 at 0.95, paper 2.7.1); credible
+intervals are two-sided central (1.96 at 0.95).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+from scipy.stats import kendalltau
+
+from scorio_core.eval._validate import check_confidence
+from scorio_core.eval.ranking import competition_ranks_from_scores
+from scorio_core.rank_batch import batch_competition_ranks
+
+__all__ = [
+    "TIE_RULES",
+    "competition_ranks",
+    "competition_ranks_from_scores",
+    "ranks_with_ties",
+    "pairwise_confidence",
+    "posterior_rank_distribution",
+    "kendall_tau_b",
+]
+
+#: Rules understood by :func:`ranks_with_ties`.
+TIE_RULES = ("paper", "upper-bound", "none")
+
+#: Competition ranks from scores (re-export of :func:`scorio_core.eval.competition_ranks_from_scores`).
+competition_ranks = competition_ranks_from_scores
+
+_GAMMA_BUDGET = 2_000_000  # gamma variates per chunk in posterior_rank_distribution
+
+
+# --------------------------------------------------------------------------- validation
+def _real_vector(values: object, name: str, *, min_size: int = 1) -> np.ndarray:
+    """1-D finite float vector or TypeError/ValueError naming ``name``."""
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError) as exc:  # pragma: no cover - ragged nested input
+        raise ValueError(f"{name} must be a 1-D array of finite numbers; got a ragged sequence.") from exc
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold real numbers; got dtype {array.dtype}.")
+    if array.ndim != 1 or array.size < min_size:
+        raise ValueError(
+            f"{name} must be 1-D with at least {min_size} entries (one per model); got shape {array.shape}."
+        )
+    out = array.astype(float)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"{name} must contain only finite values; got NaN or infinity.")
+    return out
+
+
+def _mu_sigma(mu: object, sigma: object) -> tuple[np.ndarray, np.ndarray]:
+    mu_a = _real_vector(mu, "mu")
+    sigma_a = _real_vector(sigma, "sigma")
+    if sigma_a.shape != mu_a.shape:
+        raise ValueError(f"sigma must have one entry per model (L={mu_a.size}); got {sigma_a.size}.")
+    if np.any(sigma_a < 0):
+        raise ValueError(f"sigma must be >= 0; got {float(sigma_a.min())}.")
+    return mu_a, sigma_a
+
+
+def _check_int(value: object, name: str, minimum: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {value!r} ({type(value).__name__}).")
+    if int(value) < minimum:
+        raise ValueError(f"{name} must be >= {minimum}; got {name}={int(value)}.")
+    return int(value)
+
+
+def _as_counts(counts: object, name: str = "counts") -> np.ndarray:
+    """Counts of shape (L, M, C+1), non-negative whole numbers, as float64."""
+    array = np.asarray(counts)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold non-negative integers; got dtype {array.dtype}.")
+    if array.ndim != 3 or min(array.shape) == 0:
+        raise ValueError(f"{name} must have shape (L, M, C+1) with no empty axis; got shape {array.shape}.")
+    out = array.astype(float)
+    if not np.all(np.isfinite(out)) or np.any(out < 0) or np.any(out != np.trunc(out)):
+        raise ValueError(
+            f"{name} must hold non-negative whole numbers; got a negative, fractional or non-finite value."
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- public API
+def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", tol: float = 1e-12) -> np.ndarray:
+    r"""Ranks of L models from posterior means and standard deviations, with uncertainty ties.
+
+    Parameters
+    ----------
+    mu : array-like of float, shape (L,)
+        Posterior means (higher is better), e.g. Bayes@N ``mu`` of each model.
+    sigma : array-like of float, shape (L,)
+        Posterior standard deviations, ``>= 0``, same units as ``mu``.
+    confidence : float, default 0.95
+        Confidence level in (0, 1).
+    rule : {"paper", "upper-bound", "none"}, default "paper"
+        ``"paper"`` (section 2.7.1): order models by ``mu`` (highest first); two
+        *consecutive* models share a rank when
+        ``z = |mu_a - mu_b| / sqrt(sigma_a^2 + sigma_b^2) < Phi^{-1}(confidence)``
+        (one-sided, 1.645 at 0.95); shared ranks chain and ranks are dense over the chained
+        groups (Table 1, "Bayes@80 (w/ CI)": 1 2 2 3 3 4 5 5 5 6 7).
+        ``"upper-bound"`` (public arenas): ``1 +`` the number of models whose two-sided
+        central credible interval ``mu +/- Phi^{-1}(1/2 + confidence/2) sigma`` lies
+        entirely above this model's interval (its lower end above this upper end).
+        ``"none"``: competition ranks of ``mu`` ("1224").
+    tol : float, default 1e-12
+        Means within ``tol`` are equal (tied under every rule).
+
+    Returns
+    -------
+    ndarray of int64, shape (L,)
+        Rank of each model in input order, 1 = best.
+
+    Raises
+    ------
+    TypeError
+        Non-numeric ``mu``/``sigma``/``confidence`` or a non-string ``rule``.
+    ValueError
+        Shapes differ, NaN/infinite values, negative ``sigma``, ``confidence`` outside
+        (0, 1), or an unknown ``rule``.
+
+    Notes
+    -----
+    Under ``"paper"``, models with equal means (within ``tol``) share a rank, and two
+    consecutive groups of equal means are compared with the largest sigma of each group
+    (the most cautious of the possible adjacent pairs), which makes the ranks independent
+    of the input order. Two models with ``sigma = 0`` and different means never tie.
+    ``"upper-bound"`` ranks are not monotone in ``mu``: a model with a wide interval can
+    out-rank one with a higher mean and a narrow interval.
+    ``"paper"`` ranks depend on the chain of neighbours: A~B and B~C tie all three even if
+    A and C are separable, as in the paper's Table 1.
+
+    References
+    ----------
+    Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, section 2.7.1, Table 1.
+
+    Examples
+    --------
+    >>> mu = [0.70, 0.62, 0.61, 0.45]
+    >>> sigma = [0.01, 0.01, 0.01, 0.01]
+    >>> ranks_with_ties(mu, sigma).tolist()          # z(0.62, 0.61) = 0.71 < 1.645
+    [1, 2, 2, 3]
+    >>> ranks_with_ties(mu, sigma, rule="none").tolist()
+    [1, 2, 3, 4]
+    >>> ranks_with_ties(mu, sigma, rule="upper-bound").tolist()
+    [1, 2, 2, 4]
+    """
+    mu_a, sigma_a = _mu_sigma(mu, sigma)
+    confidence = check_confidence(confidence)
+    if not isinstance(rule, str):
+        raise TypeError(f"rule must be a string, one of {', '.join(TIE_RULES)}; got {rule!r}.")
+    if rule not in TIE_RULES:
+        raise ValueError(f"rule must be one of {', '.join(TIE_RULES)}; got {rule!r}.")
+    if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, numbers.Real):
+        raise TypeError(f"tol must be a real number; got {tol!r}.")
+    if not tol >= 0:
+        raise ValueError(f"tol must be >= 0; got tol={tol}.")
+    if rule == "none":
+        return competition_ranks_from_scores(mu_a, tol=tol)
+    if rule == "upper-bound":
+        z = float(ndtri(0.5 + 0.5 * confidence))
+        lo, hi = mu_a - z * sigma_a, mu_a + z * sigma_a
+        above = (lo[None, :] > hi[:, None]) & (mu_a[None, :] - mu_a[:, None] > tol)
+        return 1 + above.sum(axis=1).astype(np.int64)
+    z_threshold = float(ndtri(confidence))
+    order = np.argsort(-mu_a, kind="stable")
+    m, s = mu_a[order], sigma_a[order]
+    # blocks of equal means (within tol) tie outright; consecutive blocks are compared with
+    # the largest sigma of each block, so the result does not depend on the input order
+    new_block = np.concatenate(([True], m[:-1] - m[1:] > tol))
+    starts = np.flatnonzero(new_block)
+    block_sigma = np.maximum.reduceat(s, starts)
+    gap = m[starts[1:] - 1] - m[starts[1:]]
+    denom = np.sqrt(block_sigma[:-1] ** 2 + block_sigma[1:] ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(denom > 0, gap / np.where(denom > 0, denom, 1.0), np.inf)
+    block_rank = 1 + np.concatenate(([0], np.cumsum(z >= z_threshold)))
+    ranks = np.empty(mu_a.size, dtype=np.int64)
+    ranks[order] = block_rank[np.cumsum(new_block) - 1]
+    return ranks
+
+
+def pairwise_confidence(mu, sigma) -> np.ndarray:
+    r"""Probability that model i performs better than model j, for every ordered pair.
+
+    Parameters
+    ----------
+    mu : array-like of float, shape (L,)
+        Posterior means.
+    sigma : array-like of float, shape (L,)
+        Posterior standard deviations (``>= 0``).
+
+    Returns
+    -------
+    ndarray of float, shape (L, L)
+        ``rho[i, j] = (1 + erf(z_ij / sqrt 2)) / 2`` with the *signed*
+        ``z_ij = (mu_i - mu_j) / sqrt(sigma_i^2 + sigma_j^2)``; ``rho[i, j] + rho[j, i] = 1``
+        and ``rho[i, i] = 0.5``. When both sigmas are 0: 1, 0 or 0.5 by the sign of
+        ``mu_i - mu_j``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`ranks_with_ties` for ``mu`` and ``sigma``.
+
+    Notes
+    -----
+    Normal approximation of the posterior of the difference (section 2.5): for large M the
+    posterior of each model's metric is ``N(mu, sigma^2)``, the difference is
+    ``N(mu_i - mu_j, sigma_i^2 + sigma_j^2)``, and ``rho = P(difference > 0)``. The paper's
+    ranking confidence uses ``|z|``; the signed form gives both directions of every pair.
+
+    References
+    ----------
+    Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, section 2.5.
+
+    Examples
+    --------
+    >>> rho = pairwise_confidence([0.6213, 0.608], [0.0117, 0.0117])   # z = 0.8038
+    >>> round(float(rho[0, 1]), 4), round(float(rho[1, 0]), 4)
+    (0.7892, 0.2108)
+    """
+    mu_a, sigma_a = _mu_sigma(mu, sigma)
+    diff = mu_a[:, None] - mu_a[None, :]
+    denom = np.sqrt(sigma_a[:, None] ** 2 + sigma_a[None, :] ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = diff / np.where(denom > 0, denom, 1.0)
+    rho = np.where(denom > 0, ndtr(z), 0.5 * (1.0 + np.sign(diff)))
+    np.fill_diagonal(rho, 0.5)
+    return rho
+
+
+def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 4000, seed=0) -> np.ndarray:
+    r"""Posterior probability that each model holds each rank, by exact Dirichlet sampling.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (L, M, C+1)
+        Category counts of L models on M questions (``Outcomes.counts``). A cell whose
+        counts sum to 0 is missing: that question is left out of that model's average
+        (as the leaderboard does), never filled.
+    w : array-like of float, shape (C+1,), optional
+        Category weights; default ``[0, 1]`` (requires C+1 = 2).
+    prior_counts : array-like, shape (M, C+1) or (L, M, C+1), optional
+        Prior outcome counts (tallies of ``R0``) added to the uniform Dirichlet(1) prior.
+    draws : int, default 4000
+        Joint posterior draws; the Monte Carlo error of each probability is at most
+        ``0.5 / sqrt(draws)``.
+    seed : int, numpy.random.Generator or None, default 0
+        Random seed or generator (reproducible for a fixed seed).
+
+    Returns
+    -------
+    ndarray of float, shape (L, L)
+        ``P[i, r-1]`` = posterior probability that model i has competition rank r. Rows sum
+        to 1; columns sum to 1 when no draw has ties (ties have probability 0 unless models'
+        posteriors are degenerate, e.g. all weights equal).
+
+    Raises
+    ------
+    TypeError
+        Non-numeric ``counts``/``w``/``prior_counts``, non-integer ``draws``.
+    ValueError
+        Bad shapes, negative or fractional counts, a model with no answered question,
+        ``draws < 1``.
+
+    Notes
+    -----
+    Each draw samples ``pi_la ~ Dirichlet(counts_la + prior_la + 1)`` independently for
+    every model and question (Dirichlet via normalized gamma variates), computes
+    ``pi_bar_l = (1/M_l) sum_a w . pi_la`` (Eq. 1) and ranks the L values; no normal
+    approximation is involved. Work is vectorized and chunked (about 2 million gamma
+    variates per chunk).
+
+    References
+    ----------
+    Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, sections 2.3-2.4, Eq. 1.
+
+    Examples
+    --------
+    >>> counts = [[[0, 80]] * 5, [[80, 0]] * 5]       # model 0 always right, model 1 never
+    >>> posterior_rank_distribution(counts, draws=200).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    c = _as_counts(counts)
+    L, M, K = c.shape
+    if w is None:
+        if K != 2:
+            raise ValueError(f"w is required when counts have {K} categories (binary default needs 2).")
+        w_a = np.array([0.0, 1.0])
+    else:
+        w_a = _real_vector(w, "w")
+        if w_a.size != K:
+            raise ValueError(f"w must have one weight per category (C+1={K}); got {w_a.size}.")
+    nu = c + 1.0
+    if prior_counts is not None:
+        p = np.asarray(prior_counts)
+        if p.dtype.kind not in "biuf":
+            raise TypeError(f"prior_counts must hold non-negative numbers; got dtype {p.dtype}.")
+        if p.shape not in ((M, K), (L, M, K)):
+            raise ValueError(f"prior_counts must have shape (M, C+1)=({M}, {K}) or (L, M, C+1); got {p.shape}.")
+        p = p.astype(float)
+        if not np.all(np.isfinite(p)) or np.any(p < 0):
+            raise ValueError("prior_counts must be finite and >= 0.")
+        nu = nu + p
+    draws = _check_int(draws, "draws", 1)
+    present = c.sum(axis=2) > 0
+    n_present = present.sum(axis=1)
+    if np.any(n_present == 0):
+        empty = int(np.argmin(n_present))
+        raise ValueError(f"every model needs at least one answered question; model {empty} has none.")
+    rng = np.random.default_rng(seed)
+    weight = present / n_present[:, None]  # (L, M): 1/M_l on answered questions, 0 elsewhere
+    hist = np.zeros(L * L, dtype=np.int64)
+    chunk = max(1, _GAMMA_BUDGET // (L * M * K))
+    for start in range(0, draws, chunk):
+        size = min(chunk, draws - start)
+        g = rng.standard_gamma(np.broadcast_to(nu, (size, L, M, K)))
+        value = (g @ w_a) / g.sum(axis=3)  # w . pi per (draw, model, question)
+        theta = np.einsum("dlm,lm->dl", value, weight)
+        ranks = batch_competition_ranks(theta).astype(np.int64)
+        hist += np.bincount((np.arange(L) * L + ranks - 1).ravel(), minlength=L * L)
+    return hist.reshape(L, L) / draws
+
+
+def kendall_tau_b(a, b) -> float:
+    r"""Kendall's tau_b rank correlation between two rankings of the same models.
+
+    Parameters
+    ----------
+    a, b : array-like of float, shape (L,)
+        Ranks (or scores) of the same L models in the same order; ties allowed.
+
+    Returns
+    -------
+    float
+        tau_b in [-1, 1]; NaN when either ranking is constant (all tied).
+
+    Raises
+    ------
+    TypeError
+        Non-numeric input.
+    ValueError
+        Different lengths, fewer than 2 models, NaN/infinite values.
+
+    Notes
+    -----
+    ``tau_b = (n_c - n_d) / sqrt((n_0 - n_1)(n_0 - n_2))`` (Eq. 26), computed by
+    ``scipy.stats.kendalltau`` with ``variant="b"``, as in the paper.
+
+    References
+    ----------
+    Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, Appendix I.1.
+
+    Examples
+    --------
+    >>> round(kendall_tau_b([1, 2, 3, 4, 5], [1, 3, 2, 4, 5]), 6)   # (9 - 1) / 10
+    0.8
+    >>> kendall_tau_b([1, 2, 2, 4], [1, 2, 2, 4])
+    1.0
+    """
+    a_v = _real_vector(a, "a", min_size=2)
+    b_v = _real_vector(b, "b", min_size=2)
+    if a_v.shape != b_v.shape:
+        raise ValueError(f"a and b must rank the same models; got lengths {a_v.size} and {b_v.size}.")
+    return float(kendalltau(a_v, b_v, variant="b").statistic)

@@ -1,0 +1,58 @@
+"""``python -m scorio_core convergence`` (JSON contract, count data, errors)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorio_core.cli import main
+from scorio_core.convergence import bootstrap_convergence
+
+# sibling helper module; works with any pytest import mode
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_trajectory_cli import R, run_json, write_attempts, write_counts  # noqa: E402
+
+pytest.importorskip("scorio_core.io")
+
+KEYS = {"method", "replicates", "pmf", "cdf", "mean", "no_convergence", "kendall_tau_mean", "models", "n", "notes", "assumptions"}
+
+
+def test_json_contract_matches_the_core(tmp_path, capsys):
+    argv = ["convergence", write_attempts(tmp_path / "a.csv", R), "--replicates", "64", "--seed", "3", "--output", "json"]
+    out = run_json(capsys, argv)
+    assert KEYS <= set(out)
+    res = bootstrap_convergence(R, replicates=64, seed=3)
+    assert out["method"] == "column" and out["replicates"] == 64 and out["seed"] == 3
+    np.testing.assert_allclose(out["pmf"], res.pmf)
+    np.testing.assert_allclose(out["cdf"], res.cdf)
+    assert out["no_convergence"] == pytest.approx(res.no_convergence)
+    assert len(out["kendall_tau_mean"]) == 4 and len(out["pmf"]) == 3
+    assert out["worst_ranks"] == res.worst_ranks.astype(int).tolist()
+
+
+def test_count_data_row_bootstrap_and_column_refusal(tmp_path, capsys):
+    path = write_counts(tmp_path / "c.csv", R)
+    out = run_json(capsys, ["convergence", path, "--bootstrap", "row", "--replicates", "32", "--output", "json"])
+    assert out["method"] == "row"
+    assert any("exchangeable" in a for a in out["assumptions"])
+    assert any("count data" in n for n in out["notes"])
+    assert main(["convergence", path]) == 2
+    assert "use --bootstrap row" in capsys.readouterr().err
+
+
+def test_pass_family_and_table_output(tmp_path, capsys):
+    path = write_attempts(tmp_path / "a.csv", R)
+    out = run_json(capsys, ["convergence", path, "--metric", "g-pass@k_tau", "--k", "2", "--tau", "0.5", "--replicates", "16", "--output", "json"])
+    assert out["k"] == 2 and out["tau"] == 0.5 and out["kendall_tau_mean"][0] is None
+    assert main(["convergence", path, "--replicates", "16"]) == 0
+    assert "mean convergence@n" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra,match", [(["--replicates", "0"], "--replicates must be >= 1"), (["--bootstrap", "both"], "invalid choice")])
+def test_errors(tmp_path, capsys, extra, match):
+    assert main(["convergence", write_attempts(tmp_path / "a.csv", R), *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and match in err
