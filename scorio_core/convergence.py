@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scorio_core.eval._validate import check_int
 from scorio_core.trajectory_kernel import (
     TrajectoryKernel,
     check_gold,
@@ -126,14 +127,6 @@ class ConvergenceResult:
     assumptions: tuple[str, ...]
 
 
-def _check_int(value: object, name: str, minimum: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer; got {value!r} ({type(value).__name__}).")
-    if int(value) < minimum:
-        raise ValueError(f"{name} must be >= {minimum}; got {name}={int(value)}.")
-    return int(value)
-
-
 def _check_method(method: object) -> str:
     if not isinstance(method, str):
         raise TypeError(f"method must be a string, one of {', '.join(BOOTSTRAP_METHODS)}; got {method!r}.")
@@ -211,8 +204,8 @@ def bootstrap_indices(shape, method: str = "column", replicates: int = 1, seed: 
     if min(L, M, N) < 1:
         raise ValueError(f"shape must have L, M, N >= 1; got {shape!r}.")
     method = _check_method(method)
-    replicates = _check_int(replicates, "replicates", 1)
-    start = _check_int(start, "start", 0)
+    replicates = check_int(replicates, "replicates", 1)
+    start = check_int(start, "start", 0)
     idx = _indices((L, M, N), method, _root_seed(seed), start, start + replicates).astype(np.intp)
     return idx if method == "column" else idx.transpose(0, 2, 3, 1)
 
@@ -325,7 +318,7 @@ def bootstrap_convergence(
     prior = check_prior(prior_counts, metric, (L, M, w_chk.size))
     mode, given = check_gold(gold, L)
     method = _check_method(method)
-    replicates = _check_int(replicates, "replicates", 1)
+    replicates = check_int(replicates, "replicates", 1)
     root = _root_seed(seed)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable or None; got {type(progress).__name__}.")
@@ -333,7 +326,7 @@ def bootstrap_convergence(
     if chunk_size is None:
         chunk = _chunk_size(kernel, method)
     else:
-        chunk = -(-_check_int(chunk_size, "chunk_size", 1) // _BLOCK) * _BLOCK
+        chunk = -(-check_int(chunk_size, "chunk_size", 1) // _BLOCK) * _BLOCK
     gold_ranks = data_gold_ranks(R_a, w_chk) if mode == "data" else given
 
     conv_all = np.empty(replicates, dtype=np.int32)

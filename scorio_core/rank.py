@@ -12,13 +12,13 @@ intervals are two-sided central (1.96 at 0.95).
 
 from __future__ import annotations
 
-import numbers
+from numbers import Real
 
 import numpy as np
 from scipy.special import ndtr, ndtri
 from scipy.stats import kendalltau
 
-from scorio_core.eval._validate import check_confidence
+from scorio_core.eval._validate import check_confidence, check_int, count_array, nonnegative_array, real_vector, weights_for
 from scorio_core.eval.ranking import competition_ranks_from_scores
 from scorio_core.rank_batch import batch_competition_ranks
 
@@ -42,27 +42,9 @@ _GAMMA_BUDGET = 2_000_000  # gamma variates per chunk in posterior_rank_distribu
 
 
 # --------------------------------------------------------------------------- validation
-def _real_vector(values: object, name: str, *, min_size: int = 1) -> np.ndarray:
-    """1-D finite float vector or TypeError/ValueError naming ``name``."""
-    try:
-        array = np.asarray(values)
-    except (TypeError, ValueError) as exc:  # pragma: no cover - ragged nested input
-        raise ValueError(f"{name} must be a 1-D array of finite numbers; got a ragged sequence.") from exc
-    if array.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold real numbers; got dtype {array.dtype}.")
-    if array.ndim != 1 or array.size < min_size:
-        raise ValueError(
-            f"{name} must be 1-D with at least {min_size} entries (one per model); got shape {array.shape}."
-        )
-    out = array.astype(float)
-    if not np.all(np.isfinite(out)):
-        raise ValueError(f"{name} must contain only finite values; got NaN or infinity.")
-    return out
-
-
 def _mu_sigma(mu: object, sigma: object) -> tuple[np.ndarray, np.ndarray]:
-    mu_a = _real_vector(mu, "mu")
-    sigma_a = _real_vector(sigma, "sigma")
+    mu_a = real_vector(mu, "mu")
+    sigma_a = real_vector(sigma, "sigma")
     if sigma_a.shape != mu_a.shape:
         raise ValueError(f"sigma must have one entry per model (L={mu_a.size}); got {sigma_a.size}.")
     if np.any(sigma_a < 0):
@@ -70,30 +52,6 @@ def _mu_sigma(mu: object, sigma: object) -> tuple[np.ndarray, np.ndarray]:
     return mu_a, sigma_a
 
 
-def _check_int(value: object, name: str, minimum: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer; got {value!r} ({type(value).__name__}).")
-    if int(value) < minimum:
-        raise ValueError(f"{name} must be >= {minimum}; got {name}={int(value)}.")
-    return int(value)
-
-
-def _as_counts(counts: object, name: str = "counts") -> np.ndarray:
-    """Counts of shape (L, M, C+1), non-negative whole numbers, as float64."""
-    array = np.asarray(counts)
-    if array.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold non-negative integers; got dtype {array.dtype}.")
-    if array.ndim != 3 or min(array.shape) == 0:
-        raise ValueError(f"{name} must have shape (L, M, C+1) with no empty axis; got shape {array.shape}.")
-    out = array.astype(float)
-    if not np.all(np.isfinite(out)) or np.any(out < 0) or np.any(out != np.trunc(out)):
-        raise ValueError(
-            f"{name} must hold non-negative whole numbers; got a negative, fractional or non-finite value."
-        )
-    return out
-
-
-# --------------------------------------------------------------------------- public API
 def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", tol: float = 1e-12) -> np.ndarray:
     r"""Ranks of L models from posterior means and standard deviations, with uncertainty ties.
 
@@ -163,7 +121,7 @@ def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", to
         raise TypeError(f"rule must be a string, one of {', '.join(TIE_RULES)}; got {rule!r}.")
     if rule not in TIE_RULES:
         raise ValueError(f"rule must be one of {', '.join(TIE_RULES)}; got {rule!r}.")
-    if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, numbers.Real):
+    if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, Real):
         raise TypeError(f"tol must be a real number; got {tol!r}.")
     if not tol >= 0:
         raise ValueError(f"tol must be >= 0; got tol={tol}.")
@@ -294,28 +252,13 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
     >>> posterior_rank_distribution(counts, draws=200).tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    c = _as_counts(counts)
+    c = count_array(counts, "counts", "(L, M, C+1)", 3)
     L, M, K = c.shape
-    if w is None:
-        if K != 2:
-            raise ValueError(f"w is required when counts have {K} categories (binary default needs 2).")
-        w_a = np.array([0.0, 1.0])
-    else:
-        w_a = _real_vector(w, "w")
-        if w_a.size != K:
-            raise ValueError(f"w must have one weight per category (C+1={K}); got {w_a.size}.")
+    w_a = weights_for(w, K)
     nu = c + 1.0
     if prior_counts is not None:
-        p = np.asarray(prior_counts)
-        if p.dtype.kind not in "biuf":
-            raise TypeError(f"prior_counts must hold non-negative numbers; got dtype {p.dtype}.")
-        if p.shape not in ((M, K), (L, M, K)):
-            raise ValueError(f"prior_counts must have shape (M, C+1)=({M}, {K}) or (L, M, C+1); got {p.shape}.")
-        p = p.astype(float)
-        if not np.all(np.isfinite(p)) or np.any(p < 0):
-            raise ValueError("prior_counts must be finite and >= 0.")
-        nu = nu + p
-    draws = _check_int(draws, "draws", 1)
+        nu = nu + nonnegative_array(prior_counts, "prior_counts", ((M, K), (L, M, K)))
+    draws = check_int(draws, "draws", 1)
     present = c.sum(axis=2) > 0
     n_present = present.sum(axis=1)
     if np.any(n_present == 0):
@@ -371,8 +314,8 @@ def kendall_tau_b(a, b) -> float:
     >>> kendall_tau_b([1, 2, 2, 4], [1, 2, 2, 4])
     1.0
     """
-    a_v = _real_vector(a, "a", min_size=2)
-    b_v = _real_vector(b, "b", min_size=2)
+    a_v = real_vector(a, "a", min_size=2)
+    b_v = real_vector(b, "b", min_size=2)
     if a_v.shape != b_v.shape:
         raise ValueError(f"a and b must rank the same models; got lengths {a_v.size} and {b_v.size}.")
     return float(kendalltau(a_v, b_v, variant="b").statistic)

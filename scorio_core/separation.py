@@ -7,15 +7,13 @@ numpy/scipy only.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from scorio_core.eval._validate import check_confidence
+from scorio_core.eval._validate import check_confidence, check_int, count_array, nonnegative_array, weights_for
 from scorio_core.eval.batch import bayes_batch
-from scorio_core.rank import _real_vector
 
 __all__ = ["TrialsNeeded", "trials_needed", "ASSUMPTION"]
 
@@ -85,39 +83,14 @@ class TrialsNeeded:
 
 
 def _counts(values: object, name: str) -> np.ndarray:
-    c = np.asarray(values)
-    if c.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold non-negative counts; got dtype {c.dtype}.")
-    if c.ndim != 2 or min(c.shape) == 0:
-        raise ValueError(f"{name} must have shape (M, C+1); got {c.shape}.")
-    c = c.astype(float)
-    if not np.all(np.isfinite(c)) or np.any(c < 0) or np.any(c != np.trunc(c)):
-        raise ValueError(f"{name} must hold non-negative whole numbers.")
+    c = count_array(values, name, "(M, C+1)", 2)
     if not np.any(c.sum(axis=1) > 0):
         raise ValueError(f"{name} has no answered question (every row sums to 0).")
     return c
 
 
 def _prior(values: object, name: str, shape: tuple[int, int]) -> np.ndarray:
-    if values is None:
-        return np.zeros(shape)
-    p = np.asarray(values)
-    if p.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold non-negative numbers; got dtype {p.dtype}.")
-    if p.shape != shape:
-        raise ValueError(f"{name} must have shape {shape}; got {p.shape}.")
-    p = p.astype(float)
-    if not np.all(np.isfinite(p)) or np.any(p < 0):
-        raise ValueError(f"{name} must be finite and >= 0.")
-    return p
-
-
-def _int(value: object, name: str, minimum: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer; got {value!r} ({type(value).__name__}).")
-    if int(value) < minimum:
-        raise ValueError(f"{name} must be >= {minimum}; got {name}={int(value)}.")
-    return int(value)
+    return np.zeros(shape) if values is None else nonnegative_array(values, name, (shape,))
 
 
 def _z(n: np.ndarray, rates: list[np.ndarray], priors: list[np.ndarray], w: np.ndarray) -> np.ndarray:
@@ -207,21 +180,13 @@ def trials_needed(
             "counts_a and counts_b must have the same number of categories; "
             f"got {ca.shape[1]} and {cb.shape[1]}."
         )
-    K = ca.shape[1]
-    if w is None:
-        if K != 2:
-            raise ValueError(f"w is required with {K} categories (the binary default needs 2).")
-        w_a = np.array([0.0, 1.0])
-    else:
-        w_a = _real_vector(w, "w")
-        if w_a.size != K:
-            raise ValueError(f"w must have one weight per category (C+1={K}); got {w_a.size}.")
+    w_a = weights_for(w, ca.shape[1])
     pa = _prior(prior_counts_a, "prior_counts_a", ca.shape)
     pb = _prior(prior_counts_b, "prior_counts_b", cb.shape)
     confidence = check_confidence(confidence)
-    n_limit = _int(n_limit, "n_limit", 1)
+    n_limit = check_int(n_limit, "n_limit", 1)
     if n_max is not None:
-        n_max = _int(n_max, "n_max", 1)
+        n_max = check_int(n_max, "n_max", 1)
 
     keep_a, keep_b = ca.sum(axis=1) > 0, cb.sum(axis=1) > 0
     ca, pa, cb, pb = ca[keep_a], pa[keep_a], cb[keep_b], pb[keep_b]
@@ -233,7 +198,7 @@ def trials_needed(
     z_obs = abs(float(mu_a - mu_b)) / den if den > 0 else (0.0 if mu_a == mu_b else float("inf"))
     z_threshold = float(ndtri(confidence))
 
-    step = max(1, _BUDGET // ((ca.shape[0] + cb.shape[0]) * K))
+    step = max(1, _BUDGET // ((ca.shape[0] + cb.shape[0]) * ca.shape[1]))
     n_needed = _first_crossing(lambda n: _z(n, rates, priors, w_a), z_threshold, n_limit, step)
     n_observed = (int(ca.sum(axis=1).max()), int(cb.sum(axis=1).max()))
     if n_max is None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorio_core.eval.batch import bayes_batch
-from scorio_core.rank import _real_vector
+from scorio_core.eval._validate import real_vector
 from scorio_core.trajectory_kernel import (
     GOLD_CHOICES,
     TRAJECTORY_METRICS,
@@ -259,7 +259,7 @@ def convergence_at_n(ranks, gold) -> int | None:
         raise TypeError(f"ranks must hold numbers; got dtype {r.dtype}.")
     if r.ndim != 2 or min(r.shape) == 0:
         raise ValueError(f"ranks must have shape (L, N) with L, N >= 1; got {r.shape}.")
-    g = _real_vector(gold, "gold")
+    g = real_vector(gold, "gold")
     if g.size != r.shape[0]:
         raise ValueError(f"gold must hold one rank per model (L={r.shape[0]}); got {g.size}.")
     value = int(first_convergence(np.nan_to_num(r.astype(float), nan=0.0)[:, None, :], g)[0])

@@ -11,13 +11,11 @@ Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, sections 2.7, 3.3, A
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 
-from scorio_core.eval._validate import check_tau
+from scorio_core.eval._validate import check_int, check_tau, nonnegative_array, real_vector
 from scorio_core.eval.batch import binary_question_scores
-from scorio_core.rank import _real_vector
 from scorio_core.rank_batch import batch_competition_ranks, batch_ranks_tau, batch_tau_b
 
 __all__ = [
@@ -44,12 +42,6 @@ _TOL = 1e-12
 
 
 # --------------------------------------------------------------------------- validation
-def _check_int(value: object, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer; got {value!r} ({type(value).__name__}).")
-    return int(value)
-
-
 def check_outcomes(R: object, n_categories: int, binary: bool) -> np.ndarray:
     """Validate a complete outcome tensor (L, M, N) of category codes; return int16."""
     array = np.asarray(R)
@@ -80,7 +72,7 @@ def check_metric(metric: object, k: object, tau: object, n_trials: int) -> tuple
         raise TypeError(f"metric must be a string, one of {', '.join(TRAJECTORY_METRICS)}; got {metric!r}.")
     if metric not in TRAJECTORY_METRICS:
         raise ValueError(f"metric must be one of {', '.join(TRAJECTORY_METRICS)}; got {metric!r}.")
-    k = _check_int(k, "k")
+    k = check_int(k, "k")
     if metric in _LINEAR:
         k = 1
     elif not 1 <= k <= n_trials:
@@ -98,7 +90,7 @@ def check_weights(w: object, metric: str) -> np.ndarray:
     """Category weights (default binary ``[0, 1]``); the Pass@k family is binary only."""
     if w is None:
         return np.array([0.0, 1.0])
-    w_a = _real_vector(w, "w")
+    w_a = real_vector(w, "w")
     if metric not in _LINEAR and not np.array_equal(w_a, [0.0, 1.0]):
         raise ValueError(
             f"w applies to 'bayes' and 'avg' only; metric {metric!r} uses binary correctness "
@@ -114,17 +106,7 @@ def check_prior(prior_counts: object, metric: str, shape: tuple[int, int, int]) 
     if metric != "bayes":
         raise ValueError(f"prior_counts applies to metric 'bayes' only; got metric {metric!r}.")
     L, M, K = shape
-    p = np.asarray(prior_counts)
-    if p.dtype.kind not in "biuf":
-        raise TypeError(f"prior_counts must hold non-negative numbers; got dtype {p.dtype}.")
-    if p.shape not in ((M, K), (L, M, K)):
-        raise ValueError(
-            f"prior_counts must have shape (M, C+1)=({M}, {K}) or (L, M, C+1)=({L}, {M}, {K}); got {p.shape}."
-        )
-    p = p.astype(float)
-    if not np.all(np.isfinite(p)) or np.any(p < 0):
-        raise ValueError("prior_counts must be finite and >= 0.")
-    return np.broadcast_to(p, shape)
+    return np.broadcast_to(nonnegative_array(prior_counts, "prior_counts", ((M, K), (L, M, K))), shape)
 
 
 def check_gold(gold: object, L: int) -> tuple[str, np.ndarray | None]:
@@ -133,7 +115,7 @@ def check_gold(gold: object, L: int) -> tuple[str, np.ndarray | None]:
         if gold not in GOLD_CHOICES:
             raise ValueError(f"gold must be one of {', '.join(GOLD_CHOICES)} or an array of L ranks; got {gold!r}.")
         return gold, None
-    ranks = _real_vector(gold, "gold")
+    ranks = real_vector(gold, "gold")
     if ranks.size != L:
         raise ValueError(f"gold must hold one rank per model (L={L}); got {ranks.size}.")
     # any rank convention (dense, competition, fractional) -> competition ranks, as trajectories use

@@ -242,3 +242,71 @@ def check_lambda(lam: object, lambda_: object = None) -> float:
     if not 0.0 <= lam <= 1.0:
         raise ValueError(f"lam must satisfy 0 <= lam <= 1; got lam={lam}.")
     return lam
+
+
+# ----------------------------------------------------------------------------------------
+# Shared by the rest of the numeric core (rank, separation, trajectory, convergence).
+
+
+def check_int(value: object, name: str, minimum: int | None = None) -> int:
+    """Validate an integer (not bool) with an optional lower bound; return ``int(value)``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {_describe(value)}.")
+    if minimum is not None and int(value) < minimum:
+        raise ValueError(f"{name} must be >= {minimum}; got {name}={int(value)}.")
+    return int(value)
+
+
+def real_vector(values: object, name: str, *, min_size: int = 1) -> np.ndarray:
+    """A 1-D vector of finite real numbers as float64."""
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a 1-D array of finite numbers; got a ragged sequence.") from exc
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold real numbers; got dtype {array.dtype}.")
+    if array.ndim != 1 or array.size < min_size:
+        raise ValueError(f"{name} must be 1-D with at least {min_size} entries; got shape {array.shape}.")
+    out = array.astype(float)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"{name} must contain only finite values; got NaN or infinity.")
+    return out
+
+
+def count_array(values: object, name: str, shape_doc: str, ndim: int) -> np.ndarray:
+    """Non-negative whole-number counts with ``ndim`` non-empty axes, as float64."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold non-negative integer counts; got dtype {array.dtype}.")
+    if array.ndim != ndim or min(array.shape) == 0:
+        raise ValueError(f"{name} must have shape {shape_doc} with no empty axis; got shape {array.shape}.")
+    out = array.astype(float)
+    if not np.all(np.isfinite(out)) or np.any(out < 0) or np.any(out != np.trunc(out)):
+        raise ValueError(f"{name} must hold non-negative whole numbers; got a negative, fractional or non-finite value.")
+    return out
+
+
+def nonnegative_array(values: object, name: str, shapes: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """Finite, non-negative float array whose shape is one of ``shapes`` (prior counts)."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold non-negative numbers; got dtype {array.dtype}.")
+    if array.shape not in shapes:
+        expected = " or ".join(str(s) for s in shapes)
+        raise ValueError(f"{name} must have shape {expected}; got {array.shape}.")
+    out = array.astype(float)
+    if not np.all(np.isfinite(out)) or np.any(out < 0):
+        raise ValueError(f"{name} must be finite and >= 0.")
+    return out
+
+
+def weights_for(w: object, n_categories: int) -> np.ndarray:
+    """Weights of ``n_categories`` categories; ``None`` is binary ``[0, 1]`` (needs 2 categories)."""
+    if w is None:
+        if n_categories != 2:
+            raise ValueError(f"w is required with {n_categories} categories (the binary default needs 2).")
+        return np.array([0.0, 1.0])
+    out = real_vector(w, "w")
+    if out.size != n_categories:
+        raise ValueError(f"w must have one weight per category (C+1={n_categories}); got {out.size}.")
+    return out

@@ -176,6 +176,15 @@ def _joint(R, k, right_values, alpha0, beta0):
     return states, (lm, lv), (rm, rv), cov
 
 
+def _dataset_delta(states, lm, lv, rm, rv, cov, xw: float, yw: float) -> tuple[float, float]:
+    """Delta method on the dataset-level means: aggregate x, y and Cov(x, y), then blend."""
+    mx, vx = states.aggregate(lm, lv)
+    my, vy = states.aggregate(rm, rv)
+    c = float(np.dot(states.freq, cov) / (states.m * states.m))
+    mu, var = _delta(mx, vx, my, vy, c, xw, yw)
+    return float(mu), math.sqrt(float(var))
+
+
 def geom_at_k_ci(R, k, pass_power=0.5, unanimous_power=0.5, confidence=0.95, bounds=(0.0, 1.0), alpha0=1.0, beta0=1.0):
     r"""Approximate posterior summary of questionwise Geom@k (any ``k >= 1``).
 
@@ -215,11 +224,7 @@ def geom_ds_at_k_ci(R, k, pass_power=0.5, unanimous_power=0.5, confidence=0.95, 
     a, b = check_power(pass_power, "pass_power"), check_power(unanimous_power, "unanimous_power")
     confidence, bounds = _binary.ci_args(confidence, bounds)
     states, (lm, lv), (rm, rv), cov = _joint(R, k, threshold_values(k, k), alpha0, beta0)
-    mx, vx = states.aggregate(lm, lv)
-    my, vy = states.aggregate(rm, rv)
-    c = float(np.dot(states.freq, cov) / (states.m * states.m))
-    mu, var = _delta(mx, vx, my, vy, c, a, b)
-    return ci_tuple(float(mu), math.sqrt(float(var)), confidence, bounds)
+    return ci_tuple(*_dataset_delta(states, lm, lv, rm, rv, cov, a, b), confidence, bounds)
 
 
 def geo_spectrum_at_k(R, k, lam=0.5, weights=None, lambda_=None) -> float:
@@ -262,11 +267,7 @@ def geo_spectrum_at_k_ci(R, k, lam=0.5, weights=None, lambda_=None, confidence=0
     if lam == 0.0:
         return _binary.summary_ci(counts, values, confidence, bounds, alpha0, beta0)
     states, (lm, lv), (rm, rv), cov = _joint(counts, k, values, alpha0, beta0)
-    mx, vx = states.aggregate(lm, lv)
-    my, vy = states.aggregate(rm, rv)
-    c = float(np.dot(states.freq, cov) / (states.m * states.m))
-    mu, var = _delta(mx, vx, my, vy, c, lam, 1.0 - lam)
-    return ci_tuple(float(mu), math.sqrt(float(var)), confidence, bounds)
+    return ci_tuple(*_dataset_delta(states, lm, lv, rm, rv, cov, lam, 1.0 - lam), confidence, bounds)
 
 
 def geo_spectrum_star_at_k(R, k) -> float:

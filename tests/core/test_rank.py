@@ -200,7 +200,7 @@ def test_posterior_rank_distribution_missing_cells_are_excluded():
     [
         ({"counts": [[1, 2]]}, ValueError, r"shape \(L, M, C\+1\)"),
         ({"counts": [[[1, -2]]]}, ValueError, "non-negative whole numbers"),
-        ({"counts": [[["a", "b"]]]}, TypeError, "non-negative integers"),
+        ({"counts": [[["a", "b"]]]}, TypeError, "non-negative integer counts"),
         ({"counts": [[[1, 2, 3]]]}, ValueError, "w is required"),
         ({"counts": [[[1, 2]]], "w": [0, 1, 2]}, ValueError, "one weight per category"),
         ({"counts": [[[1, 2]], [[0, 0]]]}, ValueError, "model 1 has none"),

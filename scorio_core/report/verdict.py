@@ -1,0 +1,152 @@
+"""A short plain-language verdict on a leaderboard: which differences are real.
+
+Neighbours in the ranking (by posterior mean) are compared with the ranking confidence
+``rho = P(A > B)`` (paper section 2.5, normal approximation); a difference is *real* at the
+chosen confidence when ``rho >= confidence``, which is the same test as the paper's CI-tie
+rule (section 2.7.1: ``z >= Phi^{-1}(confidence)``), so the verdict agrees with the
+``rank_ci`` column under the paper rule.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.rank import pairwise_confidence
+
+__all__ = ["Comparison", "Verdict", "verdict", "format_probability"]
+
+
+class Comparison(NamedTuple):
+    """Two neighbours in the ranking: ``ahead`` has the higher posterior mean."""
+
+    ahead: str
+    behind: str
+    rho: float
+    separated: bool
+
+
+class Verdict(NamedTuple):
+    """Plain-language summary of a leaderboard.
+
+    Attributes
+    ----------
+    headline : str
+        One sentence on the top of the ranking.
+    comparisons : tuple of Comparison
+        Every pair of neighbours, best first.
+    lines : tuple of str
+        One sentence per comparison.
+    caveats : tuple of str
+        What the probabilities do and do not cover.
+    confidence : float
+    metric : str
+    """
+
+    headline: str
+    comparisons: tuple[Comparison, ...]
+    lines: tuple[str, ...]
+    caveats: tuple[str, ...]
+    confidence: float
+    metric: str
+
+    def text(self) -> str:
+        """The verdict as plain text (headline, one line per comparison, caveats)."""
+        return "\n".join([self.headline, *(f"- {line}" for line in self.lines), *(f"Note: {c}" for c in self.caveats)])
+
+
+def format_probability(p: float) -> str:
+    """A probability as a percentage with one decimal, ``> 99.9%`` / ``< 0.1%`` at the ends.
+
+    >>> format_probability(0.97312), format_probability(0.99996), format_probability(0.5)
+    ('97.3%', '> 99.9%', '50.0%')
+    """
+    if p > 0.999:
+        return "> 99.9%"
+    if p < 0.001:
+        return "< 0.1%"
+    return f"{100 * p:.1f}%"
+
+
+def _names(names: list[str]) -> str:
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N") -> Verdict:
+    """Which differences between neighbouring models are real at ``confidence``.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Leaderboard rows with ``model, mu, sigma, lo, hi, n_trials`` (as
+        :func:`scorio_core.analysis.leaderboard` returns); rows with NaN ``mu`` are listed
+        as not scored.
+    confidence : float, default 0.95
+    metric_label : str
+
+    Returns
+    -------
+    Verdict
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"model": ["A", "B", "C"], "mu": [0.80, 0.70, 0.69],
+    ...                   "sigma": [0.02, 0.02, 0.02], "lo": [0.76, 0.66, 0.65],
+    ...                   "hi": [0.84, 0.74, 0.73], "n_trials": [8, 8, 8]})
+    >>> v = verdict(t)
+    >>> v.lines[0], v.lines[1]
+    ('A is ahead of B with > 99.9% posterior probability.', 'B and C are not distinguishable at 95% (P(B > C) = 63.8%).')
+    """
+    pct = f"{confidence:.0%}"
+    scored = table[table["mu"].notna()].sort_values("mu", ascending=False, kind="stable")
+    missing = table.loc[table["mu"].isna(), "model"].astype(str).tolist()
+    models = scored["model"].astype(str).tolist()
+    caveats = [
+        "Each probability compares neighbours in the ranking; ties chain, so A ~ B and B ~ C "
+        "does not make A and C indistinguishable.",
+        "Intervals and probabilities cover the noise of a finite number of trials per question "
+        "(normal approximation of each model's posterior); the questions themselves are taken as given.",
+    ]
+    if "n_trials" in scored and len(scored) and int(scored["n_trials"].min()) < 5:
+        n = int(scored["n_trials"].min())
+        caveats.append(f"With as few as N = {n} trials per question, posterior means are pulled toward the "
+                       "prior mean and intervals are wide; more trials would sharpen the ranking.")
+    if missing:
+        caveats.append("Not scored (e.g. k larger than their trials): " + _names(missing) + ".")
+    if not models:
+        return Verdict("No model could be scored with these settings.", (), (), tuple(caveats), confidence, metric_label)
+    top = scored.iloc[0]
+    if len(models) == 1:
+        headline = (f"Only one model was scored: {models[0]} ({metric_label} {top['mu']:.3f}, "
+                    f"{pct} credible interval [{top['lo']:.3f}, {top['hi']:.3f}]).")
+        return Verdict(headline, (), (), tuple(caveats), confidence, metric_label)
+    rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
+    comparisons, lines = [], []
+    for i in range(len(models) - 1):
+        p = float(rho[i, i + 1])
+        separated = bool(p >= confidence)
+        comparisons.append(Comparison(models[i], models[i + 1], p, separated))
+        if separated:
+            lines.append(f"{models[i]} is ahead of {models[i + 1]} with {format_probability(p)} posterior probability.")
+        else:
+            lines.append(f"{models[i]} and {models[i + 1]} are not distinguishable at {pct} "
+                         f"(P({models[i]} > {models[i + 1]}) = {format_probability(p)}).")
+    if comparisons[0].separated:
+        headline = (f"{models[0]} ranks first at {pct} credibility: ahead of {models[1]} with "
+                    f"{format_probability(comparisons[0].rho)} posterior probability ({metric_label}).")
+    else:
+        group = [models[0]]
+        for c in comparisons:
+            if c.separated:
+                break
+            group.append(c.behind)
+        shared = "all models share" if len(group) == len(models) else f"{len(group)} models share"
+        headline = (f"No single leader at {pct} credibility: {shared} the top rank "
+                    f"({_names(group)}), each too close to its neighbour to separate ({metric_label}).")
+    n_sep = int(np.sum([c.separated for c in comparisons]))
+    lines.append(f"{n_sep} of {len(comparisons)} neighbouring pairs are separated at {pct}.")
+    return Verdict(headline, tuple(comparisons), tuple(lines), tuple(caveats), confidence, metric_label)
