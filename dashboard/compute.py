@@ -1,17 +1,42 @@
 """Cached calls into scorio_core for pages (keyed by the dataset's ``data_id`` and settings).
 
-Arguments starting with ``_`` are not hashed by ``st.cache_data``; the ``data_id`` string
-(content digest + choices) stands in for them.
+Arguments starting with ``_`` are not hashed by ``st.cache_data``; string ids stand in for
+them: ``data_id`` (content digest + data-quality choices), ``rubric_id`` (schema, frozen
+thresholds and scope; "binary" for binary correctness) and ``prior_id`` ("none" without a
+prior R0). Results are shared and read-only: never mutate them.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
+from scorio_core import compare, costs, rank, rerank
 from scorio_core.analysis import ALL_TASKS, TaskOutcomes, leaderboard, outcomes_for, task_names
+from scorio_core.separation import trials_needed
 
-__all__ = ["tasks_of", "task_outcomes", "leaderboard_table", "trial_range", "ALL_TASKS"]
+__all__ = [
+    "ALL_TASKS",
+    "tasks_of",
+    "task_outcomes",
+    "prior_counts",
+    "leaderboard_table",
+    "trial_range",
+    "rank_distribution",
+    "rank_draws",
+    "trials_needed_for",
+    "disagreements",
+    "question_summary",
+    "cost_options",
+    "model_costs",
+    "category_distribution",
+    "RANK_SEED",
+]
+
+#: Seed of the posterior rank distribution (recorded in the analysis manifest).
+RANK_SEED = 0
+_GAMMA_BUDGET = 12_000_000  # gamma variates per rank-distribution call (~0.6 s on 2 cores)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -24,6 +49,15 @@ def tasks_of(data_id: str, _dataset) -> list[str]:
 def task_outcomes(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None) -> TaskOutcomes:
     """Outcome tensors of one task (shared, read-only: never mutate the result)."""
     return outcomes_for(_dataset, task, _categorization)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def prior_counts(data_id: str, _dataset, task: str, rubric_id: str, _categorization, prior_id: str, _prior):
+    """``(prior counts (L, M, C+1), questions matched)`` of a prior R0, or ``(None, 0)``."""
+    if _prior is None or prior_id == "none":
+        return None, 0
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    return rerank.align_prior(outcomes, _prior)
 
 
 @st.cache_data(show_spinner="Computing leaderboard...", max_entries=128)
@@ -39,10 +73,13 @@ def leaderboard_table(
     tie_rule: str = "paper",
     rubric_id: str = "binary",
     _categorization=None,
+    prior_id: str = "none",
+    _prior=None,
 ) -> pd.DataFrame:
     """The leaderboard of one task (or ``ALL_TASKS``) under the given settings."""
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
-    return leaderboard(outcomes, metric=metric, k=k, tau=tau, confidence=confidence, tie_rule=tie_rule)
+    prior, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    return leaderboard(outcomes, metric=metric, k=k, tau=tau, confidence=confidence, tie_rule=tie_rule, prior_counts=prior)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -51,3 +88,83 @@ def trial_range(data_id: str, _dataset, task: str) -> tuple[int, int]:
     n = task_outcomes(data_id, _dataset, task).rubric.n_trials
     n = n[n > 0]
     return int(n.min()), int(n.max())
+
+
+def rank_draws(n_models: int, n_questions: int, n_categories: int) -> int:
+    """Draws for the rank distribution within the time budget (between 200 and 4,000)."""
+    return int(np.clip(_GAMMA_BUDGET // max(1, n_models * n_questions * n_categories), 200, 4000))
+
+
+@st.cache_data(show_spinner="Sampling posterior ranks...", max_entries=32)
+def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None,
+                      prior_id: str = "none", _prior=None, seed: int = RANK_SEED) -> tuple[list[str], np.ndarray, int]:
+    """``(models, P (L, L), draws)``: posterior probability of each rank under Bayes@N.
+
+    Models that answered no question are left out.
+    """
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
+    prior, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    keep = outcomes.n_trials.sum(axis=1) > 0
+    counts = outcomes.counts[keep]
+    draws = rank_draws(*counts.shape)
+    P = rank.posterior_rank_distribution(counts, outcomes.weights, None if prior is None else prior[keep], draws=draws, seed=seed)
+    return [m for m, k in zip(outcomes.models, keep) if k], P, draws
+
+
+@st.cache_data(show_spinner="Projecting trials needed...", max_entries=64)
+def trials_needed_for(data_id: str, _dataset, task: str, model_a: str, model_b: str, confidence: float,
+                      rubric_id: str = "binary", _categorization=None, prior_id: str = "none", _prior=None):
+    """:func:`scorio_core.separation.trials_needed` for two models under the active rubric."""
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
+    prior, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    ia, ib = outcomes.models.index(model_a), outcomes.models.index(model_b)
+    pa = None if prior is None else prior[ia]
+    pb = None if prior is None else prior[ib]
+    return trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def disagreements(data_id: str, _dataset, task: str, model_a: str, model_b: str, rubric_id: str = "binary",
+                  _categorization=None) -> pd.DataFrame:
+    """Per-question outcomes of two models (:func:`scorio_core.compare.disagreement_table`)."""
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    return compare.disagreement_table(outcomes, model_a, model_b)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def question_summary(data_id: str, _dataset, task: str, models: tuple[str, ...], rubric_id: str = "binary",
+                     _categorization=None) -> pd.DataFrame:
+    """Per-question pass rates, flaky cells and disagreement of the selected models."""
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    return compare.question_summary(outcomes, models)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def cost_options(data_id: str, _dataset, task: str) -> list[costs.CostColumn]:
+    """Cost and token columns of the data (for the score-vs-cost view)."""
+    return costs.cost_columns(_dataset, task)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def model_costs(data_id: str, _dataset, task: str, column: str) -> costs.ModelCosts:
+    """Per-model values of one cost column."""
+    return costs.model_costs(_dataset, task, column)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def category_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None,
+                          _scope_mask=None) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """``(models, counts (L, C+1), unmatched (L,))``: attempts per model and rubric category.
+
+    ``_scope_mask`` (rows of the attempts in scope) is needed to count unmatched attempts
+    per model; without it (binary correctness, count data) unmatched counts are zero.
+    """
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
+    counts = outcomes.counts.sum(axis=1)
+    unmatched = np.zeros(len(outcomes.models), dtype=np.int64)
+    if _categorization is not None and _scope_mask is not None and _dataset.attempts is not None:
+        rows = _dataset.attempts.loc[_scope_mask, "model"].astype(str).to_numpy()
+        bad = np.asarray(_categorization.codes)[_scope_mask] < 0
+        found = pd.Series(rows[bad]).value_counts()
+        unmatched = np.array([int(found.get(m, 0)) for m in outcomes.models], dtype=np.int64)
+    return list(outcomes.models), counts, unmatched

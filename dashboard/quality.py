@@ -6,27 +6,29 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import state
+from dashboard.text import md
 from scorio_core.io import DUPLICATE_POLICIES, Dataset
 
-__all__ = ["render_summary", "render_report", "render_choices", "blocking_notice"]
+__all__ = ["render_summary", "render_report", "render_choices", "render_sources", "blocking_notice"]
 
 
 def render_summary(dataset: Dataset) -> None:
     """Headline numbers of a dataset as metrics."""
     report = dataset.report
     cols = st.columns(5)
-    cols[0].metric("Models", report.n_models)
-    cols[1].metric("Tasks", report.n_tasks)
-    cols[2].metric("Questions", report.n_questions)
-    cols[3].metric("Rows", f"{report.n_rows:,}")
-    cols[4].metric("Layout", "attempts" if dataset.attempts is not None else "counts")
+    cols[0].metric("Models", report.n_models, border=True)
+    cols[1].metric("Tasks", report.n_tasks, border=True)
+    cols[2].metric("Questions", report.n_questions, border=True)
+    cols[3].metric("Rows", f"{report.n_rows:,}", border=True)
+    cols[4].metric("Layout", "attempts" if dataset.attempts is not None else "counts", border=True,
+                   help="attempts: one row per trial (order known); counts: correct trials out of N per question.")
 
 
 def render_report(dataset: Dataset) -> None:
     """Every finding of the quality report, blocking issues first. Text only, never HTML."""
     report = dataset.report
     for issue in report.blocking:
-        st.error(issue, icon=":material/block:")
+        st.error(md(issue), icon=":material/block:")
     findings = []
     if report.question_gaps:
         findings.append(f"{len(report.question_gaps)} model/task pairs miss questions other models answered")
@@ -42,11 +44,11 @@ def render_report(dataset: Dataset) -> None:
     if report.n_non_binary:
         findings.append(f"{report.n_non_binary} outcomes are not 0/1")
     for text in findings:
-        st.warning(text, icon=":material/warning:")
+        st.warning(md(text), icon=":material/warning:")
     for note in list(report.defaults) + list(report.notes):
-        st.info(note, icon=":material/info:")
+        st.info(md(note), icon=":material/info:")
     for choice in report.choices:
-        st.success(f"Applied: {choice}", icon=":material/check:")
+        st.success(f"Applied: {md(choice)}", icon=":material/check:")
     if not (report.blocking or findings or report.defaults or report.notes):
         st.success("No data-quality problems found.", icon=":material/check:")
     if report.question_gaps:
@@ -105,13 +107,24 @@ def render_choices(key: str, raw: Dataset) -> None:
             st.rerun()
 
 
+def render_sources(dataset: Dataset) -> None:
+    """Where the data came from (file, format, SHA-256, rows, column mapping) and a preview."""
+    sources = pd.DataFrame([s.to_dict() for s in dataset.sources])
+    if "mapping" in sources:
+        sources["mapping"] = sources["mapping"].map(lambda m: ", ".join(f"{k} <- {v}" for k, v in m.items()))
+    st.dataframe(sources, hide_index=True, width="stretch",
+                 column_config={"sha256": st.column_config.TextColumn("SHA-256", help="Recorded in the analysis manifest.")})
+    st.caption("Preview: the first 200 rows of the canonical table.")
+    st.dataframe(dataset.table.head(200), hide_index=True, width="stretch", height=320)
+
+
 def blocking_notice(dataset: Dataset) -> bool:
     """Show why results cannot be computed yet; returns True if the page should stop."""
     if dataset.ready:
         return False
     st.warning(
         "This dataset needs a data-quality choice before results can be computed: "
-        + " ".join(dataset.report.blocking),
+        + md(" ".join(dataset.report.blocking)),
         icon=":material/rule:",
     )
     st.page_link("pages/data.py", label="Open the Data page to choose", icon=":material/table_view:")

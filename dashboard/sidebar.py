@@ -10,11 +10,14 @@ from dashboard import state
 from dashboard.compute import ALL_TASKS, tasks_of
 from dashboard.data_access import ActiveData, active_data
 from dashboard.state import KEY_CONFIDENCE, KEY_DATASET, KEY_TASK
+from dashboard.rubric_state import workspace as rubric_workspace
+from dashboard.text import md
 from scorio_core.errors import InputError
 
-__all__ = ["PageContext", "render_sidebar", "page_context", "CONFIDENCE_LEVELS"]
+__all__ = ["PageContext", "render_sidebar", "page_context", "refresh_rubric_note", "CONFIDENCE_LEVELS"]
 
 CONFIDENCE_LEVELS = (0.8, 0.9, 0.95, 0.99)
+_RUBRIC_NOTE = "_sidebar_rubric_note"
 
 
 @dataclass(frozen=True)
@@ -27,13 +30,35 @@ class PageContext:
     confidence: float
 
 
+def _percent(level: float) -> str:
+    return f"{level:.0%}"
+
+
+def _seed(key: str, fallback, options, format_func=str) -> None:
+    """Give a shared widget a valid value before it exists, unless the URL provides one.
+
+    A value already in the session is kept when still valid; on first load a valid value in
+    the URL wins, so shared links reopen the same view. Bound widgets write their
+    *formatted* option to the URL (e.g. the dataset's title, "95%"), so both forms count.
+    """
+    if key in st.session_state:
+        if st.session_state[key] not in options:
+            st.session_state[key] = fallback
+        return
+    url = st.query_params.get(key)
+    if url is not None and url in {str(o) for o in options} | {format_func(o) for o in options}:
+        return
+    st.session_state[key] = fallback
+
+
 def render_sidebar() -> PageContext | None:
     """Render the shared widgets and return the page context (None if no data could load)."""
     state.init_state()
     state.apply_pending_selection()
+    if state.apply_pending_restore():
+        st.toast("Analysis restored from the manifest.", icon=":material/restore:")
     options = state.dataset_options()
-    if st.session_state.get(KEY_DATASET) not in options:
-        st.session_state[KEY_DATASET] = state.active_key()
+    _seed(KEY_DATASET, state.active_key(), options, state.dataset_label)
     with st.sidebar:
         st.selectbox(
             "Dataset",
@@ -50,8 +75,7 @@ def render_sidebar() -> PageContext | None:
             return None
         tasks = tuple(tasks_of(data.data_id, data.dataset))
         task_options = list(tasks) + ([ALL_TASKS] if len(tasks) > 1 else [])
-        if st.session_state.get(KEY_TASK) not in task_options:
-            st.session_state[KEY_TASK] = task_options[0]
+        _seed(KEY_TASK, task_options[0], task_options)
         st.selectbox(
             "Task",
             task_options,
@@ -59,13 +83,13 @@ def render_sidebar() -> PageContext | None:
             bind="query-params",
             help="'all tasks' pools the questions of every task (each question weighs the same).",
         )
-        st.session_state.setdefault(KEY_CONFIDENCE, 0.95)
+        _seed(KEY_CONFIDENCE, 0.95, CONFIDENCE_LEVELS, _percent)
         st.select_slider(
             "Credibility level",
             options=CONFIDENCE_LEVELS,
             key=KEY_CONFIDENCE,
             bind="query-params",
-            format_func=lambda c: f"{c:.0%}",
+            format_func=_percent,
             help=(
                 "Intervals are central credible intervals at this level (z = 1.96 at 95%). "
                 "Rank ties use the one-sided z of the same level (1.645 at 95%), as in the paper (section 2.7.1)."
@@ -75,7 +99,18 @@ def render_sidebar() -> PageContext | None:
             "Credible intervals cover the uncertainty from the finite number of trials per question "
             "(Dirichlet/Beta posterior per question); the questions themselves are taken as given."
         )
+        st.session_state[_RUBRIC_NOTE] = st.empty()
+        refresh_rubric_note()
     return PageContext(data=data, task=st.session_state[KEY_TASK], tasks=tasks, confidence=float(st.session_state[KEY_CONFIDENCE]))
+
+
+def refresh_rubric_note() -> None:
+    """Show the rubric in force in the sidebar (the Rubric page calls this again after an edit)."""
+    slot = st.session_state.get(_RUBRIC_NOTE)
+    if slot is None:
+        return
+    schema = rubric_workspace().schema
+    slot.caption(f"Rubric: **{md(schema.name)}** ({len(schema.categories)} categories) · set on the Rubric page")
 
 
 def page_context() -> PageContext | None:

@@ -28,6 +28,8 @@ __all__ = [
     "active_key",
     "choices_for",
     "set_choices",
+    "queue_restore",
+    "apply_pending_restore",
 ]
 
 KEY_DATASET = "dataset"
@@ -36,6 +38,7 @@ KEY_CONFIDENCE = "confidence"
 _UPLOADS = "_uploads"
 _CHOICES = "_choices"
 _PENDING = "_pending_dataset"
+_RESTORE = "_pending_restore"
 UPLOAD_PREFIX = "upload:"
 
 
@@ -114,3 +117,18 @@ def choices_for(key: str) -> dict:
 def set_choices(key: str, choices: dict) -> None:
     """Record data-quality choices for a dataset."""
     st.session_state.setdefault(_CHOICES, {})[key] = {k: v for k, v in choices.items() if v not in (None, False)}
+
+
+def queue_restore(values: dict) -> None:
+    """Widget values to set at the start of the next run (restoring a saved analysis)."""
+    st.session_state[_RESTORE] = dict(values)
+
+
+def apply_pending_restore() -> bool:
+    """Set queued widget values before any widget exists; True if something was restored."""
+    values = st.session_state.pop(_RESTORE, None)
+    if not values:
+        return False
+    for key, value in values.items():
+        st.session_state[key] = value
+    return True

@@ -1,11 +1,25 @@
-"""Display tables for pages: column labels, formats and help texts (no metric math)."""
+"""Display tables for pages: column labels, formats and help texts (no metric math).
+
+Each function returns ``(frame, column_config)`` ready for ``st.dataframe``; text cells are
+shown as text by Streamlit (never as HTML).
+"""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
-__all__ = ["leaderboard_display"]
+__all__ = [
+    "leaderboard_display",
+    "rerank_display",
+    "disagreement_display",
+    "threshold_display",
+    "examples_display",
+    "category_editor_config",
+    "variable_editor_config",
+    "threshold_editor_config",
+]
 
 
 def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confidence: float) -> tuple[pd.DataFrame, dict]:
@@ -33,3 +47,113 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
         "n_trials": st.column_config.NumberColumn("N", help="Trials per question (smallest, if they differ).", format="%d"),
     }
     return frame, config
+
+
+def rerank_display(table: pd.DataFrame, baseline: pd.DataFrame | None, *, confidence: float) -> tuple[pd.DataFrame, dict]:
+    """Compact re-ranked leaderboard for the Rubric page, with the rank change vs binary correctness."""
+    frame = table[["rank_ci", "model", "mu"]].copy()
+    frame["interval"] = [f"[{lo:.3f}, {hi:.3f}]" if pd.notna(lo) else "" for lo, hi in zip(table["lo"], table["hi"])]
+    if baseline is not None:
+        before = dict(zip(baseline["model"], baseline["rank"]))
+        change = [(int(before[m]) - int(r)) if m in before and pd.notna(before[m]) and pd.notna(r) else None
+                  for m, r in zip(table["model"], table["rank"])]
+        frame.insert(1, "change", ["" if d is None else ("=" if d == 0 else f"{d:+d}") for d in change])
+    pct = f"{confidence:.0%}"
+    config = {
+        "rank_ci": st.column_config.NumberColumn("Rank", format="%d", width="small",
+                                                 help="Rank with CI ties at the sidebar's credibility level."),
+        "change": st.column_config.TextColumn("vs binary", width="small",
+                                                help="Places gained (+) or lost (-) against binary correctness (rank by mean)."),
+        "model": st.column_config.TextColumn("Model"),
+        "mu": st.column_config.NumberColumn("Bayes@N", format="%.3f", width="small", help="Posterior mean under this rubric."),
+        "interval": st.column_config.TextColumn(f"{pct} CrI"),
+    }
+    return frame, config
+
+
+def disagreement_display(table: pd.DataFrame, *, name_a: str, name_b: str, binary: bool,
+                         score_label: str = "pass rate") -> tuple[pd.DataFrame, dict]:
+    """Per-question comparison of two models (A and B named in the column help)."""
+    frame = pd.DataFrame({"question": table["question"], "outcome": table["outcome"]})
+    if binary:
+        for side in ("a", "b"):
+            frame[side] = [f"{int(c)}/{int(n)}" if pd.notna(c) else ("-" if n == 0 else "") for c, n in
+                           zip(table[f"correct_{side}"], table[f"n_{side}"])]
+    top = max(1.0, float(np.nanmax(table[["score_a", "score_b"]].to_numpy(float), initial=1.0)))
+    frame["score_a"] = table["score_a"]
+    frame["score_b"] = table["score_b"]
+    frame["diff"] = table["diff"]
+    what = score_label
+    config = {
+        "question": st.column_config.TextColumn("Question"),
+        "outcome": st.column_config.TextColumn("Outcome", help="'solves' = at least one correct trial."),
+        "a": st.column_config.TextColumn("A correct", help=f"A = {name_a}: correct trials / trials."),
+        "b": st.column_config.TextColumn("B correct", help=f"B = {name_b}: correct trials / trials."),
+        "score_a": st.column_config.ProgressColumn(f"A {what}", format="%.2f", min_value=0.0, max_value=top, width="small"),
+        "score_b": st.column_config.ProgressColumn(f"B {what}", format="%.2f", min_value=0.0, max_value=top, width="small"),
+        "diff": st.column_config.NumberColumn("A minus B", format="%+.3f"),
+    }
+    return frame, config
+
+
+def threshold_display(details, frozen: dict | None) -> tuple[pd.DataFrame, dict]:
+    """Thresholds with how each was obtained and its value on this data."""
+    rows = []
+    for d in details:
+        if d.kind == "percentile":
+            how = f"{d.percentile:g}th percentile of {d.of}" + (f" where {d.where}" if d.where else "")
+        elif d.kind == "frozen":
+            how = "frozen" + (f" ({d.percentile:g}th percentile of {d.of})" if d.percentile is not None else "")
+        else:
+            how = "absolute value"
+        rows.append({"name": d.name, "value": d.value, "how": how, "n": "" if d.n_values is None else f"{d.n_values:,}"})
+    frame = pd.DataFrame(rows, columns=["name", "value", "how", "n"])
+    config = {
+        "name": st.column_config.TextColumn("Threshold"),
+        "value": st.column_config.NumberColumn("Value", format="%.4g", help="Blank: undefined (no finite value to take a percentile of)."),
+        "how": st.column_config.TextColumn("Definition"),
+        "n": st.column_config.TextColumn("Values used", help="Attempts the percentile was taken over."),
+    }
+    return frame, config
+
+
+def examples_display(examples) -> pd.DataFrame:
+    """Example attempts of a coverage issue as a small table."""
+    return pd.DataFrame([{"row": e.row + 1, "model": "" if e.model is None else str(e.model),
+                          "question": "" if e.question_id is None else str(e.question_id),
+                          "trial": "" if e.trial is None else str(e.trial)} for e in examples])
+
+
+def category_editor_config() -> dict:
+    """``column_config`` of the categories editor."""
+    return {
+        "order": st.column_config.NumberColumn("Order", help="First matching category wins. Type 2.5 to move a row between 2 and 3.",
+                                               format="%g", width="small"),
+        "label": st.column_config.TextColumn("Label", required=True, max_chars=200),
+        "weight": st.column_config.NumberColumn("Weight", required=True, format="%g", width="small", help="Rubric weight w of the category."),
+        "condition": st.column_config.TextColumn(
+            "Condition", required=True, width="large",
+            help="e.g. `correct and boxed`, `is_correct >= 0.5`, `len_p33 < token_ratio <= len_p66`; and/or/not, comparisons, parentheses."),
+    }
+
+
+def variable_editor_config() -> dict:
+    """``column_config`` of the variables editor."""
+    return {
+        "name": st.column_config.TextColumn("Name", required=True, max_chars=64),
+        "condition": st.column_config.TextColumn("Condition", required=True, width="large"),
+        "description": st.column_config.TextColumn("Description"),
+    }
+
+
+def threshold_editor_config() -> dict:
+    """``column_config`` of the thresholds editor."""
+    return {
+        "name": st.column_config.TextColumn("Name", required=True, max_chars=64),
+        "percentile": st.column_config.NumberColumn("Percentile", min_value=0.0, max_value=100.0, format="%g",
+                                                    help="Percentile of the signal 'of' over the attempts in scope; leave blank for an absolute value."),
+        "of": st.column_config.TextColumn("Of (signal)"),
+        "where": st.column_config.TextColumn("Where (filter)", help="Optional condition, e.g. `wrong`."),
+        "value": st.column_config.NumberColumn("Absolute value", format="%g"),
+        "description": st.column_config.TextColumn("Description"),
+    }

@@ -6,6 +6,7 @@ and every earlier upload stay as they were.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import PurePath
 
 import streamlit as st
@@ -72,10 +73,13 @@ def render_uploader() -> None:
         files = tuple((f.name, f.getvalue()) for f in uploaded)
         left, right = st.columns(2)
         default_name = PurePath(files[0][0]).stem if len(files) == 1 else f"{PurePath(files[0][0]).stem} +{len(files) - 1}"
-        name = left.text_input("Dataset name", value=default_name, key="upload_name")
+        digest = hashlib.sha256(b"".join(name.encode() + data for name, data in files)).hexdigest()[:12]
+        name = left.text_input("Dataset name", value=default_name, key=f"upload_name_{digest}")
         fmt_choice = right.selectbox("Format", [_AUTO] + list(io.SUPPORTED_FORMATS), key="upload_format")
         fmt = None if fmt_choice == _AUTO else fmt_choice
         mapping = _mapping_widgets(files, fmt)
+        if state.UPLOAD_PREFIX + (name.strip() or default_name) in state.uploads():
+            st.caption("A dataset with this name is already loaded: loading replaces it (rename to keep both).")
         if st.button("Load", type="primary", disabled=mapping is None, key="upload_load"):
             upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt, mapping=tuple(sorted((mapping or {}).items())))
             try:

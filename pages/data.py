@@ -1,28 +1,44 @@
-"""Data: pick a bundled dataset or upload eval dumps; review data quality and make choices."""
+"""Data: pick a bundled dataset or upload eval dumps; review data quality; explore per-question outcomes."""
 
 import streamlit as st
 
-from dashboard import state
-from dashboard.quality import render_choices, render_report, render_summary
+from dashboard import rubric_state
+from dashboard.data_panel import render_outcomes
+from dashboard.quality import render_choices, render_report, render_sources, render_summary
 from dashboard.sidebar import page_context
+from dashboard.text import md
 from dashboard.upload import render_uploader
 
 st.title("Data")
-st.caption("Upload eval dumps (several files merge into one dataset) or pick a bundled dataset in the sidebar.")
+st.caption(
+    "Pick a bundled dataset in the sidebar or upload your own eval dumps (several files merge into one dataset). "
+    "To reopen a saved analysis, upload its manifest on the Export page."
+)
 
-render_uploader()
+with st.expander("Upload eval dumps", expanded=not st.session_state.get("_uploads"), icon=":material/upload_file:"):
+    render_uploader()
 
 ctx = page_context()
 if ctx is None:
     st.stop()
 
-st.header(ctx.data.label, divider="gray")
+st.header(md(ctx.data.label), divider="gray")
 render_summary(ctx.data.dataset)
-st.subheader("Data quality")
-render_report(ctx.data.dataset)
-render_choices(ctx.data.key, ctx.data.raw)
+tabs = st.tabs(["Outcomes", "Data quality", "Sources"], key="data_view", bind="query-params")
 
-with st.expander("Preview (first 200 rows)"):
-    st.dataframe(ctx.data.dataset.table.head(200), hide_index=True)
-with st.expander("Sources"):
-    st.dataframe([s.to_dict() for s in ctx.data.dataset.sources], hide_index=True)
+with tabs[1]:
+    if tabs[1].open is not False:
+        render_report(ctx.data.dataset)
+        render_choices(ctx.data.key, ctx.data.raw)
+
+with tabs[0]:
+    if tabs[0].open is not False:
+        if not ctx.data.dataset.ready:
+            st.warning("Make the data-quality choices in the **Data quality** tab first: " + md(" ".join(ctx.data.dataset.report.blocking)),
+                       icon=":material/rule:")
+        else:
+            render_outcomes(ctx, rubric_state.active_rubric(ctx))
+
+with tabs[2]:
+    if tabs[2].open is not False:
+        render_sources(ctx.data.dataset)

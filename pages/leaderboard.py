@@ -2,74 +2,147 @@
 
 import streamlit as st
 
-from dashboard.compute import leaderboard_table, trial_range
-from dashboard.figures import interval_plot
+from dashboard import rubric_state
+from dashboard.compute import cost_options, leaderboard_table, model_costs, rank_distribution, trial_range
+from dashboard.figures import cost_scatter, interval_plot, pairwise_heatmap, rank_heatmap
+from dashboard.guard import user_errors
 from dashboard.quality import blocking_notice
 from dashboard.sidebar import page_context
 from dashboard.tables import leaderboard_display
+from dashboard.text import md
 from scorio_core.metrics import METRICS
+from scorio_core.rank import pairwise_confidence
+from scorio_core.report.verdict import verdict
 
 ctx = page_context()
 if ctx is None:
     st.stop()
 
 st.title("Leaderboard")
-st.caption(f"{ctx.data.label} · task: {ctx.task}")
+active = rubric_state.active_rubric(ctx)
+st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
 if blocking_notice(ctx.data.dataset):
     st.stop()
+if active.message:
+    st.info(md(active.message), icon=":material/info:")
+if active.prior_error:
+    st.warning(md(active.prior_error), icon=":material/warning:")
 
-n_min, n_max = trial_range(ctx.data.data_id, ctx.data.dataset, ctx.task)
+with user_errors("the leaderboard"):
+    n_min, n_max = trial_range(ctx.data.data_id, ctx.data.dataset, ctx.task)
 left, mid, right = st.columns([2, 1, 2])
 metric = left.selectbox(
-    "Metric", list(METRICS), format_func=lambda key: METRICS[key].label, key="lb_metric", bind="query-params"
+    "Metric", list(METRICS), format_func=lambda key: METRICS[key].label, key="lb_metric", bind="query-params",
+    persist_state="session",
 )
 spec = METRICS[metric]
-st.session_state.setdefault("lb_k", 1)
-if st.session_state["lb_k"] > max(n_min, 1) and metric != "max@k":
-    st.session_state["lb_k"] = max(n_min, 1)
+k_max = max(n_min, 1) if metric != "max@k" else 10 * max(n_max, 1)
+if st.session_state.get("lb_k", 1) > k_max:
+    st.session_state["lb_k"] = k_max
 k = mid.number_input(
-    "k", min_value=1, max_value=max(n_min, 1) if metric != "max@k" else 10 * max(n_max, 1), step=1, key="lb_k",
-    bind="query-params", help=f"Draws for Pass@k and the k-metrics (at most N = {n_min} here).",
+    "k", min_value=1, max_value=k_max, step=1, key="lb_k", bind="query-params", persist_state="session",
+    disabled=not spec.uses_k, help=f"Draws for Pass@k and the k-metrics (at most N = {n_min} here).",
 )
 tie_rule = right.segmented_control(
-    "Rank ties",
-    ["paper", "upper-bound", "none"],
-    default="paper",
-    key="lb_tie_rule",
-    bind="query-params",
+    "Rank ties", ["paper", "upper-bound", "none"], default="paper", key="lb_tie_rule", bind="query-params",
+    persist_state="session",
     help=(
-        "paper: order by mean; adjacent models share a rank when z = |mu_a - mu_b| / sqrt(s_a^2 + s_b^2) is "
-        "below the one-sided z of the credibility level (section 2.7.1). upper-bound: rank = 1 + models whose "
-        "interval lies entirely above (arena style). none: competition rank of the mean."
+        "paper: order by mean; neighbours share a rank when z = |mu_a - mu_b| / sqrt(s_a^2 + s_b^2) is below the "
+        "one-sided z of the credibility level (section 2.7.1). upper-bound: rank = 1 + models whose interval lies "
+        "entirely above (arena style). none: competition rank of the mean."
     ),
 ) or "paper"
 tau = 0.5
 if spec.uses_tau:
-    tau = st.slider("tau", 0.0, 1.0, 0.5, 0.05, key="lb_tau", help="G-Pass@k_tau needs at least ceil(tau k) correct of k.")
+    tau = st.slider("tau", 0.0, 1.0, 0.5, 0.05, key="lb_tau", bind="query-params", persist_state="session",
+                    help="G-Pass@k_tau needs at least ceil(tau k) correct of k.")
 
-table = leaderboard_table(
-    ctx.data.data_id, ctx.data.dataset, ctx.task, metric=metric, k=int(k), tau=float(tau),
-    confidence=ctx.confidence, tie_rule=tie_rule,
-)
-st.plotly_chart(
-    interval_plot(table, metric_label=spec.label, confidence=ctx.confidence, show_estimate=spec.binary),
-    width="stretch",
-)
-frame, config = leaderboard_display(table, metric_label=spec.label, k=int(k), confidence=ctx.confidence)
-st.dataframe(frame, column_config=config, hide_index=True, width="stretch")
+with user_errors("the leaderboard"):
+    table = leaderboard_table(
+        ctx.data.data_id, ctx.data.dataset, ctx.task, metric=metric, k=int(k), tau=float(tau), confidence=ctx.confidence,
+        tie_rule=tie_rule, rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id,
+        _prior=active.prior,
+    )
+scored = table[table["mu"].notna()]
+costs = cost_options(ctx.data.data_id, ctx.data.dataset, ctx.task)
+tab_names = ["Ranking", "Pairwise P(A > B)", "Rank distribution"] + (["Score vs cost"] if costs else [])
+tabs = st.tabs(tab_names, key="lb_view", bind="query-params")
+
+with tabs[0]:
+    if tabs[0].open is not False:
+        summary = verdict(table, confidence=ctx.confidence, metric_label=spec.label)
+        with st.container(border=True):
+            st.markdown(f"**{md(summary.headline)}** {md(summary.summary)}")
+        st.plotly_chart(interval_plot(table, metric_label=spec.label, confidence=ctx.confidence, show_estimate=spec.binary),
+                        width="stretch")
+        frame, config = leaderboard_display(table, metric_label=spec.label, k=int(k), confidence=ctx.confidence)
+        if not spec.binary:
+            frame = frame.drop(columns=["estimate"])
+        st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 900))
+        st.caption(f"What the interval covers: {spec.interval}. Colours group models that share a rank with CI ties.")
+
+with tabs[1]:
+    if tabs[1].open and len(scored) >= 2:
+        rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
+        st.plotly_chart(pairwise_heatmap(scored["model"].tolist(), rho, confidence=ctx.confidence), width="stretch")
+        st.caption(
+            f"Each cell is the posterior probability that the row model's {spec.label} is higher than the column model's "
+            f"(normal approximation, section 2.5); bold values reach {ctx.confidence:.0%}. Rows and columns are sorted by mean."
+        )
+    elif tabs[1].open:
+        st.info("Pairwise comparisons need at least two scored models.")
+
+with tabs[2]:
+    if tabs[2].open and len(scored) >= 2:
+        with user_errors("the rank distribution"):
+            models, P, draws = rank_distribution(
+                ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization, active.prior_id,
+                active.prior,
+            )
+        order = [m for m in table["model"] if m in models]
+        st.plotly_chart(rank_heatmap(order, P[[models.index(m) for m in order]]), width="stretch")
+        st.caption(
+            f"Probability that each model holds each rank, from {draws:,} joint draws of the per-question Dirichlet "
+            f"posteriors of Bayes@N (exact, no normal approximation; seed 0; Monte Carlo error at most "
+            f"{0.5 / draws ** 0.5:.1%}). It ranks Bayes@N under the active rubric"
+            + (f", not {spec.label}." if spec.key != "bayes" else ".")
+        )
+    elif tabs[2].open:
+        st.info("A rank distribution needs at least two scored models.")
+
+if costs:
+    with tabs[3]:
+        if tabs[3].open:
+            c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+            column = c1.selectbox("Cost or token column", [c.column for c in costs], key="lb_cost",
+                                  format_func=lambda c: next(o.description for o in costs if o.column == c),
+                                  bind="query-params", persist_state="session")
+            log_x = c2.toggle("Log scale", value=True, key="lb_cost_log", persist_state="session")
+            result = model_costs(ctx.data.data_id, ctx.data.dataset, ctx.task, column)
+            st.plotly_chart(cost_scatter(table, result.values, x_title=result.column.description, metric_label=spec.label,
+                                         confidence=ctx.confidence, log_x=log_x), width="stretch")
+            level = {"model": "one value per model, as the data reports it",
+                     "attempt": "the mean over each model's attempts", "question": "the mean over each model's questions"}
+            st.caption(f"x: {md(result.column.description)} ({level[result.column.level]}). "
+                       "y: posterior mean with its credible interval; the x value carries no uncertainty here.")
+            if result.left_out:
+                st.caption("Left out (not a plain number): " + md(", ".join(f"{m} ({raw})" for m, raw in result.left_out)))
 
 with st.expander("What these numbers mean", expanded=False):
     st.markdown(
         f"""
-- **{spec.label} mean and interval**: {spec.interval}. The interval is the central
-  {ctx.confidence:.0%} credible interval of a normal approximation to the posterior.
-- **Rank (CI ties)** with the *paper* rule chains ties: if A ties B and B ties C, all three share a rank,
-  even when A and C alone would be distinguishable. Check the *upper-bound* rule or pairwise comparisons
-  before declaring two distant models tied.
-- **Bayes@N vs avg@N**: under the uniform prior Bayes@N is an affine transform of avg@N, so both give the
-  same ranking (paper, Appendix B); Bayes@N shrinks toward the prior mean when N is small.
-- **Pass@k family**: the point estimate is the unbiased estimator; the mean and interval are the posterior of
-  the latent i.i.d. quantity under a Beta(1, 1) prior per question, which shrinks strongly when N is small.
+- **{spec.label} mean and interval**: the interval covers the {spec.interval}. It is the central
+  {ctx.confidence:.0%} credible interval of a normal approximation to the posterior; it does *not* cover the choice
+  of questions (another question set could rank the models differently).
+- **Rank (CI ties)** with the *paper* rule chains ties: if A ties B and B ties C, all three share a rank, even when
+  A and C alone would be distinguishable. Check the pairwise tab or the *upper-bound* rule before calling two distant
+  models tied.
+- **Shrinkage with small N**: Bayes@N starts from a uniform prior per question, so with few trials (N = {n_min} here)
+  posterior means are pulled toward the middle of the scale and intervals are wide; avg@N is not shrunk. Under the
+  uniform prior Bayes@N is an affine transform of avg@N, so both give the same order (paper, Appendix B).
+- **Pass@k family**: the point estimate is the unbiased estimator; the mean and interval are the posterior of the
+  latent quantity under a Beta(1, 1) prior per question, which shrinks strongly when N is small. These metrics use
+  binary correctness; the rubric changes Bayes@N, avg@N and Max@k.
 """
     )
     if ctx.data.dataset.counts is not None:

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.eval._interval import z_two_sided
-from scorio_core.eval._validate import check_confidence
+from scorio_core.eval._validate import check_confidence, real_vector
 from scorio_core.rank import pairwise_confidence
 
 __all__ = [
@@ -104,10 +104,7 @@ class DifferencePosterior(NamedTuple):
 def _finite(value: object, name: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number; got {value!r} ({type(value).__name__}).")
-    out = float(value)
-    if not math.isfinite(out):
-        raise ValueError(f"{name} must be finite; got {out}.")
-    return out
+    return float(real_vector([value], name)[0])  # the shared check: finite, real
 
 
 def difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence: float = 0.95) -> DifferencePosterior:

@@ -1,9 +1,32 @@
 """Pure Plotly figure functions: data in, ``plotly.graph_objects.Figure`` out.
 
 No Streamlit, no metric math: callers pass tables computed by ``scorio_core``. Tests inspect
-``fig.data`` and ``fig.layout``.
+``fig.data`` and ``fig.layout``. User text is escaped with :func:`theme.plain`.
 """
 
-from dashboard.figures.leaderboard import interval_plot
+from dashboard.figures.compare import difference_plot, question_scatter, trials_plot
+from dashboard.figures.data import rate_grid, trial_grid
+from dashboard.figures.leaderboard import cost_scatter, interval_plot, pairwise_heatmap, rank_heatmap
+from dashboard.figures.rubric import category_bars
+from dashboard.figures.convergence import convergence_plot, kendall_tau_plot
+from dashboard.figures.sensitivity import rank_share_heatmap, schema_bump_chart
+from dashboard.figures.trajectory import credible_band_grid, rank_trajectory_plot
 
-__all__ = ["interval_plot"]
+__all__ = [
+    "interval_plot",
+    "pairwise_heatmap",
+    "rank_heatmap",
+    "cost_scatter",
+    "rate_grid",
+    "trial_grid",
+    "category_bars",
+    "difference_plot",
+    "question_scatter",
+    "trials_plot",
+    "rank_trajectory_plot",
+    "credible_band_grid",
+    "convergence_plot",
+    "kendall_tau_plot",
+    "schema_bump_chart",
+    "rank_share_heatmap",
+]

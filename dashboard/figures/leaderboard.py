@@ -1,4 +1,4 @@
-"""Leaderboard figures: the credible-interval (forest) plot."""
+"""Leaderboard figures: forest plot, pairwise P(A > B), rank distribution, score vs cost."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.theme import apply_theme, group_color, plain
+from dashboard.figures.theme import PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, group_color, plain
 
-__all__ = ["interval_plot"]
+__all__ = ["interval_plot", "pairwise_heatmap", "rank_heatmap", "cost_scatter"]
 
 
 def interval_plot(
@@ -88,3 +88,110 @@ def interval_plot(
             xref="paper", yref="paper", x=0, y=-0.12, showarrow=False, font=dict(size=11, color="#777"), xanchor="left",
         )
     return fig
+
+
+def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go.Figure:
+    """Heatmap of ``P(row model > column model)`` for every ordered pair.
+
+    Parameters
+    ----------
+    models : sequence of str, length L (best first; rows and columns in this order)
+    rho : ndarray (L, L)
+        ``rho[i, j] = P(model i > model j)`` (:func:`scorio_core.rank.pairwise_confidence`).
+    confidence : float
+        Pairs with ``rho >= confidence`` are marked with a bold value.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One heatmap trace, colour centred on 0.5; values printed when L <= 25.
+    """
+    names = plain(models)
+    L = len(names)
+    rho = np.asarray(rho, dtype=float)
+    text = np.where(rho >= confidence, np.char.add(np.char.add("<b>", np.char.mod("%.2f", rho)), "</b>"),
+                    np.char.mod("%.2f", rho))
+    np.fill_diagonal(text, "")
+    fig = go.Figure(go.Heatmap(
+        z=rho, x=names, y=names, zmin=0, zmax=1, colorscale=PROBABILITY_SCALE, xgap=1, ygap=1,
+        text=text, texttemplate="%{text}" if L <= 25 else None, textfont=dict(size=10 if L > 12 else 12),
+        hovertemplate="P(<b>%{y}</b> > %{x}) = %{z:.3f}<extra></extra>",
+        colorbar=dict(title=dict(text="P(row > column)", side="right"), thickness=12),
+    ))
+    fig.update_xaxes(type="category", tickangle=-45, side="top", showgrid=False, automargin=True)
+    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
+    apply_theme(fig, height=max(320, 30 * L + 200))
+    fig.update_layout(margin=dict(t=20))
+    return fig
+
+
+def rank_heatmap(models, probabilities: np.ndarray) -> go.Figure:
+    """Heatmap of the posterior probability that each model holds each rank.
+
+    Parameters
+    ----------
+    models : sequence of str, length L (rows, in this order)
+    probabilities : ndarray (L, L)
+        ``P[i, r - 1]`` = probability that model i has rank r
+        (:func:`scorio_core.rank.posterior_rank_distribution`).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One heatmap trace; columns are ranks 1..L; percentages of at least 1% printed.
+    """
+    names = plain(models)
+    P = np.asarray(probabilities, dtype=float)
+    L = len(names)
+    ranks = [str(r) for r in range(1, L + 1)]
+    text = np.where(P >= 0.01, np.char.add(np.char.mod("%.0f", 100 * P), "%"), "")
+    fig = go.Figure(go.Heatmap(
+        z=P, x=ranks, y=names, zmin=0, zmax=1, colorscale=SEQUENTIAL_SCALE, xgap=1, ygap=1,
+        text=text, texttemplate="%{text}" if L <= 30 else None, textfont=dict(size=10),
+        hovertemplate="<b>%{y}</b><br>P(rank %{x}) = %{z:.3f}<extra></extra>",
+        colorbar=dict(title=dict(text="probability", side="right"), thickness=12, tickformat=".0%"),
+    ))
+    fig.update_xaxes(type="category", title="rank (1 = best)", showgrid=False)
+    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
+    return apply_theme(fig, height=max(300, 28 * L + 140))
+
+
+def cost_scatter(table: pd.DataFrame, costs: pd.DataFrame, *, x_title: str, metric_label: str = "Bayes@N",
+                 confidence: float = 0.95, log_x: bool = False) -> go.Figure:
+    """Score vs cost (or tokens): one point per model with its credible interval.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Leaderboard rows (``model, mu, lo, hi, rank_ci``).
+    costs : DataFrame
+        ``model, value``: the cost or token value of each model (models missing here are not drawn).
+    x_title : str
+        Axis title saying what the value is (per model, mean per attempt, ...).
+    log_x : bool
+        Logarithmic x axis (costs often span orders of magnitude).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One scatter trace with vertical error bars and model labels.
+    """
+    merged = table[["model", "mu", "lo", "hi", "rank_ci"]].merge(costs, on="model", how="inner")
+    merged = merged[merged["mu"].notna() & np.isfinite(merged["value"])]
+    if log_x:
+        merged = merged[merged["value"] > 0]
+    merged = merged.sort_values("value", kind="stable")
+    positions = ["top center", "bottom center"] * (len(merged) // 2 + 1)  # alternate to reduce overlaps
+    fig = go.Figure(go.Scatter(
+        x=merged["value"], y=merged["mu"], mode="markers+text", text=plain(merged["model"]),
+        textposition=positions[: len(merged)], textfont=dict(size=11, color="#3b4250"),
+        marker=dict(size=10, color=PALETTE[0], line=dict(width=1, color="white")),
+        error_y=dict(type="data", symmetric=False, array=(merged["hi"] - merged["mu"]).to_numpy(),
+                     arrayminus=(merged["mu"] - merged["lo"]).to_numpy(), thickness=1.5, width=0, color=PALETTE[0]),
+        customdata=np.stack([merged["lo"], merged["hi"]], axis=1) if len(merged) else None,
+        hovertemplate=("<b>%{text}</b><br>" + x_title + ": %{x:,.4g}<br>mean %{y:.4f}<br>"
+                       f"{int(round(confidence * 100))}% CrI [%{{customdata[0]:.4f}}, %{{customdata[1]:.4f}}]<extra></extra>"),
+    ))
+    fig.update_xaxes(title=x_title, type="log" if log_x else "linear", zeroline=False)
+    fig.update_yaxes(title=f"{metric_label} (mean and {int(round(confidence * 100))}% CrI)", zeroline=False)
+    return apply_theme(fig, height=480)

@@ -6,7 +6,18 @@ import html
 
 import plotly.graph_objects as go
 
-__all__ = ["PALETTE", "apply_theme", "group_color", "plain"]
+__all__ = [
+    "PALETTE",
+    "apply_theme",
+    "group_color",
+    "plain",
+    "category_colors",
+    "MISSING_COLOR",
+    "UNMATCHED_COLOR",
+    "RATE_SCALE",
+    "PROBABILITY_SCALE",
+    "SEQUENTIAL_SCALE",
+]
 
 # Okabe-Ito (colour-blind safe), then Tableau extras for long lists
 PALETTE = (
@@ -44,3 +55,33 @@ def plain(values):
     if isinstance(values, str):
         return html.escape(values, quote=False)
     return [html.escape(str(v), quote=False) for v in values]
+
+
+#: Cells without a trial (or an answer).
+MISSING_COLOR = "#eef0f3"
+#: Attempts no rubric category matched.
+UNMATCHED_COLOR = "#9aa0a6"
+# Red (worst) to blue (best): readable for the common colour-vision deficiencies (ColorBrewer RdBu).
+_RAMP = ("#b2182b", "#d6604d", "#f4a582", "#f7d18a", "#b9d8ea", "#74add1", "#4393c3", "#2166ac")
+#: Continuous scale of pass rates 0..1 (never -> always correct).
+RATE_SCALE = [[0.0, "#b2182b"], [0.25, "#ef8a62"], [0.5, "#f7f7f7"], [0.75, "#67a9cf"], [1.0, "#2166ac"]]
+#: Continuous scale of probabilities around 0.5 (e.g. P(A > B)).
+PROBABILITY_SCALE = [[0.0, "#b2182b"], [0.5, "#f7f7f7"], [1.0, "#2166ac"]]
+#: Sequential scale for probabilities 0..1 (e.g. rank distributions).
+SEQUENTIAL_SCALE = [[0.0, "#ffffff"], [0.15, "#d1e5f0"], [0.5, "#4393c3"], [1.0, "#053061"]]
+
+
+def category_colors(weights) -> list[str]:
+    """One colour per rubric category: red for the lowest weight to blue for the highest.
+
+    Categories are ranked by weight (ties by position) and take evenly spaced colours of a
+    red-to-blue ramp, so the colour order follows the rubric's order of merit; beyond 8
+    categories colours repeat. Binary: wrong = red, correct = blue.
+    """
+    values = [float(w) for w in weights]
+    order = sorted(range(len(values)), key=lambda i: (values[i], i))
+    colors = [""] * len(values)
+    last = len(_RAMP) - 1
+    for rank_, i in enumerate(order):
+        colors[i] = _RAMP[int(round(last * rank_ / max(1, len(values) - 1)))]
+    return colors

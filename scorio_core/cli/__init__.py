@@ -27,6 +27,7 @@ _SUBCOMMAND_MODULES = (
     "rubric",
     "trajectory",
     "convergence",
+    "sensitivity",
     "compare",
     "quality",
     "export",

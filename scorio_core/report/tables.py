@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["neutralize_formulas", "to_csv", "to_markdown", "to_latex", "FORMULA_PREFIXES"]
+__all__ = ["neutralize_formulas", "to_csv", "to_markdown", "to_latex", "latex_escape", "presentation_table", "FORMULA_PREFIXES"]
 
 #: Leading characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection).
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -44,14 +44,62 @@ def to_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
     return safe.to_markdown(index=False, floatfmt=floatfmt, tablefmt="github")
 
 
+_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+          "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text: str) -> str:
+    r"""Escape LaTeX special characters in plain text.
+
+    >>> print(latex_escape("aime_2025 & 95%"))
+    aime\_2025 \& 95\%
+    """
+    return "".join(_LATEX.get(ch, ch) for ch in str(text))
+
+
 def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str = "{:.4f}") -> str:
     """LaTeX ``tabular`` with booktabs rules (``\\toprule``, ``\\midrule``, ``\\bottomrule``).
 
-    Text is escaped for LaTeX (``_ & % $ # { } ~ ^ \\``); needs ``\\usepackage{booktabs}``.
+    Text (cells, headers and the caption) is escaped for LaTeX (``_ & % $ # { } ~ ^ \\``);
+    needs ``\\usepackage{booktabs}``.
     """
     styler = frame.style.hide(axis="index").format(float_format, subset=frame.select_dtypes("float").columns, na_rep="--")
     styler = styler.format_index(escape="latex", axis=1)
     text_cols = [c for c in frame.columns if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c])]
     if text_cols:
         styler = styler.format(escape="latex", subset=text_cols)
+    if caption is not None:
+        caption = latex_escape(caption)
     return styler.to_latex(hrules=True, caption=caption, column_format="".join("l" if c in text_cols else "r" for c in frame.columns))
+
+
+def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", confidence: float = 0.95) -> pd.DataFrame:
+    """Leaderboard rows with readable headers for Markdown/LaTeX/HTML (CSV keeps the raw columns).
+
+    Columns: Rank, Rank (CI ties), Model, ``<metric> mean``, ``<pct> CrI low/high``, sigma,
+    M (questions), N (trials per question, smallest); a Task column when several tasks.
+
+    >>> t = pd.DataFrame({"model": ["a"], "task": ["t"], "mu": [0.5], "lo": [0.4], "hi": [0.6], "sigma": [0.05],
+    ...                   "rank": [1], "rank_ci": [1], "n_questions": [3], "n_trials": [4]})
+    >>> list(presentation_table(t).columns)
+    ['Rank', 'Rank (CI ties)', 'Model', 'Bayes@N mean', '95% CrI low', '95% CrI high', 'sigma', 'M', 'N']
+    """
+    pct = f"{confidence:.0%}"
+    columns = {
+        "rank": "Rank",
+        "rank_ci": "Rank (CI ties)",
+        "task": "Task",
+        "model": "Model",
+        "mu": f"{metric_label} mean",
+        "lo": f"{pct} CrI low",
+        "hi": f"{pct} CrI high",
+        "sigma": "sigma",
+        "n_questions": "M",
+        "n_trials": "N",
+    }
+    keep = [c for c in columns if c in frame.columns and (c != "task" or frame["task"].nunique() > 1)]
+    out = frame[keep].rename(columns=columns)
+    for col in ("Rank", "Rank (CI ties)", "M", "N"):
+        if col in out:
+            out[col] = out[col].astype("Int64")
+    return out.reset_index(drop=True)

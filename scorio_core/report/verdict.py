@@ -39,6 +39,9 @@ class Verdict(NamedTuple):
         Every pair of neighbours, best first.
     lines : tuple of str
         One sentence per comparison.
+    summary : str
+        The comparisons in one or two sentences: how many neighbouring pairs are separated,
+        and which are not (with their probabilities).
     caveats : tuple of str
         What the probabilities do and do not cover.
     confidence : float
@@ -48,13 +51,15 @@ class Verdict(NamedTuple):
     headline: str
     comparisons: tuple[Comparison, ...]
     lines: tuple[str, ...]
+    summary: str
     caveats: tuple[str, ...]
     confidence: float
     metric: str
 
     def text(self) -> str:
         """The verdict as plain text (headline, one line per comparison, caveats)."""
-        return "\n".join([self.headline, *(f"- {line}" for line in self.lines), *(f"Note: {c}" for c in self.caveats)])
+        return "\n".join([self.headline, self.summary, *(f"- {line}" for line in self.lines),
+                          *(f"Note: {c}" for c in self.caveats)])
 
 
 def format_probability(p: float) -> str:
@@ -70,10 +75,10 @@ def format_probability(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
-def _names(names: list[str]) -> str:
+def _names(names: list[str], conjunction: str = "and") -> str:
     if len(names) <= 2:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+        return f" {conjunction} ".join(names)
+    return ", ".join(names[:-1]) + f" {conjunction} " + names[-1]
 
 
 def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N") -> Verdict:
@@ -118,12 +123,12 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     if missing:
         caveats.append("Not scored (e.g. k larger than their trials): " + _names(missing) + ".")
     if not models:
-        return Verdict("No model could be scored with these settings.", (), (), tuple(caveats), confidence, metric_label)
+        return Verdict("No model could be scored with these settings.", (), (), "", tuple(caveats), confidence, metric_label)
     top = scored.iloc[0]
     if len(models) == 1:
         headline = (f"Only one model was scored: {models[0]} ({metric_label} {top['mu']:.3f}, "
                     f"{pct} credible interval [{top['lo']:.3f}, {top['hi']:.3f}]).")
-        return Verdict(headline, (), (), tuple(caveats), confidence, metric_label)
+        return Verdict(headline, (), (), "", tuple(caveats), confidence, metric_label)
     rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
     comparisons, lines = [], []
     for i in range(len(models) - 1):
@@ -144,9 +149,27 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
             if c.separated:
                 break
             group.append(c.behind)
-        shared = "all models share" if len(group) == len(models) else f"{len(group)} models share"
-        headline = (f"No single leader at {pct} credibility: {shared} the top rank "
-                    f"({_names(group)}), each too close to its neighbour to separate ({metric_label}).")
+        if len(group) == len(models):
+            shared = f"the chain of close neighbours joins all {len(models)} models"
+        else:
+            named = _names(group) if len(group) <= 5 else ", ".join(group[:4]) + f" and {len(group) - 4} more"
+            shared = f"{len(group)} models share the top rank ({named})"
+        headline = (f"No single leader at {pct} credibility: {shared}, each too close to its neighbour "
+                    f"to separate ({metric_label}).")
     n_sep = int(np.sum([c.separated for c in comparisons]))
-    lines.append(f"{n_sep} of {len(comparisons)} neighbouring pairs are separated at {pct}.")
-    return Verdict(headline, tuple(comparisons), tuple(lines), tuple(caveats), confidence, metric_label)
+    close = [c for c in comparisons if not c.separated]
+    summary = f"{n_sep} of {len(comparisons)} neighbouring pairs are separated at {pct}."
+    if close and n_sep:
+        summary += " Not distinguishable: " + "; ".join(
+            f"{c.ahead} and {c.behind} (P = {format_probability(c.rho)})" for c in close) + "."
+    elif close:
+        summary = f"No neighbouring pair is separated at {pct}."
+    others = [(models[j], float(rho[0, j])) for j in range(1, len(models))]
+    beaten = [m for m, p in others if p >= confidence]
+    if len(models) > 2 and 0 < len(beaten) and (len(beaten) < len(others) or close):
+        unsure = [(m, p) for m, p in others if p < confidence]
+        summary += f" {models[0]} is ahead of {len(beaten)} of the {len(others)} other models with at least {pct} probability each"
+        if unsure and len(unsure) <= 4:
+            summary += "; not of " + _names([f"{m} (P = {format_probability(p)})" for m, p in unsure], "or")
+        summary += "."
+    return Verdict(headline, tuple(comparisons), tuple(lines), summary, tuple(caveats), confidence, metric_label)

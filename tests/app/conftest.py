@@ -36,3 +36,49 @@ def app():
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+# --------------------------------------------------------------------------- page-test helpers
+SIMULATION = "paper-simulation"
+
+
+def chart_specs(at) -> list[dict]:
+    """Plotly figures on the page as dicts (``data``, ``layout``), in page order."""
+    import json
+
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def no_exception(at) -> None:
+    """Fail with the exception texts if the last run raised."""
+    assert not at.exception, [e.value for e in at.exception]
+
+
+@pytest.fixture
+def sim_app(app):
+    """The app on the bundled paper simulation (20 models x 30 questions x 80 trials, base signals)."""
+    app.sidebar.selectbox(key="dataset").set_value(SIMULATION).run()
+    no_exception(app)
+    return app
+
+
+def shown(text: str) -> str:
+    """Markdown text as the reader sees it (user text is backslash-escaped by dashboard.text.md)."""
+    import re
+
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def array(value):
+    """A Plotly JSON array as numpy (Plotly 6 writes numpy arrays as base64 ``bdata``)."""
+    import base64
+
+    import numpy as np
+
+    if isinstance(value, dict) and "bdata" in value:
+        out = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = value.get("shape")
+        if shape:
+            out = out.reshape([int(s) for s in str(shape).split(",")])
+        return out
+    return np.asarray(value, dtype=object)

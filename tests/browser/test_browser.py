@@ -1,9 +1,11 @@
-"""One real-browser test: open the app, check the leaderboard, upload a CSV, take screenshots.
+"""One real-browser walk through the app: every page, an upload, a grid click, a rubric weight edit, an export.
 
 Screenshots land in ``test-artifacts/`` (look at them when changing pages).
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -11,22 +13,44 @@ from tests.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
+SIMULATION = "Paper simulation"
+
 
 def _wait_ready(page):
     page.wait_for_selector('[data-testid="stApp"]')
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " || document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.indexOf('Running') < 0",
-        timeout=90_000,
+        timeout=120_000,
     )
-    page.wait_for_timeout(800)
+    page.wait_for_timeout(1000)
 
 
 def _assert_no_error(page):
     assert page.locator('[data-testid="stException"]').count() == 0, page.locator('[data-testid="stException"]').first.inner_text()
 
 
-def test_leaderboard_upload_and_screenshots(page, server_url, tmp_path):
+def _shot(page, name):
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def _go(page, title):
+    page.get_by_role("link", name=title, exact=True).click()
+    _wait_ready(page)
+    page.get_by_role("heading", name=title).first.wait_for()
+    _wait_ready(page)
+    _assert_no_error(page)
+
+
+def _select(page, label, option):
+    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    box.click()
+    page.get_by_role("option", name=option).first.click()
+    _wait_ready(page)
+
+
+def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
+    page.set_viewport_size({"width": 1440, "height": 2200})
     page.goto(server_url)
     _wait_ready(page)
     page.get_by_role("heading", name="Leaderboard").wait_for()
@@ -34,32 +58,97 @@ def test_leaderboard_upload_and_screenshots(page, server_url, tmp_path):
     _assert_no_error(page)
     chart_text = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     assert "o3-mini (high)" in chart_text and "claude-3.5-sonnet" in chart_text  # real MathArena models
-    page.screenshot(path=str(ARTIFACTS / "01-leaderboard.png"), full_page=True)
-
-    csv = tmp_path / "browser_upload.csv"
-    rows = ["model,question,seed,correct"]
-    rows += [f"{m},q{q},{t},{int((q * 7 + t * 3 + len(m)) % 4 != 0)}" for m in ("model-alpha", "model-beta", "model-gamma") for q in range(12) for t in range(5)]
-    csv.write_text("\n".join(rows) + "\n")
-
-    page.goto(server_url + "/data")
+    _shot(page, "01-leaderboard.png")
+    page.get_by_role("tab", name="Pairwise P(A > B)").click()
     _wait_ready(page)
-    page.get_by_role("heading", name="Data").first.wait_for()
+    assert "P(row > column)" in page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
+    _shot(page, "02-leaderboard-pairwise.png")
+
+    # upload: model names that must never become markup or formulas
+    csv = tmp_path / "browser_upload.csv"
+    rows = ["model,question,seed,correct,has_box"]
+    names = ("model-alpha", "<b>bold</b>-beta", "=cmd|' /C calc'!A0")
+    rows += [f"\"{m}\",q{q},{t},{int((q * 7 + t * 3) % 10 < 3 + 3 * i)},{t % 2}" for i, m in enumerate(names)
+             for q in range(12) for t in range(5)]  # pass rates about 30%, 60% and 90%
+    csv.write_text("\n".join(rows) + "\n")
+    _go(page, "Data")
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv))
     page.get_by_role("button", name="Load", exact=True).wait_for()
     page.get_by_role("button", name="Load", exact=True).click()
     _wait_ready(page)
     page.get_by_text("Uploaded: browser_upload").first.wait_for()
     _assert_no_error(page)
-    page.screenshot(path=str(ARTIFACTS / "02-data-after-upload.png"), full_page=True)
+    grid_text = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
+    assert "<b>bold</b>-beta" in grid_text  # shown literally, not as bold markup
+    assert page.locator("b", has_text="bold").count() == 0
+    _shot(page, "03-data-uploaded.png")
 
-    page.get_by_role("link", name="Leaderboard").click()
+    _go(page, "Leaderboard")
+    page.get_by_role("tab", name="Ranking").click()  # the tab choice is kept in the URL; go back to the forest plot
     _wait_ready(page)
-    page.locator('[data-testid="stPlotlyChart"]').first.wait_for()
     chart_text = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
-    for model in ("model-alpha", "model-beta", "model-gamma"):
+    for model in names:
         assert model in chart_text
-    grid = page.locator('[data-testid="stDataFrame"]').first
-    grid.wait_for()
-    assert "model-alpha" in grid.inner_text() or grid.locator("canvas").count() >= 1
+    _shot(page, "04-leaderboard-uploaded.png")
+
+    # the paper simulation: attempt-level data with signals
+    _select(page, "Dataset", SIMULATION)
+    _go(page, "Data")
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    charts.nth(1).wait_for()
+    grid = charts.nth(1).locator(".nsewdrag").first
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.55, box["y"] + box["height"] * 0.35)  # a cell of the first panel
+    _wait_ready(page)
+    question = page.get_by_role("combobox", name="Question", exact=True).input_value()
+    assert re.fullmatch(r"q\d\d", question) and question != "q01", question  # the click chose a later question
+    assert page.get_by_role("combobox", name="Model", exact=True).input_value() == "mimic-20"
     _assert_no_error(page)
-    page.screenshot(path=str(ARTIFACTS / "03-leaderboard-uploaded.png"), full_page=True)
+    _shot(page, "05-data-simulation-grid.png")
+
+    _go(page, "Rubric")
+    _select(page, "Schema", "Format Aware")
+    editor = page.locator('[data-testid="stDataFrame"]').first
+    editor.filter(has_text="correct, boxed").wait_for()  # the editor shows Format Aware's categories
+    _wait_ready(page)
+    # edit the weight of "wrong, boxed" (third row, Weight column) with the keyboard, as a user would
+    editor.locator('[role="gridcell"]').first.focus()  # first row, Order column
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "Enter"):
+        page.keyboard.press(key)
+        page.wait_for_timeout(150)
+    cell_input = page.locator("input.gdg-input")  # the grid's cell editor
+    cell_input.wait_for()
+    cell_input.fill("2.5")
+    page.keyboard.press("Enter")
+    page.locator('[data-testid="stSidebar"]').filter(has_text="Format Aware (edited)").wait_for()
+    _wait_ready(page)
+    _assert_no_error(page)
+    # the leaderboard beside the editor was re-ranked with the new weights
+    page.locator('[data-testid="stCaptionContainer"]').filter(has_text="w = 0, 0, 2.5, 2, 3").first.wait_for()
+    _shot(page, "06-rubric-format-aware-edited.png")
+
+    _go(page, "Leaderboard")
+    assert "Format Aware (edited)" in page.locator('[data-testid="stMain"] [data-testid="stCaptionContainer"]').first.inner_text()
+    page.get_by_role("tab", name="Rank distribution").click()
+    _wait_ready(page)
+    _assert_no_error(page)
+    _shot(page, "07-leaderboard-rank-distribution.png")
+
+    _go(page, "Compare")
+    page.locator('[data-testid="stMetric"]').first.wait_for()
+    _shot(page, "08-compare.png")
+
+    _go(page, "Export")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="HTML report").click()
+    report = info.value.path().read_text()
+    assert "Verdict" in report and "Format Aware (edited)" in report and report.count("plotly.js v") == 1
+    _shot(page, "09-export.png")
+
+    # every other page in the navigation renders without an exception
+    for link in page.locator('[data-testid="stSidebarNav"] a').all_inner_texts():
+        title = link.split("\n")[-1].strip()
+        if title in ("Data", "Rubric", "Leaderboard", "Compare", "Export"):
+            continue
+        _go(page, title)
+        _shot(page, f"10-{title.lower()}.png")

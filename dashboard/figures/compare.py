@@ -1,0 +1,129 @@
+"""Compare-page figures: posterior of the difference, per-question scores, trials needed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from dashboard.figures.theme import PALETTE, apply_theme, plain
+
+__all__ = ["difference_plot", "question_scatter", "trials_plot", "OUTCOME_COLORS"]
+
+#: Colour of each per-question outcome (keys: scorio_core.compare.OUTCOME_LABELS).
+OUTCOME_COLORS = {
+    "only A solves": "#0072B2",
+    "only B solves": "#D55E00",
+    "both, A more often": "#56B4E9",
+    "both, B more often": "#E69F00",
+    "both, equally often": "#999999",
+    "both always": "#009E73",
+    "neither": "#000000",
+    "not answered by both": "#CCCCCC",
+}
+
+
+def difference_plot(x: np.ndarray, density: np.ndarray, *, mean: float, lo: float, hi: float, rho: float,
+                    name_a: str, name_b: str, confidence: float = 0.95, metric_label: str = "Bayes@N") -> go.Figure:
+    """Posterior density of ``mu_A - mu_B`` with its credible interval shaded and zero marked.
+
+    Parameters
+    ----------
+    x, density : ndarray
+        Grid and density (:func:`scorio_core.compare.difference_density`); empty for a point mass.
+    mean, lo, hi, rho : float
+        Posterior mean, credible interval and ``P(A > B)``.
+    name_a, name_b : str
+        Model names (escaped here).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces: density line, shaded interval, mean marker; a dashed line at 0.
+    """
+    a, b = plain(name_a), plain(name_b)
+    pct = f"{int(round(confidence * 100))}%"
+    fig = go.Figure()
+    if len(x):
+        inside = (x >= lo) & (x <= hi)
+        fig.add_trace(go.Scatter(x=x[inside], y=density[inside], fill="tozeroy", mode="none", name=f"{pct} credible interval",
+                                 fillcolor="rgba(0,114,178,0.22)", hoverinfo="skip"))
+        fig.add_trace(go.Scatter(x=x, y=density, mode="lines", name="posterior density", line=dict(color=PALETTE[0], width=2.5),
+                                 hovertemplate="difference %{x:.4f}<extra></extra>"))
+        top = float(np.max(density))
+    else:
+        top = 1.0
+    fig.add_trace(go.Scatter(x=[mean], y=[0], mode="markers", name="posterior mean", marker=dict(size=11, color=PALETTE[3], symbol="diamond"),
+                             hovertemplate=f"mean %{{x:.4f}}<br>{pct} CrI [{lo:.4f}, {hi:.4f}]<extra></extra>"))
+    fig.add_vline(x=0, line=dict(color="#5b6270", dash="dash", width=1.5))
+    fig.add_annotation(x=0, y=top, text="no difference", showarrow=False, yshift=12, font=dict(size=11, color="#5b6270"))
+    fig.add_annotation(xref="paper", yref="paper", x=1, y=1, xanchor="right", showarrow=False, align="right",
+                       text=f"P({a} > {b}) = {rho:.3f}", font=dict(size=13))
+    fig.update_xaxes(title=f"{metric_label}: {a} minus {b}", zeroline=False)
+    fig.update_yaxes(title="posterior density", showticklabels=False, zeroline=False, rangemode="tozero")
+    return apply_theme(fig, height=360)
+
+
+def question_scatter(table: pd.DataFrame, *, name_a: str, name_b: str, score_label: str = "pass rate") -> go.Figure:
+    """Per-question score of A (x) against B (y); points off the diagonal are disagreements.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`scorio_core.compare.disagreement_table` rows (``question, outcome, score_a, score_b``).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One scatter trace per outcome present, and the diagonal.
+    """
+    a, b = plain(name_a), plain(name_b)
+    rows = table[table["score_a"].notna() & table["score_b"].notna()]
+    lo = float(min(rows["score_a"].min(), rows["score_b"].min())) if len(rows) else 0.0
+    hi = float(max(rows["score_a"].max(), rows["score_b"].max())) if len(rows) else 1.0
+    pad = 0.04 * ((hi - lo) or 1.0)
+    fig = go.Figure(go.Scatter(x=[lo, hi], y=[lo, hi], mode="lines", line=dict(color="#b8bcc4", dash="dot"),
+                               showlegend=False, hoverinfo="skip"))
+    for outcome, color in OUTCOME_COLORS.items():
+        part = rows[rows["outcome"] == outcome]
+        if part.empty:
+            continue
+        fig.add_trace(go.Scatter(
+            x=part["score_a"], y=part["score_b"], mode="markers", name=outcome.replace("A", a, 1).replace("B", b, 1)
+            if outcome.startswith("only") else outcome,
+            marker=dict(size=9, color=color, opacity=0.75, line=dict(width=0.5, color="white")),
+            text=plain(part["question"]),
+            hovertemplate=f"question %{{text}}<br>{a}: %{{x:.3f}}<br>{b}: %{{y:.3f}}<extra>{outcome}</extra>",
+        ))
+    fig.update_xaxes(title=f"{a}: {score_label}", range=[lo - pad, hi + pad], zeroline=False)
+    fig.update_yaxes(title=f"{b}: {score_label}", range=[lo - pad, hi + pad], zeroline=False)
+    apply_theme(fig, height=480)
+    fig.update_layout(legend=dict(orientation="h", x=0, y=-0.18, yanchor="top"), margin=dict(b=110))
+    return fig
+
+
+def trials_plot(n: np.ndarray, z: np.ndarray, *, z_threshold: float, n_needed: int | None, n_observed: int,
+                z_observed: float, confidence: float = 0.95) -> go.Figure:
+    """Projected separation ``z`` of two models against trials per question N (log axis).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces: the z(N) curve, the observed point, the N-needed point (when reached); a
+        horizontal line at the threshold.
+    """
+    pct = f"{int(round(confidence * 100))}%"
+    fig = go.Figure(go.Scatter(x=n, y=z, mode="lines", name="projected z", line=dict(color=PALETTE[0], width=2.5),
+                               hovertemplate="N = %{x}<br>z = %{y:.2f}<extra></extra>"))
+    fig.add_hline(y=z_threshold, line=dict(color=PALETTE[3], dash="dash"),
+                  annotation_text=f"separated at {pct} (z = {z_threshold:.3f})", annotation_position="top left")
+    fig.add_trace(go.Scatter(x=[n_observed], y=[z_observed], mode="markers", name=f"observed (N = {n_observed})",
+                             marker=dict(size=11, color="#3b4250", symbol="circle"),
+                             hovertemplate="observed: N = %{x}, z = %{y:.2f}<extra></extra>"))
+    if n_needed is not None and n_needed <= int(n[-1]):
+        fig.add_trace(go.Scatter(x=[n_needed], y=[float(z[n_needed - 1])], mode="markers", name=f"N needed = {n_needed:,}",
+                                 marker=dict(size=13, color=PALETTE[3], symbol="star"),
+                                 hovertemplate="N needed = %{x:,}<extra></extra>"))
+    fig.update_xaxes(title="trials per question N", type="log")
+    fig.update_yaxes(title="separation z", rangemode="tozero")
+    return apply_theme(fig, height=380)

@@ -1,0 +1,147 @@
+"""Data-page figures: the per-question pass-rate grid and the per-trial category grid."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from dashboard.figures.theme import MISSING_COLOR, RATE_SCALE, apply_theme, category_colors, plain
+
+__all__ = ["rate_grid", "trial_grid", "MAX_SELECTABLE_CELLS"]
+
+#: Above this many cells the trial grid has no click targets (the page offers selectboxes).
+MAX_SELECTABLE_CELLS = 20_000
+
+
+def rate_grid(models, questions, rates: np.ndarray, correct: np.ndarray, trials: np.ndarray, *, binary: bool = True) -> go.Figure:
+    """Models x questions heatmap of pass rates, MathArena style, with ``correct/N`` in each cell.
+
+    Parameters
+    ----------
+    models : sequence of str, length L
+    questions : sequence of str, length M
+    rates : ndarray (L, M)
+        Pass rate per cell in [0, 1]; NaN = not answered (drawn blank).
+    correct, trials : ndarray (L, M)
+        Correct trials and trials per cell (correct NaN without binary correctness).
+    binary : bool
+        False when ``rates`` is a rescaled rubric score (no is_correct in the data).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One heatmap trace; cells strictly between 0 and 1 are the flaky ones.
+    """
+    models_p, questions_p = plain(models), plain(questions)
+    n_cells = len(models) * len(questions)
+    widest = len(f"{int(np.nanmax(trials, initial=0))}/{int(np.nanmax(trials, initial=0))}") if binary else 4
+    if binary:
+        text = np.where(np.isfinite(correct), np.char.add(np.char.add(np.nan_to_num(correct).astype(int).astype(str), "/"),
+                                                           trials.astype(str)), "")
+    else:
+        text = np.where(np.isfinite(rates), np.char.mod("%.2f", np.nan_to_num(rates)), "")
+    what = "pass rate" if binary else "rubric score (0 = lowest weight, 1 = highest)"
+    fig = go.Figure(
+        go.Heatmap(
+            z=rates,
+            x=questions_p,
+            y=models_p,
+            zmin=0.0,
+            zmax=1.0,
+            colorscale=RATE_SCALE,
+            text=text,
+            texttemplate="%{text}" if n_cells <= 900 and widest * len(questions) <= 100 else None,
+            textfont=dict(size=10),
+            xgap=1,
+            ygap=1,
+            hoverongaps=False,
+            customdata=np.stack([np.nan_to_num(correct, nan=-1), trials], axis=-1),
+            hovertemplate=(
+                "<b>%{y}</b><br>question %{x}<br>" + ("%{customdata[0]:.0f} of %{customdata[1]:.0f} correct (%{z:.0%})"
+                                                       if binary else "mean score %{z:.2f} over %{customdata[1]:.0f} trials")
+                + "<extra></extra>"
+            ),
+            colorbar=dict(title=dict(text=what, side="right"), thickness=12, len=0.9, tickformat=".0%" if binary else ".1f"),
+        )
+    )
+    fig.update_xaxes(title="question", type="category", tickangle=-60 if len(questions) > 20 else 0, showgrid=False,
+                     automargin=True)
+    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
+    fig.update_layout(plot_bgcolor=MISSING_COLOR)
+    return apply_theme(fig, height=max(220, 26 * len(models) + 150))
+
+
+def trial_grid(models, questions, codes: np.ndarray, labels, weights, rates: np.ndarray) -> go.Figure:
+    """One panel per model: questions (rows) x trials (columns) coloured by rubric category.
+
+    Parameters
+    ----------
+    models : sequence of str, length L
+    questions : sequence of str, length M
+    codes : ndarray of int (L, M, N)
+        Category code of each trial, -1 = no trial (or no category matched).
+    labels : sequence of str, length C+1
+    weights : array-like (C+1,)
+        Category weights (colours go from the lowest weight, red, to the highest, blue).
+    rates : ndarray (L, M)
+        Pass rate per cell; rows with ``0 < rate < 1`` are marked flaky.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Per model: a heatmap, a flaky-row marker trace and (when the grid has at most
+        :data:`MAX_SELECTABLE_CELLS` cells) an invisible scatter of click targets whose
+        ``customdata`` is ``[model index, question index, trial position]`` (0-based); plus
+        one legend entry per category.
+    """
+    L, M, N = codes.shape
+    colors = category_colors(weights)
+    K = len(labels) + 1  # levels: missing, then categories 0..C
+    scale = []
+    for level, color in enumerate([MISSING_COLOR, *colors]):
+        scale += [[level / K, color], [(level + 1) / K, color]]
+    labels_p = plain(labels)
+    level_text = np.array(["no trial / no category", *labels_p], dtype=object)
+    fig = make_subplots(rows=1, cols=max(L, 1), shared_yaxes=True, horizontal_spacing=0.012 if L > 1 else 0.0,
+                        subplot_titles=plain(models))
+    q = plain(questions)
+    selectable = L * M * N <= MAX_SELECTABLE_CELLS
+    x = np.arange(1, N + 1)
+    for i, model in enumerate(models):
+        z = codes[i].astype(float) + 1.0
+        fig.add_trace(
+            go.Heatmap(z=z, x=x, y=q, zmin=0, zmax=K, colorscale=scale, showscale=False, xgap=0.5, ygap=1,
+                       text=level_text[codes[i].astype(int) + 1], hoverinfo="skip" if selectable else None,
+                       hovertemplate=None if selectable else "question %{y}<br>trial %{x}<br>%{text}<extra></extra>",
+                       name=plain(model)),
+            row=1, col=i + 1,
+        )
+        flaky = np.flatnonzero((rates[i] > 0) & (rates[i] < 1))
+        fig.add_trace(
+            go.Scatter(x=np.full(flaky.size, 0.0), y=[q[j] for j in flaky], mode="markers",
+                       marker=dict(symbol="diamond", size=6, color="#5b6270"), name="flaky (0 < pass rate < 1)",
+                       legendgroup="flaky", showlegend=i == 0, hovertemplate="%{y}: flaky<extra></extra>"),
+            row=1, col=i + 1,
+        )
+        if selectable and M and N:
+            qq, tt = np.meshgrid(np.arange(M), np.arange(N), indexing="ij")
+            custom = np.stack([np.full(qq.size, i), qq.ravel(), tt.ravel()], axis=1)
+            fig.add_trace(
+                go.Scatter(x=x[tt.ravel()], y=np.array(q, dtype=object)[qq.ravel()], mode="markers",
+                           marker=dict(size=9, opacity=0.0, symbol="square"), customdata=custom,
+                           text=level_text[codes[i].astype(int).ravel() + 1], showlegend=False, name="attempts",
+                           hovertemplate=f"<b>{plain(model)}</b><br>question %{{y}}<br>trial %{{x}}<br>%{{text}}"
+                                         "<extra>click to inspect</extra>"),
+                row=1, col=i + 1,
+            )
+    for label, color in zip(labels_p, colors):
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker=dict(symbol="square", size=11, color=color),
+                                 name=label, showlegend=True, hoverinfo="skip"))
+    fig.update_xaxes(title="trial", range=[-0.5, N + 0.5], showgrid=False, zeroline=False)
+    fig.update_yaxes(type="category", categoryorder="array", categoryarray=q, autorange="reversed", showgrid=False)
+    fig.update_yaxes(automargin=True, row=1, col=1)
+    fig.update_annotations(font=dict(size=12))
+    apply_theme(fig, height=max(260, 15 * M + 170))
+    fig.update_layout(margin=dict(t=70), legend=dict(y=1.06), clickmode="event+select", dragmode=False)
+    return fig

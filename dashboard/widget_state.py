@@ -1,0 +1,42 @@
+"""Widget defaults that survive page switches and data changes.
+
+Widgets on the analysis pages keep their value in ``st.session_state`` under their ``key``
+(``persist_state="session"``). Before a widget is drawn, :func:`ensure` puts a default in
+place when there is none yet or when the stored value no longer fits the current data
+(e.g. ``k`` larger than the new dataset's N, or a model that is not in it), so widgets are
+created without ``value=``/``default=`` and Streamlit never warns about both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+__all__ = ["ensure", "ensure_choice", "ensure_subset"]
+
+
+def ensure(key: str, default, valid: Callable[[object], bool] | None = None) -> None:
+    """Set ``st.session_state[key] = default`` if the key is missing or its value is not ``valid``."""
+    if key not in st.session_state or (valid is not None and not valid(st.session_state[key])):
+        st.session_state[key] = default
+
+
+def ensure_choice(key: str, options: Sequence, default) -> None:
+    """Keep a single-choice widget's value among ``options`` (else ``default``)."""
+    ensure(key, default, lambda value: value in options)
+
+
+def ensure_subset(key: str, options: Sequence, default: Sequence) -> None:
+    """Keep a multi-choice widget's values among ``options``: drop the others.
+
+    ``default`` when the key is missing, or when none of a non-empty selection fits (the
+    data changed); an empty selection the user made stays empty.
+    """
+    current = st.session_state.get(key)
+    if current is None:
+        st.session_state[key] = list(default)
+        return
+    allowed = set(options)
+    kept = [v for v in current if v in allowed]
+    st.session_state[key] = kept if kept or not current else list(default)

@@ -1,0 +1,110 @@
+"""Compare: two models head to head under Bayes@N and the active rubric."""
+
+import streamlit as st
+
+from dashboard import rubric_state
+from dashboard.compute import disagreements, leaderboard_table, trials_needed_for
+from dashboard.figures import difference_plot, question_scatter, trials_plot
+from dashboard.guard import user_errors
+from dashboard.quality import blocking_notice
+from dashboard.sidebar import page_context
+from dashboard.tables import disagreement_display
+from dashboard.text import md
+from scorio_core.compare import ASSUMPTION, difference_density, difference_posterior, outcome_counts
+from scorio_core.report.verdict import format_probability
+
+ctx = page_context()
+if ctx is None:
+    st.stop()
+
+st.title("Compare")
+active = rubric_state.active_rubric(ctx)
+st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · Bayes@N under {md(active.summary)}")
+if blocking_notice(ctx.data.dataset):
+    st.stop()
+
+with user_errors("the comparison"):
+    board = leaderboard_table(
+        ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
+        rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id, _prior=active.prior,
+    )
+models = [str(m) for m in board.loc[board["mu"].notna(), "model"]]
+if len(models) < 2:
+    st.info("Comparing needs at least two scored models; this dataset (task) has "
+            f"{len(models)}. Pick another dataset or task in the sidebar.", icon=":material/info:")
+    st.stop()
+
+for key, fallback in (("cmp_a", models[0]), ("cmp_b", models[1])):
+    if st.session_state.get(key) not in models:
+        st.session_state[key] = fallback
+left, right = st.columns(2)
+model_a = left.selectbox("Model A", models, key="cmp_a", bind="query-params", persist_state="session")
+model_b = right.selectbox("Model B", models, key="cmp_b", bind="query-params", persist_state="session")
+if model_a == model_b:
+    st.warning("Choose two different models.", icon=":material/compare_arrows:")
+    st.stop()
+
+row_a = board[board["model"] == model_a].iloc[0]
+row_b = board[board["model"] == model_b].iloc[0]
+diff = difference_posterior(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], ctx.confidence)
+pct = f"{ctx.confidence:.0%}"
+
+st.subheader("Posterior of the difference", divider="gray")
+m1, m2, m3, m4 = st.columns([1, 1, 1.5, 1])
+m1.metric("Bayes@N: A minus B", f"{diff.mean:+.4f}", help="Posterior mean of mu_A - mu_B.", border=True)
+m2.metric("Posterior sd", f"{diff.sd:.4f}", help="sqrt(sigma_A^2 + sigma_B^2).", border=True)
+m3.metric(f"{pct} credible interval", f"[{diff.lo:+.3f}, {diff.hi:+.3f}]", border=True)
+m4.metric("P(A > B) = rho", format_probability(diff.rho), help="Ranking confidence, section 2.5.", border=True)
+if diff.rho >= ctx.confidence:
+    st.success(f"{md(model_a)} is ahead of {md(model_b)} with {format_probability(diff.rho)} posterior probability.",
+               icon=":material/check:")
+elif 1 - diff.rho >= ctx.confidence:
+    st.success(f"{md(model_b)} is ahead of {md(model_a)} with {format_probability(1 - diff.rho)} posterior probability.",
+               icon=":material/check:")
+else:
+    st.info(f"Not distinguishable at {pct}: P({md(model_a)} > {md(model_b)}) = {format_probability(diff.rho)}.",
+            icon=":material/balance:")
+x, density = difference_density(diff)
+st.plotly_chart(difference_plot(x, density, mean=diff.mean, lo=diff.lo, hi=diff.hi, rho=diff.rho, name_a=model_a,
+                                name_b=model_b, confidence=ctx.confidence), width="stretch")
+st.caption(f"Assumption: {ASSUMPTION}.")
+
+st.subheader("Where they disagree", divider="gray")
+table = disagreements(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b, active.rubric_id, active.categorization)
+counts = outcome_counts(table)
+cols = st.columns(4)
+cols[0].metric("Only A solves", counts["only A solves"], border=True, help=f"A: {model_a}. 'Solves' = at least one correct trial.")
+cols[1].metric("Only B solves", counts["only B solves"], border=True, help=f"B: {model_b}.")
+cols[2].metric("Both, different rates", counts["both, A more often"] + counts["both, B more often"], border=True)
+cols[3].metric("Same outcome", counts["both always"] + counts["neither"] + counts["both, equally often"], border=True)
+binary = ctx.data.dataset.attempts is None or ctx.data.dataset.attempts["is_correct"].notna().any()
+only_diff = st.toggle("Only questions where they differ", value=True, key="cmp_only_diff", bind="query-params",
+                      persist_state="session")
+shown = table[table["diff"].fillna(0) != 0] if only_diff else table
+score_label = "pass rate" if active.status == "binary" else "rubric score"
+table_col, plot_col = st.columns([7, 4], gap="medium")
+with table_col:
+    frame, config = disagreement_display(shown, name_a=model_a, name_b=model_b, binary=binary, score_label=score_label)
+    st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 440))
+    st.caption(f"A = {md(model_a)}, B = {md(model_b)}. Sorted with one-sided outcomes first, then by the size of the difference.")
+with plot_col:
+    st.plotly_chart(question_scatter(table, name_a=model_a, name_b=model_b, score_label=score_label), width="stretch")
+
+st.subheader("Trials needed to separate them", divider="gray")
+with user_errors("the trials needed"):
+    needed = trials_needed_for(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b, ctx.confidence,
+                               active.rubric_id, active.categorization, active.prior_id, active.prior)
+observed = max(needed.n_observed)
+if needed.n_needed is None:
+    st.info(f"Not reached: at the current per-question rates these two models stay within z = {needed.z_threshold:.3f} "
+            "however many trials are run (their projected means are too close).", icon=":material/all_inclusive:")
+elif needed.n_needed <= observed:
+    st.success(f"Already separated at {pct} with the observed N = {observed} trials per question "
+               f"(separation reached from N = {needed.n_needed:,} under the assumption below).", icon=":material/check:")
+else:
+    st.info(f"About **{needed.n_needed:,} trials per question** would separate them at {pct} "
+            f"(observed: N = {observed}, z = {needed.z_observed:.2f}).", icon=":material/trending_up:")
+st.plotly_chart(trials_plot(needed.n, needed.z, z_threshold=needed.z_threshold, n_needed=needed.n_needed,
+                            n_observed=observed, z_observed=needed.z_observed, confidence=ctx.confidence), width="stretch")
+st.caption(f"z = |mu_A - mu_B| / sqrt(sigma_A^2 + sigma_B^2) with N trials per question. Assumption: {needed.assumption} "
+           "(paper Appendix D). It is an estimate: new trials will move the rates.")

@@ -1,0 +1,145 @@
+"""Convergence: how many trials a stable ranking needs (paper Figures 1, 3 and 11)."""
+
+import streamlit as st
+
+from dashboard import rubric_state
+from dashboard.analysis_cache import (
+    METRIC_LABELS,
+    analysis_block,
+    block_problem,
+    convergence_methods,
+    convergence_results,
+    pass_k_choices,
+    progress_to,
+)
+from dashboard.analysis_tables import convergence_curves, convergence_display, convergence_summary
+from dashboard.figures import convergence_plot, kendall_tau_plot
+from dashboard.quality import blocking_notice
+from dashboard.sidebar import page_context
+from dashboard.text import md
+from dashboard.widget_state import ensure, ensure_choice, ensure_subset
+from scorio_core.errors import InputError
+
+REPLICATES = (500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+GOLD = {"data": "avg@N of the data (paper)", "replicate": "own final ranking"}
+
+ctx = page_context()
+if ctx is None:
+    st.stop()
+
+st.title("Convergence")
+active = rubric_state.active_rubric(ctx)
+st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
+st.markdown(
+    "**convergence@n** is the smallest number of trials after which the ranking equals the gold standard and never "
+    "changes again (paper section 3.3, Appendix I.1). Its distribution over bootstrap replicates shows how many trials "
+    "each method needs, and how often it never settles."
+)
+if blocking_notice(ctx.data.dataset):
+    st.stop()
+if active.message:
+    st.info(md(active.message), icon=":material/info:")
+try:
+    block = analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, "rubric", active.rubric_id,
+                           active.categorization, active.prior_id, active.prior)
+except InputError as exc:
+    st.error(f"convergence@n cannot be computed for this data: {md(exc)}", icon=":material/error:")
+    st.stop()
+problem = block_problem(block)
+if problem:
+    st.info(md(problem), icon=":material/info:")
+    st.stop()
+N = block.n_trials
+ks = pass_k_choices(N)
+
+ensure_subset("conv_methods", list(METRIC_LABELS.values()), ["Bayes@N", "Pass@k"])
+ensure_subset("conv_pass_ks", ks, [k for k in (2, 4, 8) if k in ks])
+ensure("conv_k", min(4, N - 1), lambda v: 1 <= v <= N - 1)
+ensure("conv_tau", 0.5)
+ensure_subset("conv_models", block.models, block.models)
+selected = st.pills("Methods", list(METRIC_LABELS.values()), selection_mode="multi", key="conv_methods",
+                    persist_state="session",
+                    help="Bayes@N uses the active rubric's weights; the Pass@k family uses binary correctness.")
+row = st.columns([2, 1.3, 1.3])
+pass_ks = row[0].multiselect("k for Pass@k", ks, key="conv_pass_ks", persist_state="session",
+                             disabled="Pass@k" not in selected, help=f"One curve per k (k <= N - 1 = {N - 1}).")
+k_other = row[1].number_input("k for Pass^k, G-Pass, mG-Pass", min_value=1, max_value=N - 1, step=1, key="conv_k",
+                              persist_state="session")
+tau = row[2].slider("tau of G-Pass@k_tau", 0.0, 1.0, step=0.05, key="conv_tau", persist_state="session")
+
+if not block.has_order:
+    st.info("This dataset has counts only (no trial order): the bootstrap resamples trials **row-wise** (within each "
+            "question), which assumes exchangeable trials. Column-wise resampling needs attempt-level data.",
+            icon=":material/info:")
+    st.session_state["conv_scheme"] = "row"
+ensure_choice("conv_scheme", ["column", "row"], "column")
+ensure_choice("conv_replicates", REPLICATES, 2000)
+ensure("conv_seed", 0)
+ensure_choice("conv_gold", list(GOLD), "data")
+row = st.columns([1.3, 2, 0.8, 2.2])
+scheme = row[0].segmented_control("Bootstrap", ["column", "row"], format_func=lambda s: f"{s}-wise", key="conv_scheme",
+                                  persist_state="session", disabled=not block.has_order,
+                                  help="column-wise: resample trial indices, shared by every model and question; "
+                                       "row-wise: resample trials independently within each (model, question). "
+                                       "Paper section 2.7, Figure 2.") or "column"
+replicates = row[1].select_slider("Replicates", REPLICATES, key="conv_replicates", persist_state="session",
+                                  help="The paper used 10^5. Large runs show progress; change any setting to cancel.")
+seed = row[2].number_input("Seed", min_value=0, step=1, key="conv_seed", persist_state="session")
+gold = row[3].segmented_control("Gold standard", list(GOLD), format_func=GOLD.get, key="conv_gold",
+                                persist_state="session",
+                                help="What the ranking after n trials must match; see the notes below.") or "data"
+chosen = st.multiselect("Models to rank", list(block.models), key="conv_models", persist_state="session",
+                        help="convergence@n grows with the number of models (paper Appendix J): with 20 close models "
+                             "most replicates never converge. Rank a subset to see how many trials it needs.")
+if len(chosen) < 2:
+    st.info("Pick at least 2 models to rank.", icon=":material/info:")
+    st.stop()
+
+methods = convergence_methods(selected, pass_ks, int(k_other), float(tau))
+if not methods:
+    st.info("Pick at least one method (and a k for Pass@k).", icon=":material/info:")
+    st.stop()
+bar = st.empty()
+try:
+    results = convergence_results(ctx, active, methods, scheme=scheme, replicates=int(replicates), seed=int(seed),
+                                  gold=gold, models=chosen,
+                                  on_progress=progress_to(bar, f"Bootstrapping {len(methods)} methods..."))
+except (InputError, ValueError) as exc:
+    st.error(f"convergence@n cannot be computed: {md(exc)}", icon=":material/error:")
+    st.stop()
+bar.empty()
+
+curves = convergence_curves(results)
+summary = convergence_summary(results)
+st.plotly_chart(convergence_plot(curves, summary, n_max=N), width="stretch", key="conv_chart")
+st.caption(
+    f"{len(chosen)} models, {int(replicates):,} {scheme}-wise bootstrap replicates, seed {int(seed)}. Dotted vertical lines: mean convergence@n of "
+    "the replicates that converge. A curve that never rises (no convergence 100%) means the method's ranking did not "
+    "settle on the gold standard before N in any replicate."
+)
+table, config = convergence_display(results)
+st.dataframe(table, column_config=config, hide_index=True, width="stretch")
+
+st.subheader("Agreement with the gold standard vs n")
+st.plotly_chart(kendall_tau_plot(curves, methods=list(summary["method"])), width="stretch", key="conv_tau_chart")
+st.caption("Mean Kendall's tau_b between the ranking after n trials and the gold standard, over the same replicates "
+           "(paper Figure 3). 1 means the same order; ties count as in scipy.stats.kendalltau.")
+
+with st.expander("The gold standard, no convergence, and what is assumed", expanded=False):
+    st.markdown(
+        "- **Gold standard** (paper section 2.7): the avg@N ranking of all N trials of the data, which equals the Bayes@N "
+        "ranking under a uniform prior. Every method and replicate is compared with it, so a Pass@k ranking converges only "
+        "if it ends up agreeing with the average. *Own final ranking* (each replicate's n = N ranking) instead measures "
+        "when a ranking stops changing (the reading of the Figure 9 caption).\n"
+        "- **No convergence**: there is no n <= N - 1 from which on the ranking equals the gold standard at every later "
+        "n. With many close models this is common (paper Appendix J: with 20 models some replicate never converges); "
+        "report credible intervals and rank ties rather than a strict order then.\n"
+        "- **Exact match**: convergence needs every rank to match (ties included), so it gets harder as models are added.\n"
+        "- **With a rubric** (Rubric page), Bayes@N uses the rubric's weights and is compared with the rubric's avg@N "
+        "ranking; the Pass@k family always uses binary correctness and the binary avg@N ranking.\n"
+        "- Questions and trials are taken as independent; credible intervals (Leaderboard) cover trials, not questions."
+    )
+    for assumption in dict.fromkeys(a for _, res in results for a in res.assumptions):
+        st.caption(md(assumption))
+    for note in block.notes:
+        st.caption(md(note))

@@ -1,0 +1,101 @@
+"""Export: the leaderboard as files, a self-contained HTML report, and a manifest that restores the analysis."""
+
+import re
+from functools import partial
+
+import streamlit as st
+
+from dashboard import export, rubric_state
+from dashboard.guard import user_errors
+from dashboard.quality import blocking_notice
+from dashboard.sidebar import page_context
+from dashboard.text import md
+from scorio_core import rubric
+from scorio_core.errors import InputError
+from scorio_core.report.manifest import manifest_to_json
+
+ctx = page_context()
+if ctx is None:
+    st.stop()
+
+st.title("Export")
+st.caption("Share the leaderboard on screen: tables for papers and spreadsheets, a report for stakeholders, and a "
+           "manifest that reopens this exact analysis.")
+if blocking_notice(ctx.data.dataset):
+    st.stop()
+
+active = rubric_state.active_rubric(ctx)
+settings = export.current_settings(ctx)
+with user_errors("the leaderboard to export"):
+    table = export.analysis_table(ctx, active, settings)
+summary = export.summary_verdict(table, settings)
+files = export.table_exports(table, settings, ctx.task)
+stem = re.sub(r"[^0-9A-Za-z]+", "-", f"{ctx.data.label}-{ctx.task}").strip("-").lower()[:80] or "leaderboard"
+
+st.subheader("Verdict", divider="gray")
+with st.container(border=True):
+    st.markdown(f"**{md(summary.headline)}**")
+    if summary.summary:
+        st.markdown(md(summary.summary))
+    if summary.lines:
+        with st.expander(f"Every neighbouring pair ({len(summary.lines)})"):
+            st.markdown("\n".join(f"- {md(line)}" for line in summary.lines))
+    for caveat in summary.caveats:
+        st.caption(md(caveat))
+
+st.subheader("Downloads", divider="gray")
+row1 = st.columns(3)
+row1[0].download_button("Leaderboard CSV", files["csv"], file_name=f"{stem}.csv", mime="text/csv", icon=":material/table:",
+                        width="stretch", key="export_csv", on_click="ignore",
+                        help="Raw columns, full precision; cells starting with = + - @ are prefixed with ' (no formulas).")
+row1[1].download_button("Markdown table", files["md"], file_name=f"{stem}.md", mime="text/markdown", icon=":material/notes:",
+                        width="stretch", key="export_md", on_click="ignore")
+row1[2].download_button("LaTeX table (booktabs)", files["latex"], file_name=f"{stem}.tex", mime="text/x-tex",
+                        icon=":material/functions:", width="stretch", key="export_latex", on_click="ignore",
+                        help="Needs \\usepackage{booktabs}.")
+row2 = st.columns(3)
+row2[0].download_button("HTML report", partial(export.html_bytes, ctx, active, settings, table, summary),
+                        file_name=f"{stem}.html", mime="text/html", icon=":material/article:", type="primary",
+                        width="stretch", key="export_html", on_click="ignore",
+                        help="One self-contained file (charts included, no internet needed): verdict, leaderboard, charts, settings.")
+row2[1].download_button("Rubric JSON", rubric.schema_to_json(active.schema if active.status == "rubric" else rubric.get_schema("Binary correctness")),
+                        file_name="rubric.json", mime="application/json", icon=":material/rule:", width="stretch",
+                        key="export_rubric", on_click="ignore")
+row2[2].download_button("Analysis manifest", manifest_to_json(export.build_manifest(ctx, active, settings)),
+                        file_name=f"{stem}.manifest.json", mime="application/json", icon=":material/fingerprint:",
+                        width="stretch", key="export_manifest", on_click="ignore",
+                        help="Data SHA-256, task, rubric, thresholds, settings, seeds and versions. Upload it below to restore.")
+
+st.subheader("What is exported", divider="gray")
+rows = export.settings_rows(ctx, active, settings)
+st.dataframe([{"setting": k, "value": v} for k, v in rows.items()], hide_index=True, width="stretch",
+             column_config={"setting": st.column_config.TextColumn("Setting", width="small"),
+                            "value": st.column_config.TextColumn("Value", width="large")})
+st.caption("Metric, k and tie rule come from the Leaderboard page; the rubric from the Rubric page; dataset, task and "
+           "credibility level from the sidebar.")
+with st.expander("Preview: Markdown"):
+    st.code(files["md"], language="markdown")
+with st.expander("Preview: LaTeX"):
+    st.code(files["latex"], language="latex")
+
+st.subheader("Restore an analysis", divider="gray")
+upload = st.file_uploader("Analysis manifest (.json)", type=["json"], key="export_restore_upload",
+                          help="A manifest downloaded here or written by `python -m scorio_core export --format manifest`.")
+if upload is not None:
+    try:
+        plan = export.restore_plan(upload.getvalue(), upload.name)
+    except InputError as exc:
+        st.error(md(str(exc)), icon=":material/error:")
+        st.caption("Nothing changed.")
+    else:
+        m = plan.manifest
+        st.markdown(f"**{md(m.dataset_label)}** · task {md(m.task)} · rubric "
+                    f"{md(m.schema.name if m.schema else 'Binary correctness')} · {md(m.settings['metric'])} · "
+                    f"{m.settings['confidence']:.0%} · saved {md(m.created or 'unknown')}")
+        for problem in plan.problems:
+            st.error(md(problem), icon=":material/block:")
+        for warning in plan.warnings:
+            st.warning(md(warning), icon=":material/warning:")
+        if st.button("Restore this analysis", type="primary", disabled=not plan.ok, key="export_restore"):
+            export.apply_restore(plan)
+            st.switch_page("pages/leaderboard.py")

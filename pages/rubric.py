@@ -1,0 +1,85 @@
+"""Rubric workbench: pick or edit a categorical rubric and see the ranking change live."""
+
+import streamlit as st
+
+from dashboard import rubric_panel, rubric_state
+from dashboard.compute import category_distribution, leaderboard_table
+from dashboard.figures import category_bars
+from dashboard.guard import user_errors
+from dashboard.quality import blocking_notice
+from dashboard.sidebar import page_context, refresh_rubric_note
+from dashboard.tables import rerank_display
+from dashboard.text import md
+
+ctx = page_context()
+if ctx is None:
+    st.stop()
+
+st.title("Rubric")
+st.caption(
+    "Map every attempt to a category (first match wins) and give each category a weight; Bayes@N then scores the "
+    "categories (paper Appendix F). The rubric set here applies to every page."
+)
+if blocking_notice(ctx.data.dataset):
+    st.stop()
+if ctx.data.dataset.attempts is None:
+    st.info(
+        "This dataset has counts only (n_trials and n_correct per question), without the per-attempt signals a rubric "
+        "reads (is_correct, has_box, completion_bpt, verifier scores...). Results stay on binary correctness. "
+        "Pick an attempt-level dataset in the sidebar, such as the paper simulation, to build a rubric.",
+        icon=":material/info:",
+    )
+    st.stop()
+
+with user_errors("the rubric's signals"):
+    table = rubric_state.signal_table(ctx.data.data_id, ctx.data.dataset, ctx.task)
+editor, results = st.columns([11, 9], gap="large")
+with editor:
+    picker = st.container()
+    rubric_panel.render_editors(table)
+    rubric_panel.render_error()
+with picker:  # drawn above the tables, after they are read, so it names the rubric in force
+    rubric_panel.render_picker()
+refresh_rubric_note()
+
+active = rubric_state.active_rubric(ctx)
+with results:
+    st.subheader("Re-ranked leaderboard")
+    if active.status == "not-applicable":
+        st.warning(md(active.message), icon=":material/warning:")
+    with user_errors("the re-ranked leaderboard"):
+        board = leaderboard_table(
+            ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
+            rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id, _prior=active.prior,
+        )
+    baseline = None
+    if (active.status == "rubric" or active.prior is not None) and ctx.data.dataset.attempts["is_correct"].notna().any():
+        baseline = leaderboard_table(ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence)
+    frame, config = rerank_display(board, baseline, confidence=ctx.confidence)
+    st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 760))
+    st.caption(f"Bayes@N under {md(active.summary)}; task: {md(ctx.task)}. \"vs binary\": places gained against binary correctness.")
+
+with editor:
+    st.subheader("Thresholds")
+    scope = "all tasks pooled" if ctx.task == "all tasks" else f"task {md(ctx.task)}"
+    st.caption(f"Percentile thresholds are computed over every attempt in scope ({scope}), all models pooled (paper Table 4).")
+    rubric_panel.render_thresholds(active)
+    st.subheader("Save and share")
+    rubric_panel.render_json()
+    with st.expander("Prior outcomes R0 (optional)"):
+        rubric_panel.render_prior(ctx, active)
+
+st.subheader("Coverage on this data", divider="gray")
+rubric_panel.render_coverage(active)
+if active.status == "binary":
+    st.caption("Binary correctness: every attempt with an is_correct value is wrong or correct.")
+
+st.subheader("Category distribution per model", divider="gray")
+models, counts, unmatched = category_distribution(
+    ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,
+    active.scoped.mask if active.scoped is not None else None,
+)
+order = [m for m in board["model"] if m in models]
+index = [models.index(m) for m in order]
+st.plotly_chart(category_bars(order, active.labels, counts[index], unmatched[index], active.weights), width="stretch")
+st.caption("Models in leaderboard order (best first). Colours run from the lowest weight (red) to the highest (blue).")

@@ -1,0 +1,151 @@
+"""Sensitivity: does the ranking depend on the rubric? (paper Figure 7, Appendix F)"""
+
+import streamlit as st
+
+from dashboard import rubric_state
+from dashboard.analysis_cache import progress_to
+from dashboard.analysis_tables import bump_frame, drivers_display, leader_summary, models_by_rank, stability_display
+from dashboard.figures import rank_share_heatmap, schema_bump_chart
+from dashboard.quality import blocking_notice
+from dashboard.sensitivity_cache import (
+    default_comparison,
+    default_perturbation,
+    follow_active_rubric,
+    perturbation,
+    ranks_across_schemata,
+    rubric_choice_matters,
+    schema_applicability,
+    schema_options,
+)
+from dashboard.sidebar import page_context
+from dashboard.text import md
+from dashboard.widget_state import ensure, ensure_choice, ensure_subset
+from scorio_core.errors import InputError
+
+RUBRICS = (100, 200, 500, 1000, 2000, 5000)
+
+ctx = page_context()
+if ctx is None:
+    st.stop()
+
+st.title("Rubric sensitivity")
+active = rubric_state.active_rubric(ctx)
+st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
+st.markdown(
+    "A rubric maps every attempt to a category and weights the categories (paper Appendix F). Different, equally "
+    "reasonable rubrics can order models differently; this page shows how much the ranking depends on that choice."
+)
+if blocking_notice(ctx.data.dataset):
+    st.stop()
+if ctx.data.dataset.attempts is None:
+    st.info(
+        "This dataset has counts only (n_trials, n_correct per question): there are no attempt-level signals such as "
+        "boxed answers, token counts or verifier scores, so binary correctness is the only rubric that applies and there "
+        "is nothing to compare. Pick an attempt-level dataset with signals, e.g. *Paper simulation*.",
+        icon=":material/info:",
+    )
+    st.stop()
+options = schema_options(active)
+try:
+    names, skipped = schema_applicability(ctx, options)
+except InputError as exc:
+    st.error(f"The rubric signals of this data cannot be read: {md(exc)}", icon=":material/error:")
+    st.stop()
+if skipped:
+    with st.expander(f"Schemata this data cannot support ({len(skipped)}): signals missing"):
+        for item in skipped:
+            st.markdown(f"- **{md(item.schema)}**: needs {md(', '.join(item.missing))}")
+
+st.subheader("Ranks across schemata")
+follow_active_rubric(active, names, options)
+ensure_subset("sens_schemas", names, default_comparison(names, options, active))
+ensure("sens_ci", False)
+picked = st.multiselect("Schemata", names, key="sens_schemas", persist_state="session",
+                        help="Only schemata whose signals exist in the data are offered.")
+left, right = st.columns([1, 3])
+with_ci = left.toggle(f"With {ctx.confidence:.0%} CI ties", key="sens_ci", persist_state="session",
+                      help="Neighbours share a rank when their Bayes@N difference is not credible (paper rule, section 2.7.1).")
+if not picked:
+    st.info("Pick at least one schema.", icon=":material/info:")
+else:
+    try:
+        across = ranks_across_schemata(ctx, [options[n] for n in picked])
+    except (InputError, ValueError) as exc:
+        st.error(f"The schemata cannot be compared: {md(exc)}", icon=":material/error:")
+        st.stop()
+    models = models_by_rank(across.models, across.mu[0])
+    ensure_subset("sens_highlight", models, [])
+    highlight = right.multiselect("Highlight models", models, key="sens_highlight", persist_state="session",
+                                  placeholder="All models in colour")
+    if len(models) < 2:
+        st.info("Ranking needs at least 2 models; this data has one on this task.", icon=":material/info:")
+        st.stop()
+    st.plotly_chart(schema_bump_chart(bump_frame(across, with_ci=with_ci), schemas=across.schemas, models=models,
+                                      highlight=highlight,
+                                      rank_label=f"rank with {ctx.confidence:.0%} CI ties" if with_ci else "competition rank"),
+                    width="stretch", key="sens_bump")
+    st.caption("Bayes@N (uniform prior) under each schema's categories and weights; thresholds are percentiles of this "
+               "data. Lines that cross mark models whose order depends on the rubric.")
+    for note in across.notes:
+        st.caption(md(note))
+
+if not rubric_choice_matters(names, options):
+    st.info("Only binary correctness applies to this data (it has no other attempt signals), so the ranking cannot depend "
+            "on a rubric here. Datasets with signals such as boxed answers, token counts, bits per token or verifier "
+            "scores (e.g. *Paper simulation*) unlock the other schemata.", icon=":material/info:")
+    st.stop()
+
+st.subheader("Rank stability under perturbation")
+st.markdown("Random rubrics around one schema: every non-zero weight scaled by an independent factor in "
+            "[1 - r, 1 + r], every percentile threshold moved by up to d percentile points. Which ranks hold?")
+ensure_choice("sens_target", names, default_perturbation(names, options, active))
+ensure("sens_weight_range", 0.2)
+ensure("sens_shift", 5.0)
+ensure_choice("sens_n", RUBRICS, 200)
+ensure("sens_seed", 0)
+cols = st.columns([2.2, 1.4, 1.4, 1.4, 0.8])
+target = cols[0].selectbox("Schema to perturb", names, key="sens_target", persist_state="session")
+weight_range = cols[1].slider("Weights +/- (r)", 0.0, 0.5, step=0.05, key="sens_weight_range", persist_state="session",
+                              format="%.2f", help="Each weight is multiplied by U(1 - r, 1 + r); a zero weight stays zero.")
+shift = cols[2].slider("Thresholds +/- d (points)", 0.0, 20.0, step=1.0, key="sens_shift",
+                       persist_state="session", help="Each percentile threshold moves by U(-d, d) percentile points, within 0..100.")
+n = cols[3].select_slider("Perturbed rubrics", RUBRICS, key="sens_n", persist_state="session")
+seed = cols[4].number_input("Seed", min_value=0, step=1, key="sens_seed", persist_state="session")
+
+bar = st.empty()
+try:
+    result = perturbation(ctx, options[target], n=int(n), weight_range=float(weight_range), threshold_shift=float(shift),
+                          seed=int(seed), on_progress=progress_to(bar, "Scoring perturbed rubrics..."))
+except (InputError, ValueError) as exc:
+    st.error(f"The perturbation cannot be computed: {md(exc)}", icon=":material/error:")
+    st.stop()
+bar.empty()
+
+m1, m2, m3 = st.columns(3)
+m1.metric("Leader (unperturbed)", result.leader)
+m2.metric("Leader keeps rank 1", f"{result.leader_kept:.0%}", help=f"Share of the {result.n} perturbed rubrics.")
+m3.metric("Parameters perturbed", len(result.parameters))
+order = models_by_rank(result.models, result.base_mu)
+index = [result.models.index(m) for m in order]
+st.plotly_chart(rank_share_heatmap(order, result.rank_share[index], result.base_ranks[index], n_rubrics=result.n),
+                width="stretch", key="sens_heatmap")
+st.caption("Each row: the share of perturbed rubrics in which the model holds each rank (ties share the better rank). "
+           "Orange squares: its rank under the unperturbed schema.")
+
+st.markdown("**Which rubric choices flip the leader**")
+st.markdown(md(leader_summary(result)))
+drivers, driver_config = drivers_display(result)
+if drivers.empty:
+    st.info("This schema has nothing to perturb (no non-zero weight or percentile threshold).", icon=":material/info:")
+else:
+    st.dataframe(drivers, column_config=driver_config, hide_index=True, width="stretch")
+    st.caption("Leader change rates compare perturbed rubrics where the parameter sits in the low or high third of its "
+               "range; the smallest change moves that parameter alone until another model catches the leader.")
+with st.expander("Per-model stability"):
+    frame, config = stability_display(result)
+    st.dataframe(frame, column_config=config, hide_index=True, width="stretch")
+with st.expander("What this view assumes"):
+    for text in result.assumptions + result.notes:
+        st.markdown(f"- {md(text)}")
+    st.markdown("- Credible intervals and CI ties cover the uncertainty from the finite number of trials, not the "
+                "choice of rubric: this page is the place to see the latter.")

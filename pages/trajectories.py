@@ -1,0 +1,162 @@
+"""Trajectories: the rank of every model as trials accumulate (paper Figure 9), with Bayes@N bands."""
+
+import streamlit as st
+
+from dashboard import rubric_state
+from dashboard.analysis_cache import (
+    METRIC_LABELS,
+    Method,
+    analysis_block,
+    block_problem,
+    convergence_results,
+    credible_bands,
+    progress_to,
+    trajectory,
+)
+from dashboard.analysis_tables import band_frame, models_by_rank
+from dashboard.figures import credible_band_grid, rank_trajectory_plot
+from dashboard.quality import blocking_notice
+from dashboard.sidebar import page_context
+from dashboard.text import md
+from dashboard.widget_state import ensure, ensure_choice, ensure_subset
+from scorio_core.errors import InputError
+
+REPLICATES = (500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+
+ctx = page_context()
+if ctx is None:
+    st.stop()
+
+st.title("Trajectories")
+active = rubric_state.active_rubric(ctx)
+st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
+st.markdown(
+    "How the ranking changes as trials accumulate: the rank of every model after the first *n* trials, "
+    "for *n* = 1..N (paper Figure 9). A ranking you can trust settles early and stays put."
+)
+if blocking_notice(ctx.data.dataset):
+    st.stop()
+if active.message:
+    st.info(md(active.message), icon=":material/info:")
+try:
+    block = analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, "rubric", active.rubric_id,
+                           active.categorization, active.prior_id, active.prior)
+except InputError as exc:
+    st.error(f"Trajectories cannot be computed for this data: {md(exc)}", icon=":material/error:")
+    st.stop()
+problem = block_problem(block)
+if problem:
+    st.info(md(problem), icon=":material/info:")
+    st.stop()
+N = block.n_trials
+
+ensure_choice("traj_metric", list(METRIC_LABELS), "bayes")
+ensure("traj_k", min(2, N), lambda v: 1 <= v <= N)
+ensure("traj_tau", 0.5)
+left, mid, right = st.columns([2, 1, 1])
+metric = left.selectbox("Ranking metric", list(METRIC_LABELS), format_func=METRIC_LABELS.get, key="traj_metric",
+                        persist_state="session",
+                        help="Bayes@N ranks like avg@N (uniform prior, section 2.6); the Pass@k family uses binary correctness.")
+k = mid.number_input("k", min_value=1, max_value=N, step=1, key="traj_k", persist_state="session",
+                     disabled=metric == "bayes", help=f"Draws of the Pass@k family (k <= N = {N}); undefined for n < k.")
+tau = right.slider("tau", 0.0, 1.0, step=0.05, key="traj_tau", persist_state="session", disabled=metric != "g-pass@k_tau",
+                   help="G-Pass@k_tau counts a question when at least ceil(tau k) of k draws are correct.")
+method = Method(metric, int(k) if metric != "bayes" else 1, float(tau) if metric == "g-pass@k_tau" else None)
+
+orders = {"observed": "Observed order", "worst": "Worst-case replicate"}
+if not block.has_order:
+    st.info("This dataset has counts only (no trial order), so there is no observed trajectory. Shown: the worst-case "
+            "**row-wise** bootstrap replicate, which resamples trials within each question and assumes exchangeable "
+            "trials.", icon=":material/info:")
+    st.session_state["traj_order"], st.session_state["traj_scheme"] = "worst", "row"
+ensure_choice("traj_order", list(orders), "observed")
+ensure_choice("traj_scheme", ["column", "row"], "column")
+ensure_choice("traj_replicates", REPLICATES, 2000)
+ensure("traj_seed", 0)
+ensure_subset("traj_highlight", block.models, [])
+c1, c2, c3, c4 = st.columns([1.8, 1.4, 1.8, 0.8])
+order = c1.segmented_control("Trial order", list(orders), format_func=orders.get, key="traj_order",
+                             persist_state="session", disabled=not block.has_order,
+                             help="The data's own trial order, or the bootstrap replicate that converges last (paper "
+                                  "Figure 9).") or "observed"
+worst_view = order == "worst"
+scheme = c2.segmented_control("Bootstrap", ["column", "row"], format_func=lambda s: f"{s}-wise", key="traj_scheme",
+                              persist_state="session", disabled=not worst_view or not block.has_order,
+                              help="column-wise: resample trial indices shared by all questions; row-wise: resample "
+                                   "within each (model, question); paper section 2.7.") or "column"
+replicates = c3.select_slider("Replicates", REPLICATES, key="traj_replicates", persist_state="session",
+                              disabled=not worst_view, help="The worst case is the latest-converging of these replicates.")
+seed = c4.number_input("Seed", min_value=0, step=1, key="traj_seed", persist_state="session", disabled=not worst_view)
+highlight = st.multiselect("Highlight models", list(block.models), key="traj_highlight", persist_state="session",
+                           placeholder="All models in colour", help="Grey out the others.")
+
+worst = None
+try:
+    if worst_view:
+        bar = st.empty()
+        ((_, worst),) = convergence_results(ctx, active, [method], scheme=scheme, replicates=int(replicates), seed=int(seed),
+                                            on_progress=progress_to(bar, "Bootstrapping..."))
+        bar.empty()
+    traj = trajectory(ctx, active, method, worst=worst, scheme=scheme, seed=int(seed))
+    settles = trajectory(ctx, active, method, worst=worst, scheme=scheme, seed=int(seed), gold="replicate").convergence
+    models = analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, method.kind, active.rubric_id,
+                            active.categorization, active.prior_id, active.prior).models
+except (InputError, ValueError) as exc:
+    st.error(f"This view cannot be computed: {md(exc)}", icon=":material/error:")
+    st.stop()
+
+label = METRIC_LABELS[metric] if metric == "bayes" else method.label
+where = "observed trial order" if not worst_view else (
+    f"worst of {int(replicates):,} {scheme}-wise bootstrap replicates (replicate #{worst.worst_replicate}, seed {int(seed)})")
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("convergence@n", "none" if traj.convergence is None else traj.convergence,
+          help="Smallest n <= N - 1 after which the ranking equals the gold standard and never changes again.")
+m2.metric("Ranking stops changing at", "n = N" if settles is None else f"n = {settles}",
+          help="The last change of this trajectory's ranking (compared with its own final ranking, the reading of the "
+               "paper's Figure 9 caption); n = N means it still changes at the last trial.")
+m3.metric("Kendall's tau_b at n = N", f"{traj.kendall_tau[-1]:.3f}",
+          help="Agreement of the final ranking with the gold standard (1 on the observed order by construction).")
+m4.metric("Models x trials", f"{len(models)} x {N}")
+palette = models_by_rank(models, -traj.gold_ranks)  # colours follow the gold-standard order, best first
+st.plotly_chart(rank_trajectory_plot(models, traj.n, traj.ranks, convergence=traj.convergence, highlight=highlight,
+                                     title=f"{label} rank after n trials: {where}", metric_label=label,
+                                     color_order=palette),
+                width="stretch", key="traj_chart")
+st.caption(
+    "Gold standard: the avg@N ranking (= Bayes@N, uniform prior) of all N trials of the data (paper section 2.7); "
+    "a line still moving near n = N means N trials were not enough to pin that model's place."
+    + (" Pass@k-family ranks are undefined for n < k." if method.k > 1 else "")
+)
+
+st.subheader("Bayes@N mean and credible interval vs n")
+try:
+    bands, same = credible_bands(ctx, active, worst=worst, worst_method=method if worst is not None else None,
+                                 scheme=scheme, seed=int(seed))
+except (InputError, ValueError) as exc:
+    st.error(f"The credible bands cannot be computed: {md(exc)}", icon=":material/error:")
+    st.stop()
+ranked = models_by_rank(block.models, bands.scores[:, -1])
+ensure_subset("traj_band_models", ranked, ranked[:8])
+chosen = st.multiselect("Models", ranked, key="traj_band_models",
+                        persist_state="session", help="One panel per model; the best 8 at n = N by default.")
+if chosen:
+    band = band_frame(bands, block.models, block.weights, ctx.confidence)
+    st.plotly_chart(credible_band_grid(band, models=chosen, confidence=ctx.confidence, color_order=palette),
+                    width="stretch", key="traj_bands")
+st.caption(
+    f"Posterior mean after n trials with its central {ctx.confidence:.0%} credible interval (normal approximation), "
+    + ("along the same replicate as the ranks above. " if same else "along the observed trial order. ")
+    + "The dotted line is the value after all N trials. The interval covers the uncertainty from the finite number "
+    "of trials per question; the questions themselves are taken as given."
+)
+
+with st.expander("What this view assumes"):
+    st.markdown(
+        "- Questions and trials are independent; the ranking after *n* trials uses each question's first *n* trials.\n"
+        "- Ranks are competition ranks of the metric (ties share the better rank), as in the paper's Figure 9.\n"
+        "- The worst-case replicate is the one that converges last (or never) among the bootstrap replicates; "
+        "row-wise resampling assumes exchangeable trials.\n"
+        "- With a prior R0 (Rubric page), Bayes@N uses it; the gold standard stays the avg@N ranking of the data."
+    )
+    for note in block.notes:
+        st.caption(md(note))

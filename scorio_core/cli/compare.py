@@ -1,0 +1,124 @@
+"""``compare``: two models head to head (difference posterior, disagreements, trials needed).
+
+Usage::
+
+    python -m scorio_core compare PATH... --models A B [--task T] [--confidence 0.95]
+        [--schema NAME_OR_JSON] [--max-tokens N] [--freeze-thresholds FILE]
+        [--curve] [--output json|table]
+
+JSON output (``--output json``) is an object::
+
+    {"models": [A, B], "task": ..., "settings": {...},
+     "a": {leaderboard row of A}, "b": {...},
+     "difference": {"mean", "sd", "lo", "hi", "rho", "z", "confidence", "assumption"},
+     "outcomes": {"only A solves": n, "only B solves": n, ...},
+     "questions": [{"question", "outcome", "n_a", "correct_a", "rate_a", "score_a", "n_b", ...}, ...],
+     "trials_needed": {"n_needed", "n_observed", "z_observed", "rho_observed", "z_threshold",
+                       "confidence", "assumption", "curve": {"n": [...], "z": [...]} (with --curve)}}
+
+The metric is Bayes@N (under ``--schema`` when given): the difference, rho and the trials
+needed all use its posterior (paper sections 2.5 and Appendix D).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows
+
+__all__ = ["register", "run", "compare_report"]
+
+
+def register(subparsers) -> None:
+    """Add the ``compare`` subcommand."""
+    from scorio_core.cli.export import add_analysis_arguments
+
+    parser = subparsers.add_parser(
+        "compare",
+        help="two models head to head: difference posterior, P(A > B), disagreements, trials needed",
+        description=(
+            "Compare two models under Bayes@N: the posterior of the difference with its credible "
+            "interval and rho = P(A > B) (section 2.5), the questions where one solves and the "
+            "other does not, and how many trials per question would separate them (Appendix D)."
+        ),
+    )
+    add_data_arguments(parser)
+    parser.add_argument("--models", nargs=2, required=True, metavar=("A", "B"), help="the two models to compare")
+    add_analysis_arguments(parser, with_metric=False)
+    parser.add_argument("--curve", action="store_true", help="include the z-vs-N curve of trials needed in the JSON")
+    parser.add_argument("--output", choices=("table", "json"), default="table")
+    parser.set_defaults(func=run)
+
+
+def compare_report(outcomes, table, model_a: str, model_b: str, confidence: float, prior_counts=None,
+                   curve: bool = False) -> dict:
+    """The JSON-ready comparison of two models (what ``compare --output json`` prints)."""
+    from scorio_core.compare import ASSUMPTION, difference_posterior, disagreement_table, outcome_counts
+    from scorio_core.errors import InputError
+    from scorio_core.separation import trials_needed
+
+    rows = {str(r["model"]): r for r in table.to_dict(orient="records")}
+    for m in (model_a, model_b):
+        if m not in rows:
+            raise InputError(f"model {m!r} is not in the data; models: {', '.join(list(rows)[:20])}.")
+    a, b = rows[model_a], rows[model_b]
+    diff = difference_posterior(a["mu"], a["sigma"], b["mu"], b["sigma"], confidence)
+    questions = disagreement_table(outcomes, model_a, model_b)
+    rubric = outcomes.rubric
+    ia, ib = rubric.models.index(model_a), rubric.models.index(model_b)
+    pa = None if prior_counts is None else prior_counts[ia]
+    pb = None if prior_counts is None else prior_counts[ib]
+    needed = trials_needed(rubric.counts[ia], rubric.counts[ib], rubric.weights, pa, pb, confidence=confidence)
+    trials = {
+        "n_needed": needed.n_needed,
+        "n_observed": list(needed.n_observed),
+        "z_observed": needed.z_observed,
+        "rho_observed": needed.rho_observed,
+        "z_threshold": needed.z_threshold,
+        "confidence": needed.confidence,
+        "assumption": needed.assumption,
+    }
+    if curve:
+        trials["curve"] = {"n": needed.n, "z": needed.z}
+    return {
+        "models": [model_a, model_b],
+        "task": outcomes.task,
+        "a": a,
+        "b": b,
+        "difference": {**diff._asdict(), "assumption": ASSUMPTION},
+        "outcomes": outcome_counts(questions),
+        "questions": questions.to_dict(orient="records"),
+        "trials_needed": trials,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``compare``; returns the exit status."""
+    from scorio_core.cli._common import load_dataset
+    from scorio_core.cli.export import analyse, load_schema_args, resolve_task
+    from scorio_core.eval._validate import check_confidence
+
+    model_a, model_b = args.models
+    if model_a == model_b:
+        raise ValueError(f"--models needs two different models; got {model_a!r} twice.")
+    confidence = check_confidence(0.95 if args.confidence is None else args.confidence)
+    schema, frozen = load_schema_args(args)
+    dataset = load_dataset(args)
+    task = resolve_task(dataset, args.task)
+    outcomes, table, _ = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens,
+                                 metric="bayes", confidence=confidence)
+    report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve)
+    report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary"}
+    if args.output == "json":
+        emit_json(report)
+        return 0
+    d = report["difference"]
+    t = report["trials_needed"]
+    print(f"{model_a} vs {model_b} ({task}), Bayes@N")
+    print(f"  difference {d['mean']:+.4f} (sd {d['sd']:.4f}), {confidence:.0%} credible interval "
+          f"[{d['lo']:+.4f}, {d['hi']:+.4f}], P({model_a} > {model_b}) = {d['rho']:.4f}")
+    needed = "not reached" if t["n_needed"] is None else str(t["n_needed"])
+    print(f"  trials per question to separate at {confidence:.0%}: {needed} (observed {max(t['n_observed'])})")
+    print("  " + ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items() if v))
+    emit_rows(report["questions"], ["question", "outcome", "n_a", "correct_a", "n_b", "correct_b", "diff"], "table")
+    return 0

@@ -1,0 +1,231 @@
+"""``export``: the leaderboard as CSV, Markdown, LaTeX, a self-contained HTML report, or a manifest.
+
+Usage::
+
+    python -m scorio_core export PATH... --format csv|md|latex|html|manifest [--out FILE]
+        [--input-format F] [--map CANONICAL=COLUMN]
+        [--task T] [--metric bayes] [--k 1] [--tau 0.5] [--confidence 0.95]
+        [--tie-rule paper] [--schema NAME_OR_JSON] [--max-tokens N]
+        [--freeze-thresholds FILE] [--manifest FILE]
+
+``--manifest FILE`` restores an analysis saved by the app or by ``--format manifest``: its
+task, rubric, thresholds, data-quality choices and settings are used (options given on the
+command line win), after checking that the files have the SHA-256 the manifest records.
+CSV cells starting with ``= + - @`` are neutralised against spreadsheet formula injection;
+the HTML report escapes all user text and embeds the manifest. Without ``--out`` the
+result goes to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from scorio_core.cli._common import add_choice_arguments
+
+__all__ = ["register", "run", "analyse", "FORMATS"]
+
+FORMATS = ("csv", "md", "latex", "html", "manifest")
+_DEFAULTS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "paper"}
+
+
+def add_analysis_arguments(parser: argparse.ArgumentParser, *, with_metric: bool = True) -> None:
+    """Settings shared by ``export`` and ``compare`` (defaults None: a manifest may fill them)."""
+    from scorio_core.metrics import METRICS
+
+    if with_metric:
+        parser.add_argument("--metric", default=None, choices=list(METRICS), help="ranking metric (default bayes = Bayes@N)")
+        parser.add_argument("--k", type=int, default=None, help="k for Pass@k and the k-metrics (default 1)")
+        parser.add_argument("--tau", type=float, default=None, help="tau for G-Pass@k_tau (default 0.5)")
+        parser.add_argument("--tie-rule", default=None, choices=("paper", "upper-bound", "none"),
+                            help="rank_ci rule (default paper)")
+    parser.add_argument("--confidence", type=float, default=None, help="credibility level (default 0.95)")
+    parser.add_argument("--schema", default=None, metavar="NAME_OR_JSON",
+                        help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
+    parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for token_ratio")
+    parser.add_argument("--freeze-thresholds", default=None, metavar="FILE",
+                        help="JSON of rubric threshold values to reuse ({name: value} or a `rubric --output json` result)")
+
+
+def register(subparsers) -> None:
+    """Add the ``export`` subcommand."""
+    parser = subparsers.add_parser(
+        "export",
+        help="leaderboard as CSV/Markdown/LaTeX, a self-contained HTML report, or an analysis manifest",
+        description=(
+            "Export the leaderboard of one task (or 'all tasks') as CSV (formula-injection safe), "
+            "Markdown, LaTeX (booktabs), a self-contained HTML report with a plain-language verdict, "
+            "or an analysis manifest (data SHA-256, rubric, thresholds, settings, versions) that "
+            "restores the analysis with --manifest."
+        ),
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="eval dump file(s) or folders")
+    parser.add_argument("--format", dest="export_format", required=True, choices=FORMATS, help="what to write")
+    parser.add_argument("--input-format", dest="format", default=None,
+                        help="input format (default: auto-detect); see `python -m scorio_core quality --formats`")
+    parser.add_argument("--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
+                        help="column mapping override, e.g. --map question_id=problem (repeatable)")
+    parser.add_argument("--task", default=None, help="task to export, or 'all tasks' to pool them")
+    add_choice_arguments(parser)
+    add_analysis_arguments(parser)
+    parser.add_argument("--manifest", default=None, metavar="FILE", help="restore the analysis saved in this manifest")
+    parser.add_argument("--out", default=None, metavar="FILE", help="write to FILE instead of stdout")
+    parser.set_defaults(func=run)
+
+
+def _restore(args: argparse.Namespace):
+    """Fill unset options from ``--manifest``; returns the manifest (or None)."""
+    if not args.manifest:
+        return None
+    from scorio_core.errors import InputError
+    from scorio_core.report.manifest import read_manifest
+
+    path = Path(args.manifest)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read manifest: {exc.strerror or exc}.", source=path.name) from None
+    manifest = read_manifest(data, source=path.name)
+    for name in ("metric", "k", "tau", "confidence", "tie_rule", "max_tokens"):
+        if getattr(args, name, None) is None and name in manifest.settings:
+            setattr(args, name, manifest.settings[name])
+    if args.task is None:
+        args.task = manifest.task
+    choices = manifest.choices
+    for name in ("duplicates", "binarize_threshold", "missing_outcomes"):
+        if getattr(args, name, None) is None and choices.get(name) is not None:
+            setattr(args, name, choices[name])
+    if choices.get("intersect_questions"):
+        args.intersect_questions = True
+    return manifest
+
+
+def _settings(args: argparse.Namespace) -> dict:
+    from scorio_core.eval._validate import check_confidence, check_tau
+
+    out = {name: (getattr(args, name, None) if getattr(args, name, None) is not None else default)
+           for name, default in _DEFAULTS.items()}
+    check_confidence(out["confidence"])
+    check_tau(out["tau"])
+    if isinstance(out["k"], bool) or not isinstance(out["k"], int) or out["k"] < 1:
+        raise ValueError(f"--k must be an integer >= 1; got {out['k']!r}.")
+    out["max_tokens"] = getattr(args, "max_tokens", None)
+    return out
+
+
+def analyse(dataset, task: str, *, schema=None, frozen=None, max_tokens=None, **settings):
+    """Categorize (optional), build outcomes and rank one task: what export and compare share.
+
+    Returns ``(outcomes, table, scoped)`` where ``scoped`` is the
+    :class:`scorio_core.rerank.ScopedCategorization` (None without a schema).
+    """
+    from scorio_core.analysis import leaderboard, outcomes_for
+    from scorio_core.rerank import categorize_scope
+
+    scoped = None
+    if schema is not None:
+        scoped = categorize_scope(dataset, task, schema, frozen, max_tokens=max_tokens)
+    outcomes = outcomes_for(dataset, task, scoped.categorization if scoped else None)
+    table = leaderboard(outcomes, **settings)
+    return outcomes, table, scoped
+
+
+def resolve_task(dataset, task: str | None) -> str:
+    """The task to analyse: the one given, or the only task of the data."""
+    from scorio_core.analysis import ALL_TASKS, task_names
+    from scorio_core.errors import InputError
+
+    tasks = task_names(dataset)
+    if task is None:
+        if len(tasks) != 1:
+            raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with "
+                             f"--task, or --task '{ALL_TASKS}' to pool them.")
+        return tasks[0]
+    if task != ALL_TASKS and task not in tasks:
+        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
+    return task
+
+
+def load_schema_args(args: argparse.Namespace, manifest=None):
+    """Schema and frozen thresholds from ``--schema``/``--freeze-thresholds`` (or the manifest)."""
+    from scorio_core.cli.rubric import read_frozen
+    from scorio_core.rubric import resolve_schema
+
+    schema = resolve_schema(args.schema) if args.schema else (manifest.schema if manifest else None)
+    frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
+    if frozen is None and manifest is not None and manifest.frozen and schema is manifest.schema:
+        frozen = dict(manifest.thresholds)
+    return schema, frozen
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``export``; returns the exit status."""
+    from scorio_core.cli._common import load_dataset
+    from scorio_core.errors import InputError
+    from scorio_core.metrics import get_metric
+    from scorio_core.report import tables
+    from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
+
+    manifest = _restore(args)
+    settings = _settings(args)
+    schema, frozen = load_schema_args(args, manifest)
+    dataset = load_dataset(args)
+    if manifest is not None:
+        problems = source_mismatches(manifest, dataset.sources)
+        if problems:
+            raise InputError("the data differs from the manifest: " + "; ".join(problems[:3]) + ".")
+    task = resolve_task(dataset, args.task)
+    leaderboard_settings = {k: settings[k] for k in ("metric", "k", "tau", "confidence", "tie_rule")}
+    outcomes, table, scoped = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=settings["max_tokens"],
+                                      **leaderboard_settings)
+    label = get_metric(settings["metric"]).label
+    fmt = args.export_format
+    doc = build_manifest(
+        dataset_key=manifest.dataset_key if manifest else "files:" + ",".join(s.name for s in dataset.sources),
+        dataset_label=manifest.dataset_label if manifest else ", ".join(s.name for s in dataset.sources),
+        sources=dataset.sources,
+        choices={k: getattr(args, k, None) for k in ("duplicates", "binarize_threshold", "missing_outcomes", "intersect_questions")},
+        task=task,
+        schema=schema,
+        thresholds=scoped.result.thresholds if scoped else None,
+        frozen=frozen is not None,
+        settings=settings,
+    )
+    if fmt == "csv":
+        text = tables.to_csv(table)
+    elif fmt == "md":
+        text = tables.to_markdown(tables.presentation_table(table, metric_label=label, confidence=settings["confidence"])) + "\n"
+    elif fmt == "latex":
+        caption = f"{label} with {settings['confidence']:.0%} credible intervals ({task})"
+        text = tables.to_latex(tables.presentation_table(table, metric_label=label, confidence=settings["confidence"]), caption=caption)
+    elif fmt == "manifest":
+        text = manifest_to_json(doc) + "\n"
+    else:
+        text = _html(dataset, task, table, label, settings, schema, doc, outcomes)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out} ({len(text.encode('utf-8')):,} bytes)", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _html(dataset, task, table, label, settings, schema, doc, outcomes) -> str:
+    from scorio_core.report.html import html_report
+    from scorio_core.report.verdict import verdict
+
+    v = verdict(table, confidence=settings["confidence"], metric_label=label)
+    names = ", ".join(s.name for s in dataset.sources)
+    shown = {
+        "Data": f"{names} (SHA-256 {', '.join(s.sha256[:12] for s in dataset.sources)})",
+        "Task": task,
+        "Metric": label + (f" (k = {settings['k']})" if label != "Bayes@N" else ""),
+        "Credibility level": f"{settings['confidence']:.0%}",
+        "Rank ties rule": settings["tie_rule"],
+        "Rubric": schema.name if schema is not None else "Binary correctness",
+    }
+    notes = list(outcomes.rubric.notes) + ["Charts are embedded when the report is exported from the app; "
+                                           "the table's bars show each credible interval."]
+    return html_report(title=f"{label} leaderboard: {task}", subtitle=names, table=table, verdict=v, settings=shown,
+                       manifest=doc, notes=notes, generated=f"scorio_core {doc['versions']['scorio_core']}, {doc['created']}")

@@ -1,0 +1,170 @@
+"""``sensitivity``: how much the Bayes@N ranking depends on the rubric.
+
+Ranks every model under each schema (paper Figure 7), with and without credible-interval
+ties, and optionally under random perturbations of each schema's weights and percentile
+thresholds. JSON output (``--output json``) is an object::
+
+    {"task", "models": [L names], "schemas": [S names that apply],
+     "skipped": [{"schema", "missing": [signals], "reason"}],
+     "confidence", "tie_rule",
+     "ranks": [[rank of models[i] under schemas[j]]], "ranks_ci": [[...]],
+     "mu": [[...]], "sigma": [[...]], "unmatched": [S counts],
+     "perturbation": [{"schema", "n", "weight_range", "threshold_shift", "seed", "leader",
+                       "leader_kept", "base_ranks": [L],
+                       "rank_share": [[share of rubrics with models[i] at rank r + 1]],
+                       "parameters": [{"name", "kind", "value", "low", "high"}],
+                       "drivers": [{"parameter", "kind", "correlation", "flip_rate_low",
+                                    "flip_rate_high", "smallest_change", "new_leader"}],
+                       "assumptions": [...], "notes": [...]}],
+     "notes": [...], "sources": [...]}
+
+``perturbation`` is empty without ``--perturb``; ranks of unscored models are ``null``.
+Rubrics need attempt-level signals: count tables are refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from scorio_core.cli._common import add_data_arguments, add_output_argument, emit_json, emit_rows, load_dataset
+from scorio_core.cli.trajectory import int_ranks
+
+__all__ = ["register", "run", "DEFAULT_SCHEMAS"]
+
+#: ``--schemas`` default: binary correctness and the paper's 12 schemata (Table 5).
+DEFAULT_SCHEMAS = "paper"
+
+
+def register(subparsers) -> None:
+    """Add the ``sensitivity`` subcommand."""
+    parser = subparsers.add_parser(
+        "sensitivity",
+        help="ranks across rubric schemata and under perturbed weights/thresholds",
+        description=(
+            "Rubric sensitivity (paper Appendix F, Figure 7): the Bayes@N rank of every model under each "
+            "schema, and with --perturb N the share of N randomly perturbed rubrics (weights x U(1-r, 1+r), "
+            "percentile thresholds + U(-d, d)) in which each model holds each rank, and which parameters "
+            "flip the leader."
+        ),
+    )
+    add_data_arguments(parser)
+    parser.add_argument(
+        "--schemas", default=DEFAULT_SCHEMAS, metavar="A,B,...",
+        help="comma-separated built-in names or rubric JSON files; 'paper' = binary + Table 5 (default), 'all' = every built-in",
+    )
+    parser.add_argument("--perturb", type=int, default=0, metavar="N", help="perturbed rubrics per schema (default 0: none)")
+    parser.add_argument("--weight-range", type=float, default=0.2, metavar="R", help="weights scaled by U(1-R, 1+R) (default 0.2)")
+    parser.add_argument("--threshold-shift", type=float, default=5.0, metavar="D",
+                        help="percentile thresholds moved by U(-D, D) points (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed of the perturbations (default 0)")
+    parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal")
+    parser.add_argument("--confidence", type=float, default=0.95, help="credibility level of the CI ties (default 0.95)")
+    parser.add_argument("--tie-rule", choices=("paper", "upper-bound", "none"), default="paper",
+                        help="rule of ranks_ci (default paper)")
+    add_output_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def _schema_list(text: str) -> list[str]:
+    from scorio_core.rubric import BUILTIN_SCHEMAS, DEFAULT_SCHEMA
+
+    if text.strip().lower() == "all":
+        return list(BUILTIN_SCHEMAS)
+    if text.strip().lower() == "paper":
+        return [DEFAULT_SCHEMA] + [n for n, s in BUILTIN_SCHEMAS.items() if s.source.startswith("Hariri")]
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if not names:
+        raise ValueError(f"--schemas must name at least one schema; got {text!r}.")
+    return names
+
+
+def _perturbation_payload(result) -> dict:
+    return {
+        "schema": result.schema,
+        "n": result.n,
+        "weight_range": result.weight_range,
+        "threshold_shift": result.threshold_shift,
+        "seed": result.seed,
+        "leader": result.leader,
+        "leader_kept": result.leader_kept,
+        "base_ranks": [int(r) for r in result.base_ranks],
+        "rank_share": result.rank_share,
+        "parameters": [{"name": p.name, "kind": p.kind, "value": p.value, "low": p.low, "high": p.high} for p in result.parameters],
+        "drivers": [
+            {"parameter": d.parameter, "kind": d.kind, "correlation": d.correlation, "flip_rate_low": d.flip_rate_low,
+             "flip_rate_high": d.flip_rate_high, "smallest_change": d.smallest_change, "new_leader": d.new_leader}
+            for d in result.drivers
+        ],
+        "assumptions": list(result.assumptions),
+        "notes": list(result.notes),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``sensitivity``; returns the exit status."""
+    from scorio_core.analysis import task_names
+    from scorio_core.errors import InputError
+    from scorio_core.rerank import signal_table
+    from scorio_core.sensitivity import perturb_rubric, schema_ranks
+
+    if args.perturb < 0:
+        raise ValueError(f"--perturb must be >= 0; got {args.perturb}.")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0; got {args.seed}.")
+    schemas = _schema_list(args.schemas)
+    dataset = load_dataset(args)
+    if dataset.attempts is None:
+        raise InputError("rubric sensitivity needs attempt-level data with signals; these are counts (n_trials, n_correct).")
+    tasks = task_names(dataset)
+    if args.task is None and len(tasks) > 1:
+        raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with --task.")
+    task = args.task or tasks[0]
+    if task not in tasks:
+        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
+    table = signal_table(dataset, task, args.max_tokens)
+    result = schema_ranks(table, schemas, confidence=args.confidence, tie_rule=args.tie_rule)
+    perturbed = [
+        perturb_rubric(table, name, n=args.perturb, weight_range=args.weight_range, threshold_shift=args.threshold_shift,
+                       seed=args.seed)
+        for name in result.schemas
+    ] if args.perturb else []
+    payload = {
+        "task": task,
+        "models": list(result.models),
+        "schemas": list(result.schemas),
+        "skipped": [{"schema": s.schema, "missing": list(s.missing), "reason": s.reason} for s in result.skipped],
+        "confidence": result.confidence,
+        "tie_rule": result.tie_rule,
+        "ranks": int_ranks(result.ranks.T),
+        "ranks_ci": int_ranks(result.ranks_ci.T),
+        "mu": result.mu.T,
+        "sigma": result.sigma.T,
+        "unmatched": result.unmatched,
+        "perturbation": [_perturbation_payload(p) for p in perturbed],
+        "notes": list(table.notes) + list(result.notes),
+        "sources": list(dataset.sources),
+    }
+    if args.output == "json":
+        emit_json(payload)
+        return 0
+    rows = [
+        {"model": model, **{schema: rank for schema, rank in zip(result.schemas, ranks)}}
+        for model, ranks in zip(result.models, int_ranks(result.ranks.T))
+    ]
+    rows.sort(key=lambda row: (row[result.schemas[0]] is None, row[result.schemas[0]] or 0, row["model"]))
+    emit_rows(rows, ["model", *result.schemas], args.output)
+    if args.output == "table":
+        print(f"task {task}: competition ranks of Bayes@N under {len(result.schemas)} schemata")
+        for s in result.skipped:
+            print(f"skipped: {s.schema}: {s.reason}")
+        for p in perturbed:
+            flips = [d for d in p.drivers if d.smallest_change is not None]
+            closest = min(flips, key=lambda d: abs(d.smallest_change)) if flips else None
+            detail = ""
+            if closest is not None:
+                unit = f"{closest.smallest_change:+.0%}" if closest.kind == "weight" else f"{closest.smallest_change:+g} points"
+                detail = f"; smallest single change that flips it: {closest.parameter} {unit} (new leader {closest.new_leader})"
+            print(f"perturbed {p.schema}: leader {p.leader} keeps rank 1 in {p.leader_kept:.0%} of {p.n} rubrics{detail}")
+        for note in result.notes:
+            print(f"note: {note}")
+    return 0

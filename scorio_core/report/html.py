@@ -1,0 +1,177 @@
+"""Self-contained HTML report for stakeholders: verdict, leaderboard, charts, manifest.
+
+One file, no network: the leaderboard table carries its own credible-interval bars (plain
+HTML/CSS, so the CLI report has a chart too), and Plotly figures passed by the app are
+embedded with plotly.js included once. Every piece of user text (model names, labels,
+dataset names, settings) is HTML-escaped; figure JSON is written by Plotly, which escapes
+``<`` inside scripts.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.report.manifest import manifest_to_json
+from scorio_core.report.verdict import Verdict
+
+__all__ = ["html_report"]
+
+_CSS = """
+body{font-family:Inter,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2430;margin:0;background:#f6f7f9}
+main{max-width:1080px;margin:0 auto;padding:32px 28px 56px;background:#fff}
+h1{font-size:26px;margin:0 0 4px} h2{font-size:19px;margin:34px 0 10px;border-bottom:1px solid #e3e6ea;padding-bottom:6px}
+.sub{color:#5b6270;margin:0 0 18px}
+.verdict{background:#eef5fb;border-left:4px solid #0072B2;padding:12px 16px;border-radius:4px}
+.verdict p{margin:0 0 8px;font-weight:600} .verdict ul{margin:0;padding-left:20px} .verdict li{margin:3px 0}
+.caveats{color:#5b6270;font-size:13px;margin-top:10px}
+table{border-collapse:collapse;width:100%;font-size:14px}
+th,td{padding:6px 8px;border-bottom:1px solid #eceff3;text-align:right;white-space:nowrap}
+th{background:#fafbfc;font-weight:600;color:#3b4250}
+td.txt,th.txt{text-align:left;white-space:normal}
+td.bar{width:34%;min-width:180px}
+.track{position:relative;height:14px}
+.track .ci{position:absolute;top:5px;height:4px;background:#0072B2;opacity:.55;border-radius:2px}
+.track .mu{position:absolute;top:2px;width:10px;height:10px;margin-left:-5px;border-radius:50%;background:#0072B2}
+.tie{color:#8a6d00}
+dl.settings{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;font-size:14px}
+dl.settings dt{color:#5b6270} dl.settings dd{margin:0}
+figure{margin:18px 0} figcaption{color:#5b6270;font-size:13px;margin-top:4px}
+pre{background:#f6f7f9;padding:12px;overflow:auto;font-size:12px;max-height:420px}
+footer{color:#8b919c;font-size:12px;margin-top:36px}
+"""
+
+
+def _e(value) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _num(value, fmt: str = ".4f") -> str:
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return "&ndash;"
+    return "&ndash;" if not math.isfinite(f) else format(f, fmt)
+
+
+def _int(value) -> str:
+    try:
+        if value is None or pd.isna(value):
+            return "&ndash;"
+    except (TypeError, ValueError):
+        pass
+    return str(int(value))
+
+
+def _table(table: pd.DataFrame, metric_label: str, confidence: float) -> str:
+    rows = table[table["mu"].notna()]
+    lo_axis = float(np.nanmin(rows["lo"])) if len(rows) else 0.0
+    hi_axis = float(np.nanmax(rows["hi"])) if len(rows) else 1.0
+    span = hi_axis - lo_axis or 1.0
+    pct = f"{confidence:.0%}"
+    head = (
+        "<tr><th>Rank</th><th title='Models share a rank when their difference is not credible'>Rank (CI ties)</th>"
+        f"<th class='txt'>Model</th><th>{_e(metric_label)} mean</th><th>{pct} credible interval</th>"
+        f"<th class='txt'>Interval ({_num(lo_axis, '.3f')} to {_num(hi_axis, '.3f')})</th><th>M</th><th>N</th></tr>"
+    )
+    ranks = table["rank_ci"].tolist()
+    body = []
+    for _, r in table.iterrows():
+        tie = ranks.count(r["rank_ci"]) > 1 and not pd.isna(r["rank_ci"])
+        if pd.notna(r["mu"]):
+            left = 100 * (float(r["lo"]) - lo_axis) / span
+            width = max(0.4, 100 * (float(r["hi"]) - float(r["lo"])) / span)
+            mu = 100 * (float(r["mu"]) - lo_axis) / span
+            bar = (f"<div class='track'><div class='ci' style='left:{left:.2f}%;width:{width:.2f}%'></div>"
+                   f"<div class='mu' style='left:{mu:.2f}%'></div></div>")
+            interval = f"[{_num(r['lo'])}, {_num(r['hi'])}]"
+        else:
+            bar, interval = "not scored", "&ndash;"
+        body.append(
+            f"<tr><td>{_int(r['rank'])}</td><td class='{'tie' if tie else ''}'>{_int(r['rank_ci'])}{' (tie)' if tie else ''}</td>"
+            f"<td class='txt'>{_e(r['model'])}</td><td>{_num(r['mu'])}</td><td>{interval}</td>"
+            f"<td class='bar'>{bar}</td><td>{_int(r.get('n_questions'))}</td><td>{_int(r.get('n_trials'))}</td></tr>"
+        )
+    return f"<table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _verdict(v: Verdict) -> str:
+    items = "".join(f"<li>{_e(line)}</li>" for line in v.lines)
+    caveats = "".join(f"<div>{_e(c)}</div>" for c in v.caveats)
+    summary = f"<div>{_e(v.summary)}</div>" if v.summary else ""
+    details = (f"<details><summary>Every neighbouring pair ({len(v.lines)})</summary><ul>{items}</ul></details>"
+               if items else "")
+    return (f"<div class='verdict'><p>{_e(v.headline)}</p>{summary}{details}</div>"
+            f"<div class='caveats'>{caveats}</div>")
+
+
+def html_report(
+    *,
+    title: str,
+    subtitle: str,
+    table: pd.DataFrame,
+    verdict: Verdict,
+    settings: Mapping[str, object],
+    figures: Sequence[tuple[str, str, object]] = (),
+    manifest: dict | None = None,
+    notes: Sequence[str] = (),
+    generated: str = "",
+) -> str:
+    """Render the report as one self-contained HTML document.
+
+    Parameters
+    ----------
+    title, subtitle : str
+        Shown at the top (escaped).
+    table : DataFrame
+        Leaderboard rows (:data:`scorio_core.analysis.LEADERBOARD_COLUMNS`).
+    verdict : Verdict
+        From :func:`scorio_core.report.verdict.verdict`.
+    settings : mapping of str to object
+        Label -> value pairs shown under "Settings" (escaped).
+    figures : sequence of (title, caption, plotly Figure)
+        Charts to embed; plotly.js is included once, inline (no network needed).
+    manifest : dict, optional
+        The analysis manifest, embedded as JSON (restores the analysis when uploaded).
+    notes : sequence of str
+        Extra notes (escaped).
+    generated : str
+        Footer text, e.g. the creation time and versions.
+
+    Returns
+    -------
+    str
+        The HTML document.
+    """
+    metric = verdict.metric
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body><main>",
+        f"<h1>{_e(title)}</h1><p class='sub'>{_e(subtitle)}</p>",
+        "<h2>Verdict</h2>", _verdict(verdict),
+        "<h2>Leaderboard</h2>", _table(table, metric, verdict.confidence),
+        "<p class='caveats'>Rank: competition rank of the posterior mean. Rank (CI ties): neighbours share a rank "
+        "when their difference is not credible at the chosen level (paper section 2.7.1). M: questions answered; "
+        "N: trials per question (smallest).</p>",
+    ]
+    if figures:
+        parts.append("<h2>Charts</h2>")
+        for i, (fig_title, caption, fig) in enumerate(figures):
+            div = fig.to_html(full_html=False, include_plotlyjs=(i == 0), config={"displaylogo": False, "responsive": True})
+            parts.append(f"<figure><h3>{_e(fig_title)}</h3>{div}<figcaption>{_e(caption)}</figcaption></figure>")
+    parts.append("<h2>Settings</h2><dl class='settings'>")
+    parts.extend(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in settings.items())
+    parts.append("</dl>")
+    if notes:
+        parts.append("<h2>Notes</h2><ul>" + "".join(f"<li>{_e(n)}</li>" for n in notes) + "</ul>")
+    if manifest is not None:
+        parts.append("<h2>Analysis manifest</h2><p class='caveats'>Save this JSON and upload it on the Export page "
+                     "(or pass it to <code>python -m scorio_core export --manifest</code>) to restore the analysis.</p>"
+                     f"<details><summary>Show manifest</summary><pre>{_e(manifest_to_json(manifest))}</pre></details>")
+    parts.append(f"<footer>{_e(generated)}</footer></main></body></html>")
+    return "".join(parts)

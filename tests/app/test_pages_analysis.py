@@ -1,0 +1,348 @@
+"""AppTest: the Trajectories, Convergence and Sensitivity pages, every control, every bundled dataset."""
+
+from __future__ import annotations
+
+import base64
+import re
+import threading
+import time
+from types import SimpleNamespace
+
+import numpy as np
+import plotly.io
+import pytest
+
+from dashboard import analysis_cache
+from dashboard.background import Cancelled, run_jobs
+from dashboard.bundled import BUNDLED
+
+TRAJ, CONV, SENS = "pages/trajectories.py", "pages/convergence.py", "pages/sensitivity.py"
+SIMULATION = "paper-simulation"
+
+
+def _ok(at):
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def _charts(at) -> list:
+    """The page's Plotly figures, rebuilt from what the app sent."""
+    return [plotly.io.from_json(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def _array(values) -> np.ndarray:
+    """Plotly sends numeric arrays as ``{"dtype", "bdata"}`` (base64); lists stay lists."""
+    if isinstance(values, dict) and "bdata" in values:
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=np.dtype(values["dtype"]))
+    return np.asarray(values, dtype=float)
+
+
+def _unescape(text: str) -> str:
+    """Markdown text as displayed (user text is backslash-escaped by dashboard.text.md)."""
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def _texts(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [i.value for i in at.info]
+    return _unescape("\n".join(parts))
+
+
+@pytest.fixture
+def sim(app):
+    app.sidebar.selectbox(key="dataset").set_value(SIMULATION).run()
+    _ok(app)
+    return app
+
+
+def _visit(at, page):
+    at.switch_page(page).run()
+    _ok(at)
+    return at
+
+
+# --------------------------------------------------------------------------- trajectories
+def test_trajectories_default_view(sim):
+    at = _visit(sim, TRAJ)
+    assert at.title[0].value == "Trajectories"
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Models x trials"] == "20 x 80"
+    ranks, bands = _charts(at)
+    assert len(ranks.data) == 20 and "observed trial order" in ranks.layout.title.text
+    assert len(bands.data) == 16  # band + mean for the best 8 models
+    assert at.multiselect(key="traj_band_models").value[0] == "mimic-20"
+
+
+def test_trajectories_every_control(sim):
+    at = _visit(sim, TRAJ)
+    at.selectbox(key="traj_metric").set_value("pass@k").run()
+    _ok(at)
+    at.number_input(key="traj_k").set_value(4).run()
+    _ok(at)
+    title = _charts(at)[0].layout.title.text
+    assert title.startswith("Pass@4 rank")
+    assert np.isnan(_array(_charts(at)[0].data[0].y)[:3]).all()  # undefined for n < k
+    at.selectbox(key="traj_metric").set_value("g-pass@k_tau").run()
+    at.slider(key="traj_tau").set_value(0.75).run()
+    _ok(at)
+    assert "G-Pass@4 (tau=0.75)" in _charts(at)[0].layout.title.text
+    for metric in ("pass^k", "mg-pass@k", "bayes"):
+        at.selectbox(key="traj_metric").set_value(metric).run()
+        _ok(at)
+    at.segmented_control(key="traj_order").set_value("worst").run()
+    _ok(at)
+    at.segmented_control(key="traj_scheme").set_value("row").run()
+    at.select_slider(key="traj_replicates").set_value(500).run()
+    at.number_input(key="traj_seed").set_value(3).run()
+    _ok(at)
+    title = _charts(at)[0].layout.title.text
+    assert "worst of 500 row-wise bootstrap replicates" in title and "seed 3" in title
+    assert "along the same replicate" in _texts(at)
+    at.multiselect(key="traj_highlight").set_value(["mimic-05"]).run()
+    _ok(at)
+    widths = {t.name: t.line.width for t in _charts(at)[0].data}
+    assert widths["mimic-05"] > widths["mimic-06"]
+    at.multiselect(key="traj_band_models").set_value(["mimic-01", "mimic-02"]).run()
+    _ok(at)
+    assert len(_charts(at)[1].data) == 4
+
+
+def test_trajectories_settings_survive_a_page_switch(sim):
+    at = _visit(sim, TRAJ)
+    at.selectbox(key="traj_metric").set_value("pass@k").run()
+    at.segmented_control(key="traj_order").set_value("worst").run()
+    _visit(at, "pages/leaderboard.py")
+    _visit(at, TRAJ)
+    assert at.selectbox(key="traj_metric").value == "pass@k"
+    assert at.segmented_control(key="traj_order").value == "worst"
+
+
+def test_trajectories_on_counts_show_the_row_wise_worst_case(app):
+    at = _visit(app, TRAJ)  # MathArena counts, N = 4
+    assert "counts only" in _texts(at) and "exchangeable" in _texts(at)
+    assert at.segmented_control(key="traj_order").disabled
+    assert "row-wise" in _charts(at)[0].layout.title.text
+
+
+@pytest.mark.parametrize("key", ["tau-bench-airline", "scorio-aime25-q06"])
+def test_one_model_explains_ranking_needs_two(app, key):
+    app.sidebar.selectbox(key="dataset").set_value(key).run()
+    for page in (TRAJ, CONV, SENS):
+        at = _visit(app, page)
+        assert "at least 2 models" in _texts(at), page
+        assert not at.get("plotly_chart") or page == SENS
+
+
+def test_single_trial_data_explains_the_degenerate_trajectory(app):
+    app.switch_page("pages/data.py").run()
+    csv = "model,question,seed,correct\n" + "\n".join(
+        f"{m},q{q},0,{int((q + len(m)) % 3 == 0)}" for m in ("alpha", "beta", "gamma") for q in range(6)
+    )
+    app.file_uploader(key="data_uploader").set_value(("single.csv", csv.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    for page in (TRAJ, CONV):
+        at = _visit(app, page)
+        assert "N = 1" in _texts(at) and "at least 2 trials" in _texts(at), page
+
+
+def test_every_bundled_dataset_is_safe_on_every_page(app):
+    for key in BUNDLED:
+        app.sidebar.selectbox(key="dataset").set_value(key).run()
+        for page in (TRAJ, CONV, SENS):
+            app.switch_page(page).run()
+            _ok(app)
+            assert app.title, (key, page)
+            if key == "livebench-2025-01":  # duplicates need a choice on the Data page first
+                assert any("data-quality choice" in w.value for w in app.warning)
+
+
+# --------------------------------------------------------------------------- convergence
+def test_convergence_default_view(sim):
+    at = _visit(sim, CONV)
+    table = at.dataframe[0].value
+    assert list(table["method"]) == ["Bayes@N", "Pass@2", "Pass@4", "Pass@8"]
+    assert table["replicates"].tolist() == [2000] * 4
+    dist, tau = _charts(at)
+    names = [t.name for t in dist.data if t.showlegend is not False]
+    assert any(n.startswith("Bayes@N: mean") and "no convergence" in n for n in names)
+    assert [t.name for t in tau.data] == ["Bayes@N", "Pass@2", "Pass@4", "Pass@8"]
+
+
+def test_convergence_every_control(sim):
+    at = _visit(sim, CONV)
+    at.select_slider(key="conv_replicates").set_value(500).run()
+    at.button_group(key="conv_methods").set_value(["Bayes@N", "Pass@k", "Pass^k", "G-Pass@k_tau", "mG-Pass@k"]).run()
+    at.multiselect(key="conv_pass_ks").set_value([2]).run()
+    at.number_input(key="conv_k").set_value(3).run()
+    at.slider(key="conv_tau").set_value(0.25).run()
+    _ok(at)
+    assert list(at.dataframe[0].value["method"]) == ["Bayes@N", "Pass@2", "Pass^3", "G-Pass@3 (tau=0.25)", "mG-Pass@3"]
+    at.segmented_control(key="conv_scheme").set_value("row").run()
+    at.number_input(key="conv_seed").set_value(5).run()
+    at.segmented_control(key="conv_gold").set_value("replicate").run()
+    _ok(at)
+    assert "row-wise bootstrap replicates, seed 5" in _texts(at)
+    at.multiselect(key="conv_models").set_value(["mimic-01", "mimic-10", "mimic-20"]).run()
+    _ok(at)
+    assert "3 models, 500 row-wise" in _texts(at)
+    table = at.dataframe[0].value
+    assert (table["no_convergence"] < 0.5).all()  # three well-separated models settle
+    at.multiselect(key="conv_models").set_value(["mimic-01"]).run()
+    _ok(at)
+    assert "at least 2 models" in _texts(at)
+    at.button_group(key="conv_methods").set_value([]).run()
+    _ok(at)
+
+
+def test_convergence_on_counts_is_row_wise(app):
+    at = _visit(app, CONV)  # MathArena counts, N = 4: Pass@k with k <= N - 1
+    assert at.segmented_control(key="conv_scheme").value == "row"
+    assert at.segmented_control(key="conv_scheme").disabled
+    assert "exchangeable" in _texts(at)
+    assert list(at.dataframe[0].value["method"]) == ["Bayes@N", "Pass@2"]
+
+
+def test_convergence_revisit_is_served_from_the_cache(sim, monkeypatch):
+    at = _visit(sim, CONV)
+    at.select_slider(key="conv_replicates").set_value(1000).run()
+    _ok(at)
+
+    def boom(*args, **kwargs):
+        raise AssertionError("recomputed")
+
+    monkeypatch.setattr(analysis_cache, "bootstrap_convergence", boom)
+    _visit(at, TRAJ)
+    start = time.perf_counter()
+    _visit(at, CONV)
+    assert time.perf_counter() - start < 2.0
+    assert at.dataframe[0].value["replicates"].tolist() == [1000] * 4
+
+
+# --------------------------------------------------------------------------- long runs
+def _waiting_job(seconds: float, started: threading.Event | None = None):
+    def job(progress):
+        if started is not None:
+            started.set()
+        for i in range(50):
+            time.sleep(seconds / 50)
+            if progress((i + 1) / 50) is False:
+                raise Cancelled("stopped")
+        return seconds
+
+    return job
+
+
+def test_run_jobs_reports_progress_and_returns_in_order():
+    seen = []
+    assert run_jobs([_waiting_job(0.2), _waiting_job(0.1)], seen.append, poll=0.02) == [0.2, 0.1]
+    assert seen and seen[-1] == 1.0 and seen == sorted(seen)
+
+
+class _Rerun(BaseException):
+    """Stands in for Streamlit's RerunException (a BaseException raised inside st.* calls)."""
+
+
+def test_a_rerun_cancels_every_job():
+    stopped = []
+
+    def job(progress):
+        try:
+            return _waiting_job(5.0)(progress)
+        except Cancelled:
+            stopped.append(True)
+            raise
+
+    def on_progress(fraction):
+        raise _Rerun()
+
+    start = time.perf_counter()
+    with pytest.raises(_Rerun):
+        run_jobs([job, job], on_progress, poll=0.05)
+    time.sleep(0.4)
+    assert stopped == [True, True]  # both workers saw the cancel flag at their next step
+    assert time.perf_counter() - start < 2.0
+
+
+def test_a_cancelled_bootstrap_is_never_cached(sim):
+    ctx = SimpleNamespace(data=SimpleNamespace(data_id="test-cancel", dataset=sim_dataset()), task=SIMULATION, confidence=0.95)
+    active = SimpleNamespace(rubric_id="binary", categorization=None, prior_id="none", prior=None)
+    method = [analysis_cache.Method("bayes")]
+
+    def interrupt(fraction):
+        raise _Rerun()
+
+    with pytest.raises(_Rerun):
+        analysis_cache.convergence_results(ctx, active, method, scheme="column", replicates=20_000, seed=9,
+                                           on_progress=interrupt)
+    key = f"conv|test-cancel|{SIMULATION}|binary|none|{method[0]}|column|20000|9|data|all"
+    assert analysis_cache.fetch(key) is None
+    ((_, result),) = analysis_cache.convergence_results(ctx, active, method, scheme="column", replicates=200, seed=9)
+    assert result.replicates == 200
+
+
+def sim_dataset():
+    from scorio_core import io
+
+    return io.load([str(p) for p in BUNDLED[SIMULATION].paths])
+
+
+# --------------------------------------------------------------------------- sensitivity
+def test_sensitivity_default_view(sim):
+    at = _visit(sim, SENS)
+    picked = at.multiselect(key="sens_schemas").value
+    assert picked[0] == "Binary correctness" and "Format Aware" in picked and len(picked) == 13
+    bump, heat = _charts(at)
+    assert len(bump.data) == 20 and bump.data[0].x[0] == "Binary correctness"
+    assert heat.data[0].type == "heatmap"
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Leader (unperturbed)"] == "mimic-20"
+    drivers = at.dataframe[0].value
+    assert drivers["parameter"].iloc[-1].startswith("threshold: ")
+    assert any("cannot support (1)" in e.label for e in at.expander)
+    assert "**Token Surprise vs. Correctness**: needs completion_logprob_min" in _texts(at)
+
+
+def test_sensitivity_every_control(sim):
+    at = _visit(sim, SENS)
+    at.multiselect(key="sens_schemas").set_value(["Format Aware", "Verifier-Only", "OOD Robustness"]).run()
+    _ok(at)
+    assert list(_charts(at)[0].data[0].x) == ["Format Aware", "Verifier-Only", "OOD Robustness"]
+    at.toggle(key="sens_ci").set_value(True).run()
+    _ok(at)
+    assert "CI ties" in _charts(at)[0].layout.yaxis.title.text
+    at.multiselect(key="sens_highlight").set_value(["mimic-13"]).run()
+    _ok(at)
+    at.selectbox(key="sens_target").set_value("Concision-High-Conf").run()
+    at.slider(key="sens_weight_range").set_value(0.4).run()
+    at.slider(key="sens_shift").set_value(10.0).run()
+    at.select_slider(key="sens_n").set_value(100).run()
+    at.number_input(key="sens_seed").set_value(4).run()
+    _ok(at)
+    drivers = at.dataframe[0].value
+    assert "threshold: len_p33" in set(drivers["parameter"])
+    assert set(drivers.loc[drivers["parameter"].str.startswith("weight"), "range"]) == {"x 0.60 .. 1.40"}
+    assert _charts(at)[1].data[0].colorbar.title.text == "share of 100 rubrics"
+    at.multiselect(key="sens_schemas").set_value([]).run()
+    _ok(at)
+    assert "Pick at least one schema" in _texts(at)
+
+
+def test_sensitivity_follows_the_rubric_page(sim):
+    sim.switch_page("pages/rubric.py").run()
+    sim.selectbox(key="rubric_schema").set_value("Efficiency-Adjusted").run()
+    _ok(sim)
+    at = _visit(sim, SENS)
+    assert at.selectbox(key="sens_target").value == "Efficiency-Adjusted"
+    assert "rubric: Efficiency-Adjusted" in _unescape(at.caption[0].value)
+    at = _visit(at, TRAJ)  # Bayes@N under the rubric's weights
+    assert "rubric: Efficiency-Adjusted" in _unescape(at.caption[0].value)
+    bands = _charts(at)[1]
+    assert max(_array(t.y).max() for t in bands.data if t.fill == "toself") > 1.0  # weights go up to 6
+
+
+def test_sensitivity_without_signals_explains(app):
+    at = _visit(app, SENS)  # MathArena counts
+    assert "counts only" in _texts(at)
+    app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()
+    at = _visit(app, SENS)
+    assert "Only binary correctness applies" in _texts(at)
+    assert at.multiselect(key="sens_schemas").options == ["Binary correctness"]

@@ -1,0 +1,71 @@
+"""AppTest: the Compare page (difference posterior, disagreements, trials needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorio_core import io
+from scorio_core.analysis import leaderboard, outcomes_for
+from scorio_core.compare import difference_posterior
+from scorio_core.separation import trials_needed
+from tests.app.conftest import ROOT, chart_specs, no_exception, shown
+
+COMPARE = "pages/compare.py"
+
+
+def test_defaults_to_the_top_two_and_matches_core(app):
+    app.switch_page(COMPARE).run()
+    no_exception(app)
+    assert (app.selectbox(key="cmp_a").value, app.selectbox(key="cmp_b").value) == ("o3-mini (high)", "o1 (medium)")
+    outcomes = outcomes_for(io.load([str(ROOT / "data" / "matharena_aime_2025_I_counts.csv")]))
+    table = leaderboard(outcomes).set_index("model")
+    a, b = table.loc["o3-mini (high)"], table.loc["o1 (medium)"]
+    d = difference_posterior(a["mu"], a["sigma"], b["mu"], b["sigma"])
+    metrics = [m.value for m in app.main.metric]
+    assert metrics[0] == f"{d.mean:+.4f}" and metrics[1] == f"{d.sd:.4f}"
+    assert any("Not distinguishable at 95%" in i.value for i in app.main.info)
+    needed = trials_needed(outcomes.rubric.counts[0], outcomes.rubric.counts[1], confidence=0.95)
+    assert any(f"{needed.n_needed:,} trials per question" in i.value for i in app.main.info)
+    assert len(chart_specs(app)) == 3  # difference, per-question scatter, trials curve
+
+
+def test_disagreement_table_and_toggle(app):
+    app.switch_page(COMPARE).run()
+    only = app.main.dataframe[0].value
+    assert set(only["outcome"]) <= {"only A solves", "only B solves", "both, A more often", "both, B more often"}
+    assert "14" in only["question"].tolist()  # o1 (medium) solves problem 14 once, o3-mini (high) never
+    row = only.set_index("question").loc["14"]
+    assert (row["outcome"], row["a"], row["b"]) == ("only B solves", "0/4", "1/4")
+    app.toggle(key="cmp_only_diff").set_value(False).run()
+    assert len(app.main.dataframe[0].value) == 15
+
+
+def test_choose_models_and_rubric(sim_app):
+    at = sim_app
+    at.switch_page("pages/rubric.py").run()
+    at.selectbox(key="rubric_schema").set_value("Format Aware").run()
+    at.switch_page(COMPARE).run()
+    at.selectbox(key="cmp_a").set_value("mimic-11").run()
+    at.selectbox(key="cmp_b").set_value("mimic-10").run()
+    no_exception(at)
+    assert "Format Aware" in shown(at.main.caption[0].value)
+    assert at.main.metric[3].value.endswith("%")
+
+
+def test_same_model_and_single_model(app):
+    app.switch_page(COMPARE).run()
+    app.selectbox(key="cmp_b").set_value("o3-mini (high)").run()
+    no_exception(app)
+    assert any("two different models" in w.value for w in app.main.warning)
+    app.sidebar.selectbox(key="dataset").set_value("tau-bench-airline").run()
+    no_exception(app)
+    assert any("at least two scored models" in i.value for i in app.main.info)
+
+
+@pytest.mark.parametrize("key", ["cmp_a", "cmp_b"])
+def test_models_survive_page_switch(app, key):
+    app.switch_page(COMPARE).run()
+    app.selectbox(key=key).set_value("gpt-4o").run()
+    app.switch_page("pages/leaderboard.py").run()
+    app.switch_page(COMPARE).run()
+    assert app.selectbox(key=key).value == "gpt-4o"

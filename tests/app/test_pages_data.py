@@ -1,0 +1,124 @@
+"""AppTest: the Data page (uploads, quality choices, outcome grids, filters, attempt inspector)."""
+
+from __future__ import annotations
+
+from dashboard.bundled import BUNDLED
+from tests.app.conftest import array, chart_specs, no_exception, shown
+
+DATA = "pages/data.py"
+
+
+def upload(at, *files):
+    at.switch_page(DATA).run()
+    at.file_uploader(key="data_uploader").set_value(list(files) if len(files) > 1 else files[0]).run()
+    no_exception(at)
+    at.button(key="upload_load").click().run()
+    no_exception(at)
+
+
+def test_counts_grid_says_trial_order_is_unknown(app):
+    app.switch_page(DATA).run()
+    no_exception(app)
+    assert [m.value for m in app.main.metric][:3] == ["16", "1", "15"]
+    (grid,) = chart_specs(app)
+    heat = grid["data"][0]
+    assert heat["type"] == "heatmap" and len(heat["y"]) == 16 and len(heat["x"]) == 15
+    assert array(heat["text"])[0][0].endswith("/4")  # correct trials out of N = 4
+    assert any("order of trials is unknown" in i.value for i in app.info)
+
+
+def test_attempt_grid_inspector_and_filters(sim_app):
+    at = sim_app
+    at.switch_page(DATA).run()
+    no_exception(at)
+    rate, trials = chart_specs(at)
+    assert len(rate["data"][0]["y"]) == 20 and len(rate["data"][0]["x"]) == 30
+    panels = [t for t in trials["data"] if t["type"] == "heatmap"]
+    assert len(panels) == 6 and array(panels[0]["z"]).shape == (30, 80)  # first six models, 80 trials each
+    assert any(t.get("name") == "flaky (0 < pass rate < 1)" for t in trials["data"])
+    signals = at.main.dataframe[-1].value
+    assert {"has_box", "completion_bpt", "compass_context_A", "finish_reason"} <= set(signals["field"])
+    at.selectbox(key="data_inspect_model").set_value("mimic-03").run()
+    at.selectbox(key="data_inspect_question").set_value("q07").run()
+    at.number_input(key="data_inspect_trial").set_value(5).run()
+    no_exception(at)
+    fields = dict(zip(*at.main.dataframe[-1].value[["field", "value"]].T.values))
+    assert (fields["model"], fields["question_id"], fields["trial"]) == ("mimic-03", "q07", "4")
+    at.multiselect(key="data_models").set_value(["mimic-20", "mimic-19"]).run()
+    at.toggle(key="data_disagree").set_value(True).run()
+    no_exception(at)
+    rate, trials = chart_specs(at)
+    assert len(rate["data"][0]["y"]) == 2 and 0 < len(rate["data"][0]["x"]) <= 30
+    at.selectbox(key="data_order").set_value("hardest first").run()
+    z = array(chart_specs(at)[0]["data"][0]["z"]).astype(float)
+    assert any("Per-question results" in m.value for m in at.main.markdown)
+    mean = z.mean(axis=0)
+    assert (mean[:-1] <= mean[1:] + 1e-12).all()  # hardest first: mean pass rate increases
+
+
+def test_rubric_colours_the_trial_grid(sim_app):
+    at = sim_app
+    at.switch_page("pages/rubric.py").run()
+    at.selectbox(key="rubric_schema").set_value("Format Aware").run()
+    at.switch_page(DATA).run()
+    no_exception(at)
+    legend = [t["name"] for t in chart_specs(at)[1]["data"] if t.get("showlegend") and t["type"] == "scatter"]
+    assert legend[-5:] == ["invalid", "wrong, unboxed", "wrong, boxed", "correct, unboxed", "correct, boxed"]
+    fields = dict(zip(*at.main.dataframe[-1].value[["field", "value"]].T.values))
+    assert "(weight" in fields["rubric category"]
+
+
+def test_quality_choice_unblocks_livebench(app):
+    app.sidebar.selectbox(key="dataset").set_value("livebench-2025-01").run()
+    app.switch_page(DATA).run()
+    no_exception(app)
+    assert any("Data quality" in w.value for w in app.main.warning)
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    assert any("duplicate" in shown(e.value) for e in app.main.error)
+    form_select = next(s for s in app.main.selectbox if s.label.startswith("Duplicate"))
+    form_select.set_value("keep-first")
+    next(b for b in app.main.button if b.label == "Apply choices").click().run()
+    no_exception(app)
+    app.session_state["data_view"] = "Outcomes"
+    app.run()
+    no_exception(app)
+    assert chart_specs(app), "the grids appear once the choice is made"
+    assert app.session_state["_choices"]["livebench-2025-01"] == {"duplicates": "keep-first"}
+
+
+def test_several_files_merge_into_one_dataset(app):
+    a = "model,question,seed,correct\n" + "\n".join(f"alpha,q{q},{t},{(q + t) % 2}" for q in range(4) for t in range(3))
+    b = "model,question,seed,correct\n" + "\n".join(f"beta,q{q},{t},{(q * t) % 2}" for q in range(4) for t in range(3))
+    upload(app, ("a.csv", a.encode(), "text/csv"), ("b.csv", b.encode(), "text/csv"))
+    assert app.session_state["dataset"] == "upload:a +1"
+    assert [m.value for m in app.main.metric][0] == "2"
+    app.session_state["data_view"] = "Sources"
+    app.run()
+    sources = app.main.dataframe[0].value
+    assert sources["name"].tolist() == ["a.csv", "b.csv"] and sources["sha256"].str.len().eq(64).all()
+
+
+def test_bad_second_upload_keeps_first(app):
+    good = "model,question,seed,correct\nm,q1,0,1\nm,q2,0,0\n"
+    upload(app, ("good.csv", good.encode(), "text/csv"))
+    assert app.session_state["dataset"] == "upload:good"
+    upload(app, ("broken.csv", b"model,question_id,trial,is_correct\nm1,q1,0,maybe\n", "text/csv"))
+    assert any("broken.csv" in shown(e.value) for e in app.error)
+    assert app.session_state["dataset"] == "upload:good"
+    assert "upload:good" in app.session_state["_uploads"]
+
+
+def test_every_bundled_dataset_renders(app):
+    app.switch_page(DATA).run()
+    for key in BUNDLED:
+        app.sidebar.selectbox(key="dataset").set_value(key).run()
+        no_exception(app)
+
+
+def test_grid_click_payloads_are_parsed():
+    from dashboard.data_panel import _cell
+
+    assert _cell({"0": 0, "1": 9, "2": 43}) == (0, 9, 43)  # what the browser sends (seen in the real-browser test)
+    assert _cell([2, 3, 4]) == (2, 3, 4)
+    assert _cell(None) is None and _cell({"0": "x"}) is None

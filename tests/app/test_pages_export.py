@@ -1,0 +1,167 @@
+"""AppTest: the Export page (downloads present and non-empty, safe content, manifest restore)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import ROOT, no_exception, shown
+
+EXPORT = "pages/export.py"
+EVIL = ["<script>alert(1)</script>", "=cmd|' /C calc'!A0", "plain model"]
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """Capture every download's bytes (eager) or callable (deferred) by file name."""
+    files: dict[str, object] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+    original_deferred = MediaFileManager.add_deferred
+
+    def load(self, path_or_data, mimetype, kind, filename=None):
+        if filename:
+            files[filename] = path_or_data
+        return original(self, path_or_data, mimetype, kind, filename)
+
+    def deferred(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        files[file_name] = data_callable
+        return original_deferred(self, data_callable, mimetype, coordinates, file_name, **kwargs)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", load)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", deferred)
+    return files
+
+
+def content(files, suffix) -> bytes:
+    (name,) = [n for n in files if n.endswith(suffix)]
+    data = files[name]
+    data = data() if callable(data) else data
+    return data.encode() if isinstance(data, str) else bytes(data)
+
+
+def test_downloads_present_and_non_empty(app, downloads):
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    labels = [b.label for b in app.main.download_button]
+    assert labels == ["Leaderboard CSV", "Markdown table", "LaTeX table (booktabs)", "HTML report", "Rubric JSON",
+                      "Analysis manifest"]
+    rows = list(csv.DictReader(io.StringIO(content(downloads, ".csv").decode())))
+    assert len(rows) == 16 and rows[0]["model"] == "o3-mini (high)"
+    assert b"| Model" in content(downloads, ".md")
+    assert b"\\toprule" in content(downloads, ".tex")
+    assert json.loads(content(downloads, "rubric.json"))["name"] == "Binary correctness"
+    manifest = json.loads(content(downloads, ".manifest.json"))
+    assert manifest["data"]["key"] == "matharena-aime-2025-I" and len(manifest["data"]["sources"][0]["sha256"]) == 64
+    html = content(downloads, ".html").decode()
+    assert html.startswith("<!DOCTYPE html>") and html.count("plotly.js v") == 1 and "Plotly.newPlot" in html
+    assert "Verdict" in html and "o3-mini (high)" in html
+    assert any("ranks first" in m.value or "No single leader" in m.value for m in app.main.markdown)
+
+
+def test_exports_follow_the_leaderboard_settings(app, downloads):
+    app.selectbox(key="lb_metric").set_value("pass@k").run()
+    app.number_input(key="lb_k").set_value(2).run()
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    rows = list(csv.DictReader(io.StringIO(content(downloads, ".csv").decode())))
+    assert {r["metric"] for r in rows} == {"Pass@k"}
+    assert json.loads(content(downloads, ".manifest.json"))["settings"]["k"] == 2
+    settings = dict(zip(*app.main.dataframe[0].value[["setting", "value"]].T.values))
+    assert settings["Metric"] == "Pass@k (k = 2)"
+
+
+def test_user_text_is_never_markup(app, downloads):
+    rows = ["model,question,seed,correct"] + [
+        f"\"{m}\",q{q},{t},{int((q + t + i) % 3 != 0)}" for i, m in enumerate(EVIL) for q in range(5) for t in range(3)]
+    app.switch_page("pages/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("evil.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    for page in ("pages/data.py", "pages/rubric.py", "pages/leaderboard.py", "pages/compare.py", EXPORT):
+        app.switch_page(page).run()
+        no_exception(app)
+        for element in list(app.main.markdown) + list(app.main.caption) + list(app.main.info) + list(app.main.success):
+            assert "<script>" not in element.value  # escaped before Streamlit renders Markdown
+    models = {r["model"] for r in csv.DictReader(io.StringIO(content(downloads, ".csv").decode()))}
+    assert "'=cmd|' /C calc'!A0" in models  # neutralised for spreadsheets
+    html = content(downloads, ".html").decode()
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "\\u003cscript\\u003ealert" not in html  # chart labels are escaped with figures.theme.plain too
+
+
+def test_manifest_restores_the_analysis_in_a_new_session(sim_app, downloads):
+    at = sim_app
+    at.switch_page("pages/rubric.py").run()
+    at.selectbox(key="rubric_schema").set_value("Format Aware").run()
+    ws = at.session_state["_rubric_workspace"]
+    at.session_state[f"rubric_categories_{ws.version}"] = {"edited_rows": {2: {"weight": 1.5}}, "added_rows": [],
+                                                           "deleted_rows": []}
+    at.run()
+    at.switch_page("pages/leaderboard.py").run()
+    at.selectbox(key="lb_metric").set_value("avg").run()
+    at.sidebar.select_slider(key="confidence").set_value(0.9).run()
+    at.switch_page(EXPORT).run()
+    no_exception(at)
+    manifest = content(downloads, ".manifest.json")
+    doc = json.loads(manifest)
+    assert doc["rubric"]["categories"][2]["weight"] == 1.5 and doc["settings"]["confidence"] == 0.9
+
+    fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    fresh.run()
+    fresh.switch_page(EXPORT).run()
+    fresh.file_uploader(key="export_restore_upload").set_value(("analysis.json", manifest, "application/json")).run()
+    no_exception(fresh)
+    assert not fresh.main.error
+    fresh.button(key="export_restore").click().run()
+    no_exception(fresh)
+    assert fresh.session_state["dataset"] == "paper-simulation"
+    assert fresh.session_state["confidence"] == 0.9 and fresh.session_state["lb_metric"] == "avg"
+    assert fresh.session_state["_rubric_workspace"].schema.weights.tolist() == [0.0, 0.0, 1.5, 2.0, 3.0]
+    assert fresh.title[0].value == "Leaderboard"
+    assert "Format Aware (edited)" in shown(fresh.main.caption[0].value)
+
+
+def test_manifest_of_missing_upload_asks_for_the_files(app, downloads):
+    data = "model,question,seed,correct\n" + "\n".join(f"m{m},q{q},0,{(m + q) % 2}" for m in range(2) for q in range(3))
+    app.switch_page("pages/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("mine.csv", data.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(EXPORT).run()
+    manifest = content(downloads, ".manifest.json")
+    fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    fresh.run()
+    fresh.switch_page(EXPORT).run()
+    fresh.file_uploader(key="export_restore_upload").set_value(("m.json", manifest, "application/json")).run()
+    no_exception(fresh)
+    assert any("mine.csv" in shown(e.value) and "Upload them on the Data page" in shown(e.value) for e in fresh.main.error)
+    assert fresh.button(key="export_restore").disabled
+
+
+def test_invalid_manifest_is_a_clear_error(app):
+    app.switch_page(EXPORT).run()
+    app.file_uploader(key="export_restore_upload").set_value(("x.json", b'{"format": "nope"}', "application/json")).run()
+    no_exception(app)
+    assert any("not an analysis manifest" in shown(e.value) for e in app.main.error)
+
+
+def test_cli_manifest_restores_in_the_app(app, capsys):
+    from scorio_core.cli import main
+
+    assert main(["export", str(ROOT / "data" / "paper_simulation.csv.gz"), "--format", "manifest",
+                 "--schema", "Verifier-Only", "--metric", "bayes", "--tie-rule", "none"]) == 0
+    manifest = capsys.readouterr().out.encode()
+    app.switch_page(EXPORT).run()
+    app.file_uploader(key="export_restore_upload").set_value(("cli.json", manifest, "application/json")).run()
+    no_exception(app)
+    assert not app.main.error
+    app.button(key="export_restore").click().run()
+    no_exception(app)
+    assert app.session_state["dataset"] == "paper-simulation"  # found by SHA-256 among the bundled files
+    assert app.session_state["lb_tie_rule"] == "none"
+    assert app.session_state["_rubric_workspace"].schema.name == "Verifier-Only"

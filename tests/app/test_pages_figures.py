@@ -1,0 +1,145 @@
+"""Figure functions: traces, axes and escaping (pure Plotly, no Streamlit)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from dashboard.figures import (
+    category_bars,
+    cost_scatter,
+    difference_plot,
+    pairwise_heatmap,
+    question_scatter,
+    rank_heatmap,
+    rate_grid,
+    trial_grid,
+    trials_plot,
+)
+from dashboard.figures.data import MAX_SELECTABLE_CELLS
+from dashboard.figures.theme import UNMATCHED_COLOR, category_colors
+
+ROOT = Path(__file__).resolve().parents[2]
+EVIL = "<script>alert(1)</script>"
+ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
+
+
+def table(models):
+    mu = np.linspace(0.8, 0.4, len(models))
+    return pd.DataFrame({"model": models, "mu": mu, "lo": mu - 0.05, "hi": mu + 0.05, "rank_ci": range(1, len(models) + 1)})
+
+
+def test_category_colors_follow_weights():
+    assert category_colors([0, 1]) == ["#b2182b", "#2166ac"]
+    colors = category_colors([0, 1, 0, 2, 3, 4])
+    assert len(set(colors)) == 6 and colors[0] == "#b2182b" and colors[-1] == "#2166ac"
+
+
+def test_rate_grid():
+    rates = np.array([[1.0, 0.5, np.nan], [0.0, 0.25, 1.0]])
+    fig = rate_grid([EVIL, "b"], ["q1", "q2", "q3"], rates, rates * 4, np.array([[4, 4, 0], [4, 4, 4]]))
+    (heat,) = fig.data
+    assert isinstance(heat, go.Heatmap) and heat.zmin == 0 and heat.zmax == 1
+    assert list(heat.y) == [ESCAPED, "b"] and list(heat.x) == ["q1", "q2", "q3"]
+    assert heat.text[0].tolist() == ["4/4", "2/4", ""] and fig.layout.yaxis.autorange == "reversed"
+    assert "pass rate" in heat.colorbar.title.text
+
+
+def test_trial_grid_panels_flaky_and_click_targets():
+    codes = np.array([[[1, 0, 1, -1], [1, 1, 1, 1]], [[0, 0, 0, 0], [0, 1, 2, 2]]], dtype=np.int16)
+    rates = np.array([[2 / 3, 1.0], [0.0, 0.75]])
+    fig = trial_grid(["m1", EVIL], ["q1", "q2"], codes, ["wrong", "ok", "great"], [0, 1, 2], rates)
+    heat = [t for t in fig.data if isinstance(t, go.Heatmap)]
+    assert len(heat) == 2 and np.asarray(heat[0].z).shape == (2, 4)
+    assert np.asarray(heat[0].z)[0, 3] == 0  # missing trial -> level 0 (no trial)
+    flaky = [t for t in fig.data if t.name == "flaky (0 < pass rate < 1)"]
+    assert [list(t.y) for t in flaky] == [["q1"], ["q2"]]
+    targets = [t for t in fig.data if t.name == "attempts"]
+    assert len(targets) == 2 and np.asarray(targets[1].customdata)[5].tolist() == [1, 1, 1]
+    assert ESCAPED in targets[1].hovertemplate and EVIL not in targets[1].hovertemplate
+    legend = [t.name for t in fig.data if t.showlegend and t.name in ("wrong", "ok", "great")]
+    assert legend == ["wrong", "ok", "great"]
+    assert fig.layout.annotations[1].text == ESCAPED  # panel title
+    assert fig.layout.clickmode == "event+select"
+
+
+def test_trial_grid_drops_click_targets_when_large():
+    n = MAX_SELECTABLE_CELLS // 10 + 1
+    fig = trial_grid(["m"], [f"q{i}" for i in range(10)], np.zeros((1, 10, n), np.int16), ["a", "b"], [0, 1],
+                     np.zeros((1, 10)))
+    assert not [t for t in fig.data if t.name == "attempts"]
+
+
+def test_category_bars():
+    counts = np.array([[5, 5, 0], [0, 8, 2]])
+    fig = category_bars([EVIL, "b"], ["x", "y", "z"], counts, np.array([0, 10]), [0, 1, 2])
+    assert fig.layout.barmode == "stack" and fig.layout.xaxis.range == (0, 100)
+    assert [t.name for t in fig.data] == ["x (w = 0)", "y (w = 1)", "z (w = 2)", "no category matched"]
+    assert list(fig.data[0].x) == [50.0, 0.0] and list(fig.data[3].x) == [0.0, 50.0]
+    assert fig.data[3].marker.color == UNMATCHED_COLOR and list(fig.data[0].y) == [ESCAPED, "b"]
+
+
+def test_pairwise_and_rank_heatmaps():
+    rho = np.array([[0.5, 0.97], [0.03, 0.5]])
+    fig = pairwise_heatmap([EVIL, "b"], rho, confidence=0.95)
+    (heat,) = fig.data
+    assert list(heat.x) == [ESCAPED, "b"] and heat.zmin == 0 and heat.zmax == 1
+    assert heat.text[0][1] == "<b>0.97</b>" and heat.text[1][0] == "0.03" and heat.text[0][0] == ""
+    P = np.array([[0.9, 0.1], [0.1, 0.9]])
+    fig = rank_heatmap(["a", "b"], P)
+    assert list(fig.data[0].x) == ["1", "2"] and fig.data[0].text[0].tolist() == ["90%", "10%"]
+    assert fig.layout.xaxis.title.text == "rank (1 = best)"
+
+
+def test_cost_scatter_skips_missing_and_nonpositive_on_log():
+    costs = pd.DataFrame({"model": ["a", "b", "c"], "value": [2.0, 0.0, 10.0]})
+    fig = cost_scatter(table(["a", "b", "c", "d"]), costs, x_title="total cost per model (USD)", log_x=True)
+    (trace,) = fig.data
+    assert list(trace.text) == ["a", "c"] and fig.layout.xaxis.type == "log"
+    assert np.allclose(trace.error_y.array, 0.05) and fig.layout.xaxis.title.text == "total cost per model (USD)"
+    linear = cost_scatter(table(["a", "b"]), costs, x_title="x")
+    assert len(linear.data[0].x) == 2 and linear.layout.xaxis.type == "linear"
+
+
+def test_difference_plot():
+    x = np.linspace(-0.1, 0.3, 50)
+    density = np.exp(-((x - 0.1) ** 2) / 0.002)
+    fig = difference_plot(x, density, mean=0.1, lo=0.02, hi=0.18, rho=0.99, name_a=EVIL, name_b="b")
+    names = [t.name for t in fig.data]
+    assert names == ["95% credible interval", "posterior density", "posterior mean"]
+    shaded = fig.data[0]
+    assert min(shaded.x) >= 0.02 and max(shaded.x) <= 0.18 and shaded.fill == "tozeroy"
+    assert ESCAPED in fig.layout.xaxis.title.text and EVIL not in fig.layout.xaxis.title.text
+    assert any("P(" in a.text and "0.990" in a.text for a in fig.layout.annotations)
+    point = difference_plot(np.empty(0), np.empty(0), mean=0.1, lo=0.1, hi=0.1, rho=1.0, name_a="a", name_b="b")
+    assert [t.name for t in point.data] == ["posterior mean"]
+
+
+def test_question_scatter():
+    t = pd.DataFrame({"question": ["q1", "q2", "q3"], "outcome": ["only A solves", "neither", "both always"],
+                      "score_a": [0.5, 0.0, 1.0], "score_b": [0.0, 0.0, 1.0]})
+    fig = question_scatter(t, name_a="A1", name_b="B1")
+    names = [tr.name for tr in fig.data[1:]]
+    assert names == ["only A1 solves", "both always", "neither"]
+    assert fig.layout.xaxis.title.text == "A1: pass rate"
+
+
+def test_trials_plot():
+    n = np.arange(1, 201)
+    z = np.sqrt(n) / 5
+    fig = trials_plot(n, z, z_threshold=1.645, n_needed=68, n_observed=80, z_observed=1.8)
+    names = [t.name for t in fig.data]
+    assert names == ["projected z", "observed (N = 80)", "N needed = 68"]
+    assert fig.layout.xaxis.type == "log" and fig.layout.shapes[0].y0 == pytest.approx(1.645)
+    never = trials_plot(n, z * 0, z_threshold=1.645, n_needed=None, n_observed=80, z_observed=0.0)
+    assert len(never.data) == 2
+
+
+def test_no_unsafe_html_anywhere():
+    sources = list((ROOT / "pages").glob("*.py")) + list((ROOT / "dashboard").rglob("*.py")) + [ROOT / "app.py"]
+    offenders = [p.name for p in sources if "unsafe_allow_html=True" in p.read_text()]
+    assert offenders == []

@@ -1,0 +1,119 @@
+"""AppTest: the Leaderboard page (metrics, ties, pairwise, rank distribution, cost axis, URL state)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorio_core import io
+from scorio_core.analysis import leaderboard, outcomes_for
+from scorio_core.rank import pairwise_confidence
+from tests.app.conftest import ROOT, array, chart_specs, no_exception, shown
+
+MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
+
+
+def view(at, tab):
+    at.session_state["lb_view"] = tab
+    at.run()
+    no_exception(at)
+
+
+def test_metric_k_and_tie_rule(app):
+    app.selectbox(key="lb_metric").set_value("pass@k").run()
+    app.number_input(key="lb_k").set_value(2).run()
+    app.segmented_control(key="lb_tie_rule").set_value("upper-bound").run()
+    no_exception(app)
+    table = app.main.dataframe[0].value
+    expected = leaderboard(outcomes_for(io.load([str(MATHARENA)])), metric="pass@k", k=2, tie_rule="upper-bound")
+    merged = table.merge(expected, on="model", suffixes=("", "_core"))
+    assert np.allclose(merged["mu"], merged["mu_core"]) and "estimate" in table.columns
+    assert (merged["rank_ci"] == merged["rank_ci_core"]).all()
+    assert "Pass@2" in shown(app.main.caption[1].value) or "Pass@k" in chart_specs(app)[0]["layout"]["xaxis"]["title"]["text"]
+
+
+def test_k_is_clamped_to_the_trials(app):
+    app.selectbox(key="lb_metric").set_value("pass@k").run()
+    app.number_input(key="lb_k").set_value(4).run()
+    app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()  # N = 2 there
+    no_exception(app)
+    assert app.number_input(key="lb_k").value == 2
+
+
+def test_pairwise_tab_matches_core(app):
+    view(app, "Pairwise P(A > B)")
+    (spec,) = chart_specs(app)
+    heat = spec["data"][0]
+    table = leaderboard(outcomes_for(io.load([str(MATHARENA)])))
+    rho = pairwise_confidence(table["mu"].to_numpy(float), table["sigma"].to_numpy(float))
+    assert heat["type"] == "heatmap" and list(heat["y"]) == table["model"].tolist()
+    assert np.allclose(array(heat["z"]).astype(float), rho)
+    assert any("normal approximation" in c.value for c in app.main.caption)
+
+
+def test_rank_distribution_tab(app):
+    view(app, "Rank distribution")
+    (spec,) = chart_specs(app)
+    P = array(spec["data"][0]["z"]).astype(float)
+    assert P.shape == (16, 16) and np.allclose(P.sum(axis=1), 1.0)
+    assert any("joint draws" in c.value and "seed 0" in c.value for c in app.main.caption)
+
+
+def test_cost_tab_uses_reported_cost(app):
+    view(app, "Score vs cost")
+    (spec,) = chart_specs(app)
+    trace = spec["data"][0]
+    assert len(array(trace["x"])) == 14  # 16 models, two report no plain number ($0.00*, N/A)
+    assert spec["layout"]["xaxis"]["type"] == "log"
+    captions = " ".join(shown(c.value) for c in app.main.caption)
+    assert "one value per model" in captions and "$0.00*" in captions and "N/A" in captions
+
+
+def test_tau_bench_cost_is_per_attempt_and_single_model_tabs(app):
+    app.sidebar.selectbox(key="dataset").set_value("tau-bench-airline").run()
+    view(app, "Score vs cost")
+    assert "mean over each model's attempts" in " ".join(c.value for c in app.main.caption)
+    view(app, "Pairwise P(A > B)")
+    assert any("at least two" in i.value for i in app.main.info)
+
+
+def test_url_state_reopens_the_view(app):
+    at = app.__class__.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lb_metric"] = "avg@N"
+    at.query_params["lb_tie_rule"] = "none"
+    at.run()
+    no_exception(at)
+    assert at.selectbox(key="lb_metric").value == "avg"
+    assert "avg@N" in chart_specs(at)[0]["layout"]["xaxis"]["title"]["text"]
+
+
+def test_settings_survive_page_switch(app):
+    app.selectbox(key="lb_metric").set_value("g-pass@k_tau").run()
+    app.slider(key="lb_tau").set_value(0.75).run()
+    app.switch_page("pages/data.py").run()
+    app.switch_page("pages/leaderboard.py").run()
+    no_exception(app)
+    assert app.selectbox(key="lb_metric").value == "g-pass@k_tau" and app.slider(key="lb_tau").value == 0.75
+
+
+@pytest.mark.parametrize("metric", ["bayes", "avg", "pass^k", "mg-pass@k", "maj@k", "auc@k", "max@k", "geom@k"])
+def test_every_metric_renders(app, metric):
+    app.selectbox(key="lb_metric").set_value(metric).run()
+    no_exception(app)
+    assert len(app.main.dataframe[0].value) == 16
+    assert isinstance(app.main.dataframe[0].value, pd.DataFrame)
+
+
+def test_data_without_correctness_is_a_clear_error_not_a_traceback(app):
+    rows = ["model,question_id,trial,category"] + [f"m{m},q{q},{t},{(m + q + t) % 3}" for m in range(2) for q in range(3)
+                                                    for t in range(2)]
+    app.switch_page("pages/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("cats.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    for page in ("pages/leaderboard.py", "pages/compare.py", "pages/export.py", "pages/data.py", "pages/rubric.py"):
+        app.switch_page(page).run()
+        no_exception(app)
+    app.switch_page("pages/leaderboard.py").run()
+    assert any("is_correct" in shown(e.value) for e in app.main.error), [e.value for e in app.main.error]

@@ -1,0 +1,99 @@
+"""``python -m scorio_core sensitivity`` (JSON contract, table output, errors)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorio_core.cli import main
+from scorio_core.sensitivity import perturb_rubric, schema_ranks
+from scorio_core.simulate import simulate_attempts
+
+KEYS = ["task", "models", "schemas", "skipped", "confidence", "tie_rule", "ranks", "ranks_ci", "mu", "sigma",
+        "unmatched", "perturbation", "notes", "sources"]
+PERTURBATION_KEYS = ["schema", "n", "weight_range", "threshold_shift", "seed", "leader", "leader_kept", "base_ranks",
+                     "rank_share", "parameters", "drivers", "assumptions", "notes"]
+
+
+@pytest.fixture(scope="module")
+def frame() -> pd.DataFrame:
+    return pd.DataFrame(simulate_attempts(n_questions=8, n_trials=5, seed=11, means=(0.45, 0.5, 0.55, 0.6)))
+
+
+@pytest.fixture(scope="module")
+def dump(frame, tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("sens") / "sim.csv"
+    frame.to_csv(path, index=False)
+    return str(path)
+
+
+def _json(capsys, argv) -> dict:
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_contract(dump, frame, capsys):
+    out = _json(capsys, ["sensitivity", dump, "--schemas", "Format Aware,Efficiency-Adjusted", "--perturb", "40",
+                         "--seed", "2", "--output", "json"])
+    assert list(out) == KEYS
+    assert out["schemas"] == ["Format Aware", "Efficiency-Adjusted"]
+    expected = schema_ranks(frame, ["Format Aware", "Efficiency-Adjusted"])
+    assert out["models"] == list(expected.models)
+    # ranks[i][j]: rank of models[i] under schemas[j]
+    assert out["ranks"] == expected.ranks.T.astype(int).tolist()
+    np.testing.assert_allclose(out["mu"], expected.mu.T)
+    assert [p["schema"] for p in out["perturbation"]] == out["schemas"]
+    first = out["perturbation"][0]
+    assert list(first) == PERTURBATION_KEYS
+    direct = perturb_rubric(frame, "Format Aware", n=40, seed=2)
+    assert first["leader"] == direct.leader and first["leader_kept"] == direct.leader_kept
+    np.testing.assert_allclose(first["rank_share"], direct.rank_share)
+    assert list(first["drivers"][0]) == ["parameter", "kind", "correlation", "flip_rate_low", "flip_rate_high",
+                                         "smallest_change", "new_leader"]
+
+
+def test_default_schemas_are_binary_and_table5(dump, capsys):
+    out = _json(capsys, ["sensitivity", dump, "--output", "json"])
+    assert out["schemas"][0] == "Binary correctness" and "Concision-High-Conf" in out["schemas"]
+    assert out["perturbation"] == []
+    assert {s["schema"] for s in out["skipped"]} <= {"Token Surprise vs. Correctness"}
+
+
+def test_skipped_schemas_name_the_missing_signals(frame, tmp_path, capsys):
+    path = tmp_path / "bare.csv"
+    frame[["model", "task", "question_id", "trial", "is_correct"]].to_csv(path, index=False)
+    out = _json(capsys, ["sensitivity", str(path), "--schemas", "Binary correctness,Format Aware", "--output", "json"])
+    assert out["schemas"] == ["Binary correctness"]
+    assert out["skipped"][0]["schema"] == "Format Aware" and "has_box" in out["skipped"][0]["missing"]
+
+
+def test_table_output(dump, capsys):
+    assert main(["sensitivity", dump, "--schemas", "Format Aware", "--perturb", "20"]) == 0
+    text = capsys.readouterr().out
+    assert "Format Aware" in text and "keeps rank 1 in" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--schemas", "No such schema"], "unknown schema"),
+        (["--perturb", "-1"], "--perturb"),
+        (["--weight-range", "2"], "weight_range"),
+        (["--seed", "-3"], "--seed"),
+        (["--confidence", "1.2"], "confidence"),
+    ],
+)
+def test_errors_are_one_line(dump, capsys, argv, message):
+    assert main(["sensitivity", dump, *argv, "--perturb", "5"] if "--perturb" not in argv else ["sensitivity", dump, *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_count_data_is_refused(tmp_path, capsys):
+    path = tmp_path / "counts.csv"
+    path.write_text("model,task,question_id,n_trials,n_correct\na,t,q1,4,2\nb,t,q1,4,3\n")
+    assert main(["sensitivity", str(path)]) == 2
+    assert "attempt-level" in capsys.readouterr().err

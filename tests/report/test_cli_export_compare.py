@@ -1,0 +1,128 @@
+"""CLI parity: ``export`` (csv|md|latex|html|manifest, --manifest restore) and ``compare``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from scorio_core.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
+ARC = ROOT / "data" / "arc_agi_1_public_eval_trials.csv"
+SIM = ROOT / "data" / "paper_simulation.csv.gz"
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def evil_csv(tmp_path):
+    rows = ["model,question,seed,correct"]
+    names = ["<script>alert(1)</script>", "=cmd|' /C calc'!A0", "plain"]
+    for i, m in enumerate(names):
+        for q in range(6):
+            for t in range(4):
+                rows.append(f"\"{m}\",q{q},{t},{int((q + t + i) % 3 != 0)}")
+    path = tmp_path / "evil.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+class TestExport:
+    def test_csv_matches_leaderboard_and_is_neutralised(self, capsys, evil_csv):
+        code, out, _ = run(capsys, "export", evil_csv, "--format", "csv")
+        assert code == 0
+        rows = list(csv.DictReader(io.StringIO(out)))
+        assert {r["model"] for r in rows} == {"<script>alert(1)</script>", "'=cmd|' /C calc'!A0", "plain"}
+        code, lb, _ = run(capsys, "leaderboard", evil_csv, "--output", "json")
+        mu = {r["model"]: r["mu"] for r in json.loads(lb)["rows"]}
+        assert float(next(r for r in rows if r["model"] == "plain")["mu"]) == pytest.approx(mu["plain"])
+
+    def test_markdown_and_latex(self, capsys):
+        code, md, _ = run(capsys, "export", MATHARENA, "--format", "md", "--confidence", "0.9")
+        assert code == 0 and "| Model" in md and "90% CrI low" in md and "o3-mini (high)" in md
+        code, tex, _ = run(capsys, "export", MATHARENA, "--format", "latex")
+        assert code == 0 and "\\toprule" in tex and "\\bottomrule" in tex and "aime\\_2025\\_I" in tex
+
+    def test_html_escapes_and_embeds_manifest(self, capsys, evil_csv, tmp_path):
+        out_file = tmp_path / "report.html"
+        code, _, err = run(capsys, "export", evil_csv, "--format", "html", "--out", out_file)
+        assert code == 0 and "wrote" in err
+        text = out_file.read_text()
+        assert "<script>alert(1)</script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+        assert "scorio-analysis" in text and "class='verdict'" in text
+
+    def test_manifest_restores_the_analysis(self, capsys, tmp_path):
+        code, doc, _ = run(capsys, "export", SIM, "--format", "manifest", "--schema", "Format Aware", "--metric", "avg",
+                           "--confidence", "0.9", "--tie-rule", "upper-bound")
+        assert code == 0
+        manifest = json.loads(doc)
+        assert manifest["rubric"]["name"] == "Format Aware" and manifest["settings"]["metric"] == "avg"
+        assert manifest["data"]["sources"][0]["sha256"] and manifest["thresholds"]["values"]
+        path = tmp_path / "m.json"
+        path.write_text(doc)
+        code, restored, _ = run(capsys, "export", SIM, "--format", "csv", "--manifest", path)
+        code2, direct, _ = run(capsys, "export", SIM, "--format", "csv", "--schema", "Format Aware", "--metric", "avg",
+                               "--confidence", "0.9", "--tie-rule", "upper-bound")
+        assert code == code2 == 0
+        pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(restored)), pd.read_csv(io.StringIO(direct)))
+
+    def test_manifest_with_other_data_is_refused(self, capsys, tmp_path):
+        _, doc, _ = run(capsys, "export", MATHARENA, "--format", "manifest")
+        path = tmp_path / "m.json"
+        path.write_text(doc)
+        code, out, err = run(capsys, "export", ARC, "--format", "csv", "--manifest", path)
+        assert code == 2 and out == ""
+        assert err.startswith("error: the data differs from the manifest") and "matharena_aime_2025_I_counts.csv" in err
+        assert len(err.strip().splitlines()) == 1
+
+    def test_errors_are_one_line(self, capsys, tmp_path):
+        bad = tmp_path / "bad.json"
+        bad.write_text("{")
+        code, _, err = run(capsys, "export", MATHARENA, "--format", "csv", "--manifest", bad)
+        assert code == 2 and err.startswith("error: bad.json") and "not valid JSON" in err
+        code, _, err = run(capsys, "export", MATHARENA, "--format", "pdf")
+        assert code == 2 and err.startswith("error:")
+        code, _, err = run(capsys, "export", MATHARENA, "--format", "csv", "--schema", "Format Aware")
+        assert code == 2 and "counts only" in err
+
+
+class TestCompare:
+    def test_json_is_consistent_with_leaderboard(self, capsys):
+        code, out, _ = run(capsys, "compare", MATHARENA, "--models", "o3-mini (high)", "o1 (medium)", "--output", "json")
+        assert code == 0
+        report = json.loads(out)
+        a, b, d = report["a"], report["b"], report["difference"]
+        assert d["mean"] == pytest.approx(a["mu"] - b["mu"])
+        assert d["sd"] == pytest.approx((a["sigma"] ** 2 + b["sigma"] ** 2) ** 0.5)
+        assert 0 <= d["rho"] <= 1 and d["lo"] < d["mean"] < d["hi"]
+        assert sum(report["outcomes"].values()) == 15 == len(report["questions"])
+        assert report["trials_needed"]["n_observed"] == [4, 4] and "assumption" in report["trials_needed"]
+        q14 = next(q for q in report["questions"] if q["question"] == "14")
+        assert q14["outcome"] == "only B solves"  # data: o3-mini (high) 0/4, o1 (medium) 1/4 on problem 14
+
+    def test_rubric_and_curve(self, capsys):
+        code, out, _ = run(capsys, "compare", SIM, "--models", "mimic-20", "mimic-19", "--schema", "Format Aware",
+                           "--curve", "--output", "json")
+        assert code == 0
+        report = json.loads(out)
+        assert report["settings"]["schema"] == "Format Aware" and report["a"]["mu"] > 1.0  # weights up to 3
+        curve = report["trials_needed"]["curve"]
+        assert len(curve["n"]) == len(curve["z"]) and curve["n"][0] == 1
+
+    def test_table_output_and_errors(self, capsys):
+        code, out, _ = run(capsys, "compare", MATHARENA, "--models", "o3-mini (high)", "gpt-4o")
+        assert code == 0 and "P(o3-mini (high) > gpt-4o)" in out
+        code, _, err = run(capsys, "compare", MATHARENA, "--models", "o3-mini (high)", "nobody")
+        assert code == 2 and err.startswith("error:") and "nobody" in err
+        code, _, err = run(capsys, "compare", MATHARENA, "--models", "gpt-4o", "gpt-4o")
+        assert code == 2 and "two different models" in err

@@ -1,0 +1,189 @@
+"""scorio_core.report: safe CSV, Markdown, LaTeX, verdict, self-contained HTML, manifest."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from scorio_core.analysis import LEADERBOARD_COLUMNS
+from scorio_core.errors import InputError
+from scorio_core.io import SourceInfo
+from scorio_core.report import tables
+from scorio_core.report.html import html_report
+from scorio_core.report.manifest import build_manifest, manifest_to_json, read_manifest, source_mismatches
+from scorio_core.report.verdict import format_probability, verdict
+from scorio_core.rubric import get_schema
+
+EVIL = ["<script>alert(1)</script>", "=cmd|' /C calc'!A0", "+SUM(A1)", "@import", "-2+3", "a|b & c_d"]
+
+
+def board(models=None, mu=None, sigma=None) -> pd.DataFrame:
+    models = models or ["alpha", "beta", "gamma"]
+    mu = np.asarray(mu if mu is not None else [0.8, 0.7, 0.69], dtype=float)
+    sigma = np.asarray(sigma if sigma is not None else [0.02] * len(models), dtype=float)
+    frame = pd.DataFrame({
+        "model": models, "task": "t", "metric": "Bayes@N", "estimate": mu, "mu": mu, "sigma": sigma,
+        "lo": mu - 1.96 * sigma, "hi": mu + 1.96 * sigma, "avg": mu, "pass_at_k": mu,
+        "rank": np.arange(1, len(models) + 1), "rank_ci": [1] + [2] * (len(models) - 1),
+        "n_questions": 30, "n_trials": 8, "n_trials_max": 8,
+    })
+    frame["rank"] = frame["rank"].astype("Int64")
+    frame["rank_ci"] = frame["rank_ci"].astype("Int64")
+    return frame[list(LEADERBOARD_COLUMNS)]
+
+
+class TestTables:
+    def test_csv_neutralises_formulas(self):
+        frame = board(models=EVIL, mu=np.linspace(0.9, 0.4, len(EVIL)))
+        text = tables.to_csv(frame)
+        cells = [row[0] for row in csv.reader(io.StringIO(text))][1:]
+        assert cells[1] == "'=cmd|' /C calc'!A0"
+        assert cells[2] == "'+SUM(A1)" and cells[3] == "'@import" and cells[4] == "'-2+3"
+        assert cells[0] == "<script>alert(1)</script>"  # not a formula: CSV is text, not HTML
+        assert all(not c.startswith(("=", "+", "-", "@")) for row in csv.reader(io.StringIO(text)) for c in row
+                   if not re.fullmatch(r"-?[0-9.e+-]+", c))
+        assert "-0." not in text.split("\n")[1].split(",")[0]  # numbers stay numbers
+
+    def test_markdown_escapes_pipes(self):
+        text = tables.to_markdown(tables.presentation_table(board(models=["a|b", "c", "d"])))
+        assert r"a\|b" in text and text.count("\n") == 4
+
+    def test_latex_booktabs_and_escaping(self):
+        tex = tables.to_latex(tables.presentation_table(board(models=["a_b & 50%", "c", "d"])), caption="x")
+        assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
+        assert r"a\_b \& 50\%" in tex
+        assert "95\\% CrI low" in tex
+
+    def test_presentation_table_columns(self):
+        pretty = tables.presentation_table(board(), metric_label="Pass@k", confidence=0.9)
+        assert list(pretty.columns) == ["Rank", "Rank (CI ties)", "Model", "Pass@k mean", "90% CrI low", "90% CrI high",
+                                        "sigma", "M", "N"]
+
+
+class TestVerdict:
+    def test_leader_and_ties(self):
+        v = verdict(board(), confidence=0.95)
+        assert v.headline.startswith("alpha ranks first at 95% credibility")
+        assert [c.separated for c in v.comparisons] == [True, False]
+        # hand: z = 0.01 / (0.02 sqrt 2) = 0.3536 -> Phi = 0.6382
+        assert v.comparisons[1].rho == pytest.approx(0.6382, abs=1e-4)
+        assert "Not distinguishable: beta and gamma (P = 63.8%)" in v.summary
+        assert v.summary.endswith("alpha is ahead of 2 of the 2 other models with at least 95% probability each.")
+        assert any("N = " not in c for c in v.caveats)
+
+    def test_matches_paper_tie_rule(self):
+        from scorio_core.rank import ranks_with_ties
+
+        rng = np.random.default_rng(3)
+        mu = np.sort(rng.uniform(0.3, 0.8, 9))[::-1]
+        sigma = rng.uniform(0.005, 0.03, 9)
+        v = verdict(board(models=[f"m{i}" for i in range(9)], mu=mu, sigma=sigma), confidence=0.9)
+        ranks = ranks_with_ties(mu, sigma, confidence=0.9, rule="paper")
+        assert [c.separated for c in v.comparisons] == [bool(r2 > r1) for r1, r2 in zip(ranks[:-1], ranks[1:])]
+
+    def test_no_single_leader_and_small_n_caveat(self):
+        frame = board(mu=[0.5, 0.49, 0.48], sigma=[0.05, 0.05, 0.05])
+        frame["n_trials"] = 2
+        v = verdict(frame)
+        assert v.headline.startswith("No single leader at 95% credibility: the chain of close neighbours joins all 3 models")
+        assert v.summary == "No neighbouring pair is separated at 95%."
+        assert any("N = 2" in c for c in v.caveats)
+
+    def test_single_and_unscored(self):
+        frame = board(models=["solo", "late"], mu=[0.5, np.nan])
+        v = verdict(frame)
+        assert v.headline.startswith("Only one model was scored: solo")
+        assert any("Not scored" in c and "late" in c for c in v.caveats)
+        assert verdict(board(models=["x"], mu=[np.nan])).headline.startswith("No model could be scored")
+
+    def test_leader_against_the_field(self):
+        frame = board(models=["a", "b", "c", "d"], mu=[0.70, 0.69, 0.60, 0.40])
+        v = verdict(frame)
+        assert v.headline.startswith("No single leader at 95% credibility: 2 models share the top rank (a and b)")
+        assert "a is ahead of 2 of the 3 other models with at least 95% probability each; not of b (P = 63.8%)." in v.summary
+
+    def test_format_probability(self):
+        assert format_probability(0.95) == "95.0%" and format_probability(0.0001) == "< 0.1%"
+
+
+def sources():
+    return (SourceInfo("dump.csv", "csv", "a" * 64, 120, "attempts", (("model", "model"),)),)
+
+
+class TestManifest:
+    def test_roundtrip(self):
+        schema = get_schema("Format Aware")
+        doc = build_manifest(dataset_key="upload:dump", dataset_label="Uploaded: dump", sources=sources(),
+                             choices={"duplicates": "keep-first", "intersect_questions": False}, task="t", schema=schema,
+                             thresholds={"tau_invalid_C": 0.5, "len_p33": float("nan")}, frozen=True,
+                             settings={"metric": "pass@k", "k": 2}, seeds={"rank_distribution": {"seed": 0}},
+                             created="2026-01-01T00:00:00Z")
+        text = manifest_to_json(doc)
+        assert json.loads(text)["thresholds"]["values"]["len_p33"] is None  # NaN -> null
+        m = read_manifest(text.encode(), source="m.json")
+        assert m.schema == schema and m.task == "t" and m.frozen
+        assert m.settings["metric"] == "pass@k" and m.settings["k"] == 2 and m.settings["confidence"] == 0.95
+        assert np.isnan(m.thresholds["len_p33"]) and m.thresholds["tau_invalid_C"] == 0.5
+        assert m.choices == {"duplicates": "keep-first"}
+        assert {"python", "scorio_core", "numpy", "scipy", "pandas"} <= set(m.versions)
+        assert source_mismatches(m, sources()) == []
+
+    def test_mismatch_names_the_files(self):
+        m = read_manifest(manifest_to_json(build_manifest(dataset_key="k", dataset_label="k", sources=sources(), task="t")))
+        other = (SourceInfo("other.csv", "csv", "b" * 64, 3),)
+        problems = source_mismatches(m, other)
+        assert any("dump.csv" in p and "not in the loaded data" in p for p in problems)
+        assert any("other.csv" in p for p in problems)
+
+    @pytest.mark.parametrize("doc, message", [
+        ("not json", "not valid JSON"),
+        ('{"format": "scorio-rubric", "version": 1}', "not an analysis manifest"),
+        ('{"format": "scorio-analysis", "version": 9}', "unsupported manifest version"),
+        ('{"format": "scorio-analysis", "version": 1, "bogus": 1}', "unknown key 'bogus'"),
+        ('{"format": "scorio-analysis", "version": 1, "data": {"key": "k", "sources": []}, "task": "t",'
+         ' "settings": {"k": "two"}}', "'k' has the wrong type"),
+        ('{"format": "scorio-analysis", "version": 1, "data": {"key": "k", "sources": []}, "task": "t",'
+         ' "rubric": {"format": "scorio-rubric", "version": 1, "categories": [{"label": "x", "condition": "a >", "weight": 1}]}}',
+         "position"),
+    ])
+    def test_bad_documents(self, doc, message):
+        with pytest.raises(InputError, match=re.escape(message)):
+            read_manifest(doc, source="m.json")
+
+
+class TestHtml:
+    def report(self, models, figures=()):
+        frame = board(models=models, mu=np.linspace(0.9, 0.5, len(models)))
+        doc = build_manifest(dataset_key="k", dataset_label="<b>data</b>", sources=sources(), task="t")
+        return html_report(title="Leaderboard <t>", subtitle="<i>sub</i>", table=frame, verdict=verdict(frame),
+                           settings={"Dataset": "<img src=x onerror=alert(1)>"}, figures=figures, manifest=doc,
+                           notes=["<script>note</script>"], generated="gen")
+
+    def test_user_text_is_escaped(self):
+        text = self.report(EVIL)
+        assert "<script>alert(1)</script>" not in text
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+        assert "<img src=x" not in text and "<script>note" not in text and "<b>data</b>" not in text
+        assert "=cmd|&#x27; /C calc&#x27;!A0" in text
+        assert "<script" not in text  # no figures: no script at all
+
+    def test_self_contained_with_plotly_once(self):
+        fig = go.Figure(go.Scatter(x=[1, 2], y=[3, 4], text=["&lt;script&gt;"]))
+        text = self.report(["a", "b"], figures=[("One", "cap", fig), ("Two", "cap", fig)])
+        assert text.count("plotly.js v") == 1  # plotly.js embedded once
+        assert not re.search(r"<script[^>]*\ssrc=", text) and not re.search(r"<link[^>]*href=", text)  # nothing fetched
+        assert text.count("Plotly.newPlot") == 2
+        assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+
+    def test_interval_bars_and_manifest(self):
+        text = self.report(["a", "b", "c"])
+        assert text.count("class='track'") == 3
+        assert "scorio-analysis" in text  # manifest embedded (escaped JSON)
+        assert "Every neighbouring pair" in text
