@@ -2,6 +2,11 @@
 
 Entry point and router: page config, the shared sidebar, then ``st.navigation(...).run()``.
 Run with ``make run`` (or ``streamlit run app.py``).
+
+Page scripts live in section subfolders (``pages/data/``, ``pages/results/``, ``pages/share/``),
+never directly in ``pages/``: Streamlit's legacy multipage mode scans top-level ``pages/*.py``
+before this router has run, so on a fresh server a deep link such as ``/trajectories`` would run
+the page script alone (no sidebar, no data). Subfolders are not scanned; every URL comes here.
 """
 
 from pathlib import Path
@@ -15,18 +20,18 @@ st.set_page_config(page_title="scorio-dashboard", page_icon=":material/leaderboa
 _HERE = Path(__file__).parent
 _PAGES = {
     "Data": [
-        ("pages/data.py", "Data", ":material/table_view:"),
-        ("pages/rubric.py", "Rubric", ":material/rule:"),
+        ("pages/data/data.py", "Data", ":material/table_view:"),
+        ("pages/data/rubric.py", "Rubric", ":material/rule:"),
     ],
     "Results": [
-        ("pages/leaderboard.py", "Leaderboard", ":material/leaderboard:"),
-        ("pages/compare.py", "Compare", ":material/compare_arrows:"),
-        ("pages/trajectories.py", "Trajectories", ":material/timeline:"),
-        ("pages/convergence.py", "Convergence", ":material/ssid_chart:"),
-        ("pages/sensitivity.py", "Sensitivity", ":material/tune:"),
+        ("pages/results/leaderboard.py", "Leaderboard", ":material/leaderboard:"),
+        ("pages/results/compare.py", "Compare", ":material/compare_arrows:"),
+        ("pages/results/trajectories.py", "Trajectories", ":material/timeline:"),
+        ("pages/results/convergence.py", "Convergence", ":material/ssid_chart:"),
+        ("pages/results/sensitivity.py", "Sensitivity", ":material/tune:"),
     ],
     "Share": [
-        ("pages/export.py", "Export", ":material/ios_share:"),
+        ("pages/share/export.py", "Export", ":material/ios_share:"),
     ],
 }
 

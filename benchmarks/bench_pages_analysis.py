@@ -105,9 +105,9 @@ def page_timings() -> dict[str, float]:
     at.run()
     at.sidebar.selectbox(key="dataset").set_value("paper-simulation").run()
     out = {}
-    for page, label in (("pages/trajectories.py", "Trajectories page"), ("pages/convergence.py", "Convergence page"),
-                        ("pages/sensitivity.py", "Sensitivity page")):
-        at.switch_page("pages/leaderboard.py").run()
+    for page, label in (("pages/results/trajectories.py", "Trajectories page"), ("pages/results/convergence.py", "Convergence page"),
+                        ("pages/results/sensitivity.py", "Sensitivity page")):
+        at.switch_page("pages/results/leaderboard.py").run()
         times = []
         for _ in range(REPEATS):
             clear()

@@ -127,5 +127,5 @@ def blocking_notice(dataset: Dataset) -> bool:
         + md(" ".join(dataset.report.blocking)),
         icon=":material/rule:",
     )
-    st.page_link("pages/data.py", label="Open the Data page to choose", icon=":material/table_view:")
+    st.page_link("pages/data/data.py", label="Open the Data page to choose", icon=":material/table_view:")
     return True

@@ -10,7 +10,7 @@ import pytest
 from dashboard.bundled import BUNDLED, DEFAULT_DATASET
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
+PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").rglob("*.py"))
 
 
 def _no_exception(at):
@@ -23,6 +23,17 @@ def test_opens_on_leaderboard_with_every_bundled_model(app):
     expected = set(pd.read_csv(BUNDLED[DEFAULT_DATASET].paths[0])["model"].unique())
     assert set(table["model"]) == expected  # all 16 MathArena models
     assert table["mu"].is_monotonic_decreasing
+
+
+def test_pages_live_in_section_folders():
+    """No page script sits directly in pages/.
+
+    Streamlit scans top-level ``pages/*.py`` before app.py has run; on a fresh server a deep
+    link such as ``/trajectories`` then runs the page file without the router (no sidebar,
+    blank page). Section subfolders are not scanned, so every URL goes through app.py.
+    """
+    assert len(PAGES) == 8
+    assert not list((ROOT / "pages").glob("*.py"))
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -44,7 +55,7 @@ def test_each_bundled_dataset_lists_every_model(app):
 
 
 def test_upload_csv_becomes_active_dataset(app):
-    app.switch_page("pages/data.py").run()
+    app.switch_page("pages/data/data.py").run()
     csv = "model,question,seed,correct\n" + "\n".join(
         f"{m},q{q},{t},{int((q + t + len(m)) % 3 == 0)}" for m in ("alpha", "beta") for q in range(5) for t in range(4)
     )
@@ -53,13 +64,13 @@ def test_upload_csv_becomes_active_dataset(app):
     app.button(key="upload_load").click().run()
     _no_exception(app)
     assert app.session_state["dataset"] == "upload:mine"
-    app.switch_page("pages/leaderboard.py").run()
+    app.switch_page("pages/results/leaderboard.py").run()
     _no_exception(app)
     assert set(app.dataframe[0].value["model"]) == {"alpha", "beta"}
 
 
 def test_bad_upload_shows_error_and_keeps_previous_data(app):
-    app.switch_page("pages/data.py").run()
+    app.switch_page("pages/data/data.py").run()
     bad = b"model,question_id,trial,is_correct\nm1,q1,0,1\nm1,q2,0,yes\n"
     app.file_uploader(key="data_uploader").set_value(("broken.csv", bad, "text/csv")).run()
     app.button(key="upload_load").click().run()

@@ -16,7 +16,7 @@ from dashboard import analysis_cache
 from dashboard.background import Cancelled, run_jobs
 from dashboard.bundled import BUNDLED
 
-TRAJ, CONV, SENS = "pages/trajectories.py", "pages/convergence.py", "pages/sensitivity.py"
+TRAJ, CONV, SENS = "pages/results/trajectories.py", "pages/results/convergence.py", "pages/results/sensitivity.py"
 SIMULATION = "paper-simulation"
 
 
@@ -110,7 +110,7 @@ def test_trajectories_settings_survive_a_page_switch(sim):
     at = _visit(sim, TRAJ)
     at.selectbox(key="traj_metric").set_value("pass@k").run()
     at.segmented_control(key="traj_order").set_value("worst").run()
-    _visit(at, "pages/leaderboard.py")
+    _visit(at, "pages/results/leaderboard.py")
     _visit(at, TRAJ)
     assert at.selectbox(key="traj_metric").value == "pass@k"
     assert at.segmented_control(key="traj_order").value == "worst"
@@ -133,7 +133,7 @@ def test_one_model_explains_ranking_needs_two(app, key):
 
 
 def test_single_trial_data_explains_the_degenerate_trajectory(app):
-    app.switch_page("pages/data.py").run()
+    app.switch_page("pages/data/data.py").run()
     csv = "model,question,seed,correct\n" + "\n".join(
         f"{m},q{q},0,{int((q + len(m)) % 3 == 0)}" for m in ("alpha", "beta", "gamma") for q in range(6)
     )
@@ -327,7 +327,7 @@ def test_sensitivity_every_control(sim):
 
 
 def test_sensitivity_follows_the_rubric_page(sim):
-    sim.switch_page("pages/rubric.py").run()
+    sim.switch_page("pages/data/rubric.py").run()
     sim.selectbox(key="rubric_schema").set_value("Efficiency-Adjusted").run()
     _ok(sim)
     at = _visit(sim, SENS)

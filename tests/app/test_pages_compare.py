@@ -10,7 +10,7 @@ from scorio_core.compare import difference_posterior
 from scorio_core.separation import trials_needed
 from tests.app.conftest import ROOT, chart_specs, no_exception, shown
 
-COMPARE = "pages/compare.py"
+COMPARE = "pages/results/compare.py"
 
 
 def test_defaults_to_the_top_two_and_matches_core(app):
@@ -42,7 +42,7 @@ def test_disagreement_table_and_toggle(app):
 
 def test_choose_models_and_rubric(sim_app):
     at = sim_app
-    at.switch_page("pages/rubric.py").run()
+    at.switch_page("pages/data/rubric.py").run()
     at.selectbox(key="rubric_schema").set_value("Format Aware").run()
     at.switch_page(COMPARE).run()
     at.selectbox(key="cmp_a").set_value("mimic-11").run()
@@ -66,6 +66,6 @@ def test_same_model_and_single_model(app):
 def test_models_survive_page_switch(app, key):
     app.switch_page(COMPARE).run()
     app.selectbox(key=key).set_value("gpt-4o").run()
-    app.switch_page("pages/leaderboard.py").run()
+    app.switch_page("pages/results/leaderboard.py").run()
     app.switch_page(COMPARE).run()
     assert app.selectbox(key=key).value == "gpt-4o"

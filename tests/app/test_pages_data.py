@@ -5,7 +5,7 @@ from __future__ import annotations
 from dashboard.bundled import BUNDLED
 from tests.app.conftest import array, chart_specs, no_exception, shown
 
-DATA = "pages/data.py"
+DATA = "pages/data/data.py"
 
 
 def upload(at, *files):
@@ -58,7 +58,7 @@ def test_attempt_grid_inspector_and_filters(sim_app):
 
 def test_rubric_colours_the_trial_grid(sim_app):
     at = sim_app
-    at.switch_page("pages/rubric.py").run()
+    at.switch_page("pages/data/rubric.py").run()
     at.selectbox(key="rubric_schema").set_value("Format Aware").run()
     at.switch_page(DATA).run()
     no_exception(at)

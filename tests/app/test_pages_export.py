@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import ROOT, no_exception, shown
 
-EXPORT = "pages/export.py"
+EXPORT = "pages/share/export.py"
 EVIL = ["<script>alert(1)</script>", "=cmd|' /C calc'!A0", "plain model"]
 
 
@@ -79,11 +79,11 @@ def test_exports_follow_the_leaderboard_settings(app, downloads):
 def test_user_text_is_never_markup(app, downloads):
     rows = ["model,question,seed,correct"] + [
         f"\"{m}\",q{q},{t},{int((q + t + i) % 3 != 0)}" for i, m in enumerate(EVIL) for q in range(5) for t in range(3)]
-    app.switch_page("pages/data.py").run()
+    app.switch_page("pages/data/data.py").run()
     app.file_uploader(key="data_uploader").set_value(("evil.csv", "\n".join(rows).encode(), "text/csv")).run()
     app.button(key="upload_load").click().run()
     no_exception(app)
-    for page in ("pages/data.py", "pages/rubric.py", "pages/leaderboard.py", "pages/compare.py", EXPORT):
+    for page in ("pages/data/data.py", "pages/data/rubric.py", "pages/results/leaderboard.py", "pages/results/compare.py", EXPORT):
         app.switch_page(page).run()
         no_exception(app)
         for element in list(app.main.markdown) + list(app.main.caption) + list(app.main.info) + list(app.main.success):
@@ -97,13 +97,13 @@ def test_user_text_is_never_markup(app, downloads):
 
 def test_manifest_restores_the_analysis_in_a_new_session(sim_app, downloads):
     at = sim_app
-    at.switch_page("pages/rubric.py").run()
+    at.switch_page("pages/data/rubric.py").run()
     at.selectbox(key="rubric_schema").set_value("Format Aware").run()
     ws = at.session_state["_rubric_workspace"]
     at.session_state[f"rubric_categories_{ws.version}"] = {"edited_rows": {2: {"weight": 1.5}}, "added_rows": [],
                                                            "deleted_rows": []}
     at.run()
-    at.switch_page("pages/leaderboard.py").run()
+    at.switch_page("pages/results/leaderboard.py").run()
     at.selectbox(key="lb_metric").set_value("avg").run()
     at.sidebar.select_slider(key="confidence").set_value(0.9).run()
     at.switch_page(EXPORT).run()
@@ -129,7 +129,7 @@ def test_manifest_restores_the_analysis_in_a_new_session(sim_app, downloads):
 
 def test_manifest_of_missing_upload_asks_for_the_files(app, downloads):
     data = "model,question,seed,correct\n" + "\n".join(f"m{m},q{q},0,{(m + q) % 2}" for m in range(2) for q in range(3))
-    app.switch_page("pages/data.py").run()
+    app.switch_page("pages/data/data.py").run()
     app.file_uploader(key="data_uploader").set_value(("mine.csv", data.encode(), "text/csv")).run()
     app.button(key="upload_load").click().run()
     app.switch_page(EXPORT).run()

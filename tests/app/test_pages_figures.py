@@ -140,6 +140,6 @@ def test_trials_plot():
 
 
 def test_no_unsafe_html_anywhere():
-    sources = list((ROOT / "pages").glob("*.py")) + list((ROOT / "dashboard").rglob("*.py")) + [ROOT / "app.py"]
+    sources = list((ROOT / "pages").rglob("*.py")) + list((ROOT / "dashboard").rglob("*.py")) + [ROOT / "app.py"]
     offenders = [p.name for p in sources if "unsafe_allow_html=True" in p.read_text()]
     assert offenders == []

@@ -91,8 +91,8 @@ def test_url_state_reopens_the_view(app):
 def test_settings_survive_page_switch(app):
     app.selectbox(key="lb_metric").set_value("g-pass@k_tau").run()
     app.slider(key="lb_tau").set_value(0.75).run()
-    app.switch_page("pages/data.py").run()
-    app.switch_page("pages/leaderboard.py").run()
+    app.switch_page("pages/data/data.py").run()
+    app.switch_page("pages/results/leaderboard.py").run()
     no_exception(app)
     assert app.selectbox(key="lb_metric").value == "g-pass@k_tau" and app.slider(key="lb_tau").value == 0.75
 
@@ -108,12 +108,12 @@ def test_every_metric_renders(app, metric):
 def test_data_without_correctness_is_a_clear_error_not_a_traceback(app):
     rows = ["model,question_id,trial,category"] + [f"m{m},q{q},{t},{(m + q + t) % 3}" for m in range(2) for q in range(3)
                                                     for t in range(2)]
-    app.switch_page("pages/data.py").run()
+    app.switch_page("pages/data/data.py").run()
     app.file_uploader(key="data_uploader").set_value(("cats.csv", "\n".join(rows).encode(), "text/csv")).run()
     app.button(key="upload_load").click().run()
     no_exception(app)
-    for page in ("pages/leaderboard.py", "pages/compare.py", "pages/export.py", "pages/data.py", "pages/rubric.py"):
+    for page in ("pages/results/leaderboard.py", "pages/results/compare.py", "pages/share/export.py", "pages/data/data.py", "pages/data/rubric.py"):
         app.switch_page(page).run()
         no_exception(app)
-    app.switch_page("pages/leaderboard.py").run()
+    app.switch_page("pages/results/leaderboard.py").run()
     assert any("is_correct" in shown(e.value) for e in app.main.error), [e.value for e in app.main.error]

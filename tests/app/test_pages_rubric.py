@@ -9,7 +9,7 @@ from scorio_core import rerank, rubric
 from scorio_core.analysis import leaderboard, outcomes_for
 from tests.app.conftest import chart_specs, no_exception, shown
 
-RUBRIC = "pages/rubric.py"
+RUBRIC = "pages/data/rubric.py"
 
 
 def workspace(at):
@@ -71,7 +71,7 @@ def test_pick_format_aware_reranks_everywhere(rubric_app):
     assert [t["name"] for t in chart_specs(at)[0]["data"]][:5] == ["invalid (w = 0)", "wrong, unboxed (w = 0)",
                                                                    "wrong, boxed (w = 1)", "correct, unboxed (w = 2)",
                                                                    "correct, boxed (w = 3)"]
-    at.switch_page("pages/leaderboard.py").run()
+    at.switch_page("pages/results/leaderboard.py").run()
     no_exception(at)
     board = at.main.dataframe[0].value
     dataset = _dataset()
@@ -103,7 +103,7 @@ def test_weight_edit_updates_leaderboard_live(rubric_app):
     scoped = rerank.categorize_scope(_dataset(), "paper-simulation", schema)
     core = leaderboard(outcomes_for(_dataset(), "paper-simulation", scoped.categorization)).set_index("model")["mu"]
     assert (after - core.loc[after.index]).abs().max() < 1e-12
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("pages/results/compare.py").run()
     no_exception(at)
     assert "Format Aware (edited)" in shown(at.main.caption[0].value)
 
@@ -119,7 +119,7 @@ def test_bad_condition_keeps_last_valid_schema_and_survives_page_switch(rubric_a
     ws = workspace(at)
     assert ws.error is not None and ws.schema == rubric.get_schema("Format Aware")
     pd.testing.assert_frame_equal(rerank_table(at), before)  # the last valid rubric stays in force
-    at.switch_page("pages/data.py").run()
+    at.switch_page("pages/data/data.py").run()
     no_exception(at)
     at.switch_page(RUBRIC).run()
     no_exception(at)
@@ -208,7 +208,7 @@ def test_coverage_reports_unmatched_attempts(app):
     rows = ["model,question,seed,correct,has_box"]
     rows += [f"m{m},q{q},{t},{(q + t + m) % 2},{'' if (q == 0 and t == 0) else (t % 2)}"
              for m in range(2) for q in range(3) for t in range(4)]
-    app.switch_page("pages/data.py").run()
+    app.switch_page("pages/data/data.py").run()
     app.file_uploader(key="data_uploader").set_value(("boxes.csv", "\n".join(rows).encode(), "text/csv")).run()
     app.button(key="upload_load").click().run()
     no_exception(app)
@@ -223,7 +223,7 @@ def test_prior_from_another_dataset_reports_matches(app):
     rows = ["model,question,seed,correct"] + [f"p,q{q},{t},1" for q in range(3) for t in range(4)]
     main = ["model,question,seed,correct"] + [f"m{m},q{q},{t},{(m + q + t) % 2}" for m in range(2) for q in range(5)
                                               for t in range(4)]
-    app.switch_page("pages/data.py").run()
+    app.switch_page("pages/data/data.py").run()
     for name, text in (("prior.csv", rows), ("main.csv", main)):
         app.file_uploader(key="data_uploader").set_value((name, "\n".join(text).encode(), "text/csv")).run()
         app.button(key="upload_load").click().run()
@@ -237,5 +237,5 @@ def test_prior_from_another_dataset_reports_matches(app):
     assert any("3 of 5 questions matched" in shown(c.value) for c in app.main.caption), [c.value for c in app.main.caption]
     after = rerank_table(app).set_index("model")["mu"]
     assert (after.sort_index() > before.sort_index()).all()  # an all-correct prior pulls every model up
-    app.switch_page("pages/leaderboard.py").run()
+    app.switch_page("pages/results/leaderboard.py").run()
     assert "prior R0: dataset 'prior'" in shown(app.main.caption[0].value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -33,9 +34,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server_url():
-    """Start ``streamlit run app.py --server.headless true`` and wait for /_stcore/health."""
+@contextlib.contextmanager
+def streamlit_server():
+    """Start ``streamlit run app.py --server.headless true``, wait for /_stcore/health, yield its URL."""
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(
@@ -59,12 +60,21 @@ def server_url():
     else:
         proc.kill()
         raise RuntimeError("streamlit did not become healthy within 90 s")
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server_url():
+    """One app server shared by the browser tests of a worker."""
+    with streamlit_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -98,4 +98,4 @@ if upload is not None:
             st.warning(md(warning), icon=":material/warning:")
         if st.button("Restore this analysis", type="primary", disabled=not plan.ok, key="export_restore"):
             export.apply_restore(plan)
-            st.switch_page("pages/leaderboard.py")
+            st.switch_page("pages/results/leaderboard.py")

@@ -1,0 +1,33 @@
+"""Real browser: a shared link opens its page on a freshly started server, through the router.
+
+Regression test for page scripts placed directly in ``pages/``: Streamlit's legacy multipage
+mode then ran ``/trajectories`` as a bare script on the first request (no sidebar, no data) and
+kept doing so for every session until someone opened the root URL. See app.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, streamlit_server
+from tests.browser.test_browser_analysis import _assert_clean, _wait_ready
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def test_deep_link_on_a_fresh_server_runs_through_the_router(browser):
+    ARTIFACTS.mkdir(exist_ok=True)
+    with streamlit_server() as url:
+        for path, heading in (("/trajectories", "Trajectories"), ("/export", "Export")):
+            context = browser.new_context(viewport={"width": 1440, "height": 1000})
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(url + path)
+            _wait_ready(page)
+            page.get_by_role("heading", name=heading).first.wait_for()
+            sidebar = page.locator('[data-testid="stSidebar"]')
+            sidebar.get_by_text("Dataset", exact=True).first.wait_for()  # the shared sidebar ran: app.py routed
+            assert sidebar.get_by_role("link", name="Leaderboard").count() == 1
+            _assert_clean(page)
+            page.screenshot(path=str(ARTIFACTS / f"deeplink{path.replace('/', '-')}.png"))
+            context.close()
