@@ -228,7 +228,7 @@ def test_smallest_threshold_shift_is_minimal(attempts):
 
 
 def _leader_rank(attempts, bound, schema, name, shift, res) -> float:
-    from scorio_core import sensitivity_kernel as kernel
+    from scorio_core.sensitivity import kernel
 
     codes = bound.codes(percentile_shift={name: float(shift)})
     where = kernel.cells(attempts)

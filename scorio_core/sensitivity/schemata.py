@@ -1,0 +1,199 @@
+"""Bayes@N ranks of every model under each of several rubric schemata (paper Figure 7)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from scorio_core.errors import InputError
+from scorio_core.eval._validate import check_confidence
+from scorio_core.rank import TIE_RULES, competition_ranks, ranks_with_ties
+from scorio_core.rubric import BoundRubric, Schema, resolve_schema
+from scorio_core.sensitivity import kernel
+from scorio_core.sensitivity._common import _missing_signals, _table
+
+
+class SkippedSchema(NamedTuple):
+    """A schema that could not be applied to the data, and why."""
+
+    schema: str
+    missing: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True, eq=False)
+class SchemaRanks:
+    """Bayes@N ranks of L models under S rubric schemata (paper Figure 7).
+
+    Attributes
+    ----------
+    models : tuple of str, length L
+        In order of first appearance in the attempt table.
+    schemas : tuple of str, length S
+        Schemata that apply to the data, in the order asked for.
+    mu, sigma : ndarray of float64, shape (S, L)
+        Bayes@N posterior mean and standard deviation (uniform prior, rubric weights, in the
+        schema's weight units); NaN for a model none of whose attempts matched.
+    ranks : ndarray of float64, shape (S, L)
+        Competition ranks of ``mu`` (1 = best; ties within 1e-12 share the better rank).
+    ranks_ci : ndarray of float64, shape (S, L)
+        Ranks with credible-interval ties under ``tie_rule`` at ``confidence``.
+    unmatched : ndarray of int64, shape (S,)
+        Attempts no category of the schema matched (excluded from scoring, never filled).
+    confidence : float
+    tie_rule : str
+    skipped : tuple of SkippedSchema
+        Schemata left out because a signal they read is absent from the data.
+    notes : tuple of str
+    """
+
+    models: tuple[str, ...]
+    schemas: tuple[str, ...]
+    mu: np.ndarray
+    sigma: np.ndarray
+    ranks: np.ndarray
+    ranks_ci: np.ndarray
+    unmatched: np.ndarray
+    confidence: float
+    tie_rule: str
+    skipped: tuple[SkippedSchema, ...]
+    notes: tuple[str, ...]
+
+
+
+# --------------------------------------------------------------------------- across schemata
+def applicable_schemas(attempts, schemas: Sequence, *, max_tokens: int | None = None):
+    """Split schemata into those the data can support and those it cannot.
+
+    A schema applies when every signal it reads is present (a column with at least one
+    non-missing value, possibly derived, e.g. ``token_ratio`` from token counts).
+
+    Parameters
+    ----------
+    attempts : pandas.DataFrame or SignalTable
+        Canonical attempt table.
+    schemas : sequence of (str, dict or Schema)
+        Built-in names, rubric JSON documents or schemas.
+    max_tokens : int, optional
+        Generation limit for ``token_ratio`` when the data has no ``max_tokens`` column.
+
+    Returns
+    -------
+    applicable : list of Schema
+    skipped : list of SkippedSchema
+
+    Raises
+    ------
+    InputError
+        Count-only data (``attempts`` is None), an unknown schema name or a bad document.
+    """
+    table = _table(attempts, max_tokens)
+    applicable, skipped = [], []
+    for spec in schemas:
+        schema = resolve_schema(spec)
+        missing = _missing_signals(schema, table)
+        if missing:
+            reason = f"needs {', '.join(missing)}, which the data does not have"
+            skipped.append(SkippedSchema(schema.name, missing, reason))
+        else:
+            applicable.append(schema)
+    return applicable, skipped
+
+
+def schema_ranks(
+    attempts,
+    schemas: Sequence,
+    *,
+    confidence: float = 0.95,
+    tie_rule: str = "paper",
+    max_tokens: int | None = None,
+) -> SchemaRanks:
+    r"""Bayes@N ranks of every model under several rubric schemata (paper Figure 7).
+
+    Parameters
+    ----------
+    attempts : pandas.DataFrame or SignalTable
+        Canonical attempt table of the analysis (``model``, ``question_id``, optional
+        ``task``, signals). Questions are (task, question) pairs; percentile thresholds are
+        computed over all rows passed in, pooled across models.
+    schemas : sequence of (str, dict or Schema)
+        Schemata to compare; those whose signals are absent are skipped and reported.
+    confidence : float, default 0.95
+        Credibility of the CI ties (one-sided z, paper section 2.7.1).
+    tie_rule : {"paper", "upper-bound", "none"}, default "paper"
+        Rule of :func:`scorio_core.rank.ranks_with_ties` for ``ranks_ci``.
+    max_tokens : int, optional
+        Generation limit for ``token_ratio``.
+
+    Returns
+    -------
+    SchemaRanks
+
+    Raises
+    ------
+    InputError
+        Count-only data, unknown schemata, or no schema that applies.
+    ValueError, TypeError
+        Empty ``schemas``, bad ``confidence`` or ``tie_rule``.
+
+    Notes
+    -----
+    Per schema: categories by first match (:func:`scorio_core.rubric.categorize`), then
+    Bayes@N with the schema's weights and a uniform prior over each model's answered
+    questions; unmatched attempts are excluded and counted.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [("a", q, t, float(q < 2), float(t % 2)) for q in range(3) for t in range(4)]
+    >>> rows += [("b", q, t, float(q < 1), 1.0) for q in range(3) for t in range(4)]
+    >>> df = pd.DataFrame(rows, columns=["model", "question_id", "trial", "is_correct", "has_box"])
+    >>> res = schema_ranks(df, ["Binary correctness", "Format Compliance & Correctness"])
+    >>> res.schemas, res.ranks.tolist()
+    (('Binary correctness', 'Format Compliance & Correctness'), [[1.0, 2.0], [1.0, 2.0]])
+    """
+    confidence = check_confidence(confidence)
+    if tie_rule not in TIE_RULES:
+        raise ValueError(f"tie_rule must be one of {', '.join(TIE_RULES)}; got {tie_rule!r}.")
+    if isinstance(schemas, (str, Schema, dict)) or len(schemas) == 0:
+        raise ValueError("schemas must be a non-empty list of schema names, documents or Schema objects.")
+    table = _table(attempts, max_tokens)
+    applicable, skipped = applicable_schemas(table, schemas)
+    if not applicable:
+        reasons = "; ".join(f"{s.schema}: {s.reason}" for s in skipped)
+        raise InputError(f"none of the schemata applies to this data ({reasons}).")
+    cells = kernel.cells(table.frame)
+    L = len(cells.models)
+    S = len(applicable)
+    mu, sigma = np.full((S, L), np.nan), np.full((S, L), np.nan)
+    ranks, ranks_ci = np.full((S, L), np.nan), np.full((S, L), np.nan)
+    unmatched = np.zeros(S, dtype=np.int64)
+    notes = []
+    for s, schema in enumerate(applicable):
+        codes = BoundRubric(table, schema).codes()
+        unmatched[s] = int((codes < 0).sum())
+        if unmatched[s]:
+            notes.append(f"{schema.name}: {unmatched[s]} of {codes.size} attempts matched no category and are excluded")
+        mu[s], sigma[s] = kernel.model_moments(kernel.category_counts(codes, cells, len(schema.categories)), schema.weights)
+        ok = np.isfinite(mu[s])
+        if ok.any():
+            ranks[s, ok] = competition_ranks(mu[s, ok])
+            ranks_ci[s, ok] = ranks_with_ties(mu[s, ok], sigma[s, ok], confidence=confidence, rule=tie_rule)
+    return SchemaRanks(
+        models=cells.models,
+        schemas=tuple(s.name for s in applicable),
+        mu=mu,
+        sigma=sigma,
+        ranks=ranks,
+        ranks_ci=ranks_ci,
+        unmatched=unmatched,
+        confidence=confidence,
+        tie_rule=tie_rule,
+        skipped=tuple(skipped),
+        notes=tuple(notes),
+    )
+
+
