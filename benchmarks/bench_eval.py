@@ -9,9 +9,9 @@ Grid: (M, N) in (30, 80), (1000, 64), (10000, 100), (100000, 16); C = 1 and 4 fo
 categorical metrics; k = 4 and N/2. Prints best-of-r wall time per function and the ratio
 reference / ours (> 1 means we are faster).
 
-Targets (2-core machine): never slower than the reference (ratio >= 1, allowing 10% timer
-noise on sub-millisecond calls); at least 10x for ``max_at_k_ci`` (reference ~29 s at
-M=100000, N=16, C=4) and ``g_pass_at_k_tau_ci`` (reference ~366 ms at M=10000, N=100, k=50).
+Targets (2-core machine): never slower than the reference (ratio >= 0.9, allowing 10% timer
+noise); at least 10x for ``max_at_k_ci`` with C=4 (reference ~29 s at M=100000, N=16 and ~5 s
+at M=10000, N=100) and ``g_pass_at_k_tau_ci`` (reference ~366 ms at M=10000, N=100, k=50).
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ from scorio import eval as ref  # noqa: E402
 from scorio_core import eval as ours  # noqa: E402
 
 SIZES = [(30, 80), (1000, 64), (10000, 100), (100000, 16)]
-TEN_X = {"max_at_k_ci", "g_pass_at_k_tau_ci"}
+# The issue's 10x targets, where the reference loops over rows in Python: max_at_k_ci with C = 4
+# at M >= 10000, and g_pass_at_k_tau_ci at M = 10000, N = 100, k = 50.
+TEN_X = {("max_at_k_ci (C=4)", 10000, 100), ("max_at_k_ci (C=4)", 100000, 16), ("g_pass_at_k_tau_ci", 10000, 100)}
 
 
 def best_time(fn, budget: float = 1.0, max_repeats: int = 50) -> float:
@@ -93,8 +95,8 @@ def main() -> int:
                 t_ours = best_time(lambda: call(ours))
                 t_ref = best_time(lambda: call(ref), budget=2.0)
                 ratio = t_ref / t_ours
-                base = name.split(" ")[0]
-                target = 10.0 if base in TEN_X and M >= 10000 else 0.9
+                named = (name, M, N) in TEN_X and (name != "g_pass_at_k_tau_ci" or k_label == f"k={N // 2}")
+                target = 10.0 if named else 0.9
                 flag = "" if ratio >= target else f"  <-- below target {target:g}x"
                 if flag:
                     failures.append((M, N, k_label, name, ratio))

@@ -36,26 +36,38 @@ def scaled_weights(w: np.ndarray) -> tuple[float, float, np.ndarray]:
     return 0.0, scale, w / scale
 
 
+def _row_sums(counts: np.ndarray, w_norm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(counts @ w, counts @ w**2, counts.sum(-1))`` with one matrix product.
+
+    The counts go to float64 once (exact below 2**53) and meet ``[w, w**2, 1]`` in a single
+    BLAS call instead of three integer reductions.
+    """
+    basis = np.stack([w_norm, w_norm * w_norm, np.ones_like(w_norm)], axis=1)
+    sums = counts.astype(np.float64, copy=False) @ basis
+    return sums[..., 0], sums[..., 1], sums[..., 2]
+
+
 def _row_moments(
     counts: np.ndarray, w_norm: np.ndarray, prior_counts: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-question posterior mean, variance/(T+1) (normalized weight units) and T.
 
     With ``nu = counts + prior + 1`` and ``T = sum(nu)``:
-    ``m1 = (counts @ w + prior @ w + sum(w)) / T``, ``m2`` likewise with ``w**2``,
-    ``var = (m2 - m1**2) / (T + 1)`` (Dirichlet posterior of ``w . pi``). Computed with
-    matrix-vector products on the counts, without an (M, C+1) float temporary.
+    ``m1 = ((counts + prior) @ w + sum(w)) / T``, ``m2`` likewise with ``w**2``,
+    ``var = (m2 - m1**2) / (T + 1)`` (Dirichlet posterior of ``w . pi``).
     """
-    w2 = w_norm * w_norm
-    s1 = counts @ w_norm
-    s2 = counts @ w2
-    total = counts.sum(axis=-1) + float(w_norm.size)
     if prior_counts is not None:
-        s1 = s1 + prior_counts @ w_norm
-        s2 = s2 + prior_counts @ w2
-        total = total + prior_counts.sum(axis=-1)
+        counts = counts + prior_counts
+    return _moments_from_sums(*_row_sums(counts, w_norm), w_norm)
+
+
+def _moments_from_sums(
+    s1: np.ndarray, s2: np.ndarray, n: np.ndarray, w_norm: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_row_moments` from the row sums of :func:`_row_sums`."""
+    total = n + float(w_norm.size)
     m1 = (s1 + w_norm.sum()) / total
-    var = (s2 + w2.sum()) / total - m1 * m1
+    var = (s2 + (w_norm * w_norm).sum()) / total - m1 * m1
     if np.any(var < -_ROUNDOFF):
         raise FloatingPointError("Bayes@N posterior variance is materially negative")
     return m1, np.maximum(var, 0.0) / (total + 1.0), total
@@ -213,14 +225,13 @@ def _avg_from_counts(counts: CategoryCounts, w: np.ndarray) -> tuple[float, floa
     if scale == 0.0:
         return offset, 0.0
     m = c.shape[0]
-    observed = c @ w_norm
-    n_trials = c.sum(axis=1)
+    observed, squares, n_trials = _row_sums(c, w_norm)
     if n_trials.min() == n_trials.max():
-        a = offset + scale * float(np.sum(observed)) / (m * int(n_trials[0]))
+        a = offset + scale * float(np.sum(observed)) / (m * n_trials[0])
     else:
         a = offset + scale * float(np.mean(observed / n_trials))
     # Eq. 20 per question: sigma_avg,a = (T_a / N_a) sigma_Bayes,a with T_a = 1 + C + N_a.
-    _, var, total = _row_moments(c, w_norm, None)
+    _, var, total = _moments_from_sums(observed, squares, n_trials, w_norm)
     sigma = scale * math.sqrt(float(np.sum((total / n_trials) ** 2 * var))) / m
     return float(a), float(sigma)
 

@@ -14,7 +14,7 @@ import numpy as np
 from scorio_core.eval._beta import _variance_from_logs, log_power_moment
 from scorio_core.eval._counts import CategoryCounts, category_counts
 from scorio_core.eval._interval import ci_tuple
-from scorio_core.eval._scores import log_comb
+from scorio_core.eval._scores import log_comb_int
 from scorio_core.eval._validate import check_bounds, check_confidence, finite_k, latent_k
 from scorio_core.eval.bayes import _avg_from_counts, bayes_ci, scaled_weights
 
@@ -71,10 +71,9 @@ def max_at_k(R, k, w=None) -> float:
     grouped, levels = _group_by_level(counts.counts, weights)
     if levels.size == 1:
         return float(levels[0])
-    at_or_below = np.cumsum(grouped, axis=1)[:, :-1].astype(float)
-    n = n_trials.astype(float)[:, None]
+    at_or_below = np.cumsum(grouped, axis=1)[:, :-1]
     # P(at least one of k draws above level l) = 1 - C(#at-or-below, k) / C(N, k)
-    any_above = -np.expm1(log_comb(at_or_below, float(k)) - log_comb(n, float(k)))
+    any_above = -np.expm1(log_comb_int(at_or_below, k) - log_comb_int(n_trials[:, None], k))
     offset, scale, norm_levels = scaled_weights(levels)
     scores = norm_levels[0] + any_above @ np.diff(norm_levels)
     return float(offset + scale * np.mean(scores))
