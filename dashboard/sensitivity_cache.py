@@ -8,12 +8,14 @@ JSON for edited ones) plus the settings. The signal table comes from
 from __future__ import annotations
 
 import hashlib
+import json
 
 import numpy as np
 import streamlit as st
 
 from dashboard.analysis_cache import fetch, stored
 from dashboard.background import run_jobs
+from dashboard import rubric_state
 from dashboard.rubric_state import signal_table
 from scorio_core import rubric
 from scorio_core.sensitivity import PerturbationResult, SchemaRanks, applicable_schemas, perturb_rubric, schema_ranks
@@ -126,16 +128,28 @@ def ranks_across_schemata(ctx, schemas: list[rubric.Schema], *, tie_rule: str = 
     return _ranks_across(ctx.data.data_id, ctx.task, keys, _signal_table(ctx), tuple(schemas), ctx.confidence, tie_rule)
 
 
+def frozen_thresholds(active, schema: rubric.Schema) -> dict | None:
+    """The thresholds the user froze on the Rubric page, when ``schema`` is the rubric in force."""
+    if active.status != "rubric" or schema != active.schema:
+        return None
+    return rubric_state.workspace().frozen
+
+
 def perturbation(ctx, schema: rubric.Schema, *, n: int, weight_range: float, threshold_shift: float, seed: int,
-                 on_progress=None) -> PerturbationResult:
-    """Rank stability under ``n`` perturbed versions of ``schema`` (cached; progress; cancellable)."""
-    key = f"perturb|{ctx.data.data_id}|{ctx.task}|{_schema_key(schema)}|{n}|{weight_range}|{threshold_shift}|{seed}"
+                 frozen: dict | None = None, on_progress=None) -> PerturbationResult:
+    """Rank stability under ``n`` perturbed versions of ``schema`` (cached; progress; cancellable).
+
+    ``frozen`` thresholds (see :func:`frozen_thresholds`) keep their values and are not perturbed.
+    """
+    frozen_key = json.dumps(frozen, sort_keys=True, default=str) if frozen else "computed"
+    key = (f"perturb|{ctx.data.data_id}|{ctx.task}|{_schema_key(schema)}|{n}|{weight_range}|{threshold_shift}|{seed}"
+           f"|{frozen_key}")
     cached = fetch(key)
     if cached is not None:
         return cached
     table = _signal_table(ctx)
     (result,) = run_jobs([
         lambda progress: perturb_rubric(table, schema, n=n, weight_range=weight_range, threshold_shift=threshold_shift,
-                                        seed=seed, progress=progress)
+                                        seed=seed, thresholds=frozen, progress=progress)
     ], on_progress)
     return stored(key, _result=result)

@@ -11,6 +11,7 @@ from dashboard.sensitivity_cache import (
     default_comparison,
     default_perturbation,
     follow_active_rubric,
+    frozen_thresholds,
     perturbation,
     ranks_across_schemata,
     rubric_choice_matters,
@@ -115,7 +116,8 @@ seed = cols[4].number_input("Seed", min_value=0, step=1, key="sens_seed", persis
 bar = st.empty()
 try:
     result = perturbation(ctx, options[target], n=int(n), weight_range=float(weight_range), threshold_shift=float(shift),
-                          seed=int(seed), on_progress=progress_to(bar, "Scoring perturbed rubrics..."))
+                          seed=int(seed), frozen=frozen_thresholds(active, options[target]),
+                          on_progress=progress_to(bar, "Scoring perturbed rubrics..."))
 except (InputError, ValueError) as exc:
     st.error(f"The perturbation cannot be computed: {md(exc)}", icon=":material/error:")
     st.stop()

@@ -57,6 +57,9 @@ def register(subparsers) -> None:
     parser.add_argument("--threshold-shift", type=float, default=5.0, metavar="D",
                         help="percentile thresholds moved by U(-D, D) points (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the perturbations (default 0)")
+    parser.add_argument("--freeze-thresholds", metavar="FILE", default=None,
+                        help="JSON of threshold values to keep fixed in --perturb (a `rubric --output json` result or "
+                             "{name: value}); thresholds of a schema named there are not perturbed")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal")
     parser.add_argument("--confidence", type=float, default=0.95, help="credibility level of the CI ties (default 0.95)")
     parser.add_argument("--tie-rule", choices=("paper", "upper-bound", "none"), default="paper",
@@ -104,7 +107,9 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``sensitivity``; returns the exit status."""
     from scorio_core.analysis import task_names
     from scorio_core.errors import InputError
+    from scorio_core.cli.rubric import read_frozen
     from scorio_core.rerank import signal_table
+    from scorio_core.rubric import resolve_schema
     from scorio_core.sensitivity import perturb_rubric, schema_ranks
 
     if args.perturb < 0:
@@ -123,9 +128,15 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
     table = signal_table(dataset, task, args.max_tokens)
     result = schema_ranks(table, schemas, confidence=args.confidence, tie_rule=args.tie_rule)
+    frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else {}
+
+    def frozen_for(name: str) -> dict | None:
+        own = {t.name for t in resolve_schema(name).thresholds}
+        return {k: v for k, v in frozen.items() if k in own} or None
+
     perturbed = [
         perturb_rubric(table, name, n=args.perturb, weight_range=args.weight_range, threshold_shift=args.threshold_shift,
-                       seed=args.seed)
+                       seed=args.seed, thresholds=frozen_for(name))
         for name in result.schemas
     ] if args.perturb else []
     payload = {

@@ -339,6 +339,22 @@ def test_sensitivity_follows_the_rubric_page(sim):
     assert max(_array(t.y).max() for t in bands.data if t.fill == "toself") > 1.0  # weights go up to 6
 
 
+def test_sensitivity_keeps_frozen_thresholds_of_the_active_rubric(sim):
+    sim.switch_page("pages/data/rubric.py").run()
+    sim.selectbox(key="rubric_schema").set_value("Efficiency-Adjusted").run()
+    sim.toggle(key="rubric_freeze").set_value(True).run()
+    _ok(sim)
+    at = _visit(sim, SENS)
+    assert at.selectbox(key="sens_target").value == "Efficiency-Adjusted"
+    drivers = set(at.dataframe[0].value["parameter"])
+    assert not any(p.startswith("threshold:") for p in drivers), drivers  # frozen: only weights move
+    assert "frozen thresholds are not perturbed: len_p33, len_p66" in _texts(at)
+    at.switch_page("pages/data/rubric.py").run()
+    at.toggle(key="rubric_freeze").set_value(False).run()
+    at = _visit(at, SENS)
+    assert {"threshold: len_p33", "threshold: len_p66"} <= set(at.dataframe[0].value["parameter"])
+
+
 def test_sensitivity_without_signals_explains(app):
     at = _visit(app, SENS)  # MathArena counts
     assert "counts only" in _texts(at)

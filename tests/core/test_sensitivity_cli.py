@@ -55,6 +55,19 @@ def test_json_contract(dump, frame, capsys):
                                          "smallest_change", "new_leader"]
 
 
+def test_freeze_thresholds_are_not_perturbed(dump, frame, tmp_path, capsys):
+    frozen = tmp_path / "frozen.json"
+    frozen.write_text(json.dumps({"len_p33": 0.2, "unrelated": 1.0}))
+    out = _json(capsys, ["sensitivity", dump, "--schemas", "Efficiency-Adjusted,Format Aware", "--perturb", "30",
+                         "--freeze-thresholds", str(frozen), "--output", "json"])
+    efficiency, format_aware = out["perturbation"]
+    names = [p["name"] for p in efficiency["parameters"]]
+    assert "threshold: len_p33" not in names and "threshold: len_p66" in names  # only the frozen one stays put
+    direct = perturb_rubric(frame, "Efficiency-Adjusted", n=30, seed=0, thresholds={"len_p33": 0.2})
+    np.testing.assert_allclose(efficiency["rank_share"], direct.rank_share)
+    assert format_aware["rank_share"] == perturb_rubric(frame, "Format Aware", n=30, seed=0).rank_share.tolist()
+
+
 def test_default_schemas_are_binary_and_table5(dump, capsys):
     out = _json(capsys, ["sensitivity", dump, "--output", "json"])
     assert out["schemas"][0] == "Binary correctness" and "Concision-High-Conf" in out["schemas"]
