@@ -21,6 +21,8 @@ import streamlit as st
 
 from dashboard.background import run_jobs
 from dashboard.compute import prior_counts, task_outcomes
+from dashboard.quality import blocking_notice
+from dashboard.text import md
 from scorio_core.convergence import ConvergenceResult, bootstrap_convergence, bootstrap_indices
 from scorio_core.errors import InputError
 from scorio_core.trajectory import Trajectory, outcomes_from_counts, rank_trajectory
@@ -154,6 +156,30 @@ def block_problem(block: Block) -> str | None:
                 "convergence@n (the smallest n <= N - 1 after which the ranking stays at the gold standard) is undefined. "
                 "These views need at least 2 trials per question.")
     return None
+
+
+def rubric_block_or_stop(ctx, active, view: str) -> Block:
+    """The rubric block of the page's task, or explain on the page why not and ``st.stop()``.
+
+    Shared by the Trajectories and Convergence pages: blocking data-quality choices, the
+    rubric's status message, data the block cannot be built from, and blocks with too few
+    models or trials. ``view`` names the page's result in the error ("Trajectories").
+    """
+    if blocking_notice(ctx.data.dataset):
+        st.stop()
+    if active.message:
+        st.info(md(active.message), icon=":material/info:")
+    try:
+        block = analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, "rubric", active.rubric_id,
+                               active.categorization, active.prior_id, active.prior)
+    except InputError as exc:
+        st.error(f"{view} cannot be computed for this data: {md(exc)}", icon=":material/error:")
+        st.stop()
+    problem = block_problem(block)
+    if problem:
+        st.info(md(problem), icon=":material/info:")
+        st.stop()
+    return block
 
 
 def pass_k_choices(n_trials: int) -> list[int]:

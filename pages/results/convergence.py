@@ -5,16 +5,14 @@ import streamlit as st
 from dashboard import rubric_state
 from dashboard.analysis_cache import (
     METRIC_LABELS,
-    analysis_block,
-    block_problem,
     convergence_methods,
     convergence_results,
     pass_k_choices,
     progress_to,
+    rubric_block_or_stop,
 )
 from dashboard.analysis_tables import convergence_curves, convergence_display, convergence_summary
 from dashboard.figures import convergence_plot, kendall_tau_plot
-from dashboard.quality import blocking_notice
 from dashboard.sidebar import page_context
 from dashboard.text import md
 from dashboard.widget_state import ensure, ensure_choice, ensure_subset
@@ -35,20 +33,7 @@ st.markdown(
     "changes again (paper section 3.3, Appendix I.1). Its distribution over bootstrap replicates shows how many trials "
     "each method needs, and how often it never settles."
 )
-if blocking_notice(ctx.data.dataset):
-    st.stop()
-if active.message:
-    st.info(md(active.message), icon=":material/info:")
-try:
-    block = analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, "rubric", active.rubric_id,
-                           active.categorization, active.prior_id, active.prior)
-except InputError as exc:
-    st.error(f"convergence@n cannot be computed for this data: {md(exc)}", icon=":material/error:")
-    st.stop()
-problem = block_problem(block)
-if problem:
-    st.info(md(problem), icon=":material/info:")
-    st.stop()
+block = rubric_block_or_stop(ctx, active, "convergence@n")
 N = block.n_trials
 ks = pass_k_choices(N)
 

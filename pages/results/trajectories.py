@@ -7,15 +7,14 @@ from dashboard.analysis_cache import (
     METRIC_LABELS,
     Method,
     analysis_block,
-    block_problem,
     convergence_results,
     credible_bands,
     progress_to,
+    rubric_block_or_stop,
     trajectory,
 )
 from dashboard.analysis_tables import band_frame, models_by_rank
 from dashboard.figures import credible_band_grid, rank_trajectory_plot
-from dashboard.quality import blocking_notice
 from dashboard.sidebar import page_context
 from dashboard.text import md
 from dashboard.widget_state import ensure, ensure_choice, ensure_subset
@@ -34,20 +33,7 @@ st.markdown(
     "How the ranking changes as trials accumulate: the rank of every model after the first *n* trials, "
     "for *n* = 1..N (paper Figure 9). A ranking you can trust settles early and stays put."
 )
-if blocking_notice(ctx.data.dataset):
-    st.stop()
-if active.message:
-    st.info(md(active.message), icon=":material/info:")
-try:
-    block = analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, "rubric", active.rubric_id,
-                           active.categorization, active.prior_id, active.prior)
-except InputError as exc:
-    st.error(f"Trajectories cannot be computed for this data: {md(exc)}", icon=":material/error:")
-    st.stop()
-problem = block_problem(block)
-if problem:
-    st.info(md(problem), icon=":material/info:")
-    st.stop()
+block = rubric_block_or_stop(ctx, active, "Trajectories")
 N = block.n_trials
 
 ensure_choice("traj_metric", list(METRIC_LABELS), "bayes")
