@@ -107,4 +107,6 @@ else:
 st.plotly_chart(trials_plot(needed.n, needed.z, z_threshold=needed.z_threshold, n_needed=needed.n_needed,
                             n_observed=observed, z_observed=needed.z_observed, confidence=ctx.confidence), width="stretch")
 st.caption(f"z = |mu_A - mu_B| / sqrt(sigma_A^2 + sigma_B^2) with N trials per question. Assumption: {needed.assumption} "
-           "(paper Appendix D). It is an estimate: new trials will move the rates.")
+           "(paper Appendix D). It is an estimate: new trials will move the rates. Because the projected rates are "
+           "posterior means (every category count plus one), the curve at the observed N usually sits below the observed "
+           "z (the dot): the projection is conservative.")
