@@ -98,3 +98,37 @@ def page(browser, server_url):
     pg.set_default_timeout(60_000)
     yield pg
     context.close()
+
+
+# --------------------------------------------------------------------------- page helpers
+def wait_ready(page, settle_ms: int = 1200) -> None:
+    """Wait until the app has rendered and no script run is in progress, then let charts settle."""
+    page.wait_for_selector('[data-testid="stApp"]')
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " || document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.indexOf('Running') < 0",
+        timeout=120_000,
+    )
+    page.wait_for_timeout(settle_ms)
+
+
+def assert_no_exception(page) -> None:
+    """No Python exception box on the page."""
+    found = page.locator('[data-testid="stException"]')
+    assert found.count() == 0, found.first.inner_text()
+
+
+def assert_clean(page) -> None:
+    """Neither an exception box nor an error message on the page."""
+    assert_no_exception(page)
+    found = page.locator('[data-testid="stAlertContentError"]')
+    assert found.count() == 0, found.first.inner_text()
+
+
+def shot(page, name: str) -> None:
+    """Screenshot of the whole page: Streamlit scrolls inside its main block, so grow the viewport first."""
+    height = page.evaluate("() => document.querySelector('[data-testid=stMainBlockContainer]').scrollHeight")
+    page.set_viewport_size({"width": 1440, "height": max(1000, min(int(height) + 40, 6000))})
+    page.wait_for_timeout(1500)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+    page.set_viewport_size({"width": 1440, "height": 1000})

@@ -9,60 +9,42 @@ import re
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import assert_no_exception, shot, wait_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 SIMULATION = "Paper simulation"
 
 
-def _wait_ready(page):
-    page.wait_for_selector('[data-testid="stApp"]')
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.indexOf('Running') < 0",
-        timeout=120_000,
-    )
-    page.wait_for_timeout(1000)
-
-
-def _assert_no_error(page):
-    assert page.locator('[data-testid="stException"]').count() == 0, page.locator('[data-testid="stException"]').first.inner_text()
-
-
-def _shot(page, name):
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-
-
 def _go(page, title):
     page.get_by_role("link", name=title, exact=True).click()
-    _wait_ready(page)
+    wait_ready(page, 1000)
     page.get_by_role("heading", name=title).first.wait_for()
-    _wait_ready(page)
-    _assert_no_error(page)
+    wait_ready(page, 1000)
+    assert_no_exception(page)
 
 
 def _select(page, label, option):
     box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
     box.click()
     page.get_by_role("option", name=option).first.click()
-    _wait_ready(page)
+    wait_ready(page, 1000)
 
 
 def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     page.set_viewport_size({"width": 1440, "height": 2200})
     page.goto(server_url)
-    _wait_ready(page)
+    wait_ready(page, 1000)
     page.get_by_role("heading", name="Leaderboard").wait_for()
     page.locator('[data-testid="stPlotlyChart"]').first.wait_for()
-    _assert_no_error(page)
+    assert_no_exception(page)
     chart_text = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     assert "o3-mini (high)" in chart_text and "claude-3.5-sonnet" in chart_text  # real MathArena models
-    _shot(page, "01-leaderboard.png")
+    shot(page, "01-leaderboard.png")
     page.get_by_role("tab", name="Pairwise P(A > B)").click()
-    _wait_ready(page)
+    wait_ready(page, 1000)
     assert "P(row > column)" in page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
-    _shot(page, "02-leaderboard-pairwise.png")
+    shot(page, "02-leaderboard-pairwise.png")
 
     # upload: model names that must never become markup or formulas
     csv = tmp_path / "browser_upload.csv"
@@ -75,21 +57,21 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv))
     page.get_by_role("button", name="Load", exact=True).wait_for()
     page.get_by_role("button", name="Load", exact=True).click()
-    _wait_ready(page)
+    wait_ready(page, 1000)
     page.get_by_text("Uploaded: browser_upload").first.wait_for()
-    _assert_no_error(page)
+    assert_no_exception(page)
     grid_text = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     assert "<b>bold</b>-beta" in grid_text  # shown literally, not as bold markup
     assert page.locator("b", has_text="bold").count() == 0
-    _shot(page, "03-data-uploaded.png")
+    shot(page, "03-data-uploaded.png")
 
     _go(page, "Leaderboard")
     page.get_by_role("tab", name="Ranking").click()  # the tab choice is kept in the URL; go back to the forest plot
-    _wait_ready(page)
+    wait_ready(page, 1000)
     chart_text = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     for model in names:
         assert model in chart_text
-    _shot(page, "04-leaderboard-uploaded.png")
+    shot(page, "04-leaderboard-uploaded.png")
 
     # the paper simulation: attempt-level data with signals
     _select(page, "Dataset", SIMULATION)
@@ -97,20 +79,21 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     charts = page.locator('[data-testid="stPlotlyChart"]')
     charts.nth(1).wait_for()
     grid = charts.nth(1).locator(".nsewdrag").first
+    grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     page.mouse.click(box["x"] + box["width"] * 0.55, box["y"] + box["height"] * 0.35)  # a cell of the first panel
-    _wait_ready(page)
+    wait_ready(page, 1000)
     question = page.get_by_role("combobox", name="Question", exact=True).input_value()
     assert re.fullmatch(r"q\d\d", question) and question != "q01", question  # the click chose a later question
     assert page.get_by_role("combobox", name="Model", exact=True).input_value() == "mimic-20"
-    _assert_no_error(page)
-    _shot(page, "05-data-simulation-grid.png")
+    assert_no_exception(page)
+    shot(page, "05-data-simulation-grid.png")
 
     _go(page, "Rubric")
     _select(page, "Schema", "Format Aware")
     editor = page.locator('[data-testid="stDataFrame"]').first
     editor.filter(has_text="correct, boxed").wait_for()  # the editor shows Format Aware's categories
-    _wait_ready(page)
+    wait_ready(page, 1000)
     # edit the weight of "wrong, boxed" (third row, Weight column) with the keyboard, as a user would
     editor.locator('[role="gridcell"]').first.focus()  # first row, Order column
     for key in ("ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "Enter"):
@@ -121,29 +104,29 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     cell_input.fill("2.5")
     page.keyboard.press("Enter")
     page.locator('[data-testid="stSidebar"]').filter(has_text="Format Aware (edited)").wait_for()
-    _wait_ready(page)
-    _assert_no_error(page)
+    wait_ready(page, 1000)
+    assert_no_exception(page)
     # the leaderboard beside the editor was re-ranked with the new weights
     page.locator('[data-testid="stCaptionContainer"]').filter(has_text="w = 0, 0, 2.5, 2, 3").first.wait_for()
-    _shot(page, "06-rubric-format-aware-edited.png")
+    shot(page, "06-rubric-format-aware-edited.png")
 
     _go(page, "Leaderboard")
     assert "Format Aware (edited)" in page.locator('[data-testid="stMain"] [data-testid="stCaptionContainer"]').first.inner_text()
     page.get_by_role("tab", name="Rank distribution").click()
-    _wait_ready(page)
-    _assert_no_error(page)
-    _shot(page, "07-leaderboard-rank-distribution.png")
+    wait_ready(page, 1000)
+    assert_no_exception(page)
+    shot(page, "07-leaderboard-rank-distribution.png")
 
     _go(page, "Compare")
     page.locator('[data-testid="stMetric"]').first.wait_for()
-    _shot(page, "08-compare.png")
+    shot(page, "08-compare.png")
 
     _go(page, "Export")
     with page.expect_download() as info:
         page.get_by_role("button", name="HTML report").click()
     report = info.value.path().read_text()
     assert "Verdict" in report and "Format Aware (edited)" in report and report.count("plotly.js v") == 1
-    _shot(page, "09-export.png")
+    shot(page, "09-export.png")
 
     # every other page in the navigation renders without an exception
     for link in page.locator('[data-testid="stSidebarNav"] a').all_inner_texts():
@@ -151,4 +134,4 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
         if title in ("Data", "Rubric", "Leaderboard", "Compare", "Export"):
             continue
         _go(page, title)
-        _shot(page, f"10-{title.lower()}.png")
+        shot(page, f"10-{title.lower()}.png")

@@ -7,86 +7,61 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import assert_clean, shot, wait_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 SIMULATION = "Paper simulation: 20 LLM mimics, N=80 (synthetic)"
 
 
-def _wait_ready(page):
-    page.wait_for_selector('[data-testid="stApp"]')
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.indexOf('Running') < 0",
-        timeout=120_000,
-    )
-    page.wait_for_timeout(1200)
-
-
-def _assert_clean(page):
-    for test_id in ("stException", "stAlertContentError"):
-        found = page.locator(f'[data-testid="{test_id}"]')
-        assert found.count() == 0, found.first.inner_text()
-
-
 def _choose_dataset(page, label: str):
     page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()
     page.get_by_role("option", name=label).click()
-    _wait_ready(page)
-
-
-def _shot(page, name: str):
-    """Screenshot of the whole page: Streamlit scrolls inside its main block, so grow the viewport first."""
-    height = page.evaluate("() => document.querySelector('[data-testid=stMainBlockContainer]').scrollHeight")
-    page.set_viewport_size({"width": 1440, "height": max(1000, min(int(height) + 40, 6000))})
-    page.wait_for_timeout(1500)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-    page.set_viewport_size({"width": 1440, "height": 1000})
+    wait_ready(page)
 
 
 def _charts(page, count: int):
     page.locator('[data-testid="stPlotlyChart"]').nth(count - 1).wait_for(timeout=120_000)
-    _wait_ready(page)
-    _assert_clean(page)
+    wait_ready(page)
+    assert_clean(page)
 
 
 def _go(page, link: str, heading: str, charts: int):
     page.get_by_role("link", name=link).click()
-    _wait_ready(page)
+    wait_ready(page)
     page.get_by_role("heading", name=heading).first.wait_for()
     _charts(page, charts)
 
 
 def test_analysis_pages_on_the_paper_simulation(page, server_url):
     page.goto(server_url)  # the entry point first: a fresh server serves deep links only once st.navigation ran
-    _wait_ready(page)
+    wait_ready(page)
     page.get_by_role("heading", name="Leaderboard").first.wait_for()
     _choose_dataset(page, SIMULATION)
     page.get_by_role("link", name="Trajectories").click()
-    _wait_ready(page)
+    wait_ready(page)
     page.get_by_role("heading", name="Trajectories").first.wait_for()
     page.get_by_text("Paper simulation").first.wait_for()
     _charts(page, 2)
     text = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     assert "mimic-20" in text and "mimic-01" in text  # every model is labelled at the line ends
-    _shot(page, "analysis-01-trajectories-observed.png")
+    shot(page, "analysis-01-trajectories-observed.png")
 
     page.get_by_role("radio", name="Worst-case replicate").click()
-    _wait_ready(page)
+    wait_ready(page)
     page.get_by_text("worst of 2,000 column-wise bootstrap replicates").first.wait_for(timeout=120_000)
     _charts(page, 2)
-    _shot(page, "analysis-02-trajectories-worst.png")
+    shot(page, "analysis-02-trajectories-worst.png")
 
     _go(page, "Convergence", "Convergence", 2)  # runs the default bootstrap (4 methods x 2,000 replicates)
     chart = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     assert "Bayes@N" in chart and "no convergence" in chart and "Pass@2" in chart
-    _shot(page, "analysis-03-convergence.png")
+    shot(page, "analysis-03-convergence.png")
     page.get_by_role("radio", name="row-wise").click()
-    _wait_ready(page)
+    wait_ready(page)
     page.get_by_text("row-wise bootstrap replicates").first.wait_for(timeout=120_000)
     _charts(page, 2)
-    _shot(page, "analysis-04-convergence-row.png")
+    shot(page, "analysis-04-convergence-row.png")
 
     # a long run shows progress and is cancelled by changing a widget
     slider = page.get_by_role("slider", name="Replicates")
@@ -95,7 +70,7 @@ def test_analysis_pages_on_the_paper_simulation(page, server_url):
         page.keyboard.press("ArrowRight")
     page.locator('[data-testid="stProgress"]').first.wait_for(timeout=60_000)
     assert "Bootstrapping" in page.locator('[data-testid="stProgress"]').first.inner_text()
-    _shot(page, "analysis-06-convergence-progress.png")
+    shot(page, "analysis-06-convergence-progress.png")
     for _ in range(5):
         page.keyboard.press("ArrowLeft")
     page.wait_for_function("() => !document.querySelector('[data-testid=stProgress]')", timeout=60_000)
@@ -105,4 +80,4 @@ def test_analysis_pages_on_the_paper_simulation(page, server_url):
     _go(page, "Sensitivity", "Rubric sensitivity", 2)
     bump = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     assert "Format Aware" in bump and "mimic-20" in bump
-    _shot(page, "analysis-05-sensitivity.png")
+    shot(page, "analysis-05-sensitivity.png")

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, streamlit_server
-from tests.browser.test_browser_analysis import _assert_clean, _wait_ready
+from tests.browser.conftest import ARTIFACTS, assert_clean, streamlit_server, wait_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -23,11 +22,11 @@ def test_deep_link_on_a_fresh_server_runs_through_the_router(browser):
             page = context.new_page()
             page.set_default_timeout(60_000)
             page.goto(url + path)
-            _wait_ready(page)
+            wait_ready(page)
             page.get_by_role("heading", name=heading).first.wait_for()
             sidebar = page.locator('[data-testid="stSidebar"]')
             sidebar.get_by_text("Dataset", exact=True).first.wait_for()  # the shared sidebar ran: app.py routed
             assert sidebar.get_by_role("link", name="Leaderboard").count() == 1
-            _assert_clean(page)
+            assert_clean(page)
             page.screenshot(path=str(ARTIFACTS / f"deeplink{path.replace('/', '-')}.png"))
             context.close()
