@@ -75,11 +75,14 @@ def leaderboard_table(
     _categorization=None,
     prior_id: str = "none",
     _prior=None,
+    prior: str = "empirical-bayes",
+    scope: str = "questions-fixed",
 ) -> pd.DataFrame:
     """The leaderboard of one task (or ``ALL_TASKS``) under the given settings."""
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
-    prior, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
-    return leaderboard(outcomes, metric=metric, k=k, tau=tau, confidence=confidence, tie_rule=tie_rule, prior_counts=prior)
+    counts0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    return leaderboard(outcomes, metric=metric, k=k, tau=tau, confidence=confidence, tie_rule=tie_rule, prior_counts=counts0,
+                       prior=prior, scope=scope)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

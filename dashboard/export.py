@@ -26,6 +26,7 @@ from scorio_core.analysis import ALL_TASKS
 from scorio_core.errors import InputError
 from scorio_core.metrics import METRICS
 from scorio_core.rank import pairwise_confidence
+from scorio_core.uncertainty import interval_label
 from scorio_core.report import html as html_report
 from scorio_core.report import manifest as mf
 from scorio_core.report import tables
@@ -56,6 +57,8 @@ class Settings(NamedTuple):
     tau: float
     tie_rule: str
     confidence: float
+    prior: str = "empirical-bayes"
+    scope: str = "questions-fixed"
 
     @property
     def label(self) -> str:
@@ -67,7 +70,7 @@ def current_settings(ctx) -> Settings:
     values = {key: st.session_state.get(key, default) for key, default in LEADERBOARD_KEYS.items()}
     metric = values["lb_metric"] if values["lb_metric"] in METRICS else "bayes"
     return Settings(metric, int(values["lb_k"] or 1), float(values["lb_tau"] or 0.5), values["lb_tie_rule"] or "paper",
-                    float(ctx.confidence))
+                    float(ctx.confidence), ctx.prior, ctx.scope)
 
 
 def analysis_table(ctx, active, settings: Settings) -> pd.DataFrame:
@@ -76,6 +79,7 @@ def analysis_table(ctx, active, settings: Settings) -> pd.DataFrame:
         ctx.data.data_id, ctx.data.dataset, ctx.task, metric=settings.metric, k=settings.k, tau=settings.tau,
         confidence=settings.confidence, tie_rule=settings.tie_rule, rubric_id=active.rubric_id,
         _categorization=active.categorization, prior_id=active.prior_id, _prior=active.prior,
+        prior=settings.prior, scope=settings.scope,
     )
 
 
@@ -108,7 +112,7 @@ def build_manifest(ctx, active, settings: Settings) -> dict:
         frozen=ws.frozen is not None and active.status == "rubric",
         prior=_prior_doc(ctx, active),
         settings={"metric": settings.metric, "k": settings.k, "tau": settings.tau, "confidence": settings.confidence,
-                  "tie_rule": settings.tie_rule},
+                  "tie_rule": settings.tie_rule, "prior": settings.prior, "scope": settings.scope},
         seeds={"rank_distribution": {"seed": RANK_SEED, "note": "draws depend on the data size (200 to 4,000)"}},
         extra_versions=("streamlit", "plotly"),
     )
@@ -129,14 +133,17 @@ def settings_rows(ctx, active, settings: Settings) -> dict[str, str]:
         + (f", tau = {settings.tau:g}" if METRICS[settings.metric].uses_tau else ""),
         "Credibility level": f"{settings.confidence:.0%}",
         "Rank ties rule": settings.tie_rule,
+        "Intervals": interval_label(settings.prior, settings.scope, settings.confidence),
     }
 
 
 def table_exports(table: pd.DataFrame, settings: Settings, task: str) -> dict[str, str]:
     """CSV (raw columns, formula-neutralised), Markdown and LaTeX (readable headers)."""
-    pretty = tables.presentation_table(table, metric_label=settings.label, confidence=settings.confidence)
-    caption = f"{settings.label} with {settings.confidence:.0%} credible intervals ({task})"
-    return {"csv": tables.to_csv(table), "md": tables.to_markdown(pretty) + "\n", "latex": tables.to_latex(pretty, caption=caption)}
+    return {
+        "csv": tables.to_csv(table),
+        "md": tables.leaderboard_markdown(table, metric_label=settings.label, confidence=settings.confidence),
+        "latex": tables.leaderboard_latex(table, metric_label=settings.label, confidence=settings.confidence, task=task),
+    }
 
 
 def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Verdict) -> bytes:
@@ -262,4 +269,6 @@ def apply_restore(plan: RestorePlan) -> None:
         "lb_k": int(m.settings["k"]),
         "lb_tau": float(m.settings["tau"]),
         "lb_tie_rule": m.settings["tie_rule"],
+        "prior": m.settings["prior"],
+        "scope": m.settings["scope"],
     })

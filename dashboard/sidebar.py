@@ -9,10 +9,11 @@ import streamlit as st
 from dashboard import state
 from dashboard.compute import ALL_TASKS, tasks_of
 from dashboard.data_access import ActiveData, active_data
-from dashboard.state import KEY_CONFIDENCE, KEY_DATASET, KEY_TASK
+from dashboard.state import KEY_CONFIDENCE, KEY_DATASET, KEY_PRIOR, KEY_SCOPE, KEY_TASK
 from dashboard.rubric_state import workspace as rubric_workspace
 from dashboard.text import md
 from scorio_core.errors import InputError
+from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIORS, SCOPES
 
 __all__ = ["PageContext", "render_sidebar", "page_context", "refresh_rubric_note", "CONFIDENCE_LEVELS"]
 
@@ -28,10 +29,17 @@ class PageContext:
     task: str
     tasks: tuple[str, ...]
     confidence: float
+    prior: str = DEFAULT_PRIOR
+    scope: str = DEFAULT_SCOPE
 
 
 def _percent(level: float) -> str:
     return f"{level:.0%}"
+
+
+#: Short widget labels of the priors and scopes (the full labels are in scorio_core.uncertainty).
+PRIOR_CHOICES = {"empirical-bayes": "Empirical Bayes (calibrated)", "uniform": "Uniform (paper)", "jeffreys": "Jeffreys"}
+SCOPE_CHOICES = {"questions-fixed": "Trials (questions fixed)", "questions-sampled": "Trials and questions"}
 
 
 def _seed(key: str, fallback, options, format_func=str) -> None:
@@ -95,13 +103,38 @@ def render_sidebar() -> PageContext | None:
                 "Rank ties use the one-sided z of the same level (1.645 at 95%), as in the paper (section 2.7.1)."
             ),
         )
-        st.caption(
-            "Credible intervals cover the uncertainty from the finite number of trials per question "
-            "(Dirichlet/Beta posterior per question); the questions themselves are taken as given."
+        _seed(KEY_PRIOR, DEFAULT_PRIOR, PRIORS, PRIOR_CHOICES.get)
+        st.selectbox(
+            "Prior",
+            PRIORS,
+            key=KEY_PRIOR,
+            bind="query-params",
+            format_func=PRIOR_CHOICES.get,
+            help=(
+                "Per-question prior of Bayes@N and the Pass@k family. Empirical Bayes fits a Dirichlet (binary: Beta) "
+                "prior to each model's own questions by maximum marginal likelihood; measured to cover at the nominal "
+                "level (docs/metrics.md, Calibration). Uniform is the paper's Bayes@N, Dirichlet(1) per question: it "
+                "pulls each question toward the middle of the scale and its intervals miss the true mean of hard or "
+                "easy benchmarks. Jeffreys is Dirichlet(1/2)."
+            ),
+        )
+        _seed(KEY_SCOPE, DEFAULT_SCOPE, SCOPES, SCOPE_CHOICES.get)
+        st.radio(
+            "Intervals cover",
+            SCOPES,
+            key=KEY_SCOPE,
+            bind="query-params",
+            format_func=SCOPE_CHOICES.get,
+            help=(
+                "Trials (questions fixed): the uncertainty from the finite trials on these questions, the paper's "
+                "estimand. Trials and questions: also which questions were drawn, for claims about a larger pool "
+                "of similar questions (wider)."
+            ),
         )
         st.session_state[_RUBRIC_NOTE] = st.empty()
         refresh_rubric_note()
-    return PageContext(data=data, task=st.session_state[KEY_TASK], tasks=tasks, confidence=float(st.session_state[KEY_CONFIDENCE]))
+    return PageContext(data=data, task=st.session_state[KEY_TASK], tasks=tasks, confidence=float(st.session_state[KEY_CONFIDENCE]),
+                       prior=st.session_state[KEY_PRIOR], scope=st.session_state[KEY_SCOPE])
 
 
 def refresh_rubric_note() -> None:

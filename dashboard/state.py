@@ -19,6 +19,8 @@ __all__ = [
     "KEY_DATASET",
     "KEY_TASK",
     "KEY_CONFIDENCE",
+    "KEY_PRIOR",
+    "KEY_SCOPE",
     "init_state",
     "uploads",
     "add_upload",
@@ -35,6 +37,8 @@ __all__ = [
 KEY_DATASET = "dataset"
 KEY_TASK = "task"
 KEY_CONFIDENCE = "confidence"
+KEY_PRIOR = "prior"
+KEY_SCOPE = "scope"
 _UPLOADS = "_uploads"
 _CHOICES = "_choices"
 _PENDING = "_pending_dataset"

@@ -12,6 +12,7 @@ import streamlit as st
 
 __all__ = [
     "leaderboard_display",
+    "calibration_display",
     "rerank_display",
     "disagreement_display",
     "threshold_display",
@@ -157,3 +158,14 @@ def threshold_editor_config() -> dict:
         "value": st.column_config.NumberColumn("Absolute value", format="%g"),
         "description": st.column_config.TextColumn("Description"),
     }
+
+
+def calibration_display(frame: pd.DataFrame, *, scope: str) -> pd.DataFrame:
+    """Measured coverage (mean width) per grid cell and prior, for one scope (What these numbers mean)."""
+    rows = frame[frame["scope"] == scope].copy()
+    rows["cell"] = [f"{c:.3f} ({w:.3f})" for c, w in zip(rows["coverage"], rows["width"])]
+    wide = rows.pivot_table(index=["p_alpha", "M", "N"], columns="prior", values="cell", aggfunc="first", sort=False)
+    wide = wide.reset_index()
+    wide.columns.name = None
+    return wide.rename(columns={"p_alpha": "p_alpha ~", "empirical-bayes": "Empirical Bayes", "uniform": "Uniform (paper)",
+                                "jeffreys": "Jeffreys"})

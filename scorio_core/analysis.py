@@ -14,6 +14,7 @@ import pandas as pd
 from scorio_core import eval as ev
 from scorio_core.errors import InputError
 from scorio_core.metrics import get_metric
+from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
 from scorio_core.outcomes import BINARY_LABELS, Outcomes, from_attempts, from_counts
 
 __all__ = [
@@ -40,6 +41,9 @@ LEADERBOARD_COLUMNS = (
     "sigma",
     "lo",
     "hi",
+    "prior",
+    "scope",
+    "interval",
     "avg",
     "pass_at_k",
     "rank",
@@ -263,6 +267,8 @@ def leaderboard(
     confidence: float = 0.95,
     tie_rule: str = "paper",
     prior_counts: np.ndarray | None = None,
+    prior: str = DEFAULT_PRIOR,
+    scope: str = DEFAULT_SCOPE,
 ) -> pd.DataFrame:
     """One row per model: the metric with its credible interval, avg@N, Pass@k and ranks.
 
@@ -281,16 +287,32 @@ def leaderboard(
         How ``rank_ci`` treats overlapping uncertainty (see :func:`scorio_core.rank.ranks_with_ties`).
     prior_counts : ndarray, shape (L, M, C+1), optional
         Prior outcome counts for Bayes@N / Max@k (a Dirichlet prior from another dump).
+    prior : {"empirical-bayes", "uniform", "jeffreys"}, default "empirical-bayes"
+        Per-question prior (:mod:`scorio_core.uncertainty`); ``uniform`` is the paper's
+        Bayes@N, reference-exact. The default is the one measured to cover at the nominal
+        level (docs/metrics.md, "Calibration").
+    scope : {"questions-fixed", "questions-sampled"}, default "questions-fixed"
+        What the interval covers: the trials only (the paper's estimand) or also which
+        questions were drawn from a larger pool.
 
     Returns
     -------
     DataFrame
         Columns :data:`LEADERBOARD_COLUMNS`, sorted by ``mu`` (best first). Models that
         cannot be scored (e.g. ``k`` larger than their trials) get NaN and rank NaN.
+        ``prior``/``scope`` are the ones actually used for the row (Max@k: always uniform)
+        and ``interval`` says in words what the interval covers.
+
+    Raises
+    ------
+    ValueError
+        Unknown metric, prior, scope or tie rule.
     """
     from scorio_core.rank import competition_ranks, ranks_with_ties
 
     spec = get_metric(metric)
+    check_prior(prior)
+    check_scope(scope)
     source = task_outcomes.binary if spec.binary else task_outcomes.rubric
     if source is None:
         raise InputError(f"{spec.label} needs binary correctness (is_correct), which this data does not have.")
@@ -305,10 +327,12 @@ def leaderboard(
                    n_trials=int(n_cell.min()) if n_cell.size else 0, n_trials_max=int(n_cell.max()) if n_cell.size else 0)
         value = None
         if counts is not None and (not spec.uses_k or spec.key == "max@k" or k <= int(np.min(counts.n_trials))):
-            value = spec.compute(counts, w=source.weights, k=k, tau=tau, confidence=confidence)
-        row.update(estimate=np.nan, mu=np.nan, sigma=np.nan, lo=np.nan, hi=np.nan)
+            value = spec.compute(counts, w=source.weights, k=k, tau=tau, confidence=confidence, prior=prior, scope=scope)
+        row.update(estimate=np.nan, mu=np.nan, sigma=np.nan, lo=np.nan, hi=np.nan, prior=prior, scope=scope,
+                   interval=interval_label(prior, scope, confidence))
         if value is not None:
-            row.update(estimate=value.estimate, mu=value.mu, sigma=value.sigma, lo=value.lo, hi=value.hi)
+            row.update(estimate=value.estimate, mu=value.mu, sigma=value.sigma, lo=value.lo, hi=value.hi,
+                       prior=value.prior, scope=value.scope, interval=interval_label(value.prior, value.scope, confidence))
         rub = _model_counts(rubric, rubric.models.index(model), None, False)
         row["avg"] = ev.avg(rub, rubric.weights)[0] if rub is not None else np.nan
         row["pass_at_k"] = np.nan

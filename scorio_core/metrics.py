@@ -4,7 +4,11 @@ Pages, the CLI and exports pick metrics by ``key`` and show ``label`` (the field
 Each entry maps count-level sufficient statistics of one model to
 ``(estimate, mu, sigma, lo, hi)``: ``estimate`` is the classical point value people report
 (e.g. the unbiased Pass@k estimator), ``mu, sigma, lo, hi`` the posterior summary used for
-ranking. For Bayes@N and avg@N ``estimate`` equals ``mu``.
+ranking. For Bayes@N ``estimate`` equals ``mu``; avg@N's ``estimate`` is the observed mean.
+
+Every metric takes a ``prior`` (:data:`scorio_core.uncertainty.PRIORS`) and an interval
+``scope`` (:data:`scorio_core.uncertainty.SCOPES`); the :class:`MetricValue` says which prior
+was actually used (Max@k only supports the paper's uniform prior and says so).
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorio_core import eval as ev
+from scorio_core.eval._interval import ci_tuple
+from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, fit_dirichlet_prior, posterior_summary
 
-__all__ = ["MetricSpec", "METRICS", "get_metric", "MetricValue"]
+__all__ = ["MetricSpec", "METRICS", "get_metric", "MetricValue", "beta_prior"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,9 @@ class MetricValue:
     sigma: float
     lo: float
     hi: float
+    prior: str = "uniform"
+    scope: str = "questions-fixed"
+    prior_fit: str = ""
 
 
 @dataclass(frozen=True)
@@ -57,41 +66,103 @@ class MetricSpec:
     interval: str
     _compute: Callable[..., MetricValue]
 
-    def compute(self, counts, *, w: np.ndarray, k: int = 1, tau: float = 0.5, confidence: float = 0.95) -> MetricValue:
-        """Evaluate on :class:`~scorio_core.eval.CategoryCounts` (rubric) or :class:`~scorio_core.eval.BinaryCounts`."""
-        return self._compute(counts, w=w, k=k, tau=tau, confidence=confidence)
+    def compute(
+        self,
+        counts,
+        *,
+        w: np.ndarray,
+        k: int = 1,
+        tau: float = 0.5,
+        confidence: float = 0.95,
+        prior: str = DEFAULT_PRIOR,
+        scope: str = DEFAULT_SCOPE,
+    ) -> MetricValue:
+        """Evaluate on :class:`~scorio_core.eval.CategoryCounts` (rubric) or :class:`~scorio_core.eval.BinaryCounts`.
+
+        Raises
+        ------
+        ValueError
+            Unknown ``prior`` or ``scope``, or an argument the metric rejects.
+        """
+        return self._compute(counts, w=w, k=k, tau=tau, confidence=confidence, prior=check_prior(prior), scope=check_scope(scope))
 
 
-def _bayes(counts, *, w, k, tau, confidence):
-    mu, sigma, lo, hi = ev.bayes_ci(counts, w, confidence=confidence, bounds=(float(w.min()), float(w.max())))
-    return MetricValue(mu, mu, sigma, lo, hi)
+def _summary(counts, w, confidence, prior, scope):
+    prior_counts = counts.prior_counts if counts.has_prior else None
+    s = posterior_summary(counts.counts, w, prior=prior, scope=scope, confidence=confidence, prior_counts=prior_counts)
+    return s, ("" if s.fitted is None else s.fitted.method)
 
 
-def _avg(counts, *, w, k, tau, confidence):
+def _bayes(counts, *, w, k, tau, confidence, prior, scope):
+    s, fit = _summary(counts, w, confidence, prior, scope)
+    return MetricValue(s.mu, s.mu, s.sigma, s.lo, s.hi, prior, scope, fit)
+
+
+def _avg(counts, *, w, k, tau, confidence, prior, scope):
     if counts.has_prior:
         counts = ev.CategoryCounts(counts.counts)
-    a, sigma, lo, hi = ev.avg_ci(counts, w, confidence=confidence, bounds=(float(w.min()), float(w.max())))
-    return MetricValue(a, a, sigma, lo, hi)
+    if prior == "uniform" and scope == "questions-fixed":
+        a, sigma, lo, hi = ev.avg_ci(counts, w, confidence=confidence, bounds=(float(w.min()), float(w.max())))
+        return MetricValue(a, a, sigma, lo, hi, prior, scope)
+    # avg@N estimates the same theta as Bayes@N: report the observed mean, rank and bound by
+    # the posterior of theta under the chosen prior and scope.
+    a = ev.avg(counts, w)[0]
+    s, fit = _summary(counts, w, confidence, prior, scope)
+    return MetricValue(a, s.mu, s.sigma, s.lo, s.hi, prior, scope, fit)
 
 
-def _max(counts, *, w, k, tau, confidence):
+def _max(counts, *, w, k, tau, confidence, prior, scope):
     point_counts = ev.CategoryCounts(counts.counts)
     estimate = ev.max_at_k(point_counts, k, w) if k <= int(counts.n_trials.min()) else float("nan")
     mu, sigma, lo, hi = ev.max_at_k_ci(counts, k, w, confidence=confidence)
-    return MetricValue(estimate, mu, sigma, lo, hi)
+    return MetricValue(estimate, mu, sigma, lo, hi, "uniform", "questions-fixed")
+
+
+#: Pooled (questions alike) empirical-Bayes priors enter the Beta posteriors with this strength.
+_POOLED_STRENGTH = 1e6
+
+
+def beta_prior(counts: ev.BinaryCounts, prior: str) -> tuple[float, float, str]:
+    """``(alpha0, beta0, fit)`` of the Beta prior ``prior`` for binary counts.
+
+    ``uniform`` is Beta(1, 1) (the reference default), ``jeffreys`` Beta(1/2, 1/2),
+    ``empirical-bayes`` the Beta-binomial maximum-marginal-likelihood fit of
+    :func:`scorio_core.uncertainty.fit_dirichlet_prior` (pooled fits enter with strength
+    1e6). ``fit`` names the fitting method ("" for fixed priors).
+    """
+    if prior == "uniform":
+        return 1.0, 1.0, ""
+    if prior == "jeffreys":
+        return 0.5, 0.5, ""
+    c = np.asarray(counts.n_correct)
+    fitted = fit_dirichlet_prior(np.stack([np.asarray(counts.n_trials) - c, c], axis=1))
+    alpha = fitted.mean * _POOLED_STRENGTH if fitted.pooled else fitted.alpha
+    return float(alpha[1]), float(alpha[0]), fitted.method
 
 
 def _binary(point: Callable, ci: Callable, with_tau: bool = False):
-    def compute(counts, *, w, k, tau, confidence):
+    def compute(counts, *, w, k, tau, confidence, prior, scope):
         args = (k, tau) if with_tau else (k,)
         estimate = point(counts, *args)
-        mu, sigma, lo, hi = ci(counts, *args, confidence=confidence)
-        return MetricValue(estimate, mu, sigma, lo, hi)
+        a0, b0, fit = beta_prior(counts, prior)
+        mu, sigma, lo, hi = ci(counts, *args, confidence=confidence, alpha0=a0, beta0=b0)
+        if scope == "questions-sampled" and counts.n_questions > 1:
+            # Law of total variance over questions: add the spread of the per-question
+            # posterior means / M. One call per distinct (n_trials, n_correct) state, not per
+            # question (at most N+1 states for N trials).
+            n, c, freq = counts.states()
+            means = np.array([ci(ev.BinaryCounts([ci_], [ni]), *args, confidence=confidence, alpha0=a0, beta0=b0)[0]
+                              for ni, ci_ in zip(n.tolist(), c.tolist())])
+            f = freq.astype(float) / freq.sum()
+            between = float(f @ (means - f @ means) ** 2) * counts.n_questions / (counts.n_questions - 1)
+            sigma = float(np.sqrt(sigma**2 + between / counts.n_questions))
+            _, _, lo, hi = ci_tuple(mu, sigma, confidence, (0.0, 1.0))
+        return MetricValue(estimate, mu, sigma, lo, hi, prior, scope, fit)
 
     return compute
 
 
-_TRIALS = "uncertainty from the finite trials of each question (questions fixed)"
+_TRIALS = "uncertainty from the finite trials of each question (questions fixed) or also from which questions were drawn (questions sampled)"
 
 METRICS: dict[str, MetricSpec] = {
     spec.key: spec

@@ -24,6 +24,10 @@ from scorio_core.rank_batch import batch_competition_ranks
 
 __all__ = [
     "TIE_RULES",
+    "DEFAULT_TIE_RULE",
+    "TIE_RULE_HELP",
+    "pairwise_ranks",
+    "paper_chains",
     "competition_ranks",
     "competition_ranks_from_scores",
     "ranks_with_ties",
@@ -33,7 +37,21 @@ __all__ = [
 ]
 
 #: Rules understood by :func:`ranks_with_ties`.
-TIE_RULES = ("paper", "upper-bound", "none")
+TIE_RULES = ("pairwise", "paper", "upper-bound", "none")
+
+#: The tie rule used when none is chosen: ranks that discriminate (issue 13).
+DEFAULT_TIE_RULE = "pairwise"
+
+#: What each rule does, in words (help texts of the app and CLI; exact, see ranks_with_ties).
+TIE_RULE_HELP = {
+    "pairwise": "rank = 1 + the number of models credibly better than this one "
+                "(P(B > A) >= the credibility level, normal approximation)",
+    "paper": "order by mean; neighbours share a rank when their z = |mu_a - mu_b| / sqrt(s_a^2 + s_b^2) is below the "
+             "one-sided z of the credibility level; shared ranks chain, so models far apart can share a rank "
+             "(paper section 2.7.1)",
+    "upper-bound": "rank = 1 + the number of models whose whole credible interval lies above this one's (arena style)",
+    "none": "competition rank of the mean (1224), no uncertainty",
+}
 
 #: Competition ranks from scores (re-export of :func:`scorio_core.eval.competition_ranks_from_scores`).
 competition_ranks = competition_ranks_from_scores
@@ -63,7 +81,10 @@ def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", to
         Posterior standard deviations, ``>= 0``, same units as ``mu``.
     confidence : float, default 0.95
         Confidence level in (0, 1).
-    rule : {"paper", "upper-bound", "none"}, default "paper"
+    rule : {"pairwise", "paper", "upper-bound", "none"}, default "paper"
+        ``"pairwise"``: ``1 +`` the number of models B with ``P(mu_B > mu_A) >= confidence``
+        under the normal approximation of :func:`pairwise_confidence` (and a mean above A's
+        by more than ``tol``); see :func:`pairwise_ranks`.
         ``"paper"`` (section 2.7.1): order models by ``mu`` (highest first); two
         *consecutive* models share a rank when
         ``z = |mu_a - mu_b| / sqrt(sigma_a^2 + sigma_b^2) < Phi^{-1}(confidence)``
@@ -127,6 +148,8 @@ def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", to
         raise ValueError(f"tol must be >= 0; got tol={tol}.")
     if rule == "none":
         return competition_ranks_from_scores(mu_a, tol=tol)
+    if rule == "pairwise":
+        return _pairwise_ranks(mu_a, sigma_a, confidence, tol)
     if rule == "upper-bound":
         z = float(ndtri(0.5 + 0.5 * confidence))
         lo, hi = mu_a - z * sigma_a, mu_a + z * sigma_a
@@ -319,3 +342,121 @@ def kendall_tau_b(a, b) -> float:
     if a_v.shape != b_v.shape:
         raise ValueError(f"a and b must rank the same models; got lengths {a_v.size} and {b_v.size}.")
     return float(kendalltau(a_v, b_v, variant="b").statistic)
+
+
+#: Candidate pairs evaluated per vectorized chunk in :func:`pairwise_ranks`.
+_PAIR_CHUNK = 4_000_000
+
+
+def _pairwise_ranks(mu: np.ndarray, sigma: np.ndarray, confidence: float, tol: float) -> np.ndarray:
+    z = float(ndtri(confidence))
+    order = np.argsort(mu, kind="stable")
+    m, s = mu[order], sigma[order]
+    s_max = float(s.max()) if s.size else 0.0
+    # B counts for A iff m_B - m_A > tol and m_B - m_A >= z sqrt(s_A^2 + s_B^2). Since
+    # s_A <= sqrt(s_A^2 + s_B^2) <= sqrt(s_A^2 + s_max^2), only B with m_B in a band
+    # [lo, hi) needs the exact test; every B at or above hi counts. searchsorted finds the band.
+    reach_lo, reach_hi = z * s, z * np.sqrt(s * s + s_max * s_max)
+    lo = m + np.maximum(np.minimum(reach_lo, reach_hi), 0.0)
+    hi = m + np.maximum(np.maximum(reach_lo, reach_hi), 0.0)
+    strict = np.searchsorted(m, m + tol, side="right")  # first index with m_B > m_A + tol
+    start = np.maximum(np.searchsorted(m, lo, side="left"), strict)
+    stop = np.maximum(np.searchsorted(m, hi, side="left"), start)
+    count = (m.size - stop).astype(np.int64)  # beyond the band: certainly credible
+    width = stop - start
+    total = int(width.sum())
+    if total:
+        rows = np.flatnonzero(width)
+        # evaluate band pairs in chunks of rows (bounded memory)
+        cum = np.cumsum(width[rows])
+        edges = np.searchsorted(cum, np.arange(_PAIR_CHUNK, total, _PAIR_CHUNK), side="left")
+        for part in np.split(rows, edges + 1) if edges.size else [rows]:
+            if part.size == 0:
+                continue
+            a = np.repeat(part, width[part])
+            offsets = np.arange(a.size) - np.repeat(np.cumsum(width[part]) - width[part], width[part])
+            b = start[a] + offsets
+            diff = m[b] - m[a]
+            ok = diff >= z * np.sqrt(s[a] ** 2 + s[b] ** 2)
+            count += np.bincount(a[ok], minlength=m.size).astype(np.int64)
+    ranks = np.empty(mu.size, dtype=np.int64)
+    ranks[order] = 1 + count
+    return ranks
+
+
+def pairwise_ranks(mu, sigma, confidence: float = 0.95, tol: float = 1e-12) -> np.ndarray:
+    r"""Ranks that discriminate: ``1 +`` the number of models credibly better than each model.
+
+    Parameters
+    ----------
+    mu, sigma : array-like of float, shape (L,)
+        Posterior means and standard deviations (same units).
+    confidence : float, default 0.95
+        A model B counts as better than A when ``P(mu_B > mu_A) >= confidence``, with
+        ``P = Phi((mu_B - mu_A) / sqrt(sigma_A^2 + sigma_B^2))`` (normal approximation,
+        paper section 2.5, as :func:`pairwise_confidence`), and ``mu_B > mu_A + tol``.
+    tol : float, default 1e-12
+        Means within ``tol`` never out-rank each other.
+
+    Returns
+    -------
+    ndarray of int64, shape (L,)
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`ranks_with_ties`.
+
+    Notes
+    -----
+    Unlike the paper's chain rule, two models share a rank only if neither is credibly better
+    than the other *and* the same number of models is credibly better than each; models far
+    apart never share a rank through a chain of neighbours. Ranks are not always monotone in
+    ``mu`` (a model with a wide interval can have fewer models credibly above it).
+    Cost: O(L log L) plus the pairs inside a band of width
+    ``z (sqrt(sigma_A^2 + sigma_max^2) - sigma_A)`` above each mean, evaluated vectorized in
+    bounded chunks (never an L x L matrix).
+
+    Examples
+    --------
+    >>> pairwise_ranks([0.70, 0.62, 0.61, 0.45], [0.01] * 4).tolist()
+    [1, 2, 2, 4]
+    >>> pairwise_ranks([0.50, 0.48, 0.46, 0.44], [0.01] * 4).tolist()   # paper: all share rank 1
+    [1, 1, 2, 3]
+    """
+    return ranks_with_ties(mu, sigma, confidence, rule="pairwise", tol=tol)
+
+
+def paper_chains(mu, sigma, confidence: float = 0.95, tol: float = 1e-12) -> list[tuple[int, int]]:
+    """Groups that the paper's chain rule ties although their ends are credibly different.
+
+    Parameters
+    ----------
+    mu, sigma : array-like of float, shape (L,)
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    list of (best, worst) index pairs
+        For every rank group of ``ranks_with_ties(..., rule="paper")`` whose best and worst
+        members (by mean) satisfy ``P(best > worst) >= confidence``: the indices of those two
+        models (input order). Empty when the paper rule never chains credibly different models.
+
+    Examples
+    --------
+    >>> paper_chains([0.50, 0.48, 0.46, 0.44], [0.01] * 4)
+    [(0, 3)]
+    """
+    mu_a, sigma_a = _mu_sigma(mu, sigma)
+    ranks = ranks_with_ties(mu_a, sigma_a, confidence, rule="paper", tol=tol)
+    z = float(ndtri(confidence))
+    out = []
+    order = np.lexsort((-mu_a, ranks))
+    r_sorted = ranks[order]
+    starts = np.flatnonzero(np.concatenate(([True], r_sorted[1:] != r_sorted[:-1])))
+    ends = np.concatenate((starts[1:], [r_sorted.size])) - 1
+    for first, last in zip(order[starts].tolist(), order[ends].tolist()):
+        gap = mu_a[first] - mu_a[last]
+        if first != last and gap > tol and gap >= z * np.hypot(sigma_a[first], sigma_a[last]):
+            out.append((first, last))
+    return out

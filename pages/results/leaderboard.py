@@ -8,11 +8,12 @@ from dashboard.figures import cost_scatter, interval_plot, pairwise_heatmap, ran
 from dashboard.guard import user_errors
 from dashboard.quality import blocking_notice
 from dashboard.sidebar import page_context
-from dashboard.tables import leaderboard_display
+from dashboard.tables import calibration_display, leaderboard_display
 from dashboard.text import md
 from scorio_core.metrics import METRICS
 from scorio_core.rank import pairwise_confidence
 from scorio_core.report.verdict import verdict
+from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 
 ctx = page_context()
 if ctx is None:
@@ -61,7 +62,7 @@ with user_errors("the leaderboard"):
     table = leaderboard_table(
         ctx.data.data_id, ctx.data.dataset, ctx.task, metric=metric, k=int(k), tau=float(tau), confidence=ctx.confidence,
         tie_rule=tie_rule, rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id,
-        _prior=active.prior,
+        _prior=active.prior, prior=ctx.prior, scope=ctx.scope,
     )
 scored = table[table["mu"].notna()]
 costs = cost_options(ctx.data.data_id, ctx.data.dataset, ctx.task)
@@ -79,7 +80,9 @@ with tabs[0]:
         if not spec.binary:
             frame = frame.drop(columns=["estimate"])
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 900))
-        st.caption(f"What the interval covers: {spec.interval}. Colours group models that share a rank with CI ties.")
+        labels = " | ".join(dict.fromkeys(scored["interval"])) if len(scored) else ""
+        st.caption(f"What the interval covers: {md(labels)}. avg@N is the observed mean score, shown beside the "
+                   "prior-based estimate. Colours group models that share a rank with CI ties.")
 
 with tabs[1]:
     if tabs[1].open and len(scored) >= 2:
@@ -131,19 +134,35 @@ if costs:
 with st.expander("What these numbers mean", expanded=False):
     st.markdown(
         f"""
-- **{spec.label} mean and interval**: the interval covers the {spec.interval}. It is the central
-  {ctx.confidence:.0%} credible interval of a normal approximation to the posterior; it does *not* cover the choice
-  of questions (another question set could rank the models differently).
+- **{spec.label} mean and interval**: the central {ctx.confidence:.0%} credible interval of the posterior under the
+  sidebar's **prior** and **scope**; the column *Rank* orders the posterior means. *avg@N* is the observed mean, the
+  number papers usually publish.
+- **Prior.** *Empirical Bayes* (default) fits a Dirichlet (binary: Beta) prior to each model's own questions by
+  maximum marginal likelihood and accounts for the uncertainty of that fit; it pulls each question toward the model's
+  own mean. *Uniform (paper)* is the paper's Bayes@N (Dirichlet(1) per question): it pulls every question toward the
+  middle of the scale by (1 - 2p)/(N + 2), an offset that does not shrink with the number of questions, so on hard or
+  easy benchmarks its intervals miss the true mean (coverage 0 in the table below). *Jeffreys* is Dirichlet(1/2):
+  smaller offset, same problem.
+- **Scope.** *Trials (questions fixed)*: the uncertainty from the finite trials on these questions, the paper's
+  estimand. *Trials and questions*: also which questions were drawn, for claims about a larger pool of similar
+  questions; it is wider.
+- **When data cannot identify the prior** (N = 1, or a model that is always right or always wrong), the interval
+  is the exact binomial (Clopper-Pearson) interval of the pooled trials: conservative, never zero width.
 - **Rank (CI ties)** with the *paper* rule chains ties: if A ties B and B ties C, all three share a rank, even when
   A and C alone would be distinguishable. Check the pairwise tab or the *upper-bound* rule before calling two distant
   models tied.
-- **Shrinkage with small N**: Bayes@N starts from a uniform prior per question, so with few trials (N = {n_min} here)
-  posterior means are pulled toward the middle of the scale and intervals are wide; avg@N is not shrunk. Under the
-  uniform prior Bayes@N is an affine transform of avg@N, so both give the same order (paper, Appendix B).
 - **Pass@k family**: the point estimate is the unbiased estimator; the mean and interval are the posterior of the
-  latent quantity under a Beta(1, 1) prior per question, which shrinks strongly when N is small. These metrics use
-  binary correctness; the rubric changes Bayes@N, avg@N and Max@k.
+  latent quantity under the sidebar's prior as a Beta prior per question (empirical Bayes: fitted Beta). These
+  metrics use binary correctness; the rubric changes Bayes@N, avg@N and Max@k (Max@k always uses the uniform prior).
 """
     )
+    calibration = calibration_table()
+    st.markdown(
+        f"**Measured coverage** of the 95% interval (mean width in brackets) by simulation: per-question success "
+        f"probabilities p_alpha drawn once per cell, {calibration.attrs['reps']:,} replications of the trials "
+        f"(seed {calibration.attrs['seed']}; `{md(calibration.attrs['source'])}`). Scope shown: "
+        f"{md(SCOPE_LABELS[ctx.scope])}. Target for the default: 0.92 to 0.995."
+    )
+    st.dataframe(calibration_display(calibration, scope=ctx.scope), hide_index=True, width="stretch")
     if ctx.data.dataset.counts is not None:
         st.info("This dataset has counts only (no trial order): views that need an order assume exchangeable trials.")

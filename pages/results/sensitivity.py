@@ -151,3 +151,5 @@ with st.expander("What this view assumes"):
         st.markdown(f"- {md(text)}")
     st.markdown("- Credible intervals and CI ties cover the uncertainty from the finite number of trials, not the "
                 "choice of rubric: this page is the place to see the latter.")
+    st.markdown("- Bayes@N on this page uses the paper's uniform prior (questions fixed) for every schema, whatever "
+                "the sidebar's prior: it compares rubrics under one fixed estimator.")

@@ -14,6 +14,7 @@ import numpy as np
 
 __all__ = [
     "add_data_arguments",
+    "add_uncertainty_arguments",
     "add_output_argument",
     "add_choice_arguments",
     "apply_cli_choices",
@@ -72,6 +73,25 @@ def apply_cli_choices(dataset, args: argparse.Namespace):
     if any(v not in (None, False) for v in choices.values()):
         dataset = io.apply_choices(dataset, **choices)
     return dataset
+
+
+def add_uncertainty_arguments(parser: argparse.ArgumentParser, *, defaults: bool = True) -> None:
+    """Add ``--prior`` and ``--scope`` (what every credible interval is conditioned on).
+
+    ``defaults=False`` leaves them None so a manifest can fill them.
+    """
+    from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIORS, SCOPES
+
+    parser.add_argument(
+        "--prior", choices=PRIORS, default=DEFAULT_PRIOR if defaults else None,
+        help="per-question prior of Bayes@N and the Pass@k family: empirical-bayes (fitted to each model's "
+             "questions; the calibrated default), uniform (the paper's Bayes@N, reference-exact) or jeffreys",
+    )
+    parser.add_argument(
+        "--scope", choices=SCOPES, default=DEFAULT_SCOPE if defaults else None,
+        help="what intervals cover: questions-fixed (the trials only; the paper's estimand) or questions-sampled "
+             "(also which questions were drawn from a larger pool)",
+    )
 
 
 def add_output_argument(parser: argparse.ArgumentParser, default: str = "table") -> None:

@@ -27,7 +27,8 @@ from scorio_core.cli._common import add_choice_arguments
 __all__ = ["register", "run", "analyse", "FORMATS"]
 
 FORMATS = ("csv", "md", "latex", "html", "manifest")
-_DEFAULTS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "paper"}
+_DEFAULTS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "paper",
+             "prior": "empirical-bayes", "scope": "questions-fixed"}
 
 
 def add_analysis_arguments(parser: argparse.ArgumentParser, *, with_metric: bool = True) -> None:
@@ -41,6 +42,9 @@ def add_analysis_arguments(parser: argparse.ArgumentParser, *, with_metric: bool
         parser.add_argument("--tie-rule", default=None, choices=("paper", "upper-bound", "none"),
                             help="rank_ci rule (default paper)")
     parser.add_argument("--confidence", type=float, default=None, help="credibility level (default 0.95)")
+    from scorio_core.cli._common import add_uncertainty_arguments
+
+    add_uncertainty_arguments(parser, defaults=False)
     parser.add_argument("--schema", default=None, metavar="NAME_OR_JSON",
                         help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for token_ratio")
@@ -87,7 +91,7 @@ def _restore(args: argparse.Namespace):
     except OSError as exc:
         raise InputError(f"cannot read manifest: {exc.strerror or exc}.", source=path.name) from None
     manifest = read_manifest(data, source=path.name)
-    for name in ("metric", "k", "tau", "confidence", "tie_rule", "max_tokens"):
+    for name in ("metric", "k", "tau", "confidence", "tie_rule", "prior", "scope", "max_tokens"):
         if getattr(args, name, None) is None and name in manifest.settings:
             setattr(args, name, manifest.settings[name])
     if args.task is None:
@@ -176,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
         if problems:
             raise InputError("the data differs from the manifest: " + "; ".join(problems[:3]) + ".")
     task = resolve_task(dataset, args.task)
-    leaderboard_settings = {k: settings[k] for k in ("metric", "k", "tau", "confidence", "tie_rule")}
+    leaderboard_settings = {k: settings[k] for k in ("metric", "k", "tau", "confidence", "tie_rule", "prior", "scope")}
     outcomes, table, scoped = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=settings["max_tokens"],
                                       **leaderboard_settings)
     label = get_metric(settings["metric"]).label
@@ -195,10 +199,9 @@ def run(args: argparse.Namespace) -> int:
     if fmt == "csv":
         text = tables.to_csv(table)
     elif fmt == "md":
-        text = tables.to_markdown(tables.presentation_table(table, metric_label=label, confidence=settings["confidence"])) + "\n"
+        text = tables.leaderboard_markdown(table, metric_label=label, confidence=settings["confidence"])
     elif fmt == "latex":
-        caption = f"{label} with {settings['confidence']:.0%} credible intervals ({task})"
-        text = tables.to_latex(tables.presentation_table(table, metric_label=label, confidence=settings["confidence"]), caption=caption)
+        text = tables.leaderboard_latex(table, metric_label=label, confidence=settings["confidence"], task=task)
     elif fmt == "manifest":
         text = manifest_to_json(doc) + "\n"
     else:

@@ -2,7 +2,8 @@
 
 JSON output (``--output json``) is an object::
 
-    {"rows": [{"model", "task", "metric", "estimate", "mu", "sigma", "lo", "hi", "avg",
+    {"rows": [{"model", "task", "metric", "estimate", "mu", "sigma", "lo", "hi",
+               "prior", "scope", "interval", "avg",
                "pass_at_k", "rank", "rank_ci", "n_questions", "n_trials", "n_trials_max"}, ...],
      "settings": {...}, "notes": [...], "sources": [...]}
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 
-from scorio_core.cli._common import add_data_arguments, add_output_argument, emit_json, emit_rows, load_dataset
+from scorio_core.cli._common import add_data_arguments, add_output_argument, add_uncertainty_arguments, emit_json, emit_rows, load_dataset
 
 __all__ = ["register", "run"]
 
@@ -42,6 +43,7 @@ def register(subparsers) -> None:
         default="paper",
         help="rank_ci rule: paper (adjacent z-test), upper-bound (arena style) or none",
     )
+    add_uncertainty_arguments(parser)
     parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
     parser.add_argument(
@@ -74,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         outcomes = outcomes_for(dataset, task, categorization)
         notes.extend(f"{task}: {note}" for note in outcomes.rubric.notes)
         frames.append(
-            leaderboard(outcomes, metric=args.metric, k=args.k, tau=args.tau, confidence=args.confidence, tie_rule=args.tie_rule)
+            leaderboard(outcomes, metric=args.metric, k=args.k, tau=args.tau, confidence=args.confidence, tie_rule=args.tie_rule,
+                        prior=args.prior, scope=args.scope)
         )
     table = pd.concat(frames, ignore_index=True)
     short = table.loc[table["n_trials"] < args.k, "model"].tolist()
@@ -90,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
                     "k": args.k,
                     "tau": args.tau,
                     "tie_rule": args.tie_rule,
+                    "prior": args.prior,
+                    "scope": args.scope,
                     "schema": args.schema or "binary",
                 },
                 "notes": notes,
@@ -97,7 +102,11 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     else:
-        emit_rows(table.to_dict(orient="records"), LEADERBOARD_COLUMNS, args.output)
+        columns = LEADERBOARD_COLUMNS if args.output != "table" else [c for c in LEADERBOARD_COLUMNS if c != "interval"]
+        emit_rows(table.to_dict(orient="records"), columns, args.output)
+        if args.output == "table":
+            for label in dict.fromkeys(table["interval"]):
+                print(f"lo, hi: {label}")
     return 0
 
 

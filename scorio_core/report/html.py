@@ -76,7 +76,8 @@ def _table(table: pd.DataFrame, metric_label: str, confidence: float) -> str:
     head = (
         "<tr><th>Rank</th><th title='Models share a rank when their difference is not credible'>Rank (CI ties)</th>"
         f"<th class='txt'>Model</th><th>{_e(metric_label)} mean</th><th>{pct} credible interval</th>"
-        f"<th class='txt'>Interval ({_num(lo_axis, '.3f')} to {_num(hi_axis, '.3f')})</th><th>M</th><th>N</th></tr>"
+        f"<th class='txt'>Interval ({_num(lo_axis, '.3f')} to {_num(hi_axis, '.3f')})</th>"
+        "<th title='Observed mean score over questions and trials'>avg@N (observed)</th><th>M</th><th>N</th></tr>"
     )
     ranks = table["rank_ci"].tolist()
     body = []
@@ -94,7 +95,7 @@ def _table(table: pd.DataFrame, metric_label: str, confidence: float) -> str:
         body.append(
             f"<tr><td>{_int(r['rank'])}</td><td class='{'tie' if tie else ''}'>{_int(r['rank_ci'])}{' (tie)' if tie else ''}</td>"
             f"<td class='txt'>{_e(r['model'])}</td><td>{_num(r['mu'])}</td><td>{interval}</td>"
-            f"<td class='bar'>{bar}</td><td>{_int(r.get('n_questions'))}</td><td>{_int(r.get('n_trials'))}</td></tr>"
+            f"<td class='bar'>{bar}</td><td>{_num(r.get('avg', float('nan')))}</td><td>{_int(r.get('n_questions'))}</td><td>{_int(r.get('n_trials'))}</td></tr>"
         )
     return f"<table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
 
@@ -157,8 +158,12 @@ def html_report(
         "<h2>Leaderboard</h2>", _table(table, metric, verdict.confidence),
         "<p class='caveats'>Rank: competition rank of the posterior mean. Rank (CI ties): neighbours share a rank "
         "when their difference is not credible at the chosen level (paper section 2.7.1). M: questions answered; "
-        "N: trials per question (smallest).</p>",
+        "N: trials per question (smallest). avg@N: the observed mean, beside the prior-based estimate.</p>",
     ]
+    from scorio_core.report.tables import interval_note
+
+    if interval_note(table):
+        parts.append(f"<p class='caveats'>{_e(interval_note(table))}</p>")
     if figures:
         parts.append("<h2>Charts</h2>")
         for i, (fig_title, caption, fig) in enumerate(figures):

@@ -46,8 +46,12 @@ FORMAT = "scorio-analysis"
 VERSION = 1
 MAX_BYTES = 2_000_000
 _TOP = ("format", "version", "created", "data", "task", "rubric", "thresholds", "prior", "settings", "seeds", "versions")
-_SETTINGS = {"metric": str, "k": int, "tau": float, "confidence": float, "tie_rule": str, "max_tokens": (int, type(None))}
-_DEFAULT_SETTINGS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "paper", "max_tokens": None}
+_SETTINGS = {"metric": str, "k": int, "tau": float, "confidence": float, "tie_rule": str, "prior": str, "scope": str,
+             "max_tokens": (int, type(None))}
+#: Settings a manifest may omit. A manifest without ``prior``/``scope`` was written before
+#: priors were selectable, under the paper's uniform prior: it restores to that.
+_DEFAULT_SETTINGS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "paper", "prior": "uniform",
+                     "scope": "questions-fixed", "max_tokens": None}
 
 
 def package_versions(extra: tuple[str, ...] = ()) -> dict[str, str]:
@@ -262,6 +266,13 @@ def _build(doc: dict, schema_from_json) -> Manifest:
         if isinstance(value, bool) or not isinstance(value, kind):
             raise InputError(f"settings: {name!r} has the wrong type; got {value!r:.40}.", field=name)
         settings[name] = value
+    from scorio_core.uncertainty import check_prior, check_scope
+
+    for name, check in (("prior", check_prior), ("scope", check_scope)):
+        try:
+            check(settings[name])
+        except ValueError as exc:
+            raise InputError(f"settings: {exc}", field=name) from None
     return Manifest(
         dataset_key=key,
         dataset_label=str(data.get("label", key)),

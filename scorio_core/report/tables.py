@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["neutralize_formulas", "to_csv", "to_markdown", "to_latex", "latex_escape", "presentation_table", "FORMULA_PREFIXES"]
+__all__ = ["neutralize_formulas", "to_csv", "to_markdown", "to_latex", "latex_escape", "presentation_table", "interval_note",
+           "leaderboard_markdown", "leaderboard_latex", "FORMULA_PREFIXES"]
 
 #: Leading characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection).
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -77,12 +78,14 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
     """Leaderboard rows with readable headers for Markdown/LaTeX/HTML (CSV keeps the raw columns).
 
     Columns: Rank, Rank (CI ties), Model, ``<metric> mean``, ``<pct> CrI low/high``, sigma,
-    M (questions), N (trials per question, smallest); a Task column when several tasks.
+    avg@N (the observed mean score, next to the prior-based estimate), M (questions), N
+    (trials per question, smallest); a Task column when several tasks. Which prior and
+    scope the intervals use is :func:`interval_note` (put it in the caption or below).
 
     >>> t = pd.DataFrame({"model": ["a"], "task": ["t"], "mu": [0.5], "lo": [0.4], "hi": [0.6], "sigma": [0.05],
-    ...                   "rank": [1], "rank_ci": [1], "n_questions": [3], "n_trials": [4]})
+    ...                   "avg": [0.55], "rank": [1], "rank_ci": [1], "n_questions": [3], "n_trials": [4]})
     >>> list(presentation_table(t).columns)
-    ['Rank', 'Rank (CI ties)', 'Model', 'Bayes@N mean', '95% CrI low', '95% CrI high', 'sigma', 'M', 'N']
+    ['Rank', 'Rank (CI ties)', 'Model', 'Bayes@N mean', '95% CrI low', '95% CrI high', 'sigma', 'avg@N (observed)', 'M', 'N']
     """
     pct = f"{confidence:.0%}"
     columns = {
@@ -94,6 +97,7 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
         "lo": f"{pct} CrI low",
         "hi": f"{pct} CrI high",
         "sigma": "sigma",
+        "avg": "avg@N (observed)",
         "n_questions": "M",
         "n_trials": "N",
     }
@@ -103,3 +107,30 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
         if col in out:
             out[col] = out[col].astype("Int64")
     return out.reset_index(drop=True)
+
+
+def interval_note(frame: pd.DataFrame) -> str:
+    """What the intervals of a leaderboard cover (its ``interval`` column), as one sentence.
+
+    >>> interval_note(pd.DataFrame({"interval": ["95% credible interval; covers trials (questions fixed); uniform prior"]}))
+    'Intervals: 95% credible interval; covers trials (questions fixed); uniform prior.'
+    """
+    if "interval" not in frame.columns:
+        return ""
+    labels = [str(v) for v in dict.fromkeys(frame["interval"].dropna())]
+    return ("Intervals: " + " | ".join(labels) + ".") if labels else ""
+
+
+
+def leaderboard_markdown(table: pd.DataFrame, *, metric_label: str, confidence: float) -> str:
+    """Markdown export of a leaderboard: readable table, then what its intervals cover."""
+    note = interval_note(table)
+    body = to_markdown(presentation_table(table, metric_label=metric_label, confidence=confidence)) + "\n"
+    return body + (f"\n{to_markdown(pd.DataFrame({'Note': [note]}))}\n" if note else "")
+
+
+def leaderboard_latex(table: pd.DataFrame, *, metric_label: str, confidence: float, task: str) -> str:
+    """LaTeX (booktabs) export of a leaderboard; the caption says what the intervals cover."""
+    note = interval_note(table)
+    caption = f"{metric_label} with {confidence:.0%} credible intervals ({task})." + (f" {note}" if note else "")
+    return to_latex(presentation_table(table, metric_label=metric_label, confidence=confidence), caption=caption)

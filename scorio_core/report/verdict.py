@@ -81,6 +81,22 @@ def _names(names: list[str], conjunction: str = "and") -> str:
     return ", ".join(names[:-1]) + f" {conjunction} " + names[-1]
 
 
+def _observed(row) -> str:
+    """``"; observed avg@N 0.800"`` when the row carries avg@N (the number people publish)."""
+    value = row.get("avg") if hasattr(row, "get") else None
+    return "" if value is None or pd.isna(value) else f"; observed avg@N {float(value):.3f}"
+
+
+def _coverage_caveat(table: pd.DataFrame) -> str:
+    """What the intervals cover: the table's ``interval`` label when present."""
+    labels = [str(v) for v in dict.fromkeys(table["interval"].dropna())] if "interval" in table.columns else []
+    if labels:
+        return ("Intervals: " + " | ".join(labels) + ". Probabilities use a normal approximation of each model's "
+                "posterior.")
+    return ("Intervals and probabilities cover the noise of a finite number of trials per question "
+            "(normal approximation of each model's posterior); the questions themselves are taken as given.")
+
+
 def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N") -> Verdict:
     """Which differences between neighbouring models are real at ``confidence``.
 
@@ -113,8 +129,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     caveats = [
         "Each probability compares neighbours in the ranking; ties chain, so A ~ B and B ~ C "
         "does not make A and C indistinguishable.",
-        "Intervals and probabilities cover the noise of a finite number of trials per question "
-        "(normal approximation of each model's posterior); the questions themselves are taken as given.",
+        _coverage_caveat(table),
     ]
     if "n_trials" in scored and len(scored) and int(scored["n_trials"].min()) < 5:
         n = int(scored["n_trials"].min())
@@ -127,7 +142,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     top = scored.iloc[0]
     if len(models) == 1:
         headline = (f"Only one model was scored: {models[0]} ({metric_label} {top['mu']:.3f}, "
-                    f"{pct} credible interval [{top['lo']:.3f}, {top['hi']:.3f}]).")
+                    f"{pct} credible interval [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}).")
         return Verdict(headline, (), (), "", tuple(caveats), confidence, metric_label)
     rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
     comparisons, lines = [], []
@@ -142,7 +157,8 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
                          f"(P({models[i]} > {models[i + 1]}) = {format_probability(p)}).")
     if comparisons[0].separated:
         headline = (f"{models[0]} ranks first at {pct} credibility: ahead of {models[1]} with "
-                    f"{format_probability(comparisons[0].rho)} posterior probability ({metric_label}).")
+                    f"{format_probability(comparisons[0].rho)} posterior probability ({metric_label} {top['mu']:.3f}, "
+                    f"{pct} interval [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}).")
     else:
         group = [models[0]]
         for c in comparisons:

@@ -117,3 +117,17 @@ def test_data_without_correctness_is_a_clear_error_not_a_traceback(app):
         no_exception(app)
     app.switch_page("pages/results/leaderboard.py").run()
     assert any("is_correct" in shown(e.value) for e in app.main.error), [e.value for e in app.main.error]
+
+
+@pytest.mark.parametrize("prior", ["empirical-bayes", "uniform", "jeffreys"])
+def test_sidebar_prior_and_scope_drive_the_table(app, prior):
+    app.sidebar.selectbox(key="prior").set_value(prior).run()
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    no_exception(app)
+    table = app.main.dataframe[0].value
+    expected = leaderboard(outcomes_for(io.load([str(MATHARENA)])), prior=prior, scope="questions-sampled")
+    merged = table.merge(expected, on="model", suffixes=("", "_core"))
+    assert len(merged) == 16 and np.allclose(merged["mu"], merged["mu_core"]) and np.allclose(merged["lo"], merged["lo_core"])
+    assert "avg" in table.columns
+    label = expected["interval"].iloc[0]
+    assert "questions sampled" in label and any(label in shown(c.value) for c in app.main.caption)

@@ -26,7 +26,7 @@ def run_json(capsys, *argv):
 
 
 def test_matharena_rows_match_beta_posterior_by_hand(capsys):
-    out = run_json(capsys, "leaderboard", str(MATHARENA))
+    out = run_json(capsys, "leaderboard", str(MATHARENA), "--prior", "uniform")
     rows = out["rows"]
     raw = pd.read_csv(MATHARENA)
     assert {r["model"] for r in rows} == set(raw["model"])  # all 16 models
@@ -102,7 +102,7 @@ def test_schema_option_hand_calculation(tmp_path, capsys):
         "m,q1,0,1,1,stop\nm,q1,1,1,0,stop\n"  # categories 2, 1
         "m,q2,0,0,1,stop\nm,q2,1,1,1,stop\n"  # categories 1, 2
     )
-    out = run_json(capsys, "leaderboard", str(data), "--schema", "Strict Compliance")
+    out = run_json(capsys, "leaderboard", str(data), "--schema", "Strict Compliance", "--prior", "uniform")
     row = out["rows"][0]
     # hand: per question nu = (1, 2, 2), T = 1 + C + N = 5 -> mean 2/5; var (2/5 - 4/25) / 6 = 0.04; sigma = sqrt(2 * 0.04) / 2
     assert row["mu"] == pytest.approx(0.4, abs=1e-12)

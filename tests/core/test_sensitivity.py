@@ -49,7 +49,7 @@ def test_hand_built_binary_means():
 def test_matches_the_leaderboard(attempts, tmp_path, schema):
     dataset = _dataset(attempts, tmp_path)
     cat, _ = categorization_for(dataset, schema)
-    table = leaderboard(outcomes_for(dataset, None, cat), confidence=0.9, tie_rule="paper")
+    table = leaderboard(outcomes_for(dataset, None, cat), confidence=0.9, tie_rule="paper", prior="uniform")
     res = schema_ranks(attempts, [schema], confidence=0.9)
     by_model = table.set_index("model")
     for i, model in enumerate(res.models):
@@ -64,7 +64,7 @@ def test_missing_cells_are_left_out_like_the_leaderboard(attempts, tmp_path):
     frame = attempts[~((attempts["model"] == attempts["model"].iloc[0]) & (attempts["question_id"] == "q1"))]
     frame = frame.reset_index(drop=True)
     dataset = _dataset(frame, tmp_path)
-    table = leaderboard(outcomes_for(dataset, None)).set_index("model")
+    table = leaderboard(outcomes_for(dataset, None), prior="uniform").set_index("model")
     res = schema_ranks(frame, ["Binary correctness"])
     for i, model in enumerate(res.models):
         assert res.mu[0, i] == pytest.approx(table.loc[model, "mu"], abs=1e-12)  # reference: leaderboard

@@ -30,7 +30,9 @@ def board(models=None, mu=None, sigma=None) -> pd.DataFrame:
     sigma = np.asarray(sigma if sigma is not None else [0.02] * len(models), dtype=float)
     frame = pd.DataFrame({
         "model": models, "task": "t", "metric": "Bayes@N", "estimate": mu, "mu": mu, "sigma": sigma,
-        "lo": mu - 1.96 * sigma, "hi": mu + 1.96 * sigma, "avg": mu, "pass_at_k": mu,
+        "lo": mu - 1.96 * sigma, "hi": mu + 1.96 * sigma,
+        "prior": "empirical-bayes", "scope": "questions-fixed",
+        "interval": "95% credible interval; covers trials (questions fixed); empirical-Bayes prior", "avg": mu, "pass_at_k": mu,
         "rank": np.arange(1, len(models) + 1), "rank_ci": [1] + [2] * (len(models) - 1),
         "n_questions": 30, "n_trials": 8, "n_trials_max": 8,
     })
@@ -61,10 +63,23 @@ class TestTables:
         assert r"a\_b \& 50\%" in tex
         assert "95\\% CrI low" in tex
 
+    def test_exports_carry_avg_and_interval_label(self):
+        table = board()
+        md = tables.leaderboard_markdown(table, metric_label="Bayes@N", confidence=0.95)
+        assert "avg@N (observed)" in md
+        assert "covers trials (questions fixed); empirical-Bayes prior" in md
+        tex = tables.leaderboard_latex(table, metric_label="Bayes@N", confidence=0.95, task="t")
+        assert "avg@N (observed)" in tex and "empirical-Bayes prior" in tex
+        from scorio_core.report.verdict import verdict
+
+        v = verdict(table)
+        assert "observed avg@N 0.800" in v.headline
+        assert any("empirical-Bayes prior" in c for c in v.caveats)
+
     def test_presentation_table_columns(self):
         pretty = tables.presentation_table(board(), metric_label="Pass@k", confidence=0.9)
         assert list(pretty.columns) == ["Rank", "Rank (CI ties)", "Model", "Pass@k mean", "90% CrI low", "90% CrI high",
-                                        "sigma", "M", "N"]
+                                        "sigma", "avg@N (observed)", "M", "N"]
 
 
 class TestVerdict:

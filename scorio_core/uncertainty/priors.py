@@ -1,0 +1,186 @@
+r"""Per-question priors for Bayes@N: uniform (paper), Jeffreys and empirical Bayes.
+
+Each question's outcome probabilities ``pi_a`` (over the ``C+1`` rubric categories) get a
+Dirichlet(``alpha``) prior. The paper uses ``alpha = 1`` (uniform; Hariri et al., ICLR 2026,
+section 2.4), which pulls every per-question estimate toward the middle of the scale by
+``(1 - 2p)/(N + 2)`` (binary); the pull does not shrink with the number of questions M, so
+credible intervals that shrink as ``1/sqrt(M)`` stop covering (see docs/metrics.md,
+"Calibration"). The empirical-Bayes prior fits ``alpha`` to the model's own questions by
+maximum marginal likelihood of the Dirichlet-multinomial, so the pull goes toward the model's
+own mean instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize
+from scipy.special import digamma, gammaln
+
+__all__ = ["PRIORS", "PRIOR_LABELS", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
+
+#: Prior keys accepted everywhere (``--prior``, URL, analysis settings).
+PRIORS = ("empirical-bayes", "uniform", "jeffreys")
+
+#: Display label of each prior.
+PRIOR_LABELS = {
+    "uniform": "uniform prior, Dirichlet(1) per question (paper)",
+    "jeffreys": "Jeffreys prior, Dirichlet(1/2) per question",
+    "empirical-bayes": "empirical-Bayes prior, Dirichlet fitted to the model's questions",
+}
+
+#: Bounds of the fitted pseudo-counts: ``alpha_j`` in [1e-3, 1e6]. The upper bound is reached
+#: when the questions show no over-dispersion (all alike); the formulas then equal the pooled
+#: binomial/multinomial ones.
+_LOG_ALPHA_BOUNDS = (np.log(1e-3), np.log(1e6))
+
+
+def check_prior(prior: object) -> str:
+    """Validate a prior key; returns it.
+
+    Raises
+    ------
+    ValueError
+        If ``prior`` is not one of :data:`PRIORS`.
+    """
+    if not isinstance(prior, str) or prior not in PRIORS:
+        raise ValueError(f"prior must be one of {', '.join(PRIORS)}; got {prior!r}.")
+    return prior
+
+
+@dataclass(frozen=True)
+class FittedPrior:
+    """A Dirichlet prior for one model's questions.
+
+    Attributes
+    ----------
+    alpha : ndarray, shape (C+1,)
+        Pseudo-counts per category (real-valued, > 0); ``inf`` total means "questions alike":
+        see ``pooled``.
+    mean : ndarray, shape (C+1,)
+        Prior mean ``alpha / sum(alpha)`` (for the empirical-Bayes prior: the fitted pool mean).
+    pooled : bool
+        True when the prior strength is infinite: every question shares the pool mean
+        (N = 1 data, where strength is not identified, or questions showing no spread).
+    method : str
+        ``"fixed"`` (uniform/Jeffreys), ``"marginal-likelihood"`` (fitted),
+        ``"fallback-n1"`` (N = 1: strength not identified, pooled bound, conservative) or
+        ``"fallback-degenerate"`` (all trials in one category: pooled Jeffreys mean).
+    note : str
+        Plain-language explanation for fallbacks ("" otherwise).
+    """
+
+    alpha: np.ndarray
+    mean: np.ndarray
+    pooled: bool
+    method: str
+    note: str = ""
+
+    @property
+    def strength(self) -> float:
+        """Total pseudo-count ``A = sum(alpha)`` (``inf`` when pooled)."""
+        return float("inf") if self.pooled else float(np.sum(self.alpha))
+
+
+def prior_alpha(prior: str, n_categories: int) -> np.ndarray:
+    """Pseudo-counts of a fixed prior: 1 (uniform) or 1/2 (Jeffreys) per category.
+
+    Raises
+    ------
+    ValueError
+        For ``"empirical-bayes"`` (fitted per model: use :func:`fit_dirichlet_prior`) or an
+        unknown key.
+    """
+    check_prior(prior)
+    if prior == "uniform":
+        return np.ones(n_categories)
+    if prior == "jeffreys":
+        return np.full(n_categories, 0.5)
+    raise ValueError("the empirical-Bayes prior is fitted per model: use fit_dirichlet_prior(counts).")
+
+
+def _neg_log_marginal(eta: np.ndarray, rows: np.ndarray, freq: np.ndarray, totals: np.ndarray):
+    """Dirichlet-multinomial negative log marginal likelihood in ``eta = log(alpha)`` and its gradient."""
+    alpha = np.exp(eta)
+    a_sum = alpha.sum()
+    ll = freq @ (gammaln(a_sum) - gammaln(a_sum + totals) + (gammaln(rows + alpha) - gammaln(alpha)).sum(axis=1))
+    d_alpha = freq @ (digamma(a_sum) - digamma(a_sum + totals))[:, None] + freq @ (digamma(rows + alpha) - digamma(alpha))
+    return -float(ll), -(d_alpha * alpha)
+
+
+def fit_dirichlet_prior(counts: object) -> FittedPrior:
+    r"""Empirical-Bayes Dirichlet prior fitted to one model's per-question category counts.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (M, C+1)
+        Category counts per question (binary: ``[n_wrong, n_correct]``); rows with no trials
+        are ignored (the model did not answer that question).
+
+    Returns
+    -------
+    FittedPrior
+        ``alpha`` maximising the Dirichlet-multinomial marginal likelihood
+        ``prod_a  B(alpha + n_a) / B(alpha)`` (the multinomial coefficients do not depend on
+        ``alpha``), found with ``scipy.optimize.minimize`` (L-BFGS-B on ``log alpha`` with
+        an analytic gradient, ``alpha_j`` in [1e-3, 1e6]).
+
+    Notes
+    -----
+    Fallbacks, where the data cannot identify the prior:
+
+    - every answered question has one trial (N = 1): the strength ``sum(alpha)`` is not
+      identified (only the mean is). The prior is *pooled* (infinite strength, mean = the
+      observed category frequencies); with the hyperparameter uncertainty of
+      :func:`scorio_core.uncertainty.posterior_summary` this gives the binomial
+      (multinomial) variance ``p(1-p)/M``, an upper bound on the questions-fixed variance,
+      hence conservative intervals.
+    - all trials fall in one category (e.g. a model that never, or always, answers
+      correctly): the pool mean is the pooled Jeffreys estimate
+      ``(K_j + 1/2) / (K + (C+1)/2)`` and the prior is pooled.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not a 2-D array of non-negative integers with at least one answered
+        question.
+    """
+    c = np.asarray(counts)
+    if c.ndim != 2 or c.shape[1] < 2 or c.dtype.kind not in "iub" and not (c.dtype.kind == "f" and np.all(c == np.trunc(c))):
+        raise ValueError(f"counts must be an (M, C+1) integer array with C+1 >= 2; got shape {c.shape} dtype {c.dtype}.")
+    c = c.astype(np.float64)
+    if np.any(c < 0):
+        raise ValueError("counts must be non-negative.")
+    totals = c.sum(axis=1)
+    c = c[totals > 0]
+    totals = totals[totals > 0]
+    if c.shape[0] == 0:
+        raise ValueError("counts has no answered question (every row sums to 0).")
+    pooled = c.sum(axis=0)
+    n_cat = c.shape[1]
+    if np.count_nonzero(pooled) <= 1:
+        mean = (pooled + 0.5) / (pooled.sum() + 0.5 * n_cat)
+        return FittedPrior(
+            mean * np.inf, mean, True, "fallback-degenerate",
+            "every trial fell in one category, so the spread between questions cannot be estimated; "
+            "the interval uses the pooled Jeffreys estimate (questions treated as alike).",
+        )
+    if totals.max() <= 1:
+        mean = pooled / pooled.sum()
+        return FittedPrior(
+            mean * np.inf, mean, True, "fallback-n1",
+            "with one trial per question the prior's strength is not identified; the interval uses the "
+            "binomial bound p(1-p)/M (conservative).",
+        )
+    rows, freq = np.unique(c, axis=0, return_counts=True)
+    row_totals = rows.sum(axis=1)
+    freq = freq.astype(np.float64)
+    mean0 = np.clip(pooled / pooled.sum(), 1e-3, None)
+    eta0 = np.log(2.0 * mean0 / mean0.sum())
+    result = optimize.minimize(
+        _neg_log_marginal, eta0, args=(rows, freq, row_totals), jac=True, method="L-BFGS-B",
+        bounds=[_LOG_ALPHA_BOUNDS] * n_cat,
+    )
+    alpha = np.exp(result.x)
+    return FittedPrior(alpha, alpha / alpha.sum(), False, "marginal-likelihood")
