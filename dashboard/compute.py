@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from scorio_core import compare, costs, rank, rerank
-from scorio_core.analysis import ALL_TASKS, TaskOutcomes, leaderboard, outcomes_for, task_names
+from scorio_core.analysis import ALL_TASKS, TaskOutcomes, leaderboard, leaderboard_notices, outcomes_for, task_names
 from scorio_core.separation import trials_needed
 
 __all__ = [
@@ -22,6 +22,8 @@ __all__ = [
     "task_outcomes",
     "prior_counts",
     "leaderboard_table",
+    "leaderboard_notes",
+    "unequal_question_sets",
     "trial_range",
     "rank_distribution",
     "rank_draws",
@@ -70,19 +72,27 @@ def leaderboard_table(
     k: int = 1,
     tau: float = 0.5,
     confidence: float = 0.95,
-    tie_rule: str = "paper",
+    tie_rule: str = "pairwise",
     rubric_id: str = "binary",
     _categorization=None,
     prior_id: str = "none",
     _prior=None,
     prior: str = "empirical-bayes",
     scope: str = "questions-fixed",
+    question_set: str = "own",
 ) -> pd.DataFrame:
     """The leaderboard of one task (or ``ALL_TASKS``) under the given settings."""
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
     counts0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
     return leaderboard(outcomes, metric=metric, k=k, tau=tau, confidence=confidence, tie_rule=tie_rule, prior_counts=counts0,
-                       prior=prior, scope=scope)
+                       prior=prior, scope=scope, question_set=question_set)
+
+
+def leaderboard_notes(data_id: str, _dataset, task: str, table: pd.DataFrame, *, confidence: float, tie_rule: str,
+                      question_set: str, rubric_id: str = "binary", _categorization=None) -> list[dict]:
+    """Structured notices of a leaderboard (unequal question sets, paper-rule chains)."""
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    return leaderboard_notices(outcomes, table, confidence=confidence, tie_rule=tie_rule, question_set=question_set)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -171,3 +181,18 @@ def category_distribution(data_id: str, _dataset, task: str, rubric_id: str = "b
         found = pd.Series(rows[bad]).value_counts()
         unmatched = np.array([int(found.get(m, 0)) for m in outcomes.models], dtype=np.int64)
     return list(outcomes.models), counts, unmatched
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def unequal_question_sets(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None) -> str | None:
+    """The notice text when models of the task answered different questions (None otherwise)."""
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    answered = outcomes.rubric.n_trials > 0
+    per_model = answered.sum(axis=1)
+    if per_model.min() == answered.shape[1]:
+        return None
+    short = [(m, int(k)) for m, k in zip(outcomes.models, per_model) if k < answered.shape[1]]
+    listed = ", ".join(f"{m} ({k})" for m, k in short[:6]) + (f" and {len(short) - 6} more" if len(short) > 6 else "")
+    return (f"Models answered different questions: {len(short)} of {len(per_model)} answered fewer than all "
+            f"{answered.shape[1]} ({listed}); {int(np.all(answered, axis=0).sum())} were answered by every model. "
+            "Scored on their own questions, a model that skipped hard questions ranks higher. Choose how to compare them.")

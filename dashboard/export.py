@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 #: Leaderboard widget keys (Leaderboard page) and their defaults.
-LEADERBOARD_KEYS = {"lb_metric": "bayes", "lb_k": 1, "lb_tau": 0.5, "lb_tie_rule": "paper"}
+LEADERBOARD_KEYS = {"lb_metric": "bayes", "lb_k": 1, "lb_tau": 0.5, "lb_tie_rule": "pairwise", "lb_question_set": "own"}
 
 
 class Settings(NamedTuple):
@@ -59,6 +59,7 @@ class Settings(NamedTuple):
     confidence: float
     prior: str = "empirical-bayes"
     scope: str = "questions-fixed"
+    question_set: str = "own"
 
     @property
     def label(self) -> str:
@@ -69,8 +70,8 @@ def current_settings(ctx) -> Settings:
     """Leaderboard settings from the session (defaults if the Leaderboard page was never opened)."""
     values = {key: st.session_state.get(key, default) for key, default in LEADERBOARD_KEYS.items()}
     metric = values["lb_metric"] if values["lb_metric"] in METRICS else "bayes"
-    return Settings(metric, int(values["lb_k"] or 1), float(values["lb_tau"] or 0.5), values["lb_tie_rule"] or "paper",
-                    float(ctx.confidence), ctx.prior, ctx.scope)
+    return Settings(metric, int(values["lb_k"] or 1), float(values["lb_tau"] or 0.5), values["lb_tie_rule"] or "pairwise",
+                    float(ctx.confidence), ctx.prior, ctx.scope, values["lb_question_set"] or "own")
 
 
 def analysis_table(ctx, active, settings: Settings) -> pd.DataFrame:
@@ -79,7 +80,7 @@ def analysis_table(ctx, active, settings: Settings) -> pd.DataFrame:
         ctx.data.data_id, ctx.data.dataset, ctx.task, metric=settings.metric, k=settings.k, tau=settings.tau,
         confidence=settings.confidence, tie_rule=settings.tie_rule, rubric_id=active.rubric_id,
         _categorization=active.categorization, prior_id=active.prior_id, _prior=active.prior,
-        prior=settings.prior, scope=settings.scope,
+        prior=settings.prior, scope=settings.scope, question_set=settings.question_set,
     )
 
 
@@ -112,7 +113,8 @@ def build_manifest(ctx, active, settings: Settings) -> dict:
         frozen=ws.frozen is not None and active.status == "rubric",
         prior=_prior_doc(ctx, active),
         settings={"metric": settings.metric, "k": settings.k, "tau": settings.tau, "confidence": settings.confidence,
-                  "tie_rule": settings.tie_rule, "prior": settings.prior, "scope": settings.scope},
+                  "tie_rule": settings.tie_rule, "prior": settings.prior, "scope": settings.scope,
+                  "question_set": settings.question_set},
         seeds={"rank_distribution": {"seed": RANK_SEED, "note": "draws depend on the data size (200 to 4,000)"}},
         extra_versions=("streamlit", "plotly"),
     )
@@ -134,6 +136,7 @@ def settings_rows(ctx, active, settings: Settings) -> dict[str, str]:
         "Credibility level": f"{settings.confidence:.0%}",
         "Rank ties rule": settings.tie_rule,
         "Intervals": interval_label(settings.prior, settings.scope, settings.confidence),
+        "Question set": settings.question_set,
     }
 
 
@@ -271,4 +274,5 @@ def apply_restore(plan: RestorePlan) -> None:
         "lb_tie_rule": m.settings["tie_rule"],
         "prior": m.settings["prior"],
         "scope": m.settings["scope"],
+        "lb_question_set": m.settings["question_set"],
     })

@@ -122,7 +122,7 @@ def _ranks_across(data_id: str, task: str, keys: tuple[str, ...], _table, _schem
     return schema_ranks(_table, list(_schemas), confidence=confidence, tie_rule=tie_rule)
 
 
-def ranks_across_schemata(ctx, schemas: list[rubric.Schema], *, tie_rule: str = "paper") -> SchemaRanks:
+def ranks_across_schemata(ctx, schemas: list[rubric.Schema], *, tie_rule: str = "pairwise") -> SchemaRanks:
     """Bayes@N ranks of every model under each schema (:func:`scorio_core.sensitivity.schema_ranks`)."""
     keys = tuple(_schema_key(s) for s in schemas)
     return _ranks_across(ctx.data.data_id, ctx.task, keys, _signal_table(ctx), tuple(schemas), ctx.confidence, tie_rule)

@@ -27,7 +27,16 @@ __all__ = [
     "categorization_for",
     "LEADERBOARD_COLUMNS",
     "ALL_TASKS",
+    "QUESTION_SETS",
+    "apply_question_set",
+    "leaderboard_notices",
 ]
+
+#: How models that answered different questions are compared (``--question-set``):
+#: ``own`` scores each model on the questions it answered; ``common`` keeps only questions
+#: every model answered; ``missing-incorrect`` counts a missing question as answered wrongly
+#: (lowest-weight category) as often as the most-tried model tried it.
+QUESTION_SETS = ("own", "common", "missing-incorrect")
 
 ALL_TASKS = "all tasks"
 
@@ -265,10 +274,11 @@ def leaderboard(
     k: int = 1,
     tau: float = 0.5,
     confidence: float = 0.95,
-    tie_rule: str = "paper",
+    tie_rule: str = "pairwise",
     prior_counts: np.ndarray | None = None,
     prior: str = DEFAULT_PRIOR,
     scope: str = DEFAULT_SCOPE,
+    question_set: str = "own",
 ) -> pd.DataFrame:
     """One row per model: the metric with its credible interval, avg@N, Pass@k and ranks.
 
@@ -283,7 +293,7 @@ def leaderboard(
         Threshold of G-Pass@k_tau.
     confidence : float, default 0.95
         Credibility of intervals (two-sided) and of CI ties (one-sided z, paper 2.7.1).
-    tie_rule : {"paper", "upper-bound", "none"}
+    tie_rule : {"pairwise", "paper", "upper-bound", "none"}, default "pairwise"
         How ``rank_ci`` treats overlapping uncertainty (see :func:`scorio_core.rank.ranks_with_ties`).
     prior_counts : ndarray, shape (L, M, C+1), optional
         Prior outcome counts for Bayes@N / Max@k (a Dirichlet prior from another dump).
@@ -294,6 +304,9 @@ def leaderboard(
     scope : {"questions-fixed", "questions-sampled"}, default "questions-fixed"
         What the interval covers: the trials only (the paper's estimand) or also which
         questions were drawn from a larger pool.
+    question_set : {"own", "common", "missing-incorrect"}, default "own"
+        How models that answered different questions are compared (:data:`QUESTION_SETS`,
+        :func:`apply_question_set`); :func:`leaderboard_notices` says when it matters.
 
     Returns
     -------
@@ -306,22 +319,26 @@ def leaderboard(
     Raises
     ------
     ValueError
-        Unknown metric, prior, scope or tie rule.
+        Unknown metric, prior, scope, tie rule or question set.
     """
     from scorio_core.rank import competition_ranks, ranks_with_ties
 
     spec = get_metric(metric)
     check_prior(prior)
     check_scope(scope)
+    task_outcomes = apply_question_set(task_outcomes, question_set)
     source = task_outcomes.binary if spec.binary else task_outcomes.rubric
     if source is None:
         raise InputError(f"{spec.label} needs binary correctness (is_correct), which this data does not have.")
     binary = task_outcomes.binary
     rubric = task_outcomes.rubric
     rows = []
+    rubric_trials = rubric.n_trials  # (L, M) once, not once per model
+    if prior_counts is not None and question_set == "common":
+        prior_counts = prior_counts[:, _common_mask(task_outcomes)]
     for i, model in enumerate(task_outcomes.models):
         counts = _model_counts(source, source.models.index(model), prior_counts if not spec.binary else None, spec.binary)
-        n_cell = rubric.n_trials[rubric.models.index(model)]
+        n_cell = rubric_trials[rubric.models.index(model)]
         n_cell = n_cell[n_cell > 0]
         row = dict(model=model, task=task_outcomes.task, metric=spec.label, n_questions=int(n_cell.size),
                    n_trials=int(n_cell.min()) if n_cell.size else 0, n_trials_max=int(n_cell.max()) if n_cell.size else 0)
@@ -354,3 +371,140 @@ def leaderboard(
     frame["rank_ci"] = frame["rank_ci"].astype("Int64")
     frame = frame.sort_values(["mu", "model"], ascending=[False, True], na_position="last", kind="stable")
     return frame.reset_index(drop=True)[list(LEADERBOARD_COLUMNS)]
+
+
+def _common_mask(task_outcomes: TaskOutcomes) -> np.ndarray:
+    """Questions every model of the task answered (rubric cells), shape (M,)."""
+    return np.all(task_outcomes.rubric.n_trials > 0, axis=0)
+
+
+def _fill_missing(outcomes: Outcomes) -> Outcomes:
+    """Missing (model, question) cells as answered wrongly, as often as the most-tried model."""
+    n = outcomes.n_trials
+    missing = n == 0
+    if not missing.any():
+        return outcomes
+    n_fill = np.broadcast_to(n.max(axis=0), n.shape)
+    low = int(np.argmin(outcomes.weights))
+    counts = outcomes.counts.copy()
+    counts[..., low] += np.where(missing, n_fill, 0)
+    R = None
+    if outcomes.R is not None:
+        R = outcomes.R.copy()
+        trial = np.arange(R.shape[2])
+        R[missing[..., None] & (trial < n_fill[..., None])] = low
+    from dataclasses import replace
+
+    return replace(outcomes, counts=counts, R=R)
+
+
+def _keep_questions(outcomes: Outcomes, keep: np.ndarray) -> Outcomes:
+    from dataclasses import replace
+
+    return replace(outcomes, questions=tuple(q for q, k in zip(outcomes.questions, keep) if k), counts=outcomes.counts[:, keep],
+                   R=None if outcomes.R is None else outcomes.R[:, keep])
+
+
+def apply_question_set(task_outcomes: TaskOutcomes, question_set: str = "own") -> TaskOutcomes:
+    """Compare models on their own questions, the common ones, or with missing ones as wrong.
+
+    Parameters
+    ----------
+    task_outcomes : TaskOutcomes
+    question_set : {"own", "common", "missing-incorrect"}
+        See :data:`QUESTION_SETS`. ``own`` returns the input unchanged.
+
+    Returns
+    -------
+    TaskOutcomes
+        With questions restricted (``common``) or missing cells filled with the lowest-weight
+        category (``missing-incorrect``; an explicit choice, recorded by the caller).
+
+    Raises
+    ------
+    ValueError
+        Unknown ``question_set``.
+    InputError
+        ``common`` when no question was answered by every model.
+    """
+    if question_set not in QUESTION_SETS:
+        raise ValueError(f"question_set must be one of {', '.join(QUESTION_SETS)}; got {question_set!r}.")
+    if question_set == "own":
+        return task_outcomes
+    rubric = task_outcomes.rubric
+    if question_set == "common":
+        keep = _common_mask(task_outcomes)
+        if keep.all():
+            return task_outcomes
+        if not keep.any():
+            raise InputError(f"{task_outcomes.task}: no question was answered by every model; choose another question set.")
+        change = lambda o: _keep_questions(o, keep if o.questions == rubric.questions else np.isin(o.questions, np.asarray(rubric.questions)[keep]))  # noqa: E731
+    else:
+        change = _fill_missing
+    new_rubric = change(rubric)
+    binary = task_outcomes.binary
+    new_binary = new_rubric if binary is rubric else (None if binary is None else change(binary))
+    return TaskOutcomes(task_outcomes.task, new_binary, new_rubric)
+
+
+def leaderboard_notices(
+    task_outcomes: TaskOutcomes,
+    table: pd.DataFrame,
+    *,
+    confidence: float = 0.95,
+    tie_rule: str = "pairwise",
+    question_set: str = "own",
+) -> list[dict]:
+    """Structured notices about a leaderboard: what the data cannot answer as shown.
+
+    Returns
+    -------
+    list of dict
+        Each has a stable ``code`` and a ``message``:
+
+        - ``unequal_question_sets``: models answered different questions; ``models`` maps each
+          model to its number of answered questions, with ``n_questions`` (union),
+          ``n_common`` and the ``question_set`` in force.
+        - ``paper_chain``: under the paper rule, a rank group whose best and worst models are
+          credibly different; ``models`` = [best, worst], ``probability`` = P(best > worst).
+    """
+    from scorio_core.rank import paper_chains, pairwise_confidence
+
+    out: list[dict] = []
+    answered = task_outcomes.rubric.n_trials > 0
+    per_model = answered.sum(axis=1)
+    if per_model.min() < answered.shape[1]:
+        n_common = int(np.all(answered, axis=0).sum())
+        short = {m: int(k) for m, k in zip(task_outcomes.models, per_model) if k < answered.shape[1]}
+        handled = {
+            "own": "each model is scored on its own questions, so a model that skipped hard questions can rank higher",
+            "common": f"only the {n_common} questions every model answered are used",
+            "missing-incorrect": "a missing question counts as answered wrongly",
+        }[question_set]
+        out.append({
+            "code": "unequal_question_sets",
+            "message": (f"{len(short)} of {len(per_model)} models answered fewer than all {answered.shape[1]} questions "
+                        f"({n_common} answered by every model); {handled}. Choose the question set: own, common or "
+                        "missing-incorrect."),
+            "models": {m: int(k) for m, k in zip(task_outcomes.models, per_model)},
+            "n_questions": int(answered.shape[1]),
+            "n_common": n_common,
+            "question_set": question_set,
+        })
+    if tie_rule == "paper":
+        scored = table[table["mu"].notna()]
+        if len(scored) >= 2:
+            mu, sigma = scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float)
+            names = scored["model"].astype(str).tolist()
+            for best, worst in paper_chains(mu, sigma, confidence):
+                p = float(pairwise_confidence(mu[[best, worst]], sigma[[best, worst]])[0, 1])
+                rank_ci = scored["rank_ci"].iloc[best]
+                out.append({
+                    "code": "paper_chain",
+                    "message": (f"The paper rule gives {names[best]} and {names[worst]} the same rank ({rank_ci}) through a "
+                                f"chain of close neighbours, although P({names[best]} > {names[worst]}) = {p:.3f} "
+                                f">= {confidence:.0%}. The pairwise rule ranks by the models credibly better."),
+                    "models": [names[best], names[worst]],
+                    "probability": p,
+                })
+    return out

@@ -15,7 +15,7 @@ from scipy.special import ndtr, ndtri
 from scorio_core.eval._validate import check_confidence, check_int, count_array, nonnegative_array, weights_for
 from scorio_core.eval.batch import bayes_batch
 
-__all__ = ["TrialsNeeded", "trials_needed", "ASSUMPTION"]
+__all__ = ["TrialsNeeded", "trials_needed", "trials_meaning", "ASSUMPTION"]
 
 #: The assumption behind :func:`trials_needed`, returned with every result.
 ASSUMPTION = (
@@ -68,6 +68,19 @@ class TrialsNeeded:
     rho_observed : float
     assumption : str
         :data:`ASSUMPTION`.
+    power : float
+        Target probability that a fresh run at ``n_power`` trials separates the models.
+    n_power : int or None
+        Smallest N with ``z(N) >= z_threshold + Phi^{-1}(power)``: a new run at this N
+        separates the two models with probability ``power`` if the difference equals its
+        posterior mean. ``n_needed`` (the plug-in N) has only about 50% power.
+    n_power_range : tuple of (int or None, int or None)
+        ``n_power`` when the true difference is at the upper and at the lower end of its
+        central ``range_level`` credible interval (fewer trials if the gap is larger). None at
+        the upper end means not reached within ``n_limit`` (or the interval includes no
+        difference at all).
+    range_level : float
+        Credibility of the interval of the difference behind ``n_power_range``.
     """
 
     n: np.ndarray
@@ -80,6 +93,10 @@ class TrialsNeeded:
     z_observed: float
     rho_observed: float
     assumption: str
+    power: float = 0.8
+    n_power: int | None = None
+    n_power_range: tuple[int | None, int | None] = (None, None)
+    range_level: float = 0.8
 
 
 def _counts(values: object, name: str) -> np.ndarray:
@@ -114,6 +131,8 @@ def trials_needed(
     confidence: float = 0.95,
     n_max: int | None = None,
     n_limit: int = 1_000_000,
+    power: float = 0.8,
+    range_level: float = 0.8,
 ) -> TrialsNeeded:
     r"""How many trials per question separate two models at a chosen confidence.
 
@@ -135,6 +154,10 @@ def trials_needed(
         (``2 * n_observed`` if not reached), capped at ``n_limit`` and 10,000.
     n_limit : int, default 1,000,000
         Largest N searched for ``n_needed``.
+    power : float, default 0.8
+        Target power of ``n_power`` in (0, 1).
+    range_level : float, default 0.8
+        Credibility of the interval of the difference that gives ``n_power_range``.
 
     Returns
     -------
@@ -161,6 +184,15 @@ def trials_needed(
     simulates the biased-coin mimics LLM_9 and LLM_10 (means 0.608 vs 0.6213): z ~ 1.14
     at N = 80, 1.645 at N ~ 199, 1.96 at N ~ 285.
 
+    Power: a fresh run at N trials gives ``z_new ~ Normal(delta / se(N), 1)`` (normal
+    approximation), so it separates the models (``z_new >= z_threshold``) with probability
+    ``Phi(z(N) - z_threshold)``. ``n_needed`` makes that 50%; ``n_power`` is the first N with
+    ``z(N) >= z_threshold + Phi^{-1}(power)``. Since ``z(N)`` is proportional to the
+    difference, a true difference ``delta'`` needs ``z(N) >= (z_threshold + Phi^{-1}(power))
+    |delta_hat| / |delta'|``; ``n_power_range`` evaluates that at the ends of the central
+    ``range_level`` interval ``delta_hat -/+ Phi^{-1}(1/2 + range_level/2) se_obs`` of the
+    observed difference's posterior.
+
     References
     ----------
     Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, section 2.5, Appendix D.
@@ -172,6 +204,8 @@ def trials_needed(
     >>> res = trials_needed(a, b)
     >>> res.n_needed, round(res.z_observed, 2), round(float(res.z[79]), 2)
     (17, 3.84, 3.72)
+    >>> res.n_power, res.n_power_range
+    (37, (22, 81))
     """
     ca = _counts(counts_a, "counts_a")
     cb = _counts(counts_b, "counts_b")
@@ -184,6 +218,10 @@ def trials_needed(
     pa = _prior(prior_counts_a, "prior_counts_a", ca.shape)
     pb = _prior(prior_counts_b, "prior_counts_b", cb.shape)
     confidence = check_confidence(confidence)
+    if not (isinstance(power, (int, float)) and 0.0 < power < 1.0):
+        raise ValueError(f"power must be in (0, 1); got {power!r}.")
+    if not (isinstance(range_level, (int, float)) and 0.0 < range_level < 1.0):
+        raise ValueError(f"range_level must be in (0, 1); got {range_level!r}.")
     n_limit = check_int(n_limit, "n_limit", 1)
     if n_max is not None:
         n_max = check_int(n_max, "n_max", 1)
@@ -200,9 +238,20 @@ def trials_needed(
 
     step = max(1, _BUDGET // ((ca.shape[0] + cb.shape[0]) * ca.shape[1]))
     n_needed = _first_crossing(lambda n: _z(n, rates, priors, w_a), z_threshold, n_limit, step)
+    z_of = lambda n: _z(n, rates, priors, w_a)  # noqa: E731
+    z_power = z_threshold + float(ndtri(power))
+    n_power = _first_crossing(z_of, z_power, n_limit, step)
+    gap = abs(float(mu_a - mu_b))
+    half = float(ndtri(0.5 + 0.5 * range_level)) * den
+    ends = []
+    for delta in (gap + half, gap - half):
+        if gap <= 0 or delta <= 0 or not np.isfinite(z_power * gap / delta):
+            ends.append(None)
+        else:
+            ends.append(_first_crossing(z_of, z_power * gap / delta, n_limit, step))
     n_observed = (int(ca.sum(axis=1).max()), int(cb.sum(axis=1).max()))
     if n_max is None:
-        n_max = min(n_limit, _CURVE_MAX, max(2 * (n_needed or 0), 2 * max(n_observed)))
+        n_max = min(n_limit, _CURVE_MAX, max(2 * (n_needed or 0), int(1.25 * (n_power or 0)), 2 * max(n_observed)))
     n = np.arange(1, n_max + 1)
     z = np.concatenate([_z(n[i : i + step].astype(float), rates, priors, w_a) for i in range(0, n_max, step)])
     return TrialsNeeded(
@@ -216,4 +265,33 @@ def trials_needed(
         z_observed=z_obs,
         rho_observed=float(ndtr(z_obs)),
         assumption=ASSUMPTION,
+        power=float(power),
+        n_power=n_power,
+        n_power_range=(ends[0], ends[1]),
+        range_level=float(range_level),
     )
+
+
+def _n(value) -> str:
+    return "not reached" if value is None else f"{value:,}"
+
+
+def trials_meaning(needed: TrialsNeeded) -> str:
+    """One sentence saying what the numbers of a :class:`TrialsNeeded` mean (CLI, JSON, Compare page).
+
+    >>> trials_meaning(trials_needed([[20, 60]] * 30, [[24, 56]] * 30))[:60]
+    'a fresh run with 37 trials per question separates them at 95'
+    """
+    pct = f"{needed.confidence:.0%}"
+    observed = max(needed.n_observed)
+    if needed.n_needed is None:
+        return (f"not reached: at the current per-question rates the two models stay below z = {needed.z_threshold:.3f} "
+                f"however many trials are run (observed N = {observed}).")
+    lo, hi = needed.n_power_range
+    level = f"{needed.range_level:.0%}"
+    upper = "none within reach" if lo is None else f"{lo:,}"
+    lower = "no finite number" if hi is None else f"{hi:,}"
+    return (f"a fresh run with {_n(needed.n_power)} trials per question separates them at {pct} with "
+            f"{needed.power:.0%} probability if the difference is as estimated ({upper} if the difference is at the "
+            f"upper end of its {level} credible interval, {lower} at the lower end); the plug-in N = "
+            f"{_n(needed.n_needed)} separates them only about half the time (observed N = {observed}).")

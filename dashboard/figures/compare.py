@@ -103,14 +103,16 @@ def question_scatter(table: pd.DataFrame, *, name_a: str, name_b: str, score_lab
 
 
 def trials_plot(n: np.ndarray, z: np.ndarray, *, z_threshold: float, n_needed: int | None, n_observed: int,
-                z_observed: float, confidence: float = 0.95) -> go.Figure:
+                z_observed: float, confidence: float = 0.95, n_power: int | None = None,
+                z_power: float | None = None, power: float = 0.8) -> go.Figure:
     """Projected separation ``z`` of two models against trials per question N (log axis).
 
     Returns
     -------
     plotly.graph_objects.Figure
-        Traces: the z(N) curve, the observed point, the N-needed point (when reached); a
-        horizontal line at the threshold.
+        Traces: the z(N) curve, the observed point, the plug-in N point (about 50% power)
+        and the N for ``power`` (when reached); horizontal lines at the threshold and at the
+        z that gives ``power``.
     """
     pct = f"{int(round(confidence * 100))}%"
     fig = go.Figure(go.Scatter(x=n, y=z, mode="lines", name="projected z", line=dict(color=PALETTE[0], width=2.5),
@@ -121,9 +123,18 @@ def trials_plot(n: np.ndarray, z: np.ndarray, *, z_threshold: float, n_needed: i
                              marker=dict(size=11, color="#3b4250", symbol="circle"),
                              hovertemplate="observed: N = %{x}, z = %{y:.2f}<extra></extra>"))
     if n_needed is not None and n_needed <= int(n[-1]):
-        fig.add_trace(go.Scatter(x=[n_needed], y=[float(z[n_needed - 1])], mode="markers", name=f"N needed = {n_needed:,}",
-                                 marker=dict(size=13, color=PALETTE[3], symbol="star"),
-                                 hovertemplate="N needed = %{x:,}<extra></extra>"))
+        fig.add_trace(go.Scatter(x=[n_needed], y=[float(z[n_needed - 1])], mode="markers",
+                                 name=f"plug-in N = {n_needed:,} (~50% power)",
+                                 marker=dict(size=11, color=PALETTE[3], symbol="diamond-open"),
+                                 hovertemplate="plug-in N = %{x:,} (about 50% power)<extra></extra>"))
+    if z_power is not None:
+        fig.add_hline(y=z_power, line=dict(color=PALETTE[2], dash="dot"),
+                      annotation_text=f"{power:.0%} power (z = {z_power:.3f})", annotation_position="top left")
+    if n_power is not None and n_power <= int(n[-1]):
+        fig.add_trace(go.Scatter(x=[n_power], y=[float(z[n_power - 1])], mode="markers",
+                                 name=f"N for {power:.0%} power = {n_power:,}",
+                                 marker=dict(size=13, color=PALETTE[2], symbol="star"),
+                                 hovertemplate=f"N for {power:.0%} power = %{{x:,}}<extra></extra>"))
     fig.update_xaxes(title="trials per question N", type="log")
     fig.update_yaxes(title="separation z", rangemode="tozero")
     return apply_theme(fig, height=380)

@@ -1,9 +1,11 @@
 """Compare: two models head to head under Bayes@N and the active rubric."""
 
 import streamlit as st
+from scipy.special import ndtri
 
 from dashboard import rubric_state
 from dashboard.compute import disagreements, leaderboard_table, trials_needed_for
+from scorio_core.separation import trials_meaning
 from dashboard.figures import difference_plot, question_scatter, trials_plot
 from dashboard.guard import user_errors
 from dashboard.quality import blocking_notice
@@ -12,6 +14,10 @@ from dashboard.tables import disagreement_display
 from dashboard.text import md
 from scorio_core.compare import ASSUMPTION, difference_density, difference_posterior, outcome_counts
 from scorio_core.report.verdict import format_probability
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
 
 ctx = page_context()
 if ctx is None:
@@ -27,6 +33,7 @@ with user_errors("the comparison"):
     board = leaderboard_table(
         ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
         rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id, _prior=active.prior,
+        prior=ctx.prior, scope=ctx.scope,
     )
 models = [str(m) for m in board.loc[board["mu"].notna(), "model"]]
 if len(models) < 2:
@@ -96,16 +103,18 @@ with user_errors("the trials needed"):
                                active.rubric_id, active.categorization, active.prior_id, active.prior)
 observed = max(needed.n_observed)
 if needed.n_needed is None:
-    st.info(f"Not reached: at the current per-question rates these two models stay within z = {needed.z_threshold:.3f} "
-            "however many trials are run (their projected means are too close).", icon=":material/all_inclusive:")
-elif needed.n_needed <= observed:
-    st.success(f"Already separated at {pct} with the observed N = {observed} trials per question "
-               f"(separation reached from N = {needed.n_needed:,} under the assumption below).", icon=":material/check:")
+    st.info(md(_sentence(trials_meaning(needed))), icon=":material/all_inclusive:")
+elif needed.z_observed >= needed.z_threshold:
+    st.success(f"Already separated at {pct} with the observed N = {observed} trials per question (z = "
+               f"{needed.z_observed:.2f}). For a fresh run: {md(trials_meaning(needed))}", icon=":material/check:")
 else:
-    st.info(f"About **{needed.n_needed:,} trials per question** would separate them at {pct} "
-            f"(observed: N = {observed}, z = {needed.z_observed:.2f}).", icon=":material/trending_up:")
+    st.info(f"**{needed.n_power:,} trials per question** for {needed.power:.0%} power" if needed.n_power else
+            "80% power not reached", icon=":material/trending_up:")
+    st.caption(md(_sentence(trials_meaning(needed))))
 st.plotly_chart(trials_plot(needed.n, needed.z, z_threshold=needed.z_threshold, n_needed=needed.n_needed,
-                            n_observed=observed, z_observed=needed.z_observed, confidence=ctx.confidence), width="stretch")
+                            n_observed=observed, z_observed=needed.z_observed, confidence=ctx.confidence,
+                            n_power=needed.n_power, z_power=needed.z_threshold + float(ndtri(needed.power)),
+                            power=needed.power), width="stretch")
 st.caption(f"z = |mu_A - mu_B| / sqrt(sigma_A^2 + sigma_B^2) with N trials per question. Assumption: {needed.assumption} "
            "(paper Appendix D). It is an estimate: new trials will move the rates. Because the projected rates are "
            "posterior means (every category count plus one), the curve at the observed N usually sits below the observed "

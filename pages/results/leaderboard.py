@@ -3,17 +3,29 @@
 import streamlit as st
 
 from dashboard import rubric_state
-from dashboard.compute import cost_options, leaderboard_table, model_costs, rank_distribution, trial_range
+from dashboard.compute import (
+    cost_options,
+    leaderboard_notes,
+    leaderboard_table,
+    model_costs,
+    rank_distribution,
+    trial_range,
+    unequal_question_sets,
+)
 from dashboard.figures import cost_scatter, interval_plot, pairwise_heatmap, rank_heatmap
 from dashboard.guard import user_errors
 from dashboard.quality import blocking_notice
 from dashboard.sidebar import page_context
 from dashboard.tables import calibration_display, leaderboard_display
 from dashboard.text import md
+from scorio_core.analysis import QUESTION_SETS
 from scorio_core.metrics import METRICS
-from scorio_core.rank import pairwise_confidence
+from scorio_core.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, pairwise_confidence
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
+
+QUESTION_SET_LABELS = {"own": "Each on its own questions", "common": "Common questions only",
+                       "missing-incorrect": "Missing counts as incorrect"}
 
 ctx = page_context()
 if ctx is None:
@@ -45,25 +57,39 @@ k = mid.number_input(
     disabled=not spec.uses_k, help=f"Draws for Pass@k and the k-metrics (at most N = {n_min} here).",
 )
 tie_rule = right.segmented_control(
-    "Rank ties", ["paper", "upper-bound", "none"], default="paper", key="lb_tie_rule", bind="query-params",
+    "Rank ties", list(TIE_RULES), default=DEFAULT_TIE_RULE, key="lb_tie_rule", bind="query-params",
     persist_state="session",
-    help=(
-        "paper: order by mean; neighbours share a rank when z = |mu_a - mu_b| / sqrt(s_a^2 + s_b^2) is below the "
-        "one-sided z of the credibility level (section 2.7.1). upper-bound: rank = 1 + models whose interval lies "
-        "entirely above (arena style). none: competition rank of the mean."
-    ),
-) or "paper"
+    help=" ".join(f"**{rule}**: {text}." for rule, text in TIE_RULE_HELP.items()),
+) or DEFAULT_TIE_RULE
 tau = 0.5
 if spec.uses_tau:
     tau = st.slider("tau", 0.0, 1.0, 0.5, 0.05, key="lb_tau", bind="query-params", persist_state="session",
                     help="G-Pass@k_tau needs at least ceil(tau k) correct of k.")
 
+unequal = unequal_question_sets(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
+question_set = "own"
+if unequal is not None:
+    with st.container(border=True):
+        st.warning(md(unequal), icon=":material/rule:")
+        question_set = st.radio(
+            "Compare models on", list(QUESTION_SETS), key="lb_question_set", bind="query-params", persist_state="session",
+            horizontal=True, format_func=QUESTION_SET_LABELS.get,
+            help="own: each model on the questions it answered. common: only the questions every model answered. "
+                 "missing-incorrect: a question a model did not answer counts as answered wrongly.",
+        ) or "own"
+
 with user_errors("the leaderboard"):
     table = leaderboard_table(
         ctx.data.data_id, ctx.data.dataset, ctx.task, metric=metric, k=int(k), tau=float(tau), confidence=ctx.confidence,
         tie_rule=tie_rule, rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id,
-        _prior=active.prior, prior=ctx.prior, scope=ctx.scope,
+        _prior=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set,
     )
+    notes = leaderboard_notes(ctx.data.data_id, ctx.data.dataset, ctx.task, table, confidence=ctx.confidence,
+                              tie_rule=tie_rule, question_set=question_set, rubric_id=active.rubric_id,
+                              _categorization=active.categorization)
+for note in notes:
+    if note["code"] == "paper_chain":
+        st.info(md(note["message"]), icon=":material/link:")
 scored = table[table["mu"].notna()]
 costs = cost_options(ctx.data.data_id, ctx.data.dataset, ctx.task)
 tab_names = ["Ranking", "Pairwise P(A > B)", "Rank distribution"] + (["Score vs cost"] if costs else [])
@@ -148,9 +174,10 @@ with st.expander("What these numbers mean", expanded=False):
   questions; it is wider.
 - **When data cannot identify the prior** (N = 1, or a model that is always right or always wrong), the interval
   is the exact binomial (Clopper-Pearson) interval of the pooled trials: conservative, never zero width.
-- **Rank (CI ties)** with the *paper* rule chains ties: if A ties B and B ties C, all three share a rank, even when
-  A and C alone would be distinguishable. Check the pairwise tab or the *upper-bound* rule before calling two distant
-  models tied.
+- **Rank (CI ties)**, *pairwise* rule (default): 1 + the number of models credibly better (P(B > A) at least the
+  credibility level, normal approximation). The *paper* rule chains ties: if A ties B and B ties C, all three share
+  a rank even when A and C are credibly different (the page says so when it happens); *upper-bound* counts the
+  models whose whole interval lies above.
 - **Pass@k family**: the point estimate is the unbiased estimator; the mean and interval are the posterior of the
   latent quantity under the sidebar's prior as a Beta prior per question (empirical Bayes: fitted Beta). These
   metrics use binary correctness; the rubric changes Bayes@N, avg@N and Max@k (Max@k always uses the uniform prior).

@@ -15,6 +15,8 @@ import numpy as np
 __all__ = [
     "add_data_arguments",
     "add_uncertainty_arguments",
+    "add_tie_rule_argument",
+    "add_question_set_argument",
     "add_output_argument",
     "add_choice_arguments",
     "apply_cli_choices",
@@ -91,6 +93,27 @@ def add_uncertainty_arguments(parser: argparse.ArgumentParser, *, defaults: bool
         "--scope", choices=SCOPES, default=DEFAULT_SCOPE if defaults else None,
         help="what intervals cover: questions-fixed (the trials only; the paper's estimand) or questions-sampled "
              "(also which questions were drawn from a larger pool)",
+    )
+
+
+def add_tie_rule_argument(parser: argparse.ArgumentParser, *, default: str | None = "pairwise") -> None:
+    """Add ``--tie-rule`` with every rule described exactly (``default=None``: a manifest may fill it)."""
+    from scorio_core.rank import TIE_RULE_HELP, TIE_RULES
+
+    parser.add_argument(
+        "--tie-rule", choices=TIE_RULES, default=default,
+        help="rank_ci rule (default pairwise): " + "; ".join(f"{k}: {v}" for k, v in TIE_RULE_HELP.items()),
+    )
+
+
+def add_question_set_argument(parser: argparse.ArgumentParser, *, default: str | None = "own") -> None:
+    """Add ``--question-set`` (how models that answered different questions are compared)."""
+    from scorio_core.analysis import QUESTION_SETS
+
+    parser.add_argument(
+        "--question-set", choices=QUESTION_SETS, default=default,
+        help="when models answered different questions: own (each on its own questions; default), common (only "
+             "questions every model answered) or missing-incorrect (a missing question counts as wrong)",
     )
 
 

@@ -13,8 +13,14 @@ JSON output (``--output json``) is an object::
      "difference": {"mean", "sd", "lo", "hi", "rho", "z", "confidence", "assumption"},
      "outcomes": {"only A solves": n, "only B solves": n, ...},
      "questions": [{"question", "outcome", "n_a", "correct_a", "rate_a", "score_a", "n_b", ...}, ...],
-     "trials_needed": {"n_needed", "n_observed", "z_observed", "rho_observed", "z_threshold",
-                       "confidence", "assumption", "curve": {"n": [...], "z": [...]} (with --curve)}}
+     "trials_needed": {"n_needed", "n_power", "n_power_range": [lo, hi], "power", "range_level",
+                       "n_observed", "z_observed", "rho_observed", "z_threshold", "confidence",
+                       "meaning", "assumption", "curve": {"n": [...], "z": [...]} (with --curve)}}
+
+``n_needed`` is the plug-in N (about 50% power); ``n_power`` the N at which a fresh run separates
+the models with probability ``power`` (0.8) if the difference is as estimated, and
+``n_power_range`` the same at the ends of the ``range_level`` (80%) credible interval of the
+difference (null: not reached).
 
 The metric is Bayes@N (under ``--schema`` when given): the difference, rho and the trials
 needed all use its posterior (paper sections 2.5 and Appendix D).
@@ -55,7 +61,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     """The JSON-ready comparison of two models (what ``compare --output json`` prints)."""
     from scorio_core.compare import ASSUMPTION, difference_posterior, disagreement_table, outcome_counts
     from scorio_core.errors import InputError
-    from scorio_core.separation import trials_needed
+    from scorio_core.separation import trials_meaning, trials_needed
 
     rows = {str(r["model"]): r for r in table.to_dict(orient="records")}
     for m in (model_a, model_b):
@@ -71,6 +77,11 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     needed = trials_needed(rubric.counts[ia], rubric.counts[ib], rubric.weights, pa, pb, confidence=confidence)
     trials = {
         "n_needed": needed.n_needed,
+        "n_power": needed.n_power,
+        "n_power_range": list(needed.n_power_range),
+        "power": needed.power,
+        "range_level": needed.range_level,
+        "meaning": trials_meaning(needed),
         "n_observed": list(needed.n_observed),
         "z_observed": needed.z_observed,
         "rho_observed": needed.rho_observed,
@@ -106,9 +117,11 @@ def run(args: argparse.Namespace) -> int:
     dataset = load_dataset(args)
     task = resolve_task(dataset, args.task)
     outcomes, table, _ = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens,
-                                 metric="bayes", confidence=confidence)
+                                 metric="bayes", confidence=confidence, prior=args.prior or "empirical-bayes",
+                                 scope=args.scope or "questions-fixed")
     report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve)
-    report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary"}
+    report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary",
+                          "prior": args.prior or "empirical-bayes", "scope": args.scope or "questions-fixed"}
     if args.output == "json":
         emit_json(report)
         return 0
@@ -117,8 +130,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{model_a} vs {model_b} ({task}), Bayes@N")
     print(f"  difference {d['mean']:+.4f} (sd {d['sd']:.4f}), {confidence:.0%} credible interval "
           f"[{d['lo']:+.4f}, {d['hi']:+.4f}], P({model_a} > {model_b}) = {d['rho']:.4f}")
-    needed = "not reached" if t["n_needed"] is None else str(t["n_needed"])
-    print(f"  trials per question to separate at {confidence:.0%}: {needed} (observed {max(t['n_observed'])})")
+    print(f"  trials per question: {t['meaning']}")
     print("  " + ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items() if v))
     emit_rows(report["questions"], ["question", "outcome", "n_a", "correct_a", "n_b", "correct_b", "diff"], "table")
     return 0

@@ -5,7 +5,7 @@ Usage::
     python -m scorio_core export PATH... --format csv|md|latex|html|manifest [--out FILE]
         [--input-format F] [--map CANONICAL=COLUMN]
         [--task T] [--metric bayes] [--k 1] [--tau 0.5] [--confidence 0.95]
-        [--tie-rule paper] [--schema NAME_OR_JSON] [--max-tokens N]
+        [--tie-rule pairwise] [--prior P] [--scope S] [--question-set Q] [--schema NAME_OR_JSON] [--max-tokens N]
         [--freeze-thresholds FILE] [--manifest FILE]
 
 ``--manifest FILE`` restores an analysis saved by the app or by ``--format manifest``: its
@@ -27,8 +27,8 @@ from scorio_core.cli._common import add_choice_arguments
 __all__ = ["register", "run", "analyse", "FORMATS"]
 
 FORMATS = ("csv", "md", "latex", "html", "manifest")
-_DEFAULTS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "paper",
-             "prior": "empirical-bayes", "scope": "questions-fixed"}
+_DEFAULTS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "pairwise",
+             "prior": "empirical-bayes", "scope": "questions-fixed", "question_set": "own"}
 
 
 def add_analysis_arguments(parser: argparse.ArgumentParser, *, with_metric: bool = True) -> None:
@@ -39,8 +39,10 @@ def add_analysis_arguments(parser: argparse.ArgumentParser, *, with_metric: bool
         parser.add_argument("--metric", default=None, choices=list(METRICS), help="ranking metric (default bayes = Bayes@N)")
         parser.add_argument("--k", type=int, default=None, help="k for Pass@k and the k-metrics (default 1)")
         parser.add_argument("--tau", type=float, default=None, help="tau for G-Pass@k_tau (default 0.5)")
-        parser.add_argument("--tie-rule", default=None, choices=("paper", "upper-bound", "none"),
-                            help="rank_ci rule (default paper)")
+        from scorio_core.cli._common import add_question_set_argument, add_tie_rule_argument
+
+        add_tie_rule_argument(parser, default=None)
+        add_question_set_argument(parser, default=None)
     parser.add_argument("--confidence", type=float, default=None, help="credibility level (default 0.95)")
     from scorio_core.cli._common import add_uncertainty_arguments
 
@@ -91,7 +93,7 @@ def _restore(args: argparse.Namespace):
     except OSError as exc:
         raise InputError(f"cannot read manifest: {exc.strerror or exc}.", source=path.name) from None
     manifest = read_manifest(data, source=path.name)
-    for name in ("metric", "k", "tau", "confidence", "tie_rule", "prior", "scope", "max_tokens"):
+    for name in ("metric", "k", "tau", "confidence", "tie_rule", "prior", "scope", "question_set", "max_tokens"):
         if getattr(args, name, None) is None and name in manifest.settings:
             setattr(args, name, manifest.settings[name])
     if args.task is None:
@@ -180,7 +182,8 @@ def run(args: argparse.Namespace) -> int:
         if problems:
             raise InputError("the data differs from the manifest: " + "; ".join(problems[:3]) + ".")
     task = resolve_task(dataset, args.task)
-    leaderboard_settings = {k: settings[k] for k in ("metric", "k", "tau", "confidence", "tie_rule", "prior", "scope")}
+    leaderboard_settings = {k: settings[k] for k in ("metric", "k", "tau", "confidence", "tie_rule", "prior", "scope",
+                                                           "question_set")}
     outcomes, table, scoped = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=settings["max_tokens"],
                                       **leaderboard_settings)
     label = get_metric(settings["metric"]).label

@@ -8,13 +8,26 @@ JSON output (``--output json``) is an object::
      "settings": {...}, "notes": [...], "sources": [...]}
 
 ``rows`` are grouped by task and sorted by ``mu`` within a task. NaN becomes ``null``.
+``notes`` are objects with a stable ``code`` and a ``message`` (plus details):
+``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
+``n_common``, ``question_set``), ``paper_chain`` (``models``: [best, worst],
+``probability``), ``k_above_trials``, ``rubric`` and ``data`` (free text).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from scorio_core.cli._common import add_data_arguments, add_output_argument, add_uncertainty_arguments, emit_json, emit_rows, load_dataset
+from scorio_core.cli._common import (
+    add_data_arguments,
+    add_output_argument,
+    add_question_set_argument,
+    add_tie_rule_argument,
+    add_uncertainty_arguments,
+    emit_json,
+    emit_rows,
+    load_dataset,
+)
 
 __all__ = ["register", "run"]
 
@@ -27,9 +40,9 @@ def register(subparsers) -> None:
         "leaderboard",
         help="per-task leaderboard with credible intervals and CI-tie ranks",
         description=(
-            "Rank models per task by Bayes@N (or another metric) with a credible interval. "
-            "rank_ci lets models share a rank when their difference is not credible at the "
-            "chosen confidence (paper section 2.7.1)."
+            "Rank models per task by Bayes@N (or another metric) with a credible interval under a "
+            "stated prior and scope. rank_ci (default pairwise rule) is 1 + the number of models "
+            "credibly better at the chosen confidence."
         ),
     )
     add_data_arguments(parser)
@@ -37,12 +50,8 @@ def register(subparsers) -> None:
     parser.add_argument("--confidence", type=float, default=0.95, help="credibility level (default 0.95)")
     parser.add_argument("--k", type=int, default=1, help="k for Pass@k and the k-metrics (default 1)")
     parser.add_argument("--tau", type=float, default=0.5, help="tau for G-Pass@k_tau (default 0.5)")
-    parser.add_argument(
-        "--tie-rule",
-        choices=("paper", "upper-bound", "none"),
-        default="paper",
-        help="rank_ci rule: paper (adjacent z-test), upper-bound (arena style) or none",
-    )
+    add_tie_rule_argument(parser)
+    add_question_set_argument(parser)
     add_uncertainty_arguments(parser)
     parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
@@ -60,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``leaderboard``; returns the exit status."""
     import pandas as pd
 
-    from scorio_core.analysis import LEADERBOARD_COLUMNS, leaderboard, outcomes_for, task_names
+    from scorio_core.analysis import LEADERBOARD_COLUMNS, leaderboard, leaderboard_notices, outcomes_for, task_names
     from scorio_core.eval._validate import check_confidence, check_tau
 
     check_confidence(args.confidence)
@@ -72,17 +81,20 @@ def run(args: argparse.Namespace) -> int:
     frames, notes = [], []
     for task in tasks:
         categorization, rubric_notes = _categorize(dataset, args, task) if args.schema else (None, [])
-        notes.extend(f"{task}: {note}" for note in rubric_notes)
+        notes.extend(_note("rubric", task, note) for note in rubric_notes)
         outcomes = outcomes_for(dataset, task, categorization)
-        notes.extend(f"{task}: {note}" for note in outcomes.rubric.notes)
-        frames.append(
-            leaderboard(outcomes, metric=args.metric, k=args.k, tau=args.tau, confidence=args.confidence, tie_rule=args.tie_rule,
-                        prior=args.prior, scope=args.scope)
-        )
+        notes.extend(_note("data", task, note) for note in outcomes.rubric.notes)
+        frame = leaderboard(outcomes, metric=args.metric, k=args.k, tau=args.tau, confidence=args.confidence,
+                            tie_rule=args.tie_rule, prior=args.prior, scope=args.scope, question_set=args.question_set)
+        for notice in leaderboard_notices(outcomes, frame, confidence=args.confidence, tie_rule=args.tie_rule,
+                                          question_set=args.question_set):
+            notes.append({**notice, "task": task, "message": f"{task}: {notice['message']}"})
+        frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
     short = table.loc[table["n_trials"] < args.k, "model"].tolist()
     if short:
-        notes.append(f"Pass@{args.k} is undefined (null) for models with fewer than k={args.k} trials: {', '.join(map(str, short[:10]))}")
+        notes.append({"code": "k_above_trials", "message": f"Pass@{args.k} is undefined (null) for models with fewer than "
+                      f"k={args.k} trials: {', '.join(map(str, short[:10]))}", "models": list(map(str, short))})
     if args.output == "json":
         emit_json(
             {
@@ -95,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
                     "tie_rule": args.tie_rule,
                     "prior": args.prior,
                     "scope": args.scope,
+                    "question_set": args.question_set,
                     "schema": args.schema or "binary",
                 },
                 "notes": notes,
@@ -107,7 +120,14 @@ def run(args: argparse.Namespace) -> int:
         if args.output == "table":
             for label in dict.fromkeys(table["interval"]):
                 print(f"lo, hi: {label}")
+            for note in notes:
+                if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials"):
+                    print(f"note: {note['message']}")
     return 0
+
+
+def _note(code: str, task: str, text: str) -> dict:
+    return {"code": code, "task": task, "message": f"{task}: {text}"}
 
 
 def _categorize(dataset, args, task):

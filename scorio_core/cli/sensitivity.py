@@ -62,8 +62,9 @@ def register(subparsers) -> None:
                              "{name: value}); thresholds of a schema named there are not perturbed")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal")
     parser.add_argument("--confidence", type=float, default=0.95, help="credibility level of the CI ties (default 0.95)")
-    parser.add_argument("--tie-rule", choices=("paper", "upper-bound", "none"), default="paper",
-                        help="rule of ranks_ci (default paper)")
+    from scorio_core.cli._common import add_tie_rule_argument
+
+    add_tie_rule_argument(parser)
     add_output_argument(parser)
     parser.set_defaults(func=run)
 

@@ -47,11 +47,11 @@ VERSION = 1
 MAX_BYTES = 2_000_000
 _TOP = ("format", "version", "created", "data", "task", "rubric", "thresholds", "prior", "settings", "seeds", "versions")
 _SETTINGS = {"metric": str, "k": int, "tau": float, "confidence": float, "tie_rule": str, "prior": str, "scope": str,
-             "max_tokens": (int, type(None))}
+             "question_set": str, "max_tokens": (int, type(None))}
 #: Settings a manifest may omit. A manifest without ``prior``/``scope`` was written before
 #: priors were selectable, under the paper's uniform prior: it restores to that.
 _DEFAULT_SETTINGS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "paper", "prior": "uniform",
-                     "scope": "questions-fixed", "max_tokens": None}
+                     "scope": "questions-fixed", "question_set": "own", "max_tokens": None}
 
 
 def package_versions(extra: tuple[str, ...] = ()) -> dict[str, str]:
@@ -268,7 +268,17 @@ def _build(doc: dict, schema_from_json) -> Manifest:
         settings[name] = value
     from scorio_core.uncertainty import check_prior, check_scope
 
-    for name, check in (("prior", check_prior), ("scope", check_scope)):
+    from scorio_core.analysis import QUESTION_SETS
+    from scorio_core.rank import TIE_RULES
+
+    def check_choice(options, name):
+        def check(value):
+            if value not in options:
+                raise ValueError(f"{name} must be one of {', '.join(options)}; got {value!r}.")
+        return check
+
+    for name, check in (("prior", check_prior), ("scope", check_scope), ("question_set", check_choice(QUESTION_SETS, "question_set")),
+                        ("tie_rule", check_choice(TIE_RULES, "tie_rule"))):
         try:
             check(settings[name])
         except ValueError as exc:

@@ -108,7 +108,7 @@ def schema_ranks(
     schemas: Sequence,
     *,
     confidence: float = 0.95,
-    tie_rule: str = "paper",
+    tie_rule: str = "pairwise",
     max_tokens: int | None = None,
 ) -> SchemaRanks:
     r"""Bayes@N ranks of every model under several rubric schemata (paper Figure 7).
@@ -123,7 +123,7 @@ def schema_ranks(
         Schemata to compare; those whose signals are absent are skipped and reported.
     confidence : float, default 0.95
         Credibility of the CI ties (one-sided z, paper section 2.7.1).
-    tie_rule : {"paper", "upper-bound", "none"}, default "paper"
+    tie_rule : {"pairwise", "paper", "upper-bound", "none"}, default "pairwise"
         Rule of :func:`scorio_core.rank.ranks_with_ties` for ``ranks_ci``.
     max_tokens : int, optional
         Generation limit for ``token_ratio``.

@@ -25,7 +25,8 @@ def test_defaults_to_the_top_two_and_matches_core(app):
     assert metrics[0] == f"{d.mean:+.4f}" and metrics[1] == f"{d.sd:.4f}"
     assert any("Not distinguishable at 95%" in i.value for i in app.main.info)
     needed = trials_needed(outcomes.rubric.counts[0], outcomes.rubric.counts[1], confidence=0.95)
-    assert any(f"{needed.n_needed:,} trials per question" in i.value for i in app.main.info)
+    assert any(f"{needed.n_power:,} trials per question** for 80% power" in i.value for i in app.main.info)
+    assert any(f"plug-in N = {needed.n_needed:,}" in shown(c.value) for c in app.main.caption)
     assert len(chart_specs(app)) == 3  # difference, per-question scatter, trials curve
 
 

@@ -133,8 +133,11 @@ def test_trials_plot():
     z = np.sqrt(n) / 5
     fig = trials_plot(n, z, z_threshold=1.645, n_needed=68, n_observed=80, z_observed=1.8)
     names = [t.name for t in fig.data]
-    assert names == ["projected z", "observed (N = 80)", "N needed = 68"]
+    assert names == ["projected z", "observed (N = 80)", "plug-in N = 68 (~50% power)"]
     assert fig.layout.xaxis.type == "log" and fig.layout.shapes[0].y0 == pytest.approx(1.645)
+    powered = trials_plot(n, z, z_threshold=1.645, n_needed=68, n_observed=80, z_observed=1.8, n_power=155, z_power=2.487)
+    assert [t.name for t in powered.data][-1] == "N for 80% power = 155"
+    assert powered.layout.shapes[1].y0 == pytest.approx(2.487)
     never = trials_plot(n, z * 0, z_threshold=1.645, n_needed=None, n_observed=80, z_observed=0.0)
     assert len(never.data) == 2
 

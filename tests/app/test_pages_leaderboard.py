@@ -131,3 +131,28 @@ def test_sidebar_prior_and_scope_drive_the_table(app, prior):
     assert "avg" in table.columns
     label = expected["interval"].iloc[0]
     assert "questions sampled" in label and any(label in shown(c.value) for c in app.main.caption)
+
+
+def test_unequal_question_sets_notice_and_choice(app):
+    app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()
+    no_exception(app)
+    assert any("Models answered different questions" in shown(w.value) for w in app.main.warning)
+    own = app.main.dataframe[0].value
+    assert own["n_questions"].nunique() > 1
+    app.radio(key="lb_question_set").set_value("common").run()
+    no_exception(app)
+    common = app.main.dataframe[0].value
+    assert common["n_questions"].nunique() == 1 and common["n_questions"].iloc[0] < own["n_questions"].max()
+    app.radio(key="lb_question_set").set_value("missing-incorrect").run()
+    filled = app.main.dataframe[0].value
+    assert filled["n_questions"].nunique() == 1 and filled["n_questions"].iloc[0] == own["n_questions"].max()
+
+
+def test_default_ranks_discriminate_and_paper_chains_are_flagged(app):
+    table = app.main.dataframe[0].value
+    assert table["rank_ci"].nunique() > 1  # pairwise default
+    app.sidebar.selectbox(key="prior").set_value("uniform").run()
+    app.segmented_control(key="lb_tie_rule").set_value("paper").run()
+    no_exception(app)
+    assert set(app.main.dataframe[0].value["rank_ci"]) == {1}
+    assert any("chain of close neighbours" in shown(i.value) for i in app.main.info)

@@ -131,7 +131,7 @@ def test_tie_rules_properties(ms, rule, confidence):
         (([0.1, 0.2], [0.1, -0.1]), {}, ValueError, "sigma must be >= 0"),
         ((["a", "b"], [0.1, 0.1]), {}, TypeError, "mu must hold real numbers"),
         (([0.1, 0.2], [0.1, 0.1]), {"confidence": 1.0}, ValueError, "0 < confidence < 1"),
-        (([0.1, 0.2], [0.1, 0.1]), {"rule": "overlap"}, ValueError, "rule must be one of paper, upper-bound, none"),
+        (([0.1, 0.2], [0.1, 0.1]), {"rule": "overlap"}, ValueError, "rule must be one of pairwise, paper, upper-bound, none"),
         (([0.1, 0.2], [0.1, 0.1]), {"rule": None}, TypeError, "rule must be a string"),
         (([0.1, 0.2], [0.1, 0.1]), {"tol": -1.0}, ValueError, "tol must be >= 0"),
     ],

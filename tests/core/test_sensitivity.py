@@ -50,7 +50,7 @@ def test_matches_the_leaderboard(attempts, tmp_path, schema):
     dataset = _dataset(attempts, tmp_path)
     cat, _ = categorization_for(dataset, schema)
     table = leaderboard(outcomes_for(dataset, None, cat), confidence=0.9, tie_rule="paper", prior="uniform")
-    res = schema_ranks(attempts, [schema], confidence=0.9)
+    res = schema_ranks(attempts, [schema], confidence=0.9, tie_rule="paper")
     by_model = table.set_index("model")
     for i, model in enumerate(res.models):
         # reference: scorio_core.analysis.leaderboard on the same categorization

@@ -1,0 +1,61 @@
+"""Unequal question sets (issue 13): noticed in JSON, and each choice gives the expected ranking."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from scorio_core.cli import main
+
+# Two identical models on 10 questions (4 trials each); "skipper" did not answer the hardest
+# question (q0: 0 of 4 for "full"). Hand calculation, avg@N:
+#   own:     full = 20/40 = 0.5, skipper = 20/36 = 0.5556  -> skipper ranks first
+#   common:  both 20/36 on q1..q9                            -> tie
+#   missing-incorrect: skipper gets 0 of 4 on q0 = full      -> tie
+CORRECT = [0, 1, 2, 3, 4, 2, 2, 2, 2, 2]
+
+
+@pytest.fixture()
+def counts_file(tmp_path):
+    rows = [("full", f"q{i}", 4, c) for i, c in enumerate(CORRECT)]
+    rows += [("skipper", f"q{i}", 4, c) for i, c in enumerate(CORRECT) if i != 0]
+    path = tmp_path / "skip.csv"
+    pd.DataFrame(rows, columns=["model", "question_id", "n_trials", "n_correct"]).to_csv(path, index=False)
+    return str(path)
+
+
+def run(capsys, path, *extra):
+    assert main(["leaderboard", path, "--output", "json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_notice_lists_models_and_counts(capsys, counts_file):
+    out = run(capsys, counts_file)
+    notice = next(n for n in out["notes"] if n["code"] == "unequal_question_sets")
+    assert notice["models"] == {"full": 10, "skipper": 9}
+    assert notice["n_questions"] == 10 and notice["n_common"] == 9 and notice["question_set"] == "own"
+    assert out["settings"]["question_set"] == "own"
+
+
+@pytest.mark.parametrize("prior", ["uniform", "empirical-bayes"])
+def test_each_choice_gives_the_expected_ranking(capsys, counts_file, prior):
+    own = {r["model"]: r for r in run(capsys, counts_file, "--prior", prior)["rows"]}
+    assert own["skipper"]["avg"] == pytest.approx(20 / 36) and own["full"]["avg"] == pytest.approx(0.5)
+    assert own["skipper"]["rank"] == 1 and own["full"]["rank"] == 2
+    common = {r["model"]: r for r in run(capsys, counts_file, "--prior", prior, "--question-set", "common")["rows"]}
+    assert common["skipper"]["mu"] == pytest.approx(common["full"]["mu"], abs=1e-12)
+    assert common["full"]["avg"] == pytest.approx(20 / 36) and common["full"]["n_questions"] == 9
+    assert common["skipper"]["rank"] == common["full"]["rank"] == 1
+    filled = {r["model"]: r for r in run(capsys, counts_file, "--prior", prior, "--question-set", "missing-incorrect")["rows"]}
+    assert filled["skipper"]["avg"] == pytest.approx(0.5) and filled["skipper"]["n_questions"] == 10
+    assert filled["skipper"]["mu"] == pytest.approx(filled["full"]["mu"], abs=1e-12)
+
+
+def test_no_notice_when_sets_are_equal(capsys, tmp_path):
+    path = tmp_path / "eq.csv"
+    pd.DataFrame({"model": ["a", "a", "b", "b"], "question_id": ["q0", "q1"] * 2, "n_trials": 4,
+                  "n_correct": [1, 2, 3, 4]}).to_csv(path, index=False)
+    out = run(capsys, str(path))
+    assert not [n for n in out["notes"] if n["code"] == "unequal_question_sets"]
