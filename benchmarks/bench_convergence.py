@@ -1,4 +1,4 @@
-"""Speed and memory of the convergence@n bootstrap (scorio_core.convergence).
+"""Speed and memory of the convergence@n bootstrap (scorio_core.dynamics.convergence).
 
 Usage::
 
@@ -7,7 +7,7 @@ Usage::
 
 Each case runs in its own child process, so the reported peak RSS (``ru_maxrss``) is that
 case's alone (it includes numpy/scipy, about 60-80 MiB). Data are biased-coin mimics
-(:mod:`scorio_core.simulate`, paper section 2.7). Kendall's tau_b vs n is computed in every
+(:mod:`scorio_core.dynamics.simulate`, paper section 2.7). Kendall's tau_b vs n is computed in every
 case (it is part of the result).
 
 Targets (issue 4, 2-core machine):
@@ -49,13 +49,13 @@ CASES = {
 
 
 def data(L: int):
-    from scorio_core.simulate import DEMO_MEANS, PAPER_MEANS, simulate
+    from scorio_core.dynamics.simulate import DEMO_MEANS, PAPER_MEANS, simulate
 
     return simulate(PAPER_MEANS if L == 11 else DEMO_MEANS[:L], n_questions=30, n_trials=80, seed=0).R
 
 
 def run_case(name: str) -> dict:
-    from scorio_core.convergence import bootstrap_convergence
+    from scorio_core.dynamics.convergence import bootstrap_convergence
 
     metric, k, tau, method, B, L, _ = CASES[name]
     R = data(L)

@@ -43,9 +43,9 @@ def core_timings() -> dict[str, float]:
     from dashboard.background import run_jobs
     from scorio_core import io, rubric
     from scorio_core.analysis import outcomes_for
-    from scorio_core.convergence import bootstrap_convergence, bootstrap_indices
+    from scorio_core.dynamics.convergence import bootstrap_convergence, bootstrap_indices
     from scorio_core.sensitivity import perturb_rubric, schema_ranks
-    from scorio_core.trajectory import rank_trajectory
+    from scorio_core.dynamics.trajectory import rank_trajectory
 
     dataset = io.load([str(ROOT / "data" / "paper_simulation.csv.gz")])
     R = outcomes_for(dataset, None).binary.complete_block().R

@@ -35,7 +35,8 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dashboard.rubric_rows import rows_to_schema, schema_to_rows  # noqa: E402
-from scorio_core import io, rerank, rubric, simulate  # noqa: E402
+from scorio_core import io, rerank, rubric
+from scorio_core.dynamics import simulate  # noqa: E402
 from scorio_core.analysis import leaderboard, outcomes_for  # noqa: E402
 
 TARGET_SECONDS = 0.300

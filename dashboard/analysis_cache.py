@@ -23,9 +23,9 @@ from dashboard.background import run_jobs
 from dashboard.compute import prior_counts, task_outcomes
 from dashboard.quality import blocking_notice
 from dashboard.text import md
-from scorio_core.convergence import ConvergenceResult, bootstrap_convergence, bootstrap_indices
+from scorio_core.dynamics.convergence import ConvergenceResult, bootstrap_convergence, bootstrap_indices
 from scorio_core.errors import InputError
-from scorio_core.trajectory import Trajectory, outcomes_from_counts, rank_trajectory
+from scorio_core.dynamics.trajectory import Trajectory, outcomes_from_counts, rank_trajectory
 
 __all__ = [
     "Block",

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from scorio_core.convergence import ConvergenceResult
+from scorio_core.dynamics.convergence import ConvergenceResult
 from scorio_core.eval._interval import z_two_sided
 from scorio_core.sensitivity import PerturbationResult, SchemaRanks
-from scorio_core.trajectory import Trajectory
+from scorio_core.dynamics.trajectory import Trajectory
 
 __all__ = [
     "band_frame",

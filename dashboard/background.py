@@ -9,7 +9,7 @@ Cancellation: when the user changes a widget while a run is under way, Streamlit
 ``RerunException`` (a ``BaseException``) inside the next ``st.*`` call of the script
 thread, i.e. inside ``on_progress``. :func:`run_jobs` then sets a cancel flag that every
 job's progress callback reads; the jobs stop at their next chunk with
-:class:`scorio_core.convergence.Cancelled` and nothing is returned, so a partial result is
+:class:`scorio_core.dynamics.convergence.Cancelled` and nothing is returned, so a partial result is
 never cached. Worker threads never call Streamlit.
 """
 
@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 
-from scorio_core.convergence import Cancelled
+from scorio_core.dynamics.convergence import Cancelled
 
 __all__ = ["Job", "run_jobs", "WORKERS", "Cancelled"]
 

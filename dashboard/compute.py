@@ -12,9 +12,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from scorio_core import compare, costs, rank, rerank
+from scorio_core import costs, rerank
+from scorio_core.ranking import compare, rank
 from scorio_core.analysis import ALL_TASKS, TaskOutcomes, leaderboard, leaderboard_notices, outcomes_for, task_names
-from scorio_core.separation import trials_needed
+from scorio_core.ranking.separation import trials_needed
 
 __all__ = [
     "ALL_TASKS",
@@ -127,7 +128,7 @@ def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binar
 @st.cache_data(show_spinner="Projecting trials needed...", max_entries=64)
 def trials_needed_for(data_id: str, _dataset, task: str, model_a: str, model_b: str, confidence: float,
                       rubric_id: str = "binary", _categorization=None, prior_id: str = "none", _prior=None):
-    """:func:`scorio_core.separation.trials_needed` for two models under the active rubric."""
+    """:func:`scorio_core.ranking.separation.trials_needed` for two models under the active rubric."""
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
     prior, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
     ia, ib = outcomes.models.index(model_a), outcomes.models.index(model_b)
@@ -139,7 +140,7 @@ def trials_needed_for(data_id: str, _dataset, task: str, model_a: str, model_b: 
 @st.cache_data(show_spinner=False, max_entries=64)
 def disagreements(data_id: str, _dataset, task: str, model_a: str, model_b: str, rubric_id: str = "binary",
                   _categorization=None) -> pd.DataFrame:
-    """Per-question outcomes of two models (:func:`scorio_core.compare.disagreement_table`)."""
+    """Per-question outcomes of two models (:func:`scorio_core.ranking.compare.disagreement_table`)."""
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
     return compare.disagreement_table(outcomes, model_a, model_b)
 

@@ -16,7 +16,7 @@ import streamlit as st
 
 from dashboard.compute import question_summary, task_outcomes
 from scorio_core.analysis import ALL_TASKS
-from scorio_core.compare import question_scores
+from scorio_core.ranking.compare import question_scores
 
 __all__ = ["GridView", "grid_view", "attempt_signals", "MAX_QUESTIONS", "ORDERS"]
 

@@ -25,7 +25,7 @@ from scorio_core import rubric
 from scorio_core.analysis import ALL_TASKS
 from scorio_core.errors import InputError
 from scorio_core.metrics import METRICS
-from scorio_core.rank import pairwise_confidence
+from scorio_core.ranking.rank import pairwise_confidence
 from scorio_core.uncertainty import interval_label
 from scorio_core.report import html as html_report
 from scorio_core.report import manifest as mf

@@ -294,7 +294,7 @@ def leaderboard(
     confidence : float, default 0.95
         Credibility of intervals (two-sided) and of CI ties (one-sided z, paper 2.7.1).
     tie_rule : {"pairwise", "paper", "upper-bound", "none"}, default "pairwise"
-        How ``rank_ci`` treats overlapping uncertainty (see :func:`scorio_core.rank.ranks_with_ties`).
+        How ``rank_ci`` treats overlapping uncertainty (see :func:`scorio_core.ranking.rank.ranks_with_ties`).
     prior_counts : ndarray, shape (L, M, C+1), optional
         Prior outcome counts for Bayes@N / Max@k (a Dirichlet prior from another dump).
     prior : {"empirical-bayes", "uniform", "jeffreys"}, default "empirical-bayes"
@@ -321,7 +321,7 @@ def leaderboard(
     ValueError
         Unknown metric, prior, scope, tie rule or question set.
     """
-    from scorio_core.rank import competition_ranks, ranks_with_ties
+    from scorio_core.ranking.rank import competition_ranks, ranks_with_ties
 
     spec = get_metric(metric)
     check_prior(prior)
@@ -468,7 +468,7 @@ def leaderboard_notices(
         - ``paper_chain``: under the paper rule, a rank group whose best and worst models are
           credibly different; ``models`` = [best, worst], ``probability`` = P(best > worst).
     """
-    from scorio_core.rank import paper_chains, pairwise_confidence
+    from scorio_core.ranking.rank import paper_chains, pairwise_confidence
 
     out: list[dict] = []
     answered = task_outcomes.rubric.n_trials > 0

@@ -1,7 +1,7 @@
 """Outcomes of one task: the (L, M, N) category tensor and (L, M, C+1) counts.
 
 The bridge between loaded tables (:mod:`scorio_core.io`) and the numeric core
-(:mod:`scorio_core.eval`, :mod:`scorio_core.rank`, :mod:`scorio_core.convergence`).
+(:mod:`scorio_core.eval`, :mod:`scorio_core.ranking.rank`, :mod:`scorio_core.dynamics.convergence`).
 Missing cells (a model that did not answer a question) have zero trials; they are never
 filled. Unequal trial counts are kept as they are (ragged); views that need a complete
 rectangle call :meth:`Outcomes.complete_block`, which says what it dropped.

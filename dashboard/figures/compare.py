@@ -10,7 +10,7 @@ from dashboard.figures.theme import PALETTE, apply_theme, plain
 
 __all__ = ["difference_plot", "question_scatter", "trials_plot", "OUTCOME_COLORS"]
 
-#: Colour of each per-question outcome (keys: scorio_core.compare.OUTCOME_LABELS).
+#: Colour of each per-question outcome (keys: scorio_core.ranking.compare.OUTCOME_LABELS).
 OUTCOME_COLORS = {
     "only A solves": "#0072B2",
     "only B solves": "#D55E00",
@@ -30,7 +30,7 @@ def difference_plot(x: np.ndarray, density: np.ndarray, *, mean: float, lo: floa
     Parameters
     ----------
     x, density : ndarray
-        Grid and density (:func:`scorio_core.compare.difference_density`); empty for a point mass.
+        Grid and density (:func:`scorio_core.ranking.compare.difference_density`); empty for a point mass.
     mean, lo, hi, rho : float
         Posterior mean, credible interval and ``P(A > B)``.
     name_a, name_b : str
@@ -70,7 +70,7 @@ def question_scatter(table: pd.DataFrame, *, name_a: str, name_b: str, score_lab
     Parameters
     ----------
     table : DataFrame
-        :func:`scorio_core.compare.disagreement_table` rows (``question, outcome, score_a, score_b``).
+        :func:`scorio_core.ranking.compare.disagreement_table` rows (``question, outcome, score_a, score_b``).
 
     Returns
     -------

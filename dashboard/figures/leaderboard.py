@@ -97,7 +97,7 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     ----------
     models : sequence of str, length L (best first; rows and columns in this order)
     rho : ndarray (L, L)
-        ``rho[i, j] = P(model i > model j)`` (:func:`scorio_core.rank.pairwise_confidence`).
+        ``rho[i, j] = P(model i > model j)`` (:func:`scorio_core.ranking.rank.pairwise_confidence`).
     confidence : float
         Pairs with ``rho >= confidence`` are marked with a bold value.
 
@@ -133,7 +133,7 @@ def rank_heatmap(models, probabilities: np.ndarray) -> go.Figure:
     models : sequence of str, length L (rows, in this order)
     probabilities : ndarray (L, L)
         ``P[i, r - 1]`` = probability that model i has rank r
-        (:func:`scorio_core.rank.posterior_rank_distribution`).
+        (:func:`scorio_core.ranking.rank.posterior_rank_distribution`).
 
     Returns
     -------

@@ -5,14 +5,14 @@ from scipy.special import ndtri
 
 from dashboard import rubric_state
 from dashboard.compute import disagreements, leaderboard_table, trials_needed_for
-from scorio_core.separation import trials_meaning
+from scorio_core.ranking.separation import trials_meaning
 from dashboard.figures import difference_plot, question_scatter, trials_plot
 from dashboard.guard import user_errors
 from dashboard.quality import blocking_notice
 from dashboard.sidebar import page_context
 from dashboard.tables import disagreement_display
 from dashboard.text import md
-from scorio_core.compare import ASSUMPTION, difference_density, difference_posterior, outcome_counts
+from scorio_core.ranking.compare import ASSUMPTION, difference_density, difference_posterior, outcome_counts
 from scorio_core.report.verdict import format_probability
 
 def _sentence(text: str) -> str:

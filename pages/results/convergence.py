@@ -122,7 +122,8 @@ with st.expander("The gold standard, no convergence, and what is assumed", expan
         "- **Exact match**: convergence needs every rank to match (ties included), so it gets harder as models are added.\n"
         "- **With a rubric** (Rubric page), Bayes@N uses the rubric's weights and is compared with the rubric's avg@N "
         "ranking; the Pass@k family always uses binary correctness and the binary avg@N ranking.\n"
-        "- Questions and trials are taken as independent; credible intervals (Leaderboard) cover trials, not questions."
+        "- Questions and trials are taken as independent. Bayes@N here uses the paper's uniform prior (Dirichlet(1) per "
+        "question) whatever the sidebar's prior; the sidebar's prior and scope apply to the Leaderboard, Compare and Export."
     )
     for assumption in dict.fromkeys(a for _, res in results for a in res.assumptions):
         st.caption(md(assumption))

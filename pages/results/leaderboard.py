@@ -20,7 +20,7 @@ from dashboard.tables import calibration_display, leaderboard_display
 from dashboard.text import md
 from scorio_core.analysis import QUESTION_SETS
 from scorio_core.metrics import METRICS
-from scorio_core.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, pairwise_confidence
+from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, pairwise_confidence
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 

@@ -142,7 +142,10 @@ with st.expander("What this view assumes"):
         "- Ranks are competition ranks of the metric (ties share the better rank), as in the paper's Figure 9.\n"
         "- The worst-case replicate is the one that converges last (or never) among the bootstrap replicates; "
         "row-wise resampling assumes exchangeable trials.\n"
-        "- With a prior R0 (Rubric page), Bayes@N uses it; the gold standard stays the avg@N ranking of the data."
+        "- With a prior R0 (Rubric page), Bayes@N uses it; the gold standard stays the avg@N ranking of the data.\n"
+        "- **Prior**: Bayes@N on this page uses the paper's uniform prior (Dirichlet(1) per question) whatever the "
+        "sidebar's prior, so its ranks equal avg@N's for equal N; the sidebar's prior applies to the Leaderboard, "
+        "Compare and Export."
     )
     for note in block.notes:
         st.caption(md(note))

@@ -98,7 +98,7 @@ def add_uncertainty_arguments(parser: argparse.ArgumentParser, *, defaults: bool
 
 def add_tie_rule_argument(parser: argparse.ArgumentParser, *, default: str | None = "pairwise") -> None:
     """Add ``--tie-rule`` with every rule described exactly (``default=None``: a manifest may fill it)."""
-    from scorio_core.rank import TIE_RULE_HELP, TIE_RULES
+    from scorio_core.ranking.rank import TIE_RULE_HELP, TIE_RULES
 
     parser.add_argument(
         "--tie-rule", choices=TIE_RULES, default=default,

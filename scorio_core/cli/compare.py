@@ -59,9 +59,9 @@ def register(subparsers) -> None:
 def compare_report(outcomes, table, model_a: str, model_b: str, confidence: float, prior_counts=None,
                    curve: bool = False) -> dict:
     """The JSON-ready comparison of two models (what ``compare --output json`` prints)."""
-    from scorio_core.compare import ASSUMPTION, difference_posterior, disagreement_table, outcome_counts
+    from scorio_core.ranking.compare import ASSUMPTION, difference_posterior, disagreement_table, outcome_counts
     from scorio_core.errors import InputError
-    from scorio_core.separation import trials_meaning, trials_needed
+    from scorio_core.ranking.separation import trials_meaning, trials_needed
 
     rows = {str(r["model"]): r for r in table.to_dict(orient="records")}
     for m in (model_a, model_b):

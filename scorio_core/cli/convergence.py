@@ -53,8 +53,8 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``convergence``; returns the exit status."""
-    from scorio_core.convergence import bootstrap_convergence
-    from scorio_core.trajectory import outcomes_from_counts
+    from scorio_core.dynamics.convergence import bootstrap_convergence
+    from scorio_core.dynamics.trajectory import outcomes_from_counts
 
     if args.replicates < 1:
         raise ValueError(f"--replicates must be >= 1; got {args.replicates}.")

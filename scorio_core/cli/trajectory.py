@@ -45,7 +45,7 @@ def int_ranks(ranks: np.ndarray) -> list[list[int | None]]:
 
 def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     """``--metric``, ``--k``, ``--tau`` shared by ``trajectory`` and ``convergence``."""
-    from scorio_core.trajectory import TRAJECTORY_METRICS
+    from scorio_core.dynamics.trajectory import TRAJECTORY_METRICS
 
     parser.add_argument("--metric", default="bayes", choices=TRAJECTORY_METRICS, help="ranking metric (default: bayes = Bayes@N)")
     parser.add_argument("--k", type=int, default=1, help="k of the Pass@k family (default 1)")
@@ -102,7 +102,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``trajectory``; returns the exit status."""
-    from scorio_core.trajectory import rank_trajectory
+    from scorio_core.dynamics.trajectory import rank_trajectory
 
     block = load_block(args)
     if block.R is None:
@@ -116,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         "trials are in the order of the source's trial column",
         "ranks are competition ranks of the metric after the first n trials (ties share the better rank)",
         "gold standard: avg@N ranking (= Bayes@N, uniform prior) on all N trials (paper section 2.7)",
+        "Bayes@N uses the paper's uniform prior (Dirichlet(1) per question), whatever --prior the leaderboard uses",
     ]
     if t.k > 1:
         assumptions.append(f"{args.metric} is undefined for n < k={t.k}: those ranks are null")

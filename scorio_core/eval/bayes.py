@@ -227,7 +227,7 @@ def _avg_from_counts(counts: CategoryCounts, w: np.ndarray) -> tuple[float, floa
     m = c.shape[0]
     observed, squares, n_trials = _row_sums(c, w_norm)
     if n_trials.min() == n_trials.max():
-        a = offset + scale * float(np.sum(observed)) / (m * n_trials[0])
+        a = offset + scale * (float(np.sum(observed)) / (m * n_trials[0]))  # scale last: finite for w near 1e308
     else:
         a = offset + scale * float(np.mean(observed / n_trials))
     # Eq. 20 per question: sigma_avg,a = (T_a / N_a) sigma_Bayes,a with T_a = 1 + C + N_a.

@@ -269,7 +269,7 @@ def _build(doc: dict, schema_from_json) -> Manifest:
     from scorio_core.uncertainty import check_prior, check_scope
 
     from scorio_core.analysis import QUESTION_SETS
-    from scorio_core.rank import TIE_RULES
+    from scorio_core.ranking.rank import TIE_RULES
 
     def check_choice(options, name):
         def check(value):

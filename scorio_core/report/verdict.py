@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from scorio_core.rank import pairwise_confidence
+from scorio_core.ranking.rank import pairwise_confidence
 
 __all__ = ["Comparison", "Verdict", "verdict", "format_probability"]
 
@@ -160,18 +160,15 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
                     f"{format_probability(comparisons[0].rho)} posterior probability ({metric_label} {top['mu']:.3f}, "
                     f"{pct} interval [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}).")
     else:
-        group = [models[0]]
-        for c in comparisons:
-            if c.separated:
-                break
-            group.append(c.behind)
+        # the top group: models that no other model is credibly ahead of (rank 1 under the pairwise rule)
+        top_group = np.max(np.where(np.eye(len(models), dtype=bool), 0.0, rho), axis=0) < confidence
+        group = [m for m, top in zip(models, top_group) if top]
         if len(group) == len(models):
-            shared = f"the chain of close neighbours joins all {len(models)} models"
+            shared = f"none of the {len(models)} models is credibly behind another"
         else:
             named = _names(group) if len(group) <= 5 else ", ".join(group[:4]) + f" and {len(group) - 4} more"
-            shared = f"{len(group)} models share the top rank ({named})"
-        headline = (f"No single leader at {pct} credibility: {shared}, each too close to its neighbour "
-                    f"to separate ({metric_label}).")
+            shared = f"{len(group)} models share the top rank ({named}): no model is credibly ahead of them"
+        headline = f"No single leader at {pct} credibility: {shared} ({metric_label})."
     n_sep = int(np.sum([c.separated for c in comparisons]))
     close = [c for c in comparisons if not c.separated]
     summary = f"{n_sep} of {len(comparisons)} neighbouring pairs are separated at {pct}."

@@ -19,7 +19,7 @@ thresholds (:meth:`scorio_core.rubric.BoundRubric.codes`), tallies category coun
 no Python loop over attempts, questions or models.
 """
 
-from scorio_core.convergence import Cancelled
+from scorio_core.dynamics.convergence import Cancelled
 from scorio_core.sensitivity.perturbation import FlipDriver, PerturbationResult, RubricParameter, perturb_rubric
 from scorio_core.sensitivity.schemata import SchemaRanks, SkippedSchema, applicable_schemas, schema_ranks
 

@@ -17,7 +17,7 @@ import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.eval.batch import bayes_batch
-from scorio_core.rank_batch import batch_competition_ranks
+from scorio_core.ranking.rank_batch import batch_competition_ranks
 
 __all__ = ["Cells", "cells", "category_counts", "model_moments", "ranks", "weight_flip", "threshold_flip", "flip_rates"]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scorio_core.convergence import Cancelled
+from scorio_core.dynamics.convergence import Cancelled
 from scorio_core.errors import InputError
 from scorio_core.eval._validate import check_int
 from scorio_core.rubric import BoundRubric, resolve_schema

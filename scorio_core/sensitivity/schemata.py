@@ -10,7 +10,7 @@ import numpy as np
 
 from scorio_core.errors import InputError
 from scorio_core.eval._validate import check_confidence
-from scorio_core.rank import TIE_RULES, competition_ranks, ranks_with_ties
+from scorio_core.ranking.rank import TIE_RULES, competition_ranks, ranks_with_ties
 from scorio_core.rubric import BoundRubric, Schema, resolve_schema
 from scorio_core.sensitivity import kernel
 from scorio_core.sensitivity._common import _missing_signals, _table
@@ -124,7 +124,7 @@ def schema_ranks(
     confidence : float, default 0.95
         Credibility of the CI ties (one-sided z, paper section 2.7.1).
     tie_rule : {"pairwise", "paper", "upper-bound", "none"}, default "pairwise"
-        Rule of :func:`scorio_core.rank.ranks_with_ties` for ``ranks_ci``.
+        Rule of :func:`scorio_core.ranking.rank.ranks_with_ties` for ``ranks_ci``.
     max_tokens : int, optional
         Generation limit for ``token_ratio``.
 

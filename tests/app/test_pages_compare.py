@@ -6,8 +6,8 @@ import pytest
 
 from scorio_core import io
 from scorio_core.analysis import leaderboard, outcomes_for
-from scorio_core.compare import difference_posterior
-from scorio_core.separation import trials_needed
+from scorio_core.ranking.compare import difference_posterior
+from scorio_core.ranking.separation import trials_needed
 from tests.app.conftest import ROOT, chart_specs, no_exception, shown
 
 COMPARE = "pages/results/compare.py"

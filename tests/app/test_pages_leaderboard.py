@@ -8,7 +8,7 @@ import pytest
 
 from scorio_core import io
 from scorio_core.analysis import leaderboard, outcomes_for
-from scorio_core.rank import pairwise_confidence
+from scorio_core.ranking.rank import pairwise_confidence
 from tests.app.conftest import ROOT, array, chart_specs, no_exception, shown
 
 MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"

@@ -1,4 +1,4 @@
-"""scorio_core.compare: difference posterior, per-question summaries, disagreement tables."""
+"""scorio_core.ranking.compare: difference posterior, per-question summaries, disagreement tables."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorio_core.analysis import TaskOutcomes
-from scorio_core.compare import (
+from scorio_core.ranking.compare import (
     DISAGREEMENT_COLUMNS,
     OUTCOME_LABELS,
     difference_density,
@@ -22,7 +22,7 @@ from scorio_core.compare import (
     question_summary,
 )
 from scorio_core.outcomes import BINARY_LABELS, Outcomes
-from scorio_core.rank import pairwise_confidence
+from scorio_core.ranking.rank import pairwise_confidence
 
 
 def binary_outcomes(correct, trials, models=("a", "b", "c"), task="t") -> TaskOutcomes:

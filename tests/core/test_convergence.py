@@ -11,14 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorio_core import eval as ev
-from scorio_core.convergence import (
+from scorio_core.dynamics.convergence import (
     NO_CONVERGENCE,
     Cancelled,
     bootstrap_convergence,
     bootstrap_indices,
 )
-from scorio_core.rank import kendall_tau_b
-from scorio_core.trajectory import outcomes_from_counts, rank_trajectory
+from scorio_core.ranking.rank import kendall_tau_b
+from scorio_core.dynamics.trajectory import outcomes_from_counts, rank_trajectory
 
 # sibling helper module; works with any pytest import mode
 sys.path.insert(0, str(Path(__file__).resolve().parent))

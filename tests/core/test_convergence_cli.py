@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scorio_core.cli import main
-from scorio_core.convergence import bootstrap_convergence
+from scorio_core.dynamics.convergence import bootstrap_convergence
 
 # sibling helper module; works with any pytest import mode
 sys.path.insert(0, str(Path(__file__).resolve().parent))

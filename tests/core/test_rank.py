@@ -11,14 +11,14 @@ from hypothesis.extra.numpy import arrays
 
 from scorio_core import eval as ev
 from scorio_core.eval.batch import bayes_batch
-from scorio_core.rank import (
+from scorio_core.ranking.rank import (
     competition_ranks,
     kendall_tau_b,
     pairwise_confidence,
     posterior_rank_distribution,
     ranks_with_ties,
 )
-from scorio_core.rank_batch import batch_competition_ranks, batch_ranks_tau, batch_tau_b
+from scorio_core.ranking.rank_batch import batch_competition_ranks, batch_ranks_tau, batch_tau_b
 
 mu_sigma = st.integers(1, 8).flatmap(
     lambda L: st.tuples(

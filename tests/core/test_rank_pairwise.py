@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorio_core import rank
+from scorio_core.ranking import rank
 from scorio_core.cli import main
-from scorio_core.rank import pairwise_confidence, pairwise_ranks, paper_chains, ranks_with_ties
+from scorio_core.ranking.rank import pairwise_confidence, pairwise_ranks, paper_chains, ranks_with_ties
 
 ROOT = Path(__file__).resolve().parents[2]
 MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"

@@ -7,9 +7,9 @@ import pytest
 from scipy.special import erf, ndtri
 
 from scorio_core.eval.batch import bayes_batch
-from scorio_core.rank import pairwise_confidence
-from scorio_core.separation import ASSUMPTION, trials_needed
-from scorio_core.simulate import PAPER_MEANS, question_probabilities
+from scorio_core.ranking.rank import pairwise_confidence
+from scorio_core.ranking.separation import ASSUMPTION, trials_needed
+from scorio_core.dynamics.simulate import PAPER_MEANS, question_probabilities
 
 
 def _counts(p, n):

@@ -8,12 +8,12 @@ import pytest
 
 from scorio_core import rubric
 from scorio_core.analysis import Categorization, categorization_for, leaderboard, outcomes_for
-from scorio_core.convergence import Cancelled
+from scorio_core.dynamics.convergence import Cancelled
 from scorio_core.errors import InputError
 from scorio_core.io import load
-from scorio_core.rank import competition_ranks
+from scorio_core.ranking.rank import competition_ranks
 from scorio_core.sensitivity import applicable_schemas, perturb_rubric, schema_ranks
-from scorio_core.simulate import simulate_attempts
+from scorio_core.dynamics.simulate import simulate_attempts
 
 CLOSE = (0.50, 0.52, 0.53, 0.55, 0.40)  # close means: the rubric can reorder the top
 

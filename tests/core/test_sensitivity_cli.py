@@ -10,7 +10,7 @@ import pytest
 
 from scorio_core.cli import main
 from scorio_core.sensitivity import perturb_rubric, schema_ranks
-from scorio_core.simulate import simulate_attempts
+from scorio_core.dynamics.simulate import simulate_attempts
 
 KEYS = ["task", "models", "schemas", "skipped", "confidence", "tie_rule", "ranks", "ranks_ci", "mu", "sigma",
         "unmatched", "perturbation", "notes", "sources"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from scorio_core.eval.batch import bayes_batch
-from scorio_core.separation import trials_needed
+from scorio_core.ranking.separation import trials_needed
 
 W = np.array([0.0, 1.0])
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorio_core.eval.batch import bayes_batch
-from scorio_core.rank import ranks_with_ties
-from scorio_core.simulate import (
+from scorio_core.ranking.rank import ranks_with_ties
+from scorio_core.dynamics.simulate import (
     DEMO_MEANS,
     PAPER_MEANS,
     main,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from scorio_core import eval as ev
-from scorio_core.trajectory import convergence_at_n, outcomes_from_counts, rank_trajectory
+from scorio_core.dynamics.trajectory import convergence_at_n, outcomes_from_counts, rank_trajectory
 
 # sibling helper module; works with any pytest import mode
 sys.path.insert(0, str(Path(__file__).resolve().parent))

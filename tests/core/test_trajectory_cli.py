@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scorio_core.cli import main
-from scorio_core.trajectory import rank_trajectory
+from scorio_core.dynamics.trajectory import rank_trajectory
 
 pytest.importorskip("scorio_core.io")
 

@@ -16,9 +16,9 @@ from dashboard.figures import (
     schema_bump_chart,
 )
 from dashboard.figures.trajectory import model_colors
-from scorio_core.convergence import bootstrap_convergence
+from scorio_core.dynamics.convergence import bootstrap_convergence
 from scorio_core.sensitivity import SchemaRanks
-from scorio_core.trajectory import rank_trajectory
+from scorio_core.dynamics.trajectory import rank_trajectory
 
 EVIL = "<b>evil</b>"
 R = np.array([  # 3 models x 2 questions x 5 trials

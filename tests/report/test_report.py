@@ -94,7 +94,7 @@ class TestVerdict:
         assert any("N = " not in c for c in v.caveats)
 
     def test_matches_paper_tie_rule(self):
-        from scorio_core.rank import ranks_with_ties
+        from scorio_core.ranking.rank import ranks_with_ties
 
         rng = np.random.default_rng(3)
         mu = np.sort(rng.uniform(0.3, 0.8, 9))[::-1]
@@ -107,9 +107,18 @@ class TestVerdict:
         frame = board(mu=[0.5, 0.49, 0.48], sigma=[0.05, 0.05, 0.05])
         frame["n_trials"] = 2
         v = verdict(frame)
-        assert v.headline.startswith("No single leader at 95% credibility: the chain of close neighbours joins all 3 models")
+        assert v.headline.startswith("No single leader at 95% credibility: none of the 3 models is credibly behind another")
         assert v.summary == "No neighbouring pair is separated at 95%."
         assert any("N = 2" in c for c in v.caveats)
+
+    def test_top_group_agrees_with_pairwise_rank_one(self):
+        # chain: 0.50 ~ 0.48 ~ 0.46 ~ 0.44 (paper: one group); pairwise: rank 1 = {a, b}
+        frame = board(models=["a", "b", "c", "d"], mu=[0.50, 0.48, 0.46, 0.44], sigma=[0.01] * 4)
+        v = verdict(frame)
+        assert "2 models share the top rank (a and b)" in v.headline
+        from scorio_core.ranking.rank import ranks_with_ties
+
+        assert ranks_with_ties(frame["mu"], frame["sigma"], rule="pairwise").tolist() == [1, 1, 2, 3]
 
     def test_single_and_unscored(self):
         frame = board(models=["solo", "late"], mu=[0.5, np.nan])

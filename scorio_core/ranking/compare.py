@@ -24,7 +24,7 @@ import pandas as pd
 
 from scorio_core.eval._interval import z_two_sided
 from scorio_core.eval._validate import check_confidence, real_vector
-from scorio_core.rank import pairwise_confidence
+from scorio_core.ranking.rank import pairwise_confidence
 
 __all__ = [
     "DifferencePosterior",
@@ -136,7 +136,7 @@ def difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence: float = 0.95)
     the posterior of ``Delta = mu_A - mu_B`` has mean ``mu_A - mu_B`` and variance
     ``sigma_A^2 + sigma_B^2``. With the normal approximation (section 2.5) the interval is
     ``Delta -/+ Phi^{-1}(1/2 + confidence/2) sd`` and ``rho = P(Delta > 0) = Phi(Delta / sd)``,
-    the same value as :func:`scorio_core.rank.pairwise_confidence`. Questions are taken as
+    the same value as :func:`scorio_core.ranking.rank.pairwise_confidence`. Questions are taken as
     given: the interval covers trial noise, not the choice of questions.
 
     References

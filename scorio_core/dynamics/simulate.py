@@ -5,7 +5,7 @@ questions; model l answers question a correctly with a fixed probability ``p_la`
 true metric ``pi_bar_l = mean_a p_la`` and the true ranking are known. The paper used 11
 mimics with the means in :data:`PAPER_MEANS` (note the tie at 0.3642), M = 30, N = 80.
 
-Run ``python -m scorio_core.simulate --out data/paper_simulation.csv.gz`` to write the
+Run ``python -m scorio_core.dynamics.simulate --out data/paper_simulation.csv.gz`` to write the
 bundled demo dataset (20 models x 30 questions x 80 trials with base signals).
 numpy/scipy only (the writer uses the standard library's csv and gzip).
 """
@@ -392,8 +392,8 @@ def write_csv(columns: dict[str, np.ndarray], path: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the simulated demo dataset: ``python -m scorio_core.simulate --out PATH``."""
-    parser = argparse.ArgumentParser(prog="python -m scorio_core.simulate", description=__doc__.splitlines()[0])
+    """Write the simulated demo dataset: ``python -m scorio_core.dynamics.simulate --out PATH``."""
+    parser = argparse.ArgumentParser(prog="python -m scorio_core.dynamics.simulate", description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="data/paper_simulation.csv.gz", help="output CSV (.csv or .csv.gz)")
     parser.add_argument("--models", type=int, default=20)
     parser.add_argument("--questions", type=int, default=30)

@@ -4,8 +4,8 @@ Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265: section 2.7 (gold st
 Bayes@N_max), section 3.3 and Appendix I.1 (convergence@n), Appendix J, Figure 9 (rank
 trajectories). numpy/scipy only.
 
-The vectorized kernel (:class:`scorio_core.trajectory_kernel.TrajectoryKernel`) is shared
-with the bootstrap in :mod:`scorio_core.convergence`.
+The vectorized kernel (:class:`scorio_core.dynamics.trajectory_kernel.TrajectoryKernel`) is shared
+with the bootstrap in :mod:`scorio_core.dynamics.convergence`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 
 from scorio_core.eval.batch import bayes_batch
 from scorio_core.eval._validate import real_vector
-from scorio_core.trajectory_kernel import (
+from scorio_core.dynamics.trajectory_kernel import (
     GOLD_CHOICES,
     TRAJECTORY_METRICS,
     TrajectoryKernel,

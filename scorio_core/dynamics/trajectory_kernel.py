@@ -4,7 +4,7 @@ Turns resampled trial indices of many replicates into metric scores for every pr
 length n at once (cumulative sums of per-trial values; an ``(n, c) -> value`` lookup table
 for the Pass@k family), then into competition ranks, convergence@n and Kendall's tau_b,
 with no Python loop over replicates, questions or trials. Also the argument validation
-shared by :mod:`scorio_core.trajectory` and :mod:`scorio_core.convergence`. Internal: the
+shared by :mod:`scorio_core.dynamics.trajectory` and :mod:`scorio_core.dynamics.convergence`. Internal: the
 kernel assumes validated input; call the public functions of those modules instead.
 Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, sections 2.7, 3.3, Appendix I.1.
 """
@@ -16,7 +16,7 @@ import numpy as np
 
 from scorio_core.eval._validate import check_int, check_tau, nonnegative_array, real_vector
 from scorio_core.eval.batch import binary_question_scores
-from scorio_core.rank_batch import batch_competition_ranks, batch_ranks_tau, batch_tau_b
+from scorio_core.ranking.rank_batch import batch_competition_ranks, batch_ranks_tau, batch_tau_b
 
 __all__ = [
     "TRAJECTORY_METRICS",

@@ -6,7 +6,7 @@ and Appendix I.1 (convergence@n, Figure 1 PMFs), Appendix J (Figure 9 worst case
 CDFs). numpy/scipy only.
 
 Replicates are processed in chunks, vectorized over replicates, models, questions and
-trials (kernel: :class:`scorio_core.trajectory_kernel.TrajectoryKernel`). Random draws come in
+trials (kernel: :class:`scorio_core.dynamics.trajectory_kernel.TrajectoryKernel`). Random draws come in
 fixed blocks of 16 replicates, each block with its own ``SeedSequence(seed,
 spawn_key=(block,))`` stream, so results do not depend on the chunk size and any replicate
 can be regenerated with :func:`bootstrap_indices`.
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorio_core.eval._validate import check_int
-from scorio_core.trajectory_kernel import (
+from scorio_core.dynamics.trajectory_kernel import (
     TrajectoryKernel,
     check_gold,
     check_metric,
@@ -162,7 +162,7 @@ def bootstrap_indices(shape, method: str = "column", replicates: int = 1, seed: 
 
     The same draws :func:`bootstrap_convergence` uses for the same ``shape``, ``method``
     and ``seed``, so any replicate (e.g. the worst case) can be rebuilt and passed to
-    :func:`scorio_core.trajectory.rank_trajectory` as ``indices``.
+    :func:`scorio_core.dynamics.trajectory.rank_trajectory` as ``indices``.
 
     Parameters
     ----------
@@ -242,9 +242,9 @@ def bootstrap_convergence(
     R : array-like of int, shape (L, M, N)
         Complete outcome tensor in trial order (``Outcomes.complete_block().R``); binary
         for the Pass@k family. For count-only data build it with
-        :func:`scorio_core.trajectory.outcomes_from_counts` and use ``method="row"``.
+        :func:`scorio_core.dynamics.trajectory.outcomes_from_counts` and use ``method="row"``.
     metric, w, k, tau, prior_counts
-        As :func:`scorio_core.trajectory.rank_trajectory`.
+        As :func:`scorio_core.dynamics.trajectory.rank_trajectory`.
     method : {"column", "row"}, default "column"
         Column-wise: resample trial indices with replacement, the same indices for every
         model and question. Row-wise: resample trials independently within each
@@ -269,7 +269,7 @@ def bootstrap_convergence(
     Raises
     ------
     TypeError, ValueError
-        As :func:`~scorio_core.trajectory.rank_trajectory`; also a bad ``method``,
+        As :func:`~scorio_core.dynamics.trajectory.rank_trajectory`; also a bad ``method``,
         ``replicates < 1``, ``N < 2`` or fewer than 2 models.
     Cancelled
         When ``progress`` returns ``False``.
@@ -364,7 +364,9 @@ def bootstrap_convergence(
         tau_mean = np.where(tau_count > 0, tau_sum / np.maximum(tau_count, 1), np.nan)
     undefined = 1.0 - tau_count / replicates
     undefined[: kernel.first] = np.nan
-    assumptions = ["questions and trials are independent (bootstrap of section 2.7 / 3)"]
+    assumptions = ["questions and trials are independent (bootstrap of section 2.7 / 3)",
+                   "Bayes@N uses the paper's uniform prior (Dirichlet(1) per question, plus R0 if given), whatever "
+                   "prior the leaderboard uses; under it Bayes@N ranks as avg@N for equal N"]
     assumptions.append(
         "column-wise: trial indices resampled with replacement, shared by every model and question"
         if method == "column"

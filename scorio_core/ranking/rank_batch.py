@@ -1,8 +1,8 @@
 """Batch ranking kernels: competition ranks and Kendall's tau_b for many rankings at once.
 
-Private-style kernels (no validation) behind :mod:`scorio_core.rank`,
-:mod:`scorio_core.trajectory` and :mod:`scorio_core.convergence`; the public, validated
-forms are :func:`scorio_core.rank.competition_ranks` and :func:`scorio_core.rank.kendall_tau_b`.
+Private-style kernels (no validation) behind :mod:`scorio_core.ranking.rank`,
+:mod:`scorio_core.dynamics.trajectory` and :mod:`scorio_core.dynamics.convergence`; the public, validated
+forms are :func:`scorio_core.ranking.rank.competition_ranks` and :func:`scorio_core.ranking.rank.kendall_tau_b`.
 Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, Appendix I.1 (Eq. 26).
 """
 

@@ -20,7 +20,7 @@ from scipy.stats import kendalltau
 
 from scorio_core.eval._validate import check_confidence, check_int, count_array, nonnegative_array, real_vector, weights_for
 from scorio_core.eval.ranking import competition_ranks_from_scores
-from scorio_core.rank_batch import batch_competition_ranks
+from scorio_core.ranking.rank_batch import batch_competition_ranks
 
 __all__ = [
     "TIE_RULES",

@@ -1,0 +1,6 @@
+"""Dynamics: how rankings evolve with the number of trials.
+
+- :mod:`scorio_core.dynamics.trajectory` and :mod:`scorio_core.dynamics.trajectory_kernel`: rank trajectories.
+- :mod:`scorio_core.dynamics.convergence`: bootstrap convergence@n.
+- :mod:`scorio_core.dynamics.simulate`: synthetic LLM mimics (paper Appendix D).
+"""
