@@ -14,6 +14,8 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard.sidebar import render_sidebar
+from dashboard.text import md
+from dashboard.url import sanitize_query_params
 
 st.set_page_config(page_title="scorio-dashboard", page_icon=":material/leaderboard:", layout="wide")
 
@@ -44,5 +46,7 @@ navigation = {
     for section, entries in _PAGES.items()
 }
 page = st.navigation({section: pages for section, pages in navigation.items() if pages})
+for name, reason in sanitize_query_params().items():
+    st.toast(f"Ignored the link parameter {md(name)}: {md(reason)}.", icon=":material/link_off:")
 st.session_state["_page_context"] = render_sidebar()
 page.run()

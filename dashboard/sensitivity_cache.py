@@ -117,15 +117,16 @@ def _signal_table(ctx):
 
 
 @st.cache_data(show_spinner="Ranking every model under each schema...", max_entries=32)
-def _ranks_across(data_id: str, task: str, keys: tuple[str, ...], _table, _schemas, confidence: float,
+def _ranks_across(data_id: str, task: str, keys: tuple[str, ...], _table, _schemas, confidence: float, prior: str, scope: str,
                   tie_rule: str) -> SchemaRanks:
-    return schema_ranks(_table, list(_schemas), confidence=confidence, tie_rule=tie_rule)
+    return schema_ranks(_table, list(_schemas), confidence=confidence, tie_rule=tie_rule, prior=prior, scope=scope)
 
 
 def ranks_across_schemata(ctx, schemas: list[rubric.Schema], *, tie_rule: str = "pairwise") -> SchemaRanks:
     """Bayes@N ranks of every model under each schema (:func:`scorio_core.sensitivity.schema_ranks`)."""
     keys = tuple(_schema_key(s) for s in schemas)
-    return _ranks_across(ctx.data.data_id, ctx.task, keys, _signal_table(ctx), tuple(schemas), ctx.confidence, tie_rule)
+    return _ranks_across(ctx.data.data_id, ctx.task, keys, _signal_table(ctx), tuple(schemas), ctx.confidence, ctx.prior,
+                         ctx.scope, tie_rule)
 
 
 def frozen_thresholds(active, schema: rubric.Schema) -> dict | None:

@@ -79,7 +79,7 @@ def render_sidebar() -> PageContext | None:
         try:
             data = active_data()
         except InputError as exc:
-            st.error(f"Could not load this dataset: {exc}")
+            st.error(f"Could not load this dataset: {md(str(exc))}")
             return None
         tasks = tuple(tasks_of(data.data_id, data.dataset))
         task_options = list(tasks) + ([ALL_TASKS] if len(tasks) > 1 else [])

@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.data_access import load_upload
+from dashboard.text import md
 from scorio_core import io
 from scorio_core.errors import InputError
 
@@ -26,9 +27,9 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
     """Show the detected column mapping of the first file; let the user fix ambiguous fields."""
     try:
         guess = io.guess_mapping(files[0], fmt)
-    except InputError:
-        return {}  # fixed-field formats (Inspect, HELM, lm-eval...) need no mapping
-    columns = list(io.source_columns(files[0], fmt))
+        columns = list(io.source_columns(files[0], fmt))
+    except (InputError, ValueError, TypeError, OSError, MemoryError, RecursionError):
+        return {}  # fixed-field formats (Inspect, HELM, lm-eval...) need no mapping; real problems show on Load
     needs_choice = dict(guess.ambiguous)
     for field_name in guess.missing:
         needs_choice[field_name] = tuple(columns)
@@ -37,7 +38,7 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
         f"Column mapping ({guess.layout} layout)" + (" - choose the ambiguous fields" if needs_choice else ""),
         expanded=bool(needs_choice),
     ):
-        st.caption("Detected: " + ", ".join(f"{k} <- {v}" for k, v in guess.mapping.items()))
+        st.caption("Detected: " + md(", ".join(f"{k} <- {v}" for k, v in guess.mapping.items())))
         for field_name, candidates in needs_choice.items():
             options = ["(choose a column)"] + list(candidates)
             pick = st.selectbox(f"Column for '{field_name}'", options, key=f"map_{field_name}")
@@ -73,7 +74,11 @@ def render_uploader() -> None:
         files = tuple((f.name, f.getvalue()) for f in uploaded)
         left, right = st.columns(2)
         default_name = PurePath(files[0][0]).stem if len(files) == 1 else f"{PurePath(files[0][0]).stem} +{len(files) - 1}"
-        digest = hashlib.sha256(b"".join(name.encode() + data for name, data in files)).hexdigest()[:12]
+        hasher = hashlib.sha256()  # incremental: no joined copy of the uploaded bytes
+        for file_name, data in files:
+            hasher.update(file_name.encode())
+            hasher.update(data)
+        digest = hasher.hexdigest()[:12]
         name = left.text_input("Dataset name", value=default_name, key=f"upload_name_{digest}")
         fmt_choice = right.selectbox("Format", [_AUTO] + list(io.SUPPORTED_FORMATS), key="upload_format")
         fmt = None if fmt_choice == _AUTO else fmt_choice
@@ -84,8 +89,16 @@ def render_uploader() -> None:
             upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt, mapping=tuple(sorted((mapping or {}).items())))
             try:
                 load_upload(upload.files, upload.format, upload.mapping)
-            except InputError as exc:
-                st.error(str(exc), icon=":material/error:")
+            except (InputError, ValueError, TypeError, OSError) as exc:
+                st.error(md(str(exc)), icon=":material/error:")
+                st.caption("Nothing changed: the previously loaded data is still active.")
+                return
+            except MemoryError:
+                st.error("The upload is larger than this server can hold in memory (see README, Limits).", icon=":material/error:")
+                st.caption("Nothing changed: the previously loaded data is still active.")
+                return
+            except RecursionError:
+                st.error("The upload is nested too deeply to parse (e.g. JSON brackets); check the file.", icon=":material/error:")
                 st.caption("Nothing changed: the previously loaded data is still active.")
                 return
             state.add_upload(upload)

@@ -12,9 +12,12 @@ import numpy as np
 import pandas as pd
 
 from scorio_core import eval as ev
+from scorio_core.eval.batch import binary_question_scores
+from scorio_core.eval.bayes import scaled_weights
 from scorio_core.errors import InputError
 from scorio_core.metrics import get_metric
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
+from scorio_core.uncertainty.batch import posterior_summary_batch
 from scorio_core.outcomes import BINARY_LABELS, Outcomes, from_attempts, from_counts
 
 __all__ = [
@@ -255,6 +258,26 @@ def combine(per_task: list[TaskOutcomes]) -> TaskOutcomes:
     return TaskOutcomes(ALL_TASKS, binary, rubric)
 
 
+def _positions(names, wanted) -> np.ndarray:
+    """Indices of ``wanted`` in ``names`` (dict lookup, not list.index per model)."""
+    where = {m: i for i, m in enumerate(names)}
+    return np.array([where[m] for m in wanted], dtype=np.int64)
+
+
+def _avg_rows(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """avg@N of every model, shape (L,): mean over answered questions of each question's average score.
+
+    Equals :func:`scorio_core.eval.avg` per model (equal N: sum over trials / (M N)); NaN without
+    answered questions. Computed on weights shifted and scaled to unit range, so weights near 1e308 stay finite.
+    """
+    offset, scale, w_norm = scaled_weights(np.asarray(w, dtype=float))
+    n = counts.sum(axis=2)
+    ok = n > 0
+    per_q = np.where(ok, (counts @ w_norm) / np.where(ok, n, 1), 0.0)
+    m = ok.sum(axis=1)
+    return np.where(m > 0, offset + scale * (per_q.sum(axis=1) / np.maximum(m, 1)), np.nan)
+
+
 def _model_counts(outcomes: Outcomes, index: int, prior_counts: np.ndarray | None, binary: bool):
     """Sufficient statistics of one model over the questions it answered."""
     cell = outcomes.counts[index]
@@ -332,33 +355,59 @@ def leaderboard(
         raise InputError(f"{spec.label} needs binary correctness (is_correct), which this data does not have.")
     binary = task_outcomes.binary
     rubric = task_outcomes.rubric
-    rows = []
+    models = list(task_outcomes.models)
     rubric_trials = rubric.n_trials  # (L, M) once, not once per model
     if prior_counts is not None and question_set == "common":
         prior_counts = prior_counts[:, _common_mask(task_outcomes)]
-    for i, model in enumerate(task_outcomes.models):
-        counts = _model_counts(source, source.models.index(model), prior_counts if not spec.binary else None, spec.binary)
-        n_cell = rubric_trials[rubric.models.index(model)]
-        n_cell = n_cell[n_cell > 0]
-        row = dict(model=model, task=task_outcomes.task, metric=spec.label, n_questions=int(n_cell.size),
-                   n_trials=int(n_cell.min()) if n_cell.size else 0, n_trials_max=int(n_cell.max()) if n_cell.size else 0)
-        value = None
-        if counts is not None and (not spec.uses_k or spec.key == "max@k" or k <= int(np.min(counts.n_trials))):
+    r_idx = _positions(rubric.models, models)
+    n_cells = rubric_trials[r_idx]
+    answered = n_cells > 0
+    n_questions = answered.sum(axis=1)
+    frame = pd.DataFrame({
+        "model": models, "task": task_outcomes.task, "metric": spec.label, "n_questions": n_questions.astype(int),
+        "n_trials": np.where(answered, n_cells, np.iinfo(np.int64).max).min(axis=1, initial=np.iinfo(np.int64).max),
+        "n_trials_max": n_cells.max(axis=1, initial=0),
+    })
+    frame.loc[n_questions == 0, "n_trials"] = 0
+    frame["n_trials"] = frame["n_trials"].astype(int)
+    columns = {name: np.full(len(models), np.nan) for name in ("estimate", "mu", "sigma", "lo", "hi")}
+    used_prior = np.full(len(models), prior, dtype=object)
+    used_scope = np.full(len(models), scope, dtype=object)
+    s_idx = _positions(source.models, models)
+    if spec.key in ("bayes", "avg") and prior_counts is None and not (spec.key == "avg" and prior == "uniform"
+                                                                      and scope == "questions-fixed"):
+        # every model at once (no loop over models): the same numbers as MetricSpec.compute
+        batch = posterior_summary_batch(source.counts[s_idx], source.weights, prior=prior, scope=scope, confidence=confidence)
+        columns.update(mu=batch.mu, sigma=batch.sigma, lo=batch.lo, hi=batch.hi)
+        columns["estimate"] = batch.mu if spec.key == "bayes" else _avg_rows(source.counts[s_idx], source.weights)
+    else:
+        for i, model in enumerate(models):
+            counts = _model_counts(source, s_idx[i], prior_counts if not spec.binary else None, spec.binary)
+            if counts is None or (spec.uses_k and spec.key != "max@k" and k > int(np.min(counts.n_trials))):
+                continue
             value = spec.compute(counts, w=source.weights, k=k, tau=tau, confidence=confidence, prior=prior, scope=scope)
-        row.update(estimate=np.nan, mu=np.nan, sigma=np.nan, lo=np.nan, hi=np.nan, prior=prior, scope=scope,
-                   interval=interval_label(prior, scope, confidence))
-        if value is not None:
-            row.update(estimate=value.estimate, mu=value.mu, sigma=value.sigma, lo=value.lo, hi=value.hi,
-                       prior=value.prior, scope=value.scope, interval=interval_label(value.prior, value.scope, confidence))
-        rub = _model_counts(rubric, rubric.models.index(model), None, False)
-        row["avg"] = ev.avg(rub, rubric.weights)[0] if rub is not None else np.nan
-        row["pass_at_k"] = np.nan
-        if binary is not None and model in binary.models:
-            bc = _model_counts(binary, binary.models.index(model), None, True)
-            if bc is not None and k <= int(bc.n_trials.min()):
-                row["pass_at_k"] = ev.pass_at_k(bc, k)
-        rows.append(row)
-    frame = pd.DataFrame(rows)
+            for name in columns:
+                columns[name][i] = getattr(value, name)
+            used_prior[i], used_scope[i] = value.prior, value.scope
+    for name, values in columns.items():
+        frame[name] = values
+    frame["prior"], frame["scope"] = used_prior, used_scope
+    labels = {(p_, s_): interval_label(p_, s_, confidence) for p_, s_ in set(zip(used_prior, used_scope))}
+    frame["interval"] = [labels[(p_, s_)] for p_, s_ in zip(used_prior, used_scope)]
+    frame["avg"] = _avg_rows(rubric.counts[r_idx], rubric.weights)
+    frame["pass_at_k"] = np.nan
+    if binary is not None:
+        in_binary = set(binary.models)
+        present = [m for m in models if m in in_binary]
+        b_idx = _positions(binary.models, present)
+        cells = binary.counts[b_idx]
+        c, n = cells[..., 1], cells.sum(axis=2)
+        ok = n > 0
+        scores = binary_question_scores("pass@k", c, np.where(ok, n, max(k, 1)), k=k)
+        n_min = np.where(ok, n, np.iinfo(np.int64).max).min(axis=1)
+        value = np.where(ok, scores, 0.0).sum(axis=1) / np.maximum(ok.sum(axis=1), 1)
+        value = np.where((ok.sum(axis=1) > 0) & (k <= n_min), value, np.nan)
+        frame.loc[frame["model"].isin(present).to_numpy(), "pass_at_k"] = value
     frame["rank"] = np.nan
     frame["rank_ci"] = np.nan
     scored = frame["mu"].notna().to_numpy()

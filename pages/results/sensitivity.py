@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from scorio_core.uncertainty import interval_label
+
 from dashboard import rubric_state
 from dashboard.analysis_cache import progress_to
 from dashboard.analysis_tables import bump_frame, drivers_display, leader_summary, models_by_rank, stability_display
@@ -151,5 +153,6 @@ with st.expander("What this view assumes"):
         st.markdown(f"- {md(text)}")
     st.markdown("- Credible intervals and CI ties cover the uncertainty from the finite number of trials, not the "
                 "choice of rubric: this page is the place to see the latter.")
-    st.markdown("- Bayes@N on this page uses the paper's uniform prior (questions fixed) for every schema, whatever "
-                "the sidebar's prior: it compares rubrics under one fixed estimator.")
+    st.markdown(f"- Bayes@N under each schema uses the sidebar's prior and scope: {md(interval_label(ctx.prior, ctx.scope, ctx.confidence))} "
+                "(the empirical-Bayes prior is fitted per model and schema). The perturbation analysis uses the paper's "
+                "uniform prior.")

@@ -6,8 +6,11 @@ Each subcommand lives in its own module of this package and exposes
 pipelines can rely on it.
 
 Bad input never produces a traceback: :class:`scorio_core.errors.InputError`,
-``ValueError`` and ``TypeError`` raised while running a subcommand are printed as one
-``error: ...`` line on stderr and the exit status is 2.
+``ValueError``, ``TypeError``, ``OSError``, ``MemoryError`` and ``RecursionError`` raised
+while running a subcommand are printed as one ``error: ...`` line on stderr and the exit
+status is 2. Any other exception is an internal error: one line with a hint to report it,
+exit status 1; ``--debug`` (before the subcommand) prints the traceback instead. Warnings
+are silenced unless ``--debug`` is given, so stderr stays one line.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
             "intervals, rubric schemas, rank trajectories and convergence@n."
         ),
     )
+    parser.add_argument("--debug", action="store_true", help="print tracebacks and warnings (for bug reports)")
     subparsers = parser.add_subparsers(dest="command", metavar="<command>")
     subparsers.required = True
     for name in _SUBCOMMAND_MODULES:
@@ -74,20 +78,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _ArgumentError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    import warnings
+
+    debug = bool(getattr(args, "debug", False))
     try:
-        return int(args.func(args) or 0)
+        with warnings.catch_warnings():
+            if not debug:
+                warnings.simplefilter("ignore")
+            return int(args.func(args) or 0)
     except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (ValueError, TypeError, OSError) as exc:
+        if debug:
+            raise
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"error: {message}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        if debug:
+            raise
+        print("error: out of memory while processing the input; it is larger than this machine can hold "
+              "(see README, Limits).", file=sys.stderr)
+        return 2
+    except RecursionError:
+        if debug:
+            raise
+        print("error: the input is nested too deeply to parse (e.g. JSON brackets); check the file.", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # pragma: no cover
         print("error: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001 - the one boundary where internal errors are reported
+        if debug:
+            raise
+        print(f"error: internal error ({type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}); "
+              "please report it with the output of --debug.", file=sys.stderr)
+        return 1
 
 
 def _make_errors_raise(parser: argparse.ArgumentParser) -> None:

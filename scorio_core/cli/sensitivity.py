@@ -6,7 +6,7 @@ thresholds. JSON output (``--output json``) is an object::
 
     {"task", "models": [L names], "schemas": [S names that apply],
      "skipped": [{"schema", "missing": [signals], "reason"}],
-     "confidence", "tie_rule",
+     "confidence", "tie_rule", "prior", "scope",
      "ranks": [[rank of models[i] under schemas[j]]], "ranks_ci": [[...]],
      "mu": [[...]], "sigma": [[...]], "unmatched": [S counts],
      "perturbation": [{"schema", "n", "weight_range", "threshold_shift", "seed", "leader",
@@ -65,6 +65,9 @@ def register(subparsers) -> None:
     from scorio_core.cli._common import add_tie_rule_argument
 
     add_tie_rule_argument(parser)
+    from scorio_core.cli._common import add_uncertainty_arguments
+
+    add_uncertainty_arguments(parser)
     add_output_argument(parser)
     parser.set_defaults(func=run)
 
@@ -128,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
     if task not in tasks:
         raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
     table = signal_table(dataset, task, args.max_tokens)
-    result = schema_ranks(table, schemas, confidence=args.confidence, tie_rule=args.tie_rule)
+    result = schema_ranks(table, schemas, confidence=args.confidence, tie_rule=args.tie_rule, prior=args.prior,
+                          scope=args.scope)
     frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else {}
 
     def frozen_for(name: str) -> dict | None:
@@ -147,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
         "skipped": [{"schema": s.schema, "missing": list(s.missing), "reason": s.reason} for s in result.skipped],
         "confidence": result.confidence,
         "tie_rule": result.tie_rule,
+        "prior": result.prior,
+        "scope": result.scope,
         "ranks": int_ranks(result.ranks.T),
         "ranks_ci": int_ranks(result.ranks_ci.T),
         "mu": result.mu.T,

@@ -78,7 +78,9 @@ def as_category(s: pd.Series, name: str, ctx: _Ctx) -> pd.Series:
             raise ctx.error(int(np.flatnonzero(missing)[0]), name, "is empty; every row needs a value.")
         if pd.api.types.is_float_dtype(s.dtype):
             values = s.to_numpy()
-            s = pd.Series(np.where(values == np.round(values), values.astype(np.int64).astype(str), values.astype(str)), index=s.index)
+            exact = (values == np.round(values)) & (np.abs(values) < 2**53)
+            ints = np.where(exact, values, 0).astype(np.int64).astype(str)
+            s = pd.Series(np.where(exact, ints, values.astype(str)), index=s.index)
         elif s.dtype == object:
             s = s.map(_id_text)
         s = s.astype(str).astype("category")
@@ -149,8 +151,16 @@ def _parse_numbers(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     return out, np.isnan(out) & ~empty
 
 
+#: Largest magnitude of an integer read from text that float64 keeps exactly (2**53): beyond it two
+#: different ids (e.g. trial seeds) could collapse into one, so such values are refused.
+_EXACT_INT = 2**53
+
+
 def _integers(s: pd.Series, name: str, ctx: _Ctx, what: str) -> np.ndarray:
     if pd.api.types.is_integer_dtype(s.dtype) and not s.isna().any():
+        if s.dtype.kind == "u" and len(s) and int(s.max()) > np.iinfo(np.int64).max:
+            i = int(np.argmax(s.to_numpy()))
+            raise ctx.error(i, name, f"{what} below 2**63; got {_show(s.iloc[i])}. Renumber the values (e.g. 0, 1, 2, ...).")
         return s.to_numpy(dtype=np.int64)
     v = _numeric(s, name, ctx, what)
     bad = ~np.isfinite(v) | (v != np.round(v))
@@ -158,6 +168,12 @@ def _integers(s: pd.Series, name: str, ctx: _Ctx, what: str) -> np.ndarray:
         i = int(np.flatnonzero(bad)[0])
         got = "an empty value" if np.isnan(v[i]) else _show(s.iloc[i])
         raise ctx.error(i, name, f"{what}; got {got}.")
+    huge = np.abs(v) >= _EXACT_INT
+    if huge.any():
+        i = int(np.flatnonzero(huge)[0])
+        raise ctx.error(i, name, f"{what} of magnitude below 2**53 = 9,007,199,254,740,992 (larger values cannot be kept "
+                                 f"exactly, so different values could collapse into a false duplicate); got {_show(s.iloc[i])}. "
+                                 "Renumber the values (e.g. 0, 1, 2, ...).")
     return v.astype(np.int64)
 
 

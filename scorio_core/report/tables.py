@@ -36,12 +36,26 @@ def to_csv(frame: pd.DataFrame) -> str:
     return neutralize_formulas(frame).to_csv(index=False, lineterminator="\n")
 
 
+#: Characters that Markdown (GitHub-flavoured, incl. inline HTML) gives a meaning.
+_MD_SPECIAL = r"([\\`*_\[\]<>|~])"
+
+
 def to_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
-    """GitHub-flavoured Markdown table (pipes in text cells escaped)."""
-    safe = frame.copy()
+    """GitHub-flavoured Markdown table; text cells render literally and are formula-neutralised.
+
+    Markdown syntax in user text (links, emphasis, inline HTML, pipes) is backslash-escaped, and
+    cells starting with ``= + - @`` get a leading quote as in :func:`to_csv`.
+
+    >>> print(to_markdown(pd.DataFrame({"model": ["[x](javascript:1) **b** <b>", "=HYPERLINK(1)"]})))
+    | model                               |
+    |-------------------------------------|
+    | \\[x\\](javascript:1) \\*\\*b\\*\\* \\<b\\> |
+    | '=HYPERLINK(1)                      |
+    """
+    safe = neutralize_formulas(frame)
     for column in safe.columns:
         if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
-            safe[column] = safe[column].astype("string").str.replace("|", r"\|", regex=False)
+            safe[column] = safe[column].astype("string").str.replace(_MD_SPECIAL, r"\\\1", regex=True)
     return safe.to_markdown(index=False, floatfmt=floatfmt, tablefmt="github")
 
 
@@ -64,6 +78,7 @@ def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str 
     Text (cells, headers and the caption) is escaped for LaTeX (``_ & % $ # { } ~ ^ \\``);
     needs ``\\usepackage{booktabs}``.
     """
+    frame = neutralize_formulas(frame)
     styler = frame.style.hide(axis="index").format(float_format, subset=frame.select_dtypes("float").columns, na_rep="--")
     styler = styler.format_index(escape="latex", axis=1)
     text_cols = [c for c in frame.columns if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c])]

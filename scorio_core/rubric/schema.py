@@ -73,6 +73,10 @@ def _check_condition(text: object, what: str) -> None:
     parse(text, what)  # ExpressionError (an InputError) with the position of the problem
 
 
+#: Largest rubric weight magnitude accepted from users (scores stay finite in every sum).
+MAX_ABS_WEIGHT = 1e6
+
+
 def _check_number(value: object, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise InputError(f"{what} must be a number; got {value!r}.")
@@ -161,7 +165,11 @@ class Category:
     def __post_init__(self) -> None:
         _check_text(self.label, "category label", MAX_LABEL_CHARS, allow_empty=False)
         what = f"category {self.label!r}"
-        object.__setattr__(self, "weight", _check_number(self.weight, f"weight of {what}"))
+        weight = _check_number(self.weight, f"weight of {what}")
+        if abs(weight) > MAX_ABS_WEIGHT:
+            raise InputError(f"weight of {what} must lie in [-{MAX_ABS_WEIGHT:g}, {MAX_ABS_WEIGHT:g}]; got {self.weight!r}. "
+                             "Rescale the weights (only their ratios and differences matter for the ranking).")
+        object.__setattr__(self, "weight", weight)
         _check_text(self.description, f"description of {what}", 2_000)
         _check_condition(self.condition, f"condition of {what}")
 

@@ -11,6 +11,8 @@ import numpy as np
 from scorio_core.errors import InputError
 from scorio_core.eval._validate import check_confidence
 from scorio_core.ranking.rank import TIE_RULES, competition_ranks, ranks_with_ties
+from scorio_core.uncertainty import check_prior, check_scope
+from scorio_core.uncertainty.batch import posterior_summary_batch
 from scorio_core.rubric import BoundRubric, Schema, resolve_schema
 from scorio_core.sensitivity import kernel
 from scorio_core.sensitivity._common import _missing_signals, _table
@@ -61,6 +63,8 @@ class SchemaRanks:
     tie_rule: str
     skipped: tuple[SkippedSchema, ...]
     notes: tuple[str, ...]
+    prior: str = "uniform"
+    scope: str = "questions-fixed"
 
 
 
@@ -110,6 +114,8 @@ def schema_ranks(
     confidence: float = 0.95,
     tie_rule: str = "pairwise",
     max_tokens: int | None = None,
+    prior: str = "uniform",
+    scope: str = "questions-fixed",
 ) -> SchemaRanks:
     r"""Bayes@N ranks of every model under several rubric schemata (paper Figure 7).
 
@@ -127,6 +133,12 @@ def schema_ranks(
         Rule of :func:`scorio_core.ranking.rank.ranks_with_ties` for ``ranks_ci``.
     max_tokens : int, optional
         Generation limit for ``token_ratio``.
+    prior : {"uniform", "jeffreys", "empirical-bayes"}, default "uniform"
+        Per-question prior of Bayes@N (:mod:`scorio_core.uncertainty`); the empirical-Bayes
+        prior is fitted per model and schema. Default uniform: rubrics compared under the
+        paper's estimator.
+    scope : {"questions-fixed", "questions-sampled"}, default "questions-fixed"
+        What sigma (hence the CI ties) covers.
 
     Returns
     -------
@@ -156,6 +168,8 @@ def schema_ranks(
     (('Binary correctness', 'Format Compliance & Correctness'), [[1.0, 2.0], [1.0, 2.0]])
     """
     confidence = check_confidence(confidence)
+    check_prior(prior)
+    check_scope(scope)
     if tie_rule not in TIE_RULES:
         raise ValueError(f"tie_rule must be one of {', '.join(TIE_RULES)}; got {tie_rule!r}.")
     if isinstance(schemas, (str, Schema, dict)) or len(schemas) == 0:
@@ -177,7 +191,12 @@ def schema_ranks(
         unmatched[s] = int((codes < 0).sum())
         if unmatched[s]:
             notes.append(f"{schema.name}: {unmatched[s]} of {codes.size} attempts matched no category and are excluded")
-        mu[s], sigma[s] = kernel.model_moments(kernel.category_counts(codes, cells, len(schema.categories)), schema.weights)
+        counts = kernel.category_counts(codes, cells, len(schema.categories))
+        if prior == "uniform" and scope == "questions-fixed":
+            mu[s], sigma[s] = kernel.model_moments(counts, schema.weights)
+        else:
+            summary = posterior_summary_batch(counts, schema.weights, prior=prior, scope=scope, confidence=confidence)
+            mu[s], sigma[s] = summary.mu, summary.sigma
         ok = np.isfinite(mu[s])
         if ok.any():
             ranks[s, ok] = competition_ranks(mu[s, ok])
@@ -194,6 +213,8 @@ def schema_ranks(
         tie_rule=tie_rule,
         skipped=tuple(skipped),
         notes=tuple(notes),
+        prior=prior,
+        scope=scope,
     )
 
 

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from dashboard.bundled import BUNDLED, DEFAULT_DATASET
+from tests.app.conftest import shown
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").rglob("*.py"))
@@ -76,5 +77,21 @@ def test_bad_upload_shows_error_and_keeps_previous_data(app):
     app.button(key="upload_load").click().run()
     _no_exception(app)
     errors = [e.value for e in app.error]
-    assert any("broken.csv" in e and "is_correct" in e for e in errors), errors
+    assert any("broken.csv" in shown(e) and "is_correct" in shown(e) for e in errors), errors
     assert app.session_state["dataset"] == DEFAULT_DATASET
+
+
+def test_invalid_query_parameters_are_dropped_with_a_notice():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import ROOT
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lb_tau"] = "NaN"
+    at.query_params["dataset"] = "x" * 100_000
+    at.run()
+    assert not at.exception
+    assert "lb_tau" not in at.query_params and "dataset" not in at.query_params
+    toasts = [t.value for t in at.toast]
+    assert any("lb\\_tau" in t or "lb_tau" in t for t in toasts) and any("longer than 256" in t for t in toasts)
+    assert at.main.dataframe  # the default leaderboard rendered

@@ -122,3 +122,16 @@ def test_grid_click_payloads_are_parsed():
     assert _cell({"0": 0, "1": 9, "2": 43}) == (0, 9, 43)  # what the browser sends (seen in the real-browser test)
     assert _cell([2, 3, 4]) == (2, 3, 4)
     assert _cell(None) is None and _cell({"0": "x"}) is None
+
+
+def test_hostile_file_name_is_shown_literally_and_deep_json_is_a_clean_error(app):
+    name = "[x](javascript:alert(4)) **bold** <b>b.csv"
+    upload(app, (name, b"model,question_id,is_correct\na,q1,maybe\n", "text/csv"))
+    errors = [e.value for e in app.main.error]
+    assert errors and all("](" not in e.replace("\\]\\(", "") and "**" not in e and "<b>" not in e for e in errors)
+    assert any(name in shown(e) for e in errors)
+    deep = b"[" * 200_000
+    upload(app, ("deep.json", deep, "application/json"))
+    errors = [shown(e.value) for e in app.main.error]
+    assert errors and not any("Traceback" in e or "RecursionError" in e for e in errors)
+    assert app.sidebar.selectbox(key="dataset").value == "matharena-aime-2025-I"  # the previous data is still active

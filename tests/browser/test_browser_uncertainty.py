@@ -16,8 +16,16 @@ PRIORS = {"Empirical Bayes (calibrated)": "empirical-Bayes prior", "Uniform (pap
 
 
 def _sidebar_select(page, label: str, option: str) -> None:
-    page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text=label).click()
-    page.get_by_role("option", name=option).click()
+    box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text=label)
+    box.wait_for()
+    for _ in range(3):  # under load the first click can land before the widget is interactive
+        box.click()
+        try:
+            page.get_by_role("option", name=option).click(timeout=15_000)
+            break
+        except Exception:  # noqa: BLE001 - retried, then the final wait below fails with a clear message
+            page.keyboard.press("Escape")
+            wait_ready(page)
     wait_ready(page)
 
 
@@ -25,8 +33,9 @@ def test_leaderboard_under_each_prior_and_its_notices(page, server_url):
     page.goto(server_url)
     wait_ready(page)
     page.get_by_role("heading", name="Leaderboard").first.wait_for()
-    for option, label in PRIORS.items():
-        _sidebar_select(page, "Prior", option)
+    for i, (option, label) in enumerate(PRIORS.items()):
+        if i:  # the first is the default: already selected
+            _sidebar_select(page, "Prior", option)
         page.locator('[data-testid="stDataFrame"]').first.wait_for()
         page.get_by_text(f"What the interval covers: 95% credible interval; covers trials (questions fixed); {label}",
                          exact=False).first.wait_for()

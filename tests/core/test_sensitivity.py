@@ -288,3 +288,15 @@ def test_one_model_cannot_be_ranked(attempts):
 def test_missing_signal_is_an_input_error(attempts):
     with pytest.raises(InputError, match="has_box"):
         perturb_rubric(attempts.drop(columns=["has_box"]), "Format Aware", n=5)
+
+
+@pytest.mark.parametrize("prior", ["empirical-bayes", "jeffreys"])
+def test_prior_matches_the_leaderboard(attempts, tmp_path, prior):
+    dataset = _dataset(attempts, tmp_path)
+    cat, _ = categorization_for(dataset, "Format Aware")
+    table = leaderboard(outcomes_for(dataset, None, cat), prior=prior, scope="questions-sampled").set_index("model")
+    res = schema_ranks(attempts, ["Format Aware"], prior=prior, scope="questions-sampled")
+    assert (res.prior, res.scope) == (prior, "questions-sampled")
+    for i, model in enumerate(res.models):
+        assert res.mu[0, i] == pytest.approx(table.loc[model, "mu"], abs=1e-12)
+        assert res.sigma[0, i] == pytest.approx(table.loc[model, "sigma"], abs=1e-12)

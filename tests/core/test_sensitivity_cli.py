@@ -12,7 +12,7 @@ from scorio_core.cli import main
 from scorio_core.sensitivity import perturb_rubric, schema_ranks
 from scorio_core.dynamics.simulate import simulate_attempts
 
-KEYS = ["task", "models", "schemas", "skipped", "confidence", "tie_rule", "ranks", "ranks_ci", "mu", "sigma",
+KEYS = ["task", "models", "schemas", "skipped", "confidence", "tie_rule", "prior", "scope", "ranks", "ranks_ci", "mu", "sigma",
         "unmatched", "perturbation", "notes", "sources"]
 PERTURBATION_KEYS = ["schema", "n", "weight_range", "threshold_shift", "seed", "leader", "leader_kept", "base_ranks",
                      "rank_share", "parameters", "drivers", "assumptions", "notes"]
@@ -40,7 +40,8 @@ def test_json_contract(dump, frame, capsys):
                          "--seed", "2", "--output", "json"])
     assert list(out) == KEYS
     assert out["schemas"] == ["Format Aware", "Efficiency-Adjusted"]
-    expected = schema_ranks(frame, ["Format Aware", "Efficiency-Adjusted"])
+    expected = schema_ranks(frame, ["Format Aware", "Efficiency-Adjusted"], prior="empirical-bayes")
+    assert (out["prior"], out["scope"]) == ("empirical-bayes", "questions-fixed")
     assert out["models"] == list(expected.models)
     # ranks[i][j]: rank of models[i] under schemas[j]
     assert out["ranks"] == expected.ranks.T.astype(int).tolist()

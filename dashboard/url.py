@@ -1,0 +1,62 @@
+"""URL query parameters: validated before any widget reads them (issue 17).
+
+A shared link may carry anything. Every parameter is bounded in length, numeric widget
+parameters must be finite and in range; an invalid one is dropped from the URL and the user
+is told which and why (nothing from the URL ever reaches a file path or SQL string).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+__all__ = ["MAX_PARAM_CHARS", "MAX_KEY_CHARS", "NUMERIC_PARAMS", "invalid_params", "sanitize_query_params"]
+
+#: Longest accepted value of one query parameter (dataset names, model names, choices).
+MAX_PARAM_CHARS = 256
+#: Longest accepted parameter name.
+MAX_KEY_CHARS = 64
+#: Numeric widget parameters: (low, high, integer).
+NUMERIC_PARAMS = {"lb_tau": (0.0, 1.0, False), "lb_k": (1, 1_000_000, True)}
+
+
+def invalid_params(params: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Parameters to drop and why, from ``{name: [values...]}``.
+
+    >>> invalid_params({"lb_tau": ["NaN"], "lb_k": ["2"], "dataset": ["x" * 300], "task": ["t"]})
+    {'lb_tau': 'not a finite number', 'dataset': 'longer than 256 characters'}
+    """
+    bad: dict[str, str] = {}
+    for key, values in params.items():
+        if len(key) > MAX_KEY_CHARS:
+            bad[key[:MAX_KEY_CHARS] + "..."] = f"name longer than {MAX_KEY_CHARS} characters"
+            continue
+        if any(len(v) > MAX_PARAM_CHARS for v in values):
+            bad[key] = f"longer than {MAX_PARAM_CHARS} characters"
+            continue
+        if key in NUMERIC_PARAMS and values:
+            low, high, integer = NUMERIC_PARAMS[key]
+            try:
+                number = float(values[-1])
+            except ValueError:
+                bad[key] = "not a number"
+                continue
+            if not math.isfinite(number):
+                bad[key] = "not a finite number"
+            elif not low <= number <= high:
+                bad[key] = f"outside [{low:g}, {high:g}]"
+            elif integer and number != int(number):
+                bad[key] = "not a whole number"
+    return bad
+
+
+def sanitize_query_params() -> dict[str, str]:
+    """Drop invalid parameters from ``st.query_params``; returns ``{name: reason}`` of those dropped."""
+    import streamlit as st
+
+    params = {key: st.query_params.get_all(key) for key in st.query_params.keys()}
+    bad = invalid_params(params)
+    for key in params:
+        if key in bad or (len(key) > MAX_KEY_CHARS):
+            del st.query_params[key]
+    return bad

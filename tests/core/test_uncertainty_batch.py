@@ -1,0 +1,83 @@
+"""Batched priors and posterior summaries equal the per-model functions (issue 13 / 17 speed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorio_core.analysis import TaskOutcomes, leaderboard
+from scorio_core.outcomes import Outcomes
+from scorio_core.uncertainty import fit_dirichlet_prior, posterior_summary
+from scorio_core.uncertainty.batch import fit_dirichlet_prior_batch, posterior_summary_batch
+from scorio_core.uncertainty.priors import _neg_log_marginal
+
+
+def _random_counts(seed, L=40, M=25, K=2):
+    rng = np.random.default_rng(seed)
+    probs = rng.dirichlet(np.full(K, rng.uniform(0.3, 3)), size=(L, M))
+    n = rng.integers(1, 9, (L, M))
+    n[:3] = 1  # N = 1 fallback
+    counts = np.stack([rng.multinomial(n[i, j], probs[i, j]) for i in range(L) for j in range(M)]).reshape(L, M, K)
+    counts[3, :, 1:] = 0  # one category only: degenerate fallback
+    counts[3, :, 0] = 4
+    counts[rng.random((L, M)) < 0.1] = 0  # unanswered cells
+    counts[4] = 0  # a model with nothing answered
+    return counts
+
+
+def _nll(counts, alpha):
+    rows = counts[counts.sum(1) > 0].astype(float)
+    uniq, freq = np.unique(rows, axis=0, return_counts=True)
+    return _neg_log_marginal(np.log(alpha), uniq, freq.astype(float), uniq.sum(1))[0]
+
+
+@pytest.mark.parametrize(("seed", "K"), [(0, 2), (1, 3), (2, 2)])
+def test_batch_fit_matches_the_per_model_fit(seed, K):
+    counts = _random_counts(seed, K=K)
+    batch = fit_dirichlet_prior_batch(counts)
+    assert batch.method[4] == "none"
+    for l in range(counts.shape[0]):
+        if l == 4:
+            continue
+        single = fit_dirichlet_prior(counts[l])
+        assert batch.method[l] == single.method and bool(batch.pooled[l]) == single.pooled
+        if single.pooled:
+            assert np.allclose(batch.mean[l], single.mean)
+        else:  # both at the maximum: the batch likelihood is at least as high, up to 1e-6
+            assert _nll(counts[l], batch.alpha[l]) <= _nll(counts[l], single.alpha) + 1e-6
+
+
+@pytest.mark.parametrize("prior", ["empirical-bayes", "uniform", "jeffreys"])
+@pytest.mark.parametrize("scope", ["questions-fixed", "questions-sampled"])
+@pytest.mark.parametrize("K", [2, 3])
+def test_batch_summary_matches_the_per_model_summary(prior, scope, K):
+    counts = _random_counts(5, K=K)
+    w = np.linspace(0.0, 1.0, K) if K == 2 else np.array([0.0, 0.5, 1.0])
+    batch = posterior_summary_batch(counts, w, prior=prior, scope=scope)
+    tol = 1e-12 if prior != "empirical-bayes" else 2e-4  # two optimizers stop at slightly different maxima
+    assert np.isnan(batch.mu[4])
+    for l in range(counts.shape[0]):
+        if l == 4:
+            continue
+        one = posterior_summary(counts[l], w, prior=prior, scope=scope)
+        got = (batch.mu[l], batch.sigma[l], batch.lo[l], batch.hi[l])
+        assert got == pytest.approx((one.mu, one.sigma, one.lo, one.hi), abs=tol)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000))
+def test_leaderboard_batch_path_equals_metric_compute(seed):
+    counts = _random_counts(seed, L=6, M=8)
+    counts[4, 0] = [1, 2]  # keep every model scorable
+    L, M, _ = counts.shape
+    out = Outcomes(task="t", models=tuple(f"m{i}" for i in range(L)), questions=tuple(f"q{j}" for j in range(M)),
+                   weights=np.array([0.0, 1.0]), labels=("wrong", "correct"), counts=counts.astype(np.int64))
+    table = leaderboard(TaskOutcomes("t", out, out)).set_index("model")
+    for l in range(L):
+        one = posterior_summary(counts[l], [0, 1])
+        row = table.loc[f"m{l}"]
+        assert (row["mu"], row["lo"], row["hi"]) == pytest.approx((one.mu, one.lo, one.hi), abs=2e-4)
+        answered = counts[l].sum(1) > 0
+        assert row["avg"] == pytest.approx(np.mean(counts[l][answered, 1] / counts[l][answered].sum(1)), abs=1e-12)
