@@ -67,10 +67,35 @@ def run_cell(a: float, b: float, m: int, n: int, reps: int, seed: int, priors=PR
     return out
 
 
+def run_passk_cell(a: float, b: float, m: int, n: int, k: int, reps: int, seed: int, priors=("empirical-bayes", "uniform"),
+                   confidence=0.95):
+    """Coverage and mean width of the Pass@k interval (questions fixed) per prior.
+
+    The target is the questions-fixed Pass@k ``(1/M) sum_a 1 - (1 - p_a)^k`` of the drawn questions.
+    """
+    from scorio_core import eval as ev
+    from scorio_core.metrics import get_metric
+
+    rng = np.random.default_rng(seed)
+    p = rng.beta(a, b, m)
+    target = float(np.mean(1.0 - (1.0 - p) ** k))
+    spec = get_metric("pass@k")
+    hits = dict.fromkeys(priors, 0)
+    widths = dict.fromkeys(priors, 0.0)
+    for _ in range(reps):
+        counts = ev.BinaryCounts(rng.binomial(n, p), np.full(m, n))
+        for prior in priors:
+            v = spec.compute(counts, w=np.array([0.0, 1.0]), k=k, confidence=confidence, prior=prior)
+            hits[prior] += v.lo <= target <= v.hi
+            widths[prior] += v.hi - v.lo
+    return {prior: (hits[prior] / reps, widths[prior] / reps) for prior in priors}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=400)
     parser.add_argument("--seed", type=int, default=20261124)
+    parser.add_argument("--passk-reps", type=int, default=200, help="replications per cell of the Pass@4 table")
     parser.add_argument("--write", action="store_true",
                         help="also write the measured table to scorio_core/uncertainty/calibration.json (shown in the app)")
     args = parser.parse_args()
@@ -105,6 +130,18 @@ def main() -> int:
     print(f"default (empirical-bayes, questions-fixed): target coverage in [{TARGET[0]}, {TARGET[1]}] "
           f"(N=1: >= {TARGET[0]}); cells outside: {len(failures)} {failures}")
     print(f"measured in {elapsed:.1f} s")
+    print()
+    print(f"Pass@4 interval (questions fixed), coverage (mean width), {args.passk_reps} replications per cell:")
+    print()
+    print("| p_alpha | M | N | empirical-bayes | uniform |")
+    print("|---|---|---|---|---|")
+    passk_rows = []
+    for d_index, (dist, (a, b)) in enumerate(DISTRIBUTIONS.items()):
+        for m in M_VALUES:
+            for n in (4, 16):
+                cell = run_passk_cell(a, b, m, n, 4, args.passk_reps, args.seed + 7 + 1000 * d_index + 10 * m + n)
+                passk_rows.append((dist, m, n, cell))
+                print(f"| {dist} | {m} | {n} | " + " | ".join(f"{c:.3f} ({w:.3f})" for c, w in cell.values()) + " |")
     if args.write:
         import json
 
@@ -115,6 +152,14 @@ def main() -> int:
                 {"p_alpha": dist, "M": m, "N": n, "prior": prior, "scope": scope, "coverage": round(cov, 4), "width": round(width, 4)}
                 for dist, m, n, cell in rows for (prior, scope), (cov, width) in cell.items()
             ],
+            "pass_at_4": {
+                "reps": args.passk_reps,
+                "cells": [
+                    {"p_alpha": dist, "M": m, "N": n, "prior": prior, "scope": "questions-fixed", "coverage": round(cov, 4),
+                     "width": round(width, 4)}
+                    for dist, m, n, cell in passk_rows for prior, (cov, width) in cell.items()
+                ],
+            },
         }
         out = ROOT / "scorio_core" / "uncertainty" / "calibration.json"
         out.write_text(json.dumps(doc, indent=1) + "\n")

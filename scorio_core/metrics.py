@@ -140,12 +140,55 @@ def beta_prior(counts: ev.BinaryCounts, prior: str) -> tuple[float, float, str]:
     return float(alpha[1]), float(alpha[0]), fitted.method
 
 
+def _with_hyperparameter_uncertainty(counts, ci, args, confidence, a0, b0, sigma) -> float:
+    """sigma of a Pass@k-family metric with the uncertainty of the fitted Beta prior added.
+
+    Law of total variance, delta method: ``J Sigma J^T`` with ``J = d mu / d(log alpha0, log beta0)``
+    (central differences) and ``Sigma`` the inverse observed information of the Beta-binomial
+    marginal likelihood (:func:`scorio_core.uncertainty.priors.log_alpha_covariance`). When the
+    fit sits on a bound (flat likelihood), only the pool mean's uncertainty is added:
+    ``(d mu / d m)^2 m (1 - m) (1/M^2) sum_a (A + N_a) / (N_a (A + 1))``.
+    """
+    from scorio_core.uncertainty.priors import log_alpha_covariance
+
+    c = np.asarray(counts.n_correct)
+    n_a = np.asarray(counts.n_trials, dtype=float)
+    cov = log_alpha_covariance(np.stack([np.asarray(counts.n_trials) - c, c], axis=1), [b0, a0])
+    h = 1e-4
+
+    def mu_at(a, b):
+        return ci(counts, *args, confidence=confidence, alpha0=a, beta0=b)[0]
+
+    if cov is not None:
+        d_beta = (mu_at(a0, b0 * np.exp(h)) - mu_at(a0, b0 * np.exp(-h))) / (2 * h)
+        d_alpha = (mu_at(a0 * np.exp(h), b0) - mu_at(a0 * np.exp(-h), b0)) / (2 * h)
+        jac = np.array([d_beta, d_alpha])  # order of cov: (log beta0, log alpha0) = categories (wrong, correct)
+        return float(np.sqrt(sigma**2 + max(float(jac @ cov @ jac), 0.0)))
+    strength, m = a0 + b0, a0 / (a0 + b0)
+    step = h * min(m, 1.0 - m)
+    if step <= 0:
+        return sigma
+    slope = (mu_at(strength * (m + step), strength * (1 - m - step)) - mu_at(strength * (m - step), strength * (1 - m + step)))
+    var_m = m * (1 - m) * float(np.sum((strength + n_a) / (n_a * (strength + 1.0)))) / counts.n_questions**2
+    return float(np.sqrt(sigma**2 + (slope / (2 * step)) ** 2 * var_m))
+
+
+def _shaped_interval(mu: float, sigma: float, confidence: float) -> tuple[float, float]:
+    """Beta-shaped interval on [0, 1] matched to (mu, sigma), as for Bayes@N under non-uniform priors."""
+    from scorio_core.uncertainty.posterior import _interval
+
+    return _interval(mu, sigma, confidence, 0.0, 1.0, "beta")
+
+
 def _binary(point: Callable, ci: Callable, with_tau: bool = False):
     def compute(counts, *, w, k, tau, confidence, prior, scope):
         args = (k, tau) if with_tau else (k,)
         estimate = point(counts, *args)
         a0, b0, fit = beta_prior(counts, prior)
         mu, sigma, lo, hi = ci(counts, *args, confidence=confidence, alpha0=a0, beta0=b0)
+        if fit and sigma > 0:
+            sigma = _with_hyperparameter_uncertainty(counts, ci, args, confidence, a0, b0, sigma)
+            lo, hi = _shaped_interval(mu, sigma, confidence)
         if scope == "questions-sampled" and counts.n_questions > 1:
             # Law of total variance over questions: add the spread of the per-question
             # posterior means / M. One call per distinct (n_trials, n_correct) state, not per
@@ -156,7 +199,7 @@ def _binary(point: Callable, ci: Callable, with_tau: bool = False):
             f = freq.astype(float) / freq.sum()
             between = float(f @ (means - f @ means) ** 2) * counts.n_questions / (counts.n_questions - 1)
             sigma = float(np.sqrt(sigma**2 + between / counts.n_questions))
-            _, _, lo, hi = ci_tuple(mu, sigma, confidence, (0.0, 1.0))
+            lo, hi = _shaped_interval(mu, sigma, confidence) if fit else ci_tuple(mu, sigma, confidence, (0.0, 1.0))[2:]
         return MetricValue(estimate, mu, sigma, lo, hi, prior, scope, fit)
 
     return compute

@@ -184,3 +184,42 @@ def fit_dirichlet_prior(counts: object) -> FittedPrior:
     )
     alpha = np.exp(result.x)
     return FittedPrior(alpha, alpha / alpha.sum(), False, "marginal-likelihood")
+
+
+def log_alpha_covariance(counts: object, alpha: object) -> np.ndarray | None:
+    """Asymptotic covariance of the fitted ``log alpha``: inverse observed information.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (M, C+1)
+        The counts the prior was fitted to (rows with no trials are ignored).
+    alpha : array-like of float, shape (C+1,)
+        The fitted pseudo-counts (finite).
+
+    Returns
+    -------
+    ndarray, shape (C+1, C+1), or None
+        Inverse of the Hessian of the negative Dirichlet-multinomial log marginal likelihood
+        in ``eta = log alpha`` at ``alpha``; None when it is not positive definite (e.g. the
+        fit sits on a bound, where the likelihood is flat).
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    c = c[c.sum(axis=1) > 0]
+    a = np.asarray(alpha, dtype=np.float64)
+    if not np.all(np.isfinite(a)) or c.shape[0] == 0:
+        return None
+    rows, freq = np.unique(c, axis=0, return_counts=True)
+    totals = rows.sum(axis=1)
+    a_sum = a.sum()
+    from scipy.special import polygamma
+
+    g_a = freq @ ((digamma(a_sum) - digamma(a_sum + totals))[:, None] + digamma(rows + a) - digamma(a))
+    h_common = float(freq @ (polygamma(1, a_sum) - polygamma(1, a_sum + totals)))
+    h_diag = freq @ (polygamma(1, rows + a) - polygamma(1, a))
+    hessian_ll = np.outer(a, a) * (h_common + np.diag(h_diag)) + np.diag(g_a * a)
+    info = -hessian_ll
+    try:
+        np.linalg.cholesky(info)
+    except np.linalg.LinAlgError:
+        return None
+    return np.linalg.inv(info)

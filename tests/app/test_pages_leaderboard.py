@@ -156,3 +156,25 @@ def test_default_ranks_discriminate_and_paper_chains_are_flagged(app):
     no_exception(app)
     assert set(app.main.dataframe[0].value["rank_ci"]) == {1}
     assert any("chain of close neighbours" in shown(i.value) for i in app.main.info)
+
+
+def test_model_skipping_the_hardest_question_each_choice(app):
+    """Issue 13: one model skips the hardest question; notice, choice and the expected ranking of each choice."""
+    correct = [0, 1, 2, 3, 4, 2, 2, 2, 2, 2]
+    rows = [f"full,q{i},4,{c}" for i, c in enumerate(correct)] + [f"skipper,q{i},4,{c}" for i, c in enumerate(correct) if i]
+    csv = "model,question_id,n_trials,n_correct\n" + "\n".join(rows) + "\n"
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("skip.csv", csv.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/leaderboard.py").run()
+    no_exception(app)
+    assert any("Models answered different questions" in shown(w.value) and "skipper (9)" in shown(w.value)
+               for w in app.main.warning)
+    own = app.main.dataframe[0].value.set_index("model")
+    assert own.loc["skipper", "rank"] == 1 and own.loc["full", "rank"] == 2  # skipping the hardest question pays
+    for choice in ("common", "missing-incorrect"):
+        app.radio(key="lb_question_set").set_value(choice).run()
+        no_exception(app)
+        table = app.main.dataframe[0].value.set_index("model")
+        assert table.loc["skipper", "mu"] == pytest.approx(table.loc["full", "mu"], abs=1e-12)
+        assert table.loc["skipper", "rank"] == table.loc["full", "rank"] == 1
