@@ -87,13 +87,33 @@ def _load_eval(src: Source) -> tuple[dict, list[tuple[str, dict]]]:
         zf = zipfile.ZipFile(io.BytesIO(src.data()))
     except zipfile.BadZipFile as exc:
         raise InputError(f"the .eval archive is damaged or truncated ({exc}).", source=src.name) from None
+    from scorio_core.limits import get_limits, human_bytes
+
+    limits = get_limits()
+    budget = [limits.max_decompressed_bytes]
     with zf:
         names = zf.namelist()
+        if len(names) > limits.max_archive_members:
+            raise InputError(f"the archive has {len(names):,} members, more than the limit of {limits.max_archive_members:,} "
+                             "(SCORIO_MAX_ARCHIVE_MEMBERS).", source=src.name)
         header_name = "header.json" if "header.json" in names else "_journal/start.json"
+
+        def read_bounded(member: str) -> bytes:
+            """A member's bytes, never more than what is left of the decompression budget."""
+            if zf.getinfo(member).file_size > budget[0]:
+                raise InputError(f"decompresses to more than {human_bytes(limits.max_decompressed_bytes)} (limit "
+                                 "SCORIO_MAX_DECOMPRESSED_BYTES); split the log or raise the limit.", source=src.name)
+            with zf.open(member) as fh:
+                data = fh.read(budget[0] + 1)  # declared sizes can lie: read at most the budget + 1
+            if len(data) > budget[0]:
+                raise InputError(f"decompresses to more than {human_bytes(limits.max_decompressed_bytes)} (limit "
+                                 "SCORIO_MAX_DECOMPRESSED_BYTES); split the log or raise the limit.", source=src.name)
+            budget[0] -= len(data)
+            return data
 
         def read(member: str) -> dict:
             try:
-                return json.loads(zf.read(member))
+                return json.loads(read_bounded(member))
             except NotImplementedError:
                 raise InputError(
                     f"member {member} uses a compression method Python's zipfile cannot read (zstd); install the "

@@ -72,7 +72,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     """
     fmt = check_format(format)
     srcs = _group_helm(as_sources(sources), fmt)
-    detected = [(s, fmt or detect_source_format(s)) for s in srcs]
+    detected = [(s, fmt or _guard(s, lambda s=s: detect_source_format(s))) for s in srcs]
     results = _results_docs(detected)
     parts: list[Part] = []
     infos: list[SourceInfo] = []
@@ -132,7 +132,16 @@ def _guard(src: Source, fn):
         return fn()
     except InputError as exc:
         raise (exc if exc.source else exc.with_source(src.name)) from None
-    except (MemoryError, KeyboardInterrupt, RecursionError):
+    except RecursionError:
+        raise InputError(
+            "is nested too deeply to parse (e.g. thousands of JSON brackets); check that it is a genuine eval dump.",
+            source=src.name,
+        ) from None
+    except MemoryError:
+        raise InputError(
+            "is too large for this server's memory once decompressed and parsed (see README, Limits).", source=src.name
+        ) from None
+    except KeyboardInterrupt:
         raise
     except Exception as exc:
         raise InputError(f"cannot read the file ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); check its format or pass --format.", source=src.name) from exc
@@ -227,7 +236,7 @@ def source_columns(source, format: str | None = None) -> tuple[str, ...]:
     if len(srcs) != 1:
         raise InputError("pass exactly one file to read its columns.")
     src = srcs[0]
-    fmt = check_format(format) or detect_source_format(src)
+    fmt = check_format(format) or _guard(src, lambda: detect_source_format(src))
     if fmt not in _TABLES and fmt != "scorio-jsonl":
         raise InputError(f"format '{fmt}' has fixed fields, not free columns; only --map is_correct applies.", source=src.name)
     return tuple(_guard(src, lambda: table_columns(src, "jsonl" if fmt == "scorio-jsonl" else fmt)))

@@ -101,9 +101,45 @@ def _categorical(labels: list[str], index: np.ndarray) -> pd.Categorical:
     return pd.Categorical.from_codes(rank[index], categories=cats)
 
 
+def _declared_bytes(fh) -> int:
+    """Bytes an .npy stream declares in its header (shape x itemsize), read before any allocation."""
+    version = np.lib.format.read_magic(fh)
+    reader = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+    shape, _, dtype = reader(fh, max_header_size=10_000)
+    return int(np.prod(shape, dtype=object)) * max(int(dtype.itemsize), 1)
+
+
+def _check_declared_sizes(src: Source, data: bytes) -> None:
+    """Refuse arrays whose header declares more than the decompression limit (no allocation first)."""
+    from scorio_core.limits import get_limits, human_bytes
+
+    limits = get_limits()
+    declared = 0
+    if data[:4] == b"PK\x03\x04":
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            names = [n for n in zf.namelist() if n.endswith(".npy")]
+            if len(zf.namelist()) > limits.max_archive_members:
+                raise InputError(f"the archive has {len(zf.namelist()):,} members, more than the limit of "
+                                 f"{limits.max_archive_members:,} (SCORIO_MAX_ARCHIVE_MEMBERS).", source=src.name)
+            for name in names:
+                with zf.open(name) as fh:
+                    size = _declared_bytes(fh)
+                if size > limits.max_decompressed_bytes:
+                    raise InputError(f"array {name[:-4]!r} declares {human_bytes(size)}, more than the limit of "
+                                     f"{human_bytes(limits.max_decompressed_bytes)} (SCORIO_MAX_DECOMPRESSED_BYTES).",
+                                     source=src.name)
+                declared += size
+    elif data[:6] == b"\x93NUMPY":
+        declared = _declared_bytes(io.BytesIO(data))
+    if declared > limits.max_decompressed_bytes:
+        raise InputError(f"the arrays declare {human_bytes(declared)}, more than the limit of "
+                         f"{human_bytes(limits.max_decompressed_bytes)} (SCORIO_MAX_DECOMPRESSED_BYTES).", source=src.name)
+
+
 def _load(src: Source) -> dict[str, np.ndarray]:
     data = src.data()
     try:
+        _check_declared_sizes(src, data)
         loaded = np.load(io.BytesIO(data), allow_pickle=False)
         if isinstance(loaded, np.ndarray):
             return {"R": loaded}

@@ -107,7 +107,7 @@ class Source:
             raw = self._read_raw()
             if raw[:2] == b"\x1f\x8b":
                 try:
-                    self._data = gzip.decompress(raw)
+                    self._data = gunzip_limited(raw, self.name)
                 except (OSError, EOFError, zlib.error) as exc:
                     raise InputError(
                         f"the gzip stream is damaged or truncated ({exc}); re-download or re-compress the file.",
@@ -156,6 +156,38 @@ class Source:
                 h.update(self._read_raw())
             self._sha = h.hexdigest()
         return self._sha
+
+
+def gunzip_limited(raw: bytes, name: str) -> bytes:
+    """Decompress gzip bytes (concatenated members too) in chunks, stopping at the limit.
+
+    Raises
+    ------
+    InputError
+        When the output would exceed ``SCORIO_MAX_DECOMPRESSED_BYTES`` (the message names the
+        file, the limit and how to change it); ``zlib.error``/``EOFError`` on a damaged stream.
+    """
+    from scorio_core.limits import get_limits, human_bytes
+
+    limit = get_limits().max_decompressed_bytes
+    out = bytearray()
+    data = raw
+    while data:
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        chunk = d.decompress(data, limit + 1 - len(out))
+        out += chunk
+        while d.unconsumed_tail and len(out) <= limit:
+            out += d.decompress(d.unconsumed_tail, limit + 1 - len(out))
+        if len(out) > limit:
+            raise InputError(
+                f"decompresses to more than {human_bytes(limit)} (limit SCORIO_MAX_DECOMPRESSED_BYTES); split the file "
+                "or raise the limit.",
+                source=name,
+            )
+        if not d.eof:
+            raise EOFError("compressed file ended before the end-of-stream marker was reached")
+        data = d.unused_data.lstrip(b"\x00")
+    return bytes(out)
 
 
 class _Reader:

@@ -1,0 +1,136 @@
+"""Bounded resources for hostile uploads (issue 17): bombs and deep JSON end in a clear InputError.
+
+Every crafted file is generated here in tmp_path (nothing committed); limits are lowered through
+their environment variables so the tests stay fast.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io as _io
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from scorio_core import io
+from scorio_core.cli import main
+from scorio_core.errors import InputError
+from scorio_core.limits import get_limits
+
+ROOT = Path(__file__).resolve().parents[2]
+INSPECT = ROOT / "tests" / "fixtures" / "formats" / "inspect_ai" / "log_read_sample.eval"
+
+
+def _gzip_bomb(path: Path, megabytes: int) -> Path:
+    with gzip.open(path, "wb", compresslevel=9) as fh:
+        block = b"0" * (1 << 20)
+        fh.write(b"model,question_id,is_correct\n")
+        for _ in range(megabytes):
+            fh.write(block)
+    return path
+
+
+def test_gzip_bomb_stops_at_the_limit(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SCORIO_MAX_DECOMPRESSED_BYTES", str(8 << 20))
+    bomb = _gzip_bomb(tmp_path / "bomb.csv.gz", 40)
+    assert bomb.stat().st_size < 200_000
+    with pytest.raises(InputError, match=r"bomb\.csv\.gz.*more than 8\.0 MiB.*SCORIO_MAX_DECOMPRESSED_BYTES"):
+        io.load([str(bomb)])
+    assert main(["quality", str(bomb)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "SCORIO_MAX_DECOMPRESSED_BYTES" in err and err.count("\n") == 1
+
+
+def test_small_gzip_still_loads(tmp_path):
+    path = tmp_path / "ok.csv.gz"
+    path.write_bytes(gzip.compress(b"model,question_id,is_correct\na,q1,1\na,q2,0\n"))
+    assert len(io.load([str(path)]).attempts) == 2
+
+
+def _eval_with(tmp_path, name, extra: dict[str, bytes]) -> Path:
+    """The genuine Inspect fixture with extra members added."""
+    out = tmp_path / name
+    with zipfile.ZipFile(INSPECT) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            dst.writestr(info, src.read(info))
+        for member, data in extra.items():
+            dst.writestr(member, data)
+    return out
+
+
+def test_zip_member_bomb(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCORIO_MAX_DECOMPRESSED_BYTES", str(4 << 20))
+    bomb = _eval_with(tmp_path, "bomb.eval", {"samples/zzz_epoch_1.json": b" " * (16 << 20)})
+    with pytest.raises(InputError, match=r"bomb\.eval.*more than 4\.0 MiB"):
+        io.load([str(bomb)])
+
+
+def test_zip_with_too_many_members(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCORIO_MAX_ARCHIVE_MEMBERS", "50")
+    many = _eval_with(tmp_path, "many.eval", {f"junk/{i}.txt": b"" for i in range(60)})
+    with pytest.raises(InputError, match=r"many\.eval.*more than the limit of 50 \(SCORIO_MAX_ARCHIVE_MEMBERS\)"):
+        io.load([str(many)])
+
+
+def test_genuine_eval_still_loads():
+    assert io.load([str(INSPECT)]).attempts is not None
+
+
+@pytest.mark.parametrize("name", ["deep.json", "deep.jsonl"])
+def test_deep_json_is_an_input_error(tmp_path, name, capsys):
+    path = tmp_path / name
+    path.write_bytes(b"[" * 200_000 + b"]" * 200_000 + b"\n")
+    with pytest.raises(InputError, match=name.replace(".", r"\.")):
+        io.load([str(path)])
+    assert main(["quality", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "RecursionError" not in err and err.count("\n") == 1
+
+
+def test_deep_json_inside_an_inspect_header(tmp_path):
+    buf = _io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("header.json", b'{"eval": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    path = tmp_path / "deep.eval"
+    path.write_bytes(buf.getvalue())
+    with pytest.raises(InputError, match=r"deep\.eval"):
+        io.load([str(path)])
+
+
+def test_bad_limit_variable_is_named(monkeypatch):
+    monkeypatch.setenv("SCORIO_MAX_ARCHIVE_MEMBERS", "lots")
+    with pytest.raises(ValueError, match="SCORIO_MAX_ARCHIVE_MEMBERS"):
+        get_limits()
+
+
+def test_gzip_bomb_under_an_address_space_limit(tmp_path):
+    """A regression must fail this test, not the machine: the CLI runs with RLIMIT_AS = 1.5 GiB."""
+    bomb = _gzip_bomb(tmp_path / "big.csv.gz", 300)  # 300 MiB inside, ~300 kB on disk
+    code = (
+        "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (3 << 29, 3 << 29)); "
+        "from scorio_core.cli import main; sys.exit(main(['quality', sys.argv[1]]))"
+    )
+    env = {"SCORIO_MAX_DECOMPRESSED_BYTES": str(100 << 20), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", code, str(bomb)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "SCORIO_MAX_DECOMPRESSED_BYTES" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_npz_header_declaring_a_huge_array_is_refused_before_allocation(tmp_path):
+    import numpy as np
+
+    buf = _io.BytesIO()
+    np.lib.format.write_array_header_1_0(buf, {"descr": "<i8", "fortran_order": False, "shape": (10**5, 10**5, 10**5)})
+    buf.write(b"\x00" * 64)
+    path = tmp_path / "huge.npz"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("R.npy", buf.getvalue())
+    with pytest.raises(InputError, match=r"huge\.npz.*array 'R' declares .*SCORIO_MAX_DECOMPRESSED_BYTES"):
+        io.load([str(path)])
+    npy = tmp_path / "huge.npy"
+    npy.write_bytes(buf.getvalue())
+    with pytest.raises(InputError, match=r"huge\.npy.*SCORIO_MAX_DECOMPRESSED_BYTES"):
+        io.load([str(npy)])
