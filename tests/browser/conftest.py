@@ -38,7 +38,8 @@ def _free_port() -> int:
 def streamlit_server():
     """Start ``streamlit run app.py --server.headless true``, wait for /_stcore/health, yield its URL."""
     port = _free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # a lowered decompression limit keeps the hostile-upload test's bombs small (64 MiB instead of 1 GiB)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SCORIO_MAX_DECOMPRESSED_BYTES=str(64 << 20))
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
