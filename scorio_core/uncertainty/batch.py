@@ -23,7 +23,6 @@ from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS, check_prior
 __all__ = ["BatchPrior", "BatchSummary", "fit_dirichlet_prior_batch", "posterior_summary_batch"]
 
 _MAX_NEWTON = 100
-_DEBUG = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,7 +86,7 @@ def _newton(model, rows, freq, eta0, n_models):
     damping = np.full(n_models, 1e-3)
     active = np.ones(n_models, dtype=bool)
     remap = np.empty(n_models, dtype=np.int64)
-    for _ in range(_MAX_NEWTON):
+    for _iteration in range(_MAX_NEWTON):
         idx = np.flatnonzero(active)
         if idx.size == 0:
             break
@@ -127,8 +126,6 @@ def _newton(model, rows, freq, eta0, n_models):
         done = (better & ((moved < 1e-10) | (np.abs(gain) < 1e-11 * (1.0 + np.abs(ll[idx])))))
         done |= (np.abs(g_proj).max(axis=1) < 1e-9) | (damping[idx] > 1e12)
         active[idx[done]] = False
-        if _DEBUG:
-            print(_, int(active.sum()))
     return eta
 
 
