@@ -265,7 +265,16 @@ def _chunk(block: Block) -> int | None:
 
 
 def _context_key(ctx, active) -> str:
-    return f"{ctx.data.data_id}|{ctx.task}|{active.rubric_id}|{active.prior_id}"
+    return f"{ctx.data.data_id}|{ctx.task}|{active.rubric_id}|{active.prior_id}|{dynamics_prior(ctx, active)}"
+
+
+def dynamics_prior(ctx, active) -> str:
+    """Prior of Bayes@N on trajectories and convergence@n: the sidebar's, or uniform with prior counts R0.
+
+    Prior counts (R0, Rubric page) combine with the paper's uniform prior only there
+    (:func:`scorio_core.dynamics.trajectory.rank_trajectory`); the pages say so.
+    """
+    return "uniform" if active.prior is not None and active.prior_id != "none" else ctx.prior
 
 
 def convergence_results(ctx, active, methods, *, scheme: str, replicates: int, seed: int, gold: str = "data",
@@ -277,6 +286,7 @@ def convergence_results(ctx, active, methods, *, scheme: str, replicates: int, s
     (:func:`run_jobs`) with ``on_progress``; cached ones are returned at once.
     """
     blocks = [select_models(_block_for(ctx, active, m), models) for m in methods]
+    prior = dynamics_prior(ctx, active)
     subset = "all" if models is None else hashlib.sha256("\x1f".join(sorted(models)).encode()).hexdigest()[:16]
     keys = [f"conv|{_context_key(ctx, active)}|{m}|{scheme}|{replicates}|{seed}|{gold}|{subset}" for m in methods]
     found = [fetch(key) for key in keys]
@@ -286,7 +296,7 @@ def convergence_results(ctx, active, methods, *, scheme: str, replicates: int, s
         block, method = blocks[i], methods[i]
         return lambda progress: bootstrap_convergence(
             block.R, method.metric, **_metric_args(block, method), method=scheme, replicates=replicates, seed=seed,
-            gold=gold, progress=progress, chunk_size=_chunk(block),
+            gold=gold, progress=progress, chunk_size=_chunk(block), prior=prior,
         )
 
     for i, res in zip(todo, run_jobs([job(i) for i in todo], on_progress)):
@@ -312,7 +322,8 @@ def trajectory(ctx, active, method: Method, *, worst: ConvergenceResult | None =
     cached = fetch(key)
     if cached is not None:
         return cached
-    result = rank_trajectory(block.R, method.metric, **_metric_args(block, method), gold=gold, indices=indices)
+    result = rank_trajectory(block.R, method.metric, **_metric_args(block, method), gold=gold, indices=indices,
+                             prior=dynamics_prior(ctx, active))
     return stored(key, _result=result)
 
 

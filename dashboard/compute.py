@@ -16,6 +16,7 @@ from scorio_core import costs, rerank
 from scorio_core.ranking import compare, rank
 from scorio_core.analysis import ALL_TASKS, TaskOutcomes, leaderboard, leaderboard_notices, outcomes_for, task_names
 from scorio_core.ranking.separation import trials_needed
+from scorio_core.uncertainty import projection_alpha
 
 __all__ = [
     "ALL_TASKS",
@@ -127,14 +128,22 @@ def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binar
 
 @st.cache_data(show_spinner="Projecting trials needed...", max_entries=64)
 def trials_needed_for(data_id: str, _dataset, task: str, model_a: str, model_b: str, confidence: float,
-                      rubric_id: str = "binary", _categorization=None, prior_id: str = "none", _prior=None):
-    """:func:`scorio_core.ranking.separation.trials_needed` for two models under the active rubric."""
+                      rubric_id: str = "binary", _categorization=None, prior_id: str = "none", _prior=None,
+                      prior: str = "uniform"):
+    """:func:`scorio_core.ranking.separation.trials_needed` for two models under the active rubric and ``prior``.
+
+    Returns ``(TrialsNeeded, notes)``: notes name a model whose empirical-Bayes prior is not
+    identified (the projection then uses the uniform prior for it).
+    """
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
-    prior, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    counts0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
     ia, ib = outcomes.models.index(model_a), outcomes.models.index(model_b)
-    pa = None if prior is None else prior[ia]
-    pb = None if prior is None else prior[ib]
-    return trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence)
+    pa = None if counts0 is None else counts0[ia]
+    pb = None if counts0 is None else counts0[ib]
+    (alpha_a, note_a), (alpha_b, note_b) = (projection_alpha(outcomes.counts[i], prior) for i in (ia, ib))
+    needed = trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence,
+                           alpha_a=alpha_a, alpha_b=alpha_b)
+    return needed, tuple(f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

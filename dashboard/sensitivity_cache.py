@@ -144,13 +144,13 @@ def perturbation(ctx, schema: rubric.Schema, *, n: int, weight_range: float, thr
     """
     frozen_key = json.dumps(frozen, sort_keys=True, default=str) if frozen else "computed"
     key = (f"perturb|{ctx.data.data_id}|{ctx.task}|{_schema_key(schema)}|{n}|{weight_range}|{threshold_shift}|{seed}"
-           f"|{frozen_key}")
+           f"|{frozen_key}|{ctx.prior}")
     cached = fetch(key)
     if cached is not None:
         return cached
     table = _signal_table(ctx)
     (result,) = run_jobs([
         lambda progress: perturb_rubric(table, schema, n=n, weight_range=weight_range, threshold_shift=threshold_shift,
-                                        seed=seed, thresholds=frozen, progress=progress)
+                                        seed=seed, thresholds=frozen, progress=progress, prior=ctx.prior)
     ], on_progress)
     return stored(key, _result=result)

@@ -14,6 +14,7 @@ from dashboard.tables import disagreement_display
 from dashboard.text import md
 from scorio_core.ranking.compare import ASSUMPTION, difference_density, difference_posterior, outcome_counts
 from scorio_core.report.verdict import format_probability
+from scorio_core.uncertainty import PRIOR_LABELS
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
@@ -99,8 +100,9 @@ with plot_col:
 
 st.subheader("Trials needed to separate them", divider="gray")
 with user_errors("the trials needed"):
-    needed = trials_needed_for(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b, ctx.confidence,
-                               active.rubric_id, active.categorization, active.prior_id, active.prior)
+    needed, prior_notes = trials_needed_for(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b,
+                                            ctx.confidence, active.rubric_id, active.categorization, active.prior_id,
+                                            active.prior, prior=ctx.prior)
 observed = max(needed.n_observed)
 if needed.n_needed is None:
     st.info(md(_sentence(trials_meaning(needed))), icon=":material/all_inclusive:")
@@ -116,6 +118,9 @@ st.plotly_chart(trials_plot(needed.n, needed.z, z_threshold=needed.z_threshold, 
                             n_power=needed.n_power, z_power=needed.z_threshold + float(ndtri(needed.power)),
                             power=needed.power), width="stretch")
 st.caption(f"z = |mu_A - mu_B| / sqrt(sigma_A^2 + sigma_B^2) with N trials per question. Assumption: {needed.assumption} "
-           "(paper Appendix D). It is an estimate: new trials will move the rates. Because the projected rates are "
-           "posterior means (every category count plus one), the curve at the observed N usually sits below the observed "
-           "z (the dot): the projection is conservative.")
+           f"(paper Appendix D). Prior: {md(PRIOR_LABELS[ctx.prior])}, held fixed as N grows. It is an estimate: new "
+           "trials will move the rates. Because the projected rates are posterior means (every category count plus its "
+           "prior pseudo-count), the curve at the observed N usually sits below the observed z (the dot): the "
+           "projection is conservative.")
+for note in prior_notes:
+    st.caption(md(note))

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from scorio_core.uncertainty import interval_label
+from scorio_core.uncertainty import PRIOR_LABELS, interval_label
 
 from dashboard import rubric_state
 from dashboard.analysis_cache import progress_to
@@ -87,8 +87,8 @@ else:
                                       highlight=highlight,
                                       rank_label=f"rank with {ctx.confidence:.0%} CI ties" if with_ci else "competition rank"),
                     width="stretch", key="sens_bump")
-    st.caption("Bayes@N (uniform prior) under each schema's categories and weights; thresholds are percentiles of this "
-               "data. Lines that cross mark models whose order depends on the rubric.")
+    st.caption(f"Bayes@N ({md(PRIOR_LABELS[ctx.prior])}) under each schema's categories and weights; thresholds are "
+               "percentiles of this data. Lines that cross mark models whose order depends on the rubric.")
     for note in across.notes:
         st.caption(md(note))
 
@@ -154,5 +154,5 @@ with st.expander("What this view assumes"):
     st.markdown("- Credible intervals and CI ties cover the uncertainty from the finite number of trials, not the "
                 "choice of rubric: this page is the place to see the latter.")
     st.markdown(f"- Bayes@N under each schema uses the sidebar's prior and scope: {md(interval_label(ctx.prior, ctx.scope, ctx.confidence))} "
-                "(the empirical-Bayes prior is fitted per model and schema). The perturbation analysis uses the paper's "
-                "uniform prior.")
+                "(the empirical-Bayes prior is fitted per model and schema, and refitted when a perturbed threshold "
+                "changes the categories; a weight change leaves the fit as it is).")

@@ -57,11 +57,12 @@ def register(subparsers) -> None:
 
 
 def compare_report(outcomes, table, model_a: str, model_b: str, confidence: float, prior_counts=None,
-                   curve: bool = False) -> dict:
+                   curve: bool = False, prior: str = "uniform") -> dict:
     """The JSON-ready comparison of two models (what ``compare --output json`` prints)."""
     from scorio_core.ranking.compare import ASSUMPTION, difference_posterior, disagreement_table, outcome_counts
     from scorio_core.errors import InputError
     from scorio_core.ranking.separation import trials_meaning, trials_needed
+    from scorio_core.uncertainty import projection_alpha
 
     rows = {str(r["model"]): r for r in table.to_dict(orient="records")}
     for m in (model_a, model_b):
@@ -74,8 +75,12 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     ia, ib = rubric.models.index(model_a), rubric.models.index(model_b)
     pa = None if prior_counts is None else prior_counts[ia]
     pb = None if prior_counts is None else prior_counts[ib]
-    needed = trials_needed(rubric.counts[ia], rubric.counts[ib], rubric.weights, pa, pb, confidence=confidence)
+    (alpha_a, note_a), (alpha_b, note_b) = (projection_alpha(rubric.counts[i], prior) for i in (ia, ib))
+    needed = trials_needed(rubric.counts[ia], rubric.counts[ib], rubric.weights, pa, pb, confidence=confidence,
+                           alpha_a=alpha_a, alpha_b=alpha_b)
     trials = {
+        "prior": prior,
+        "prior_notes": [f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n],
         "n_needed": needed.n_needed,
         "n_power": needed.n_power,
         "n_power_range": list(needed.n_power_range),
@@ -119,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
     outcomes, table, _ = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens,
                                  metric="bayes", confidence=confidence, prior=args.prior or "empirical-bayes",
                                  scope=args.scope or "questions-fixed")
-    report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve)
+    report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve,
+                            prior=args.prior or "empirical-bayes")
     report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary",
                           "prior": args.prior or "empirical-bayes", "scope": args.scope or "questions-fixed"}
     if args.output == "json":

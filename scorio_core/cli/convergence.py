@@ -75,11 +75,13 @@ def run(args: argparse.Namespace) -> int:
     tau = args.tau if args.metric == "g-pass@k_tau" else None
     w = block.weights if args.metric in ("bayes", "avg") else None
     res = bootstrap_convergence(
-        R, args.metric, w=w, k=args.k, tau=tau, method=args.bootstrap, replicates=args.replicates, seed=args.seed, gold=args.gold
+        R, args.metric, w=w, k=args.k, tau=tau, method=args.bootstrap, replicates=args.replicates, seed=args.seed, gold=args.gold,
+        prior=args.prior,
     )
     payload = {
         "task": block.task,
         "metric": res.metric,
+        "prior": res.prior,
         "k": res.k,
         "tau": res.tau,
         "method": res.method,
@@ -120,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output == "table":
         mean = "n/a (nothing converged)" if np.isnan(res.mean) else f"{res.mean:.1f}"
         print(
-            f"task {block.task}, metric {res.metric}, {res.method}-wise bootstrap, {res.replicates} replicates, seed {res.seed}: "
+            f"task {block.task}, metric {res.metric}, prior {res.prior}, {res.method}-wise bootstrap, {res.replicates} replicates, seed {res.seed}: "
             f"mean convergence@n {mean}, no convergence {res.no_convergence:.1%}"
         )
         for note in notes:

@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
 
     perturbed = [
         perturb_rubric(table, name, n=args.perturb, weight_range=args.weight_range, threshold_shift=args.threshold_shift,
-                       seed=args.seed, thresholds=frozen_for(name))
+                       seed=args.seed, thresholds=frozen_for(name), prior=result.prior)
         for name in result.schemas
     ] if args.perturb else []
     payload = {

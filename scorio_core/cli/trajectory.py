@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from scorio_core.cli._common import add_data_arguments, add_output_argument, emit_json, emit_rows, load_dataset
+from scorio_core.cli._common import add_data_arguments, add_output_argument, add_prior_argument, emit_json, emit_rows, load_dataset
 
 __all__ = ["register", "run", "add_metric_arguments", "load_block", "Block", "int_ranks"]
 
@@ -51,6 +51,11 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--k", type=int, default=1, help="k of the Pass@k family (default 1)")
     parser.add_argument("--tau", type=float, default=0.5, help="tau of g-pass@k_tau (default 0.5)")
     parser.add_argument("--schema", default=None, help="rubric schema for Bayes@N/avg@N: built-in name or rubric JSON (default: binary correctness)")
+    add_prior_argument(
+        parser,
+        what="prior of Bayes@N and of the gold standard: empirical-bayes (default; refitted to each model's first n "
+             "trials), uniform (the paper's; ranks as avg@N) or jeffreys",
+    )
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
     parser.add_argument("--freeze-thresholds", default=None, metavar="FILE", help="JSON of rubric threshold values to reuse")
 
@@ -102,7 +107,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``trajectory``; returns the exit status."""
-    from scorio_core.dynamics.trajectory import rank_trajectory
+    from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES, rank_trajectory
 
     block = load_block(args)
     if block.R is None:
@@ -111,12 +116,12 @@ def run(args: argparse.Namespace) -> int:
             "use `convergence --bootstrap row`, which assumes exchangeable trials."
         )
     tau = args.tau if args.metric == "g-pass@k_tau" else None
-    t = rank_trajectory(block.R, args.metric, w=block.weights if args.metric in _LINEAR else None, k=args.k, tau=tau)
+    t = rank_trajectory(block.R, args.metric, w=block.weights if args.metric in _LINEAR else None, k=args.k, tau=tau,
+                        prior=args.prior)
     assumptions = [
         "trials are in the order of the source's trial column",
         "ranks are competition ranks of the metric after the first n trials (ties share the better rank)",
-        "gold standard: avg@N ranking (= Bayes@N, uniform prior) on all N trials (paper section 2.7)",
-        "Bayes@N uses the paper's uniform prior (Dirichlet(1) per question), whatever --prior the leaderboard uses",
+        TRAJECTORY_PRIOR_NOTES[t.prior],
     ]
     if t.k > 1:
         assumptions.append(f"{args.metric} is undefined for n < k={t.k}: those ranks are null")
@@ -125,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
             {
                 "task": block.task,
                 "metric": t.metric,
+                "prior": t.prior,
                 "k": t.k,
                 "tau": t.tau,
                 "models": list(block.models),
@@ -152,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     emit_rows(rows, columns, args.output)
     if args.output == "table":
         conv = "no convergence" if t.convergence is None else f"{t.convergence} trials"
-        print(f"convergence@n: {conv} (task {block.task}, metric {t.metric}, N={N})")
+        print(f"convergence@n: {conv} (task {block.task}, metric {t.metric}, prior {t.prior}, N={N})")
         for note in block.notes:
             print(f"note: {note}")
     return 0

@@ -15,6 +15,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorio_core.eval.batch import bayes_batch
+from scorio_core.dynamics.priors import (
+    TRAJECTORY_PRIOR_NOTES,
+    check_dynamics_prior,
+    prefix_counts,
+    pseudo_counts,
+    trajectory_prior_alpha,
+)
+from scorio_core.uncertainty.batch import posterior_summary_batch
 from scorio_core.eval._validate import real_vector
 from scorio_core.dynamics.trajectory_kernel import (
     GOLD_CHOICES,
@@ -30,14 +38,16 @@ from scorio_core.dynamics.trajectory_kernel import (
 )
 
 __all__ = [
+    "TRAJECTORY_PRIOR_NOTES",
     "TRAJECTORY_METRICS",
+    "trajectory_prior_alpha",
+    "pseudo_counts",
     "GOLD_CHOICES",
     "Trajectory",
     "rank_trajectory",
     "convergence_at_n",
     "outcomes_from_counts",
 ]
-
 
 @dataclass(frozen=True, eq=False)
 class Trajectory:
@@ -67,6 +77,8 @@ class Trajectory:
         undefined).
     convergence : int or None
         convergence@n of this trajectory (Appendix I.1), None for no convergence.
+    prior : str
+        Prior of Bayes@N and of the "data" gold standard (:data:`scorio_core.uncertainty.PRIORS`).
     """
 
     metric: str
@@ -79,6 +91,7 @@ class Trajectory:
     gold_ranks: np.ndarray
     kendall_tau: np.ndarray
     convergence: int | None
+    prior: str = "uniform"
 
 
 # --------------------------------------------------------------------------- public API
@@ -92,6 +105,7 @@ def rank_trajectory(
     prior_counts=None,
     gold="data",
     indices=None,
+    prior: str = "uniform",
 ) -> Trajectory:
     r"""Ranking of L models induced by the first n trials, for every n = 1..N.
 
@@ -124,6 +138,12 @@ def rank_trajectory(
         Resampled trial indices of one bootstrap replicate: shape (N,) column-wise (the
         same trials for every model and question) or (L, M, N) row-wise. The trajectory
         is then computed on the replicate, the "data" gold standard still on ``R``.
+    prior : {"uniform", "jeffreys", "empirical-bayes"}, default "uniform"
+        Prior of Bayes@N after n trials and of the "data" gold standard (see
+        :func:`trajectory_prior_alpha`): "uniform" is the paper's Dirichlet(1) per question
+        (ranks equal avg@N's), "jeffreys" Dirichlet(1/2), "empirical-bayes" the Dirichlet
+        fitted to each model's first n trials (refitted for every n, on the replicate when
+        ``indices`` is given), as the leaderboard would fit it after n trials.
 
     Returns
     -------
@@ -137,7 +157,8 @@ def rank_trajectory(
     ValueError
         Bad shapes, missing trials (-1), codes outside the weights, non-binary R for the
         Pass@k family, ``k`` outside 1..N, ``tau`` outside [0, 1] or missing, indices
-        outside 0..N-1, ``prior_counts`` with a non-Bayes metric.
+        outside 0..N-1, ``prior_counts`` with a non-Bayes metric or a prior other than
+        "uniform", unknown ``prior``.
 
     Notes
     -----
@@ -163,7 +184,8 @@ def rank_trajectory(
     R_a = check_outcomes(R, w_chk.size, binary=isinstance(metric, str) and metric not in ("bayes", "avg"))
     L, M, N = R_a.shape
     metric, k, tau = check_metric(metric, k, tau, N)
-    prior = check_prior(prior_counts, metric, (L, M, w_chk.size))
+    counts0 = check_prior(prior_counts, metric, (L, M, w_chk.size))
+    prior_key = check_dynamics_prior(prior, prior_counts)
     mode, given = check_gold(gold, L)
     if indices is None:
         idx, method = np.arange(N)[None], "column"
@@ -184,10 +206,22 @@ def rank_trajectory(
             lo, hi = int(idx_a.min()), int(idx_a.max())
             raise ValueError(f"indices must lie in [0, {N - 1}]; got values in [{lo}, {hi}].")
         idx = idx_a.astype(np.intp)[None] if method == "column" else idx_a.astype(np.intp).transpose(2, 0, 1)[None]
-    kernel = TrajectoryKernel(R_a, metric, w_chk, k, tau, prior)
+    if method == "column":
+        resampled = R_a[:, :, idx[0]]
+    else:
+        resampled = np.take_along_axis(R_a, idx[0].transpose(1, 2, 0), axis=2)
+    alpha = gold_alpha = None
+    if metric == "bayes":
+        alpha = trajectory_prior_alpha(R_a, w_chk.size, prior_key)
+        gold_alpha = alpha
+        if indices is not None and prior_key == "empirical-bayes":  # refit on the replicate, from the data's fit
+            alpha = trajectory_prior_alpha(resampled, w_chk.size, prior_key, init=alpha)
+    elif mode == "data":
+        gold_alpha = trajectory_prior_alpha(R_a, w_chk.size, prior_key, last_only=True)
+    kernel = TrajectoryKernel(R_a, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha)
     scores = kernel.scores(idx, method)  # (L, 1, N)
     if mode == "data":
-        gold_ranks = data_gold_ranks(R_a, w_chk)
+        gold_ranks = data_gold_ranks(R_a, w_chk, gold_alpha)
     elif mode == "replicate":
         gold_ranks = kernel.ranks(scores)[0][:, 0, -1].astype(np.int64)
     else:
@@ -196,13 +230,11 @@ def rank_trajectory(
     conv = int(first_convergence(ranks, gold_ranks)[0])
     sigma = None
     if metric == "bayes":
-        if method == "column":
-            resampled = R_a[:, :, idx[0]]
+        cum = prefix_counts(resampled, w_chk.size)  # (L, N, M, K)
+        if prior_key == "uniform":
+            _, sigma = bayes_batch(cum, w_chk, None if counts0 is None else counts0[:, None])
         else:
-            resampled = np.take_along_axis(R_a, idx[0].transpose(1, 2, 0), axis=2)
-        onehot = (resampled[..., None] == np.arange(w_chk.size)).astype(np.int64)  # (L, M, N, K)
-        cum = np.cumsum(onehot, axis=2).transpose(0, 2, 1, 3)  # (L, N, M, K)
-        _, sigma = bayes_batch(cum, w_chk, None if prior is None else prior[:, None])
+            sigma = posterior_summary_batch(cum.reshape(L * N, M, -1), w_chk, prior=prior_key).sigma.reshape(L, N)
     float_ranks = ranks[:, 0].astype(float)
     float_ranks[float_ranks == 0] = np.nan
     return Trajectory(
@@ -216,6 +248,7 @@ def rank_trajectory(
         gold_ranks=np.asarray(gold_ranks).astype(np.int64),
         kendall_tau=tau_b[0],
         convergence=None if conv < 0 else conv,
+        prior=prior_key,
     )
 
 

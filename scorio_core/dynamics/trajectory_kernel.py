@@ -130,22 +130,32 @@ class TrajectoryKernel:
     replicates (column-wise ``(B, N)`` or row-wise ``(B, L, M, N)``) to scores of shape
     ``(L, B, N)`` (NaN for ``n < k``) with cumulative sums over trials: Bayes@N/avg@N sum
     the per-trial ``w_j - w_0`` (Eq. 15 with per-question ``T_a = T0_a + n``; questions are
-    grouped by their prior size ``T0_a``), the Pass@k family looks up the per-question
+    grouped by their prior size ``T0_a``). ``alpha`` is the Dirichlet pseudo-count of every
+    category (1 = the paper's uniform prior, 1/2 Jeffreys), or an array (L, N, C+1) of
+    per-model pseudo-counts for each prefix length n (an empirical-Bayes prior fitted to the
+    first n trials; 0 = the pooled fallback, whose estimate is the observed mean). The Pass@k family looks up the per-question
     estimator in an ``(n, c) -> value`` table built with
     :func:`scorio_core.eval.batch.binary_question_scores`.
     """
 
-    def __init__(self, R: np.ndarray, metric: str, w: np.ndarray, k: int, tau: float | None, prior: np.ndarray | None):
+    def __init__(self, R: np.ndarray, metric: str, w: np.ndarray, k: int, tau: float | None, prior: np.ndarray | None,
+                 alpha: float | np.ndarray = 1.0):
         self.metric, self.k, self.tau = metric, k, tau
         self.L, self.M, self.N = L, M, N = R.shape
         self.first = k - 1  # index of the first defined prefix (n = k)
         self.linear = metric in _LINEAR
+        self.t_n = self.P_n = None
         if self.linear:
             self.w0 = float(w[0])
             wc = w - w[0]
-            if metric == "bayes":
-                t0 = float(w.size) + (0.0 if prior is None else prior.sum(axis=2))
-                p_la = (np.ones(w.size) if prior is None else 1.0 + prior) @ wc
+            if metric == "bayes" and np.ndim(alpha) == 3:  # per-(model, prefix) pseudo-counts (L, N, C+1)
+                t0, p_la = 0.0, 0.0
+                self.t_n = np.ascontiguousarray(alpha.sum(axis=2).T)  # (N, L)
+                self.P_n = np.ascontiguousarray(M * (alpha @ wc).T)  # (N, L)
+            elif metric == "bayes":
+                a = float(alpha)
+                t0 = a * w.size + (0.0 if prior is None else prior.sum(axis=2))
+                p_la = (np.full(w.size, a) if prior is None else a + prior) @ wc
             else:
                 t0, p_la = 0.0, 0.0
             t0 = np.broadcast_to(t0, (L, M))
@@ -207,7 +217,11 @@ class TrajectoryKernel:
                 per_trial = self._group_sum(self.values.ravel()[self._flat(idx)])
             cum = np.cumsum(per_trial, axis=1, out=per_trial if method == "row" else None)
             n = np.arange(1, N + 1, dtype=float)[None, :, None, None]
-            if self.t.size == 1:
+            if self.t_n is not None:  # prior pseudo-counts that change with the prefix length
+                cum = cum[..., 0]
+                cum += self.P_n[None]
+                cum /= M * (self.t_n[None] + n[..., 0])
+            elif self.t.size == 1:
                 cum = cum[..., 0]
                 cum += self.P[None, None, :, 0]
                 cum *= 1.0 / (M * (self.t[0] + n[..., 0]))
@@ -240,9 +254,13 @@ class TrajectoryKernel:
         return ranks, tau_full
 
 
-def data_gold_ranks(R: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Gold standard of section 2.7: ranking by avg@N_max (= Bayes@N_max, uniform prior) on all trials."""
-    kernel = TrajectoryKernel(R, "avg", w, 1, None, None)
+def data_gold_ranks(R: np.ndarray, w: np.ndarray, alpha: float | np.ndarray | None = None) -> np.ndarray:
+    """Gold standard of section 2.7: ranking by Bayes@N_max on all trials.
+
+    ``alpha`` None: the uniform prior, whose ranking is avg@N_max's (section 2.6); otherwise
+    Bayes@N_max under those pseudo-counts (a scalar, or (L, N, C+1) of which n = N is used).
+    """
+    kernel = TrajectoryKernel(R, "avg", w, 1, None, None) if alpha is None else TrajectoryKernel(R, "bayes", w, 1, None, None, alpha)
     identity = np.arange(R.shape[2])[None]
     scores = kernel.scores(identity, "column")[:, 0, -1]
     return batch_competition_ranks(scores, tol=_TOL).astype(np.int64)

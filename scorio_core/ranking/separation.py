@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from scorio_core.eval._validate import check_confidence, check_int, count_array, nonnegative_array, weights_for
+from scorio_core.eval._validate import check_confidence, check_int, count_array, nonnegative_array, real_vector, weights_for
 from scorio_core.eval.batch import bayes_batch
 
 __all__ = ["TrialsNeeded", "trials_needed", "trials_meaning", "ASSUMPTION"]
@@ -133,6 +133,8 @@ def trials_needed(
     n_limit: int = 1_000_000,
     power: float = 0.8,
     range_level: float = 0.8,
+    alpha_a=None,
+    alpha_b=None,
 ) -> TrialsNeeded:
     r"""How many trials per question separate two models at a chosen confidence.
 
@@ -158,6 +160,10 @@ def trials_needed(
         Target power of ``n_power`` in (0, 1).
     range_level : float, default 0.8
         Credibility of the interval of the difference that gives ``n_power_range``.
+    alpha_a, alpha_b : array-like of float, shape (C+1,), optional
+        Dirichlet pseudo-counts of each model's per-question prior (default 1 per category,
+        the paper's uniform prior; 1/2 Jeffreys; a fitted empirical-Bayes prior), held fixed
+        as N grows. The prior counts are added to them.
 
     Returns
     -------
@@ -174,7 +180,7 @@ def trials_needed(
     Notes
     -----
     Assumption (:data:`ASSUMPTION`): the per-question rates stay at their posterior means
-    ``pi_hat_aj = nu_aj / T_a`` (``nu = counts + prior + 1``). With N trials per question a
+    ``pi_hat_aj = nu_aj / T_a`` (``nu = counts + prior + alpha``, alpha = 1 by default). With N trials per question a
     model is credited the expected counts ``N pi_hat``; ``mu(N)`` and ``sigma(N)`` follow
     Eq. 15 on those counts, ``z(N) = |mu_a - mu_b| / sqrt(sigma_a^2 + sigma_b^2)``, and
     ``n_needed`` is the first N with ``z(N) >= Phi^{-1}(confidence)``, found by doubling N
@@ -228,6 +234,16 @@ def trials_needed(
 
     keep_a, keep_b = ca.sum(axis=1) > 0, cb.sum(axis=1) > 0
     ca, pa, cb, pb = ca[keep_a], pa[keep_a], cb[keep_b], pb[keep_b]
+    for name, alpha in (("alpha_a", alpha_a), ("alpha_b", alpha_b)):
+        if alpha is not None:
+            a = real_vector(alpha, name)
+            if a.size != ca.shape[1] or not np.all(np.isfinite(a) & (a > 0)):
+                raise ValueError(f"{name} must hold {ca.shape[1]} finite pseudo-counts > 0; got {a.tolist()}.")
+            # pseudo-counts alpha enter Eq. 15 as prior counts alpha - 1 (nu = counts + prior + 1)
+            if name == "alpha_a":
+                pa = pa + (a - 1.0)
+            else:
+                pb = pb + (a - 1.0)
     rates = [(c + p + 1.0) / (c + p + 1.0).sum(axis=1, keepdims=True) for c, p in ((ca, pa), (cb, pb))]
     priors = [pa, pb]
     mu_a, s_a = bayes_batch(ca, w_a, pa)

@@ -13,6 +13,8 @@ from scorio_core.eval._validate import check_int
 from scorio_core.rubric import BoundRubric, resolve_schema
 from scorio_core.sensitivity import kernel
 from scorio_core.sensitivity._common import _missing_signals, _real, _table
+from scorio_core.uncertainty import PRIOR_LABELS, check_prior
+from scorio_core.uncertainty.batch import posterior_shares
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ def perturb_rubric(
     search_weight: float = 1.0,
     search_shift: float = 25.0,
     progress: Callable[[float], object] | None = None,
+    prior: str = "uniform",
 ) -> PerturbationResult:
     r"""Rank stability under random perturbations of one rubric's weights and thresholds.
 
@@ -169,6 +172,10 @@ def perturb_rubric(
         Largest percentile shift searched (1-point steps) for a threshold.
     progress : callable, optional
         ``progress(fraction_done)``; returning False stops the run with :class:`Cancelled`.
+    prior : {"uniform", "jeffreys", "empirical-bayes"}, default "uniform"
+        Prior of Bayes@N (:func:`scorio_core.uncertainty.batch.posterior_shares`). The
+        empirical-Bayes prior is fitted to the category counts, so it is refitted when a
+        threshold moves and not when a weight changes.
 
     Returns
     -------
@@ -188,7 +195,7 @@ def perturb_rubric(
     -----
     A leader change is a perturbed rubric under which the base leader no longer ranks
     first. Bayes@N means are linear in the weights, ``mu_i(w) = sum_j w_j P_ij`` with
-    ``P_ij`` the posterior mean share of category j, so the smallest single-weight change
+    ``P_ij`` the posterior mean share of category j (under any of the priors), so the smallest single-weight change
     after which model i overtakes the leader l is ``(mu_l - mu_i) / (w_j (P_ij - P_lj))``,
     solved exactly; thresholds are searched in 1-point steps outward from the base.
 
@@ -223,9 +230,11 @@ def perturb_rubric(
     K = len(schema.categories)
     w = schema.weights
 
+    prior = check_prior(prior)
     base_codes = bound.codes(frozen or None)
     base_counts = kernel.category_counts(base_codes, cells, K)
-    base_mu = kernel.model_moments(base_counts, w)[0]
+    basis = posterior_shares(base_counts, prior)  # (L, K): mu = basis @ w for any weights
+    base_mu = basis @ w
     scored = np.isfinite(base_mu)
     if scored.sum() < 2:
         raise InputError(f"ranking needs at least 2 models with matched attempts under {schema.name!r}; got {int(scored.sum())}.")
@@ -246,12 +255,16 @@ def perturb_rubric(
     search_cost = len(pct) * 2 * int(search_shift)
     total = n + search_cost
     step = max(1, total // 50)
-    mu = np.empty((n, len(cells.models)))
-    for p in range(n):
-        counts = kernel.category_counts(codes_for(shifts[p]), cells, K) if pct else base_counts
-        mu[p] = kernel.model_moments(counts, w * factors[p])[0]
-        if progress is not None and (p + 1) % step == 0 and progress((p + 1) / total) is False:
-            raise Cancelled(f"rubric perturbation cancelled after {p + 1} of {n} rubrics.")
+    if pct:  # moved thresholds change the categories: one posterior per perturbed rubric
+        mu = np.empty((n, len(cells.models)))
+        for p in range(n):
+            mu[p] = posterior_shares(kernel.category_counts(codes_for(shifts[p]), cells, K), prior) @ (w * factors[p])
+            if progress is not None and (p + 1) % step == 0 and progress((p + 1) / total) is False:
+                raise Cancelled(f"rubric perturbation cancelled after {p + 1} of {n} rubrics.")
+    else:  # weights only: linear in the weights, all perturbations at once
+        mu = (w * factors) @ basis.T
+        if progress is not None and progress(n / total) is False:
+            raise Cancelled(f"rubric perturbation cancelled after {n} of {n} rubrics.")
     ranks = kernel.ranks(mu)
     flip = ranks[:, leader] > 1
     L = len(cells.models)
@@ -259,7 +272,6 @@ def perturb_rubric(
 
     parameters, samples, drivers = [], [], []
     labels = schema.labels
-    basis = np.stack([kernel.model_moments(base_counts, np.eye(K)[j])[0] for j in range(K)], axis=1)  # (L, K)
     for j in weight_idx:
         parameters.append(RubricParameter(f"weight: {labels[j]}", "weight", float(w[j]), 1.0 - r, 1.0 + r))
         samples.append(factors[:, j])
@@ -269,7 +281,7 @@ def perturb_rubric(
         parameters.append(RubricParameter(f"threshold: {t.name}", "threshold", float(t.percentile), float(lows[i]), float(highs[i])))
         samples.append(shifts[:, i])
         change, who = kernel.threshold_flip(
-            lambda s, i=i: kernel.model_moments(kernel.category_counts(codes_for(np.eye(len(pct))[i] * s), cells, K), w)[0],
+            lambda s, i=i: posterior_shares(kernel.category_counts(codes_for(np.eye(len(pct))[i] * s), cells, K), prior) @ w,
             t.percentile, leader, search_shift,
         )
         drivers.append(_driver(parameters[-1], shifts[:, i], flip, change, who, cells.models))
@@ -290,7 +302,7 @@ def perturb_rubric(
         "scaling every weight by one common factor would not change the ranking",
         f"each percentile threshold moves by an independent U(-{d:g}, {d:g}) percentile points "
         "(within 0..100) and is recomputed from the same attempts, pooled over models",
-        "ranks are competition ranks of the Bayes@N posterior mean (uniform prior); "
+        f"ranks are competition ranks of the Bayes@N posterior mean ({PRIOR_LABELS[prior]}); "
         "questions and trials are taken as independent",
     )
     return PerturbationResult(

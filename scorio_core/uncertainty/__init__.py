@@ -15,6 +15,7 @@ from scorio_core.uncertainty.posterior import (
     check_scope,
     interval_label,
     posterior_summary,
+    projection_alpha,
 )
 from scorio_core.uncertainty.priors import PRIOR_LABELS, PRIORS, FittedPrior, check_prior, fit_dirichlet_prior, prior_alpha
 
@@ -35,4 +36,5 @@ __all__ = [
     "interval_label",
     "posterior_summary",
     "prior_alpha",
+    "projection_alpha",
 ]

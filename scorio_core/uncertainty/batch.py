@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
-from scipy.special import digamma, gammaln, ndtri, polygamma
+from scipy.special import digamma, gammaln, ndtri
 
 from scorio_core.eval.bayes import scaled_weights
 from scorio_core.uncertainty.posterior import check_scope
 from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS, check_prior
 
-__all__ = ["BatchPrior", "BatchSummary", "fit_dirichlet_prior_batch", "posterior_summary_batch"]
+__all__ = ["BatchPrior", "BatchSummary", "fit_dirichlet_prior_batch", "posterior_shares", "posterior_summary_batch"]
 
 _MAX_NEWTON = 100
 
@@ -63,9 +63,35 @@ def _states(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     totals = counts.sum(axis=2)
     model = np.repeat(np.arange(L), M)[totals.ravel() > 0]
     rows = counts.reshape(L * M, K)[totals.ravel() > 0]
+    if rows.size == 0:
+        return model, rows.astype(np.float64), np.zeros(0)
+    base = rows.max(axis=0).astype(np.int64) + 1  # mixed-radix code of (model, row): one 1-D sort
+    span = np.prod(base.astype(float)) * L
+    if span < 2.0**62:
+        radix = np.cumprod(np.concatenate([[1], base[:0:-1]]))[::-1]  # radix[j] = prod(base[j+1:])
+        key = model.astype(np.int64) * int(np.prod(base)) + rows.astype(np.int64) @ radix
+        uniq, first, freq = np.unique(key, return_index=True, return_counts=True)
+        return model[first], rows[first].astype(np.float64), freq.astype(np.float64)
     table = np.concatenate([model[:, None], rows], axis=1)
     uniq, freq = np.unique(table, axis=0, return_counts=True)
     return uniq[:, 0], uniq[:, 1:].astype(np.float64), freq.astype(np.float64)
+
+
+def _trigamma(x: np.ndarray) -> np.ndarray:
+    """psi_1(x) for x > 0 to ~1e-10 relative: six recurrence steps, then the asymptotic series.
+
+    2-3x faster than ``scipy.special.polygamma(1, x)`` (which goes through ``zeta``); used
+    only in the Newton Hessian, so it changes the path to the maximum, never the maximum.
+    """
+    z = np.array(x, dtype=np.float64)
+    acc = 1.0 / (z * z)
+    for _ in range(5):
+        z += 1.0
+        acc += 1.0 / (z * z)
+    z += 1.0
+    iz = 1.0 / z
+    iz2 = iz * iz
+    return acc + iz * (1.0 + iz * (0.5 + iz * (1.0 / 6 + iz2 * (-1.0 / 30 + iz2 * (1.0 / 42 - iz2 / 30)))))
 
 
 def _loglik(alpha: np.ndarray, model: np.ndarray, rows: np.ndarray, freq: np.ndarray, n_models: int) -> np.ndarray:
@@ -91,19 +117,21 @@ def _newton(model, rows, freq, eta0, n_models):
         if idx.size == 0:
             break
         smask = active[model]
+        if not smask.all():  # drop converged models' rows for good: later iterations touch only the rest
+            model, rows, freq = model[smask], rows[smask], freq[smask]
         remap[idx] = np.arange(idx.size)
-        sm, sr, sf = remap[model[smask]], rows[smask], freq[smask]
+        sm, sr, sf = remap[model], rows, freq
         n_sub = idx.size
         alpha = np.exp(eta[idx])
         a = alpha[sm]
         a_sum = a.sum(axis=1)
         totals = sr.sum(axis=1)
         common_g = digamma(a_sum) - digamma(a_sum + totals)
-        common_h = polygamma(1, a_sum) - polygamma(1, a_sum + totals)
+        common_h = _trigamma(a_sum) - _trigamma(a_sum + totals)
         g_a = np.stack([np.bincount(sm, weights=sf * (common_g + digamma(sr[:, j] + a[:, j]) - digamma(a[:, j])),
                                     minlength=n_sub) for j in range(K)], axis=1)
         h_common = np.bincount(sm, weights=sf * common_h, minlength=n_sub)
-        h_diag = np.stack([np.bincount(sm, weights=sf * (polygamma(1, sr[:, j] + a[:, j]) - polygamma(1, a[:, j])),
+        h_diag = np.stack([np.bincount(sm, weights=sf * (_trigamma(sr[:, j] + a[:, j]) - _trigamma(a[:, j])),
                                        minlength=n_sub) for j in range(K)], axis=1)
         H_a = h_common[:, None, None] + h_diag[:, :, None] * eye
         g = g_a * alpha  # gradient of the log-likelihood in eta
@@ -129,13 +157,40 @@ def _newton(model, rows, freq, eta0, n_models):
     return eta
 
 
-def fit_dirichlet_prior_batch(counts: object) -> BatchPrior:
+def _restart_at_lower_bound(eta, model, rows, freq):
+    """Refit models that stopped on the lower pseudo-count bound from a weak start; keep the better fit.
+
+    On strongly U-shaped data (questions all right or all wrong) the likelihood in ``log alpha``
+    can have a local maximum on the box's corner and a higher one inside; an even start of total
+    strength 0.01 finds the inner one (as the per-model L-BFGS-B fit does).
+    """
+    lo, _hi = _LOG_ALPHA_BOUNDS
+    stuck = np.flatnonzero((eta <= lo + 1e-9).any(axis=1))
+    if stuck.size == 0:
+        return eta
+    remap = np.full(eta.shape[0], -1, dtype=np.int64)
+    remap[stuck] = np.arange(stuck.size)
+    keep = remap[model] >= 0
+    sm, sr, sf = remap[model[keep]], rows[keep], freq[keep]
+    start = np.full((stuck.size, eta.shape[1]), np.log(0.01 / eta.shape[1]))  # weak and even: away from the corner
+    other = _newton(sm, sr, sf, start, stuck.size)
+    better = _loglik(np.exp(other), sm, sr, sf, stuck.size) > _loglik(np.exp(eta[stuck]), sm, sr, sf, stuck.size) + 1e-12
+    out = eta.copy()
+    out[stuck[better]] = other[better]
+    return out
+
+
+def fit_dirichlet_prior_batch(counts: object, init: np.ndarray | None = None) -> BatchPrior:
     """Empirical-Bayes Dirichlet priors of every model, as :func:`~scorio_core.uncertainty.fit_dirichlet_prior`.
 
     Parameters
     ----------
     counts : array-like of int, shape (L, M, C+1)
         Category counts; rows summing to 0 are questions a model did not answer.
+    init : ndarray of float, shape (L, C+1), optional
+        Starting pseudo-counts of the Newton iterations (e.g. the fit to similar data); rows
+        that are not finite and positive start from the default (pool mean, strength 2).
+        Changes the path, not the maximum.
 
     Returns
     -------
@@ -174,11 +229,49 @@ def fit_dirichlet_prior_batch(counts: object) -> BatchPrior:
         model, rows, freq = _states(c[idx])
         m0 = np.clip(pooled_counts[idx] / pooled_counts[idx].sum(axis=1, keepdims=True), 1e-3, None)
         eta0 = np.log(2.0 * m0 / m0.sum(axis=1, keepdims=True))
+        if init is not None:
+            start = np.asarray(init, dtype=np.float64)[idx]
+            good = np.all(np.isfinite(start) & (start > 0), axis=1)
+            eta0[good] = np.clip(np.log(start[good]), *_LOG_ALPHA_BOUNDS)
         eta = _newton(model, rows, freq, eta0, idx.size)
+        eta = _restart_at_lower_bound(eta, model, rows, freq)
         alpha[idx] = np.exp(eta)
         mean[idx] = alpha[idx] / alpha[idx].sum(axis=1, keepdims=True)
         pooled[idx] = False
     return BatchPrior(alpha, mean, pooled, method.astype(str))
+
+
+@dataclass(frozen=True, eq=False)
+class _Counts:
+    """Float counts (L, M, K), trials per row, answered rows and answered questions per model."""
+
+    cf: np.ndarray
+    n: np.ndarray
+    answered: np.ndarray
+    m_l: np.ndarray
+    has: np.ndarray
+
+    @property
+    def m_safe(self) -> np.ndarray:
+        return np.where(self.has, self.m_l, 1.0)
+
+
+def _summarise(c: np.ndarray) -> _Counts:
+    cf = c.astype(np.float64)
+    n = cf.sum(axis=2)
+    answered = n > 0
+    m_l = answered.sum(axis=1).astype(np.float64)
+    return _Counts(cf, n, answered, m_l, m_l > 0)
+
+
+def _prior_pseudo_counts(c: np.ndarray, prior: str, has: np.ndarray):
+    """``(alpha (L, K), pooled (L,), fitted BatchPrior or None)`` of a prior; pooled rows get 1 (their mean is the pool's)."""
+    L, _, K = c.shape
+    if prior in ("uniform", "jeffreys"):
+        return np.full((L, K), 1.0 if prior == "uniform" else 0.5), np.zeros(L, dtype=bool), None
+    fitted = fit_dirichlet_prior_batch(c)
+    pooled = fitted.pooled & has
+    return np.where(pooled[:, None] | ~has[:, None], 1.0, fitted.alpha), pooled, fitted
 
 
 def _beta_interval(x, s2, confidence):
@@ -237,12 +330,8 @@ def posterior_summary_batch(
     if c.ndim != 3 or c.shape[2] != weights.size:
         raise ValueError(f"counts must have shape (L, M, {weights.size}); got {c.shape}.")
     L, M, K = c.shape
-    cf = c.astype(np.float64)
-    n = cf.sum(axis=2)
-    answered = n > 0
-    m_l = answered.sum(axis=1).astype(np.float64)
-    has = m_l > 0
-    m_safe = np.where(has, m_l, 1.0)
+    cs = _summarise(c)
+    cf, n, answered, m_l, has, m_safe = cs.cf, cs.n, cs.answered, cs.m_l, cs.has, cs.m_safe
     lo_w, hi_w = float(weights.min()), float(weights.max())
     offset, scale, w_norm = scaled_weights(weights)
     method = np.full(L, "fixed" if prior != "empirical-bayes" else "marginal-likelihood", dtype=object)
@@ -256,16 +345,11 @@ def posterior_summary_batch(
         mu = np.where(answered, m1, 0.0).sum(axis=1) / m_safe
         return mu, np.where(answered, var, 0.0).sum(axis=1) / m_safe**2
 
-    pooled = np.zeros(L, dtype=bool)
-    if prior in ("uniform", "jeffreys"):
-        mu_n, var_n = dirichlet_moments(np.full((L, K), 1.0 if prior == "uniform" else 0.5))
-    else:
-        fitted = fit_dirichlet_prior_batch(c)
+    alpha_fit, pooled, fitted = _prior_pseudo_counts(c, prior, has)
+    mu_n, var_n = dirichlet_moments(alpha_fit)
+    if fitted is not None:
         method = fitted.method.astype(object)
-        pooled = fitted.pooled & has
         spread = np.maximum(fitted.mean @ (w_norm * w_norm) - (fitted.mean @ w_norm) ** 2, 0.0)
-        alpha_fit = np.where(pooled[:, None] | ~has[:, None], 1.0, fitted.alpha)
-        mu_n, var_n = dirichlet_moments(alpha_fit)
         strength = alpha_fit.sum(axis=1)
         n_safe = np.where(answered, n, 1.0)
         c_term = np.where(answered, strength[:, None] / (n_safe + strength[:, None]), 0.0).sum(axis=1) / m_safe
@@ -306,3 +390,41 @@ def posterior_summary_batch(
     nan = np.where(has, 1.0, np.nan)
     return BatchSummary(mu * nan, sigma * nan, lo * nan, hi * nan, np.where(has, method, "none").astype(str))
 
+
+
+def posterior_shares(counts: object, prior: str = "empirical-bayes") -> np.ndarray:
+    r"""Posterior mean share of every category per model: Bayes@N is ``shares @ w`` for any weights.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (L, M, C+1)
+        Category counts; rows summing to 0 are unanswered (left out of that model).
+    prior : {"empirical-bayes", "uniform", "jeffreys"}, default "empirical-bayes"
+
+    Returns
+    -------
+    ndarray of float64, shape (L, C+1)
+        ``P[l, j] = (1/M_l) sum_a (c_aj + alpha_j) / (n_a + A)`` over model l's answered
+        questions (the pooled fallbacks' prior mean for unidentified empirical-Bayes priors,
+        as :func:`posterior_summary_batch`); rows sum to 1; NaN rows for models without
+        answered questions. The prior is fitted to the counts, not the weights, so
+        ``P @ w`` equals ``posterior_summary_batch(counts, w, prior=prior).mu`` for every ``w``
+        (Eq. 15 with real-valued pseudo-counts; Hariri et al., ICLR 2026, arXiv:2510.04265).
+
+    Raises
+    ------
+    ValueError
+        Unknown prior or bad shape.
+    """
+    check_prior(prior)
+    c = np.asarray(counts)
+    if c.ndim != 3 or c.shape[2] < 2:
+        raise ValueError(f"counts must have shape (L, M, C+1) with C+1 >= 2; got {c.shape}.")
+    cs = _summarise(c)
+    alpha, pooled, fitted = _prior_pseudo_counts(c, prior, cs.has)
+    nu = cs.cf + alpha[:, None, :]
+    share = nu / nu.sum(axis=2, keepdims=True)
+    P = np.where(cs.answered[..., None], share, 0.0).sum(axis=1) / cs.m_safe[:, None]
+    if pooled.any():
+        P = np.where(pooled[:, None], fitted.mean, P)
+    return np.where(cs.has[:, None], P, np.nan)

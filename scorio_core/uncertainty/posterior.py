@@ -35,6 +35,7 @@ __all__ = [
     "PosteriorSummary",
     "bayes_dirichlet",
     "posterior_summary",
+    "projection_alpha",
     "check_scope",
     "interval_label",
     "calibration_table",
@@ -293,6 +294,40 @@ def posterior_summary(
         lo, hi = _interval(mu, sigma, confidence, lo_w, hi_w, shape)
     return PosteriorSummary(mu, sigma, lo, hi, prior, scope, interval_label(prior, scope, confidence), fitted, note)
 
+
+
+def projection_alpha(counts: object, prior: str) -> tuple[np.ndarray, str]:
+    """Pseudo-counts of one model's prior, held fixed to project more trials (trials needed).
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (M, C+1)
+        The model's category counts per question.
+    prior : {"empirical-bayes", "uniform", "jeffreys"}
+
+    Returns
+    -------
+    alpha : ndarray of float64, shape (C+1,)
+        1 (uniform), 1/2 (Jeffreys) or the fitted empirical-Bayes pseudo-counts; where the
+        data cannot identify the empirical-Bayes prior (N = 1, all trials in one category)
+        the uniform prior's 1, with a note saying so.
+    note : str
+        "" or the plain-language reason for the substitution.
+
+    Raises
+    ------
+    ValueError
+        Unknown prior or bad counts.
+    """
+    c = np.asarray(counts)
+    K = c.shape[-1]
+    if check_prior(prior) != "empirical-bayes":
+        return prior_alpha(prior, K), ""
+    fitted = fit_dirichlet_prior(c)
+    if fitted.pooled:
+        return np.ones(K), ("the empirical-Bayes prior is not identified for this model (" + fitted.method
+                            + "); the projection uses the uniform prior")
+    return np.asarray(fitted.alpha, dtype=float), ""
 
 
 def calibration_table():

@@ -160,7 +160,7 @@ def test_convergence_default_view(sim):
     at = _visit(sim, CONV)
     table = at.dataframe[0].value
     assert list(table["method"]) == ["Bayes@N", "Pass@2", "Pass@4", "Pass@8"]
-    assert table["replicates"].tolist() == [2000] * 4
+    assert table["replicates"].tolist() == [200] * 4  # the empirical-Bayes prior (default) refits per replicate
     dist, tau = _charts(at)
     names = [t.name for t in dist.data if t.showlegend is not False]
     assert any(n.startswith("Bayes@N: mean") and "no convergence" in n for n in names)
@@ -263,7 +263,8 @@ def test_a_rerun_cancels_every_job():
 
 
 def test_a_cancelled_bootstrap_is_never_cached(sim):
-    ctx = SimpleNamespace(data=SimpleNamespace(data_id="test-cancel", dataset=sim_dataset()), task=SIMULATION, confidence=0.95)
+    ctx = SimpleNamespace(data=SimpleNamespace(data_id="test-cancel", dataset=sim_dataset()), task=SIMULATION, confidence=0.95,
+                          prior="uniform")
     active = SimpleNamespace(rubric_id="binary", categorization=None, prior_id="none", prior=None)
     method = [analysis_cache.Method("bayes")]
 
@@ -273,7 +274,7 @@ def test_a_cancelled_bootstrap_is_never_cached(sim):
     with pytest.raises(_Rerun):
         analysis_cache.convergence_results(ctx, active, method, scheme="column", replicates=20_000, seed=9,
                                            on_progress=interrupt)
-    key = f"conv|test-cancel|{SIMULATION}|binary|none|{method[0]}|column|20000|9|data|all"
+    key = f"conv|test-cancel|{SIMULATION}|binary|none|uniform|{method[0]}|column|20000|9|data|all"
     assert analysis_cache.fetch(key) is None
     ((_, result),) = analysis_cache.convergence_results(ctx, active, method, scheme="column", replicates=200, seed=9)
     assert result.replicates == 200
@@ -362,3 +363,18 @@ def test_sensitivity_without_signals_explains(app):
     at = _visit(app, SENS)
     assert "Only binary correctness applies" in _texts(at)
     assert at.multiselect(key="sens_schemas").options == ["Binary correctness"]
+
+
+# --------------------------------------------------------------------------- priors (issue 13)
+@pytest.mark.parametrize("prior", ["uniform", "jeffreys", "empirical-bayes"])
+def test_trajectories_follow_the_sidebar_prior(sim, prior):
+    from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES
+    from scorio_core.uncertainty import PRIOR_LABELS
+
+    sim.sidebar.selectbox(key="prior").set_value(prior).run()
+    at = _visit(sim, TRAJ)
+    text = _texts(at)
+    assert f"Prior: {PRIOR_LABELS[prior]}" in text
+    assert TRAJECTORY_PRIOR_NOTES[prior].capitalize()[:60] in text
+    bands = _charts(at)[1]
+    assert bands.data  # the credible bands render under every prior

@@ -8,6 +8,7 @@ from scorio_core import io
 from scorio_core.analysis import leaderboard, outcomes_for
 from scorio_core.ranking.compare import difference_posterior
 from scorio_core.ranking.separation import trials_needed
+from scorio_core.uncertainty import projection_alpha
 from tests.app.conftest import ROOT, chart_specs, no_exception, shown
 
 COMPARE = "pages/results/compare.py"
@@ -24,7 +25,9 @@ def test_defaults_to_the_top_two_and_matches_core(app):
     metrics = [m.value for m in app.main.metric]
     assert metrics[0] == f"{d.mean:+.4f}" and metrics[1] == f"{d.sd:.4f}"
     assert any("Not distinguishable at 95%" in i.value for i in app.main.info)
-    needed = trials_needed(outcomes.rubric.counts[0], outcomes.rubric.counts[1], confidence=0.95)
+    counts = outcomes.rubric.counts
+    alphas = [projection_alpha(counts[i], "empirical-bayes")[0] for i in (0, 1)]  # the sidebar's default prior
+    needed = trials_needed(counts[0], counts[1], confidence=0.95, alpha_a=alphas[0], alpha_b=alphas[1])
     assert any(f"{needed.n_power:,} trials per question** for 80% power" in i.value for i in app.main.info)
     assert any(f"plug-in N = {needed.n_needed:,}" in shown(c.value) for c in app.main.caption)
     assert len(chart_specs(app)) == 3  # difference, per-question scatter, trials curve

@@ -49,11 +49,12 @@ def test_analysis_pages_on_the_paper_simulation(page, server_url):
 
     page.get_by_role("radio", name="Worst-case replicate").click()
     wait_ready(page)
-    page.get_by_text("worst of 2,000 column-wise bootstrap replicates").first.wait_for(timeout=120_000)
+    # 200 replicates: the default under the empirical-Bayes prior, which is refitted on every replicate
+    page.get_by_text("worst of 200 column-wise bootstrap replicates").first.wait_for(timeout=120_000)
     _charts(page, 2)
     shot(page, "analysis-02-trajectories-worst.png")
 
-    _go(page, "Convergence", "Convergence", 2)  # runs the default bootstrap (4 methods x 2,000 replicates)
+    _go(page, "Convergence", "Convergence", 2)  # runs the default bootstrap (4 methods x 200 replicates)
     chart = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     assert "Bayes@N" in chart and "no convergence" in chart and "Pass@2" in chart
     shot(page, "analysis-03-convergence.png")
@@ -66,7 +67,7 @@ def test_analysis_pages_on_the_paper_simulation(page, server_url):
     # a long run shows progress and is cancelled by changing a widget
     slider = page.get_by_role("slider", name="Replicates")
     slider.focus()
-    for _ in range(5):  # 2,000 -> 100,000 replicates
+    for _ in range(5):  # 200 -> 10,000 replicates
         page.keyboard.press("ArrowRight")
     page.locator('[data-testid="stProgress"]').first.wait_for(timeout=60_000)
     assert "Bootstrapping" in page.locator('[data-testid="stProgress"]').first.inner_text()
@@ -74,7 +75,7 @@ def test_analysis_pages_on_the_paper_simulation(page, server_url):
     for _ in range(5):
         page.keyboard.press("ArrowLeft")
     page.wait_for_function("() => !document.querySelector('[data-testid=stProgress]')", timeout=60_000)
-    page.get_by_text("2,000 row-wise bootstrap replicates").first.wait_for(timeout=60_000)
+    page.get_by_text("200 row-wise bootstrap replicates").first.wait_for(timeout=60_000)
     _charts(page, 2)
 
     _go(page, "Sensitivity", "Rubric sensitivity", 2)

@@ -24,13 +24,24 @@ def test_json_contract_matches_the_core(tmp_path, capsys):
     argv = ["convergence", write_attempts(tmp_path / "a.csv", R), "--replicates", "64", "--seed", "3", "--output", "json"]
     out = run_json(capsys, argv)
     assert KEYS <= set(out)
-    res = bootstrap_convergence(R, replicates=64, seed=3)
+    res = bootstrap_convergence(R, replicates=64, seed=3, prior="empirical-bayes")  # the CLI's default prior
     assert out["method"] == "column" and out["replicates"] == 64 and out["seed"] == 3
+    assert out["prior"] == "empirical-bayes"
     np.testing.assert_allclose(out["pmf"], res.pmf)
     np.testing.assert_allclose(out["cdf"], res.cdf)
     assert out["no_convergence"] == pytest.approx(res.no_convergence)
     assert len(out["kendall_tau_mean"]) == 4 and len(out["pmf"]) == 3
     assert out["worst_ranks"] == res.worst_ranks.astype(int).tolist()
+
+
+def test_uniform_prior_is_the_papers(tmp_path, capsys):
+    argv = ["convergence", write_attempts(tmp_path / "a.csv", R), "--replicates", "64", "--seed", "3", "--prior", "uniform",
+            "--output", "json"]
+    out = run_json(capsys, argv)
+    res = bootstrap_convergence(R, replicates=64, seed=3)
+    assert out["prior"] == "uniform" and res.prior == "uniform"
+    np.testing.assert_allclose(out["pmf"], res.pmf)
+    assert any("uniform prior" in a for a in out["assumptions"])
 
 
 def test_count_data_row_bootstrap_and_column_refusal(tmp_path, capsys):

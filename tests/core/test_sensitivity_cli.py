@@ -49,7 +49,7 @@ def test_json_contract(dump, frame, capsys):
     assert [p["schema"] for p in out["perturbation"]] == out["schemas"]
     first = out["perturbation"][0]
     assert list(first) == PERTURBATION_KEYS
-    direct = perturb_rubric(frame, "Format Aware", n=40, seed=2)
+    direct = perturb_rubric(frame, "Format Aware", n=40, seed=2, prior="empirical-bayes")  # the CLI default prior
     assert first["leader"] == direct.leader and first["leader_kept"] == direct.leader_kept
     np.testing.assert_allclose(first["rank_share"], direct.rank_share)
     assert list(first["drivers"][0]) == ["parameter", "kind", "correlation", "flip_rate_low", "flip_rate_high",
@@ -64,7 +64,7 @@ def test_freeze_thresholds_are_not_perturbed(dump, frame, tmp_path, capsys):
     efficiency, format_aware = out["perturbation"]
     names = [p["name"] for p in efficiency["parameters"]]
     assert "threshold: len_p33" not in names and "threshold: len_p66" in names  # only the frozen one stays put
-    direct = perturb_rubric(frame, "Efficiency-Adjusted", n=30, seed=0, thresholds={"len_p33": 0.2})
+    direct = perturb_rubric(frame, "Efficiency-Adjusted", n=30, seed=0, thresholds={"len_p33": 0.2}, prior="empirical-bayes")
     np.testing.assert_allclose(efficiency["rank_share"], direct.rank_share)
     assert format_aware["rank_share"] == perturb_rubric(frame, "Format Aware", n=30, seed=0).rank_share.tolist()
 

@@ -56,7 +56,8 @@ def run_json(capsys, argv):
 
 def test_json_contract(tmp_path, capsys):
     out = run_json(capsys, ["trajectory", write_attempts(tmp_path / "a.csv", R, shuffle=True), "--output", "json"])
-    t = rank_trajectory(R)
+    assert out["prior"] == "empirical-bayes"  # the leaderboard's default prior
+    t = rank_trajectory(R, prior="empirical-bayes")
     assert sorted(out["models"]) == ["m0", "m1", "m2"]  # order of first appearance in the file
     assert out["n"] == [1, 2, 3, 4]
     by_model = dict(zip(out["models"], out["ranks"]))  # ranks[i][j]: models[i] after n[j] trials
@@ -65,6 +66,18 @@ def test_json_contract(tmp_path, capsys):
     assert dict(zip(out["models"], out["gold_ranks"])) == {"m0": 2, "m1": 3, "m2": 1}  # hand: 3, 2, 6 of 8
     assert isinstance(out["notes"], list) and out["assumptions"]
     assert out["sigma"] is not None and len(out["sigma"]) == 3
+    np.testing.assert_allclose([dict(zip(out["models"], out["scores"]))[f"m{l}"] for l in range(3)], t.scores, rtol=1e-12)
+
+
+@pytest.mark.parametrize("prior", ["uniform", "jeffreys", "empirical-bayes"])
+def test_prior_reaches_the_core(tmp_path, capsys, prior):
+    out = run_json(capsys, ["trajectory", write_attempts(tmp_path / "a.csv", R), "--prior", prior, "--output", "json"])
+    t = rank_trajectory(R, prior=prior)
+    assert out["prior"] == prior
+    by_model = dict(zip(out["models"], out["scores"]))
+    np.testing.assert_allclose([by_model[f"m{l}"] for l in range(3)], t.scores, rtol=1e-12)
+    assert any(("uniform" if prior == "uniform" else prior.replace("-", "")[:8]) in a.lower().replace("-", "")
+               for a in out["assumptions"])
 
 
 def test_pass_at_k_ranks_are_null_before_k(tmp_path, capsys):
