@@ -10,7 +10,17 @@ variable                                default                     what it boun
                                                                     decompression (streamed; stops at
                                                                     the limit)
 ``SCORIO_MAX_ARCHIVE_MEMBERS``          100000                      members of a zip archive (.eval)
+``SCORIO_MAX_MODELS``                   200000                      distinct models in one load
+``SCORIO_MAX_QUESTIONS``                1000000                     distinct questions of one task
+``SCORIO_MAX_TRIALS``                   100000                      trials of one (model, question)
+                                                                    cell (``n_trials`` for counts)
+``SCORIO_MAX_ROWS``                     200000000                   rows of the canonical table (all
+                                                                    files of one load together)
 ======================================  ==========================  ===============================
+
+The dataset-size limits (models, questions, trials, rows) are checked by
+:func:`scorio_core.io.load` once the canonical table exists, vectorized; the error names the
+file(s), the count found, the limit and the variable that raises it.
 
 JSON nested deeper than Python's recursion limit is refused with an InputError naming the file
 (never a traceback). The app's upload size is set in ``.streamlit/config.toml`` (``server.maxUploadSize``, 200 MB).
@@ -32,6 +42,10 @@ class Limits:
 
     max_decompressed_bytes: int = 1 << 30
     max_archive_members: int = 100_000
+    max_models: int = 200_000
+    max_questions: int = 1_000_000
+    max_trials: int = 100_000
+    max_rows: int = 200_000_000
 
 
 def _env_int(name: str, default: int) -> int:
@@ -59,6 +73,10 @@ def get_limits() -> Limits:
     return Limits(
         max_decompressed_bytes=_env_int("SCORIO_MAX_DECOMPRESSED_BYTES", d.max_decompressed_bytes),
         max_archive_members=_env_int("SCORIO_MAX_ARCHIVE_MEMBERS", d.max_archive_members),
+        max_models=_env_int("SCORIO_MAX_MODELS", d.max_models),
+        max_questions=_env_int("SCORIO_MAX_QUESTIONS", d.max_questions),
+        max_trials=_env_int("SCORIO_MAX_TRIALS", d.max_trials),
+        max_rows=_env_int("SCORIO_MAX_ROWS", d.max_rows),
     )
 
 

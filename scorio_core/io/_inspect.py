@@ -103,8 +103,20 @@ def _load_eval(src: Source) -> tuple[dict, list[tuple[str, dict]]]:
             if zf.getinfo(member).file_size > budget[0]:
                 raise InputError(f"decompresses to more than {human_bytes(limits.max_decompressed_bytes)} (limit "
                                  "SCORIO_MAX_DECOMPRESSED_BYTES); split the log or raise the limit.", source=src.name)
+            # Declared sizes can lie: read at most the budget + 1, in 1 MiB steps. One big
+            # ``fh.read(n)`` would let zipfile inflate up to n bytes in one go even when the header
+            # declares 1 kB (a 2 MB member inflating to 2 GiB peaked at 2.2 GB RSS).
+            chunks: list[bytes] = []
+            total = 0
             with zf.open(member) as fh:
-                data = fh.read(budget[0] + 1)  # declared sizes can lie: read at most the budget + 1
+                while total <= budget[0]:
+                    chunk = fh.read(min(1 << 20, budget[0] + 1 - total))
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    total += len(chunk)
+            data = b"".join(chunks)
+            del chunks
             if len(data) > budget[0]:
                 raise InputError(f"decompresses to more than {human_bytes(limits.max_decompressed_bytes)} (limit "
                                  "SCORIO_MAX_DECOMPRESSED_BYTES); split the log or raise the limit.", source=src.name)
@@ -114,6 +126,8 @@ def _load_eval(src: Source) -> tuple[dict, list[tuple[str, dict]]]:
         def read(member: str) -> dict:
             try:
                 return json.loads(read_bounded(member))
+            except InputError:  # a ValueError too: the budget message must not be wrapped again
+                raise
             except NotImplementedError:
                 raise InputError(
                     f"member {member} uses a compression method Python's zipfile cannot read (zstd); install the "

@@ -107,7 +107,9 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
                     p.notes.append(f"{sib.name}: loaded next to {src.name} (same timestamp).")
                 parts.extend(new)
             infos.append(SourceInfo(src.name, f, src.sha256(), 0, "attempts", (("model", "model_name"),)))
+    _check_rows(parts)
     table, layout, row_source, merge_notes = merge_parts(parts)
+    _check_size(table, layout, row_source, [p.source for p in parts])
     infos = [SourceInfo(p.source, p.format, p.sha256, len(p.table), p.layout, tuple(p.mapping.items())) for p in parts] + infos
     notes = [n for s in srcs for n in s.notes] + [n for p in parts for n in p.notes] + merge_notes
     meta = {
@@ -124,6 +126,98 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
         sources=tuple(infos),
         row_source=row_source,
     )
+
+
+def _names(names) -> str:
+    names = list(dict.fromkeys(names))
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _too_many(what: str, found: int, limit: int, var: str, advice: str) -> str:
+    return f"{what}: {found:,} found, more than the limit of {limit:,} ({var}); {advice} or raise the limit with {var}."
+
+
+def _check_rows(parts: list[Part]) -> None:
+    """Refuse before merging when the parts together exceed ``SCORIO_MAX_ROWS``."""
+    from scorio_core.limits import get_limits
+
+    limit = get_limits().max_rows
+    rows = sum(len(p.table) for p in parts)
+    if rows > limit:
+        raise InputError(
+            _too_many("too many rows", rows, limit, "SCORIO_MAX_ROWS", "load fewer or smaller files"),
+            source=_names(p.source for p in parts if len(p.table)),
+        )
+
+
+def _check_size(table, layout: str, row_source, names: list[str]) -> None:
+    """Dataset-size limits on the canonical table (vectorized; README, Limits).
+
+    Raises
+    ------
+    InputError
+        Naming the file(s), the count found, the limit and the ``SCORIO_MAX_...`` variable.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from scorio_core.limits import get_limits
+
+    lim = get_limits()
+    if len(table) == 0:
+        return
+    source_codes = np.asarray(row_source)
+
+    def files(mask=None) -> str:
+        idx = np.unique(source_codes if mask is None else source_codes[mask])
+        return _names(names[i] for i in idx)
+
+    model_codes = table["model"].cat.codes.to_numpy().astype(np.int64)
+    task_codes = table["task"].cat.codes.to_numpy().astype(np.int64)
+    question_codes = table["question_id"].cat.codes.to_numpy().astype(np.int64)
+    n_m, n_t, n_q = (len(table[c].cat.categories) for c in ("model", "task", "question_id"))
+    # each check is skipped when it cannot fail (fewer categories or rows than the limit)
+    if n_m > lim.max_models:
+        n_models = int(np.count_nonzero(np.bincount(model_codes, minlength=n_m)))
+        if n_models > lim.max_models:
+            raise InputError(
+                _too_many("too many models", n_models, lim.max_models, "SCORIO_MAX_MODELS", "load fewer models at a time"),
+                source=files(),
+            )
+    if n_q > lim.max_questions:
+        pairs = pd.unique(task_codes * n_q + question_codes)  # hash-based, no sort
+        per_task = np.bincount(pairs // n_q, minlength=n_t)
+        worst = int(per_task.argmax())
+        if per_task[worst] > lim.max_questions:
+            task = table["task"].cat.categories[worst]
+            raise InputError(
+                _too_many(f"too many questions in task {str(task)[:80]!r}", int(per_task[worst]), lim.max_questions,
+                          "SCORIO_MAX_QUESTIONS", "split the task"),
+                source=files(task_codes == worst),
+            )
+    if layout == "counts":
+        n_trials = table["n_trials"].to_numpy()
+        if len(n_trials) == 0 or (int(n_trials.max()) <= lim.max_trials and float(n_trials.sum(dtype=np.float64)) <= lim.max_trials):
+            return
+    elif len(table) <= lim.max_trials:
+        return
+    if float(n_m) * n_t * n_q < 2.0**62:
+        cells, _ = pd.factorize((model_codes * n_t + task_codes) * n_q + question_codes)
+    else:  # pragma: no cover - astronomically many categories: let pandas compress the key
+        cells = table.groupby(["model", "task", "question_id"], observed=True, sort=False).ngroup().to_numpy()
+    per_cell = np.bincount(cells, weights=table["n_trials"].to_numpy(np.float64)) if layout == "counts" else np.bincount(cells)
+    best = int(per_cell.argmax())
+    most = int(per_cell[best])
+    if most > lim.max_trials:
+        cell = cells == best
+        pos = int(np.flatnonzero(cell)[0])
+        label = (f"model {str(table['model'].iat[pos])[:80]!r}, task {str(table['task'].iat[pos])[:80]!r}, "
+                 f"question {str(table['question_id'].iat[pos])[:80]!r}")
+        raise InputError(
+            _too_many(f"too many trials for one question ({label})", most, lim.max_trials, "SCORIO_MAX_TRIALS",
+                      "check for duplicated rows, load fewer trials"),
+            source=files(cell),
+        )
 
 
 def _guard(src: Source, fn):

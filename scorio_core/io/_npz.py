@@ -148,6 +148,8 @@ def _load(src: Source) -> dict[str, np.ndarray]:
             for key in loaded.files:
                 out[key] = loaded[key]
             return out
+    except InputError:  # a ValueError too: the size-limit message must not be wrapped again
+        raise
     except ValueError as exc:
         if "allow_pickle" in str(exc) or "Object arrays" in str(exc):
             raise InputError(

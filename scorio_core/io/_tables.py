@@ -8,6 +8,7 @@ parse; values are validated in :mod:`scorio_core.io._canonical`.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -184,6 +185,9 @@ def _read_csv(src: Source, fmt: str, mapping: Mapping[str, str] | None) -> RawTa
             try:
                 table = read(newlines=True)  # quoted values with line breaks
             except pa.ArrowInvalid:
+                raw = data()
+                if not _is_utf8(raw):  # else pyarrow fails inside the bad-row callback (a traceback on stderr)
+                    raise locate_bad_utf8(src.name, raw) from None
                 raise _ragged(src, read, len(header)) from None
         elif "UTF8" in text or "utf8" in text.lower():
             raise locate_bad_utf8(src.name, data()) from None
@@ -198,6 +202,18 @@ def _read_csv(src: Source, fmt: str, mapping: Mapping[str, str] | None) -> RawTa
     del table
     pa.default_memory_pool().release_unused()
     return RawTable(frame, guess, lambda i: {"line": _csv_line_of_row(data(), delimiter, i)})
+
+
+def _is_utf8(data: bytes, step: int = 1 << 24) -> bool:
+    """Whether ``data`` is valid UTF-8, checked in 16 MiB steps (no full-size str copy)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        for start in range(0, len(data), step):
+            decoder.decode(data[start:start + step], final=False)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _ragged(src: Source, read, n_header: int) -> InputError:

@@ -134,3 +134,78 @@ def test_npz_header_declaring_a_huge_array_is_refused_before_allocation(tmp_path
     npy.write_bytes(buf.getvalue())
     with pytest.raises(InputError, match=r"huge\.npy.*SCORIO_MAX_DECOMPRESSED_BYTES"):
         io.load([str(npy)])
+
+
+# --------------------------------------------------------------------------- dataset-size limits
+def _long_csv(path: Path, models: int, questions: int, trials: int, task: str | None = None) -> Path:
+    head = "model,question_id,trial,is_correct" + (",task" if task else "")
+    rows = [
+        f"m{m},q{q},{t},{(m + q + t) % 2}" + (f",{task}" if task else "")
+        for m in range(models) for q in range(questions) for t in range(trials)
+    ]
+    path.write_text(head + "\n" + "\n".join(rows) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("var", "limit", "shape", "found"),
+    [
+        ("SCORIO_MAX_MODELS", 3, (4, 2, 1), "4 found"),
+        ("SCORIO_MAX_QUESTIONS", 5, (1, 6, 1), "6 found"),
+        ("SCORIO_MAX_TRIALS", 7, (1, 1, 8), "8 found"),
+        ("SCORIO_MAX_ROWS", 10, (2, 3, 2), "12 found"),
+    ],
+)
+def test_dataset_size_limits(tmp_path, monkeypatch, capsys, var, limit, shape, found):
+    path = _long_csv(tmp_path / "big.csv", *shape)
+    assert io.load([str(path)]).attempts is not None  # loads under the defaults
+    monkeypatch.setenv(var, str(limit))
+    pattern = rf"big\.csv: .*{found}, more than the limit of {limit} \({var}\).*raise the limit with {var}"
+    with pytest.raises(InputError, match=pattern):
+        io.load([str(path)])
+    monkeypatch.setenv(var, str(limit + 1 if var != "SCORIO_MAX_ROWS" else 12))
+    assert io.load([str(path)]).attempts is not None  # the limit itself is allowed
+    monkeypatch.setenv(var, str(limit))
+    assert main(["quality", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: big.csv: ") and var in err and err.count("\n") == 1
+
+
+def test_size_limits_name_only_the_files_concerned(tmp_path, monkeypatch):
+    a = _long_csv(tmp_path / "a.csv", 1, 2, 1, task="small")
+    b = _long_csv(tmp_path / "b.csv", 1, 9, 1, task="large")
+    monkeypatch.setenv("SCORIO_MAX_QUESTIONS", "5")
+    with pytest.raises(InputError) as info:
+        io.load([str(a), str(b)])
+    assert str(info.value).startswith("b.csv: too many questions in task 'large': 9 found")
+    monkeypatch.setenv("SCORIO_MAX_QUESTIONS", "100")
+    monkeypatch.setenv("SCORIO_MAX_MODELS", "1")
+    c = _long_csv(tmp_path / "c.csv", 2, 1, 1, task="small")
+    with pytest.raises(InputError, match=r"^a\.csv, b\.csv, c\.csv: too many models: 2 found"):
+        io.load([str(a), str(b), str(c)])
+
+
+def test_trial_limit_on_count_tables_sums_n_trials(tmp_path, monkeypatch):
+    path = tmp_path / "counts.csv"
+    path.write_text("model,question_id,n_trials,n_correct\nm1,q1,60,3\nm1,q2,5,1\n")
+    monkeypatch.setenv("SCORIO_MAX_TRIALS", "50")
+    with pytest.raises(InputError, match=r"counts\.csv: too many trials for one question \(model 'm1', task 'counts', question 'q1'\): 60 found"):
+        io.load([str(path)])
+    monkeypatch.setenv("SCORIO_MAX_TRIALS", "60")
+    assert io.load([str(path)]).counts is not None
+
+
+def test_trial_limit_counts_duplicated_attempt_rows(tmp_path, monkeypatch):
+    path = tmp_path / "dups.csv"
+    path.write_text("model,question_id,trial,is_correct\n" + "m,q,0,1\n" * 5 + "m,r,0,1\n")
+    monkeypatch.setenv("SCORIO_MAX_TRIALS", "4")
+    with pytest.raises(InputError, match=r"dups\.csv: too many trials .*question 'q'\): 5 found.*SCORIO_MAX_TRIALS"):
+        io.load([str(path)])
+
+
+def test_size_limit_defaults_and_bad_values(monkeypatch):
+    lim = get_limits()
+    assert (lim.max_models, lim.max_questions, lim.max_trials, lim.max_rows) == (200_000, 1_000_000, 100_000, 200_000_000)
+    monkeypatch.setenv("SCORIO_MAX_ROWS", "0")
+    with pytest.raises(ValueError, match="SCORIO_MAX_ROWS must be >= 1"):
+        get_limits()
