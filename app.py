@@ -13,11 +13,13 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard.share import autosave, open_link, render_link_notice
 from dashboard.sidebar import render_sidebar
 from dashboard.text import md
 from dashboard.url import sanitize_query_params
 
-st.set_page_config(page_title="scorio-dashboard", page_icon=":material/leaderboard:", layout="wide")
+st.set_page_config(page_title="scorio-dashboard", page_icon=":material/leaderboard:", layout="wide",
+                   initial_sidebar_state="collapsed" if st.query_params.get("view") == "present" else "auto")
 
 _HERE = Path(__file__).parent
 _PAGES = {
@@ -48,5 +50,9 @@ navigation = {
 page = st.navigation({section: pages for section, pages in navigation.items() if pages})
 for name, reason in sanitize_query_params().items():
     st.toast(f"Ignored the link parameter {md(name)}: {md(reason)}.", icon=":material/link_off:")
+open_link()  # ?analysis=<id>: restore a shared analysis before any widget exists
 st.session_state["_page_context"] = render_sidebar()
+with st.sidebar:
+    render_link_notice()
+autosave(st.session_state["_page_context"])  # after the first change, ?analysis=<draft> restores it on reload
 page.run()

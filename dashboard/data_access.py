@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.bundled import BUNDLED
+from dashboard.workspace_state import WS_PREFIX, open_ws_dataset
 from scorio_core import io
 from scorio_core.io import Dataset
 
@@ -55,6 +56,9 @@ def active_data() -> ActiveData:
     key = state.active_key()
     if key in BUNDLED:
         raw = load_bundled(key)
+        base_id = key
+    elif key.startswith(WS_PREFIX):
+        raw = open_ws_dataset(key)
         base_id = key
     else:
         upload = state.uploads()[key]

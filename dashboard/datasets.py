@@ -12,6 +12,7 @@ import streamlit as st
 from dashboard import state
 from dashboard.bundled import BUNDLED
 from dashboard.data_access import load_bundled, load_upload
+from dashboard.workspace_state import WS_PREFIX, open_ws_dataset
 from scorio_core import io
 from scorio_core.io import Dataset
 
@@ -24,7 +25,7 @@ def _chosen(_raw: Dataset, data_id: str, choices: tuple[tuple[str, object], ...]
 
 
 def raw_for_key(key: str) -> tuple[str, Dataset]:
-    """``(base id, dataset as loaded)`` of a bundled key or ``upload:<name>``.
+    """``(base id, dataset as loaded)`` of a bundled key, ``ws:<id>`` or ``upload:<name>``.
 
     Raises
     ------
@@ -33,6 +34,8 @@ def raw_for_key(key: str) -> tuple[str, Dataset]:
     """
     if key in BUNDLED:
         return key, load_bundled(key)
+    if key.startswith(WS_PREFIX):
+        return key, open_ws_dataset(key)
     upload = state.uploads()[key]
     return f"{key}#{upload.digest}", load_upload(upload.files, upload.format, upload.mapping)
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import streamlit as st
 
+from dashboard import state
 from dashboard.datasets import load_key
 from dashboard.rubric_rows import rows_to_schema, schema_to_rows
 from scorio_core import rerank, rubric
@@ -271,7 +272,7 @@ def _with_prior(ctx, ws: RubricWorkspace, active: ActiveRubric, scope: str) -> A
         if kind == "dataset":
             source_id, dataset = load_key(key)
             model = None
-            label = f"dataset '{key.removeprefix('upload:')}'"
+            label = f"dataset '{state.dataset_label(key).removeprefix('Uploaded: ')}'"
         else:
             source_id, dataset = ctx.data.data_id, ctx.data.dataset
             table = dataset.attempts if dataset.attempts is not None else dataset.counts

@@ -59,15 +59,36 @@ def _seed(key: str, fallback, options, format_func=str) -> None:
     st.session_state[key] = fallback
 
 
+def _unknown_link_value(key: str, options, format_func) -> str | None:
+    """The URL's value for ``key`` on a session's first run when it names no option (else None)."""
+    if key in st.session_state:
+        return None
+    url = st.query_params.get(key)
+    if url is None or url in {str(o) for o in options} | {format_func(o) for o in options}:
+        return None
+    return url
+
+
 def render_sidebar() -> PageContext | None:
     """Render the shared widgets and return the page context (None if no data could load)."""
     state.init_state()
     state.apply_pending_selection()
     if state.apply_pending_restore():
-        st.toast("Analysis restored from the manifest.", icon=":material/restore:")
+        st.toast("Analysis restored: data, rubric and settings.", icon=":material/restore:")
     options = state.dataset_options()
+    missing = _unknown_link_value(KEY_DATASET, options, state.dataset_label)
+    if missing is not None:
+        st.session_state["_link_missing"] = (missing, state.active_key())
     _seed(KEY_DATASET, state.active_key(), options, state.dataset_label)
+    missing, fallback = st.session_state.get("_link_missing", (None, None))
+    if missing is not None and st.session_state.get(KEY_DATASET) != fallback:
+        st.session_state.pop("_link_missing", None)  # the user picked another dataset
+        missing = None
     with st.sidebar:
+        if missing is not None:
+            st.warning(f"The link names the dataset **{md(missing)}**, which is not available here (deleted, private "
+                       "to another session, or never saved). Showing the demo data instead; upload the files on the "
+                       "Data page to work on them.", icon=":material/link_off:")
         st.selectbox(
             "Dataset",
             options,

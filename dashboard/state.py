@@ -24,6 +24,7 @@ __all__ = [
     "init_state",
     "uploads",
     "add_upload",
+    "select",
     "apply_pending_selection",
     "dataset_options",
     "dataset_label",
@@ -80,10 +81,22 @@ def uploads() -> dict[str, Upload]:
     return st.session_state.setdefault(_UPLOADS, {})
 
 
-def add_upload(upload: Upload) -> None:
-    """Keep an upload (after it loaded successfully) and select it on the next run."""
-    uploads()[upload.key] = upload
-    st.session_state[_PENDING] = upload.key
+def add_upload(upload: Upload, saved_key: str | None = None) -> None:
+    """Select an upload (after it loaded successfully) on the next run.
+
+    ``saved_key`` (``ws:<id>``) when the workspace stored it; otherwise the upload is kept in
+    this session under ``upload:<name>``.
+    """
+    if saved_key is None:
+        uploads()[upload.key] = upload
+    else:
+        uploads().pop(upload.key, None)
+    st.session_state[_PENDING] = saved_key or upload.key
+
+
+def select(key: str) -> None:
+    """Select a dataset on the next run (before the sidebar widget exists)."""
+    st.session_state[_PENDING] = key
 
 
 def apply_pending_selection() -> None:
@@ -94,14 +107,21 @@ def apply_pending_selection() -> None:
 
 
 def dataset_options() -> list[str]:
-    """Keys of every dataset the user can pick: bundled first, then uploads."""
-    return list(BUNDLED) + list(uploads())
+    """Keys of every dataset the user can pick: bundled first, then saved uploads (``ws:<id>``), then
+    uploads kept in this session only (``upload:<name>``, when the workspace could not store them)."""
+    from dashboard.workspace_state import workspace_keys
+
+    return list(BUNDLED) + workspace_keys() + list(uploads())
 
 
 def dataset_label(key: str) -> str:
-    """Human label of a dataset key; a pure function of the key (safe as a ``format_func``)."""
+    """Human label of a dataset key (safe as a ``format_func``)."""
+    from dashboard.workspace_state import WS_PREFIX, ws_label
+
     if key in BUNDLED:
         return BUNDLED[key].title
+    if key.startswith(WS_PREFIX):
+        return ws_label(key)
     if key.startswith(UPLOAD_PREFIX):
         return f"Uploaded: {key[len(UPLOAD_PREFIX):]}"
     return key

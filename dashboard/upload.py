@@ -14,6 +14,7 @@ import streamlit as st
 from dashboard import state
 from dashboard.data_access import load_upload
 from dashboard.text import md
+from dashboard.workspace_state import pop_notice, save_upload
 from scorio_core import io
 from scorio_core.errors import InputError
 
@@ -51,13 +52,16 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
                 chosen[target] = source
     missing = [f for f in needs_choice if f not in chosen]
     if missing:
-        st.warning("Choose a column for: " + ", ".join(missing), icon=":material/help:")
+        st.warning("Choose a column for: " + md(", ".join(missing)), icon=":material/help:")
         return None
     return chosen
 
 
 def render_uploader() -> None:
     """The upload form; on success the upload becomes the active dataset."""
+    notice = pop_notice()
+    if notice:
+        st.warning(md(notice), icon=":material/cloud_off:")
     with st.container(border=True):
         uploaded = st.file_uploader(
             "Eval dumps",
@@ -88,7 +92,7 @@ def render_uploader() -> None:
         if st.button("Load", type="primary", disabled=mapping is None, key="upload_load"):
             upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt, mapping=tuple(sorted((mapping or {}).items())))
             try:
-                load_upload(upload.files, upload.format, upload.mapping)
+                dataset = load_upload(upload.files, upload.format, upload.mapping)
             except (InputError, ValueError, TypeError, OSError) as exc:
                 st.error(md(str(exc)), icon=":material/error:")
                 st.caption("Nothing changed: the previously loaded data is still active.")
@@ -101,5 +105,5 @@ def render_uploader() -> None:
                 st.error("The upload is nested too deeply to parse (e.g. JSON brackets); check the file.", icon=":material/error:")
                 st.caption("Nothing changed: the previously loaded data is still active.")
                 return
-            state.add_upload(upload)
+            state.add_upload(upload, save_upload(upload.name, upload.files, dataset))
             st.rerun()

@@ -8,15 +8,19 @@ from dashboard.quality import render_choices, render_report, render_sources, ren
 from dashboard.sidebar import page_context
 from dashboard.text import md
 from dashboard.upload import render_uploader
+from dashboard.workspace_panel import render_workspace_datasets
 
 st.title("Data")
 st.caption(
     "Pick a bundled dataset in the sidebar or upload your own eval dumps (several files merge into one dataset). "
+    "Every upload you load is saved in the workspace and survives reloads and restarts. "
     "To reopen a saved analysis, upload its manifest on the Export page."
 )
 
 with st.expander("Upload eval dumps", expanded=not st.session_state.get("_uploads"), icon=":material/upload_file:"):
     render_uploader()
+with st.expander("Saved datasets (workspace)", icon=":material/cloud_done:"):
+    render_workspace_datasets()
 
 ctx = page_context()
 if ctx is None:

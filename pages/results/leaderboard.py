@@ -15,6 +15,7 @@ from dashboard.compute import (
 from dashboard.figures import cost_scatter, interval_plot, pairwise_heatmap, rank_heatmap
 from dashboard.guard import user_errors
 from dashboard.quality import blocking_notice
+from dashboard.share import presented_settings, presenting
 from dashboard.sidebar import page_context
 from dashboard.tables import calibration_display, leaderboard_display
 from dashboard.text import md
@@ -43,32 +44,41 @@ if active.prior_error:
 
 with user_errors("the leaderboard"):
     n_min, n_max = trial_range(ctx.data.data_id, ctx.data.dataset, ctx.task)
-left, mid, right = st.columns([2, 1, 2])
-metric = left.selectbox(
-    "Metric", list(METRICS), format_func=lambda key: METRICS[key].label, key="lb_metric", bind="query-params",
-    persist_state="session",
-)
-spec = METRICS[metric]
-k_max = max(n_min, 1) if metric != "max@k" else 10 * max(n_max, 1)
-if st.session_state.get("lb_k", 1) > k_max:
-    st.session_state["lb_k"] = k_max
-k = mid.number_input(
-    "k", min_value=1, max_value=k_max, step=1, key="lb_k", bind="query-params", persist_state="session",
-    disabled=not spec.uses_k, help=f"Draws for Pass@k and the k-metrics (at most N = {n_min} here).",
-)
-tie_rule = right.segmented_control(
-    "Rank ties", list(TIE_RULES), default=DEFAULT_TIE_RULE, key="lb_tie_rule", bind="query-params",
-    persist_state="session",
-    help=" ".join(f"**{rule}**: {text}." for rule, text in TIE_RULE_HELP.items()),
-) or DEFAULT_TIE_RULE
-tau = 0.5
-if spec.uses_tau:
-    tau = st.slider("tau", 0.0, 1.0, 0.5, 0.05, key="lb_tau", bind="query-params", persist_state="session",
-                    help="G-Pass@k_tau needs at least ceil(tau k) correct of k.")
+present = presenting()  # &view=present: the shared analysis without editing controls, for stakeholders
+if present:
+    metric, k, tau, tie_rule = presented_settings(ctx, n_min, n_max)
+    spec = METRICS[metric]
+else:
+    left, mid, right = st.columns([2, 1, 2])
+    metric = left.selectbox(
+        "Metric", list(METRICS), format_func=lambda key: METRICS[key].label, key="lb_metric", bind="query-params",
+        persist_state="session",
+    )
+    spec = METRICS[metric]
+    k_max = max(n_min, 1) if metric != "max@k" else 10 * max(n_max, 1)
+    if st.session_state.get("lb_k", 1) > k_max:
+        st.session_state["lb_k"] = k_max
+    k = mid.number_input(
+        "k", min_value=1, max_value=k_max, step=1, key="lb_k", bind="query-params", persist_state="session",
+        disabled=not spec.uses_k, help=f"Draws for Pass@k and the k-metrics (at most N = {n_min} here).",
+    )
+    tie_rule = right.segmented_control(
+        "Rank ties", list(TIE_RULES), default=DEFAULT_TIE_RULE, key="lb_tie_rule", bind="query-params",
+        persist_state="session",
+        help=" ".join(f"**{rule}**: {text}." for rule, text in TIE_RULE_HELP.items()),
+    ) or DEFAULT_TIE_RULE
+    tau = 0.5
+    if spec.uses_tau:
+        tau = st.slider("tau", 0.0, 1.0, 0.5, 0.05, key="lb_tau", bind="query-params", persist_state="session",
+                        help="G-Pass@k_tau needs at least ceil(tau k) correct of k.")
 
 unequal = unequal_question_sets(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
 question_set = "own"
-if unequal is not None:
+if present:
+    question_set = st.session_state.get("lb_question_set") if st.session_state.get("lb_question_set") in QUESTION_SETS else "own"
+    if unequal is not None:
+        st.warning(md(unequal) + f" Shown: **{md(QUESTION_SET_LABELS[question_set])}**.", icon=":material/rule:")
+elif unequal is not None:
     with st.container(border=True):
         st.warning(md(unequal), icon=":material/rule:")
         question_set = st.radio(
@@ -93,10 +103,10 @@ for note in notes:
 scored = table[table["mu"].notna()]
 costs = cost_options(ctx.data.data_id, ctx.data.dataset, ctx.task)
 tab_names = ["Ranking", "Pairwise P(A > B)", "Rank distribution"] + (["Score vs cost"] if costs else [])
-tabs = st.tabs(tab_names, key="lb_view", bind="query-params")
+tabs = [st.container()] if present else st.tabs(tab_names, key="lb_view", bind="query-params")
 
 with tabs[0]:
-    if tabs[0].open is not False:
+    if getattr(tabs[0], "open", True) is not False:
         summary = verdict(table, confidence=ctx.confidence, metric_label=spec.label)
         with st.container(border=True):
             st.markdown(f"**{md(summary.headline)}** {md(summary.summary)}")
@@ -109,6 +119,12 @@ with tabs[0]:
         labels = " | ".join(dict.fromkeys(scored["interval"])) if len(scored) else ""
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the observed mean score, shown beside the "
                    "prior-based estimate. Colours group models that share a rank with CI ties.")
+
+if present:
+    st.caption(f"Presentation view of a shared analysis: {md(ctx.data.label)}, task {md(ctx.task)}, "
+               f"{md(spec.label)}, {ctx.confidence:.0%} credible intervals, prior and scope as labelled above. "
+               "Remove `&view=present` from the address to explore it.")
+    st.stop()
 
 with tabs[1]:
     if tabs[1].open and len(scored) >= 2:

@@ -5,7 +5,7 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import export, rubric_state
+from dashboard import export, rubric_state, share
 from dashboard.guard import user_errors
 from dashboard.quality import blocking_notice
 from dashboard.sidebar import page_context
@@ -65,6 +65,24 @@ row2[2].download_button("Analysis manifest", manifest_to_json(export.build_manif
                         file_name=f"{stem}.manifest.json", mime="application/json", icon=":material/fingerprint:",
                         width="stretch", key="export_manifest", on_click="ignore",
                         help="Data SHA-256, task, rubric, thresholds, settings, seeds and versions. Upload it below to restore.")
+
+st.subheader("Share a link", divider="gray")
+st.caption("Saves an immutable snapshot of this analysis (data, data-quality choices, rubric, settings) in the workspace. "
+           "The link opens exactly this leaderboard in any browser, on this server, also after a restart; the "
+           "presentation link hides the editing controls, for stakeholders. Whoever has the link can open it.")
+if st.button("Create share link", icon=":material/share:", key="share_create"):
+    try:
+        st.session_state["share_last_id"] = share.share_analysis(ctx, active, page="leaderboard")
+    except InputError as exc:
+        st.error(md(str(exc)), icon=":material/error:")
+shared_id = st.session_state.get("share_last_id")
+if shared_id:
+    base = share.base_url()
+    left, right = st.columns(2)
+    left.markdown("**Link**")
+    left.code(base + share.share_query(shared_id), language=None)
+    right.markdown("**Presentation link**")
+    right.code(base + share.share_query(shared_id, present=True), language=None)
 
 st.subheader("What is exported", divider="gray")
 rows = export.settings_rows(ctx, active, settings)

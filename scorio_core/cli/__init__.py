@@ -34,6 +34,7 @@ _SUBCOMMAND_MODULES = (
     "compare",
     "quality",
     "export",
+    "workspace",
 )
 
 

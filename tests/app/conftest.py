@@ -29,6 +29,19 @@ def _navigation_mode(monkeypatch):
     monkeypatch.setattr(PagesManager, "__init__", init)
 
 
+@pytest.fixture(autouse=True)
+def _workspace(tmp_path, monkeypatch):
+    """Each test gets its own empty workspace (never ./workspace of the checkout)."""
+    monkeypatch.setenv("SCORIO_WORKSPACE", str(tmp_path / "workspace"))
+
+
+def saved_key(at, name: str) -> str:
+    """The dataset key (``ws:<id>``) of the one saved upload named ``name``."""
+    ids = [i for i, n in at.session_state["_ws_names"].items() if n == name]
+    assert len(ids) == 1, (name, at.session_state["_ws_names"])
+    return "ws:" + ids[0]
+
+
 @pytest.fixture
 def app():
     """A fresh AppTest of app.py, already run once (opens on the default bundled dataset)."""

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from dashboard.bundled import BUNDLED, DEFAULT_DATASET
-from tests.app.conftest import shown
+from tests.app.conftest import saved_key, shown
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").rglob("*.py"))
@@ -64,7 +64,7 @@ def test_upload_csv_becomes_active_dataset(app):
     _no_exception(app)
     app.button(key="upload_load").click().run()
     _no_exception(app)
-    assert app.session_state["dataset"] == "upload:mine"
+    assert app.session_state["dataset"] == saved_key(app, "mine")
     app.switch_page("pages/results/leaderboard.py").run()
     _no_exception(app)
     assert set(app.dataframe[0].value["model"]) == {"alpha", "beta"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dashboard.bundled import BUNDLED
-from tests.app.conftest import array, chart_specs, no_exception, shown
+from tests.app.conftest import array, chart_specs, no_exception, saved_key, shown
 
 DATA = "pages/data/data.py"
 
@@ -91,22 +91,23 @@ def test_several_files_merge_into_one_dataset(app):
     a = "model,question,seed,correct\n" + "\n".join(f"alpha,q{q},{t},{(q + t) % 2}" for q in range(4) for t in range(3))
     b = "model,question,seed,correct\n" + "\n".join(f"beta,q{q},{t},{(q * t) % 2}" for q in range(4) for t in range(3))
     upload(app, ("a.csv", a.encode(), "text/csv"), ("b.csv", b.encode(), "text/csv"))
-    assert app.session_state["dataset"] == "upload:a +1"
+    assert app.session_state["dataset"] == saved_key(app, "a +1")
     assert [m.value for m in app.main.metric][0] == "2"
     app.session_state["data_view"] = "Sources"
     app.run()
-    sources = app.main.dataframe[0].value
+    sources = next(d.value for d in app.main.dataframe if "sha256" in d.value.columns)
     assert sources["name"].tolist() == ["a.csv", "b.csv"] and sources["sha256"].str.len().eq(64).all()
 
 
 def test_bad_second_upload_keeps_first(app):
     good = "model,question,seed,correct\nm,q1,0,1\nm,q2,0,0\n"
     upload(app, ("good.csv", good.encode(), "text/csv"))
-    assert app.session_state["dataset"] == "upload:good"
+    good_key = saved_key(app, "good")
+    assert app.session_state["dataset"] == good_key
     upload(app, ("broken.csv", b"model,question_id,trial,is_correct\nm1,q1,0,maybe\n", "text/csv"))
     assert any("broken.csv" in shown(e.value) for e in app.error)
-    assert app.session_state["dataset"] == "upload:good"
-    assert "upload:good" in app.session_state["_uploads"]
+    assert app.session_state["dataset"] == good_key
+    assert list(app.session_state["_ws_names"].values()) == ["good"]  # nothing stored for the broken file
 
 
 def test_every_bundled_dataset_renders(app):

@@ -127,13 +127,29 @@ def test_manifest_restores_the_analysis_in_a_new_session(sim_app, downloads):
     assert "Format Aware (edited)" in shown(fresh.main.caption[0].value)
 
 
-def test_manifest_of_missing_upload_asks_for_the_files(app, downloads):
+def _manifest_of_an_upload(app, downloads) -> bytes:
     data = "model,question,seed,correct\n" + "\n".join(f"m{m},q{q},0,{(m + q) % 2}" for m in range(2) for q in range(3))
     app.switch_page("pages/data/data.py").run()
     app.file_uploader(key="data_uploader").set_value(("mine.csv", data.encode(), "text/csv")).run()
     app.button(key="upload_load").click().run()
     app.switch_page(EXPORT).run()
-    manifest = content(downloads, ".manifest.json")
+    return content(downloads, ".manifest.json")
+
+
+def test_manifest_restores_from_the_workspace_in_a_fresh_session(app, downloads):
+    manifest = _manifest_of_an_upload(app, downloads)
+    fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)  # another session, same server workspace
+    fresh.run()
+    fresh.switch_page(EXPORT).run()
+    fresh.file_uploader(key="export_restore_upload").set_value(("m.json", manifest, "application/json")).run()
+    no_exception(fresh)
+    assert not fresh.main.error
+    assert not fresh.button(key="export_restore").disabled
+
+
+def test_manifest_of_missing_upload_asks_for_the_files(app, downloads, tmp_path, monkeypatch):
+    manifest = _manifest_of_an_upload(app, downloads)
+    monkeypatch.setenv("SCORIO_WORKSPACE", str(tmp_path / "another-server"))  # the files were never saved here
     fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     fresh.run()
     fresh.switch_page(EXPORT).run()

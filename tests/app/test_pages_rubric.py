@@ -7,7 +7,7 @@ import pytest
 
 from scorio_core import rerank, rubric
 from scorio_core.analysis import leaderboard, outcomes_for
-from tests.app.conftest import chart_specs, no_exception, shown
+from tests.app.conftest import chart_specs, no_exception, saved_key, shown
 
 RUBRIC = "pages/data/rubric.py"
 
@@ -228,11 +228,11 @@ def test_prior_from_another_dataset_reports_matches(app):
         app.file_uploader(key="data_uploader").set_value((name, "\n".join(text).encode(), "text/csv")).run()
         app.button(key="upload_load").click().run()
         no_exception(app)
-    assert app.session_state["dataset"] == "upload:main"
+    assert app.session_state["dataset"] == saved_key(app, "main")
     app.switch_page(RUBRIC).run()
     before = rerank_table(app).set_index("model")["mu"]
     app.radio(key="rubric_prior_kind").set_value("dataset").run()
-    app.selectbox(key="rubric_prior_dataset").set_value("upload:prior").run()
+    app.selectbox(key="rubric_prior_dataset").set_value(saved_key(app, "prior")).run()
     no_exception(app)
     assert any("3 of 5 questions matched" in shown(c.value) for c in app.main.caption), [c.value for c in app.main.caption]
     after = rerank_table(app).set_index("model")["mu"]

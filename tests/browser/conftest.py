@@ -6,6 +6,7 @@ import contextlib
 import os
 import socket
 import subprocess
+import tempfile
 import sys
 import time
 import urllib.request
@@ -35,11 +36,16 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server():
-    """Start ``streamlit run app.py --server.headless true``, wait for /_stcore/health, yield its URL."""
+def streamlit_server(workspace: str | None = None):
+    """Start ``streamlit run app.py --server.headless true``, wait for /_stcore/health, yield its URL.
+
+    ``workspace``: the server's workspace directory (default: a new empty one).
+    """
     port = _free_port()
     # a lowered decompression limit keeps the hostile-upload test's bombs small (64 MiB instead of 1 GiB)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), SCORIO_MAX_DECOMPRESSED_BYTES=str(64 << 20))
+    # and each server gets its own empty workspace (never ./workspace of the checkout)
+    workspace = workspace or tempfile.mkdtemp(prefix="scorio-ws-")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SCORIO_MAX_DECOMPRESSED_BYTES=str(64 << 20), SCORIO_WORKSPACE=workspace)
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",

@@ -1,0 +1,188 @@
+"""Share links (issue 14): an immutable snapshot of the analysis, opened with ``?analysis=<id>``.
+
+**Share** stores the analysis manifest (data, data-quality choices, rubric, settings; see
+:mod:`scorio_core.report.manifest`) as an immutable analysis of the workspace, after saving the
+active dataset there too (a bundled dataset is saved like an upload, so the link does not depend
+on this checkout's files), and returns its id. Opening a link on any session, machine or after
+a restart validates the id, reads the snapshot from the catalog and restores it through the
+same plan as an uploaded manifest (:func:`dashboard.export.restore_plan`); when the id is
+unknown or the data cannot be matched, the sidebar says so instead of silently showing the demo.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import streamlit as st
+
+from dashboard import export, rubric_state, state
+from dashboard.bundled import BUNDLED
+from dashboard.text import md
+from dashboard.workspace_state import BUNDLED_COPY_PREFIX, owner, remember, workspace, ws_id
+from scorio_core.errors import InputError
+from scorio_core.report.manifest import manifest_to_json
+from scorio_core.store import NotFoundError, validate_id
+
+__all__ = ["LINK_PARAM", "VIEW_PARAM", "base_url", "share_analysis", "open_link", "render_link_notice", "share_query",
+           "presenting", "presented_settings", "autosave"]
+
+LINK_PARAM = "analysis"
+VIEW_PARAM = "view"
+_APPLIED = "_link_applied"
+_NOTICE = "_link_notice"
+_BASELINE = "_autosave_baseline"
+_DRAFT = "_autosave_draft"
+_SAVED = "_autosave_digest"
+_DRAFT_DATASET = "_autosave_dataset"
+
+
+def _dataset_id(ctx, ws) -> str:
+    """The workspace id of the active dataset, saving it first when it is bundled or session-only."""
+    key = ctx.data.key
+    existing = ws_id(key)
+    if existing is not None:
+        return existing
+    if key in BUNDLED:
+        files = [(p.name, p.read_bytes()) for p in BUNDLED[key].paths]
+        record = ws.save_dataset(BUNDLED_COPY_PREFIX + key, files, ctx.data.raw, owner=None)  # not listed as an upload
+    else:
+        upload = state.uploads()[key]
+        record = ws.save_dataset(upload.name, list(upload.files), ctx.data.raw, owner=owner())
+        remember(record.id, record.name)
+    return record.id
+
+
+def share_analysis(ctx, active, page: str) -> str:
+    """Save an immutable snapshot of what is on screen; returns its id (128-bit random).
+
+    Raises
+    ------
+    InputError
+        The workspace cannot be opened or is full (the message says which).
+    """
+    ws = workspace()
+    if ws is None:
+        raise InputError("sharing needs the workspace, which cannot be opened on this server (README, Workspace).")
+    doc = json.loads(manifest_to_json(export.build_manifest(ctx, active, export.current_settings(ctx))))
+    draft = ws.save_analysis(_dataset_id(ctx, ws), doc, page=page, owner=owner())
+    return ws.share_analysis(draft.id).id
+
+
+def base_url() -> str:
+    """The app's root address as the browser sees it (scheme, host, port; no path or query)."""
+    url = getattr(st.context, "url", None) or ""
+    if "://" not in url:
+        return ""
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}://{rest.split('/', 1)[0].split('?', 1)[0]}/"
+
+
+def presenting() -> bool:
+    """Whether the URL asks for the presentation view (``&view=present``)."""
+    return st.query_params.get(VIEW_PARAM) == "present"
+
+
+def presented_settings(ctx, n_min: int, n_max: int) -> tuple[str, int, float, str]:
+    """``(metric, k, tau, tie rule)`` of the presentation view, from the (restored) session, validated."""
+    from scorio_core.metrics import METRICS
+    from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULES
+
+    s = export.current_settings(ctx)
+    metric = s.metric if s.metric in METRICS else "bayes"
+    k_max = max(n_min, 1) if metric != "max@k" else 10 * max(n_max, 1)
+    k = min(max(int(s.k), 1), k_max)
+    tau = s.tau if 0.0 <= s.tau <= 1.0 else 0.5
+    return metric, k, tau, s.tie_rule if s.tie_rule in TIE_RULES else DEFAULT_TIE_RULE
+
+
+def share_query(analysis_id: str, present: bool = False) -> str:
+    """The query string of a share link (append it to the page's address)."""
+    return f"?{LINK_PARAM}={analysis_id}" + (f"&{VIEW_PARAM}=present" if present else "")
+
+
+def open_link() -> None:
+    """Apply ``?analysis=<id>`` once per session (called by app.py before any widget exists)."""
+    raw = st.query_params.get(LINK_PARAM)
+    if raw is None or st.session_state.get(_APPLIED) == raw:
+        return
+    st.session_state[_APPLIED] = raw
+    ws = workspace()
+    if ws is None:
+        st.session_state[_NOTICE] = ("error", "This link cannot be opened: the workspace is not available on this server.")
+        return
+    try:
+        record = ws.get_analysis(validate_id(raw))
+        dataset = ws.get_dataset(record.dataset_id)
+    except (InputError, TypeError, NotFoundError):
+        st.session_state[_NOTICE] = ("error", "The link's analysis does not exist here (deleted, mistyped, or saved on "
+                                              "another server). Showing the current data instead.")
+        return
+    remember(dataset.id, dataset.name)
+    try:
+        plan = export.restore_plan(json.dumps(record.state).encode(), "the shared analysis")
+    except InputError as exc:
+        st.session_state[_NOTICE] = ("error", f"The shared analysis cannot be read: {exc}")
+        return
+    if not plan.ok:
+        st.session_state[_NOTICE] = ("error", "The shared analysis cannot be restored: " + " ".join(plan.problems))
+        return
+    export.apply_restore(plan)
+    kind = "snapshot" if record.immutable else "draft"
+    st.session_state[_NOTICE] = ("info", f"Opened the shared analysis ({kind} of {record.created[:16].replace('T', ' ')} "
+                                         "UTC). " + " ".join(plan.warnings))
+
+
+def render_link_notice() -> None:
+    """Show what happened to the link in the sidebar (kept until the user opens something else)."""
+    notice = st.session_state.get(_NOTICE)
+    if not notice:
+        return
+    kind, text = notice
+    (st.error if kind == "error" else st.info)(md(text), icon=":material/link:")
+
+
+def _digest(doc: dict) -> str:
+    stable = {k: v for k, v in doc.items() if k not in ("created", "versions")}
+    return hashlib.sha256(json.dumps(stable, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def autosave(ctx) -> str | None:
+    """Save the analysis as a draft once the user changed something; the URL then carries its id.
+
+    Called by app.py on every run after the sidebar (widget values of this run are in the
+    session already). Nothing is written while the analysis is what the session opened with
+    (visitors who only look create no rows); after the first change the draft is updated in
+    place whenever the analysis changes, and ``?analysis=<draft id>`` in the URL makes a reload
+    (or the same URL in another tab) restore data, choices, rubric edits and settings. Returns
+    the draft id (None when nothing was saved).
+    """
+    if ctx is None or presenting():
+        return None
+    ws = workspace()
+    if ws is None:
+        return None
+    try:
+        active = rubric_state.active_rubric(ctx)
+        doc = json.loads(manifest_to_json(export.build_manifest(ctx, active, export.current_settings(ctx))))
+    except (InputError, ValueError, KeyError, TypeError):
+        return None  # nothing consistent to save in this run (e.g. a rubric being edited)
+    digest = _digest(doc)
+    baseline = st.session_state.setdefault(_BASELINE, digest)
+    draft_id = st.session_state.get(_DRAFT)
+    if (digest == baseline and draft_id is None) or digest == st.session_state.get(_SAVED):
+        return draft_id
+    try:
+        dataset_id = _dataset_id(ctx, ws)
+        if st.session_state.get(_DRAFT_DATASET) != dataset_id:
+            draft_id = None  # a draft belongs to one dataset: another dataset starts a new draft
+        draft = ws.save_analysis(dataset_id, doc, page="autosave", analysis_id=draft_id, owner=owner())
+    except (InputError, OSError) as exc:  # e.g. a full workspace: the session keeps working, and says so
+        st.session_state[_NOTICE] = ("error", f"Changes are not being saved to the workspace: {exc}")
+        return draft_id
+    st.session_state[_DRAFT] = draft.id
+    st.session_state[_DRAFT_DATASET] = dataset_id
+    st.session_state[_SAVED] = digest
+    st.session_state[_APPLIED] = draft.id  # our own id in the URL: never re-applied
+    st.query_params[LINK_PARAM] = draft.id
+    return draft.id

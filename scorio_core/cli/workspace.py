@@ -1,0 +1,194 @@
+"""``workspace``: list, show, add, delete and garbage-collect the persistent workspace.
+
+Usage::
+
+    python -m scorio_core workspace [--root DIR] list [--output json|table]
+    python -m scorio_core workspace [--root DIR] show ID [--output json|table]
+    python -m scorio_core workspace [--root DIR] add FILE... [--name NAME] [--format F]
+        [--map CANONICAL=COLUMN ...] [choices] [--output json|table]
+    python -m scorio_core workspace [--root DIR] delete ID [--force] [--output json|table]
+    python -m scorio_core workspace [--root DIR] gc [--output json|table]
+    python -m scorio_core workspace [--root DIR] usage [--output json|table]
+
+``--root`` defaults to ``$SCORIO_WORKSPACE`` or ``./workspace``; ``--root`` and ``--output``
+may be given before or after the action. The CLI lists every row (``listing`` is ``shared``).
+
+JSON output (``--output json``), one object per action:
+
+- ``list``: ``{"root", "datasets": [dataset...], "analyses": [analysis...]}``
+- ``show``: ``{"kind": "dataset", "dataset": dataset, "report": report}`` or
+  ``{"kind": "analysis", "analysis": analysis}``
+- ``add``: ``{"dataset": dataset, "created": bool}`` (``created`` is false when the same
+  files with the same table were already stored: the existing dataset is returned)
+- ``delete``: ``{"kind": "dataset" | "analysis", "id", "analyses_deleted": int}``
+- ``gc``: ``{"removed_blobs", "removed_bytes", "removed_temp_files", "kept_blobs"}``
+- ``usage``: ``{"root", "n_datasets", "n_analyses", "n_blobs", "blob_bytes", "catalog_bytes",
+  "max_bytes", "max_file_bytes", "listing"}``
+
+where ``dataset`` is :meth:`scorio_core.store.DatasetRecord.to_dict` (``id, name, created,
+layout, n_models, n_questions, n_trials, n_rows, size_bytes, table_sha256, owner, sources``
+with ``sources`` a list of ``{position, name, format, sha256, size_bytes}``), ``analysis`` is
+:meth:`scorio_core.store.AnalysisRecord.to_dict` (``id, dataset_id, state, page, created,
+updated, immutable, owner``) and ``report`` is :meth:`scorio_core.io.QualityReport.to_dict`.
+Bad input (an invalid or unknown id, a file over the quota) exits with status 2 and one
+``error: ...`` line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from scorio_core.cli._common import add_choice_arguments, apply_cli_choices, emit_json, parse_mapping
+
+__all__ = ["register", "run"]
+
+
+def _common_options(defaults: bool) -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument("--root", default=None if defaults else argparse.SUPPRESS, metavar="DIR",
+                        help="workspace directory (default: $SCORIO_WORKSPACE or ./workspace)")
+    parent.add_argument("--output", choices=("table", "json"), default="table" if defaults else argparse.SUPPRESS)
+    return parent
+
+
+def register(subparsers) -> None:
+    """Add the ``workspace`` subcommand and its actions."""
+    from scorio_core.cli import _Parser
+
+    parser = subparsers.add_parser(
+        "workspace", parents=[_common_options(True)],
+        help="the persistent workspace: list, show, add, delete, gc, usage",
+        description="Manage the persistent workspace of stored datasets and saved analyses "
+                    "(README, 'Workspace'). `add` loads eval dumps and stores them, so a CI "
+                    "pipeline can publish a dataset.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="<action>", parser_class=_Parser)
+    actions.required = True
+    sub = _common_options(False)
+    actions.add_parser("list", parents=[sub], help="datasets and analyses")
+    show = actions.add_parser("show", parents=[sub], help="one dataset (with its quality report) or analysis")
+    show.add_argument("id", metavar="ID")
+    delete = actions.add_parser("delete", parents=[sub], help="delete a dataset (with its analyses) or an analysis")
+    delete.add_argument("id", metavar="ID")
+    delete.add_argument("--force", action="store_true", help="also delete a dataset's shared snapshots")
+    actions.add_parser("gc", parents=[sub], help="remove unreferenced blobs and files left by interrupted writes")
+    actions.add_parser("usage", parents=[sub], help="space used and the limits")
+    add = actions.add_parser("add", parents=[sub], help="load eval dump files and store them as a dataset")
+    add.add_argument("paths", nargs="+", metavar="FILE", help="eval dump files (for a HELM run folder, give its files)")
+    add.add_argument("--name", default=None, help="dataset name (default: the file names)")
+    add.add_argument("--format", dest="format", default=None, help="input format (default: auto-detect)")
+    add.add_argument("--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
+                     help="column mapping override (repeatable)")
+    add_choice_arguments(add)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``workspace ACTION``; returns the exit status."""
+    from scorio_core.store import Workspace
+
+    ws = Workspace(args.root, listing="shared")
+    out = {"list": _list, "show": _show, "add": _add, "delete": _delete, "gc": _gc, "usage": _usage}[args.action](ws, args)
+    if args.output == "json":
+        emit_json(out)
+    else:
+        _print(args.action, out, sys.stdout)
+    return 0
+
+
+def _list(ws, args) -> dict:
+    return {"root": str(ws.root), "datasets": [d.to_dict() for d in ws.list_datasets()],
+            "analyses": [a.to_dict() for a in ws.list_analyses()]}
+
+
+def _show(ws, args) -> dict:
+    from scorio_core.store import NotFoundError, validate_id
+
+    validate_id(args.id)
+    try:
+        return {"kind": "dataset", "dataset": ws.get_dataset(args.id).to_dict(),
+                "report": ws.dataset_report(args.id).to_dict()}
+    except NotFoundError:
+        pass
+    try:
+        return {"kind": "analysis", "analysis": ws.get_analysis(args.id).to_dict()}
+    except NotFoundError:
+        raise NotFoundError(f"no dataset or analysis with id {args.id!r} in the workspace.") from None
+
+
+def _delete(ws, args) -> dict:
+    from scorio_core.store import NotFoundError, validate_id
+
+    validate_id(args.id)
+    try:
+        n = ws.delete_dataset(args.id, force=args.force)
+        return {"kind": "dataset", "id": args.id, "analyses_deleted": n}
+    except NotFoundError:
+        pass
+    try:
+        ws.delete_analysis(args.id)
+    except NotFoundError:
+        raise NotFoundError(f"no dataset or analysis with id {args.id!r} in the workspace.") from None
+    return {"kind": "analysis", "id": args.id, "analyses_deleted": 1}
+
+
+def _gc(ws, args) -> dict:
+    return ws.gc().to_dict()
+
+
+def _usage(ws, args) -> dict:
+    return ws.usage().to_dict()
+
+
+def _add(ws, args) -> dict:
+    from scorio_core import io
+    from scorio_core.errors import InputError
+
+    files = []
+    for raw in args.paths:
+        path = Path(raw)
+        if path.is_dir():
+            raise InputError("is a folder; give the files to store (for a HELM run: FOLDER/*).", source=path.name)
+        if not path.is_file():
+            raise InputError("no such file.", source=path.name)
+        ws.check_file_size(path.name, path.stat().st_size)  # before reading it into memory
+        files.append((path.name, path.read_bytes()))
+    dataset = io.load(files, format=args.format, mapping=parse_mapping(args.mapping) or None)
+    dataset = apply_cli_choices(dataset, args)
+    before = {d.id for d in ws.list_datasets()}
+    record = ws.save_dataset(args.name or ", ".join(name for name, _ in files)[:200], files, dataset)
+    return {"dataset": record.to_dict(), "created": record.id not in before}
+
+
+def _print(action: str, out: dict, stream) -> None:
+    w = stream.write
+    if action == "list":
+        w(f"workspace {out['root']}\n")
+        w(f"datasets ({len(out['datasets'])})\n")
+        for d in out["datasets"]:
+            w(f"  {d['id']}  {d['name']}  {d['layout']}  {d['n_models']} models x {d['n_questions']} questions x "
+              f"<= {d['n_trials']} trials  {d['size_bytes']:,} bytes  {d['created']}\n")
+        w(f"analyses ({len(out['analyses'])})\n")
+        for a in out["analyses"]:
+            w(f"  {a['id']}  dataset {a['dataset_id']}  page {a['page']}  {'shared' if a['immutable'] else 'draft'}  "
+              f"{a['updated']}\n")
+    elif action in ("show", "add") and "dataset" in out:
+        d = out["dataset"]
+        if action == "add":
+            w("stored new dataset\n" if out["created"] else "already stored: returning the existing dataset\n")
+        w(f"dataset {d['id']}  {d['name']}\n  {d['layout']}, {d['n_rows']} rows, {d['n_models']} models, "
+          f"{d['n_questions']} questions, <= {d['n_trials']} trials, created {d['created']}\n")
+        for s in d["sources"]:
+            w(f"  source {s['position']}: {s['name']}  format={s['format']}  {s['size_bytes']:,} bytes  "
+              f"sha256={s['sha256'][:12]}\n")
+        for issue in out.get("report", {}).get("blocking", []):
+            w(f"  BLOCKING: {issue}\n")
+    elif action == "show":
+        a = out["analysis"]
+        w(f"analysis {a['id']}  dataset {a['dataset_id']}  page {a['page']}  "
+          f"{'shared snapshot' if a['immutable'] else 'draft'}  updated {a['updated']}\n")
+    else:
+        for key, value in out.items():
+            w(f"{key}: {value}\n")

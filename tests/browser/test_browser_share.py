@@ -1,0 +1,73 @@
+"""Real browser (issue 14): an upload survives a reload; a share link opens the same leaderboard in a fresh
+browser after a server restart; the presentation link has no editing controls."""
+
+from __future__ import annotations
+
+import tempfile
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, assert_clean, streamlit_server, wait_ready
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def _table_text(page) -> str:
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.wait_for(timeout=60_000)
+    return grid.inner_text()
+
+
+def test_upload_reload_share_restart_present(browser, tmp_path):
+    ARTIFACTS.mkdir(exist_ok=True)
+    data = tmp_path / "shared_eval.csv"
+    data.write_text("model,question_id,trial,is_correct\n" + "".join(
+        f"model-{m},q{q},{t},{int((m * 3 + q + t) % 4 != 0) if m else int((q + t) % 3 == 0)}\n"
+        for m in range(3) for q in range(8) for t in range(4)))
+    workspace = tempfile.mkdtemp(prefix="scorio-ws-share-")
+    with streamlit_server(workspace) as url:
+        context = browser.new_context(viewport={"width": 1440, "height": 1000})
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(url)
+        wait_ready(page, 2000)
+        page.get_by_role("link", name="Data").click()
+        wait_ready(page, 1500)
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(data))
+        page.get_by_role("button", name="Load", exact=True).wait_for()
+        try:
+            page.get_by_role("button", name="Load", exact=True).click(timeout=20_000)
+        except Exception:
+            page.screenshot(path=str(ARTIFACTS / "share-load-failed.png"))
+            raise
+        wait_ready(page, 1500)
+        page.get_by_text("Uploaded: shared_eval").first.wait_for()
+        page.reload()  # the upload must survive a reload
+        wait_ready(page, 1500)
+        page.get_by_role("heading", name="Uploaded: shared_eval").first.wait_for()
+        page.get_by_role("link", name="Export").click()
+        wait_ready(page, 1500)
+        page.get_by_role("button", name="Create share link").click()
+        wait_ready(page, 1500)
+        codes = page.locator('[data-testid="stCode"]').all_inner_texts()
+        link = next(c.strip() for c in codes if "?analysis=" in c and "view=present" not in c)
+        present = next(c.strip() for c in codes if "view=present" in c)
+        page.get_by_role("link", name="Leaderboard").click()
+        wait_ready(page, 1500)
+        before = _table_text(page)
+        assert_clean(page)
+        context.close()
+    with streamlit_server(workspace) as url2:  # a restarted server on the same workspace
+        for address, presenting in ((link, False), (present, True)):
+            context = browser.new_context(viewport={"width": 1440, "height": 1000})  # a fresh browser
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            assert address.startswith(("http://", "https://")), address  # a full link, ready to paste
+            page.goto(url2 + "/" + address[address.index("?"):])  # same query, the restarted server's port
+            wait_ready(page, 2000)
+            page.get_by_text("Opened the shared analysis").first.wait_for(state="attached")  # sidebar (collapsed when presenting)
+            assert _table_text(page) == before
+            assert page.get_by_role("tab", name="Pairwise P(A > B)").count() == (0 if presenting else 1)
+            assert_clean(page)
+            page.screenshot(path=str(ARTIFACTS / f"share-{'present' if presenting else 'link'}.png"))
+            context.close()
