@@ -16,12 +16,14 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.run-deps: requirements.txt | $(BIN)/python
+$(VENV)/.run-deps: requirements.txt pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.test-deps: requirements.txt requirements-test.txt | $(BIN)/python
+$(VENV)/.test-deps: requirements.txt requirements-test.txt pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	$(BIN)/python -m pip install --quiet -e .
 	touch $@ $(VENV)/.run-deps
 
 run: $(VENV)/.run-deps

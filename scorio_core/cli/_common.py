@@ -221,6 +221,8 @@ def emit_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], output:
         stream.write(to_markdown(frame))
         stream.write("\n")
     else:
+        from scorio_core.report.tables import without_negative_zero
+
         with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200):
-            stream.write(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+            stream.write(without_negative_zero(frame).to_string(index=False, float_format=lambda x: f"{x:.4f}"))
             stream.write("\n")

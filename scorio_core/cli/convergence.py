@@ -2,8 +2,9 @@
 
 JSON output (``--output json``) is an object::
 
-    {"task", "metric", "k", "tau", "method", "replicates", "seed", "gold", "models", "n",
-     "gold_ranks", "pmf": [P(convergence@n = s), s = 1..N-1], "cdf": [...], "mean",
+    {"task", "metric", "prior", "k", "tau", "method", "replicates", "seed", "gold", "models",
+     "n": [1..N] (for kendall_tau_mean), "gold_ranks", "s": [1..N-1] (for pmf and cdf),
+     "pmf": [P(convergence@n = s)], "cdf": [P(convergence@n <= s)], "mean",
      "mean_censored", "no_convergence", "kendall_tau_mean": [N values],
      "worst_replicate", "worst_convergence", "worst_ranks": [[...]],
      "notes": [...], "assumptions": [...], "sources": [...]}
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         "models": list(block.models),
         "n": res.n,
         "gold_ranks": res.gold_ranks,
+        "s": res.n[:-1],
         "pmf": res.pmf,
         "cdf": res.cdf,
         "mean": res.mean,
@@ -108,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
         emit_json(payload)
         return 0
     N = res.n.size
-    shown = sorted({n for n in (1, 2, 5, 10, 20, 40, 80, 160, 320) if n < N} | {N - 1})
+    # every s = 1..N-1 for short runs (convergence@n <= N - 1 by definition), a log-spaced sample otherwise
+    shown = list(range(1, N)) if N <= 21 else sorted({n for n in (1, 2, 5, 10, 20, 40, 80, 160, 320) if n < N} | {N - 1})
     rows = [
         {
             "n": n,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["neutralize_formulas", "to_csv", "to_markdown", "to_latex", "latex_escape", "presentation_table", "interval_note",
+__all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "presentation_table", "interval_note",
            "leaderboard_markdown", "leaderboard_latex", "FORMULA_PREFIXES"]
 
 #: Leading characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection).
@@ -40,6 +40,19 @@ def to_csv(frame: pd.DataFrame) -> str:
 _MD_SPECIAL = r"([\\`*_\[\]<>|~])"
 
 
+def without_negative_zero(frame: pd.DataFrame, decimals: int = 4) -> pd.DataFrame:
+    """Float columns rounded to ``decimals`` with ``-0`` made ``0`` (a shown "-0.0000" reads as a sign).
+
+    >>> without_negative_zero(pd.DataFrame({"x": [-0.0, -0.00001, 0.25]}))["x"].map(str).tolist()
+    ['0.0', '0.0', '0.25']
+    """
+    out = frame.copy()
+    for column in out.columns:
+        if pd.api.types.is_float_dtype(out[column]):
+            out[column] = out[column].round(decimals) + 0.0
+    return out
+
+
 def to_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
     """GitHub-flavoured Markdown table; text cells render literally and are formula-neutralised.
 
@@ -52,7 +65,7 @@ def to_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
     | \\[x\\](javascript:1) \\*\\*b\\*\\* \\<b\\> |
     | '=HYPERLINK(1)                      |
     """
-    safe = neutralize_formulas(frame)
+    safe = neutralize_formulas(without_negative_zero(frame))
     for column in safe.columns:
         if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
             safe[column] = safe[column].astype("string").str.replace(_MD_SPECIAL, r"\\\1", regex=True)
@@ -78,7 +91,7 @@ def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str 
     Text (cells, headers and the caption) is escaped for LaTeX (``_ & % $ # { } ~ ^ \\``);
     needs ``\\usepackage{booktabs}``.
     """
-    frame = neutralize_formulas(frame)
+    frame = neutralize_formulas(without_negative_zero(frame))
     styler = frame.style.hide(axis="index").format(float_format, subset=frame.select_dtypes("float").columns, na_rep="--")
     styler = styler.format_index(escape="latex", axis=1)
     text_cols = [c for c in frame.columns if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c])]
