@@ -1,7 +1,8 @@
 """Share links (issue 14): an immutable snapshot of the analysis, opened with ``?analysis=<id>``.
 
-**Share** stores the analysis manifest (data, data-quality choices, rubric, settings; see
-:mod:`scorio_core.report.manifest`) as an immutable analysis of the workspace, after saving the
+**Share** stores the analysis (``{"manifest": ..., "views": ...}``: the manifest of
+:mod:`scorio_core.report.manifest` with data, data-quality choices, rubric and settings, plus the
+page widgets of :data:`VIEW_KEYS` such as the compared models) as an immutable analysis of the workspace, after saving the
 active dataset there too (a bundled dataset is saved like an upload, so the link does not depend
 on this checkout's files), and returns its id. Opening a link on any session, machine or after
 a restart validates the id, reads the snapshot from the catalog and restores it through the
@@ -35,6 +36,38 @@ _BASELINE = "_autosave_baseline"
 _DRAFT = "_autosave_draft"
 _SAVED = "_autosave_digest"
 _DRAFT_DATASET = "_autosave_dataset"
+#: Page widgets an analysis carries beside its manifest (compared models, figure settings); values
+#: are checked on restore (simple JSON values only) and again by each page (``ensure_*``).
+VIEW_KEYS = (
+    "cmp_a", "cmp_b", "cmp_only_diff",
+    "traj_metric", "traj_k", "traj_tau", "traj_order", "traj_scheme", "traj_replicates", "traj_seed",
+    "traj_highlight", "traj_band_models",
+    "conv_methods", "conv_pass_ks", "conv_k", "conv_tau", "conv_scheme", "conv_replicates", "conv_seed", "conv_gold",
+    "conv_models",
+    "sens_schemas", "sens_ci", "sens_highlight", "sens_n", "sens_seed", "sens_shift", "sens_target", "sens_weight_range",
+)
+_MAX_LIST = 1000
+
+
+def _simple(value) -> bool:
+    if isinstance(value, bool) or isinstance(value, (int, str)):
+        return not isinstance(value, str) or len(value) <= 1000
+    if isinstance(value, float):
+        return value == value and abs(value) != float("inf")
+    if isinstance(value, (list, tuple)):
+        return len(value) <= _MAX_LIST and all(_simple(v) and not isinstance(v, (list, tuple)) for v in value)
+    return False
+
+
+def view_state() -> dict:
+    """The page widgets of :data:`VIEW_KEYS` that hold simple values (what an analysis carries besides its manifest)."""
+    return {k: (list(v) if isinstance(v, tuple) else v) for k in VIEW_KEYS
+            if k in st.session_state and _simple(v := st.session_state[k])}
+
+
+def _analysis_state(ctx, active) -> dict:
+    manifest = json.loads(manifest_to_json(export.build_manifest(ctx, active, export.current_settings(ctx))))
+    return {"manifest": manifest, "views": view_state()}
 
 
 def _dataset_id(ctx, ws) -> str:
@@ -64,8 +97,7 @@ def share_analysis(ctx, active, page: str) -> str:
     ws = workspace()
     if ws is None:
         raise InputError("sharing needs the workspace, which cannot be opened on this server (README, Workspace).")
-    doc = json.loads(manifest_to_json(export.build_manifest(ctx, active, export.current_settings(ctx))))
-    draft = ws.save_analysis(_dataset_id(ctx, ws), doc, page=page, owner=owner())
+    draft = ws.save_analysis(_dataset_id(ctx, ws), _analysis_state(ctx, active), page=page, owner=owner())
     return ws.share_analysis(draft.id).id
 
 
@@ -119,8 +151,11 @@ def open_link() -> None:
                                               "another server). Showing the current data instead.")
         return
     remember(dataset.id, dataset.name)
+    saved = record.state
+    manifest = saved.get("manifest", saved)  # a bare manifest is accepted too
+    views = saved.get("views") if isinstance(saved.get("views"), dict) else {}
     try:
-        plan = export.restore_plan(json.dumps(record.state).encode(), "the shared analysis")
+        plan = export.restore_plan(json.dumps(manifest).encode(), "the shared analysis")
     except InputError as exc:
         st.session_state[_NOTICE] = ("error", f"The shared analysis cannot be read: {exc}")
         return
@@ -128,6 +163,7 @@ def open_link() -> None:
         st.session_state[_NOTICE] = ("error", "The shared analysis cannot be restored: " + " ".join(plan.problems))
         return
     export.apply_restore(plan)
+    state.queue_restore_more({k: v for k, v in views.items() if k in VIEW_KEYS and _simple(v)})
     kind = "snapshot" if record.immutable else "draft"
     st.session_state[_NOTICE] = ("info", f"Opened the shared analysis ({kind} of {record.created[:16].replace('T', ' ')} "
                                          "UTC). " + " ".join(plan.warnings))
@@ -143,7 +179,8 @@ def render_link_notice() -> None:
 
 
 def _digest(doc: dict) -> str:
-    stable = {k: v for k, v in doc.items() if k not in ("created", "versions")}
+    manifest = {k: v for k, v in doc["manifest"].items() if k not in ("created", "versions")}
+    stable = {"manifest": manifest, "views": doc["views"]}
     return hashlib.sha256(json.dumps(stable, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -163,8 +200,7 @@ def autosave(ctx) -> str | None:
     if ws is None:
         return None
     try:
-        active = rubric_state.active_rubric(ctx)
-        doc = json.loads(manifest_to_json(export.build_manifest(ctx, active, export.current_settings(ctx))))
+        doc = _analysis_state(ctx, rubric_state.active_rubric(ctx))
     except (InputError, ValueError, KeyError, TypeError):
         return None  # nothing consistent to save in this run (e.g. a rubric being edited)
     digest = _digest(doc)

@@ -32,6 +32,7 @@ __all__ = [
     "choices_for",
     "set_choices",
     "queue_restore",
+    "queue_restore_more",
     "apply_pending_restore",
 ]
 
@@ -146,6 +147,11 @@ def set_choices(key: str, choices: dict) -> None:
 def queue_restore(values: dict) -> None:
     """Widget values to set at the start of the next run (restoring a saved analysis)."""
     st.session_state[_RESTORE] = dict(values)
+
+
+def queue_restore_more(values: dict) -> None:
+    """Add widget values to those already queued by :func:`queue_restore`."""
+    st.session_state.setdefault(_RESTORE, {}).update(values)
 
 
 def apply_pending_restore() -> bool:

@@ -12,7 +12,6 @@ from pathlib import PurePath
 import streamlit as st
 
 from dashboard import state
-from dashboard.data_access import load_upload
 from dashboard.text import md
 from dashboard.workspace_state import pop_notice, save_upload
 from scorio_core import io
@@ -91,19 +90,25 @@ def render_uploader() -> None:
             st.caption("A dataset with this name is already loaded: loading replaces it (rename to keep both).")
         if st.button("Load", type="primary", disabled=mapping is None, key="upload_load"):
             upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt, mapping=tuple(sorted((mapping or {}).items())))
+            bar = st.progress(0.0, text="Reading the files... (change any setting to cancel)")
             try:
-                dataset = load_upload(upload.files, upload.format, upload.mapping)
+                dataset = io.load(list(upload.files), format=upload.format, mapping=dict(upload.mapping) or None,
+                                  progress=lambda fraction, message: bar.progress(fraction, text=md(message)))
             except (InputError, ValueError, TypeError, OSError) as exc:
+                bar.empty()
                 st.error(md(str(exc)), icon=":material/error:")
                 st.caption("Nothing changed: the previously loaded data is still active.")
                 return
             except MemoryError:
+                bar.empty()
                 st.error("The upload is larger than this server can hold in memory (see README, Limits).", icon=":material/error:")
                 st.caption("Nothing changed: the previously loaded data is still active.")
                 return
             except RecursionError:
+                bar.empty()
                 st.error("The upload is nested too deeply to parse (e.g. JSON brackets); check the file.", icon=":material/error:")
                 st.caption("Nothing changed: the previously loaded data is still active.")
                 return
+            bar.progress(1.0, text="Saving to the workspace...")
             state.add_upload(upload, save_upload(upload.name, upload.files, dataset))
             st.rerun()

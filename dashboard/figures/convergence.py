@@ -61,7 +61,7 @@ def convergence_plot(curves: pd.DataFrame, summary: pd.DataFrame, *, n_max: int)
         if np.isfinite(row["mean"]):
             fig.add_vline(x=float(row["mean"]), line=dict(color=colors[method], width=1.5, dash="dot"), row=1, col=1)
     fig.add_hline(y=1.0, line=dict(color="#999", width=1, dash="dot"), row=2, col=1)
-    fig.update_xaxes(range=[0.5, n_max + 0.5], zeroline=False)
+    fig.update_xaxes(range=[0.5, n_max + 0.5], zeroline=False, tickformat="d", dtick=1 if n_max <= 20 else None)
     fig.update_xaxes(title_text="number of trials n", row=2, col=1)
     fig.update_yaxes(title_text="probability", rangemode="tozero", row=1, col=1)
     fig.update_yaxes(title_text="cumulative", range=[0, 1.04], row=2, col=1)
@@ -99,6 +99,6 @@ def kendall_tau_plot(curves: pd.DataFrame, *, methods=None) -> go.Figure:
     low = curves["tau"].min()
     bottom = min(float(low) - 0.03, 0.9) if np.isfinite(low) else 0.0
     fig.add_hline(y=1.0, line=dict(color="#999", width=1, dash="dot"))
-    fig.update_xaxes(title="number of trials n", zeroline=False)
+    fig.update_xaxes(title="number of trials n", zeroline=False, tickformat="d")
     fig.update_yaxes(title="mean Kendall's tau_b vs gold standard", range=[max(bottom, -1.02), 1.02])
     return apply_theme(fig, height=400)

@@ -109,7 +109,8 @@ def rank_trajectory_plot(
                            text=f"no convergence within N = {int(x[-1])}", showarrow=False, font=dict(size=12, color="#b2182b"))
     fig.update_yaxes(autorange=False, range=[L + 0.5, 0.5], title="competition rank (1 = best)",
                      dtick=1 if L <= 25 else None, zeroline=False)
-    fig.update_xaxes(title="number of trials n", range=[float(x[0]) - 0.5, float(x[-1]) + 0.5], zeroline=False)
+    fig.update_xaxes(title="number of trials n", range=[float(x[0]) - 0.5, float(x[-1]) + 0.5], zeroline=False,
+                     tickformat="d", dtick=1 if len(x) <= 20 else None)  # whole trials only (never 0.5, 1.5, ...)
     apply_theme(fig, title=title, height=max(380, 24 * L + 140))
     fig.update_layout(showlegend=False, margin=dict(r=190), hovermode="closest")
     return fig
@@ -172,7 +173,7 @@ def credible_band_grid(
         ), row=r, col=c)
         if len(rows_m):
             fig.add_hline(y=float(rows_m["mu"].iloc[-1]), line=dict(color="#555", width=1, dash="dot"), row=r, col=c)
-    fig.update_xaxes(showgrid=False, zeroline=False)
+    fig.update_xaxes(showgrid=False, zeroline=False, tickformat="d")
     fig.update_yaxes(zeroline=False)
     for c in range(1, cols + 1):
         fig.update_xaxes(title_text=x_title, title_font=dict(size=11), row=rows, col=c)

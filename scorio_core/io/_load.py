@@ -32,7 +32,7 @@ __all__ = ["guess_mapping", "load", "source_columns"]
 _TABLES = ("csv", "tsv", "jsonl", "json-records", "parquet")
 
 
-def load(sources, format: str | None = None, mapping: Mapping[str, str] | None = None) -> Dataset:
+def load(sources, format: str | None = None, mapping: Mapping[str, str] | None = None, progress=None) -> Dataset:
     """Load eval dumps into one canonical table with a data-quality report.
 
     Parameters
@@ -49,6 +49,10 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
         Column overrides ``{canonical_name: source_column}`` (e.g.
         ``{"question_id": "problem"}``); for Inspect, HELM and lm-eval only
         ``{"is_correct": "<scorer/stat/metric>"}`` applies.
+    progress : callable, optional
+        ``progress(fraction_done, message)`` before each file and before the quality report
+        (fraction in [0, 1)). An exception it raises stops the load: that is how the app
+        cancels a long load (Streamlit interrupts a run at its next element update).
 
     Returns
     -------
@@ -77,7 +81,10 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     parts: list[Part] = []
     infos: list[SourceInfo] = []
     used_results: set[str] = set()
-    for src, f in detected:
+    steps = len(detected) + 1
+    for i, (src, f) in enumerate(detected):
+        if progress is not None:
+            progress(i / steps, f"Reading {src.name} ({i + 1} of {len(detected)})")
         if f == "lm-eval-results":
             continue
         new = _read_one(src, f, mapping, results, used_results)
@@ -108,6 +115,8 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
                 parts.extend(new)
             infos.append(SourceInfo(src.name, f, src.sha256(), 0, "attempts", (("model", "model_name"),)))
     _check_rows(parts)
+    if progress is not None:
+        progress((steps - 1) / steps, "Merging the files and checking data quality")
     table, layout, row_source, merge_notes = merge_parts(parts)
     _check_size(table, layout, row_source, [p.source for p in parts])
     infos = [SourceInfo(p.source, p.format, p.sha256, len(p.table), p.layout, tuple(p.mapping.items())) for p in parts] + infos

@@ -90,3 +90,25 @@ def test_switching_dataset_starts_a_new_draft(app):
     second = app.query_params["analysis"]
     assert second != first
     assert _open({"analysis": second[0] if isinstance(second, list) else second}).session_state["dataset"] == "paper-simulation"
+
+
+def test_a_link_carries_the_compared_models(app):
+    app.switch_page("pages/results/compare.py").run()
+    models = app.selectbox(key="cmp_a").options
+    app.selectbox(key="cmp_a").set_value(models[3]).run()
+    app.selectbox(key="cmp_b").set_value(models[5]).run()
+    no_exception(app)
+    app.switch_page(EXPORT).run()
+    app.button(key="share_create").click().run()
+    fresh = _open({"analysis": app.session_state["share_last_id"]})
+    assert (fresh.session_state["cmp_a"], fresh.session_state["cmp_b"]) == (models[3], models[5])
+    fresh.switch_page("pages/results/compare.py").run()
+    no_exception(fresh)
+    assert (fresh.selectbox(key="cmp_a").value, fresh.selectbox(key="cmp_b").value) == (models[3], models[5])
+
+
+def test_hostile_view_values_are_not_restored(app, monkeypatch):
+    from dashboard import share
+
+    assert share._simple(["a", 1, 2.5]) and not share._simple([["nested"]]) and not share._simple(float("nan"))
+    assert not share._simple({"a": 1}) and not share._simple("x" * 5000)

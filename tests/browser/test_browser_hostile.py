@@ -12,9 +12,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
 def _upload(page, path) -> None:
-    if not page.locator('[data-testid="stFileUploaderDropzone"]').first.is_visible():
-        page.get_by_text("Upload eval dumps").first.click()  # after a load the uploader folds into an expander
+    # After a load the uploader folds into a collapsed expander. Read its state from the DOM
+    # (never from a visibility probe, which races a slow render and would fold an open expander).
+    expander = page.locator('[data-testid="stExpander"]').filter(has_text="Upload eval dumps").first
+    expander.wait_for()
+    if expander.locator("details").first.get_attribute("open") is None:
+        expander.locator("summary").first.click()
         wait_ready(page, 500)
+    page.locator('[data-testid="stFileUploaderDropzone"]').first.wait_for()
     delete = page.locator('[data-testid="stFileChipDeleteBtn"]')
     while delete.count():  # the uploader keeps earlier files: start from this one alone
         delete.first.click()

@@ -50,6 +50,7 @@ def test_rank_trajectory_lines_axes_and_labels(traj):
     assert any("&lt;b&gt;evil&lt;/b&gt;" in t for t in texts) and not any("<b>evil" in t for t in texts)
     assert {t.name for t in fig.data} == {"alpha", "&lt;b&gt;evil&lt;/b&gt;", "gamma"}
     assert any(s.type == "line" for s in fig.layout.shapes)  # the convergence marker
+    assert (fig.layout.xaxis.tickformat, fig.layout.xaxis.dtick) == ("d", 1)  # whole trials, never 0.5, 1.5 (issue 16)
 
 
 def test_rank_trajectory_no_convergence_and_highlight(traj):
@@ -112,6 +113,7 @@ def test_convergence_plot(results):
     assert list(pmf.x) == [1, 2, 3, 4]  # s = 1..N-1
     np.testing.assert_allclose(cdf.y, results[0][1].cdf)
     assert tuple(fig.layout.yaxis2.range) == (0, 1.04)
+    assert (fig.layout.xaxis.tickformat, fig.layout.xaxis.dtick) == ("d", 1)  # whole trials
 
 
 def test_kendall_tau_plot(results):

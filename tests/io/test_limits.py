@@ -209,3 +209,24 @@ def test_size_limit_defaults_and_bad_values(monkeypatch):
     monkeypatch.setenv("SCORIO_MAX_ROWS", "0")
     with pytest.raises(ValueError, match="SCORIO_MAX_ROWS must be >= 1"):
         get_limits()
+
+
+def test_load_reports_progress_and_can_be_stopped():
+    # the app shows these steps and cancels a long load by raising from the callback (a Streamlit rerun)
+    from scorio_core.io import load
+
+    files = [(f"f{i}.csv", f"model,question_id,trial,is_correct\nm{i},q1,0,1\nm{i},q2,0,0\n".encode()) for i in range(3)]
+    seen = []
+    load(files, progress=lambda fraction, message: seen.append((fraction, message)))
+    assert [round(f, 3) for f, _ in seen] == [0.0, 0.25, 0.5, 0.75]
+    assert seen[0][1] == "Reading f0.csv (1 of 3)" and "quality" in seen[-1][1]
+
+    class Stop(Exception):
+        pass
+
+    def stop(fraction, message):
+        if fraction > 0:
+            raise Stop
+
+    with pytest.raises(Stop):
+        load(files, progress=stop)
