@@ -105,7 +105,23 @@ class Block:
 
     @property
     def n_trials(self) -> int:
+        """N_max: the most trials of any (model, question) cell."""
         return self.R.shape[2]
+
+    @property
+    def ragged(self) -> bool:
+        """Cells with different N (padded with -1): row-wise resampling only."""
+        return bool((self.R < 0).any())
+
+    @property
+    def min_trials(self) -> int:
+        """The fewest trials of any cell (the largest k of the Pass@k family)."""
+        return int((self.R >= 0).sum(axis=2).min())
+
+    @property
+    def lengths(self) -> np.ndarray | None:
+        """Trials per cell (L, M) of ragged data, None when every cell has N trials."""
+        return (self.R >= 0).sum(axis=2) if self.ragged else None
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -116,25 +132,19 @@ def analysis_block(data_id: str, _dataset, task: str, kind: str, rubric_id: str 
     Raises
     ------
     InputError
-        No binary correctness for the Pass@k family, no question every model answered, or
-        count data with different numbers of trials per question.
+        No binary correctness for the Pass@k family, or no question every model answered.
+        Cells with different numbers of trials are kept whole (a ragged block, row-wise only).
     """
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
     chosen = outcomes.rubric if kind == "rubric" else outcomes.binary
     if chosen is None:
         raise InputError("the Pass@k family needs binary correctness (is_correct), which this data does not have.")
-    block = chosen.complete_block()
+    block = chosen.complete_block(ragged=True)  # every trial kept; different N per cell -> ragged (row-wise only)
     notes = list(chosen.notes) + list(block.notes)
     if block.R is not None:
         R, has_order = block.R, True
     else:
-        try:
-            R = outcomes_from_counts(block.counts)
-        except ValueError as exc:
-            raise InputError(
-                "these counts have different numbers of trials per question; trajectories and convergence@n need the "
-                f"same N in every cell ({exc})"
-            ) from exc
+        R = outcomes_from_counts(block.counts, ragged=True)
         has_order = False
         notes.append("counts only: no trial order; trials are treated as exchangeable")
     prior = None
@@ -182,13 +192,15 @@ def rubric_block_or_stop(ctx, active, view: str) -> Block:
     return block
 
 
-def pass_k_choices(n_trials: int) -> list[int]:
+def pass_k_choices(n_trials: int, min_trials: int | None = None) -> list[int]:
     """k offered for Pass@k on the Convergence page: 1..8, then 16, 32, 64, all <= N - 1.
 
     convergence@n is the smallest s <= N - 1 that settles, and Pass@k is undefined for
-    n < k, so k = N could never converge.
+    n < k, so k = N could never converge. On ragged data every question needs k trials:
+    k <= ``min_trials`` too.
     """
-    return [k for k in range(1, 9) if k <= n_trials - 1] + [k for k in (16, 32, 64) if k <= n_trials - 1]
+    top = n_trials - 1 if min_trials is None else min(n_trials - 1, min_trials)
+    return [k for k in range(1, 9) if k <= top] + [k for k in (16, 32, 64) if k <= top]
 
 
 def progress_to(placeholder, text: str):
@@ -316,7 +328,7 @@ def trajectory(ctx, active, method: Method, *, worst: ConvergenceResult | None =
     block = _block_for(ctx, active, method)
     indices = None
     if worst is not None:
-        indices = bootstrap_indices(block.R.shape, scheme, 1, seed, start=worst.worst_replicate)[0]
+        indices = bootstrap_indices(block.R.shape, scheme, 1, seed, start=worst.worst_replicate, lengths=block.lengths)[0]
     order = "observed" if worst is None else f"{scheme}|{seed}|{worst.worst_replicate}"
     key = f"traj|{_context_key(ctx, active)}|{method}|{order}|{gold}"
     cached = fetch(key)

@@ -23,6 +23,8 @@ __all__ = [
     "tasks_of",
     "task_outcomes",
     "prior_counts",
+    "closest_pair",
+    "unmatched_table",
     "leaderboard_table",
     "leaderboard_notes",
     "unequal_question_sets",
@@ -144,6 +146,25 @@ def trials_needed_for(data_id: str, _dataset, task: str, model_a: str, model_b: 
     needed = trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence,
                            alpha_a=alpha_a, alpha_b=alpha_b)
     return needed, tuple(f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def unmatched_table(data_id: str, _dataset, task: str, rubric_id: str, _scoped) -> pd.DataFrame:
+    """Attempts per model and how many matched no rubric category (:func:`scorio_core.rerank.unmatched_by_model`)."""
+    return rerank.unmatched_by_model(_dataset.attempts, _scoped.categorization.codes, _scoped.mask)
+
+
+def closest_pair(board: pd.DataFrame, models) -> tuple[str, str] | None:
+    """The two of ``models`` whose Bayes@N means (``board`` of :func:`leaderboard_table`) are closest.
+
+    Adjacent pairs of the sorted means only (O(L log L)); None with fewer than two scored models.
+    """
+    rows = board[board["model"].isin(list(models)) & board["mu"].notna()].sort_values("mu")
+    if len(rows) < 2:
+        return None
+    gaps = np.diff(rows["mu"].to_numpy())
+    i = int(np.argmin(gaps))
+    return str(rows["model"].iloc[i + 1]), str(rows["model"].iloc[i])
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -114,7 +114,7 @@ def build_manifest(ctx, active, settings: Settings) -> dict:
         prior=_prior_doc(ctx, active),
         settings={"metric": settings.metric, "k": settings.k, "tau": settings.tau, "confidence": settings.confidence,
                   "tie_rule": settings.tie_rule, "prior": settings.prior, "scope": settings.scope,
-                  "question_set": settings.question_set},
+                  "question_set": settings.question_set, "unmatched": active.unmatched},
         seeds={"rank_distribution": {"seed": RANK_SEED, "note": "draws depend on the data size (200 to 4,000)"}},
         extra_versions=("streamlit", "plotly"),
     )
@@ -255,6 +255,7 @@ def apply_restore(plan: RestorePlan) -> None:
     state.set_choices(plan.dataset_key, m.choices)
     schema = m.schema or rubric.get_schema(rubric.DEFAULT_SCHEMA)
     rubric_state.use_schema(schema, base=schema.name, frozen=m.thresholds if (m.frozen and m.schema is not None) else None)
+    rubric_state.set_unmatched(str(m.settings.get("unmatched", "exclude"))[:200])
     prior = m.prior or {}
     if prior.get("kind") == "model":
         rubric_state.set_prior("model", prior.get("model"))

@@ -13,11 +13,12 @@ import re
 import streamlit as st
 
 from dashboard import rubric_state, state, tables
-from dashboard.compute import prior_counts, task_outcomes
+from dashboard.compute import prior_counts, task_outcomes, unmatched_table
 from dashboard.rubric_rows import in_order, normalize_order, rows_equal
 from dashboard.text import md
 from scorio_core import rubric
 from scorio_core.errors import InputError
+from scorio_core.rerank import UNMATCHED_EXCLUDE
 
 __all__ = [
     "render_picker",
@@ -27,6 +28,7 @@ __all__ = [
     "render_coverage",
     "render_json",
     "render_prior",
+    "render_unmatched",
     "CUSTOM",
 ]
 
@@ -197,3 +199,43 @@ def render_prior(ctx, active) -> None:
             st.warning("The prior shares no question id with this task, so it changes nothing.", icon=":material/warning:")
         st.caption(f"In force: {md(active.prior_label)}; {matched} of {n_questions} questions matched by id. "
                    "Applies to Bayes@N and Max@k on every page.")
+
+
+def _unmatched_changed() -> None:
+    rubric_state.set_unmatched(st.session_state.get("rubric_unmatched", "exclude"))
+
+
+def render_unmatched(ctx, active, *, choose: bool = True) -> None:
+    """How many attempts matched no rubric category (per model) and what they count as.
+
+    Shown on every page that uses the rubric; ``choose`` adds the choice (excluded, with M
+    and N shown, or counted as one category), which applies to every page at once.
+    """
+    total = active.n_unmatched
+    if total == 0 or ctx.data.dataset.attempts is None:
+        return
+    table = unmatched_table(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.scoped)
+    hit = table[table["unmatched"] > 0]
+    n_all = int(table["attempts"].sum())
+    per_model = ", ".join(f"{md(m)} {int(u):,}/{int(a):,}" for m, u, a in
+                          zip(hit["model"][:8], hit["unmatched"][:8], hit["attempts"][:8]))
+    more = f" and {len(hit) - 8} more models" if len(hit) > 8 else ""
+    if active.unmatched == UNMATCHED_EXCLUDE:
+        fate = ("are **excluded**: M (questions) and N (trials) per model count categorised attempts only, and a "
+                "question whose attempts all fell outside every category drops out of that model's score. Pass@k-family "
+                "metrics use binary correctness of every attempt, so they do not see this exclusion")
+    else:
+        fate = (f"**count as '{md(active.unmatched)}'** (weight {active.weights[active.labels.index(active.unmatched)]:g}) "
+                "for Bayes@N, avg@N and Max@k")
+    with st.container(border=True):
+        st.warning(f"**{total:,} of {n_all:,} attempts matched no rubric category** and {fate}. "
+                   f"Per model (no category / attempts): {per_model}{more}.", icon=":material/help_center:")
+        if choose:
+            options = [UNMATCHED_EXCLUDE, *active.labels]
+            st.session_state["rubric_unmatched"] = active.unmatched
+            st.selectbox("Attempts in no category count as", options, key="rubric_unmatched",
+                         on_change=_unmatched_changed,
+                         format_func=lambda o: "Excluded (M and N shown per model)" if o == UNMATCHED_EXCLUDE else f"Category: {o}",
+                         help="The rubric's conditions do not cover these attempts. Excluding them changes M and N per "
+                              "model; counting them as a category keeps every attempt. The choice applies on every page "
+                              "and is saved with the analysis.")

@@ -73,6 +73,7 @@ class RubricWorkspace:
     frozen: dict | None = None
     prior: dict = field(default_factory=lambda: {"kind": "none"})
     upload_digest: str | None = None
+    unmatched: str = "exclude"
 
 
 def workspace() -> RubricWorkspace:
@@ -122,6 +123,11 @@ def commit_rows(current: dict, table: rubric.SignalTable | None) -> None:
 def set_frozen(values: dict | None) -> None:
     """Freeze thresholds at ``values`` (None: compute them from the data again)."""
     workspace().frozen = None if values is None else dict(values)
+
+
+def set_unmatched(policy: str) -> None:
+    """What attempts in no rubric category count as: ``"exclude"`` or a category label."""
+    workspace().unmatched = str(policy)
 
 
 def set_prior(kind: str, key: str | None = None) -> None:
@@ -192,6 +198,8 @@ class ActiveRubric:
     prior_id : str
     prior_label : str
     prior_error : str
+    unmatched : str
+        What attempts in no category count as: ``"exclude"`` or a category label.
     """
 
     schema: Schema
@@ -204,6 +212,12 @@ class ActiveRubric:
     prior_id: str = "none"
     prior_label: str = "uniform Dirichlet prior (no R0)"
     prior_error: str = ""
+    unmatched: str = "exclude"
+
+    @property
+    def n_unmatched(self) -> int:
+        """Attempts of the scope that matched no rubric category (whatever they now count as)."""
+        return 0 if self.scoped is None else int((self.scoped.result.codes < 0).sum())
 
     @property
     def name(self) -> str:
@@ -225,6 +239,9 @@ class ActiveRubric:
     def summary(self) -> str:
         """One line for captions: rubric, categories and prior."""
         text = f"{self.name} ({len(self.labels)} categories, w = {', '.join(f'{w:g}' for w in self.weights)})"
+        if self.n_unmatched:
+            fate = "excluded" if self.unmatched == rerank.UNMATCHED_EXCLUDE else f"counted as '{self.unmatched}'"
+            text += f"; {self.n_unmatched:,} attempts in no category, {fate}"
         if self.prior is not None:
             text += f"; prior R0: {self.prior_label}"
         return text
@@ -256,8 +273,12 @@ def active_rubric(ctx) -> ActiveRubric:
         except InputError as exc:
             return ActiveRubric(ws.schema, "binary", None, None, "not-applicable",
                                 f"The rubric '{ws.schema.name}' cannot run on this data: {exc} Results use binary correctness.")
+        policy = ws.unmatched if ws.unmatched in scoped.result.labels else rerank.UNMATCHED_EXCLUDE
+        categorization = rerank.apply_unmatched(scoped.categorization, scoped.mask, policy)
         rubric_id = f"{schema_key}|{_digest(frozen_key)}|{scope}"
-        active = ActiveRubric(ws.schema, rubric_id, scoped.categorization, scoped, "rubric")
+        if policy != rerank.UNMATCHED_EXCLUDE:
+            rubric_id += f"|unmatched={_digest(policy)}"
+        active = ActiveRubric(ws.schema, rubric_id, categorization, scoped, "rubric", unmatched=policy)
     return _with_prior(ctx, ws, active, scope)
 
 

@@ -24,6 +24,7 @@ from dashboard.workspace_state import BUNDLED_COPY_PREFIX, owner, remember, work
 from scorio_core.errors import InputError
 from scorio_core.report.manifest import manifest_to_json
 from scorio_core.store import NotFoundError, validate_id
+from scorio_core.store.publish import analysis_state
 
 __all__ = ["LINK_PARAM", "VIEW_PARAM", "base_url", "share_analysis", "open_link", "render_link_notice", "share_query",
            "presenting", "presented_settings", "autosave"]
@@ -67,7 +68,7 @@ def view_state() -> dict:
 
 def _analysis_state(ctx, active) -> dict:
     manifest = json.loads(manifest_to_json(export.build_manifest(ctx, active, export.current_settings(ctx))))
-    return {"manifest": manifest, "views": view_state()}
+    return analysis_state(manifest, view_state())  # the CLI's ``publish`` stores the same shape
 
 
 def _dataset_id(ctx, ws) -> str:

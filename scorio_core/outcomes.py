@@ -102,12 +102,14 @@ class Outcomes:
             notes=self.notes,
         )
 
-    def complete_block(self) -> "CompleteBlock":
+    def complete_block(self, ragged: bool = False) -> "CompleteBlock":
         """The largest rectangle views like trajectories and convergence@n need.
 
         Keeps the questions every model answered and the first ``N_min`` trials of each
         cell, where ``N_min`` is the smallest trial count among kept cells, and says what it
         dropped. With count data (no order) only the question intersection applies.
+        ``ragged=True`` keeps every trial instead: cells with fewer than ``N_max`` trials are
+        padded with -1 (:mod:`scorio_core.dynamics.ragged`) and ``n_trials`` is ``N_max``.
         """
         n = self.n_trials
         keep_q = np.all(n > 0, axis=0)
@@ -122,6 +124,17 @@ class Outcomes:
             notes.append(f"{dropped_q} of {self.n_questions} questions not answered by every model were left out")
         n_kept = n[:, keep_q]
         n_min = int(n_kept.min())
+        if ragged and int(n_kept.max()) > n_min:
+            notes.append(f"every trial kept: cells have {n_min}-{int(n_kept.max())} trials (ragged)")
+            return CompleteBlock(
+                models=self.models,
+                questions=tuple(q for q, k in zip(self.questions, keep_q) if k),
+                weights=self.weights,
+                R=None if self.R is None else self.R[:, keep_q, : int(n_kept.max())],
+                counts=self.counts[:, keep_q],
+                n_trials=int(n_kept.max()),
+                notes=tuple(notes),
+            )
         if self.R is not None:
             if int(n_kept.max()) > n_min:
                 notes.append(f"cells truncated to their first {n_min} trials (trial counts range {n_min}-{int(n_kept.max())})")

@@ -37,7 +37,14 @@ __all__ = [
     "prior_from_counts",
     "align_prior",
     "rubric_leaderboard",
+    "UNMATCHED_EXCLUDE",
+    "check_unmatched_policy",
+    "apply_unmatched",
+    "unmatched_by_model",
 ]
+
+#: Policy for attempts that match no rubric category: left out of scoring (counted and shown).
+UNMATCHED_EXCLUDE = "exclude"
 
 
 class ScopedCategorization(NamedTuple):
@@ -236,3 +243,72 @@ def rubric_leaderboard(dataset, task: str, schema, thresholds=None, *, table: ru
     outcomes = outcomes_for(dataset, task, scoped.categorization)
     prior_counts = align_prior(outcomes, prior)[0] if prior is not None else None
     return scoped, outcomes, leaderboard(outcomes, prior_counts=prior_counts, **settings)
+
+
+def check_unmatched_policy(policy: object, labels) -> int | None:
+    """Category index an unmatched attempt counts as, or None for :data:`UNMATCHED_EXCLUDE`.
+
+    Parameters
+    ----------
+    policy : str
+        ``"exclude"`` (the attempt is left out; M and N per model show it) or the label of
+        one rubric category the attempt then counts as.
+    labels : sequence of str
+        The rubric's category labels.
+
+    Raises
+    ------
+    InputError
+        A policy that is neither ``"exclude"`` nor one of ``labels`` (field ``unmatched``).
+    """
+    if policy is None or policy == UNMATCHED_EXCLUDE:
+        return None
+    labels = [str(label) for label in labels]
+    if isinstance(policy, str) and policy in labels:
+        return labels.index(policy)
+    raise InputError(
+        f"unmatched attempts: {str(policy)[:80]!r} is not a category of this rubric; use 'exclude' or one of "
+        f"{', '.join(repr(label) for label in labels)}.", field="unmatched",
+    )
+
+
+def apply_unmatched(categorization: Categorization, mask: np.ndarray, policy: object) -> Categorization:
+    """The categorization with unmatched attempts of the scope counted as one category (or unchanged).
+
+    Parameters
+    ----------
+    categorization : scorio_core.analysis.Categorization
+        Codes per attempt row (-1 = unmatched or outside the scope).
+    mask : ndarray of bool, shape (n_attempts,)
+        Rows in scope (:func:`scope_mask`); rows outside stay -1.
+    policy : str
+        As :func:`check_unmatched_policy`.
+
+    Returns
+    -------
+    Categorization
+        The same object for ``"exclude"``; otherwise new codes where every in-scope -1 is
+        the chosen category. Nothing is dropped or filled without this explicit choice.
+    """
+    index = check_unmatched_policy(policy, categorization.labels)
+    if index is None:
+        return categorization
+    codes = categorization.codes.copy()
+    codes[mask & (codes < 0)] = index
+    return Categorization(codes, categorization.weights, categorization.labels)
+
+
+def unmatched_by_model(attempts: pd.DataFrame, codes: np.ndarray, mask: np.ndarray) -> pd.DataFrame:
+    """Attempts per model in scope and how many matched no rubric category.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``model``, ``attempts``, ``unmatched`` (int), one row per model of the scope
+        in order of first appearance.
+    """
+    frame = pd.DataFrame({"model": attempts["model"].to_numpy()[mask], "unmatched": codes[mask] < 0})
+    grouped = frame.groupby("model", sort=False)["unmatched"].agg(["size", "sum"]).reset_index()
+    grouped.columns = ["model", "attempts", "unmatched"]
+    grouped["model"] = grouped["model"].astype(str)
+    return grouped.astype({"attempts": np.int64, "unmatched": np.int64})

@@ -71,6 +71,7 @@ with editor:
 
 st.subheader("Coverage on this data", divider="gray")
 rubric_panel.render_coverage(active)
+rubric_panel.render_unmatched(ctx, active)
 if active.status == "binary":
     st.caption("Binary correctness: every attempt with an is_correct value is wrong or correct.")
 

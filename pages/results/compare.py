@@ -3,7 +3,7 @@
 import streamlit as st
 from scipy.special import ndtri
 
-from dashboard import rubric_state
+from dashboard import rubric_panel, rubric_state
 from dashboard.compute import disagreements, leaderboard_table, trials_needed_for
 from scorio_core.ranking.separation import trials_meaning
 from dashboard.figures import difference_plot, question_scatter, trials_plot
@@ -27,6 +27,7 @@ if ctx is None:
 st.title("Compare")
 active = rubric_state.active_rubric(ctx)
 st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · Bayes@N under {md(active.summary)}")
+rubric_panel.render_unmatched(ctx, active, choose=False)
 if blocking_notice(ctx.data.dataset):
     st.stop()
 

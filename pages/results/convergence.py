@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import rubric_state
+from dashboard import rubric_panel, rubric_state
 from dashboard.analysis_cache import (
     METRIC_LABELS,
     convergence_methods,
@@ -13,11 +13,13 @@ from dashboard.analysis_cache import (
     rubric_block_or_stop,
 )
 from dashboard.analysis_tables import convergence_curves, convergence_display, convergence_summary
+from dashboard.compute import closest_pair, leaderboard_table, trials_needed_for
 from dashboard.figures import convergence_plot, kendall_tau_plot
 from dashboard.sidebar import page_context
 from dashboard.text import md
 from dashboard.widget_state import ensure, ensure_choice, ensure_subset
 from scorio_core.errors import InputError
+from scorio_core.ranking.separation import trials_meaning
 from scorio_core.uncertainty import PRIOR_LABELS
 
 REPLICATES = (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
@@ -30,6 +32,7 @@ if ctx is None:
 st.title("Convergence")
 active = rubric_state.active_rubric(ctx)
 st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
+rubric_panel.render_unmatched(ctx, active, choose=False)
 st.markdown(
     "**convergence@n** is the smallest number of trials after which the ranking equals the gold standard and never "
     "changes again (paper section 3.3, Appendix I.1). Its distribution over bootstrap replicates shows how many trials "
@@ -37,11 +40,12 @@ st.markdown(
 )
 block = rubric_block_or_stop(ctx, active, "convergence@n")
 N = block.n_trials
-ks = pass_k_choices(N)
+K_TOP = min(N - 1, block.min_trials)  # ragged data: every question needs k trials
+ks = pass_k_choices(N, block.min_trials)
 
 ensure_subset("conv_methods", list(METRIC_LABELS.values()), ["Bayes@N", "Pass@k"])
 ensure_subset("conv_pass_ks", ks, [k for k in (2, 4, 8) if k in ks])
-ensure("conv_k", min(4, N - 1), lambda v: 1 <= v <= N - 1)
+ensure("conv_k", min(4, K_TOP), lambda v: 1 <= v <= K_TOP)
 ensure("conv_tau", 0.5)
 ensure_subset("conv_models", block.models, block.models)
 selected = st.pills("Methods", list(METRIC_LABELS.values()), selection_mode="multi", key="conv_methods",
@@ -49,12 +53,19 @@ selected = st.pills("Methods", list(METRIC_LABELS.values()), selection_mode="mul
                     help="Bayes@N uses the active rubric's weights; the Pass@k family uses binary correctness.")
 row = st.columns([2, 1.3, 1.3])
 pass_ks = row[0].multiselect("k for Pass@k", ks, key="conv_pass_ks", persist_state="session",
-                             disabled="Pass@k" not in selected, help=f"One curve per k (k <= N - 1 = {N - 1}).")
-k_other = row[1].number_input("k for Pass^k, G-Pass, mG-Pass", min_value=1, max_value=N - 1, step=1, key="conv_k",
+                             disabled="Pass@k" not in selected, help=f"One curve per k (k <= {K_TOP}: k <= N - 1"
+                                  + (", and every question needs k trials)." if block.ragged else ")."))
+k_other = row[1].number_input("k for Pass^k, G-Pass, mG-Pass", min_value=1, max_value=K_TOP, step=1, key="conv_k",
                               persist_state="session")
 tau = row[2].slider("tau of G-Pass@k_tau", 0.0, 1.0, step=0.05, key="conv_tau", persist_state="session")
 
-if not block.has_order:
+if block.ragged:
+    st.info(f"Questions here have different numbers of trials ({block.min_trials:d}-{N:d}). Every trial is kept: after n "
+            "trials a question contributes its first min(n, N) trials, and the bootstrap resamples trials **row-wise** "
+            "within each question from that question's own N, which assumes exchangeable trials. Column-wise "
+            "resampling (the same trial indices everywhere) needs the same N on every question.", icon=":material/info:")
+    st.session_state["conv_scheme"] = "row"
+elif not block.has_order:
     st.info("This dataset has counts only (no trial order): the bootstrap resamples trials **row-wise** (within each "
             "question), which assumes exchangeable trials. Column-wise resampling needs attempt-level data.",
             icon=":material/info:")
@@ -66,7 +77,7 @@ ensure("conv_seed", 0)
 ensure_choice("conv_gold", list(GOLD), "data")
 row = st.columns([1.3, 2, 0.8, 2.2])
 scheme = row[0].segmented_control("Bootstrap", ["column", "row"], format_func=lambda s: f"{s}-wise", key="conv_scheme",
-                                  persist_state="session", disabled=not block.has_order,
+                                  persist_state="session", disabled=not block.has_order or block.ragged,
                                   help="column-wise: resample trial indices, shared by every model and question; "
                                        "row-wise: resample trials independently within each (model, question). "
                                        "Paper section 2.7, Figure 2.") or "column"
@@ -113,6 +124,20 @@ st.caption(
 )
 table, config = convergence_display(results)
 st.dataframe(table, column_config=config, hide_index=True, width="stretch")
+
+bayes_result = next((res for m, res in results if m.metric == "bayes"), None)
+if bayes_result is not None and bayes_result.no_convergence > 0.05:
+    board = leaderboard_table(ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
+                              rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id,
+                              _prior=active.prior, prior=ctx.prior, scope=ctx.scope)
+    pair = closest_pair(board, chosen)
+    if pair is not None:
+        needed, _ = trials_needed_for(ctx.data.data_id, ctx.data.dataset, ctx.task, pair[0], pair[1], ctx.confidence,
+                                      active.rubric_id, active.categorization, active.prior_id, active.prior, ctx.prior)
+        st.info(f"**N = {N:d} is too few for this ranking to settle**: Bayes@N did not reach the gold standard in "
+                f"{bayes_result.no_convergence:.0%} of the replicates. The closest pair, {md(pair[0])} and {md(pair[1])}, "
+                f"decides it: {md(trials_meaning(needed))} More trials per question (or fewer, better-separated "
+                "models) would settle it; the Compare page has the details for any pair.", icon=":material/schedule:")
 
 st.subheader("Agreement with the gold standard vs n")
 st.plotly_chart(kendall_tau_plot(curves, methods=list(summary["method"])), width="stretch", key="conv_tau_chart")

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import rubric_state
+from dashboard import rubric_panel, rubric_state
 from dashboard.compute import (
     cost_options,
     leaderboard_notes,
@@ -41,6 +41,7 @@ if active.message:
     st.info(md(active.message), icon=":material/info:")
 if active.prior_error:
     st.warning(md(active.prior_error), icon=":material/warning:")
+rubric_panel.render_unmatched(ctx, active, choose=not presenting())
 
 with user_errors("the leaderboard"):
     n_min, n_max = trial_range(ctx.data.data_id, ctx.data.dataset, ctx.task)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from scorio_core.uncertainty import PRIOR_LABELS, interval_label
 
-from dashboard import rubric_state
+from dashboard import rubric_panel, rubric_state
 from dashboard.analysis_cache import progress_to
 from dashboard.analysis_tables import bump_frame, drivers_display, leader_summary, models_by_rank, stability_display
 from dashboard.figures import rank_share_heatmap, schema_bump_chart
@@ -34,6 +34,7 @@ if ctx is None:
 st.title("Rubric sensitivity")
 active = rubric_state.active_rubric(ctx)
 st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
+rubric_panel.render_unmatched(ctx, active, choose=False)
 st.markdown(
     "A rubric maps every attempt to a category and weights the categories (paper Appendix F). Different, equally "
     "reasonable rubrics can order models differently; this page shows how much the ranking depends on that choice."

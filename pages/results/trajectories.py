@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import rubric_state
+from dashboard import rubric_panel, rubric_state
 from dashboard.analysis_cache import (
     METRIC_LABELS,
     Method,
@@ -32,6 +32,7 @@ if ctx is None:
 st.title("Trajectories")
 active = rubric_state.active_rubric(ctx)
 st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
+rubric_panel.render_unmatched(ctx, active, choose=False)
 st.markdown(
     "How the ranking changes as trials accumulate: the rank of every model after the first *n* trials, "
     "for *n* = 1..N (paper Figure 9). A ranking you can trust settles early and stays put."
@@ -40,20 +41,27 @@ block = rubric_block_or_stop(ctx, active, "Trajectories")
 N = block.n_trials
 
 ensure_choice("traj_metric", list(METRIC_LABELS), "bayes")
-ensure("traj_k", min(2, N), lambda v: 1 <= v <= N)
+K_TOP = block.min_trials  # ragged data: every question needs k trials
+ensure("traj_k", min(2, K_TOP), lambda v: 1 <= v <= K_TOP)
 ensure("traj_tau", 0.5)
 left, mid, right = st.columns([2, 1, 1])
 metric = left.selectbox("Ranking metric", list(METRIC_LABELS), format_func=METRIC_LABELS.get, key="traj_metric",
                         persist_state="session",
                         help="Bayes@N uses the sidebar's prior (with the uniform or Jeffreys prior it ranks like avg@N, "
                              "section 2.6); the Pass@k family uses binary correctness.")
-k = mid.number_input("k", min_value=1, max_value=N, step=1, key="traj_k", persist_state="session",
+k = mid.number_input("k", min_value=1, max_value=K_TOP, step=1, key="traj_k", persist_state="session",
                      disabled=metric == "bayes", help=f"Draws of the Pass@k family (k <= N = {N}); undefined for n < k.")
 tau = right.slider("tau", 0.0, 1.0, step=0.05, key="traj_tau", persist_state="session", disabled=metric != "g-pass@k_tau",
                    help="G-Pass@k_tau counts a question when at least ceil(tau k) of k draws are correct.")
 method = Method(metric, int(k) if metric != "bayes" else 1, float(tau) if metric == "g-pass@k_tau" else None)
 
 orders = {"observed": "Observed order", "worst": "Worst-case replicate"}
+if block.ragged:
+    st.info(f"Questions here have different numbers of trials ({block.min_trials:d}-{N:d}). Every trial is kept: after n "
+            "trials a question contributes its first min(n, N) trials; the gold standard is Bayes@N on all trials. "
+            "Bootstrap replicates resample **row-wise** within each question from its own N (exchangeable trials).",
+            icon=":material/info:")
+    st.session_state["traj_scheme"] = "row"
 if not block.has_order:
     st.info("This dataset has counts only (no trial order), so there is no observed trajectory. Shown: the worst-case "
             "**row-wise** bootstrap replicate, which resamples trials within each question and assumes exchangeable "
@@ -72,7 +80,7 @@ order = c1.segmented_control("Trial order", list(orders), format_func=orders.get
                                   "Figure 9).") or "observed"
 worst_view = order == "worst"
 scheme = c2.segmented_control("Bootstrap", ["column", "row"], format_func=lambda s: f"{s}-wise", key="traj_scheme",
-                              persist_state="session", disabled=not worst_view or not block.has_order,
+                              persist_state="session", disabled=not worst_view or not block.has_order or block.ragged,
                               help="column-wise: resample trial indices shared by all questions; row-wise: resample "
                                    "within each (model, question); paper section 2.7.") or "column"
 replicates = c3.select_slider("Replicates", REPLICATES, key="traj_replicates", persist_state="session",

@@ -35,6 +35,7 @@ _SUBCOMMAND_MODULES = (
     "quality",
     "export",
     "workspace",
+    "publish",
 )
 
 

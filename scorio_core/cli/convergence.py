@@ -39,7 +39,13 @@ def register(subparsers) -> None:
     )
     add_data_arguments(parser)
     add_metric_arguments(parser)
-    parser.add_argument("--bootstrap", choices=("column", "row"), default="column", help="resampling scheme (default column)")
+    parser.add_argument(
+        "--bootstrap",
+        choices=("auto", "column", "row"),
+        default="auto",
+        help="resampling scheme; auto (default): column-wise when every question has the same N and the trial order, "
+             "row-wise otherwise (count data, or ragged data where each question keeps its own N)",
+    )
     parser.add_argument("--replicates", type=int, default=2000, help="bootstrap replicates (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument(
@@ -71,8 +77,19 @@ def run(args: argparse.Namespace) -> int:
                 "attempt-level data with trial order; these are counts: use --bootstrap row "
                 "(assumes exchangeable trials)."
             )
-        R = outcomes_from_counts(block.counts)
+        R = outcomes_from_counts(block.counts, ragged=True)
         notes.append("count data: trials rebuilt from counts in arbitrary order (row-wise bootstrap assumes exchangeable trials)")
+    ragged = bool((R < 0).any())
+    if ragged and args.bootstrap == "column":
+        raise ValueError(
+            "column-wise bootstrap shares trial indices across questions, but the questions here have different "
+            "numbers of trials (ragged data): use --bootstrap row, which resamples each question's own trials "
+            "(assumes exchangeable trials)."
+        )
+    if args.bootstrap == "auto":
+        args.bootstrap = "row" if ragged or block.R is None else "column"
+        if args.bootstrap == "row":
+            notes.append("--bootstrap auto chose row-wise: " + ("count data" if block.R is None else "ragged data"))
     tau = args.tau if args.metric == "g-pass@k_tau" else None
     w = block.weights if args.metric in ("bayes", "avg") else None
     res = bootstrap_convergence(

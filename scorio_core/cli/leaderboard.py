@@ -61,6 +61,13 @@ def register(subparsers) -> None:
         metavar="FILE",
         help="JSON of rubric threshold values to reuse (e.g. the `thresholds` of `rubric --output json`)",
     )
+    parser.add_argument(
+        "--unmatched",
+        default="exclude",
+        metavar="POLICY",
+        help="attempts that match no rubric category: 'exclude' (default; left out, counted per model in the notes "
+             "and JSON) or the label of the category they count as",
+    )
     add_output_argument(parser)
     parser.set_defaults(func=run)
 
@@ -79,9 +86,12 @@ def run(args: argparse.Namespace) -> int:
     dataset = load_dataset(args)
     tasks = [args.task] if args.task else task_names(dataset)
     frames, notes = [], []
+    unmatched = {"policy": args.unmatched, "count": 0, "by_model": {}}
     for task in tasks:
         categorization, rubric_notes = _categorize(dataset, args, task) if args.schema else (None, [])
         notes.extend(_note("rubric", task, note) for note in rubric_notes)
+        if categorization is not None:
+            categorization = _unmatched(dataset, task, categorization, args.unmatched, unmatched, notes)
         outcomes = outcomes_for(dataset, task, categorization)
         notes.extend(_note("data", task, note) for note in outcomes.rubric.notes)
         frame = leaderboard(outcomes, metric=args.metric, k=args.k, tau=args.tau, confidence=args.confidence,
@@ -109,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
                     "scope": args.scope,
                     "question_set": args.question_set,
                     "schema": args.schema or "binary",
+                    "unmatched": args.unmatched,
                 },
+                "unmatched": unmatched,
                 "notes": notes,
                 "sources": list(dataset.sources),
             }
@@ -121,13 +133,34 @@ def run(args: argparse.Namespace) -> int:
             for label in dict.fromkeys(table["interval"]):
                 print(f"lo, hi: {label}")
             for note in notes:
-                if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials"):
+                if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched"):
                     print(f"note: {note['message']}")
     return 0
 
 
 def _note(code: str, task: str, text: str) -> dict:
     return {"code": code, "task": task, "message": f"{task}: {text}"}
+
+
+def _unmatched(dataset, task, categorization, policy, summary: dict, notes: list):
+    """Apply ``--unmatched`` and record the attempts that matched no category (per model) in ``summary``/``notes``."""
+    from scorio_core.rerank import UNMATCHED_EXCLUDE, apply_unmatched, scope_mask, unmatched_by_model
+
+    mask = scope_mask(dataset.attempts, task)
+    counts = unmatched_by_model(dataset.attempts, categorization.codes, mask)
+    counts = counts[counts["unmatched"] > 0]
+    if len(counts):
+        total = int(counts["unmatched"].sum())
+        summary["count"] += total
+        for model, n in zip(counts["model"], counts["unmatched"]):
+            summary["by_model"][model] = summary["by_model"].get(model, 0) + int(n)
+        fate = ("are excluded (M and N count categorised attempts only; Pass@k-family metrics still use binary "
+                "correctness of every attempt)" if policy == UNMATCHED_EXCLUDE else f"count as category {policy!r}")
+        per_model = ", ".join(f"{m}: {int(n)}" for m, n in zip(counts["model"][:10], counts["unmatched"][:10]))
+        notes.append({"code": "unmatched", "task": task, "message": f"{task}: {total} attempts matched no rubric "
+                      f"category and {fate} ({per_model}{', ...' if len(counts) > 10 else ''})",
+                      "by_model": {str(m): int(n) for m, n in zip(counts["model"], counts["unmatched"])}})
+    return apply_unmatched(categorization, mask, policy)
 
 
 def _categorize(dataset, args, task):

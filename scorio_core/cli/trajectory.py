@@ -82,7 +82,7 @@ def load_block(args: argparse.Namespace) -> Block:
     chosen = outcomes.rubric if args.metric in _LINEAR else outcomes.binary
     if chosen is None:
         raise ValueError(f"metric {args.metric!r} needs binary correctness (is_correct), which task {outcomes.task!r} does not have.")
-    block = chosen.complete_block()
+    block = chosen.complete_block(ragged=True)  # every trial kept; cells with fewer trials are padded (ragged)
     notes = [*rubric_notes, *chosen.notes, *block.notes]
     weights = np.asarray(block.weights, dtype=float)
     return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources))

@@ -22,6 +22,14 @@ import numpy as np
 
 from scorio_core.eval._validate import check_int
 from scorio_core.dynamics.priors import PRIOR_ASSUMPTIONS, check_dynamics_prior, refit_scores, trajectory_prior_alpha
+from scorio_core.dynamics.ragged import (
+    RAGGED_ASSUMPTION,
+    RaggedKernel,
+    check_ragged_metric,
+    ragged_block_indices,
+    ragged_gold_ranks,
+    ragged_lengths,
+)
 from scorio_core.dynamics.trajectory_kernel import (
     TrajectoryKernel,
     check_gold,
@@ -148,21 +156,27 @@ def _root_seed(seed: object) -> int:
     return int(seed)
 
 
-def _block_indices(shape: tuple[int, int, int], method: str, seed: int, block: int) -> np.ndarray:
+def _block_indices(shape: tuple[int, int, int], method: str, seed: int, block: int,
+                   lengths: np.ndarray | None = None) -> np.ndarray:
     L, M, N = shape
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
+    if lengths is not None:  # ragged: row-wise, each cell from its own N
+        return ragged_block_indices(lengths, N, rng, _BLOCK)
     size = (_BLOCK, N) if method == "column" else (_BLOCK, N, L, M)  # row-wise: trial-major layout
     return rng.integers(0, N, size=size, dtype=np.int16 if N <= 32767 else np.int32)
 
 
-def _indices(shape: tuple[int, int, int], method: str, seed: int, start: int, stop: int) -> np.ndarray:
-    blocks = [_block_indices(shape, method, seed, b) for b in range(start // _BLOCK, (stop - 1) // _BLOCK + 1)]
+def _indices(shape: tuple[int, int, int], method: str, seed: int, start: int, stop: int,
+             lengths: np.ndarray | None = None) -> np.ndarray:
+    blocks = [_block_indices(shape, method, seed, b, lengths)
+              for b in range(start // _BLOCK, (stop - 1) // _BLOCK + 1)]
     idx = np.concatenate(blocks, axis=0)
     offset = (start // _BLOCK) * _BLOCK
     return idx[start - offset : stop - offset]
 
 
-def bootstrap_indices(shape, method: str = "column", replicates: int = 1, seed: int = 0, start: int = 0) -> np.ndarray:
+def bootstrap_indices(shape, method: str = "column", replicates: int = 1, seed: int = 0, start: int = 0,
+                      lengths=None) -> np.ndarray:
     r"""Resampled trial indices of bootstrap replicates ``start .. start + replicates - 1``.
 
     The same draws :func:`bootstrap_convergence` uses for the same ``shape``, ``method``
@@ -180,6 +194,10 @@ def bootstrap_indices(shape, method: str = "column", replicates: int = 1, seed: 
     seed : int, default 0
     start : int, default 0
         Index of the first replicate.
+    lengths : array-like of int, shape (L, M), optional
+        Trials per cell of ragged data (:mod:`scorio_core.dynamics.ragged`); row-wise only:
+        each cell draws from its own ``0..N_lm - 1`` and positions beyond ``N_lm`` point at
+        themselves (padding).
 
     Returns
     -------
@@ -211,7 +229,12 @@ def bootstrap_indices(shape, method: str = "column", replicates: int = 1, seed: 
     method = _check_method(method)
     replicates = check_int(replicates, "replicates", 1)
     start = check_int(start, "start", 0)
-    idx = _indices((L, M, N), method, _root_seed(seed), start, start + replicates).astype(np.intp)
+    if lengths is not None:
+        lengths = np.asarray(lengths)
+        if method != "row" or lengths.shape != (L, M) or lengths.min() < 1 or lengths.max() > N:
+            raise ValueError(f"lengths of ragged data need method='row' and shape (L, M)=({L}, {M}) in 1..{N}.")
+        lengths = lengths.astype(np.int64)
+    idx = _indices((L, M, N), method, _root_seed(seed), start, start + replicates, lengths).astype(np.intp)
     return idx if method == "column" else idx.transpose(0, 2, 3, 1)
 
 
@@ -251,6 +274,8 @@ def bootstrap_convergence(
         Complete outcome tensor in trial order (``Outcomes.complete_block().R``); binary
         for the Pass@k family. For count-only data build it with
         :func:`scorio_core.dynamics.trajectory.outcomes_from_counts` and use ``method="row"``.
+        Ragged data (-1 after a cell's last trial, each cell with its own N): ``method="row"``
+        only, each cell resampled from its own trials (:mod:`scorio_core.dynamics.ragged`).
     metric, w, k, tau, prior_counts
         As :func:`scorio_core.dynamics.trajectory.rank_trajectory`.
     method : {"column", "row"}, default "column"
@@ -324,8 +349,9 @@ def bootstrap_convergence(
     ((3,), 1.0)
     """
     w_chk = check_weights(w, metric if isinstance(metric, str) else "bayes")
-    R_a = check_outcomes(R, w_chk.size, binary=isinstance(metric, str) and metric not in ("bayes", "avg"))
+    R_a = check_outcomes(R, w_chk.size, binary=isinstance(metric, str) and metric not in ("bayes", "avg"), ragged=True)
     L, M, N = R_a.shape
+    lengths = ragged_lengths(R_a)
     if L < 2:
         raise ValueError(f"ranking needs at least 2 models; got L={L}.")
     if N < 2:
@@ -334,6 +360,13 @@ def bootstrap_convergence(
     counts0 = check_prior(prior_counts, metric, (L, M, w_chk.size))
     mode, given = check_gold(gold, L)
     method = _check_method(method)
+    if lengths is not None:
+        check_ragged_metric(metric, k, lengths)
+        if method != "row":
+            raise ValueError(
+                "ragged data (different N per question) is resampled row-wise only (method='row'): column-wise "
+                "resampling shares trial indices across questions, which have different numbers of trials here."
+            )
     replicates = check_int(replicates, "replicates", 1)
     root = _root_seed(seed)
     if progress is not None and not callable(progress):
@@ -341,19 +374,26 @@ def bootstrap_convergence(
     prior_key = check_dynamics_prior(prior, prior_counts)
     refit = metric == "bayes" and prior_key == "empirical-bayes"
     alpha = trajectory_prior_alpha(R_a, w_chk.size, prior_key) if metric == "bayes" else None
-    if refit:  # replicate scores: avg@n, then shrunk with the prior refitted to that replicate's first n trials
+    if lengths is not None:  # ragged: the kernel refits the empirical-Bayes prior itself
+        kernel = RaggedKernel(R_a, lengths, metric, w_chk, k, tau, counts0,
+                              "refit" if refit else (1.0 if alpha is None else alpha), start=alpha if refit else None)
+        refit = False
+    elif refit:  # replicate scores: avg@n, then shrunk with the prior refitted to that replicate's first n trials
         kernel = TrajectoryKernel(R_a, "avg", w_chk, k, tau, None)
         codes = np.ascontiguousarray(R_a.transpose(2, 0, 1)).astype(np.uint8)  # (N, L, M)
     else:
         kernel = TrajectoryKernel(R_a, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha)
     if chunk_size is None:
-        chunk = _chunk_size(kernel, method, w_chk.size if refit else 0)
+        chunk = _chunk_size(kernel, method, w_chk.size if refit or getattr(kernel, "refit", False) else 0)
+        if lengths is not None:  # float gathers and running sums per cell
+            chunk = max(_BLOCK, chunk // 2 // _BLOCK * _BLOCK)
     else:
         chunk = -(-check_int(chunk_size, "chunk_size", 1) // _BLOCK) * _BLOCK
     if mode == "data":
         gold_alpha = alpha if alpha is not None or prior_key == "uniform" else trajectory_prior_alpha(
             R_a, w_chk.size, prior_key, last_only=True)
-        gold_ranks = data_gold_ranks(R_a, w_chk, gold_alpha)
+        gold_ranks = (data_gold_ranks(R_a, w_chk, gold_alpha) if lengths is None
+                      else ragged_gold_ranks(R_a, lengths, w_chk, gold_alpha))
     else:
         gold_ranks = given
 
@@ -363,7 +403,7 @@ def bootstrap_convergence(
     worst = (-1, -1, None)  # (key, replicate, ranks)
     for start in range(0, replicates, chunk):
         stop = min(start + chunk, replicates)
-        idx = _indices((L, M, N), method, root, start, stop)
+        idx = _indices((L, M, N), method, root, start, stop, lengths)
         scores = kernel.scores(idx, method)  # (L, B, N)
         if refit:
             scores = refit_scores(scores, codes, idx, method, w_chk, alpha)
@@ -395,6 +435,8 @@ def bootstrap_convergence(
     undefined = 1.0 - tau_count / replicates
     undefined[: kernel.first] = np.nan
     assumptions = ["questions and trials are independent (bootstrap of section 2.7 / 3)", PRIOR_ASSUMPTIONS[prior_key]]
+    if lengths is not None:
+        assumptions.append(RAGGED_ASSUMPTION)
     assumptions.append(
         "column-wise: trial indices resampled with replacement, shared by every model and question"
         if method == "column"

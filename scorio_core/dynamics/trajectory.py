@@ -24,6 +24,13 @@ from scorio_core.dynamics.priors import (
 )
 from scorio_core.uncertainty.batch import posterior_summary_batch
 from scorio_core.eval._validate import real_vector
+from scorio_core.dynamics.ragged import (
+    RaggedKernel,
+    check_ragged_metric,
+    ragged_gold_ranks,
+    ragged_lengths,
+    ragged_row_indices,
+)
 from scorio_core.dynamics.trajectory_kernel import (
     GOLD_CHOICES,
     TRAJECTORY_METRICS,
@@ -113,8 +120,11 @@ def rank_trajectory(
     ----------
     R : array-like of int, shape (L, M, N)
         Category codes of L models on M questions and N trials in trial order (a complete
-        block, e.g. ``Outcomes.complete_block().R``; no missing trials). Binary (0/1) for
-        the Pass@k family.
+        block, e.g. ``Outcomes.complete_block().R``). Binary (0/1) for the Pass@k family.
+        Ragged data: -1 after a cell's last trial, each cell with its own N >= 1
+        (:mod:`scorio_core.dynamics.ragged`: after n trials a question contributes its first
+        min(n, N) trials; row-wise ``indices`` only; the Pass@k family needs k <= the
+        smallest N; the "data" gold standard is Bayes@N_max under the prior).
     metric : {"bayes", "avg", "pass@k", "pass^k", "g-pass@k_tau", "mg-pass@k", "maj@k", "auc@k"}
         Ranking metric. "bayes" is Bayes@N (ranks equal avg@N for the uniform prior,
         section 2.6); the others use the unbiased finite-sample estimators of
@@ -181,9 +191,12 @@ def rank_trajectory(
     3
     """
     w_chk = check_weights(w, metric if isinstance(metric, str) else "bayes")
-    R_a = check_outcomes(R, w_chk.size, binary=isinstance(metric, str) and metric not in ("bayes", "avg"))
+    R_a = check_outcomes(R, w_chk.size, binary=isinstance(metric, str) and metric not in ("bayes", "avg"), ragged=True)
     L, M, N = R_a.shape
+    lengths = ragged_lengths(R_a)
     metric, k, tau = check_metric(metric, k, tau, N)
+    if lengths is not None:
+        check_ragged_metric(metric, k, lengths)
     counts0 = check_prior(prior_counts, metric, (L, M, w_chk.size))
     prior_key = check_dynamics_prior(prior, prior_counts)
     mode, given = check_gold(gold, L)
@@ -205,6 +218,13 @@ def rank_trajectory(
         if idx_a.min() < 0 or idx_a.max() >= N:
             lo, hi = int(idx_a.min()), int(idx_a.max())
             raise ValueError(f"indices must lie in [0, {N - 1}]; got values in [{lo}, {hi}].")
+        if lengths is not None and method == "column":
+            raise ValueError(
+                "ragged data (different N per question) is resampled row-wise only: pass indices of shape "
+                f"(L, M, N)=({L}, {M}, {N}), each cell's from 0..N-1 of that cell."
+            )
+        if lengths is not None:
+            idx_a = ragged_row_indices(idx_a, lengths)
         idx = idx_a.astype(np.intp)[None] if method == "column" else idx_a.astype(np.intp).transpose(2, 0, 1)[None]
     if method == "column":
         resampled = R_a[:, :, idx[0]]
@@ -218,9 +238,14 @@ def rank_trajectory(
             alpha = trajectory_prior_alpha(resampled, w_chk.size, prior_key, init=alpha)
     elif mode == "data":
         gold_alpha = trajectory_prior_alpha(R_a, w_chk.size, prior_key, last_only=True)
-    kernel = TrajectoryKernel(R_a, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha)
+    if lengths is None:
+        kernel = TrajectoryKernel(R_a, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha)
+    else:
+        kernel = RaggedKernel(R_a, lengths, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha)
     scores = kernel.scores(idx, method)  # (L, 1, N)
-    if mode == "data":
+    if mode == "data" and lengths is not None:
+        gold_ranks = ragged_gold_ranks(R_a, lengths, w_chk, gold_alpha)
+    elif mode == "data":
         gold_ranks = data_gold_ranks(R_a, w_chk, gold_alpha)
     elif mode == "replicate":
         gold_ranks = kernel.ranks(scores)[0][:, 0, -1].astype(np.int64)
@@ -299,7 +324,7 @@ def convergence_at_n(ranks, gold) -> int | None:
     return None if value < 0 else value
 
 
-def outcomes_from_counts(counts) -> np.ndarray:
+def outcomes_from_counts(counts, ragged: bool = False) -> np.ndarray:
     r"""An outcome tensor with the given category counts, trials in an arbitrary order.
 
     For count-only data (no trial order). Only order-free views are honest on the result:
@@ -309,12 +334,15 @@ def outcomes_from_counts(counts) -> np.ndarray:
     Parameters
     ----------
     counts : array-like of int, shape (L, M, C+1)
-        Category counts; every (model, question) cell must have the same total N >= 1.
+        Category counts; every (model, question) cell needs a total N >= 1.
+    ragged : bool, default False
+        Allow different totals: cells with fewer than N_max trials are padded with -1
+        (the ragged tensor of :mod:`scorio_core.dynamics.ragged`).
 
     Returns
     -------
-    ndarray of int16, shape (L, M, N)
-        Category codes in ascending order within each cell.
+    ndarray of int16, shape (L, M, N_max)
+        Category codes in ascending order within each cell (-1 after a cell's last trial).
 
     Raises
     ------
@@ -337,12 +365,14 @@ def outcomes_from_counts(counts) -> np.ndarray:
     if c.min() < 0:
         raise ValueError(f"counts must be >= 0; got {int(c.min())}.")
     totals = c.sum(axis=2)
-    if totals.min() < 1 or totals.min() != totals.max():
+    if totals.min() < 1 or (totals.min() != totals.max() and not ragged):
         raise ValueError(
             "every (model, question) cell must have the same number of trials N >= 1; "
             f"got totals from {int(totals.min())} to {int(totals.max())}."
         )
-    N = int(totals.flat[0])
+    N = int(totals.max())
     edges = np.cumsum(c, axis=2)  # (L, M, K)
     t = np.arange(N)
-    return (t[None, None, :, None] >= edges[:, :, None, :]).sum(axis=3).astype(np.int16)
+    codes = (t[None, None, :, None] >= edges[:, :, None, :]).sum(axis=3).astype(np.int16)
+    codes[codes >= c.shape[2]] = -1  # beyond the cell's total: padding
+    return codes

@@ -42,8 +42,12 @@ _TOL = 1e-12
 
 
 # --------------------------------------------------------------------------- validation
-def check_outcomes(R: object, n_categories: int, binary: bool) -> np.ndarray:
-    """Validate a complete outcome tensor (L, M, N) of category codes; return int16."""
+def check_outcomes(R: object, n_categories: int, binary: bool, ragged: bool = False) -> np.ndarray:
+    """Validate an outcome tensor (L, M, N) of category codes; return int16.
+
+    ``ragged`` allows -1 after a cell's last trial (each cell with its own N; see
+    :mod:`scorio_core.dynamics.ragged`); otherwise the block must be complete.
+    """
     array = np.asarray(R)
     if array.dtype.kind not in "biu":
         raise TypeError(f"R must hold integer category codes; got dtype {array.dtype}.")
@@ -51,7 +55,9 @@ def check_outcomes(R: object, n_categories: int, binary: bool) -> np.ndarray:
         raise ValueError(
             f"R must have shape (L models, M questions, N trials) with no empty axis; got shape {array.shape}."
         )
-    if array.size and array.min() < 0:
+    if ragged and array.size and array.min() >= -1:
+        pass
+    elif array.size and array.min() < 0:
         raise ValueError(
             "R must be a complete block (every model answered every question N times); "
             "got missing trials (code -1). Use Outcomes.complete_block() first."

@@ -19,6 +19,9 @@ Typical use::
     a = ws.save_analysis(record.id, new_state, page="results/leaderboard", analysis_id=a.id)
     link_id = ws.share_analysis(a.id).id               # immutable snapshot
 
+Share links made outside the app (``python -m scorio_core publish``) are built by
+:mod:`scorio_core.store.publish`, which the app's Share button uses too.
+
 Settings (environment): ``SCORIO_WORKSPACE``, ``SCORIO_WORKSPACE_MAX_FILE_BYTES``,
 ``SCORIO_WORKSPACE_MAX_BYTES``, ``SCORIO_WORKSPACE_LISTING`` (README, "Workspace").
 """

@@ -199,6 +199,8 @@ def test_convergence_on_counts_is_row_wise(app):
     assert at.segmented_control(key="conv_scheme").disabled
     assert "exchangeable" in _texts(at)
     assert list(at.dataframe[0].value["method"]) == ["Bayes@N", "Pass@2"]
+    settle = [i.value for i in at.info if "too few for this ranking to settle" in i.value]
+    assert settle and "trials per question" in settle[0] and "closest pair" in settle[0]  # what would settle it
 
 
 def test_convergence_revisit_is_served_from_the_cache(sim, monkeypatch):
@@ -378,3 +380,26 @@ def test_trajectories_follow_the_sidebar_prior(sim, prior):
     assert TRAJECTORY_PRIOR_NOTES[prior].capitalize()[:60] in text
     bands = _charts(at)[1]
     assert bands.data  # the credible bands render under every prior
+
+
+# --------------------------------------------------------------------------- ragged data (issue 16)
+def test_trajectories_and_convergence_run_on_a_ragged_count_table(app):
+    # three models, four questions, N from 3 to 6 per question: no error box, row-wise, every trial kept
+    rows = ["model,question_id,n_trials,n_correct"]
+    for m, rate in enumerate((0.2, 0.5, 0.8)):
+        for q, n in enumerate((3, 4, 6, 5)):
+            rows.append(f"m{m},q{q},{n},{round(rate * n)}")
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("ragged.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    _ok(app)
+    at = _visit(app, CONV)
+    assert "different numbers of trials (3-6)" in _texts(at) and "own N" in _texts(at)
+    assert at.segmented_control(key="conv_scheme").value == "row" and at.segmented_control(key="conv_scheme").disabled
+    assert at.number_input(key="conv_k").max == 3  # every question needs k trials
+    assert _charts(at)
+    at = _visit(at, TRAJ)
+    assert "different numbers of trials (3-6)" in _texts(at)
+    ranks = _charts(at)[0]
+    assert len(ranks.data) == 3 and len(_array(ranks.data[0].x)) == 6  # n = 1..N_max
+    assert "row-wise" in ranks.layout.title.text

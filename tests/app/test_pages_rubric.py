@@ -239,3 +239,33 @@ def test_prior_from_another_dataset_reports_matches(app):
     assert (after.sort_index() > before.sort_index()).all()  # an all-correct prior pulls every model up
     app.switch_page("pages/results/leaderboard.py").run()
     assert "prior R0: dataset 'prior'" in shown(app.main.caption[0].value)
+
+
+def test_unmatched_attempts_are_shown_everywhere_and_the_choice_changes_m_and_n(app):
+    # issue 16: 2 of 24 attempts have no has_box, so no category of the format rubric matches them
+    rows = ["model,question,seed,correct,has_box"]
+    rows += [f"m{m},q{q},{t},{(q + t + m) % 2},{'' if (q == 0 and t == 0) else (t % 2)}"
+             for m in range(2) for q in range(3) for t in range(4)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("boxes.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(RUBRIC).run()
+    pick(app, "Format Compliance & Correctness")
+    app.switch_page("pages/results/leaderboard.py").run()
+    no_exception(app)
+    notice = [shown(w.value) for w in app.main.warning if "matched no rubric category" in w.value]
+    assert notice and "2 of 24 attempts" in notice[0] and "excluded" in notice[0] and "m0 1/12" in notice[0]
+    assert "Pass@k-family metrics use binary correctness" in notice[0]
+    table = next(d.value for d in app.main.dataframe if "n_trials" in d.value.columns).set_index("model")
+    assert table.loc["m0", "n_trials"] == 3 and table.loc["m0", "n_questions"] == 3  # q0 lost one attempt
+    target = app.selectbox(key="rubric_unmatched").options[1].removeprefix("Category: ")  # the first category
+    app.selectbox(key="rubric_unmatched").set_value(target).run()
+    no_exception(app)
+    notice = [shown(w.value) for w in app.main.warning if "matched no rubric category" in w.value]
+    assert notice and f"count as '{target}'" in notice[0]
+    table = next(d.value for d in app.main.dataframe if "n_trials" in d.value.columns).set_index("model")
+    assert table.loc["m0", "n_trials"] == 4  # every attempt counted again
+    for page in ("pages/results/compare.py", "pages/results/trajectories.py"):
+        app.switch_page(page).run()
+        no_exception(app)
+        assert any("2 of 24 attempts" in shown(w.value) for w in app.main.warning), page

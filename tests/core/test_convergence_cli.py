@@ -50,8 +50,27 @@ def test_count_data_row_bootstrap_and_column_refusal(tmp_path, capsys):
     assert out["method"] == "row"
     assert any("exchangeable" in a for a in out["assumptions"])
     assert any("count data" in n for n in out["notes"])
-    assert main(["convergence", path]) == 2
+    assert main(["convergence", path, "--bootstrap", "column"]) == 2
     assert "use --bootstrap row" in capsys.readouterr().err
+    auto = run_json(capsys, ["convergence", path, "--replicates", "32", "--output", "json"])  # default auto
+    assert auto["method"] == "row" and any("auto chose row-wise: count data" in n for n in auto["notes"])
+
+
+def test_ragged_data_keeps_every_trial_and_resamples_row_wise(tmp_path, capsys):
+    path = write_attempts(tmp_path / "a.csv", R)
+    with open(path) as f:
+        lines = f.read().splitlines()
+    last = max(int(ln.split(",")[3]) for ln in lines[1:])
+    kept = [ln for ln in lines if not (ln.startswith("m0,t1,q0,") and int(ln.split(",")[3]) == last)]
+    path_r = tmp_path / "r.csv"
+    path_r.write_text("\n".join(kept) + "\n")  # m0 has one trial fewer on q0
+    out = run_json(capsys, ["convergence", str(path_r), "--replicates", "32", "--output", "json"])
+    assert out["method"] == "row" and any("ragged" in n for n in out["notes"])
+    assert any("own number of trials" in a for a in out["assumptions"])
+    assert main(["convergence", str(path_r), "--bootstrap", "column"]) == 2
+    assert "ragged" in capsys.readouterr().err
+    traj = run_json(capsys, ["trajectory", str(path_r), "--output", "json"])
+    assert len(traj["ranks"][0]) == R.shape[2]  # N_max trials, none dropped
 
 
 def test_pass_family_and_table_output(tmp_path, capsys):

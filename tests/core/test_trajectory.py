@@ -179,7 +179,8 @@ def test_outcomes_from_counts_rejects_ragged():
 @pytest.mark.parametrize(
     "kwargs,exc,match",
     [
-        ({"R": [[[1, -1]]]}, ValueError, "complete block"),
+        ({"R": [[[-1, 1]]]}, ValueError, "between trials"),  # ragged data pads after the last trial only
+        ({"R": [[[1, -2]]]}, ValueError, "complete block"),
         ({"R": [[1, 0]]}, ValueError, r"shape \(L models"),
         ({"R": [[[0.5, 1]]]}, TypeError, "integer category codes"),
         ({"R": [[[2, 1]]]}, ValueError, "category codes"),

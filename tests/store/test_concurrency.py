@@ -82,3 +82,53 @@ def test_gc_racing_saves_never_leaves_a_dangling_row(tmp_path):
             t.join()
     ws.gc(grace_seconds=0)
     assert_same_dataset(ds, ws.open_dataset(ws.list_datasets(owner="me")[0].id))
+
+
+def _different_files(i: int) -> list[tuple[str, bytes]]:
+    lines = ["model,question_id,trial,is_correct"]
+    for m in range(3):
+        for q in range(10):
+            for t in range(4):
+                lines.append(f"model-{i}-{m},q{q},{t},{int((q + t + m + i) % 3 == 0)}")
+    return [(f"eval-{i}.csv", ("\n".join(lines) + "\n").encode())]
+
+
+def test_eight_threads_saving_different_datasets_and_analyses(tmp_path):
+    import sqlite3
+
+    root = tmp_path / "ws"
+    Workspace(root)  # created once; every worker opens its own Workspace on it
+    barrier = threading.Barrier(8)
+
+    def work(i: int):
+        ws = Workspace(root)
+        files = _different_files(i)
+        ds = io.load(files)
+        barrier.wait()  # all eight write at once
+        record = ws.save_dataset(f"dataset {i}", files, ds, owner=f"session-{i}")
+        draft = None
+        for step in range(5):  # autosaves update the draft in place
+            draft = ws.save_analysis(record.id, {"worker": i, "step": step}, "leaderboard",
+                                     analysis_id=draft and draft.id, owner=f"session-{i}")
+        snapshot = ws.share_analysis(draft.id)
+        return i, record.id, draft.id, snapshot.id, ds
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(work, range(8)))
+    ws = Workspace(root)
+    assert len({r[1] for r in results}) == 8 and len(ws.list_datasets()) == 8
+    assert len(ws.list_analyses()) == 16
+    for i, dataset_id, draft_id, snapshot_id, ds in results:
+        record = ws.get_dataset(dataset_id)
+        assert record.name == f"dataset {i}" and record.owner == f"session-{i}"
+        assert_same_dataset(ds, ws.open_dataset(dataset_id))
+        assert ws.dataset_files(dataset_id) == _different_files(i)  # blobs verify
+        draft, snapshot = ws.get_analysis(draft_id), ws.get_analysis(snapshot_id)
+        assert draft.state == snapshot.state == {"worker": i, "step": 4}
+        assert (draft.dataset_id, draft.immutable, snapshot.immutable) == (dataset_id, False, True)
+    conn = sqlite3.connect(root / "catalog.sqlite3")
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        conn.close()
+    assert not list((root / "blobs").rglob(".tmp-*"))

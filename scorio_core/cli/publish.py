@@ -1,0 +1,117 @@
+"""``publish``: store eval dumps and a shared analysis in the workspace; print the share link.
+
+Usage::
+
+    python -m scorio_core publish DUMP... [--schema NAME|FILE] [--name NAME] [--workspace DIR]
+        [--base-url URL] [--task T] [--metric M] [--k K] [--tau T] [--confidence C] [--tie-rule R]
+        [--prior P] [--scope S] [--question-set Q] [--format F] [--map CANONICAL=COLUMN ...]
+        [choices] [--output json|table]
+
+The dataset is stored as ``workspace add`` stores it (same files: same dataset) and an
+immutable analysis snapshot of it is saved with exactly the state the app's **Share** button
+stores (:func:`scorio_core.store.publish.analysis_state`), so an eval job in CI can publish its
+results to the team's dashboard. ``--workspace`` defaults to ``$SCORIO_WORKSPACE`` or
+``./workspace`` (the directory the app's server uses); ``--base-url`` to
+``http://localhost:8501``.
+
+JSON output (``--output json``)::
+
+    {"analysis_id", "dataset_id", "dataset_created", "link", "present_link"}
+
+Table output prints the two links. Bad input (unreadable dump, a choice still needed, unknown
+task or rubric, invalid base URL, full workspace) exits with status 2 and one ``error: ...`` line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from scorio_core.cli._common import (
+    add_choice_arguments,
+    add_question_set_argument,
+    add_tie_rule_argument,
+    add_uncertainty_arguments,
+    apply_cli_choices,
+    emit_json,
+    parse_mapping,
+)
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers) -> None:
+    """Add the ``publish`` subcommand."""
+    from scorio_core.metrics import METRICS
+    from scorio_core.store.publish import APP_SETTINGS, CONFIDENCE_LEVELS, DEFAULT_BASE_URL
+
+    parser = subparsers.add_parser(
+        "publish",
+        help="store eval dumps and a shared analysis in the workspace; print the share link",
+        description="Store eval dump files in the workspace (as `workspace add`) with an immutable analysis of "
+                    "them, and print the link the dashboard opens (README, 'Workspace'). For CI pipelines.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="DUMP", help="eval dump files (for a HELM run folder, give its files)")
+    parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
+    parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
+    parser.add_argument("--name", default=None, help="dataset name (default: the file names)")
+    parser.add_argument("--workspace", default=None, metavar="DIR", help="workspace directory (default: $SCORIO_WORKSPACE or ./workspace)")
+    parser.add_argument("--base-url", default=DEFAULT_BASE_URL, metavar="URL", help=f"the dashboard's address (default {DEFAULT_BASE_URL})")
+    parser.add_argument("--task", default=None, help="task the link opens (default: the first task)")
+    parser.add_argument("--metric", default=APP_SETTINGS["metric"], choices=list(METRICS), help="ranking metric (default bayes)")
+    parser.add_argument("--k", type=int, default=APP_SETTINGS["k"], help="k for Pass@k and the k-metrics (default 1)")
+    parser.add_argument("--tau", type=float, default=APP_SETTINGS["tau"], help="tau for G-Pass@k_tau (default 0.5)")
+    parser.add_argument("--confidence", type=float, default=APP_SETTINGS["confidence"], choices=CONFIDENCE_LEVELS,
+                        help="credibility level (default 0.95)")
+    add_tie_rule_argument(parser)
+    add_question_set_argument(parser)
+    add_uncertainty_arguments(parser)
+    parser.add_argument("--format", dest="format", default=None, help="input format (default: auto-detect)")
+    parser.add_argument("--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
+                        help="column mapping override (repeatable)")
+    add_choice_arguments(parser)
+    parser.add_argument("--output", choices=("table", "json"), default="table")
+    parser.set_defaults(func=run)
+
+
+def _read_files(ws, paths) -> list[tuple[str, bytes]]:
+    from scorio_core.errors import InputError
+
+    files = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            raise InputError("is a folder; give the files to publish (for a HELM run: FOLDER/*).", source=path.name)
+        if not path.is_file():
+            raise InputError("no such file.", source=path.name)
+        ws.check_file_size(path.name, path.stat().st_size)  # before reading it into memory
+        files.append((path.name, path.read_bytes()))
+    return files
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``publish``; returns the exit status."""
+    from scorio_core import io
+    from scorio_core.store import Workspace
+    from scorio_core.store.publish import publish, share_links
+
+    share_links(args.base_url, "A" * 22)  # a bad address fails before anything is read or stored
+    ws = Workspace(args.workspace, listing="shared")
+    files = _read_files(ws, args.paths)
+    dataset = io.load(files, format=args.format, mapping=parse_mapping(args.mapping) or None)
+    dataset = apply_cli_choices(dataset, args)
+    settings = {"metric": args.metric, "k": args.k, "tau": args.tau, "confidence": args.confidence,
+                "tie_rule": args.tie_rule, "prior": args.prior, "scope": args.scope, "question_set": args.question_set}
+    result = publish(ws, args.name or ", ".join(name for name, _ in files)[:200], files, dataset,
+                     base_url=args.base_url, task=args.task, schema=args.schema, settings=settings,
+                     max_tokens=args.max_tokens)
+    if args.output == "json":
+        emit_json(result.to_dict())
+    else:
+        out = sys.stdout
+        out.write(("stored new dataset " if result.dataset_created else "already stored: dataset ") + result.dataset_id + "\n")
+        out.write(f"analysis {result.analysis_id} (shared snapshot)\n")
+        out.write(f"link:         {result.link}\n")
+        out.write(f"presentation: {result.present_link}\n")
+    return 0
