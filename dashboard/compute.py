@@ -24,6 +24,7 @@ __all__ = [
     "task_outcomes",
     "prior_counts",
     "closest_pair",
+    "models_of",
     "unmatched_table",
     "leaderboard_table",
     "leaderboard_notes",
@@ -49,6 +50,15 @@ _GAMMA_BUDGET = 12_000_000  # gamma variates per rank-distribution call (~0.6 s 
 def tasks_of(data_id: str, _dataset) -> list[str]:
     """Tasks of the dataset, in order of appearance."""
     return task_names(_dataset)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def models_of(data_id: str, _dataset, task: str) -> list[str]:
+    """Models with data on ``task`` (every task for ``ALL_TASKS``), in order of appearance."""
+    table = _dataset.attempts if _dataset.attempts is not None else _dataset.counts
+    if task != ALL_TASKS and "task" in table.columns:
+        table = table[table["task"] == task]
+    return [str(m) for m in pd.unique(table["model"])]
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

@@ -29,6 +29,7 @@ __all__ = [
     "render_json",
     "render_prior",
     "render_unmatched",
+    "render_signals",
     "CUSTOM",
 ]
 
@@ -239,3 +240,19 @@ def render_unmatched(ctx, active, *, choose: bool = True) -> None:
                          help="The rubric's conditions do not cover these attempts. Excluding them changes M and N per "
                               "model; counting them as a category keeps every attempt. The choice applies on every page "
                               "and is saved with the analysis.")
+
+
+def render_signals(ctx, *, expanded: bool = False) -> None:
+    """The data's rubric signals (:func:`dashboard.rubric_state.available_signals`) in an expander."""
+    signals = rubric_state.available_signals(ctx.data.data_id, ctx.data.dataset, ctx.task)
+    numbers = int((signals["kind"] == "number").sum())
+    with st.expander(f"Signals of this data ({len(signals)}: {numbers} numeric or boolean)", expanded=expanded):
+        st.caption("Every column of the attempts except model, task, question and trial, plus derived signals. Numbers "
+                   "compare with <, >=, ...; text with == and a quoted string. *Used by* names the built-in schemata "
+                   "that read the signal.")
+        st.dataframe(signals, hide_index=True, width="stretch",
+                     column_config={"signal": st.column_config.TextColumn("Signal"),
+                                    "kind": st.column_config.TextColumn("Kind", width="small"),
+                                    "missing": st.column_config.NumberColumn("Missing", format="%d", width="small"),
+                                    "used_by": st.column_config.TextColumn("Used by built-in schemata"),
+                                    "description": st.column_config.TextColumn("Description")})

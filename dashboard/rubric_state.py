@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from dashboard import state
@@ -149,6 +150,24 @@ def _frozen_key(frozen: dict | None) -> str:
 def signal_table(data_id: str, _dataset, scope: str) -> rubric.SignalTable:
     """Signals of the attempts in scope (a task, or all tasks), converted once per data."""
     return rerank.signal_table(_dataset, scope)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def available_signals(data_id: str, _dataset, scope: str) -> pd.DataFrame:
+    """Every signal a rubric condition can use on this data: the one list the Rubric and Sensitivity pages show.
+
+    Columns ``signal``, ``kind`` ("number": numeric and boolean columns, "text"), ``missing``,
+    ``used_by`` (built-in schemata whose conditions read it) and ``description``; from
+    :func:`scorio_core.rubric.list_signals` of the signal table (derived signals included).
+    """
+    table = signal_table(data_id, _dataset, scope)
+    users: dict[str, list[str]] = {}
+    for name, schema in rubric.BUILTIN_SCHEMAS.items():
+        for signal in schema.signals:
+            users.setdefault(signal, []).append(name)
+    rows = [(s.name, s.kind, s.n_missing, ", ".join(users.get(s.name, [])), s.description)
+            for s in rubric.list_signals(table.frame)]
+    return pd.DataFrame(rows, columns=["signal", "kind", "missing", "used_by", "description"])
 
 
 @st.cache_resource(show_spinner="Applying the rubric...", max_entries=32)

@@ -97,6 +97,17 @@ def rubric_choice_matters(names: list[str], options: dict[str, rubric.Schema]) -
     return len(schema.categories) > 2 or bool(schema.thresholds)
 
 
+def unused_signals(signals, names: list[str], options: dict[str, rubric.Schema]) -> list[str]:
+    """Numeric or boolean signals of the data that no applicable schema reads (besides is_correct).
+
+    ``signals`` is :func:`dashboard.rubric_state.available_signals`; these are what a user
+    rubric could add to the comparison.
+    """
+    read = {name for label in names for name in options[label].signals} | {"is_correct"}
+    numbers = signals.loc[signals["kind"] == "number", "signal"]
+    return [str(s) for s in numbers if s not in read]
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def _applicability(data_id: str, task: str, keys: tuple[str, ...], _table, _schemas):
     applicable, skipped = applicable_schemas(_table, list(_schemas))

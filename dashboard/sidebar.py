@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dashboard import state
-from dashboard.compute import ALL_TASKS, tasks_of
+from dashboard.compute import ALL_TASKS, models_of, tasks_of
 from dashboard.data_access import ActiveData, active_data
-from dashboard.state import KEY_CONFIDENCE, KEY_DATASET, KEY_PRIOR, KEY_SCOPE, KEY_TASK
+from dashboard.state import KEY_CONFIDENCE, KEY_DATASET, KEY_MODELS, KEY_PRIOR, KEY_SCOPE, KEY_TASK
 from dashboard.rubric_state import workspace as rubric_workspace
 from dashboard.text import md
 from scorio_core.errors import InputError
@@ -31,6 +31,14 @@ class PageContext:
     confidence: float
     prior: str = DEFAULT_PRIOR
     scope: str = DEFAULT_SCOPE
+    models: tuple[str, ...] = ()
+
+    def shown(self, models) -> list[str]:
+        """``models`` narrowed by the sidebar's model filter (all of them when it is empty), in their order."""
+        if not self.models:
+            return [str(m) for m in models]
+        keep = set(self.models)
+        return [str(m) for m in models if str(m) in keep]
 
 
 def _percent(level: float) -> str:
@@ -112,6 +120,17 @@ def render_sidebar() -> PageContext | None:
             bind="query-params",
             help="'all tasks' pools the questions of every task (each question weighs the same).",
         )
+        available = models_of(data.data_id, data.dataset, st.session_state[KEY_TASK])
+        _seed_models(available)
+        st.multiselect(
+            "Models",
+            available,
+            key=KEY_MODELS,
+            bind="query-params",
+            placeholder=f"All {len(available)} models",
+            help="Narrow every results page to these models (type to search); kept in the link. Ranks and intervals "
+                 "are still computed with every model, so a model keeps its rank when others are hidden.",
+        )
         _seed(KEY_CONFIDENCE, 0.95, CONFIDENCE_LEVELS, _percent)
         st.select_slider(
             "Credibility level",
@@ -155,7 +174,20 @@ def render_sidebar() -> PageContext | None:
         st.session_state[_RUBRIC_NOTE] = st.empty()
         refresh_rubric_note()
     return PageContext(data=data, task=st.session_state[KEY_TASK], tasks=tasks, confidence=float(st.session_state[KEY_CONFIDENCE]),
-                       prior=st.session_state[KEY_PRIOR], scope=st.session_state[KEY_SCOPE])
+                       prior=st.session_state[KEY_PRIOR], scope=st.session_state[KEY_SCOPE],
+                       models=tuple(m for m in st.session_state.get(KEY_MODELS) or () if m in set(available)))
+
+
+def _seed_models(available: list[str]) -> None:
+    """Keep only filter values that name models of this data and task (a link may name others)."""
+    known = set(available)
+    if KEY_MODELS in st.session_state:
+        current = st.session_state[KEY_MODELS] or []
+    else:
+        current = st.query_params.get_all(KEY_MODELS)
+    kept = [m for m in current if m in known]
+    if kept != list(current) or KEY_MODELS not in st.session_state:
+        st.session_state[KEY_MODELS] = kept
 
 
 def refresh_rubric_note() -> None:

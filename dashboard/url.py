@@ -10,10 +10,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-__all__ = ["MAX_PARAM_CHARS", "MAX_KEY_CHARS", "NUMERIC_PARAMS", "invalid_params", "sanitize_query_params"]
+__all__ = ["MAX_PARAM_CHARS", "MAX_PARAM_VALUES", "MAX_KEY_CHARS", "NUMERIC_PARAMS", "invalid_params", "sanitize_query_params"]
 
 #: Longest accepted value of one query parameter (dataset names, model names, choices).
 MAX_PARAM_CHARS = 256
+#: Most values of one repeated parameter (``?models=a&models=b``).
+MAX_PARAM_VALUES = 1000
 #: Longest accepted parameter name.
 MAX_KEY_CHARS = 64
 #: Numeric widget parameters: (low, high, integer).
@@ -30,6 +32,9 @@ def invalid_params(params: Mapping[str, Sequence[str]]) -> dict[str, str]:
     for key, values in params.items():
         if len(key) > MAX_KEY_CHARS:
             bad[key[:MAX_KEY_CHARS] + "..."] = f"name longer than {MAX_KEY_CHARS} characters"
+            continue
+        if len(values) > MAX_PARAM_VALUES:
+            bad[key] = f"more than {MAX_PARAM_VALUES} values"
             continue
         if any(len(v) > MAX_PARAM_CHARS for v in values):
             bad[key] = f"longer than {MAX_PARAM_CHARS} characters"

@@ -38,6 +38,7 @@ with editor:
     picker = st.container()
     rubric_panel.render_editors(table)
     rubric_panel.render_error()
+    rubric_panel.render_signals(ctx)
 with picker:  # drawn above the tables, after they are read, so it names the rubric in force
     rubric_panel.render_picker()
 refresh_rubric_note()

@@ -38,6 +38,10 @@ with user_errors("the comparison"):
         prior=ctx.prior, scope=ctx.scope,
     )
 models = [str(m) for m in board.loc[board["mu"].notna(), "model"]]
+if len(ctx.shown(models)) >= 2:
+    models = ctx.shown(models)  # the sidebar's model filter
+elif ctx.models:
+    st.caption("The sidebar's model filter leaves fewer than two scored models here; every model is offered.")
 if len(models) < 2:
     st.info("Comparing needs at least two scored models; this dataset (task) has "
             f"{len(models)}. Pick another dataset or task in the sidebar.", icon=":material/info:")

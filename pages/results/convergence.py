@@ -48,6 +48,9 @@ ensure_subset("conv_pass_ks", ks, [k for k in (2, 4, 8) if k in ks])
 ensure("conv_k", min(4, K_TOP), lambda v: 1 <= v <= K_TOP)
 ensure("conv_tau", 0.5)
 ensure_subset("conv_models", block.models, block.models)
+if ctx.models and st.session_state.get("_conv_filter") != ctx.models:  # the sidebar's model filter picks the models
+    st.session_state["conv_models"] = ctx.shown(block.models)
+    st.session_state["_conv_filter"] = ctx.models
 selected = st.pills("Methods", list(METRIC_LABELS.values()), selection_mode="multi", key="conv_methods",
                     persist_state="session",
                     help="Bayes@N uses the active rubric's weights; the Pass@k family uses binary correctness.")

@@ -25,6 +25,7 @@ from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES,
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 
+TOP_CHOICES = ["all", 5, 10, 20, 50]
 QUESTION_SET_LABELS = {"own": "Each on its own questions", "common": "Common questions only",
                        "missing-incorrect": "Missing counts as incorrect"}
 
@@ -101,6 +102,20 @@ with user_errors("the leaderboard"):
 for note in notes:
     if note["code"] == "paper_chain":
         st.info(md(note["message"]), icon=":material/link:")
+all_models = len(table)
+shown = ctx.shown(table["model"])
+top = st.session_state.get("lb_top", "all") if present else None
+if not present:
+    top = st.selectbox("Show", TOP_CHOICES, key="lb_top", bind="query-params", persist_state="session",
+                       format_func=lambda v: "all models" if v == "all" else f"top {v}",
+                       help="The best models by rank (after the sidebar's model filter); ranks stay those among all models.")
+limit = int(top) if top in TOP_CHOICES and top != "all" else 0
+table = table[table["model"].isin(shown)]
+if limit:
+    table = table.head(limit)
+if len(table) < all_models:
+    st.caption(f"Showing {len(table):d} of {all_models:d} models" + (f" (top {limit:d})" if limit else "")
+               + ". Ranks, intervals and rank ties are computed with every model, so each model keeps its place.")
 scored = table[table["mu"].notna()]
 costs = cost_options(ctx.data.data_id, ctx.data.dataset, ctx.task)
 tab_names = ["Ranking", "Pairwise P(A > B)", "Rank distribution"] + (["Score vs cost"] if costs else [])

@@ -19,6 +19,7 @@ from dashboard.sensitivity_cache import (
     rubric_choice_matters,
     schema_applicability,
     schema_options,
+    unused_signals,
 )
 from dashboard.sidebar import page_context
 from dashboard.text import md
@@ -79,6 +80,9 @@ else:
         st.stop()
     models = models_by_rank(across.models, across.mu[0])
     ensure_subset("sens_highlight", models, [])
+    if ctx.models and st.session_state.get("_sens_filter") != ctx.models:  # the sidebar's model filter highlights
+        st.session_state["sens_highlight"] = ctx.shown(models)
+        st.session_state["_sens_filter"] = ctx.models
     highlight = right.multiselect("Highlight models", models, key="sens_highlight", persist_state="session",
                                   placeholder="All models in colour")
     if len(models) < 2:
@@ -93,10 +97,21 @@ else:
     for note in across.notes:
         st.caption(md(note))
 
+signals = rubric_state.available_signals(ctx.data.data_id, ctx.data.dataset, ctx.task)
+extra = unused_signals(signals, names, options)
 if not rubric_choice_matters(names, options):
-    st.info("Only binary correctness applies to this data (it has no other attempt signals), so the ranking cannot depend "
-            "on a rubric here. Datasets with signals such as boxed answers, token counts, bits per token or verifier "
-            "scores (e.g. *Paper simulation*) unlock the other schemata.", icon=":material/info:")
+    rubric_panel.render_signals(ctx, expanded=bool(extra))
+    if extra:
+        st.info(f"Of the built-in schemata only binary correctness applies here, but this data has {len(extra):d} more "
+                f"numeric or boolean signals no schema reads: {md(', '.join(extra[:12]))}"
+                f"{' and more' if len(extra) > 12 else ''}. Write a rubric that uses them on the Rubric page (for example "
+                f"`is_correct == 1 and {md(extra[0])} < ...`); the active rubric then joins the comparison above and can "
+                "be perturbed here.", icon=":material/info:")
+    else:
+        st.info("Only binary correctness applies to this data (it has no other numeric or boolean attempt signals), so "
+                "the ranking cannot depend on a rubric here. Datasets with signals such as boxed answers, token counts, "
+                "bits per token or verifier scores (e.g. *Paper simulation*) unlock the other schemata.",
+                icon=":material/info:")
     st.stop()
 
 st.subheader("Rank stability under perturbation")
@@ -157,3 +172,5 @@ with st.expander("What this view assumes"):
     st.markdown(f"- Bayes@N under each schema uses the sidebar's prior and scope: {md(interval_label(ctx.prior, ctx.scope, ctx.confidence))} "
                 "(the empirical-Bayes prior is fitted per model and schema, and refitted when a perturbed threshold "
                 "changes the categories; a weight change leaves the fit as it is).")
+
+rubric_panel.render_signals(ctx)  # the same list as the Rubric page

@@ -73,6 +73,9 @@ ensure_choice("traj_scheme", ["column", "row"], "column")
 ensure_choice("traj_replicates", REPLICATES, 200 if dynamics_prior(ctx, active) == "empirical-bayes" else 2000)
 ensure("traj_seed", 0)
 ensure_subset("traj_highlight", block.models, [])
+if ctx.models and st.session_state.get("_traj_filter") != ctx.models:  # the sidebar's model filter highlights
+    st.session_state["traj_highlight"] = ctx.shown(block.models)
+    st.session_state["_traj_filter"] = ctx.models
 c1, c2, c3, c4 = st.columns([1.8, 1.4, 1.8, 0.8])
 order = c1.segmented_control("Trial order", list(orders), format_func=orders.get, key="traj_order",
                              persist_state="session", disabled=not block.has_order,
@@ -138,6 +141,9 @@ except (InputError, ValueError) as exc:
     st.error(f"The credible bands cannot be computed: {md(exc)}", icon=":material/error:")
     st.stop()
 ranked = models_by_rank(block.models, bands.scores[:, -1])
+if ctx.models and st.session_state.get("_traj_band_filter") != ctx.models:
+    st.session_state["traj_band_models"] = ctx.shown(ranked)
+    st.session_state["_traj_band_filter"] = ctx.models
 ensure_subset("traj_band_models", ranked, ranked[:8])
 chosen = st.multiselect("Models", ranked, key="traj_band_models",
                         persist_state="session", help="One panel per model; the best 8 at n = N by default.")

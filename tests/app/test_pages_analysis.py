@@ -363,7 +363,8 @@ def test_sensitivity_without_signals_explains(app):
     assert "counts only" in _texts(at)
     app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()
     at = _visit(app, SENS)
-    assert "Only binary correctness applies" in _texts(at)
+    assert "Of the built-in schemata only binary correctness applies" in _texts(at)
+    assert "has_answer" in _texts(at)  # a boolean column no schema reads: a user rubric could use it
     assert at.multiselect(key="sens_schemas").options == ["Binary correctness"]
 
 
@@ -403,3 +404,24 @@ def test_trajectories_and_convergence_run_on_a_ragged_count_table(app):
     ranks = _charts(at)[0]
     assert len(ranks.data) == 3 and len(_array(ranks.data[0].x)) == 6  # n = 1..N_max
     assert "row-wise" in ranks.layout.title.text
+
+
+def test_sensitivity_lists_every_numeric_column_as_a_signal(app):
+    # issue 16: a per-attempt table whose extra columns no built-in schema reads
+    rows = ["model,question_id,trial,is_correct,duration_s,num_steps,total_tokens,agent"]
+    rows += [f"m{m},q{q},{t},{(m + q + t) % 2},{10.5 * (t + 1)},{q + t},{100 * (m + 1)},bot"
+             for m in range(3) for q in range(4) for t in range(3)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("agents.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    _ok(app)
+    at = _visit(app, SENS)
+    text = _texts(at)
+    assert "no other attempt signals" not in text and "3 more numeric or boolean signals" in text
+    assert "duration_s, num_steps, total_tokens" in text
+    signals = next(d.value for d in at.dataframe if "signal" in d.value.columns)
+    assert {"duration_s", "num_steps", "total_tokens", "agent"} <= set(signals["signal"])
+    assert set(signals.loc[signals["signal"].isin(["duration_s", "num_steps"]), "kind"]) == {"number"}
+    at = _visit(at, "pages/data/rubric.py")  # the Rubric page lists the same signals
+    rubric_signals = next(d.value for d in at.dataframe if "signal" in d.value.columns)
+    assert rubric_signals.equals(signals)

@@ -178,3 +178,33 @@ def test_model_skipping_the_hardest_question_each_choice(app):
         table = app.main.dataframe[0].value.set_index("model")
         assert table.loc["skipper", "mu"] == pytest.approx(table.loc["full", "mu"], abs=1e-12)
         assert table.loc["skipper", "rank"] == table.loc["full", "rank"] == 1
+
+
+def test_model_filter_narrows_every_results_page_and_survives_a_reload(app):
+    # issue 16: the sidebar's model filter, kept in the URL
+    full = app.main.dataframe[0].value.set_index("model")
+    picked = list(full.index[[0, 3, 7]])
+    app.sidebar.multiselect(key="models").set_value(picked).run()
+    no_exception(app)
+    table = app.main.dataframe[0].value.set_index("model")
+    assert list(table.index) == picked
+    assert (table["rank"] == full.loc[picked, "rank"]).all()  # ranks among every model
+    assert any("Showing 3 of 16 models" in c.value for c in app.main.caption)
+    app.selectbox(key="lb_top").set_value(5).run()
+    assert len(app.main.dataframe[0].value) == 3  # top 5 of the 3 filtered
+    app.sidebar.multiselect(key="models").set_value([]).run()
+    assert list(app.main.dataframe[0].value["model"]) == list(full.index[:5])
+    app.sidebar.multiselect(key="models").set_value(picked).run()
+    app.switch_page("pages/results/compare.py").run()
+    no_exception(app)
+    assert set(app.selectbox(key="cmp_a").options) == set(picked)
+    app.switch_page("pages/results/convergence.py").run()
+    no_exception(app)
+    assert app.multiselect(key="conv_models").value == picked or set(app.multiselect(key="conv_models").value) == set(picked)
+
+    fresh = app.__class__.from_file(str(ROOT / "app.py"), default_timeout=120)
+    fresh.query_params["models"] = [picked[0], picked[1], "no-such-model"]
+    fresh.run()
+    no_exception(fresh)
+    assert fresh.sidebar.multiselect(key="models").value == picked[:2]
+    assert list(fresh.main.dataframe[0].value["model"]) == picked[:2]
