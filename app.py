@@ -29,6 +29,7 @@ _PAGES = {
     ],
     "Results": [
         ("pages/results/leaderboard.py", "Leaderboard", ":material/leaderboard:"),
+        ("pages/results/tasks.py", "Tasks", ":material/grid_view:"),
         ("pages/results/compare.py", "Compare", ":material/compare_arrows:"),
         ("pages/results/trajectories.py", "Trajectories", ":material/timeline:"),
         ("pages/results/convergence.py", "Convergence", ":material/ssid_chart:"),

@@ -24,6 +24,8 @@ __all__ = [
     "task_outcomes",
     "prior_counts",
     "closest_pair",
+    "task_table",
+    "question_attempts_for",
     "models_of",
     "unmatched_table",
     "leaderboard_table",
@@ -162,6 +164,32 @@ def trials_needed_for(data_id: str, _dataset, task: str, model_a: str, model_b: 
 def unmatched_table(data_id: str, _dataset, task: str, rubric_id: str, _scoped) -> pd.DataFrame:
     """Attempts per model and how many matched no rubric category (:func:`scorio_core.rerank.unmatched_by_model`)."""
     return rerank.unmatched_by_model(_dataset.attempts, _scoped.categorization.codes, _scoped.mask)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def question_attempts_for(data_id: str, _dataset, task: str, question: str, models: tuple[str, ...],
+                          rubric_id: str = "binary", _categorization=None) -> pd.DataFrame:
+    """Every attempt of ``models`` on one question (:func:`scorio_core.drilldown.question_attempts`)."""
+    from scorio_core.drilldown import question_attempts
+
+    return question_attempts(_dataset, task, question, models, _categorization)
+
+
+@st.cache_resource(show_spinner="Scoring every task...", max_entries=16)
+def task_table(data_id: str, _dataset, rubric_key: str, _schema, _frozen, unmatched: str, prior: str, scope: str,
+               confidence: float, threshold: float):
+    """``(TaskMatrix, combined)`` of :mod:`scorio_core.tasks` (cached per data, rubric and settings).
+
+    ``rubric_key`` identifies ``_schema`` with its frozen thresholds ("binary" for binary correctness).
+    """
+    from scorio_core.tasks import combined_score, per_task_categorization, task_matrix
+
+    categorization = None
+    if _schema is not None:  # the rubric task by task, as the Leaderboard scores each task
+        categorization = per_task_categorization(_dataset, _schema, thresholds=_frozen, unmatched=unmatched)
+    matrix = task_matrix(_dataset, categorization=categorization, prior=prior, scope=scope, confidence=confidence,
+                         threshold=threshold)
+    return matrix, combined_score(matrix)
 
 
 def closest_pair(board: pd.DataFrame, models) -> tuple[str, str] | None:

@@ -11,6 +11,7 @@ from dashboard.figures.rubric import category_bars
 from dashboard.figures.convergence import convergence_plot, kendall_tau_plot
 from dashboard.figures.sensitivity import rank_share_heatmap, schema_bump_chart
 from dashboard.figures.trajectory import credible_band_grid, rank_trajectory_plot
+from dashboard.figures.tasks import combined_interval_plot, task_heatmap
 
 __all__ = [
     "interval_plot",
@@ -29,4 +30,6 @@ __all__ = [
     "kendall_tau_plot",
     "schema_bump_chart",
     "rank_share_heatmap",
+    "task_heatmap",
+    "combined_interval_plot",
 ]

@@ -1,10 +1,11 @@
 """Compare: two models head to head under Bayes@N and the active rubric."""
 
+import pandas as pd
 import streamlit as st
 from scipy.special import ndtri
 
 from dashboard import rubric_panel, rubric_state
-from dashboard.compute import disagreements, leaderboard_table, trials_needed_for
+from dashboard.compute import disagreements, leaderboard_table, question_attempts_for, trials_needed_for
 from scorio_core.ranking.separation import trials_meaning
 from dashboard.figures import difference_plot, question_scatter, trials_plot
 from dashboard.guard import user_errors
@@ -98,10 +99,42 @@ score_label = "pass rate" if active.status == "binary" else "rubric score"
 table_col, plot_col = st.columns([7, 4], gap="medium")
 with table_col:
     frame, config = disagreement_display(shown, name_a=model_a, name_b=model_b, binary=binary, score_label=score_label)
-    st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 440))
-    st.caption(f"A = {md(model_a)}, B = {md(model_b)}. Sorted with one-sided outcomes first, then by the size of the difference.")
+    picked = st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
+                          height=min(36 * len(frame) + 40, 440), on_select="rerun", selection_mode="single-row",
+                          key="cmp_question_table")
+    st.caption(f"A = {md(model_a)}, B = {md(model_b)}. Sorted with one-sided outcomes first, then by the size of the "
+               "difference. Click a row to open that question's attempts below.")
 with plot_col:
     st.plotly_chart(question_scatter(table, name_a=model_a, name_b=model_b, score_label=score_label), width="stretch")
+
+if ctx.data.dataset.attempts is not None and len(shown):
+    st.subheader("Attempts on one question", divider="gray")
+    questions = [str(q) for q in shown["question"]]
+    rows = list(getattr(getattr(picked, "selection", None), "rows", []) or [])
+    if rows and rows[0] < len(questions) and st.session_state.get("_cmp_picked_row") != (questions[rows[0]], model_a, model_b):
+        st.session_state["cmp_question"] = questions[rows[0]]  # a click in the table opens the question
+        st.session_state["_cmp_picked_row"] = (questions[rows[0]], model_a, model_b)
+    if st.session_state.get("cmp_question") not in questions:
+        st.session_state["cmp_question"] = questions[0]
+    question = st.selectbox("Question", questions, key="cmp_question",
+                            help="Every attempt of the two models on this question, with every field the dump carries.")
+    with user_errors("the attempts"):
+        attempts = question_attempts_for(ctx.data.data_id, ctx.data.dataset, ctx.task, question, (model_a, model_b),
+                                         active.rubric_id, active.categorization)
+    st.dataframe(attempts, hide_index=True, width="stretch", height=min(36 * len(attempts) + 40, 480),
+                 column_config={"model": st.column_config.TextColumn("Model", pinned=True)})
+    long_text = [c for c in attempts.columns if attempts[c].dtype == object and c not in ("model", "category")
+                 and attempts[c].astype(str).str.len().max() > 60]
+    if long_text:
+        left, right = st.columns([1, 3])
+        index = left.selectbox("Attempt", list(range(len(attempts))), key="cmp_attempt",
+                               format_func=lambda i: f"{attempts['model'].iloc[i]} · trial {attempts['trial'].iloc[i]}")
+        with right:
+            for column in long_text:
+                value = attempts[column].iloc[int(index or 0)]
+                st.caption(md(column))
+                st.text("" if pd.isna(value) else str(value))  # plain text: never HTML or Markdown
+    st.caption("Fields as loaded from the dump (text shown as plain text). Category and weight are the active rubric's.")
 
 st.subheader("Trials needed to separate them", divider="gray")
 with user_errors("the trials needed"):

@@ -26,6 +26,7 @@ __all__ = ["main", "build_parser"]
 # importable yet is skipped, so subcommands can land independently.
 _SUBCOMMAND_MODULES = (
     "leaderboard",
+    "tasks",
     "schemas",
     "rubric",
     "trajectory",
@@ -36,6 +37,7 @@ _SUBCOMMAND_MODULES = (
     "export",
     "workspace",
     "publish",
+    "attempts",
 )
 
 

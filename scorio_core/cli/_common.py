@@ -14,6 +14,7 @@ import numpy as np
 
 __all__ = [
     "add_data_arguments",
+    "add_engine_argument",
     "add_uncertainty_arguments",
     "add_prior_argument",
     "add_tie_rule_argument",
@@ -49,7 +50,23 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         help="column mapping override, e.g. --map question_id=problem (repeatable)",
     )
     parser.add_argument("--task", default=None, help="restrict to one task")
+    add_engine_argument(parser)
     add_choice_arguments(parser)
+
+
+ENGINE_CHOICES = ("auto", "pandas", "duckdb")
+#: Subcommands that need attempt rows (trial order, per-attempt signals): ``auto`` keeps pandas for them.
+_ATTEMPT_COMMANDS = frozenset({"trajectory", "convergence", "rubric", "sensitivity", "attempts"})
+
+
+def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--engine {auto,pandas,duckdb}`` (how tables are turned into counts; docs/scale.md)."""
+    parser.add_argument(
+        "--engine", choices=ENGINE_CHOICES, default="auto",
+        help="auto (default): DuckDB for CSV/TSV/Parquet/JSONL tables of 50 MB or more or a quoted glob such as "
+             "'runs/**/*.parquet', pandas otherwise; duckdb counts in SQL without loading attempts (count-level "
+             "results only); pandas reads every format and keeps attempt rows",
+    )
 
 
 def add_choice_arguments(parser: argparse.ArgumentParser) -> None:
@@ -156,9 +173,68 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
     """
     from scorio_core import io
 
-    dataset = io.load(args.paths, format=args.format, mapping=parse_mapping(args.mapping) or None)
+    mapping = parse_mapping(args.mapping) or None
+    engine = choose_engine(args)
+    args.engine_used = engine
+    dataset = None
+    if engine == "duckdb":
+        from scorio_core.io.engines import EngineUnsupported, NotReadyError, load_counts
+
+        try:
+            dataset = load_counts(args.paths, mapping=mapping, format=args.format)
+        except (EngineUnsupported, NotReadyError):
+            if getattr(args, "engine", "auto") == "duckdb":
+                raise
+            args.engine_used = engine = "pandas"  # auto: the pandas loader reads it and reports the choice needed
+    if dataset is None:
+        dataset = io.load(_expand_globs(args.paths), format=args.format, mapping=mapping)
     dataset = apply_cli_choices(dataset, args)
     return dataset.require_ready() if require_ready else dataset
+
+
+def choose_engine(args: argparse.Namespace) -> str:
+    """Resolve ``--engine`` for these arguments: ``"pandas"`` or ``"duckdb"``.
+
+    ``auto`` keeps pandas for subcommands and options that need attempt rows (trajectory,
+    convergence, rubric, sensitivity, ``--schema``) or a data-quality choice
+    (``--duplicates/--binarize-threshold/--missing-outcomes``), and otherwise asks
+    :func:`scorio_core.io.engines.auto_engine` (large table files or a glob).
+
+    Raises
+    ------
+    InputError
+        ``--engine duckdb`` combined with an option that needs attempt rows or a choice.
+    """
+    engine = getattr(args, "engine", None) or "auto"
+    if engine == "pandas":
+        return "pandas"
+    needs_rows = getattr(args, "command", None) in _ATTEMPT_COMMANDS or bool(getattr(args, "schema", None))
+    choices = [opt for opt, key in (("--duplicates", "duplicates"), ("--binarize-threshold", "binarize_threshold"),
+                                    ("--missing-outcomes", "missing_outcomes")) if getattr(args, key, None) is not None]
+    if engine == "duckdb":
+        from scorio_core.errors import InputError
+
+        if needs_rows:
+            raise InputError("--engine duckdb produces counts only; this command (or --schema) needs attempt rows: "
+                             "use --engine pandas.")
+        if choices:
+            raise InputError(f"--engine duckdb counts only ready data and does not apply {choices[0]}; use --engine pandas.")
+        return "duckdb"
+    if needs_rows or choices:
+        return "pandas"
+    from scorio_core.io.engines import auto_engine
+
+    return auto_engine(args.paths, args.format)
+
+
+def _expand_globs(paths):
+    """Expand quoted globs for the pandas loader (the shell did not); other paths pass through."""
+    from scorio_core.io.engines import expand_inputs, has_glob
+
+    out = []
+    for p in paths:
+        out.extend([f.path for f in expand_inputs([p])] if has_glob(p) else [p])
+    return out
 
 
 def to_jsonable(value: Any) -> Any:

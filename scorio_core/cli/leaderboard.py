@@ -124,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
                 "unmatched": unmatched,
                 "notes": notes,
                 "sources": list(dataset.sources),
+                "engine": getattr(args, "engine_used", "pandas"),
             }
         )
     else:

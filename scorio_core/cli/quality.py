@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scorio_core.cli._common import add_choice_arguments, emit_json, load_dataset
+from scorio_core.cli._common import add_choice_arguments, add_engine_argument, emit_json, load_dataset
 
 __all__ = ["register", "run"]
 
@@ -44,6 +44,7 @@ def register(subparsers) -> None:
         "--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
         help="column mapping override, e.g. --map question_id=problem (repeatable)",
     )
+    add_engine_argument(parser)
     add_choice_arguments(parser)
     parser.add_argument("--output", choices=("table", "json"), default="table")
     parser.set_defaults(func=run)
@@ -65,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give at least one PATH (or --formats to list the supported formats).")
     dataset = load_dataset(args, require_ready=False)
     if args.output == "json":
-        emit_json({"sources": [s.to_dict() for s in dataset.sources], "report": dataset.report.to_dict()})
+        emit_json({"sources": [s.to_dict() for s in dataset.sources], "report": dataset.report.to_dict(),
+                   "engine": getattr(args, "engine_used", "pandas")})
     else:
         _print_table(dataset, sys.stdout)
     return 0

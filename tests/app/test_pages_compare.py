@@ -73,3 +73,24 @@ def test_models_survive_page_switch(app, key):
     app.switch_page("pages/results/leaderboard.py").run()
     app.switch_page(COMPARE).run()
     assert app.selectbox(key=key).value == "gpt-4o"
+
+
+def test_a_question_opens_its_attempts(sim_app):
+    # issue 16 drill-down: every attempt of both models on the chosen question, with rubric category and fields
+    at = sim_app
+    at.switch_page("pages/data/rubric.py").run()
+    at.selectbox(key="rubric_schema").set_value("Format Aware").run()
+    at.switch_page(COMPARE).run()
+    no_exception(at)
+    questions = at.selectbox(key="cmp_question").options
+    at.selectbox(key="cmp_question").set_value(questions[1]).run()
+    no_exception(at)
+    attempts = next(d.value for d in at.main.dataframe if "category" in d.value.columns)
+    a, b = at.selectbox(key="cmp_a").value, at.selectbox(key="cmp_b").value
+    assert list(dict.fromkeys(attempts["model"])) == [a, b] and len(attempts) == 160  # 80 trials each
+    assert list(attempts.columns[:4]) == ["model", "trial", "is_correct", "category"] or \
+        list(attempts.columns[:3]) == ["model", "trial", "is_correct"]
+    assert {"has_box", "completion_bpt"} <= set(attempts.columns)
+    data = io.load([str(p) for p in __import__("dashboard.bundled", fromlist=["BUNDLED"]).BUNDLED["paper-simulation"].paths])
+    rows = data.attempts[(data.attempts["model"] == a) & (data.attempts["question_id"] == questions[1])]
+    assert attempts.loc[attempts["model"] == a, "is_correct"].sum() == rows["is_correct"].sum()

@@ -1,0 +1,94 @@
+"""Tasks view figures: models x tasks heatmap of Bayes@N and the combined-score interval chart."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from dashboard.figures.theme import MISSING_COLOR, RATE_SCALE, apply_theme, plain
+
+__all__ = ["task_heatmap", "combined_interval_plot"]
+
+
+def _fmt(value, spec: str) -> str:
+    return "n/a" if value is None or not np.isfinite(value) else format(value, spec)
+
+
+def task_heatmap(cells: pd.DataFrame, *, models, tasks, confidence: float = 0.95, zmin: float = 0.0,
+                 zmax: float = 1.0) -> go.Figure:
+    """Heatmap of Bayes@N: one row per model, one column per task, hover with interval, avg@N, N and M.
+
+    Parameters
+    ----------
+    cells : DataFrame
+        :attr:`scorio_core.tasks.TaskMatrix.cells` (``model, task, bayes, lo, hi, avg, n, n_max, m``).
+    models, tasks : sequence of str
+        Row and column order (rows top to bottom).
+    confidence : float
+        Credibility of the intervals, for the hover text.
+    zmin, zmax : float
+        Colour range (the rubric's weight range; 0..1 for binary correctness).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One ``go.Heatmap`` with ``z`` of shape (L, T) (NaN = no data, shown blank) and cell text
+        of the mean to 3 decimals.
+    """
+    models, tasks = [str(m) for m in models], [str(t) for t in tasks]
+    frame = cells.set_index(["model", "task"])
+    index = pd.MultiIndex.from_product([models, tasks], names=["model", "task"])
+    full = frame.reindex(index)
+    shape = (len(models), len(tasks))
+    z = full["bayes"].to_numpy(float).reshape(shape)
+    pct = f"{confidence:.0%}"
+    hover = [
+        f"{plain(m)}<br>{plain(t)}<br>Bayes@N {_fmt(r.bayes, '.3f')} [{_fmt(r.lo, '.3f')}, {_fmt(r.hi, '.3f')}] ({pct})"
+        f"<br>avg@N {_fmt(r.avg, '.3f')}<br>N {_fmt(r.n, '.0f')}"
+        + (f"-{r.n_max:.0f}" if np.isfinite(r.n_max) and r.n_max != r.n else "") + f"<br>M {_fmt(r.m, '.0f')}"
+        if np.isfinite(r.m) else f"{plain(m)}<br>{plain(t)}<br>no data"
+        for (m, t), r in zip(full.index, full.itertuples(index=False))
+    ]
+    text = np.where(np.isfinite(z), np.char.mod("%.3f", np.nan_to_num(z)), "")
+    fig = go.Figure(go.Heatmap(
+        z=z, x=plain(tasks), y=plain(models), text=text, texttemplate="%{text}",
+        customdata=np.array(hover, dtype=object).reshape(shape), hovertemplate="%{customdata}<extra></extra>",
+        colorscale=RATE_SCALE, zmin=zmin, zmax=zmax, colorbar=dict(title="Bayes@N"), xgap=1, ygap=1,
+    ))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category", side="top", tickangle=-30 if len(tasks) > 4 else 0)
+    fig.update_layout(plot_bgcolor=MISSING_COLOR)
+    return apply_theme(fig, height=max(260, 28 * len(models) + 140))
+
+
+def combined_interval_plot(combined: pd.DataFrame, *, confidence: float = 0.95) -> go.Figure:
+    """Forest plot of the combined score: mean with its credible interval, best on top.
+
+    Parameters
+    ----------
+    combined : DataFrame
+        :func:`scorio_core.tasks.combined_score` rows (``model, score, lo, hi, reason``).
+    confidence : float
+        Credibility of the intervals, for the axis title.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One scatter trace of the scored models (sorted ascending so the best is on top);
+        models without a combined score are named in the title.
+    """
+    scored = combined[combined["score"].notna()].sort_values("score", kind="stable")
+    fig = go.Figure(go.Scatter(
+        x=scored["score"], y=plain(scored["model"]), mode="markers", name="combined score",
+        marker=dict(size=10, color="#0072B2"),
+        error_x=dict(type="data", symmetric=False, array=(scored["hi"] - scored["score"]).to_numpy(),
+                     arrayminus=(scored["score"] - scored["lo"]).to_numpy(), thickness=2.5, width=0, color="#0072B2"),
+        hovertemplate="%{y}<br>%{x:.3f} [%{customdata[0]:.3f}, %{customdata[1]:.3f}]<extra></extra>",
+        customdata=scored[["lo", "hi"]].to_numpy(float),
+    ))
+    fig.update_yaxes(type="category")
+    fig.update_xaxes(title=f"Combined Bayes@N (macro average), {confidence:.0%} credible interval")
+    missing = int(combined["score"].isna().sum())
+    title = f"{missing} model(s) without a score on every task are left out" if missing else None
+    return apply_theme(fig, title=title, height=max(220, 26 * len(scored) + 110))

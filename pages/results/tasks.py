@@ -1,0 +1,84 @@
+"""Tasks: every model on every task (Bayes@N with intervals), a combined score, pass/fail and flaky questions."""
+
+import streamlit as st
+
+from dashboard import rubric_panel, rubric_state
+from dashboard.figures import combined_interval_plot, task_heatmap
+from dashboard.guard import user_errors
+from dashboard.quality import blocking_notice
+from dashboard.sidebar import page_context
+from dashboard.text import md
+from dashboard.compute import task_table
+from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING
+
+ctx = page_context()
+if ctx is None:
+    st.stop()
+
+st.title("Tasks")
+active = rubric_state.active_rubric(ctx)
+st.caption(f"{md(ctx.data.label)} · all tasks · Bayes@N under {md(active.summary)}")
+if blocking_notice(ctx.data.dataset):
+    st.stop()
+if active.message:
+    st.info(md(active.message), icon=":material/info:")
+rubric_panel.render_unmatched(ctx, active, choose=False)
+
+threshold = st.number_input(
+    "Pass threshold", value=0.5, step=0.05, format="%.3f", key="tasks_threshold", bind="query-params",
+    persist_state="session", help="A model passes a task when its avg@N on that task is at least this value.",
+)
+with user_errors("the tasks view"):
+    rubric_on = active.status == "rubric"
+    frozen = rubric_state.workspace().frozen if rubric_on else None
+    matrix, combined = task_table(
+        ctx.data.data_id, ctx.data.dataset, active.rubric_id if rubric_on else "binary",
+        active.schema if rubric_on else None, frozen, active.unmatched, ctx.prior, ctx.scope, ctx.confidence,
+        float(threshold))
+
+models = ctx.shown(matrix.models)
+if len(models) < len(matrix.models):
+    st.caption(f"Showing {len(models):d} of {len(matrix.models):d} models (sidebar filter).")
+cells = matrix.cells[matrix.cells["model"].isin(models)]
+tasks = list(matrix.tasks)
+if len(tasks) == 1:
+    st.info(f"This dataset has one task ({md(tasks[0])}): the grid has a single column and the combined score equals "
+            "that task's Bayes@N. Load a dump with several tasks to compare them.", icon=":material/info:")
+if active.prior is not None:
+    st.caption(f"The prior outcomes R0 ({md(active.prior_label)}) are not applied on this page; it uses the sidebar's prior.")
+
+st.subheader("Bayes@N per task", divider="gray")
+st.plotly_chart(task_heatmap(cells, models=models, tasks=tasks, confidence=ctx.confidence,
+                             zmin=float(min(active.weights)), zmax=float(max(active.weights))), width="stretch")
+mean = matrix.pivot("bayes").loc[models]
+grid = (mean.map("{:.3f}".format) + " [" + matrix.pivot("lo").loc[models].map("{:.2f}".format) + ", "
+        + matrix.pivot("hi").loc[models].map("{:.2f}".format) + "]").where(mean.notna(), "")
+st.dataframe(grid, width="stretch", height=min(36 * len(grid) + 40, 700))
+st.caption(f"Each cell: Bayes@N posterior mean [credible interval], the Leaderboard's value for that task. Intervals: {md(matrix.interval)}. "
+           "Empty: no data. Hover the heatmap for avg@N, N (trials per question) and M (questions).")
+
+st.subheader("Combined score", divider="gray")
+shown_combined = combined[combined["model"].isin(models)]
+st.plotly_chart(combined_interval_plot(shown_combined, confidence=ctx.confidence), width="stretch")
+st.dataframe(shown_combined.drop(columns=["sigma"]).sort_values("score", ascending=False, na_position="last"),
+             hide_index=True, width="stretch",
+             column_config={"score": st.column_config.NumberColumn("combined Bayes@N", format="%.4f"),
+                            "lo": st.column_config.NumberColumn(format="%.4f"),
+                            "hi": st.column_config.NumberColumn(format="%.4f"),
+                            "n_tasks": st.column_config.NumberColumn("tasks scored"),
+                            "reason": st.column_config.TextColumn("why no score", width="large")})
+st.caption(f"Weighting: {WEIGHTING}. Interval: {COMBINED_ASSUMPTION}. Per-task intervals: {md(matrix.interval)}.")
+
+st.subheader("Pass / fail", divider="gray")
+passed = matrix.pivot("passed").loc[models]
+verdicts = passed.map(lambda v: "" if v is None or v != v or str(v) == "<NA>" else ("pass" if bool(v) else "fail"))
+verdicts.insert(0, "tasks passed", passed.fillna(False).astype(bool).sum(axis=1).astype(int))
+st.dataframe(verdicts, width="stretch", height=min(36 * len(verdicts) + 40, 700))
+st.caption(f"Threshold {float(threshold):.3f}: {PASS_RULE}.")
+
+st.subheader("Flaky questions", divider="gray")
+flaky = matrix.pivot("flaky").loc[models]
+st.dataframe(flaky.astype("Int64"), width="stretch", height=min(36 * len(flaky) + 40, 700))
+per_task = cells.groupby("task", sort=False)["flaky"].sum().reindex(tasks).fillna(0).astype(int)
+st.caption("Flaky questions per task (all shown models): "
+           + ", ".join(f"{md(t)} {n:,}" for t, n in per_task.items()) + f". Rule: {FLAKY_RULE}.")

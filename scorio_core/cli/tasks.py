@@ -1,0 +1,80 @@
+"""``tasks``: models x tasks (Bayes@N with credible intervals), a combined score, pass/fail and flaky questions.
+
+JSON output (``--output json``) is an object with stable keys::
+
+    {"tasks": [...], "models": [...],
+     "cells": [{"model", "task", "bayes", "lo", "hi", "avg", "n", "m", "passed", "flaky"}, ...],
+     "combined": [{"model", "score", "lo", "hi", "reason"}, ...],
+     "weighting": str, "assumption": str, "pass_rule": str, "flaky_rule": str, "threshold": float | null,
+     "confidence": float, "prior": str, "scope": str, "interval": str, "sources": [...]}
+
+Cells are in task order, then model order; NaN becomes ``null``; ``reason`` is "" when the
+model has a combined score. ``--output table|csv|md`` prints the cells, then the combined scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from scorio_core.cli._common import add_data_arguments, add_output_argument, add_uncertainty_arguments, emit_json, emit_rows, load_dataset
+
+__all__ = ["register", "run", "CELL_KEYS", "COMBINED_KEYS"]
+
+#: Keys of every ``cells`` entry of the JSON output.
+CELL_KEYS = ("model", "task", "bayes", "lo", "hi", "avg", "n", "m", "passed", "flaky")
+#: Keys of every ``combined`` entry of the JSON output.
+COMBINED_KEYS = ("model", "score", "lo", "hi", "reason")
+
+
+def register(subparsers) -> None:
+    """Add the ``tasks`` subcommand."""
+    parser = subparsers.add_parser(
+        "tasks",
+        help="models x tasks: Bayes@N per task, combined score, pass/fail and flaky questions",
+        description=(
+            "Score every model on every task by Bayes@N with a credible interval (the leaderboard's numbers per task), "
+            "a combined score (macro average over tasks, tasks independent), pass/fail against a threshold "
+            "(avg@N >= T) and the number of flaky questions (both correct and incorrect attempts)."
+        ),
+    )
+    add_data_arguments(parser)
+    parser.add_argument("--threshold", type=float, default=None, metavar="T",
+                        help="pass threshold: passed = avg@N >= T (default: no verdict, passed is null)")
+    parser.add_argument("--confidence", type=float, default=0.95, help="credibility level (default 0.95)")
+    add_uncertainty_arguments(parser)
+    parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
+    add_output_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``tasks``; returns the exit status."""
+    from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING, combined_score, per_task_categorization, task_matrix
+
+    dataset = load_dataset(args)
+    categorization = per_task_categorization(dataset, args.schema) if args.schema else None
+    matrix = task_matrix(dataset, categorization=categorization, prior=args.prior, scope=args.scope,
+                         confidence=args.confidence, threshold=args.threshold,
+                         tasks=[args.task] if args.task else None)
+    combined = combined_score(matrix)
+    cells = matrix.cells.astype(object).where(matrix.cells.notna(), None)
+    cell_rows = [{k: row[k] for k in CELL_KEYS} for row in cells.to_dict(orient="records")]
+    combined_rows = [{k: row[k] for k in COMBINED_KEYS} for row in combined.to_dict(orient="records")]
+    if args.output == "json":
+        emit_json({
+            "tasks": list(matrix.tasks), "models": list(matrix.models), "cells": cell_rows, "combined": combined_rows,
+            "weighting": WEIGHTING, "assumption": COMBINED_ASSUMPTION, "pass_rule": PASS_RULE, "flaky_rule": FLAKY_RULE,
+            "threshold": matrix.threshold, "confidence": matrix.confidence, "prior": matrix.prior, "scope": matrix.scope,
+            "interval": matrix.interval, "sources": list(dataset.sources),
+        })
+        return 0
+    emit_rows(cell_rows, CELL_KEYS, args.output)
+    if args.output == "csv":
+        return 0  # one table per CSV stream; the combined scores are in the JSON output
+    print()
+    emit_rows(combined_rows, COMBINED_KEYS, args.output)
+    if args.output == "table":
+        print(f"lo, hi: {matrix.interval}")
+        print(f"combined: {WEIGHTING}; {COMBINED_ASSUMPTION}")
+        print(f"passed: {PASS_RULE}")
+    return 0

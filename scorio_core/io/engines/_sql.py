@@ -1,0 +1,162 @@
+"""Engine-independent helpers: identifier quoting, input expansion (globs, folders) and formats.
+
+Nothing here imports DuckDB, so the CLI can decide which engine to use without paying for it.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from scorio_core.errors import InputError
+from scorio_core.io._sources import strip_suffixes
+
+__all__ = [
+    "ENGINE_FORMATS",
+    "EngineUnsupported",
+    "InputFile",
+    "NotReadyError",
+    "expand_inputs",
+    "has_glob",
+    "quote_ident",
+    "table_format",
+]
+
+#: Formats the SQL engines read themselves (everything else needs the pandas readers).
+ENGINE_FORMATS = ("csv", "tsv", "parquet", "jsonl")
+
+_SUFFIXES = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
+_GLOB_CHARS = frozenset("*?[")
+
+
+class EngineUnsupported(InputError):
+    """The input needs the pandas readers (a format, layout or option the SQL engine lacks)."""
+
+
+class NotReadyError(InputError):
+    """The data needs a user choice (duplicates, non-binary or missing outcomes) before counting.
+
+    ``blocking`` holds the same messages the pandas path puts in ``QualityReport.blocking``.
+    """
+
+    def __init__(self, message: str, *, blocking: tuple[str, ...] = (), **kw) -> None:
+        super().__init__(message, **kw)
+        self.blocking = tuple(blocking)
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """One file to read: its path, display name, format and the task/model default (its stem)."""
+
+    path: str
+    name: str
+    format: str | None
+    stem: str
+    size: int
+
+
+def quote_ident(name: object) -> str:
+    """Quote a column name as an SQL identifier (double quotes doubled inside).
+
+    Parameters
+    ----------
+    name : object
+        A column name as read from the file's schema (never free user text: callers check
+        it against the file's columns first).
+
+    Returns
+    -------
+    str
+        ``"name"`` with every ``"`` doubled, safe to splice into SQL.
+
+    Raises
+    ------
+    InputError
+        If the name contains a NUL character (no SQL engine accepts it).
+
+    Examples
+    --------
+    >>> quote_ident('a"b; DROP TABLE x')
+    '"a""b; DROP TABLE x"'
+    """
+    text = str(name)
+    if "\x00" in text:
+        raise InputError(f"column name {text!r} contains a NUL character; rename the column.")
+    return '"' + text.replace('"', '""') + '"'
+
+
+def has_glob(path: object) -> bool:
+    """Whether a path string contains glob wildcards (``*``, ``?``, ``[``) and is not an existing file."""
+    text = os.fspath(path) if isinstance(path, os.PathLike) else str(path)
+    return bool(_GLOB_CHARS & set(text)) and not os.path.exists(text)
+
+
+def table_format(name: str) -> str | None:
+    """Engine format of a file name from its suffix (``.gz`` ignored), or None.
+
+    Examples
+    --------
+    >>> table_format("runs/a.csv.gz"), table_format("x.parquet"), table_format("r.json")
+    ('csv', 'parquet', None)
+    """
+    lower = name.lower()
+    if lower.endswith(".gz"):
+        lower = lower[:-3]
+    return _SUFFIXES.get(os.path.splitext(lower)[1])
+
+
+def expand_inputs(paths, format: str | None = None) -> list[InputFile]:
+    """Expand paths, folders (recursively) and globs (``runs/**/*.parquet``) into files.
+
+    Parameters
+    ----------
+    paths : str, os.PathLike or sequence of them
+    format : {"csv", "tsv", "parquet", "jsonl"}, optional
+        Applied to every file; otherwise taken from each file's suffix (None when unknown).
+
+    Returns
+    -------
+    list of InputFile
+        In argument order, each glob's and folder's matches sorted; duplicates removed.
+
+    Raises
+    ------
+    InputError
+        A glob matching nothing, a folder without table files, a missing file, or no paths.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    found: list[str] = []
+    for item in paths:
+        text = os.fspath(item)
+        if has_glob(text):
+            matches = sorted(p for p in glob.glob(text, recursive=True) if os.path.isfile(p))
+            if not matches:
+                raise InputError("the pattern matches no file; check the path and quote it so the shell does not expand it.", source=text)
+            found.extend(matches)
+        elif os.path.isdir(text):
+            matches = sorted(str(p) for p in Path(text).rglob("*") if p.is_file() and table_format(p.name) is not None)
+            if not matches:
+                raise InputError("the folder holds no CSV, TSV, Parquet or JSONL files.", source=text)
+            found.extend(matches)
+        elif os.path.isfile(text):
+            found.append(text)
+        else:
+            raise InputError("file not found; check the path.", source=text)
+    if not found:
+        raise InputError("no input files given; pass at least one path.")
+    out = []
+    for p in dict.fromkeys(found):
+        name = os.path.basename(p)
+        out.append(InputFile(path=p, name=name, format=format or table_format(name), stem=strip_suffixes(name), size=os.path.getsize(p)))
+    return out

@@ -1,0 +1,82 @@
+"""Combined score across tasks: the macro average of per-task Bayes@N with its credible interval."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.special import ndtri
+
+__all__ = ["COMBINED_ASSUMPTION", "COMBINED_COLUMNS", "WEIGHTING", "combined_score"]
+
+#: Column order of :func:`combined_score` (also the JSON keys of the ``tasks`` CLI).
+COMBINED_COLUMNS = ("model", "score", "sigma", "lo", "hi", "n_tasks", "reason")
+
+#: How tasks are weighted (shown by the page and written by the CLI).
+WEIGHTING = "macro average over tasks: every task has weight 1/T, whatever its number of questions"
+
+#: The assumption behind the combined interval (shown by the page and written by the CLI).
+COMBINED_ASSUMPTION = ("tasks are independent: score = mean of the per-task Bayes@N means, "
+                       "sigma = sqrt(sum of per-task sigma^2) / T, and the interval is the normal "
+                       "score +/- z sigma with z = Phi^-1((1 + confidence) / 2), as the leaderboard's normal intervals")
+
+
+def combined_score(matrix, *, confidence: float | None = None) -> pd.DataFrame:
+    """Macro-average every model's Bayes@N over the tasks, with a credible interval.
+
+    Parameters
+    ----------
+    matrix : scorio_core.tasks.TaskMatrix
+        Per-task results of :func:`scorio_core.tasks.task_matrix` (T tasks, L models).
+    confidence : float, optional
+        Credibility of the interval, in (0, 1); default ``matrix.confidence``.
+
+    Returns
+    -------
+    DataFrame
+        One row per model (``matrix.models`` order), columns :data:`COMBINED_COLUMNS`:
+        ``score`` (mean of the T task means), ``sigma`` (sqrt(sum sigma_t^2) / T), ``lo``/``hi``
+        (``score -/+ z sigma``), ``n_tasks`` (tasks with a score) and ``reason`` (why the score
+        is NaN, else ""). A model without a score on every task gets NaN and a reason naming
+        the tasks: never a score over fewer tasks.
+
+    Raises
+    ------
+    ValueError
+        ``confidence`` outside (0, 1).
+
+    Notes
+    -----
+    Equal weights (:data:`WEIGHTING`) and independent tasks (:data:`COMBINED_ASSUMPTION`):
+    :math:`\\bar\\mu = T^{-1}\\sum_t \\mu_t`, :math:`\\sigma = T^{-1}\\sqrt{\\sum_t \\sigma_t^2}`.
+    """
+    level = matrix.confidence if confidence is None else float(confidence)
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"confidence must satisfy 0 < confidence < 1; got confidence={confidence!r}.")
+    tasks, models = list(matrix.tasks), list(matrix.models)
+    mu = matrix.pivot("bayes").to_numpy(float)  # (L, T)
+    sd = matrix.pivot("sigma").to_numpy(float)
+    present = matrix.pivot("m").notna().to_numpy()
+    scored = np.isfinite(mu) & np.isfinite(sd)
+    complete = scored.all(axis=1) & (len(tasks) > 0)
+    T = max(len(tasks), 1)
+    score = np.where(complete, np.where(scored, mu, 0.0).sum(axis=1) / T, np.nan)
+    sigma = np.where(complete, np.sqrt(np.where(scored, sd, 0.0) ** 2 @ np.ones(len(tasks))) / T, np.nan)
+    z = float(ndtri(0.5 + level / 2.0))
+    reasons = []
+    for i in range(len(models)):  # loop over models only to word the reasons
+        if complete[i]:
+            reasons.append("")
+            continue
+        missing = [t for t, p in zip(tasks, present[i]) if not p]
+        unscored = [t for t, p, s in zip(tasks, present[i], scored[i]) if p and not s]
+        parts = []
+        if missing:
+            parts.append("no data on task" + ("s " if len(missing) > 1 else " ") + ", ".join(missing))
+        if unscored:
+            parts.append("no score on task" + ("s " if len(unscored) > 1 else " ") + ", ".join(unscored)
+                         + " (no answered question)")
+        reasons.append("; ".join(parts) + f": the combined score needs all {len(tasks)} tasks")
+    return pd.DataFrame({
+        "model": models, "score": score, "sigma": sigma, "lo": score - z * sigma, "hi": score + z * sigma,
+        "n_tasks": scored.sum(axis=1).astype(np.int64), "reason": reasons,
+    }, columns=list(COMBINED_COLUMNS))

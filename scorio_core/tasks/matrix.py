@@ -1,0 +1,231 @@
+"""Models x tasks: Bayes@N with its credible interval, avg@N, N, M, pass/fail and flaky questions.
+
+Each task is scored by :func:`scorio_core.analysis.leaderboard` (metric ``bayes``), the
+function behind the Leaderboard page and the ``leaderboard`` CLI, so a cell equals that
+task's leaderboard row exactly. Only the loop over tasks is in Python; every task is
+computed on its (L, M, C+1) count tensor at once.
+
+References
+----------
+Hariri et al., "Don't Pass@k: A Bayesian Framework for Large Language Model Evaluation",
+ICLR 2026, arXiv:2510.04265 (Bayes@N, section 2). Pass rule and flakiness after the
+skill-eval scoring module (``SkillScore.passed``: overallScore >= threshold;
+``StimulusScore.flaky``: 0 < passRate < 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.analysis import Categorization, leaderboard, outcomes_for, task_names
+from scorio_core.errors import InputError
+from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
+
+__all__ = ["CELL_COLUMNS", "FLAKY_RULE", "PASS_RULE", "PASS_SCORES", "TaskMatrix", "task_matrix"]
+
+#: Column order of :attr:`TaskMatrix.cells` (also the JSON keys of the ``tasks`` CLI, plus sigma/interval).
+CELL_COLUMNS = ("model", "task", "bayes", "sigma", "lo", "hi", "avg", "n", "n_max", "m", "passed", "flaky",
+                "prior", "scope", "interval")
+
+#: Scores the pass rule can use: avg@N (skill-eval's overallScore) or the Bayes@N posterior mean.
+PASS_SCORES = ("avg", "bayes")
+
+#: The pass rule in words (shown by the page and the CLI).
+PASS_RULE = ("passed = score >= threshold (skill-eval SkillScore.passed: overallScore >= threshold); the score is "
+             "avg@N, the mean over questions of each question's mean score over its trials, which is skill-eval's "
+             "overallScore (mean of stimulus scores averaged across trials); no score (no answered question) = no verdict")
+
+#: The flakiness rule in words.
+FLAKY_RULE = ("a question is flaky for a model when its attempts disagree: both correct and incorrect ones "
+              "(skill-eval StimulusScore.flaky: 0 < pass rate < 1); without binary correctness, attempts in more "
+              "than one rubric category")
+
+
+@dataclass(frozen=True, eq=False)
+class TaskMatrix:
+    """Per (model, task) results of :func:`task_matrix`.
+
+    Attributes
+    ----------
+    cells : DataFrame
+        One row per (model, task) pair with data, columns :data:`CELL_COLUMNS`: ``bayes``
+        (posterior mean), ``sigma`` (posterior sd), ``lo``/``hi`` (central credible
+        interval), ``avg`` (avg@N), ``n`` (fewest trials of an answered question), ``n_max``,
+        ``m`` (answered questions), ``passed`` (boolean, NA without threshold or score),
+        ``flaky`` (flaky questions), ``prior``/``scope``/``interval`` (what the interval covers).
+        Rows in task order, then model order.
+    tasks : tuple of str
+        Tasks in order of appearance.
+    models : tuple of str
+        Models in order of first appearance over all tasks.
+    confidence : float
+    prior, scope : str
+    threshold : float or None
+    pass_on : {"avg", "bayes"}
+    """
+
+    cells: pd.DataFrame
+    tasks: tuple[str, ...]
+    models: tuple[str, ...]
+    confidence: float
+    prior: str
+    scope: str
+    threshold: float | None
+    pass_on: str = "avg"
+
+    def pivot(self, column: str) -> pd.DataFrame:
+        """``column`` as a models x tasks table (rows :attr:`models`, columns :attr:`tasks`; NaN = no data)."""
+        if column not in self.cells.columns:
+            raise ValueError(f"column must be one of {', '.join(CELL_COLUMNS)}; got {column!r}.")
+        table = self.cells.pivot(index="model", columns="task", values=column)
+        return table.reindex(index=list(self.models), columns=list(self.tasks))
+
+    @property
+    def interval(self) -> str:
+        """What every interval covers (confidence, scope and prior), in words."""
+        return interval_label(self.prior, self.scope, self.confidence)
+
+
+def _check(confidence, threshold, pass_on) -> float | None:
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)):
+        raise TypeError(f"confidence must be a number; got {type(confidence).__name__}.")
+    if not 0.0 < float(confidence) < 1.0:
+        raise ValueError(f"confidence must satisfy 0 < confidence < 1; got confidence={confidence!r}.")
+    if pass_on not in PASS_SCORES:
+        raise ValueError(f"pass_on must be one of {', '.join(PASS_SCORES)}; got {pass_on!r}.")
+    if threshold is None:
+        return None
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.integer, np.floating)):
+        raise TypeError(f"threshold must be a number or None; got {type(threshold).__name__}.")
+    if not np.isfinite(float(threshold)):
+        raise ValueError(f"threshold must be finite; got threshold={threshold!r}.")
+    return float(threshold)
+
+
+def _flaky_counts(task_outcomes) -> tuple[tuple[str, ...], np.ndarray]:
+    """Flaky questions per model of one task, shape (L,) (vectorised over models and questions)."""
+    source = task_outcomes.binary if task_outcomes.binary is not None else task_outcomes.rubric
+    counts = source.counts  # (L, M, C+1)
+    if task_outcomes.binary is not None:
+        correct, total = counts[..., 1], counts.sum(axis=2)
+        flaky = (correct > 0) & (correct < total)
+    else:
+        flaky = (counts > 0).sum(axis=2) >= 2
+    return source.models, flaky.sum(axis=1).astype(np.int64)
+
+
+def _categorization(categorization, task: str):
+    if categorization is None or isinstance(categorization, Categorization):
+        return categorization
+    if isinstance(categorization, Mapping):
+        if task not in categorization:
+            raise InputError(f"the per-task rubric has no categorization for task {task!r}.")
+        return categorization[task]
+    raise TypeError("categorization must be a Categorization, a mapping of task to Categorization, or None; "
+                    f"got {type(categorization).__name__}.")
+
+
+def task_matrix(
+    dataset,
+    *,
+    categorization: Categorization | Mapping[str, Categorization] | None = None,
+    prior: str = DEFAULT_PRIOR,
+    scope: str = DEFAULT_SCOPE,
+    confidence: float = 0.95,
+    threshold: float | None = None,
+    pass_on: str = "avg",
+    question_set: str = "own",
+    tasks=None,
+) -> TaskMatrix:
+    """Score every model on every task: Bayes@N with its credible interval and companions.
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+        Loaded data (attempt or count table) with one or more tasks.
+    categorization : Categorization or mapping of str to Categorization, optional
+        The rubric as the Leaderboard uses it: one categorization aligned with every
+        attempt row (used for every task), or one per task
+        (:func:`scorio_core.tasks.per_task_categorization`, thresholds per task, which is
+        what the Leaderboard page uses with that task chosen). Default: binary correctness.
+    prior : {"empirical-bayes", "uniform", "jeffreys"}, default "empirical-bayes"
+        Per-question prior of Bayes@N (:mod:`scorio_core.uncertainty`).
+    scope : {"questions-fixed", "questions-sampled"}, default "questions-fixed"
+        What the interval covers.
+    confidence : float, default 0.95
+        Credibility of the two-sided central intervals, in (0, 1).
+    threshold : float, optional
+        Pass threshold in score units; ``None`` leaves ``passed`` NA.
+    pass_on : {"avg", "bayes"}, default "avg"
+        Score the pass rule compares: avg@N (skill-eval's overallScore) or the Bayes@N mean.
+    question_set : {"own", "common", "missing-incorrect"}, default "own"
+        As :func:`scorio_core.analysis.leaderboard`.
+    tasks : sequence of str, optional
+        Tasks to score (default: all, in order of appearance).
+
+    Returns
+    -------
+    TaskMatrix
+        ``cells`` has one row per (model, task) pair present in the data (L_t rows per task),
+        columns :data:`CELL_COLUMNS`; ``bayes``, ``lo``, ``hi`` equal ``mu``, ``lo``, ``hi`` of
+        ``leaderboard(outcomes_for(dataset, task, categorization_t), metric="bayes", ...)``,
+        ``avg`` its ``avg``, ``n``/``n_max``/``m`` its ``n_trials``/``n_trials_max``/``n_questions``.
+
+    Raises
+    ------
+    TypeError
+        ``confidence`` or ``threshold`` not a number, ``categorization`` of a wrong type.
+    ValueError
+        ``confidence`` outside (0, 1), non-finite threshold, unknown ``pass_on``, prior or scope.
+    InputError
+        Unknown task, a rubric on count-only data, a task without correctness.
+
+    Notes
+    -----
+    ``passed = score >= threshold`` (:data:`PASS_RULE`); a question is flaky for a model when
+    ``0 < c < n`` (correct of trials; :data:`FLAKY_RULE`).
+
+    Examples
+    --------
+    >>> from scorio_core import io  # doctest: +SKIP
+    >>> tm = task_matrix(io.load(["dump.csv"]), prior="uniform", threshold=0.5)  # doctest: +SKIP
+    >>> tm.pivot("bayes")  # models x tasks  # doctest: +SKIP
+    """
+    threshold = _check(confidence, threshold, pass_on)
+    check_prior(prior)
+    check_scope(scope)
+    names = task_names(dataset) if tasks is None else [str(t) for t in tasks]
+    frames, models = [], {}
+    for task in names:
+        outcomes = outcomes_for(dataset, task, _categorization(categorization, task))
+        board = leaderboard(outcomes, metric="bayes", confidence=confidence, prior=prior, scope=scope,
+                            question_set=question_set)
+        flaky_models, flaky = _flaky_counts(outcomes)
+        flaky_of = dict(zip(flaky_models, flaky))
+        frame = pd.DataFrame({
+            "model": board["model"].astype(str).to_numpy(), "task": task,
+            "bayes": board["mu"].to_numpy(float), "sigma": board["sigma"].to_numpy(float),
+            "lo": board["lo"].to_numpy(float), "hi": board["hi"].to_numpy(float), "avg": board["avg"].to_numpy(float),
+            "n": board["n_trials"].to_numpy(np.int64), "n_max": board["n_trials_max"].to_numpy(np.int64),
+            "m": board["n_questions"].to_numpy(np.int64),
+            "flaky": np.array([int(flaky_of.get(m, 0)) for m in board["model"]], dtype=np.int64),
+            "prior": board["prior"].to_numpy(object), "scope": board["scope"].to_numpy(object),
+            "interval": board["interval"].to_numpy(object),
+        })
+        order = {m: i for i, m in enumerate(outcomes.models)}
+        frame = frame.iloc[np.argsort([order[m] for m in frame["model"]], kind="stable")]
+        models.update(dict.fromkeys(frame["model"]))
+        frames.append(frame)
+    cells = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(CELL_COLUMNS))
+    score = cells["avg" if pass_on == "avg" else "bayes"].to_numpy(float)
+    passed = pd.array([pd.NA] * len(cells), dtype="boolean")
+    if threshold is not None:
+        ok = np.isfinite(score)
+        passed[ok] = score[ok] >= threshold
+    cells["passed"] = passed
+    cells = cells[list(CELL_COLUMNS)].reset_index(drop=True)
+    return TaskMatrix(cells, tuple(names), tuple(models), float(confidence), prior, scope, threshold, pass_on)

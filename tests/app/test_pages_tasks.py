@@ -1,0 +1,81 @@
+"""AppTest: the Tasks page (models x tasks, combined score, pass/fail, flaky questions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorio_core import io
+from scorio_core.analysis import leaderboard, outcomes_for
+from tests.app.conftest import ROOT, chart_specs, no_exception, shown
+
+TASKS = "pages/results/tasks.py"
+CSV = "model,task,question_id,trial,is_correct\n" + "\n".join(
+    f"{m},{t},q{q},{i},{int((q + i + len(t) + ord(m[-1])) % 3 == 0)}"
+    for m in ("alpha", "beta", "gamma") for t in ("math", "code") for q in range(6) for i in range(4)
+) + "\n"
+
+
+@pytest.fixture
+def multi(app, tmp_path):
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("multi.csv", CSV.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    path = tmp_path / "multi.csv"
+    path.write_text(CSV)
+    return app, io.load([str(path)])
+
+
+def test_models_x_tasks_equal_the_leaderboard(multi):
+    at, data = multi
+    at.switch_page(TASKS).run()
+    no_exception(at)
+    assert at.title[0].value == "Tasks"
+    grid = at.main.dataframe[0].value
+    assert list(grid.columns) == ["math", "code"] and list(grid.index) == ["alpha", "beta", "gamma"]
+    for task in ("math", "code"):
+        board = leaderboard(outcomes_for(data, task)).set_index("model")  # the sidebar's defaults
+        for model in ("alpha", "beta", "gamma"):
+            row = board.loc[model]
+            assert grid.loc[model, task] == f"{row['mu']:.3f} [{row['lo']:.2f}, {row['hi']:.2f}]"
+    charts = chart_specs(at)
+    assert len(charts) == 2 and charts[0]["data"][0]["type"] == "heatmap"
+    captions = " ".join(shown(c.value) for c in at.main.caption)
+    assert "Empirical Bayes" in captions or "empirical" in captions.lower()
+    assert "questions fixed" in captions and "macro average" in captions and "independent" in captions
+    combined = at.main.dataframe[1].value
+    assert set(combined["model"]) == {"alpha", "beta", "gamma"} and combined["score"].notna().all()
+
+
+def test_threshold_changes_pass_fail(multi):
+    at, _ = multi
+    at.switch_page(TASKS).run()
+    verdicts = at.main.dataframe[2].value
+    assert set(verdicts[["math", "code"]].to_numpy().ravel()) <= {"pass", "fail"}
+    at.number_input(key="tasks_threshold").set_value(0.0).run()
+    no_exception(at)
+    verdicts = at.main.dataframe[2].value
+    assert (verdicts[["math", "code"]] == "pass").all().all() and (verdicts["tasks passed"] == 2).all()
+    at.number_input(key="tasks_threshold").set_value(1.0).run()
+    assert (at.main.dataframe[2].value["tasks passed"] == 0).all()
+    flaky = at.main.dataframe[3].value
+    assert list(flaky.columns) == ["math", "code"] and (flaky >= 0).all().all()
+    assert any("Flaky questions per task" in shown(c.value) for c in at.main.caption)
+
+
+def test_single_task_dataset_shows_one_column(app):
+    app.switch_page(TASKS).run()  # bundled MathArena AIME 2025 I: one task, counts only
+    no_exception(app)
+    assert any("one task" in shown(i.value) for i in app.main.info)
+    grid = app.main.dataframe[0].value
+    assert list(grid.columns) == ["aime_2025_I"] and len(grid) == 16
+
+
+def test_rubric_applies_task_by_task(sim_app):
+    at = sim_app
+    at.switch_page("pages/data/rubric.py").run()
+    at.selectbox(key="rubric_schema").set_value("Format Aware").run()
+    at.switch_page(TASKS).run()
+    no_exception(at)
+    assert "Format Aware" in shown(at.main.caption[0].value)
+    assert len(at.main.dataframe[0].value) == 20

@@ -1,0 +1,53 @@
+"""``--engine``: DuckDB and pandas give the same leaderboard numbers; errors stay one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("duckdb")
+
+from scorio_core.cli import main  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("name", ["tau_bench_airline_gpt4o_trials.csv", "matharena_aime_2025_I_counts.csv"])
+def test_leaderboard_json_same_numbers(capsys, name):
+    results = {}
+    for engine in ("pandas", "duckdb"):
+        code, out, err = _run(capsys, "leaderboard", str(DATA / name), "--engine", engine, "--output", "json")
+        assert code == 0, err
+        results[engine] = json.loads(out)
+        assert results[engine]["engine"] == engine
+    assert results["duckdb"]["rows"] == results["pandas"]["rows"]
+    assert results["duckdb"]["notes"] == results["pandas"]["notes"]
+
+
+def test_quality_and_glob_errors(capsys, tmp_path):
+    code, out, err = _run(capsys, "leaderboard", str(tmp_path / "*.parquet"), "--engine", "duckdb")
+    assert code == 2 and err.count("\n") == 1 and "matches no file" in err
+    (tmp_path / "bad.csv").write_text("model,question,trial,correct\nm1,q1,0,1\nm1,q1,1,maybe\n")
+    code, out, err = _run(capsys, "leaderboard", str(tmp_path / "bad.csv"), "--engine", "duckdb")
+    assert code == 2 and "bad.csv" in err and "is_correct" in err and err.count("\n") == 1
+    code, out, err = _run(capsys, "trajectory", str(DATA / "tau_bench_airline_gpt4o_trials.csv"), "--engine", "duckdb")
+    assert code == 2 and "--engine pandas" in err
+    code, out, err = _run(capsys, "quality", str(DATA / "tau_bench_airline_gpt4o_trials.csv"), "--engine", "duckdb",
+                          "--output", "json")
+    assert code == 0 and json.loads(out)["engine"] == "duckdb"
+
+
+def test_auto_falls_back_to_pandas_for_data_needing_a_choice(capsys, tmp_path):
+    (tmp_path / "dup.csv").write_text("model,question,trial,correct\nm1,q1,0,1\nm1,q1,0,0\n")
+    code, out, err = _run(capsys, "quality", str(tmp_path / "*.csv"), "--output", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["engine"] == "pandas" and payload["report"]["n_duplicate_rows"] == 1

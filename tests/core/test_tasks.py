@@ -1,0 +1,187 @@
+"""scorio_core.tasks: models x tasks matrix, pass/fail, flaky questions and the combined score."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.special import ndtri
+
+from scorio_core import io
+from scorio_core.analysis import categorization_for, leaderboard, outcomes_for
+from scorio_core.tasks import CELL_COLUMNS, TaskMatrix, combined_score, per_task_categorization, task_matrix
+
+# model, task, question -> outcomes of trials 0 and 1 (2 models x 2 tasks x 2 questions x N = 2)
+TINY = {
+    ("A", "t1", "q1"): (1, 1), ("A", "t1", "q2"): (1, 0),
+    ("A", "t2", "q1"): (0, 0), ("A", "t2", "q2"): (1, 0),
+    ("B", "t1", "q1"): (0, 1), ("B", "t1", "q2"): (0, 1),
+    ("B", "t2", "q1"): (1, 1), ("B", "t2", "q2"): (1, 1),
+}
+
+
+def _write(tmp_path, outcomes, name="tiny.csv"):
+    rows = ["model,task,question_id,trial,is_correct"]
+    for (m, t, q), values in outcomes.items():
+        rows += [f"{m},{t},{q},{i},{v}" for i, v in enumerate(values)]
+    path = tmp_path / name
+    path.write_text("\n".join(rows) + "\n")
+    return io.load([str(path)])
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    return _write(tmp_path, TINY)
+
+
+def test_hand_computed_cells(tiny):
+    tm = task_matrix(tiny, prior="uniform", threshold=0.5)
+    assert tm.tasks == ("t1", "t2") and tm.models == ("A", "B")
+    assert list(tm.cells.columns) == list(CELL_COLUMNS)
+    cells = tm.cells.set_index(["model", "task"])
+    # hand: uniform prior, Beta(c+1, N-c+1) per question, N = 2: mean (c+1)/4, var ab/80
+    expected = {  # bayes, sigma^2, avg, flaky, passed (avg >= 0.5)
+        ("A", "t1"): ((3 / 4 + 2 / 4) / 2, (3 / 80 + 4 / 80) / 4, 0.75, 1, True),
+        ("A", "t2"): ((1 / 4 + 2 / 4) / 2, (3 / 80 + 4 / 80) / 4, 0.25, 1, False),
+        ("B", "t1"): ((2 / 4 + 2 / 4) / 2, (4 / 80 + 4 / 80) / 4, 0.50, 2, True),  # 0.5 >= 0.5 passes
+        ("B", "t2"): ((3 / 4 + 3 / 4) / 2, (3 / 80 + 3 / 80) / 4, 1.00, 0, True),
+    }
+    for key, (mu, var, avg, flaky, passed) in expected.items():
+        row = cells.loc[key]
+        assert row["bayes"] == pytest.approx(mu, abs=1e-12), key
+        assert row["sigma"] == pytest.approx(np.sqrt(var), abs=1e-12), key
+        assert row["avg"] == pytest.approx(avg, abs=1e-12), key
+        assert (row["n"], row["n_max"], row["m"], row["flaky"]) == (2, 2, 2, flaky), key
+        assert bool(row["passed"]) is passed, key
+        assert row["lo"] <= row["bayes"] <= row["hi"]
+    assert set(tm.cells["prior"]) == {"uniform"} and set(tm.cells["scope"]) == {"questions-fixed"}
+
+
+def test_no_threshold_leaves_passed_na(tiny):
+    assert task_matrix(tiny, prior="uniform").cells["passed"].isna().all()
+
+
+def test_pass_on_bayes(tiny):
+    cells = task_matrix(tiny, prior="uniform", threshold=0.6, pass_on="bayes").cells.set_index(["model", "task"])
+    assert bool(cells.loc[("A", "t1"), "passed"]) and not bool(cells.loc[("B", "t1"), "passed"])  # 0.625, 0.5
+
+
+@pytest.mark.parametrize("prior", ["uniform", "jeffreys", "empirical-bayes"])
+@pytest.mark.parametrize("scope", ["questions-fixed", "questions-sampled"])
+def test_cells_equal_the_leaderboard_of_each_task(tiny, prior, scope):
+    tm = task_matrix(tiny, prior=prior, scope=scope, confidence=0.9)
+    for task in tm.tasks:
+        board = leaderboard(outcomes_for(tiny, task), metric="bayes", prior=prior, scope=scope, confidence=0.9)
+        board = board.set_index("model")
+        cells = tm.cells[tm.cells["task"] == task].set_index("model").loc[board.index]
+        for ours, theirs in (("bayes", "mu"), ("sigma", "sigma"), ("lo", "lo"), ("hi", "hi"), ("avg", "avg"),
+                             ("n", "n_trials"), ("m", "n_questions"), ("interval", "interval")):
+            assert cells[ours].tolist() == board[theirs].tolist(), (task, ours)
+
+
+def test_cells_equal_the_leaderboard_on_bundled_livebench():
+    from dashboard.bundled import BUNDLED
+
+    data = io.apply_choices(io.load([str(p) for p in BUNDLED["livebench-2025-01"].paths]), duplicates="keep-first")
+    tm = task_matrix(data)
+    for task in tm.tasks[:3]:
+        board = leaderboard(outcomes_for(data, task)).set_index("model")
+        cells = tm.cells[tm.cells["task"] == task].set_index("model").loc[board.index]
+        np.testing.assert_array_equal(cells[["bayes", "lo", "hi", "avg"]].to_numpy(float),
+                                      board[["mu", "lo", "hi", "avg"]].to_numpy(float))
+
+
+def test_rubric_per_task_equals_the_leaderboard(tmp_path):
+    # the bundled paper simulation split into two tasks; a built-in rubric with per-task thresholds
+    from dashboard.bundled import BUNDLED
+
+    attempts = io.load([str(p) for p in BUNDLED["paper-simulation"].paths]).attempts.copy()
+    attempts = attempts[attempts["model"].isin(["mimic-01", "mimic-02", "mimic-03"]) & (attempts["trial"] < 8)]
+    qid = attempts["question_id"].astype(str)
+    attempts["task"] = np.where(qid.isin(sorted(set(qid))[:15]), "first", "second")
+    path = tmp_path / "split.csv"
+    attempts.to_csv(path, index=False)
+    data = io.load([str(path)])
+    per_task = per_task_categorization(data, "Format Aware")
+    tm = task_matrix(data, categorization=per_task, prior="uniform")
+    assert tm.tasks == ("first", "second")
+    for task in tm.tasks:
+        cat, _ = categorization_for(data, "Format Aware", task)
+        board = leaderboard(outcomes_for(data, task, cat), prior="uniform").set_index("model")
+        cells = tm.cells[tm.cells["task"] == task].set_index("model").loc[board.index]
+        assert cells["bayes"].tolist() == board["mu"].tolist() and cells["lo"].tolist() == board["lo"].tolist()
+
+
+def test_combined_score_formula(tiny):
+    tm = task_matrix(tiny, prior="uniform", confidence=0.9)
+    combined = combined_score(tm).set_index("model")
+    mu = tm.pivot("bayes")
+    sd = tm.pivot("sigma")
+    z = ndtri(0.95)
+    for model in ("A", "B"):
+        score = mu.loc[model].mean()
+        sigma = np.sqrt((sd.loc[model] ** 2).sum()) / 2
+        row = combined.loc[model]
+        assert row["score"] == pytest.approx(score, abs=1e-15)
+        assert row["sigma"] == pytest.approx(sigma, abs=1e-15)
+        assert (row["lo"], row["hi"]) == pytest.approx((score - z * sigma, score + z * sigma), abs=1e-15)
+        assert row["reason"] == "" and row["n_tasks"] == 2
+    # hand: A = (0.625 + 0.375) / 2, B = (0.5 + 0.75) / 2; sigma_A = sqrt(7/320 + 7/320) / 2
+    assert combined.loc["A", "score"] == pytest.approx(0.5) and combined.loc["B", "score"] == pytest.approx(0.625)
+    assert combined.loc["A", "sigma"] == pytest.approx(np.sqrt(14 / 320) / 2)
+
+
+def test_model_missing_a_task_gets_nan_with_a_reason(tmp_path):
+    data = _write(tmp_path, {**TINY, ("C", "t1", "q1"): (1, 0), ("C", "t1", "q2"): (1, 1)})
+    tm = task_matrix(data, prior="uniform")
+    assert tm.models == ("A", "B", "C")
+    assert np.isnan(tm.pivot("bayes").loc["C", "t2"])
+    row = combined_score(tm).set_index("model").loc["C"]
+    assert np.isnan(row["score"]) and np.isnan(row["lo"]) and np.isnan(row["hi"])
+    assert "t2" in row["reason"] and "all 2 tasks" in row["reason"] and row["n_tasks"] == 1
+
+
+def test_single_task(tmp_path):
+    data = _write(tmp_path, {k: v for k, v in TINY.items() if k[1] == "t1"})
+    tm = task_matrix(data, prior="uniform")
+    combined = combined_score(tm).set_index("model")
+    assert tm.tasks == ("t1",)
+    assert combined["score"].tolist() == tm.pivot("bayes")["t1"].tolist()
+
+
+def test_counts_data(tmp_path):
+    path = tmp_path / "counts.csv"
+    path.write_text("model,task,question_id,n_trials,n_correct\nA,t1,q1,4,2\nA,t2,q1,4,4\nB,t1,q1,4,0\nB,t2,q1,4,1\n")
+    tm = task_matrix(io.load([str(path)]), prior="uniform")
+    assert tm.pivot("flaky").loc["A"].tolist() == [1, 0] and tm.pivot("flaky").loc["B"].tolist() == [0, 1]
+
+
+@pytest.mark.parametrize(("kwargs", "error"), [
+    ({"confidence": 1.0}, ValueError), ({"confidence": "x"}, TypeError), ({"threshold": float("nan")}, ValueError),
+    ({"threshold": "0.5"}, TypeError), ({"pass_on": "median"}, ValueError), ({"prior": "flat"}, ValueError),
+    ({"categorization": 3}, TypeError),
+])
+def test_bad_arguments(tiny, kwargs, error):
+    with pytest.raises(error):
+        task_matrix(tiny, **kwargs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_combined_lies_between_the_task_scores(data):
+    T = data.draw(st.integers(1, 6))
+    L = data.draw(st.integers(1, 4))
+    unit = st.floats(0.0, 1.0, allow_nan=False)
+    mu = np.array(data.draw(st.lists(unit, min_size=L * T, max_size=L * T)))
+    sd = np.array(data.draw(st.lists(st.floats(0.0, 0.3), min_size=L * T, max_size=L * T)))
+    models, tasks = [f"m{i}" for i in range(L)], [f"t{j}" for j in range(T)]
+    cells = pd.DataFrame({"model": np.repeat(models, T), "task": np.tile(tasks, L), "bayes": mu, "sigma": sd,
+                          "m": 1})
+    tm = TaskMatrix(cells, tuple(tasks), tuple(models), 0.95, "uniform", "questions-fixed", None)
+    combined = combined_score(tm)
+    grid = mu.reshape(L, T)
+    score = combined["score"].to_numpy()
+    assert np.all(score >= grid.min(axis=1) - 1e-12) and np.all(score <= grid.max(axis=1) + 1e-12)
+    assert np.all(combined["lo"] <= combined["score"]) and np.all(combined["score"] <= combined["hi"])
