@@ -1,6 +1,6 @@
 # scorio-dashboard: two commands do all set-up (see README Quickstart).
 #   make run   - create .venv, install, start the app on the bundled demo data
-#   make test  - create .venv, install test requirements (+ Debian chromium), run the suite
+#   make test  - create .venv, install test requirements (+ PySpark, Debian chromium and a JRE), run the suite
 PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -10,7 +10,7 @@ ifeq ($(shell command -v $(PYTHON) 2>/dev/null),)
 PYTHON := python3
 endif
 
-.PHONY: run test test-fast bench chromium lint clean
+.PHONY: run test test-fast bench chromium java lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,9 @@ $(VENV)/.run-deps: requirements.txt pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.test-deps: requirements.txt requirements-test.txt pyproject.toml | $(BIN)/python
+$(VENV)/.test-deps: requirements.txt requirements-test.txt requirements-spark.txt pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	$(BIN)/python -m pip install --quiet -r requirements-spark.txt
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@ $(VENV)/.run-deps
 
@@ -36,7 +37,15 @@ chromium:
 	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; \
 	fi
 
-test: $(VENV)/.test-deps chromium
+# Java runtime for the optional Spark engine's test (PySpark comes from requirements-spark.txt)
+java:
+	@if ! command -v java >/dev/null 2>&1; then \
+	  echo "Installing Debian's default-jre-headless for the Spark engine test"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q default-jre-headless; \
+	fi
+
+test: $(VENV)/.test-deps chromium java
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 test-fast: $(VENV)/.test-deps

@@ -49,6 +49,8 @@ navigation = {
     for section, entries in _PAGES.items()
 }
 page = st.navigation({section: pages for section, pages in navigation.items() if pages})
+if page.title in {title for _, title, _ in _PAGES["Results"]}:  # a share link opens the last results page viewed
+    st.session_state["_last_results_page"] = page.url_path
 for name, reason in sanitize_query_params().items():
     st.toast(f"Ignored the link parameter {md(name)}: {md(reason)}.", icon=":material/link_off:")
 open_link()  # ?analysis=<id>: restore a shared analysis before any widget exists

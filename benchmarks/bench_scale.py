@@ -7,12 +7,15 @@ in a temporary folder, then measures in the same run:
 * ``load_counts``: :func:`scorio_core.io.engines.load_counts` (validation, quality report, Dataset);
 * ``cli leaderboard``: ``python -m scorio_core leaderboard FILE --output json --engine duckdb`` in a
   subprocess, wall time and peak RSS (``os.wait4``);
-* ``cli --help``: start-up time.
+* ``cli --help``: start-up time (target < 0.5 s);
+* ``spark local[2]`` (``--spark``): :func:`load_counts` with ``engine="spark"`` on the 10^6 file
+  (session start-up reported apart), checked identical to DuckDB's count table.
 
 Each number is printed beside its target from issue 15. Usage::
 
     python benchmarks/bench_scale.py            # 10^6 and 10^7
     python benchmarks/bench_scale.py --quick    # 10^6 only
+    python benchmarks/bench_scale.py --quick --spark   # plus Spark local[2] (requirements-spark.txt + Java)
 """
 
 from __future__ import annotations
@@ -71,6 +74,28 @@ def ours(path: Path) -> float:
     return best(lambda: load_counts(str(path)))
 
 
+def spark_counts(path: Path) -> None:
+    """Time Spark ``local[2]`` counts beside DuckDB's on the same file and check they are identical."""
+    import pandas as pd
+
+    from scorio_core.io.engines import load_counts
+    from scorio_core.io.engines.spark_engine import spark_session
+
+    t = time.perf_counter()
+    spark = spark_session("local[2]", shuffle_partitions=2)
+    t_start = time.perf_counter() - t
+    t = time.perf_counter()
+    got = load_counts(str(path), engine="spark", spark=spark, hash_files=False)
+    t_first = time.perf_counter() - t
+    t_spark = best(lambda: load_counts(str(path), engine="spark", spark=spark, hash_files=False))
+    want = load_counts(str(path), engine="duckdb", hash_files=False)
+    pd.testing.assert_frame_equal(got.counts, want.counts)
+    t_duck = best(lambda: load_counts(str(path), engine="duckdb", hash_files=False))
+    print(f"  spark local[2] load_counts     {t_spark:7.3f} s   (first run {t_first:.1f} s, session start {t_start:.1f} s; "
+          f"duckdb {t_duck:.3f} s; identical count tables: yes)")
+    spark.stop()
+
+
 def cli(argv: list[str], repeat: int = 2) -> tuple[float, float]:
     """Min wall time (s) and max peak RSS (MB) of ``python -m scorio_core ARGV`` over ``repeat`` runs."""
     times, rss = [], []
@@ -94,6 +119,7 @@ def verdict(ok: bool) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10^6 attempts only")
+    parser.add_argument("--spark", action="store_true", help="also time the Spark engine (local[2]) on 10^6 attempts")
     parser.add_argument("--dir", default=None, help="where to write the generated files (default: a temp dir)")
     args = parser.parse_args()
     sizes = [(100, 1000, 10)] + ([] if args.quick else [(100, 1000, 100)])
@@ -118,6 +144,8 @@ def main() -> None:
             cli_ok = (t_cli < 3 and rss < 1024) if n >= 10**7 else t_cli <= target
             print(f"  cli leaderboard --engine duckdb {t_cli:6.3f} s   peak RSS {rss:6.0f} MB   target {cli_target}   "
                   f"{verdict(cli_ok)}")
+            if args.spark and n == 10**6:
+                spark_counts(path)
 
 
 if __name__ == "__main__":

@@ -156,7 +156,8 @@ def trials_needed_for(data_id: str, _dataset, task: str, model_a: str, model_b: 
     pb = None if counts0 is None else counts0[ib]
     (alpha_a, note_a), (alpha_b, note_b) = (projection_alpha(outcomes.counts[i], prior) for i in (ia, ib))
     needed = trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence,
-                           alpha_a=alpha_a, alpha_b=alpha_b)
+                           alpha_a=alpha_a, alpha_b=alpha_b, empirical_a=prior == "empirical-bayes" and not note_a,
+                           empirical_b=prior == "empirical-bayes" and not note_b)
     return needed, tuple(f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n)
 
 

@@ -52,7 +52,10 @@ def render_picker() -> None:
     st.selectbox("Schema", options, key="rubric_schema", on_change=_picked,
                  help="The paper's 12 schemata (Table 5), the reference package's 5, and binary correctness. "
                       "Picking one replaces the tables below; download your edits first if you want to keep them.")
-    if ws.schema.description:
+    if edited and ws.base in builtins:  # the base's description no longer describes the edited rubric
+        st.caption(f"Edited from **{md(ws.base)}**: categories, conditions or weights differ from the built-in "
+                   "schema (its description no longer applies). Download the JSON to keep these edits.")
+    elif ws.schema.description:
         st.caption(md(ws.schema.description))
 
 
@@ -218,7 +221,8 @@ def render_unmatched(ctx, active, *, choose: bool = True) -> None:
     table = unmatched_table(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.scoped)
     hit = table[table["unmatched"] > 0]
     n_all = int(table["attempts"].sum())
-    per_model = ", ".join(f"{md(m)} {int(u):,}/{int(a):,}" for m, u, a in
+    names = ctx.labels(table["model"])
+    per_model = ", ".join(f"{md(names[m])} {int(u):,}/{int(a):,}" for m, u, a in
                           zip(hit["model"][:8], hit["unmatched"][:8], hit["attempts"][:8]))
     more = f" and {len(hit) - 8} more models" if len(hit) > 8 else ""
     if active.unmatched == UNMATCHED_EXCLUDE:
@@ -246,7 +250,7 @@ def render_signals(ctx, *, expanded: bool = False) -> None:
     """The data's rubric signals (:func:`dashboard.rubric_state.available_signals`) in an expander."""
     signals = rubric_state.available_signals(ctx.data.data_id, ctx.data.dataset, ctx.task)
     numbers = int((signals["kind"] == "number").sum())
-    with st.expander(f"Signals of this data ({len(signals)}: {numbers} numeric or boolean)", expanded=expanded):
+    with st.expander(f"Signals of this data ({len(signals)}: {numbers:d} numeric or boolean)", expanded=expanded):
         st.caption("Every column of the attempts except model, task, question and trial, plus derived signals. Numbers "
                    "compare with <, >=, ...; text with == and a quoted string. *Used by* names the built-in schemata "
                    "that read the signal.")

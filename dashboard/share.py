@@ -26,7 +26,7 @@ from scorio_core.report.manifest import manifest_to_json
 from scorio_core.store import NotFoundError, validate_id
 from scorio_core.store.publish import analysis_state
 
-__all__ = ["LINK_PARAM", "VIEW_PARAM", "base_url", "share_analysis", "open_link", "render_link_notice", "share_query",
+__all__ = ["LINK_PARAM", "VIEW_PARAM", "RESULTS_PATHS", "last_results_page", "base_url", "share_analysis", "open_link", "render_link_notice", "share_query",
            "presenting", "presented_settings", "autosave"]
 
 LINK_PARAM = "analysis"
@@ -128,6 +128,16 @@ def presented_settings(ctx, n_min: int, n_max: int) -> tuple[str, int, float, st
     k = min(max(int(s.k), 1), k_max)
     tau = s.tau if 0.0 <= s.tau <= 1.0 else 0.5
     return metric, k, tau, s.tie_rule if s.tie_rule in TIE_RULES else DEFAULT_TIE_RULE
+
+
+#: URL paths of the results pages a share link may open (Streamlit derives them from the file names).
+RESULTS_PATHS = ("leaderboard", "tasks", "compare", "trajectories", "convergence", "sensitivity")
+
+
+def last_results_page() -> str:
+    """URL path of the results page viewed last ("" = the default page, the Leaderboard); whitelisted."""
+    path = str(st.session_state.get("_last_results_page") or "")
+    return path if path in RESULTS_PATHS else ""
 
 
 def share_query(analysis_id: str, present: bool = False) -> str:

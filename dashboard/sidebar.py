@@ -32,6 +32,14 @@ class PageContext:
     prior: str = DEFAULT_PRIOR
     scope: str = DEFAULT_SCOPE
     models: tuple[str, ...] = ()
+    short_names: bool = True
+
+    def labels(self, models) -> dict[str, str]:
+        """Display name per model: shortened (:func:`scorio_core.report.names.display_names`) or the full name."""
+        from scorio_core.report.names import display_names
+
+        names = [str(m) for m in models]
+        return display_names(names) if self.short_names else {m: m for m in names}
 
     def shown(self, models) -> list[str]:
         """``models`` narrowed by the sidebar's model filter (all of them when it is empty), in their order."""
@@ -131,6 +139,10 @@ def render_sidebar() -> PageContext | None:
             help="Narrow every results page to these models (type to search); kept in the link. Ranks and intervals "
                  "are still computed with every model, so a model keeps its rank when others are hidden.",
         )
+        st.toggle("Short model names", value=True, key="short_names", bind="query-params",
+                  help="Drop organisation prefixes and release dates (e.g. anthropic/claude-3-5-sonnet-20241022 -> "
+                       "claude-3-5-sonnet) in tables and charts when the names stay unique; hover and exports keep "
+                       "the full name.")
         _seed(KEY_CONFIDENCE, 0.95, CONFIDENCE_LEVELS, _percent)
         st.select_slider(
             "Credibility level",
@@ -175,7 +187,8 @@ def render_sidebar() -> PageContext | None:
         refresh_rubric_note()
     return PageContext(data=data, task=st.session_state[KEY_TASK], tasks=tasks, confidence=float(st.session_state[KEY_CONFIDENCE]),
                        prior=st.session_state[KEY_PRIOR], scope=st.session_state[KEY_SCOPE],
-                       models=tuple(m for m in st.session_state.get(KEY_MODELS) or () if m in set(available)))
+                       models=tuple(m for m in st.session_state.get(KEY_MODELS) or () if m in set(available)),
+                       short_names=bool(st.session_state.get("short_names", True)))
 
 
 def _seed_models(available: list[str]) -> None:

@@ -29,23 +29,31 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
     frame = table[
         ["rank", "rank_ci", "model", "mu", "lo", "hi", "sigma", "estimate", "avg", "pass_at_k", "n_questions", "n_trials"]
     ].copy()
+    # pixel widths: the table fits a 1280 px window (issue 16); full names are on hover in the chart and in exports
     config = {
-        "rank": st.column_config.NumberColumn("Rank", help="Competition rank by posterior mean (1224 ranking).", format="%d"),
+        "rank": st.column_config.NumberColumn("Rank", help="Competition rank by posterior mean (1224 ranking).",
+                                              format="%d", width=52),
         "rank_ci": st.column_config.NumberColumn(
-            "Rank (CI ties)", help="Models share a rank when their difference is not credible at this level.", format="%d"
-        ),
-        "model": st.column_config.TextColumn("Model"),
-        "mu": st.column_config.NumberColumn(f"{metric_label} mean", format="%.4f", help="Posterior mean."),
-        "lo": st.column_config.NumberColumn(f"{pct} CrI low", format="%.4f"),
-        "hi": st.column_config.NumberColumn(f"{pct} CrI high", format="%.4f"),
-        "sigma": st.column_config.NumberColumn("sigma", format="%.4f", help="Posterior standard deviation."),
+            "Tie rank", help="Rank with CI ties: models share a rank when their difference is not credible at this level "
+                             "(the sidebar's tie rule).", format="%d", width=64),
+        "model": st.column_config.TextColumn("Model", width=220),
+        "mu": st.column_config.NumberColumn(f"{metric_label}", format="%.4f", help=f"{metric_label} posterior mean.",
+                                            width=84),
+        "lo": st.column_config.NumberColumn("low", format="%.4f", width=70,
+                                            help=f"Lower end of the central {pct} credible interval."),
+        "hi": st.column_config.NumberColumn("high", format="%.4f", width=70,
+                                            help=f"Upper end of the central {pct} credible interval."),
+        "sigma": None,  # posterior sd: in the exports and the CLI JSON, not on screen
         "estimate": st.column_config.NumberColumn(
-            "Point estimate", format="%.4f", help="Classical estimate from the data (e.g. unbiased Pass@k); equals the mean for Bayes@N."
-        ),
-        "avg": st.column_config.NumberColumn("avg@N", format="%.4f", help="Average score over questions and trials."),
-        "pass_at_k": st.column_config.NumberColumn(f"Pass@{k}", format="%.4f", help="Unbiased Pass@k estimator (Chen et al. 2021)."),
-        "n_questions": st.column_config.NumberColumn("M", help="Questions the model answered.", format="%d"),
-        "n_trials": st.column_config.NumberColumn("N", help="Trials per question (smallest, if they differ).", format="%d"),
+            "Estimate", format="%.4f", width=76,
+            help="Classical estimate from the data (e.g. unbiased Pass@k); equals the mean for Bayes@N."),
+        "avg": st.column_config.NumberColumn("avg@N", format="%.4f", width=70,
+                                             help="Average score over questions and trials."),
+        "pass_at_k": st.column_config.NumberColumn(f"Pass@{k}", format="%.4f", width=70,
+                                                   help="Unbiased Pass@k estimator (Chen et al. 2021)."),
+        "n_questions": st.column_config.NumberColumn("M", help="Questions the model answered.", format="%d", width=48),
+        "n_trials": st.column_config.NumberColumn("N", help="Trials per question (smallest, if they differ).", format="%d",
+                                                  width=48),
     }
     return frame, config
 

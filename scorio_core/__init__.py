@@ -10,7 +10,16 @@ Use the evaluation API as in the reference package::
     mu, sigma = eval.bayes(R, w, R0)
 """
 
-from scorio_core import eval  # noqa: A004  (same public name as the reference package)
-
 __version__ = "0.1.0"
 __all__ = ["eval", "__version__"]
+
+
+def __getattr__(name: str):
+    """``scorio_core.eval`` is imported on first use (PEP 562), so the CLI starts without numpy/scipy."""
+    if name == "eval":
+        import importlib
+
+        module = importlib.import_module("scorio_core.eval")
+        globals()["eval"] = module
+        return module
+    raise AttributeError(f"module 'scorio_core' has no attribute {name!r}")

@@ -127,14 +127,16 @@ def trials_plot(n: np.ndarray, z: np.ndarray, *, z_threshold: float, n_needed: i
                                  name=f"plug-in N = {n_needed:,} (~50% power)",
                                  marker=dict(size=11, color=PALETTE[3], symbol="diamond-open"),
                                  hovertemplate="plug-in N = %{x:,} (about 50% power)<extra></extra>"))
-    if z_power is not None:
+    if z_power is not None:  # its label sits at the right so it never overlaps the threshold's
         fig.add_hline(y=z_power, line=dict(color=PALETTE[2], dash="dot"),
-                      annotation_text=f"{power:.0%} power (z = {z_power:.3f})", annotation_position="top left")
+                      annotation_text=f"{power:.0%} power (z = {z_power:.3f})", annotation_position="bottom right")
     if n_power is not None and n_power <= int(n[-1]):
         fig.add_trace(go.Scatter(x=[n_power], y=[float(z[n_power - 1])], mode="markers",
                                  name=f"N for {power:.0%} power = {n_power:,}",
                                  marker=dict(size=13, color=PALETTE[2], symbol="star"),
                                  hovertemplate=f"N for {power:.0%} power = %{{x:,}}<extra></extra>"))
-    fig.update_xaxes(title="trials per question N", type="log")
+    top = int(n[-1]) if len(n) else 1
+    ticks = [v for v in (1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000, 10000) if v <= top] or [1]
+    fig.update_xaxes(title="trials per question N", type="log", tickvals=ticks, ticktext=[f"{v:,}" for v in ticks])
     fig.update_yaxes(title="separation z", rangemode="tozero")
     return apply_theme(fig, height=380)

@@ -17,6 +17,7 @@ def interval_plot(
     metric_label: str = "Bayes@N",
     confidence: float = 0.95,
     show_estimate: bool = False,
+    labels=None,
 ) -> go.Figure:
     """Forest plot: one row per model, posterior mean with its credible interval, best on top.
 
@@ -30,6 +31,9 @@ def interval_plot(
         Credibility of the intervals, for the axis title.
     show_estimate : bool
         Also mark the classical point estimate (e.g. unbiased Pass@k) when it differs from mu.
+    labels : mapping of str to str, optional
+        Display name per model (:func:`scorio_core.report.names.display_names`) for the axis;
+        the hover always shows the full name.
 
     Returns
     -------
@@ -38,6 +42,11 @@ def interval_plot(
         optional estimate trace. Models that could not be scored are listed in the title note.
     """
     scored = table[table["mu"].notna()].sort_values("mu", ascending=True, kind="stable")
+    labels = dict(labels or {})
+
+    def shown(models) -> list[str]:
+        return plain([labels.get(str(m), str(m)) for m in models])
+
     fig = go.Figure()
     groups = list(dict.fromkeys(scored["rank_ci"].tolist()[::-1]))
     for gi, group in enumerate(groups):
@@ -45,7 +54,7 @@ def interval_plot(
         fig.add_trace(
             go.Scatter(
                 x=rows["mu"],
-                y=plain(rows["model"]),
+                y=shown(rows["model"]),
                 mode="markers",
                 name=f"rank {group} (CI tie)" if len(rows) > 1 else f"rank {group}",
                 marker=dict(size=10, color=group_color(gi), line=dict(width=1, color="white")),
@@ -58,9 +67,10 @@ def interval_plot(
                     width=0,
                     color=group_color(gi),
                 ),
-                customdata=np.stack([rows["lo"], rows["hi"], rows["rank"].astype(float), rows["rank_ci"].astype(float)], axis=1),
+                customdata=np.stack([rows["lo"], rows["hi"], rows["rank"].astype(float), rows["rank_ci"].astype(float),
+                                     np.asarray(plain(rows["model"]), dtype=object)], axis=1),
                 hovertemplate=(
-                    "<b>%{y}</b><br>mean %{x:.4f}<br>"
+                    "<b>%{customdata[4]}</b><br>mean %{x:.4f}<br>"
                     f"{int(round(confidence * 100))}% CrI [%{{customdata[0]:.4f}}, %{{customdata[1]:.4f}}]"
                     "<br>rank %{customdata[2]:.0f} (with CI ties %{customdata[3]:.0f})<extra></extra>"
                 ),
@@ -70,14 +80,15 @@ def interval_plot(
         fig.add_trace(
             go.Scatter(
                 x=scored["estimate"],
-                y=plain(scored["model"]),
+                y=shown(scored["model"]),
                 mode="markers",
                 name="point estimate",
                 marker=dict(symbol="diamond-open", size=9, color="#555"),
-                hovertemplate="<b>%{y}</b><br>point estimate %{x:.4f}<extra></extra>",
+                customdata=np.asarray(plain(scored["model"]), dtype=object),
+                hovertemplate="<b>%{customdata}</b><br>point estimate %{x:.4f}<extra></extra>",
             )
         )
-    fig.update_yaxes(categoryorder="array", categoryarray=plain(scored["model"]), title=None, automargin=True)
+    fig.update_yaxes(categoryorder="array", categoryarray=shown(scored["model"]), title=None, automargin=True)
     fig.update_xaxes(title=f"{metric_label}: posterior mean and {int(round(confidence * 100))}% credible interval", zeroline=False)
     height = max(260, 34 * len(scored) + 120)
     missing = table.loc[table["mu"].isna(), "model"].tolist()

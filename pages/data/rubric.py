@@ -33,17 +33,16 @@ if ctx.data.dataset.attempts is None:
 
 with user_errors("the rubric's signals"):
     table = rubric_state.signal_table(ctx.data.data_id, ctx.data.dataset, ctx.task)
-editor, results = st.columns([11, 9], gap="large")
-with editor:
-    picker = st.container()
-    rubric_panel.render_editors(table)
-    rubric_panel.render_error()
-    rubric_panel.render_signals(ctx)
+picker = st.container()  # the editor uses the page width (conditions are long)
+rubric_panel.render_editors(table)
+rubric_panel.render_error()
+rubric_panel.render_signals(ctx)
 with picker:  # drawn above the tables, after they are read, so it names the rubric in force
     rubric_panel.render_picker()
 refresh_rubric_note()
 
 active = rubric_state.active_rubric(ctx)
+results, side = st.columns([3, 2], gap="large")
 with results:
     st.subheader("Re-ranked leaderboard")
     if active.status == "not-applicable":
@@ -57,10 +56,11 @@ with results:
     if (active.status == "rubric" or active.prior is not None) and ctx.data.dataset.attempts["is_correct"].notna().any():
         baseline = leaderboard_table(ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence)
     frame, config = rerank_display(board, baseline, confidence=ctx.confidence)
+    frame["model"] = frame["model"].map(ctx.labels(frame["model"]))  # short names; the Leaderboard has the full ones
     st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 760))
     st.caption(f"Bayes@N under {md(active.summary)}; task: {md(ctx.task)}. \"vs binary\": places gained against binary correctness.")
 
-with editor:
+with side:
     st.subheader("Thresholds")
     scope = "all tasks pooled" if ctx.task == "all tasks" else f"task {md(ctx.task)}"
     st.caption(f"Percentile thresholds are computed over every attempt in scope ({scope}), all models pooled (paper Table 4).")

@@ -64,10 +64,11 @@ diff = difference_posterior(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sig
 pct = f"{ctx.confidence:.0%}"
 
 st.subheader("Posterior of the difference", divider="gray")
-m1, m2, m3, m4 = st.columns([1, 1, 1.5, 1])
-m1.metric("Bayes@N: A minus B", f"{diff.mean:+.4f}", help="Posterior mean of mu_A - mu_B.", border=True)
-m2.metric("Posterior sd", f"{diff.sd:.4f}", help="sqrt(sigma_A^2 + sigma_B^2).", border=True)
-m3.metric(f"{pct} credible interval", f"[{diff.lo:+.3f}, {diff.hi:+.3f}]", border=True)
+m1, m2, m3, m4 = st.columns([1, 0.9, 1.7, 1])
+m1.metric("Mean A - B", f"{diff.mean:+.3f}", help="Posterior mean of the Bayes@N difference mu_A - mu_B.", border=True)
+m2.metric("sd", f"{diff.sd:.3f}", help="Posterior sd of the difference, sqrt(sigma_A^2 + sigma_B^2).", border=True)
+m3.metric(f"{pct} interval", f"{diff.lo:+.2f} to {diff.hi:+.2f}", border=True,
+          help=f"Central {pct} credible interval of mu_A - mu_B: [{diff.lo:+.4f}, {diff.hi:+.4f}].")
 m4.metric("P(A > B) = rho", format_probability(diff.rho), help="Ranking confidence, section 2.5.", border=True)
 if diff.rho >= ctx.confidence:
     st.success(f"{md(model_a)} is ahead of {md(model_b)} with {format_probability(diff.rho)} posterior probability.",
@@ -96,7 +97,7 @@ only_diff = st.toggle("Only questions where they differ", value=True, key="cmp_o
                       persist_state="session")
 shown = table[table["diff"].fillna(0) != 0] if only_diff else table
 score_label = "pass rate" if active.status == "binary" else "rubric score"
-table_col, plot_col = st.columns([7, 4], gap="medium")
+table_col, plot_col = st.container(), st.container()  # stacked: the table needs the page width at 1280 px
 with table_col:
     frame, config = disagreement_display(shown, name_a=model_a, name_b=model_b, binary=binary, score_label=score_label)
     picked = st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
@@ -134,7 +135,8 @@ if ctx.data.dataset.attempts is not None and len(shown):
                 value = attempts[column].iloc[int(index or 0)]
                 st.caption(md(column))
                 st.text("" if pd.isna(value) else str(value))  # plain text: never HTML or Markdown
-    st.caption("Fields as loaded from the dump (text shown as plain text). Category and weight are the active rubric's.")
+    st.caption("Fields as loaded from the dump (text shown as plain text)."
+               + (" Category and weight are the active rubric's." if "category" in attempts.columns else ""))
 
 st.subheader("Trials needed to separate them", divider="gray")
 with user_errors("the trials needed"):

@@ -51,7 +51,7 @@ if present:
     metric, k, tau, tie_rule = presented_settings(ctx, n_min, n_max)
     spec = METRICS[metric]
 else:
-    left, mid, right = st.columns([2, 1, 2])
+    left, mid, right, show_col = st.columns([2, 1, 2.2, 1.2])
     metric = left.selectbox(
         "Metric", list(METRICS), format_func=lambda key: METRICS[key].label, key="lb_metric", bind="query-params",
         persist_state="session",
@@ -106,7 +106,7 @@ all_models = len(table)
 shown = ctx.shown(table["model"])
 top = st.session_state.get("lb_top", "all") if present else None
 if not present:
-    top = st.selectbox("Show", TOP_CHOICES, key="lb_top", bind="query-params", persist_state="session",
+    top = show_col.selectbox("Show", TOP_CHOICES, key="lb_top", bind="query-params", persist_state="session",
                        format_func=lambda v: "all models" if v == "all" else f"top {v}",
                        help="The best models by rank (after the sidebar's model filter); ranks stay those among all models.")
 limit = int(top) if top in TOP_CHOICES and top != "all" else 0
@@ -123,18 +123,30 @@ tabs = [st.container()] if present else st.tabs(tab_names, key="lb_view", bind="
 
 with tabs[0]:
     if getattr(tabs[0], "open", True) is not False:
-        summary = verdict(table, confidence=ctx.confidence, metric_label=spec.label)
+        labels = ctx.labels(table["model"])
+        summary = verdict(table.assign(model=table["model"].map(labels)), confidence=ctx.confidence,
+                          metric_label=spec.label)  # display names: the verdict stays short
         with st.container(border=True):
-            st.markdown(f"**{md(summary.headline)}** {md(summary.summary)}")
-        st.plotly_chart(interval_plot(table, metric_label=spec.label, confidence=ctx.confidence, show_estimate=spec.binary),
-                        width="stretch")
+            st.markdown(f"**{md(summary.headline)}** {md(summary.brief)}")
+            if summary.details or summary.lines:
+                with st.expander("Details: every neighbouring pair"):
+                    if summary.details:
+                        st.markdown(md(summary.details))
+                    st.markdown("\n".join(f"- {md(line)}" for line in summary.lines))
+        st.plotly_chart(interval_plot(table, metric_label=spec.label, confidence=ctx.confidence, show_estimate=spec.binary,
+                                      labels=labels), width="stretch")
         frame, config = leaderboard_display(table, metric_label=spec.label, k=int(k), confidence=ctx.confidence)
         if not spec.binary:
             frame = frame.drop(columns=["estimate"])
+        shortened = any(labels[m] != m for m in labels)
+        if shortened:  # short names in the table; full names on hover in the chart, in exports, or with the toggle off
+            frame = frame.assign(model=frame["model"].map(labels))
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 900))
         labels = " | ".join(dict.fromkeys(scored["interval"])) if len(scored) else ""
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the observed mean score, shown beside the "
-                   "prior-based estimate. Colours group models that share a rank with CI ties.")
+                   "prior-based estimate. Colours group models that share a rank with CI ties."
+                   + (" Short model names: the full names are on hover in the chart, in every export, and in the table "
+                      "with *Short model names* off in the sidebar." if shortened else ""))
 
 if present:
     st.caption(f"Presentation view of a shared analysis: {md(ctx.data.label)}, task {md(ctx.task)}, "

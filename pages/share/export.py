@@ -68,11 +68,14 @@ row2[2].download_button("Analysis manifest", manifest_to_json(export.build_manif
 
 st.subheader("Share a link", divider="gray")
 st.caption("Saves an immutable snapshot of this analysis (data, data-quality choices, rubric, settings) in the workspace. "
-           "The link opens exactly this leaderboard in any browser, on this server, also after a restart; the "
-           "presentation link hides the editing controls, for stakeholders. Whoever has the link can open it.")
+           "The link opens exactly this analysis, on the results page you viewed last, in any browser on this server, "
+           "also after a restart; the presentation link shows the leaderboard without editing controls, for "
+           "stakeholders. Whoever has the link can open it.")
 if st.button("Create share link", icon=":material/share:", key="share_create"):
+    last = share.last_results_page()
     try:
-        st.session_state["share_last_id"] = share.share_analysis(ctx, active, page="leaderboard")
+        st.session_state["share_last_id"] = share.share_analysis(ctx, active, page=last or "leaderboard")
+        st.session_state["share_last_page"] = last
     except InputError as exc:
         st.error(md(str(exc)), icon=":material/error:")
 shared_id = st.session_state.get("share_last_id")
@@ -80,7 +83,7 @@ if shared_id:
     base = share.base_url()
     left, right = st.columns(2)
     left.markdown("**Link**")
-    left.code(base + share.share_query(shared_id), language=None)
+    left.code(base + st.session_state.get("share_last_page", "") + share.share_query(shared_id), language=None)
     right.markdown("**Presentation link**")
     right.code(base + share.share_query(shared_id, present=True), language=None)
 

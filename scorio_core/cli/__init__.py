@@ -41,8 +41,41 @@ _SUBCOMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the top-level parser with every available subcommand registered."""
+class _Listed(Exception):
+    """Raised by :class:`_ListingOnly` once a subcommand's name and help are registered."""
+
+
+class _ListingOnly:
+    """Subparsers proxy: adds the subcommand (name, help, description) and stops its ``register``.
+
+    Used for the subcommands a command line does not select, so ``--help`` and a
+    subcommand's run do not import every other subcommand's option choices (metrics,
+    priors, SciPy, pandas). The listing they show is the same.
+    """
+
+    def __init__(self, real) -> None:
+        self._real = real
+
+    def add_parser(self, name, **kwargs):
+        self._real.add_parser(name, **kwargs)
+        raise _Listed
+
+
+def build_parser(command: str | None = None, *, full: bool = True) -> argparse.ArgumentParser:
+    """Build the top-level parser with every available subcommand registered.
+
+    Parameters
+    ----------
+    command : str, optional
+        With ``full=False``: the one subcommand whose options are built; the others are
+        listed (name and help) only. Used by :func:`main` for a fast start-up.
+    full : bool, default True
+        Build every subcommand's options (the parser tests and docs inspect).
+
+    Returns
+    -------
+    argparse.ArgumentParser
+    """
     parser = argparse.ArgumentParser(
         prog="python -m scorio_core",
         description=(
@@ -60,8 +93,24 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name == f"scorio_core.cli.{name}":
                 continue
             raise
-        module.register(subparsers)
+        if full or name == command:
+            module.register(subparsers)
+            continue
+        try:
+            module.register(_ListingOnly(subparsers))
+        except _Listed:
+            pass
     return parser
+
+
+def _selected_command(argv: Sequence[str]) -> str | None:
+    """The subcommand a command line names (first argument after the top-level options), if any."""
+    for token in argv:
+        if token == "--":
+            return None
+        if not token.startswith("-"):
+            return token
+    return None
 
 
 class _ArgumentError(Exception):
@@ -75,7 +124,8 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return the process exit status (0 ok, 2 bad input)."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_selected_command(argv), full=False)
     _make_errors_raise(parser)
     try:
         args = parser.parse_args(argv)

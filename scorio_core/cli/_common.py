@@ -54,18 +54,24 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     add_choice_arguments(parser)
 
 
-ENGINE_CHOICES = ("auto", "pandas", "duckdb")
+ENGINE_CHOICES = ("auto", "pandas", "duckdb", "spark")
 #: Subcommands that need attempt rows (trial order, per-attempt signals): ``auto`` keeps pandas for them.
 _ATTEMPT_COMMANDS = frozenset({"trajectory", "convergence", "rubric", "sensitivity", "attempts"})
 
 
 def add_engine_argument(parser: argparse.ArgumentParser) -> None:
-    """Add ``--engine {auto,pandas,duckdb}`` (how tables are turned into counts; docs/scale.md)."""
+    """Add ``--engine {auto,pandas,duckdb,spark}`` and ``--spark-master`` (how tables become counts; docs/scale.md)."""
     parser.add_argument(
         "--engine", choices=ENGINE_CHOICES, default="auto",
         help="auto (default): DuckDB for CSV/TSV/Parquet/JSONL tables of 50 MB or more or a quoted glob such as "
              "'runs/**/*.parquet', pandas otherwise; duckdb counts in SQL without loading attempts (count-level "
-             "results only); pandas reads every format and keeps attempt rows",
+             "results only); spark counts with Spark SQL (optional: pip install -r requirements-spark.txt and a "
+             "Java runtime; never picked by auto); pandas reads every format and keeps attempt rows",
+    )
+    parser.add_argument(
+        "--spark-master", default=None, metavar="URL",
+        help="with --engine spark: Spark master URL, e.g. local[4], spark://host:7077, yarn (default: "
+             "$SPARK_MASTER or local[*])",
     )
 
 
@@ -177,7 +183,12 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
     engine = choose_engine(args)
     args.engine_used = engine
     dataset = None
-    if engine == "duckdb":
+    if engine == "spark":
+        from scorio_core.io.engines import load_counts
+
+        dataset = load_counts(args.paths, engine="spark", mapping=mapping, format=args.format,
+                              spark_master=getattr(args, "spark_master", None))
+    elif engine == "duckdb":
         from scorio_core.io.engines import EngineUnsupported, NotReadyError, load_counts
 
         try:
@@ -193,7 +204,7 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
 
 
 def choose_engine(args: argparse.Namespace) -> str:
-    """Resolve ``--engine`` for these arguments: ``"pandas"`` or ``"duckdb"``.
+    """Resolve ``--engine`` for these arguments: ``"pandas"``, ``"duckdb"`` or ``"spark"``.
 
     ``auto`` keeps pandas for subcommands and options that need attempt rows (trajectory,
     convergence, rubric, sensitivity, ``--schema``) or a data-quality choice
@@ -203,7 +214,8 @@ def choose_engine(args: argparse.Namespace) -> str:
     Raises
     ------
     InputError
-        ``--engine duckdb`` combined with an option that needs attempt rows or a choice.
+        ``--engine duckdb`` or ``spark`` combined with an option that needs attempt rows or a
+        choice; ``--spark-master`` without ``--engine spark``.
     """
     engine = getattr(args, "engine", None) or "auto"
     if engine == "pandas":
@@ -211,15 +223,19 @@ def choose_engine(args: argparse.Namespace) -> str:
     needs_rows = getattr(args, "command", None) in _ATTEMPT_COMMANDS or bool(getattr(args, "schema", None))
     choices = [opt for opt, key in (("--duplicates", "duplicates"), ("--binarize-threshold", "binarize_threshold"),
                                     ("--missing-outcomes", "missing_outcomes")) if getattr(args, key, None) is not None]
-    if engine == "duckdb":
+    if getattr(args, "spark_master", None) and engine != "spark":
+        from scorio_core.errors import InputError
+
+        raise InputError("--spark-master needs --engine spark.")
+    if engine in ("duckdb", "spark"):
         from scorio_core.errors import InputError
 
         if needs_rows:
-            raise InputError("--engine duckdb produces counts only; this command (or --schema) needs attempt rows: "
+            raise InputError(f"--engine {engine} produces counts only; this command (or --schema) needs attempt rows: "
                              "use --engine pandas.")
         if choices:
-            raise InputError(f"--engine duckdb counts only ready data and does not apply {choices[0]}; use --engine pandas.")
-        return "duckdb"
+            raise InputError(f"--engine {engine} counts only ready data and does not apply {choices[0]}; use --engine pandas.")
+        return engine
     if needs_rows or choices:
         return "pandas"
     from scorio_core.io.engines import auto_engine

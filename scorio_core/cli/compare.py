@@ -77,7 +77,8 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     pb = None if prior_counts is None else prior_counts[ib]
     (alpha_a, note_a), (alpha_b, note_b) = (projection_alpha(rubric.counts[i], prior) for i in (ia, ib))
     needed = trials_needed(rubric.counts[ia], rubric.counts[ib], rubric.weights, pa, pb, confidence=confidence,
-                           alpha_a=alpha_a, alpha_b=alpha_b)
+                           alpha_a=alpha_a, alpha_b=alpha_b, empirical_a=prior == "empirical-bayes" and not note_a,
+                           empirical_b=prior == "empirical-bayes" and not note_b)
     trials = {
         "prior": prior,
         "prior_notes": [f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n],

@@ -34,8 +34,6 @@ __all__ = ["register", "run"]
 
 def register(subparsers) -> None:
     """Add the ``leaderboard`` subcommand."""
-    from scorio_core.metrics import METRICS
-
     parser = subparsers.add_parser(
         "leaderboard",
         help="per-task leaderboard with credible intervals and CI-tie ranks",
@@ -45,6 +43,8 @@ def register(subparsers) -> None:
             "credibly better at the chosen confidence."
         ),
     )
+    from scorio_core.metrics import METRICS
+
     add_data_arguments(parser)
     parser.add_argument("--metric", default="bayes", choices=list(METRICS), help="ranking metric (default: bayes = Bayes@N)")
     parser.add_argument("--confidence", type=float, default=0.95, help="credibility level (default 0.95)")

@@ -43,15 +43,15 @@ __all__ = ["register", "run"]
 
 def register(subparsers) -> None:
     """Add the ``publish`` subcommand."""
-    from scorio_core.metrics import METRICS
-    from scorio_core.store.publish import APP_SETTINGS, CONFIDENCE_LEVELS, DEFAULT_BASE_URL
-
     parser = subparsers.add_parser(
         "publish",
         help="store eval dumps and a shared analysis in the workspace; print the share link",
         description="Store eval dump files in the workspace (as `workspace add`) with an immutable analysis of "
                     "them, and print the link the dashboard opens (README, 'Workspace'). For CI pipelines.",
     )
+    from scorio_core.metrics import METRICS
+    from scorio_core.store.publish import APP_SETTINGS, CONFIDENCE_LEVELS, DEFAULT_BASE_URL
+
     parser.add_argument("paths", nargs="+", metavar="DUMP", help="eval dump files (for a HELM run folder, give its files)")
     parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")

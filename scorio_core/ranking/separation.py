@@ -110,11 +110,30 @@ def _prior(values: object, name: str, shape: tuple[int, int]) -> np.ndarray:
     return np.zeros(shape) if values is None else nonnegative_array(values, name, (shape,))
 
 
-def _z(n: np.ndarray, rates: list[np.ndarray], priors: list[np.ndarray], w: np.ndarray) -> np.ndarray:
+def _hyper_var(n_q: np.ndarray, hyper: tuple[float, float] | None) -> np.ndarray | float:
+    """Variance of the posterior mean through a fitted empirical-Bayes prior (law of total variance).
+
+    ``hyper = (A, spread)``: the fitted strength and ``Var_m(w)`` under its mean. With
+    ``n_q`` trials on each of M questions (last axis): ``c^2 v spread``, ``c = mean A / (n_q + A)``,
+    ``v = sum (A + n_q) / (n_q (A + 1)) / M^2``, as :func:`scorio_core.uncertainty.posterior_summary`.
+    """
+    if hyper is None:
+        return 0.0
+    a, spread = hyper
+    m = n_q.shape[-1]
+    c = np.mean(a / (n_q + a), axis=-1)
+    v = np.sum((a + n_q) / (n_q * (a + 1.0)), axis=-1) / m**2
+    return c * c * v * spread
+
+
+def _z(n: np.ndarray, rates: list[np.ndarray], priors: list[np.ndarray], w: np.ndarray,
+       hypers: tuple = (None, None)) -> np.ndarray:
     """z at each N in ``n`` for projected counts N * rates (answered questions only)."""
     moments = []
-    for r, p in zip(rates, priors):
+    for r, p, h in zip(rates, priors, hypers):
         mu, sigma = bayes_batch(n[:, None, None] * r[None], w, p[None])
+        if h is not None:
+            sigma = np.sqrt(sigma**2 + _hyper_var(np.broadcast_to(n[:, None], (n.size, r.shape[0])), h))
         moments.append((mu, sigma))
     (mu_a, s_a), (mu_b, s_b) = moments
     den = np.sqrt(s_a**2 + s_b**2)
@@ -135,6 +154,8 @@ def trials_needed(
     range_level: float = 0.8,
     alpha_a=None,
     alpha_b=None,
+    empirical_a: bool = False,
+    empirical_b: bool = False,
 ) -> TrialsNeeded:
     r"""How many trials per question separate two models at a chosen confidence.
 
@@ -164,6 +185,12 @@ def trials_needed(
         Dirichlet pseudo-counts of each model's per-question prior (default 1 per category,
         the paper's uniform prior; 1/2 Jeffreys; a fitted empirical-Bayes prior), held fixed
         as N grows. The prior counts are added to them.
+    empirical_a, empirical_b : bool, default False
+        ``alpha_*`` is a fitted empirical-Bayes prior: its hyperparameter uncertainty is added
+        at every N (law of total variance, as the leaderboard's
+        :func:`scorio_core.uncertainty.posterior_summary`). Without it, a fit with a very large
+        strength (questions that differ no more than chance) would be held fixed as if the
+        model's rates were known without trials, and z would explode.
 
     Returns
     -------
@@ -246,15 +273,26 @@ def trials_needed(
                 pb = pb + (a - 1.0)
     rates = [(c + p + 1.0) / (c + p + 1.0).sum(axis=1, keepdims=True) for c, p in ((ca, pa), (cb, pb))]
     priors = [pa, pb]
+    hypers = []
+    for flag, alpha in ((empirical_a, alpha_a), (empirical_b, alpha_b)):
+        if flag and alpha is not None:
+            a = real_vector(alpha, "alpha")
+            mean = a / a.sum()
+            hypers.append((float(a.sum()), max(float(mean @ (w_a * w_a)) - float(mean @ w_a) ** 2, 0.0)))
+        else:
+            hypers.append(None)
+    hypers = tuple(hypers)
     mu_a, s_a = bayes_batch(ca, w_a, pa)
     mu_b, s_b = bayes_batch(cb, w_a, pb)
+    s_a = float(np.sqrt(s_a**2 + _hyper_var(ca.sum(axis=1).astype(float), hypers[0])))
+    s_b = float(np.sqrt(s_b**2 + _hyper_var(cb.sum(axis=1).astype(float), hypers[1])))
     den = float(np.sqrt(s_a**2 + s_b**2))
     z_obs = abs(float(mu_a - mu_b)) / den if den > 0 else (0.0 if mu_a == mu_b else float("inf"))
     z_threshold = float(ndtri(confidence))
 
     step = max(1, _BUDGET // ((ca.shape[0] + cb.shape[0]) * ca.shape[1]))
-    n_needed = _first_crossing(lambda n: _z(n, rates, priors, w_a), z_threshold, n_limit, step)
-    z_of = lambda n: _z(n, rates, priors, w_a)  # noqa: E731
+    n_needed = _first_crossing(lambda n: _z(n, rates, priors, w_a, hypers), z_threshold, n_limit, step)
+    z_of = lambda n: _z(n, rates, priors, w_a, hypers)  # noqa: E731
     z_power = z_threshold + float(ndtri(power))
     n_power = _first_crossing(z_of, z_power, n_limit, step)
     gap = abs(float(mu_a - mu_b))
@@ -269,7 +307,7 @@ def trials_needed(
     if n_max is None:
         n_max = min(n_limit, _CURVE_MAX, max(2 * (n_needed or 0), int(1.25 * (n_power or 0)), 2 * max(n_observed)))
     n = np.arange(1, n_max + 1)
-    z = np.concatenate([_z(n[i : i + step].astype(float), rates, priors, w_a) for i in range(0, n_max, step)])
+    z = np.concatenate([_z(n[i : i + step].astype(float), rates, priors, w_a, hypers) for i in range(0, n_max, step)])
     return TrialsNeeded(
         n=n,
         z=z,

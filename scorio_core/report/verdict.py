@@ -56,6 +56,18 @@ class Verdict(NamedTuple):
     confidence: float
     metric: str
 
+    @property
+    def brief(self) -> str:
+        """The summary's first sentence: how many neighbouring pairs are separated (for a three-line box)."""
+        if not self.summary:
+            return ""
+        return self.summary.split(". ", 1)[0].rstrip(".") + "."
+
+    @property
+    def details(self) -> str:
+        """The rest of the summary (pairs that are not distinguishable, the leader's margin), or ""."""
+        return self.summary[len(self.brief):].strip()
+
     def text(self) -> str:
         """The verdict as plain text (headline, one line per comparison, caveats)."""
         return "\n".join([self.headline, self.summary, *(f"- {line}" for line in self.lines),

@@ -19,6 +19,7 @@ Schema (version 1)::
 from __future__ import annotations
 
 import sqlite3
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -96,13 +97,29 @@ def connect(path: Path) -> sqlite3.Connection:
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")  # a constant, not input
-        if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-            conn.execute("PRAGMA journal_mode = WAL")
+        _use_wal(conn)
         conn.execute("PRAGMA synchronous = FULL")
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def _use_wal(conn: sqlite3.Connection, attempts: int = 60) -> None:
+    """Switch to WAL once per catalog file; retried, since the switch needs a lock the busy timeout does not wait for.
+
+    Several processes or threads opening a new catalog at once race for that lock and SQLite reports
+    "database is locked" at once; one of them wins and the others then find WAL already set.
+    """
+    for attempt in range(attempts):
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(min(0.01 * (attempt + 1), 0.2))
 
 
 @contextmanager

@@ -163,3 +163,47 @@ def test_verified_entries_still_exist():
 def test_the_checker_itself(source, ok):
     call = ast.parse(source).body[0].value
     assert _is_renderer(call.func) and safe(call.args[0]) is ok
+
+
+# --------------------------------------------------------------------------- widget labels
+#: Widgets whose label (first positional argument or ``label=``) Streamlit renders as Markdown.
+LABEL_WIDGETS = {"expander", "selectbox", "multiselect", "radio", "toggle", "checkbox", "button", "number_input",
+                 "slider", "select_slider", "text_input", "text_area", "segmented_control", "pills", "metric",
+                 "download_button", "file_uploader", "popover", "tabs", "link_button", "page_link", "color_picker"}
+#: (file, source) -> why the label cannot carry user text.
+VERIFIED_LABELS: dict[tuple[str, str], str] = {
+    ("pages/results/compare.py", "pct"): "f'{ctx.confidence:.0%}' (a number)",
+    ("pages/results/leaderboard.py", "tab_names"): "a list of literal tab titles built two lines above",
+    ("dashboard/rubric_panel.py", "min(len(issue.examples), 5)"): "an int",
+    ("dashboard/upload.py", "guess.layout"): "one of the literals attempts/wide/counts (scorio_core.io._schema)",
+    ("dashboard/upload.py", "field_name"): "a canonical field name (model, task, question_id, ...), never a column name",
+}
+
+
+def _label_calls():
+    for base in ("pages", "dashboard"):
+        for path in sorted((ROOT / base).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            for node in ast.walk(ast.parse(path.read_text(), filename=rel)):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in LABEL_WIDGETS:
+                    label = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "label"), None)
+                    if label is not None:
+                        yield rel, node, label
+
+
+def _label_parts(label: ast.expr) -> list[ast.expr]:
+    if isinstance(label, (ast.List, ast.Tuple)):  # st.tabs([...])
+        return [p for e in label.elts for p in unsafe_parts(e)]
+    return unsafe_parts(label)
+
+
+def test_audit_sees_the_widget_labels():
+    calls = list(_label_calls())
+    assert len(calls) > 60 and any(c.func.attr == "expander" for _, c, _ in calls)
+
+
+def test_every_widget_label_is_escaped_or_verified():
+    findings = [(rel, call.lineno, ast.unparse(p)) for rel, call, label in _label_calls() for p in _label_parts(label)
+                if (rel, ast.unparse(p)) not in VERIFIED_LABELS]
+    assert not findings, "user text reaches a widget label unescaped (wrap it in dashboard.text.md, or verify it):\n" + \
+        "\n".join(f"{rel}:{line}: {src}" for rel, line, src in findings)

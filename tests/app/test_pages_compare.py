@@ -23,11 +23,12 @@ def test_defaults_to_the_top_two_and_matches_core(app):
     a, b = table.loc["o3-mini (high)"], table.loc["o1 (medium)"]
     d = difference_posterior(a["mu"], a["sigma"], b["mu"], b["sigma"])
     metrics = [m.value for m in app.main.metric]
-    assert metrics[0] == f"{d.mean:+.4f}" and metrics[1] == f"{d.sd:.4f}"
+    assert metrics[0] == f"{d.mean:+.3f}" and metrics[1] == f"{d.sd:.3f}" and metrics[2] == f"{d.lo:+.2f} to {d.hi:+.2f}"
     assert any("Not distinguishable at 95%" in i.value for i in app.main.info)
     counts = outcomes.rubric.counts
-    alphas = [projection_alpha(counts[i], "empirical-bayes")[0] for i in (0, 1)]  # the sidebar's default prior
-    needed = trials_needed(counts[0], counts[1], confidence=0.95, alpha_a=alphas[0], alpha_b=alphas[1])
+    fits = [projection_alpha(counts[i], "empirical-bayes") for i in (0, 1)]  # the sidebar's default prior
+    needed = trials_needed(counts[0], counts[1], confidence=0.95, alpha_a=fits[0][0], alpha_b=fits[1][0],
+                           empirical_a=not fits[0][1], empirical_b=not fits[1][1])
     assert any(f"{needed.n_power:,} trials per question** for 80% power" in i.value for i in app.main.info)
     assert any(f"plug-in N = {needed.n_needed:,}" in shown(c.value) for c in app.main.caption)
     assert len(chart_specs(app)) == 3  # difference, per-question scatter, trials curve

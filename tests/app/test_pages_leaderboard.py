@@ -208,3 +208,22 @@ def test_model_filter_narrows_every_results_page_and_survives_a_reload(app):
     no_exception(fresh)
     assert fresh.sidebar.multiselect(key="models").value == picked[:2]
     assert list(fresh.main.dataframe[0].value["model"]) == picked[:2]
+
+
+def test_short_display_names_with_the_full_name_on_hover(app):
+    rows = ["model,question_id,trial,is_correct"]
+    rows += [f"acme/model-{m}-20240101,q{q},{t},{(q + t + (m == 'a')) % 2}" for m in "ab" for q in range(4) for t in range(2)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("named.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/leaderboard.py").run()
+    no_exception(app)
+    table = app.main.dataframe[0].value
+    assert set(table["model"]) == {"model-a", "model-b"}
+    assert any("full names are on hover" in c.value for c in app.main.caption)
+    fig = chart_specs(app)[0]
+    assert set(fig["layout"]["yaxis"]["categoryarray"]) == {"model-a", "model-b"}
+    hover = {str(v) for trace in fig["data"] for row in trace.get("customdata", []) for v in row}
+    assert {"acme/model-a-20240101", "acme/model-b-20240101"} <= hover
+    app.sidebar.toggle(key="short_names").set_value(False).run()
+    assert set(app.main.dataframe[0].value["model"]) == {"acme/model-a-20240101", "acme/model-b-20240101"}

@@ -96,6 +96,7 @@ def test_weight_edit_updates_leaderboard_live(rubric_app):
     ws = workspace(at)
     assert ws.schema.weights.tolist() == [0.0, 0.0, 2.5, 2.0, 3.0]
     assert ws.schema.name == "Format Aware (edited)" and ws.error is None
+    assert any("Edited from **Format Aware**" in c.value for c in at.main.caption)  # not the built-in's description
     after = rerank_table(at).set_index("model")["mu"].sort_index()
     before = before.sort_index()
     assert (after >= before - 1e-12).all() and (after > before).any()

@@ -100,7 +100,10 @@ def test_a_link_carries_the_compared_models(app):
     no_exception(app)
     app.switch_page(EXPORT).run()
     app.button(key="share_create").click().run()
-    fresh = _open({"analysis": app.session_state["share_last_id"]})
+    analysis_id = app.session_state["share_last_id"]
+    codes = [c.value for c in app.main.code]
+    assert any(c.endswith(f"compare?analysis={analysis_id}") for c in codes), codes  # opens the page viewed last
+    fresh = _open({"analysis": analysis_id})
     assert (fresh.session_state["cmp_a"], fresh.session_state["cmp_b"]) == (models[3], models[5])
     fresh.switch_page("pages/results/compare.py").run()
     no_exception(fresh)

@@ -132,10 +132,13 @@ def assert_clean(page) -> None:
     assert found.count() == 0, found.first.inner_text()
 
 
-def shot(page, name: str) -> None:
-    """Screenshot of the whole page: Streamlit scrolls inside its main block, so grow the viewport first."""
-    height = page.evaluate("() => document.querySelector('[data-testid=stMainBlockContainer]').scrollHeight")
-    page.set_viewport_size({"width": 1440, "height": max(1000, min(int(height) + 40, 6000))})
+def shot(page, name: str, width: int = 1440, height: int = 1000) -> None:
+    """Screenshot of the whole page: Streamlit scrolls inside its main block, so grow the viewport first.
+
+    ``width``/``height``: the viewport to restore afterwards (the screenshot keeps ``width``).
+    """
+    full = page.evaluate("() => document.querySelector('[data-testid=stMainBlockContainer]').scrollHeight")
+    page.set_viewport_size({"width": width, "height": max(height, min(int(full) + 40, 6000))})
     page.wait_for_timeout(1500)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-    page.set_viewport_size({"width": 1440, "height": 1000})
+    page.set_viewport_size({"width": width, "height": height})

@@ -81,3 +81,24 @@ def test_errors(kwargs, exc, match):
     args.update(kwargs)
     with pytest.raises(exc, match=match):
         trials_needed(**args)
+
+
+def test_empirical_bayes_projection_keeps_the_hyperparameter_uncertainty():
+    # questions that differ no more than chance: the fitted strength runs to ~1e5-1e6 pseudo-counts. Held fixed
+    # without its hyperparameter uncertainty it claimed z ~ 1000 at the observed N (found in the browser audit).
+    import numpy as np
+
+    from scorio_core.uncertainty import posterior_summary, projection_alpha
+
+    w = np.array([0.0, 1.0])
+    rng = np.random.default_rng(2)
+    a1, b1 = rng.binomial(4, 0.5, size=6), rng.binomial(4, 0.8, size=6)
+    ca, cb = np.stack([4 - a1, a1], 1), np.stack([4 - b1, b1], 1)
+    (aa, na), (ab, nb) = projection_alpha(ca, "empirical-bayes"), projection_alpha(cb, "empirical-bayes")
+    assert aa.sum() > 1e4 and not na and not nb
+    needed = trials_needed(ca, cb, alpha_a=aa, alpha_b=ab, empirical_a=True, empirical_b=True)
+    pa, pb = posterior_summary(ca, w, prior="empirical-bayes"), posterior_summary(cb, w, prior="empirical-bayes")
+    z_leaderboard = abs(pa.mu - pb.mu) / np.hypot(pa.sigma, pb.sigma)
+    assert needed.z_observed == pytest.approx(float(z_leaderboard), rel=1e-9)  # the same uncertainty as the leaderboard
+    assert needed.z_observed < 10 < trials_needed(ca, cb, alpha_a=aa, alpha_b=ab).z_observed
+    assert np.all(np.diff(needed.z) > 0)  # still grows with N

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-import multiprocessing
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
 from scorio_core import io
@@ -11,6 +13,7 @@ from scorio_core.store import Workspace
 
 from .conftest import DATA, FORMATS, assert_same_dataset, files_of
 
+ROOT = Path(__file__).resolve().parents[2]
 PATHS = [DATA / "matharena_aime_2025_I_counts.csv", FORMATS / "scorio_verifier_fixture" / "aime25_q06_compass.json"]
 
 
@@ -41,11 +44,15 @@ def test_threads_saving_the_same_files(tmp_path):
 
 
 def test_processes_saving_the_same_files(tmp_path):
+    # plain interpreters, not a multiprocessing pool: under pytest-xdist an earlier AppTest in the same worker can
+    # leave a Streamlit script as __main__, which spawn-mode children re-run and die on, and a Pool respawns them forever
     root = str(tmp_path / "ws")
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(4) as pool:
-        ids = pool.map(_save, [root] * 8)
-    assert len(set(ids)) == 1
+    code = "import sys; from tests.store.test_concurrency import _save; print(_save(sys.argv[1]))"
+    procs = [subprocess.Popen([sys.executable, "-c", code, root], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(8)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err[-500:] for _, err in outs]
+    assert len({out.strip() for out, _ in outs}) == 1
     _check(root)
 
 

@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 #: Engines accepted by :func:`load_counts` (``pandas`` and ``auto`` are CLI choices).
-ENGINES = ("duckdb",)
+ENGINES = ("duckdb", "spark")
 #: ``--engine auto`` picks DuckDB when the table files together are at least this large.
 AUTO_THRESHOLD_BYTES = 50 * 1024 * 1024
 
@@ -61,6 +61,8 @@ def load_counts(
     temp_directory: str | None = None,
     threads: int | None = None,
     hash_files: bool = True,
+    spark_master: str | None = None,
+    spark=None,
 ):
     """Aggregate attempt-level table files into a count-table :class:`~scorio_core.io.Dataset`.
 
@@ -70,8 +72,9 @@ def load_counts(
         Files, folders (searched recursively for table files) and globs
         (``"runs/**/*.parquet"``). CSV, TSV, Parquet and JSON Lines, optionally gzip
         compressed, recognised by suffix (or all read as ``format``).
-    engine : {"duckdb"}
-        The SQL engine.
+    engine : {"duckdb", "spark"}
+        The SQL engine: DuckDB (embedded, the default) or Spark SQL (optional extra:
+        ``pip install -r requirements-spark.txt`` and a Java runtime).
     mapping : dict of str to str, optional
         Column overrides ``{canonical_name: source_column}`` as for :func:`scorio_core.io.load`;
         the source columns are checked against the files' schemas.
@@ -86,6 +89,11 @@ def load_counts(
     hash_files : bool, default True
         Record each file's SHA-256 in ``sources`` (reads every byte once more; turn off for
         very large inputs).
+    spark_master : str, optional
+        Spark only: master URL (``local[2]``, ``spark://host:7077``, ``yarn``); default the
+        active session (``spark-submit``), else ``$SPARK_MASTER`` or ``local[*]``.
+    spark : pyspark.sql.SparkSession, optional
+        Spark only: run on this session.
 
     Returns
     -------
@@ -102,6 +110,7 @@ def load_counts(
         A glob matching nothing, a missing file, an ambiguous or missing column, an empty
         identifier, a non-integer trial, an outcome that is not a number or outside [0, 1],
         an invalid count - naming the file (and line, when DuckDB reports it) and the field.
+        With ``engine="spark"``: PySpark or Java missing (one line saying how to install).
     NotReadyError
         (an ``InputError``) when the data needs a choice first: duplicate (model, task,
         question, trial) keys, non-binary or missing outcomes. Nothing is dropped or filled;
@@ -119,11 +128,17 @@ def load_counts(
     >>> load_counts(str(d / "*.csv")).counts.values.tolist()
     [['m1', 'a', 'q1', 2, 1]]
     """
-    if engine != "duckdb":
+    if engine not in ENGINES:
         raise InputError(f"unknown counts engine {engine!r}; use one of {', '.join(ENGINES)} (or the pandas loader).")
     if format is not None and format not in ENGINE_FORMATS:
-        raise EngineUnsupported(f"format {format!r} is read by the pandas engine; the DuckDB engine reads "
+        name = "DuckDB" if engine == "duckdb" else "Spark"
+        raise EngineUnsupported(f"format {format!r} is read by the pandas engine; the {name} engine reads "
                                 f"{', '.join(ENGINE_FORMATS)}.")
+    if engine == "spark":
+        from scorio_core.io.engines.spark_engine import load_counts_spark
+
+        return load_counts_spark(paths, mapping=mapping, format=format, spark_master=spark_master, spark=spark,
+                                 hash_files=hash_files)
     from scorio_core.io.engines.duckdb_engine import load_counts_duckdb
 
     return load_counts_duckdb(paths, mapping=mapping, format=format, memory_limit=memory_limit,

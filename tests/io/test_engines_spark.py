@@ -1,0 +1,96 @@
+"""Spark SQL counts engine (``local[2]``): identical count tables to DuckDB, the same refusals.
+
+One SparkSession (``local[2]``, no UI, 2 shuffle partitions) in one test function: start-up
+and JIT warm-up dominate (~20 s on a busy 2-core machine). Needs ``requirements-spark.txt`` and a Java runtime
+(``make test`` installs both).
+"""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("duckdb")
+pytest.importorskip("pyspark")
+if not shutil.which("java"):
+    pytest.skip("no Java runtime (make test installs default-jre-headless)", allow_module_level=True)
+
+from scorio_core import io  # noqa: E402
+from scorio_core.errors import InputError  # noqa: E402
+from scorio_core.io.engines import NotReadyError, load_counts  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+KEY = ["model", "task", "question_id"]
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("scorio-test")
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "2").config("spark.driver.memory", "1g").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def _norm(counts: pd.DataFrame) -> pd.DataFrame:
+    out = counts[KEY + ["n_trials", "n_correct"]].astype({k: str for k in KEY})
+    return out.sort_values(KEY).reset_index(drop=True).astype({"n_trials": "int64", "n_correct": "int64"})
+
+
+def _long(n_models=6, n_q=100, n_trials=5, seed=0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    m, q, t = np.meshgrid(np.arange(n_models), np.arange(n_q), np.arange(n_trials), indexing="ij")
+    return pd.DataFrame({"model": [f"m{i}" for i in m.ravel()], "task": np.where(q.ravel() % 2, "a", "b"),
+                         "question_id": q.ravel(), "trial": t.ravel(), "is_correct": rng.integers(0, 2, m.size)})
+
+
+def _same(a, b) -> None:
+    pd.testing.assert_frame_equal(_norm(a.counts), _norm(b.counts))
+    pd.testing.assert_frame_equal(a.counts, b.counts)  # same categories, order and dtypes
+    assert [(s.name, s.rows, s.mapping) for s in a.sources] == [(s.name, s.rows, s.mapping) for s in b.sources]
+    assert a.report.blocking == b.report.blocking and a.report.defaults == b.report.defaults
+
+
+def test_spark_counts_identical_to_duckdb_and_same_refusals(tmp_path, spark):
+    # one test function: Spark start-up and JIT warm-up dominate, every extra load costs ~1-2 s
+    frame = _long()  # 3,000 attempts
+    with gzip.open(tmp_path / "all.csv.gz", "wt") as fh:
+        frame.to_csv(fh, index=False)
+    runs = tmp_path / "runs" / "x"
+    runs.mkdir(parents=True)
+    for i, model in enumerate(sorted(frame.model.unique())):
+        part = frame[frame.model == model]
+        part.to_parquet((runs if i % 2 else tmp_path / "runs") / f"p{i}.parquet", index=False)
+    # no task column (the file stem names it), aliased columns, booleans as text
+    (tmp_path / "aime.csv").write_text("model,problem,seed,passed\nm1,1,7,true\nm1,1,9,False\nm2,1,7,1\n")
+    # a count table (aliases n / c)
+    (tmp_path / "c.csv").write_text("model,question_id,n,c\nm1,1,4,2\nm2,1,4,4\nm1,2,3,0\n")
+    for target in ("all.csv.gz", "runs/**/*.parquet", "aime.csv", "c.csv"):
+        path = str(tmp_path / target)
+        got = load_counts(path, engine="spark", spark=spark)
+        _same(got, load_counts(path, engine="duckdb"))
+        if target == "all.csv.gz":
+            assert got.report.n_models == 6 and got.sources[0].rows == len(frame) == 3000
+
+    # not-ready data: refused with the pandas report's blocking messages (soft, missing, duplicate)
+    (tmp_path / "nr.csv").write_text("model,question,trial,score\nm1,q1,0,0.5\nm1,q1,1,1\nm1,q1,1,0\nm1,q2,0,\nm1,q2,1,1\n")
+    with pytest.raises(NotReadyError) as info:
+        load_counts(tmp_path / "nr.csv", engine="spark", spark=spark)
+    assert info.value.blocking == io.load(tmp_path / "nr.csv").report.blocking and len(info.value.blocking) == 3
+    # bad values name the file and field; a glob matching nothing says so; mapping columns are checked
+    (tmp_path / "bad.csv").write_text("model,question,trial,correct\nm1,q1,0,1\nm1,q1,1,yes\n")
+    with pytest.raises(InputError) as info:
+        load_counts(tmp_path / "bad.csv", engine="spark", spark=spark)
+    assert info.value.field == "is_correct" and "bad.csv" in str(info.value) and "'yes'" in str(info.value)
+    with pytest.raises(InputError, match="matches no file"):
+        load_counts(str(tmp_path / "nothing" / "*.parquet"), engine="spark", spark=spark)
+    with pytest.raises(InputError, match="not in the file") as info:
+        load_counts(tmp_path / "bad.csv", engine="spark", spark=spark, mapping={"is_correct": "nope`; DROP --"})
+    assert info.value.field == "is_correct"
