@@ -184,7 +184,9 @@ def _interval(mu: float, sigma: float, confidence: float, lo_w: float, hi_w: flo
         return ci_tuple(mu, sigma, confidence, (lo_w, hi_w))[2:]
     k = x * (1.0 - x) / s2 - 1.0
     q = stats.beta.ppf([0.5 - 0.5 * confidence, 0.5 + 0.5 * confidence], x * k, (1.0 - x) * k)
-    return float(lo_w + width * q[0]), float(lo_w + width * q[1])
+    # a Beta with nearly all its mass at an end rounds its quantiles onto the end (ppf -> 1.0 for mu = 1 - 5e-8):
+    # keep the mean inside its own interval
+    return min(float(lo_w + width * q[0]), mu), max(float(lo_w + width * q[1]), mu)
 
 
 def _clopper_pearson(x: float, n_eff: float, confidence: float) -> tuple[float, float]:
