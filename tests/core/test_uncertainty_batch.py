@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scorio_core.analysis import TaskOutcomes, leaderboard
@@ -68,6 +68,8 @@ def test_batch_summary_matches_the_per_model_summary(prior, scope, K):
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000))
+@example(960)
+@example(2827)
 def test_leaderboard_batch_path_equals_metric_compute(seed):
     counts = _random_counts(seed, L=6, M=8)
     counts[4, 0] = [1, 2]  # keep every model scorable
@@ -86,7 +88,10 @@ def test_leaderboard_batch_path_equals_metric_compute(seed):
             rows = counts[l][counts[l].sum(1) > 0]
             uniq, freq = np.unique(rows, axis=0, return_counts=True)
             args = (uniq.astype(float), freq.astype(float), uniq.sum(1).astype(float))
-            assert _neg_log_marginal(np.log(batch.alpha[l]), *args)[0] <= _neg_log_marginal(np.log(fitted.alpha), *args)[0] + 1e-9
+            # "at least as likely" up to the optimisers' convergence tolerance: on this flat likelihood both stop
+            # within ~1e-7 of the maximum (seed 2827: 4.7813550 vs 4.7813549); the defect of seed 960 was 0.66
+            scalar = _neg_log_marginal(np.log(fitted.alpha), *args)[0]
+            assert _neg_log_marginal(np.log(batch.alpha[l]), *args)[0] <= scalar + 1e-6 * max(1.0, abs(scalar))
             continue
         assert (row["mu"], row["lo"], row["hi"]) == pytest.approx((one.mu, one.lo, one.hi), abs=2e-4)
         answered = counts[l].sum(1) > 0
