@@ -8,6 +8,11 @@ in a temporary folder, then measures in the same run:
 * ``cli leaderboard``: ``python -m scorio_core leaderboard FILE --output json --engine duckdb`` in a
   subprocess, wall time and peak RSS (``os.wait4``);
 * ``cli --help``: start-up time (target < 0.5 s);
+* trajectory from prefix counts: DuckDB's bare running-sum window + ``GROUP BY model, n`` query
+  (``trajectory floor``) vs :func:`scorio_core.io.engines.prefix.prefix_stats` +
+  :func:`scorio_core.dynamics.prefix.trajectory_from_prefix_stats` (validation included) vs
+  ``python -m scorio_core trajectory FILE --engine duckdb --prior uniform --output json`` (wall, peak RSS),
+  target <= 3 x floor + 1 s;
 * ``spark local[2]`` (``--spark``): :func:`load_counts` with ``engine="spark"`` on the 10^6 file
   (session start-up reported apart), checked identical to DuckDB's count table.
 
@@ -66,6 +71,27 @@ def floor(path: Path) -> float:
                                         "GROUP BY ALL", [str(path)]).fetchall())
     finally:
         con.close()
+
+
+def trajectory_floor(path: Path) -> float:
+    import duckdb
+
+    window = "PARTITION BY model, question_id ORDER BY trial"
+    con = duckdb.connect()
+    try:
+        return best(lambda: con.execute(
+            f"SELECT model, n, count(*), sum(c), sum(c * c) FROM (SELECT model, row_number() OVER ({window}) AS n, "
+            f"sum(is_correct) OVER ({window} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c "
+            "FROM read_parquet(?)) GROUP BY ALL", [str(path)]).fetchall())
+    finally:
+        con.close()
+
+
+def trajectory_ours(path: Path) -> float:
+    from scorio_core.dynamics.prefix import trajectory_from_prefix_stats
+    from scorio_core.io.engines.prefix import prefix_stats
+
+    return best(lambda: trajectory_from_prefix_stats(prefix_stats(str(path)), "bayes", "uniform"))
 
 
 def ours(path: Path) -> float:
@@ -144,6 +170,15 @@ def main() -> None:
             cli_ok = (t_cli < 3 and rss < 1024) if n >= 10**7 else t_cli <= target
             print(f"  cli leaderboard --engine duckdb {t_cli:6.3f} s   peak RSS {rss:6.0f} MB   target {cli_target}   "
                   f"{verdict(cli_ok)}")
+            t_tfloor = trajectory_floor(path)
+            t_traj = trajectory_ours(path)
+            t_tcli, t_rss = cli(["trajectory", str(path), "--engine", "duckdb", "--prior", "uniform", "--output", "json"])
+            t_target = 3 * t_tfloor + 1
+            print(f"  trajectory floor (window query) {t_tfloor:6.3f} s")
+            print(f"  prefix_stats + trajectory      {t_traj:7.3f} s   target <= 3 x floor + 1 s = {t_target:.2f} s   "
+                  f"{verdict(t_traj <= t_target)}")
+            print(f"  cli trajectory --engine duckdb {t_tcli:7.3f} s   peak RSS {t_rss:6.0f} MB   target <= {t_target:.2f} s   "
+                  f"{verdict(t_tcli <= t_target)}")
             if args.spark and n == 10**6:
                 spark_counts(path)
 

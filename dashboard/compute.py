@@ -26,6 +26,7 @@ __all__ = [
     "closest_pair",
     "task_table",
     "question_attempts_for",
+    "groups_of",
     "models_of",
     "unmatched_table",
     "leaderboard_table",
@@ -52,6 +53,14 @@ _GAMMA_BUDGET = 12_000_000  # gamma variates per rank-distribution call (~0.6 s 
 def tasks_of(data_id: str, _dataset) -> list[str]:
     """Tasks of the dataset, in order of appearance."""
     return task_names(_dataset)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def groups_of(data_id: str, _dataset):
+    """Family/organisation of each model (:func:`scorio_core.report.groups.model_groups`), or None."""
+    from scorio_core.report.groups import model_groups
+
+    return model_groups(_dataset.attempts if _dataset.attempts is not None else _dataset.counts)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

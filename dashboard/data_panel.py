@@ -6,11 +6,13 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard.compute import leaderboard_table
+from dashboard.attempts_view import LONG, render_attempts, render_long_fields
+from dashboard.compute import leaderboard_table, question_attempts_for
 from dashboard.explore import MAX_QUESTIONS, ORDERS, attempt_signals, grid_view
 from dashboard.figures import rate_grid, trial_grid
 from dashboard.guard import user_errors
 from dashboard.text import md
+from scorio_core.drilldown import TEXT_FIELDS
 
 __all__ = ["render_outcomes", "MAX_PANELS"]
 
@@ -113,6 +115,15 @@ def _inspector(ctx, active, view) -> None:
     if signals.empty:
         st.caption("No scored attempt at this position (the model has fewer trials on this question).")
     else:
-        st.dataframe(signals, hide_index=True, width="stretch", height=min(36 * len(signals) + 40, 520),
+        long = signals["field"].isin(TEXT_FIELDS) | (signals["value"].str.len() > LONG)
+        short = signals[~long]
+        st.dataframe(short, hide_index=True, width="stretch", height=min(36 * len(short) + 40, 520),
                      column_config={"field": st.column_config.TextColumn("Field", width="small"),
                                     "value": st.column_config.TextColumn("Value", width="large")})
+        render_long_fields(list(zip(signals["field"][long], signals["value"][long])))
+    if st.toggle("Every attempt of the selected models on this question", key="data_question_attempts",
+                 help="The drill-down table: each trial's outcome, score, rubric category and the dump's fields."):
+        with user_errors("the attempts"):
+            attempts = question_attempts_for(ctx.data.data_id, ctx.data.dataset, ctx.task, question, view.models,
+                                             active.rubric_id, active.categorization)
+            render_attempts(attempts, key="data_attempt", caption_rubric="category" in attempts.columns)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dashboard import state
-from dashboard.compute import ALL_TASKS, models_of, tasks_of
+from dashboard.compute import ALL_TASKS, groups_of, models_of, tasks_of
 from dashboard.data_access import ActiveData, active_data
 from dashboard.state import KEY_CONFIDENCE, KEY_DATASET, KEY_MODELS, KEY_PRIOR, KEY_SCOPE, KEY_TASK
 from dashboard.rubric_state import workspace as rubric_workspace
@@ -130,6 +130,8 @@ def render_sidebar() -> PageContext | None:
         )
         available = models_of(data.data_id, data.dataset, st.session_state[KEY_TASK])
         _seed_models(available)
+        groups = groups_of(data.data_id, data.dataset)
+        in_groups = _group_filter(groups, available)
         st.multiselect(
             "Models",
             available,
@@ -187,8 +189,45 @@ def render_sidebar() -> PageContext | None:
         refresh_rubric_note()
     return PageContext(data=data, task=st.session_state[KEY_TASK], tasks=tasks, confidence=float(st.session_state[KEY_CONFIDENCE]),
                        prior=st.session_state[KEY_PRIOR], scope=st.session_state[KEY_SCOPE],
-                       models=tuple(m for m in st.session_state.get(KEY_MODELS) or () if m in set(available)),
+                       models=_effective_models(available, in_groups),
                        short_names=bool(st.session_state.get("short_names", True)))
+
+
+GROUP_KEY = "groups"
+
+
+def _group_filter(groups, available: list[str]) -> list[str] | None:
+    """The family/organisation multiselect (when the data has groups); the models of the chosen groups, or None."""
+    if groups is None:
+        st.session_state.pop(GROUP_KEY, None)
+        return None
+    options = sorted({groups.of.get(m, "(none)") for m in available})
+    if len(options) < 2:
+        return None
+    current = st.session_state[GROUP_KEY] if GROUP_KEY in st.session_state else st.query_params.get_all(GROUP_KEY)
+    kept = [g for g in current or [] if g in options]
+    if GROUP_KEY not in st.session_state or kept != list(current or []):
+        st.session_state[GROUP_KEY] = kept
+    st.multiselect("Organisation (from model names)" if groups.source == "name prefix" else f"Group ({md(groups.source)})",
+                   options, key=GROUP_KEY, bind="query-params", placeholder=f"All {len(options)}",
+                   help="Narrow every results page to the models of these groups; kept in the link. "
+                        + ("Groups are the organisation prefix of the model names (org/model)." if groups.source == "name prefix"
+                           else f"Groups come from the data's per-model column '{md(groups.source)}'."))
+    chosen = st.session_state.get(GROUP_KEY) or []
+    return groups.models_in(chosen, available) if chosen else None
+
+
+def _effective_models(available: list[str], in_groups: list[str] | None) -> tuple[str, ...]:
+    """The model filter in force: the Models selection, narrowed to the chosen groups (empty = every model)."""
+    picked = [m for m in st.session_state.get(KEY_MODELS) or () if m in set(available)]
+    if in_groups is None:
+        return tuple(picked)
+    both = [m for m in in_groups if not picked or m in set(picked)]
+    if not both:
+        st.sidebar.warning("No selected model is in the chosen groups: showing the chosen groups' models.",
+                           icon=":material/filter_alt_off:")
+        both = in_groups
+    return tuple(both)
 
 
 def _seed_models(available: list[str]) -> None:

@@ -1,10 +1,10 @@
 """Compare: two models head to head under Bayes@N and the active rubric."""
 
-import pandas as pd
 import streamlit as st
 from scipy.special import ndtri
 
 from dashboard import rubric_panel, rubric_state
+from dashboard.attempts_view import render_attempts
 from dashboard.compute import disagreements, leaderboard_table, question_attempts_for, trials_needed_for
 from scorio_core.ranking.separation import trials_meaning
 from dashboard.figures import difference_plot, question_scatter, trials_plot
@@ -122,21 +122,7 @@ if ctx.data.dataset.attempts is not None and len(shown):
     with user_errors("the attempts"):
         attempts = question_attempts_for(ctx.data.data_id, ctx.data.dataset, ctx.task, question, (model_a, model_b),
                                          active.rubric_id, active.categorization)
-    st.dataframe(attempts, hide_index=True, width="stretch", height=min(36 * len(attempts) + 40, 480),
-                 column_config={"model": st.column_config.TextColumn("Model", pinned=True)})
-    long_text = [c for c in attempts.columns if attempts[c].dtype == object and c not in ("model", "category")
-                 and attempts[c].astype(str).str.len().max() > 60]
-    if long_text:
-        left, right = st.columns([1, 3])
-        index = left.selectbox("Attempt", list(range(len(attempts))), key="cmp_attempt",
-                               format_func=lambda i: f"{attempts['model'].iloc[i]} · trial {attempts['trial'].iloc[i]}")
-        with right:
-            for column in long_text:
-                value = attempts[column].iloc[int(index or 0)]
-                st.caption(md(column))
-                st.text("" if pd.isna(value) else str(value))  # plain text: never HTML or Markdown
-    st.caption("Fields as loaded from the dump (text shown as plain text)."
-               + (" Category and weight are the active rubric's." if "category" in attempts.columns else ""))
+    render_attempts(attempts, key="cmp_attempt", caption_rubric="category" in attempts.columns)
 
 st.subheader("Trials needed to separate them", divider="gray")
 with user_errors("the trials needed"):

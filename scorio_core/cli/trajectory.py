@@ -8,7 +8,10 @@ JSON output (``--output json``) is an object::
      "notes": [...], "assumptions": [...], "sources": [...]}
 
 Ranks are competition ranks; ``null`` where the metric is undefined (Pass@k family, n < k).
-Count tables have no trial order: the command refuses them and suggests
+``"engine"`` names the engine that read the data: with ``--engine duckdb`` (or ``auto`` on large
+tables/globs) Bayes@n and avg@n under the uniform or Jeffreys prior run from prefix counts
+computed in DuckDB (:mod:`scorio_core.io.engines.prefix`); other metrics and the empirical-Bayes
+prior need attempt rows (``--engine pandas``). Count tables have no trial order: the command refuses them and suggests
 ``convergence --bootstrap row``.
 """
 
@@ -88,6 +91,35 @@ def load_block(args: argparse.Namespace) -> Block:
     return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources))
 
 
+def _prefix_trajectory(args: argparse.Namespace):
+    """``(Trajectory, Block)`` from DuckDB prefix counts when the engine resolves to DuckDB, else None.
+
+    ``--engine auto`` falls back to pandas (returns None) for inputs the DuckDB engine does not read
+    or data that needs a choice; ``--engine duckdb`` raises those errors.
+    """
+    from scorio_core.cli._common import choose_engine, parse_mapping
+
+    engine = choose_engine(args)
+    if engine != "duckdb":
+        return None
+    from scorio_core.dynamics.prefix import trajectory_from_prefix_stats
+    from scorio_core.io.engines import EngineUnsupported, NotReadyError
+    from scorio_core.io.engines.prefix import prefix_stats
+
+    try:
+        stats = prefix_stats(args.paths, mapping=parse_mapping(args.mapping) or None, format=args.format, task=args.task)
+    except (EngineUnsupported, NotReadyError):
+        if getattr(args, "engine", "auto") == "duckdb":
+            raise
+        args.engine = "pandas"  # auto: the pandas loader reads it (and reports the choice needed)
+        return None
+    args.engine_used = "duckdb"
+    t = trajectory_from_prefix_stats(stats, args.metric, args.prior)
+    no_counts = np.zeros((len(stats.models), 0, 2), dtype=np.int64)  # per-question counts stay in DuckDB
+    block = Block(stats.task, stats.models, None, no_counts, np.array([0.0, 1.0]), list(stats.notes), list(stats.sources))
+    return t, block
+
+
 def register(subparsers) -> None:
     """Add the ``trajectory`` subcommand."""
     parser = subparsers.add_parser(
@@ -109,15 +141,19 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``trajectory``; returns the exit status."""
     from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES, rank_trajectory
 
-    block = load_block(args)
-    if block.R is None:
-        raise ValueError(
-            "trajectory needs the trial order, but the data are counts (n_trials, n_correct) without it; "
-            "use `convergence --bootstrap row`, which assumes exchangeable trials."
-        )
-    tau = args.tau if args.metric == "g-pass@k_tau" else None
-    t = rank_trajectory(block.R, args.metric, w=block.weights if args.metric in _LINEAR else None, k=args.k, tau=tau,
-                        prior=args.prior)
+    t = _prefix_trajectory(args)
+    if t is not None:
+        t, block = t
+    else:
+        block = load_block(args)
+        if block.R is None:
+            raise ValueError(
+                "trajectory needs the trial order, but the data are counts (n_trials, n_correct) without it; "
+                "use `convergence --bootstrap row`, which assumes exchangeable trials."
+            )
+        tau = args.tau if args.metric == "g-pass@k_tau" else None
+        t = rank_trajectory(block.R, args.metric, w=block.weights if args.metric in _LINEAR else None, k=args.k, tau=tau,
+                            prior=args.prior)
     assumptions = [
         "trials are in the order of the source's trial column",
         "ranks are competition ranks of the metric after the first n trials (ties share the better rank)",
@@ -129,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
         emit_json(
             {
                 "task": block.task,
+                "engine": getattr(args, "engine_used", "pandas"),
                 "metric": t.metric,
                 "prior": t.prior,
                 "k": t.k,

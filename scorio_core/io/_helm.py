@@ -15,6 +15,9 @@ Mapping: ``model`` = ``adapter_spec.model`` (scenario_state, else run_spec, else
 ``completion_tokens`` (``num_completion_tokens``), ``latency`` (``inference_runtime``),
 ``finish_reason`` (the ``finish_reason_*`` stat equal to 1), ``max_tokens``
 (``adapter_spec.max_tokens``), ``split``, and every other per-instance stat under its name.
+Drill-down text from ``scenario_state.json`` (:mod:`scorio_core.io._text`): ``input``
+(``instance.input.text``), ``target`` (references tagged ``correct``, as ``letter: text`` when
+the run maps options to letters) and ``answer`` (the first completion).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
+from scorio_core.io._text import clip
 
 __all__ = ["helm_group", "read_helm"]
 
@@ -61,6 +65,37 @@ def _task_name(run_name: str) -> str:
     return text.rstrip(",:-") or run_name
 
 
+def _perturbation(obj) -> str | None:
+    pert = obj.get("perturbation") if isinstance(obj, dict) else None
+    if not pert:
+        return None
+    return str(pert.get("name", "perturbed") if isinstance(pert, dict) else pert)
+
+
+def _request_texts(state, source: str) -> dict:
+    """Drill-down text per (instance id, train trial, perturbation) from ``scenario_state.json``.
+
+    ``input`` (instance input text), ``target`` (the references tagged ``correct``, as their
+    option letters when the run maps options to letters), ``answer`` (the first completion).
+    """
+    out = {}
+    for rs in (state.get("request_states") or []) if isinstance(state, dict) else []:
+        if not isinstance(rs, dict) or not isinstance(rs.get("instance"), dict):
+            continue
+        inst = rs["instance"]
+        refs = [r for r in inst.get("references") or [] if isinstance(r, dict)]
+        correct = [((r.get("output") or {}).get("text") or "") for r in refs if "correct" in (r.get("tags") or [])]
+        letters = {v: k for k, v in (rs.get("output_mapping") or {}).items()} if isinstance(rs.get("output_mapping"), dict) else {}
+        target = " | ".join(f"{letters[t]}: {t}" if t in letters else t for t in correct) or None
+        completions = ((rs.get("result") or {}).get("completions") or []) if isinstance(rs.get("result"), dict) else []
+        answer = completions[0].get("text") if completions and isinstance(completions[0], dict) else None
+        texts = {"input": (inst.get("input") or {}).get("text") if isinstance(inst.get("input"), dict) else None,
+                 "target": target, "answer": answer}
+        key = (str(inst.get("id")), rs.get("train_trial_index", 0), _perturbation(inst))
+        out[key] = {k: clip(v, source) for k, v in texts.items() if isinstance(v, str) and v != ""}
+    return out
+
+
 def read_helm(src: Source, mapping) -> Part:
     """Read one HELM run (folder, or its files uploaded together).
 
@@ -93,6 +128,7 @@ def read_helm(src: Source, mapping) -> Part:
     if not spec.get("name"):
         defaults.append(f"{run}: no run_spec.json; task '{task}' taken from the folder name.")
     outcome = (mapping or {}).get("is_correct", "exact_match")
+    texts = _request_texts(state, f"{run}/scenario_state.json")
     rows = []
     for i, inst in enumerate(stats):
         where = {"source": f"{run}/per_instance_stats.json", "row": i + 1}
@@ -127,6 +163,7 @@ def read_helm(src: Source, mapping) -> Part:
             raise InputError(f"instance {inst['instance_id']} has no '{outcome}' stat; pass --map is_correct=<stat> (e.g. quasi_exact_match).", field="is_correct", **where)
         row["finish_reason"] = finish
         row["is_correct"] = row.pop(outcome)
+        row.update(texts.get((str(inst["instance_id"]), row["trial"], _perturbation(inst)), {}))
         rows.append(row)
     n_requests = len(state.get("request_states") or []) if isinstance(state, dict) else 0
     if n_requests and n_requests != len(rows):

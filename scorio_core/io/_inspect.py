@@ -20,6 +20,9 @@ Signals: ``prompt_tokens`` (``usage.input_tokens``), ``completion_tokens``
 ``max_tokens``), ``latency`` (``total_time``, else ``output.time``), ``max_tokens`` (generate
 config), ``working_time``, ``reasoning_tokens``. A sample without a score (an errored
 sample) has no outcome and is reported.
+Drill-down text (:mod:`scorio_core.io._text`): ``input``, ``target``, ``answer``
+(``output.completion``), the outcome scorer's ``extracted_answer`` (``score.answer``) and
+``explanation``, and ``transcript`` (the sample's ``messages`` rendered as ``[role]`` blocks).
 
 ``inspect_ai`` itself (0.3.285) installs cleanly with pip but pulls in ~80 packages
 (~325 MB), so it is not used; an ``.eval`` whose members are zstd-compressed needs the small
@@ -40,6 +43,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
+from scorio_core.io._text import as_text, clip, messages_text
 
 __all__ = ["read_inspect", "value_to_float"]
 
@@ -183,6 +187,30 @@ def _score_value(score_map: dict, scorer: str):
     return value
 
 
+def _completion(output: dict) -> str | None:
+    text = output.get("completion")
+    if isinstance(text, str) and text:
+        return text
+    choices = output.get("choices") or []
+    message = choices[0].get("message") if choices and isinstance(choices[0], dict) else None
+    return messages_text([message])[len(f"[{message.get('role', '?')}]\n"):] if isinstance(message, dict) else None
+
+
+def _texts(sample: dict, output: dict, score, source: str) -> dict:
+    """Drill-down text of one sample: ``input``, ``target``, ``answer`` (the completion), the
+    outcome scorer's ``extracted_answer`` and ``explanation``, and the ``transcript`` (messages)."""
+    score = score if isinstance(score, dict) else {}
+    out = {
+        "input": as_text(sample.get("input")),
+        "target": as_text(sample.get("target")) if sample.get("target") not in (None, "", []) else None,
+        "answer": _completion(output),
+        "extracted_answer": as_text(score.get("answer")),
+        "explanation": as_text(score.get("explanation")),
+        "transcript": messages_text(sample.get("messages")),
+    }
+    return {k: clip(v, source) for k, v in out.items() if v not in (None, "")}
+
+
 def read_inspect(src: Source, fmt: str, mapping) -> Part:
     """Read an Inspect AI log into a canonical attempt table (see module docstring).
 
@@ -234,6 +262,7 @@ def read_inspect(src: Source, fmt: str, mapping) -> Part:
         for scorer in scores:
             if scorer != outcome and not outcome.startswith(scorer + "."):
                 row[f"scorer_{scorer}"] = value_to_float(_score_value(scores, scorer))
+        row.update(_texts(s, output, scores.get(outcome.partition(".")[0]), src.name))
         rows.append(row)
         where.append(context)
     if errored:

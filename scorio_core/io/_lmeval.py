@@ -15,6 +15,11 @@ alongside or next to the samples file); otherwise the samples file's folder name
 is the ``<task>`` part of the file name; with several filters on one file the task becomes
 ``<task> [<filter>]``. The outcome is the first logged metric (e.g. ``exact_match``, ``acc``)
 unless ``mapping={'is_correct': '<metric>'}``; other metrics are kept as signals.
+
+Drill-down text (:mod:`scorio_core.io._text`): ``input`` (the first request's prompt,
+``arguments.gen_args_0.arg_0``), ``target``, ``answer`` (``resps``: the trial's response, or all
+K responses of a collapsed document) and ``extracted_answer`` (``filtered_resps``); the
+numbers log-likelihood tasks log there are not text and are not kept.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json, utf8_text
+from scorio_core.io._text import as_text, clip
 
 __all__ = ["load_results_json", "read_lm_eval_results", "read_lm_eval_samples", "results_timestamp", "samples_timestamp"]
 
@@ -110,6 +116,7 @@ def _records_to_part(src: Source, records: list[tuple[int, dict]], model: str, t
                     x = x[trial]
                 if isinstance(x, (int, float)) and not isinstance(x, bool):
                     row[k] = x
+            row.update(_texts(rec, trial, len(values) if isinstance(value, list) else 1, src.name))
             out_rows.append(row)
             positions.append(pos)
     frame = pd.DataFrame.from_records(out_rows)
@@ -128,6 +135,42 @@ def _records_to_part(src: Source, records: list[tuple[int, dict]], model: str, t
     part.mapping.update({"model": "results.model_name" if not defaults else "<folder name>", "task": "<file name>", "question_id": "doc_id", "trial": "<metric list position>", "is_correct": outcome})
     part.defaults.extend(defaults)
     return part
+
+
+def _prompt(arguments) -> str | None:
+    """The prompt of a record's first request (``gen_args_0.arg_0``, or ``[[prompt, ...]]`` in older dumps)."""
+    if isinstance(arguments, dict) and arguments:
+        first = arguments.get("gen_args_0", next(iter(arguments.values())))
+        return first.get("arg_0") if isinstance(first, dict) and isinstance(first.get("arg_0"), str) else None
+    if isinstance(arguments, list) and arguments and isinstance(arguments[0], list) and arguments[0]:
+        return arguments[0][0] if isinstance(arguments[0][0], str) else None
+    return None
+
+
+def _per_trial(value, trial: int, n_values: int) -> str | None:
+    """The text of one trial from ``resps``/``filtered_resps``: K strings for K trials, else all of them."""
+    while isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
+        value = value[0]
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        return None  # log-likelihood tasks log numbers here, not text
+    if len(value) == n_values:
+        return value[trial]
+    if len(value) == 1:
+        return value[0]
+    return "\n\n".join(f"[response {i + 1} of {len(value)}]\n{v}" for i, v in enumerate(value))
+
+
+def _texts(rec: dict, trial: int, n_values: int, source: str) -> dict:
+    """Drill-down text of one attempt: ``input`` (prompt), ``target``, ``answer`` (``resps``), ``extracted_answer`` (``filtered_resps``)."""
+    out = {
+        "input": _prompt(rec.get("arguments")),
+        "target": as_text(rec.get("target")) if rec.get("target") is not None else None,
+        "answer": _per_trial(rec.get("resps"), trial, n_values),
+        "extracted_answer": _per_trial(rec.get("filtered_resps"), trial, n_values),
+    }
+    return {k: clip(v, source) for k, v in out.items() if v is not None}
 
 
 def _n_responses(rec: dict) -> int:

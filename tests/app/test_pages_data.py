@@ -136,3 +136,25 @@ def test_hostile_file_name_is_shown_literally_and_deep_json_is_a_clean_error(app
     errors = [shown(e.value) for e in app.main.error]
     assert errors and not any("Traceback" in e or "RecursionError" in e for e in errors)
     assert app.sidebar.selectbox(key="dataset").value == "matharena-aime-2025-I"  # the previous data is still active
+
+
+def test_inspect_dump_drilldown_shows_its_text_as_plain_text(app):
+    # issue 16: the loaders keep input, target, answer, extracted answer, explanation and transcript;
+    # the Data page inspector and the question drill-down show them in full as plain text
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "formats" / "inspect_ai"
+    files = [(name, (folder / name).read_bytes(), "application/json") for name in ("data_arc_qwen.json", "data_arc_sonnet.json")]
+    upload(app, *files)
+    signals = app.main.dataframe[-1].value
+    assert "transcript" not in set(signals["field"]) and "prompt_tokens" in set(signals["field"])
+    labels = [e.label for e in app.main.expander]
+    assert any(label.startswith("transcript (") for label in labels) and any(label.startswith("input (") for label in labels)
+    texts = [t.value for t in app.main.text]
+    assert any(t.startswith("[user]\nAnswer the following multiple choice question.") for t in texts)  # the transcript
+    app.toggle(key="data_question_attempts").set_value(True).run()
+    no_exception(app)
+    attempts = app.main.dataframe[-1].value
+    assert {"model", "trial", "is_correct", "extracted_answer", "target"} <= set(attempts.columns)
+    assert "transcript" not in attempts.columns  # long text is shown below the table, not cut in a cell
+    assert app.selectbox(key="data_attempt").options

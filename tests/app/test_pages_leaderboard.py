@@ -227,3 +227,26 @@ def test_short_display_names_with_the_full_name_on_hover(app):
     assert {"acme/model-a-20240101", "acme/model-b-20240101"} <= hover
     app.sidebar.toggle(key="short_names").set_value(False).run()
     assert set(app.main.dataframe[0].value["model"]) == {"acme/model-a-20240101", "acme/model-b-20240101"}
+
+
+def test_family_column_groups_models_in_the_sidebar_and_the_link(app):
+    # issue 16: optional grouping by a family/organisation column
+    rows = ["model,Family,question_id,trial,is_correct"]
+    fams = {"m1": "llama", "m2": "llama", "m3": "qwen", "m4": "qwen"}
+    rows += [f"{m},{f},q{q},{t},{(q + t + int(m[1])) % 2}" for m, f in fams.items() for q in range(5) for t in range(3)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("fam.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/leaderboard.py").run()
+    no_exception(app)
+    full = app.main.dataframe[0].value.set_index("model")
+    groups = app.sidebar.multiselect(key="groups")
+    assert groups.options == ["llama", "qwen"] and "Family" in groups.label
+    groups.set_value(["qwen"]).run()
+    no_exception(app)
+    table = app.main.dataframe[0].value.set_index("model")
+    assert set(table.index) == {"m3", "m4"}
+    assert (table["rank"] == full.loc[table.index, "rank"]).all()  # ranks among every model
+    app.sidebar.multiselect(key="models").set_value(["m1", "m3"]).run()
+    assert list(app.main.dataframe[0].value["model"]) == ["m3"]  # both filters apply
+

@@ -17,6 +17,7 @@ import hashlib
 import os
 import re
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -211,7 +212,8 @@ def _split_by_columns(con, groups: list[_Group]) -> list[_Group]:
     return out
 
 
-def _canonical_select(con, group: _Group, mapping: Mapping[str, str] | None) -> tuple[str, list, MappingGuess, list[str]]:
+def _canonical_select(con, group: _Group, mapping: Mapping[str, str] | None, *,
+                      positions: bool = False) -> tuple[str, list, MappingGuess, list[str]]:
     """SQL (and its parameters) giving the group's rows under canonical names, plus the mapping used."""
     columns = _describe(con, group)
     names = [c for c, _ in columns]
@@ -258,9 +260,75 @@ def _canonical_select(con, group: _Group, mapping: Mapping[str, str] | None) -> 
         o, o_bad = _number_expr(gm["is_correct"], types[gm["is_correct"]], "is_correct", src, booleans=True)
         select += [f"{o} AS o", f"{o_bad} AS bad_o", f"CAST({quote_ident(gm['is_correct'])} AS VARCHAR) AS raw_o"]
     select.append(f"src.{quote_ident(_FILE_COL)} AS file")
+    if positions:
+        select.append("src.ordinality AS pos")
+        sql += " WITH ORDINALITY"
     join = f" LEFT JOIN __files ON __files.path = src.{quote_ident(_FILE_COL)}" if ("model" not in gm or "task" not in gm) else ""
     text = f"SELECT {', '.join(select)} FROM {sql} AS src{join}"
     return text, params + sel_params, guess, defaults
+
+
+class _Prepared(NamedTuple):
+    """The canonical attempt/count rows of every input as one SQL text, with what produced them."""
+
+    canon: str
+    params: list
+    groups: list
+    guesses: list
+    defaults: list
+    layout: str
+    with_trial: bool
+
+
+def engine_files(paths, format: str | None = None) -> list[InputFile]:
+    """Expand inputs for DuckDB; refuse files whose format only the pandas readers know."""
+    files = expand_inputs(paths, format)
+    unknown = [f for f in files if f.format is None]
+    if unknown:
+        raise EngineUnsupported("the DuckDB engine reads CSV, TSV, Parquet and JSONL tables only (by suffix, .gz allowed); "
+                                "use --engine pandas or --format.", source=unknown[0].name)
+    return files
+
+
+def prepare_inputs(con, files: list[InputFile], mapping: Mapping[str, str] | None, *, positions: bool = False) -> _Prepared:
+    """Register the files, infer each group's mapping and build the canonical ``SELECT`` (shared by every DuckDB view).
+
+    ``positions`` adds ``pos``: the row's ordinal in its group's scan (monotone within a file), so
+    the first appearance of a model can be found as the pandas loader sees it.
+    """
+    groups: dict[str, list[InputFile]] = {}
+    for f in files:
+        groups.setdefault(f.format, []).append(f)
+    con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR)")
+    con.executemany("INSERT INTO __files VALUES (?, ?, ?)", [[f.path, f.stem, f.name] for f in files])
+    selects, params, guesses, defaults = [], [], [], []
+    group_objs = _split_by_columns(con, [_Group(fmt, fs) for fmt, fs in groups.items()])
+    for g in group_objs:
+        s, p, guess, d = _canonical_select(con, g, mapping, positions=positions)
+        selects.append(s)
+        params += p
+        guesses.append(guess)
+        defaults += d
+    layouts = {g.layout for g in guesses}
+    if len(layouts) > 1:
+        raise EngineUnsupported("the inputs mix count tables and attempt tables; use --engine pandas.",
+                                source=", ".join(g.label for g in group_objs))
+    layout = layouts.pop()
+    with_trial = {"trial" in g.mapping for g in guesses}
+    if layout == "attempts" and len(with_trial) > 1:
+        raise EngineUnsupported("some inputs have a trial column and some do not; use --engine pandas.",
+                                source=", ".join(g.label for g in group_objs))
+    canon = " UNION ALL BY NAME ".join(f"({s})" for s in selects)
+    return _Prepared(canon, params, group_objs, guesses, defaults, layout, with_trial.pop())
+
+
+def source_infos(prep: _Prepared, per_file: Mapping[str, int], hash_files: bool) -> tuple[SourceInfo, ...]:
+    """One :class:`SourceInfo` per file (rows = the file's input rows)."""
+    return tuple(
+        SourceInfo(f.name, f.format, _sha256(f.path) if hash_files else "", int(per_file.get(f.path, 0)), prep.layout,
+                   tuple(guess.mapping.items()))
+        for g, guess in zip(prep.groups, prep.guesses) for f in g.files
+    )
 
 
 def load_counts_duckdb(
@@ -276,59 +344,30 @@ def load_counts_duckdb(
     """Count attempt-level (or count-level) table files with DuckDB; see :func:`scorio_core.io.engines.load_counts`."""
     import duckdb
 
-    files = expand_inputs(paths, format)
-    unknown = [f for f in files if f.format is None]
-    if unknown:
-        raise EngineUnsupported("the DuckDB engine reads CSV, TSV, Parquet and JSONL tables only (by suffix, .gz allowed); "
-                                "use --engine pandas or --format.", source=unknown[0].name)
-    groups: dict[str, list[InputFile]] = {}
-    for f in files:
-        groups.setdefault(f.format, []).append(f)
+    files = engine_files(paths, format)
     con = _connect(memory_limit, temp_directory, threads)
     try:
-        con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR)")
-        con.executemany("INSERT INTO __files VALUES (?, ?, ?)", [[f.path, f.stem, f.name] for f in files])
-        selects, params, guesses, defaults = [], [], [], []
-        group_objs = _split_by_columns(con, [_Group(fmt, fs) for fmt, fs in groups.items()])
-        for g in group_objs:
-            s, p, guess, d = _canonical_select(con, g, mapping)
-            selects.append(s)
-            params += p
-            guesses.append(guess)
-            defaults += d
-        layouts = {g.layout for g in guesses}
-        if len(layouts) > 1:
-            raise EngineUnsupported("the inputs mix count tables and attempt tables; use --engine pandas.",
-                                    source=", ".join(g.label for g in group_objs))
-        layout = layouts.pop()
-        with_trial = {"trial" in g.mapping for g in guesses}
-        if layout == "attempts" and len(with_trial) > 1:
-            raise EngineUnsupported("some inputs have a trial column and some do not; use --engine pandas.",
-                                    source=", ".join(g.label for g in group_objs))
-        canon = " UNION ALL BY NAME ".join(f"({s})" for s in selects)
+        prep = prepare_inputs(con, files, mapping)
+        layout = prep.layout
         try:
             if layout == "counts":
-                cells, per_file = _count_counts(con, canon, params, group_objs)
+                cells, per_file = _count_counts(con, prep.canon, prep.params, prep.groups)
             else:
-                cells, per_file, n_attempts = _count_attempts(con, canon, params, group_objs, with_trial.pop())
+                cells, per_file, n_attempts = _count_attempts(con, prep.canon, prep.params, prep.groups, prep.with_trial)
         except duckdb.Error as exc:
-            raise _duck_error(exc, group_objs[0], guesses[0]) from None
+            raise _duck_error(exc, prep.groups[0], prep.guesses[0]) from None
     finally:
         con.close()
     table = _to_frame(cells)
-    infos = tuple(
-        SourceInfo(f.name, f.format, _sha256(f.path) if hash_files else "", int(per_file.get(f.path, 0)), layout,
-                   tuple(guess.mapping.items()))
-        for g, guess in zip(group_objs, guesses) for f in g.files
-    )
+    infos = source_infos(prep, per_file, hash_files)
     notes = []
     if layout == "attempts":
         notes.append(f"{n_attempts:,} attempts counted by the DuckDB engine into {len(table):,} (model, task, question) "
-                     "cells; trial order is not kept (trajectories need --engine pandas).")
+                     "cells; trial order is not kept (`trajectory --engine duckdb` computes prefix counts itself).")
     meta = {
         "sources": tuple((i.name, i.format) for i in infos),
         "mappings": tuple((i.name, i.mapping) for i in infos),
-        "defaults": tuple(defaults),
+        "defaults": tuple(prep.defaults),
         "notes": tuple(notes),
     }
     names = tuple(i.name for i in infos)
