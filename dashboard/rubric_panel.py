@@ -145,7 +145,7 @@ def _slug(name: str) -> str:
 def render_json() -> None:
     """Download the rubric in force as JSON; upload one (replaces the tables)."""
     ws = rubric_state.workspace()
-    left, right = st.columns([1, 2], vertical_alignment="center")
+    left, right = st.columns([1, 1.4], vertical_alignment="center")
     left.download_button("Download JSON", rubric.schema_to_json(ws.schema), file_name=f"{_slug(ws.schema.name)}.json",
                          mime="application/json", icon=":material/download:", key="rubric_download", on_click="ignore")
     upload = right.file_uploader("Upload a rubric JSON", type=["json"], key="rubric_upload",

@@ -69,15 +69,36 @@ def rerank_display(table: pd.DataFrame, baseline: pd.DataFrame | None, *, confid
         frame.insert(1, "change", ["" if d is None else ("=" if d == 0 else f"{d:+d}") for d in change])
     pct = f"{confidence:.0%}"
     config = {
-        "rank_ci": st.column_config.NumberColumn("Rank", format="%d", width="small",
+        # pixel widths: at 1280 px the table shares the page with the thresholds panel, and the
+        # numbers must not be cut (issue 16); the model column takes what is left
+        "rank_ci": st.column_config.NumberColumn("Rank", format="%d", width=52,
                                                  help="Rank with CI ties at the sidebar's credibility level."),
-        "change": st.column_config.TextColumn("vs binary", width="small",
+        "change": st.column_config.TextColumn("vs binary", width=74,
                                                 help="Places gained (+) or lost (-) against binary correctness (rank by mean)."),
-        "model": st.column_config.TextColumn("Model"),
-        "mu": st.column_config.NumberColumn("Bayes@N", format="%.3f", width="small", help="Posterior mean under this rubric."),
-        "interval": st.column_config.TextColumn(f"{pct} CrI"),
+        "model": st.column_config.TextColumn("Model", help="Display name; the Leaderboard and exports have the full name."),
+        "mu": st.column_config.NumberColumn("Bayes@N", format="%.3f", width=74, help="Posterior mean under this rubric."),
+        "interval": st.column_config.TextColumn(f"{pct} CrI", width=118),
     }
     return frame, config
+
+
+def combined_display(combined: pd.DataFrame, *, confidence: float) -> tuple[pd.DataFrame, dict]:
+    """The Tasks page's combined scores, best first: score, interval as one text column, tasks scored,
+    and the reason a model has no score (only when some model has none), sized to fit at 1280 px."""
+    table = combined.sort_values("score", ascending=False, na_position="last")
+    frame = pd.DataFrame({"model": table["model"].astype(str), "score": table["score"]})
+    frame["interval"] = [f"[{lo:.4f}, {hi:.4f}]" if pd.notna(lo) else "" for lo, hi in zip(table["lo"], table["hi"])]
+    frame["n_tasks"] = table["n_tasks"]
+    if "reason" in table.columns and table["reason"].fillna("").astype(str).str.len().gt(0).any():
+        frame["reason"] = table["reason"].fillna("")
+    config = {
+        "model": st.column_config.TextColumn("Model"),
+        "score": st.column_config.NumberColumn("combined Bayes@N", format="%.4f", width=130),
+        "interval": st.column_config.TextColumn(f"{confidence:.0%} interval", width=150),
+        "n_tasks": st.column_config.NumberColumn("tasks scored", format="%d", width=100),
+        "reason": st.column_config.TextColumn("why no score"),
+    }
+    return frame.reset_index(drop=True), config
 
 
 def disagreement_display(table: pd.DataFrame, *, name_a: str, name_b: str, binary: bool,

@@ -7,6 +7,7 @@ and every earlier upload stay as they were.
 from __future__ import annotations
 
 import hashlib
+from io import BytesIO
 from pathlib import PurePath
 
 import streamlit as st
@@ -16,11 +17,35 @@ from dashboard.text import md
 from dashboard.workspace_state import pop_notice, save_upload
 from scorio_core import io
 from scorio_core.errors import InputError
+from scorio_core.io.engines import AUTO_THRESHOLD_BYTES, EngineUnsupported, NotReadyError
+from scorio_core.io.engines.uploads import count_uploads, upload_engine
 
 __all__ = ["render_uploader", "UPLOAD_TYPES"]
 
 UPLOAD_TYPES = ["csv", "tsv", "jsonl", "json", "parquet", "npz", "eval", "gz"]
 _AUTO = "auto-detect"
+#: Uploads of table files this large together are offered to DuckDB as counts (``--engine auto``'s threshold).
+COUNTS_THRESHOLD_BYTES = AUTO_THRESHOLD_BYTES
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _engine_for(digest: str, fmt: str | None, _files) -> str:
+    """:func:`~scorio_core.io.engines.uploads.upload_engine` once per upload (JSONL is sniffed on disk)."""
+    return upload_engine(_files, fmt, threshold=COUNTS_THRESHOLD_BYTES)
+
+
+def _counted(upload: state.Upload):
+    """The upload counted by DuckDB, or None when it needs the pandas loader (its report names the choice)."""
+    try:
+        return count_uploads(list(upload.files), format=upload.format, mapping=dict(upload.mapping) or None)
+    except (EngineUnsupported, NotReadyError):
+        return None
+
+
+def _parquet(dataset) -> bytes:
+    buffer = BytesIO()
+    dataset.counts.to_parquet(buffer, index=False)
+    return buffer.getvalue()
 
 
 def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> dict[str, str] | None:
@@ -88,12 +113,28 @@ def render_uploader() -> None:
         mapping = _mapping_widgets(files, fmt)
         if state.UPLOAD_PREFIX + (name.strip() or default_name) in state.uploads():
             st.caption("A dataset with this name is already loaded: loading replaces it (rename to keep both).")
+        as_counts = False
+        if _engine_for(digest, fmt, files) == "duckdb":
+            as_counts = st.radio(
+                "Read as", [True, False], key=f"upload_counts_{digest}", horizontal=True,
+                format_func=lambda v: "counts with DuckDB (large tables)" if v else "attempts (every view)",
+                help="Counts: DuckDB turns the attempt rows into correct trials out of N per question out of core "
+                     "(faster, far less memory); leaderboards, comparisons and convergence work, but trajectories, "
+                     "rubrics and the drill-down need the attempt rows. Attempts: the full table in memory.")
         if st.button("Load", type="primary", disabled=mapping is None, key="upload_load"):
             upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt, mapping=tuple(sorted((mapping or {}).items())))
             bar = st.progress(0.0, text="Reading the files... (change any setting to cancel)")
             try:
-                dataset = io.load(list(upload.files), format=upload.format, mapping=dict(upload.mapping) or None,
-                                  progress=lambda fraction, message: bar.progress(fraction, text=md(message)))
+                dataset = None
+                if as_counts:
+                    bar.progress(0.1, text="Counting with DuckDB... (change any setting to cancel)")
+                    dataset = _counted(upload)
+                    if dataset is not None:
+                        # kept in the session only (no workspace): the count table, so a reload reads counts again
+                        session_files = ((f"{PurePath(files[0][0]).stem.split('.')[0]}.counts.parquet", _parquet(dataset)),)
+                if dataset is None:
+                    dataset = io.load(list(upload.files), format=upload.format, mapping=dict(upload.mapping) or None,
+                                      progress=lambda fraction, message: bar.progress(fraction, text=md(message)))
             except (InputError, ValueError, TypeError, OSError) as exc:
                 bar.empty()
                 st.error(md(str(exc)), icon=":material/error:")
@@ -110,5 +151,8 @@ def render_uploader() -> None:
                 st.caption("Nothing changed: the previously loaded data is still active.")
                 return
             bar.progress(1.0, text="Saving to the workspace...")
-            state.add_upload(upload, save_upload(upload.name, upload.files, dataset))
+            saved = save_upload(upload.name, upload.files, dataset)
+            if saved is None and as_counts and dataset.attempts is None:
+                upload = state.Upload(name=upload.name, files=session_files)
+            state.add_upload(upload, saved)
             st.rerun()

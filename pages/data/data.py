@@ -5,6 +5,7 @@ import streamlit as st
 from dashboard import rubric_state
 from dashboard.data_panel import render_outcomes
 from dashboard.quality import render_choices, render_report, render_sources, render_summary
+from dashboard.server_open import render_server_open
 from dashboard.sidebar import page_context
 from dashboard.text import md
 from dashboard.upload import render_uploader
@@ -19,6 +20,8 @@ st.caption(
 
 with st.expander("Upload eval dumps", expanded=not st.session_state.get("_uploads"), icon=":material/upload_file:"):
     render_uploader()
+with st.expander("Open from the server (shared folders)", icon=":material/folder_open:"):
+    render_server_open()
 with st.expander("Saved datasets (workspace)", icon=":material/cloud_done:"):
     render_workspace_datasets()
 

@@ -42,7 +42,7 @@ with picker:  # drawn above the tables, after they are read, so it names the rub
 refresh_rubric_note()
 
 active = rubric_state.active_rubric(ctx)
-results, side = st.columns([3, 2], gap="large")
+results = st.container()  # the page width: names and intervals are never cut at 1280 px (issue 16)
 with results:
     st.subheader("Re-ranked leaderboard")
     if active.status == "not-applicable":
@@ -60,11 +60,13 @@ with results:
     st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 760))
     st.caption(f"Bayes@N under {md(active.summary)}; task: {md(ctx.task)}. \"vs binary\": places gained against binary correctness.")
 
-with side:
+thresholds, save = st.columns([1, 1], gap="large")
+with thresholds:
     st.subheader("Thresholds")
     scope = "all tasks pooled" if ctx.task == "all tasks" else f"task {md(ctx.task)}"
     st.caption(f"Percentile thresholds are computed over every attempt in scope ({scope}), all models pooled (paper Table 4).")
     rubric_panel.render_thresholds(active)
+with save:
     st.subheader("Save and share")
     rubric_panel.render_json()
     with st.expander("Prior outcomes R0 (optional)"):

@@ -7,6 +7,7 @@ from dashboard.figures import combined_interval_plot, task_heatmap
 from dashboard.guard import user_errors
 from dashboard.quality import blocking_notice
 from dashboard.sidebar import page_context
+from dashboard.tables import combined_display
 from dashboard.text import md
 from dashboard.compute import task_table
 from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING
@@ -60,13 +61,8 @@ st.caption(f"Each cell: Bayes@N posterior mean [credible interval], the Leaderbo
 st.subheader("Combined score", divider="gray")
 shown_combined = combined[combined["model"].isin(models)]
 st.plotly_chart(combined_interval_plot(shown_combined, confidence=ctx.confidence), width="stretch")
-st.dataframe(shown_combined.drop(columns=["sigma"]).sort_values("score", ascending=False, na_position="last"),
-             hide_index=True, width="stretch",
-             column_config={"score": st.column_config.NumberColumn("combined Bayes@N", format="%.4f"),
-                            "lo": st.column_config.NumberColumn(format="%.4f"),
-                            "hi": st.column_config.NumberColumn(format="%.4f"),
-                            "n_tasks": st.column_config.NumberColumn("tasks scored"),
-                            "reason": st.column_config.TextColumn("why no score", width="large")})
+frame, config = combined_display(shown_combined, confidence=ctx.confidence)
+st.dataframe(frame, hide_index=True, width="stretch", column_config=config)
 st.caption(f"Weighting: {WEIGHTING}. Interval: {COMBINED_ASSUMPTION}. Per-task intervals: {md(matrix.interval)}.")
 
 st.subheader("Pass / fail", divider="gray")

@@ -221,7 +221,9 @@ def choose_engine(args: argparse.Namespace) -> str:
     engine = getattr(args, "engine", None) or "auto"
     if engine == "pandas":
         return "pandas"
-    needs_rows = getattr(args, "command", None) in _ATTEMPT_COMMANDS or bool(getattr(args, "schema", None))
+    # leaderboard --schema runs in DuckDB when the rubric translates to SQL (scorio_core.io.engines.rubric_sql)
+    needs_rows = getattr(args, "command", None) in _ATTEMPT_COMMANDS or (
+        bool(getattr(args, "schema", None)) and (getattr(args, "command", None) != "leaderboard" or engine == "spark"))
     prefix_error = None
     if needs_rows and engine != "spark" and getattr(args, "command", None) == "trajectory" and not getattr(args, "schema", None):
         # Bayes@n / avg@n trajectories under a fixed prior run from prefix counts in DuckDB

@@ -83,16 +83,24 @@ def run(args: argparse.Namespace) -> int:
     check_tau(args.tau)
     if args.k < 1:
         raise ValueError(f"--k must be >= 1; got {args.k}.")
-    dataset = load_dataset(args)
-    tasks = [args.task] if args.task else task_names(dataset)
+    sql = _sql_rubric(args) if args.schema else None
+    dataset = sql.dataset if sql is not None else load_dataset(args)
+    tasks = [args.task] if args.task else (_sql_tasks(sql) if sql is not None else task_names(dataset))
     frames, notes = [], []
     unmatched = {"policy": args.unmatched, "count": 0, "by_model": {}}
     for task in tasks:
-        categorization, rubric_notes = _categorize(dataset, args, task) if args.schema else (None, [])
-        notes.extend(_note("rubric", task, note) for note in rubric_notes)
-        if categorization is not None:
-            categorization = _unmatched(dataset, task, categorization, args.unmatched, unmatched, notes)
-        outcomes = outcomes_for(dataset, task, categorization)
+        if sql is not None:  # category counts computed in DuckDB: same inputs as the pandas path below
+            from scorio_core.io.engines.rubric_sql import sql_task_outcomes
+
+            outcomes, rubric_notes, per_model = sql_task_outcomes(sql, task, args.unmatched)
+            notes.extend(_note("rubric", task, note) for note in rubric_notes)
+            _record_unmatched(per_model, task, args.unmatched, unmatched, notes)
+        else:
+            categorization, rubric_notes = _categorize(dataset, args, task) if args.schema else (None, [])
+            notes.extend(_note("rubric", task, note) for note in rubric_notes)
+            if categorization is not None:
+                categorization = _unmatched(dataset, task, categorization, args.unmatched, unmatched, notes)
+            outcomes = outcomes_for(dataset, task, categorization)
         notes.extend(_note("data", task, note) for note in outcomes.rubric.notes)
         frame = leaderboard(outcomes, metric=args.metric, k=args.k, tau=args.tau, confidence=args.confidence,
                             tie_rule=args.tie_rule, prior=args.prior, scope=args.scope, question_set=args.question_set)
@@ -145,10 +153,17 @@ def _note(code: str, task: str, text: str) -> dict:
 
 def _unmatched(dataset, task, categorization, policy, summary: dict, notes: list):
     """Apply ``--unmatched`` and record the attempts that matched no category (per model) in ``summary``/``notes``."""
-    from scorio_core.rerank import UNMATCHED_EXCLUDE, apply_unmatched, scope_mask, unmatched_by_model
+    from scorio_core.rerank import apply_unmatched, scope_mask, unmatched_by_model
 
     mask = scope_mask(dataset.attempts, task)
-    counts = unmatched_by_model(dataset.attempts, categorization.codes, mask)
+    _record_unmatched(unmatched_by_model(dataset.attempts, categorization.codes, mask), task, policy, summary, notes)
+    return apply_unmatched(categorization, mask, policy)
+
+
+def _record_unmatched(counts, task, policy, summary: dict, notes: list) -> None:
+    """Add the per-model unmatched counts (``model, attempts, unmatched`` frame) to ``summary`` and ``notes``."""
+    from scorio_core.rerank import UNMATCHED_EXCLUDE
+
     counts = counts[counts["unmatched"] > 0]
     if len(counts):
         total = int(counts["unmatched"].sum())
@@ -161,7 +176,36 @@ def _unmatched(dataset, task, categorization, policy, summary: dict, notes: list
         notes.append({"code": "unmatched", "task": task, "message": f"{task}: {total} attempts matched no rubric "
                       f"category and {fate} ({per_model}{', ...' if len(counts) > 10 else ''})",
                       "by_model": {str(m): int(n) for m, n in zip(counts["model"], counts["unmatched"])}})
-    return apply_unmatched(categorization, mask, policy)
+
+
+def _sql_rubric(args):
+    """``--schema`` with DuckDB: category counts from :func:`load_category_counts`, or None for pandas.
+
+    ``--engine auto`` falls back to pandas when the rubric or the data is not supported in SQL;
+    ``--engine duckdb`` raises the reason (one line, exit 2).
+    """
+    from scorio_core.cli._common import choose_engine, parse_mapping
+    from scorio_core.io.engines import EngineUnsupported, NotReadyError
+
+    if choose_engine(args) != "duckdb":
+        return None
+    try:
+        if args.max_tokens is not None:
+            raise EngineUnsupported("--max-tokens derives token_ratio, which the DuckDB engine does not compute; "
+                                    "use --engine pandas.")
+        from scorio_core.cli.rubric import read_frozen
+        from scorio_core.io.engines.rubric_sql import load_category_counts
+
+        frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
+        result = load_category_counts(args.paths, args.schema, task=args.task, mapping=parse_mapping(args.mapping) or None,
+                                      format=args.format, thresholds=frozen)
+    except (EngineUnsupported, NotReadyError):
+        if getattr(args, "engine", "auto") == "duckdb":
+            raise
+        args.engine = "pandas"  # auto: the pandas path categorizes (and reports what needs a choice)
+        return None
+    args.engine_used = "duckdb"
+    return result
 
 
 def _categorize(dataset, args, task):
@@ -172,3 +216,9 @@ def _categorize(dataset, args, task):
     frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
     categorization, notes = categorization_for(dataset, args.schema, task, thresholds=frozen, max_tokens=args.max_tokens)
     return categorization, [n.split(": ", 1)[1] if n.startswith(f"{task}: ") else n for n in notes]
+
+
+def _sql_tasks(result) -> list:
+    from scorio_core.io.engines.rubric_sql import task_order
+
+    return task_order(result)

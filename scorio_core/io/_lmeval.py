@@ -18,8 +18,9 @@ unless ``mapping={'is_correct': '<metric>'}``; other metrics are kept as signals
 
 Drill-down text (:mod:`scorio_core.io._text`): ``input`` (the first request's prompt,
 ``arguments.gen_args_0.arg_0``), ``target``, ``answer`` (``resps``: the trial's response, or all
-K responses of a collapsed document) and ``extracted_answer`` (``filtered_resps``); the
-numbers log-likelihood tasks log there are not text and are not kept.
+K responses of a collapsed document) and ``extracted_answer`` (``filtered_resps``) of generation
+requests; log-likelihood requests log (log-prob, is-greedy) pairs there, which are not answers
+and are not kept.
 """
 
 from __future__ import annotations
@@ -147,6 +148,17 @@ def _prompt(arguments) -> str | None:
     return None
 
 
+def _is_generation(arguments) -> bool:
+    """Whether a record's request generates text (its second argument is the generation kwargs dict);
+    log-likelihood requests pass a continuation string there and log (log-prob, is-greedy) pairs as responses."""
+    if isinstance(arguments, dict) and arguments:
+        first = arguments.get("gen_args_0", next(iter(arguments.values())))
+        return isinstance(first, dict) and isinstance(first.get("arg_1"), dict)
+    if isinstance(arguments, list) and arguments and isinstance(arguments[0], list) and len(arguments[0]) > 1:
+        return isinstance(arguments[0][1], dict)
+    return False
+
+
 def _per_trial(value, trial: int, n_values: int) -> str | None:
     """The text of one trial from ``resps``/``filtered_resps``: K strings for K trials, else all of them."""
     while isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
@@ -164,11 +176,12 @@ def _per_trial(value, trial: int, n_values: int) -> str | None:
 
 def _texts(rec: dict, trial: int, n_values: int, source: str) -> dict:
     """Drill-down text of one attempt: ``input`` (prompt), ``target``, ``answer`` (``resps``), ``extracted_answer`` (``filtered_resps``)."""
+    generated = _is_generation(rec.get("arguments"))
     out = {
         "input": _prompt(rec.get("arguments")),
         "target": as_text(rec.get("target")) if rec.get("target") is not None else None,
-        "answer": _per_trial(rec.get("resps"), trial, n_values),
-        "extracted_answer": _per_trial(rec.get("filtered_resps"), trial, n_values),
+        "answer": _per_trial(rec.get("resps"), trial, n_values) if generated else None,
+        "extracted_answer": _per_trial(rec.get("filtered_resps"), trial, n_values) if generated else None,
     }
     return {k: clip(v, source) for k, v in out.items() if v is not None}
 

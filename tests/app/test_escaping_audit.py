@@ -50,6 +50,8 @@ VERIFIED: dict[tuple[str, str], str] = {
     ("pages/results/leaderboard.py", "spec.label"): "the label of a metric of the fixed METRICS registry",
     ("pages/results/leaderboard.py", "calibration.attrs['seed']"): "an int seed of the bundled calibration table",
     ("pages/results/leaderboard.py", "level[result.column.level]"): "a value of the literal dict `level` just above",
+    ("dashboard/server_open.py", "roots.ENV"): "the constant 'SCORIO_DATA_ROOTS'",
+    ("dashboard/server_open.py", "_size(matches.total_bytes)"): "an int formatted with a literal unit",
 }
 
 

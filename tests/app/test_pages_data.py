@@ -158,3 +158,59 @@ def test_inspect_dump_drilldown_shows_its_text_as_plain_text(app):
     assert {"model", "trial", "is_correct", "extracted_answer", "target"} <= set(attempts.columns)
     assert "transcript" not in attempts.columns  # long text is shown below the table, not cut in a cell
     assert app.selectbox(key="data_attempt").options
+
+
+def test_open_from_a_server_folder_stays_inside_it(app, tmp_path, monkeypatch):
+    # issue 15: a dataset opened from a server-side path or glob, restricted to the configured roots
+    import pandas as pd
+
+    base = tmp_path / "evals"
+    (base / "runs").mkdir(parents=True)
+    rows = [(m, f"q{q}", t, (q + t + i) % 2) for i, m in enumerate(("alpha", "beta")) for q in range(5) for t in range(2)]
+    pd.DataFrame(rows, columns=["model", "question_id", "trial", "is_correct"]).to_csv(base / "runs" / "r.csv", index=False)
+    monkeypatch.setenv("SCORIO_DATA_ROOTS", str(base))
+    app.switch_page(DATA).run()
+    before = app.session_state["dataset"]
+    app.text_input(key="server_pattern").set_value("../evals/runs/r.csv").run()
+    app.button(key="server_open").click().run()
+    no_exception(app)
+    assert any("'..' is not allowed" in shown(e.value) for e in app.error)
+    assert app.session_state["dataset"] == before
+    app.text_input(key="server_pattern").set_value("runs/*.csv").run()
+    app.button(key="server_open").click().run()
+    no_exception(app)
+    assert app.session_state["dataset"] == saved_key(app, "evals/runs/*.csv")
+    assert [m.value for m in app.main.metric][0] == "2"  # two models
+
+
+def test_server_folders_are_off_without_configuration(app, monkeypatch):
+    monkeypatch.delenv("SCORIO_DATA_ROOTS", raising=False)
+    app.switch_page(DATA).run()
+    assert any("SCORIO_DATA_ROOTS" in c.value for c in app.main.caption)
+    assert not [t for t in app.text_input if t.key == "server_pattern"]
+
+
+def test_large_table_upload_is_counted_by_duckdb_or_read_as_attempts(app, monkeypatch):
+    # issue 15: large table uploads go through the counts engine (the user may keep the attempt rows)
+    import dashboard.upload as upload_panel
+
+    monkeypatch.setattr(upload_panel, "COUNTS_THRESHOLD_BYTES", 0)
+    body = "model,question,seed,correct\n" + "\n".join(f"m{m},q{q},{t},{(q + t + m) % 2}" for m in range(3) for q in range(4) for t in range(3))
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("big.csv", body.encode(), "text/csv")).run()
+    (choice,) = [r for r in app.radio if r.key.startswith("upload_counts_")]
+    assert choice.value is True  # counts by default above the threshold
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    assert app.session_state["dataset"] == saved_key(app, "big")
+    assert any("order of trials is unknown" in i.value for i in app.info)  # a count table: no per-trial grid
+    assert [m.value for m in app.main.metric][0] == "3"
+
+    body2 = body.replace("m0,", "z0,")
+    app.file_uploader(key="data_uploader").set_value(("big2.csv", body2.encode(), "text/csv")).run()
+    (choice,) = [r for r in app.radio if r.key.startswith("upload_counts_")]
+    choice.set_value(False).run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    assert app.session_state["dataset"] == saved_key(app, "big2")
+    assert not any("order of trials is unknown" in i.value for i in app.info)  # attempts: the trial grid is there

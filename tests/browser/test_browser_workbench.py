@@ -256,6 +256,9 @@ def test_signals_tasks_and_question_drilldown(page, server_url, tmp_path):
     assert all(0 <= s <= 1 for s in scores) and scores == sorted(scores, reverse=True)
     assert_no_exception(page)
     shot(page, "workbench-tasks.png", WIDTH, HEIGHT)
+    for table in (_grid(page, 0), combined):  # layout at 1280 px (issue 16): no column scrolled out of view
+        size = _overflow(table)
+        assert size["grid"] <= size["main"] + 1 and (size["scroll"] is None or size["scroll"] <= size["client"] + 2), size
 
     _go(page, "Compare")
     page.get_by_role("heading", name="Where they disagree").wait_for()
@@ -286,6 +289,9 @@ def test_signals_tasks_and_question_drilldown(page, server_url, tmp_path):
     assert per_model == question_rows[question_rows["model"].isin([model_a, model_b])]["model"].value_counts().to_dict()
     assert_no_exception(page)
     shot(page, "workbench-compare.png", WIDTH, HEIGHT)
+    for table in (disagree, attempts):  # layout at 1280 px (issue 16): no column scrolled out of view
+        size = _overflow(table)
+        assert size["grid"] <= size["main"] + 1 and (size["scroll"] is None or size["scroll"] <= size["client"] + 2), size
 
 
 def test_model_filter_narrows_pages_and_survives_reload(page, server_url, tmp_path):
@@ -362,3 +368,11 @@ def test_rubric_weight_edit_survives_reload(page, server_url, tmp_path):
     _go(page, "Rubric")
     assert _column(_grid(page), "Weight")[:2] == ["0.25", "1"]
     assert_no_exception(page)
+    # layout at 1280 px (issue 16): the re-ranked table beside the thresholds panel shows every column in full
+    reranked = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').filter(has_text="CrI").first
+    reranked.wait_for(timeout=60_000)
+    size = _overflow(reranked)
+    shot(page, "workbench-rubric.png", WIDTH, HEIGHT)
+    assert size["scroll"] is None or size["scroll"] <= size["client"] + 2, size
+    header, body = _grid_rows(reranked)
+    assert all(re.fullmatch(r"\[\d\.\d{3}, \d\.\d{3}\]", row[header.index("95% CrI")]) for row in body), body

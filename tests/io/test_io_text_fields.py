@@ -91,3 +91,20 @@ def test_drilldown_returns_the_text_fields(path):
     frame = question_attempts(ds, str(a["task"].iloc[0]), str(a["question_id"].iloc[0]))
     assert {"input", "target", "answer", "extracted_answer"} <= set(frame.columns)
     assert frame["answer"].iloc[0] == a["answer"].iloc[0]
+
+
+def test_lm_eval_list_metrics_give_each_trial_its_own_response(tmp_path):
+    rec = {"doc_id": 7, "target": "4", "arguments": [["2+2=", {"until": ["\n"]}]], "resps": [["4", "5"]],
+           "filtered_resps": [["4", "5"]], "filter": "none", "metrics": ["exact_match"], "exact_match": [1.0, 0.0]}
+    mc = {"doc_id": 8, "target": 2, "arguments": {"gen_args_0": {"arg_0": "Q?", "arg_1": " A"}},
+          "resps": [[["-1.5", "False"]]], "filtered_resps": [["-1.5", "False"]], "filter": "none",
+          "metrics": ["exact_match"], "exact_match": [0.0, 1.0]}
+    path = tmp_path / "samples_toy_2026-01-01T00-00-00.000000.jsonl"
+    path.write_text(json.dumps(rec) + "\n" + json.dumps(mc) + "\n")
+    a = io.load(str(path)).attempts.sort_values(["question_id", "trial"])
+    first = a[a["question_id"] == "7"]
+    assert first["answer"].tolist() == ["4", "5"] and first["extracted_answer"].tolist() == ["4", "5"]
+    assert first["input"].tolist() == ["2+2=", "2+2="] and first["target"].tolist() == ["4", "4"]
+    second = a[a["question_id"] == "8"]
+    assert second["target"].tolist() == ["2", "2"] and second["input"].tolist() == ["Q?", "Q?"]
+    assert second["answer"].isna().all()  # log-likelihoods are numbers, not text: not kept

@@ -1,0 +1,97 @@
+"""Large uploads through the counts engine: uploaded bytes -> DuckDB count table.
+
+The app receives uploads as ``(name, bytes)`` pairs. A large table upload (CSV/TSV/Parquet/plain
+JSONL of :data:`~scorio_core.io.engines.AUTO_THRESHOLD_BYTES` or more together) can be counted
+by DuckDB instead of being parsed into a pandas attempt table: the bytes are written to a
+private temporary folder under their own file names (so a task taken from a file stem is the
+same as with the pandas loader, and the sources name the uploaded files), counted, and the
+folder is removed.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path, PurePath
+
+from scorio_core.errors import InputError
+
+__all__ = ["count_uploads", "upload_engine"]
+
+
+def _write(folder: Path, files) -> list[str]:
+    paths = []
+    for i, (name, data) in enumerate(files):
+        base = PurePath(str(name).replace("\\", "/")).name or f"upload-{i}"
+        sub = folder / str(i)  # one sub-folder per file: equal names never collide, names stay as uploaded
+        sub.mkdir()
+        path = sub / base
+        path.write_bytes(data)
+        paths.append(str(path))
+    return paths
+
+
+def upload_engine(files, format: str | None = None, threshold: int | None = None) -> str:
+    """``"duckdb"`` when these uploads are large table files the counts engine reads, else ``"pandas"``.
+
+    Parameters
+    ----------
+    files : sequence of (str, bytes)
+    format : str, optional
+        The format chosen in the app (None: by suffix).
+    threshold : int, optional
+        Total bytes from which DuckDB counts (default
+        :data:`scorio_core.io.engines.AUTO_THRESHOLD_BYTES`, as ``--engine auto``).
+
+    Examples
+    --------
+    >>> upload_engine([("a.csv", b"model,question,trial,correct\\nm,q,0,1\\n")])
+    'pandas'
+    >>> upload_engine([("a.csv", b"model,question,trial,correct\\nm,q,0,1\\n")], threshold=0)
+    'duckdb'
+    >>> upload_engine([("log.eval", b"PK")], threshold=0)
+    'pandas'
+    """
+    from scorio_core.io.engines import AUTO_THRESHOLD_BYTES, ENGINE_FORMATS, auto_engine, table_format
+
+    limit = AUTO_THRESHOLD_BYTES if threshold is None else threshold
+    if not files or sum(len(data) for _, data in files) < limit:
+        return "pandas"
+    if format is not None and format not in ENGINE_FORMATS:
+        return "pandas"
+    formats = [format or table_format(PurePath(str(name)).name) for name, _ in files]
+    if any(f is None for f in formats):
+        return "pandas"
+    if "jsonl" not in formats:
+        return "duckdb"
+    with tempfile.TemporaryDirectory(prefix="scorio-upload-") as folder:  # JSONL is sniffed (lm-eval stays with pandas)
+        return auto_engine(_write(Path(folder), files), format=format, threshold=0)
+
+
+def count_uploads(files, *, format: str | None = None, mapping=None, memory_limit: str | None = "2GB"):
+    """Count uploaded table files with DuckDB.
+
+    Parameters
+    ----------
+    files : sequence of (str, bytes)
+        Uploaded files (names are reduced to their last component).
+    format, mapping, memory_limit
+        As :func:`scorio_core.io.engines.load_counts`.
+
+    Returns
+    -------
+    Dataset
+        The count table (layout ``"counts"``), sources named as uploaded.
+
+    Raises
+    ------
+    InputError, NotReadyError, EngineUnsupported
+        As :func:`scorio_core.io.engines.load_counts` (the app then reads the files with the
+        pandas loader, which reports the choices needed).
+    """
+    from scorio_core.io.engines import load_counts
+
+    if not files:
+        raise InputError("no files to count.")
+    with tempfile.TemporaryDirectory(prefix="scorio-upload-") as folder:
+        paths = _write(Path(folder), files)
+        return load_counts(paths, format=format, mapping=mapping, memory_limit=memory_limit, temp_directory=folder)

@@ -1,0 +1,196 @@
+"""Server-side data roots: open dumps that live on a shared volume, never outside configured folders.
+
+A team whose eval dumps sit on a shared volume sets ``SCORIO_DATA_ROOTS`` to one or more
+folders (separated by ``os.pathsep``, ``:`` on Linux). The app then offers those folders and
+accepts a path or glob *relative to one of them* (``runs/**/*.parquet``). Nothing else can be
+opened: absolute paths, ``..`` components, NUL bytes and matches that resolve (through symbolic
+links) outside the root are refused. Without the variable the feature is off.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from scorio_core.errors import InputError
+
+__all__ = ["ENV", "MAX_MATCHES", "PANDAS_FALLBACK_BYTES", "DataRoot", "Matches", "data_roots", "load_matches", "resolve_in_root"]
+
+#: Environment variable listing the folders the app may read from.
+ENV = "SCORIO_DATA_ROOTS"
+#: Most files one pattern may match (a typo like ``**`` on a big volume is refused, not walked forever).
+MAX_MATCHES = 10_000
+_MAX_PATTERN = 500
+
+
+@dataclass(frozen=True)
+class DataRoot:
+    """One configured folder: ``label`` is what users see (the folder path as configured)."""
+
+    label: str
+    path: Path
+
+
+@dataclass(frozen=True)
+class Matches:
+    """Files a pattern matched under a root, with their total size in bytes."""
+
+    root: DataRoot
+    pattern: str
+    files: tuple[Path, ...]
+    total_bytes: int
+
+    def relative(self) -> list[str]:
+        """Each file relative to the root (what is shown and recorded)."""
+        base = self.root.path
+        return [str(f.relative_to(base)) for f in self.files]
+
+
+def data_roots(value: str | None = None) -> list[DataRoot]:
+    """The configured roots (existing folders only), from ``value`` or ``$SCORIO_DATA_ROOTS``.
+
+    Examples
+    --------
+    >>> data_roots("")
+    []
+    """
+    text = os.environ.get(ENV, "") if value is None else value
+    roots = []
+    for part in text.split(os.pathsep):
+        part = part.strip()
+        if not part:
+            continue
+        path = Path(part).expanduser()
+        if path.is_dir():
+            roots.append(DataRoot(label=part, path=path.resolve()))
+    return roots
+
+
+def _check_pattern(pattern: object) -> str:
+    if not isinstance(pattern, str) or not pattern.strip():
+        raise InputError("type a path or glob relative to the data folder, e.g. runs/**/*.parquet.", field="path")
+    text = pattern.strip()
+    if len(text) > _MAX_PATTERN:
+        raise InputError(f"the path is longer than {_MAX_PATTERN} characters.", field="path")
+    if "\x00" in text or any(ord(c) < 32 for c in text):
+        raise InputError("the path contains control characters.", field="path")
+    if text.startswith(("/", "\\", "~")) or (len(text) > 1 and text[1] == ":"):
+        raise InputError("give the path relative to the data folder (no leading /, ~ or drive letter).", field="path")
+    if ".." in PurePosixPath(text.replace("\\", "/")).parts:
+        raise InputError("'..' is not allowed: paths stay inside the data folder.", field="path")
+    return text
+
+
+def resolve_in_root(root: DataRoot, pattern: str) -> Matches:
+    """Files matched by ``pattern`` (a path, folder or glob relative to ``root``).
+
+    Parameters
+    ----------
+    root : DataRoot
+        One of :func:`data_roots`.
+    pattern : str
+        ``results.csv``, ``runs/`` (every file below it) or ``runs/**/*.parquet``.
+
+    Returns
+    -------
+    Matches
+        Regular files only, sorted, each resolved inside ``root``.
+
+    Raises
+    ------
+    InputError
+        An empty, absolute or too long pattern, ``..``, control characters, nothing matched,
+        a match outside the root (a symbolic link pointing elsewhere), more than
+        :data:`MAX_MATCHES` files. Field ``path``.
+    """
+    text = _check_pattern(pattern)
+    base = root.path
+    target = base / text
+    if glob.has_magic(text):
+        candidates = glob.iglob(str(target), recursive=True)
+    elif target.is_dir():
+        candidates = (str(p) for p in target.rglob("*"))
+    elif target.exists():
+        candidates = iter([str(target)])
+    else:
+        raise InputError(f"{text!r} does not exist under {root.label}.", field="path")
+    files: list[Path] = []
+    total = 0
+    for name in candidates:
+        real = Path(name).resolve()
+        if not real.is_relative_to(base):
+            raise InputError(f"{Path(name).relative_to(base)!s} points outside {root.label} (a symbolic link); "
+                             "it is not opened.", field="path")
+        if not real.is_file():
+            continue
+        files.append(real)
+        total += real.stat().st_size
+        if len(files) > MAX_MATCHES:
+            raise InputError(f"the pattern matches more than {MAX_MATCHES:,} files; narrow it (e.g. a sub-folder or "
+                             "a file suffix).", field="path")
+    if not files:
+        raise InputError(f"{text!r} matches no file under {root.label}.", field="path")
+    return Matches(root=root, pattern=text, files=tuple(sorted(set(files))), total_bytes=total)
+
+
+#: Above this total size a table that is not ready for counting (duplicates, soft outcomes)
+#: is not re-read with pandas in the app: make the choice with the CLI (``--duplicates`` ...).
+PANDAS_FALLBACK_BYTES = 512 * 1024 * 1024
+
+
+def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress=None, threshold: int | None = None):
+    """Load matched files with the engine ``--engine auto`` would pick; the count table when DuckDB ran.
+
+    Parameters
+    ----------
+    matches : Matches
+    memory_limit : str, optional
+        DuckDB's memory limit (it spills to disk beyond it).
+    progress : callable(fraction, message), optional
+        Called by the pandas loader per file.
+    threshold : int, optional
+        Bytes from which DuckDB counts the tables (default
+        :data:`scorio_core.io.engines.AUTO_THRESHOLD_BYTES`, as ``--engine auto``).
+
+    Returns
+    -------
+    dataset : scorio_core.io.Dataset
+    engine : {"duckdb", "pandas"}
+    files : list of (str, bytes)
+        What to store as the dataset's files: the files themselves (pandas), or the count
+        table as Parquet (``<stem>.counts.parquet``; DuckDB read large inputs out of core and the
+        metrics need only the counts; the inputs' names, sizes and SHA-256 stay in the sources).
+
+    Raises
+    ------
+    InputError
+        As :func:`scorio_core.io.load` / :func:`scorio_core.io.engines.load_counts`; data that
+        needs a quality choice and is too large for the pandas loader says to use the CLI.
+    """
+    import io as _bytes_io
+
+    from scorio_core import io
+    from scorio_core.io.engines import AUTO_THRESHOLD_BYTES, EngineUnsupported, NotReadyError, auto_engine, load_counts
+
+    paths = [str(f) for f in matches.files]
+    engine = auto_engine(paths, threshold=AUTO_THRESHOLD_BYTES if threshold is None else threshold)
+    if engine == "duckdb":
+        try:
+            dataset = load_counts(paths, memory_limit=memory_limit)
+        except (EngineUnsupported, NotReadyError) as exc:
+            if matches.total_bytes > PANDAS_FALLBACK_BYTES:
+                raise InputError(f"{exc} These files ({matches.total_bytes / 2**30:.1f} GiB) are too large to re-read "
+                                 "here with the attempt-level loader: run `python -m scorio_core quality PATH` and "
+                                 "the leaderboard with --duplicates / --binarize-threshold / --missing-outcomes, or "
+                                 "fix the files.", field="path") from None
+            engine = "pandas"
+        else:
+            buffer = _bytes_io.BytesIO()
+            dataset.counts.to_parquet(buffer, index=False)
+            stem = Path(matches.relative()[0]).stem.split(".")[0] or "data"
+            return dataset, engine, [(f"{stem}.counts.parquet", buffer.getvalue())]
+    dataset = io.load(paths, progress=progress)
+    files = [(rel, f.read_bytes()) for rel, f in zip(matches.relative(), matches.files)]
+    return dataset, engine, files

@@ -1,0 +1,71 @@
+"""``leaderboard --schema`` with ``--engine duckdb``: the same JSON as pandas, or a one-line refusal (issue 15)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("duckdb")
+
+from scorio_core.cli import main  # noqa: E402
+from scorio_core.rubric import Schema, schema_to_json  # noqa: E402
+from scorio_core.rubric.schema import Category, Threshold, Variable  # noqa: E402
+
+SCHEMA = Schema("Fast and right", [Category("wrong", "is_correct < 0.5", 0), Category("slow", "is_correct >= 0.5 and not fast", 0.5),
+                                   Category("fast correct", "is_correct >= 0.5 and fast", 1)],
+                [Variable("fast", "duration_s < limit")], [Threshold("limit", value=30.0)])
+
+
+def _data(tmp_path):
+    rng = np.random.default_rng(4)
+    rows = []
+    for task in ("algebra", "geometry"):
+        for m in ("m-a", "m-b", "m-c"):
+            for q in range(6):
+                for t in range(3):
+                    d = float(rng.uniform(5, 60))
+                    rows.append((m, task, f"q{q}", t, int(rng.random() < 0.6), None if rng.random() < 0.1 else round(d, 2)))
+    path = tmp_path / "runs.csv"
+    pd.DataFrame(rows, columns=["model", "task", "question_id", "trial", "is_correct", "duration_s"]).to_csv(path, index=False)
+    schema = tmp_path / "fast.json"
+    schema.write_text(schema_to_json(SCHEMA))
+    return path, schema
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("unmatched", [None, "exclude", "wrong"])
+def test_schema_leaderboard_json_equals_pandas(capsys, tmp_path, unmatched):
+    path, schema = _data(tmp_path)
+    results = {}
+    for engine in ("pandas", "duckdb"):
+        extra = ["--unmatched", unmatched] if unmatched else []
+        for task in ("algebra", "geometry"):
+            code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", task, "--engine", engine,
+                                  "--output", "json", *extra)
+            assert code == 0, err
+            doc = json.loads(out)
+            assert doc["engine"] == engine
+            results[(engine, task)] = doc
+    for task in ("algebra", "geometry"):
+        got, want = results[("duckdb", task)], results[("pandas", task)]
+        assert got["rows"] == want["rows"] and got["notes"] == want["notes"]
+        assert got.get("unmatched") == want.get("unmatched")
+
+
+def test_schema_the_sql_engine_cannot_express_is_refused_in_one_line(capsys, tmp_path):
+    path, _ = _data(tmp_path)
+    pct = tmp_path / "pct.json"
+    pct.write_text(schema_to_json(SCHEMA.replace(thresholds=(Threshold("limit", percentile=50, of="duration_s"),))))
+    code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(pct), "--task", "algebra", "--engine", "duckdb",
+                          "--output", "json")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "percentile" in err
+    code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(pct), "--task", "algebra", "--output", "json")
+    assert code == 0 and json.loads(out)["engine"] == "pandas"  # auto falls back

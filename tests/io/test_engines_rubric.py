@@ -1,0 +1,129 @@
+"""Rubric categories in DuckDB SQL (rubric_sql) equal the pandas rubric engine: codes, counts, leaderboard."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("duckdb")
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from scorio_core import io  # noqa: E402
+from scorio_core.analysis import categorization_for, leaderboard, outcomes_for  # noqa: E402
+from scorio_core.io.engines import EngineUnsupported  # noqa: E402
+from scorio_core.io.engines.rubric_sql import load_category_counts, sql_task_outcomes  # noqa: E402
+from scorio_core.rubric import Schema  # noqa: E402
+from scorio_core.rubric.schema import Category, Threshold, Variable  # noqa: E402
+
+
+def _frame(seed: int, xcol: str = "x") -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    n = 60
+    x = rng.uniform(0, 3, n).round(3)
+    x[rng.random(n) < 0.2] = np.nan
+    return pd.DataFrame({"model": np.repeat(["mb", "ma", "mc"], 20), "task": "t",
+                         "question": [f"q{i % 5}" for i in range(n)], "trial": np.tile(np.repeat(np.arange(4), 5), 3),
+                         "correct": rng.integers(0, 2, n), xcol: x,
+                         "fr": rng.choice(["stop", "length", "it's \"q\""], n)})
+
+
+def _write(frame, tmp_path, fmt):
+    path = tmp_path / f"d.{fmt}"
+    frame.to_csv(path, index=False) if fmt == "csv" else frame.to_parquet(path, index=False)
+    return path
+
+
+SCHEMA = Schema("S", [Category("a", 'hi and fr == "stop"', 0), Category("b", "is_correct >= 0.5 or not hi", 1),
+                      Category("c", "fr != 'length'", 2)], [Variable("hi", "x >= tau")], [Threshold("tau", value=1.0)])
+
+
+def _compare(path, schema):
+    res = load_category_counts(str(path), schema, hash_files=False)
+    ds = io.load([path])
+    cat, _ = categorization_for(ds, schema, "t")
+    rows = ds.attempts
+    frame = pd.DataFrame({"model": rows["model"].astype(str), "question_id": rows["question_id"].astype(str),
+                          "code": cat.codes})
+    for (m, q), g in frame.groupby(["model", "question_id"]):
+        cell = res.cells[(res.cells.model == m) & (res.cells.question_id == q)].iloc[0]
+        assert cell["unmatched"] == (g.code < 0).sum()
+        for c in range(len(schema.labels)):
+            assert cell[f"c{c}"] == (g.code == c).sum()
+    outcomes, _, _ = sql_task_outcomes(res, "t")
+    want = leaderboard(outcomes_for(ds, "t", cat))
+    got = leaderboard(outcomes)
+    np.testing.assert_allclose(got["mu"], want["mu"], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got["sigma"], want["sigma"], rtol=0, atol=1e-12)
+    assert got["model"].tolist() == want["model"].tolist() and got["rank"].tolist() == want["rank"].tolist()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_hand_written_schema_equals_pandas(tmp_path, fmt):
+    _compare(_write(_frame(0), tmp_path, fmt), SCHEMA)
+
+
+@pytest.mark.parametrize("name", ["Binary correctness", "Format Compliance & Correctness"])
+def test_builtin_schemas_without_derived_signals(tmp_path, name):
+    from scorio_core.rubric.builtins import BUILTIN_SCHEMAS
+
+    frame = _frame(1)
+    frame["has_box"] = np.random.default_rng(1).integers(0, 2, len(frame))
+    _compare(_write(frame, tmp_path, "parquet"), BUILTIN_SCHEMAS[name])
+
+
+def test_refuses_unknown_name_and_percentile(tmp_path):
+    path = _write(_frame(2), tmp_path, "csv")
+    bad = SCHEMA.replace(categories=(Category("a", "nope > 1", 0),))
+    with pytest.raises(EngineUnsupported, match="nope"):
+        load_category_counts(str(path), bad, hash_files=False)
+    pct = SCHEMA.replace(thresholds=(Threshold("tau", percentile=50, of="x"),))
+    with pytest.raises(EngineUnsupported, match="percentile"):
+        load_category_counts(str(path), pct, hash_files=False)
+
+
+def test_refuses_derived_signal(tmp_path):
+    frame = _frame(3).rename(columns={"fr": "finish_reason"})
+    path = _write(frame, tmp_path, "parquet")
+    with pytest.raises(EngineUnsupported, match="derived"):
+        load_category_counts(str(path), SCHEMA.replace(categories=(Category("a", "repeated_pattern >= 1", 0),)),
+                             hash_files=False)
+
+
+def test_injection_column_and_constant(tmp_path):
+    col = 'x"; DROP TABLE t; --'
+    frame = _frame(4, xcol=col)
+    path = _write(frame, tmp_path, "parquet")
+    schema = Schema("I", [Category("a", f"`{col}` >= 1 and fr == 'x\"; DROP'", 1),
+                          Category("b", "fr != \"x'); DROP TABLE t; --\"", 0)])
+    _compare(path, schema)
+
+
+names = st.sampled_from(["x", "y", "1.5", "tau"])
+
+
+def _cmp(a, op, b):
+    return f"{a} {op} {b}"
+
+
+exprs = st.recursive(
+    st.one_of(st.builds(_cmp, names, st.sampled_from(["<", "<=", ">", ">=", "==", "!="]), names),
+              st.sampled_from(['fr == "stop"', "fr != 'length'", "true", "false"])),
+    lambda inner: st.one_of(st.builds(lambda a, b: f"({a} and {b})", inner, inner),
+                            st.builds(lambda a, b: f"({a} or {b})", inner, inner),
+                            st.builds(lambda a: f"not ({a})", inner)), max_leaves=6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(e1=exprs, e2=exprs, seed=st.integers(0, 3))
+def test_property_random_expressions(tmp_path_factory, e1, e2, seed):
+    frame = _frame(seed)
+    frame["y"] = np.where(np.arange(len(frame)) % 3 == 0, np.nan, np.arange(len(frame)) / 20.0)
+    path = _write(frame, tmp_path_factory.mktemp("p"), "parquet")
+    schema = Schema("P", [Category("a", e1, 0), Category("b", e2, 1)], (), [Threshold("tau", value=1.0)])
+    res = load_category_counts(str(path), schema, hash_files=False)
+    ds = io.load([path])
+    cat, _ = categorization_for(ds, schema, "t")
+    assert int(res.cells["unmatched"].sum()) == int((cat.codes < 0).sum())
+    for c in range(2):
+        assert int(res.cells[f"c{c}"].sum()) == int((cat.codes == c).sum())
