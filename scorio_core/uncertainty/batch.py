@@ -13,11 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 from scipy.special import digamma, gammaln, ndtri
 
 from scorio_core.eval.bayes import scaled_weights
-from scorio_core.uncertainty.posterior import check_scope
+from scorio_core.uncertainty.posterior import _beta_ppf, check_scope
 from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS, check_prior
 
 __all__ = ["BatchPrior", "BatchSummary", "fit_dirichlet_prior_batch", "posterior_shares", "posterior_summary_batch"]
@@ -281,7 +280,7 @@ def _beta_interval(x, s2, confidence):
     a = np.where(ok, x * k, 1.0)
     b = np.where(ok, (1.0 - x) * k, 1.0)
     tail = 0.5 - 0.5 * confidence
-    return np.where(ok, stats.beta.ppf(tail, a, b), np.nan), np.where(ok, stats.beta.ppf(1.0 - tail, a, b), np.nan), ok
+    return np.where(ok, _beta_ppf(tail, a, b), np.nan), np.where(ok, _beta_ppf(1.0 - tail, a, b), np.nan), ok
 
 
 def _normal_interval(mu, sigma, confidence, lo_w, hi_w):
@@ -383,8 +382,8 @@ def posterior_summary_batch(
                 inner = (x_obs > 0) & (x_obs < 1) & (sigma > 0)
                 n_eff = np.where(inner, np.minimum(n_eff, x_obs * (1 - x_obs) / np.where(inner, (sigma / width) ** 2, 1.0)), n_eff)
             k = np.clip(x_obs, 0.0, 1.0) * n_eff
-            cp_lo = np.where(k <= 0, 0.0, stats.beta.ppf(tail, np.where(k > 0, k, 1.0), n_eff - k + 1.0))
-            cp_hi = np.where(k >= n_eff, 1.0, stats.beta.ppf(1.0 - tail, k + 1.0, np.where(k < n_eff, n_eff - k, 1.0)))
+            cp_lo = np.where(k <= 0, 0.0, _beta_ppf(tail, np.where(k > 0, k, 1.0), n_eff - k + 1.0))
+            cp_hi = np.where(k >= n_eff, 1.0, _beta_ppf(1.0 - tail, k + 1.0, np.where(k < n_eff, n_eff - k, 1.0)))
             lo = np.where(pooled, lo_w + width * cp_lo, lo)
             hi = np.where(pooled, lo_w + width * cp_hi, hi)
     nan = np.where(has, 1.0, np.nan)

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
-from scorio_core.io._canonical import natural_categories
+from scorio_core.io._canonical import natural_categories, natural_key
 from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._quality import compute_report
 from scorio_core.io._schema import MappingGuess, infer_mapping
@@ -156,7 +156,9 @@ def _connect(memory_limit: str | None, temp_directory: str | None, threads: int 
     if threads:
         config["threads"] = int(threads)
     try:
-        return duckdb.connect(":memory:", config=config)
+        con = duckdb.connect(":memory:", config=config)
+        con.execute("SET enable_progress_bar = false")  # no bars on stderr: the CLI's errors stay one line
+        return con
     except duckdb.Error as exc:
         raise InputError(f"invalid DuckDB setting ({str(exc).splitlines()[0]}); check memory_limit and temp_directory.") from None
 
@@ -403,8 +405,11 @@ def _count_attempts(con, canon: str, params: list, groups: list[_Group], with_tr
             span_sql = ", bitstring_agg(trial, ?, ?) AS bits"
             span_params = [lo, hi]
     # one pass: per (file, cell) tallies; the per-file rows and the per-cell counts both come from it
+    # (one input file: no file key, which saves hashing the file name of every row)
+    paths = [p for g in groups for p in g.paths]
+    single = len(paths) == 1
     con.execute(
-        f"CREATE TEMP TABLE __by_file AS SELECT file, model, task, question_id, count(*) AS n, "
+        f"CREATE TEMP TABLE __by_file AS SELECT {'' if single else 'file, '}model, task, question_id, count(*) AS n, "
         f"count(*) FILTER (WHERE o = 1) AS c, count(*) FILTER (WHERE o = 0) AS z, "
         f"count(*) FILTER (WHERE bad_t) AS bad_t, count(*) FILTER (WHERE bad_o) AS bad_o{span_sql} "
         f"FROM ({canon}) GROUP BY ALL",
@@ -415,7 +420,10 @@ def _count_attempts(con, canon: str, params: list, groups: list[_Group], with_tr
         f"SELECT model, task, question_id, sum(n)::BIGINT AS n_trials, sum(c)::BIGINT AS n_correct, sum(z)::BIGINT AS z, "
         f"sum(bad_t)::BIGINT AS bad_t, sum(bad_o)::BIGINT AS bad_o{distinct} FROM __by_file GROUP BY ALL"
     ).fetchnumpy()
-    per_file = dict(con.execute("SELECT file, sum(n)::BIGINT FROM __by_file GROUP BY file").fetchall())
+    if single:
+        per_file = {paths[0]: int(np.asarray(cells["n_trials"]).sum())}
+    else:
+        per_file = dict(con.execute("SELECT file, sum(n)::BIGINT FROM __by_file GROUP BY file").fetchall())
     _check_ids(con, canon, params, cells)
     n = cells["n_trials"]
     if cells["bad_t"].sum():
@@ -462,36 +470,77 @@ def _count_attempts(con, canon: str, params: list, groups: list[_Group], with_tr
 
 
 def _count_counts(con, canon: str, params: list, groups: list[_Group]):
-    con.execute(
-        f"CREATE TEMP TABLE __by_file AS SELECT file, model, task, question_id, count(*) AS r, sum(n_trials) AS n, "
-        f"sum(n_correct) AS c, count(*) FILTER (WHERE bad_n OR n_trials < 1) AS bad_n, "
-        f"count(*) FILTER (WHERE bad_c OR n_correct < 0 OR n_correct > n_trials) AS bad_c FROM ({canon}) GROUP BY ALL",
-        params)
+    """Count-table rows -> cells. A count table has one row per cell (10^7 rows for 10^8 attempts), so the
+    identifiers are dictionary-encoded in SQL: only the distinct values and integer codes reach Python."""
+    dicts = _id_dicts(con, canon, params)
+    joins = " ".join(f"JOIN __dict_{k} AS d_{k} ON src.{k} = d_{k}.v" for k in _ID_KEYS)
+    # no GROUP BY: one row per cell is the only ready input, so duplicates are found on the codes in numpy
     cells = con.execute(
-        "SELECT model, task, question_id, sum(n)::BIGINT AS n_trials, sum(c)::BIGINT AS n_correct, sum(r)::BIGINT AS r, "
-        "sum(bad_n)::BIGINT AS bad_n, sum(bad_c)::BIGINT AS bad_c FROM __by_file GROUP BY ALL").fetchnumpy()
-    per_file = dict(con.execute("SELECT file, sum(r)::BIGINT FROM __by_file GROUP BY file").fetchall())
-    _check_ids(con, canon, params, cells)
+        f"SELECT {', '.join(f'd_{k}.i AS {k}' for k in _ID_KEYS)}, src.n_trials, src.n_correct, "
+        f"coalesce(src.bad_n OR src.n_trials < 1, FALSE) AS bad_n, "
+        f"coalesce(src.bad_c OR src.n_correct < 0 OR src.n_correct > src.n_trials, FALSE) AS bad_c "
+        f"FROM ({canon}) AS src {joins}", params).fetchnumpy()
+    per_file = dict(con.execute(f"SELECT file, count(*)::BIGINT FROM ({canon}) GROUP BY file", params).fetchall())
     for fld, cond in (("n_trials", "bad_n OR n_trials < 1"), ("n_correct", "bad_c OR n_correct < 0 OR n_correct > n_trials")):
-        if cells["bad_n" if fld == "n_trials" else "bad_c"].sum():
+        if cells["bad_n" if fld == "n_trials" else "bad_c"].any():
             row = con.execute(f"SELECT file, n_trials, n_correct FROM ({canon}) WHERE {cond} LIMIT 1", params).fetchone()
             raise InputError(f"field '{fld}' must be a whole number with 1 <= n_trials and 0 <= n_correct <= n_trials; "
                              f"got n_trials={row[1]}, n_correct={row[2]}.", source=os.path.basename(row[0]), field=fld)
-    extra = cells["r"] - 1
-    if extra.sum():
+    codes = [np.asarray(cells[k], dtype=np.int64) for k in _ID_KEYS]
+    size = int(np.prod([len(dicts[k]) for k in _ID_KEYS], dtype=object))
+    if size <= 4 * len(codes[0]) + 1024:  # dense key: one bincount
+        key = (codes[0] * len(dicts["task"]) + codes[1]) * len(dicts["question_id"]) + codes[2]
+        n_dup = int(len(key) - np.count_nonzero(np.bincount(key, minlength=size)))
+    else:
+        order = np.lexsort(codes[::-1])
+        same = np.ones(max(len(order) - 1, 0), dtype=bool)
+        for c in codes:
+            c = c[order]
+            same &= c[1:] == c[:-1]
+        n_dup = int(np.count_nonzero(same))
+    if n_dup:
         raise NotReadyError(
-            f"{int(extra.sum())} duplicate rows share a (model, task, question) key; choose apply_choices(duplicates="
+            f"{n_dup} duplicate rows share a (model, task, question) key; choose apply_choices(duplicates="
             "'keep-first', 'keep-last', 'drop' or 'sum') or --duplicates. The DuckDB engine counts only ready data; use "
             "--engine pandas with the choice.", source=", ".join(g.label for g in groups))
-    return cells, per_file
+    return {**cells, **{f"{k}__values": v for k, v in dicts.items()}}, per_file
+
+
+_ID_KEYS = ("model", "task", "question_id")
+
+
+def _id_dicts(con, canon: str, params: list) -> dict[str, list]:
+    """Distinct values of each identifier as temp tables ``__dict_<key> (v, i)`` (``i`` = 0-based code); checks them
+    (no missing or empty identifier) and returns the values in code order."""
+    out = {}
+    for key in _ID_KEYS:
+        con.execute(f"CREATE TEMP TABLE __dict_{key} AS SELECT v, (row_number() OVER () - 1)::INTEGER AS i "
+                    f"FROM (SELECT DISTINCT {key} AS v FROM ({canon}))", params)
+        out[key] = [r[0] for r in con.execute(f"SELECT v FROM __dict_{key} ORDER BY i").fetchall()]
+    _check_ids(con, canon, params, {k: np.asarray(v, dtype=object) for k, v in out.items()})
+    return out
 
 
 def _to_frame(cells: dict) -> pd.DataFrame:
-    """Count arrays -> the canonical count table (categorical ids in natural order, rows sorted by them)."""
+    """Count arrays -> the canonical count table (categorical ids in natural order, rows sorted by them).
+
+    Identifiers come either as values per cell or, from :func:`_count_counts`, as integer codes per cell with
+    the distinct values under ``<key>__values``.
+    """
     out = {}
-    for key in ("model", "task", "question_id"):
-        values = np.asarray(cells[key], dtype=object)
-        out[key] = natural_categories(pd.Series(values, dtype="str").astype("category"))
+    for key in _ID_KEYS:
+        if f"{key}__values" in cells:
+            values = [str(v) for v in cells[f"{key}__values"]]
+            cats = sorted(sorted(values), key=natural_key)  # as astype("category") + natural_categories
+            rank = np.empty(len(values), dtype=np.int64)
+            position = {v: i for i, v in enumerate(cats)}
+            rank[:] = [position[v] for v in values]
+            codes = rank[np.asarray(cells[key], dtype=np.int64)]
+            dtype = pd.CategoricalDtype(pd.Index(cats, dtype="str"))
+            out[key] = pd.Series(pd.Categorical.from_codes(codes, dtype=dtype))
+        else:
+            values = np.asarray(cells[key], dtype=object)
+            out[key] = natural_categories(pd.Series(values, dtype="str").astype("category"))
     order = np.lexsort([out[k].cat.codes.to_numpy() for k in ("question_id", "task", "model")])
     table = pd.DataFrame({
         "model": out["model"].iloc[order].reset_index(drop=True),
