@@ -18,13 +18,14 @@ from scorio_core.errors import InputError
 from scorio_core.metrics import get_metric
 from scorio_core.leaderboard_checks import QUESTION_SETS, _common_mask, apply_question_set, leaderboard_notices
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
-from scorio_core.uncertainty.batch import posterior_summary_batch
+from scorio_core.uncertainty.batch import _sum_last, posterior_summary_batch
 from scorio_core.outcomes import BINARY_LABELS, Outcomes, from_attempts, from_counts
 
 __all__ = [
     "TaskOutcomes",
     "Categorization",
     "task_names",
+    "pick_task",
     "outcomes_for",
     "combine",
     "leaderboard",
@@ -104,6 +105,28 @@ def _binary_codes(rows: pd.DataFrame) -> np.ndarray:
     return codes
 
 
+def pick_task(tasks: list[str], task: str | None) -> str:
+    """``task`` checked against the data's ``tasks``, or the only task when None.
+
+    Raises
+    ------
+    InputError
+        Several tasks and none chosen (listing them), or a task not in the data.
+
+    Examples
+    --------
+    >>> pick_task(["math"], None), pick_task(["math", "code"], "code")
+    ('math', 'code')
+    """
+    if task is None:
+        if len(tasks) != 1:
+            raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with --task.")
+        return tasks[0]
+    if task not in tasks:
+        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
+    return task
+
+
 def outcomes_for(dataset, task: str | None = None, categorization: Categorization | None = None) -> TaskOutcomes:
     """Build :class:`TaskOutcomes` for one task of a dataset.
 
@@ -125,12 +148,7 @@ def outcomes_for(dataset, task: str | None = None, categorization: Categorizatio
     tasks = task_names(dataset)
     if task == ALL_TASKS:
         return combine([outcomes_for(dataset, t, categorization) for t in tasks])
-    if task is None:
-        if len(tasks) != 1:
-            raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with --task.")
-        task = tasks[0]
-    if task not in tasks:
-        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
+    task = pick_task(tasks, task)
     if dataset.attempts is None:
         if categorization is not None:
             raise InputError("a rubric needs attempt-level data; count tables only support binary correctness.")
@@ -260,6 +278,16 @@ def _positions(names, wanted) -> np.ndarray:
     return np.array([where[m] for m in wanted], dtype=np.int64)
 
 
+def _take(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``a[idx]`` without the copy when ``idx`` is every row in order (the usual case; callers only read it).
+
+    The result is C-contiguous either way, as ``a[idx]`` is: reductions sum in a layout-dependent order.
+    """
+    if idx.size == len(a) and (idx.size == 0 or np.array_equal(idx, np.arange(idx.size))):
+        return np.ascontiguousarray(a)
+    return a[idx]
+
+
 def _avg_rows(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
     """avg@N of every model, shape (L,): mean over answered questions of each question's average score.
 
@@ -267,9 +295,12 @@ def _avg_rows(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
     answered questions. Computed on weights shifted and scaled to unit range, so weights near 1e308 stay finite.
     """
     offset, scale, w_norm = scaled_weights(np.asarray(w, dtype=float))
-    n = counts.sum(axis=2)
+    n = _sum_last(counts) if counts.dtype == np.int64 else counts.sum(axis=2)
     ok = n > 0
-    per_q = np.where(ok, (counts @ w_norm) / np.where(ok, n, 1), 0.0)
+    per_q = counts @ w_norm  # the same operations as np.where(ok, (counts @ w_norm) / np.where(ok, n, 1), 0.0), in place
+    n[~ok] = 1
+    per_q /= n
+    np.copyto(per_q, 0.0, where=~ok)
     m = ok.sum(axis=1)
     return np.where(m > 0, offset + scale * (per_q.sum(axis=1) / np.maximum(m, 1)), np.nan)
 
@@ -356,7 +387,7 @@ def leaderboard(
     if prior_counts is not None and question_set == "common":
         prior_counts = prior_counts[:, _common_mask(task_outcomes)]
     r_idx = _positions(rubric.models, models)
-    n_cells = rubric_trials[r_idx]
+    n_cells = _take(rubric_trials, r_idx)
     answered = n_cells > 0
     n_questions = answered.sum(axis=1)
     frame = pd.DataFrame({
@@ -373,9 +404,9 @@ def leaderboard(
     if spec.key in ("bayes", "avg") and prior_counts is None and not (spec.key == "avg" and prior == "uniform"
                                                                       and scope == "questions-fixed"):
         # every model at once (no loop over models): the same numbers as MetricSpec.compute
-        batch = posterior_summary_batch(source.counts[s_idx], source.weights, prior=prior, scope=scope, confidence=confidence)
+        batch = posterior_summary_batch(_take(source.counts, s_idx), source.weights, prior=prior, scope=scope, confidence=confidence)
         columns.update(mu=batch.mu, sigma=batch.sigma, lo=batch.lo, hi=batch.hi)
-        columns["estimate"] = batch.mu if spec.key == "bayes" else _avg_rows(source.counts[s_idx], source.weights)
+        columns["estimate"] = batch.mu if spec.key == "bayes" else _avg_rows(_take(source.counts, s_idx), source.weights)
     else:
         for i, model in enumerate(models):
             counts = _model_counts(source, s_idx[i], prior_counts if not spec.binary else None, spec.binary)
@@ -390,14 +421,14 @@ def leaderboard(
     frame["prior"], frame["scope"] = used_prior, used_scope
     labels = {(p_, s_): interval_label(p_, s_, confidence) for p_, s_ in set(zip(used_prior, used_scope))}
     frame["interval"] = [labels[(p_, s_)] for p_, s_ in zip(used_prior, used_scope)]
-    frame["avg"] = _avg_rows(rubric.counts[r_idx], rubric.weights)
+    frame["avg"] = _avg_rows(_take(rubric.counts, r_idx), rubric.weights)
     frame["pass_at_k"] = np.nan
     if binary is not None:
         in_binary = set(binary.models)
         present = [m for m in models if m in in_binary]
         b_idx = _positions(binary.models, present)
-        cells = binary.counts[b_idx]
-        c, n = cells[..., 1], cells.sum(axis=2)
+        c = _take(binary.counts, b_idx)[..., 1]
+        n = _take(rubric_trials if binary is rubric else binary.n_trials, b_idx)  # the same integers as cells.sum(axis=2)
         ok = n > 0
         scores = binary_question_scores("pass@k", c, np.where(ok, n, max(k, 1)), k=k)
         n_min = np.where(ok, n, np.iinfo(np.int64).max).min(axis=1)

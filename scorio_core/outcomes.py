@@ -70,7 +70,13 @@ class Outcomes:
     @property
     def n_trials(self) -> np.ndarray:
         """Trials per (model, question), shape (L, M); 0 marks a missing cell."""
-        return self.counts.sum(axis=2)
+        c = self.counts
+        if c.dtype == np.int64 and c.ndim == 3 and 2 <= c.shape[2] <= 8:  # adding the slices: ~5x faster, same integers
+            out = c[..., 0] + c[..., 1]
+            for j in range(2, c.shape[2]):
+                out += c[..., j]
+            return out
+        return c.sum(axis=2)
 
     @property
     def is_binary(self) -> bool:
@@ -169,7 +175,25 @@ class CompleteBlock:
     notes: tuple[str, ...]
 
 
-def _ordered_unique(values: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
+def _ordered_unique(values: pd.Series, as_str: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Codes in order of first appearance and the distinct values (``as_str``: of ``values.astype(str)``).
+
+    A categorical column is factorized through its integer codes (10^7 rows: 0.04 s instead of
+    0.8 s for ``astype(str)``); the result is the same whenever the categories' string forms are
+    distinct and no value is missing, otherwise the plain path below runs.
+    """
+    if isinstance(values.dtype, pd.CategoricalDtype) and len(values):
+        codes = values.cat.codes.to_numpy()
+        ncat = len(values.cat.categories)
+        if ncat and int(codes.min()) >= 0:
+            names = pd.Series(pd.Categorical.from_codes(np.arange(ncat), dtype=values.dtype))
+            if as_str:  # the same conversion, applied once per category (pandas converts categories, then takes)
+                names = names.astype(str)
+            if not names.isna().any() and names.is_unique:
+                first, order = pd.factorize(codes, sort=False)
+                return first.astype(np.int64), tuple(str(u) for u in names.to_numpy()[order])
+    if as_str:
+        values = values.astype(str)
     codes, uniques = pd.factorize(values, sort=False)
     return codes.astype(np.int64), tuple(str(u) for u in uniques)
 
@@ -210,7 +234,7 @@ def from_attempts(
     if frame.empty:
         raise InputError(f"task '{task}': no attempts left to score (all {excluded} unmatched by the rubric).")
     model_idx, models = _ordered_unique(attempts["model"])
-    question_idx, questions = _ordered_unique(attempts["question_id"].astype(str))
+    question_idx, questions = _ordered_unique(attempts["question_id"], as_str=True)
     frame["m"] = model_idx[keep]
     frame["q"] = question_idx[keep]
     frame = frame.sort_values(["m", "q", "trial"], kind="stable")
@@ -243,13 +267,23 @@ def from_counts(table: pd.DataFrame, task: str) -> Outcomes:
     exchangeable trials and resample within questions.
     """
     model_idx, models = _ordered_unique(table["model"])
-    question_idx, questions = _ordered_unique(table["question_id"].astype(str))
+    question_idx, questions = _ordered_unique(table["question_id"], as_str=True)
     L, M = len(models), len(questions)
     counts = np.zeros((L, M, 2), dtype=np.int64)
     n_trials = table["n_trials"].to_numpy(dtype=np.int64)
     n_correct = table["n_correct"].to_numpy(dtype=np.int64)
-    np.add.at(counts, (model_idx, question_idx, 1), n_correct)
-    np.add.at(counts, (model_idx, question_idx, 0), n_trials - n_correct)
+    n_wrong = n_trials - n_correct
+    bound = max((abs(int(f(x, initial=0))) for x in (n_correct, n_wrong) for f in (np.min, np.max)), default=0)
+    # float64 sums of these integers are exact (every partial sum < 2**53): bincount, not add.at
+    if bound * len(n_trials) < 2**53 and L * M and int(model_idx.min()) >= 0 and int(question_idx.min()) >= 0:
+        cell = model_idx * M
+        cell += question_idx
+        flat = counts.reshape(L * M, 2)
+        flat[:, 1] = np.bincount(cell, weights=n_correct, minlength=L * M)
+        flat[:, 0] = np.bincount(cell, weights=n_wrong, minlength=L * M)
+    else:
+        np.add.at(counts, (model_idx, question_idx, 1), n_correct)
+        np.add.at(counts, (model_idx, question_idx, 0), n_wrong)
     return Outcomes(
         task=task,
         models=models,

@@ -89,12 +89,26 @@ def binary_question_scores(metric: str, n_correct, n_trials, k: int = 1, tau: fl
     c, n = np.broadcast_arrays(np.asarray(n_correct, dtype=np.int64), np.asarray(n_trials, dtype=np.int64))
     values = credit_values(metric, 1 if metric == "avg" else k, tau)
     kk = values.size - 1
-    out = np.full(c.shape, np.nan)
     valid = n >= kk
-    if not np.any(valid):
-        return out
-    key = n[valid] * (int(n.max()) + 1) + c[valid]
-    uniq, inverse = np.unique(key, return_inverse=True)
-    un, uc = uniq // (int(n.max()) + 1), uniq % (int(n.max()) + 1)
-    out[valid] = finite_state_scores(values, un, uc)[inverse]
+    every = c.ndim > 0 and c.size > 0 and bool(valid.all())
+    if not every:
+        out = np.full(c.shape, np.nan)
+        if not np.any(valid):
+            return out
+    base = int(n.max()) + 1
+    nv, cv = (n, c) if every else (n[valid], c[valid])
+    key = nv * base
+    key += cv
+    if base * base <= max(4 * key.size, 1 << 22) and int(cv.min()) >= 0 and int(cv.max()) < base:
+        # small state space (n, c): a bincount finds the same sorted distinct states as np.unique, without a sort
+        uniq = np.flatnonzero(np.bincount(key.ravel(), minlength=base * base))
+        lut = np.empty(base * base)
+        lut[uniq] = finite_state_scores(values, uniq // base, uniq % base)
+        scores = lut[key]
+    else:
+        uniq, inverse = np.unique(key, return_inverse=True)
+        scores = finite_state_scores(values, uniq // base, uniq % base)[inverse]
+    if every:
+        return scores.reshape(c.shape)
+    out[valid] = scores
     return out

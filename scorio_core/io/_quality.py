@@ -173,18 +173,22 @@ def compute_report(
     counts_layout = layout == "counts"
 
     # cells (task, question, model) and trials per cell
-    key = t.astype(np.int64)  # in place below: one int64 array for 1e6 rows, not four
-    key *= Q
-    key += q
-    key *= L
+    row_tq = t.astype(np.int64)  # (task, question) of each row, then the cell key: in place, two int64 arrays
+    row_tq *= Q
+    row_tq += q
+    key = row_tq * L
     key += m
+    if not counts_layout:
+        del row_tq
+        row_tq = None
     weights = table["n_trials"].to_numpy(np.float64) if counts_layout else None
-    cells, per_cell, row_cell = _cells(key, T * Q * L, weights)
+    cells, per_cell, row_cell, max_rows = _cells(key, T * Q * L, weights)
     del key
-    ct, cq, cm = cells // (Q * L), (cells // L) % Q, cells % L
+    cell_tq = cells // L
+    ct, cq, cm = cell_tq // Q, cell_tq % Q, cells % L
     tm = ct * L + cm
-    tm_keys, tm_inverse, tm_nq = np.unique(tm, return_inverse=True, return_counts=True)
-    tq = np.unique(ct * Q + cq)
+    tm_keys, tm_inverse, tm_nq = _distinct(tm, T * L)
+    tq = _distinct(cell_tq, T * Q, inverse=False)[0]
     union = np.bincount(tq // Q, minlength=T)
     gaps, missing_cells = [], 0
     for k, nq in zip(tm_keys, tm_nq):
@@ -197,11 +201,12 @@ def compute_report(
                 allq = tq[tq // Q == tk] % Q
                 lacking = np.setdiff1d(allq, have)[:5]
                 gaps.append(QuestionGap(str(tnames[tk]), str(mnames[mk]), int(nq), gap, tuple(str(qnames[i]) for i in lacking)))
-    # trials per question
-    lo = pd.Series(per_cell).groupby(tm_inverse).agg(["min", "max"])
-    task_lo = pd.Series(per_cell).groupby(ct).agg(["min", "max"])
-    varying = set(task_lo.index[task_lo["min"] != task_lo["max"]])
+    # trials per question: cells are sorted by key, so each task's cells are one run of ``ct``
+    starts = np.flatnonzero(np.r_[True, ct[1:] != ct[:-1]]) if ct.size else np.zeros(0, dtype=np.int64)
+    varying = set(ct[starts][np.minimum.reduceat(per_cell, starts) != np.maximum.reduceat(per_cell, starts)].tolist()) if ct.size else set()
     spreads = []
+    if varying:
+        lo = pd.Series(per_cell).groupby(tm_inverse).agg(["min", "max"])
     for tk in sorted(varying):
         rows = np.flatnonzero(tm_keys // L == tk)
         pairs = list(zip(lo["min"].to_numpy()[rows], lo["max"].to_numpy()[rows]))
@@ -211,8 +216,12 @@ def compute_report(
                 spreads.append(TrialSpread(str(tnames[tk]), str(mnames[int(tm_keys[i] % L)]), int(pair[0]), int(pair[1])))
     spreads = tuple(spreads[: EXAMPLES * 5])
 
-    dup = _duplicates(table, m, t, q, row_cell, counts_layout, row_source, source_names, (mnames, tnames, qnames))
-    sat = _saturation(table, row_cell, cells // L, counts_layout, (tnames, qnames, Q))
+    if max_rows > 1:
+        dup = _duplicates(table, m, t, q, row_cell, counts_layout, row_source, source_names, (mnames, tnames, qnames))
+    else:  # one row per cell: no two rows can share a (cell, trial) key
+        dup = (0, 0, 0, ())
+    sat = _saturation(table, row_cell, cell_tq, counts_layout, (tnames, qnames, Q), T * Q, (row_tq, tq, weights))
+    del row_tq
     nb, nb_examples, missing = _outcome_gaps(table, counts_layout)
     blocking = []
     if nb:
@@ -231,14 +240,15 @@ def compute_report(
             f"{dup[0]} duplicate rows share a (model, task, question{', trial' if not counts_layout else ''}) key "
             f"({dup[2]} keys conflict); choose apply_choices(duplicates={policies}) or --duplicates."
         )
+    m_seen, t_seen = np.bincount(m, minlength=L) > 0, np.bincount(t, minlength=T) > 0
     return QualityReport(
         layout=layout,
         n_rows=len(table),
-        n_models=int((np.bincount(m, minlength=L) > 0).sum()),
-        n_tasks=int((np.bincount(t, minlength=T) > 0).sum()),
+        n_models=int(m_seen.sum()),
+        n_tasks=int(t_seen.sum()),
         n_questions=len(tq),
-        models=tuple(str(x) for x in mnames[np.bincount(m, minlength=L) > 0]),
-        tasks=tuple(str(x) for x in tnames[np.bincount(t, minlength=T) > 0]),
+        models=tuple(str(x) for x in mnames[m_seen]),
+        tasks=tuple(str(x) for x in tnames[t_seen]),
         question_gaps=tuple(gaps),
         missing_cells=missing_cells,
         unequal_trials=spreads,
@@ -259,17 +269,35 @@ def compute_report(
 
 
 def _cells(key: np.ndarray, space: int, weights: np.ndarray | None):
-    """Distinct cell keys, trials per cell and each row's cell index (bincount when small)."""
+    """Distinct cell keys, trials per cell, each row's cell index and the most rows in one cell (bincount when small)."""
     if space <= max(4 * key.size, 1 << 22):
-        per_key = np.bincount(key, weights=weights, minlength=space)
-        present = np.bincount(key, minlength=space) > 0 if weights is not None else per_key > 0
-        cells = np.flatnonzero(present)
+        rows = np.bincount(key, minlength=space)
+        per_key = np.bincount(key, weights=weights, minlength=space) if weights is not None else rows
+        cells = np.flatnonzero(rows)
         lookup = np.full(space, -1, dtype=np.int64)
         lookup[cells] = np.arange(cells.size)
-        return cells, per_key[cells].astype(np.int64), lookup[key]
+        return cells, per_key[cells].astype(np.int64), lookup[key], int(rows.max(initial=0))
     cells, row_cell = np.unique(key, return_inverse=True)
     per = np.bincount(row_cell, weights=weights, minlength=cells.size).astype(np.int64)
-    return cells, per, row_cell
+    return cells, per, row_cell, int(np.bincount(row_cell).max(initial=0))
+
+
+def _small(space: int, size: int) -> bool:
+    """Whether a key space is small enough for bincount tables (at most ~4 entries per key, or 4M)."""
+    return space <= max(4 * size, 1 << 22)
+
+
+def _distinct(key: np.ndarray, space: int, inverse: bool = True):
+    """``np.unique(key, return_inverse=True, return_counts=True)`` for keys in ``[0, space)``; a bincount when small."""
+    if not _small(space, key.size):
+        return np.unique(key, return_inverse=True, return_counts=True) if inverse else (np.unique(key),)
+    per = np.bincount(key, minlength=space)
+    keys = np.flatnonzero(per)
+    if not inverse:
+        return (keys,)
+    lookup = np.empty(space, dtype=np.int64)
+    lookup[keys] = np.arange(keys.size)
+    return keys, lookup[key], per[keys]
 
 
 def _duplicates(table, m, t, q, row_cell, counts_layout, row_source, source_names, names):
@@ -280,10 +308,16 @@ def _duplicates(table, m, t, q, row_cell, counts_layout, row_source, source_name
         dk = row_cell * span
         dk += trial
         dk -= lo
-        ordered = np.sort(dk)
-        repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
-        del ordered
-        mask = np.isin(dk, repeated) if repeated.size else np.zeros(dk.size, dtype=bool)
+        space = int(row_cell.max(initial=0) + 1) * span
+        if _small(space, dk.size):  # rows per key by bincount (no sort): a row is repeated iff its key has > 1 row
+            per = np.bincount(dk, minlength=space)
+            mask = per[dk] > 1 if per.max(initial=0) > 1 else np.zeros(dk.size, dtype=bool)
+            del per
+        else:
+            ordered = np.sort(dk)
+            repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
+            del ordered
+            mask = np.isin(dk, repeated) if repeated.size else np.zeros(dk.size, dtype=bool)
         del dk
     else:
         mask = pd.DataFrame({"c": row_cell, "n": trial}).duplicated(keep=False).to_numpy()
@@ -317,11 +351,30 @@ def _duplicates(table, m, t, q, row_cell, counts_layout, row_source, source_name
     return n_dup_rows, n_keys, int(conflicting.sum()), tuple(examples)
 
 
-def _saturation(table, row_cell, cell_tq, counts_layout, names):
-    """Questions every attempt of every model gets right (wrong), from per-cell tallies."""
+def _exact_sums(*columns: np.ndarray) -> bool:
+    """Integer columns whose float64 sums are exact in any order (every partial sum below 2**53)."""
+    if any(c.dtype.kind not in "iub" for c in columns):
+        return False
+    bound = max((abs(int(f(c, initial=0))) for c in columns for f in (np.min, np.max)), default=0)
+    return bound * max((c.size for c in columns), default=0) < 2**53
+
+
+def _saturation(table, row_cell, cell_tq, counts_layout, names, space, rows=(None, None, None)):
+    """Questions every attempt of every model gets right (wrong), from per-cell tallies.
+
+    ``rows`` = (each row's (task, question) key, the distinct keys, n_trials as float64) lets a count
+    table be tallied per question straight from its rows: the same integer sums, exact in any order.
+    """
     tnames, qnames, Q = names
     n_cells = cell_tq.size
-    if counts_layout:
+    row_tq, tq, n_trials = rows
+    direct = counts_layout and row_tq is not None and _small(space, row_tq.size) \
+        and _exact_sums(table["n_trials"].to_numpy(), table["n_correct"].to_numpy())
+    if direct:
+        keys = tq
+        n_q = np.bincount(row_tq, weights=n_trials, minlength=space)[keys]
+        hits_q = np.bincount(row_tq, weights=table["n_correct"].to_numpy(np.float64), minlength=space)[keys]
+    elif counts_layout:
         n = np.bincount(row_cell, weights=table["n_trials"].to_numpy(np.float64), minlength=n_cells)
         hits = np.bincount(row_cell, weights=table["n_correct"].to_numpy(np.float64), minlength=n_cells)
     else:
@@ -331,9 +384,16 @@ def _saturation(table, row_cell, cell_tq, counts_layout, names):
             return 0, 0, (), ()
         n = np.bincount(row_cell[ok], minlength=n_cells).astype(np.float64)
         hits = np.bincount(row_cell[ok], weights=ic[ok], minlength=n_cells)
-    keys, inverse = np.unique(cell_tq, return_inverse=True)
-    n_q = np.bincount(inverse, weights=n, minlength=keys.size)
-    hits_q = np.bincount(inverse, weights=hits, minlength=keys.size)
+    if direct:
+        pass
+    elif _small(space, cell_tq.size):  # the same per-bin additions in the same order as over the inverse below
+        keys = np.flatnonzero(np.bincount(cell_tq, minlength=space))
+        n_q = np.bincount(cell_tq, weights=n, minlength=space)[keys]
+        hits_q = np.bincount(cell_tq, weights=hits, minlength=space)[keys]
+    else:
+        keys, inverse = np.unique(cell_tq, return_inverse=True)
+        n_q = np.bincount(inverse, weights=n, minlength=keys.size)
+        hits_q = np.bincount(inverse, weights=hits, minlength=keys.size)
     right = keys[(n_q > 0) & (hits_q == n_q)]
     wrong = keys[(n_q > 0) & (hits_q == 0)]
 

@@ -118,6 +118,7 @@ def prefix_stats(
     """
     import duckdb
 
+    from scorio_core.analysis import pick_task
     from scorio_core.io._canonical import natural_key
     from scorio_core.io.engines.duckdb_engine import (
         _connect,
@@ -142,12 +143,7 @@ def prefix_stats(
         try:
             cells, per_file, n_attempts = _count_attempts(con, canon, params, prep.groups, True)
             tasks = sorted({str(t) for t in np.asarray(cells["task"], dtype=object)}, key=natural_key)
-            if task is None:
-                if len(tasks) != 1:
-                    raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with --task.")
-                task = tasks[0]
-            if task not in tasks:
-                raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
+            task = pick_task(tasks, task)
             in_task = np.asarray(cells["task"], dtype=object) == task
             cell_model = np.asarray(cells["model"], dtype=object)[in_task].astype(str)
             cell_q = np.asarray(cells["question_id"], dtype=object)[in_task].astype(str)

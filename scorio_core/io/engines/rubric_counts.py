@@ -1,0 +1,472 @@
+"""Rubric category counts in DuckDB: files -> per-(model, task, question) category counts -> task outcomes.
+
+Uses the SQL translation of :mod:`scorio_core.io.engines.rubric_sql` on the canonical relation
+of :mod:`scorio_core.io.engines.duckdb_engine`; see that module for the semantics. The result
+feeds rubric-weighted Bayes@N (paper Appendix F) exactly as the pandas path does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.errors import InputError
+from scorio_core.io.engines._sql import EngineUnsupported, quote_ident
+from scorio_core.io.engines.rubric_sql import SQLRubric, _Frag, _join, compile_rubric
+
+__all__ = ["CategoryCountsSQL", "load_category_counts", "sql_task_outcomes", "task_order"]
+
+_NUMERIC = ("int", "float", "bool")
+# values pyarrow's CSV reader turns into null or a number/bool (then pandas would not see text)
+_ARROW_NULLS = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+                "N/A", "NA", "NULL", "NaN", "n/a", "nan", "null", "<NA>", "None")
+_ARROW_BOOLS = ("true", "false", "True", "False", "TRUE", "FALSE")
+
+
+# ----------------------------------------------------------------------------- columns
+def _pandas_names(names: list[str], gm: Mapping[str, str]) -> dict[str, str]:
+    """pandas column name -> raw column, as :mod:`scorio_core.io._canonical` names extra columns."""
+    from scorio_core.io._schema import COUNT_COLUMNS, ID_COLUMNS, SIGNAL_COLUMNS
+
+    used = {c for k, c in gm.items() if k in ID_COLUMNS + ("is_correct", "category") + COUNT_COLUMNS}
+    source_to_signal = {c: k for k, c in gm.items() if k in SIGNAL_COLUMNS}
+    taken = set(ID_COLUMNS) | {"is_correct"}
+    out: dict[str, str] = {}
+    for col in names:
+        if col in used and col not in source_to_signal:
+            continue
+        name = source_to_signal.get(col, str(col))
+        if name in taken or name in out:
+            name = f"{name}_source"
+        out[name] = col
+    return out
+
+
+def _column_plan(con, groups, guesses, needed: set[str]):
+    """Per signal name: its kind and, per group, the SQL expression (None when absent).
+
+    Returns ``(kinds, exprs, all_names)``: ``kinds[name]`` is ``"number"``/``"text"`` for every
+    pandas column, ``exprs[name][g]`` the SQL over ``src`` for needed names.
+
+    Raises EngineUnsupported where the pandas loader's type cannot be predicted: text columns
+    in CSV whose values pyarrow would read as numbers or nulls, CSV booleans, other types,
+    types that differ between files, canonical signals with text (``_numeric`` parsing).
+    """
+    from scorio_core.io._schema import BINARY_SIGNALS, SIGNAL_COLUMNS, STRING_SIGNALS
+    from scorio_core.io.engines.duckdb_engine import _describe, _kind
+
+    kinds: dict[str, str] = {}
+    exprs: dict[str, list] = {}
+    for gi, (g, guess) in enumerate(zip(groups, guesses)):
+        types = dict(_describe(con, g))
+        for name, col in _pandas_names(list(types), guess.mapping).items():
+            kind = _kind(types[col])
+            k = "number" if kind in _NUMERIC else "text" if kind == "text" else "other"
+            if name in STRING_SIGNALS and k != "text" or name in SIGNAL_COLUMNS and name not in STRING_SIGNALS and k == "text":
+                k = "other"
+            if g.fmt in ("csv", "tsv") and kind == "bool":
+                k = "other"
+            prev = kinds.setdefault(name, k)
+            if prev != k:
+                k = kinds[name] = "other"
+            if name not in needed:
+                continue
+            if k == "other":
+                raise EngineUnsupported(f"column '{col}' (rubric signal {name!r}) has type {types[col]} or differs between "
+                                        "files; its values are read by the pandas engine only; use --engine pandas.",
+                                        source=g.label)
+            q = f"src.{quote_ident(col)}"
+            if k == "number":
+                v = f"CAST({q} AS DOUBLE)"
+                sql = f"CASE WHEN isnan({v}) THEN NULL ELSE {v} END" if kind == "float" else v
+                if name in BINARY_SIGNALS:
+                    _refuse_if(con, g, f"{sql} NOT IN (0, 1)", f"signal {name!r} has values other than 0 and 1")
+            elif g.fmt in ("csv", "tsv"):
+                lits = ", ".join("?" for _ in _ARROW_NULLS + _ARROW_BOOLS)
+                _refuse_if(con, g, f"TRUE HAVING bool_and({q} IS NULL OR {q} IN ({lits}) OR TRY_CAST({q} AS DOUBLE) "
+                                   "IS NOT NULL)", f"text column '{col}' holds only numbers, booleans or null-like "
+                                   "values, which the pandas reader types differently",
+                           list(_ARROW_NULLS + _ARROW_BOOLS), aggregate=True)
+                sql = f"coalesce({q}, '')"  # pyarrow keeps an empty CSV text field as ''
+            else:
+                sql = f"CAST({q} AS VARCHAR)"
+            exprs.setdefault(name, [None] * len(groups))[gi] = sql
+    return kinds, exprs
+
+
+def _refuse_if(con, group, where: str, why: str, params: list | None = None, aggregate: bool = False) -> None:
+    sql, p = group.reader()
+    if aggregate:
+        query = f"SELECT count(*) FROM {sql} AS src WHERE {where}"
+    else:
+        query = f"SELECT count(*) FROM (SELECT 1 FROM {sql} AS src WHERE {where} LIMIT 1)"
+    row = con.execute(query, p + list(params or [])).fetchone()
+    if row and row[0]:
+        raise EngineUnsupported(f"{why}; use --engine pandas.", source=group.label)
+
+
+def _prototype(kinds: Mapping[str, str]) -> pd.DataFrame:
+    """Zero-row attempt table with the pandas columns and kinds (for type checks and static issues)."""
+    cols = {"model": pd.Series([], dtype="str"), "task": pd.Series([], dtype="str"),
+            "question_id": pd.Series([], dtype="str"), "trial": pd.Series([], dtype="int64"),
+            "is_correct": pd.Series([], dtype="float64")}
+    for name, k in kinds.items():
+        cols[name] = pd.Series([], dtype="float64" if k == "number" else "str")
+    return pd.DataFrame(cols)
+
+
+# ----------------------------------------------------------------------------- results
+@dataclass(frozen=True, eq=False)
+class CategoryCountsSQL:
+    """Per (model, task, question) category counts computed by DuckDB.
+
+    Attributes
+    ----------
+    cells : pandas.DataFrame
+        One row per (task, model, question_id) in first-appearance order of the files:
+        ``task, model, question_id`` (str), ``n_trials``, ``n_correct``, ``unmatched`` and one
+        column ``c0..cC`` per category (int64), shape (n_cells, 6 + C+1).
+    labels : tuple of str
+    weights : ndarray of shape (C+1,)
+    thresholds : dict of str to float
+    coverage : dict of str to dict
+        Per task: ``n``, ``unmatched``, per-signal missing counts, per-category condition
+        counts and takers (for the same coverage notes as the pandas path).
+    issues_static : tuple
+        Static coverage issues (absent signals, never-matching categories, ...).
+    notes : tuple of str
+        Signal derivation notes (as :class:`scorio_core.rubric.SignalTable`).
+    schema : scorio_core.rubric.Schema
+    dataset : scorio_core.io.Dataset
+        The count-table dataset of the same files (sources, report).
+    """
+
+    cells: pd.DataFrame
+    labels: tuple
+    weights: np.ndarray
+    thresholds: dict
+    coverage: dict
+    issues_static: tuple
+    notes: tuple
+    schema: object
+    dataset: object
+    signals: tuple = ()
+
+
+def load_category_counts(
+    paths,
+    schema,
+    *,
+    task: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    format: str | None = None,
+    thresholds: Mapping[str, float] | None = None,
+    memory_limit: str | None = "2GB",
+    temp_directory: str | None = None,
+    threads: int | None = None,
+    hash_files: bool = True,
+) -> CategoryCountsSQL:
+    """Count rubric categories per (model, task, question) in DuckDB, without an attempt table.
+
+    Parameters
+    ----------
+    paths : str, os.PathLike or sequence of them
+        Attempt-level CSV/TSV/Parquet/JSONL files, folders or globs (as :func:`load_counts`).
+    schema : Schema, str, path or dict
+        Rubric schema (built-in name, JSON file or document).
+    task : str, optional
+        Keep only this task's cells (all tasks otherwise).
+    mapping, format, memory_limit, temp_directory, threads, hash_files
+        As :func:`scorio_core.io.engines.load_counts`.
+    thresholds : dict of str to float, optional
+        Frozen threshold values (``--freeze-thresholds``).
+
+    Returns
+    -------
+    CategoryCountsSQL
+        ``cells`` with ``n_trials``, ``n_correct``, ``unmatched`` and counts ``c0..cC`` per
+        cell; ``sum(c*) + unmatched == n_trials``.
+
+    Raises
+    ------
+    EngineUnsupported
+        Derived signals, percentile thresholds (not frozen), unknown names, type errors,
+        count tables, columns whose pandas type is not predictable (message says which).
+    NotReadyError
+        Duplicate keys, non-binary or missing outcomes (as :func:`load_counts`).
+    InputError
+        Bad files, ids, trials or outcomes (as :func:`load_counts`).
+
+    References
+    ----------
+    Hariri et al., "Don't Pass@k: A Bayesian Framework for Large Language Model Evaluation",
+    ICLR 2026, arXiv:2510.04265, Appendix F (categorical rubrics, rubric-weighted Bayes@N).
+    """
+    import duckdb
+
+    from scorio_core.io._dataset import Dataset
+    from scorio_core.io._quality import compute_report
+    from scorio_core.io.engines.duckdb_engine import (
+        _canonical_select,
+        _connect,
+        _count_attempts,
+        _duck_error,
+        _split_by_columns,
+        _to_frame,
+        engine_files,
+        source_infos,
+    )
+    from scorio_core.rubric.engine import BoundRubric, _schema
+    from scorio_core.rubric.signals import derive_signals
+
+    schema = _schema(schema)
+    files = engine_files(paths, format)
+    con = _connect(memory_limit, temp_directory, threads)
+    try:
+        groups_by_fmt: dict[str, list] = {}
+        for f in files:
+            groups_by_fmt.setdefault(f.format, []).append(f)
+        con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR, idx BIGINT)")
+        con.executemany("INSERT INTO __files VALUES (?, ?, ?, ?)", [[f.path, f.stem, f.name, i] for i, f in enumerate(files)])
+        from scorio_core.io.engines.duckdb_engine import _Group
+
+        groups = _split_by_columns(con, [_Group(fmt, fs) for fmt, fs in groups_by_fmt.items()])
+        selects = [_canonical_select(con, g, mapping, positions=True) for g in groups]
+        guesses = [s[2] for s in selects]
+        if any(g.layout != "attempts" for g in guesses):
+            raise EngineUnsupported("a rubric needs attempt-level data; count tables only support binary correctness.",
+                                    source=", ".join(g.label for g in groups))
+        if len({"trial" in g.mapping for g in guesses}) > 1:
+            raise EngineUnsupported("some inputs have a trial column and some do not; use --engine pandas.")
+        with_trial = "trial" in guesses[0].mapping
+        defaults = [d for s in selects for d in s[3]]
+        # kinds of every pandas column, then SQL of the signals the schema reads
+        kinds, exprs = _column_plan(con, groups, guesses, set(schema.signals) - {"is_correct"})
+        proto = _prototype({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
+        derived, derive_notes = derive_signals(proto)
+        added = [c for c in derived.columns if c not in proto.columns]
+        if added:
+            raise EngineUnsupported(f"the data yields derived signals ({', '.join(added)}), which the DuckDB engine does not "
+                                    "compute; use --engine pandas.")
+        try:
+            bound = BoundRubric(proto, schema)
+        except InputError as exc:
+            raise EngineUnsupported(f"{exc} (the pandas engine reports it with positions)") from None
+        needed = [s for s in schema.signals if s != "is_correct" and bound.table.kind(s) is not None]
+        for s in needed:
+            if kinds.get(s) == "other":
+                raise EngineUnsupported(f"signal {s!r} has a type the DuckDB engine cannot match; use --engine pandas.")
+        present = [s for s in needed if s in kinds]
+        alias = {s: f"__s{i}" for i, s in enumerate(present)}
+        parts, params = [], []
+        for gi, (text, p, _, _) in enumerate(selects):
+            if not text.startswith("SELECT "):
+                raise EngineUnsupported("the DuckDB relation has an unexpected shape; use --engine pandas.")
+            extra = [f"{exprs[s][gi] if exprs[s][gi] is not None else 'NULL'} AS {quote_ident(alias[s])}" for s in present]
+            extra = [e if not e.startswith("NULL ") else
+                     f"CAST(NULL AS {'DOUBLE' if kinds[s] == 'number' else 'VARCHAR'}) AS {quote_ident(alias[s])}"
+                     for e, s in zip(extra, present)]
+            body = text[len("SELECT "):]
+            parts.append(f"(SELECT {', '.join(extra + [body])})" if extra else f"({text})")
+            params += p
+        canon = " UNION ALL BY NAME ".join(parts)
+        signal_sql = {s: quote_ident(alias[s]) for s in present}
+        signal_sql["is_correct"] = "o"
+        for s in needed:
+            if s not in present:  # a known signal absent from the data: missing everywhere
+                signal_sql[s] = "CAST(NULL AS VARCHAR)" if bound.table.kind(s) == "text" else "CAST(NULL AS DOUBLE)"
+        rub = compile_rubric(schema, signal_sql, bound.table.kind, thresholds)
+        try:
+            cells_v, per_file, _ = _count_attempts(con, canon, params, groups, with_trial)
+            out = _categorize_sql(con, canon, params, rub, present, signal_sql, kinds)
+        except duckdb.Error as exc:
+            raise _duck_error(exc, groups[0], guesses[0]) from None
+    finally:
+        con.close()
+    cells, coverage = out
+    if task is not None:
+        cells = cells[cells["task"] == task].reset_index(drop=True)
+    # the count dataset of the same files (sources, report), as load_counts returns it
+    from scorio_core.io.engines.duckdb_engine import _Prepared
+
+    prep = _Prepared(canon, params, groups, guesses, defaults, "attempts", with_trial)
+    table = _to_frame(cells_v)
+    infos = source_infos(prep, per_file, hash_files)
+    meta = {"sources": tuple((i.name, i.format) for i in infos), "mappings": tuple((i.name, i.mapping) for i in infos),
+            "defaults": tuple(defaults), "notes": (f"{int(cells['n_trials'].sum()):,} attempts categorized by the DuckDB "
+                                                    f"engine (rubric {schema.name!r}).",)}
+    report = compute_report(table, "counts", source_names=tuple(i.name for i in infos), meta=meta)
+    dataset = Dataset(attempts=None, counts=table, report=report, sources=infos)
+    return CategoryCountsSQL(cells, rub.labels, rub.weights, rub.thresholds, coverage, tuple(bound.static),
+                             tuple(derive_notes), schema, dataset, tuple(needed))
+
+
+def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, signal_sql, kinds):
+    """Run the GROUP BY; return (cells frame in first-appearance order, per-task coverage)."""
+    C = len(rub.labels)
+    conds = [_Frag(t, list(p)) for t, p in rub.conditions]
+    flags = _join([_Frag("(") + c + _Frag(f") IS TRUE AS __k{i}") for i, c in enumerate(conds)], ", ")
+    case = "CASE " + " ".join(f"WHEN __k{i} THEN {i}" for i in range(C)) + " ELSE -1 END"
+    missing = {s: (f"({signal_sql[s]} IS NULL OR NOT isfinite({signal_sql[s]}))" if kinds[s] == "number"
+                   else f"({signal_sql[s]} IS NULL)") for s in present}
+    head = _Frag(f"CREATE TEMP TABLE __coded AS SELECT model, task, question_id, o, "
+                 f"__files.idx * 1000000000000 + pos AS first, ") + flags
+    tail_cols = "".join(f", {missing[s]} AS {quote_ident('__m_' + s)}" for s in present)
+    tail_cols += "".join(f", {signal_sql[s]} IS NOT NULL AS {quote_ident('__p_' + s)}" for s in present if kinds[s] != "number")
+    sql = head + _Frag(f"{tail_cols} FROM ({canon}) AS c JOIN __files ON __files.path = c.file", list(params))
+    con.execute(sql.text, sql.params)
+    con.execute(f"CREATE TEMP TABLE __coded2 AS SELECT *, {case} AS code FROM __coded")
+    counts = ", ".join(f"count(*) FILTER (WHERE code = {i}) AS c{i}" for i in range(C))
+    cells = con.execute(
+        f"SELECT task, model, question_id, count(*)::BIGINT AS n_trials, count(*) FILTER (WHERE o = 1) AS n_correct, "
+        f"count(*) FILTER (WHERE code < 0) AS unmatched, {counts}, min(first) AS first FROM __coded2 "
+        "GROUP BY ALL ORDER BY first").df()
+    stats = ["count(*) AS n", "count(*) FILTER (WHERE code < 0) AS unmatched"]
+    for s in present:
+        m = quote_ident("__m_" + s)
+        stats += [f"count(*) FILTER (WHERE {m})", f"count(*) FILTER (WHERE {m} AND code < 0)"]
+        if kinds[s] != "number":
+            stats.append(f"count(*) FILTER (WHERE {quote_ident('__p_' + s)})")
+    for i in range(C):
+        stats += [f"count(*) FILTER (WHERE __k{i})", f"list(DISTINCT code) FILTER (WHERE __k{i})"]
+    rows = con.execute(f"SELECT task, {', '.join(stats)} FROM __coded2 GROUP BY task").fetchall()
+    coverage = {}
+    for row in rows:
+        it = iter(row[3:])
+        sig = {}
+        for s in present:
+            miss, miss_un = next(it), next(it)
+            present_n = next(it) if kinds[s] != "number" else None
+            sig[s] = (int(miss), int(miss_un), present_n)
+        cats = [(int(next(it)), sorted(next(it) or [])) for _ in range(C)]
+        coverage[str(row[0])] = {"n": int(row[1]), "unmatched": int(row[2]), "signals": sig, "categories": cats}
+    for key in ("task", "model", "question_id"):
+        cells[key] = cells[key].astype(object).map(str)
+    cells = cells.drop(columns="first")
+    for col in ["n_trials", "n_correct", "unmatched"] + [f"c{i}" for i in range(C)]:
+        cells[col] = cells[col].astype(np.int64)
+    return cells, coverage
+
+
+# ----------------------------------------------------------------------------- leaderboard inputs
+def _issues_for(res: CategoryCountsSQL, task: str) -> list:
+    """The coverage issues :func:`scorio_core.rubric.categorize` reports for one task."""
+    from scorio_core.rubric.coverage import ERROR, INFO, WARNING, Issue
+
+    cov = res.coverage[task]
+    n, n_un = cov["n"], cov["unmatched"]
+    schema = res.schema
+    issues = []
+    present = list(cov["signals"])
+    if n_un:
+        parts = [f"{s} is missing on {cov['signals'][s][1]}" for s in present if cov["signals"][s][1]]
+        why = f"; among them {', '.join(parts)}" if parts else ""
+        absent = [s for s in res.signals if s not in cov["signals"] and s != "is_correct"]
+        if absent:
+            why += f"; absent from the data: {', '.join(absent)}"
+        issues.append(Issue("unmatched", WARNING, f"{n_un} of {n} attempts match no category{why}.", count=n_un))
+    counts = _task_counts(res, task)
+    for c, category in enumerate(schema.categories):
+        if counts[c] or n == 0:
+            continue
+        k, takers = cov["categories"][c]
+        if k:
+            labels = ", ".join(repr(schema.categories[j].label) for j in takers if j >= 0)
+            message = (f"category {category.label!r} is empty: all {k} attempts "
+                       f"satisfying its condition were taken by earlier categories ({labels}).")
+        else:
+            message = f"category {category.label!r} is empty: its condition is true for no attempt."
+        issues.append(Issue("empty_category", WARNING, message, category=c))
+    for s in present:
+        k = cov["signals"][s][0]
+        if k:
+            issues.append(Issue("missing_values", WARNING, f"signal {s!r} is missing on {k} of {n} attempts.",
+                                count=k, names=(s,)))
+    rank = {ERROR: 0, WARNING: 1, INFO: 2}
+    return sorted([*res.issues_static, *issues], key=lambda i: rank[i.severity])
+
+
+def _task_counts(res: CategoryCountsSQL, task: str) -> np.ndarray:
+    cells = res.cells[res.cells["task"] == task]
+    return np.array([int(cells[f"c{i}"].sum()) for i in range(len(res.labels))], dtype=np.int64)
+
+
+def sql_task_outcomes(res: CategoryCountsSQL, task: str, policy: str = "exclude"):
+    """The pandas leaderboard's inputs for one task, from SQL category counts.
+
+    Parameters
+    ----------
+    res : CategoryCountsSQL
+    task : str
+    policy : str
+        ``--unmatched``: ``"exclude"`` or a category label (:func:`scorio_core.rerank.apply_unmatched`).
+
+    Returns
+    -------
+    outcomes : scorio_core.analysis.TaskOutcomes
+        ``rubric`` counts of shape (L, M, C+1) and ``binary`` counts (L, M, 2), models and
+        questions in first-appearance order, ``R`` None (trial order is not kept).
+    rubric_notes : list of str
+        As :func:`scorio_core.analysis.categorization_for` (without the task prefix).
+    unmatched : pandas.DataFrame
+        ``model, attempts, unmatched`` per model (as :func:`scorio_core.rerank.unmatched_by_model`).
+
+    Raises
+    ------
+    InputError
+        Unknown task; a policy that is not a category; no attempt left to score.
+    """
+    from scorio_core.analysis import TaskOutcomes
+    from scorio_core.outcomes import BINARY_LABELS, Outcomes
+    from scorio_core.rerank import check_unmatched_policy
+
+    if task not in res.coverage:
+        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(list(res.coverage)[:20])}.")
+    cov = res.coverage[task]
+    for s, (_, _, present_n) in cov["signals"].items():
+        if present_n == 0:  # an all-missing text column is typed as a number by pandas in this task
+            raise EngineUnsupported(f"text signal {s!r} has no value in task {task!r}; use --engine pandas.")
+    notes = []
+    if res.thresholds:
+        notes.append(f"rubric '{res.schema.name}' thresholds: " + ", ".join(f"{k}={v:.6g}" for k, v in res.thresholds.items()))
+    if cov["unmatched"]:
+        notes.append(f"{cov['unmatched']} of {cov['n']} attempts matched no category and are excluded")
+    notes.extend(res.notes)
+    notes.extend(i.message for i in _issues_for(res, task))
+    cells = res.cells[res.cells["task"] == task]
+    models = tuple(dict.fromkeys(cells["model"]))
+    questions = tuple(dict.fromkeys(cells["question_id"]))
+    mi = pd.Index(models).get_indexer(cells["model"])
+    qi = pd.Index(questions).get_indexer(cells["question_id"])
+    C = len(res.labels)
+    counts = np.zeros((len(models), len(questions), C), dtype=np.int64)
+    counts[mi, qi] = cells[[f"c{i}" for i in range(C)]].to_numpy(np.int64)
+    unmatched = cells["unmatched"].to_numpy(np.int64)
+    index = check_unmatched_policy(policy, res.labels)
+    excluded = int(unmatched.sum())
+    if index is not None:
+        counts[mi, qi, index] += unmatched
+        excluded = 0
+    if counts.sum() == 0:
+        raise InputError(f"task '{task}': no attempts left to score (all {excluded} unmatched by the rubric).")
+    binary_counts = np.zeros((len(models), len(questions), 2), dtype=np.int64)
+    n, c = cells["n_trials"].to_numpy(np.int64), cells["n_correct"].to_numpy(np.int64)
+    binary_counts[mi, qi, 1] = c
+    binary_counts[mi, qi, 0] = n - c
+    data_notes = (f"{excluded} attempts matched no rubric category and were excluded",) if excluded else ()
+    rubric = Outcomes(task=task, models=models, questions=questions, weights=np.asarray(res.weights, dtype=float),
+                      labels=tuple(res.labels), counts=counts, R=None, excluded=excluded, notes=data_notes)
+    binary = Outcomes(task=task, models=models, questions=questions, weights=np.array([0.0, 1.0]),
+                      labels=BINARY_LABELS, counts=binary_counts, R=None)
+    per_model = (pd.DataFrame({"model": cells["model"].to_numpy(), "attempts": n, "unmatched": unmatched})
+                 .groupby("model", sort=False)[["attempts", "unmatched"]].sum().reset_index()
+                 .astype({"attempts": np.int64, "unmatched": np.int64}))
+    return TaskOutcomes(task, binary, rubric), notes, per_model
+
+
+def task_order(res: CategoryCountsSQL) -> list[str]:
+    """Tasks in first-appearance order (as :func:`scorio_core.analysis.task_names`)."""
+    return list(dict.fromkeys(res.cells["task"]))
