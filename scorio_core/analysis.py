@@ -152,7 +152,10 @@ def outcomes_for(dataset, task: str | None = None, categorization: Categorizatio
     if dataset.attempts is None:
         if categorization is not None:
             raise InputError("a rubric needs attempt-level data; count tables only support binary correctness.")
-        binary = from_counts(dataset.counts[dataset.counts["task"] == task], task)
+        counts = dataset.counts
+        if len(tasks) > 1:  # one task: every row (no 10^7-row copy for a boolean mask of all True)
+            counts = counts[counts["task"] == task]
+        binary = from_counts(counts, task)
         return TaskOutcomes(task, binary, binary)
     table = dataset.attempts
     mask = (table["task"] == task).to_numpy()

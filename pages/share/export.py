@@ -119,4 +119,4 @@ if upload is not None:
             st.warning(md(warning), icon=":material/warning:")
         if st.button("Restore this analysis", type="primary", disabled=not plan.ok, key="export_restore"):
             export.apply_restore(plan)
-            st.switch_page("pages/results/leaderboard.py")
+            st.switch_page("pages/results/leaderboard.py", query_params={})  # {}: bound widget params are replaced, not refused

@@ -154,6 +154,45 @@ class QualityReport:
         return out
 
 
+def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, conflicting_keys: int, *,
+                      counts_layout: bool = False) -> list[str]:
+    """The choices data needs before it can be scored, one message each (shared by the report and the engines).
+
+    Parameters
+    ----------
+    non_binary, missing : int
+        Attempts with an outcome strictly between 0 and 1, and attempts without an outcome.
+    duplicate_rows, conflicting_keys : int
+        Rows beyond the first of a repeated (model, task, question[, trial]) key, and repeated keys
+        whose rows disagree.
+    counts_layout : bool
+        Count tables: keys have no trial and ``'sum'`` is a further policy.
+
+    Examples
+    --------
+    >>> blocking_messages(0, 2, 0, 0)
+    ["2 attempts have no outcome; choose apply_choices(missing_outcomes='drop' or 'incorrect') or --missing-outcomes drop|incorrect."]
+    """
+    out = []
+    if non_binary:
+        out.append(
+            f"{non_binary} attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score'); choose a "
+            "threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold)."
+        )
+    if missing:
+        out.append(
+            f"{missing} attempts have no outcome; choose apply_choices(missing_outcomes='drop' or 'incorrect') "
+            "or --missing-outcomes drop|incorrect."
+        )
+    if duplicate_rows:
+        policies = "'keep-first', 'keep-last', 'drop'" + (" or 'sum'" if counts_layout else "")
+        out.append(
+            f"{duplicate_rows} duplicate rows share a (model, task, question{', trial' if not counts_layout else ''}) key "
+            f"({conflicting_keys} keys conflict); choose apply_choices(duplicates={policies}) or --duplicates."
+        )
+    return out
+
+
 def compute_report(
     table: pd.DataFrame,
     layout: str,
@@ -223,23 +262,7 @@ def compute_report(
     sat = _saturation(table, row_cell, cell_tq, counts_layout, (tnames, qnames, Q), T * Q, (row_tq, tq, weights))
     del row_tq
     nb, nb_examples, missing = _outcome_gaps(table, counts_layout)
-    blocking = []
-    if nb:
-        blocking.append(
-            f"{nb} attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score'); choose a "
-            "threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold)."
-        )
-    if missing:
-        blocking.append(
-            f"{missing} attempts have no outcome; choose apply_choices(missing_outcomes='drop' or 'incorrect') "
-            "or --missing-outcomes drop|incorrect."
-        )
-    if dup[0]:
-        policies = "'keep-first', 'keep-last', 'drop'" + (" or 'sum'" if counts_layout else "")
-        blocking.append(
-            f"{dup[0]} duplicate rows share a (model, task, question{', trial' if not counts_layout else ''}) key "
-            f"({dup[2]} keys conflict); choose apply_choices(duplicates={policies}) or --duplicates."
-        )
+    blocking = blocking_messages(nb, missing, dup[0], dup[2], counts_layout=counts_layout)
     m_seen, t_seen = np.bincount(m, minlength=L) > 0, np.bincount(t, minlength=T) > 0
     return QualityReport(
         layout=layout,

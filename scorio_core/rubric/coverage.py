@@ -218,6 +218,36 @@ def static_issues(schema, table: SignalTable, raised: list | None = None) -> lis
     return issues
 
 
+def unmatched_issue(n_unmatched: int, n: int, missing, absent, examples=()) -> Issue:
+    """The warning for attempts that match no category (shared by the pandas and SQL rubric paths).
+
+    ``missing`` lists ``(signal, k)``: k unmatched attempts lack the signal (k = 0 entries are
+    skipped); ``absent`` names signals absent from the data.
+    """
+    parts = [f"{s} is missing on {k}" for s, k in missing if k]
+    why = f"; among them {', '.join(parts)}" if parts else ""
+    if absent:
+        why += f"; absent from the data: {', '.join(absent)}"
+    return Issue("unmatched", WARNING, f"{n_unmatched} of {n} attempts match no category{why}.", count=n_unmatched,
+                 examples=examples)
+
+
+def empty_category_issue(schema, c: int, n_satisfying: int, takers) -> Issue:
+    """The warning for category ``c`` that no attempt fell into (shared by the pandas and SQL rubric paths).
+
+    ``n_satisfying`` attempts satisfy its condition; ``takers`` are the codes of the earlier
+    categories that took them (``-1`` entries ignored).
+    """
+    label = schema.categories[c].label
+    if n_satisfying:
+        labels = ", ".join(repr(schema.categories[j].label) for j in takers if j >= 0)
+        message = (f"category {label!r} is empty: all {n_satisfying} attempts "
+                   f"satisfying its condition were taken by earlier categories ({labels}).")
+    else:
+        message = f"category {label!r} is empty: its condition is true for no attempt."
+    return Issue("empty_category", WARNING, message, category=c)
+
+
 def data_issues(schema, table: SignalTable, codes: np.ndarray, masks: list, details, unused_frozen) -> list:
     """Problems found by categorizing: unmatched attempts, empty categories, missing values."""
     issues: list[Issue] = []
@@ -226,33 +256,16 @@ def data_issues(schema, table: SignalTable, codes: np.ndarray, masks: list, deta
     n_unmatched = int(unmatched.sum())
     signals = [s for s in schema.signals if table.kind(s) is not None]
     if n_unmatched:
-        parts = []
-        for s in signals:
-            if not table.has(s):
-                continue  # absent for every attempt: reported once as absent_signal
-            k = int((table.missing(s) & unmatched).sum())
-            if k:
-                parts.append(f"{s} is missing on {k}")
-        why = f"; among them {', '.join(parts)}" if parts else ""
-        absent = [s for s in signals if not table.has(s)]
-        if absent:
-            why += f"; absent from the data: {', '.join(absent)}"
-        issues.append(Issue("unmatched", WARNING,
-                            f"{n_unmatched} of {n} attempts match no category{why}.",
-                            count=n_unmatched, examples=table.examples(unmatched)))
+        # absent signals (missing for every attempt) are reported once as absent_signal, not counted here
+        missing = [(s, int((table.missing(s) & unmatched).sum())) for s in signals if table.has(s)]
+        issues.append(unmatched_issue(n_unmatched, n, missing, [s for s in signals if not table.has(s)],
+                                      examples=table.examples(unmatched)))
     counts = np.bincount(codes[~unmatched].astype(np.int64), minlength=len(schema.categories))
     for c, category in enumerate(schema.categories):
         if counts[c] or n == 0:
             continue
         mask = masks[c]
-        if mask.any():
-            takers = np.unique(codes[mask])
-            labels = ", ".join(repr(schema.categories[j].label) for j in takers if j >= 0)
-            message = (f"category {category.label!r} is empty: all {int(mask.sum())} attempts "
-                       f"satisfying its condition were taken by earlier categories ({labels}).")
-        else:
-            message = f"category {category.label!r} is empty: its condition is true for no attempt."
-        issues.append(Issue("empty_category", WARNING, message, category=c))
+        issues.append(empty_category_issue(schema, c, int(mask.sum()), np.unique(codes[mask]) if mask.any() else ()))
     for s in signals:
         if not table.has(s):
             continue  # reported once as absent_signal

@@ -91,11 +91,11 @@ def test_trajectories_every_control(sim):
     at.segmented_control(key="traj_order").set_value("worst").run()
     _ok(at)
     at.segmented_control(key="traj_scheme").set_value("row").run()
-    at.select_slider(key="traj_replicates").set_value(500).run()
+    at.select_slider(key="traj_replicates").set_value(100).run()
     at.number_input(key="traj_seed").set_value(3).run()
     _ok(at)
     title = _charts(at)[0].layout.title.text
-    assert "worst of 500 row-wise bootstrap replicates" in title and "seed 3" in title
+    assert "worst of 100 row-wise bootstrap replicates" in title and "seed 3" in title
     assert "along the same replicate" in _texts(at)
     at.multiselect(key="traj_highlight").set_value(["mimic-05"]).run()
     _ok(at)
@@ -169,7 +169,7 @@ def test_convergence_default_view(sim):
 
 def test_convergence_every_control(sim):
     at = _visit(sim, CONV)
-    at.select_slider(key="conv_replicates").set_value(500).run()
+    at.select_slider(key="conv_replicates").set_value(100).run()
     at.button_group(key="conv_methods").set_value(["Bayes@N", "Pass@k", "Pass^k", "G-Pass@k_tau", "mG-Pass@k"]).run()
     at.multiselect(key="conv_pass_ks").set_value([2]).run()
     at.number_input(key="conv_k").set_value(3).run()
@@ -183,7 +183,7 @@ def test_convergence_every_control(sim):
     assert "row-wise bootstrap replicates, seed 5" in _texts(at)
     at.multiselect(key="conv_models").set_value(["mimic-01", "mimic-10", "mimic-20"]).run()
     _ok(at)
-    assert "3 models, 500 row-wise" in _texts(at)
+    assert "3 models, 100 row-wise" in _texts(at)
     table = at.dataframe[0].value
     assert (table["no_convergence"] < 0.5).all()  # three well-separated models settle
     at.multiselect(key="conv_models").set_value(["mimic-01"]).run()
@@ -205,7 +205,7 @@ def test_convergence_on_counts_is_row_wise(app):
 
 def test_convergence_revisit_is_served_from_the_cache(sim, monkeypatch):
     at = _visit(sim, CONV)
-    at.select_slider(key="conv_replicates").set_value(1000).run()
+    at.select_slider(key="conv_replicates").set_value(100).run()
     _ok(at)
 
     def boom(*args, **kwargs):
@@ -216,7 +216,7 @@ def test_convergence_revisit_is_served_from_the_cache(sim, monkeypatch):
     start = time.perf_counter()
     _visit(at, CONV)
     assert time.perf_counter() - start < 2.0
-    assert at.dataframe[0].value["replicates"].tolist() == [1000] * 4
+    assert at.dataframe[0].value["replicates"].tolist() == [100] * 4
 
 
 # --------------------------------------------------------------------------- long runs

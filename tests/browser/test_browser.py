@@ -43,6 +43,8 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     shot(page, "01-leaderboard.png")
     page.get_by_role("tab", name="Pairwise P(A > B)").click()
     wait_ready(page, 1000)
+    # the rerun may start after wait_ready's first look on a slow machine: wait for the pairwise chart itself
+    page.locator('[data-testid="stPlotlyChart"]').filter(has_text="P(row > column)").first.wait_for()
     assert "P(row > column)" in page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     shot(page, "02-leaderboard-pairwise.png")
 
@@ -68,6 +70,7 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     _go(page, "Leaderboard")
     page.get_by_role("tab", name="Ranking").click()  # the tab choice is kept in the URL; go back to the forest plot
     wait_ready(page, 1000)
+    page.locator('[data-testid="stPlotlyChart"]').filter(has_text="model-alpha").first.wait_for()
     chart_text = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     for model in names:
         assert model in chart_text

@@ -25,7 +25,7 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io._canonical import natural_categories, natural_key
 from scorio_core.io._dataset import Dataset, SourceInfo
-from scorio_core.io._quality import compute_report
+from scorio_core.io._quality import blocking_messages, compute_report
 from scorio_core.io._schema import MappingGuess, infer_mapping
 from scorio_core.io.engines._sql import (
     EngineUnsupported,
@@ -433,7 +433,7 @@ def _count_attempts(con, canon: str, params: list, groups: list[_Group], with_tr
     if cells["bad_o"].sum():
         name, raw = _example(con, canon, params, "bad_o")
         raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.", source=name, field="is_correct")
-    blocking = []
+    soft = missing = dup_rows = conflicting = 0
     if (cells["n_correct"] + cells["z"] != n).any():
         bad, soft, missing = con.execute(
             f"SELECT count(*) FILTER (WHERE o < 0 OR o > 1), count(*) FILTER (WHERE o > 0 AND o < 1), "
@@ -442,26 +442,16 @@ def _count_attempts(con, canon: str, params: list, groups: list[_Group], with_tr
             name, raw = _example(con, canon, params, "o < 0 OR o > 1")
             raise InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}.",
                              source=name, field="is_correct")
-        if soft:
-            blocking.append(
-                f"{soft} attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score'); choose a "
-                "threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold).")
-        if missing:
-            blocking.append(
-                f"{missing} attempts have no outcome; choose apply_choices(missing_outcomes='drop' or 'incorrect') "
-                "or --missing-outcomes drop|incorrect.")
     if with_trial:
         has_dups = bool((cells["d"] != n).any()) if span_sql else bool(con.execute(
             f"SELECT count(*) FROM (SELECT 1 FROM ({canon}) GROUP BY model, task, question_id, trial HAVING count(*) > 1)",
             params).fetchone()[0])
         if has_dups:
-            rows, keys, conflicting = con.execute(
+            dup_rows, _, conflicting = con.execute(
                 f"SELECT sum(k - 1)::BIGINT, count(*), count(*) FILTER (WHERE nd > 1) FROM (SELECT count(*) AS k, "
                 f"count(DISTINCT coalesce(o, -1)) AS nd FROM ({canon}) GROUP BY model, task, question_id, trial "
                 "HAVING count(*) > 1)", params).fetchone()
-            blocking.append(
-                f"{rows} duplicate rows share a (model, task, question, trial) key ({conflicting} keys conflict); choose "
-                "apply_choices(duplicates='keep-first', 'keep-last', 'drop') or --duplicates.")
+    blocking = blocking_messages(soft, missing, dup_rows, conflicting)
     if blocking:
         names = ", ".join(g.label for g in groups)
         raise NotReadyError(f"{blocking[0]} The DuckDB engine counts only ready data; use --engine pandas with the "

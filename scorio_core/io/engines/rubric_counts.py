@@ -354,7 +354,7 @@ def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, sign
 # ----------------------------------------------------------------------------- leaderboard inputs
 def _issues_for(res: CategoryCountsSQL, task: str) -> list:
     """The coverage issues :func:`scorio_core.rubric.categorize` reports for one task."""
-    from scorio_core.rubric.coverage import ERROR, INFO, WARNING, Issue
+    from scorio_core.rubric.coverage import ERROR, INFO, WARNING, Issue, empty_category_issue, unmatched_issue
 
     cov = res.coverage[task]
     n, n_un = cov["n"], cov["unmatched"]
@@ -362,24 +362,14 @@ def _issues_for(res: CategoryCountsSQL, task: str) -> list:
     issues = []
     present = list(cov["signals"])
     if n_un:
-        parts = [f"{s} is missing on {cov['signals'][s][1]}" for s in present if cov["signals"][s][1]]
-        why = f"; among them {', '.join(parts)}" if parts else ""
         absent = [s for s in res.signals if s not in cov["signals"] and s != "is_correct"]
-        if absent:
-            why += f"; absent from the data: {', '.join(absent)}"
-        issues.append(Issue("unmatched", WARNING, f"{n_un} of {n} attempts match no category{why}.", count=n_un))
+        issues.append(unmatched_issue(n_un, n, [(s, cov["signals"][s][1]) for s in present], absent))
     counts = _task_counts(res, task)
-    for c, category in enumerate(schema.categories):
+    for c in range(len(schema.categories)):
         if counts[c] or n == 0:
             continue
         k, takers = cov["categories"][c]
-        if k:
-            labels = ", ".join(repr(schema.categories[j].label) for j in takers if j >= 0)
-            message = (f"category {category.label!r} is empty: all {k} attempts "
-                       f"satisfying its condition were taken by earlier categories ({labels}).")
-        else:
-            message = f"category {category.label!r} is empty: its condition is true for no attempt."
-        issues.append(Issue("empty_category", WARNING, message, category=c))
+        issues.append(empty_category_issue(schema, c, int(k), takers))
     for s in present:
         k = cov["signals"][s][0]
         if k:

@@ -492,6 +492,8 @@ def _count_attempts(canon, labels: str, with_trial: bool):
     import numpy as np
     from pyspark.sql import functions as F
 
+    from scorio_core.io._quality import blocking_messages
+
     o = F.col("o")
     by_file = canon.groupBy("file", "model", "task", "question_id").agg(
         F.count(F.lit(1)).alias("n"), F.count(F.when(o == 1, 1)).alias("c"), F.count(F.when(o == 0, 1)).alias("z"),
@@ -515,7 +517,7 @@ def _count_attempts(canon, labels: str, with_trial: bool):
     if cells["bad_o"].sum():
         name, raw = _example(canon, F.col("bad_o"))
         raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.", source=name, field="is_correct")
-    blocking = []
+    soft = missing = dup_rows = conflicting = 0
     if (cells["n_correct"] + cells["z"] != n).any():
         row = canon.agg(F.count(F.when((o < 0) | (o > 1), 1)), F.count(F.when((o > 0) & (o < 1), 1)),
                         F.count(F.when(o.isNull(), 1))).first()
@@ -524,23 +526,14 @@ def _count_attempts(canon, labels: str, with_trial: bool):
             name, raw = _example(canon, (o < 0) | (o > 1))
             raise InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}.",
                              source=name, field="is_correct")
-        if soft:
-            blocking.append(
-                f"{soft} attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score'); choose a "
-                "threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold).")
-        if missing:
-            blocking.append(
-                f"{missing} attempts have no outcome; choose apply_choices(missing_outcomes='drop' or 'incorrect') "
-                "or --missing-outcomes drop|incorrect.")
     if with_trial:
         dups = (canon.groupBy("model", "task", "question_id", "trial")
                 .agg(F.count(F.lit(1)).alias("k"), F.count_distinct(F.coalesce(o, F.lit(-1.0))).alias("nd"))
                 .filter(F.col("k") > 1))
         row = dups.agg(F.sum(F.col("k") - 1), F.count(F.lit(1)), F.count(F.when(F.col("nd") > 1, 1))).first()
         if row[1]:
-            blocking.append(
-                f"{int(row[0])} duplicate rows share a (model, task, question, trial) key ({int(row[2])} keys conflict); "
-                "choose apply_choices(duplicates='keep-first', 'keep-last', 'drop') or --duplicates.")
+            dup_rows, conflicting = int(row[0]), int(row[2])
+    blocking = blocking_messages(soft, missing, dup_rows, conflicting)
     if blocking:
         raise NotReadyError(f"{blocking[0]} The Spark engine counts only ready data; use --engine pandas with the "
                             "choice.", source=labels, blocking=tuple(blocking))
