@@ -18,6 +18,7 @@ from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIORS, SCOPES
 __all__ = ["PageContext", "render_sidebar", "page_context", "refresh_rubric_note", "CONFIDENCE_LEVELS"]
 
 CONFIDENCE_LEVELS = (0.8, 0.9, 0.95, 0.99)
+DEFAULT_CONFIDENCE = 0.95
 _RUBRIC_NOTE = "_sidebar_rubric_note"
 
 
@@ -58,12 +59,20 @@ PRIOR_CHOICES = {"empirical-bayes": "Empirical Bayes (calibrated)", "uniform": "
 SCOPE_CHOICES = {"questions-fixed": "Trials (questions fixed)", "questions-sampled": "Trials and questions"}
 
 
-def _seed(key: str, fallback, options, format_func=str) -> None:
+def _seed(key: str, fallback, options, format_func=str, widget_default=None) -> None:
     """Give a shared widget a valid value before it exists, unless the URL provides one.
 
     A value already in the session is kept when still valid; on first load a valid value in
     the URL wins, so shared links reopen the same view. Bound widgets write their
     *formatted* option to the URL (e.g. the dataset's title, "95%"), so both forms count.
+
+    A widget whose fallback is not its first option must say so with its own default
+    (``widget_default``, passed to the widget too): Streamlit does not write a value set in
+    code to the URL when the widget first appears in the same run, and a later page switch
+    could then reset a bound widget to its first option while the browser still showed the
+    fallback (seen with the credibility level: 80% computed, 95% shown). The shared widgets
+    also keep their value with ``persist_state="session"``, so a value restored in code (a
+    share link, an imported manifest) survives page switches the same way.
     """
     if key in st.session_state:
         if st.session_state[key] not in options:
@@ -72,6 +81,8 @@ def _seed(key: str, fallback, options, format_func=str) -> None:
     url = st.query_params.get(key)
     if url is not None and url in {str(o) for o in options} | {format_func(o) for o in options}:
         return
+    if widget_default is not None and fallback == widget_default:
+        return  # the widget starts at its own default: a value set in code here would be lost on a later remount
     st.session_state[key] = fallback
 
 
@@ -110,7 +121,7 @@ def render_sidebar() -> PageContext | None:
             options,
             format_func=state.dataset_label,
             key=KEY_DATASET,
-            bind="query-params",
+            bind="query-params", persist_state="session",
             help="Bundled real results, or your uploads from the Data page.",
         )
         try:
@@ -125,7 +136,7 @@ def render_sidebar() -> PageContext | None:
             "Task",
             task_options,
             key=KEY_TASK,
-            bind="query-params",
+            bind="query-params", persist_state="session",
             help="'all tasks' pools the questions of every task (each question weighs the same).",
         )
         available = models_of(data.data_id, data.dataset, st.session_state[KEY_TASK])
@@ -136,21 +147,22 @@ def render_sidebar() -> PageContext | None:
             "Models",
             available,
             key=KEY_MODELS,
-            bind="query-params",
+            bind="query-params", persist_state="session",
             placeholder=f"All {len(available)} models",
             help="Narrow every results page to these models (type to search); kept in the link. Ranks and intervals "
                  "are still computed with every model, so a model keeps its rank when others are hidden.",
         )
-        st.toggle("Short model names", value=True, key="short_names", bind="query-params",
+        st.toggle("Short model names", value=True, key="short_names", bind="query-params", persist_state="session",
                   help="Drop organisation prefixes and release dates (e.g. anthropic/claude-3-5-sonnet-20241022 -> "
                        "claude-3-5-sonnet) in tables and charts when the names stay unique; hover and exports keep "
                        "the full name.")
-        _seed(KEY_CONFIDENCE, 0.95, CONFIDENCE_LEVELS, _percent)
+        _seed(KEY_CONFIDENCE, DEFAULT_CONFIDENCE, CONFIDENCE_LEVELS, _percent, widget_default=DEFAULT_CONFIDENCE)
         st.select_slider(
             "Credibility level",
             options=CONFIDENCE_LEVELS,
+            value=DEFAULT_CONFIDENCE,
             key=KEY_CONFIDENCE,
-            bind="query-params",
+            bind="query-params", persist_state="session",
             format_func=_percent,
             help=(
                 "Intervals are central credible intervals at this level (z = 1.96 at 95%). "
@@ -162,7 +174,7 @@ def render_sidebar() -> PageContext | None:
             "Prior",
             PRIORS,
             key=KEY_PRIOR,
-            bind="query-params",
+            bind="query-params", persist_state="session",
             format_func=PRIOR_CHOICES.get,
             help=(
                 "Per-question prior of Bayes@N and the Pass@k family. Empirical Bayes fits a Dirichlet (binary: Beta) "
@@ -177,7 +189,7 @@ def render_sidebar() -> PageContext | None:
             "Intervals cover",
             SCOPES,
             key=KEY_SCOPE,
-            bind="query-params",
+            bind="query-params", persist_state="session",
             format_func=SCOPE_CHOICES.get,
             help=(
                 "Trials (questions fixed): the uncertainty from the finite trials on these questions, the paper's "
@@ -209,7 +221,7 @@ def _group_filter(groups, available: list[str]) -> list[str] | None:
     if GROUP_KEY not in st.session_state or kept != list(current or []):
         st.session_state[GROUP_KEY] = kept
     st.multiselect("Organisation (from model names)" if groups.source == "name prefix" else f"Group ({md(groups.source)})",
-                   options, key=GROUP_KEY, bind="query-params", placeholder=f"All {len(options)}",
+                   options, key=GROUP_KEY, bind="query-params", persist_state="session", placeholder=f"All {len(options)}",
                    help="Narrow every results page to the models of these groups; kept in the link. "
                         + ("Groups are the organisation prefix of the model names (org/model)." if groups.source == "name prefix"
                            else f"Groups come from the data's per-model column '{md(groups.source)}'."))

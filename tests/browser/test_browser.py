@@ -62,6 +62,8 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     wait_ready(page, 1000)
     page.get_by_text("Uploaded: browser_upload").first.wait_for()
     assert_no_exception(page)
+    # the sidebar names the upload before the rerun has replaced the demo's chart: wait for the upload's chart
+    page.locator('[data-testid="stPlotlyChart"]').filter(has_text="model-alpha").first.wait_for()
     grid_text = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     assert "<b>bold</b>-beta" in grid_text  # shown literally, not as bold markup
     assert page.locator("b", has_text="bold").count() == 0

@@ -13,9 +13,24 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
 def _table_text(page) -> str:
-    grid = page.locator('[data-testid="stDataFrame"]').first
+    """The first table's header and cell texts (from the glide grid's accessible table; its canvas has no text)."""
+    grid = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').first
     grid.wait_for(timeout=60_000)
-    return grid.inner_text()
+    grid.locator('[role="row"]').nth(1).wait_for(state="attached", timeout=60_000)
+    text = grid.evaluate(
+        """el => [...el.querySelectorAll('[role="row"]')].map(r =>
+               [...r.querySelectorAll('[role="columnheader"], [role="gridcell"]')].map(c => c.innerText.trim()).join(' | ')
+           ).join('\\n')"""
+    )
+    assert "model" in text.lower(), text
+    return text
+
+
+def _covers(page) -> str:
+    """The Leaderboard's "What the interval covers" caption (level, prior, scope)."""
+    caption = page.locator('[data-testid="stCaptionContainer"]').filter(has_text="What the interval covers").first
+    caption.wait_for(timeout=60_000)
+    return caption.inner_text()
 
 
 def test_upload_reload_share_restart_present(browser, tmp_path):
@@ -29,7 +44,7 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
         context = browser.new_context(viewport={"width": 1440, "height": 1000})
         page = context.new_page()
         page.set_default_timeout(60_000)
-        page.goto(url)
+        page.goto(url + "/?confidence=90%25")  # a credibility level other than the widget's default
         wait_ready(page, 2000)
         page.get_by_role("link", name="Data").click()
         wait_ready(page, 1500)
@@ -55,6 +70,7 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
         page.get_by_role("link", name="Leaderboard").click()
         wait_ready(page, 1500)
         before = _table_text(page)
+        assert "90%" in _covers(page), _covers(page)
         assert_clean(page)
         context.close()
     with streamlit_server(workspace) as url2:  # a restarted server on the same workspace
@@ -68,6 +84,13 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
             page.get_by_text("Opened the shared analysis").first.wait_for(state="attached")  # sidebar (collapsed when presenting)
             assert _table_text(page) == before
             assert page.get_by_role("tab", name="Pairwise P(A > B)").count() == (0 if presenting else 1)
+            if not presenting:  # the restored (non-default) credibility level survives page switches
+                for title in ("Rubric", "Leaderboard"):
+                    page.get_by_role("link", name=title, exact=True).click()
+                    wait_ready(page, 1500)
+                page.get_by_role("heading", name="Leaderboard").first.wait_for()
+                assert _table_text(page) == before
+                assert "90%" in _covers(page), _covers(page)
             assert_clean(page)
             page.screenshot(path=str(ARTIFACTS / f"share-{'present' if presenting else 'link'}.png"))
             context.close()
