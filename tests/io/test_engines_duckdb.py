@@ -127,6 +127,25 @@ def test_not_ready_data_is_refused_not_dropped(tmp_path):
         assert info.value.blocking == io.load(tmp_path / name).report.blocking
 
 
+@pytest.mark.parametrize("later", ["dup", "clean"])
+def test_trials_outside_the_sampled_range_still_find_duplicates(tmp_path, monkeypatch, later):
+    """The bitmaps' trial range comes from the first rows; trials outside it fall back to a GROUP BY (same verdict)."""
+    from scorio_core.io.engines import duckdb_engine
+
+    monkeypatch.setattr(duckdb_engine, "_SAMPLE", 2)  # the range of the first two rows: trials 0..1
+    rows = ["model,question,trial,correct", "m1,q1,0,1", "m1,q1,1,0", "m1,q2,0,1", "m1,q2,1,1",
+            "m1,q1,700,1", "m1,q1,700,0" if later == "dup" else "m1,q1,701,0"]
+    path = tmp_path / f"{later}.csv"
+    path.write_text("\n".join(rows) + "\n")
+    if later == "dup":
+        with pytest.raises(NotReadyError, match="duplicate") as info:
+            load_counts(path)
+        assert info.value.blocking == io.load(path).report.blocking
+    else:
+        pd.testing.assert_frame_equal(_norm(load_counts(path).counts), _pandas_counts(path))
+        assert load_counts(path).counts["n_trials"].tolist() == [4, 2]
+
+
 def test_count_tables_and_their_duplicates(tmp_path):
     (tmp_path / "c.csv").write_text("model,question_id,n,c\nm1,1,4,2\nm2,1,4,4\nm1,2,3,0\n")
     pd.testing.assert_frame_equal(_norm(load_counts(tmp_path / "c.csv").counts), _norm(io.load(tmp_path / "c.csv").counts))

@@ -23,10 +23,10 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
-from scorio_core.io._canonical import natural_categories, natural_key
 from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._quality import blocking_messages, compute_report
 from scorio_core.io._schema import MappingGuess, infer_mapping
+from scorio_core.io.engines.frames import ID_KEYS, count_frame, n_duplicate_keys
 from scorio_core.io.engines._sql import (
     EngineUnsupported,
     InputFile,
@@ -44,6 +44,7 @@ _EMPTY = ("", "nan", "none", "null", "na", "n/a")
 _TRUE = ("1", "1.0", "true", "t")
 _FALSE = ("0", "0.0", "false", "f")
 _MAX_SPAN = 1024  # trial range up to which duplicate keys are found with a per-cell bitmap (one pass)
+_SAMPLE = 100_000  # rows whose trial range sets the bitmaps' range
 _EXACT = "9007199254740992"  # 2**53
 
 
@@ -360,7 +361,7 @@ def load_counts_duckdb(
             raise _duck_error(exc, prep.groups[0], prep.guesses[0]) from None
     finally:
         con.close()
-    table = _to_frame(cells)
+    table = count_frame(cells)
     infos = source_infos(prep, per_file, hash_files)
     notes = []
     if layout == "attempts":
@@ -399,11 +400,15 @@ def _count_attempts(con, canon: str, params: list, groups: list[_Group], with_tr
     span_params: list = []
     lo = hi = 0
     if with_trial:
-        lo, hi = con.execute(f"SELECT min(trial), max(trial) FROM ({canon})", params).fetchone()
+        # the trial range of the first rows (one parse of a CSV instead of two); trials outside it are counted and,
+        # if there are any, duplicates are looked for with a GROUP BY on (cell, trial) instead of the bitmaps
+        lo, hi = con.execute(f"SELECT min(trial), max(trial) FROM (SELECT trial FROM ({canon}) LIMIT {_SAMPLE})",
+                             params).fetchone()
         lo, hi = (int(lo), int(hi)) if lo is not None else (0, 0)
         if hi - lo < _MAX_SPAN:
-            span_sql = ", bitstring_agg(trial, ?, ?) AS bits"
-            span_params = [lo, hi]
+            span_sql = (", bitstring_agg(trial, ?, ?) FILTER (WHERE trial BETWEEN ? AND ?) AS bits, "
+                        "count(*) FILTER (WHERE trial < ? OR trial > ?) AS out_t")
+            span_params = [lo, hi] * 3
     # one pass: per (file, cell) tallies; the per-file rows and the per-cell counts both come from it
     # (one input file: no file key, which saves hashing the file name of every row)
     paths = [p for g in groups for p in g.paths]
@@ -415,7 +420,7 @@ def _count_attempts(con, canon: str, params: list, groups: list[_Group], with_tr
         f"FROM ({canon}) GROUP BY ALL",
         span_params + params,
     )
-    distinct = ", bit_count(bit_or(bits)) AS d" if span_sql else ""
+    distinct = ", bit_count(bit_or(bits)) AS d, sum(out_t)::BIGINT AS out_t" if span_sql else ""
     cells = con.execute(
         f"SELECT model, task, question_id, sum(n)::BIGINT AS n_trials, sum(c)::BIGINT AS n_correct, sum(z)::BIGINT AS z, "
         f"sum(bad_t)::BIGINT AS bad_t, sum(bad_o)::BIGINT AS bad_o{distinct} FROM __by_file GROUP BY ALL"
@@ -443,7 +448,8 @@ def _count_attempts(con, canon: str, params: list, groups: list[_Group], with_tr
             raise InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}.",
                              source=name, field="is_correct")
     if with_trial:
-        has_dups = bool((cells["d"] != n).any()) if span_sql else bool(con.execute(
+        bitmaps = span_sql and not cells["out_t"].any()  # every trial in the sampled range: the bitmaps decide
+        has_dups = bool((cells["d"] != n).any()) if bitmaps else bool(con.execute(
             f"SELECT count(*) FROM (SELECT 1 FROM ({canon}) GROUP BY model, task, question_id, trial HAVING count(*) > 1)",
             params).fetchone()[0])
         if has_dups:
@@ -476,18 +482,7 @@ def _count_counts(con, canon: str, params: list, groups: list[_Group]):
             row = con.execute(f"SELECT file, n_trials, n_correct FROM ({canon}) WHERE {cond} LIMIT 1", params).fetchone()
             raise InputError(f"field '{fld}' must be a whole number with 1 <= n_trials and 0 <= n_correct <= n_trials; "
                              f"got n_trials={row[1]}, n_correct={row[2]}.", source=os.path.basename(row[0]), field=fld)
-    codes = [np.asarray(cells[k], dtype=np.int64) for k in _ID_KEYS]
-    size = int(np.prod([len(dicts[k]) for k in _ID_KEYS], dtype=object))
-    if size <= 4 * len(codes[0]) + 1024:  # dense key: one bincount
-        key = (codes[0] * len(dicts["task"]) + codes[1]) * len(dicts["question_id"]) + codes[2]
-        n_dup = int(len(key) - np.count_nonzero(np.bincount(key, minlength=size)))
-    else:
-        order = np.lexsort(codes[::-1])
-        same = np.ones(max(len(order) - 1, 0), dtype=bool)
-        for c in codes:
-            c = c[order]
-            same &= c[1:] == c[:-1]
-        n_dup = int(np.count_nonzero(same))
+    n_dup = n_duplicate_keys([cells[k] for k in _ID_KEYS], [len(dicts[k]) for k in _ID_KEYS])
     if n_dup:
         raise NotReadyError(
             f"{n_dup} duplicate rows share a (model, task, question) key; choose apply_choices(duplicates="
@@ -496,7 +491,7 @@ def _count_counts(con, canon: str, params: list, groups: list[_Group]):
     return {**cells, **{f"{k}__values": v for k, v in dicts.items()}}, per_file
 
 
-_ID_KEYS = ("model", "task", "question_id")
+_ID_KEYS = ID_KEYS
 
 
 def _id_dicts(con, canon: str, params: list) -> dict[str, list]:
@@ -509,44 +504,6 @@ def _id_dicts(con, canon: str, params: list) -> dict[str, list]:
         out[key] = [r[0] for r in con.execute(f"SELECT v FROM __dict_{key} ORDER BY i").fetchall()]
     _check_ids(con, canon, params, {k: np.asarray(v, dtype=object) for k, v in out.items()})
     return out
-
-
-def _to_frame(cells: dict) -> pd.DataFrame:
-    """Count arrays -> the canonical count table (categorical ids in natural order, rows sorted by them).
-
-    Identifiers come either as values per cell or, from :func:`_count_counts`, as integer codes per cell with
-    the distinct values under ``<key>__values``.
-    """
-    out = {}
-    for key in _ID_KEYS:
-        if f"{key}__values" in cells:
-            values = [str(v) for v in cells[f"{key}__values"]]
-            cats = sorted(sorted(values), key=natural_key)  # as astype("category") + natural_categories
-            rank = np.empty(len(values), dtype=np.int64)
-            position = {v: i for i, v in enumerate(cats)}
-            rank[:] = [position[v] for v in values]
-            codes = rank[np.asarray(cells[key], dtype=np.int64)]
-            dtype = pd.CategoricalDtype(pd.Index(cats, dtype="str"))
-            out[key] = pd.Series(pd.Categorical.from_codes(codes, dtype=dtype))
-        else:
-            values = np.asarray(cells[key], dtype=object)
-            out[key] = natural_categories(pd.Series(values, dtype="str").astype("category"))
-    codes = [out[k].cat.codes.to_numpy().astype(np.int64) for k in _ID_KEYS]
-    sizes = [len(out[k].cat.categories) for k in _ID_KEYS]
-    if sizes[0] * sizes[1] * sizes[2] < 2**62:
-        key = (codes[0] * sizes[1] + codes[1]) * sizes[2] + codes[2]
-        in_order = bool((key[1:] >= key[:-1]).all())  # a count table usually comes sorted: the stable sort is the identity
-    else:
-        in_order = False
-    order = slice(None) if in_order else np.lexsort(codes[::-1])
-    table = pd.DataFrame({
-        "model": out["model"].iloc[order].reset_index(drop=True),
-        "task": out["task"].iloc[order].reset_index(drop=True),
-        "question_id": out["question_id"].iloc[order].reset_index(drop=True),
-        "n_trials": np.asarray(cells["n_trials"], dtype=np.int64)[order],
-        "n_correct": np.asarray(cells["n_correct"], dtype=np.int64)[order],
-    })
-    return table
 
 
 def _sha256(path: str) -> str:

@@ -215,7 +215,6 @@ def load_category_counts(
         _count_attempts,
         _duck_error,
         _split_by_columns,
-        _to_frame,
         engine_files,
         source_infos,
     )
@@ -293,7 +292,9 @@ def load_category_counts(
     from scorio_core.io.engines.duckdb_engine import _Prepared
 
     prep = _Prepared(canon, params, groups, guesses, defaults, "attempts", with_trial)
-    table = _to_frame(cells_v)
+    from scorio_core.io.engines.frames import count_frame
+
+    table = count_frame(cells_v)
     infos = source_infos(prep, per_file, hash_files)
     meta = {"sources": tuple((i.name, i.format) for i in infos), "mappings": tuple((i.name, i.mapping) for i in infos),
             "defaults": tuple(defaults), "notes": (f"{int(cells['n_trials'].sum()):,} attempts categorized by the DuckDB "

@@ -384,7 +384,8 @@ def load_counts_spark(
 
     from scorio_core.io._dataset import Dataset, SourceInfo
     from scorio_core.io._quality import compute_report
-    from scorio_core.io.engines.duckdb_engine import _sha256, _to_frame
+    from scorio_core.io.engines.duckdb_engine import _sha256
+    from scorio_core.io.engines.frames import count_frame
 
     by_fmt: dict[str, list[InputFile]] = {}
     for f in files:
@@ -424,7 +425,7 @@ def load_counts_spark(
         raise
     except Exception as exc:  # noqa: BLE001 - Spark job failures (malformed rows in FAILFAST mode...)
         raise _spark_error(exc, groups[0]) from None
-    table = _to_frame(cells)
+    table = count_frame(cells)
     rows_by_name = {}
     for uri, n in per_file.items():
         rows_by_name[os.path.realpath(_path_of(uri))] = n

@@ -1,0 +1,287 @@
+r"""Empirical-Bayes Dirichlet priors of many models at once (the fit behind the batch summaries).
+
+:func:`fit_dirichlet_prior_batch` fits every model's prior by maximum marginal likelihood with
+damped Newton iterations on ``log alpha``, vectorized over models. Each model's questions are
+first compressed to their distinct count rows ("states", at most N + 1 per model for binary
+outcomes with N trials), so an iteration costs O(L x states), not O(L x M). Same maximum as
+:func:`scorio_core.uncertainty.fit_dirichlet_prior` (cross-checked in
+``tests/core/test_uncertainty_batch.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import digamma, gammaln
+
+from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS
+
+__all__ = ["BatchPrior", "fit_dirichlet_prior_batch"]
+
+_MAX_NEWTON = 100
+
+
+@dataclass(frozen=True, eq=False)
+class BatchPrior:
+    """Fitted Dirichlet priors of L models.
+
+    Attributes
+    ----------
+    alpha : ndarray, shape (L, C+1)
+        Pseudo-counts (``inf`` where pooled).
+    mean : ndarray, shape (L, C+1)
+        Prior (pool) means.
+    pooled : ndarray of bool, shape (L,)
+    method : ndarray of str, shape (L,)
+        As :attr:`scorio_core.uncertainty.FittedPrior.method`.
+    """
+
+    alpha: np.ndarray
+    mean: np.ndarray
+    pooled: np.ndarray
+    method: np.ndarray
+
+
+def _states(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct answered count rows per model: ``(model index, rows, frequency)``, sorted by model."""
+    L, M, K = counts.shape
+    if L * M and K:
+        base = counts.reshape(L * M, K).max(axis=0).astype(np.int64) + 1
+        n_codes = int(np.prod(base))
+        if L * float(np.prod(base.astype(float))) <= max(4.0 * L * M, 2.0**22):
+            # small key space: a bincount over (model, row) mixed-radix codes gives the sorted distinct keys and
+            # their frequencies of the np.unique below, without sorting L*M keys. Counts are non-negative, so a
+            # row's code is 0 exactly when the row is unanswered: those codes are dropped.
+            radix = np.cumprod(np.concatenate([[1], base[:0:-1]]))[::-1]  # radix[j] = prod(base[j+1:])
+            counts = counts if counts.dtype == np.int64 else counts.astype(np.int64)
+            key = counts[..., K - 1].copy()
+            for j in range(K - 1):
+                key += counts[..., j] * np.int64(radix[j])
+            key += (np.arange(L, dtype=np.int64) * n_codes)[:, None]
+            freq = np.bincount(key.ravel(), minlength=L * n_codes)
+            del key
+            freq[::n_codes] = 0
+            found = np.flatnonzero(freq)
+            code = found % n_codes
+            rows = np.empty((found.size, K))
+            for j in range(K):
+                rows[:, j] = code // radix[j] % base[j]
+            return found // n_codes, rows, freq[found].astype(np.float64)
+    totals = counts.sum(axis=2)
+    model = np.repeat(np.arange(L), M)[totals.ravel() > 0]
+    rows = counts.reshape(L * M, K)[totals.ravel() > 0]
+    if rows.size == 0:
+        return model, rows.astype(np.float64), np.zeros(0)
+    base = rows.max(axis=0).astype(np.int64) + 1  # mixed-radix code of (model, row): one 1-D sort
+    span = np.prod(base.astype(float)) * L
+    if span < 2.0**62:
+        radix = np.cumprod(np.concatenate([[1], base[:0:-1]]))[::-1]  # radix[j] = prod(base[j+1:])
+        key = model.astype(np.int64) * int(np.prod(base)) + rows.astype(np.int64) @ radix
+        uniq, first, freq = np.unique(key, return_index=True, return_counts=True)
+        return model[first], rows[first].astype(np.float64), freq.astype(np.float64)
+    table = np.concatenate([model[:, None], rows], axis=1)
+    uniq, freq = np.unique(table, axis=0, return_counts=True)
+    return uniq[:, 0], uniq[:, 1:].astype(np.float64), freq.astype(np.float64)
+
+
+def _trigamma(x: np.ndarray) -> np.ndarray:
+    """psi_1(x) for x > 0 to ~1e-10 relative: six recurrence steps, then the asymptotic series.
+
+    2-3x faster than ``scipy.special.polygamma(1, x)`` (which goes through ``zeta``); used
+    only in the Newton Hessian, so it changes the path to the maximum, never the maximum.
+    """
+    z = np.array(x, dtype=np.float64)
+    acc = 1.0 / (z * z)
+    for _ in range(5):
+        z += 1.0
+        acc += 1.0 / (z * z)
+    z += 1.0
+    iz = 1.0 / z
+    iz2 = iz * iz
+    return acc + iz * (1.0 + iz * (0.5 + iz * (1.0 / 6 + iz2 * (-1.0 / 30 + iz2 * (1.0 / 42 - iz2 / 30)))))
+
+
+def _loglik(alpha: np.ndarray, model: np.ndarray, rows: np.ndarray, freq: np.ndarray, n_models: int) -> np.ndarray:
+    """Dirichlet-multinomial log marginal likelihood per model (up to alpha-free terms)."""
+    a = alpha[model]
+    a_sum = a.sum(axis=1)
+    per = gammaln(a_sum) - gammaln(a_sum + rows.sum(axis=1)) + (gammaln(rows + a) - gammaln(a)).sum(axis=1)
+    return np.bincount(model, weights=freq * per, minlength=n_models)
+
+
+def _newton(model, rows, freq, eta0, n_models):
+    """Damped Newton ascent on eta = log alpha, all models at once (only unconverged ones are recomputed)."""
+    lo, hi = _LOG_ALPHA_BOUNDS
+    eta = eta0.copy()
+    K = eta.shape[1]
+    eye = np.eye(K)
+    ll = _loglik(np.exp(eta), model, rows, freq, n_models)
+    damping = np.full(n_models, 1e-3)
+    active = np.ones(n_models, dtype=bool)
+    remap = np.empty(n_models, dtype=np.int64)
+    for _iteration in range(_MAX_NEWTON):
+        idx = np.flatnonzero(active)
+        if idx.size == 0:
+            break
+        smask = active[model]
+        if not smask.all():  # drop converged models' rows for good: later iterations touch only the rest
+            model, rows, freq = model[smask], rows[smask], freq[smask]
+        remap[idx] = np.arange(idx.size)
+        sm, sr, sf = remap[model], rows, freq
+        n_sub = idx.size
+        alpha = np.exp(eta[idx])
+        a = alpha[sm]
+        a_sum = a.sum(axis=1)
+        totals = sr.sum(axis=1)
+        common_g = digamma(a_sum) - digamma(a_sum + totals)
+        common_h = _trigamma(a_sum) - _trigamma(a_sum + totals)
+        g_a = np.stack([np.bincount(sm, weights=sf * (common_g + digamma(sr[:, j] + a[:, j]) - digamma(a[:, j])),
+                                    minlength=n_sub) for j in range(K)], axis=1)
+        h_common = np.bincount(sm, weights=sf * common_h, minlength=n_sub)
+        h_diag = np.stack([np.bincount(sm, weights=sf * (_trigamma(sr[:, j] + a[:, j]) - _trigamma(a[:, j])),
+                                       minlength=n_sub) for j in range(K)], axis=1)
+        H_a = h_common[:, None, None] + h_diag[:, :, None] * eye
+        g = g_a * alpha  # gradient of the log-likelihood in eta
+        neg = -(alpha[:, :, None] * H_a * alpha[:, None, :] + g[:, :, None] * eye)  # Hessian of -ll in eta
+        lam_min = np.linalg.eigvalsh(neg)[:, 0]  # shift to positive definite, plus Levenberg damping
+        shift = np.maximum(0.0, -lam_min) + damping[idx] * (1.0 + np.abs(np.diagonal(neg, axis1=1, axis2=2)).max(axis=1))
+        step = np.linalg.solve(neg + shift[:, None, None] * eye, g[:, :, None])[:, :, 0]
+        trial = np.clip(eta[idx] + step, lo, hi)
+        ll_trial = _loglik(np.exp(trial), sm, sr, sf, n_sub)
+        better = ll_trial >= ll[idx] - 1e-12 * np.abs(ll[idx])
+        gain = ll_trial - ll[idx]
+        moved = np.abs(trial - eta[idx]).max(axis=1)
+        eta[idx] = np.where(better[:, None], trial, eta[idx])
+        ll[idx] = np.where(better, ll_trial, ll[idx])
+        damping[idx] = np.where(better, np.maximum(damping[idx] / 10.0, 1e-12), damping[idx] * 10.0)
+        # converged: a tiny accepted step or gain (flat likelihood, e.g. toward the strength bound),
+        # a vanishing projected gradient, or no acceptable step at any damping
+        at_bound = ((eta[idx] <= lo + 1e-9) & (g < 0)) | ((eta[idx] >= hi - 1e-9) & (g > 0))
+        g_proj = np.where(at_bound, 0.0, g)
+        done = (better & ((moved < 1e-10) | (np.abs(gain) < 1e-11 * (1.0 + np.abs(ll[idx])))))
+        done |= (np.abs(g_proj).max(axis=1) < 1e-9) | (damping[idx] > 1e12)
+        active[idx[done]] = False
+    return eta
+
+
+def _restart_at_lower_bound(eta, model, rows, freq):
+    """Refit models that stopped on the lower pseudo-count bound from a weak start; keep the better fit.
+
+    On strongly U-shaped data (questions all right or all wrong) the likelihood in ``log alpha``
+    can have a local maximum on the box's corner and a higher one inside; an even start of total
+    strength 0.01 finds the inner one (as the per-model L-BFGS-B fit does).
+    """
+    lo, _hi = _LOG_ALPHA_BOUNDS
+    stuck = np.flatnonzero((eta <= lo + 1e-9).any(axis=1))
+    if stuck.size == 0:
+        return eta
+    remap = np.full(eta.shape[0], -1, dtype=np.int64)
+    remap[stuck] = np.arange(stuck.size)
+    keep = remap[model] >= 0
+    sm, sr, sf = remap[model[keep]], rows[keep], freq[keep]
+    start = np.full((stuck.size, eta.shape[1]), np.log(0.01 / eta.shape[1]))  # weak and even: away from the corner
+    other = _newton(sm, sr, sf, start, stuck.size)
+    better = _loglik(np.exp(other), sm, sr, sf, stuck.size) > _loglik(np.exp(eta[stuck]), sm, sr, sf, stuck.size) + 1e-12
+    out = eta.copy()
+    out[stuck[better]] = other[better]
+    return out
+
+
+def fit_dirichlet_prior_batch(counts: object, init: np.ndarray | None = None) -> BatchPrior:
+    """Empirical-Bayes Dirichlet priors of every model, as :func:`~scorio_core.uncertainty.fit_dirichlet_prior`.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (L, M, C+1)
+        Category counts; rows summing to 0 are questions a model did not answer.
+    init : ndarray of float, shape (L, C+1), optional
+        Starting pseudo-counts of the Newton iterations (e.g. the fit to similar data); rows
+        that are not finite and positive start from the default (pool mean, strength 2).
+        Changes the path, not the maximum.
+
+    Returns
+    -------
+    BatchPrior
+        Models without answered questions get NaN means and method ``"none"``.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not a non-negative integer array of shape (L, M, C+1) with C+1 >= 2.
+    """
+    c = np.asarray(counts)
+    if c.ndim != 3 or c.shape[2] < 2 or c.dtype.kind not in "iu":
+        raise ValueError(f"counts must be an (L, M, C+1) integer array with C+1 >= 2; got shape {c.shape} dtype {c.dtype}.")
+    if c.size and c.dtype.kind == "i" and c.min() < 0:
+        raise ValueError("counts must be non-negative.")
+    return _fit_states(_CountStates.of(c), init)
+
+
+@dataclass(frozen=True, eq=False)
+class _CountStates:
+    """The answered rows of an (L, M, K) count tensor as distinct states per model.
+
+    ``model`` (S,), ``rows`` (S, K) float and ``freq`` (S,) float: model ``model[s]`` answered
+    ``freq[s]`` questions with counts ``rows[s]`` (sorted by model). Every per-question sum of the
+    posterior is a sum over these states weighted by ``freq``: O(L x distinct rows), not O(L x M).
+    """
+
+    L: int
+    K: int
+    model: np.ndarray
+    rows: np.ndarray
+    freq: np.ndarray
+
+    @classmethod
+    def of(cls, c: np.ndarray) -> "_CountStates":
+        model, rows, freq = _states(c)
+        return cls(c.shape[0], c.shape[2], model, rows, freq)
+
+    def total(self, x: np.ndarray) -> np.ndarray:
+        """Per model, the sum over its answered questions of the per-state values ``x`` (S,) -> (L,)."""
+        return np.bincount(self.model, weights=self.freq * x, minlength=self.L)
+
+    @property
+    def n(self) -> np.ndarray:
+        """Trials of each state (S,)."""
+        return self.rows.sum(axis=1)
+
+
+def _fit_states(st: _CountStates, init: np.ndarray | None = None) -> BatchPrior:
+    """:func:`fit_dirichlet_prior_batch` from the count states."""
+    L, K = st.L, st.K
+    pooled_counts = np.stack([st.total(st.rows[:, j]) for j in range(K)], axis=1) if K else np.zeros((L, 0))
+    has = np.bincount(st.model, weights=st.freq, minlength=L) > 0
+    most = np.zeros(L)
+    np.maximum.at(most, st.model, st.n)  # the most trials on one answered question
+    method = np.full(L, "marginal-likelihood", dtype=object)
+    mean = np.full((L, K), np.nan)
+    alpha = np.full((L, K), np.inf)
+    pooled = np.ones(L, dtype=bool)
+    degenerate = has & (np.count_nonzero(pooled_counts, axis=1) <= 1)
+    n1 = has & ~degenerate & (most <= 1)
+    method[~has] = "none"
+    method[degenerate] = "fallback-degenerate"
+    method[n1] = "fallback-n1"
+    mean[degenerate] = (pooled_counts[degenerate] + 0.5) / (pooled_counts[degenerate].sum(axis=1, keepdims=True) + 0.5 * K)
+    mean[n1] = pooled_counts[n1] / pooled_counts[n1].sum(axis=1, keepdims=True)
+    fit = has & ~degenerate & ~n1
+    if fit.any():
+        idx = np.flatnonzero(fit)
+        keep = fit[st.model]
+        position = np.full(L, -1, dtype=np.int64)
+        position[idx] = np.arange(idx.size)
+        model, rows, freq = position[st.model[keep]], st.rows[keep], st.freq[keep]
+        m0 = np.clip(pooled_counts[idx] / pooled_counts[idx].sum(axis=1, keepdims=True), 1e-3, None)
+        eta0 = np.log(2.0 * m0 / m0.sum(axis=1, keepdims=True))
+        if init is not None:
+            start = np.asarray(init, dtype=np.float64)[idx]
+            good = np.all(np.isfinite(start) & (start > 0), axis=1)
+            eta0[good] = np.clip(np.log(start[good]), *_LOG_ALPHA_BOUNDS)
+        eta = _newton(model, rows, freq, eta0, idx.size)
+        eta = _restart_at_lower_bound(eta, model, rows, freq)
+        alpha[idx] = np.exp(eta)
+        mean[idx] = alpha[idx] / alpha[idx].sum(axis=1, keepdims=True)
+        pooled[idx] = False
+    return BatchPrior(alpha, mean, pooled, method.astype(str))
