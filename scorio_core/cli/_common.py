@@ -207,8 +207,8 @@ def choose_engine(args: argparse.Namespace) -> str:
     """Resolve ``--engine`` for these arguments: ``"pandas"``, ``"duckdb"`` or ``"spark"``.
 
     ``auto`` keeps pandas for subcommands and options that need attempt rows (convergence,
-    rubric, sensitivity, ``--schema``, trajectories other than Bayes@n/avg@n under the uniform
-    or Jeffreys prior, which run from DuckDB prefix counts) or a data-quality choice
+    rubric, sensitivity, ``--schema``; trajectories without ``--schema`` run from DuckDB prefix
+    counts, ``convergence --bootstrap row`` from counts) or a data-quality choice
     (``--duplicates/--binarize-threshold/--missing-outcomes``), and otherwise asks
     :func:`scorio_core.io.engines.auto_engine` (large table files or a glob).
 
@@ -224,17 +224,11 @@ def choose_engine(args: argparse.Namespace) -> str:
     # leaderboard --schema runs in DuckDB when the rubric translates to SQL (scorio_core.io.engines.rubric_sql)
     needs_rows = getattr(args, "command", None) in _ATTEMPT_COMMANDS or (
         bool(getattr(args, "schema", None)) and (getattr(args, "command", None) != "leaderboard" or engine == "spark"))
-    prefix_error = None
     if needs_rows and engine != "spark" and getattr(args, "command", None) == "trajectory" and not getattr(args, "schema", None):
-        # Bayes@n / avg@n trajectories under a fixed prior run from prefix counts in DuckDB
-        from scorio_core.dynamics.prefix import check_prefix_support
-        from scorio_core.errors import InputError
-
-        try:
-            check_prefix_support(getattr(args, "metric", "bayes"), getattr(args, "prior", None) or "")
-            needs_rows = False
-        except InputError as exc:
-            prefix_error = exc
+        needs_rows = False  # binary trajectories run from prefix-count histograms in DuckDB (scorio_core.io.engines.prefix)
+    if (needs_rows and getattr(args, "command", None) == "convergence" and getattr(args, "bootstrap", None) == "row"
+            and not getattr(args, "schema", None)):
+        needs_rows = False  # row-wise resampling within each question needs each question's counts only
     choices = [opt for opt, key in (("--duplicates", "duplicates"), ("--binarize-threshold", "binarize_threshold"),
                                     ("--missing-outcomes", "missing_outcomes")) if getattr(args, key, None) is not None]
     if getattr(args, "spark_master", None) and engine != "spark":
@@ -244,8 +238,6 @@ def choose_engine(args: argparse.Namespace) -> str:
     if engine in ("duckdb", "spark"):
         from scorio_core.errors import InputError
 
-        if needs_rows and prefix_error is not None and engine == "duckdb":
-            raise prefix_error
         if needs_rows:
             raise InputError(f"--engine {engine} produces counts only; this command (or --schema) needs attempt rows: "
                              "use --engine pandas.")

@@ -11,7 +11,11 @@ JSON output (``--output json``) is an object::
 
 ``worst_convergence`` is -1 and ``mean`` is null when nothing converges. Count tables work
 with ``--bootstrap row`` (trials resampled within each question; assumes exchangeable
-trials); ``--bootstrap column`` needs attempt-level data with trial order.
+trials); ``--bootstrap column`` needs attempt-level data with trial order. ``"engine"`` names
+the engine that read the data: ``--bootstrap row`` needs only each question's counts, so it
+also runs on counts from ``--engine duckdb`` or ``spark`` (and ``auto`` on large tables); the
+trials are then rebuilt from the counts, which changes the replicates drawn for a seed (not
+their distribution), and a note says so.
 """
 
 from __future__ import annotations
@@ -98,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     )
     payload = {
         "task": block.task,
+        "engine": getattr(args, "engine_used", "pandas"),
         "metric": res.metric,
         "prior": res.prior,
         "k": res.k,

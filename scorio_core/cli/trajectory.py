@@ -9,10 +9,10 @@ JSON output (``--output json``) is an object::
 
 Ranks are competition ranks; ``null`` where the metric is undefined (Pass@k family, n < k).
 ``"engine"`` names the engine that read the data: with ``--engine duckdb`` (or ``auto`` on large
-tables/globs) Bayes@n and avg@n under the uniform or Jeffreys prior run from prefix counts
-computed in DuckDB (:mod:`scorio_core.io.engines.prefix`); other metrics and the empirical-Bayes
-prior need attempt rows (``--engine pandas``). Count tables have no trial order: the command refuses them and suggests
-``convergence --bootstrap row``.
+tables/globs) every metric under every prior runs from the histograms of prefix counts computed
+in DuckDB (:mod:`scorio_core.io.engines.prefix`), with the same result as the pandas path;
+``--schema`` (rubric categories) needs attempt rows (``--engine pandas``). Count tables have no
+trial order: the command refuses them and suggests ``convergence --bootstrap row``.
 """
 
 from __future__ import annotations
@@ -114,7 +114,8 @@ def _prefix_trajectory(args: argparse.Namespace):
         args.engine = "pandas"  # auto: the pandas loader reads it (and reports the choice needed)
         return None
     args.engine_used = "duckdb"
-    t = trajectory_from_prefix_stats(stats, args.metric, args.prior)
+    tau = args.tau if args.metric == "g-pass@k_tau" else None
+    t = trajectory_from_prefix_stats(stats, args.metric, args.prior, k=args.k, tau=tau)
     no_counts = np.zeros((len(stats.models), 0, 2), dtype=np.int64)  # per-question counts stay in DuckDB
     block = Block(stats.task, stats.models, None, no_counts, np.array([0.0, 1.0]), list(stats.notes), list(stats.sources))
     return t, block

@@ -1,125 +1,195 @@
-"""Rank trajectories from prefix-count statistics (no attempt tensor).
+"""Rank trajectories from prefix-count histograms (no attempt tensor).
 
-With binary outcomes (weights ``w = [0, 1]``) and a fixed Beta(a, a) prior per question
-(uniform a = 1, Jeffreys a = 1/2), the posterior of a question with ``c`` correct among its
-first ``m`` trials has mean ``(c + a) / (m + 2a)`` and variance
-``(c + a)(m - c + a) / ((m + 2a)^2 (m + 2a + 1))``. Bayes@n is the mean over the M questions of
-the posterior means and its ``sigma`` is ``sqrt(sum of the variances) / M`` (Hariri et al.,
-"Don't Pass@k", ICLR 2026, arXiv:2510.04265, section 2, Eq. 15); both are sums over groups of
-questions with the same ``m`` of terms in ``k`` (questions), ``sum c`` and ``sum c^2``, which is
-what :class:`scorio_core.io.engines.prefix.PrefixStats` holds. Ranks, the "data" gold standard
-(section 2.7), Kendall's tau_b and convergence@n (Appendix I.1) follow
-:func:`scorio_core.dynamics.trajectory.rank_trajectory` exactly (Figure 9 trajectories).
+With binary outcomes every trajectory metric after n trials is a mean over the M questions of
+a function of one question's state ``(m, c)``: ``m = min(n, N_q)`` trials seen and ``c``
+correct among them. Bayes@n under a Beta(a, a) prior (uniform a = 1, Jeffreys a = 1/2) has
+per-question posterior mean ``(c + a) / (m + 2a)`` and variance
+``(c + a)(m - c + a) / ((m + 2a)^2 (m + 2a + 1))`` (Hariri et al., "Don't Pass@k", ICLR 2026,
+arXiv:2510.04265, section 2, Eq. 15); avg@n uses ``c / m``; the Pass@k family its unbiased
+per-question estimator at ``(m, c)`` (:func:`scorio_core.eval.batch.binary_question_scores`).
+The empirical-Bayes prior refitted after n trials is the Dirichlet-multinomial maximum marginal
+likelihood of the same states. So a histogram "how many questions of model l are in state
+(m, c) after n trials" (:class:`StateCounts`, computed in SQL by
+:mod:`scorio_core.io.engines.prefix`) gives every trajectory exactly as
+:func:`scorio_core.dynamics.trajectory.rank_trajectory` computes it on the attempt tensor:
+ranks, the "data" gold standard (section 2.7), Kendall's tau_b and convergence@n (Appendix I.1,
+Appendix J Figure 9).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from scorio_core.errors import InputError
 
-__all__ = ["PREFIX_METRICS", "PREFIX_PRIORS", "check_prefix_support", "trajectory_from_prefix_stats"]
+__all__ = ["StateCounts", "check_prefix_support", "trajectory_from_prefix_stats"]
 
-#: Metrics and priors a trajectory can be computed for from prefix counts.
-PREFIX_METRICS = ("bayes", "avg")
-PREFIX_PRIORS = ("uniform", "jeffreys")
 _ALPHA = {"uniform": 1.0, "jeffreys": 0.5}
 _TOL = 1e-12
 
 
+@dataclass(frozen=True, eq=False)
+class StateCounts:
+    """Sparse histogram of question states: ``count[i]`` questions of model ``model[i]`` have
+    ``c[i]`` correct among ``n[i]`` trials (1-D int64 arrays of one length, ``count > 0``)."""
+
+    model: np.ndarray
+    n: np.ndarray
+    c: np.ndarray
+    count: np.ndarray
+
+    @classmethod
+    def of(cls, model, n, c, count=None) -> "StateCounts":
+        """Distinct ``(model, n, c)`` rows with their total ``count`` (1 each when None), sorted."""
+        model, n, c = (np.asarray(x, dtype=np.int64) for x in (model, n, c))
+        count = np.ones_like(model) if count is None else np.asarray(count, dtype=np.int64)
+        if model.size == 0:
+            return cls(model, n, c, count)
+        width = int(n.max()) + 1
+        key = (model * width + n) * width + c
+        uniq, inverse = np.unique(key, return_inverse=True)
+        total = np.bincount(inverse.ravel(), weights=count, minlength=uniq.size)
+        return cls(uniq // (width * width), uniq // width % width, uniq % width, np.rint(total).astype(np.int64))
+
+    def per_column(self, values: np.ndarray, n_models: int, n_max: int) -> np.ndarray:
+        """``sum count * values`` per (model, n), shape (n_models, n_max) (column ``n - 1``)."""
+        flat = self.model * n_max + self.n - 1
+        return np.bincount(flat, weights=self.count * values, minlength=n_models * n_max).reshape(n_models, n_max)
+
+    def per_model(self, values: np.ndarray, n_models: int) -> np.ndarray:
+        """``sum count * values`` per model, shape (n_models,)."""
+        return np.bincount(self.model, weights=self.count * values, minlength=n_models)
+
+
 def check_prefix_support(metric: str, prior: str) -> None:
-    """Raise :class:`InputError` unless ``metric``/``prior`` can run from prefix counts.
+    """Raise :class:`InputError` unless ``metric`` and ``prior`` name a trajectory metric and prior.
 
-    Raises
-    ------
-    InputError
-        The Pass@k family (needs each question's count sequence, not only sums of ``c`` and
-        ``c^2``) or the empirical-Bayes prior (refitted to each model's first n trials, which
-        needs every question's counts): they need attempt rows (``--engine pandas``); or an
-        unknown metric/prior.
+    Every binary trajectory metric (:data:`scorio_core.dynamics.trajectory.TRAJECTORY_METRICS`)
+    under every prior (:data:`scorio_core.uncertainty.PRIORS`) runs from prefix counts.
     """
-    if metric not in PREFIX_METRICS:
-        raise InputError(f"metric {metric!r} needs attempt rows for its trajectory (prefix counts give bayes and avg "
-                         "only); use --engine pandas.")
-    if prior not in PREFIX_PRIORS:
-        raise InputError(f"the {prior} prior needs attempt rows for trajectories (prefix counts support the uniform "
-                         "and jeffreys priors); use --prior uniform|jeffreys or --engine pandas.")
+    from scorio_core.dynamics.trajectory_kernel import TRAJECTORY_METRICS
+    from scorio_core.uncertainty.priors import PRIORS
+
+    if metric not in TRAJECTORY_METRICS:
+        raise InputError(f"unknown trajectory metric {metric!r}; choose one of {', '.join(TRAJECTORY_METRICS)}.")
+    if prior not in PRIORS:
+        raise InputError(f"unknown prior {prior!r}; choose one of {', '.join(PRIORS)}.")
 
 
-def _group_terms(k, s1, s2, m, a: float | None):
-    """Per-group sums of the posterior means and variances (a None: avg@n, no variance).
+def _state_values(metric: str, m: np.ndarray, c: np.ndarray, k: int, tau: float | None, a: float | None):
+    """Per-state score (and posterior variance for Bayes@n under a fixed prior ``a``)."""
+    from scorio_core.eval.batch import binary_question_scores
 
-    ``k, s1, s2`` (L, N) int64 and ``m`` (N,) trials per question of each group.
+    mf, cf = m.astype(np.float64), c.astype(np.float64)
+    if metric == "avg":
+        return cf / mf, None
+    if metric == "bayes":
+        total = mf + 2.0 * a
+        return (cf + a) / total, (cf + a) * (mf - cf + a) / (total * total * (total + 1.0))
+    return binary_question_scores(metric, c, m, k, tau), None
+
+
+def _fitted_states(stats, L: int, N: int, every_n: bool):
+    """Empirical-Bayes count states per (model, n) (``every_n``) or per model on all trials.
+
+    Returns ``(_CountStates, m, c)``: state ``s`` belongs to fit ``model[s]`` (``l * N + n - 1``
+    or ``l``) with ``rows[s] = (m - c, c)``, in the order :func:`fit_dirichlet_prior_batch` sorts
+    its states (by fit, then by count row), so the fit equals the one on the attempt tensor.
     """
-    kf, s1f = k.astype(np.float64), s1.astype(np.float64)
-    mf = m.astype(np.float64)[None, :]
-    if a is None:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return s1f / mf, None
-    total = mf + 2.0 * a
-    mean = (s1f + a * kf) / total
-    # sum_q (c + a)(m - c + a) = sum c (m - c) + a m k + a^2 k, the first term exact in integers
-    spread = (m[None, :] * s1 - s2).astype(np.float64) + a * mf * kf + a * a * kf
-    var = spread / (total * total * (total + 1.0))
-    return mean, var
+    from scorio_core.uncertainty.batch_prior import _CountStates
+
+    live, final = stats.live, stats.final
+    if every_n:
+        # after n trials: the questions with N_q >= n (live), plus those that stopped at j < n with their final state
+        carry = np.maximum(N - final.n, 0)
+        src = np.repeat(np.arange(final.n.size), carry)
+        step = np.arange(src.size) - np.repeat(np.cumsum(carry) - carry, carry)  # 0.. carry-1 within each row
+        fit = np.concatenate([live.model * N + live.n - 1, final.model[src] * N + final.n[src] + step])
+        m = np.concatenate([live.n, final.n[src]])
+        c = np.concatenate([live.c, final.c[src]])
+        freq = np.concatenate([live.count, final.count[src]])
+        n_fits = L * N
+    else:
+        fit, m, c, freq, n_fits = final.model, final.n, final.c, final.count, L
+    order = np.lexsort((c, m - c, fit))
+    fit, m, c, freq = fit[order], m[order], c[order], freq[order]
+    rows = np.stack([m - c, c], axis=1).astype(np.float64)
+    return _CountStates(n_fits, 2, fit, rows, freq.astype(np.float64)), m, c
 
 
-def _sums(stats, a: float | None):
-    """(mean sum, variance sum) over all M questions for every (model, n), shape (L, N)."""
-    n = stats.n
-    live_mean, live_var = _group_terms(stats.live_k, stats.live_s1, stats.live_s2, n, a)
-    done_mean, done_var = _group_terms(stats.done_k, stats.done_s1, stats.done_s2, n, a)
-    live_mean = np.where(stats.live_k > 0, live_mean, 0.0)
-    done_mean = np.where(stats.done_k > 0, done_mean, 0.0)
+def _empirical_bayes(stats, L: int, N: int, every_n: bool, with_sigma: bool):
+    """Bayes@n (and its sigma) under the empirical-Bayes prior fitted to the same trials.
 
-    def carried(x):  # contributions of questions that stopped before n: exclusive cumulative sum
-        out = np.zeros_like(x)
-        np.cumsum(x[:, :-1], axis=1, out=out[:, 1:])
-        return out
+    As :func:`scorio_core.dynamics.priors.trajectory_prior_alpha` (fallbacks via
+    :func:`~scorio_core.dynamics.priors.pseudo_counts`) and, for sigma,
+    :func:`scorio_core.uncertainty.posterior_summary_batch`. Shapes (L, N) or (L,).
+    """
+    from scorio_core.dynamics.priors import pseudo_counts
+    from scorio_core.uncertainty.batch import summary_from_states
+    from scorio_core.uncertainty.batch_prior import _fit_states
 
-    mean = live_mean + carried(done_mean)
-    if a is None:
-        return mean, None
-    var = np.where(stats.live_k > 0, live_var, 0.0) + carried(np.where(stats.done_k > 0, done_var, 0.0))
-    return mean, var
+    st, m, c = _fitted_states(stats, L, N, every_n)
+    M = float(stats.n_questions)
+    fitted = _fit_states(st)
+    alpha = pseudo_counts(fitted, stats.n_questions)  # (fits, 2)
+    mean = st.total((alpha[st.model, 1] + c) / (alpha[st.model].sum(axis=1) + m)) / M
+    sigma = None
+    if with_sigma:
+        sigma = summary_from_states(st, np.array([0.0, 1.0]), "empirical-bayes", "questions-fixed", 0.95, fitted).sigma
+    shape = (L, N) if every_n else (L,)
+    return mean.reshape(shape), None if sigma is None else sigma.reshape(shape)
 
 
-def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uniform"):
-    r"""Rank trajectory (Bayes@n or avg@n, n = 1..N_max) from prefix-count statistics.
+def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uniform", *, k: int = 1,
+                                 tau: float | None = None):
+    r"""Rank trajectory (any binary metric, n = 1..N_max) from prefix-count histograms.
 
     Parameters
     ----------
     stats : scorio_core.io.engines.prefix.PrefixStats
-        Per-(model, n) sums of ``c`` and ``c^2`` over questions, arrays of shape (L, N_max)
-        (from :func:`scorio_core.io.engines.prefix.prefix_stats`). Ragged data: after n trials
+        ``models`` (L names), ``n_questions`` (M), ``n`` (1..N_max) and two :class:`StateCounts`:
+        ``live`` (questions with ``N_q >= n`` in state ``(n, c(n))`` for every n) and ``final``
+        (every question's state on all its trials, ``(N_q, c)``). Ragged data: after n trials
         question q contributes its first ``min(n, N_q)`` trials (:mod:`scorio_core.dynamics.ragged`).
-    metric : {"bayes", "avg"}, default "bayes"
-        Bayes@n (binary weights ``[0, 1]``) or avg@n (mean over questions of ``c / min(n, N_q)``).
-    prior : {"uniform", "jeffreys"}, default "uniform"
-        Beta(1, 1) (the paper's) or Beta(1/2, 1/2) per question, for Bayes@n and the gold standard.
+    metric : {"bayes", "avg", "pass@k", "pass^k", "g-pass@k_tau", "mg-pass@k", "maj@k", "auc@k"}
+        Bayes@n (binary weights ``[0, 1]``), avg@n, or a Pass@k-family estimator averaged over
+        questions (undefined, NaN, for n < k).
+    prior : {"uniform", "jeffreys", "empirical-bayes"}, default "uniform"
+        Prior of Bayes@n and of the "data" gold standard: Beta(1, 1) (the paper's),
+        Beta(1/2, 1/2), or the Dirichlet fitted to each model's first n trials (refitted for
+        every n; the gold standard's to all trials).
+    k : int, default 1
+        Draws of the Pass@k family, ``1 <= k <= N_max`` (``<=`` the fewest trials of a
+        question for ragged data); ignored by "bayes" and "avg".
+    tau : float, optional
+        Threshold of "g-pass@k_tau", in [0, 1].
 
     Returns
     -------
     Trajectory
-        As ``rank_trajectory(R, metric, prior=prior)`` on the attempt tensor of the same data
-        (gold standard "data"): ``ranks``, ``scores`` and ``sigma`` (Bayes@n only) of shape
-        (L, N_max), ``gold_ranks`` (L,), ``kendall_tau`` (N_max,), ``convergence``.
+        As ``rank_trajectory(R, metric, k=k, tau=tau, prior=prior)`` on the attempt tensor of
+        the same data (gold standard "data"): ``ranks``, ``scores`` and ``sigma`` (Bayes@n
+        only) of shape (L, N_max), ``gold_ranks`` (L,), ``kendall_tau`` (N_max,), ``convergence``.
 
     Raises
     ------
     InputError
-        A Pass@k-family metric or the empirical-Bayes prior: they need attempt rows
-        (``--engine pandas``); an unknown metric or prior.
+        Unknown metric or prior.
+    ValueError
+        ``k`` outside 1..N_max (or above the fewest trials of a question on ragged data),
+        ``tau`` missing or outside [0, 1] for "g-pass@k_tau".
 
     Notes
     -----
-    For a group of ``k`` questions with ``m`` trials each, ``S1 = sum c`` and ``S2 = sum c^2``:
-    the posterior means sum to ``(S1 + a k) / (m + 2a)`` and the variances to
-    ``((m S1 - S2) + a m k + a^2 k) / ((m + 2a)^2 (m + 2a + 1))``; Bayes@n is the sum over groups
-    divided by M and ``sigma = sqrt(variance sum) / M`` (Eq. 15). The gold standard is avg@N for
-    complete data under the uniform prior (section 2.7; same ranking as Bayes@N), otherwise
-    Bayes@N_max under the prior, as :func:`rank_trajectory` defines it. Ranks are competition
-    ranks with ties within 1e-12 (Figure 9).
+    Each score is ``(1/M) sum over states of count x f(m, c)``: questions still running after n
+    trials come from ``live`` at n, questions that stopped at ``N_q < n`` keep their final state
+    (an exclusive cumulative sum over ``final``). Under the empirical-Bayes prior the states of
+    every (model, n) are fitted at once (:func:`scorio_core.uncertainty.fit_dirichlet_prior_batch`).
+    The gold standard is avg@N for complete data under the uniform prior (section 2.7; same
+    ranking as Bayes@N), otherwise Bayes@N_max under the prior. Ranks are competition ranks
+    with ties within 1e-12 (Figure 9).
 
     References
     ----------
@@ -130,47 +200,77 @@ def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uni
     --------
     >>> from types import SimpleNamespace
     >>> import numpy as np
-    >>> z = np.zeros((2, 2), dtype=np.int64)
-    >>> s = SimpleNamespace(n=np.array([1, 2]), n_questions=1, live_k=np.ones((2, 2), dtype=np.int64),
-    ...                     live_s1=np.array([[1, 1], [0, 1]]), live_s2=np.array([[1, 1], [0, 1]]),
-    ...                     done_k=z, done_s1=z, done_s2=z)
-    >>> trajectory_from_prefix_stats(s).ranks.tolist()    # R = [[[1, 0]], [[0, 1]]]
+    >>> live = StateCounts.of([0, 0, 1, 1], [1, 2, 1, 2], [1, 1, 0, 1])   # R = [[[1, 0]], [[0, 1]]]
+    >>> final = StateCounts.of([0, 1], [2, 2], [1, 1])
+    >>> s = SimpleNamespace(models=("a", "b"), n_questions=1, n=np.array([1, 2]), live=live, final=final)
+    >>> trajectory_from_prefix_stats(s).ranks.tolist()
     [[1.0, 1.0], [2.0, 1.0]]
+    >>> trajectory_from_prefix_stats(s, "pass@k", k=2).ranks.tolist()
+    [[nan, 1.0], [nan, 1.0]]
     """
     from scorio_core.dynamics.trajectory import Trajectory
-    from scorio_core.dynamics.trajectory_kernel import first_convergence
+    from scorio_core.dynamics.ragged import check_ragged_metric
+    from scorio_core.dynamics.trajectory_kernel import check_metric, first_convergence
     from scorio_core.ranking.rank_batch import batch_competition_ranks, batch_ranks_tau
 
     if not isinstance(metric, str) or not isinstance(prior, str):
         raise InputError(f"metric and prior must be strings; got {metric!r}, {prior!r}.")
     check_prefix_support(metric, prior)
-    a = _ALPHA[prior]
+    live, final = stats.live, stats.final
+    L, N = len(stats.models), int(np.asarray(stats.n).size)
     M = float(stats.n_questions)
-    bayes_sum, var_sum = _sums(stats, a)
-    if metric == "bayes":
-        scores = bayes_sum / M
-        sigma = np.sqrt(var_sum) / M
+    metric, k, tau = check_metric(metric, k, tau, N)
+    check_ragged_metric(metric, k, final.n)
+    ragged = bool((final.n < N).any())
+
+    def per_n(values_live, values_final):
+        """(L, N) sums over the questions after n trials: live states at n plus the carried final states."""
+        out = live.per_column(values_live, L, N)
+        done = final.per_column(values_final, L, N)
+        carried = np.zeros_like(done)  # a question that stopped at N_q counts from n = N_q + 1 on
+        np.cumsum(done[:, :-1], axis=1, out=carried[:, 1:])
+        return out + carried
+
+    sigma = None
+    eb = prior == "empirical-bayes"
+    a = _ALPHA.get(prior)
+    if metric == "bayes" and eb:
+        scores, sigma = _empirical_bayes(stats, L, N, every_n=True, with_sigma=True)
     else:
-        scores = _sums(stats, None)[0] / M
-        sigma = None
-    ragged = bool(np.asarray(stats.done_k)[:, :-1].any())
-    if not ragged and prior == "uniform":
-        gold_scores = scores[:, -1] if metric == "avg" else _sums(stats, None)[0][:, -1] / M
-    else:
-        gold_scores = bayes_sum[:, -1] / M
+        v_live, var_live = _state_values(metric, live.n, live.c, k, tau, a)
+        v_final, var_final = _state_values(metric, final.n, final.c, k, tau, a)
+        if metric not in ("bayes", "avg"):  # undefined for n < k: the live states there are NaN
+            v_live = np.where(live.n >= k, v_live, 0.0)
+        scores = per_n(v_live, v_final) / M
+        scores[:, : k - 1] = np.nan
+        if metric == "bayes":
+            sigma = np.sqrt(per_n(var_live, var_final)) / M
+    if prior == "uniform" and not ragged:  # avg@N_max: the ranking of Bayes@N_max under the uniform prior
+        gold_scores = final.per_model(final.c / final.n, L) / M
+    elif eb:
+        gold_scores = scores[:, -1] if metric == "bayes" else _empirical_bayes(stats, L, N, False, False)[0]
+    else:  # Bayes@N_max under the fixed prior
+        gold_scores = final.per_model(_state_values("bayes", final.n, final.c, 1, None, a)[0], L) / M
     gold = batch_competition_ranks(gold_scores, tol=_TOL).astype(np.int64)
-    ranks, tau_b = batch_ranks_tau(np.ascontiguousarray(scores), gold, tol=_TOL)
+    first = k - 1
+    defined, tau_b = batch_ranks_tau(np.ascontiguousarray(scores[:, first:]), gold, tol=_TOL)
+    ranks = np.zeros((L, N), dtype=np.int64)
+    ranks[:, first:] = defined
+    kendall = np.full(N, np.nan)
+    kendall[first:] = tau_b
     conv = int(first_convergence(ranks[:, None, :], gold)[0])
+    float_ranks = ranks.astype(float)
+    float_ranks[:, :first] = np.nan
     return Trajectory(
         metric=metric,
-        k=1,
-        tau=None,
-        n=np.asarray(stats.n, dtype=np.int64).copy(),
-        ranks=ranks.astype(float),
+        k=k,
+        tau=tau,
+        n=np.arange(1, N + 1, dtype=np.int64),
+        ranks=float_ranks,
         scores=scores,
         sigma=sigma,
         gold_ranks=gold,
-        kendall_tau=np.asarray(tau_b, dtype=float),
+        kendall_tau=kendall,
         convergence=None if conv < 0 else conv,
         prior=prior,
     )

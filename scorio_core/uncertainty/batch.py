@@ -59,12 +59,15 @@ def _whole_counts(c: np.ndarray) -> np.ndarray:
     return c
 
 
-def _prior_pseudo_counts(st: _CountStates, prior: str, has: np.ndarray):
-    """``(alpha (L, K), pooled (L,), fitted BatchPrior or None)`` of a prior; pooled rows get 1 (their mean is the pool's)."""
+def _prior_pseudo_counts(st: _CountStates, prior: str, has: np.ndarray, fitted: BatchPrior | None = None):
+    """``(alpha (L, K), pooled (L,), fitted BatchPrior or None)`` of a prior; pooled rows get 1 (their mean is the pool's).
+
+    ``fitted``: the empirical-Bayes fit of these states when the caller already has it.
+    """
     L, K = st.L, st.K
     if prior in ("uniform", "jeffreys"):
         return np.full((L, K), 1.0 if prior == "uniform" else 0.5), np.zeros(L, dtype=bool), None
-    fitted = _fit_states(st)
+    fitted = _fit_states(st) if fitted is None else fitted
     pooled = fitted.pooled & has
     return np.where(pooled[:, None] | ~has[:, None], 1.0, fitted.alpha), pooled, fitted
 
@@ -130,11 +133,20 @@ def posterior_summary_batch(
     weights = np.asarray(w, dtype=float)
     if c.ndim != 3 or c.shape[2] != weights.size:
         raise ValueError(f"counts must have shape (L, M, {weights.size}); got {c.shape}.")
-    L, M, K = c.shape
-    c = _whole_counts(c)
-    # every per-question sum below runs over each model's distinct answered count rows (states), weighted by
+    # every per-question sum runs over each model's distinct answered count rows (states), weighted by
     # how many questions have them: the same sums as over the (L, M) rows, O(L x states) instead of O(L x M)
-    st = _CountStates.of(c)
+    return summary_from_states(_CountStates.of(_whole_counts(c)), weights, prior, scope, confidence)
+
+
+def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope: str, confidence: float,
+                        fitted: BatchPrior | None = None) -> BatchSummary:
+    """:func:`posterior_summary_batch` from count states (validated arguments).
+
+    Callers that already hold each model's distinct count rows and their frequencies (e.g. the
+    prefix-count histograms of :mod:`scorio_core.dynamics.prefix`) skip the (L, M, C+1) tensor;
+    ``fitted`` is their empirical-Bayes fit (``_fit_states(st)``) when they already made it.
+    """
+    L = st.L
     model, rows, n = st.model, st.rows, st.n
     m_l = np.bincount(model, weights=st.freq, minlength=L)
     has = m_l > 0
@@ -143,7 +155,7 @@ def posterior_summary_batch(
     offset, scale, w_norm = scaled_weights(weights)
     method = np.full(L, "fixed" if prior != "empirical-bayes" else "marginal-likelihood", dtype=object)
 
-    alpha_fit, pooled, fitted = _prior_pseudo_counts(st, prior, has)
+    alpha_fit, pooled, fitted = _prior_pseudo_counts(st, prior, has, fitted)
     # Dirichlet posterior moments of each state's normalised score (Eq. 15-16), summed per model
     nu = rows + alpha_fit[model]
     total = nu.sum(axis=1)

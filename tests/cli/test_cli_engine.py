@@ -38,8 +38,15 @@ def test_quality_and_glob_errors(capsys, tmp_path):
     (tmp_path / "bad.csv").write_text("model,question,trial,correct\nm1,q1,0,1\nm1,q1,1,maybe\n")
     code, out, err = _run(capsys, "leaderboard", str(tmp_path / "bad.csv"), "--engine", "duckdb")
     assert code == 2 and "bad.csv" in err and "is_correct" in err and err.count("\n") == 1
-    code, out, err = _run(capsys, "trajectory", str(DATA / "tau_bench_airline_gpt4o_trials.csv"), "--engine", "duckdb")
-    assert code == 2 and "--engine pandas" in err
+    # the default trajectory (Bayes@n, empirical-Bayes prior refitted per n) runs from DuckDB prefix counts, as pandas
+    runs = {}
+    for engine in ("pandas", "duckdb"):
+        code, out, err = _run(capsys, "trajectory", str(DATA / "tau_bench_airline_gpt4o_trials.csv"), "--engine", engine,
+                              "--output", "json")
+        assert code == 0, err
+        runs[engine] = json.loads(out)
+    for key in ("models", "ranks", "gold_ranks", "convergence", "prior"):
+        assert runs["duckdb"][key] == runs["pandas"][key], key
     code, out, err = _run(capsys, "quality", str(DATA / "tau_bench_airline_gpt4o_trials.csv"), "--engine", "duckdb",
                           "--output", "json")
     assert code == 0 and json.loads(out)["engine"] == "duckdb"

@@ -56,6 +56,21 @@ def test_count_data_row_bootstrap_and_column_refusal(tmp_path, capsys):
     assert auto["method"] == "row" and any("auto chose row-wise: count data" in n for n in auto["notes"])
 
 
+def test_row_bootstrap_runs_from_duckdb_counts(tmp_path, capsys):
+    """--bootstrap row needs counts only: DuckDB's count table gives the run of the pandas-loaded count table."""
+    pytest.importorskip("duckdb")
+    attempts, counts = write_attempts(tmp_path / "a.csv", R), write_counts(tmp_path / "c.csv", R)
+    common = ["--bootstrap", "row", "--replicates", "32", "--seed", "5", "--output", "json"]
+    duck = run_json(capsys, ["convergence", attempts, "--engine", "duckdb", *common])
+    ref = run_json(capsys, ["convergence", counts, "--engine", "pandas", *common])
+    assert duck["engine"] == "duckdb" and ref["engine"] == "pandas"
+    assert duck["models"] == ref["models"] and duck["gold_ranks"] == ref["gold_ranks"]
+    np.testing.assert_allclose(duck["pmf"], ref["pmf"])
+    assert any("count data" in n for n in duck["notes"])
+    assert main(["convergence", attempts, "--engine", "duckdb"]) == 2  # auto/column bootstrap needs the trial order
+    assert "--engine pandas" in capsys.readouterr().err
+
+
 def test_ragged_data_keeps_every_trial_and_resamples_row_wise(tmp_path, capsys):
     path = write_attempts(tmp_path / "a.csv", R)
     with open(path) as f:

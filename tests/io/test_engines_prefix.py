@@ -40,14 +40,20 @@ def _rows(R: np.ndarray, task: str, models=None, trial_base: int = 0, shuffle_se
     return frame
 
 
-def _pandas_trajectory(path, task, metric, prior):
+#: (metric, k, tau) of every binary trajectory metric; k = 2 stays within the fewest trials of the fixtures
+METRICS = [("bayes", 1, None), ("avg", 1, None), ("pass@k", 2, None), ("pass^k", 2, None), ("g-pass@k_tau", 2, 0.5),
+           ("mg-pass@k", 2, None), ("maj@k", 2, None), ("auc@k", 2, None)]
+PRIORS = ["uniform", "jeffreys", "empirical-bayes"]
+
+
+def _pandas_trajectory(path, task, metric, prior, k=1, tau=None):
     ds = io.load(str(path))
     block = outcomes_for(ds, task).binary.complete_block(ragged=True)
-    return block, rank_trajectory(block.R, metric, prior=prior)
+    return block, rank_trajectory(block.R, metric, k=k, tau=tau, prior=prior)
 
 
-def _assert_same(stats, block, t_ref, metric, prior):
-    t = trajectory_from_prefix_stats(stats, metric, prior)
+def _assert_same(stats, block, t_ref, metric, prior, k=1, tau=None):
+    t = trajectory_from_prefix_stats(stats, metric, prior, k=k, tau=tau)
     assert stats.models == block.models
     assert list(stats.notes) == list(block.notes)
     np.testing.assert_array_equal(t.n, t_ref.n)
@@ -60,6 +66,7 @@ def _assert_same(stats, block, t_ref, metric, prior):
         assert t.sigma is None and t_ref.sigma is None
     np.testing.assert_allclose(t.kendall_tau, t_ref.kendall_tau, rtol=0, atol=1e-12, equal_nan=True)
     assert t.convergence == t_ref.convergence and t.prior == t_ref.prior and t.metric == t_ref.metric
+    assert (t.k, t.tau) == (t_ref.k, t_ref.tau)
 
 
 @pytest.fixture(scope="module")
@@ -85,14 +92,17 @@ def files(tmp_path_factory):
 
 @pytest.mark.parametrize("suffix", ["parquet", "csv"])
 @pytest.mark.parametrize("task", ["a", "b"])
-@pytest.mark.parametrize("metric", ["bayes", "avg"])
-@pytest.mark.parametrize("prior", ["uniform", "jeffreys"])
-def test_same_as_rank_trajectory(files, suffix, task, metric, prior):
+@pytest.mark.parametrize("prior", PRIORS)
+def test_same_as_rank_trajectory(files, suffix, task, prior):
     path = files / f"runs.{suffix}"
-    block, t_ref = _pandas_trajectory(path, task, metric, prior)
     stats = prefix_stats(str(path), task=task)
     assert stats.ragged == (task == "b")
-    _assert_same(stats, block, t_ref, metric, prior)
+    fewest = int(stats.final.n.min())  # task b: a cell with 1 trial, so the Pass@k family runs with k = 1
+    assert (fewest >= 2) == (task == "a")
+    for metric, k, tau in METRICS:
+        k = min(k, fewest)
+        block, t_ref = _pandas_trajectory(path, task, metric, prior, k, tau)
+        _assert_same(stats, block, t_ref, metric, prior, k, tau)
 
 
 @settings(max_examples=25, deadline=None)
@@ -109,10 +119,12 @@ def test_property_random_tensors(tmp_path_factory, L, M, N, seed, ragged, p):
     path = tmp_path_factory.mktemp("prop") / "r.parquet"
     _rows(R, "t", shuffle_seed=seed % 1000).to_parquet(path, index=False)
     stats = prefix_stats(str(path), hash_files=False)
-    for metric in ("bayes", "avg"):
-        for prior in ("uniform", "jeffreys"):
-            block, t_ref = _pandas_trajectory(path, None, metric, prior)
-            _assert_same(stats, block, t_ref, metric, prior)
+    fewest = int(stats.final.n.min())
+    for metric, k, tau in METRICS:
+        k = min(k, fewest)
+        for prior in PRIORS:
+            block, t_ref = _pandas_trajectory(path, None, metric, prior, k, tau)
+            _assert_same(stats, block, t_ref, metric, prior, k, tau)
 
 
 def test_refusals(tmp_path, files):
@@ -130,12 +142,15 @@ def test_refusals(tmp_path, files):
     with pytest.raises(InputError, match="is_correct") as err:
         prefix_stats(str(tmp_path / "bad.csv"))
     assert "bad.csv" in str(err.value)
-    stats = prefix_stats(str(files / "runs.parquet"), task="a")
-    for metric in ("pass@k", "maj@k"):
-        with pytest.raises(InputError, match="--engine pandas"):
-            trajectory_from_prefix_stats(stats, metric)
-    with pytest.raises(InputError, match="attempt rows"):
-        trajectory_from_prefix_stats(stats, "bayes", "empirical-bayes")
+    stats = prefix_stats(str(files / "runs.parquet"), task="b")
+    with pytest.raises(InputError, match="unknown trajectory metric"):
+        trajectory_from_prefix_stats(stats, "pass@2")
+    with pytest.raises(InputError, match="unknown prior"):
+        trajectory_from_prefix_stats(stats, "bayes", "flat")
+    with pytest.raises(ValueError, match="k <= 1"):  # ragged task b: one cell has a single trial
+        trajectory_from_prefix_stats(stats, "pass@k", k=2)
+    with pytest.raises(ValueError, match="tau is required"):
+        trajectory_from_prefix_stats(stats, "g-pass@k_tau", k=2)
 
 
 def _cli(capsys, *argv):
@@ -144,13 +159,16 @@ def _cli(capsys, *argv):
     return code, out.out, out.err
 
 
-@pytest.mark.parametrize("task", ["a", "b"])
-@pytest.mark.parametrize("prior", ["uniform", "jeffreys"])
-def test_cli_duckdb_matches_pandas(capsys, files, task, prior):
+@pytest.mark.parametrize(("task", "prior", "extra"), [
+    ("a", "uniform", []), ("b", "jeffreys", []), ("b", "empirical-bayes", []),
+    ("a", "empirical-bayes", ["--metric", "g-pass@k_tau", "--k", "2", "--tau", "0.5"]),
+    ("b", "uniform", ["--metric", "pass^k"]),
+])
+def test_cli_duckdb_matches_pandas(capsys, files, task, prior, extra):
     payloads = {}
     for engine in ("pandas", "duckdb"):
         code, out, err = _cli(capsys, "trajectory", str(files / "runs.parquet"), "--task", task, "--engine", engine,
-                              "--prior", prior, "--output", "json")
+                              "--prior", prior, *extra, "--output", "json")
         assert code == 0, err
         payloads[engine] = json.loads(out)
         assert payloads[engine].pop("engine") == engine
@@ -158,23 +176,32 @@ def test_cli_duckdb_matches_pandas(capsys, files, task, prior):
     assert a.keys() == b.keys()
     for key in a:
         if key in ("scores", "sigma", "kendall_tau"):
+            if a[key] is None:
+                assert b[key] is None, key
+                continue
             np.testing.assert_allclose(np.array(b[key], dtype=float), np.array(a[key], dtype=float), rtol=0, atol=1e-12)
         else:
             assert b[key] == a[key], key
 
 
-def test_cli_unsupported_combinations(capsys, files):
+def test_cli_engine_choice(capsys, files):
     path = str(files / "runs.parquet")
-    code, out, err = _cli(capsys, "trajectory", path, "--task", "a", "--engine", "duckdb", "--metric", "pass@k", "--k", "2",
-                          "--prior", "uniform")
+    # a rubric schema needs attempt rows: --engine duckdb refuses it in one line
+    schema = files / "schema.json"
+    schema.write_text(json.dumps({
+        "format": "scorio-rubric", "version": 1, "name": "binary", "thresholds": [], "variables": [],
+        "categories": [{"label": "wrong", "condition": "is_correct < 0.5", "weight": 0.0},
+                       {"label": "right", "condition": "is_correct >= 0.5", "weight": 1.0}]}))
+    code, out, err = _cli(capsys, "trajectory", path, "--task", "a", "--engine", "duckdb", "--schema", str(schema))
     assert code == 2 and err.count("\n") == 1 and "--engine pandas" in err
-    code, out, err = _cli(capsys, "trajectory", path, "--task", "a", "--engine", "duckdb")  # empirical-bayes default
-    assert code == 2 and err.count("\n") == 1 and "--engine pandas" in err
-    # auto with a glob picks DuckDB; an unsupported prior falls back to pandas
+    code, out, err = _cli(capsys, "trajectory", path, "--task", "a", "--schema", str(schema), "--output", "json")
+    assert code == 0 and json.loads(out)["engine"] == "pandas", err
+    # auto with a glob picks DuckDB, for the default (empirical-Bayes) prior and the Pass@k family too
     glob = str(files / "*.parquet")
-    code, out, err = _cli(capsys, "trajectory", glob, "--task", "a", "--output", "json")
-    assert code == 0, err
-    assert json.loads(out)["engine"] == "pandas"
-    code, out, err = _cli(capsys, "trajectory", glob, "--task", "a", "--prior", "uniform", "--output", "json")
-    assert code == 0, err
-    assert json.loads(out)["engine"] == "duckdb"
+    for extra in ([], ["--metric", "pass@k", "--k", "2"]):
+        code, out, err = _cli(capsys, "trajectory", glob, "--task", "a", *extra, "--output", "json")
+        assert code == 0, err
+        assert json.loads(out)["engine"] == "duckdb"
+    # a bad k is one line naming the fix, as with pandas
+    code, out, err = _cli(capsys, "trajectory", path, "--task", "b", "--engine", "duckdb", "--metric", "pass@k", "--k", "2")
+    assert code == 2 and err.count("\n") == 1 and "k <= 1" in err

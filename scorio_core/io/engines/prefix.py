@@ -1,11 +1,12 @@
 """Prefix counts for rank trajectories, computed in DuckDB (attempt rows never reach pandas).
 
-A Bayes@n / avg@n trajectory with a fixed Beta prior needs, for every model and every number
-of trials n, only sums over questions of ``c`` and ``c^2`` (``c`` = correct answers among the
-question's first ``min(n, N_q)`` trials) and how many questions contribute. DuckDB computes
-``c`` with a running-sum window in trial order, groups by (model, n) and returns ``L x N_max``
-rows; questions that ran out of trials (ragged data, ``N_q < n``) are carried forward in numpy
-from the per-question final counts that validation already produced.
+Every binary trajectory metric (Bayes@n under any prior, avg@n, the Pass@k family) after n
+trials is a mean over questions of a function of the question's state ``(min(n, N_q), c)``,
+``c`` = correct answers among its first ``min(n, N_q)`` trials. DuckDB computes ``c`` with a
+running-sum window in trial order and returns the histogram of states, one row per
+(model, n, c) (at most ``L x N_max (N_max + 1) / 2`` rows, never more than the attempts);
+questions that ran out of trials (ragged data, ``N_q < n``) are carried forward in numpy from
+the per-question final counts that validation already produced.
 
 Safety as in :mod:`scorio_core.io.engines.duckdb_engine`: every constant is a prepared-statement
 parameter, column names go through :func:`~scorio_core.io.engines.quote_ident` only.
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scorio_core.dynamics.prefix import StateCounts
 from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported
 
@@ -27,7 +29,7 @@ __all__ = ["PrefixStats", "prefix_stats"]
 
 @dataclass(frozen=True, eq=False)
 class PrefixStats:
-    """Per-(model, n) sufficient statistics of one task's rank trajectory.
+    """Per-(model, n) question-state histograms of one task's rank trajectory.
 
     Questions are the task's questions every model answered (as ``Outcomes.complete_block``
     keeps them); question q of model l has ``N_lq`` trials in trial-column order and ``c_lq(n)``
@@ -42,12 +44,11 @@ class PrefixStats:
         M, the questions kept.
     n : ndarray of int64, shape (N_max,)
         1..N_max.
-    live_k, live_s1, live_s2 : ndarray of int64, shape (L, N_max)
-        Over questions with ``N_lq >= n``: their number, ``sum c_lq(n)`` and ``sum c_lq(n)^2``
-        (column ``n - 1``).
-    done_k, done_s1, done_s2 : ndarray of int64, shape (L, N_max)
-        Over questions with exactly ``N_lq = j + 1`` trials (column ``j``): their number and
-        the sums of their final ``c`` and ``c^2`` (they contribute these for every n > N_lq).
+    live : StateCounts
+        For every n, how many questions with ``N_lq >= n`` have ``c_lq(n) = c``: rows
+        ``(model index, n, c, count)``.
+    final : StateCounts
+        Every question's state on all its trials: rows ``(model index, N_lq, c, count)``.
     notes : tuple of str
         What was left out (questions not answered by every model) and whether cells are ragged,
         worded as the pandas path words them.
@@ -60,12 +61,8 @@ class PrefixStats:
     models: tuple[str, ...]
     n_questions: int
     n: np.ndarray
-    live_k: np.ndarray
-    live_s1: np.ndarray
-    live_s2: np.ndarray
-    done_k: np.ndarray
-    done_s1: np.ndarray
-    done_s2: np.ndarray
+    live: StateCounts
+    final: StateCounts
     notes: tuple[str, ...]
     sources: tuple
     n_attempts: int
@@ -73,7 +70,7 @@ class PrefixStats:
     @property
     def ragged(self) -> bool:
         """Whether some kept cell has fewer than ``N_max`` trials."""
-        return bool(self.done_k[:, :-1].any())
+        return bool((self.final.n < self.n.size).any())
 
 
 def prefix_stats(
@@ -102,7 +99,7 @@ def prefix_stats(
     Returns
     -------
     PrefixStats
-        Arrays of shape (L, N_max); ``L x N_max`` rows come back from DuckDB plus the count
+        State histograms; one row per (model, n, c) comes back from DuckDB plus the count
         table used for validation (one row per (model, task, question)).
 
     Raises
@@ -176,10 +173,10 @@ def prefix_stats(
                 where += " AND question_id IN (SELECT question_id FROM __keep)"
             window = "PARTITION BY model, question_id ORDER BY trial"
             rows = con.execute(
-                f"SELECT model, n, count(*)::BIGINT AS k, sum(c)::BIGINT AS s1, sum(c * c)::BIGINT AS s2 FROM ("
+                f"SELECT model, n, c, count(*)::BIGINT AS h FROM ("
                 f"SELECT model, row_number() OVER ({window}) AS n, "
-                f"sum(CAST(o AS BIGINT)) OVER ({window} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c "
-                f"FROM ({canon}) WHERE {where}) GROUP BY model, n",
+                f"CAST(sum(CAST(o AS BIGINT)) OVER ({window} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BIGINT) AS c "
+                f"FROM ({canon}) WHERE {where}) GROUP BY model, n, c",
                 params + extra,
             ).fetchnumpy()
         except duckdb.Error as exc:
@@ -189,15 +186,10 @@ def prefix_stats(
     lengths = n_trials[keep]
     n_max = int(lengths.max())
     n_min = int(lengths.min())
-    live = np.zeros((3, L, n_max), dtype=np.int64)
-    li = _positions(models, np.asarray(rows["model"], dtype=object).astype(str))
-    ni = np.asarray(rows["n"], dtype=np.int64) - 1
-    for j, key in enumerate(("k", "s1", "s2")):
-        live[j, li, ni] = np.asarray(rows[key], dtype=np.int64)
-    flat = _positions(models, cell_model[keep]) * n_max + lengths - 1
-    c = n_correct[keep]
-    done = np.stack([np.bincount(flat, weights=v, minlength=L * n_max) for v in (np.ones_like(c), c, c * c)])
-    done = np.rint(done).astype(np.int64).reshape(3, L, n_max)
+    live = StateCounts(_positions(models, np.asarray(rows["model"], dtype=object).astype(str)),
+                       np.asarray(rows["n"], dtype=np.int64), np.asarray(rows["c"], dtype=np.int64),
+                       np.asarray(rows["h"], dtype=np.int64))
+    final = StateCounts.of(_positions(models, cell_model[keep]), lengths, n_correct[keep])
     notes = []
     if dropped:
         notes.append(f"{dropped} of {q_uniq.size} questions not answered by every model were left out")
@@ -208,8 +200,8 @@ def prefix_stats(
         models=models,
         n_questions=int(keep_q.sum()),
         n=np.arange(1, n_max + 1, dtype=np.int64),
-        live_k=live[0], live_s1=live[1], live_s2=live[2],
-        done_k=done[0], done_s1=done[1], done_s2=done[2],
+        live=live,
+        final=final,
         notes=tuple(notes),
         sources=source_infos(prep, per_file, hash_files),
         n_attempts=n_attempts,
