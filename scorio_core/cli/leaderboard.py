@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     unmatched = {"policy": args.unmatched, "count": 0, "by_model": {}}
     for task in tasks:
         if sql is not None:  # category counts computed in DuckDB: same inputs as the pandas path below
-            from scorio_core.io.engines.rubric_counts import sql_task_outcomes
+            from scorio_core.io.engines.rubric_outcomes import sql_task_outcomes
 
             outcomes, rubric_notes, per_model = sql_task_outcomes(sql, task, args.unmatched)
             notes.extend(_note("rubric", task, note) for note in rubric_notes)
@@ -219,6 +219,6 @@ def _categorize(dataset, args, task):
 
 
 def _sql_tasks(result) -> list:
-    from scorio_core.io.engines.rubric_counts import task_order
+    from scorio_core.io.engines.rubric_outcomes import task_order
 
     return task_order(result)

@@ -9,24 +9,23 @@ Replicates are processed in chunks, vectorized over replicates, models, question
 trials (kernel: :class:`scorio_core.dynamics.trajectory_kernel.TrajectoryKernel`). Random draws come in
 fixed blocks of 16 replicates, each block with its own ``SeedSequence(seed,
 spawn_key=(block,))`` stream, so results do not depend on the chunk size and any replicate
-can be regenerated with :func:`bootstrap_indices`.
+can be regenerated with :func:`bootstrap_indices` (:mod:`scorio_core.dynamics.bootstrap`).
 """
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from scorio_core.dynamics.bootstrap import BLOCK, BOOTSTRAP_METHODS, bootstrap_indices, check_method, replicate_indices, root_seed
 from scorio_core.eval._validate import check_int
 from scorio_core.dynamics.priors import PRIOR_ASSUMPTIONS, check_dynamics_prior, refit_scores, trajectory_prior_alpha
 from scorio_core.dynamics.ragged import (
     RAGGED_ASSUMPTION,
     RaggedKernel,
     check_ragged_metric,
-    ragged_block_indices,
     ragged_gold_ranks,
     ragged_lengths,
 )
@@ -52,11 +51,8 @@ __all__ = [
     "bootstrap_convergence",
 ]
 
-#: Resampling schemes (paper section 2.7): trial indices shared by all cells, or per cell.
-BOOTSTRAP_METHODS = ("column", "row")
 #: Value of ``ConvergenceResult.convergence`` for a replicate that never converges.
 NO_CONVERGENCE = -1
-_BLOCK = 16
 _BUDGET_BYTES = 64 * 2**20
 
 
@@ -140,104 +136,6 @@ class ConvergenceResult:
     prior: str = "uniform"
 
 
-def _check_method(method: object) -> str:
-    if not isinstance(method, str):
-        raise TypeError(f"method must be a string, one of {', '.join(BOOTSTRAP_METHODS)}; got {method!r}.")
-    if method not in BOOTSTRAP_METHODS:
-        raise ValueError(f"method must be one of {', '.join(BOOTSTRAP_METHODS)}; got {method!r}.")
-    return method
-
-
-def _root_seed(seed: object) -> int:
-    if seed is None:
-        return int(np.random.SeedSequence().entropy)
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or int(seed) < 0:
-        raise TypeError(f"seed must be a non-negative integer or None; got {seed!r}.")
-    return int(seed)
-
-
-def _block_indices(shape: tuple[int, int, int], method: str, seed: int, block: int,
-                   lengths: np.ndarray | None = None) -> np.ndarray:
-    L, M, N = shape
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
-    if lengths is not None:  # ragged: row-wise, each cell from its own N
-        return ragged_block_indices(lengths, N, rng, _BLOCK)
-    size = (_BLOCK, N) if method == "column" else (_BLOCK, N, L, M)  # row-wise: trial-major layout
-    return rng.integers(0, N, size=size, dtype=np.int16 if N <= 32767 else np.int32)
-
-
-def _indices(shape: tuple[int, int, int], method: str, seed: int, start: int, stop: int,
-             lengths: np.ndarray | None = None) -> np.ndarray:
-    blocks = [_block_indices(shape, method, seed, b, lengths)
-              for b in range(start // _BLOCK, (stop - 1) // _BLOCK + 1)]
-    idx = np.concatenate(blocks, axis=0)
-    offset = (start // _BLOCK) * _BLOCK
-    return idx[start - offset : stop - offset]
-
-
-def bootstrap_indices(shape, method: str = "column", replicates: int = 1, seed: int = 0, start: int = 0,
-                      lengths=None) -> np.ndarray:
-    r"""Resampled trial indices of bootstrap replicates ``start .. start + replicates - 1``.
-
-    The same draws :func:`bootstrap_convergence` uses for the same ``shape``, ``method``
-    and ``seed``, so any replicate (e.g. the worst case) can be rebuilt and passed to
-    :func:`scorio_core.dynamics.trajectory.rank_trajectory` as ``indices``.
-
-    Parameters
-    ----------
-    shape : tuple of int
-        ``(L, M, N)`` of the outcome tensor.
-    method : {"column", "row"}, default "column"
-        Column-wise: N trial indices drawn with replacement, shared by every model and
-        question. Row-wise: independent draws for every (model, question) cell.
-    replicates : int, default 1
-    seed : int, default 0
-    start : int, default 0
-        Index of the first replicate.
-    lengths : array-like of int, shape (L, M), optional
-        Trials per cell of ragged data (:mod:`scorio_core.dynamics.ragged`); row-wise only:
-        each cell draws from its own ``0..N_lm - 1`` and positions beyond ``N_lm`` point at
-        themselves (padding).
-
-    Returns
-    -------
-    ndarray of intp
-        Shape (replicates, N) for "column", (replicates, L, M, N) for "row"; values in
-        ``0..N-1``.
-
-    Raises
-    ------
-    TypeError
-        Non-integer arguments.
-    ValueError
-        Bad ``shape``, ``method``, ``replicates < 1`` or ``start < 0``.
-
-    Examples
-    --------
-    >>> bootstrap_indices((2, 3, 5), "column", replicates=2, seed=1).shape
-    (2, 5)
-    >>> bool((bootstrap_indices((2, 3, 5), seed=1, start=1)[0]
-    ...       == bootstrap_indices((2, 3, 5), replicates=2, seed=1)[1]).all())
-    True
-    """
-    try:
-        L, M, N = (int(v) for v in shape)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"shape must be a tuple (L, M, N) of integers; got {shape!r}.") from exc
-    if min(L, M, N) < 1:
-        raise ValueError(f"shape must have L, M, N >= 1; got {shape!r}.")
-    method = _check_method(method)
-    replicates = check_int(replicates, "replicates", 1)
-    start = check_int(start, "start", 0)
-    if lengths is not None:
-        lengths = np.asarray(lengths)
-        if method != "row" or lengths.shape != (L, M) or lengths.min() < 1 or lengths.max() > N:
-            raise ValueError(f"lengths of ragged data need method='row' and shape (L, M)=({L}, {M}) in 1..{N}.")
-        lengths = lengths.astype(np.int64)
-    idx = _indices((L, M, N), method, _root_seed(seed), start, start + replicates, lengths).astype(np.intp)
-    return idx if method == "column" else idx.transpose(0, 2, 3, 1)
-
-
 def _chunk_size(kernel: TrajectoryKernel, method: str, refit_categories: int = 0) -> int:
     L, M, N = kernel.L, kernel.M, kernel.N
     per = N * L * (8 * 4 + 2 * 2)  # per-trial sums, cumulative sums, scores, ranks
@@ -247,7 +145,7 @@ def _chunk_size(kernel: TrajectoryKernel, method: str, refit_categories: int = 0
         per += L * M * N * (1 + 2 + 8)  # gathered codes, counts, values
     if refit_categories:
         per += L * M * N * (1 + 3 * 4 * refit_categories)  # gathered codes, one-hot and prefix counts, fit rows
-    return max(_BLOCK, (_BUDGET_BYTES // per) // _BLOCK * _BLOCK)
+    return max(BLOCK, (_BUDGET_BYTES // per) // BLOCK * BLOCK)
 
 
 def bootstrap_convergence(
@@ -359,7 +257,7 @@ def bootstrap_convergence(
     metric, k, tau = check_metric(metric, k, tau, N)
     counts0 = check_prior(prior_counts, metric, (L, M, w_chk.size))
     mode, given = check_gold(gold, L)
-    method = _check_method(method)
+    method = check_method(method)
     if lengths is not None:
         check_ragged_metric(metric, k, lengths)
         if method != "row":
@@ -368,7 +266,7 @@ def bootstrap_convergence(
                 "resampling shares trial indices across questions, which have different numbers of trials here."
             )
     replicates = check_int(replicates, "replicates", 1)
-    root = _root_seed(seed)
+    root = root_seed(seed)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable or None; got {type(progress).__name__}.")
     prior_key = check_dynamics_prior(prior, prior_counts)
@@ -386,9 +284,9 @@ def bootstrap_convergence(
     if chunk_size is None:
         chunk = _chunk_size(kernel, method, w_chk.size if refit or getattr(kernel, "refit", False) else 0)
         if lengths is not None:  # float gathers and running sums per cell
-            chunk = max(_BLOCK, chunk // 2 // _BLOCK * _BLOCK)
+            chunk = max(BLOCK, chunk // 2 // BLOCK * BLOCK)
     else:
-        chunk = -(-check_int(chunk_size, "chunk_size", 1) // _BLOCK) * _BLOCK
+        chunk = -(-check_int(chunk_size, "chunk_size", 1) // BLOCK) * BLOCK
     if mode == "data":
         gold_alpha = alpha if alpha is not None or prior_key == "uniform" else trajectory_prior_alpha(
             R_a, w_chk.size, prior_key, last_only=True)
@@ -403,7 +301,7 @@ def bootstrap_convergence(
     worst = (-1, -1, None)  # (key, replicate, ranks)
     for start in range(0, replicates, chunk):
         stop = min(start + chunk, replicates)
-        idx = _indices((L, M, N), method, root, start, stop, lengths)
+        idx = replicate_indices((L, M, N), method, root, start, stop, lengths)
         scores = kernel.scores(idx, method)  # (L, B, N)
         if refit:
             scores = refit_scores(scores, codes, idx, method, w_chk, alpha)

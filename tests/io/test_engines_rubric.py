@@ -12,7 +12,8 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 from scorio_core import io  # noqa: E402
 from scorio_core.analysis import categorization_for, leaderboard, outcomes_for  # noqa: E402
 from scorio_core.io.engines import EngineUnsupported  # noqa: E402
-from scorio_core.io.engines.rubric_counts import load_category_counts, sql_task_outcomes  # noqa: E402
+from scorio_core.io.engines.rubric_counts import load_category_counts  # noqa: E402
+from scorio_core.io.engines.rubric_outcomes import sql_task_outcomes  # noqa: E402
 from scorio_core.rubric import Schema  # noqa: E402
 from scorio_core.rubric.schema import Category, Threshold, Variable  # noqa: E402
 

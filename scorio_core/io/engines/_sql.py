@@ -14,7 +14,13 @@ from scorio_core.errors import InputError
 from scorio_core.io._sources import strip_suffixes
 
 __all__ = [
+    "EMPTY_TOKENS",
     "ENGINE_FORMATS",
+    "EXACT_INTEGER_LIMIT",
+    "FALSE_TOKENS",
+    "FILE_COLUMN",
+    "SPLIT_MAX",
+    "TRUE_TOKENS",
     "EngineUnsupported",
     "InputFile",
     "NotReadyError",
@@ -26,6 +32,16 @@ __all__ = [
 
 #: Formats the SQL engines read themselves (everything else needs the pandas readers).
 ENGINE_FORMATS = ("csv", "tsv", "parquet", "jsonl")
+#: Outcome text read as missing, 1 and 0 (lower-cased, trimmed), as the pandas loader reads them.
+EMPTY_TOKENS = ("", "nan", "none", "null", "na", "n/a")
+TRUE_TOKENS = ("1", "1.0", "true", "t")
+FALSE_TOKENS = ("0", "0.0", "false", "f")
+#: Whole-valued floats below this are exact integers (2**53): ids like 3.0 become '3', trials are whole.
+EXACT_INTEGER_LIMIT = 2**53
+#: The column each engine adds with the source file of every row.
+FILE_COLUMN = "__scorio_file__"
+#: Up to this many files, files with different columns get their own mapping (as with pandas).
+SPLIT_MAX = 64
 
 _SUFFIXES = {
     ".parquet": "parquet",

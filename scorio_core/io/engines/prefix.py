@@ -117,17 +117,11 @@ def prefix_stats(
 
     from scorio_core.analysis import pick_task
     from scorio_core.io._canonical import natural_key
-    from scorio_core.io.engines.duckdb_engine import (
-        _connect,
-        _count_attempts,
-        _duck_error,
-        engine_files,
-        prepare_inputs,
-        source_infos,
-    )
+    from scorio_core.io.engines.duckdb_engine import count_attempts
+    from scorio_core.io.engines.duckdb_inputs import connect, duck_error, engine_files, prepare_inputs, source_infos
 
     files = engine_files(paths, format)
-    con = _connect(memory_limit, temp_directory, threads)
+    con = connect(memory_limit, temp_directory, threads)
     try:
         prep = prepare_inputs(con, files, mapping, positions=True)
         if prep.layout != "attempts":
@@ -138,7 +132,7 @@ def prefix_stats(
                                     "--engine pandas.", source=", ".join(g.label for g in prep.groups))
         canon, params = prep.canon, prep.params
         try:
-            cells, per_file, n_attempts = _count_attempts(con, canon, params, prep.groups, True)
+            cells, per_file, n_attempts = count_attempts(con, canon, params, prep.groups, True)
             tasks = sorted({str(t) for t in np.asarray(cells["task"], dtype=object)}, key=natural_key)
             task = pick_task(tasks, task)
             in_task = np.asarray(cells["task"], dtype=object) == task
@@ -180,7 +174,7 @@ def prefix_stats(
                 params + extra,
             ).fetchnumpy()
         except duckdb.Error as exc:
-            raise _duck_error(exc, prep.groups[0], prep.guesses[0]) from None
+            raise duck_error(exc, prep.groups[0], prep.guesses[0]) from None
     finally:
         con.close()
     lengths = n_trials[keep]

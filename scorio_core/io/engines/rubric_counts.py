@@ -2,7 +2,8 @@
 
 Uses the SQL translation of :mod:`scorio_core.io.engines.rubric_sql` on the canonical relation
 of :mod:`scorio_core.io.engines.duckdb_engine`; see that module for the semantics. The result
-feeds rubric-weighted Bayes@N (paper Appendix F) exactly as the pandas path does.
+feeds rubric-weighted Bayes@N (paper Appendix F) exactly as the pandas path does, through
+:mod:`scorio_core.io.engines.rubric_outcomes` (the leaderboard's inputs per task).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported, quote_ident
 from scorio_core.io.engines.rubric_sql import SQLRubric, _Frag, _join, compile_rubric
 
-__all__ = ["CategoryCountsSQL", "load_category_counts", "sql_task_outcomes", "task_order"]
+__all__ = ["CategoryCountsSQL", "load_category_counts"]
 
 _NUMERIC = ("int", "float", "bool")
 # values pyarrow's CSV reader turns into null or a number/bool (then pandas would not see text)
@@ -56,14 +57,14 @@ def _column_plan(con, groups, guesses, needed: set[str]):
     types that differ between files, canonical signals with text (``_numeric`` parsing).
     """
     from scorio_core.io._schema import BINARY_SIGNALS, SIGNAL_COLUMNS, STRING_SIGNALS
-    from scorio_core.io.engines.duckdb_engine import _describe, _kind
+    from scorio_core.io.engines.duckdb_inputs import column_kind, describe
 
     kinds: dict[str, str] = {}
     exprs: dict[str, list] = {}
     for gi, (g, guess) in enumerate(zip(groups, guesses)):
-        types = dict(_describe(con, g))
+        types = dict(describe(con, g))
         for name, col in _pandas_names(list(types), guess.mapping).items():
-            kind = _kind(types[col])
+            kind = column_kind(types[col])
             k = "number" if kind in _NUMERIC else "text" if kind == "text" else "other"
             if name in STRING_SIGNALS and k != "text" or name in SIGNAL_COLUMNS and name not in STRING_SIGNALS and k == "text":
                 k = "other"
@@ -209,31 +210,30 @@ def load_category_counts(
 
     from scorio_core.io._dataset import Dataset
     from scorio_core.io._quality import compute_report
-    from scorio_core.io.engines.duckdb_engine import (
-        _canonical_select,
-        _connect,
-        _count_attempts,
-        _duck_error,
-        _split_by_columns,
+    from scorio_core.io.engines.duckdb_engine import count_attempts
+    from scorio_core.io.engines.duckdb_inputs import (
+        Group,
+        canonical_select,
+        connect,
+        duck_error,
         engine_files,
         source_infos,
+        split_by_columns,
     )
     from scorio_core.rubric.engine import BoundRubric, _schema
     from scorio_core.rubric.signals import derive_signals
 
     schema = _schema(schema)
     files = engine_files(paths, format)
-    con = _connect(memory_limit, temp_directory, threads)
+    con = connect(memory_limit, temp_directory, threads)
     try:
         groups_by_fmt: dict[str, list] = {}
         for f in files:
             groups_by_fmt.setdefault(f.format, []).append(f)
         con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR, idx BIGINT)")
         con.executemany("INSERT INTO __files VALUES (?, ?, ?, ?)", [[f.path, f.stem, f.name, i] for i, f in enumerate(files)])
-        from scorio_core.io.engines.duckdb_engine import _Group
-
-        groups = _split_by_columns(con, [_Group(fmt, fs) for fmt, fs in groups_by_fmt.items()])
-        selects = [_canonical_select(con, g, mapping, positions=True) for g in groups]
+        groups = split_by_columns(con, [Group(fmt, fs) for fmt, fs in groups_by_fmt.items()])
+        selects = [canonical_select(con, g, mapping, positions=True) for g in groups]
         guesses = [s[2] for s in selects]
         if any(g.layout != "attempts" for g in guesses):
             raise EngineUnsupported("a rubric needs attempt-level data; count tables only support binary correctness.",
@@ -279,19 +279,19 @@ def load_category_counts(
                 signal_sql[s] = "CAST(NULL AS VARCHAR)" if bound.table.kind(s) == "text" else "CAST(NULL AS DOUBLE)"
         rub = compile_rubric(schema, signal_sql, bound.table.kind, thresholds)
         try:
-            cells_v, per_file, _ = _count_attempts(con, canon, params, groups, with_trial)
+            cells_v, per_file, _ = count_attempts(con, canon, params, groups, with_trial)
             out = _categorize_sql(con, canon, params, rub, present, signal_sql, kinds)
         except duckdb.Error as exc:
-            raise _duck_error(exc, groups[0], guesses[0]) from None
+            raise duck_error(exc, groups[0], guesses[0]) from None
     finally:
         con.close()
     cells, coverage = out
     if task is not None:
         cells = cells[cells["task"] == task].reset_index(drop=True)
     # the count dataset of the same files (sources, report), as load_counts returns it
-    from scorio_core.io.engines.duckdb_engine import _Prepared
+    from scorio_core.io.engines.duckdb_inputs import Prepared
 
-    prep = _Prepared(canon, params, groups, guesses, defaults, "attempts", with_trial)
+    prep = Prepared(canon, params, groups, guesses, defaults, "attempts", with_trial)
     from scorio_core.io.engines.frames import count_frame
 
     table = count_frame(cells_v)
@@ -350,114 +350,3 @@ def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, sign
     for col in ["n_trials", "n_correct", "unmatched"] + [f"c{i}" for i in range(C)]:
         cells[col] = cells[col].astype(np.int64)
     return cells, coverage
-
-
-# ----------------------------------------------------------------------------- leaderboard inputs
-def _issues_for(res: CategoryCountsSQL, task: str) -> list:
-    """The coverage issues :func:`scorio_core.rubric.categorize` reports for one task."""
-    from scorio_core.rubric.coverage import ERROR, INFO, WARNING, Issue, empty_category_issue, unmatched_issue
-
-    cov = res.coverage[task]
-    n, n_un = cov["n"], cov["unmatched"]
-    schema = res.schema
-    issues = []
-    present = list(cov["signals"])
-    if n_un:
-        absent = [s for s in res.signals if s not in cov["signals"] and s != "is_correct"]
-        issues.append(unmatched_issue(n_un, n, [(s, cov["signals"][s][1]) for s in present], absent))
-    counts = _task_counts(res, task)
-    for c in range(len(schema.categories)):
-        if counts[c] or n == 0:
-            continue
-        k, takers = cov["categories"][c]
-        issues.append(empty_category_issue(schema, c, int(k), takers))
-    for s in present:
-        k = cov["signals"][s][0]
-        if k:
-            issues.append(Issue("missing_values", WARNING, f"signal {s!r} is missing on {k} of {n} attempts.",
-                                count=k, names=(s,)))
-    rank = {ERROR: 0, WARNING: 1, INFO: 2}
-    return sorted([*res.issues_static, *issues], key=lambda i: rank[i.severity])
-
-
-def _task_counts(res: CategoryCountsSQL, task: str) -> np.ndarray:
-    cells = res.cells[res.cells["task"] == task]
-    return np.array([int(cells[f"c{i}"].sum()) for i in range(len(res.labels))], dtype=np.int64)
-
-
-def sql_task_outcomes(res: CategoryCountsSQL, task: str, policy: str = "exclude"):
-    """The pandas leaderboard's inputs for one task, from SQL category counts.
-
-    Parameters
-    ----------
-    res : CategoryCountsSQL
-    task : str
-    policy : str
-        ``--unmatched``: ``"exclude"`` or a category label (:func:`scorio_core.rerank.apply_unmatched`).
-
-    Returns
-    -------
-    outcomes : scorio_core.analysis.TaskOutcomes
-        ``rubric`` counts of shape (L, M, C+1) and ``binary`` counts (L, M, 2), models and
-        questions in first-appearance order, ``R`` None (trial order is not kept).
-    rubric_notes : list of str
-        As :func:`scorio_core.analysis.categorization_for` (without the task prefix).
-    unmatched : pandas.DataFrame
-        ``model, attempts, unmatched`` per model (as :func:`scorio_core.rerank.unmatched_by_model`).
-
-    Raises
-    ------
-    InputError
-        Unknown task; a policy that is not a category; no attempt left to score.
-    """
-    from scorio_core.analysis import TaskOutcomes
-    from scorio_core.outcomes import BINARY_LABELS, Outcomes
-    from scorio_core.rerank import check_unmatched_policy
-
-    if task not in res.coverage:
-        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(list(res.coverage)[:20])}.")
-    cov = res.coverage[task]
-    for s, (_, _, present_n) in cov["signals"].items():
-        if present_n == 0:  # an all-missing text column is typed as a number by pandas in this task
-            raise EngineUnsupported(f"text signal {s!r} has no value in task {task!r}; use --engine pandas.")
-    notes = []
-    if res.thresholds:
-        notes.append(f"rubric '{res.schema.name}' thresholds: " + ", ".join(f"{k}={v:.6g}" for k, v in res.thresholds.items()))
-    if cov["unmatched"]:
-        notes.append(f"{cov['unmatched']} of {cov['n']} attempts matched no category and are excluded")
-    notes.extend(res.notes)
-    notes.extend(i.message for i in _issues_for(res, task))
-    cells = res.cells[res.cells["task"] == task]
-    models = tuple(dict.fromkeys(cells["model"]))
-    questions = tuple(dict.fromkeys(cells["question_id"]))
-    mi = pd.Index(models).get_indexer(cells["model"])
-    qi = pd.Index(questions).get_indexer(cells["question_id"])
-    C = len(res.labels)
-    counts = np.zeros((len(models), len(questions), C), dtype=np.int64)
-    counts[mi, qi] = cells[[f"c{i}" for i in range(C)]].to_numpy(np.int64)
-    unmatched = cells["unmatched"].to_numpy(np.int64)
-    index = check_unmatched_policy(policy, res.labels)
-    excluded = int(unmatched.sum())
-    if index is not None:
-        counts[mi, qi, index] += unmatched
-        excluded = 0
-    if counts.sum() == 0:
-        raise InputError(f"task '{task}': no attempts left to score (all {excluded} unmatched by the rubric).")
-    binary_counts = np.zeros((len(models), len(questions), 2), dtype=np.int64)
-    n, c = cells["n_trials"].to_numpy(np.int64), cells["n_correct"].to_numpy(np.int64)
-    binary_counts[mi, qi, 1] = c
-    binary_counts[mi, qi, 0] = n - c
-    data_notes = (f"{excluded} attempts matched no rubric category and were excluded",) if excluded else ()
-    rubric = Outcomes(task=task, models=models, questions=questions, weights=np.asarray(res.weights, dtype=float),
-                      labels=tuple(res.labels), counts=counts, R=None, excluded=excluded, notes=data_notes)
-    binary = Outcomes(task=task, models=models, questions=questions, weights=np.array([0.0, 1.0]),
-                      labels=BINARY_LABELS, counts=binary_counts, R=None)
-    per_model = (pd.DataFrame({"model": cells["model"].to_numpy(), "attempts": n, "unmatched": unmatched})
-                 .groupby("model", sort=False)[["attempts", "unmatched"]].sum().reset_index()
-                 .astype({"attempts": np.int64, "unmatched": np.int64}))
-    return TaskOutcomes(task, binary, rubric), notes, per_model
-
-
-def task_order(res: CategoryCountsSQL) -> list[str]:
-    """Tasks in first-appearance order (as :func:`scorio_core.analysis.task_names`)."""
-    return list(dict.fromkeys(res.cells["task"]))
