@@ -146,9 +146,19 @@ def share_query(analysis_id: str, present: bool = False) -> str:
 
 
 def open_link() -> None:
-    """Apply ``?analysis=<id>`` once per session (called by app.py before any widget exists)."""
+    """Apply ``?analysis=<id>`` once per session (called by app.py before any widget exists).
+
+    On later runs the id applied (the link's, or the session's own draft) is put back into the
+    address bar when a page switch dropped it, so a reload reopens the same analysis.
+    """
     raw = st.query_params.get(LINK_PARAM)
-    if raw is None or st.session_state.get(_APPLIED) == raw:
+    applied = st.session_state.get(_APPLIED)
+    if raw is None and applied is not None:
+        # a page switch drops the parameter from the address bar: put it back, so a reload (or the address
+        # copied from the browser) reopens this analysis instead of the defaults
+        st.query_params[LINK_PARAM] = applied
+        return
+    if raw is None or applied == raw:
         return
     st.session_state[_APPLIED] = raw
     ws = workspace()

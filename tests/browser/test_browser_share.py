@@ -91,6 +91,13 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
                 page.get_by_role("heading", name="Leaderboard").first.wait_for()
                 assert _table_text(page) == before
                 assert "95%" in _covers(page), _covers(page)
+                # the page switches kept the link in the address bar: a reload reopens the analysis (the uploaded
+                # data), not the defaults (the bundled demo data)
+                assert "analysis=" in page.url, page.url
+                page.reload()
+                wait_ready(page, 2000)
+                page.get_by_role("heading", name="Leaderboard").first.wait_for()
+                assert _table_text(page) == before
             assert_clean(page)
             page.screenshot(path=str(ARTIFACTS / f"share-{'present' if presenting else 'link'}.png"))
             context.close()
