@@ -1,196 +1,31 @@
-"""The data-quality report returned with every load, computed with array operations."""
+"""The data-quality report returned with every load, computed with array operations.
+
+The report's types and blocking messages are :mod:`scorio_core.io._quality_report` (re-exported here).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import NamedTuple
-
 import numpy as np
 import pandas as pd
+
+from scorio_core.io._quality_report import (
+    EXAMPLES,
+    DuplicateKey,
+    QualityReport,
+    QuestionGap,
+    TrialSpread,
+    _jsonable,
+    blocking_messages,
+)
 
 __all__ = [
     "DuplicateKey",
     "QualityReport",
     "QuestionGap",
     "TrialSpread",
+    "blocking_messages",
     "compute_report",
 ]
-
-EXAMPLES = 20  # entries kept per list in the report (totals are always exact)
-
-
-class QuestionGap(NamedTuple):
-    """A model that lacks questions other models of the same task answered."""
-
-    task: str
-    model: str
-    n_questions: int
-    n_missing: int
-    missing_examples: tuple[str, ...]
-
-
-class TrialSpread(NamedTuple):
-    """Trials per question of one model on one task, when trial counts are unequal."""
-
-    task: str
-    model: str
-    min_trials: int
-    max_trials: int
-
-
-class DuplicateKey(NamedTuple):
-    """Rows sharing one (model, task, question_id, trial) key (trial is -1 for counts)."""
-
-    model: str
-    task: str
-    question_id: str
-    trial: int
-    n_rows: int
-    conflicting: bool
-    outcomes: tuple
-    sources: tuple[str, ...]
-
-
-def _jsonable(value):
-    if hasattr(value, "_asdict"):
-        return {k: _jsonable(v) for k, v in value._asdict().items()}
-    if isinstance(value, (tuple, list)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not np.isfinite(value):
-        return None
-    return value
-
-
-@dataclass(frozen=True)
-class QualityReport:
-    """What a load found in the data, and which choices the user made.
-
-    Every count is exact; lists of examples hold at most 20 entries. ``blocking`` lists the
-    issues a metric cannot proceed with until the user chooses (see
-    :func:`scorio_core.io.apply_choices`); everything else is informational.
-
-    Attributes
-    ----------
-    layout : {"attempts", "counts"}
-    n_rows, n_models, n_tasks, n_questions : int
-        Rows of the table; distinct models, tasks and (task, question) pairs.
-    models, tasks : tuple of str
-    sources : tuple of (name, format)
-    mappings : tuple of (source, ((canonical, column), ...))
-        Column mapping used per source (``<default>`` entries are listed in ``defaults``).
-    defaults : tuple of str
-        Values the loader supplied (task or model from the file stem, trial numbering).
-    notes : tuple of str
-        Informational notes from readers (transcoding, ignored fields, log status ...).
-    question_gaps : tuple of QuestionGap
-        Models whose question set is smaller than the union for their task.
-    missing_cells : int
-        (model, task, question) cells with no attempt, over all question gaps.
-    unequal_trials : tuple of TrialSpread
-        In tasks where trials per question vary: every (task, model) whose trial range is
-        not constant or differs from the task's most common range (at most 100 entries).
-    n_duplicate_rows, n_duplicate_keys, n_conflicting_keys : int
-        Extra rows beyond the first per key, keys with more than one row, and keys whose
-        rows disagree on the outcome.
-    duplicates : tuple of DuplicateKey
-    n_all_correct, n_all_wrong : int
-        Questions that every attempt of every model gets right (wrong).
-    all_correct, all_wrong : tuple of (task, question_id)
-    n_non_binary : int
-        Attempts whose outcome is strictly between 0 and 1 (value kept in ``score``).
-    non_binary_examples : tuple of float
-    n_missing_outcomes : int
-        Attempts with no outcome at all.
-    choices : tuple of str
-        User choices applied, in order (``apply_choices``).
-    blocking : tuple of str
-        Issues that need a choice before metrics are computed.
-    """
-
-    layout: str
-    n_rows: int
-    n_models: int
-    n_tasks: int
-    n_questions: int
-    models: tuple[str, ...]
-    tasks: tuple[str, ...]
-    sources: tuple[tuple[str, str], ...] = ()
-    mappings: tuple = ()
-    defaults: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
-    question_gaps: tuple[QuestionGap, ...] = ()
-    missing_cells: int = 0
-    unequal_trials: tuple[TrialSpread, ...] = ()
-    n_duplicate_rows: int = 0
-    n_duplicate_keys: int = 0
-    n_conflicting_keys: int = 0
-    duplicates: tuple[DuplicateKey, ...] = ()
-    n_all_correct: int = 0
-    n_all_wrong: int = 0
-    all_correct: tuple[tuple[str, str], ...] = ()
-    all_wrong: tuple[tuple[str, str], ...] = ()
-    n_non_binary: int = 0
-    non_binary_examples: tuple[float, ...] = ()
-    n_missing_outcomes: int = 0
-    choices: tuple[str, ...] = ()
-    blocking: tuple[str, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        """True when nothing blocks metric computation."""
-        return not self.blocking
-
-    def to_dict(self) -> dict:
-        """JSON-serializable dict (NamedTuples become objects, tuples become lists)."""
-        out = {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
-        out["mappings"] = [{"source": s, "mapping": dict(m)} for s, m in self.mappings]
-        out["sources"] = [{"name": n, "format": f} for n, f in self.sources]
-        out["all_correct"] = [{"task": t, "question_id": q} for t, q in self.all_correct]
-        out["all_wrong"] = [{"task": t, "question_id": q} for t, q in self.all_wrong]
-        return out
-
-
-def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, conflicting_keys: int, *,
-                      counts_layout: bool = False) -> list[str]:
-    """The choices data needs before it can be scored, one message each (shared by the report and the engines).
-
-    Parameters
-    ----------
-    non_binary, missing : int
-        Attempts with an outcome strictly between 0 and 1, and attempts without an outcome.
-    duplicate_rows, conflicting_keys : int
-        Rows beyond the first of a repeated (model, task, question[, trial]) key, and repeated keys
-        whose rows disagree.
-    counts_layout : bool
-        Count tables: keys have no trial and ``'sum'`` is a further policy.
-
-    Examples
-    --------
-    >>> blocking_messages(0, 2, 0, 0)
-    ["2 attempts have no outcome; choose apply_choices(missing_outcomes='drop' or 'incorrect') or --missing-outcomes drop|incorrect."]
-    """
-    out = []
-    if non_binary:
-        out.append(
-            f"{non_binary} attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score'); choose a "
-            "threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold)."
-        )
-    if missing:
-        out.append(
-            f"{missing} attempts have no outcome; choose apply_choices(missing_outcomes='drop' or 'incorrect') "
-            "or --missing-outcomes drop|incorrect."
-        )
-    if duplicate_rows:
-        policies = "'keep-first', 'keep-last', 'drop'" + (" or 'sum'" if counts_layout else "")
-        out.append(
-            f"{duplicate_rows} duplicate rows share a (model, task, question{', trial' if not counts_layout else ''}) key "
-            f"({conflicting_keys} keys conflict); choose apply_choices(duplicates={policies}) or --duplicates."
-        )
-    return out
 
 
 def compute_report(
