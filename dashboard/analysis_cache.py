@@ -24,7 +24,9 @@ from dashboard.compute import prior_counts, task_outcomes
 from dashboard.quality import blocking_notice
 from dashboard.text import md
 from scorio_core.dynamics.convergence import ConvergenceResult, bootstrap_convergence, bootstrap_indices
+from scorio_core.dynamics.prefix import align_prefix_stats, trajectory_from_prefix_stats
 from scorio_core.errors import InputError
+from scorio_core.task_outcomes import ALL_TASKS
 from scorio_core.dynamics.trajectory import Trajectory, outcomes_from_counts, rank_trajectory
 
 __all__ = [
@@ -88,7 +90,9 @@ class Block:
     ``R`` holds category codes in the source's trial order when ``has_order``; for count
     data it is rebuilt from the counts in an arbitrary order (only row-wise resampling,
     which assumes exchangeable trials, is honest on it). ``prior`` is the prior R0 counts
-    (L, M, C+1) aligned with the block's questions (Bayes@N only).
+    (L, M, C+1) aligned with the block's questions (Bayes@N only). ``prefix``: count data
+    whose trial order DuckDB kept as prefix counts (binary outcomes), aligned with the
+    block's models; the observed trajectory then comes from it, exactly.
     """
 
     kind: str
@@ -98,6 +102,12 @@ class Block:
     weights: np.ndarray
     prior: np.ndarray | None
     notes: tuple[str, ...]
+    prefix: object | None = None
+
+    @property
+    def observed(self) -> bool:
+        """Whether the observed trial order is known (attempt rows, or prefix counts of count data)."""
+        return self.has_order or self.prefix is not None
 
     @property
     def n_models(self) -> int:
@@ -141,19 +151,40 @@ def analysis_block(data_id: str, _dataset, task: str, kind: str, rubric_id: str 
         raise InputError("the Pass@k family needs binary correctness (is_correct), which this data does not have.")
     block = chosen.complete_block(ragged=True)  # every trial kept; different N per cell -> ragged (row-wise only)
     notes = list(chosen.notes) + list(block.notes)
+    prefix = None
     if block.R is not None:
         R, has_order = block.R, True
     else:
         R = outcomes_from_counts(block.counts, ragged=True)
         has_order = False
-        notes.append("counts only: no trial order; trials are treated as exchangeable")
+        prefix = _kept_prefix(_dataset, task, block)
+        notes.append("counts only: the trial order is kept as prefix counts (observed trajectories are exact); "
+                     "bootstrap trials are rebuilt from the counts and treated as exchangeable" if prefix is not None
+                     else "counts only: no trial order; trials are treated as exchangeable")
     prior = None
     if kind == "rubric" and prior_id != "none":
         full, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
         if full is not None:
             index = [chosen.questions.index(q) for q in block.questions]
             prior = np.ascontiguousarray(full[:, index])
-    return Block(kind, block.models, R, has_order, np.asarray(block.weights, dtype=float), prior, tuple(notes))
+            prefix = None  # prior counts R0 are not part of the prefix counts
+    return Block(kind, block.models, R, has_order, np.asarray(block.weights, dtype=float), prior, tuple(notes), prefix)
+
+
+def _kept_prefix(dataset, task: str, block):
+    """The dataset's prefix counts of ``task`` aligned with a count-only block, or None.
+
+    Only binary blocks (two categories weighted 0 and 1, as a count table's correct/incorrect)
+    whose final states match the prefix counts exactly (:func:`align_prefix_stats`).
+    """
+    kept = getattr(dataset, "trial_prefix", None) or {}
+    stats = kept.get(task)
+    if stats is None and task == ALL_TASKS and len(kept) == 1:
+        stats = next(iter(kept.values()))
+    counts = np.asarray(block.counts)
+    if stats is None or counts.ndim != 3 or counts.shape[2] != 2 or list(np.asarray(block.weights, float)) != [0.0, 1.0]:
+        return None
+    return align_prefix_stats(stats, block.models, counts.sum(axis=2), counts[:, :, 1])
 
 
 def block_problem(block: Block) -> str | None:
@@ -334,8 +365,12 @@ def trajectory(ctx, active, method: Method, *, worst: ConvergenceResult | None =
     cached = fetch(key)
     if cached is not None:
         return cached
-    result = rank_trajectory(block.R, method.metric, **_metric_args(block, method), gold=gold, indices=indices,
-                             prior=dynamics_prior(ctx, active))
+    if indices is None and block.prefix is not None:  # count data with its trial order kept as prefix counts
+        result = trajectory_from_prefix_stats(block.prefix, method.metric, dynamics_prior(ctx, active), k=method.k,
+                                              tau=method.tau, gold=gold)
+    else:
+        result = rank_trajectory(block.R, method.metric, **_metric_args(block, method), gold=gold, indices=indices,
+                                 prior=dynamics_prior(ctx, active))
     return stored(key, _result=result)
 
 

@@ -64,8 +64,13 @@ def render_server_open() -> None:
             st.error("The files are larger than this server can hold in memory; narrow the pattern.", icon=":material/error:")
             return
         name = f"{root.label.rstrip('/').rsplit('/', 1)[-1]}/{matches.pattern}"[:200]
-        st.write("Counted with DuckDB: the workspace keeps the count table." if engine == "duckdb" else
-                 "Read with the attempt-level loader.")
+        if engine != "duckdb":
+            st.write("Read with the attempt-level loader.")
+        elif dataset.trial_prefix:
+            st.write("Counted with DuckDB: the workspace keeps the count table and the trial order as prefix counts "
+                     "(observed rank trajectories stay exact).")
+        else:
+            st.write("Counted with DuckDB: the workspace keeps the count table (no trial column: no trial order).")
         upload = state.Upload(name=name, files=tuple(files))
         status.update(label=f"Opened {len(matches.files):,} files", state="complete")
     state.add_upload(upload, save_upload(upload.name, upload.files, dataset))

@@ -236,5 +236,8 @@ with st.expander("What these numbers mean", expanded=False):
         f"{md(SCOPE_LABELS[ctx.scope])}. Target for the default: 0.92 to 0.995."
     )
     st.dataframe(calibration_display(calibration, scope=ctx.scope), hide_index=True, width="stretch")
-    if ctx.data.dataset.counts is not None:
+    if ctx.data.dataset.counts is not None and ctx.data.dataset.trial_prefix:
+        st.info("This dataset is a count table whose trial order DuckDB kept as prefix counts: observed trajectories "
+                "are exact; bootstrap views rebuild trials from the counts and assume exchangeable trials.")
+    elif ctx.data.dataset.counts is not None:
         st.info("This dataset has counts only (no trial order): views that need an order assume exchangeable trials.")

@@ -62,7 +62,12 @@ if block.ragged:
             "Bootstrap replicates resample **row-wise** within each question from its own N (exchangeable trials).",
             icon=":material/info:")
     st.session_state["traj_scheme"] = "row"
-if not block.has_order:
+if not block.has_order and block.prefix is not None:
+    st.info("This dataset was counted by DuckDB, which kept its trial order as **prefix counts** (correct answers "
+            "among the first n trials of every question): the observed trajectory is exact. Bootstrap replicates "
+            "are rebuilt from the counts and resample **row-wise** (exchangeable trials).", icon=":material/info:")
+    st.session_state["traj_scheme"] = "row"
+elif not block.has_order:
     st.info("This dataset has counts only (no trial order), so there is no observed trajectory. Shown: the worst-case "
             "**row-wise** bootstrap replicate, which resamples trials within each question and assumes exchangeable "
             "trials.", icon=":material/info:")
@@ -78,7 +83,7 @@ if ctx.models and st.session_state.get("_traj_filter") != ctx.models:  # the sid
     st.session_state["_traj_filter"] = ctx.models
 c1, c2, c3, c4 = st.columns([1.8, 1.4, 1.8, 0.8])
 order = c1.segmented_control("Trial order", list(orders), format_func=orders.get, key="traj_order",
-                             persist_state="session", disabled=not block.has_order,
+                             persist_state="session", disabled=not block.observed,
                              help="The data's own trial order, or the bootstrap replicate that converges last (paper "
                                   "Figure 9).") or "observed"
 worst_view = order == "worst"

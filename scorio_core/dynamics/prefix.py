@@ -24,7 +24,7 @@ import numpy as np
 
 from scorio_core.errors import InputError
 
-__all__ = ["StateCounts", "check_prefix_support", "trajectory_from_prefix_stats"]
+__all__ = ["StateCounts", "align_prefix_stats", "check_prefix_support", "trajectory_from_prefix_stats"]
 
 _ALPHA = {"uniform": 1.0, "jeffreys": 0.5}
 _TOL = 1e-12
@@ -143,7 +143,7 @@ def _empirical_bayes(stats, L: int, N: int, every_n: bool, with_sigma: bool):
 
 
 def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uniform", *, k: int = 1,
-                                 tau: float | None = None):
+                                 tau: float | None = None, gold: str = "data"):
     r"""Rank trajectory (any binary metric, n = 1..N_max) from prefix-count histograms.
 
     Parameters
@@ -165,12 +165,15 @@ def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uni
         question for ragged data); ignored by "bayes" and "avg".
     tau : float, optional
         Threshold of "g-pass@k_tau", in [0, 1].
+    gold : {"data", "replicate"}, default "data"
+        The gold standard: "data" (section 2.7, below) or "replicate" (the trajectory's own
+        ranking at n = N_max, so convergence@n is the last change of the ranking).
 
     Returns
     -------
     Trajectory
-        As ``rank_trajectory(R, metric, k=k, tau=tau, prior=prior)`` on the attempt tensor of
-        the same data (gold standard "data"): ``ranks``, ``scores`` and ``sigma`` (Bayes@n
+        As ``rank_trajectory(R, metric, k=k, tau=tau, prior=prior, gold=gold)`` on the attempt
+        tensor of the same data: ``ranks``, ``scores`` and ``sigma`` (Bayes@n
         only) of shape (L, N_max), ``gold_ranks`` (L,), ``kendall_tau`` (N_max,), ``convergence``.
 
     Raises
@@ -179,7 +182,7 @@ def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uni
         Unknown metric or prior.
     ValueError
         ``k`` outside 1..N_max (or above the fewest trials of a question on ragged data),
-        ``tau`` missing or outside [0, 1] for "g-pass@k_tau".
+        ``tau`` missing or outside [0, 1] for "g-pass@k_tau", an unknown ``gold``.
 
     Notes
     -----
@@ -216,6 +219,8 @@ def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uni
     if not isinstance(metric, str) or not isinstance(prior, str):
         raise InputError(f"metric and prior must be strings; got {metric!r}, {prior!r}.")
     check_prefix_support(metric, prior)
+    if gold not in ("data", "replicate"):
+        raise ValueError(f"gold must be 'data' or 'replicate'; got {gold!r}.")
     live, final = stats.live, stats.final
     L, N = len(stats.models), int(np.asarray(stats.n).size)
     M = float(stats.n_questions)
@@ -245,7 +250,9 @@ def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uni
         scores[:, : k - 1] = np.nan
         if metric == "bayes":
             sigma = np.sqrt(per_n(var_live, var_final)) / M
-    if prior == "uniform" and not ragged:  # avg@N_max: the ranking of Bayes@N_max under the uniform prior
+    if gold == "replicate":  # the trajectory's own final ranking
+        gold_scores = scores[:, -1]
+    elif prior == "uniform" and not ragged:  # avg@N_max: the ranking of Bayes@N_max under the uniform prior
         gold_scores = final.per_model(final.c / final.n, L) / M
     elif eb:
         gold_scores = scores[:, -1] if metric == "bayes" else _empirical_bayes(stats, L, N, False, False)[0]
@@ -274,3 +281,64 @@ def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uni
         convergence=None if conv < 0 else conv,
         prior=prior,
     )
+
+
+def align_prefix_stats(stats, models, n_trials: np.ndarray, n_correct: np.ndarray):
+    """Prefix-count statistics with their models in the order ``models``, if they describe exactly this data.
+
+    A count table's trial order kept as prefix counts (``Dataset.trial_prefix``) is used for a
+    block only when it belongs to it: the same models, the same number of questions and N_max,
+    and, per model, the same histogram of final question states ``(N_lq, c_lq)`` as the
+    block's counts. Anything else (another rubric, a question subset, data changed by a
+    quality choice) gives None, and the trial order is then unknown.
+
+    Parameters
+    ----------
+    stats : PrefixStats or None
+        :class:`scorio_core.io.engines.prefix.PrefixStats` of one task.
+    models : sequence of str, length L
+        The block's models, in its order.
+    n_trials, n_correct : ndarray of int, shape (L, M)
+        Trials and correct answers of every (model, question) cell of the block.
+
+    Returns
+    -------
+    PrefixStats or None
+        ``stats`` with ``models`` reordered (and the histograms' model indices with them).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> s = SimpleNamespace(models=("b", "a"), n_questions=1, n=np.array([1, 2]),
+    ...                     live=StateCounts.of([0, 0, 1, 1], [1, 2, 1, 2], [0, 1, 1, 1]),
+    ...                     final=StateCounts.of([0, 1], [2, 2], [1, 1]))
+    >>> align_prefix_stats(s, ["a", "b"], np.array([[2], [2]]), np.array([[1], [1]])) is None
+    False
+    >>> align_prefix_stats(s, ["a", "b"], np.array([[2], [2]]), np.array([[2], [1]])) is None
+    True
+    """
+    import dataclasses
+
+    models = tuple(str(m) for m in models)
+    n_trials, n_correct = np.asarray(n_trials, dtype=np.int64), np.asarray(n_correct, dtype=np.int64)
+    if stats is None or n_trials.ndim != 2 or n_trials.shape != n_correct.shape or n_trials.size == 0:
+        return None
+    L, M = n_trials.shape
+    if len(models) != L or sorted(stats.models) != sorted(models) or int(stats.n_questions) != M:
+        return None
+    if np.asarray(stats.n).size != int(n_trials.max()):
+        return None
+    where = {m: i for i, m in enumerate(models)}
+    perm = np.array([where[m] for m in stats.models], dtype=np.int64)
+
+    def moved(st: StateCounts) -> StateCounts:
+        return StateCounts.of(perm[st.model], st.n, st.c, st.count)
+
+    final = moved(stats.final)
+    want = StateCounts.of(np.repeat(np.arange(L), M), n_trials.ravel(), n_correct.ravel())
+    if any(not np.array_equal(getattr(final, f), getattr(want, f)) for f in ("model", "n", "c", "count")):
+        return None
+    try:
+        return dataclasses.replace(stats, models=models, live=moved(stats.live), final=final)
+    except TypeError:  # not a dataclass (a namespace in tests): a copy with the new fields
+        return type(stats)(**{**vars(stats), "models": models, "live": moved(stats.live), "final": final})

@@ -65,6 +65,12 @@ class Dataset:
     sources : tuple of SourceInfo
     row_source : numpy.ndarray of shape (n_rows,), optional
         Index into ``sources`` of the file each row came from (for conflict reports).
+    trial_prefix : dict of str to PrefixStats, optional
+        Count data only: per task, the trial order kept as prefix counts (question-state
+        histograms after n = 1..N trials, :class:`scorio_core.io.engines.prefix.PrefixStats`),
+        from which observed rank trajectories are exact
+        (:func:`scorio_core.dynamics.prefix.trajectory_from_prefix_stats`). Set by the DuckDB
+        engine with ``trial_prefix=True``; None when the trial order is unknown.
     """
 
     attempts: pd.DataFrame | None
@@ -72,6 +78,7 @@ class Dataset:
     report: QualityReport
     sources: tuple[SourceInfo, ...]
     row_source: np.ndarray | None = field(default=None, repr=False, compare=False)
+    trial_prefix: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def table(self) -> pd.DataFrame:

@@ -162,6 +162,8 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
         What to store as the dataset's files: the files themselves (pandas), or the count
         table as Parquet (``<stem>.counts.parquet``; DuckDB read large inputs out of core and the
         metrics need only the counts; the inputs' names, sizes and SHA-256 stay in the sources).
+        DuckDB also keeps the trial order as prefix counts (``dataset.trial_prefix``) when the
+        tables have a trial column, so observed rank trajectories stay exact.
 
     Raises
     ------
@@ -178,7 +180,7 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
     engine = auto_engine(paths, threshold=AUTO_THRESHOLD_BYTES if threshold is None else threshold)
     if engine == "duckdb":
         try:
-            dataset = load_counts(paths, memory_limit=memory_limit)
+            dataset = load_counts(paths, memory_limit=memory_limit, trial_prefix=True)
         except (EngineUnsupported, NotReadyError) as exc:
             if matches.total_bytes > PANDAS_FALLBACK_BYTES:
                 raise InputError(f"{exc} These files ({matches.total_bytes / 2**30:.1f} GiB) are too large to re-read "

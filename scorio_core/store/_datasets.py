@@ -67,9 +67,18 @@ class DatasetsMixin:
             return self.get_dataset(found)
         table = _codec.table_to_parquet(dataset)
         table_sha = sha256_of(table)
-        meta = _codec.encode_meta(dataset)
-        self._check_total([(f, len(d), s) for (f, d), s in zip(files, shas)] + [("canonical table", len(table), table_sha)])
+        extra = []
+        prefix = _codec.prefix_to_parquet(dataset)
+        if prefix is not None:  # the trial order of a count table, as prefix counts (a blob the meta names)
+            extra = [("prefix counts", len(prefix[0]), sha256_of(prefix[0]))]
+            meta = _codec.encode_meta(dataset, {**prefix[1], "sha256": extra[0][2]})
+        else:
+            meta = _codec.encode_meta(dataset)
+        self._check_total([(f, len(d), s) for (f, d), s in zip(files, shas)] + [("canonical table", len(table), table_sha)]
+                          + extra)
         blobs = [(sha, data) for sha, (_, data) in zip(shas, files)] + [(table_sha, table)]
+        if prefix is not None:
+            blobs.append((extra[0][2], prefix[0]))
         for _, data in blobs:
             self.blobs.put(data)
         dataset_id = new_id()
@@ -207,7 +216,18 @@ class DatasetsMixin:
         """
         table_sha, meta = self._meta(dataset_id)
         table, row_source = _codec.table_from_parquet(self.blobs.read(table_sha), meta)
-        return _codec.dataset_from_parts(table, row_source, meta)
+        return _codec.dataset_from_parts(table, row_source, meta, self._trial_prefix(meta))
+
+    def _trial_prefix(self, meta: dict) -> dict | None:
+        """The stored prefix counts of a count table, or None (none kept, or the blob is gone or damaged:
+        the trial order is then unknown, as for any count table; the counts themselves are intact)."""
+        stored = meta.get("trial_prefix")
+        if not isinstance(stored, dict) or not isinstance(stored.get("sha256"), str):
+            return None
+        try:
+            return _codec.prefix_from_parquet(self.blobs.read(stored["sha256"]), stored, meta["sources"])
+        except (OSError, ValueError, KeyError, TypeError):  # CorruptBlobError is an OSError
+            return None
 
     def dataset_files(self, dataset_id: str) -> list[tuple[str, bytes]]:
         """The source files of a dataset as ``(name, bytes)`` pairs, verified, in their order.

@@ -127,8 +127,9 @@ class Workspace(DatasetsMixin, AnalysesMixin):
         """
         removed = freed = kept = 0
         with self._db() as conn, transaction(conn):  # blocks dataset inserts while blobs are removed
-            query = "SELECT sha256 FROM dataset_sources UNION SELECT table_sha256 FROM datasets"
-            referenced = {r[0] for r in conn.execute(query)}
+            query = ("SELECT sha256 FROM dataset_sources UNION SELECT table_sha256 FROM datasets "
+                     "UNION SELECT json_extract(report_json, '$.trial_prefix.sha256') FROM datasets")
+            referenced = {r[0] for r in conn.execute(query) if r[0] is not None}  # + prefix counts of count tables
             for sha, _, _ in self.blobs.iter_blobs():
                 if sha in referenced:
                     kept += 1

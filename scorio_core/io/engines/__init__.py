@@ -63,6 +63,7 @@ def load_counts(
     hash_files: bool = True,
     spark_master: str | None = None,
     spark=None,
+    trial_prefix: bool = False,
 ):
     """Aggregate attempt-level table files into a count-table :class:`~scorio_core.io.Dataset`.
 
@@ -94,6 +95,10 @@ def load_counts(
         active session (``spark-submit``), else ``$SPARK_MASTER`` or ``local[*]``.
     spark : pyspark.sql.SparkSession, optional
         Spark only: run on this session.
+    trial_prefix : bool, default False
+        DuckDB only: also keep the trial order as prefix counts per task (one window pass more;
+        ``Dataset.trial_prefix``), so observed rank trajectories stay exact on the count table.
+        Left None for count tables and tables without a trial column (Spark leaves it None).
 
     Returns
     -------
@@ -142,7 +147,8 @@ def load_counts(
     from scorio_core.io.engines.duckdb_engine import load_counts_duckdb
 
     return load_counts_duckdb(paths, mapping=mapping, format=format, memory_limit=memory_limit,
-                              temp_directory=temp_directory, threads=threads, hash_files=hash_files)
+                              temp_directory=temp_directory, threads=threads, hash_files=hash_files,
+                              trial_prefix=trial_prefix)
 
 
 def auto_engine(paths, format: str | None = None, threshold: int = AUTO_THRESHOLD_BYTES) -> str:

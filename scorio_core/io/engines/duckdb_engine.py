@@ -41,6 +41,7 @@ def load_counts_duckdb(
     temp_directory: str | None = None,
     threads: int | None = None,
     hash_files: bool = True,
+    trial_prefix: bool = False,
 ) -> Dataset:
     """Count attempt-level (or count-level) table files with DuckDB; see :func:`scorio_core.io.engines.load_counts`."""
     import duckdb
@@ -55,14 +56,24 @@ def load_counts_duckdb(
                 cells, per_file = _count_counts(con, prep.canon, prep.params, prep.groups)
             else:
                 cells, per_file, n_attempts = count_attempts(con, prep.canon, prep.params, prep.groups, prep.with_trial)
+            table = count_frame(cells)
+            del cells
+            infos = source_infos(prep, per_file, hash_files)
+            prefix = None
+            if trial_prefix and layout == "attempts" and prep.with_trial:
+                from scorio_core.io.engines.prefix import prefix_by_task
+
+                prefix = prefix_by_task(con, prep.canon, prep.params, table, infos, n_attempts)
         except duckdb.Error as exc:
             raise duck_error(exc, prep.groups[0], prep.guesses[0]) from None
     finally:
         con.close()
-    table = count_frame(cells)
-    infos = source_infos(prep, per_file, hash_files)
     notes = []
-    if layout == "attempts":
+    if layout == "attempts" and prefix is not None:
+        notes.append(f"{n_attempts:,} attempts counted by the DuckDB engine into {len(table):,} (model, task, question) "
+                     "cells; trial order is kept as prefix counts (correct answers among the first n trials), "
+                     "so observed rank trajectories are exact.")
+    elif layout == "attempts":
         notes.append(f"{n_attempts:,} attempts counted by the DuckDB engine into {len(table):,} (model, task, question) "
                      "cells; trial order is not kept (`trajectory --engine duckdb` computes prefix counts itself).")
     meta = {
@@ -73,7 +84,7 @@ def load_counts_duckdb(
     }
     names = tuple(i.name for i in infos)
     report = compute_report(table, "counts", source_names=names, meta=meta)
-    return Dataset(attempts=None, counts=table, report=report, sources=infos)
+    return Dataset(attempts=None, counts=table, report=report, sources=infos, trial_prefix=prefix)
 
 
 def _check_ids(con, canon: str, params: list, cells: dict) -> None:

@@ -207,3 +207,103 @@ def _positions(names: tuple[str, ...], values: np.ndarray) -> np.ndarray:
     arr = np.asarray(names, dtype=str)
     order = np.argsort(arr, kind="stable")
     return order[np.searchsorted(arr[order], values.astype(str))].astype(np.int64)
+
+
+def prefix_by_task(con, canon: str, params: list, table, sources: tuple = (), n_attempts: int = 0) -> dict[str, PrefixStats]:
+    """Prefix-count statistics of every task in one DuckDB window pass (the counts engine's ``trial_prefix``).
+
+    Run on the connection that just counted the rows (same canonical ``SELECT``), so the
+    questions kept per task are those of the count table ``table`` that every model of the
+    task answered (as ``Outcomes.complete_block`` keeps them).
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+    canon, params : str, list
+        The canonical ``SELECT`` of attempt rows with a trial column and its parameters.
+    table : pandas.DataFrame
+        The count table of these rows (``model, task, question_id`` categorical, ``n_trials``,
+        ``n_correct``), one row per cell.
+    sources : tuple of SourceInfo
+    n_attempts : int
+
+    Returns
+    -------
+    dict of str to PrefixStats
+        One entry per task with a question every model answered; ``models`` in the count
+        table's (natural) order.
+
+    Raises
+    ------
+    duckdb.Error
+        From the window query (the caller maps it to a one-line :class:`InputError`).
+    """
+    tasks = table["task"].cat
+    models = table["model"].cat
+    questions = table["question_id"].cat
+    t, m, q = (np.asarray(x.codes, dtype=np.int64) for x in (tasks, models, questions))
+    T, L, Q = len(tasks.categories), len(models.categories), len(questions.categories)
+    if t.size == 0:
+        return {}
+    models_in = np.zeros((T, L), dtype=bool)
+    models_in[t, m] = True
+    per_tq = np.bincount(t * Q + q, minlength=T * Q)  # models per (task, question): one row per cell
+    keep = per_tq[t * Q + q] == models_in.sum(axis=1)[t]
+    where, extra = "", []
+    if not keep.all():
+        import pandas as pd
+
+        pairs = np.unique(t[keep] * Q + q[keep])
+        con.register("__keep", pd.DataFrame({"task": tasks.categories.to_numpy(dtype=object)[pairs // Q],
+                                             "question_id": questions.categories.to_numpy(dtype=object)[pairs % Q]}))
+        where = "WHERE (task, question_id) IN (SELECT task, question_id FROM __keep)"
+    window = "PARTITION BY task, model, question_id ORDER BY trial"
+    rows = con.execute(
+        f"SELECT task, model, n, c, count(*)::BIGINT AS h FROM ("
+        f"SELECT task, model, row_number() OVER ({window}) AS n, "
+        f"CAST(sum(CAST(o AS BIGINT)) OVER ({window} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BIGINT) AS c "
+        f"FROM ({canon}) {where}) GROUP BY task, model, n, c",
+        params + extra,
+    ).fetchnumpy()
+    row_t = _codes(tasks.categories, np.asarray(rows["task"], dtype=object))
+    row_m = _codes(models.categories, np.asarray(rows["model"], dtype=object))
+    out: dict[str, PrefixStats] = {}
+    for ti, task in enumerate(tasks.categories):
+        cell = keep & (t == ti)
+        if not cell.any():
+            continue
+        present = np.flatnonzero(models_in[ti])  # the task's models, as indices into the categories
+        local = np.full(L, -1, dtype=np.int64)
+        local[present] = np.arange(present.size)
+        mine = row_t == ti
+        lengths = table["n_trials"].to_numpy(np.int64)[cell]
+        n_max, n_min = int(lengths.max()), int(lengths.min())
+        all_q = np.unique(q[t == ti]).size
+        kept_q = np.unique(q[cell]).size
+        notes = []
+        if kept_q < all_q:
+            notes.append(f"{all_q - kept_q} of {all_q} questions not answered by every model were left out")
+        if n_max > n_min:
+            notes.append(f"every trial kept: cells have {n_min}-{n_max} trials (ragged)")
+        out[str(task)] = PrefixStats(
+            task=str(task),
+            models=tuple(str(x) for x in models.categories[present]),
+            n_questions=int(kept_q),
+            n=np.arange(1, n_max + 1, dtype=np.int64),
+            live=StateCounts.of(local[row_m[mine]], np.asarray(rows["n"], dtype=np.int64)[mine],
+                                np.asarray(rows["c"], dtype=np.int64)[mine], np.asarray(rows["h"], dtype=np.int64)[mine]),
+            final=StateCounts.of(local[m[cell]], lengths, table["n_correct"].to_numpy(np.int64)[cell]),
+            notes=tuple(notes),
+            sources=tuple(sources),
+            n_attempts=int(n_attempts),
+        )
+    return out
+
+
+def _codes(categories, values: np.ndarray) -> np.ndarray:
+    """Index of each value (str) in ``categories`` (a pandas Index holding every value)."""
+    codes = categories.get_indexer(values.astype(str).astype(object))
+    if (codes < 0).any():
+        raise InputError("prefix counts name a model or task the count table does not have; the files changed "
+                         "while they were read.")
+    return codes.astype(np.int64)

@@ -67,7 +67,8 @@ def upload_engine(files, format: str | None = None, threshold: int | None = None
         return auto_engine(_write(Path(folder), files), format=format, threshold=0)
 
 
-def count_uploads(files, *, format: str | None = None, mapping=None, memory_limit: str | None = "2GB"):
+def count_uploads(files, *, format: str | None = None, mapping=None, memory_limit: str | None = "2GB",
+                  trial_prefix: bool = True):
     """Count uploaded table files with DuckDB.
 
     Parameters
@@ -76,6 +77,9 @@ def count_uploads(files, *, format: str | None = None, mapping=None, memory_limi
         Uploaded files (names are reduced to their last component).
     format, mapping, memory_limit
         As :func:`scorio_core.io.engines.load_counts`.
+    trial_prefix : bool, default True
+        Also keep the trial order as prefix counts per task (``Dataset.trial_prefix``; one
+        DuckDB window pass more) when the tables have a trial column.
 
     Returns
     -------
@@ -94,4 +98,5 @@ def count_uploads(files, *, format: str | None = None, mapping=None, memory_limi
         raise InputError("no files to count.")
     with tempfile.TemporaryDirectory(prefix="scorio-upload-") as folder:
         paths = _write(Path(folder), files)
-        return load_counts(paths, format=format, mapping=mapping, memory_limit=memory_limit, temp_directory=folder)
+        return load_counts(paths, format=format, mapping=mapping, memory_limit=memory_limit, temp_directory=folder,
+                           trial_prefix=trial_prefix)

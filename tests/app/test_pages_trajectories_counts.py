@@ -1,0 +1,71 @@
+"""AppTest: a large upload counted by DuckDB keeps its trial order, so Trajectories shows the observed order (issue 15)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.app.conftest import no_exception, saved_key
+from tests.app.test_pages_analysis import TRAJ, _array, _charts, _texts, _visit
+
+pytest.importorskip("duckdb")
+
+DATA = "pages/data/data.py"
+
+
+def _body() -> bytes:
+    rng = np.random.default_rng(3)
+    p = {"m0": 0.35, "m1": 0.5, "m2": 0.55, "m3": 0.7}
+    lines = ["model,question,seed,correct"]
+    for m, pm in p.items():
+        for q in range(12):
+            for t in range(8):
+                lines.append(f"{m},q{q},{t},{int(rng.random() < pm)}")
+    return "\n".join(lines).encode()
+
+
+def _upload(at, name: str, as_counts: bool) -> None:
+    at.switch_page(DATA).run()
+    at.file_uploader(key="data_uploader").set_value((name, _body(), "text/csv")).run()
+    (choice,) = [r for r in at.radio if r.key.startswith("upload_counts_")]
+    choice.set_value(as_counts).run()
+    at.button(key="upload_load").click().run()
+    no_exception(at)
+    assert at.session_state["dataset"] == saved_key(at, name.removesuffix(".csv"))
+
+
+def _view(at):
+    metrics = {m.label: m.value for m in at.metric}
+    ranks, bands = _charts(at)
+    return metrics, [_array(tr.y) for tr in ranks.data], [_array(tr.y) for tr in bands.data]
+
+
+@pytest.mark.parametrize("prior", ["uniform", "empirical-bayes"])
+def test_counted_upload_shows_the_same_observed_trajectory_as_the_attempts(app, monkeypatch, prior):
+    import dashboard.upload as upload_panel
+
+    monkeypatch.setattr(upload_panel, "COUNTS_THRESHOLD_BYTES", 0)
+    app.sidebar.selectbox(key="prior").set_value(prior).run()
+    _upload(app, "runs_attempts.csv", as_counts=False)
+    at = _visit(app, TRAJ)
+    assert not at.segmented_control(key="traj_order").disabled
+    want = _view(at)
+
+    _upload(app, "runs_counted.csv", as_counts=True)
+    assert app.session_state["dataset"] != saved_key(app, "runs_attempts")
+    at = _visit(app, TRAJ)
+    assert "prefix counts" in _texts(at) and "observed trajectory is exact" in _texts(at)
+    assert not at.segmented_control(key="traj_order").disabled
+    assert at.segmented_control(key="traj_order").value == "observed"
+    assert at.segmented_control(key="traj_scheme").value == "row"  # bootstrap trials rebuilt from counts: row-wise
+    got = _view(at)
+    assert got[0] == want[0]  # convergence@n, when the ranking stops changing, tau_b, models x trials
+    assert "observed trial order" in _charts(at)[0].layout.title.text
+    for a, b in zip(got[1], want[1]):
+        np.testing.assert_array_equal(a, b)
+    for a, b in zip(got[2], want[2]):  # Bayes@N mean and credible band vs n
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+
+    at.segmented_control(key="traj_order").set_value("worst").run()  # the worst case still runs (row-wise)
+    no_exception(at)
+    assert "row-wise" in _charts(at)[0].layout.title.text
