@@ -12,6 +12,8 @@ the same file and the target from issue 15 (ok/MISSED):
   (``trajectory floor``, the state histogram) vs ``prefix_stats`` + ``trajectory_from_prefix_stats``
   vs the CLI ``trajectory --engine duckdb`` with ``--prior uniform``, the default (Bayes@n under the
   empirical-Bayes prior refitted for every n) and ``--metric pass@k --k 8``, target <= 3 x floor + 1 s;
+  and ``load_counts(trial_prefix=True)`` (the app's large uploads: counts plus every task's prefix
+  counts) against the sum of the two floors, target <= 3 x that + 1 s;
 * ``csv``: 10^7 attempts as long CSV (with header); CLI leaderboard <= 3 x ``read_csv`` floor + 1 s;
 * ``jsonl``: 10^7 attempts as JSON lines, gzip (``.jsonl.gz``); ``load_counts`` < 30 s (CLI reported);
 * ``1e8``: 10^8 attempts long Parquet (100 x 1000 x 1000); ``load_counts(memory_limit='2GB')`` in a
@@ -137,6 +139,12 @@ def trajectory_ours(path: Path) -> float:
     return best(lambda: trajectory_from_prefix_stats(prefix_stats(str(path)), "bayes", "uniform"))
 
 
+def load_counts_prefix(path: Path):
+    from scorio_core.io.engines import load_counts
+
+    return load_counts(str(path), trial_prefix=True)
+
+
 def ours(path: Path, repeat: int = 2) -> float:
     from scorio_core.io.engines import load_counts
 
@@ -258,11 +266,19 @@ def bench_parquet(tmp: Path, n_trials: int, spark: bool) -> None:
     t_target = 3 * t_tfloor + 1
     t_traj = trajectory_ours(path)
     row(inp, "prefix_stats + trajectory", t_traj, t_tfloor, f"<= 3 x floor + 1 s = {t_target:.2f} s", t_traj <= t_target)
+    # the app's large uploads: counts and every task's prefix counts (the trial order) in one connection
+    t_both = best(lambda: load_counts_prefix(path))
+    both_floor = t_floor + t_tfloor
+    row(inp, "load_counts(trial_prefix=True)", t_both, both_floor,
+        f"<= 3 x (count + window floors) + 1 s = {3 * both_floor + 1:.2f} s", t_both <= 3 * both_floor + 1)
     for label, extra in (("uniform", ["--prior", "uniform"]), ("default: EB prior", []),
                          ("pass@k k=8", ["--metric", "pass@k", "--k", "8", "--prior", "uniform"])):
         t_tcli, t_rss = cli(["trajectory", str(path), "--engine", "duckdb", *extra, "--output", "json"])
-        row(inp, f"cli trajectory duckdb ({label})", t_tcli, t_tfloor, f"<= 3 x floor + 1 s = {t_target:.2f} s",
-            t_tcli <= t_target, t_rss)
+        if n >= 10**7:  # the issue's ratio target is for inputs of 10^7 attempts or more (start-up dominates below)
+            row(inp, f"cli trajectory duckdb ({label})", t_tcli, t_tfloor, f"<= 3 x floor + 1 s = {t_target:.2f} s",
+                t_tcli <= t_target, t_rss)
+        else:
+            row(inp, f"cli trajectory duckdb ({label})", t_tcli, t_tfloor, "(report)", None, t_rss)
     if spark and n == 10**6:
         spark_counts(path)
     path.unlink()

@@ -244,20 +244,26 @@ def choose_engine(args: argparse.Namespace) -> str:
         if choices:
             raise InputError(f"--engine {engine} counts only ready data and does not apply {choices[0]}; use --engine pandas.")
         return engine
+    from scorio_core.io.engines import auto_engine, is_remote
+
+    remote = next((p for p in getattr(args, "paths", None) or () if is_remote(p)), None)
+    if remote is not None:  # auto never starts a JVM: a URI needs an explicit --engine spark
+        from scorio_core.errors import InputError
+        from scorio_core.io.engines._sql import REMOTE_HINT
+
+        raise InputError(REMOTE_HINT, source=remote[:200])
     if needs_rows or choices:
         return "pandas"
-    from scorio_core.io.engines import auto_engine
-
     return auto_engine(args.paths, args.format)
 
 
 def _expand_globs(paths):
     """Expand quoted globs for the pandas loader (the shell did not); other paths pass through."""
-    from scorio_core.io.engines import expand_inputs, has_glob
+    from scorio_core.io.engines import expand_inputs, has_glob, is_remote
 
     out = []
     for p in paths:
-        out.extend([f.path for f in expand_inputs([p])] if has_glob(p) else [p])
+        out.extend([f.path for f in expand_inputs([p])] if has_glob(p) or is_remote(p) else [p])  # a URI: refused
     return out
 
 

@@ -115,3 +115,37 @@ def test_spark_counts_identical_to_duckdb_on_a_million_attempts(tmp_path, spark)
     want = load_counts(str(path), engine="duckdb", hash_files=False)
     _same(got, want)
     assert int(got.counts["n_trials"].sum()) == 1_000_000 and len(got.counts) == 100_000
+
+
+def test_spark_reads_uris_it_lists_itself(tmp_path, spark):
+    # object stores (s3a://, hdfs://, gs://) are read by URI, globbed and listed by Spark; file:// stands in for them here
+    from scorio_core.io.engines import EngineUnsupported
+
+    frame = _long(n_models=4, n_q=20, n_trials=3).drop(columns=["task"])  # no task column: each file's stem
+    runs = tmp_path / "runs"
+    for sub, name, models in (("a", "x1.parquet", ["m0", "m1"]), ("b", "x2.parquet", ["m2", "m3"])):
+        (runs / sub).mkdir(parents=True)
+        frame[frame.model.isin(models)].to_parquet(runs / sub / name, index=False)
+    uri = runs.as_uri() + "/*/*.parquet"
+    got = load_counts(uri, engine="spark", spark=spark)
+    want = load_counts(str(runs / "*" / "*.parquet"), engine="duckdb")
+    pd.testing.assert_frame_equal(got.counts, want.counts)  # tasks x1, x2 from the file stems, as locally
+    (src,) = got.sources
+    assert (src.name, src.rows, src.sha256, src.format) == (uri, len(frame), "", "parquet")
+    assert got.report.defaults == (f"{uri}: no task column; task set to each file's stem.",)
+    assert any("not hashed" in n for n in got.report.notes)
+    # a folder URI needs the files' format; with it, Spark reads the folder
+    with pytest.raises(EngineUnsupported, match="--format parquet"):
+        load_counts(runs.as_uri() + "/a/", engine="spark", spark=spark)
+    folder = load_counts(runs.as_uri() + "/a/", engine="spark", spark=spark, format="parquet")
+    pd.testing.assert_frame_equal(folder.counts, load_counts(str(runs / "a"), engine="duckdb").counts)
+    # local files and URIs together: each source gets its own rows
+    mixed = load_counts([str(runs / "a" / "x1.parquet"), runs.as_uri() + "/b/*.parquet"], engine="spark", spark=spark)
+    assert [s.rows for s in mixed.sources] == [int(frame.model.isin(["m0", "m1"]).sum()), int(frame.model.isin(["m2", "m3"]).sum())]
+    assert mixed.sources[0].sha256 and not mixed.sources[1].sha256
+    pd.testing.assert_frame_equal(mixed.counts, want.counts)
+    # CSV by URI (comma-separated: a remote header is not sniffed), a task column this time
+    (tmp_path / "c").mkdir()
+    _long(n_models=3, n_q=10, n_trials=2, seed=4).to_csv(tmp_path / "c" / "runs.csv", index=False)
+    by_uri = load_counts((tmp_path / "c").as_uri() + "/*.csv", engine="spark", spark=spark)
+    pd.testing.assert_frame_equal(by_uri.counts, load_counts(str(tmp_path / "c" / "runs.csv"), engine="duckdb").counts)

@@ -26,6 +26,7 @@ from scorio_core.io.engines._sql import (
     NotReadyError,
     expand_inputs,
     has_glob,
+    is_remote,
     quote_ident,
     table_format,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "auto_engine",
     "expand_inputs",
     "has_glob",
+    "is_remote",
     "load_counts",
     "quote_ident",
     "table_format",
@@ -72,7 +74,10 @@ def load_counts(
     paths : str, os.PathLike or sequence of them
         Files, folders (searched recursively for table files) and globs
         (``"runs/**/*.parquet"``). CSV, TSV, Parquet and JSON Lines, optionally gzip
-        compressed, recognised by suffix (or all read as ``format``).
+        compressed, recognised by suffix (or all read as ``format``). Spark also reads URIs
+        (``"s3a://bucket/details/*.parquet"``, ``hdfs://...``, a folder URI with ``format``),
+        listed and globbed by Spark itself; their sources record the URI without credentials
+        and are not hashed. DuckDB refuses URIs (one line saying to use Spark).
     engine : {"duckdb", "spark"}
         The SQL engine: DuckDB (embedded, the default) or Spark SQL (optional extra:
         ``pip install -r requirements-spark.txt`` and a Java runtime).

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from scorio_core.errors import InputError
 from scorio_core.io._sources import strip_suffixes
@@ -26,6 +28,7 @@ __all__ = [
     "NotReadyError",
     "expand_inputs",
     "has_glob",
+    "is_remote",
     "quote_ident",
     "table_format",
 ]
@@ -53,6 +56,7 @@ _SUFFIXES = {
     ".ndjson": "jsonl",
 }
 _GLOB_CHARS = frozenset("*?[")
+_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 class EngineUnsupported(InputError):
@@ -72,13 +76,19 @@ class NotReadyError(InputError):
 
 @dataclass(frozen=True)
 class InputFile:
-    """One file to read: its path, display name, format and the task/model default (its stem)."""
+    """One file to read: its path, display name, format and the task/model default (its stem).
+
+    ``remote``: a URI (``s3a://``, ``hdfs://``, ``gs://``, ``file://`` ...) that only Spark
+    reads; it may name a folder or a Hadoop glob, so its files, size and stems are known only
+    when Spark lists them (``size`` is -1).
+    """
 
     path: str
     name: str
     format: str | None
     stem: str
     size: int
+    remote: bool = False
 
 
 def quote_ident(name: object) -> str:
@@ -131,7 +141,34 @@ def table_format(name: str) -> str | None:
     return _SUFFIXES.get(os.path.splitext(lower)[1])
 
 
-def expand_inputs(paths, format: str | None = None) -> list[InputFile]:
+def is_remote(path: object) -> bool:
+    """Whether an input is a URI with a scheme (``s3a://bucket/x``, ``hdfs://...``, ``file:///...``).
+
+    Examples
+    --------
+    >>> is_remote("s3a://bucket/details/*.parquet"), is_remote("runs/a.parquet"), is_remote("C:/x.csv")
+    (True, False, False)
+    """
+    return isinstance(path, str) and bool(_URI.match(path))
+
+
+REMOTE_HINT = ("remote URIs (s3a://, hdfs://, gs://, abfss://, file://) are read by the Spark engine only: use "
+               "--engine spark (engine=\"spark\"), or copy the files to a local folder.")
+
+
+def _remote_input(uri: str, format: str | None) -> InputFile:
+    """A URI for Spark: display name without credentials or query; format from its suffix or ``format``."""
+    parts = urlsplit(uri)
+    if not parts.netloc and not parts.path.strip("/"):
+        raise InputError("the URI names no bucket, host or path.", source=uri[:200])
+    host = parts.netloc.rsplit("@", 1)[-1]  # never show user:password@
+    name = f"{parts.scheme}://{host}{parts.path}"
+    last = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    fmt = format or table_format(last)
+    return InputFile(path=uri, name=name, format=fmt, stem=strip_suffixes(last) if fmt else last, size=-1, remote=True)
+
+
+def expand_inputs(paths, format: str | None = None, *, remote: bool = False) -> list[InputFile]:
     """Expand paths, folders (recursively) and globs (``runs/**/*.parquet``) into files.
 
     Parameters
@@ -139,6 +176,9 @@ def expand_inputs(paths, format: str | None = None) -> list[InputFile]:
     paths : str, os.PathLike or sequence of them
     format : {"csv", "tsv", "parquet", "jsonl"}, optional
         Applied to every file; otherwise taken from each file's suffix (None when unknown).
+    remote : bool, default False
+        Accept URIs (``s3a://bucket/details/*.parquet``): kept as one input each for Spark
+        to list (:attr:`InputFile.remote`). Without it a URI is refused with a hint.
 
     Returns
     -------
@@ -148,14 +188,21 @@ def expand_inputs(paths, format: str | None = None) -> list[InputFile]:
     Raises
     ------
     InputError
-        A glob matching nothing, a folder without table files, a missing file, or no paths.
+        A glob matching nothing, a folder without table files, a missing file, or no paths;
+        a URI when ``remote`` is False.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     found: list[str] = []
+    uris: dict[str, InputFile] = {}
     for item in paths:
         text = os.fspath(item)
-        if has_glob(text):
+        if is_remote(text):
+            if not remote:
+                raise InputError(REMOTE_HINT, source=text[:200])
+            uris[text] = _remote_input(text, format)
+            found.append(text)
+        elif has_glob(text):
             matches = sorted(p for p in glob.glob(text, recursive=True) if os.path.isfile(p))
             if not matches:
                 raise InputError("the pattern matches no file; check the path and quote it so the shell does not expand it.", source=text)
@@ -173,6 +220,9 @@ def expand_inputs(paths, format: str | None = None) -> list[InputFile]:
         raise InputError("no input files given; pass at least one path.")
     out = []
     for p in dict.fromkeys(found):
+        if p in uris:
+            out.append(uris[p])
+            continue
         name = os.path.basename(p)
         out.append(InputFile(path=p, name=name, format=format or table_format(name), stem=strip_suffixes(name), size=os.path.getsize(p)))
     return out

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from urllib.parse import unquote, urlparse
 
 from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported, InputFile, NotReadyError, expand_inputs
@@ -70,8 +71,11 @@ def load_counts_spark(
     EngineUnsupported
         Inputs only the pandas readers handle.
     """
-    files = expand_inputs(paths, format)
+    files = expand_inputs(paths, format, remote=True)
     unknown = [f for f in files if f.format is None]
+    if unknown and unknown[0].remote:
+        raise EngineUnsupported("a URI without a table suffix (a folder or a glob such as s3a://bucket/runs/*) needs "
+                                "the format of its files: --format parquet (or csv, tsv, jsonl).", source=unknown[0].name)
     if unknown:
         raise EngineUnsupported("the Spark engine reads CSV, TSV, Parquet and JSONL tables only (by suffix, .gz allowed); "
                                 "use --engine pandas or --format.", source=unknown[0].name)
@@ -89,11 +93,13 @@ def load_counts_spark(
     groups = split_groups([Group(fmt, fs) for fmt, fs in by_fmt.items()])
     pairs = []
     for f in files:  # file name (as Spark reports it, URI-encoded or not) -> stem
+        if f.remote:  # listed by Spark: stems from the names it reports (spark_inputs.canonical_frame)
+            continue
         pairs += [F.lit(f.name), F.lit(f.stem)]
         quoted = os.path.basename(_as_uri(f.path))
         if quoted != f.name:
             pairs += [F.lit(quoted), F.lit(f.stem)]
-    stems = F.create_map(*pairs)
+    stems = F.create_map(*pairs) if pairs else F.create_map().cast("map<string,string>")
     frames, guesses, defaults = [], [], []
     for g in groups:
         df, guess, d = canonical_frame(spark, g, mapping, stems)
@@ -124,13 +130,18 @@ def load_counts_spark(
     table = count_frame(cells)
     rows_by_name = {}
     for uri, n in per_file.items():
-        rows_by_name[os.path.realpath(path_of(uri))] = n
+        rows_by_name[os.path.realpath(path_of(uri)) if urlparse(uri).scheme in ("file", "") else uri] = n
+    remote_rows = _remote_rows(files, rows_by_name)
     infos = tuple(
-        SourceInfo(f.name, f.format, sha256_file(f.path) if hash_files else "",
-                   int(rows_by_name.get(os.path.realpath(f.path), 0)), layout, tuple(guess.mapping.items()))
+        SourceInfo(f.name, f.format, "" if f.remote or not hash_files else sha256_file(f.path),
+                   int(remote_rows[f.path] if f.remote else rows_by_name.get(os.path.realpath(f.path), 0)), layout,
+                   tuple(guess.mapping.items()))
         for g, guess in zip(groups, guesses) for f in g.files
     )
     notes = []
+    if remote_rows:
+        notes.append(f"{len(remote_rows)} remote input(s) listed and read by Spark; their files are not hashed "
+                     "(sources record the URI, without credentials, and the rows read).")
     if layout == "attempts":
         notes.append(f"{n_attempts:,} attempts counted by the Spark engine into {len(table):,} (model, task, question) "
                      "cells; trial order is not kept (trajectories read it with --engine duckdb or pandas).")
@@ -142,6 +153,32 @@ def load_counts_spark(
     }
     report = compute_report(table, "counts", source_names=tuple(i.name for i in infos), meta=meta)
     return Dataset(attempts=None, counts=table, report=report, sources=infos)
+
+
+def _remote_rows(files, rows_by_name: dict) -> dict:
+    """Rows read under each remote input: every file Spark read that is not a local input, given to the
+    first URI that matches it (Hadoop glob as fnmatch, or a folder prefix); the rest to the first URI."""
+    import fnmatch
+
+    remote = [f for f in files if f.remote]
+    if not remote:
+        return {}
+    local = {os.path.realpath(f.path) for f in files if not f.remote}
+    out = dict.fromkeys((f.path for f in remote), 0)
+    for name, n in rows_by_name.items():
+        if name in local:
+            continue
+        found = next((f.path for f in remote if _covers(f.path, name, fnmatch)), remote[0].path)
+        out[found] += int(n)
+    return out
+
+
+def _covers(pattern: str, uri: str, fnmatch) -> bool:
+    a, b = urlparse(pattern), urlparse(uri)
+    if a.scheme != b.scheme and not (a.scheme == "file" and b.scheme in ("file", "")):
+        return False
+    pa, pb = unquote(a.path), unquote(b.path)
+    return fnmatch.fnmatchcase(pb, pa) or pb.startswith(pa.rstrip("/") + "/") or pb == pa
 
 
 def _as_uri(path: str) -> str:

@@ -33,6 +33,8 @@ __all__ = ["Group", "canonical_frame", "column_kind", "path_of", "spark_error", 
 
 _EXACT = float(EXACT_INTEGER_LIMIT)
 _HADOOP_GLOB = str.maketrans({c: "\\" + c for c in "\\*?[]{}"})
+#: The data suffixes :func:`scorio_core.io._sources.strip_suffixes` removes, as a Java regex (case-insensitive).
+_STEM_SUFFIXES = r"(?i)(\.(gz|csv|tsv|tab|txt|jsonl|ndjson|json|parquet|pq|npz|npy|eval))+$"
 
 
 def spark_ident(name: object, columns=None) -> str:
@@ -147,9 +149,13 @@ def _header(f: InputFile) -> bytes:
 
 
 def _delimiter(f: InputFile, fmt: str) -> str:
-    """Same rule as the pandas reader: TSV is tab; CSV is ';' when the header has more ';' than ','."""
+    """Same rule as the pandas reader: TSV is tab; CSV is ';' when the header has more ';' than ','.
+
+    A remote input's header cannot be read here: CSV is then ','."""
     if fmt == "tsv":
         return "\t"
+    if f.remote:
+        return ","
     first = _header(f)
     return ";" if first.count(b";") > first.count(b",") else ","
 
@@ -174,8 +180,14 @@ class Group:
         self.fmt, self.files = fmt, files
         self.label = files[0].name if len(files) == 1 else f"{files[0].name} and {len(files) - 1} more"
 
+    @property
+    def remote(self) -> bool:
+        """A group of one URI, read (listed, globbed) by Spark itself."""
+        return any(f.remote for f in self.files)
+
     def read(self, spark):
-        paths = [f.path.translate(_HADOOP_GLOB) for f in self.files]
+        # local paths: glob characters escaped (the files are already listed); a URI: Hadoop globbing wanted
+        paths = [f.path if f.remote else f.path.translate(_HADOOP_GLOB) for f in self.files]
         reader = spark.read
         if self.fmt == "parquet":
             df = reader.option("mergeSchema", "true").parquet(*paths)
@@ -194,9 +206,17 @@ def split_groups(groups: list[Group]) -> list[Group]:
     """Split each format group by column set (schema) when it has few files, so each gets its own mapping.
 
     CSV/TSV groups are always split by header (Spark reads every file of a group with one header).
+    Each remote input (a URI Spark lists itself) is a group of its own, after the local groups.
     """
-    out = []
+    out, uris = [], []
     for g in groups:
+        remote = [f for f in g.files if f.remote]
+        uris.extend(Group(g.fmt, [f]) for f in remote)  # one group per URI (after the local files): Spark lists its files
+        if remote:
+            local = [f for f in g.files if not f.remote]
+            if not local:
+                continue
+            g = Group(g.fmt, local)
         if len(g.files) == 1 or (len(g.files) > SPLIT_MAX and g.fmt not in ("csv", "tsv")):
             out.append(g)
             continue
@@ -204,7 +224,7 @@ def split_groups(groups: list[Group]) -> list[Group]:
         for f in g.files:
             by_key.setdefault(_schema_key(f, g.fmt), []).append(f)
         out.extend(Group(g.fmt, fs) for fs in by_key.values())
-    return out
+    return out + uris
 
 
 def path_of(uri: str) -> str:
@@ -254,8 +274,13 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
         if key in gm:
             select.append(_id_col(gm[key], types[gm[key]], key, src, cols).alias(key))
         else:
-            select.append(stems[F.element_at(F.split(file_col, "/"), -1)].alias(key))
-            defaults += [f"{f.name}: no {key} column; {key} set to the file stem '{f.stem}'." for f in group.files]
+            base = F.element_at(F.split(file_col, "/"), -1)
+            if group.remote:  # the files are listed by Spark: each file's stem from its name
+                select.append(F.coalesce(stems[base], F.regexp_replace(base, _STEM_SUFFIXES, "")).alias(key))
+                defaults.append(f"{group.label}: no {key} column; {key} set to each file's stem.")
+            else:
+                select.append(stems[base].alias(key))
+                defaults += [f"{f.name}: no {key} column; {key} set to the file stem '{f.stem}'." for f in group.files]
     select.append(_id_col(gm["question_id"], types[gm["question_id"]], "question_id", src, cols).alias("question_id"))
     if guess.layout == "counts":
         nt, nt_bad = _int_col(gm["n_trials"], types[gm["n_trials"]], "n_trials", src, cols)
