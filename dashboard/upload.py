@@ -119,15 +119,16 @@ def render_uploader() -> None:
                 "Read as", [True, False], key=f"upload_counts_{digest}", horizontal=True,
                 format_func=lambda v: "counts with DuckDB (large tables)" if v else "attempts (every view)",
                 help="Counts: DuckDB turns the attempt rows into correct trials out of N per question out of core "
-                     "(faster, far less memory); leaderboards, comparisons and convergence work, but trajectories, "
-                     "rubrics and the drill-down need the attempt rows. Attempts: the full table in memory.")
+                     "(faster, far less memory) and keeps the trial order as prefix counts; leaderboards, comparisons, "
+                     "convergence and observed trajectories work, but rubrics and the drill-down need the attempt "
+                     "rows. Attempts: the full table in memory.")
         if st.button("Load", type="primary", disabled=mapping is None, key="upload_load"):
             upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt, mapping=tuple(sorted((mapping or {}).items())))
             bar = st.progress(0.0, text="Reading the files... (change any setting to cancel)")
             try:
                 dataset = None
                 if as_counts:
-                    bar.progress(0.1, text="Counting with DuckDB... (change any setting to cancel)")
+                    bar.progress(0.1, text="Counting with DuckDB (counts and the trial order)... (change any setting to cancel)")
                     dataset = _counted(upload)
                     if dataset is not None:
                         # kept in the session only (no workspace): the count table, so a reload reads counts again

@@ -203,6 +203,45 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
     return dataset.require_ready() if require_ready else dataset
 
 
+def load_for_storage(args: argparse.Namespace, read_files):
+    """What ``workspace add`` and ``publish`` store: ``(dataset, files)``.
+
+    With the pandas loader, the files themselves (``read_files(args.paths)``, size-checked by
+    the caller) and the dataset read from them, with the data-quality choices applied. When
+    ``--engine`` resolves to DuckDB or Spark (large tables, a quoted glob, a URI with
+    ``--engine spark``), the engine's count table as ``<stem>.counts.parquet``
+    (:func:`scorio_core.io.engines.uploads.count_table_file`) and the dataset with the trial
+    order kept as prefix counts, as the app stores large uploads. ``args.engine_used`` says
+    which ran.
+
+    Raises
+    ------
+    InputError
+        As :func:`load_dataset`.
+    """
+    from scorio_core import io
+
+    mapping = parse_mapping(args.mapping) or None
+    engine = args.engine_used = choose_engine(args)
+    if engine in ("duckdb", "spark"):
+        from scorio_core.io.engines import EngineUnsupported, NotReadyError, load_counts
+        from scorio_core.io.engines.uploads import count_table_file
+
+        try:
+            dataset = load_counts(args.paths, engine=engine, mapping=mapping, format=args.format,
+                                  spark_master=getattr(args, "spark_master", None), trial_prefix=True)
+        except (EngineUnsupported, NotReadyError):
+            if getattr(args, "engine", "auto") != "auto":
+                raise
+            args.engine_used = "pandas"  # auto: the pandas loader reads it and reports the choice needed
+        else:
+            first = dataset.sources[0].name if dataset.sources else str(args.paths[0])  # a file, not the glob
+            return dataset, [count_table_file(dataset, first)]
+    files = read_files(args.paths)
+    dataset = io.load(files, format=args.format, mapping=mapping)
+    return apply_cli_choices(dataset, args), files
+
+
 def choose_engine(args: argparse.Namespace) -> str:
     """Resolve ``--engine`` for these arguments: ``"pandas"``, ``"duckdb"`` or ``"spark"``.
 
@@ -224,8 +263,8 @@ def choose_engine(args: argparse.Namespace) -> str:
     # leaderboard --schema runs in DuckDB when the rubric translates to SQL (scorio_core.io.engines.rubric_sql)
     needs_rows = getattr(args, "command", None) in _ATTEMPT_COMMANDS or (
         bool(getattr(args, "schema", None)) and (getattr(args, "command", None) != "leaderboard" or engine == "spark"))
-    if needs_rows and engine != "spark" and getattr(args, "command", None) == "trajectory" and not getattr(args, "schema", None):
-        needs_rows = False  # binary trajectories run from prefix-count histograms in DuckDB (scorio_core.io.engines.prefix)
+    if needs_rows and getattr(args, "command", None) == "trajectory" and not getattr(args, "schema", None):
+        needs_rows = False  # binary trajectories run from prefix-count histograms in SQL (scorio_core.io.engines.prefix)
     if (needs_rows and getattr(args, "command", None) == "convergence" and getattr(args, "bootstrap", None) == "row"
             and not getattr(args, "schema", None)):
         needs_rows = False  # row-wise resampling within each question needs each question's counts only

@@ -5,18 +5,21 @@ Usage::
     python -m scorio_core publish DUMP... [--schema NAME|FILE] [--name NAME] [--workspace DIR]
         [--base-url URL] [--task T] [--metric M] [--k K] [--tau T] [--confidence C] [--tie-rule R]
         [--prior P] [--scope S] [--question-set Q] [--format F] [--map CANONICAL=COLUMN ...]
-        [choices] [--output json|table]
+        [--engine auto|pandas|duckdb|spark] [choices] [--output json|table]
 
 The dataset is stored as ``workspace add`` stores it (same files: same dataset) and an
 immutable analysis snapshot of it is saved with exactly the state the app's **Share** button
 stores (:func:`scorio_core.store.publish.analysis_state`), so an eval job in CI can publish its
 results to the team's dashboard. ``--workspace`` defaults to ``$SCORIO_WORKSPACE`` or
 ``./workspace`` (the directory the app's server uses); ``--base-url`` to
-``http://localhost:8501``.
+``http://localhost:8501``. Large tables (``--engine auto``: 50 MB or more, or a quoted glob;
+``duckdb``/``spark`` explicitly, a URI with ``spark``) are counted by the engine: the workspace
+then stores the count table (``<stem>.counts.parquet``) and the trial order as prefix counts,
+as the app stores large uploads.
 
 JSON output (``--output json``)::
 
-    {"analysis_id", "dataset_id", "dataset_created", "link", "present_link"}
+    {"analysis_id", "dataset_id", "dataset_created", "link", "present_link", "engine"}
 
 Table output prints the two links. Bad input (unreadable dump, a choice still needed, unknown
 task or rubric, invalid base URL, full workspace) exits with status 2 and one ``error: ...`` line.
@@ -30,12 +33,12 @@ from pathlib import Path
 
 from scorio_core.cli._common import (
     add_choice_arguments,
+    add_engine_argument,
     add_question_set_argument,
     add_tie_rule_argument,
     add_uncertainty_arguments,
-    apply_cli_choices,
     emit_json,
-    parse_mapping,
+    load_for_storage,
 )
 
 __all__ = ["register", "run"]
@@ -70,6 +73,7 @@ def register(subparsers) -> None:
     parser.add_argument("--format", dest="format", default=None, help="input format (default: auto-detect)")
     parser.add_argument("--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
                         help="column mapping override (repeatable)")
+    add_engine_argument(parser)
     add_choice_arguments(parser)
     parser.add_argument("--output", choices=("table", "json"), default="table")
     parser.set_defaults(func=run)
@@ -92,22 +96,20 @@ def _read_files(ws, paths) -> list[tuple[str, bytes]]:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``publish``; returns the exit status."""
-    from scorio_core import io
     from scorio_core.store import Workspace
     from scorio_core.store.publish import publish, share_links
 
     share_links(args.base_url, "A" * 22)  # a bad address fails before anything is read or stored
     ws = Workspace(args.workspace, listing="shared")
-    files = _read_files(ws, args.paths)
-    dataset = io.load(files, format=args.format, mapping=parse_mapping(args.mapping) or None)
-    dataset = apply_cli_choices(dataset, args)
+    dataset, files = load_for_storage(args, lambda paths: _read_files(ws, paths))
     settings = {"metric": args.metric, "k": args.k, "tau": args.tau, "confidence": args.confidence,
                 "tie_rule": args.tie_rule, "prior": args.prior, "scope": args.scope, "question_set": args.question_set}
-    result = publish(ws, args.name or ", ".join(name for name, _ in files)[:200], files, dataset,
+    default_name = ", ".join(name for name, _ in files) if args.engine_used == "pandas" else ", ".join(map(str, args.paths))
+    result = publish(ws, args.name or default_name[:200], files, dataset,
                      base_url=args.base_url, task=args.task, schema=args.schema, settings=settings,
                      max_tokens=args.max_tokens)
     if args.output == "json":
-        emit_json(result.to_dict())
+        emit_json({**result.to_dict(), "engine": args.engine_used})
     else:
         out = sys.stdout
         out.write(("stored new dataset " if result.dataset_created else "already stored: dataset ") + result.dataset_id + "\n")

@@ -11,6 +11,7 @@ Ranks are competition ranks; ``null`` where the metric is undefined (Pass@k fami
 ``"engine"`` names the engine that read the data: with ``--engine duckdb`` (or ``auto`` on large
 tables/globs) every metric under every prior runs from the histograms of prefix counts computed
 in DuckDB (:mod:`scorio_core.io.engines.prefix`), with the same result as the pandas path;
+``--engine spark`` computes the same histograms with a Spark window (models then in natural order);
 ``--schema`` (rubric categories) needs attempt rows (``--engine pandas``). Count tables have no
 trial order: the command refuses them and suggests ``convergence --bootstrap row``.
 """
@@ -100,25 +101,49 @@ def _prefix_trajectory(args: argparse.Namespace):
     from scorio_core.cli._common import choose_engine, parse_mapping
 
     engine = choose_engine(args)
-    if engine != "duckdb":
+    if engine not in ("duckdb", "spark"):
         return None
     from scorio_core.dynamics.prefix import trajectory_from_prefix_stats
     from scorio_core.io.engines import EngineUnsupported, NotReadyError
     from scorio_core.io.engines.prefix import prefix_stats
 
     try:
-        stats = prefix_stats(args.paths, mapping=parse_mapping(args.mapping) or None, format=args.format, task=args.task)
+        if engine == "spark":
+            stats = _spark_prefix_stats(args)
+        else:
+            stats = prefix_stats(args.paths, mapping=parse_mapping(args.mapping) or None, format=args.format,
+                                 task=args.task)
     except (EngineUnsupported, NotReadyError):
-        if getattr(args, "engine", "auto") == "duckdb":
+        if getattr(args, "engine", "auto") in ("duckdb", "spark"):
             raise
         args.engine = "pandas"  # auto: the pandas loader reads it (and reports the choice needed)
         return None
-    args.engine_used = "duckdb"
+    args.engine_used = engine
     tau = args.tau if args.metric == "g-pass@k_tau" else None
     t = trajectory_from_prefix_stats(stats, args.metric, args.prior, k=args.k, tau=tau)
     no_counts = np.zeros((len(stats.models), 0, 2), dtype=np.int64)  # per-question counts stay in DuckDB
     block = Block(stats.task, stats.models, None, no_counts, np.array([0.0, 1.0]), list(stats.notes), list(stats.sources))
     return t, block
+
+
+def _spark_prefix_stats(args: argparse.Namespace):
+    """One task's prefix counts from the Spark engine (models in natural order, not first appearance)."""
+    from scorio_core.cli._common import parse_mapping
+    from scorio_core.errors import InputError
+    from scorio_core.io.engines import EngineUnsupported, load_counts
+    from scorio_core.task_outcomes import pick_task
+
+    dataset = load_counts(args.paths, engine="spark", mapping=parse_mapping(args.mapping) or None, format=args.format,
+                          spark_master=getattr(args, "spark_master", None), trial_prefix=True)
+    if dataset.trial_prefix is None:
+        raise EngineUnsupported("trajectories need attempt rows with a trial column (the trial order); these are count "
+                                "tables or rows without one (use `convergence --bootstrap row`).",
+                                source=", ".join(s.name for s in dataset.sources[:3]))
+    task = pick_task([str(t) for t in dataset.counts["task"].cat.categories], args.task)
+    if task not in dataset.trial_prefix:
+        raise InputError(f"task '{task}': no question was answered by every selected model; "
+                         "select fewer models to build a complete block.")
+    return dataset.trial_prefix[task]
 
 
 def register(subparsers) -> None:

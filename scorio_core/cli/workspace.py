@@ -5,7 +5,7 @@ Usage::
     python -m scorio_core workspace [--root DIR] list [--output json|table]
     python -m scorio_core workspace [--root DIR] show ID [--output json|table]
     python -m scorio_core workspace [--root DIR] add FILE... [--name NAME] [--format F]
-        [--map CANONICAL=COLUMN ...] [choices] [--output json|table]
+        [--map CANONICAL=COLUMN ...] [--engine auto|pandas|duckdb|spark] [choices] [--output json|table]
     python -m scorio_core workspace [--root DIR] delete ID [--force] [--output json|table]
     python -m scorio_core workspace [--root DIR] gc [--output json|table]
     python -m scorio_core workspace [--root DIR] usage [--output json|table]
@@ -18,8 +18,11 @@ JSON output (``--output json``), one object per action:
 - ``list``: ``{"root", "datasets": [dataset...], "analyses": [analysis...]}``
 - ``show``: ``{"kind": "dataset", "dataset": dataset, "report": report}`` or
   ``{"kind": "analysis", "analysis": analysis}``
-- ``add``: ``{"dataset": dataset, "created": bool}`` (``created`` is false when the same
-  files with the same table were already stored: the existing dataset is returned)
+- ``add``: ``{"dataset": dataset, "created": bool, "engine"}`` (``created`` is false when the same
+  files with the same table were already stored: the existing dataset is returned). When the
+  engine counts (``--engine auto`` on tables of 50 MB or more or a quoted glob, ``duckdb``,
+  ``spark``), the stored file is the count table ``<stem>.counts.parquet``, with the trial order
+  kept as prefix counts (observed trajectories in the app), as the app stores large uploads.
 - ``delete``: ``{"kind": "dataset" | "analysis", "id", "analyses_deleted": int}``
 - ``gc``: ``{"removed_blobs", "removed_bytes", "removed_temp_files", "kept_blobs"}``
 - ``usage``: ``{"root", "n_datasets", "n_analyses", "n_blobs", "blob_bytes", "catalog_bytes",
@@ -40,7 +43,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from scorio_core.cli._common import add_choice_arguments, apply_cli_choices, emit_json, parse_mapping
+from scorio_core.cli._common import add_choice_arguments, add_engine_argument, emit_json, load_for_storage
 
 __all__ = ["register", "run"]
 
@@ -81,6 +84,7 @@ def register(subparsers) -> None:
     add.add_argument("--format", dest="format", default=None, help="input format (default: auto-detect)")
     add.add_argument("--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
                      help="column mapping override (repeatable)")
+    add_engine_argument(add)
     add_choice_arguments(add)
     parser.set_defaults(func=run)
 
@@ -142,12 +146,11 @@ def _usage(ws, args) -> dict:
     return ws.usage().to_dict()
 
 
-def _add(ws, args) -> dict:
-    from scorio_core import io
+def _read(ws, paths) -> list[tuple[str, bytes]]:
     from scorio_core.errors import InputError
 
     files = []
-    for raw in args.paths:
+    for raw in paths:
         path = Path(raw)
         if path.is_dir():
             raise InputError("is a folder; give the files to store (for a HELM run: FOLDER/*).", source=path.name)
@@ -155,11 +158,16 @@ def _add(ws, args) -> dict:
             raise InputError("no such file.", source=path.name)
         ws.check_file_size(path.name, path.stat().st_size)  # before reading it into memory
         files.append((path.name, path.read_bytes()))
-    dataset = io.load(files, format=args.format, mapping=parse_mapping(args.mapping) or None)
-    dataset = apply_cli_choices(dataset, args)
+    return files
+
+
+def _add(ws, args) -> dict:
+    args.command = "workspace"
+    dataset, files = load_for_storage(args, lambda paths: _read(ws, paths))
     before = {d.id for d in ws.list_datasets()}
-    record = ws.save_dataset(args.name or ", ".join(name for name, _ in files)[:200], files, dataset)
-    return {"dataset": record.to_dict(), "created": record.id not in before}
+    default_name = ", ".join(name for name, _ in files) if args.engine_used == "pandas" else ", ".join(map(str, args.paths))
+    record = ws.save_dataset(args.name or default_name[:200], files, dataset)
+    return {"dataset": record.to_dict(), "created": record.id not in before, "engine": args.engine_used}
 
 
 def _print(action: str, out: dict, stream) -> None:

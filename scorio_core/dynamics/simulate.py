@@ -7,16 +7,12 @@ mimics with the means in :data:`PAPER_MEANS` (note the tie at 0.3642), M = 30, N
 
 Run ``python -m scorio_core.dynamics.simulate --out data/paper_simulation.csv.gz`` to write the
 bundled demo dataset (20 models x 30 questions x 80 trials with base signals).
-numpy/scipy only (the writer uses the standard library's csv and gzip).
+numpy/scipy only; the command-line writer is :mod:`scorio_core.dynamics.simulate_cli`.
 """
 
 from __future__ import annotations
 
-import argparse
-import csv
-import gzip
 import numbers
-import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -376,39 +372,14 @@ def simulate_attempts(
     }
 
 
-def write_csv(columns: dict[str, np.ndarray], path: str) -> int:
-    """Write columns as a CSV (gzip-compressed when ``path`` ends in .gz); return the row count."""
-    names = list(columns)
-    rows = len(columns[names[0]])
-    opener = gzip.open if str(path).endswith(".gz") else open
-    kwargs = {"mode": "wt", "newline": ""}
-    if opener is gzip.open:
-        kwargs["compresslevel"] = 9
-    with opener(path, **kwargs) as handle:
-        writer = csv.writer(handle)
-        writer.writerow(names)
-        writer.writerows(zip(*(columns[n].tolist() for n in names)))
-    return rows
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Write the simulated demo dataset: ``python -m scorio_core.dynamics.simulate --out PATH``."""
-    parser = argparse.ArgumentParser(prog="python -m scorio_core.dynamics.simulate", description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="data/paper_simulation.csv.gz", help="output CSV (.csv or .csv.gz)")
-    parser.add_argument("--models", type=int, default=20)
-    parser.add_argument("--questions", type=int, default=30)
-    parser.add_argument("--trials", type=int, default=80)
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args(argv)
-    try:
-        columns = simulate_attempts(args.models, args.questions, args.trials, seed=args.seed)
-        rows = write_csv(columns, args.out)
-    except (TypeError, ValueError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    shape = f"{args.models} models x {args.questions} questions x {args.trials} trials"
-    print(f"wrote {rows} attempts ({shape}) to {args.out}")
-    return 0
+    """Write the simulated demo dataset: ``python -m scorio_core.dynamics.simulate --out PATH``.
+
+    See :func:`scorio_core.dynamics.simulate_cli.main` (options, exit status).
+    """
+    from scorio_core.dynamics.simulate_cli import main as run
+
+    return run(argv)
 
 
 if __name__ == "__main__":

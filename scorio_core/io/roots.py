@@ -171,10 +171,9 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
         As :func:`scorio_core.io.load` / :func:`scorio_core.io.engines.load_counts`; data that
         needs a quality choice and is too large for the pandas loader says to use the CLI.
     """
-    import io as _bytes_io
-
     from scorio_core import io
     from scorio_core.io.engines import AUTO_THRESHOLD_BYTES, EngineUnsupported, NotReadyError, auto_engine, load_counts
+    from scorio_core.io.engines.uploads import count_table_file
 
     paths = [str(f) for f in matches.files]
     engine = auto_engine(paths, threshold=AUTO_THRESHOLD_BYTES if threshold is None else threshold)
@@ -189,10 +188,7 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
                                  "fix the files.", field="path") from None
             engine = "pandas"
         else:
-            buffer = _bytes_io.BytesIO()
-            dataset.counts.to_parquet(buffer, index=False)
-            stem = Path(matches.relative()[0]).stem.split(".")[0] or "data"
-            return dataset, engine, [(f"{stem}.counts.parquet", buffer.getvalue())]
+            return dataset, engine, [count_table_file(dataset, matches.relative()[0])]
     dataset = io.load(paths, progress=progress)
     files = [(rel, f.read_bytes()) for rel, f in zip(matches.relative(), matches.files)]
     return dataset, engine, files

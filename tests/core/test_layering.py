@@ -20,7 +20,7 @@ CORE = ROOT / "scorio_core"
 NUMERIC = [
     *sorted((CORE / "eval").glob("*.py")),
     *(CORE / "ranking" / name for name in ("rank.py", "posterior_ranks.py", "rank_batch.py", "separation.py")),
-    *(CORE / "dynamics" / name for name in ("trajectory_kernel.py", "simulate.py")),
+    *(CORE / "dynamics" / name for name in ("trajectory_kernel.py", "simulate.py", "simulate_cli.py")),
     CORE / "uncertainty" / "priors.py",
     *(CORE / "rubric" / name for name in ("kernel.py", "logic.py", "expr.py", "nodes.py")),
 ]

@@ -41,7 +41,8 @@ def test_publish_prints_links_and_stores_a_snapshot(tmp_path):
     dump = _csv(tmp_path / "eval.csv")
     out = json.loads(publish(root, str(dump), "--name", "nightly eval", "--base-url", "https://scorio.example.org/",
                              "--output", "json").stdout)
-    assert list(out) == ["analysis_id", "dataset_id", "dataset_created", "link", "present_link"]
+    assert list(out) == ["analysis_id", "dataset_id", "dataset_created", "link", "present_link", "engine"]
+    assert out["engine"] == "pandas"  # a small file: the attempt-level loader
     assert out["link"] == f"https://scorio.example.org/?analysis={out['analysis_id']}"
     assert out["present_link"] == out["link"] + "&view=present"
     ws = Workspace(root)

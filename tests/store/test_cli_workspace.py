@@ -30,7 +30,7 @@ def cli(root, *args, expect=0):
 def test_add_list_show_delete_gc(tmp_path):
     root = tmp_path / "ws"
     added = cli(root, "add", COUNTS, VERIFIER, "--name", "ci upload", "--output", "json")
-    assert set(added) == {"dataset", "created"} and added["created"] is True
+    assert set(added) == {"dataset", "created", "engine"} and added["created"] is True and added["engine"] == "pandas"
     d = added["dataset"]
     assert set(d) == DATASET_KEYS and d["name"] == "ci upload" and d["owner"] is None
     assert [s["name"] for s in d["sources"]] == ["matharena_aime_2025_I_counts.csv", "aime25_q06_compass.json"]

@@ -101,9 +101,9 @@ def load_counts(
     spark : pyspark.sql.SparkSession, optional
         Spark only: run on this session.
     trial_prefix : bool, default False
-        DuckDB only: also keep the trial order as prefix counts per task (one window pass more;
+        Also keep the trial order as prefix counts per task (one window pass more;
         ``Dataset.trial_prefix``), so observed rank trajectories stay exact on the count table.
-        Left None for count tables and tables without a trial column (Spark leaves it None).
+        Left None for count tables and tables without a trial column.
 
     Returns
     -------
@@ -148,7 +148,7 @@ def load_counts(
         from scorio_core.io.engines.spark_engine import load_counts_spark
 
         return load_counts_spark(paths, mapping=mapping, format=format, spark_master=spark_master, spark=spark,
-                                 hash_files=hash_files)
+                                 hash_files=hash_files, trial_prefix=trial_prefix)
     from scorio_core.io.engines.duckdb_engine import load_counts_duckdb
 
     return load_counts_duckdb(paths, mapping=mapping, format=format, memory_limit=memory_limit,

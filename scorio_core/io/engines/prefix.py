@@ -238,24 +238,12 @@ def prefix_by_task(con, canon: str, params: list, table, sources: tuple = (), n_
     duckdb.Error
         From the window query (the caller maps it to a one-line :class:`InputError`).
     """
-    tasks = table["task"].cat
-    models = table["model"].cat
-    questions = table["question_id"].cat
-    t, m, q = (np.asarray(x.codes, dtype=np.int64) for x in (tasks, models, questions))
-    T, L, Q = len(tasks.categories), len(models.categories), len(questions.categories)
-    if t.size == 0:
+    keep = complete_cells(table)
+    if keep is None:
         return {}
-    models_in = np.zeros((T, L), dtype=bool)
-    models_in[t, m] = True
-    per_tq = np.bincount(t * Q + q, minlength=T * Q)  # models per (task, question): one row per cell
-    keep = per_tq[t * Q + q] == models_in.sum(axis=1)[t]
     where, extra = "", []
     if not keep.all():
-        import pandas as pd
-
-        pairs = np.unique(t[keep] * Q + q[keep])
-        con.register("__keep", pd.DataFrame({"task": tasks.categories.to_numpy(dtype=object)[pairs // Q],
-                                             "question_id": questions.categories.to_numpy(dtype=object)[pairs % Q]}))
+        con.register("__keep", kept_pairs(table, keep))
         where = "WHERE (task, question_id) IN (SELECT task, question_id FROM __keep)"
     window = "PARTITION BY task, model, question_id ORDER BY trial"
     rows = con.execute(
@@ -265,20 +253,65 @@ def prefix_by_task(con, canon: str, params: list, table, sources: tuple = (), n_
         f"FROM ({canon}) {where}) GROUP BY task, model, n, c",
         params + extra,
     ).fetchnumpy()
+    return assemble_by_task(table, keep, rows, sources, n_attempts)
+
+
+def complete_cells(table) -> np.ndarray | None:
+    """Which rows (cells) of a count table belong to a question every model of its task answered (None: no rows)."""
+    t, m, q = (np.asarray(table[k].cat.codes, dtype=np.int64) for k in ("task", "model", "question_id"))
+    T, L, Q = (len(table[k].cat.categories) for k in ("task", "model", "question_id"))
+    if t.size == 0:
+        return None
+    models_in = np.zeros((T, L), dtype=bool)
+    models_in[t, m] = True
+    per_tq = np.bincount(t * Q + q, minlength=T * Q)  # models per (task, question): one row per cell
+    return per_tq[t * Q + q] == models_in.sum(axis=1)[t]
+
+
+def kept_pairs(table, keep: np.ndarray):
+    """The (task, question_id) pairs of the kept cells, as a DataFrame of str (to semi-join in SQL)."""
+    import pandas as pd
+
+    Q = len(table["question_id"].cat.categories)
+    t, q = (np.asarray(table[k].cat.codes, dtype=np.int64) for k in ("task", "question_id"))
+    pairs = np.unique(t[keep] * Q + q[keep])
+    return pd.DataFrame({"task": table["task"].cat.categories.to_numpy(dtype=object)[pairs // Q],
+                         "question_id": table["question_id"].cat.categories.to_numpy(dtype=object)[pairs % Q]})
+
+
+def assemble_by_task(table, keep: np.ndarray, rows: Mapping, sources: tuple = (), n_attempts: int = 0) -> dict[str, PrefixStats]:
+    """Per-task :class:`PrefixStats` from the state histogram rows ``task, model, n, c, h`` of an engine's window pass.
+
+    ``keep`` (from :func:`complete_cells`) marks the count table's cells whose question every model of the
+    task answered; the final states come from those cells, the live states from ``rows``.
+    """
+    tasks = table["task"].cat
+    models = table["model"].cat
+    t, m, q = (np.asarray(table[k].cat.codes, dtype=np.int64) for k in ("task", "model", "question_id"))
+    T, L = len(tasks.categories), len(models.categories)
+    models_in = np.zeros((T, L), dtype=bool)
+    models_in[t, m] = True
     row_t = _codes(tasks.categories, np.asarray(rows["task"], dtype=object))
     row_m = _codes(models.categories, np.asarray(rows["model"], dtype=object))
+    row_n, row_c, row_h = (np.asarray(rows[k], dtype=np.int64) for k in ("n", "c", "h"))
+    n_trials, n_correct = table["n_trials"].to_numpy(np.int64), table["n_correct"].to_numpy(np.int64)
+    # each task's cells and histogram rows as one slice of a stable sort (no pass over all rows per task)
+    by_cell, by_row = np.argsort(t, kind="stable"), np.argsort(row_t, kind="stable")
+    cell_bounds = np.searchsorted(t[by_cell], np.arange(T + 1))
+    row_bounds = np.searchsorted(row_t[by_row], np.arange(T + 1))
     out: dict[str, PrefixStats] = {}
     for ti, task in enumerate(tasks.categories):
-        cell = keep & (t == ti)
-        if not cell.any():
+        mine_cells = by_cell[cell_bounds[ti]:cell_bounds[ti + 1]]
+        cell = mine_cells[keep[mine_cells]]
+        if not cell.size:
             continue
         present = np.flatnonzero(models_in[ti])  # the task's models, as indices into the categories
         local = np.full(L, -1, dtype=np.int64)
         local[present] = np.arange(present.size)
-        mine = row_t == ti
-        lengths = table["n_trials"].to_numpy(np.int64)[cell]
+        mine = by_row[row_bounds[ti]:row_bounds[ti + 1]]
+        lengths = n_trials[cell]
         n_max, n_min = int(lengths.max()), int(lengths.min())
-        all_q = np.unique(q[t == ti]).size
+        all_q = np.unique(q[mine_cells]).size
         kept_q = np.unique(q[cell]).size
         notes = []
         if kept_q < all_q:
@@ -290,9 +323,8 @@ def prefix_by_task(con, canon: str, params: list, table, sources: tuple = (), n_
             models=tuple(str(x) for x in models.categories[present]),
             n_questions=int(kept_q),
             n=np.arange(1, n_max + 1, dtype=np.int64),
-            live=StateCounts.of(local[row_m[mine]], np.asarray(rows["n"], dtype=np.int64)[mine],
-                                np.asarray(rows["c"], dtype=np.int64)[mine], np.asarray(rows["h"], dtype=np.int64)[mine]),
-            final=StateCounts.of(local[m[cell]], lengths, table["n_correct"].to_numpy(np.int64)[cell]),
+            live=StateCounts.of(local[row_m[mine]], row_n[mine], row_c[mine], row_h[mine]),
+            final=StateCounts.of(local[m[cell]], lengths, n_correct[cell]),
             notes=tuple(notes),
             sources=tuple(sources),
             n_attempts=int(n_attempts),

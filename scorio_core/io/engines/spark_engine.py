@@ -37,6 +37,7 @@ def load_counts_spark(
     spark_master: str | None = None,
     spark=None,
     hash_files: bool = True,
+    trial_prefix: bool = False,
 ):
     """Count attempt-level (or count-level) table files with Spark SQL.
 
@@ -54,6 +55,9 @@ def load_counts_spark(
         Use this session (tests, notebooks) instead of :func:`spark_session`.
     hash_files : bool, default True
         Record each file's SHA-256 in ``sources``.
+    trial_prefix : bool, default False
+        Also keep the trial order as prefix counts per task (a Spark window pass; as the DuckDB
+        engine's, :func:`scorio_core.io.engines.prefix.assemble_by_task`), for trajectories.
 
     Returns
     -------
@@ -117,12 +121,13 @@ def load_counts_spark(
     canon = frames[0]
     for other in frames[1:]:
         canon = canon.unionByName(other)
+    has_trial = layout == "attempts" and with_trial.pop()
     try:
         if layout == "counts":
             cells, per_file = _count_counts(canon, labels)
             n_attempts = 0
         else:
-            cells, per_file, n_attempts = _count_attempts(canon, labels, with_trial.pop())
+            cells, per_file, n_attempts = _count_attempts(canon, labels, has_trial)
     except InputError:
         raise
     except Exception as exc:  # noqa: BLE001 - Spark job failures (malformed rows in FAILFAST mode...)
@@ -138,13 +143,22 @@ def load_counts_spark(
                    tuple(guess.mapping.items()))
         for g, guess in zip(groups, guesses) for f in g.files
     )
+    prefix = None
+    if trial_prefix and has_trial:
+        try:
+            prefix = _prefix_by_task(spark, canon, table, infos, n_attempts)
+        except Exception as exc:  # noqa: BLE001 - Spark job failures
+            raise spark_error(exc, groups[0]) from None
     notes = []
     if remote_rows:
         notes.append(f"{len(remote_rows)} remote input(s) listed and read by Spark; their files are not hashed "
                      "(sources record the URI, without credentials, and the rows read).")
-    if layout == "attempts":
+    if layout == "attempts" and prefix is not None:
         notes.append(f"{n_attempts:,} attempts counted by the Spark engine into {len(table):,} (model, task, question) "
-                     "cells; trial order is not kept (trajectories read it with --engine duckdb or pandas).")
+                     "cells; trial order is kept as prefix counts (correct answers among the first n trials).")
+    elif layout == "attempts":
+        notes.append(f"{n_attempts:,} attempts counted by the Spark engine into {len(table):,} (model, task, question) "
+                     "cells; trial order is not kept (trajectories: --engine spark computes prefix counts itself).")
     meta = {
         "sources": tuple((i.name, i.format) for i in infos),
         "mappings": tuple((i.name, i.mapping) for i in infos),
@@ -152,7 +166,30 @@ def load_counts_spark(
         "notes": tuple(notes),
     }
     report = compute_report(table, "counts", source_names=tuple(i.name for i in infos), meta=meta)
-    return Dataset(attempts=None, counts=table, report=report, sources=infos)
+    return Dataset(attempts=None, counts=table, report=report, sources=infos, trial_prefix=prefix)
+
+
+def _prefix_by_task(spark, canon, table, sources, n_attempts: int) -> dict:
+    """Every task's question-state histogram after n trials, by a Spark window in trial order (see
+    :mod:`scorio_core.io.engines.prefix`): ``row_number`` for n, a running sum of outcomes for c, grouped
+    by (task, model, n, c); only questions every model of the task answered."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from scorio_core.io.engines.prefix import assemble_by_task, complete_cells, kept_pairs
+
+    keep = complete_cells(table)
+    if keep is None:
+        return {}
+    rows = canon
+    if not keep.all():
+        rows = rows.join(spark.createDataFrame(kept_pairs(table, keep).astype(str)), ["task", "question_id"], "left_semi")
+    window = Window.partitionBy("task", "model", "question_id").orderBy("trial")
+    running = window.rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    hist = (rows.select("task", "model", F.row_number().over(window).alias("n"),
+                        F.sum(F.col("o").cast("long")).over(running).alias("c"))
+            .groupBy("task", "model", "n", "c").agg(F.count(F.lit(1)).alias("h")))
+    return assemble_by_task(table, keep, _collect(hist), sources, n_attempts)
 
 
 def _remote_rows(files, rows_by_name: dict) -> dict:

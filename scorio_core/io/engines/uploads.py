@@ -15,7 +15,7 @@ from pathlib import Path, PurePath
 
 from scorio_core.errors import InputError
 
-__all__ = ["count_uploads", "upload_engine"]
+__all__ = ["count_table_file", "count_uploads", "upload_engine"]
 
 
 def _write(folder: Path, files) -> list[str]:
@@ -100,3 +100,27 @@ def count_uploads(files, *, format: str | None = None, mapping=None, memory_limi
         paths = _write(Path(folder), files)
         return load_counts(paths, format=format, mapping=mapping, memory_limit=memory_limit, temp_directory=folder,
                            trial_prefix=trial_prefix)
+
+
+def count_table_file(dataset, first_name: str) -> tuple[str, bytes]:
+    """The file a workspace stores for data an engine counted: the count table as ``<stem>.counts.parquet``.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        A count-table dataset (``load_counts``); its sources keep the inputs' names, sizes and
+        SHA-256, and ``trial_prefix`` the trial order (stored beside the table).
+    first_name : str
+        The first input's name or path; its stem names the file (``data`` when it has none).
+
+    Returns
+    -------
+    (str, bytes)
+    """
+    import io
+
+    buffer = io.BytesIO()
+    dataset.counts.to_parquet(buffer, index=False)
+    stem = PurePath(str(first_name).replace("\\", "/").rstrip("/")).name.split(".")[0]
+    stem = "".join(ch for ch in stem if ch.isalnum() or ch in "-_") or "data"  # a URI or glob: no odd characters
+    return f"{stem}.counts.parquet", buffer.getvalue()
