@@ -180,31 +180,37 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
     from scorio_core import io
 
     mapping = parse_mapping(args.mapping) or None
-    engine = choose_engine(args)
-    args.engine_used = engine
-    dataset = None
-    if engine == "spark":
-        from scorio_core.io.engines import load_counts
-
-        dataset = load_counts(args.paths, engine="spark", mapping=mapping, format=args.format,
-                              spark_master=getattr(args, "spark_master", None))
-    elif engine == "duckdb":
-        from scorio_core.io.engines import EngineUnsupported, NotReadyError, load_counts
-
-        try:
-            dataset = load_counts(args.paths, mapping=mapping, format=args.format)
-        except (EngineUnsupported, NotReadyError):
-            if getattr(args, "engine", "auto") == "duckdb":
-                raise
-            args.engine_used = engine = "pandas"  # auto: the pandas loader reads it and reports the choice needed
+    dataset = _counted(args, mapping)
     if dataset is None:
         dataset = io.load(_expand_globs(args.paths), format=args.format, mapping=mapping)
     dataset = apply_cli_choices(dataset, args)
     return dataset.require_ready() if require_ready else dataset
 
 
+def _counted(args: argparse.Namespace, mapping, *, trial_prefix: bool = False):
+    """The engine's count-table dataset when ``--engine`` resolves to DuckDB or Spark, else None.
+
+    Sets ``args.engine_used``. ``auto`` falls back to pandas (None) for inputs the engine does
+    not read or data that needs a choice (the pandas loader then reports it); an explicit
+    engine raises those errors.
+    """
+    engine = args.engine_used = choose_engine(args)
+    if engine not in ("duckdb", "spark"):
+        return None
+    from scorio_core.io.engines import EngineUnsupported, NotReadyError, load_counts
+
+    try:
+        return load_counts(args.paths, engine=engine, mapping=mapping, format=args.format,
+                           spark_master=getattr(args, "spark_master", None), trial_prefix=trial_prefix)
+    except (EngineUnsupported, NotReadyError):
+        if getattr(args, "engine", "auto") != "auto":
+            raise
+        args.engine_used = "pandas"
+        return None
+
+
 def load_for_storage(args: argparse.Namespace, read_files):
-    """What ``workspace add`` and ``publish`` store: ``(dataset, files)``.
+    """What ``workspace add`` and ``publish`` store: ``(dataset, files, default name)``.
 
     With the pandas loader, the files themselves (``read_files(args.paths)``, size-checked by
     the caller) and the dataset read from them, with the data-quality choices applied. When
@@ -220,26 +226,16 @@ def load_for_storage(args: argparse.Namespace, read_files):
         As :func:`load_dataset`.
     """
     from scorio_core import io
+    from scorio_core.io.engines.uploads import count_table_file
 
     mapping = parse_mapping(args.mapping) or None
-    engine = args.engine_used = choose_engine(args)
-    if engine in ("duckdb", "spark"):
-        from scorio_core.io.engines import EngineUnsupported, NotReadyError, load_counts
-        from scorio_core.io.engines.uploads import count_table_file
-
-        try:
-            dataset = load_counts(args.paths, engine=engine, mapping=mapping, format=args.format,
-                                  spark_master=getattr(args, "spark_master", None), trial_prefix=True)
-        except (EngineUnsupported, NotReadyError):
-            if getattr(args, "engine", "auto") != "auto":
-                raise
-            args.engine_used = "pandas"  # auto: the pandas loader reads it and reports the choice needed
-        else:
-            first = dataset.sources[0].name if dataset.sources else str(args.paths[0])  # a file, not the glob
-            return dataset, [count_table_file(dataset, first)]
+    dataset = _counted(args, mapping, trial_prefix=True)
+    if dataset is not None:
+        first = dataset.sources[0].name if dataset.sources else str(args.paths[0])  # a file, not the glob
+        return dataset, [count_table_file(dataset, first)], ", ".join(map(str, args.paths))
     files = read_files(args.paths)
     dataset = io.load(files, format=args.format, mapping=mapping)
-    return apply_cli_choices(dataset, args), files
+    return apply_cli_choices(dataset, args), files, ", ".join(name for name, _ in files)
 
 
 def choose_engine(args: argparse.Namespace) -> str:

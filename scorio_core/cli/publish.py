@@ -101,10 +101,9 @@ def run(args: argparse.Namespace) -> int:
 
     share_links(args.base_url, "A" * 22)  # a bad address fails before anything is read or stored
     ws = Workspace(args.workspace, listing="shared")
-    dataset, files = load_for_storage(args, lambda paths: _read_files(ws, paths))
+    dataset, files, default_name = load_for_storage(args, lambda paths: _read_files(ws, paths))
     settings = {"metric": args.metric, "k": args.k, "tau": args.tau, "confidence": args.confidence,
                 "tie_rule": args.tie_rule, "prior": args.prior, "scope": args.scope, "question_set": args.question_set}
-    default_name = ", ".join(name for name, _ in files) if args.engine_used == "pandas" else ", ".join(map(str, args.paths))
     result = publish(ws, args.name or default_name[:200], files, dataset,
                      base_url=args.base_url, task=args.task, schema=args.schema, settings=settings,
                      max_tokens=args.max_tokens)

@@ -162,10 +162,8 @@ def _read(ws, paths) -> list[tuple[str, bytes]]:
 
 
 def _add(ws, args) -> dict:
-    args.command = "workspace"
-    dataset, files = load_for_storage(args, lambda paths: _read(ws, paths))
+    dataset, files, default_name = load_for_storage(args, lambda paths: _read(ws, paths))
     before = {d.id for d in ws.list_datasets()}
-    default_name = ", ".join(name for name, _ in files) if args.engine_used == "pandas" else ", ".join(map(str, args.paths))
     record = ws.save_dataset(args.name or default_name[:200], files, dataset)
     return {"dataset": record.to_dict(), "created": record.id not in before, "engine": args.engine_used}
 

@@ -14,10 +14,12 @@ a ``lit``; column names come from the files' own schemas and are referenced only
 from __future__ import annotations
 
 import gzip
+import re
 from collections.abc import Mapping
 from urllib.parse import unquote, urlparse
 
 from scorio_core.errors import InputError
+from scorio_core.io._sources import _KNOWN_SUFFIXES
 from scorio_core.io.engines._sql import (
     EMPTY_TOKENS,
     EXACT_INTEGER_LIMIT,
@@ -34,7 +36,7 @@ __all__ = ["Group", "canonical_frame", "column_kind", "path_of", "spark_error", 
 _EXACT = float(EXACT_INTEGER_LIMIT)
 _HADOOP_GLOB = str.maketrans({c: "\\" + c for c in "\\*?[]{}"})
 #: The data suffixes :func:`scorio_core.io._sources.strip_suffixes` removes, as a Java regex (case-insensitive).
-_STEM_SUFFIXES = r"(?i)(\.(gz|csv|tsv|tab|txt|jsonl|ndjson|json|parquet|pq|npz|npy|eval))+$"
+_STEM_SUFFIXES = "(?i)(" + "|".join(re.escape(x) for x in _KNOWN_SUFFIXES) + ")+$"
 
 
 def spark_ident(name: object, columns=None) -> str:
