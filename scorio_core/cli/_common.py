@@ -256,9 +256,9 @@ def choose_engine(args: argparse.Namespace) -> str:
     engine = getattr(args, "engine", None) or "auto"
     if engine == "pandas":
         return "pandas"
-    # leaderboard --schema runs in DuckDB when the rubric translates to SQL (scorio_core.io.engines.rubric_sql)
+    # leaderboard --schema runs in DuckDB or Spark when the rubric translates (scorio_core.io.engines.rubric_sql)
     needs_rows = getattr(args, "command", None) in _ATTEMPT_COMMANDS or (
-        bool(getattr(args, "schema", None)) and (getattr(args, "command", None) != "leaderboard" or engine == "spark"))
+        bool(getattr(args, "schema", None)) and getattr(args, "command", None) != "leaderboard")
     if needs_rows and getattr(args, "command", None) == "trajectory" and not getattr(args, "schema", None):
         needs_rows = False  # binary trajectories run from prefix-count histograms in SQL (scorio_core.io.engines.prefix)
     if (needs_rows and getattr(args, "command", None) == "convergence" and getattr(args, "bootstrap", None) == "row"

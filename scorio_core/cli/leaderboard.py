@@ -179,32 +179,41 @@ def _record_unmatched(counts, task, policy, summary: dict, notes: list) -> None:
 
 
 def _sql_rubric(args):
-    """``--schema`` with DuckDB: category counts from :func:`load_category_counts`, or None for pandas.
+    """``--schema`` with DuckDB or Spark: category counts from :func:`load_category_counts` (or its Spark twin,
+    :func:`~scorio_core.io.engines.spark_rubric.load_category_counts_spark`), or None for pandas.
 
     ``--engine auto`` falls back to pandas when the rubric or the data is not supported in SQL;
-    ``--engine duckdb`` raises the reason (one line, exit 2).
+    ``--engine duckdb`` or ``spark`` raises the reason (one line, exit 2).
     """
     from scorio_core.cli._common import choose_engine, parse_mapping
     from scorio_core.io.engines import EngineUnsupported, NotReadyError
 
-    if choose_engine(args) != "duckdb":
+    engine = choose_engine(args)
+    if engine not in ("duckdb", "spark"):
         return None
+    label = "DuckDB" if engine == "duckdb" else "Spark"
     try:
         if args.max_tokens is not None:
-            raise EngineUnsupported("--max-tokens derives token_ratio, which the DuckDB engine does not compute; "
+            raise EngineUnsupported(f"--max-tokens derives token_ratio, which the {label} engine does not compute; "
                                     "use --engine pandas.")
         from scorio_core.cli.rubric import read_frozen
-        from scorio_core.io.engines.rubric_counts import load_category_counts
 
         frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
-        result = load_category_counts(args.paths, args.schema, task=args.task, mapping=parse_mapping(args.mapping) or None,
-                                      format=args.format, thresholds=frozen)
+        common = dict(task=args.task, mapping=parse_mapping(args.mapping) or None, format=args.format, thresholds=frozen)
+        if engine == "spark":
+            from scorio_core.io.engines.spark_rubric import load_category_counts_spark
+
+            result = load_category_counts_spark(args.paths, args.schema, spark_master=args.spark_master, **common)
+        else:
+            from scorio_core.io.engines.rubric_counts import load_category_counts
+
+            result = load_category_counts(args.paths, args.schema, **common)
     except (EngineUnsupported, NotReadyError):
-        if getattr(args, "engine", "auto") == "duckdb":
+        if getattr(args, "engine", "auto") in ("duckdb", "spark"):
             raise
         args.engine = "pandas"  # auto: the pandas path categorizes (and reports what needs a choice)
         return None
-    args.engine_used = "duckdb"
+    args.engine_used = engine
     return result
 
 

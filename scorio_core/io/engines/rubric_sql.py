@@ -68,42 +68,68 @@ def _param(value, sql_type: str) -> _Frag:
 
 
 # ----------------------------------------------------------------------------- translation
-def _translate(node, signal_sql: Mapping[str, str], variables: Mapping, thresholds: Mapping, kinds, depth=0) -> _Frag:
-    """One type-checked expression node -> SQL (booleans, DOUBLE or VARCHAR)."""
+class _SQL:
+    """How :func:`_translate` writes DuckDB SQL: :class:`_Frag` text with ``?`` parameters."""
+
+    engine = "DuckDB"
+
+    def const(self, value, kind: str) -> _Frag:
+        return _param(value, {"bool": "BOOLEAN", "text": "VARCHAR", "number": "DOUBLE"}[kind])
+
+    def signal(self, expr) -> _Frag:
+        return _Frag(expr)
+
+    def paren(self, x: _Frag) -> _Frag:
+        return _Frag("(") + x + _Frag(")")
+
+    def not_(self, x: _Frag) -> _Frag:
+        return _Frag("(NOT ") + x + _Frag(")")
+
+    def boolop(self, op: str, xs: list) -> _Frag:
+        return _Frag("(") + _join(xs, f" {op.upper()} ") + _Frag(")")
+
+    def compare(self, op: str, left: _Frag, right: _Frag) -> _Frag:
+        op = {"==": "=", "!=": "<>"}.get(op, op)
+        return _Frag("(") + left + _Frag(f" {op} ") + right + _Frag(")")
+
+
+def _translate(node, signal_sql: Mapping, variables: Mapping, thresholds: Mapping, kinds, depth=0, backend=None):
+    """One type-checked expression node -> a backend expression (SQL text by default; Spark columns with
+    :class:`scorio_core.io.engines.spark_rubric.SparkColumns`). Booleans, DOUBLE or text; NaN -> NULL."""
     from scorio_core.rubric.kernel import BOOL, NUMBER
     from scorio_core.rubric.nodes import BoolOp, Compare, Const, Name, Not
 
+    b = backend if backend is not None else _SQL()
     if depth > 2_000:
-        raise EngineUnsupported("the rubric's conditions nest too deeply for SQL; use --engine pandas.")
-    rec = lambda n: _translate(n, signal_sql, variables, thresholds, kinds, depth + 1)  # noqa: E731
+        raise EngineUnsupported(f"the rubric's conditions nest too deeply for the {b.engine} engine; use --engine pandas.")
+    rec = lambda n: _translate(n, signal_sql, variables, thresholds, kinds, depth + 1, b)  # noqa: E731
     if isinstance(node, Const):
         v = node.value
         if isinstance(v, bool):
-            return _param(v, "BOOLEAN")
+            return b.const(v, "bool")
         if isinstance(v, str):
-            return _param(v, "VARCHAR")
+            return b.const(v, "text")
         v = float(v)
-        return _param(None if np.isnan(v) else v, "DOUBLE")
+        return b.const(None if np.isnan(v) else v, "number")
     if isinstance(node, Name):
         name = node.name
         if name in variables:  # inlined, parenthesised
-            return _Frag("(") + rec(variables[name]) + _Frag(")")
+            return b.paren(rec(variables[name]))
         if name in thresholds:
             v = float(thresholds[name])
-            return _param(None if np.isnan(v) else v, "DOUBLE")  # NaN threshold: every comparison unknown
+            return b.const(None if np.isnan(v) else v, "number")  # NaN threshold: every comparison unknown
         if name in signal_sql:
-            return _Frag(signal_sql[name])
-        raise EngineUnsupported(f"rubric name {name!r} is not a column the DuckDB engine reads; use --engine pandas.")
+            return b.signal(signal_sql[name])
+        raise EngineUnsupported(f"rubric name {name!r} is not a column the {b.engine} engine reads; use --engine pandas.")
     if isinstance(node, Not):
-        return _Frag("(NOT ") + rec(node.operand) + _Frag(")")
+        return b.not_(rec(node.operand))
     if isinstance(node, BoolOp):
-        return _Frag("(") + _join([rec(o) for o in node.operands], f" {node.op.upper()} ") + _Frag(")")
+        return b.boolop(node.op, [rec(o) for o in node.operands])
     assert isinstance(node, Compare)
-    op = {"==": "=", "!=": "<>"}.get(node.op, node.op)
     kind = kinds(node.left)
     if kind not in (BOOL, NUMBER) and node.op not in ("==", "!="):  # type checking forbids it already
         raise EngineUnsupported(f"'{node.op}' on {kind} values is not supported.")
-    return _Frag("(") + rec(node.left) + _Frag(f" {op} ") + rec(node.right) + _Frag(")")
+    return b.compare(node.op, rec(node.left), rec(node.right))
 
 
 @dataclass(frozen=True)
@@ -113,7 +139,8 @@ class SQLRubric:
     Attributes
     ----------
     conditions : tuple of (str, list)
-        One ``(sql, params)`` per category ``0..C``: a boolean SQL expression (NULL = unknown).
+        One ``(sql, params)`` per category ``0..C``: a boolean SQL expression (NULL = unknown); with a Spark
+        backend, one boolean ``pyspark.sql.Column`` per category instead.
     labels : tuple of str
         Category labels, length ``C+1``.
     weights : ndarray of shape (C+1,)
@@ -141,8 +168,8 @@ def category_case(conditions) -> tuple[str, list]:
     return frag.text, frag.params
 
 
-def compile_rubric(schema, signal_sql: Mapping[str, str], kind_of, frozen: Mapping | None = None) -> SQLRubric:
-    """Translate a schema into one SQL condition per category.
+def compile_rubric(schema, signal_sql: Mapping, kind_of, frozen: Mapping | None = None, *, backend=None) -> SQLRubric:
+    """Translate a schema into one SQL condition per category (or one Spark column, with ``backend``).
 
     Parameters
     ----------
@@ -156,6 +183,10 @@ def compile_rubric(schema, signal_sql: Mapping[str, str], kind_of, frozen: Mappi
         :meth:`scorio_core.rubric.SignalTable.kind`).
     frozen : dict of str to float, optional
         Frozen threshold values (``--freeze-thresholds``).
+    backend : object, optional
+        Expression builder (``const``, ``signal``, ``paren``, ``not_``, ``boolop``, ``compare``, ``engine``);
+        the default writes DuckDB SQL, :class:`scorio_core.io.engines.spark_rubric.SparkColumns` Spark columns
+        (``signal_sql`` then maps names to columns and ``conditions`` holds one column per category).
 
     Returns
     -------
@@ -181,7 +212,8 @@ def compile_rubric(schema, signal_sql: Mapping[str, str], kind_of, frozen: Mappi
         elif t.kind == "absolute":
             thresholds[name] = float(t.value)
         else:
-            raise EngineUnsupported(f"threshold {name!r} is a percentile of the data; the DuckDB engine supports absolute "
+            engine = backend.engine if backend is not None else "DuckDB"
+            raise EngineUnsupported(f"threshold {name!r} is a percentile of the data; the {engine} engine supports absolute "
                                     "(or frozen) thresholds only; use --engine pandas.")
     exprs = schema.expressions()
     variables = {v.name: exprs[f"variable:{v.name}"] for v in schema.variables}
@@ -207,8 +239,8 @@ def compile_rubric(schema, signal_sql: Mapping[str, str], kind_of, frozen: Mappi
 
     conditions = []
     for i in range(len(schema.categories)):
-        frag = _translate(exprs[f"category:{i}"], signal_sql, variables, thresholds, kinds)
-        conditions.append((frag.text, frag.params))
+        expr = _translate(exprs[f"category:{i}"], signal_sql, variables, thresholds, kinds, backend=backend)
+        conditions.append(expr if backend is not None else (expr.text, expr.params))
     return SQLRubric(tuple(conditions), tuple(schema.labels), np.asarray(schema.weights, dtype=float), thresholds)
 
 

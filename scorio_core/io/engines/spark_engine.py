@@ -75,6 +75,66 @@ def load_counts_spark(
     EngineUnsupported
         Inputs only the pandas readers handle.
     """
+    spark = spark if spark is not None else spark_session(spark_master)
+    inp = read_inputs(spark, paths, format, mapping)
+    canon, layout, has_trial = inp.canon, inp.layout, inp.has_trial
+    try:
+        if layout == "counts":
+            cells, per_file = _count_counts(canon, inp.labels)
+            n_attempts = 0
+        else:
+            cells, per_file, n_attempts = _count_attempts(canon, inp.labels, has_trial)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - Spark job failures (malformed rows in FAILFAST mode...)
+        raise spark_error(exc, inp.groups[0]) from None
+    from scorio_core.io.engines.frames import count_frame
+
+    table = count_frame(cells)
+    infos = source_infos(inp, per_file, hash_files)
+    prefix = None
+    if trial_prefix and has_trial:
+        try:
+            prefix = _prefix_by_task(spark, canon, table, infos, n_attempts)
+        except Exception as exc:  # noqa: BLE001 - Spark job failures
+            raise spark_error(exc, inp.groups[0]) from None
+    notes = []
+    if layout == "attempts" and prefix is not None:
+        notes.append(f"{n_attempts:,} attempts counted by the Spark engine into {len(table):,} (model, task, question) "
+                     "cells; trial order is kept as prefix counts (correct answers among the first n trials).")
+    elif layout == "attempts":
+        notes.append(f"{n_attempts:,} attempts counted by the Spark engine into {len(table):,} (model, task, question) "
+                     "cells; trial order is not kept (trajectories: --engine spark computes prefix counts itself).")
+    return count_dataset(inp, table, infos, notes, prefix)
+
+
+class SparkInputs:
+    """Files read by Spark under canonical names (:func:`read_inputs`).
+
+    Attributes: ``files`` (InputFile list), ``groups`` and ``guesses`` (one mapping per group),
+    ``defaults`` (notes on defaulted fields), ``layout`` (``"attempts"`` or ``"counts"``),
+    ``has_trial``, ``labels`` (the groups' names, for errors) and ``canon`` (the union DataFrame).
+    """
+
+    def __init__(self, files, groups, guesses, defaults, layout, has_trial, labels, canon):
+        self.files, self.groups, self.guesses, self.defaults = files, groups, guesses, defaults
+        self.layout, self.has_trial, self.labels, self.canon = layout, has_trial, labels, canon
+
+
+def read_inputs(spark, paths, format=None, mapping=None, extra=None) -> SparkInputs:
+    """Expand, group and read the inputs as one canonical DataFrame (see :func:`load_counts_spark`).
+
+    ``extra`` is passed to :func:`~scorio_core.io.engines.spark_inputs.canonical_frame` (more columns per group).
+
+    Raises
+    ------
+    EngineUnsupported
+        Formats Spark does not read here, mixed count and attempt tables, a trial column in some inputs only.
+    InputError
+        A glob matching nothing, an unreadable file, a missing column.
+    """
+    from pyspark.sql import functions as F
+
     files = expand_inputs(paths, format, remote=True)
     unknown = [f for f in files if f.format is None]
     if unknown and unknown[0].remote:
@@ -83,14 +143,6 @@ def load_counts_spark(
     if unknown:
         raise EngineUnsupported("the Spark engine reads CSV, TSV, Parquet and JSONL tables only (by suffix, .gz allowed); "
                                 "use --engine pandas or --format.", source=unknown[0].name)
-    spark = spark if spark is not None else spark_session(spark_master)
-    from pyspark.sql import functions as F
-
-    from scorio_core.io._dataset import Dataset, SourceInfo
-    from scorio_core.io._quality import compute_report
-    from scorio_core.io.engines.duckdb_inputs import sha256_file
-    from scorio_core.io.engines.frames import count_frame
-
     by_fmt: dict[str, list[InputFile]] = {}
     for f in files:
         by_fmt.setdefault(f.format, []).append(f)
@@ -106,7 +158,7 @@ def load_counts_spark(
     stems = F.create_map(*pairs) if pairs else F.create_map().cast("map<string,string>")
     frames, guesses, defaults = [], [], []
     for g in groups:
-        df, guess, d = canonical_frame(spark, g, mapping, stems)
+        df, guess, d = canonical_frame(spark, g, mapping, stems, extra)
         frames.append(df)
         guesses.append(guess)
         defaults += d
@@ -120,49 +172,40 @@ def load_counts_spark(
         raise EngineUnsupported("some inputs have a trial column and some do not; use --engine pandas.", source=labels)
     canon = frames[0]
     for other in frames[1:]:
-        canon = canon.unionByName(other)
+        canon = canon.unionByName(other, allowMissingColumns=True)  # extra columns some groups lack: null
     has_trial = layout == "attempts" and with_trial.pop()
-    try:
-        if layout == "counts":
-            cells, per_file = _count_counts(canon, labels)
-            n_attempts = 0
-        else:
-            cells, per_file, n_attempts = _count_attempts(canon, labels, has_trial)
-    except InputError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - Spark job failures (malformed rows in FAILFAST mode...)
-        raise spark_error(exc, groups[0]) from None
-    table = count_frame(cells)
+    return SparkInputs(files, groups, guesses, defaults, layout, has_trial, labels, canon)
+
+
+def source_infos(inp: SparkInputs, per_file: dict, hash_files: bool) -> tuple:
+    """One :class:`~scorio_core.io.SourceInfo` per input file (rows read; remote URIs unhashed)."""
+    from scorio_core.io._dataset import SourceInfo
+    from scorio_core.io.engines.duckdb_inputs import sha256_file
+
     rows_by_name = {}
     for uri, n in per_file.items():
         rows_by_name[os.path.realpath(path_of(uri)) if urlparse(uri).scheme in ("file", "") else uri] = n
-    remote_rows = _remote_rows(files, rows_by_name)
-    infos = tuple(
+    remote_rows = _remote_rows(inp.files, rows_by_name)
+    return tuple(
         SourceInfo(f.name, f.format, "" if f.remote or not hash_files else sha256_file(f.path),
-                   int(remote_rows[f.path] if f.remote else rows_by_name.get(os.path.realpath(f.path), 0)), layout,
+                   int(remote_rows[f.path] if f.remote else rows_by_name.get(os.path.realpath(f.path), 0)), inp.layout,
                    tuple(guess.mapping.items()))
-        for g, guess in zip(groups, guesses) for f in g.files
+        for g, guess in zip(inp.groups, inp.guesses) for f in g.files
     )
-    prefix = None
-    if trial_prefix and has_trial:
-        try:
-            prefix = _prefix_by_task(spark, canon, table, infos, n_attempts)
-        except Exception as exc:  # noqa: BLE001 - Spark job failures
-            raise spark_error(exc, groups[0]) from None
-    notes = []
-    if remote_rows:
-        notes.append(f"{len(remote_rows)} remote input(s) listed and read by Spark; their files are not hashed "
-                     "(sources record the URI, without credentials, and the rows read).")
-    if layout == "attempts" and prefix is not None:
-        notes.append(f"{n_attempts:,} attempts counted by the Spark engine into {len(table):,} (model, task, question) "
-                     "cells; trial order is kept as prefix counts (correct answers among the first n trials).")
-    elif layout == "attempts":
-        notes.append(f"{n_attempts:,} attempts counted by the Spark engine into {len(table):,} (model, task, question) "
-                     "cells; trial order is not kept (trajectories: --engine spark computes prefix counts itself).")
+
+
+def count_dataset(inp: SparkInputs, table, infos: tuple, notes: list, prefix=None):
+    """The count-table :class:`~scorio_core.io.Dataset` (report computed on ``table``, as the DuckDB engine's)."""
+    from scorio_core.io._dataset import Dataset
+    from scorio_core.io._quality import compute_report
+
+    if any(f.remote for f in inp.files):
+        notes = [f"{sum(f.remote for f in inp.files)} remote input(s) listed and read by Spark; their files are not "
+                 "hashed (sources record the URI, without credentials, and the rows read).", *notes]
     meta = {
         "sources": tuple((i.name, i.format) for i in infos),
         "mappings": tuple((i.name, i.mapping) for i in infos),
-        "defaults": tuple(defaults),
+        "defaults": tuple(inp.defaults),
         "notes": tuple(notes),
     }
     report = compute_report(table, "counts", source_names=tuple(i.name for i in infos), meta=meta)

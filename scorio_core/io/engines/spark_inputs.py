@@ -243,8 +243,12 @@ def spark_error(exc: Exception, group: Group) -> InputError:
                       source=group.label)
 
 
-def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stems):
-    """The group's rows under canonical names, with the mapping used and the defaults applied."""
+def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stems, extra=None):
+    """The group's rows under canonical names, with the mapping used and the defaults applied.
+
+    ``extra(group, guess, types)``, when given, returns more columns (aliased) to keep beside the canonical
+    ones (the rubric signals of :mod:`scorio_core.io.engines.spark_rubric`); ``types`` maps each column of
+    the files to its Spark type."""
     from pyspark.sql import functions as F
 
     from scorio_core.io._schema import infer_mapping
@@ -298,4 +302,6 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
         raw = F.col(spark_ident(gm["is_correct"], cols)).cast("string")
         select += [o.alias("o"), o_bad.alias("bad_o"), raw.alias("raw_o")]
     select.append(file_col.alias("file"))
+    if extra is not None:
+        select += extra(group, guess, types)
     return df.select(*select), guess, defaults

@@ -1,0 +1,309 @@
+"""Rubric category counts on Spark: files -> per-(model, task, question) category counts -> task outcomes.
+
+The Spark twin of :mod:`scorio_core.io.engines.rubric_counts` (same result type, same semantics,
+same refusals): the rubric is translated by :func:`scorio_core.io.engines.rubric_sql.compile_rubric`
+into one boolean Spark column per category (:class:`SparkColumns`: Spark's ``AND``/``OR``/``NOT``
+and comparisons are SQL's three-valued logic, NULL = unknown, NaN mapped to NULL first), the
+first category whose condition is true is each attempt's code (``-1`` for none), and the
+attempts of each category are counted per (model, task, question). The counts feed
+rubric-weighted Bayes@N (paper Appendix F) through
+:func:`scorio_core.io.engines.rubric_outcomes.sql_task_outcomes`, exactly as DuckDB's do.
+
+Signals come from typed (Parquet) columns: numbers (integers, floats, booleans) as DOUBLE with NaN
+as NULL, text as strings. A signal read from CSV/TSV/JSONL is refused (Spark reads those as text or
+infers types differently from the pandas reader, so the rubric's types could differ); the binary
+correctness rubric needs no signal and runs on any format.
+
+Safety: every constant is a ``lit``; column names come from the files' schemas and are referenced
+only through :func:`~scorio_core.io.engines.spark_inputs.spark_ident`. No user text is formatted
+into SQL.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import os
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.errors import InputError
+from scorio_core.io.engines._sql import EngineUnsupported
+
+__all__ = ["SparkColumns", "load_category_counts_spark"]
+
+_SPARK_TYPES = {"bool": "boolean", "text": "string", "number": "double"}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+class SparkColumns:
+    """Expression builder for :func:`~scorio_core.io.engines.rubric_sql.compile_rubric`: rubric nodes -> Spark columns."""
+
+    engine = "Spark"
+
+    def const(self, value, kind: str):
+        from pyspark.sql import functions as F
+
+        return F.lit(value).cast(_SPARK_TYPES[kind])
+
+    def signal(self, column):
+        return column
+
+    def paren(self, x):
+        return x
+
+    def not_(self, x):
+        return ~x
+
+    def boolop(self, op: str, xs: list):
+        return functools.reduce(operator.and_ if op == "and" else operator.or_, xs)
+
+    def compare(self, op: str, left, right):
+        return _COMPARE[op](left, right)
+
+
+def _signal_reader(candidates: set[str]):
+    """The ``extra`` hook of :func:`~scorio_core.io.engines.spark_engine.read_inputs` for rubric signals.
+
+    Returns ``(hook, kinds, typed_only)``: ``kinds`` fills with every pandas column's kind (``"number"``,
+    ``"text"`` or ``"other"``), ``typed_only`` with the candidate signals found in CSV/TSV/JSONL groups.
+    """
+    from pyspark.sql import functions as F
+
+    from scorio_core.io._schema import BINARY_SIGNALS, SIGNAL_COLUMNS, STRING_SIGNALS
+    from scorio_core.io.engines.rubric_counts import _pandas_names
+    from scorio_core.io.engines.spark_inputs import column_kind, spark_ident
+
+    kinds: dict[str, str] = {}
+    typed_only: dict[str, str] = {}
+    binary: list = []
+
+    def hook(group, guess, types):
+        cols = set(types)
+        out = []
+        for name, col in _pandas_names(list(types), guess.mapping).items():
+            kind = column_kind(types[col])
+            k = "number" if kind in ("int", "float", "bool") else "text" if kind == "text" else "other"
+            if name in STRING_SIGNALS and k != "text" or name in SIGNAL_COLUMNS and name not in STRING_SIGNALS and k == "text":
+                k = "other"
+            if group.fmt != "parquet":
+                k = "other"
+                if name in candidates:
+                    typed_only.setdefault(name, group.label)
+            prev = kinds.setdefault(name, k)
+            if prev != k:
+                kinds[name] = "other"
+            if name not in candidates or k == "other":
+                continue
+            c = F.col(spark_ident(col, cols))
+            if k == "number":
+                v = c.cast("double")
+                v = F.when(~F.isnan(v), v) if kind == "float" else v
+                if name in BINARY_SIGNALS:
+                    binary.append((name, group.label))
+            else:
+                v = c.cast("string")
+            out.append(v.alias(_alias(name)))
+        return out
+
+    hook.binary = binary
+    return hook, kinds, typed_only
+
+
+def _alias(name: str) -> str:
+    return "__sig_" + name.encode().hex()  # any column name -> a plain identifier
+
+
+def load_category_counts_spark(
+    paths,
+    schema,
+    *,
+    task: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    format: str | None = None,
+    thresholds: Mapping[str, float] | None = None,
+    spark_master: str | None = None,
+    spark=None,
+    hash_files: bool = True,
+):
+    """Count rubric categories per (model, task, question) with Spark SQL, without an attempt table.
+
+    Parameters
+    ----------
+    paths : str, os.PathLike or sequence of them
+        Attempt-level CSV/TSV/Parquet/JSONL files, folders, globs or URIs (as :func:`load_counts` with
+        ``engine="spark"``); rubric signals other than ``is_correct`` are read from Parquet only.
+    schema : Schema, str, path or dict
+        Rubric schema (built-in name, JSON file or document).
+    task : str, optional
+        Keep only this task's cells (all tasks otherwise).
+    mapping, format, hash_files
+        As :func:`scorio_core.io.engines.load_counts`.
+    thresholds : dict of str to float, optional
+        Frozen threshold values (``--freeze-thresholds``).
+    spark_master : str, optional
+        Spark master URL (:func:`~scorio_core.io.engines.spark_session.spark_session`).
+    spark : pyspark.sql.SparkSession, optional
+        Use this session instead.
+
+    Returns
+    -------
+    CategoryCountsSQL
+        As :func:`scorio_core.io.engines.rubric_counts.load_category_counts`: ``cells`` (one row per
+        (task, model, question_id) in first-appearance order: file order, then Spark's row id, which
+        follows each file's split order) with ``n_trials``, ``n_correct``, ``unmatched`` and ``c0..cC``
+        (``sum(c*) + unmatched == n_trials``), per-task coverage, the count dataset.
+
+    Raises
+    ------
+    EngineUnsupported
+        Derived signals, percentile thresholds (not frozen), unknown names, type errors, count tables,
+        signals read from CSV/TSV/JSONL or whose type differs between files, binary signals with other
+        values than 0 and 1 (the message says which; ``--engine pandas`` handles them).
+    NotReadyError
+        Duplicate keys, non-binary or missing outcomes (as :func:`load_counts`).
+    InputError
+        Bad files, ids, trials or outcomes (as :func:`load_counts`).
+
+    References
+    ----------
+    Hariri et al., "Don't Pass@k: A Bayesian Framework for Large Language Model Evaluation",
+    ICLR 2026, arXiv:2510.04265, Appendix F (categorical rubrics, rubric-weighted Bayes@N).
+    """
+    from pyspark.sql import functions as F
+
+    from scorio_core.io.engines.frames import count_frame
+    from scorio_core.io.engines.rubric_counts import CategoryCountsSQL, _prototype
+    from scorio_core.io.engines.rubric_sql import compile_rubric
+    from scorio_core.io.engines.spark_engine import _count_attempts, count_dataset, read_inputs, source_infos
+    from scorio_core.io.engines.spark_inputs import spark_error
+    from scorio_core.io.engines.spark_session import spark_session
+    from scorio_core.rubric.engine import BoundRubric, _schema
+    from scorio_core.rubric.signals import derive_signals
+
+    schema = _schema(schema)
+    spark = spark if spark is not None else spark_session(spark_master)
+    hook, kinds, typed_only = _signal_reader(set(schema.signals) - {"is_correct"})
+    inp = read_inputs(spark, paths, format, mapping, extra=hook)
+    if inp.layout != "attempts":
+        raise EngineUnsupported("a rubric needs attempt-level data; count tables only support binary correctness.",
+                                source=inp.labels)
+    for s in schema.signals:
+        if s in typed_only:
+            raise EngineUnsupported(f"rubric signal {s!r} is read from a CSV/TSV/JSONL file; with --engine spark rubric "
+                                    "signals come from Parquet (typed columns) only: convert the files to Parquet, or use "
+                                    "--engine duckdb or pandas.", source=typed_only[s])
+    proto = _prototype({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
+    derived, derive_notes = derive_signals(proto)
+    added = [c for c in derived.columns if c not in proto.columns]
+    if added:
+        raise EngineUnsupported(f"the data yields derived signals ({', '.join(added)}), which the Spark engine does not "
+                                "compute; use --engine pandas.")
+    try:
+        bound = BoundRubric(proto, schema)
+    except InputError as exc:
+        raise EngineUnsupported(f"{exc} (the pandas engine reports it with positions)") from None
+    needed = [s for s in schema.signals if s != "is_correct" and bound.table.kind(s) is not None]
+    for s in needed:
+        if kinds.get(s) == "other":
+            raise EngineUnsupported(f"signal {s!r} has a type the Spark engine cannot match (or it differs between "
+                                    "files); use --engine pandas.")
+    present = [s for s in needed if s in kinds]
+    canon = inp.canon
+    signal_cols = {s: F.col(_alias(s)) for s in present}
+    signal_cols["is_correct"] = F.col("o")
+    for s in needed:
+        if s not in present:  # a known signal absent from the data: missing everywhere
+            signal_cols[s] = F.lit(None).cast("string" if bound.table.kind(s) == "text" else "double")
+    rub = compile_rubric(schema, signal_cols, bound.table.kind, thresholds, backend=SparkColumns())
+    try:
+        for name, label in hook.binary:
+            if name in present and canon.filter(~F.col(_alias(name)).isin(0.0, 1.0)).limit(1).count():
+                raise EngineUnsupported(f"signal {name!r} has values other than 0 and 1; use --engine pandas.", source=label)
+        cells_v, per_file, _ = _count_attempts(canon, inp.labels, inp.has_trial)
+        cells, coverage = _categorize(canon, rub, present, signal_cols, kinds, inp)
+    except (InputError, EngineUnsupported):
+        raise
+    except Exception as exc:  # noqa: BLE001 - Spark job failures
+        raise spark_error(exc, inp.groups[0]) from None
+    if task is not None:
+        cells = cells[cells["task"] == task].reset_index(drop=True)
+    infos = source_infos(inp, per_file, hash_files)
+    note = f"{int(cells_v['n_trials'].sum()):,} attempts categorized by the Spark engine (rubric {schema.name!r})."
+    dataset = count_dataset(inp, count_frame(cells_v), infos, [note])
+    return CategoryCountsSQL(cells, rub.labels, rub.weights, rub.thresholds, coverage, tuple(bound.static),
+                             tuple(derive_notes), schema, dataset, tuple(needed))
+
+
+def _categorize(canon, rub, present, signal_cols, kinds, inp):
+    """Codes and counts: (cells frame in first-appearance order, per-task coverage)."""
+    from pyspark.sql import functions as F
+
+    from scorio_core.io.engines.spark_engine import _collect
+    from scorio_core.io.engines.spark_inputs import path_of
+
+    C = len(rub.labels)
+    flags = [F.coalesce(cond, F.lit(False)).alias(f"__k{i}") for i, cond in enumerate(rub.conditions)]
+    code = F.lit(-1)
+    for i in reversed(range(C)):  # first match wins
+        code = F.when(F.col(f"__k{i}"), F.lit(i)).otherwise(code)
+    miss, pres = {}, {}
+    for s in present:
+        col = signal_cols[s]
+        miss[s] = (col.isNull() | (F.abs(col) == F.lit(float("inf")))) if kinds[s] == "number" else col.isNull()
+        if kinds[s] != "number":
+            pres[s] = col.isNotNull()
+    coded = canon.select("model", "task", "question_id", "o", "file", F.monotonically_increasing_id().alias("__pos"),
+                         *flags, *[m.alias(f"__m{j}") for j, m in enumerate(miss.values())],
+                         *[p.alias(f"__p{j}") for j, p in enumerate(pres.values())])
+    coded = coded.withColumn("code", code).cache()
+    try:
+        counts = [F.count(F.when(F.col("code") == i, 1)).alias(f"c{i}") for i in range(C)]
+        by_file = _collect(coded.groupBy("file", "task", "model", "question_id").agg(
+            F.count(F.lit(1)).alias("n_trials"), F.count(F.when(F.col("o") == 1, 1)).alias("n_correct"),
+            F.count(F.when(F.col("code") < 0, 1)).alias("unmatched"), *counts, F.min("__pos").alias("pos")))
+        stats = [F.count(F.lit(1)), F.count(F.when(F.col("code") < 0, 1))]
+        for j, s in enumerate(present):
+            m = F.col(f"__m{j}")
+            stats += [F.count(F.when(m, 1)), F.count(F.when(m & (F.col("code") < 0), 1))]
+            if kinds[s] != "number":
+                stats.append(F.count(F.when(F.col(f"__p{list(pres).index(s)}"), 1)))
+        for i in range(C):
+            stats += [F.count(F.when(F.col(f"__k{i}"), 1)), F.collect_set(F.when(F.col(f"__k{i}"), F.col("code")))]
+        rows = coded.groupBy("task").agg(*stats).collect()
+    finally:
+        coded.unpersist()
+    coverage = {}
+    for row in rows:
+        it = iter(row[3:])
+        sig = {}
+        for s in present:
+            miss_n, miss_un = next(it), next(it)
+            present_n = next(it) if kinds[s] != "number" else None
+            sig[s] = (int(miss_n), int(miss_un), present_n)
+        cats = [(int(next(it)), sorted(next(it) or [])) for _ in range(C)]
+        coverage[str(row[0])] = {"n": int(row[1]), "unmatched": int(row[2]), "signals": sig, "categories": cats}
+    return _cells(by_file, C, inp, path_of), coverage
+
+
+def _cells(by_file: dict, C: int, inp, path_of) -> pd.DataFrame:
+    """Per-(file, cell) counts -> per-cell counts ordered by first appearance (file order, then row id)."""
+    index = {os.path.realpath(f.path): i for i, f in enumerate(inp.files) if not f.remote}
+    files = pd.Series(by_file["file"], dtype=object)
+    local = files.map(lambda u: os.path.realpath(path_of(u)) if "://" not in u or u.startswith("file:") else None)
+    remote = sorted(set(files[local.isna()]))  # read under a URI: after the local files, by name
+    order = local.map(index).astype("float64")
+    order[local.isna()] = files[local.isna()].map({u: len(index) + i for i, u in enumerate(remote)})
+    cols = ["n_trials", "n_correct", "unmatched"] + [f"c{i}" for i in range(C)]
+    frame = pd.DataFrame({"task": by_file["task"], "model": by_file["model"], "question_id": by_file["question_id"],
+                          **{c: np.asarray(by_file[c], dtype=np.int64) for c in cols},
+                          "__file": order.to_numpy(), "__pos": np.asarray(by_file["pos"], dtype=np.int64)})
+    if frame.empty:
+        return frame.drop(columns=["__file", "__pos"])
+    frame = frame.sort_values(["__file", "__pos"], kind="stable")
+    out = frame.groupby(["task", "model", "question_id"], sort=False)[cols].sum().reset_index()
+    for key in ("task", "model", "question_id"):
+        out[key] = out[key].astype(object).map(str)
+    return out.astype({c: np.int64 for c in cols})

@@ -1,0 +1,123 @@
+"""Rubric category counts on Spark (``local[2]``) equal DuckDB's (and so the pandas rubric engine's).
+
+DuckDB's SQL rubric is tested against the pandas kernel in ``test_engines_rubric.py``; here Spark's
+cells, coverage, count dataset and CLI leaderboard must equal DuckDB's on the same Parquet files.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("duckdb")
+pytest.importorskip("pyspark")
+if not shutil.which("java"):
+    pytest.skip("no Java runtime (make test installs default-jre-headless)", allow_module_level=True)
+
+from scorio_core.io.engines import EngineUnsupported  # noqa: E402
+from scorio_core.io.engines.rubric_counts import load_category_counts  # noqa: E402
+from scorio_core.io.engines.spark_rubric import load_category_counts_spark  # noqa: E402
+from scorio_core.rubric import Schema  # noqa: E402
+from scorio_core.rubric.jsonio import schema_to_json  # noqa: E402
+from scorio_core.rubric.schema import Category, Threshold, Variable  # noqa: E402
+
+pytestmark = [pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+              pytest.mark.xdist_group("spark-rubric")]
+
+SCHEMA = Schema("S", [Category("a", 'hi and fr == "stop"', 0), Category("b", "is_correct >= 0.5 or not hi", 1),
+                      Category("c", "fr != 'length'", 2)], [Variable("hi", "x >= tau")], [Threshold("tau", value=1.0)])
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("scorio-test-rubric")
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "2").config("spark.driver.memory", "1g").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def _frame(seed: int, models=("mb", "ma", "mc")) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    n = 20 * len(models)
+    x = rng.uniform(0, 3, n).round(3)
+    x[rng.random(n) < 0.2] = np.nan
+    x[rng.random(n) < 0.05] = np.inf
+    fr = rng.choice(["stop", "length", "it's \"q\""], n).astype(object)
+    fr[rng.random(n) < 0.1] = None  # missing text: unknown in every comparison
+    return pd.DataFrame({"model": np.repeat(list(models), 20), "task": np.where(np.arange(n) % 7 == 0, "u", "t"),
+                         "question": [f"q{i % 5}" for i in range(n)], "trial": np.tile(np.repeat(np.arange(4), 5), len(models)),
+                         "correct": rng.integers(0, 2, n), "x": x, "fr": fr, "has_box": rng.integers(0, 2, n),
+                         "flag": rng.random(n) < 0.5})
+
+
+def _same(got, want) -> None:
+    pd.testing.assert_frame_equal(got.cells, want.cells)
+    assert got.coverage == want.coverage
+    assert got.labels == want.labels and got.thresholds == want.thresholds and got.signals == want.signals
+    np.testing.assert_array_equal(got.weights, want.weights)
+    assert got.issues_static == want.issues_static and got.notes == want.notes
+    pd.testing.assert_frame_equal(got.dataset.counts, want.dataset.counts)
+    assert [(s.name, s.rows) for s in got.dataset.sources] == [(s.name, s.rows) for s in want.dataset.sources]
+
+
+def test_spark_category_counts_equal_duckdb(tmp_path, spark):
+    from scorio_core.rubric.builtins import BUILTIN_SCHEMAS
+
+    # two files, models in first-appearance order mb, ma, mc, md: the cells keep it
+    _frame(0).to_parquet(tmp_path / "a.parquet", index=False)
+    _frame(1, models=("md", "ma")).assign(trial=lambda f: f.trial + 4).to_parquet(tmp_path / "b.parquet", index=False)
+    paths = [str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")]
+    tricky = Schema("T", [Category("p", "not (x > 1.5 or fr == 'stop') and flag == 1", 2),
+                          Category("q", "(x != 2.0 and has_box == 1) or (fr != 'length' and not (flag >= 0.5))", 1),
+                          Category("r", "x <= tau or is_correct == 1", 0)], (), [Threshold("tau", value=0.5)])
+    for schema in (SCHEMA, tricky, BUILTIN_SCHEMAS["Format Compliance & Correctness"], BUILTIN_SCHEMAS["Binary correctness"]):
+        got = load_category_counts_spark(paths, schema, spark=spark, hash_files=False)
+        _same(got, load_category_counts(paths, schema, hash_files=False))
+        assert list(dict.fromkeys(got.cells["model"])) == ["mb", "ma", "mc", "md"]
+        assert (got.cells[[f"c{i}" for i in range(len(got.labels))]].sum(axis=1) + got.cells["unmatched"]
+                == got.cells["n_trials"]).all()
+    # frozen thresholds and one task
+    frozen = load_category_counts_spark(paths, SCHEMA, spark=spark, task="u", thresholds={"tau": 2.0}, hash_files=False)
+    _same(frozen, load_category_counts(paths, SCHEMA, task="u", thresholds={"tau": 2.0}, hash_files=False))
+    assert set(frozen.cells["task"]) == {"u"} and frozen.thresholds == {"tau": 2.0}
+
+
+def test_spark_rubric_leaderboard_cli_equals_duckdb_and_refusals(tmp_path, spark, capsys):
+    from scorio_core.cli import main
+
+    path = tmp_path / "runs.parquet"
+    _frame(2).to_parquet(path, index=False)
+    schema_file = tmp_path / "s.json"
+    schema_file.write_text(schema_to_json(SCHEMA))
+    outs = {}
+    for engine in ("spark", "duckdb"):
+        assert main(["leaderboard", str(path), "--schema", str(schema_file), "--engine", engine, "--output", "json"]) == 0
+        outs[engine] = json.loads(capsys.readouterr().out)
+    assert outs["spark"].pop("engine") == "spark" and outs["duckdb"].pop("engine") == "duckdb"
+    assert outs["spark"] == outs["duckdb"]
+    # a signal read from CSV: refused with the reason (Spark reads CSV text untyped); --engine auto keeps pandas
+    frame = _frame(3)
+    frame.to_csv(tmp_path / "runs.csv", index=False)
+    with pytest.raises(EngineUnsupported, match="Parquet"):
+        load_category_counts_spark(str(tmp_path / "runs.csv"), SCHEMA, spark=spark, hash_files=False)
+    assert main(["leaderboard", str(tmp_path / "runs.csv"), "--schema", str(schema_file), "--engine", "spark"]) == 2
+    err = capsys.readouterr().err
+    assert "Parquet" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    # the binary rubric reads no signal: CSV is fine
+    binary = load_category_counts_spark(str(tmp_path / "runs.csv"), "Binary correctness", spark=spark, hash_files=False)
+    _same(binary, load_category_counts(str(tmp_path / "runs.csv"), "Binary correctness", hash_files=False))
+    # a binary signal with other values than 0/1, and a count table: refused as by DuckDB
+    frame.assign(has_box=frame.has_box * 2).to_parquet(tmp_path / "box.parquet", index=False)
+    with pytest.raises(EngineUnsupported, match="0 and 1"):
+        load_category_counts_spark(str(tmp_path / "box.parquet"), "Format Compliance & Correctness", spark=spark)
+    pd.DataFrame({"model": ["m"], "question_id": ["q"], "n_trials": [3], "n_correct": [1]}).to_parquet(tmp_path / "c.parquet")
+    with pytest.raises(EngineUnsupported, match="attempt-level"):
+        load_category_counts_spark(str(tmp_path / "c.parquet"), SCHEMA, spark=spark)
