@@ -260,6 +260,12 @@ def from_attempts(
     )
 
 
+def _is_grid(model_idx: np.ndarray, question_idx: np.ndarray, L: int, M: int) -> bool:
+    """Whether row ``i`` is cell ``(i // M, i % M)``: model ``i // M``, question ``i % M`` (first-appearance codes)."""
+    return bool((model_idx.reshape(L, M) == np.arange(L)[:, None]).all()
+                and (question_idx.reshape(L, M) == np.arange(M)).all())
+
+
 def from_counts(table: pd.DataFrame, task: str) -> Outcomes:
     """Build binary :class:`Outcomes` from a count table (``n_trials``, ``n_correct``).
 
@@ -274,8 +280,12 @@ def from_counts(table: pd.DataFrame, task: str) -> Outcomes:
     n_correct = table["n_correct"].to_numpy(dtype=np.int64)
     n_wrong = n_trials - n_correct
     bound = max((abs(int(f(x, initial=0))) for x in (n_correct, n_wrong) for f in (np.min, np.max)), default=0)
+    if len(n_trials) == L * M and L * M and _is_grid(model_idx, question_idx, L, M):
+        # one row per cell in model-major order (an engine's complete count table): the tensor is a reshape
+        counts[:, :, 1] = n_correct.reshape(L, M)
+        counts[:, :, 0] = n_wrong.reshape(L, M)
     # float64 sums of these integers are exact (every partial sum < 2**53): bincount, not add.at
-    if bound * len(n_trials) < 2**53 and L * M and int(model_idx.min()) >= 0 and int(question_idx.min()) >= 0:
+    elif bound * len(n_trials) < 2**53 and L * M and int(model_idx.min()) >= 0 and int(question_idx.min()) >= 0:
         cell = model_idx * M
         cell += question_idx
         flat = counts.reshape(L * M, 2)

@@ -45,6 +45,10 @@ def compute_report(
     L, T, Q = len(model.cat.categories), len(task.cat.categories), len(question.cat.categories)
     mnames, tnames, qnames = model.cat.categories, task.cat.categories, question.cat.categories
     counts_layout = layout == "counts"
+    if counts_layout:
+        grid = _grid_report(table, m, t, q, (mnames, tnames, qnames, Q))
+        if grid is not None:  # one row per cell, every model on the same questions: no cell keys needed
+            return QualityReport(layout=layout, n_rows=len(table), **grid, blocking=(), **meta)
 
     # cells (task, question, model) and trials per cell
     row_tq = t.astype(np.int64)  # (task, question) of each row, then the cell key: in place, two int64 arrays
@@ -126,6 +130,54 @@ def compute_report(
         blocking=tuple(blocking),
         **meta,
     )
+
+
+def _grid_report(table, m, t, q, names) -> dict | None:
+    """The report's fields for a complete count table in canonical order, or None for the general path.
+
+    A count table whose rows are sorted by (model, task, question) codes, where every model present has
+    the same (task, question) cells, each once, and each task has one trial count (the common layout of
+    an engine's count table), needs no cell keys: there are no gaps or duplicates, and per-question
+    tallies are column sums of the (models, cells) grid. Same fields as the general path (tested).
+    """
+    mnames, tnames, qnames, Q = names
+    n = m.size
+    if n == 0:
+        return None
+    B = int(np.argmax(m != m[0])) or n  # rows of the first model
+    if n % B:
+        return None
+    L = n // B
+    heads = m[::B]
+    tq = t[:B].astype(np.int64) * Q + q[:B]
+    if (np.diff(heads) <= 0).any() or (np.diff(tq) <= 0).any():
+        return None
+    if not ((m.reshape(L, B) == heads[:, None]).all() and (t.reshape(L, B) == t[:B]).all()
+            and (q.reshape(L, B) == q[:B]).all()):
+        return None
+    n_trials = table["n_trials"].to_numpy().reshape(L, B)
+    t0 = t[:B]
+    starts = np.flatnonzero(np.r_[True, t0[1:] != t0[:-1]])
+    if (np.minimum.reduceat(n_trials.min(axis=0), starts) != np.maximum.reduceat(n_trials.max(axis=0), starts)).any():
+        return None  # unequal trials within a task: the general path lists them
+    n_q = n_trials.sum(axis=0)
+    hits_q = table["n_correct"].to_numpy().reshape(L, B).sum(axis=0)
+    right, wrong = tq[(n_q > 0) & (hits_q == n_q)], tq[(n_q > 0) & (hits_q == 0)]
+    tasks = t0[starts]
+    return dict(
+        n_models=L, n_tasks=len(tasks), n_questions=B,
+        models=tuple(str(x) for x in mnames[heads]), tasks=tuple(str(x) for x in tnames[tasks]),
+        question_gaps=(), missing_cells=0, unequal_trials=(),
+        n_duplicate_rows=0, n_duplicate_keys=0, n_conflicting_keys=0, duplicates=(),
+        n_all_correct=len(right), n_all_wrong=len(wrong),
+        all_correct=_question_labels(right, tnames, qnames, Q), all_wrong=_question_labels(wrong, tnames, qnames, Q),
+        n_non_binary=0, non_binary_examples=(), n_missing_outcomes=0,
+    )
+
+
+def _question_labels(found, tnames, qnames, Q: int) -> tuple:
+    """(task, question) names of the first examples among (task, question) keys ``t * Q + q``."""
+    return tuple((str(tnames[int(k) // Q]), str(qnames[int(k) % Q])) for k in found[:EXAMPLES])
 
 
 def _cells(key: np.ndarray, space: int, weights: np.ndarray | None):
@@ -272,10 +324,7 @@ def _saturation(table, row_cell, cell_tq, counts_layout, names, space, rows=(Non
     right = keys[(n_q > 0) & (hits_q == n_q)]
     wrong = keys[(n_q > 0) & (hits_q == 0)]
 
-    def label(found):
-        return tuple((str(tnames[int(k) // Q]), str(qnames[int(k) % Q])) for k in found[:EXAMPLES])
-
-    return len(right), len(wrong), label(right), label(wrong)
+    return len(right), len(wrong), _question_labels(right, tnames, qnames, Q), _question_labels(wrong, tnames, qnames, Q)
 
 
 def _outcome_gaps(table, counts_layout):

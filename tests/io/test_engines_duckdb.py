@@ -205,3 +205,22 @@ def test_property_random_long_tables(tmp_path_factory, rows):
     frame["model"] = "m" + frame["model"].astype(str)
     frame.to_csv(path, index=False)
     pd.testing.assert_frame_equal(_norm(load_counts(path, hash_files=False).counts), _pandas_counts(path))
+
+
+def test_count_table_categories_and_rows_in_the_pandas_order(tmp_path):
+    # natural order (q2 < q10, m9 < m10) differs from text order and from the file's order; quotes and SQL text
+    # in identifiers travel through the dictionary tables as data
+    rng = np.random.default_rng(5)
+    models = ["m10", "m9", "it's \"x\"; DROP TABLE t; --", "Ünï"]
+    questions = [f"q{i}" for i in (10, 2, 1, 33, 3)]
+    rows = [(m, t, q, 4, int(rng.integers(0, 5))) for m in models for t in ("b", "a10", "a9") for q in questions]
+    frame = pd.DataFrame(rows, columns=["model", "task", "question_id", "n_trials", "n_correct"])
+    frame = frame.sample(frac=1.0, random_state=1)
+    frame.to_csv(tmp_path / "c.csv", index=False)
+    frame.to_parquet(tmp_path / "c.parquet", index=False)
+    for name in ("c.csv", "c.parquet"):
+        got, want = load_counts(tmp_path / name).counts, io.load(tmp_path / name).counts
+        assert got.index.equals(pd.RangeIndex(len(got)))  # rows sorted by the categories' order (the pandas loader
+        want = want.sort_values(["model", "task", "question_id"]).reset_index(drop=True)  # keeps the file's order)
+        pd.testing.assert_frame_equal(got, want)
+        assert list(got["question_id"].cat.categories) == ["q1", "q2", "q3", "q10", "q33"]

@@ -229,12 +229,23 @@ def _count_counts(con, canon: str, params: list, groups: list[Group]):
 
 
 def _id_dicts(con, canon: str, params: list) -> dict[str, list]:
-    """Distinct values of each identifier as temp tables ``__dict_<key> (v, i)`` (``i`` = 0-based code); checks them
-    (no missing or empty identifier) and returns the values in code order."""
+    """Distinct values of each identifier as temp tables ``__dict_<key> (v, i)``, ``i`` = 0-based code in natural
+    order (as :func:`~scorio_core.io.engines.frames.count_frame` orders categories, so the codes the JOIN returns
+    need no remapping); checks them (no missing or empty identifier) and returns the values in code order."""
+    import pyarrow as pa
+
+    from scorio_core.io.engines.frames import natural_order
+
+    found = {key: [r[0] for r in con.execute(f"SELECT DISTINCT {key} FROM ({canon})", params).fetchall()] for key in ID_KEYS}
+    _check_ids(con, canon, params, {k: np.asarray(v, dtype=object) for k, v in found.items()})
     out = {}
     for key in ID_KEYS:
-        con.execute(f"CREATE TEMP TABLE __dict_{key} AS SELECT v, (row_number() OVER () - 1)::INTEGER AS i "
-                    f"FROM (SELECT DISTINCT {key} AS v FROM ({canon}))", params)
-        out[key] = [r[0] for r in con.execute(f"SELECT v FROM __dict_{key} ORDER BY i").fetchall()]
-    _check_ids(con, canon, params, {k: np.asarray(v, dtype=object) for k, v in out.items()})
+        values = natural_order([str(v) for v in found[key]])
+        staged = pa.table({"v": pa.array(values, pa.string()), "i": pa.array(np.arange(len(values), dtype=np.int32))})
+        con.register("__dict_staged", staged)  # a registered Arrow table: values never enter SQL text
+        try:
+            con.execute(f"CREATE TEMP TABLE __dict_{key} AS SELECT v, i FROM __dict_staged")
+        finally:
+            con.unregister("__dict_staged")
+        out[key] = values
     return out

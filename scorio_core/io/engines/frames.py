@@ -16,9 +16,14 @@ import pandas as pd
 
 from scorio_core.io._canonical import natural_categories, natural_key
 
-__all__ = ["ID_KEYS", "count_frame", "key_order", "dense_key", "n_duplicate_keys"]
+__all__ = ["ID_KEYS", "count_frame", "dense_key", "key_order", "n_duplicate_keys", "natural_order"]
 
 ID_KEYS = ("model", "task", "question_id")
+
+
+def natural_order(values: Sequence[str]) -> list[str]:
+    """Distinct identifier values in the categories' order (``astype("category")`` + ``natural_categories``)."""
+    return sorted(sorted(values), key=natural_key)
 
 
 def dense_key(codes: Sequence[np.ndarray], sizes: Sequence[int]) -> np.ndarray | None:
@@ -59,8 +64,9 @@ def key_order(codes: Sequence[np.ndarray], sizes: Sequence[int]) -> np.ndarray |
         return None
     space = int(np.prod([max(int(s), 1) for s in sizes]))
     if _small(space, n):
-        slots = np.full(space, -1, dtype=np.int64)
-        slots[key] = np.arange(n)
+        index = np.int32 if n < 2**31 else np.int64  # half the memory traffic of int64 row numbers
+        slots = np.full(space, -1, dtype=index)
+        slots[key] = np.arange(n, dtype=index)
         filled = slots[slots >= 0]
         if filled.size == n:  # every key once: the scatter is the sort
             return filled
@@ -102,10 +108,12 @@ def count_frame(cells: dict, count_columns: Sequence[str] = ("n_trials", "n_corr
     for key in ID_KEYS:
         if f"{key}__values" in cells:
             values = [str(v) for v in cells[f"{key}__values"]]
-            cats = sorted(sorted(values), key=natural_key)  # as astype("category") + natural_categories
-            position = {v: i for i, v in enumerate(cats)}
-            rank = np.fromiter((position[v] for v in values), dtype=np.int64, count=len(values))
-            code = rank[np.asarray(cells[key])]
+            cats = natural_order(values)
+            code = np.asarray(cells[key])
+            if cats != values:  # codes into values in another order: remap them
+                position = {v: i for i, v in enumerate(cats)}
+                rank = np.fromiter((position[v] for v in values), dtype=np.int64, count=len(values))
+                code = rank[code]
             dtype = pd.CategoricalDtype(pd.Index(cats, dtype="str"))
         else:
             series = natural_categories(pd.Series(np.asarray(cells[key], dtype=object), dtype="str").astype("category"))
