@@ -17,7 +17,7 @@ from dashboard.workspace_state import WS_PREFIX, open_ws_dataset
 from scorio_core import io
 from scorio_core.io import Dataset
 
-__all__ = ["ActiveData", "load_bundled", "load_upload", "active_data"]
+__all__ = ["ActiveData", "load_bundled", "load_upload", "load_session_upload", "active_data"]
 
 
 @st.cache_data(show_spinner="Loading bundled dataset...", max_entries=8)
@@ -27,9 +27,31 @@ def load_bundled(key: str) -> Dataset:
 
 
 @st.cache_data(show_spinner="Reading uploaded files...", max_entries=16)
-def load_upload(files: tuple[tuple[str, bytes], ...], fmt: str | None, mapping: tuple[tuple[str, str], ...]) -> Dataset:
-    """Parse uploaded files; raises :class:`scorio_core.errors.InputError` on bad input."""
-    return io.load(list(files), format=fmt, mapping=dict(mapping) or None)
+def load_upload(files: tuple[tuple[str, bytes], ...], fmt: str | None, mapping: tuple[tuple[str, str], ...],
+                prefix: bytes = b"", prefix_meta: str = "") -> Dataset:
+    """Parse uploaded files; raises :class:`scorio_core.errors.InputError` on bad input.
+
+    ``prefix``/``prefix_meta``: the trial order of a count table kept in the session only (prefix counts, see
+    :class:`dashboard.state.Upload`); a damaged blob leaves the trial order unknown, the counts intact.
+    """
+    dataset = io.load(list(files), format=fmt, mapping=dict(mapping) or None)
+    if prefix:
+        import dataclasses
+        import json
+
+        from scorio_core.store._codec import prefix_from_parquet
+
+        try:
+            kept = prefix_from_parquet(prefix, json.loads(prefix_meta), dataset.sources)
+        except (ValueError, KeyError, TypeError, OSError):
+            kept = None
+        dataset = dataclasses.replace(dataset, trial_prefix=kept or None)
+    return dataset
+
+
+def load_session_upload(upload: state.Upload) -> Dataset:
+    """:func:`load_upload` of an upload kept in the session."""
+    return load_upload(upload.files, upload.format, upload.mapping, upload.prefix, upload.prefix_meta)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -62,7 +84,7 @@ def active_data() -> ActiveData:
         base_id = key
     else:
         upload = state.uploads()[key]
-        raw = load_upload(upload.files, upload.format, upload.mapping)
+        raw = load_session_upload(upload)
         base_id = f"{key}#{upload.digest}"
     choices = tuple(sorted(state.choices_for(key).items()))
     data_id = f"{base_id}|{choices!r}"

@@ -11,7 +11,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.bundled import BUNDLED
-from dashboard.data_access import load_bundled, load_upload
+from dashboard.data_access import load_bundled, load_session_upload
 from dashboard.workspace_state import WS_PREFIX, open_ws_dataset
 from scorio_core import io
 from scorio_core.io import Dataset
@@ -37,7 +37,7 @@ def raw_for_key(key: str) -> tuple[str, Dataset]:
     if key.startswith(WS_PREFIX):
         return key, open_ws_dataset(key)
     upload = state.uploads()[key]
-    return f"{key}#{upload.digest}", load_upload(upload.files, upload.format, upload.mapping)
+    return f"{key}#{upload.digest}", load_session_upload(upload)
 
 
 def load_key(key: str) -> tuple[str, Dataset]:

@@ -57,6 +57,10 @@ class Upload:
     files: tuple[tuple[str, bytes], ...]
     format: str | None = None
     mapping: tuple[tuple[str, str], ...] = ()
+    #: A count table kept in the session only: its trial order as prefix counts (Parquet bytes and JSON meta of
+    #: :func:`scorio_core.store._codec.prefix_to_parquet`), or empty.
+    prefix: bytes = b""
+    prefix_meta: str = ""
 
     @property
     def key(self) -> str:
@@ -69,6 +73,9 @@ class Upload:
             h.update(name.encode())
             h.update(data)
         h.update(repr((self.format, self.mapping)).encode())
+        if self.prefix:
+            h.update(self.prefix)
+            h.update(self.prefix_meta.encode())
         return h.hexdigest()[:16]
 
 

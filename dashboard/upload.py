@@ -48,6 +48,16 @@ def _parquet(dataset) -> bytes:
     return buffer.getvalue()
 
 
+def _prefix_blob(dataset) -> tuple[bytes, str]:
+    """The trial order of a counted upload as (Parquet bytes, JSON meta), or empty when it keeps none."""
+    import json
+
+    from scorio_core.store._codec import prefix_to_parquet
+
+    packed = prefix_to_parquet(dataset)
+    return (packed[0], json.dumps(packed[1])) if packed else (b"", "")
+
+
 def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> dict[str, str] | None:
     """Show the detected column mapping of the first file; let the user fix ambiguous fields."""
     try:
@@ -131,8 +141,10 @@ def render_uploader() -> None:
                     bar.progress(0.1, text="Counting with DuckDB (counts and the trial order)... (change any setting to cancel)")
                     dataset = _counted(upload)
                     if dataset is not None:
-                        # kept in the session only (no workspace): the count table, so a reload reads counts again
+                        # kept in the session only (no workspace): the count table, so a reload reads counts again,
+                        # and its trial order as prefix counts, so observed trajectories stay exact
                         session_files = ((f"{PurePath(files[0][0]).stem.split('.')[0]}.counts.parquet", _parquet(dataset)),)
+                        session_prefix = _prefix_blob(dataset)
                 if dataset is None:
                     dataset = io.load(list(upload.files), format=upload.format, mapping=dict(upload.mapping) or None,
                                       progress=lambda fraction, message: bar.progress(fraction, text=md(message)))
@@ -154,6 +166,7 @@ def render_uploader() -> None:
             bar.progress(1.0, text="Saving to the workspace...")
             saved = save_upload(upload.name, upload.files, dataset)
             if saved is None and as_counts and dataset.attempts is None:
-                upload = state.Upload(name=upload.name, files=session_files)
+                upload = state.Upload(name=upload.name, files=session_files, prefix=session_prefix[0],
+                                      prefix_meta=session_prefix[1])
             state.add_upload(upload, saved)
             st.rerun()

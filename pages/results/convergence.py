@@ -69,9 +69,11 @@ if block.ragged:
             "resampling (the same trial indices everywhere) needs the same N on every question.", icon=":material/info:")
     st.session_state["conv_scheme"] = "row"
 elif not block.has_order:
-    st.info("This dataset has counts only (no trial order): the bootstrap resamples trials **row-wise** (within each "
-            "question), which assumes exchangeable trials. Column-wise resampling needs attempt-level data.",
-            icon=":material/info:")
+    st.info("This dataset has " + ("counts, with the trial order kept only as prefix counts (enough for the observed "
+                                   "trajectory on the Trajectories page, not for resampling trial indices)"
+                                   if block.observed else "counts only (no trial order)")
+            + ": the bootstrap resamples trials **row-wise** (within each question), which assumes exchangeable "
+            "trials. Column-wise resampling needs attempt-level data.", icon=":material/info:")
     st.session_state["conv_scheme"] = "row"
 ensure_choice("conv_scheme", ["column", "row"], "column")
 # the empirical-Bayes prior is refitted on every replicate (~0.04 s each for 16 x 30 x 80): fewer by default

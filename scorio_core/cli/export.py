@@ -6,7 +6,7 @@ Usage::
         [--input-format F] [--map CANONICAL=COLUMN]
         [--task T] [--metric bayes] [--k 1] [--tau 0.5] [--confidence 0.95]
         [--tie-rule pairwise] [--prior P] [--scope S] [--question-set Q] [--schema NAME_OR_JSON] [--max-tokens N]
-        [--freeze-thresholds FILE] [--manifest FILE]
+        [--freeze-thresholds FILE] [--manifest FILE] [--engine auto|pandas|duckdb|spark]
 
 ``--manifest FILE`` restores an analysis saved by the app or by ``--format manifest``: its
 task, rubric, thresholds, data-quality choices and settings are used (options given on the
@@ -22,7 +22,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from scorio_core.cli._common import add_choice_arguments
+from scorio_core.cli._common import add_choice_arguments, add_engine_argument
 
 __all__ = ["register", "run", "analyse", "FORMATS"]
 
@@ -73,6 +73,7 @@ def register(subparsers) -> None:
     parser.add_argument("--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
                         help="column mapping override, e.g. --map question_id=problem (repeatable)")
     parser.add_argument("--task", default=None, help="task to export, or 'all tasks' to pool them")
+    add_engine_argument(parser)
     add_choice_arguments(parser)
     add_analysis_arguments(parser)
     parser.add_argument("--manifest", default=None, metavar="FILE", help="restore the analysis saved in this manifest")

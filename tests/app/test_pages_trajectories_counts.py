@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.app.conftest import no_exception, saved_key
-from tests.app.test_pages_analysis import TRAJ, _array, _charts, _texts, _visit
+from tests.app.test_pages_analysis import CONV, TRAJ, _array, _charts, _texts, _visit
 
 pytest.importorskip("duckdb")
 
@@ -69,3 +69,33 @@ def test_counted_upload_shows_the_same_observed_trajectory_as_the_attempts(app, 
     at.segmented_control(key="traj_order").set_value("worst").run()  # the worst case still runs (row-wise)
     no_exception(at)
     assert "row-wise" in _charts(at)[0].layout.title.text
+
+
+def test_counted_upload_kept_in_the_session_only_keeps_its_trial_order(app, monkeypatch):
+    # no workspace (full, unwritable or off): the session keeps the count table and the prefix counts, so the
+    # observed trajectory stays exact after the rerun that re-reads the upload
+    import dashboard.upload as upload_panel
+
+    monkeypatch.setattr(upload_panel, "COUNTS_THRESHOLD_BYTES", 0)
+    monkeypatch.setattr(upload_panel, "save_upload", lambda *a, **k: None)
+    app.sidebar.selectbox(key="prior").set_value("uniform").run()
+    for name, as_counts in (("runs_attempts.csv", False), ("runs_counted.csv", True)):
+        app.switch_page(DATA).run()
+        app.file_uploader(key="data_uploader").set_value((name, _body(), "text/csv")).run()
+        (choice,) = [r for r in app.radio if r.key.startswith("upload_counts_")]
+        choice.set_value(as_counts).run()
+        app.button(key="upload_load").click().run()
+        no_exception(app)
+        assert app.session_state["dataset"] == "upload:" + name.removesuffix(".csv")
+        at = _visit(app, TRAJ)
+        if not as_counts:
+            want = _view(at)
+    upload = app.session_state["_uploads"]["upload:runs_counted"]
+    assert upload.files[0][0].endswith(".counts.parquet") and upload.prefix and upload.prefix_meta
+    assert "prefix counts" in _texts(at) and at.segmented_control(key="traj_order").value == "observed"
+    got = _view(at)
+    assert got[0] == want[0]
+    for a, b in zip(got[1], want[1]):
+        np.testing.assert_array_equal(a, b)
+    conv = _visit(app, CONV)  # convergence@n says what the prefix counts can and cannot do
+    assert "trial order kept only as prefix counts" in _texts(conv) and "no trial order" not in _texts(conv)

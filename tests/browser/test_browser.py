@@ -46,7 +46,8 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     wait_ready(page, 1000)
     # the rerun may start after wait_ready's first look on a slow machine: wait for the pairwise chart itself
     page.locator('[data-testid="stPlotlyChart"]').filter(has_text="P(row > column)").first.wait_for()
-    assert "P(row > column)" in page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
+    # and for the previous view's chart to leave (it can linger for a moment beside the new one under load)
+    expect(page.locator('[data-testid="stPlotlyChart"]').first).to_contain_text("P(row > column)", timeout=30_000)
     shot(page, "02-leaderboard-pairwise.png")
 
     # upload: model names that must never become markup or formulas

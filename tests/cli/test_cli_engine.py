@@ -58,3 +58,34 @@ def test_auto_falls_back_to_pandas_for_data_needing_a_choice(capsys, tmp_path):
     assert code == 0
     payload = json.loads(out)
     assert payload["engine"] == "pandas" and payload["report"]["n_duplicate_rows"] == 1
+
+
+def test_export_takes_engine_and_exports_the_same_table(capsys, tmp_path):
+    # every subcommand that loads data takes --engine (issue 15): export counts with DuckDB as leaderboard does
+    name = "matharena_aime_2025_I_counts.csv"
+    outs = {}
+    for engine in ("pandas", "duckdb"):
+        code, out, err = _run(capsys, "export", str(DATA / name), "--format", "csv", "--engine", engine)
+        assert code == 0, err
+        outs[engine] = out
+    assert outs["duckdb"] == outs["pandas"] and outs["pandas"].count("\n") > 10
+    code, _, err = _run(capsys, "export", str(DATA / name), "--format", "csv", "--engine", "duckdb",
+                        "--schema", "Binary correctness")
+    assert code == 2 and "needs attempt rows" in err and len(err.strip().splitlines()) == 1
+
+
+def test_every_subcommand_that_reads_paths_takes_engine():
+    import argparse
+
+    from scorio_core.cli import build_parser
+
+    def walk(parser, name=""):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub, child in action.choices.items():
+                    yield from walk(child, f"{name} {sub}".strip())
+        yield name, {a.dest for a in parser._actions}
+
+    readers = [(name, dests) for name, dests in walk(build_parser()) if "paths" in dests]
+    assert len(readers) >= 10
+    assert [name for name, dests in readers if "engine" not in dests] == []
