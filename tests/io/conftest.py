@@ -35,3 +35,16 @@ def data_dir() -> Path:
 @pytest.fixture
 def upload():
     return Upload
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """A ``local[2]`` SparkSession for one test module (no UI, 2 shuffle partitions); needs PySpark and Java."""
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("scorio-test")
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "2").config("spark.driver.memory", "1g").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

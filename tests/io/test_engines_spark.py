@@ -27,18 +27,6 @@ pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully suppo
 KEY = ["model", "task", "question_id"]
 
 
-@pytest.fixture(scope="module")
-def spark():
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[2]").appName("scorio-test")
-               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "2").config("spark.driver.memory", "1g").getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
-
-
 def _norm(counts: pd.DataFrame) -> pd.DataFrame:
     out = counts[KEY + ["n_trials", "n_correct"]].astype({k: str for k in KEY})
     return out.sort_values(KEY).reset_index(drop=True).astype({"n_trials": "int64", "n_correct": "int64"})

@@ -32,18 +32,6 @@ SCHEMA = Schema("S", [Category("a", 'hi and fr == "stop"', 0), Category("b", "is
                       Category("c", "fr != 'length'", 2)], [Variable("hi", "x >= tau")], [Threshold("tau", value=1.0)])
 
 
-@pytest.fixture(scope="module")
-def spark():
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[2]").appName("scorio-test-rubric")
-               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "2").config("spark.driver.memory", "1g").getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
-
-
 def _frame(seed: int, models=("mb", "ma", "mc")) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     n = 20 * len(models)

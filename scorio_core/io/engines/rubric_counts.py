@@ -119,6 +119,69 @@ def _prototype(kinds: Mapping[str, str]) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
+def bind_signals(schema, kinds: Mapping[str, str], engine: str):
+    """Type-check a schema against the columns' kinds, as the pandas engine would see them.
+
+    Parameters
+    ----------
+    schema : scorio_core.rubric.Schema
+    kinds : dict of str to str
+        Every pandas column's kind: ``"number"``, ``"text"`` or ``"other"`` (a type the engine cannot match).
+    engine : str
+        ``"DuckDB"`` or ``"Spark"`` (named in the refusals).
+
+    Returns
+    -------
+    bound : scorio_core.rubric.engine.BoundRubric
+        Bound to a zero-row prototype table (static coverage issues, signal kinds).
+    derive_notes : list of str
+    needed : list of str
+        Signals the schema reads (``is_correct`` aside) that the table knows.
+    present : list of str
+        Those of ``needed`` that are columns of the data.
+
+    Raises
+    ------
+    EngineUnsupported
+        Derived signals in the data, type errors or unknown names, a needed signal of kind ``"other"``.
+    """
+    from scorio_core.rubric.engine import BoundRubric
+    from scorio_core.rubric.signals import derive_signals
+
+    proto = _prototype({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
+    derived, derive_notes = derive_signals(proto)
+    added = [c for c in derived.columns if c not in proto.columns]
+    if added:
+        raise EngineUnsupported(f"the data yields derived signals ({', '.join(added)}), which the {engine} engine does not "
+                                "compute; use --engine pandas.")
+    try:
+        bound = BoundRubric(proto, schema)
+    except InputError as exc:
+        raise EngineUnsupported(f"{exc} (the pandas engine reports it with positions)") from None
+    needed = [s for s in schema.signals if s != "is_correct" and bound.table.kind(s) is not None]
+    for s in needed:
+        if kinds.get(s) == "other":
+            raise EngineUnsupported(f"signal {s!r} has a type the {engine} engine cannot match (or it differs between "
+                                    "files); use --engine pandas.")
+    return bound, derive_notes, needed, [s for s in needed if s in kinds]
+
+
+def coverage_of(rows, present, kinds: Mapping[str, str], C: int) -> dict:
+    """Per-task coverage from rows ``(task, n, unmatched, per signal: missing, missing and unmatched[, present for
+    text], per category: condition count, codes of the takers)``, as both engines aggregate them."""
+    coverage = {}
+    for row in rows:
+        it = iter(row[3:])
+        sig = {}
+        for s in present:
+            miss, miss_un = next(it), next(it)
+            present_n = next(it) if kinds[s] != "number" else None
+            sig[s] = (int(miss), int(miss_un), present_n)
+        cats = [(int(next(it)), sorted(next(it) or [])) for _ in range(C)]
+        coverage[str(row[0])] = {"n": int(row[1]), "unmatched": int(row[2]), "signals": sig, "categories": cats}
+    return coverage
+
+
 # ----------------------------------------------------------------------------- results
 @dataclass(frozen=True, eq=False)
 class CategoryCountsSQL:
@@ -220,8 +283,7 @@ def load_category_counts(
         source_infos,
         split_by_columns,
     )
-    from scorio_core.rubric.engine import BoundRubric, _schema
-    from scorio_core.rubric.signals import derive_signals
+    from scorio_core.rubric.engine import _schema
 
     schema = _schema(schema)
     files = engine_files(paths, format)
@@ -244,21 +306,7 @@ def load_category_counts(
         defaults = [d for s in selects for d in s[3]]
         # kinds of every pandas column, then SQL of the signals the schema reads
         kinds, exprs = _column_plan(con, groups, guesses, set(schema.signals) - {"is_correct"})
-        proto = _prototype({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
-        derived, derive_notes = derive_signals(proto)
-        added = [c for c in derived.columns if c not in proto.columns]
-        if added:
-            raise EngineUnsupported(f"the data yields derived signals ({', '.join(added)}), which the DuckDB engine does not "
-                                    "compute; use --engine pandas.")
-        try:
-            bound = BoundRubric(proto, schema)
-        except InputError as exc:
-            raise EngineUnsupported(f"{exc} (the pandas engine reports it with positions)") from None
-        needed = [s for s in schema.signals if s != "is_correct" and bound.table.kind(s) is not None]
-        for s in needed:
-            if kinds.get(s) == "other":
-                raise EngineUnsupported(f"signal {s!r} has a type the DuckDB engine cannot match; use --engine pandas.")
-        present = [s for s in needed if s in kinds]
+        bound, derive_notes, needed, present = bind_signals(schema, kinds, "DuckDB")
         alias = {s: f"__s{i}" for i, s in enumerate(present)}
         parts, params = [], []
         for gi, (text, p, _, _) in enumerate(selects):
@@ -334,16 +382,7 @@ def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, sign
     for i in range(C):
         stats += [f"count(*) FILTER (WHERE __k{i})", f"list(DISTINCT code) FILTER (WHERE __k{i})"]
     rows = con.execute(f"SELECT task, {', '.join(stats)} FROM __coded2 GROUP BY task").fetchall()
-    coverage = {}
-    for row in rows:
-        it = iter(row[3:])
-        sig = {}
-        for s in present:
-            miss, miss_un = next(it), next(it)
-            present_n = next(it) if kinds[s] != "number" else None
-            sig[s] = (int(miss), int(miss_un), present_n)
-        cats = [(int(next(it)), sorted(next(it) or [])) for _ in range(C)]
-        coverage[str(row[0])] = {"n": int(row[1]), "unmatched": int(row[2]), "signals": sig, "categories": cats}
+    coverage = coverage_of(rows, present, kinds, C)
     for key in ("task", "model", "question_id"):
         cells[key] = cells[key].astype(object).map(str)
     cells = cells.drop(columns="first")

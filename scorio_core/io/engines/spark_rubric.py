@@ -175,13 +175,12 @@ def load_category_counts_spark(
     from pyspark.sql import functions as F
 
     from scorio_core.io.engines.frames import count_frame
-    from scorio_core.io.engines.rubric_counts import CategoryCountsSQL, _prototype
+    from scorio_core.io.engines.rubric_counts import CategoryCountsSQL, bind_signals
     from scorio_core.io.engines.rubric_sql import compile_rubric
     from scorio_core.io.engines.spark_engine import _count_attempts, count_dataset, read_inputs, source_infos
     from scorio_core.io.engines.spark_inputs import spark_error
     from scorio_core.io.engines.spark_session import spark_session
-    from scorio_core.rubric.engine import BoundRubric, _schema
-    from scorio_core.rubric.signals import derive_signals
+    from scorio_core.rubric.engine import _schema
 
     schema = _schema(schema)
     spark = spark if spark is not None else spark_session(spark_master)
@@ -195,22 +194,7 @@ def load_category_counts_spark(
             raise EngineUnsupported(f"rubric signal {s!r} is read from a CSV/TSV/JSONL file; with --engine spark rubric "
                                     "signals come from Parquet (typed columns) only: convert the files to Parquet, or use "
                                     "--engine duckdb or pandas.", source=typed_only[s])
-    proto = _prototype({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
-    derived, derive_notes = derive_signals(proto)
-    added = [c for c in derived.columns if c not in proto.columns]
-    if added:
-        raise EngineUnsupported(f"the data yields derived signals ({', '.join(added)}), which the Spark engine does not "
-                                "compute; use --engine pandas.")
-    try:
-        bound = BoundRubric(proto, schema)
-    except InputError as exc:
-        raise EngineUnsupported(f"{exc} (the pandas engine reports it with positions)") from None
-    needed = [s for s in schema.signals if s != "is_correct" and bound.table.kind(s) is not None]
-    for s in needed:
-        if kinds.get(s) == "other":
-            raise EngineUnsupported(f"signal {s!r} has a type the Spark engine cannot match (or it differs between "
-                                    "files); use --engine pandas.")
-    present = [s for s in needed if s in kinds]
+    bound, derive_notes, needed, present = bind_signals(schema, kinds, "Spark")
     canon = inp.canon
     signal_cols = {s: F.col(_alias(s)) for s in present}
     signal_cols["is_correct"] = F.col("o")
@@ -241,6 +225,7 @@ def _categorize(canon, rub, present, signal_cols, kinds, inp):
     """Codes and counts: (cells frame in first-appearance order, per-task coverage)."""
     from pyspark.sql import functions as F
 
+    from scorio_core.io.engines.rubric_counts import coverage_of
     from scorio_core.io.engines.spark_engine import _collect
     from scorio_core.io.engines.spark_inputs import path_of
 
@@ -275,17 +260,7 @@ def _categorize(canon, rub, present, signal_cols, kinds, inp):
         rows = coded.groupBy("task").agg(*stats).collect()
     finally:
         coded.unpersist()
-    coverage = {}
-    for row in rows:
-        it = iter(row[3:])
-        sig = {}
-        for s in present:
-            miss_n, miss_un = next(it), next(it)
-            present_n = next(it) if kinds[s] != "number" else None
-            sig[s] = (int(miss_n), int(miss_un), present_n)
-        cats = [(int(next(it)), sorted(next(it) or [])) for _ in range(C)]
-        coverage[str(row[0])] = {"n": int(row[1]), "unmatched": int(row[2]), "signals": sig, "categories": cats}
-    return _cells(by_file, C, inp, path_of), coverage
+    return _cells(by_file, C, inp, path_of), coverage_of(rows, present, kinds, C)
 
 
 def _cells(by_file: dict, C: int, inp, path_of) -> pd.DataFrame:
