@@ -17,7 +17,9 @@ from scorio_core.errors import InputError
 from scorio_core.metrics import get_metric
 from scorio_core.leaderboard_checks import QUESTION_SETS, _common_mask, apply_question_set, leaderboard_notices
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
-from scorio_core.uncertainty.batch import _sum_last, posterior_summary_batch
+from scorio_core.eval._validate import check_confidence
+from scorio_core.uncertainty.batch import _whole_counts, summary_from_states
+from scorio_core.uncertainty.batch_prior import _CountStates
 from scorio_core.outcomes import Outcomes
 from scorio_core.task_outcomes import (
     ALL_TASKS,
@@ -86,21 +88,58 @@ def _take(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return a[idx]
 
 
-def _avg_rows(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
+class _StateMemo:
+    """Each model's distinct answered count rows (:class:`_CountStates`), built once per tensor.
+
+    Every per-model column of the leaderboard (questions, trials, avg@N, Pass@k, the batch
+    posterior) is a frequency-weighted sum over these states: one pass over the (L, M, C+1)
+    tensor instead of one per column.
+    """
+
+    def __init__(self) -> None:
+        self._memo: dict = {}
+
+    def of(self, outcomes: Outcomes, names) -> _CountStates:
+        idx = _positions(outcomes.models, names)
+        key = (id(outcomes), idx.tobytes())
+        if key not in self._memo:
+            self._memo[key] = _CountStates.of(_whole_counts(_take(outcomes.counts, idx)))
+        return self._memo[key]
+
+
+def _trial_columns(st: _CountStates) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(answered questions, fewest trials, most trials)`` per model (L,); 0 trials without answers."""
+    n = st.n.astype(np.int64)
+    answered = np.bincount(st.model, weights=st.freq, minlength=st.L).astype(np.int64)
+    fewest = np.zeros(st.L, dtype=np.int64)
+    most = np.zeros(st.L, dtype=np.int64)
+    has = np.bincount(st.model, minlength=st.L) > 0
+    if has.any():  # states are sorted by model: one reduceat per bound
+        starts = np.searchsorted(st.model, np.flatnonzero(has))
+        fewest[has] = np.minimum.reduceat(n, starts)
+        most[has] = np.maximum.reduceat(n, starts)
+    return answered, fewest, most
+
+
+def _avg_from_states(st: _CountStates, w: np.ndarray) -> np.ndarray:
     """avg@N of every model, shape (L,): mean over answered questions of each question's average score.
 
     Equals :func:`scorio_core.eval.avg` per model (equal N: sum over trials / (M N)); NaN without
     answered questions. Computed on weights shifted and scaled to unit range, so weights near 1e308 stay finite.
     """
     offset, scale, w_norm = scaled_weights(np.asarray(w, dtype=float))
-    n = _sum_last(counts) if counts.dtype == np.int64 else counts.sum(axis=2)
-    ok = n > 0
-    per_q = counts @ w_norm  # the same operations as np.where(ok, (counts @ w_norm) / np.where(ok, n, 1), 0.0), in place
-    n[~ok] = 1
-    per_q /= n
-    np.copyto(per_q, 0.0, where=~ok)
-    m = ok.sum(axis=1)
-    return np.where(m > 0, offset + scale * (per_q.sum(axis=1) / np.maximum(m, 1)), np.nan)
+    answered = np.bincount(st.model, weights=st.freq, minlength=st.L)
+    per_state = (st.rows @ w_norm) / st.n if st.rows.size else np.zeros(0)
+    return np.where(answered > 0, offset + scale * (st.total(per_state) / np.maximum(answered, 1)), np.nan)
+
+
+def _pass_at_k_from_states(st: _CountStates, k: int) -> np.ndarray:
+    """Pass@k of every model (L,): mean of the unbiased per-question estimator; NaN if a question has < k trials."""
+    answered, fewest, _ = _trial_columns(st)
+    n = st.n.astype(np.int64)
+    scores = binary_question_scores("pass@k", st.rows[:, 1].astype(np.int64), np.maximum(n, max(k, 1)), k=k)
+    value = st.total(np.where(n >= k, scores, 0.0)) / np.maximum(answered, 1)
+    return np.where((answered > 0) & (k <= fewest), value, np.nan)
 
 
 def _model_counts(outcomes: Outcomes, index: int, prior_counts: np.ndarray | None, binary: bool):
@@ -181,20 +220,16 @@ def leaderboard(
     binary = task_outcomes.binary
     rubric = task_outcomes.rubric
     models = list(task_outcomes.models)
-    rubric_trials = rubric.n_trials  # (L, M) once, not once per model
+    confidence = check_confidence(confidence)
     if prior_counts is not None and question_set == "common":
         prior_counts = prior_counts[:, _common_mask(task_outcomes)]
-    r_idx = _positions(rubric.models, models)
-    n_cells = _take(rubric_trials, r_idx)
-    answered = n_cells > 0
-    n_questions = answered.sum(axis=1)
+    states = _StateMemo()
+    r_states = states.of(rubric, models)
+    n_questions, fewest, most = _trial_columns(r_states)
     frame = pd.DataFrame({
         "model": models, "task": task_outcomes.task, "metric": spec.label, "n_questions": n_questions.astype(int),
-        "n_trials": np.where(answered, n_cells, np.iinfo(np.int64).max).min(axis=1, initial=np.iinfo(np.int64).max),
-        "n_trials_max": n_cells.max(axis=1, initial=0),
+        "n_trials": fewest.astype(int), "n_trials_max": most,
     })
-    frame.loc[n_questions == 0, "n_trials"] = 0
-    frame["n_trials"] = frame["n_trials"].astype(int)
     columns = {name: np.full(len(models), np.nan) for name in ("estimate", "mu", "sigma", "lo", "hi")}
     used_prior = np.full(len(models), prior, dtype=object)
     used_scope = np.full(len(models), scope, dtype=object)
@@ -202,9 +237,10 @@ def leaderboard(
     if spec.key in ("bayes", "avg") and prior_counts is None and not (spec.key == "avg" and prior == "uniform"
                                                                       and scope == "questions-fixed"):
         # every model at once (no loop over models): the same numbers as MetricSpec.compute
-        batch = posterior_summary_batch(_take(source.counts, s_idx), source.weights, prior=prior, scope=scope, confidence=confidence)
+        s_states = states.of(source, models)
+        batch = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, scope, confidence)
         columns.update(mu=batch.mu, sigma=batch.sigma, lo=batch.lo, hi=batch.hi)
-        columns["estimate"] = batch.mu if spec.key == "bayes" else _avg_rows(_take(source.counts, s_idx), source.weights)
+        columns["estimate"] = batch.mu if spec.key == "bayes" else _avg_from_states(s_states, source.weights)
     else:
         for i, model in enumerate(models):
             counts = _model_counts(source, s_idx[i], prior_counts if not spec.binary else None, spec.binary)
@@ -219,20 +255,12 @@ def leaderboard(
     frame["prior"], frame["scope"] = used_prior, used_scope
     labels = {(p_, s_): interval_label(p_, s_, confidence) for p_, s_ in set(zip(used_prior, used_scope))}
     frame["interval"] = [labels[(p_, s_)] for p_, s_ in zip(used_prior, used_scope)]
-    frame["avg"] = _avg_rows(_take(rubric.counts, r_idx), rubric.weights)
+    frame["avg"] = _avg_from_states(r_states, rubric.weights)
     frame["pass_at_k"] = np.nan
     if binary is not None:
         in_binary = set(binary.models)
         present = [m for m in models if m in in_binary]
-        b_idx = _positions(binary.models, present)
-        c = _take(binary.counts, b_idx)[..., 1]
-        n = _take(rubric_trials if binary is rubric else binary.n_trials, b_idx)  # the same integers as cells.sum(axis=2)
-        ok = n > 0
-        scores = binary_question_scores("pass@k", c, np.where(ok, n, max(k, 1)), k=k)
-        n_min = np.where(ok, n, np.iinfo(np.int64).max).min(axis=1)
-        value = np.where(ok, scores, 0.0).sum(axis=1) / np.maximum(ok.sum(axis=1), 1)
-        value = np.where((ok.sum(axis=1) > 0) & (k <= n_min), value, np.nan)
-        frame.loc[frame["model"].isin(present).to_numpy(), "pass_at_k"] = value
+        frame.loc[frame["model"].isin(present).to_numpy(), "pass_at_k"] = _pass_at_k_from_states(states.of(binary, present), k)
     frame["rank"] = np.nan
     frame["rank_ci"] = np.nan
     scored = frame["mu"].notna().to_numpy()

@@ -175,6 +175,18 @@ class CompleteBlock:
     notes: tuple[str, ...]
 
 
+def _appear_in_code_order(codes: np.ndarray) -> bool:
+    """Whether non-negative codes first appear as 0, 1, 2, ... (then first-appearance codes are the codes themselves).
+
+    True exactly when every code is at most one more than the largest code before it: each new largest
+    code is then the next integer, so every code up to the running maximum was already seen
+    (``codes - 1`` is compared, so small integer dtypes cannot overflow).
+    """
+    if codes.size == 0:
+        return True
+    return bool(codes[0] == 0 and (codes[1:] - 1 <= np.maximum.accumulate(codes)[:-1]).all())
+
+
 def _ordered_unique(values: pd.Series, as_str: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:
     """Codes in order of first appearance and the distinct values (``as_str``: of ``values.astype(str)``).
 
@@ -190,6 +202,8 @@ def _ordered_unique(values: pd.Series, as_str: bool = False) -> tuple[np.ndarray
             if as_str:  # the same conversion, applied once per category (pandas converts categories, then takes)
                 names = names.astype(str)
             if not names.isna().any() and names.is_unique:
+                if _appear_in_code_order(codes):  # a sorted table: the codes are already first-appearance codes
+                    return codes.astype(np.int64), tuple(str(u) for u in names.to_numpy()[:int(codes.max()) + 1])
                 first, order = pd.factorize(codes, sort=False)
                 return first.astype(np.int64), tuple(str(u) for u in names.to_numpy()[order])
     if as_str:

@@ -24,14 +24,15 @@ def _body() -> bytes:
     return "\n".join(lines).encode()
 
 
-def _upload(at, name: str, as_counts: bool) -> None:
+def _upload(at, name: str, as_counts: bool, key=saved_key) -> None:
+    """Upload ``name`` read as counts or attempts; ``key(at, stem)`` is the dataset key it must get."""
     at.switch_page(DATA).run()
     at.file_uploader(key="data_uploader").set_value((name, _body(), "text/csv")).run()
     (choice,) = [r for r in at.radio if r.key.startswith("upload_counts_")]
     choice.set_value(as_counts).run()
     at.button(key="upload_load").click().run()
     no_exception(at)
-    assert at.session_state["dataset"] == saved_key(at, name.removesuffix(".csv"))
+    assert at.session_state["dataset"] == key(at, name.removesuffix(".csv"))
 
 
 def _view(at):
@@ -80,13 +81,7 @@ def test_counted_upload_kept_in_the_session_only_keeps_its_trial_order(app, monk
     monkeypatch.setattr(upload_panel, "save_upload", lambda *a, **k: None)
     app.sidebar.selectbox(key="prior").set_value("uniform").run()
     for name, as_counts in (("runs_attempts.csv", False), ("runs_counted.csv", True)):
-        app.switch_page(DATA).run()
-        app.file_uploader(key="data_uploader").set_value((name, _body(), "text/csv")).run()
-        (choice,) = [r for r in app.radio if r.key.startswith("upload_counts_")]
-        choice.set_value(as_counts).run()
-        app.button(key="upload_load").click().run()
-        no_exception(app)
-        assert app.session_state["dataset"] == "upload:" + name.removesuffix(".csv")
+        _upload(app, name, as_counts, key=lambda at, stem: "upload:" + stem)  # session keys, not workspace ids
         at = _visit(app, TRAJ)
         if not as_counts:
             want = _view(at)

@@ -64,6 +64,8 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
         wait_ready(page, 1500)
         page.get_by_role("button", name="Create share link").click()
         wait_ready(page, 1500)
+        # under load the rerun that writes the links can finish after wait_ready: wait for the present link itself
+        page.locator('[data-testid="stCode"]').filter(has_text="view=present").first.wait_for()
         codes = page.locator('[data-testid="stCode"]').all_inner_texts()
         link = next(c.strip() for c in codes if "?analysis=" in c and "view=present" not in c)
         present = next(c.strip() for c in codes if "view=present" in c)
