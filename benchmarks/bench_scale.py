@@ -21,6 +21,9 @@ the same file and the target from issue 15 (ok/MISSED):
 * ``counts``: 10^8 attempts as a count table (1000 models x 10^4 questions, n_trials = 10; 10^7 rows)
   in Parquet; the leaderboard from the loaded table (outcomes + leaderboard, in process) < 2 s and the
   CLI leaderboard end to end < 3 s, beside DuckDB reading the file;
+* ``rubric``: 10^7 attempts with a signal, two tasks; the built-in "Confident & Correct" rubric (a
+  per-task median threshold) by :func:`load_category_counts` and the CLI ``leaderboard --schema``,
+  beside DuckDB's own ``quantile_cont`` + per-category count query, target <= 3 x floor + 1 s;
 * ``help``: ``python -m scorio_core --help`` start-up, < 0.5 s;
 * ``spark`` (``--spark``): :func:`load_counts` with ``engine="spark"`` ``local[2]`` on the 10^6 file
   (session start-up reported apart), checked identical to DuckDB's count table.
@@ -30,7 +33,7 @@ is printed at the end. Usage::
 
     python benchmarks/bench_scale.py                      # everything (~1.5 GB of temp files, a few minutes)
     python benchmarks/bench_scale.py --quick              # help + 10^6 only
-    python benchmarks/bench_scale.py --only csv,jsonl     # some parts (help,1e6,1e7,csv,jsonl,1e8,counts)
+    python benchmarks/bench_scale.py --only csv,jsonl     # some parts (help,1e6,1e7,csv,jsonl,1e8,counts,rubric)
     python benchmarks/bench_scale.py --quick --spark      # plus Spark local[2] (requirements-spark.txt + Java)
 """
 
@@ -47,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _subprocess_measure import cli, load_counts_subprocess, start_spawner  # noqa: E402  (benchmarks/, beside this script)
 sys.path.insert(0, str(ROOT))
 
-PARTS = ("help", "1e6", "1e7", "csv", "jsonl", "1e8", "counts")
+PARTS = ("help", "1e6", "1e7", "csv", "jsonl", "1e8", "counts", "rubric")
 ROWS: list[tuple] = []  # (input, measure, ours s, floor s or None, target text, ok, peak RSS MB or None)
 GB = 1024.0  # MB
 
@@ -277,6 +280,40 @@ def bench_counts(tmp: Path) -> None:
     path.unlink()
 
 
+def bench_rubric(tmp: Path) -> None:
+    """Built-in "Confident & Correct" (a per-task median threshold) counted in DuckDB vs DuckDB's own query."""
+    import duckdb
+
+    from scorio_core.io.engines.rubric_counts import load_category_counts
+
+    inp = "10^7 attempts, rubric"
+    path = tmp / "rubric_10000000.parquet"
+    made("10^7 attempts with a signal (100 x 1000 x 100, two tasks), long Parquet", path, lambda: _copy(
+        "SELECT 'model-' || CAST(i // 100000 AS VARCHAR) AS model, 'task-' || CAST((i // 100) % 2 AS VARCHAR) AS task, "
+        "'q' || CAST((i // 100) % 1000 AS VARCHAR) AS question_id, CAST(i % 100 AS BIGINT) AS trial, "
+        "CAST(hash(i) % 2 AS TINYINT) AS is_correct, -CAST(hash(i + 7) % 100000 AS DOUBLE) / 10000 AS completion_logprob_mean "
+        "FROM range(10000000) t(i)", [], path, _OPTIONS["parquet"]))
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    x = "completion_logprob_mean"
+    sql = (f"WITH m AS (SELECT task, quantile_cont({x}, 0.5) AS thr FROM read_parquet(?) WHERE isfinite({x}) GROUP BY task) "
+           f"SELECT model, task, question_id, count(*), count(*) FILTER (WHERE is_correct = 0 AND {x} >= thr), "
+           f"count(*) FILTER (WHERE is_correct = 0 AND {x} < thr), count(*) FILTER (WHERE is_correct = 1 AND {x} < thr), "
+           f"count(*) FILTER (WHERE is_correct = 1 AND {x} >= thr) FROM read_parquet(?) JOIN m USING (task) GROUP BY ALL")
+    try:
+        t_floor = best(lambda: con.execute(sql, [str(path), str(path)]).fetchnumpy())
+    finally:
+        con.close()
+    floor_row(inp, "duckdb floor (quantile_cont + counts)", t_floor)
+    target = 3 * t_floor + 1
+    t_ours = best(lambda: load_category_counts(str(path), "Confident & Correct", hash_files=False))
+    row(inp, "load_category_counts (percentile)", t_ours, t_floor, f"<= 3 x floor + 1 s = {target:.2f} s", t_ours <= target)
+    t_cli, rss = cli(["leaderboard", str(path), "--schema", "Confident & Correct", "--task", "task-0", "--engine", "duckdb",
+                      "--output", "json"])
+    row(inp, "cli leaderboard --schema (one task)", t_cli, t_floor, f"<= 3 x floor + 1 s = {target:.2f} s", t_cli <= target, rss)
+    path.unlink()
+
+
 def spark_counts(path: Path) -> None:
     """Time Spark ``local[2]`` counts beside DuckDB's on the same file and check they are identical."""
     import pandas as pd
@@ -332,6 +369,8 @@ def main() -> None:
             bench_counts(tmp)
         if "1e8" in parts:
             bench_1e8(tmp)
+        if "rubric" in parts:
+            bench_rubric(tmp)
     summary()
 
 

@@ -277,15 +277,19 @@ def data_issues(schema, table: SignalTable, codes: np.ndarray, masks: list, deta
                                 count=k, examples=table.examples(miss), names=(s,)))
     for d in details:
         if d.kind == "percentile" and not np.isfinite(d.value):
-            where = f" where {d.where}" if d.where else ""
-            issues.append(Issue("undefined_threshold", WARNING,
-                                f"threshold {d.name!r} is undefined: no finite value of {d.of!r}{where}; "
-                                "every comparison with it is unknown.", names=(d.name,)))
+            issues.append(undefined_threshold_issue(d.name, d.of, d.where))
     if unused_frozen:
         issues.append(Issue("unused_frozen_threshold", INFO,
                             "frozen thresholds not used by this schema: " + ", ".join(unused_frozen) + ".",
                             names=tuple(unused_frozen)))
     return issues
+
+
+def undefined_threshold_issue(name: str, of: str, where: str | None) -> Issue:
+    """A percentile threshold without a finite value to take it over (every comparison with it is unknown)."""
+    cond = f" where {where}" if where else ""
+    return Issue("undefined_threshold", WARNING, f"threshold {name!r} is undefined: no finite value of {of!r}{cond}; "
+                 "every comparison with it is unknown.", names=(name,))
 
 
 def build_report(schema, table, codes, static, dynamic) -> CoverageReport:

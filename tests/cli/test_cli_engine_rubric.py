@@ -19,7 +19,11 @@ SCHEMA = Schema("Fast and right", [Category("wrong", "is_correct < 0.5", 0), Cat
                 [Variable("fast", "duration_s < limit")], [Threshold("limit", value=30.0)])
 
 
-def _data(tmp_path):
+# the same rubric with its limit a percentile of the data, computed per task (in SQL by the DuckDB engine)
+PERCENTILE = SCHEMA.replace(thresholds=(Threshold("limit", percentile=40, of="duration_s", where="is_correct >= 0.5"),))
+
+
+def _data(tmp_path, schema_doc=SCHEMA):
     rng = np.random.default_rng(4)
     rows = []
     for task in ("algebra", "geometry"):
@@ -31,7 +35,7 @@ def _data(tmp_path):
     path = tmp_path / "runs.csv"
     pd.DataFrame(rows, columns=["model", "task", "question_id", "trial", "is_correct", "duration_s"]).to_csv(path, index=False)
     schema = tmp_path / "fast.json"
-    schema.write_text(schema_to_json(SCHEMA))
+    schema.write_text(schema_to_json(schema_doc))
     return path, schema
 
 
@@ -41,9 +45,10 @@ def _run(capsys, *argv):
     return code, out.out, out.err
 
 
-@pytest.mark.parametrize("unmatched", [None, "exclude", "wrong"])
-def test_schema_leaderboard_json_equals_pandas(capsys, tmp_path, unmatched):
-    path, schema = _data(tmp_path)
+@pytest.mark.parametrize("unmatched,schema_doc", [(None, SCHEMA), ("exclude", SCHEMA), ("wrong", SCHEMA),
+                                                   (None, PERCENTILE), ("wrong", PERCENTILE)])
+def test_schema_leaderboard_json_equals_pandas(capsys, tmp_path, unmatched, schema_doc):
+    path, schema = _data(tmp_path, schema_doc)
     results = {}
     for engine in ("pandas", "duckdb"):
         extra = ["--unmatched", unmatched] if unmatched else []
@@ -57,15 +62,18 @@ def test_schema_leaderboard_json_equals_pandas(capsys, tmp_path, unmatched):
     for task in ("algebra", "geometry"):
         got, want = results[("duckdb", task)], results[("pandas", task)]
         assert got["rows"] == want["rows"] and got["notes"] == want["notes"]
+        if schema_doc is PERCENTILE:  # the task's own 40th percentile, not a constant
+            assert any(n["message"].startswith(f"{task}: rubric 'Fast and right' thresholds: limit=") for n in got["notes"])
         assert got.get("unmatched") == want.get("unmatched")
 
 
 def test_schema_the_sql_engine_cannot_express_is_refused_in_one_line(capsys, tmp_path):
-    path, _ = _data(tmp_path)
-    pct = tmp_path / "pct.json"
-    pct.write_text(schema_to_json(SCHEMA.replace(thresholds=(Threshold("limit", percentile=50, of="duration_s"),))))
-    code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(pct), "--task", "algebra", "--engine", "duckdb",
-                          "--output", "json")
-    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "percentile" in err
-    code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(pct), "--task", "algebra", "--output", "json")
+    path, schema = _data(tmp_path)
+    frame = pd.read_csv(path)
+    frame["finish_reason"] = "stop"  # the pandas engine derives repeated_pattern from it; SQL does not
+    frame.to_csv(path, index=False)
+    code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", "algebra", "--engine",
+                          "duckdb", "--output", "json")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "derived signals" in err
+    code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", "algebra", "--output", "json")
     assert code == 0 and json.loads(out)["engine"] == "pandas"  # auto falls back

@@ -73,14 +73,15 @@ def test_builtin_schemas_without_derived_signals(tmp_path, name):
     _compare(_write(frame, tmp_path, "parquet"), BUILTIN_SCHEMAS[name])
 
 
-def test_refuses_unknown_name_and_percentile(tmp_path):
+def test_refuses_unknown_name(tmp_path):
     path = _write(_frame(2), tmp_path, "csv")
     bad = SCHEMA.replace(categories=(Category("a", "nope > 1", 0),))
     with pytest.raises(EngineUnsupported, match="nope"):
         load_category_counts(str(path), bad, hash_files=False)
-    pct = SCHEMA.replace(thresholds=(Threshold("tau", percentile=50, of="x"),))
-    with pytest.raises(EngineUnsupported, match="percentile"):
-        load_category_counts(str(path), pct, hash_files=False)
+
+
+def test_percentile_threshold_equals_pandas(tmp_path):  # per-task values: tests/io/test_engines_rubric_percentiles.py
+    _compare(_write(_frame(2), tmp_path, "csv"), SCHEMA.replace(thresholds=(Threshold("tau", percentile=50, of="x"),)))
 
 
 def test_refuses_derived_signal(tmp_path):

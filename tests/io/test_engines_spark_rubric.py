@@ -54,6 +54,15 @@ def _same(got, want) -> None:
     assert got.issues_static == want.issues_static and got.notes == want.notes
     pd.testing.assert_frame_equal(got.dataset.counts, want.dataset.counts)
     assert [(s.name, s.rows) for s in got.dataset.sources] == [(s.name, s.rows) for s in want.dataset.sources]
+    assert pd.DataFrame(got.task_thresholds).equals(pd.DataFrame(want.task_thresholds))  # NaN where NaN
+
+
+# percentile thresholds per task: t1 over correct attempts, t2 filtered by t1 and a variable, t3 undefined (no value)
+PERCENTILES = Schema("P", [Category("a", "is_correct >= 1 and x >= t2", 2), Category("b", "hi and x >= t1", 1),
+                           Category("c", "x < t3 or fr == 'stop'", 0)], [Variable("hi", "x >= tau")],
+                     [Threshold("tau", value=1.0), Threshold("t1", percentile=40, of="x", where="is_correct >= 1"),
+                      Threshold("t2", percentile=66.6, of="x", where="x > t1 and hi"),
+                      Threshold("t3", percentile=50, of="x", where="x > 100")])
 
 
 def test_spark_category_counts_equal_duckdb(tmp_path, spark):
@@ -66,7 +75,8 @@ def test_spark_category_counts_equal_duckdb(tmp_path, spark):
     tricky = Schema("T", [Category("p", "not (x > 1.5 or fr == 'stop') and flag == 1", 2),
                           Category("q", "(x != 2.0 and has_box == 1) or (fr != 'length' and not (flag >= 0.5))", 1),
                           Category("r", "x <= tau or is_correct == 1", 0)], (), [Threshold("tau", value=0.5)])
-    for schema in (SCHEMA, tricky, BUILTIN_SCHEMAS["Format Compliance & Correctness"], BUILTIN_SCHEMAS["Binary correctness"]):
+    for schema in (SCHEMA, tricky, BUILTIN_SCHEMAS["Format Compliance & Correctness"], BUILTIN_SCHEMAS["Binary correctness"],
+                   PERCENTILES):
         got = load_category_counts_spark(paths, schema, spark=spark, hash_files=False)
         _same(got, load_category_counts(paths, schema, hash_files=False))
         assert list(dict.fromkeys(got.cells["model"])) == ["mb", "ma", "mc", "md"]
@@ -76,6 +86,9 @@ def test_spark_category_counts_equal_duckdb(tmp_path, spark):
     frozen = load_category_counts_spark(paths, SCHEMA, spark=spark, task="u", thresholds={"tau": 2.0}, hash_files=False)
     _same(frozen, load_category_counts(paths, SCHEMA, task="u", thresholds={"tau": 2.0}, hash_files=False))
     assert set(frozen.cells["task"]) == {"u"} and frozen.thresholds == {"tau": 2.0}
+    pct = load_category_counts_spark(paths, PERCENTILES, spark=spark, hash_files=False)
+    assert set(pct.task_thresholds) == {"t", "u"} and np.isnan(pct.task_thresholds["u"]["t3"])
+    assert pct.task_thresholds["t"]["t1"] != pct.task_thresholds["u"]["t1"]  # each task its own value
 
 
 def test_spark_rubric_leaderboard_cli_equals_duckdb_and_refusals(tmp_path, spark, capsys):

@@ -9,14 +9,15 @@ feeds rubric-weighted Bayes@N (paper Appendix F) exactly as the pandas path does
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported, quote_ident
-from scorio_core.io.engines.rubric_sql import SQLRubric, _Frag, _join, compile_rubric
+from scorio_core.io.engines.rubric_percentiles import percentile_thresholds
+from scorio_core.io.engines.rubric_sql import SQLRubric, _Frag, _join, compile_rubric, constant_thresholds
 
 __all__ = ["CategoryCountsSQL", "load_category_counts"]
 
@@ -196,6 +197,7 @@ class CategoryCountsSQL:
     labels : tuple of str
     weights : ndarray of shape (C+1,)
     thresholds : dict of str to float
+        Values of the thresholds that do not depend on the data (absolute, frozen).
     coverage : dict of str to dict
         Per task: ``n``, ``unmatched``, per-signal missing counts, per-category condition
         counts and takers (for the same coverage notes as the pandas path).
@@ -206,6 +208,9 @@ class CategoryCountsSQL:
     schema : scorio_core.rubric.Schema
     dataset : scorio_core.io.Dataset
         The count-table dataset of the same files (sources, report).
+    task_thresholds : dict of str to dict of str to float
+        Task -> every threshold's value (schema order) when some are percentiles of the data, which
+        are computed per task as the pandas engine does (:mod:`~scorio_core.io.engines.rubric_percentiles`).
     """
 
     cells: pd.DataFrame
@@ -218,6 +223,7 @@ class CategoryCountsSQL:
     schema: object
     dataset: object
     signals: tuple = ()
+    task_thresholds: dict = field(default_factory=dict)
 
 
 def load_category_counts(
@@ -257,8 +263,8 @@ def load_category_counts(
     Raises
     ------
     EngineUnsupported
-        Derived signals, percentile thresholds (not frozen), unknown names, type errors,
-        count tables, columns whose pandas type is not predictable (message says which).
+        Derived signals, unknown names, type errors, count tables, columns whose pandas type is
+        not predictable (message says which).
     NotReadyError
         Duplicate keys, non-binary or missing outcomes (as :func:`load_counts`).
     InputError
@@ -325,10 +331,13 @@ def load_category_counts(
         for s in needed:
             if s not in present:  # a known signal absent from the data: missing everywhere
                 signal_sql[s] = "CAST(NULL AS VARCHAR)" if bound.table.kind(s) == "text" else "CAST(NULL AS DOUBLE)"
-        rub = compile_rubric(schema, signal_sql, bound.table.kind, thresholds)
+        constants = constant_thresholds(schema, thresholds)
         try:
+            pct = (percentile_thresholds(con, canon, params, schema, signal_sql, bound.table.kind, constants)
+                   if set(schema.threshold_order) - set(constants) else None)
+            rub = compile_rubric(schema, signal_sql, bound.table.kind, thresholds, per_task=pct and pct.columns)
             cells_v, per_file, _ = count_attempts(con, canon, params, groups, with_trial)
-            out = _categorize_sql(con, canon, params, rub, present, signal_sql, kinds)
+            out = _categorize_sql(con, pct.relation if pct else canon, params, rub, present, signal_sql, kinds)
         except duckdb.Error as exc:
             raise duck_error(exc, groups[0], guesses[0]) from None
     finally:
@@ -338,10 +347,9 @@ def load_category_counts(
         cells = cells[cells["task"] == task].reset_index(drop=True)
     # the count dataset of the same files (sources, report), as load_counts returns it
     from scorio_core.io.engines.duckdb_inputs import Prepared
-
-    prep = Prepared(canon, params, groups, guesses, defaults, "attempts", with_trial)
     from scorio_core.io.engines.frames import count_frame
 
+    prep = Prepared(canon, params, groups, guesses, defaults, "attempts", with_trial)
     table = count_frame(cells_v)
     infos = source_infos(prep, per_file, hash_files)
     meta = {"sources": tuple((i.name, i.format) for i in infos), "mappings": tuple((i.name, i.mapping) for i in infos),
@@ -350,7 +358,7 @@ def load_category_counts(
     report = compute_report(table, "counts", source_names=tuple(i.name for i in infos), meta=meta)
     dataset = Dataset(attempts=None, counts=table, report=report, sources=infos)
     return CategoryCountsSQL(cells, rub.labels, rub.weights, rub.thresholds, coverage, tuple(bound.static),
-                             tuple(derive_notes), schema, dataset, tuple(needed))
+                             tuple(derive_notes), schema, dataset, tuple(needed), pct.values if pct else {})
 
 
 def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, signal_sql, kinds):

@@ -21,7 +21,8 @@ __all__ = ["sql_task_outcomes", "task_order"]
 
 def _issues_for(res: CategoryCountsSQL, task: str) -> list:
     """The coverage issues :func:`scorio_core.rubric.categorize` reports for one task."""
-    from scorio_core.rubric.coverage import ERROR, INFO, WARNING, Issue, empty_category_issue, unmatched_issue
+    from scorio_core.rubric.coverage import (ERROR, INFO, WARNING, Issue, empty_category_issue, undefined_threshold_issue,
+                                             unmatched_issue)
 
     cov = res.coverage[task]
     n, n_un = cov["n"], cov["unmatched"]
@@ -42,6 +43,10 @@ def _issues_for(res: CategoryCountsSQL, task: str) -> list:
         if k:
             issues.append(Issue("missing_values", WARNING, f"signal {s!r} is missing on {k} of {n} attempts.",
                                 count=k, names=(s,)))
+    for name, value in res.task_thresholds.get(task, {}).items():
+        if name not in res.thresholds and not np.isfinite(value):  # a percentile of no value in this task
+            t = schema.threshold_map[name]
+            issues.append(undefined_threshold_issue(name, t.of, t.where))
     rank = {ERROR: 0, WARNING: 1, INFO: 2}
     return sorted([*res.issues_static, *issues], key=lambda i: rank[i.severity])
 
@@ -87,8 +92,9 @@ def sql_task_outcomes(res: CategoryCountsSQL, task: str, policy: str = "exclude"
         if present_n == 0:  # an all-missing text column is typed as a number by pandas in this task
             raise EngineUnsupported(f"text signal {s!r} has no value in task {task!r}; use --engine pandas.")
     notes = []
-    if res.thresholds:
-        notes.append(f"rubric '{res.schema.name}' thresholds: " + ", ".join(f"{k}={v:.6g}" for k, v in res.thresholds.items()))
+    thresholds = res.task_thresholds.get(task, res.thresholds)  # percentiles of the data: this task's values
+    if thresholds:
+        notes.append(f"rubric '{res.schema.name}' thresholds: " + ", ".join(f"{k}={v:.6g}" for k, v in thresholds.items()))
     if cov["unmatched"]:
         notes.append(f"{cov['unmatched']} of {cov['n']} attempts matched no category and are excluded")
     notes.extend(res.notes)

@@ -28,7 +28,8 @@ Counting with it (files -> category counts -> task outcomes) is
 
 Unsupported (raises :class:`~scorio_core.io.engines._sql.EngineUnsupported`, so ``--engine
 auto`` falls back to pandas): derived signals (any signal :func:`derive_signals` would add),
-percentile thresholds that are not frozen, unknown names and type errors, count tables,
+percentile thresholds that are not frozen unless their per-task columns are given
+(:mod:`scorio_core.io.engines.rubric_percentiles`), unknown names and type errors, count tables,
 columns whose pandas type cannot be predicted exactly from the DuckDB type (see
 :func:`_column_plan`).
 """
@@ -42,7 +43,7 @@ import numpy as np
 
 from scorio_core.io.engines._sql import EngineUnsupported
 
-__all__ = ["SQLRubric", "category_case", "compile_rubric"]
+__all__ = ["SQLRubric", "ThresholdColumn", "category_case", "compile_rubric", "condition_compiler", "constant_thresholds"]
 
 # ----------------------------------------------------------------------------- SQL fragments
 @dataclass
@@ -68,6 +69,13 @@ def _param(value, sql_type: str) -> _Frag:
 
 
 # ----------------------------------------------------------------------------- translation
+@dataclass(frozen=True)
+class ThresholdColumn:
+    """A threshold whose value differs per task: its column (SQL text, or a Spark column; NULL where undefined)."""
+
+    expr: object
+
+
 class _SQL:
     """How :func:`_translate` writes DuckDB SQL: :class:`_Frag` text with ``?`` parameters."""
 
@@ -116,6 +124,8 @@ def _translate(node, signal_sql: Mapping, variables: Mapping, thresholds: Mappin
         if name in variables:  # inlined, parenthesised
             return b.paren(rec(variables[name]))
         if name in thresholds:
+            if isinstance(thresholds[name], ThresholdColumn):  # a per-task value: a column of the relation
+                return b.signal(thresholds[name].expr)
             v = float(thresholds[name])
             return b.const(None if np.isnan(v) else v, "number")  # NaN threshold: every comparison unknown
         if name in signal_sql:
@@ -168,7 +178,8 @@ def category_case(conditions) -> tuple[str, list]:
     return frag.text, frag.params
 
 
-def compile_rubric(schema, signal_sql: Mapping, kind_of, frozen: Mapping | None = None, *, backend=None) -> SQLRubric:
+def compile_rubric(schema, signal_sql: Mapping, kind_of, frozen: Mapping | None = None, *, backend=None,
+                   per_task: Mapping | None = None) -> SQLRubric:
     """Translate a schema into one SQL condition per category (or one Spark column, with ``backend``).
 
     Parameters
@@ -187,6 +198,10 @@ def compile_rubric(schema, signal_sql: Mapping, kind_of, frozen: Mapping | None 
         Expression builder (``const``, ``signal``, ``paren``, ``not_``, ``boolop``, ``compare``, ``engine``);
         the default writes DuckDB SQL, :class:`scorio_core.io.engines.spark_rubric.SparkColumns` Spark columns
         (``signal_sql`` then maps names to columns and ``conditions`` holds one column per category).
+    per_task : dict of str to str or Column, optional
+        Column of each percentile threshold computed per task (SQL text, or a Spark column with the
+        Spark backend; :mod:`scorio_core.io.engines.rubric_percentiles`); without it a percentile
+        threshold that is not frozen is refused.
 
     Returns
     -------
@@ -199,22 +214,52 @@ def compile_rubric(schema, signal_sql: Mapping, kind_of, frozen: Mapping | None 
     InputError
         Bad frozen values (as :func:`scorio_core.rubric.thresholds.check_frozen`).
     """
-    from scorio_core.rubric.kernel import BOOL, NUMBER, TEXT, check
-    from scorio_core.rubric.nodes import BoolOp, Compare, Const, Name, Not
-    from scorio_core.rubric.thresholds import check_frozen
-
-    values, _ = check_frozen(schema, frozen)
-    thresholds: dict[str, float] = {}
+    thresholds = constant_thresholds(schema, frozen)
+    columns: dict[str, ThresholdColumn] = {}
     for name in schema.threshold_order:
-        t = schema.threshold_map[name]
-        if name in values:
-            thresholds[name] = values[name]
-        elif t.kind == "absolute":
-            thresholds[name] = float(t.value)
-        else:
+        if name in thresholds:
+            continue
+        if per_task is None or name not in per_task:
             engine = backend.engine if backend is not None else "DuckDB"
             raise EngineUnsupported(f"threshold {name!r} is a percentile of the data; the {engine} engine supports absolute "
                                     "(or frozen) thresholds only; use --engine pandas.")
+        columns[name] = ThresholdColumn(per_task[name])
+    translate = condition_compiler(schema, signal_sql, kind_of, backend)
+    conditions = []
+    for i, c in enumerate(schema.categories):
+        expr = translate(f"category:{i}", {**thresholds, **columns}, c.condition, f"condition of category {c.label!r}")
+        conditions.append(expr if backend is not None else (expr.text, expr.params))
+    return SQLRubric(tuple(conditions), tuple(schema.labels), np.asarray(schema.weights, dtype=float), thresholds)
+
+
+def constant_thresholds(schema, frozen: Mapping | None) -> dict[str, float]:
+    """Values of the thresholds that do not depend on the data: absolute ones and frozen ones (schema order).
+
+    Raises
+    ------
+    InputError
+        Bad frozen values (as :func:`scorio_core.rubric.thresholds.check_frozen`).
+    """
+    from scorio_core.rubric.thresholds import check_frozen
+
+    values, _ = check_frozen(schema, frozen)
+    out: dict[str, float] = {}
+    for name in schema.threshold_order:
+        t = schema.threshold_map[name]
+        if name in values:
+            out[name] = values[name]
+        elif t.kind == "absolute":
+            out[name] = float(t.value)
+    return out
+
+
+def condition_compiler(schema, signal_sql: Mapping, kind_of, backend=None):
+    """``translate(key, thresholds, text, what)``: the expression ``key`` of :meth:`Schema.expressions`
+    (``category:<i>``, ``where:<name>``), type-checked, as a backend expression; thresholds given as
+    numbers or :class:`ThresholdColumn`; ``text`` (the source) and ``what`` name it in type errors."""
+    from scorio_core.rubric.kernel import BOOL, NUMBER, TEXT, check
+    from scorio_core.rubric.nodes import BoolOp, Compare, Const, Name, Not
+
     exprs = schema.expressions()
     variables = {v.name: exprs[f"variable:{v.name}"] for v in schema.variables}
 
@@ -225,9 +270,6 @@ def compile_rubric(schema, signal_sql: Mapping, kind_of, frozen: Mapping | None 
             return NUMBER
         return kind_of(name)
 
-    for i, c in enumerate(schema.categories):
-        check(exprs[f"category:{i}"], kind_name, c.condition, f"condition of category {c.label!r}")
-
     def kinds(node):
         if isinstance(node, Const):
             return BOOL if isinstance(node.value, bool) else TEXT if isinstance(node.value, str) else NUMBER
@@ -237,10 +279,10 @@ def compile_rubric(schema, signal_sql: Mapping, kind_of, frozen: Mapping | None 
             return BOOL
         return None  # pragma: no cover
 
-    conditions = []
-    for i in range(len(schema.categories)):
-        expr = _translate(exprs[f"category:{i}"], signal_sql, variables, thresholds, kinds, backend=backend)
-        conditions.append(expr if backend is not None else (expr.text, expr.params))
-    return SQLRubric(tuple(conditions), tuple(schema.labels), np.asarray(schema.weights, dtype=float), thresholds)
+    def translate(key: str, thresholds: Mapping, text: str, what: str):
+        check(exprs[key], kind_name, text, what)
+        return _translate(exprs[key], signal_sql, variables, thresholds, kinds, backend=backend)
+
+    return translate
 
 

@@ -159,7 +159,7 @@ def load_category_counts_spark(
     Raises
     ------
     EngineUnsupported
-        Derived signals, percentile thresholds (not frozen), unknown names, type errors, count tables,
+        Derived signals, unknown names, type errors, count tables,
         signals read from CSV/TSV/JSONL or whose type differs between files, binary signals with other
         values than 0 and 1 (the message says which; ``--engine pandas`` handles them).
     NotReadyError
@@ -176,7 +176,8 @@ def load_category_counts_spark(
 
     from scorio_core.io.engines.frames import count_frame
     from scorio_core.io.engines.rubric_counts import CategoryCountsSQL, bind_signals
-    from scorio_core.io.engines.rubric_sql import compile_rubric
+    from scorio_core.io.engines.rubric_percentiles import percentile_thresholds_spark
+    from scorio_core.io.engines.rubric_sql import compile_rubric, constant_thresholds
     from scorio_core.io.engines.spark_engine import _count_attempts, count_dataset, read_inputs, source_infos
     from scorio_core.io.engines.spark_inputs import spark_error
     from scorio_core.io.engines.spark_session import spark_session
@@ -201,13 +202,18 @@ def load_category_counts_spark(
     for s in needed:
         if s not in present:  # a known signal absent from the data: missing everywhere
             signal_cols[s] = F.lit(None).cast("string" if bound.table.kind(s) == "text" else "double")
-    rub = compile_rubric(schema, signal_cols, bound.table.kind, thresholds, backend=SparkColumns())
+    constants = constant_thresholds(schema, thresholds)
     try:
         for name, label in hook.binary:
             if name in present and canon.filter(~F.col(_alias(name)).isin(0.0, 1.0)).limit(1).count():
                 raise EngineUnsupported(f"signal {name!r} has values other than 0 and 1; use --engine pandas.", source=label)
+        coded, pct = canon, None
+        if set(schema.threshold_order) - set(constants):  # percentiles of the data: per-task columns joined by task
+            coded, pct = percentile_thresholds_spark(canon, schema, signal_cols, bound.table.kind, constants)
+        rub = compile_rubric(schema, signal_cols, bound.table.kind, thresholds, backend=SparkColumns(),
+                             per_task=pct and {n: F.col(c) for n, c in pct.columns.items()})
         cells_v, per_file, _ = _count_attempts(canon, inp.labels, inp.has_trial)
-        cells, coverage = _categorize(canon, rub, present, signal_cols, kinds, inp)
+        cells, coverage = _categorize(coded, rub, present, signal_cols, kinds, inp)
     except (InputError, EngineUnsupported):
         raise
     except Exception as exc:  # noqa: BLE001 - Spark job failures
@@ -218,7 +224,7 @@ def load_category_counts_spark(
     note = f"{int(cells_v['n_trials'].sum()):,} attempts categorized by the Spark engine (rubric {schema.name!r})."
     dataset = count_dataset(inp, count_frame(cells_v), infos, [note])
     return CategoryCountsSQL(cells, rub.labels, rub.weights, rub.thresholds, coverage, tuple(bound.static),
-                             tuple(derive_notes), schema, dataset, tuple(needed))
+                             tuple(derive_notes), schema, dataset, tuple(needed), pct.values if pct else {})
 
 
 def _categorize(canon, rub, present, signal_cols, kinds, inp):

@@ -1,0 +1,257 @@
+"""Percentile thresholds of a rubric computed in DuckDB, per task, equal to numpy's.
+
+The pandas rubric engine (:mod:`scorio_core.rubric.thresholds`) takes a percentile threshold
+as ``np.percentile(x, q)`` (the linear method) of the finite values of its signal over one
+task's attempts where its ``where`` condition is definitely true (paper Table 4, e.g.
+``tau_low_wrong`` = 60th percentile of ``completion_bpt`` among wrong attempts). Here the same
+value comes from two SQL passes per threshold, in the schema's dependency order (a ``where``
+may use earlier thresholds):
+
+1. per task, the number ``n`` of finite values passing the filter;
+2. numpy's two order statistics around the virtual index ``(n - 1) q / 100``, fetched with
+   ``row_number()`` per task, and numpy's own interpolation of them (:func:`lerp`): the value
+   is bit-identical to ``np.percentile`` (tested by hypothesis against it).
+
+The values live in a temporary table ``__thr`` (one row per task, one DOUBLE column per
+percentile threshold, NULL where undefined), joined to the attempts by task, so conditions
+compare each attempt with its own task's thresholds. Task names and values reach DuckDB as a
+registered Arrow table, never as SQL text; threshold names never enter SQL (columns are
+``__t0``, ``__t1``, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["PercentileThresholds", "lerp", "order_statistics", "percentile_thresholds", "percentile_thresholds_spark"]
+
+_TABLE = "__thr"
+_KEY = "__thr_task"
+
+
+def order_statistics(n: np.ndarray, q: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """0-based ranks of the two order statistics ``np.percentile(x, q)`` interpolates, and the weight.
+
+    Parameters
+    ----------
+    n : ndarray of int, shape (T,)
+        Number of values (>= 1) of each group.
+    q : float
+        Percentile in [0, 100].
+
+    Returns
+    -------
+    lower, upper : ndarray of int64, shape (T,)
+        Ranks in the sorted values (``upper = lower + 1``, or both ``n - 1`` at the top).
+    gamma : ndarray of float, shape (T,)
+        Interpolation weight, as numpy computes it (``virtual index - lower``).
+
+    Notes
+    -----
+    The arithmetic of numpy's ``_quantile`` for ``method="linear"`` (numpy 1.22+):
+    ``q / 100`` by ``true_divide``, virtual index ``(n - 1) * q``, ``floor``, and indices at or
+    beyond ``n - 1`` clipped to the largest value.
+    """
+    quantile = np.true_divide(np.float64(q), 100)
+    n = np.asarray(n, dtype=np.int64)
+    virtual = (n - 1) * quantile
+    lower = np.floor(virtual)
+    top = virtual >= n - 1
+    gamma = virtual - np.where(top, -1.0, lower)  # numpy measures from index -1 there; both values are the maximum
+    lower = np.where(top, n - 1, lower).astype(np.int64)
+    upper = np.where(top, n - 1, lower + 1).astype(np.int64)
+    return lower, upper, gamma
+
+
+def lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """numpy's interpolation between order statistics: ``a + (b - a) t``, or ``b - (b - a)(1 - t)`` for ``t >= 0.5``."""
+    diff = b - a
+    return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
+
+
+@dataclass(frozen=True)
+class PercentileThresholds:
+    """Per-task values of a schema's percentile thresholds (those not frozen).
+
+    Attributes
+    ----------
+    columns : dict of str to str
+        Threshold name -> its SQL column in :attr:`relation` (for
+        :func:`~scorio_core.io.engines.rubric_sql.compile_rubric`'s ``per_task``).
+    relation : str
+        SQL of the attempts joined with their task's threshold values (same parameters as the input relation).
+    values : dict of str to dict of str to float
+        Task -> threshold name -> value (NaN where no finite value passed the filter).
+    n_values : dict of str to dict of str to int
+        Task -> threshold name -> number of values the percentile was taken over.
+    """
+
+    columns: dict
+    relation: str
+    values: dict
+    n_values: dict
+
+
+def percentile_thresholds(con, canon: str, params: list, schema, signal_sql: Mapping, kind_of,
+                          constants: Mapping[str, float]) -> PercentileThresholds:
+    """Compute every percentile threshold of ``schema`` not in ``constants``, per task, in DuckDB.
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        Connection holding the input relation's tables; ``__thr`` is created in it.
+    canon, params : str, list
+        The canonical attempt relation (columns ``task``, ``o`` and the signal columns) and its parameters.
+    schema : scorio_core.rubric.Schema
+    signal_sql, kind_of
+        As :func:`~scorio_core.io.engines.rubric_sql.compile_rubric`.
+    constants : dict of str to float
+        Absolute and frozen threshold values (:func:`~scorio_core.io.engines.rubric_sql.constant_thresholds`).
+
+    Returns
+    -------
+    PercentileThresholds
+
+    Raises
+    ------
+    EngineUnsupported
+        A ``where`` condition or signal the engine cannot translate.
+    """
+    import pyarrow as pa
+
+    from scorio_core.io.engines._sql import EngineUnsupported
+    from scorio_core.io.engines.rubric_sql import ThresholdColumn, condition_compiler
+
+    translate = condition_compiler(schema, signal_sql, kind_of)
+    tasks = [str(r[0]) for r in con.execute(f"SELECT DISTINCT task FROM ({canon}) ORDER BY task", params).fetchall()]
+    table = {_KEY: pa.array(tasks, pa.string())}
+    _store(con, table)
+    known: dict = dict(constants)
+    columns: dict[str, str] = {}
+    values: dict[str, dict[str, float]] = {t: {} for t in tasks}
+    n_values: dict[str, dict[str, int]] = {t: {} for t in tasks}
+    relation = canon
+    for name in schema.threshold_order:
+        if name in known:
+            for t in tasks:
+                values[t][name] = float(known[name])
+            continue
+        spec = schema.threshold_map[name]
+        if spec.of not in signal_sql:
+            raise EngineUnsupported(f"threshold {name!r} is a percentile of {spec.of!r}, a signal the DuckDB engine does not "
+                                    "read; use --engine pandas.")
+        x = signal_sql[spec.of]
+        keep = f"isfinite({x})"
+        where_params: list = []
+        if spec.where is not None:
+            frag = translate(f"where:{name}", known, spec.where, f"where of threshold {name!r}")
+            keep, where_params = f"{keep} AND ({frag.text}) IS TRUE", frag.params
+        filtered = f"SELECT task AS __t, {x} AS __x FROM ({relation}) AS c WHERE {keep}"
+        q_params = list(where_params)
+        counts = dict(con.execute(f"SELECT __t, count(*) FROM ({filtered}) GROUP BY __t", params + q_params).fetchall())
+        n = np.array([int(counts.get(t, 0)) for t in tasks], dtype=np.int64)
+        got = n > 0
+        lower, upper, gamma = order_statistics(np.maximum(n, 1), spec.percentile)
+        wanted = pa.table({"__w": pa.array([t for t, g in zip(tasks, got) if g], pa.string()),
+                           "__lo": pa.array(lower[got]), "__hi": pa.array(upper[got])})
+        con.register("__want", wanted)
+        try:
+            rows = con.execute(
+                f"SELECT s.__t, s.__r, s.__x FROM (SELECT __t, __x, row_number() OVER (PARTITION BY __t ORDER BY __x) - 1 "
+                f"AS __r FROM ({filtered})) AS s JOIN __want AS w ON w.__w = s.__t AND (s.__r = w.__lo OR s.__r = w.__hi)",
+                params + q_params).fetchall()
+        finally:
+            con.unregister("__want")
+        at = {(str(t), int(r)): float(v) for t, r, v in rows}
+        a = np.array([at.get((t, int(lo)), np.nan) for t, lo in zip(tasks, lower)])
+        b = np.array([at.get((t, int(hi)), np.nan) for t, hi in zip(tasks, upper)])
+        value = np.where(got, lerp(a, b, gamma), np.nan)
+        column = f"__t{len(columns)}"
+        table[column] = pa.array(value, pa.float64(), mask=np.isnan(value))
+        _store(con, table)
+        columns[name] = column  # a column of the joined relation
+        known[name] = ThresholdColumn(columns[name])
+        relation = (f"SELECT c.*, {', '.join(f'__thr_c.{k}' for k in table if k != _KEY)} FROM ({canon}) AS c "
+                    f"LEFT JOIN {_TABLE} AS __thr_c ON __thr_c.{_KEY} = c.task")
+        for t, v, k in zip(tasks, value, n):
+            values[t][name] = float(v)
+            n_values[t][name] = int(k)
+    return PercentileThresholds(columns, relation, values, n_values)
+
+
+def _store(con, table: dict) -> None:
+    """(Re)create ``__thr`` from the columns (a registered Arrow table: values never enter SQL text)."""
+    import pyarrow as pa
+
+    con.register("__thr_staged", pa.table(table))
+    try:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {_TABLE} AS SELECT * FROM __thr_staged")
+    finally:
+        con.unregister("__thr_staged")
+
+
+def percentile_thresholds_spark(canon, schema, signal_cols: Mapping, kind_of, constants: Mapping[str, float]):
+    """The Spark twin of :func:`percentile_thresholds`: ``(canon joined with per-task threshold columns, PercentileThresholds)``.
+
+    Same passes (finite values passing the filter counted per task; the two order statistics by
+    ``row_number()`` over a window per task; numpy's interpolation in Python), so the values are
+    the same as DuckDB's and numpy's. The threshold table (one row per task) is broadcast-joined
+    to the attempts by task; its columns are ``__t0``, ``__t1``, ... (``relation`` is empty: the
+    joined DataFrame is returned instead).
+    """
+    from pyspark.sql import Window, functions as F
+
+    from scorio_core.io.engines.rubric_sql import ThresholdColumn, condition_compiler
+    from scorio_core.io.engines.spark_rubric import SparkColumns
+
+    spark = canon.sparkSession
+    translate = condition_compiler(schema, signal_cols, kind_of, SparkColumns())
+    tasks = sorted(str(r[0]) for r in canon.select("task").distinct().collect())
+    known: dict = dict(constants)
+    table: dict[str, list] = {_KEY: tasks}
+    columns: dict[str, str] = {}
+    values: dict[str, dict[str, float]] = {t: {} for t in tasks}
+    n_values: dict[str, dict[str, int]] = {t: {} for t in tasks}
+    joined = canon
+    for name in schema.threshold_order:
+        if name in known:
+            for t in tasks:
+                values[t][name] = float(known[name])
+            continue
+        spec = schema.threshold_map[name]
+        x = signal_cols[spec.of]
+        keep = x.isNotNull() & ~F.isnan(x) & (F.abs(x) != F.lit(float("inf")))
+        if spec.where is not None:
+            keep = keep & F.coalesce(translate(f"where:{name}", known, spec.where, f"where of threshold {name!r}"),
+                                     F.lit(False))
+        filtered = joined.where(keep).select(F.col("task").alias("__t"), x.cast("double").alias("__x"))
+        counts = {str(r[0]): int(r[1]) for r in filtered.groupBy("__t").count().collect()}
+        n = np.array([counts.get(t, 0) for t in tasks], dtype=np.int64)
+        got = n > 0
+        lower, upper, gamma = order_statistics(np.maximum(n, 1), spec.percentile)
+        at: dict = {}
+        if got.any():
+            wanted = spark.createDataFrame([(t, int(lo), int(hi)) for t, lo, hi, g in zip(tasks, lower, upper, got) if g],
+                                           "__w string, __lo long, __hi long")
+            ranked = filtered.withColumn("__r", F.row_number().over(Window.partitionBy("__t").orderBy("__x")) - 1)
+            hits = ranked.join(F.broadcast(wanted), (F.col("__w") == F.col("__t"))
+                               & ((F.col("__r") == F.col("__lo")) | (F.col("__r") == F.col("__hi"))))
+            at = {(str(r[0]), int(r[1])): float(r[2]) for r in hits.select("__t", "__r", "__x").collect()}
+        a = np.array([at.get((t, int(lo)), np.nan) for t, lo in zip(tasks, lower)])
+        b = np.array([at.get((t, int(hi)), np.nan) for t, hi in zip(tasks, upper)])
+        value = np.where(got, lerp(a, b, gamma), np.nan)
+        column = f"__t{len(columns)}"
+        table[column] = [None if np.isnan(v) else float(v) for v in value]
+        names = list(table)
+        thr = spark.createDataFrame(list(zip(*table.values())),
+                                    ", ".join(f"{k} {'string' if k == _KEY else 'double'}" for k in names))
+        joined = canon.join(F.broadcast(thr), canon["task"] == thr[_KEY], "left").drop(_KEY)
+        columns[name] = column
+        known[name] = ThresholdColumn(F.col(column))
+        for t, v, k in zip(tasks, value, n):
+            values[t][name] = float(v)
+            n_values[t][name] = int(k)
+    return joined, PercentileThresholds(columns, "", values, n_values)
