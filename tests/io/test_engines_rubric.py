@@ -129,3 +129,17 @@ def test_property_random_expressions(tmp_path_factory, e1, e2, seed):
     assert int(res.cells["unmatched"].sum()) == int((cat.codes < 0).sum())
     for c in range(2):
         assert int(res.cells[f"c{c}"].sum()) == int((cat.codes == c).sum())
+
+
+def test_many_categories_coverage_equals_pandas(tmp_path):
+    # 70 categories: the takers of an empty category are codes above 63 (one bitstring per cell, not a 64-bit mask)
+    cats = [Category(f"never{i}", f"x >= {100 + i}", 0) for i in range(65)]
+    cats += [Category("low", "x < 1", 1), Category("high", "x >= 1", 2), Category("shadowed", "x >= 0", 1),
+             Category("also", "x > 0.5", 1), Category("none", "x < 0", 0)]
+    schema = Schema("Many", cats)
+    path = _write(_frame(5), tmp_path, "parquet")
+    res = load_category_counts(str(path), schema, hash_files=False)
+    _, notes, _ = sql_task_outcomes(res, "t")
+    _, pandas_notes = categorization_for(io.load([path]), schema, "t")
+    assert [f"t: {n}" for n in notes] == pandas_notes
+    assert res.coverage["t"]["categories"][67][1] == [65, 66]  # 'shadowed': true where low and high took the attempt

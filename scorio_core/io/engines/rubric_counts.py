@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported, quote_ident
+from scorio_core.io.engines.rubric_binding import bind_signals, coverage_of
 from scorio_core.io.engines.rubric_percentiles import percentile_thresholds
 from scorio_core.io.engines.rubric_sql import SQLRubric, _Frag, _join, compile_rubric, constant_thresholds
 
@@ -108,79 +108,6 @@ def _refuse_if(con, group, where: str, why: str, params: list | None = None, agg
     row = con.execute(query, p + list(params or [])).fetchone()
     if row and row[0]:
         raise EngineUnsupported(f"{why}; use --engine pandas.", source=group.label)
-
-
-def _prototype(kinds: Mapping[str, str]) -> pd.DataFrame:
-    """Zero-row attempt table with the pandas columns and kinds (for type checks and static issues)."""
-    cols = {"model": pd.Series([], dtype="str"), "task": pd.Series([], dtype="str"),
-            "question_id": pd.Series([], dtype="str"), "trial": pd.Series([], dtype="int64"),
-            "is_correct": pd.Series([], dtype="float64")}
-    for name, k in kinds.items():
-        cols[name] = pd.Series([], dtype="float64" if k == "number" else "str")
-    return pd.DataFrame(cols)
-
-
-def bind_signals(schema, kinds: Mapping[str, str], engine: str):
-    """Type-check a schema against the columns' kinds, as the pandas engine would see them.
-
-    Parameters
-    ----------
-    schema : scorio_core.rubric.Schema
-    kinds : dict of str to str
-        Every pandas column's kind: ``"number"``, ``"text"`` or ``"other"`` (a type the engine cannot match).
-    engine : str
-        ``"DuckDB"`` or ``"Spark"`` (named in the refusals).
-
-    Returns
-    -------
-    bound : scorio_core.rubric.engine.BoundRubric
-        Bound to a zero-row prototype table (static coverage issues, signal kinds).
-    derive_notes : list of str
-    needed : list of str
-        Signals the schema reads (``is_correct`` aside) that the table knows.
-    present : list of str
-        Those of ``needed`` that are columns of the data.
-
-    Raises
-    ------
-    EngineUnsupported
-        Derived signals in the data, type errors or unknown names, a needed signal of kind ``"other"``.
-    """
-    from scorio_core.rubric.engine import BoundRubric
-    from scorio_core.rubric.signals import derive_signals
-
-    proto = _prototype({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
-    derived, derive_notes = derive_signals(proto)
-    added = [c for c in derived.columns if c not in proto.columns]
-    if added:
-        raise EngineUnsupported(f"the data yields derived signals ({', '.join(added)}), which the {engine} engine does not "
-                                "compute; use --engine pandas.")
-    try:
-        bound = BoundRubric(proto, schema)
-    except InputError as exc:
-        raise EngineUnsupported(f"{exc} (the pandas engine reports it with positions)") from None
-    needed = [s for s in schema.signals if s != "is_correct" and bound.table.kind(s) is not None]
-    for s in needed:
-        if kinds.get(s) == "other":
-            raise EngineUnsupported(f"signal {s!r} has a type the {engine} engine cannot match (or it differs between "
-                                    "files); use --engine pandas.")
-    return bound, derive_notes, needed, [s for s in needed if s in kinds]
-
-
-def coverage_of(rows, present, kinds: Mapping[str, str], C: int) -> dict:
-    """Per-task coverage from rows ``(task, n, unmatched, per signal: missing, missing and unmatched[, present for
-    text], per category: condition count, codes of the takers)``, as both engines aggregate them."""
-    coverage = {}
-    for row in rows:
-        it = iter(row[3:])
-        sig = {}
-        for s in present:
-            miss, miss_un = next(it), next(it)
-            present_n = next(it) if kinds[s] != "number" else None
-            sig[s] = (int(miss), int(miss_un), present_n)
-        cats = [(int(next(it)), sorted(next(it) or [])) for _ in range(C)]
-        coverage[str(row[0])] = {"n": int(row[1]), "unmatched": int(row[2]), "signals": sig, "categories": cats}
-    return coverage
 
 
 # ----------------------------------------------------------------------------- results
@@ -362,34 +289,45 @@ def load_category_counts(
 
 
 def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, signal_sql, kinds):
-    """Run the GROUP BY; return (cells frame in first-appearance order, per-task coverage)."""
+    """One streaming GROUP BY over the attempts (codes, per-cell counts and per-cell coverage partials, no attempt table
+    materialized), then the per-task coverage from the cells; return (cells frame in first-appearance order, coverage)."""
     C = len(rub.labels)
     conds = [_Frag(t, list(p)) for t, p in rub.conditions]
     flags = _join([_Frag("(") + c + _Frag(f") IS TRUE AS __k{i}") for i, c in enumerate(conds)], ", ")
     case = "CASE " + " ".join(f"WHEN __k{i} THEN {i}" for i in range(C)) + " ELSE -1 END"
     missing = {s: (f"({signal_sql[s]} IS NULL OR NOT isfinite({signal_sql[s]}))" if kinds[s] == "number"
                    else f"({signal_sql[s]} IS NULL)") for s in present}
-    head = _Frag(f"CREATE TEMP TABLE __coded AS SELECT model, task, question_id, o, "
-                 f"__files.idx * 1000000000000 + pos AS first, ") + flags
+    head = _Frag("SELECT model, task, question_id, o, __files.idx * 1000000000000 + pos AS first, ") + flags
     tail_cols = "".join(f", {missing[s]} AS {quote_ident('__m_' + s)}" for s in present)
     tail_cols += "".join(f", {signal_sql[s]} IS NOT NULL AS {quote_ident('__p_' + s)}" for s in present if kinds[s] != "number")
-    sql = head + _Frag(f"{tail_cols} FROM ({canon}) AS c JOIN __files ON __files.path = c.file", list(params))
-    con.execute(sql.text, sql.params)
-    con.execute(f"CREATE TEMP TABLE __coded2 AS SELECT *, {case} AS code FROM __coded")
-    counts = ", ".join(f"count(*) FILTER (WHERE code = {i}) AS c{i}" for i in range(C))
-    cells = con.execute(
-        f"SELECT task, model, question_id, count(*)::BIGINT AS n_trials, count(*) FILTER (WHERE o = 1) AS n_correct, "
-        f"count(*) FILTER (WHERE code < 0) AS unmatched, {counts}, min(first) AS first FROM __coded2 "
-        "GROUP BY ALL ORDER BY first").df()
-    stats = ["count(*) AS n", "count(*) FILTER (WHERE code < 0) AS unmatched"]
-    for s in present:
+    flagged = head + _Frag(f"{tail_cols} FROM ({canon}) AS c JOIN __files ON __files.path = c.file", list(params))
+    partial = []  # per cell; summed (bitstrings: or-ed) per task below
+    for j, s in enumerate(present):
         m = quote_ident("__m_" + s)
-        stats += [f"count(*) FILTER (WHERE {m})", f"count(*) FILTER (WHERE {m} AND code < 0)"]
+        partial += [f"count(*) FILTER (WHERE {m}) AS __cm{j}", f"count(*) FILTER (WHERE {m} AND code < 0) AS __cu{j}"]
         if kinds[s] != "number":
-            stats.append(f"count(*) FILTER (WHERE {quote_ident('__p_' + s)})")
+            partial.append(f"count(*) FILTER (WHERE {quote_ident('__p_' + s)}) AS __cp{j}")
     for i in range(C):
-        stats += [f"count(*) FILTER (WHERE __k{i})", f"list(DISTINCT code) FILTER (WHERE __k{i})"]
-    rows = con.execute(f"SELECT task, {', '.join(stats)} FROM __coded2 GROUP BY task").fetchall()
+        # the codes taken where category i's condition holds: a bitstring, bit code + 1 set (codes -1..C-1)
+        partial += [f"count(*) FILTER (WHERE __k{i}) AS __ck{i}",
+                    f"bitstring_agg(code + 1, 0, {int(C)}) FILTER (WHERE __k{i}) AS __cl{i}"]
+    counts = ", ".join(f"count(*) FILTER (WHERE code = {i}) AS c{i}" for i in range(C))
+    grouped = _Frag(f"CREATE TEMP TABLE __cells AS SELECT task, model, question_id, count(*)::BIGINT AS n_trials, "
+                    f"count(*) FILTER (WHERE o = 1) AS n_correct, count(*) FILTER (WHERE code < 0) AS unmatched, {counts}, "
+                    f"min(first) AS first, {', '.join(partial)} FROM (SELECT *, {case} AS code FROM (") + flagged + \
+        _Frag(")) GROUP BY task, model, question_id")
+    con.execute(grouped.text, grouped.params)
+    cells = con.execute(f"SELECT task, model, question_id, n_trials, n_correct, unmatched, "
+                        f"{', '.join(f'c{i}' for i in range(C))}, first FROM __cells ORDER BY first").df()
+    stats = ["sum(n_trials) AS n", "sum(unmatched) AS unmatched"]
+    for j, s in enumerate(present):
+        stats += [f"sum(__cm{j})", f"sum(__cu{j})"] + ([f"sum(__cp{j})"] if kinds[s] != "number" else [])
+    for i in range(C):
+        stats += [f"sum(__ck{i})", f"bit_or(__cl{i})"]
+    rows = con.execute(f"SELECT task, {', '.join(stats)} FROM __cells GROUP BY task").fetchall()
+    takers = len(rows[0]) - 2 * C if rows else 0  # where the (count, bitstring) pairs start; bitstrings -> code lists
+    rows = [r[:takers] + tuple(v if k % 2 == 0 else [b - 1 for b, bit in enumerate(v or "") if bit == "1"]
+                               for k, v in enumerate(r[takers:])) for r in rows]
     coverage = coverage_of(rows, present, kinds, C)
     for key in ("task", "model", "question_id"):
         cells[key] = cells[key].astype(object).map(str)

@@ -175,7 +175,8 @@ def load_category_counts_spark(
     from pyspark.sql import functions as F
 
     from scorio_core.io.engines.frames import count_frame
-    from scorio_core.io.engines.rubric_counts import CategoryCountsSQL, bind_signals
+    from scorio_core.io.engines.rubric_binding import bind_signals
+    from scorio_core.io.engines.rubric_counts import CategoryCountsSQL
     from scorio_core.io.engines.rubric_percentiles import percentile_thresholds_spark
     from scorio_core.io.engines.rubric_sql import compile_rubric, constant_thresholds
     from scorio_core.io.engines.spark_engine import _count_attempts, count_dataset, read_inputs, source_infos
@@ -231,7 +232,7 @@ def _categorize(canon, rub, present, signal_cols, kinds, inp):
     """Codes and counts: (cells frame in first-appearance order, per-task coverage)."""
     from pyspark.sql import functions as F
 
-    from scorio_core.io.engines.rubric_counts import coverage_of
+    from scorio_core.io.engines.rubric_binding import coverage_of
     from scorio_core.io.engines.spark_engine import _collect
     from scorio_core.io.engines.spark_inputs import path_of
 
