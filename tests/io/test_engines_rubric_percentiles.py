@@ -112,3 +112,31 @@ def test_frozen_and_builtin_percentile_schema(tmp_path):
         assert [int(sql[f"c{c}"].sum()) for c in range(len(schema.labels))] == \
             [int((want_frozen.codes == c).sum()) for c in range(len(schema.labels))]
     assert frozen.task_thresholds == {} and frozen.thresholds == {"c1_median": 0.25}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.one_of(floats, st.sampled_from([0.0, 1.0, np.nan, np.inf]))),
+                min_size=1, max_size=60),
+       st.one_of(st.floats(0, 100), st.sampled_from([0.0, 33.0, 50.0, 66.6, 100.0])))
+def test_sql_percentile_equals_numpy_per_task(rows, q):
+    # the SQL pass itself (ranks from (n - 1) * (q / 100) in DuckDB, values from the sorted list) on many n and q
+    import duckdb
+
+    from scorio_core.io.engines.rubric_percentiles import percentile_thresholds
+
+    con = duckdb.connect()
+    try:
+        con.execute("CREATE TABLE t (task VARCHAR, x DOUBLE, o DOUBLE)")
+        con.executemany("INSERT INTO t VALUES (?, ?, 1)", [[t, x] for t, x in rows])
+        canon = "SELECT task, CASE WHEN isnan(x) THEN NULL ELSE x END AS x, o FROM t"
+        schema = Schema("Q", [Category("a", "x >= p", 1)], (), [Threshold("p", percentile=q, of="x")])
+        got = percentile_thresholds(con, canon, [], schema, {"x": "x", "is_correct": "o"}, lambda n: "number", {})
+    finally:
+        con.close()
+    for task in {t for t, _ in rows}:
+        x = np.array([v for t, v in rows if t == task], dtype=float)
+        x = x[np.isfinite(x)]
+        want = np.percentile(x, q) if x.size else np.nan
+        value = got.values[task]["p"]
+        assert (np.isnan(value) and np.isnan(want)) or value == want, (task, value, want)
+        assert got.n_values[task]["p"] == x.size

@@ -97,6 +97,40 @@ class PercentileThresholds:
     n_values: dict
 
 
+def _resolve(tasks: list[str], schema, constants: Mapping[str, float], compute, column_of):
+    """The loop both engines share: every threshold in the schema's dependency order, constants for every task,
+    each percentile one by ``compute(name, spec, known, column)`` -> ``(value (T,), n (T,))`` (``known``: the values
+    and :class:`ThresholdColumn` s so far, for its ``where``; it also adds the column ``column`` to the engine's
+    relation). ``column_of(column)`` is how conditions refer to that column. Returns ``(columns, values, n_values)``."""
+    from scorio_core.io.engines.rubric_sql import ThresholdColumn
+
+    known: dict = dict(constants)
+    columns: dict[str, str] = {}
+    values: dict[str, dict[str, float]] = {t: {} for t in tasks}
+    n_values: dict[str, dict[str, int]] = {t: {} for t in tasks}
+    for name in schema.threshold_order:
+        if name in constants:
+            for t in tasks:
+                values[t][name] = float(constants[name])
+            continue
+        column = f"__t{len(columns)}"
+        value, n = compute(name, schema.threshold_map[name], known, column)
+        columns[name] = column
+        known[name] = ThresholdColumn(column_of(column))
+        for t, v, k in zip(tasks, value, n):
+            values[t][name] = float(v)
+            n_values[t][name] = int(k)
+    return columns, values, n_values
+
+
+def _interpolate(tasks: list[str], n: np.ndarray, q: float, a: dict, b: dict) -> np.ndarray:
+    """numpy's percentile of each task from its two order statistics (``a``/``b``: task -> value); NaN without values."""
+    lower, upper, gamma = order_statistics(np.maximum(n, 1), q)
+    lo = np.array([a.get(t, np.nan) for t in tasks], dtype=float)
+    hi = np.array([b.get(t, np.nan) for t in tasks], dtype=float)
+    return np.where(n > 0, lerp(lo, hi, gamma), np.nan)
+
+
 def percentile_thresholds(con, canon: str, params: list, schema, signal_sql: Mapping, kind_of,
                           constants: Mapping[str, float]) -> PercentileThresholds:
     """Compute every percentile threshold of ``schema`` not in ``constants``, per task, in DuckDB.
@@ -125,62 +159,47 @@ def percentile_thresholds(con, canon: str, params: list, schema, signal_sql: Map
     import pyarrow as pa
 
     from scorio_core.io.engines._sql import EngineUnsupported
-    from scorio_core.io.engines.rubric_sql import ThresholdColumn, condition_compiler
+    from scorio_core.io.engines.rubric_sql import condition_compiler
 
     translate = condition_compiler(schema, signal_sql, kind_of)
     tasks = [str(r[0]) for r in con.execute(f"SELECT DISTINCT task FROM ({canon}) ORDER BY task", params).fetchall()]
     table = {_KEY: pa.array(tasks, pa.string())}
     _store(con, table)
-    known: dict = dict(constants)
-    columns: dict[str, str] = {}
-    values: dict[str, dict[str, float]] = {t: {} for t in tasks}
-    n_values: dict[str, dict[str, int]] = {t: {} for t in tasks}
-    relation = canon
-    for name in schema.threshold_order:
-        if name in known:
-            for t in tasks:
-                values[t][name] = float(known[name])
-            continue
-        spec = schema.threshold_map[name]
+    state = {"relation": canon}
+
+    def compute(name, spec, known, column):
         if spec.of not in signal_sql:
             raise EngineUnsupported(f"threshold {name!r} is a percentile of {spec.of!r}, a signal the DuckDB engine does not "
                                     "read; use --engine pandas.")
         x = signal_sql[spec.of]
-        keep = f"isfinite({x})"
-        where_params: list = []
+        keep, where_params = f"isfinite({x})", []
         if spec.where is not None:
             frag = translate(f"where:{name}", known, spec.where, f"where of threshold {name!r}")
-            keep, where_params = f"{keep} AND ({frag.text}) IS TRUE", frag.params
-        filtered = f"SELECT task AS __t, {x} AS __x FROM ({relation}) AS c WHERE {keep}"
-        q_params = list(where_params)
+            keep, where_params = f"{keep} AND ({frag.text}) IS TRUE", list(frag.params)
+        filtered = f"SELECT task AS __t, {x} AS __x FROM ({state['relation']}) AS c WHERE {keep}"
         # one pass: per task the count and the two order statistics at numpy's ranks, computed in SQL with the same
         # IEEE arithmetic ((n - 1) * (q / 100), floor) and returned to check against numpy's (1-based list index)
         quantile = float(np.true_divide(np.float64(spec.percentile), 100))
         rows = con.execute(
             f"SELECT __t, n, lo, xs[lo + 1], xs[least(lo + 1, n - 1) + 1] FROM (SELECT __t, n, xs, "
             f"CAST(least(floor((n - 1) * CAST(? AS DOUBLE)), n - 1) AS BIGINT) AS lo FROM (SELECT __t, count(*) AS n, "
-            f"list_sort(list(__x)) AS xs FROM ({filtered}) GROUP BY __t))", [quantile] + params + q_params).fetchall()
+            f"list_sort(list(__x)) AS xs FROM ({filtered}) GROUP BY __t))", [quantile] + params + where_params).fetchall()
         found = {str(r[0]): r[1:] for r in rows}
         n = np.array([int(found[t][0]) if t in found else 0 for t in tasks], dtype=np.int64)
-        got = n > 0
-        lower, upper, gamma = order_statistics(np.maximum(n, 1), spec.percentile)
-        if any(int(found[t][1]) != int(lo) for t, lo, g in zip(tasks, lower, got) if g):  # pragma: no cover - IEEE
+        lower = order_statistics(np.maximum(n, 1), spec.percentile)[0]
+        if any(int(found[t][1]) != int(lo) for t, lo in zip(tasks, lower) if t in found):  # pragma: no cover - IEEE
             raise EngineUnsupported(f"threshold {name!r}: DuckDB's rank arithmetic differs from numpy's here; use --engine "
                                     "pandas.")
-        a = np.array([float(found[t][2]) if t in found else np.nan for t in tasks])
-        b = np.array([float(found[t][3]) if t in found else np.nan for t in tasks])
-        value = np.where(got, lerp(a, b, gamma), np.nan)
-        column = f"__t{len(columns)}"
+        value = _interpolate(tasks, n, spec.percentile, {t: float(r[2]) for t, r in found.items()},
+                             {t: float(r[3]) for t, r in found.items()})
         table[column] = pa.array(value, pa.float64(), mask=np.isnan(value))
         _store(con, table)
-        columns[name] = column  # a column of the joined relation
-        known[name] = ThresholdColumn(columns[name])
-        relation = (f"SELECT c.*, {', '.join(f'__thr_c.{k}' for k in table if k != _KEY)} FROM ({canon}) AS c "
-                    f"LEFT JOIN {_TABLE} AS __thr_c ON __thr_c.{_KEY} = c.task")
-        for t, v, k in zip(tasks, value, n):
-            values[t][name] = float(v)
-            n_values[t][name] = int(k)
-    return PercentileThresholds(columns, relation, values, n_values)
+        state["relation"] = (f"SELECT c.*, {', '.join(f'__thr_c.{k}' for k in table if k != _KEY)} FROM ({canon}) AS c "
+                             f"LEFT JOIN {_TABLE} AS __thr_c ON __thr_c.{_KEY} = c.task")
+        return value, n
+
+    columns, values, n_values = _resolve(tasks, schema, constants, compute, lambda column: column)
+    return PercentileThresholds(columns, state["relation"], values, n_values)
 
 
 def _store(con, table: dict) -> None:
@@ -195,64 +214,51 @@ def _store(con, table: dict) -> None:
 
 
 def percentile_thresholds_spark(canon, schema, signal_cols: Mapping, kind_of, constants: Mapping[str, float]):
-    """The Spark twin of :func:`percentile_thresholds`: ``(canon joined with per-task threshold columns, PercentileThresholds)``.
+    """The Spark twin of :func:`percentile_thresholds`: ``(canon joined with the thresholds, PercentileThresholds)``.
 
-    Same passes (finite values passing the filter counted per task; the two order statistics by
-    ``row_number()`` over a window per task; numpy's interpolation in Python), so the values are
-    the same as DuckDB's and numpy's. The threshold table (one row per task) is broadcast-joined
-    to the attempts by task; its columns are ``__t0``, ``__t1``, ... (``relation`` is empty: the
+    Same values (finite values passing the filter counted per task; the two order statistics by
+    ``row_number()`` over a window per task, distributed where a cluster runs it; numpy's
+    interpolation on the driver). The threshold table (one row per task) is broadcast-joined to
+    the attempts by task; its columns are ``__t0``, ``__t1``, ... (``relation`` is empty: the
     joined DataFrame is returned instead).
     """
     from pyspark.sql import Window, functions as F
 
-    from scorio_core.io.engines.rubric_sql import ThresholdColumn, condition_compiler
+    from scorio_core.io.engines.rubric_sql import condition_compiler
     from scorio_core.io.engines.spark_rubric import SparkColumns
 
     spark = canon.sparkSession
     translate = condition_compiler(schema, signal_cols, kind_of, SparkColumns())
     tasks = sorted(str(r[0]) for r in canon.select("task").distinct().collect())
-    known: dict = dict(constants)
     table: dict[str, list] = {_KEY: tasks}
-    columns: dict[str, str] = {}
-    values: dict[str, dict[str, float]] = {t: {} for t in tasks}
-    n_values: dict[str, dict[str, int]] = {t: {} for t in tasks}
-    joined = canon
-    for name in schema.threshold_order:
-        if name in known:
-            for t in tasks:
-                values[t][name] = float(known[name])
-            continue
-        spec = schema.threshold_map[name]
+    state = {"joined": canon}
+
+    def compute(name, spec, known, column):
         x = signal_cols[spec.of]
         keep = x.isNotNull() & ~F.isnan(x) & (F.abs(x) != F.lit(float("inf")))
         if spec.where is not None:
             keep = keep & F.coalesce(translate(f"where:{name}", known, spec.where, f"where of threshold {name!r}"),
                                      F.lit(False))
-        filtered = joined.where(keep).select(F.col("task").alias("__t"), x.cast("double").alias("__x"))
+        filtered = state["joined"].where(keep).select(F.col("task").alias("__t"), x.cast("double").alias("__x"))
         counts = {str(r[0]): int(r[1]) for r in filtered.groupBy("__t").count().collect()}
         n = np.array([counts.get(t, 0) for t in tasks], dtype=np.int64)
-        got = n > 0
-        lower, upper, gamma = order_statistics(np.maximum(n, 1), spec.percentile)
+        lower, upper, _ = order_statistics(np.maximum(n, 1), spec.percentile)
         at: dict = {}
-        if got.any():
-            wanted = spark.createDataFrame([(t, int(lo), int(hi)) for t, lo, hi, g in zip(tasks, lower, upper, got) if g],
+        if (n > 0).any():
+            wanted = spark.createDataFrame([(t, int(lo), int(hi)) for t, lo, hi, k in zip(tasks, lower, upper, n) if k],
                                            "__w string, __lo long, __hi long")
             ranked = filtered.withColumn("__r", F.row_number().over(Window.partitionBy("__t").orderBy("__x")) - 1)
             hits = ranked.join(F.broadcast(wanted), (F.col("__w") == F.col("__t"))
                                & ((F.col("__r") == F.col("__lo")) | (F.col("__r") == F.col("__hi"))))
             at = {(str(r[0]), int(r[1])): float(r[2]) for r in hits.select("__t", "__r", "__x").collect()}
-        a = np.array([at.get((t, int(lo)), np.nan) for t, lo in zip(tasks, lower)])
-        b = np.array([at.get((t, int(hi)), np.nan) for t, hi in zip(tasks, upper)])
-        value = np.where(got, lerp(a, b, gamma), np.nan)
-        column = f"__t{len(columns)}"
+        a = {t: at[(t, int(r))] for t, r in zip(tasks, lower) if (t, int(r)) in at}
+        b = {t: at[(t, int(r))] for t, r in zip(tasks, upper) if (t, int(r)) in at}
+        value = _interpolate(tasks, n, spec.percentile, a, b)
         table[column] = [None if np.isnan(v) else float(v) for v in value]
-        names = list(table)
         thr = spark.createDataFrame(list(zip(*table.values())),
-                                    ", ".join(f"{k} {'string' if k == _KEY else 'double'}" for k in names))
-        joined = canon.join(F.broadcast(thr), canon["task"] == thr[_KEY], "left").drop(_KEY)
-        columns[name] = column
-        known[name] = ThresholdColumn(F.col(column))
-        for t, v, k in zip(tasks, value, n):
-            values[t][name] = float(v)
-            n_values[t][name] = int(k)
-    return joined, PercentileThresholds(columns, "", values, n_values)
+                                    ", ".join(f"{k} {'string' if k == _KEY else 'double'}" for k in table))
+        state["joined"] = canon.join(F.broadcast(thr), canon["task"] == thr[_KEY], "left").drop(_KEY)
+        return value, n
+
+    columns, values, n_values = _resolve(tasks, schema, constants, compute, F.col)
+    return state["joined"], PercentileThresholds(columns, "", values, n_values)
