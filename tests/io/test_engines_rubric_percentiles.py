@@ -14,7 +14,8 @@ from scorio_core import io  # noqa: E402
 from scorio_core.analysis import categorization_for  # noqa: E402
 from scorio_core.io.engines.rubric_counts import load_category_counts  # noqa: E402
 from scorio_core.io.engines.rubric_outcomes import sql_task_outcomes  # noqa: E402
-from scorio_core.io.engines.rubric_percentiles import lerp, order_statistics  # noqa: E402
+from scorio_core.io.engines import rubric_percentiles  # noqa: E402
+from scorio_core.io.engines.rubric_percentiles import around_candidate, lerp, order_statistics  # noqa: E402
 from scorio_core.rubric import Schema, categorize  # noqa: E402
 from scorio_core.rubric.schema import Category, Threshold, Variable  # noqa: E402
 
@@ -114,17 +115,38 @@ def test_frozen_and_builtin_percentile_schema(tmp_path):
     assert frozen.task_thresholds == {} and frozen.thresholds == {"c1_median": 0.25}
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([-1.0, 0.0, 0.5, 2.0, 3.0]), min_size=1, max_size=30), st.data())
+def test_around_candidate_equals_sorted_values(values, data):
+    # any candidate value and rank: known exactly within one rank of the candidate's run of ties, and then right
+    x = np.sort(np.asarray(values))
+    v = data.draw(st.sampled_from(list(x)))
+    rank = data.draw(st.integers(0, x.size - 1))
+    below, equal = int((x < v).sum()), int((x == v).sum())
+    prev = x[x < v].max() if below else np.nan
+    nxt = x[x > v].min() if below + equal < x.size else np.nan
+    got, known = around_candidate(np.array([rank]), np.array([v]), np.array([below]), np.array([equal]),
+                                  np.array([prev]), np.array([nxt]))
+    assert bool(known[0]) == (below - 1 <= rank <= below + equal)
+    if known[0]:
+        assert got[0] == x[rank]
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.one_of(floats, st.sampled_from([0.0, 1.0, np.nan, np.inf]))),
                 min_size=1, max_size=60),
-       st.one_of(st.floats(0, 100), st.sampled_from([0.0, 33.0, 50.0, 66.6, 100.0])))
-def test_sql_percentile_equals_numpy_per_task(rows, q):
-    # the SQL pass itself (ranks from (n - 1) * (q / 100) in DuckDB, values from the sorted list) on many n and q
+       st.one_of(st.floats(0, 100), st.sampled_from([0.0, 33.0, 50.0, 66.6, 100.0])),
+       st.sampled_from([None, "quantile_disc(__x, 0.0 * ?)", "quantile_disc(__x, 1.0 - 0.0 * ?)"]))
+def test_sql_percentile_equals_numpy_per_task(rows, q, candidate):
+    # the SQL pass itself (DuckDB's quantile_disc as candidate + a counting pass; with a candidate far from the ranks,
+    # the fallback: ranks from (n - 1) * (q / 100) in DuckDB, values from the sorted list) on many n and q
     import duckdb
 
     from scorio_core.io.engines.rubric_percentiles import percentile_thresholds
 
     con = duckdb.connect()
+    default = rubric_percentiles._CANDIDATE
+    rubric_percentiles._CANDIDATE = candidate or default
     try:
         con.execute("CREATE TABLE t (task VARCHAR, x DOUBLE, o DOUBLE)")
         con.executemany("INSERT INTO t VALUES (?, ?, 1)", [[t, x] for t, x in rows])
@@ -132,6 +154,7 @@ def test_sql_percentile_equals_numpy_per_task(rows, q):
         schema = Schema("Q", [Category("a", "x >= p", 1)], (), [Threshold("p", percentile=q, of="x")])
         got = percentile_thresholds(con, canon, [], schema, {"x": "x", "is_correct": "o"}, lambda n: "number", {})
     finally:
+        rubric_percentiles._CANDIDATE = default
         con.close()
     for task in {t for t, _ in rows}:
         x = np.array([v for t, v in rows if t == task], dtype=float)

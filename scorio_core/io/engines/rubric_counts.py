@@ -288,43 +288,55 @@ def load_category_counts(
                              tuple(derive_notes), schema, dataset, tuple(needed), pct.values if pct else {})
 
 
+_WORD = 62  # condition bits per BIGINT pattern word (the sign bit unused)
+
+
 def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, signal_sql, kinds):
-    """One streaming GROUP BY over the attempts (codes, per-cell counts and per-cell coverage partials, no attempt table
-    materialized), then the per-task coverage from the cells; return (cells frame in first-appearance order, coverage)."""
+    """One streaming GROUP BY over the attempts by cell and *pattern* (which categories' conditions hold, as bits of
+    BIGINT words; an attempt's code is its pattern's first set bit), then the per-cell counts and the per-task coverage
+    from those groups (a few per cell) instead of per-attempt CASE and FILTER aggregates: 2.2 s -> 0.9 s for 10^7
+    attempts. Returns (cells frame in first-appearance order, coverage)."""
     C = len(rub.labels)
+    words = max(1, -(-C // _WORD))
     conds = [_Frag(t, list(p)) for t, p in rub.conditions]
-    flags = _join([_Frag("(") + c + _Frag(f") IS TRUE AS __k{i}") for i, c in enumerate(conds)], ", ")
-    case = "CASE " + " ".join(f"WHEN __k{i} THEN {i}" for i in range(C)) + " ELSE -1 END"
+    pattern = []
+    for w in range(words):
+        bits = [_Frag("(((") + c + _Frag(f") IS TRUE)::BIGINT << {i - w * _WORD})")  # operators of one precedence
+                for i, c in enumerate(conds) if i // _WORD == w]
+        pattern.append(_join(bits, " | ") + _Frag(f" AS __p{w}") if bits else _Frag(f"0::BIGINT AS __p{w}"))
     missing = {s: (f"({signal_sql[s]} IS NULL OR NOT isfinite({signal_sql[s]}))" if kinds[s] == "number"
                    else f"({signal_sql[s]} IS NULL)") for s in present}
-    head = _Frag("SELECT model, task, question_id, o, __files.idx * 1000000000000 + pos AS first, ") + flags
+    head = _Frag("SELECT model, task, question_id, o, __files.idx * 1000000000000 + pos AS first, ") + _join(pattern, ", ")
     tail_cols = "".join(f", {missing[s]} AS {quote_ident('__m_' + s)}" for s in present)
-    tail_cols += "".join(f", {signal_sql[s]} IS NOT NULL AS {quote_ident('__p_' + s)}" for s in present if kinds[s] != "number")
+    tail_cols += "".join(f", {signal_sql[s]} IS NOT NULL AS {quote_ident('__pr_' + s)}" for s in present if kinds[s] != "number")
     flagged = head + _Frag(f"{tail_cols} FROM ({canon}) AS c JOIN __files ON __files.path = c.file", list(params))
-    partial = []  # per cell; summed (bitstrings: or-ed) per task below
+    partial = []  # per (cell, pattern); summed per cell and per task below
     for j, s in enumerate(present):
-        m = quote_ident("__m_" + s)
-        partial += [f"count(*) FILTER (WHERE {m}) AS __cm{j}", f"count(*) FILTER (WHERE {m} AND code < 0) AS __cu{j}"]
+        partial.append(f"count(*) FILTER (WHERE {quote_ident('__m_' + s)}) AS __cm{j}")
         if kinds[s] != "number":
-            partial.append(f"count(*) FILTER (WHERE {quote_ident('__p_' + s)}) AS __cp{j}")
+            partial.append(f"count(*) FILTER (WHERE {quote_ident('__pr_' + s)}) AS __cp{j}")
+    keys = ", ".join(f"__p{w}" for w in range(words))
+    grouped = _Frag(f"CREATE TEMP TABLE __groups AS SELECT task, model, question_id, {keys}, count(*)::BIGINT AS n, "
+                    f"count(*) FILTER (WHERE o = 1) AS nc, min(first) AS first, {', '.join(partial + ['0 AS __none'])} "
+                    "FROM (") + flagged + _Frag(f") GROUP BY task, model, question_id, {keys}")
+    con.execute(grouped.text, grouped.params)
+
+    def holds(i):  # category i's condition holds (integer literals only)
+        return f"(__p{i // _WORD} & {1 << (i % _WORD)}) <> 0"
+
+    coded = "(SELECT *, CASE " + " ".join(f"WHEN {holds(i)} THEN {i}" for i in range(C)) + " ELSE -1 END AS code FROM __groups)"
+    counts = ", ".join(f"coalesce(sum(n) FILTER (WHERE code = {i}), 0) AS c{i}" for i in range(C))
+    cells = con.execute(f"SELECT task, model, question_id, sum(n) AS n_trials, sum(nc) AS n_correct, "
+                        f"coalesce(sum(n) FILTER (WHERE code < 0), 0) AS unmatched, {counts}, min(first) AS first "
+                        f"FROM {coded} GROUP BY task, model, question_id ORDER BY first").df()
+    stats = ["sum(n) AS n", "coalesce(sum(n) FILTER (WHERE code < 0), 0) AS unmatched"]
+    for j, s in enumerate(present):
+        stats += [f"sum(__cm{j})", f"coalesce(sum(__cm{j}) FILTER (WHERE code < 0), 0)"]
+        stats += [f"sum(__cp{j})"] if kinds[s] != "number" else []
     for i in range(C):
         # the codes taken where category i's condition holds: a bitstring, bit code + 1 set (codes -1..C-1)
-        partial += [f"count(*) FILTER (WHERE __k{i}) AS __ck{i}",
-                    f"bitstring_agg(code + 1, 0, {int(C)}) FILTER (WHERE __k{i}) AS __cl{i}"]
-    counts = ", ".join(f"count(*) FILTER (WHERE code = {i}) AS c{i}" for i in range(C))
-    grouped = _Frag(f"CREATE TEMP TABLE __cells AS SELECT task, model, question_id, count(*)::BIGINT AS n_trials, "
-                    f"count(*) FILTER (WHERE o = 1) AS n_correct, count(*) FILTER (WHERE code < 0) AS unmatched, {counts}, "
-                    f"min(first) AS first, {', '.join(partial)} FROM (SELECT *, {case} AS code FROM (") + flagged + \
-        _Frag(")) GROUP BY task, model, question_id")
-    con.execute(grouped.text, grouped.params)
-    cells = con.execute(f"SELECT task, model, question_id, n_trials, n_correct, unmatched, "
-                        f"{', '.join(f'c{i}' for i in range(C))}, first FROM __cells ORDER BY first").df()
-    stats = ["sum(n_trials) AS n", "sum(unmatched) AS unmatched"]
-    for j, s in enumerate(present):
-        stats += [f"sum(__cm{j})", f"sum(__cu{j})"] + ([f"sum(__cp{j})"] if kinds[s] != "number" else [])
-    for i in range(C):
-        stats += [f"sum(__ck{i})", f"bit_or(__cl{i})"]
-    rows = con.execute(f"SELECT task, {', '.join(stats)} FROM __cells GROUP BY task").fetchall()
+        stats += [f"coalesce(sum(n) FILTER (WHERE {holds(i)}), 0)", f"bitstring_agg(code + 1, 0, {int(C)}) FILTER (WHERE {holds(i)})"]
+    rows = con.execute(f"SELECT task, {', '.join(stats)} FROM {coded} GROUP BY task").fetchall()
     takers = len(rows[0]) - 2 * C if rows else 0  # where the (count, bitstring) pairs start; bitstrings -> code lists
     rows = [r[:takers] + tuple(v if k % 2 == 0 else [b - 1 for b, bit in enumerate(v or "") if bit == "1"]
                                for k, v in enumerate(r[takers:])) for r in rows]
