@@ -5,7 +5,7 @@ import pandas as pd
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scorio_core.io.engines.frames import count_frame, dense_key, key_order, n_duplicate_keys
+from scorio_core.io.engines.frames import count_frame, dense_key, key_order, n_duplicate_keys, order_rows
 
 
 def _codes(draw_sizes, n, seed):
@@ -28,12 +28,15 @@ def test_key_order_is_the_stable_lexsort(sizes, n, seed, unique, presorted):
     if presorted:
         order = np.lexsort(codes[::-1])
         codes = [c[order] for c in codes]
-    got = key_order(codes, sizes)
+    got, n_dup = order_rows(codes, sizes)
     want = np.lexsort(codes[::-1])
     if got is None:
         assert np.array_equal(want, np.arange(len(want)))
     else:
         assert np.array_equal(got, want)
+    assert n_dup == int(pd.DataFrame({i: c for i, c in enumerate(codes)}).duplicated().sum())
+    if unique:
+        assert n_dup == 0
 
 
 @settings(max_examples=200, deadline=None)

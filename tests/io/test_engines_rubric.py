@@ -143,3 +143,28 @@ def test_many_categories_coverage_equals_pandas(tmp_path):
     _, pandas_notes = categorization_for(io.load([path]), schema, "t")
     assert [f"t: {n}" for n in notes] == pandas_notes
     assert res.coverage["t"]["categories"][67][1] == [65, 66]  # 'shadowed': true where low and high took the attempt
+
+
+def test_several_files_counts_and_first_appearance_order(tmp_path):
+    # cells spread over two files of two formats (one cell in both; each format's rows are numbered on their own): the
+    # same counts as pandas over the two files, cells in the order they first appear (file by file), rows per file
+    frame = _frame(5)
+    second = (frame["model"] == "mb") | ((frame["model"] == "ma") & (frame["trial"] >= 2))
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    frame[~second].to_parquet(folder / "a.parquet", index=False)
+    frame[second].to_csv(folder / "b.csv", index=False)
+    res = load_category_counts(str(folder), SCHEMA, hash_files=False)
+    ds = io.load([folder / "a.parquet", folder / "b.csv"])
+    cat, _ = categorization_for(ds, SCHEMA, "t")
+    rows = ds.attempts
+    cells = pd.DataFrame({"model": rows["model"].astype(str), "question_id": rows["question_id"].astype(str),
+                          "code": cat.codes})
+    order = cells[["model", "question_id"]].drop_duplicates()
+    assert list(zip(res.cells.model, res.cells.question_id)) == list(zip(order.model, order.question_id))
+    for (m, q), g in cells.groupby(["model", "question_id"]):
+        cell = res.cells[(res.cells.model == m) & (res.cells.question_id == q)].iloc[0]
+        assert cell["n_trials"] == len(g) and cell["unmatched"] == (g.code < 0).sum()
+        assert [cell[f"c{c}"] for c in range(len(SCHEMA.labels))] == [(g.code == c).sum() for c in range(len(SCHEMA.labels))]
+    assert sorted((i.name, i.rows) for i in res.dataset.sources) == [("a.parquet", int((~second).sum())),
+                                                                        ("b.csv", int(second.sum()))]

@@ -24,7 +24,7 @@ from scorio_core.io._dataset import Dataset
 from scorio_core.io._quality import blocking_messages, compute_report
 from scorio_core.io.engines._sql import NotReadyError
 from scorio_core.io.engines.duckdb_inputs import Group, connect, duck_error, engine_files, prepare_inputs, source_infos
-from scorio_core.io.engines.frames import ID_KEYS, count_frame, n_duplicate_keys
+from scorio_core.io.engines.frames import ID_KEYS, count_frame, order_rows
 
 __all__ = ["count_attempts", "load_counts_duckdb"]
 
@@ -218,13 +218,14 @@ def _count_counts(con, canon: str, params: list, groups: list[Group]):
             row = con.execute(f"SELECT file, n_trials, n_correct FROM ({canon}) WHERE {cond} LIMIT 1", params).fetchone()
             raise InputError(f"field '{fld}' must be a whole number with 1 <= n_trials and 0 <= n_correct <= n_trials; "
                              f"got n_trials={row[1]}, n_correct={row[2]}.", source=os.path.basename(row[0]), field=fld)
-    n_dup = n_duplicate_keys([cells[k] for k in ID_KEYS], [len(dicts[k]) for k in ID_KEYS])
+    # one combined key gives both the duplicates and the row order count_frame needs (codes already in natural order)
+    order, n_dup = order_rows([cells[k] for k in ID_KEYS], [len(dicts[k]) for k in ID_KEYS])
     if n_dup:
         raise NotReadyError(
             f"{n_dup} duplicate rows share a (model, task, question) key; choose apply_choices(duplicates="
             "'keep-first', 'keep-last', 'drop' or 'sum') or --duplicates. The DuckDB engine counts only ready data; use "
             "--engine pandas with the choice.", source=", ".join(g.label for g in groups))
-    return {**cells, **{f"{k}__values": v for k, v in dicts.items()}}, per_file
+    return {**cells, "__order": order, **{f"{k}__values": v for k, v in dicts.items()}}, per_file
 
 
 

@@ -16,7 +16,7 @@ import pandas as pd
 
 from scorio_core.io._canonical import natural_categories, natural_key
 
-__all__ = ["ID_KEYS", "count_frame", "dense_key", "key_order", "n_duplicate_keys", "natural_order"]
+__all__ = ["ID_KEYS", "count_frame", "dense_key", "key_order", "n_duplicate_keys", "natural_order", "order_rows"]
 
 ID_KEYS = ("model", "task", "question_id")
 
@@ -49,19 +49,39 @@ def _small(space: int, n: int) -> bool:
     return space <= 4 * n + 1024
 
 
-def key_order(codes: Sequence[np.ndarray], sizes: Sequence[int]) -> np.ndarray | None:
-    """Stable row order sorting by the codes (first most significant); None when the rows are already in order.
+def order_rows(codes: Sequence[np.ndarray], sizes: Sequence[int]) -> tuple[np.ndarray | None, int]:
+    """Row order sorting by the codes and the number of duplicate keys, from one combined key.
 
-    Same order as ``np.lexsort(codes[::-1])``. Unique keys in a key space of at most ~4 entries per row
-    are ordered by one scatter (0.2 s for 10^7 rows, where ``lexsort`` takes 6 s); otherwise a stable
-    argsort of the combined key, or ``lexsort`` when the key could overflow.
+    Parameters
+    ----------
+    codes : sequence of int arrays, each shape (n,)
+        Codes in ``[0, sizes[i])``, most significant first.
+    sizes : sequence of int
+        Number of distinct values of each code.
+
+    Returns
+    -------
+    order : ndarray of int, shape (n,), or None
+        Stable order, the same as ``np.lexsort(codes[::-1])``; None when the rows are already in order.
+        Unique keys in a key space of at most ~4 entries per row are ordered by one scatter (0.2 s for
+        10^7 rows, where ``lexsort`` takes 6 s); otherwise a stable argsort of the combined key, or
+        ``lexsort`` when the key could overflow.
+    n_duplicates : int
+        Rows whose key (the tuple of codes) an earlier row already has.
     """
     n = len(codes[0]) if len(codes) else 0
     key = dense_key(codes, sizes)
     if key is None:
-        return np.lexsort(list(codes)[::-1])
-    if n < 2 or bool((key[1:] >= key[:-1]).all()):
-        return None
+        order = np.lexsort(list(codes)[::-1])
+        same = np.ones(max(n - 1, 0), dtype=bool)
+        for c in codes:
+            c = np.asarray(c)[order]
+            same &= c[1:] == c[:-1]
+        return order, int(np.count_nonzero(same))
+    if n < 2:
+        return None, 0
+    if bool((key[1:] >= key[:-1]).all()):
+        return None, int(np.count_nonzero(key[1:] == key[:-1]))
     space = int(np.prod([max(int(s), 1) for s in sizes]))
     if _small(space, n):
         index = np.int32 if n < 2**31 else np.int64  # half the memory traffic of int64 row numbers
@@ -69,22 +89,24 @@ def key_order(codes: Sequence[np.ndarray], sizes: Sequence[int]) -> np.ndarray |
         slots[key] = np.arange(n, dtype=index)
         filled = slots[slots >= 0]
         if filled.size == n:  # every key once: the scatter is the sort
-            return filled
-    return np.argsort(key, kind="stable")
+            return filled, 0
+        return np.argsort(key, kind="stable"), n - filled.size
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    return order, int(np.count_nonzero(ordered[1:] == ordered[:-1]))
+
+
+def key_order(codes: Sequence[np.ndarray], sizes: Sequence[int]) -> np.ndarray | None:
+    """Stable row order sorting by the codes (first most significant); None when the rows are already in order.
+
+    Same order as ``np.lexsort(codes[::-1])`` (:func:`order_rows`).
+    """
+    return order_rows(codes, sizes)[0]
 
 
 def n_duplicate_keys(codes: Sequence[np.ndarray], sizes: Sequence[int]) -> int:
-    """Rows whose key (the tuple of codes) an earlier row already has."""
-    n = len(codes[0]) if len(codes) else 0
-    key = dense_key(codes, sizes)
-    if key is not None and _small(int(np.prod([max(int(s), 1) for s in sizes])), n):
-        return int(n - np.count_nonzero(np.bincount(key, minlength=int(np.prod([max(int(s), 1) for s in sizes])))))
-    order = np.lexsort(list(codes)[::-1])
-    same = np.ones(max(n - 1, 0), dtype=bool)
-    for c in codes:
-        c = np.asarray(c)[order]
-        same &= c[1:] == c[:-1]
-    return int(np.count_nonzero(same))
+    """Rows whose key (the tuple of codes) an earlier row already has (:func:`order_rows`)."""
+    return order_rows(codes, sizes)[1]
 
 
 def count_frame(cells: dict, count_columns: Sequence[str] = ("n_trials", "n_correct")) -> pd.DataFrame:
@@ -94,7 +116,8 @@ def count_frame(cells: dict, count_columns: Sequence[str] = ("n_trials", "n_corr
     ----------
     cells : dict
         ``model``, ``task``, ``question_id``: per cell either the identifier values, or integer codes with
-        the distinct values under ``<key>__values``; plus the count columns, each shape (n,).
+        the distinct values under ``<key>__values`` (already in natural order if ``__order`` is given); plus the
+        count columns, each shape (n,); optionally ``__order``, the row order of :func:`order_rows` (None: in order).
     count_columns : sequence of str
         The count columns to carry over (as int64), in order.
 
@@ -108,7 +131,7 @@ def count_frame(cells: dict, count_columns: Sequence[str] = ("n_trials", "n_corr
     for key in ID_KEYS:
         if f"{key}__values" in cells:
             values = [str(v) for v in cells[f"{key}__values"]]
-            cats = natural_order(values)
+            cats = values if "__order" in cells else natural_order(values)
             code = np.asarray(cells[key])
             if cats != values:  # codes into values in another order: remap them
                 position = {v: i for i, v in enumerate(cats)}
@@ -120,7 +143,7 @@ def count_frame(cells: dict, count_columns: Sequence[str] = ("n_trials", "n_corr
             code, dtype = series.cat.codes.to_numpy().astype(np.int64), series.dtype
         categoricals[key] = dtype
         codes.append(code)
-    order = key_order(codes, [len(categoricals[k].categories) for k in ID_KEYS])
+    order = cells["__order"] if "__order" in cells else key_order(codes, [len(categoricals[k].categories) for k in ID_KEYS])
 
     def take(a):
         return a if order is None else a[order]
