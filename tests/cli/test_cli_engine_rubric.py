@@ -67,13 +67,42 @@ def test_schema_leaderboard_json_equals_pandas(capsys, tmp_path, unmatched, sche
         assert got.get("unmatched") == want.get("unmatched")
 
 
+# the same rubric reading repeated_pattern, which the pandas engine derives from finish_reason (SQL does not)
+REPEATS = SCHEMA.replace(variables=(Variable("fast", "duration_s < limit and repeated_pattern < 0.5"),))
+
+
 def test_schema_the_sql_engine_cannot_express_is_refused_in_one_line(capsys, tmp_path):
-    path, schema = _data(tmp_path)
+    path, schema = _data(tmp_path, REPEATS)
     frame = pd.read_csv(path)
-    frame["finish_reason"] = "stop"  # the pandas engine derives repeated_pattern from it; SQL does not
+    frame["finish_reason"] = "stop"
     frame.to_csv(path, index=False)
     code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", "algebra", "--engine",
                           "duckdb", "--output", "json")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "derived signals" in err
     code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", "algebra", "--output", "json")
     assert code == 0 and json.loads(out)["engine"] == "pandas"  # auto falls back
+
+
+def test_derivable_columns_the_schema_does_not_read_run_with_truthful_notes(capsys, tmp_path):
+    # finish_reason and a mean log-prob in the data: the pandas engine derives repeated_pattern, completion_bpt and
+    # completion_ppl from their values; a schema reading none of them runs on DuckDB with the same rows, and the notes
+    # say what DuckDB does not compute instead of claiming "0 rows" or "all missing"
+    path, schema = _data(tmp_path)
+    frame = pd.read_csv(path)
+    frame["finish_reason"] = np.where(np.arange(len(frame)) % 4 == 0, "length", "stop")
+    frame["completion_logprob_mean"] = -np.linspace(0.1, 2.0, len(frame))
+    frame.to_csv(path, index=False)
+    docs = {}
+    for engine in ("pandas", "duckdb"):
+        code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", "algebra", "--engine",
+                              engine, "--output", "json")
+        assert code == 0, err
+        docs[engine] = json.loads(out)
+    assert docs["duckdb"]["rows"] == docs["pandas"]["rows"]
+    derived = ("repeated_pattern", "completion_bpt", "completion_ppl")
+    messages = [n["message"].removeprefix("algebra: ") for n in docs["duckdb"]["notes"]]
+    assert not [m for m in messages if "0 rows" in m or "all missing" in m], messages
+    assert any(m.startswith(", ".join(derived)) and "does not compute" in m for m in messages), messages
+    want = [n["message"].removeprefix("algebra: ") for n in docs["pandas"]["notes"]]
+    assert [m for m in messages if not m.startswith(derived)] == [m for m in want if not m.startswith(derived)]
+    assert any(m.startswith("repeated_pattern derived from finish_reason") for m in want)  # pandas did derive them

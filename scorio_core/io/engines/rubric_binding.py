@@ -1,8 +1,8 @@
 """Binding a rubric schema to an engine's columns, shared by the DuckDB and Spark rubric counts.
 
 :func:`bind_signals` type-checks the schema against the columns' kinds exactly as the pandas
-engine would see them (a zero-row prototype table) and refuses what SQL cannot compute (derived
-signals, columns of unpredictable type); :func:`coverage_of` turns each engine's per-task
+engine would see them (a zero-row prototype table) and refuses what SQL cannot compute (a schema
+reading derived signals, columns of unpredictable type); :func:`coverage_of` turns each engine's per-task
 aggregate rows into the coverage the notes are built from
 (:mod:`scorio_core.io.engines.rubric_outcomes`).
 """
@@ -29,6 +29,34 @@ def _prototype(kinds: Mapping[str, str]) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
+def _one_row(kinds: Mapping[str, str]) -> pd.DataFrame:
+    """One attempt with every number 1.0 and every text ``"stop"``: what the pandas engine derives from values."""
+    cols = {"model": pd.Series(["m"], dtype="str"), "task": pd.Series(["t"], dtype="str"),
+            "question_id": pd.Series(["q"], dtype="str"), "trial": pd.Series([0], dtype="int64"),
+            "is_correct": pd.Series([1.0], dtype="float64")}
+    for name, k in kinds.items():
+        cols[name] = pd.Series([1.0], dtype="float64") if k == "number" else pd.Series(["stop"], dtype="str")
+    return pd.DataFrame(cols)
+
+
+def _derived_notes(kinds: Mapping[str, str], engine: str) -> tuple[list[str], list[str]]:
+    """Signals the pandas engine would derive from these columns (aliases, ``repeated_pattern``, ``token_ratio``,
+    the log-prob family) and truthful notes about them: the derivation notes that depend on no value, and one note
+    naming what this engine does not compute (the zero-row prototype's notes would claim "0 rows" or "all missing")."""
+    from scorio_core.rubric.signals import derive_signals
+
+    proto = _prototype({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
+    _, notes = derive_signals(proto)
+    one = _one_row({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
+    with_values, _ = derive_signals(one)
+    added = [c for c in with_values.columns if c not in one.columns]
+    kept = [n for n in notes if n.split(" ", 1)[0] not in added]  # every derivation note starts with its signal
+    if added:
+        kept.append(f"{', '.join(added)}: derived from the data's values by the pandas engine; the {engine} engine "
+                    "does not compute them (this schema does not read them).")
+    return added, kept
+
+
 def bind_signals(schema, kinds: Mapping[str, str], engine: str):
     """Type-check a schema against the columns' kinds, as the pandas engine would see them.
 
@@ -45,6 +73,7 @@ def bind_signals(schema, kinds: Mapping[str, str], engine: str):
     bound : scorio_core.rubric.engine.BoundRubric
         Bound to a zero-row prototype table (static coverage issues, signal kinds).
     derive_notes : list of str
+        What the pandas engine derives or cannot derive from these columns (never a claim about values).
     needed : list of str
         Signals the schema reads (``is_correct`` aside) that the table knows.
     present : list of str
@@ -53,16 +82,16 @@ def bind_signals(schema, kinds: Mapping[str, str], engine: str):
     Raises
     ------
     EngineUnsupported
-        Derived signals in the data, type errors or unknown names, a needed signal of kind ``"other"``.
+        The schema reads a signal the pandas engine would derive from these columns, type errors or unknown
+        names, a needed signal of kind ``"other"``.
     """
     from scorio_core.rubric.engine import BoundRubric
-    from scorio_core.rubric.signals import derive_signals
 
     proto = _prototype({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
-    derived, derive_notes = derive_signals(proto)
-    added = [c for c in derived.columns if c not in proto.columns]
-    if added:
-        raise EngineUnsupported(f"the data yields derived signals ({', '.join(added)}), which the {engine} engine does not "
+    added, derive_notes = _derived_notes(kinds, engine)
+    read = [s for s in schema.signals if s in added]
+    if read:
+        raise EngineUnsupported(f"the schema reads derived signals ({', '.join(read)}), which the {engine} engine does not "
                                 "compute; use --engine pandas.")
     try:
         bound = BoundRubric(proto, schema)
