@@ -294,8 +294,8 @@ _WORD = 62  # condition bits per BIGINT pattern word (the sign bit unused)
 def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, signal_sql, kinds):
     """One streaming GROUP BY over the attempts by cell and *pattern* (which categories' conditions hold, as bits of
     BIGINT words; an attempt's code is its pattern's first set bit), then the per-cell counts and the per-task coverage
-    from those groups (a few per cell) instead of per-attempt CASE and FILTER aggregates: 2.2 s -> 0.9 s for 10^7
-    attempts. Returns (cells frame in first-appearance order, coverage)."""
+    from those groups (a few per cell) instead of per-attempt CASE and FILTER aggregates (the GROUP BY 2.2 s -> 1.5 s,
+    the whole pass 3.1-3.8 s -> 1.8-2.1 s for 10^7 attempts). Returns (cells frame in first-appearance order, coverage)."""
     C = len(rub.labels)
     words = max(1, -(-C // _WORD))
     conds = [_Frag(t, list(p)) for t, p in rub.conditions]
