@@ -19,35 +19,28 @@ from scorio_core.io.engines._sql import EngineUnsupported
 __all__ = ["bind_signals", "coverage_of"]
 
 
-def _prototype(kinds: Mapping[str, str]) -> pd.DataFrame:
-    """Zero-row attempt table with the pandas columns and kinds (for type checks and static issues)."""
-    cols = {"model": pd.Series([], dtype="str"), "task": pd.Series([], dtype="str"),
-            "question_id": pd.Series([], dtype="str"), "trial": pd.Series([], dtype="int64"),
-            "is_correct": pd.Series([], dtype="float64")}
+def _prototype(kinds: Mapping[str, str], one_row: bool = False) -> pd.DataFrame:
+    """Attempt table with the pandas columns and kinds: zero rows (type checks, static issues), or one attempt with
+    every number 1.0 and every text ``"stop"`` (what the pandas engine derives from values)."""
+    def col(value, dtype):
+        return pd.Series([value] if one_row else [], dtype=dtype)
+
+    cols = {"model": col("m", "str"), "task": col("t", "str"), "question_id": col("q", "str"),
+            "trial": col(0, "int64"), "is_correct": col(1.0, "float64")}
     for name, k in kinds.items():
-        cols[name] = pd.Series([], dtype="float64" if k == "number" else "str")
+        cols[name] = col(1.0, "float64") if k == "number" else col("stop", "str")
     return pd.DataFrame(cols)
 
 
-def _one_row(kinds: Mapping[str, str]) -> pd.DataFrame:
-    """One attempt with every number 1.0 and every text ``"stop"``: what the pandas engine derives from values."""
-    cols = {"model": pd.Series(["m"], dtype="str"), "task": pd.Series(["t"], dtype="str"),
-            "question_id": pd.Series(["q"], dtype="str"), "trial": pd.Series([0], dtype="int64"),
-            "is_correct": pd.Series([1.0], dtype="float64")}
-    for name, k in kinds.items():
-        cols[name] = pd.Series([1.0], dtype="float64") if k == "number" else pd.Series(["stop"], dtype="str")
-    return pd.DataFrame(cols)
-
-
-def _derived_notes(kinds: Mapping[str, str], engine: str) -> tuple[list[str], list[str]]:
+def _derived_notes(proto: pd.DataFrame, kinds: Mapping[str, str], engine: str) -> tuple[list[str], list[str]]:
     """Signals the pandas engine would derive from these columns (aliases, ``repeated_pattern``, ``token_ratio``,
-    the log-prob family) and truthful notes about them: the derivation notes that depend on no value, and one note
-    naming what this engine does not compute (the zero-row prototype's notes would claim "0 rows" or "all missing")."""
+    the log-prob family) and truthful notes about them: the derivation notes that depend on no value (those of the
+    zero-row ``proto``), and one note naming what this engine does not compute (the zero-row prototype's notes about
+    those would claim "0 rows" or "all missing")."""
     from scorio_core.rubric.signals import derive_signals
 
-    proto = _prototype({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
     _, notes = derive_signals(proto)
-    one = _one_row({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
+    one = _prototype(kinds, one_row=True)
     with_values, _ = derive_signals(one)
     added = [c for c in with_values.columns if c not in one.columns]
     kept = [n for n in notes if n.split(" ", 1)[0] not in added]  # every derivation note starts with its signal
@@ -87,8 +80,9 @@ def bind_signals(schema, kinds: Mapping[str, str], engine: str):
     """
     from scorio_core.rubric.engine import BoundRubric
 
-    proto = _prototype({k: ("number" if v == "number" else "text") for k, v in kinds.items()})
-    added, derive_notes = _derived_notes(kinds, engine)
+    simple = {k: ("number" if v == "number" else "text") for k, v in kinds.items()}
+    proto = _prototype(simple)
+    added, derive_notes = _derived_notes(proto, simple, engine)
     read = [s for s in schema.signals if s in added]
     if read:
         raise EngineUnsupported(f"the schema reads derived signals ({', '.join(read)}), which the {engine} engine does not "
