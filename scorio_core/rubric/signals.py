@@ -227,14 +227,27 @@ def derive_signals(attempts: pd.DataFrame, max_tokens: int | None = None) -> tup
 
 def _repeated_pattern(reasons: pd.Series) -> tuple[np.ndarray, str]:
     codes, uniques = pd.factorize(reasons, use_na_sentinel=True)
-    is_stop = np.array([str(u).strip().lower() in STOP_REASONS for u in uniques] + [False])
+    is_stop = np.array([is_stop_reason(u) for u in uniques] + [False])
     values = np.where(codes < 0, np.nan, np.where(is_stop[codes], 0.0, 1.0))
     counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
-    n_missing = int((codes < 0).sum())
-    n_stop = int(counts[is_stop[:-1]].sum()) if len(uniques) else 0
-    others = sorted(
-        ((int(c), str(u)) for u, c, stop in zip(uniques, counts, is_stop) if not stop), reverse=True
-    )
+    return values, repeated_pattern_note(zip(uniques, counts), int((codes < 0).sum()))
+
+
+def is_stop_reason(value) -> bool:
+    """Whether a ``finish_reason`` value is a normal stop (:data:`STOP_REASONS`, stripped, case-insensitive)."""
+    return str(value).strip().lower() in STOP_REASONS
+
+
+def repeated_pattern_note(value_counts, n_missing: int) -> str:
+    """The note of the ``repeated_pattern`` derivation from ``(finish_reason value, rows)`` pairs (distinct values)
+    and the rows without a ``finish_reason`` (shared with the SQL engines, which count the values per task)."""
+    n_stop, others = 0, []
+    for u, c in value_counts:
+        if is_stop_reason(u):
+            n_stop += int(c)
+        else:
+            others.append((int(c), str(u)))
+    others.sort(reverse=True)
     shown = ", ".join(f"{u!r}: {c}" for c, u in others[:5]) or "none"
     note = (
         f"repeated_pattern derived from finish_reason: 0 for a normal stop on {n_stop} rows, "
@@ -242,7 +255,7 @@ def _repeated_pattern(reasons: pd.Series) -> tuple[np.ndarray, str]:
     )
     if n_missing:
         note += f", missing on {n_missing} rows without finish_reason"
-    return values, note + "."
+    return note + "."
 
 
 def _token_ratio(attempts: pd.DataFrame, tokens: np.ndarray, limit: float | None):
@@ -294,12 +307,18 @@ def _derive_logprob_family(side, originals, column, new, notes) -> None:
             if fill.any():
                 with np.errstate(all="ignore"):
                     values[fill] = formula(raw[fill])
-                used.append(f"{text} from {source} on {int(fill.sum())} rows")
+                used.append((text, source, int(fill.sum())))
         if used:
             new[name] = values
-            notes.append(f"{name} = " + "; ".join(used) + ".")
-        else:
-            notes.append(f"{name} not derived: " + " and ".join(s for s, _ in sources) + " are all missing.")
+        notes.append(logprob_note(name, used, [s for s, _ in sources]))
+
+
+def logprob_note(name: str, used, sources) -> str:
+    """The note of a log-prob family derivation: ``used`` lists ``(formula text, source, rows filled)`` in the order
+    tried, ``sources`` every source column (shared with the SQL engines)."""
+    if used:
+        return f"{name} = " + "; ".join(f"{text} from {source} on {n} rows" for text, source, n in used) + "."
+    return f"{name} not derived: " + " and ".join(sources) + " are all missing."
 
 
 def list_signals(attempts: pd.DataFrame) -> list[SignalInfo]:

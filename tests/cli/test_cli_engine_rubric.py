@@ -67,20 +67,73 @@ def test_schema_leaderboard_json_equals_pandas(capsys, tmp_path, unmatched, sche
         assert got.get("unmatched") == want.get("unmatched")
 
 
-# the same rubric reading repeated_pattern, which the pandas engine derives from finish_reason (SQL does not)
-REPEATS = SCHEMA.replace(variables=(Variable("fast", "duration_s < limit and repeated_pattern < 0.5"),))
+# the same rubric reading completion_ppl, which the pandas engine derives from a mean log-prob (SQL does not: exp)
+PERPLEXITY = SCHEMA.replace(variables=(Variable("fast", "duration_s < limit and completion_ppl < 2"),))
 
 
 def test_schema_the_sql_engine_cannot_express_is_refused_in_one_line(capsys, tmp_path):
-    path, schema = _data(tmp_path, REPEATS)
+    path, schema = _data(tmp_path, PERPLEXITY)
     frame = pd.read_csv(path)
-    frame["finish_reason"] = "stop"
+    frame["completion_logprob_mean"] = -0.5
     frame.to_csv(path, index=False)
     code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", "algebra", "--engine",
                           "duckdb", "--output", "json")
-    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "derived signals" in err
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "derived signals (completion_ppl)" in err
     code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", "algebra", "--output", "json")
     assert code == 0 and json.loads(out)["engine"] == "pandas"  # auto falls back
+
+
+def _derivable(tmp_path, fmt, seed=5):
+    """Attempts with finish_reason (stops spelled as dumps do, other reasons, missing) and a mean log-prob (NaN,
+    +-inf), two tasks, one with no finite log-prob at all."""
+    rng = np.random.default_rng(seed)
+    n = 3 * 2 * 8 * 4
+    reasons = np.array(["stop", "STOP ", "\u3000End_Turn\n", "eos", "length", "content_filter", "Stop-ish", "", None],
+                       dtype=object)
+    lp = -rng.gamma(2.0, 0.4, n).round(4)
+    lp[rng.random(n) < 0.1] = np.nan
+    lp[rng.random(n) < 0.03] = -np.inf
+    frame = pd.DataFrame({"model": np.repeat(["m-a", "m-b", "m-c"], n // 3), "task": np.tile(np.repeat(["t1", "t2"], 32), 3),
+                          "question_id": np.tile([f"q{i // 4}" for i in range(32)], 6), "trial": np.tile(np.arange(4), n // 4),
+                          "is_correct": rng.integers(0, 2, n), "finish_reason": reasons[rng.integers(0, len(reasons), n)],
+                          "completion_logprob_mean": lp, "compass_context_C": rng.uniform(0, 0.6, n).round(3)})
+    frame.loc[frame["task"] == "t2", "completion_logprob_mean"] = np.nan
+    if fmt == "csv":
+        frame["finish_reason"] = frame["finish_reason"].replace("", "x")  # CSV keeps no empty-vs-missing difference
+    path = tmp_path / f"runs.{fmt}"
+    frame.to_csv(path, index=False) if fmt == "csv" else frame.to_parquet(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+@pytest.mark.parametrize("name", ["Exact Match", "Conf-Calibrated"])
+def test_repeated_pattern_and_bpt_computed_in_sql_equal_pandas(capsys, tmp_path, fmt, name):
+    # the built-in schemas read repeated_pattern (from finish_reason) and completion_bpt (from the mean log-prob; its
+    # percentiles per task): DuckDB computes both, and the JSON (rows, notes with each task's derivation counts) is
+    # the pandas engine's
+    path = _derivable(tmp_path, fmt)
+    for task in ("t1", "t2"):
+        docs = {}
+        for engine in ("pandas", "duckdb"):
+            code, out, err = _run(capsys, "leaderboard", str(path), "--schema", name, "--task", task, "--engine", engine,
+                                  "--output", "json")
+            assert code == 0, err
+            docs[engine] = json.loads(out)
+        assert docs["duckdb"]["engine"] == "duckdb"
+        assert docs["duckdb"]["rows"] == docs["pandas"]["rows"]
+        assert docs["duckdb"]["unmatched"] == docs["pandas"]["unmatched"]
+        # every note is pandas' but those of derived signals the schema does not read (named in one note instead)
+        skipped = ("completion_bpt", "completion_ppl") if name == "Exact Match" else ("completion_ppl",)
+        messages = [n["message"] for n in docs["duckdb"]["notes"]]
+        assert f"{task}: {', '.join(skipped)}: derived from the data's values by the pandas engine; the DuckDB engine " \
+            "does not compute them (this schema does not read them)." in messages
+        assert [m for m in messages if not m.startswith(tuple(f"{task}: {s}" for s in skipped))] == \
+            [n["message"] for n in docs["pandas"]["notes"] if not n["message"].startswith(tuple(f"{task}: {s}" for s in skipped))]
+        assert any(m.startswith(f"{task}: repeated_pattern derived from finish_reason: 0 for a normal stop") for m in messages)
+        if name == "Conf-Calibrated":
+            bpt = "completion_bpt = -lp / ln 2 from completion_logprob_mean on" if task == "t1" else \
+                "completion_bpt not derived: completion_logprob_mean are all missing."
+            assert any(m.startswith(f"{task}: {bpt}") for m in messages), messages
 
 
 def test_derivable_columns_the_schema_does_not_read_run_with_truthful_notes(capsys, tmp_path):

@@ -106,3 +106,34 @@ def test_u_shaped_data_is_not_stuck_in_the_corner():
     rows, freq = np.unique(c[0][c[0].sum(1) > 0], axis=0, return_counts=True)
     ll = -_neg_log_marginal(np.log(alpha), rows.astype(float), freq.astype(float), rows.sum(1).astype(float))[0]
     assert ll > -4.2  # hand-checked maximum -4.1948 (alpha ~ (0.0025, 0.001)); the corner gives -4.859
+
+
+def test_no_between_question_spread_stops_near_the_maximum_without_crawling(monkeypatch):
+    # every question has the same category probabilities: the marginal likelihood often rises toward infinite strength,
+    # to the multinomial log-likelihood at the pooled proportions m (the limit of the Dirichlet-multinomial terms), and
+    # the box alpha_j <= 1e6 caps the strength at 1e6 / max(m). The fit stops where the Newton decrement (half the gain
+    # still to be had on such an exponential tail) is below 1e-9 of |ll| (L-BFGS-B's relative tolerance): within
+    # 2e-9 |ll| of the better of the per-model fit and m at the largest strength in the box, in far fewer than the ~50
+    # likelihood evaluations it took when it crawled along the bound (where clipping each pseudo-count moves the mean).
+    import scorio_core.uncertainty.batch_prior as bp
+
+    rng = np.random.default_rng(3)
+    counts = rng.multinomial(40, [0.5, 0.3, 0.2], size=(6, 300))
+    calls = []
+    real = bp._loglik
+    monkeypatch.setattr(bp, "_loglik", lambda *a: calls.append(1) or real(*a))
+    batch = fit_dirichlet_prior_batch(counts)
+    assert len(calls) <= 30
+    at_infinity = 0
+    for l in range(counts.shape[0]):
+        pooled = counts[l].sum(0)
+        m = pooled / pooled.sum()
+        edge = -_nll(counts[l], m * 1e6 / m.max())
+        inner = -_nll(counts[l], fit_dirichlet_prior(counts[l]).alpha)
+        best = max(edge, inner)
+        assert -_nll(counts[l], batch.alpha[l]) >= best - 2e-9 * abs(best)
+        if edge >= inner:  # no maximum inside (the sample shows no spread between questions): at infinite strength
+            at_infinity += 1
+            assert batch.alpha[l].sum() > 1e5  # the data cannot tell it from infinite (40 trials per question)
+            np.testing.assert_allclose(batch.mean[l], m, atol=1e-4)
+    assert at_infinity >= 2  # models 0, 1 and 4 of this seed

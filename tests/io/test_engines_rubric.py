@@ -85,11 +85,42 @@ def test_percentile_threshold_equals_pandas(tmp_path):  # per-task values: tests
 
 
 def test_refuses_derived_signal(tmp_path):
-    frame = _frame(3).rename(columns={"fr": "finish_reason"})
+    frame = _frame(3).assign(completion_logprob_mean=-0.25)
     path = _write(frame, tmp_path, "parquet")
-    with pytest.raises(EngineUnsupported, match="derived"):
-        load_category_counts(str(path), SCHEMA.replace(categories=(Category("a", "repeated_pattern >= 1", 0),)),
+    with pytest.raises(EngineUnsupported, match=r"derived signals \(completion_ppl\)"):
+        load_category_counts(str(path), SCHEMA.replace(categories=(Category("a", "completion_ppl >= 1", 0),)),
                              hash_files=False)
+    with pytest.raises(EngineUnsupported, match=r"derived signals \(completion_bpt\)"):  # ppl would fill missing rows
+        load_category_counts(str(path.with_name("p.parquet")) if frame.assign(completion_ppl=2.0).to_parquet(
+            path.with_name("p.parquet"), index=False) is None else "", SCHEMA.replace(
+            categories=(Category("a", "completion_bpt >= 1", 0),)), hash_files=False)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_repeated_pattern_codes_equal_pandas(tmp_path, fmt):
+    # finish_reason 'stop', 'length' and a quoted text: repeated_pattern computed in SQL, codes per cell as pandas
+    frame = _frame(3).rename(columns={"fr": "finish_reason"})
+    frame.loc[::7, "finish_reason"] = " Stop\t"
+    schema = SCHEMA.replace(categories=(Category("a", "repeated_pattern >= 1 and hi", 0), Category("b", "repeated_pattern < 1", 1)))
+    _compare(_write(frame, tmp_path, fmt), schema)
+
+
+# finish_reason values around the stop words: Unicode whitespace Python's strip() removes, case, near misses, quotes
+_REASONS = st.one_of(st.sampled_from(["stop", "STOP", "End_Turn", "eos ", "\u3000stop\u2029", "\x1cstop\x85", "\u200bstop",
+                                      "st\u00f6p", "stop.", "'; DROP TABLE t; --", "length", ""]),
+                     st.builds(lambda a, w, b: a + w + b, st.sampled_from(["", " ", "\t", "\xa0", "\u2003", "\ufeff"]),
+                               st.sampled_from(["stop", "Stop_Sequence", "endoftext", "eos"]),
+                               st.sampled_from(["", "\n", "\u3000", "\x0b", "\u180e"])))
+
+
+@settings(max_examples=10, deadline=None)
+@given(reasons=st.lists(_REASONS, min_size=1, max_size=12), seed=st.integers(0, 3))
+def test_property_repeated_pattern_equals_pandas(tmp_path_factory, reasons, seed):
+    frame = _frame(seed).rename(columns={"fr": "finish_reason"})
+    frame["finish_reason"] = [reasons[i % len(reasons)] for i in range(len(frame))]
+    frame.loc[::9, "finish_reason"] = None
+    schema = SCHEMA.replace(categories=(Category("a", "repeated_pattern >= 1", 0), Category("b", "repeated_pattern < 1", 1)))
+    _compare(_write(frame, tmp_path_factory.mktemp("r"), "parquet"), schema)
 
 
 def test_injection_column_and_constant(tmp_path):

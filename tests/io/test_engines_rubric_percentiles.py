@@ -95,6 +95,25 @@ def test_per_task_thresholds_and_counts_equal_pandas(tmp_path, fmt):
     assert res.thresholds == {"t3": -0.5}
 
 
+def test_one_task_counts_only_that_task_with_the_same_values(tmp_path):
+    """``task=``: the percentiles and categories of that task alone (filtered in SQL) equal the all-task run's; the
+    count dataset and its report still cover every task, as the pandas path's do."""
+    frame = _frame(2)
+    path = tmp_path / "d.parquet"
+    frame.to_parquet(path, index=False)
+    every = load_category_counts(str(path), SCHEMA, hash_files=False)
+    for task in frame["task"].unique():
+        one = load_category_counts(str(path), SCHEMA, task=task, hash_files=False)
+        assert set(one.cells["task"]) == {task}
+        want = every.cells[every.cells["task"] == task].reset_index(drop=True)
+        pd.testing.assert_frame_equal(one.cells, want)
+        assert list(one.task_thresholds) == [task]
+        assert one.task_thresholds[task] == pytest.approx(every.task_thresholds[task], abs=0, rel=0, nan_ok=True)
+        assert sql_task_outcomes(one, task)[1] == sql_task_outcomes(every, task)[1]  # notes (coverage)
+        pd.testing.assert_frame_equal(one.dataset.counts, every.dataset.counts)
+    assert len(load_category_counts(str(path), SCHEMA, task="absent", hash_files=False).cells) == 0
+
+
 def test_frozen_and_builtin_percentile_schema(tmp_path):
     from scorio_core.rubric.builtins import BUILTIN_SCHEMAS
 

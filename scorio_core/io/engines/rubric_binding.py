@@ -16,7 +16,7 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported
 
-__all__ = ["bind_signals", "coverage_of"]
+__all__ = ["bind_signals", "coverage_of", "sql_derivations", "static_issues_without"]
 
 
 def _prototype(kinds: Mapping[str, str], one_row: bool = False) -> pd.DataFrame:
@@ -32,25 +32,45 @@ def _prototype(kinds: Mapping[str, str], one_row: bool = False) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-def _derived_notes(proto: pd.DataFrame, kinds: Mapping[str, str], engine: str) -> tuple[list[str], list[str]]:
+def sql_derivations(kinds: Mapping[str, str]) -> dict[str, str]:
+    """Derived signals an SQL engine computes exactly as the pandas engine does, from these columns: name -> source.
+
+    ``repeated_pattern`` from a text ``finish_reason`` (stop values classified in Python by
+    :func:`~scorio_core.rubric.signals.is_stop_reason`) and ``{side}_bpt = -{side}_logprob_mean / ln 2`` (one correctly
+    rounded division, bit-identical) where no perplexity column would fill rows the mean log-prob leaves missing.
+    """
+    out = {}
+    if "repeated_pattern" not in kinds and kinds.get("finish_reason") == "text":
+        out["repeated_pattern"] = "finish_reason"
+    for side in ("prompt", "completion"):
+        source = f"{side}_logprob_mean"
+        if (f"{side}_bpt" not in kinds and kinds.get(source) == "number"
+                and f"{side}_ppl" not in kinds and f"{side}_perplexity" not in kinds):
+            out[f"{side}_bpt"] = source
+    return out
+
+
+def _derived_notes(proto: pd.DataFrame, kinds: Mapping[str, str], engine: str, computed) -> tuple[list[str], list[str]]:
     """Signals the pandas engine would derive from these columns (aliases, ``repeated_pattern``, ``token_ratio``,
     the log-prob family) and truthful notes about them: the derivation notes that depend on no value (those of the
-    zero-row ``proto``), and one note naming what this engine does not compute (the zero-row prototype's notes about
-    those would claim "0 rows" or "all missing")."""
+    zero-row ``proto``), the zero-row note of each signal in ``computed`` as a placeholder (every derivation note
+    starts with its signal; the engine puts each task's own note there), and one note naming what this engine does not
+    compute (the zero-row prototype's notes about those would claim "0 rows" or "all missing")."""
     from scorio_core.rubric.signals import derive_signals
 
     _, notes = derive_signals(proto)
     one = _prototype(kinds, one_row=True)
     with_values, _ = derive_signals(one)
     added = [c for c in with_values.columns if c not in one.columns]
-    kept = [n for n in notes if n.split(" ", 1)[0] not in added]  # every derivation note starts with its signal
-    if added:
-        kept.append(f"{', '.join(added)}: derived from the data's values by the pandas engine; the {engine} engine "
+    skipped = [c for c in added if c not in computed]
+    kept = [n for n in notes if n.split(" ", 1)[0] not in skipped]
+    if skipped:
+        kept.append(f"{', '.join(skipped)}: derived from the data's values by the pandas engine; the {engine} engine "
                     "does not compute them (this schema does not read them).")
     return added, kept
 
 
-def bind_signals(schema, kinds: Mapping[str, str], engine: str):
+def bind_signals(schema, kinds: Mapping[str, str], engine: str, derive: bool = False):
     """Type-check a schema against the columns' kinds, as the pandas engine would see them.
 
     Parameters
@@ -60,35 +80,42 @@ def bind_signals(schema, kinds: Mapping[str, str], engine: str):
         Every pandas column's kind: ``"number"``, ``"text"`` or ``"other"`` (a type the engine cannot match).
     engine : str
         ``"DuckDB"`` or ``"Spark"`` (named in the refusals).
+    derive : bool
+        Whether the engine computes the signals of :func:`sql_derivations` the schema reads.
 
     Returns
     -------
     bound : scorio_core.rubric.engine.BoundRubric
         Bound to a zero-row prototype table (static coverage issues, signal kinds).
     derive_notes : list of str
-        What the pandas engine derives or cannot derive from these columns (never a claim about values).
+        What the pandas engine derives or cannot derive from these columns (never a claim about values; the
+        notes of ``computed`` signals are zero-row placeholders the engine replaces per task).
     needed : list of str
         Signals the schema reads (``is_correct`` aside) that the table knows.
     present : list of str
-        Those of ``needed`` that are columns of the data.
+        Those of ``needed`` that are columns of the data or computed from them.
+    computed : dict of str to str
+        Derived signals the schema reads and the engine computes -> their source column.
 
     Raises
     ------
     EngineUnsupported
-        The schema reads a signal the pandas engine would derive from these columns, type errors or unknown
-        names, a needed signal of kind ``"other"``.
+        The schema reads a signal the pandas engine would derive from these columns and this engine does not,
+        type errors or unknown names, a needed signal of kind ``"other"``.
     """
     from scorio_core.rubric.engine import BoundRubric
 
     simple = {k: ("number" if v == "number" else "text") for k, v in kinds.items()}
     proto = _prototype(simple)
-    added, derive_notes = _derived_notes(proto, simple, engine)
-    read = [s for s in schema.signals if s in added]
+    derivable = sql_derivations(kinds) if derive else {}
+    computed = {s: derivable[s] for s in dict.fromkeys(schema.signals) if s in derivable}
+    added, derive_notes = _derived_notes(proto, simple, engine, computed)
+    read = [s for s in schema.signals if s in added and s not in computed]
     if read:
         raise EngineUnsupported(f"the schema reads derived signals ({', '.join(read)}), which the {engine} engine does not "
                                 "compute; use --engine pandas.")
-    try:
-        bound = BoundRubric(proto, schema)
+    try:  # computed signals are columns (static issues must not call them absent)
+        bound = BoundRubric(_with(proto, computed), schema)
     except InputError as exc:
         raise EngineUnsupported(f"{exc} (the pandas engine reports it with positions)") from None
     needed = [s for s in schema.signals if s != "is_correct" and bound.table.kind(s) is not None]
@@ -96,7 +123,21 @@ def bind_signals(schema, kinds: Mapping[str, str], engine: str):
         if kinds.get(s) == "other":
             raise EngineUnsupported(f"signal {s!r} has a type the {engine} engine cannot match (or it differs between "
                                     "files); use --engine pandas.")
-    return bound, derive_notes, needed, [s for s in needed if s in kinds]
+    return bound, derive_notes, needed, [s for s in needed if s in kinds or s in computed], computed
+
+
+def _with(proto: pd.DataFrame, computed) -> pd.DataFrame:
+    return proto.assign(**{s: pd.Series([], dtype="float64") for s in computed})
+
+
+def static_issues_without(schema, kinds: Mapping[str, str], computed, absent) -> tuple:
+    """The static coverage issues of a task where the computed signals ``absent`` have no value: the pandas engine
+    derives no column from a source without values (``*_bpt`` of a task without a finite mean log-prob), so it calls
+    them not in the data."""
+    from scorio_core.rubric.engine import BoundRubric
+
+    simple = {k: ("number" if v == "number" else "text") for k, v in kinds.items() if k not in absent}
+    return tuple(BoundRubric(_with(_prototype(simple), [s for s in computed if s not in absent]), schema).static)
 
 
 def coverage_of(rows, present, kinds: Mapping[str, str], C: int) -> dict:

@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.io.engines._sql import EngineUnsupported, quote_ident
-from scorio_core.io.engines.rubric_binding import bind_signals, coverage_of
+from scorio_core.io.engines.rubric_binding import bind_signals, coverage_of, static_issues_without
+from scorio_core.io.engines.rubric_derived import derived_expr, derived_task_notes
 from scorio_core.io.engines.rubric_percentiles import percentile_thresholds
 from scorio_core.io.engines.rubric_sql import SQLRubric, _Frag, _join, compile_rubric, constant_thresholds
 
@@ -138,6 +139,12 @@ class CategoryCountsSQL:
     task_thresholds : dict of str to dict of str to float
         Task -> every threshold's value (schema order) when some are percentiles of the data, which
         are computed per task as the pandas engine does (:mod:`~scorio_core.io.engines.rubric_percentiles`).
+    task_notes : dict of str to tuple of str
+        Task -> signal derivation notes when the engine computes derived signals
+        (:mod:`~scorio_core.io.engines.rubric_derived`), whose notes count that task's rows; ``notes`` otherwise.
+    task_absent : dict of str to tuple
+        Task -> (computed signals without a value in that task, the static issues calling them not in the data),
+        as the pandas engine sees that task.
     """
 
     cells: pd.DataFrame
@@ -151,6 +158,8 @@ class CategoryCountsSQL:
     dataset: object
     signals: tuple = ()
     task_thresholds: dict = field(default_factory=dict)
+    task_notes: dict = field(default_factory=dict)
+    task_absent: dict = field(default_factory=dict)
 
 
 def load_category_counts(
@@ -190,8 +199,9 @@ def load_category_counts(
     Raises
     ------
     EngineUnsupported
-        Derived signals, unknown names, type errors, count tables, columns whose pandas type is
-        not predictable (message says which).
+        Derived signals other than ``repeated_pattern`` and ``*_bpt``
+        (:mod:`~scorio_core.io.engines.rubric_derived`), unknown names, type errors, count tables,
+        columns whose pandas type is not predictable (message says which).
     NotReadyError
         Duplicate keys, non-binary or missing outcomes (as :func:`load_counts`).
     InputError
@@ -237,18 +247,23 @@ def load_category_counts(
             raise EngineUnsupported("some inputs have a trial column and some do not; use --engine pandas.")
         with_trial = "trial" in guesses[0].mapping
         defaults = [d for s in selects for d in s[3]]
-        # kinds of every pandas column, then SQL of the signals the schema reads
-        kinds, exprs = _column_plan(con, groups, guesses, set(schema.signals) - {"is_correct"})
-        bound, derive_notes, needed, present = bind_signals(schema, kinds, "DuckDB")
-        alias = {s: f"__s{i}" for i, s in enumerate(present)}
+        # kinds of every pandas column, then SQL of the columns the schema reads (or derives signals from)
+        kinds, _ = _column_plan(con, groups, guesses, set())
+        bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "DuckDB", derive=True)
+        kinds = {**kinds, **{s: "number" for s in computed}}
+        sources = [c for c in dict.fromkeys(computed.values()) if c not in present]
+        _, exprs = _column_plan(con, groups, guesses, {s for s in present if s not in computed} | set(sources))
+        alias = {s: f"__s{i}" for i, s in enumerate(present + sources)}
         parts, params = [], []
         for gi, (text, p, _, _) in enumerate(selects):
             if not text.startswith("SELECT "):
                 raise EngineUnsupported("the DuckDB relation has an unexpected shape; use --engine pandas.")
-            extra = [f"{exprs[s][gi] if exprs[s][gi] is not None else 'NULL'} AS {quote_ident(alias[s])}" for s in present]
+            sql = {s: (derived_expr(s, exprs[computed[s]][gi]) if s in computed else exprs[s][gi]) for s in present}
+            sql.update({c: exprs[c][gi] for c in sources})
+            extra = [f"{sql[s] if sql[s] is not None else 'NULL'} AS {quote_ident(alias[s])}" for s in present + sources]
             extra = [e if not e.startswith("NULL ") else
                      f"CAST(NULL AS {'DOUBLE' if kinds[s] == 'number' else 'VARCHAR'}) AS {quote_ident(alias[s])}"
-                     for e, s in zip(extra, present)]
+                     for e, s in zip(extra, present + sources)]
             body = text[len("SELECT "):]
             parts.append(f"(SELECT {', '.join(extra + [body])})" if extra else f"({text})")
             params += p
@@ -259,19 +274,22 @@ def load_category_counts(
             if s not in present:  # a known signal absent from the data: missing everywhere
                 signal_sql[s] = "CAST(NULL AS VARCHAR)" if bound.table.kind(s) == "text" else "CAST(NULL AS DOUBLE)"
         constants = constant_thresholds(schema, thresholds)
+        # one task: its percentiles and categories only (both are per task); the counts and report cover every task
+        scoped, scoped_params = ((canon, params) if task is None else
+                                 (f"SELECT * FROM ({canon}) AS __scope WHERE task = ?", [*params, str(task)]))
         try:
-            pct = (percentile_thresholds(con, canon, params, schema, signal_sql, bound.table.kind, constants)
+            task_notes, absent = (derived_task_notes(con, scoped, scoped_params, computed, {c: quote_ident(alias[c]) for c in
+                                                         computed.values()}, signal_sql, derive_notes) if computed else ({}, {}))
+            pct = (percentile_thresholds(con, scoped, scoped_params, schema, signal_sql, bound.table.kind, constants)
                    if set(schema.threshold_order) - set(constants) else None)
             rub = compile_rubric(schema, signal_sql, bound.table.kind, thresholds, per_task=pct and pct.columns)
             cells_v, per_file, _ = count_attempts(con, canon, params, groups, with_trial)
-            out = _categorize_sql(con, pct.relation if pct else canon, params, rub, present, signal_sql, kinds)
+            out = _categorize_sql(con, pct.relation if pct else scoped, scoped_params, rub, present, signal_sql, kinds)
         except duckdb.Error as exc:
             raise duck_error(exc, groups[0], guesses[0]) from None
     finally:
         con.close()
     cells, coverage = out
-    if task is not None:
-        cells = cells[cells["task"] == task].reset_index(drop=True)
     # the count dataset of the same files (sources, report), as load_counts returns it
     from scorio_core.io.engines.duckdb_inputs import Prepared
     from scorio_core.io.engines.frames import count_frame
@@ -285,7 +303,8 @@ def load_category_counts(
     report = compute_report(table, "counts", source_names=tuple(i.name for i in infos), meta=meta)
     dataset = Dataset(attempts=None, counts=table, report=report, sources=infos)
     return CategoryCountsSQL(cells, rub.labels, rub.weights, rub.thresholds, coverage, tuple(bound.static),
-                             tuple(derive_notes), schema, dataset, tuple(needed), pct.values if pct else {})
+                             tuple(derive_notes), schema, dataset, tuple(needed), pct.values if pct else {}, task_notes,
+                             {t: (a, static_issues_without(schema, kinds, computed, a)) for t, a in absent.items() if a})
 
 
 _WORD = 62  # condition bits per BIGINT pattern word (the sign bit unused)

@@ -28,9 +28,10 @@ def _issues_for(res: CategoryCountsSQL, task: str) -> list:
     n, n_un = cov["n"], cov["unmatched"]
     schema = res.schema
     issues = []
-    present = list(cov["signals"])
+    gone, static = res.task_absent.get(task, ((), res.issues_static))  # computed signals without a value here
+    present = [s for s in cov["signals"] if s not in gone]
     if n_un:
-        absent = [s for s in res.signals if s not in cov["signals"] and s != "is_correct"]
+        absent = [s for s in res.signals if s not in present and s != "is_correct"]
         issues.append(unmatched_issue(n_un, n, [(s, cov["signals"][s][1]) for s in present], absent))
     counts = _task_counts(res, task)
     for c in range(len(schema.categories)):
@@ -48,7 +49,7 @@ def _issues_for(res: CategoryCountsSQL, task: str) -> list:
             t = schema.threshold_map[name]
             issues.append(undefined_threshold_issue(name, t.of, t.where))
     rank = {ERROR: 0, WARNING: 1, INFO: 2}
-    return sorted([*res.issues_static, *issues], key=lambda i: rank[i.severity])
+    return sorted([*static, *issues], key=lambda i: rank[i.severity])
 
 
 def _task_counts(res: CategoryCountsSQL, task: str) -> np.ndarray:
@@ -97,7 +98,7 @@ def sql_task_outcomes(res: CategoryCountsSQL, task: str, policy: str = "exclude"
         notes.append(f"rubric '{res.schema.name}' thresholds: " + ", ".join(f"{k}={v:.6g}" for k, v in thresholds.items()))
     if cov["unmatched"]:
         notes.append(f"{cov['unmatched']} of {cov['n']} attempts matched no category and are excluded")
-    notes.extend(res.notes)
+    notes.extend(res.task_notes.get(task, res.notes))
     notes.extend(i.message for i in _issues_for(res, task))
     cells = res.cells[res.cells["task"] == task]
     models = tuple(dict.fromkeys(cells["model"]))

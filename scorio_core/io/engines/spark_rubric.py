@@ -196,7 +196,7 @@ def load_category_counts_spark(
             raise EngineUnsupported(f"rubric signal {s!r} is read from a CSV/TSV/JSONL file; with --engine spark rubric "
                                     "signals come from Parquet (typed columns) only: convert the files to Parquet, or use "
                                     "--engine duckdb or pandas.", source=typed_only[s])
-    bound, derive_notes, needed, present = bind_signals(schema, kinds, "Spark")
+    bound, derive_notes, needed, present, _ = bind_signals(schema, kinds, "Spark")
     canon = inp.canon
     signal_cols = {s: F.col(_alias(s)) for s in present}
     signal_cols["is_correct"] = F.col("o")
@@ -208,9 +208,10 @@ def load_category_counts_spark(
         for name, label in hook.binary:
             if name in present and canon.filter(~F.col(_alias(name)).isin(0.0, 1.0)).limit(1).count():
                 raise EngineUnsupported(f"signal {name!r} has values other than 0 and 1; use --engine pandas.", source=label)
-        coded, pct = canon, None
+        # one task: its percentiles and categories only (both are per task); the counts and report cover every task
+        coded, pct = (canon if task is None else canon.filter(F.col("task") == F.lit(str(task)))), None
         if set(schema.threshold_order) - set(constants):  # percentiles of the data: per-task columns joined by task
-            coded, pct = percentile_thresholds_spark(canon, schema, signal_cols, bound.table.kind, constants)
+            coded, pct = percentile_thresholds_spark(coded, schema, signal_cols, bound.table.kind, constants)
         rub = compile_rubric(schema, signal_cols, bound.table.kind, thresholds, backend=SparkColumns(),
                              per_task=pct and {n: F.col(c) for n, c in pct.columns.items()})
         cells_v, per_file, _ = _count_attempts(canon, inp.labels, inp.has_trial)
@@ -219,8 +220,6 @@ def load_category_counts_spark(
         raise
     except Exception as exc:  # noqa: BLE001 - Spark job failures
         raise spark_error(exc, inp.groups[0]) from None
-    if task is not None:
-        cells = cells[cells["task"] == task].reset_index(drop=True)
     infos = source_infos(inp, per_file, hash_files)
     note = f"{int(cells_v['n_trials'].sum()):,} attempts categorized by the Spark engine (rubric {schema.name!r})."
     dataset = count_dataset(inp, count_frame(cells_v), infos, [note])

@@ -1,0 +1,98 @@
+"""Derived rubric signals computed in DuckDB, with the values and notes of the pandas engine.
+
+Of the base signals :func:`scorio_core.rubric.signals.derive_signals` adds (paper Appendix F.1), two are
+computed here when a schema reads them (:func:`~scorio_core.io.engines.rubric_binding.sql_derivations`):
+
+* ``repeated_pattern`` = 0 where ``finish_reason`` is a normal stop, 1 for any other value, missing where
+  it is missing. The stop values are not matched in SQL (Python's ``str.strip``/``str.lower`` are not
+  DuckDB's ``trim``/``lower`` on every Unicode string): one GROUP BY gives each task's distinct values and
+  their rows, Python classifies them with :func:`~scorio_core.rubric.signals.is_stop_reason`, and the stop
+  values reach DuckDB as parameters into a temporary table (never as SQL text).
+* ``{side}_bpt`` = ``-{side}_logprob_mean / ln 2`` where the mean log-prob is finite: one correctly rounded
+  division by the same double as numpy's, so the values are bit-identical.
+
+Spark keeps refusing a schema that reads them (``--engine auto`` then runs pandas).
+
+The same GROUP BY counts, per task, the rows each note reports (stop and other values, missing rows, values
+filled), so the notes are those the pandas engine writes for that task's attempts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+__all__ = ["derived_expr", "derived_task_notes"]
+
+_STOPS = "__stop_values"
+_LN2 = repr(math.log(2.0))  # parsed by DuckDB to the same double (tested)
+
+
+def derived_expr(name: str, source: str | None) -> str:
+    """SQL of a computed signal from its source column's SQL (``None``: the file lacks it, so missing)."""
+    if source is None:
+        return "CAST(NULL AS DOUBLE)"
+    if name == "repeated_pattern":
+        return (f"CASE WHEN {source} IS NULL THEN NULL WHEN {source} IN (SELECT v FROM {_STOPS}) THEN 0.0::DOUBLE "
+                "ELSE 1.0::DOUBLE END")
+    if name.endswith("_bpt"):
+        return f"CASE WHEN isfinite({source}) THEN -({source}) / CAST('{_LN2}' AS DOUBLE) ELSE NULL END"
+    raise ValueError(f"no SQL derivation of {name!r}")
+
+
+def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, str], raw: Mapping[str, str],
+                       signal_sql: Mapping[str, str], notes) -> dict[str, tuple[str, ...]]:
+    """Count what the derivations' notes report per task, register the stop values, and write each task's notes.
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+    relation, params : str, list
+        The (task-scoped) canonical attempt relation and its parameters.
+    computed : dict of str to str
+        Computed signal -> source column (:func:`~scorio_core.io.engines.rubric_binding.bind_signals`).
+    raw : dict of str to str
+        Source column -> its SQL in ``relation`` (``repeated_pattern``'s ``finish_reason``).
+    signal_sql : dict of str to str
+        Signal -> its SQL in ``relation`` (the computed ``*_bpt`` columns).
+    notes : sequence of str
+        Derivation notes of the binding, whose placeholders (notes starting with a computed signal's name) are
+        replaced by each task's own note.
+
+    Returns
+    -------
+    notes : dict of str to tuple of str
+        Task -> derivation notes, in the pandas engine's order.
+    absent : dict of str to tuple of str
+        Task -> computed signals without a value there (``*_bpt`` where no mean log-prob is finite), which the
+        pandas engine does not derive for that task (so it reports them as not in the data).
+    """
+    from scorio_core.rubric.signals import _LOGPROB_FORMULAS, is_stop_reason, logprob_note, repeated_pattern_note
+
+    bpt = [s for s in computed if s != "repeated_pattern"]
+    con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {_STOPS} (v VARCHAR)")  # bound by the relation; filled below
+    value = raw["finish_reason"] if "repeated_pattern" in computed else "CAST(NULL AS VARCHAR)"
+    filled = "".join(f", count({signal_sql[s]})" for s in bpt)
+    rows = con.execute(f"SELECT task, {value} AS __v, count(*){filled} FROM ({relation}) AS c GROUP BY ALL", params).fetchall()
+    stops = sorted({r[1] for r in rows if r[1] is not None and is_stop_reason(r[1])})
+    if stops:  # values as parameters, never SQL text
+        con.executemany(f"INSERT INTO {_STOPS} VALUES (?)", [[v] for v in stops])
+    formula = _LOGPROB_FORMULAS["bpt"]["logprob_mean"][1]
+    per_task: dict[str, dict] = {}
+    for row in rows:
+        t = per_task.setdefault(str(row[0]), {"values": {}, "missing": 0, "filled": [0] * len(bpt)})
+        if row[1] is None:
+            t["missing"] += row[2]
+        else:
+            t["values"][row[1]] = row[2]
+        t["filled"] = [a + b for a, b in zip(t["filled"], row[3:])]
+    out, absent = {}, {}
+    for task, t in per_task.items():
+        own = {}
+        if "repeated_pattern" in computed:
+            own["repeated_pattern"] = repeated_pattern_note(t["values"].items(), t["missing"])
+        for s, n in zip(bpt, t["filled"]):
+            own[s] = logprob_note(s, [(formula, computed[s], int(n))] if n else [], [computed[s]])
+        out[task] = tuple(own.get(note.split(" ", 1)[0], note) for note in notes)
+        absent[task] = tuple(s for s, n in zip(bpt, t["filled"]) if not n)
+    return out, absent
