@@ -23,7 +23,9 @@ the same file and the target from issue 15 (ok/MISSED):
   CLI leaderboard end to end < 3 s, beside DuckDB reading the file;
 * ``rubric``: 10^7 attempts with a signal, two tasks; the built-in "Confident & Correct" rubric (a
   per-task median threshold) by :func:`load_category_counts` and the CLI ``leaderboard --schema``,
-  beside DuckDB's own ``quantile_cont`` + per-category count query, target <= 3 x floor + 1 s;
+  beside DuckDB's own ``quantile_cont`` + per-category count query, target <= 3 x floor + 1 s; and
+  "Conf-Calibrated" (``repeated_pattern`` from ``finish_reason`` and three percentiles of
+  ``completion_bpt``, derived in SQL), reported;
 * ``help``: ``python -m scorio_core --help`` start-up, < 0.5 s;
 * ``spark`` (``--spark``): :func:`load_counts` with ``engine="spark"`` ``local[2]`` on the 10^6 file
   (session start-up reported apart), checked identical to DuckDB's count table.
@@ -291,7 +293,9 @@ def bench_rubric(tmp: Path) -> None:
     made("10^7 attempts with a signal (100 x 1000 x 100, two tasks), long Parquet", path, lambda: _copy(
         "SELECT 'model-' || CAST(i // 100000 AS VARCHAR) AS model, 'task-' || CAST((i // 100) % 2 AS VARCHAR) AS task, "
         "'q' || CAST((i // 100) % 1000 AS VARCHAR) AS question_id, CAST(i % 100 AS BIGINT) AS trial, "
-        "CAST(hash(i) % 2 AS TINYINT) AS is_correct, -CAST(hash(i + 7) % 100000 AS DOUBLE) / 10000 AS completion_logprob_mean "
+        "CAST(hash(i) % 2 AS TINYINT) AS is_correct, -CAST(hash(i + 7) % 100000 AS DOUBLE) / 10000 AS completion_logprob_mean, "
+        "CASE hash(i + 3) % 10 WHEN 0 THEN 'length' WHEN 1 THEN 'STOP' ELSE 'stop' END AS finish_reason, "
+        "CAST(hash(i + 11) % 1000 AS DOUBLE) / 1000 AS compass_context_C "
         "FROM range(10000000) t(i)", [], path, _OPTIONS["parquet"]))
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
@@ -311,6 +315,9 @@ def bench_rubric(tmp: Path) -> None:
     t_cli, rss = cli(["leaderboard", str(path), "--schema", "Confident & Correct", "--task", "task-0", "--engine", "duckdb",
                       "--output", "json"])
     row(inp, "cli leaderboard --schema (one task)", t_cli, t_floor, f"<= 3 x floor + 1 s = {target:.2f} s", t_cli <= target, rss)
+    # derived signals computed in SQL: repeated_pattern from finish_reason, three percentiles of completion_bpt
+    t_derived = best(lambda: load_category_counts(str(path), "Conf-Calibrated", hash_files=False), repeat=1)
+    row(inp, "load_category_counts (Conf-Calibrated)", t_derived, t_floor, "(report: derived signals in SQL)", None)
     path.unlink()
 
 

@@ -51,10 +51,15 @@ def _same(got, want) -> None:
     assert got.coverage == want.coverage
     assert got.labels == want.labels and got.thresholds == want.thresholds and got.signals == want.signals
     np.testing.assert_array_equal(got.weights, want.weights)
-    assert got.issues_static == want.issues_static and got.notes == want.notes
+    assert got.issues_static == want.issues_static and _engine(got.notes) == want.notes
     pd.testing.assert_frame_equal(got.dataset.counts, want.dataset.counts)
     assert [(s.name, s.rows) for s in got.dataset.sources] == [(s.name, s.rows) for s in want.dataset.sources]
     assert pd.DataFrame(got.task_thresholds).equals(pd.DataFrame(want.task_thresholds))  # NaN where NaN
+    assert {t: _engine(n) for t, n in got.task_notes.items()} == want.task_notes and got.task_absent == want.task_absent
+
+
+def _engine(notes) -> tuple:  # the notes name the engine that does not compute a signal
+    return tuple(n.replace("the Spark engine", "the DuckDB engine") for n in notes)
 
 
 # percentile thresholds per task: t1 over correct attempts, t2 filtered by t1 and a variable, t3 undefined (no value)
@@ -122,3 +127,37 @@ def test_spark_rubric_leaderboard_cli_equals_duckdb_and_refusals(tmp_path, spark
     pd.DataFrame({"model": ["m"], "question_id": ["q"], "n_trials": [3], "n_correct": [1]}).to_parquet(tmp_path / "c.parquet")
     with pytest.raises(EngineUnsupported, match="attempt-level"):
         load_category_counts_spark(str(tmp_path / "c.parquet"), SCHEMA, spark=spark)
+
+
+def test_spark_derived_signals_equal_duckdb_and_pandas(tmp_path, spark):
+    # repeated_pattern from finish_reason (stops spelled as dumps do; a second file without the column) and
+    # completion_bpt from a mean log-prob (NaN, -inf; task u has no finite value, so pandas derives no column there)
+    from scorio_core import io
+    from scorio_core.analysis import categorization_for
+    from scorio_core.io.engines.rubric_outcomes import sql_task_outcomes
+    from scorio_core.rubric.builtins import BUILTIN_SCHEMAS
+
+    frame = _frame(4).rename(columns={"fr": "finish_reason", "x": "completion_logprob_mean"})
+    frame["completion_logprob_mean"] = -frame["completion_logprob_mean"]
+    frame.loc[frame["task"] == "u", "completion_logprob_mean"] = np.nan
+    frame["finish_reason"] = frame["finish_reason"].replace({"it's \"q\"": " STOP\u3000"})
+    frame["compass_context_C"] = np.random.default_rng(4).uniform(0, 0.6, len(frame)).round(3)
+    frame.to_parquet(tmp_path / "a.parquet", index=False)
+    other = _frame(5, models=("md",)).drop(columns="fr").rename(columns={"x": "completion_logprob_mean"})
+    other = other.assign(compass_context_C=0.1, completion_logprob_mean=-other["completion_logprob_mean"])
+    other.loc[other["task"] == "u", "completion_logprob_mean"] = np.nan
+    other.to_parquet(tmp_path / "b.parquet", index=False)
+    paths = [str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")]
+    ds = io.load(paths)
+    for name in ("Conf-Calibrated", "Exact Match"):
+        schema = BUILTIN_SCHEMAS[name]
+        got = load_category_counts_spark(paths, schema, spark=spark, hash_files=False)
+        _same(got, load_category_counts(paths, schema, hash_files=False))
+        assert "u" in got.task_absent if name == "Conf-Calibrated" else not got.task_absent
+        unread = ("completion_bpt", "completion_ppl") if name == "Exact Match" else ("completion_ppl",)
+        skip = tuple(f"{t}: {s}" for t in ("t", "u") for s in unread)
+        for task in ("t", "u"):  # the notes are pandas' but those of derived signals the schema does not read
+            want = [n for n in categorization_for(ds, schema, task)[1] if not n.startswith(skip)]
+            notes = [f"{task}: {n}" for n in sql_task_outcomes(got, task)[1]]
+            assert [n for n in notes if not n.startswith(skip)] == want
+            assert any(n.startswith(f"{task}: repeated_pattern derived from finish_reason") for n in want)

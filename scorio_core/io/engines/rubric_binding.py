@@ -16,7 +16,7 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported
 
-__all__ = ["bind_signals", "coverage_of", "sql_derivations", "static_issues_without"]
+__all__ = ["SQL_DERIVED", "bind_signals", "coverage_of", "sql_derivations", "static_issues_without"]
 
 
 def _prototype(kinds: Mapping[str, str], one_row: bool = False) -> pd.DataFrame:
@@ -32,6 +32,11 @@ def _prototype(kinds: Mapping[str, str], one_row: bool = False) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
+# derived signals the SQL engines can compute -> their source column (:func:`sql_derivations` says when they do)
+SQL_DERIVED = {"repeated_pattern": "finish_reason", "prompt_bpt": "prompt_logprob_mean",
+               "completion_bpt": "completion_logprob_mean"}
+
+
 def sql_derivations(kinds: Mapping[str, str]) -> dict[str, str]:
     """Derived signals an SQL engine computes exactly as the pandas engine does, from these columns: name -> source.
 
@@ -40,13 +45,16 @@ def sql_derivations(kinds: Mapping[str, str]) -> dict[str, str]:
     rounded division, bit-identical) where no perplexity column would fill rows the mean log-prob leaves missing.
     """
     out = {}
-    if "repeated_pattern" not in kinds and kinds.get("finish_reason") == "text":
-        out["repeated_pattern"] = "finish_reason"
-    for side in ("prompt", "completion"):
-        source = f"{side}_logprob_mean"
-        if (f"{side}_bpt" not in kinds and kinds.get(source) == "number"
-                and f"{side}_ppl" not in kinds and f"{side}_perplexity" not in kinds):
-            out[f"{side}_bpt"] = source
+    for name, source in SQL_DERIVED.items():
+        if name in kinds:
+            continue
+        if name == "repeated_pattern":
+            if kinds.get(source) == "text":
+                out[name] = source
+        else:
+            side = name.split("_", 1)[0]
+            if kinds.get(source) == "number" and f"{side}_ppl" not in kinds and f"{side}_perplexity" not in kinds:
+                out[name] = source
     return out
 
 

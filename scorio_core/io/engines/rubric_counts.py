@@ -248,11 +248,12 @@ def load_category_counts(
         with_trial = "trial" in guesses[0].mapping
         defaults = [d for s in selects for d in s[3]]
         # kinds of every pandas column, then SQL of the columns the schema reads (or derives signals from)
-        kinds, _ = _column_plan(con, groups, guesses, set())
+        kinds, exprs = _column_plan(con, groups, guesses, set(schema.signals) - {"is_correct"})
         bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "DuckDB", derive=True)
         kinds = {**kinds, **{s: "number" for s in computed}}
         sources = [c for c in dict.fromkeys(computed.values()) if c not in present]
-        _, exprs = _column_plan(con, groups, guesses, {s for s in present if s not in computed} | set(sources))
+        if sources:
+            exprs.update(_column_plan(con, groups, guesses, set(sources))[1])
         alias = {s: f"__s{i}" for i, s in enumerate(present + sources)}
         parts, params = [], []
         for gi, (text, p, _, _) in enumerate(selects):

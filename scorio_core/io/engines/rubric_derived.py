@@ -11,10 +11,9 @@ computed here when a schema reads them (:func:`~scorio_core.io.engines.rubric_bi
 * ``{side}_bpt`` = ``-{side}_logprob_mean / ln 2`` where the mean log-prob is finite: one correctly rounded
   division by the same double as numpy's, so the values are bit-identical.
 
-Spark keeps refusing a schema that reads them (``--engine auto`` then runs pandas).
-
 The same GROUP BY counts, per task, the rows each note reports (stop and other values, missing rows, values
-filled), so the notes are those the pandas engine writes for that task's attempts.
+filled), so the notes are those the pandas engine writes for that task's attempts. Spark computes the same
+columns (:mod:`scorio_core.io.engines.spark_rubric`) and shares :func:`notes_from_counts`.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-__all__ = ["derived_expr", "derived_task_notes"]
+__all__ = ["bpt_signals", "derived_expr", "derived_task_notes", "notes_from_counts"]
 
 _STOPS = "__stop_values"
 _LN2 = repr(math.log(2.0))  # parsed by DuckDB to the same double (tested)
@@ -41,8 +40,8 @@ def derived_expr(name: str, source: str | None) -> str:
 
 
 def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, str], raw: Mapping[str, str],
-                       signal_sql: Mapping[str, str], notes) -> dict[str, tuple[str, ...]]:
-    """Count what the derivations' notes report per task, register the stop values, and write each task's notes.
+                       signal_sql: Mapping[str, str], notes) -> tuple[dict, dict]:
+    """Count what the derivations' notes report per task (one GROUP BY), register the stop values, write the notes.
 
     Parameters
     ----------
@@ -61,6 +60,42 @@ def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, 
 
     Returns
     -------
+    notes, absent : dict
+        As :func:`notes_from_counts`.
+    """
+    con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {_STOPS} (v VARCHAR)")  # bound by the relation; filled below
+    value = raw["finish_reason"] if "repeated_pattern" in computed else "CAST(NULL AS VARCHAR)"
+    filled = "".join(f", count({signal_sql[s]})" for s in bpt_signals(computed))
+    rows = con.execute(f"SELECT task, {value} AS __v, count(*){filled} FROM ({relation}) AS c GROUP BY ALL", params).fetchall()
+    stops, by_task, absent = notes_from_counts(rows, computed, notes)
+    if stops:  # values as parameters, never SQL text
+        con.executemany(f"INSERT INTO {_STOPS} VALUES (?)", [[v] for v in stops])
+    return by_task, absent
+
+
+def bpt_signals(computed: Mapping[str, str]) -> list[str]:
+    """The computed ``*_bpt`` signals, in the order :func:`notes_from_counts` reads their counts."""
+    return [s for s in computed if s != "repeated_pattern"]
+
+
+def notes_from_counts(rows, computed: Mapping[str, str], notes) -> tuple[list, dict, dict]:
+    """The stop values and each task's derivation notes from per-(task, ``finish_reason`` value) counts.
+
+    Parameters
+    ----------
+    rows : iterable of tuple
+        ``(task, finish_reason value or None, rows, then per signal of bpt_signals(computed): values filled)``,
+        one per distinct (task, value) (the value None where ``repeated_pattern`` is not computed).
+    computed : dict of str to str
+        Computed signal -> source column.
+    notes : sequence of str
+        The binding's derivation notes (placeholders for the computed signals).
+
+    Returns
+    -------
+    stops : list of str
+        The distinct ``finish_reason`` values that are normal stops
+        (:func:`~scorio_core.rubric.signals.is_stop_reason`), sorted.
     notes : dict of str to tuple of str
         Task -> derivation notes, in the pandas engine's order.
     absent : dict of str to tuple of str
@@ -69,30 +104,25 @@ def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, 
     """
     from scorio_core.rubric.signals import _LOGPROB_FORMULAS, is_stop_reason, logprob_note, repeated_pattern_note
 
-    bpt = [s for s in computed if s != "repeated_pattern"]
-    con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {_STOPS} (v VARCHAR)")  # bound by the relation; filled below
-    value = raw["finish_reason"] if "repeated_pattern" in computed else "CAST(NULL AS VARCHAR)"
-    filled = "".join(f", count({signal_sql[s]})" for s in bpt)
-    rows = con.execute(f"SELECT task, {value} AS __v, count(*){filled} FROM ({relation}) AS c GROUP BY ALL", params).fetchall()
+    bpt = bpt_signals(computed)
+    rows = [tuple(r) for r in rows]
     stops = sorted({r[1] for r in rows if r[1] is not None and is_stop_reason(r[1])})
-    if stops:  # values as parameters, never SQL text
-        con.executemany(f"INSERT INTO {_STOPS} VALUES (?)", [[v] for v in stops])
     formula = _LOGPROB_FORMULAS["bpt"]["logprob_mean"][1]
     per_task: dict[str, dict] = {}
     for row in rows:
         t = per_task.setdefault(str(row[0]), {"values": {}, "missing": 0, "filled": [0] * len(bpt)})
         if row[1] is None:
-            t["missing"] += row[2]
+            t["missing"] += int(row[2])
         else:
-            t["values"][row[1]] = row[2]
-        t["filled"] = [a + b for a, b in zip(t["filled"], row[3:])]
+            t["values"][row[1]] = int(row[2])
+        t["filled"] = [a + int(b) for a, b in zip(t["filled"], row[3:])]
     out, absent = {}, {}
     for task, t in per_task.items():
         own = {}
         if "repeated_pattern" in computed:
             own["repeated_pattern"] = repeated_pattern_note(t["values"].items(), t["missing"])
         for s, n in zip(bpt, t["filled"]):
-            own[s] = logprob_note(s, [(formula, computed[s], int(n))] if n else [], [computed[s]])
+            own[s] = logprob_note(s, [(formula, computed[s], n)] if n else [], [computed[s]])
         out[task] = tuple(own.get(note.split(" ", 1)[0], note) for note in notes)
         absent[task] = tuple(s for s, n in zip(bpt, t["filled"]) if not n)
-    return out, absent
+    return stops, out, absent

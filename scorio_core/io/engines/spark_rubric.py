@@ -22,6 +22,7 @@ into SQL.
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import os
 from collections.abc import Mapping
@@ -31,6 +32,7 @@ import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported
+from scorio_core.io.engines.rubric_derived import bpt_signals, notes_from_counts
 
 __all__ = ["SparkColumns", "load_category_counts_spark"]
 
@@ -159,7 +161,7 @@ def load_category_counts_spark(
     Raises
     ------
     EngineUnsupported
-        Derived signals, unknown names, type errors, count tables,
+        Derived signals other than ``repeated_pattern`` and ``*_bpt``, unknown names, type errors, count tables,
         signals read from CSV/TSV/JSONL or whose type differs between files, binary signals with other
         values than 0 and 1 (the message says which; ``--engine pandas`` handles them).
     NotReadyError
@@ -175,7 +177,7 @@ def load_category_counts_spark(
     from pyspark.sql import functions as F
 
     from scorio_core.io.engines.frames import count_frame
-    from scorio_core.io.engines.rubric_binding import bind_signals
+    from scorio_core.io.engines.rubric_binding import SQL_DERIVED, bind_signals, static_issues_without
     from scorio_core.io.engines.rubric_counts import CategoryCountsSQL
     from scorio_core.io.engines.rubric_percentiles import percentile_thresholds_spark
     from scorio_core.io.engines.rubric_sql import compile_rubric, constant_thresholds
@@ -186,18 +188,23 @@ def load_category_counts_spark(
 
     schema = _schema(schema)
     spark = spark if spark is not None else spark_session(spark_master)
-    hook, kinds, typed_only = _signal_reader(set(schema.signals) - {"is_correct"})
+    sources = {s: src for s, src in SQL_DERIVED.items() if s in schema.signals}  # columns a read signal may come from
+    hook, kinds, typed_only = _signal_reader(set(schema.signals) - {"is_correct"} | set(sources.values()))
     inp = read_inputs(spark, paths, format, mapping, extra=hook)
     if inp.layout != "attempts":
         raise EngineUnsupported("a rubric needs attempt-level data; count tables only support binary correctness.",
                                 source=inp.labels)
-    for s in schema.signals:
+    for s in [*schema.signals, *(src for d, src in sources.items() if d not in kinds)]:
         if s in typed_only:
             raise EngineUnsupported(f"rubric signal {s!r} is read from a CSV/TSV/JSONL file; with --engine spark rubric "
                                     "signals come from Parquet (typed columns) only: convert the files to Parquet, or use "
                                     "--engine duckdb or pandas.", source=typed_only[s])
-    bound, derive_notes, needed, present, _ = bind_signals(schema, kinds, "Spark")
+    bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "Spark", derive=True)
+    kinds = {**kinds, **{s: "number" for s in computed}}
     canon = inp.canon
+    for s in bpt_signals(computed):  # -lp / ln 2 where finite: the same correctly rounded division as numpy's
+        x = F.col(_alias(computed[s]))
+        canon = canon.withColumn(_alias(s), F.when(F.abs(x) < F.lit(math.inf), -x / F.lit(math.log(2.0))))
     signal_cols = {s: F.col(_alias(s)) for s in present}
     signal_cols["is_correct"] = F.col("o")
     for s in needed:
@@ -208,6 +215,9 @@ def load_category_counts_spark(
         for name, label in hook.binary:
             if name in present and canon.filter(~F.col(_alias(name)).isin(0.0, 1.0)).limit(1).count():
                 raise EngineUnsupported(f"signal {name!r} has values other than 0 and 1; use --engine pandas.", source=label)
+        task_notes, absent = {}, {}
+        if computed:
+            canon, task_notes, absent = _derive(canon, task, computed, derive_notes)
         # one task: its percentiles and categories only (both are per task); the counts and report cover every task
         coded, pct = (canon if task is None else canon.filter(F.col("task") == F.lit(str(task)))), None
         if set(schema.threshold_order) - set(constants):  # percentiles of the data: per-task columns joined by task
@@ -224,7 +234,26 @@ def load_category_counts_spark(
     note = f"{int(cells_v['n_trials'].sum()):,} attempts categorized by the Spark engine (rubric {schema.name!r})."
     dataset = count_dataset(inp, count_frame(cells_v), infos, [note])
     return CategoryCountsSQL(cells, rub.labels, rub.weights, rub.thresholds, coverage, tuple(bound.static),
-                             tuple(derive_notes), schema, dataset, tuple(needed), pct.values if pct else {})
+                             tuple(derive_notes), schema, dataset, tuple(needed), pct.values if pct else {}, task_notes,
+                             {t: (a, static_issues_without(schema, kinds, computed, a)) for t, a in absent.items() if a})
+
+
+def _derive(canon, task, computed, notes):
+    """Count what the derivation notes report per task (one groupBy over the task's attempts), then add
+    ``repeated_pattern`` (0 where ``finish_reason`` is one of the stop values Python found, a literal list)."""
+    from pyspark.sql import functions as F
+
+    scoped = canon if task is None else canon.filter(F.col("task") == F.lit(str(task)))
+    value = F.col(_alias("finish_reason")) if "repeated_pattern" in computed else F.lit(None).cast("string")
+    rows = (scoped.groupBy(F.col("task"), value.alias("__v"))
+            .agg(F.count(F.lit(1)), *[F.count(F.col(_alias(s))) for s in bpt_signals(computed)]).collect())
+    stops, task_notes, absent = notes_from_counts(rows, computed, notes)
+    if "repeated_pattern" in computed:
+        src = F.col(_alias("finish_reason"))
+        stop = src.isin(stops) if stops else F.lit(False)
+        canon = canon.withColumn(_alias("repeated_pattern"),
+                                 F.when(src.isNull(), F.lit(None).cast("double")).when(stop, F.lit(0.0)).otherwise(F.lit(1.0)))
+    return canon, task_notes, absent
 
 
 def _categorize(canon, rub, present, signal_cols, kinds, inp):
