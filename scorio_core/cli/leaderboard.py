@@ -191,15 +191,12 @@ def _sql_rubric(args):
     engine = choose_engine(args)
     if engine not in ("duckdb", "spark"):
         return None
-    label = "DuckDB" if engine == "duckdb" else "Spark"
     try:
-        if args.max_tokens is not None:
-            raise EngineUnsupported(f"--max-tokens derives token_ratio, which the {label} engine does not compute; "
-                                    "use --engine pandas.")
         from scorio_core.cli.rubric import read_frozen
 
         frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
-        common = dict(task=args.task, mapping=parse_mapping(args.mapping) or None, format=args.format, thresholds=frozen)
+        common = dict(task=args.task, mapping=parse_mapping(args.mapping) or None, format=args.format, thresholds=frozen,
+                      max_tokens=args.max_tokens)
         if engine == "spark":
             from scorio_core.io.engines.spark_rubric import load_category_counts_spark
 

@@ -270,23 +270,32 @@ def _token_ratio(attempts: pd.DataFrame, tokens: np.ndarray, limit: float | None
     if limit is not None:
         per_row = np.where(np.isfinite(per_row), per_row, limit)
     ratio = tokens / per_row
+    derived, note = token_ratio_note(n, from_column, limit, int(bad.sum()), int(np.isnan(ratio).sum()))
+    return (ratio if derived else None), note
+
+
+def token_ratio_note(n_rows: int, from_column: int, limit: float | None, n_bad: int, n_missing: int) -> tuple[bool, str]:
+    """Whether ``token_ratio`` is derived, and its note, from row counts (shared with the SQL engines).
+
+    ``from_column`` rows have a positive ``max_tokens`` value, ``n_bad`` a value <= 0, ``limit`` is the
+    ``max_tokens`` argument (used where the column gives none) and ``n_missing`` the rows whose ratio is NaN.
+    """
     parts = []
     if from_column:
         parts.append(f"the max_tokens column on {from_column} rows")
-    if limit is not None and n - from_column:
-        parts.append(f"max_tokens={limit:g} on {n - from_column} rows")
+    if limit is not None and n_rows - from_column:
+        parts.append(f"max_tokens={limit:g} on {n_rows - from_column} rows")
     if not parts:
-        return None, (
+        return False, (
             "token_ratio not derived: the data has no max_tokens column; pass max_tokens "
             "(the paper used 32,768)."
         )
     note = "token_ratio = completion_tokens / max_tokens using " + " and ".join(parts)
-    if bad.any():
-        note += f"; {int(bad.sum())} rows with max_tokens <= 0 are missing"
-    missing = int(np.isnan(ratio).sum())
-    if missing:
-        note += f"; missing on {missing} rows"
-    return ratio, note + "."
+    if n_bad:
+        note += f"; {n_bad} rows with max_tokens <= 0 are missing"
+    if n_missing:
+        note += f"; missing on {n_missing} rows"
+    return True, note + "."
 
 
 def _derive_logprob_family(side, originals, column, new, notes) -> None:

@@ -159,3 +159,35 @@ def test_derivable_columns_the_schema_does_not_read_run_with_truthful_notes(caps
     want = [n["message"].removeprefix("algebra: ") for n in docs["pandas"]["notes"]]
     assert [m for m in messages if not m.startswith(derived)] == [m for m in want if not m.startswith(derived)]
     assert any(m.startswith("repeated_pattern derived from finish_reason") for m in want)  # pandas did derive them
+
+
+@pytest.mark.parametrize("column,argument", [(True, None), (True, "512"), (False, "4096")])
+@pytest.mark.parametrize("name", ["Efficiency-Adjusted", "Concision-High-Conf"])
+def test_token_ratio_computed_in_sql_equals_pandas(capsys, tmp_path, column, argument, name):
+    # token_ratio = completion_tokens / max_tokens: the row's positive max_tokens (NaN and <= 0 values in the column;
+    # task t2 has none valid), else --max-tokens; without either the task has no token_ratio (pandas: not in the data)
+    path = _derivable(tmp_path, "parquet")
+    frame = pd.read_parquet(path)
+    rng = np.random.default_rng(6)
+    frame["completion_tokens"] = rng.integers(1, 3000, len(frame)).astype(float)
+    frame.loc[rng.random(len(frame)) < 0.1, "completion_tokens"] = np.nan
+    if column:
+        frame["max_tokens"] = rng.choice([1024.0, 2048.0, 0.0, -5.0, np.nan], len(frame))
+        frame.loc[frame["task"] == "t2", "max_tokens"] = np.nan
+    frame.to_parquet(path, index=False)
+    extra = ["--max-tokens", argument] if argument else []
+    for task in ("t1", "t2"):
+        docs = {}
+        for engine in ("pandas", "duckdb"):
+            code, out, err = _run(capsys, "leaderboard", str(path), "--schema", name, "--task", task, "--engine", engine,
+                                  "--output", "json", *extra)
+            assert code == 0, err
+            docs[engine] = json.loads(out)
+        assert docs["duckdb"]["engine"] == "duckdb"
+        assert docs["duckdb"]["rows"] == docs["pandas"]["rows"]
+        unread = ("completion_ppl", "completion_logprob_sum") + (("completion_bpt",) if name != "Concision-High-Conf" else ())
+        skip = tuple(f"{task}: {u}" for u in unread)
+        messages = [n["message"] for n in docs["duckdb"]["notes"] if not n["message"].startswith(skip)]
+        assert messages == [n["message"] for n in docs["pandas"]["notes"] if not n["message"].startswith(skip)]
+        derived = any(m.startswith(f"{task}: token_ratio = completion_tokens / max_tokens using") for m in messages)
+        assert derived == (argument is not None or task == "t1")

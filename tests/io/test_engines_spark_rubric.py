@@ -142,22 +142,29 @@ def test_spark_derived_signals_equal_duckdb_and_pandas(tmp_path, spark):
     frame.loc[frame["task"] == "u", "completion_logprob_mean"] = np.nan
     frame["finish_reason"] = frame["finish_reason"].replace({"it's \"q\"": " STOP\u3000"})
     frame["compass_context_C"] = np.random.default_rng(4).uniform(0, 0.6, len(frame)).round(3)
+    frame["completion_tokens"] = np.random.default_rng(5).integers(1, 900, len(frame))  # token_ratio: the row's max_tokens
+    frame["max_tokens"] = np.random.default_rng(6).choice([512.0, 1024.0, 0.0, np.nan], len(frame))  # or --max-tokens
     frame.to_parquet(tmp_path / "a.parquet", index=False)
     other = _frame(5, models=("md",)).drop(columns="fr").rename(columns={"x": "completion_logprob_mean"})
-    other = other.assign(compass_context_C=0.1, completion_logprob_mean=-other["completion_logprob_mean"])
+    other = other.assign(compass_context_C=0.1, completion_logprob_mean=-other["completion_logprob_mean"],
+                         completion_tokens=np.arange(len(other)) * 10)  # no max_tokens column: --max-tokens or missing
     other.loc[other["task"] == "u", "completion_logprob_mean"] = np.nan
     other.to_parquet(tmp_path / "b.parquet", index=False)
     paths = [str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")]
     ds = io.load(paths)
-    for name in ("Conf-Calibrated", "Exact Match"):
+    for name, limit in (("Conf-Calibrated", None), ("Exact Match", None), ("Efficiency-Adjusted", 700)):
         schema = BUILTIN_SCHEMAS[name]
-        got = load_category_counts_spark(paths, schema, spark=spark, hash_files=False)
-        _same(got, load_category_counts(paths, schema, hash_files=False))
+        got = load_category_counts_spark(paths, schema, spark=spark, hash_files=False, max_tokens=limit)
+        _same(got, load_category_counts(paths, schema, hash_files=False, max_tokens=limit))
         assert "u" in got.task_absent if name == "Conf-Calibrated" else not got.task_absent
-        unread = ("completion_bpt", "completion_ppl") if name == "Exact Match" else ("completion_ppl",)
+        unread = ("completion_ppl", "completion_logprob_sum") + (("completion_bpt",) if name != "Conf-Calibrated" else ()) \
+            + (("token_ratio",) if name != "Efficiency-Adjusted" else ())
         skip = tuple(f"{t}: {s}" for t in ("t", "u") for s in unread)
         for task in ("t", "u"):  # the notes are pandas' but those of derived signals the schema does not read
-            want = [n for n in categorization_for(ds, schema, task)[1] if not n.startswith(skip)]
+            want = [n for n in categorization_for(ds, schema, task, max_tokens=limit)[1] if not n.startswith(skip)]
             notes = [f"{task}: {n}" for n in sql_task_outcomes(got, task)[1]]
             assert [n for n in notes if not n.startswith(skip)] == want
             assert any(n.startswith(f"{task}: repeated_pattern derived from finish_reason") for n in want)
+            if limit:
+                assert any(n.startswith(f"{task}: token_ratio = completion_tokens / max_tokens using the max_tokens column")
+                           for n in want)

@@ -34,15 +34,17 @@ def _prototype(kinds: Mapping[str, str], one_row: bool = False) -> pd.DataFrame:
 
 # derived signals the SQL engines can compute -> their source column (:func:`sql_derivations` says when they do)
 SQL_DERIVED = {"repeated_pattern": "finish_reason", "prompt_bpt": "prompt_logprob_mean",
-               "completion_bpt": "completion_logprob_mean"}
+               "completion_bpt": "completion_logprob_mean", "token_ratio": "completion_tokens"}
 
 
-def sql_derivations(kinds: Mapping[str, str]) -> dict[str, str]:
+def sql_derivations(kinds: Mapping[str, str], max_tokens: float | None = None) -> dict[str, str]:
     """Derived signals an SQL engine computes exactly as the pandas engine does, from these columns: name -> source.
 
     ``repeated_pattern`` from a text ``finish_reason`` (stop values classified in Python by
-    :func:`~scorio_core.rubric.signals.is_stop_reason`) and ``{side}_bpt = -{side}_logprob_mean / ln 2`` (one correctly
-    rounded division, bit-identical) where no perplexity column would fill rows the mean log-prob leaves missing.
+    :func:`~scorio_core.rubric.signals.is_stop_reason`); ``{side}_bpt = -{side}_logprob_mean / ln 2`` (one correctly
+    rounded division, bit-identical) where no perplexity column would fill rows the mean log-prob leaves missing;
+    ``token_ratio = completion_tokens / max_tokens`` (one division) with a numeric ``max_tokens`` column and/or the
+    ``max_tokens`` argument.
     """
     out = {}
     for name, source in SQL_DERIVED.items():
@@ -51,6 +53,10 @@ def sql_derivations(kinds: Mapping[str, str]) -> dict[str, str]:
         if name == "repeated_pattern":
             if kinds.get(source) == "text":
                 out[name] = source
+        elif name == "token_ratio":
+            limit = kinds.get("max_tokens") == "number" or ("max_tokens" not in kinds and max_tokens is not None)
+            if kinds.get(source) == "number" and limit:
+                out[name] = source
         else:
             side = name.split("_", 1)[0]
             if kinds.get(source) == "number" and f"{side}_ppl" not in kinds and f"{side}_perplexity" not in kinds:
@@ -58,7 +64,8 @@ def sql_derivations(kinds: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
-def _derived_notes(proto: pd.DataFrame, kinds: Mapping[str, str], engine: str, computed) -> tuple[list[str], list[str]]:
+def _derived_notes(proto: pd.DataFrame, kinds: Mapping[str, str], engine: str, computed,
+                   max_tokens: float | None = None) -> tuple[list[str], list[str]]:
     """Signals the pandas engine would derive from these columns (aliases, ``repeated_pattern``, ``token_ratio``,
     the log-prob family) and truthful notes about them: the derivation notes that depend on no value (those of the
     zero-row ``proto``), the zero-row note of each signal in ``computed`` as a placeholder (every derivation note
@@ -66,9 +73,9 @@ def _derived_notes(proto: pd.DataFrame, kinds: Mapping[str, str], engine: str, c
     compute (the zero-row prototype's notes about those would claim "0 rows" or "all missing")."""
     from scorio_core.rubric.signals import derive_signals
 
-    _, notes = derive_signals(proto)
+    _, notes = derive_signals(proto, max_tokens=max_tokens)
     one = _prototype(kinds, one_row=True)
-    with_values, _ = derive_signals(one)
+    with_values, _ = derive_signals(one, max_tokens=max_tokens)
     added = [c for c in with_values.columns if c not in one.columns]
     skipped = [c for c in added if c not in computed]
     kept = [n for n in notes if n.split(" ", 1)[0] not in skipped]
@@ -78,7 +85,7 @@ def _derived_notes(proto: pd.DataFrame, kinds: Mapping[str, str], engine: str, c
     return added, kept
 
 
-def bind_signals(schema, kinds: Mapping[str, str], engine: str, derive: bool = False):
+def bind_signals(schema, kinds: Mapping[str, str], engine: str, derive: bool = False, max_tokens: float | None = None):
     """Type-check a schema against the columns' kinds, as the pandas engine would see them.
 
     Parameters
@@ -90,6 +97,8 @@ def bind_signals(schema, kinds: Mapping[str, str], engine: str, derive: bool = F
         ``"DuckDB"`` or ``"Spark"`` (named in the refusals).
     derive : bool
         Whether the engine computes the signals of :func:`sql_derivations` the schema reads.
+    max_tokens : float, optional
+        The ``max_tokens`` argument of ``token_ratio`` (``--max-tokens``).
 
     Returns
     -------
@@ -115,9 +124,10 @@ def bind_signals(schema, kinds: Mapping[str, str], engine: str, derive: bool = F
 
     simple = {k: ("number" if v == "number" else "text") for k, v in kinds.items()}
     proto = _prototype(simple)
-    derivable = sql_derivations(kinds) if derive else {}
+    derivable = sql_derivations(kinds, max_tokens) if derive else {}
     computed = {s: derivable[s] for s in dict.fromkeys(schema.signals) if s in derivable}
-    added, derive_notes = _derived_notes(proto, simple, engine, computed)
+    added, derive_notes = _derived_notes(proto, simple, engine, computed, max_tokens)
+    computed = {s: c for s, c in computed.items() if s in added}  # what the pandas engine derives at all
     read = [s for s in schema.signals if s in added and s not in computed]
     if read:
         raise EngineUnsupported(f"the schema reads derived signals ({', '.join(read)}), which the {engine} engine does not "

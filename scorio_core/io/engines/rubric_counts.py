@@ -174,6 +174,7 @@ def load_category_counts(
     temp_directory: str | None = None,
     threads: int | None = None,
     hash_files: bool = True,
+    max_tokens: int | None = None,
 ) -> CategoryCountsSQL:
     """Count rubric categories per (model, task, question) in DuckDB, without an attempt table.
 
@@ -189,6 +190,9 @@ def load_category_counts(
         As :func:`scorio_core.io.engines.load_counts`.
     thresholds : dict of str to float, optional
         Frozen threshold values (``--freeze-thresholds``).
+    max_tokens : int, optional
+        Generation limit for ``token_ratio`` on rows without a positive ``max_tokens`` value
+        (``--max-tokens``; as :func:`~scorio_core.rubric.signals.derive_signals`).
 
     Returns
     -------
@@ -199,7 +203,7 @@ def load_category_counts(
     Raises
     ------
     EngineUnsupported
-        Derived signals other than ``repeated_pattern`` and ``*_bpt``
+        Derived signals other than ``repeated_pattern``, ``*_bpt`` and ``token_ratio``
         (:mod:`~scorio_core.io.engines.rubric_derived`), unknown names, type errors, count tables,
         columns whose pandas type is not predictable (message says which).
     NotReadyError
@@ -227,8 +231,10 @@ def load_category_counts(
         split_by_columns,
     )
     from scorio_core.rubric.engine import _schema
+    from scorio_core.rubric.signals import _check_max_tokens
 
     schema = _schema(schema)
+    limit = _check_max_tokens(max_tokens)
     files = engine_files(paths, format)
     con = connect(memory_limit, temp_directory, threads)
     try:
@@ -249,9 +255,11 @@ def load_category_counts(
         defaults = [d for s in selects for d in s[3]]
         # kinds of every pandas column, then SQL of the columns the schema reads (or derives signals from)
         kinds, exprs = _column_plan(con, groups, guesses, set(schema.signals) - {"is_correct"})
-        bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "DuckDB", derive=True)
+        bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "DuckDB", derive=True, max_tokens=limit)
         kinds = {**kinds, **{s: "number" for s in computed}}
-        sources = [c for c in dict.fromkeys(computed.values()) if c not in present]
+        raw = list(dict.fromkeys([*computed.values(), *(["max_tokens"] if "token_ratio" in computed and "max_tokens" in kinds
+                                                        else [])]))
+        sources = [c for c in raw if c not in present]
         if sources:
             exprs.update(_column_plan(con, groups, guesses, set(sources))[1])
         alias = {s: f"__s{i}" for i, s in enumerate(present + sources)}
@@ -259,7 +267,8 @@ def load_category_counts(
         for gi, (text, p, _, _) in enumerate(selects):
             if not text.startswith("SELECT "):
                 raise EngineUnsupported("the DuckDB relation has an unexpected shape; use --engine pandas.")
-            sql = {s: (derived_expr(s, exprs[computed[s]][gi]) if s in computed else exprs[s][gi]) for s in present}
+            mt = exprs["max_tokens"][gi] if "max_tokens" in raw else None
+            sql = {s: (derived_expr(s, exprs[computed[s]][gi], mt, limit) if s in computed else exprs[s][gi]) for s in present}
             sql.update({c: exprs[c][gi] for c in sources})
             extra = [f"{sql[s] if sql[s] is not None else 'NULL'} AS {quote_ident(alias[s])}" for s in present + sources]
             extra = [e if not e.startswith("NULL ") else
@@ -280,7 +289,7 @@ def load_category_counts(
                                  (f"SELECT * FROM ({canon}) AS __scope WHERE task = ?", [*params, str(task)]))
         try:
             task_notes, absent = (derived_task_notes(con, scoped, scoped_params, computed, {c: quote_ident(alias[c]) for c in
-                                                         computed.values()}, signal_sql, derive_notes) if computed else ({}, {}))
+                                                         raw}, signal_sql, derive_notes, limit) if computed else ({}, {}))
             pct = (percentile_thresholds(con, scoped, scoped_params, schema, signal_sql, bound.table.kind, constants)
                    if set(schema.threshold_order) - set(constants) else None)
             rub = compile_rubric(schema, signal_sql, bound.table.kind, thresholds, per_task=pct and pct.columns)

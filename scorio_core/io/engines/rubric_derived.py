@@ -1,6 +1,6 @@
 """Derived rubric signals computed in DuckDB, with the values and notes of the pandas engine.
 
-Of the base signals :func:`scorio_core.rubric.signals.derive_signals` adds (paper Appendix F.1), two are
+Of the base signals :func:`scorio_core.rubric.signals.derive_signals` adds (paper Appendix F.1), three are
 computed here when a schema reads them (:func:`~scorio_core.io.engines.rubric_binding.sql_derivations`):
 
 * ``repeated_pattern`` = 0 where ``finish_reason`` is a normal stop, 1 for any other value, missing where
@@ -10,9 +10,11 @@ computed here when a schema reads them (:func:`~scorio_core.io.engines.rubric_bi
   values reach DuckDB as parameters into a temporary table (never as SQL text).
 * ``{side}_bpt`` = ``-{side}_logprob_mean / ln 2`` where the mean log-prob is finite: one correctly rounded
   division by the same double as numpy's, so the values are bit-identical.
+* ``token_ratio`` = ``completion_tokens / max_tokens``: the row's ``max_tokens`` where it is finite and
+  positive, else the ``max_tokens`` argument (``--max-tokens``), else missing; one division, bit-identical.
 
 The same GROUP BY counts, per task, the rows each note reports (stop and other values, missing rows, values
-filled), so the notes are those the pandas engine writes for that task's attempts. Spark computes the same
+filled, rows with ``max_tokens <= 0``), so the notes are those the pandas engine writes for that task's attempts. Spark computes the same
 columns (:mod:`scorio_core.io.engines.spark_rubric`) and shares :func:`notes_from_counts`.
 """
 
@@ -24,23 +26,32 @@ from collections.abc import Mapping
 __all__ = ["bpt_signals", "derived_expr", "derived_task_notes", "notes_from_counts"]
 
 _STOPS = "__stop_values"
-_LN2 = repr(math.log(2.0))  # parsed by DuckDB to the same double (tested)
 
 
-def derived_expr(name: str, source: str | None) -> str:
-    """SQL of a computed signal from its source column's SQL (``None``: the file lacks it, so missing)."""
+def _double(x: float) -> str:
+    return f"CAST('{float(x)!r}' AS DOUBLE)"  # the shortest repr parses back to the same double
+
+
+def derived_expr(name: str, source: str | None, max_tokens: str | None = None, limit: float | None = None) -> str:
+    """SQL of a computed signal from its source column's SQL (``None``: the file lacks it, so missing); for
+    ``token_ratio`` also the ``max_tokens`` column's SQL (``None`` when absent) and the ``max_tokens`` argument."""
     if source is None:
         return "CAST(NULL AS DOUBLE)"
+    if name == "token_ratio":  # the row's positive max_tokens, else the argument, else missing
+        per_row = f"CASE WHEN isfinite({max_tokens}) AND {max_tokens} > 0 THEN {max_tokens} END" if max_tokens else "NULL"
+        if limit is not None:
+            per_row = f"coalesce({per_row}, {_double(limit)})"
+        return f"CAST({source} AS DOUBLE) / CAST({per_row} AS DOUBLE)"
     if name == "repeated_pattern":
         return (f"CASE WHEN {source} IS NULL THEN NULL WHEN {source} IN (SELECT v FROM {_STOPS}) THEN 0.0::DOUBLE "
                 "ELSE 1.0::DOUBLE END")
     if name.endswith("_bpt"):
-        return f"CASE WHEN isfinite({source}) THEN -({source}) / CAST('{_LN2}' AS DOUBLE) ELSE NULL END"
+        return f"CASE WHEN isfinite({source}) THEN -({source}) / {_double(math.log(2.0))} ELSE NULL END"
     raise ValueError(f"no SQL derivation of {name!r}")
 
 
 def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, str], raw: Mapping[str, str],
-                       signal_sql: Mapping[str, str], notes) -> tuple[dict, dict]:
+                       signal_sql: Mapping[str, str], notes, limit: float | None = None) -> tuple[dict, dict]:
     """Count what the derivations' notes report per task (one GROUP BY), register the stop values, write the notes.
 
     Parameters
@@ -51,12 +62,14 @@ def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, 
     computed : dict of str to str
         Computed signal -> source column (:func:`~scorio_core.io.engines.rubric_binding.bind_signals`).
     raw : dict of str to str
-        Source column -> its SQL in ``relation`` (``repeated_pattern``'s ``finish_reason``).
+        Source column -> its SQL in ``relation`` (``finish_reason``; ``max_tokens`` when a column).
     signal_sql : dict of str to str
-        Signal -> its SQL in ``relation`` (the computed ``*_bpt`` columns).
+        Signal -> its SQL in ``relation`` (the computed ``*_bpt`` and ``token_ratio`` columns).
     notes : sequence of str
         Derivation notes of the binding, whose placeholders (notes starting with a computed signal's name) are
         replaced by each task's own note.
+    limit : float, optional
+        The ``max_tokens`` argument of ``token_ratio``.
 
     Returns
     -------
@@ -66,8 +79,12 @@ def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, 
     con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {_STOPS} (v VARCHAR)")  # bound by the relation; filled below
     value = raw["finish_reason"] if "repeated_pattern" in computed else "CAST(NULL AS VARCHAR)"
     filled = "".join(f", count({signal_sql[s]})" for s in bpt_signals(computed))
+    if "token_ratio" in computed:
+        mt = raw.get("max_tokens")
+        filled += (f", count(*) FILTER (WHERE isfinite({mt}) AND {mt} > 0), count(*) FILTER (WHERE isfinite({mt}) AND "
+                   f"{mt} <= 0)" if mt else ", 0, 0") + f", count({signal_sql['token_ratio']})"
     rows = con.execute(f"SELECT task, {value} AS __v, count(*){filled} FROM ({relation}) AS c GROUP BY ALL", params).fetchall()
-    stops, by_task, absent = notes_from_counts(rows, computed, notes)
+    stops, by_task, absent = notes_from_counts(rows, computed, notes, limit)
     if stops:  # values as parameters, never SQL text
         con.executemany(f"INSERT INTO {_STOPS} VALUES (?)", [[v] for v in stops])
     return by_task, absent
@@ -75,21 +92,24 @@ def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, 
 
 def bpt_signals(computed: Mapping[str, str]) -> list[str]:
     """The computed ``*_bpt`` signals, in the order :func:`notes_from_counts` reads their counts."""
-    return [s for s in computed if s != "repeated_pattern"]
+    return [s for s in computed if s.endswith("_bpt")]
 
 
-def notes_from_counts(rows, computed: Mapping[str, str], notes) -> tuple[list, dict, dict]:
+def notes_from_counts(rows, computed: Mapping[str, str], notes, limit: float | None = None) -> tuple[list, dict, dict]:
     """The stop values and each task's derivation notes from per-(task, ``finish_reason`` value) counts.
 
     Parameters
     ----------
     rows : iterable of tuple
         ``(task, finish_reason value or None, rows, then per signal of bpt_signals(computed): values filled)``,
-        one per distinct (task, value) (the value None where ``repeated_pattern`` is not computed).
+        then, when ``token_ratio`` is computed, rows with a positive ``max_tokens``, rows with one <= 0 and rows
+        with a ratio; one per distinct (task, value) (the value None where ``repeated_pattern`` is not computed).
     computed : dict of str to str
         Computed signal -> source column.
     notes : sequence of str
         The binding's derivation notes (placeholders for the computed signals).
+    limit : float, optional
+        The ``max_tokens`` argument of ``token_ratio``.
 
     Returns
     -------
@@ -99,10 +119,12 @@ def notes_from_counts(rows, computed: Mapping[str, str], notes) -> tuple[list, d
     notes : dict of str to tuple of str
         Task -> derivation notes, in the pandas engine's order.
     absent : dict of str to tuple of str
-        Task -> computed signals without a value there (``*_bpt`` where no mean log-prob is finite), which the
-        pandas engine does not derive for that task (so it reports them as not in the data).
+        Task -> computed signals without a value there (``*_bpt`` where no mean log-prob is finite,
+        ``token_ratio`` without a positive ``max_tokens`` and no argument), which the pandas engine does not
+        derive for that task (so it reports them as not in the data).
     """
-    from scorio_core.rubric.signals import _LOGPROB_FORMULAS, is_stop_reason, logprob_note, repeated_pattern_note
+    from scorio_core.rubric.signals import (_LOGPROB_FORMULAS, is_stop_reason, logprob_note, repeated_pattern_note,
+                                            token_ratio_note)
 
     bpt = bpt_signals(computed)
     rows = [tuple(r) for r in rows]
@@ -110,19 +132,25 @@ def notes_from_counts(rows, computed: Mapping[str, str], notes) -> tuple[list, d
     formula = _LOGPROB_FORMULAS["bpt"]["logprob_mean"][1]
     per_task: dict[str, dict] = {}
     for row in rows:
-        t = per_task.setdefault(str(row[0]), {"values": {}, "missing": 0, "filled": [0] * len(bpt)})
+        t = per_task.setdefault(str(row[0]), {"values": {}, "missing": 0, "rows": 0, "filled": [0] * (len(row) - 3)})
         if row[1] is None:
             t["missing"] += int(row[2])
         else:
             t["values"][row[1]] = int(row[2])
+        t["rows"] += int(row[2])
         t["filled"] = [a + int(b) for a, b in zip(t["filled"], row[3:])]
     out, absent = {}, {}
     for task, t in per_task.items():
-        own = {}
+        own, gone = {}, []
         if "repeated_pattern" in computed:
             own["repeated_pattern"] = repeated_pattern_note(t["values"].items(), t["missing"])
         for s, n in zip(bpt, t["filled"]):
             own[s] = logprob_note(s, [(formula, computed[s], n)] if n else [], [computed[s]])
+            gone += [] if n else [s]
+        if "token_ratio" in computed:
+            from_column, bad, ratios = t["filled"][len(bpt):]
+            derived, own["token_ratio"] = token_ratio_note(t["rows"], from_column, limit, bad, t["rows"] - ratios)
+            gone += [] if derived else ["token_ratio"]
         out[task] = tuple(own.get(note.split(" ", 1)[0], note) for note in notes)
-        absent[task] = tuple(s for s, n in zip(bpt, t["filled"]) if not n)
+        absent[task] = tuple(gone)
     return stops, out, absent

@@ -129,6 +129,7 @@ def load_category_counts_spark(
     spark_master: str | None = None,
     spark=None,
     hash_files: bool = True,
+    max_tokens: int | None = None,
 ):
     """Count rubric categories per (model, task, question) with Spark SQL, without an attempt table.
 
@@ -149,6 +150,8 @@ def load_category_counts_spark(
         Spark master URL (:func:`~scorio_core.io.engines.spark_session.spark_session`).
     spark : pyspark.sql.SparkSession, optional
         Use this session instead.
+    max_tokens : int, optional
+        Generation limit for ``token_ratio`` (``--max-tokens``).
 
     Returns
     -------
@@ -161,7 +164,7 @@ def load_category_counts_spark(
     Raises
     ------
     EngineUnsupported
-        Derived signals other than ``repeated_pattern`` and ``*_bpt``, unknown names, type errors, count tables,
+        Derived signals other than ``repeated_pattern``, ``*_bpt`` and ``token_ratio``, unknown names, type errors, count tables,
         signals read from CSV/TSV/JSONL or whose type differs between files, binary signals with other
         values than 0 and 1 (the message says which; ``--engine pandas`` handles them).
     NotReadyError
@@ -185,11 +188,14 @@ def load_category_counts_spark(
     from scorio_core.io.engines.spark_inputs import spark_error
     from scorio_core.io.engines.spark_session import spark_session
     from scorio_core.rubric.engine import _schema
+    from scorio_core.rubric.signals import _check_max_tokens
 
     schema = _schema(schema)
     spark = spark if spark is not None else spark_session(spark_master)
+    limit = _check_max_tokens(max_tokens)
     sources = {s: src for s, src in SQL_DERIVED.items() if s in schema.signals}  # columns a read signal may come from
-    hook, kinds, typed_only = _signal_reader(set(schema.signals) - {"is_correct"} | set(sources.values()))
+    limits = {"max_tokens"} if "token_ratio" in sources else set()
+    hook, kinds, typed_only = _signal_reader(set(schema.signals) - {"is_correct"} | set(sources.values()) | limits)
     inp = read_inputs(spark, paths, format, mapping, extra=hook)
     if inp.layout != "attempts":
         raise EngineUnsupported("a rubric needs attempt-level data; count tables only support binary correctness.",
@@ -199,12 +205,17 @@ def load_category_counts_spark(
             raise EngineUnsupported(f"rubric signal {s!r} is read from a CSV/TSV/JSONL file; with --engine spark rubric "
                                     "signals come from Parquet (typed columns) only: convert the files to Parquet, or use "
                                     "--engine duckdb or pandas.", source=typed_only[s])
-    bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "Spark", derive=True)
+    bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "Spark", derive=True, max_tokens=limit)
+    mt = F.col(_alias("max_tokens")) if "token_ratio" in computed and "max_tokens" in kinds else None
     kinds = {**kinds, **{s: "number" for s in computed}}
     canon = inp.canon
     for s in bpt_signals(computed):  # -lp / ln 2 where finite: the same correctly rounded division as numpy's
         x = F.col(_alias(computed[s]))
         canon = canon.withColumn(_alias(s), F.when(F.abs(x) < F.lit(math.inf), -x / F.lit(math.log(2.0))))
+    if "token_ratio" in computed:  # tokens / (the row's positive max_tokens, else the argument, else missing)
+        per_row = F.when((F.abs(mt) < F.lit(math.inf)) & (mt > 0), mt) if mt is not None else F.lit(None).cast("double")
+        per_row = F.coalesce(per_row, F.lit(limit)) if limit is not None else per_row
+        canon = canon.withColumn(_alias("token_ratio"), F.col(_alias(computed["token_ratio"])).cast("double") / per_row)
     signal_cols = {s: F.col(_alias(s)) for s in present}
     signal_cols["is_correct"] = F.col("o")
     for s in needed:
@@ -217,7 +228,7 @@ def load_category_counts_spark(
                 raise EngineUnsupported(f"signal {name!r} has values other than 0 and 1; use --engine pandas.", source=label)
         task_notes, absent = {}, {}
         if computed:
-            canon, task_notes, absent = _derive(canon, task, computed, derive_notes)
+            canon, task_notes, absent = _derive(canon, task, computed, derive_notes, mt, limit)
         # one task: its percentiles and categories only (both are per task); the counts and report cover every task
         coded, pct = (canon if task is None else canon.filter(F.col("task") == F.lit(str(task)))), None
         if set(schema.threshold_order) - set(constants):  # percentiles of the data: per-task columns joined by task
@@ -238,16 +249,20 @@ def load_category_counts_spark(
                              {t: (a, static_issues_without(schema, kinds, computed, a)) for t, a in absent.items() if a})
 
 
-def _derive(canon, task, computed, notes):
+def _derive(canon, task, computed, notes, mt, limit):
     """Count what the derivation notes report per task (one groupBy over the task's attempts), then add
     ``repeated_pattern`` (0 where ``finish_reason`` is one of the stop values Python found, a literal list)."""
     from pyspark.sql import functions as F
 
     scoped = canon if task is None else canon.filter(F.col("task") == F.lit(str(task)))
     value = F.col(_alias("finish_reason")) if "repeated_pattern" in computed else F.lit(None).cast("string")
-    rows = (scoped.groupBy(F.col("task"), value.alias("__v"))
-            .agg(F.count(F.lit(1)), *[F.count(F.col(_alias(s))) for s in bpt_signals(computed)]).collect())
-    stops, task_notes, absent = notes_from_counts(rows, computed, notes)
+    counts = [F.count(F.col(_alias(s))) for s in bpt_signals(computed)]
+    if "token_ratio" in computed:
+        good, bad = ((F.abs(mt) < F.lit(math.inf)) & (mt > 0), (F.abs(mt) < F.lit(math.inf)) & (mt <= 0)) if mt is not None \
+            else (F.lit(False), F.lit(False))
+        counts += [F.count(F.when(good, 1)), F.count(F.when(bad, 1)), F.count(F.col(_alias("token_ratio")))]
+    rows = scoped.groupBy(F.col("task"), value.alias("__v")).agg(F.count(F.lit(1)), *counts).collect()
+    stops, task_notes, absent = notes_from_counts(rows, computed, notes, limit)
     if "repeated_pattern" in computed:
         src = F.col(_alias("finish_reason"))
         stop = src.isin(stops) if stops else F.lit(False)
