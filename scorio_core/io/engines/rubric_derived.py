@@ -1,4 +1,4 @@
-"""Derived rubric signals computed in DuckDB, with the values and notes of the pandas engine.
+"""Derived rubric signals computed in SQL (DuckDB; Spark shares the notes), with the pandas engine's values and notes.
 
 Of the base signals :func:`scorio_core.rubric.signals.derive_signals` adds (paper Appendix F.1), three are
 computed here when a schema reads them (:func:`~scorio_core.io.engines.rubric_binding.sql_derivations`):
@@ -14,8 +14,9 @@ computed here when a schema reads them (:func:`~scorio_core.io.engines.rubric_bi
   positive, else the ``max_tokens`` argument (``--max-tokens``), else missing; one division, bit-identical.
 
 The same GROUP BY counts, per task, the rows each note reports (stop and other values, missing rows, values
-filled, rows with ``max_tokens <= 0``), so the notes are those the pandas engine writes for that task's attempts. Spark computes the same
-columns (:mod:`scorio_core.io.engines.spark_rubric`) and shares :func:`notes_from_counts`.
+filled, rows with ``max_tokens <= 0``), so the notes are those the pandas engine writes for that task's
+attempts. Spark computes the same columns (:mod:`scorio_core.io.engines.spark_rubric`) and shares
+:func:`notes_from_counts`.
 """
 
 from __future__ import annotations
