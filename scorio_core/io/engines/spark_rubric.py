@@ -164,8 +164,8 @@ def load_category_counts_spark(
     Raises
     ------
     EngineUnsupported
-        Derived signals other than ``repeated_pattern``, ``*_bpt`` and ``token_ratio``, unknown names, type errors, count tables,
-        signals read from CSV/TSV/JSONL or whose type differs between files, binary signals with other
+        Derived signals other than ``repeated_pattern``, ``*_bpt`` and ``token_ratio``, unknown names,
+        type errors, count tables, signals read from CSV/TSV/JSONL or whose type differs between files, binary signals with other
         values than 0 and 1 (the message says which; ``--engine pandas`` handles them).
     NotReadyError
         Duplicate keys, non-binary or missing outcomes (as :func:`load_counts`).
@@ -226,11 +226,11 @@ def load_category_counts_spark(
         for name, label in hook.binary:
             if name in present and canon.filter(~F.col(_alias(name)).isin(0.0, 1.0)).limit(1).count():
                 raise EngineUnsupported(f"signal {name!r} has values other than 0 and 1; use --engine pandas.", source=label)
-        task_notes, absent = {}, {}
-        if computed:
-            canon, task_notes, absent = _derive(canon, task, computed, derive_notes, mt, limit)
         # one task: its percentiles and categories only (both are per task); the counts and report cover every task
         coded, pct = (canon if task is None else canon.filter(F.col("task") == F.lit(str(task)))), None
+        task_notes, absent = {}, {}
+        if computed:
+            coded, task_notes, absent = _derive(coded, computed, derive_notes, mt, limit)
         if set(schema.threshold_order) - set(constants):  # percentiles of the data: per-task columns joined by task
             coded, pct = percentile_thresholds_spark(coded, schema, signal_cols, bound.table.kind, constants)
         rub = compile_rubric(schema, signal_cols, bound.table.kind, thresholds, backend=SparkColumns(),
@@ -249,12 +249,11 @@ def load_category_counts_spark(
                              {t: (a, static_issues_without(schema, kinds, computed, a)) for t, a in absent.items() if a})
 
 
-def _derive(canon, task, computed, notes, mt, limit):
-    """Count what the derivation notes report per task (one groupBy over the task's attempts), then add
+def _derive(scoped, computed, notes, mt, limit):
+    """Count what the derivation notes report per task (one groupBy over the attempts in scope), then add
     ``repeated_pattern`` (0 where ``finish_reason`` is one of the stop values Python found, a literal list)."""
     from pyspark.sql import functions as F
 
-    scoped = canon if task is None else canon.filter(F.col("task") == F.lit(str(task)))
     value = F.col(_alias("finish_reason")) if "repeated_pattern" in computed else F.lit(None).cast("string")
     counts = [F.count(F.col(_alias(s))) for s in bpt_signals(computed)]
     if "token_ratio" in computed:
@@ -266,9 +265,9 @@ def _derive(canon, task, computed, notes, mt, limit):
     if "repeated_pattern" in computed:
         src = F.col(_alias("finish_reason"))
         stop = src.isin(stops) if stops else F.lit(False)
-        canon = canon.withColumn(_alias("repeated_pattern"),
-                                 F.when(src.isNull(), F.lit(None).cast("double")).when(stop, F.lit(0.0)).otherwise(F.lit(1.0)))
-    return canon, task_notes, absent
+        scoped = scoped.withColumn(_alias("repeated_pattern"),
+                                   F.when(src.isNull(), F.lit(None).cast("double")).when(stop, F.lit(0.0)).otherwise(F.lit(1.0)))
+    return scoped, task_notes, absent
 
 
 def _categorize(canon, rub, present, signal_cols, kinds, inp):
