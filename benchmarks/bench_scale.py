@@ -25,7 +25,8 @@ the same file and the target from issue 15 (ok/MISSED):
   per-task median threshold) by :func:`load_category_counts` and the CLI ``leaderboard --schema``,
   beside DuckDB's own ``quantile_cont`` + per-category count query, target <= 3 x floor + 1 s; and
   "Conf-Calibrated" (``repeated_pattern`` from ``finish_reason`` and three percentiles of
-  ``completion_bpt``, derived in SQL), reported;
+  ``completion_bpt``, derived in SQL) and "Difficulty-Adjusted Correctness" (``prompt_ppl`` =
+  ``exp(-prompt_logprob_mean)`` with numpy's ``exp`` in a DuckDB UDF), reported;
 * ``help``: ``python -m scorio_core --help`` start-up, < 0.5 s;
 * ``spark`` (``--spark``): :func:`load_counts` with ``engine="spark"`` ``local[2]`` on the 10^6 file
   (session start-up reported apart), checked identical to DuckDB's count table.
@@ -295,7 +296,8 @@ def bench_rubric(tmp: Path) -> None:
         "'q' || CAST((i // 100) % 1000 AS VARCHAR) AS question_id, CAST(i % 100 AS BIGINT) AS trial, "
         "CAST(hash(i) % 2 AS TINYINT) AS is_correct, -CAST(hash(i + 7) % 100000 AS DOUBLE) / 10000 AS completion_logprob_mean, "
         "CASE hash(i + 3) % 10 WHEN 0 THEN 'length' WHEN 1 THEN 'STOP' ELSE 'stop' END AS finish_reason, "
-        "CAST(hash(i + 11) % 1000 AS DOUBLE) / 1000 AS compass_context_C "
+        "CAST(hash(i + 11) % 1000 AS DOUBLE) / 1000 AS compass_context_C, "
+        "-CAST(hash(i + 13) % 100000 AS DOUBLE) / 20000 AS prompt_logprob_mean "
         "FROM range(10000000) t(i)", [], path, _OPTIONS["parquet"]))
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
@@ -318,6 +320,9 @@ def bench_rubric(tmp: Path) -> None:
     # derived signals computed in SQL: repeated_pattern from finish_reason, three percentiles of completion_bpt
     t_derived = best(lambda: load_category_counts(str(path), "Conf-Calibrated", hash_files=False), repeat=1)
     row(inp, "load_category_counts (Conf-Calibrated)", t_derived, t_floor, "(report: derived signals in SQL)", None)
+    # prompt_ppl = exp(-prompt_logprob_mean) with numpy's exp in a DuckDB UDF, and its per-task percentiles
+    t_ppl = best(lambda: load_category_counts(str(path), "Difficulty-Adjusted Correctness", hash_files=False), repeat=1)
+    row(inp, "load_category_counts (Difficulty-Adjusted)", t_ppl, t_floor, "(report: numpy exp UDF)", None)
     path.unlink()
 
 

@@ -67,7 +67,8 @@ def test_schema_leaderboard_json_equals_pandas(capsys, tmp_path, unmatched, sche
         assert got.get("unmatched") == want.get("unmatched")
 
 
-# the same rubric reading completion_ppl, which the pandas engine derives from a mean log-prob (SQL does not: exp)
+# the same rubric reading completion_ppl, which the pandas engine derives from two columns here (the mean log-prob,
+# then bits per token where it is missing); the SQL engines compute one-source derivations only
 PERPLEXITY = SCHEMA.replace(variables=(Variable("fast", "duration_s < limit and completion_ppl < 2"),))
 
 
@@ -75,6 +76,7 @@ def test_schema_the_sql_engine_cannot_express_is_refused_in_one_line(capsys, tmp
     path, schema = _data(tmp_path, PERPLEXITY)
     frame = pd.read_csv(path)
     frame["completion_logprob_mean"] = -0.5
+    frame["completion_bpt"] = 0.7
     frame.to_csv(path, index=False)
     code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", "algebra", "--engine",
                           "duckdb", "--output", "json")
@@ -191,3 +193,39 @@ def test_token_ratio_computed_in_sql_equals_pandas(capsys, tmp_path, column, arg
         assert messages == [n["message"] for n in docs["pandas"]["notes"] if not n["message"].startswith(skip)]
         derived = any(m.startswith(f"{task}: token_ratio = completion_tokens / max_tokens using") for m in messages)
         assert derived == (argument is not None or task == "t1")
+
+
+@pytest.mark.parametrize("name", ["Difficulty-Adjusted Correctness", "IO Ratio Profile"])
+def test_perplexity_and_logprob_sums_computed_in_sql_equal_pandas(capsys, tmp_path, name):
+    # prompt_ppl = exp(-prompt_logprob_mean) (numpy's exp in a DuckDB UDF) and *_logprob_sum = mean * tokens, with
+    # per-task percentile thresholds: the JSON rows and notes are pandas'; task t2 has no prompt log-prob, so both
+    # engines stop with the same one-line error
+    path = _derivable(tmp_path, "parquet")
+    frame = pd.read_parquet(path)
+    rng = np.random.default_rng(8)
+    frame["prompt_logprob_mean"] = -rng.gamma(2.0, 0.6, len(frame))
+    frame.loc[rng.random(len(frame)) < 0.1, "prompt_logprob_mean"] = np.nan
+    frame.loc[frame["task"] == "t2", "prompt_logprob_mean"] = np.nan
+    frame["completion_tokens"] = rng.integers(1, 3000, len(frame)).astype(float)
+    frame["prompt_tokens"] = rng.integers(1, 500, len(frame))
+    frame.to_parquet(path, index=False)
+    read = {"Difficulty-Adjusted Correctness": ("prompt_ppl",),
+            "IO Ratio Profile": ("prompt_logprob_sum", "completion_logprob_sum")}[name]
+    for task in ("t1", "t2"):
+        results = {}
+        for engine in ("pandas", "duckdb"):
+            results[engine] = _run(capsys, "leaderboard", str(path), "--schema", name, "--task", task, "--engine", engine,
+                                   "--output", "json")
+        if task == "t2":
+            assert results["duckdb"] == results["pandas"] and results["duckdb"][0] == 2
+            continue
+        docs = {engine: json.loads(r[1]) for engine, r in results.items()}
+        assert docs["duckdb"]["engine"] == "duckdb"
+        assert docs["duckdb"]["rows"] == docs["pandas"]["rows"]
+        unread = tuple(f"{task}: {side}_{t}" for side in ("prompt", "completion") for t in ("bpt", "ppl", "logprob_sum")
+                       if f"{side}_{t}" not in read) + (f"{task}: repeated_pattern",)
+        messages = [n["message"] for n in docs["duckdb"]["notes"] if not n["message"].startswith(unread)]
+        assert messages == [n["message"] for n in docs["pandas"]["notes"] if not n["message"].startswith(unread)]
+        if name.startswith("Difficulty"):
+            assert any(m.startswith(f"{task}: prompt_ppl = exp(-lp) from prompt_logprob_mean on") for m in messages)
+            assert any("thresholds:" in m for m in messages)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,9 +44,11 @@ def spark():
     """A ``local[2]`` SparkSession for one test module (no UI, 2 shuffle partitions); needs PySpark and Java."""
     from pyspark.sql import SparkSession
 
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # Python workers (numpy UDFs) run the test interpreter
     session = (SparkSession.builder.master("local[2]").appName("scorio-test")
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "2").config("spark.driver.memory", "1g").getOrCreate())
+               .config("spark.sql.shuffle.partitions", "2").config("spark.driver.memory", "1g")
+               .getOrCreate())
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()

@@ -85,15 +85,79 @@ def test_percentile_threshold_equals_pandas(tmp_path):  # per-task values: tests
 
 
 def test_refuses_derived_signal(tmp_path):
-    frame = _frame(3).assign(completion_logprob_mean=-0.25)
+    # the pandas engine fills completion_ppl from two columns (the mean log-prob, then bpt where it is missing), and
+    # completion_bpt from the mean and a perplexity column: DuckDB computes one-source derivations only
+    frame = _frame(3).assign(completion_logprob_mean=-0.25, completion_bpt=0.5)
     path = _write(frame, tmp_path, "parquet")
     with pytest.raises(EngineUnsupported, match=r"derived signals \(completion_ppl\)"):
         load_category_counts(str(path), SCHEMA.replace(categories=(Category("a", "completion_ppl >= 1", 0),)),
                              hash_files=False)
-    with pytest.raises(EngineUnsupported, match=r"derived signals \(completion_bpt\)"):  # ppl would fill missing rows
-        load_category_counts(str(path.with_name("p.parquet")) if frame.assign(completion_ppl=2.0).to_parquet(
-            path.with_name("p.parquet"), index=False) is None else "", SCHEMA.replace(
-            categories=(Category("a", "completion_bpt >= 1", 0),)), hash_files=False)
+    other = path.with_name("p.parquet")
+    frame.drop(columns="completion_bpt").assign(completion_ppl=2.0).to_parquet(other, index=False)
+    with pytest.raises(EngineUnsupported, match=r"derived signals \(completion_bpt\)"):
+        load_category_counts(str(other), SCHEMA.replace(categories=(Category("a", "completion_bpt >= 1", 0),)),
+                             hash_files=False)
+    # one source, under the reference package's name (both loaders map completion_avg_logprob): computed, as pandas
+    aliased = path.with_name("a.parquet")
+    _frame(3).assign(completion_avg_logprob=np.linspace(-2, 0, 60)).to_parquet(aliased, index=False)
+    _compare(aliased, SCHEMA.replace(categories=(Category("a", "completion_ppl >= 2", 0), Category("b", "completion_ppl < 2", 1))))
+
+
+# one-source derivations of the log-prob family: (signal, source column); exp/exp2/log/log2 are numpy's own (UDFs)
+_FAMILY = [("completion_ppl", "completion_logprob_mean"), ("completion_bpt", "completion_logprob_mean"),
+           ("prompt_ppl", "prompt_bpt"), ("prompt_logprob_mean", "prompt_bpt"), ("completion_bpt", "completion_ppl"),
+           ("completion_logprob_mean", "completion_ppl")]
+_VALUES = st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=64),
+                    st.sampled_from([0.0, -0.0, 1e-320, -1e-320, 709.78, -709.78, 745.2, -1075.0, 1024.0, 5e-324]))
+
+
+_EDGES = [0.0, -0.0, 1e-320, -1e-320, 709.78, -709.78, 745.2, -1075.0, 1024.0, 5e-324, 1.0, 2.0, -1.0, np.nan, np.inf,
+          -np.inf, 1e308, -1e308, 0.6931471805599453]
+
+
+@pytest.mark.parametrize("pair", _FAMILY)
+def test_logprob_family_edge_values_bit_identical_to_pandas(pair):
+    # zero, negative and subnormal perplexities, overflowing exponentials, non-finite sources, and 10^4 ordinary values
+    values = _EDGES + list(np.random.default_rng(7).normal(0, 3, 10_000))
+    test_property_logprob_family_values_bit_identical_to_pandas.hypothesis.inner_test(pair=pair, values=values)
+
+
+@settings(max_examples=25, deadline=None)
+@given(pair=st.sampled_from(_FAMILY), values=st.lists(_VALUES, min_size=1, max_size=40))
+def test_property_logprob_family_values_bit_identical_to_pandas(pair, values):
+    import duckdb
+
+    from scorio_core.io.engines.rubric_binding import sql_derivations
+    from scorio_core.io.engines.rubric_derived import derived_expr, numpy_functions, register_numpy_functions
+    from scorio_core.rubric.signals import derive_signals
+
+    name, source = pair
+    assert sql_derivations({source: "number"}).get(name) == source
+    x = np.array(values, dtype=np.float64)
+    derived = derive_signals(pd.DataFrame({source: x}))[0]
+    want = derived[name].to_numpy() if name in derived else np.full(len(x), np.nan)  # no value filled: no column
+    con = duckdb.connect()
+    try:
+        register_numpy_functions(con, numpy_functions({name: source}))
+        con.register("v", pd.DataFrame({"i": np.arange(len(x)), "x": x}))
+        got = con.execute(f"SELECT {derived_expr(name, source, 'x')} AS y FROM v ORDER BY i").fetchnumpy()["y"]
+    finally:
+        con.close()
+    got = np.ma.filled(np.ma.asarray(got).astype(np.float64), np.nan)
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.array_equal(got[~np.isnan(got)].view(np.int64), want[~np.isnan(want)].view(np.int64))
+
+
+def test_logprob_sum_is_one_multiplication_as_pandas(tmp_path):
+    from scorio_core.io.engines.rubric_binding import sql_derivations
+
+    frame = _frame(4).assign(prompt_logprob_mean=np.random.default_rng(4).normal(-1, 1, 60) / 3, prompt_tokens=np.arange(60) * 7)
+    frame.loc[::5, "prompt_logprob_mean"] = np.nan
+    kinds = {"prompt_logprob_mean": "number", "prompt_tokens": "number"}
+    assert sql_derivations(kinds)["prompt_logprob_sum"] == "prompt_logprob_mean"
+    assert "prompt_logprob_sum" not in sql_derivations({**kinds, "prompt_sum_logprob": "number"})  # pandas copies the alias
+    _compare(_write(frame, tmp_path, "parquet"), SCHEMA.replace(
+        variables=(Variable("hi", "prompt_logprob_sum >= tau"),), thresholds=(Threshold("tau", percentile=40, of="prompt_logprob_sum"),)))
 
 
 @pytest.mark.parametrize("fmt", ["csv", "parquet"])

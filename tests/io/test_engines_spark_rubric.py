@@ -168,3 +168,31 @@ def test_spark_derived_signals_equal_duckdb_and_pandas(tmp_path, spark):
             if limit:
                 assert any(n.startswith(f"{task}: token_ratio = completion_tokens / max_tokens using the max_tokens column")
                            for n in want)
+
+
+def test_spark_logprob_family_and_sums_equal_duckdb(tmp_path, spark):
+    # prompt_ppl = exp(-lp) (Difficulty-Adjusted), *_logprob_sum = mean * tokens (IO Ratio Profile), and from a
+    # perplexity column (zero, negative, inf): completion_bpt = log2 ppl, completion_logprob_mean = -ln ppl, both
+    # with numpy's functions (DuckDB: UDFs; Spark: pandas UDFs); task u has no prompt log-prob (pandas derives nothing)
+    from scorio_core.rubric.builtins import BUILTIN_SCHEMAS
+
+    rng = np.random.default_rng(9)
+    frame = _frame(9).drop(columns="fr").rename(columns={"x": "prompt_logprob_mean"})
+    frame["prompt_logprob_mean"] = -frame["prompt_logprob_mean"]
+    frame.loc[frame["task"] == "u", "prompt_logprob_mean"] = np.nan
+    frame["completion_logprob_mean"] = -rng.gamma(2.0, 0.5, len(frame))
+    frame["prompt_tokens"] = rng.integers(1, 400, len(frame))
+    frame["completion_tokens"] = rng.integers(1, 900, len(frame)).astype(float)
+    frame.to_parquet(tmp_path / "a.parquet", index=False)
+    for name in ("Difficulty-Adjusted Correctness", "IO Ratio Profile"):
+        got = load_category_counts_spark(str(tmp_path / "a.parquet"), BUILTIN_SCHEMAS[name], spark=spark, hash_files=False)
+        _same(got, load_category_counts(str(tmp_path / "a.parquet"), BUILTIN_SCHEMAS[name], hash_files=False))
+    ppl = _frame(10).drop(columns="fr").rename(columns={"x": "completion_ppl"})
+    ppl.loc[::6, "completion_ppl"] = 0.0
+    ppl.loc[::11, "completion_ppl"] = -2.0
+    ppl.to_parquet(tmp_path / "p.parquet", index=False)
+    schema = Schema("P", [Category("a", "completion_bpt >= tau", 1), Category("b", "completion_logprob_mean > -0.5", 0.5),
+                          Category("c", "is_correct >= 0.5", 0)], [], [Threshold("tau", percentile=30, of="completion_bpt")])
+    got = load_category_counts_spark(str(tmp_path / "p.parquet"), schema, spark=spark, hash_files=False)
+    _same(got, load_category_counts(str(tmp_path / "p.parquet"), schema, hash_files=False))
+    assert any(n.startswith("completion_bpt = log2 ppl from completion_ppl on") for n in got.task_notes["t"])

@@ -16,7 +16,8 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported
 
-__all__ = ["SQL_DERIVED", "bind_signals", "coverage_of", "sql_derivations", "static_issues_without"]
+__all__ = ["SQL_DERIVED", "bind_signals", "coverage_of", "derivation_inputs", "second_source", "sql_derivations",
+           "static_issues_without"]
 
 
 def _prototype(kinds: Mapping[str, str], one_row: bool = False) -> pd.DataFrame:
@@ -32,9 +33,9 @@ def _prototype(kinds: Mapping[str, str], one_row: bool = False) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-# derived signals the SQL engines can compute -> their source column (:func:`sql_derivations` says when they do)
-SQL_DERIVED = {"repeated_pattern": "finish_reason", "prompt_bpt": "prompt_logprob_mean",
-               "completion_bpt": "completion_logprob_mean", "token_ratio": "completion_tokens"}
+# derived signals with a fixed source column; :func:`sql_derivations` also derives the log-prob family and sums
+SQL_DERIVED = {"repeated_pattern": "finish_reason", "token_ratio": "completion_tokens"}
+_FAMILY = ("bpt", "logprob_mean", "ppl")
 
 
 def sql_derivations(kinds: Mapping[str, str], max_tokens: float | None = None) -> dict[str, str]:
@@ -44,8 +45,14 @@ def sql_derivations(kinds: Mapping[str, str], max_tokens: float | None = None) -
     :func:`~scorio_core.rubric.signals.is_stop_reason`); ``{side}_bpt = -{side}_logprob_mean / ln 2`` (one correctly
     rounded division, bit-identical) where no perplexity column would fill rows the mean log-prob leaves missing;
     ``token_ratio = completion_tokens / max_tokens`` (one division) with a numeric ``max_tokens`` column and/or the
-    ``max_tokens`` argument.
+    ``max_tokens`` argument; every member of the log-prob family (``{side}_bpt``, ``_logprob_mean``,
+    ``_ppl``) the pandas engine derives from exactly one numeric source column (exp, exp2, log and log2 run numpy's
+    own functions in vectorized UDFs: bit-identical), and ``{side}_logprob_sum = {side}_logprob_mean *
+    {side}_tokens`` (one multiplication) from two numeric columns. Where pandas would fill one signal from two sources,
+    or from a column under a reference-package alias, the engines do not compute it (the schema is refused).
     """
+    from scorio_core.rubric.signals import _LOGPROB_FORMULAS, ALIASES
+
     out = {}
     for name, source in SQL_DERIVED.items():
         if name in kinds:
@@ -53,15 +60,46 @@ def sql_derivations(kinds: Mapping[str, str], max_tokens: float | None = None) -
         if name == "repeated_pattern":
             if kinds.get(source) == "text":
                 out[name] = source
-        elif name == "token_ratio":
+        else:  # token_ratio
             limit = kinds.get("max_tokens") == "number" or ("max_tokens" not in kinds and max_tokens is not None)
             if kinds.get(source) == "number" and limit:
                 out[name] = source
-        else:
-            side = name.split("_", 1)[0]
-            if kinds.get(source) == "number" and f"{side}_ppl" not in kinds and f"{side}_perplexity" not in kinds:
-                out[name] = source
+    via_alias = {ALIASES[a] for a in kinds if a in ALIASES}
+    for side in ("prompt", "completion"):
+        names = {t: f"{side}_{t}" for t in _FAMILY}
+        have = {t for t, n in names.items() if n in kinds or n in via_alias}  # pandas' originals of the family
+        for target, formulas in _LOGPROB_FORMULAS.items():
+            sources = [s for s in formulas if s in have]
+            if target not in have and len(sources) == 1 and kinds.get(names[sources[0]]) == "number":
+                out[names[target]] = names[sources[0]]
+        total, mean, tokens = f"{side}_logprob_sum", names["logprob_mean"], f"{side}_tokens"
+        if total not in kinds and total not in via_alias and kinds.get(mean) == "number" and kinds.get(tokens) == "number":
+            out[total] = mean
     return out
+
+
+def derivation_inputs(signals) -> set[str]:
+    """Every column a computed signal among ``signals`` may be derived from (what an engine must read to decide)."""
+    from scorio_core.rubric.signals import _LOGPROB_FORMULAS
+
+    out = {SQL_DERIVED[s] for s in signals if s in SQL_DERIVED} | ({"max_tokens"} if "token_ratio" in signals else set())
+    for s in signals:
+        side, _, rest = s.partition("_")
+        if side in ("prompt", "completion") and rest in _LOGPROB_FORMULAS:
+            out |= {f"{side}_{src}" for src in _LOGPROB_FORMULAS[rest]}
+        elif side in ("prompt", "completion") and rest == "logprob_sum":
+            out |= {f"{side}_logprob_mean", f"{side}_tokens"}
+    return out
+
+
+def second_source(name: str, kinds: Mapping[str, str]) -> str | None:
+    """The other column a computed signal reads: ``max_tokens`` of ``token_ratio`` (when a column),
+    ``{side}_tokens`` of ``{side}_logprob_sum``; None for the one-source signals."""
+    if name == "token_ratio":
+        return "max_tokens" if "max_tokens" in kinds else None
+    if name.endswith("_logprob_sum"):
+        return f"{name.split('_', 1)[0]}_tokens"
+    return None
 
 
 def _derived_notes(proto: pd.DataFrame, kinds: Mapping[str, str], engine: str, computed,

@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.io.engines._sql import EngineUnsupported, quote_ident
-from scorio_core.io.engines.rubric_binding import bind_signals, coverage_of, static_issues_without
-from scorio_core.io.engines.rubric_derived import derived_expr, derived_task_notes
+from scorio_core.io.engines.rubric_binding import bind_signals, coverage_of, second_source, static_issues_without
+from scorio_core.io.engines.rubric_derived import (derived_expr, derived_task_notes, numpy_functions,
+                                                   register_numpy_functions)
 from scorio_core.io.engines.rubric_percentiles import percentile_thresholds
 from scorio_core.io.engines.rubric_sql import SQLRubric, _Frag, _join, compile_rubric, constant_thresholds
 
@@ -256,9 +257,11 @@ def load_category_counts(
         # kinds of every pandas column, then SQL of the columns the schema reads (or derives signals from)
         kinds, exprs = _column_plan(con, groups, guesses, set(schema.signals) - {"is_correct"})
         bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "DuckDB", derive=True, max_tokens=limit)
+        other = {s: second_source(s, kinds) for s in computed}  # max_tokens of token_ratio, tokens of *_logprob_sum
         kinds = {**kinds, **{s: "number" for s in computed}}
-        raw = list(dict.fromkeys([*computed.values(), *(["max_tokens"] if "token_ratio" in computed and "max_tokens" in kinds
-                                                        else [])]))
+        raw = list(dict.fromkeys([*computed.values(), *(c for c in other.values() if c is not None)]))
+        if numpy_functions(computed):  # exp/log of the log-prob family: numpy's own, as the pandas engine computes them
+            register_numpy_functions(con, numpy_functions(computed))
         sources = [c for c in raw if c not in present]
         if sources:
             exprs.update(_column_plan(con, groups, guesses, set(sources))[1])
@@ -267,8 +270,8 @@ def load_category_counts(
         for gi, (text, p, _, _) in enumerate(selects):
             if not text.startswith("SELECT "):
                 raise EngineUnsupported("the DuckDB relation has an unexpected shape; use --engine pandas.")
-            mt = exprs["max_tokens"][gi] if "max_tokens" in raw else None
-            sql = {s: (derived_expr(s, exprs[computed[s]][gi], mt, limit) if s in computed else exprs[s][gi]) for s in present}
+            sql = {s: (derived_expr(s, computed[s], exprs[computed[s]][gi], other[s] and exprs[other[s]][gi], limit)
+                       if s in computed else exprs[s][gi]) for s in present}
             sql.update({c: exprs[c][gi] for c in sources})
             extra = [f"{sql[s] if sql[s] is not None else 'NULL'} AS {quote_ident(alias[s])}" for s in present + sources]
             extra = [e if not e.startswith("NULL ") else

@@ -9,7 +9,10 @@ computed here when a schema reads them (:func:`~scorio_core.io.engines.rubric_bi
   their rows, Python classifies them with :func:`~scorio_core.rubric.signals.is_stop_reason`, and the stop
   values reach DuckDB as parameters into a temporary table (never as SQL text).
 * ``{side}_bpt`` = ``-{side}_logprob_mean / ln 2`` where the mean log-prob is finite: one correctly rounded
-  division by the same double as numpy's, so the values are bit-identical.
+  division by the same double as numpy's, so the values are bit-identical. DuckDB also derives the other members
+  of the log-prob family from one source (``-bpt * ln 2``; ``exp(-lp)``, ``2^bpt``, ``log2 ppl``, ``-ln ppl`` with
+  numpy's own functions as vectorized UDFs: :func:`register_numpy_functions`) and ``{side}_logprob_sum`` =
+  ``{side}_logprob_mean * {side}_tokens`` (one multiplication).
 * ``token_ratio`` = ``completion_tokens / max_tokens``: the row's ``max_tokens`` where it is finite and
   positive, else the ``max_tokens`` argument (``--max-tokens``), else missing; one division, bit-identical.
 
@@ -24,7 +27,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-__all__ = ["bpt_signals", "derived_expr", "derived_task_notes", "notes_from_counts"]
+__all__ = ["derived_expr", "derived_task_notes", "family_signals", "notes_from_counts", "numpy_functions",
+           "register_numpy_functions"]
 
 _STOPS = "__stop_values"
 
@@ -33,21 +37,72 @@ def _double(x: float) -> str:
     return f"CAST('{float(x)!r}' AS DOUBLE)"  # the shortest repr parses back to the same double
 
 
-def derived_expr(name: str, source: str | None, max_tokens: str | None = None, limit: float | None = None) -> str:
-    """SQL of a computed signal from its source column's SQL (``None``: the file lacks it, so missing); for
-    ``token_ratio`` also the ``max_tokens`` column's SQL (``None`` when absent) and the ``max_tokens`` argument."""
-    if source is None:
+# (target, source) members of the log-prob family -> SQL of the value from the source's SQL ``x`` where the pandas
+# engine fills it (a finite source; a positive perplexity), and the numpy function it needs (None: plain IEEE arithmetic)
+_FAMILY_SQL = {
+    ("bpt", "logprob_mean"): ("CASE WHEN isfinite({x}) THEN -({x}) / {ln2} END", None),
+    ("logprob_mean", "bpt"): ("CASE WHEN isfinite({x}) THEN -({x}) * {ln2} END", None),
+    ("ppl", "logprob_mean"): ("CASE WHEN isfinite({x}) THEN {f}(-({x})) END", "exp"),
+    ("ppl", "bpt"): ("CASE WHEN isfinite({x}) THEN {f}({x}) END", "exp2"),
+    ("bpt", "ppl"): ("CASE WHEN isfinite({x}) AND {x} > 0 THEN {f}({x}) END", "log2"),
+    ("logprob_mean", "ppl"): ("CASE WHEN isfinite({x}) AND {x} > 0 THEN -{f}({x}) END", "log"),
+}
+_NUMPY_UDF = "__scorio_np_"
+
+
+def _family_pair(name: str, source: str) -> tuple[str, str] | None:
+    side = name.split("_", 1)[0]
+    pair = (name[len(side) + 1:], source[len(side) + 1:])
+    return pair if pair in _FAMILY_SQL and source.startswith(f"{side}_") else None
+
+
+def numpy_functions(computed: Mapping[str, str]) -> list[str]:
+    """The numpy functions (``exp``, ``exp2``, ``log``, ``log2``) the computed signals need as DuckDB UDFs."""
+    return sorted({_FAMILY_SQL[p][1] for s, src in computed.items() if (p := _family_pair(s, src)) and _FAMILY_SQL[p][1]})
+
+
+def register_numpy_functions(con, names) -> None:
+    """Register numpy's ``exp``/``exp2``/``log``/``log2`` on a DuckDB connection as vectorized (Arrow) UDFs.
+
+    DuckDB's own ``exp``/``ln`` call the C library, numpy may use its own SIMD code: on some CPUs they differ in the
+    last bit, so the values the pandas engine compares with rubric thresholds come from numpy here too (about 0.15 s
+    per 10^6 values evaluated).
+    """
+    import numpy as np
+    import pyarrow as pa
+
+    def vectorized(fn):
+        def udf(x):
+            values = x.to_numpy(zero_copy_only=False)
+            with np.errstate(all="ignore"):
+                out = fn(values)
+            return pa.array(out, type=pa.float64(), mask=np.asarray(x.is_null()) if x.null_count else None)
+
+        return udf
+
+    for name in names:
+        udf = vectorized(getattr(np, name))
+        con.create_function(f"{_NUMPY_UDF}{name}", udf, ["DOUBLE"], "DOUBLE", type="arrow")
+
+
+def derived_expr(name: str, column: str, x: str | None, other: str | None = None, limit: float | None = None) -> str:
+    """SQL of the computed signal ``name`` from its source column ``column`` whose SQL is ``x`` (``None``: the file
+    lacks it, so missing) and, for ``token_ratio``, the ``max_tokens`` column's SQL ``other`` (``None`` when absent) and
+    the ``max_tokens`` argument ``limit``; for ``{side}_logprob_sum``, ``other`` is the ``{side}_tokens`` column's SQL."""
+    if x is None:
         return "CAST(NULL AS DOUBLE)"
     if name == "token_ratio":  # the row's positive max_tokens, else the argument, else missing
-        per_row = f"CASE WHEN isfinite({max_tokens}) AND {max_tokens} > 0 THEN {max_tokens} END" if max_tokens else "NULL"
+        per_row = f"CASE WHEN isfinite({other}) AND {other} > 0 THEN {other} END" if other else "NULL"
         if limit is not None:
             per_row = f"coalesce({per_row}, {_double(limit)})"
-        return f"CAST({source} AS DOUBLE) / CAST({per_row} AS DOUBLE)"
+        return f"CAST({x} AS DOUBLE) / CAST({per_row} AS DOUBLE)"
     if name == "repeated_pattern":
-        return (f"CASE WHEN {source} IS NULL THEN NULL WHEN {source} IN (SELECT v FROM {_STOPS}) THEN 0.0::DOUBLE "
-                "ELSE 1.0::DOUBLE END")
-    if name.endswith("_bpt"):
-        return f"CASE WHEN isfinite({source}) THEN -({source}) / {_double(math.log(2.0))} ELSE NULL END"
+        return f"CASE WHEN {x} IS NULL THEN NULL WHEN {x} IN (SELECT v FROM {_STOPS}) THEN 0.0::DOUBLE ELSE 1.0::DOUBLE END"
+    if name.endswith("_logprob_sum"):  # mean * tokens: one correctly rounded multiplication, as numpy's
+        return f"CAST({x} AS DOUBLE) * CAST({other} AS DOUBLE)" if other else "CAST(NULL AS DOUBLE)"
+    if (pair := _family_pair(name, column)) is not None:
+        text, fn = _FAMILY_SQL[pair]
+        return text.format(x=x, ln2=_double(math.log(2.0)), f=f"{_NUMPY_UDF}{fn}")
     raise ValueError(f"no SQL derivation of {name!r}")
 
 
@@ -65,7 +120,7 @@ def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, 
     raw : dict of str to str
         Source column -> its SQL in ``relation`` (``finish_reason``; ``max_tokens`` when a column).
     signal_sql : dict of str to str
-        Signal -> its SQL in ``relation`` (the computed ``*_bpt`` and ``token_ratio`` columns).
+        Signal -> its SQL in ``relation`` (the computed log-prob family and ``token_ratio`` columns).
     notes : sequence of str
         Derivation notes of the binding, whose placeholders (notes starting with a computed signal's name) are
         replaced by each task's own note.
@@ -79,7 +134,7 @@ def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, 
     """
     con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {_STOPS} (v VARCHAR)")  # bound by the relation; filled below
     value = raw["finish_reason"] if "repeated_pattern" in computed else "CAST(NULL AS VARCHAR)"
-    filled = "".join(f", count({signal_sql[s]})" for s in bpt_signals(computed))
+    filled = "".join(f", count({signal_sql[s]})" for s in family_signals(computed))
     if "token_ratio" in computed:
         mt = raw.get("max_tokens")
         filled += (f", count(*) FILTER (WHERE isfinite({mt}) AND {mt} > 0), count(*) FILTER (WHERE isfinite({mt}) AND "
@@ -91,9 +146,10 @@ def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, 
     return by_task, absent
 
 
-def bpt_signals(computed: Mapping[str, str]) -> list[str]:
-    """The computed ``*_bpt`` signals, in the order :func:`notes_from_counts` reads their counts."""
-    return [s for s in computed if s.endswith("_bpt")]
+def family_signals(computed: Mapping[str, str]) -> list[str]:
+    """The computed log-prob family signals (``*_bpt``, ``*_logprob_mean``, ``*_ppl``), in the order
+    :func:`notes_from_counts` reads their counts (rows filled)."""
+    return [s for s, src in computed.items() if _family_pair(s, src) is not None]
 
 
 def notes_from_counts(rows, computed: Mapping[str, str], notes, limit: float | None = None) -> tuple[list, dict, dict]:
@@ -102,7 +158,7 @@ def notes_from_counts(rows, computed: Mapping[str, str], notes, limit: float | N
     Parameters
     ----------
     rows : iterable of tuple
-        ``(task, finish_reason value or None, rows, then per signal of bpt_signals(computed): values filled)``,
+        ``(task, finish_reason value or None, rows, then per signal of family_signals(computed): values filled)``,
         then, when ``token_ratio`` is computed, rows with a positive ``max_tokens``, rows with one <= 0 and rows
         with a ratio; one per distinct (task, value) (the value None where ``repeated_pattern`` is not computed).
     computed : dict of str to str
@@ -127,10 +183,10 @@ def notes_from_counts(rows, computed: Mapping[str, str], notes, limit: float | N
     from scorio_core.rubric.signals import (_LOGPROB_FORMULAS, is_stop_reason, logprob_note, repeated_pattern_note,
                                             token_ratio_note)
 
-    bpt = bpt_signals(computed)
+    bpt = family_signals(computed)
     rows = [tuple(r) for r in rows]
+    formulas = {t: _LOGPROB_FORMULAS[target][source][1] for t in bpt for target, source in [_family_pair(t, computed[t])]}
     stops = sorted({r[1] for r in rows if r[1] is not None and is_stop_reason(r[1])})
-    formula = _LOGPROB_FORMULAS["bpt"]["logprob_mean"][1]
     per_task: dict[str, dict] = {}
     for row in rows:
         t = per_task.setdefault(str(row[0]), {"values": {}, "missing": 0, "rows": 0, "filled": [0] * (len(row) - 3)})
@@ -146,7 +202,7 @@ def notes_from_counts(rows, computed: Mapping[str, str], notes, limit: float | N
         if "repeated_pattern" in computed:
             own["repeated_pattern"] = repeated_pattern_note(t["values"].items(), t["missing"])
         for s, n in zip(bpt, t["filled"]):
-            own[s] = logprob_note(s, [(formula, computed[s], n)] if n else [], [computed[s]])
+            own[s] = logprob_note(s, [(formulas[s], computed[s], n)] if n else [], [computed[s]])
             gone += [] if n else [s]
         if "token_ratio" in computed:
             from_column, bad, ratios = t["filled"][len(bpt):]

@@ -32,7 +32,7 @@ import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported
-from scorio_core.io.engines.rubric_derived import bpt_signals, notes_from_counts
+from scorio_core.io.engines.rubric_derived import family_signals, notes_from_counts
 
 __all__ = ["SparkColumns", "load_category_counts_spark"]
 
@@ -180,7 +180,7 @@ def load_category_counts_spark(
     from pyspark.sql import functions as F
 
     from scorio_core.io.engines.frames import count_frame
-    from scorio_core.io.engines.rubric_binding import SQL_DERIVED, bind_signals, static_issues_without
+    from scorio_core.io.engines.rubric_binding import bind_signals, derivation_inputs, second_source, static_issues_without
     from scorio_core.io.engines.rubric_counts import CategoryCountsSQL
     from scorio_core.io.engines.rubric_percentiles import percentile_thresholds_spark
     from scorio_core.io.engines.rubric_sql import compile_rubric, constant_thresholds
@@ -193,14 +193,13 @@ def load_category_counts_spark(
     schema = _schema(schema)
     spark = spark if spark is not None else spark_session(spark_master)
     limit = _check_max_tokens(max_tokens)
-    sources = {s: src for s, src in SQL_DERIVED.items() if s in schema.signals}  # columns a read signal may come from
-    limits = {"max_tokens"} if "token_ratio" in sources else set()
-    hook, kinds, typed_only = _signal_reader(set(schema.signals) - {"is_correct"} | set(sources.values()) | limits)
+    inputs = derivation_inputs(schema.signals)  # columns a read signal may be derived from
+    hook, kinds, typed_only = _signal_reader(set(schema.signals) - {"is_correct"} | inputs)
     inp = read_inputs(spark, paths, format, mapping, extra=hook)
     if inp.layout != "attempts":
         raise EngineUnsupported("a rubric needs attempt-level data; count tables only support binary correctness.",
                                 source=inp.labels)
-    for s in [*schema.signals, *(src for d, src in sources.items() if d not in kinds)]:
+    for s in [*schema.signals, *sorted(derivation_inputs([d for d in schema.signals if d not in kinds]))]:
         if s in typed_only:
             raise EngineUnsupported(f"rubric signal {s!r} is read from a CSV/TSV/JSONL file; with --engine spark rubric "
                                     "signals come from Parquet (typed columns) only: convert the files to Parquet, or use "
@@ -209,9 +208,11 @@ def load_category_counts_spark(
     mt = F.col(_alias("max_tokens")) if "token_ratio" in computed and "max_tokens" in kinds else None
     kinds = {**kinds, **{s: "number" for s in computed}}
     canon = inp.canon
-    for s in bpt_signals(computed):  # -lp / ln 2 where finite: the same correctly rounded division as numpy's
-        x = F.col(_alias(computed[s]))
-        canon = canon.withColumn(_alias(s), F.when(F.abs(x) < F.lit(math.inf), -x / F.lit(math.log(2.0))))
+    for s in family_signals(computed):  # where pandas fills it (a finite source, a positive perplexity), as numpy does
+        canon = canon.withColumn(_alias(s), _family_column(s, computed[s], F.col(_alias(computed[s]))))
+    for s in [s for s in computed if s.endswith("_logprob_sum")]:  # mean * tokens: one IEEE multiplication
+        tokens = F.col(_alias(second_source(s, kinds))).cast("double")
+        canon = canon.withColumn(_alias(s), F.col(_alias(computed[s])).cast("double") * tokens)
     if "token_ratio" in computed:  # tokens / (the row's positive max_tokens, else the argument, else missing)
         per_row = F.when((F.abs(mt) < F.lit(math.inf)) & (mt > 0), mt) if mt is not None else F.lit(None).cast("double")
         per_row = F.coalesce(per_row, F.lit(limit)) if limit is not None else per_row
@@ -249,13 +250,42 @@ def load_category_counts_spark(
                              {t: (a, static_issues_without(schema, kinds, computed, a)) for t, a in absent.items() if a})
 
 
+def _numpy_udf(name: str):
+    """numpy's ``exp``/``exp2``/``log``/``log2`` as a Spark pandas UDF (the executors' numpy: the pandas engine's values)."""
+    from pyspark.sql.functions import pandas_udf
+
+    fn = getattr(np, name)
+
+    def apply(x: pd.Series) -> pd.Series:
+        with np.errstate(all="ignore"):
+            return pd.Series(fn(x.to_numpy(dtype=np.float64, na_value=np.nan)), index=x.index)
+
+    return pandas_udf(apply, "double")
+
+
+def _family_column(name: str, source: str, x):
+    """A log-prob family member from its one source column (:data:`~scorio_core.io.engines.rubric_derived._FAMILY_SQL`)."""
+    from pyspark.sql import functions as F
+
+    side = name.split("_", 1)[0]
+    pair = (name[len(side) + 1:], source[len(side) + 1:])
+    finite = F.abs(x) < F.lit(math.inf)  # numbers reach Spark with NaN as NULL
+    ln2 = F.lit(math.log(2.0))
+    return {("bpt", "logprob_mean"): lambda: F.when(finite, -x / ln2),
+            ("logprob_mean", "bpt"): lambda: F.when(finite, -x * ln2),
+            ("ppl", "logprob_mean"): lambda: F.when(finite, _numpy_udf("exp")(-x)),
+            ("ppl", "bpt"): lambda: F.when(finite, _numpy_udf("exp2")(x)),
+            ("bpt", "ppl"): lambda: F.when(finite & (x > 0), _numpy_udf("log2")(x)),
+            ("logprob_mean", "ppl"): lambda: F.when(finite & (x > 0), -_numpy_udf("log")(x))}[pair]()
+
+
 def _derive(scoped, computed, notes, mt, limit):
     """Count what the derivation notes report per task (one groupBy over the attempts in scope), then add
     ``repeated_pattern`` (0 where ``finish_reason`` is one of the stop values Python found, a literal list)."""
     from pyspark.sql import functions as F
 
     value = F.col(_alias("finish_reason")) if "repeated_pattern" in computed else F.lit(None).cast("string")
-    counts = [F.count(F.col(_alias(s))) for s in bpt_signals(computed)]
+    counts = [F.count(F.col(_alias(s))) for s in family_signals(computed)]
     if "token_ratio" in computed:
         good, bad = ((F.abs(mt) < F.lit(math.inf)) & (mt > 0), (F.abs(mt) < F.lit(math.inf)) & (mt <= 0)) if mt is not None \
             else (F.lit(False), F.lit(False))

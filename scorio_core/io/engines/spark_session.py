@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 
 from scorio_core.errors import InputError
 
@@ -69,6 +70,10 @@ def spark_session(master: str | None = None, *, shuffle_partitions: int | None =
         shuffle_partitions = max(2, int(inner) if inner.isdigit() else (os.cpu_count() or 2))
     if shuffle_partitions:
         builder = builder.config("spark.sql.shuffle.partitions", str(int(shuffle_partitions)))
+    if master.startswith("local"):
+        # local Python workers (the numpy UDFs of derived rubric signals) run this interpreter, with its numpy and
+        # pandas, unless PYSPARK_PYTHON says otherwise (PySpark reads it when the context starts)
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     try:
         session = builder.getOrCreate()
     except Exception as exc:  # noqa: BLE001 - JAVA_GATEWAY_EXITED, bad master URL...
