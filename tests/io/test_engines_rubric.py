@@ -240,17 +240,20 @@ def test_many_categories_coverage_equals_pandas(tmp_path):
     assert res.coverage["t"]["categories"][67][1] == [65, 66]  # 'shadowed': true where low and high took the attempt
 
 
-def test_several_files_counts_and_first_appearance_order(tmp_path):
-    # cells spread over two files of two formats (one cell in both; each format's rows are numbered on their own): the
-    # same counts as pandas over the two files, cells in the order they first appear (file by file), rows per file
+@pytest.mark.parametrize("second_format", ["csv", "parquet"])
+def test_several_files_counts_and_first_appearance_order(tmp_path, second_format):
+    # cells spread over two files (one cell in both; Parquet rows are numbered within their file, CSV rows within their
+    # format's scan): the same counts as pandas over the two files, cells in the order they first appear (file by
+    # file), rows per file
     frame = _frame(5)
     second = (frame["model"] == "mb") | ((frame["model"] == "ma") & (frame["trial"] >= 2))
     folder = tmp_path / "runs"
     folder.mkdir()
     frame[~second].to_parquet(folder / "a.parquet", index=False)
-    frame[second].to_csv(folder / "b.csv", index=False)
+    b = folder / f"b.{second_format}"
+    frame[second].to_csv(b, index=False) if second_format == "csv" else frame[second].to_parquet(b, index=False)
     res = load_category_counts(str(folder), SCHEMA, hash_files=False)
-    ds = io.load([folder / "a.parquet", folder / "b.csv"])
+    ds = io.load([folder / "a.parquet", b])
     cat, _ = categorization_for(ds, SCHEMA, "t")
     rows = ds.attempts
     cells = pd.DataFrame({"model": rows["model"].astype(str), "question_id": rows["question_id"].astype(str),
@@ -262,4 +265,4 @@ def test_several_files_counts_and_first_appearance_order(tmp_path):
         assert cell["n_trials"] == len(g) and cell["unmatched"] == (g.code < 0).sum()
         assert [cell[f"c{c}"] for c in range(len(SCHEMA.labels))] == [(g.code == c).sum() for c in range(len(SCHEMA.labels))]
     assert sorted((i.name, i.rows) for i in res.dataset.sources) == [("a.parquet", int((~second).sum())),
-                                                                        ("b.csv", int(second.sum()))]
+                                                                        (b.name, int(second.sum()))]

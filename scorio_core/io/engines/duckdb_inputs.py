@@ -292,7 +292,12 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
         o, o_bad = _number_expr(gm["is_correct"], types[gm["is_correct"]], "is_correct", src, booleans=True)
         select += [f"{o} AS o", f"{o_bad} AS bad_o", f"CAST({quote_ident(gm['is_correct'])} AS VARCHAR) AS raw_o"]
     select.append(f"src.{quote_ident(FILE_COLUMN)} AS file")
-    if positions:
+    if positions and group.fmt == "parquet" and "file_row_number" not in types:
+        # the row's index within its file (Parquet metadata: no sequential numbering of the scan, 0.59 -> 0.37 s
+        # for a GROUP BY over 5 x 10^6 rows); with the file's index it orders rows as they appear
+        select.append("src.file_row_number AS pos")
+        sql = sql[:-1] + ", file_row_number = true)"
+    elif positions:
         select.append("src.ordinality AS pos")
         sql += " WITH ORDINALITY"
     join = f" LEFT JOIN __files ON __files.path = src.{quote_ident(FILE_COLUMN)}" if ("model" not in gm or "task" not in gm) else ""
@@ -325,8 +330,9 @@ def engine_files(paths, format: str | None = None) -> list[InputFile]:
 def prepare_inputs(con, files: list[InputFile], mapping: Mapping[str, str] | None, *, positions: bool = False) -> Prepared:
     """Register the files, infer each group's mapping and build the canonical ``SELECT`` (shared by every DuckDB view).
 
-    ``positions`` adds ``pos``: the row's ordinal in its group's scan (monotone within a file), so
-    the first appearance of a model can be found as the pandas loader sees it.
+    ``positions`` adds ``pos``: the row's index within its file (Parquet) or its ordinal in its group's scan
+    (monotone within a file), so with the file's order the first appearance of a model can be found as the pandas
+    loader sees it.
     """
     groups: dict[str, list[InputFile]] = {}
     for f in files:

@@ -297,7 +297,8 @@ def load_category_counts(
                    if set(schema.threshold_order) - set(constants) else None)
             rub = compile_rubric(schema, signal_sql, bound.table.kind, thresholds, per_task=pct and pct.columns)
             cells_v, per_file, _ = count_attempts(con, canon, params, groups, with_trial)
-            out = _categorize_sql(con, pct.relation if pct else scoped, scoped_params, rub, present, signal_sql, kinds)
+            out = _categorize_sql(con, pct.relation if pct else scoped, scoped_params, rub, present, signal_sql, kinds,
+                                  single=len(files) == 1)
         except duckdb.Error as exc:
             raise duck_error(exc, groups[0], guesses[0]) from None
     finally:
@@ -323,11 +324,12 @@ def load_category_counts(
 _WORD = 62  # condition bits per BIGINT pattern word (the sign bit unused)
 
 
-def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, signal_sql, kinds):
+def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, signal_sql, kinds, single: bool = False):
     """One streaming GROUP BY over the attempts by cell and *pattern* (which categories' conditions hold, as bits of
     BIGINT words; an attempt's code is its pattern's first set bit), then the per-cell counts and the per-task coverage
     from those groups (a few per cell) instead of per-attempt CASE and FILTER aggregates (the GROUP BY 2.2 s -> 1.5 s,
-    the whole pass 3.1-3.8 s -> 1.8-2.1 s for 10^7 attempts). Returns (cells frame in first-appearance order, coverage)."""
+    the whole pass 3.1-3.8 s -> 1.8-2.1 s for 10^7 attempts). ``single``: one input file, whose row ordinals alone give
+    the first appearance. Returns (cells frame in first-appearance order, coverage)."""
     C = len(rub.labels)
     words = max(1, -(-C // _WORD))
     conds = [_Frag(t, list(p)) for t, p in rub.conditions]
@@ -338,10 +340,13 @@ def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, sign
         pattern.append(_join(bits, " | ") + _Frag(f" AS __p{w}") if bits else _Frag(f"0::BIGINT AS __p{w}"))
     missing = {s: (f"({signal_sql[s]} IS NULL OR NOT isfinite({signal_sql[s]}))" if kinds[s] == "number"
                    else f"({signal_sql[s]} IS NULL)") for s in present}
-    head = _Frag("SELECT model, task, question_id, o, __files.idx * 1000000000000 + pos AS first, ") + _join(pattern, ", ")
+    # first appearance: (file index, row) as one number; one file needs no per-row join on its path
+    first = "pos" if single else "__files.idx * 1000000000000 + pos"
+    head = _Frag(f"SELECT model, task, question_id, o, {first} AS first, ") + _join(pattern, ", ")
     tail_cols = "".join(f", {missing[s]} AS {quote_ident('__m_' + s)}" for s in present)
     tail_cols += "".join(f", {signal_sql[s]} IS NOT NULL AS {quote_ident('__pr_' + s)}" for s in present if kinds[s] != "number")
-    flagged = head + _Frag(f"{tail_cols} FROM ({canon}) AS c JOIN __files ON __files.path = c.file", list(params))
+    join = "" if single else " JOIN __files ON __files.path = c.file"
+    flagged = head + _Frag(f"{tail_cols} FROM ({canon}) AS c{join}", list(params))
     partial = []  # per (cell, pattern); summed per cell and per task below
     for j, s in enumerate(present):
         partial.append(f"count(*) FILTER (WHERE {quote_ident('__m_' + s)}) AS __cm{j}")

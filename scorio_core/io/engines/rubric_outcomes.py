@@ -101,10 +101,9 @@ def sql_task_outcomes(res: CategoryCountsSQL, task: str, policy: str = "exclude"
     notes.extend(res.task_notes.get(task, res.notes))
     notes.extend(i.message for i in _issues_for(res, task))
     cells = res.cells[res.cells["task"] == task]
-    models = tuple(dict.fromkeys(cells["model"]))
-    questions = tuple(dict.fromkeys(cells["question_id"]))
-    mi = pd.Index(models).get_indexer(cells["model"])
-    qi = pd.Index(questions).get_indexer(cells["question_id"])
+    mi, models = pd.factorize(cells["model"], sort=False)  # codes in first-appearance order, without a Python loop
+    qi, questions = pd.factorize(cells["question_id"], sort=False)
+    models, questions = tuple(map(str, models)), tuple(map(str, questions))
     C = len(res.labels)
     counts = np.zeros((len(models), len(questions), C), dtype=np.int64)
     counts[mi, qi] = cells[[f"c{i}" for i in range(C)]].to_numpy(np.int64)
@@ -133,4 +132,4 @@ def sql_task_outcomes(res: CategoryCountsSQL, task: str, policy: str = "exclude"
 
 def task_order(res: CategoryCountsSQL) -> list[str]:
     """Tasks in first-appearance order (as :func:`scorio_core.analysis.task_names`)."""
-    return list(dict.fromkeys(res.cells["task"]))
+    return [str(t) for t in pd.unique(res.cells["task"])]  # first-appearance order
