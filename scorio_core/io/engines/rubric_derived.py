@@ -27,8 +27,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-__all__ = ["derived_expr", "derived_task_notes", "family_signals", "notes_from_counts", "numpy_functions",
-           "register_numpy_functions"]
+__all__ = ["derived_expr", "derived_task_notes", "family_pair", "family_signals", "notes_from_counts",
+           "numpy_functions", "register_numpy_functions"]
 
 _STOPS = "__stop_values"
 
@@ -50,7 +50,9 @@ _FAMILY_SQL = {
 _NUMPY_UDF = "__scorio_np_"
 
 
-def _family_pair(name: str, source: str) -> tuple[str, str] | None:
+def family_pair(name: str, source: str) -> tuple[str, str] | None:
+    """``(target, source)`` of a log-prob family derivation, e.g. ``("ppl", "logprob_mean")`` for ``completion_ppl``
+    from ``completion_logprob_mean``; None for other signals."""
     side = name.split("_", 1)[0]
     pair = (name[len(side) + 1:], source[len(side) + 1:])
     return pair if pair in _FAMILY_SQL and source.startswith(f"{side}_") else None
@@ -58,7 +60,7 @@ def _family_pair(name: str, source: str) -> tuple[str, str] | None:
 
 def numpy_functions(computed: Mapping[str, str]) -> list[str]:
     """The numpy functions (``exp``, ``exp2``, ``log``, ``log2``) the computed signals need as DuckDB UDFs."""
-    return sorted({_FAMILY_SQL[p][1] for s, src in computed.items() if (p := _family_pair(s, src)) and _FAMILY_SQL[p][1]})
+    return sorted({_FAMILY_SQL[p][1] for s, src in computed.items() if (p := family_pair(s, src)) and _FAMILY_SQL[p][1]})
 
 
 def register_numpy_functions(con, names) -> None:
@@ -100,7 +102,7 @@ def derived_expr(name: str, column: str, x: str | None, other: str | None = None
         return f"CASE WHEN {x} IS NULL THEN NULL WHEN {x} IN (SELECT v FROM {_STOPS}) THEN 0.0::DOUBLE ELSE 1.0::DOUBLE END"
     if name.endswith("_logprob_sum"):  # mean * tokens: one correctly rounded multiplication, as numpy's
         return f"CAST({x} AS DOUBLE) * CAST({other} AS DOUBLE)" if other else "CAST(NULL AS DOUBLE)"
-    if (pair := _family_pair(name, column)) is not None:
+    if (pair := family_pair(name, column)) is not None:
         text, fn = _FAMILY_SQL[pair]
         return text.format(x=x, ln2=_double(math.log(2.0)), f=f"{_NUMPY_UDF}{fn}")
     raise ValueError(f"no SQL derivation of {name!r}")
@@ -149,7 +151,7 @@ def derived_task_notes(con, relation: str, params: list, computed: Mapping[str, 
 def family_signals(computed: Mapping[str, str]) -> list[str]:
     """The computed log-prob family signals (``*_bpt``, ``*_logprob_mean``, ``*_ppl``), in the order
     :func:`notes_from_counts` reads their counts (rows filled)."""
-    return [s for s, src in computed.items() if _family_pair(s, src) is not None]
+    return [s for s, src in computed.items() if family_pair(s, src) is not None]
 
 
 def notes_from_counts(rows, computed: Mapping[str, str], notes, limit: float | None = None) -> tuple[list, dict, dict]:
@@ -185,7 +187,7 @@ def notes_from_counts(rows, computed: Mapping[str, str], notes, limit: float | N
 
     bpt = family_signals(computed)
     rows = [tuple(r) for r in rows]
-    formulas = {t: _LOGPROB_FORMULAS[target][source][1] for t in bpt for target, source in [_family_pair(t, computed[t])]}
+    formulas = {t: _LOGPROB_FORMULAS[target][source][1] for t in bpt for target, source in [family_pair(t, computed[t])]}
     stops = sorted({r[1] for r in rows if r[1] is not None and is_stop_reason(r[1])})
     per_task: dict[str, dict] = {}
     for row in rows:

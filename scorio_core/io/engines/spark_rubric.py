@@ -32,7 +32,7 @@ import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io.engines._sql import EngineUnsupported
-from scorio_core.io.engines.rubric_derived import family_signals, notes_from_counts
+from scorio_core.io.engines.rubric_derived import family_pair, family_signals, notes_from_counts
 
 __all__ = ["SparkColumns", "load_category_counts_spark"]
 
@@ -264,11 +264,10 @@ def _numpy_udf(name: str):
 
 
 def _family_column(name: str, source: str, x):
-    """A log-prob family member from its one source column (:data:`~scorio_core.io.engines.rubric_derived._FAMILY_SQL`)."""
+    """A log-prob family member from its one source column (the Spark form of DuckDB's ``derived_expr``)."""
     from pyspark.sql import functions as F
 
-    side = name.split("_", 1)[0]
-    pair = (name[len(side) + 1:], source[len(side) + 1:])
+    pair = family_pair(name, source)
     finite = F.abs(x) < F.lit(math.inf)  # numbers reach Spark with NaN as NULL
     ln2 = F.lit(math.log(2.0))
     return {("bpt", "logprob_mean"): lambda: F.when(finite, -x / ln2),
