@@ -41,7 +41,7 @@ def render_server_open() -> None:
                             help=f"The folders this server allows ({roots.ENV}).")
     pattern = right.text_input("Path or glob inside it", key="server_pattern", placeholder="runs/**/*.parquet",
                                help="A file, a folder (every file below it) or a glob with * and **. Large tables "
-                                    "(50 MB or more) are counted with DuckDB out of core; other formats are read "
+                                    "(50 MB or more, or Parquet of 10^6 rows) are counted with DuckDB out of core; other formats are read "
                                     "as uploads are.")
     if not st.button("Open", key="server_open", disabled=not (pattern or "").strip()):
         return

@@ -89,3 +89,37 @@ def test_every_subcommand_that_reads_paths_takes_engine():
     readers = [(name, dests) for name, dests in walk(build_parser()) if "paths" in dests]
     assert len(readers) >= 10
     assert [name for name, dests in readers if "engine" not in dests] == []
+
+
+def _parquet_attempts(path, n_models, n_questions, n_trials):
+    """A long attempt table as Parquet (compresses to a few MB: bytes alone would keep pandas)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cells = np.arange(n_models * n_questions)
+    trial = np.tile(np.arange(n_trials), cells.size)
+    cell = np.repeat(cells, n_trials)
+    table = pa.table({"model": pa.array(np.char.add("m", (cell // n_questions).astype(str))).dictionary_encode(),
+                      "question": pa.array(np.char.add("q", (cell % n_questions).astype(str))).dictionary_encode(),
+                      "trial": trial, "correct": ((cell * 7 + trial * 3) % 5 < 2).astype(np.int8)})
+    pq.write_table(table, path)
+    return path
+
+
+def test_auto_counts_a_compressed_parquet_of_many_rows_with_duckdb(capsys, tmp_path):
+    # 10^6 attempts are under 1 MB of Parquet: --engine auto reads the footer's row count, not the file size
+    from scorio_core.io.engines import AUTO_THRESHOLD_BYTES, AUTO_THRESHOLD_ROWS
+
+    path = _parquet_attempts(tmp_path / "big.parquet", 10, 1000, AUTO_THRESHOLD_ROWS // 10_000)
+    assert path.stat().st_size < AUTO_THRESHOLD_BYTES
+    code, out, err = _run(capsys, "leaderboard", str(path), "--output", "json")
+    assert code == 0, err
+    auto = json.loads(out)
+    assert auto["engine"] == "duckdb"
+    code, out, err = _run(capsys, "leaderboard", str(path), "--output", "json", "--engine", "pandas")
+    assert code == 0, err
+    assert json.loads(out)["rows"] == auto["rows"]
+    small = _parquet_attempts(tmp_path / "small.parquet", 2, 10, 4)
+    code, out, err = _run(capsys, "leaderboard", str(small), "--output", "json")
+    assert code == 0 and json.loads(out)["engine"] == "pandas"

@@ -191,6 +191,20 @@ def test_auto_engine_choice(tmp_path):
     assert auto_engine([str(p) for p in lm.iterdir()], threshold=1) == "pandas"
 
 
+def test_auto_engine_sizes_parquet_by_rows(tmp_path):
+    body = "model,question,trial,correct\n" + "".join(f"m{i % 3},q{i},0,{i % 2}\n" for i in range(2000))
+    gz = tmp_path / "a.csv.gz"
+    gz.write_bytes(gzip.compress(body.encode()))
+    assert auto_engine([str(gz)], threshold=gz.stat().st_size + 1) == "pandas"  # gzip: the bytes on disk (bombs)
+    pq = tmp_path / "a.parquet"
+    pd.read_csv(gz).to_parquet(pq)
+    assert auto_engine([str(pq)], rows=2000) == "duckdb"
+    assert auto_engine([str(pq)], rows=2001) == "pandas"
+    assert auto_engine([str(pq), str(tmp_path / "a.csv.gz")], rows=2000) == "duckdb"
+    (tmp_path / "broken.parquet").write_bytes(b"not parquet")
+    assert auto_engine([str(tmp_path / "broken.parquet")], rows=1) == "pandas"  # the loader reports it
+
+
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

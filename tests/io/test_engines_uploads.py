@@ -46,3 +46,20 @@ def test_engine_choice_by_size_and_format():
     assert upload_engine(plain, threshold=0) == "duckdb"
     assert upload_engine(lm_eval, threshold=0) == "pandas"
     assert upload_engine([], threshold=0) == "pandas"
+
+
+def test_compressed_uploads_are_sized_by_their_table(monkeypatch):
+    import io as _io
+
+    import pandas as pd
+
+    from scorio_core.io import engines
+
+    frame = pd.DataFrame({"model": ["m", "n"] * 50, "question": [f"q{i // 2}" for i in range(100)], "trial": 0,
+                          "correct": [i % 2 for i in range(100)]})
+    buf = _io.BytesIO()
+    frame.to_parquet(buf)
+    parquet = [("runs.parquet", buf.getvalue())]
+    assert upload_engine(parquet) == "pandas"
+    monkeypatch.setattr(engines, "AUTO_THRESHOLD_ROWS", 100)  # the footer's row count, not the bytes, decides
+    assert upload_engine(parquet) == "duckdb"

@@ -33,6 +33,7 @@ from scorio_core.io.engines._sql import (
 
 __all__ = [
     "AUTO_THRESHOLD_BYTES",
+    "AUTO_THRESHOLD_ROWS",
     "ENGINES",
     "ENGINE_FORMATS",
     "EngineUnsupported",
@@ -51,6 +52,9 @@ __all__ = [
 ENGINES = ("duckdb", "spark")
 #: ``--engine auto`` picks DuckDB when the table files together are at least this large.
 AUTO_THRESHOLD_BYTES = 50 * 1024 * 1024
+#: ... or when its Parquet files hold at least this many rows (Parquet compresses attempt tables
+#: 20-100x: 10^7 attempts can be 3 MB on disk and 1.5 GB as a pandas table).
+AUTO_THRESHOLD_ROWS = 1_000_000
 
 
 def load_counts(
@@ -156,13 +160,15 @@ def load_counts(
                               trial_prefix=trial_prefix)
 
 
-def auto_engine(paths, format: str | None = None, threshold: int = AUTO_THRESHOLD_BYTES) -> str:
+def auto_engine(paths, format: str | None = None, threshold: int = AUTO_THRESHOLD_BYTES,
+                rows: int | None = None) -> str:
     """Which engine ``--engine auto`` uses for these inputs: ``"duckdb"`` or ``"pandas"``.
 
     DuckDB when every input is a CSV/TSV/Parquet/JSONL table (by suffix or ``format``) and
-    the files together hold at least ``threshold`` bytes, or a glob names them; pandas
-    otherwise (small files, folders, lm-eval / Inspect / HELM / NPZ / JSON inputs).
-    JSONL files are sniffed so lm-eval and scorio per-attempt JSONL stay with pandas.
+    the files together hold at least ``threshold`` bytes or their Parquet footers at least
+    ``rows`` rows (default :data:`AUTO_THRESHOLD_ROWS`), or a glob names them; pandas otherwise (small files, folders, lm-eval / Inspect /
+    HELM / NPZ / JSON inputs). JSONL files are sniffed so lm-eval and scorio per-attempt
+    JSONL stay with pandas.
 
     Returns
     -------
@@ -186,7 +192,23 @@ def auto_engine(paths, format: str | None = None, threshold: int = AUTO_THRESHOL
         return "pandas"
     if any(has_glob(p) for p in items) or sum(f.size for f in files) >= threshold:
         return "duckdb"
+    rows = AUTO_THRESHOLD_ROWS if rows is None else rows
+    if any(f.format == "parquet" for f in files) and _parquet_rows(files) >= rows:
+        return "duckdb"
     return "pandas"
+
+
+def _parquet_rows(files) -> int:
+    """Rows in the inputs' Parquet footers (0 when a footer cannot be read: the loader reports it)."""
+    import duckdb
+
+    paths = [f.path for f in files if f.format == "parquet"]
+    try:
+        with duckdb.connect() as con:
+            total = con.execute("SELECT sum(num_rows) FROM parquet_file_metadata(?)", [paths]).fetchone()[0]
+    except duckdb.Error:
+        return 0
+    return int(total or 0)
 
 
 def _plain_jsonl(files) -> bool:

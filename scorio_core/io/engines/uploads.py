@@ -40,7 +40,8 @@ def upload_engine(files, format: str | None = None, threshold: int | None = None
         The format chosen in the app (None: by suffix).
     threshold : int, optional
         Total bytes from which DuckDB counts (default
-        :data:`scorio_core.io.engines.AUTO_THRESHOLD_BYTES`, as ``--engine auto``).
+        :data:`scorio_core.io.engines.AUTO_THRESHOLD_BYTES`, as ``--engine auto``; Parquet files of
+        :data:`~scorio_core.io.engines.AUTO_THRESHOLD_ROWS` rows or more go to DuckDB too).
 
     Examples
     --------
@@ -54,17 +55,19 @@ def upload_engine(files, format: str | None = None, threshold: int | None = None
     from scorio_core.io.engines import AUTO_THRESHOLD_BYTES, ENGINE_FORMATS, auto_engine, table_format
 
     limit = AUTO_THRESHOLD_BYTES if threshold is None else threshold
-    if not files or sum(len(data) for _, data in files) < limit:
-        return "pandas"
-    if format is not None and format not in ENGINE_FORMATS:
+    if not files or (format is not None and format not in ENGINE_FORMATS):
         return "pandas"
     formats = [format or table_format(PurePath(str(name)).name) for name, _ in files]
     if any(f is None for f in formats):
         return "pandas"
-    if "jsonl" not in formats:
+    large = sum(len(data) for _, data in files) >= limit
+    if large and "jsonl" not in formats:
         return "duckdb"
-    with tempfile.TemporaryDirectory(prefix="scorio-upload-") as folder:  # JSONL is sniffed (lm-eval stays with pandas)
-        return auto_engine(_write(Path(folder), files), format=format, threshold=0)
+    if not large and "parquet" not in formats:
+        return "pandas"
+    # JSONL is sniffed (lm-eval stays with pandas); Parquet footers tell the table's rows
+    with tempfile.TemporaryDirectory(prefix="scorio-upload-") as folder:
+        return auto_engine(_write(Path(folder), files), format=format, threshold=limit)
 
 
 def count_uploads(files, *, format: str | None = None, mapping=None, memory_limit: str | None = "2GB",
