@@ -67,20 +67,20 @@ def test_schema_leaderboard_json_equals_pandas(capsys, tmp_path, unmatched, sche
         assert got.get("unmatched") == want.get("unmatched")
 
 
-# the same rubric reading completion_ppl, which the pandas engine derives from two columns here (the mean log-prob,
-# then bits per token where it is missing); the SQL engines compute one-source derivations only
-PERPLEXITY = SCHEMA.replace(variables=(Variable("fast", "duration_s < limit and completion_ppl < 2"),))
+# the same rubric reading completion_logprob_sum, which the pandas engine derives from a mean log-prob it derived from
+# bits per token first (a derived signal from a derived signal): the SQL engines do not compute it
+LOGPROB_SUM = SCHEMA.replace(variables=(Variable("fast", "duration_s < limit and completion_logprob_sum > -100"),))
 
 
 def test_schema_the_sql_engine_cannot_express_is_refused_in_one_line(capsys, tmp_path):
-    path, schema = _data(tmp_path, PERPLEXITY)
+    path, schema = _data(tmp_path, LOGPROB_SUM)
     frame = pd.read_csv(path)
-    frame["completion_logprob_mean"] = -0.5
     frame["completion_bpt"] = 0.7
+    frame["completion_tokens"] = 40
     frame.to_csv(path, index=False)
     code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", "algebra", "--engine",
                           "duckdb", "--output", "json")
-    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "derived signals (completion_ppl)" in err
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "derived signals (completion_logprob_sum)" in err
     code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", "algebra", "--output", "json")
     assert code == 0 and json.loads(out)["engine"] == "pandas"  # auto falls back
 
@@ -229,3 +229,36 @@ def test_perplexity_and_logprob_sums_computed_in_sql_equal_pandas(capsys, tmp_pa
         if name.startswith("Difficulty"):
             assert any(m.startswith(f"{task}: prompt_ppl = exp(-lp) from prompt_logprob_mean on") for m in messages)
             assert any("thresholds:" in m for m in messages)
+
+
+# completion_ppl read where the data has two sources: pandas fills it from the mean log-prob (exp(-lp)), then from bits
+# per token (2^bpt) where the mean is missing or infinite; DuckDB computes the same CASE and counts each source's rows
+PERPLEXITY = SCHEMA.replace(variables=(Variable("fast", "duration_s < limit and completion_ppl < 2"),))
+
+
+@pytest.mark.parametrize("second", ["completion_bpt", "completion_ppl"])
+def test_a_signal_filled_from_two_sources_equals_pandas(capsys, tmp_path, second):
+    path = _derivable(tmp_path, "parquet")
+    frame = pd.read_parquet(path)
+    rng = np.random.default_rng(9)
+    other = rng.gamma(2.0, 0.5, len(frame)) if second == "completion_bpt" else rng.uniform(-0.5, 4, len(frame))
+    other[rng.random(len(frame)) < 0.15] = np.nan  # rows neither source fills
+    frame[second] = other  # a perplexity <= 0 fills nothing
+    frame["duration_s"] = rng.uniform(5, 60, len(frame)).round(2)
+    frame.to_parquet(path, index=False)
+    target = "completion_ppl" if second == "completion_bpt" else "completion_bpt"
+    schema_doc = PERPLEXITY if target == "completion_ppl" else SCHEMA.replace(
+        variables=(Variable("fast", "duration_s < limit and completion_bpt < 1.5"),))
+    schema = tmp_path / "s.json"
+    schema.write_text(schema_to_json(schema_doc))
+    for task in ("t1", "t2"):  # t2 has no mean log-prob: only the second source fills it
+        docs = {}
+        for engine in ("pandas", "duckdb"):
+            code, out, err = _run(capsys, "leaderboard", str(path), "--schema", str(schema), "--task", task, "--engine",
+                                  engine, "--output", "json")
+            assert code == 0, err
+            docs[engine] = json.loads(out)
+        assert docs["duckdb"]["engine"] == "duckdb" and docs["duckdb"]["rows"] == docs["pandas"]["rows"]
+        mine = [n["message"] for n in docs["duckdb"]["notes"] if n["message"].startswith(f"{task}: {target}")]
+        assert mine == [n["message"] for n in docs["pandas"]["notes"] if n["message"].startswith(f"{task}: {target}")]
+        assert len(mine) == 1 and (f"from {second} on" in mine[0]) and (("completion_logprob_mean on" in mine[0]) == (task == "t1"))

@@ -85,18 +85,19 @@ def test_percentile_threshold_equals_pandas(tmp_path):  # per-task values: tests
 
 
 def test_refuses_derived_signal(tmp_path):
-    # the pandas engine fills completion_ppl from two columns (the mean log-prob, then bpt where it is missing), and
-    # completion_bpt from the mean and a perplexity column: DuckDB computes one-source derivations only
-    frame = _frame(3).assign(completion_logprob_mean=-0.25, completion_bpt=0.5)
+    # the pandas engine derives completion_logprob_sum from a mean log-prob it derived from bpt first: DuckDB computes
+    # derived signals from data columns only
+    frame = _frame(3).assign(completion_bpt=0.5, completion_tokens=30)
     path = _write(frame, tmp_path, "parquet")
-    with pytest.raises(EngineUnsupported, match=r"derived signals \(completion_ppl\)"):
-        load_category_counts(str(path), SCHEMA.replace(categories=(Category("a", "completion_ppl >= 1", 0),)),
+    with pytest.raises(EngineUnsupported, match=r"derived signals \(completion_logprob_sum\)"):
+        load_category_counts(str(path), SCHEMA.replace(categories=(Category("a", "completion_logprob_sum >= -10", 0),)),
                              hash_files=False)
-    other = path.with_name("p.parquet")
-    frame.drop(columns="completion_bpt").assign(completion_ppl=2.0).to_parquet(other, index=False)
-    with pytest.raises(EngineUnsupported, match=r"derived signals \(completion_bpt\)"):
-        load_category_counts(str(other), SCHEMA.replace(categories=(Category("a", "completion_bpt >= 1", 0),)),
-                             hash_files=False)
+    # two sources (the mean log-prob, then bpt where it is missing): computed, as pandas
+    lp = np.linspace(-2, 0, 60)
+    lp[::4] = np.nan
+    two = path.with_name("two.parquet")
+    frame.assign(completion_logprob_mean=lp, completion_bpt=np.linspace(0.1, 3, 60)).to_parquet(two, index=False)
+    _compare(two, SCHEMA.replace(categories=(Category("a", "completion_ppl >= 2", 0), Category("b", "completion_ppl < 2", 1))))
     # one source, under the reference package's name (both loaders map completion_avg_logprob): computed, as pandas
     aliased = path.with_name("a.parquet")
     _frame(3).assign(completion_avg_logprob=np.linspace(-2, 0, 60)).to_parquet(aliased, index=False)

@@ -196,3 +196,13 @@ def test_spark_logprob_family_and_sums_equal_duckdb(tmp_path, spark):
     got = load_category_counts_spark(str(tmp_path / "p.parquet"), schema, spark=spark, hash_files=False)
     _same(got, load_category_counts(str(tmp_path / "p.parquet"), schema, hash_files=False))
     assert any(n.startswith("completion_bpt = log2 ppl from completion_ppl on") for n in got.task_notes["t"])
+    # two sources: completion_bpt from the mean log-prob, then from the perplexity where the mean is missing
+    lp = -rng.gamma(2.0, 0.5, len(ppl))
+    lp[::3] = np.nan
+    ppl.assign(completion_logprob_mean=lp).to_parquet(tmp_path / "two.parquet", index=False)
+    two = Schema("T", [Category("a", "completion_bpt >= tau", 1), Category("c", "is_correct >= 0.5", 0)], [],
+                 [Threshold("tau", percentile=40, of="completion_bpt")])
+    got = load_category_counts_spark(str(tmp_path / "two.parquet"), two, spark=spark, hash_files=False)
+    _same(got, load_category_counts(str(tmp_path / "two.parquet"), two, hash_files=False))
+    assert any(n.startswith("completion_bpt = -lp / ln 2 from completion_logprob_mean on") and "log2 ppl from completion_ppl on"
+               in n for n in got.task_notes["t"])

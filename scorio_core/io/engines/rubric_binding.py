@@ -46,10 +46,12 @@ def sql_derivations(kinds: Mapping[str, str], max_tokens: float | None = None) -
     rounded division, bit-identical) where no perplexity column would fill rows the mean log-prob leaves missing;
     ``token_ratio = completion_tokens / max_tokens`` (one division) with a numeric ``max_tokens`` column and/or the
     ``max_tokens`` argument; every member of the log-prob family (``{side}_bpt``, ``_logprob_mean``,
-    ``_ppl``) the pandas engine derives from exactly one numeric source column (exp, exp2, log and log2 run numpy's
-    own functions in vectorized UDFs: bit-identical), and ``{side}_logprob_sum = {side}_logprob_mean *
-    {side}_tokens`` (one multiplication) from two numeric columns. Where pandas would fill one signal from two sources,
-    or from a column under a reference-package alias, the engines do not compute it (the schema is refused).
+    ``_ppl``) the pandas engine derives from numeric source columns (from one; or from two, the second filling the rows
+    the first leaves missing, as pandas does: :func:`second_source`; exp, exp2, log and log2 run numpy's own functions
+    in vectorized UDFs: bit-identical), and ``{side}_logprob_sum = {side}_logprob_mean * {side}_tokens`` (one
+    multiplication) from two numeric columns. Where pandas would derive a signal from a column under a
+    reference-package alias or from another derived signal (a sum from a mean derived from bpt), the engines do not
+    compute it (the schema is refused).
     """
     from scorio_core.rubric.signals import _LOGPROB_FORMULAS, ALIASES
 
@@ -69,8 +71,8 @@ def sql_derivations(kinds: Mapping[str, str], max_tokens: float | None = None) -
         names = {t: f"{side}_{t}" for t in _FAMILY}
         have = {t for t, n in names.items() if n in kinds or n in via_alias}  # pandas' originals of the family
         for target, formulas in _LOGPROB_FORMULAS.items():
-            sources = [s for s in formulas if s in have]
-            if target not in have and len(sources) == 1 and kinds.get(names[sources[0]]) == "number":
+            sources = [s for s in formulas if s in have]  # pandas' order: the second fills what the first leaves
+            if target not in have and sources and all(kinds.get(names[s]) == "number" for s in sources):
                 out[names[target]] = names[sources[0]]
         total, mean, tokens = f"{side}_logprob_sum", names["logprob_mean"], f"{side}_tokens"
         if total not in kinds and total not in via_alias and kinds.get(mean) == "number" and kinds.get(tokens) == "number":
@@ -94,7 +96,15 @@ def derivation_inputs(signals) -> set[str]:
 
 def second_source(name: str, kinds: Mapping[str, str]) -> str | None:
     """The other column a computed signal reads: ``max_tokens`` of ``token_ratio`` (when a column),
-    ``{side}_tokens`` of ``{side}_logprob_sum``; None for the one-source signals."""
+    ``{side}_tokens`` of ``{side}_logprob_sum``, the second source of a log-prob family member when the data has both
+    (e.g. ``completion_bpt`` filling the rows of ``completion_ppl`` where ``completion_logprob_mean`` is missing);
+    None for the one-source signals."""
+    from scorio_core.rubric.signals import _LOGPROB_FORMULAS
+
+    side, _, target = name.partition("_")
+    if side in ("prompt", "completion") and target in _LOGPROB_FORMULAS:
+        sources = [f"{side}_{s}" for s in _LOGPROB_FORMULAS[target] if f"{side}_{s}" in kinds]
+        return sources[1] if len(sources) == 2 else None
     if name == "token_ratio":
         return "max_tokens" if "max_tokens" in kinds else None
     if name.endswith("_logprob_sum"):

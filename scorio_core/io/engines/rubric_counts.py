@@ -260,8 +260,8 @@ def load_category_counts(
         other = {s: second_source(s, kinds) for s in computed}  # max_tokens of token_ratio, tokens of *_logprob_sum
         kinds = {**kinds, **{s: "number" for s in computed}}
         raw = list(dict.fromkeys([*computed.values(), *(c for c in other.values() if c is not None)]))
-        if numpy_functions(computed):  # exp/log of the log-prob family: numpy's own, as the pandas engine computes them
-            register_numpy_functions(con, numpy_functions(computed))
+        if numpy_functions(computed, other):  # exp/log of the log-prob family: numpy's own, as pandas computes them
+            register_numpy_functions(con, numpy_functions(computed, other))
         sources = [c for c in raw if c not in present]
         if sources:
             exprs.update(_column_plan(con, groups, guesses, set(sources))[1])
@@ -270,8 +270,8 @@ def load_category_counts(
         for gi, (text, p, _, _) in enumerate(selects):
             if not text.startswith("SELECT "):
                 raise EngineUnsupported("the DuckDB relation has an unexpected shape; use --engine pandas.")
-            sql = {s: (derived_expr(s, computed[s], exprs[computed[s]][gi], other[s] and exprs[other[s]][gi], limit)
-                       if s in computed else exprs[s][gi]) for s in present}
+            sql = {s: (derived_expr(s, computed[s], exprs[computed[s]][gi], other[s] and exprs[other[s]][gi], limit,
+                                    other[s]) if s in computed else exprs[s][gi]) for s in present}
             sql.update({c: exprs[c][gi] for c in sources})
             extra = [f"{sql[s] if sql[s] is not None else 'NULL'} AS {quote_ident(alias[s])}" for s in present + sources]
             extra = [e if not e.startswith("NULL ") else
@@ -291,11 +291,12 @@ def load_category_counts(
         scoped, scoped_params = ((canon, params) if task is None else
                                  (f"SELECT * FROM ({canon}) AS __scope WHERE task = ?", [*params, str(task)]))
         try:
-            if numpy_functions(computed):  # a numpy UDF costs ~0.14 s per 10^6 values in each of the four passes
+            if numpy_functions(computed, other):  # a numpy UDF costs ~0.14 s per 10^6 values in each of the four passes
                 con.execute(f"CREATE TEMP TABLE __scoped AS SELECT * FROM ({scoped})", scoped_params)
                 scoped, scoped_params = "SELECT * FROM __scoped", []
-            task_notes, absent = (derived_task_notes(con, scoped, scoped_params, computed, {c: quote_ident(alias[c]) for c in
-                                                         raw}, signal_sql, derive_notes, limit) if computed else ({}, {}))
+            raw_sql = {c: quote_ident(alias[c]) for c in raw}
+            task_notes, absent = (derived_task_notes(con, scoped, scoped_params, computed, raw_sql, signal_sql, derive_notes,
+                                                     limit, other) if computed else ({}, {}))
             pct = (percentile_thresholds(con, scoped, scoped_params, schema, signal_sql, bound.table.kind, constants)
                    if set(schema.threshold_order) - set(constants) else None)
             rub = compile_rubric(schema, signal_sql, bound.table.kind, thresholds, per_task=pct and pct.columns)

@@ -208,8 +208,9 @@ def load_category_counts_spark(
     mt = F.col(_alias("max_tokens")) if "token_ratio" in computed and "max_tokens" in kinds else None
     kinds = {**kinds, **{s: "number" for s in computed}}
     canon = inp.canon
+    second = {s: second_source(s, kinds) for s in family_signals(computed)}  # fills the rows the first leaves missing
     for s in family_signals(computed):  # where pandas fills it (a finite source, a positive perplexity), as numpy does
-        canon = canon.withColumn(_alias(s), _family_column(s, computed[s], F.col(_alias(computed[s]))))
+        canon = canon.withColumn(_alias(s), _family_column(s, [c for c in (computed[s], second[s]) if c]))
     for s in [s for s in computed if s.endswith("_logprob_sum")]:  # mean * tokens: one IEEE multiplication
         tokens = F.col(_alias(second_source(s, kinds))).cast("double")
         canon = canon.withColumn(_alias(s), F.col(_alias(computed[s])).cast("double") * tokens)
@@ -231,7 +232,7 @@ def load_category_counts_spark(
         coded, pct = (canon if task is None else canon.filter(F.col("task") == F.lit(str(task)))), None
         task_notes, absent = {}, {}
         if computed:
-            coded, task_notes, absent = _derive(coded, computed, derive_notes, mt, limit)
+            coded, task_notes, absent = _derive(coded, computed, derive_notes, mt, limit, second)
         if set(schema.threshold_order) - set(constants):  # percentiles of the data: per-task columns joined by task
             coded, pct = percentile_thresholds_spark(coded, schema, signal_cols, bound.table.kind, constants)
         rub = compile_rubric(schema, signal_cols, bound.table.kind, thresholds, backend=SparkColumns(),
@@ -263,34 +264,51 @@ def _numpy_udf(name: str):
     return pandas_udf(apply, "double")
 
 
-def _family_column(name: str, source: str, x):
-    """A log-prob family member from its one source column (the Spark form of DuckDB's ``derived_expr``)."""
+def _family_when(name: str, source: str):
+    """(where pandas fills the family member ``name`` from ``source``, the value there) as Spark columns (the Spark
+    form of DuckDB's ``derived_expr``)."""
     from pyspark.sql import functions as F
 
-    pair = family_pair(name, source)
+    x = F.col(_alias(source))
     finite = F.abs(x) < F.lit(math.inf)  # numbers reach Spark with NaN as NULL
     ln2 = F.lit(math.log(2.0))
-    return {("bpt", "logprob_mean"): lambda: F.when(finite, -x / ln2),
-            ("logprob_mean", "bpt"): lambda: F.when(finite, -x * ln2),
-            ("ppl", "logprob_mean"): lambda: F.when(finite, _numpy_udf("exp")(-x)),
-            ("ppl", "bpt"): lambda: F.when(finite, _numpy_udf("exp2")(x)),
-            ("bpt", "ppl"): lambda: F.when(finite & (x > 0), _numpy_udf("log2")(x)),
-            ("logprob_mean", "ppl"): lambda: F.when(finite & (x > 0), -_numpy_udf("log")(x))}[pair]()
+    return {("bpt", "logprob_mean"): lambda: (finite, -x / ln2),
+            ("logprob_mean", "bpt"): lambda: (finite, -x * ln2),
+            ("ppl", "logprob_mean"): lambda: (finite, _numpy_udf("exp")(-x)),
+            ("ppl", "bpt"): lambda: (finite, _numpy_udf("exp2")(x)),
+            ("bpt", "ppl"): lambda: (finite & (x > 0), _numpy_udf("log2")(x)),
+            ("logprob_mean", "ppl"): lambda: (finite & (x > 0), -_numpy_udf("log")(x))}[family_pair(name, source)]()
 
 
-def _derive(scoped, computed, notes, mt, limit):
+def _family_column(name: str, sources: list):
+    """A log-prob family member from its source columns, the second filling the rows the first leaves missing."""
+    from pyspark.sql import functions as F
+
+    (cond, value), *rest = [_family_when(name, c) for c in sources]
+    column = F.when(cond, value)
+    for cond, value in rest:
+        column = column.when(cond, value)
+    return column
+
+
+def _derive(scoped, computed, notes, mt, limit, second):
     """Count what the derivation notes report per task (one groupBy over the attempts in scope), then add
     ``repeated_pattern`` (0 where ``finish_reason`` is one of the stop values Python found, a literal list)."""
     from pyspark.sql import functions as F
 
     value = F.col(_alias("finish_reason")) if "repeated_pattern" in computed else F.lit(None).cast("string")
-    counts = [F.count(F.col(_alias(s))) for s in family_signals(computed)]
+    counts = []
+    for s in family_signals(computed):  # rows filled; from the second source: rows the first leaves missing
+        counts.append(F.count(F.col(_alias(s))))
+        if second.get(s):
+            first, then = _family_when(s, computed[s])[0], _family_when(s, second[s])[0]
+            counts.append(F.count(F.when(F.coalesce(first, F.lit(False)) == F.lit(False), F.when(then, 1))))
     if "token_ratio" in computed:
         good, bad = ((F.abs(mt) < F.lit(math.inf)) & (mt > 0), (F.abs(mt) < F.lit(math.inf)) & (mt <= 0)) if mt is not None \
             else (F.lit(False), F.lit(False))
         counts += [F.count(F.when(good, 1)), F.count(F.when(bad, 1)), F.count(F.col(_alias("token_ratio")))]
     rows = scoped.groupBy(F.col("task"), value.alias("__v")).agg(F.count(F.lit(1)), *counts).collect()
-    stops, task_notes, absent = notes_from_counts(rows, computed, notes, limit)
+    stops, task_notes, absent = notes_from_counts(rows, computed, notes, limit, second)
     if "repeated_pattern" in computed:
         src = F.col(_alias("finish_reason"))
         stop = src.isin(stops) if stops else F.lit(False)
