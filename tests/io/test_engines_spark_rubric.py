@@ -190,12 +190,14 @@ def test_spark_logprob_family_and_sums_equal_duckdb(tmp_path, spark):
     ppl = _frame(10).drop(columns="fr").rename(columns={"x": "completion_ppl"})
     ppl.loc[::6, "completion_ppl"] = 0.0
     ppl.loc[::11, "completion_ppl"] = -2.0
+    ppl.loc[ppl["task"] == "u", "completion_ppl"] = np.nan  # nothing to derive from: the notes name the one source
     ppl.to_parquet(tmp_path / "p.parquet", index=False)
     schema = Schema("P", [Category("a", "completion_bpt >= tau", 1), Category("b", "completion_logprob_mean > -0.5", 0.5),
                           Category("c", "is_correct >= 0.5", 0)], [], [Threshold("tau", percentile=30, of="completion_bpt")])
     got = load_category_counts_spark(str(tmp_path / "p.parquet"), schema, spark=spark, hash_files=False)
     _same(got, load_category_counts(str(tmp_path / "p.parquet"), schema, hash_files=False))
     assert any(n.startswith("completion_bpt = log2 ppl from completion_ppl on") for n in got.task_notes["t"])
+    assert "completion_bpt not derived: completion_ppl are all missing." in got.task_notes["u"]
     # two sources: completion_bpt from the mean log-prob, then from the perplexity where the mean is missing
     lp = -rng.gamma(2.0, 0.5, len(ppl))
     lp[::3] = np.nan

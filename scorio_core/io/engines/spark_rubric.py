@@ -206,9 +206,10 @@ def load_category_counts_spark(
                                     "--engine duckdb or pandas.", source=typed_only[s])
     bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "Spark", derive=True, max_tokens=limit)
     mt = F.col(_alias("max_tokens")) if "token_ratio" in computed and "max_tokens" in kinds else None
+    # a second data column fills the rows the first leaves missing (never a signal computed here)
+    second = {s: second_source(s, kinds) for s in family_signals(computed)}
     kinds = {**kinds, **{s: "number" for s in computed}}
     canon = inp.canon
-    second = {s: second_source(s, kinds) for s in family_signals(computed)}  # fills the rows the first leaves missing
     for s in family_signals(computed):  # where pandas fills it (a finite source, a positive perplexity), as numpy does
         canon = canon.withColumn(_alias(s), _family_column(s, [c for c in (computed[s], second[s]) if c]))
     for s in [s for s in computed if s.endswith("_logprob_sum")]:  # mean * tokens: one IEEE multiplication
