@@ -121,7 +121,9 @@ def test_not_ready_data_is_refused_not_dropped(tmp_path):
     (tmp_path / "dup.csv").write_text("model,question,trial,correct\nm1,q1,0,1\nm1,q1,0,0\nm1,q1,1,1\n")
     (tmp_path / "soft.csv").write_text("model,question,trial,score\nm1,q1,0,0.5\nm1,q1,1,1\n")
     (tmp_path / "gap.csv").write_text("model,question,trial,correct\nm1,q1,0,1\nm1,q1,1,\n")
-    for name in ("dup.csv", "soft.csv", "gap.csv"):
+    # a cell with no outcome at all (count_if gives NULL there, not 0)
+    (tmp_path / "void.csv").write_text("model,question,trial,correct\nm1,q1,0,\nm1,q1,1,\nm1,q2,0,1\nm1,q2,1,0\n")
+    for name in ("dup.csv", "soft.csv", "gap.csv", "void.csv"):
         with pytest.raises(NotReadyError) as info:
             load_counts(tmp_path / name)
         assert info.value.blocking == io.load(tmp_path / name).report.blocking

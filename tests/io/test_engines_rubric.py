@@ -116,6 +116,16 @@ _EDGES = [0.0, -0.0, 1e-320, -1e-320, 709.78, -709.78, 745.2, -1075.0, 1024.0, 5
           -np.inf, 1e308, -1e308, 0.6931471805599453]
 
 
+def test_sql_family_translates_every_pandas_formula():
+    # a formula added to the pandas engine without its SQL translation (or a test pair) would go untested
+    from scorio_core.io.engines.rubric_derived import _FAMILY_SQL, family_pair
+    from scorio_core.rubric.signals import _LOGPROB_FORMULAS
+
+    pandas_pairs = {(target, source) for target, sources in _LOGPROB_FORMULAS.items() for source in sources}
+    assert set(_FAMILY_SQL) == pandas_pairs
+    assert {family_pair(name, source) for name, source in _FAMILY} == pandas_pairs
+
+
 @pytest.mark.parametrize("pair", _FAMILY)
 def test_logprob_family_edge_values_bit_identical_to_pandas(pair):
     # zero, negative and subnormal perplexities, overflowing exponentials, non-finite sources, and 10^4 ordinary values

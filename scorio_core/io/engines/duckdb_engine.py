@@ -142,8 +142,10 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
                              params).fetchone()
         lo, hi = (int(lo), int(hi)) if lo is not None else (0, 0)
         if hi - lo < _MAX_SPAN:
-            span_sql = (", bitstring_agg(trial, ?, ?) FILTER (WHERE trial BETWEEN ? AND ?) AS bits, "
-                        "count(*) FILTER (WHERE trial < ? OR trial > ?) AS out_t")
+            # trials outside the range are clamped into it (a FILTER costs ~2x here): they are counted in out_t and,
+            # if there are any, the bitmaps are not used
+            span_sql = (", bitstring_agg(least(greatest(trial, ?), ?), ?, ?) AS bits, "
+                        "count_if(trial < ? OR trial > ?) AS out_t")
             span_params = [lo, hi] * 3
     # one pass: per (file, cell) tallies; the per-file rows and the per-cell counts both come from it
     # (one input file: no file key, which saves hashing the file name of every row)
@@ -151,15 +153,15 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
     single = len(paths) == 1
     con.execute(
         f"CREATE TEMP TABLE __by_file AS SELECT {'' if single else 'file, '}model, task, question_id, count(*) AS n, "
-        f"count(*) FILTER (WHERE o = 1) AS c, count(*) FILTER (WHERE o = 0) AS z, "
-        f"count(*) FILTER (WHERE bad_t) AS bad_t, count(*) FILTER (WHERE bad_o) AS bad_o{span_sql} "
-        f"FROM ({canon}) GROUP BY ALL",
+        f"count_if(o = 1) AS c, count_if(o = 0) AS z, count_if(bad_t) AS bad_t, count_if(bad_o) AS bad_o{span_sql} "
+        f"FROM ({canon}) GROUP BY ALL",  # count_if: 1.7x faster than count(*) FILTER; NULL, not 0, where every o is NULL
         span_params + params,
     )
-    distinct = ", bit_count(bit_or(bits)) AS d, sum(out_t)::BIGINT AS out_t" if span_sql else ""
+    total = "coalesce(sum({0}), 0)::BIGINT AS {0}".format
+    distinct = f", bit_count(bit_or(bits)) AS d, {total('out_t')}" if span_sql else ""
     cells = con.execute(
-        f"SELECT model, task, question_id, sum(n)::BIGINT AS n_trials, sum(c)::BIGINT AS n_correct, sum(z)::BIGINT AS z, "
-        f"sum(bad_t)::BIGINT AS bad_t, sum(bad_o)::BIGINT AS bad_o{distinct} FROM __by_file GROUP BY ALL"
+        f"SELECT model, task, question_id, sum(n)::BIGINT AS n_trials, coalesce(sum(c), 0)::BIGINT AS n_correct, "
+        f"{total('z')}, {total('bad_t')}, {total('bad_o')}{distinct} FROM __by_file GROUP BY ALL"
     ).fetchnumpy()
     if single:
         per_file = {paths[0]: int(np.asarray(cells["n_trials"]).sum())}

@@ -43,7 +43,7 @@ def sql_derivations(kinds: Mapping[str, str], max_tokens: float | None = None) -
 
     ``repeated_pattern`` from a text ``finish_reason`` (stop values classified in Python by
     :func:`~scorio_core.rubric.signals.is_stop_reason`); ``{side}_bpt = -{side}_logprob_mean / ln 2`` (one correctly
-    rounded division, bit-identical) where no perplexity column would fill rows the mean log-prob leaves missing;
+    rounded division, bit-identical; with a perplexity column, ``log2`` of it fills the rows the mean leaves missing);
     ``token_ratio = completion_tokens / max_tokens`` (one division) with a numeric ``max_tokens`` column and/or the
     ``max_tokens`` argument; every member of the log-prob family (``{side}_bpt``, ``_logprob_mean``,
     ``_ppl``) the pandas engine derives from numeric source columns (from one; or from two, the second filling the rows

@@ -204,8 +204,8 @@ def load_category_counts(
     Raises
     ------
     EngineUnsupported
-        Derived signals other than ``repeated_pattern``, ``*_bpt`` and ``token_ratio``
-        (:mod:`~scorio_core.io.engines.rubric_derived`), unknown names, type errors, count tables,
+        A signal derived from another derived signal (e.g. ``*_logprob_sum`` from a mean log-prob
+        derived from ``*_bpt``; :mod:`~scorio_core.io.engines.rubric_derived`), unknown names, type errors, count tables,
         columns whose pandas type is not predictable (message says which).
     NotReadyError
         Duplicate keys, non-binary or missing outcomes (as :func:`load_counts`).
@@ -257,7 +257,8 @@ def load_category_counts(
         # kinds of every pandas column, then SQL of the columns the schema reads (or derives signals from)
         kinds, exprs = _column_plan(con, groups, guesses, set(schema.signals) - {"is_correct"})
         bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "DuckDB", derive=True, max_tokens=limit)
-        other = {s: second_source(s, kinds) for s in computed}  # max_tokens of token_ratio, tokens of *_logprob_sum
+        # max_tokens of token_ratio, tokens of *_logprob_sum, a log-prob family member's second source
+        other = {s: second_source(s, kinds) for s in computed}
         kinds = {**kinds, **{s: "number" for s in computed}}
         raw = list(dict.fromkeys([*computed.values(), *(c for c in other.values() if c is not None)]))
         if numpy_functions(computed, other):  # exp/log of the log-prob family: numpy's own, as pandas computes them
@@ -353,12 +354,12 @@ def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, sign
     flagged = head + _Frag(f"{tail_cols} FROM ({canon}) AS c{join}", list(params))
     partial = []  # per (cell, pattern); summed per cell and per task below
     for j, s in enumerate(present):
-        partial.append(f"count(*) FILTER (WHERE {quote_ident('__m_' + s)}) AS __cm{j}")
+        partial.append(f"coalesce(count_if({quote_ident('__m_' + s)}), 0) AS __cm{j}")  # count_if: faster than FILTER
         if kinds[s] != "number":
-            partial.append(f"count(*) FILTER (WHERE {quote_ident('__pr_' + s)}) AS __cp{j}")
+            partial.append(f"coalesce(count_if({quote_ident('__pr_' + s)}), 0) AS __cp{j}")
     keys = ", ".join(f"__p{w}" for w in range(words))
     grouped = _Frag(f"CREATE TEMP TABLE __groups AS SELECT task, model, question_id, {keys}, count(*)::BIGINT AS n, "
-                    f"count(*) FILTER (WHERE o = 1) AS nc, min(first) AS first, {', '.join(partial + ['0 AS __none'])} "
+                    f"coalesce(count_if(o = 1), 0) AS nc, min(first) AS first, {', '.join(partial + ['0 AS __none'])} "
                     "FROM (") + flagged + _Frag(f") GROUP BY task, model, question_id, {keys}")
     con.execute(grouped.text, grouped.params)
 
