@@ -13,7 +13,8 @@ from dashboard.quality import blocking_notice
 from dashboard.sidebar import page_context
 from dashboard.tables import disagreement_display
 from dashboard.text import md
-from scorio_core.ranking.compare import ASSUMPTION, difference_density, difference_posterior, outcome_counts
+from scorio_core.ranking.compare import difference_density, outcome_counts
+from scorio_core.ranking.paired import scoped_difference
 from scorio_core.report.verdict import format_probability
 from scorio_core.uncertainty import PRIOR_LABELS
 
@@ -58,15 +59,27 @@ if model_a == model_b:
     st.warning("Choose two different models.", icon=":material/compare_arrows:")
     st.stop()
 
-row_a = board[board["model"] == model_a].iloc[0]
-row_b = board[board["model"] == model_b].iloc[0]
-diff = difference_posterior(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], ctx.confidence)
+fixed = board
+if ctx.scope != "questions-fixed":  # the paired difference starts from the questions-fixed posteriors
+    with user_errors("the comparison"):
+        fixed = leaderboard_table(
+            ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
+            rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id,
+            _prior=active.prior, prior=ctx.prior, scope="questions-fixed",
+        )
+row_a = fixed[fixed["model"] == model_a].iloc[0]
+row_b = fixed[fixed["model"] == model_b].iloc[0]
+table = disagreements(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b, active.rubric_id, active.categorization)
+diff, assumption = scoped_difference(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], table["diff"].to_numpy(),
+                                     scope=ctx.scope, confidence=ctx.confidence)
 pct = f"{ctx.confidence:.0%}"
 
 st.subheader("Posterior of the difference", divider="gray")
 m1, m2, m3, m4 = st.columns([1, 0.9, 1.7, 1])
 m1.metric("Mean A - B", f"{diff.mean:+.3f}", help="Posterior mean of the Bayes@N difference mu_A - mu_B.", border=True)
-m2.metric("sd", f"{diff.sd:.3f}", help="Posterior sd of the difference, sqrt(sigma_A^2 + sigma_B^2).", border=True)
+m2.metric("sd", f"{diff.sd:.3f}", border=True,
+          help="Posterior sd of the difference: sqrt(sigma_A^2 + sigma_B^2) with questions fixed; paired over the "
+               "questions both answered when questions are a sample (the assumption below says which).")
 m3.metric(f"{pct} interval", f"{diff.lo:+.2f} to {diff.hi:+.2f}", border=True,
           help=f"Central {pct} credible interval of mu_A - mu_B: [{diff.lo:+.4f}, {diff.hi:+.4f}].")
 m4.metric("P(A > B) = rho", format_probability(diff.rho), help="Ranking confidence, section 2.5.", border=True)
@@ -82,10 +95,9 @@ else:
 x, density = difference_density(diff)
 st.plotly_chart(difference_plot(x, density, mean=diff.mean, lo=diff.lo, hi=diff.hi, rho=diff.rho, name_a=model_a,
                                 name_b=model_b, confidence=ctx.confidence), width="stretch")
-st.caption(f"Assumption: {ASSUMPTION}.")
+st.caption(f"Assumption: {md(assumption)}.")
 
 st.subheader("Where they disagree", divider="gray")
-table = disagreements(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b, active.rubric_id, active.categorization)
 counts = outcome_counts(table)
 cols = st.columns(4)
 cols[0].metric("Only A solves", counts["only A solves"], border=True, help=f"A: {model_a}. 'Solves' = at least one correct trial.")

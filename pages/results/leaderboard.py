@@ -161,6 +161,9 @@ with tabs[1]:
         st.caption(
             f"Each cell is the posterior probability that the row model's {spec.label} is higher than the column model's "
             f"(normal approximation, section 2.5); bold values reach {ctx.confidence:.0%}. Rows and columns are sorted by mean."
+            + (" With questions sampled, each cell combines the two models' own intervals as if independent: they answered "
+               "the same questions, so this overstates the uncertainty (conservative), and so do the CI-tie ranks. The "
+               "Compare page pairs two models over their common questions." if ctx.scope != "questions-fixed" else "")
         )
     elif tabs[1].open:
         st.info("Pairwise comparisons need at least two scored models.")

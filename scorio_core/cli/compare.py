@@ -10,7 +10,7 @@ JSON output (``--output json``) is an object::
 
     {"models": [A, B], "task": ..., "settings": {...},
      "a": {leaderboard row of A}, "b": {...},
-     "difference": {"mean", "sd", "lo", "hi", "rho", "z", "confidence", "assumption"},
+     "difference": {"mean", "sd", "lo", "hi", "rho", "z", "confidence", "scope", "assumption"},
      "outcomes": {"only A solves": n, "only B solves": n, ...},
      "questions": [{"question", "outcome", "n_a", "correct_a", "rate_a", "score_a", "n_b", ...}, ...],
      "trials_needed": {"n_needed", "n_power", "n_power_range": [lo, hi], "power", "range_level",
@@ -23,7 +23,9 @@ the models with probability ``power`` (0.8) if the difference is as estimated, a
 difference (null: not reached).
 
 The metric is Bayes@N (under ``--schema`` when given): the difference, rho and the trials
-needed all use its posterior (paper sections 2.5 and Appendix D).
+needed all use its posterior (paper sections 2.5 and Appendix D). With ``--scope questions-sampled``
+the difference is paired over the questions both models answered (Miller 2024,
+:func:`scorio_core.ranking.paired.scoped_difference`); ``difference.assumption`` says which form ran.
 """
 
 from __future__ import annotations
@@ -57,9 +59,16 @@ def register(subparsers) -> None:
 
 
 def compare_report(outcomes, table, model_a: str, model_b: str, confidence: float, prior_counts=None,
-                   curve: bool = False, prior: str = "uniform") -> dict:
-    """The JSON-ready comparison of two models (what ``compare --output json`` prints)."""
-    from scorio_core.ranking.compare import ASSUMPTION, difference_posterior, disagreement_table, outcome_counts
+                   curve: bool = False, prior: str = "uniform", scope: str = "questions-fixed",
+                   fixed_table=None) -> dict:
+    """The JSON-ready comparison of two models (what ``compare --output json`` prints).
+
+    ``table`` is the leaderboard under ``scope`` (the models' rows ``a``, ``b``); the difference
+    is :func:`scorio_core.ranking.paired.scoped_difference` of the questions-fixed posteriors
+    (``fixed_table``, needed with ``scope="questions-sampled"``; ``table`` itself otherwise).
+    """
+    from scorio_core.ranking.compare import disagreement_table, outcome_counts
+    from scorio_core.ranking.paired import scoped_difference
     from scorio_core.errors import InputError
     from scorio_core.ranking.separation import trials_meaning, trials_needed
     from scorio_core.uncertainty import projection_alpha
@@ -69,8 +78,13 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
         if m not in rows:
             raise InputError(f"model {m!r} is not in the data; models: {', '.join(list(rows)[:20])}.")
     a, b = rows[model_a], rows[model_b]
-    diff = difference_posterior(a["mu"], a["sigma"], b["mu"], b["sigma"], confidence)
     questions = disagreement_table(outcomes, model_a, model_b)
+    fixed = {str(r["model"]): r for r in (table if fixed_table is None else fixed_table).to_dict(orient="records")}
+    if scope != "questions-fixed" and fixed_table is None:
+        raise ValueError("compare_report needs the questions-fixed leaderboard (fixed_table) for a sampled scope.")
+    fa, fb = fixed[model_a], fixed[model_b]
+    diff, assumption = scoped_difference(fa["mu"], fa["sigma"], fb["mu"], fb["sigma"], questions["diff"].to_numpy(),
+                                         scope=scope, confidence=confidence)
     rubric = outcomes.rubric
     ia, ib = rubric.models.index(model_a), rubric.models.index(model_b)
     pa = None if prior_counts is None else prior_counts[ia]
@@ -102,7 +116,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
         "task": outcomes.task,
         "a": a,
         "b": b,
-        "difference": {**diff._asdict(), "assumption": ASSUMPTION},
+        "difference": {**diff._asdict(), "scope": scope, "assumption": assumption},
         "outcomes": outcome_counts(questions),
         "questions": questions.to_dict(orient="records"),
         "trials_needed": trials,
@@ -122,13 +136,19 @@ def run(args: argparse.Namespace) -> int:
     schema, frozen = load_schema_args(args)
     dataset = load_dataset(args)
     task = resolve_task(dataset, args.task)
+    scope = args.scope or "questions-fixed"
+    settings = {"metric": "bayes", "confidence": confidence, "prior": args.prior or "empirical-bayes"}
     outcomes, table, _ = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens,
-                                 metric="bayes", confidence=confidence, prior=args.prior or "empirical-bayes",
-                                 scope=args.scope or "questions-fixed")
+                                 scope=scope, **settings)
+    fixed_table = None
+    if scope != "questions-fixed":  # the paired difference starts from the questions-fixed posteriors
+        from scorio_core.analysis import leaderboard
+
+        fixed_table = leaderboard(outcomes, scope="questions-fixed", **settings)
     report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve,
-                            prior=args.prior or "empirical-bayes")
+                            prior=args.prior or "empirical-bayes", scope=scope, fixed_table=fixed_table)
     report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary",
-                          "prior": args.prior or "empirical-bayes", "scope": args.scope or "questions-fixed"}
+                          "prior": args.prior or "empirical-bayes", "scope": scope}
     if args.output == "json":
         emit_json(report)
         return 0
@@ -137,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{model_a} vs {model_b} ({task}), Bayes@N")
     print(f"  difference {d['mean']:+.4f} (sd {d['sd']:.4f}), {confidence:.0%} credible interval "
           f"[{d['lo']:+.4f}, {d['hi']:+.4f}], P({model_a} > {model_b}) = {d['rho']:.4f}")
+    print(f"  assumption: {d['assumption']}")
     print(f"  trials per question: {t['meaning']}")
     print("  " + ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items() if v))
     emit_rows(report["questions"], ["question", "outcome", "n_a", "correct_a", "n_b", "correct_b", "diff"], "table")

@@ -107,7 +107,8 @@ def _finite(value: object, name: str) -> float:
     return float(real_vector([value], name)[0])  # the shared check: finite, real
 
 
-def difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence: float = 0.95) -> DifferencePosterior:
+def difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence: float = 0.95, *,
+                         sd: float | None = None) -> DifferencePosterior:
     r"""Posterior of the difference between two models' metrics.
 
     Parameters
@@ -118,6 +119,9 @@ def difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence: float = 0.95)
         Same for model B. ``sigma >= 0``.
     confidence : float, default 0.95
         Credibility of the central interval, in (0, 1).
+    sd : float, optional
+        The difference's standard deviation when it is not ``sqrt(sigma_a^2 + sigma_b^2)``
+        (the paired form of :func:`scorio_core.ranking.paired.scoped_difference`); ``>= 0``.
 
     Returns
     -------
@@ -128,7 +132,7 @@ def difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence: float = 0.95)
     TypeError
         Non-numeric input.
     ValueError
-        NaN/infinite values, negative sigma, confidence outside (0, 1).
+        NaN/infinite values, negative sigma or sd, confidence outside (0, 1).
 
     Notes
     -----
@@ -155,9 +159,15 @@ def difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence: float = 0.95)
         raise ValueError(f"sigma_a and sigma_b must be >= 0; got {sa} and {sb}.")
     confidence = check_confidence(confidence)
     mean = ma - mb
-    sd = math.hypot(sa, sb)
+    if sd is None:
+        sd = math.hypot(sa, sb)
+        rho = float(pairwise_confidence([ma, mb], [sa, sb])[0, 1])
+    else:
+        sd = _finite(sd, "sd")
+        if sd < 0:
+            raise ValueError(f"sd must be >= 0; got {sd}.")
+        rho = float(pairwise_confidence([mean, 0.0], [sd, 0.0])[0, 1])  # the same normal P(Delta > 0)
     half = z_two_sided(confidence) * sd
-    rho = float(pairwise_confidence([ma, mb], [sa, sb])[0, 1])
     if sd > 0:
         z = mean / sd
     else:

@@ -95,3 +95,20 @@ def test_a_question_opens_its_attempts(sim_app):
     data = io.load([str(p) for p in __import__("dashboard.bundled", fromlist=["BUNDLED"]).BUNDLED["paper-simulation"].paths])
     rows = data.attempts[(data.attempts["model"] == a) & (data.attempts["question_id"] == questions[1])]
     assert attempts.loc[attempts["model"] == a, "is_correct"].sum() == rows["is_correct"].sum()
+
+
+def test_sampled_scope_pairs_the_difference(app):
+    from scorio_core.ranking.compare import disagreement_table
+    from scorio_core.ranking.paired import scoped_difference
+
+    app.switch_page(COMPARE).run()
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    no_exception(app)
+    outcomes = outcomes_for(io.load([str(ROOT / "data" / "matharena_aime_2025_I_counts.csv")]))
+    table = leaderboard(outcomes).set_index("model")  # questions fixed: where the paired difference starts
+    a, b = table.loc["o3-mini (high)"], table.loc["o1 (medium)"]
+    diffs = disagreement_table(outcomes, "o3-mini (high)", "o1 (medium)")["diff"].to_numpy()
+    d, _ = scoped_difference(a["mu"], a["sigma"], b["mu"], b["sigma"], diffs, scope="questions-sampled")
+    metrics = [m.value for m in app.main.metric]
+    assert metrics[1] == f"{d.sd:.3f}" == "0.052" and metrics[2] == f"{d.lo:+.2f} to {d.hi:+.2f}"
+    assert any("paired over the 15 questions both models answered" in shown(c.value) for c in app.main.caption)

@@ -167,8 +167,8 @@ def auto_engine(paths, format: str | None = None, threshold: int = AUTO_THRESHOL
     DuckDB when every input is a CSV/TSV/Parquet/JSONL table (by suffix or ``format``) and
     the files together hold at least ``threshold`` bytes or their Parquet footers at least
     ``rows`` rows (default :data:`AUTO_THRESHOLD_ROWS`), or a glob names them; pandas
-    otherwise (small files, folders, lm-eval / Inspect / HELM / NPZ / JSON inputs). JSONL files are sniffed so lm-eval and scorio per-attempt
-    JSONL stay with pandas.
+    otherwise (small files, folders, lm-eval / Inspect / HELM / NPZ / JSON inputs). JSONL
+    files are sniffed so lm-eval and scorio per-attempt JSONL stay with pandas.
 
     Returns
     -------

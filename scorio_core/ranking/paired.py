@@ -1,0 +1,98 @@
+"""Two models' difference under an interval scope: paired over questions when they are a sample.
+
+Under ``questions-fixed`` (the paper's estimand) the two models' posteriors are independent
+given the questions, so ``Var(mu_A - mu_B) = sigma_A^2 + sigma_B^2``
+(:func:`~scorio_core.ranking.compare.difference_posterior`). Under ``questions-sampled`` the
+models answered the same draw of questions, and their per-question scores are correlated (a
+hard question is hard for every model): the difference must be paired (Miller 2024,
+arXiv:2411.00640; docs/metrics.md). Combining the two models' own questions-sampled
+intervals as if independent overstates the sd by the covariance term.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite, difference_posterior
+from scorio_core.uncertainty.posterior import check_scope
+
+__all__ = ["scoped_difference", "SAMPLED_ASSUMPTION", "UNPAIRED_ASSUMPTION"]
+
+#: What the paired difference under the questions-sampled scope assumes ({m}: questions both models answered).
+SAMPLED_ASSUMPTION = (
+    "questions are a sample from a larger pool; the difference is paired over the {m} questions both models answered "
+    "(a hard question is hard for both): sd = max(sqrt(sigma_A^2 + sigma_B^2) with questions fixed, sd of the "
+    "per-question score differences / sqrt({m})) (Miller 2024, arXiv:2411.00640), never narrower than with questions "
+    "fixed; interval and P(A > B) use the normal approximation of section 2.5"
+)
+#: ... and when fewer than two questions were answered by both models.
+UNPAIRED_ASSUMPTION = (
+    "questions sampled from a larger pool, but fewer than two questions were answered by both models, so the "
+    "question-sampling variance of the difference cannot be estimated: the interval covers trial noise only "
+    "(questions fixed), Var(mu_A - mu_B) = sigma_A^2 + sigma_B^2; more common questions would answer it"
+)
+
+
+def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: str = "questions-fixed",
+                      confidence: float = 0.95) -> tuple[DifferencePosterior, str]:
+    r"""Posterior of ``mu_A - mu_B`` under an interval scope, and the assumption it rests on.
+
+    Parameters
+    ----------
+    mu_a, sigma_a, mu_b, sigma_b : float
+        Each model's posterior mean and its standard deviation **with questions fixed**
+        (the leaderboard's ``mu``, ``sigma`` under ``scope="questions-fixed"``).
+    question_diffs : array-like of float, shape (M,)
+        Per-question score differences ``score_A - score_B`` (the ``diff`` column of
+        :func:`~scorio_core.ranking.compare.disagreement_table`); NaN where a model did not answer the question.
+    scope : {"questions-fixed", "questions-sampled"}
+        ``questions-fixed``: :func:`~scorio_core.ranking.compare.difference_posterior` of the two posteriors, which are
+        independent given the questions. ``questions-sampled``: the difference is paired
+        over the ``m`` questions both models answered, ``sd = max(sqrt(sigma_A^2 + sigma_B^2),
+        sd(d) / sqrt(m))`` with ``d`` the per-question differences (sample sd, ``ddof=1``):
+        the per-model rule of :func:`scorio_core.uncertainty.posterior_summary` applied to the
+        difference. Hard questions are hard for every model, so the paired sd is smaller than
+        the unpaired ``sqrt(SE_A^2 + SE_B^2)`` by the covariance term. With ``m < 2`` the
+        question-sampling variance cannot be estimated and the questions-fixed sd is used
+        (as ``posterior_summary`` does for one question), and the assumption says so.
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    posterior : DifferencePosterior
+    assumption : str
+        :data:`ASSUMPTION`, :data:`SAMPLED_ASSUMPTION` (with ``m``) or ``UNPAIRED_ASSUMPTION``.
+
+    Raises
+    ------
+    ValueError
+        Unknown scope; as :func:`~scorio_core.ranking.compare.difference_posterior`.
+
+    References
+    ----------
+    Miller, "Adding Error Bars to Evals", arXiv:2411.00640 (2024), section on paired
+    differences; Hariri et al., "Don't Pass@k", ICLR 2026, section 2.5.
+
+    Examples
+    --------
+    >>> d, _ = scoped_difference(0.5, 0.01, 0.4, 0.01, [0.2, 0.0, 0.1, 0.1], scope="questions-sampled")
+    >>> round(d.sd, 6)   # sd([0.2, 0, 0.1, 0.1]) / 2 = 0.0816497 / 2
+    0.040825
+    """
+    check_scope(scope)
+    if scope == "questions-fixed":
+        return difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence), ASSUMPTION
+    d = np.asarray(question_diffs, dtype=float)
+    if d.ndim != 1:
+        raise ValueError(f"question_diffs must be 1-D; got shape {d.shape}.")
+    d = d[~np.isnan(d)]  # NaN: a question one of the models did not answer
+    if not np.all(np.isfinite(d)):
+        raise ValueError("question_diffs must be finite where not NaN; got infinity.")
+    if d.size < 2:
+        return difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence), UNPAIRED_ASSUMPTION
+    fixed = math.hypot(_finite(sigma_a, "sigma_a"), _finite(sigma_b, "sigma_b"))
+    paired = float(np.std(d, ddof=1)) / math.sqrt(d.size)
+    posterior = difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence, sd=max(fixed, paired))
+    return posterior, SAMPLED_ASSUMPTION.format(m=d.size)
