@@ -14,7 +14,7 @@ from dashboard.sidebar import page_context
 from dashboard.tables import disagreement_display
 from dashboard.text import md
 from scorio_core.ranking.compare import difference_density, outcome_counts
-from scorio_core.ranking.paired import scoped_difference
+from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
 from scorio_core.report.verdict import format_probability
 from scorio_core.uncertainty import PRIOR_LABELS
 
@@ -162,3 +162,11 @@ st.caption(f"z = |mu_A - mu_B| / sqrt(sigma_A^2 + sigma_B^2) with N trials per q
            "projection is conservative.")
 for note in prior_notes:
     st.caption(md(note))
+
+if ctx.scope != "questions-fixed":  # more trials cannot shrink the question-sampling part of the uncertainty
+    st.subheader("Questions needed to separate them", divider="gray")
+    q_needed = questions_needed(diff, table["diff"].to_numpy())
+    if q_needed.m_power is not None:
+        st.info(f"**{q_needed.m_power:,} questions** for {q_needed.power:.0%} power", icon=":material/quiz:")
+    st.caption(md(_sentence(questions_meaning(q_needed))) + " Paired power analysis (Miller 2024): M = (z + "
+               f"Phi^-1(power))^2 s^2 / difference^2 with s = {q_needed.sd_unit:.3f}, the sd of the difference per question.")

@@ -15,7 +15,9 @@ JSON output (``--output json``) is an object::
      "questions": [{"question", "outcome", "n_a", "correct_a", "rate_a", "score_a", "n_b", ...}, ...],
      "trials_needed": {"n_needed", "n_power", "n_power_range": [lo, hi], "power", "range_level",
                        "n_observed", "z_observed", "rho_observed", "z_threshold", "confidence",
-                       "meaning", "assumption", "curve": {"n": [...], "z": [...]} (with --curve)}}
+                       "meaning", "assumption", "curve": {"n": [...], "z": [...]} (with --curve)},
+     "questions_needed": null, or with --scope questions-sampled {"m_needed", "m_power", "m_observed",
+                         "sd_unit", "z_threshold", "confidence", "power", "meaning"}}
 
 ``n_needed`` is the plug-in N (about 50% power); ``n_power`` the N at which a fresh run separates
 the models with probability ``power`` (0.8) if the difference is as estimated, and
@@ -68,7 +70,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     (``fixed_table``, needed with ``scope="questions-sampled"``; ``table`` itself otherwise).
     """
     from scorio_core.ranking.compare import disagreement_table, outcome_counts
-    from scorio_core.ranking.paired import scoped_difference
+    from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
     from scorio_core.errors import InputError
     from scorio_core.ranking.separation import trials_meaning, trials_needed
     from scorio_core.uncertainty import projection_alpha
@@ -111,6 +113,10 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     }
     if curve:
         trials["curve"] = {"n": needed.n, "z": needed.z}
+    questions_block = None
+    if scope != "questions-fixed":
+        q = questions_needed(diff, questions["diff"].to_numpy())
+        questions_block = {**q._asdict(), "meaning": questions_meaning(q)}
     return {
         "models": [model_a, model_b],
         "task": outcomes.task,
@@ -120,6 +126,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
         "outcomes": outcome_counts(questions),
         "questions": questions.to_dict(orient="records"),
         "trials_needed": trials,
+        "questions_needed": questions_block,
     }
 
 
@@ -159,6 +166,8 @@ def run(args: argparse.Namespace) -> int:
           f"[{d['lo']:+.4f}, {d['hi']:+.4f}], P({model_a} > {model_b}) = {d['rho']:.4f}")
     print(f"  assumption: {d['assumption']}")
     print(f"  trials per question: {t['meaning']}")
+    if report["questions_needed"] is not None:
+        print(f"  questions: {report['questions_needed']['meaning']}")
     print("  " + ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items() if v))
     emit_rows(report["questions"], ["question", "outcome", "n_a", "correct_a", "n_b", "correct_b", "diff"], "table")
     return 0

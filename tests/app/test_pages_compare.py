@@ -112,3 +112,13 @@ def test_sampled_scope_pairs_the_difference(app):
     metrics = [m.value for m in app.main.metric]
     assert metrics[1] == f"{d.sd:.3f}" == "0.052" and metrics[2] == f"{d.lo:+.2f} to {d.hi:+.2f}"
     assert any("paired over the 15 questions both models answered" in shown(c.value) for c in app.main.caption)
+
+
+def test_sampled_scope_shows_the_questions_needed(app):
+    app.switch_page(COMPARE).run()
+    assert not any("Questions needed" in s.value for s in app.main.subheader)  # questions fixed: not a question
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    no_exception(app)
+    assert any("Questions needed to separate them" in s.value for s in app.main.subheader)
+    assert any("More trials per question do not shrink the question-sampling part" in shown(c.value)
+               for c in app.main.caption)
