@@ -145,6 +145,9 @@ with tabs[0]:
         labels = " | ".join(dict.fromkeys(scored["interval"])) if len(scored) else ""
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the observed mean score, shown beside the "
                    "prior-based estimate. Colours group models that share a rank with CI ties."
+                   + (" With questions sampled, CI ties compare each model's own interval as if independent: the models "
+                      "answered the same questions, so the ties are conservative; the Compare page pairs two models over "
+                      "their common questions." if ctx.scope != "questions-fixed" else "")
                    + (" Short model names: the full names are on hover in the chart, in every export, and in the table "
                       "with *Short model names* off in the sidebar." if shortened else ""))
 

@@ -52,6 +52,17 @@ def test_pairwise_tab_matches_core(app):
     assert any("normal approximation" in c.value for c in app.main.caption)
 
 
+def test_sampled_scope_says_the_ties_and_pairwise_cells_are_unpaired(app):
+    app.run()
+    assert not any("as if independent" in shown(c.value) for c in app.main.caption)  # questions fixed: they are
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    no_exception(app)
+    assert any("CI ties compare each model's own interval as if independent" in shown(c.value) for c in app.main.caption)
+    view(app, "Pairwise P(A > B)")
+    assert any("each cell combines the two models' own intervals as if independent" in shown(c.value)
+               for c in app.main.caption)
+
+
 def test_rank_distribution_tab(app):
     view(app, "Rank distribution")
     (spec,) = chart_specs(app)
