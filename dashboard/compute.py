@@ -14,7 +14,8 @@ import streamlit as st
 
 from scorio_core import costs, rerank
 from scorio_core.ranking import compare, rank
-from scorio_core.analysis import ALL_TASKS, TaskOutcomes, leaderboard, leaderboard_notices, outcomes_for, task_names
+from scorio_core.analysis import (ALL_TASKS, TaskOutcomes, leaderboard, leaderboard_notices, outcomes_for, pairwise_for,
+                                  task_names)
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.uncertainty import projection_alpha
 
@@ -111,6 +112,32 @@ def leaderboard_table(
     counts0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
     return leaderboard(outcomes, metric=metric, k=k, tau=tau, confidence=confidence, tie_rule=tie_rule, prior_counts=counts0,
                        prior=prior, scope=scope, question_set=question_set)
+
+
+def pairwise_matrix(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: str, confidence: float,
+                    rubric_id: str, categorization, prior_id: str, prior_obj, prior: str, scope: str,
+                    question_set: str) -> tuple[np.ndarray, bool]:
+    """P(A > B) for the table's scored models (:func:`scorio_core.analysis.pairwise_for`): paired for Bayes@N
+    under the questions-sampled scope, from the questions-fixed leaderboard of the same settings (not with prior
+    counts R0, as the leaderboard's rank_ci)."""
+    outcomes = task_outcomes(data_id, dataset, task, rubric_id, categorization)
+    fixed = None
+    if metric == "bayes" and scope != "questions-fixed" and prior_counts(data_id, dataset, task, rubric_id, categorization,
+                                                                         prior_id, prior_obj)[0] is None:
+        fixed = leaderboard_table(data_id, dataset, task, metric=metric, confidence=confidence, rubric_id=rubric_id,
+                                  _categorization=categorization, prior_id=prior_id, _prior=prior_obj, prior=prior,
+                                  scope="questions-fixed", question_set=question_set)
+    return pairwise_for(outcomes, table, fixed, metric=metric, scope=scope, question_set=question_set)
+
+
+def rank_ci_paired(data_id: str, dataset, task: str, rubric_id: str, categorization, prior_id: str, prior_obj, *,
+                   metric: str, scope: str, tie_rule: str, n_scored: int) -> bool:
+    """Whether the leaderboard's rank_ci pairs the models over their common questions (as :func:`leaderboard`)."""
+    from scorio_core.ranking.paired import ranks_are_paired
+
+    outcomes = task_outcomes(data_id, dataset, task, rubric_id, categorization)
+    return (ranks_are_paired(metric, scope, tie_rule, n_scored, len(outcomes.rubric.questions))
+            and prior_counts(data_id, dataset, task, rubric_id, categorization, prior_id, prior_obj)[0] is None)
 
 
 def leaderboard_notes(data_id: str, _dataset, task: str, table: pd.DataFrame, *, confidence: float, tie_rule: str,

@@ -17,7 +17,7 @@ import streamlit as st
 
 from dashboard import rubric_state, state
 from dashboard.bundled import BUNDLED
-from dashboard.compute import RANK_SEED, leaderboard_table, tasks_of
+from dashboard.compute import RANK_SEED, leaderboard_table, pairwise_matrix, tasks_of
 from dashboard.datasets import raw_for_key
 from dashboard.figures import interval_plot, pairwise_heatmap
 from dashboard.sidebar import CONFIDENCE_LEVELS
@@ -25,7 +25,6 @@ from scorio_core import rubric
 from scorio_core.analysis import ALL_TASKS
 from scorio_core.errors import InputError
 from scorio_core.metrics import METRICS
-from scorio_core.ranking.rank import pairwise_confidence
 from scorio_core.uncertainty import interval_label
 from scorio_core.report import html as html_report
 from scorio_core.report import manifest as mf
@@ -156,9 +155,15 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
                 "colours group models that share a rank with CI ties.",
                 interval_plot(table, metric_label=settings.label, confidence=settings.confidence, show_estimate=False))]
     if len(scored) >= 2:
-        rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
+        rho, paired = pairwise_matrix(ctx.data.data_id, ctx.data.dataset, ctx.task, scored, metric=settings.metric,
+                                      confidence=settings.confidence, rubric_id=active.rubric_id,
+                                      categorization=active.categorization, prior_id=active.prior_id,
+                                      prior_obj=active.prior, prior=settings.prior, scope=settings.scope,
+                                      question_set=settings.question_set)
         figures.append(("Pairwise P(A > B)", "Probability that the row model is better than the column model (normal "
-                        "approximation, section 2.5).", pairwise_heatmap(scored["model"].tolist(), rho, confidence=settings.confidence)))
+                        "approximation, section 2.5)" + ("; questions sampled: each pair paired over the questions both "
+                                                         "answered (Miller 2024)." if paired else "."),
+                        pairwise_heatmap(scored["model"].tolist(), rho, confidence=settings.confidence)))
     manifest = build_manifest(ctx, active, settings)
     text = html_report.html_report(
         title=f"{settings.label} leaderboard: {ctx.task}",

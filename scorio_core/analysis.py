@@ -46,6 +46,7 @@ __all__ = [
     "QUESTION_SETS",
     "apply_question_set",
     "leaderboard_notices",
+    "pairwise_for",
 ]
 
 
@@ -182,6 +183,9 @@ def leaderboard(
         Credibility of intervals (two-sided) and of CI ties (one-sided z, paper 2.7.1).
     tie_rule : {"pairwise", "paper", "upper-bound", "none"}, default "pairwise"
         How ``rank_ci`` treats overlapping uncertainty (see :func:`scorio_core.ranking.rank.ranks_with_ties`).
+        Bayes@N under ``questions-sampled`` with ``pairwise``: each pair's difference is paired over
+        the questions both answered (:func:`scorio_core.ranking.paired.paired_pairwise_ranks`, up to
+        :data:`~scorio_core.ranking.paired.PAIRED_MAX_WORK`; Miller 2024).
     prior_counts : ndarray, shape (L, M, C+1), optional
         Prior outcome counts for Bayes@N / Max@k (a Dirichlet prior from another dump).
     prior : {"empirical-bayes", "uniform", "jeffreys"}, default "empirical-bayes"
@@ -208,6 +212,8 @@ def leaderboard(
     ValueError
         Unknown metric, prior, scope, tie rule or question set.
     """
+    from scorio_core.ranking.compare import question_scores
+    from scorio_core.ranking.paired import paired_pairwise_ranks, ranks_are_paired
     from scorio_core.ranking.rank import competition_ranks, ranks_with_ties
 
     spec = get_metric(metric)
@@ -269,7 +275,56 @@ def leaderboard(
         sigma = frame.loc[scored, "sigma"].to_numpy(float)
         frame.loc[scored, "rank"] = competition_ranks(mu)
         frame.loc[scored, "rank_ci"] = ranks_with_ties(mu, sigma, confidence=confidence, rule=tie_rule)
+        if prior_counts is None and ranks_are_paired(spec.key, scope, tie_rule, int(scored.sum()), len(source.questions)):
+            # questions sampled: the models answered the same questions, so each pair's difference is paired
+            fixed = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, "questions-fixed",
+                                        confidence)
+            scores = question_scores(source)[0][s_idx[scored]]
+            frame.loc[scored, "rank_ci"] = paired_pairwise_ranks(mu, fixed.sigma[scored], scores, confidence)
     frame["rank"] = frame["rank"].astype("Int64")
     frame["rank_ci"] = frame["rank_ci"].astype("Int64")
     frame = frame.sort_values(["mu", "model"], ascending=[False, True], na_position="last", kind="stable")
     return frame.reset_index(drop=True)[list(LEADERBOARD_COLUMNS)]
+
+
+def pairwise_for(task_outcomes: TaskOutcomes, table: pd.DataFrame, fixed_table: pd.DataFrame | None = None, *,
+                 metric: str = "bayes", scope: str = DEFAULT_SCOPE, question_set: str = "own") -> tuple[np.ndarray, bool]:
+    """``P(A > B)`` for every pair of a leaderboard's scored models, paired where the scope asks for it.
+
+    Parameters
+    ----------
+    task_outcomes : TaskOutcomes
+        The outcomes the leaderboard was computed from.
+    table : DataFrame
+        :func:`leaderboard` rows (``model``, ``mu``, ``sigma``); only scored rows (``mu`` not NaN)
+        are compared, in the table's order.
+    fixed_table : DataFrame, optional
+        The same leaderboard under ``scope="questions-fixed"`` (its ``sigma`` is where the paired
+        difference starts); needed to pair.
+    metric, scope, question_set
+        The leaderboard's settings.
+
+    Returns
+    -------
+    rho : ndarray of float, shape (L, L)
+        ``rho[i, j] = P(mu_i > mu_j)`` (:func:`scorio_core.ranking.rank.pairwise_confidence`);
+        for Bayes@N under ``questions-sampled`` (within
+        :data:`~scorio_core.ranking.paired.PAIRED_MAX_WORK`, with ``fixed_table``) paired
+        over the questions each pair answered (:func:`~scorio_core.ranking.paired.paired_pairwise_confidence`).
+    paired : bool
+        Whether ``rho`` is paired.
+    """
+    from scorio_core.ranking.compare import question_scores
+    from scorio_core.ranking.paired import paired_pairwise_confidence, ranks_are_paired
+    from scorio_core.ranking.rank import pairwise_confidence
+
+    scored = table[table["mu"].notna()]
+    mu = scored["mu"].to_numpy(float)
+    outcomes = apply_question_set(task_outcomes, question_set)
+    source = outcomes.binary if get_metric(metric).binary else outcomes.rubric
+    if fixed_table is None or source is None or not ranks_are_paired(metric, scope, "pairwise", len(scored),
+                                                                     len(source.questions)):
+        return pairwise_confidence(mu, scored["sigma"].to_numpy(float)), False
+    sigma = fixed_table.set_index("model").loc[scored["model"], "sigma"].to_numpy(float)
+    scores = question_scores(source)[0][_positions(source.models, list(scored["model"]))]
+    return paired_pairwise_confidence(mu, sigma, scores), True

@@ -8,6 +8,8 @@ from dashboard.compute import (
     leaderboard_notes,
     leaderboard_table,
     model_costs,
+    pairwise_matrix,
+    rank_ci_paired,
     rank_distribution,
     trial_range,
     unequal_question_sets,
@@ -21,7 +23,7 @@ from dashboard.tables import calibration_display, leaderboard_display
 from dashboard.text import md
 from scorio_core.analysis import QUESTION_SETS
 from scorio_core.metrics import METRICS
-from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, pairwise_confidence
+from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 
@@ -103,6 +105,7 @@ for note in notes:
     if note["code"] == "paper_chain":
         st.info(md(note["message"]), icon=":material/link:")
 all_models = len(table)
+n_scored_all = int(table["mu"].notna().sum())  # rank_ci is computed among every scored model
 shown = ctx.shown(table["model"])
 top = st.session_state.get("lb_top", "all") if present else None
 if not present:
@@ -145,7 +148,12 @@ with tabs[0]:
         labels = " | ".join(dict.fromkeys(scored["interval"])) if len(scored) else ""
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the observed mean score, shown beside the "
                    "prior-based estimate. Colours group models that share a rank with CI ties."
-                   + (" With questions sampled, CI ties compare each model's own interval as if independent: the models "
+                   + (" With questions sampled, the pairwise CI ties pair each two models over the questions both "
+                      "answered (Miller 2024)." if rank_ci_paired(
+                       ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,
+                       active.prior_id, active.prior, metric=metric, scope=ctx.scope, tie_rule=tie_rule,
+                       n_scored=n_scored_all) else
+                      " With questions sampled, CI ties compare each model's own interval as if independent: the models "
                       "answered the same questions, so the ties are conservative; the Compare page pairs two models over "
                       "their common questions." if ctx.scope != "questions-fixed" else "")
                    + (" Short model names: the full names are on hover in the chart, in every export, and in the table "
@@ -159,14 +167,20 @@ if present:
 
 with tabs[1]:
     if tabs[1].open and len(scored) >= 2:
-        rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
+        with user_errors("the pairwise comparisons"):
+            rho, paired = pairwise_matrix(
+                ctx.data.data_id, ctx.data.dataset, ctx.task, scored, metric=metric, confidence=ctx.confidence,
+                rubric_id=active.rubric_id, categorization=active.categorization, prior_id=active.prior_id,
+                prior_obj=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set)
         st.plotly_chart(pairwise_heatmap(scored["model"].tolist(), rho, confidence=ctx.confidence), width="stretch")
         st.caption(
             f"Each cell is the posterior probability that the row model's {spec.label} is higher than the column model's "
             f"(normal approximation, section 2.5); bold values reach {ctx.confidence:.0%}. Rows and columns are sorted by mean."
-            + (" With questions sampled, each cell combines the two models' own intervals as if independent: they answered "
-               "the same questions, so this overstates the uncertainty (conservative), and so do the CI-tie ranks. The "
-               "Compare page pairs two models over their common questions." if ctx.scope != "questions-fixed" else "")
+            + (" With questions sampled, each pair's difference is paired over the questions both answered (Miller 2024), "
+               "as on the Compare page." if paired else
+               " With questions sampled, each cell combines the two models' own intervals as if independent: they answered "
+               "the same questions, so this overstates the uncertainty (conservative). Pairing is done for Bayes@N "
+               "(without prior counts), as on the Compare page." if ctx.scope != "questions-fixed" else "")
         )
     elif tabs[1].open:
         st.info("Pairwise comparisons need at least two scored models.")

@@ -11,7 +11,9 @@ JSON output (``--output json``) is an object::
 ``notes`` are objects with a stable ``code`` and a ``message`` (plus details):
 ``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
 ``n_common``, ``question_set``), ``paper_chain`` (``models``: [best, worst],
-``probability``), ``k_above_trials``, ``rubric`` and ``data`` (free text).
+``probability``), ``k_above_trials``, ``rank_pairing`` (with ``--scope questions-sampled``:
+``paired``, whether rank_ci pairs models over their common questions), ``rubric`` and ``data``
+(free text).
 """
 
 from __future__ import annotations
@@ -107,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         for notice in leaderboard_notices(outcomes, frame, confidence=args.confidence, tie_rule=args.tie_rule,
                                           question_set=args.question_set):
             notes.append({**notice, "task": task, "message": f"{task}: {notice['message']}"})
+        if args.scope == "questions-sampled":
+            notes.append(_pairing_note(task, args, frame, outcomes))
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
     short = table.loc[table["n_trials"] < args.k, "model"].tolist()
@@ -145,6 +149,19 @@ def run(args: argparse.Namespace) -> int:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched"):
                     print(f"note: {note['message']}")
     return 0
+
+
+def _pairing_note(task: str, args: argparse.Namespace, frame, outcomes) -> dict:
+    """Whether rank_ci pairs the models over their common questions (questions sampled; Miller 2024)."""
+    from scorio_core.ranking.paired import ranks_are_paired
+
+    paired = ranks_are_paired(args.metric, args.scope, args.tie_rule, int(frame["mu"].notna().sum()),
+                              len(outcomes.rubric.questions))
+    text = ("rank_ci pairs each two models over the questions both answered (paired difference, Miller 2024)"
+            if paired else "rank_ci compares each model's own interval as if independent; the models answered the "
+            "same questions, so the ties are conservative (pairing covers Bayes@N with the pairwise rule; "
+            "`compare --scope questions-sampled` pairs two models)")
+    return {"code": "rank_pairing", "task": task, "paired": paired, "message": f"{task}: {text}."}
 
 
 def _note(code: str, task: str, text: str) -> dict:

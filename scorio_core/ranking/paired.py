@@ -15,13 +15,14 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import ndtri
+from scipy.special import ndtr, ndtri
 
 from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite, difference_posterior
 from scorio_core.uncertainty.posterior import check_scope
 
 __all__ = ["scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
-           "UNPAIRED_ASSUMPTION"]
+           "UNPAIRED_ASSUMPTION", "PAIRED_MAX_WORK", "paired_sd_matrix", "paired_pairwise_confidence",
+           "paired_pairwise_ranks", "ranks_are_paired"]
 
 #: What the paired difference under the questions-sampled scope assumes ({m}: questions both models answered).
 SAMPLED_ASSUMPTION = (
@@ -193,3 +194,115 @@ def questions_meaning(needed: QuestionsNeeded) -> str:
             f"question) separate them at {pct} with {needed.power:.0%} probability if the difference is as estimated; "
             f"the plug-in {needed.m_needed:,} separates them only about half the time (observed: {needed.m_observed:,} "
             "questions both answered). More trials per question do not shrink the question-sampling part.")
+
+
+#: Up to this much work (scored models^2 x questions; about 1 s on 2 cores) the questions-sampled pairwise comparisons
+#: of a leaderboard are paired: every pair needs its own sd (an L x L matrix, O(L^2 M) time); above it they stay
+#: unpaired (each model's own interval, conservative), e.g. 1,000 models x 1,000 questions is paired, 1,000 x 10,000 not.
+PAIRED_MAX_WORK = 10**9
+
+
+def paired_sd_matrix(sigma, scores) -> np.ndarray:
+    r"""The paired sd of ``mu_i - mu_j`` for every pair of models (questions-sampled scope).
+
+    Parameters
+    ----------
+    sigma : array-like of float, shape (L,)
+        Each model's posterior sd **with questions fixed**.
+    scores : array-like of float, shape (L, M)
+        Per-question scores (``counts @ w / n``, :func:`~scorio_core.ranking.compare.question_scores`);
+        NaN where a model did not answer the question.
+
+    Returns
+    -------
+    ndarray of float, shape (L, L)
+        ``max(sqrt(sigma_i^2 + sigma_j^2), sd(d_ij) / sqrt(m_ij))`` over the ``m_ij`` questions
+        both answered (the sample sd of ``d = score_i - score_j``), the form of
+        :func:`scoped_difference` for every pair at once; ``sqrt(sigma_i^2 + sigma_j^2)`` where
+        ``m_ij < 2``. Built from five (L, M) x (M, L) products, no loop over pairs.
+
+    Raises
+    ------
+    ValueError
+        Shapes that do not match, or an infinite score.
+    """
+    sigma = np.asarray(sigma, dtype=float)
+    x = np.asarray(scores, dtype=float)
+    if sigma.ndim != 1 or x.ndim != 2 or x.shape[0] != sigma.size:
+        raise ValueError(f"scores must have shape (L, M) with L = {sigma.size}; got {x.shape}.")
+    answered = ~np.isnan(x)
+    if not np.all(np.isfinite(x[answered])):
+        raise ValueError("scores must be finite where not NaN; got infinity.")
+    k = answered.astype(float)
+    center = float(np.mean(x[answered])) if answered.any() else 0.0  # differences do not change; sums stay small
+    x = np.where(answered, x - center, 0.0)
+    m = k @ k.T
+    s1 = x @ k.T - k @ x.T  # sum over the common questions of (x_i - x_j)
+    x2 = x * x
+    size = x2 @ k.T + k @ x2.T  # the magnitude of the terms below: their rounding error is ~eps times it
+    s2 = size - 2.0 * (x @ x.T)  # sum of (x_i - x_j)^2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ss = s2 - s1 * s1 / m
+        # below the rounding error, e.g. two models with identical scores on every common question: exactly 0
+        var = np.where(ss > 64.0 * np.finfo(float).eps * size, ss, 0.0) / (m - 1.0)
+        se = np.where(m >= 2, np.sqrt(var / m), 0.0)
+    return np.maximum(np.hypot(sigma[:, None], sigma[None, :]), se)
+
+
+def paired_pairwise_confidence(mu, sigma, scores) -> np.ndarray:
+    """``rho[i, j] = P(mu_i > mu_j)`` with the paired sd of :func:`paired_sd_matrix` (questions sampled).
+
+    Parameters
+    ----------
+    mu : array-like of float, shape (L,)
+        Posterior means.
+    sigma, scores
+        As :func:`paired_sd_matrix` (``sigma`` with questions fixed).
+
+    Returns
+    -------
+    ndarray of float, shape (L, L)
+        As :func:`scorio_core.ranking.rank.pairwise_confidence` (``rho[i, j] + rho[j, i] = 1``,
+        0.5 on the diagonal; 1, 0 or 0.5 by the sign of the difference where the sd is 0), and
+        equal to :func:`scoped_difference`'s ``rho`` for each pair.
+    """
+    mu = np.asarray(mu, dtype=float)
+    sd = paired_sd_matrix(sigma, scores)
+    diff = mu[:, None] - mu[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho = np.where(sd > 0, ndtr(diff / np.where(sd > 0, sd, 1.0)), 0.5 * (1.0 + np.sign(diff)))
+    np.fill_diagonal(rho, 0.5)
+    return rho
+
+
+def paired_pairwise_ranks(mu, sigma, scores, confidence: float = 0.95, tol: float = 1e-12) -> np.ndarray:
+    """The ``pairwise`` tie rule with paired sds: 1 + the number of models B with ``P(mu_B > mu_A) >= confidence``.
+
+    As :func:`scorio_core.ranking.rank.pairwise_ranks` (B counts for A iff ``mu_B - mu_A > tol`` and
+    ``mu_B - mu_A >= Phi^{-1}(confidence) sd_AB``), with ``sd_AB`` from :func:`paired_sd_matrix`; with
+    every paired term below the questions-fixed sd it equals ``pairwise_ranks(mu, sigma)``.
+
+    Returns
+    -------
+    ndarray of int64, shape (L,)
+    """
+    from scorio_core.eval._validate import check_confidence
+
+    confidence = check_confidence(confidence)
+    mu = np.asarray(mu, dtype=float)
+    sd = paired_sd_matrix(sigma, scores)
+    gap = mu[None, :] - mu[:, None]  # gap[a, b] = mu_b - mu_a
+    better = (gap > tol) & (gap >= float(ndtri(confidence)) * sd)
+    return 1 + better.sum(axis=1).astype(np.int64)
+
+
+def ranks_are_paired(metric: str, scope: str, tie_rule: str, n_scored: int, n_questions: int) -> bool:
+    """Whether a leaderboard's ``rank_ci`` (and its pairwise P(A > B)) pair the models over their common questions.
+
+    Only Bayes@N under the questions-sampled scope with the ``pairwise`` rule, at least two scored
+    models and ``n_scored^2 n_questions <=`` :data:`PAIRED_MAX_WORK`; the other metrics, the
+    ``paper`` and ``upper-bound`` rules (built on each model's own interval) and larger boards
+    combine each model's own interval as if independent (conservative under this scope).
+    """
+    return (metric == "bayes" and scope == "questions-sampled" and tie_rule == "pairwise" and n_scored >= 2
+            and n_scored * n_scored * max(n_questions, 1) <= PAIRED_MAX_WORK)

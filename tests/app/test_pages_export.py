@@ -181,3 +181,11 @@ def test_cli_manifest_restores_in_the_app(app, capsys):
     assert app.session_state["dataset"] == "paper-simulation"  # found by SHA-256 among the bundled files
     assert app.session_state["lb_tie_rule"] == "none"
     assert app.session_state["_rubric_workspace"].schema.name == "Verifier-Only"
+
+
+def test_html_report_pairs_the_heatmap_under_the_sampled_scope(app, downloads):
+    app.switch_page(EXPORT).run()
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    no_exception(app)
+    html = content(downloads, ".html").decode()
+    assert "each pair paired over the questions both answered" in html

@@ -52,15 +52,28 @@ def test_pairwise_tab_matches_core(app):
     assert any("normal approximation" in c.value for c in app.main.caption)
 
 
-def test_sampled_scope_says_the_ties_and_pairwise_cells_are_unpaired(app):
+def test_sampled_scope_pairs_ties_and_pairwise_cells(app):
+    from scorio_core.analysis import pairwise_for
+
     app.run()
-    assert not any("as if independent" in shown(c.value) for c in app.main.caption)  # questions fixed: they are
+    assert not any("questions sampled" in shown(c.value).lower() for c in app.main.caption)  # questions fixed
     app.sidebar.radio(key="scope").set_value("questions-sampled").run()
     no_exception(app)
-    assert any("CI ties compare each model's own interval as if independent" in shown(c.value) for c in app.main.caption)
-    view(app, "Pairwise P(A > B)")
-    assert any("each cell combines the two models' own intervals as if independent" in shown(c.value)
+    assert any("pairwise CI ties pair each two models over the questions both answered" in shown(c.value)
                for c in app.main.caption)
+    view(app, "Pairwise P(A > B)")
+    (spec,) = chart_specs(app)
+    outcomes = outcomes_for(io.load([str(MATHARENA)]))
+    sampled = leaderboard(outcomes, scope="questions-sampled")
+    rho, paired = pairwise_for(outcomes, sampled, leaderboard(outcomes), scope="questions-sampled")
+    assert paired and list(spec["data"][0]["y"]) == sampled["model"].tolist()
+    assert np.allclose(array(spec["data"][0]["z"]).astype(float), rho)
+    assert any("each pair's difference is paired over the questions both answered" in shown(c.value)
+               for c in app.main.caption)
+    # avg@N keeps each model's own interval under this scope, and the page says the ties are conservative
+    view(app, "Ranking")
+    app.selectbox(key="lb_metric").set_value("avg").run()
+    assert any("CI ties compare each model's own interval as if independent" in shown(c.value) for c in app.main.caption)
 
 
 def test_rank_distribution_tab(app):

@@ -175,3 +175,96 @@ def test_questions_needed_has_its_power_by_simulation():
     assert 20 < m_power < 500
     separated = np.mean([d.rho >= 0.95 for d, _ in draw(300, m_power)])
     assert 0.72 <= separated <= 0.88, (m_power, separated)
+
+
+_SCORES = st.lists(st.one_of(st.just(float("nan")), st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), st.floats(0, 1)),
+                   min_size=12, max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(_SCORES, min_size=2, max_size=5), data=st.data())
+def test_property_matrix_equals_scoped_difference_for_every_pair(rows, data):
+    from scorio_core.ranking.paired import paired_pairwise_confidence, paired_sd_matrix
+
+    scores = np.array(rows)
+    n = len(rows)
+    mu = np.array(data.draw(st.lists(st.floats(0, 1), min_size=n, max_size=n)))
+    sigma = np.array(data.draw(st.lists(st.floats(0, 0.2), min_size=n, max_size=n)))
+    sd, rho = paired_sd_matrix(sigma, scores), paired_pairwise_confidence(mu, sigma, scores)
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                assert rho[i, j] == 0.5
+                continue
+            d, _ = scoped_difference(mu[i], sigma[i], mu[j], sigma[j], scores[i] - scores[j], scope="questions-sampled")
+            assert sd[i, j] == pytest.approx(d.sd, rel=1e-9, abs=1e-12)
+            assert rho[i, j] == pytest.approx(d.rho, rel=1e-9, abs=1e-12)
+    assert np.allclose(rho + rho.T, 1.0)
+
+
+def test_paired_ranks_reduce_to_pairwise_ranks_without_question_spread():
+    from scorio_core.ranking.paired import paired_pairwise_ranks
+    from scorio_core.ranking.rank import pairwise_ranks
+
+    rng = np.random.default_rng(3)
+    mu, sigma = rng.uniform(0.3, 0.7, 40), rng.uniform(0.005, 0.03, 40)
+    same = np.tile(rng.uniform(0, 1, 25), (40, 1))  # every model scores the same on each question: d = 0
+    assert paired_pairwise_ranks(mu, sigma, same).tolist() == pairwise_ranks(mu, sigma).tolist()
+    with pytest.raises(ValueError, match="shape"):
+        paired_pairwise_ranks(mu, sigma, same[:3])
+
+
+def test_leaderboard_pairs_ranks_only_for_bayes_under_the_sampled_scope():
+    from pathlib import Path
+
+    from scorio_core import io
+    from scorio_core.analysis import leaderboard, outcomes_for, pairwise_for
+    from scorio_core.ranking.rank import ranks_with_ties
+
+    path = Path(__file__).resolve().parents[2] / "data" / "matharena_aime_2025_I_counts.csv"
+    outcomes = outcomes_for(io.load([str(path)]))
+    fixed = leaderboard(outcomes)
+    sampled = leaderboard(outcomes, scope="questions-sampled")
+    rho, paired = pairwise_for(outcomes, sampled, fixed, scope="questions-sampled")
+    mu = sampled["mu"].to_numpy()
+    # JSON consistency: rank_ci = 1 + the models B with P(B > A) >= 0.95 (and a higher mean), from the paired matrix
+    expected = 1 + ((rho >= 0.95) & (mu[:, None] > mu[None, :] + 1e-12)).sum(axis=0)
+    assert paired and sampled["rank_ci"].tolist() == expected.tolist()
+    unpaired = ranks_with_ties(mu, sampled["sigma"].to_numpy(), rule="pairwise").tolist()
+    assert sampled["rank_ci"].tolist() != unpaired  # the pairing matters on this data
+    assert sampled["rank_ci"].tolist() == [1, 1, 1, 3, 5, 5, 5, 5, 5, 8, 11, 11, 11, 11, 11, 16]  # as measured here
+    # other metrics and rules keep each model's own interval
+    avg = leaderboard(outcomes, metric="avg", scope="questions-sampled")
+    assert avg["rank_ci"].tolist() == ranks_with_ties(avg["mu"].to_numpy(), avg["sigma"].to_numpy(), rule="pairwise").tolist()
+    paper = leaderboard(outcomes, scope="questions-sampled", tie_rule="paper")
+    assert paper["rank_ci"].tolist() == ranks_with_ties(mu, paper["sigma"].to_numpy(), rule="paper").tolist()
+    assert not pairwise_for(outcomes, avg, None, metric="avg", scope="questions-sampled")[1]
+
+
+def test_cli_leaderboard_notes_whether_ranks_are_paired(capsys):
+    import json
+    from pathlib import Path
+
+    from scorio_core.cli import main
+
+    path = str(Path(__file__).resolve().parents[2] / "data" / "matharena_aime_2025_I_counts.csv")
+    notes = {}
+    for metric in ("bayes", "avg"):
+        assert main(["leaderboard", path, "--scope", "questions-sampled", "--metric", metric, "--output", "json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        notes[metric] = [n for n in out["notes"] if n["code"] == "rank_pairing"]
+    assert [n["paired"] for n in notes["bayes"]] == [True] and [n["paired"] for n in notes["avg"]] == [False]
+    assert "conservative" in notes["avg"][0]["message"]
+    assert main(["leaderboard", path, "--output", "json"]) == 0
+    assert not [n for n in json.loads(capsys.readouterr().out)["notes"] if n["code"] == "rank_pairing"]
+
+
+def test_pairing_is_capped_by_work():
+    from scorio_core.ranking.paired import PAIRED_MAX_WORK, ranks_are_paired
+
+    assert ranks_are_paired("bayes", "questions-sampled", "pairwise", 1000, 1000)
+    assert not ranks_are_paired("bayes", "questions-sampled", "pairwise", 1000, 10_000)  # 10^10 > 10^9
+    assert PAIRED_MAX_WORK == 10**9
+    assert not ranks_are_paired("bayes", "questions-fixed", "pairwise", 10, 10)
+    assert not ranks_are_paired("bayes", "questions-sampled", "paper", 10, 10)
+    assert not ranks_are_paired("bayes", "questions-sampled", "pairwise", 1, 10)
