@@ -269,7 +269,7 @@ def paired_pairwise_confidence(mu, sigma, scores) -> np.ndarray:
     mu = np.asarray(mu, dtype=float)
     sd = paired_sd_matrix(sigma, scores)
     diff = mu[:, None] - mu[None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # a subnormal sd: z = +-inf, rho 1 or 0
         rho = np.where(sd > 0, ndtr(diff / np.where(sd > 0, sd, 1.0)), 0.5 * (1.0 + np.sign(diff)))
     np.fill_diagonal(rho, 0.5)
     return rho

@@ -268,3 +268,24 @@ def test_pairing_is_capped_by_work():
     assert not ranks_are_paired("bayes", "questions-fixed", "pairwise", 10, 10)
     assert not ranks_are_paired("bayes", "questions-sampled", "paper", 10, 10)
     assert not ranks_are_paired("bayes", "questions-sampled", "pairwise", 1, 10)
+
+
+def test_equal_models_are_called_different_at_the_nominal_rate_by_simulation():
+    """Two models equal on the pool (B = A + symmetric per-question noise): the paired P(A > B) reaches 0.95 in about
+    5% of 400 replications (one-sided; binomial sd 0.011). Measured: 0.065 (and P(B > A) >= 0.95 in 0.030)."""
+    rng = np.random.default_rng(11)
+    pool, reps, m, n, w = 100_000, 400, 200, 8, np.array([0.0, 1.0])
+    p_a = 0.1 + 0.8 * rng.beta(2.0, 2.0, pool)
+    noise = np.clip(rng.normal(0.0, 0.03, pool), -0.09, 0.09)
+    noise -= noise.mean()  # the pool means are equal
+    p_b = p_a + noise
+    idx = rng.integers(0, pool, size=(reps, m))
+    k_a, k_b = rng.binomial(n, p_a[idx]), rng.binomial(n, p_b[idx])
+    counts = np.stack([np.stack([n - k, k], axis=-1) for k in (k_a, k_b)], axis=1).reshape(2 * reps, m, 2)
+    fixed = posterior_summary_batch(counts, w, prior="empirical-bayes", scope="questions-fixed")
+    mu, sf = (np.asarray(x).reshape(reps, 2) for x in (fixed.mu, fixed.sigma))
+    diffs = (k_a - k_b) / n
+    rho = np.array([scoped_difference(mu[r, 0], sf[r, 0], mu[r, 1], sf[r, 1], diffs[r], scope="questions-sampled")[0].rho
+                    for r in range(reps)])
+    called = float(np.mean(rho >= 0.95))
+    assert 0.02 <= called <= 0.085, called
