@@ -63,6 +63,22 @@ def test_property_sd_is_the_larger_of_the_two_forms(diffs, sa, sb):
     assert d.lo <= d.mean <= d.hi
 
 
+def _simulate(rng, p_a, p_b, reps: int, m: int, n: int = 8):
+    """``reps`` draws of ``m`` questions from the pool, ``n`` trials each: the paired posteriors of A - B (questions
+    sampled, empirical-Bayes prior), the per-question differences and the questions-sampled sigmas of A and B."""
+    idx = rng.integers(0, p_a.size, size=(reps, m))
+    k_a, k_b = rng.binomial(n, p_a[idx]), rng.binomial(n, p_b[idx])
+    counts = np.stack([np.stack([n - k, k], axis=-1) for k in (k_a, k_b)], axis=1).reshape(2 * reps, m, 2)
+    w = np.array([0.0, 1.0])
+    fixed = posterior_summary_batch(counts, w, prior="empirical-bayes", scope="questions-fixed")
+    sampled = posterior_summary_batch(counts, w, prior="empirical-bayes", scope="questions-sampled")
+    mu, sf, ss = (np.asarray(x).reshape(reps, 2) for x in (fixed.mu, fixed.sigma, sampled.sigma))
+    diffs = (k_a - k_b) / n
+    paired = [scoped_difference(mu[r, 0], sf[r, 0], mu[r, 1], sf[r, 1], diffs[r], scope="questions-sampled")[0]
+              for r in range(reps)]
+    return paired, diffs, mu, ss
+
+
 def test_coverage_of_the_paired_interval_by_simulation():
     """Questions drawn from a pool where a hard question is hard for both models: the paired 95% interval covers the
     pool's mean difference at about 95%; combining each model's own sampled interval (unpaired) over-covers and is
@@ -73,17 +89,8 @@ def test_coverage_of_the_paired_interval_by_simulation():
     p_a = rng.beta(1.0, 1.0, pool)  # difficulty varies a lot across questions
     p_b = np.clip(p_a - 0.04 + rng.normal(0.0, 0.05, pool), 0.0, 1.0)  # B close to A on every question
     target = float(np.mean(p_a - p_b))  # the pool's mean difference (estimand of the sampled scope)
-    reps, m, n = 400, 200, 8
-    idx = rng.integers(0, pool, size=(reps, m))
-    k_a, k_b = rng.binomial(n, p_a[idx]), rng.binomial(n, p_b[idx])
-    counts = np.stack([np.stack([n - k, k], axis=-1) for k in (k_a, k_b)], axis=1).reshape(2 * reps, m, 2)
-    w = np.array([0.0, 1.0])
-    fixed = posterior_summary_batch(counts, w, prior="empirical-bayes", scope="questions-fixed")
-    sampled = posterior_summary_batch(counts, w, prior="empirical-bayes", scope="questions-sampled")
-    mu, sf, ss = (np.asarray(x).reshape(reps, 2) for x in (fixed.mu, fixed.sigma, sampled.sigma))
-    diffs = (k_a - k_b) / n
-    paired = [scoped_difference(mu[r, 0], sf[r, 0], mu[r, 1], sf[r, 1], diffs[r], scope="questions-sampled")[0]
-              for r in range(reps)]
+    reps = 400
+    paired, _, mu, ss = _simulate(rng, p_a, p_b, reps, 200)
     covered = np.mean([d.lo <= target <= d.hi for d in paired])
     unpaired = [difference_posterior(mu[r, 0], ss[r, 0], mu[r, 1], ss[r, 1]) for r in range(reps)]
     covered_unpaired = np.mean([d.lo <= target <= d.hi for d in unpaired])
@@ -153,27 +160,16 @@ def test_questions_needed_has_its_power_by_simulation():
     from scorio_core.ranking.paired import questions_needed
 
     rng = np.random.default_rng(7)
-    pool, n, w = 100_000, 8, np.array([0.0, 1.0])
+    pool = 100_000
     p_a = rng.beta(1.0, 1.0, pool)
     p_b = np.clip(p_a - 0.04 + rng.normal(0.0, 0.05, pool), 0.0, 1.0)
-
-    def draw(reps, m):
-        idx = rng.integers(0, pool, size=(reps, m))
-        k_a, k_b = rng.binomial(n, p_a[idx]), rng.binomial(n, p_b[idx])
-        counts = np.stack([np.stack([n - k, k], axis=-1) for k in (k_a, k_b)], axis=1).reshape(2 * reps, m, 2)
-        fixed = posterior_summary_batch(counts, w, prior="empirical-bayes", scope="questions-fixed")
-        mu, sf = (np.asarray(x).reshape(reps, 2) for x in (fixed.mu, fixed.sigma))
-        diffs = (k_a - k_b) / n
-        return [(scoped_difference(mu[r, 0], sf[r, 0], mu[r, 1], sf[r, 1], diffs[r], scope="questions-sampled")[0],
-                 diffs[r]) for r in range(reps)]
-
-    (big, big_diffs), = draw(1, 2000)
+    (big,), (big_diffs,), _, _ = _simulate(rng, p_a, p_b, 1, 2000)
     # the claim holds "if the difference is as estimated": give the large draw's posterior the pool's true difference
     # (its own estimate, 0.046 against 0.038 here, is 1.6 SE off and would be tested instead)
     truth = float(np.mean(p_a - p_b))
     m_power = questions_needed(big._replace(mean=truth), big_diffs).m_power
     assert 20 < m_power < 500
-    separated = np.mean([d.rho >= 0.95 for d, _ in draw(300, m_power)])
+    separated = np.mean([d.rho >= 0.95 for d in _simulate(rng, p_a, p_b, 300, m_power)[0]])
     assert 0.72 <= separated <= 0.88, (m_power, separated)
 
 
@@ -274,18 +270,11 @@ def test_equal_models_are_called_different_at_the_nominal_rate_by_simulation():
     """Two models equal on the pool (B = A + symmetric per-question noise): the paired P(A > B) reaches 0.95 in about
     5% of 400 replications (one-sided; binomial sd 0.011). Measured: 0.065 (and P(B > A) >= 0.95 in 0.030)."""
     rng = np.random.default_rng(11)
-    pool, reps, m, n, w = 100_000, 400, 200, 8, np.array([0.0, 1.0])
+    pool = 100_000
     p_a = 0.1 + 0.8 * rng.beta(2.0, 2.0, pool)
     noise = np.clip(rng.normal(0.0, 0.03, pool), -0.09, 0.09)
     noise -= noise.mean()  # the pool means are equal
     p_b = p_a + noise
-    idx = rng.integers(0, pool, size=(reps, m))
-    k_a, k_b = rng.binomial(n, p_a[idx]), rng.binomial(n, p_b[idx])
-    counts = np.stack([np.stack([n - k, k], axis=-1) for k in (k_a, k_b)], axis=1).reshape(2 * reps, m, 2)
-    fixed = posterior_summary_batch(counts, w, prior="empirical-bayes", scope="questions-fixed")
-    mu, sf = (np.asarray(x).reshape(reps, 2) for x in (fixed.mu, fixed.sigma))
-    diffs = (k_a - k_b) / n
-    rho = np.array([scoped_difference(mu[r, 0], sf[r, 0], mu[r, 1], sf[r, 1], diffs[r], scope="questions-sampled")[0].rho
-                    for r in range(reps)])
+    rho = np.array([d.rho for d in _simulate(rng, p_a, p_b, 400, 200)[0]])
     called = float(np.mean(rho >= 0.95))
     assert 0.02 <= called <= 0.085, called
