@@ -250,6 +250,15 @@ def bench_jsonl(tmp: Path) -> None:
     path.unlink()
 
 
+def board_time(path: Path, **options) -> float:
+    """Outcomes + leaderboard (in process, best of runs) on the count table ``load_counts(path, **options)`` gives."""
+    from scorio_core.analysis import leaderboard, outcomes_for
+    from scorio_core.io.engines import load_counts
+
+    dataset = load_counts(str(path), **options)
+    return best(lambda: leaderboard(outcomes_for(dataset, None)))
+
+
 def bench_1e8(tmp: Path) -> None:
     inp = "10^8 long Parquet"
     path = tmp / "long_100000000.parquet"
@@ -261,12 +270,7 @@ def bench_1e8(tmp: Path) -> None:
     ok = t_call < 20 and rss < 3 * GB and t_call <= target
     row(inp, "load_counts(memory_limit='2GB')", t_call, t_floor, f"< 20 s, < 3 GB, <= {target:.2f} s (3 x floor + 1)", ok, rss)
     print(f"  {'(subprocess wall incl. imports)':34s} {wall:8.3f} s   {cells:,} cells")
-    from scorio_core.analysis import leaderboard, outcomes_for
-    from scorio_core.io.engines import load_counts
-
-    dataset = load_counts(str(path), memory_limit="2GB")
-    t_board = best(lambda: leaderboard(outcomes_for(dataset, None)))
-    del dataset
+    t_board = board_time(path, memory_limit="2GB")
     row(inp, "leaderboard from the count table", t_board, None, "< 2 s (outcomes + leaderboard)", t_board < 2)
     t_cli, rss = cli(["leaderboard", str(path), "--output", "json"])
     row(inp, "cli leaderboard (default engine auto)", t_cli, t_floor, f"<= {target:.2f} s (3 x floor + 1)", t_cli <= target, rss)
@@ -282,12 +286,7 @@ def bench_counts(tmp: Path) -> None:
     floor_row(inp, "duckdb floor (read + GROUP BY)", t_floor)
     t_ours = ours(path)
     row(inp, "load_counts", t_ours, t_floor, "(report)", None)
-    from scorio_core.analysis import leaderboard, outcomes_for
-    from scorio_core.io.engines import load_counts
-
-    dataset = load_counts(str(path))
-    t_board = best(lambda: leaderboard(outcomes_for(dataset, None)))
-    del dataset
+    t_board = board_time(path)
     row(inp, "leaderboard from the loaded table", t_board, None, "< 2 s (outcomes + leaderboard)", t_board < 2)
     t_cli, rss = cli(["leaderboard", str(path), "--output", "json", "--engine", "duckdb"])
     row(inp, "cli leaderboard --engine duckdb", t_cli, t_floor, "< 3 s (issue: leaderboard < 2 s)", t_cli < 3, rss)
