@@ -16,6 +16,7 @@ from scorio_core import costs, rerank
 from scorio_core.ranking import compare, rank
 from scorio_core.analysis import (ALL_TASKS, TaskOutcomes, leaderboard, leaderboard_notices, outcomes_for, pairwise_for,
                                   task_names)
+from scorio_core.report import lead
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.uncertainty import projection_alpha
 
@@ -112,6 +113,20 @@ def leaderboard_table(
     counts0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
     return leaderboard(outcomes, metric=metric, k=k, tau=tau, confidence=confidence, tie_rule=tie_rule, prior_counts=counts0,
                        prior=prior, scope=scope, question_set=question_set)
+
+
+def top_lead(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: str, confidence: float,
+             rubric_id: str, categorization, prior_id: str, prior_obj, prior: str, question_set: str):
+    """The leaderboard's top pair under both scopes and the questions behind it
+    (:func:`scorio_core.report.lead.top_lead`), or None: for Bayes@N without prior counts R0 (the
+    paired difference of the Compare page), with at least two scored models."""
+    if metric != "bayes" or prior_counts(data_id, dataset, task, rubric_id, categorization, prior_id, prior_obj)[0] is not None:
+        return None
+    fixed = leaderboard_table(data_id, dataset, task, metric=metric, confidence=confidence, rubric_id=rubric_id,
+                              _categorization=categorization, prior_id=prior_id, _prior=prior_obj, prior=prior,
+                              scope="questions-fixed", question_set=question_set)
+    return lead.top_lead(task_outcomes(data_id, dataset, task, rubric_id, categorization), table, fixed,
+                         confidence=confidence)
 
 
 def pairwise_matrix(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: str, confidence: float,

@@ -17,7 +17,7 @@ import streamlit as st
 
 from dashboard import rubric_state, state
 from dashboard.bundled import BUNDLED
-from dashboard.compute import RANK_SEED, leaderboard_table, pairwise_matrix, tasks_of
+from dashboard.compute import RANK_SEED, leaderboard_table, pairwise_matrix, tasks_of, top_lead
 from dashboard.datasets import raw_for_key
 from dashboard.figures import interval_plot, pairwise_heatmap
 from dashboard.sidebar import CONFIDENCE_LEVELS
@@ -139,11 +139,12 @@ def settings_rows(ctx, active, settings: Settings) -> dict[str, str]:
     }
 
 
-def table_exports(table: pd.DataFrame, settings: Settings, task: str) -> dict[str, str]:
-    """CSV (raw columns, formula-neutralised), Markdown and LaTeX (readable headers)."""
+def table_exports(table: pd.DataFrame, settings: Settings, task: str, summary: Verdict | None = None) -> dict[str, str]:
+    """CSV (raw columns, formula-neutralised), Markdown (with the verdict's headline) and LaTeX (readable headers)."""
     return {
         "csv": tables.to_csv(table),
-        "md": tables.leaderboard_markdown(table, metric_label=settings.label, confidence=settings.confidence),
+        "md": tables.leaderboard_markdown(table, metric_label=settings.label, confidence=settings.confidence,
+                                          verdict=summary),
         "latex": tables.leaderboard_latex(table, metric_label=settings.label, confidence=settings.confidence, task=task),
     }
 
@@ -175,13 +176,19 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
         manifest=manifest,
         notes=[METRICS[settings.metric].interval.capitalize() + "."],
         generated=f"scorio-dashboard (scorio_core {manifest['versions']['scorio_core']}), {manifest['created']}",
+        tie_rule=settings.tie_rule,
     )
     return text.encode("utf-8")
 
 
-def summary_verdict(table: pd.DataFrame, settings: Settings) -> Verdict:
-    """Plain-language verdict of the exported leaderboard."""
-    return verdict(table, confidence=settings.confidence, metric_label=settings.label)
+def summary_verdict(ctx, active, table: pd.DataFrame, settings: Settings) -> Verdict:
+    """Plain-language verdict of the exported leaderboard: its scope in the headline, and the
+    questions behind the lead (Bayes@N)."""
+    top_pair = top_lead(ctx.data.data_id, ctx.data.dataset, ctx.task, table, metric=settings.metric,
+                        confidence=settings.confidence, rubric_id=active.rubric_id, categorization=active.categorization,
+                        prior_id=active.prior_id, prior_obj=active.prior, prior=settings.prior,
+                        question_set=settings.question_set)
+    return verdict(table, confidence=settings.confidence, metric_label=settings.label, scope=settings.scope, lead=top_pair)
 
 
 class RestorePlan(NamedTuple):

@@ -166,7 +166,9 @@ def render_sidebar() -> PageContext | None:
             format_func=_percent,
             help=(
                 "Intervals are central credible intervals at this level (z = 1.96 at 95%). "
-                "Rank ties use the one-sided z of the same level (1.645 at 95%), as in the paper (section 2.7.1)."
+                "Rank ties count a model as credibly better than another when the probability that it is better "
+                "reaches this level (one-sided: z = 1.645 at 95%); the Leaderboard's *Rank ties* help says how each "
+                "rule uses it."
             ),
         )
         _seed(KEY_PRIOR, DEFAULT_PRIOR, PRIORS, PRIOR_CHOICES.get)

@@ -12,6 +12,7 @@ import streamlit as st
 
 __all__ = [
     "leaderboard_display",
+    "pass_fail_display",
     "calibration_display",
     "rerank_display",
     "disagreement_display",
@@ -99,6 +100,29 @@ def combined_display(combined: pd.DataFrame, *, confidence: float) -> tuple[pd.D
         "reason": st.column_config.TextColumn("why no score"),
     }
     return frame.reset_index(drop=True), config
+
+
+def pass_fail_display(passed: pd.DataFrame) -> pd.DataFrame:
+    """The Tasks page's pass/fail grid: "pass", "fail" or "" (the model has no score on that task).
+
+    Parameters
+    ----------
+    passed : DataFrame
+        Models x tasks of nullable booleans (``TaskMatrix.pivot("passed")``); NA/NaN where a model
+        did not run a task or has no score, which a real dump often has (models missing tasks).
+
+    Returns
+    -------
+    DataFrame
+        A leading ``tasks passed`` column (tasks passed among those the model ran), then one text
+        column per task.
+    """
+    known = passed.notna()
+    verdict = passed.astype("boolean").fillna(False).astype(bool)
+    frame = pd.DataFrame(np.where(known, np.where(verdict, "pass", "fail"), ""), index=passed.index,
+                         columns=passed.columns)
+    frame.insert(0, "tasks passed", (verdict & known).sum(axis=1).astype(int))
+    return frame
 
 
 def disagreement_display(table: pd.DataFrame, *, name_a: str, name_b: str, binary: bool,

@@ -7,6 +7,7 @@ from dashboard.compute import (
     cost_options,
     leaderboard_notes,
     leaderboard_table,
+    top_lead,
     model_costs,
     pairwise_matrix,
     rank_ci_paired,
@@ -23,7 +24,7 @@ from dashboard.tables import calibration_display, leaderboard_display
 from dashboard.text import md
 from scorio_core.analysis import QUESTION_SETS
 from scorio_core.metrics import METRICS
-from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES
+from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 
@@ -127,10 +128,16 @@ tabs = [st.container()] if present else st.tabs(tab_names, key="lb_view", bind="
 with tabs[0]:
     if getattr(tabs[0], "open", True) is not False:
         labels = ctx.labels(table["model"])
+        with user_errors("the verdict"):
+            top_pair = top_lead(ctx.data.data_id, ctx.data.dataset, ctx.task, table, metric=metric,
+                                confidence=ctx.confidence, rubric_id=active.rubric_id,
+                                categorization=active.categorization, prior_id=active.prior_id,
+                                prior_obj=active.prior, prior=ctx.prior, question_set=question_set)
         summary = verdict(table.assign(model=table["model"].map(labels)), confidence=ctx.confidence,
-                          metric_label=spec.label)  # display names: the verdict stays short
+                          metric_label=spec.label, scope=ctx.scope,
+                          lead=top_pair.renamed(labels) if top_pair else None)  # display names: the verdict stays short
         with st.container(border=True):
-            st.markdown(f"**{md(summary.headline)}** {md(summary.brief)}")
+            st.markdown(f"**{md(summary.headline)}** {md(summary.basis)} {md(summary.brief)}")
             if summary.details or summary.lines:
                 with st.expander("Details: every neighbouring pair"):
                     if summary.details:
@@ -146,8 +153,10 @@ with tabs[0]:
             frame = frame.assign(model=frame["model"].map(labels))
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 900))
         labels = " | ".join(dict.fromkeys(scored["interval"])) if len(scored) else ""
-        st.caption(f"What the interval covers: {md(labels)}. avg@N is the observed mean score, shown beside the "
-                   "prior-based estimate. Colours group models that share a rank with CI ties."
+        st.caption(f"What the interval covers: {md(labels)}. avg@N is the mean over questions of each "
+                   "question's observed accuracy (every question weighs the same), beside the prior-based estimate. "
+                   "Colours group models that share a rank. "
+                   f"{md(tie_rule_sentence(tie_rule))}"
                    + (" With questions sampled, the pairwise CI ties pair each two models over the questions both "
                       "answered (Miller 2024)." if rank_ci_paired(
                        ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,

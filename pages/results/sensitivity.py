@@ -25,6 +25,7 @@ from dashboard.sidebar import page_context
 from dashboard.text import md
 from dashboard.widget_state import ensure, ensure_choice, ensure_subset
 from scorio_core.errors import InputError
+from scorio_core.ranking.rank import DEFAULT_TIE_RULE, tie_rule_sentence
 
 RUBRICS = (100, 200, 500, 1000, 2000, 5000)
 
@@ -69,12 +70,12 @@ picked = st.multiselect("Schemata", names, key="sens_schemas", persist_state="se
                         help="Only schemata whose signals exist in the data are offered.")
 left, right = st.columns([1, 3])
 with_ci = left.toggle(f"With {ctx.confidence:.0%} CI ties", key="sens_ci", persist_state="session",
-                      help="Neighbours share a rank when their Bayes@N difference is not credible (paper rule, section 2.7.1).")
+                      help=tie_rule_sentence(DEFAULT_TIE_RULE))
 if not picked:
     st.info("Pick at least one schema.", icon=":material/info:")
 else:
     try:
-        across = ranks_across_schemata(ctx, [options[n] for n in picked])
+        across = ranks_across_schemata(ctx, [options[n] for n in picked], tie_rule=DEFAULT_TIE_RULE)
     except (InputError, ValueError) as exc:
         st.error(f"The schemata cannot be compared: {md(exc)}", icon=":material/error:")
         st.stop()

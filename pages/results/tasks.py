@@ -7,7 +7,7 @@ from dashboard.figures import combined_interval_plot, task_heatmap
 from dashboard.guard import user_errors
 from dashboard.quality import blocking_notice
 from dashboard.sidebar import page_context
-from dashboard.tables import combined_display
+from dashboard.tables import combined_display, pass_fail_display
 from dashboard.text import md
 from dashboard.compute import task_table
 from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING
@@ -66,9 +66,7 @@ st.dataframe(frame, hide_index=True, width="stretch", column_config=config)
 st.caption(f"Weighting: {WEIGHTING}. Interval: {COMBINED_ASSUMPTION}. Per-task intervals: {md(matrix.interval)}.")
 
 st.subheader("Pass / fail", divider="gray")
-passed = matrix.pivot("passed").loc[models]
-verdicts = passed.map(lambda v: "" if v is None or v != v or str(v) == "<NA>" else ("pass" if bool(v) else "fail"))
-verdicts.insert(0, "tasks passed", passed.fillna(False).astype(bool).sum(axis=1).astype(int))
+verdicts = pass_fail_display(matrix.pivot("passed").loc[models])
 st.dataframe(verdicts, width="stretch", height=min(36 * len(verdicts) + 40, 700))
 st.caption(f"Threshold {float(threshold):.3f}: {PASS_RULE}.")
 

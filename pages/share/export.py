@@ -28,13 +28,15 @@ active = rubric_state.active_rubric(ctx)
 settings = export.current_settings(ctx)
 with user_errors("the leaderboard to export"):
     table = export.analysis_table(ctx, active, settings)
-summary = export.summary_verdict(table, settings)
-files = export.table_exports(table, settings, ctx.task)
+summary = export.summary_verdict(ctx, active, table, settings)
+files = export.table_exports(table, settings, ctx.task, summary)
 stem = re.sub(r"[^0-9A-Za-z]+", "-", f"{ctx.data.label}-{ctx.task}").strip("-").lower()[:80] or "leaderboard"
 
 st.subheader("Verdict", divider="gray")
 with st.container(border=True):
     st.markdown(f"**{md(summary.headline)}**")
+    if summary.basis:
+        st.markdown(md(summary.basis))
     if summary.summary:
         st.markdown(md(summary.summary))
     if summary.lines:

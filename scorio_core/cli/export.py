@@ -203,7 +203,8 @@ def run(args: argparse.Namespace) -> int:
     if fmt == "csv":
         text = tables.to_csv(table)
     elif fmt == "md":
-        text = tables.leaderboard_markdown(table, metric_label=label, confidence=settings["confidence"])
+        text = tables.leaderboard_markdown(table, metric_label=label, confidence=settings["confidence"],
+                                           verdict=_verdict(outcomes, table, label, settings))
     elif fmt == "latex":
         text = tables.leaderboard_latex(table, metric_label=label, confidence=settings["confidence"], task=task)
     elif fmt == "manifest":
@@ -218,11 +219,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _html(dataset, task, table, label, settings, schema, doc, outcomes) -> str:
-    from scorio_core.report.html import html_report
+def _verdict(outcomes, table, label, settings):
+    """The export's verdict: its scope in the headline and, for Bayes@N, the questions behind the lead."""
+    from scorio_core.analysis import leaderboard
+    from scorio_core.report.lead import top_lead
     from scorio_core.report.verdict import verdict
 
-    v = verdict(table, confidence=settings["confidence"], metric_label=label)
+    lead = None
+    if settings["metric"] == "bayes":
+        fixed = table if settings["scope"] == "questions-fixed" else leaderboard(
+            outcomes, confidence=settings["confidence"], prior=settings["prior"], scope="questions-fixed",
+            question_set=settings["question_set"])
+        lead = top_lead(outcomes, table, fixed, confidence=settings["confidence"])
+    return verdict(table, confidence=settings["confidence"], metric_label=label, scope=settings["scope"], lead=lead)
+
+
+def _html(dataset, task, table, label, settings, schema, doc, outcomes) -> str:
+    from scorio_core.report.html import html_report
+
+    v = _verdict(outcomes, table, label, settings)
     names = ", ".join(s.name for s in dataset.sources)
     shown = {
         "Data": f"{names} (SHA-256 {', '.join(s.sha256[:12] for s in dataset.sources)})",
@@ -235,4 +250,5 @@ def _html(dataset, task, table, label, settings, schema, doc, outcomes) -> str:
     notes = list(outcomes.rubric.notes) + ["Charts are embedded when the report is exported from the app; "
                                            "the table's bars show each credible interval."]
     return html_report(title=f"{label} leaderboard: {task}", subtitle=names, table=table, verdict=v, settings=shown,
-                       manifest=doc, notes=notes, generated=f"scorio_core {doc['versions']['scorio_core']}, {doc['created']}")
+                       manifest=doc, notes=notes, generated=f"scorio_core {doc['versions']['scorio_core']}, {doc['created']}",
+                       tie_rule=settings["tie_rule"])

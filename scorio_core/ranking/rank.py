@@ -26,6 +26,7 @@ __all__ = [
     "TIE_RULES",
     "DEFAULT_TIE_RULE",
     "TIE_RULE_HELP",
+    "tie_rule_sentence",
     "pairwise_ranks",
     "paper_chains",
     "competition_ranks",
@@ -52,6 +53,27 @@ TIE_RULE_HELP = {
     "upper-bound": "rank = 1 + the number of models whose whole credible interval lies above this one's (arena style)",
     "none": "competition rank of the mean (1224), no uncertainty",
 }
+
+def tie_rule_sentence(rule: str) -> str:
+    """What the ``Rank (CI ties)`` column means under ``rule``, for reports, captions and help.
+
+    The one source of every text describing a tie rule (:data:`TIE_RULE_HELP`), so a report never
+    explains a rule other than the one its ranks used.
+
+    Raises
+    ------
+    ValueError
+        Unknown rule.
+
+    Examples
+    --------
+    >>> tie_rule_sentence("upper-bound")
+    "Rank (CI ties), rule 'upper-bound': rank = 1 + the number of models whose whole credible interval lies above this one's (arena style)."
+    """
+    if rule not in TIE_RULE_HELP:
+        raise ValueError(f"rule must be one of {', '.join(TIE_RULES)}; got {rule!r}.")
+    return f"Rank (CI ties), rule {rule!r}: {TIE_RULE_HELP[rule]}."
+
 
 #: Competition ranks from scores (re-export of :func:`scorio_core.eval.competition_ranks_from_scores`).
 competition_ranks = competition_ranks_from_scores

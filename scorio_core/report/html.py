@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from scorio_core.ranking.rank import DEFAULT_TIE_RULE, tie_rule_sentence
 from scorio_core.report.manifest import manifest_to_json
 from scorio_core.report.verdict import Verdict
 
@@ -67,14 +68,14 @@ def _int(value) -> str:
     return str(int(value))
 
 
-def _table(table: pd.DataFrame, metric_label: str, confidence: float) -> str:
+def _table(table: pd.DataFrame, metric_label: str, confidence: float, tie_help: str) -> str:
     rows = table[table["mu"].notna()]
     lo_axis = float(np.nanmin(rows["lo"])) if len(rows) else 0.0
     hi_axis = float(np.nanmax(rows["hi"])) if len(rows) else 1.0
     span = hi_axis - lo_axis or 1.0
     pct = f"{confidence:.0%}"
     head = (
-        "<tr><th>Rank</th><th title='Models share a rank when their difference is not credible'>Rank (CI ties)</th>"
+        f"<tr><th>Rank</th><th title='{_e(tie_help)}'>Rank (CI ties)</th>"
         f"<th class='txt'>Model</th><th>{_e(metric_label)} mean</th><th>{pct} credible interval</th>"
         f"<th class='txt'>Interval ({_num(lo_axis, '.3f')} to {_num(hi_axis, '.3f')})</th>"
         "<th title='Observed mean score over questions and trials'>avg@N (observed)</th><th>M</th><th>N</th></tr>"
@@ -103,7 +104,7 @@ def _table(table: pd.DataFrame, metric_label: str, confidence: float) -> str:
 def _verdict(v: Verdict) -> str:
     items = "".join(f"<li>{_e(line)}</li>" for line in v.lines)
     caveats = "".join(f"<div>{_e(c)}</div>" for c in v.caveats)
-    summary = f"<div>{_e(v.summary)}</div>" if v.summary else ""
+    summary = (f"<div>{_e(v.basis)}</div>" if v.basis else "") + (f"<div>{_e(v.summary)}</div>" if v.summary else "")
     details = (f"<details><summary>Every neighbouring pair ({len(v.lines)})</summary><ul>{items}</ul></details>"
                if items else "")
     return (f"<div class='verdict'><p>{_e(v.headline)}</p>{summary}{details}</div>"
@@ -121,6 +122,7 @@ def html_report(
     manifest: dict | None = None,
     notes: Sequence[str] = (),
     generated: str = "",
+    tie_rule: str = DEFAULT_TIE_RULE,
 ) -> str:
     """Render the report as one self-contained HTML document.
 
@@ -142,6 +144,9 @@ def html_report(
         Extra notes (escaped).
     generated : str
         Footer text, e.g. the creation time and versions.
+    tie_rule : str, default "pairwise"
+        The rule the table's ``rank_ci`` used; the report explains that rule
+        (:func:`scorio_core.ranking.rank.tie_rule_sentence`).
 
     Returns
     -------
@@ -155,10 +160,10 @@ def html_report(
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body><main>",
         f"<h1>{_e(title)}</h1><p class='sub'>{_e(subtitle)}</p>",
         "<h2>Verdict</h2>", _verdict(verdict),
-        "<h2>Leaderboard</h2>", _table(table, metric, verdict.confidence),
-        "<p class='caveats'>Rank: competition rank of the posterior mean. Rank (CI ties): neighbours share a rank "
-        "when their difference is not credible at the chosen level (paper section 2.7.1). M: questions answered; "
-        "N: trials per question (smallest). avg@N: the observed mean, beside the prior-based estimate.</p>",
+        "<h2>Leaderboard</h2>", _table(table, metric, verdict.confidence, tie_rule_sentence(tie_rule)),
+        f"<p class='caveats'>Rank: competition rank of the posterior mean. {_e(tie_rule_sentence(tie_rule))} M: questions "
+        "answered; N: trials per question (smallest). avg@N: the mean over questions of each question's accuracy "
+        "(every question weighs the same), beside the prior-based estimate.</p>",
     ]
     from scorio_core.report.tables import interval_note
 

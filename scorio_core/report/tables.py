@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 __all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "presentation_table", "interval_note",
@@ -51,6 +53,11 @@ def without_negative_zero(frame: pd.DataFrame, decimals: int = 4) -> pd.DataFram
         if pd.api.types.is_float_dtype(out[column]):
             out[column] = out[column].round(decimals) + 0.0
     return out
+
+
+def _md_text(text: str) -> str:
+    """Plain text (model names included) that renders literally in Markdown."""
+    return re.sub(_MD_SPECIAL, r"\\\1", str(text))
 
 
 def to_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
@@ -150,10 +157,14 @@ def interval_note(frame: pd.DataFrame) -> str:
 
 
 
-def leaderboard_markdown(table: pd.DataFrame, *, metric_label: str, confidence: float) -> str:
-    """Markdown export of a leaderboard: readable table, then what its intervals cover."""
+def leaderboard_markdown(table: pd.DataFrame, *, metric_label: str, confidence: float, verdict=None) -> str:
+    """Markdown export of a leaderboard: the verdict's headline and basis (when given), a readable
+    table, then what its intervals cover."""
     note = interval_note(table)
-    body = to_markdown(presentation_table(table, metric_label=metric_label, confidence=confidence)) + "\n"
+    head = ""
+    if verdict is not None:
+        head = f"**{_md_text(verdict.headline)}**\n\n" + (f"{_md_text(verdict.basis)}\n\n" if verdict.basis else "")
+    body = head + to_markdown(presentation_table(table, metric_label=metric_label, confidence=confidence)) + "\n"
     return body + (f"\n{to_markdown(pd.DataFrame({'Note': [note]}))}\n" if note else "")
 
 

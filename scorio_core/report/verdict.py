@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.ranking.rank import pairwise_confidence
+from scorio_core.report.lead import Lead, questions_behind, scope_phrase
+from scorio_core.uncertainty.posterior import DEFAULT_SCOPE, SCOPES
 
 __all__ = ["Comparison", "Verdict", "verdict", "format_probability"]
 
@@ -46,6 +48,11 @@ class Verdict(NamedTuple):
         What the probabilities do and do not cover.
     confidence : float
     metric : str
+    basis : str
+        The questions the lead rests on (only A solves / only B solves / same), or "" when no
+        :class:`~scorio_core.report.lead.Lead` was given.
+    scope : str
+        The scope the headline is stated in (``questions-fixed`` or ``questions-sampled``).
     """
 
     headline: str
@@ -55,6 +62,8 @@ class Verdict(NamedTuple):
     caveats: tuple[str, ...]
     confidence: float
     metric: str
+    basis: str = ""
+    scope: str = DEFAULT_SCOPE
 
     @property
     def brief(self) -> str:
@@ -70,7 +79,7 @@ class Verdict(NamedTuple):
 
     def text(self) -> str:
         """The verdict as plain text (headline, one line per comparison, caveats)."""
-        return "\n".join([self.headline, self.summary, *(f"- {line}" for line in self.lines),
+        return "\n".join([self.headline, *([self.basis] if self.basis else []), self.summary, *(f"- {line}" for line in self.lines),
                           *(f"Note: {c}" for c in self.caveats)])
 
 
@@ -109,8 +118,28 @@ def _coverage_caveat(table: pd.DataFrame) -> str:
             "(normal approximation of each model's posterior); the questions themselves are taken as given.")
 
 
-def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N") -> Verdict:
-    """Which differences between neighbouring models are real at ``confidence``.
+def _scope_of(table: pd.DataFrame, scope: str | None) -> str:
+    if scope is not None:
+        if scope not in SCOPES:
+            raise ValueError(f"scope must be one of {', '.join(SCOPES)}; got {scope!r}.")
+        return scope
+    if "scope" in table.columns:
+        scopes = [str(v) for v in dict.fromkeys(table["scope"].dropna())]
+        if len(scopes) == 1 and scopes[0] in SCOPES:
+            return scopes[0]
+    return DEFAULT_SCOPE
+
+
+def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N",
+            scope: str | None = None, lead: Lead | None = None) -> Verdict:
+    """Which differences between neighbouring models are real at ``confidence``, and on what.
+
+    The headline names what it generalises to in the sentence (``on these 40 questions`` with
+    questions fixed, ``on new questions like these`` with questions sampled;
+    :func:`~scorio_core.report.lead.scope_phrase`). Given the top pair's
+    :class:`~scorio_core.report.lead.Lead`, it uses that pair's probability under the chosen
+    scope (paired over common questions when sampled), says in the same sentence when the other
+    scope disagrees, and :attr:`Verdict.basis` gives the questions behind the lead.
 
     Parameters
     ----------
@@ -120,6 +149,11 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         as not scored.
     confidence : float, default 0.95
     metric_label : str
+    scope : {"questions-fixed", "questions-sampled"}, optional
+        The scope of ``table``; read from its ``scope`` column when omitted.
+    lead : Lead, optional
+        :func:`~scorio_core.report.lead.top_lead` of the same leaderboard (Bayes@N); ignored when
+        its pair is not the table's first two models.
 
     Returns
     -------
@@ -135,7 +169,12 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     ('A is ahead of B with > 99.9% posterior probability.', 'B and C are not distinguishable at 95% (P(B > C) = 63.8%).')
     """
     pct = f"{confidence:.0%}"
+    scope = _scope_of(table, scope)
     scored = table[table["mu"].notna()].sort_values("mu", ascending=False, kind="stable")
+    n_questions = int(scored["n_questions"].max()) if "n_questions" in scored and scored["n_questions"].notna().any() else None
+    where = scope_phrase(scope, n_questions)
+    other = SCOPES[1 - SCOPES.index(scope)]
+    elsewhere = scope_phrase(other, n_questions)
     missing = table.loc[table["mu"].isna(), "model"].astype(str).tolist()
     models = scored["model"].astype(str).tolist()
     caveats = [
@@ -150,13 +189,19 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     if missing:
         caveats.append("Not scored (e.g. k larger than their trials): " + _names(missing) + ".")
     if not models:
-        return Verdict("No model could be scored with these settings.", (), (), "", tuple(caveats), confidence, metric_label)
+        return Verdict("No model could be scored with these settings.", (), (), "", tuple(caveats), confidence, metric_label,
+                       scope=scope)
     top = scored.iloc[0]
     if len(models) == 1:
         headline = (f"Only one model was scored: {models[0]} ({metric_label} {top['mu']:.3f}, "
                     f"{pct} credible interval [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}).")
-        return Verdict(headline, (), (), "", tuple(caveats), confidence, metric_label)
+        return Verdict(headline, (), (), "", tuple(caveats), confidence, metric_label, scope=scope)
     rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
+    if lead is not None and (lead.ahead, lead.behind) != (models[0], models[1]):
+        lead = None
+    if lead is not None and lead.rho(scope) is not None:  # the top pair as Compare states it (paired when sampled)
+        rho = rho.copy()
+        rho[0, 1], rho[1, 0] = lead.rho(scope), 1.0 - lead.rho(scope)
     comparisons, lines = [], []
     for i in range(len(models) - 1):
         p = float(rho[i, i + 1])
@@ -167,10 +212,24 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         else:
             lines.append(f"{models[i]} and {models[i + 1]} are not distinguishable at {pct} "
                          f"(P({models[i]} > {models[i + 1]}) = {format_probability(p)}).")
+    numbers = f"{metric_label} {top['mu']:.3f}, {pct} interval [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}"
+    p_other = lead.rho(other) if lead is not None else None
+    paired = f", paired over the {lead.n_common:,} questions both answered" if lead is not None else ""
     if comparisons[0].separated:
-        headline = (f"{models[0]} ranks first at {pct} credibility: ahead of {models[1]} with "
-                    f"{format_probability(comparisons[0].rho)} posterior probability ({metric_label} {top['mu']:.3f}, "
-                    f"{pct} interval [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}).")
+        p_here = format_probability(comparisons[0].rho)
+        if p_other is not None and p_other >= confidence:
+            headline = (f"{models[0]} ranks first at {pct} credibility {where}, and {elsewhere} too: ahead of {models[1]} "
+                        f"with {p_here} posterior probability ({format_probability(p_other)} {elsewhere}; {numbers}).")
+        elif p_other is not None:
+            headline = (f"{models[0]} ranks first at {pct} credibility {where} (ahead of {models[1]} with {p_here} posterior "
+                        f"probability; {numbers}), but not {elsewhere}: there P({models[0]} > {models[1]}) = "
+                        f"{format_probability(p_other)}{paired if other == 'questions-sampled' else ''}.")
+        else:
+            headline = (f"{models[0]} ranks first at {pct} credibility {where}: ahead of {models[1]} with {p_here} "
+                        f"posterior probability ({numbers}).")
+            if lead is not None and other == "questions-sampled":
+                headline += (f" Whether the lead holds {elsewhere} cannot be estimated: fewer than two questions were "
+                             "answered by both.")
     else:
         # the top group: models that no other model is credibly ahead of (rank 1 under the pairwise rule)
         top_group = np.max(np.where(np.eye(len(models), dtype=bool), 0.0, rho), axis=0) < confidence
@@ -180,7 +239,10 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         else:
             named = _names(group) if len(group) <= 5 else ", ".join(group[:4]) + f" and {len(group) - 4} more"
             shared = f"{len(group)} models share the top rank ({named}): no model is credibly ahead of them"
-        headline = f"No single leader at {pct} credibility: {shared} ({metric_label})."
+        headline = f"No single leader at {pct} credibility {where}: {shared} ({metric_label})."
+        if p_other is not None and p_other >= confidence:
+            headline += (f" {elsewhere[:1].upper() + elsewhere[1:]}, {models[0]} is ahead of {models[1]} with "
+                         f"{format_probability(p_other)} posterior probability.")
     n_sep = int(np.sum([c.separated for c in comparisons]))
     close = [c for c in comparisons if not c.separated]
     summary = f"{n_sep} of {len(comparisons)} neighbouring pairs are separated at {pct}."
@@ -197,4 +259,6 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         if unsure and len(unsure) <= 4:
             summary += "; not of " + _names([f"{m} (P = {format_probability(p)})" for m, p in unsure], "or")
         summary += "."
-    return Verdict(headline, tuple(comparisons), tuple(lines), summary, tuple(caveats), confidence, metric_label)
+    basis = questions_behind(lead) if lead is not None else ""
+    return Verdict(headline, tuple(comparisons), tuple(lines), summary, tuple(caveats), confidence, metric_label,
+                   basis, scope)

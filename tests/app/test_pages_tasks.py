@@ -79,3 +79,29 @@ def test_rubric_applies_task_by_task(sim_app):
     no_exception(at)
     assert "Format Aware" in shown(at.main.caption[0].value)
     assert len(at.main.dataframe[0].value) == 20
+
+
+# Models missing whole tasks (as on a real multi-game agent benchmark): beta never ran "code",
+# gamma never ran "math". The pass/fail grid has empty cells (boolean NA), which the page once
+# tested with ``v != v or ...`` and crashed on ("boolean value of NA is ambiguous").
+RAGGED = "model,task,question_id,trial,is_correct\n" + "\n".join(
+    f"{m},{t},q{q},{i},{int((q + i + len(t)) % 3 == 0)}"
+    for m, t in (("alpha", "math"), ("alpha", "code"), ("beta", "math"), ("gamma", "code"))
+    for q in range(5) for i in range(3)
+) + "\n"
+
+
+def test_models_missing_tasks_render_every_section(app):
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("ragged.csv", RAGGED.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    app.switch_page(TASKS).run()
+    no_exception(app)
+    verdicts = app.main.dataframe[2].value
+    assert verdicts.loc["beta", "code"] == "" and verdicts.loc["gamma", "math"] == ""
+    assert verdicts.loc["alpha", "math"] in {"pass", "fail"}
+    # tasks passed counts only the tasks a model ran: alpha ran both, beta and gamma one each
+    assert verdicts.loc["beta", "tasks passed"] <= 1 and verdicts.loc["gamma", "tasks passed"] <= 1
+    flaky = app.main.dataframe[3].value
+    assert flaky.loc["beta", "code"] is None or str(flaky.loc["beta", "code"]) == "<NA>"

@@ -107,7 +107,7 @@ class TestVerdict:
         frame = board(mu=[0.5, 0.49, 0.48], sigma=[0.05, 0.05, 0.05])
         frame["n_trials"] = 2
         v = verdict(frame)
-        assert v.headline.startswith("No single leader at 95% credibility: none of the 3 models is credibly behind another")
+        assert v.headline.startswith("No single leader at 95% credibility on these 30 questions: none of the 3 models is credibly behind another")
         assert v.summary == "No neighbouring pair is separated at 95%."
         assert any("N = 2" in c for c in v.caveats)
 
@@ -130,7 +130,7 @@ class TestVerdict:
     def test_leader_against_the_field(self):
         frame = board(models=["a", "b", "c", "d"], mu=[0.70, 0.69, 0.60, 0.40])
         v = verdict(frame)
-        assert v.headline.startswith("No single leader at 95% credibility: 2 models share the top rank (a and b)")
+        assert v.headline.startswith("No single leader at 95% credibility on these 30 questions: 2 models share the top rank (a and b)")
         assert "a is ahead of 2 of the 3 other models with at least 95% probability each; not of b (P = 63.8%)." in v.summary
 
     def test_format_probability(self):

@@ -1,0 +1,203 @@
+"""What a leaderboard's lead rests on, and what it generalises to.
+
+A lead of model A over model B is a statement about one of two estimands
+(docs/metrics.md, "Priors, scopes and what an interval covers"):
+
+* **questions fixed** (the paper's estimand): A beats B *on these M questions*, had each been
+  answered infinitely often; only trial noise is uncertain;
+* **questions sampled**: A beats B *on new questions like these* (a larger pool the questions were
+  drawn from); the difference is paired over the questions both answered (Miller 2024,
+  arXiv:2411.00640), as on the Compare page (:func:`scorio_core.ranking.paired.scoped_difference`).
+
+A stakeholder hearing "A beats B" understands the second. :func:`lead_evidence` computes the
+lead's probability under both, and the questions behind it (only A solves / only B solves / same),
+so the verdict can name its scope in the sentence and say both when they disagree.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.ranking.compare import disagreement_table, outcome_counts
+from scorio_core.ranking.paired import scoped_difference
+from scorio_core.uncertainty.posterior import check_scope
+
+__all__ = ["Lead", "lead_evidence", "top_lead", "scope_phrase", "questions_behind"]
+
+
+def scope_phrase(scope: str, n_questions: int | None = None) -> str:
+    """What a statement under ``scope`` generalises to, as words that fit in a sentence.
+
+    Parameters
+    ----------
+    scope : {"questions-fixed", "questions-sampled"}
+    n_questions : int, optional
+        Questions of the leaderboard (M), named under ``questions-fixed``.
+
+    Returns
+    -------
+    str
+        ``"on these 40 questions"`` or ``"on new questions like these"``.
+
+    Raises
+    ------
+    ValueError
+        Unknown scope.
+
+    Examples
+    --------
+    >>> scope_phrase("questions-fixed", 40), scope_phrase("questions-sampled", 40)
+    ('on these 40 questions', 'on new questions like these')
+    """
+    check_scope(scope)
+    if scope == "questions-sampled":
+        return "on new questions like these"
+    if n_questions is None:
+        return "on these questions"
+    return f"on this question" if int(n_questions) == 1 else f"on these {int(n_questions):,} questions"
+
+
+class Lead(NamedTuple):
+    """The top pair of a leaderboard under both scopes, and the questions behind the lead.
+
+    Attributes
+    ----------
+    ahead, behind : str
+        The first and second model by posterior mean.
+    only_ahead, only_behind : int
+        Questions only ``ahead`` (only ``behind``) solves, i.e. has at least one correct trial
+        while the other has none (binary correctness; with a rubric: a positive mean score).
+    different : int
+        Questions both solve, at different rates.
+    same : int
+        Questions with the same outcome for both (both always, neither, or equally often).
+    n_common : int
+        Questions both answered (the pairing of the questions-sampled difference).
+    rho_fixed : float
+        ``P(ahead > behind)`` with questions fixed (independent posteriors, section 2.5).
+    rho_sampled : float or None
+        ``P(ahead > behind)`` for new questions like these, paired over the ``n_common``
+        questions; None when fewer than two questions were answered by both (it cannot be estimated).
+    """
+
+    ahead: str
+    behind: str
+    only_ahead: int
+    only_behind: int
+    different: int
+    same: int
+    n_common: int
+    rho_fixed: float
+    rho_sampled: float | None
+
+    def rho(self, scope: str) -> float | None:
+        """``P(ahead > behind)`` under ``scope``."""
+        check_scope(scope)
+        return self.rho_fixed if scope == "questions-fixed" else self.rho_sampled
+
+    def renamed(self, labels) -> "Lead":
+        """The same lead with display names (``labels[model]``)."""
+        return self._replace(ahead=str(labels.get(self.ahead, self.ahead)), behind=str(labels.get(self.behind, self.behind)))
+
+
+def questions_behind(lead: Lead) -> str:
+    """The questions a lead rests on, as a sentence.
+
+    Examples
+    --------
+    >>> questions_behind(Lead("X", "Y", 3, 0, 0, 37, 40, 0.965, 0.88))
+    'The lead rests on 3 questions only X solves and 0 only Y solves; the other 37 of the 40 questions both answered have the same outcome for both.'
+    """
+    def n(count: int) -> str:
+        return f"{count:,} question" + ("" if count == 1 else "s")
+
+    text = f"The lead rests on {n(lead.only_ahead)} only {lead.ahead} solves and {lead.only_behind:,} only {lead.behind} solves"
+    rest = []
+    if lead.different:
+        rest.append(f"{n(lead.different)} both solve at different rates")
+    if lead.same:
+        rest.append(f"the other {lead.same:,} of the {lead.n_common:,} questions both answered have the same outcome for both"
+                    if not lead.different else f"{lead.same:,} have the same outcome for both")
+    return text + ("; " + " and ".join(rest) if rest else "") + "."
+
+
+def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, behind: str, *,
+                  confidence: float = 0.95) -> Lead:
+    """The lead of ``ahead`` over ``behind`` under both scopes, and the questions behind it.
+
+    Parameters
+    ----------
+    fixed : DataFrame
+        Leaderboard rows (``model``, ``mu``, ``sigma``) of Bayes@N **with questions fixed**
+        (:func:`scorio_core.analysis.leaderboard` with ``scope="questions-fixed"``).
+    disagreements : DataFrame
+        :func:`scorio_core.ranking.compare.disagreement_table` of ``(ahead, behind)``: columns
+        ``outcome`` and ``diff`` (per-question score difference, NaN where one did not answer).
+    ahead, behind : str
+        Two scored models of ``fixed``.
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    Lead
+
+    Raises
+    ------
+    KeyError
+        A model missing from ``fixed``.
+    ValueError
+        As :func:`scorio_core.ranking.paired.scoped_difference` (e.g. non-finite sigma).
+
+    References
+    ----------
+    Hariri et al., "Don't Pass@k", ICLR 2026, section 2.5 (``rho``); Miller, "Adding Error Bars
+    to Evals", arXiv:2411.00640 (2024) (paired differences over sampled questions).
+    """
+    rows = fixed.set_index(fixed["model"].astype(str))
+    a, b = rows.loc[str(ahead)], rows.loc[str(behind)]
+    diffs = disagreements["diff"].to_numpy(float)
+    args = (float(a["mu"]), float(a["sigma"]), float(b["mu"]), float(b["sigma"]), diffs)
+    at_fixed, _ = scoped_difference(*args, scope="questions-fixed", confidence=confidence)
+    n_common = int(np.count_nonzero(~np.isnan(diffs)))
+    rho_sampled = None
+    if n_common >= 2:
+        at_sampled, _ = scoped_difference(*args, scope="questions-sampled", confidence=confidence)
+        rho_sampled = float(at_sampled.rho)
+    counts = outcome_counts(disagreements)
+    return Lead(
+        str(ahead), str(behind), counts["only A solves"], counts["only B solves"],
+        counts["both, A more often"] + counts["both, B more often"],
+        counts["both always"] + counts["neither"] + counts["both, equally often"],
+        n_common, float(at_fixed.rho), rho_sampled,
+    )
+
+
+def top_lead(task_outcomes, table: pd.DataFrame, fixed: pd.DataFrame | None = None, *,
+             confidence: float = 0.95) -> Lead | None:
+    """:func:`lead_evidence` of the first two scored models of a Bayes@N leaderboard.
+
+    Parameters
+    ----------
+    task_outcomes : scorio_core.analysis.TaskOutcomes
+        The outcomes the leaderboard was computed from.
+    table : DataFrame
+        The leaderboard as shown (any scope); its two highest posterior means are the pair.
+    fixed : DataFrame, optional
+        The same leaderboard with questions fixed; ``table`` itself when omitted (it must then be
+        a questions-fixed table).
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    Lead or None
+        None with fewer than two scored models.
+    """
+    scored = table[table["mu"].notna()].sort_values("mu", ascending=False, kind="stable")
+    if len(scored) < 2:
+        return None
+    ahead, behind = (str(m) for m in scored["model"].iloc[:2])
+    frame = disagreement_table(task_outcomes, ahead, behind)
+    return lead_evidence(table if fixed is None else fixed, frame, ahead, behind, confidence=confidence)

@@ -1,0 +1,162 @@
+"""The verdict names its scope and the questions behind a lead (issue 40).
+
+Fixture: model X leads model Y on 40 questions, N = 8 trials each. Only X solves three questions
+(X 8/8, 2/8 and 1/8 correct, Y 0/8); the other 37 have the same outcome for both (18 solved 8/8 by
+both, 19 failed 0/8 by both). Hand calculation of the paired difference under the
+questions-sampled scope (Miller 2024): d = (1, 0.25, 0.125, 0 x 37), mean 1.375/40 = 0.034375,
+sample sd 0.16257, se = 0.16257 / sqrt(40) = 0.025705; with the raw mean z = 1.337 and
+P(X > Y) = Phi(1.337) = 0.909. The verdict centres on the Bayes@N posterior means (as Compare does):
+mu_X - mu_Y is slightly larger than 0.034375, P(X > Y) = 0.910: not credible at 95%. With questions fixed only trial noise counts (the three partial questions),
+sd ~ 0.005 and the lead is credible (P > 99.9%). An exact sign test on 3 vs 0 discordant questions
+gives p = 0.125, consistent with the sampled verdict.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorio_core import io
+from scorio_core.analysis import leaderboard, outcomes_for
+from scorio_core.report import tables
+from scorio_core.report.html import html_report
+from scorio_core.report.lead import Lead, lead_evidence, questions_behind, scope_phrase, top_lead
+from scorio_core.report.verdict import verdict
+from scorio_core.ranking.compare import disagreement_table
+
+
+def counts_csv(path) -> str:
+    rows = ["model,question_id,n_trials,n_correct"]
+    x = [8, 2, 1] + [8] * 18 + [0] * 19
+    y = [0, 0, 0] + [8] * 18 + [0] * 19
+    z = [0, 0, 0] + [4] * 18 + [0] * 19  # a third model, clearly behind
+    for name, correct in (("X", x), ("Y", y), ("Z", z)):
+        rows += [f"{name},q{i:02d},8,{c}" for i, c in enumerate(correct)]
+    path.write_text("\n".join(rows) + "\n")
+    return str(path)
+
+
+@pytest.fixture
+def outcomes(tmp_path):
+    return outcomes_for(io.load([counts_csv(tmp_path / "lead.csv")]), None)
+
+
+def test_lead_evidence_matches_hand_calculation(outcomes):
+    fixed = leaderboard(outcomes, scope="questions-fixed")
+    lead = top_lead(outcomes, fixed)
+    assert (lead.ahead, lead.behind) == ("X", "Y")
+    assert (lead.only_ahead, lead.only_behind, lead.different, lead.same, lead.n_common) == (3, 0, 0, 37, 40)
+    d = np.array([1, 0.25, 0.125] + [0] * 37)
+    z = d.mean() / (d.std(ddof=1) / np.sqrt(40))
+    assert z == pytest.approx(1.337, abs=1e-3)  # hand value in the module docstring
+    from scipy.stats import norm
+
+    assert lead.rho_sampled == pytest.approx(norm.cdf(z), abs=2e-3)  # raw mean vs posterior means
+    mu = fixed.set_index("model")["mu"]
+    assert lead.rho_sampled == pytest.approx(norm.cdf((mu["X"] - mu["Y"]) / (d.std(ddof=1) / np.sqrt(40))), abs=1e-12)
+    assert lead.rho_sampled < 0.95 < 0.999 < lead.rho_fixed
+
+
+def test_verdict_names_scope_and_says_the_lead_does_not_hold_for_new_questions(outcomes):
+    fixed = leaderboard(outcomes, scope="questions-fixed")
+    lead = top_lead(outcomes, fixed)
+    v = verdict(fixed, lead=lead)
+    assert v.headline.startswith("X ranks first at 95% credibility on these 40 questions")
+    assert "but not on new questions like these: there P(X > Y) = 91.0%, paired over the 40 questions both answered" \
+        in v.headline
+    assert v.basis == ("The lead rests on 3 questions only X solves and 0 only Y solves; the other 37 of the 40 questions "
+                       "both answered have the same outcome for both.")
+    # the sharer chose the questions-sampled scope: the headline leads with it, and still says both
+    sampled = leaderboard(outcomes, scope="questions-sampled")
+    w = verdict(sampled, lead=top_lead(outcomes, sampled, fixed))
+    assert w.scope == "questions-sampled"
+    assert w.headline.startswith("No single leader at 95% credibility on new questions like these")
+    assert "On these 40 questions, X is ahead of Y with > 99.9% posterior probability." in w.headline
+    assert w.comparisons[0].rho == pytest.approx(lead.rho_sampled)  # the paired probability, as on Compare
+
+
+def test_reports_carry_the_same_sentence(outcomes):
+    fixed = leaderboard(outcomes, scope="questions-fixed")
+    v = verdict(fixed, lead=top_lead(outcomes, fixed))
+    page = html_report(title="t", subtitle="s", table=fixed, verdict=v, settings={})
+    import html
+
+    assert html.escape(v.headline, quote=True) in page and html.escape(v.basis, quote=True) in page
+    markdown = tables.leaderboard_markdown(fixed, metric_label="Bayes@N", confidence=0.95, verdict=v)
+    import re
+
+    literal = re.sub(r"\\(.)", r"\1", markdown)  # as the reader sees it (special characters are escaped)
+    assert f"**{v.headline}**" in literal and v.basis in literal
+
+
+def test_agreeing_scopes_are_said_once():
+    table = pd.DataFrame({"model": ["A", "B"], "mu": [0.8, 0.5], "sigma": [0.01, 0.01], "lo": [0.78, 0.48],
+                          "hi": [0.82, 0.52], "n_trials": [8, 8], "n_questions": [50, 50], "scope": "questions-fixed"})
+    lead = Lead("A", "B", 15, 0, 5, 30, 50, 0.9999, 0.999)
+    v = verdict(table, lead=lead)
+    assert v.headline.startswith("A ranks first at 95% credibility on these 50 questions, and on new questions like these "
+                                 "too: ahead of B with > 99.9% posterior probability (99.9% on new questions like these;")
+    # a lead for another pair is ignored (it would describe the wrong models)
+    assert verdict(table, lead=lead._replace(ahead="C")).basis == ""
+    # fewer than two common questions: the sampled side cannot be estimated, and the headline says so
+    v = verdict(table, lead=lead._replace(rho_sampled=None, n_common=1))
+    assert "cannot be estimated: fewer than two questions were answered by both" in v.headline
+
+
+def test_scope_phrase_and_basis_wording():
+    assert scope_phrase("questions-fixed", 1) == "on this question"
+    assert scope_phrase("questions-fixed") == "on these questions"
+    with pytest.raises(ValueError):
+        scope_phrase("questions-random")
+    assert questions_behind(Lead("A", "B", 1, 2, 3, 4, 10, 0.5, 0.5)) == (
+        "The lead rests on 1 question only A solves and 2 only B solves; 3 questions both solve at different rates "
+        "and 4 have the same outcome for both.")
+
+
+def test_lead_evidence_uses_the_compare_pages_difference(outcomes):
+    from scorio_core.ranking.paired import scoped_difference
+
+    fixed = leaderboard(outcomes, scope="questions-fixed")
+    table = disagreement_table(outcomes, "Y", "Z")
+    lead = lead_evidence(fixed, table, "Y", "Z")
+    rows = fixed.set_index("model")
+    d, _ = scoped_difference(rows.loc["Y", "mu"], rows.loc["Y", "sigma"], rows.loc["Z", "mu"], rows.loc["Z", "sigma"],
+                             table["diff"].to_numpy(), scope="questions-sampled")
+    assert lead.rho_sampled == d.rho and lead.only_ahead == 0 and lead.different == 18
+
+
+@pytest.mark.parametrize("scope", ["questions-fixed", "questions-sampled"])
+def test_cli_reports_carry_the_verdict(tmp_path, capsys, scope):
+    from scorio_core.cli import main
+
+    path = counts_csv(tmp_path / "lead.csv")
+    assert main(["export", path, "--format", "md", "--scope", scope]) == 0
+    markdown = capsys.readouterr().out
+    first = markdown.split("\n", 1)[0].replace("\\", "")
+    if scope == "questions-fixed":
+        assert first.startswith("**X ranks first at 95% credibility on these 40 questions") and "but not on new" in first
+    else:
+        assert first.startswith("**No single leader at 95% credibility on new questions like these")
+    assert "3 questions only X solves and 0 only Y solves" in markdown
+    out = tmp_path / "r.html"
+    assert main(["export", path, "--format", "html", "--scope", scope, "--tie-rule", "upper-bound", "--out", str(out)]) == 0
+    page = out.read_text()
+    assert "3 questions only X solves" in page
+    assert "rule &#x27;upper-bound&#x27;: rank = 1 + the number of models whose whole credible interval" in page
+    assert "section 2.7.1" not in page  # the paper's chain rule is not the rule these ranks used
+
+
+@pytest.mark.parametrize("rule", ["pairwise", "paper", "upper-bound", "none"])
+def test_report_explains_the_tie_rule_its_ranks_used(outcomes, rule):
+    """One source per rule: the HTML report's text is tie_rule_sentence(rule) and no other rule's text."""
+    from scorio_core.ranking.rank import TIE_RULE_HELP, tie_rule_sentence
+
+    table = leaderboard(outcomes, tie_rule=rule)
+    page = html_report(title="t", subtitle="s", table=table, verdict=verdict(table), settings={}, tie_rule=rule)
+    import html
+
+    assert html.escape(tie_rule_sentence(rule), quote=True) in page
+    assert all(html.escape(text, quote=True) not in page for other, text in TIE_RULE_HELP.items() if other != rule)
+    with pytest.raises(ValueError, match="rule must be one of"):
+        tie_rule_sentence("chain")
