@@ -13,13 +13,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard.share import autosave, open_link, render_link_notice
+from dashboard.share import autosave, hide_settings, open_link, presenting, render_link_notice
 from dashboard.sidebar import render_sidebar
 from dashboard.text import md
 from dashboard.url import sanitize_query_params
+from scorio_core.errors import InputError
 
 st.set_page_config(page_title="scorio-dashboard", page_icon=":material/leaderboard:", layout="wide",
-                   initial_sidebar_state="collapsed" if st.query_params.get("view") == "present" else "auto")
+                   initial_sidebar_state="collapsed" if presenting() else "auto")
 
 _HERE = Path(__file__).parent
 _PAGES = {
@@ -48,9 +49,11 @@ navigation = {
     ]
     for section, entries in _PAGES.items()
 }
-page = st.navigation({section: pages for section, pages in navigation.items() if pages})
-if page.title in {title for _, title, _ in _PAGES["Results"]}:  # a share link opens the last results page viewed
-    st.session_state["_last_results_page"] = page.url_path
+present = presenting()  # &view=present: read-only, no settings sidebar, no navigation
+page = st.navigation({section: pages for section, pages in navigation.items() if pages},
+                     position="hidden" if present else "sidebar")
+if present:
+    hide_settings()
 for name, reason in sanitize_query_params().items():
     st.toast(f"Ignored the link parameter {md(name)}: {md(reason)}.", icon=":material/link_off:")
 open_link()  # ?analysis=<id>: restore a shared analysis before any widget exists
@@ -58,4 +61,7 @@ st.session_state["_page_context"] = render_sidebar()
 with st.sidebar:
     render_link_notice()
 autosave(st.session_state["_page_context"])  # after the first change, ?analysis=<draft> restores it on reload
-page.run()
+try:
+    page.run()
+except InputError as exc:  # a page that cannot be shown on this data says why, never a traceback
+    st.error(f"This page cannot be shown with the current data and settings: {md(exc)}", icon=":material/error:")

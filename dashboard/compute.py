@@ -17,6 +17,7 @@ from scorio_core.ranking import compare, rank
 from scorio_core.analysis import (ALL_TASKS, TaskOutcomes, leaderboard, leaderboard_notices, outcomes_for, pairwise_for,
                                   task_names)
 from scorio_core.report import lead
+from scorio_core.task_outcomes import cluster_column_candidates, question_clusters
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.uncertainty import projection_alpha
 
@@ -107,16 +108,35 @@ def leaderboard_table(
     prior: str = "empirical-bayes",
     scope: str = "questions-fixed",
     question_set: str = "own",
+    cluster_column: str | None = None,
 ) -> pd.DataFrame:
-    """The leaderboard of one task (or ``ALL_TASKS``) under the given settings."""
+    """The leaderboard of one task (or ``ALL_TASKS``) under the given settings (``cluster_column``: questions in
+    groups, cluster-robust intervals under the questions-sampled scope)."""
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
     counts0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    clusters = question_clusters_for(data_id, _dataset, task, cluster_column) if scope != "questions-fixed" else None
     return leaderboard(outcomes, metric=metric, k=k, tau=tau, confidence=confidence, tie_rule=tie_rule, prior_counts=counts0,
-                       prior=prior, scope=scope, question_set=question_set)
+                       prior=prior, scope=scope, question_set=question_set, clusters=clusters,
+                       cluster_column=cluster_column or "cluster")
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def question_clusters_for(data_id: str, _dataset, task: str, cluster_column: str | None) -> dict | None:
+    """Question id -> cluster label from a data column (:func:`scorio_core.task_outcomes.question_clusters`), or None."""
+    if not cluster_column:
+        return None
+    return question_clusters(_dataset, task, cluster_column)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def cluster_candidates(data_id: str, _dataset) -> tuple[str, ...]:
+    """Columns that could group questions (:func:`scorio_core.task_outcomes.cluster_column_candidates`)."""
+    return tuple(cluster_column_candidates(_dataset))
 
 
 def top_lead(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: str, confidence: float,
-             rubric_id: str, categorization, prior_id: str, prior_obj, prior: str, question_set: str):
+             rubric_id: str, categorization, prior_id: str, prior_obj, prior: str, question_set: str,
+             cluster_column: str | None = None):
     """The leaderboard's top pair under both scopes and the questions behind it
     (:func:`scorio_core.report.lead.top_lead`), or None: for Bayes@N without prior counts R0 (the
     paired difference of the Compare page), with at least two scored models."""
@@ -126,18 +146,18 @@ def top_lead(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: s
                               _categorization=categorization, prior_id=prior_id, _prior=prior_obj, prior=prior,
                               scope="questions-fixed", question_set=question_set)
     return lead.top_lead(task_outcomes(data_id, dataset, task, rubric_id, categorization), table, fixed,
-                         confidence=confidence)
+                         confidence=confidence, clusters=question_clusters_for(data_id, dataset, task, cluster_column))
 
 
 def pairwise_matrix(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: str, confidence: float,
                     rubric_id: str, categorization, prior_id: str, prior_obj, prior: str, scope: str,
-                    question_set: str) -> tuple[np.ndarray, bool]:
+                    question_set: str, cluster_column: str | None = None) -> tuple[np.ndarray, bool]:
     """P(A > B) for the table's scored models (:func:`scorio_core.analysis.pairwise_for`): paired for Bayes@N
     under the questions-sampled scope, from the questions-fixed leaderboard of the same settings (not with prior
     counts R0, as the leaderboard's rank_ci)."""
     outcomes = task_outcomes(data_id, dataset, task, rubric_id, categorization)
-    fixed = None
-    if metric == "bayes" and scope != "questions-fixed" and prior_counts(data_id, dataset, task, rubric_id, categorization,
+    fixed = None  # with clusters: each model's own cluster-robust interval, unpaired (conservative)
+    if metric == "bayes" and scope != "questions-fixed" and not cluster_column and prior_counts(data_id, dataset, task, rubric_id, categorization,
                                                                          prior_id, prior_obj)[0] is None:
         fixed = leaderboard_table(data_id, dataset, task, metric=metric, confidence=confidence, rubric_id=rubric_id,
                                   _categorization=categorization, prior_id=prior_id, _prior=prior_obj, prior=prior,
@@ -146,12 +166,13 @@ def pairwise_matrix(data_id: str, dataset, task: str, table: pd.DataFrame, *, me
 
 
 def rank_ci_paired(data_id: str, dataset, task: str, rubric_id: str, categorization, prior_id: str, prior_obj, *,
-                   metric: str, scope: str, tie_rule: str, n_scored: int) -> bool:
-    """Whether the leaderboard's rank_ci pairs the models over their common questions (as :func:`leaderboard`)."""
+                   metric: str, scope: str, tie_rule: str, n_scored: int, cluster_column: str | None = None) -> bool:
+    """Whether the leaderboard's rank_ci pairs the models over their common questions (as :func:`leaderboard`:
+    never with clustered questions)."""
     from scorio_core.ranking.paired import ranks_are_paired
 
     outcomes = task_outcomes(data_id, dataset, task, rubric_id, categorization)
-    return (ranks_are_paired(metric, scope, tie_rule, n_scored, len(outcomes.rubric.questions))
+    return (not cluster_column and ranks_are_paired(metric, scope, tie_rule, n_scored, len(outcomes.rubric.questions))
             and prior_counts(data_id, dataset, task, rubric_id, categorization, prior_id, prior_obj)[0] is None)
 
 

@@ -59,6 +59,7 @@ class Settings(NamedTuple):
     prior: str = "empirical-bayes"
     scope: str = "questions-fixed"
     question_set: str = "own"
+    cluster_column: str | None = None
 
     @property
     def label(self) -> str:
@@ -70,7 +71,8 @@ def current_settings(ctx) -> Settings:
     values = {key: st.session_state.get(key, default) for key, default in LEADERBOARD_KEYS.items()}
     metric = values["lb_metric"] if values["lb_metric"] in METRICS else "bayes"
     return Settings(metric, int(values["lb_k"] or 1), float(values["lb_tau"] or 0.5), values["lb_tie_rule"] or "pairwise",
-                    float(ctx.confidence), ctx.prior, ctx.scope, values["lb_question_set"] or "own")
+                    float(ctx.confidence), ctx.prior, ctx.scope, values["lb_question_set"] or "own",
+                    getattr(ctx, "cluster_column", None))
 
 
 def analysis_table(ctx, active, settings: Settings) -> pd.DataFrame:
@@ -80,6 +82,7 @@ def analysis_table(ctx, active, settings: Settings) -> pd.DataFrame:
         confidence=settings.confidence, tie_rule=settings.tie_rule, rubric_id=active.rubric_id,
         _categorization=active.categorization, prior_id=active.prior_id, _prior=active.prior,
         prior=settings.prior, scope=settings.scope, question_set=settings.question_set,
+        cluster_column=settings.cluster_column,
     )
 
 
@@ -134,7 +137,9 @@ def settings_rows(ctx, active, settings: Settings) -> dict[str, str]:
         + (f", tau = {settings.tau:g}" if METRICS[settings.metric].uses_tau else ""),
         "Credibility level": f"{settings.confidence:.0%}",
         "Rank ties rule": settings.tie_rule,
-        "Intervals": interval_label(settings.prior, settings.scope, settings.confidence),
+        "Intervals": interval_label(settings.prior, settings.scope, settings.confidence)
+        + (f"; questions grouped by {settings.cluster_column!r} (cluster-robust)"
+           if settings.cluster_column and settings.scope != "questions-fixed" else ""),
         "Question set": settings.question_set,
     }
 
@@ -154,13 +159,14 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
     scored = table[table["mu"].notna()]
     figures = [("Credible intervals", f"{settings.label}: posterior mean and {settings.confidence:.0%} credible interval; "
                 "colours group models that share a rank with CI ties.",
-                interval_plot(table, metric_label=settings.label, confidence=settings.confidence, show_estimate=False))]
+                interval_plot(table, metric_label=settings.label, confidence=settings.confidence, show_estimate=False,
+                              tie_rule=settings.tie_rule))]
     if len(scored) >= 2:
         rho, paired = pairwise_matrix(ctx.data.data_id, ctx.data.dataset, ctx.task, scored, metric=settings.metric,
                                       confidence=settings.confidence, rubric_id=active.rubric_id,
                                       categorization=active.categorization, prior_id=active.prior_id,
                                       prior_obj=active.prior, prior=settings.prior, scope=settings.scope,
-                                      question_set=settings.question_set)
+                                      question_set=settings.question_set, cluster_column=settings.cluster_column)
         figures.append(("Pairwise P(A > B)", "Probability that the row model is better than the column model (normal "
                         "approximation, section 2.5)" + ("; questions sampled: each pair paired over the questions both "
                                                          "answered (Miller 2024)." if paired else "."),
@@ -187,7 +193,7 @@ def summary_verdict(ctx, active, table: pd.DataFrame, settings: Settings) -> Ver
     top_pair = top_lead(ctx.data.data_id, ctx.data.dataset, ctx.task, table, metric=settings.metric,
                         confidence=settings.confidence, rubric_id=active.rubric_id, categorization=active.categorization,
                         prior_id=active.prior_id, prior_obj=active.prior, prior=settings.prior,
-                        question_set=settings.question_set)
+                        question_set=settings.question_set, cluster_column=settings.cluster_column)
     return verdict(table, confidence=settings.confidence, metric_label=settings.label, scope=settings.scope, lead=top_pair)
 
 

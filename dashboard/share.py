@@ -26,7 +26,8 @@ from scorio_core.report.manifest import manifest_to_json
 from scorio_core.store import NotFoundError, validate_id
 from scorio_core.store.publish import analysis_state
 
-__all__ = ["LINK_PARAM", "VIEW_PARAM", "RESULTS_PATHS", "last_results_page", "base_url", "share_analysis", "open_link", "render_link_notice", "share_query",
+__all__ = ["LINK_PARAM", "VIEW_PARAM", "RESULTS_PATHS", "PRESENT_FIGURES", "PRESENT_FIGURES_KEY", "PresentedSection",
+           "landing_path", "presented_figures", "presentation_footer", "hide_settings", "base_url", "share_analysis", "open_link", "render_link_notice", "share_query",
            "presenting", "presented_settings", "autosave"]
 
 LINK_PARAM = "analysis"
@@ -47,6 +48,7 @@ VIEW_KEYS = (
     "conv_methods", "conv_pass_ks", "conv_k", "conv_tau", "conv_scheme", "conv_replicates", "conv_seed", "conv_gold",
     "conv_models",
     "sens_schemas", "sens_ci", "sens_highlight", "sens_n", "sens_seed", "sens_shift", "sens_target", "sens_weight_range",
+    "present_figures", "cluster_column",
 )
 _MAX_LIST = 1000
 
@@ -133,11 +135,74 @@ def presented_settings(ctx, n_min: int, n_max: int) -> tuple[str, int, float, st
 #: URL paths of the results pages a share link may open (Streamlit derives them from the file names).
 RESULTS_PATHS = ("leaderboard", "tasks", "compare", "trajectories", "convergence", "sensitivity")
 
+#: Figures the sharer may add to the presentation view's fixed story (headline, leaderboard, pairwise heatmap).
+PRESENT_FIGURES = ("Rank distribution", "Score vs cost")
+#: Session key of the sharer's choice (a view key: the snapshot carries it).
+PRESENT_FIGURES_KEY = "present_figures"
+_CREATED = "_link_created"
 
-def last_results_page() -> str:
-    """URL path of the results page viewed last ("" = the default page, the Leaderboard); whitelisted."""
-    path = str(st.session_state.get("_last_results_page") or "")
-    return path if path in RESULTS_PATHS else ""
+
+def landing_path(page: str) -> str:
+    """URL path of the page a share link opens ("" for the Leaderboard, the default page); whitelisted.
+
+    Raises
+    ------
+    ValueError
+        ``page`` is not one of :data:`RESULTS_PATHS`.
+    """
+    if page not in RESULTS_PATHS:
+        raise ValueError(f"page must be one of {', '.join(RESULTS_PATHS)}; got {page!r}.")
+    return "" if page == "leaderboard" else page
+
+
+def presented_figures() -> tuple[str, ...]:
+    """The optional figures the sharer ticked for the presentation view (validated, in display order)."""
+    chosen = st.session_state.get(PRESENT_FIGURES_KEY) or ()
+    return tuple(f for f in PRESENT_FIGURES if f in chosen)
+
+
+class PresentedSection:
+    """A section of the presentation view: a heading over a container, shown in full (no tabs to click).
+
+    Stands in for a tab of the Leaderboard page (``open`` as ``st.tabs`` containers have it);
+    ``shown=False`` renders nothing, for the figures the sharer did not tick.
+    """
+
+    def __init__(self, title: str, shown: bool = True) -> None:
+        self.open = shown
+        self._box = st.container()
+        if shown and title:
+            self._box.subheader(md(title), divider="gray")
+
+    def __enter__(self):
+        return self._box.__enter__()
+
+    def __exit__(self, *exc):
+        return self._box.__exit__(*exc)
+
+
+def presentation_footer(ctx, active, metric_label: str, tie_rule: str) -> str:
+    """What a presented analysis is, in one line for its footer: dataset, snapshot date, task, rubric, metric, prior,
+    scope, credibility level and tie rule (plain text; escape it for Markdown)."""
+    from scorio_core.uncertainty import PRIOR_LABELS, SCOPE_LABELS
+
+    created = str(st.session_state.get(_CREATED) or "")
+    when = f"snapshot of {created[:16].replace('T', ' ')} UTC" if created else "live analysis (not a snapshot)"
+    return (f"{ctx.data.label} · {when} · task {ctx.task} · rubric {active.summary} · {metric_label} · "
+            f"prior: {PRIOR_LABELS.get(ctx.prior, ctx.prior)} · intervals cover {SCOPE_LABELS.get(ctx.scope, ctx.scope)} · "
+            f"{ctx.confidence:.0%} credible intervals · rank ties: {tie_rule}")
+
+
+def hide_settings() -> None:
+    """The presentation view is read-only: no sidebar (settings, navigation), and figures kept whole when printed."""
+    st.html("<style>[data-testid='stSidebar'], [data-testid='stSidebarCollapsedControl'], "
+            "[data-testid='stExpandSidebarButton'], [data-testid='stSidebarCollapseButton'] {display: none !important;} "
+            "@media print { [data-testid='stPlotlyChart'], [data-testid='stDataFrame'], [data-testid='stVerticalBlock'] "
+            "> div { break-inside: avoid; page-break-inside: avoid; } "
+            "[data-testid='stHeader'], [data-testid='stToolbar'], [data-testid='stDecoration'] {display: none !important;} "
+            "[data-testid='stApp'], [data-testid='stAppViewContainer'], [data-testid='stMain'], "
+            "[data-testid='stAppScrollToBottomContainer'] {overflow: visible !important; height: auto !important; "
+            "position: static !important;} }</style>")
 
 
 def share_query(analysis_id: str, present: bool = False) -> str:
@@ -186,6 +251,7 @@ def open_link() -> None:
         return
     export.apply_restore(plan)
     state.queue_restore_more({k: v for k, v in views.items() if k in VIEW_KEYS and _simple(v)})
+    st.session_state[_CREATED] = record.created
     kind = "snapshot" if record.immutable else "draft"
     st.session_state[_NOTICE] = ("info", f"Opened the shared analysis ({kind} of {record.created[:16].replace('T', ' ')} "
                                          "UTC). " + " ".join(plan.warnings))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dashboard import state
-from dashboard.compute import ALL_TASKS, groups_of, models_of, tasks_of
+from dashboard.compute import ALL_TASKS, cluster_candidates, groups_of, models_of, tasks_of
 from dashboard.data_access import ActiveData, active_data
 from dashboard.state import KEY_CONFIDENCE, KEY_DATASET, KEY_MODELS, KEY_PRIOR, KEY_SCOPE, KEY_TASK
 from dashboard.rubric_state import workspace as rubric_workspace
@@ -34,6 +34,7 @@ class PageContext:
     scope: str = DEFAULT_SCOPE
     models: tuple[str, ...] = ()
     short_names: bool = True
+    cluster_column: str | None = None
 
     def labels(self, models) -> dict[str, str]:
         """Display name per model: shortened (:func:`scorio_core.report.names.display_names`) or the full name."""
@@ -59,7 +60,7 @@ PRIOR_CHOICES = {"empirical-bayes": "Empirical Bayes (calibrated)", "uniform": "
 SCOPE_CHOICES = {"questions-fixed": "Trials (questions fixed)", "questions-sampled": "Trials and questions"}
 
 
-def _seed(key: str, fallback, options, format_func=str, widget_default=None) -> None:
+def _seed(key: str, fallback, options, format_func=str, widget_default=None, aliases=()) -> None:
     """Give a shared widget a valid value before it exists, unless the URL provides one.
 
     A value already in the session is kept when still valid; on first load a valid value in
@@ -79,19 +80,25 @@ def _seed(key: str, fallback, options, format_func=str, widget_default=None) -> 
             st.session_state[key] = fallback
         return
     url = st.query_params.get(key)
-    if url is not None and url in {str(o) for o in options} | {format_func(o) for o in options}:
+    if url is not None and url in _link_forms(options, format_func, *aliases):
         return
     if widget_default is not None and fallback == widget_default:
         return  # the widget starts at its own default: a value set in code here would be lost on a later remount
     st.session_state[key] = fallback
 
 
-def _unknown_link_value(key: str, options, format_func) -> str | None:
+def _link_forms(options, *format_funcs) -> set[str]:
+    """Every form of the options a link may carry: the option itself and each formatted label (older links
+    carry older labels, e.g. a bundled dataset's full title)."""
+    return {str(o) for o in options} | {f(o) for f in format_funcs for o in options}
+
+
+def _unknown_link_value(key: str, options, *format_funcs) -> str | None:
     """The URL's value for ``key`` on a session's first run when it names no option (else None)."""
     if key in st.session_state:
         return None
     url = st.query_params.get(key)
-    if url is None or url in {str(o) for o in options} | {format_func(o) for o in options}:
+    if url is None or url in _link_forms(options, *format_funcs):
         return None
     return url
 
@@ -103,10 +110,10 @@ def render_sidebar() -> PageContext | None:
     if state.apply_pending_restore():
         st.toast("Analysis restored: data, rubric and settings.", icon=":material/restore:")
     options = state.dataset_options()
-    missing = _unknown_link_value(KEY_DATASET, options, state.dataset_label)
+    missing = _unknown_link_value(KEY_DATASET, options, state.dataset_short_label, state.dataset_label)
     if missing is not None:
         st.session_state["_link_missing"] = (missing, state.active_key())
-    _seed(KEY_DATASET, state.active_key(), options, state.dataset_label)
+    _seed(KEY_DATASET, state.active_key(), options, state.dataset_short_label, aliases=(state.dataset_label,))
     missing, fallback = st.session_state.get("_link_missing", (None, None))
     if missing is not None and st.session_state.get(KEY_DATASET) != fallback:
         st.session_state.pop("_link_missing", None)  # the user picked another dataset
@@ -119,7 +126,7 @@ def render_sidebar() -> PageContext | None:
         st.selectbox(
             "Dataset",
             options,
-            format_func=state.dataset_label,
+            format_func=state.dataset_short_label,
             key=KEY_DATASET,
             bind="query-params", persist_state="session",
             help="Bundled real results, or your uploads from the Data page.",
@@ -199,12 +206,35 @@ def render_sidebar() -> PageContext | None:
                 "of similar questions (wider)."
             ),
         )
+        cluster_column = _cluster_widget(data) if st.session_state[KEY_SCOPE] == "questions-sampled" else None
         st.session_state[_RUBRIC_NOTE] = st.empty()
         refresh_rubric_note()
     return PageContext(data=data, task=st.session_state[KEY_TASK], tasks=tasks, confidence=float(st.session_state[KEY_CONFIDENCE]),
                        prior=st.session_state[KEY_PRIOR], scope=st.session_state[KEY_SCOPE],
                        models=_effective_models(available, in_groups),
-                       short_names=bool(st.session_state.get("short_names", True)))
+                       short_names=bool(st.session_state.get("short_names", True)), cluster_column=cluster_column)
+
+
+#: Session key of the column grouping questions into clusters ("" = independent questions).
+KEY_CLUSTER = "cluster_column"
+
+
+def _cluster_widget(data) -> str | None:
+    """"Questions come in groups": a column of the data that clusters questions (questions-sampled scope only)."""
+    candidates = cluster_candidates(data.data_id, data.dataset)
+    if not candidates:
+        st.session_state.pop(KEY_CLUSTER, None)
+        return None
+    options = ["", *candidates]
+    if st.session_state.get(KEY_CLUSTER) not in options:
+        url = st.query_params.get(KEY_CLUSTER)
+        st.session_state[KEY_CLUSTER] = url if url in options else ""
+    st.selectbox("Questions grouped by", options, key=KEY_CLUSTER, bind="query-params", persist_state="session",
+                 format_func=lambda c: c or "none (independent questions)",
+                 help="A column that puts questions in groups (a passage, a template, a source file): questions of one "
+                      "group are alike, so they count less than independent questions and the intervals widen "
+                      "(cluster-robust standard errors, Miller 2024). Offered: columns constant within each question.")
+    return st.session_state.get(KEY_CLUSTER) or None
 
 
 GROUP_KEY = "groups"

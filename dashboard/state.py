@@ -28,6 +28,7 @@ __all__ = [
     "apply_pending_selection",
     "dataset_options",
     "dataset_label",
+    "dataset_short_label",
     "active_key",
     "choices_for",
     "set_choices",
@@ -134,6 +135,14 @@ def dataset_label(key: str) -> str:
     if key.startswith(UPLOAD_PREFIX):
         return f"Uploaded: {key[len(UPLOAD_PREFIX):]}"
     return key
+
+
+def dataset_short_label(key: str) -> str:
+    """The sidebar's label of a dataset: a bundled dataset's title without its details (models, N), which the
+    Data page heading and every caption carry; fits the sidebar's selectbox at 1280 px."""
+    if key in BUNDLED:
+        return BUNDLED[key].title.split(" (")[0].split(":")[0]
+    return dataset_label(key)
 
 
 def active_key() -> str:

@@ -10,6 +10,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from scorio_core.report.names import organisations
+
 __all__ = [
     "leaderboard_display",
     "pass_fail_display",
@@ -30,14 +32,20 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
     frame = table[
         ["rank", "rank_ci", "model", "mu", "lo", "hi", "sigma", "estimate", "avg", "pass_at_k", "n_questions", "n_trials"]
     ].copy()
+    orgs = organisations(frame["model"].astype(str))
+    if any(orgs.values()):  # where it can be derived from the names (org/ prefix or a known model family)
+        frame.insert(frame.columns.get_loc("model") + 1, "organisation", frame["model"].astype(str).map(orgs))
     # pixel widths: the table fits a 1280 px window (issue 16); full names are on hover in the chart and in exports
     config = {
+        "organisation": st.column_config.TextColumn(
+            "Org", width=90, help="Organisation or model family, derived from the name: the prefix before '/', or the "
+                                  "maker of a known family (gpt, claude, gemini, llama, qwen, ...); empty when unknown."),
         "rank": st.column_config.NumberColumn("Rank", help="Competition rank by posterior mean (1224 ranking).",
                                               format="%d", width=52),
         "rank_ci": st.column_config.NumberColumn(
             "Tie rank", help="Rank with CI ties: models share a rank when their difference is not credible at this level "
                              "(the sidebar's tie rule).", format="%d", width=64),
-        "model": st.column_config.TextColumn("Model", width=220),
+        "model": st.column_config.TextColumn("Model", width=200),
         "mu": st.column_config.NumberColumn(f"{metric_label}", format="%.4f", help=f"{metric_label} posterior mean.",
                                             width=84),
         "lo": st.column_config.NumberColumn("low", format="%.4f", width=70,
@@ -49,13 +57,20 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
             "Estimate", format="%.4f", width=76,
             help="Classical estimate from the data (e.g. unbiased Pass@k); equals the mean for Bayes@N."),
         "avg": st.column_config.NumberColumn("avg@N", format="%.4f", width=70,
-                                             help="Average score over questions and trials."),
+                                             help="Mean over questions of each question's observed accuracy (every "
+                                                  "question weighs the same, whatever its number of trials)."),
         "pass_at_k": st.column_config.NumberColumn(f"Pass@{k}", format="%.4f", width=70,
                                                    help="Unbiased Pass@k estimator (Chen et al. 2021)."),
         "n_questions": st.column_config.NumberColumn("M", help="Questions the model answered.", format="%d", width=48),
         "n_trials": st.column_config.NumberColumn("N", help="Trials per question (smallest, if they differ).", format="%d",
                                                   width=48),
     }
+    # columns that repeat another one add width, not information (the table must fit at 1280 px): the estimate
+    # equals the posterior mean for Bayes@N, and Pass@1 equals avg@N under binary correctness
+    if np.allclose(frame["estimate"].to_numpy(float), frame["mu"].to_numpy(float), equal_nan=True):
+        config["estimate"] = None
+    if k == 1 and np.allclose(frame["pass_at_k"].to_numpy(float), frame["avg"].to_numpy(float), equal_nan=True):
+        config["pass_at_k"] = None
     return frame, config
 
 

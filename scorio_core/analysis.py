@@ -7,6 +7,8 @@ come from :mod:`scorio_core.task_outcomes` (re-exported here).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 
@@ -19,6 +21,7 @@ from scorio_core.leaderboard_checks import QUESTION_SETS, _common_mask, apply_qu
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
 from scorio_core.eval._validate import check_confidence
 from scorio_core.uncertainty.batch import _whole_counts, summary_from_states
+from scorio_core.uncertainty.clustered import cluster_codes, clustered_se
 from scorio_core.uncertainty.batch_prior import _CountStates
 from scorio_core.outcomes import Outcomes
 from scorio_core.task_outcomes import (
@@ -167,6 +170,8 @@ def leaderboard(
     prior: str = DEFAULT_PRIOR,
     scope: str = DEFAULT_SCOPE,
     question_set: str = "own",
+    clusters: Mapping[str, object] | None = None,
+    cluster_column: str = "cluster",
 ) -> pd.DataFrame:
     """One row per model: the metric with its credible interval, avg@N, Pass@k and ranks.
 
@@ -198,6 +203,15 @@ def leaderboard(
     question_set : {"own", "common", "missing-incorrect"}, default "own"
         How models that answered different questions are compared (:data:`QUESTION_SETS`,
         :func:`apply_question_set`); :func:`leaderboard_notices` says when it matters.
+    clusters : mapping of question id to cluster label, optional
+        Questions that come in groups (a passage, a template, a source file; :func:`question_clusters`).
+        Under ``questions-sampled``, Bayes@N and avg@N use the cluster-robust standard error over
+        questions (:mod:`scorio_core.uncertainty.clustered`; Miller 2024) instead of treating the
+        questions as independent, and their ``interval`` label says so; their CI ties then compare
+        each model's own (clustered) interval, unpaired (conservative). Other metrics keep
+        independent questions and their label says that too. No effect with questions fixed.
+    cluster_column : str, default "cluster"
+        Name of the grouping, for the labels and errors.
 
     Returns
     -------
@@ -229,6 +243,8 @@ def leaderboard(
     confidence = check_confidence(confidence)
     if prior_counts is not None and question_set == "common":
         prior_counts = prior_counts[:, _common_mask(task_outcomes)]
+    clustered = clusters is not None and scope == "questions-sampled"
+    n_clusters = 0
     states = _StateMemo()
     r_states = states.of(rubric, models)
     n_questions, fewest, most = _trial_columns(r_states)
@@ -244,7 +260,13 @@ def leaderboard(
                                                                       and scope == "questions-fixed"):
         # every model at once (no loop over models): the same numbers as MetricSpec.compute
         s_states = states.of(source, models)
-        batch = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, scope, confidence)
+        sampled_se = None
+        if clustered:
+            codes = cluster_codes([clusters.get(str(q)) for q in source.questions], column=cluster_column)
+            sampled_se = clustered_se(question_scores(source)[0][s_idx], codes)
+            n_clusters = int(codes.max()) + 1 if codes.size else 0
+        batch = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, scope, confidence,
+                                    sampled_se=sampled_se)
         columns.update(mu=batch.mu, sigma=batch.sigma, lo=batch.lo, hi=batch.hi)
         columns["estimate"] = batch.mu if spec.key == "bayes" else _avg_from_states(s_states, source.weights)
     else:
@@ -261,6 +283,10 @@ def leaderboard(
     frame["prior"], frame["scope"] = used_prior, used_scope
     labels = {(p_, s_): interval_label(p_, s_, confidence) for p_, s_ in set(zip(used_prior, used_scope))}
     frame["interval"] = [labels[(p_, s_)] for p_, s_ in zip(used_prior, used_scope)]
+    if clustered:  # what the question-sampling part assumes, in the label every view shows
+        frame["interval"] += (f"; questions in {n_clusters:,} clusters of {cluster_column!r} (cluster-robust)"
+                              if n_clusters else f"; clusters of {cluster_column!r} not applied to {spec.label} "
+                                                 "(questions treated as independent)")
     frame["avg"] = _avg_from_states(r_states, rubric.weights)
     frame["pass_at_k"] = np.nan
     if binary is not None:
@@ -275,7 +301,8 @@ def leaderboard(
         sigma = frame.loc[scored, "sigma"].to_numpy(float)
         frame.loc[scored, "rank"] = competition_ranks(mu)
         frame.loc[scored, "rank_ci"] = ranks_with_ties(mu, sigma, confidence=confidence, rule=tie_rule)
-        if prior_counts is None and ranks_are_paired(spec.key, scope, tie_rule, int(scored.sum()), len(source.questions)):
+        if prior_counts is None and not clustered and ranks_are_paired(spec.key, scope, tie_rule, int(scored.sum()),
+                                                                        len(source.questions)):
             # questions sampled: the models answered the same questions, so each pair's difference is paired
             fixed = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, "questions-fixed",
                                         confidence)

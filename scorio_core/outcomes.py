@@ -212,6 +212,14 @@ def _ordered_unique(values: pd.Series, as_str: bool = False) -> tuple[np.ndarray
     return codes.astype(np.int64), tuple(str(u) for u in uniques)
 
 
+def nothing_to_score(task: str, excluded: int) -> InputError:
+    """The error when a rubric leaves no attempt of a task to score, with what to change (every engine raises it)."""
+    return InputError(f"task '{task}': no attempts left to score (all {excluded} unmatched by the rubric). Count "
+                      "unmatched attempts as one of the rubric's categories (app: Rubric page, 'Attempts in no "
+                      "category count as'; CLI: --unmatched <category>), or choose a rubric whose categories "
+                      "match this data.")
+
+
 def from_attempts(
     attempts: pd.DataFrame,
     codes: np.ndarray,
@@ -246,7 +254,7 @@ def from_attempts(
     frame = attempts.loc[keep, ["model", "question_id", "trial"]].copy()
     frame["code"] = codes[keep].astype(np.int16)
     if frame.empty:
-        raise InputError(f"task '{task}': no attempts left to score (all {excluded} unmatched by the rubric).")
+        raise nothing_to_score(task, excluded)
     model_idx, models = _ordered_unique(attempts["model"])
     question_idx, questions = _ordered_unique(attempts["question_id"], as_str=True)
     frame["m"] = model_idx[keep]

@@ -24,6 +24,8 @@ __all__ = [
     "combine",
     "outcomes_for",
     "pick_task",
+    "question_clusters",
+    "cluster_column_candidates",
     "task_names",
 ]
 
@@ -240,3 +242,90 @@ def combine(per_task: list[TaskOutcomes]) -> TaskOutcomes:
     binary = _concat(binaries, ALL_TASKS) if all(b is not None for b in binaries) else None
     rubric = binary if all(t.rubric is t.binary for t in per_task) and binary is not None else _concat(rubric_parts, ALL_TASKS)
     return TaskOutcomes(ALL_TASKS, binary, rubric)
+
+
+def question_clusters(dataset, task: str | None, column: str) -> dict[str, object]:
+    """The cluster of every question of a task, read from a data column (a passage, template or source file).
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+    task : str or None
+        As :func:`outcomes_for` (``ALL_TASKS``: keys ``task/question``, clusters kept apart per task).
+    column : str
+        A column of the attempt table (or count table) whose value is the same on every row of a question.
+
+    Returns
+    -------
+    dict of str to object
+        Question id -> cluster label, for :func:`scorio_core.analysis.leaderboard` ``clusters=``.
+
+    Raises
+    ------
+    InputError
+        Unknown column (the message lists the columns), a question with no value, or a question whose
+        rows disagree (named, with two of its values): a cluster must hold whole questions.
+    """
+    tasks = task_names(dataset)
+    if task == ALL_TASKS:
+        out: dict[str, object] = {}
+        for t in tasks:
+            out.update({f"{t}/{q}": f"{t}/{c}" for q, c in question_clusters(dataset, t, column).items()})
+        return out
+    task = pick_task(tasks, task)
+    table = dataset.attempts if dataset.attempts is not None else dataset.counts
+    if column not in table.columns:
+        hidden = {"model", "task", "question_id", "trial", "is_correct", "n_trials", "n_correct"}
+        choices = [c for c in table.columns if c not in hidden]
+        raise InputError(f"cluster column {column!r} is not in the data; columns: {', '.join(map(str, choices[:20])) or 'none'}.")
+    rows = table.loc[(table["task"] == task).to_numpy(), ["question_id", column]]
+    if rows[column].isna().any():
+        q = rows.loc[rows[column].isna(), "question_id"].iloc[0]
+        raise InputError(f"cluster column {column!r} is empty on question {q!r} (task {task!r}); every question needs a "
+                         "cluster, e.g. its own id when it stands alone.")
+    per_question = rows.groupby(rows["question_id"].astype(str), sort=False)[column]
+    spread = per_question.nunique()
+    if (spread > 1).any():
+        q = spread.index[spread.to_numpy() > 1][0]
+        values = rows.loc[rows["question_id"].astype(str) == q, column].drop_duplicates().astype(str).tolist()[:2]
+        raise InputError(f"cluster column {column!r} has several values on question {q!r} (task {task!r}: "
+                         f"{', '.join(values)}); a cluster must hold whole questions: choose a column that is constant "
+                         "per question.")
+    return per_question.first().to_dict()
+
+
+#: Columns that are never a question's cluster (identity, outcome and count columns).
+_NOT_CLUSTERS = frozenset({"model", "task", "question_id", "trial", "is_correct", "n_trials", "n_correct", "source"})
+
+
+def cluster_column_candidates(dataset, max_columns: int = 40) -> list[str]:
+    """Columns that could group questions into clusters: constant within each question, with at least two values
+    and fewer distinct values than questions (a passage, template or source-file column).
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+    max_columns : int, default 40
+        Look at most at this many non-identity columns (the first ones).
+
+    Returns
+    -------
+    list of str
+        In the data's column order; empty when none qualifies (then questions are treated as independent).
+    """
+    table = dataset.attempts if dataset.attempts is not None else dataset.counts
+    columns = [c for c in table.columns if c not in _NOT_CLUSTERS][:max_columns]
+    if not columns or table.empty:
+        return []
+    keys = [table["task"], table["question_id"].astype(str)]
+    per_question = table[columns].groupby(keys, sort=False).nunique(dropna=False)
+    n_questions = len(per_question)
+    out = []
+    for column in columns:
+        if int(per_question[column].max()) > 1:
+            continue  # varies within a question (a per-attempt signal)
+        distinct = int(table[column].nunique(dropna=True))
+        if 2 <= distinct < n_questions and not table[column].isna().any():
+            out.append(str(column))
+    return out
+

@@ -38,16 +38,19 @@ def convergence_plot(curves: pd.DataFrame, summary: pd.DataFrame, *, n_max: int)
         trace (same legend group).
     """
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.07, row_heights=[0.5, 0.5],
-                        subplot_titles=("P(convergence@n = n)  (PMF, paper Figure 1)",
-                                        "P(convergence@n <= n)  (CDF, paper Figure 11)"))
+                        subplot_titles=("Share of replicates whose ranking settles at exactly n trials",
+                                        "Share settled after at most n trials"))
     methods = list(summary["method"])
     colors = method_colors(methods)
     for method in methods:
         row = summary[summary["method"] == method].iloc[0]
         data = curves[(curves["method"] == method) & curves["pmf"].notna()]
         label = plain(method)
-        mean = "mean n/a" if not np.isfinite(row["mean"]) else f"mean {row['mean']:.1f}"
-        name = f"{label}: {mean}, no convergence {row['no_convergence']:.1%}"
+        if not np.isfinite(row["mean"]):  # plain words: no replicate settled on the gold standard within N trials
+            name = f"{label}: never settles within N trials"
+        else:
+            name = (f"{label}: settles after {row['mean']:.1f} trials on average"
+                    + (f" ({row['no_convergence']:.0%} of replicates never do)" if row["no_convergence"] > 0 else ""))
         fig.add_trace(go.Scatter(
             x=data["n"], y=data["pmf"], mode="lines", name=name, legendgroup=label,
             line=dict(color=colors[method], width=2, shape="hvh"), fill="tozeroy", opacity=0.85,

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.theme import PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, group_color, plain
+from scorio_core.ranking.rank import rank_meaning
+from dashboard.figures.theme import PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors
 
 __all__ = ["interval_plot", "pairwise_heatmap", "rank_heatmap", "cost_scatter"]
 
@@ -18,6 +19,7 @@ def interval_plot(
     confidence: float = 0.95,
     show_estimate: bool = False,
     labels=None,
+    tie_rule: str | None = None,
 ) -> go.Figure:
     """Forest plot: one row per model, posterior mean with its credible interval, best on top.
 
@@ -34,12 +36,16 @@ def interval_plot(
     labels : mapping of str to str, optional
         Display name per model (:func:`scorio_core.report.names.display_names`) for the axis;
         the hover always shows the full name.
+    tie_rule : str, optional
+        The rule behind ``rank_ci``; the legend explains each shared rank in its terms
+        (:func:`scorio_core.ranking.rank.rank_meaning`, e.g. "rank 7: 6 models credibly better").
 
     Returns
     -------
     plotly.graph_objects.Figure
-        One scatter trace per CI-tie group (colour = group sharing a ``rank_ci``), plus an
-        optional estimate trace. Models that could not be scored are listed in the title note.
+        One scatter trace per CI-tie group (colour = group sharing a ``rank_ci``, a sequential
+        scale by rank so no two groups share a colour), plus an optional estimate trace. Models
+        that could not be scored are listed in the title note.
     """
     scored = table[table["mu"].notna()].sort_values("mu", ascending=True, kind="stable")
     labels = dict(labels or {})
@@ -49,6 +55,7 @@ def interval_plot(
 
     fig = go.Figure()
     groups = list(dict.fromkeys(scored["rank_ci"].tolist()[::-1]))
+    colors = rank_colors(len(groups))
     for gi, group in enumerate(groups):
         rows = scored[scored["rank_ci"] == group]
         fig.add_trace(
@@ -56,8 +63,8 @@ def interval_plot(
                 x=rows["mu"],
                 y=shown(rows["model"]),
                 mode="markers",
-                name=f"rank {group} (CI tie)" if len(rows) > 1 else f"rank {group}",
-                marker=dict(size=10, color=group_color(gi), line=dict(width=1, color="white")),
+                name=rank_meaning(group, len(rows), tie_rule),
+                marker=dict(size=10, color=colors[gi], line=dict(width=1, color="white")),
                 error_x=dict(
                     type="data",
                     symmetric=False,
@@ -65,7 +72,7 @@ def interval_plot(
                     arrayminus=(rows["mu"] - rows["lo"]).to_numpy(),
                     thickness=2.5,
                     width=0,
-                    color=group_color(gi),
+                    color=colors[gi],
                 ),
                 customdata=np.stack([rows["lo"], rows["hi"], rows["rank"].astype(float), rows["rank_ci"].astype(float),
                                      np.asarray(plain(rows["model"]), dtype=object)], axis=1),

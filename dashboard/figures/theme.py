@@ -10,6 +10,7 @@ __all__ = [
     "PALETTE",
     "apply_theme",
     "group_color",
+    "rank_colors",
     "plain",
     "category_colors",
     "MISSING_COLOR",
@@ -24,6 +25,19 @@ PALETTE = (
     "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
     "#4E79A7", "#F28E2B", "#59A14F", "#E15759", "#B07AA1", "#76B7B2", "#EDC948", "#9C755F",
 )
+
+
+def rank_colors(n: int) -> list[str]:
+    """``n`` distinct colours for rank groups, best first: a sequential scale (Viridis, dark = best), so no two
+    rank groups share a colour however many there are (a qualitative palette repeats after its length).
+
+    The light yellow end is left out (it vanishes on white); one group gets the darkest colour.
+    """
+    from plotly.colors import sample_colorscale
+
+    if n <= 0:
+        return []
+    return sample_colorscale("Viridis", [0.0] if n == 1 else [0.82 * i / (n - 1) for i in range(n)])
 
 
 def group_color(index: int) -> str:

@@ -5,7 +5,8 @@ from scipy.special import ndtri
 
 from dashboard import rubric_panel, rubric_state
 from dashboard.attempts_view import render_attempts
-from dashboard.compute import disagreements, leaderboard_table, question_attempts_for, trials_needed_for
+from dashboard.compute import (disagreements, leaderboard_table, question_attempts_for, question_clusters_for,
+                               trials_needed_for)
 from scorio_core.ranking.separation import trials_meaning
 from dashboard.figures import difference_plot, question_scatter, trials_plot
 from dashboard.guard import user_errors
@@ -17,6 +18,7 @@ from scorio_core.ranking.compare import difference_density, outcome_counts
 from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
 from scorio_core.report.verdict import format_probability
 from scorio_core.uncertainty import PRIOR_LABELS
+from scorio_core.uncertainty.clustered import cluster_codes
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
@@ -37,7 +39,7 @@ with user_errors("the comparison"):
     board = leaderboard_table(
         ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
         rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id, _prior=active.prior,
-        prior=ctx.prior, scope=ctx.scope,
+        prior=ctx.prior, scope=ctx.scope, cluster_column=ctx.cluster_column,
     )
 models = [str(m) for m in board.loc[board["mu"].notna(), "model"]]
 if len(ctx.shown(models)) >= 2:
@@ -70,8 +72,10 @@ if ctx.scope != "questions-fixed":  # the paired difference starts from the ques
 row_a = fixed[fixed["model"] == model_a].iloc[0]
 row_b = fixed[fixed["model"] == model_b].iloc[0]
 table = disagreements(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b, active.rubric_id, active.categorization)
+clusters = question_clusters_for(ctx.data.data_id, ctx.data.dataset, ctx.task, ctx.cluster_column)
+codes = cluster_codes([clusters.get(str(q)) for q in table["question"]]) if clusters else None
 diff, assumption = scoped_difference(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], table["diff"].to_numpy(),
-                                     scope=ctx.scope, confidence=ctx.confidence)
+                                     scope=ctx.scope, confidence=ctx.confidence, clusters=codes)
 pct = f"{ctx.confidence:.0%}"
 
 st.subheader("Posterior of the difference", divider="gray")
@@ -166,7 +170,7 @@ for note in prior_notes:
 if ctx.scope != "questions-fixed":  # more trials cannot shrink the question-sampling part of the uncertainty
     st.subheader("Questions needed to separate them", divider="gray")
     q_needed = questions_needed(diff, table["diff"].to_numpy())
-    if q_needed.m_power is not None:
+    if q_needed.practical:
         st.info(f"**{q_needed.m_power:,} questions** for {q_needed.power:.0%} power", icon=":material/quiz:")
     st.caption(md(_sentence(questions_meaning(q_needed))) + " Paired power analysis (Miller 2024): M = (z + "
                f"Phi^-1(power))^2 s^2 / difference^2 with s = {q_needed.sd_unit:.3f}, the sd of the difference per question.")

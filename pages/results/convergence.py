@@ -80,7 +80,8 @@ ensure_choice("conv_scheme", ["column", "row"], "column")
 ensure_choice("conv_replicates", REPLICATES, 200 if dynamics_prior(ctx, active) == "empirical-bayes" else 2000)
 ensure("conv_seed", 0)
 ensure_choice("conv_gold", list(GOLD), "data")
-row = st.columns([1.3, 2, 0.8, 2.2])
+row = st.columns([1.4, 2.6]) + st.columns([3, 1])  # two rows: the segmented controls keep their labels at 1280 px
+row = [row[0], row[2], row[3], row[1]]  # bootstrap, replicates, seed, gold standard
 scheme = row[0].segmented_control("Bootstrap", ["column", "row"], format_func=lambda s: f"{s}-wise", key="conv_scheme",
                                   persist_state="session", disabled=not block.has_order or block.ragged,
                                   help="column-wise: resample trial indices, shared by every model and question; "

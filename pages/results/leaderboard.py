@@ -18,7 +18,7 @@ from dashboard.compute import (
 from dashboard.figures import cost_scatter, interval_plot, pairwise_heatmap, rank_heatmap
 from dashboard.guard import user_errors
 from dashboard.quality import blocking_notice
-from dashboard.share import presented_settings, presenting
+from dashboard.share import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.sidebar import page_context
 from dashboard.tables import calibration_display, leaderboard_display
 from dashboard.text import md
@@ -54,7 +54,7 @@ if present:
     metric, k, tau, tie_rule = presented_settings(ctx, n_min, n_max)
     spec = METRICS[metric]
 else:
-    left, mid, right, show_col = st.columns([2, 1, 2.2, 1.2])
+    left, mid, right, show_col = st.columns([1.7, 0.7, 2.8, 1.1])  # "Rank ties" shows its four options at 1280 px
     metric = left.selectbox(
         "Metric", list(METRICS), format_func=lambda key: METRICS[key].label, key="lb_metric", bind="query-params",
         persist_state="session",
@@ -98,6 +98,7 @@ with user_errors("the leaderboard"):
         ctx.data.data_id, ctx.data.dataset, ctx.task, metric=metric, k=int(k), tau=float(tau), confidence=ctx.confidence,
         tie_rule=tie_rule, rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id,
         _prior=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set,
+        cluster_column=ctx.cluster_column,
     )
     notes = leaderboard_notes(ctx.data.data_id, ctx.data.dataset, ctx.task, table, confidence=ctx.confidence,
                               tie_rule=tie_rule, question_set=question_set, rubric_id=active.rubric_id,
@@ -123,7 +124,11 @@ if len(table) < all_models:
 scored = table[table["mu"].notna()]
 costs = cost_options(ctx.data.data_id, ctx.data.dataset, ctx.task)
 tab_names = ["Ranking", "Pairwise P(A > B)", "Rank distribution"] + (["Score vs cost"] if costs else [])
-tabs = [st.container()] if present else st.tabs(tab_names, key="lb_view", bind="query-params")
+if present:  # a fixed story, every section open: ranking, pairwise heatmap, and the figures the sharer ticked
+    chosen = presented_figures()
+    tabs = [PresentedSection(name, name in chosen or i < 2) for i, name in enumerate(tab_names)]
+else:
+    tabs = st.tabs(tab_names, key="lb_view", bind="query-params")
 
 with tabs[0]:
     if getattr(tabs[0], "open", True) is not False:
@@ -132,7 +137,8 @@ with tabs[0]:
             top_pair = top_lead(ctx.data.data_id, ctx.data.dataset, ctx.task, table, metric=metric,
                                 confidence=ctx.confidence, rubric_id=active.rubric_id,
                                 categorization=active.categorization, prior_id=active.prior_id,
-                                prior_obj=active.prior, prior=ctx.prior, question_set=question_set)
+                                prior_obj=active.prior, prior=ctx.prior, question_set=question_set,
+                                cluster_column=ctx.cluster_column)
         summary = verdict(table.assign(model=table["model"].map(labels)), confidence=ctx.confidence,
                           metric_label=spec.label, scope=ctx.scope,
                           lead=top_pair.renamed(labels) if top_pair else None)  # display names: the verdict stays short
@@ -144,7 +150,7 @@ with tabs[0]:
                         st.markdown(md(summary.details))
                     st.markdown("\n".join(f"- {md(line)}" for line in summary.lines))
         st.plotly_chart(interval_plot(table, metric_label=spec.label, confidence=ctx.confidence, show_estimate=spec.binary,
-                                      labels=labels), width="stretch")
+                                      labels=labels, tie_rule=tie_rule), width="stretch")
         frame, config = leaderboard_display(table, metric_label=spec.label, k=int(k), confidence=ctx.confidence)
         if not spec.binary:
             frame = frame.drop(columns=["estimate"])
@@ -161,18 +167,12 @@ with tabs[0]:
                       "answered (Miller 2024)." if rank_ci_paired(
                        ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,
                        active.prior_id, active.prior, metric=metric, scope=ctx.scope, tie_rule=tie_rule,
-                       n_scored=n_scored_all) else
+                       n_scored=n_scored_all, cluster_column=ctx.cluster_column) else
                       " With questions sampled, CI ties compare each model's own interval as if independent: the models "
                       "answered the same questions, so the ties are conservative; the Compare page pairs two models over "
                       "their common questions." if ctx.scope != "questions-fixed" else "")
                    + (" Short model names: the full names are on hover in the chart, in every export, and in the table "
                       "with *Short model names* off in the sidebar." if shortened else ""))
-
-if present:
-    st.caption(f"Presentation view of a shared analysis: {md(ctx.data.label)}, task {md(ctx.task)}, "
-               f"{md(spec.label)}, {ctx.confidence:.0%} credible intervals, prior and scope as labelled above. "
-               "Remove `&view=present` from the address to explore it.")
-    st.stop()
 
 with tabs[1]:
     if tabs[1].open and len(scored) >= 2:
@@ -180,7 +180,8 @@ with tabs[1]:
             rho, paired = pairwise_matrix(
                 ctx.data.data_id, ctx.data.dataset, ctx.task, scored, metric=metric, confidence=ctx.confidence,
                 rubric_id=active.rubric_id, categorization=active.categorization, prior_id=active.prior_id,
-                prior_obj=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set)
+                prior_obj=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set,
+                cluster_column=ctx.cluster_column)
         st.plotly_chart(pairwise_heatmap(scored["model"].tolist(), rho, confidence=ctx.confidence), width="stretch")
         st.caption(
             f"Each cell is the posterior probability that the row model's {spec.label} is higher than the column model's "
@@ -229,6 +230,12 @@ if costs:
                        "y: posterior mean with its credible interval; the x value carries no uncertainty here.")
             if result.left_out:
                 st.caption("Left out (not a plain number): " + md(", ".join(f"{m} ({raw})" for m, raw in result.left_out)))
+
+if present:
+    st.divider()
+    st.caption("Presentation view of a shared analysis: " + md(presentation_footer(ctx, active, spec.label, tie_rule))
+               + ". Remove `&view=present` from the address to explore it.")
+    st.stop()
 
 with st.expander("What these numbers mean", expanded=False):
     st.markdown(

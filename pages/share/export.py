@@ -70,14 +70,20 @@ row2[2].download_button("Analysis manifest", manifest_to_json(export.build_manif
 
 st.subheader("Share a link", divider="gray")
 st.caption("Saves an immutable snapshot of this analysis (data, data-quality choices, rubric, settings) in the workspace. "
-           "The link opens exactly this analysis, on the results page you viewed last, in any browser on this server, "
-           "also after a restart; the presentation link shows the leaderboard without editing controls, for "
-           "stakeholders. Whoever has the link can open it.")
+           "The link opens exactly this analysis, on the page you choose, in any browser on this server, also after a "
+           "restart; the presentation link shows a read-only story for stakeholders (verdict, leaderboard with "
+           "intervals, pairwise probabilities, and the figures you tick), without the settings sidebar. Whoever has "
+           "the link can open it.")
+pick_left, pick_right = st.columns(2)
+landing = pick_left.selectbox("The link opens", share.RESULTS_PATHS, key="share_landing", format_func=str.capitalize,
+                              help="The results page the (non-presentation) link opens; the Leaderboard by default.")
+pick_right.multiselect("Also in the presentation", share.PRESENT_FIGURES, key=share.PRESENT_FIGURES_KEY,
+                       placeholder="Verdict, leaderboard and pairwise heatmap only",
+                       help="Figures added below the fixed story of the presentation link.")
 if st.button("Create share link", icon=":material/share:", key="share_create"):
-    last = share.last_results_page()
     try:
-        st.session_state["share_last_id"] = share.share_analysis(ctx, active, page=last or "leaderboard")
-        st.session_state["share_last_page"] = last
+        st.session_state["share_last_id"] = share.share_analysis(ctx, active, page=landing)
+        st.session_state["share_last_page"] = share.landing_path(landing)
     except InputError as exc:
         st.error(md(str(exc)), icon=":material/error:")
 shared_id = st.session_state.get("share_last_id")

@@ -17,7 +17,8 @@ JSON output (``--output json``) is an object::
                        "n_observed", "z_observed", "rho_observed", "z_threshold", "confidence",
                        "meaning", "assumption", "curve": {"n": [...], "z": [...]} (with --curve)},
      "questions_needed": null, or with --scope questions-sampled {"m_needed", "m_power", "m_observed",
-                         "sd_unit", "z_threshold", "confidence", "power", "meaning"}}
+                         "sd_unit", "z_threshold", "confidence", "power", "practical_factor", "practical",
+                         "meaning"}}
 
 ``n_needed`` is the plug-in N (about 50% power); ``n_power`` the N at which a fresh run separates
 the models with probability ``power`` (0.8) if the difference is as estimated, and
@@ -56,18 +57,23 @@ def register(subparsers) -> None:
     parser.add_argument("--models", nargs=2, required=True, metavar=("A", "B"), help="the two models to compare")
     add_analysis_arguments(parser, with_metric=False)
     parser.add_argument("--curve", action="store_true", help="include the z-vs-N curve of trials needed in the JSON")
+    from scorio_core.cli.leaderboard import add_cluster_argument
+
+    add_cluster_argument(parser)
     parser.add_argument("--output", choices=("table", "json"), default="table")
     parser.set_defaults(func=run)
 
 
 def compare_report(outcomes, table, model_a: str, model_b: str, confidence: float, prior_counts=None,
                    curve: bool = False, prior: str = "uniform", scope: str = "questions-fixed",
-                   fixed_table=None) -> dict:
+                   fixed_table=None, clusters=None) -> dict:
     """The JSON-ready comparison of two models (what ``compare --output json`` prints).
 
     ``table`` is the leaderboard under ``scope`` (the models' rows ``a``, ``b``); the difference
     is :func:`scorio_core.ranking.paired.scoped_difference` of the questions-fixed posteriors
     (``fixed_table``, needed with ``scope="questions-sampled"``; ``table`` itself otherwise).
+    ``clusters`` (question id -> cluster label, :func:`scorio_core.task_outcomes.question_clusters`) makes the
+    sampled-scope difference cluster-robust.
     """
     from scorio_core.ranking.compare import disagreement_table, outcome_counts
     from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
@@ -85,8 +91,13 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     if scope != "questions-fixed" and fixed_table is None:
         raise ValueError("compare_report needs the questions-fixed leaderboard (fixed_table) for a sampled scope.")
     fa, fb = fixed[model_a], fixed[model_b]
+    codes = None
+    if clusters is not None and scope != "questions-fixed":
+        from scorio_core.uncertainty.clustered import cluster_codes
+
+        codes = cluster_codes([clusters.get(str(q)) for q in questions["question"]])
     diff, assumption = scoped_difference(fa["mu"], fa["sigma"], fb["mu"], fb["sigma"], questions["diff"].to_numpy(),
-                                         scope=scope, confidence=confidence)
+                                         scope=scope, confidence=confidence, clusters=codes)
     rubric = outcomes.rubric
     ia, ib = rubric.models.index(model_a), rubric.models.index(model_b)
     pa = None if prior_counts is None else prior_counts[ia]
@@ -116,7 +127,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     questions_block = None
     if scope != "questions-fixed":
         q = questions_needed(diff, questions["diff"].to_numpy())
-        questions_block = {**q._asdict(), "meaning": questions_meaning(q)}
+        questions_block = {**q._asdict(), "practical": q.practical, "meaning": questions_meaning(q)}
     return {
         "models": [model_a, model_b],
         "task": outcomes.task,
@@ -136,15 +147,22 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
     from scorio_core.eval._validate import check_confidence
 
+    from scorio_core.cli.leaderboard import cluster_engine
+    from scorio_core.task_outcomes import question_clusters
+
     model_a, model_b = args.models
     if model_a == model_b:
         raise ValueError(f"--models needs two different models; got {model_a!r} twice.")
+    cluster_engine(args)
     confidence = check_confidence(0.95 if args.confidence is None else args.confidence)
     schema, frozen = load_schema_args(args)
     dataset = load_dataset(args)
     task = resolve_task(dataset, args.task)
     scope = args.scope or "questions-fixed"
     settings = {"metric": "bayes", "confidence": confidence, "prior": args.prior or "empirical-bayes"}
+    clusters = question_clusters(dataset, task, args.cluster_column) if args.cluster_column else None
+    if clusters is not None:
+        settings.update(clusters=clusters, cluster_column=args.cluster_column)
     outcomes, table, _ = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens,
                                  scope=scope, **settings)
     fixed_table = None
@@ -153,9 +171,10 @@ def run(args: argparse.Namespace) -> int:
 
         fixed_table = leaderboard(outcomes, scope="questions-fixed", **settings)
     report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve,
-                            prior=args.prior or "empirical-bayes", scope=scope, fixed_table=fixed_table)
+                            prior=args.prior or "empirical-bayes", scope=scope, fixed_table=fixed_table,
+                            clusters=clusters)
     report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary",
-                          "prior": args.prior or "empirical-bayes", "scope": scope}
+                          "prior": args.prior or "empirical-bayes", "scope": scope, "cluster_column": args.cluster_column}
     if args.output == "json":
         emit_json(report)
         return 0

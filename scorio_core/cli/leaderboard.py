@@ -70,8 +70,30 @@ def register(subparsers) -> None:
         help="attempts that match no rubric category: 'exclude' (default; left out, counted per model in the notes "
              "and JSON) or the label of the category they count as",
     )
+    add_cluster_argument(parser)
     add_output_argument(parser)
     parser.set_defaults(func=run)
+
+
+def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
+    """``--cluster-column``: questions that come in groups (leaderboard and compare)."""
+    parser.add_argument(
+        "--cluster-column", default=None, metavar="COLUMN",
+        help="a column grouping questions (passage, template, source file; constant per question): with --scope "
+             "questions-sampled, intervals use cluster-robust standard errors (Miller 2024) instead of treating "
+             "questions as independent; read with the attempt-level loader",
+    )
+
+
+def cluster_engine(args: argparse.Namespace) -> None:
+    """``--cluster-column`` reads a per-question column, which the SQL engines' count tables do not carry."""
+    from scorio_core.errors import InputError
+
+    if getattr(args, "cluster_column", None):
+        if getattr(args, "engine", "auto") in ("duckdb", "spark"):
+            raise InputError(f"--cluster-column needs the attempt-level loader (--engine pandas or auto); --engine "
+                             f"{args.engine} aggregates to counts without the column {args.cluster_column!r}.")
+        args.engine = "pandas"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,12 +101,14 @@ def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from scorio_core.analysis import LEADERBOARD_COLUMNS, leaderboard, leaderboard_notices, outcomes_for, task_names
+    from scorio_core.task_outcomes import question_clusters
     from scorio_core.eval._validate import check_confidence, check_tau
 
     check_confidence(args.confidence)
     check_tau(args.tau)
     if args.k < 1:
         raise ValueError(f"--k must be >= 1; got {args.k}.")
+    cluster_engine(args)
     sql = _sql_rubric(args) if args.schema else None
     dataset = sql.dataset if sql is not None else load_dataset(args)
     tasks = [args.task] if args.task else (_sql_tasks(sql) if sql is not None else task_names(dataset))
@@ -104,13 +128,15 @@ def run(args: argparse.Namespace) -> int:
                 categorization = _unmatched(dataset, task, categorization, args.unmatched, unmatched, notes)
             outcomes = outcomes_for(dataset, task, categorization)
         notes.extend(_note("data", task, note) for note in outcomes.rubric.notes)
+        clusters = question_clusters(dataset, task, args.cluster_column) if args.cluster_column else None
         frame = leaderboard(outcomes, metric=args.metric, k=args.k, tau=args.tau, confidence=args.confidence,
-                            tie_rule=args.tie_rule, prior=args.prior, scope=args.scope, question_set=args.question_set)
+                            tie_rule=args.tie_rule, prior=args.prior, scope=args.scope, question_set=args.question_set,
+                            clusters=clusters, cluster_column=args.cluster_column or "cluster")
         for notice in leaderboard_notices(outcomes, frame, confidence=args.confidence, tie_rule=args.tie_rule,
                                           question_set=args.question_set):
             notes.append({**notice, "task": task, "message": f"{task}: {notice['message']}"})
         if args.scope == "questions-sampled":
-            notes.append(_pairing_note(task, args, frame, outcomes))
+            notes.append(_pairing_note(task, args, frame, outcomes, clustered=clusters is not None))
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
     short = table.loc[table["n_trials"] < args.k, "model"].tolist()
@@ -130,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
                     "prior": args.prior,
                     "scope": args.scope,
                     "question_set": args.question_set,
+                    "cluster_column": args.cluster_column,
                     "schema": args.schema or "binary",
                     "unmatched": args.unmatched,
                 },
@@ -151,14 +178,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pairing_note(task: str, args: argparse.Namespace, frame, outcomes) -> dict:
+def _pairing_note(task: str, args: argparse.Namespace, frame, outcomes, clustered: bool = False) -> dict:
     """Whether rank_ci pairs the models over their common questions (questions sampled; Miller 2024)."""
     from scorio_core.ranking.paired import ranks_are_paired
 
-    paired = ranks_are_paired(args.metric, args.scope, args.tie_rule, int(frame["mu"].notna().sum()),
-                              len(outcomes.rubric.questions))
+    paired = not clustered and ranks_are_paired(args.metric, args.scope, args.tie_rule,
+                                                int(frame["mu"].notna().sum()), len(outcomes.rubric.questions))
     text = ("rank_ci pairs each two models over the questions both answered (paired difference, Miller 2024)"
-            if paired else "rank_ci compares each model's own interval as if independent; the models answered the "
+            if paired else "rank_ci compares each model's own cluster-robust interval (questions clustered by "
+            f"{args.cluster_column!r}), unpaired: conservative" if clustered else
+            "rank_ci compares each model's own interval as if independent; the models answered the "
             "same questions, so the ties are conservative (pairing covers Bayes@N with the pairwise rule; "
             "`compare --scope questions-sampled` pairs two models)")
     return {"code": "rank_pairing", "task": task, "paired": paired, "message": f"{task}: {text}."}

@@ -21,10 +21,10 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from scipy.special import ndtr
 
 from scorio_core.eval._interval import z_two_sided
 from scorio_core.eval._validate import check_confidence, real_vector
-from scorio_core.ranking.rank import pairwise_confidence
 
 __all__ = [
     "DifferencePosterior",
@@ -160,18 +160,18 @@ def difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence: float = 0.95,
     confidence = check_confidence(confidence)
     mean = ma - mb
     if sd is None:
-        sd = math.hypot(sa, sb)
-        rho = float(pairwise_confidence([ma, mb], [sa, sb])[0, 1])
+        sd = math.hypot(sa, sb)  # no underflow: a subnormal sigma keeps its sd (squaring it would give 0)
     else:
         sd = _finite(sd, "sd")
         if sd < 0:
             raise ValueError(f"sd must be >= 0; got {sd}.")
-        rho = float(pairwise_confidence([mean, 0.0], [sd, 0.0])[0, 1])  # the same normal P(Delta > 0)
     half = z_two_sided(confidence) * sd
     if sd > 0:
-        z = mean / sd
+        z = mean / sd  # may overflow to +-inf for a subnormal sd: rho is then 1 or 0
+        rho = float(ndtr(z))  # P(Delta > 0), the normal approximation of section 2.5 (as pairwise_confidence)
     else:
         z = 0.0 if mean == 0 else math.copysign(math.inf, mean)
+        rho = 0.5 if mean == 0 else float(mean > 0)
     return DifferencePosterior(mean, sd, mean - half, mean + half, rho, z, confidence)
 
 

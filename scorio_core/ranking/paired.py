@@ -20,8 +20,8 @@ from scipy.special import ndtr, ndtri
 from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite, difference_posterior
 from scorio_core.uncertainty.posterior import check_scope
 
-__all__ = ["scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
-           "UNPAIRED_ASSUMPTION", "PAIRED_MAX_WORK", "paired_sd_matrix", "paired_pairwise_confidence",
+__all__ = ["CLUSTERED_ASSUMPTION", "scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
+           "UNPAIRED_ASSUMPTION", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
            "paired_pairwise_ranks", "ranks_are_paired"]
 
 #: What the paired difference under the questions-sampled scope assumes ({m}: questions both models answered).
@@ -30,6 +30,13 @@ SAMPLED_ASSUMPTION = (
     "(a hard question is hard for both): sd = max(sqrt(sigma_A^2 + sigma_B^2) with questions fixed, sd of the "
     "per-question score differences / sqrt({m})) (Miller 2024, arXiv:2411.00640), never narrower than with questions "
     "fixed; interval and P(A > B) use the normal approximation of section 2.5"
+)
+#: ... with questions in clusters ({m} questions both answered, {c} clusters).
+CLUSTERED_ASSUMPTION = (
+    "questions are a sample of clusters (passages, templates) from a larger pool; the difference is paired over the {m} "
+    "questions both models answered, with a cluster-robust standard error over their {c} clusters (Miller 2024, "
+    "arXiv:2411.00640), never narrower than with questions fixed; interval and P(A > B) use the normal approximation "
+    "of section 2.5"
 )
 #: ... and when fewer than two questions were answered by both models.
 UNPAIRED_ASSUMPTION = (
@@ -40,7 +47,7 @@ UNPAIRED_ASSUMPTION = (
 
 
 def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: str = "questions-fixed",
-                      confidence: float = 0.95) -> tuple[DifferencePosterior, str]:
+                      confidence: float = 0.95, clusters=None) -> tuple[DifferencePosterior, str]:
     r"""Posterior of ``mu_A - mu_B`` under an interval scope, and the assumption it rests on.
 
     Parameters
@@ -62,12 +69,17 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
         question-sampling variance cannot be estimated and the questions-fixed sd is used
         (as ``posterior_summary`` does for one question), and the assumption says so.
     confidence : float, default 0.95
+    clusters : array-like of int, shape (M,), optional
+        Cluster code of each question (:func:`scorio_core.uncertainty.clustered.cluster_codes`): under
+        ``questions-sampled`` the paired standard error is cluster-robust
+        (:func:`~scorio_core.uncertainty.clustered.clustered_pair_se`) instead of ``sd(d) / sqrt(m)``.
 
     Returns
     -------
     posterior : DifferencePosterior
     assumption : str
-        :data:`ASSUMPTION`, :data:`SAMPLED_ASSUMPTION` (with ``m``) or ``UNPAIRED_ASSUMPTION``.
+        :data:`ASSUMPTION`, :data:`SAMPLED_ASSUMPTION` (with ``m``; :data:`CLUSTERED_ASSUMPTION` with clusters)
+        or ``UNPAIRED_ASSUMPTION``.
 
     Raises
     ------
@@ -91,6 +103,17 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
     d = np.asarray(question_diffs, dtype=float)
     if d.ndim != 1:
         raise ValueError(f"question_diffs must be 1-D; got shape {d.shape}.")
+    if clusters is not None:
+        from scorio_core.uncertainty.clustered import clustered_pair_se
+
+        fixed = math.hypot(_finite(sigma_a, "sigma_a"), _finite(sigma_b, "sigma_b"))
+        se = clustered_pair_se(d, clusters)
+        m = int(np.count_nonzero(~np.isnan(d)))
+        if not np.isfinite(se):
+            return difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence), UNPAIRED_ASSUMPTION
+        posterior = difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence, sd=max(fixed, se))
+        n_clusters = len(set(np.asarray(clusters)[~np.isnan(d)].tolist()))
+        return posterior, CLUSTERED_ASSUMPTION.format(m=m, c=n_clusters)
     d = d[~np.isnan(d)]  # NaN: a question one of the models did not answer
     if not np.all(np.isfinite(d)):
         raise ValueError("question_diffs must be finite where not NaN; got infinity.")
@@ -100,6 +123,11 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
     paired = float(np.std(d, ddof=1)) / math.sqrt(d.size)
     posterior = difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence, sd=max(fixed, paired))
     return posterior, SAMPLED_ASSUMPTION.format(m=d.size)
+
+
+#: Above this many times the questions both models answered, a questions-needed figure is reported as
+#: "no practical number of questions separates them" (a near-zero difference gives numbers like 10^7).
+PRACTICAL_FACTOR = 100
 
 
 class QuestionsNeeded(NamedTuple):
@@ -120,6 +148,9 @@ class QuestionsNeeded(NamedTuple):
     z_threshold : float
         ``Phi^{-1}(confidence)``: ``P(A > B) >= confidence`` (as the trials needed).
     confidence, power : float
+    practical_factor : int
+        A run of more than ``practical_factor x m_observed`` questions is not a practical answer
+        (:attr:`practical` is False and the meaning says so instead of quoting ~10^7 questions).
     """
 
     m_needed: int | None
@@ -129,6 +160,13 @@ class QuestionsNeeded(NamedTuple):
     z_threshold: float
     confidence: float
     power: float
+    practical_factor: int = PRACTICAL_FACTOR
+
+    @property
+    def practical(self) -> bool:
+        """Whether ``m_power`` questions is a run a team could do: at most ``practical_factor`` times the
+        questions both models answered (False when it cannot be estimated or the difference is 0)."""
+        return self.m_power is not None and self.m_power <= self.practical_factor * max(self.m_observed, 1)
 
 
 def questions_needed(posterior: DifferencePosterior, question_diffs, power: float = 0.8) -> QuestionsNeeded:
@@ -190,6 +228,10 @@ def questions_meaning(needed: QuestionsNeeded) -> str:
                 "a run where both answer the same questions would tell.")
     if needed.m_needed is None:
         return "no number of questions separates them: the estimated difference is 0."
+    if not needed.practical:
+        return (f"no practical number of questions separates them: at the estimated difference it would take about "
+                f"{needed.m_power:,} questions, more than {needed.practical_factor:,} times the {needed.m_observed:,} "
+                "both answered; for any decision they can be treated as equally good on questions like these.")
     return (f"with questions drawn from the same pool, about {needed.m_power:,} questions (at the observed trials per "
             f"question) separate them at {pct} with {needed.power:.0%} probability if the difference is as estimated; "
             f"the plug-in {needed.m_needed:,} separates them only about half the time (observed: {needed.m_observed:,} "

@@ -27,6 +27,7 @@ __all__ = [
     "DEFAULT_TIE_RULE",
     "TIE_RULE_HELP",
     "tie_rule_sentence",
+    "rank_meaning",
     "pairwise_ranks",
     "paper_chains",
     "competition_ranks",
@@ -73,6 +74,29 @@ def tie_rule_sentence(rule: str) -> str:
     if rule not in TIE_RULE_HELP:
         raise ValueError(f"rule must be one of {', '.join(TIE_RULES)}; got {rule!r}.")
     return f"Rank (CI ties), rule {rule!r}: {TIE_RULE_HELP[rule]}."
+
+
+def rank_meaning(rank, size: int = 1, rule: str | None = None) -> str:
+    """A shared rank in words, for legends: what ``rank_ci = rank`` means under ``rule``.
+
+    Under ``pairwise``, rank r says r - 1 models are credibly better (so ranks 7, 7, 8 are
+    consistent: the third model has one more model credibly above it); under ``upper-bound``,
+    r - 1 models' whole intervals lie above. Other rules (or None) give the rank and group size.
+
+    Examples
+    --------
+    >>> rank_meaning(7, 3, "pairwise"), rank_meaning(1, 1, "pairwise"), rank_meaning(2, 2, "paper")
+    ('rank 7 (3 models): 6 credibly better', 'rank 1: none credibly better', 'rank 2 (2 models, CI tie)')
+    """
+    r = int(rank)
+    head = f"rank {r}" + (f" ({size} models" if size > 1 else "")
+    if rule == "pairwise":
+        return head + ("): " if size > 1 else ": ") + (f"{r - 1} credibly better" if r > 1 else "none credibly better")
+    if rule == "upper-bound":
+        return head + ("): " if size > 1 else ": ") + (f"{r - 1} with intervals wholly above" if r > 1 else "no interval wholly above")
+    if rule == "none":
+        return head + (", equal means)" if size > 1 else "")
+    return head + (", CI tie)" if size > 1 else "")
 
 
 #: Competition ranks from scores (re-export of :func:`scorio_core.eval.competition_ranks_from_scores`).

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.ranking.compare import disagreement_table, outcome_counts
-from scorio_core.ranking.paired import scoped_difference
+from scorio_core.ranking.paired import UNPAIRED_ASSUMPTION, scoped_difference
 from scorio_core.uncertainty.posterior import check_scope
 
 __all__ = ["Lead", "lead_evidence", "top_lead", "scope_phrase", "questions_behind"]
@@ -103,18 +103,23 @@ class Lead(NamedTuple):
         return self._replace(ahead=str(labels.get(self.ahead, self.ahead)), behind=str(labels.get(self.behind, self.behind)))
 
 
-def questions_behind(lead: Lead) -> str:
-    """The questions a lead rests on, as a sentence.
+def questions_behind(lead: Lead, credible: bool = True) -> str:
+    """The questions a lead rests on (or, when it is not credible, where the top two differ), as a sentence.
 
     Examples
     --------
     >>> questions_behind(Lead("X", "Y", 3, 0, 0, 37, 40, 0.965, 0.88))
     'The lead rests on 3 questions only X solves and 0 only Y solves; the other 37 of the 40 questions both answered have the same outcome for both.'
+    >>> questions_behind(Lead("X", "Y", 0, 0, 0, 6, 6, 0.5, 0.5), credible=False)
+    'X and Y have the same outcome on all 6 questions both answered.'
     """
     def n(count: int) -> str:
         return f"{count:,} question" + ("" if count == 1 else "s")
 
-    text = f"The lead rests on {n(lead.only_ahead)} only {lead.ahead} solves and {lead.only_behind:,} only {lead.behind} solves"
+    if lead.same == lead.n_common and not (lead.only_ahead or lead.only_behind or lead.different):
+        return f"{lead.ahead} and {lead.behind} have the same outcome on all {n(lead.n_common)} both answered."
+    start = "The lead rests on" if credible else f"Between {lead.ahead} and {lead.behind}:"
+    text = f"{start} {n(lead.only_ahead)} only {lead.ahead} solves and {lead.only_behind:,} only {lead.behind} solves"
     rest = []
     if lead.different:
         rest.append(f"{n(lead.different)} both solve at different rates")
@@ -125,7 +130,7 @@ def questions_behind(lead: Lead) -> str:
 
 
 def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, behind: str, *,
-                  confidence: float = 0.95) -> Lead:
+                  confidence: float = 0.95, clusters=None) -> Lead:
     """The lead of ``ahead`` over ``behind`` under both scopes, and the questions behind it.
 
     Parameters
@@ -139,6 +144,9 @@ def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, 
     ahead, behind : str
         Two scored models of ``fixed``.
     confidence : float, default 0.95
+    clusters : mapping of question id to cluster label, optional
+        Questions in groups: the questions-sampled probability uses the cluster-robust paired
+        standard error (:mod:`scorio_core.uncertainty.clustered`).
 
     Returns
     -------
@@ -164,8 +172,14 @@ def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, 
     n_common = int(np.count_nonzero(~np.isnan(diffs)))
     rho_sampled = None
     if n_common >= 2:
-        at_sampled, _ = scoped_difference(*args, scope="questions-sampled", confidence=confidence)
-        rho_sampled = float(at_sampled.rho)
+        codes = None
+        if clusters is not None:
+            from scorio_core.uncertainty.clustered import cluster_codes
+
+            codes = cluster_codes([clusters.get(str(q)) for q in disagreements["question"]])
+        at_sampled, assumption = scoped_difference(*args, scope="questions-sampled", confidence=confidence,
+                                                   clusters=codes)
+        rho_sampled = None if assumption == UNPAIRED_ASSUMPTION else float(at_sampled.rho)  # e.g. one cluster
     counts = outcome_counts(disagreements)
     return Lead(
         str(ahead), str(behind), counts["only A solves"], counts["only B solves"],
@@ -176,7 +190,7 @@ def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, 
 
 
 def top_lead(task_outcomes, table: pd.DataFrame, fixed: pd.DataFrame | None = None, *,
-             confidence: float = 0.95) -> Lead | None:
+             confidence: float = 0.95, clusters=None) -> Lead | None:
     """:func:`lead_evidence` of the first two scored models of a Bayes@N leaderboard.
 
     Parameters
@@ -189,6 +203,8 @@ def top_lead(task_outcomes, table: pd.DataFrame, fixed: pd.DataFrame | None = No
         The same leaderboard with questions fixed; ``table`` itself when omitted (it must then be
         a questions-fixed table).
     confidence : float, default 0.95
+    clusters : mapping of question id to cluster label, optional
+        As :func:`lead_evidence`.
 
     Returns
     -------
@@ -200,4 +216,5 @@ def top_lead(task_outcomes, table: pd.DataFrame, fixed: pd.DataFrame | None = No
         return None
     ahead, behind = (str(m) for m in scored["model"].iloc[:2])
     frame = disagreement_table(task_outcomes, ahead, behind)
-    return lead_evidence(table if fixed is None else fixed, frame, ahead, behind, confidence=confidence)
+    return lead_evidence(table if fixed is None else fixed, frame, ahead, behind, confidence=confidence,
+                         clusters=clusters)

@@ -259,6 +259,6 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         if unsure and len(unsure) <= 4:
             summary += "; not of " + _names([f"{m} (P = {format_probability(p)})" for m, p in unsure], "or")
         summary += "."
-    basis = questions_behind(lead) if lead is not None else ""
+    basis = questions_behind(lead, comparisons[0].separated) if lead is not None else ""
     return Verdict(headline, tuple(comparisons), tuple(lines), summary, tuple(caveats), confidence, metric_label,
                    basis, scope)

@@ -95,6 +95,7 @@ def posterior_summary_batch(
     prior: str = "empirical-bayes",
     scope: str = "questions-fixed",
     confidence: float = 0.95,
+    clusters: object | None = None,
 ) -> BatchSummary:
     """:func:`~scorio_core.uncertainty.posterior_summary` for every model of an (L, M, C+1) tensor.
 
@@ -107,6 +108,10 @@ def posterior_summary_batch(
         As :func:`~scorio_core.uncertainty.posterior_summary` (default interval shapes:
         normal for ``uniform``, moment-matched Beta otherwise, exact binomial for pooled
         fallbacks). Prior counts (R0) are not supported here: use the per-model function.
+    clusters : array-like of int, shape (M,), optional
+        Cluster code of each question (:func:`scorio_core.uncertainty.clustered.cluster_codes`): under
+        ``questions-sampled`` the question-sampling standard error is cluster-robust
+        (:func:`~scorio_core.uncertainty.clustered.clustered_se`) instead of assuming independent questions.
 
     Returns
     -------
@@ -135,16 +140,29 @@ def posterior_summary_batch(
         raise ValueError(f"counts must have shape (L, M, {weights.size}); got {c.shape}.")
     # every per-question sum runs over each model's distinct answered count rows (states), weighted by
     # how many questions have them: the same sums as over the (L, M) rows, O(L x states) instead of O(L x M)
-    return summary_from_states(_CountStates.of(_whole_counts(c)), weights, prior, scope, confidence)
+    sampled_se = None
+    if clusters is not None and scope == "questions-sampled":
+        from scorio_core.uncertainty.clustered import clustered_se
+
+        n = c.sum(axis=2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scores = np.where(n > 0, (c @ weights) / np.where(n > 0, n, 1), np.nan)
+        sampled_se = clustered_se(scores, clusters)
+    return summary_from_states(_CountStates.of(_whole_counts(c)), weights, prior, scope, confidence,
+                               sampled_se=sampled_se)
 
 
 def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope: str, confidence: float,
-                        fitted: BatchPrior | None = None) -> BatchSummary:
+                        fitted: BatchPrior | None = None, sampled_se: np.ndarray | None = None) -> BatchSummary:
     """:func:`posterior_summary_batch` from count states (validated arguments).
 
     Callers that already hold each model's distinct count rows and their frequencies (e.g. the
     prefix-count histograms of :mod:`scorio_core.dynamics.prefix`) skip the (L, M, C+1) tensor;
     ``fitted`` is their empirical-Bayes fit (``_fit_states(st)``) when they already made it.
+    ``sampled_se`` (shape (L,)) replaces the questions-sampled standard error over independent
+    questions, e.g. by the cluster-robust one of :func:`scorio_core.uncertainty.clustered.clustered_se`
+    (NaN: cannot be estimated, the questions-fixed sd is kept); the interval is never narrower than
+    with questions fixed.
     """
     L = st.L
     model, rows, n = st.model, st.rows, st.n
@@ -179,6 +197,8 @@ def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope
         mean_q = st.total(per_q) / m_safe
         ss = st.total((per_q - mean_q[model]) ** 2)
         sd = np.sqrt(ss / np.maximum(m_l - 1.0, 1.0)) / np.sqrt(m_safe)
+        if sampled_se is not None:
+            sd = np.where(np.isfinite(sampled_se), np.asarray(sampled_se, dtype=float), 0.0)
         sigma = np.where(m_l > 1, np.maximum(sigma, sd), sigma)
     width = hi_w - lo_w
     if prior == "uniform" or width <= 0 or not np.isfinite(width):

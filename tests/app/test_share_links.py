@@ -52,8 +52,24 @@ def test_the_presentation_view_has_no_editing_controls(app):
     fresh = _open({"analysis": analysis_id, "view": "present"})
     assert not [w for w in fresh.main.selectbox if w.key == "lb_metric"]
     assert not fresh.main.tabs
-    assert len(fresh.dataframe) == 1 and fresh.get("plotly_chart")
-    assert any("Presentation view" in shown(c.value) for c in fresh.main.caption)
+    # the fixed story: verdict, the leaderboard with intervals, the pairwise heatmap (no rank distribution unticked)
+    charts = [c.proto.spec for c in fresh.get("plotly_chart")]
+    assert len(fresh.dataframe) == 1 and len(charts) == 2 and '"heatmap"' in charts[1]
+    assert [shown(h.value) for h in fresh.main.subheader] == ["Ranking", "Pairwise P(A > B)"]
+    footer = " ".join(shown(c.value) for c in fresh.main.caption if "Presentation view" in c.value)
+    # dataset, snapshot date, rubric, prior and scope in the footer (the sharer chose the Jeffreys prior)
+    assert "snapshot of 20" in footer and "UTC" in footer and "Jeffreys" in footer and "intervals cover trials" in footer
+    assert "rubric" in footer and "rank ties: paper" in footer
+
+
+def test_the_sharer_adds_figures_to_the_presentation(app):
+    app.switch_page(EXPORT).run()
+    app.multiselect(key="present_figures").set_value(["Rank distribution"]).run()
+    app.button(key="share_create").click().run()
+    no_exception(app)
+    fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
+    assert [shown(h.value) for h in fresh.main.subheader] == ["Ranking", "Pairwise P(A > B)", "Rank distribution"]
+    assert len(fresh.get("plotly_chart")) == 3
 
 
 def test_a_bad_or_unknown_link_says_so():
@@ -102,7 +118,13 @@ def test_a_link_carries_the_compared_models(app):
     app.button(key="share_create").click().run()
     analysis_id = app.session_state["share_last_id"]
     codes = [c.value for c in app.main.code]
-    assert any(c.endswith(f"compare?analysis={analysis_id}") for c in codes), codes  # opens the page viewed last
+    # the link opens the Leaderboard unless the sharer picks another page (not the page viewed last)
+    assert any(c.endswith(f"/?analysis={analysis_id}") or c == f"?analysis={analysis_id}" for c in codes), codes
+    app.selectbox(key="share_landing").set_value("compare").run()
+    app.button(key="share_create").click().run()
+    analysis_id = app.session_state["share_last_id"]
+    codes = [c.value for c in app.main.code]
+    assert any(c.endswith(f"compare?analysis={analysis_id}") for c in codes), codes
     fresh = _open({"analysis": analysis_id})
     assert (fresh.session_state["cmp_a"], fresh.session_state["cmp_b"]) == (models[3], models[5])
     fresh.switch_page("pages/results/compare.py").run()

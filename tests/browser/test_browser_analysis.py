@@ -11,7 +11,7 @@ from tests.browser.conftest import assert_clean, shot, wait_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-SIMULATION = "Paper simulation: 20 LLM mimics, N=80 (synthetic)"
+SIMULATION = "Paper simulation"
 
 
 def _choose_dataset(page, label: str):
@@ -56,7 +56,7 @@ def test_analysis_pages_on_the_paper_simulation(page, server_url):
 
     _go(page, "Convergence", "Convergence", 2)  # runs the default bootstrap (4 methods x 200 replicates)
     chart = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
-    assert "Bayes@N" in chart and "no convergence" in chart and "Pass@2" in chart
+    assert "Bayes@N" in chart and ("settles after" in chart or "never settles" in chart) and "Pass@2" in chart
     shot(page, "analysis-03-convergence.png")
     page.get_by_role("radio", name="row-wise").click()
     wait_ready(page)

@@ -51,7 +51,7 @@ def test_leaderboard_under_each_prior_and_its_notices(page, server_url):
     shot(page, "uncertainty-02-paper-chain.png")
 
     # two ARC-AGI models miss a few test pairs: notice and choice
-    _sidebar_select(page, "Dataset", "ARC-AGI-1 public eval (12 models, N=2)")
+    _sidebar_select(page, "Dataset", "ARC-AGI-1 public eval")
     page.get_by_text("Models answered different questions").first.wait_for()
     page.get_by_text("Common questions only").first.click()
     wait_ready(page)

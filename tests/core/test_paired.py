@@ -151,6 +151,24 @@ def test_questions_needed_edges():
     diffs = [0.2, 0.0, 0.1, np.nan, 0.1]
     q = questions_needed(scoped_difference(0.5, 0.01, 0.4, 0.01, diffs, scope="questions-sampled")[0], diffs)
     assert (q.m_needed, q.m_power, q.m_observed) == (2, 5, 4) and q.sd_unit == pytest.approx(math.sqrt(0.02 / 3))
+    assert q.practical and "about 5 questions" in questions_meaning(q)
+
+
+def test_questions_needed_says_when_no_practical_number_separates():
+    """A near-zero difference asks for ~10^7 questions; above 100x the common questions the meaning says no practical
+    number separates them. Hand: diffs (0.2, -0.2, 0.2, -0.2), s = sd * sqrt(4) with sd = sqrt(0.16/3)/2 = 0.11547,
+    s = 0.23094; mean 0.0001: m_power = ((1.6448536 + 0.8416212) * 0.23094 / 0.0001)^2 = 3.30e7."""
+    from scorio_core.ranking.paired import PRACTICAL_FACTOR, questions_meaning, questions_needed
+
+    diffs = [0.2, -0.2, 0.2, -0.2]
+    d, _ = scoped_difference(0.5001, 0.001, 0.5, 0.001, diffs, scope="questions-sampled")
+    q = questions_needed(d, diffs)
+    assert q.m_power == pytest.approx(((1.6448536 + 0.8416212) * 0.23094 / 0.0001) ** 2, rel=1e-4)
+    assert PRACTICAL_FACTOR == 100 and not q.practical
+    text = questions_meaning(q)
+    assert text.startswith("no practical number of questions separates them") and "more than 100 times the 4" in text
+    # the boundary: exactly 100 x m is still practical, one more question is not
+    assert q._replace(m_power=400).practical and not q._replace(m_power=401).practical
 
 
 def test_questions_needed_has_its_power_by_simulation():
@@ -278,3 +296,14 @@ def test_equal_models_are_called_different_at_the_nominal_rate_by_simulation():
     rho = np.array([d.rho for d in _simulate(rng, p_a, p_b, 400, 200)[0]])
     called = float(np.mean(rho >= 0.95))
     assert 0.02 <= called <= 0.085, called
+
+
+def test_subnormal_sd_gives_the_same_probability_as_the_matrix():
+    """Found by the property test above: sigma_B subnormal (2.2e-309) and no common question. difference_posterior
+    squared the sigmas (underflow to sd 0, rho by the sign: 0.0) while the matrix used hypot (z = -1, rho = 0.1587)."""
+    from scorio_core.ranking.paired import paired_pairwise_confidence
+
+    tiny = 2.225073858507203e-309
+    d, _ = scoped_difference(0.0, 0.0, tiny, tiny, [np.nan] * 3, scope="questions-sampled")
+    rho = paired_pairwise_confidence([0.0, tiny], [0.0, tiny], np.full((2, 3), np.nan))
+    assert d.z == -1.0 and d.rho == pytest.approx(0.15865525393145707, abs=1e-15) == rho[0, 1]

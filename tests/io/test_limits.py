@@ -50,6 +50,95 @@ def test_small_gzip_still_loads(tmp_path):
     assert len(io.load([str(path)]).attempts) == 2
 
 
+# --------------------------------------------------------------------------- gzip counted while streaming
+_HEADER = b"model,question_id,trial,is_correct\n"
+
+
+def _csv_bomb(path: Path, mebibytes: int) -> Path:
+    """A valid CSV header then ``mebibytes`` MiB of ``a,q1,1,1`` rows, gzipped block by block (never held whole)."""
+    block = b"a,q1,1,1\n" * ((1 << 20) // 9)
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6) as fh:
+        fh.write(_HEADER)
+        for _ in range(mebibytes):
+            fh.write(block)
+    return path
+
+
+def test_csv_gzip_bomb_is_refused_naming_the_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCORIO_MAX_DECOMPRESSED_BYTES", str(1 << 20))
+    bomb = _csv_bomb(tmp_path / "bomb.csv.gz", 50)
+    with pytest.raises(InputError, match=r"^bomb\.csv\.gz: decompresses to more than 1\.0 MiB \(limit "
+                                         r"SCORIO_MAX_DECOMPRESSED_BYTES\); split the file or raise the limit\.$"):
+        io.load([str(bomb)])
+
+
+@pytest.mark.parametrize("limit_mib", [1, 32])
+def test_gzip_bomb_is_counted_while_streaming(tmp_path, monkeypatch, limit_mib):
+    """Refusing 40 MiB of content never holds it: traced peak < 20 MiB even with the limit at 32 MiB."""
+    import tracemalloc
+
+    from scorio_core.io._sources import gunzip_limited
+
+    monkeypatch.setenv("SCORIO_MAX_DECOMPRESSED_BYTES", str(limit_mib << 20))
+    raw = _csv_bomb(tmp_path / "bomb.csv.gz", 40).read_bytes()
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError, match=rf"bomb\.csv\.gz: decompresses to more than {limit_mib}\.0 MiB"):
+            gunzip_limited(raw, "bomb.csv.gz")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 << 20, f"peak {peak / 2**20:.1f} MiB"
+
+
+def test_gzip_within_the_limit_is_decompressed_without_an_extra_copy(tmp_path):
+    import tracemalloc
+
+    from scorio_core.io._sources import gunzip_limited
+
+    raw = _csv_bomb(tmp_path / "big.csv.gz", 40).read_bytes()
+    tracemalloc.start()
+    try:
+        data = gunzip_limited(raw, "big.csv.gz")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert isinstance(data, bytes) and data.startswith(_HEADER) and len(data) == len(_HEADER) + 40 * 9 * ((1 << 20) // 9)
+    assert peak < 1.3 * len(data), f"peak {peak / 2**20:.1f} MiB for {len(data) / 2**20:.1f} MiB"  # one copy, not two
+
+
+def test_concatenated_members_and_a_file_exactly_at_the_limit_load(tmp_path, monkeypatch):
+    rows = b"".join(f"m{i % 3},q{i % 50},{i // 150},{i % 2}\n".encode() for i in range(1500))
+    first, second = _HEADER + rows[:20_000], rows[20_000:]
+    path = tmp_path / "two.csv.gz"
+    path.write_bytes(gzip.compress(first) + gzip.compress(second) + b"\x00" * 16)  # zero padding, as before
+    content = len(first) + len(second)
+    monkeypatch.setenv("SCORIO_MAX_DECOMPRESSED_BYTES", str(content))
+    assert len(io.load([str(path)]).attempts) == 1500
+    monkeypatch.setenv("SCORIO_MAX_DECOMPRESSED_BYTES", str(content - 1))
+    with pytest.raises(InputError, match=r"two\.csv\.gz: decompresses to more than"):
+        io.load([str(path)])
+
+
+def test_damaged_gzip_is_still_an_input_error(tmp_path):
+    whole = gzip.compress(_HEADER + b"a,q1,1,1\n" * 1000)
+    for name, raw in [("cut.csv.gz", whole[:-20]), ("tail.csv.gz", whole + b"junk")]:
+        (tmp_path / name).write_bytes(raw)
+        with pytest.raises(InputError, match=rf"{name.replace('.', r'[.]')}: the gzip stream is damaged or truncated"):
+            io.load([str(tmp_path / name)])
+
+
+def test_cli_leaderboard_refuses_a_gzip_bomb_in_one_line(tmp_path):
+    bomb = _csv_bomb(tmp_path / "bomb.csv.gz", 64)
+    env = {"SCORIO_MAX_DECOMPRESSED_BYTES": str(8 << 20), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "scorio_core", "leaderboard", str(bomb)], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: bomb.csv.gz: decompresses to more than 8.0 MiB"), proc.stderr
+    assert "SCORIO_MAX_DECOMPRESSED_BYTES" in lines[0] and proc.stdout == ""
+
+
 def _eval_with(tmp_path, name, extra: dict[str, bytes]) -> Path:
     """The genuine Inspect fixture with extra members added."""
     out = tmp_path / name

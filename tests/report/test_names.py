@@ -27,3 +27,24 @@ def test_display_names_stay_unique_and_non_empty(models):
     assert list(names) == models
     assert len(set(names.values())) == len(models)
     assert all(v for v in names.values())
+
+
+def test_long_names_keep_the_tokens_that_tell_them_apart():
+    """A real multi-game agent leaderboard: long names that differ in their first and last tokens. A fixed middle cut
+    kept ``LLM/20250425_naive…`` and lost the model; dropping the tokens every name shares keeps both ends."""
+    models = ["LLM/20250425_naive_agent_gemini-2.5-Pro-Exp-03-25", "VLM/20250425_naive_agent_gemini-2.5-Pro-Exp-03-25",
+              "LLM/20250425_naive_agent_claude-3-7-sonnet-20250219", "LLM/20250425_naive_agent_o4-mini-2025-04-16"]
+    names = display_names(models)
+    assert names[models[0]] == "LLM/…gemini-2.5-Pro-Exp-03-25" and names[models[1]] == "VLM/…gemini-2.5-Pro-Exp-03-25"
+    assert names[models[2]] == "LLM/…claude-3-7-sonnet"  # date dropped first, then the shared tokens
+    assert all(len(v) <= 36 for v in names.values()) and len(set(names.values())) == 4
+    # short names are left alone even when they share tokens
+    assert display_names(["gpt-4o", "gpt-4o-mini"]) == {"gpt-4o": "gpt-4o", "gpt-4o-mini": "gpt-4o-mini"}
+
+
+def test_organisations_only_where_derivable():
+    from scorio_core.report.names import organisations
+
+    got = organisations(["meta-llama/Llama-3.1-8B", "gpt4o", "Qwen2.5-72B", "DeepSeek-R1", "agent-x", "a/b/c"])
+    assert got == {"meta-llama/Llama-3.1-8B": "meta-llama", "gpt4o": "OpenAI", "Qwen2.5-72B": "Alibaba",
+                   "DeepSeek-R1": "DeepSeek", "agent-x": "", "a/b/c": ""}

@@ -83,7 +83,7 @@ def sql_task_outcomes(res: CategoryCountsSQL, task: str, policy: str = "exclude"
         Unknown task; a policy that is not a category; no attempt left to score.
     """
     from scorio_core.analysis import TaskOutcomes
-    from scorio_core.outcomes import BINARY_LABELS, Outcomes
+    from scorio_core.outcomes import BINARY_LABELS, Outcomes, nothing_to_score
     from scorio_core.rerank import check_unmatched_policy
 
     if task not in res.coverage:
@@ -114,7 +114,7 @@ def sql_task_outcomes(res: CategoryCountsSQL, task: str, policy: str = "exclude"
         counts[mi, qi, index] += unmatched
         excluded = 0
     if counts.sum() == 0:
-        raise InputError(f"task '{task}': no attempts left to score (all {excluded} unmatched by the rubric).")
+        raise nothing_to_score(task, excluded)
     binary_counts = np.zeros((len(models), len(questions), 2), dtype=np.int64)
     n, c = cells["n_trials"].to_numpy(np.int64), cells["n_correct"].to_numpy(np.int64)
     binary_counts[mi, qi, 1] = c

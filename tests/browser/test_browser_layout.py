@@ -1,0 +1,152 @@
+"""Layout that fits (issue 40): every page at 1280 x 800 and 1920 x 1080 in real Chromium.
+
+On every page: no truncated widget label, option, metric card or input (an element that clips its
+text, ``scrollWidth > clientWidth``, or text that runs outside its column), and no two figure titles
+or annotations overlapping (bounding boxes of the rendered SVG text of each Plotly chart). The
+presentation view of a published analysis has no sidebar and prints to PDF. Screenshots in
+``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, ROOT, assert_no_exception, shot, streamlit_server, wait_ready
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("layout")]
+
+PAGES = ("", "tasks", "compare", "trajectories", "convergence", "sensitivity", "data", "rubric", "export")
+SIZES = ((1280, 800), (1920, 1080))
+
+#: Elements that clip their text, or text outside its column (a segmented control wider than its column).
+TRUNCATED = """() => {
+  const out = [];
+  const skip = '[data-testid="stDataFrame"], [data-testid="stPlotlyChart"], [data-testid="stCode"], pre, '
+             + '[data-testid="stSkipToContent"], [data-testid="stMultiSelectTagsContainer"], [data-testid="stTooltipContent"]';
+  for (const el of document.querySelectorAll('[data-testid="stAppViewContainer"] *')) {
+    if (!el.getClientRects().length || el.closest(skip)) continue;
+    const s = getComputedStyle(el);
+    if (s.visibility === 'hidden' || s.display === 'none' || s.opacity === '0') continue;
+    if (el.tagName === 'INPUT' && !['text', 'number', 'search', ''].includes(el.type)) continue;  // a slider's range input
+    const text = (el.tagName === 'INPUT' ? el.value : (el.children.length ? '' : el.innerText || '')).trim();
+    if (!text || el.closest('[data-testid="stSliderThumbValue"], [data-testid="stSliderTickBar"]')) continue;
+    const clips = s.textOverflow === 'ellipsis' || ['hidden', 'clip'].includes(s.overflowX) || el.tagName === 'INPUT';
+    if (clips && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) { out.push('clipped: ' + text.slice(0, 60)); continue; }
+    const box = el.closest('[data-testid="stColumn"], [data-testid="stSidebarUserContent"], [data-testid="stMainBlockContainer"]');
+    if (!box) continue;
+    const r = el.getBoundingClientRect(), b = box.getBoundingClientRect();
+    if (r.right > b.right + 2 || r.left < b.left - 2)
+      out.push('outside its column: ' + text.slice(0, 60) + ' [' + (el.closest('[data-testid]') || el).getAttribute('data-testid') + ']');
+  }
+  return [...new Set(out)];
+}"""
+
+#: Pairs of figure titles, axis titles, annotations and legend entries whose boxes intersect, per chart.
+OVERLAPS = """() => {
+  const out = [];
+  document.querySelectorAll('[data-testid="stPlotlyChart"]').forEach((chart, ci) => {
+    const texts = [...chart.querySelectorAll('.gtitle, .g-xtitle text, .g-ytitle text, .annotation-text, .legendtext, '
+                                          + '.g-x2title text, .g-y2title text')]
+      .filter(t => t.getClientRects().length && (t.textContent || '').trim());
+    const boxes = texts.map(t => [t, t.getBoundingClientRect()]);
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [ta, a] = boxes[i], [tb, b] = boxes[j];
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 2 && h > 2) out.push('chart ' + ci + ': "' + ta.textContent.slice(0, 40) + '" over "' + tb.textContent.slice(0, 40) + '"');
+    }
+  });
+  return out;
+}"""
+
+
+def _visit(page, url: str) -> None:
+    page.goto(url)
+    wait_ready(page, 2500)
+    assert_no_exception(page)
+
+
+TITLES = {"": "Leaderboard", "tasks": "Tasks", "compare": "Compare", "trajectories": "Trajectories",
+          "convergence": "Convergence", "sensitivity": "Sensitivity", "data": "Data", "rubric": "Rubric",
+          "export": "Export"}
+
+
+_FULL = os.environ.get("SCORIO_FULL") == "1"
+
+
+@pytest.mark.parametrize("size, dataset", [
+    ((1280, 800), ""), ((1920, 1080), ""), ((1280, 800), "Paper simulation"),
+    pytest.param((1920, 1080), "Paper simulation", marks=[pytest.mark.slow, pytest.mark.skipif(
+        not _FULL, reason="the attempt-level data at 1920 px runs with SCORIO_FULL=1 (the narrow size is the hard one)")]),
+], ids=["1280-counts", "1920-counts", "1280-attempts", "1920-attempts"])
+def test_every_page_fits(browser, server_url, size, dataset):
+    """The default count table (MathArena, 16 models) and the attempt-level paper simulation (20 models x 80 trials:
+    facets, legends and trial-order controls), opened from the sidebar as a user would."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    _visit(page, server_url)
+    if dataset:
+        page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()
+        page.get_by_role("option", name=dataset).click()
+        wait_ready(page, 2500)
+    problems = {}
+    for path in PAGES:
+        page.get_by_role("link", name=TITLES[path], exact=True).click()
+        wait_ready(page, 2500)
+        assert_no_exception(page)
+        found = page.evaluate(TRUNCATED) + page.evaluate(OVERLAPS)
+        if found:
+            problems[path or "leaderboard"] = found
+        shot(page, f"layout-{path or 'leaderboard'}{'-attempts' if dataset else ''}-{width}.png", width, height)
+    context.close()
+    assert not problems, json.dumps(problems, indent=1)
+
+
+def test_presentation_view_has_no_sidebar_and_prints_whole_figures(browser, tmp_path):
+    workspace = tempfile.mkdtemp(prefix="scorio-ws-present-")
+    dump = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
+    proc = subprocess.run([sys.executable, "-m", "scorio_core", "publish", str(dump), "--name", "aime",
+                           "--workspace", workspace, "--output", "json"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    analysis = json.loads(proc.stdout)["analysis_id"]
+    with streamlit_server(workspace) as url:
+        for width, height in SIZES:
+            context = browser.new_context(viewport={"width": width, "height": height})
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            _visit(page, f"{url}/?analysis={analysis}&view=present")
+            page.get_by_text("Presentation view of a shared analysis").first.wait_for()
+            assert not page.locator('[data-testid="stSidebar"]').is_visible()
+            assert page.locator('[data-testid="stSidebarNav"]').count() == 0 or not page.locator(
+                '[data-testid="stSidebarNav"]').first.is_visible()
+            assert page.locator('[data-testid="stExpandSidebarButton"]').filter(visible=True).count() == 0
+            assert page.locator('[role="tab"]').count() == 0  # a fixed story: no tabs to click
+            assert page.locator('[data-testid="stPlotlyChart"]').count() >= 2  # intervals and the pairwise heatmap
+            found = page.evaluate(TRUNCATED) + page.evaluate(OVERLAPS)
+            assert not found, found
+            shot(page, f"layout-present-{width}.png", width, height)
+            context.close()
+        # printing: each figure lands whole on one page (the print CSS keeps charts and tables unbroken)
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        _visit(page, f"{url}/?analysis={analysis}&view=present")
+        page.emulate_media(media="print")
+        page.wait_for_timeout(1000)
+        page_height = 11 * 96 - 2 * 38  # Letter, 0.4 in margins, CSS px
+        charts = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+            .map(c => c.getBoundingClientRect().height)""")
+        assert charts and max(charts) < page_height, charts  # a figure taller than a page would be cut
+        pdf = page.pdf(path=str(ARTIFACTS / "presentation.pdf"), format="Letter",
+                       margin={"top": "0.4in", "bottom": "0.4in", "left": "0.4in", "right": "0.4in"})
+        assert pdf[:4] == b"%PDF" and pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") >= 1
+        context.close()

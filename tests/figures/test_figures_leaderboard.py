@@ -1,0 +1,42 @@
+"""The leaderboard's forest plot: one colour per rank group (never repeated), legends that explain shared ranks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from dashboard.figures import interval_plot
+from dashboard.figures.theme import rank_colors
+from scorio_core.ranking.rank import rank_meaning, ranks_with_ties
+
+
+def board(n: int, rule: str = "pairwise") -> pd.DataFrame:
+    mu = np.linspace(0.9, 0.1, n)
+    sigma = np.full(n, 0.004)
+    sigma[7:10] = 0.05  # a wide middle: ties, and ranks like 7, 7, 8 under the pairwise rule
+    ranks = ranks_with_ties(mu, sigma, rule=rule)
+    return pd.DataFrame({"model": [f"m{i:02d}" for i in range(n)], "mu": mu, "lo": mu - 2 * sigma, "hi": mu + 2 * sigma,
+                         "rank": np.arange(1, n + 1), "rank_ci": ranks, "estimate": mu})
+
+
+def test_twenty_rank_groups_get_twenty_colours():
+    fig = interval_plot(board(20), tie_rule="pairwise")
+    colours = [t.marker.color for t in fig.data]
+    assert len(colours) == len({t.name for t in fig.data}) > 8  # more groups than a qualitative palette holds
+    assert len(set(colours)) == len(colours)  # rank 1 and rank 12 no longer share blue
+    assert len(set(rank_colors(40))) == 40 and rank_colors(0) == [] and len(rank_colors(1)) == 1
+
+
+def test_legend_explains_a_shared_rank():
+    table = board(20)
+    fig = interval_plot(table, tie_rule="pairwise")
+    names = {t.name for t in fig.data}
+    for r, size in table["rank_ci"].value_counts().items():
+        assert rank_meaning(r, size, "pairwise") in names
+    assert "rank 1: none credibly better" in names
+    shared = [n for n in names if "models)" in n]
+    assert shared and all("credibly better" in n for n in shared)
+    # other rules say what their ranks mean, never the pairwise wording
+    assert all("credibly better" not in t.name for t in interval_plot(board(20, "paper"), tie_rule="paper").data)
+    assert rank_meaning(3, 2, "upper-bound") == "rank 3 (2 models): 2 with intervals wholly above"
+    assert rank_meaning(4, 2, "none") == "rank 4 (2 models, equal means)"
