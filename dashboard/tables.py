@@ -30,35 +30,42 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
     """Leaderboard rows ready for ``st.dataframe``: ordered columns and their ``column_config``."""
     pct = f"{confidence:.0%}"
     frame = table[
-        ["rank", "rank_ci", "model", "mu", "lo", "hi", "sigma", "estimate", "avg", "pass_at_k", "n_questions", "n_trials"]
+        ["rank", "rank_ci", "model", "mu", "lo", "hi", "sigma", "estimate", "avg", "accuracy", "pass_at_k", "n_questions",
+         "n_trials"]
     ].copy()
     orgs = organisations(frame["model"].astype(str))
     if any(orgs.values()):  # where it can be derived from the names (org/ prefix or a known model family)
         frame.insert(frame.columns.get_loc("model") + 1, "organisation", frame["model"].astype(str).map(orgs))
-    # pixel widths: the table fits a 1280 px window (issue 16); full names are on hover in the chart and in exports
+    # pixel widths: the table fits a 1280 px window (issue 16; about 820 px of page with every optional column, issue
+    # 40); full names are on hover in the chart and in exports
     config = {
         "organisation": st.column_config.TextColumn(
-            "Org", width=90, help="Organisation or model family, derived from the name: the prefix before '/', or the "
+            "Org", width=80, help="Organisation or model family, derived from the name: the prefix before '/', or the "
                                   "maker of a known family (gpt, claude, gemini, llama, qwen, ...); empty when unknown."),
         "rank": st.column_config.NumberColumn("Rank", help="Competition rank by posterior mean (1224 ranking).",
                                               format="%d", width=52),
         "rank_ci": st.column_config.NumberColumn(
             "Tie rank", help="Rank with CI ties: models share a rank when their difference is not credible at this level "
                              "(the sidebar's tie rule).", format="%d", width=64),
-        "model": st.column_config.TextColumn("Model", width=200),
+        "model": st.column_config.TextColumn("Model", width=180),
         "mu": st.column_config.NumberColumn(f"{metric_label}", format="%.4f", help=f"{metric_label} posterior mean.",
-                                            width=84),
-        "lo": st.column_config.NumberColumn("low", format="%.4f", width=70,
+                                            width=78),
+        "lo": st.column_config.NumberColumn("low", format="%.4f", width=64,
                                             help=f"Lower end of the central {pct} credible interval."),
-        "hi": st.column_config.NumberColumn("high", format="%.4f", width=70,
+        "hi": st.column_config.NumberColumn("high", format="%.4f", width=64,
                                             help=f"Upper end of the central {pct} credible interval."),
         "sigma": None,  # posterior sd: in the exports and the CLI JSON, not on screen
         "estimate": st.column_config.NumberColumn(
             "Estimate", format="%.4f", width=76,
             help="Classical estimate from the data (e.g. unbiased Pass@k); equals the mean for Bayes@N."),
-        "avg": st.column_config.NumberColumn("avg@N", format="%.4f", width=70,
+        "avg": st.column_config.NumberColumn("avg@N", format="%.4f", width=64,
                                              help="Mean over questions of each question's observed accuracy (every "
                                                   "question weighs the same, whatever its number of trials)."),
+        "accuracy": st.column_config.NumberColumn(
+            "raw acc.", format="%.4f", width=64,
+            help="Raw accuracy: correct trials / all trials, pooled over questions. Shown because questions have "
+                 "different numbers of trials here: a question with more trials weighs more in it, while avg@N (and "
+                 "Bayes@N) weigh every question the same."),
         "pass_at_k": st.column_config.NumberColumn(f"Pass@{k}", format="%.4f", width=70,
                                                    help="Unbiased Pass@k estimator (Chen et al. 2021)."),
         "n_questions": st.column_config.NumberColumn("M", help="Questions the model answered.", format="%d", width=48),
@@ -66,11 +73,13 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
                                                   width=48),
     }
     # columns that repeat another one add width, not information (the table must fit at 1280 px): the estimate
-    # equals the posterior mean for Bayes@N, and Pass@1 equals avg@N under binary correctness
+    # equals the posterior mean for Bayes@N, and Pass@1 is binary accuracy (avg@N under binary correctness)
     if np.allclose(frame["estimate"].to_numpy(float), frame["mu"].to_numpy(float), equal_nan=True):
         config["estimate"] = None
-    if k == 1 and np.allclose(frame["pass_at_k"].to_numpy(float), frame["avg"].to_numpy(float), equal_nan=True):
+    if k == 1:  # Pass@1 is binary accuracy: avg@N under binary correctness, and in exports and the CLI under a rubric
         config["pass_at_k"] = None
+    if np.allclose(frame["accuracy"].to_numpy(float), frame["avg"].to_numpy(float), equal_nan=True):
+        config["accuracy"] = None  # equal trials per question: raw accuracy is avg@N
     return frame, config
 
 

@@ -67,6 +67,7 @@ LEADERBOARD_COLUMNS = (
     "scope",
     "interval",
     "avg",
+    "accuracy",
     "pass_at_k",
     "rank",
     "rank_ci",
@@ -135,6 +136,18 @@ def _avg_from_states(st: _CountStates, w: np.ndarray) -> np.ndarray:
     answered = np.bincount(st.model, weights=st.freq, minlength=st.L)
     per_state = (st.rows @ w_norm) / st.n if st.rows.size else np.zeros(0)
     return np.where(answered > 0, offset + scale * (st.total(per_state) / np.maximum(answered, 1)), np.nan)
+
+
+def _pooled_from_states(st: _CountStates, w: np.ndarray) -> np.ndarray:
+    """Raw accuracy of every model, shape (L,): the score of all its trials pooled (total score / total trials).
+
+    Equals avg@N when every question has the same number of trials; with unequal trials a question
+    with more trials weighs more here, while avg@N weighs every question the same. NaN without trials.
+    """
+    offset, scale, w_norm = scaled_weights(np.asarray(w, dtype=float))
+    trials = st.total(st.n.astype(float)) if st.rows.size else np.zeros(st.L)
+    score = st.total(st.rows @ w_norm) if st.rows.size else np.zeros(st.L)
+    return np.where(trials > 0, offset + scale * score / np.maximum(trials, 1), np.nan)
 
 
 def _pass_at_k_from_states(st: _CountStates, k: int) -> np.ndarray:
@@ -288,6 +301,7 @@ def leaderboard(
                               if n_clusters else f"; clusters of {cluster_column!r} not applied to {spec.label} "
                                                  "(questions treated as independent)")
     frame["avg"] = _avg_from_states(r_states, rubric.weights)
+    frame["accuracy"] = _pooled_from_states(r_states, rubric.weights)
     frame["pass_at_k"] = np.nan
     if binary is not None:
         in_binary = set(binary.models)

@@ -18,7 +18,7 @@ if ctx is None:
 st.title("Rubric")
 st.caption(
     "Map every attempt to a category (first match wins) and give each category a weight; Bayes@N then scores the "
-    "categories (paper Appendix F). The rubric set here applies to every page."
+    "categories. The rubric set here applies to every page."
 )
 if blocking_notice(ctx.data.dataset):
     st.stop()

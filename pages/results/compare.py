@@ -159,11 +159,13 @@ st.plotly_chart(trials_plot(needed.n, needed.z, z_threshold=needed.z_threshold, 
                             n_observed=observed, z_observed=needed.z_observed, confidence=ctx.confidence,
                             n_power=needed.n_power, z_power=needed.z_threshold + float(ndtri(needed.power)),
                             power=needed.power), width="stretch")
-st.caption(f"z = |mu_A - mu_B| / sqrt(sigma_A^2 + sigma_B^2) with N trials per question. Assumption: {needed.assumption} "
-           f"(paper Appendix D). Prior: {md(PRIOR_LABELS[ctx.prior])}, held fixed as N grows. It is an estimate: new "
-           "trials will move the rates. Because the projected rates are posterior means (every category count plus its "
-           "prior pseudo-count), the curve at the observed N usually sits below the observed z (the dot): the "
-           "projection is conservative.")
+st.caption("An estimate: new trials will move the rates. The curve at the observed N usually sits a little below the "
+           "observed value (the dot), so the projection is conservative.")
+with st.expander("Method"):
+    st.markdown(f"z = |mu_A - mu_B| / sqrt(sigma_A^2 + sigma_B^2) with N trials per question. Assumption: "
+                f"{md(needed.assumption)} (paper Appendix D). Prior: {md(PRIOR_LABELS[ctx.prior])}, held fixed as N "
+                "grows. The projected rates are posterior means (every category count plus its prior pseudo-count), "
+                "which is why the curve at the observed N sits below the observed z.")
 for note in prior_notes:
     st.caption(md(note))
 
@@ -172,5 +174,7 @@ if ctx.scope != "questions-fixed":  # more trials cannot shrink the question-sam
     q_needed = questions_needed(diff, table["diff"].to_numpy())
     if q_needed.practical:
         st.info(f"**{q_needed.m_power:,} questions** for {q_needed.power:.0%} power", icon=":material/quiz:")
-    st.caption(md(_sentence(questions_meaning(q_needed))) + " Paired power analysis (Miller 2024): M = (z + "
-               f"Phi^-1(power))^2 s^2 / difference^2 with s = {q_needed.sd_unit:.3f}, the sd of the difference per question.")
+    st.caption(md(_sentence(questions_meaning(q_needed))))
+    with st.expander("Method"):
+        st.markdown("Paired power analysis (Miller 2024): M = (z + Phi^-1(power))^2 s^2 / difference^2 with "
+                    f"s = {q_needed.sd_unit:.3f}, the sd of the difference per question.")

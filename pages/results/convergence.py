@@ -35,7 +35,7 @@ st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.
 rubric_panel.render_unmatched(ctx, active, choose=False)
 st.markdown(
     "**convergence@n** is the smallest number of trials after which the ranking equals the gold standard and never "
-    "changes again (paper section 3.3, Appendix I.1). Its distribution over bootstrap replicates shows how many trials "
+    "changes again. Its distribution over bootstrap replicates shows how many trials "
     "each method needs, and how often it never settles."
 )
 block = rubric_block_or_stop(ctx, active, "convergence@n")
@@ -148,7 +148,7 @@ if bayes_result is not None and bayes_result.no_convergence > 0.05:
 st.subheader("Agreement with the gold standard vs n")
 st.plotly_chart(kendall_tau_plot(curves, methods=list(summary["method"])), width="stretch", key="conv_tau_chart")
 st.caption("Mean Kendall's tau_b between the ranking after n trials and the gold standard, over the same replicates "
-           "(paper Figure 3). 1 means the same order; ties count as in scipy.stats.kendalltau.")
+           "(Kendall's tau_b). 1 means the same order, 0 no relation.")
 
 with st.expander("The gold standard, no convergence, and what is assumed", expanded=False):
     st.markdown(

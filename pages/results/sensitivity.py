@@ -38,7 +38,7 @@ active = rubric_state.active_rubric(ctx)
 st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
 rubric_panel.render_unmatched(ctx, active, choose=False)
 st.markdown(
-    "A rubric maps every attempt to a category and weights the categories (paper Appendix F). Different, equally "
+    "A rubric maps every attempt to a category and weights the categories. Different, equally "
     "reasonable rubrics can order models differently; this page shows how much the ranking depends on that choice."
 )
 if blocking_notice(ctx.data.dataset):

@@ -36,7 +36,7 @@ st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.
 rubric_panel.render_unmatched(ctx, active, choose=False)
 st.markdown(
     "How the ranking changes as trials accumulate: the rank of every model after the first *n* trials, "
-    "for *n* = 1..N (paper Figure 9). A ranking you can trust settles early and stays put."
+    "for *n* = 1..N. A ranking you can trust settles early and stays put."
 )
 block = rubric_block_or_stop(ctx, active, "Trajectories")
 N = block.n_trials

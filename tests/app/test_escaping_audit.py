@@ -43,7 +43,6 @@ VERIFIED: dict[tuple[str, str], str] = {
     ("dashboard/rubric_panel.py", "per_model"): "', '.join of md(model) and ints formatted :, just above",
     ("dashboard/rubric_panel.py", "more"): "an int count in a literal, or ''",
     ("pages/data/rubric.py", "scope"): "a literal or f'task {md(ctx.task)}' (escaped) one line above",
-    ("pages/results/compare.py", "needed.assumption"): "scorio_core.ranking.separation.ASSUMPTION (constant text)",
     ("pages/results/compare.py", "pct"): "f'{ctx.confidence:.0%}' (a number)",
     ("pages/results/compare.py", "observed"): "max(needed.n_observed) (ints)",
     ("pages/results/convergence.py", "scheme"): "a segmented_control value restricted to the literals 'column'/'row'",

@@ -130,7 +130,8 @@ def test_presentation_view_has_no_sidebar_and_prints_whole_figures(browser, tmp_
                 '[data-testid="stSidebarNav"]').first.is_visible()
             assert page.locator('[data-testid="stExpandSidebarButton"]').filter(visible=True).count() == 0
             assert page.locator('[role="tab"]').count() == 0  # a fixed story: no tabs to click
-            assert page.locator('[data-testid="stPlotlyChart"]').count() >= 2  # intervals and the pairwise heatmap
+            page.locator('[data-testid="stPlotlyChart"]').nth(1).wait_for()  # intervals and the pairwise heatmap
+            wait_ready(page, 1500)
             found = page.evaluate(TRUNCATED) + page.evaluate(OVERLAPS)
             assert not found, found
             shot(page, f"layout-present-{width}.png", width, height)
@@ -140,6 +141,8 @@ def test_presentation_view_has_no_sidebar_and_prints_whole_figures(browser, tmp_
         page = context.new_page()
         page.set_default_timeout(120_000)
         _visit(page, f"{url}/?analysis={analysis}&view=present")
+        page.locator('[data-testid="stPlotlyChart"]').nth(1).wait_for()
+        wait_ready(page, 1500)
         page.emulate_media(media="print")
         page.wait_for_timeout(1000)
         page_height = 11 * 96 - 2 * 38  # Letter, 0.4 in margins, CSS px

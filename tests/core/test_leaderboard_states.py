@@ -89,3 +89,16 @@ def test_ordered_unique_categorical_equals_plain(values, sort):
     codes, uniques = _ordered_unique(series, as_str=True)
     plain_codes, plain_uniques = _ordered_unique(pd.Series(names, dtype=object), as_str=True)
     assert codes.tolist() == plain_codes.tolist() and uniques == plain_uniques
+
+
+def test_raw_accuracy_beside_avg_on_unequal_trials(tmp_path):
+    """avg@N is the mean of per-question accuracy; raw accuracy pools the trials. Hand: question 1 has 1/1 correct,
+    question 2 has 1/4: avg@N = (1 + 0.25) / 2 = 0.625, raw accuracy = 2/5 = 0.4. With equal trials they are equal."""
+    from scorio_core import io
+    from scorio_core.analysis import leaderboard, outcomes_for
+
+    path = tmp_path / "u.csv"
+    path.write_text("model,question_id,n_trials,n_correct\na,q1,1,1\na,q2,4,1\nb,q1,2,1\nb,q2,2,2\n")
+    table = leaderboard(outcomes_for(io.load([str(path)]), None)).set_index("model")
+    assert table.loc["a", "avg"] == 0.625 and table.loc["a", "accuracy"] == 0.4
+    assert table.loc["b", "avg"] == table.loc["b", "accuracy"] == 0.75
