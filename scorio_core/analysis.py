@@ -21,7 +21,7 @@ from scorio_core.leaderboard_checks import QUESTION_SETS, _common_mask, apply_qu
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
 from scorio_core.eval._validate import check_confidence
 from scorio_core.uncertainty.batch import _whole_counts, summary_from_states
-from scorio_core.uncertainty.clustered import cluster_codes, clustered_se
+from scorio_core.uncertainty.clustered import clustered_se, codes_for_questions
 from scorio_core.uncertainty.batch_prior import _CountStates
 from scorio_core.outcomes import Outcomes
 from scorio_core.task_outcomes import (
@@ -275,7 +275,7 @@ def leaderboard(
         s_states = states.of(source, models)
         sampled_se = None
         if clustered:
-            codes = cluster_codes([clusters.get(str(q)) for q in source.questions], column=cluster_column)
+            codes = codes_for_questions(source.questions, clusters, column=cluster_column)
             sampled_se = clustered_se(question_scores(source)[0][s_idx], codes)
             n_clusters = int(codes.max()) + 1 if codes.size else 0
         batch = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, scope, confidence,

@@ -18,7 +18,7 @@ from scorio_core.ranking.compare import difference_density, outcome_counts
 from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
 from scorio_core.report.verdict import format_probability
 from scorio_core.uncertainty import PRIOR_LABELS
-from scorio_core.uncertainty.clustered import cluster_codes
+from scorio_core.uncertainty.clustered import codes_for_questions
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
@@ -73,7 +73,7 @@ row_a = fixed[fixed["model"] == model_a].iloc[0]
 row_b = fixed[fixed["model"] == model_b].iloc[0]
 table = disagreements(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b, active.rubric_id, active.categorization)
 clusters = question_clusters_for(ctx.data.data_id, ctx.data.dataset, ctx.task, ctx.cluster_column)
-codes = cluster_codes([clusters.get(str(q)) for q in table["question"]]) if clusters else None
+codes = codes_for_questions(table["question"], clusters)
 diff, assumption = scoped_difference(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], table["diff"].to_numpy(),
                                      scope=ctx.scope, confidence=ctx.confidence, clusters=codes)
 pct = f"{ctx.confidence:.0%}"

@@ -91,11 +91,9 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     if scope != "questions-fixed" and fixed_table is None:
         raise ValueError("compare_report needs the questions-fixed leaderboard (fixed_table) for a sampled scope.")
     fa, fb = fixed[model_a], fixed[model_b]
-    codes = None
-    if clusters is not None and scope != "questions-fixed":
-        from scorio_core.uncertainty.clustered import cluster_codes
+    from scorio_core.uncertainty.clustered import codes_for_questions
 
-        codes = cluster_codes([clusters.get(str(q)) for q in questions["question"]])
+    codes = codes_for_questions(questions["question"], clusters) if scope != "questions-fixed" else None
     diff, assumption = scoped_difference(fa["mu"], fa["sigma"], fb["mu"], fb["sigma"], questions["diff"].to_numpy(),
                                          scope=scope, confidence=confidence, clusters=codes)
     rubric = outcomes.rubric

@@ -23,6 +23,7 @@ import pandas as pd
 
 from scorio_core.ranking.compare import disagreement_table, outcome_counts
 from scorio_core.ranking.paired import UNPAIRED_ASSUMPTION, scoped_difference
+from scorio_core.uncertainty.clustered import codes_for_questions
 from scorio_core.uncertainty.posterior import check_scope
 
 __all__ = ["Lead", "lead_evidence", "top_lead", "scope_phrase", "questions_behind"]
@@ -172,11 +173,7 @@ def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, 
     n_common = int(np.count_nonzero(~np.isnan(diffs)))
     rho_sampled = None
     if n_common >= 2:
-        codes = None
-        if clusters is not None:
-            from scorio_core.uncertainty.clustered import cluster_codes
-
-            codes = cluster_codes([clusters.get(str(q)) for q in disagreements["question"]])
+        codes = codes_for_questions(disagreements["question"], clusters)
         at_sampled, assumption = scoped_difference(*args, scope="questions-sampled", confidence=confidence,
                                                    clusters=codes)
         rho_sampled = None if assumption == UNPAIRED_ASSUMPTION else float(at_sampled.rho)  # e.g. one cluster

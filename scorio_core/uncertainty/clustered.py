@@ -25,7 +25,7 @@ import numpy as np
 
 from scorio_core.errors import InputError
 
-__all__ = ["cluster_codes", "clustered_se", "clustered_pair_se", "clustered_pair_se_matrix"]
+__all__ = ["cluster_codes", "codes_for_questions", "clustered_se", "clustered_pair_se", "clustered_pair_se_matrix"]
 
 
 def cluster_codes(values, *, column: str = "cluster") -> np.ndarray:
@@ -57,6 +57,28 @@ def cluster_codes(values, *, column: str = "cluster") -> np.ndarray:
                          "id when it stands alone.")
     codes, _ = pd.factorize(labels.astype(str), sort=False)
     return codes.astype(np.int64)
+
+
+def codes_for_questions(questions, clusters, *, column: str = "cluster") -> np.ndarray | None:
+    """Cluster codes of ``questions`` from a question id -> cluster label mapping; None without a mapping.
+
+    Parameters
+    ----------
+    questions : iterable
+        Question ids in the order of the scores they will cluster.
+    clusters : mapping of str to object or None
+        From :func:`scorio_core.task_outcomes.question_clusters`.
+    column : str
+        The cluster column's name, for the error message.
+
+    Raises
+    ------
+    InputError
+        A question without a cluster (:func:`cluster_codes`).
+    """
+    if clusters is None:
+        return None
+    return cluster_codes([clusters.get(str(q)) for q in questions], column=column)
 
 
 def _onehot(clusters: np.ndarray, m: int) -> tuple[np.ndarray, int]:
