@@ -93,7 +93,7 @@ def convergence_display(results: list[tuple[object, ConvergenceResult]]) -> tupl
             "No convergence", format="percent", min_value=0.0, max_value=1.0,
             help="Share of replicates whose ranking never settles on the gold standard before N.",
         ),
-        "worst": st.column_config.TextColumn("Worst replicate", help="Latest convergence@n over all replicates (paper Figure 9)."),
+        "worst": st.column_config.TextColumn("Worst replicate", help="The latest convergence@n over all replicates (the worst case)."),
         "tau_final": st.column_config.NumberColumn("Kendall's tau_b at N", format="%.3f"),
         "replicates": st.column_config.NumberColumn("Replicates", format="%d"),
     }

@@ -250,7 +250,7 @@ def question_attempts_for(data_id: str, _dataset, task: str, question: str, mode
 
 @st.cache_resource(show_spinner="Scoring every task...", max_entries=16)
 def task_table(data_id: str, _dataset, rubric_key: str, _schema, _frozen, unmatched: str, prior: str, scope: str,
-               confidence: float, threshold: float):
+               confidence: float, threshold: float, cluster_column: str | None = None):
     """``(TaskMatrix, combined)`` of :mod:`scorio_core.tasks` (cached per data, rubric and settings).
 
     ``rubric_key`` identifies ``_schema`` with its frozen thresholds ("binary" for binary correctness).
@@ -261,7 +261,7 @@ def task_table(data_id: str, _dataset, rubric_key: str, _schema, _frozen, unmatc
     if _schema is not None:  # the rubric task by task, as the Leaderboard scores each task
         categorization = per_task_categorization(_dataset, _schema, thresholds=_frozen, unmatched=unmatched)
     matrix = task_matrix(_dataset, categorization=categorization, prior=prior, scope=scope, confidence=confidence,
-                         threshold=threshold)
+                         threshold=threshold, cluster_column=cluster_column)
     return matrix, combined_score(matrix)
 
 

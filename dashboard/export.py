@@ -116,7 +116,8 @@ def build_manifest(ctx, active, settings: Settings) -> dict:
         prior=_prior_doc(ctx, active),
         settings={"metric": settings.metric, "k": settings.k, "tau": settings.tau, "confidence": settings.confidence,
                   "tie_rule": settings.tie_rule, "prior": settings.prior, "scope": settings.scope,
-                  "question_set": settings.question_set, "unmatched": active.unmatched},
+                  "question_set": settings.question_set, "unmatched": active.unmatched,
+                  "cluster_column": settings.cluster_column},
         seeds={"rank_distribution": {"seed": RANK_SEED, "note": "draws depend on the data size (200 to 4,000)"}},
         extra_versions=("streamlit", "plotly"),
     )
@@ -168,8 +169,8 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
                                       prior_obj=active.prior, prior=settings.prior, scope=settings.scope,
                                       question_set=settings.question_set, cluster_column=settings.cluster_column)
         figures.append(("Pairwise P(A > B)", "Probability that the row model is better than the column model (normal "
-                        "approximation, section 2.5)" + ("; questions sampled: each pair paired over the questions both "
-                                                         "answered (Miller 2024)." if paired else "."),
+                        "approximation)" + ("; questions sampled: each pair paired over the questions both "
+                                                         "answered." if paired else "."),
                         pairwise_heatmap(scored["model"].tolist(), rho, confidence=settings.confidence)))
     manifest = build_manifest(ctx, active, settings)
     text = html_report.html_report(
@@ -294,4 +295,5 @@ def apply_restore(plan: RestorePlan) -> None:
         "prior": m.settings["prior"],
         "scope": m.settings["scope"],
         "lb_question_set": m.settings["question_set"],
+        "cluster_column": m.settings.get("cluster_column") or "",
     })

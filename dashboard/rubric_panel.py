@@ -50,7 +50,7 @@ def render_picker() -> None:
     options = builtins + ([CUSTOM] if edited else [])
     st.session_state["rubric_schema"] = CUSTOM if edited else ws.base
     st.selectbox("Schema", options, key="rubric_schema", on_change=_picked,
-                 help="The paper's 12 schemata (Table 5), the reference package's 5, and binary correctness. "
+                 help="The paper's 12 rubrics, the reference package's 5, and binary correctness. "
                       "Picking one replaces the tables below; download your edits first if you want to keep them.")
     if edited and ws.base in builtins:  # the base's description no longer describes the edited rubric
         st.caption(f"Edited from **{md(ws.base)}**: categories, conditions or weights differ from the built-in "
@@ -174,7 +174,8 @@ def render_prior(ctx, active) -> None:
     current = ws.prior.get("kind", "none")
     kind = st.radio("Prior outcomes R0", list(kinds), format_func=kinds.get, index=list(kinds).index(current),
                     horizontal=True, key="rubric_prior_kind",
-                    help="R0 adds prior trials per question to the Dirichlet prior of Bayes@N (paper section 2.3). They are "
+                    help="R0 adds prior trials per question to the prior of Bayes@N, as if every model had already "
+                         "answered them. They are "
                          "mapped through this rubric with the thresholds shown above (frozen), and apply to every model.")
     key = None
     if kind == "dataset":

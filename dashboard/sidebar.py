@@ -186,11 +186,11 @@ def render_sidebar() -> PageContext | None:
             bind="query-params", persist_state="session",
             format_func=PRIOR_CHOICES.get,
             help=(
-                "Per-question prior of Bayes@N and the Pass@k family. Empirical Bayes fits a Dirichlet (binary: Beta) "
-                "prior to each model's own questions by maximum marginal likelihood; measured to cover at the nominal "
-                "level (docs/metrics.md, Calibration). Uniform is the paper's Bayes@N, Dirichlet(1) per question: it "
-                "pulls each question toward the middle of the scale and its intervals miss the true mean of hard or "
-                "easy benchmarks. Jeffreys is Dirichlet(1/2)."
+                "What is assumed about a question's success rate before its trials are seen. Empirical Bayes learns it "
+                "from each model's own questions; its intervals were checked by simulation to cover as often as they "
+                "claim. Uniform is the paper's Bayes@N: it pulls every question toward the middle of the scale, so its "
+                "intervals miss the true mean of very hard or very easy benchmarks. Jeffreys is a weaker version of "
+                "Uniform. Details: docs/metrics.md."
             ),
         )
         _seed(KEY_SCOPE, DEFAULT_SCOPE, SCOPES, SCOPE_CHOICES.get)
@@ -201,12 +201,15 @@ def render_sidebar() -> PageContext | None:
             bind="query-params", persist_state="session",
             format_func=SCOPE_CHOICES.get,
             help=(
-                "Trials (questions fixed): the uncertainty from the finite trials on these questions, the paper's "
-                "estimand. Trials and questions: also which questions were drawn, for claims about a larger pool "
-                "of similar questions (wider)."
+                "Trials (questions fixed): how sure we are about these exact questions, given that each was tried only "
+                "a few times. Trials and questions: also allows for which questions happened to be in the benchmark, "
+                "for claims about new questions like these (wider)."
             ),
         )
-        cluster_column = _cluster_widget(data) if st.session_state[KEY_SCOPE] == "questions-sampled" else None
+        mapped = cluster_mapping(data)
+        cluster_column = mapped if st.session_state[KEY_SCOPE] == "questions-sampled" else None
+        if st.session_state[KEY_SCOPE] == "questions-sampled":
+            _cluster_note(data, mapped)
         st.session_state[_RUBRIC_NOTE] = st.empty()
         refresh_rubric_note()
     return PageContext(data=data, task=st.session_state[KEY_TASK], tasks=tasks, confidence=float(st.session_state[KEY_CONFIDENCE]),
@@ -215,26 +218,62 @@ def render_sidebar() -> PageContext | None:
                        short_names=bool(st.session_state.get("short_names", True)), cluster_column=cluster_column)
 
 
-#: Session key of the column grouping questions into clusters ("" = independent questions).
+#: Session key of the column grouping questions into clusters (None/"" = independent questions); set on
+#: the Data page (:func:`render_cluster_mapping`), carried by share links and manifests.
 KEY_CLUSTER = "cluster_column"
+_CLUSTER_PICK = "_cluster_pick"
 
 
-def _cluster_widget(data) -> str | None:
-    """"Questions come in groups": a column of the data that clusters questions (questions-sampled scope only)."""
+def cluster_mapping(data) -> str | None:
+    """The column mapped as question groups for this dataset, or None (checked against the data's columns).
+
+    A value from a link (``?cluster_column=``) or a restored analysis is kept only when the data has that
+    column constant within each question; otherwise questions are independent.
+    """
     candidates = cluster_candidates(data.data_id, data.dataset)
+    value = st.session_state.get(KEY_CLUSTER)
+    if value is None and KEY_CLUSTER not in st.session_state:
+        value = st.query_params.get(KEY_CLUSTER)
+    value = value if value in candidates else None
+    st.session_state[KEY_CLUSTER] = value or ""
+    if value:
+        st.query_params[KEY_CLUSTER] = value
+    elif KEY_CLUSTER in st.query_params:
+        del st.query_params[KEY_CLUSTER]
+    return value
+
+
+def _cluster_note(data, column: str | None) -> None:
+    """Under "Intervals cover": which questions count as independent (the mapping lives on the Data page)."""
+    if column:
+        st.caption(f"Questions grouped by **{md(column)}** (cluster-robust intervals); change it on the Data page.")
+    elif cluster_candidates(data.data_id, data.dataset):
+        st.caption("Questions count as independent. If they come in groups (a passage, a template), map the "
+                   "group column on the Data page: intervals then widen to match.")
+
+
+def render_cluster_mapping(ctx) -> None:
+    """Data page: map a column of the data as the question groups ("none" = independent questions)."""
+    candidates = cluster_candidates(ctx.data.data_id, ctx.data.dataset)
     if not candidates:
-        st.session_state.pop(KEY_CLUSTER, None)
-        return None
+        return
     options = ["", *candidates]
-    if st.session_state.get(KEY_CLUSTER) not in options:
-        url = st.query_params.get(KEY_CLUSTER)
-        st.session_state[KEY_CLUSTER] = url if url in options else ""
-    st.selectbox("Questions grouped by", options, key=KEY_CLUSTER, bind="query-params", persist_state="session",
+    current = st.session_state.get(KEY_CLUSTER) or ""
+    if st.session_state.get(_CLUSTER_PICK) != current:
+        st.session_state[_CLUSTER_PICK] = current if current in options else ""
+
+    def _changed() -> None:
+        st.session_state[KEY_CLUSTER] = st.session_state[_CLUSTER_PICK] or ""
+
+    st.selectbox("Questions grouped by", options, key=_CLUSTER_PICK, on_change=_changed,
                  format_func=lambda c: c or "none (independent questions)",
-                 help="A column that puts questions in groups (a passage, a template, a source file): questions of one "
-                      "group are alike, so they count less than independent questions and the intervals widen "
-                      "(cluster-robust standard errors, Miller 2024). Offered: columns constant within each question.")
-    return st.session_state.get(KEY_CLUSTER) or None
+                 help="A column that puts questions in groups (a passage, a template, a source file). Questions of "
+                      "one group are alike, so together they tell less than as many independent questions: under "
+                      "\"Trials and questions\" intervals and comparisons widen to match (cluster-robust). "
+                      "Offered: columns with one value per question.")
+    if current and ctx.scope == "questions-fixed":
+        st.caption("Used when intervals cover trials and questions (sidebar); intervals over these questions "
+                   "do not depend on groups.")
 
 
 GROUP_KEY = "groups"

@@ -6,7 +6,7 @@ from dashboard import rubric_state
 from dashboard.data_panel import render_outcomes
 from dashboard.quality import render_choices, render_report, render_sources, render_summary
 from dashboard.server_open import render_server_open
-from dashboard.sidebar import page_context
+from dashboard.sidebar import page_context, render_cluster_mapping
 from dashboard.text import md
 from dashboard.upload import render_uploader
 from dashboard.workspace_panel import render_workspace_datasets
@@ -31,6 +31,7 @@ if ctx is None:
 
 st.header(md(ctx.data.label), divider="gray")
 render_summary(ctx.data.dataset)
+render_cluster_mapping(ctx)
 tabs = st.tabs(["Outcomes", "Data quality", "Sources"], key="data_view", bind="query-params")
 
 with tabs[1]:

@@ -64,7 +64,7 @@ thresholds, save = st.columns([1, 1], gap="large")
 with thresholds:
     st.subheader("Thresholds")
     scope = "all tasks pooled" if ctx.task == "all tasks" else f"task {md(ctx.task)}"
-    st.caption(f"Percentile thresholds are computed over every attempt in scope ({scope}), all models pooled (paper Table 4).")
+    st.caption(f"Percentile thresholds are computed over every attempt in scope ({scope}), all models pooled.")
     rubric_panel.render_thresholds(active)
 with save:
     st.subheader("Save and share")

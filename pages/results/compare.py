@@ -83,10 +83,10 @@ m1, m2, m3, m4 = st.columns([1, 0.9, 1.7, 1])
 m1.metric("Mean A - B", f"{diff.mean:+.3f}", help="Posterior mean of the Bayes@N difference mu_A - mu_B.", border=True)
 m2.metric("sd", f"{diff.sd:.3f}", border=True,
           help="Posterior sd of the difference: sqrt(sigma_A^2 + sigma_B^2) with questions fixed; paired over the "
-               "questions both answered when questions are a sample (the assumption below says which).")
+               "questions both answered when questions are a sample (see Method below).")
 m3.metric(f"{pct} interval", f"{diff.lo:+.2f} to {diff.hi:+.2f}", border=True,
           help=f"Central {pct} credible interval of mu_A - mu_B: [{diff.lo:+.4f}, {diff.hi:+.4f}].")
-m4.metric("P(A > B) = rho", format_probability(diff.rho), help="Ranking confidence, section 2.5.", border=True)
+m4.metric("P(A > B) = rho", format_probability(diff.rho), help="The probability that A is truly better than B, given the data and the prior.", border=True)
 if diff.rho >= ctx.confidence:
     st.success(f"{md(model_a)} is ahead of {md(model_b)} with {format_probability(diff.rho)} posterior probability.",
                icon=":material/check:")
@@ -99,7 +99,12 @@ else:
 x, density = difference_density(diff)
 st.plotly_chart(difference_plot(x, density, mean=diff.mean, lo=diff.lo, hi=diff.hi, rho=diff.rho, name_a=model_a,
                                 name_b=model_b, confidence=ctx.confidence), width="stretch")
-st.caption(f"Assumption: {md(assumption)}.")
+st.caption("The interval covers what more trials on these same questions could change."
+           if ctx.scope == "questions-fixed" else
+           "The interval also covers which questions happened to be drawn: it speaks for new questions like these"
+           + (f", counting questions of one {md(ctx.cluster_column)} as alike." if ctx.cluster_column else "."))
+with st.expander("Method"):
+    st.markdown(f"Assumption: {md(assumption)}.")
 
 st.subheader("Where they disagree", divider="gray")
 counts = outcome_counts(table)

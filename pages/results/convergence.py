@@ -85,16 +85,17 @@ row = [row[0], row[2], row[3], row[1]]  # bootstrap, replicates, seed, gold stan
 scheme = row[0].segmented_control("Bootstrap", ["column", "row"], format_func=lambda s: f"{s}-wise", key="conv_scheme",
                                   persist_state="session", disabled=not block.has_order or block.ragged,
                                   help="column-wise: resample trial indices, shared by every model and question; "
-                                       "row-wise: resample trials independently within each (model, question). "
-                                       "Paper section 2.7, Figure 2.") or "column"
+                                       "row-wise: resample trials independently within each (model, question)."
+                                       ) or "column"
 replicates = row[1].select_slider("Replicates", REPLICATES, key="conv_replicates", persist_state="session",
-                                  help="The paper used 10^5. Large runs show progress; change any setting to cancel.")
+                                  help="More replicates give smoother estimates and take longer. Large runs show progress; change "
+                                       "any setting to cancel.")
 seed = row[2].number_input("Seed", min_value=0, step=1, key="conv_seed", persist_state="session")
 gold = row[3].segmented_control("Gold standard", list(GOLD), format_func=GOLD.get, key="conv_gold",
                                 persist_state="session",
                                 help="What the ranking after n trials must match; see the notes below.") or "data"
 chosen = st.multiselect("Models to rank", list(block.models), key="conv_models", persist_state="session",
-                        help="convergence@n grows with the number of models (paper Appendix J): with 20 close models "
+                        help="The more models, the more trials a ranking needs to settle: with 20 close models "
                              "most replicates never converge. Rank a subset to see how many trials it needs.")
 if len(chosen) < 2:
     st.info("Pick at least 2 models to rank.", icon=":material/info:")

@@ -164,7 +164,7 @@ with tabs[0]:
                    "Colours group models that share a rank. "
                    f"{md(tie_rule_sentence(tie_rule))}"
                    + (" With questions sampled, the pairwise CI ties pair each two models over the questions both "
-                      "answered (Miller 2024)." if rank_ci_paired(
+                      "answered." if rank_ci_paired(
                        ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,
                        active.prior_id, active.prior, metric=metric, scope=ctx.scope, tie_rule=tie_rule,
                        n_scored=n_scored_all, cluster_column=ctx.cluster_column) else
@@ -185,8 +185,8 @@ with tabs[1]:
         st.plotly_chart(pairwise_heatmap(scored["model"].tolist(), rho, confidence=ctx.confidence), width="stretch")
         st.caption(
             f"Each cell is the posterior probability that the row model's {spec.label} is higher than the column model's "
-            f"(normal approximation, section 2.5); bold values reach {ctx.confidence:.0%}. Rows and columns are sorted by mean."
-            + (" With questions sampled, each pair's difference is paired over the questions both answered (Miller 2024), "
+            f"(normal approximation); bold values reach {ctx.confidence:.0%}. Rows and columns are sorted by mean."
+            + (" With questions sampled, each pair's difference is paired over the questions both answered, "
                "as on the Compare page." if paired else
                " With questions sampled, each cell combines the two models' own intervals as if independent: they answered "
                "the same questions, so this overstates the uncertainty (conservative). Pairing is done for Bayes@N "

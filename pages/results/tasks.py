@@ -35,7 +35,7 @@ with user_errors("the tasks view"):
     matrix, combined = task_table(
         ctx.data.data_id, ctx.data.dataset, active.rubric_id if rubric_on else "binary",
         active.schema if rubric_on else None, frozen, active.unmatched, ctx.prior, ctx.scope, ctx.confidence,
-        float(threshold))
+        float(threshold), ctx.cluster_column)
 
 models = ctx.shown(matrix.models)
 if len(models) < len(matrix.models):

@@ -48,8 +48,8 @@ ensure("traj_tau", 0.5)
 left, mid, right = st.columns([2, 1, 1])
 metric = left.selectbox("Ranking metric", list(METRIC_LABELS), format_func=METRIC_LABELS.get, key="traj_metric",
                         persist_state="session",
-                        help="Bayes@N uses the sidebar's prior (with the uniform or Jeffreys prior it ranks like avg@N, "
-                             "section 2.6); the Pass@k family uses binary correctness.")
+                        help="Bayes@N uses the sidebar's prior (with the uniform or Jeffreys prior it ranks like "
+                             "avg@N); the Pass@k family uses binary correctness.")
 k = mid.number_input("k", min_value=1, max_value=K_TOP, step=1, key="traj_k", persist_state="session",
                      disabled=metric == "bayes", help=f"Draws of the Pass@k family (k <= N = {N}); undefined for n < k.")
 tau = right.slider("tau", 0.0, 1.0, step=0.05, key="traj_tau", persist_state="session", disabled=metric != "g-pass@k_tau",
@@ -86,13 +86,13 @@ c1, c2 = st.columns([2.6, 1.4])  # two rows: the segmented controls keep their f
 c3, c4 = st.columns([3, 1])
 order = c1.segmented_control("Trial order", list(orders), format_func=orders.get, key="traj_order",
                              persist_state="session", disabled=not block.observed,
-                             help="The data's own trial order, or the bootstrap replicate that converges last (paper "
-                                  "Figure 9).") or "observed"
+                             help="The data's own trial order, or the resampled trial order whose ranking settles "
+                                  "last (the worst case).") or "observed"
 worst_view = order == "worst"
 scheme = c2.segmented_control("Bootstrap", ["column", "row"], format_func=lambda s: f"{s}-wise", key="traj_scheme",
                               persist_state="session", disabled=not worst_view or not block.has_order or block.ragged,
                               help="column-wise: resample trial indices shared by all questions; row-wise: resample "
-                                   "within each (model, question); paper section 2.7.") or "column"
+                                   "within each (model, question).") or "column"
 replicates = c3.select_slider("Replicates", REPLICATES, key="traj_replicates", persist_state="session",
                               disabled=not worst_view, help="The worst case is the latest-converging of these replicates.")
 seed = c4.number_input("Seed", min_value=0, step=1, key="traj_seed", persist_state="session", disabled=not worst_view)
@@ -121,8 +121,8 @@ m1, m2, m3, m4 = st.columns(4)
 m1.metric("convergence@n", "none" if traj.convergence is None else traj.convergence,
           help="Smallest n <= N - 1 after which the ranking equals the gold standard and never changes again.")
 m2.metric("Ranking stops changing at", "n = N" if settles is None else f"n = {settles}",
-          help="The last change of this trajectory's ranking (compared with its own final ranking, the reading of the "
-               "paper's Figure 9 caption); n = N means it still changes at the last trial.")
+          help="The last change of this trajectory's ranking (compared with its own final ranking); "
+               "n = N means it still changes at the last trial.")
 half = max(1, N // 2)
 at_half = traj.kendall_tau[min(int(np.searchsorted(traj.n, half)), len(traj.n) - 1)]
 m3.metric(md(f"Agreement at n = {half}"), f"{at_half:.3f}",

@@ -76,6 +76,9 @@ def register(subparsers) -> None:
     add_engine_argument(parser)
     add_choice_arguments(parser)
     add_analysis_arguments(parser)
+    from scorio_core.cli.leaderboard import add_cluster_argument
+
+    add_cluster_argument(parser)
     parser.add_argument("--manifest", default=None, metavar="FILE", help="restore the analysis saved in this manifest")
     parser.add_argument("--out", default=None, metavar="FILE", help="write to FILE instead of stdout")
     parser.set_defaults(func=run)
@@ -94,7 +97,8 @@ def _restore(args: argparse.Namespace):
     except OSError as exc:
         raise InputError(f"cannot read manifest: {exc.strerror or exc}.", source=path.name) from None
     manifest = read_manifest(data, source=path.name)
-    for name in ("metric", "k", "tau", "confidence", "tie_rule", "prior", "scope", "question_set", "max_tokens"):
+    for name in ("metric", "k", "tau", "confidence", "tie_rule", "prior", "scope", "question_set", "max_tokens",
+                 "cluster_column"):
         if getattr(args, name, None) is None and name in manifest.settings:
             setattr(args, name, manifest.settings[name])
     if args.task is None:
@@ -118,6 +122,7 @@ def _settings(args: argparse.Namespace) -> dict:
     if isinstance(out["k"], bool) or not isinstance(out["k"], int) or out["k"] < 1:
         raise ValueError(f"--k must be an integer >= 1; got {out['k']!r}.")
     out["max_tokens"] = getattr(args, "max_tokens", None)
+    out["cluster_column"] = getattr(args, "cluster_column", None)
     return out
 
 
@@ -174,8 +179,12 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.report import tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
 
+    from scorio_core.cli.leaderboard import cluster_engine
+    from scorio_core.task_outcomes import question_clusters
+
     manifest = _restore(args)
     settings = _settings(args)
+    cluster_engine(args)
     schema, frozen = load_schema_args(args, manifest)
     dataset = load_dataset(args)
     if manifest is not None:
@@ -185,6 +194,9 @@ def run(args: argparse.Namespace) -> int:
     task = resolve_task(dataset, args.task)
     leaderboard_settings = {k: settings[k] for k in ("metric", "k", "tau", "confidence", "tie_rule", "prior", "scope",
                                                            "question_set")}
+    if settings["cluster_column"]:
+        leaderboard_settings.update(clusters=question_clusters(dataset, task, settings["cluster_column"]),
+                                    cluster_column=settings["cluster_column"])
     outcomes, table, scoped = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=settings["max_tokens"],
                                       **leaderboard_settings)
     label = get_metric(settings["metric"]).label
@@ -247,6 +259,8 @@ def _html(dataset, task, table, label, settings, schema, doc, outcomes) -> str:
         "Rank ties rule": settings["tie_rule"],
         "Rubric": schema.name if schema is not None else "Binary correctness",
     }
+    if settings.get("cluster_column") and settings["scope"] != "questions-fixed":
+        shown["Questions grouped by"] = f"{settings['cluster_column']} (cluster-robust)"
     notes = list(outcomes.rubric.notes) + ["Charts are embedded when the report is exported from the app; "
                                            "the table's bars show each credible interval."]
     return html_report(title=f"{label} leaderboard: {task}", subtitle=names, table=table, verdict=v, settings=shown,

@@ -42,6 +42,9 @@ def register(subparsers) -> None:
                         help="pass threshold: passed = avg@N >= T (default: no verdict, passed is null)")
     parser.add_argument("--confidence", type=float, default=0.95, help="credibility level (default 0.95)")
     add_uncertainty_arguments(parser)
+    from scorio_core.cli.leaderboard import add_cluster_argument
+
+    add_cluster_argument(parser)
     parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
     add_output_argument(parser)
     parser.set_defaults(func=run)
@@ -51,11 +54,14 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``tasks``; returns the exit status."""
     from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING, combined_score, per_task_categorization, task_matrix
 
+    from scorio_core.cli.leaderboard import cluster_engine
+
+    cluster_engine(args)
     dataset = load_dataset(args)
     categorization = per_task_categorization(dataset, args.schema) if args.schema else None
     matrix = task_matrix(dataset, categorization=categorization, prior=args.prior, scope=args.scope,
                          confidence=args.confidence, threshold=args.threshold,
-                         tasks=[args.task] if args.task else None)
+                         tasks=[args.task] if args.task else None, cluster_column=args.cluster_column)
     combined = combined_score(matrix)
     cells = matrix.cells.astype(object).where(matrix.cells.notna(), None)
     cell_rows = [{k: row[k] for k in CELL_KEYS} for row in cells.to_dict(orient="records")]
@@ -65,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             "tasks": list(matrix.tasks), "models": list(matrix.models), "cells": cell_rows, "combined": combined_rows,
             "weighting": WEIGHTING, "assumption": COMBINED_ASSUMPTION, "pass_rule": PASS_RULE, "flaky_rule": FLAKY_RULE,
             "threshold": matrix.threshold, "confidence": matrix.confidence, "prior": matrix.prior, "scope": matrix.scope,
-            "interval": matrix.interval, "sources": list(dataset.sources),
+            "interval": matrix.interval, "cluster_column": args.cluster_column, "sources": list(dataset.sources),
         })
         return 0
     emit_rows(cell_rows, CELL_KEYS, args.output)

@@ -50,7 +50,7 @@ TIE_RULE_HELP = {
                 "(P(B > A) >= the credibility level, normal approximation)",
     "paper": "order by mean; neighbours share a rank when their z = |mu_a - mu_b| / sqrt(s_a^2 + s_b^2) is below the "
              "one-sided z of the credibility level; shared ranks chain, so models far apart can share a rank "
-             "(paper section 2.7.1)",
+             "(the rule of the Bayes@N paper)",
     "upper-bound": "rank = 1 + the number of models whose whole credible interval lies above this one's (arena style)",
     "none": "competition rank of the mean (1224), no uncertainty",
 }

@@ -47,11 +47,13 @@ VERSION = 1
 MAX_BYTES = 2_000_000
 _TOP = ("format", "version", "created", "data", "task", "rubric", "thresholds", "prior", "settings", "seeds", "versions")
 _SETTINGS = {"metric": str, "k": int, "tau": float, "confidence": float, "tie_rule": str, "prior": str, "scope": str,
-             "question_set": str, "max_tokens": (int, type(None)), "unmatched": str}
+             "question_set": str, "max_tokens": (int, type(None)), "unmatched": str,
+             "cluster_column": (str, type(None))}
 #: Settings a manifest may omit. A manifest without ``prior``/``scope`` was written before
 #: priors were selectable, under the paper's uniform prior: it restores to that.
 _DEFAULT_SETTINGS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "paper", "prior": "uniform",
-                     "scope": "questions-fixed", "question_set": "own", "max_tokens": None, "unmatched": "exclude"}
+                     "scope": "questions-fixed", "question_set": "own", "max_tokens": None, "unmatched": "exclude",
+                     "cluster_column": None}
 
 
 def package_versions(extra: tuple[str, ...] = ()) -> dict[str, str]:

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.analysis import Categorization, leaderboard, outcomes_for, task_names
+from scorio_core.task_outcomes import question_clusters
 from scorio_core.errors import InputError
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
 
@@ -66,6 +67,8 @@ class TaskMatrix:
     prior, scope : str
     threshold : float or None
     pass_on : {"avg", "bayes"}
+    cluster_column : str or None
+        The column whose clusters made the intervals cluster-robust (questions-sampled only).
     """
 
     cells: pd.DataFrame
@@ -76,6 +79,7 @@ class TaskMatrix:
     scope: str
     threshold: float | None
     pass_on: str = "avg"
+    cluster_column: str | None = None
 
     def pivot(self, column: str) -> pd.DataFrame:
         """``column`` as a models x tasks table (rows :attr:`models`, columns :attr:`tasks`; NaN = no data)."""
@@ -86,8 +90,11 @@ class TaskMatrix:
 
     @property
     def interval(self) -> str:
-        """What every interval covers (confidence, scope and prior), in words."""
-        return interval_label(self.prior, self.scope, self.confidence)
+        """What every interval covers (confidence, scope, prior and question clusters), in words."""
+        label = interval_label(self.prior, self.scope, self.confidence)
+        if self.cluster_column and self.scope != "questions-fixed":
+            label += f"; questions in clusters of {self.cluster_column!r} (cluster-robust)"
+        return label
 
 
 def _check(confidence, threshold, pass_on) -> float | None:
@@ -140,6 +147,7 @@ def task_matrix(
     pass_on: str = "avg",
     question_set: str = "own",
     tasks=None,
+    cluster_column: str | None = None,
 ) -> TaskMatrix:
     """Score every model on every task: Bayes@N with its credible interval and companions.
 
@@ -166,6 +174,11 @@ def task_matrix(
         As :func:`scorio_core.analysis.leaderboard`.
     tasks : sequence of str, optional
         Tasks to score (default: all, in order of appearance).
+    cluster_column : str, optional
+        A column grouping questions (constant per question): under ``scope="questions-sampled"``
+        each task's intervals are cluster-robust over its clusters
+        (:func:`scorio_core.task_outcomes.question_clusters`; Miller 2024, arXiv:2411.00640).
+        Ignored under ``questions-fixed``.
 
     Returns
     -------
@@ -182,7 +195,8 @@ def task_matrix(
     ValueError
         ``confidence`` outside (0, 1), non-finite threshold, unknown ``pass_on``, prior or scope.
     InputError
-        Unknown task, a rubric on count-only data, a task without correctness.
+        Unknown task, a rubric on count-only data, a task without correctness, a
+        ``cluster_column`` not in the data or not constant within a question.
 
     Notes
     -----
@@ -202,8 +216,11 @@ def task_matrix(
     frames, models = [], {}
     for task in names:
         outcomes = outcomes_for(dataset, task, _categorization(categorization, task))
+        grouped = {}
+        if cluster_column and scope != "questions-fixed":
+            grouped = {"clusters": question_clusters(dataset, task, cluster_column), "cluster_column": cluster_column}
         board = leaderboard(outcomes, metric="bayes", confidence=confidence, prior=prior, scope=scope,
-                            question_set=question_set)
+                            question_set=question_set, **grouped)
         flaky_models, flaky = _flaky_counts(outcomes)
         flaky_of = dict(zip(flaky_models, flaky))
         frame = pd.DataFrame({
@@ -228,4 +245,5 @@ def task_matrix(
         passed[ok] = score[ok] >= threshold
     cells["passed"] = passed
     cells = cells[list(CELL_COLUMNS)].reset_index(drop=True)
-    return TaskMatrix(cells, tuple(names), tuple(models), float(confidence), prior, scope, threshold, pass_on)
+    return TaskMatrix(cells, tuple(names), tuple(models), float(confidence), prior, scope, threshold, pass_on,
+                      cluster_column if cluster_column and scope != "questions-fixed" else None)

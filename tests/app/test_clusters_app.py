@@ -14,13 +14,17 @@ def test_grouping_questions_widens_and_labels_the_intervals(app):
     app.file_uploader(key="data_uploader").set_value(("clustered.csv", CSV.encode(), "text/csv")).run()
     app.button(key="upload_load").click().run()
     no_exception(app)
-    assert not [w for w in app.sidebar.selectbox if w.key == "cluster_column"]  # only with questions sampled
-    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
-    box = app.sidebar.selectbox(key="cluster_column")
+    box = app.main.selectbox(key="_cluster_pick")  # the Data page maps the column that groups questions
     assert box.options == ["none (independent questions)", "passage"]  # trial and is_correct vary within a question
+    assert not [c for c in app.sidebar.caption if "Data page" in shown(c.value)]  # questions fixed: no note
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    assert any("Questions count as independent" in shown(c.value) for c in app.sidebar.caption)
     app.switch_page("pages/results/leaderboard.py").run()
     before = app.main.dataframe[0].value.set_index("model")
-    app.sidebar.selectbox(key="cluster_column").set_value("passage").run()
+    app.switch_page("pages/data/data.py").run()
+    app.main.selectbox(key="_cluster_pick").set_value("passage").run()
+    assert any("Questions grouped by **passage**" in c.value for c in app.sidebar.caption)
+    app.switch_page("pages/results/leaderboard.py").run()
     no_exception(app)
     after = app.main.dataframe[0].value.set_index("model")
     assert ((after["hi"] - after["lo"]) >= (before["hi"] - before["lo"]) - 1e-12).all()
@@ -29,6 +33,27 @@ def test_grouping_questions_widens_and_labels_the_intervals(app):
     assert "questions in 3 clusters of 'passage' (cluster-robust)" in captions
     app.switch_page("pages/results/compare.py").run()
     no_exception(app)
-    assert any("cluster-robust standard error over their 3 clusters" in shown(c.value) for c in app.main.caption)
+    assert any("counting questions of one passage as alike" in shown(c.value) for c in app.main.caption)
+    assert any("cluster-robust standard error over their 3 clusters" in shown(m.value) for m in app.main.markdown)
+    app.switch_page("pages/results/tasks.py").run()
+    no_exception(app)
+    assert any("questions in clusters of 'passage' (cluster-robust)" in shown(c.value) for c in app.main.caption)
     app.switch_page("pages/share/export.py").run()
     no_exception(app)
+
+
+def test_a_link_carries_the_grouping_and_a_bad_column_is_ignored(app):
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("clustered.csv", CSV.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.session_state["cluster_column"] = "trial"  # varies within a question: not a grouping
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    no_exception(app)
+    assert app.session_state["cluster_column"] == ""
+    assert app.main.selectbox(key="_cluster_pick").value == ""
+    app.session_state["cluster_column"] = "passage"  # what a share link restores
+    app.switch_page("pages/results/leaderboard.py").run()
+    no_exception(app)
+    assert "questions in 3 clusters of 'passage' (cluster-robust)" in " ".join(shown(c.value) for c in app.main.caption)
+    app.switch_page("pages/data/data.py").run()
+    assert app.main.selectbox(key="_cluster_pick").value == "passage"

@@ -111,7 +111,7 @@ def test_sampled_scope_pairs_the_difference(app):
     d, _ = scoped_difference(a["mu"], a["sigma"], b["mu"], b["sigma"], diffs, scope="questions-sampled")
     metrics = [m.value for m in app.main.metric]
     assert metrics[1] == f"{d.sd:.3f}" == "0.052" and metrics[2] == f"{d.lo:+.2f} to {d.hi:+.2f}"
-    assert any("paired over the 15 questions both models answered" in shown(c.value) for c in app.main.caption)
+    assert any("paired over the 15 questions both models answered" in shown(m.value) for m in app.main.markdown)
 
 
 def test_sampled_scope_shows_the_questions_needed(app):

@@ -189,3 +189,26 @@ def test_html_report_pairs_the_heatmap_under_the_sampled_scope(app, downloads):
     no_exception(app)
     html = content(downloads, ".html").decode()
     assert "each pair paired over the questions both answered" in html
+
+
+def test_manifest_carries_the_question_groups(app, downloads):
+    """The Data page's "Questions grouped by" mapping travels in the manifest and comes back on restore."""
+    from tests.app.test_clusters_app import CSV
+
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("clustered.csv", CSV.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.main.selectbox(key="_cluster_pick").set_value("passage").run()
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    manifest = content(downloads, ".manifest.json")
+    assert json.loads(manifest)["settings"]["cluster_column"] == "passage"
+    fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    fresh.run()
+    fresh.switch_page(EXPORT).run()
+    fresh.file_uploader(key="export_restore_upload").set_value(("m.json", manifest, "application/json")).run()
+    fresh.button(key="export_restore").click().run()
+    no_exception(fresh)
+    assert fresh.session_state["cluster_column"] == "passage" and fresh.session_state["scope"] == "questions-sampled"
+    assert "questions in 3 clusters of 'passage' (cluster-robust)" in " ".join(shown(c.value) for c in fresh.main.caption)

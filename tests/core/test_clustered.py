@@ -152,3 +152,57 @@ def test_cli_compare_is_paired_and_cluster_robust(tmp_path, capsys):
     se = clustered_pair_se(diffs, passage)
     assert got["sd"] >= se - 1e-12 and got["mean"] == plain["mean"]
     assert got["sd"] > plain["sd"]  # passages of alike questions: wider than with questions as independent
+
+
+def test_cli_export_manifest_carries_the_cluster_column(tmp_path, capsys):
+    """``export --cluster-column`` writes it into the manifest; ``--manifest`` restores it (same CSV)."""
+    import json
+
+    from scorio_core.cli import main
+    from scorio_core.report.manifest import read_manifest
+
+    path = _clustered_csv(tmp_path / "c.csv")
+    base = ["export", path, "--scope", "questions-sampled"]
+    assert main(base + ["--cluster-column", "passage", "--format", "manifest", "--out", str(tmp_path / "m.json")]) == 0
+    capsys.readouterr()
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["settings"]["cluster_column"] == "passage"
+    assert read_manifest((tmp_path / "m.json").read_bytes()).settings["cluster_column"] == "passage"
+    assert main(base + ["--cluster-column", "passage", "--format", "csv"]) == 0
+    direct = capsys.readouterr().out
+    assert main(["export", path, "--manifest", str(tmp_path / "m.json"), "--format", "csv"]) == 0
+    restored = capsys.readouterr().out
+    assert restored == direct and "clusters of 'passage'" in direct
+    assert main(base + ["--format", "csv"]) == 0
+    assert "clusters of" not in capsys.readouterr().out  # independent questions without the column
+    # an old manifest without the key restores independent questions
+    doc["settings"].pop("cluster_column")
+    (tmp_path / "old.json").write_text(json.dumps(doc))
+    assert read_manifest((tmp_path / "old.json").read_bytes()).settings["cluster_column"] is None
+
+
+def test_task_matrix_and_cli_tasks_use_the_clusters(tmp_path, capsys):
+    """Per-task intervals are the leaderboard's cluster-robust ones; the CLI says which column grouped them."""
+    import json
+
+    from scorio_core import io
+    from scorio_core.cli import main
+    from scorio_core.analysis import leaderboard, outcomes_for
+    from scorio_core.task_outcomes import question_clusters
+    from scorio_core.tasks import task_matrix
+
+    path = _clustered_csv(tmp_path / "c.csv")
+    dataset = io.load([path])
+    grouped = task_matrix(dataset, scope="questions-sampled", cluster_column="passage")
+    plain = task_matrix(dataset, scope="questions-sampled")
+    task = grouped.tasks[0]
+    board = leaderboard(outcomes_for(dataset, task), scope="questions-sampled",
+                        clusters=question_clusters(dataset, task, "passage"), cluster_column="passage")
+    np.testing.assert_allclose(grouped.cells["lo"].to_numpy(), board["lo"].to_numpy(), rtol=0, atol=1e-15)
+    widths = (grouped.cells["hi"] - grouped.cells["lo"]).to_numpy()
+    assert (widths > (plain.cells["hi"] - plain.cells["lo"]).to_numpy() + 1e-9).any()
+    assert grouped.interval.endswith("questions in clusters of 'passage' (cluster-robust)")
+    assert task_matrix(dataset, cluster_column="passage").cluster_column is None  # questions fixed: no effect
+    assert main(["tasks", path, "--scope", "questions-sampled", "--cluster-column", "passage", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["cluster_column"] == "passage" and out["interval"] == grouped.interval
