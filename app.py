@@ -13,10 +13,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard.share import autosave, hide_settings, open_link, presenting, render_link_notice
-from dashboard.sidebar import render_sidebar
+from dashboard.share.links import autosave, hide_settings, open_link, presenting, render_link_notice
+from dashboard.panels.sidebar import render_sidebar
 from dashboard.text import md
-from dashboard.url import sanitize_query_params
+from dashboard.state.url import sanitize_query_params
 from scorio_core.errors import InputError
 
 st.set_page_config(page_title="scorio-dashboard", page_icon=":material/leaderboard:", layout="wide",

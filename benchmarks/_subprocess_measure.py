@@ -68,7 +68,7 @@ def cli(argv: list[str], repeat: int = 2) -> tuple[float, float]:
 
 _SUB_LOAD = """
 import json, sys, time
-from scorio_core.io.engines import load_counts
+from scorio_core.engines import load_counts
 t = time.perf_counter()
 ds = load_counts(sys.argv[1], memory_limit=sys.argv[2])
 print(json.dumps({"seconds": time.perf_counter() - t, "rows": len(ds.counts)}))

@@ -74,7 +74,7 @@ def run_passk_cell(a: float, b: float, m: int, n: int, k: int, reps: int, seed: 
     The target is the questions-fixed Pass@k ``(1/M) sum_a 1 - (1 - p_a)^k`` of the drawn questions.
     """
     from scorio_core import eval as ev
-    from scorio_core.metrics import get_metric
+    from scorio_core.leaderboard.metrics import get_metric
 
     rng = np.random.default_rng(seed)
     p = rng.beta(a, b, m)

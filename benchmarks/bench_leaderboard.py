@@ -21,9 +21,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorio_core import eval as ev  # noqa: E402
-from scorio_core.analysis import TaskOutcomes, leaderboard  # noqa: E402
-from scorio_core.metrics import get_metric  # noqa: E402
-from scorio_core.outcomes import Outcomes  # noqa: E402
+from scorio_core.leaderboard.table import TaskOutcomes, leaderboard  # noqa: E402
+from scorio_core.leaderboard.metrics import get_metric  # noqa: E402
+from scorio_core.leaderboard.outcomes import Outcomes  # noqa: E402
 
 TARGET_S = 10.0
 

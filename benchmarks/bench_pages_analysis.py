@@ -8,8 +8,8 @@ Data: the bundled paper simulation (20 biased-coin models x 30 questions x N = 8
 with base signals, ``data/paper_simulation.csv.gz``). Two measurements per page:
 
 * **core**: the computations the page runs with its defaults, without Streamlit (the same
-  calls :mod:`dashboard.analysis_cache` / :mod:`dashboard.sensitivity_cache` make, the
-  bootstrap jobs in parallel through :func:`dashboard.background.run_jobs`); best of 3.
+  calls :mod:`dashboard.compute.dynamics` / :mod:`dashboard.compute.sensitivity` make, the
+  bootstrap jobs in parallel through :func:`dashboard.compute.background.run_jobs`); best of 3.
 * **page**: a first visit of the page in Streamlit's AppTest with the analysis caches
   cleared (data loading already warm, as after opening the app), i.e. what a user waits
   for, including charts and tables; best of 3.
@@ -40,9 +40,9 @@ def _best(fn) -> float:
 
 
 def core_timings() -> dict[str, float]:
-    from dashboard.background import run_jobs
+    from dashboard.compute.background import run_jobs
     from scorio_core import io, rubric
-    from scorio_core.analysis import outcomes_for
+    from scorio_core.leaderboard.table import outcomes_for
     from scorio_core.dynamics.convergence import bootstrap_convergence, bootstrap_indices
     from scorio_core.sensitivity import perturb_rubric, schema_ranks
     from scorio_core.dynamics.trajectory import rank_trajectory
@@ -93,7 +93,8 @@ def page_timings() -> dict[str, float]:
         PagesManager.uses_pages_directory = False
 
     PagesManager.__init__ = init
-    from dashboard import analysis_cache, sensitivity_cache
+    from dashboard.compute import dynamics as analysis_cache
+    from dashboard.compute import sensitivity as sensitivity_cache
 
     def clear():
         analysis_cache.stored.clear()

@@ -3,13 +3,13 @@
 Target (issue 7): < 300 ms from an edited rubric table to the new leaderboard, on the path
 the Rubric page runs on every edit (its Streamlit caches miss, because the rubric changed):
 
-1. ``dashboard.rubric_rows.rows_to_schema``: the edited tables -> a validated Schema;
+1. ``dashboard.tables.rubric_rows.rows_to_schema``: the edited tables -> a validated Schema;
 2. ``scorio_core.rubric.bind``: static check of the schema against the data's signals;
-3. ``scorio_core.rerank.categorize_scope``: categories of every attempt (thresholds
+3. ``scorio_core.rubric.rerank.categorize_scope``: categories of every attempt (thresholds
    recomputed over the task; the SignalTable is built once per dataset and reused, as the
    page's ``st.cache_resource`` does);
-4. ``scorio_core.analysis.outcomes_for``: the (L, M, N) and (L, M, C+1) tensors;
-5. ``scorio_core.analysis.leaderboard``: Bayes@N with credible intervals and CI-tie ranks;
+4. ``scorio_core.leaderboard.table.outcomes_for``: the (L, M, N) and (L, M, C+1) tensors;
+5. ``scorio_core.leaderboard.table.leaderboard``: Bayes@N with credible intervals and CI-tie ranks;
 6. the category distribution per model (counts summed over questions).
 
 Edits timed: a weight change (Format Aware), a condition change, and a switch to another
@@ -34,10 +34,11 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dashboard.rubric_rows import rows_to_schema, schema_to_rows  # noqa: E402
-from scorio_core import io, rerank, rubric
+from dashboard.tables.rubric_rows import rows_to_schema, schema_to_rows  # noqa: E402
+from scorio_core import io, rubric
+from scorio_core.rubric import rerank
 from scorio_core.dynamics import simulate  # noqa: E402
-from scorio_core.analysis import leaderboard, outcomes_for  # noqa: E402
+from scorio_core.leaderboard.table import leaderboard, outcomes_for  # noqa: E402
 
 TARGET_SECONDS = 0.300
 

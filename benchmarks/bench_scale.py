@@ -5,7 +5,7 @@ never part of a measured number) and measures in the same run, each beside DuckD
 the same file and the target from issue 15 (ok/MISSED):
 
 * ``1e6`` / ``1e7``: long Parquet, 100 models x 1000 questions x 10/100 trials. ``duckdb floor``
-  (``GROUP BY model, question_id`` count query), :func:`scorio_core.io.engines.load_counts`, and
+  (``GROUP BY model, question_id`` count query), :func:`scorio_core.engines.load_counts`, and
   ``python -m scorio_core leaderboard FILE --output json --engine duckdb`` in a subprocess (wall time and
   peak RSS via ``os.wait4``). 10^7 target: < 3 s end to end, < 1 GB peak RSS and <= 3 x floor + 1 s.
   Plus the trajectory rows: DuckDB's bare running-sum window + ``GROUP BY model, n, c`` query
@@ -141,19 +141,19 @@ def trajectory_floor(path: Path) -> float:
 
 def trajectory_ours(path: Path) -> float:
     from scorio_core.dynamics.prefix import trajectory_from_prefix_stats
-    from scorio_core.io.engines.prefix import prefix_stats
+    from scorio_core.engines.prefix import prefix_stats
 
     return best(lambda: trajectory_from_prefix_stats(prefix_stats(str(path)), "bayes", "uniform"))
 
 
 def load_counts_prefix(path: Path):
-    from scorio_core.io.engines import load_counts
+    from scorio_core.engines import load_counts
 
     return load_counts(str(path), trial_prefix=True)
 
 
 def ours(path: Path, repeat: int = 2) -> float:
-    from scorio_core.io.engines import load_counts
+    from scorio_core.engines import load_counts
 
     return best(lambda: load_counts(str(path)), repeat)
 
@@ -252,8 +252,8 @@ def bench_jsonl(tmp: Path) -> None:
 
 def board_time(path: Path, **options) -> float:
     """Outcomes + leaderboard (in process, best of runs) on the count table ``load_counts(path, **options)`` gives."""
-    from scorio_core.analysis import leaderboard, outcomes_for
-    from scorio_core.io.engines import load_counts
+    from scorio_core.leaderboard.table import leaderboard, outcomes_for
+    from scorio_core.engines import load_counts
 
     dataset = load_counts(str(path), **options)
     return best(lambda: leaderboard(outcomes_for(dataset, None)))
@@ -297,7 +297,7 @@ def bench_rubric(tmp: Path) -> None:
     """Built-in "Confident & Correct" (a per-task median threshold) counted in DuckDB vs DuckDB's own query."""
     import duckdb
 
-    from scorio_core.io.engines.rubric_counts import load_category_counts
+    from scorio_core.engines.rubric.counts import load_category_counts
 
     inp = "10^7 attempts, rubric"
     path = tmp / "rubric_10000000.parquet"
@@ -340,8 +340,8 @@ def spark_counts(path: Path) -> None:
     """Time Spark ``local[2]`` counts beside DuckDB's on the same file and check they are identical."""
     import pandas as pd
 
-    from scorio_core.io.engines import load_counts
-    from scorio_core.io.engines.spark_engine import spark_session
+    from scorio_core.engines import load_counts
+    from scorio_core.engines.spark_engine import spark_session
 
     t = time.perf_counter()
     spark = spark_session("local[2]", shuffle_partitions=2)

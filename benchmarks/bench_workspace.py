@@ -28,12 +28,12 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorio_core import io  # noqa: E402
-from scorio_core.analysis import leaderboard, outcomes_for, task_names  # noqa: E402
+from scorio_core.leaderboard.table import leaderboard, outcomes_for, task_names  # noqa: E402
 from scorio_core.store import Workspace  # noqa: E402
 
 SAVE_TARGET_S = 2.0
 REOPEN_TARGET_S = 1.0
-#: The Leaderboard page's defaults (dashboard/export.py LEADERBOARD_KEYS, the sidebar).
+#: The Leaderboard page's defaults (dashboard/share/export.py LEADERBOARD_KEYS, the sidebar).
 APP_DEFAULTS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "pairwise",
                 "prior": "empirical-bayes", "scope": "questions-fixed", "question_set": "own"}
 

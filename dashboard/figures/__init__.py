@@ -1,7 +1,9 @@
 """Pure Plotly figure functions: data in, ``plotly.graph_objects.Figure`` out.
 
 No Streamlit, no metric math: callers pass tables computed by ``scorio_core``. Tests inspect
-``fig.data`` and ``fig.layout``. User text is escaped with :func:`theme.plain`.
+``fig.data`` and ``fig.layout``. User text is escaped with :func:`theme.plain`. Imports
+plotly, numpy, pandas, the core and :mod:`dashboard.figures.theme` only; never another dashboard
+package.
 """
 
 from dashboard.figures.compare import difference_plot, question_scatter, trials_plot

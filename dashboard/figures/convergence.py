@@ -23,7 +23,7 @@ def convergence_plot(curves: pd.DataFrame, summary: pd.DataFrame, *, n_max: int)
     Parameters
     ----------
     curves : DataFrame
-        ``method, n, pmf, cdf`` (:func:`dashboard.analysis_tables.convergence_curves`);
+        ``method, n, pmf, cdf`` (:func:`dashboard.tables.analysis.convergence_curves`);
         ``pmf[n] = P(convergence@n = n)``, ``cdf[n] = P(convergence@n <= n)``, n = 1..N-1.
     summary : DataFrame
         ``method, mean, no_convergence``: the legend shows both; the PMF panel marks the

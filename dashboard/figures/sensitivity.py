@@ -20,7 +20,7 @@ def schema_bump_chart(table: pd.DataFrame, *, schemas, models, highlight=(), ran
     Parameters
     ----------
     table : DataFrame
-        ``schema, model, rank, mu`` (:func:`dashboard.analysis_tables.bump_frame`).
+        ``schema, model, rank, mu`` (:func:`dashboard.tables.analysis.bump_frame`).
     schemas : sequence of str
         Column order (x axis).
     models : sequence of str

@@ -131,7 +131,7 @@ def credible_band_grid(
     Parameters
     ----------
     band : DataFrame
-        ``model, n, mu, lo, hi`` (see :func:`dashboard.analysis_tables.band_frame`).
+        ``model, n, mu, lo, hi`` (see :func:`dashboard.tables.analysis.band_frame`).
     models : sequence of str
         Models to draw, one panel each, in this order.
     metric_label : str

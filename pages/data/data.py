@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from dashboard import rubric_state
-from dashboard.data_panel import render_outcomes
-from dashboard.quality import render_choices, render_report, render_sources, render_summary
-from dashboard.server_open import render_server_open
-from dashboard.sidebar import page_context, render_cluster_mapping
+from dashboard.state import rubric as rubric_state
+from dashboard.panels.data import render_outcomes
+from dashboard.panels.quality import render_choices, render_report, render_sources, render_summary
+from dashboard.panels.server_open import render_server_open
+from dashboard.panels.sidebar import page_context, render_cluster_mapping
 from dashboard.text import md
-from dashboard.upload import render_uploader
-from dashboard.workspace_panel import render_workspace_datasets
+from dashboard.panels.upload import render_uploader
+from dashboard.panels.workspace import render_workspace_datasets
 
 st.title("Data")
 st.caption(

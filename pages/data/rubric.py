@@ -2,13 +2,14 @@
 
 import streamlit as st
 
-from dashboard import rubric_panel, rubric_state
-from dashboard.compute import category_distribution, leaderboard_table
+from dashboard.panels import rubric as rubric_panel
+from dashboard.state import rubric as rubric_state
+from dashboard.compute.results import category_distribution, leaderboard_table
 from dashboard.figures import category_bars
 from dashboard.guard import user_errors
-from dashboard.quality import blocking_notice
-from dashboard.sidebar import page_context, refresh_rubric_note
-from dashboard.tables import rerank_display
+from dashboard.guard import blocking_notice
+from dashboard.panels.sidebar import page_context, refresh_rubric_note
+from dashboard.tables.display import rerank_display
 from dashboard.text import md
 
 ctx = page_context()

@@ -3,16 +3,17 @@
 import streamlit as st
 from scipy.special import ndtri
 
-from dashboard import rubric_panel, rubric_state
-from dashboard.attempts_view import render_attempts
-from dashboard.compute import (disagreements, leaderboard_table, question_attempts_for, question_clusters_for,
+from dashboard.panels import rubric as rubric_panel
+from dashboard.state import rubric as rubric_state
+from dashboard.panels.attempts import render_attempts
+from dashboard.compute.results import (disagreements, leaderboard_table, question_attempts_for, question_clusters_for,
                                trials_needed_for)
 from scorio_core.ranking.separation import trials_meaning
 from dashboard.figures import difference_plot, question_scatter, trials_plot
 from dashboard.guard import user_errors
-from dashboard.quality import blocking_notice
-from dashboard.sidebar import page_context
-from dashboard.tables import disagreement_display
+from dashboard.guard import blocking_notice
+from dashboard.panels.sidebar import page_context
+from dashboard.tables.display import disagreement_display
 from dashboard.text import md
 from scorio_core.ranking.compare import difference_density, outcome_counts
 from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference

@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from dashboard import rubric_panel, rubric_state
-from dashboard.analysis_cache import (
+from dashboard.panels import rubric as rubric_panel
+from dashboard.state import rubric as rubric_state
+from dashboard.compute.dynamics import (
     METRIC_LABELS,
     convergence_methods,
     convergence_results,
@@ -12,12 +13,12 @@ from dashboard.analysis_cache import (
     progress_to,
     rubric_block_or_stop,
 )
-from dashboard.analysis_tables import convergence_curves, convergence_display, convergence_summary
-from dashboard.compute import closest_pair, leaderboard_table, trials_needed_for
+from dashboard.tables.analysis import convergence_curves, convergence_display, convergence_summary
+from dashboard.compute.results import closest_pair, leaderboard_table, trials_needed_for
 from dashboard.figures import convergence_plot, kendall_tau_plot
-from dashboard.sidebar import page_context
+from dashboard.panels.sidebar import page_context
 from dashboard.text import md
-from dashboard.widget_state import ensure, ensure_choice, ensure_subset
+from dashboard.state.widgets import ensure, ensure_choice, ensure_subset
 from scorio_core.errors import InputError
 from scorio_core.ranking.separation import trials_meaning
 from scorio_core.uncertainty import PRIOR_LABELS

@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from dashboard import rubric_panel, rubric_state
-from dashboard.compute import (
+from dashboard.panels import rubric as rubric_panel
+from dashboard.state import rubric as rubric_state
+from dashboard.compute.results import (
     cost_options,
     leaderboard_notes,
     leaderboard_table,
@@ -17,13 +18,13 @@ from dashboard.compute import (
 )
 from dashboard.figures import cost_scatter, interval_plot, pairwise_heatmap, rank_heatmap
 from dashboard.guard import user_errors
-from dashboard.quality import blocking_notice
-from dashboard.share import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
-from dashboard.sidebar import page_context
-from dashboard.tables import calibration_display, leaderboard_display
+from dashboard.guard import blocking_notice
+from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
+from dashboard.panels.sidebar import page_context
+from dashboard.tables.display import calibration_display, leaderboard_display
 from dashboard.text import md
-from scorio_core.analysis import QUESTION_SETS
-from scorio_core.metrics import METRICS
+from scorio_core.leaderboard.table import QUESTION_SETS
+from scorio_core.leaderboard.metrics import METRICS
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table

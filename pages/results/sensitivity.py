@@ -4,12 +4,13 @@ import streamlit as st
 
 from scorio_core.uncertainty import PRIOR_LABELS, interval_label
 
-from dashboard import rubric_panel, rubric_state
-from dashboard.analysis_cache import progress_to
-from dashboard.analysis_tables import bump_frame, drivers_display, leader_summary, models_by_rank, stability_display
+from dashboard.panels import rubric as rubric_panel
+from dashboard.state import rubric as rubric_state
+from dashboard.compute.dynamics import progress_to
+from dashboard.tables.analysis import bump_frame, drivers_display, leader_summary, models_by_rank, stability_display
 from dashboard.figures import rank_share_heatmap, schema_bump_chart
-from dashboard.quality import blocking_notice
-from dashboard.sensitivity_cache import (
+from dashboard.guard import blocking_notice
+from dashboard.compute.sensitivity import (
     default_comparison,
     default_perturbation,
     follow_active_rubric,
@@ -21,9 +22,9 @@ from dashboard.sensitivity_cache import (
     schema_options,
     unused_signals,
 )
-from dashboard.sidebar import page_context
+from dashboard.panels.sidebar import page_context
 from dashboard.text import md
-from dashboard.widget_state import ensure, ensure_choice, ensure_subset
+from dashboard.state.widgets import ensure, ensure_choice, ensure_subset
 from scorio_core.errors import InputError
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, tie_rule_sentence
 

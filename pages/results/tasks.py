@@ -2,14 +2,15 @@
 
 import streamlit as st
 
-from dashboard import rubric_panel, rubric_state
+from dashboard.panels import rubric as rubric_panel
+from dashboard.state import rubric as rubric_state
 from dashboard.figures import combined_interval_plot, task_heatmap
 from dashboard.guard import user_errors
-from dashboard.quality import blocking_notice
-from dashboard.sidebar import page_context
-from dashboard.tables import combined_display, pass_fail_display
+from dashboard.guard import blocking_notice
+from dashboard.panels.sidebar import page_context
+from dashboard.tables.display import combined_display, pass_fail_display
 from dashboard.text import md
-from dashboard.compute import task_table
+from dashboard.compute.results import task_table
 from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING
 
 ctx = page_context()

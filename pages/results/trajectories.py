@@ -3,8 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from dashboard import rubric_panel, rubric_state
-from dashboard.analysis_cache import (
+from dashboard.panels import rubric as rubric_panel
+from dashboard.state import rubric as rubric_state
+from dashboard.compute.dynamics import (
     METRIC_LABELS,
     Method,
     analysis_block,
@@ -15,11 +16,11 @@ from dashboard.analysis_cache import (
     rubric_block_or_stop,
     trajectory,
 )
-from dashboard.analysis_tables import band_frame, models_by_rank
+from dashboard.tables.analysis import band_frame, models_by_rank
 from dashboard.figures import credible_band_grid, rank_trajectory_plot
-from dashboard.sidebar import page_context
+from dashboard.panels.sidebar import page_context
 from dashboard.text import md
-from dashboard.widget_state import ensure, ensure_choice, ensure_subset
+from dashboard.state.widgets import ensure, ensure_choice, ensure_subset
 from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES
 from scorio_core.errors import InputError
 from scorio_core.uncertainty import PRIOR_LABELS

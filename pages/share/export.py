@@ -5,10 +5,12 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import export, rubric_state, share
+from dashboard.share import export
+from dashboard.state import rubric as rubric_state
+from dashboard.share import links as share
 from dashboard.guard import user_errors
-from dashboard.quality import blocking_notice
-from dashboard.sidebar import page_context
+from dashboard.guard import blocking_notice
+from dashboard.panels.sidebar import page_context
 from dashboard.text import md
 from scorio_core import rubric
 from scorio_core.errors import InputError

@@ -139,7 +139,7 @@ def add_tie_rule_argument(parser: argparse.ArgumentParser, *, default: str | Non
 
 def add_question_set_argument(parser: argparse.ArgumentParser, *, default: str | None = "own") -> None:
     """Add ``--question-set`` (how models that answered different questions are compared)."""
-    from scorio_core.analysis import QUESTION_SETS
+    from scorio_core.leaderboard.table import QUESTION_SETS
 
     parser.add_argument(
         "--question-set", choices=QUESTION_SETS, default=default,
@@ -197,7 +197,7 @@ def _counted(args: argparse.Namespace, mapping, *, trial_prefix: bool = False):
     engine = args.engine_used = choose_engine(args)
     if engine not in ("duckdb", "spark"):
         return None
-    from scorio_core.io.engines import EngineUnsupported, NotReadyError, load_counts
+    from scorio_core.engines import EngineUnsupported, NotReadyError, load_counts
 
     try:
         return load_counts(args.paths, engine=engine, mapping=mapping, format=args.format,
@@ -216,7 +216,7 @@ def load_for_storage(args: argparse.Namespace, read_files):
     the caller) and the dataset read from them, with the data-quality choices applied. When
     ``--engine`` resolves to DuckDB or Spark (large tables, a quoted glob, a URI with
     ``--engine spark``), the engine's count table as ``<stem>.counts.parquet``
-    (:func:`scorio_core.io.engines.uploads.count_table_file`) and the dataset with the trial
+    (:func:`scorio_core.engines.uploads.count_table_file`) and the dataset with the trial
     order kept as prefix counts, as the app stores large uploads. ``args.engine_used`` says
     which ran.
 
@@ -226,7 +226,7 @@ def load_for_storage(args: argparse.Namespace, read_files):
         As :func:`load_dataset`.
     """
     from scorio_core import io
-    from scorio_core.io.engines.uploads import count_table_file
+    from scorio_core.engines.uploads import count_table_file
 
     mapping = parse_mapping(args.mapping) or None
     dataset = _counted(args, mapping, trial_prefix=True)
@@ -245,7 +245,7 @@ def choose_engine(args: argparse.Namespace) -> str:
     rubric, sensitivity, ``--schema``; trajectories without ``--schema`` run from DuckDB prefix
     counts, ``convergence --bootstrap row`` from counts) or a data-quality choice
     (``--duplicates/--binarize-threshold/--missing-outcomes``), and otherwise asks
-    :func:`scorio_core.io.engines.auto_engine` (large table files or a glob).
+    :func:`scorio_core.engines.auto_engine` (large table files or a glob).
 
     Raises
     ------
@@ -256,11 +256,11 @@ def choose_engine(args: argparse.Namespace) -> str:
     engine = getattr(args, "engine", None) or "auto"
     if engine == "pandas":
         return "pandas"
-    # leaderboard --schema runs in DuckDB or Spark when the rubric translates (scorio_core.io.engines.rubric_sql)
+    # leaderboard --schema runs in DuckDB or Spark when the rubric translates (scorio_core.engines.rubric.sql)
     needs_rows = getattr(args, "command", None) in _ATTEMPT_COMMANDS or (
         bool(getattr(args, "schema", None)) and getattr(args, "command", None) != "leaderboard")
     if needs_rows and getattr(args, "command", None) == "trajectory" and not getattr(args, "schema", None):
-        needs_rows = False  # binary trajectories run from prefix-count histograms in SQL (scorio_core.io.engines.prefix)
+        needs_rows = False  # binary trajectories run from prefix-count histograms in SQL (scorio_core.engines.prefix)
     if (needs_rows and getattr(args, "command", None) == "convergence" and getattr(args, "bootstrap", None) == "row"
             and not getattr(args, "schema", None)):
         needs_rows = False  # row-wise resampling within each question needs each question's counts only
@@ -279,12 +279,12 @@ def choose_engine(args: argparse.Namespace) -> str:
         if choices:
             raise InputError(f"--engine {engine} counts only ready data and does not apply {choices[0]}; use --engine pandas.")
         return engine
-    from scorio_core.io.engines import auto_engine, is_remote
+    from scorio_core.engines import auto_engine, is_remote
 
     remote = next((p for p in getattr(args, "paths", None) or () if is_remote(p)), None)
     if remote is not None:  # auto never starts a JVM: a URI needs an explicit --engine spark
         from scorio_core.errors import InputError
-        from scorio_core.io.engines._sql import REMOTE_HINT
+        from scorio_core.engines._sql import REMOTE_HINT
 
         raise InputError(REMOTE_HINT, source=remote[:200])
     if needs_rows or choices:
@@ -294,7 +294,7 @@ def choose_engine(args: argparse.Namespace) -> str:
 
 def _expand_globs(paths):
     """Expand quoted globs for the pandas loader (the shell did not); other paths pass through."""
-    from scorio_core.io.engines import expand_inputs, has_glob, is_remote
+    from scorio_core.engines import expand_inputs, has_glob, is_remote
 
     out = []
     for p in paths:

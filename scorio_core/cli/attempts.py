@@ -6,7 +6,7 @@ Usage::
         [--schema S] [--unmatched exclude|LABEL] [--output json|table|csv]
 
 JSON output is ``{"task", "question", "models", "schema", "columns", "rows": [{...}, ...]}``,
-one row per attempt in model then trial order (:func:`scorio_core.drilldown.question_attempts`):
+one row per attempt in model then trial order (:func:`scorio_core.leaderboard.drilldown.question_attempts`):
 ``model, trial, is_correct, score, category, weight`` when present, then every other field
 the dump carries (answers, tokens, ...), as loaded; missing values are null.
 """
@@ -40,10 +40,10 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``attempts``; returns the exit status."""
-    from scorio_core.analysis import categorization_for, task_names
-    from scorio_core.drilldown import question_attempts
+    from scorio_core.leaderboard.table import categorization_for, task_names
+    from scorio_core.leaderboard.drilldown import question_attempts
     from scorio_core.errors import InputError
-    from scorio_core.rerank import apply_unmatched, scope_mask
+    from scorio_core.rubric.rerank import apply_unmatched, scope_mask
 
     dataset = load_dataset(args)
     tasks = task_names(dataset)

@@ -72,7 +72,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     ``table`` is the leaderboard under ``scope`` (the models' rows ``a``, ``b``); the difference
     is :func:`scorio_core.ranking.paired.scoped_difference` of the questions-fixed posteriors
     (``fixed_table``, needed with ``scope="questions-sampled"``; ``table`` itself otherwise).
-    ``clusters`` (question id -> cluster label, :func:`scorio_core.task_outcomes.question_clusters`) makes the
+    ``clusters`` (question id -> cluster label, :func:`scorio_core.leaderboard.task_outcomes.question_clusters`) makes the
     sampled-scope difference cluster-robust.
     """
     from scorio_core.ranking.compare import disagreement_table, outcome_counts
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.eval._validate import check_confidence
 
     from scorio_core.cli.leaderboard import cluster_engine
-    from scorio_core.task_outcomes import question_clusters
+    from scorio_core.leaderboard.task_outcomes import question_clusters
 
     model_a, model_b = args.models
     if model_a == model_b:
@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
                                  scope=scope, **settings)
     fixed_table = None
     if scope != "questions-fixed":  # the paired difference starts from the questions-fixed posteriors
-        from scorio_core.analysis import leaderboard
+        from scorio_core.leaderboard.table import leaderboard
 
         fixed_table = leaderboard(outcomes, scope="questions-fixed", **settings)
     report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve,

@@ -33,7 +33,7 @@ _DEFAULTS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rul
 
 def add_analysis_arguments(parser: argparse.ArgumentParser, *, with_metric: bool = True) -> None:
     """Settings shared by ``export`` and ``compare`` (defaults None: a manifest may fill them)."""
-    from scorio_core.metrics import METRICS
+    from scorio_core.leaderboard.metrics import METRICS
 
     if with_metric:
         parser.add_argument("--metric", default=None, choices=list(METRICS), help="ranking metric (default bayes = Bayes@N)")
@@ -130,10 +130,10 @@ def analyse(dataset, task: str, *, schema=None, frozen=None, max_tokens=None, **
     """Categorize (optional), build outcomes and rank one task: what export and compare share.
 
     Returns ``(outcomes, table, scoped)`` where ``scoped`` is the
-    :class:`scorio_core.rerank.ScopedCategorization` (None without a schema).
+    :class:`scorio_core.rubric.rerank.ScopedCategorization` (None without a schema).
     """
-    from scorio_core.analysis import leaderboard, outcomes_for
-    from scorio_core.rerank import categorize_scope
+    from scorio_core.leaderboard.table import leaderboard, outcomes_for
+    from scorio_core.rubric.rerank import categorize_scope
 
     scoped = None
     if schema is not None:
@@ -145,7 +145,7 @@ def analyse(dataset, task: str, *, schema=None, frozen=None, max_tokens=None, **
 
 def resolve_task(dataset, task: str | None) -> str:
     """The task to analyse: the one given, or the only task of the data."""
-    from scorio_core.analysis import ALL_TASKS, task_names
+    from scorio_core.leaderboard.table import ALL_TASKS, task_names
     from scorio_core.errors import InputError
 
     tasks = task_names(dataset)
@@ -175,12 +175,12 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``export``; returns the exit status."""
     from scorio_core.cli._common import load_dataset
     from scorio_core.errors import InputError
-    from scorio_core.metrics import get_metric
+    from scorio_core.leaderboard.metrics import get_metric
     from scorio_core.report import tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
 
     from scorio_core.cli.leaderboard import cluster_engine
-    from scorio_core.task_outcomes import question_clusters
+    from scorio_core.leaderboard.task_outcomes import question_clusters
 
     manifest = _restore(args)
     settings = _settings(args)
@@ -233,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _verdict(outcomes, table, label, settings):
     """The export's verdict: its scope in the headline and, for Bayes@N, the questions behind the lead."""
-    from scorio_core.analysis import leaderboard
+    from scorio_core.leaderboard.table import leaderboard
     from scorio_core.report.lead import top_lead
     from scorio_core.report.verdict import verdict
 

@@ -45,7 +45,7 @@ def register(subparsers) -> None:
             "credibly better at the chosen confidence."
         ),
     )
-    from scorio_core.metrics import METRICS
+    from scorio_core.leaderboard.metrics import METRICS
 
     add_data_arguments(parser)
     parser.add_argument("--metric", default="bayes", choices=list(METRICS), help="ranking metric (default: bayes = Bayes@N)")
@@ -100,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``leaderboard``; returns the exit status."""
     import pandas as pd
 
-    from scorio_core.analysis import LEADERBOARD_COLUMNS, leaderboard, leaderboard_notices, outcomes_for, task_names
-    from scorio_core.task_outcomes import question_clusters
+    from scorio_core.leaderboard.table import LEADERBOARD_COLUMNS, leaderboard, leaderboard_notices, outcomes_for, task_names
+    from scorio_core.leaderboard.task_outcomes import question_clusters
     from scorio_core.eval._validate import check_confidence, check_tau
 
     check_confidence(args.confidence)
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     unmatched = {"policy": args.unmatched, "count": 0, "by_model": {}}
     for task in tasks:
         if sql is not None:  # category counts computed in DuckDB: same inputs as the pandas path below
-            from scorio_core.io.engines.rubric_outcomes import sql_task_outcomes
+            from scorio_core.engines.rubric.outcomes import sql_task_outcomes
 
             outcomes, rubric_notes, per_model = sql_task_outcomes(sql, task, args.unmatched)
             notes.extend(_note("rubric", task, note) for note in rubric_notes)
@@ -199,7 +199,7 @@ def _note(code: str, task: str, text: str) -> dict:
 
 def _unmatched(dataset, task, categorization, policy, summary: dict, notes: list):
     """Apply ``--unmatched`` and record the attempts that matched no category (per model) in ``summary``/``notes``."""
-    from scorio_core.rerank import apply_unmatched, scope_mask, unmatched_by_model
+    from scorio_core.rubric.rerank import apply_unmatched, scope_mask, unmatched_by_model
 
     mask = scope_mask(dataset.attempts, task)
     _record_unmatched(unmatched_by_model(dataset.attempts, categorization.codes, mask), task, policy, summary, notes)
@@ -208,7 +208,7 @@ def _unmatched(dataset, task, categorization, policy, summary: dict, notes: list
 
 def _record_unmatched(counts, task, policy, summary: dict, notes: list) -> None:
     """Add the per-model unmatched counts (``model, attempts, unmatched`` frame) to ``summary`` and ``notes``."""
-    from scorio_core.rerank import UNMATCHED_EXCLUDE
+    from scorio_core.rubric.rerank import UNMATCHED_EXCLUDE
 
     counts = counts[counts["unmatched"] > 0]
     if len(counts):
@@ -226,13 +226,13 @@ def _record_unmatched(counts, task, policy, summary: dict, notes: list) -> None:
 
 def _sql_rubric(args):
     """``--schema`` with DuckDB or Spark: category counts from :func:`load_category_counts` (or its Spark twin,
-    :func:`~scorio_core.io.engines.spark_rubric.load_category_counts_spark`), or None for pandas.
+    :func:`~scorio_core.engines.rubric.spark.load_category_counts_spark`), or None for pandas.
 
     ``--engine auto`` falls back to pandas when the rubric or the data is not supported in SQL;
     ``--engine duckdb`` or ``spark`` raises the reason (one line, exit 2).
     """
     from scorio_core.cli._common import choose_engine, parse_mapping
-    from scorio_core.io.engines import EngineUnsupported, NotReadyError
+    from scorio_core.engines import EngineUnsupported, NotReadyError
 
     engine = choose_engine(args)
     if engine not in ("duckdb", "spark"):
@@ -244,11 +244,11 @@ def _sql_rubric(args):
         common = dict(task=args.task, mapping=parse_mapping(args.mapping) or None, format=args.format, thresholds=frozen,
                       max_tokens=args.max_tokens)
         if engine == "spark":
-            from scorio_core.io.engines.spark_rubric import load_category_counts_spark
+            from scorio_core.engines.rubric.spark import load_category_counts_spark
 
             result = load_category_counts_spark(args.paths, args.schema, spark_master=args.spark_master, **common)
         else:
-            from scorio_core.io.engines.rubric_counts import load_category_counts
+            from scorio_core.engines.rubric.counts import load_category_counts
 
             result = load_category_counts(args.paths, args.schema, **common)
     except (EngineUnsupported, NotReadyError):
@@ -262,7 +262,7 @@ def _sql_rubric(args):
 
 def _categorize(dataset, args, task):
     """Apply ``--schema`` (and ``--freeze-thresholds``) to the attempts of one task."""
-    from scorio_core.analysis import categorization_for
+    from scorio_core.leaderboard.table import categorization_for
     from scorio_core.cli.rubric import read_frozen
 
     frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
@@ -271,6 +271,6 @@ def _categorize(dataset, args, task):
 
 
 def _sql_tasks(result) -> list:
-    from scorio_core.io.engines.rubric_outcomes import task_order
+    from scorio_core.engines.rubric.outcomes import task_order
 
     return task_order(result)

@@ -52,7 +52,7 @@ def register(subparsers) -> None:
         description="Store eval dump files in the workspace (as `workspace add`) with an immutable analysis of "
                     "them, and print the link the dashboard opens (README, 'Workspace'). For CI pipelines.",
     )
-    from scorio_core.metrics import METRICS
+    from scorio_core.leaderboard.metrics import METRICS
     from scorio_core.store.publish import APP_SETTINGS, CONFIDENCE_LEVELS, DEFAULT_BASE_URL
 
     parser.add_argument("paths", nargs="+", metavar="DUMP", help="eval dump files (for a HELM run folder, give its files)")

@@ -109,10 +109,10 @@ def _perturbation_payload(result) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``sensitivity``; returns the exit status."""
-    from scorio_core.analysis import task_names
+    from scorio_core.leaderboard.table import task_names
     from scorio_core.errors import InputError
     from scorio_core.cli.rubric import read_frozen
-    from scorio_core.rerank import signal_table
+    from scorio_core.rubric.rerank import signal_table
     from scorio_core.rubric import resolve_schema
     from scorio_core.sensitivity import perturb_rubric, schema_ranks
 

@@ -10,7 +10,7 @@ JSON output (``--output json``) is an object::
 Ranks are competition ranks; ``null`` where the metric is undefined (Pass@k family, n < k).
 ``"engine"`` names the engine that read the data: with ``--engine duckdb`` (or ``auto`` on large
 tables/globs) every metric under every prior runs from the histograms of prefix counts computed
-in DuckDB (:mod:`scorio_core.io.engines.prefix`), with the same result as the pandas path;
+in DuckDB (:mod:`scorio_core.engines.prefix`), with the same result as the pandas path;
 ``--engine spark`` computes the same histograms with a Spark window (models then in natural order);
 ``--schema`` (rubric categories) needs attempt rows (``--engine pandas``). Count tables have no
 trial order: the command refuses them and suggests ``convergence --bootstrap row``.
@@ -73,7 +73,7 @@ def load_block(args: argparse.Namespace) -> Block:
         Unreadable data, several tasks and no ``--task``, no binary correctness for the
         Pass@k family, nothing left after making the block rectangular.
     """
-    from scorio_core.analysis import categorization_for, outcomes_for
+    from scorio_core.leaderboard.table import categorization_for, outcomes_for
 
     dataset = load_dataset(args)
     categorization, rubric_notes = None, []
@@ -104,8 +104,8 @@ def _prefix_trajectory(args: argparse.Namespace):
     if engine not in ("duckdb", "spark"):
         return None
     from scorio_core.dynamics.prefix import trajectory_from_prefix_stats
-    from scorio_core.io.engines import EngineUnsupported, NotReadyError
-    from scorio_core.io.engines.prefix import prefix_stats
+    from scorio_core.engines import EngineUnsupported, NotReadyError
+    from scorio_core.engines.prefix import prefix_stats
 
     try:
         if engine == "spark":
@@ -130,8 +130,8 @@ def _spark_prefix_stats(args: argparse.Namespace):
     """One task's prefix counts from the Spark engine (models in natural order, not first appearance)."""
     from scorio_core.cli._common import parse_mapping
     from scorio_core.errors import InputError
-    from scorio_core.io.engines import EngineUnsupported, load_counts
-    from scorio_core.task_outcomes import pick_task
+    from scorio_core.engines import EngineUnsupported, load_counts
+    from scorio_core.leaderboard.task_outcomes import pick_task
 
     dataset = load_counts(args.paths, engine="spark", mapping=parse_mapping(args.mapping) or None, format=args.format,
                           spark_master=getattr(args, "spark_master", None), trial_prefix=True)

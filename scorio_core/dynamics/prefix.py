@@ -10,7 +10,7 @@ per-question estimator at ``(m, c)`` (:func:`scorio_core.eval.batch.binary_quest
 The empirical-Bayes prior refitted after n trials is the Dirichlet-multinomial maximum marginal
 likelihood of the same states. So a histogram "how many questions of model l are in state
 (m, c) after n trials" (:class:`StateCounts`, computed in SQL by
-:mod:`scorio_core.io.engines.prefix`) gives every trajectory exactly as
+:mod:`scorio_core.engines.prefix`) gives every trajectory exactly as
 :func:`scorio_core.dynamics.trajectory.rank_trajectory` computes it on the attempt tensor:
 ranks, the "data" gold standard (section 2.7), Kendall's tau_b and convergence@n (Appendix I.1,
 Appendix J Figure 9).
@@ -148,7 +148,7 @@ def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uni
 
     Parameters
     ----------
-    stats : scorio_core.io.engines.prefix.PrefixStats
+    stats : scorio_core.engines.prefix.PrefixStats
         ``models`` (L names), ``n_questions`` (M), ``n`` (1..N_max) and two :class:`StateCounts`:
         ``live`` (questions with ``N_q >= n`` in state ``(n, c(n))`` for every n) and ``final``
         (every question's state on all its trials, ``(N_q, c)``). Ragged data: after n trials
@@ -295,7 +295,7 @@ def align_prefix_stats(stats, models, n_trials: np.ndarray, n_correct: np.ndarra
     Parameters
     ----------
     stats : PrefixStats or None
-        :class:`scorio_core.io.engines.prefix.PrefixStats` of one task.
+        :class:`scorio_core.engines.prefix.PrefixStats` of one task.
     models : sequence of str, length L
         The block's models, in its order.
     n_trials, n_correct : ndarray of int, shape (L, M)

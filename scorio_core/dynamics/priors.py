@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from scorio_core.uncertainty.batch import fit_dirichlet_prior_batch
+from scorio_core.uncertainty.batch_prior import _CountStates, _fit_states
 from scorio_core.uncertainty.priors import check_prior as check_prior_key
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "PRIOR_ASSUMPTIONS",
     "check_dynamics_prior",
     "prefix_counts",
+    "prefix_states",
     "trajectory_prior_alpha",
     "pseudo_counts",
     "refit_scores",
@@ -145,13 +147,49 @@ def refit_scores(avg: np.ndarray, codes: np.ndarray, idx: np.ndarray, method: st
     K = w.size
     B = idx.shape[0]
     gathered = codes[idx] if method == "column" else codes.ravel()[flat_positions(idx, L, M)]  # (B, N, L, M)
-    prefix = np.cumsum(gathered[..., None] == np.arange(K, dtype=np.uint8), axis=1, dtype=np.int32)  # (B, N, L, M, K)
     init = np.broadcast_to(start.transpose(1, 0, 2)[None], (B, N, L, K)).reshape(B * N * L, K)  # the data's fit per n
-    fitted = fit_dirichlet_prior_batch(prefix.reshape(B * N * L, M, K), init=init)
+    fitted = _fit_states(prefix_states(gathered, K), init)
     alpha = pseudo_counts(fitted, M).reshape(B, N, L, K).transpose(2, 0, 1, 3)  # (L, B, N, K)
     w0 = float(w[0])
     n = np.arange(1, N + 1, dtype=float)
     return w0 + (alpha @ (w - w0) + n * (avg - w0)) / (alpha.sum(axis=3) + n)
+
+
+def prefix_states(codes: np.ndarray, n_categories: int) -> _CountStates:
+    """Count states of every (replicate, prefix n, model) fit from trial-major codes, for the batch prior fit.
+
+    Parameters
+    ----------
+    codes : ndarray of uint8, shape (B, N, L, M)
+        Category codes of B replicates (complete: every code below ``n_categories``), trials in order.
+    n_categories : int
+        C + 1.
+
+    Returns
+    -------
+    _CountStates
+        Fit ``(b * N + n - 1) * L + l`` holds model l's counts among the first n trials of
+        replicate b, exactly as ``_CountStates.of(counts)`` on the prefix-count tensor
+        (B * N * L, M, C+1) (same states, order and frequencies), so the fit is the same.
+        Binary codes skip that tensor: after n trials a question's row is ``(n - c, c)``, so one
+        bincount over ``(fit, n - c)`` gives the distinct rows in :func:`fit_dirichlet_prior_batch`'s
+        order (by fit, then by row), with no sort. Other category counts go through the tensor.
+    """
+    B, N, L, M = codes.shape
+    K = int(n_categories)
+    if K != 2:
+        prefix = np.cumsum(codes[..., None] == np.arange(K, dtype=np.uint8), axis=1, dtype=np.int32)
+        return _CountStates.of(prefix.reshape(B * N * L, M, K))
+    wrong = np.cumsum(codes == 0, axis=1, dtype=np.int32)  # (B, N, L, M): n - c after n trials
+    fits = B * N * L
+    key = wrong.astype(np.int64)
+    key += (np.arange(fits, dtype=np.int64) * (N + 1)).reshape(B, N, L, 1)
+    freq = np.bincount(key.ravel(), minlength=fits * (N + 1))
+    found = np.flatnonzero(freq)
+    fit, r0 = np.divmod(found, N + 1)
+    n = (fit // L) % N + 1
+    rows = np.stack([r0, n - r0], axis=1).astype(np.float64)
+    return _CountStates(fits, K, fit, rows, freq[found].astype(np.float64))
 
 
 def flat_positions(idx: np.ndarray, L: int, M: int) -> np.ndarray:

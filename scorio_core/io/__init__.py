@@ -20,7 +20,7 @@ Every failure is a :class:`scorio_core.errors.InputError` naming file, line/row 
 from scorio_core.io._choices import DUPLICATE_POLICIES, MISSING_POLICIES, apply_choices
 from scorio_core.io._dataset import Dataset, SourceInfo, attempts_to_counts
 from scorio_core.io._detect import SUPPORTED_FORMATS, detect_format
-from scorio_core.io._inspect import value_to_float
+from scorio_core.io.formats.inspect_ai import value_to_float
 from scorio_core.io._load import guess_mapping, load, source_columns
 from scorio_core.io._quality import DuplicateKey, QualityReport, QuestionGap, TrialSpread
 from scorio_core.io._schema import CANONICAL_COLUMNS, MappingGuess, infer_mapping

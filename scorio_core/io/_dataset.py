@@ -67,7 +67,7 @@ class Dataset:
         Index into ``sources`` of the file each row came from (for conflict reports).
     trial_prefix : dict of str to PrefixStats, optional
         Count data only: per task, the trial order kept as prefix counts (question-state
-        histograms after n = 1..N trials, :class:`scorio_core.io.engines.prefix.PrefixStats`),
+        histograms after n = 1..N trials, :class:`scorio_core.engines.prefix.PrefixStats`),
         from which observed rank trajectories are exact
         (:func:`scorio_core.dynamics.prefix.trajectory_from_prefix_stats`). Set by the DuckDB
         engine with ``trial_prefix=True``; None when the trial order is unknown.

@@ -8,9 +8,9 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._detect import check_format, detect_source_format
-from scorio_core.io._helm import helm_group, read_helm
-from scorio_core.io._inspect import read_inspect
-from scorio_core.io._lmeval import (
+from scorio_core.io.formats.helm import helm_group, read_helm
+from scorio_core.io.formats.inspect_ai import read_inspect
+from scorio_core.io.formats.lmeval import (
     load_results_json,
     read_lm_eval_results,
     read_lm_eval_samples,
@@ -20,10 +20,10 @@ from scorio_core.io._lmeval import (
     sibling_samples,
 )
 from scorio_core.io._merge import merge_parts
-from scorio_core.io._npz import read_npz
+from scorio_core.io.formats.npz import read_npz
 from scorio_core.io._quality import compute_report
 from scorio_core.io._schema import MappingGuess, infer_mapping
-from scorio_core.io._scorio import read_scorio_jsonl, read_scorio_verifier
+from scorio_core.io.formats.scorio import read_scorio_jsonl, read_scorio_verifier
 from scorio_core.io._sources import HELM_FILES, Source, as_sources
 from scorio_core.io._tables import read_table, table_columns
 

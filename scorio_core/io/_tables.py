@@ -22,7 +22,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from scorio_core.errors import InputError
-from scorio_core.io._jsonl import drop_nested, flatten_records, read_json_frame
+from scorio_core.io.formats.jsonl import drop_nested, flatten_records, read_json_frame
 from scorio_core.io._schema import MappingGuess, infer_mapping
 from scorio_core.io._sources import Source, locate_bad_utf8, text_encoding, utf8_bytes
 

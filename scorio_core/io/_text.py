@@ -1,7 +1,7 @@
 """Per-attempt text the format readers keep for the drill-down (input, target, answer, ...).
 
 The loaders of lm-evaluation-harness, Inspect AI and HELM dumps keep, per attempt, the text a
-reviewer needs to see *why* an answer was scored as it was (:data:`scorio_core.drilldown.TEXT_FIELDS`).
+reviewer needs to see *why* an answer was scored as it was (:data:`scorio_core.leaderboard.drilldown.TEXT_FIELDS`).
 Dumps without these fields cost nothing: a column exists only when some attempt has the text.
 
 Each field is kept as plain text up to :data:`TEXT_LIMIT` characters. A longer text is cut

@@ -152,7 +152,7 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
         Called by the pandas loader per file.
     threshold : int, optional
         Bytes from which DuckDB counts the tables (default
-        :data:`scorio_core.io.engines.AUTO_THRESHOLD_BYTES`, as ``--engine auto``).
+        :data:`scorio_core.engines.AUTO_THRESHOLD_BYTES`, as ``--engine auto``).
 
     Returns
     -------
@@ -168,12 +168,12 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
     Raises
     ------
     InputError
-        As :func:`scorio_core.io.load` / :func:`scorio_core.io.engines.load_counts`; data that
+        As :func:`scorio_core.io.load` / :func:`scorio_core.engines.load_counts`; data that
         needs a quality choice and is too large for the pandas loader says to use the CLI.
     """
     from scorio_core import io
-    from scorio_core.io.engines import AUTO_THRESHOLD_BYTES, EngineUnsupported, NotReadyError, auto_engine, load_counts
-    from scorio_core.io.engines.uploads import count_table_file
+    from scorio_core.engines import AUTO_THRESHOLD_BYTES, EngineUnsupported, NotReadyError, auto_engine, load_counts
+    from scorio_core.engines.uploads import count_table_file
 
     paths = [str(f) for f in matches.files]
     engine = auto_engine(paths, threshold=AUTO_THRESHOLD_BYTES if threshold is None else threshold)

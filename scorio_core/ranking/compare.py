@@ -195,7 +195,7 @@ def question_scores(outcomes) -> tuple[np.ndarray, np.ndarray]:
 
     Parameters
     ----------
-    outcomes : scorio_core.outcomes.Outcomes
+    outcomes : scorio_core.leaderboard.outcomes.Outcomes
         Counts of shape (L, M, C+1) and weights (C+1,).
 
     Returns
@@ -230,7 +230,7 @@ def question_summary(task_outcomes, models=None) -> pd.DataFrame:
 
     Parameters
     ----------
-    task_outcomes : scorio_core.analysis.TaskOutcomes
+    task_outcomes : scorio_core.leaderboard.table.TaskOutcomes
     models : sequence of str, optional
         Models to consider (default: all, in the outcomes' order).
 
@@ -300,7 +300,7 @@ def disagreement_table(task_outcomes, model_a: str, model_b: str) -> pd.DataFram
 
     Parameters
     ----------
-    task_outcomes : scorio_core.analysis.TaskOutcomes
+    task_outcomes : scorio_core.leaderboard.table.TaskOutcomes
     model_a, model_b : str
         Two different models of the outcomes.
 

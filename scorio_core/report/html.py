@@ -131,7 +131,7 @@ def html_report(
     title, subtitle : str
         Shown at the top (escaped).
     table : DataFrame
-        Leaderboard rows (:data:`scorio_core.analysis.LEADERBOARD_COLUMNS`).
+        Leaderboard rows (:data:`scorio_core.leaderboard.table.LEADERBOARD_COLUMNS`).
     verdict : Verdict
         From :func:`scorio_core.report.verdict.verdict`.
     settings : mapping of str to object

@@ -138,7 +138,7 @@ def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, 
     ----------
     fixed : DataFrame
         Leaderboard rows (``model``, ``mu``, ``sigma``) of Bayes@N **with questions fixed**
-        (:func:`scorio_core.analysis.leaderboard` with ``scope="questions-fixed"``).
+        (:func:`scorio_core.leaderboard.table.leaderboard` with ``scope="questions-fixed"``).
     disagreements : DataFrame
         :func:`scorio_core.ranking.compare.disagreement_table` of ``(ahead, behind)``: columns
         ``outcome`` and ``diff`` (per-question score difference, NaN where one did not answer).
@@ -192,7 +192,7 @@ def top_lead(task_outcomes, table: pd.DataFrame, fixed: pd.DataFrame | None = No
 
     Parameters
     ----------
-    task_outcomes : scorio_core.analysis.TaskOutcomes
+    task_outcomes : scorio_core.leaderboard.table.TaskOutcomes
         The outcomes the leaderboard was computed from.
     table : DataFrame
         The leaderboard as shown (any scope); its two highest posterior means are the pair.

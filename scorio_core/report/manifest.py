@@ -270,7 +270,7 @@ def _build(doc: dict, schema_from_json) -> Manifest:
         settings[name] = value
     from scorio_core.uncertainty import check_prior, check_scope
 
-    from scorio_core.analysis import QUESTION_SETS
+    from scorio_core.leaderboard.table import QUESTION_SETS
     from scorio_core.ranking.rank import TIE_RULES
 
     def check_choice(options, name):

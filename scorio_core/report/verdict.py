@@ -145,7 +145,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     ----------
     table : DataFrame
         Leaderboard rows with ``model, mu, sigma, lo, hi, n_trials`` (as
-        :func:`scorio_core.analysis.leaderboard` returns); rows with NaN ``mu`` are listed
+        :func:`scorio_core.leaderboard.table.leaderboard` returns); rows with NaN ``mu`` are listed
         as not scored.
     confidence : float, default 0.95
     metric_label : str

@@ -139,7 +139,7 @@ def prefix_from_parquet(data: bytes, meta: dict, sources: tuple = ()) -> dict:
         Columns or indices that do not fit the meta (a damaged blob).
     """
     from scorio_core.dynamics.prefix import StateCounts
-    from scorio_core.io.engines.prefix import PrefixStats
+    from scorio_core.engines.prefix import PrefixStats
 
     frame = pd.read_parquet(io.BytesIO(data), engine="pyarrow")
     if tuple(frame.columns) != _PREFIX_COLUMNS:

@@ -3,7 +3,7 @@
 A shared analysis is stored as ``{"manifest": <scorio-analysis manifest>, "views": {...}}``
 (:func:`analysis_state`): the manifest of :mod:`scorio_core.report.manifest` (data, choices,
 task, rubric, settings) plus the page widgets the app restores beside it (compared models,
-figure settings). The app's **Share** button (``dashboard/share.py``) and
+figure settings). The app's **Share** button (``dashboard/share/links.py``) and
 ``python -m scorio_core publish`` both build it here, so a link made by a CI job opens exactly
 like one made in the browser: ``<base>/?analysis=<id>`` (:func:`share_links`).
 
@@ -125,7 +125,7 @@ def share_links(base_url: str, analysis_id: str) -> tuple[str, str]:
 
 
 def _check_settings(settings: dict | None) -> dict:
-    from scorio_core.metrics import METRICS
+    from scorio_core.leaderboard.metrics import METRICS
 
     merged = dict(APP_SETTINGS)
     unknown = set(settings or {}) - set(APP_SETTINGS)
@@ -147,7 +147,7 @@ def _check_settings(settings: dict | None) -> dict:
 
 
 def _check_task(dataset, task: str | None) -> str:
-    from scorio_core.analysis import ALL_TASKS, task_names
+    from scorio_core.leaderboard.table import ALL_TASKS, task_names
 
     tasks = task_names(dataset)
     if not tasks:
@@ -190,7 +190,7 @@ def publish_manifest(dataset_id: str, name: str, dataset, *, task: str | None = 
     InputError
         Unknown task, invalid settings, or a rubric that cannot run on the data.
     """
-    from scorio_core.analysis import ALL_TASKS
+    from scorio_core.leaderboard.table import ALL_TASKS
     from scorio_core.report.manifest import build_manifest, manifest_to_json
     from scorio_core.rubric import DEFAULT_SCHEMA, categorize, get_schema, resolve_schema
 

@@ -1,7 +1,7 @@
 """Tasks view: every model on every task of a dump (Bayes@N per cell) and a combined score.
 
 * :mod:`scorio_core.tasks.matrix`: :func:`task_matrix`, one leaderboard per task
-  (:func:`scorio_core.analysis.leaderboard`, so each cell equals the Leaderboard page's row
+  (:func:`scorio_core.leaderboard.table.leaderboard`, so each cell equals the Leaderboard page's row
   for that task), pass/fail against a threshold and flaky-question counts;
 * :mod:`scorio_core.tasks.combined`: :func:`combined_score`, the macro average over tasks
   with its credible interval (tasks independent);

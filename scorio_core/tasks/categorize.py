@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorio_core.analysis import Categorization, task_names
+from scorio_core.leaderboard.table import Categorization, task_names
 from scorio_core.errors import InputError
 
 __all__ = ["per_task_categorization"]
@@ -17,11 +17,11 @@ def per_task_categorization(dataset, schema, *, thresholds: dict | None = None,
     dataset : scorio_core.io.Dataset
         Attempt-level data.
     schema : Schema, str, path or dict
-        As :func:`scorio_core.rerank.categorize_scope`.
+        As :func:`scorio_core.rubric.rerank.categorize_scope`.
     thresholds : dict of str to float, optional
         Frozen threshold values (used for every task instead of per-task percentiles).
     unmatched : str, default "exclude"
-        What attempts in no category count as (:func:`scorio_core.rerank.apply_unmatched`).
+        What attempts in no category count as (:func:`scorio_core.rubric.rerank.apply_unmatched`).
 
     Returns
     -------
@@ -34,7 +34,7 @@ def per_task_categorization(dataset, schema, *, thresholds: dict | None = None,
     InputError
         Count-only data or a schema problem.
     """
-    from scorio_core import rerank
+    from scorio_core.rubric import rerank
 
     if dataset.attempts is None:
         raise InputError("a rubric needs attempt-level data; count tables only support binary correctness.")

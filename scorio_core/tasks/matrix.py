@@ -1,6 +1,6 @@
 """Models x tasks: Bayes@N with its credible interval, avg@N, N, M, pass/fail and flaky questions.
 
-Each task is scored by :func:`scorio_core.analysis.leaderboard` (metric ``bayes``), the
+Each task is scored by :func:`scorio_core.leaderboard.table.leaderboard` (metric ``bayes``), the
 function behind the Leaderboard page and the ``leaderboard`` CLI, so a cell equals that
 task's leaderboard row exactly. Only the loop over tasks is in Python; every task is
 computed on its (L, M, C+1) count tensor at once.
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from scorio_core.analysis import Categorization, leaderboard, outcomes_for, task_names
-from scorio_core.task_outcomes import question_clusters
+from scorio_core.leaderboard.table import Categorization, leaderboard, outcomes_for, task_names
+from scorio_core.leaderboard.task_outcomes import question_clusters
 from scorio_core.errors import InputError
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
 
@@ -171,13 +171,13 @@ def task_matrix(
     pass_on : {"avg", "bayes"}, default "avg"
         Score the pass rule compares: avg@N (skill-eval's overallScore) or the Bayes@N mean.
     question_set : {"own", "common", "missing-incorrect"}, default "own"
-        As :func:`scorio_core.analysis.leaderboard`.
+        As :func:`scorio_core.leaderboard.table.leaderboard`.
     tasks : sequence of str, optional
         Tasks to score (default: all, in order of appearance).
     cluster_column : str, optional
         A column grouping questions (constant per question): under ``scope="questions-sampled"``
         each task's intervals are cluster-robust over its clusters
-        (:func:`scorio_core.task_outcomes.question_clusters`; Miller 2024, arXiv:2411.00640).
+        (:func:`scorio_core.leaderboard.task_outcomes.question_clusters`; Miller 2024, arXiv:2411.00640).
         Ignored under ``questions-fixed``.
 
     Returns

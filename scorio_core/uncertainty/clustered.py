@@ -67,7 +67,7 @@ def codes_for_questions(questions, clusters, *, column: str = "cluster") -> np.n
     questions : iterable
         Question ids in the order of the scores they will cluster.
     clusters : mapping of str to object or None
-        From :func:`scorio_core.task_outcomes.question_clusters`.
+        From :func:`scorio_core.leaderboard.task_outcomes.question_clusters`.
     column : str
         The cluster column's name, for the error message.
 

@@ -21,7 +21,7 @@ PAGES = (
     "pages/results/trajectories.py", "pages/results/convergence.py", "pages/results/sensitivity.py",
     "pages/data/data.py", "pages/data/rubric.py", "pages/share/export.py",
 )
-#: The bundled datasets (dashboard.bundled.BUNDLED keys).
+#: The bundled datasets (dashboard.data.bundled.BUNDLED keys).
 BUNDLED = ("matharena-aime-2025-I", "arc-agi-1", "livebench-2025-01", "paper-simulation", "tau-bench-airline",
            "scorio-aime25-q06")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dashboard.bundled import BUNDLED, DEFAULT_DATASET
+from dashboard.data.bundled import BUNDLED, DEFAULT_DATASET
 from scorio_core.report.names import display_names
 from tests.app.conftest import saved_key, shown
 

@@ -34,14 +34,14 @@ STR_METHODS = {"capitalize", "lower", "upper", "strip", "rstrip", "lstrip", "tit
 
 #: (file, ast.unparse of the argument) -> why it is safe. Verified by reading the code.
 VERIFIED: dict[tuple[str, str], str] = {
-    ("dashboard/data_panel.py", "shown"): "built two lines above from two ints only",
-    ("dashboard/analysis_cache.py", "view"): "a literal page title passed by the Trajectories/Convergence pages",
+    ("dashboard/panels/data.py", "shown"): "built two lines above from two ints only",
+    ("dashboard/compute/dynamics.py", "view"): "a literal page title passed by the Trajectories/Convergence pages",
     ("dashboard/guard.py", "what"): "a literal view name passed by the pages (user_errors('the leaderboard'))",
-    ("dashboard/rubric_panel.py", "matched"): "an int from prior_counts",
-    ("dashboard/rubric_panel.py", "n_questions"): "a len()",
-    ("dashboard/rubric_panel.py", "fate"): "literals, a weight formatted :g and md(active.unmatched), built just above",
-    ("dashboard/rubric_panel.py", "per_model"): "', '.join of md(model) and ints formatted :, just above",
-    ("dashboard/rubric_panel.py", "more"): "an int count in a literal, or ''",
+    ("dashboard/panels/rubric.py", "matched"): "an int from prior_counts",
+    ("dashboard/panels/rubric.py", "n_questions"): "a len()",
+    ("dashboard/panels/rubric.py", "fate"): "literals, a weight formatted :g and md(active.unmatched), built just above",
+    ("dashboard/panels/rubric.py", "per_model"): "', '.join of md(model) and ints formatted :, just above",
+    ("dashboard/panels/rubric.py", "more"): "an int count in a literal, or ''",
     ("pages/data/rubric.py", "scope"): "a literal or f'task {md(ctx.task)}' (escaped) one line above",
     ("pages/results/compare.py", "pct"): "f'{ctx.confidence:.0%}' (a number)",
     ("pages/results/compare.py", "observed"): "max(needed.n_observed) (ints)",
@@ -49,8 +49,8 @@ VERIFIED: dict[tuple[str, str], str] = {
     ("pages/results/leaderboard.py", "spec.label"): "the label of a metric of the fixed METRICS registry",
     ("pages/results/leaderboard.py", "calibration.attrs['seed']"): "an int seed of the bundled calibration table",
     ("pages/results/leaderboard.py", "level[result.column.level]"): "a value of the literal dict `level` just above",
-    ("dashboard/server_open.py", "roots.ENV"): "the constant 'SCORIO_DATA_ROOTS'",
-    ("dashboard/server_open.py", "_size(matches.total_bytes)"): "an int formatted with a literal unit",
+    ("dashboard/panels/server_open.py", "roots.ENV"): "the constant 'SCORIO_DATA_ROOTS'",
+    ("dashboard/panels/server_open.py", "_size(matches.total_bytes)"): "an int formatted with a literal unit",
 }
 
 
@@ -131,7 +131,7 @@ def _findings() -> list[tuple[str, int, str]]:
 def test_audit_sees_the_calls():
     calls = list(_calls())
     assert len(calls) > 100  # the walk reaches pages/ and dashboard/ (a broken walk would pass vacuously)
-    assert any(rel == "dashboard/rubric_panel.py" and isinstance(c.func, ast.IfExp) for rel, c in calls)
+    assert any(rel == "dashboard/panels/rubric.py" and isinstance(c.func, ast.IfExp) for rel, c in calls)
 
 
 def test_every_markdown_body_is_escaped_or_verified():
@@ -175,9 +175,9 @@ LABEL_WIDGETS = {"expander", "selectbox", "multiselect", "radio", "toggle", "che
 VERIFIED_LABELS: dict[tuple[str, str], str] = {
     ("pages/results/compare.py", "pct"): "f'{ctx.confidence:.0%}' (a number)",
     ("pages/results/leaderboard.py", "tab_names"): "a list of literal tab titles built two lines above",
-    ("dashboard/rubric_panel.py", "min(len(issue.examples), 5)"): "an int",
-    ("dashboard/upload.py", "guess.layout"): "one of the literals attempts/wide/counts (scorio_core.io._schema)",
-    ("dashboard/upload.py", "field_name"): "a canonical field name (model, task, question_id, ...), never a column name",
+    ("dashboard/panels/rubric.py", "min(len(issue.examples), 5)"): "an int",
+    ("dashboard/panels/upload.py", "guess.layout"): "one of the literals attempts/wide/counts (scorio_core.io._schema)",
+    ("dashboard/panels/upload.py", "field_name"): "a canonical field name (model, task, question_id, ...), never a column name",
 }
 
 

@@ -12,9 +12,9 @@ import numpy as np
 import plotly.io
 import pytest
 
-from dashboard import analysis_cache
-from dashboard.background import Cancelled, run_jobs
-from dashboard.bundled import BUNDLED
+from dashboard.compute import dynamics as analysis_cache
+from dashboard.compute.background import Cancelled, run_jobs
+from dashboard.data.bundled import BUNDLED
 
 TRAJ, CONV, SENS = "pages/results/trajectories.py", "pages/results/convergence.py", "pages/results/sensitivity.py"
 SIMULATION = "paper-simulation"

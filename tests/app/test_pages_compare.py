@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorio_core import io
-from scorio_core.analysis import leaderboard, outcomes_for
+from scorio_core.leaderboard.table import leaderboard, outcomes_for
 from scorio_core.ranking.compare import difference_posterior
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.uncertainty import projection_alpha
@@ -92,7 +92,7 @@ def test_a_question_opens_its_attempts(sim_app):
     assert list(attempts.columns[:4]) == ["model", "trial", "is_correct", "category"] or \
         list(attempts.columns[:3]) == ["model", "trial", "is_correct"]
     assert {"has_box", "completion_bpt"} <= set(attempts.columns)
-    data = io.load([str(p) for p in __import__("dashboard.bundled", fromlist=["BUNDLED"]).BUNDLED["paper-simulation"].paths])
+    data = io.load([str(p) for p in __import__("dashboard.data.bundled", fromlist=["BUNDLED"]).BUNDLED["paper-simulation"].paths])
     rows = data.attempts[(data.attempts["model"] == a) & (data.attempts["question_id"] == questions[1])]
     assert attempts.loc[attempts["model"] == a, "is_correct"].sum() == rows["is_correct"].sum()
 

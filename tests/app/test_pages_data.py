@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dashboard.bundled import BUNDLED
+from dashboard.data.bundled import BUNDLED
 from tests.app.conftest import array, chart_specs, no_exception, saved_key, shown
 
 DATA = "pages/data/data.py"
@@ -118,7 +118,7 @@ def test_every_bundled_dataset_renders(app):
 
 
 def test_grid_click_payloads_are_parsed():
-    from dashboard.data_panel import _cell
+    from dashboard.panels.data import _cell
 
     assert _cell({"0": 0, "1": 9, "2": 43}) == (0, 9, 43)  # what the browser sends (seen in the real-browser test)
     assert _cell([2, 3, 4]) == (2, 3, 4)
@@ -192,7 +192,7 @@ def test_server_folders_are_off_without_configuration(app, monkeypatch):
 
 def test_large_table_upload_is_counted_by_duckdb_or_read_as_attempts(app, monkeypatch):
     # issue 15: large table uploads go through the counts engine (the user may keep the attempt rows)
-    import dashboard.upload as upload_panel
+    import dashboard.panels.upload as upload_panel
 
     monkeypatch.setattr(upload_panel, "COUNTS_THRESHOLD_BYTES", 0)
     body = "model,question,seed,correct\n" + "\n".join(f"m{m},q{q},{t},{(q + t + m) % 2}" for m in range(3) for q in range(4) for t in range(3))

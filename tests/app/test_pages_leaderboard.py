@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from scorio_core import io
-from scorio_core.analysis import leaderboard, outcomes_for
+from scorio_core.leaderboard.table import leaderboard, outcomes_for
 from scorio_core.ranking.rank import pairwise_confidence
 from tests.app.conftest import ROOT, array, chart_specs, no_exception, shown
 
@@ -53,7 +53,7 @@ def test_pairwise_tab_matches_core(app):
 
 
 def test_sampled_scope_pairs_ties_and_pairwise_cells(app):
-    from scorio_core.analysis import pairwise_for
+    from scorio_core.leaderboard.table import pairwise_for
 
     app.run()
     assert not any("questions sampled" in shown(c.value).lower() for c in app.main.caption)  # questions fixed

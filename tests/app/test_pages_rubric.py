@@ -5,8 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from scorio_core import rerank, rubric
-from scorio_core.analysis import leaderboard, outcomes_for
+from scorio_core import rubric
+from scorio_core.rubric import rerank
+from scorio_core.leaderboard.table import leaderboard, outcomes_for
 from tests.app.conftest import chart_specs, no_exception, saved_key, shown
 
 RUBRIC = "pages/data/rubric.py"
@@ -82,7 +83,7 @@ def test_pick_format_aware_reranks_everywhere(rubric_app):
 
 
 def _dataset():
-    from dashboard.bundled import BUNDLED
+    from dashboard.data.bundled import BUNDLED
     from scorio_core import io
 
     return io.load([str(p) for p in BUNDLED["paper-simulation"].paths])

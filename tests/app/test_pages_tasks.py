@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorio_core import io
-from scorio_core.analysis import leaderboard, outcomes_for
+from scorio_core.leaderboard.table import leaderboard, outcomes_for
 from tests.app.conftest import ROOT, chart_specs, no_exception, shown
 
 TASKS = "pages/results/tasks.py"

@@ -43,7 +43,7 @@ def _view(at):
 
 @pytest.mark.parametrize("prior", ["uniform", "empirical-bayes"])
 def test_counted_upload_shows_the_same_observed_trajectory_as_the_attempts(app, monkeypatch, prior):
-    import dashboard.upload as upload_panel
+    import dashboard.panels.upload as upload_panel
 
     monkeypatch.setattr(upload_panel, "COUNTS_THRESHOLD_BYTES", 0)
     app.sidebar.selectbox(key="prior").set_value(prior).run()
@@ -75,7 +75,7 @@ def test_counted_upload_shows_the_same_observed_trajectory_as_the_attempts(app, 
 def test_counted_upload_kept_in_the_session_only_keeps_its_trial_order(app, monkeypatch):
     # no workspace (full, unwritable or off): the session keeps the count table and the prefix counts, so the
     # observed trajectory stays exact after the rerun that re-reads the upload
-    import dashboard.upload as upload_panel
+    import dashboard.panels.upload as upload_panel
 
     monkeypatch.setattr(upload_panel, "COUNTS_THRESHOLD_BYTES", 0)
     monkeypatch.setattr(upload_panel, "save_upload", lambda *a, **k: None)

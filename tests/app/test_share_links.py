@@ -133,7 +133,7 @@ def test_a_link_carries_the_compared_models(app):
 
 
 def test_hostile_view_values_are_not_restored(app, monkeypatch):
-    from dashboard import share
+    from dashboard.share import links as share
 
     assert share._simple(["a", 1, 2.5]) and not share._simple([["nested"]]) and not share._simple(float("nan"))
     assert not share._simple({"a": 1}) and not share._simple("x" * 5000)

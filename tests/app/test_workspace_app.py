@@ -86,7 +86,7 @@ def test_two_saved_datasets_with_one_name_get_distinct_labels(app):
     _upload(app, "mine.csv", CSV)
     _upload(app, "mine.csv", CSV.replace("alpha", "gamma"))
     keys = ["ws:" + i for i, n in app.session_state["_ws_names"].items() if n == "mine"]
-    from dashboard.state import dataset_label
+    from dashboard.state.session import dataset_label
 
     labels = {dataset_label(k) for k in keys}
     assert len(keys) == 2 and len(labels) == 2 and all(label.startswith("Uploaded: mine (#") for label in labels)

@@ -109,7 +109,7 @@ def _parquet_attempts(path, n_models, n_questions, n_trials):
 
 def test_auto_counts_a_compressed_parquet_of_many_rows_with_duckdb(capsys, tmp_path):
     # 10^6 attempts are under 1 MB of Parquet: --engine auto reads the footer's row count, not the file size
-    from scorio_core.io.engines import AUTO_THRESHOLD_BYTES, AUTO_THRESHOLD_ROWS
+    from scorio_core.engines import AUTO_THRESHOLD_BYTES, AUTO_THRESHOLD_ROWS
 
     path = _parquet_attempts(tmp_path / "big.parquet", 10, 1000, AUTO_THRESHOLD_ROWS // 10_000)
     assert path.stat().st_size < AUTO_THRESHOLD_BYTES

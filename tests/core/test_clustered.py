@@ -82,7 +82,7 @@ def test_clustered_interval_covers_the_pool_mean_by_simulation():
 
 def test_leaderboard_labels_and_widens_with_clusters(tmp_path):
     from scorio_core import io
-    from scorio_core.analysis import leaderboard, outcomes_for
+    from scorio_core.leaderboard.table import leaderboard, outcomes_for
 
     rows = ["model,question_id,trial,is_correct"]
     for m, shift in (("a", 0), ("b", 1)):
@@ -187,8 +187,8 @@ def test_task_matrix_and_cli_tasks_use_the_clusters(tmp_path, capsys):
 
     from scorio_core import io
     from scorio_core.cli import main
-    from scorio_core.analysis import leaderboard, outcomes_for
-    from scorio_core.task_outcomes import question_clusters
+    from scorio_core.leaderboard.table import leaderboard, outcomes_for
+    from scorio_core.leaderboard.task_outcomes import question_clusters
     from scorio_core.tasks import task_matrix
 
     path = _clustered_csv(tmp_path / "c.csv")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorio_core.analysis import TaskOutcomes
+from scorio_core.leaderboard.table import TaskOutcomes
 from scorio_core.ranking.compare import (
     DISAGREEMENT_COLUMNS,
     OUTCOME_LABELS,
@@ -21,7 +21,7 @@ from scorio_core.ranking.compare import (
     question_scores,
     question_summary,
 )
-from scorio_core.outcomes import BINARY_LABELS, Outcomes
+from scorio_core.leaderboard.outcomes import BINARY_LABELS, Outcomes
 from scorio_core.ranking.rank import pairwise_confidence
 
 

@@ -1,4 +1,4 @@
-"""scorio_core.rerank (rubric scope, prior R0) and scorio_core.costs on synthetic and bundled data."""
+"""scorio_core.rubric.rerank (rubric scope, prior R0) and scorio_core.leaderboard.costs on synthetic and bundled data."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from scorio_core import io, rerank, rubric
-from scorio_core.analysis import ALL_TASKS, leaderboard, outcomes_for
-from scorio_core.costs import cost_columns, model_costs
+from scorio_core import io, rubric
+from scorio_core.rubric import rerank
+from scorio_core.leaderboard.table import ALL_TASKS, leaderboard, outcomes_for
+from scorio_core.leaderboard.costs import cost_columns, model_costs
 from scorio_core.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]

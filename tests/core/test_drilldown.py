@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from scorio_core import io
-from scorio_core.analysis import ALL_TASKS, Categorization
-from scorio_core.drilldown import question_attempts
+from scorio_core.leaderboard.table import ALL_TASKS, Categorization
+from scorio_core.leaderboard.drilldown import question_attempts
 from scorio_core.errors import InputError
 
 CSV = (

@@ -1,5 +1,9 @@
 """Import layering (docs/ARCHITECTURE.md): pages -> dashboard -> scorio_core, never back.
 
+Inside ``dashboard``: figures never import Streamlit or another dashboard package; state, data,
+compute and tables never import panels, share or pages; share never imports panels; nothing in
+``dashboard`` imports a page.
+
 ``scorio_core`` never imports Streamlit (nor the app's packages), and its numeric modules
 import only the standard library, numpy, scipy and other numeric modules of the core.
 Checked on the source with ``ast`` (every import statement, including function-local ones)
@@ -20,7 +24,7 @@ CORE = ROOT / "scorio_core"
 NUMERIC = [
     *sorted((CORE / "eval").glob("*.py")),
     *(CORE / "ranking" / name for name in ("rank.py", "posterior_ranks.py", "rank_batch.py", "separation.py")),
-    *(CORE / "dynamics" / name for name in ("trajectory_kernel.py", "simulate.py", "simulate_cli.py")),
+    *(CORE / "dynamics" / name for name in ("trajectory_kernel.py", "simulate/__init__.py", "simulate/__main__.py")),
     CORE / "uncertainty" / "priors.py",
     *(CORE / "rubric" / name for name in ("kernel.py", "logic.py", "expr.py", "nodes.py")),
 ]
@@ -56,7 +60,7 @@ def test_core_never_imports_the_app(path):
 
 @pytest.mark.parametrize("path", NUMERIC, ids=lambda p: str(p.relative_to(ROOT)))
 def test_numeric_modules_use_numpy_scipy_only(path):
-    numeric_names = {".".join(p.relative_to(ROOT).with_suffix("").parts) for p in NUMERIC}
+    numeric_names = {".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__") for p in NUMERIC}
     numeric_names |= {"scorio_core.eval", "scorio_core.errors"}  # eval's package init; errors: stdlib only
     bad = set()
     for name in imported_modules(path):
@@ -79,3 +83,41 @@ def test_importing_the_core_and_cli_does_not_load_streamlit():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+DASHBOARD = ROOT / "dashboard"
+#: dashboard subpackage -> dashboard subpackages (and pages) it must not import.
+FORBIDDEN = {
+    "figures": {"state", "data", "compute", "tables", "panels", "share", "guard", "pages"},
+    "tables": {"state", "data", "compute", "panels", "share", "pages"},
+    "state": {"compute", "panels", "share", "figures", "pages"},
+    "data": {"compute", "panels", "share", "figures", "tables", "pages"},
+    "compute": {"panels", "share", "tables", "figures", "pages"},
+    "share": {"panels", "pages"},
+    "panels": {"pages"},
+}
+
+
+def _dashboard_part(name: str) -> str | None:
+    parts = name.split(".")
+    if parts[0] == "pages":
+        return "pages"
+    if parts[0] == "dashboard" and len(parts) > 1:
+        return parts[1]
+    return None
+
+
+@pytest.mark.parametrize("path", sorted(DASHBOARD.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_dashboard_layers(path):
+    part = path.relative_to(DASHBOARD).parts[0].removesuffix(".py")
+    imported = imported_modules(path)
+    if part == "figures":
+        assert "streamlit" not in {n.split(".")[0] for n in imported}, "figures are pure Plotly functions"
+    bad = {n for n in imported if _dashboard_part(n) in FORBIDDEN.get(part, set()) | {"pages"}}
+    assert not bad, f"dashboard.{part} must not import {sorted(bad)}"
+
+
+def test_every_dashboard_subpackage_states_its_rules():
+    for package in sorted(p.parent for p in DASHBOARD.glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text(encoding="utf-8"))) or ""
+        assert "Streamlit" in doc and "import" in doc.lower(), f"{package.name}/__init__.py: say what it may import"

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy.special import comb
 
-from scorio_core.analysis import TaskOutcomes, leaderboard
-from scorio_core.outcomes import Outcomes, _appear_in_code_order, _ordered_unique
+from scorio_core.leaderboard.table import TaskOutcomes, leaderboard
+from scorio_core.leaderboard.outcomes import Outcomes, _appear_in_code_order, _ordered_unique
 
 
 def _outcomes(counts: np.ndarray, weights, prefix: str = "m") -> Outcomes:
@@ -95,7 +95,7 @@ def test_raw_accuracy_beside_avg_on_unequal_trials(tmp_path):
     """avg@N is the mean of per-question accuracy; raw accuracy pools the trials. Hand: question 1 has 1/1 correct,
     question 2 has 1/4: avg@N = (1 + 0.25) / 2 = 0.625, raw accuracy = 2/5 = 0.4. With equal trials they are equal."""
     from scorio_core import io
-    from scorio_core.analysis import leaderboard, outcomes_for
+    from scorio_core.leaderboard.table import leaderboard, outcomes_for
 
     path = tmp_path / "u.csv"
     path.write_text("model,question_id,n_trials,n_correct\na,q1,1,1\na,q2,4,1\nb,q1,2,1\nb,q2,2,2\n")

@@ -105,7 +105,7 @@ def test_cli_compare_pairs_under_the_sampled_scope(capsys):
     from pathlib import Path
 
     from scorio_core import io
-    from scorio_core.analysis import leaderboard, outcomes_for
+    from scorio_core.leaderboard.table import leaderboard, outcomes_for
     from scorio_core.cli import main
     from scorio_core.ranking.compare import disagreement_table
 
@@ -232,7 +232,7 @@ def test_leaderboard_pairs_ranks_only_for_bayes_under_the_sampled_scope():
     from pathlib import Path
 
     from scorio_core import io
-    from scorio_core.analysis import leaderboard, outcomes_for, pairwise_for
+    from scorio_core.leaderboard.table import leaderboard, outcomes_for, pairwise_for
     from scorio_core.ranking.rank import ranks_with_ties
 
     path = Path(__file__).resolve().parents[2] / "data" / "matharena_aime_2025_I_counts.csv"

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from scorio_core import eval as ev
-from scorio_core.metrics import beta_prior, get_metric
+from scorio_core.leaderboard.metrics import beta_prior, get_metric
 
 
 def _coverage(a, b, m, n, prior, reps=150, seed=3):

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from scorio_core import rubric
-from scorio_core.analysis import Categorization, categorization_for, leaderboard, outcomes_for
+from scorio_core.leaderboard.table import Categorization, categorization_for, leaderboard, outcomes_for
 from scorio_core.dynamics.convergence import Cancelled
 from scorio_core.errors import InputError
 from scorio_core.io import load
@@ -53,7 +53,7 @@ def test_matches_the_leaderboard(attempts, tmp_path, schema):
     res = schema_ranks(attempts, [schema], confidence=0.9, tie_rule="paper")
     by_model = table.set_index("model")
     for i, model in enumerate(res.models):
-        # reference: scorio_core.analysis.leaderboard on the same categorization
+        # reference: scorio_core.leaderboard.table.leaderboard on the same categorization
         assert res.mu[0, i] == pytest.approx(by_model.loc[model, "mu"], abs=1e-12)
         assert res.sigma[0, i] == pytest.approx(by_model.loc[model, "sigma"], abs=1e-12)
         assert res.ranks[0, i] == by_model.loc[model, "rank"]

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from scorio_core.eval.batch import bayes_batch
 from scorio_core.ranking.rank import ranks_with_ties
+from scorio_core.dynamics.simulate.__main__ import main
 from scorio_core.dynamics.simulate import (
     DEMO_MEANS,
     PAPER_MEANS,
-    main,
     question_probabilities,
     simulate,
     simulate_attempts,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from scipy.special import ndtri
 
 from scorio_core import io
-from scorio_core.analysis import categorization_for, leaderboard, outcomes_for
+from scorio_core.leaderboard.table import categorization_for, leaderboard, outcomes_for
 from scorio_core.tasks import CELL_COLUMNS, TaskMatrix, combined_score, per_task_categorization, task_matrix
 
 # model, task, question -> outcomes of trials 0 and 1 (2 models x 2 tasks x 2 questions x N = 2)
@@ -82,7 +82,7 @@ def test_cells_equal_the_leaderboard_of_each_task(tiny, prior, scope):
 
 
 def test_cells_equal_the_leaderboard_on_bundled_livebench():
-    from dashboard.bundled import BUNDLED
+    from dashboard.data.bundled import BUNDLED
 
     data = io.apply_choices(io.load([str(p) for p in BUNDLED["livebench-2025-01"].paths]), duplicates="keep-first")
     tm = task_matrix(data)
@@ -95,7 +95,7 @@ def test_cells_equal_the_leaderboard_on_bundled_livebench():
 
 def test_rubric_per_task_equals_the_leaderboard(tmp_path):
     # the bundled paper simulation split into two tasks; a built-in rubric with per-task thresholds
-    from dashboard.bundled import BUNDLED
+    from dashboard.data.bundled import BUNDLED
 
     attempts = io.load([str(p) for p in BUNDLED["paper-simulation"].paths]).attempts.copy()
     attempts = attempts[attempts["model"].isin(["mimic-01", "mimic-02", "mimic-03"]) & (attempts["trial"] < 8)]

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scorio_core.analysis import TaskOutcomes, leaderboard
-from scorio_core.outcomes import Outcomes
+from scorio_core.leaderboard.table import TaskOutcomes, leaderboard
+from scorio_core.leaderboard.outcomes import Outcomes
 from scorio_core.uncertainty import fit_dirichlet_prior, posterior_summary
 from scorio_core.uncertainty.batch import fit_dirichlet_prior_batch, posterior_summary_batch
 from scorio_core.uncertainty.priors import _neg_log_marginal

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dashboard.analysis_tables import band_frame, bump_frame, convergence_curves, convergence_summary
+from dashboard.tables.analysis import band_frame, bump_frame, convergence_curves, convergence_summary
 from dashboard.figures import (
     convergence_plot,
     credible_band_grid,
@@ -163,7 +163,7 @@ def test_rank_share_heatmap():
 
 
 def test_models_by_rank_puts_unscored_last():
-    from dashboard.analysis_tables import models_by_rank
+    from dashboard.tables.analysis import models_by_rank
 
     assert models_by_rank(["a", "b", "c"], [0.2, np.nan, 0.5]) == ["c", "a", "b"]
 
@@ -174,7 +174,7 @@ def test_convergence_curves_empty():
 
 
 def test_leader_summary_names_the_smallest_flip():
-    from dashboard.analysis_tables import drivers_display, leader_summary
+    from dashboard.tables.analysis import drivers_display, leader_summary
     from scorio_core.sensitivity import perturb_rubric
 
     rows = [("a", q, t, float(q < 2), float(t % 2)) for q in range(3) for t in range(4)]

@@ -14,7 +14,7 @@ pytest.importorskip("duckdb")
 
 from scorio_core import io  # noqa: E402
 from scorio_core.errors import InputError  # noqa: E402
-from scorio_core.io.engines import EngineUnsupported, NotReadyError, auto_engine, load_counts, quote_ident  # noqa: E402
+from scorio_core.engines import EngineUnsupported, NotReadyError, auto_engine, load_counts, quote_ident  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = ["model", "task", "question_id"]
@@ -132,9 +132,9 @@ def test_not_ready_data_is_refused_not_dropped(tmp_path):
 @pytest.mark.parametrize("later", ["dup", "clean"])
 def test_trials_outside_the_sampled_range_still_find_duplicates(tmp_path, monkeypatch, later):
     """The bitmaps' trial range comes from the first rows; trials outside it fall back to a GROUP BY (same verdict)."""
-    from scorio_core.io.engines import duckdb_engine
+    from scorio_core.engines import duckdb_count
 
-    monkeypatch.setattr(duckdb_engine, "_SAMPLE", 2)  # the range of the first two rows: trials 0..1
+    monkeypatch.setattr(duckdb_count, "_SAMPLE", 2)  # the range of the first two rows: trials 0..1
     rows = ["model,question,trial,correct", "m1,q1,0,1", "m1,q1,1,0", "m1,q2,0,1", "m1,q2,1,1",
             "m1,q1,700,1", "m1,q1,700,0" if later == "dup" else "m1,q1,701,0"]
     path = tmp_path / f"{later}.csv"

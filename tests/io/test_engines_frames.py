@@ -1,11 +1,11 @@
-"""Count arrays -> count table (scorio_core.io.engines.frames): row order and duplicate keys against numpy's sorts."""
+"""Count arrays -> count table (scorio_core.engines.frames): row order and duplicate keys against numpy's sorts."""
 
 import numpy as np
 import pandas as pd
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scorio_core.io.engines.frames import count_frame, dense_key, key_order, n_duplicate_keys, order_rows
+from scorio_core.engines.frames import count_frame, dense_key, key_order, n_duplicate_keys, order_rows
 
 
 def _codes(draw_sizes, n, seed):

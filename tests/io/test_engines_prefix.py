@@ -14,13 +14,13 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from scorio_core import io  # noqa: E402
-from scorio_core.analysis import outcomes_for  # noqa: E402
+from scorio_core.leaderboard.table import outcomes_for  # noqa: E402
 from scorio_core.cli import main  # noqa: E402
 from scorio_core.dynamics.prefix import trajectory_from_prefix_stats  # noqa: E402
 from scorio_core.dynamics.trajectory import rank_trajectory  # noqa: E402
 from scorio_core.errors import InputError  # noqa: E402
-from scorio_core.io.engines import NotReadyError  # noqa: E402
-from scorio_core.io.engines.prefix import prefix_stats  # noqa: E402
+from scorio_core.engines import NotReadyError  # noqa: E402
+from scorio_core.engines.prefix import prefix_stats  # noqa: E402
 
 
 def _rows(R: np.ndarray, task: str, models=None, trial_base: int = 0, shuffle_seed: int | None = 1) -> pd.DataFrame:

@@ -6,7 +6,7 @@ import pytest
 
 from scorio_core.cli import main
 from scorio_core.errors import InputError
-from scorio_core.io.engines import expand_inputs, is_remote
+from scorio_core.engines import expand_inputs, is_remote
 
 
 def test_uris_are_kept_whole_for_spark_and_never_show_credentials():
@@ -23,7 +23,7 @@ def test_uris_are_kept_whole_for_spark_and_never_show_credentials():
 
 
 def test_other_engines_refuse_uris_with_a_hint(capsys):
-    from scorio_core.io.engines import load_counts
+    from scorio_core.engines import load_counts
 
     with pytest.raises(InputError, match="--engine spark") as info:
         load_counts("s3a://bucket/details/*.parquet")

@@ -10,10 +10,10 @@ pytest.importorskip("duckdb")
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from scorio_core import io  # noqa: E402
-from scorio_core.analysis import categorization_for, leaderboard, outcomes_for  # noqa: E402
-from scorio_core.io.engines import EngineUnsupported  # noqa: E402
-from scorio_core.io.engines.rubric_counts import load_category_counts  # noqa: E402
-from scorio_core.io.engines.rubric_outcomes import sql_task_outcomes  # noqa: E402
+from scorio_core.leaderboard.table import categorization_for, leaderboard, outcomes_for  # noqa: E402
+from scorio_core.engines import EngineUnsupported  # noqa: E402
+from scorio_core.engines.rubric.counts import load_category_counts  # noqa: E402
+from scorio_core.engines.rubric.outcomes import sql_task_outcomes  # noqa: E402
 from scorio_core.rubric import Schema  # noqa: E402
 from scorio_core.rubric.schema import Category, Threshold, Variable  # noqa: E402
 
@@ -118,7 +118,7 @@ _EDGES = [0.0, -0.0, 1e-320, -1e-320, 709.78, -709.78, 745.2, -1075.0, 1024.0, 5
 
 def test_sql_family_translates_every_pandas_formula():
     # a formula added to the pandas engine without its SQL translation (or a test pair) would go untested
-    from scorio_core.io.engines.rubric_derived import _FAMILY_SQL, family_pair
+    from scorio_core.engines.rubric.derived import _FAMILY_SQL, family_pair
     from scorio_core.rubric.signals import _LOGPROB_FORMULAS
 
     pandas_pairs = {(target, source) for target, sources in _LOGPROB_FORMULAS.items() for source in sources}
@@ -138,8 +138,8 @@ def test_logprob_family_edge_values_bit_identical_to_pandas(pair):
 def test_property_logprob_family_values_bit_identical_to_pandas(pair, values):
     import duckdb
 
-    from scorio_core.io.engines.rubric_binding import sql_derivations
-    from scorio_core.io.engines.rubric_derived import derived_expr, numpy_functions, register_numpy_functions
+    from scorio_core.engines.rubric.binding import sql_derivations
+    from scorio_core.engines.rubric.derived import derived_expr, numpy_functions, register_numpy_functions
     from scorio_core.rubric.signals import derive_signals
 
     name, source = pair
@@ -160,7 +160,7 @@ def test_property_logprob_family_values_bit_identical_to_pandas(pair, values):
 
 
 def test_logprob_sum_is_one_multiplication_as_pandas(tmp_path):
-    from scorio_core.io.engines.rubric_binding import sql_derivations
+    from scorio_core.engines.rubric.binding import sql_derivations
 
     frame = _frame(4).assign(prompt_logprob_mean=np.random.default_rng(4).normal(-1, 1, 60) / 3, prompt_tokens=np.arange(60) * 7)
     frame.loc[::5, "prompt_logprob_mean"] = np.nan

@@ -11,11 +11,11 @@ pytest.importorskip("duckdb")
 from hypothesis import example, given, settings, strategies as st  # noqa: E402
 
 from scorio_core import io  # noqa: E402
-from scorio_core.analysis import categorization_for  # noqa: E402
-from scorio_core.io.engines.rubric_counts import load_category_counts  # noqa: E402
-from scorio_core.io.engines.rubric_outcomes import sql_task_outcomes  # noqa: E402
-from scorio_core.io.engines import rubric_percentiles  # noqa: E402
-from scorio_core.io.engines.rubric_percentiles import around_candidate, lerp, order_statistics  # noqa: E402
+from scorio_core.leaderboard.table import categorization_for  # noqa: E402
+from scorio_core.engines.rubric.counts import load_category_counts  # noqa: E402
+from scorio_core.engines.rubric.outcomes import sql_task_outcomes  # noqa: E402
+from scorio_core.engines.rubric import percentiles as rubric_percentiles  # noqa: E402
+from scorio_core.engines.rubric.percentiles import around_candidate, lerp, order_statistics  # noqa: E402
 from scorio_core.rubric import Schema, categorize  # noqa: E402
 from scorio_core.rubric.schema import Category, Threshold, Variable  # noqa: E402
 
@@ -161,7 +161,7 @@ def test_sql_percentile_equals_numpy_per_task(rows, q, candidate):
     # the fallback: ranks from (n - 1) * (q / 100) in DuckDB, values from the sorted list) on many n and q
     import duckdb
 
-    from scorio_core.io.engines.rubric_percentiles import percentile_thresholds
+    from scorio_core.engines.rubric.percentiles import percentile_thresholds
 
     con = duckdb.connect()
     default = rubric_percentiles._CANDIDATE

@@ -21,7 +21,7 @@ if not shutil.which("java"):
 
 from scorio_core import io  # noqa: E402
 from scorio_core.errors import InputError  # noqa: E402
-from scorio_core.io.engines import NotReadyError, load_counts  # noqa: E402
+from scorio_core.engines import NotReadyError, load_counts  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 KEY = ["model", "task", "question_id"]
@@ -107,7 +107,7 @@ def test_spark_counts_identical_to_duckdb_on_a_million_attempts(tmp_path, spark)
 
 def test_spark_reads_uris_it_lists_itself(tmp_path, spark):
     # object stores (s3a://, hdfs://, gs://) are read by URI, globbed and listed by Spark; file:// stands in for them here
-    from scorio_core.io.engines import EngineUnsupported
+    from scorio_core.engines import EngineUnsupported
 
     frame = _long(n_models=4, n_q=20, n_trials=3).drop(columns=["task"])  # no task column: each file's stem
     runs = tmp_path / "runs"

@@ -18,9 +18,9 @@ pytest.importorskip("pyspark")
 if not shutil.which("java"):
     pytest.skip("no Java runtime (make test installs default-jre-headless)", allow_module_level=True)
 
-from scorio_core.io.engines import EngineUnsupported  # noqa: E402
-from scorio_core.io.engines.rubric_counts import load_category_counts  # noqa: E402
-from scorio_core.io.engines.spark_rubric import load_category_counts_spark  # noqa: E402
+from scorio_core.engines import EngineUnsupported  # noqa: E402
+from scorio_core.engines.rubric.counts import load_category_counts  # noqa: E402
+from scorio_core.engines.rubric.spark import load_category_counts_spark  # noqa: E402
 from scorio_core.rubric import Schema  # noqa: E402
 from scorio_core.rubric.jsonio import schema_to_json  # noqa: E402
 from scorio_core.rubric.schema import Category, Threshold, Variable  # noqa: E402
@@ -133,8 +133,8 @@ def test_spark_derived_signals_equal_duckdb_and_pandas(tmp_path, spark):
     # repeated_pattern from finish_reason (stops spelled as dumps do; a second file without the column) and
     # completion_bpt from a mean log-prob (NaN, -inf; task u has no finite value, so pandas derives no column there)
     from scorio_core import io
-    from scorio_core.analysis import categorization_for
-    from scorio_core.io.engines.rubric_outcomes import sql_task_outcomes
+    from scorio_core.leaderboard.table import categorization_for
+    from scorio_core.engines.rubric.outcomes import sql_task_outcomes
     from scorio_core.rubric.builtins import BUILTIN_SCHEMAS
 
     frame = _frame(4).rename(columns={"fr": "finish_reason", "x": "completion_logprob_mean"})

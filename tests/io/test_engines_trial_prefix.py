@@ -14,12 +14,12 @@ import pytest
 pytest.importorskip("duckdb")
 
 from scorio_core import io  # noqa: E402
-from scorio_core.analysis import outcomes_for  # noqa: E402
+from scorio_core.leaderboard.table import outcomes_for  # noqa: E402
 from scorio_core.dynamics.prefix import align_prefix_stats, trajectory_from_prefix_stats  # noqa: E402
 from scorio_core.dynamics.trajectory import rank_trajectory  # noqa: E402
-from scorio_core.io.engines import load_counts  # noqa: E402
-from scorio_core.io.engines.prefix import prefix_stats  # noqa: E402
-from scorio_core.io.engines.uploads import count_uploads  # noqa: E402
+from scorio_core.engines import load_counts  # noqa: E402
+from scorio_core.engines.prefix import prefix_stats  # noqa: E402
+from scorio_core.engines.uploads import count_uploads  # noqa: E402
 from scorio_core.store import Workspace  # noqa: E402
 from tests.io.test_engines_prefix import METRICS, PRIORS, _assert_same, files  # noqa: E402,F401
 

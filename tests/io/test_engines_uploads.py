@@ -7,8 +7,8 @@ import gzip
 import pytest
 
 from scorio_core import io
-from scorio_core.io.engines import NotReadyError
-from scorio_core.io.engines.uploads import count_uploads, upload_engine
+from scorio_core.engines import NotReadyError
+from scorio_core.engines.uploads import count_uploads, upload_engine
 
 
 def _rows(models=("a", "b")):
@@ -53,7 +53,7 @@ def test_compressed_uploads_are_sized_by_their_table(monkeypatch):
 
     import pandas as pd
 
-    from scorio_core.io import engines
+    from scorio_core import engines
 
     frame = pd.DataFrame({"model": ["m", "n"] * 50, "question": [f"q{i // 2}" for i in range(100)], "trial": 0,
                           "correct": [i % 2 for i in range(100)]})

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorio_core import io
-from scorio_core.drilldown import question_attempts
+from scorio_core.leaderboard.drilldown import question_attempts
 from scorio_core.io._text import TEXT_LIMIT, clip, messages_text
 
 FORMATS = Path(__file__).resolve().parents[1] / "fixtures" / "formats"

@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from scorio_core.io import _quality
 from scorio_core.io._canonical import natural_categories
 from scorio_core.io._quality import compute_report
-from scorio_core.outcomes import from_counts
+from scorio_core.leaderboard.outcomes import from_counts
 
 
 def _table(L, T, Q, seed, *, drop=0, vary=False, all_right=False):
@@ -71,7 +71,7 @@ def test_grid_report_finds_saturated_questions_and_is_used(monkeypatch):
 @settings(max_examples=40, deadline=None)
 @given(L=st.integers(1, 5), Q=st.integers(1, 6), seed=st.integers(0, 10**6), drop=st.sampled_from([0, 1]))
 def test_from_counts_grid_equals_bincount_path(L, Q, seed, drop):
-    import scorio_core.outcomes as outcomes
+    import scorio_core.leaderboard.outcomes as outcomes
 
     table = _table(L, 1, Q, seed, drop=drop)
     got = from_counts(table, "t0")

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from scorio_core import io
-from scorio_core.analysis import leaderboard, outcomes_for
+from scorio_core.leaderboard.table import leaderboard, outcomes_for
 from scorio_core.report import tables
 from scorio_core.report.html import html_report
 from scorio_core.report.lead import Lead, lead_evidence, questions_behind, scope_phrase, top_lead

@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from scorio_core.analysis import LEADERBOARD_COLUMNS
+from scorio_core.leaderboard.table import LEADERBOARD_COLUMNS
 from scorio_core.errors import InputError
 from scorio_core.io import SourceInfo
 from scorio_core.report import tables

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from scorio_core import io
-from scorio_core.analysis import Categorization, leaderboard, outcomes_for
+from scorio_core.leaderboard.table import Categorization, leaderboard, outcomes_for
 from scorio_core.cli import main
 from scorio_core.errors import InputError
-from scorio_core.rerank import UNMATCHED_EXCLUDE, apply_unmatched, check_unmatched_policy, unmatched_by_model
+from scorio_core.rubric.rerank import UNMATCHED_EXCLUDE, apply_unmatched, check_unmatched_policy, unmatched_by_model
 
 ATTEMPTS = pd.DataFrame({
     "model": ["a"] * 4 + ["b"] * 4,

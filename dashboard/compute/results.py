@@ -1,0 +1,341 @@
+"""Cached calls into scorio_core for pages (keyed by the dataset's ``data_id`` and settings).
+
+Arguments starting with ``_`` are not hashed by ``st.cache_data``; string ids stand in for
+them: ``data_id`` (content digest + data-quality choices), ``rubric_id`` (schema, frozen
+thresholds and scope; "binary" for binary correctness) and ``prior_id`` ("none" without a
+prior R0). Results are shared and read-only: never mutate them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from scorio_core.leaderboard import costs
+from scorio_core.rubric import rerank
+from scorio_core.ranking import compare, rank
+from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, leaderboard, leaderboard_notices, outcomes_for, pairwise_for,
+                                  task_names)
+from scorio_core.report import lead
+from scorio_core.leaderboard.task_outcomes import cluster_column_candidates, question_clusters
+from scorio_core.ranking.separation import trials_needed
+from scorio_core.uncertainty import projection_alpha
+
+__all__ = [
+    "ALL_TASKS",
+    "tasks_of",
+    "task_outcomes",
+    "prior_counts",
+    "closest_pair",
+    "task_table",
+    "question_attempts_for",
+    "groups_of",
+    "models_of",
+    "unmatched_table",
+    "leaderboard_table",
+    "leaderboard_notes",
+    "unequal_question_sets",
+    "trial_range",
+    "rank_distribution",
+    "rank_draws",
+    "trials_needed_for",
+    "disagreements",
+    "question_summary",
+    "cost_options",
+    "model_costs",
+    "category_distribution",
+    "RANK_SEED",
+]
+
+#: Seed of the posterior rank distribution (recorded in the analysis manifest).
+RANK_SEED = 0
+_GAMMA_BUDGET = 12_000_000  # gamma variates per rank-distribution call (~0.6 s on 2 cores)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def tasks_of(data_id: str, _dataset) -> list[str]:
+    """Tasks of the dataset, in order of appearance."""
+    return task_names(_dataset)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def groups_of(data_id: str, _dataset):
+    """Family/organisation of each model (:func:`scorio_core.report.groups.model_groups`), or None."""
+    from scorio_core.report.groups import model_groups
+
+    return model_groups(_dataset.attempts if _dataset.attempts is not None else _dataset.counts)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def models_of(data_id: str, _dataset, task: str) -> list[str]:
+    """Models with data on ``task`` (every task for ``ALL_TASKS``), in order of appearance."""
+    table = _dataset.attempts if _dataset.attempts is not None else _dataset.counts
+    if task != ALL_TASKS and "task" in table.columns:
+        table = table[table["task"] == task]
+    return [str(m) for m in pd.unique(table["model"])]
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def task_outcomes(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None) -> TaskOutcomes:
+    """Outcome tensors of one task (shared, read-only: never mutate the result)."""
+    return outcomes_for(_dataset, task, _categorization)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def prior_counts(data_id: str, _dataset, task: str, rubric_id: str, _categorization, prior_id: str, _prior):
+    """``(prior counts (L, M, C+1), questions matched)`` of a prior R0, or ``(None, 0)``."""
+    if _prior is None or prior_id == "none":
+        return None, 0
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    return rerank.align_prior(outcomes, _prior)
+
+
+@st.cache_data(show_spinner="Computing leaderboard...", max_entries=128)
+def leaderboard_table(
+    data_id: str,
+    _dataset,
+    task: str,
+    *,
+    metric: str = "bayes",
+    k: int = 1,
+    tau: float = 0.5,
+    confidence: float = 0.95,
+    tie_rule: str = "pairwise",
+    rubric_id: str = "binary",
+    _categorization=None,
+    prior_id: str = "none",
+    _prior=None,
+    prior: str = "empirical-bayes",
+    scope: str = "questions-fixed",
+    question_set: str = "own",
+    cluster_column: str | None = None,
+) -> pd.DataFrame:
+    """The leaderboard of one task (or ``ALL_TASKS``) under the given settings (``cluster_column``: questions in
+    groups, cluster-robust intervals under the questions-sampled scope)."""
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    counts0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    clusters = question_clusters_for(data_id, _dataset, task, cluster_column) if scope != "questions-fixed" else None
+    return leaderboard(outcomes, metric=metric, k=k, tau=tau, confidence=confidence, tie_rule=tie_rule, prior_counts=counts0,
+                       prior=prior, scope=scope, question_set=question_set, clusters=clusters,
+                       cluster_column=cluster_column or "cluster")
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def question_clusters_for(data_id: str, _dataset, task: str, cluster_column: str | None) -> dict | None:
+    """Question id -> cluster label from a data column (:func:`scorio_core.leaderboard.task_outcomes.question_clusters`), or None."""
+    if not cluster_column:
+        return None
+    return question_clusters(_dataset, task, cluster_column)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def cluster_candidates(data_id: str, _dataset) -> tuple[str, ...]:
+    """Columns that could group questions (:func:`scorio_core.leaderboard.task_outcomes.cluster_column_candidates`)."""
+    return tuple(cluster_column_candidates(_dataset))
+
+
+def top_lead(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: str, confidence: float,
+             rubric_id: str, categorization, prior_id: str, prior_obj, prior: str, question_set: str,
+             cluster_column: str | None = None):
+    """The leaderboard's top pair under both scopes and the questions behind it
+    (:func:`scorio_core.report.lead.top_lead`), or None: for Bayes@N without prior counts R0 (the
+    paired difference of the Compare page), with at least two scored models."""
+    if metric != "bayes" or prior_counts(data_id, dataset, task, rubric_id, categorization, prior_id, prior_obj)[0] is not None:
+        return None
+    fixed = leaderboard_table(data_id, dataset, task, metric=metric, confidence=confidence, rubric_id=rubric_id,
+                              _categorization=categorization, prior_id=prior_id, _prior=prior_obj, prior=prior,
+                              scope="questions-fixed", question_set=question_set)
+    return lead.top_lead(task_outcomes(data_id, dataset, task, rubric_id, categorization), table, fixed,
+                         confidence=confidence, clusters=question_clusters_for(data_id, dataset, task, cluster_column))
+
+
+def pairwise_matrix(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: str, confidence: float,
+                    rubric_id: str, categorization, prior_id: str, prior_obj, prior: str, scope: str,
+                    question_set: str, cluster_column: str | None = None) -> tuple[np.ndarray, bool]:
+    """P(A > B) for the table's scored models (:func:`scorio_core.leaderboard.table.pairwise_for`): paired for Bayes@N
+    under the questions-sampled scope, from the questions-fixed leaderboard of the same settings (not with prior
+    counts R0, as the leaderboard's rank_ci)."""
+    outcomes = task_outcomes(data_id, dataset, task, rubric_id, categorization)
+    fixed = None  # with clusters: each model's own cluster-robust interval, unpaired (conservative)
+    if metric == "bayes" and scope != "questions-fixed" and not cluster_column and prior_counts(data_id, dataset, task, rubric_id, categorization,
+                                                                         prior_id, prior_obj)[0] is None:
+        fixed = leaderboard_table(data_id, dataset, task, metric=metric, confidence=confidence, rubric_id=rubric_id,
+                                  _categorization=categorization, prior_id=prior_id, _prior=prior_obj, prior=prior,
+                                  scope="questions-fixed", question_set=question_set)
+    return pairwise_for(outcomes, table, fixed, metric=metric, scope=scope, question_set=question_set)
+
+
+def rank_ci_paired(data_id: str, dataset, task: str, rubric_id: str, categorization, prior_id: str, prior_obj, *,
+                   metric: str, scope: str, tie_rule: str, n_scored: int, cluster_column: str | None = None) -> bool:
+    """Whether the leaderboard's rank_ci pairs the models over their common questions (as :func:`leaderboard`:
+    never with clustered questions)."""
+    from scorio_core.ranking.paired import ranks_are_paired
+
+    outcomes = task_outcomes(data_id, dataset, task, rubric_id, categorization)
+    return (not cluster_column and ranks_are_paired(metric, scope, tie_rule, n_scored, len(outcomes.rubric.questions))
+            and prior_counts(data_id, dataset, task, rubric_id, categorization, prior_id, prior_obj)[0] is None)
+
+
+def leaderboard_notes(data_id: str, _dataset, task: str, table: pd.DataFrame, *, confidence: float, tie_rule: str,
+                      question_set: str, rubric_id: str = "binary", _categorization=None) -> list[dict]:
+    """Structured notices of a leaderboard (unequal question sets, paper-rule chains)."""
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    return leaderboard_notices(outcomes, table, confidence=confidence, tie_rule=tie_rule, question_set=question_set)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def trial_range(data_id: str, _dataset, task: str) -> tuple[int, int]:
+    """Smallest and largest number of trials over answered (model, question) cells."""
+    n = task_outcomes(data_id, _dataset, task).rubric.n_trials
+    n = n[n > 0]
+    return int(n.min()), int(n.max())
+
+
+def rank_draws(n_models: int, n_questions: int, n_categories: int) -> int:
+    """Draws for the rank distribution within the time budget (between 200 and 4,000)."""
+    return int(np.clip(_GAMMA_BUDGET // max(1, n_models * n_questions * n_categories), 200, 4000))
+
+
+@st.cache_data(show_spinner="Sampling posterior ranks...", max_entries=32)
+def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None,
+                      prior_id: str = "none", _prior=None, seed: int = RANK_SEED) -> tuple[list[str], np.ndarray, int]:
+    """``(models, P (L, L), draws)``: posterior probability of each rank under Bayes@N.
+
+    Models that answered no question are left out.
+    """
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
+    prior, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    keep = outcomes.n_trials.sum(axis=1) > 0
+    counts = outcomes.counts[keep]
+    draws = rank_draws(*counts.shape)
+    P = rank.posterior_rank_distribution(counts, outcomes.weights, None if prior is None else prior[keep], draws=draws, seed=seed)
+    return [m for m, k in zip(outcomes.models, keep) if k], P, draws
+
+
+@st.cache_data(show_spinner="Projecting trials needed...", max_entries=64)
+def trials_needed_for(data_id: str, _dataset, task: str, model_a: str, model_b: str, confidence: float,
+                      rubric_id: str = "binary", _categorization=None, prior_id: str = "none", _prior=None,
+                      prior: str = "uniform"):
+    """:func:`scorio_core.ranking.separation.trials_needed` for two models under the active rubric and ``prior``.
+
+    Returns ``(TrialsNeeded, notes)``: notes name a model whose empirical-Bayes prior is not
+    identified (the projection then uses the uniform prior for it).
+    """
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
+    counts0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    ia, ib = outcomes.models.index(model_a), outcomes.models.index(model_b)
+    pa = None if counts0 is None else counts0[ia]
+    pb = None if counts0 is None else counts0[ib]
+    (alpha_a, note_a), (alpha_b, note_b) = (projection_alpha(outcomes.counts[i], prior) for i in (ia, ib))
+    needed = trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence,
+                           alpha_a=alpha_a, alpha_b=alpha_b, empirical_a=prior == "empirical-bayes" and not note_a,
+                           empirical_b=prior == "empirical-bayes" and not note_b)
+    return needed, tuple(f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def unmatched_table(data_id: str, _dataset, task: str, rubric_id: str, _scoped) -> pd.DataFrame:
+    """Attempts per model and how many matched no rubric category (:func:`scorio_core.rubric.rerank.unmatched_by_model`)."""
+    return rerank.unmatched_by_model(_dataset.attempts, _scoped.categorization.codes, _scoped.mask)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def question_attempts_for(data_id: str, _dataset, task: str, question: str, models: tuple[str, ...],
+                          rubric_id: str = "binary", _categorization=None) -> pd.DataFrame:
+    """Every attempt of ``models`` on one question (:func:`scorio_core.leaderboard.drilldown.question_attempts`)."""
+    from scorio_core.leaderboard.drilldown import question_attempts
+
+    return question_attempts(_dataset, task, question, models, _categorization)
+
+
+@st.cache_resource(show_spinner="Scoring every task...", max_entries=16)
+def task_table(data_id: str, _dataset, rubric_key: str, _schema, _frozen, unmatched: str, prior: str, scope: str,
+               confidence: float, threshold: float, cluster_column: str | None = None):
+    """``(TaskMatrix, combined)`` of :mod:`scorio_core.tasks` (cached per data, rubric and settings).
+
+    ``rubric_key`` identifies ``_schema`` with its frozen thresholds ("binary" for binary correctness).
+    """
+    from scorio_core.tasks import combined_score, per_task_categorization, task_matrix
+
+    categorization = None
+    if _schema is not None:  # the rubric task by task, as the Leaderboard scores each task
+        categorization = per_task_categorization(_dataset, _schema, thresholds=_frozen, unmatched=unmatched)
+    matrix = task_matrix(_dataset, categorization=categorization, prior=prior, scope=scope, confidence=confidence,
+                         threshold=threshold, cluster_column=cluster_column)
+    return matrix, combined_score(matrix)
+
+
+def closest_pair(board: pd.DataFrame, models) -> tuple[str, str] | None:
+    """The two of ``models`` whose Bayes@N means (``board`` of :func:`leaderboard_table`) are closest.
+
+    Adjacent pairs of the sorted means only (O(L log L)); None with fewer than two scored models.
+    """
+    rows = board[board["model"].isin(list(models)) & board["mu"].notna()].sort_values("mu")
+    if len(rows) < 2:
+        return None
+    gaps = np.diff(rows["mu"].to_numpy())
+    i = int(np.argmin(gaps))
+    return str(rows["model"].iloc[i + 1]), str(rows["model"].iloc[i])
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def disagreements(data_id: str, _dataset, task: str, model_a: str, model_b: str, rubric_id: str = "binary",
+                  _categorization=None) -> pd.DataFrame:
+    """Per-question outcomes of two models (:func:`scorio_core.ranking.compare.disagreement_table`)."""
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    return compare.disagreement_table(outcomes, model_a, model_b)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def question_summary(data_id: str, _dataset, task: str, models: tuple[str, ...], rubric_id: str = "binary",
+                     _categorization=None) -> pd.DataFrame:
+    """Per-question pass rates, flaky cells and disagreement of the selected models."""
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    return compare.question_summary(outcomes, models)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def cost_options(data_id: str, _dataset, task: str) -> list[costs.CostColumn]:
+    """Cost and token columns of the data (for the score-vs-cost view)."""
+    return costs.cost_columns(_dataset, task)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def model_costs(data_id: str, _dataset, task: str, column: str) -> costs.ModelCosts:
+    """Per-model values of one cost column."""
+    return costs.model_costs(_dataset, task, column)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def category_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None,
+                          _scope_mask=None) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """``(models, counts (L, C+1), unmatched (L,))``: attempts per model and rubric category.
+
+    ``_scope_mask`` (rows of the attempts in scope) is needed to count unmatched attempts
+    per model; without it (binary correctness, count data) unmatched counts are zero.
+    """
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
+    counts = outcomes.counts.sum(axis=1)
+    unmatched = np.zeros(len(outcomes.models), dtype=np.int64)
+    if _categorization is not None and _scope_mask is not None and _dataset.attempts is not None:
+        rows = _dataset.attempts.loc[_scope_mask, "model"].astype(str).to_numpy()
+        bad = np.asarray(_categorization.codes)[_scope_mask] < 0
+        found = pd.Series(rows[bad]).value_counts()
+        unmatched = np.array([int(found.get(m, 0)) for m in outcomes.models], dtype=np.int64)
+    return list(outcomes.models), counts, unmatched
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def unequal_question_sets(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None) -> str | None:
+    """The notice text when models of the task answered different questions (None otherwise)."""
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+    answered = outcomes.rubric.n_trials > 0
+    per_model = answered.sum(axis=1)
+    if per_model.min() == answered.shape[1]:
+        return None
+    short = [(m, int(k)) for m, k in zip(outcomes.models, per_model) if k < answered.shape[1]]
+    listed = ", ".join(f"{m} ({k})" for m, k in short[:6]) + (f" and {len(short) - 6} more" if len(short) > 6 else "")
+    return (f"Models answered different questions: {len(short)} of {len(per_model)} answered fewer than all "
+            f"{answered.shape[1]} ({listed}); {int(np.all(answered, axis=0).sum())} were answered by every model. "
+            "Scored on their own questions, a model that skipped hard questions ranks higher. Choose how to compare them.")

@@ -1,0 +1,10 @@
+"""Composite widgets a page renders: a panel reads state, calls compute, and draws widgets.
+
+- :mod:`.sidebar`: dataset, task, prior, scope, models (rendered on every page; the PageContext).
+- :mod:`.upload`, :mod:`.server_open`, :mod:`.workspace`: getting data in (Data page).
+- :mod:`.quality`: the data-quality report and the user's choices.
+- :mod:`.data`: the outcome grids and the attempt inspector; :mod:`.attempts`: drill-down widgets.
+- :mod:`.rubric`: the rubric editor (schema picker, tables, thresholds, JSON, prior R0).
+
+Calls Streamlit. Imports state, data, compute, tables, figures, share and the core; never a page.
+"""

@@ -1,0 +1,118 @@
+"""Rendering of the data-quality report and the user's data-quality choices (Data page)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.state import session as state
+from dashboard.text import md
+from scorio_core.io import DUPLICATE_POLICIES, Dataset
+
+__all__ = ["render_summary", "render_report", "render_choices", "render_sources"]
+
+
+def render_summary(dataset: Dataset) -> None:
+    """Headline numbers of a dataset as metrics."""
+    report = dataset.report
+    cols = st.columns(5)
+    cols[0].metric("Models", report.n_models, border=True)
+    cols[1].metric("Tasks", report.n_tasks, border=True)
+    cols[2].metric("Questions", report.n_questions, border=True)
+    cols[3].metric("Rows", f"{report.n_rows:,}", border=True)
+    cols[4].metric("Layout", "attempts" if dataset.attempts is not None else "counts", border=True,
+                   help="attempts: one row per trial (order known); counts: correct trials out of N per question.")
+
+
+def render_report(dataset: Dataset) -> None:
+    """Every finding of the quality report, blocking issues first. Text only, never HTML."""
+    report = dataset.report
+    for issue in report.blocking:
+        st.error(md(issue), icon=":material/block:")
+    findings = []
+    if report.question_gaps:
+        findings.append(f"{len(report.question_gaps)} model/task pairs miss questions other models answered")
+    if report.missing_cells:
+        findings.append(f"{report.missing_cells} (model, question) cells have no attempts")
+    if report.unequal_trials:
+        findings.append(f"{len(report.unequal_trials)} model/task pairs have unequal trials per question")
+    if report.n_all_correct or report.n_all_wrong:
+        findings.append(
+            f"{report.n_all_correct} questions every model always gets right and {report.n_all_wrong} always wrong "
+            "(they do not separate models)"
+        )
+    if report.n_non_binary:
+        findings.append(f"{report.n_non_binary} outcomes are not 0/1")
+    for text in findings:
+        st.warning(md(text), icon=":material/warning:")
+    for note in list(report.defaults) + list(report.notes):
+        st.info(md(note), icon=":material/info:")
+    for choice in report.choices:
+        st.success(f"Applied: {md(choice)}", icon=":material/check:")
+    if not (report.blocking or findings or report.defaults or report.notes):
+        st.success("No data-quality problems found.", icon=":material/check:")
+    if report.question_gaps:
+        with st.expander("Models with missing questions"):
+            st.dataframe(pd.DataFrame([g._asdict() if hasattr(g, "_asdict") else g for g in report.question_gaps]), hide_index=True)
+    if report.unequal_trials:
+        with st.expander("Unequal trials per question"):
+            st.dataframe(pd.DataFrame([t._asdict() if hasattr(t, "_asdict") else t for t in report.unequal_trials]), hide_index=True)
+
+
+def render_choices(key: str, raw: Dataset) -> None:
+    """Widgets for the explicit data-quality choices; applying them reruns the app."""
+    report = raw.report
+    current = state.choices_for(key)
+    with st.form(f"choices_{key}", border=True):
+        st.markdown("**Your choices** (recorded in exports; nothing is dropped or filled without one)")
+        intersect = st.checkbox(
+            "Keep only questions every model answered (per task)",
+            value=bool(current.get("intersect_questions", False)),
+            disabled=not report.question_gaps and not current.get("intersect_questions"),
+        )
+        dup_options = ["(no choice)"] + list(DUPLICATE_POLICIES)
+        dup_default = current.get("duplicates") or "(no choice)"
+        duplicates = st.selectbox(
+            "Duplicate (model, question, trial) rows",
+            dup_options,
+            index=dup_options.index(dup_default) if dup_default in dup_options else 0,
+            disabled=not report.n_duplicate_keys and not current.get("duplicates"),
+        )
+        has_score = raw.attempts is not None and "score" in raw.attempts.columns
+        threshold = st.number_input(
+            "Binarize the soft score: correct when score > threshold (AISBench uses 0.5)",
+            min_value=0.0,
+            max_value=1.0,
+            value=float(current.get("binarize_threshold", 0.5)),
+            step=0.05,
+            disabled=not has_score,
+        )
+        binarize = st.checkbox("Apply the threshold", value="binarize_threshold" in current, disabled=not has_score)
+        missing = st.selectbox(
+            "Attempts without an outcome",
+            ["(no choice)", "drop", "incorrect"],
+            index=["(no choice)", "drop", "incorrect"].index(current.get("missing_outcomes") or "(no choice)"),
+            disabled=not report.n_missing_outcomes and not current.get("missing_outcomes"),
+        )
+        if st.form_submit_button("Apply choices", type="primary"):
+            state.set_choices(
+                key,
+                {
+                    "intersect_questions": intersect,
+                    "duplicates": None if duplicates == "(no choice)" else duplicates,
+                    "binarize_threshold": threshold if binarize else None,
+                    "missing_outcomes": None if missing == "(no choice)" else missing,
+                },
+            )
+            st.rerun()
+
+
+def render_sources(dataset: Dataset) -> None:
+    """Where the data came from (file, format, SHA-256, rows, column mapping) and a preview."""
+    sources = pd.DataFrame([s.to_dict() for s in dataset.sources])
+    if "mapping" in sources:
+        sources["mapping"] = sources["mapping"].map(lambda m: ", ".join(f"{k} <- {v}" for k, v in m.items()))
+    st.dataframe(sources, hide_index=True, width="stretch",
+                 column_config={"sha256": st.column_config.TextColumn("SHA-256", help="Recorded in the analysis manifest.")})
+    st.caption("Preview: the first 200 rows of the canonical table.")
+    st.dataframe(dataset.table.head(200), hide_index=True, width="stretch", height=320)

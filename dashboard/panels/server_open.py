@@ -1,0 +1,77 @@
+"""Data-page panel: open dumps from a server-side folder (``SCORIO_DATA_ROOTS``) through the counts engine.
+
+The path is typed relative to a configured root and resolved by
+:func:`scorio_core.io.roots.resolve_in_root` (no absolute paths, no ``..``, nothing outside the
+root); it never comes from a URL parameter. Large tables are counted by DuckDB out of core
+(:func:`scorio_core.io.roots.load_matches`) and the count table is what the workspace stores.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard.state import session as state
+from dashboard.text import md
+from dashboard.data.workspace import save_upload
+from scorio_core.errors import InputError
+from scorio_core.io import roots
+
+__all__ = ["render_server_open"]
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return f"{n:,.1f} GB"
+
+
+def render_server_open() -> None:
+    """Root picker, path/glob box and Open button; on success the data becomes the active dataset."""
+    available = roots.data_roots()
+    if not available:
+        st.caption(f"Off on this server. To let users open dumps from a shared volume, start the app with "
+                   f"`{roots.ENV}=/data/evals` (several folders separated by ':'); paths are then typed relative to "
+                   "those folders and nothing outside them can be opened.")
+        return
+    labels = [r.label for r in available]
+    left, right = st.columns([1, 2])
+    picked = left.selectbox("Folder", range(len(available)), format_func=lambda i: labels[i], key="server_root",
+                            help=f"The folders this server allows ({roots.ENV}).")
+    pattern = right.text_input("Path or glob inside it", key="server_pattern", placeholder="runs/**/*.parquet",
+                               help="A file, a folder (every file below it) or a glob with * and **. Large tables "
+                                    "(50 MB or more, or Parquet of 10^6 rows) are counted with DuckDB out of core; other formats are read "
+                                    "as uploads are.")
+    if not st.button("Open", key="server_open", disabled=not (pattern or "").strip()):
+        return
+    root = available[int(picked or 0)]
+    with st.status("Opening...", expanded=True) as status:
+        try:
+            st.write("Matching files...")
+            matches = roots.resolve_in_root(root, pattern)
+            st.write(f"{len(matches.files):,} files, {_size(matches.total_bytes)}. Reading (DuckDB for large tables)...")
+            bar = st.progress(0.0)
+            dataset, engine, files = roots.load_matches(
+                matches, progress=lambda fraction, message: bar.progress(fraction, text=md(message)))
+        except (InputError, ValueError, OSError) as exc:
+            status.update(label="Could not open these files", state="error")
+            st.error(md(str(exc)), icon=":material/error:")
+            st.caption("Nothing changed: the previously loaded data is still active.")
+            return
+        except MemoryError:
+            status.update(label="Could not open these files", state="error")
+            st.error("The files are larger than this server can hold in memory; narrow the pattern.", icon=":material/error:")
+            return
+        name = f"{root.label.rstrip('/').rsplit('/', 1)[-1]}/{matches.pattern}"[:200]
+        if engine != "duckdb":
+            st.write("Read with the attempt-level loader.")
+        elif dataset.trial_prefix:
+            st.write("Counted with DuckDB: the workspace keeps the count table and the trial order as prefix counts "
+                     "(observed rank trajectories stay exact).")
+        else:
+            st.write("Counted with DuckDB: the workspace keeps the count table (no trial column: no trial order).")
+        upload = state.Upload(name=name, files=tuple(files))
+        status.update(label=f"Opened {len(matches.files):,} files", state="complete")
+    state.add_upload(upload, save_upload(upload.name, upload.files, dataset))
+    st.rerun()

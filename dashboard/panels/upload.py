@@ -1,0 +1,172 @@
+"""Upload panel: files -> (optional column mapping) -> a named dataset kept in the session.
+
+A bad file shows one clear error (file, row, field, what to do); the previously loaded data
+and every earlier upload stay as they were.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from io import BytesIO
+from pathlib import PurePath
+
+import streamlit as st
+
+from dashboard.state import session as state
+from dashboard.text import md
+from dashboard.data.workspace import pop_notice, save_upload
+from scorio_core import io
+from scorio_core.errors import InputError
+from scorio_core.engines import AUTO_THRESHOLD_BYTES, EngineUnsupported, NotReadyError
+from scorio_core.engines.uploads import count_uploads, upload_engine
+
+__all__ = ["render_uploader", "UPLOAD_TYPES"]
+
+UPLOAD_TYPES = ["csv", "tsv", "jsonl", "json", "parquet", "npz", "eval", "gz"]
+_AUTO = "auto-detect"
+#: Uploads of table files this large together are offered to DuckDB as counts (``--engine auto``'s threshold).
+COUNTS_THRESHOLD_BYTES = AUTO_THRESHOLD_BYTES
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _engine_for(digest: str, fmt: str | None, _files) -> str:
+    """:func:`~scorio_core.engines.uploads.upload_engine` once per upload (JSONL is sniffed on disk)."""
+    return upload_engine(_files, fmt, threshold=COUNTS_THRESHOLD_BYTES)
+
+
+def _counted(upload: state.Upload):
+    """The upload counted by DuckDB, or None when it needs the pandas loader (its report names the choice)."""
+    try:
+        return count_uploads(list(upload.files), format=upload.format, mapping=dict(upload.mapping) or None)
+    except (EngineUnsupported, NotReadyError):
+        return None
+
+
+def _parquet(dataset) -> bytes:
+    buffer = BytesIO()
+    dataset.counts.to_parquet(buffer, index=False)
+    return buffer.getvalue()
+
+
+def _prefix_blob(dataset) -> tuple[bytes, str]:
+    """The trial order of a counted upload as (Parquet bytes, JSON meta), or empty when it keeps none."""
+    import json
+
+    from scorio_core.store._codec import prefix_to_parquet
+
+    packed = prefix_to_parquet(dataset)
+    return (packed[0], json.dumps(packed[1])) if packed else (b"", "")
+
+
+def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> dict[str, str] | None:
+    """Show the detected column mapping of the first file; let the user fix ambiguous fields."""
+    try:
+        guess = io.guess_mapping(files[0], fmt)
+        columns = list(io.source_columns(files[0], fmt))
+    except (InputError, ValueError, TypeError, OSError, MemoryError, RecursionError):
+        return {}  # fixed-field formats (Inspect, HELM, lm-eval...) need no mapping; real problems show on Load
+    needs_choice = dict(guess.ambiguous)
+    for field_name in guess.missing:
+        needs_choice[field_name] = tuple(columns)
+    chosen: dict[str, str] = {}
+    with st.expander(
+        f"Column mapping ({guess.layout} layout)" + (" - choose the ambiguous fields" if needs_choice else ""),
+        expanded=bool(needs_choice),
+    ):
+        st.caption("Detected: " + md(", ".join(f"{k} <- {v}" for k, v in guess.mapping.items())))
+        for field_name, candidates in needs_choice.items():
+            options = ["(choose a column)"] + list(candidates)
+            pick = st.selectbox(f"Column for '{field_name}'", options, key=f"map_{field_name}")
+            if pick != options[0]:
+                chosen[field_name] = pick
+        with st.popover("Override another field"):
+            target = st.selectbox("Canonical field", ["(none)", "model", "task", "question_id", "trial", "is_correct", "score", "n_trials", "n_correct"], key="map_override_field")
+            source = st.selectbox("Source column", ["(none)"] + columns, key="map_override_column")
+            if target != "(none)" and source != "(none)":
+                chosen[target] = source
+    missing = [f for f in needs_choice if f not in chosen]
+    if missing:
+        st.warning("Choose a column for: " + md(", ".join(missing)), icon=":material/help:")
+        return None
+    return chosen
+
+
+def render_uploader() -> None:
+    """The upload form; on success the upload becomes the active dataset."""
+    notice = pop_notice()
+    if notice:
+        st.warning(md(notice), icon=":material/cloud_off:")
+    with st.container(border=True):
+        uploaded = st.file_uploader(
+            "Eval dumps",
+            type=UPLOAD_TYPES,
+            accept_multiple_files=True,
+            key="data_uploader",
+            help=(
+                "Long tables (one row per attempt), wide tables, count tables (n_trials, n_correct), NPZ tensors, "
+                "scorio JSONL, lm-evaluation-harness samples/results, Inspect AI logs, HELM outputs."
+            ),
+        )
+        if not uploaded:
+            return
+        files = tuple((f.name, f.getvalue()) for f in uploaded)
+        left, right = st.columns(2)
+        default_name = PurePath(files[0][0]).stem if len(files) == 1 else f"{PurePath(files[0][0]).stem} +{len(files) - 1}"
+        hasher = hashlib.sha256()  # incremental: no joined copy of the uploaded bytes
+        for file_name, data in files:
+            hasher.update(file_name.encode())
+            hasher.update(data)
+        digest = hasher.hexdigest()[:12]
+        name = left.text_input("Dataset name", value=default_name, key=f"upload_name_{digest}")
+        fmt_choice = right.selectbox("Format", [_AUTO] + list(io.SUPPORTED_FORMATS), key="upload_format")
+        fmt = None if fmt_choice == _AUTO else fmt_choice
+        mapping = _mapping_widgets(files, fmt)
+        if state.UPLOAD_PREFIX + (name.strip() or default_name) in state.uploads():
+            st.caption("A dataset with this name is already loaded: loading replaces it (rename to keep both).")
+        as_counts = False
+        if _engine_for(digest, fmt, files) == "duckdb":
+            as_counts = st.radio(
+                "Read as", [True, False], key=f"upload_counts_{digest}", horizontal=True,
+                format_func=lambda v: "counts with DuckDB (large tables)" if v else "attempts (every view)",
+                help="Counts: DuckDB turns the attempt rows into correct trials out of N per question out of core "
+                     "(faster, far less memory) and keeps the trial order as prefix counts; leaderboards, comparisons, "
+                     "convergence and observed trajectories work, but rubrics and the drill-down need the attempt "
+                     "rows. Attempts: the full table in memory.")
+        if st.button("Load", type="primary", disabled=mapping is None, key="upload_load"):
+            upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt, mapping=tuple(sorted((mapping or {}).items())))
+            bar = st.progress(0.0, text="Reading the files... (change any setting to cancel)")
+            try:
+                dataset = None
+                if as_counts:
+                    bar.progress(0.1, text="Counting with DuckDB (counts and the trial order)... (change any setting to cancel)")
+                    dataset = _counted(upload)
+                    if dataset is not None:
+                        # kept in the session only (no workspace): the count table, so a reload reads counts again,
+                        # and its trial order as prefix counts, so observed trajectories stay exact
+                        session_files = ((f"{PurePath(files[0][0]).stem.split('.')[0]}.counts.parquet", _parquet(dataset)),)
+                        session_prefix = _prefix_blob(dataset)
+                if dataset is None:
+                    dataset = io.load(list(upload.files), format=upload.format, mapping=dict(upload.mapping) or None,
+                                      progress=lambda fraction, message: bar.progress(fraction, text=md(message)))
+            except (InputError, ValueError, TypeError, OSError) as exc:
+                bar.empty()
+                st.error(md(str(exc)), icon=":material/error:")
+                st.caption("Nothing changed: the previously loaded data is still active.")
+                return
+            except MemoryError:
+                bar.empty()
+                st.error("The upload is larger than this server can hold in memory (see README, Limits).", icon=":material/error:")
+                st.caption("Nothing changed: the previously loaded data is still active.")
+                return
+            except RecursionError:
+                bar.empty()
+                st.error("The upload is nested too deeply to parse (e.g. JSON brackets); check the file.", icon=":material/error:")
+                st.caption("Nothing changed: the previously loaded data is still active.")
+                return
+            bar.progress(1.0, text="Saving to the workspace...")
+            saved = save_upload(upload.name, upload.files, dataset)
+            if saved is None and as_counts and dataset.attempts is None:
+                upload = state.Upload(name=upload.name, files=session_files, prefix=session_prefix[0],
+                                      prefix_meta=session_prefix[1])
+            state.add_upload(upload, saved)
+            st.rerun()

@@ -1,0 +1,82 @@
+"""Data page: the workspace's saved datasets (open, rename, delete)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.state import session as state
+from dashboard.text import md
+from dashboard.data.workspace import WS_PREFIX, forget, listed_records, workspace, workspace_error, ws_id
+from scorio_core.errors import InputError
+from scorio_core.limits import human_bytes
+from scorio_core.store import NotFoundError
+
+__all__ = ["saved_datasets_frame", "render_workspace_datasets"]
+
+
+def saved_datasets_frame(records) -> pd.DataFrame:
+    """One row per saved dataset: what the Data page lists (pure; ``records`` are DatasetRecord)."""
+    return pd.DataFrame(
+        [
+            {
+                "name": r.name,
+                "sources": ", ".join(s.name for s in r.sources),
+                "models": r.n_models,
+                "questions": r.n_questions,
+                "trials": r.n_trials,
+                "size": human_bytes(r.size_bytes),
+                "created": str(r.created)[:16].replace("T", " ") + " UTC",
+                "id": r.id,
+            }
+            for r in records
+        ],
+        columns=["name", "sources", "models", "questions", "trials", "size", "created", "id"],
+    )
+
+
+def render_workspace_datasets() -> None:
+    """The saved-datasets list with open, rename and delete (never raises on a stale id)."""
+    ws = workspace()
+    if ws is None:
+        st.warning(f"The workspace cannot be opened ({md(workspace_error() or 'unknown error')}): uploads last for "
+                   "this session only. Set SCORIO_WORKSPACE to a writable directory (README, Workspace).",
+                   icon=":material/cloud_off:")
+        return
+    records = listed_records(ws)
+    if not records:
+        st.caption("No saved datasets yet: every upload you load is saved here and survives reloads and restarts.")
+        return
+    frame = saved_datasets_frame(records)
+    st.dataframe(frame.drop(columns="id"), hide_index=True, width="stretch")
+    st.caption(
+        f"{len(records)} saved dataset(s) in the workspace"
+        + (" (shared: every session of this server sees them)." if ws.listing == "shared"
+           else " (private listing: yours, and those published from the command line).")
+    )
+    labels = {r.id: f"{r.name} · {frame.loc[i, 'created']}" for i, r in enumerate(records)}
+    left, mid, right = st.columns([2, 2, 1.2])
+    picked = left.selectbox("Saved dataset", list(labels), format_func=labels.get, key="ws_pick")
+    if left.button("Open", key="ws_open", icon=":material/open_in_new:"):
+        state.select(WS_PREFIX + picked)
+        st.rerun()
+    new_name = mid.text_input("Rename to", key="ws_new_name", max_chars=200, placeholder="new name")
+    if mid.button("Rename", key="ws_rename", disabled=not new_name.strip()):
+        try:
+            ws.rename_dataset(picked, new_name.strip())
+        except (InputError, NotFoundError, ValueError) as exc:
+            st.error(md(str(exc)), icon=":material/error:")
+        else:
+            st.rerun()
+    confirm = right.checkbox("Confirm delete", key="ws_confirm_delete")
+    if right.button("Delete", key="ws_delete", disabled=not confirm, icon=":material/delete:"):
+        try:
+            ws.delete_dataset(picked)
+        except (InputError, NotFoundError, ValueError) as exc:
+            st.error(md(str(exc)), icon=":material/error:")
+        else:
+            forget(picked)
+            if ws_id(st.session_state.get(state.KEY_DATASET, "")) == picked:
+                state.select(state.DEFAULT_DATASET)
+            st.session_state.pop("ws_confirm_delete", None)  # untick on the next run
+            st.rerun()

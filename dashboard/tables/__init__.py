@@ -1,0 +1,9 @@
+"""Display tables: core results -> DataFrames with column labels, formats and help texts.
+
+- :mod:`.display`: leaderboard, tasks and comparison tables.
+- :mod:`.analysis`: tables of the Trajectories, Convergence and Sensitivity pages.
+- :mod:`.rubric_rows`: rubric schemas as editable tables and back (no Streamlit).
+
+No metric math (that is the core's). May use ``st.column_config``; imports the core and
+:mod:`dashboard.text` only.
+"""

@@ -1,0 +1,192 @@
+"""DuckDB counting passes: validate attempt (or count) rows and tally them per (model, task, question) in SQL.
+
+Shared by the DuckDB counts engine (:mod:`scorio_core.engines.duckdb_engine`), prefix counts
+(:mod:`scorio_core.engines.prefix`) and the rubric counts (:mod:`scorio_core.engines.rubric.counts`).
+Safety as in :mod:`scorio_core.engines.duckdb_engine`: every constant is a prepared-statement
+parameter; column names come from the files' own schemas.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.engines._sql import NotReadyError
+from scorio_core.engines.duckdb_inputs import Group
+from scorio_core.errors import InputError
+from scorio_core.io._quality import blocking_messages
+from scorio_core.engines.frames import ID_KEYS, order_rows
+
+__all__ = ["count_attempts", "count_counts"]
+
+_MAX_SPAN = 1024  # trial range up to which duplicate keys are found with a per-cell bitmap (one pass)
+_SAMPLE = 100_000  # rows whose trial range sets the bitmaps' range
+
+
+def _check_ids(con, canon: str, params: list, cells: dict) -> None:
+    for key in ("model", "task", "question_id"):
+        values = cells[key]
+        missing = np.ma.getmaskarray(values) if isinstance(values, np.ma.MaskedArray) else pd.isna(np.asarray(values, dtype=object))
+        text = pd.Series(np.asarray(values, dtype=object), dtype=object).where(~missing, "")
+        empty = missing | (text.astype(str).str.strip() == "").to_numpy()
+        if empty.any():
+            row = con.execute(f"SELECT file FROM ({canon}) WHERE {key} IS NULL OR trim({key}) = '' LIMIT 1", params).fetchone()
+            raise InputError(f"field '{key}' is empty; every row needs a value.",
+                             source=os.path.basename(row[0]) if row else None, field=key)
+
+
+def _example(con, canon: str, params: list, where: str, what: str = "raw_o"):
+    row = con.execute(f"SELECT file, {what} FROM ({canon}) WHERE {where} LIMIT 1", params).fetchone()
+    return (os.path.basename(row[0]), row[1]) if row else (None, None)
+
+
+def count_attempts(con, canon: str, params: list, groups: list[Group], with_trial: bool):
+    """Validate and tally attempt rows per (model, task, question) in one SQL pass.
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+    canon, params : str, list
+        The canonical ``SELECT`` and its parameters (:func:`~scorio_core.engines.duckdb_inputs.prepare_inputs`).
+    groups : list of Group
+        The input groups (named in errors).
+    with_trial : bool
+        Whether the rows have a trial column (duplicate (cell, trial) keys are then looked for).
+
+    Returns
+    -------
+    cells : dict of ndarray
+        ``model, task, question_id, n_trials, n_correct`` (and internal tallies), one entry per cell.
+    per_file : dict
+        Input rows per file path.
+    n_attempts : int
+
+    Raises
+    ------
+    InputError
+        An empty identifier, a trial that is not a whole number, an outcome outside 0/1/booleans.
+    NotReadyError
+        Soft or missing outcomes, duplicate (model, task, question, trial) keys (the pandas report's messages).
+    """
+    span_sql = ""
+    span_params: list = []
+    lo = hi = 0
+    if with_trial:
+        # the trial range of the first rows (one parse of a CSV instead of two); trials outside it are counted and,
+        # if there are any, duplicates are looked for with a GROUP BY on (cell, trial) instead of the bitmaps
+        lo, hi = con.execute(f"SELECT min(trial), max(trial) FROM (SELECT trial FROM ({canon}) LIMIT {_SAMPLE})",
+                             params).fetchone()
+        lo, hi = (int(lo), int(hi)) if lo is not None else (0, 0)
+        if hi - lo < _MAX_SPAN:
+            # trials outside the range are clamped into it (a FILTER costs ~2x here): they are counted in out_t and,
+            # if there are any, the bitmaps are not used
+            span_sql = (", bitstring_agg(least(greatest(trial, ?), ?), ?, ?) AS bits, "
+                        "count_if(trial < ? OR trial > ?) AS out_t")
+            span_params = [lo, hi] * 3
+    # one pass: per (file, cell) tallies; the per-file rows and the per-cell counts both come from it
+    # (one input file: no file key, which saves hashing the file name of every row)
+    paths = [p for g in groups for p in g.paths]
+    single = len(paths) == 1
+    con.execute(
+        f"CREATE TEMP TABLE __by_file AS SELECT {'' if single else 'file, '}model, task, question_id, count(*) AS n, "
+        f"count_if(o = 1) AS c, count_if(o = 0) AS z, count_if(bad_t) AS bad_t, count_if(bad_o) AS bad_o{span_sql} "
+        f"FROM ({canon}) GROUP BY ALL",  # count_if: 1.7x faster than count(*) FILTER; NULL, not 0, where every o is NULL
+        span_params + params,
+    )
+    total = "coalesce(sum({0}), 0)::BIGINT AS {0}".format
+    distinct = f", bit_count(bit_or(bits)) AS d, {total('out_t')}" if span_sql else ""
+    cells = con.execute(
+        f"SELECT model, task, question_id, sum(n)::BIGINT AS n_trials, coalesce(sum(c), 0)::BIGINT AS n_correct, "
+        f"{total('z')}, {total('bad_t')}, {total('bad_o')}{distinct} FROM __by_file GROUP BY ALL"
+    ).fetchnumpy()
+    if single:
+        per_file = {paths[0]: int(np.asarray(cells["n_trials"]).sum())}
+    else:
+        per_file = dict(con.execute("SELECT file, sum(n)::BIGINT FROM __by_file GROUP BY file").fetchall())
+    _check_ids(con, canon, params, cells)
+    n = cells["n_trials"]
+    if cells["bad_t"].sum():
+        name, raw = _example(con, canon, params, "bad_t", "CAST(trial AS VARCHAR)")
+        got = "an empty value or text" if raw is None else repr(raw)
+        raise InputError(f"field 'trial' must be a whole number (trial index or seed); got {got}.", source=name, field="trial")
+    if cells["bad_o"].sum():
+        name, raw = _example(con, canon, params, "bad_o")
+        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.", source=name, field="is_correct")
+    soft = missing = dup_rows = conflicting = 0
+    if (cells["n_correct"] + cells["z"] != n).any():
+        bad, soft, missing = con.execute(
+            f"SELECT count(*) FILTER (WHERE o < 0 OR o > 1), count(*) FILTER (WHERE o > 0 AND o < 1), "
+            f"count(*) FILTER (WHERE o IS NULL) FROM ({canon})", params).fetchone()
+        if bad:
+            name, raw = _example(con, canon, params, "o < 0 OR o > 1")
+            raise InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}.",
+                             source=name, field="is_correct")
+    if with_trial:
+        bitmaps = span_sql and not cells["out_t"].any()  # every trial in the sampled range: the bitmaps decide
+        has_dups = bool((cells["d"] != n).any()) if bitmaps else bool(con.execute(
+            f"SELECT count(*) FROM (SELECT 1 FROM ({canon}) GROUP BY model, task, question_id, trial HAVING count(*) > 1)",
+            params).fetchone()[0])
+        if has_dups:
+            dup_rows, _, conflicting = con.execute(
+                f"SELECT sum(k - 1)::BIGINT, count(*), count(*) FILTER (WHERE nd > 1) FROM (SELECT count(*) AS k, "
+                f"count(DISTINCT coalesce(o, -1)) AS nd FROM ({canon}) GROUP BY model, task, question_id, trial "
+                "HAVING count(*) > 1)", params).fetchone()
+    blocking = blocking_messages(soft, missing, dup_rows, conflicting)
+    if blocking:
+        names = ", ".join(g.label for g in groups)
+        raise NotReadyError(f"{blocking[0]} The DuckDB engine counts only ready data; use --engine pandas with the "
+                            "choice.", source=names, blocking=tuple(blocking))
+    return cells, per_file, int(n.sum())
+
+
+def count_counts(con, canon: str, params: list, groups: list[Group]):
+    """Count-table rows -> cells. A count table has one row per cell (10^7 rows for 10^8 attempts), so the
+    identifiers are dictionary-encoded in SQL: only the distinct values and integer codes reach Python."""
+    dicts = _id_dicts(con, canon, params)
+    joins = " ".join(f"JOIN __dict_{k} AS d_{k} ON src.{k} = d_{k}.v" for k in ID_KEYS)
+    # no GROUP BY: one row per cell is the only ready input, so duplicates are found on the codes in numpy
+    cells = con.execute(
+        f"SELECT {', '.join(f'd_{k}.i AS {k}' for k in ID_KEYS)}, src.n_trials, src.n_correct, "
+        f"coalesce(src.bad_n OR src.n_trials < 1, FALSE) AS bad_n, "
+        f"coalesce(src.bad_c OR src.n_correct < 0 OR src.n_correct > src.n_trials, FALSE) AS bad_c "
+        f"FROM ({canon}) AS src {joins}", params).fetchnumpy()
+    per_file = dict(con.execute(f"SELECT file, count(*)::BIGINT FROM ({canon}) GROUP BY file", params).fetchall())
+    for fld, cond in (("n_trials", "bad_n OR n_trials < 1"), ("n_correct", "bad_c OR n_correct < 0 OR n_correct > n_trials")):
+        if cells["bad_n" if fld == "n_trials" else "bad_c"].any():
+            row = con.execute(f"SELECT file, n_trials, n_correct FROM ({canon}) WHERE {cond} LIMIT 1", params).fetchone()
+            raise InputError(f"field '{fld}' must be a whole number with 1 <= n_trials and 0 <= n_correct <= n_trials; "
+                             f"got n_trials={row[1]}, n_correct={row[2]}.", source=os.path.basename(row[0]), field=fld)
+    # one combined key gives both the duplicates and the row order count_frame needs (codes already in natural order)
+    order, n_dup = order_rows([cells[k] for k in ID_KEYS], [len(dicts[k]) for k in ID_KEYS])
+    if n_dup:
+        raise NotReadyError(
+            f"{n_dup} duplicate rows share a (model, task, question) key; choose apply_choices(duplicates="
+            "'keep-first', 'keep-last', 'drop' or 'sum') or --duplicates. The DuckDB engine counts only ready data; use "
+            "--engine pandas with the choice.", source=", ".join(g.label for g in groups))
+    return {**cells, "__order": order, **{f"{k}__values": v for k, v in dicts.items()}}, per_file
+
+
+
+def _id_dicts(con, canon: str, params: list) -> dict[str, list]:
+    """Distinct values of each identifier as temp tables ``__dict_<key> (v, i)``, ``i`` = 0-based code in natural
+    order (as :func:`~scorio_core.engines.frames.count_frame` orders categories, so the codes the JOIN returns
+    need no remapping); checks them (no missing or empty identifier) and returns the values in code order."""
+    import pyarrow as pa
+
+    from scorio_core.engines.frames import natural_order
+
+    found = {key: [r[0] for r in con.execute(f"SELECT DISTINCT {key} FROM ({canon})", params).fetchall()] for key in ID_KEYS}
+    _check_ids(con, canon, params, {k: np.asarray(v, dtype=object) for k, v in found.items()})
+    out = {}
+    for key in ID_KEYS:
+        values = natural_order([str(v) for v in found[key]])
+        staged = pa.table({"v": pa.array(values, pa.string()), "i": pa.array(np.arange(len(values), dtype=np.int32))})
+        con.register("__dict_staged", staged)  # a registered Arrow table: values never enter SQL text
+        try:
+            con.execute(f"CREATE TEMP TABLE __dict_{key} AS SELECT v, i FROM __dict_staged")
+        finally:
+            con.unregister("__dict_staged")
+        out[key] = values
+    return out

@@ -1,0 +1,79 @@
+"""DuckDB counts engine: attempt-level files -> count table in SQL, out of core.
+
+The attempt table never reaches pandas: DuckDB scans the files (CSV/TSV/Parquet/JSONL, gzip,
+many files at once), validates every value with SQL predicates and tallies
+``(model, task, question_id) -> n_trials, n_correct``. Only the count table (one row per
+cell) and, on bad input, one example row come back to Python. How the files are read and
+mapped (the canonical ``SELECT``) is :mod:`scorio_core.engines.duckdb_inputs`.
+
+Safety: file paths, file stems and every constant travel as prepared-statement parameters;
+column names come from the files' own schemas (checked by :func:`infer_mapping`) and are
+spliced only through :func:`quote_ident`. User text is never formatted into SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from scorio_core.io._dataset import Dataset
+from scorio_core.io._quality import compute_report
+from scorio_core.engines.duckdb_count import count_attempts, count_counts
+from scorio_core.engines.duckdb_inputs import connect, duck_error, engine_files, prepare_inputs, source_infos
+from scorio_core.engines.frames import count_frame
+
+__all__ = ["load_counts_duckdb"]
+
+
+def load_counts_duckdb(
+    paths,
+    *,
+    mapping: Mapping[str, str] | None = None,
+    format: str | None = None,
+    memory_limit: str | None = "2GB",
+    temp_directory: str | None = None,
+    threads: int | None = None,
+    hash_files: bool = True,
+    trial_prefix: bool = False,
+) -> Dataset:
+    """Count attempt-level (or count-level) table files with DuckDB; see :func:`scorio_core.engines.load_counts`."""
+    import duckdb
+
+    files = engine_files(paths, format)
+    con = connect(memory_limit, temp_directory, threads)
+    try:
+        prep = prepare_inputs(con, files, mapping)
+        layout = prep.layout
+        try:
+            if layout == "counts":
+                cells, per_file = count_counts(con, prep.canon, prep.params, prep.groups)
+            else:
+                cells, per_file, n_attempts = count_attempts(con, prep.canon, prep.params, prep.groups, prep.with_trial)
+            table = count_frame(cells)
+            del cells
+            infos = source_infos(prep, per_file, hash_files)
+            prefix = None
+            if trial_prefix and layout == "attempts" and prep.with_trial:
+                from scorio_core.engines.prefix import prefix_by_task
+
+                prefix = prefix_by_task(con, prep.canon, prep.params, table, infos, n_attempts)
+        except duckdb.Error as exc:
+            raise duck_error(exc, prep.groups[0], prep.guesses[0]) from None
+    finally:
+        con.close()
+    notes = []
+    if layout == "attempts" and prefix is not None:
+        notes.append(f"{n_attempts:,} attempts counted by the DuckDB engine into {len(table):,} (model, task, question) "
+                     "cells; trial order is kept as prefix counts (correct answers among the first n trials), "
+                     "so observed rank trajectories are exact.")
+    elif layout == "attempts":
+        notes.append(f"{n_attempts:,} attempts counted by the DuckDB engine into {len(table):,} (model, task, question) "
+                     "cells; trial order is not kept (`trajectory --engine duckdb` computes prefix counts itself).")
+    meta = {
+        "sources": tuple((i.name, i.format) for i in infos),
+        "mappings": tuple((i.name, i.mapping) for i in infos),
+        "defaults": tuple(prep.defaults),
+        "notes": tuple(notes),
+    }
+    names = tuple(i.name for i in infos)
+    report = compute_report(table, "counts", source_names=names, meta=meta)
+    return Dataset(attempts=None, counts=table, report=report, sources=infos, trial_prefix=prefix)

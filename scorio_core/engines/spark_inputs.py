@@ -1,0 +1,307 @@
+"""How the Spark SQL engine reads its inputs: column expressions, file groups and the canonical DataFrame.
+
+The Spark twin of :mod:`scorio_core.engines.duckdb_inputs`: input files are grouped by format
+(and, for up to 64 files, by column set), each group's mapping comes from
+:func:`scorio_core.io.infer_mapping`, and every value is validated by DataFrame expressions
+written here (identifiers as text the way the pandas loader writes them, outcomes as
+0/1/booleans/empty tokens, whole-number trials and counts).
+
+Safety: paths travel as reader arguments (Hadoop glob characters escaped), every constant as
+a ``lit``; column names come from the files' own schemas and are referenced only through
+:func:`spark_ident` (backticks doubled). No user text is formatted into SQL.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from collections.abc import Mapping
+from urllib.parse import unquote, urlparse
+
+from scorio_core.errors import InputError
+from scorio_core.io._sources import _KNOWN_SUFFIXES
+from scorio_core.engines._sql import (
+    EMPTY_TOKENS,
+    EXACT_INTEGER_LIMIT,
+    FALSE_TOKENS,
+    FILE_COLUMN,
+    SPLIT_MAX,
+    TRUE_TOKENS,
+    EngineUnsupported,
+    InputFile,
+)
+
+__all__ = ["Group", "canonical_frame", "column_kind", "path_of", "spark_error", "spark_ident", "split_groups"]
+
+_EXACT = float(EXACT_INTEGER_LIMIT)
+_HADOOP_GLOB = str.maketrans({c: "\\" + c for c in "\\*?[]{}"})
+#: The data suffixes :func:`scorio_core.io._sources.strip_suffixes` removes, as a Java regex (case-insensitive).
+_STEM_SUFFIXES = "(?i)(" + "|".join(re.escape(x) for x in _KNOWN_SUFFIXES) + ")+$"
+
+
+def spark_ident(name: object, columns=None) -> str:
+    """Quote a column name as a Spark SQL identifier (backticks doubled inside).
+
+    Parameters
+    ----------
+    name : object
+        A column name read from the file's schema.
+    columns : collection of str, optional
+        The file's columns; when given, ``name`` must be one of them.
+
+    Returns
+    -------
+    str
+        ```name``` with every backtick doubled, for ``F.col`` / ``selectExpr``.
+
+    Raises
+    ------
+    InputError
+        If ``name`` is not among ``columns`` or contains a NUL character.
+
+    Examples
+    --------
+    >>> spark_ident("a`b.c")
+    '`a``b.c`'
+    """
+    text = str(name)
+    if "\x00" in text:
+        raise InputError(f"column name {text!r} contains a NUL character; rename the column.")
+    if columns is not None and text not in columns:
+        raise InputError(f"column {text!r} is not in the file.", field=text)
+    return "`" + text.replace("`", "``") + "`"
+
+
+def column_kind(dtype) -> str:
+    """Kind of a Spark SQL data type: ``"int"``, ``"float"`` (incl. decimal), ``"text"``, ``"bool"`` or ``"other"``."""
+    from pyspark.sql import types as T
+
+    if isinstance(dtype, (T.ByteType, T.ShortType, T.IntegerType, T.LongType)):
+        return "int"
+    if isinstance(dtype, (T.FloatType, T.DoubleType, T.DecimalType)):
+        return "float"
+    if isinstance(dtype, (T.StringType, T.VarcharType, T.CharType)):
+        return "text"
+    if isinstance(dtype, T.BooleanType):
+        return "bool"
+    return "other"
+
+
+def _id_col(col: str, dtype, field: str, source: str, cols):
+    from pyspark.sql import functions as F
+
+    c = F.col(spark_ident(col, cols))
+    kind = column_kind(dtype)
+    if kind == "text":
+        return c
+    if kind == "int":
+        return c.cast("string")
+    if kind == "float":  # like the pandas loader: 3.0 -> '3'
+        d = c.cast("double")
+        return (F.when((d == F.round(d)) & (F.abs(d) < F.lit(_EXACT)), d.try_cast("long").cast("string"))
+                .otherwise(d.cast("string")))
+    if kind == "bool":
+        return F.when(c, F.lit("True")).when(~c, F.lit("False"))
+    raise EngineUnsupported(f"column '{col}' (field '{field}') has type {dtype.simpleString()}, which the Spark engine "
+                            "does not read as an identifier; use --engine pandas.", source=source, field=field)
+
+
+def _number_col(col: str, dtype, field: str, source: str, cols, *, booleans: bool):
+    """(value as double or null when empty, true where a present value is not a number)."""
+    from pyspark.sql import functions as F
+
+    c = F.col(spark_ident(col, cols))
+    kind = column_kind(dtype)
+    if kind in ("int", "float", "bool"):
+        value = c.cast("double")
+        return (F.when(~F.isnan(value), value) if kind == "float" else value), F.lit(False)
+    if kind != "text":
+        raise EngineUnsupported(f"column '{col}' (field '{field}') has type {dtype.simpleString()}, which the Spark "
+                                "engine cannot read as a number; use --engine pandas.", source=source, field=field)
+    v = F.lower(F.trim(c))
+    parsed = v.try_cast("double")
+    value = F.when(c.isNull() | v.isin(*EMPTY_TOKENS), F.lit(None).cast("double"))
+    if booleans:
+        value = value.when(v.isin(*TRUE_TOKENS), F.lit(1.0)).when(v.isin(*FALSE_TOKENS), F.lit(0.0))
+    value = value.otherwise(parsed)
+    known = EMPTY_TOKENS + (TRUE_TOKENS + FALSE_TOKENS if booleans else ())
+    bad = c.isNotNull() & ~v.isin(*known) & parsed.isNull()
+    return value, F.coalesce(bad, F.lit(False))
+
+
+def _int_col(col: str, dtype, field: str, source: str, cols):
+    """(value as long or null, true where the value is missing or not a whole number)."""
+    from pyspark.sql import functions as F
+
+    c = F.col(spark_ident(col, cols))
+    if column_kind(dtype) == "int":
+        return c.cast("long"), c.isNull()
+    value, bad = _number_col(col, dtype, field, source, cols, booleans=False)
+    ok = value.isNotNull() & (value == F.round(value)) & (F.abs(value) < F.lit(_EXACT))
+    return F.when(ok, value.try_cast("long")), ~F.coalesce(ok, F.lit(False)) | bad
+
+
+def _header(f: InputFile) -> bytes:
+    opener = gzip.open if f.path.lower().endswith(".gz") else open
+    try:
+        with opener(f.path, "rb") as fh:
+            return fh.readline(1 << 20)
+    except OSError as exc:
+        raise InputError(f"cannot read the file ({exc}).", source=f.name) from None
+
+
+def _delimiter(f: InputFile, fmt: str) -> str:
+    """Same rule as the pandas reader: TSV is tab; CSV is ';' when the header has more ';' than ','.
+
+    A remote input's header cannot be read here: CSV is then ','."""
+    if fmt == "tsv":
+        return "\t"
+    if f.remote:
+        return ","
+    first = _header(f)
+    return ";" if first.count(b";") > first.count(b",") else ","
+
+
+def _schema_key(f: InputFile, fmt: str):
+    if fmt in ("csv", "tsv"):
+        return (_delimiter(f, fmt), _header(f).rstrip(b"\r\n"))
+    if fmt == "parquet":
+        try:
+            import pyarrow.parquet as pq
+
+            return tuple(pq.read_schema(f.path).names)
+        except Exception:  # noqa: BLE001 - let Spark report unreadable files
+            return None
+    return None
+
+
+class Group:
+    """Files of one format and column set, read by one Spark reader call."""
+
+    def __init__(self, fmt: str, files: list[InputFile]):
+        self.fmt, self.files = fmt, files
+        self.label = files[0].name if len(files) == 1 else f"{files[0].name} and {len(files) - 1} more"
+
+    @property
+    def remote(self) -> bool:
+        """A group of one URI, read (listed, globbed) by Spark itself."""
+        return any(f.remote for f in self.files)
+
+    def read(self, spark):
+        # local paths: glob characters escaped (the files are already listed); a URI: Hadoop globbing wanted
+        paths = [f.path if f.remote else f.path.translate(_HADOOP_GLOB) for f in self.files]
+        reader = spark.read
+        if self.fmt == "parquet":
+            df = reader.option("mergeSchema", "true").parquet(*paths)
+        elif self.fmt == "jsonl":
+            df = reader.option("mode", "FAILFAST").option("primitivesAsString", "false").json(paths)
+        else:
+            df = (reader.option("header", "true").option("inferSchema", "false").option("mode", "FAILFAST")
+                  .option("sep", _delimiter(self.files[0], self.fmt)).option("escape", '"').option("multiLine", "false")
+                  .csv(paths))
+        from pyspark.sql import functions as F
+
+        return df.withColumn(FILE_COLUMN, F.input_file_name())
+
+
+def split_groups(groups: list[Group]) -> list[Group]:
+    """Split each format group by column set (schema) when it has few files, so each gets its own mapping.
+
+    CSV/TSV groups are always split by header (Spark reads every file of a group with one header).
+    Each remote input (a URI Spark lists itself) is a group of its own, after the local groups.
+    """
+    out, uris = [], []
+    for g in groups:
+        remote = [f for f in g.files if f.remote]
+        uris.extend(Group(g.fmt, [f]) for f in remote)  # one group per URI (after the local files): Spark lists its files
+        if remote:
+            local = [f for f in g.files if not f.remote]
+            if not local:
+                continue
+            g = Group(g.fmt, local)
+        if len(g.files) == 1 or (len(g.files) > SPLIT_MAX and g.fmt not in ("csv", "tsv")):
+            out.append(g)
+            continue
+        by_key: dict = {}
+        for f in g.files:
+            by_key.setdefault(_schema_key(f, g.fmt), []).append(f)
+        out.extend(Group(g.fmt, fs) for fs in by_key.values())
+    return out + uris
+
+
+def path_of(uri: str) -> str:
+    """A file URI from ``input_file_name()`` -> a local-style path (for names and per-file rows)."""
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme in ("file", "") else uri
+
+
+def spark_error(exc: Exception, group: Group) -> InputError:
+    """A Spark failure -> one-line :class:`InputError` naming the group's file(s) and what to try."""
+    text = str(exc)
+    first = next((t.strip() for t in text.splitlines() if t.strip()), type(exc).__name__)
+    return InputError(f"cannot read the file with Spark ({first[:200]}); check its format or use --engine pandas.",
+                      source=group.label)
+
+
+def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stems, extra=None):
+    """The group's rows under canonical names, with the mapping used and the defaults applied.
+
+    ``extra(group, guess, types)``, when given, returns more columns (aliased) to keep beside the canonical
+    ones (the rubric signals of :mod:`scorio_core.engines.rubric.spark`); ``types`` maps each column of
+    the files to its Spark type."""
+    from pyspark.sql import functions as F
+
+    from scorio_core.io._schema import infer_mapping
+
+    try:
+        df = group.read(spark)
+        fields = [f for f in df.schema.fields if f.name != FILE_COLUMN]
+    except Exception as exc:  # noqa: BLE001 - AnalysisException, Py4JJavaError...
+        raise spark_error(exc, group) from None
+    names = [f.name for f in fields]
+    if "_corrupt_record" in names:
+        raise InputError("a line is not valid JSON; check the file or use --engine pandas.", source=group.label)
+    if len(set(names)) != len(names):
+        dup = next(c for c in names if names.count(c) > 1)
+        raise InputError(f"column '{dup}' appears twice; rename one of them.", source=group.label, field=dup)
+    types = {f.name: f.dataType for f in fields}
+    cols = set(names)
+    guess = infer_mapping(names, mapping, source=group.label)
+    guess.raise_if_unresolved(group.label)
+    if guess.layout == "wide":
+        raise EngineUnsupported("wide tables (one column per trial) are read by the pandas engine; use --engine pandas.",
+                                source=group.label)
+    if "category" in guess.mapping:
+        raise EngineUnsupported("rubric category codes are read by the pandas engine; use --engine pandas.", source=group.label)
+    gm, src = guess.mapping, group.label
+    file_col = F.col(spark_ident(FILE_COLUMN))
+    select, defaults = [], []
+    for key in ("model", "task"):
+        if key in gm:
+            select.append(_id_col(gm[key], types[gm[key]], key, src, cols).alias(key))
+        else:
+            base = F.element_at(F.split(file_col, "/"), -1)
+            if group.remote:  # the files are listed by Spark: each file's stem from its name
+                select.append(F.coalesce(stems[base], F.regexp_replace(base, _STEM_SUFFIXES, "")).alias(key))
+                defaults.append(f"{group.label}: no {key} column; {key} set to each file's stem.")
+            else:
+                select.append(stems[base].alias(key))
+                defaults += [f"{f.name}: no {key} column; {key} set to the file stem '{f.stem}'." for f in group.files]
+    select.append(_id_col(gm["question_id"], types[gm["question_id"]], "question_id", src, cols).alias("question_id"))
+    if guess.layout == "counts":
+        nt, nt_bad = _int_col(gm["n_trials"], types[gm["n_trials"]], "n_trials", src, cols)
+        nc, nc_bad = _int_col(gm["n_correct"], types[gm["n_correct"]], "n_correct", src, cols)
+        select += [nt.alias("n_trials"), nc.alias("n_correct"), nt_bad.alias("bad_n"), nc_bad.alias("bad_c")]
+    else:
+        if "trial" in gm:
+            tr, tr_bad = _int_col(gm["trial"], types[gm["trial"]], "trial", src, cols)
+            select += [tr.alias("trial"), tr_bad.alias("bad_t")]
+        else:
+            select += [F.lit(None).cast("long").alias("trial"), F.lit(False).alias("bad_t")]
+        o, o_bad = _number_col(gm["is_correct"], types[gm["is_correct"]], "is_correct", src, cols, booleans=True)
+        raw = F.col(spark_ident(gm["is_correct"], cols)).cast("string")
+        select += [o.alias("o"), o_bad.alias("bad_o"), raw.alias("raw_o")]
+    select.append(file_col.alias("file"))
+    if extra is not None:
+        select += extra(group, guess, types)
+    return df.select(*select), guess, defaults

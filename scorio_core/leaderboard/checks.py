@@ -1,0 +1,158 @@
+"""What a leaderboard cannot answer as shown: unequal question sets and paper-rule chains.
+
+:func:`apply_question_set` compares models that answered different questions on their own
+questions, the common ones, or with missing ones counted as wrong; :func:`leaderboard_notices`
+returns the structured notes (stable ``code``) that the Leaderboard page, the CLI JSON and the
+exports show. Used by :func:`scorio_core.leaderboard.table.leaderboard`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.errors import InputError
+from scorio_core.leaderboard.task_outcomes import TaskOutcomes
+
+__all__ = ["QUESTION_SETS", "apply_question_set", "leaderboard_notices"]
+
+#: How models that answered different questions are compared (``--question-set``):
+#: ``own`` scores each model on the questions it answered; ``common`` keeps only questions
+#: every model answered; ``missing-incorrect`` counts a missing question as answered wrongly
+#: (lowest-weight category) as often as the most-tried model tried it.
+QUESTION_SETS = ("own", "common", "missing-incorrect")
+
+
+def _common_mask(task_outcomes) -> np.ndarray:
+    """Questions every model of the task answered (rubric cells), shape (M,)."""
+    return np.all(task_outcomes.rubric.n_trials > 0, axis=0)
+
+
+def _fill_missing(outcomes):
+    """Missing (model, question) cells as answered wrongly, as often as the most-tried model."""
+    n = outcomes.n_trials
+    missing = n == 0
+    if not missing.any():
+        return outcomes
+    n_fill = np.broadcast_to(n.max(axis=0), n.shape)
+    low = int(np.argmin(outcomes.weights))
+    counts = outcomes.counts.copy()
+    counts[..., low] += np.where(missing, n_fill, 0)
+    R = None
+    if outcomes.R is not None:
+        R = outcomes.R.copy()
+        trial = np.arange(R.shape[2])
+        R[missing[..., None] & (trial < n_fill[..., None])] = low
+    return replace(outcomes, counts=counts, R=R)
+
+
+def _keep_questions(outcomes, keep: np.ndarray):
+    return replace(outcomes, questions=tuple(q for q, k in zip(outcomes.questions, keep) if k), counts=outcomes.counts[:, keep],
+                   R=None if outcomes.R is None else outcomes.R[:, keep])
+
+
+def apply_question_set(task_outcomes, question_set: str = "own"):
+    """Compare models on their own questions, the common ones, or with missing ones as wrong.
+
+    Parameters
+    ----------
+    task_outcomes : TaskOutcomes
+    question_set : {"own", "common", "missing-incorrect"}
+        See :data:`QUESTION_SETS`. ``own`` returns the input unchanged.
+
+    Returns
+    -------
+    TaskOutcomes
+        With questions restricted (``common``) or missing cells filled with the lowest-weight
+        category (``missing-incorrect``; an explicit choice, recorded by the caller).
+
+    Raises
+    ------
+    ValueError
+        Unknown ``question_set``.
+    InputError
+        ``common`` when no question was answered by every model.
+    """
+    if question_set not in QUESTION_SETS:
+        raise ValueError(f"question_set must be one of {', '.join(QUESTION_SETS)}; got {question_set!r}.")
+    if question_set == "own":
+        return task_outcomes
+    rubric = task_outcomes.rubric
+    if question_set == "common":
+        keep = _common_mask(task_outcomes)
+        if keep.all():
+            return task_outcomes
+        if not keep.any():
+            raise InputError(f"{task_outcomes.task}: no question was answered by every model; choose another question set.")
+        change = lambda o: _keep_questions(o, keep if o.questions == rubric.questions else np.isin(o.questions, np.asarray(rubric.questions)[keep]))  # noqa: E731
+    else:
+        change = _fill_missing
+    new_rubric = change(rubric)
+    binary = task_outcomes.binary
+    new_binary = new_rubric if binary is rubric else (None if binary is None else change(binary))
+    return TaskOutcomes(task_outcomes.task, new_binary, new_rubric)
+
+
+def leaderboard_notices(
+    task_outcomes,
+    table: pd.DataFrame,
+    *,
+    confidence: float = 0.95,
+    tie_rule: str = "pairwise",
+    question_set: str = "own",
+) -> list[dict]:
+    """Structured notices about a leaderboard: what the data cannot answer as shown.
+
+    Returns
+    -------
+    list of dict
+        Each has a stable ``code`` and a ``message``:
+
+        - ``unequal_question_sets``: models answered different questions; ``models`` maps each
+          model to its number of answered questions, with ``n_questions`` (union),
+          ``n_common`` and the ``question_set`` in force.
+        - ``paper_chain``: under the paper rule, a rank group whose best and worst models are
+          credibly different; ``models`` = [best, worst], ``probability`` = P(best > worst).
+    """
+    from scorio_core.ranking.rank import paper_chains, pairwise_confidence
+
+    out: list[dict] = []
+    answered = task_outcomes.rubric.n_trials > 0
+    per_model = answered.sum(axis=1)
+    if per_model.min() < answered.shape[1]:
+        n_common = int(np.all(answered, axis=0).sum())
+        short = {m: int(k) for m, k in zip(task_outcomes.models, per_model) if k < answered.shape[1]}
+        handled = {
+            "own": "each model is scored on its own questions, so a model that skipped hard questions can rank higher",
+            "common": f"only the {n_common} questions every model answered are used",
+            "missing-incorrect": "a missing question counts as answered wrongly",
+        }[question_set]
+        out.append({
+            "code": "unequal_question_sets",
+            "message": (f"{len(short)} of {len(per_model)} models answered fewer than all {answered.shape[1]} questions "
+                        f"({n_common} answered by every model); {handled}. Choose the question set: own, common or "
+                        "missing-incorrect."),
+            "models": {m: int(k) for m, k in zip(task_outcomes.models, per_model)},
+            "n_questions": int(answered.shape[1]),
+            "n_common": n_common,
+            "question_set": question_set,
+        })
+    if tie_rule == "paper":
+        scored = table[table["mu"].notna()]
+        if len(scored) >= 2:
+            mu, sigma = scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float)
+            names = scored["model"].astype(str).tolist()
+            for best, worst in paper_chains(mu, sigma, confidence):
+                p = float(pairwise_confidence(mu[[best, worst]], sigma[[best, worst]])[0, 1])
+                rank_ci = scored["rank_ci"].iloc[best]
+                out.append({
+                    "code": "paper_chain",
+                    "message": (f"The paper rule gives {names[best]} and {names[worst]} the same rank ({rank_ci}) through a "
+                                f"chain of close neighbours, although P({names[best]} > {names[worst]}) = {p:.3f} "
+                                f">= {confidence:.0%}. The pairwise rule ranks by the models credibly better."),
+                    "models": [names[best], names[worst]],
+                    "probability": p,
+                })
+    return out

@@ -1,0 +1,331 @@
+"""Per-task outcomes of a loaded dataset: task names, one task's (or all tasks') outcomes, rubric categories.
+
+What every leaderboard, trajectory and comparison starts from: :func:`outcomes_for` turns a
+:class:`scorio_core.io.Dataset` into the binary and rubric :class:`~scorio_core.leaderboard.outcomes.Outcomes`
+of a task (or all tasks pooled), :func:`categorization_for` applies a rubric schema (paper
+Appendix F). Re-exported by :mod:`scorio_core.leaderboard.table`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.errors import InputError
+from scorio_core.leaderboard.outcomes import BINARY_LABELS, Outcomes, from_attempts, from_counts
+
+__all__ = [
+    "ALL_TASKS",
+    "Categorization",
+    "TaskOutcomes",
+    "categorization_for",
+    "combine",
+    "outcomes_for",
+    "pick_task",
+    "question_clusters",
+    "cluster_column_candidates",
+    "task_names",
+]
+
+ALL_TASKS = "all tasks"
+
+
+@dataclass(frozen=True, eq=False)
+class Categorization:
+    """Rubric categories of every attempt row: codes (-1 = unmatched), weights, labels."""
+
+    codes: np.ndarray
+    weights: np.ndarray
+    labels: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class TaskOutcomes:
+    """Outcomes of one task (or all tasks pooled) under binary correctness and the rubric.
+
+    ``binary`` holds correct/wrong outcomes for the Pass@k family (None if the data has no
+    binary correctness); ``rubric`` holds the rubric's categories for Bayes@N, avg@N and
+    Max@k (the same object as ``binary`` under the default binary schema).
+    """
+
+    task: str
+    binary: Outcomes | None
+    rubric: Outcomes
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        return self.rubric.models
+
+
+def task_names(dataset) -> list[str]:
+    """Tasks of a :class:`scorio_core.io.Dataset`, in order of appearance."""
+    table = dataset.attempts if dataset.attempts is not None else dataset.counts
+    return [str(t) for t in pd.unique(table["task"])]
+
+
+def _binary_codes(rows: pd.DataFrame) -> np.ndarray:
+    """is_correct as category codes; NaN (no correctness recorded) -> -1 (excluded, counted)."""
+    values = rows["is_correct"].to_numpy(dtype=float)
+    codes = np.full(values.shape, -1, dtype=np.int16)
+    ok = np.isfinite(values)
+    codes[ok] = (values[ok] >= 0.5).astype(np.int16)
+    return codes
+
+
+def pick_task(tasks: list[str], task: str | None) -> str:
+    """``task`` checked against the data's ``tasks``, or the only task when None.
+
+    Raises
+    ------
+    InputError
+        Several tasks and none chosen (listing them), or a task not in the data.
+
+    Examples
+    --------
+    >>> pick_task(["math"], None), pick_task(["math", "code"], "code")
+    ('math', 'code')
+    """
+    if task is None:
+        if len(tasks) != 1:
+            raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with --task.")
+        return tasks[0]
+    if task not in tasks:
+        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
+    return task
+
+
+def outcomes_for(dataset, task: str | None = None, categorization: Categorization | None = None) -> TaskOutcomes:
+    """Build :class:`TaskOutcomes` for one task of a dataset.
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+        Loaded data (attempt table or count table).
+    task : str, optional
+        Task name; may be omitted when the dataset has a single task. ``ALL_TASKS`` pools
+        the questions of every task (each question weighted equally).
+    categorization : Categorization, optional
+        Rubric codes aligned with ``dataset.attempts`` rows; default binary correctness.
+
+    Raises
+    ------
+    InputError
+        Unknown task, several tasks and none chosen, or a rubric on count-only data.
+    """
+    tasks = task_names(dataset)
+    if task == ALL_TASKS:
+        return combine([outcomes_for(dataset, t, categorization) for t in tasks])
+    task = pick_task(tasks, task)
+    if dataset.attempts is None:
+        if categorization is not None:
+            raise InputError("a rubric needs attempt-level data; count tables only support binary correctness.")
+        counts = dataset.counts
+        if len(tasks) > 1:  # one task: every row (no 10^7-row copy for a boolean mask of all True)
+            counts = counts[counts["task"] == task]
+        binary = from_counts(counts, task)
+        return TaskOutcomes(task, binary, binary)
+    table = dataset.attempts
+    mask = (table["task"] == task).to_numpy()
+    rows = table.loc[mask]
+    binary = None
+    if "is_correct" in rows and rows["is_correct"].notna().any():
+        binary = from_attempts(rows, _binary_codes(rows), np.array([0.0, 1.0]), BINARY_LABELS, task)
+    if categorization is None:
+        if binary is None:
+            raise InputError(f"task {task!r} has no is_correct values; choose a rubric schema that uses its signals.")
+        return TaskOutcomes(task, binary, binary)
+    rubric = from_attempts(rows, np.asarray(categorization.codes)[mask], categorization.weights, categorization.labels, task)
+    return TaskOutcomes(task, binary, rubric)
+
+
+def categorization_for(
+    dataset, schema, task: str | None = None, *, thresholds: dict | None = None, max_tokens: int | None = None
+) -> tuple[Categorization, list[str]]:
+    """Apply a rubric schema to the attempts of each task (thresholds computed per task).
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+        Attempt-level data.
+    schema : str, dict, path or scorio_core.rubric.Schema
+        Built-in name, rubric JSON (text, dict or file) or a Schema.
+    task : str, optional
+        Categorize only this task (other rows stay unmatched, code -1); all tasks if omitted.
+    thresholds : dict, optional
+        Frozen threshold values (``{name: value}``) reused instead of recomputing percentiles.
+    max_tokens : int, optional
+        Completion-token limit for the ``token_ratio`` signal.
+
+    Returns
+    -------
+    categorization : Categorization
+        Codes aligned with ``dataset.attempts`` rows (-1 = unmatched or other task).
+    notes : list of str
+        Thresholds used and coverage problems per task (unmatched attempts are excluded
+        from scoring and counted, never filled).
+
+    Raises
+    ------
+    InputError
+        Count-only data, or a schema problem (unknown signal, bad condition...).
+    """
+    from scorio_core.rubric import categorize, resolve_schema
+
+    if dataset.attempts is None:
+        raise InputError("a rubric needs attempt-level data; count tables only support binary correctness.")
+    schema = resolve_schema(schema)
+    attempts = dataset.attempts
+    codes = np.full(len(attempts), -1, dtype=np.int16)
+    notes: list[str] = []
+    result = None
+    for name in [task] if task is not None else task_names(dataset):
+        mask = (attempts["task"] == name).to_numpy()
+        result = categorize(attempts.loc[mask], schema, thresholds, max_tokens=max_tokens)
+        codes[mask] = result.codes
+        if result.thresholds:
+            values = ", ".join(f"{k}={v:.6g}" for k, v in result.thresholds.items())
+            notes.append(f"{name}: rubric '{schema.name}' thresholds: {values}")
+        coverage = result.coverage
+        if coverage.n_unmatched:
+            notes.append(f"{name}: {coverage.n_unmatched} of {coverage.n_attempts} attempts matched no category and are excluded")
+        notes.extend(f"{name}: {n}" for n in coverage.notes)
+        notes.extend(f"{name}: {getattr(i, 'message', i)}" for i in coverage.issues)
+    weights = np.asarray(schema.weights, dtype=float)
+    return Categorization(codes, weights, tuple(schema.labels)), notes
+
+
+def _concat(parts: list[Outcomes], task: str) -> Outcomes:
+    models: list[str] = []
+    for p in parts:
+        models.extend(m for m in p.models if m not in models)
+    L = len(models)
+    n_cat = parts[0].n_categories
+    counts_blocks, r_blocks, questions = [], [], []
+    n_max = max((p.R.shape[2] for p in parts if p.R is not None), default=0)
+    has_order = all(p.R is not None for p in parts)
+    for p in parts:
+        idx = [models.index(m) for m in p.models]
+        block = np.zeros((L, p.n_questions, n_cat), dtype=np.int64)
+        block[idx] = p.counts
+        counts_blocks.append(block)
+        questions.extend(f"{p.task}/{q}" for q in p.questions)
+        if has_order:
+            r = np.full((L, p.n_questions, n_max), -1, dtype=np.int16)
+            r[idx, :, : p.R.shape[2]] = p.R
+            r_blocks.append(r)
+    return Outcomes(
+        task=task,
+        models=tuple(models),
+        questions=tuple(questions),
+        weights=parts[0].weights,
+        labels=parts[0].labels,
+        counts=np.concatenate(counts_blocks, axis=1),
+        R=np.concatenate(r_blocks, axis=1) if has_order else None,
+        excluded=sum(p.excluded for p in parts),
+        notes=tuple(n for p in parts for n in p.notes),
+    )
+
+
+def combine(per_task: list[TaskOutcomes]) -> TaskOutcomes:
+    """Pool the questions of several tasks into one :class:`TaskOutcomes` (task ``ALL_TASKS``).
+
+    Questions are renamed ``task/question``; a model missing from a task has missing cells
+    there (excluded from its question count, never filled).
+    """
+    rubric_parts = [t.rubric for t in per_task]
+    weights = rubric_parts[0].weights
+    if any(not np.array_equal(p.weights, weights) for p in rubric_parts):
+        raise InputError("tasks use different rubric weights and cannot be pooled.")
+    binaries = [t.binary for t in per_task]
+    binary = _concat(binaries, ALL_TASKS) if all(b is not None for b in binaries) else None
+    rubric = binary if all(t.rubric is t.binary for t in per_task) and binary is not None else _concat(rubric_parts, ALL_TASKS)
+    return TaskOutcomes(ALL_TASKS, binary, rubric)
+
+
+def question_clusters(dataset, task: str | None, column: str) -> dict[str, object]:
+    """The cluster of every question of a task, read from a data column (a passage, template or source file).
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+    task : str or None
+        As :func:`outcomes_for` (``ALL_TASKS``: keys ``task/question``, clusters kept apart per task).
+    column : str
+        A column of the attempt table (or count table) whose value is the same on every row of a question.
+
+    Returns
+    -------
+    dict of str to object
+        Question id -> cluster label, for :func:`scorio_core.leaderboard.table.leaderboard` ``clusters=``.
+
+    Raises
+    ------
+    InputError
+        Unknown column (the message lists the columns), a question with no value, or a question whose
+        rows disagree (named, with two of its values): a cluster must hold whole questions.
+    """
+    tasks = task_names(dataset)
+    if task == ALL_TASKS:
+        out: dict[str, object] = {}
+        for t in tasks:
+            out.update({f"{t}/{q}": f"{t}/{c}" for q, c in question_clusters(dataset, t, column).items()})
+        return out
+    task = pick_task(tasks, task)
+    table = dataset.attempts if dataset.attempts is not None else dataset.counts
+    if column not in table.columns:
+        hidden = {"model", "task", "question_id", "trial", "is_correct", "n_trials", "n_correct"}
+        choices = [c for c in table.columns if c not in hidden]
+        raise InputError(f"cluster column {column!r} is not in the data; columns: {', '.join(map(str, choices[:20])) or 'none'}.")
+    rows = table.loc[(table["task"] == task).to_numpy(), ["question_id", column]]
+    if rows[column].isna().any():
+        q = rows.loc[rows[column].isna(), "question_id"].iloc[0]
+        raise InputError(f"cluster column {column!r} is empty on question {q!r} (task {task!r}); every question needs a "
+                         "cluster, e.g. its own id when it stands alone.")
+    per_question = rows.groupby(rows["question_id"].astype(str), sort=False)[column]
+    spread = per_question.nunique()
+    if (spread > 1).any():
+        q = spread.index[spread.to_numpy() > 1][0]
+        values = rows.loc[rows["question_id"].astype(str) == q, column].drop_duplicates().astype(str).tolist()[:2]
+        raise InputError(f"cluster column {column!r} has several values on question {q!r} (task {task!r}: "
+                         f"{', '.join(values)}); a cluster must hold whole questions: choose a column that is constant "
+                         "per question.")
+    return per_question.first().to_dict()
+
+
+#: Columns that are never a question's cluster (identity, outcome and count columns).
+_NOT_CLUSTERS = frozenset({"model", "task", "question_id", "trial", "is_correct", "n_trials", "n_correct", "source"})
+
+
+def cluster_column_candidates(dataset, max_columns: int = 40) -> list[str]:
+    """Columns that could group questions into clusters: constant within each question, with at least two values
+    and fewer distinct values than questions (a passage, template or source-file column).
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+    max_columns : int, default 40
+        Look at most at this many non-identity columns (the first ones).
+
+    Returns
+    -------
+    list of str
+        In the data's column order; empty when none qualifies (then questions are treated as independent).
+    """
+    table = dataset.attempts if dataset.attempts is not None else dataset.counts
+    columns = [c for c in table.columns if c not in _NOT_CLUSTERS][:max_columns]
+    if not columns or table.empty:
+        return []
+    keys = [table["task"], table["question_id"].astype(str)]
+    per_question = table[columns].groupby(keys, sort=False).nunique(dropna=False)
+    n_questions = len(per_question)
+    out = []
+    for column in columns:
+        if int(per_question[column].max()) > 1:
+            continue  # varies within a question (a per-attempt signal)
+        distinct = int(table[column].nunique(dropna=True))
+        if 2 <= distinct < n_questions and not table[column].isna().any():
+            out.append(str(column))
+    return out
+

@@ -1,0 +1,76 @@
+"""Question flags (issue 37): planted mislabeled, saturated, unsolved, low-information and flaky questions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.special import expit
+
+from scorio_core.errors import InputError
+from scorio_core.items import FLAG_CODES, FLAG_RULES, fit_irt, flag_questions
+from scorio_core.tasks.matrix import FLAKY_RULE
+
+
+@pytest.fixture(scope="module")
+def planted():
+    rng = np.random.default_rng(5)
+    L, M, N = 15, 40, 4
+    theta = np.sort(rng.normal(size=L))[::-1]  # model 0 strongest
+    b = rng.normal(size=M)
+    n = np.full((L, M), N)
+    s = rng.binomial(n, expit(1.5 * (theta[:, None] - b)))
+    s[:, 0] = np.where(np.arange(L) < 5, 0, N)  # mislabeled: the 5 strongest fail, the rest pass
+    s[:, 1] = N  # every model solves it
+    s[:, 2] = 0  # none solves it
+    s[:, 3] = np.tile([1, 3], 8)[:L]  # every model half right, unrelated to ability
+    fit = fit_irt(s, n)
+    return fit, s, n, flag_questions(fit, s, n)
+
+
+def test_planted_questions(planted):
+    fit, s, n, table = planted
+    assert "possibly_mislabeled" in table["flags"][0] and fit.a[0] < 0
+    assert "credibly" not in table["reasons"][0] and "strongest models never succeed" in table["reasons"][0]
+    assert table["flags"][1] == ("saturated", "low_information")
+    assert table["flags"][2] == ("unsolved", "low_information")
+    assert "flaky" in table["flags"][3]
+    assert "all 15 models succeed" in table["reasons"][1] and "0 successes in 60 trials" in table["reasons"][2]
+    others = table["flags"][4:]
+    assert sum("possibly_mislabeled" in f for f in others) <= 1
+
+
+def test_columns_and_rules(planted):
+    _, _, _, table = planted
+    assert list(table.columns) == ["question", "difficulty", "difficulty_se", "discrimination", "discrimination_se",
+                                   "information", "success_rate", "n_models", "flags", "reasons"]
+    assert set(FLAG_RULES) == set(FLAG_CODES) and FLAG_RULES["flaky"] == FLAKY_RULE
+    assert all(set(f) <= set(FLAG_CODES) for f in table["flags"])
+    assert all(r.count("\n") == len(f) - 1 for f, r in zip(table["flags"], table["reasons"]) if f)
+
+
+def test_pattern_rule_needs_three_per_group():
+    n = np.full((6, 3), 2)
+    s = np.array([[0, 2, 1], [0, 2, 2], [2, 1, 0], [2, 2, 1], [2, 0, 0], [2, 1, 0]])
+    fit = fit_irt(s, n)
+    # 6 models: thirds of 2 < 3, the pattern rule is off; z so large the negative-discrimination rule never fires
+    table = flag_questions(fit, s, n, mislabel_z=50)
+    assert "possibly_mislabeled" not in table["flags"][0]
+    table = flag_questions(fit, s, n, mislabel_z=50, min_group=2)
+    assert "possibly_mislabeled" in table["flags"][0]
+
+
+def test_missing_cells_and_rasch():
+    s = np.array([[2, 0, 0], [2, 1, 0], [0, 0, 0]])
+    n = np.array([[2, 2, 0], [2, 2, 2], [0, 0, 0]])
+    fit = fit_irt(s, n, model="rasch")
+    table = flag_questions(fit, s, n)
+    assert table["n_models"].tolist() == [2, 2, 1]
+    assert table["flags"][0][0] == "saturated" and table["flags"][2][0] == "unsolved"
+    assert "flaky" in table["flags"][1]
+    assert table["success_rate"].tolist() == pytest.approx([1.0, 0.25, 0.0])
+
+
+def test_shape_mismatch():
+    fit = fit_irt([[1, 0], [0, 1]], [[1, 1], [1, 1]])
+    with pytest.raises(InputError, match="the fit has 2 models and 2 questions"):
+        flag_questions(fit, [[1, 0, 1], [0, 1, 1]], [[1, 1, 1], [1, 1, 1]])

@@ -1,0 +1,174 @@
+"""IRT fit on the count table (issue 37): recovery by simulation, gradient, hand case, invariants, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import check_grad
+from scipy.special import expit
+
+from scorio_core.errors import InputError
+from scorio_core.items import irt
+from scorio_core.items._newton import neg_log_posterior
+from scorio_core.items.irt import PRIORS, fit_irt, from_outcomes, item_information
+from scorio_core.leaderboard.outcomes import Outcomes
+
+
+def simulate(L, M, N, seed):
+    rng = np.random.default_rng(seed)
+    theta, b, a = rng.normal(size=L), rng.normal(size=M), rng.lognormal(0.0, 0.3, size=M)
+    n = np.full((L, M), N)
+    return theta, b, a, rng.binomial(n, expit(a * (theta[:, None] - b))), n
+
+
+def test_parameter_recovery_and_coverage():
+    theta, b, a, s, n = simulate(30, 200, 8, seed=11)
+    fit = fit_irt(s, n)
+    assert fit.converged
+    r_theta, r_b, r_a = (np.corrcoef(x, y)[0, 1] for x, y in ((fit.theta, theta), (fit.b, b), (fit.a, a)))
+    cover_b = np.mean(np.abs(fit.b - b) <= 1.96 * fit.b_se)
+    print(f"recovery r(theta)={r_theta:.3f} r(b)={r_b:.3f} r(a)={r_a:.3f}; 95% coverage of b: {cover_b:.3f}")
+    assert r_theta > 0.9 and r_b > 0.9 and r_a > 0.7
+    assert 0.85 <= cover_b <= 0.99
+
+
+@pytest.mark.parametrize("model", ["2pl", "rasch"])
+def test_gradient_matches_finite_differences(model):
+    _, _, _, s, n = simulate(5, 7, 3, seed=2)
+    n[0, 1] = s[0, 1] = 0  # a missing cell
+    rasch = model == "rasch"
+    x = np.random.default_rng(3).normal(size=5 + 7 * (1 if rasch else 2))
+    err = check_grad(lambda v: neg_log_posterior(v, s, n, PRIORS, rasch)[0],
+                     lambda v: neg_log_posterior(v, s, n, PRIORS, rasch)[1], x)
+    assert err < 1e-4 * np.sqrt(x.size)
+
+
+def test_rasch_hand_case_is_symmetric():
+    # model 1 solves both questions twice, model 0 none: swapping the models turns the table into its complement,
+    # so theta is equal and opposite; the two questions are identical, and the priors centre them at b = 0
+    fit = fit_irt([[0, 0], [2, 2]], [[2, 2], [2, 2]], model="rasch")
+    assert fit.theta[0] == pytest.approx(-fit.theta[1], abs=1e-8) and fit.theta[1] > 0
+    assert fit.b[0] == pytest.approx(fit.b[1], abs=1e-8) and fit.b[0] == pytest.approx(0, abs=1e-8)
+    # [[1, 0], [2, 1]] of 2: swapping models and questions gives the complement (successes -> failures), and the
+    # priors are symmetric about 0, so theta_0 = -theta_1 and b_0 = -b_1 (question 0, solved 3 of 4, is the easier)
+    fit = fit_irt([[1, 0], [2, 1]], [[2, 2], [2, 2]], model="rasch")
+    assert fit.b[0] < 0 < fit.b[1] and fit.theta[0] < 0 < fit.theta[1]
+    assert fit.b[0] == pytest.approx(-fit.b[1], abs=1e-8) and fit.theta[0] == pytest.approx(-fit.theta[1], abs=1e-8)
+    assert np.all(fit.a == 1) and np.all(fit.a_se == 0)
+
+
+def test_extremes_are_finite_and_flagged_as_prior():
+    s = np.array([[3, 0, 0], [3, 0, 1], [3, 0, 2]])
+    n = np.array([[3, 3, 0], [3, 3, 3], [3, 3, 3]])
+    n = np.vstack([n, np.zeros(3, int)])  # a model with no answer
+    s = np.vstack([s, np.zeros(3, int)])
+    fit = fit_irt(s, n)
+    for x in (fit.theta, fit.theta_se, fit.b, fit.b_se, fit.a, fit.a_se):
+        assert np.all(np.isfinite(x))
+    assert fit.unanswered_models == ("3",)
+    assert fit.theta[3] == pytest.approx(0, abs=1e-6)
+    assert fit.b[0] < fit.b[2] < fit.b[1]  # all correct < mixed < all wrong
+
+
+def test_disjoint_question_sets_and_one_trial():
+    s = np.array([[1, 0, 0, 0], [1, 1, 0, 0], [0, 0, 1, 0], [0, 0, 1, 1]])
+    n = np.array([[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]])
+    for model in ("2pl", "rasch"):
+        fit = fit_irt(s, n, model=model)
+        assert fit.converged and np.all(np.isfinite(fit.theta_se))
+
+
+def test_one_model():
+    fit = fit_irt([[1, 0, 2]], [[2, 2, 2]], model="rasch")
+    assert fit.converged and fit.b[1] > fit.b[0] > fit.b[2]
+    with pytest.raises(InputError, match="at least 2 models"):
+        fit_irt([[1, 0, 2]], [[2, 2, 2]])
+
+
+def _perm_fit(s, n, model):
+    return fit_irt(s, n, model=model, tol=1e-11)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 6), st.integers(1, 6), st.sampled_from(["2pl", "rasch"]))
+def test_permutation_invariance(seed, L, M, model):
+    rng = np.random.default_rng(seed)
+    n = rng.integers(0, 4, size=(L, M))
+    s = rng.binomial(n, 0.5)
+    pm, pq = rng.permutation(L), rng.permutation(M)
+    f, g = _perm_fit(s, n, model), _perm_fit(s[pm][:, pq], n[pm][:, pq], model)
+    for x, y in ((f.theta[pm], g.theta), (f.b[pq], g.b), (f.a[pq], g.a), (f.b_se[pq], g.b_se)):
+        np.testing.assert_allclose(x, y, atol=1e-5)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 5), st.integers(1, 5), st.sampled_from(["2pl", "rasch"]))
+def test_missing_rows_and_columns_equal_dropping_them(seed, L, M, model):
+    rng = np.random.default_rng(seed)
+    n = rng.integers(1, 4, size=(L, M))
+    s = rng.binomial(n, 0.6)
+    big_n = np.zeros((L + 1, M + 1), int)
+    big_s = np.zeros_like(big_n)
+    big_n[:L, 1:], big_s[:L, 1:] = n, s  # question 0 and the last model: every cell missing
+    f, g = _perm_fit(s, n, model), _perm_fit(big_s, big_n, model)
+    np.testing.assert_allclose(g.theta[:L], f.theta, atol=1e-5)
+    np.testing.assert_allclose(g.b[1:], f.b, atol=1e-5)
+    np.testing.assert_allclose(g.a[1:], f.a, atol=1e-5)
+    assert g.theta[L] == pytest.approx(0, abs=1e-6) and g.b[0] == pytest.approx(0, abs=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 6), st.integers(1, 6), st.sampled_from(["zeros", "ones", "random"]),
+       st.sampled_from(["2pl", "rasch"]))
+def test_finite_on_random_small_inputs(seed, L, M, kind, model):
+    rng = np.random.default_rng(seed)
+    n = rng.integers(0, 5, size=(L, M))
+    s = {"zeros": np.zeros_like(n), "ones": n, "random": rng.binomial(n, 0.5)}[kind]
+    fit = fit_irt(s, n, model=model)
+    assert fit.converged
+    for x in (fit.theta, fit.theta_se, fit.b, fit.b_se, fit.a, fit.a_se, [fit.log_posterior]):
+        assert np.all(np.isfinite(x))
+
+
+def test_information():
+    np.testing.assert_allclose(item_information([1.0, 2.0], [0.0, 0.0], [0.0, 10.0]),
+                               [[0.25, expit(10) * expit(-10)], [1.0, 4 * expit(20) * expit(-20)]])
+    np.testing.assert_allclose(irt.test_information([1.0, 2.0], [0.0, 0.0], [0.0]), [1.25])
+
+
+def test_from_outcomes():
+    counts = np.array([[[1, 1, 0], [0, 0, 0]], [[0, 1, 1], [2, 0, 0]]])
+    out = Outcomes(task="t", models=("m1", "m2"), questions=("q1", "q2"), weights=np.array([0.0, 0.5, 1.0]),
+                   labels=("w", "p", "c"), counts=counts)
+    s, n, models, questions = from_outcomes(out)
+    np.testing.assert_allclose(s, [[0.5, 0], [1.5, 0]])
+    np.testing.assert_allclose(n, [[2, 0], [2, 2]])
+    assert models == ("m1", "m2") and questions == ("q1", "q2")
+    bad = Outcomes(task="t", models=("m",), questions=("q",), weights=np.array([0.0, 2.0]), labels=("a", "b"),
+                   counts=np.ones((1, 1, 2), int))
+    with pytest.raises(InputError, match="weights in \\[0, 1\\]"):
+        from_outcomes(bad)
+
+
+@pytest.mark.parametrize("s, n, match", [
+    ([[1, 0]], [[1, 1, 1]], "'successes' has shape"),
+    ([1, 0], [1, 1], "'successes' must be a 2-D table"),
+    ([[1, -1]], [[1, 1]], "'successes' must be non-negative"),
+    ([[1, 0]], [[1, -2]], "'trials' must be non-negative"),
+    ([[2, 0]], [[1, 1]], "'successes' exceeds 'trials' at model 0, question 0"),
+    ([[0.5, 0]], [[1.5, 1]], "'trials' must be whole numbers"),
+    ([[np.nan, 0]], [[1, 1]], "'successes' must be finite"),
+    (np.zeros((0, 2)), np.zeros((0, 2)), "'trials' is empty"),
+])
+def test_bad_input(s, n, match):
+    with pytest.raises(InputError, match=match):
+        fit_irt(s, n, model="rasch")
+
+
+def test_bad_model_and_names():
+    with pytest.raises(InputError, match="unknown IRT model '3pl'"):
+        fit_irt([[1]], [[1]], model="3pl")
+    with pytest.raises(InputError, match="question names"):
+        fit_irt([[1], [0]], [[1], [1]], questions=["a", "b"])
