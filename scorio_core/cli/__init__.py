@@ -37,7 +37,7 @@ _SUBCOMMAND_MODULES = (
     "export",
     "workspace",
     "publish",
-    "attempts",
+    "questions",
 )
 
 
@@ -93,7 +93,8 @@ def build_parser(command: str | None = None, *, full: bool = True) -> argparse.A
             if exc.name == f"scorio_core.cli.{name}":
                 continue
             raise
-        if full or name == command:
+        names = getattr(module, "COMMANDS", (name,))  # a module may add several subcommands (cheap registers only)
+        if full or command in names or len(names) > 1:
             module.register(subparsers)
             continue
         try:

@@ -71,6 +71,10 @@ def register(subparsers) -> None:
              "and JSON) or the label of the category they count as",
     )
     add_cluster_argument(parser)
+    parser.add_argument("--exclude-flagged", default=None, metavar="CODE,...",
+                        help="rank without the questions carrying these flags of the `questions` command "
+                             "(possibly_mislabeled, saturated, unsolved, low_information, flaky; 2PL fit per task, "
+                             "Rasch with one model); the excluded questions are listed in the notes")
     add_output_argument(parser)
     parser.set_defaults(func=run)
 
@@ -106,6 +110,10 @@ def run(args: argparse.Namespace) -> int:
 
     check_confidence(args.confidence)
     check_tau(args.tau)
+    if args.exclude_flagged:
+        from scorio_core.items.report import check_flag_codes
+
+        check_flag_codes(args.exclude_flagged)
     if args.k < 1:
         raise ValueError(f"--k must be >= 1; got {args.k}.")
     cluster_engine(args)
@@ -128,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
                 categorization = _unmatched(dataset, task, categorization, args.unmatched, unmatched, notes)
             outcomes = outcomes_for(dataset, task, categorization)
         notes.extend(_note("data", task, note) for note in outcomes.rubric.notes)
+        if args.exclude_flagged:
+            outcomes = _exclude_flagged(outcomes, task, args, notes)
         clusters = question_clusters(dataset, task, args.cluster_column) if args.cluster_column else None
         frame = leaderboard(outcomes, metric=args.metric, k=args.k, tau=args.tau, confidence=args.confidence,
                             tie_rule=args.tie_rule, prior=args.prior, scope=args.scope, question_set=args.question_set,
@@ -157,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
                     "scope": args.scope,
                     "question_set": args.question_set,
                     "cluster_column": args.cluster_column,
+                    "exclude_flagged": list(check_flag_codes(args.exclude_flagged)) if args.exclude_flagged else [],
                     "schema": args.schema or "binary",
                     "unmatched": args.unmatched,
                 },
@@ -173,7 +184,8 @@ def run(args: argparse.Namespace) -> int:
             for label in dict.fromkeys(table["interval"]):
                 print(f"lo, hi: {label}")
             for note in notes:
-                if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched"):
+                if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
+                                    "excluded_questions"):
                     print(f"note: {note['message']}")
     return 0
 
@@ -191,6 +203,19 @@ def _pairing_note(task: str, args: argparse.Namespace, frame, outcomes, clustere
             "same questions, so the ties are conservative (pairing covers Bayes@N with the pairwise rule; "
             "`compare --scope questions-sampled` pairs two models)")
     return {"code": "rank_pairing", "task": task, "paired": paired, "message": f"{task}: {text}."}
+
+
+def _exclude_flagged(outcomes, task: str, args: argparse.Namespace, notes: list):
+    """The task's outcomes without the questions flagged with ``--exclude-flagged`` codes (a note lists them)."""
+    from scorio_core.items.report import diagnose, exclude_questions, flagged_questions
+
+    model = "2pl" if len(outcomes.models) >= 2 else "rasch"
+    dropped = flagged_questions(diagnose(outcomes, model=model), args.exclude_flagged)
+    notes.append({"code": "excluded_questions", "task": task, "questions": list(dropped), "irt_model": model,
+                  "message": f"{task}: {len(dropped)} of {len(outcomes.rubric.questions)} questions left out "
+                             f"(flagged {args.exclude_flagged}; {model.upper() if model == '2pl' else 'Rasch'} fit): "
+                             + (", ".join(dropped[:10]) + (" ..." if len(dropped) > 10 else "") if dropped else "none")})
+    return exclude_questions(outcomes, dropped)
 
 
 def _note(code: str, task: str, text: str) -> dict:

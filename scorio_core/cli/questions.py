@@ -1,0 +1,132 @@
+"""``questions`` and ``attempts``: the questions of a task, diagnosed; one question's attempts.
+
+Usage::
+
+    python -m scorio_core questions PATH... [--task T] [--model-2pl | --rasch] [--confidence C]
+        [--output json|table|csv]
+    python -m scorio_core attempts PATH... --question Q [--task T] [--models A B ...]
+        [--schema S] [--unmatched exclude|LABEL] [--output json|table|csv]
+
+``questions`` fits an item response model (2PL by default, Rasch with ``--rasch``) to each task's
+count table and flags questions (:mod:`scorio_core.items`, docs/items.md). JSON output:
+``{"model", "method", "confidence", "outcome", "flag_rules", "priors", "tasks", "questions": [...],
+"models": [...], "sources"}`` with one row per question (``task, question_id, difficulty,
+difficulty_lo, difficulty_hi, discrimination, discrimination_lo, discrimination_hi, information,
+success_rate, n_models, flags`` (list of codes), ``reason``) and per model (``task, model, ability,
+ability_lo, ability_hi, answered``). ``leaderboard --exclude-flagged CODE,...`` ranks without the
+questions carrying those flags.
+
+``attempts`` lists every attempt of some models on one question (the app's drill-down): one row per
+attempt in model then trial order (:func:`scorio_core.leaderboard.drilldown.question_attempts`):
+``model, trial, is_correct, score, category, weight`` when present, then every other field the dump
+carries, as loaded; missing values are null.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows, load_dataset
+
+__all__ = ["COMMANDS", "register", "run", "run_questions"]
+
+#: The subcommands :func:`register` adds (its registration imports nothing beyond argparse).
+COMMANDS = ("questions", "attempts")
+
+
+def register(subparsers) -> None:
+    """Add the ``questions`` and ``attempts`` subcommands."""
+    parser = subparsers.add_parser(
+        "questions",
+        help="which questions are broken, saturated or uninformative (item response theory per task)",
+        description="Fit a 2PL (or Rasch) item response model to each task's counts: question difficulty, "
+                    "discrimination and information with Laplace intervals, model abilities, and question flags "
+                    "(possibly_mislabeled, saturated, unsolved, low_information, flaky) with a reason each.",
+    )
+    add_data_arguments(parser)
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument("--model-2pl", dest="irt_model", action="store_const", const="2pl",
+                      help="two-parameter logistic model (default)")
+    kind.add_argument("--rasch", dest="irt_model", action="store_const", const="rasch",
+                      help="Rasch model (every discrimination 1; works with one model)")
+    parser.set_defaults(irt_model="2pl")
+    parser.add_argument("--confidence", type=float, default=0.95, help="level of the intervals (default 0.95)")
+    parser.add_argument("--output", choices=("table", "json", "csv"), default="table")
+    parser.set_defaults(func=run_questions)
+
+    parser = subparsers.add_parser(
+        "attempts",
+        help="every attempt of some models on one question, with outcome, rubric category and fields",
+        description="Drill down from a question to its attempts: correctness, score, rubric category and every "
+                    "per-attempt field the dump carries (answer, tokens, ...).",
+    )
+    add_data_arguments(parser)
+    parser.add_argument("--question", required=True, help="question id (with all tasks pooled: task/question)")
+    parser.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="models to show (default: all)")
+    parser.add_argument("--schema", default=None, help="rubric schema for the category column (built-in name or JSON file)")
+    parser.add_argument("--unmatched", default="exclude", metavar="POLICY",
+                        help="attempts in no rubric category: 'exclude' (shown as '(no category)') or a category label")
+    parser.add_argument("--output", choices=("table", "json", "csv"), default="table")
+    parser.set_defaults(func=run)
+
+
+def run_questions(args: argparse.Namespace) -> int:
+    """Execute ``questions``; returns the exit status."""
+    import pandas as pd
+
+    from scorio_core.eval._validate import check_confidence
+    from scorio_core.items import FLAG_RULES, PRIORS
+    from scorio_core.items.report import MODEL_COLUMNS, QUESTION_COLUMNS, diagnose
+    from scorio_core.leaderboard.table import outcomes_for, task_names
+
+    check_confidence(args.confidence)
+    dataset = load_dataset(args)
+    tasks = [args.task] if args.task else task_names(dataset)
+    results = [diagnose(outcomes_for(dataset, task), model=args.irt_model, confidence=args.confidence) for task in tasks]
+    questions = pd.concat([r.questions for r in results], ignore_index=True)
+    models = pd.concat([r.models for r in results], ignore_index=True)
+    question_rows = [{**row, "flags": list(row["flags"])} for row in questions.to_dict(orient="records")]
+    model_rows = models.to_dict(orient="records")
+    if args.output == "json":
+        emit_json({
+            "model": args.irt_model, "method": results[0].fit.method, "confidence": args.confidence,
+            "outcome": results[0].outcome, "flag_rules": dict(FLAG_RULES),
+            "priors": {k: {"mean": m, "sd": s} for k, (m, s) in PRIORS.items()},
+            "tasks": [{"task": r.task, "converged": bool(r.fit.converged), "iterations": r.fit.iterations,
+                       "unanswered_models": list(r.fit.unanswered_models)} for r in results],
+            "questions": question_rows, "models": model_rows, "sources": list(dataset.sources),
+        })
+        return 0
+    shown = [{**row, "flags": ",".join(row["flags"])} for row in question_rows]
+    emit_rows(shown, list(QUESTION_COLUMNS), args.output)
+    if args.output == "csv":
+        return 0  # one table per CSV stream; abilities are in the JSON output
+    print()
+    emit_rows(model_rows, list(MODEL_COLUMNS), args.output)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``attempts``; returns the exit status."""
+    from scorio_core.errors import InputError
+    from scorio_core.leaderboard.drilldown import question_attempts
+    from scorio_core.leaderboard.table import categorization_for, task_names
+    from scorio_core.rubric.rerank import apply_unmatched, scope_mask
+
+    dataset = load_dataset(args)
+    tasks = task_names(dataset)
+    task = args.task or (tasks[0] if len(tasks) == 1 else None)
+    if task is None:
+        raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with --task.")
+    categorization = None
+    if args.schema:
+        categorization, _ = categorization_for(dataset, args.schema, task)
+        categorization = apply_unmatched(categorization, scope_mask(dataset.attempts, task), args.unmatched)
+    frame = question_attempts(dataset, task, args.question, args.models, categorization)
+    rows = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
+    if args.output == "json":
+        emit_json({"task": task, "question": args.question, "models": list(dict.fromkeys(frame["model"])),
+                   "schema": args.schema or "binary", "columns": list(frame.columns), "rows": rows})
+    else:
+        emit_rows(rows, list(frame.columns), args.output)
+    return 0
