@@ -32,6 +32,7 @@ _PAGES = {
         ("pages/results/leaderboard.py", "Leaderboard", ":material/leaderboard:"),
         ("pages/results/tasks.py", "Tasks", ":material/grid_view:"),
         ("pages/results/compare.py", "Compare", ":material/compare_arrows:"),
+        ("pages/results/questions.py", "Questions", ":material/quiz:"),
         ("pages/results/trajectories.py", "Trajectories", ":material/timeline:"),
         ("pages/results/convergence.py", "Convergence", ":material/ssid_chart:"),
         ("pages/results/sensitivity.py", "Sensitivity", ":material/tune:"),

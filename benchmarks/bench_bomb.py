@@ -1,4 +1,8 @@
-"""Gzip bomb on the CLI: ``python -m scorio_core leaderboard bomb.csv.gz`` is refused in bounded memory.
+"""Gzip and zip bombs on the CLI: ``python -m scorio_core leaderboard bomb.csv.gz`` (or an Inspect ``bomb.eval``) is refused in bounded memory.
+
+``--kind eval``: an Inspect ``.eval`` zip whose ``samples/1.json`` member inflates to the same size
+(blank JSON padding, deflate level 9); the reader counts each member while inflating it against the
+same budget.
 
 The bomb is a valid CSV header (``model,question_id,trial,is_correct``) followed by 2.5 GiB of
 repeated ``a,q1,1,1`` rows, gzip-compressed at level 9 to about 5 MB; it is written to a
@@ -54,6 +58,22 @@ def write_bomb(path: Path, content_bytes: int) -> int:
     return written
 
 
+def write_eval_bomb(path: Path, content_bytes: int) -> int:
+    """Write an Inspect ``.eval`` zip whose sample member inflates to ``content_bytes`` (streamed 16 MiB blocks)."""
+    import zipfile
+
+    block = b" " * (16 << 20)
+    written = 0
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        zf.writestr("header.json", '{"eval": {"task": "bomb", "model": "a"}, "status": "success"}')
+        with zf.open("samples/1.json", "w", force_zip64=True) as fh:
+            while written + len(block) <= content_bytes:
+                fh.write(block)
+                written += len(block)
+            fh.write(b" " * (content_bytes - written))
+    return content_bytes
+
+
 def run_cli(path: Path, engine: str) -> tuple[int, str, float, float]:
     """Exit status, stderr, peak RSS (MB) and wall time (s) of ``python -m scorio_core leaderboard PATH``."""
     env = {k: v for k, v in os.environ.items() if k != "SCORIO_MAX_DECOMPRESSED_BYTES"}
@@ -73,13 +93,15 @@ def run_cli(path: Path, engine: str) -> tuple[int, str, float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gib", type=float, default=2.5, help="decompressed size of the bomb in GiB (default 2.5)")
+    parser.add_argument("--kind", default="gzip", choices=["gzip", "eval"],
+                        help="gzip CSV (default) or an Inspect .eval zip member")
     parser.add_argument("--engine", default="auto", choices=["auto", "pandas", "duckdb"],
                         help="the CLI's --engine (default auto, what a user gets)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bomb.csv.gz"
+        path = Path(tmp) / ("bomb.csv.gz" if args.kind == "gzip" else "bomb.eval")
         t = time.perf_counter()
-        content = write_bomb(path, int(args.gib * (1 << 30)))
+        content = (write_bomb if args.kind == "gzip" else write_eval_bomb)(path, int(args.gib * (1 << 30)))
         print(f"bomb: {path.stat().st_size / 1e6:.1f} MB on disk, {content / 2**30:.2f} GiB decompressed "
               f"(written in {time.perf_counter() - t:.1f} s); engine {args.engine}")
         code, err, rss, wall = run_cli(path, args.engine)
@@ -102,7 +124,7 @@ def main() -> int:
     for line in lines[:3]:
         print(f"  stderr: {line[:300]}")
     failed = not all(ok for *_, ok in rows)
-    print("gzip bomb:", "MISSED" if failed else "ok")
+    print(f"{args.kind} bomb:", "MISSED" if failed else "ok")
     return 1 if failed else 0
 
 

@@ -4,6 +4,7 @@
 - :mod:`.dynamics`: trajectories and convergence (and the result store Sensitivity shares).
 - :mod:`.sensitivity`: schemata that apply, ranks across schemata, perturbation.
 - :mod:`.background`: long computations in worker threads with progress (no Streamlit).
+- :mod:`.items`: question diagnostics (item response theory, flags) and ranks without flagged questions.
 - :mod:`.explore`: the Data page's per-question grids and one attempt's signals (no widgets).
 
 Calls Streamlit only to cache and report progress, never to render widgets. Imports state, data

@@ -14,6 +14,7 @@ from dashboard.figures.convergence import convergence_plot, kendall_tau_plot
 from dashboard.figures.sensitivity import rank_share_heatmap, schema_bump_chart
 from dashboard.figures.trajectory import credible_band_grid, rank_trajectory_plot
 from dashboard.figures.tasks import combined_interval_plot, task_heatmap
+from dashboard.figures.items import flag_bars, item_curve
 
 __all__ = [
     "interval_plot",
@@ -34,4 +35,6 @@ __all__ = [
     "rank_share_heatmap",
     "task_heatmap",
     "combined_interval_plot",
+    "item_curve",
+    "flag_bars",
 ]

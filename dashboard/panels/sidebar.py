@@ -14,7 +14,7 @@ from dashboard.state.rubric import workspace as rubric_workspace
 from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.store.publish import CONFIDENCE_LEVELS  # one source: `publish` checks the same levels
-from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIORS, SCOPES
+from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIOR_HELP, PRIORS, SCOPE_HELP, SCOPES
 
 __all__ = ["PageContext", "render_sidebar", "page_context", "refresh_rubric_note", "CONFIDENCE_LEVELS"]
 
@@ -186,11 +186,8 @@ def render_sidebar() -> PageContext | None:
             bind="query-params", persist_state="session",
             format_func=PRIOR_CHOICES.get,
             help=(
-                "What is assumed about a question's success rate before its trials are seen. Empirical Bayes learns it "
-                "from each model's own questions; its intervals were checked by simulation to cover as often as they "
-                "claim. Uniform is the paper's Bayes@N: it pulls every question toward the middle of the scale, so its "
-                "intervals miss the true mean of very hard or very easy benchmarks. Jeffreys is a weaker version of "
-                "Uniform. Details: docs/metrics.md."
+                "What is assumed about a question's success rate before its trials are seen. "
+                + " ".join(f"**{PRIOR_CHOICES[p]}**: {PRIOR_HELP[p]}." for p in PRIORS) + " Details: docs/metrics.md."
             ),
         )
         _seed(KEY_SCOPE, DEFAULT_SCOPE, SCOPES, SCOPE_CHOICES.get)
@@ -201,9 +198,7 @@ def render_sidebar() -> PageContext | None:
             bind="query-params", persist_state="session",
             format_func=SCOPE_CHOICES.get,
             help=(
-                "Trials (questions fixed): how sure we are about these exact questions, given that each was tried only "
-                "a few times. Trials and questions: also allows for which questions happened to be in the benchmark, "
-                "for claims about new questions like these (wider)."
+                " ".join(f"**{SCOPE_CHOICES[k]}**: {SCOPE_HELP[k]}." for k in SCOPES)
             ),
         )
         mapped = cluster_mapping(data)

@@ -51,6 +51,7 @@ VIEW_KEYS = (
     "conv_models",
     "sens_schemas", "sens_ci", "sens_highlight", "sens_n", "sens_seed", "sens_shift", "sens_target", "sens_weight_range",
     "present_figures", "cluster_column",
+    "q_irt", "q_flags", "q_question", "q_rank_without", "q_exclude",
 )
 _MAX_LIST = 1000
 
@@ -135,7 +136,7 @@ def presented_settings(ctx, n_min: int, n_max: int) -> tuple[str, int, float, st
 
 
 #: URL paths of the results pages a share link may open (Streamlit derives them from the file names).
-RESULTS_PATHS = ("leaderboard", "tasks", "compare", "trajectories", "convergence", "sensitivity")
+RESULTS_PATHS = ("leaderboard", "tasks", "compare", "questions", "trajectories", "convergence", "sensitivity")
 
 #: Figures the sharer may add to the presentation view's fixed story (headline, leaderboard, pairwise heatmap).
 PRESENT_FIGURES = ("Rank distribution", "Score vs cost")

@@ -106,24 +106,23 @@ def add_uncertainty_arguments(parser: argparse.ArgumentParser, *, defaults: bool
 
     ``defaults=False`` leaves them None so a manifest can fill them.
     """
-    from scorio_core.uncertainty import DEFAULT_SCOPE, SCOPES
+    from scorio_core.uncertainty import DEFAULT_SCOPE, SCOPE_HELP, SCOPES
 
     add_prior_argument(parser, defaults=defaults)
     parser.add_argument(
         "--scope", choices=SCOPES, default=DEFAULT_SCOPE if defaults else None,
-        help="what intervals cover: questions-fixed (the trials only; the paper's estimand) or questions-sampled "
-             "(also which questions were drawn from a larger pool)",
+        help="what intervals cover: " + "; ".join(f"{k}: {v}" for k, v in SCOPE_HELP.items()),
     )
 
 
 def add_prior_argument(parser: argparse.ArgumentParser, *, defaults: bool = True, what: str | None = None) -> None:
     """Add ``--prior`` (``defaults=False`` leaves it None so a manifest can fill it)."""
-    from scorio_core.uncertainty import DEFAULT_PRIOR, PRIORS
+    from scorio_core.uncertainty import DEFAULT_PRIOR, PRIOR_HELP, PRIORS
 
     parser.add_argument(
         "--prior", choices=PRIORS, default=DEFAULT_PRIOR if defaults else None,
-        help=what or "per-question prior of Bayes@N and the Pass@k family: empirical-bayes (fitted to each model's "
-                     "questions; the calibrated default), uniform (the paper's Bayes@N, reference-exact) or jeffreys",
+        help=what or "per-question prior of Bayes@N and the Pass@k family: "
+                     + "; ".join(f"{k}: {v}" for k, v in PRIOR_HELP.items()),
     )
 
 

@@ -7,6 +7,7 @@ measured coverage is in docs/metrics.md ("Calibration") and ``benchmarks/bench_c
 from scorio_core.uncertainty.posterior import (
     DEFAULT_PRIOR,
     DEFAULT_SCOPE,
+    SCOPE_HELP,
     SCOPE_LABELS,
     SCOPES,
     PosteriorSummary,
@@ -17,14 +18,16 @@ from scorio_core.uncertainty.posterior import (
     posterior_summary,
     projection_alpha,
 )
-from scorio_core.uncertainty.priors import PRIOR_LABELS, PRIORS, FittedPrior, check_prior, fit_dirichlet_prior, prior_alpha
+from scorio_core.uncertainty.priors import PRIOR_HELP, PRIOR_LABELS, PRIORS, FittedPrior, check_prior, fit_dirichlet_prior, prior_alpha
 
 __all__ = [
     "DEFAULT_PRIOR",
     "DEFAULT_SCOPE",
     "PRIORS",
+    "PRIOR_HELP",
     "PRIOR_LABELS",
     "SCOPES",
+    "SCOPE_HELP",
     "SCOPE_LABELS",
     "FittedPrior",
     "PosteriorSummary",

@@ -39,12 +39,20 @@ __all__ = [
     "check_scope",
     "interval_label",
     "calibration_table",
+    "SCOPE_HELP",
 ]
 
 SCOPES = ("questions-fixed", "questions-sampled")
 SCOPE_LABELS = {
     "questions-fixed": "trials (questions fixed)",
     "questions-sampled": "trials and questions (questions sampled from a larger pool)",
+}
+#: What each scope covers, in plain words: the one source of the app's and the CLI's help texts.
+SCOPE_HELP = {
+    "questions-fixed": ("how sure we are about these exact questions, given that each was tried only a few times "
+                        "(the paper's estimand)"),
+    "questions-sampled": ("also allows for which questions happened to be in the benchmark, for claims about new "
+                          "questions like these (wider)"),
 }
 DEFAULT_PRIOR = "empirical-bayes"
 DEFAULT_SCOPE = "questions-fixed"

@@ -17,7 +17,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 PAGES = (
-    "pages/results/leaderboard.py", "pages/results/tasks.py", "pages/results/compare.py",
+    "pages/results/leaderboard.py", "pages/results/tasks.py", "pages/results/compare.py", "pages/results/questions.py",
     "pages/results/trajectories.py", "pages/results/convergence.py", "pages/results/sensitivity.py",
     "pages/data/data.py", "pages/data/rubric.py", "pages/share/export.py",
 )

@@ -49,3 +49,25 @@ def test_no_paper_citation_outside_the_method_expanders(sim_app, page):
     assert texts, "the walk found no text: the element tree changed"
     cited = [t[:160] for t in texts if CITATION.search(t)]
     assert not cited, cited
+
+
+def test_prior_and_scope_help_come_from_the_core(app, capsys):
+    """The sidebar's and the CLI's help texts about priors and scopes are the core's PRIOR_HELP / SCOPE_HELP."""
+    import re
+
+    from scorio_core.cli import main
+    from scorio_core.uncertainty import PRIOR_HELP, PRIORS, SCOPE_HELP, SCOPES
+
+    prior_help = app.sidebar.selectbox(key="prior").proto.help
+    scope_help = app.sidebar.radio(key="scope").proto.help
+    for key in PRIORS:
+        assert PRIOR_HELP[key] in prior_help, key
+    for key in SCOPES:
+        assert SCOPE_HELP[key] in scope_help, key
+    with pytest.raises(SystemExit):
+        main(["leaderboard", "--help"])
+    text = re.sub(r"-\s+", "-", re.sub(r"\s+", " ", capsys.readouterr().out))  # argparse wraps at hyphens
+    for key in PRIORS:
+        assert f"{key}: {PRIOR_HELP[key]}" in text, key
+    for key in SCOPES:
+        assert f"{key}: {SCOPE_HELP[key]}" in text, key

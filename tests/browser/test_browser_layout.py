@@ -21,7 +21,7 @@ from tests.browser.conftest import ARTIFACTS, ROOT, assert_no_exception, shot, s
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("layout")]
 
-PAGES = ("", "tasks", "compare", "trajectories", "convergence", "sensitivity", "data", "rubric", "export")
+PAGES = ("", "tasks", "compare", "questions", "trajectories", "convergence", "sensitivity", "data", "rubric", "export")
 SIZES = ((1280, 800), (1920, 1080))
 
 #: Elements that clip their text, or text outside its column (a segmented control wider than its column).
@@ -71,7 +71,7 @@ def _visit(page, url: str) -> None:
     assert_no_exception(page)
 
 
-TITLES = {"": "Leaderboard", "tasks": "Tasks", "compare": "Compare", "trajectories": "Trajectories",
+TITLES = {"": "Leaderboard", "tasks": "Tasks", "compare": "Compare", "questions": "Questions", "trajectories": "Trajectories",
           "convergence": "Convergence", "sensitivity": "Sensitivity", "data": "Data", "rubric": "Rubric",
           "export": "Export"}
 
