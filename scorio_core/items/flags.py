@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.special import expit
 
 from scorio_core.errors import InputError
-from scorio_core.items.irt import IRTFit, check_counts, item_information
+from scorio_core.items.irt import PRIORS, IRTFit, check_counts, item_information
 from scorio_core.tasks.matrix import FLAKY_RULE
 
 __all__ = ["FLAG_CODES", "FLAG_RULES", "flag_questions", "DEFAULT_LOW_INFORMATION", "DEFAULT_SATURATED_RATE",
-           "DEFAULT_MISLABEL_Z", "DEFAULT_MIN_GROUP"]
+           "DEFAULT_MISLABEL_Z", "DEFAULT_MIN_GROUP", "DEFAULT_MISLABEL_LOG_ODDS", "sign_log_odds"]
 
 DEFAULT_SATURATED_RATE = 0.95
 #: Mean Fisher information per answering model (one trial) below which a question is ``low_information``: a fifth
 #: of the 0.25 that a discrimination-1 question centred on a model carries (a^2 p (1 - p) at p = 1/2).
 DEFAULT_LOW_INFORMATION = 0.05
 DEFAULT_MISLABEL_Z = 1.96
+#: Log posterior odds of the best negative over the best positive discrimination (abilities fixed) above which a
+#: question is ``possibly_mislabeled``: log 10, odds of 10 to 1.
+DEFAULT_MISLABEL_LOG_ODDS = float(np.log(10.0))
 #: Models needed in each of the strongest and weakest thirds for the pattern rule of ``possibly_mislabeled``.
 DEFAULT_MIN_GROUP = 3
 
@@ -29,8 +33,10 @@ FLAG_CODES = ("possibly_mislabeled", "saturated", "unsolved", "low_information",
 
 #: One sentence per flag code (the default thresholds; :func:`flag_questions` states the ones it used in each reason).
 FLAG_RULES = {
-    "possibly_mislabeled": ("discrimination credibly negative (a + 1.96 SE < 0), or the strongest third of the "
-                            "models that answered (by ability, at least 3) never succeed while the weakest third "
+    "possibly_mislabeled": ("a negative discrimination fits better: with the abilities fixed, the question's log "
+                            "posterior at its best a < 0 exceeds that at its best a > 0 by more than log 10 (odds "
+                            "10:1); or discrimination credibly negative (a + 1.96 SE < 0); or the strongest third of "
+                            "the models that answered (by ability, at least 3) never succeed while the weakest third "
                             "(at least 3) succeed at a mean rate >= 0.5"),
     "saturated": "every model that answered succeeds at a rate >= 0.95",
     "unsolved": "no success in any trial by any model",
@@ -39,6 +45,77 @@ FLAG_RULES = {
                         "it cannot change a ranking"),
     "flaky": FLAKY_RULE,
 }
+
+
+def _question_objective(a, b, theta, s, n, priors):
+    """Negative log posterior of each question's (a, b) with the abilities fixed, shape (M,)."""
+    eta = a[None, :] * (theta[:, None] - b[None, :])
+    (mb, sb), (ma, sa) = priors["b"], priors["a"]
+    softplus = np.log1p(np.exp(-np.abs(eta))) + np.maximum(eta, 0.0)
+    return ((n * softplus - s * eta).sum(axis=0) + 0.5 * ((b - mb) / sb) ** 2
+            + 0.5 * ((a - ma) / sa) ** 2)
+
+
+def _signed_mode(theta, s, n, sign, a0, b0, priors, max_iter=50, tol=1e-2):
+    """Per question, the posterior mode of (a, b) restricted to ``sign * a > 0`` with the abilities fixed.
+
+    Fisher scoring in ``(u, b)`` with ``a = sign * exp(u)`` (the restriction without a boundary), vectorised over
+    the questions still moving, with step halving per question so that every question's objective decreases. A
+    question leaves once its Newton decrement ``g^T I^-1 g / 2`` (the decrease a full step predicts) is below ``tol``
+    or no decrease is found: the objective is then within about ``tol`` of its minimum, ample against the flag's
+    threshold of log 10. Returns the minimised negative log posterior per question.
+    """
+    (mb, sb), (ma, sa) = priors["b"], priors["a"]
+    u, b = np.log(np.maximum(sign * np.asarray(a0, float), 1e-3)), np.array(b0, dtype=float)
+    F = _question_objective(sign * np.exp(u), b, theta, s, n, priors)
+    act = np.arange(b.size)
+    for _ in range(max_iter):
+        if act.size == 0:
+            break
+        sj, nj, uj, bj, Fj = s[:, act], n[:, act], u[act], b[act], F[act]
+        a = sign * np.exp(uj)
+        d = theta[:, None] - bj[None, :]
+        p = expit(a[None, :] * d)
+        r, w = sj - nj * p, nj * p * (1 - p)
+        ga, gb = -(r * d).sum(axis=0) + (a - ma) / sa**2, a * r.sum(axis=0) + (bj - mb) / sb**2
+        wd = w * d
+        Iaa, Ibb, Iab = (wd * d).sum(axis=0) + 1 / sa**2, a * a * w.sum(axis=0) + 1 / sb**2, -a * wd.sum(axis=0)
+        gu, Iuu, Iub = a * ga, a * a * Iaa, a * Iab  # chain rule through a = sign exp(u)
+        det = Iuu * Ibb - Iub**2
+        du, db = -(Ibb * gu - Iub * gb) / det, -(Iuu * gb - Iub * gu) / det
+        moving = -0.5 * (gu * du + gb * db) >= tol  # Newton decrement of the Fisher step
+        du = np.clip(du, -2.0, 2.0)  # at most a factor e^2 on |a| per step
+        t, todo = np.ones(act.size), np.arange(act.size)
+        for _ in range(30):  # halve each question's step until its objective does not increase
+            u_new, b_new = uj[todo] + t[todo] * du[todo], bj[todo] + t[todo] * db[todo]
+            F_new = _question_objective(sign * np.exp(u_new), b_new, theta, sj[:, todo], nj[:, todo], priors)
+            ok = F_new <= Fj[todo]
+            uj[todo[ok]], bj[todo[ok]], Fj[todo[ok]] = u_new[ok], b_new[ok], F_new[ok]
+            todo = todo[~ok]
+            if todo.size == 0:
+                break
+            t[todo] *= 0.5
+        t[todo] = 0.0  # no decrease found: the question stays where it is
+        u[act], b[act], F[act] = uj, bj, Fj
+        act = act[moving & (t > 0)]
+    return F
+
+
+def sign_log_odds(fit: IRTFit, successes, trials, priors=PRIORS) -> np.ndarray:
+    """Per question: log posterior at the best ``a < 0`` minus that at the best ``a > 0``, abilities fixed.
+
+    A likelihood-ratio comparison of the question read as labelled against the question read upside down:
+    a question whose outcomes were inverted (strong models fail, weak ones pass) has a large positive value.
+    Both modes are searched from the fit's ``(|a|, b)`` (the reflection of the curve about its difficulty),
+    so the comparison does not depend on which of the two the joint fit converged to. Rasch fits get zeros.
+    """
+    s, n = check_counts(successes, trials)
+    if fit.model == "rasch":
+        return np.zeros(s.shape[1])
+    a0 = np.maximum(np.abs(fit.a), 0.1)
+    pos = _signed_mode(fit.theta, s, n, 1.0, a0, fit.b, priors)  # where fit.a > 0 this is the fit: one step
+    neg = _signed_mode(fit.theta, s, n, -1.0, a0, fit.b, priors)
+    return pos - neg
 
 
 def _thirds(theta: np.ndarray, rates: np.ndarray, answered: np.ndarray, min_group: int):
@@ -64,7 +141,8 @@ def _thirds(theta: np.ndarray, rates: np.ndarray, answered: np.ndarray, min_grou
 
 def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DEFAULT_SATURATED_RATE,
                    low_information: float = DEFAULT_LOW_INFORMATION, mislabel_z: float = DEFAULT_MISLABEL_Z,
-                   min_group: int = DEFAULT_MIN_GROUP, mislabel_bottom_rate: float = 0.5) -> pd.DataFrame:
+                   min_group: int = DEFAULT_MIN_GROUP, mislabel_bottom_rate: float = 0.5,
+                   mislabel_log_odds: float = DEFAULT_MISLABEL_LOG_ODDS) -> pd.DataFrame:
     """Diagnose every question of a fitted count table.
 
     Parameters
@@ -84,6 +162,9 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
         Models needed in each third for the pattern rule.
     mislabel_bottom_rate : float, default 0.5
         Mean success rate of the weakest third needed by the pattern rule.
+    mislabel_log_odds : float, default log 10
+        ``possibly_mislabeled`` when :func:`sign_log_odds` exceeds this (2PL only): a negative discrimination
+        fits the question better than any positive one by these log posterior odds.
 
     Returns
     -------
@@ -114,6 +195,8 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
     top_max, bottom_mean, g = _thirds(fit.theta, np.nan_to_num(rates), answered, min_group)
     a_hi = fit.a + mislabel_z * fit.a_se
     neg = (fit.model != "rasch") & (a_hi < 0) & (k > 0)
+    odds = sign_log_odds(fit, s, n) if np.isfinite(mislabel_log_odds) else np.zeros(M)  # inf: rule switched off
+    flipped = (fit.model != "rasch") & (odds > mislabel_log_odds) & (k > 0)
     pattern = (g > 0) & (top_max <= 0) & (bottom_mean >= mislabel_bottom_rate)
     min_rate = np.where(answered, rates, np.inf).min(axis=0)
     saturated = (k > 0) & (min_rate >= saturated_rate)
@@ -124,9 +207,12 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
     flags, reasons = [], []
     for j in range(M):  # building the text only; every number above is vectorised
         f, why = [], []
-        if neg[j] or pattern[j]:
+        if neg[j] or pattern[j] or flipped[j]:
             f.append("possibly_mislabeled")
             parts = []
+            if flipped[j]:
+                parts.append(f"a negative discrimination fits better (log posterior odds {odds[j]:.1f} > "
+                             f"{mislabel_log_odds:.2f}, abilities fixed)")
             if neg[j]:
                 parts.append(f"discrimination {fit.a[j]:.2f} (upper bound {a_hi[j]:.2f} < 0 at z = {mislabel_z:g})")
             if pattern[j]:

@@ -52,10 +52,11 @@ def test_pattern_rule_needs_three_per_group():
     n = np.full((6, 3), 2)
     s = np.array([[0, 2, 1], [0, 2, 2], [2, 1, 0], [2, 2, 1], [2, 0, 0], [2, 1, 0]])
     fit = fit_irt(s, n)
-    # 6 models: thirds of 2 < 3, the pattern rule is off; z so large the negative-discrimination rule never fires
-    table = flag_questions(fit, s, n, mislabel_z=50)
+    # 6 models: thirds of 2 < 3, the pattern rule is off; z so large the negative-discrimination rule never fires,
+    # and the sign comparison switched off
+    table = flag_questions(fit, s, n, mislabel_z=50, mislabel_log_odds=np.inf)
     assert "possibly_mislabeled" not in table["flags"][0]
-    table = flag_questions(fit, s, n, mislabel_z=50, min_group=2)
+    table = flag_questions(fit, s, n, mislabel_z=50, min_group=2, mislabel_log_odds=np.inf)
     assert "possibly_mislabeled" in table["flags"][0]
 
 
