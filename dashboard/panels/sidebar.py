@@ -226,15 +226,19 @@ def cluster_mapping(data) -> str | None:
     column constant within each question; otherwise questions are independent.
     """
     candidates = cluster_candidates(data.data_id, data.dataset)
-    value = st.session_state.get(KEY_CLUSTER)
-    if value is None and KEY_CLUSTER not in st.session_state:
-        value = st.query_params.get(KEY_CLUSTER)
+    value = st.session_state[KEY_CLUSTER] if KEY_CLUSTER in st.session_state else st.query_params.get(KEY_CLUSTER)
     value = value if value in candidates else None
-    st.session_state[KEY_CLUSTER] = value or ""
+    # Written only when it changes: an unchanged view must not look edited (autosave would draft it and a
+    # restore of that draft would undo the user's next widget change).
     if value:
-        st.query_params[KEY_CLUSTER] = value
-    elif KEY_CLUSTER in st.query_params:
-        del st.query_params[KEY_CLUSTER]
+        if st.session_state.get(KEY_CLUSTER) != value:
+            st.session_state[KEY_CLUSTER] = value
+        if st.query_params.get(KEY_CLUSTER) != value:
+            st.query_params[KEY_CLUSTER] = value
+    else:
+        st.session_state.pop(KEY_CLUSTER, None)
+        if KEY_CLUSTER in st.query_params:
+            del st.query_params[KEY_CLUSTER]
     return value
 
 
@@ -258,7 +262,12 @@ def render_cluster_mapping(ctx) -> None:
         st.session_state[_CLUSTER_PICK] = current if current in options else ""
 
     def _changed() -> None:
-        st.session_state[KEY_CLUSTER] = st.session_state[_CLUSTER_PICK] or ""
+        if st.session_state[_CLUSTER_PICK]:
+            st.session_state[KEY_CLUSTER] = st.session_state[_CLUSTER_PICK]
+        else:  # independent questions: neither the session nor the link carries a grouping
+            st.session_state.pop(KEY_CLUSTER, None)
+            if KEY_CLUSTER in st.query_params:
+                del st.query_params[KEY_CLUSTER]
 
     st.selectbox("Questions grouped by", options, key=_CLUSTER_PICK, on_change=_changed,
                  format_func=lambda c: c or "none (independent questions)",

@@ -156,9 +156,11 @@ def _leaderboard(page):
 def _sidebar_pick_models(page, models) -> None:
     box = page.locator('[data-testid="stSidebar"] [data-testid="stMultiSelect"]').filter(has_text="Models").first
     for model in models:
+        box.scroll_into_view_if_needed()  # the sidebar is taller than the window with every page listed
         box.locator("input").first.click()
         page.get_by_role("option", name=model, exact=True).first.click()
         wait_ready(page, 800)
+        box.filter(has_text=model).wait_for()  # the chip is there before the next pick
     page.keyboard.press("Escape")
     wait_ready(page, 1000)
 

@@ -1,0 +1,63 @@
+"""scorio_core.rank vs the reference scorio.rank on a 50 x 500 x 8 response tensor (issue 38), side by side.
+
+Prints, for every method implemented so far, the median wall time of ours and of the reference over
+a few runs on the same seeded tensor, the speed-up, and the target (at least the reference's speed;
+>= 10x where the reference takes more than 1 s). Ranks are checked equal in the same run.
+
+    .venv/bin/python benchmarks/bench_rank.py [--models 50 --questions 500 --trials 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import scorio_core.rank as ours  # noqa: E402
+
+METHODS = ("avg", "inverse_difficulty", "borda", "win_rate")
+
+
+def _time(fn, R, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn(R)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=int, default=50)
+    parser.add_argument("--questions", type=int, default=500)
+    parser.add_argument("--trials", type=int, default=8)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    import scorio.rank as ref
+
+    rng = np.random.default_rng(38)
+    skill = rng.random((args.models, 1, 1))
+    R = (rng.random((args.models, args.questions, args.trials)) < skill).astype(int)
+    print(f"R: {args.models} x {args.questions} x {args.trials}; median of {args.runs} runs")
+    missed = False
+    for name in METHODS:
+        same = np.array_equal(getattr(ours, name)(R), getattr(ref, name)(R))
+        t_ours = _time(getattr(ours, name), R, args.runs)
+        t_ref = _time(getattr(ref, name), R, args.runs)
+        target = 10.0 if t_ref > 1.0 else 1.0
+        ok = same and t_ref / t_ours >= target
+        missed |= not ok
+        print(f"  {name:20s} ours {t_ours * 1e3:9.2f} ms   reference {t_ref * 1e3:9.2f} ms   "
+              f"speed-up {t_ref / t_ours:7.1f}x  (target >= {target:g}x)  ranks equal: {same}  {'ok' if ok else 'MISSED'}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,113 @@
+"""Scores -> ranks under the four tie conventions, and the response-tensor validation of ``scorio.rank``.
+
+Source: the reference package scorio 0.2.3 (``scorio.utils.rank_scores``, ``scorio.rank._base.validate_input``);
+same results and errors, vectorised.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import rankdata
+
+__all__ = ["RANK_METHODS", "rank_scores", "validate_input", "rank_with"]
+
+#: Tie conventions: competition (1, 2, 2, 4), competition_max (1, 3, 3, 4), dense (1, 2, 2, 3), avg (1, 2.5, 2.5, 4).
+RANK_METHODS = ("competition", "competition_max", "dense", "avg")
+_SCIPY = {"competition": "min", "competition_max": "max", "dense": "dense", "avg": "average"}
+
+
+def _grouped(sorted_desc: np.ndarray, tol: float) -> np.ndarray:
+    """Each score replaced by its group leader's: a group starts where a score is more than ``tol`` below the leader."""
+    out = sorted_desc.copy()
+    close = np.flatnonzero(np.abs(np.diff(sorted_desc)) <= tol) + 1  # positions that may join the group before them
+    if close.size == 0:
+        return out
+    for i in close:  # only scores within tol of their neighbour (ties): the reference's leader rule, exactly
+        if abs(out[i] - out[i - 1]) <= tol:
+            out[i] = out[i - 1]
+    return out
+
+
+def rank_scores(scores, tol: float = 1e-12) -> dict[str, np.ndarray]:
+    """Ranks of ``scores`` (higher is better) under every tie convention of :data:`RANK_METHODS`.
+
+    Parameters
+    ----------
+    scores : array_like, shape (L,)
+    tol : float, default 1e-12
+        Scores within ``tol`` of their group's best score share its rank.
+
+    Returns
+    -------
+    dict of str to ndarray, shape (L,)
+        ``"competition"``, ``"competition_max"``, ``"dense"``, ``"avg"`` (float ranks, as scipy's rankdata).
+
+    Raises
+    ------
+    ValueError
+        ``scores`` is not one-dimensional.
+
+    Examples
+    --------
+    >>> r = rank_scores([95.0, 87.5, 87.5, 80.0])
+    >>> r["competition"].tolist(), r["competition_max"].tolist(), r["dense"].tolist(), r["avg"].tolist()
+    ([1.0, 2.0, 2.0, 4.0], [1.0, 3.0, 3.0, 4.0], [1.0, 2.0, 2.0, 3.0], [1.0, 2.5, 2.5, 4.0])
+    """
+    s = np.asarray(scores, dtype=float)
+    if s.ndim != 1:
+        raise ValueError("scores_in_id_order must be a 1D sequence.")
+    order = np.argsort(-s)
+    grouped = _grouped(s[order], tol)
+    out = {}
+    for name, how in _SCIPY.items():
+        ranks = np.empty(s.size, dtype=float)
+        ranks[order] = rankdata(-grouped, method=how)
+        out[name] = ranks
+    return out
+
+
+def rank_with(scores: np.ndarray, method: str, return_scores: bool):
+    """``rank_scores(scores)[method]``, with the scores when asked (every method's return convention)."""
+    if method not in RANK_METHODS:
+        raise KeyError(method)  # the reference indexes its dict with the name: a KeyError
+    ranking = rank_scores(scores)[method]
+    return (ranking, scores) if return_scores else ranking
+
+
+def validate_input(R, binary_only: bool = True) -> np.ndarray:
+    """The response tensor as integers of shape (L, M, N); (L, M) is read as N = 1.
+
+    Raises
+    ------
+    ValueError
+        Not 2-D or 3-D; not numeric; complex; NaN or Inf; a float other than 0.0/1.0; a value other than
+        0/1 when ``binary_only``; fewer than 2 models, 1 question or 1 trial (the reference's messages).
+    """
+    R = np.asarray(R)
+    if R.ndim == 2:
+        R = R[:, :, np.newaxis]
+    elif R.ndim != 3:
+        raise ValueError(f"Input R must be a 2D array of shape (L, M) or 3D array of shape (L, M, N), got shape {R.shape}")
+    if np.issubdtype(R.dtype, np.bool_):
+        R = R.astype(int, copy=False)
+    else:
+        if not np.issubdtype(R.dtype, np.number):
+            raise ValueError(f"Input R must be numeric, got dtype {R.dtype}")
+        if np.issubdtype(R.dtype, np.complexfloating):
+            raise ValueError("Input R must contain real-valued outcomes")
+        if not np.isfinite(R).all():
+            raise ValueError("Input R must not contain NaN or Inf values")
+        if np.issubdtype(R.dtype, np.floating):
+            if not np.all((R == 0) | (R == 1)):
+                raise ValueError("Float inputs must be binary values (0.0 or 1.0). Use integer dtype for multiclass outcomes.")
+        elif binary_only and not np.all((R == 0) | (R == 1)):
+            raise ValueError("Input R must contain only binary values (0 or 1)")
+        R = R.astype(int, copy=False)
+    L, M, N = R.shape
+    if L < 2:
+        raise ValueError(f"Need at least 2 models to rank, got L={L}")
+    if M < 1:
+        raise ValueError(f"Need at least 1 question, got M={M}")
+    if N < 1:
+        raise ValueError(f"Need at least 1 trial, got N={N}")
+    return R
