@@ -19,8 +19,7 @@ from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, leaderboard,
                                   task_names)
 from scorio_core.report import lead
 from scorio_core.leaderboard.task_outcomes import cluster_column_candidates, question_clusters
-from scorio_core.ranking.separation import trials_needed
-from scorio_core.uncertainty import projection_alpha
+from scorio_core.ranking.paired import pair_trials_needed
 
 __all__ = [
     "ALL_TASKS",
@@ -224,14 +223,7 @@ def trials_needed_for(data_id: str, _dataset, task: str, model_a: str, model_b: 
     """
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
     counts0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
-    ia, ib = outcomes.models.index(model_a), outcomes.models.index(model_b)
-    pa = None if counts0 is None else counts0[ia]
-    pb = None if counts0 is None else counts0[ib]
-    (alpha_a, note_a), (alpha_b, note_b) = (projection_alpha(outcomes.counts[i], prior) for i in (ia, ib))
-    needed = trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence,
-                           alpha_a=alpha_a, alpha_b=alpha_b, empirical_a=prior == "empirical-bayes" and not note_a,
-                           empirical_b=prior == "empirical-bayes" and not note_b)
-    return needed, tuple(f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n)
+    return pair_trials_needed(outcomes, model_a, model_b, prior=prior, confidence=confidence, prior_counts=counts0)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -78,8 +78,8 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     from scorio_core.ranking.compare import disagreement_table, outcome_counts
     from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
     from scorio_core.errors import InputError
-    from scorio_core.ranking.separation import trials_meaning, trials_needed
-    from scorio_core.uncertainty import projection_alpha
+    from scorio_core.ranking.paired import pair_trials_needed
+    from scorio_core.ranking.separation import trials_meaning
 
     rows = {str(r["model"]): r for r in table.to_dict(orient="records")}
     for m in (model_a, model_b):
@@ -96,17 +96,11 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     codes = codes_for_questions(questions["question"], clusters) if scope != "questions-fixed" else None
     diff, assumption = scoped_difference(fa["mu"], fa["sigma"], fb["mu"], fb["sigma"], questions["diff"].to_numpy(),
                                          scope=scope, confidence=confidence, clusters=codes)
-    rubric = outcomes.rubric
-    ia, ib = rubric.models.index(model_a), rubric.models.index(model_b)
-    pa = None if prior_counts is None else prior_counts[ia]
-    pb = None if prior_counts is None else prior_counts[ib]
-    (alpha_a, note_a), (alpha_b, note_b) = (projection_alpha(rubric.counts[i], prior) for i in (ia, ib))
-    needed = trials_needed(rubric.counts[ia], rubric.counts[ib], rubric.weights, pa, pb, confidence=confidence,
-                           alpha_a=alpha_a, alpha_b=alpha_b, empirical_a=prior == "empirical-bayes" and not note_a,
-                           empirical_b=prior == "empirical-bayes" and not note_b)
+    needed, prior_notes = pair_trials_needed(outcomes.rubric, model_a, model_b, prior=prior, confidence=confidence,
+                                             prior_counts=prior_counts)
     trials = {
         "prior": prior,
-        "prior_notes": [f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n],
+        "prior_notes": list(prior_notes),
         "n_needed": needed.n_needed,
         "n_power": needed.n_power,
         "n_power_range": list(needed.n_power_range),

@@ -18,9 +18,10 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite, difference_posterior
-from scorio_core.uncertainty.posterior import check_scope
+from scorio_core.ranking.separation import trials_needed
+from scorio_core.uncertainty.posterior import check_scope, projection_alpha
 
-__all__ = ["CLUSTERED_ASSUMPTION", "scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
+__all__ = ["pair_trials_needed", "CLUSTERED_ASSUMPTION", "scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
            "UNPAIRED_ASSUMPTION", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
            "paired_pairwise_ranks", "ranks_are_paired"]
 
@@ -348,3 +349,44 @@ def ranks_are_paired(metric: str, scope: str, tie_rule: str, n_scored: int, n_qu
     """
     return (metric == "bayes" and scope == "questions-sampled" and tie_rule == "pairwise" and n_scored >= 2
             and n_scored * n_scored * max(n_questions, 1) <= PAIRED_MAX_WORK)
+
+
+def pair_trials_needed(outcomes, model_a: str, model_b: str, *, prior: str, confidence: float = 0.95,
+                       prior_counts=None):
+    """Trials per question needed to separate two models of one task, under the interval's prior.
+
+    What the Compare page and ``compare`` share: each model's projection prior
+    (:func:`scorio_core.uncertainty.projection_alpha`) and, when given, its prior counts R0, passed to
+    :func:`scorio_core.ranking.separation.trials_needed`.
+
+    Parameters
+    ----------
+    outcomes : Outcomes
+        The task's rubric outcomes (``counts`` (L, M, C+1), ``weights`` (C+1,), ``models``).
+    model_a, model_b : str
+        Two of ``outcomes.models``.
+    prior : {"empirical-bayes", "uniform", "jeffreys"}
+    confidence : float, default 0.95
+    prior_counts : ndarray, shape (L, M, C+1), optional
+        Prior counts R0 of every model (rows in ``outcomes.models`` order).
+
+    Returns
+    -------
+    (TrialsNeeded, tuple of str)
+        The projection, and one note per model whose empirical-Bayes prior is not identified
+        (its projection then uses the uniform prior), as ``"model: note"``.
+
+    Raises
+    ------
+    ValueError
+        A model not in ``outcomes.models`` or a bad ``confidence`` (from ``trials_needed``).
+    """
+    ia, ib = outcomes.models.index(model_a), outcomes.models.index(model_b)
+    pa = None if prior_counts is None else prior_counts[ia]
+    pb = None if prior_counts is None else prior_counts[ib]
+    (alpha_a, note_a), (alpha_b, note_b) = (projection_alpha(outcomes.counts[i], prior) for i in (ia, ib))
+    empirical = prior == "empirical-bayes"
+    needed = trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence,
+                           alpha_a=alpha_a, alpha_b=alpha_b, empirical_a=empirical and not note_a,
+                           empirical_b=empirical and not note_b)
+    return needed, tuple(f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n)
