@@ -37,6 +37,7 @@ __all__ = [
     "unequal_question_sets",
     "trial_range",
     "rank_distribution",
+    "method_agreement_for",
     "rank_draws",
     "trials_needed_for",
     "disagreements",
@@ -210,6 +211,15 @@ def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binar
     draws = rank_draws(*counts.shape)
     P = rank.posterior_rank_distribution(counts, outcomes.weights, None if prior is None else prior[keep], draws=draws, seed=seed)
     return [m for m, k in zip(outcomes.models, keep) if k], P, draws
+
+
+@st.cache_resource(show_spinner="Ranking under every method...", max_entries=32)
+def method_agreement_for(data_id: str, _dataset, task: str, methods: tuple[str, ...], prior: str, question_set: str):
+    """:func:`scorio_core.leaderboard.methods.method_agreement` of a task's binary outcomes (shared, read-only)."""
+    from scorio_core.leaderboard.methods import method_agreement
+
+    return method_agreement(task_outcomes(data_id, _dataset, task), list(methods), prior=prior,
+                            question_set=question_set)
 
 
 @st.cache_data(show_spinner="Projecting trials needed...", max_entries=64)

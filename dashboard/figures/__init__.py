@@ -8,7 +8,7 @@ package.
 
 from dashboard.figures.compare import difference_plot, question_scatter, trials_plot
 from dashboard.figures.data import rate_grid, trial_grid
-from dashboard.figures.leaderboard import cost_scatter, interval_plot, pairwise_heatmap, rank_heatmap
+from dashboard.figures.leaderboard import cost_scatter, interval_plot, method_agreement_heatmap, pairwise_heatmap, rank_heatmap
 from dashboard.figures.rubric import category_bars
 from dashboard.figures.convergence import convergence_plot, kendall_tau_plot
 from dashboard.figures.sensitivity import rank_share_heatmap, schema_bump_chart
@@ -20,6 +20,7 @@ __all__ = [
     "interval_plot",
     "pairwise_heatmap",
     "rank_heatmap",
+    "method_agreement_heatmap",
     "cost_scatter",
     "rate_grid",
     "trial_grid",

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from scorio_core.ranking.rank import rank_meaning
 from dashboard.figures.theme import PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors
 
-__all__ = ["interval_plot", "pairwise_heatmap", "rank_heatmap", "cost_scatter"]
+__all__ = ["interval_plot", "pairwise_heatmap", "rank_heatmap", "cost_scatter", "method_agreement_heatmap"]
 
 
 def interval_plot(
@@ -213,3 +213,35 @@ def cost_scatter(table: pd.DataFrame, costs: pd.DataFrame, *, x_title: str, metr
     fig.update_xaxes(title=x_title, type="log" if log_x else "linear", zeroline=False)
     fig.update_yaxes(title=f"{metric_label} (mean and {int(round(confidence * 100))}% CrI)", zeroline=False)
     return apply_theme(fig, height=480)
+
+
+def method_agreement_heatmap(labels, tau_b: np.ndarray) -> go.Figure:
+    """Heatmap of Kendall's tau_b between the rankings of every two methods.
+
+    Parameters
+    ----------
+    labels : sequence of str, length K (rows and columns in this order)
+    tau_b : ndarray (K, K)
+        :attr:`scorio_core.rank.agreement.MethodAgreement.tau_b` (NaN where a ranking is constant).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One heatmap trace on [-1, 1] (1: the same order; 0: unrelated; -1: reversed); values printed
+        when K <= 30; NaN cells blank.
+    """
+    names = plain(labels)
+    K = len(names)
+    tau = np.asarray(tau_b, dtype=float)
+    text = np.where(np.isnan(tau), "", np.char.mod("%.2f", np.nan_to_num(tau)))
+    fig = go.Figure(go.Heatmap(
+        z=tau, x=names, y=names, zmin=-1, zmax=1, colorscale="RdBu", xgap=1, ygap=1,
+        text=text, texttemplate="%{text}" if K <= 30 else None, textfont=dict(size=9 if K > 15 else 11),
+        hovertemplate="Kendall's tau_b(<b>%{y}</b>, %{x}) = %{z:.3f}<extra></extra>",
+        colorbar=dict(title=dict(text="Kendall's tau_b", side="right"), thickness=12),
+    ))
+    fig.update_xaxes(type="category", tickangle=-45, side="top", showgrid=False, automargin=True)
+    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
+    apply_theme(fig, height=max(340, 24 * K + 220))
+    fig.update_layout(margin=dict(t=20))
+    return fig

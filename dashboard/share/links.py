@@ -43,7 +43,7 @@ _DRAFT_DATASET = "_autosave_dataset"
 #: Page widgets an analysis carries beside its manifest (compared models, figure settings); values
 #: are checked on restore (simple JSON values only) and again by each page (``ensure_*``).
 VIEW_KEYS = (
-    "models", "lb_top",
+    "models", "lb_top", "lb_methods",
     "cmp_a", "cmp_b", "cmp_only_diff",
     "traj_metric", "traj_k", "traj_tau", "traj_order", "traj_scheme", "traj_replicates", "traj_seed",
     "traj_highlight", "traj_band_models",
@@ -139,7 +139,7 @@ def presented_settings(ctx, n_min: int, n_max: int) -> tuple[str, int, float, st
 RESULTS_PATHS = ("leaderboard", "tasks", "compare", "questions", "trajectories", "convergence", "sensitivity")
 
 #: Figures the sharer may add to the presentation view's fixed story (headline, leaderboard, pairwise heatmap).
-PRESENT_FIGURES = ("Rank distribution", "Score vs cost")
+PRESENT_FIGURES = ("Rank distribution", "Score vs cost", "Method agreement")
 #: Session key of the sharer's choice (a view key: the snapshot carries it).
 PRESENT_FIGURES_KEY = "present_figures"
 _CREATED = "_link_created"

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
+from dashboard.panels.methods import render_method_agreement
 from dashboard.state import rubric as rubric_state
 from dashboard.compute.results import (
     cost_options,
@@ -124,7 +125,8 @@ if len(table) < all_models:
                + ". Ranks, intervals and rank ties are computed with every model, so each model keeps its place.")
 scored = table[table["mu"].notna()]
 costs = cost_options(ctx.data.data_id, ctx.data.dataset, ctx.task)
-tab_names = ["Ranking", "Pairwise P(A > B)", "Rank distribution"] + (["Score vs cost"] if costs else [])
+tab_names = ["Ranking", "Pairwise P(A > B)", "Rank distribution"] + (["Score vs cost"] if costs else []) + [
+    "Method agreement"]
 if present:  # a fixed story, every section open: ranking, pairwise heatmap, and the figures the sharer ticked
     chosen = presented_figures()
     tabs = [PresentedSection(name, name in chosen or i < 2) for i, name in enumerate(tab_names)]
@@ -231,6 +233,11 @@ if costs:
                        "y: posterior mean with its credible interval; the x value carries no uncertainty here.")
             if result.left_out:
                 st.caption("Left out (not a plain number): " + md(", ".join(f"{m} ({raw})" for m, raw in result.left_out)))
+
+agreement_tab = tabs[tab_names.index("Method agreement")]
+with agreement_tab:
+    if agreement_tab.open:
+        render_method_agreement(ctx, ctx.task, question_set, all_models, choose=not present)
 
 if present:
     st.divider()

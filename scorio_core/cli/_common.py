@@ -77,7 +77,7 @@ def add_engine_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_choice_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the explicit data-quality choices (nothing is dropped or filled without one)."""
-    from scorio_core.io import DUPLICATE_POLICIES, MISSING_POLICIES
+    from scorio_core.choices import DUPLICATE_POLICIES, MISSING_POLICIES
 
     group = parser.add_argument_group("data-quality choices (recorded in the output)")
     group.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default=None, help="resolve duplicate (model, task, question, trial) rows")
@@ -106,7 +106,7 @@ def add_uncertainty_arguments(parser: argparse.ArgumentParser, *, defaults: bool
 
     ``defaults=False`` leaves them None so a manifest can fill them.
     """
-    from scorio_core.uncertainty import DEFAULT_SCOPE, SCOPE_HELP, SCOPES
+    from scorio_core.choices import DEFAULT_SCOPE, SCOPE_HELP, SCOPES
 
     add_prior_argument(parser, defaults=defaults)
     parser.add_argument(
@@ -117,7 +117,7 @@ def add_uncertainty_arguments(parser: argparse.ArgumentParser, *, defaults: bool
 
 def add_prior_argument(parser: argparse.ArgumentParser, *, defaults: bool = True, what: str | None = None) -> None:
     """Add ``--prior`` (``defaults=False`` leaves it None so a manifest can fill it)."""
-    from scorio_core.uncertainty import DEFAULT_PRIOR, PRIOR_HELP, PRIORS
+    from scorio_core.choices import DEFAULT_PRIOR, PRIOR_HELP, PRIORS
 
     parser.add_argument(
         "--prior", choices=PRIORS, default=DEFAULT_PRIOR if defaults else None,
@@ -128,7 +128,7 @@ def add_prior_argument(parser: argparse.ArgumentParser, *, defaults: bool = True
 
 def add_tie_rule_argument(parser: argparse.ArgumentParser, *, default: str | None = "pairwise") -> None:
     """Add ``--tie-rule`` with every rule described exactly (``default=None``: a manifest may fill it)."""
-    from scorio_core.ranking.rank import TIE_RULE_HELP, TIE_RULES
+    from scorio_core.choices import TIE_RULE_HELP, TIE_RULES
 
     parser.add_argument(
         "--tie-rule", choices=TIE_RULES, default=default,
@@ -138,7 +138,7 @@ def add_tie_rule_argument(parser: argparse.ArgumentParser, *, default: str | Non
 
 def add_question_set_argument(parser: argparse.ArgumentParser, *, default: str | None = "own") -> None:
     """Add ``--question-set`` (how models that answered different questions are compared)."""
-    from scorio_core.leaderboard.table import QUESTION_SETS
+    from scorio_core.choices import QUESTION_SETS
 
     parser.add_argument(
         "--question-set", choices=QUESTION_SETS, default=default,

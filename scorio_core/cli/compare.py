@@ -35,13 +35,18 @@ from __future__ import annotations
 
 import argparse
 
+import numpy as np
+
 from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows
 
-__all__ = ["register", "run", "compare_report"]
+__all__ = ["COMMANDS", "register", "run", "run_methods", "compare_report"]
+
+#: The subcommands :func:`register` adds (its registration imports nothing beyond the option names).
+COMMANDS = ("compare", "methods")
 
 
 def register(subparsers) -> None:
-    """Add the ``compare`` subcommand."""
+    """Add the ``compare`` and ``methods`` subcommands."""
     from scorio_core.cli.export import add_analysis_arguments
 
     parser = subparsers.add_parser(
@@ -62,6 +67,69 @@ def register(subparsers) -> None:
     add_cluster_argument(parser)
     parser.add_argument("--output", choices=("table", "json"), default="table")
     parser.set_defaults(func=run)
+
+    from scorio_core.choices import DEFAULT_PRIOR, PRIORS
+
+    parser = subparsers.add_parser(
+        "methods",
+        help="does the ranking depend on the method? ranks under Bayes@N, IRT and the scorio.rank methods, Kendall's tau_b",
+        description=(
+            "Rank each task's models under several ranking methods on the same questions (Bayes@N, IRT ability, "
+            "avg, Borda, win rate, ... as implemented), with Kendall's tau_b between every two methods, each "
+            "model's best and worst rank, and a one-line summary. JSON: {tasks: [{task, methods, labels, "
+            "n_questions, n_trials, question_set, prior, notes, skipped: {method: reason}, summary, tau_b, "
+            "models: [{model, best, worst, "
+            "spread, ranks: {method: rank}}]}]}."
+        ),
+    )
+    add_data_arguments(parser)
+    parser.add_argument("--methods", default=None, metavar="NAME,...",
+                        help="methods to compare, comma-separated (default: bayes, irt_ability and every implemented "
+                             "scorio.rank method affordable for the number of models)")
+    parser.add_argument("--prior", choices=PRIORS, default=DEFAULT_PRIOR, help="prior of Bayes@N (default empirical-bayes)")
+    parser.add_argument("--question-set", choices=("own", "common"), default="own",
+                        help="own (default): every model must have answered every question; common: only the "
+                             "questions every model answered")
+    parser.add_argument("--top", type=int, default=3, help="k of the summary's 'top k is the same' (default 3)")
+    parser.add_argument("--output", choices=("table", "json"), default="table")
+    parser.set_defaults(func=run_methods)
+
+
+def run_methods(args: argparse.Namespace) -> int:
+    """Execute ``methods``; returns the exit status."""
+    from scorio_core.cli._common import load_dataset
+    from scorio_core.leaderboard.methods import method_agreement
+    from scorio_core.leaderboard.table import outcomes_for, task_names
+    from scorio_core.rank.agreement import method_label
+
+    if args.top < 1:
+        raise ValueError(f"--top must be at least 1; got {args.top}.")
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
+    dataset = load_dataset(args)
+    tasks = [args.task] if args.task else task_names(dataset)
+    reports = [method_agreement(outcomes_for(dataset, task), methods, prior=args.prior,
+                                question_set=args.question_set, top=args.top) for task in tasks]
+    results = [{
+        "task": r.task, "methods": list(r.agreement.methods),
+        "labels": {m: method_label(m) for m in r.agreement.methods},
+        "n_questions": r.n_questions, "n_trials": r.n_trials, "question_set": r.question_set, "prior": r.prior,
+        "notes": list(r.notes), "skipped": dict(r.agreement.skipped), "summary": r.agreement.summary,
+        "tau_b": [[None if np.isnan(v) else float(v) for v in row] for row in r.agreement.tau_b],
+        "models": r.agreement.rows(),
+    } for r in reports]
+    if args.output == "json":
+        emit_json({"tasks": results, "sources": list(dataset.sources)})
+        return 0
+    for result in results:
+        print(f"{result['task']}: {result['summary']}")
+        for note in result["notes"]:
+            print(f"  note: {note}")
+        for name, reason in result["skipped"].items():
+            print(f"  left out {name}: {reason}")
+        rows = [{"model": row["model"], "best": row["best"], "worst": row["worst"], **row["ranks"]} for row in result["models"]]
+        emit_rows(rows, ["model", "best", "worst", *result["methods"]], "table")
+        print()
+    return 0
 
 
 def compare_report(outcomes, table, model_a: str, model_b: str, confidence: float, prior_counts=None,

@@ -33,10 +33,10 @@ _DEFAULTS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rul
 
 def add_analysis_arguments(parser: argparse.ArgumentParser, *, with_metric: bool = True) -> None:
     """Settings shared by ``export`` and ``compare`` (defaults None: a manifest may fill them)."""
-    from scorio_core.leaderboard.metrics import METRICS
+    from scorio_core.choices import METRIC_NAMES
 
     if with_metric:
-        parser.add_argument("--metric", default=None, choices=list(METRICS), help="ranking metric (default bayes = Bayes@N)")
+        parser.add_argument("--metric", default=None, choices=list(METRIC_NAMES), help="ranking metric (default bayes = Bayes@N)")
         parser.add_argument("--k", type=int, default=None, help="k for Pass@k and the k-metrics (default 1)")
         parser.add_argument("--tau", type=float, default=None, help="tau for G-Pass@k_tau (default 0.5)")
         from scorio_core.cli._common import add_question_set_argument, add_tie_rule_argument

@@ -45,10 +45,10 @@ def register(subparsers) -> None:
             "credibly better at the chosen confidence."
         ),
     )
-    from scorio_core.leaderboard.metrics import METRICS
+    from scorio_core.choices import METRIC_NAMES
 
     add_data_arguments(parser)
-    parser.add_argument("--metric", default="bayes", choices=list(METRICS), help="ranking metric (default: bayes = Bayes@N)")
+    parser.add_argument("--metric", default="bayes", choices=list(METRIC_NAMES), help="ranking metric (default: bayes = Bayes@N)")
     parser.add_argument("--confidence", type=float, default=0.95, help="credibility level (default 0.95)")
     parser.add_argument("--k", type=int, default=1, help="k for Pass@k and the k-metrics (default 1)")
     parser.add_argument("--tau", type=float, default=0.5, help="tau for G-Pass@k_tau (default 0.5)")

@@ -52,7 +52,7 @@ def register(subparsers) -> None:
         description="Store eval dump files in the workspace (as `workspace add`) with an immutable analysis of "
                     "them, and print the link the dashboard opens (README, 'Workspace'). For CI pipelines.",
     )
-    from scorio_core.leaderboard.metrics import METRICS
+    from scorio_core.choices import METRIC_NAMES
     from scorio_core.store.publish import APP_SETTINGS, CONFIDENCE_LEVELS, DEFAULT_BASE_URL
 
     parser.add_argument("paths", nargs="+", metavar="DUMP", help="eval dump files (for a HELM run folder, give its files)")
@@ -62,7 +62,7 @@ def register(subparsers) -> None:
     parser.add_argument("--workspace", default=None, metavar="DIR", help="workspace directory (default: $SCORIO_WORKSPACE or ./workspace)")
     parser.add_argument("--base-url", default=DEFAULT_BASE_URL, metavar="URL", help=f"the dashboard's address (default {DEFAULT_BASE_URL})")
     parser.add_argument("--task", default=None, help="task the link opens (default: the first task)")
-    parser.add_argument("--metric", default=APP_SETTINGS["metric"], choices=list(METRICS), help="ranking metric (default bayes)")
+    parser.add_argument("--metric", default=APP_SETTINGS["metric"], choices=list(METRIC_NAMES), help="ranking metric (default bayes)")
     parser.add_argument("--k", type=int, default=APP_SETTINGS["k"], help="k for Pass@k and the k-metrics (default 1)")
     parser.add_argument("--tau", type=float, default=APP_SETTINGS["tau"], help="tau for G-Pass@k_tau (default 0.5)")
     parser.add_argument("--confidence", type=float, default=APP_SETTINGS["confidence"], choices=CONFIDENCE_LEVELS,

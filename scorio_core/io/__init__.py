@@ -17,13 +17,31 @@ The canonical tables are described in docs/ARCHITECTURE.md ("Canonical tables").
 Every failure is a :class:`scorio_core.errors.InputError` naming file, line/row and field.
 """
 
-from scorio_core.io._choices import DUPLICATE_POLICIES, MISSING_POLICIES, apply_choices
-from scorio_core.io._dataset import Dataset, SourceInfo, attempts_to_counts
-from scorio_core.io._detect import SUPPORTED_FORMATS, detect_format
-from scorio_core.io.formats.inspect_ai import value_to_float
-from scorio_core.io._load import guess_mapping, load, source_columns
-from scorio_core.io._quality import DuplicateKey, QualityReport, QuestionGap, TrialSpread
-from scorio_core.io._schema import CANONICAL_COLUMNS, MappingGuess, infer_mapping
+from importlib import import_module
+
+#: Where each public name lives: imported on first use (PEP 562), so ``import scorio_core.io.x`` or a CLI
+#: ``--help`` does not load pandas and every format reader.
+_NAMES = {
+    "CANONICAL_COLUMNS": "scorio_core.io._schema",
+    "DUPLICATE_POLICIES": "scorio_core.choices",
+    "Dataset": "scorio_core.io._dataset",
+    "DuplicateKey": "scorio_core.io._quality",
+    "MISSING_POLICIES": "scorio_core.choices",
+    "MappingGuess": "scorio_core.io._schema",
+    "QualityReport": "scorio_core.io._quality",
+    "QuestionGap": "scorio_core.io._quality",
+    "SUPPORTED_FORMATS": "scorio_core.io._detect",
+    "SourceInfo": "scorio_core.io._dataset",
+    "TrialSpread": "scorio_core.io._quality",
+    "apply_choices": "scorio_core.io._choices",
+    "attempts_to_counts": "scorio_core.io._dataset",
+    "detect_format": "scorio_core.io._detect",
+    "guess_mapping": "scorio_core.io._load",
+    "infer_mapping": "scorio_core.io._schema",
+    "load": "scorio_core.io._load",
+    "source_columns": "scorio_core.io._load",
+    "value_to_float": "scorio_core.io.formats.inspect_ai",
+}
 
 __all__ = [
     "CANONICAL_COLUMNS",
@@ -46,3 +64,18 @@ __all__ = [
     "source_columns",
     "value_to_float",
 ]
+
+
+def __getattr__(name: str):
+    """Import a public name's module on first use and cache the name in this package."""
+    try:
+        module = _NAMES[name]
+    except KeyError:
+        raise AttributeError(f"module 'scorio_core.io' has no attribute {name!r}") from None
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -11,12 +11,10 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io._canonical import natural_categories
 from scorio_core.io._dataset import Dataset
+from scorio_core.choices import DUPLICATE_POLICIES, MISSING_POLICIES
 from scorio_core.io._quality import compute_report
 
 __all__ = ["DUPLICATE_POLICIES", "MISSING_POLICIES", "apply_choices"]
-
-DUPLICATE_POLICIES = ("keep-first", "keep-last", "drop", "sum")
-MISSING_POLICIES = ("drop", "incorrect")
 
 
 def apply_choices(

@@ -13,16 +13,12 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from scorio_core.choices import QUESTION_SETS
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.task_outcomes import TaskOutcomes
 
 __all__ = ["QUESTION_SETS", "apply_question_set", "leaderboard_notices"]
 
-#: How models that answered different questions are compared (``--question-set``):
-#: ``own`` scores each model on the questions it answered; ``common`` keeps only questions
-#: every model answered; ``missing-incorrect`` counts a missing question as answered wrongly
-#: (lowest-weight category) as often as the most-tried model tried it.
-QUESTION_SETS = ("own", "common", "missing-incorrect")
 
 
 def _common_mask(task_outcomes) -> np.ndarray:

@@ -8,13 +8,32 @@ over models and questions. Issue 38 grows this package method by method:
 
 - :mod:`.ties`: :func:`rank_scores` (competition, competition_max, dense, avg) and input validation;
 - :mod:`.pointwise`: :func:`avg`, :func:`inverse_difficulty`;
-- :mod:`.voting`: :func:`borda`, :func:`win_rate`.
+- :mod:`.voting`: :func:`borda`, :func:`win_rate`, :func:`nanson`, :func:`baldwin`, :func:`majority_judgment`;
+- :mod:`.condorcet`: :func:`copeland`, :func:`minimax`, :func:`schulze`, :func:`ranked_pairs`;
+- :mod:`.kemeny`: :func:`kemeny_young` (exact, ``scipy.optimize.milp``);
+- :mod:`.graph`: :func:`pagerank`, :func:`spectral`, :func:`alpharank`, :func:`nash`;
+- :mod:`.paired`: :func:`bradley_terry`, :func:`bradley_terry_davidson`, :func:`rao_kupper` and their
+  ``_map`` variants (priors in :mod:`.priors`, shared fitting machinery in :mod:`.fitting`);
+- :mod:`.agreement`: whether the ranking depends on the method (Kendall's tau_b, rank ranges).
 
-Cross-checked against the reference in ``tests/core/test_rank_reference.py``.
+Cross-checked against the reference in ``tests/core/test_rank_reference*.py``.
 """
 
+from scorio_core.rank.condorcet import copeland, minimax, ranked_pairs, schulze
+from scorio_core.rank.graph import alpharank, nash, pagerank, spectral
+from scorio_core.rank.kemeny import kemeny_young
+from scorio_core.rank.paired import (bradley_terry, bradley_terry_davidson, bradley_terry_davidson_map,
+                                    bradley_terry_map, rao_kupper, rao_kupper_map)
 from scorio_core.rank.pointwise import avg, inverse_difficulty
+from scorio_core.rank.priors import (CauchyPrior, CustomPrior, EmpiricalPrior, GaussianPrior, LaplacePrior, Prior,
+                                    UniformPrior)
 from scorio_core.rank.ties import rank_scores, validate_input
-from scorio_core.rank.voting import borda, win_rate
+from scorio_core.rank.voting import baldwin, borda, majority_judgment, nanson, win_rate
 
-__all__ = ["avg", "borda", "inverse_difficulty", "rank_scores", "validate_input", "win_rate"]
+__all__ = [
+    "alpharank", "avg", "baldwin", "borda", "bradley_terry", "bradley_terry_davidson", "bradley_terry_davidson_map",
+    "bradley_terry_map", "copeland", "inverse_difficulty", "kemeny_young", "majority_judgment", "minimax", "nanson",
+    "nash", "pagerank", "rank_scores", "ranked_pairs", "rao_kupper", "rao_kupper_map", "schulze", "spectral",
+    "validate_input", "win_rate",
+    "Prior", "UniformPrior", "GaussianPrior", "LaplacePrior", "CauchyPrior", "EmpiricalPrior", "CustomPrior",
+]

@@ -18,6 +18,7 @@ from numbers import Real
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from scorio_core.choices import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES
 from scorio_core.eval._validate import check_confidence, real_vector
 from scorio_core.eval.ranking import competition_ranks_from_scores
 from scorio_core.ranking.posterior_ranks import posterior_rank_distribution
@@ -38,22 +39,6 @@ __all__ = [
     "kendall_tau_b",
 ]
 
-#: Rules understood by :func:`ranks_with_ties`.
-TIE_RULES = ("pairwise", "paper", "upper-bound", "none")
-
-#: The tie rule used when none is chosen: ranks that discriminate (issue 13).
-DEFAULT_TIE_RULE = "pairwise"
-
-#: What each rule does, in words (help texts of the app and CLI; exact, see ranks_with_ties).
-TIE_RULE_HELP = {
-    "pairwise": "rank = 1 + the number of models credibly better than this one "
-                "(P(B > A) >= the credibility level, normal approximation)",
-    "paper": "order by mean; neighbours share a rank when their z = |mu_a - mu_b| / sqrt(s_a^2 + s_b^2) is below the "
-             "one-sided z of the credibility level; shared ranks chain, so models far apart can share a rank "
-             "(the rule of the Bayes@N paper)",
-    "upper-bound": "rank = 1 + the number of models whose whole credible interval lies above this one's (arena style)",
-    "none": "competition rank of the mean (1224), no uncertainty",
-}
 
 def tie_rule_sentence(rule: str) -> str:
     """What the ``Rank (CI ties)`` column means under ``rule``, for reports, captions and help.

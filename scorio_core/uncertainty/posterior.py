@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special as _special  # betaincinv = scipy.stats.beta.ppf (same Boost routine), without importing scipy.stats (0.3 s)
 
+from scorio_core.choices import DEFAULT_PRIOR, DEFAULT_SCOPE, SCOPE_HELP, SCOPE_LABELS, SCOPES
 from scorio_core.eval._interval import ci_tuple
 from scorio_core.eval.bayes import bayes_moments, scaled_weights
 from scorio_core.uncertainty.priors import PRIOR_LABELS, FittedPrior, check_prior, fit_dirichlet_prior, prior_alpha
@@ -42,20 +43,6 @@ __all__ = [
     "SCOPE_HELP",
 ]
 
-SCOPES = ("questions-fixed", "questions-sampled")
-SCOPE_LABELS = {
-    "questions-fixed": "trials (questions fixed)",
-    "questions-sampled": "trials and questions (questions sampled from a larger pool)",
-}
-#: What each scope covers, in plain words: the one source of the app's and the CLI's help texts.
-SCOPE_HELP = {
-    "questions-fixed": ("how sure we are about these exact questions, given that each was tried only a few times "
-                        "(the paper's estimand)"),
-    "questions-sampled": ("also allows for which questions happened to be in the benchmark, for claims about new "
-                          "questions like these (wider)"),
-}
-DEFAULT_PRIOR = "empirical-bayes"
-DEFAULT_SCOPE = "questions-fixed"
 
 
 def _beta_ppf(q, a, b):

@@ -17,26 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import digamma, gammaln
 
+from scorio_core.choices import PRIOR_HELP, PRIOR_LABELS, PRIORS
+
 __all__ = ["PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
-
-#: Prior keys accepted everywhere (``--prior``, URL, analysis settings).
-PRIORS = ("empirical-bayes", "uniform", "jeffreys")
-
-#: Display label of each prior.
-PRIOR_LABELS = {
-    "uniform": "uniform prior, Dirichlet(1) per question (paper)",
-    "jeffreys": "Jeffreys prior, Dirichlet(1/2) per question",
-    "empirical-bayes": "empirical-Bayes prior, Dirichlet fitted to the model's questions",
-}
-
-#: What each prior does, in plain words: the one source of the app's and the CLI's help texts.
-PRIOR_HELP = {
-    "empirical-bayes": ("learns what a question's success rate tends to be from each model's own questions; its "
-                        "intervals were checked by simulation to cover as often as they claim (the default)"),
-    "uniform": ("the paper's Bayes@N (reference-exact): pulls every question toward the middle of the scale, so its "
-                "intervals miss the true mean of very hard or very easy benchmarks"),
-    "jeffreys": "a weaker version of uniform: Dirichlet(1/2) per question",
-}
 
 #: Bounds of the fitted pseudo-counts: ``alpha_j`` in [1e-3, 1e6]. The upper bound is reached
 #: when the questions show no over-dispersion (all alike); the formulas then equal the pooled

@@ -84,6 +84,32 @@ def test_rank_distribution_tab(app):
     assert any("joint draws" in c.value and "seed 0" in c.value for c in app.main.caption)
 
 
+def test_method_agreement_tab_matches_core(app):
+    from scorio_core.leaderboard.methods import method_agreement
+
+    view(app, "Method agreement")
+    (spec,) = chart_specs(app)
+    tau = array(spec["data"][0]["z"]).astype(float)
+    expected = method_agreement(outcomes_for(io.load([str(MATHARENA)])), app.multiselect(key="lb_methods").value)
+    K = len(expected.agreement.methods)
+    assert tau.shape == (K, K) and np.allclose(tau, expected.agreement.tau_b, equal_nan=True)
+    assert any(expected.agreement.summary.split(";")[0] in shown(m.value) for m in app.main.markdown)
+    table = app.main.dataframe[0].value
+    assert len(table) == 16 and {"model", "best", "worst", "Bayes@N", "Borda count"} <= set(table.columns)
+    assert (table["best"] <= table["worst"]).all()
+    app.multiselect(key="lb_methods").set_value(["bayes", "avg"]).run()
+    no_exception(app)
+    assert app.main.dataframe[0].value.columns.tolist() == ["model", "best", "worst", "Bayes@N", "avg@N (mean accuracy)"]
+    app.multiselect(key="lb_methods").set_value(["bayes"]).run()
+    assert any("at least two methods" in i.value for i in app.main.info)
+
+
+def test_method_agreement_says_why_it_cannot_rank_one_model(app):
+    app.sidebar.selectbox(key="dataset").set_value("tau-bench-airline").run()
+    view(app, "Method agreement")
+    assert any("need at least 2" in w.value for w in app.main.warning)
+
+
 def test_cost_tab_uses_reported_cost(app):
     view(app, "Score vs cost")
     (spec,) = chart_specs(app)

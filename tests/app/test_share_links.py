@@ -72,6 +72,22 @@ def test_the_sharer_adds_figures_to_the_presentation(app):
     assert len(fresh.get("plotly_chart")) == 3
 
 
+def test_the_presentation_shows_the_sharers_method_agreement_without_controls(app):
+    app.session_state["lb_view"] = "Method agreement"
+    app.run()
+    app.multiselect(key="lb_methods").set_value(["bayes", "borda", "win_rate"]).run()
+    app.switch_page(EXPORT).run()
+    app.multiselect(key="present_figures").set_value(["Method agreement"]).run()
+    app.button(key="share_create").click().run()
+    no_exception(app)
+    fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
+    no_exception(fresh)
+    assert [shown(h.value) for h in fresh.main.subheader] == ["Ranking", "Pairwise P(A > B)", "Method agreement"]
+    assert not [m for m in fresh.main.multiselect if m.key == "lb_methods"]  # no editing control for stakeholders
+    table = fresh.main.dataframe[-1].value
+    assert table.columns.tolist() == ["model", "best", "worst", "Bayes@N", "Borda count", "win rate"]
+
+
 def test_a_bad_or_unknown_link_says_so():
     for value in ("../../etc/passwd", "' OR 1=1 --", "A" * 22):
         fresh = _open({"analysis": value})

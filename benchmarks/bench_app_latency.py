@@ -1,0 +1,134 @@
+"""App latency (issue 36): time-to-headline for a first session, a new session, a share link and every page switch.
+
+Publishes the bundled MathArena counts into a new workspace (``python -m scorio_core publish``, the
+share link a lead sends), starts the app on that workspace (``streamlit run app.py``, as ``make run``
+does) and drives Debian's Chromium with Playwright. Every measurement opens a **fresh browser
+context** (a new Streamlit session with a cold browser cache, as a stakeholder clicking a link) and
+times, from navigation start:
+
+- ``first session``: the first visit after the server started (cold server: imports, caches);
+- ``new session``: later visits of ``/`` on the warm server (median of ``--runs``);
+- ``share link`` / ``presentation link``: ``/?analysis=<id>`` and ``...&view=present`` (median);
+- ``table``: for each of the above, when the leaderboard's table is visible as well;
+- ``switch to <Page>``: a click on the page's navigation link until its headline element is
+  visible (median over ``--runs`` fresh sessions, each switching through every page).
+
+"headline" is the first bold verdict on the Leaderboard (what a lead reads first). Targets (issue 36):
+new session and share link < 2 s, page switches < 1 s (medians on a warm server). Each number is
+printed beside its target; the exit status is 1 if any target is missed.
+
+    .venv/bin/python benchmarks/bench_app_latency.py [--runs 5] [--pages Tasks,Compare]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server  # noqa: E402
+
+HEADLINE_TARGET_S = 2.0
+SWITCH_TARGET_S = 1.0
+_HEADLINE = '[data-testid="stMain"] [data-testid="stMarkdownContainer"] strong:visible'
+_TABLE = '[data-testid="stDataFrame"]:visible'
+#: Page title -> what marks it as shown (its title heading; pages draw their first content right after it).
+PAGES = ("Tasks", "Compare", "Questions", "Trajectories", "Convergence", "Sensitivity", "Data", "Rubric", "Export",
+         "Leaderboard")
+
+
+def publish(workspace: str) -> str:
+    """Publish the bundled MathArena counts into ``workspace``; returns the analysis query (``?analysis=...``)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "scorio_core", "publish", str(ROOT / "data" / "matharena_aime_2025_I_counts.csv"),
+         "--output", "json"],
+        cwd=ROOT, env=dict(os.environ, SCORIO_WORKSPACE=workspace, PYTHONPATH=str(ROOT)),
+        capture_output=True, text=True, check=True,
+    ).stdout
+    link = json.loads(out)["link"]
+    return link[link.index("?"):]
+
+
+def open_page(browser, url: str, *, table: bool = True) -> dict[str, float]:
+    """Headline (and table) times of one fresh session opening ``url``."""
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    t0 = time.perf_counter()
+    page.goto(url)
+    page.locator(_HEADLINE).first.wait_for(state="visible")
+    out = {"headline": time.perf_counter() - t0}
+    if table:
+        page.locator(_TABLE).first.wait_for(state="visible")
+        out["table"] = time.perf_counter() - t0
+    context.close()
+    return out
+
+
+def switches(browser, url: str, pages: list[str]) -> dict[str, float]:
+    """One fresh session on ``url``: the time of each click on a page link until that page's title shows."""
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.goto(url)
+    page.locator(_HEADLINE).first.wait_for(state="visible")
+    page.locator(_TABLE).first.wait_for(state="visible")
+    out = {}
+    for title in pages:
+        link = page.get_by_role("link", name=title, exact=True)
+        t0 = time.perf_counter()
+        link.click()
+        page.get_by_role("heading", name=title).first.wait_for(state="visible")
+        out[title] = time.perf_counter() - t0
+    context.close()
+    return out
+
+
+def _row(label: str, value: float, target: float | None) -> bool:
+    ok = target is None or value < target
+    goal = "(no target)" if target is None else f"target < {target:.1f} s  {'met' if ok else 'MISSED'}"
+    print(f"  {label:34s} {value:6.2f} s   {goal}")
+    return ok
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="fresh sessions per median (default 5)")
+    parser.add_argument("--pages", default=",".join(PAGES), help="pages to switch to, in order (comma-separated)")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    pages = [p.strip() for p in args.pages.split(",") if p.strip()]
+    workspace = tempfile.mkdtemp(prefix="scorio-ws-latency-")
+    query = publish(workspace)
+    ok = True
+    print(f"app latency, fresh Chromium context per session, median of {args.runs}; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    with streamlit_server(workspace) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        first = open_page(browser, url + "/")
+        ok &= _row("first session: headline (cold server)", first["headline"], None)
+        _row("first session: table", first["table"], None)
+        for label, address in (("new session", "/"), ("share link", "/" + query),
+                               ("presentation link", "/" + query + "&view=present")):
+            runs = [open_page(browser, url + address) for _ in range(args.runs)]
+            ok &= _row(f"{label}: headline", statistics.median(r["headline"] for r in runs), HEADLINE_TARGET_S)
+            ok &= _row(f"{label}: table", statistics.median(r["table"] for r in runs), HEADLINE_TARGET_S)
+        runs = [switches(browser, url + "/", pages) for _ in range(args.runs)]
+        for title in pages:
+            ok &= _row(f"switch to {title}", statistics.median(r[title] for r in runs), SWITCH_TARGET_S)
+        browser.close()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

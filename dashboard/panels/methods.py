@@ -1,0 +1,82 @@
+"""The Leaderboard's "Method agreement" tab: does the ranking depend on the method?
+
+Reads the page's context, calls :func:`dashboard.compute.results.method_agreement_for` (which calls
+:func:`scorio_core.leaderboard.methods.method_agreement`) and renders the one-line summary, the Kendall's
+tau_b heatmap (:func:`dashboard.figures.method_agreement_heatmap`) and each model's rank under every
+method with its best and worst rank. When the data cannot be ranked by these methods (missing cells,
+unequal N), it says why and what would answer the question, and the rest of the page stays.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.compute.results import method_agreement_for
+from dashboard.figures import method_agreement_heatmap
+from dashboard.text import md
+from scorio_core.errors import InputError
+from scorio_core.leaderboard.methods import default_methods
+from scorio_core.rank.agreement import METHODS, available_methods, method_label
+
+__all__ = ["render_method_agreement"]
+
+
+def _options() -> tuple[list[str], dict[str, str]]:
+    """Every method the app can compute, in display order, and its "group · label" text."""
+    groups = {"Bayes@N and IRT": METHODS["Bayes@N and IRT"], **available_methods()}
+    text = {name: f"{group} · {label}" for group, methods in groups.items() for name, label in methods.items()}
+    return list(text), text
+
+
+def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *, choose: bool = True) -> None:
+    """Render the tab for ``task`` under the sidebar's prior; ``question_set`` is the leaderboard's choice.
+
+    ``choose=False`` (presentation view): no widget; the shared analysis' methods (``lb_methods``) or the defaults.
+    """
+    options, text = _options()
+    defaults = [m for m in default_methods(n_models) if m in options]
+    if choose:
+        chosen = st.multiselect(
+            "Methods", options, default=defaults, key="lb_methods", format_func=text.get, persist_state="session",
+            help="Bayes@N (the sidebar's prior), IRT ability (2PL) and the ranking methods of the reference package "
+                 "scorio.rank, each on the same questions. The first is the reference of the summary.",
+        )
+    else:
+        saved = st.session_state.get("lb_methods")
+        chosen = [m for m in saved if m in options] if isinstance(saved, (list, tuple)) else defaults
+    if len(chosen) < 2:
+        st.info("Choose at least two methods to compare their rankings.")
+        return
+    used_set = "common" if question_set != "own" else "own"
+    try:
+        report = method_agreement_for(ctx.data.data_id, ctx.data.dataset, task, tuple(chosen), ctx.prior, used_set)
+    except (InputError, ValueError) as exc:
+        st.warning(f"The ranking methods cannot rank these data as they are: {md(exc)}", icon=":material/rule:")
+        return
+    result = report.agreement
+    labels = ctx.labels(result.models)
+    summary = result.summary
+    for model in result.models:  # display names in the summary as on the rest of the page
+        summary = summary.replace(f" {model} ranks ", f" {labels[model]} ranks ")
+    with st.container(border=True):
+        st.markdown(f"**{md(summary)}**")
+        st.caption(
+            f"{len(result.methods)} methods on {report.n_questions:d} questions x {report.n_trials:d} trials, binary "
+            f"correctness (the rubric does not apply: these methods rank right/wrong outcomes); Bayes@N under the "
+            f"{md(report.prior)} prior. Ranks are competition ranks (ties share the best rank)."
+            + (" Common questions only." if used_set == "common" else ""))
+    for note in report.notes:
+        st.caption(md(note))
+    if result.skipped:
+        st.caption("Left out (cannot rank these data): " + md("; ".join(
+            f"{method_label(name)}: {reason}" for name, reason in result.skipped.items())))
+    st.plotly_chart(method_agreement_heatmap([method_label(m) for m in result.methods], result.tau_b), width="stretch")
+    st.caption("Kendall's tau_b between two methods' rankings: 1 the same order, 0 unrelated, -1 reversed "
+               "(ties corrected; blank where a method ranks every model the same).")
+    rows = result.rows()
+    frame = pd.DataFrame([{"model": labels[r["model"]], "best": r["best"], "worst": r["worst"],
+                           **{method_label(m): r["ranks"][m] for m in result.methods}} for r in rows])
+    st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 700))
+    st.caption("Each model's rank under every method, sorted by its best rank; best and worst are its rank range "
+               "across the chosen methods. A model whose range is wide is ranked by the method, not by the data.")

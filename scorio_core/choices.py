@@ -1,0 +1,91 @@
+"""The names of every choice the CLI and the app offer, with their help texts (no imports).
+
+Option parsers read these at start-up (``python -m scorio_core leaderboard --help`` imports
+neither pandas nor SciPy), and the modules that implement each choice re-export them, so every
+name has this one source. ``tests/core/test_choices.py`` checks that the metric registry's keys
+equal :data:`METRIC_NAMES`.
+"""
+
+__all__ = [
+    "DEFAULT_PRIOR",
+    "DEFAULT_SCOPE",
+    "DEFAULT_TIE_RULE",
+    "DUPLICATE_POLICIES",
+    "METRIC_NAMES",
+    "MISSING_POLICIES",
+    "PRIORS",
+    "PRIOR_HELP",
+    "PRIOR_LABELS",
+    "QUESTION_SETS",
+    "SCOPES",
+    "SCOPE_HELP",
+    "SCOPE_LABELS",
+    "TIE_RULES",
+    "TIE_RULE_HELP",
+]
+
+#: Metric keys of the leaderboard (``--metric``), in the registry's order
+#: (:data:`scorio_core.leaderboard.metrics.METRICS`).
+METRIC_NAMES = ("bayes", "avg", "pass@k", "pass^k", "g-pass@k_tau", "mg-pass@k", "maj@k", "auc@k", "max@k", "geom@k",
+                "geo-spectrum*@k")
+
+#: Prior keys accepted everywhere (``--prior``, URL, analysis settings).
+PRIORS = ("empirical-bayes", "uniform", "jeffreys")
+DEFAULT_PRIOR = "empirical-bayes"
+
+#: Display label of each prior.
+PRIOR_LABELS = {
+    "uniform": "uniform prior, Dirichlet(1) per question (paper)",
+    "jeffreys": "Jeffreys prior, Dirichlet(1/2) per question",
+    "empirical-bayes": "empirical-Bayes prior, Dirichlet fitted to the model's questions",
+}
+
+#: What each prior does, in plain words: the one source of the app's and the CLI's help texts.
+PRIOR_HELP = {
+    "empirical-bayes": ("learns what a question's success rate tends to be from each model's own questions; its "
+                        "intervals were checked by simulation to cover as often as they claim (the default)"),
+    "uniform": ("the paper's Bayes@N (reference-exact): pulls every question toward the middle of the scale, so its "
+                "intervals miss the true mean of very hard or very easy benchmarks"),
+    "jeffreys": "a weaker version of uniform: Dirichlet(1/2) per question",
+}
+
+#: What an interval covers (``--scope``).
+SCOPES = ("questions-fixed", "questions-sampled")
+DEFAULT_SCOPE = "questions-fixed"
+SCOPE_LABELS = {
+    "questions-fixed": "trials (questions fixed)",
+    "questions-sampled": "trials and questions (questions sampled from a larger pool)",
+}
+#: What each scope covers, in plain words: the one source of the app's and the CLI's help texts.
+SCOPE_HELP = {
+    "questions-fixed": ("how sure we are about these exact questions, given that each was tried only a few times "
+                        "(the paper's estimand)"),
+    "questions-sampled": ("also allows for which questions happened to be in the benchmark, for claims about new "
+                          "questions like these (wider)"),
+}
+
+#: Rules of ``rank_ci`` (``--tie-rule``; :func:`scorio_core.ranking.rank.ranks_with_ties`).
+TIE_RULES = ("pairwise", "paper", "upper-bound", "none")
+#: The tie rule used when none is chosen: ranks that discriminate (issue 13).
+DEFAULT_TIE_RULE = "pairwise"
+#: What each rule does, in words (help texts of the app and CLI; exact, see ranks_with_ties).
+TIE_RULE_HELP = {
+    "pairwise": "rank = 1 + the number of models credibly better than this one "
+                "(P(B > A) >= the credibility level, normal approximation)",
+    "paper": "order by mean; neighbours share a rank when their z = |mu_a - mu_b| / sqrt(s_a^2 + s_b^2) is below the "
+             "one-sided z of the credibility level; shared ranks chain, so models far apart can share a rank "
+             "(the rule of the Bayes@N paper)",
+    "upper-bound": "rank = 1 + the number of models whose whole credible interval lies above this one's (arena style)",
+    "none": "competition rank of the mean (1224), no uncertainty",
+}
+
+#: How models that answered different questions are compared (``--question-set``):
+#: ``own`` scores each model on the questions it answered; ``common`` keeps only questions
+#: every model answered; ``missing-incorrect`` counts a missing question as answered wrongly
+#: (lowest-weight category) as often as the most-tried model tried it.
+QUESTION_SETS = ("own", "common", "missing-incorrect")
+
+#: How duplicate (model, task, question, trial) rows are resolved (``--duplicates``).
+DUPLICATE_POLICIES = ("keep-first", "keep-last", "drop", "sum")
+#: What happens to attempts without an outcome (``--missing-outcomes``).
+MISSING_POLICIES = ("drop", "incorrect")

@@ -1,0 +1,141 @@
+"""Method agreement of one task: its models ranked by Bayes@N, IRT ability and the ``scorio.rank`` methods.
+
+Builds the binary response tensor of a task (:func:`scorio_core.rank.agreement.response_tensor`, or
+the recorded trials when every cell has the same N), adds Bayes@N under the chosen prior and the 2PL
+IRT ability (Rasch with fewer than 3 models) as scores on the same questions, and measures how the
+rankings agree (:func:`scorio_core.rank.agreement.agreement`: Kendall's tau_b between methods, each
+model's rank range, a one-line summary). What the CLI ``methods`` command prints and the
+Leaderboard's "Method agreement" tab shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scorio_core.errors import InputError
+from scorio_core.rank.agreement import MethodAgreement, agreement, available_methods, response_tensor
+
+__all__ = ["MethodReport", "default_methods", "method_agreement"]
+
+
+def default_methods(n_models: int) -> list[str]:
+    """Bayes@N, IRT ability and every implemented ``scorio.rank`` method affordable for ``n_models``."""
+    return ["bayes", "irt_ability"] + [m for group in available_methods(n_models).values() for m in group]
+
+
+@dataclass(frozen=True)
+class MethodReport:
+    """Method agreement of one task and what it was computed on.
+
+    Attributes
+    ----------
+    task : str
+    agreement : MethodAgreement
+    n_questions : int
+        Questions every method ranked on (all, or the common ones with ``question_set="common"``).
+    n_trials : int
+        Trials per question and model (N).
+    question_set : str
+    prior : str
+        Prior of the Bayes@N scores.
+    notes : tuple of str
+        What was left out and why (plain sentences).
+    """
+
+    task: str
+    agreement: MethodAgreement
+    n_questions: int
+    n_trials: int
+    question_set: str
+    prior: str
+    notes: tuple[str, ...]
+
+
+def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bayes", question_set: str = "own",
+                     top: int = 3) -> MethodReport:
+    """Rank a task's models under several methods on the same questions and measure their agreement.
+
+    Parameters
+    ----------
+    task_outcomes : scorio_core.leaderboard.task_outcomes.TaskOutcomes
+        A task's outcomes; binary correctness is used (the ``scorio.rank`` methods are defined on
+        binary outcomes).
+    methods : sequence of str, optional
+        Names from :data:`scorio_core.rank.agreement.METHODS` (``"bayes"``, ``"irt_ability"`` and the
+        :mod:`scorio_core.rank` functions); default :func:`default_methods`.
+    prior : str
+        Prior of Bayes@N (:data:`scorio_core.choices.PRIORS`).
+    question_set : {"own", "common"}
+        ``own`` needs every model to have answered every question (otherwise an error says so);
+        ``common`` keeps the questions every model answered (the others are counted in ``notes``).
+    top : int
+        The k of the summary's "top k".
+
+    Returns
+    -------
+    MethodReport
+
+    Raises
+    ------
+    InputError
+        No binary correctness, fewer than 2 models, missing cells under ``own``, no common question,
+        or cells with different numbers of trials (the message says what would answer the question).
+    ValueError
+        An unknown method or question set.
+    """
+    from scorio_core.items.irt import fit_irt
+    from scorio_core.uncertainty import check_prior
+    from scorio_core.uncertainty.batch import posterior_summary_batch
+
+    check_prior(prior)
+    if question_set not in ("own", "common"):
+        raise ValueError(f"question_set must be 'own' or 'common' for method agreement; got {question_set!r}.")
+    out = task_outcomes.binary
+    if out is None:
+        raise InputError(f"task '{task_outcomes.task}' has no binary correctness: the ranking methods rank binary "
+                         "outcomes (is_correct).", field="is_correct")
+    L = len(out.models)
+    if L < 2:
+        raise InputError(f"task '{task_outcomes.task}' has {L} model: ranking methods need at least 2.", field="model")
+    counts = np.asarray(out.counts)
+    trials = counts.sum(axis=2)
+    keep = np.ones(counts.shape[1], dtype=bool)
+    notes = []
+    if question_set == "common":
+        keep = np.all(trials > 0, axis=0)
+        if not keep.any():
+            raise InputError(f"task '{task_outcomes.task}': no question was answered by every model, so no method can "
+                             "rank them on common questions.", field="question_id")
+        if not keep.all():
+            notes.append(f"{int((~keep).sum())} of {keep.size} questions left out: not answered by every model "
+                         "(common questions only).")
+    counts = counts[:, keep]
+    s, n = counts[..., 1].astype(float), trials[:, keep].astype(float)
+    R = None
+    if out.R is not None:
+        recorded = np.asarray(out.R)[:, keep]
+        if recorded.size and recorded.min() >= 0 and np.all(n == recorded.shape[2]):
+            R = (recorded == 1).astype(np.int8)  # the recorded trial order (rating systems use it)
+    if R is None:
+        R = response_tensor(s, n)
+        if out.R is None:
+            notes.append("Counts only: trials are taken in an arbitrary order (only order-dependent methods such as "
+                         "rating systems would notice).")
+    names = list(methods) if methods is not None else default_methods(L)
+    known = ["bayes", "irt_ability"] + [m for group in available_methods().values() for m in group]
+    unknown = [m for m in names if m not in known]
+    if unknown or not names:
+        what = f"unknown ranking method {unknown[0]!r}" if unknown else "no ranking method chosen"
+        raise ValueError(f"{what}; choose from {', '.join(known)}.")
+    extra = {}
+    if "bayes" in names:
+        extra["bayes"] = posterior_summary_batch(counts, np.array([0.0, 1.0]), prior=prior).mu
+    if "irt_ability" in names:
+        model = "2pl" if L >= 3 else "rasch"
+        extra["irt_ability"] = fit_irt(s, n, model).theta
+        if model == "rasch":
+            notes.append("IRT ability from a Rasch fit (a 2PL fit needs at least 3 models).")
+    result = agreement(R, names, models=out.models, extra=extra, top=top)
+    return MethodReport(task_outcomes.task, result, int(keep.sum()), int(R.shape[2]), question_set, prior, tuple(notes))

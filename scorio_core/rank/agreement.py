@@ -1,0 +1,281 @@
+"""Does the ranking depend on the method? Ranks of one task under several ranking methods, and how they agree.
+
+The paper compares ranking methods by Kendall's tau_b between their rankings (Hariri et al., "Don't
+Pass@k", ICLR 2026, arXiv:2510.04265, section 4). Here every method of :data:`METHODS` ranks the same
+response tensor R (models x questions x trials, built from a task's binary counts by
+:func:`response_tensor`; the order of trials within a cell is not used by any method listed), and
+:func:`agreement` gives
+
+- the competition ranks of every model under every method,
+- Kendall's tau_b between every two methods' rankings (``scipy.stats.kendalltau``, variant b: ties
+  in either ranking are corrected for),
+- each model's rank range across methods (best and worst rank), and
+- a one-line summary a lead can read ("the top 3 is the same under 5 of 6 methods; model X ranks
+  2nd to 7th").
+
+Methods that need the posterior of the leaderboard (Bayes@N under the chosen prior) or an item
+response theory fit (IRT ability) are computed by the caller and passed as ``extra`` scores, so
+every method ranks the same models on the same questions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scorio_core.errors import InputError
+
+__all__ = ["METHODS", "MethodAgreement", "agreement", "available_methods", "method_label", "response_tensor"]
+
+#: Ranking methods of :mod:`scorio_core.rank` by group, in display order: ``name -> label``.
+#: Names not (yet) implemented in :mod:`scorio_core.rank` are skipped by :func:`available_methods`.
+METHODS: dict[str, dict[str, str]] = {
+    # computed by the caller from the leaderboard's posterior and an IRT fit, passed as ``extra`` scores
+    "Bayes@N and IRT": {"bayes": "Bayes@N", "irt_ability": "IRT ability (2PL)"},
+    "Pointwise": {"avg": "avg@N (mean accuracy)", "inverse_difficulty": "inverse difficulty"},
+    "Paired comparison": {
+        "bradley_terry": "Bradley-Terry", "bradley_terry_map": "Bradley-Terry (MAP)",
+        "bradley_terry_davidson": "Bradley-Terry-Davidson", "bradley_terry_davidson_map": "Bradley-Terry-Davidson (MAP)",
+        "bradley_terry_luce": "Bradley-Terry-Luce", "bradley_terry_luce_map": "Bradley-Terry-Luce (MAP)",
+        "rao_kupper": "Rao-Kupper", "rao_kupper_map": "Rao-Kupper (MAP)", "plackett_luce": "Plackett-Luce",
+        "plackett_luce_map": "Plackett-Luce (MAP)", "davidson_luce": "Davidson-Luce",
+        "davidson_luce_map": "Davidson-Luce (MAP)",
+    },
+    "Rating systems": {"elo": "Elo", "glicko": "Glicko", "trueskill": "TrueSkill"},
+    "Voting": {
+        "borda": "Borda count", "copeland": "Copeland", "win_rate": "win rate", "schulze": "Schulze",
+        "ranked_pairs": "ranked pairs", "kemeny_young": "Kemeny-Young", "nanson": "Nanson", "baldwin": "Baldwin",
+        "majority_judgment": "majority judgment", "minimax": "minimax",
+    },
+    "Graph and spectral": {
+        "pagerank": "PageRank", "rank_centrality": "rank centrality", "hodge_rank": "HodgeRank",
+        "serial_rank": "SerialRank", "spectral": "spectral", "alpharank": "alpha-rank", "nash": "Nash averaging",
+    },
+}
+
+#: Methods whose cost grows fast with the number of models (skipped by default above this many models).
+EXPENSIVE = {"kemeny_young": 20}
+
+
+def available_methods(n_models: int | None = None) -> dict[str, dict[str, str]]:
+    """The groups of :data:`METHODS` restricted to what :mod:`scorio_core.rank` implements.
+
+    Parameters
+    ----------
+    n_models : int, optional
+        Leave out methods listed in :data:`EXPENSIVE` for more models than their limit.
+
+    Returns
+    -------
+    dict of str to dict of str to str
+        ``group -> {name: label}``, groups without an implemented method left out.
+    """
+    import scorio_core.rank as rank
+
+    out = {}
+    for group, methods in METHODS.items():
+        kept = {name: label for name, label in methods.items() if callable(getattr(rank, name, None))
+                and (n_models is None or n_models <= EXPENSIVE.get(name, n_models))}
+        if kept:
+            out[group] = kept
+    return out
+
+
+def method_label(name: str) -> str:
+    """Display label of a method of :data:`METHODS` (the name itself for caller-supplied methods)."""
+    for methods in METHODS.values():
+        if name in methods:
+            return methods[name]
+    return name
+
+
+def response_tensor(successes, trials) -> np.ndarray:
+    """Binary response tensor R (L, M, N) of a complete count table with the same N in every cell.
+
+    Parameters
+    ----------
+    successes, trials : array_like of int, shape (L, M)
+        Correct trials and trials per (model, question).
+
+    Returns
+    -------
+    ndarray of int8, shape (L, M, N)
+        ``R[l, m, :k]`` = 1 and the rest 0, with ``k = successes[l, m]`` (the trial order is not kept by
+        counts; no method of :data:`METHODS` uses it).
+
+    Raises
+    ------
+    InputError
+        A missing cell (a model did not answer a question), cells with different numbers of trials,
+        or non-integer successes: the ranking methods need a complete L x M x N tensor, and this
+        function neither fills nor drops attempts. The message says which cell and what to do.
+    """
+    s = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    if s.ndim != 2 or s.shape != n.shape or s.size == 0:
+        raise InputError(f"counts must be two matching non-empty (models x questions) tables; got {s.shape} and {n.shape}.",
+                         field="trials")
+    if np.any(n <= 0):
+        i, j = np.argwhere(n <= 0)[0]
+        raise InputError(
+            f"model {i} has no trial on question {j}: the ranking methods need every model to answer every question. "
+            "Choose 'Common questions only' (CLI: --question-set common) to compare models on the questions all answered.",
+            field="trials")
+    if np.any(n != n.flat[0]):
+        raise InputError(
+            f"cells have different numbers of trials ({int(n.min())} to {int(n.max())}): the ranking methods need the "
+            "same N in every cell; this view does not drop trials to make them equal. Rerun the missing trials, or "
+            "compare Bayes@N on the leaderboard, which handles unequal N.", field="trials")
+    if np.any(s != np.round(s)) or np.any((s < 0) | (s > n)):
+        raise InputError("successes must be whole numbers between 0 and the trials (binary outcomes); a rubric with "
+                         "partial credit has no binary response tensor.", field="successes")
+    N = int(n.flat[0])
+    return (np.arange(N) < s[..., None]).astype(np.int8)
+
+
+@dataclass(frozen=True)
+class MethodAgreement:
+    """Ranks of L models under K methods and how the methods agree.
+
+    Attributes
+    ----------
+    models : tuple of str, length L
+    methods : tuple of str, length K
+    ranks : ndarray of float, shape (K, L)
+        Competition ranks (1 = best; ties share the best rank).
+    scores : ndarray of float, shape (K, L)
+        Each method's scores (higher is better), as the method defines them.
+    tau_b : ndarray of float, shape (K, K)
+        Kendall's tau_b between two methods' rankings (NaN when a ranking is constant).
+    best, worst : ndarray of float, shape (L,)
+        Each model's best and worst rank over the methods.
+    skipped : dict of str to str
+        Methods that cannot rank this data, with the method's own reason (e.g. Bradley-Terry's
+        maximum-likelihood estimate does not exist when a model wins or loses every comparison);
+        they are not in ``methods``.
+    summary : str
+        One line: how often the top k is the same, and the model whose rank depends most on the method.
+    """
+
+    models: tuple[str, ...]
+    methods: tuple[str, ...]
+    ranks: np.ndarray
+    scores: np.ndarray
+    tau_b: np.ndarray
+    best: np.ndarray
+    worst: np.ndarray
+    skipped: dict
+    summary: str
+
+    def rows(self) -> list[dict]:
+        """One record per model: its rank under every method, its best and worst rank, sorted by best then worst."""
+        order = np.lexsort((self.worst, self.best))
+        return [{"model": self.models[i], "best": int(self.best[i]), "worst": int(self.worst[i]),
+                 "spread": int(self.worst[i] - self.best[i]),
+                 "ranks": {m: int(self.ranks[k, i]) for k, m in enumerate(self.methods)}} for i in order]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _summary(models, methods, ranks: np.ndarray, best: np.ndarray, worst: np.ndarray, top: int) -> str:
+    K, L = ranks.shape
+    if K < 2:
+        return "Choose at least two methods to see whether the ranking depends on the method."
+    k = min(top, L)
+    reference = ranks[0]
+    top_sets = [frozenset(np.flatnonzero(r <= k).tolist()) for r in ranks]
+    same = sum(s == top_sets[0] for s in top_sets)
+    first = f"the top {k} is the same under {same} of {K} methods (compared with {method_label(methods[0])})"
+    spread = worst - best
+    i = int(np.argmax(spread))
+    if spread[i] == 0:
+        return f"Every model has the same rank under the {K} methods."
+    moved = int((spread > 0).sum())
+    return (f"{first[0].upper() + first[1:]}; {moved} of {L} models change rank with the method; "
+            f"{models[i]} ranks {_ordinal(int(best[i]))} to {_ordinal(int(worst[i]))} "
+            f"({_ordinal(int(reference[i]))} under {method_label(methods[0])}).")
+
+
+def agreement(R, methods, *, models=None, extra=None, top: int = 3) -> MethodAgreement:
+    """Rank the models of R under each method and measure how the rankings agree.
+
+    Parameters
+    ----------
+    R : array_like of int, shape (L, M, N) or (L, M)
+        Binary outcomes (:func:`response_tensor`).
+    methods : sequence of str
+        Names of :mod:`scorio_core.rank` functions (see :func:`available_methods`) and/or keys of
+        ``extra``, in display order (the first is the reference of the summary).
+    models : sequence of str, optional
+        Model names (default ``"0"``, ``"1"``, ...).
+    extra : dict of str to array_like, optional
+        Scores (higher is better, shape (L,)) of methods computed by the caller, e.g. Bayes@N under
+        the leaderboard's prior or IRT abilities; NaN scores rank last.
+    top : int, default 3
+        The k of "the top k is the same under ... methods".
+
+    Returns
+    -------
+    MethodAgreement
+
+    Raises
+    ------
+    ValueError
+        An unknown method, no method, ``extra`` scores of the wrong shape, or no method able to rank
+        the data. A method that raises ``ValueError`` or ``RuntimeError`` on this data (no finite
+        estimate, a failed optimisation) is left out and listed in ``skipped`` with its reason.
+    """
+    from scipy.stats import kendalltau
+
+    import scorio_core.rank as rank
+
+    R = np.asarray(R)
+    L = R.shape[0]
+    names = tuple(dict.fromkeys(methods))
+    if not names:
+        raise ValueError("methods: choose at least one ranking method.")
+    extra = dict(extra or {})
+    models = tuple(str(m) for m in (models if models is not None else range(L)))
+    if len(models) != L:
+        raise ValueError(f"models has {len(models)} names for {L} models.")
+    known = {m for g in METHODS.values() for m in g}
+    for name in names:
+        if name not in extra and (name not in known or not callable(getattr(rank, name, None))):
+            choices = sorted(m for g in available_methods().values() for m in g)
+            raise ValueError(f"unknown ranking method {name!r}; choose from {', '.join(choices)} (or pass scores in extra).")
+    rows, kept, skipped = [], [], {}
+    for name in names:  # a loop over the chosen methods (each vectorised over models and questions)
+        if name in extra:
+            s = np.asarray(extra[name], dtype=float)
+            if s.shape != (L,):
+                raise ValueError(f"extra scores of {name!r} have shape {s.shape}; expected ({L},).")
+            rows.append((rank.rank_scores(np.where(np.isnan(s), -np.inf, s))["competition"], s))
+            kept.append(name)
+            continue
+        try:
+            r, s = getattr(rank, name)(R, method="competition", return_scores=True)
+        except (ValueError, RuntimeError) as exc:  # the method cannot rank these data: say why, rank with the others
+            skipped[name] = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            continue
+        rows.append((np.asarray(r, dtype=float), np.asarray(s, dtype=float)))
+        kept.append(name)
+    if not rows:
+        raise ValueError("no chosen method can rank these data: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()))
+    names = tuple(kept)
+    ranks = np.stack([r for r, _ in rows])
+    scores = np.stack([s for _, s in rows])
+    tau = np.eye(len(names))
+    for a in range(len(names)):  # K(K-1)/2 pairs of methods, K small
+        for b in range(a + 1, len(names)):
+            if np.all(ranks[a] == ranks[a][0]) or np.all(ranks[b] == ranks[b][0]):
+                value = np.nan
+            else:
+                value = kendalltau(ranks[a], ranks[b], variant="b").statistic
+            tau[a, b] = tau[b, a] = value
+    best, worst = ranks.min(axis=0), ranks.max(axis=0)
+    return MethodAgreement(models, names, ranks, scores, tau, best, worst, skipped,
+                           _summary(models, names, ranks, best, worst, top))

@@ -1,0 +1,54 @@
+"""The option names of scorio_core.choices: one source, and a CLI start-up that needs neither pandas nor SciPy."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from scorio_core import choices
+
+
+def test_metric_names_are_the_registry_keys():
+    from scorio_core.leaderboard.metrics import METRICS
+
+    assert tuple(METRICS) == choices.METRIC_NAMES
+
+
+def test_implementing_modules_re_export_the_same_objects():
+    from scorio_core import io, uncertainty
+    from scorio_core.leaderboard import checks
+    from scorio_core.ranking import rank
+
+    assert uncertainty.PRIORS is choices.PRIORS and uncertainty.PRIOR_HELP is choices.PRIOR_HELP
+    assert uncertainty.SCOPES is choices.SCOPES and uncertainty.SCOPE_HELP is choices.SCOPE_HELP
+    assert uncertainty.DEFAULT_PRIOR == "empirical-bayes" and uncertainty.DEFAULT_SCOPE == "questions-fixed"
+    assert rank.TIE_RULES is choices.TIE_RULES and rank.DEFAULT_TIE_RULE == "pairwise"
+    assert checks.QUESTION_SETS is choices.QUESTION_SETS
+    assert io.DUPLICATE_POLICIES is choices.DUPLICATE_POLICIES and io.MISSING_POLICIES is choices.MISSING_POLICIES
+
+
+def test_io_names_resolve_lazily_and_unknown_names_raise():
+    from scorio_core import io
+
+    for name in io.__all__:
+        assert getattr(io, name) is not None
+    with pytest.raises(AttributeError, match="no_such_name"):
+        io.no_such_name  # noqa: B018
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["leaderboard", "--help"], ["export", "--help"], ["questions", "--help"]])
+def test_help_imports_neither_pandas_nor_scipy(argv):
+    code = (
+        "import contextlib, io, sys\n"
+        "from scorio_core.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        f"        main({argv!r})\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted(m for m in ('pandas', 'scipy', 'pyarrow', 'duckdb') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"

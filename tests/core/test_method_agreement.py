@@ -1,0 +1,154 @@
+"""Method agreement (issue 38): response tensors from counts, Kendall's tau_b between methods, rank ranges, CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorio_core import io
+from scorio_core.cli import main
+from scorio_core.errors import InputError
+from scorio_core.leaderboard.methods import default_methods, method_agreement
+from scorio_core.leaderboard.table import leaderboard, outcomes_for
+from scorio_core.rank.agreement import agreement, available_methods, response_tensor
+
+
+def test_response_tensor_puts_k_ones_per_cell():
+    R = response_tensor([[2, 0], [3, 1]], [[3, 3], [3, 3]])
+    assert R.shape == (2, 2, 3) and R.dtype == np.int8
+    assert R.sum(axis=2).tolist() == [[2, 0], [3, 1]]
+
+
+@pytest.mark.parametrize("s, n, match", [
+    ([[1, 0]], [[2, 0]], "no trial on question 1"),
+    ([[1, 0]], [[2, 3]], "different numbers of trials"),
+    ([[0.5, 0]], [[2, 2]], "whole numbers"),
+])
+def test_response_tensor_refuses_to_fill_or_drop(s, n, match):
+    with pytest.raises(InputError, match=match):
+        response_tensor(s, n)
+
+
+def test_tau_b_and_rank_ranges_by_hand():
+    # x ranks 1 2 3 4; y swaps the first two: 5 concordant, 1 discordant of 6 pairs -> tau_b = 4/6
+    R = np.zeros((4, 1, 1), dtype=int)
+    result = agreement(R, ["x", "y"], models=list("abcd"), extra={"x": [4, 3, 2, 1], "y": [3, 4, 2, 1]}, top=1)
+    assert result.ranks.tolist() == [[1, 2, 3, 4], [2, 1, 3, 4]]
+    assert result.tau_b[0, 1] == pytest.approx(4 / 6) and result.tau_b[1, 0] == pytest.approx(4 / 6)
+    assert result.best.tolist() == [1, 1, 3, 4] and result.worst.tolist() == [2, 2, 3, 4]
+    assert result.summary.startswith("The top 1 is the same under 1 of 2 methods (compared with x); 2 of 4 models")
+    assert "a ranks 1st to 2nd (1st under x)" in result.summary
+    rows = result.rows()
+    assert [r["model"] for r in rows] == ["a", "b", "c", "d"] and rows[0]["ranks"] == {"x": 1, "y": 2}
+
+
+def test_tau_b_corrects_for_ties_and_is_nan_for_a_constant_ranking():
+    R = np.zeros((4, 1, 1), dtype=int)
+    # x: 1 2 2 4 (tie), y: 1 2 3 4. Pairs: 5 concordant, 0 discordant, 1 tied in x only:
+    # tau_b = (5 - 0) / sqrt((6 - 1) * 6)
+    result = agreement(R, ["x", "y", "flat"], extra={"x": [4, 3, 3, 1], "y": [4, 3, 2, 1], "flat": [1, 1, 1, 1]})
+    assert result.tau_b[0, 1] == pytest.approx(5 / np.sqrt(30))
+    assert np.isnan(result.tau_b[2, 0]) and result.tau_b[2, 2] == 1.0
+
+
+def test_a_method_without_an_estimate_is_skipped_with_its_reason():
+    R = np.array([[[1]], [[0]]])  # model 0 wins every comparison: no finite Bradley-Terry ML estimate
+    result = agreement(R, ["avg", "bradley_terry", "bradley_terry_map"])
+    assert result.methods == ("avg", "bradley_terry_map")
+    assert "not strongly connected" in result.skipped["bradley_terry"]
+    with pytest.raises(ValueError, match="no chosen method can rank these data: bradley_terry"):
+        agreement(R, ["bradley_terry"])
+    with pytest.raises(ValueError, match="unknown ranking method 'nope'"):
+        agreement(R, ["avg", "nope"])
+
+
+def test_ties_share_the_best_rank_and_nan_scores_rank_last():
+    R = np.zeros((3, 1, 1), dtype=int)
+    result = agreement(R, ["x"], extra={"x": [0.5, np.nan, 0.5]})
+    assert result.ranks.tolist() == [[1, 3, 1]]
+    assert result.summary.startswith("Choose at least two methods")
+
+
+@st.composite
+def tensors(draw):
+    L = draw(st.integers(2, 7))
+    M = draw(st.integers(1, 10))
+    N = draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    p = rng.choice([0.0, 0.3, 0.7, 1.0], size=(L, 1, 1))
+    return (rng.random((L, M, N)) < p).astype(int)
+
+
+@settings(max_examples=20, deadline=None)
+@given(tensors())
+def test_agreement_invariants(R):
+    import scorio_core.rank as rank
+
+    names = [m for group in available_methods().values() for m in group]
+    result = agreement(R, names + names[:1])  # a repeated name counts once
+    assert set(result.methods) | set(result.skipped) == set(names) and not set(result.methods) & set(result.skipped)
+    names = list(result.methods)  # a method that cannot rank the data (e.g. Bradley-Terry ML, separated) says why
+    assert all(result.skipped.values())
+    K, L = len(names), R.shape[0]
+    assert result.ranks.shape == (K, L)
+    tau = result.tau_b
+    assert np.allclose(tau, tau.T, equal_nan=True) and np.all(np.diag(tau) == 1)
+    assert np.all((tau[~np.isnan(tau)] >= -1 - 1e-12) & (tau[~np.isnan(tau)] <= 1 + 1e-12))
+    assert np.all(result.best <= result.ranks) and np.all(result.ranks <= result.worst)
+    for k, name in enumerate(names):  # each row is exactly that method's competition ranks
+        np.testing.assert_array_equal(result.ranks[k], getattr(rank, name)(R))
+
+
+def _write(tmp_path, solved, trials=3, missing=()):
+    rows = ["model,question_id,trial,is_correct"]
+    for m, qs in solved.items():
+        rows += [f"{m},q{q},{t},{int(q in qs)}" for q in range(5) for t in range(trials) if (m, q) not in missing]
+    path = tmp_path / "d.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return str(path)
+
+
+def test_method_agreement_on_a_task_ranks_bayes_as_the_leaderboard(tmp_path):
+    path = _write(tmp_path, {"x": {0, 1, 2, 3}, "y": {2, 3, 4}, "z": {4}, "w": set()})
+    outcomes = outcomes_for(io.load([path]))
+    report = method_agreement(outcomes)
+    assert report.n_questions == 5 and report.n_trials == 3 and report.question_set == "own"
+    chosen = tuple(default_methods(4))
+    assert report.agreement.methods == tuple(m for m in chosen if m not in report.agreement.skipped)
+    assert "bradley_terry" in report.agreement.skipped  # x solves what no other model does: no finite ML estimate
+    board = leaderboard(outcomes).set_index("model")
+    bayes = dict(zip(report.agreement.models, report.agreement.ranks[0]))
+    assert all(bayes[m] == board.loc[m, "rank"] for m in bayes)
+    assert report.agreement.ranks[:, report.agreement.models.index("x")].max() == 1  # x is first under every method
+
+
+def test_missing_cells_need_the_common_question_set(tmp_path):
+    path = _write(tmp_path, {"x": {0, 1, 2}, "y": {2, 3}, "z": {4}}, missing={("z", 0)})
+    outcomes = outcomes_for(io.load([path]))
+    with pytest.raises(InputError, match="Common questions only"):
+        method_agreement(outcomes, ["bayes", "avg"])
+    report = method_agreement(outcomes, ["bayes", "avg"], question_set="common")
+    assert report.n_questions == 4 and report.notes[0].startswith("1 of 5 questions left out")
+    with pytest.raises(ValueError, match="unknown ranking method 'nope'; choose from bayes, irt_ability"):
+        method_agreement(outcomes, ["nope"], question_set="common")
+
+
+def test_methods_cli_json_contract(tmp_path, capsys):
+    path = _write(tmp_path, {"x": {0, 1, 2, 3}, "y": {2, 3, 4}, "z": {4}})
+    assert main(["methods", path, "--methods", "bayes,avg,borda", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    task = out["tasks"][0]
+    assert set(task) == {"task", "methods", "labels", "n_questions", "n_trials", "question_set", "prior", "notes",
+                         "skipped", "summary", "tau_b", "models"}
+    assert task["methods"] == ["bayes", "avg", "borda"] and task["labels"]["borda"] == "Borda count"
+    assert task["models"][0] == {"model": "x", "best": 1, "worst": 1, "spread": 0,
+                                 "ranks": {"bayes": 1, "avg": 1, "borda": 1}}
+    assert len(task["tau_b"]) == 3 and task["tau_b"][0][0] == 1.0
+    assert main(["methods", path, "--methods", "bayes,nope"]) == 2
+    assert "unknown ranking method 'nope'" in capsys.readouterr().err
+    assert main(["methods", path, "--methods", "bayes,avg"]) == 0
+    assert capsys.readouterr().out.startswith("d: Every model has the same rank under the 2 methods.")
