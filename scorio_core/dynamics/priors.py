@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorio_core.uncertainty.batch import fit_dirichlet_prior_batch
 from scorio_core.uncertainty.batch_prior import _CountStates, _fit_states
+from scorio_core.uncertainty.prefix_prior import fit_prefix_priors
 from scorio_core.uncertainty.priors import check_prior as check_prior_key
 
 __all__ = [
@@ -47,6 +47,10 @@ PRIOR_ASSUMPTIONS = {
                        "(refitted for every n and every bootstrap replicate); the gold standard is the "
                        "Bayes@N_max ranking under the prior fitted to all N trials",
 }
+
+#: Most bytes of the dense survival counts of one chunk of replicate refits (beyond: the count states).
+_SURVIVAL_BYTES = 256 * 2**20
+
 
 def check_dynamics_prior(prior: object, prior_counts: object) -> str:
     key = check_prior_key(prior)
@@ -115,7 +119,10 @@ def trajectory_prior_alpha(R, n_categories: int, prior: str = "uniform", *, last
     else:
         counts = prefix_counts(R, n_categories).reshape(L * N, M, n_categories)
     start = None if init is None or last_only else np.asarray(init, dtype=float).reshape(L * N, n_categories)
-    alpha = pseudo_counts(fit_dirichlet_prior_batch(counts, init=start), M)
+    # the data's fits start the replicates' fits: iterated exactly as ever (the survival sums round differently, and
+    # a replicate whose likelihood is flat toward infinite strength stops where the start's last bits take it)
+    fitted = _fit_states(_CountStates.of(np.asarray(counts)), start, exact=start is None)
+    alpha = pseudo_counts(fitted, M)
     if last_only:
         return np.broadcast_to(alpha[:, None, :], (L, N, n_categories))
     return alpha.reshape(L, N, n_categories)
@@ -148,7 +155,10 @@ def refit_scores(avg: np.ndarray, codes: np.ndarray, idx: np.ndarray, method: st
     B = idx.shape[0]
     gathered = codes[idx] if method == "column" else codes.ravel()[flat_positions(idx, L, M)]  # (B, N, L, M)
     init = np.broadcast_to(start.transpose(1, 0, 2)[None], (B, N, L, K)).reshape(B * N * L, K)  # the data's fit per n
-    fitted = _fit_states(prefix_states(gathered, K), init)
+    if K * B * N * L * (N + 1) * 8 <= _SURVIVAL_BYTES:  # survival counts (B N L fits x N trials): same fits, faster
+        fitted = fit_prefix_priors(gathered, K, init)
+    else:  # many trials: the count states take less memory
+        fitted = _fit_states(prefix_states(gathered, K), init)
     alpha = pseudo_counts(fitted, M).reshape(B, N, L, K).transpose(2, 0, 1, 3)  # (L, B, N, K)
     w0 = float(w[0])
     n = np.arange(1, N + 1, dtype=float)

@@ -5,7 +5,10 @@ damped Newton iterations on ``log alpha``, vectorized over models. Each model's 
 first compressed to their distinct count rows ("states", at most N + 1 per model for binary
 outcomes with N trials), so an iteration costs O(L x states), not O(L x M). Same maximum as
 :func:`scorio_core.uncertainty.fit_dirichlet_prior` (cross-checked in
-``tests/core/test_uncertainty_batch.py``).
+``tests/core/test_uncertainty_batch.py``). Where the trials per question are few, the same
+iterations run on survival counts without special functions
+(:mod:`scorio_core.uncertainty.survival_prior`); fits that reach the near-flat likelihood toward
+infinite strength are redone here, so every fit stops where these iterations always stopped.
 """
 
 from __future__ import annotations
@@ -15,11 +18,17 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import digamma, gammaln
 
+from scorio_core.uncertainty import survival_prior
 from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS
+from scorio_core.uncertainty.survival_prior import newton_step, newton_update
 
 __all__ = ["BatchPrior", "fit_dirichlet_prior_batch"]
 
 _MAX_NEWTON = 100
+#: Fits whose iterations reach a pseudo-count above exp(_LOG_RIDGE) are redone on the count states with the
+#: special functions: toward infinite strength the likelihood is flat to rounding, and where its iterations stop
+#: depends on how each term is rounded (the survival sums round differently).
+_LOG_RIDGE = np.log(1e2)
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,7 +153,6 @@ def _newton(model, rows, freq, eta0, n_models):
     lo, hi = _LOG_ALPHA_BOUNDS
     eta = eta0.copy()
     K = eta.shape[1]
-    eye = np.eye(K)
     per_model = _model_totals(model, rows, n_models)  # complete prefix counts: one total per model
     ll = _loglik(np.exp(eta), model, rows, freq, n_models, per_model)
     damping = np.full(n_models, 1e-3)
@@ -181,34 +189,10 @@ def _newton(model, rows, freq, eta0, n_models):
         g_a = np.stack(g_cols, axis=1)
         h_common = np.bincount(sm, weights=sf * common_h, minlength=n_sub)
         h_diag = np.stack(h_cols, axis=1)
-        H_a = h_common[:, None, None] + h_diag[:, :, None] * eye
-        g = g_a * alpha  # gradient of the log-likelihood in eta
-        neg = -(alpha[:, :, None] * H_a * alpha[:, None, :] + g[:, :, None] * eye)  # Hessian of -ll in eta
-        lam_min = np.linalg.eigvalsh(neg)[:, 0]  # shift to positive definite, plus Levenberg damping
-        shift = np.maximum(0.0, -lam_min) + damping[idx] * (1.0 + np.abs(np.diagonal(neg, axis1=1, axis2=2)).max(axis=1))
-        step = np.linalg.solve(neg + shift[:, None, None] * eye, g[:, :, None])[:, :, 0]
+        g, step, lam_min = newton_step(alpha, g_a, h_common, h_diag, damping[idx])
         trial = np.clip(eta[idx] + step, lo, hi)
         ll_trial = _loglik(np.exp(trial), sm, sr, sf, n_sub, sub_totals)
-        ll_before = ll[idx]
-        better = ll_trial >= ll[idx] - 1e-12 * np.abs(ll[idx])
-        gain = ll_trial - ll[idx]
-        moved = np.abs(trial - eta[idx]).max(axis=1)
-        eta[idx] = np.where(better[:, None], trial, eta[idx])
-        ll[idx] = np.where(better, ll_trial, ll[idx])
-        damping[idx] = np.where(better, np.maximum(damping[idx] / 10.0, 1e-12), damping[idx] * 10.0)
-        # converged: a tiny accepted step or gain (flat likelihood, e.g. toward the strength bound),
-        # a vanishing projected gradient, or no acceptable step at any damping
-        at_bound = ((eta[idx] <= lo + 1e-9) & (g < 0)) | ((eta[idx] >= hi - 1e-9) & (g > 0))
-        g_proj = np.where(at_bound, 0.0, g)
-        # or, where the likelihood is locally concave, a Newton decrement at the current point (the gain the quadratic
-        # model predicts, g . step / 2) below 1e-9 of |ll| (the relative tolerance of the per-model L-BFGS-B fit): on
-        # data without between-question spread the maximum is at infinite strength and the likelihood's tail in eta
-        # is exponential, where the decrement is half the gain still to be had; without this stop ~40 of ~60
-        # iterations crawl along the strength bound, where clipping each pseudo-count moves the mean
-        decrement = 0.5 * np.einsum("ij,ij->i", g, step)
-        done = (better & ((moved < 1e-10) | (np.abs(gain) < 1e-11 * (1.0 + np.abs(ll[idx])))))
-        done |= (lam_min > 0) & (decrement < 1e-9 * (1.0 + np.abs(ll_before)))
-        done |= (np.abs(g_proj).max(axis=1) < 1e-9) | (damping[idx] > 1e12)
+        _better, done = newton_update(eta, ll, damping, idx, trial, ll_trial, g, step, lam_min)
         active[idx[done]] = False
     return eta
 
@@ -296,13 +280,51 @@ class _CountStates:
         return self.rows.sum(axis=1)
 
 
-def _fit_states(st: _CountStates, init: np.ndarray | None = None) -> BatchPrior:
-    """:func:`fit_dirichlet_prior_batch` from the count states."""
+def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = False) -> BatchPrior:
+    """:func:`fit_dirichlet_prior_batch` from the count states.
+
+    ``exact``: iterate with the special functions on the states only (no survival sums), so the fits
+    round as they always did: fits that start others (the dynamics' data fits) keep their exact values.
+    """
     L, K = st.L, st.K
     pooled_counts = np.stack([st.total(st.rows[:, j]) for j in range(K)], axis=1) if K else np.zeros((L, 0))
     has = np.bincount(st.model, weights=st.freq, minlength=L) > 0
     most = np.zeros(L)
     np.maximum.at(most, st.model, st.n)  # the most trials on one answered question
+
+    def solve(fit: np.ndarray, eta0: np.ndarray) -> np.ndarray:
+        idx = np.flatnonzero(fit)
+        keep = fit[st.model]
+        position = np.full(L, -1, dtype=np.int64)
+        position[idx] = np.arange(idx.size)
+        model, rows, freq = position[st.model[keep]], st.rows[keep], st.freq[keep]
+        terms = None if exact else survival_prior.SurvivalTerms.from_states(model, rows, freq, idx.size)
+        if terms is None:
+            return _fit_exact(model, rows, freq, eta0)
+        eta, peak = survival_prior.fit(terms, eta0, _LOG_RIDGE)  # few trials per question: survival sums, same iterations
+        ridge = np.flatnonzero(peak > _LOG_RIDGE)
+        if ridge.size:  # near-flat likelihood: redo with the special functions, whose rounding chose the stop
+            sub = np.full(idx.size, -1, dtype=np.int64)
+            sub[ridge] = np.arange(ridge.size)
+            keep = sub[model] >= 0
+            eta[ridge] = _fit_exact(sub[model[keep]], rows[keep], freq[keep], eta0[ridge])
+        return eta
+
+    return _fit_pooled(pooled_counts, has, most, init, solve)
+
+
+def _fit_exact(model, rows, freq, eta0):
+    """Newton iterations on the count states with special functions, then the lower-bound restart."""
+    eta = _newton(model, rows, freq, eta0, eta0.shape[0])
+    return _restart_at_lower_bound(eta, model, rows, freq)
+
+
+def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, init: np.ndarray | None, solve) -> BatchPrior:
+    """The fallbacks and start of every fit from its pooled counts (L, K), then ``solve(fit mask, eta0) -> eta``.
+
+    ``has``: the fit has an answered question; ``most``: the most trials on one of its questions.
+    """
+    L, K = pooled_counts.shape
     method = np.full(L, "marginal-likelihood", dtype=object)
     mean = np.full((L, K), np.nan)
     alpha = np.full((L, K), np.inf)
@@ -317,18 +339,13 @@ def _fit_states(st: _CountStates, init: np.ndarray | None = None) -> BatchPrior:
     fit = has & ~degenerate & ~n1
     if fit.any():
         idx = np.flatnonzero(fit)
-        keep = fit[st.model]
-        position = np.full(L, -1, dtype=np.int64)
-        position[idx] = np.arange(idx.size)
-        model, rows, freq = position[st.model[keep]], st.rows[keep], st.freq[keep]
         m0 = np.clip(pooled_counts[idx] / pooled_counts[idx].sum(axis=1, keepdims=True), 1e-3, None)
         eta0 = np.log(2.0 * m0 / m0.sum(axis=1, keepdims=True))
         if init is not None:
             start = np.asarray(init, dtype=np.float64)[idx]
             good = np.all(np.isfinite(start) & (start > 0), axis=1)
             eta0[good] = np.clip(np.log(start[good]), *_LOG_ALPHA_BOUNDS)
-        eta = _newton(model, rows, freq, eta0, idx.size)
-        eta = _restart_at_lower_bound(eta, model, rows, freq)
+        eta = solve(fit, eta0)
         alpha[idx] = np.exp(eta)
         mean[idx] = alpha[idx] / alpha[idx].sum(axis=1, keepdims=True)
         pooled[idx] = False
