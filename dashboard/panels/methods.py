@@ -1,4 +1,4 @@
-"""The Leaderboard's "Method agreement" tab: does the ranking depend on the method?
+"""The Leaderboard's "Method agreement" tab (does the ranking depend on the method?) and its "IRT ability" tab.
 
 Reads the page's context, calls :func:`dashboard.compute.results.method_agreement_for` (which calls
 :func:`scorio_core.leaderboard.methods.method_agreement`) and renders the one-line summary, the Kendall's
@@ -12,14 +12,17 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dashboard.compute.items import question_diagnostics
 from dashboard.compute.results import method_agreement_for
-from dashboard.figures import method_agreement_heatmap
+from dashboard.figures import interval_plot, method_agreement_heatmap
 from dashboard.text import md
 from scorio_core.errors import InputError
+from scorio_core.items.board import ability_board, ability_interval_label
 from scorio_core.leaderboard.methods import default_methods
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
+from scorio_core.ranking.rank import tie_rule_sentence
 
-__all__ = ["render_method_agreement"]
+__all__ = ["render_irt_ability", "render_method_agreement"]
 
 
 def _options() -> tuple[list[str], dict[str, str]]:
@@ -80,3 +83,37 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
     st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 700))
     st.caption("Each model's rank under every method, sorted by its best rank; best and worst are its rank range "
                "across the chosen methods. A model whose range is wide is ranked by the method, not by the data.")
+
+
+def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categorization, n_models: int) -> None:
+    """The "IRT ability" tab: models ranked by their 2PL ability (Rasch below 3 models) with Laplace intervals."""
+    if n_models < 2:
+        st.info("Ranking by IRT ability needs at least two models.")
+        return
+    model = "2pl" if n_models >= 3 else "rasch"
+    try:
+        diagnostics = question_diagnostics(ctx.data.data_id, ctx.data.dataset, task, model, rubric_id, categorization,
+                                           confidence=ctx.confidence)
+    except (InputError, ValueError) as exc:
+        st.warning(f"No item response fit for these data: {md(exc)}", icon=":material/rule:")
+        return
+    table = ability_board(diagnostics, tie_rule=tie_rule)
+    labels = ctx.labels(table["model"])
+    table = table[table["model"].isin(ctx.shown(table["model"]))]
+    kind = "2PL" if model == "2pl" else "Rasch"
+    st.plotly_chart(interval_plot(table, metric_label=f"IRT ability ({kind}, logit)", confidence=ctx.confidence,
+                                  labels=labels, tie_rule=tie_rule), width="stretch")
+    frame = pd.DataFrame({"model": table["model"].map(labels), "rank": table["rank"], "rank (CI ties)": table["rank_ci"],
+                          "ability": table["mu"], "lo": table["lo"], "hi": table["hi"],
+                          "questions answered": table["n_questions"]})
+    number = st.column_config.NumberColumn(format="%.3f")
+    st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 900),
+                 column_config={"ability": number, "lo": number, "hi": number})
+    unanswered = diagnostics.fit.unanswered_models
+    st.caption(
+        f"What the interval covers: {md(ability_interval_label(diagnostics))} (measured coverage of 95% intervals "
+        "in simulation: 0.94). Abilities put every model on one scale even when models answered different "
+        "questions: each question's difficulty and discrimination come from every model that answered it, so "
+        "this ranking does not reward answering only easy questions. Rank ties use the abilities' standard "
+        f"errors as if independent. {md(tie_rule_sentence(tie_rule))} Question details: the Questions page."
+        + (f" Not ranked (answered no question): {md(', '.join(unanswered))}." if unanswered else ""))

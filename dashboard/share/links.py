@@ -139,7 +139,7 @@ def presented_settings(ctx, n_min: int, n_max: int) -> tuple[str, int, float, st
 RESULTS_PATHS = ("leaderboard", "tasks", "compare", "questions", "trajectories", "convergence", "sensitivity")
 
 #: Figures the sharer may add to the presentation view's fixed story (headline, leaderboard, pairwise heatmap).
-PRESENT_FIGURES = ("Rank distribution", "Score vs cost", "Method agreement")
+PRESENT_FIGURES = ("Rank distribution", "Score vs cost", "IRT ability", "Method agreement")
 #: Session key of the sharer's choice (a view key: the snapshot carries it).
 PRESENT_FIGURES_KEY = "present_figures"
 _CREATED = "_link_created"

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
-from dashboard.panels.methods import render_method_agreement
+from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
 from dashboard.compute.results import (
     cost_options,
@@ -126,7 +126,7 @@ if len(table) < all_models:
 scored = table[table["mu"].notna()]
 costs = cost_options(ctx.data.data_id, ctx.data.dataset, ctx.task)
 tab_names = ["Ranking", "Pairwise P(A > B)", "Rank distribution"] + (["Score vs cost"] if costs else []) + [
-    "Method agreement"]
+    "IRT ability", "Method agreement"]
 if present:  # a fixed story, every section open: ranking, pairwise heatmap, and the figures the sharer ticked
     chosen = presented_figures()
     tabs = [PresentedSection(name, name in chosen or i < 2) for i, name in enumerate(tab_names)]
@@ -233,6 +233,11 @@ if costs:
                        "y: posterior mean with its credible interval; the x value carries no uncertainty here.")
             if result.left_out:
                 st.caption("Left out (not a plain number): " + md(", ".join(f"{m} ({raw})" for m, raw in result.left_out)))
+
+irt_tab = tabs[tab_names.index("IRT ability")]
+with irt_tab:
+    if irt_tab.open:
+        render_irt_ability(ctx, ctx.task, tie_rule, active.rubric_id, active.categorization, all_models)
 
 agreement_tab = tabs[tab_names.index("Method agreement")]
 with agreement_tab:

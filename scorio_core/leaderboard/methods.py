@@ -17,12 +17,26 @@ import numpy as np
 from scorio_core.errors import InputError
 from scorio_core.rank.agreement import MethodAgreement, agreement, available_methods, response_tensor
 
-__all__ = ["MethodReport", "default_methods", "method_agreement"]
+__all__ = ["ORDER_DEPENDENT_GROUPS", "MethodReport", "default_methods", "method_agreement"]
+
+
+#: Groups left out of the default choice: rating systems replay the trials as a sequence of matches, so their
+#: ranking depends on the trial order (arbitrary with counts only), and they cost seconds on large dumps.
+ORDER_DEPENDENT_GROUPS = ("Rating systems",)
+#: Groups offered but not chosen by default: the reference's joint-likelihood IRT fits (seconds each on large
+#: dumps; the IRT ability of :mod:`scorio_core.items` stands for them in the default set).
+SLOW_GROUPS = ("Item response theory",)
 
 
 def default_methods(n_models: int) -> list[str]:
-    """Bayes@N, IRT ability and every implemented ``scorio.rank`` method affordable for ``n_models``."""
-    return ["bayes", "irt_ability"] + [m for group in available_methods(n_models).values() for m in group]
+    """Bayes@N, IRT ability and every implemented ``scorio.rank`` method affordable for ``n_models``.
+
+    Rating systems (:data:`ORDER_DEPENDENT_GROUPS`) and the reference's IRT fits (:data:`SLOW_GROUPS`) are
+    offered but not chosen by default.
+    """
+    groups = available_methods(n_models)
+    return ["bayes", "irt_ability"] + [m for g, methods in groups.items() if g not in ORDER_DEPENDENT_GROUPS + SLOW_GROUPS
+                                       for m in methods]
 
 
 @dataclass(frozen=True)
@@ -121,8 +135,8 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     if R is None:
         R = response_tensor(s, n)
         if out.R is None:
-            notes.append("Counts only: trials are taken in an arbitrary order (only order-dependent methods such as "
-                         "rating systems would notice).")
+            notes.append("Counts only: trials are taken in an arbitrary order (the rating systems Elo, Glicko and "
+                         "TrueSkill depend on it; the other methods do not).")
     names = list(methods) if methods is not None else default_methods(L)
     known = ["bayes", "irt_ability"] + [m for group in available_methods().values() for m in group]
     unknown = [m for m in names if m not in known]

@@ -12,8 +12,10 @@ over models and questions. Issue 38 grows this package method by method:
 - :mod:`.condorcet`: :func:`copeland`, :func:`minimax`, :func:`schulze`, :func:`ranked_pairs`;
 - :mod:`.kemeny`: :func:`kemeny_young` (exact, ``scipy.optimize.milp``);
 - :mod:`.graph`: :func:`pagerank`, :func:`spectral`, :func:`alpharank`, :func:`nash`;
-- :mod:`.paired`: :func:`bradley_terry`, :func:`bradley_terry_davidson`, :func:`rao_kupper` and their
-  ``_map`` variants (priors in :mod:`.priors`, shared fitting machinery in :mod:`.fitting`);
+- :mod:`.centrality`: :func:`rank_centrality`, :func:`hodge_rank`, :func:`serial_rank`;
+- :mod:`.rating`: :func:`elo`, :func:`glicko`, :func:`trueskill` (sequential rating systems);
+- :mod:`.likelihood`: the Bradley-Terry family with the prior classes, Rasch/2PL/3PL (JML and MAP),
+  Thompson sampling and Bayesian MCMC;
 - :mod:`.agreement`: whether the ranking depends on the method (Kendall's tau_b, rank ranges).
 
 Cross-checked against the reference in ``tests/core/test_rank_reference*.py``.
@@ -22,18 +24,25 @@ Cross-checked against the reference in ``tests/core/test_rank_reference*.py``.
 from scorio_core.rank.condorcet import copeland, minimax, ranked_pairs, schulze
 from scorio_core.rank.graph import alpharank, nash, pagerank, spectral
 from scorio_core.rank.kemeny import kemeny_young
-from scorio_core.rank.paired import (bradley_terry, bradley_terry_davidson, bradley_terry_davidson_map,
-                                    bradley_terry_map, rao_kupper, rao_kupper_map)
+from scorio_core.rank.likelihood.bayesian import bayesian_mcmc, thompson
+from scorio_core.rank.likelihood.irt import rasch, rasch_map
+from scorio_core.rank.likelihood.irt_xpl import rasch_2pl, rasch_2pl_map, rasch_3pl, rasch_3pl_map
+from scorio_core.rank.likelihood.paired import (bradley_terry, bradley_terry_davidson, bradley_terry_davidson_map,
+                                               bradley_terry_map, rao_kupper, rao_kupper_map)
+from scorio_core.rank.likelihood.priors import (CauchyPrior, CustomPrior, EmpiricalPrior, GaussianPrior,
+                                               LaplacePrior, Prior, UniformPrior)
 from scorio_core.rank.pointwise import avg, inverse_difficulty
-from scorio_core.rank.priors import (CauchyPrior, CustomPrior, EmpiricalPrior, GaussianPrior, LaplacePrior, Prior,
-                                    UniformPrior)
+from scorio_core.rank.rating import elo, glicko, trueskill
+from scorio_core.rank.centrality import hodge_rank, rank_centrality, serial_rank
 from scorio_core.rank.ties import rank_scores, validate_input
 from scorio_core.rank.voting import baldwin, borda, majority_judgment, nanson, win_rate
 
 __all__ = [
-    "alpharank", "avg", "baldwin", "borda", "bradley_terry", "bradley_terry_davidson", "bradley_terry_davidson_map",
-    "bradley_terry_map", "copeland", "inverse_difficulty", "kemeny_young", "majority_judgment", "minimax", "nanson",
-    "nash", "pagerank", "rank_scores", "ranked_pairs", "rao_kupper", "rao_kupper_map", "schulze", "spectral",
-    "validate_input", "win_rate",
+    "alpharank", "avg", "baldwin", "bayesian_mcmc", "borda", "bradley_terry", "bradley_terry_davidson",
+    "bradley_terry_davidson_map", "bradley_terry_map", "copeland", "elo", "glicko", "hodge_rank",
+    "inverse_difficulty", "kemeny_young", "majority_judgment", "minimax", "nanson", "nash", "pagerank",
+    "rank_centrality", "rank_scores", "ranked_pairs", "rao_kupper", "rao_kupper_map", "rasch", "rasch_2pl",
+    "rasch_2pl_map", "rasch_3pl", "rasch_3pl_map", "rasch_map", "schulze", "serial_rank", "spectral", "thompson",
+    "trueskill", "validate_input", "win_rate",
     "Prior", "UniformPrior", "GaussianPrior", "LaplacePrior", "CauchyPrior", "EmpiricalPrior", "CustomPrior",
 ]

@@ -42,6 +42,12 @@ METHODS: dict[str, dict[str, str]] = {
         "plackett_luce_map": "Plackett-Luce (MAP)", "davidson_luce": "Davidson-Luce",
         "davidson_luce_map": "Davidson-Luce (MAP)",
     },
+    "Item response theory": {
+        "rasch": "Rasch (JML)", "rasch_map": "Rasch (MAP)", "rasch_2pl": "2PL (JML)", "rasch_2pl_map": "2PL (MAP)",
+        "rasch_3pl": "3PL (JML)", "rasch_3pl_map": "3PL (MAP)", "rasch_mml": "Rasch (MML, EAP)",
+        "rasch_mml_credible": "Rasch (MML, credible bound)",
+    },
+    "Bayesian": {"thompson": "Thompson sampling", "bayesian_mcmc": "Bayesian MCMC"},
     "Rating systems": {"elo": "Elo", "glicko": "Glicko", "trueskill": "TrueSkill"},
     "Voting": {
         "borda": "Borda count", "copeland": "Copeland", "win_rate": "win rate", "schulze": "Schulze",

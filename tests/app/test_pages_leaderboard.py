@@ -104,10 +104,28 @@ def test_method_agreement_tab_matches_core(app):
     assert any("at least two methods" in i.value for i in app.main.info)
 
 
+def test_irt_ability_tab_ranks_by_the_2pl_fit(app):
+    from scorio_core.items.board import ability_board
+    from scorio_core.items.report import diagnose
+
+    view(app, "IRT ability")
+    (spec,) = chart_specs(app)
+    board = ability_board(diagnose(outcomes_for(io.load([str(MATHARENA)]))))
+    xs = np.concatenate([array(t["x"]).astype(float) for t in spec["data"]])
+    assert np.allclose(np.sort(xs), np.sort(board["mu"].to_numpy()))
+    assert "IRT ability (2PL, logit)" in spec["layout"]["xaxis"]["title"]["text"]
+    table = app.main.dataframe[0].value
+    assert table["rank"].tolist() == board["rank"].tolist() and len(table) == 16
+    captions = " ".join(shown(c.value) for c in app.main.caption)
+    assert "Laplace standard error" in captions and "different questions" in captions
+
+
 def test_method_agreement_says_why_it_cannot_rank_one_model(app):
     app.sidebar.selectbox(key="dataset").set_value("tau-bench-airline").run()
     view(app, "Method agreement")
     assert any("need at least 2" in w.value for w in app.main.warning)
+    view(app, "IRT ability")
+    assert any("at least two models" in i.value for i in app.main.info)
 
 
 def test_cost_tab_uses_reported_cost(app):

@@ -1,4 +1,4 @@
-"""Shared machinery of the paired-comparison models (:mod:`scorio_core.rank.paired`).
+"""Shared machinery of the paired-comparison models (:mod:`scorio_core.rank.likelihood.paired`).
 
 Pairwise win/tie counts as matrix products, strong connectivity, exact-symmetry averaging, the
 reference's argument checks, and the reference-faithful L-BFGS-B driver (see the ``paired`` docstring).
@@ -11,7 +11,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.sparse.csgraph import connected_components
 
-from scorio_core.rank.priors import GaussianPrior, Prior
+from scorio_core.rank.likelihood.priors import GaussianPrior, Prior
 
 __all__ = ["pairwise_counts", "strongly_connected", "average_equal_rows", "check_max_iter", "coerce_prior",
            "sequential_total", "lbfgs", "centred_strengths"]

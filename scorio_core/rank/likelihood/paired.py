@@ -4,7 +4,7 @@ Every model pair (i, j) is compared on every (question, trial) event: ``W_ij`` c
 i solves and j does not, ``T_ij`` the events both solve or both miss (i != j). Both are L x L matrix
 products of the flattened outcomes (no loop over models, questions or trials). Strengths
 ``pi = exp(theta)`` maximise the likelihood (ML) or the likelihood times a prior on the centred
-``theta`` (MAP; see :mod:`scorio_core.rank.priors`).
+``theta`` (MAP; see :mod:`scorio_core.rank.likelihood.priors`).
 
 Source: the reference package scorio 0.2.3 (``scorio.rank.bradley_terry`` and friends). The
 reference minimises its objective with scipy's L-BFGS-B and finite-difference gradients and stops at
@@ -17,9 +17,9 @@ that is bit-for-bit the reference's (same terms, summed in the same order, by a 
 from __future__ import annotations
 
 import numpy as np
-from scorio_core.rank.fitting import (average_equal_rows, centred_strengths, check_max_iter, coerce_prior, lbfgs,
+from scorio_core.rank.likelihood.fitting import (average_equal_rows, centred_strengths, check_max_iter, coerce_prior, lbfgs,
                                      pairwise_counts, sequential_total, strongly_connected)
-from scorio_core.rank.priors import CauchyPrior, GaussianPrior, LaplacePrior, UniformPrior
+from scorio_core.rank.likelihood.priors import CauchyPrior, GaussianPrior, LaplacePrior, UniformPrior
 from scorio_core.rank.ties import rank_with, validate_input
 
 __all__ = ["bradley_terry", "bradley_terry_map", "bradley_terry_davidson", "bradley_terry_davidson_map",

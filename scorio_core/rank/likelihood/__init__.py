@@ -1,0 +1,9 @@
+"""Ranking methods fitted by likelihood: paired-comparison models, item response models and Bayesian samplers.
+
+The reference package's ``scorio.rank`` functions whose scores come from a fitted probability model:
+:mod:`.paired` (Bradley-Terry, Davidson, Rao-Kupper and their ``_map`` variants, fitting machinery in
+:mod:`.fitting`), :mod:`.priors` (the prior classes of every ``_map`` function), :mod:`.irt` and
+:mod:`.irt_xpl` (Rasch, 2PL and 3PL by joint maximum likelihood or MAP; checks and driver in
+:mod:`.irt_fit`) and :mod:`.bayesian` (Thompson sampling, Bayesian MCMC). Re-exported by
+:mod:`scorio_core.rank`; this ``__init__`` imports nothing.
+"""

@@ -1,0 +1,50 @@
+"""IRT abilities as a leaderboard (issue 37): ranks, CI ties and intervals from the fit, unanswered models unranked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from scorio_core import io
+from scorio_core.items.board import ABILITY_COLUMNS, ability_board
+from scorio_core.items.report import diagnose
+from scorio_core.leaderboard.table import outcomes_for
+from scorio_core.ranking.rank import ranks_with_ties
+
+
+def _outcomes(tmp_path, solved, questions=6, trials=3, skip=()):
+    rows = ["model,question_id,trial,is_correct"]
+    for m, qs in solved.items():
+        rows += [f"{m},q{q},{t},{int(q in qs)}" for q in range(questions) for t in range(trials) if (m, q) not in skip]
+    path = tmp_path / "d.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return outcomes_for(io.load([str(path)]))
+
+
+def test_board_ranks_by_ability_with_the_fits_intervals(tmp_path):
+    d = diagnose(_outcomes(tmp_path, {"a": {0, 1, 2, 3, 4}, "b": {1, 2, 3}, "c": {3}, "d": {3, 4}}))
+    board = ability_board(d, tie_rule="pairwise")
+    assert tuple(board.columns) == ABILITY_COLUMNS
+    fit = d.fit
+    order = np.argsort(-fit.theta, kind="stable")
+    assert board["model"].tolist() == [fit.models[i] for i in order]
+    assert board["rank"].tolist() == [1, 2, 3, 4] and np.allclose(board["mu"], fit.theta[order])
+    assert np.allclose(board["sigma"], fit.theta_se[order])
+    z = 1.959963984540054
+    assert np.allclose(board["lo"], fit.theta[order] - z * fit.theta_se[order])
+    assert np.allclose(board["hi"], fit.theta[order] + z * fit.theta_se[order])
+    expected = ranks_with_ties(fit.theta[order], fit.theta_se[order], 0.95, rule="pairwise")
+    assert board["rank_ci"].tolist() == expected.tolist()
+    assert (board["n_questions"] == 6).all() and "Laplace" in board["interval"].iloc[0]
+
+
+def test_unequal_question_sets_and_a_model_without_answers(tmp_path):
+    # e answered nothing: no rank, NaN ability (its fit value is only the prior's); b skipped two hard questions
+    outcomes = _outcomes(tmp_path, {"a": {0, 1, 2}, "b": {0, 1}, "c": {0}, "e": set()},
+                         skip={("b", 4), ("b", 5)} | {("e", q) for q in range(1, 6)})
+    d = diagnose(outcomes, model="rasch")
+    d.fit.answered[list(d.fit.models).index("e")] = 0  # as if e had no answered question at all
+    board = ability_board(d).set_index("model")
+    assert pd.isna(board.loc["e", "rank"]) and np.isnan(board.loc["e", "mu"]) and np.isnan(board.loc["e", "lo"])
+    assert board.loc["b", "n_questions"] == 4 and board.loc["a", "rank"] == 1
+    assert board.index[-1] == "e"  # unranked last
