@@ -22,6 +22,7 @@ from scorio_core.engines.frames import ID_KEYS, order_rows
 __all__ = ["count_attempts", "count_counts"]
 
 _MAX_SPAN = 1024  # trial range up to which duplicate keys are found with a per-cell bitmap (one pass)
+_WORDS = 2  # trial ranges up to 64 * _WORDS values use UBIGINT words instead of a bitstring
 _SAMPLE = 100_000  # rows whose trial range sets the bitmaps' range
 
 
@@ -79,9 +80,26 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
         lo, hi = con.execute(f"SELECT min(trial), max(trial) FROM (SELECT trial FROM ({canon}) LIMIT {_SAMPLE})",
                              params).fetchone()
         lo, hi = (int(lo), int(hi)) if lo is not None else (0, 0)
-        if hi - lo < _MAX_SPAN:
+        if hi - lo < _WORDS * 64:
+            # up to 128 trial values: the distinct trials of a cell as the bits of one or two UBIGINT words (bit_or of
+            # shifted ones: exact, and about twice as fast as bitstring_agg); trials outside the range are clamped
+            # into it and counted in out_t, which then sends the check to the GROUP BY below
+            words = (hi - lo) // 64 + 1
+            shifted = "least(greatest(trial, ?), ?) - ?"
+            if words == 1:
+                span_sql = f", bit_or(1::UBIGINT << ({shifted})::UBIGINT) AS bits0"
+                span_params = [lo, hi, lo]
+            else:
+                span_sql = "".join(
+                    f", bit_or(CASE WHEN {shifted} BETWEEN {64 * w} AND {64 * w + 63} THEN 1::UBIGINT << "
+                    f"({shifted} - {64 * w})::UBIGINT ELSE 0::UBIGINT END) AS bits{w}" for w in range(words))
+                span_params = [lo, hi, lo] * (2 * words)
+            span_sql += ", count_if(trial < ? OR trial > ?) AS out_t"
+            span_params += [lo, hi]
+        elif hi - lo < _MAX_SPAN:
             # trials outside the range are clamped into it (a FILTER costs ~2x here): they are counted in out_t and,
             # if there are any, the bitmaps are not used
+            words = 0
             span_sql = (", bitstring_agg(least(greatest(trial, ?), ?), ?, ?) AS bits, "
                         "count_if(trial < ? OR trial > ?) AS out_t")
             span_params = [lo, hi] * 3
@@ -96,7 +114,10 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
         span_params + params,
     )
     total = "coalesce(sum({0}), 0)::BIGINT AS {0}".format
-    distinct = f", bit_count(bit_or(bits)) AS d, {total('out_t')}" if span_sql else ""
+    if span_sql and words:
+        distinct = ", " + " + ".join(f"bit_count(bit_or(bits{w}))::BIGINT" for w in range(words)) + f" AS d, {total('out_t')}"
+    else:
+        distinct = f", bit_count(bit_or(bits)) AS d, {total('out_t')}" if span_sql else ""
     cells = con.execute(
         f"SELECT model, task, question_id, sum(n)::BIGINT AS n_trials, coalesce(sum(c), 0)::BIGINT AS n_correct, "
         f"{total('z')}, {total('bad_t')}, {total('bad_o')}{distinct} FROM __by_file GROUP BY ALL"

@@ -240,3 +240,20 @@ def test_count_table_categories_and_rows_in_the_pandas_order(tmp_path):
         want = want.sort_values(["model", "task", "question_id"]).reset_index(drop=True)  # keeps the file's order)
         pd.testing.assert_frame_equal(got, want)
         assert list(got["question_id"].cat.categories) == ["q1", "q2", "q3", "q10", "q33"]
+
+
+@pytest.mark.parametrize("n_trials", [40, 64, 65, 100, 128, 129, 300])
+@pytest.mark.parametrize("dup_trial", [None, 0, "last"])
+def test_duplicate_trials_found_by_every_bitmap_width(tmp_path, n_trials, dup_trial):
+    """One UBIGINT word (<= 64 trial values), two words (<= 128) and the bitstring (<= 1024) find the same duplicates."""
+    rows = ["model,question,trial,correct"] + [f"m1,q{q},{t},{(q + t) % 2}" for q in range(3) for t in range(n_trials)]
+    if dup_trial is not None:
+        t = n_trials - 1 if dup_trial == "last" else dup_trial
+        rows.append(f"m1,q1,{t},1")
+    path = tmp_path / "d.csv"
+    path.write_text("\n".join(rows) + "\n")
+    if dup_trial is None:
+        assert load_counts(str(path)).counts["n_trials"].tolist() == [n_trials] * 3
+    else:
+        with pytest.raises(NotReadyError, match="duplicate"):
+            load_counts(str(path))
