@@ -13,21 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorio_core.rank.graph import pairwise_counts
+from scorio_core.rank.graph import pairwise_counts, strongly_connected
 from scorio_core.rank.ties import rank_with, validate_input
 
 __all__ = ["hodge_rank", "rank_centrality", "serial_rank"]
-
-
-def _strongly_connected(adj: np.ndarray) -> bool:
-    """Whether every vertex reaches every other along ``adj`` (boolean matrix squaring of the reachability)."""
-    L = adj.shape[0]
-    reach = adj | np.eye(L, dtype=bool)
-    while True:
-        nxt = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
-        if np.array_equal(nxt, reach):
-            return bool(reach.all())
-        reach = nxt
 
 
 def rank_centrality(R, method: str = "competition", return_scores: bool = False, tie_handling: str = "half",
@@ -95,7 +84,7 @@ def rank_centrality(R, method: str = "competition", return_scores: bool = False,
     d_max = int(adj.sum(axis=1).max())
     p_ji = np.zeros((L, L))
     p_ji[adj] = wins.T[adj] / total[adj]
-    if teleport == 0.0 and smoothing == 0.0 and tie_handling == "ignore" and not _strongly_connected(p_ji > 0.0):
+    if teleport == 0.0 and smoothing == 0.0 and tie_handling == "ignore" and not strongly_connected(p_ji > 0.0):
         raise ValueError("Rank Centrality requires strongly connected positive transition support when "
                          "tie_handling='ignore'; use teleport>0, smoothing>0, or tie_handling='half'.")
     if d_max == 0:

@@ -10,10 +10,11 @@ broadcast over model pairs (no loop over models); the iterations are matrix-vect
 from __future__ import annotations
 
 import numpy as np
+from scipy.sparse.csgraph import connected_components
 
 from scorio_core.rank.ties import rank_with, validate_input
 
-__all__ = ["alpharank", "nash", "pagerank", "pairwise_counts", "spectral", "win_probabilities"]
+__all__ = ["alpharank", "nash", "pagerank", "pairwise_counts", "spectral", "strongly_connected", "win_probabilities"]
 
 
 def pairwise_counts(R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -30,6 +31,11 @@ def pairwise_counts(R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     np.fill_diagonal(wins, 0.0)
     np.fill_diagonal(ties, 0.0)
     return wins, ties
+
+
+def strongly_connected(adjacency: np.ndarray) -> bool:
+    """Whether the directed graph (boolean adjacency, L x L) is strongly connected (``scipy.sparse.csgraph``)."""
+    return connected_components(np.asarray(adjacency, dtype=bool), directed=True, connection="strong")[0] == 1
 
 
 def win_probabilities(R: np.ndarray) -> np.ndarray:

@@ -1,7 +1,7 @@
 """Shared machinery of the paired-comparison models (:mod:`scorio_core.rank.likelihood.paired`).
 
-Pairwise win/tie counts as matrix products, strong connectivity, exact-symmetry averaging, the
-reference's argument checks, and the reference-faithful L-BFGS-B driver (see the ``paired`` docstring).
+Exact-symmetry averaging, the reference's argument checks (pairwise win/tie counts and strong
+connectivity are :mod:`scorio_core.rank.graph`'s, re-exported here), and the reference-faithful L-BFGS-B driver (see the ``paired`` docstring).
 Source: the reference package scorio 0.2.3 (``scorio.rank._base``, ``scorio.rank.bradley_terry``).
 """
 
@@ -9,27 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.sparse.csgraph import connected_components
 
+from scorio_core.rank.graph import pairwise_counts, strongly_connected
 from scorio_core.rank.likelihood.priors import GaussianPrior, Prior
 
 __all__ = ["pairwise_counts", "strongly_connected", "average_equal_rows", "check_max_iter", "coerce_prior",
            "sequential_total", "lbfgs", "centred_strengths"]
-
-
-def pairwise_counts(R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(W, T)``, float (L, L): decisive wins of row over column, and ties (zero diagonal)."""
-    X = R.reshape(R.shape[0], -1).astype(float)
-    Y = 1.0 - X
-    wins = X @ Y.T
-    ties = X @ X.T + Y @ Y.T
-    np.fill_diagonal(ties, 0.0)
-    return wins, ties
-
-
-def strongly_connected(adjacency: np.ndarray) -> bool:
-    """Whether the directed graph (boolean adjacency, L x L) is strongly connected."""
-    return connected_components(np.asarray(adjacency, dtype=bool), directed=True, connection="strong")[0] == 1
 
 
 def average_equal_rows(scores: np.ndarray, stats: np.ndarray) -> np.ndarray:
