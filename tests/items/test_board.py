@@ -30,7 +30,7 @@ def test_board_ranks_by_ability_with_the_fits_intervals(tmp_path):
     assert board["model"].tolist() == [fit.models[i] for i in order]
     assert board["rank"].tolist() == [1, 2, 3, 4] and np.allclose(board["mu"], fit.theta[order])
     assert np.allclose(board["sigma"], fit.theta_se[order])
-    z = 1.959963984540054
+    z = 1.959963984540054  # Phi^-1(0.975): the normal quantile of a central 95% interval
     assert np.allclose(board["lo"], fit.theta[order] - z * fit.theta_se[order])
     assert np.allclose(board["hi"], fit.theta[order] + z * fit.theta_se[order])
     expected = ranks_with_ties(fit.theta[order], fit.theta_se[order], 0.95, rule="pairwise")
