@@ -36,6 +36,7 @@ _PAGES = {
         ("pages/results/trajectories.py", "Trajectories", ":material/timeline:"),
         ("pages/results/convergence.py", "Convergence", ":material/ssid_chart:"),
         ("pages/results/sensitivity.py", "Sensitivity", ":material/tune:"),
+        ("pages/results/plan.py", "Plan", ":material/next_plan:"),
     ],
     "Share": [
         ("pages/share/export.py", "Export", ":material/ios_share:"),

@@ -27,10 +27,16 @@ METHODS = (
     "bradley_terry_map", "bradley_terry_davidson", "bradley_terry_davidson_map", "rao_kupper", "rao_kupper_map",
     "rank_centrality", "hodge_rank", "serial_rank", "elo", "glicko", "trueskill",
     "rasch", "rasch_map", "rasch_2pl", "rasch_2pl_map", "rasch_3pl", "rasch_3pl_map", "thompson", "bayesian_mcmc",
+    "plackett_luce", "plackett_luce_map", "bradley_terry_luce", "bradley_terry_luce_map", "davidson_luce",
+    "davidson_luce_map",
 )
 #: The reference's tie-aware Kemeny-Young solves one MILP per model pair (about 8 minutes at 50 models):
 #: benchmarked on the first ``--kemeny-models`` models only.
 SUBSET = {"kemeny_young"}
+#: The reference's Davidson-Luce recomputes its O(L^3) normaliser in Python for every event and every
+#: finite-difference point (hours at 50 x 500 x 8): benchmarked on the first ``--davidson-models`` models
+#: and ``--davidson-questions`` questions only.
+SMALL = {"davidson_luce", "davidson_luce_map"}
 
 
 def _outcome(fn, R):
@@ -64,6 +70,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", nargs="+", choices=METHODS, help="benchmark only these methods")
     parser.add_argument("--kemeny-models", type=int, default=15, help="models kept for kemeny_young")
+    parser.add_argument("--davidson-models", type=int, default=6, help="models kept for davidson_luce(_map)")
+    parser.add_argument("--davidson-questions", type=int, default=20, help="questions kept for davidson_luce(_map)")
     args = parser.parse_args()
     import scorio.rank as ref
 
@@ -74,6 +82,8 @@ def main() -> int:
     missed = False
     for name in args.only or METHODS:
         X = R[:args.kemeny_models] if name in SUBSET else R
+        if name in SMALL:
+            X = R[:args.davidson_models, :args.davidson_questions]
         same = _same(_outcome(getattr(ours, name), X), _outcome(getattr(ref, name), X))
         t_ours = _time(getattr(ours, name), X, args.runs)
         t_ref = _time(getattr(ref, name), X, args.runs)
@@ -81,6 +91,8 @@ def main() -> int:
         ok = same and t_ref / t_ours >= target
         missed |= not ok
         label = f"{name} (L={X.shape[0]})" if name in SUBSET else name
+        if name in SMALL:
+            label = f"{name} ({X.shape[0]}x{X.shape[1]}x{X.shape[2]})"
         print(f"  {label:20s} ours {t_ours * 1e3:9.2f} ms   reference {t_ref * 1e3:9.2f} ms   "
               f"speed-up {t_ref / t_ours:7.1f}x  (target >= {target:g}x)  ranks equal: {same}  {'ok' if ok else 'MISSED'}")
     return 1 if missed else 0

@@ -13,6 +13,8 @@ __all__ = [
     "DUPLICATE_POLICIES",
     "METRIC_NAMES",
     "MISSING_POLICIES",
+    "PLAN_GOALS",
+    "PLAN_GOAL_HELP",
     "PRIORS",
     "PRIOR_HELP",
     "PRIOR_LABELS",
@@ -89,3 +91,17 @@ QUESTION_SETS = ("own", "common", "missing-incorrect")
 DUPLICATE_POLICIES = ("keep-first", "keep-last", "drop", "sum")
 #: What happens to attempts without an outcome (``--missing-outcomes``).
 MISSING_POLICIES = ("drop", "incorrect")
+
+#: Goals of the planner (``plan --goal``; :func:`scorio_core.plan.plan_next`).
+PLAN_GOALS = ("top-1", "top-k", "ranking", "pair", "width")
+#: What each goal asks for, in plain words (help texts of the app and CLI).
+PLAN_GOAL_HELP = {
+    "top-1": "find the best model: stop when P(the current leader is best, or within --tolerance of the best) >= "
+             "the confidence",
+    "top-k": "find the top k models (--k): stop when P(the current top-k set is the top-k set, up to --tolerance) "
+             ">= the confidence",
+    "ranking": "order every neighbouring pair (by posterior mean) at the confidence, or declare it tied within "
+               "--tolerance",
+    "pair": "separate two models (--pair A B) at the confidence, or declare them tied within --tolerance",
+    "width": "narrow every model's credible interval below --width",
+}

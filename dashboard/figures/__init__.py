@@ -15,6 +15,7 @@ from dashboard.figures.sensitivity import rank_share_heatmap, schema_bump_chart
 from dashboard.figures.trajectory import credible_band_grid, rank_trajectory_plot
 from dashboard.figures.tasks import combined_interval_plot, task_heatmap
 from dashboard.figures.items import flag_bars, item_curve
+from dashboard.figures.plan import goal_projection_plot
 
 __all__ = [
     "interval_plot",
@@ -38,4 +39,5 @@ __all__ = [
     "combined_interval_plot",
     "item_curve",
     "flag_bars",
+    "goal_projection_plot",
 ]

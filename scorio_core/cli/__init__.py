@@ -27,7 +27,6 @@ __all__ = ["main", "build_parser"]
 _SUBCOMMAND_MODULES = (
     "leaderboard",
     "tasks",
-    "schemas",
     "rubric",
     "trajectory",
     "convergence",
@@ -38,6 +37,7 @@ _SUBCOMMAND_MODULES = (
     "workspace",
     "publish",
     "questions",
+    "plan",
 )
 
 

@@ -49,6 +49,10 @@ def register(subparsers) -> None:
 
     add_data_arguments(parser)
     parser.add_argument("--metric", default="bayes", choices=list(METRIC_NAMES), help="ranking metric (default: bayes = Bayes@N)")
+    parser.add_argument("--method", default="bayes", metavar="NAME",
+                        help="ranking method: bayes (default: the Bayes@N leaderboard with intervals) or a method of "
+                             "scorio_core.rank (e.g. bradley_terry, elo, borda, pagerank, rasch; the 'methods' command "
+                             "lists them): rows of task, model, method, score, rank on binary correctness")
     parser.add_argument("--confidence", type=float, default=0.95, help="credibility level (default 0.95)")
     parser.add_argument("--k", type=int, default=1, help="k for Pass@k and the k-metrics (default 1)")
     parser.add_argument("--tau", type=float, default=0.5, help="tau for G-Pass@k_tau (default 0.5)")
@@ -110,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
 
     check_confidence(args.confidence)
     check_tau(args.tau)
+    if args.method != "bayes":
+        return _run_method(args)
     if args.exclude_flagged:
         from scorio_core.items.report import check_flag_codes
 
@@ -187,6 +193,53 @@ def run(args: argparse.Namespace) -> int:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
                                     "excluded_questions"):
                     print(f"note: {note['message']}")
+    return 0
+
+
+#: Keys of each row of ``leaderboard --method NAME`` (a ranking method other than Bayes@N).
+METHOD_COLUMNS = ("task", "model", "method", "score", "rank")
+
+
+def _run_method(args: argparse.Namespace) -> int:
+    """``leaderboard --method NAME``: every task's models ranked by one method of :mod:`scorio_core.rank`.
+
+    JSON: ``{"rows": [{"task", "model", "method", "score", "rank"}], "settings": {"method", "method_label",
+    "question_set", "prior"}, "notes": [...], "sources": [...]}``; rows by task, then rank. The method ranks binary
+    correctness on a complete (model x question x trial) tensor (:func:`scorio_core.leaderboard.methods.method_agreement`):
+    ``--question-set common`` keeps the questions every model answered; missing cells otherwise are an error.
+    """
+    import numpy as np
+
+    from scorio_core.errors import InputError
+    from scorio_core.leaderboard.methods import method_agreement
+    from scorio_core.leaderboard.table import outcomes_for, task_names
+    from scorio_core.rank.agreement import method_label
+
+    if args.schema or args.exclude_flagged or args.cluster_column:
+        raise InputError("--method ranks binary correctness on every question: it does not combine with --schema, "
+                         "--exclude-flagged or --cluster-column (use the default --method bayes for those).")
+    question_set = "common" if args.question_set == "common" else "own"
+    dataset = load_dataset(args)
+    tasks = [args.task] if args.task else task_names(dataset)
+    rows, notes = [], []
+    for task in tasks:
+        report = method_agreement(outcomes_for(dataset, task), [args.method], prior=args.prior, question_set=question_set)
+        result = report.agreement
+        if args.method in result.skipped:
+            raise InputError(f"{task}: {method_label(args.method)} cannot rank this data: {result.skipped[args.method]}")
+        notes.extend({"code": "data", "task": task, "message": f"{task}: {note}"} for note in report.notes)
+        order = np.lexsort((np.arange(len(result.models)), result.ranks[0]))
+        rows.extend({"task": task, "model": result.models[i], "method": args.method, "score": float(result.scores[0, i]),
+                     "rank": int(result.ranks[0, i])} for i in order)
+    if args.output == "json":
+        emit_json({"rows": rows, "settings": {"method": args.method, "method_label": method_label(args.method),
+                                              "question_set": question_set, "prior": args.prior},
+                   "notes": notes, "sources": list(dataset.sources)})
+    else:
+        emit_rows(rows, list(METHOD_COLUMNS), args.output)
+        if args.output == "table":
+            for note in notes:
+                print(f"note: {note['message']}")
     return 0
 
 

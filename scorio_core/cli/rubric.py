@@ -1,4 +1,7 @@
-"""``python -m scorio_core rubric``: categorize eval dumps under a rubric schema.
+"""``python -m scorio_core rubric`` and ``schemas``: categorize eval dumps under a rubric schema; list the built-in ones.
+
+``schemas`` prints, for each built-in schema: name, source (default, paper Table 5, reference
+package), category labels, weights, the signals it reads and its thresholds.
 
 Prints the thresholds used (computed over all attempts loaded, pooled across models, or
 frozen from a file), the category labels and weights, the category counts per model and
@@ -19,13 +22,24 @@ from pathlib import Path
 from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows, load_dataset
 from scorio_core.errors import InputError
 
-__all__ = ["read_frozen", "register", "rubric_report", "run"]
+__all__ = ["COMMANDS", "read_frozen", "register", "rubric_report", "run", "run_schemas", "schema_rows"]
+
+#: The subcommands :func:`register` adds (its registration imports nothing beyond argparse).
+COMMANDS = ("schemas", "rubric")
 
 MAX_FREEZE_BYTES = 1_000_000
 
 
 def register(subparsers) -> None:
-    """Add the ``rubric`` subcommand."""
+    """Add the ``schemas`` and ``rubric`` subcommands."""
+    parser = subparsers.add_parser(
+        "schemas",
+        help="list built-in rubric schemas",
+        description="List the built-in rubric schemas: categories, weights, signals needed.",
+    )
+    parser.add_argument("--output", choices=("table", "json"), default="table")
+    parser.set_defaults(func=run_schemas)
+
     parser = subparsers.add_parser(
         "rubric",
         help="categorize attempts under a rubric schema",
@@ -143,3 +157,37 @@ def _print_tables(report: dict) -> None:
     emit_rows(rows, ["#", "category", "weight", *report["counts"]], "table")
     for issue in report["issues"]:
         print(f"{issue['severity']}: {issue['message']}")
+
+
+def schema_rows() -> list[dict]:
+    """One dict per built-in schema (JSON-ready)."""
+    from scorio_core.rubric import BUILTIN_SCHEMAS
+
+    rows = []
+    for name, schema in BUILTIN_SCHEMAS.items():
+        rows.append({
+            "name": name,
+            "source": schema.source,
+            "description": schema.description,
+            "categories": list(schema.labels),
+            "weights": schema.weights.tolist(),
+            "signals": list(schema.signals),
+            "thresholds": [t.name for t in schema.thresholds],
+        })
+    return rows
+
+
+def run_schemas(args: argparse.Namespace) -> int:
+    """Print the built-in schemas as a table or JSON (``schemas``)."""
+    rows = schema_rows()
+    if args.output == "json":
+        emit_json({"schemas": rows})
+        return 0
+    flat = [{
+        "name": r["name"],
+        "categories": len(r["categories"]),
+        "weights": " ".join(f"{w:g}" for w in r["weights"]),
+        "signals": ", ".join(r["signals"]),
+    } for r in rows]
+    emit_rows(flat, ["name", "categories", "weights", "signals"], "table")
+    return 0

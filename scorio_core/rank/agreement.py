@@ -61,7 +61,11 @@ METHODS: dict[str, dict[str, str]] = {
 }
 
 #: Methods whose cost grows fast with the number of models (skipped by default above this many models).
-EXPENSIVE = {"kemeny_young": 20}
+EXPENSIVE = {"kemeny_young": 20,
+             # every tie order's normaliser per objective evaluation: 0.3-2 s already at 16-20 models, minutes at 50
+             "davidson_luce": 8, "davidson_luce_map": 8,
+             # one term per (question, trial) ranking of every model subset the trials rank: ~1 s each at 20 models
+             "bradley_terry_luce": 16, "bradley_terry_luce_map": 16}
 
 
 def available_methods(n_models: int | None = None) -> dict[str, dict[str, str]]:

@@ -19,7 +19,7 @@ import numpy as np
 from scipy.special import digamma, gammaln
 
 from scorio_core.uncertainty import survival_prior
-from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS
+from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS, MIN_REPEATED_QUESTIONS
 from scorio_core.uncertainty.survival_prior import newton_step, newton_update
 
 __all__ = ["BatchPrior", "fit_dirichlet_prior_batch"]
@@ -289,8 +289,7 @@ def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = 
     L, K = st.L, st.K
     pooled_counts = np.stack([st.total(st.rows[:, j]) for j in range(K)], axis=1) if K else np.zeros((L, 0))
     has = np.bincount(st.model, weights=st.freq, minlength=L) > 0
-    most = np.zeros(L)
-    np.maximum.at(most, st.model, st.n)  # the most trials on one answered question
+    most = np.bincount(st.model, weights=st.freq * (st.n >= 2), minlength=L)  # questions tried more than once
 
     def solve(fit: np.ndarray, eta0: np.ndarray) -> np.ndarray:
         idx = np.flatnonzero(fit)
@@ -322,7 +321,7 @@ def _fit_exact(model, rows, freq, eta0):
 def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, init: np.ndarray | None, solve) -> BatchPrior:
     """The fallbacks and start of every fit from its pooled counts (L, K), then ``solve(fit mask, eta0) -> eta``.
 
-    ``has``: the fit has an answered question; ``most``: the most trials on one of its questions.
+    ``has``: the fit has an answered question; ``most``: how many of its questions have two or more trials.
     """
     L, K = pooled_counts.shape
     method = np.full(L, "marginal-likelihood", dtype=object)
@@ -330,7 +329,7 @@ def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, in
     alpha = np.full((L, K), np.inf)
     pooled = np.ones(L, dtype=bool)
     degenerate = has & (np.count_nonzero(pooled_counts, axis=1) <= 1)
-    n1 = has & ~degenerate & (most <= 1)
+    n1 = has & ~degenerate & (most < MIN_REPEATED_QUESTIONS)
     method[~has] = "none"
     method[degenerate] = "fallback-degenerate"
     method[n1] = "fallback-n1"

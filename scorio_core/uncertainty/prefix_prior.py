@@ -67,4 +67,5 @@ def fit_prefix_priors(codes: np.ndarray, n_categories: int, init: np.ndarray | N
             eta[ridge] = _fit_exact(st.model, st.rows, st.freq, eta0[ridge])
         return eta
 
-    return _fit_pooled(pooled_counts, np.full(F, M > 0), n.astype(float), init, solve)
+    repeated = np.where(n >= 2, M, 0).astype(float)  # every question has n trials: all M are repeated once n >= 2
+    return _fit_pooled(pooled_counts, np.full(F, M > 0), repeated, init, solve)

@@ -19,7 +19,13 @@ from scipy.special import digamma, gammaln
 
 from scorio_core.choices import PRIOR_HELP, PRIOR_LABELS, PRIORS
 
-__all__ = ["PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
+__all__ = ["MIN_REPEATED_QUESTIONS", "PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
+
+#: Questions with two or more trials the empirical-Bayes fit needs: the spread between questions (the prior's
+#: strength) is identified only by questions tried more than once, and one or two of them let a single lucky
+#: question set it (e.g. an all-or-nothing prior from one question solved twice); with fewer the fit falls back
+#: to the pooled binomial bound (``fallback-n1``).
+MIN_REPEATED_QUESTIONS = 3
 
 #: Bounds of the fitted pseudo-counts: ``alpha_j`` in [1e-3, 1e6]. The upper bound is reached
 #: when the questions show no over-dispersion (all alike); the formulas then equal the pooled
@@ -56,7 +62,8 @@ class FittedPrior:
         (N = 1 data, where strength is not identified, or questions showing no spread).
     method : str
         ``"fixed"`` (uniform/Jeffreys), ``"marginal-likelihood"`` (fitted),
-        ``"fallback-n1"`` (N = 1: strength not identified, pooled bound, conservative) or
+        ``"fallback-n1"`` (N = 1, or fewer than :data:`MIN_REPEATED_QUESTIONS` questions with two or more
+        trials: strength not identified, pooled bound, conservative) or
         ``"fallback-degenerate"`` (all trials in one category: pooled Jeffreys mean).
     note : str
         Plain-language explanation for fallbacks ("" otherwise).
@@ -157,14 +164,14 @@ def fit_dirichlet_prior(counts: object) -> FittedPrior:
             "every trial fell in one category, so the spread between questions cannot be estimated; "
             "the interval uses the pooled Jeffreys estimate (questions treated as alike).",
         )
-    if totals.max() <= 1:
+    if np.count_nonzero(totals >= 2) < MIN_REPEATED_QUESTIONS:
         mean = pooled / pooled.sum()
         with np.errstate(invalid="ignore"):  # an unobserved category: 0 * inf is NaN (no strength), as before, silently
             alpha = mean * np.inf
         return FittedPrior(
             alpha, mean, True, "fallback-n1",
-            "with one trial per question the prior's strength is not identified; the interval uses the "
-            "binomial bound p(1-p)/M (conservative).",
+            f"with fewer than {MIN_REPEATED_QUESTIONS:d} questions tried more than once the prior's strength is not "
+            "identified; the interval uses the binomial bound p(1-p)/M (conservative).",
         )
     rows, freq = np.unique(c, axis=0, return_counts=True)
     row_totals = rows.sum(axis=1)

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 PAGES = (
     "pages/results/leaderboard.py", "pages/results/tasks.py", "pages/results/compare.py", "pages/results/questions.py",
     "pages/results/trajectories.py", "pages/results/convergence.py", "pages/results/sensitivity.py",
-    "pages/data/data.py", "pages/data/rubric.py", "pages/share/export.py",
+    "pages/results/plan.py", "pages/data/data.py", "pages/data/rubric.py", "pages/share/export.py",
 )
 #: The bundled datasets (dashboard.data.bundled.BUNDLED keys).
 BUNDLED = ("matharena-aime-2025-I", "arc-agi-1", "livebench-2025-01", "paper-simulation", "tau-bench-airline",

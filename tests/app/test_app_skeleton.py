@@ -34,7 +34,7 @@ def test_pages_live_in_section_folders():
     link such as ``/trajectories`` then runs the page file without the router (no sidebar,
     blank page). Section subfolders are not scanned, so every URL goes through app.py.
     """
-    assert len(PAGES) == 10
+    assert len(PAGES) == 11
     assert not list((ROOT / "pages").glob("*.py"))
 
 

@@ -21,7 +21,8 @@ from tests.browser.conftest import ARTIFACTS, ROOT, assert_no_exception, shot, s
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("layout")]
 
-PAGES = ("", "tasks", "compare", "questions", "trajectories", "convergence", "sensitivity", "data", "rubric", "export")
+PAGES = ("", "tasks", "compare", "questions", "trajectories", "convergence", "sensitivity", "plan", "data", "rubric",
+         "export")
 SIZES = ((1280, 800), (1920, 1080))
 
 #: Elements that clip their text, or text outside its column (a segmented control wider than its column).
@@ -72,7 +73,7 @@ def _visit(page, url: str) -> None:
 
 
 TITLES = {"": "Leaderboard", "tasks": "Tasks", "compare": "Compare", "questions": "Questions", "trajectories": "Trajectories",
-          "convergence": "Convergence", "sensitivity": "Sensitivity", "data": "Data", "rubric": "Rubric",
+          "convergence": "Convergence", "sensitivity": "Sensitivity", "plan": "Plan", "data": "Data", "rubric": "Rubric",
           "export": "Export"}
 
 

@@ -38,7 +38,7 @@ def test_io_names_resolve_lazily_and_unknown_names_raise():
         io.no_such_name  # noqa: B018
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["leaderboard", "--help"], ["export", "--help"], ["questions", "--help"]])
+@pytest.mark.parametrize("argv", [["--help"], ["leaderboard", "--help"], ["export", "--help"], ["questions", "--help"], ["plan", "--help"], ["schemas", "--help"]])
 def test_help_imports_neither_pandas_nor_scipy(argv):
     code = (
         "import contextlib, io, sys\n"

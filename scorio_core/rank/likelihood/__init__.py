@@ -2,7 +2,9 @@
 
 The reference package's ``scorio.rank`` functions whose scores come from a fitted probability model:
 :mod:`.paired` (Bradley-Terry, Davidson, Rao-Kupper and their ``_map`` variants, fitting machinery in
-:mod:`.fitting`), :mod:`.priors` (the prior classes of every ``_map`` function), :mod:`.irt` and
+:mod:`.fitting`), :mod:`.luce` (Plackett-Luce, Davidson-Luce, Bradley-Terry-Luce and their
+``_map`` variants; objectives in :mod:`.luce_fit`, event-relabelling symmetries in :mod:`.orbits`),
+:mod:`.priors` (the prior classes of every ``_map`` function), :mod:`.irt` and
 :mod:`.irt_xpl` (Rasch, 2PL and 3PL by joint maximum likelihood or MAP; checks and driver in
 :mod:`.irt_fit`) and :mod:`.bayesian` (Thompson sampling, Bayesian MCMC). Re-exported by
 :mod:`scorio_core.rank`; this ``__init__`` imports nothing.

@@ -1,0 +1,61 @@
+"""Display tables of the Plan page: the next batch and each model's status.
+
+Each display function returns ``(frame, column_config)`` for ``st.dataframe``; no planning math (the
+numbers come from :func:`scorio_core.plan.plan_next`).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+__all__ = ["POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display"]
+
+#: How a batch row without a question (new questions from the pool) is shown.
+POOL_LABEL = "(new questions from the pool)"
+
+
+def batch_display(rows: list[dict]) -> tuple[pd.DataFrame, dict]:
+    """One row per (model, question) of the next batch: model, task, question, trials, expected gain."""
+    frame = pd.DataFrame(rows, columns=["model", "task", "question_id", "trials", "expected_gain"])
+    frame["question_id"] = frame["question_id"].astype(object).where(frame["question_id"].notna(), POOL_LABEL)
+    config = {
+        "model": st.column_config.TextColumn("Model", pinned=True),
+        "task": st.column_config.TextColumn("Task"),
+        "question_id": st.column_config.TextColumn("Question", help="Question id as in the dump; "
+                                                                    f"{POOL_LABEL}: that many new questions, one trial each."),
+        "trials": st.column_config.NumberColumn("Trials", format="%d", help="More trials to run on this cell."),
+        "expected_gain": st.column_config.NumberColumn(
+            "Expected gain", format="%.2e",
+            help="Expected reduction of the goal's approximate error probability from these trials (per unit cost "
+                 "when costs are given)."),
+    }
+    return frame, config
+
+
+def batch_jsonl(rows: list[dict]) -> str:
+    """The batch as JSON Lines, one object per row with the CLI's keys (``question_id`` null for pool rows)."""
+    keys = ("model", "task", "question_id", "trials", "expected_gain")
+    return "".join(json.dumps({k: r[k] for k in keys}) + "\n" for r in rows)
+
+
+def model_status_display(models: list[dict], *, confidence: float) -> tuple[pd.DataFrame, dict]:
+    """One row per model: posterior mean, credible interval, P(best), trials and questions so far."""
+    pct = f"{confidence:.0%}"
+    frame = pd.DataFrame(models)
+    frame = frame[["model", "mean", "lo", "hi", "p_best", "trials", "questions", "missing_questions"]]
+    config = {
+        "model": st.column_config.TextColumn("Model", pinned=True),
+        "mean": st.column_config.NumberColumn("Posterior mean", format="%.4f"),
+        "lo": st.column_config.NumberColumn(f"{pct} lo", format="%.4f", help=f"{pct} credible interval, lower end."),
+        "hi": st.column_config.NumberColumn(f"{pct} hi", format="%.4f", help=f"{pct} credible interval, upper end."),
+        "p_best": st.column_config.ProgressColumn("P(best)", format="%.3f", min_value=0.0, max_value=1.0,
+                                                  help="Posterior probability that this model has the highest score."),
+        "trials": st.column_config.NumberColumn("Trials", format="%d"),
+        "questions": st.column_config.NumberColumn("Questions", format="%d", help="Questions answered."),
+        "missing_questions": st.column_config.NumberColumn("Missing", format="%d",
+                                                           help="Questions of the task this model has not answered."),
+    }
+    return frame, config

@@ -1,0 +1,161 @@
+"""Plan: what to run next, and when to stop (issue 39): the planner's next batch, its stopping rule, a projection."""
+
+import streamlit as st
+
+from dashboard.compute.plan import goal_projection, next_batch
+from dashboard.compute.results import cost_options, models_of
+from dashboard.figures import goal_projection_plot
+from dashboard.guard import blocking_notice, user_errors
+from dashboard.panels import rubric as rubric_panel
+from dashboard.panels.sidebar import page_context
+from dashboard.state import rubric as rubric_state
+from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display
+from dashboard.text import md
+from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, SCOPE_LABELS
+from scorio_core.report.tables import to_csv
+
+GOAL_LABELS = {"top-1": "Find the best model", "top-k": "Find the top k", "ranking": "Order every model",
+               "pair": "Separate two models", "width": "Narrow every interval"}
+CONFIDENCES = [0.8, 0.9, 0.95, 0.99]
+#: The planner's priors, its default first (see the widget's help); short labels fit the narrow column.
+PLAN_PRIORS = {"uniform": "Uniform (paper)", "jeffreys": "Jeffreys", "empirical-bayes": "Empirical Bayes"}
+
+ctx = page_context()
+if ctx is None:
+    st.stop()
+
+st.title("Plan")
+active = rubric_state.active_rubric(ctx)
+st.caption("What to run next: from the results so far, the trials (model and question) that most reduce the chance of a "
+           "wrong answer to your question per unit cost, and whether you can stop. "
+           f"{md(ctx.data.label)} · task: {md(ctx.task)} · {md(SCOPE_LABELS.get(ctx.scope, ctx.scope))}")
+if blocking_notice(ctx.data.dataset):
+    st.stop()
+rubric_panel.render_unmatched(ctx, active, choose=False)
+data_id, dataset, task = ctx.data.data_id, ctx.data.dataset, ctx.task
+models = [str(m) for m in models_of(data_id, dataset, task)]
+
+left, mid, right = st.columns([1.4, 1.6, 1])
+goal = left.selectbox("Goal", list(PLAN_GOALS), format_func=GOAL_LABELS.get, key="plan_goal", bind="query-params",
+                      persist_state="session", help="\n".join(f"- **{GOAL_LABELS[g]}** ({g}): {PLAN_GOAL_HELP[g]}"
+                                                              for g in PLAN_GOALS))
+options = {"goal": goal}
+if goal != "width" and len(models) < 2:
+    st.info(f"*{md(GOAL_LABELS[goal])}* compares models; this task has {len(models):d}. With one model, *Narrow every "
+            "interval* still plans its next trials; load more models to compare them.", icon=":material/info:")
+    st.stop()
+if goal == "top-k":
+    if len(models) < 3:
+        st.info(f"Finding the top k needs at least three models (k between 1 and L - 1); this task has {len(models):d}. "
+                "Choose *Find the best model* or load more models.", icon=":material/info:")
+        st.stop()
+    options["k"] = int(mid.number_input("k", min_value=1, max_value=len(models) - 1, value=min(3, len(models) - 1),
+                                        step=1, key="plan_k", help="Size of the top set."))
+elif goal == "pair":
+    if len(models) < 2:
+        st.info("Separating two models needs two models; this task has one.", icon=":material/info:")
+        st.stop()
+    a_col, b_col = mid.columns(2)
+    first = a_col.selectbox("Model A", models, index=0, key="plan_a")
+    second = b_col.selectbox("Model B", [m for m in models if m != first], index=0, key="plan_b")
+    options["pair"] = (first, second)
+elif goal == "width":
+    options["width"] = float(mid.number_input("Interval width", min_value=0.001, max_value=1.0, value=0.05, step=0.01,
+                                              format="%.3f", key="plan_width",
+                                              help="Stop when every model's credible interval is narrower than this."))
+if goal != "width":
+    options["tolerance"] = float(mid.number_input(
+        "Tie tolerance", min_value=0.0, max_value=0.5, value=0.01, step=0.005, format="%.3f", key="plan_tolerance",
+        help="Models closer than this (at the confidence) are not worth separating: a pair is declared tied, and the "
+             "best model may be any within this distance of the best (0: strict)."))
+confidence = right.select_slider("Confidence", CONFIDENCES, value=0.95, format_func=lambda c: f"{c:.0%}",
+                                 key="plan_confidence", help="Posterior probability the goal must reach to stop.")
+left, mid, right, last = st.columns([1.2, 1.6, 1.2, 0.8])
+batch = int(left.number_input("Trials in the next batch", min_value=1, max_value=1_000_000, value=200, step=50,
+                              key="plan_batch", help="How many trials your next run may spend."))
+costs = cost_options(data_id, dataset, task)
+cost_names = [None] + [c.column for c in costs]
+cost_labels = {None: "every trial costs 1", **{c.column: c.description for c in costs}}
+cost_column = mid.selectbox("Cost per trial", cost_names, format_func=cost_labels.get, key="plan_cost",
+                            disabled=not costs, help="A cost column of the data (a per-model total is spread over the "
+                                                     "model's trials); without one every trial costs the same.")
+prior = right.selectbox("Prior", list(PLAN_PRIORS), format_func=PLAN_PRIORS.get, key="plan_prior",
+                        help="Prior of the stopping rule. Uniform by default, not the leaderboard's empirical Bayes: in "
+                             "replays on recorded data the empirical-Bayes prior stopped on the wrong model more often "
+                             "than the confidence allows (docs/metrics.md, *What to run next*).")
+seed = int(last.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="plan_seed",
+                              help="Seed of the posterior draws: the same data and seed give the same plan."))
+options.update(confidence=float(confidence), batch=batch, scope=ctx.scope, prior=prior, seed=seed)
+keys = (data_id, dataset, task, active.rubric_id, active.categorization, cost_column)
+
+with user_errors("the plan"):
+    plan = next_batch(*keys, **options)
+goal_words = plan.goal
+if plan.stop:
+    st.success(md(plan.reason), icon=":material/check_circle:")
+else:
+    st.info(md(plan.reason), icon=":material/play_circle:")
+a, b, c = st.columns(3)
+a.metric("P(goal holds)" if goal != "width" else "Intervals narrow enough",
+         f"{goal_words['probability']:.3f}" if goal != "width" else f"{goal_words['probability']:.0%}", border=True,
+         help=PLAN_GOAL_HELP[goal])
+b.metric("Trials so far", f"{plan.spent['total_trials']:,}", border=True)
+c.metric("Cost so far" if cost_column else "Trials in the batch",
+         f"{plan.spent['total_cost']:,.2f}" if cost_column else f"{sum(r['trials'] for r in plan.batch):,}", border=True)
+st.caption(md(plan.status["uncertainty"]) + ". " + " ".join(md(n) + "." for n in plan.status["notes"]))
+
+tabs = st.tabs(["Next batch", "Projection", "Models"], key="plan_view", bind="query-params")
+with tabs[0]:
+    if getattr(tabs[0], "open", True) is not False:
+        if plan.batch:
+            frame, config = batch_display(plan.batch)
+            st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
+                         height=min(36 * len(frame) + 40, 480), key="plan_table")
+            d1, d2 = st.columns(2)
+            rows = len(plan.batch)
+            d1.download_button(f"Download the batch (CSV, {rows:,} rows)", to_csv(frame), file_name="next_batch.csv",
+                               mime="text/csv", key="plan_csv", icon=":material/download:")
+            d2.download_button(f"Download the batch (JSONL, {rows:,} rows)", batch_jsonl(plan.batch),
+                               file_name="next_batch.jsonl", mime="application/jsonl", key="plan_jsonl",
+                               icon=":material/download:")
+            st.caption("Each row: run this model on this question this many more times. Expected gain: the expected "
+                       "reduction of the goal's approximate error probability from these trials (per unit cost when "
+                       "costs are given). A row without a question asks for new questions from the pool "
+                       "(questions-sampled scope). CLI: `python -m scorio_core plan DATA --goal ... --output json`.")
+        else:
+            st.info("Nothing to run: the planner stops here. " + md(plan.reason), icon=":material/info:")
+with tabs[1]:
+    if tabs[1].open:
+        if plan.stop:
+            st.info("The goal already holds (or nothing can help it): there is nothing to project.", icon=":material/info:")
+        else:
+            with user_errors("the projection"):
+                proj = goal_projection(*keys, **options, batches=6, replays=8, draws=1000)
+            st.plotly_chart(goal_projection_plot(proj.trials, proj.probability, confidence=float(confidence),
+                                                 goal_label=GOAL_LABELS[goal].lower()), width="stretch")
+            share = float(proj.stopped[:, -1].mean())
+            st.caption(f"Eight replays of six batches of {batch:,} trials each, with outcomes drawn from the current "
+                       f"posterior (a projection: as right as the posterior is); {share:.0%} of the replays reached "
+                       "the goal within them. "
+                       + (f"{proj.skipped_pool:,} trials on new questions could not be simulated and are left out."
+                          if proj.skipped_pool else ""))
+with tabs[2]:
+    if tabs[2].open:
+        frame, config = model_status_display(plan.status["models"], confidence=float(confidence))
+        st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
+                     height=min(36 * len(frame) + 40, 480), key="plan_models")
+        st.caption("Posterior mean and credible interval of each model's score (the sidebar's prior and scope), the "
+                   "probability each is best, and what it has run so far.")
+
+with st.expander("Method"):
+    st.markdown(
+        "**Decision.** The goal's probability is computed from joint draws of the models' Bayes@N posteriors "
+        "(questions fixed: independent normals; questions sampled: a Bayesian bootstrap over questions shared by all "
+        "models, so comparisons stay paired); the planner stops when it reaches the confidence. "
+        "**Next batch.** Each cell's posterior is a Dirichlet; after t more trials its variance is expected to shrink "
+        "by the factor A / (A + t) (A: its prior plus trial count). The goal's error is approximated by normal tail "
+        "probabilities of the deciding pairs, and trials go, in greedy rounds, where they lower that error most per "
+        "unit cost (optimal computing budget allocation, Chen et al. 2000; knowledge gradient, Frazier et al. 2008). "
+        "**Stopping honestly.** Stopping when the posterior probability reaches the confidence is calibrated when "
+        "the prior describes the questions; the error rate of stop decisions is measured by simulation with known "
+        "truth and by replays on recorded data (docs/metrics.md, *What to run next*).")

@@ -1,0 +1,109 @@
+"""``plan``: what to run next for a goal, and whether to stop (:func:`scorio_core.plan.plan_next`).
+
+Usage::
+
+    python -m scorio_core plan DATA... --goal top-1 [--k K] [--pair A B] [--width W] [--tolerance T]
+        [--confidence 0.95] [--batch 200] [--cost-column COL] [--scope ...] [--prior ...] [--task T]
+        [--max-trials-per-question N] [--project B] [--seed S] [--draws D] [--output json|table|csv]
+
+JSON output (stable; an eval harness drives it in a loop: plan -> run the batch -> append -> plan)::
+
+    {"stop": bool, "reason": str, "goal": {...},
+     "batch": [{"model": str, "task": str, "question_id": str | null, "trials": int, "expected_gain": float}],
+     "spent": {...}, "status": {...}}
+
+``question_id: null`` asks for new questions from the pool (questions-sampled scope), one trial per new
+question per model. Same data and seed, same plan. ``--project B`` adds ``"projection": {"batches",
+"replays", "trials", "probability", "stopped", "skipped_pool_trials"}``: per batch 0..B, the median trials spent,
+the mean probability of the goal and the share of replays stopped (:func:`scorio_core.plan.project_goal`). ``--output table|csv`` prints the batch rows after a
+``# stop: ... reason`` line (table) or alone (csv).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from scorio_core.cli._common import add_data_arguments, add_uncertainty_arguments, emit_json, emit_rows, load_dataset
+
+__all__ = ["register", "run", "BATCH_KEYS"]
+
+#: Keys of every ``batch`` row of the JSON output.
+BATCH_KEYS = ("model", "task", "question_id", "trials", "expected_gain")
+
+
+def register(subparsers) -> None:
+    """Add the ``plan`` subcommand (imports nothing beyond argparse and the option names)."""
+    from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS
+
+    parser = subparsers.add_parser(
+        "plan",
+        help="what to run next for a goal (top-1, top-k, ranking, pair, width), and whether to stop",
+        description="Check a goal on the Bayes@N posterior of one task and, while it does not hold, propose the next "
+                    "batch of (model, question, trials) by expected reduction of the goal's error per unit cost.",
+    )
+    add_data_arguments(parser)
+    parser.add_argument("--goal", choices=PLAN_GOALS, default="top-1",
+                        help="; ".join(f"{k}: {v}" for k, v in PLAN_GOAL_HELP.items()))
+    parser.add_argument("--k", type=int, default=None, help="top-k: size of the top set (1 <= k < number of models)")
+    parser.add_argument("--pair", nargs=2, default=None, metavar=("A", "B"), help="pair: the two models")
+    parser.add_argument("--width", type=float, default=None, metavar="W", help="width: target interval width")
+    parser.add_argument("--tolerance", type=float, default=0.01, metavar="T",
+                        help="ranking, pair: models closer than T may be declared tied; top-1, top-k: the indifference zone (the "
+                             "chosen models are the best or within T of them; 0: strict) (default 0.01)")
+    parser.add_argument("--confidence", type=float, default=0.95, help="probability the goal must reach (default 0.95)")
+    parser.add_argument("--batch", type=int, default=200, help="trials in the next batch (default 200)")
+    parser.add_argument("--cost-column", default=None, metavar="COL",
+                        help="per-model cost column of the data (e.g. cost_usd); default: every trial costs 1")
+    parser.add_argument("--max-trials-per-question", type=int, default=None, metavar="N",
+                        help="a (model, question) cell never reaches more than N trials in all (default: no limit)")
+    parser.add_argument("--project", type=int, default=0, metavar="B",
+                        help="also project the goal's probability over the next B batches (8 replays on outcomes drawn "
+                             "from the posterior; the Plan page's chart); adds \"projection\" to the JSON")
+    add_uncertainty_arguments(parser)
+    parser.set_defaults(prior="uniform")  # see plan_next: empirical Bayes stopped wrongly too often in adaptive replays
+    parser.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo draws (default 0)")
+    parser.add_argument("--draws", type=int, default=4000, help="posterior draws (default 4000)")
+    parser.add_argument("--output", choices=("table", "json", "csv"), default="table")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``plan``; returns the exit status."""
+    from scorio_core.leaderboard.table import outcomes_for, pick_task, task_names
+    from scorio_core.plan import per_trial_costs, plan_next
+
+    dataset = load_dataset(args)
+    task = pick_task(task_names(dataset), args.task)
+    outcomes = outcomes_for(dataset, task).rubric
+    costs = per_trial_costs(dataset, task, args.cost_column, outcomes) if args.cost_column else None
+    cap = None
+    if args.max_trials_per_question is not None:
+        if args.max_trials_per_question < 1:
+            raise ValueError(f"--max-trials-per-question must be >= 1; got {args.max_trials_per_question}.")
+        cap = (args.max_trials_per_question - outcomes.n_trials).clip(min=0)
+    if args.project < 0:
+        raise ValueError(f"--project must be >= 0 batches; got {args.project}.")
+    options = dict(k=args.k, pair=args.pair, width=args.width, tolerance=args.tolerance, confidence=args.confidence,
+                   batch=args.batch, costs=costs, scope=args.scope, prior=args.prior)
+    plan = plan_next(outcomes, args.goal, seed=args.seed, draws=args.draws, max_trials=cap, **options)
+    if args.output == "json":
+        out = plan.to_dict()
+        if args.project:
+            from scorio_core.plan import project_goal
+
+            proj = project_goal(outcomes, args.goal, batches=args.project, replays=8, seed=args.seed, draws=1000,
+                                max_trials=cap, **options)
+            out["projection"] = {"batches": args.project, "replays": 8, **proj.summary(),
+                                 "skipped_pool_trials": proj.skipped_pool}
+        emit_json(out)
+        return 0
+    if args.output == "table":
+        print(f"# stop: {plan.reason}" if plan.stop else f"# {plan.reason}")
+        print(f"# {plan.status['uncertainty']}")
+    if args.output == "table" and not plan.batch:
+        return 0
+    new = "(new, from the pool)"
+    rows = plan.batch if args.output == "csv" else [
+        {**r, "question_id": new if r["question_id"] is None else r["question_id"]} for r in plan.batch]
+    emit_rows(rows, list(BATCH_KEYS), args.output)
+    return 0

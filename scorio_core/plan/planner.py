@@ -1,0 +1,272 @@
+r"""What to run next: the planner's public function and its result.
+
+:func:`plan_next` reads the outcomes of one task so far, checks the goal on the Bayes@N posterior
+(stop or continue, with a one-sentence reason) and, when the goal does not hold yet, proposes the
+next batch of (model, question, trials) rows (:mod:`scorio_core.plan.allocate`). docs/metrics.md,
+"What to run next (planner)", states the method, its sources and what holds under adaptive stopping.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scorio_core.errors import InputError
+from scorio_core.plan.allocate import allocate
+from scorio_core.plan.goals import check_goal, evaluate_goal
+from scorio_core.plan.posterior import cell_posterior, score_draws
+from scorio_core.uncertainty.posterior import check_scope
+from scorio_core.uncertainty.priors import check_prior
+
+__all__ = ["Plan", "per_trial_costs", "plan_next"]
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """The planner's decision and next batch.
+
+    Attributes
+    ----------
+    stop : bool
+    reason : str
+        One sentence: why stop, or ``"continue: ..."`` with the goal's probability.
+    goal : dict
+        The goal and its arguments (``goal, k, pair, width, tolerance, confidence``) with
+        ``probability`` and ``holds``.
+    batch : list of dict
+        Rows ``model, task, question_id (None: new questions from the pool), trials, expected_gain``,
+        by expected gain (descending), then model and question; empty when ``stop``.
+    status : dict
+        ``scope, prior, draws, seed, models`` (per model: ``model, mean, sd, lo, hi, p_best, trials,
+        questions, missing_questions, var_trials, var_questions``), ``uncertainty`` (which part each kind
+        of run reduces) and ``notes``.
+    spent : dict
+        ``trials`` per model, ``total_trials``, ``cost_per_trial`` per model and ``total_cost``.
+    """
+
+    stop: bool
+    reason: str
+    goal: dict
+    batch: list = field(default_factory=list)
+    status: dict = field(default_factory=dict)
+    spent: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The CLI's JSON object: ``stop, reason, goal, batch, spent, status``."""
+        return {"stop": self.stop, "reason": self.reason, "goal": self.goal, "batch": self.batch,
+                "spent": self.spent, "status": self.status}
+
+
+def _costs(costs, models: tuple[str, ...]) -> np.ndarray:
+    L = len(models)
+    if costs is None:
+        return np.ones(L)
+    if isinstance(costs, dict):
+        missing = [m for m in models if m not in costs]
+        if missing:
+            raise InputError(f"costs: no per-trial cost for model {missing[0]!r} ({len(missing)} models without one).")
+        values = np.array([costs[m] for m in models], dtype=float)
+    else:
+        values = np.asarray(costs, dtype=float)
+        if values.shape != (L,):
+            raise InputError(f"costs must give one per-trial cost per model ({L}); got shape {values.shape}.")
+    if not np.all(np.isfinite(values) & (values > 0)):
+        bad = int(np.flatnonzero(~(np.isfinite(values) & (values > 0)))[0])
+        raise InputError(f"costs must be finite and > 0; got {values[bad]!r} for model {models[bad]!r}.")
+    return values
+
+
+def _capacity(max_trials, shape: tuple[int, int]) -> np.ndarray | None:
+    if max_trials is None:
+        return None
+    try:
+        cap = np.broadcast_to(np.asarray(max_trials, dtype=float), shape)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"max_trials must be a number or an array of shape {shape} (models x questions); "
+                         f"got {np.shape(max_trials)}.") from exc
+    if np.isnan(cap).any() or (cap < 0).any():
+        raise InputError("max_trials must be >= 0 in every cell (no NaN).")
+    return cap
+
+
+def _check_int(name: str, value, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < low:
+        raise InputError(f"{name} must be an integer >= {low}; got {name}={value!r}.")
+    return int(value)
+
+
+def _uncertainty(scope: str, post, contenders: np.ndarray, pool: int) -> str:
+    if scope == "questions-fixed":
+        return ("questions-fixed: all the uncertainty is trial noise on these questions; more trials on them "
+                "reduce it (new questions would change the estimand)")
+    sel = contenders if contenders.any() else np.isfinite(post.fixed.mu)
+    vt, vq = float(post.var_trials[sel].sum()), float(post.var_questions[sel].sum())
+    share = vq / (vt + vq) if vt + vq > 0 else 0.0
+    text = (f"questions-sampled: {share:.0%} of the deciding models' variance comes from which questions were "
+            f"sampled (only new questions from the pool reduce it) and {1 - share:.0%} from trials within the "
+            "answered questions (more trials on them reduce it)")
+    if pool and share > 0.5:
+        text += f"; the question-sampling part dominates, so the batch asks for {pool} new questions from the pool"
+    return text
+
+
+def per_trial_costs(dataset, task: str, column: str, outcomes) -> dict[str, float]:
+    """Per-trial cost of each model from a cost column of the data.
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+    task : str
+    column : str
+        A cost column (:func:`scorio_core.leaderboard.costs.cost_columns`), e.g. ``cost``.
+    outcomes : scorio_core.leaderboard.outcomes.Outcomes
+        The task's outcomes: a per-model total (a column constant within each model, e.g. a reported
+        total cost) is spread over the model's trials; a per-attempt column gives its mean per attempt.
+
+    Returns
+    -------
+    dict of str to float
+        Model -> cost of one trial.
+
+    Raises
+    ------
+    InputError
+        A model without a numeric value in ``column`` (named, with the raw value).
+    """
+    from scorio_core.leaderboard.costs import model_costs
+
+    found = model_costs(dataset, task, column)
+    if found.left_out:
+        model, raw = found.left_out[0]
+        raise InputError(f"cost column {column}: model {model!r} has no numeric cost ({raw!r}).")
+    values = dict(zip(found.values["model"], found.values["value"]))
+    if found.column.level == "model":
+        trials = dict(zip(outcomes.models, outcomes.n_trials.sum(axis=1)))
+        values = {m: v / max(int(trials.get(m, 1)), 1) for m, v in values.items()}
+    return values
+
+
+def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None, width: float | None = None,
+              tolerance: float = 0.01, confidence: float = 0.95, batch: int = 200, costs=None,
+              scope: str = "questions-fixed", prior: str = "uniform", seed: int = 0,
+              draws: int = 4000, max_trials=None) -> Plan:
+    r"""Decide whether a goal holds and, if not, which trials to run next.
+
+    Parameters
+    ----------
+    outcomes : scorio_core.leaderboard.outcomes.Outcomes
+        One task's counts so far, shape (L, M, C+1); ragged and missing cells allowed.
+    goal : {"top-1", "top-k", "ranking", "pair", "width"}, default "top-1"
+        See :data:`scorio_core.choices.PLAN_GOAL_HELP`.
+    k : int, optional
+        ``top-k``: size of the top set, ``1 <= k < L``.
+    pair : sequence of two str, optional
+        ``pair``: the two models.
+    width : float, optional
+        ``width``: target width of every credible interval (score units).
+    tolerance : float, default 0.01
+        ``ranking`` and ``pair``: models closer than this may be declared tied.
+    confidence : float, default 0.95
+        Posterior probability the goal must reach; also the level of the intervals.
+    batch : int, default 200
+        Trials in the next batch (a pool row counts one trial per new question per model).
+    costs : dict of str to float or array-like of shape (L,), optional
+        Cost of one trial of each model (default 1).
+    scope : {"questions-fixed", "questions-sampled"}, default "questions-fixed"
+    prior : {"uniform", "empirical-bayes", "jeffreys"}, default "uniform"
+        The planner's default is the uniform prior, not the leaderboard's empirical-Bayes one: in adaptive
+        replays the empirical-Bayes prior stopped wrongly above the nominal level (docs/metrics.md, "What
+        holds under adaptive stopping").
+    seed : int, default 0
+        Seed of the Monte-Carlo draws: same input and seed, same plan.
+    draws : int, default 4000
+        Joint posterior draws for the goal's probability.
+    max_trials : int or array-like of shape (L, M), optional
+        At most this many more trials per (model, question) cell, e.g. a per-cell budget, or what a
+        replay of recorded data still holds (``benchmarks/bench_plan.py``); None: no limit. Pool rows
+        (new questions) are not limited by it.
+
+    Returns
+    -------
+    Plan
+
+    Raises
+    ------
+    InputError
+        A bad goal argument (named), ``batch < 1``, ``draws < 100``, bad costs or ``max_trials``
+        negative or of another shape.
+    ValueError
+        Unknown scope or prior.
+
+    Notes
+    -----
+    Stops when the goal holds on the posterior at ``confidence``, or when no trial can lower the
+    goal's approximate error (every gain 0). Sources: Chen, Lin, Yucesan & Chick (2000), Discrete Event
+    Dynamic Systems 10, 251-270 (OCBA); Frazier, Powell & Dayanik (2008), SIAM J. Control Optim. 47,
+    2410-2439 (knowledge gradient); Rubin (1981), Ann. Statist. 9, 130-134 (Bayesian bootstrap);
+    Hariri et al., ICLR 2026, arXiv:2510.04265 (Bayes@N).
+    """
+    check_scope(scope)
+    check_prior(prior)
+    models = tuple(outcomes.models)
+    spec = check_goal(goal, models, k=k, pair=pair, width=width, tolerance=tolerance, confidence=confidence)
+    batch = _check_int("batch", batch, 1)
+    n_draws = _check_int("draws", draws, 100)
+    cost = _costs(costs, models)
+    post = cell_posterior(outcomes.counts, outcomes.weights, prior, spec.confidence)
+    if scope == "questions-sampled":
+        mu, sigma, lo, hi = post.fixed.mu, post.sampled.sigma, post.sampled.lo, post.sampled.hi
+    else:  # the score on every question of the task (CellPosterior.task_mu)
+        mu, sigma, lo, hi = post.task_mu, post.task_sigma, post.task_lo, post.task_hi
+    rng = np.random.default_rng(seed)
+    sample = score_draws(post, scope, n_draws, rng)
+    check = evaluate_goal(spec, models, mu, sample, lo, hi)
+    winner = np.argmax(np.where(np.isfinite(sample), sample, -np.inf), axis=1)
+    p_best = np.bincount(winner, minlength=len(models)) / n_draws
+    stop, reason = check.holds, check.reason
+    alloc = None
+    if not stop:
+        cov = np.cov(sample, rowvar=False) if scope == "questions-sampled" else None
+        alloc = allocate(spec, post, mu, check.a, check.b, check.ties, batch, cost, scope, cov,
+                         _capacity(max_trials, outcomes.counts.shape[:2]))
+        if alloc.trials.sum() + alloc.pool_trials.sum() == 0:
+            stop = True
+            reason = f"nothing to run lowers the goal's error (every expected gain is 0); {check.reason}"
+    rows = []
+    if not stop:
+        li, qi = np.nonzero(alloc.trials)
+        rows = [{"model": models[l], "task": outcomes.task, "question_id": outcomes.questions[q],
+                 "trials": int(alloc.trials[l, q]), "expected_gain": float(alloc.gain[l, q])} for l, q in zip(li, qi)]
+        rows += [{"model": models[l], "task": outcomes.task, "question_id": None, "trials": int(alloc.pool_trials[l]),
+                  "expected_gain": float(alloc.pool_gain[l])} for l in np.flatnonzero(alloc.pool_trials)]
+        rows.sort(key=lambda r: (-r["expected_gain"], r["model"], r["question_id"] is None, r["question_id"] or ""))
+    n = outcomes.n_trials
+    answered = n > 0
+    per_model = []
+    for l, name in enumerate(models):
+        per_model.append({
+            "model": name, "mean": float(mu[l]), "sd": float(sigma[l]), "lo": float(lo[l]), "hi": float(hi[l]), "p_best": float(p_best[l]), "trials": int(n[l].sum()),
+            "questions": int(answered[l].sum()), "missing_questions": int((~answered[l]).sum()),
+            "var_trials": float(post.var_trials[l]), "var_questions": float(post.var_questions[l]),
+        })
+    contenders = np.zeros(len(models), dtype=bool)
+    contenders[check.a] = True
+    contenders[check.b] = True
+    pool = int(alloc.pool_trials.max()) if alloc is not None and alloc.pool_trials.size else 0
+    notes = []
+    missing = [m for m, r in zip(models, per_model) if r["missing_questions"]]
+    if missing:
+        notes.append(("models with unanswered questions (their score covers every question of the task, an unanswered "
+                      "one at the prior's mean and spread, until trials there inform it): " if scope == "questions-fixed"
+                      else "models with unanswered questions (a trial there adds the question to the model's score): ")
+                     + ", ".join(missing[:20]))
+    status = {"scope": scope, "prior": prior, "draws": n_draws, "seed": seed, "probability": check.probability,
+              "models": per_model, "uncertainty": _uncertainty(scope, post, contenders, pool), "notes": notes}
+    goal_dict = {"goal": spec.name, "k": spec.k, "pair": list(pair) if spec.pair else None, "width": spec.width,
+                 "tolerance": spec.tolerance, "confidence": spec.confidence, "probability": check.probability,
+                 "holds": check.holds}
+    spent = {"trials": {m: r["trials"] for m, r in zip(models, per_model)}, "total_trials": int(n.sum()),
+             "cost_per_trial": {m: float(c) for m, c in zip(models, cost)},
+             "total_cost": float((n.sum(axis=1) * cost).sum())}
+    return Plan(stop, reason, goal_dict, rows, status, spent)

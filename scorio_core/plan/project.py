@@ -1,0 +1,137 @@
+r"""Projected probability that a planning goal holds as trials are spent (the Plan page's chart).
+
+Preposterior simulation on the current data: each replay draws every (model, question) cell's category
+probabilities from its posterior (``Dirichlet(alpha_l + counts_lm)``, the prior the planner uses), then
+repeats *plan the next batch* (:func:`scorio_core.plan.plan_next`) -> *run it* (category counts drawn
+from those probabilities) -> *append*, recording the goal's posterior probability and the trials
+spent after each batch. Averaged over replays this is the expected course of the goal's probability
+under the planner if the model (the posterior) is right; it is a projection, not a guarantee.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from scorio_core.plan.planner import plan_next
+from scorio_core.uncertainty.batch import _CountStates, _prior_pseudo_counts, _whole_counts
+
+__all__ = ["Projection", "project_goal"]
+
+
+@dataclass(frozen=True, eq=False)
+class Projection:
+    """Replays of the planner on data simulated from the current posterior.
+
+    Attributes
+    ----------
+    trials : ndarray of float, shape (R, B+1)
+        Trials spent after 0..B batches in each of R replays (0: the data so far).
+    probability : ndarray of float, shape (R, B+1)
+        The goal's posterior probability at those points (after a replay stops it keeps its last value).
+    stopped : ndarray of bool, shape (R, B+1)
+        Whether the replay had stopped by then.
+    skipped_pool : int
+        Trials on new questions from the pool (questions-sampled scope) that a replay could not run (no
+        such questions exist in the data to draw from); they are left out of the projection.
+    """
+
+    trials: np.ndarray
+    probability: np.ndarray
+    stopped: np.ndarray
+    skipped_pool: int = 0
+
+    def summary(self) -> dict:
+        """Median trials and mean probability per batch, with the share of replays stopped."""
+        return {"trials": np.median(self.trials, axis=0).tolist(),
+                "probability": self.probability.mean(axis=0).tolist(),
+                "stopped": self.stopped.mean(axis=0).tolist()}
+
+
+def _truth(outcomes, prior: str, rng: np.random.Generator) -> np.ndarray:
+    """Category probabilities of every cell drawn from its posterior, shape (L, M, C+1)."""
+    c = _whole_counts(np.asarray(outcomes.counts))
+    n_answered = (c.sum(axis=2) > 0).sum(axis=1)
+    alpha, _, _ = _prior_pseudo_counts(_CountStates.of(c), prior, n_answered > 0)
+    g = rng.standard_gamma(c + alpha[:, None, :])  # Dirichlet draws by normalised gammas, vectorised over cells
+    total = g.sum(axis=2, keepdims=True)
+    return np.where(total > 0, g / np.where(total > 0, total, 1.0), 1.0 / c.shape[2])
+
+
+def project_goal(outcomes, goal: str = "top-1", *, batches: int = 6, replays: int = 8, batch: int = 200, seed: int = 0,
+                 prior: str = "uniform", draws: int = 1000, **options) -> Projection:
+    r"""Replay the planner on data drawn from the current posterior (see the module docstring).
+
+    Parameters
+    ----------
+    outcomes : scorio_core.leaderboard.outcomes.Outcomes
+        One task's counts so far, shape (L, M, C+1).
+    goal : str, default "top-1"
+        As :func:`scorio_core.plan.plan_next`; so are ``batch``, ``prior`` and ``options`` (``k``,
+        ``pair``, ``width``, ``tolerance``, ``confidence``, ``costs``, ``scope``, ``max_trials``: the per-cell
+        limit at the start, used up by each replay's simulated runs).
+    batches : int, default 6
+        Batches per replay B (>= 1).
+    replays : int, default 8
+        Replays R (>= 1); each draws its own truth and outcomes from ``seed``.
+    seed : int, default 0
+    draws : int, default 1000
+        Posterior draws per planning step (fewer than the planner's default: a projection).
+
+    Returns
+    -------
+    Projection
+
+    Raises
+    ------
+    InputError
+        As :func:`scorio_core.plan.plan_next`; ``batches`` or ``replays`` < 1.
+
+    Notes
+    -----
+    A preposterior analysis (Raiffa & Schlaifer 1961): the future outcomes are drawn from the posterior
+    predictive distribution, so the projection is as right as the posterior; the replay benchmark
+    (``benchmarks/bench_plan.py``) checks the planner on recorded data instead. The replays loop over
+    batches (sequential decisions) and replays; each step is vectorised over cells.
+    """
+    from scorio_core.errors import InputError
+
+    for name, value in (("batches", batches), ("replays", replays)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise InputError(f"{name} must be an integer >= 1; got {name}={value!r}.")
+    cap = options.pop("max_trials", None)  # per-cell limit at the start; each replay's runs use it up
+    cap = None if cap is None else np.broadcast_to(np.asarray(cap, dtype=float), outcomes.counts.shape[:2])
+    models, questions = list(outcomes.models), list(outcomes.questions)
+    index_m = {m: i for i, m in enumerate(models)}
+    index_q = {q: j for j, q in enumerate(questions)}
+    trials = np.zeros((replays, batches + 1))
+    prob = np.zeros((replays, batches + 1))
+    stopped = np.zeros((replays, batches + 1), dtype=bool)
+    skipped = 0
+    base = float(np.asarray(outcomes.counts).sum())
+    root = np.random.default_rng(seed)
+    for r, rng in enumerate(root.spawn(replays)):
+        theta = _truth(outcomes, prior, rng)
+        current = outcomes
+        for b in range(batches + 1):
+            left = None if cap is None else np.maximum(cap - (current.n_trials - outcomes.n_trials), 0)
+            plan = plan_next(current, goal, batch=batch, seed=int(rng.integers(2**31)), prior=prior, draws=draws,
+                             max_trials=left, **options)
+            trials[r, b] = float(current.counts.sum()) - base
+            prob[r, b] = float(plan.goal["probability"])
+            stopped[r, b] = plan.stop
+            if plan.stop or b == batches:
+                trials[r, b + 1:], prob[r, b + 1:], stopped[r, b + 1:] = trials[r, b], prob[r, b], plan.stop
+                break
+            rows = [row for row in plan.batch if row["question_id"] is not None]
+            skipped += sum(row["trials"] for row in plan.batch if row["question_id"] is None)
+            li = np.array([index_m[row["model"]] for row in rows], dtype=np.intp)
+            qi = np.array([index_q[row["question_id"]] for row in rows], dtype=np.intp)
+            n = np.array([row["trials"] for row in rows], dtype=np.int64)
+            counts = np.array(current.counts, dtype=np.int64, copy=True)
+            if n.size:
+                counts[li, qi] += rng.multinomial(n, theta[li, qi])
+            current = dataclasses.replace(current, counts=counts, R=None)
+    return Projection(trials, prob, stopped, skipped)

@@ -1,0 +1,81 @@
+"""AppTest: the Plan page (issue 39): the next batch, the stopping rule in one sentence, downloads, the projection."""
+
+from __future__ import annotations
+
+from scorio_core import io
+from scorio_core.leaderboard.table import outcomes_for
+from scorio_core.plan import plan_next
+from tests.app.conftest import ROOT, chart_specs, no_exception, shown
+
+PLAN = "pages/results/plan.py"
+COUNTS = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
+
+
+def _texts(at, kind: str) -> str:
+    return " ".join(shown(e.value) for e in getattr(at.main, kind))
+
+
+def _core_plan(**options):
+    return plan_next(outcomes_for(io.load([str(COUNTS)])).rubric, **options)
+
+
+def test_renders_the_core_plan_on_the_default_counts_dataset(app):
+    app.switch_page(PLAN).run()
+    no_exception(app)
+    assert app.title[0].value == "Plan"
+    expected = _core_plan(goal="top-1", confidence=0.95, batch=200, seed=0)
+    status = _texts(app, "success") + _texts(app, "info")
+    assert shown(expected.reason) in status  # the stopping status in one sentence, from the core
+    table = app.main.dataframe[0].value
+    assert table["trials"].sum() == sum(r["trials"] for r in expected.batch) == 200
+    assert list(table.columns) == ["model", "task", "question_id", "trials", "expected_gain"]
+    assert table[["model", "question_id", "trials"]].astype(str).values.tolist() == [
+        [r["model"], str(r["question_id"]), str(r["trials"])] for r in expected.batch]
+    assert app.main.metric[0].value == f"{expected.goal['probability']:.3f}"
+    assert [e.label for e in app.main.expander] == ["Method"]
+
+
+def test_downloads_carry_the_batch(app):
+    app.switch_page(PLAN).run()
+    buttons = {b.proto.label: b for b in app.get("download_button")}
+    csv_label = next(k for k in buttons if "CSV" in k)
+    jsonl_label = next(k for k in buttons if "JSONL" in k)
+    expected = _core_plan(goal="top-1", confidence=0.95, batch=200, seed=0)
+    assert f"{len(expected.batch):,} rows" in csv_label and f"{len(expected.batch):,} rows" in jsonl_label
+
+
+def test_pair_goal_and_the_models_tab(app):
+    app.switch_page(PLAN).run()
+    app.selectbox(key="plan_goal").set_value("pair").run()
+    no_exception(app)
+    a, b = app.selectbox(key="plan_a").value, app.selectbox(key="plan_b").value
+    assert a != b
+    expected = _core_plan(goal="pair", pair=(a, b), tolerance=0.01, confidence=0.95, batch=200, seed=0)
+    assert shown(expected.reason) in _texts(app, "success") + _texts(app, "info")
+    app.session_state["plan_view"] = "Models"
+    app.run()
+    no_exception(app)
+    models = app.main.dataframe[-1].value
+    assert len(models) == 16 and abs(models["p_best"].sum() - 1.0) < 1e-9
+
+
+def test_projection_tab_draws_replays_and_their_mean(app):
+    app.switch_page(PLAN).run()
+    app.session_state["plan_view"] = "Projection"
+    app.run()
+    no_exception(app)
+    spec = chart_specs(app)[-1]
+    names = [t.get("name") for t in spec["data"]]
+    assert names.count("replays") == 8 and names[-1] == "mean of replays"
+    assert spec["layout"]["yaxis"]["range"] == [0, 1.02]
+    assert "the data so far" in spec["layout"]["xaxis"]["title"]["text"]
+    assert "reached the goal" in _texts(app, "caption")
+
+
+def test_width_goal_and_a_bad_setting_keep_the_page_running(app):
+    app.switch_page(PLAN).run()
+    app.selectbox(key="plan_goal").set_value("width").run()
+    no_exception(app)
+    app.number_input(key="plan_width").set_value(0.9).run()  # every interval is narrower: stop
+    no_exception(app)
+    assert "narrower than 0.9" in _texts(app, "success")
