@@ -133,7 +133,7 @@ with tabs[1]:
                 proj = goal_projection(*keys, **options, batches=6, replays=8, draws=1000)
             st.plotly_chart(goal_projection_plot(proj.trials, proj.probability, confidence=float(confidence),
                                                  goal_label=GOAL_LABELS[goal].lower()), width="stretch")
-            share = float(proj.stopped[:, -1].mean())
+            share = proj.summary()["stopped"][-1]
             st.caption(f"Eight replays of six batches of {batch:,} trials each, with outcomes drawn from the current "
                        f"posterior (a projection: as right as the posterior is); {share:.0%} of the replays reached "
                        "the goal within them. "

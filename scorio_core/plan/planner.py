@@ -246,7 +246,8 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     per_model = []
     for l, name in enumerate(models):
         per_model.append({
-            "model": name, "mean": float(mu[l]), "sd": float(sigma[l]), "lo": float(lo[l]), "hi": float(hi[l]), "p_best": float(p_best[l]), "trials": int(n[l].sum()),
+            "model": name, "mean": float(mu[l]), "sd": float(sigma[l]), "lo": float(lo[l]), "hi": float(hi[l]),
+            "p_best": float(p_best[l]), "trials": int(n[l].sum()),
             "questions": int(answered[l].sum()), "missing_questions": int((~answered[l]).sum()),
             "var_trials": float(post.var_trials[l]), "var_questions": float(post.var_questions[l]),
         })
@@ -257,8 +258,9 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     notes = []
     missing = [m for m, r in zip(models, per_model) if r["missing_questions"]]
     if missing:
-        notes.append(("models with unanswered questions (their score covers every question of the task, an unanswered "
-                      "one at the prior's mean and spread, until trials there inform it): " if scope == "questions-fixed"
+        notes.append(("models with unanswered questions (their score covers every question of the task: the unanswered "
+                      "ones are extrapolated from the answered ones, with the variance that adds, until trials there "
+                      "inform them): " if scope == "questions-fixed"
                       else "models with unanswered questions (a trial there adds the question to the model's score): ")
                      + ", ".join(missing[:20]))
     status = {"scope": scope, "prior": prior, "draws": n_draws, "seed": seed, "probability": check.probability,

@@ -15,11 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import ndtri
 
 from scorio_core.eval._validate import check_confidence
 from scorio_core.uncertainty.batch import (
-    BatchSummary, _CountStates, _prior_pseudo_counts, _whole_counts, summary_from_states,
+    BatchSummary, _CountStates, _normal_interval, _prior_pseudo_counts, _whole_counts, summary_from_states,
 )
 from scorio_core.uncertainty.batch_prior import _fit_states
 from scorio_core.uncertainty.priors import check_prior
@@ -167,10 +166,8 @@ def _task_target(fixed: BatchSummary, spread: np.ndarray, answered: np.ndarray, 
     extra = spread * (M - m_a) / (M * np.maximum(m_a, 1))  # (U/M)^2 s^2 (1/U + 1/M_a) = s^2 U / (M M_a)
     mu = fixed.mu
     sigma = np.where(partial, np.sqrt(fixed.sigma**2 + extra), fixed.sigma)
-    z = float(ndtri(0.5 + 0.5 * confidence))
-    lo = np.where(partial, np.clip(mu - z * sigma, w.min(), w.max()), fixed.lo)
-    hi = np.where(partial, np.clip(mu + z * sigma, w.min(), w.max()), fixed.hi)
-    return mu, sigma, lo, hi
+    n_lo, n_hi = _normal_interval(mu, sigma, confidence, float(w.min()), float(w.max()))
+    return mu, sigma, np.where(partial, n_lo, fixed.lo), np.where(partial, n_hi, fixed.hi)
 
 
 def cell_posterior(counts: np.ndarray, w: np.ndarray, prior: str, confidence: float) -> CellPosterior:

@@ -43,8 +43,8 @@ from scorio_core.rank.voting import baldwin, borda, majority_judgment, nanson, w
 __all__ = [
     "alpharank", "avg", "baldwin", "bayesian_mcmc", "borda", "bradley_terry", "bradley_terry_davidson",
     "bradley_terry_davidson_map", "bradley_terry_luce", "bradley_terry_luce_map", "bradley_terry_map", "copeland",
-    "davidson_luce", "davidson_luce_map", "elo", "glicko", "hodge_rank",
-    "inverse_difficulty", "kemeny_young", "majority_judgment", "minimax", "nanson", "nash", "pagerank", "plackett_luce", "plackett_luce_map",
+    "davidson_luce", "davidson_luce_map", "elo", "glicko", "hodge_rank", "inverse_difficulty", "kemeny_young",
+    "majority_judgment", "minimax", "nanson", "nash", "pagerank", "plackett_luce", "plackett_luce_map",
     "rank_centrality", "rank_scores", "ranked_pairs", "rao_kupper", "rao_kupper_map", "rasch", "rasch_2pl",
     "rasch_2pl_map", "rasch_3pl", "rasch_3pl_map", "rasch_map", "schulze", "serial_rank", "spectral", "thompson",
     "trueskill", "validate_input", "win_rate",
