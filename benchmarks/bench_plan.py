@@ -17,6 +17,10 @@ least-run first), and a UCB-E-style rule (Audibert, Bubeck & Munos 2010: each tr
 highest ``mean + sqrt(a / n)``, on its least-run question; ``a = 2``), all with the planner's stopping rule.
 
     .venv/bin/python benchmarks/bench_plan.py [--replays 50] [--datasets matharena,paper,arc,livebench]
+    .venv/bin/python benchmarks/bench_plan.py --goal width --datasets tau   # one model: the width goal
+
+With ``--goal width`` (W defaults to 1.25 x the widest full-data interval, so the full data meet it) "agreement"
+is the share of replays whose final intervals contain every full-data mean; UCB-E (a best-arm rule) is not run.
 
 Targets (issue 39): where the full data identify the top model at 95%, the planner agrees with them in >= 95%
 of replays, uses <= 30% of the budget on the median dataset, and fewer trials than uniform on every dataset.
@@ -45,6 +49,7 @@ DATASETS = {
     "paper": ("paper_simulation.csv.gz", None),
     "arc": ("arc_agi_1_public_eval_trials.csv", None),
     "livebench": ("livebench_2025-01-13_N1.csv.gz", "math/math_comp"),
+    "tau": ("tau_bench_airline_gpt4o_trials.csv", None),  # one model: the width goal only
 }
 RULES = ("planner", "uniform", "ucb-e")
 UCB_A = 2.0
@@ -108,7 +113,8 @@ def ucb_take(counts, left_trials, batch):
     return take
 
 
-def replay(full, rule: str, seed: int, batch: int, confidence: float, max_batches: int, prior: str = "uniform"):
+def replay(full, rule: str, seed: int, batch: int, confidence: float, max_batches: int, prior: str = "uniform",
+           goal: str = "top-1", width: float | None = None):
     rng = np.random.default_rng(seed)
     full_counts = np.asarray(full.counts, dtype=np.int64)
     total = int(full_counts.sum())
@@ -117,7 +123,7 @@ def replay(full, rule: str, seed: int, batch: int, confidence: float, max_batche
     for _ in range(max_batches):
         current = dataclasses.replace(full, counts=used.copy(), R=None)
         left = (full_counts - used).sum(axis=2)
-        plan = plan_next(current, "top-1", confidence=confidence, batch=batch, seed=int(rng.integers(2**31)),
+        plan = plan_next(current, goal, width=width, confidence=confidence, batch=batch, seed=int(rng.integers(2**31)),
                          draws=2000, max_trials=left, prior=prior)
         if plan.stop or not left.any():
             break
@@ -136,7 +142,16 @@ def replay(full, rule: str, seed: int, batch: int, confidence: float, max_batche
             break
         used += draw(full_counts, used, take, rng)
     leader = plan.status["models"][int(np.argmax([m["p_best"] for m in plan.status["models"]]))]["model"]
-    return {"used": used.sum() / total, "stop": bool(plan.goal["holds"]), "leader": leader}
+    intervals = {m["model"]: (m["lo"], m["hi"]) for m in plan.status["models"]}
+    return {"used": used.sum() / total, "stop": bool(plan.goal["holds"]), "leader": leader, "intervals": intervals}
+
+
+def agrees(row: dict, goal: str, full_verdict) -> bool:
+    """top-1: the replay's leader is the full data's; width: every full-data mean lies inside the replay's interval."""
+    if goal == "top-1":
+        return row["leader"] == max(full_verdict.status["models"], key=lambda m: m["p_best"])["model"]
+    means = {m["model"]: m["mean"] for m in full_verdict.status["models"]}
+    return all(lo <= means[model] <= hi for model, (lo, hi) in row["intervals"].items())
 
 
 def main() -> int:
@@ -147,9 +162,15 @@ def main() -> int:
     parser.add_argument("--max-batches", type=int, default=200)
     parser.add_argument("--prior", default="uniform", help="the planner's prior (default uniform, the plan default)")
     parser.add_argument("--rules", default=",".join(RULES), help="allocation rules to run (planner,uniform,ucb-e)")
+    parser.add_argument("--goal", choices=("top-1", "width"), default="top-1",
+                        help="top-1, or width: every interval narrower than --width")
+    parser.add_argument("--width", type=float, default=None,
+                        help="the width goal's W (default: 1.25 x the widest interval on the full data, so the full data "
+                             "meet it)")
     args = parser.parse_args()
-    print(f"planner replays: top-1 at {args.confidence:.0%}, prior {args.prior}, {args.replays} replays per dataset and "
-          "rule")
+    print(f"planner replays: {args.goal} at {args.confidence:.0%}, prior {args.prior}, {args.replays} replays per dataset "
+          "and rule" + ("; agreement = every full-data mean inside the replay's final interval" if args.goal == "width"
+                        else ""))
     print(f"{'dataset':10s} {'L x M':>9s} {'trials':>7s} {'full-data top-1':28s} {'rule':8s} {'budget used (median)':>21s} "
           f"{'agree':>6s} {'stopped':>8s} {'stop errors':>11s} {'s':>6s}")
     medians, ok = [], True
@@ -157,29 +178,41 @@ def main() -> int:
         full = load(name)
         total = int(full.counts.sum())
         batch = max(8, int(round(0.02 * total)))
-        verdict = plan_next(full, "top-1", confidence=args.confidence, batch=batch, seed=0, prior=args.prior)
+        if args.goal == "top-1" and full.counts.shape[0] < 2:
+            print(f"{name:10s} skipped: {full.counts.shape[0]} model (top-1 needs 2; run --goal width)")
+            continue
+        width = args.width
+        if args.goal == "width" and width is None:
+            probe = plan_next(full, "width", width=1.0, confidence=args.confidence, batch=batch, seed=0, prior=args.prior)
+            width = 1.25 * max(m["hi"] - m["lo"] for m in probe.status["models"])
+        verdict = plan_next(full, args.goal, width=width, confidence=args.confidence, batch=batch, seed=0,
+                            prior=args.prior)
         best = max(verdict.status["models"], key=lambda m: m["p_best"])
         identified = verdict.stop
-        label = f"{best['model'][:18]} P={best['p_best']:.2f}" + ("" if identified else " (not at 95%)")
+        label = (f"{best['model'][:18]} P={best['p_best']:.2f}" if args.goal == "top-1" else f"W = {width:.4f}") + (
+            "" if identified else " (not at 95%)")
         used_by_rule = {}
         for rule in args.rules.split(","):
+            if rule == "ucb-e" and args.goal == "width":
+                print(f"{name:10s} {'':>9s} {'':>7s} {label:28s} {rule:8s} (a best-arm rule: not run for the width goal)")
+                continue
             t = time.perf_counter()
-            rows = [replay(full, rule, 1000 * s + 7, batch, args.confidence, args.max_batches, args.prior)
-                    for s in range(args.replays)]
+            rows = [replay(full, rule, 1000 * s + 7, batch, args.confidence, args.max_batches, args.prior, args.goal,
+                           width) for s in range(args.replays)]
             used = np.array([r["used"] for r in rows])
-            agree = np.mean([r["leader"] == best["model"] for r in rows])
+            agree = np.mean([agrees(r, args.goal, verdict) for r in rows])
             stops = [r for r in rows if r["stop"]]
-            errors = np.mean([r["leader"] != best["model"] for r in stops]) if stops else float("nan")
+            errors = np.mean([not agrees(r, args.goal, verdict) for r in stops]) if stops else float("nan")
             used_by_rule[rule] = float(np.median(used))
             print(f"{name:10s} {full.counts.shape[0]:>3d} x {full.counts.shape[1]:<4d} {total:>7,d} {label:28s} {rule:8s} "
                   f"{np.median(used):>20.1%} {agree:>6.1%} {len(stops) / len(rows):>8.0%} {errors:>11.1%} "
                   f"{time.perf_counter() - t:>6.1f}")
-            if rule == "planner" and identified:
+            if rule == "planner" and identified and args.goal == "top-1":  # the targets are the top-1 goal's
                 ok &= agree >= 0.95
                 medians.append(float(np.median(used)))
         if identified and "uniform" in used_by_rule and "planner" in used_by_rule:
             fewer = used_by_rule["planner"] < used_by_rule["uniform"]
-            ok &= fewer
+            ok &= fewer or args.goal != "top-1"
             print(f"{'':10s} planner uses fewer trials than uniform: {'yes' if fewer else 'NO'}")
     if medians:
         med = float(np.median(medians))

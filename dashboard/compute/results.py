@@ -38,6 +38,8 @@ __all__ = [
     "trial_range",
     "rank_distribution",
     "method_agreement_for",
+    "method_bootstrap_for",
+    "METHOD_BOOT",
     "rank_draws",
     "trials_needed_for",
     "disagreements",
@@ -220,6 +222,24 @@ def method_agreement_for(data_id: str, _dataset, task: str, methods: tuple[str, 
 
     return method_agreement(task_outcomes(data_id, _dataset, task), list(methods), prior=prior,
                             question_set=question_set)
+
+
+#: Resamples and seed of the Method agreement tab's rank intervals (recorded in the tab's caption).
+METHOD_BOOT = {"n_boot": 200, "seed": 0}
+
+
+@st.cache_resource(show_spinner="Bootstrapping every method's ranks over questions (200 resamples)...", max_entries=16)
+def method_bootstrap_for(data_id: str, _dataset, task: str, methods: tuple[str, ...], prior: str, question_set: str,
+                         confidence: float):
+    """:func:`method_agreement_for` with each kept method's bootstrap rank interval (``report.bootstrap``; shared).
+
+    :data:`METHOD_BOOT` resamples of the questions, the same for every method
+    (:func:`scorio_core.rank.bootstrap.bootstrap_ranks`); costs 200 times the point ranking.
+    """
+    from scorio_core.leaderboard.methods import method_agreement
+
+    return method_agreement(task_outcomes(data_id, _dataset, task), list(methods), prior=prior,
+                            question_set=question_set, confidence=confidence, **METHOD_BOOT)
 
 
 @st.cache_data(show_spinner="Projecting trials needed...", max_entries=64)

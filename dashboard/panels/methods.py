@@ -3,7 +3,8 @@
 Reads the page's context, calls :func:`dashboard.compute.results.method_agreement_for` (which calls
 :func:`scorio_core.leaderboard.methods.method_agreement`) and renders the one-line summary, the Kendall's
 tau_b heatmap (:func:`dashboard.figures.method_agreement_heatmap`) and each model's rank under every
-method with its best and worst rank. When the data cannot be ranked by these methods (missing cells,
+method with its best and worst rank, and on request each method's rank interval (a percentile bootstrap
+over questions, the same resamples for every method). When the data cannot be ranked by these methods (missing cells,
 unequal N), it says why and what would answer the question, and the rest of the page stays.
 """
 
@@ -13,13 +14,15 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.compute.items import question_diagnostics
-from dashboard.compute.results import method_agreement_for
+from dashboard.compute.results import METHOD_BOOT, method_agreement_for, method_bootstrap_for
 from dashboard.figures import interval_plot, method_agreement_heatmap
+from dashboard.tables.display import rank_interval_display
 from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.items.board import ability_board, ability_interval_label
 from scorio_core.leaderboard.methods import default_methods
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
+from scorio_core.rank.bootstrap import SLOW_TO_RESAMPLE
 from scorio_core.ranking.rank import tie_rule_sentence
 
 __all__ = ["render_irt_ability", "render_method_agreement"]
@@ -83,6 +86,49 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
     st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 700))
     st.caption("Each model's rank under every method, sorted by its best rank; best and worst are its rank range "
                "across the chosen methods. A model whose range is wide is ranked by the method, not by the data.")
+    boot_on = st.toggle(
+        "Rank intervals", key="lb_methods_boot",
+        help="Each model's rank interval under every method: the questions are resampled with replacement "
+             f"{METHOD_BOOT['n_boot']:d} times (the same resamples for every method) and every method ranks each "
+             f"resample. Methods too slow to rank {METHOD_BOOT['n_boot']:d} times here (likelihood fits, samplers) "
+             "are left out and named; the CLI's methods --bootstrap computes any method.",
+    ) if choose else bool(st.session_state.get("lb_methods_boot"))
+    if boot_on:
+        _render_intervals(ctx, task, tuple(chosen), used_set, labels)
+
+
+def _render_intervals(ctx, task: str, chosen: tuple[str, ...], used_set: str, labels: dict) -> None:
+    """The bootstrap rank intervals of the chosen methods (:func:`dashboard.compute.results.method_bootstrap_for`).
+
+    Methods of :data:`scorio_core.rank.bootstrap.SLOW_TO_RESAMPLE` are left out (named, with the CLI command).
+    """
+    fast = tuple(m for m in chosen if m not in SLOW_TO_RESAMPLE)
+    slow = [m for m in chosen if m in SLOW_TO_RESAMPLE]
+    if slow:
+        st.caption(f"Left out of the rank intervals for time ({METHOD_BOOT['n_boot']:d} rankings each): "
+                   + md(", ".join(method_label(m) for m in slow)) + ". The command line computes them: "
+                   "`python -m scorio_core methods FILE --methods NAME,... --bootstrap 200`.")
+    if not fast:
+        st.info("Choose a fast method (e.g. Bayes@N, avg@N, Borda count) to see rank intervals here.")
+        return
+    try:
+        report = method_bootstrap_for(ctx.data.data_id, ctx.data.dataset, task, fast, ctx.prior, used_set,
+                                      ctx.confidence)
+    except (InputError, ValueError) as exc:
+        st.warning(f"No rank intervals for these data: {md(exc)}", icon=":material/rule:")
+        return
+    boot = report.bootstrap
+    frame = rank_interval_display(boot, labels, method_label)
+    st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 700))
+    st.caption(
+        f"Rank intervals: {boot.confidence:.0%} percentile bootstrap over questions ({boot.n_boot:d} resamples, "
+        f"seed {boot.seed:d}, the same for every method): they cover the questions-sampled scope (the benchmark's "
+        "questions seen as a sample from a population of questions), not the trial-to-trial noise on these "
+        "questions. Each bound is a competition rank some resample gave (lo-hi); sorted by the first method's "
+        "interval.")
+    if boot.failed:
+        st.caption("Failed on some resamples (interval from the others): " + md("; ".join(
+            f"{method_label(name)}: {n} of {boot.n_boot}" for name, n in boot.failed.items())))
 
 
 def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categorization, n_models: int) -> None:

@@ -23,6 +23,7 @@ __all__ = [
     "category_editor_config",
     "variable_editor_config",
     "threshold_editor_config",
+    "rank_interval_display",
 ]
 
 
@@ -246,3 +247,18 @@ def calibration_display(frame: pd.DataFrame, *, scope: str) -> pd.DataFrame:
     wide.columns.name = None
     return wide.rename(columns={"p_alpha": "p_alpha ~", "empirical-bayes": "Empirical Bayes", "uniform": "Uniform (paper)",
                                 "jeffreys": "Jeffreys"})
+
+
+def rank_interval_display(boot, labels: dict, method_label) -> pd.DataFrame:
+    """Each model's bootstrap rank interval under every method as "lo-hi" text (one column per method).
+
+    ``boot`` is a :class:`scorio_core.rank.bootstrap.RankBootstrap`; ``labels`` maps model -> display name,
+    ``method_label`` method -> column label. Rows sorted by the first method's interval (lower bound, then
+    upper bound); "-" where the method failed on every resample.
+    """
+    order = np.lexsort((boot.hi[0], boot.lo[0]))
+    columns = {"model": [labels.get(boot.models[i], boot.models[i]) for i in order]}
+    for k, method in enumerate(boot.methods):
+        lo, hi = boot.lo[k], boot.hi[k]
+        columns[method_label(method)] = ["-" if np.isnan(lo[i]) else f"{int(lo[i])}-{int(hi[i])}" for i in order]
+    return pd.DataFrame(columns)

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
+from dashboard.panels.method_board import choose_method, render_method_ranking
 from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
 from dashboard.compute.results import (
@@ -134,7 +135,11 @@ else:
     tabs = st.tabs(tab_names, key="lb_view", bind="query-params")
 
 with tabs[0]:
-    if getattr(tabs[0], "open", True) is not False:
+    ranking_open = getattr(tabs[0], "open", True) is not False
+    method = choose_method(all_models, present=present) if ranking_open else "bayes"
+    if ranking_open and method != "bayes":  # another scorio.rank method: its ranks beside Bayes@N's
+        render_method_ranking(ctx, ctx.task, question_set, method)
+    elif ranking_open:
         labels = ctx.labels(table["model"])
         with user_errors("the verdict"):
             top_pair = top_lead(ctx.data.data_id, ctx.data.dataset, ctx.task, table, metric=metric,

@@ -79,7 +79,10 @@ def register(subparsers) -> None:
             "model's best and worst rank, and a one-line summary. JSON: {tasks: [{task, methods, labels, "
             "n_questions, n_trials, question_set, prior, notes, skipped: {method: reason}, summary, tau_b, "
             "models: [{model, best, worst, "
-            "spread, ranks: {method: rank}}]}]}."
+            "spread, ranks: {method: rank}}]}]}. With --bootstrap B each task also has bootstrap: {n_boot, seed, "
+            "confidence, scope: questions-sampled, failed: {method: replicates}, intervals: [{model, method, rank, "
+            "rank_lo, rank_hi}]}: each method's percentile rank interval over B resamples of the questions, the "
+            "same resamples for every method."
         ),
     )
     add_data_arguments(parser)
@@ -91,6 +94,13 @@ def register(subparsers) -> None:
                         help="own (default): every model must have answered every question; common: only the "
                              "questions every model answered")
     parser.add_argument("--top", type=int, default=3, help="k of the summary's 'top k is the same' (default 3)")
+    parser.add_argument("--bootstrap", type=int, default=0, metavar="B",
+                        help="rank interval of every model under every method from B bootstrap resamples of the "
+                             "questions, the same resamples for all methods (questions-sampled scope; default 0: "
+                             "none). Costs B times the methods' time (200: minutes with the default methods)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
+    parser.add_argument("--confidence", type=float, default=None,
+                        help="coverage of the bootstrap rank interval (default 0.95)")
     parser.add_argument("--output", choices=("table", "json"), default="table")
     parser.set_defaults(func=run_methods)
 
@@ -100,15 +110,20 @@ def run_methods(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.leaderboard.methods import method_agreement
     from scorio_core.leaderboard.table import outcomes_for, task_names
+    from scorio_core.eval._validate import check_confidence
     from scorio_core.rank.agreement import method_label
 
     if args.top < 1:
         raise ValueError(f"--top must be at least 1; got {args.top}.")
+    if args.bootstrap < 0:
+        raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
+    confidence = check_confidence(0.95 if args.confidence is None else args.confidence)
     methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
     dataset = load_dataset(args)
     tasks = [args.task] if args.task else task_names(dataset)
     reports = [method_agreement(outcomes_for(dataset, task), methods, prior=args.prior,
-                                question_set=args.question_set, top=args.top) for task in tasks]
+                                question_set=args.question_set, top=args.top, n_boot=args.bootstrap, seed=args.seed,
+                                confidence=confidence) for task in tasks]
     results = [{
         "task": r.task, "methods": list(r.agreement.methods),
         "labels": {m: method_label(m) for m in r.agreement.methods},
@@ -116,6 +131,7 @@ def run_methods(args: argparse.Namespace) -> int:
         "notes": list(r.notes), "skipped": dict(r.agreement.skipped), "summary": r.agreement.summary,
         "tau_b": [[None if np.isnan(v) else float(v) for v in row] for row in r.agreement.tau_b],
         "models": r.agreement.rows(),
+        **({"bootstrap": _bootstrap_block(r)} if r.bootstrap is not None else {}),
     } for r in reports]
     if args.output == "json":
         emit_json({"tasks": results, "sources": list(dataset.sources)})
@@ -128,8 +144,29 @@ def run_methods(args: argparse.Namespace) -> int:
             print(f"  left out {name}: {reason}")
         rows = [{"model": row["model"], "best": row["best"], "worst": row["worst"], **row["ranks"]} for row in result["models"]]
         emit_rows(rows, ["model", "best", "worst", *result["methods"]], "table")
+        if "bootstrap" in result:
+            boot = result["bootstrap"]
+            print(f"  rank intervals: {boot['confidence']:.0%} percentile bootstrap over questions ({boot['n_boot']} "
+                  f"resamples, seed {boot['seed']}, the same for every method; questions-sampled scope)")
+            for name, n in boot["failed"].items():
+                print(f"  {name} failed on {n} of {boot['n_boot']} resamples (interval from the others)")
+            lohi = {}
+            for row in boot["intervals"]:
+                text = "-" if row["rank_lo"] is None else f"{row['rank_lo']}-{row['rank_hi']}"
+                lohi.setdefault(row["model"], {"model": row["model"]})[row["method"]] = text
+            order = [row["model"] for row in result["models"]]
+            emit_rows([lohi[m] for m in order], ["model", *result["methods"]], "table")
         print()
     return 0
+
+
+def _bootstrap_block(report) -> dict:
+    """The ``bootstrap`` object of a task in ``methods --output json`` (stable key names)."""
+    boot = report.bootstrap
+    return {"n_boot": boot.n_boot, "seed": boot.seed, "confidence": boot.confidence, "scope": "questions-sampled",
+            "failed": dict(boot.failed),
+            "intervals": [{k: row[k] for k in ("model", "method", "rank", "rank_lo", "rank_hi")}
+                          for row in boot.rows(report.agreement.ranks)]}
 
 
 def compare_report(outcomes, table, model_a: str, model_b: str, confidence: float, prior_counts=None,

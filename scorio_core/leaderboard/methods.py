@@ -4,7 +4,9 @@ Builds the binary response tensor of a task (:func:`scorio_core.rank.agreement.r
 the recorded trials when every cell has the same N), adds Bayes@N under the chosen prior and the 2PL
 IRT ability (Rasch with fewer than 3 models) as scores on the same questions, and measures how the
 rankings agree (:func:`scorio_core.rank.agreement.agreement`: Kendall's tau_b between methods, each
-model's rank range, a one-line summary). What the CLI ``methods`` command prints and the
+model's rank range, a one-line summary). With ``n_boot > 0``, each method's rank interval from a
+percentile bootstrap over questions, the same resamples for every method
+(:func:`scorio_core.rank.bootstrap.bootstrap_ranks`). What the CLI ``methods`` command prints and the
 Leaderboard's "Method agreement" tab shows.
 """
 
@@ -15,9 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorio_core.errors import InputError
-from scorio_core.rank.agreement import MethodAgreement, agreement, available_methods, response_tensor
+from scorio_core.rank.agreement import MethodAgreement, agreement, available_methods, method_label, response_tensor
+from scorio_core.rank.bootstrap import RankBootstrap, bootstrap_ranks
 
-__all__ = ["ORDER_DEPENDENT_GROUPS", "MethodReport", "default_methods", "method_agreement"]
+__all__ = ["ORDER_DEPENDENT_GROUPS", "MethodReport", "default_methods", "method_agreement", "method_board"]
 
 
 #: Groups left out of the default choice: rating systems replay the trials as a sequence of matches, so their
@@ -56,6 +59,10 @@ class MethodReport:
         Prior of the Bayes@N scores.
     notes : tuple of str
         What was left out and why (plain sentences).
+    bootstrap : RankBootstrap or None
+        With ``n_boot > 0``: each kept method's rank interval from a percentile bootstrap over the same
+        questions (:func:`scorio_core.rank.bootstrap.bootstrap_ranks`, questions-sampled scope; the same
+        resamples for every method, Bayes@N and IRT ability refitted on each). None otherwise.
     """
 
     task: str
@@ -65,10 +72,11 @@ class MethodReport:
     question_set: str
     prior: str
     notes: tuple[str, ...]
+    bootstrap: RankBootstrap | None = None
 
 
 def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bayes", question_set: str = "own",
-                     top: int = 3) -> MethodReport:
+                     top: int = 3, n_boot: int = 0, seed: int = 0, confidence: float = 0.95) -> MethodReport:
     """Rank a task's models under several methods on the same questions and measure their agreement.
 
     Parameters
@@ -86,6 +94,13 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
         ``common`` keeps the questions every model answered (the others are counted in ``notes``).
     top : int
         The k of the summary's "top k".
+    n_boot : int, default 0
+        Bootstrap replicates over questions for each method's rank interval (0: none, as before). Costs
+        ``n_boot`` times the chosen methods' time.
+    seed : int, default 0
+        Seed of the replicate indices (drawn once, shared by every method).
+    confidence : float, default 0.95
+        Coverage of the percentile rank interval.
 
     Returns
     -------
@@ -143,13 +158,83 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     if unknown or not names:
         what = f"unknown ranking method {unknown[0]!r}" if unknown else "no ranking method chosen"
         raise ValueError(f"{what}; choose from {', '.join(known)}.")
-    extra = {}
-    if "bayes" in names:
-        extra["bayes"] = posterior_summary_batch(counts, np.array([0.0, 1.0]), prior=prior).mu
-    if "irt_ability" in names:
-        model = "2pl" if L >= 3 else "rasch"
-        extra["irt_ability"] = fit_irt(s, n, model).theta
-        if model == "rasch":
-            notes.append("IRT ability from a Rasch fit (a 2PL fit needs at least 3 models).")
+    if n_boot < 0:
+        raise ValueError(f"n_boot must be 0 (no bootstrap) or a positive number of replicates; got {n_boot}.")
+    if n_boot and not 0.0 < confidence < 1.0:  # before the point ranking: fail fast
+        raise ValueError(f"confidence must satisfy 0 < confidence < 1; got confidence={confidence}.")
+    irt_model = "2pl" if L >= 3 else "rasch"
+
+    def extra_scores(q, wanted) -> dict:
+        """Bayes@N and IRT ability on the questions ``q`` (all of them, or one bootstrap resample)."""
+        extra = {}
+        if "bayes" in wanted:
+            extra["bayes"] = posterior_summary_batch(counts[:, q], np.array([0.0, 1.0]), prior=prior).mu
+        if "irt_ability" in wanted:
+            extra["irt_ability"] = fit_irt(s[:, q], n[:, q], irt_model).theta
+        return extra
+
+    extra = extra_scores(slice(None), names)
+    if "irt_ability" in names and irt_model == "rasch":
+        notes.append("IRT ability from a Rasch fit (a 2PL fit needs at least 3 models).")
     result = agreement(R, names, models=out.models, extra=extra, top=top)
-    return MethodReport(task_outcomes.task, result, int(keep.sum()), int(R.shape[2]), question_set, prior, tuple(notes))
+    boot = None
+    if n_boot:
+        kept = result.methods  # the methods that ranked the full data
+
+        def extra_fn(q) -> dict:
+            scores = {}
+            for name in ("bayes", "irt_ability"):
+                if name in kept:
+                    try:
+                        scores.update(extra_scores(q, (name,)))
+                    except (ValueError, RuntimeError):  # no fit on this resample: counted as a failure
+                        scores[name] = None
+            return scores
+
+        boot = bootstrap_ranks(R, kept, models=out.models, extra_fn=extra_fn, n_boot=n_boot, confidence=confidence,
+                               seed=seed)
+    return MethodReport(task_outcomes.task, result, int(keep.sum()), int(R.shape[2]), question_set, prior, tuple(notes),
+                        boot)
+
+
+def method_board(report: MethodReport, method: str):
+    """One method's ranking of a task beside its Bayes@N ranking: who moves when the method changes.
+
+    Parameters
+    ----------
+    report : MethodReport
+        From :func:`method_agreement` with ``method`` (and ``"bayes"`` for the comparison columns)
+        among its methods.
+    method : str
+        The ranking method to show.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per model, by rank (then the report's model order): ``model``, ``score`` (the
+        method's own score, higher is better), ``rank`` (competition rank, 1 = best), and when
+        Bayes@N was computed ``bayes_rank`` and ``change`` (``bayes_rank - rank``: positive when the
+        method ranks the model higher than Bayes@N does) and ``bayes_mean`` (the Bayes@N posterior mean).
+
+    Raises
+    ------
+    ValueError
+        ``method`` was not computed, or it cannot rank these data (the message gives the method's
+        own reason, e.g. no finite maximum-likelihood estimate when a model wins every comparison).
+    """
+    import pandas as pd
+
+    result = report.agreement
+    if method in result.skipped:
+        raise ValueError(f"{method_label(method)} cannot rank these data: {result.skipped[method]}")
+    if method not in result.methods:
+        raise ValueError(f"method {method!r} was not computed for this report; computed: {', '.join(result.methods)}.")
+    k = result.methods.index(method)
+    frame = pd.DataFrame({"model": list(result.models), "score": result.scores[k], "rank": result.ranks[k].astype(int)})
+    if "bayes" in result.methods and method != "bayes":
+        b = result.methods.index("bayes")
+        frame["bayes_rank"] = result.ranks[b].astype(int)
+        frame["change"] = frame["bayes_rank"] - frame["rank"]
+        frame["bayes_mean"] = result.scores[b]
+    order = np.lexsort((np.arange(len(frame)), frame["rank"].to_numpy()))
+    return frame.iloc[order].reset_index(drop=True)

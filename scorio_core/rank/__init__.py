@@ -18,6 +18,8 @@ over models and questions. Issue 38 grows this package method by method:
   Bradley-Terry-Luce) with the prior classes, Rasch/2PL/3PL (JML and MAP),
   Thompson sampling and Bayesian MCMC;
 - :mod:`.agreement`: whether the ranking depends on the method (Kendall's tau_b, rank ranges).
+- :mod:`.bootstrap`: each method's rank interval from a percentile bootstrap over questions, the same
+  resamples for every method.
 
 Cross-checked against the reference in ``tests/core/test_rank_reference*.py``.
 """

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.stats import rankdata
 
 from scorio_core import io
 from scorio_core.cli import main
@@ -153,3 +154,55 @@ def test_methods_cli_json_contract(tmp_path, capsys):
     assert "unknown ranking method 'nope'" in capsys.readouterr().err
     assert main(["methods", path, "--methods", "bayes,avg"]) == 0
     assert capsys.readouterr().out.startswith("d: Every model has the same rank under the 2 methods.")
+
+
+def test_method_agreement_bootstraps_the_kept_methods_on_shared_resamples(tmp_path):
+    from scorio_core.rank.agreement import response_tensor
+    from scorio_core.uncertainty.batch import posterior_summary_batch
+
+    path = _write(tmp_path, {"x": {0, 1, 2, 3}, "y": {2, 3, 4}, "z": {4}, "w": set()})
+    outcomes = outcomes_for(io.load([path]))
+    plain = method_agreement(outcomes, ["bayes", "irt_ability", "avg", "bradley_terry"])
+    assert plain.bootstrap is None
+    report = method_agreement(outcomes, ["bayes", "irt_ability", "avg", "bradley_terry"], n_boot=12, seed=4)
+    assert report.agreement.methods == plain.agreement.methods and report.agreement.summary == plain.agreement.summary
+    np.testing.assert_array_equal(report.agreement.ranks, plain.agreement.ranks)  # the point ranking is unchanged
+    boot = report.bootstrap
+    assert boot.methods == report.agreement.methods and "bradley_terry" not in boot.methods  # skipped: not bootstrapped
+    assert boot.ranks.shape == (12, 3, 4) and (boot.n_boot, boot.seed, boot.confidence) == (12, 4, 0.95)
+    counts = np.asarray(outcomes.binary.counts)
+    idx = np.random.default_rng(4).integers(0, 5, size=(12, 5))
+    for b in (0, 7):  # Bayes@N refitted on the same resample as the other methods
+        mu = posterior_summary_batch(counts[:, idx[b]], np.array([0.0, 1.0]), prior="empirical-bayes").mu
+        np.testing.assert_array_equal(boot.ranks[b, 0], rankdata(-mu, method="min"))
+        R = response_tensor(counts[..., 1], counts.sum(axis=2))
+        np.testing.assert_array_equal(boot.ranks[b, 2], agreement(R[:, idx[b]], ["avg"]).ranks[0])
+    with pytest.raises(ValueError, match="n_boot"):
+        method_agreement(outcomes, ["bayes", "avg"], n_boot=-1)
+    with pytest.raises(ValueError, match="confidence"):
+        method_agreement(outcomes, ["bayes", "avg"], n_boot=5, confidence=1.5)
+
+
+def test_methods_cli_bootstrap_json(tmp_path, capsys):
+    path = _write(tmp_path, {"x": {0, 1, 2, 3}, "y": {2, 3, 4}, "z": {4}})
+    args = ["methods", path, "--methods", "bayes,avg,borda", "--bootstrap", "20", "--seed", "1", "--output", "json"]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    task = json.loads(first)["tasks"][0]
+    boot = task["bootstrap"]
+    assert set(boot) == {"n_boot", "seed", "confidence", "scope", "failed", "intervals"}
+    assert (boot["n_boot"], boot["seed"], boot["confidence"], boot["scope"]) == (20, 1, 0.95, "questions-sampled")
+    assert boot["failed"] == {} and len(boot["intervals"]) == 3 * 3
+    for row in boot["intervals"]:
+        assert set(row) == {"model", "method", "rank", "rank_lo", "rank_hi"}
+        assert 1 <= row["rank_lo"] <= row["rank_hi"] <= 3 and row["method"] in task["methods"]
+        assert row["rank"] == next(m for m in task["models"] if m["model"] == row["model"])["ranks"][row["method"]]
+    assert main(args) == 0
+    assert capsys.readouterr().out == first  # the same seed, the same output
+    assert main(args[:-2] + ["--confidence", "0.5"]) == 0
+    table = capsys.readouterr().out
+    assert "rank intervals: 50% percentile bootstrap over questions (20 resamples, seed 1" in table
+    assert main(["methods", path, "--methods", "bayes,avg", "--output", "json"]) == 0
+    assert "bootstrap" not in json.loads(capsys.readouterr().out)["tasks"][0]
+    assert main(["methods", path, "--methods", "bayes,avg", "--bootstrap", "-1"]) == 2
+    assert "--bootstrap" in capsys.readouterr().err

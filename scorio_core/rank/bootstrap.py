@@ -1,0 +1,232 @@
+"""How sure is each method's rank? A percentile bootstrap over questions, the same resamples for every method.
+
+Every replicate draws M questions with replacement from the M questions of the response tensor R
+(models x questions x trials) and ranks the models of the resampled tensor under every chosen method
+of :mod:`scorio_core.rank` (and under caller-computed scores such as Bayes@N or IRT ability, through
+``extra_fn``). The replicate indices are drawn once, ``rng.integers(0, M, size=(n_boot, M))`` with
+``rng = np.random.default_rng(seed)``, and every method ranks the same resamples, so two methods'
+intervals differ by the method, not by the draws, and a method's ranks do not depend on which other
+methods are in the list.
+
+The interval of a model's rank under a method is the percentile interval of its bootstrap ranks
+(Efron & Tibshirani, "An Introduction to the Bootstrap", 1993, ch. 13): the ``(1 - c) / 2`` and
+``(1 + c) / 2`` quantiles with ``np.nanquantile(..., method="inverted_cdf")``, which returns an
+observed bootstrap rank, so the bounds are attainable integer competition ranks. Resampling the
+questions treats the benchmark's questions as a sample from a population of questions: the interval
+covers the questions-sampled scope (Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265), not
+the trial-to-trial noise on these fixed questions.
+
+Cost: ``n_boot`` times each method's time on one tensor (iterative methods cannot be vectorised across
+replicates); ``avg`` is ranked for every replicate in one numpy pass.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["RankBootstrap", "SLOW_TO_RESAMPLE", "bootstrap_ranks"]
+
+#: Scope of the interval (what is resampled), as the rest of the project names it.
+SCOPE = "questions-sampled"
+
+#: Methods whose one ranking of a benchmark-sized tensor takes 30 ms to seconds (iterative likelihood fits,
+#: samplers, exact Kemeny-Young, alpha-rank, rating replays; measured on the bundled MathArena and paper data),
+#: so that 200 resamples take minutes: interactive views leave them out and say so; the CLI runs any method.
+SLOW_TO_RESAMPLE = frozenset({
+    "bradley_terry", "bradley_terry_map", "bradley_terry_davidson", "bradley_terry_davidson_map",
+    "bradley_terry_luce", "bradley_terry_luce_map", "rao_kupper", "rao_kupper_map", "plackett_luce",
+    "plackett_luce_map", "davidson_luce", "davidson_luce_map", "rasch", "rasch_map", "rasch_2pl", "rasch_2pl_map",
+    "rasch_3pl", "rasch_3pl_map", "rasch_mml", "rasch_mml_credible", "dynamic_irt", "mirt", "thompson",
+    "bayesian_mcmc", "elo", "glicko", "trueskill", "kemeny_young", "alpharank",
+})
+
+
+@dataclass(frozen=True)
+class RankBootstrap:
+    """Bootstrap ranks of L models under K methods over the same ``n_boot`` question resamples.
+
+    Attributes
+    ----------
+    models : tuple of str, length L
+    methods : tuple of str, length K
+    ranks : ndarray of float, shape (n_boot, K, L)
+        Competition ranks (1 = best) of every replicate; NaN where the method raised on that replicate.
+    lo, hi : ndarray of float, shape (K, L)
+        Percentile interval of the ranks at ``confidence`` (``np.nanquantile``, ``method="inverted_cdf"``:
+        bounds are ranks some replicate gave); NaN for a method that failed on every replicate.
+    median : ndarray of float, shape (K, L)
+        The 0.5 quantile, same rule (``lo <= median <= hi``).
+    failed : dict of str to int
+        Methods that raised ``ValueError``/``RuntimeError`` on some replicates, with how many (methods that
+        never failed are left out); their interval uses the other replicates.
+    n_boot : int
+    confidence : float
+    seed : int
+    """
+
+    models: tuple[str, ...]
+    methods: tuple[str, ...]
+    ranks: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    median: np.ndarray
+    failed: dict
+    n_boot: int
+    confidence: float
+    seed: int
+
+    def rows(self, observed=None) -> list[dict]:
+        """One JSON-ready record per (model, method), models in order, methods in order within a model.
+
+        Parameters
+        ----------
+        observed : array_like of float, shape (K, L), optional
+            The ranks on the full data (e.g. ``MethodAgreement.ranks``), reported as ``rank``.
+
+        Returns
+        -------
+        list of dict
+            ``{"model", "method", "rank" (with ``observed``), "rank_lo", "rank_hi", "rank_median"}``;
+            ``None`` bounds where the method failed on every replicate.
+        """
+        def num(x):
+            return None if np.isnan(x) else int(x)
+
+        obs = None if observed is None else np.asarray(observed, dtype=float)
+        out = []
+        for i, model in enumerate(self.models):
+            for k, method in enumerate(self.methods):
+                row = {"model": model, "method": method}
+                if obs is not None:
+                    row["rank"] = num(obs[k, i])
+                row.update(rank_lo=num(self.lo[k, i]), rank_hi=num(self.hi[k, i]), rank_median=num(self.median[k, i]))
+                out.append(row)
+        return out
+
+
+def _competition(scores: np.ndarray) -> np.ndarray:
+    """Competition ranks of each row of ``scores`` (higher is better; NaN last), shape kept."""
+    from scipy.stats import rankdata
+
+    s = np.where(np.isnan(scores), -np.inf, scores)
+    return rankdata(-s, method="min", axis=-1).astype(float)
+
+
+def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, n_boot: int = 200, confidence: float = 0.95,
+                    seed: int = 0) -> RankBootstrap:
+    """Percentile bootstrap over questions of every method's ranks, on the same resamples for all methods.
+
+    Parameters
+    ----------
+    R : array_like of int, shape (L, M, N) or (L, M)
+        Binary outcomes (:func:`scorio_core.rank.agreement.response_tensor`).
+    methods : sequence of str
+        Names of :mod:`scorio_core.rank` functions of :data:`scorio_core.rank.agreement.METHODS` and/or
+        names ``extra_fn`` returns scores for, in display order (repeats count once).
+    models : sequence of str, optional
+        Model names (default ``"0"``, ``"1"``, ...).
+    extra_fn : callable, optional
+        ``extra_fn(idx_row) -> {name: scores}``: scores (higher is better, shape (L,), NaN ranks last) of
+        caller-computed methods on the resample whose question indices are ``idx_row`` (shape (M,)), e.g.
+        Bayes@N on ``counts[:, idx_row]``. A name mapped to ``None`` on a replicate, or ``ValueError``/
+        ``RuntimeError`` raised by ``extra_fn``, counts as a failure there; every name of ``methods`` that
+        is not a ranking method must be a key of the dict.
+    n_boot : int, default 200
+        Replicates (at least 1).
+    confidence : float, default 0.95
+        Coverage of the percentile interval, in (0, 1).
+    seed : int, default 0
+        Seed of ``np.random.default_rng``; the indices are ``rng.integers(0, M, size=(n_boot, M))``.
+
+    Returns
+    -------
+    RankBootstrap
+
+    Raises
+    ------
+    ValueError
+        ``n_boot`` < 1, ``confidence`` outside (0, 1), no method, an unknown method (neither a ranking
+        method nor returned by ``extra_fn``), ``models`` of the wrong length, or ``extra_fn`` scores of
+        the wrong shape.
+
+    Notes
+    -----
+    Cost: ``n_boot`` times the methods' time on one tensor (plus ``extra_fn``), except ``avg``, ranked for
+    all replicates at once from the per-question sums weighted by how often each question was drawn.
+    """
+    import scorio_core.rank as rank
+    from scorio_core.rank.agreement import METHODS
+
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
+        raise ValueError(f"n_boot must be an integer of at least 1; got n_boot={n_boot!r}.")
+    if not isinstance(confidence, (int, float, np.floating)) or not 0.0 < float(confidence) < 1.0:
+        raise ValueError(f"confidence must satisfy 0 < confidence < 1; got confidence={confidence!r}.")
+    R = np.asarray(R)
+    if R.ndim == 2:
+        R = R[:, :, None]
+    if R.ndim != 3 or R.shape[1] < 1:
+        raise ValueError(f"R must have shape (L, M, N) or (L, M) with at least one question; got {R.shape}.")
+    L, M = R.shape[:2]
+    names = tuple(dict.fromkeys(methods))
+    if not names:
+        raise ValueError("methods: choose at least one ranking method.")
+    models = tuple(str(m) for m in (models if models is not None else range(L)))
+    if len(models) != L:
+        raise ValueError(f"models has {len(models)} names for {L} models.")
+    known = {m for group in METHODS.values() for m in group if callable(getattr(rank, m, None))}
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, M, size=(int(n_boot), M))  # drawn once: every method ranks the same resamples
+    own = [m for m in names if m in known]
+    outside = [m for m in names if m not in known]
+    if outside and extra_fn is None:
+        raise ValueError(f"methods: unknown ranking method {outside[0]!r} (no extra_fn gives its scores).")
+
+    B, K = idx.shape[0], len(names)
+    ranks = np.full((B, K, L), np.nan)
+    failed = dict.fromkeys(names, 0)
+    slot = {m: k for k, m in enumerate(names)}
+    loop = list(own)
+    if "avg" in own:  # one pass: each replicate's sums are the per-question sums weighted by the draw counts
+        try:
+            rank.validate_input(R)
+        except ValueError:
+            pass  # left to the loop, which counts the method's own error on every replicate
+        else:
+            drawn = np.zeros((B, M))
+            np.add.at(drawn, (np.arange(B)[:, None], idx), 1.0)
+            ranks[:, slot["avg"], :] = _competition(drawn @ R.sum(axis=2).T.astype(float))
+            loop.remove("avg")
+    for b in range(B):  # iterative methods cannot be vectorised across replicates
+        Rb = R[:, idx[b]]
+        if outside:
+            try:
+                scores = extra_fn(idx[b])
+            except (ValueError, RuntimeError):  # no caller score on this resample
+                scores = dict.fromkeys(outside)
+            missing = [m for m in outside if m not in scores]
+            if missing:
+                raise ValueError(f"methods: unknown ranking method {missing[0]!r} (not a ranking method, and "
+                                 "extra_fn returns no scores for it).")
+            for name in outside:
+                s = scores.get(name)
+                if s is None:
+                    failed[name] += 1
+                    continue
+                s = np.asarray(s, dtype=float)
+                if s.shape != (L,):
+                    raise ValueError(f"extra_fn scores of {name!r} have shape {s.shape}; expected ({L},).")
+                ranks[b, slot[name]] = _competition(s)
+        for name in loop:
+            try:
+                ranks[b, slot[name]] = getattr(rank, name)(Rb, method="competition")
+            except (ValueError, RuntimeError):  # no estimate on this resample: counted, left out of the interval
+                failed[name] += 1
+    alpha = (1.0 - float(confidence)) / 2.0
+    with warnings.catch_warnings():  # a method that failed on every replicate: NaN bounds, no warning
+        warnings.simplefilter("ignore", RuntimeWarning)
+        lo, median, hi = np.nanquantile(ranks, [alpha, 0.5, 1.0 - alpha], axis=0, method="inverted_cdf")
+    return RankBootstrap(models, names, ranks, lo, hi, median, {m: n for m, n in failed.items() if n},
+                         B, float(confidence), seed)
