@@ -60,44 +60,82 @@ def _mg_weights(k: int) -> np.ndarray:
     return w
 
 
-def _blend(x, y, xw: float, yw: float):
-    """``x^xw * y^yw`` elementwise with the reference package's zero conventions.
+def _pow(x: np.ndarray, p: float) -> tuple[np.ndarray, np.ndarray]:
+    """``x ** p`` elementwise and where it overflows (Python's float ``**`` raises there)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out = np.power(x, p)
+    return out, np.isinf(out) & np.isfinite(x)
 
-    Raises ``ValueError`` if both powers are zero, or a zero base meets a negative power
-    (unless the other factor is a zero base with a positive power, which makes the blend 0).
+
+def _zero_base(x, y, xw: float, yw: float):
+    """States whose zero base meets a negative power: (ValueError, blend is 0, proceed).
+
+    The reference checks ``x`` first: ``x == 0`` with ``xw < 0`` is an error unless
+    ``y == 0`` with ``yw > 0`` (blend 0); then the same for ``y``.
     """
+    bad_x = (x == 0.0) & (xw < 0.0)
+    rescued_x = bad_x & (y == 0.0) & (yw > 0.0)
+    bad_y = ~bad_x & (y == 0.0) & (yw < 0.0)
+    rescued_y = bad_y & (x == 0.0) & (xw > 0.0)
+    return bad_x & ~rescued_x, bad_y & ~rescued_y, rescued_x | rescued_y, ~bad_x & ~bad_y
+
+
+def _raise_first(error_x: np.ndarray, error_y: np.ndarray, overflow: np.ndarray, xw: float, yw: float) -> None:
+    """Raise the error of the first failing state, as the reference's loop over states does."""
+    failing = np.flatnonzero(error_x | error_y | overflow)
+    if failing.size == 0:
+        return
+    if error_x[failing[0]]:
+        raise ValueError(f"the Pass@k power must be non-negative when Pass@k is 0; got {xw}.")
+    if error_y[failing[0]]:
+        raise ValueError(f"the second power must be non-negative when its base is 0; got {yw}.")
+    raise OverflowError(34, "Numerical result out of range")
+
+
+def _delta(mx, vx, my, vy, cov, xw: float, yw: float):
+    """First-order delta-method mean and variance of ``x^xw y^yw`` (elementwise).
+
+    Follows the reference's scalar arithmetic state by state: the blend is 0 (variance 0)
+    where it vanishes; ``ValueError`` for a zero base with a negative power (unless the
+    other factor makes the blend 0); ``OverflowError`` where a power of a finite number
+    (``x^xw``, the gradients' ``x^(xw-1)``, their squares) overflows; a NaN variance
+    becomes 0 (``max(0.0, nan)``).
+    """
+    if xw == 0.0 and yw == 0.0:
+        raise ValueError("pass_power and unanimous_power (or lam and 1 - lam) must not both be 0.")
+    x, y = np.atleast_1d(np.asarray(mx, dtype=float)), np.atleast_1d(np.asarray(my, dtype=float))
+    error_x, error_y, _, live = _zero_base(x, y, xw, yw)
+    px, over_x = _pow(x, xw)
+    py, over_y = _pow(y, yw)
+    overflow = live & (over_x | over_y)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = np.where(live & ~overflow, px * py, 0.0)
+        live &= ~overflow & (mean != 0.0)
+        gx, over_gx = (np.zeros_like(x), np.zeros(x.shape, bool)) if xw == 0.0 else _pow(x, xw - 1.0)
+        gy, over_gy = (np.zeros_like(y), np.zeros(y.shape, bool)) if yw == 0.0 else _pow(y, yw - 1.0)
+        gx = gx if xw == 0.0 else xw * gx * py
+        gy = gy if yw == 0.0 else yw * px * gy
+        overflow |= live & (over_gx | over_gy)
+        live &= ~(over_gx | over_gy)
+        (gx2, over_sx), (gy2, over_sy) = _pow(gx, 2.0), _pow(gy, 2.0)
+        overflow |= live & (over_sx | over_sy)
+        var = gx2 * vx + gy2 * vy + 2.0 * gx * gy * cov
+    _raise_first(error_x, error_y, overflow, xw, yw)
+    var = np.where(live & (var > 0.0), var, 0.0)
+    return mean.reshape(np.shape(mx)), var.reshape(np.shape(mx))
+
+
+def _blend(x, y, xw: float, yw: float):
+    """``x^xw * y^yw`` elementwise with the reference package's zero conventions."""
     if xw == 0.0 and yw == 0.0:
         raise ValueError("pass_power and unanimous_power (or lam and 1 - lam) must not both be 0.")
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
-    zero_out = np.zeros(x.shape, dtype=bool)
-    if xw < 0.0:
-        bad = x == 0.0
-        rescued = bad & (y == 0.0) & (yw > 0.0)
-        if np.any(bad & ~rescued):
-            raise ValueError(f"the Pass@k power must be non-negative when Pass@k is 0; got {xw}.")
-        zero_out |= rescued
-    if yw < 0.0:
-        bad = y == 0.0
-        rescued = bad & (x == 0.0) & (xw > 0.0)
-        if np.any(bad & ~rescued):
-            raise ValueError(f"the second power must be non-negative when its base is 0; got {yw}.")
-        zero_out |= rescued
+    error_x, error_y, rescued, _ = _zero_base(x, y, xw, yw)
+    _raise_first(error_x.ravel(), error_y.ravel(), np.zeros(x.size, bool), xw, yw)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = np.power(x, xw) * np.power(y, yw)
-    return np.where(zero_out, 0.0, out)
-
-
-def _delta(mx, vx, my, vy, cov, xw: float, yw: float):
-    """First-order delta-method mean and variance of ``x^xw y^yw`` (elementwise)."""
-    mean = _blend(mx, my, xw, yw)
-    mx, my = np.asarray(mx, dtype=float), np.asarray(my, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        gx = xw * np.power(mx, xw - 1.0) * np.power(my, yw) if xw != 0.0 else np.zeros_like(mx)
-        gy = yw * np.power(mx, xw) * np.power(my, yw - 1.0) if yw != 0.0 else np.zeros_like(my)
-        var = gx * gx * vx + gy * gy * vy + 2.0 * gx * gy * cov
-    var = np.where(mean == 0.0, 0.0, np.maximum(var, 0.0))
-    return mean, var
+    return np.where(rescued, 0.0, out)
 
 
 def threshold_spectrum_at_k(R, k, weights) -> float:
@@ -171,6 +209,8 @@ def _joint(R, k, right_values, alpha0, beta0):
     states = _binary.state_posterior(counts, alpha0, beta0)
     left = pass_values(k)
     lm, lv = states.moments(left)
+    if np.array_equal(left, right_values):  # k = 1: Pass@1 is Pass^1 (the reference shares moments)
+        return states, (lm, lv), (lm, lv), lv
     rm, rv = states.moments(right_values)
     cov = states.covariance(left, right_values, lm, rm)
     return states, (lm, lv), (rm, rv), cov
@@ -181,6 +221,8 @@ def _dataset_delta(states, lm, lv, rm, rv, cov, xw: float, yw: float) -> tuple[f
     mx, vx = states.aggregate(lm, lv)
     my, vy = states.aggregate(rm, rv)
     c = float(np.dot(states.freq, cov) / (states.m * states.m))
+    if not math.isfinite(c):
+        raise FloatingPointError("non-finite posterior covariance")
     mu, var = _delta(mx, vx, my, vy, c, xw, yw)
     return float(mu), math.sqrt(float(var))
 
@@ -205,7 +247,9 @@ def geom_at_k_ci(R, k, pass_power=0.5, unanimous_power=0.5, confidence=0.95, bou
     confidence, bounds = _binary.ci_args(confidence, bounds)
     states, (lm, lv), (rm, rv), cov = _joint(R, k, threshold_values(k, k), alpha0, beta0)
     means, variances = _delta(lm, lv, rm, rv, cov, a, b)
-    mu, var = states.aggregate(means, variances)
+    # Plain averages, as in the reference: an overflowing blend gives inf / nan, not an error.
+    mu = float(np.dot(states.freq, means) / states.m)
+    var = float(np.dot(states.freq, variances) / (states.m * states.m))
     return ci_tuple(mu, math.sqrt(var), confidence, bounds)
 
 

@@ -63,7 +63,7 @@ def _signed_mode(theta, s, n, sign, a0, b0, priors, max_iter=50, tol=1e-2):
     the questions still moving, with step halving per question so that every question's objective decreases. A
     question leaves once its Newton decrement ``g^T I^-1 g / 2`` (the decrease a full step predicts) is below ``tol``
     or no decrease is found: the objective is then within about ``tol`` of its minimum, ample against the flag's
-    threshold of log 10. Returns the minimised negative log posterior per question.
+    threshold of log 10. Returns the minimised negative log posterior per question and the mode's ``(a, b)``.
     """
     (mb, sb), (ma, sa) = priors["b"], priors["a"]
     u, b = np.log(np.maximum(sign * np.asarray(a0, float), 1e-3)), np.array(b0, dtype=float)
@@ -98,24 +98,32 @@ def _signed_mode(theta, s, n, sign, a0, b0, priors, max_iter=50, tol=1e-2):
         t[todo] = 0.0  # no decrease found: the question stays where it is
         u[act], b[act], F[act] = uj, bj, Fj
         act = act[moving & (t > 0)]
-    return F
+    return F, sign * np.exp(u), b
 
 
-def sign_log_odds(fit: IRTFit, successes, trials, priors=PRIORS) -> np.ndarray:
+def sign_log_odds(fit: IRTFit, successes, trials, priors=PRIORS, *, return_negative_mode: bool = False):
     """Per question: log posterior at the best ``a < 0`` minus that at the best ``a > 0``, abilities fixed.
 
     A likelihood-ratio comparison of the question read as labelled against the question read upside down:
     a question whose outcomes were inverted (strong models fail, weak ones pass) has a large positive value.
     Both modes are searched from the fit's ``(|a|, b)`` (the reflection of the curve about its difficulty),
     so the comparison does not depend on which of the two the joint fit converged to. Rasch fits get zeros.
+
+    Returns
+    -------
+    ndarray, shape (M,), or (odds, a_neg, b_neg)
+        With ``return_negative_mode``, also the discrimination (< 0) and difficulty of the best ``a < 0``
+        mode per question (NaN for Rasch fits): what the question's curve looks like read upside down,
+        for the reason of a flag (the joint fit may sit at a small positive ``a`` on such a question).
     """
     s, n = check_counts(successes, trials)
     if fit.model == "rasch":
-        return np.zeros(s.shape[1])
+        zeros = np.zeros(s.shape[1])
+        return (zeros, np.full(zeros.shape, np.nan), np.full(zeros.shape, np.nan)) if return_negative_mode else zeros
     a0 = np.maximum(np.abs(fit.a), 0.1)
-    pos = _signed_mode(fit.theta, s, n, 1.0, a0, fit.b, priors)  # where fit.a > 0 this is the fit: one step
-    neg = _signed_mode(fit.theta, s, n, -1.0, a0, fit.b, priors)
-    return pos - neg
+    pos, _, _ = _signed_mode(fit.theta, s, n, 1.0, a0, fit.b, priors)  # where fit.a > 0 this is the fit: one step
+    neg, a_neg, b_neg = _signed_mode(fit.theta, s, n, -1.0, a0, fit.b, priors)
+    return (pos - neg, a_neg, b_neg) if return_negative_mode else pos - neg
 
 
 def _thirds(theta: np.ndarray, rates: np.ndarray, answered: np.ndarray, min_group: int):
@@ -195,7 +203,10 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
     top_max, bottom_mean, g = _thirds(fit.theta, np.nan_to_num(rates), answered, min_group)
     a_hi = fit.a + mislabel_z * fit.a_se
     neg = (fit.model != "rasch") & (a_hi < 0) & (k > 0)
-    odds = sign_log_odds(fit, s, n) if np.isfinite(mislabel_log_odds) else np.zeros(M)  # inf: rule switched off
+    if np.isfinite(mislabel_log_odds):
+        odds, a_neg, _ = sign_log_odds(fit, s, n, return_negative_mode=True)
+    else:  # inf: rule switched off
+        odds, a_neg = np.zeros(M), np.full(M, np.nan)
     flipped = (fit.model != "rasch") & (odds > mislabel_log_odds) & (k > 0)
     pattern = (g > 0) & (top_max <= 0) & (bottom_mean >= mislabel_bottom_rate)
     min_rate = np.where(answered, rates, np.inf).min(axis=0)
@@ -211,8 +222,9 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
             f.append("possibly_mislabeled")
             parts = []
             if flipped[j]:
-                parts.append(f"a negative discrimination fits better (log posterior odds {odds[j]:.1f} > "
-                             f"{mislabel_log_odds:.2f}, abilities fixed)")
+                parts.append(f"a negative discrimination fits better (best a < 0: {a_neg[j]:.2f}, against "
+                             f"{fit.a[j]:.2f} as fitted; log posterior odds {odds[j]:.1f} > {mislabel_log_odds:.2f}, "
+                             "abilities fixed)")
             if neg[j]:
                 parts.append(f"discrimination {fit.a[j]:.2f} (upper bound {a_hi[j]:.2f} < 0 at z = {mislabel_z:g})")
             if pattern[j]:

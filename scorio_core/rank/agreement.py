@@ -45,7 +45,8 @@ METHODS: dict[str, dict[str, str]] = {
     "Item response theory": {
         "rasch": "Rasch (JML)", "rasch_map": "Rasch (MAP)", "rasch_2pl": "2PL (JML)", "rasch_2pl_map": "2PL (MAP)",
         "rasch_3pl": "3PL (JML)", "rasch_3pl_map": "3PL (MAP)", "rasch_mml": "Rasch (MML, EAP)",
-        "rasch_mml_credible": "Rasch (MML, credible bound)",
+        "rasch_mml_credible": "Rasch (MML, credible bound)", "dynamic_irt": "dynamic IRT",
+        "mirt": "multidimensional IRT",
     },
     "Bayesian": {"thompson": "Thompson sampling", "bayesian_mcmc": "Bayesian MCMC"},
     "Rating systems": {"elo": "Elo", "glicko": "Glicko", "trueskill": "TrueSkill"},

@@ -32,14 +32,17 @@ def test_ranking_method_shows_its_ranks_beside_bayes(app):
     assert "mu" in app.main.dataframe[0].value.columns or "estimate" in app.main.dataframe[0].value.columns
 
 
-def test_a_method_that_cannot_rank_says_why_and_the_page_stays(app):
+def test_missing_cells_say_what_to_do_and_common_questions_rank(app):
+    # ARC-AGI-1: 4 of 419 questions were not answered by every model, so no complete response tensor
     app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()
     app.selectbox(key="lb_method").set_value("bradley_terry").run()
     no_exception(app)
-    if app.main.warning:  # a model winning or losing every comparison: no finite estimate
-        assert any("cannot rank these data" in w.value for w in app.main.warning)
-    else:
-        assert app.main.dataframe[0].value.columns.tolist() == ["rank", "model", "score", "Bayes@N rank", "change"]
+    (warning,) = [w for w in app.main.warning if "cannot rank these data as they are" in w.value]
+    assert "Common questions only" in shown(warning.value) and "Bayes@N (the default) handles them" in warning.value
+    app.radio(key="lb_question_set").set_value("common").run()
+    no_exception(app)
+    assert app.main.dataframe[0].value.columns.tolist() == ["rank", "model", "score", "Bayes@N rank", "change"]
+    assert any("4 of 419 questions left out" in shown(c.value) for c in app.main.caption)
 
 
 def test_a_share_link_opens_the_method_and_the_presentation_shows_bayes(app):

@@ -21,8 +21,9 @@ import pytest
 from scorio import eval as ref
 
 from scorio_core import eval as ours
+from tests.core.rank_reference_helpers import examples
 
-N_CASES = int(os.environ.get("SCORIO_DIFF_CASES", "250"))
+N_CASES = int(os.environ.get("SCORIO_DIFF_CASES", str(examples(250))))
 # the reference's spectrum CIs with a latent k up to 2N + 1 take ~1 s a case: a fifth of the cases in
 # ``make test`` (the first seeds, so the same ones every run); SCORIO_DIFF_CASES=3000 runs them all
 _HEAVY = {"geo_spectrum_star_at_k_ci": 5, "geo_spectrum_at_k_ci": 3, "geo_spectrum_at_k_ci(weights)": 3}

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
+from tests.core.rank_reference_helpers import examples
 
 ref = pytest.importorskip("scorio.rank")
 ref_utils = pytest.importorskip("scorio.utils")
@@ -27,7 +28,7 @@ def tensors(draw):
     return (rng.random((L, M, N)) < p).astype(int)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(tensors(), st.sampled_from(FUNCTIONS), st.sampled_from(METHODS))
 def test_equal_to_the_reference(R, name, method):
     want_ranks, want_scores = getattr(ref, name)(R, method=method, return_scores=True)
@@ -37,7 +38,7 @@ def test_equal_to_the_reference(R, name, method):
     np.testing.assert_array_equal(getattr(ours, name)(R, method=method), want_ranks)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.sampled_from([0.0, 1e-13, 2e-13, 0.5, 0.5 + 5e-13, 1.0, -1.0]), min_size=1, max_size=12))
 def test_rank_scores_near_ties_like_the_reference(scores):
     want = ref_utils.rank_scores(scores)

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
+from tests.core.rank_reference_helpers import examples
 
 ref = pytest.importorskip("scorio.rank")
 
@@ -27,7 +28,7 @@ def tensors(draw):
     return R
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(tensors(), st.sampled_from(METHODS), st.integers(0, 10**6), st.sampled_from([(1.0, 1.0), (0.5, 2.0)]))
 def test_thompson_equal_to_the_reference(R, method, seed, ab):
     kw = {"n_samples": 500, "prior_alpha": ab[0], "prior_beta": ab[1], "seed": seed, "method": method}
@@ -37,7 +38,7 @@ def test_thompson_equal_to_the_reference(R, method, seed, ab):
     np.testing.assert_allclose(got[1], want[1], rtol=1e-12, atol=1e-12)  # the same Beta draws
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(tensors(), st.sampled_from(METHODS), st.integers(0, 10**6), st.sampled_from([1.0, 0.3]))
 def test_bayesian_mcmc_equal_to_the_reference(R, method, seed, var):
     kw = {"n_samples": 400, "burnin": 600, "prior_var": var, "seed": seed, "method": method}

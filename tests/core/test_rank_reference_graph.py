@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import scorio_core.rank as ours
 from scorio_core.rank.graph import pairwise_counts
+from tests.core.rank_reference_helpers import examples
 
 ref = pytest.importorskip("scorio.rank")
 
@@ -30,7 +31,7 @@ def tensors(draw):
     return (rng.random((L, M, N)) < p).astype(int)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(tensors(), st.sampled_from(CASES), st.sampled_from(METHODS))
 def test_equal_to_the_reference(R, case, method):
     name, opts = case

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
+from tests.core.rank_reference_helpers import examples
 
 ref = pytest.importorskip("scorio.rank")
 
@@ -40,7 +41,7 @@ def _call(fn, R, **kw):
         return str(exc)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(tensors(), st.sampled_from(CASES), st.sampled_from(METHODS))
 def test_equal_to_the_reference(R, case, method):
     name, opts = case
@@ -54,7 +55,7 @@ def test_equal_to_the_reference(R, case, method):
     np.testing.assert_array_equal(getattr(ours, name)(R, method=method, **opts), want[0])
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(tensors(), st.sampled_from([{}, {"return_scores": True}]))
 def test_hodge_rank_diagnostics(R, kwargs):
     want = ref.hodge_rank(R, return_diagnostics=True, **kwargs)

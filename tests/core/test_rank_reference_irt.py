@@ -8,8 +8,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
+from tests.core.rank_reference_helpers import assert_same, both, examples
+from tests.core.rank_reference_helpers import priors as _priors
 
 ref = pytest.importorskip("scorio.rank")
+
+
+def _both(name, R, method, kw_ours, kw_ref):
+    return both(name, R, method, kw_ours, kw_ref, flag="return_item_params")
+
+
+def _assert_same(got, want):
+    assert_same(got, want, atol=1e-9, item_params=True)
+
 
 METHODS = ("competition", "competition_max", "dense", "avg")
 JOINT = ("rasch", "rasch_2pl", "rasch_3pl")
@@ -33,42 +44,7 @@ def tensors(draw):
     return R
 
 
-def _priors(kind, L):
-    """The same prior built from ours and from the reference's classes."""
-    if kind == "float":
-        return 0.7, 0.7
-    if kind == "EmpiricalPrior":
-        R0 = (np.arange(L * 3).reshape(L, 3) % (L % 3 + 2) == 0).astype(int)
-        return ours.EmpiricalPrior(R0, var=2.0), ref.EmpiricalPrior(R0, var=2.0)
-    if kind == "CustomPrior":
-        fn = lambda t: float(np.sum(t**4)) / 4  # noqa: E731
-        return ours.CustomPrior(fn), ref.CustomPrior(fn)
-    args = () if kind == "UniformPrior" else (0.1, 1.5)
-    return getattr(ours, kind)(*args), getattr(ref, kind)(*args)
-
-
-def _both(name, R, method, kw_ours, kw_ref):
-    out = []
-    for mod, kw in ((ours, kw_ours), (ref, kw_ref)):
-        try:
-            out.append(getattr(mod, name)(R, method=method, return_item_params=True, **kw))
-        except (ValueError, RuntimeError) as exc:
-            out.append((type(exc), str(exc)))
-    return out
-
-
-def _assert_same(got, want):
-    if isinstance(want[0], type):
-        assert got == want
-        return
-    np.testing.assert_array_equal(got[0], want[0])
-    np.testing.assert_allclose(got[1], want[1], rtol=1e-6, atol=1e-9)
-    assert got[2].keys() == want[2].keys()
-    for key in want[2]:
-        np.testing.assert_allclose(got[2][key], want[2][key], rtol=1e-5, atol=1e-7)
-
-
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(tensors(), st.sampled_from(JOINT), st.sampled_from(METHODS))
 def test_joint_equal_to_the_reference(R, name, method):
     got, want = _both(name, R, method, {}, {})
@@ -77,7 +53,7 @@ def test_joint_equal_to_the_reference(R, name, method):
         np.testing.assert_array_equal(getattr(ours, name)(R, method=method), want[0])
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(tensors(), st.sampled_from(MAP), st.sampled_from(METHODS), st.sampled_from(PRIORS))
 def test_map_equal_to_the_reference(R, name, method, kind):
     p_ours, p_ref = _priors(kind, R.shape[0])
@@ -85,7 +61,7 @@ def test_map_equal_to_the_reference(R, name, method, kind):
     _assert_same(got, want)
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(tensors(), st.sampled_from([("rasch_3pl", {"fix_guessing": 0.2}), ("rasch_3pl_map", {"fix_guessing": 0.0}),
                                    ("rasch_2pl_map", {"reg_discrimination": 0.0}),
                                    ("rasch_3pl_map", {"guessing_upper": 0.3, "reg_guessing": 1.0})]))

@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 import scorio_core.rank as ours
 from scorio_core.rank.likelihood.orbits import average_over_orbits
 
+from tests.core.rank_reference_helpers import assert_same as _assert_same
+from tests.core.rank_reference_helpers import both as _both
+from tests.core.rank_reference_helpers import examples
+from tests.core.rank_reference_helpers import priors as _priors
+
 ref = pytest.importorskip("scorio.rank")
+
 
 METHODS = ("competition", "competition_max", "dense", "avg")
 ML = ("plackett_luce", "bradley_terry_luce", "davidson_luce")
@@ -36,43 +42,11 @@ def tensors(draw, max_L=9, max_M=30, max_N=5):
     return R
 
 
-def _priors(kind, L):
-    """The same prior built from ours and from the reference's classes."""
-    if kind == "float":
-        return 0.7, 0.7
-    if kind == "EmpiricalPrior":
-        R0 = (np.arange(L * 3).reshape(L, 3) % (L % 3 + 2) == 0).astype(int)
-        return ours.EmpiricalPrior(R0, var=2.0), ref.EmpiricalPrior(R0, var=2.0)
-    if kind == "CustomPrior":
-        fn = lambda t: float(np.sum(t**4)) / 4  # noqa: E731
-        return ours.CustomPrior(fn), ref.CustomPrior(fn)
-    args = () if kind == "UniformPrior" else (0.1, 1.5)
-    return getattr(ours, kind)(*args), getattr(ref, kind)(*args)
-
-
-def _both(name, R, method, kw_ours, kw_ref):
-    out = []
-    for mod, kw in ((ours, kw_ours), (ref, kw_ref)):
-        try:
-            out.append(getattr(mod, name)(R, method=method, return_scores=True, **kw))
-        except (ValueError, RuntimeError) as exc:
-            out.append((type(exc), str(exc)))
-    return out
-
-
-def _assert_same(got, want):
-    if isinstance(want[0], type):
-        assert got == want
-        return
-    np.testing.assert_array_equal(got[0], want[0])
-    np.testing.assert_allclose(got[1], want[1], rtol=1e-6, atol=0)
-
-
 def _tensor(data, name):
     return data.draw(tensors(*SMALL.get(name, (9, 30, 5))))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.data(), st.sampled_from(ML), st.sampled_from(METHODS))
 def test_ml_equal_to_the_reference(data, name, method):
     R = _tensor(data, name)
@@ -82,7 +56,7 @@ def test_ml_equal_to_the_reference(data, name, method):
         np.testing.assert_array_equal(getattr(ours, name)(R, method=method), want[0])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.data(), st.sampled_from(MAP), st.sampled_from(METHODS), st.sampled_from(PRIORS))
 def test_map_equal_to_the_reference(data, name, method, kind):
     R = _tensor(data, name)
@@ -91,14 +65,14 @@ def test_map_equal_to_the_reference(data, name, method, kind):
     _assert_same(got, want)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(tensors(*SMALL["davidson_luce"]), st.sampled_from(["davidson_luce", "davidson_luce_map"]), st.integers(1, 6))
 def test_davidson_tie_order_equal_to_the_reference(R, name, D):
     got, want = _both(name, R, "competition", {"max_tie_order": D}, {"max_tie_order": D})
     _assert_same(got, want)
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=examples(5), deadline=None)
 @given(tensors(), st.sampled_from([1e-3, 1e-6, 1e-10]), st.integers(1, 50))
 def test_plackett_luce_tolerance_and_budget(R, tol, max_iter):
     got, want = _both("plackett_luce", R, "competition", {"tol": tol, "max_iter": max_iter},

@@ -8,8 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
+from tests.core.rank_reference_helpers import assert_same as _assert_same
+from tests.core.rank_reference_helpers import both as _both
+from tests.core.rank_reference_helpers import examples
+from tests.core.rank_reference_helpers import priors as _priors
 
 ref = pytest.importorskip("scorio.rank")
+
 
 METHODS = ("competition", "competition_max", "dense", "avg")
 ML = ("bradley_terry", "bradley_terry_davidson", "rao_kupper")
@@ -27,39 +32,7 @@ def tensors(draw):
     return (rng.random((L, M, N)) < p).astype(int)
 
 
-def _priors(kind, L):
-    """The same prior built from ours and from the reference's classes."""
-    if kind == "float":
-        return 0.7, 0.7
-    if kind == "EmpiricalPrior":
-        R0 = (np.arange(L * 3).reshape(L, 3) % (L % 3 + 2) == 0).astype(int)
-        return ours.EmpiricalPrior(R0, var=2.0), ref.EmpiricalPrior(R0, var=2.0)
-    if kind == "CustomPrior":
-        fn = lambda t: float(np.sum(t**4)) / 4  # noqa: E731
-        return ours.CustomPrior(fn), ref.CustomPrior(fn)
-    args = () if kind == "UniformPrior" else (0.1, 1.5)
-    return getattr(ours, kind)(*args), getattr(ref, kind)(*args)
-
-
-def _both(name, R, method, kw_ours, kw_ref):
-    out = []
-    for mod, kw in ((ours, kw_ours), (ref, kw_ref)):
-        try:
-            out.append(getattr(mod, name)(R, method=method, return_scores=True, **kw))
-        except (ValueError, RuntimeError) as exc:
-            out.append((type(exc), str(exc)))
-    return out
-
-
-def _assert_same(got, want):
-    if isinstance(want[0], type):
-        assert got == want
-        return
-    np.testing.assert_array_equal(got[0], want[0])
-    np.testing.assert_allclose(got[1], want[1], rtol=1e-6, atol=0)
-
-
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(tensors(), st.sampled_from(ML), st.sampled_from(METHODS), st.sampled_from([1.0, 1.1, 2.5]))
 def test_ml_equal_to_the_reference(R, name, method, kappa):
     kw = {"tie_strength": kappa} if name == "rao_kupper" else {}
@@ -69,7 +42,7 @@ def test_ml_equal_to_the_reference(R, name, method, kappa):
         np.testing.assert_array_equal(getattr(ours, name)(R, method=method, **kw), want[0])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(tensors(), st.sampled_from(MAP), st.sampled_from(METHODS), st.sampled_from(PRIORS))
 def test_map_equal_to_the_reference(R, name, method, kind):
     p_ours, p_ref = _priors(kind, R.shape[0])

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
+from tests.core.rank_reference_helpers import examples
 
 ref = pytest.importorskip("scorio.rank")
 
@@ -32,7 +33,7 @@ def tensors(draw):
     return (rng.random((L, M, N)) < p).astype(int)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(tensors(), st.sampled_from(CASES), st.sampled_from(METHODS))
 def test_equal_to_the_reference(R, case, method):
     name, opts = case

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import scorio_core.rank as ours
 from scorio_core.rank.voting import _removal_order
+from tests.core.rank_reference_helpers import examples
 
 ref = pytest.importorskip("scorio.rank")
 
@@ -47,19 +48,19 @@ def _check(name, opts, R, method):
     np.testing.assert_array_equal(getattr(ours, name)(R, method=method, **opts), want_ranks)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(tensors(), st.sampled_from([c for c in CASES if c[0] != "kemeny_young"]), st.sampled_from(METHODS))
 def test_equal_to_the_reference(R, case, method):
     _check(*case, R, method)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(tensors(max_models=7), st.sampled_from(OPTIONS["kemeny_young"]), st.sampled_from(METHODS))
 def test_kemeny_young_equal_to_the_reference(R, opts, method):
     _check("kemeny_young", opts, R, method)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(METHODS))
 def test_kemeny_young_near_ties(seed, method):
     """Models of equal skill: one large weak-majority component, many optimal orders."""

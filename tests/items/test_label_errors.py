@@ -80,3 +80,19 @@ def test_sign_log_odds_reads_an_inverted_question():
     fit = fit_irt(s_bad, n)
     assert sign_log_odds(fit, s_bad, n)[0] > np.log(10)
     assert np.all(sign_log_odds(fit_irt(s, n, model="rasch"), s, n) == 0)
+
+
+def test_an_inverted_question_reports_its_negative_curve():
+    # the upside-down reading of an inverted question: the best a < 0 mirrors the clean question's a > 0
+    s, n = simulated(0)
+    j = int(np.argmax(fit_irt(s, n).a))  # the most discriminating question, read upside down
+    s_bad = s.copy()
+    s_bad[:, j] = n[:, j] - s[:, j]
+    fit = fit_irt(s_bad, n)
+    odds, a_neg, b_neg = sign_log_odds(fit, s_bad, n, return_negative_mode=True)
+    assert odds[j] > np.log(10) and a_neg[j] < -0.5 and np.isfinite(b_neg[j])
+    assert np.all(a_neg < 0)  # every question's negative-sign mode, flagged or not
+    table = flag_questions(fit, s_bad, n)
+    assert f"best a < 0: {a_neg[j]:.2f}, against {fit.a[j]:.2f} as fitted" in table["reasons"][j]
+    rasch = sign_log_odds(fit_irt(s, n, model="rasch"), s, n, return_negative_mode=True)
+    assert np.all(rasch[0] == 0) and np.all(np.isnan(rasch[1]))

@@ -6,6 +6,7 @@ The reference package's ``scorio.rank`` functions whose scores come from a fitte
 ``_map`` variants; objectives in :mod:`.luce_fit`, event-relabelling symmetries in :mod:`.orbits`),
 :mod:`.priors` (the prior classes of every ``_map`` function), :mod:`.irt` and
 :mod:`.irt_xpl` (Rasch, 2PL and 3PL by joint maximum likelihood or MAP; checks and driver in
-:mod:`.irt_fit`) and :mod:`.bayesian` (Thompson sampling, Bayesian MCMC). Re-exported by
-:mod:`scorio_core.rank`; this ``__init__`` imports nothing.
+:mod:`.irt_fit`), :mod:`.irt_dynamic` (dynamic IRT: Rasch, growth and state-space variants),
+:mod:`.irt_mirt` (multidimensional IRT by MML-EM) and :mod:`.bayesian` (Thompson sampling,
+Bayesian MCMC). Re-exported by :mod:`scorio_core.rank`; this ``__init__`` imports nothing.
 """

@@ -16,21 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorio_core.rank.likelihood.fitting import average_equal_rows, pairwise_counts
+from scorio_core.rank.likelihood.fitting import average_equal_rows, check_int, pairwise_counts
 from scorio_core.rank.ties import rank_with, validate_input
 
 __all__ = ["thompson", "bayesian_mcmc"]
 
 _CHUNK = 1 << 20  # Beta draws per generator call (bounded memory; the stream is the same)
-
-
-def _int_arg(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return value
 
 
 def _positive_float(value, name: str) -> float:
@@ -80,7 +71,7 @@ def thompson(R, n_samples: int = 10000, prior_alpha: float = 1.0, prior_beta: fl
     [1.0, 2.0]
     """
     R = validate_input(R)
-    n_samples = _int_arg(n_samples, "n_samples", 1)
+    n_samples = check_int(n_samples, "n_samples", 1)
     prior_alpha = _positive_float(prior_alpha, "prior_alpha")
     prior_beta = _positive_float(prior_beta, "prior_beta")
     L, M, N = R.shape
@@ -154,8 +145,8 @@ def bayesian_mcmc(R, n_samples: int = 5000, burnin: int = 1000, prior_var: float
     [1.0, 2.0]
     """
     R = validate_input(R)
-    n_samples = _int_arg(n_samples, "n_samples", 1)
-    burnin = _int_arg(burnin, "burnin", 0)
+    n_samples = check_int(n_samples, "n_samples", 1)
+    burnin = check_int(burnin, "burnin", 0)
     prior_var = _positive_float(prior_var, "prior_var")
     L = R.shape[0]
     rng = np.random.default_rng(seed)

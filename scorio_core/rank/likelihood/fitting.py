@@ -24,6 +24,20 @@ def average_equal_rows(scores: np.ndarray, stats: np.ndarray) -> np.ndarray:
     return np.bincount(groups, weights=scores)[groups] / np.bincount(groups)[groups]
 
 
+def check_int(value, name: str, minimum: int = 1) -> int:
+    """Validate an integer argument (not bool) ``>= minimum``; return ``int(value)``.
+
+    Messages match the reference's: ``TypeError("<name> must be an integer, got <type>")``,
+    ``ValueError("<name> must be >= <minimum>, got <value>")``.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
 def check_max_iter(max_iter) -> int:
     """``max_iter`` as a positive int (TypeError / ValueError as the reference)."""
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)):

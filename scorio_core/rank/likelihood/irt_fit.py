@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import sparse
+from scipy.sparse.csgraph import connected_components
 from scipy.optimize import linprog, minimize
 
 from scorio_core.rank.likelihood.fitting import average_equal_rows
@@ -22,7 +23,7 @@ from scorio_core.rank.ties import rank_scores, validate_input
 
 __all__ = ["LOG_A_BOUND", "counts", "positive_int", "nonnegative_float", "ability_prior", "exchangeable",
            "prior_gradient", "require_finite_rows", "require_finite_items", "require_no_separation",
-           "require_success", "start", "orbit_average", "fit_nonconvex", "check_stable"]
+           "require_success", "start", "orbit_labels", "orbit_average", "fit_nonconvex", "check_stable"]
 
 LOG_A_BOUND = 8.0  # |log a| search bound of the 2PL/3PL fits
 _MAX_LOCATION = 50.0
@@ -108,9 +109,16 @@ def require_no_separation(k: np.ndarray, n: int, name: str) -> None:
     Maximise ``sum_full (b_m - theta_l) + sum_empty (theta_l - b_m)`` ... with the signs of the reference:
     every cell is a row ``e_l - e_{L+m}``; full cells need ``d >= 0``, empty ``d <= 0``, the others ``d = 0``;
     ``sum b = 0``; box [-1, 1]. A positive optimum means separation (no finite joint estimate).
+    When the cells with both outcomes connect every model and question, their equalities force all
+    ``theta`` and ``b`` equal, hence 0: the optimum is 0 and the programme is skipped.
     """
     L, M = k.shape
     sign = np.where(k == n, -1.0, np.where(k == 0.0, 1.0, 0.0))  # inequality rows are sign * design
+    ml, mm = np.nonzero(sign == 0.0)
+    if ml.size >= L + M - 1:
+        graph = sparse.coo_array((np.ones(ml.size), (ml, L + mm)), shape=(L + M, L + M))
+        if connected_components(graph, directed=False, return_labels=False) == 1:
+            return
     c = np.concatenate([sign.sum(axis=1), -sign.sum(axis=0)])
     ll, mm = np.nonzero(sign)
     el, em = np.nonzero(sign == 0.0)
@@ -177,9 +185,10 @@ def _extends(k: np.ndarray, src: list[int], dst: list[int], colour: np.ndarray) 
     return False
 
 
-def orbit_average(scores: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Scores averaged over exact model orbits under simultaneous relabelling of models and questions of ``k``."""
-    L = len(scores)
+def orbit_labels(k: np.ndarray) -> np.ndarray:
+    """One label per model (the orbit's smallest index): exact model orbits under simultaneous relabelling of
+    models and questions of ``k``."""
+    L = k.shape[0]
     colour, _ = _refine(k, np.zeros(L, dtype=np.int64), np.zeros(k.shape[1], dtype=np.int64))
     parent = np.arange(L)
     for c in np.unique(colour):
@@ -191,7 +200,13 @@ def orbit_average(scores: np.ndarray, k: np.ndarray) -> np.ndarray:
                 if b < a and parent[b] == b and _extends(k, [int(b)], [int(a)], colour):
                     parent[a] = b
                     break
-    return average_equal_rows(scores, parent[:, None]) if np.any(parent != np.arange(L)) else scores
+    return parent
+
+
+def orbit_average(scores: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Scores averaged over exact model orbits under simultaneous relabelling of models and questions of ``k``."""
+    parent = orbit_labels(k)
+    return average_equal_rows(scores, parent[:, None]) if np.any(parent != np.arange(len(scores))) else scores
 
 
 def _projected_gradient(res, sl: slice) -> float:

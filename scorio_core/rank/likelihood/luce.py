@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorio_core.rank.likelihood.fitting import average_equal_rows, centred_strengths, coerce_prior, lbfgs, pairwise_counts
+from scorio_core.rank.likelihood.fitting import (average_equal_rows, centred_strengths, check_int, coerce_prior, lbfgs,
+                                                 pairwise_counts)
 from scorio_core.rank.likelihood.luce_fit import (btl_nll, choice_graph_connected, davidson_luce_nll, events,
                                                   mm_plackett_luce, pl_map_nll)
 from scorio_core.rank.likelihood.orbits import average_over_orbits
@@ -35,14 +36,6 @@ __all__ = ["plackett_luce", "plackett_luce_map", "davidson_luce", "davidson_luce
            "bradley_terry_luce_map"]
 
 _EXCHANGEABLE = (GaussianPrior, LaplacePrior, CauchyPrior, UniformPrior)
-
-
-def _int_arg(name: str, value, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    if int(value) < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {int(value)}")
-    return int(value)
 
 
 def _float_arg(name: str, value) -> float:
@@ -75,7 +68,7 @@ def _pl_scores(wins, prior, max_iter, tol):
 
 def _max_tie_order(max_tie_order, L: int, win: np.ndarray) -> int:
     D = max(L - 1, 1) if max_tie_order is None else max_tie_order
-    D = _int_arg("max_tie_order", D)
+    D = check_int(D, "max_tie_order")
     if D > L:
         raise ValueError(f"max_tie_order must be <= number of models ({L})")
     if len(win) and int(win.sum(axis=1).max()) > D:
@@ -152,7 +145,7 @@ def plackett_luce(R, method: str = "competition", return_scores: bool = False, m
         No convergence within ``max_iter`` sweeps.
     """
     R = validate_input(R)
-    max_iter = _int_arg("max_iter", max_iter)
+    max_iter = check_int(max_iter, "max_iter")
     tol = _float_arg("tol", tol)
     wins, _ = pairwise_counts(R)
     return rank_with(average_equal_rows(_pl_scores(wins, None, max_iter, tol), R), method, return_scores)
@@ -184,7 +177,7 @@ def plackett_luce_map(R, prior=1.0, method: str = "competition", return_scores: 
         Bad ``R``, ``max_iter`` or ``prior``; optimiser failure (as :func:`plackett_luce` under ``UniformPrior``).
     """
     R = validate_input(R)
-    max_iter = _int_arg("max_iter", max_iter)
+    max_iter = check_int(max_iter, "max_iter")
     prior = _prior(prior)
     wins, _ = pairwise_counts(R)
     scores = _pl_scores(wins, prior, max_iter, 1e-8)
@@ -228,7 +221,7 @@ def davidson_luce(R, method: str = "competition", return_scores: bool = False, m
         Optimiser failure.
     """
     R = validate_input(R)
-    max_iter = _int_arg("max_iter", max_iter)
+    max_iter = check_int(max_iter, "max_iter")
     win, L = events(R), R.shape[0]
     D = _max_tie_order(max_tie_order, L, win)
     scores = average_equal_rows(_dl_scores(win, L, D, None, max_iter), _dl_statistics(win, L, D))
@@ -256,7 +249,7 @@ def davidson_luce_map(R, prior=1.0, method: str = "competition", return_scores: 
         As :func:`davidson_luce` and :func:`plackett_luce_map`.
     """
     R = validate_input(R)
-    max_iter = _int_arg("max_iter", max_iter)
+    max_iter = check_int(max_iter, "max_iter")
     L = R.shape[0]
     prior = _prior(prior)
     win = events(R)
@@ -297,7 +290,7 @@ def bradley_terry_luce(R, method: str = "competition", return_scores: bool = Fal
         Optimiser failure.
     """
     R = validate_input(R)
-    max_iter = _int_arg("max_iter", max_iter)
+    max_iter = check_int(max_iter, "max_iter")
     scores = _btl_scores(events(R), R.shape[0], None, max_iter)
     return rank_with(average_over_orbits(scores, R), method, return_scores)
 
@@ -323,7 +316,7 @@ def bradley_terry_luce_map(R, prior=1.0, method: str = "competition", return_sco
         As :func:`bradley_terry_luce` and :func:`plackett_luce_map`.
     """
     R = validate_input(R)
-    max_iter = _int_arg("max_iter", max_iter)
+    max_iter = check_int(max_iter, "max_iter")
     prior = _prior(prior)
     scores = _btl_scores(events(R), R.shape[0], prior, max_iter)
     if type(prior) in _EXCHANGEABLE:

@@ -1,0 +1,65 @@
+"""Helpers shared by the differential tests against the reference ``scorio`` package.
+
+``examples(n)`` scales hypothesis' ``max_examples``: ``n`` normally, ``n * SCORIO_SWEEP_FACTOR``
+(default 10) when ``SCORIO_FULL_SWEEP=1``. Hypothesis draws a fresh random seed every run
+(no ``derandomize``, no ``@seed``), so repeated sweeps explore new cases.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import scorio_core.rank as ours
+
+ref = pytest.importorskip("scorio.rank")
+
+
+def examples(n: int) -> int:
+    """Hypothesis example count: ``n``, multiplied under ``SCORIO_FULL_SWEEP=1``."""
+    if os.environ.get("SCORIO_FULL_SWEEP", "") not in ("", "0"):
+        return n * int(os.environ.get("SCORIO_SWEEP_FACTOR", "10"))
+    return n
+
+
+def priors(kind, L):
+    """The same prior built from ours and from the reference's classes."""
+    if kind == "float":
+        return 0.7, 0.7
+    if kind == "EmpiricalPrior":
+        R0 = (np.arange(L * 3).reshape(L, 3) % (L % 3 + 2) == 0).astype(int)
+        return ours.EmpiricalPrior(R0, var=2.0), ref.EmpiricalPrior(R0, var=2.0)
+    if kind == "CustomPrior":
+        fn = lambda t: float(np.sum(t**4)) / 4  # noqa: E731
+        return ours.CustomPrior(fn), ref.CustomPrior(fn)
+    args = () if kind == "UniformPrior" else (0.1, 1.5)
+    return getattr(ours, kind)(*args), getattr(ref, kind)(*args)
+
+
+def both(name, R, method, kw_ours, kw_ref, flag="return_scores"):
+    """``[ours, reference]`` results of ``name(R, method=..., flag=True)``, or ``(type, message)``."""
+    out = []
+    for mod, kw in ((ours, kw_ours), (ref, kw_ref)):
+        try:
+            out.append(getattr(mod, name)(R, method=method, **{flag: True}, **kw))
+        except (ValueError, RuntimeError) as exc:
+            out.append((type(exc), str(exc)))
+    return out
+
+
+def assert_same(got, want, atol=0.0, item_params=False):
+    """Same error (type and message), or equal ranks and scores to ``rtol=1e-6``.
+
+    ``item_params=True`` (IRT) also compares the item-parameter dicts (``rtol=1e-5, atol=1e-7``).
+    """
+    if isinstance(want[0], type):
+        assert got == want
+        return
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-6, atol=atol)
+    if item_params:
+        assert got[2].keys() == want[2].keys()
+        for key in want[2]:
+            np.testing.assert_allclose(got[2][key], want[2][key], rtol=1e-5, atol=1e-7)
