@@ -11,6 +11,7 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
 import scorio_core.rank as ours
 
@@ -63,3 +64,22 @@ def assert_same(got, want, atol=0.0, item_params=False):
         assert got[2].keys() == want[2].keys()
         for key in want[2]:
             np.testing.assert_allclose(got[2][key], want[2][key], rtol=1e-5, atol=1e-7)
+
+
+@st.composite
+def irt_tensors(draw, max_models=9, n_min=1, n_max=5):
+    """Binary R (L 2-``max_models``, M 1-30, N ``n_min``-``n_max``) for the IRT methods: either constant models
+    (all-wrong / all-right rows and ties) or graded models and questions (finite fits), and sometimes an exact
+    duplicate model."""
+    L = draw(st.integers(2, max_models))
+    M = draw(st.integers(1, 30))
+    N = draw(st.integers(n_min, n_max))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    if draw(st.booleans()):
+        p = rng.choice([0.0, 0.2, 0.5, 0.8, 1.0], size=(L, 1, 1))  # all-wrong / all-right models and ties
+    else:
+        p = rng.random((L, 1, 1)) * rng.random((1, M, 1)) ** 0.5  # graded models and questions (finite fits)
+    R = (rng.random((L, M, N)) < p).astype(int)
+    if draw(st.booleans()):
+        R[1] = R[0]  # an exact duplicate model
+    return R

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
+from tests.core.rank_reference_helpers import examples, irt_tensors
 
 ref = pytest.importorskip("scorio.rank")
 
@@ -15,20 +16,8 @@ METHODS = ("competition", "competition_max", "dense", "avg")
 TARGETS = ("initial", "final", "mean", "gain", "baseline", "start", "end", "average", "delta", "trend", " Final ")
 
 
-@st.composite
-def tensors(draw, n_min=1):
-    L = draw(st.integers(2, 8))
-    M = draw(st.integers(1, 30))
-    N = draw(st.integers(n_min, 6))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    if draw(st.booleans()):
-        p = rng.choice([0.0, 0.2, 0.5, 0.8, 1.0], size=(L, 1, 1))  # all-wrong / all-right models and ties
-    else:
-        p = rng.random((L, 1, 1)) * rng.random((1, M, 1)) ** 0.5  # graded models and questions (finite fits)
-    R = (rng.random((L, M, N)) < p).astype(int)
-    if draw(st.booleans()):
-        R[1] = R[0]  # an exact duplicate model
-    return R
+def tensors(n_min=1):
+    return irt_tensors(max_models=8, n_min=n_min, n_max=6)
 
 
 def _run(fn, R, kw):
@@ -55,7 +44,7 @@ def _assert_same(got, want, rtol=1e-5, atol=1e-6):
         np.testing.assert_allclose(got[2][key], want[2][key], rtol=rtol, atol=atol * scale, err_msg=key)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(tensors(), st.sampled_from(("linear", "growth", "state_space")), st.sampled_from(METHODS),
        st.sampled_from(TARGETS), st.booleans(), st.booleans())
 def test_dynamic_irt_equal_to_the_reference(R, variant, method, target, irregular, regs):
@@ -75,7 +64,7 @@ def test_dynamic_irt_equal_to_the_reference(R, variant, method, target, irregula
             np.testing.assert_array_equal(ours.dynamic_irt(R, method=tie, **kw), ref.dynamic_irt(R, method=tie, **kw))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(tensors(n_min=2), st.sampled_from(("growth", "state_space")), st.booleans())
 def test_dynamic_irt_longitudinal_fits_equal(R, variant, mixed):
     # finite fits: one right and one wrong answer in every (model, question) cell at the first two times; with
@@ -91,7 +80,7 @@ def test_dynamic_irt_longitudinal_fits_equal(R, variant, mixed):
     _assert_same(got, want)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(tensors(), st.integers(1, 2), st.sampled_from(("2pl", "3pl", "3pl_fixed")), st.sampled_from((5, 7, 9)),
        st.sampled_from(METHODS))
 def test_mirt_equal_to_the_reference(R, n_factors, model, n_quadrature, method):

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
-from tests.core.rank_reference_helpers import assert_same, both, examples
+from tests.core.rank_reference_helpers import assert_same, both, examples, irt_tensors
 from tests.core.rank_reference_helpers import priors as _priors
 
 ref = pytest.importorskip("scorio.rank")
@@ -28,20 +28,8 @@ MAP = ("rasch_map", "rasch_2pl_map", "rasch_3pl_map")
 PRIORS = ("float", "GaussianPrior", "LaplacePrior", "CauchyPrior", "UniformPrior", "EmpiricalPrior", "CustomPrior")
 
 
-@st.composite
-def tensors(draw):
-    L = draw(st.integers(2, 9))
-    M = draw(st.integers(1, 30))
-    N = draw(st.integers(1, 5))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    if draw(st.booleans()):
-        p = rng.choice([0.0, 0.2, 0.5, 0.8, 1.0], size=(L, 1, 1))  # all-wrong / all-right models and ties
-    else:
-        p = rng.random((L, 1, 1)) * rng.random((1, M, 1)) ** 0.5  # graded models and questions (finite fits)
-    R = (rng.random((L, M, N)) < p).astype(int)
-    if draw(st.booleans()):
-        R[1] = R[0]  # an exact duplicate model
-    return R
+def tensors():
+    return irt_tensors(max_models=9, n_max=5)
 
 
 @settings(max_examples=examples(20), deadline=None)
