@@ -2,9 +2,11 @@
 
 Bayes@N (the default) keeps the page's verdict, interval chart and table. Another method shows its ranking
 of the task's binary outcomes beside the Bayes@N ranking (:func:`scorio_core.leaderboard.methods.method_board`):
-who moves, a two-column bump chart (:func:`dashboard.figures.schema_bump_chart`) and a caption that says what
-the method ranks and that it gives no interval of its own here (the Method agreement tab's rank intervals
-do). Reads the page's context, calls the cached :func:`dashboard.compute.results.method_agreement_for`.
+who moves, a two-column bump chart (:func:`dashboard.figures.schema_bump_chart`), each model's bootstrap rank
+interval under the method (questions resampled, :func:`scorio_core.rank.bootstrap.bootstrap_ranks`) unless the
+method is too slow to rank 200 resamples here (then the caption says so and names the CLI command), and a caption
+that says what the method ranks. Reads the page's context, calls the cached
+:func:`dashboard.compute.results.method_bootstrap_for` / :func:`~dashboard.compute.results.method_agreement_for`.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.compute.results import method_agreement_for
+from dashboard.compute.results import METHOD_BOOT, method_agreement_for, method_bootstrap_for
 from dashboard.figures import schema_bump_chart
 from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.methods import method_board
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
+from scorio_core.rank.bootstrap import SLOW_TO_RESAMPLE
 
 __all__ = ["KEY", "choose_method", "render_method_ranking"]
 
@@ -56,8 +59,14 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str) -> Non
     """The Ranking tab under ``method``: its ranks beside Bayes@N's, a bump chart and what the method ranks."""
     label = method_label(method)
     used_set = "common" if question_set != "own" else "own"
+    resample = method not in SLOW_TO_RESAMPLE  # a rank interval where 200 rankings take seconds
     try:
-        report = method_agreement_for(ctx.data.data_id, ctx.data.dataset, task, (method, "bayes"), ctx.prior, used_set)
+        if resample:
+            report = method_bootstrap_for(ctx.data.data_id, ctx.data.dataset, task, (method, "bayes"), ctx.prior,
+                                          used_set, ctx.confidence)
+        else:
+            report = method_agreement_for(ctx.data.data_id, ctx.data.dataset, task, (method, "bayes"), ctx.prior,
+                                          used_set)
         board = method_board(report, method)
     except (InputError, ValueError) as exc:
         st.warning(f"{md(label)} cannot rank these data as they are: {md(exc)} Bayes@N (the default) handles them.",
@@ -74,9 +83,14 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str) -> Non
         st.caption(
             f"{md(label[:1].upper() + label[1:])} on {report.n_questions:d} questions x {report.n_trials:d} trials of binary correctness (the "
             f"rubric does not apply: these methods rank right/wrong outcomes); Bayes@N beside it under the "
-            f"{md(report.prior)} prior on the same questions. Competition ranks (ties share the best rank). This method "
-            "gives a point ranking here, without an interval: for how sure a rank is, see Bayes@N's credible intervals "
-            "or the Method agreement tab." + (" Common questions only." if used_set == "common" else ""))
+            f"{md(report.prior)} prior on the same questions. Competition ranks (ties share the best rank). "
+            + (f"Rank interval: {ctx.confidence:.0%} percentile bootstrap over questions ({METHOD_BOOT['n_boot']:d} "
+               f"resamples, seed {METHOD_BOOT['seed']:d}): it covers the questions-sampled scope (the questions seen as "
+               "a sample from a population of questions), not the trial-to-trial noise on these questions. "
+               if resample else
+               f"This method is too slow to rank {METHOD_BOOT['n_boot']:d} resamples here, so it gives a point ranking "
+               "without an interval; the command line computes one (methods --bootstrap 200). ")
+            + "Bayes@N's credible intervals are on the default view." + (" Common questions only." if used_set == "common" else ""))
     order_dependent = method in METHODS["Rating systems"]
     for note in report.notes:  # the trial-order note concerns the rating systems only
         if order_dependent or not note.startswith("Counts only"):
@@ -87,6 +101,9 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str) -> Non
                     width="stretch")
     frame = pd.DataFrame({"rank": shown["rank"], "model": shown["model"].map(labels), "score": shown["score"],
                           "Bayes@N rank": shown["bayes_rank"], "change": shown["change"]})
+    if "rank_lo" in shown:
+        frame.insert(1, "rank interval", [("-" if pd.isna(lo) else f"{int(lo)}-{int(hi)}")
+                                          for lo, hi in zip(shown["rank_lo"], shown["rank_hi"])])
     st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 900),
                  column_config={"score": st.column_config.NumberColumn(format="%.4f", help=f"{label}'s own score "
                                                                        "(higher is better; its scale is the method's)"),

@@ -214,7 +214,9 @@ def method_board(report: MethodReport, method: str):
         One row per model, by rank (then the report's model order): ``model``, ``score`` (the
         method's own score, higher is better), ``rank`` (competition rank, 1 = best), and when
         Bayes@N was computed ``bayes_rank`` and ``change`` (``bayes_rank - rank``: positive when the
-        method ranks the model higher than Bayes@N does) and ``bayes_mean`` (the Bayes@N posterior mean).
+        method ranks the model higher than Bayes@N does) and ``bayes_mean`` (the Bayes@N posterior mean); when the
+        report has bootstrap rank intervals for ``method`` (``method_agreement(..., n_boot=B)``), ``rank_lo`` and
+        ``rank_hi`` (NaN where it failed on every resample).
 
     Raises
     ------
@@ -236,5 +238,9 @@ def method_board(report: MethodReport, method: str):
         frame["bayes_rank"] = result.ranks[b].astype(int)
         frame["change"] = frame["bayes_rank"] - frame["rank"]
         frame["bayes_mean"] = result.scores[b]
+    boot = report.bootstrap
+    if boot is not None and method in boot.methods:
+        frame["rank_lo"] = boot.lo[boot.methods.index(method)]
+        frame["rank_hi"] = boot.hi[boot.methods.index(method)]
     order = np.lexsort((np.arange(len(frame)), frame["rank"].to_numpy()))
     return frame.iloc[order].reset_index(drop=True)

@@ -19,14 +19,24 @@ def test_ranking_method_shows_its_ranks_beside_bayes(app):
     report = method_agreement(outcomes_for(io.load([str(MATHARENA)])), ["inverse_difficulty", "bayes"], prior=prior)
     expected = method_board(report, "inverse_difficulty")
     table = app.main.dataframe[0].value
-    assert table.columns.tolist() == ["rank", "model", "score", "Bayes@N rank", "change"]
+    assert table.columns.tolist() == ["rank", "rank interval", "model", "score", "Bayes@N rank", "change"]
     assert table["rank"].tolist() == expected["rank"].tolist()
     assert table["Bayes@N rank"].tolist() == expected["bayes_rank"].tolist()
     assert (table["change"] == table["Bayes@N rank"] - table["rank"]).all()
+    # the bootstrap rank interval (200 resamples, seed 0: the Method agreement tab's)
+    boot = method_agreement(outcomes_for(io.load([str(MATHARENA)])), ["inverse_difficulty", "bayes"], prior=prior,
+                            n_boot=200, seed=0).bootstrap
+    lo, hi = dict(zip(boot.models, boot.lo[0])), dict(zip(boot.models, boot.hi[0]))
+    assert table["rank interval"].tolist() == [f"{int(lo[m])}-{int(hi[m])}" for m in expected["model"]]
     assert any(m.value.startswith("**Ranked by inverse difficulty:") for m in app.main.markdown)
-    assert any("without an interval" in shown(c.value) for c in app.main.caption)
+    assert any("Rank interval: 95% percentile bootstrap over questions (200 resamples, seed 0)" in shown(c.value)
+               for c in app.main.caption)
     (spec,) = chart_specs(app)  # the bump chart: Bayes@N rank to the method's rank, one line per model
     assert len(spec["data"]) == len(table) and list(spec["data"][0]["x"]) == ["Bayes@N", "inverse difficulty"]
+    app.selectbox(key="lb_method").set_value("bradley_terry_map").run()  # too slow to resample here: it says so
+    no_exception(app)
+    assert "rank interval" not in app.main.dataframe[0].value.columns
+    assert any("too slow to rank 200 resamples here" in shown(c.value) for c in app.main.caption)
     app.selectbox(key="lb_method").set_value("bayes").run()  # back: the verdict and the interval chart
     no_exception(app)
     assert "mu" in app.main.dataframe[0].value.columns or "estimate" in app.main.dataframe[0].value.columns
@@ -42,7 +52,7 @@ def test_missing_cells_say_what_to_do_and_common_questions_rank(app):
     app.radio(key="lb_question_set").set_value("common").run()
     no_exception(app)
     assert app.main.dataframe[0].value.columns.tolist() == ["rank", "model", "score", "Bayes@N rank", "change"]
-    assert any("4 of 419 questions left out" in shown(c.value) for c in app.main.caption)
+    assert any("4 of 419 questions left out" in shown(c.value) for c in app.main.caption)  # Bradley-Terry: no interval
 
 
 def test_a_share_link_opens_the_method_and_the_presentation_shows_bayes(app):
@@ -54,7 +64,8 @@ def test_a_share_link_opens_the_method_and_the_presentation_shows_bayes(app):
     no_exception(app)
     fresh = _open({"analysis": app.session_state["share_last_id"]})
     assert fresh.selectbox(key="lb_method").value == "borda"
-    assert fresh.main.dataframe[0].value.columns.tolist() == ["rank", "model", "score", "Bayes@N rank", "change"]
+    assert fresh.main.dataframe[0].value.columns.tolist() == ["rank", "rank interval", "model", "score", "Bayes@N rank",
+                                                              "change"]
     present = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
     assert not [s for s in present.main.selectbox if s.key == "lb_method"]  # stakeholders see Bayes@N
     assert "estimate" in present.main.dataframe[0].value.columns or "mu" in present.main.dataframe[0].value.columns

@@ -50,3 +50,15 @@ def test_a_method_that_cannot_rank_says_why(tmp_path):
         method_board(report, "bradley_terry")
     with pytest.raises(ValueError, match="was not computed"):
         method_board(report, "borda")
+
+
+def test_bootstrap_rank_intervals_join_the_board(tmp_path):
+    outcomes = _outcomes(tmp_path)
+    report = method_agreement(outcomes, ["borda", "bayes"], prior="uniform", n_boot=50, seed=4)
+    board = method_board(report, "borda")
+    boot = report.bootstrap
+    k = boot.methods.index("borda")
+    expected = dict(zip(boot.models, zip(boot.lo[k], boot.hi[k])))
+    assert [(lo, hi) for lo, hi in zip(board["rank_lo"], board["rank_hi"])] == [expected[m] for m in board["model"]]
+    assert (board["rank_lo"] <= board["rank_hi"]).all()
+    assert "rank_lo" not in method_board(method_agreement(outcomes, ["borda", "bayes"], prior="uniform"), "borda")
