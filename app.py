@@ -18,6 +18,9 @@ from dashboard.panels.sidebar import render_sidebar
 from dashboard.text import md
 from dashboard.state.url import sanitize_query_params
 from scorio_core.errors import InputError
+from scorio_core.limits import limit_blas_threads
+
+limit_blas_threads()  # one BLAS thread per process: many small solves on a shared server (scorio_core.limits)
 
 st.set_page_config(page_title="scorio-dashboard", page_icon=":material/leaderboard:", layout="wide",
                    initial_sidebar_state="collapsed" if presenting() else "auto")

@@ -21,7 +21,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorio_core.dynamics.convergence import bootstrap_convergence  # noqa: E402
-from scorio_core.uncertainty import batch  # noqa: E402
+from scorio_core.uncertainty import batch_prior as batch  # noqa: E402
 
 TARGET_S = 0.1
 

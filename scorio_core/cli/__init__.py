@@ -126,6 +126,9 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return the process exit status (0 ok, 2 bad input)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    from scorio_core.limits import limit_blas_threads
+
+    limit_blas_threads()  # before numpy/scipy load their BLAS (scorio_core.limits: why)
     parser = build_parser(_selected_command(argv), full=False)
     _make_errors_raise(parser)
     try:

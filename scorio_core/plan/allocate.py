@@ -25,6 +25,10 @@ __all__ = ["Allocation", "allocate"]
 ROUNDS = 20
 #: A pair's approximate error below which its models are not sent new pool questions for it.
 _IN_DOUBT = 1e-3
+#: Pairs whose approximate error is below this are left out of the cell gains (their gain is smaller still).
+_NEGLIGIBLE = 1e-12
+#: Pair x cell evaluations per block of the cell gains (bounds memory at ~100 MB for any L and M).
+_BLOCK_CELLS = 1 << 21
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,12 +127,24 @@ def _cell_gains(goal: Goal, state: _State, mu, a, b, ties, z, t: np.ndarray) -> 
         now = _width_error(var, z, goal.width)[:, None]
         return now - _width_error(var[:, None] - delta, z, goal.width)
     d = mu[a] - mu[b]
-    s2 = _pair_s2(state, var, a, b)[:, None]
-    now = pair_error(d, s2[:, 0], goal.tolerance, ties)[:, None]
+    s2 = _pair_s2(state, var, a, b)
+    now = pair_error(d, s2, goal.tolerance, ties)
+    # a pair's gain is at most its error now: pairs already decided beyond _NEGLIGIBLE cannot move the plan
+    # (top-k of hundreds of models: most of the k (L - k) pairs), so only the rest are evaluated
+    keep = np.flatnonzero(now > _NEGLIGIBLE)
     gains = np.zeros_like(delta)
-    for end in (a, b):  # the pair's error when one endpoint's variance drops: (P, M) at once
-        after = pair_error(d[:, None], np.maximum(s2 - delta[end], 1e-30), goal.tolerance, ties)
-        np.add.at(gains, end, now - after)
+    if keep.size == 0:
+        return gains
+    M = delta.shape[1]
+    block = max(1, _BLOCK_CELLS // max(M, 1))  # (pairs, M) blocks of bounded memory
+    for lo in range(0, keep.size, block):
+        sel = keep[lo:lo + block]
+        d_b, s2_b, now_b = d[sel, None], s2[sel, None], now[sel, None]
+        for end in (a[sel], b[sel]):  # the pair's error when one endpoint's variance drops
+            drop = now_b - pair_error(d_b, np.maximum(s2_b - delta[end], 1e-30), goal.tolerance, ties)
+            order = np.argsort(end, kind="stable")  # sum the rows of each endpoint model: sorted segments
+            ends, starts = np.unique(end[order], return_index=True)
+            gains[ends] += np.add.reduceat(drop[order], starts, axis=0)
     return gains
 
 

@@ -15,7 +15,8 @@ over models and questions. Issue 38 grows this package method by method:
 - :mod:`.centrality`: :func:`rank_centrality`, :func:`hodge_rank`, :func:`serial_rank`;
 - :mod:`.rating`: :func:`elo`, :func:`glicko`, :func:`trueskill` (sequential rating systems);
 - :mod:`.likelihood`: the Bradley-Terry family and the Luce family (Plackett-Luce, Davidson-Luce,
-  Bradley-Terry-Luce) with the prior classes, Rasch/2PL/3PL (JML and MAP), dynamic IRT and MIRT,
+  Bradley-Terry-Luce) with the prior classes, Rasch/2PL/3PL (JML and MAP), Rasch by marginal maximum
+  likelihood (EM, EAP or posterior-quantile scores), dynamic IRT and MIRT,
   Thompson sampling and Bayesian MCMC;
 - :mod:`.agreement`: whether the ranking depends on the method (Kendall's tau_b, rank ranges).
 - :mod:`.bootstrap`: each method's rank interval from a percentile bootstrap over questions, the same
@@ -31,6 +32,7 @@ from scorio_core.rank.likelihood.bayesian import bayesian_mcmc, thompson
 from scorio_core.rank.likelihood.irt import rasch, rasch_map
 from scorio_core.rank.likelihood.irt_dynamic import dynamic_irt
 from scorio_core.rank.likelihood.irt_mirt import mirt
+from scorio_core.rank.likelihood.irt_mml import rasch_mml, rasch_mml_credible
 from scorio_core.rank.likelihood.irt_xpl import rasch_2pl, rasch_2pl_map, rasch_3pl, rasch_3pl_map
 from scorio_core.rank.likelihood.luce import (bradley_terry_luce, bradley_terry_luce_map, davidson_luce,
                                              davidson_luce_map, plackett_luce, plackett_luce_map)
@@ -50,7 +52,8 @@ __all__ = [
     "davidson_luce", "davidson_luce_map", "dynamic_irt", "elo", "glicko", "hodge_rank", "inverse_difficulty",
     "kemeny_young", "majority_judgment", "minimax", "mirt", "nanson", "nash", "pagerank", "plackett_luce",
     "plackett_luce_map", "rank_centrality", "rank_scores", "ranked_pairs", "rao_kupper", "rao_kupper_map", "rasch",
-    "rasch_2pl", "rasch_2pl_map", "rasch_3pl", "rasch_3pl_map", "rasch_map", "schulze", "serial_rank", "spectral",
+    "rasch_2pl", "rasch_2pl_map", "rasch_3pl", "rasch_3pl_map", "rasch_map", "rasch_mml",
+    "rasch_mml_credible", "schulze", "serial_rank", "spectral",
     "thompson", "trueskill", "validate_input", "win_rate",
     "Prior", "UniformPrior", "GaussianPrior", "LaplacePrior", "CauchyPrior", "EmpiricalPrior", "CustomPrior",
 ]

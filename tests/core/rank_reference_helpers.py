@@ -17,12 +17,46 @@ import scorio_core.rank as ours
 
 ref = pytest.importorskip("scorio.rank")
 
+#: The tie conventions of ``rank_scores`` every method accepts as ``method=``.
+METHODS = ("competition", "competition_max", "dense", "avg")
+
+
+def full_sweep() -> bool:
+    """Whether ``SCORIO_FULL_SWEEP=1`` asks for the full differential sweep."""
+    return os.environ.get("SCORIO_FULL_SWEEP", "") not in ("", "0")
+
 
 def examples(n: int) -> int:
     """Hypothesis example count: ``n``, multiplied under ``SCORIO_FULL_SWEEP=1``."""
-    if os.environ.get("SCORIO_FULL_SWEEP", "") not in ("", "0"):
+    if full_sweep():
         return n * int(os.environ.get("SCORIO_SWEEP_FACTOR", "10"))
     return n
+
+
+#: The sizes of issue 38's differential sweep: L 2-12 models, M 1-60 questions, N 1-8 trials.
+FULL_SIZES = (12, 60, 8)
+
+
+def sizes(draw, max_models: int = 9, max_questions: int = 30, max_trials: int = 5, min_trials: int = 1,
+          small: bool = False) -> tuple[int, int, int]:
+    """Draw ``(L, M, N)``: within the given bounds in ``make test`` (a sample that keeps the suite fast), within
+    :data:`FULL_SIZES` (or the given bounds if larger) under ``SCORIO_FULL_SWEEP=1``, unless ``small`` (methods
+    whose reference takes minutes beyond the given bounds). ``M = 1`` (a single question) is drawn often."""
+    if full_sweep() and not small:
+        max_models, max_questions, max_trials = (max(a, b) for a, b in zip((max_models, max_questions, max_trials),
+                                                                           FULL_SIZES))
+    L = draw(st.integers(2, max_models))
+    M = draw(st.one_of(st.just(1), st.integers(1, max_questions)))
+    N = draw(st.integers(min_trials, max_trials))
+    return L, M, N
+
+
+def level_tensor(draw, L: int, M: int, N: int) -> np.ndarray:
+    """Binary R (L, M, N) whose models succeed at one of the levels 0, 0.2, 0.5, 0.8, 1 (all-wrong and all-right
+    models and exact ties included), from a drawn seed."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    p = rng.choice([0.0, 0.2, 0.5, 0.8, 1.0], size=(L, 1, 1))
+    return (rng.random((L, M, N)) < p).astype(int)
 
 
 def priors(kind, L):
@@ -67,13 +101,11 @@ def assert_same(got, want, atol=0.0, item_params=False):
 
 
 @st.composite
-def irt_tensors(draw, max_models=9, n_min=1, n_max=5):
-    """Binary R (L 2-``max_models``, M 1-30, N ``n_min``-``n_max``) for the IRT methods: either constant models
-    (all-wrong / all-right rows and ties) or graded models and questions (finite fits), and sometimes an exact
-    duplicate model."""
-    L = draw(st.integers(2, max_models))
-    M = draw(st.integers(1, 30))
-    N = draw(st.integers(n_min, n_max))
+def irt_tensors(draw, max_models=9, n_min=1, n_max=5, max_questions=30):
+    """Binary R (L 2-``max_models``, M 1-``max_questions``, N ``n_min``-``n_max``) for the IRT methods: either
+    constant models (all-wrong / all-right rows and ties) or graded models and questions (finite fits), and
+    sometimes an exact duplicate model."""
+    L, M, N = sizes(draw, max_models, max_questions, n_max, n_min)
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     if draw(st.booleans()):
         p = rng.choice([0.0, 0.2, 0.5, 0.8, 1.0], size=(L, 1, 1))  # all-wrong / all-right models and ties

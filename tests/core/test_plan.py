@@ -216,3 +216,45 @@ def test_adaptive_stopping_keeps_the_top1_error_at_its_level():
     # measured (seed 2026): 48 of 60 replays stopped, 6 wrong (0.125 <= 0.230); docs/metrics.md, "What to run next (planner)"
     assert n >= replays // 2
     assert errors / n <= level + 3 * np.sqrt(level * (1 - level) / n)
+
+
+class _FakeState:
+    """Model variances and per-cell variance reductions given directly (the inputs of the cell gains)."""
+
+    cov = None
+
+    def __init__(self, var, delta):
+        self.var, self.delta = var, delta
+
+    def model_var(self):
+        return self.var
+
+    def cell_delta(self, t):
+        return self.delta
+
+
+@pytest.mark.parametrize("block", [1 << 21, 7])
+@pytest.mark.parametrize("ties", [False, True])
+def test_cell_gains_equal_the_sum_over_every_pair(monkeypatch, block, ties):
+    # the gains skip pairs already decided beyond 1e-12 and sum blocks of pairs per endpoint model; they must
+    # equal the plain sum over every pair of (error now - error after one endpoint's variance drops)
+    from scorio_core.plan import allocate as alloc
+    from scorio_core.plan.goals import Goal, pair_error
+
+    monkeypatch.setattr(alloc, "_BLOCK_CELLS", block)
+    rng = np.random.default_rng(3)
+    L, M = 40, 25
+    mu = np.sort(rng.random(L))[::-1] * np.r_[np.ones(10), np.full(L - 10, 0.2)]  # a far-behind tail: negligible pairs
+    var = rng.uniform(1e-4, 4e-3, L)
+    delta = rng.uniform(0, 1, (L, M)) * var[:, None] * 0.1
+    a, b = np.repeat(np.arange(5), L - 5), np.tile(np.arange(5, L), 5)  # top-5 pairs
+    goal = Goal("top-k", k=5, tolerance=0.01, confidence=0.95)
+    got = alloc._cell_gains(goal, _FakeState(var, delta), mu, a, b, ties, 1.96, np.ones((L, M)))
+    want = np.zeros((L, M))
+    now = pair_error(mu[a] - mu[b], var[a] + var[b], 0.01, ties)
+    for p in range(a.size):
+        for end in (a[p], b[p]):
+            after = pair_error(np.full(M, mu[a[p]] - mu[b[p]]), var[a[p]] + var[b[p]] - delta[end], 0.01, ties)
+            want[end] += now[p] - after
+    assert (now < 1e-12).sum() > 10  # the case exercises the skipped pairs
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12 * a.size)

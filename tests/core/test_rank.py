@@ -232,3 +232,23 @@ def test_tau_b_paper_example_and_errors():
         kendall_tau_b([1, 2, 3], [1, 2])
     with pytest.raises(ValueError, match="at least 2"):
         kendall_tau_b([1], [1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), dtype=st.sampled_from(["int64", "int8", "uint8", "bool", "float64"]),
+       shape=st.lists(st.integers(0, 4), max_size=2))
+def test_average_equal_rows_averages_exactly_the_models_with_equal_rows(seed, dtype, shape):
+    from scorio_core.rank.likelihood.fitting import average_equal_rows
+
+    rng = np.random.default_rng(seed)
+    L = int(rng.integers(1, 9))
+    stats = rng.integers(0, 2, (L, *shape)).astype(dtype)
+    if L > 2:
+        stats[2] = stats[0]  # an exact duplicate
+    scores = rng.normal(size=L)
+    got = average_equal_rows(scores, stats)
+    groups: dict = {}
+    for i in range(L):  # oracle: group by the row's values as a tuple
+        groups.setdefault(tuple(stats[i].ravel().tolist()), []).append(i)
+    for members in groups.values():
+        np.testing.assert_allclose(got[members], np.mean(scores[members]), rtol=1e-14)

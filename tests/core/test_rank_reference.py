@@ -8,24 +8,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
-from tests.core.rank_reference_helpers import examples
+from tests.core.rank_reference_helpers import METHODS, examples, level_tensor, sizes
 
 ref = pytest.importorskip("scorio.rank")
 ref_utils = pytest.importorskip("scorio.utils")
 
-METHODS = ("competition", "competition_max", "dense", "avg")
 FUNCTIONS = ("avg", "inverse_difficulty", "borda", "win_rate")
+#: Every likelihood method checks its tensor as the reference does (the one place this is tested for them).
+LIKELIHOOD = (
+    "bradley_terry", "bradley_terry_davidson", "rao_kupper", "bradley_terry_map", "bradley_terry_davidson_map",
+    "rao_kupper_map", "plackett_luce", "bradley_terry_luce", "davidson_luce", "plackett_luce_map",
+    "bradley_terry_luce_map", "davidson_luce_map", "rasch", "rasch_2pl", "rasch_3pl", "rasch_map", "rasch_2pl_map",
+    "rasch_3pl_map", "rasch_mml", "rasch_mml_credible", "thompson", "bayesian_mcmc",
+)
 
 
 @st.composite
 def tensors(draw):
-    L = draw(st.integers(2, 9))
-    M = draw(st.integers(1, 12))
-    N = draw(st.integers(1, 5))
-    seed = draw(st.integers(0, 2**32 - 1))
-    rng = np.random.default_rng(seed)
-    p = rng.choice([0.0, 0.2, 0.5, 0.8, 1.0], size=(L, 1, 1))  # all-wrong / all-right models and ties included
-    return (rng.random((L, M, N)) < p).astype(int)
+    return level_tensor(draw, *sizes(draw, max_questions=12))
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -68,7 +68,7 @@ def test_hand_values():
     np.array([["a", "b"], ["c", "d"]]), np.full((2, 2), 2), np.zeros((2, 2), dtype=complex),
 ])
 def test_bad_input_raises_what_the_reference_raises(bad):
-    for name in FUNCTIONS:
+    for name in FUNCTIONS + LIKELIHOOD:
         with pytest.raises(ValueError) as want:
             getattr(ref, name)(bad)
         with pytest.raises(ValueError) as got:

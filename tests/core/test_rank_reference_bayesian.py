@@ -8,21 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
-from tests.core.rank_reference_helpers import examples
+from tests.core.rank_reference_helpers import METHODS, examples, level_tensor, sizes
 
 ref = pytest.importorskip("scorio.rank")
 
-METHODS = ("competition", "competition_max", "dense", "avg")
 
 
 @st.composite
 def tensors(draw):
-    L = draw(st.integers(2, 9))
-    M = draw(st.integers(1, 30))
-    N = draw(st.integers(1, 5))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    p = rng.choice([0.0, 0.2, 0.5, 0.8, 1.0], size=(L, 1, 1))  # all-wrong / all-right models and ties included
-    R = (rng.random((L, M, N)) < p).astype(int)
+    R = level_tensor(draw, *sizes(draw))
     if draw(st.booleans()):
         R[1] = R[0]  # an exact duplicate model
     return R
@@ -82,14 +76,4 @@ def test_bad_arguments_raise_what_the_reference_raises(kwargs):
             getattr(ref, name)(R, **kwargs)
         with pytest.raises(want.type) as got:
             getattr(ours, name)(R, **kwargs)
-        assert str(got.value) == str(want.value)
-
-
-@pytest.mark.parametrize("bad", [np.zeros((3,)), np.zeros((1, 3, 2)), np.full((2, 2), 0.5), np.full((2, 2), 2)])
-def test_bad_tensor_raises_what_the_reference_raises(bad):
-    for name in ("thompson", "bayesian_mcmc"):
-        with pytest.raises(ValueError) as want:
-            getattr(ref, name)(bad)
-        with pytest.raises(ValueError) as got:
-            getattr(ours, name)(bad)
         assert str(got.value) == str(want.value)

@@ -8,11 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
-from tests.core.rank_reference_helpers import examples, irt_tensors
+from tests.core.rank_reference_helpers import METHODS, examples, irt_tensors
 
 ref = pytest.importorskip("scorio.rank")
 
-METHODS = ("competition", "competition_max", "dense", "avg")
 TARGETS = ("initial", "final", "mean", "gain", "baseline", "start", "end", "average", "delta", "trend", " Final ")
 
 

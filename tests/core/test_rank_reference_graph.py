@@ -11,11 +11,10 @@ from hypothesis import strategies as st
 
 import scorio_core.rank as ours
 from scorio_core.rank.graph import pairwise_counts
-from tests.core.rank_reference_helpers import examples
+from tests.core.rank_reference_helpers import METHODS, examples, level_tensor, sizes
 
 ref = pytest.importorskip("scorio.rank")
 
-METHODS = ("competition", "competition_max", "dense", "avg")
 CASES = [
     ("pagerank", {}), ("pagerank", {"damping": 0.5, "tol": 1e-10}), ("spectral", {}), ("alpharank", {}),
     ("alpharank", {"alpha": 5.0, "population_size": 10}), ("nash", {}), ("nash", {"score_type": "equilibrium"}),
@@ -25,10 +24,7 @@ CASES = [
 
 @st.composite
 def tensors(draw):
-    L, M, N = draw(st.integers(2, 9)), draw(st.integers(1, 30)), draw(st.integers(1, 5))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    p = rng.choice([0.0, 0.2, 0.5, 0.8, 1.0], size=(L, 1, 1))
-    return (rng.random((L, M, N)) < p).astype(int)
+    return level_tensor(draw, *sizes(draw))
 
 
 @settings(max_examples=examples(120), deadline=None)

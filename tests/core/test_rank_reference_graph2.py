@@ -10,11 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorio_core.rank as ours
-from tests.core.rank_reference_helpers import examples
+from tests.core.rank_reference_helpers import METHODS, examples, level_tensor, sizes
 
 ref = pytest.importorskip("scorio.rank")
 
-METHODS = ("competition", "competition_max", "dense", "avg")
 CASES = [
     ("rank_centrality", {}), ("rank_centrality", {"tie_handling": "ignore", "smoothing": 0.5}),
     ("rank_centrality", {"tie_handling": "ignore", "teleport": 0.15}), ("rank_centrality", {"tie_handling": "ignore"}),
@@ -26,12 +25,7 @@ CASES = [
 
 @st.composite
 def tensors(draw):
-    L = draw(st.integers(2, 9))
-    M = draw(st.one_of(st.just(1), st.integers(1, 30)))
-    N = draw(st.integers(1, 5))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    p = rng.choice([0.0, 0.2, 0.5, 0.8, 1.0], size=(L, 1, 1))  # all-wrong / all-right models and ties included
-    return (rng.random((L, M, N)) < p).astype(int)
+    return level_tensor(draw, *sizes(draw))
 
 
 def _call(fn, R, **kw):

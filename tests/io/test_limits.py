@@ -319,3 +319,61 @@ def test_load_reports_progress_and_can_be_stopped():
 
     with pytest.raises(Stop):
         load(files, progress=stop)
+
+
+def _blas_threads():
+    from threadpoolctl import threadpool_info
+
+    return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+
+def test_single_threaded_blas_inside_nested_and_concurrent_blocks_and_restored_after():
+    import threading
+
+    import numpy as np
+
+    from scorio_core.limits import single_threaded_blas
+
+    with single_threaded_blas():
+        pass
+    before = _blas_threads()
+    assert before  # numpy's and scipy's OpenBLAS are found
+    with single_threaded_blas():
+        assert set(_blas_threads()) == {1}
+        with single_threaded_blas():
+            assert set(_blas_threads()) == {1}
+        assert set(_blas_threads()) == {1}  # the outer block still holds
+    assert _blas_threads() == before
+    with pytest.raises(RuntimeError):
+        with single_threaded_blas():
+            raise RuntimeError("boom")
+    assert _blas_threads() == before
+    errors = []
+
+    def work():
+        try:
+            with single_threaded_blas():
+                np.ones((60, 60)) @ np.ones((60, 60))
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and _blas_threads() == before
+
+
+def test_limit_blas_threads_reads_its_variable():
+    import os
+
+    code = ("from scorio_core.limits import limit_blas_threads; import numpy, scipy.optimize, os; "
+            "n = limit_blas_threads(); from threadpoolctl import threadpool_info; "
+            "print(n, sorted({p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas'}), "
+            "os.environ['OPENBLAS_NUM_THREADS'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["1", "[1]", "1"]
+    env = {**os.environ, "SCORIO_BLAS_THREADS": "0"}
+    bad = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert bad.returncode != 0 and "SCORIO_BLAS_THREADS must be >= 1" in bad.stderr

@@ -10,7 +10,9 @@ Source: the reference package scorio 0.2.3 (``scorio.rank.irt``). Its objectives
 gradients and run scipy's L-BFGS-B with tight tolerances; this module minimises the same objectives
 (same terms, same starting point, same optimiser settings), so abilities agree to the optimiser's
 precision, and replaces the reference's cell-by-cell checks (dense separation programme,
-automorphism search) by vectorised ones (:mod:`scorio_core.rank.likelihood.irt_fit`).
+automorphism search) by vectorised ones (:mod:`scorio_core.rank.likelihood.irt_fit`). The 2PL/3PL
+public functions (:mod:`scorio_core.rank.likelihood.irt_xpl`) fit with single-threaded BLAS
+(:mod:`scorio_core.rank.likelihood.blas`): L-BFGS-B's vector operations gain nothing from threads.
 """
 
 from __future__ import annotations
@@ -30,15 +32,26 @@ __all__ = ["rasch", "rasch_map"]
 
 
 def _objective(k, n, prior=None, two_pl=False, three_pl=False, reg_a=0.0, reg_c=0.0, fix_c=None, upper=0.5):
-    """params -> (objective, gradient) of the 1PL/2PL/3PL joint negative log-posterior (reference term order)."""
+    """params -> (objective, gradient) of the 1PL/2PL/3PL joint negative log-posterior (reference term order).
+
+    The 2PL/3PL cell terms are computed in five preallocated (L, M) buffers, in place, with the
+    reference's operations in the reference's order (scipy's ``expit``, ``xlogy``, ``xlog1py``: their
+    values differ in the last bit from numpy's ``exp``/``log``), so values and gradients are the
+    reference's bit for bit and the L-BFGS-B path is the reference's; ``N - k`` is computed once.
+    """
     L, M = k.shape
     free_c = three_pl and fix_c is None
+    if two_pl or three_pl:
+        z_, base_, p_, t1, t2 = (np.empty((L, M)) for _ in range(5))
+        n_wrong = n - k
+        fixed = None if free_c or not three_pl else np.full(M, float(fix_c))
+        tiny = np.finfo(float).tiny
 
     def fun(x):
         theta, b = x[:L], x[L:L + M]
         b = b - b.mean()
-        d = theta[:, None] - b[None, :]
         if not (two_pl or three_pl):
+            d = theta[:, None] - b[None, :]
             p = expit(d)
             value = np.sum(n * np.logaddexp(0.0, d) - k * d)
             res = n * p - k
@@ -50,38 +63,50 @@ def _objective(k, n, prior=None, two_pl=False, three_pl=False, reg_a=0.0, reg_c=
             return float(value), np.concatenate([g_theta, g_b - g_b.mean()])
         log_a = x[L + M:L + 2 * M]
         a = np.exp(log_a)
-        z = a[None, :] * d
-        base = expit(z)
+        z = np.subtract(theta[:, None], b[None, :], out=z_)
+        z *= a  # a (theta - b)
+        base = expit(z, out=base_)
         if three_pl:
             if free_c:
                 logit_c = x[L + 2 * M:]
                 unit_c = expit(logit_c)
                 c = upper * unit_c
             else:
-                c = np.full(M, float(fix_c))
-            p = c[None, :] + (1 - c[None, :]) * base
-            value = -np.sum(xlogy(k, p) + xlog1py(n - k, -p))
+                c = fixed
+            one_c = 1 - c
+            p = np.multiply(one_c, base, out=p_)
+            p += c  # c + (1 - c) sigma(z)
+            cells = xlogy(k, p, out=t1)
+            cells += xlog1py(n_wrong, np.negative(p, out=t2), out=t2)
+            value = -np.sum(cells)
             if prior is not None:
                 value += prior.penalty(theta)
             value += reg_a * np.sum(log_a**2)
             if free_c:
                 value += reg_c * np.sum(logit_c**2)
-            res = n * p - k
-            safe = np.maximum(p, np.finfo(float).tiny)
-            g_z = res * base / safe
+            res = np.multiply(p, n, out=t1)
+            res -= k  # N p - k
+            safe = np.maximum(p, tiny, out=p_)
+            g_z = np.multiply(res, base, out=t2)
+            g_z /= safe
         else:
-            value = np.sum(n * np.logaddexp(0.0, z) - k * z)
+            cells = np.logaddexp(0.0, z, out=t1)
+            cells *= n
+            cells -= np.multiply(k, z, out=t2)
+            value = np.sum(cells)
             value += reg_a * np.sum(log_a**2)
             if prior is not None:
                 value += prior.penalty(theta)
-            g_z = res = n * base - k
-        g_theta = np.sum(g_z * a[None, :], axis=1)
+            g_z = np.multiply(base, n, out=t2)
+            g_z -= k  # N sigma(z) - k
+        g_theta = np.multiply(g_z, a, out=base_).sum(axis=1)
         if prior is not None:
             g_theta += prior_gradient(prior, theta)
         g_b = -a * g_z.sum(axis=0)
-        parts = [g_theta, g_b - g_b.mean(), np.sum(g_z * z, axis=0) + 2.0 * reg_a * log_a]
+        parts = [g_theta, g_b - g_b.mean(), np.multiply(g_z, z, out=base_).sum(axis=0) + 2.0 * reg_a * log_a]
         if free_c:
-            g_c = np.sum(res / (safe * (1.0 - c[None, :])), axis=0) * (upper * unit_c * (1.0 - unit_c))
+            safe *= one_c
+            g_c = np.divide(res, safe, out=t1).sum(axis=0) * (upper * unit_c * (1.0 - unit_c))
             parts.append(g_c + 2.0 * reg_c * logit_c)
         return float(value), np.concatenate(parts)
     return fun
@@ -105,8 +130,9 @@ def _rasch_fit(k, n, prior, max_iter):
     return res.x[:L], res.x[L:] - res.x[L:].mean()
 
 
-def _xpl_fit(k, n, prior, max_iter, reg_a, three_pl=False, fix_c=None, reg_c=0.0, upper=0.5, name=""):
-    """2PL/3PL abilities and item parameters (joint ML when ``prior`` is None or uniform, else MAP)."""
+def _xpl_fit(k, n, prior, max_iter, reg_a, three_pl=False, fix_c=None, reg_c=0.0, upper=0.5, name="", orbits=None):
+    """2PL/3PL abilities and item parameters (joint ML when ``prior`` is None or uniform, else MAP; ``orbits``:
+    the caller's :class:`~scorio_core.rank.likelihood.irt_fit.Orbits` of ``k``, shared with the audit)."""
     if prior is not None and type(prior) is UniformPrior:
         prior = None
     label, kind = ("3PL", "rasch_3pl") if three_pl else ("2PL", "rasch_2pl")
@@ -128,7 +154,8 @@ def _xpl_fit(k, n, prior, max_iter, reg_a, three_pl=False, fix_c=None, reg_c=0.0
     bounds = [(None, None)] * (L + M) + [(-LOG_A_BOUND, LOG_A_BOUND)] * M + [(None, None)] * (M if free_c else 0)
     fun = _objective(k, n, prior, two_pl=not three_pl, three_pl=three_pl, reg_a=reg_a, reg_c=reg_c, fix_c=fix_c,
                      upper=upper)
-    res = fit_nonconvex(fun, x0, bounds, max_iter, k, kind, exch=prior is None or exchangeable(prior))
+    res = fit_nonconvex(fun, x0, bounds, max_iter, k, kind, exch=prior is None or exchangeable(prior),
+                        orbits=orbits)
     theta, b, log_a = res.x[:L], res.x[L:L + M] - res.x[L:L + M].mean(), res.x[L + M:L + 2 * M]
     check_stable(theta, b, log_a, kind)
     params = {"difficulty": b, "discrimination": np.exp(log_a)}

@@ -23,7 +23,7 @@ from scorio_core.rank.ties import rank_scores, validate_input
 
 __all__ = ["LOG_A_BOUND", "counts", "positive_int", "nonnegative_float", "ability_prior", "exchangeable",
            "prior_gradient", "require_finite_rows", "require_finite_items", "require_no_separation",
-           "require_success", "start", "orbit_labels", "orbit_average", "fit_nonconvex", "check_stable"]
+           "require_success", "start", "orbit_labels", "orbit_average", "Orbits", "fit_nonconvex", "check_stable"]
 
 LOG_A_BOUND = 8.0  # |log a| search bound of the 2PL/3PL fits
 _MAX_LOCATION = 50.0
@@ -203,10 +203,28 @@ def orbit_labels(k: np.ndarray) -> np.ndarray:
     return parent
 
 
-def orbit_average(scores: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Scores averaged over exact model orbits under simultaneous relabelling of models and questions of ``k``."""
-    parent = orbit_labels(k)
+def orbit_average(scores: np.ndarray, k: np.ndarray, parent: np.ndarray | None = None) -> np.ndarray:
+    """Scores averaged over exact model orbits under simultaneous relabelling of models and questions of ``k``
+    (``parent``: the :func:`orbit_labels` of ``k`` when already known)."""
+    parent = orbit_labels(k) if parent is None else parent
     return average_equal_rows(scores, parent[:, None]) if np.any(parent != np.arange(len(scores))) else scores
+
+
+class Orbits:
+    """The exact model orbits of ``k`` (:func:`orbit_labels`), found on first use and then kept.
+
+    The 2PL/3PL driver averages over them up to three times per fit (audit and final scores); the
+    colour refinement behind them costs about as much as a few dozen objective evaluations.
+    """
+
+    def __init__(self, k: np.ndarray):
+        self.k, self._parent = k, None
+
+    def average(self, scores: np.ndarray) -> np.ndarray:
+        """:func:`orbit_average` of ``scores`` over the orbits of ``k``."""
+        if self._parent is None:
+            self._parent = orbit_labels(self.k)
+        return orbit_average(scores, self.k, self._parent)
 
 
 def _projected_gradient(res, sl: slice) -> float:
@@ -227,8 +245,9 @@ def check_stable(theta, beta, log_a, name: str) -> None:
                          "or an estimator with proper priors on every nonidentified parameter.")
 
 
-def fit_nonconvex(fun, x0, bounds, max_iter, k, name, exch=True):
-    """L-BFGS-B fit of a 2PL/3PL objective (value and gradient), audited as the reference does.
+def fit_nonconvex(fun, x0, bounds, max_iter, k, name, exch=True, orbits=None):
+    """L-BFGS-B fit of a 2PL/3PL objective (value and gradient), audited as the reference does
+    (``orbits``: an :class:`Orbits` of ``k`` to share with the caller; made here when None).
 
     A fit that looks weak (large discriminations or locations, broken label symmetry, or a nontrivial
     model automorphism) is refitted from starts moved along the leading principal direction(s) of the
@@ -236,6 +255,7 @@ def fit_nonconvex(fun, x0, bounds, max_iter, k, name, exch=True):
     near-best solution is kept.
     """
     L, M = k.shape
+    orbits = Orbits(k) if orbits is None else orbits
     sl = slice(L + M, L + 2 * M)
     opts = {"maxiter": max_iter, "ftol": 1e-14, "gtol": 1e-9, "maxls": 100, "maxcor": 30}
 
@@ -261,8 +281,8 @@ def fit_nonconvex(fun, x0, bounds, max_iter, k, name, exch=True):
     check_stable(theta, beta, log_a, name)
     probe = np.arange(L, dtype=float)
     suspicious = (np.max(np.abs(log_a)) > 4.0 or np.max(np.abs(np.concatenate([theta, beta]))) > 10.0
-                  or (exch and (np.max(np.abs(orbit_average(theta, k) - theta)) > 1e-4
-                                or not np.array_equal(orbit_average(probe, k), probe))))
+                  or (exch and (np.max(np.abs(orbits.average(theta) - theta)) > 1e-4
+                                or not np.array_equal(orbits.average(probe), probe))))
     if not suspicious:
         return base
     centred = k - k.mean(axis=0, keepdims=True)
@@ -290,7 +310,7 @@ def fit_nonconvex(fun, x0, bounds, max_iter, k, name, exch=True):
             fits.append(res)
     best = min(float(r.fun) for r in fits)
     near = [r for r in fits if float(r.fun) <= best + 1e-7 * max(1.0, abs(best))]
-    rankings = {tuple(rank_scores(orbit_average(parts(r)[0], k) if exch else parts(r)[0])["competition"])
+    rankings = {tuple(rank_scores(orbits.average(parts(r)[0]) if exch else parts(r)[0])["competition"])
                 for r in near}
     if len(rankings) > 1:
         raise ValueError(f"{name} has multiple equally good nonconvex solutions that imply different rankings; the "

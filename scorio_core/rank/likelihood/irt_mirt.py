@@ -15,8 +15,11 @@ objective and gradient with the same floating-point operations, same L-BFGS-B ca
 so the EM path is the reference's bit for bit. That matters: EM stops at a parameter change below
 ``tol`` and nearly separated data make the path sensitive to the last bit (an algebraically
 simplified M-step, with one ``exp`` and one ``log`` per cell, drifted by up to 5e-6 in the scores). The
-M-step therefore gains only from working in place in preallocated buffers and from computing
-``f - r`` once per E-step; the exact model orbits are found once for scores, abilities and SDs.
+M-step therefore gains only from working in place in preallocated buffers, in cache-sized blocks of
+nodes, and from computing ``f - r`` once per E-step; the fit runs with single-threaded BLAS (its
+products are far too small for threads, whose overhead dominated on few shared cores; same values,
+:func:`scorio_core.limits.single_threaded_blas`); the exact model orbits are found once for scores,
+abilities and SDs.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
+from scorio_core.limits import single_threaded_blas
 from scorio_core.rank.likelihood.irt import _finish
 from scorio_core.rank.likelihood.irt_fit import (counts, nonnegative_float, orbit_labels, positive_int,
                                                  require_finite_items, require_success)
@@ -31,6 +35,7 @@ from scorio_core.rank.likelihood.irt_fit import (counts, nonnegative_float, orbi
 __all__ = ["mirt"]
 
 _P_MIN = 1e-10
+_BLOCK = 32768  # cells per block of the M-step's cell arithmetic (256 KiB buffers: the working set stays in L2)
 
 
 def _sigmoid(x):
@@ -49,22 +54,29 @@ def _quadrature(D: int, n_q: int) -> tuple[np.ndarray, np.ndarray]:
     return grid, log_w
 
 
-def _mstep_objective(grid, M, D, c_fixed, free_c, upper, reg_a, reg_c):
+def _mstep_objective(grid, M, D, c_fixed, free_c, upper, reg_a, reg_c, block=_BLOCK):
     """``(params, f, r, f - r) -> (value, gradient)``: penalised expected negative log-likelihood of an M-step.
 
     ``f`` (G,): the E-step's expected attempts per node; ``r`` (G, M): expected correct answers per node
     and question; ``f - r``: expected wrong answers. Every cell value is computed with the
     reference's floating-point operations in the reference's order (sigmoid of the clipped linear
     predictor, probability clipped to [1e-10, 1 - 1e-10], ``log p`` and ``log1p(-p)``, the gradient
-    ``(f p - r) / (p (1 - p)) * dp/dlin``), so the L-BFGS-B path is the reference's bit for bit (the
-    EM path is sensitive to rounding when the data nearly separate); the speed comes from doing it in
-    place in a few preallocated (G, M) buffers, with ``f - r`` computed once per E-step.
+    ``(f p - r) / (p (1 - p)) * dp/dlin``), and the sums and the slope product run over full (G, M)
+    arrays as the reference's do, so the L-BFGS-B path is the reference's bit for bit (the EM path is
+    sensitive to rounding when the data nearly separate). The speed comes from working in place in
+    preallocated buffers, with ``f - r`` computed once per E-step, and from doing the cell arithmetic
+    in blocks of about ``block`` cells (rows of nodes), whose working set stays in the CPU's cache
+    (passes over whole (G, M) arrays stream from memory); ``-lin`` comes exactly from ``-a``
+    (rounding is symmetric), which saves a negation.
     """
     G = grid.shape[0]
-    buf = [np.empty((G, M)) for _ in range(4)]
+    rows = max(1, min(G, block // max(M, 1)))
+    lin, cell, g_lin = (np.empty((G, M)) for _ in range(3))  # -lin then sigma(lin); value cells; d nll / d lin
+    g_c = np.empty((G, M)) if free_c else None
+    pp_, u_ = np.empty((rows, M)), np.empty((rows, M))
+    starts = range(0, G, rows)
 
     def fun(params, f, r, fr):
-        x, pp, t, u = buf
         a = params[:M * D].reshape(M, D)
         d = params[M * D:M * D + M]
         gamma = params[M * D + M:] if free_c else None
@@ -72,48 +84,52 @@ def _mstep_objective(grid, M, D, c_fixed, free_c, upper, reg_a, reg_c):
             c = upper * _sigmoid(gamma)
         else:
             c = c_fixed
-        np.matmul(grid, a.T, out=x)
-        x += d[None, :]  # lin
-        np.clip(x, -30, 30, out=x)
-        np.negative(x, out=x)
-        np.exp(x, out=x)
-        x += 1.0
-        s = np.divide(1.0, x, out=x)  # sigma(lin)
-        if c is None:
-            np.clip(s, _P_MIN, 1 - _P_MIN, out=pp)
-        else:
-            one_c = (1.0 - c)[None, :]
-            np.multiply(one_c, s, out=pp)
-            pp += c[None, :]
-            np.clip(pp, _P_MIN, 1 - _P_MIN, out=pp)
-        np.log(pp, out=t)
-        t *= r  # r log p
-        np.negative(pp, out=u)
-        np.log1p(u, out=u)
-        u *= fr  # (f - r) log1p(-p)
-        t += u
-        value = -np.sum(t)
-        np.multiply(f[:, None], pp, out=t)
-        t -= r  # f p - r
-        np.subtract(1.0, pp, out=u)
-        u *= pp  # p (1 - p)
-        t /= u  # dnll/dp
-        np.subtract(1.0, s, out=u)  # 1 - s
-        g_gamma = np.multiply(t, u, out=pp).sum(axis=0) if free_c else None  # p no longer needed
-        if c is None:
-            u *= s  # s (1 - s)
-        else:
-            np.multiply(one_c, s, out=pp)
-            u *= pp  # (1 - c) s (1 - s), in the reference's order
-        t *= u  # d nll / d lin
-        g_d = t.sum(axis=0)
-        g_a = t.T @ grid
+        one_c = None if c is None else (1.0 - c)[None, :]
+        np.matmul(grid, np.negative(a.T), out=lin)  # -(grid @ a.T) exactly
+        for lo in starts:  # blocks of node rows: the same operations on each cell
+            hi = min(G, lo + rows)
+            x, t, g = lin[lo:hi], cell[lo:hi], g_lin[lo:hi]
+            pp, u = pp_[:hi - lo], u_[:hi - lo]
+            x -= d[None, :]  # -lin
+            np.clip(x, -30, 30, out=x)
+            np.exp(x, out=x)
+            x += 1.0
+            s = np.divide(1.0, x, out=x)  # sigma(lin)
+            if c is None:
+                np.clip(s, _P_MIN, 1 - _P_MIN, out=pp)
+            else:
+                np.multiply(one_c, s, out=pp)
+                pp += c[None, :]
+                np.clip(pp, _P_MIN, 1 - _P_MIN, out=pp)
+            np.log(pp, out=t)
+            t *= r[lo:hi]  # r log p
+            np.negative(pp, out=u)
+            np.log1p(u, out=u)
+            u *= fr[lo:hi]  # (f - r) log1p(-p)
+            t += u
+            np.multiply(f[lo:hi, None], pp, out=g)
+            g -= r[lo:hi]  # f p - r
+            np.subtract(1.0, pp, out=u)
+            u *= pp  # p (1 - p)
+            g /= u  # dnll/dp
+            np.subtract(1.0, s, out=u)  # 1 - s
+            if free_c:
+                np.multiply(g, u, out=g_c[lo:hi])
+            if c is None:
+                u *= s  # s (1 - s)
+            else:
+                np.multiply(one_c, s, out=pp)
+                u *= pp  # (1 - c) s (1 - s), in the reference's order
+            g *= u  # d nll / d lin
+        value = -np.sum(cell)
+        g_d = g_lin.sum(axis=0)
+        g_a = g_lin.T @ grid
         value += reg_a * np.sum(a**2)
         g_a += 2.0 * reg_a * a
         grad = [g_a.ravel(), g_d]
         if free_c:
             sig_g = _sigmoid(gamma)
-            g_gamma = g_gamma * (upper * sig_g * (1.0 - sig_g))
+            g_gamma = g_c.sum(axis=0) * (upper * sig_g * (1.0 - sig_g))
             value += reg_c * np.sum(gamma**2)
             g_gamma += 2.0 * reg_c * gamma
             grad.append(g_gamma)
@@ -287,8 +303,9 @@ def mirt(R, n_factors: int = 2, model: str = "2pl", method: str = "competition",
     M = k.shape[1]
     if n_factors > M:
         raise ValueError(f"n_factors={n_factors} cannot exceed number of questions M={M}.")
-    theta, a, d, c, mdisc, mdiff, theta_sd, scores = _fit(k, n, n_factors, kind == "3pl", max_iter, em_iter,
-                                                          n_quadrature, fix_guessing, reg_a, reg_c, upper, tol)
+    with single_threaded_blas():  # small products and L-BFGS-B: BLAS threads only add overhead (same values)
+        theta, a, d, c, mdisc, mdiff, theta_sd, scores = _fit(k, n, n_factors, kind == "3pl", max_iter, em_iter,
+                                                              n_quadrature, fix_guessing, reg_a, reg_c, upper, tol)
     labels = orbit_labels(k)
     if np.any(labels != np.arange(len(labels))):  # average the exact model orbits (score, abilities, SDs)
         _, groups = np.unique(labels, return_inverse=True)

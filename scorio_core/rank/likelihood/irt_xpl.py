@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from scorio_core.limits import single_threaded_blas
 from scorio_core.rank.likelihood.irt import _finish, _xpl_fit
-from scorio_core.rank.likelihood.irt_fit import ability_prior, counts, exchangeable, nonnegative_float, orbit_average, positive_int
+from scorio_core.rank.likelihood.irt_fit import Orbits, ability_prior, counts, exchangeable, nonnegative_float, positive_int
 
 __all__ = ["rasch_2pl", "rasch_2pl_map", "rasch_3pl", "rasch_3pl_map"]
 
@@ -41,8 +42,10 @@ def _xpl(R, prior, method, return_scores, max_iter, return_item_params, reg_disc
                          "guessing logits cannot diverge.")
     k, n = counts(R)
     prior = None if joint else ability_prior(prior)
-    theta, params = _xpl_fit(k, n, prior, max_iter, reg_a, three_pl, fix_guessing, reg_c, upper)
-    scores = orbit_average(theta, k) if prior is None or exchangeable(prior) else theta
+    orbits = Orbits(k)  # found once, for the fit's audit and the final averaging
+    with single_threaded_blas():  # L-BFGS-B's small BLAS calls: threads only add overhead (same values)
+        theta, params = _xpl_fit(k, n, prior, max_iter, reg_a, three_pl, fix_guessing, reg_c, upper, orbits=orbits)
+    scores = orbits.average(theta) if prior is None or exchangeable(prior) else theta
     return _finish(scores, method, return_scores, return_item_params, params)
 
 

@@ -117,23 +117,45 @@ def _pairwise_sum(X: np.ndarray) -> np.ndarray:
     return _pairwise_sum(X[:, :half]) + _pairwise_sum(X[:, half:])
 
 
+def _blocks(groups: list, B: int, cells: int) -> list:
+    """The event groups of :func:`_groups` cut into blocks of at most about ``cells`` gathered values for a
+    batch of ``B`` rows (cache blocking: each event's terms do not depend on the cut)."""
+    out = []
+    for pos, w, lo in groups:
+        step = max(1, cells // (B * max(w.shape[1], lo.shape[1])))
+        out += [(pos[k:k + step], w[k:k + step], lo[k:k + step]) for k in range(0, len(pos), step)]
+    return out
+
+
 def btl_nll(win: np.ndarray):
     """Rows -> (negative composite log-likelihood, centred log-strengths) of Bradley-Terry-Luce rank breaking:
-    each winner i of an event is a Luce choice from ``{i} | losers``."""
+    each winner i of an event is a Luce choice from ``{i} | losers``.
+
+    Events are processed in cache-sized blocks (:func:`_blocks`, set up once per batch size): each block's
+    gathered (events, set members, rows) values go into one work buffer, kept across evaluations, and
+    are transformed in place."""
     E, L = win.shape
     groups = list(_groups(win))
+    setups = {}
 
     def nll(X):
+        B = len(X)
+        if B not in setups:
+            blocks = _blocks(groups, B, 1 << 17)  # about 1 MB of float64 per block
+            size = max(len(pos) * max(w.shape[1], lo.shape[1]) for pos, w, lo in blocks)
+            setups[B] = blocks, np.empty(size * B)
+        blocks, work = setups[B]
         lp = _centred(X, L)
         lpT = np.ascontiguousarray(lp.T)  # (L, B): gathers copy whole rows
-        terms = np.empty((2 * E, len(X)))
-        for pos, w, lo in groups:
-            vl = lpT[lo]  # (E_t, L - t, B)
+        terms = np.empty((2 * E, B))
+        for pos, w, lo in blocks:
+            vl = np.take(lpT, lo, axis=0, out=work[:lo.size * B].reshape(lo.shape + (B,)), mode="clip")
             top = vl.max(axis=1)
-            lse = top + np.log(_pairwise_sum(np.exp(vl - top[:, None, :])))
-            vw = lpT[w]
+            np.subtract(vl, top[:, None, :], out=vl)
+            lse = top + np.log(_pairwise_sum(np.exp(vl, out=vl)))
+            vw = np.take(lpT, w, axis=0, out=work[:w.size * B].reshape(w.shape + (B,)), mode="clip")
             terms[2 * pos] = -_pairwise_sum(vw)
-            terms[2 * pos + 1] = _pairwise_sum(np.logaddexp(vw, lse[:, None, :]))
+            terms[2 * pos + 1] = _pairwise_sum(np.logaddexp(vw, lse[:, None, :], out=vw))
         return np.cumsum(terms, axis=0)[-1], lp
     return nll
 

@@ -7,7 +7,7 @@ the same strength at its optimum, so the optimiser's scores are averaged over ea
 reference package does (scorio 0.2.3, ``scorio.rank._base.average_event_exchangeable_scores``).
 
 Method (our own): the data are the multiset of distinct columns with their multiplicities. Colour
-refinement (1-dimensional Weisfeiler-Leman on the model/column incidence, matrix products and
+refinement (1-dimensional Weisfeiler-Leman on the model/column incidence, class sums and
 ``np.unique`` per round) gives cells that contain the orbits; a pair of models in one cell is then
 decided exactly by individualisation-refinement search (McKay & Piperno, 2014, "Practical graph
 isomorphism, II"), which refines both labelled copies jointly so their colours are comparable.
@@ -20,18 +20,25 @@ import numpy as np
 __all__ = ["event_orbits", "average_over_orbits"]
 
 
+def _class_sums(values: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Sums of the columns of ``values`` (n, m) by class, (n, k): ``values @ onehot(classes)`` for labels
+    ``classes`` (m,) that take every value 0..k-1, without forming the (m, k) indicator matrix."""
+    order = np.argsort(classes, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(np.bincount(classes))[:-1]])
+    return np.add.reduceat(values[:, order], starts, axis=1)
+
+
 def _refine(data: np.ndarray, mult: np.ndarray, colours: np.ndarray) -> np.ndarray:
     """Coarsest equitable refinement of the model colours ``colours`` (one row of ``data`` a model)."""
     _, colours = np.unique(colours, return_inverse=True)
     colours = colours.ravel()
     n_colours = int(colours.max()) + 1
+    data_t = np.ascontiguousarray(data.T)
+    weighted = data * mult[None, :]
     while True:
-        onehot = np.eye(n_colours, dtype=np.int64)[colours]
-        col_sig = np.column_stack([mult, data.T @ onehot])
+        col_sig = np.column_stack([mult, _class_sums(data_t, colours)])
         _, col_colour = np.unique(col_sig, axis=0, return_inverse=True)
-        col_colour = col_colour.ravel()
-        col_onehot = np.eye(col_colour.max() + 1, dtype=np.int64)[col_colour] * mult[:, None]
-        model_sig = np.column_stack([colours, data @ col_onehot])
+        model_sig = np.column_stack([colours, _class_sums(weighted, col_colour.ravel())])
         _, new = np.unique(model_sig, axis=0, return_inverse=True)
         new = new.ravel()
         if new.max() + 1 == n_colours:
