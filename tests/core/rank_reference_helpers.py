@@ -84,6 +84,15 @@ def both(name, R, method, kw_ours, kw_ref, flag="return_scores"):
     return out
 
 
+def assert_raises_like_reference(name, R, **kwargs):
+    """``name(R, **kwargs)`` raises the reference's exception type with the reference's message."""
+    with pytest.raises((TypeError, ValueError, KeyError)) as want:
+        getattr(ref, name)(R, **kwargs)
+    with pytest.raises(want.type) as got:
+        getattr(ours, name)(R, **kwargs)
+    assert str(got.value) == str(want.value)
+
+
 def assert_same(got, want, atol=0.0, item_params=False):
     """Same error (type and message), or equal ranks and scores to ``rtol=1e-6``.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
+from scorio_core.limits import single_threaded_blas
 from scorio_core.rank.graph import pairwise_counts, strongly_connected
 from scorio_core.rank.likelihood.priors import GaussianPrior, Prior
 
@@ -87,8 +88,9 @@ def lbfgs(objective, x0: np.ndarray, max_iter: int, name: str) -> np.ndarray:
     def workers(_fun, points):
         return [np.atleast_1d(v) for v in objective(np.array(list(points)))]
 
-    result = minimize(lambda x: float(objective(x[None, :])[0]), x0, method="L-BFGS-B",
-                      options={"maxiter": max_iter, "workers": workers})
+    with single_threaded_blas():  # L-BFGS-B's small BLAS calls: threads only add overhead (same values)
+        result = minimize(lambda x: float(objective(x[None, :])[0]), x0, method="L-BFGS-B",
+                          options={"maxiter": max_iter, "workers": workers})
     if not result.success:
         raise RuntimeError(f"{name} optimization failed: {result.message}")
     return result.x

@@ -21,6 +21,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, xlog1py, xlogy
 
+from scorio_core.limits import single_threaded_blas
 from scorio_core.rank.likelihood.fitting import average_equal_rows
 from scorio_core.rank.likelihood.irt_fit import (LOG_A_BOUND, ability_prior, check_stable, counts, exchangeable, fit_nonconvex,
                                       positive_int, prior_gradient, require_finite_items, require_finite_rows,
@@ -123,8 +124,9 @@ def _rasch_fit(k, n, prior, max_iter):
     else:
         require_finite_items(k, n, "Rasch MAP")
     theta0, b0 = start(k, n)
-    res = minimize(_objective(k, n, prior), np.concatenate([theta0, b0]), jac=True, method="L-BFGS-B",
-                   options={"maxiter": max_iter, "ftol": 1e-12, "gtol": 1e-8})
+    with single_threaded_blas():  # L-BFGS-B's small BLAS calls: threads only add overhead (same values)
+        res = minimize(_objective(k, n, prior), np.concatenate([theta0, b0]), jac=True, method="L-BFGS-B",
+                       options={"maxiter": max_iter, "ftol": 1e-12, "gtol": 1e-8})
     require_success(res, "rasch" if prior is None else "rasch_map")
     L = k.shape[0]
     return res.x[:L], res.x[L:] - res.x[L:].mean()

@@ -33,6 +33,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
+from scorio_core.limits import single_threaded_blas
 from scorio_core.rank.likelihood.fitting import average_equal_rows
 from scorio_core.rank.likelihood.irt import _finish, _rasch_fit
 from scorio_core.rank.likelihood.irt_fit import (nonnegative_float, positive_int, require_finite_items,
@@ -167,7 +168,8 @@ def _growth_fit(R: np.ndarray, t: np.ndarray, max_iter: int, slope_reg: float):
         return (value + slope_reg * float(th1 @ th1),
                 np.concatenate([res.sum(axis=1), res @ t + 2.0 * slope_reg * th1, g_b - g_b.mean()]))
 
-    res = minimize(fun, x0, jac=True, method="L-BFGS-B", options={"maxiter": max_iter, **_OPTIONS})
+    with single_threaded_blas():  # small BLAS calls: threads only add overhead (same values)
+        res = minimize(fun, x0, jac=True, method="L-BFGS-B", options={"maxiter": max_iter, **_OPTIONS})
     require_success(res, "dynamic_irt growth")
     b = res.x[2 * L:]
     return res.x[:L], res.x[L:2 * L], b - b.mean()
@@ -197,7 +199,8 @@ def _state_space_fit(R: np.ndarray, t: np.ndarray, max_iter: int, state_reg: flo
         g_b -= g_b.mean()
         return float(value), np.concatenate([g.ravel(), g_b])
 
-    res = minimize(fun, x0, jac=True, method="L-BFGS-B", options={"maxiter": max_iter, **_OPTIONS})
+    with single_threaded_blas():  # small BLAS calls: threads only add overhead (same values)
+        res = minimize(fun, x0, jac=True, method="L-BFGS-B", options={"maxiter": max_iter, **_OPTIONS})
     require_success(res, "dynamic_irt state_space")
     b = res.x[L * N:]
     return res.x[:L * N].reshape(L, N), b - b.mean()
