@@ -46,12 +46,15 @@ def choose_method(n_models: int, *, present: bool = False) -> str:
     options = method_options(n_models)
     if KEY in st.session_state and st.session_state[KEY] not in options:  # e.g. too many models for a method now
         st.session_state[KEY] = "bayes"
+    hidden = [method_label(m) for group in available_methods().values() for m in group if m not in options]
     column, _ = st.columns([1.6, 2.4])
     return column.selectbox(
         "Ranking method", list(options), key=KEY, format_func=options.get, bind="query-params", persist_state="session",
         help="Bayes@N (the default) ranks by posterior mean with credible intervals under the rubric. The other "
              "methods are the reference package's scorio.rank: they rank right/wrong outcomes on the same questions, "
-             "shown beside the Bayes@N rank. The Method agreement tab compares many at once.",
+             "shown beside the Bayes@N rank. The Method agreement tab compares many at once."
+             + (f" Not offered for {n_models} models (each takes from seconds to minutes at this size; the Method "
+                f"agreement tab and the CLI run them when asked): {', '.join(hidden)}." if hidden else ""),
     ) or "bayes"
 
 

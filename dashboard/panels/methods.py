@@ -20,7 +20,7 @@ from dashboard.tables.display import rank_interval_display
 from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.items.board import ability_board, ability_interval_label
-from scorio_core.leaderboard.methods import default_methods
+from scorio_core.leaderboard.methods import default_methods, size_note
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
 from scorio_core.rank.bootstrap import SLOW_TO_RESAMPLE
 from scorio_core.ranking.rank import tie_rule_sentence
@@ -48,6 +48,8 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
             help="Bayes@N (the sidebar's prior), IRT ability (2PL) and the ranking methods of the reference package "
                  "scorio.rank, each on the same questions. The first is the reference of the summary.",
         )
+        if size_note(n_models):
+            st.caption(md(size_note(n_models)))
     else:
         saved = st.session_state.get("lb_methods")
         chosen = [m for m in saved if m in options] if isinstance(saved, (list, tuple)) else defaults

@@ -265,6 +265,8 @@ def choose_engine(args: argparse.Namespace) -> str:
         needs_rows = False  # row-wise resampling within each question needs each question's counts only
     choices = [opt for opt, key in (("--duplicates", "duplicates"), ("--binarize-threshold", "binarize_threshold"),
                                     ("--missing-outcomes", "missing_outcomes")) if getattr(args, key, None) is not None]
+    if getattr(args, "command", None) in ("trajectory", "convergence") and getattr(args, "models", None):
+        choices.append("--models")  # the model subset and its common questions are chosen on the loaded outcomes
     if getattr(args, "spark_master", None) and engine != "spark":
         from scorio_core.errors import InputError
 

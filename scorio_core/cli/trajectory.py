@@ -62,6 +62,27 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
     parser.add_argument("--freeze-thresholds", default=None, metavar="FILE", help="JSON of rubric threshold values to reuse")
+    parser.add_argument("--models", nargs="+", default=None, metavar="MODEL",
+                        help="rank only these models (at least 2; default: every model of the task). The block keeps "
+                             "the questions all of them answered, so models with disjoint question sets can be "
+                             "compared on the questions they share")
+
+
+def select_models(outcomes, names):
+    """``outcomes`` restricted to ``--models`` (order kept, repeats once); InputError for unknown names or fewer than 2."""
+    from scorio_core.errors import InputError
+
+    if not names:
+        return outcomes
+    names = list(dict.fromkeys(str(n) for n in names))
+    unknown = [n for n in names if n not in outcomes.models]
+    if unknown:
+        known = ", ".join(outcomes.models[:12]) + (", ..." if len(outcomes.models) > 12 else "")
+        raise InputError(f"--models: no model named {unknown[0]!r} in task '{outcomes.task}' (models: {known}).",
+                         field="models")
+    if len(names) < 2:
+        raise InputError(f"--models: ranking needs at least 2 models; got {names[0]!r} only.", field="models")
+    return outcomes.select_models(names)
 
 
 def load_block(args: argparse.Namespace) -> Block:
@@ -86,6 +107,7 @@ def load_block(args: argparse.Namespace) -> Block:
     chosen = outcomes.rubric if args.metric in _LINEAR else outcomes.binary
     if chosen is None:
         raise ValueError(f"metric {args.metric!r} needs binary correctness (is_correct), which task {outcomes.task!r} does not have.")
+    chosen = select_models(chosen, getattr(args, "models", None))
     block = chosen.complete_block(ragged=True)  # every trial kept; cells with fewer trials are padded (ragged)
     notes = [*rubric_notes, *chosen.notes, *block.notes]
     weights = np.asarray(block.weights, dtype=float)
@@ -141,8 +163,8 @@ def _spark_prefix_stats(args: argparse.Namespace):
                                 source=", ".join(s.name for s in dataset.sources[:3]))
     task = pick_task([str(t) for t in dataset.counts["task"].cat.categories], args.task)
     if task not in dataset.trial_prefix:
-        raise InputError(f"task '{task}': no question was answered by every selected model; "
-                         "select fewer models to build a complete block.")
+        raise InputError(f"task '{task}': no question was answered by every model; rank a subset "
+                         "of models that share questions: --models A B ... (the pandas engine).")
     return dataset.trial_prefix[task]
 
 

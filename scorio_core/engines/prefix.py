@@ -154,8 +154,8 @@ def prefix_stats(
             q_uniq, q_code, q_cells = np.unique(cell_q, return_inverse=True, return_counts=True)
             keep_q = q_cells == L
             if not keep_q.any():
-                raise InputError(f"task '{task}': no question was answered by every selected model; "
-                                 "select fewer models to build a complete block.")
+                raise InputError(f"task '{task}': no question was answered by every model; rank a subset "
+                                 "of models that share questions: --models A B ... (the pandas engine).")
             dropped = int((~keep_q).sum())
             keep = keep_q[q_code]
             where = "task = ?"

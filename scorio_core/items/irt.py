@@ -210,7 +210,8 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     rasch = key == "rasch"
     if not rasch and L < 2:
         raise InputError(f"a 2PL fit needs at least 2 models (got {L}): with one model every question's "
-                         "discrimination is set by the prior alone. Use model='rasch'.", field="model")
+                         "discrimination is set by the prior alone. Use the Rasch model (model='rasch'; CLI: --rasch).",
+                         field="model")
     models = tuple(str(m) for m in models) if models is not None else tuple(str(i) for i in range(L))
     questions = tuple(str(q) for q in questions) if questions is not None else tuple(str(j) for j in range(M))
     if len(models) != L or len(questions) != M:

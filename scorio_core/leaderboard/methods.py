@@ -20,7 +20,7 @@ from scorio_core.errors import InputError
 from scorio_core.rank.agreement import MethodAgreement, agreement, available_methods, method_label, response_tensor
 from scorio_core.rank.bootstrap import RankBootstrap, bootstrap_ranks
 
-__all__ = ["ORDER_DEPENDENT_GROUPS", "MethodReport", "default_methods", "method_agreement", "method_board"]
+__all__ = ["ORDER_DEPENDENT_GROUPS", "MethodReport", "default_methods", "method_agreement", "method_board", "size_note"]
 
 
 #: Groups left out of the default choice: rating systems replay the trials as a sequence of matches, so their
@@ -31,8 +31,9 @@ ORDER_DEPENDENT_GROUPS = ("Rating systems",)
 SLOW_GROUPS = ("Item response theory",)
 
 
-def default_methods(n_models: int) -> list[str]:
-    """Bayes@N, IRT ability and every implemented ``scorio.rank`` method affordable for ``n_models``.
+def default_methods(n_models: int | None) -> list[str]:
+    """Bayes@N, IRT ability and every implemented ``scorio.rank`` method affordable for ``n_models``
+    (None: whatever the number of models; see :data:`scorio_core.rank.agreement.EXPENSIVE`).
 
     Rating systems (:data:`ORDER_DEPENDENT_GROUPS`) and the reference's IRT fits (:data:`SLOW_GROUPS`) are
     offered but not chosen by default.
@@ -40,6 +41,20 @@ def default_methods(n_models: int) -> list[str]:
     groups = available_methods(n_models)
     return ["bayes", "irt_ability"] + [m for g, methods in groups.items() if g not in ORDER_DEPENDENT_GROUPS + SLOW_GROUPS
                                        for m in methods]
+
+
+def size_note(n_models: int) -> str | None:
+    """The sentence naming the methods :func:`default_methods` leaves out for ``n_models`` models, or None.
+
+    Those are the methods of :data:`scorio_core.rank.agreement.EXPENSIVE` whose limit ``n_models`` exceeds: each
+    takes from seconds to minutes at that size (``benchmarks/bench_many_models.py``); they still run when asked for.
+    """
+    chosen = set(default_methods(n_models))
+    left = [m for m in default_methods(None) if m not in chosen]
+    if not left:
+        return None
+    return (f"Left out by default for {n_models} models (each takes from seconds to minutes at this size): "
+            f"{', '.join(method_label(m) for m in left)}. Choose them explicitly to run them (CLI: --methods NAME,...).")
 
 
 @dataclass(frozen=True)
@@ -153,6 +168,8 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
             notes.append("Counts only: trials are taken in an arbitrary order (the rating systems Elo, Glicko and "
                          "TrueSkill depend on it; the other methods do not).")
     names = list(methods) if methods is not None else default_methods(L)
+    if methods is None and size_note(L):
+        notes.append(size_note(L))
     known = ["bayes", "irt_ability"] + [m for group in available_methods().values() for m in group]
     unknown = [m for m in names if m not in known]
     if unknown or not names:

@@ -120,9 +120,12 @@ class Outcomes:
         n = self.n_trials
         keep_q = np.all(n > 0, axis=0)
         if not np.any(keep_q):
+            answered = (n > 0).sum(axis=1)
             raise InputError(
-                f"task '{self.task}': no question was answered by every selected model; "
-                "select fewer models to build a complete block."
+                f"task '{self.task}': no question was answered by all {len(self.models)} selected models (each "
+                f"answered {int(answered.min())}-{int(answered.max())} of {self.n_questions}); rank a subset of models "
+                "that share questions (CLI: trajectory or convergence --models A B ...); the Leaderboard ranks "
+                "every model on the questions it answered."
             )
         notes = []
         dropped_q = int((~keep_q).sum())

@@ -66,7 +66,12 @@ EXPENSIVE = {"kemeny_young": 20,
              # every tie order's normaliser per objective evaluation: 0.3-2 s already at 16-20 models, minutes at 50
              "davidson_luce": 8, "davidson_luce_map": 8,
              # one term per (question, trial) ranking of every model subset the trials rank: ~1 s each at 20 models
-             "bradley_terry_luce": 16, "bradley_terry_luce_map": 16}
+             "bradley_terry_luce": 16, "bradley_terry_luce_map": 16,
+             # the reference's finite-difference L-BFGS-B: L + 1 evaluations of an O(L^2) objective per iteration,
+             # O(L^3) per iteration in all; 0.3-1.6 s at 100 models, 1.4-6.7 s at 150, 17 s to minutes at 300
+             # (benchmarks/bench_many_models.py)
+             **dict.fromkeys(("bradley_terry", "bradley_terry_map", "bradley_terry_davidson", "bradley_terry_davidson_map",
+                              "rao_kupper", "rao_kupper_map", "plackett_luce", "plackett_luce_map"), 100)}
 
 
 def available_methods(n_models: int | None = None) -> dict[str, dict[str, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -59,3 +60,42 @@ def test_no_notice_when_sets_are_equal(capsys, tmp_path):
                   "n_correct": [1, 2, 3, 4]}).to_csv(path, index=False)
     out = run(capsys, str(path))
     assert not [n for n in out["notes"] if n["code"] == "unequal_question_sets"]
+
+
+@pytest.fixture()
+def disjoint_file(tmp_path):
+    """a answered q0-q3, b q2-q5, c q4-q7 (2 trials each): no question shared by all three.
+
+    On the questions a and b share (q2, q3): a solves 1 of 4 trials (q2 trial 0), b solves 4 of 4."""
+    rows = []
+    for model, first in (("a", 0), ("b", 2), ("c", 4)):
+        for q in range(first, first + 4):
+            for t in range(2):
+                correct = int(model == "b" or (model == "a" and q == 2 and t == 0) or (model == "c" and t == 1))
+                rows.append((model, f"q{q}", t, correct))
+    path = tmp_path / "disjoint.csv"
+    pd.DataFrame(rows, columns=["model", "question_id", "trial", "correct"]).to_csv(path, index=False)
+    return str(path)
+
+
+def test_models_subset_ranks_on_the_questions_they_share(capsys, disjoint_file):
+    assert main(["trajectory", disjoint_file, "--output", "json"]) == 2
+    assert re.search(r"no question was answered by all 3 selected models .*--models A B", capsys.readouterr().err)
+    assert main(["trajectory", disjoint_file, "--models", "b", "a", "--prior", "uniform", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["models"] == ["b", "a"]  # the order given
+    # after 1 trial: b 2/2, a 1/2 on q2, q3; after 2: b 4/4, a 1/4 (uniform prior: ranks as avg@n)
+    assert out["ranks"] == [[1, 1], [2, 2]] and out["gold_ranks"] == [1, 2]
+    assert any("questions not answered by every model were left out" in n for n in out["notes"])
+    assert main(["convergence", disjoint_file, "--models", "a", "b", "--replicates", "20", "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["models"] == ["a", "b"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--models", "a", "zz"], "no model named 'zz'"),
+    (["--models", "a", "a"], "at least 2 models"),
+    (["--models", "a", "b", "--engine", "duckdb"], "does not apply --models"),
+])
+def test_models_subset_errors(capsys, disjoint_file, argv, message):
+    assert main(["trajectory", disjoint_file, *argv]) == 2
+    assert message in capsys.readouterr().err

@@ -206,3 +206,24 @@ def test_methods_cli_bootstrap_json(tmp_path, capsys):
     assert "bootstrap" not in json.loads(capsys.readouterr().out)["tasks"][0]
     assert main(["methods", path, "--methods", "bayes,avg", "--bootstrap", "-1"]) == 2
     assert "--bootstrap" in capsys.readouterr().err
+
+
+def test_many_models_leave_the_slow_paired_fits_out_of_the_defaults_and_say_so(tmp_path):
+    """The finite-difference paired-comparison fits cost O(L^3) per iteration: chosen by default up to 100 models."""
+    slow = {"bradley_terry", "bradley_terry_map", "bradley_terry_davidson", "bradley_terry_davidson_map", "rao_kupper",
+            "rao_kupper_map", "plackett_luce", "plackett_luce_map"}
+    assert slow <= set(default_methods(100)) and slow <= set(default_methods(None))
+    assert not slow & set(default_methods(101))
+    assert {"bayes", "irt_ability", "avg", "borda", "pagerank"} <= set(default_methods(101))
+    assert not slow & {m for group in available_methods(101).values() for m in group}  # not offered one by one either
+    rng = np.random.default_rng(1)
+    rows = ["model,question_id,trial,correct"] + [f"m{i:03d},q{q},0,{int(rng.random() < (i + 1) / 102)}"
+                                                  for i in range(101) for q in range(3)]
+    path = tmp_path / "many.csv"
+    path.write_text("\n".join(rows) + "\n")
+    report = method_agreement(outcomes_for(io.load([str(path)])), question_set="own")
+    assert not slow & set(report.agreement.methods)
+    note = next(n for n in report.notes if n.startswith("Left out by default for 101 models"))
+    assert "Bradley-Terry (MAP)" in note and "Plackett-Luce" in note and "--methods" in note
+    explicit = method_agreement(outcomes_for(io.load([str(path)])), ["bayes", "avg"])
+    assert not any(n.startswith("Left out by default") for n in explicit.notes)  # only the defaults are trimmed

@@ -96,3 +96,14 @@ def test_bad_input_raises_what_the_reference_raises(bad):
         with pytest.raises(ValueError) as got:
             getattr(ours, name)(bad)
         assert str(got.value) == str(want.value)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("name, opts", [("elo", {"K": 1e306}), ("glicko", {"initial_rd": 1e200, "rd_max": 1e300})])
+def test_overflowing_ratings_as_the_reference(name, opts):
+    """A pow that overflows is inf (the reference's numpy scalars), not an OverflowError."""
+    R = np.array([[[1, 1], [1, 0]], [[0, 0], [0, 1]], [[1, 0], [0, 0]]])
+    want_ranks, want_scores = getattr(ref, name)(R, return_scores=True, **opts)
+    got_ranks, got_scores = getattr(ours, name)(R, return_scores=True, **opts)
+    np.testing.assert_array_equal(got_ranks, want_ranks)
+    np.testing.assert_array_equal(got_scores, want_scores)

@@ -98,7 +98,7 @@ def test_cli_questions_one_model_needs_rasch(tmp_path, capsys):
     path = tmp_path / "one.csv"
     path.write_text("model,question_id,trial,is_correct\n" + "".join(f"m,q{j},0,{j % 2}\n" for j in range(4)))
     assert main(["questions", str(path)]) == 2
-    assert "Use model='rasch'" in capsys.readouterr().err
+    assert "Use the Rasch model (model='rasch'; CLI: --rasch)" in capsys.readouterr().err
     assert main(["questions", str(path), "--rasch", "--output", "json"]) == 0
 
 
