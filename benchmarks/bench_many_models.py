@@ -1,10 +1,13 @@
-"""Hundreds of models: the `methods` command's default set, and the paired-comparison fits it leaves out.
+"""Hundreds of models: the `methods` command's default set, the paired-comparison fits it leaves out, and the figures.
 
 For L = 100, 150 and 300 models (40 questions, 2 trials, skills uniform on (0, 1), seeded), writes a long
 CSV, runs ``python -m scorio_core methods FILE --output json`` (every default method: Bayes@N, IRT ability,
 pointwise, Bayesian, voting, graph and spectral) and prints its wall time beside the target (< 30 s), then
 times each finite-difference paired-comparison fit (limit 100 models in ``scorio_core.rank.agreement.EXPENSIVE``) alone
-with a 60 s cap, to show why they leave the default set above that size.
+with a 60 s cap, to show why they leave the default set above that size. Then times the figures every
+model gets a line or a row in (leaderboard forest plot with one CI-tie group per model, rubric bump chart, rank
+trajectory) at the largest size, beside their target (< 1.5 s each; per-model ``add_annotation`` made the bump
+chart take 42 s at 300 models).
 
     .venv/bin/python benchmarks/bench_many_models.py [--sizes 100 150 300] [--cap 60]
 """
@@ -24,6 +27,7 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_S = 30.0
+FIGURE_TARGET_S = 1.5
 PAIRED = ("bradley_terry_map", "bradley_terry_davidson", "bradley_terry_davidson_map", "rao_kupper", "rao_kupper_map",
           "plackett_luce_map")
 ONE = """
@@ -79,7 +83,39 @@ def main() -> int:
                 except subprocess.TimeoutExpired:
                     took = f"> {args.cap:g} s"
                 print(f"         {name:28s} alone: {took}")
+    ok &= figures(max(args.sizes))
     return 0 if ok else 1
+
+
+def figures(L: int) -> bool:
+    """Time the per-model figures on L models (worst case for the forest plot: every model its own tie group)."""
+    sys.path.insert(0, str(ROOT))
+    from dashboard.figures import interval_plot, schema_bump_chart
+    from dashboard.figures.trajectory import rank_trajectory_plot
+
+    rng = np.random.default_rng(0)
+    models = [f"model-{i:03d}" for i in range(L)]
+    mu = np.sort(rng.random(L))[::-1]
+    table = pd.DataFrame({"model": models, "mu": mu, "lo": mu - 0.05, "hi": mu + 0.05, "rank": np.arange(1, L + 1),
+                          "rank_ci": np.arange(1, L + 1)})
+    bump = pd.DataFrame({"schema": np.repeat(["binary", "strict", "lenient"], L), "model": models * 3,
+                         "rank": rng.permutation(np.tile(np.arange(1, L + 1), 3)).astype(float), "mu": rng.random(3 * L)})
+    cases = {
+        "leaderboard forest plot": lambda: interval_plot(table),
+        "rubric bump chart (3 schemata)": lambda: schema_bump_chart(bump, schemas=["binary", "strict", "lenient"],
+                                                                    models=models),
+        "rank trajectory (N = 8)": lambda: rank_trajectory_plot(models, np.arange(1, 9),
+                                                                rng.integers(1, L + 1, (L, 8)).astype(float)),
+    }
+    ok = True
+    for name, make in cases.items():
+        t = time.perf_counter()
+        make()
+        seconds = time.perf_counter() - t
+        ok &= seconds < FIGURE_TARGET_S
+        print(f"L = {L:3d}: {name:32s} {seconds:6.2f} s   target < {FIGURE_TARGET_S:g} s  "
+              f"{'ok' if seconds < FIGURE_TARGET_S else 'MISSED'}")
+    return ok
 
 
 if __name__ == "__main__":

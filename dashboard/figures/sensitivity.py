@@ -41,26 +41,35 @@ def schema_bump_chart(table: pd.DataFrame, *, schemas, models, highlight=(), ran
     focus = set(plain(highlight))
     fig = go.Figure()
     first, last = {}, {}
-    for i, model in enumerate(models):
-        rows = table[table["model"] == model].set_index("schema").reindex(list(schemas))
+    # (model, schema) grids of rank and mean, in the given orders: one pivot, not a filter of the table per model
+    rank = table.pivot_table(index="model", columns="schema", values="rank", aggfunc="first", dropna=False)
+    rank = rank.reindex(index=list(models), columns=list(schemas))
+    mu = table.pivot_table(index="model", columns="schema", values="mu", aggfunc="first", dropna=False)
+    mu = mu.reindex(index=list(models), columns=list(schemas)).to_numpy(float)
+    ranks = rank.to_numpy(float)
+    traces = []
+    for i in range(len(models)):  # traces and labels are added at once: per-item adds are quadratic in plotly
         muted = bool(focus) and names[i] not in focus
         color = _MUTED if muted else colors[i]
-        fig.add_trace(go.Scatter(
-            x=schema_names, y=rows["rank"], mode="lines+markers", name=names[i],
+        traces.append(go.Scatter(
+            x=schema_names, y=ranks[i], mode="lines+markers", name=names[i],
             line=dict(color=color, width=1.2 if muted else 2.4), marker=dict(size=7 if muted else 9, color=color),
-            customdata=rows["mu"].to_numpy(), connectgaps=False,
+            customdata=mu[i], connectgaps=False,
             hovertemplate=f"<b>{names[i]}</b><br>%{{x}}<br>rank %{{y}}<br>Bayes@N mean %{{customdata:.4f}}<extra></extra>",
         ))
-        first.setdefault(rows["rank"].iloc[0], []).append(i)
-        last.setdefault(rows["rank"].iloc[-1], []).append(i)
+        first.setdefault(ranks[i, 0], []).append(i)
+        last.setdefault(ranks[i, -1], []).append(i)
+    fig.add_traces(traces)
+    notes = []
     for ends, x, anchor in ((first, schema_names[0], "right"), (last, schema_names[-1], "left")):
         for value, members in ends.items():
             if not np.isfinite(value):
                 continue
             text = ", ".join(names[i] for i in members[:3]) + (f" +{len(members) - 3}" if len(members) > 3 else "")
             solo = len(members) == 1 and not (focus and names[members[0]] not in focus)
-            fig.add_annotation(x=x, y=value, text=text, showarrow=False, xanchor=anchor, xshift=10 if anchor == "left" else -10,
-                               font=dict(size=11, color=colors[members[0]] if solo else "#5b6270"))
+            notes.append(dict(x=x, y=value, text=text, showarrow=False, xanchor=anchor, xshift=10 if anchor == "left" else -10,
+                              font=dict(size=11, color=colors[members[0]] if solo else "#5b6270")))
+    fig.update_layout(annotations=notes)
     L = len(names)
     fig.update_yaxes(autorange=False, range=[L + 0.5, 0.5], dtick=1 if L <= 25 else None, title=rank_label, zeroline=False)
     fig.update_xaxes(type="category", tickangle=-30, title=None, showgrid=True)

@@ -187,7 +187,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``trajectory``; returns the exit status."""
-    from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES, rank_trajectory
+    from scorio_core.dynamics.trajectory import CONVERGENCE_UNDEFINED, TRAJECTORY_PRIOR_NOTES, rank_trajectory
 
     t = _prefix_trajectory(args)
     if t is not None:
@@ -209,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
     ]
     if t.k > 1:
         assumptions.append(f"{args.metric} is undefined for n < k={t.k}: those ranks are null")
+    if t.n.size < 2:
+        assumptions.append(CONVERGENCE_UNDEFINED)
     if args.output == "json":
         emit_json(
             {
@@ -243,6 +245,8 @@ def run(args: argparse.Namespace) -> int:
     emit_rows(rows, columns, args.output)
     if args.output == "table":
         conv = "no convergence" if t.convergence is None else f"{t.convergence} trials"
+        if N < 2:
+            conv = "undefined with N = 1 (needs at least 2 trials per question)"
         print(f"convergence@n: {conv} (task {block.task}, metric {t.metric}, prior {t.prior}, N={N})")
         for note in block.notes:
             print(f"note: {note}")

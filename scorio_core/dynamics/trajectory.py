@@ -45,6 +45,7 @@ from scorio_core.dynamics.trajectory_kernel import (
 )
 
 __all__ = [
+    "CONVERGENCE_UNDEFINED",
     "TRAJECTORY_PRIOR_NOTES",
     "TRAJECTORY_METRICS",
     "trajectory_prior_alpha",
@@ -55,6 +56,12 @@ __all__ = [
     "convergence_at_n",
     "outcomes_from_counts",
 ]
+
+#: Why convergence@n has no value with one trial per question (it is the smallest n <= N - 1; Appendix I.1).
+CONVERGENCE_UNDEFINED = ("convergence@n is undefined with N = 1 trial per question: it is the smallest n <= N - 1 after "
+                         "which the ranking equals the gold standard for good, so it needs at least 2 trials; more "
+                         "trials per question would define it")
+
 
 @dataclass(frozen=True, eq=False)
 class Trajectory:

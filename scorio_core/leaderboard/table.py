@@ -19,6 +19,7 @@ from scorio_core.errors import InputError
 from scorio_core.leaderboard.metrics import get_metric
 from scorio_core.leaderboard.checks import QUESTION_SETS, _common_mask, apply_question_set, leaderboard_notices
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
+from scorio_core.uncertainty.posterior import fallback_interval_label
 from scorio_core.eval._validate import check_confidence
 from scorio_core.uncertainty.batch import _whole_counts, summary_from_states
 from scorio_core.uncertainty.clustered import clustered_se, codes_for_questions
@@ -269,6 +270,7 @@ def leaderboard(
     used_prior = np.full(len(models), prior, dtype=object)
     used_scope = np.full(len(models), scope, dtype=object)
     s_idx = _positions(source.models, models)
+    fallback = None
     if spec.key in ("bayes", "avg") and prior_counts is None and not (spec.key == "avg" and prior == "uniform"
                                                                       and scope == "questions-fixed"):
         # every model at once (no loop over models): the same numbers as MetricSpec.compute
@@ -281,6 +283,7 @@ def leaderboard(
         batch = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, scope, confidence,
                                     sampled_se=sampled_se)
         columns.update(mu=batch.mu, sigma=batch.sigma, lo=batch.lo, hi=batch.hi)
+        fallback = batch.method
         columns["estimate"] = batch.mu if spec.key == "bayes" else _avg_from_states(s_states, source.weights)
     else:
         for i, model in enumerate(models):
@@ -296,6 +299,9 @@ def leaderboard(
     frame["prior"], frame["scope"] = used_prior, used_scope
     labels = {(p_, s_): interval_label(p_, s_, confidence) for p_, s_ in set(zip(used_prior, used_scope))}
     frame["interval"] = [labels[(p_, s_)] for p_, s_ in zip(used_prior, used_scope)]
+    if fallback is not None:  # an empirical-Bayes prior the data could not identify: say what the interval is
+        frame["interval"] = [fallback_interval_label(m, s_, confidence) or label
+                             for m, s_, label in zip(fallback, used_scope, frame["interval"])]
     if clustered:  # what the question-sampling part assumes, in the label every view shows
         frame["interval"] += (f"; questions in {n_clusters:,} clusters of {cluster_column!r} (cluster-robust)"
                               if n_clusters else f"; clusters of {cluster_column!r} not applied to {spec.label} "

@@ -39,6 +39,8 @@ __all__ = [
     "projection_alpha",
     "check_scope",
     "interval_label",
+    "FALLBACK_LABELS",
+    "fallback_interval_label",
     "calibration_table",
     "SCOPE_HELP",
 ]
@@ -66,6 +68,26 @@ def check_scope(scope: object) -> str:
 def interval_label(prior: str, scope: str, confidence: float = 0.95) -> str:
     """One line saying what an interval covers, e.g. for legends, exports and JSON."""
     return f"{confidence:.0%} credible interval; covers {SCOPE_LABELS[check_scope(scope)]}; {PRIOR_LABELS[check_prior(prior)]}"
+
+
+#: Why an empirical-Bayes prior was not fitted, by ``FittedPrior.method`` of the fallbacks.
+FALLBACK_LABELS = {
+    "fallback-n1": ("with N = 1 (or fewer than 3 questions tried twice or more) its strength is not identified "
+                    "(conservative; more trials per question would identify it)"),
+    "fallback-degenerate": "every trial is in one category (pooled Jeffreys mean)",
+}
+
+
+def fallback_interval_label(method: str, scope: str, confidence: float = 0.95) -> str | None:
+    """What a model's interval is when its empirical-Bayes prior fell back (:data:`FALLBACK_LABELS`), else None.
+
+    The interval is then the exact binomial (Clopper-Pearson) bound on the model's pooled answers
+    (:func:`scorio_core.uncertainty.posterior_summary_batch`), and the label must not claim a fitted Dirichlet.
+    """
+    if method not in FALLBACK_LABELS:
+        return None
+    return (f"{confidence:.0%} exact binomial (Clopper-Pearson) interval on the pooled answers; covers "
+            f"{SCOPE_LABELS[check_scope(scope)]}; empirical-Bayes prior not fitted: {FALLBACK_LABELS[method]}")
 
 
 def bayes_dirichlet(counts: object, w: object, alpha: object) -> tuple[np.ndarray, np.ndarray]:

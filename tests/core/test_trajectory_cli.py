@@ -124,3 +124,17 @@ def test_errors_are_one_line(tmp_path, capsys, extra, match):
     assert main(["trajectory", write_attempts(tmp_path / "a.csv", R), *extra]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and match in err and "Traceback" not in err
+
+
+def test_one_trial_says_convergence_is_undefined_not_missing(tmp_path, capsys):
+    """N = 1: convergence@n (the smallest n <= N - 1) has no value; the output says why instead of "no convergence"."""
+    R = np.array([[[1], [1], [0]], [[0], [1], [0]], [[0], [0], [0]]])
+    path = tmp_path / "one.csv"
+    write_attempts(path, R)
+    assert main(["trajectory", str(path), "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["convergence"] is None and out["ranks"] == [[1], [2], [3]]
+    assert any(a.startswith("convergence@n is undefined with N = 1 trial per question") for a in out["assumptions"])
+    assert main(["trajectory", str(path), "--output", "table"]) == 0
+    text = capsys.readouterr().out
+    assert "convergence@n: undefined with N = 1" in text and "no convergence" not in text

@@ -136,3 +136,27 @@ def test_interval_contains_the_mean_at_the_end_of_the_scale(scope):
     counts, w = np.array([[0, 1, 1, 0]]), np.array([0.0, 1.0, 1.0, 0.0])
     s = posterior_summary(counts, w, prior="empirical-bayes", scope=scope)
     assert s.lo <= s.mu <= s.hi and s.mu > 0.9999
+
+
+def test_leaderboard_label_says_when_the_empirical_bayes_prior_was_not_fitted(tmp_path):
+    """N = 1 (strength not identified) and all-one-category models get the exact binomial bound, and say so."""
+    from scipy.stats import beta
+
+    from scorio_core import io
+    from scorio_core.leaderboard.table import leaderboard, outcomes_for
+
+    rows = ["model,question_id,trial,correct"]
+    rows += [f"one,q{q},0,{int(q < 7)}" for q in range(10)]  # N = 1: 7 of 10
+    rows += [f"many,q{q},{t},{int((q + t) % 3 == 0)}" for q in range(10) for t in range(3)]  # N = 3, spread
+    rows += [f"none,q{q},{t},0" for q in range(10) for t in range(3)]  # every trial wrong
+    path = tmp_path / "mixed.csv"
+    path.write_text("\n".join(rows) + "\n")
+    board = leaderboard(outcomes_for(io.load([str(path)]))).set_index("model")
+    one = board.loc["one"]
+    assert one["interval"].startswith("95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers "
+                                      "trials (questions fixed); empirical-Bayes prior not fitted: with N = 1")
+    # hand value: Clopper-Pearson for 7 of 10 at 95%
+    assert one["lo"] == pytest.approx(beta.ppf(0.025, 7, 4), abs=1e-9)
+    assert one["hi"] == pytest.approx(beta.ppf(0.975, 8, 3), abs=1e-9)
+    assert "every trial is in one category" in board.loc["none", "interval"]
+    assert board.loc["many", "interval"] == interval_label("empirical-bayes", "questions-fixed")

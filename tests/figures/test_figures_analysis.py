@@ -187,3 +187,30 @@ def test_leader_summary_names_the_smallest_flip():
     assert "weight: Correct but Unformatted -25% (weight x 0.75), where b catches up" in text
     table, config = drivers_display(res)
     assert set(table.columns) == set(config) and table["new_leader"].tolist() == ["b", "b", ""]
+
+
+def test_bump_chart_reads_each_models_rows_whatever_the_table_order():
+    """One pivot of the table (not a filter per model): rows in any order, a missing (model, schema) is a gap."""
+    rng = np.random.default_rng(4)
+    models = [f"m{i}" for i in range(40)]
+    ranks = np.stack([rng.permutation(40) + 1.0 for _ in range(3)], axis=1)  # (model, schema)
+    table = pd.DataFrame({"schema": np.tile(["s0", "s1", "s2"], 40), "model": np.repeat(models, 3),
+                          "rank": ranks.ravel(), "mu": ranks.ravel() / 100})
+    table = table.drop(index=5).sample(frac=1.0, random_state=1)  # m1 has no s2 row; rows shuffled
+    fig = schema_bump_chart(table, schemas=["s0", "s1", "s2"], models=models)
+    assert [t.name for t in fig.data] == models
+    for i, trace in enumerate(fig.data):
+        want = ranks[i].copy()
+        if i == 1:
+            want[2] = np.nan
+        np.testing.assert_array_equal(np.asarray(trace.y, dtype=float), want)
+        np.testing.assert_array_equal(np.asarray(trace.customdata, dtype=float), want / 100)
+    left = [a for a in fig.layout.annotations if a.xanchor == "right"]
+    assert sorted(float(a.y) for a in left) == sorted(ranks[:, 0])  # one label per first-schema rank (no ties)
+
+
+def test_rank_trajectory_labels_every_final_rank_once():
+    ranks = np.array([[3, 1], [1, 1], [2, 3]], dtype=float)  # two models share rank 1 at the end
+    fig = rank_trajectory_plot(["a", "b", "c"], [1, 2], ranks, convergence=None)
+    ends = {float(a.y): a.text for a in fig.layout.annotations if a.xanchor == "left"}
+    assert ends == {1.0: "a, b", 3.0: "c"}
