@@ -35,6 +35,7 @@ __all__ = [
     "METRIC_LABELS",
     "pass_k_choices",
     "analysis_block",
+    "block_models",
     "block_problem",
     "select_models",
     "progress_to",
@@ -136,8 +137,10 @@ class Block:
 
 @st.cache_resource(show_spinner=False, max_entries=32)
 def analysis_block(data_id: str, _dataset, task: str, kind: str, rubric_id: str = "binary", _categorization=None,
-                   prior_id: str = "none", _prior=None) -> Block:
+                   prior_id: str = "none", _prior=None, models: tuple[str, ...] | None = None) -> Block:
     """The complete block of ``kind`` ("rubric" or "binary") for a task under the active rubric.
+
+    ``models``: build it from these models only (:func:`block_models`); None: every model of the task.
 
     Raises
     ------
@@ -149,6 +152,8 @@ def analysis_block(data_id: str, _dataset, task: str, kind: str, rubric_id: str 
     chosen = outcomes.rubric if kind == "rubric" else outcomes.binary
     if chosen is None:
         raise InputError("the Pass@k family needs binary correctness (is_correct), which this data does not have.")
+    if models:
+        chosen = chosen.select_models([m for m in chosen.models if m in set(models)])
     block = chosen.complete_block(ragged=True)  # every trial kept; different N per cell -> ragged (row-wise only)
     notes = list(chosen.notes) + list(block.notes)
     prefix = None
@@ -199,6 +204,17 @@ def block_problem(block: Block) -> str | None:
     return None
 
 
+def block_models(ctx, active) -> tuple[str, ...] | None:
+    """Models the dynamics' block is built from: every model (None) when some question was answered by all of them;
+    otherwise the sidebar's model filter (so models with disjoint question sets are compared on the questions the
+    filtered ones share), or None when the filter is empty (the block then reports that no question is shared)."""
+    outcomes = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
+    if np.any(np.all(outcomes.rubric.n_trials > 0, axis=0)) or not ctx.models:
+        return None
+    kept = tuple(m for m in outcomes.rubric.models if m in set(ctx.models))
+    return kept if len(kept) >= 2 else None
+
+
 def rubric_block_or_stop(ctx, active, view: str) -> Block:
     """The rubric block of the page's task, or explain on the page why not and ``st.stop()``.
 
@@ -210,12 +226,19 @@ def rubric_block_or_stop(ctx, active, view: str) -> Block:
         st.stop()
     if active.message:
         st.info(md(active.message), icon=":material/info:")
+    models = block_models(ctx, active)
     try:
         block = analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, "rubric", active.rubric_id,
-                               active.categorization, active.prior_id, active.prior)
+                               active.categorization, active.prior_id, active.prior, models=models)
     except InputError as exc:
         st.error(f"{view} cannot be computed for this data: {md(exc)}", icon=":material/error:")
+        if "no question was answered by all" in str(exc):
+            st.info("Pick models that answered some questions in common in the sidebar's **Models** filter: this "
+                    "view then ranks them on the questions they share.", icon=":material/filter_alt:")
         st.stop()
+    if models:
+        st.info(f"No question was answered by every model of this task, so this view ranks the {len(models):d} "
+                "models of the sidebar's filter on the questions they share.", icon=":material/filter_alt:")
     problem = block_problem(block)
     if problem:
         st.info(md(problem), icon=":material/info:")
@@ -268,7 +291,7 @@ def select_models(block: Block, models) -> Block:
 
 def _block_for(ctx, active, method: Method) -> Block:
     return analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, method.kind, active.rubric_id,
-                          active.categorization, active.prior_id, active.prior)
+                          active.categorization, active.prior_id, active.prior, models=block_models(ctx, active))
 
 
 def _metric_args(block: Block, method: Method) -> dict:
@@ -308,7 +331,9 @@ def _chunk(block: Block) -> int | None:
 
 
 def _context_key(ctx, active) -> str:
-    return f"{ctx.data.data_id}|{ctx.task}|{active.rubric_id}|{active.prior_id}|{dynamics_prior(ctx, active)}"
+    models = block_models(ctx, active)
+    subset = "all" if models is None else hashlib.sha256("\x1f".join(models).encode()).hexdigest()[:16]
+    return f"{ctx.data.data_id}|{ctx.task}|{active.rubric_id}|{active.prior_id}|{dynamics_prior(ctx, active)}|{subset}"
 
 
 def dynamics_prior(ctx, active) -> str:

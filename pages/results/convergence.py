@@ -77,7 +77,8 @@ elif not block.has_order:
             "trials. Column-wise resampling needs attempt-level data.", icon=":material/info:")
     st.session_state["conv_scheme"] = "row"
 ensure_choice("conv_scheme", ["column", "row"], "column")
-# the empirical-Bayes prior is refitted on every replicate (~0.04 s each for 16 x 30 x 80): fewer by default
+# the empirical-Bayes prior is refitted on every replicate (~0.014 s each for 20 x 30 x 80 on a quiet 2-core
+# machine, 170x the uniform prior's closed form: docs/scale.md): fewer by default
 ensure_choice("conv_replicates", REPLICATES, 200 if dynamics_prior(ctx, active) == "empirical-bayes" else 2000)
 ensure("conv_seed", 0)
 ensure_choice("conv_gold", list(GOLD), "data")
@@ -105,8 +106,9 @@ if len(chosen) < 2:
 prior = dynamics_prior(ctx, active)
 if prior == "empirical-bayes" and "Bayes@N" in selected:
     st.caption("Bayes@N with the empirical-Bayes prior refits the prior to every model's first n trials of every "
-               "replicate (what the leaderboard would show after n trials): about 0.04 s per replicate for 16 models "
-               "x 30 questions x 80 trials, so large runs take minutes. Change any setting to cancel.")
+               "replicate (what the leaderboard would show after n trials): about 0.014 s per replicate for 20 models "
+               "x 30 questions x 80 trials on an idle 2-core server (more when it is busy), so large runs take "
+               "minutes. Change any setting to cancel.")
 methods = convergence_methods(selected, pass_ks, int(k_other), float(tau))
 if not methods:
     st.info("Pick at least one method (and a k for Pass@k).", icon=":material/info:")

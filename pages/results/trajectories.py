@@ -9,6 +9,7 @@ from dashboard.compute.dynamics import (
     METRIC_LABELS,
     Method,
     analysis_block,
+    block_models,
     convergence_results,
     credible_bands,
     dynamics_prior,
@@ -76,7 +77,8 @@ elif not block.has_order:
     st.session_state["traj_order"], st.session_state["traj_scheme"] = "worst", "row"
 ensure_choice("traj_order", list(orders), "observed")
 ensure_choice("traj_scheme", ["column", "row"], "column")
-# the empirical-Bayes prior is refitted on every replicate (~0.04 s each for 16 x 30 x 80): fewer by default
+# the empirical-Bayes prior is refitted on every replicate (~0.014 s each for 20 x 30 x 80 on a quiet 2-core
+# machine, 170x the uniform prior's closed form: docs/scale.md): fewer by default
 ensure_choice("traj_replicates", REPLICATES, 200 if dynamics_prior(ctx, active) == "empirical-bayes" else 2000)
 ensure("traj_seed", 0)
 ensure_subset("traj_highlight", block.models, [])
@@ -110,7 +112,7 @@ try:
     traj = trajectory(ctx, active, method, worst=worst, scheme=scheme, seed=int(seed))
     settles = trajectory(ctx, active, method, worst=worst, scheme=scheme, seed=int(seed), gold="replicate").convergence
     models = analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, method.kind, active.rubric_id,
-                            active.categorization, active.prior_id, active.prior).models
+                            active.categorization, active.prior_id, active.prior, models=block_models(ctx, active)).models
 except (InputError, ValueError) as exc:
     st.error(f"This view cannot be computed: {md(exc)}", icon=":material/error:")
     st.stop()

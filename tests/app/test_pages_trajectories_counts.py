@@ -94,3 +94,32 @@ def test_counted_upload_kept_in_the_session_only_keeps_its_trial_order(app, monk
         np.testing.assert_array_equal(a, b)
     conv = _visit(app, CONV)  # convergence@n says what the prefix counts can and cannot do
     assert "trial order kept only as prefix counts" in _texts(conv) and "no trial order" not in _texts(conv)
+
+
+def test_disjoint_question_sets_rank_the_sidebars_models_on_their_shared_questions(app):
+    """No question answered by every model: the dynamics say how to get a view; with the sidebar's model filter they
+    rank the filtered models on the questions those share (as the CLI's --models)."""
+    from dashboard.panels.sidebar import KEY_MODELS
+
+    rows = ["model,question,seed,correct"]  # a: q0-q5, b: q3-q8, c: q6-q11 (4 trials each): a and b share q3-q5
+    for m, first in (("a", 0), ("b", 3), ("c", 6)):
+        rows += [f"{m},q{q},{t},{int((q + t) % (2 + 'abc'.index(m)) == 0)}" for q in range(first, first + 6) for t in range(4)]
+    at = app
+    at.switch_page(DATA).run()
+    at.file_uploader(key="data_uploader").set_value(("disjoint.csv", "\n".join(rows).encode(), "text/csv")).run()
+    at.button(key="upload_load").click().run()
+    no_exception(at)
+    at.switch_page(TRAJ).run()
+    no_exception(at)
+    assert any("no question was answered by all 3 selected models" in e.value for e in at.error)
+    assert "filter: this view then ranks them on the questions they share" in _texts(at)
+    at.sidebar.multiselect(key=KEY_MODELS).set_value(["a", "b"]).run()
+    at.switch_page(TRAJ).run()
+    no_exception(at)
+    assert not at.error
+    assert "ranks the 2 models of the sidebar's filter on the questions they share" in _texts(at)
+    ranks, _ = _charts(at)
+    assert {t.name for t in ranks.data} == {"a", "b"}
+    at.switch_page(CONV).run()
+    no_exception(at)
+    assert not at.error and "ranks the 2 models of the sidebar's filter" in _texts(at)
