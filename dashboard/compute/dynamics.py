@@ -204,14 +204,20 @@ def block_problem(block: Block) -> str | None:
     return None
 
 
+def _shared_question(ctx, active) -> bool:
+    """Some question of the task was answered by every model."""
+    outcomes = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
+    return bool(np.any(np.all(outcomes.rubric.n_trials > 0, axis=0)))
+
+
 def block_models(ctx, active) -> tuple[str, ...] | None:
     """Models the dynamics' block is built from: every model (None) when some question was answered by all of them;
     otherwise the sidebar's model filter (so models with disjoint question sets are compared on the questions the
     filtered ones share), or None when the filter is empty (the block then reports that no question is shared)."""
-    outcomes = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
-    if np.any(np.all(outcomes.rubric.n_trials > 0, axis=0)) or not ctx.models:
+    if _shared_question(ctx, active) or not ctx.models:
         return None
-    kept = tuple(m for m in outcomes.rubric.models if m in set(ctx.models))
+    outcomes = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
+    kept = tuple(ctx.shown(outcomes.rubric.models))  # the task's order, whatever the filter's
     return kept if len(kept) >= 2 else None
 
 
@@ -232,7 +238,7 @@ def rubric_block_or_stop(ctx, active, view: str) -> Block:
                                active.categorization, active.prior_id, active.prior, models=models)
     except InputError as exc:
         st.error(f"{view} cannot be computed for this data: {md(exc)}", icon=":material/error:")
-        if "no question was answered by all" in str(exc):
+        if not _shared_question(ctx, active):
             st.info("Pick models that answered some questions in common in the sidebar's **Models** filter: this "
                     "view then ranks them on the questions they share.", icon=":material/filter_alt:")
         st.stop()

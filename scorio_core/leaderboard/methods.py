@@ -31,6 +31,10 @@ ORDER_DEPENDENT_GROUPS = ("Rating systems",)
 SLOW_GROUPS = ("Item response theory",)
 
 
+#: Count cells (resamples x models x questions x categories) of one batched Bayes@N bootstrap call.
+_BATCH_CELLS = 1 << 22
+
+
 def default_methods(n_models: int | None) -> list[str]:
     """Bayes@N, IRT ability and every implemented ``scorio.rank`` method affordable for ``n_models``
     (None: whatever the number of models; see :data:`scorio_core.rank.agreement.EXPENSIVE`).
@@ -200,16 +204,31 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
 
         def extra_fn(q) -> dict:
             scores = {}
-            for name in ("bayes", "irt_ability"):
-                if name in kept:
-                    try:
-                        scores.update(extra_scores(q, (name,)))
-                    except (ValueError, RuntimeError):  # no fit on this resample: counted as a failure
-                        scores[name] = None
+            if "irt_ability" in kept:
+                try:
+                    scores.update(extra_scores(q, ("irt_ability",)))
+                except (ValueError, RuntimeError):  # no fit on this resample: counted as a failure
+                    scores["irt_ability"] = None
             return scores
 
-        boot = bootstrap_ranks(R, kept, models=out.models, extra_fn=extra_fn, n_boot=n_boot, confidence=confidence,
-                               seed=seed)
+        def batch_fn(idx) -> dict:
+            """Bayes@N of every resample in one batched posterior: resample b's models are rows b L .. b L + L - 1
+            (each model's prior is fitted to its own resampled questions, as on one resample at a time)."""
+            if "bayes" not in kept:
+                return {}
+            B, M = idx.shape
+            K = counts.shape[2]
+            step = max(1, _BATCH_CELLS // max(1, L * M * K))  # resamples per call: ~4M count cells at a time
+            mu = np.empty((B, L))
+            for start in range(0, B, step):
+                part = idx[start:start + step]
+                stacked = counts[:, part].transpose(1, 0, 2, 3).reshape(part.shape[0] * L, M, K)
+                mu[start:start + part.shape[0]] = posterior_summary_batch(
+                    stacked, np.array([0.0, 1.0]), prior=prior).mu.reshape(part.shape[0], L)
+            return {"bayes": mu}
+
+        boot = bootstrap_ranks(R, kept, models=out.models, extra_fn=extra_fn, batch_fn=batch_fn, n_boot=n_boot,
+                               confidence=confidence, seed=seed)
     return MethodReport(task_outcomes.task, result, int(keep.sum()), int(R.shape[2]), question_set, prior, tuple(notes),
                         boot)
 

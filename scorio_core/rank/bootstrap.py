@@ -17,7 +17,8 @@ covers the questions-sampled scope (Hariri et al., "Don't Pass@k", ICLR 2026, ar
 the trial-to-trial noise on these fixed questions.
 
 Cost: ``n_boot`` times each method's time on one tensor (iterative methods cannot be vectorised across
-replicates); ``avg`` is ranked for every replicate in one numpy pass.
+replicates); ``avg`` is ranked for every replicate in one numpy pass, and caller scores given through
+``batch_fn`` (Bayes@N: every resample's posterior in one batched call) in one call.
 """
 
 from __future__ import annotations
@@ -115,8 +116,8 @@ def _competition(scores: np.ndarray) -> np.ndarray:
     return rankdata(-s, method="min", axis=-1).astype(float)
 
 
-def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, n_boot: int = 200, confidence: float = 0.95,
-                    seed: int = 0) -> RankBootstrap:
+def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_boot: int = 200,
+                    confidence: float = 0.95, seed: int = 0) -> RankBootstrap:
     """Percentile bootstrap over questions of every method's ranks, on the same resamples for all methods.
 
     Parameters
@@ -133,7 +134,12 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, n_boot: int = 200
         caller-computed methods on the resample whose question indices are ``idx_row`` (shape (M,)), e.g.
         Bayes@N on ``counts[:, idx_row]``. A name mapped to ``None`` on a replicate, or ``ValueError``/
         ``RuntimeError`` raised by ``extra_fn``, counts as a failure there; every name of ``methods`` that
-        is not a ranking method must be a key of the dict.
+        is not a ranking method must be a key of the dict (or of ``batch_fn``'s).
+    batch_fn : callable, optional
+        ``batch_fn(idx) -> {name: scores}``: caller-computed scores of every resample at once, shape
+        (n_boot, L), from the whole index matrix ``idx`` (n_boot, M) (e.g. Bayes@N of all resamples in one
+        batched posterior); NaN rows count as failures on those resamples. Names it returns are not asked
+        of ``extra_fn``.
     n_boot : int, default 200
         Replicates (at least 1).
     confidence : float, default 0.95
@@ -155,7 +161,8 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, n_boot: int = 200
     Notes
     -----
     Cost: ``n_boot`` times the methods' time on one tensor (plus ``extra_fn``), except ``avg``, ranked for
-    all replicates at once from the per-question sums weighted by how often each question was drawn.
+    all replicates at once from the per-question sums weighted by how often each question was drawn, and
+    the ``batch_fn`` names, scored for all replicates in one call.
     """
     import scorio_core.rank as rank
     from scorio_core.rank.agreement import METHODS
@@ -181,6 +188,10 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, n_boot: int = 200
     idx = rng.integers(0, M, size=(int(n_boot), M))  # drawn once: every method ranks the same resamples
     own = [m for m in names if m in known]
     outside = [m for m in names if m not in known]
+    batched = {}
+    if outside and batch_fn is not None:
+        batched = {name: s for name, s in batch_fn(idx).items() if name in outside}
+        outside = [m for m in outside if m not in batched]
     if outside and extra_fn is None:
         raise ValueError(f"methods: unknown ranking method {outside[0]!r} (no extra_fn gives its scores).")
 
@@ -189,6 +200,13 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, n_boot: int = 200
     failed = dict.fromkeys(names, 0)
     slot = {m: k for k, m in enumerate(names)}
     loop = list(own)
+    for name, scores in batched.items():  # every resample at once
+        scores = np.asarray(scores, dtype=float)
+        if scores.shape != (B, L):
+            raise ValueError(f"batch_fn scores of {name!r} have shape {scores.shape}; expected ({B}, {L}).")
+        bad = np.isnan(scores).all(axis=1)
+        ranks[:, slot[name], :] = np.where(bad[:, None], np.nan, _competition(scores))
+        failed[name] += int(bad.sum())
     if "avg" in own:  # one pass: each replicate's sums are the per-question sums weighted by the draw counts
         try:
             rank.validate_input(R)
@@ -199,8 +217,7 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, n_boot: int = 200
             np.add.at(drawn, (np.arange(B)[:, None], idx), 1.0)
             ranks[:, slot["avg"], :] = _competition(drawn @ R.sum(axis=2).T.astype(float))
             loop.remove("avg")
-    for b in range(B):  # iterative methods cannot be vectorised across replicates
-        Rb = R[:, idx[b]]
+    for b in range(B if outside or loop else 0):  # iterative methods cannot be vectorised across replicates
         if outside:
             try:
                 scores = extra_fn(idx[b])
@@ -219,6 +236,7 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, n_boot: int = 200
                 if s.shape != (L,):
                     raise ValueError(f"extra_fn scores of {name!r} have shape {s.shape}; expected ({L},).")
                 ranks[b, slot[name]] = _competition(s)
+        Rb = R[:, idx[b]] if loop else None
         for name in loop:
             try:
                 ranks[b, slot[name]] = getattr(rank, name)(Rb, method="competition")

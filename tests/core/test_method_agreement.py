@@ -172,7 +172,7 @@ def test_method_agreement_bootstraps_the_kept_methods_on_shared_resamples(tmp_pa
     assert boot.ranks.shape == (12, 3, 4) and (boot.n_boot, boot.seed, boot.confidence) == (12, 4, 0.95)
     counts = np.asarray(outcomes.binary.counts)
     idx = np.random.default_rng(4).integers(0, 5, size=(12, 5))
-    for b in (0, 7):  # Bayes@N refitted on the same resample as the other methods
+    for b in range(12):  # Bayes@N refitted on the same resample as the other methods (all resamples in one batch)
         mu = posterior_summary_batch(counts[:, idx[b]], np.array([0.0, 1.0]), prior="empirical-bayes").mu
         np.testing.assert_array_equal(boot.ranks[b, 0], rankdata(-mu, method="min"))
         R = response_tensor(counts[..., 1], counts.sum(axis=2))
@@ -227,3 +227,18 @@ def test_many_models_leave_the_slow_paired_fits_out_of_the_defaults_and_say_so(t
     assert "Bradley-Terry (MAP)" in note and "Plackett-Luce" in note and "--methods" in note
     explicit = method_agreement(outcomes_for(io.load([str(path)])), ["bayes", "avg"])
     assert not any(n.startswith("Left out by default") for n in explicit.notes)  # only the defaults are trimmed
+
+
+def test_batched_bayes_bootstrap_is_the_same_in_any_chunking(tmp_path, monkeypatch):
+    """Every resample's Bayes@N in batched calls: the chunk size (memory bound) does not change a rank."""
+    import scorio_core.leaderboard.methods as methods_module
+
+    path = _write(tmp_path, {"x": {0, 1, 2, 3}, "y": {2, 3, 4}, "z": {4}, "w": {1}})
+    outcomes = outcomes_for(io.load([path]))
+    whole = method_agreement(outcomes, ["bayes", "avg"], n_boot=30, seed=9).bootstrap
+    monkeypatch.setattr(methods_module, "_BATCH_CELLS", 1)  # one resample per call
+    one_by_one = method_agreement(outcomes, ["bayes", "avg"], n_boot=30, seed=9).bootstrap
+    np.testing.assert_array_equal(whole.ranks, one_by_one.ranks)
+    monkeypatch.setattr(methods_module, "_BATCH_CELLS", 4 * 5 * 2 * 7)  # 7 resamples per call, a partial last one
+    np.testing.assert_array_equal(method_agreement(outcomes, ["bayes", "avg"], n_boot=30, seed=9).bootstrap.ranks,
+                                  whole.ranks)

@@ -133,8 +133,36 @@ def test_the_seed_reproduces_the_ranks():
     ({"methods": []}, "methods"), ({"models": ["a"]}, "models"),
     ({"methods": ["x"], "extra_fn": lambda q: {"y": np.zeros(2)}}, "unknown ranking method 'x'"),
     ({"methods": ["x"], "extra_fn": lambda q: {"x": np.zeros(3)}}, r"shape \(3,\)"),
+    ({"methods": ["x"], "batch_fn": lambda idx: {"x": np.zeros((idx.shape[0], 3))}}, r"batch_fn scores of 'x'"),
+    ({"methods": ["x"], "batch_fn": lambda idx: {"y": np.zeros((idx.shape[0], 2))}}, "unknown ranking method 'x'"),
 ])
 def test_errors_name_the_argument(kwargs, match):
     args = {"methods": ["avg"], **kwargs}
     with pytest.raises(ValueError, match=match):
         bootstrap_ranks(np.array([[1, 0], [0, 1]]), args.pop("methods"), **args)
+
+
+def test_batch_scores_equal_the_same_scores_one_resample_at_a_time():
+    """``batch_fn`` sees the whole index matrix once; its ranks equal ``extra_fn``'s on each resample, and an all-NaN
+    row is a failure on that resample."""
+    rng = np.random.default_rng(5)
+    R = (rng.random((5, 9, 3)) < rng.random((5, 1, 1))).astype(int)
+
+    def one(q):
+        return R[:, q].sum(axis=(1, 2)) + 0.1 * np.arange(5)
+
+    calls = []
+
+    def batch(idx):
+        calls.append(idx.copy())
+        scores = np.stack([one(q) for q in idx])
+        scores[3] = np.nan  # no score on resample 3
+        return {"mine": scores}
+
+    got = bootstrap_ranks(R, ["mine", "avg"], batch_fn=batch, n_boot=25, seed=7)
+    want = bootstrap_ranks(R, ["mine", "avg"], extra_fn=lambda q: {"mine": one(q)}, n_boot=25, seed=7)
+    assert len(calls) == 1 and calls[0].shape == (25, 9)
+    np.testing.assert_array_equal(calls[0], np.random.default_rng(7).integers(0, 9, size=(25, 9)))
+    keep = np.arange(25) != 3
+    np.testing.assert_array_equal(got.ranks[keep], want.ranks[keep])
+    assert np.isnan(got.ranks[3, 0]).all() and got.failed == {"mine": 1}
