@@ -316,7 +316,9 @@ def posterior_summary(
         lo, hi = lo_w + width * lo_n, lo_w + width * hi_n
     else:
         lo, hi = _interval(mu, sigma, confidence, lo_w, hi_w, shape)
-    return PosteriorSummary(mu, sigma, lo, hi, prior, scope, interval_label(prior, scope, confidence), fitted, note)
+    fell_back = fallback_interval_label(fitted.method, scope, confidence) if fitted is not None else None
+    label = fell_back or interval_label(prior, scope, confidence)  # never a fitted Dirichlet the data did not identify
+    return PosteriorSummary(mu, sigma, lo, hi, prior, scope, label, fitted, note)
 
 
 

@@ -160,3 +160,13 @@ def test_leaderboard_label_says_when_the_empirical_bayes_prior_was_not_fitted(tm
     assert one["hi"] == pytest.approx(beta.ppf(0.975, 8, 3), abs=1e-9)
     assert "every trial is in one category" in board.loc["none", "interval"]
     assert board.loc["many", "interval"] == interval_label("empirical-bayes", "questions-fixed")
+
+
+def test_posterior_summary_label_says_when_the_prior_fell_back():
+    """The per-model summary (Compare, exports) says what the leaderboard row says for an unfitted prior."""
+    one = posterior_summary(np.array([[1, 0]] * 4 + [[0, 1]] * 6), [0, 1])  # N = 1 on 10 questions: 6 of 10
+    assert one.fitted.method == "fallback-n1"
+    assert one.label.startswith("95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers trials")
+    repeated = posterior_summary(np.array([[2, 1]] * 4 + [[0, 3]] * 6), [0, 1])  # N = 3: the prior is fitted
+    assert repeated.fitted.method == "marginal-likelihood"
+    assert repeated.label == interval_label("empirical-bayes", "questions-fixed")
