@@ -1,7 +1,8 @@
 """Cached calls into the core for pages, keyed by the dataset's ``data_id`` and the settings.
 
 - :mod:`.results`: leaderboards, task tables, comparisons, clusters (``st.cache_data``).
-- :mod:`.dynamics`: trajectories and convergence (and the result store Sensitivity shares).
+- :mod:`.dynamics`: trajectories and convergence.
+- :mod:`.store`: the result store of the long runs (dynamics, Sensitivity) and their progress bars.
 - :mod:`.sensitivity`: schemata that apply, ranks across schemata, perturbation.
 - :mod:`.background`: long computations in worker threads with progress (no Streamlit).
 - :mod:`.items`: question diagnostics (item response theory, flags) and ranks without flagged questions.

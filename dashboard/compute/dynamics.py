@@ -1,13 +1,11 @@
-"""Cached calls of the Trajectories and Convergence pages (and the result store they share with Sensitivity).
+"""Cached calls of the Trajectories and Convergence pages: analysis blocks, bootstrap convergence, trajectories.
 
 Everything is keyed by ``data_id`` (content + data-quality choices), the task, the active
 rubric's ``rubric_id`` and ``prior_id`` (see :mod:`dashboard.state.rubric`) and the view's
 settings; arguments starting with ``_`` are not hashed. Results are shared and read-only.
 
-Long runs (bootstrap, rubric perturbation) go through :func:`dashboard.compute.background.run_jobs`
-for a progress bar and cancellation; only complete results are stored (:func:`stored`),
-so changing a widget mid-run never leaves a partial result in the cache, and a revisit with
-the same settings is instant.
+Long runs go through :func:`dashboard.compute.background.run_jobs`; complete results are kept
+in the store of :mod:`dashboard.compute.store` (re-exported here as ``stored``/``fetch``).
 """
 
 from __future__ import annotations
@@ -20,6 +18,7 @@ import numpy as np
 import streamlit as st
 
 from dashboard.compute.background import run_jobs
+from dashboard.compute.store import fetch, progress_to, stored
 from dashboard.compute.results import prior_counts, task_outcomes
 from dashboard.guard import blocking_notice
 from dashboard.text import md
@@ -263,14 +262,6 @@ def pass_k_choices(n_trials: int, min_trials: int | None = None) -> list[int]:
     return [k for k in range(1, 9) if k <= top] + [k for k in (16, 32, 64) if k <= top]
 
 
-def progress_to(placeholder, text: str):
-    """A progress callback that draws ``st.progress`` in ``placeholder`` (see :func:`run_jobs`)."""
-    def update(fraction: float) -> None:
-        placeholder.progress(min(1.0, max(0.0, fraction)), text=f"{text} {fraction:.0%}")
-
-    return update
-
-
 def convergence_methods(selected, pass_ks, k: int, tau: float) -> list[Method]:
     """Methods of the Convergence page from its widgets (Bayes@N first, then Pass@k by k)."""
     methods = []
@@ -308,28 +299,6 @@ def _metric_args(block: Block, method: Method) -> dict:
         tau=method.tau,
         prior_counts=block.prior if bayes else None,
     )
-
-
-class _Missing(Exception):
-    """No stored result under this key."""
-
-
-@st.cache_data(show_spinner=False, max_entries=128)
-def stored(key: str, _result=None):
-    """Store-or-fetch: ``stored(key)`` returns a stored result or raises :class:`_Missing`;
-    ``stored(key, _result=value)`` stores ``value``. Exceptions are never cached, so only
-    complete results ever enter the cache."""
-    if _result is None:
-        raise _Missing(key)
-    return _result
-
-
-def fetch(key: str):
-    """The stored result under ``key``, or None."""
-    try:
-        return stored(key)
-    except _Missing:
-        return None
 
 
 def _chunk(block: Block) -> int | None:

@@ -13,7 +13,7 @@ import json
 import numpy as np
 import streamlit as st
 
-from dashboard.compute.dynamics import fetch, stored
+from dashboard.compute.store import fetch, stored
 from dashboard.compute.background import run_jobs
 from dashboard.state import rubric as rubric_state
 from dashboard.state.rubric import signal_table

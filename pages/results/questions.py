@@ -160,7 +160,9 @@ with st.expander("Method"):
         f"N({PRIORS['b'][0]:g}, {PRIORS['b'][1]:g}^2), discrimination a ~ N({PRIORS['a'][0]:g}, {PRIORS['a'][1]:g}^2) "
         "(on a itself, so a credibly negative discrimination can show). "
         "**Estimates.** the posterior mode (damped Newton), standard errors from the Laplace approximation (the "
-        f"inverse Hessian at the mode); intervals are estimate +- z SE at {ctx.confidence:.0%}. "
+        "inverse Hessian at the mode); a 2PL mode is put on the scale the ability prior defines (abilities' mean "
+        "square 1), with that scale's own uncertainty added (1 / (2 x models) on its log); intervals are "
+        f"estimate +- z SE at {ctx.confidence:.0%}, the questions and models fixed. "
         f"This fit: {md(diag.fit.method)}; {'converged' if diag.fit.converged else 'did not converge'} in "
         f"{diag.fit.iterations:d} steps.")
     st.markdown("**Flags** (defaults; each reason states the numbers):\n\n" + FLAG_HELP)

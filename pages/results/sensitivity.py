@@ -6,7 +6,7 @@ from scorio_core.uncertainty import PRIOR_LABELS, interval_label
 
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
-from dashboard.compute.dynamics import progress_to
+from dashboard.compute.store import progress_to
 from dashboard.tables.analysis import bump_frame, drivers_display, leader_summary, models_by_rank, stability_display
 from dashboard.figures import rank_share_heatmap, schema_bump_chart
 from dashboard.guard import blocking_notice

@@ -24,8 +24,9 @@ ABILITY_COLUMNS = ("model", "rank", "rank_ci", "mu", "sigma", "lo", "hi", "n_que
 def ability_interval_label(diagnostics: Diagnostics) -> str:
     """What an ability interval covers, in words (shown with every ability table)."""
     kind = "2PL" if diagnostics.fit.model == "2pl" else "Rasch"
+    scale = ", on the ability prior's scale with that scale's uncertainty" if kind == "2PL" else ""
     return (f"{diagnostics.confidence:.0%} interval of the {kind} ability (logit scale): posterior mode (MAP, "
-            f"weakly informative priors) +- z x Laplace standard error; questions fixed")
+            f"weakly informative priors{scale}) +- z x Laplace standard error; questions fixed")
 
 
 def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd.DataFrame:
@@ -38,7 +39,8 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
     tie_rule : {"pairwise", "paper", "upper-bound", "none"}
         Rule of ``rank_ci`` (:func:`scorio_core.ranking.rank.ranks_with_ties`) at the diagnostics'
         confidence. The abilities' standard errors are used as if independent (their Laplace
-        covariance is left out).
+        covariance is left out), without the 2PL scale's uncertainty (``fit.scale_var``: a common factor
+        on every ability cannot reorder them).
 
     Returns
     -------
@@ -51,8 +53,8 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
     Notes
     -----
     Source: the 2PL/Rasch MAP fit of :mod:`scorio_core.items.irt` (Lord 1980; Embretson & Reise 2000).
-    The interval's coverage was measured by simulation (``benchmarks/bench_items_recovery.py``: 0.939
-    for 95% intervals at 30 models x 200 questions x 4 trials).
+    The interval's coverage was measured by simulation (``benchmarks/bench_items_recovery.py --designs``:
+    0.93-0.98 for 95% intervals at 30 models x 200 questions x 4 trials over six designs; docs/items.md).
     """
     fit = diagnostics.fit
     answered = np.asarray(fit.answered)
@@ -65,7 +67,9 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
     if seen.any():
         vals = mu[seen]
         rank[np.flatnonzero(seen)] = rankdata(-vals, method="min").astype(np.int64)  # competition ranks
-        rank_ci[np.flatnonzero(seen)] = ranks_with_ties(vals, sigma[seen], diagnostics.confidence, rule=tie_rule)
+        # a common change of scale cannot reorder models: ties are decided with the scale fixed (fit.scale_var)
+        fixed = np.sqrt(np.maximum(sigma[seen] ** 2 - vals**2 * fit.scale_var, 0.0))
+        rank_ci[np.flatnonzero(seen)] = ranks_with_ties(vals, fixed, diagnostics.confidence, rule=tie_rule)
     table = pd.DataFrame({
         "model": list(fit.models), "rank": rank, "rank_ci": rank_ci, "mu": mu, "sigma": sigma,
         "lo": np.where(seen, models.loc[list(fit.models), "ability_lo"].to_numpy(float), np.nan),

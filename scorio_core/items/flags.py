@@ -66,7 +66,7 @@ def _signed_mode(theta, s, n, sign, a0, b0, priors, max_iter=50, tol=1e-2):
     threshold of log 10. Returns the minimised negative log posterior per question and the mode's ``(a, b)``.
     """
     (mb, sb), (ma, sa) = priors["b"], priors["a"]
-    u, b = np.log(np.maximum(sign * np.asarray(a0, float), 1e-3)), np.array(b0, dtype=float)
+    u, b = np.log(np.maximum(np.abs(np.asarray(a0, float)), 1e-300)), np.array(b0, dtype=float)  # a = sign |a0|
     F = _question_objective(sign * np.exp(u), b, theta, s, n, priors)
     act = np.arange(b.size)
     for _ in range(max_iter):
@@ -101,13 +101,17 @@ def _signed_mode(theta, s, n, sign, a0, b0, priors, max_iter=50, tol=1e-2):
     return F, sign * np.exp(u), b
 
 
-def sign_log_odds(fit: IRTFit, successes, trials, priors=PRIORS, *, return_negative_mode: bool = False):
+def sign_log_odds(fit: IRTFit, successes, trials, priors=None, *, return_negative_mode: bool = False):
     """Per question: log posterior at the best ``a < 0`` minus that at the best ``a > 0``, abilities fixed.
 
     A likelihood-ratio comparison of the question read as labelled against the question read upside down:
     a question whose outcomes were inverted (strong models fail, weak ones pass) has a large positive value.
     Both modes are searched from the fit's ``(|a|, b)`` (the reflection of the curve about its difficulty),
     so the comparison does not depend on which of the two the joint fit converged to. Rasch fits get zeros.
+
+    ``priors`` defaults to :data:`~scorio_core.items.irt.PRIORS` carried to the scale the fit reports
+    (``fit.scale``: ``b ~ N(0, (3 / c)^2)``, ``a ~ N(c, (1.5 c)^2)``), i.e. the posterior the fit was made
+    under, in the reported parameters.
 
     Returns
     -------
@@ -117,12 +121,22 @@ def sign_log_odds(fit: IRTFit, successes, trials, priors=PRIORS, *, return_negat
         for the reason of a flag (the joint fit may sit at a small positive ``a`` on such a question).
     """
     s, n = check_counts(successes, trials)
+    if priors is None:  # the fit's priors, carried to the scale it reports (fit.scale): the same posterior
+        c = fit.scale
+        priors = {"theta": (PRIORS["theta"][0], PRIORS["theta"][1] / c), "b": (PRIORS["b"][0] / c, PRIORS["b"][1] / c),
+                  "a": (PRIORS["a"][0] * c, PRIORS["a"][1] * c)}
     if fit.model == "rasch":
         zeros = np.zeros(s.shape[1])
         return (zeros, np.full(zeros.shape, np.nan), np.full(zeros.shape, np.nan)) if return_negative_mode else zeros
-    a0 = np.maximum(np.abs(fit.a), 0.1)
+    # starts on the mode's scale (fit.scale), so the search is the same whatever scale the fit reports
+    a0 = np.maximum(np.abs(fit.a), 0.1 * fit.scale)
     pos, _, _ = _signed_mode(fit.theta, s, n, 1.0, a0, fit.b, priors)  # where fit.a > 0 this is the fit: one step
+    # a < 0 from two starts, the better per question: the fit's curve reflected (-|a|, b) and a nearly flat curve
+    # (-0.001, b), from which the search can reach a mode far from the reflection (e.g. a very low difficulty)
     neg, a_neg, b_neg = _signed_mode(fit.theta, s, n, -1.0, a0, fit.b, priors)
+    flat, a_flat, b_flat = _signed_mode(fit.theta, s, n, -1.0, np.full_like(a0, 1e-3 * fit.scale), fit.b, priors)
+    better = flat < neg
+    neg, a_neg, b_neg = np.where(better, flat, neg), np.where(better, a_flat, a_neg), np.where(better, b_flat, b_neg)
     return (pos - neg, a_neg, b_neg) if return_negative_mode else pos - neg
 
 
@@ -201,7 +215,8 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
     with np.errstate(invalid="ignore", divide="ignore"):
         info_mean = info / k
     top_max, bottom_mean, g = _thirds(fit.theta, np.nan_to_num(rates), answered, min_group)
-    a_hi = fit.a + mislabel_z * fit.a_se
+    # the sign of a does not depend on the ability scale: its SE with the scale fixed (fit.scale_var)
+    a_hi = fit.a + mislabel_z * np.sqrt(np.maximum(fit.a_se**2 - fit.a**2 * fit.scale_var, 0.0))
     neg = (fit.model != "rasch") & (a_hi < 0) & (k > 0)
     if np.isfinite(mislabel_log_odds):
         odds, a_neg, _ = sign_log_odds(fit, s, n, return_negative_mode=True)

@@ -70,6 +70,7 @@ def test_batch_summary_matches_the_per_model_summary(prior, scope, K):
 @given(st.integers(0, 10_000))
 @example(960)
 @example(2827)
+@example(4739)
 def test_leaderboard_batch_path_equals_metric_compute(seed):
     counts = _random_counts(seed, L=6, M=8)
     counts[4, 0] = [1, 2]  # keep every model scorable
@@ -89,9 +90,13 @@ def test_leaderboard_batch_path_equals_metric_compute(seed):
             uniq, freq = np.unique(rows, axis=0, return_counts=True)
             args = (uniq.astype(float), freq.astype(float), uniq.sum(1).astype(float))
             # "at least as likely" up to the optimisers' convergence tolerance: on this flat likelihood both stop
-            # within ~1e-7 of the maximum (seed 2827: 4.7813550 vs 4.7813549); the defect of seed 960 was 0.66
+            # near the maximum (seed 2827: 4.7813550 vs 4.7813549; seed 4739, alpha on its 1e-3 bound and beta
+            # 0.00393 vs 0.00396: 2.515954 vs 2.515932, 9e-6 relative); the defect of seed 960 was 0.66
             scalar = _neg_log_marginal(np.log(fitted.alpha), *args)[0]
-            assert _neg_log_marginal(np.log(batch.alpha[l]), *args)[0] <= scalar + 1e-6 * max(1.0, abs(scalar))
+            batch_nll = _neg_log_marginal(np.log(batch.alpha[l]), *args)[0]
+            assert batch_nll <= scalar + 1e-4 * max(1.0, abs(scalar))
+            if abs(batch_nll - scalar) <= 1e-4 * max(1.0, abs(scalar)):  # the same maximum: what a user reads agrees
+                assert (row["mu"], row["lo"], row["hi"]) == pytest.approx((one.mu, one.lo, one.hi), abs=2e-4)
             continue
         assert (row["mu"], row["lo"], row["hi"]) == pytest.approx((one.mu, one.lo, one.hi), abs=2e-4)
         answered = counts[l].sum(1) > 0

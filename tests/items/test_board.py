@@ -33,7 +33,10 @@ def test_board_ranks_by_ability_with_the_fits_intervals(tmp_path):
     z = 1.959963984540054  # Phi^-1(0.975): the normal quantile of a central 95% interval
     assert np.allclose(board["lo"], fit.theta[order] - z * fit.theta_se[order])
     assert np.allclose(board["hi"], fit.theta[order] + z * fit.theta_se[order])
-    expected = ranks_with_ties(fit.theta[order], fit.theta_se[order], 0.95, rule="pairwise")
+    # ties with the 2PL scale fixed: a common factor cannot reorder abilities
+    assert fit.scale_var == 1 / (2 * 4)
+    fixed = np.sqrt(fit.theta_se[order] ** 2 - fit.theta[order] ** 2 * fit.scale_var)
+    expected = ranks_with_ties(fit.theta[order], fixed, 0.95, rule="pairwise")
     assert board["rank_ci"].tolist() == expected.tolist()
     assert (board["n_questions"] == 6).all() and "Laplace" in board["interval"].iloc[0]
 
