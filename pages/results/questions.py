@@ -164,7 +164,8 @@ with st.expander("Method"):
         "square 1), with that scale's own uncertainty added (1 / (2 x models) on its log); intervals are "
         f"estimate +- z SE at {ctx.confidence:.0%}, the questions and models fixed. "
         f"This fit: {md(diag.fit.method)}; {'converged' if diag.fit.converged else 'did not converge'} in "
-        f"{diag.fit.iterations:d} steps.")
+        f"{diag.fit.iterations:d} steps" + (f"; scale c = {diag.fit.scale:.3g} (variance of log c: "
+                                           f"{diag.fit.scale_var:.3g})." if diag.fit.model == "2pl" else "."))
     st.markdown("**Flags** (defaults; each reason states the numbers):\n\n" + FLAG_HELP)
     st.markdown("**Sources.** Lord (1980), *Applications of Item Response Theory to Practical Testing Problems*; "
                 "Embretson and Reise (2000), *Item Response Theory for Psychologists*; Maia Polo et al. (2024), "

@@ -50,9 +50,10 @@ def register(subparsers) -> None:
     add_data_arguments(parser)
     parser.add_argument("--metric", default="bayes", choices=list(METRIC_NAMES), help="ranking metric (default: bayes = Bayes@N)")
     parser.add_argument("--method", default="bayes", metavar="NAME",
-                        help="ranking method: bayes (default: the Bayes@N leaderboard with intervals) or a method of "
-                             "scorio_core.rank (e.g. bradley_terry, elo, borda, pagerank, rasch; the 'methods' command "
-                             "lists them): rows of task, model, method, score, rank on binary correctness")
+                        help="ranking method: bayes (default: the Bayes@N leaderboard with intervals), irt_ability "
+                             "(2PL ability with intervals; missing cells and unequal N handled natively) or a method "
+                             "of scorio_core.rank (e.g. bradley_terry, elo, borda, pagerank, rasch; the 'methods' "
+                             "command lists them): rows of task, model, method, score, rank on binary correctness")
     parser.add_argument("--confidence", type=float, default=0.95, help="credibility level (default 0.95)")
     parser.add_argument("--k", type=int, default=1, help="k for Pass@k and the k-metrics (default 1)")
     parser.add_argument("--tau", type=float, default=0.5, help="tau for G-Pass@k_tau (default 0.5)")
@@ -221,6 +222,10 @@ def _run_method(args: argparse.Namespace) -> int:
     question_set = "common" if args.question_set == "common" else "own"
     dataset = load_dataset(args)
     tasks = [args.task] if args.task else task_names(dataset)
+    if args.method == "irt_ability":  # the count-table fit: no complete tensor needed (cli/questions.py)
+        from scorio_core.cli.questions import run_irt_ability
+
+        return run_irt_ability(args, dataset, tasks, question_set)
     rows, notes = [], []
     for task in tasks:
         report = method_agreement(outcomes_for(dataset, task), [args.method], prior=args.prior, question_set=question_set)

@@ -14,7 +14,8 @@ count table and flags questions (:mod:`scorio_core.items`, docs/items.md). JSON 
 difficulty_lo, difficulty_hi, discrimination, discrimination_lo, discrimination_hi, information,
 success_rate, n_models, flags`` (list of codes), ``reason``) and per model (``task, model, ability,
 ability_lo, ability_hi, answered``). ``leaderboard --exclude-flagged CODE,...`` ranks without the
-questions carrying those flags.
+questions carrying those flags. :func:`run_irt_ability` is ``leaderboard --method irt_ability``: the same fit's
+abilities as a ranking with intervals (missing cells and unequal N native).
 
 ``attempts`` lists every attempt of some models on one question (the app's drill-down): one row per
 attempt in model then trial order (:func:`scorio_core.leaderboard.drilldown.question_attempts`):
@@ -28,7 +29,7 @@ import argparse
 
 from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows, load_dataset
 
-__all__ = ["COMMANDS", "register", "run", "run_questions"]
+__all__ = ["COMMANDS", "register", "run", "run_questions", "run_irt_ability"]
 
 #: The subcommands :func:`register` adds (its registration imports nothing beyond argparse).
 COMMANDS = ("questions", "attempts")
@@ -93,6 +94,7 @@ def run_questions(args: argparse.Namespace) -> int:
             "outcome": results[0].outcome, "flag_rules": dict(FLAG_RULES),
             "priors": {k: {"mean": m, "sd": s} for k, (m, s) in PRIORS.items()},
             "tasks": [{"task": r.task, "converged": bool(r.fit.converged), "iterations": r.fit.iterations,
+                       "scale": r.fit.scale, "scale_var": r.fit.scale_var,
                        "unanswered_models": list(r.fit.unanswered_models)} for r in results],
             "questions": question_rows, "models": model_rows, "sources": list(dataset.sources),
         })
@@ -103,6 +105,74 @@ def run_questions(args: argparse.Namespace) -> int:
         return 0  # one table per CSV stream; abilities are in the JSON output
     print()
     emit_rows(model_rows, list(MODEL_COLUMNS), args.output)
+    return 0
+
+
+#: Extra keys of ``leaderboard --method irt_ability`` rows: the ability's interval and CI-tie rank.
+IRT_ABILITY_COLUMNS = ("task", "model", "method", "score", "rank", "sigma", "lo", "hi", "rank_ci", "n_questions")
+
+
+def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str) -> int:
+    """``leaderboard --method irt_ability``: IRT abilities on the count table, missing cells and unequal N native.
+
+    Unlike the :mod:`scorio_core.rank` methods this needs no complete tensor: a question's difficulty and
+    discrimination come from every model that answered it (:func:`scorio_core.items.report.diagnose`,
+    :func:`scorio_core.items.board.ability_board`; 2PL, Rasch below 3 models). ``--question-set common`` keeps
+    the questions every model answered. Called by ``leaderboard --method irt_ability``
+    (:mod:`scorio_core.cli.leaderboard`). Rows add ``sigma``, ``lo``, ``hi`` (the ability's interval at
+    ``--confidence``), ``rank_ci`` (``--tie-rule``) and ``n_questions``; a model that answered nothing has null
+    ``score`` and ranks.
+    """
+    import dataclasses
+
+    import numpy as np
+    import pandas as pd
+
+    from scorio_core.errors import InputError
+    from scorio_core.eval._validate import check_confidence
+    from scorio_core.items.board import ability_board, ability_interval_label
+    from scorio_core.items.report import diagnose
+    from scorio_core.leaderboard.table import outcomes_for
+
+    check_confidence(args.confidence)
+    rows, notes = [], []
+    for task in tasks:
+        out = outcomes_for(dataset, task).binary
+        if out is None:
+            raise InputError(f"task '{task}' has no binary correctness: IRT ability ranks binary outcomes "
+                             "(is_correct).", field="is_correct")
+        if len(out.models) < 2:
+            raise InputError(f"task '{task}' has {len(out.models)} model: ranking needs at least 2.", field="model")
+        if question_set == "common":
+            keep = np.all(np.asarray(out.counts).sum(axis=2) > 0, axis=0)
+            if not keep.any():
+                raise InputError(f"task '{task}': no question was answered by every model; IRT ability ranks models "
+                                 "on unequal question sets without --question-set common.", field="question_id")
+            out = dataclasses.replace(out, counts=np.asarray(out.counts)[:, keep], R=None,
+                                      questions=tuple(q for q, k in zip(out.questions, keep) if k))
+        model = "2pl" if len(out.models) >= 3 else "rasch"
+        diagnostics = diagnose(out, model=model, confidence=args.confidence)
+        board = ability_board(diagnostics, tie_rule=args.tie_rule)
+        notes.append({"code": "interval", "task": task, "message": f"{task}: {ability_interval_label(diagnostics)}."})
+        if model == "rasch":
+            notes.append({"code": "data", "task": task, "message": f"{task}: IRT ability from a Rasch fit (a 2PL fit "
+                                                                     "needs at least 3 models)."})
+
+        for r in board.itertuples(index=False):  # a model that answered nothing: NaN ability (JSON null), no rank
+            rows.append({"task": task, "model": r.model, "method": "irt_ability", "score": float(r.mu),
+                         "rank": None if pd.isna(r.rank) else int(r.rank), "sigma": float(r.sigma),
+                         "lo": float(r.lo), "hi": float(r.hi),
+                         "rank_ci": None if pd.isna(r.rank_ci) else int(r.rank_ci), "n_questions": int(r.n_questions)})
+    if args.output == "json":
+        emit_json({"rows": rows, "settings": {"method": "irt_ability", "method_label": "IRT ability",
+                                              "question_set": question_set, "prior": args.prior,
+                                              "confidence": args.confidence, "tie_rule": args.tie_rule},
+                   "notes": notes, "sources": list(dataset.sources)})
+    else:
+        emit_rows(rows, list(IRT_ABILITY_COLUMNS), args.output)
+        if args.output == "table":
+            for note in notes:
+                print(f"note: {note['message']}")
     return 0
 
 

@@ -245,12 +245,45 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
         scale, scale_var, (theta, theta_se, b, b_se, a, a_se) = ability_scale(theta, theta_se, b, b_se, a, a_se,
                                                                              answered > 0)
         method = ("2PL MAP (Newton, priors theta~N(0,1), b~N(0,3^2), a~N(1,1.5^2)), put on the abilities' scale "
-                  f"(mean square 1: theta / {scale:.3g}, b / {scale:.3g}, a x {scale:.3g}; the likelihood is "
-                  "unchanged); SE: Laplace (inverse Hessian at the mode) with the scale's own uncertainty")
+                  "(mean square 1: theta / c, b / c, a x c, c the fit's scale; the likelihood is unchanged); SE: "
+                  "Laplace (inverse Hessian at the mode) given that scale, plus the scale's own uncertainty")
+    # models (questions) with identical rows (columns) of counts sit at exactly symmetric places of the posterior and
+    # the start is permutation-equivariant: equal estimates up to rounding, made equal so that ties rank as ties
+    rows, cols = _equal_groups(np.concatenate([s, n], axis=1)), _equal_groups(np.concatenate([s, n], axis=0).T)
+    theta, theta_se = _group_mean(theta, rows), _group_mean(theta_se, rows)
+    b, b_se = _group_mean(b, cols), _group_mean(b_se, cols)
+    if not rasch:
+        a, a_se = _group_mean(np.asarray(a, float), cols), _group_mean(a_se, cols)
     return IRTFit(model=key, theta=theta, theta_se=theta_se, b=b, b_se=b_se, a=np.array(a, float),
                   a_se=a_se, answered=answered, n_models=(n > 0).sum(axis=0), log_posterior=-float(f),
                   converged=converged, iterations=int(iterations), method=method, models=models, questions=questions,
                   scale=float(scale), scale_var=float(scale_var))
+
+
+def _equal_groups(data: np.ndarray) -> np.ndarray:
+    """Group label of every row of ``data`` (K, D): equal labels exactly for equal rows.
+
+    Rows are keyed by a fixed random projection and the keys' groups are then checked row by row against their
+    first member; a projection collision between different rows (never seen; possible in principle) falls back
+    to ``np.unique(axis=0)``, so the grouping is always exact. The projection is a row-wise ``sum`` (the same
+    summation order for every row, so equal rows get equal keys), not a BLAS product, whose kernels may sum
+    rows at different positions in different orders.
+    """
+    data = np.asarray(data, dtype=float)
+    if data.shape[0] < 2:
+        return np.zeros(data.shape[0], dtype=np.int64)
+    w = np.random.default_rng(0x5C0210).uniform(1.0, 2.0, data.shape[1])
+    _, first, groups = np.unique((data * w).sum(axis=1), return_index=True, return_inverse=True)
+    groups = groups.ravel()
+    if np.array_equal(data, data[first[groups]]):
+        return groups
+    return np.unique(data, axis=0, return_inverse=True)[1].ravel()
+
+
+def _group_mean(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """``values`` replaced by their mean over each group of :func:`_equal_groups`."""
+    values = np.asarray(values, dtype=float)
+    return np.bincount(groups, weights=values)[groups] / np.bincount(groups)[groups]
 
 
 def ability_scale(theta, theta_se, b, b_se, a, a_se, seen):

@@ -63,3 +63,53 @@ def test_bad_method_arguments_exit_2(capsys, argv, message):
     assert main(["leaderboard", str(COUNTS), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def _disjoint(tmp_path):
+    # c and d never answered q4-q5, a and b answered q0-q3 three times and q4-q5 once: missing cells and unequal N
+    rows = ["model,question_id,trial,is_correct"]
+    skill = {"a": 5, "b": 3, "c": 2, "d": 1}
+    for m, k in skill.items():
+        for q in range(6):
+            if m in "cd" and q >= 4:
+                continue
+            for t in range(3 if q < 4 else 1):
+                rows.append(f"{m},q{q},{t},{int((q + t) % 6 < k)}")
+    path = tmp_path / "disjoint.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_irt_ability_ranks_unequal_question_sets_with_intervals(tmp_path, capsys):
+    # the one ranking method that needs no complete tensor: the count-table 2PL fit with its intervals and CI ties
+    from scorio_core.items.board import ability_board
+    from scorio_core.items.report import diagnose
+
+    path = _disjoint(tmp_path)
+    assert main(["leaderboard", str(path), "--method", "borda"]) == 2  # the rank methods refuse these data
+    capsys.readouterr()
+    out = _json(capsys, path, "--method", "irt_ability", "--confidence", "0.9")
+    board = ability_board(diagnose(outcomes_for(io.load([str(path)])).binary, model="2pl", confidence=0.9))
+    assert [r["model"] for r in out["rows"]] == board["model"].tolist()
+    for row, (_, ref) in zip(out["rows"], board.iterrows()):
+        assert row["method"] == "irt_ability" and row["rank"] == ref["rank"] and row["rank_ci"] == ref["rank_ci"]
+        assert (row["score"], row["sigma"], row["lo"], row["hi"]) == pytest.approx(
+            (ref["mu"], ref["sigma"], ref["lo"], ref["hi"]), rel=1e-12)
+        assert row["lo"] < row["score"] < row["hi"]
+    assert {r["model"]: r["n_questions"] for r in out["rows"]} == {"a": 6, "b": 6, "c": 4, "d": 4}
+    assert out["settings"]["confidence"] == 0.9 and any("interval of the 2PL ability" in n["message"] for n in out["notes"])
+    common = _json(capsys, path, "--method", "irt_ability", "--question-set", "common")
+    assert {r["n_questions"] for r in common["rows"]} == {4}
+
+
+def test_irt_ability_ties_identical_models(tmp_path, capsys):
+    # two models with identical counts sit at symmetric places of the posterior: one ability, one rank (without
+    # the fit's grouping of equal rows their Rasch abilities here differ by 2.8e-17 and rank 1 and 2)
+    solved = [3, 2, 2, 1, 1]
+    rows = ["model,question_id,trial,is_correct"] + [
+        f"{m},q{q},{t},{int(t < k)}" for m in "ab" for q, k in enumerate(solved) for t in range(3)]
+    path = tmp_path / "twins.csv"
+    path.write_text("\n".join(rows) + "\n")
+    by_model = {r["model"]: r for r in _json(capsys, path, "--method", "irt_ability")["rows"]}
+    assert by_model["a"]["score"] == by_model["b"]["score"] and by_model["a"]["sigma"] == by_model["b"]["sigma"]
+    assert by_model["a"]["rank"] == by_model["b"]["rank"] == 1 and by_model["a"]["rank_ci"] == by_model["b"]["rank_ci"]

@@ -85,9 +85,14 @@ def test_cli_questions_json_contract(tmp_path, capsys):
     assert set(row) == set(QUESTION_COLUMNS) and "possibly_mislabeled" in row["flags"]
     assert row["difficulty_lo"] < row["difficulty"] < row["difficulty_hi"]
     assert set(out["models"][0]) == set(MODEL_COLUMNS)
+    # the 2PL scale per task: abilities of the models that answered have mean square 1, log-scale variance 1/(2L)
+    task = out["tasks"][0]
+    assert task["scale"] > 0 and task["scale_var"] == pytest.approx(1 / (2 * 8))
+    assert np.mean([m["ability"] ** 2 for m in out["models"]]) == pytest.approx(1.0, rel=1e-9)
     assert main(["questions", path, "--rasch", "--output", "json"]) == 0
     rasch = json.loads(capsys.readouterr().out)
     assert rasch["model"] == "rasch" and all(q["discrimination"] == 1.0 for q in rasch["questions"])
+    assert rasch["tasks"][0]["scale"] == 1.0 and rasch["tasks"][0]["scale_var"] == 0.0
     assert main(["questions", path, "--output", "table"]) == 0
     assert "q05" in capsys.readouterr().out
 
