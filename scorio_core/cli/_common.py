@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "emit_method_rows",
     "add_data_arguments",
     "add_engine_argument",
     "add_uncertainty_arguments",
@@ -368,3 +369,16 @@ def emit_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], output:
         with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200):
             stream.write(without_negative_zero(frame).to_string(index=False, float_format=lambda x: f"{x:.4f}"))
             stream.write("\n")
+
+
+def emit_method_rows(args: argparse.Namespace, rows: list[dict], columns: Sequence[str], settings: dict,
+                     notes: list[dict], dataset) -> None:
+    """Output of ``leaderboard --method NAME``: JSON ``{"rows", "settings", "notes", "sources"}``, or the rows as
+    a table/CSV/Markdown (``--output``) with each note's message after a table."""
+    if args.output == "json":
+        emit_json({"rows": rows, "settings": settings, "notes": notes, "sources": list(dataset.sources)})
+        return
+    emit_rows(rows, list(columns), args.output)
+    if args.output == "table":
+        for note in notes:
+            print(f"note: {note['message']}")

@@ -27,6 +27,7 @@ from scorio_core.cli._common import (
     add_tie_rule_argument,
     add_uncertainty_arguments,
     emit_json,
+    emit_method_rows,
     emit_rows,
     load_dataset,
 )
@@ -236,15 +237,8 @@ def _run_method(args: argparse.Namespace) -> int:
         order = np.lexsort((np.arange(len(result.models)), result.ranks[0]))
         rows.extend({"task": task, "model": result.models[i], "method": args.method, "score": float(result.scores[0, i]),
                      "rank": int(result.ranks[0, i])} for i in order)
-    if args.output == "json":
-        emit_json({"rows": rows, "settings": {"method": args.method, "method_label": method_label(args.method),
-                                              "question_set": question_set, "prior": args.prior},
-                   "notes": notes, "sources": list(dataset.sources)})
-    else:
-        emit_rows(rows, list(METHOD_COLUMNS), args.output)
-        if args.output == "table":
-            for note in notes:
-                print(f"note: {note['message']}")
+    emit_method_rows(args, rows, METHOD_COLUMNS, {"method": args.method, "method_label": method_label(args.method),
+                                                  "question_set": question_set, "prior": args.prior}, notes, dataset)
     return 0
 
 

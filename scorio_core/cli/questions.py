@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import argparse
 
-from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows, load_dataset
+from scorio_core.cli._common import add_data_arguments, emit_json, emit_method_rows, emit_rows, load_dataset
 
 __all__ = ["COMMANDS", "register", "run", "run_questions", "run_irt_ability"]
 
@@ -163,16 +163,10 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str)
                          "rank": None if pd.isna(r.rank) else int(r.rank), "sigma": float(r.sigma),
                          "lo": float(r.lo), "hi": float(r.hi),
                          "rank_ci": None if pd.isna(r.rank_ci) else int(r.rank_ci), "n_questions": int(r.n_questions)})
-    if args.output == "json":
-        emit_json({"rows": rows, "settings": {"method": "irt_ability", "method_label": "IRT ability",
-                                              "question_set": question_set, "prior": args.prior,
-                                              "confidence": args.confidence, "tie_rule": args.tie_rule},
-                   "notes": notes, "sources": list(dataset.sources)})
-    else:
-        emit_rows(rows, list(IRT_ABILITY_COLUMNS), args.output)
-        if args.output == "table":
-            for note in notes:
-                print(f"note: {note['message']}")
+    emit_method_rows(args, rows, IRT_ABILITY_COLUMNS, {"method": "irt_ability", "method_label": "IRT ability",
+                                                       "question_set": question_set, "prior": args.prior,
+                                                       "confidence": args.confidence, "tie_rule": args.tie_rule},
+                     notes, dataset)
     return 0
 
 
