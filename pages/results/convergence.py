@@ -7,7 +7,9 @@ from dashboard.state import rubric as rubric_state
 from dashboard.compute.dynamics import (
     METRIC_LABELS,
     convergence_methods,
+    DEFAULT_REPLICATES,
     convergence_results,
+    default_replicates,
     dynamics_prior,
     pass_k_choices,
     progress_to,
@@ -77,9 +79,10 @@ elif not block.has_order:
             "trials. Column-wise resampling needs attempt-level data.", icon=":material/info:")
     st.session_state["conv_scheme"] = "row"
 ensure_choice("conv_scheme", ["column", "row"], "column")
-# the empirical-Bayes prior is refitted on every replicate (~0.014 s each for 20 x 30 x 80 on a quiet 2-core
-# machine, 170x the uniform prior's closed form: docs/scale.md): fewer by default
-ensure_choice("conv_replicates", REPLICATES, 200 if dynamics_prior(ctx, active) == "empirical-bayes" else 2000)
+# 2,000 by default; the empirical-Bayes prior is refitted on every replicate, and where that would take more than
+# a few seconds (20 x 30 x 80: ~0.015-0.027 s per replicate) the default is the most replicates within them
+default_count = default_replicates(block, dynamics_prior(ctx, active), REPLICATES)
+ensure_choice("conv_replicates", REPLICATES, default_count)
 ensure("conv_seed", 0)
 ensure_choice("conv_gold", list(GOLD), "data")
 row = st.columns([1.4, 2.6]) + st.columns([3, 1])  # two rows: the segmented controls keep their labels at 1280 px
@@ -106,9 +109,11 @@ if len(chosen) < 2:
 prior = dynamics_prior(ctx, active)
 if prior == "empirical-bayes" and "Bayes@N" in selected:
     st.caption("Bayes@N with the empirical-Bayes prior refits the prior to every model's first n trials of every "
-               "replicate (what the leaderboard would show after n trials): about 0.014 s per replicate for 20 models "
-               "x 30 questions x 80 trials on an idle 2-core server (more when it is busy), so large runs take "
-               "minutes. Change any setting to cancel.")
+               "replicate (what the leaderboard would show after n trials): about 0.015-0.03 s per replicate for 20 "
+               "models x 30 questions x 80 trials on a 2-core server, so large runs take minutes. Change any setting "
+               "to cancel."
+               + (f" The default here is {default_count:,} replicates, not {DEFAULT_REPLICATES:,}: the most that finish "
+                  "in about 8 s on these data." if default_count < DEFAULT_REPLICATES else ""))
 methods = convergence_methods(selected, pass_ks, int(k_other), float(tau))
 if not methods:
     st.info("Pick at least one method (and a k for Pass@k).", icon=":material/info:")

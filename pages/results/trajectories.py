@@ -12,6 +12,7 @@ from dashboard.compute.dynamics import (
     block_models,
     convergence_results,
     credible_bands,
+    default_replicates,
     dynamics_prior,
     progress_to,
     rubric_block_or_stop,
@@ -77,9 +78,9 @@ elif not block.has_order:
     st.session_state["traj_order"], st.session_state["traj_scheme"] = "worst", "row"
 ensure_choice("traj_order", list(orders), "observed")
 ensure_choice("traj_scheme", ["column", "row"], "column")
-# the empirical-Bayes prior is refitted on every replicate (~0.014 s each for 20 x 30 x 80 on a quiet 2-core
-# machine, 170x the uniform prior's closed form: docs/scale.md): fewer by default
-ensure_choice("traj_replicates", REPLICATES, 200 if dynamics_prior(ctx, active) == "empirical-bayes" else 2000)
+# the same default as the Convergence page (its worst case is one of the same replicates): 2,000, or under the
+# empirical-Bayes prior the most that finish in a few seconds
+ensure_choice("traj_replicates", REPLICATES, default_replicates(block, dynamics_prior(ctx, active), REPLICATES))
 ensure("traj_seed", 0)
 ensure_subset("traj_highlight", block.models, [])
 if ctx.models and st.session_state.get("_traj_filter") != ctx.models:  # the sidebar's model filter highlights

@@ -68,7 +68,7 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
         vals = mu[seen]
         rank[np.flatnonzero(seen)] = rankdata(-vals, method="min").astype(np.int64)  # competition ranks
         # a common change of scale cannot reorder models: ties are decided with the scale fixed (fit.scale_var)
-        fixed = np.sqrt(np.maximum(sigma[seen] ** 2 - vals**2 * fit.scale_var, 0.0))
+        fixed = fit.se_given_scale(vals, sigma[seen])
         rank_ci[np.flatnonzero(seen)] = ranks_with_ties(vals, fixed, diagnostics.confidence, rule=tie_rule)
     table = pd.DataFrame({
         "model": list(fit.models), "rank": rank, "rank_ci": rank_ci, "mu": mu, "sigma": sigma,

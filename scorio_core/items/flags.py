@@ -216,7 +216,7 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
         info_mean = info / k
     top_max, bottom_mean, g = _thirds(fit.theta, np.nan_to_num(rates), answered, min_group)
     # the sign of a does not depend on the ability scale: its SE with the scale fixed (fit.scale_var)
-    a_hi = fit.a + mislabel_z * np.sqrt(np.maximum(fit.a_se**2 - fit.a**2 * fit.scale_var, 0.0))
+    a_hi = fit.a + mislabel_z * fit.se_given_scale(fit.a, fit.a_se)
     neg = (fit.model != "rasch") & (a_hi < 0) & (k > 0)
     if np.isfinite(mislabel_log_odds):
         odds, a_neg, _ = sign_log_odds(fit, s, n, return_negative_mode=True)

@@ -101,6 +101,26 @@ class IRTFit:
     scale: float = 1.0
     scale_var: float = 0.0
 
+    def se_given_scale(self, values, se) -> np.ndarray:
+        """Standard errors of ``values`` (abilities or discriminations) with the 2PL scale held fixed.
+
+        A common change of scale cannot reorder abilities or flip the sign of a discrimination, so rank ties
+        and the ``possibly_mislabeled`` sign test use these: ``sqrt(se^2 - values^2 scale_var)`` (the delta-method
+        term :func:`ability_scale` added, taken back out; clipped at 0). Equal to ``se`` for Rasch.
+
+        Parameters
+        ----------
+        values, se : array_like, same shape
+            Estimates on the reported scale (``theta`` or ``a``, or a subset) and their standard errors.
+
+        Returns
+        -------
+        ndarray
+            Same shape as ``values``.
+        """
+        values = np.asarray(values, dtype=float)
+        return np.sqrt(np.maximum(np.asarray(se, dtype=float) ** 2 - values**2 * self.scale_var, 0.0))
+
     @property
     def unanswered_models(self) -> tuple[str, ...]:
         """Models that answered no question (their ability is the prior: 0 +- 1)."""

@@ -15,7 +15,7 @@ import numpy as np
 from scorio_core.uncertainty import survival_prior
 from scorio_core.uncertainty.batch_prior import _LOG_RIDGE, BatchPrior, _CountStates, _fit_exact, _fit_pooled
 
-__all__ = ["fit_prefix_priors"]
+__all__ = ["fit_prefix_priors", "distinct_fits"]
 
 
 def fit_prefix_priors(codes: np.ndarray, n_categories: int, init: np.ndarray | None = None) -> BatchPrior:
@@ -57,6 +57,10 @@ def fit_prefix_priors(codes: np.ndarray, n_categories: int, init: np.ndarray | N
 
     def solve(fit: np.ndarray, eta0: np.ndarray) -> np.ndarray:
         idx = np.flatnonzero(fit)
+        first, inverse = distinct_fits(S, idx, eta0)  # identical fits (same counts, same start): each solved once
+        return solve_distinct(idx[first], eta0[first])[inverse]
+
+    def solve_distinct(idx: np.ndarray, eta0: np.ndarray) -> np.ndarray:
         terms = survival_prior.SurvivalTerms.from_survival(S, n, float(M), idx)
         eta, peak = survival_prior.fit(terms, eta0, _LOG_RIDGE)
         ridge = np.flatnonzero(peak > _LOG_RIDGE)
@@ -69,3 +73,51 @@ def fit_prefix_priors(codes: np.ndarray, n_categories: int, init: np.ndarray | N
 
     repeated = np.where(n >= 2, M, 0).astype(float)  # every question has n trials: all M are repeated once n >= 2
     return _fit_pooled(pooled_counts, np.full(F, M > 0), repeated, init, solve)
+
+
+def distinct_fits(S: np.ndarray, idx: np.ndarray, eta0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct fits among ``idx``: equal survival counts and equal start give the same fit.
+
+    With few trials or few questions most (replicate, prefix, model) fits repeat (at n = 2 with 15 questions a
+    model has at most 136 distinct histograms of counts, against one fit per replicate), so each is solved once
+    and the result shared: the same values as solving every copy (the Newton iterations are per fit).
+
+    Parameters
+    ----------
+    S : ndarray of int32, shape (K, F, T)
+        Survival counts of all fits.
+    idx : ndarray of int, shape (n,)
+        The fits to solve.
+    eta0 : ndarray of float, shape (n, K)
+        Their starts.
+
+    Returns
+    -------
+    first : ndarray of int, shape (u,)
+        Positions in ``idx`` of one representative per distinct fit.
+    inverse : ndarray of int, shape (n,)
+        The representative of each fit (``first[...]`` index): ``result[inverse]`` spreads the u results.
+
+    Notes
+    -----
+    Fits are keyed by a fixed random projection of their counts and start, then every fit is checked against its
+    representative element by element; if a projection collision joined two different fits (possible in
+    principle, never seen), no fit is merged.
+    """
+    n = idx.size
+    if n < 2:
+        return np.arange(n), np.arange(n)
+    K, _F, T = S.shape
+    rng = np.random.default_rng(0x5C0211)
+    key = eta0 @ rng.uniform(1.0, 2.0, K)
+    rows = [S[j, idx] for j in range(K)]  # (n, T) each
+    for j in range(K):
+        key = key + rows[j] @ rng.uniform(1.0, 2.0, T)
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    rep = first[inverse]
+    if first.size == n:
+        return np.arange(n), np.arange(n)
+    if np.array_equal(eta0, eta0[rep]) and all(np.array_equal(r, r[rep]) for r in rows):
+        return first, inverse
+    return np.arange(n), np.arange(n)

@@ -160,11 +160,28 @@ def test_convergence_default_view(sim):
     at = _visit(sim, CONV)
     table = at.dataframe[0].value
     assert list(table["method"]) == ["Bayes@N", "Pass@2", "Pass@4", "Pass@8"]
-    assert table["replicates"].tolist() == [200] * 4  # the empirical-Bayes prior (default) refits per replicate
+    # the empirical-Bayes prior (default) refits per replicate: on 20 x 30 x 80 the default is the most within ~8 s
+    assert table["replicates"].tolist() == [200] * 4
+    assert "The default here is 200 replicates, not 2,000" in _texts(at)
     dist, tau = _charts(at)
     names = [t.name for t in dist.data if t.showlegend is not False]
     assert any(n.startswith("Bayes@N: settles after") or n == "Bayes@N: never settles within N trials" for n in names)
     assert [t.name for t in tau.data] == ["Bayes@N", "Pass@2", "Pass@4", "Pass@8"]
+
+
+def test_default_replicates_follow_the_cost_of_the_prior():
+    from types import SimpleNamespace
+
+    block = lambda L, M, N: SimpleNamespace(R=np.zeros((L, M, N), dtype=np.int8))  # noqa: E731
+    choices = (100, 200, 500, 1000, 2000, 5000)
+    assert analysis_cache.default_replicates(block(20, 30, 80), "uniform", choices) == 2000  # closed form: always
+    assert analysis_cache.default_replicates(block(20, 30, 80), "jeffreys", choices) == 2000
+    # MathArena's size (16 x 15 x 4) and ARC-AGI-1's (12 x 419 x 2): 2,000 empirical-Bayes replicates in 0.5-2.5 s
+    assert analysis_cache.default_replicates(block(16, 15, 4), "empirical-bayes", choices) == 2000
+    assert analysis_cache.default_replicates(block(12, 419, 2), "empirical-bayes", choices) == 2000
+    # the paper simulation's 20 x 30 x 80: ~0.03 s per replicate, 200 fit in 8 s
+    assert analysis_cache.default_replicates(block(20, 30, 80), "empirical-bayes", choices) == 200
+    assert analysis_cache.default_replicates(block(300, 500, 200), "empirical-bayes", choices) == 100  # never below
 
 
 def test_convergence_every_control(sim):

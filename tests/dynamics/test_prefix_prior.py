@@ -15,7 +15,7 @@ from scipy.special import digamma, gammaln, polygamma
 
 from scorio_core.dynamics.priors import prefix_states, pseudo_counts
 from scorio_core.uncertainty.batch_prior import _CountStates, _fit_states, _loglik, fit_dirichlet_prior_batch
-from scorio_core.uncertainty.prefix_prior import fit_prefix_priors
+from scorio_core.uncertainty.prefix_prior import distinct_fits, fit_prefix_priors
 from scorio_core.uncertainty.survival_prior import SurvivalTerms
 
 TOL = 1e-9
@@ -147,3 +147,42 @@ def test_survival_sums_equal_the_special_functions(counts, seed):
         np.testing.assert_allclose(g_a[:, j], g_want, rtol=1e-8, atol=1e-6)
         hd_want = st_.total(polygamma(1, st_.rows[:, j] + a_j) - polygamma(1, a_j))
         np.testing.assert_allclose(h_diag[:, j], hd_want, rtol=1e-8, atol=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(prefix_codes())
+def test_identical_fits_are_solved_once_with_the_same_result(case):
+    # replicates that repeat (the same trials drawn) give identical fits: solved once, the result equal to solving
+    # every copy (distinct_fits switched off)
+    import scorio_core.uncertainty.prefix_prior as pp
+
+    codes, K, init = case
+    B, N, L, _M = codes.shape
+    codes = np.concatenate([codes, codes[::-1], codes])  # repeated replicates: many identical fits
+    if init is not None:
+        per_b = init.reshape(B, N * L, K)
+        init = np.concatenate([per_b, per_b[::-1], per_b]).reshape(-1, K)
+    got = fit_prefix_priors(codes, K, init)
+    original = pp.distinct_fits
+    pp.distinct_fits = lambda S, idx, eta0: (np.arange(idx.size), np.arange(idx.size))
+    try:
+        want = fit_prefix_priors(codes, K, init)
+    finally:
+        pp.distinct_fits = original
+    np.testing.assert_array_equal(got.method, want.method)
+    np.testing.assert_allclose(got.alpha, want.alpha, rtol=1e-12, atol=0)
+
+
+def test_distinct_fits_groups_exactly():
+    rng = np.random.default_rng(7)
+    S = rng.integers(0, 3, (2, 40, 5)).astype(np.int32)
+    S[:, 20:] = S[:, :20]  # fits 20-39 repeat 0-19
+    eta0 = np.zeros((40, 2))
+    eta0[39] = 1.0  # ... except the last, whose start differs
+    idx = np.arange(40)
+    first, inverse = distinct_fits(S, idx, eta0)
+    rep = first[inverse]
+    assert first.size == len({(tuple(S[:, i].ravel()), tuple(eta0[i])) for i in range(40)}) == 21
+    assert np.array_equal(S[:, idx[rep]], S[:, idx]) and np.array_equal(eta0[rep], eta0)
+    first, inverse = distinct_fits(S, idx[:1], eta0[:1])
+    assert first.tolist() == [0] and inverse.tolist() == [0]

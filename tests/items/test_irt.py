@@ -73,6 +73,20 @@ def test_ability_scale_is_a_reparametrisation():
     assert fit_irt(s, n, model="rasch").scale == 1.0
 
 
+def test_se_given_scale_is_the_laplace_se_conditioned_on_the_scale():
+    # the mode's Laplace SEs with the scale held fixed, carried to the reported scale (theta / c, a x c): what rank
+    # ties and the possibly_mislabeled sign test use
+    _, _, _, s, n = simulate(10, 30, 4, seed=5)
+    fit = fit_irt(s, n)
+    x, _, _, _ = irt.newton_mode(irt._start(*irt.check_counts(s, n), False), *irt.check_counts(s, n), PRIORS)
+    theta_se0, _, a_se0 = irt.laplace_se(x, *irt.check_counts(s, n), PRIORS, False, fix_scale=x[:10])
+    assert fit.scale_var > 0
+    assert np.allclose(fit.se_given_scale(fit.theta, fit.theta_se), theta_se0 / fit.scale, rtol=1e-6)
+    assert np.allclose(fit.se_given_scale(fit.a, fit.a_se), a_se0 * fit.scale, rtol=1e-6)
+    rasch = fit_irt(s, n, model="rasch")
+    assert np.array_equal(rasch.se_given_scale(rasch.theta, rasch.theta_se), rasch.theta_se)
+
+
 @pytest.mark.parametrize("model", ["2pl", "rasch"])
 def test_gradient_matches_finite_differences(model):
     _, _, _, s, n = simulate(5, 7, 3, seed=2)
