@@ -7,7 +7,7 @@ replicates under the uniform prior and under the empirical-Bayes prior (refitted
 empirical Bayes. Then the issue's own measure: the ``convergence`` command
 (``python -m scorio_core convergence FILE --replicates 1000 --prior P --output json``) on the
 binary tensor written as an attempts CSV, both priors in the same run (start-up, loading and
-output included). Target (issue 36): empirical Bayes within 2x of uniform; the in-process ratio
+output included; the command computes chunks on both cores, the in-process runs on one). Target (issue 36): empirical Bayes within 2x of uniform; the in-process ratio
 is printed beside it (no target: the uniform prior is one closed-form division per fit, an exact
 refit a few Newton iterations over ~n terms).
 

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import streamlit as st
 
-from dashboard.compute.background import run_jobs
+from dashboard.compute.background import WORKERS, run_jobs
 from dashboard.compute.store import fetch, progress_to, stored
 from dashboard.compute.results import prior_counts, task_outcomes
 from dashboard.guard import blocking_notice
@@ -368,13 +368,16 @@ def convergence_results(ctx, active, methods, *, scheme: str, replicates: int, s
     found = [fetch(key) for key in keys]
     todo = [i for i, res in enumerate(found) if res is None]
 
+    workers = max(1, WORKERS // max(1, len(todo)))  # one method alone uses both threads for its chunks
+
+    # the core sizes chunks by memory (~64 MiB): few, large chunks on small data, where a chunk costs its Newton
+    # iterations more than its fits (16 x 15 x 4, 2,000 empirical-Bayes replicates: 0.45 s in one chunk, 4.9 s in
+    # chunks of 64); ~40 progress updates on 20 x 30 x 80
     def job(i):
         block, method = blocks[i], methods[i]
         return lambda progress: bootstrap_convergence(
             block.R, method.metric, **_metric_args(block, method), method=scheme, replicates=replicates, seed=seed,
-            gold=gold, progress=progress, prior=prior,  # the core sizes chunks by memory (~64 MiB): few, large chunks
-            # on small data, where a chunk costs its Newton iterations more than its fits (16 x 15 x 4, 2,000
-            # empirical-Bayes replicates: 0.45 s in one chunk, 4.9 s in chunks of 64); ~40 updates on 20 x 30 x 80
+            gold=gold, progress=progress, prior=prior, workers=workers,
         )
 
     for i, res in zip(todo, run_jobs([job(i) for i in todo], on_progress)):

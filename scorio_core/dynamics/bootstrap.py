@@ -10,13 +10,15 @@ arXiv:2510.04265, section 2.7 (column-wise and row-wise bootstrap, Figure 2).
 from __future__ import annotations
 
 import numbers
+from collections import deque
 
 import numpy as np
 
 from scorio_core.dynamics.ragged import ragged_block_indices
 from scorio_core.eval._validate import check_int
 
-__all__ = ["BLOCK", "BOOTSTRAP_METHODS", "bootstrap_indices", "check_method", "replicate_indices", "root_seed"]
+__all__ = ["BLOCK", "BOOTSTRAP_METHODS", "bootstrap_indices", "check_method", "ordered_map", "replicate_indices",
+           "root_seed"]
 
 #: Resampling schemes (paper section 2.7): trial indices shared by all cells, or per cell.
 BOOTSTRAP_METHODS = ("column", "row")
@@ -123,3 +125,34 @@ def bootstrap_indices(shape, method: str = "column", replicates: int = 1, seed: 
         lengths = lengths.astype(np.int64)
     idx = replicate_indices((L, M, N), method, root_seed(seed), start, start + replicates, lengths).astype(np.intp)
     return idx if method == "column" else idx.transpose(0, 2, 3, 1)
+
+
+def ordered_map(pool, fn, items, ahead: int):
+    """``fn`` over ``items`` in a thread ``pool``, yielded in order, at most ``ahead`` submitted and not yet yielded.
+
+    Parameters
+    ----------
+    pool : concurrent.futures.Executor
+    fn : callable
+        Called as ``fn(item)`` in the pool's threads.
+    items : iterable
+    ahead : int
+        Results computed ahead of the consumer (bounds the memory of finished, unconsumed results).
+
+    Yields
+    ------
+    object
+        ``fn(item)`` for each item, in the order of ``items``; an exception of ``fn`` is raised here.
+    """
+    pending = deque()
+    items = iter(items)
+    for item in items:
+        pending.append(pool.submit(fn, item))
+        if len(pending) >= ahead:
+            break
+    while pending:
+        result = pending.popleft().result()
+        for item in items:
+            pending.append(pool.submit(fn, item))
+            break
+        yield result

@@ -185,6 +185,30 @@ def test_progress_and_cancel():
         bootstrap_convergence(R, replicates=64, chunk_size=16, progress=stop)
 
 
+@pytest.mark.parametrize("prior", ["uniform", "empirical-bayes"])
+@pytest.mark.parametrize("gold", ["data", "replicate"])
+def test_workers_give_the_same_result_bit_for_bit(prior, gold):
+    # chunks computed by 1, 2 or 3 threads, combined in replicate order: every array identical
+    R = _random_binary(21, L=5, M=6, N=8)
+    one = bootstrap_convergence(R, replicates=80, chunk_size=16, seed=4, prior=prior, gold=gold)
+    for workers in (2, 3):
+        other = bootstrap_convergence(R, replicates=80, chunk_size=16, seed=4, prior=prior, gold=gold, workers=workers)
+        for field in ("convergence", "pmf", "cdf", "kendall_tau_mean", "kendall_tau_undefined", "worst_ranks"):
+            np.testing.assert_array_equal(getattr(other, field), getattr(one, field), err_msg=field)
+        assert (other.worst_replicate, other.worst_convergence) == (one.worst_replicate, one.worst_convergence)
+
+
+def test_workers_report_progress_in_order_and_cancel():
+    R = _random_binary(12)
+    seen = []
+    bootstrap_convergence(R, replicates=64, chunk_size=16, progress=seen.append, workers=2)
+    assert seen == [0.25, 0.5, 0.75, 1.0]
+    with pytest.raises(Cancelled, match="after 16 of 64"):
+        bootstrap_convergence(R, replicates=64, chunk_size=16, progress=lambda f: False, workers=2)
+    with pytest.raises(ValueError, match="workers must be >= 1"):
+        bootstrap_convergence(R, replicates=64, workers=0)
+
+
 def test_bootstrap_indices_layout_and_range():
     col = bootstrap_indices((3, 4, 5), "column", replicates=20, seed=0)
     row = bootstrap_indices((3, 4, 5), "row", replicates=20, seed=0)
