@@ -368,7 +368,11 @@ def convergence_results(ctx, active, methods, *, scheme: str, replicates: int, s
     found = [fetch(key) for key in keys]
     todo = [i for i, res in enumerate(found) if res is None]
 
-    workers = max(1, WORKERS // max(1, len(todo)))  # one method alone uses both threads for its chunks
+    def workers(method: Method) -> int:
+        """Threads for one method's chunks: all for a method computed alone or for the empirical-Bayes refits
+        (the Pass@k family beside them finishes in a fraction of their time), else one per method."""
+        refit = prior == "empirical-bayes" and method.metric == "bayes"
+        return WORKERS if len(todo) == 1 or refit else 1
 
     # the core sizes chunks by memory (~64 MiB): few, large chunks on small data, where a chunk costs its Newton
     # iterations more than its fits (16 x 15 x 4, 2,000 empirical-Bayes replicates: 0.45 s in one chunk, 4.9 s in
@@ -377,7 +381,7 @@ def convergence_results(ctx, active, methods, *, scheme: str, replicates: int, s
         block, method = blocks[i], methods[i]
         return lambda progress: bootstrap_convergence(
             block.R, method.metric, **_metric_args(block, method), method=scheme, replicates=replicates, seed=seed,
-            gold=gold, progress=progress, prior=prior, workers=workers,
+            gold=gold, progress=progress, prior=prior, workers=workers(method),
         )
 
     for i, res in zip(todo, run_jobs([job(i) for i in todo], on_progress)):

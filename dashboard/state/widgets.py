@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-__all__ = ["ensure", "ensure_choice", "ensure_subset"]
+__all__ = ["ensure", "ensure_choice", "ensure_subset", "follow_default"]
 
 
 def ensure(key: str, default, valid: Callable[[object], bool] | None = None) -> None:
@@ -40,3 +40,20 @@ def ensure_subset(key: str, options: Sequence, default: Sequence) -> None:
     allowed = set(options)
     kept = [v for v in current if v in allowed]
     st.session_state[key] = kept if kept or not current else list(default)
+
+
+def follow_default(key: str, options: Sequence, default) -> None:
+    """Like :func:`ensure_choice`, and the value follows ``default`` while the user has not picked another.
+
+    For defaults that depend on the data (e.g. how many bootstrap replicates fit a time budget): the default last
+    applied is remembered under ``_default:<key>``; while the widget still holds it, a new default replaces it
+    (another dataset, prior or model subset), and a value the user picked is kept as long as it is among
+    ``options``.
+    """
+    marker = f"_default:{key}"
+    applied = st.session_state.get(marker)
+    if key in st.session_state and applied is not None and st.session_state[key] == applied:
+        st.session_state[key] = default  # not chosen by the user: follow the current default
+    ensure_choice(key, options, default)
+    if st.session_state[key] == default:
+        st.session_state[marker] = default

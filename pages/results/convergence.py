@@ -20,7 +20,7 @@ from dashboard.compute.results import closest_pair, leaderboard_table, trials_ne
 from dashboard.figures import convergence_plot, kendall_tau_plot
 from dashboard.panels.sidebar import page_context
 from dashboard.text import md
-from dashboard.state.widgets import ensure, ensure_choice, ensure_subset
+from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
 from scorio_core.errors import InputError
 from scorio_core.ranking.separation import trials_meaning
 from scorio_core.uncertainty import PRIOR_LABELS
@@ -82,7 +82,7 @@ ensure_choice("conv_scheme", ["column", "row"], "column")
 # 2,000 by default; the empirical-Bayes prior is refitted on every replicate, and where that would take more than
 # a few seconds (20 x 30 x 80: ~0.015-0.027 s per replicate) the default is the most replicates within them
 default_count = default_replicates(block, dynamics_prior(ctx, active), REPLICATES)
-ensure_choice("conv_replicates", REPLICATES, default_count)
+follow_default("conv_replicates", REPLICATES, default_count)  # until the user picks a count
 ensure("conv_seed", 0)
 ensure_choice("conv_gold", list(GOLD), "data")
 row = st.columns([1.4, 2.6]) + st.columns([3, 1])  # two rows: the segmented controls keep their labels at 1280 px

@@ -22,7 +22,7 @@ from dashboard.tables.analysis import band_frame, models_by_rank
 from dashboard.figures import credible_band_grid, rank_trajectory_plot
 from dashboard.panels.sidebar import page_context
 from dashboard.text import md
-from dashboard.state.widgets import ensure, ensure_choice, ensure_subset
+from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
 from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES
 from scorio_core.errors import InputError
 from scorio_core.uncertainty import PRIOR_LABELS
@@ -80,7 +80,7 @@ ensure_choice("traj_order", list(orders), "observed")
 ensure_choice("traj_scheme", ["column", "row"], "column")
 # the same default as the Convergence page (its worst case is one of the same replicates): 2,000, or under the
 # empirical-Bayes prior the most that finish in a few seconds
-ensure_choice("traj_replicates", REPLICATES, default_replicates(block, dynamics_prior(ctx, active), REPLICATES))
+follow_default("traj_replicates", REPLICATES, default_replicates(block, dynamics_prior(ctx, active), REPLICATES))
 ensure("traj_seed", 0)
 ensure_subset("traj_highlight", block.models, [])
 if ctx.models and st.session_state.get("_traj_filter") != ctx.models:  # the sidebar's model filter highlights

@@ -184,6 +184,22 @@ def test_default_replicates_follow_the_cost_of_the_prior():
     assert analysis_cache.default_replicates(block(300, 500, 200), "empirical-bayes", choices) == 100  # never below
 
 
+def test_replicate_default_follows_the_data_until_the_user_picks_one(app):
+    first = app.sidebar.selectbox(key="dataset").value
+    at = _visit(app, CONV)  # bundled MathArena (16 x 15 x 4): 2,000 empirical-Bayes replicates fit the budget
+    assert at.select_slider(key="conv_replicates").value == 2000
+    at.sidebar.selectbox(key="dataset").set_value(SIMULATION).run()
+    _ok(at)  # 20 x 30 x 80: the default follows (2,000 carried over would take ~20 s here)
+    assert at.select_slider(key="conv_replicates").value == 200
+    assert at.dataframe[0].value["replicates"].tolist()[0] == 200
+    at.select_slider(key="conv_replicates").set_value(100).run()
+    at.sidebar.selectbox(key="dataset").set_value(first).run()
+    _ok(at)  # a count the user picked stays
+    assert at.select_slider(key="conv_replicates").value == 100
+    _visit(at, TRAJ)
+    assert at.select_slider(key="traj_replicates").value == 2000
+
+
 def test_convergence_every_control(sim):
     at = _visit(sim, CONV)
     at.select_slider(key="conv_replicates").set_value(100).run()
