@@ -29,8 +29,6 @@ from scorio_core.leaderboard.task_outcomes import ALL_TASKS
 from scorio_core.dynamics.trajectory import Trajectory, outcomes_from_counts, rank_trajectory
 
 __all__ = [
-    "DEFAULT_REPLICATES",
-    "default_replicates",
     "Block",
     "Method",
     "METRIC_LABELS",
@@ -305,43 +303,6 @@ def _context_key(ctx, active) -> str:
     models = block_models(ctx, active)
     subset = "all" if models is None else hashlib.sha256("\x1f".join(models).encode()).hexdigest()[:16]
     return f"{ctx.data.data_id}|{ctx.task}|{active.rubric_id}|{active.prior_id}|{dynamics_prior(ctx, active)}|{subset}"
-
-
-#: Default bootstrap replicates on the Convergence page, under every prior whose run fits the time budget below.
-DEFAULT_REPLICATES = 2000
-#: Seconds a default run may take; beyond it the empirical-Bayes default drops to the most replicates within it.
-DEFAULT_BUDGET_S = 8.0
-#: Empirical-Bayes refits per replicate, seconds per model x trial x (questions + trials): measured on 2 cores,
-#: 1.5-1.8e-7 on 20 x 30 x 80 and 50 x 100 x 8 (docs/scale.md); smaller data cost less (repeated fits are solved once).
-_EB_SECONDS_PER_UNIT = 1.8e-7
-
-
-def default_replicates(block: Block, prior: str, choices) -> int:
-    """The Convergence page's default replicate count: :data:`DEFAULT_REPLICATES` unless too slow.
-
-    The uniform and Jeffreys priors are closed forms (~0.1 ms per replicate on 20 x 30 x 80): always the default.
-    The empirical-Bayes prior is refitted to every (replicate, prefix, model); when its estimated run exceeds
-    :data:`DEFAULT_BUDGET_S`, the default is the largest of ``choices`` within it (at least the smallest choice).
-
-    Parameters
-    ----------
-    block : Block
-        The analysis block (its models, questions and trials set the cost).
-    prior : str
-        The dynamics prior (:func:`dynamics_prior`).
-    choices : sequence of int
-        The replicate counts the page offers, ascending.
-
-    Returns
-    -------
-    int
-    """
-    if prior != "empirical-bayes":
-        return DEFAULT_REPLICATES
-    L, M, N = block.R.shape
-    per_replicate = _EB_SECONDS_PER_UNIT * L * N * (M + N)
-    fits = [c for c in choices if c <= DEFAULT_REPLICATES and c * per_replicate <= DEFAULT_BUDGET_S]
-    return max(fits) if fits else min(choices)
 
 
 def dynamics_prior(ctx, active) -> str:

@@ -7,15 +7,14 @@ from dashboard.state import rubric as rubric_state
 from dashboard.compute.dynamics import (
     METRIC_LABELS,
     convergence_methods,
-    DEFAULT_REPLICATES,
     convergence_results,
-    default_replicates,
     dynamics_prior,
     pass_k_choices,
     progress_to,
     rubric_block_or_stop,
 )
 from dashboard.tables.analysis import convergence_curves, convergence_display, convergence_summary
+from dashboard.compute.replicates import DEFAULT_REPLICATES, default_replicates
 from dashboard.compute.results import closest_pair, leaderboard_table, trials_needed_for
 from dashboard.figures import convergence_plot, kendall_tau_plot
 from dashboard.panels.sidebar import page_context

@@ -12,12 +12,12 @@ from dashboard.compute.dynamics import (
     block_models,
     convergence_results,
     credible_bands,
-    default_replicates,
     dynamics_prior,
     progress_to,
     rubric_block_or_stop,
     trajectory,
 )
+from dashboard.compute.replicates import default_replicates
 from dashboard.tables.analysis import band_frame, models_by_rank
 from dashboard.figures import credible_band_grid, rank_trajectory_plot
 from dashboard.panels.sidebar import page_context

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import expit
 
+from scorio_core.arrays import equal_rows, group_mean
 from scorio_core.errors import InputError
-from scorio_core.items._newton import laplace_se, neg_log_posterior, newton_mode
+from scorio_core.items._newton import laplace_se, newton_mode
 
 __all__ = ["IRTFit", "PRIORS", "ability_scale", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts"]
 
@@ -269,41 +270,15 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
                   "Laplace (inverse Hessian at the mode) given that scale, plus the scale's own uncertainty")
     # models (questions) with identical rows (columns) of counts sit at exactly symmetric places of the posterior and
     # the start is permutation-equivariant: equal estimates up to rounding, made equal so that ties rank as ties
-    rows, cols = _equal_groups(np.concatenate([s, n], axis=1)), _equal_groups(np.concatenate([s, n], axis=0).T)
-    theta, theta_se = _group_mean(theta, rows), _group_mean(theta_se, rows)
-    b, b_se = _group_mean(b, cols), _group_mean(b_se, cols)
+    rows, cols = equal_rows(s, n)[1], equal_rows(s.T, n.T)[1]
+    theta, theta_se = group_mean(theta, rows), group_mean(theta_se, rows)
+    b, b_se = group_mean(b, cols), group_mean(b_se, cols)
     if not rasch:
-        a, a_se = _group_mean(np.asarray(a, float), cols), _group_mean(a_se, cols)
+        a, a_se = group_mean(np.asarray(a, float), cols), group_mean(a_se, cols)
     return IRTFit(model=key, theta=theta, theta_se=theta_se, b=b, b_se=b_se, a=np.array(a, float),
                   a_se=a_se, answered=answered, n_models=(n > 0).sum(axis=0), log_posterior=-float(f),
                   converged=converged, iterations=int(iterations), method=method, models=models, questions=questions,
                   scale=float(scale), scale_var=float(scale_var))
-
-
-def _equal_groups(data: np.ndarray) -> np.ndarray:
-    """Group label of every row of ``data`` (K, D): equal labels exactly for equal rows.
-
-    Rows are keyed by a fixed random projection and the keys' groups are then checked row by row against their
-    first member; a projection collision between different rows (never seen; possible in principle) falls back
-    to ``np.unique(axis=0)``, so the grouping is always exact. The projection is a row-wise ``sum`` (the same
-    summation order for every row, so equal rows get equal keys), not a BLAS product, whose kernels may sum
-    rows at different positions in different orders.
-    """
-    data = np.asarray(data, dtype=float)
-    if data.shape[0] < 2:
-        return np.zeros(data.shape[0], dtype=np.int64)
-    w = np.random.default_rng(0x5C0210).uniform(1.0, 2.0, data.shape[1])
-    _, first, groups = np.unique((data * w).sum(axis=1), return_index=True, return_inverse=True)
-    groups = groups.ravel()
-    if np.array_equal(data, data[first[groups]]):
-        return groups
-    return np.unique(data, axis=0, return_inverse=True)[1].ravel()
-
-
-def _group_mean(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """``values`` replaced by their mean over each group of :func:`_equal_groups`."""
-    values = np.asarray(values, dtype=float)
-    return np.bincount(groups, weights=values)[groups] / np.bincount(groups)[groups]
 
 
 def ability_scale(theta, theta_se, b, b_se, a, a_se, seen):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from scorio_core.arrays import equal_rows
 from scorio_core.uncertainty import survival_prior
 from scorio_core.uncertainty.batch_prior import _LOG_RIDGE, BatchPrior, _CountStates, _fit_exact, _fit_pooled
 
@@ -100,24 +101,6 @@ def distinct_fits(S: np.ndarray, idx: np.ndarray, eta0: np.ndarray) -> tuple[np.
 
     Notes
     -----
-    Fits are keyed by a fixed random projection of their counts and start, then every fit is checked against its
-    representative element by element; if a projection collision joined two different fits (possible in
-    principle, never seen), no fit is merged.
+    The grouping is :func:`scorio_core.arrays.equal_rows` over the starts and counts: exact.
     """
-    n = idx.size
-    if n < 2:
-        return np.arange(n), np.arange(n)
-    K, _F, T = S.shape
-    rng = np.random.default_rng(0x5C0211)
-    key = eta0 @ rng.uniform(1.0, 2.0, K)
-    rows = [S[j, idx] for j in range(K)]  # (n, T) each
-    for j in range(K):
-        key = key + rows[j] @ rng.uniform(1.0, 2.0, T)
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    rep = first[inverse]
-    if first.size == n:
-        return np.arange(n), np.arange(n)
-    if np.array_equal(eta0, eta0[rep]) and all(np.array_equal(r, r[rep]) for r in rows):
-        return first, inverse
-    return np.arange(n), np.arange(n)
+    return equal_rows(eta0, *(S[j, idx] for j in range(S.shape[0])))

@@ -14,6 +14,7 @@ import pytest
 
 from dashboard.compute import dynamics as analysis_cache
 from dashboard.compute.background import Cancelled, run_jobs
+from dashboard.compute.replicates import default_replicates
 from dashboard.data.bundled import BUNDLED
 
 TRAJ, CONV, SENS = "pages/results/trajectories.py", "pages/results/convergence.py", "pages/results/sensitivity.py"
@@ -170,18 +171,16 @@ def test_convergence_default_view(sim):
 
 
 def test_default_replicates_follow_the_cost_of_the_prior():
-    from types import SimpleNamespace
-
     block = lambda L, M, N: SimpleNamespace(R=np.zeros((L, M, N), dtype=np.int8))  # noqa: E731
     choices = (100, 200, 500, 1000, 2000, 5000)
-    assert analysis_cache.default_replicates(block(20, 30, 80), "uniform", choices) == 2000  # closed form: always
-    assert analysis_cache.default_replicates(block(20, 30, 80), "jeffreys", choices) == 2000
+    assert default_replicates(block(20, 30, 80), "uniform", choices) == 2000  # closed form: always
+    assert default_replicates(block(20, 30, 80), "jeffreys", choices) == 2000
     # MathArena's size (16 x 15 x 4) and ARC-AGI-1's (12 x 419 x 2): 2,000 empirical-Bayes replicates in 0.5-2.5 s
-    assert analysis_cache.default_replicates(block(16, 15, 4), "empirical-bayes", choices) == 2000
-    assert analysis_cache.default_replicates(block(12, 419, 2), "empirical-bayes", choices) == 2000
+    assert default_replicates(block(16, 15, 4), "empirical-bayes", choices) == 2000
+    assert default_replicates(block(12, 419, 2), "empirical-bayes", choices) == 2000
     # the paper simulation's 20 x 30 x 80: ~0.03 s per replicate, 200 fit in 8 s
-    assert analysis_cache.default_replicates(block(20, 30, 80), "empirical-bayes", choices) == 200
-    assert analysis_cache.default_replicates(block(300, 500, 200), "empirical-bayes", choices) == 100  # never below
+    assert default_replicates(block(20, 30, 80), "empirical-bayes", choices) == 200
+    assert default_replicates(block(300, 500, 200), "empirical-bayes", choices) == 100  # never below
 
 
 def test_replicate_default_follows_the_data_until_the_user_picks_one(app):

@@ -227,16 +227,3 @@ def test_bad_model_and_names():
         fit_irt([[1], [0]], [[1], [1]], questions=["a", "b"])
 
 
-def test_equal_groups_are_exactly_the_equal_rows():
-    rng = np.random.default_rng(4)
-    data = rng.integers(0, 3, size=(60, 4)).astype(float)  # many duplicate rows
-    groups = irt._equal_groups(data)
-    ref = np.unique(data, axis=0, return_inverse=True)[1].ravel()
-    same = groups[:, None] == groups[None, :]
-    assert np.array_equal(same, ref[:, None] == ref[None, :])
-    # two different rows with the same projection (w1 * w0 == w0 * w1 exactly): the check falls back to np.unique
-    w = np.random.default_rng(0x5C0210).uniform(1.0, 2.0, 2)
-    collide = np.array([[w[1], 0.0], [0.0, w[0]], [w[1], 0.0]])
-    assert (collide[0] * w).sum() == (collide[1] * w).sum()
-    g = irt._equal_groups(collide)
-    assert g[0] == g[2] != g[1]

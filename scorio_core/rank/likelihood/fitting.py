@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
+from scorio_core.arrays import equal_rows, group_mean
 from scorio_core.limits import single_threaded_blas
 from scorio_core.rank.graph import pairwise_counts, strongly_connected
 from scorio_core.rank.likelihood.priors import GaussianPrior, Prior
@@ -21,19 +22,10 @@ __all__ = ["pairwise_counts", "strongly_connected", "average_equal_rows", "check
 def average_equal_rows(scores: np.ndarray, stats: np.ndarray) -> np.ndarray:
     """Scores of models with identical rows of ``stats`` replaced by their group mean (exact symmetries).
 
-    Integer rows are compared as one opaque byte string each (a 1-D ``np.unique``): the same groups as
-    ``np.unique(rows, axis=0)``, which builds one structured field per column and is ~100x slower on a
-    whole response tensor's rows. The group sums do not depend on how the groups are numbered.
+    The groups are :func:`scorio_core.arrays.equal_rows` (exact); each group's scores are summed in row order,
+    whatever the groups' numbering.
     """
-    rows = np.asarray(stats).reshape(len(scores), -1)
-    if rows.dtype.kind in "biu" and rows.shape[1] > 0:
-        rows = np.ascontiguousarray(rows)
-        keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
-        _, groups = np.unique(keys, return_inverse=True)
-    else:
-        _, groups = np.unique(rows, axis=0, return_inverse=True)
-    groups = groups.ravel()
-    return np.bincount(groups, weights=scores)[groups] / np.bincount(groups)[groups]
+    return group_mean(scores, equal_rows(np.asarray(stats).reshape(len(scores), -1))[1])
 
 
 def check_int(value, name: str, minimum: int = 1) -> int:

@@ -1,0 +1,5 @@
+"""Low-level array helpers of the core (numpy only): exact grouping of equal rows (:mod:`.rows`)."""
+
+from scorio_core.arrays.rows import equal_rows, group_mean
+
+__all__ = ["equal_rows", "group_mean"]
