@@ -14,7 +14,7 @@ Targets (issue 17, hostile input): exit status 2, exactly one stderr line starti
 that names ``SCORIO_MAX_DECOMPRESSED_BYTES``, and a peak resident set size of the child
 (``ru_maxrss`` from ``os.wait4``) below 1000 MB, i.e. the bomb is counted while streaming,
 never held decompressed. ``--engine auto`` (the default) reads this 5 MB file with the pandas
-loader (:func:`scorio_core.io._sources.gunzip_limited`); ``--engine duckdb`` lets DuckDB stream
+loader (:func:`scorio_core.io._gzip.gunzip_limited`); ``--engine duckdb`` lets DuckDB stream
 the .gz itself under its ``memory_limit`` (no decompression limit: it refuses the rows, here as
 duplicate keys, after scanning all 2.5 GiB, about 3 minutes on 2 cores).
 

@@ -12,12 +12,12 @@ import gzip
 import hashlib
 import json
 import os
-import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scorio_core.errors import InputError
+from scorio_core.io._gzip import gunzip_limited
 
 __all__ = ["Source", "as_sources", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
 
@@ -157,110 +157,6 @@ class Source:
                 h.update(self._read_raw())
             self._sha = h.hexdigest()
         return self._sha
-
-
-#: Most decompressed bytes one ``decompress`` call returns while counting (CPython's output buffer
-#: briefly holds about twice this).
-_GUNZIP_CHUNK = 4 << 20
-#: Compressed bytes handed to ``decompress`` at a time (bounds the ``unconsumed_tail`` copies).
-_GUNZIP_INPUT = 1 << 20
-_ZEROS = re.compile(rb"\x00*")
-
-
-def gunzip_limited(raw: bytes, name: str) -> bytes:
-    """Decompress gzip bytes (concatenated members too), refusing a bomb while streaming.
-
-    A first pass inflates the stream in bounded chunks (at most 4 MiB of output per call) and
-    only counts the bytes, stopping with an :class:`InputError` as soon as the count exceeds
-    ``SCORIO_MAX_DECOMPRESSED_BYTES``; a stream over the limit (a gzip bomb) is never held in
-    memory (peak about 12 MiB over ``raw`` whatever its decompressed size). Only within the limit
-    is it decompressed for real, each member in one call into a buffer of its exact, now known,
-    size (output up to 4 MiB is kept from the first pass instead). Zero bytes padding the end of
-    a member are skipped, as before.
-
-    Parameters
-    ----------
-    raw : bytes
-        The compressed file (one or more gzip members, bytes-like).
-    name : str
-        File name for the error message.
-
-    Returns
-    -------
-    bytes
-        The decompressed content, ``len <= SCORIO_MAX_DECOMPRESSED_BYTES`` bytes (a file exactly
-        at the limit loads); peak memory about the decompressed size plus ``raw`` (twice the
-        decompressed size for several members, joined once).
-
-    Raises
-    ------
-    InputError
-        When the output would exceed ``SCORIO_MAX_DECOMPRESSED_BYTES`` (one line naming the file,
-        the limit and how to change it).
-    zlib.error
-        A damaged stream, or bytes after a member that are neither zeros nor another member.
-    EOFError
-        A truncated stream (no end-of-stream marker); :meth:`Source.data` turns both into an
-        ``InputError``.
-    """
-    from scorio_core.limits import get_limits
-
-    limit = get_limits().max_decompressed_bytes
-    members, kept = _count_gzip_members(raw, name, limit)
-    if kept is not None:
-        return b"".join(kept)
-    view = memoryview(raw)
-    # each member in one call into a buffer of its exact size: CPython returns that buffer, no copy
-    parts = [zlib.decompress(view[start:stop], wbits=16 + zlib.MAX_WBITS, bufsize=max(size, 1))
-             for start, stop, size in members]
-    data = b"".join(parts)  # a single member (the usual case) is returned without a copy
-    if len(data) != sum(size for _, _, size in members):  # cannot happen: the same bytes inflated twice
-        raise zlib.error("the gzip stream decompressed to a different size on the second pass")
-    return data
-
-
-def _count_gzip_members(raw: bytes, name: str, limit: int) -> tuple[list[tuple[int, int, int]], list[bytes] | None]:
-    """First pass of :func:`gunzip_limited`: ``(start, stop, size)`` of each member and the output if small.
-
-    Output is kept while the running total stays within ``_GUNZIP_CHUNK`` (returned as the list of
-    chunks; None once it is larger), so small files are inflated once.
-    """
-    from scorio_core.limits import human_bytes
-
-    view = memoryview(raw)
-    n = len(view)
-    members: list[tuple[int, int, int]] = []
-    kept: list[bytes] | None = []
-    total = 0
-    pos = 0
-    while pos < n:
-        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        start, size, tail = pos, 0, b""
-        while not d.eof:
-            if not tail and pos < n:
-                tail = view[pos : pos + _GUNZIP_INPUT]
-                pos += len(tail)
-            chunk = d.decompress(tail, min(_GUNZIP_CHUNK, limit + 1 - total))
-            tail = d.unconsumed_tail
-            size += len(chunk)
-            total += len(chunk)
-            if total > limit:
-                raise InputError(
-                    f"decompresses to more than {human_bytes(limit)} (limit SCORIO_MAX_DECOMPRESSED_BYTES); split the "
-                    "file or raise the limit.",
-                    source=name,
-                )
-            if kept is not None:
-                if total <= _GUNZIP_CHUNK:
-                    kept.append(chunk)
-                else:
-                    kept = None
-            if not chunk and not tail and pos >= n and not d.eof:
-                raise EOFError("compressed file ended before the end-of-stream marker was reached")
-        stop = pos - len(d.unused_data)
-        members.append((start, stop, size))
-        pos = _ZEROS.match(raw, stop).end()  # zero padding after a member is allowed (as gzip does)
-    return members, kept
 
 
 class _Reader:

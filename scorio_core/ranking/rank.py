@@ -4,7 +4,8 @@ Hariri, Samandar, Hinczewski & Chaudhary (2026), "Don't Pass@k: A Bayesian Frame
 Large Language Model Evaluation", ICLR 2026, arXiv:2510.04265: section 2.5 (ranking
 confidence rho), section 2.7.1 and Table 1 (ranking with credible-interval ties), Appendix
 I.1 (Kendall's tau_b). numpy/scipy only. The rank posterior by Dirichlet sampling is
-:mod:`scorio_core.ranking.posterior_ranks` (re-exported here).
+:mod:`scorio_core.ranking.posterior_ranks` and Kendall's tau_b :mod:`scorio_core.ranking.kendall` (both
+re-exported here).
 
 Conventions: a higher score is better and gets a lower (better) rank; the tie ``z`` for
 ranking is one-sided, ``Phi^{-1}(confidence)`` (1.645 at 0.95, paper 2.7.1); credible
@@ -21,6 +22,7 @@ from scipy.special import ndtr, ndtri
 from scorio_core.choices import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES
 from scorio_core.eval._validate import check_confidence, real_vector
 from scorio_core.eval.ranking import competition_ranks_from_scores
+from scorio_core.ranking.kendall import kendall_tau_b
 from scorio_core.ranking.posterior_ranks import posterior_rank_distribution
 
 __all__ = [
@@ -250,51 +252,6 @@ def pairwise_confidence(mu, sigma) -> np.ndarray:
     rho = np.where(denom > 0, ndtr(z), 0.5 * (1.0 + np.sign(diff)))
     np.fill_diagonal(rho, 0.5)
     return rho
-
-
-def kendall_tau_b(a, b) -> float:
-    r"""Kendall's tau_b rank correlation between two rankings of the same models.
-
-    Parameters
-    ----------
-    a, b : array-like of float, shape (L,)
-        Ranks (or scores) of the same L models in the same order; ties allowed.
-
-    Returns
-    -------
-    float
-        tau_b in [-1, 1]; NaN when either ranking is constant (all tied).
-
-    Raises
-    ------
-    TypeError
-        Non-numeric input.
-    ValueError
-        Different lengths, fewer than 2 models, NaN/infinite values.
-
-    Notes
-    -----
-    ``tau_b = (n_c - n_d) / sqrt((n_0 - n_1)(n_0 - n_2))`` (Eq. 26), computed by
-    ``scipy.stats.kendalltau`` with ``variant="b"``, as in the paper.
-
-    References
-    ----------
-    Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, Appendix I.1.
-
-    Examples
-    --------
-    >>> round(kendall_tau_b([1, 2, 3, 4, 5], [1, 3, 2, 4, 5]), 6)   # (9 - 1) / 10
-    0.8
-    >>> kendall_tau_b([1, 2, 2, 4], [1, 2, 2, 4])
-    1.0
-    """
-    a_v = real_vector(a, "a", min_size=2)
-    b_v = real_vector(b, "b", min_size=2)
-    if a_v.shape != b_v.shape:
-        raise ValueError(f"a and b must rank the same models; got lengths {a_v.size} and {b_v.size}.")
-    from scipy.stats import kendalltau  # imported here: scipy.stats costs 0.3 s of CLI start-up
-
-    return float(kendalltau(a_v, b_v, variant="b").statistic)
 
 
 #: Candidate pairs evaluated per vectorized chunk in :func:`pairwise_ranks`.

@@ -77,7 +77,7 @@ def test_gzip_bomb_is_counted_while_streaming(tmp_path, monkeypatch, limit_mib):
     """Refusing 40 MiB of content never holds it: traced peak < 20 MiB even with the limit at 32 MiB."""
     import tracemalloc
 
-    from scorio_core.io._sources import gunzip_limited
+    from scorio_core.io._gzip import gunzip_limited
 
     monkeypatch.setenv("SCORIO_MAX_DECOMPRESSED_BYTES", str(limit_mib << 20))
     raw = _csv_bomb(tmp_path / "bomb.csv.gz", 40).read_bytes()
@@ -94,7 +94,7 @@ def test_gzip_bomb_is_counted_while_streaming(tmp_path, monkeypatch, limit_mib):
 def test_gzip_within_the_limit_is_decompressed_without_an_extra_copy(tmp_path):
     import tracemalloc
 
-    from scorio_core.io._sources import gunzip_limited
+    from scorio_core.io._gzip import gunzip_limited
 
     raw = _csv_bomb(tmp_path / "big.csv.gz", 40).read_bytes()
     tracemalloc.start()
