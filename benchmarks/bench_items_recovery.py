@@ -16,7 +16,8 @@ Printed beside the targets:
 * coverage of the 95% Laplace intervals ``estimate +- 1.96 SE`` of the abilities (target 0.92-0.98) and of the
   difficulties and discriminations (reported; same nominal level).
 
-    .venv/bin/python benchmarks/bench_items_recovery.py [--reps 200] [--seed 0] [--b-sd 1] [--log-a 0 0.3]
+    .venv/bin/python benchmarks/bench_items_recovery.py [--reps 200] [--seed 0] [--b-sd 1] [--log-a 0 0.3] \
+        [--b-prior fixed|empirical-bayes]
     .venv/bin/python benchmarks/bench_items_recovery.py --designs [--reps 100]
 
 Exits with status 1 if a target is missed.
@@ -35,6 +36,7 @@ from scipy.special import expit
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorio_core.items import fit_irt  # noqa: E402
+from scorio_core.items.irt import B_PRIORS  # noqa: E402
 
 L, M, N = 30, 200, 4
 TARGET_R_B, TARGET_R_A = 0.95, 0.8
@@ -46,12 +48,13 @@ Z = 1.959963984540054
 DESIGNS = ((1.0, 0.0, 0.3), (1.5, 0.0, 0.5), (1.0, 0.7, 0.4), (1.0, 1.0, 0.3), (1.0, 0.9, 0.4), (0.7, 0.7, 0.4))
 
 
-def replicate(rng: np.random.Generator, b_sd: float = 1.0, log_a: tuple[float, float] = (0.0, 0.3)) -> dict[str, float]:
+def replicate(rng: np.random.Generator, b_sd: float = 1.0, log_a: tuple[float, float] = (0.0, 0.3),
+              b_prior: str = "fixed") -> dict[str, float]:
     theta, b, a = rng.normal(size=L), rng.normal(0.0, b_sd, size=M), rng.lognormal(*log_a, size=M)
     n = np.full((L, M), N)
     s = rng.binomial(n, expit(a * (theta[:, None] - b)))
-    fit = fit_irt(s, n)
-    out = {"converged": float(fit.converged), "scale": fit.scale}
+    fit = fit_irt(s, n, b_prior=b_prior)
+    out = {"converged": float(fit.converged), "scale": fit.scale, "b_prior_sd": fit.b_prior_sd}
     for name, est, se, true in (("theta", fit.theta, fit.theta_se, theta), ("b", fit.b, fit.b_se, b),
                                 ("a", fit.a, fit.a_se, a)):
         out[f"r_{name}"] = float(np.corrcoef(est, true)[0, 1])
@@ -69,12 +72,14 @@ def main() -> int:
     parser.add_argument("--log-a", type=float, nargs=2, default=(0.0, 0.3), metavar=("MU", "SD"),
                         help="true discriminations ~ LogNormal(MU, SD)")
     parser.add_argument("--designs", action="store_true", help="run the six designs of DESIGNS (one line each)")
+    parser.add_argument("--b-prior", choices=B_PRIORS, default="fixed",
+                        help="the fit's difficulty prior (fit_irt(b_prior=...)); --designs runs both")
     args = parser.parse_args()
     if args.designs:
         return run_designs(args.reps, args.seed)
     rng = np.random.default_rng(args.seed)
     t = time.perf_counter()
-    rows = [replicate(rng, args.b_sd, tuple(args.log_a)) for _ in range(args.reps)]
+    rows = [replicate(rng, args.b_sd, tuple(args.log_a), args.b_prior) for _ in range(args.reps)]
     seconds = time.perf_counter() - t
     mean = {k: float(np.mean([r[k] for r in rows])) for k in rows[0]}
     worst = {k: float(np.min([r[k] for r in rows])) for k in rows[0]}
@@ -91,7 +96,8 @@ def main() -> int:
     ]
     print(f"2PL recovery: L = {L}, M = {M}, N = {N}, b ~ N(0, {args.b_sd:g}^2), a ~ LogNormal({args.log_a[0]:g}, "
           f"{args.log_a[1]:g}), {args.reps} replications (seed {args.seed}), "
-          f"{int(sum(r['converged'] for r in rows))} converged, {seconds:.1f} s; mean scale of the mode {mean['scale']:.2f}")
+          f"{int(sum(r['converged'] for r in rows))} converged, {seconds:.1f} s; mean scale of the mode {mean['scale']:.2f}; "
+          f"difficulty prior {args.b_prior} (mean SD {mean['b_prior_sd']:.2f})")
     ok = True
     for name, value, target, passed, low in checks:
         verdict = "" if passed is None else ("ok" if passed else "MISSED")
@@ -109,13 +115,14 @@ def run_designs(reps: int, seed: int) -> int:
     print(f"2PL recovery over designs: L = {L}, M = {M}, N = {N}, theta ~ N(0, 1), {reps} replications each "
           f"(seed {seed}); targets r(b) >= {TARGET_R_B}, r(a) >= {TARGET_R_A}, ability coverage {lo}-{hi}")
     ok = True
-    for b_sd, mu, sd in DESIGNS:
+    for (b_sd, mu, sd), b_prior in ((design, prior) for design in DESIGNS for prior in B_PRIORS):
         rng = np.random.default_rng(seed)
-        rows = [replicate(rng, b_sd, (mu, sd)) for _ in range(reps)]
+        rows = [replicate(rng, b_sd, (mu, sd), b_prior) for _ in range(reps)]
         m = {k: float(np.mean([r[k] for r in rows])) for k in rows[0]}
         cover_ok = lo <= m["cover_theta"] <= hi
         ok &= cover_ok
-        print(f"  b ~ N(0, {b_sd:g}^2), a ~ LogNormal({mu:g}, {sd:g}): mode's scale {m['scale']:.2f}; "
+        print(f"  b ~ N(0, {b_sd:g}^2), a ~ LogNormal({mu:g}, {sd:g}), fit's b prior {b_prior} (SD {m['b_prior_sd']:.2f}): "
+              f"mode's scale {m['scale']:.2f}; "
               f"r(b) {m['r_b']:.3f}{'' if m['r_b'] >= TARGET_R_B else ' (missed)'}, "
               f"r(a) {m['r_a']:.3f}{'' if m['r_a'] >= TARGET_R_A else ' (missed)'}; coverage: abilities "
               f"{m['cover_theta']:.3f}{'' if cover_ok else ' MISSED'}, difficulties {m['cover_b']:.3f}, "

@@ -110,8 +110,8 @@ def sign_log_odds(fit: IRTFit, successes, trials, priors=None, *, return_negativ
     so the comparison does not depend on which of the two the joint fit converged to. Rasch fits get zeros.
 
     ``priors`` defaults to :data:`~scorio_core.items.irt.PRIORS` carried to the scale the fit reports
-    (``fit.scale``: ``b ~ N(0, (3 / c)^2)``, ``a ~ N(c, (1.5 c)^2)``), i.e. the posterior the fit was made
-    under, in the reported parameters.
+    (``fit.scale``: ``b ~ N(0, (fit.b_prior_sd / c)^2)``, ``a ~ N(c, (1.5 c)^2)``), i.e. the posterior the fit was
+    made under, in the reported parameters.
 
     Returns
     -------
@@ -123,7 +123,7 @@ def sign_log_odds(fit: IRTFit, successes, trials, priors=None, *, return_negativ
     s, n = check_counts(successes, trials)
     if priors is None:  # the fit's priors, carried to the scale it reports (fit.scale): the same posterior
         c = fit.scale
-        priors = {"theta": (PRIORS["theta"][0], PRIORS["theta"][1] / c), "b": (PRIORS["b"][0] / c, PRIORS["b"][1] / c),
+        priors = {"theta": (PRIORS["theta"][0], PRIORS["theta"][1] / c), "b": (PRIORS["b"][0] / c, fit.b_prior_sd / c),
                   "a": (PRIORS["a"][0] * c, PRIORS["a"][1] * c)}
     if fit.model == "rasch":
         zeros = np.zeros(s.shape[1])

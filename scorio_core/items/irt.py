@@ -12,7 +12,8 @@ Priors (weakly informative; they keep all-correct and all-wrong questions finite
 
 * ``theta ~ N(0, 1)``: fixes the location and scale of the ability axis (a 2PL mode is reported on the scale
   this prior defines, :func:`ability_scale`);
-* ``b ~ N(0, 3^2)``: difficulties may range far beyond the models' abilities;
+* ``b ~ N(0, 3^2)``: difficulties may range far beyond the models' abilities (``b_prior="empirical-bayes"``:
+  ``N(0, tau^2)`` with ``tau`` estimated from the data, :func:`difficulty_prior_sd`);
 * ``a ~ N(1, 1.5^2)`` on ``a`` itself (not ``log a``), so a credibly negative discrimination (a question
   the strongest models fail and the weakest pass) is representable; the mean 1 breaks the
   ``(theta, a, b) -> (-theta, -a, -b)`` reflection in favour of positive discrimination.
@@ -39,11 +40,18 @@ from scorio_core.arrays import equal_rows, group_mean
 from scorio_core.errors import InputError
 from scorio_core.items._newton import laplace_se, newton_mode
 
-__all__ = ["IRTFit", "PRIORS", "ability_scale", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts"]
+__all__ = ["IRTFit", "PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "ability_scale", "difficulty_prior_sd", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts"]
 
-#: Prior means and standard deviations: ability, difficulty, discrimination.
+#: Prior means and standard deviations: ability, difficulty, discrimination (``fit_irt(b_prior="empirical-bayes")``
+#: replaces the difficulty SD by one estimated from the data, :func:`difficulty_prior_sd`).
 PRIORS = {"theta": (0.0, 1.0), "b": (0.0, 3.0), "a": (1.0, 1.5)}
+#: Bounds of the estimated difficulty prior SD (the default 3 is the upper bound: the estimate only tightens it).
+B_PRIOR_SD_BOUNDS = (0.5, 3.0)
+#: Answered questions needed to estimate the difficulty prior's SD; with fewer the default is kept.
+MIN_QUESTIONS_FOR_B_PRIOR = 10
 MODELS = ("2pl", "rasch")
+#: Difficulty priors of :func:`fit_irt`: the fixed default and its empirical-Bayes SD.
+B_PRIORS = ("fixed", "empirical-bayes")
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,6 +90,9 @@ class IRTFit:
         Variance of ``log(scale)`` added to every standard error (``1 / (2 L)`` over the models that answered;
         0 for Rasch). The sign of a discrimination does not depend on the scale: ``sqrt(a_se^2 - a^2 scale_var)``
         is its standard error with the scale fixed (what the ``possibly_mislabeled`` rule tests).
+    b_prior_sd : float
+        SD of the difficulty prior ``N(0, b_prior_sd^2)`` the fit was made under, on the mode's scale (before
+        ``scale``): estimated from the data (:func:`difficulty_prior_sd`), or the default 3.
     """
 
     model: str
@@ -101,6 +112,7 @@ class IRTFit:
     questions: tuple[str, ...]
     scale: float = 1.0
     scale_var: float = 0.0
+    b_prior_sd: float = PRIORS["b"][1]
 
     def se_given_scale(self, values, se) -> np.ndarray:
         """Standard errors of ``values`` (abilities or discriminations) with the 2PL scale held fixed.
@@ -198,7 +210,7 @@ def _start(s: np.ndarray, n: np.ndarray, rasch: bool) -> np.ndarray:
 
 
 def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=None,
-            tol: float = 1e-9, max_iter: int = 100) -> IRTFit:
+            tol: float = 1e-9, max_iter: int = 100, b_prior: str = "fixed") -> IRTFit:
     """Fit a 2PL or Rasch model to a count table by MAP; standard errors from the Laplace approximation.
 
     Parameters
@@ -213,6 +225,11 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     tol : float
         Convergence tolerance: Newton stops when the largest parameter change is below ``tol``.
     max_iter : int
+    b_prior : {"fixed", "empirical-bayes"}, default "fixed"
+        The difficulty prior: ``N(0, 3^2)``, or its SD estimated from the data (:func:`difficulty_prior_sd`,
+        then refitted from the first mode) when at least :data:`MIN_QUESTIONS_FOR_B_PRIOR` questions were
+        answered. Measured on simulated 2PL data, the estimated SD brings the intervals' coverage to within a
+        point of nominal and raises the correlation with the true difficulties (docs/items.md, "Recovery").
 
     Returns
     -------
@@ -241,6 +258,8 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     key = str(model).lower()
     if key not in MODELS:
         raise InputError(f"unknown IRT model '{model}'; choose one of {', '.join(MODELS)}.", field="model")
+    if b_prior not in B_PRIORS:
+        raise InputError(f"unknown difficulty prior {b_prior!r}; choose one of {', '.join(B_PRIORS)}.", field="b_prior")
     rasch = key == "rasch"
     if not rasch and L < 2:
         raise InputError(f"a 2PL fit needs at least 2 models (got {L}): with one model every question's "
@@ -254,18 +273,29 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
 
     x, f, iterations, converged = newton_mode(_start(s, n, rasch), s, n, PRIORS, rasch, tol=tol, max_iter=max_iter)
     answered = (n > 0).sum(axis=1)
+    seen = (n > 0).any(axis=0)
+    priors = PRIORS
+    if b_prior == "empirical-bayes" and seen.sum() >= MIN_QUESTIONS_FOR_B_PRIOR:  # the prior's SD from the first fit
+        fix = None if rasch else np.where(answered > 0, x[:L], 0)
+        tau = difficulty_prior_sd(x[L:L + M], laplace_se(x, s, n, PRIORS, rasch, fix_scale=fix)[1], seen)
+        if tau != PRIORS["b"][1]:
+            priors = {**PRIORS, "b": (PRIORS["b"][0], tau)}
+            x, f, more, converged = newton_mode(x, s, n, priors, rasch, tol=tol, max_iter=max_iter)
+            iterations += more
     theta, b = x[:L].copy(), x[L:L + M].copy()
     a = np.ones(M) if rasch else x[L + M:].copy()
     # 2PL: the covariance given the abilities' scale; ability_scale adds that scale's own uncertainty
-    theta_se, b_se, a_se = laplace_se(x, s, n, PRIORS, rasch, fix_scale=None if rasch else np.where(answered > 0, theta, 0))
+    theta_se, b_se, a_se = laplace_se(x, s, n, priors, rasch, fix_scale=None if rasch else np.where(answered > 0, theta, 0))
+    tau = priors["b"][1]
+    b_text = f"b~N(0,{tau:.3g}^2)" + (" estimated from the data (empirical Bayes)" if priors is not PRIORS else "")
     scale, scale_var = 1.0, 0.0
     if rasch:
-        method = ("Rasch MAP (Newton, priors theta~N(0,1), b~N(0,3^2)); SE: Laplace (inverse Hessian at the "
+        method = (f"Rasch MAP (Newton, priors theta~N(0,1), {b_text}); SE: Laplace (inverse Hessian at the "
                   "mode)")
     else:
         scale, scale_var, (theta, theta_se, b, b_se, a, a_se) = ability_scale(theta, theta_se, b, b_se, a, a_se,
                                                                              answered > 0)
-        method = ("2PL MAP (Newton, priors theta~N(0,1), b~N(0,3^2), a~N(1,1.5^2)), put on the abilities' scale "
+        method = (f"2PL MAP (Newton, priors theta~N(0,1), {b_text}, a~N(1,1.5^2)), put on the abilities' scale "
                   "(mean square 1: theta / c, b / c, a x c, c the fit's scale; the likelihood is unchanged); SE: "
                   "Laplace (inverse Hessian at the mode) given that scale, plus the scale's own uncertainty")
     # models (questions) with identical rows (columns) of counts sit at exactly symmetric places of the posterior and
@@ -278,7 +308,41 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     return IRTFit(model=key, theta=theta, theta_se=theta_se, b=b, b_se=b_se, a=np.array(a, float),
                   a_se=a_se, answered=answered, n_models=(n > 0).sum(axis=0), log_posterior=-float(f),
                   converged=converged, iterations=int(iterations), method=method, models=models, questions=questions,
-                  scale=float(scale), scale_var=float(scale_var))
+                  scale=float(scale), scale_var=float(scale_var), b_prior_sd=float(tau))
+
+
+def difficulty_prior_sd(b, b_se, seen) -> float:
+    """The difficulty prior's SD estimated from a first fit: a moment step of empirical Bayes.
+
+    With ``b_j ~ N(0, tau^2)`` and estimates ``b_hat_j`` of error SD ``se_j``, ``E[b_hat^2] ~ tau^2 + se^2``, so
+    ``tau^2 = mean(b_hat^2) - mean(se^2)`` over the answered questions (Morris 1983's moment estimator of a
+    normal prior's variance), clipped to :data:`B_PRIOR_SD_BOUNDS`. The default N(0, 3^2) is then a bound: on
+    the recovery designs of ``benchmarks/bench_items_recovery.py`` it is wider than the difficulties' spread,
+    which inflates the location part of every Laplace SE and under-shrinks the noisiest difficulties; with the
+    estimated SD the abilities' 95% intervals cover at 0.951-0.967 over six designs (0.929-0.983 with the fixed
+    prior) and no correlation with the truth drops (docs/items.md, "Recovery").
+
+    Parameters
+    ----------
+    b, b_se : ndarray, shape (M,)
+        Difficulties of the first fit (on the mode's scale) and their standard errors.
+    seen : ndarray of bool, shape (M,)
+        Questions with at least one trial (the others are the prior's).
+
+    Returns
+    -------
+    float
+        The SD, in ``B_PRIOR_SD_BOUNDS``.
+
+    References
+    ----------
+    Morris, C. N. (1983). Parametric empirical Bayes inference: theory and applications. JASA 78(381), 47-55.
+    """
+    b, b_se = np.asarray(b, dtype=float)[seen], np.asarray(b_se, dtype=float)[seen]
+    lo, hi = B_PRIOR_SD_BOUNDS
+    if b.size == 0:
+        return hi
+    return float(np.clip(np.sqrt(max(float(np.mean(b**2) - np.mean(b_se**2)), 0.0)), lo, hi))
 
 
 def ability_scale(theta, theta_se, b, b_se, a, a_se, seen):

@@ -75,7 +75,8 @@ def check_flag_codes(codes) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
-def diagnose(task_outcomes, *, model: str = "2pl", confidence: float = 0.95, **flag_options) -> Diagnostics:
+def diagnose(task_outcomes, *, model: str = "2pl", confidence: float = 0.95, b_prior: str = "fixed",
+             **flag_options) -> Diagnostics:
     """Fit the IRT model to one task and flag its questions.
 
     Parameters
@@ -85,6 +86,8 @@ def diagnose(task_outcomes, *, model: str = "2pl", confidence: float = 0.95, **f
         data has it (``.binary``), else the rubric outcomes (weights must lie in [0, 1]).
     model : {"2pl", "rasch"}, default "2pl"
         :func:`scorio_core.items.fit_irt`'s model.
+    b_prior : {"fixed", "empirical-bayes"}, default "fixed"
+        :func:`scorio_core.items.fit_irt`'s difficulty prior.
     confidence : float, default 0.95
         Level of the normal intervals ``estimate +- z * SE`` (Laplace standard errors).
     **flag_options
@@ -108,7 +111,7 @@ def diagnose(task_outcomes, *, model: str = "2pl", confidence: float = 0.95, **f
     s, n, models, questions = from_outcomes(outcomes)
     if s.size == 0:
         raise InputError(f"task '{outcomes.task}' has no scored question to diagnose.")
-    fit = fit_irt(s, n, model=model, models=models, questions=questions)
+    fit = fit_irt(s, n, model=model, models=models, questions=questions, b_prior=b_prior)
     flags = flag_questions(fit, s, n, **flag_options)
     z = float(ndtri(0.5 + float(confidence) / 2))
     task = str(outcomes.task)

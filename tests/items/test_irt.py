@@ -62,7 +62,7 @@ def test_ability_scale_is_a_reparametrisation():
     # the rescaled fit has the likelihood of the mode: a (theta - b) unchanged, and the scale's variance is added
     _, _, _, s, n = simulate(12, 40, 4, seed=3)
     n[0] = s[0] = 0  # a model that answered nothing keeps its prior
-    fit = fit_irt(s, n)
+    fit = fit_irt(s, n, b_prior="fixed")  # the first fit's mode (the refit under the estimated prior: test_b_prior)
     x, _, _, _ = irt.newton_mode(irt._start(*irt.check_counts(s, n), False), *irt.check_counts(s, n), PRIORS)
     theta0, b0, a0 = x[:12], x[12:52], x[52:]
     assert np.allclose(fit.a[None, :] * (fit.theta[1:, None] - fit.b[None, :]),
@@ -77,7 +77,7 @@ def test_se_given_scale_is_the_laplace_se_conditioned_on_the_scale():
     # the mode's Laplace SEs with the scale held fixed, carried to the reported scale (theta / c, a x c): what rank
     # ties and the possibly_mislabeled sign test use
     _, _, _, s, n = simulate(10, 30, 4, seed=5)
-    fit = fit_irt(s, n)
+    fit = fit_irt(s, n, b_prior="fixed")
     x, _, _, _ = irt.newton_mode(irt._start(*irt.check_counts(s, n), False), *irt.check_counts(s, n), PRIORS)
     theta_se0, _, a_se0 = irt.laplace_se(x, *irt.check_counts(s, n), PRIORS, False, fix_scale=x[:10])
     assert fit.scale_var > 0

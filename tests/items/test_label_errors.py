@@ -108,7 +108,7 @@ def test_negative_mode_is_the_better_of_two_starts():
     s, _ = invert(s0, n, np.random.default_rng(0))
     fit = fit_irt(s, n)
     c = fit.scale
-    priors = {"b": (0.0, 3.0 / c), "a": (c, 1.5 * c)}
+    priors = {"b": (0.0, fit.b_prior_sd / c), "a": (c, 1.5 * c)}
     a0 = np.maximum(np.abs(fit.a), 0.1 * c)
     pos, _, _ = _signed_mode(fit.theta, s, n, 1.0, a0, fit.b, priors)
     reflected, _, _ = _signed_mode(fit.theta, s, n, -1.0, a0, fit.b, priors)
@@ -131,4 +131,5 @@ def test_sign_log_odds_does_not_depend_on_the_reported_scale():
     c = fit.scale
     assert abs(c - 1) > 0.05  # the case: a rescaled fit
     mode = dataclasses.replace(fit, theta=fit.theta * c, b=fit.b * c, a=fit.a / c, scale=1.0)
-    assert np.allclose(sign_log_odds(fit, s, n), sign_log_odds(mode, s, n, PRIORS), rtol=1e-7, atol=1e-7)
+    fitted = {**PRIORS, "b": (0.0, fit.b_prior_sd)}  # the priors the fit was made under, on the mode's scale
+    assert np.allclose(sign_log_odds(fit, s, n), sign_log_odds(mode, s, n, fitted), rtol=1e-7, atol=1e-7)
