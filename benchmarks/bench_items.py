@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorio_core.items import fit_irt, flag_questions  # noqa: E402
+from scorio_core.items.irt import B_PRIORS  # noqa: E402
 
 SIZES = ((100, 2000, 8, 5.0), (100, 10000, 8, 3.0))
 REFERENCE_BUDGET = 60.0
@@ -60,12 +61,12 @@ def simulate(L: int, M: int, N: int, seed: int = 0):
     return theta, b, a, rng.binomial(n, expit(a * (theta[:, None] - b))), n
 
 
-def measure(L: int, M: int, N: int, model: str, repeat: int):
+def measure(L: int, M: int, N: int, model: str, repeat: int, b_prior: str = "empirical-bayes"):
     theta, b, a, s, n = simulate(L, M, N)
     times, cpu = [], []
     for _ in range(repeat):
         t, c = time.perf_counter(), time.process_time()
-        fit = fit_irt(s, n, model=model)
+        fit = fit_irt(s, n, model=model, b_prior=b_prior)
         times.append(time.perf_counter() - t)
         cpu.append(time.process_time() - c)
     t = time.perf_counter()
@@ -120,6 +121,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-reference", action="store_true", help="skip the reference package")
+    parser.add_argument("--b-prior", choices=B_PRIORS, default="empirical-bayes",
+                        help="the fit's difficulty prior (default: fit_irt's, estimated from the data)")
     args = parser.parse_args()
     ok = True
     load = os.getloadavg()[0]
@@ -127,7 +130,7 @@ def main() -> int:
                                                                    "beside them)" if load > 1.5 else ""))
     for L, M, N, target in SIZES:
         for model in ("2pl", "rasch"):
-            seconds, cpu, flag_s, fit, r, cover = measure(L, M, N, model, args.repeat)
+            seconds, cpu, flag_s, fit, r, cover = measure(L, M, N, model, args.repeat, args.b_prior)
             verdict = "ok" if seconds < target else "MISSED"
             if model == "2pl":
                 ok &= seconds < target

@@ -72,8 +72,8 @@ def main() -> int:
     parser.add_argument("--log-a", type=float, nargs=2, default=(0.0, 0.3), metavar=("MU", "SD"),
                         help="true discriminations ~ LogNormal(MU, SD)")
     parser.add_argument("--designs", action="store_true", help="run the six designs of DESIGNS (one line each)")
-    parser.add_argument("--b-prior", choices=B_PRIORS, default="fixed",
-                        help="the fit's difficulty prior (fit_irt(b_prior=...)); --designs runs both")
+    parser.add_argument("--b-prior", choices=B_PRIORS, default="empirical-bayes",
+                        help="the fit's difficulty prior (fit_irt(b_prior=...), default: estimated); --designs runs both")
     args = parser.parse_args()
     if args.designs:
         return run_designs(args.reps, args.seed)

@@ -51,10 +51,10 @@ def register(subparsers) -> None:
     kind.add_argument("--rasch", dest="irt_model", action="store_const", const="rasch",
                       help="Rasch model (every discrimination 1; works with one model)")
     parser.set_defaults(irt_model="2pl")
-    parser.add_argument("--difficulty-prior", choices=("fixed", "empirical-bayes"), default="fixed",
-                        help="difficulty prior: N(0, 3^2) (fixed, default) or N(0, tau^2) with tau estimated from the "
-                             "data (empirical-bayes: intervals nearer their nominal coverage on simulated data; "
-                             "docs/items.md)")
+    parser.add_argument("--difficulty-prior", choices=("empirical-bayes", "fixed"), default="empirical-bayes",
+                        help="difficulty prior: N(0, tau^2) with tau estimated from the data (empirical-bayes, "
+                             "default: intervals nearer their nominal coverage on simulated data; docs/items.md) or "
+                             "N(0, 3^2) (fixed)")
     parser.add_argument("--confidence", type=float, default=0.95, help="level of the intervals (default 0.95)")
     parser.add_argument("--output", choices=("table", "json", "csv"), default="table")
     parser.set_defaults(func=run_questions)

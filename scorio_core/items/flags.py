@@ -41,8 +41,9 @@ FLAG_RULES = {
     "saturated": "every model that answered succeeds at a rate >= 0.95",
     "unsolved": "no success in any trial by any model",
     "low_information": ("Fisher information a^2 p (1 - p) at the answering models' abilities, averaged over those "
-                        "models, below 0.05 (a fifth of a discrimination-1 question centred on a model): "
-                        "it cannot change a ranking"),
+                        "models, below 0.05 (a fifth of a discrimination-1 question centred on a model), or no "
+                        "outcome varies (every trial of every model failed, or every one succeeded: the question's "
+                        "parameters are then the prior's): it cannot change a ranking"),
     "flaky": FLAKY_RULE,
 }
 
@@ -227,7 +228,10 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
     min_rate = np.where(answered, rates, np.inf).min(axis=0)
     saturated = (k > 0) & (min_rate >= saturated_rate)
     unsolved = (k > 0) & (s.sum(axis=0) == 0)
-    low = (k > 0) & (info_mean < low_information)
+    # a question whose every trial failed (or succeeded) separates no models whatever its fitted curve: its difficulty
+    # is the prior's, so its information at the abilities is too; flagged by the data, not by that number
+    constant = (k > 0) & ((s.sum(axis=0) == 0) | (s.sum(axis=0) == n.sum(axis=0)))
+    low = (k > 0) & ((info_mean < low_information) | constant)
     flaky_models = (answered & (s > 0) & (s < n)).sum(axis=0)
 
     flags, reasons = [], []
@@ -254,7 +258,11 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
             why.append(f"unsolved: 0 successes in {int(n[:, j].sum())} trials by {k[j]} models")
         if low[j]:
             f.append("low_information")
-            why.append(f"low_information: mean information {info_mean[j]:.3f} per model < {low_information:g}")
+            why.append(f"low_information: mean information {info_mean[j]:.3f} per model < {low_information:g}"
+                       if info_mean[j] < low_information else
+                       f"low_information: no outcome varies (all {int(n[:, j].sum())} trials "
+                       f"{'failed' if s[:, j].sum() == 0 else 'succeeded'}), so it separates no models (its fitted "
+                       f"information {info_mean[j]:.3f} is the prior's)")
         if flaky_models[j]:
             f.append("flaky")
             why.append(f"flaky: attempts disagree for {flaky_models[j]} of {k[j]} models")

@@ -12,8 +12,9 @@ Priors (weakly informative; they keep all-correct and all-wrong questions finite
 
 * ``theta ~ N(0, 1)``: fixes the location and scale of the ability axis (a 2PL mode is reported on the scale
   this prior defines, :func:`ability_scale`);
-* ``b ~ N(0, 3^2)``: difficulties may range far beyond the models' abilities (``b_prior="empirical-bayes"``:
-  ``N(0, tau^2)`` with ``tau`` estimated from the data, :func:`difficulty_prior_sd`);
+* ``b ~ N(0, tau^2)``: difficulties may range far beyond the models' abilities; ``tau`` is estimated from the data
+  (empirical Bayes, :func:`difficulty_prior_sd`: a first fit under ``tau = 3``, then the moment estimate, at most
+  3; ``b_prior="fixed"`` keeps 3);
 * ``a ~ N(1, 1.5^2)`` on ``a`` itself (not ``log a``), so a credibly negative discrimination (a question
   the strongest models fail and the weakest pass) is representable; the mean 1 breaks the
   ``(theta, a, b) -> (-theta, -a, -b)`` reflection in favour of positive discrimination.
@@ -42,16 +43,16 @@ from scorio_core.items._newton import laplace_se, newton_mode
 
 __all__ = ["IRTFit", "PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "ability_scale", "difficulty_prior_sd", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts"]
 
-#: Prior means and standard deviations: ability, difficulty, discrimination (``fit_irt(b_prior="empirical-bayes")``
-#: replaces the difficulty SD by one estimated from the data, :func:`difficulty_prior_sd`).
+#: Prior means and standard deviations: ability, difficulty, discrimination. The difficulty SD is the first fit's:
+#: :func:`fit_irt` (by default) refits with one estimated from the data, :func:`difficulty_prior_sd`.
 PRIORS = {"theta": (0.0, 1.0), "b": (0.0, 3.0), "a": (1.0, 1.5)}
 #: Bounds of the estimated difficulty prior SD (the default 3 is the upper bound: the estimate only tightens it).
 B_PRIOR_SD_BOUNDS = (0.5, 3.0)
 #: Answered questions needed to estimate the difficulty prior's SD; with fewer the default is kept.
 MIN_QUESTIONS_FOR_B_PRIOR = 10
 MODELS = ("2pl", "rasch")
-#: Difficulty priors of :func:`fit_irt`: the fixed default and its empirical-Bayes SD.
-B_PRIORS = ("fixed", "empirical-bayes")
+#: Difficulty priors of :func:`fit_irt`: the SD estimated from the data (default) or the fixed 3.
+B_PRIORS = ("empirical-bayes", "fixed")
 
 
 @dataclass(frozen=True, eq=False)
@@ -210,7 +211,7 @@ def _start(s: np.ndarray, n: np.ndarray, rasch: bool) -> np.ndarray:
 
 
 def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=None,
-            tol: float = 1e-9, max_iter: int = 100, b_prior: str = "fixed") -> IRTFit:
+            tol: float = 1e-9, max_iter: int = 100, b_prior: str = "empirical-bayes") -> IRTFit:
     """Fit a 2PL or Rasch model to a count table by MAP; standard errors from the Laplace approximation.
 
     Parameters
@@ -225,11 +226,12 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     tol : float
         Convergence tolerance: Newton stops when the largest parameter change is below ``tol``.
     max_iter : int
-    b_prior : {"fixed", "empirical-bayes"}, default "fixed"
-        The difficulty prior: ``N(0, 3^2)``, or its SD estimated from the data (:func:`difficulty_prior_sd`,
-        then refitted from the first mode) when at least :data:`MIN_QUESTIONS_FOR_B_PRIOR` questions were
-        answered. Measured on simulated 2PL data, the estimated SD brings the intervals' coverage to within a
-        point of nominal and raises the correlation with the true difficulties (docs/items.md, "Recovery").
+    b_prior : {"empirical-bayes", "fixed"}, default "empirical-bayes"
+        The difficulty prior: ``N(0, tau^2)`` with ``tau`` estimated from the data (:func:`difficulty_prior_sd`
+        on a first fit under ``N(0, 3^2)``, then the fit refitted from that mode) when at least
+        :data:`MIN_QUESTIONS_FOR_B_PRIOR` questions were answered, else ``N(0, 3^2)``; ``"fixed"``: always
+        ``N(0, 3^2)``. Measured on simulated 2PL data, the estimated SD brings the abilities' 95% intervals to
+        0.95-0.97 coverage over six designs (0.93-0.98 fixed) with no correlation lower (docs/items.md, "Recovery").
 
     Returns
     -------

@@ -75,7 +75,7 @@ def check_flag_codes(codes) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
-def diagnose(task_outcomes, *, model: str = "2pl", confidence: float = 0.95, b_prior: str = "fixed",
+def diagnose(task_outcomes, *, model: str = "2pl", confidence: float = 0.95, b_prior: str = "empirical-bayes",
              **flag_options) -> Diagnostics:
     """Fit the IRT model to one task and flag its questions.
 
@@ -86,7 +86,7 @@ def diagnose(task_outcomes, *, model: str = "2pl", confidence: float = 0.95, b_p
         data has it (``.binary``), else the rubric outcomes (weights must lie in [0, 1]).
     model : {"2pl", "rasch"}, default "2pl"
         :func:`scorio_core.items.fit_irt`'s model.
-    b_prior : {"fixed", "empirical-bayes"}, default "fixed"
+    b_prior : {"empirical-bayes", "fixed"}, default "empirical-bayes"
         :func:`scorio_core.items.fit_irt`'s difficulty prior.
     confidence : float, default 0.95
         Level of the normal intervals ``estimate +- z * SE`` (Laplace standard errors).

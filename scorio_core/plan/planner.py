@@ -256,6 +256,10 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     contenders[check.b] = True
     pool = int(alloc.pool_trials.max()) if alloc is not None and alloc.pool_trials.size else 0
     notes = []
+    planned = sum(row["trials"] for row in rows)
+    if not stop and planned < batch:  # never a silently shorter batch
+        notes.append(f"{planned:,} of the {batch:,} trials asked for are planned: no further trial has an expected gain "
+                     "(the goal's approximate error is already 0 after them, or every cell is at its trial limit)")
     missing = [m for m, r in zip(models, per_model) if r["missing_questions"]]
     if missing:
         notes.append(("models with unanswered questions (their score covers every question of the task: the unanswered "

@@ -149,6 +149,18 @@ def test_ranking_needs_two_models():
 counts_strategy = st.tuples(st.integers(2, 4), st.integers(2, 8), st.integers(1, 4), st.integers(0, 2**31 - 1))
 
 
+def test_a_batch_cut_short_says_so():
+    # found by the property test below: after 100 of 101 trials every approximate gain is 0; the plan keeps 100 and
+    # says why, it does not pad the batch with trials that change nothing (nor drop the difference silently)
+    rng = np.random.default_rng(157359)
+    o = outcomes(simulate_counts(rng.uniform(0, 1, (3, 3)), 1, rng))
+    plan = plan_next(o, "top-1", batch=101, scope="questions-sampled", seed=157359 % 7, draws=500)
+    assert not plan.stop and sum(r["trials"] for r in plan.batch) == 100
+    assert "100 of the 101 trials asked for are planned: no further trial has an expected gain" in plan.status["notes"][0]
+    full = plan_next(o, "top-1", batch=60, scope="questions-sampled", seed=157359 % 7, draws=500)
+    assert sum(r["trials"] for r in full.batch) == 60 and not any("asked for" in n for n in full.status["notes"])
+
+
 @settings(max_examples=25, deadline=None)
 @given(counts_strategy, st.sampled_from(["top-1", "ranking", "width"]), st.integers(1, 120),
        st.sampled_from(["questions-fixed", "questions-sampled"]))
@@ -162,7 +174,9 @@ def test_batch_sums_to_batch_and_is_deterministic(shape, goal, batch, scope):
     again = plan_next(o, goal, batch=batch, scope=scope, seed=seed % 7, draws=500, **kw)
     assert plan.to_dict() == again.to_dict()
     if not plan.stop:
-        assert sum(r["trials"] for r in plan.batch) == batch
+        total = sum(r["trials"] for r in plan.batch)
+        assert total == batch or (total < batch and f"{total:,} of the {batch:,} trials asked for are planned"
+                                  in " ".join(plan.status["notes"]))
         assert all(r["trials"] >= 1 and r["expected_gain"] >= 0 for r in plan.batch)
         gains = [r["expected_gain"] for r in plan.batch]
         assert gains == sorted(gains, reverse=True)

@@ -1,4 +1,4 @@
-"""The empirical-Bayes difficulty prior of fit_irt (b_prior="empirical-bayes"): the moment step and the refit."""
+"""The empirical-Bayes difficulty prior of fit_irt (the default b_prior="empirical-bayes"): moment step and refit."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_moment_step_by_hand():
 
 def test_refit_is_the_mode_under_the_estimated_prior():
     s, n = _simulate(20, 60, 4, seed=5, b_sd=0.8)
-    fit = fit_irt(s, n, b_prior="empirical-bayes")
+    fit = fit_irt(s, n)  # the default
     sf, nf = irt.check_counts(s, n)
     L, M = sf.shape
     # what fit_irt does, step by step: first mode under N(0, 3^2), moment step, refit from that mode
@@ -55,7 +55,7 @@ def test_refit_is_the_mode_under_the_estimated_prior():
 
 def test_few_questions_keep_the_default_and_rasch_works():
     s, n = _simulate(10, irt.MIN_QUESTIONS_FOR_B_PRIOR - 1, 4, seed=2)
-    eb, fixed = fit_irt(s, n, b_prior="empirical-bayes"), fit_irt(s, n)
+    eb, fixed = fit_irt(s, n), fit_irt(s, n, b_prior="fixed")
     assert eb.b_prior_sd == 3.0
     np.testing.assert_array_equal(eb.theta, fixed.theta)
     s, n = _simulate(10, 40, 4, seed=3)

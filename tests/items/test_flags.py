@@ -75,3 +75,19 @@ def test_shape_mismatch():
     fit = fit_irt([[1, 0], [0, 1]], [[1, 1], [1, 1]])
     with pytest.raises(InputError, match="the fit has 2 models and 2 questions"):
         flag_questions(fit, [[1, 0, 1], [0, 1, 1]], [[1, 1, 1], [1, 1, 1]])
+
+
+def test_questions_whose_outcomes_never_vary_are_low_information_under_any_prior(planted):
+    # their difficulty is the prior's: a tighter (estimated) difficulty prior puts them nearer the models and their
+    # fitted information above the threshold, but the data cannot separate models on them
+    _, s, n, _ = planted
+    fit = fit_irt(s, n)  # the default: empirical Bayes
+    table = flag_questions(fit, s, n)
+    assert fit.b_prior_sd < 3.0 and table["information"][1] > 0.05 and table["information"][2] > 0.05
+    assert table["flags"][1] == ("saturated", "low_information")
+    assert table["flags"][2] == ("unsolved", "low_information")
+    assert "no outcome varies (all 60 trials succeeded)" in table["reasons"][1]
+    assert "no outcome varies (all 60 trials failed)" in table["reasons"][2]
+    # under the fixed prior the information itself is below the threshold: the reason gives the number
+    fixed = fit_irt(s, n, b_prior="fixed")
+    assert "mean information" in flag_questions(fixed, s, n)["reasons"][1]

@@ -93,13 +93,14 @@ def test_cli_questions_json_contract(tmp_path, capsys):
     rasch = json.loads(capsys.readouterr().out)
     assert rasch["model"] == "rasch" and all(q["discrimination"] == 1.0 for q in rasch["questions"])
     assert rasch["tasks"][0]["scale"] == 1.0 and rasch["tasks"][0]["scale_var"] == 0.0
-    # the difficulty prior: fixed N(0, 3^2) by default; estimated from the data on request (12 questions >= 10)
-    assert out["difficulty_prior"] == "fixed" and task["difficulty_prior_sd"] == 3.0
-    assert main(["questions", path, "--difficulty-prior", "empirical-bayes", "--output", "json"]) == 0
-    eb = json.loads(capsys.readouterr().out)
-    sd = eb["tasks"][0]["difficulty_prior_sd"]
-    assert eb["difficulty_prior"] == "empirical-bayes" and 0.5 <= sd <= 3.0
-    assert f"b~N(0,{sd:.3g}^2) estimated from the data" in eb["method"]
+    # the difficulty prior: estimated from the data by default (12 questions >= 10); N(0, 3^2) on request
+    sd = task["difficulty_prior_sd"]
+    assert out["difficulty_prior"] == "empirical-bayes" and 0.5 <= sd < 3.0
+    assert f"b~N(0,{sd:.3g}^2) estimated from the data" in out["method"]
+    assert main(["questions", path, "--difficulty-prior", "fixed", "--output", "json"]) == 0
+    fixed = json.loads(capsys.readouterr().out)
+    assert fixed["difficulty_prior"] == "fixed" and fixed["tasks"][0]["difficulty_prior_sd"] == 3.0
+    assert "b~N(0,3^2)" in fixed["method"] and "estimated" not in fixed["method"]
     assert main(["questions", path, "--output", "table"]) == 0
     assert "q05" in capsys.readouterr().out
 
