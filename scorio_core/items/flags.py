@@ -227,10 +227,11 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
     pattern = (g > 0) & (top_max <= 0) & (bottom_mean >= mislabel_bottom_rate)
     min_rate = np.where(answered, rates, np.inf).min(axis=0)
     saturated = (k > 0) & (min_rate >= saturated_rate)
-    unsolved = (k > 0) & (s.sum(axis=0) == 0)
+    totals = s.sum(axis=0)
+    unsolved = (k > 0) & (totals == 0)
     # a question whose every trial failed (or succeeded) separates no models whatever its fitted curve: its difficulty
     # is the prior's, so its information at the abilities is too; flagged by the data, not by that number
-    constant = (k > 0) & ((s.sum(axis=0) == 0) | (s.sum(axis=0) == n.sum(axis=0)))
+    constant = unsolved | ((k > 0) & (totals == n.sum(axis=0)))
     low = (k > 0) & ((info_mean < low_information) | constant)
     flaky_models = (answered & (s > 0) & (s < n)).sum(axis=0)
 
@@ -261,7 +262,7 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
             why.append(f"low_information: mean information {info_mean[j]:.3f} per model < {low_information:g}"
                        if info_mean[j] < low_information else
                        f"low_information: no outcome varies (all {int(n[:, j].sum())} trials "
-                       f"{'failed' if s[:, j].sum() == 0 else 'succeeded'}), so it separates no models (its fitted "
+                       f"{'failed' if unsolved[j] else 'succeeded'}), so it separates no models (its fitted "
                        f"information {info_mean[j]:.3f} is the prior's)")
         if flaky_models[j]:
             f.append("flaky")
