@@ -167,7 +167,7 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
         if recorded.size and recorded.min() >= 0 and np.all(n == recorded.shape[2]):
             R = (recorded == 1).astype(np.int8)  # the recorded trial order (rating systems use it)
     if R is None:
-        R = response_tensor(s, n)
+        R = response_tensor(s, n, out.models, [q for q, k in zip(out.questions, keep) if k])
         if out.R is None:
             notes.append("Counts only: trials are taken in an arbitrary order (the rating systems Elo, Glicko and "
                          "TrueSkill depend on it; the other methods do not).")

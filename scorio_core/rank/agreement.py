@@ -106,13 +106,15 @@ def method_label(name: str) -> str:
     return name
 
 
-def response_tensor(successes, trials) -> np.ndarray:
+def response_tensor(successes, trials, models=None, questions=None) -> np.ndarray:
     """Binary response tensor R (L, M, N) of a complete count table with the same N in every cell.
 
     Parameters
     ----------
     successes, trials : array_like of int, shape (L, M)
         Correct trials and trials per (model, question).
+    models, questions : sequence of str, optional
+        Names of the rows and columns, used in error messages (default: their positions).
 
     Returns
     -------
@@ -132,17 +134,27 @@ def response_tensor(successes, trials) -> np.ndarray:
     if s.ndim != 2 or s.shape != n.shape or s.size == 0:
         raise InputError(f"counts must be two matching non-empty (models x questions) tables; got {s.shape} and {n.shape}.",
                          field="trials")
-    if np.any(n <= 0):
-        i, j = np.argwhere(n <= 0)[0]
+    def cell(i, j) -> str:
+        model = repr(str(models[i])) if models is not None else str(i)
+        question = repr(str(questions[j])) if questions is not None else str(j)
+        return f"model {model} on question {question}"
+
+    missing = n <= 0
+    if np.any(missing):
+        i, j = np.argwhere(missing)[0]
+        others = int(missing.sum()) - 1
+        more = f" (and {others} other (model, question) cell{'s' if others != 1 else ''})" if others else ""
         raise InputError(
-            f"model {i} has no trial on question {j}: the ranking methods need every model to answer every question. "
+            f"no trial of {cell(i, j)}{more}: the ranking methods need every model to answer every question. "
             "Choose 'Common questions only' (CLI: --question-set common) to compare models on the questions all answered.",
             field="trials")
     if np.any(n != n.flat[0]):
+        i, j = np.argwhere(n != n.flat[0])[0]
         raise InputError(
-            f"cells have different numbers of trials ({int(n.min())} to {int(n.max())}): the ranking methods need the "
-            "same N in every cell; this view does not drop trials to make them equal. Rerun the missing trials, or "
-            "compare Bayes@N on the leaderboard, which handles unequal N.", field="trials")
+            f"cells have different numbers of trials ({int(n.min())} to {int(n.max())}; e.g. {int(n[i, j])} for "
+            f"{cell(i, j)} against {int(n.flat[0])} for {cell(0, 0)}): the ranking methods need the same N in every "
+            "cell; this view does not drop trials to make them equal. Rerun the missing trials, or compare Bayes@N on "
+            "the leaderboard, which handles unequal N.", field="trials")
     if np.any(s != np.round(s)) or np.any((s < 0) | (s > n)):
         raise InputError("successes must be whole numbers between 0 and the trials (binary outcomes); a rubric with "
                          "partial credit has no binary response tensor.", field="successes")

@@ -25,13 +25,20 @@ def test_response_tensor_puts_k_ones_per_cell():
 
 
 @pytest.mark.parametrize("s, n, match", [
-    ([[1, 0]], [[2, 0]], "no trial on question 1"),
+    ([[1, 0]], [[2, 0]], "no trial of model 0 on question 1:"),
     ([[1, 0]], [[2, 3]], "different numbers of trials"),
     ([[0.5, 0]], [[2, 2]], "whole numbers"),
 ])
 def test_response_tensor_refuses_to_fill_or_drop(s, n, match):
     with pytest.raises(InputError, match=match):
         response_tensor(s, n)
+
+
+def test_response_tensor_errors_name_the_model_and_question():
+    with pytest.raises(InputError, match=r"no trial of model 'a' on question 'q2' \(and 1 other \(model, question\) cell\)"):
+        response_tensor([[1, 1, 0], [1, 0, 0]], [[2, 2, 0], [2, 2, 0]], ["a", "b"], ["q0", "q1", "q2"])
+    with pytest.raises(InputError, match=r"e\.g\. 3 for model 'b' on question 'q0' against 2 for model 'a' on question 'q0'"):
+        response_tensor([[1, 1], [1, 0]], [[2, 2], [3, 2]], ["a", "b"], ["q0", "q1"])
 
 
 def test_tau_b_and_rank_ranges_by_hand():
