@@ -20,7 +20,7 @@ from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.methods import method_board
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
-from scorio_core.rank.bootstrap import SLOW_TO_RESAMPLE
+from scorio_core.rank.bootstrap import quick_to_resample
 
 __all__ = ["KEY", "choose_method", "render_method_ranking"]
 
@@ -62,15 +62,14 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str) -> Non
     """The Ranking tab under ``method``: its ranks beside Bayes@N's, a bump chart and what the method ranks."""
     label = method_label(method)
     used_set = "common" if question_set != "own" else "own"
-    resample = method not in SLOW_TO_RESAMPLE  # a rank interval where 200 rankings take seconds
     try:
+        report = method_agreement_for(ctx.data.data_id, ctx.data.dataset, task, (method, "bayes"), ctx.prior, used_set)
+        board = method_board(report, method)  # raises where the method cannot rank these data
+        resample = quick_to_resample(method, len(board), report.n_questions)  # 200 rankings in about 2 s at most
         if resample:
             report = method_bootstrap_for(ctx.data.data_id, ctx.data.dataset, task, (method, "bayes"), ctx.prior,
                                           used_set, ctx.confidence)
-        else:
-            report = method_agreement_for(ctx.data.data_id, ctx.data.dataset, task, (method, "bayes"), ctx.prior,
-                                          used_set)
-        board = method_board(report, method)
+            board = method_board(report, method)
     except (InputError, ValueError) as exc:
         st.warning(f"{md(label)} cannot rank these data as they are: {md(exc)} Bayes@N (the default) handles them.",
                    icon=":material/rule:")
@@ -91,9 +90,17 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str) -> Non
                f"resamples, seed {METHOD_BOOT['seed']:d}): it covers the questions-sampled scope (the questions seen as "
                "a sample from a population of questions), not the trial-to-trial noise on these questions. "
                if resample else
-               f"This method is too slow to rank {METHOD_BOOT['n_boot']:d} resamples here, so it gives a point ranking "
-               "without an interval; the command line computes one (methods --bootstrap 200). ")
+               f"This method is too slow to rank {METHOD_BOOT['n_boot']:d} resamples of {len(board):d} models x "
+               f"{report.n_questions:d} questions here, so it gives a point ranking without an interval; the command "
+               f"line computes one (methods --methods {md(method)} --bootstrap 200). ")
             + "Bayes@N's credible intervals are on the default view." + (" Common questions only." if used_set == "common" else ""))
+    failed = report.bootstrap.failed.get(method, 0) if resample and report.bootstrap is not None else 0
+    if failed:
+        n_boot = report.bootstrap.n_boot
+        st.caption(f"{md(label[:1].upper() + label[1:])} could not rank {failed:d} of {n_boot:d} resamples (e.g. no "
+                   "finite estimate when a resample lets one model win every comparison); "
+                   + (f"its rank intervals come from the other {n_boot - failed:d}, so they describe those resamples "
+                      "only and are likely too narrow." if failed < n_boot else "so it has no rank interval here."))
     order_dependent = method in METHODS["Rating systems"]
     for note in report.notes:  # the trial-order note concerns the rating systems only
         if order_dependent or not note.startswith("Counts only"):

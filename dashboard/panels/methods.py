@@ -22,7 +22,7 @@ from scorio_core.errors import InputError
 from scorio_core.items.board import ability_board, ability_interval_label
 from scorio_core.leaderboard.methods import default_methods, size_note
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
-from scorio_core.rank.bootstrap import SLOW_TO_RESAMPLE
+from scorio_core.rank.bootstrap import quick_to_resample
 from scorio_core.ranking.rank import tie_rule_sentence
 
 __all__ = ["render_irt_ability", "render_method_agreement"]
@@ -96,16 +96,17 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
              "are left out and named; the CLI's methods --bootstrap computes any method.",
     ) if choose else bool(st.session_state.get("lb_methods_boot"))
     if boot_on:
-        _render_intervals(ctx, task, tuple(chosen), used_set, labels)
+        _render_intervals(ctx, task, tuple(chosen), used_set, labels, (len(result.models), report.n_questions))
 
 
-def _render_intervals(ctx, task: str, chosen: tuple[str, ...], used_set: str, labels: dict) -> None:
+def _render_intervals(ctx, task: str, chosen: tuple[str, ...], used_set: str, labels: dict, shape: tuple[int, int]) -> None:
     """The bootstrap rank intervals of the chosen methods (:func:`dashboard.compute.results.method_bootstrap_for`).
 
-    Methods of :data:`scorio_core.rank.bootstrap.SLOW_TO_RESAMPLE` are left out (named, with the CLI command).
+    Methods too slow to rank 200 resamples of data of this ``shape`` (models, questions) are left out (named, with the
+    CLI command): :func:`scorio_core.rank.bootstrap.quick_to_resample`.
     """
-    fast = tuple(m for m in chosen if m not in SLOW_TO_RESAMPLE)
-    slow = [m for m in chosen if m in SLOW_TO_RESAMPLE]
+    fast = tuple(m for m in chosen if quick_to_resample(m, *shape))
+    slow = [m for m in chosen if m not in fast]
     if slow:
         st.caption(f"Left out of the rank intervals for time ({METHOD_BOOT['n_boot']:d} rankings each): "
                    + md(", ".join(method_label(m) for m in slow)) + ". The command line computes them: "

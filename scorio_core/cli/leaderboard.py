@@ -81,6 +81,11 @@ def register(subparsers) -> None:
                         help="rank without the questions carrying these flags of the `questions` command "
                              "(possibly_mislabeled, saturated, unsolved, low_information, flaky; 2PL fit per task, "
                              "Rasch with one model); the excluded questions are listed in the notes")
+    parser.add_argument("--bootstrap", type=int, default=0, metavar="B",
+                        help="with --method NAME (a scorio.rank method): each model's rank interval from B bootstrap "
+                             "resamples of the questions (rank_lo, rank_hi; questions-sampled scope; default 0: none; "
+                             "the app's method view uses 200)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the --bootstrap resamples (default 0)")
     add_output_argument(parser)
     parser.set_defaults(func=run)
 
@@ -198,8 +203,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-#: Keys of each row of ``leaderboard --method NAME`` (a ranking method other than Bayes@N).
+#: Keys of each row of ``leaderboard --method NAME`` (a ranking method other than Bayes@N); with ``--bootstrap B``
+#: also :data:`INTERVAL_COLUMNS`.
 METHOD_COLUMNS = ("task", "model", "method", "score", "rank")
+INTERVAL_COLUMNS = ("rank_lo", "rank_hi")
 
 
 def _run_method(args: argparse.Namespace) -> int:
@@ -209,6 +216,10 @@ def _run_method(args: argparse.Namespace) -> int:
     "question_set", "prior"}, "notes": [...], "sources": [...]}``; rows by task, then rank. The method ranks binary
     correctness on a complete (model x question x trial) tensor (:func:`scorio_core.leaderboard.methods.method_agreement`):
     ``--question-set common`` keeps the questions every model answered; missing cells otherwise are an error.
+    With ``--bootstrap B`` each row also has ``rank_lo``/``rank_hi`` (the percentile rank interval over B resamples of
+    the questions at ``--confidence``, seeded by ``--seed``; null where the method failed on every resample), the
+    settings ``bootstrap: {n_boot, seed, confidence, scope}`` and a note per task counting the resamples the method
+    could not rank (the interval then comes from the others).
     """
     import numpy as np
 
@@ -227,18 +238,37 @@ def _run_method(args: argparse.Namespace) -> int:
         from scorio_core.cli.questions import run_irt_ability
 
         return run_irt_ability(args, dataset, tasks, question_set)
+    if args.bootstrap < 0:
+        raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
     rows, notes = [], []
     for task in tasks:
-        report = method_agreement(outcomes_for(dataset, task), [args.method], prior=args.prior, question_set=question_set)
+        report = method_agreement(outcomes_for(dataset, task), [args.method], prior=args.prior, question_set=question_set,
+                                  n_boot=args.bootstrap, seed=args.seed, confidence=args.confidence)
         result = report.agreement
         if args.method in result.skipped:
             raise InputError(f"{task}: {method_label(args.method)} cannot rank this data: {result.skipped[args.method]}")
         notes.extend({"code": "data", "task": task, "message": f"{task}: {note}"} for note in report.notes)
+        boot = report.bootstrap
+        failed = boot.failed.get(args.method, 0) if boot is not None else 0
+        if failed:
+            notes.append({"code": "bootstrap_failed", "task": task, "failed": failed, "message": (
+                f"{task}: {method_label(args.method)} could not rank {failed} of {boot.n_boot} resamples; the rank "
+                "intervals come from the others, so they describe those resamples only and are likely too narrow.")})
         order = np.lexsort((np.arange(len(result.models)), result.ranks[0]))
-        rows.extend({"task": task, "model": result.models[i], "method": args.method, "score": float(result.scores[0, i]),
-                     "rank": int(result.ranks[0, i])} for i in order)
-    emit_method_rows(args, rows, METHOD_COLUMNS, {"method": args.method, "method_label": method_label(args.method),
-                                                  "question_set": question_set, "prior": args.prior}, notes, dataset)
+        for i in order:
+            row = {"task": task, "model": result.models[i], "method": args.method, "score": float(result.scores[0, i]),
+                   "rank": int(result.ranks[0, i])}
+            if boot is not None:
+                j = boot.models.index(result.models[i])
+                row.update({key: (None if np.isnan(bound[0, j]) else int(bound[0, j]))
+                            for key, bound in (("rank_lo", boot.lo), ("rank_hi", boot.hi))})
+            rows.append(row)
+    settings = {"method": args.method, "method_label": method_label(args.method), "question_set": question_set,
+                "prior": args.prior}
+    if args.bootstrap:
+        settings["bootstrap"] = {"n_boot": args.bootstrap, "seed": args.seed, "confidence": args.confidence,
+                                 "scope": "questions-sampled"}
+    emit_method_rows(args, rows, METHOD_COLUMNS + (INTERVAL_COLUMNS if args.bootstrap else ()), settings, notes, dataset)
     return 0
 
 

@@ -262,8 +262,8 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
             why.append(f"low_information: mean information {info_mean[j]:.3f} per model < {low_information:g}"
                        if info_mean[j] < low_information else
                        f"low_information: no outcome varies (all {int(n[:, j].sum())} trials "
-                       f"{'failed' if unsolved[j] else 'succeeded'}), so it separates no models (its fitted "
-                       f"information {info_mean[j]:.3f} is the prior's)")
+                       f"{'failed' if unsolved[j] else 'succeeded'}), so it separates no models (its fitted mean "
+                       f"information {info_mean[j]:.3f} per model is the prior's)")
         if flaky_models[j]:
             f.append("flaky")
             why.append(f"flaky: attempts disagree for {flaky_models[j]} of {k[j]} models")

@@ -28,14 +28,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["RankBootstrap", "SLOW_TO_RESAMPLE", "bootstrap_ranks"]
+__all__ = ["RESAMPLE_WHEN_SMALL", "RankBootstrap", "SLOW_TO_RESAMPLE", "bootstrap_ranks", "quick_to_resample"]
 
 #: Scope of the interval (what is resampled), as the rest of the project names it.
 SCOPE = "questions-sampled"
 
-#: Methods whose one ranking of a benchmark-sized tensor takes 30 ms to seconds (iterative likelihood fits,
+#: Methods whose one ranking of a benchmark-sized tensor can take 30 ms to seconds (iterative likelihood fits,
 #: samplers, exact Kemeny-Young, alpha-rank, rating replays; measured on the bundled MathArena and paper data),
-#: so that 200 resamples take minutes: interactive views leave them out and say so; the CLI runs any method.
+#: so that 200 resamples can take minutes: interactive views resample them only where
+#: :func:`quick_to_resample` says the data are small enough, and say so otherwise; the CLI runs any method.
 SLOW_TO_RESAMPLE = frozenset({
     "bradley_terry", "bradley_terry_map", "bradley_terry_davidson", "bradley_terry_davidson_map",
     "bradley_terry_luce", "bradley_terry_luce_map", "rao_kupper", "rao_kupper_map", "plackett_luce",
@@ -43,6 +44,45 @@ SLOW_TO_RESAMPLE = frozenset({
     "rasch_3pl", "rasch_3pl_map", "rasch_mml", "rasch_mml_credible", "dynamic_irt", "mirt", "thompson",
     "bayesian_mcmc", "elo", "glicko", "trueskill", "kemeny_young", "alpharank",
 })
+
+#: Methods of :data:`SLOW_TO_RESAMPLE` that rank small data in a few milliseconds: ``{name: (most models, most
+#: model x question cells)}`` (``None``: no bound on the cells). Measured one ranking at a time on 2 cores
+#: (2026-11-29; seeded 2PL tensors and the bundled data): the paired-comparison fits work on the L x L win
+#: counts, 2.3-5.3 ms (Bradley-Terry, Rao-Kupper and their MAP) and 3.3-10.9 ms (Davidson) from 10 to 24 models
+#: whatever M x N (10 x 1000 x 5, 24 x 2000 x 1, 20 x 30 x 80); Rasch and dynamic IRT fit L + M parameters,
+#: 1.6-3.8 ms up to 24 x 80 questions and 23-47 ms at 24 x 400 or 10 x 1000. Within these bounds 200 resamples
+#: take about 0.5-2 s.
+RESAMPLE_WHEN_SMALL = {
+    "bradley_terry": (30, None), "bradley_terry_map": (30, None), "bradley_terry_davidson": (30, None),
+    "bradley_terry_davidson_map": (30, None), "rao_kupper": (30, None), "rao_kupper_map": (30, None),
+    "rasch": (30, 2_500), "rasch_map": (30, 2_500), "dynamic_irt": (30, 2_500),
+}
+
+
+def quick_to_resample(method: str, n_models: int, n_questions: int) -> bool:
+    """Whether an interactive view bootstraps ``method``'s ranks on data of this size (200 rankings in ~2 s).
+
+    Parameters
+    ----------
+    method : str
+        A ranking method's name (or a caller's, such as ``"bayes"``).
+    n_models, n_questions : int
+        The models and questions that method ranks.
+
+    Returns
+    -------
+    bool
+        True for a method outside :data:`SLOW_TO_RESAMPLE`, and for one of :data:`RESAMPLE_WHEN_SMALL` within
+        its bounds; False otherwise (the view gives a point ranking and names the CLI command for an interval).
+        Deterministic: the same data give the same answer on any machine.
+    """
+    if method not in SLOW_TO_RESAMPLE:
+        return True
+    bound = RESAMPLE_WHEN_SMALL.get(method)
+    if bound is None:
+        return False
+    most_models, most_cells = bound
+    return n_models <= most_models and (most_cells is None or n_models * n_questions <= most_cells)
 
 
 @dataclass(frozen=True)

@@ -33,10 +33,21 @@ def test_ranking_method_shows_its_ranks_beside_bayes(app):
                for c in app.main.caption)
     (spec,) = chart_specs(app)  # the bump chart: Bayes@N rank to the method's rank, one line per model
     assert len(spec["data"]) == len(table) and list(spec["data"][0]["x"]) == ["Bayes@N", "inverse difficulty"]
-    app.selectbox(key="lb_method").set_value("bradley_terry_map").run()  # too slow to resample here: it says so
+    # Bradley-Terry (MAP) ranks 16 models in a few ms (scorio_core.rank.bootstrap.RESAMPLE_WHEN_SMALL): resampled too
+    app.selectbox(key="lb_method").set_value("bradley_terry_map").run()
+    no_exception(app)
+    table = app.main.dataframe[0].value
+    boot = method_agreement(outcomes_for(io.load([str(MATHARENA)])), ["bradley_terry_map", "bayes"], prior=prior,
+                            n_boot=200, seed=0).bootstrap
+    lo, hi = dict(zip(boot.models, boot.lo[0])), dict(zip(boot.models, boot.hi[0]))
+    expected = method_board(method_agreement(outcomes_for(io.load([str(MATHARENA)])), ["bradley_terry_map", "bayes"],
+                                             prior=prior), "bradley_terry_map")
+    assert table["rank interval"].tolist() == [f"{int(lo[m])}-{int(hi[m])}" for m in expected["model"]]
+    app.selectbox(key="lb_method").set_value("plackett_luce").run()  # too slow to resample here: it says so
     no_exception(app)
     assert "rank interval" not in app.main.dataframe[0].value.columns
-    assert any("too slow to rank 200 resamples here" in shown(c.value) for c in app.main.caption)
+    assert any("too slow to rank 200 resamples of 16 models x 15 questions here" in shown(c.value)
+               and "methods --methods plackett_luce --bootstrap 200" in shown(c.value) for c in app.main.caption)
     app.selectbox(key="lb_method").set_value("bayes").run()  # back: the verdict and the interval chart
     no_exception(app)
     assert "mu" in app.main.dataframe[0].value.columns or "estimate" in app.main.dataframe[0].value.columns
@@ -51,8 +62,10 @@ def test_missing_cells_say_what_to_do_and_common_questions_rank(app):
     assert "Common questions only" in shown(warning.value) and "Bayes@N (the default) handles them" in warning.value
     app.radio(key="lb_question_set").set_value("common").run()
     no_exception(app)
-    assert app.main.dataframe[0].value.columns.tolist() == ["rank", "model", "score", "Bayes@N rank", "change"]
-    assert any("4 of 419 questions left out" in shown(c.value) for c in app.main.caption)  # Bradley-Terry: no interval
+    # 12 models: Bradley-Terry is quick enough to resample (the 415 common questions, 200 times)
+    assert app.main.dataframe[0].value.columns.tolist() == ["rank", "rank interval", "model", "score", "Bayes@N rank",
+                                                            "change"]
+    assert any("4 of 419 questions left out" in shown(c.value) for c in app.main.caption)
 
 
 def test_a_share_link_opens_the_method_and_the_presentation_shows_bayes(app):
@@ -69,3 +82,22 @@ def test_a_share_link_opens_the_method_and_the_presentation_shows_bayes(app):
     present = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
     assert not [s for s in present.main.selectbox if s.key == "lb_method"]  # stakeholders see Bayes@N
     assert "estimate" in present.main.dataframe[0].value.columns or "mu" in present.main.dataframe[0].value.columns
+
+
+def test_resamples_a_method_cannot_rank_are_counted_and_said(app):
+    # 4 models, 12 questions, N = 1: D beats the others on q00 only, so a resample without q00 leaves D without a
+    # win and Bradley-Terry without a finite estimate (80 of the 200 seeded resamples, counted by the core)
+    win = {"q00": "D", "q01": "A", "q02": "B", "q03": "C", "q04": "AB", "q05": "BC", "q06": "AC"}
+    csv = "model,question_id,trial,correct\n" + "".join(
+        f"{m},q{i:02d},0,{int(m in win.get(f'q{i:02d}', 'ABC'))}\n" for i in range(12) for m in "ABCD")
+    app.run()
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("one_win.csv", csv.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/leaderboard.py").run()
+    app.selectbox(key="lb_method").set_value("bradley_terry").run()
+    no_exception(app)
+    assert "rank interval" in app.main.dataframe[0].value.columns
+    (caption,) = [shown(c.value) for c in app.main.caption if "could not rank" in shown(c.value)]
+    assert "could not rank 80 of 200 resamples" in caption and "come from the other 120" in caption
+    assert "likely too narrow" in caption

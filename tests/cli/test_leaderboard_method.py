@@ -113,3 +113,30 @@ def test_irt_ability_ties_identical_models(tmp_path, capsys):
     by_model = {r["model"]: r for r in _json(capsys, path, "--method", "irt_ability")["rows"]}
     assert by_model["a"]["score"] == by_model["b"]["score"] and by_model["a"]["sigma"] == by_model["b"]["sigma"]
     assert by_model["a"]["rank"] == by_model["b"]["rank"] == 1 and by_model["a"]["rank_ci"] == by_model["b"]["rank_ci"]
+
+
+def test_bootstrap_gives_the_rank_interval_of_the_method_view(capsys):
+    from scorio_core.leaderboard.methods import method_agreement
+
+    out = _json(capsys, COUNTS, "--method", "bradley_terry", "--bootstrap", "200", "--prior", "uniform")
+    boot = method_agreement(outcomes_for(io.load([str(COUNTS)])), ["bradley_terry"], prior="uniform", n_boot=200,
+                            seed=0).bootstrap  # the app's method view: 200 resamples, seed 0
+    for row in out["rows"]:
+        j = boot.models.index(row["model"])
+        assert (row["rank_lo"], row["rank_hi"]) == (int(boot.lo[0, j]), int(boot.hi[0, j]))
+        assert row["rank_lo"] <= row["rank"] <= row["rank_hi"]
+    assert out["settings"]["bootstrap"] == {"n_boot": 200, "seed": 0, "confidence": 0.95, "scope": "questions-sampled"}
+    assert "rank_lo" not in _json(capsys, COUNTS, "--method", "bradley_terry")["rows"][0]  # none by default
+
+
+def test_bootstrap_counts_the_resamples_a_method_cannot_rank(tmp_path, capsys):
+    # D's only win is on q00: 80 of the 200 seeded resamples leave Bradley-Terry without a finite estimate
+    win = {"q00": "D", "q01": "A", "q02": "B", "q03": "C", "q04": "AB", "q05": "BC", "q06": "AC"}
+    path = tmp_path / "one_win.csv"
+    path.write_text("model,question_id,trial,correct\n" + "".join(
+        f"{m},q{i:02d},0,{int(m in win.get(f'q{i:02d}', 'ABC'))}\n" for i in range(12) for m in "ABCD"))
+    out = _json(capsys, path, "--method", "bradley_terry", "--bootstrap", "200")
+    (note,) = [n for n in out["notes"] if n["code"] == "bootstrap_failed"]
+    assert note["failed"] == 80 and "could not rank 80 of 200 resamples" in note["message"]
+    assert main(["leaderboard", str(path), "--method", "borda", "--bootstrap", "-1"]) == 2
+    assert "--bootstrap must be 0" in capsys.readouterr().err

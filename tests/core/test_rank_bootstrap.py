@@ -166,3 +166,18 @@ def test_batch_scores_equal_the_same_scores_one_resample_at_a_time():
     keep = np.arange(25) != 3
     np.testing.assert_array_equal(got.ranks[keep], want.ranks[keep])
     assert np.isnan(got.ranks[3, 0]).all() and got.failed == {"mine": 1}
+
+
+def test_quick_to_resample_by_method_and_size():
+    from scorio_core.rank.bootstrap import RESAMPLE_WHEN_SMALL, SLOW_TO_RESAMPLE, quick_to_resample
+
+    assert set(RESAMPLE_WHEN_SMALL) <= SLOW_TO_RESAMPLE
+    assert quick_to_resample("borda", 500, 10_000) and quick_to_resample("bayes", 300, 50)  # fast methods: always
+    # paired-comparison fits: by the number of models only (they work on the L x L win counts)
+    assert quick_to_resample("bradley_terry", 30, 100_000) and not quick_to_resample("bradley_terry", 31, 10)
+    # Rasch: by models and model x question cells (L + M parameters)
+    assert quick_to_resample("rasch", 16, 15) and quick_to_resample("rasch_map", 25, 100)
+    assert not quick_to_resample("rasch_map", 25, 101) and not quick_to_resample("rasch", 31, 10)
+    # samplers, Luce families, rating replays, 3PL: never in an interactive view
+    for method in ("bayesian_mcmc", "plackett_luce", "elo", "rasch_3pl", "kemeny_young"):
+        assert not quick_to_resample(method, 2, 1)
