@@ -128,8 +128,9 @@ def _render_intervals(ctx, task: str, chosen: tuple[str, ...], used_set: str, la
         f"seed {boot.seed:d}, the same for every method): they cover the questions-sampled scope (the benchmark's "
         "questions seen as a sample from a population of questions), not the trial-to-trial noise on these "
         "questions. Each bound is a competition rank some resample gave (lo-hi); sorted by the first method's "
-        "interval. Coverage measured in one simulated design (10 models, 60 questions, a near tie): 0.97-1.0 per "
-        "model at 95% for avg@N and Borda; other designs and methods are not measured.")
+        "interval. Coverage measured in one simulated design (10 models, 60 questions, a near tie or an exact tie): "
+        "0.97-1.0 per model at 95% for avg@N, Borda, Bradley-Terry and Rasch (MAP); other designs and methods are not "
+        "measured.")
     if boot.failed:
         st.caption("Failed on some resamples (interval from the others): " + md("; ".join(
             f"{method_label(name)}: {n} of {boot.n_boot}" for name, n in boot.failed.items())))

@@ -121,6 +121,9 @@ def run(args: argparse.Namespace) -> int:
 
     check_confidence(args.confidence)
     check_tau(args.tau)
+    if args.bootstrap and args.method in ("bayes", "irt_ability"):
+        raise ValueError(f"--bootstrap gives a scorio.rank method's rank intervals (--method NAME); --method "
+                         f"{args.method} already reports intervals (credible or Laplace), so leave --bootstrap out.")
     if args.method != "bayes":
         return _run_method(args)
     if args.exclude_flagged:

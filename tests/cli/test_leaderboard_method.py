@@ -140,3 +140,6 @@ def test_bootstrap_counts_the_resamples_a_method_cannot_rank(tmp_path, capsys):
     assert note["failed"] == 80 and "could not rank 80 of 200 resamples" in note["message"]
     assert main(["leaderboard", str(path), "--method", "borda", "--bootstrap", "-1"]) == 2
     assert "--bootstrap must be 0" in capsys.readouterr().err
+    for method in ("bayes", "irt_ability"):  # these report their own intervals: the option is refused, not ignored
+        assert main(["leaderboard", str(path), "--method", method, "--bootstrap", "200"]) == 2
+        assert "leave --bootstrap out" in capsys.readouterr().err
