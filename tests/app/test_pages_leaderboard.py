@@ -108,25 +108,28 @@ def test_method_agreement_rank_intervals_toggle(app):
     from scorio_core.leaderboard.methods import method_agreement
 
     view(app, "Method agreement")
-    app.multiselect(key="lb_methods").set_value(["bayes", "avg", "borda", "bradley_terry_map", "plackett_luce_map"]).run()
+    app.multiselect(key="lb_methods").set_value(["bayes", "avg", "borda", "bradley_terry_map", "plackett_luce_map",
+                                                     "plackett_luce"]).run()
     before = len(app.main.dataframe)
     app.toggle(key="lb_methods_boot").set_value(True).run()
     no_exception(app)
     assert len(app.main.dataframe) == before + 1
     table = app.main.dataframe[1].value  # under the ranks table
-    # Bradley-Terry (MAP) is quick to resample at 16 models (RESAMPLE_WHEN_SMALL); Plackett-Luce (MAP) is not
+    # Bradley-Terry (MAP) and Plackett-Luce (MAP) are quick to resample at 16 models (RESAMPLE_WHEN_SMALL); the
+    # Plackett-Luce MLE is not
     assert table.columns.tolist() == ["model", "Bayes@N", "avg@N (mean accuracy)", "Borda count",
-                                      "Bradley-Terry (MAP)"] and len(table) == 16
-    boot = method_agreement(outcomes_for(io.load([str(MATHARENA)])), ["bayes", "avg", "borda", "bradley_terry_map"],
-                            n_boot=200).bootstrap
+                                      "Bradley-Terry (MAP)", "Plackett-Luce (MAP)"] and len(table) == 16
+    boot = method_agreement(outcomes_for(io.load([str(MATHARENA)])),
+                            ["bayes", "avg", "borda", "bradley_terry_map", "plackett_luce_map"], n_boot=200).bootstrap
     expected = {f"{int(boot.lo[0, i])}-{int(boot.hi[0, i])}" for i in range(16)}
     assert set(table["Bayes@N"]) == expected and all("-" in cell for cell in table["Borda count"])
     expected_bt = {f"{int(boot.lo[3, i])}-{int(boot.hi[3, i])}" for i in range(16)}
     assert set(table["Bradley-Terry (MAP)"]) == expected_bt
+    assert set(table["Plackett-Luce (MAP)"]) == {f"{int(boot.lo[4, i])}-{int(boot.hi[4, i])}" for i in range(16)}
     captions = " ".join(shown(c.value) for c in app.main.caption)
     assert "95% percentile bootstrap over questions (200 resamples" in captions
     assert "questions-sampled scope" in captions
-    assert "Left out of the rank intervals for time (200 rankings each): Plackett-Luce (MAP)" in captions
+    assert "Left out of the rank intervals for time (200 rankings each): Plackett-Luce. The command line" in captions
 
 
 def test_irt_ability_tab_ranks_by_the_2pl_fit(app):
