@@ -16,9 +16,12 @@ questions treats the benchmark's questions as a sample from a population of ques
 covers the questions-sampled scope (Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265), not
 the trial-to-trial noise on these fixed questions.
 
-Cost: ``n_boot`` times each method's time on one tensor (iterative methods cannot be vectorised across
-replicates); ``avg`` is ranked for every replicate in one numpy pass, and caller scores given through
-``batch_fn`` (Bayes@N: every resample's posterior in one batched call) in one call.
+Cost: ``n_boot`` times each method's time on one tensor (most iterative methods cannot be vectorised across
+replicates); ``avg`` is ranked for every replicate in one numpy pass, Bradley-Terry, Davidson, Rao-Kupper and
+their MAP by one batched Newton solve of all resamples
+(:mod:`scorio_core.rank.likelihood.paired_batch`: the optimum the one-at-a-time
+fits approach, the same ranks but where strengths tie), and caller scores given through ``batch_fn`` (Bayes@N:
+every resample's posterior in one batched call) in one call.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["RESAMPLE_WHEN_SMALL", "RankBootstrap", "SLOW_TO_RESAMPLE", "bootstrap_ranks", "quick_to_resample"]
+from scorio_core.rank.likelihood.paired_batch import BATCHED_METHODS, fits_in_memory, method_resamples
+
+__all__ = ["BATCHED_MODELS", "RESAMPLE_WHEN_SMALL", "RankBootstrap", "SLOW_TO_RESAMPLE", "bootstrap_ranks", "quick_to_resample"]
 
 #: Scope of the interval (what is resampled), as the rest of the project names it.
 SCOPE = "questions-sampled"
@@ -65,6 +70,15 @@ RESAMPLE_WHEN_SMALL = {
 }
 
 
+#: Bradley-Terry, Davidson, Rao-Kupper and their MAP resample in one batched Newton solve
+#: (:mod:`~scorio_core.rank.likelihood.paired_batch`):
+#: 200 resamples in 0.06-1.0 s up to 100 models on a quiet 2-core machine (30 x 100 x 4 to 100 x 2,500 x 1; 0.4-2.8 s
+#: at 64 models under load 6), while the per-question win counts fit in memory; against 1-72 s one fit at a time
+#: (`benchmarks/bench_bootstrap_paired.py`, 2026-11-29). 100 is also where the app stops offering them
+#: (:data:`scorio_core.rank.agreement.EXPENSIVE`), so wherever they are offered they get an interval.
+BATCHED_MODELS = 100
+
+
 def quick_to_resample(method: str, n_models: int, n_questions: int) -> bool:
     """Whether an interactive view bootstraps ``method``'s ranks on data of this size (200 rankings in ~2 s).
 
@@ -78,11 +92,15 @@ def quick_to_resample(method: str, n_models: int, n_questions: int) -> bool:
     Returns
     -------
     bool
-        True for a method outside :data:`SLOW_TO_RESAMPLE`, and for one of :data:`RESAMPLE_WHEN_SMALL` within
-        its bounds; False otherwise (the view gives a point ranking and names the CLI command for an interval).
+        True for a method outside :data:`SLOW_TO_RESAMPLE`, for one of :data:`RESAMPLE_WHEN_SMALL` within
+        its bounds, and for Bradley-Terry, Davidson and Rao-Kupper (ML or MAP) up to :data:`BATCHED_MODELS` models while
+        their per-question counts fit in memory; False otherwise (the view gives a point ranking and names the CLI
+        command for an interval).
         Deterministic: the same data give the same answer on any machine.
     """
     if method not in SLOW_TO_RESAMPLE:
+        return True
+    if method in BATCHED_METHODS and n_models <= BATCHED_MODELS and fits_in_memory(n_models, n_questions):
         return True
     bound = RESAMPLE_WHEN_SMALL.get(method)
     if bound is None:
@@ -263,6 +281,17 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
             np.add.at(drawn, (np.arange(B)[:, None], idx), 1.0)
             ranks[:, slot["avg"], :] = _competition(drawn @ R.sum(axis=2).T.astype(float))
             loop.remove("avg")
+    for name in [m for m in loop if m in BATCHED_METHODS]:  # Newton for every resample at once
+        try:
+            rank.validate_input(R)
+        except ValueError:
+            break  # left to the loop, which counts the method's own error on every replicate
+        if not fits_in_memory(L, M):
+            continue
+        scores, bad = method_resamples(name, R, idx)
+        ranks[:, slot[name], :] = np.where(bad[:, None], np.nan, _competition(scores))
+        failed[name] += int(bad.sum())
+        loop.remove(name)
     for b in range(B if outside or loop else 0):  # iterative methods cannot be vectorised across replicates
         if outside:
             try:

@@ -174,7 +174,14 @@ def test_quick_to_resample_by_method_and_size():
     assert set(RESAMPLE_WHEN_SMALL) <= SLOW_TO_RESAMPLE
     assert quick_to_resample("borda", 500, 10_000) and quick_to_resample("bayes", 300, 50)  # fast methods: always
     # paired-comparison fits: by the number of models only (they work on the L x L win counts)
-    assert quick_to_resample("bradley_terry", 30, 100_000) and not quick_to_resample("bradley_terry", 31, 10)
+    assert quick_to_resample("bradley_terry_davidson", 30, 100_000)
+    assert not quick_to_resample("bradley_terry_davidson_map", 101, 10)
+    # Bradley-Terry, Davidson, Rao-Kupper and their MAP: one batched solve up to 100 models while the per-question
+    # win counts fit in memory (beyond it, the 30-model rule of the one-at-a-time fits)
+    assert quick_to_resample("bradley_terry_davidson", 64, 6_000) and not quick_to_resample("bradley_terry_davidson", 64, 7_000)
+    assert quick_to_resample("bradley_terry", 30, 100_000) and quick_to_resample("bradley_terry_map", 100, 2_500)
+    assert quick_to_resample("rao_kupper", 64, 6_000) and quick_to_resample("rao_kupper_map", 100, 2_500)
+    assert not quick_to_resample("bradley_terry", 101, 10) and not quick_to_resample("rao_kupper_map", 100, 2_501)
     # Rasch: by models and model x question cells (L + M parameters)
     assert quick_to_resample("rasch", 16, 15) and quick_to_resample("rasch_map", 25, 100)
     assert not quick_to_resample("rasch_map", 25, 101) and not quick_to_resample("rasch", 31, 10)
