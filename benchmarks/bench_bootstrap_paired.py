@@ -1,7 +1,7 @@
 """Bradley-Terry, Davidson and Rao-Kupper rank intervals: 200 question resamples in one batched Newton solve against one fit at a time.
 
-``scorio_core.rank.bootstrap.bootstrap_ranks`` ranks the resamples of ``bradley_terry``, ``bradley_terry_davidson``, ``rao_kupper`` and
-their ``_map``
+``scorio_core.rank.bootstrap.bootstrap_ranks`` ranks the resamples of ``bradley_terry``, ``bradley_terry_davidson``, ``rao_kupper``,
+their ``_map`` and ``plackett_luce_map``
 with :mod:`scorio_core.rank.likelihood.paired_batch`; the alternative is the reference-exact fit per resample
 (the reference's L-BFGS-B path), timed here on ``--fits`` resamples and scaled to 200. Seeded 1PL tensors
 (abilities N(0, 1), difficulties N(0, 1)); the same resample indices as the bootstrap (seed 0). Also checks,
@@ -11,7 +11,7 @@ Davidson's optimum ties models with equal totals, which L-BFGS-B leaves ~1e-7 ap
 
     .venv/bin/python benchmarks/bench_bootstrap_paired.py [--fits 3] [--sizes 30x100x4,64x300x8,100x500x8]
 
-Target (the app resamples these six methods up to ``BATCHED_MODELS`` = 100 models): 200 resamples < 3 s there.
+Target (the app resamples these seven methods up to ``BATCHED_MODELS`` = 100 models): 200 resamples < 3 s there.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def main() -> int:
         R = tensor(L, M, N)
         idx = np.random.default_rng(0).integers(0, M, (200, M))
         for name in ("bradley_terry", "bradley_terry_map", "bradley_terry_davidson", "bradley_terry_davidson_map",
-                     "rao_kupper", "rao_kupper_map"):
+                     "rao_kupper", "rao_kupper_map", "plackett_luce_map"):
             start = time.perf_counter()
             boot = bootstrap_ranks(R, [name], n_boot=200, seed=0)
             batched = time.perf_counter() - start

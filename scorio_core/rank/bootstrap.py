@@ -56,7 +56,8 @@ SLOW_TO_RESAMPLE = frozenset({
 #: counts, 2.3-5.3 ms (Bradley-Terry, Rao-Kupper and their MAP) and 3.3-10.9 ms (Davidson) from 10 to 24 models
 #: whatever M x N (10 x 1000 x 5, 24 x 2000 x 1, 20 x 30 x 80); Rasch and dynamic IRT fit L + M parameters,
 #: 1.6-3.8 ms up to 24 x 80 questions and 23-47 ms at 24 x 400 or 10 x 1000. Plackett-Luce (MAP) also fits on
-#: pooled comparison counts: 3.6-5.9 ms at 12-20 models whatever M x N (20 x 1000 x 8, 20 x 100 x 80, 12 x 2000 x
+#: pooled comparison counts (up to 100 models it shares Bradley-Terry MAP's batched solve; this bound is for data
+#: too large for that): 3.6-5.9 ms at 12-20 models whatever M x N (20 x 1000 x 8, 20 x 100 x 80, 12 x 2000 x
 #: 4), 11-23 ms at 30 models; 200 resamples of the bundled data 0.9-1.9 s (MathArena 16 x 15, the paper simulation
 #: 20 x 30 x 80, ARC 12 x 415). Left out after measuring: the Plackett-Luce MLE (no finite estimate on 95 of 200
 #: MathArena resamples, 3.4 s), Thompson sampling (2.0-4.7 s per 200 on the bundled data), Elo (24 s on the paper
@@ -70,7 +71,7 @@ RESAMPLE_WHEN_SMALL = {
 }
 
 
-#: Bradley-Terry, Davidson, Rao-Kupper and their MAP resample in one batched Newton solve
+#: Bradley-Terry, Davidson, Rao-Kupper and their MAP (and Plackett-Luce MAP) resample in one batched Newton solve
 #: (:mod:`~scorio_core.rank.likelihood.paired_batch`):
 #: 200 resamples in 0.06-1.0 s up to 100 models on a quiet 2-core machine (30 x 100 x 4 to 100 x 2,500 x 1; 0.4-2.8 s
 #: at 64 models under load 6), while the per-question win counts fit in memory; against 1-72 s one fit at a time
@@ -93,7 +94,8 @@ def quick_to_resample(method: str, n_models: int, n_questions: int) -> bool:
     -------
     bool
         True for a method outside :data:`SLOW_TO_RESAMPLE`, for one of :data:`RESAMPLE_WHEN_SMALL` within
-        its bounds, and for Bradley-Terry, Davidson and Rao-Kupper (ML or MAP) up to :data:`BATCHED_MODELS` models while
+        its bounds, and for Bradley-Terry, Davidson and Rao-Kupper (ML or MAP) and Plackett-Luce MAP up to
+        :data:`BATCHED_MODELS` models while
         their per-question counts fit in memory; False otherwise (the view gives a point ranking and names the CLI
         command for an interval).
         Deterministic: the same data give the same answer on any machine.

@@ -186,7 +186,9 @@ def test_quick_to_resample_by_method_and_size():
     assert quick_to_resample("rasch", 16, 15) and quick_to_resample("rasch_map", 25, 100)
     assert not quick_to_resample("rasch_map", 25, 101) and not quick_to_resample("rasch", 31, 10)
     # Plackett-Luce (MAP): pooled comparison counts, by models only; its MLE is not (no finite estimate on many resamples)
-    assert quick_to_resample("plackett_luce_map", 20, 100_000) and not quick_to_resample("plackett_luce_map", 21, 10)
+    assert quick_to_resample("plackett_luce_map", 20, 100_000) and not quick_to_resample("plackett_luce_map", 21, 100_000)
+    # ... and it shares Bradley-Terry MAP's batched solve (the same posterior) up to 100 models where it fits in memory
+    assert quick_to_resample("plackett_luce_map", 100, 2_500) and not quick_to_resample("plackett_luce_map", 101, 10)
     # samplers, Luce families, rating replays, 3PL: never in an interactive view
     for method in ("bayesian_mcmc", "plackett_luce", "elo", "rasch_3pl", "kemeny_young"):
         assert not quick_to_resample(method, 2, 1)

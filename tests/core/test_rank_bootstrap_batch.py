@@ -16,7 +16,7 @@ from scorio_core.rank.bootstrap import bootstrap_ranks
 from scorio_core.rank.likelihood.paired_batch import bradley_terry_resamples, method_resamples, rao_kupper_resamples
 
 METHODS = [("bradley_terry", None), ("bradley_terry_map", 1.0), ("rao_kupper", None), ("rao_kupper_map", 1.0),
-           ("bradley_terry_davidson", None), ("bradley_terry_davidson_map", 1.0)]
+           ("bradley_terry_davidson", None), ("bradley_terry_davidson_map", 1.0), ("plackett_luce_map", 1.0)]
 
 
 def _tensor(L, M, N, seed, sd=1.0):

@@ -44,8 +44,10 @@ __all__ = ["BATCHED_METHODS", "bradley_terry_resamples", "fits_in_memory", "meth
            "rao_kupper_resamples"]
 
 #: Methods (with their default arguments) this module ranks for many resamples at once.
+#: ``plackett_luce_map`` maximises the same pairwise-reduced posterior as ``bradley_terry_map`` (the Plackett-Luce
+#: likelihood of binary outcomes reduced to the pairwise wins, times the Gaussian prior), so it shares its solve.
 BATCHED_METHODS = frozenset({"bradley_terry", "bradley_terry_map", "rao_kupper", "rao_kupper_map",
-                             "bradley_terry_davidson", "bradley_terry_davidson_map"})
+                             "bradley_terry_davidson", "bradley_terry_davidson_map", "plackett_luce_map"})
 
 #: Most float64 entries of the per-question win counts (questions x models^2) held at once (200 MB).
 _MAX_ENTRIES = 25_000_000
@@ -205,7 +207,8 @@ def method_resamples(method: str, R, idx) -> tuple[np.ndarray, np.ndarray]:
 
     ``bradley_terry`` / ``rao_kupper`` / ``bradley_terry_davidson``: maximum likelihood; their ``_map``: the
     default ``prior=1.0`` (Gaussian, variance 1, on the centred log-strengths); Rao-Kupper with the default
-    ``tie_strength=1.1``. See :func:`bradley_terry_resamples`.
+    ``tie_strength=1.1``; ``plackett_luce_map``: the posterior of ``bradley_terry_map``. See
+    :func:`bradley_terry_resamples`.
     """
     if method not in BATCHED_METHODS:
         raise ValueError(f"method must be one of {sorted(BATCHED_METHODS)}; got {method!r}.")
