@@ -95,9 +95,8 @@ def quick_to_resample(method: str, n_models: int, n_questions: int) -> bool:
     bool
         True for a method outside :data:`SLOW_TO_RESAMPLE`, for one of :data:`RESAMPLE_WHEN_SMALL` within
         its bounds, and for Bradley-Terry, Davidson and Rao-Kupper (ML or MAP) and Plackett-Luce MAP up to
-        :data:`BATCHED_MODELS` models while
-        their per-question counts fit in memory; False otherwise (the view gives a point ranking and names the CLI
-        command for an interval).
+        :data:`BATCHED_MODELS` models while their per-question counts fit in memory; False otherwise (the
+        view gives a point ranking and names the CLI command for an interval).
         Deterministic: the same data give the same answer on any machine.
     """
     if method not in SLOW_TO_RESAMPLE:
@@ -283,13 +282,13 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
             np.add.at(drawn, (np.arange(B)[:, None], idx), 1.0)
             ranks[:, slot["avg"], :] = _competition(drawn @ R.sum(axis=2).T.astype(float))
             loop.remove("avg")
-    for name in [m for m in loop if m in BATCHED_METHODS]:  # Newton for every resample at once
+    batch = [m for m in loop if m in BATCHED_METHODS] if fits_in_memory(L, M) else []
+    if batch:
         try:
             rank.validate_input(R)
         except ValueError:
-            break  # left to the loop, which counts the method's own error on every replicate
-        if not fits_in_memory(L, M):
-            continue
+            batch = []  # left to the loop, which counts the method's own error on every replicate
+    for name in batch:  # Newton for every resample at once
         scores, bad = method_resamples(name, R, idx)
         ranks[:, slot[name], :] = np.where(bad[:, None], np.nan, _competition(scores))
         failed[name] += int(bad.sum())

@@ -177,7 +177,8 @@ def test_quick_to_resample_by_method_and_size():
     assert quick_to_resample("bradley_terry_davidson", 30, 100_000)
     assert not quick_to_resample("bradley_terry_davidson_map", 101, 10)
     # Bradley-Terry, Davidson, Rao-Kupper and their MAP: one batched solve up to 100 models while the per-question
-    # win counts fit in memory (beyond it, the 30-model rule of the one-at-a-time fits)
+    # win counts fit in memory (beyond it, the 30-model rule of the one-at-a-time fits): M x L^2 <= 2.5e7, so at most
+    # 2,500 questions at 100 models and 6,103 at 64
     assert quick_to_resample("bradley_terry_davidson", 64, 6_000) and not quick_to_resample("bradley_terry_davidson", 64, 7_000)
     assert quick_to_resample("bradley_terry", 30, 100_000) and quick_to_resample("bradley_terry_map", 100, 2_500)
     assert quick_to_resample("rao_kupper", 64, 6_000) and quick_to_resample("rao_kupper_map", 100, 2_500)

@@ -327,7 +327,7 @@ def _newton_davidson(wins: np.ndarray, ties: np.ndarray, inv_var: float,
         out = (np.abs(new_u) > 10.0) & free[act]  # the tie parameter reaches a clip: held there from now on
         free[act[out]] = False
         u[act] = np.clip(new_u, -10.0, 10.0)
-        big = np.where(out, np.inf, np.abs(step[:, :L]).max(axis=1) if L else 0.0)
+        big = np.where(out, np.inf, np.abs(step[:, :L]).max(axis=1))
         big = np.maximum(big, np.where(free[act], np.abs(step[:, L]), 0.0))
         done[act] = big < 1e-10
     return theta, done
