@@ -7,19 +7,18 @@ same results and errors, vectorised.
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import rankdata
 
 __all__ = ["RANK_METHODS", "rank_scores", "validate_input", "rank_with"]
 
 #: Tie conventions: competition (1, 2, 2, 4), competition_max (1, 3, 3, 4), dense (1, 2, 2, 3), avg (1, 2.5, 2.5, 4).
 RANK_METHODS = ("competition", "competition_max", "dense", "avg")
-_SCIPY = {"competition": "min", "competition_max": "max", "dense": "dense", "avg": "average"}
 
 
 def _grouped(sorted_desc: np.ndarray, tol: float) -> np.ndarray:
     """Each score replaced by its group leader's: a group starts where a score is more than ``tol`` below the leader."""
     out = sorted_desc.copy()
-    close = np.flatnonzero(np.abs(np.diff(sorted_desc)) <= tol) + 1  # positions that may join the group before them
+    with np.errstate(invalid="ignore"):  # inf - inf: not within tol (equal infinities are equal anyway)
+        close = np.flatnonzero(np.abs(np.diff(sorted_desc)) <= tol) + 1  # positions that may join the group before them
     if close.size == 0:
         return out
     for i in close:  # only scores within tol of their neighbour (ties): the reference's leader rule, exactly
@@ -40,7 +39,8 @@ def rank_scores(scores, tol: float = 1e-12) -> dict[str, np.ndarray]:
     Returns
     -------
     dict of str to ndarray, shape (L,)
-        ``"competition"``, ``"competition_max"``, ``"dense"``, ``"avg"`` (float ranks, as scipy's rankdata).
+        ``"competition"``, ``"competition_max"``, ``"dense"``, ``"avg"`` (float ranks; the values of
+        ``scipy.stats.rankdata`` on the grouped scores, NaN everywhere if a score is NaN, as the reference).
 
     Raises
     ------
@@ -56,12 +56,25 @@ def rank_scores(scores, tol: float = 1e-12) -> dict[str, np.ndarray]:
     s = np.asarray(scores, dtype=float)
     if s.ndim != 1:
         raise ValueError("scores_in_id_order must be a 1D sequence.")
+    n = s.size
+    if n == 0:
+        return {name: np.empty(0) for name in RANK_METHODS}
     order = np.argsort(-s)
     grouped = _grouped(s[order], tol)
+    if np.isnan(grouped).any():  # scipy's rankdata (the reference's) propagates NaN to every rank
+        return {name: np.full(n, np.nan) for name in RANK_METHODS}
+    # On the descending, grouped scores a tie group is a run of equal values (rankdata's ties, one sort):
+    # competition = the run's first position + 1, competition_max = its last + 1, dense = the run's number.
+    new = np.r_[True, grouped[1:] != grouped[:-1]]
+    starts = np.flatnonzero(new)
+    run = np.cumsum(new) - 1
+    first = starts[run] + 1.0
+    last = np.r_[starts[1:], n][run].astype(float)
+    by_position = {"competition": first, "competition_max": last, "dense": run + 1.0, "avg": (first + last) / 2.0}
     out = {}
-    for name, how in _SCIPY.items():
-        ranks = np.empty(s.size, dtype=float)
-        ranks[order] = rankdata(-grouped, method=how)
+    for name in RANK_METHODS:
+        ranks = np.empty(n, dtype=float)
+        ranks[order] = by_position[name]
         out[name] = ranks
     return out
 
