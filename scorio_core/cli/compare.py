@@ -77,7 +77,7 @@ def register(subparsers) -> None:
             "Rank each task's models under several ranking methods on the same questions (Bayes@N, IRT ability, "
             "avg, Borda, win rate, ... as implemented), with Kendall's tau_b between every two methods, each "
             "model's best and worst rank, and a one-line summary. JSON: {tasks: [{task, methods, labels, "
-            "n_questions, n_trials, question_set, prior, notes, skipped: {method: reason}, summary, tau_b, "
+            "n_questions, n_trials, question_set, prior, method_options, notes, skipped: {method: reason}, summary, tau_b, "
             "models: [{model, best, worst, "
             "spread, ranks: {method: rank}}]}]}. With --bootstrap B each task also has bootstrap: {n_boot, seed, "
             "confidence, scope: questions-sampled, failed: {method: replicates}, intervals: [{model, method, rank, "
@@ -101,6 +101,9 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
     parser.add_argument("--confidence", type=float, default=None,
                         help="coverage of the bootstrap rank interval (default 0.95)")
+    parser.add_argument("--method-option", action="append", default=[], metavar="METHOD.KEY=VALUE",
+                        help="an option of one of the methods, repeatable (e.g. elo.K=16, bradley_terry_map.prior=2); "
+                             "used for its ranking and every bootstrap resample; an unknown key lists the options")
     parser.add_argument("--output", choices=("table", "json"), default="table")
     parser.set_defaults(func=run_methods)
 
@@ -119,15 +122,26 @@ def run_methods(args: argparse.Namespace) -> int:
         raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
     confidence = check_confidence(0.95 if args.confidence is None else args.confidence)
     methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
+    from scorio_core.errors import InputError
+    from scorio_core.rank.options import parse_options_by_method
+
+    options = parse_options_by_method(args.method_option, methods)
     dataset = load_dataset(args)
     tasks = [args.task] if args.task else task_names(dataset)
     reports = [method_agreement(outcomes_for(dataset, task), methods, prior=args.prior,
                                 question_set=args.question_set, top=args.top, n_boot=args.bootstrap, seed=args.seed,
-                                confidence=confidence) for task in tasks]
+                                confidence=confidence, options=options) for task in tasks]
+    for r in reports:  # the default method set depends on the number of models: an option it leaves out is an error
+        ranked = set(r.agreement.methods) | set(r.agreement.skipped)
+        unused = [name for name in options if name not in ranked]
+        if unused:
+            raise InputError(f"{r.task}: --method-option names {unused[0]!r}, which the default method set leaves out "
+                             f"for this data; name it in --methods.", field="method-option")
     results = [{
         "task": r.task, "methods": list(r.agreement.methods),
         "labels": {m: method_label(m) for m in r.agreement.methods},
         "n_questions": r.n_questions, "n_trials": r.n_trials, "question_set": r.question_set, "prior": r.prior,
+        "method_options": options,
         "notes": list(r.notes), "skipped": dict(r.agreement.skipped), "summary": r.agreement.summary,
         "tau_b": [[None if np.isnan(v) else float(v) for v in row] for row in r.agreement.tau_b],
         "models": r.agreement.rows(),

@@ -86,6 +86,10 @@ def register(subparsers) -> None:
                              "resamples of the questions (rank_lo, rank_hi; questions-sampled scope; default 0: none; "
                              "the app's method view uses 200)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the --bootstrap resamples (default 0)")
+    parser.add_argument("--method-option", action="append", default=[], metavar="KEY=VALUE",
+                        help="with --method NAME (a scorio.rank method): one of the method's options, repeatable (e.g. "
+                             "--method elo --method-option K=16; --method bradley_terry_map --method-option prior=2); "
+                             "an unknown key lists the method's options and defaults")
     add_output_argument(parser)
     parser.set_defaults(func=run)
 
@@ -124,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
     if args.bootstrap and args.method in ("bayes", "irt_ability"):
         raise ValueError(f"--bootstrap gives a scorio.rank method's rank intervals (--method NAME); --method "
                          f"{args.method} already reports intervals (credible or Laplace), so leave --bootstrap out.")
+    if args.method_option and args.method in ("bayes", "irt_ability"):
+        raise ValueError(f"--method-option sets an option of a scorio.rank method (--method NAME); --method "
+                         f"{args.method} has none here (its settings are --prior, --confidence, --k, ...).")
     if args.method != "bayes":
         return _run_method(args)
     if args.exclude_flagged:
@@ -216,7 +223,8 @@ def _run_method(args: argparse.Namespace) -> int:
     """``leaderboard --method NAME``: every task's models ranked by one method of :mod:`scorio_core.rank`.
 
     JSON: ``{"rows": [{"task", "model", "method", "score", "rank"}], "settings": {"method", "method_label",
-    "question_set", "prior"}, "notes": [...], "sources": [...]}``; rows by task, then rank. The method ranks binary
+    "question_set", "prior", "method_options"}, "notes": [...], "sources": [...]}``; rows by task, then rank.
+    ``method_options`` holds the ``--method-option`` values as the method received them (``{}``: its defaults). The method ranks binary
     correctness on a complete (model x question x trial) tensor (:func:`scorio_core.leaderboard.methods.method_agreement`):
     ``--question-set common`` keeps the questions every model answered; missing cells otherwise are an error.
     With ``--bootstrap B`` each row also has ``rank_lo``/``rank_hi`` (the percentile rank interval over B resamples of
@@ -243,10 +251,14 @@ def _run_method(args: argparse.Namespace) -> int:
         return run_irt_ability(args, dataset, tasks, question_set)
     if args.bootstrap < 0:
         raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
+    from scorio_core.rank.options import parse_method_options
+
+    options = parse_method_options(args.method, args.method_option)
     rows, notes = [], []
     for task in tasks:
         report = method_agreement(outcomes_for(dataset, task), [args.method], prior=args.prior, question_set=question_set,
-                                  n_boot=args.bootstrap, seed=args.seed, confidence=args.confidence)
+                                  n_boot=args.bootstrap, seed=args.seed, confidence=args.confidence,
+                                  options={args.method: options})
         result = report.agreement
         if args.method in result.skipped:
             raise InputError(f"{task}: {method_label(args.method)} cannot rank this data: {result.skipped[args.method]}")
@@ -267,7 +279,7 @@ def _run_method(args: argparse.Namespace) -> int:
                             for key, bound in (("rank_lo", boot.lo), ("rank_hi", boot.hi))})
             rows.append(row)
     settings = {"method": args.method, "method_label": method_label(args.method), "question_set": question_set,
-                "prior": args.prior}
+                "prior": args.prior, "method_options": options}
     if args.bootstrap:
         settings["bootstrap"] = {"n_boot": args.bootstrap, "seed": args.seed, "confidence": args.confidence,
                                  "scope": "questions-sampled"}

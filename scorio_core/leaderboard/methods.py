@@ -95,7 +95,8 @@ class MethodReport:
 
 
 def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bayes", question_set: str = "own",
-                     top: int = 3, n_boot: int = 0, seed: int = 0, confidence: float = 0.95) -> MethodReport:
+                     top: int = 3, n_boot: int = 0, seed: int = 0, confidence: float = 0.95,
+                     options=None) -> MethodReport:
     """Rank a task's models under several methods on the same questions and measure their agreement.
 
     Parameters
@@ -120,6 +121,9 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
         Seed of the replicate indices (drawn once, shared by every method).
     confidence : float, default 0.95
         Coverage of the percentile rank interval.
+    options : dict of str to dict, optional
+        Keyword options of the :mod:`scorio_core.rank` methods, ``{name: {option: value}}``
+        (:func:`scorio_core.rank.options.parse_method_options`), used for the point ranking and every resample.
 
     Returns
     -------
@@ -197,7 +201,7 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     extra = extra_scores(slice(None), names)
     if "irt_ability" in names and irt_model == "rasch":
         notes.append("IRT ability from a Rasch fit (a 2PL fit needs at least 3 models).")
-    result = agreement(R, names, models=out.models, extra=extra, top=top)
+    result = agreement(R, names, models=out.models, extra=extra, top=top, options=options)
     boot = None
     if n_boot:
         kept = result.methods  # the methods that ranked the full data
@@ -228,7 +232,7 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
             return {"bayes": mu}
 
         boot = bootstrap_ranks(R, kept, models=out.models, extra_fn=extra_fn, batch_fn=batch_fn, n_boot=n_boot,
-                               confidence=confidence, seed=seed)
+                               confidence=confidence, seed=seed, options=options)
     return MethodReport(task_outcomes.task, result, int(keep.sum()), int(R.shape[2]), question_set, prior, tuple(notes),
                         boot)
 

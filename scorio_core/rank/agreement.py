@@ -228,7 +228,7 @@ def _summary(models, methods, ranks: np.ndarray, best: np.ndarray, worst: np.nda
             f"({_ordinal(int(reference[i]))} under {method_label(methods[0])}).")
 
 
-def agreement(R, methods, *, models=None, extra=None, top: int = 3) -> MethodAgreement:
+def agreement(R, methods, *, models=None, extra=None, top: int = 3, options=None) -> MethodAgreement:
     """Rank the models of R under each method and measure how the rankings agree.
 
     Parameters
@@ -245,6 +245,9 @@ def agreement(R, methods, *, models=None, extra=None, top: int = 3) -> MethodAgr
         the leaderboard's prior or IRT abilities; NaN scores rank last.
     top : int, default 3
         The k of "the top k is the same under ... methods".
+    options : dict of str to dict, optional
+        Keyword options per method, ``{name: {option: value}}`` (e.g. ``{"elo": {"K": 16.0}}``; from text:
+        :func:`scorio_core.rank.options.parse_method_options`); a method not named uses its defaults.
 
     Returns
     -------
@@ -285,7 +288,7 @@ def agreement(R, methods, *, models=None, extra=None, top: int = 3) -> MethodAgr
             kept.append(name)
             continue
         try:
-            r, s = getattr(rank, name)(R, method="competition", return_scores=True)
+            r, s = getattr(rank, name)(R, method="competition", return_scores=True, **(options or {}).get(name, {}))
         except (ValueError, RuntimeError) as exc:  # the method cannot rank these data: say why, rank with the others
             skipped[name] = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             continue

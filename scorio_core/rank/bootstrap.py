@@ -182,7 +182,7 @@ def _competition(scores: np.ndarray) -> np.ndarray:
 
 
 def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_boot: int = 200,
-                    confidence: float = 0.95, seed: int = 0) -> RankBootstrap:
+                    confidence: float = 0.95, seed: int = 0, options=None) -> RankBootstrap:
     """Percentile bootstrap over questions of every method's ranks, on the same resamples for all methods.
 
     Parameters
@@ -211,6 +211,10 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
         Coverage of the percentile interval, in (0, 1).
     seed : int, default 0
         Seed of ``np.random.default_rng``; the indices are ``rng.integers(0, M, size=(n_boot, M))``.
+    options : dict of str to dict, optional
+        Keyword options per ranking method, ``{name: {option: value}}``, passed to every resample's call; a
+        method given options is ranked one resample at a time (the one-pass and batched paths use the
+        defaults).
 
     Returns
     -------
@@ -251,6 +255,7 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
     known = {m for group in METHODS.values() for m in group if callable(getattr(rank, m, None))}
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, M, size=(int(n_boot), M))  # drawn once: every method ranks the same resamples
+    options = {m: dict(kw) for m, kw in (options or {}).items() if kw}
     own = [m for m in names if m in known]
     outside = [m for m in names if m not in known]
     batched = {}
@@ -272,7 +277,7 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
         bad = np.isnan(scores).all(axis=1)
         ranks[:, slot[name], :] = np.where(bad[:, None], np.nan, _competition(scores))
         failed[name] += int(bad.sum())
-    if "avg" in own:  # one pass: each replicate's sums are the per-question sums weighted by the draw counts
+    if "avg" in own and "avg" not in options:  # one pass: each replicate's sums are the per-question sums weighted by the draw counts
         try:
             rank.validate_input(R)
         except ValueError:
@@ -282,7 +287,7 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
             np.add.at(drawn, (np.arange(B)[:, None], idx), 1.0)
             ranks[:, slot["avg"], :] = _competition(drawn @ R.sum(axis=2).T.astype(float))
             loop.remove("avg")
-    batch = [m for m in loop if m in BATCHED_METHODS] if fits_in_memory(L, M) else []
+    batch = [m for m in loop if m in BATCHED_METHODS and m not in options] if fits_in_memory(L, M) else []
     if batch:
         try:
             rank.validate_input(R)
@@ -315,7 +320,7 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
         Rb = R[:, idx[b]] if loop else None
         for name in loop:
             try:
-                ranks[b, slot[name]] = getattr(rank, name)(Rb, method="competition")
+                ranks[b, slot[name]] = getattr(rank, name)(Rb, method="competition", **options.get(name, {}))
             except (ValueError, RuntimeError):  # no estimate on this resample: counted, left out of the interval
                 failed[name] += 1
     alpha = (1.0 - float(confidence)) / 2.0

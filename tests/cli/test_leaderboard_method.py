@@ -146,3 +146,38 @@ def test_bootstrap_counts_the_resamples_a_method_cannot_rank(tmp_path, capsys):
     for method in ("bayes", "irt_ability"):  # these report their own intervals: the option is refused, not ignored
         assert main(["leaderboard", str(path), "--method", method, "--bootstrap", "200"]) == 2
         assert "leave --bootstrap out" in capsys.readouterr().err
+
+
+def test_method_options_reach_the_method_and_the_settings(capsys):
+    out = _json(capsys, COUNTS, "--method", "elo", "--method-option", "K=16", "--method-option", "initial_rating=1000")
+    o = outcomes_for(io.load([str(COUNTS)])).binary
+    c = np.asarray(o.counts)
+    scores = rank.elo(response_tensor(c[..., 1], c.sum(axis=2)), K=16.0, initial_rating=1000.0, return_scores=True)[1]
+    by_model = {r["model"]: r["score"] for r in out["rows"]}
+    assert [by_model[m] for m in o.models] == pytest.approx(list(scores), rel=1e-12)
+    assert out["settings"]["method_options"] == {"K": 16.0, "initial_rating": 1000.0}
+    assert _json(capsys, COUNTS, "--method", "elo")["settings"]["method_options"] == {}
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--method", "elo", "--method-option", "k=16"], "elo has no option 'k'; its options: K (default 32.0)"),
+    (["--method-option", "K=16"], "--method-option sets an option of a scorio.rank method"),
+    (["--method", "elo", "--method-option", "K=x"], "K='x': expected a number"),
+])
+def test_bad_method_options_are_refused_with_the_fix(capsys, argv, words):
+    assert main(["leaderboard", str(COUNTS), *argv, "--output", "json"]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_methods_command_takes_options_per_method(capsys):
+    assert main(["methods", str(COUNTS), "--methods", "bayes,elo", "--method-option", "elo.K=16", "--output",
+                 "json"]) == 0
+    task = json.loads(capsys.readouterr().out)["tasks"][0]
+    assert task["method_options"] == {"elo": {"K": 16.0}}
+    o = outcomes_for(io.load([str(COUNTS)])).binary
+    c = np.asarray(o.counts)
+    want = rank.elo(response_tensor(c[..., 1], c.sum(axis=2)), K=16.0)
+    got = {m["model"]: m["ranks"]["elo"] for m in task["models"]}
+    assert [got[m] for m in o.models] == [int(r) for r in want]
+    assert main(["methods", str(COUNTS), "--method-option", "borda.x=1"]) == 2
+    assert "borda has no option 'x'" in capsys.readouterr().err

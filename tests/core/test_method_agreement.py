@@ -152,7 +152,8 @@ def test_methods_cli_json_contract(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     task = out["tasks"][0]
     assert set(task) == {"task", "methods", "labels", "n_questions", "n_trials", "question_set", "prior", "notes",
-                         "skipped", "summary", "tau_b", "models"}
+                         "skipped", "summary", "tau_b", "models", "method_options"}
+    assert task["method_options"] == {}  # no --method-option: every method with its defaults
     assert task["methods"] == ["bayes", "avg", "borda"] and task["labels"]["borda"] == "Borda count"
     assert task["models"][0] == {"model": "x", "best": 1, "worst": 1, "spread": 0,
                                  "ranks": {"bayes": 1, "avg": 1, "borda": 1}}
