@@ -243,7 +243,10 @@ def _run_method(args: argparse.Namespace) -> int:
         raise InputError("--method ranks binary correctness on every question: it does not combine with --schema, "
                          "--exclude-flagged or --cluster-column (use the default --method bayes for those).")
     question_set = "common" if args.question_set == "common" else "own"
-    dataset = load_dataset(args)
+    from scorio_core.rank.options import method_option_names, parse_method_options
+
+    options = {} if args.method == "irt_ability" else parse_method_options(args.method, args.method_option)
+    dataset = load_dataset(args)  # after the options: a typo in them fails before a large file is read
     tasks = [args.task] if args.task else task_names(dataset)
     if args.method == "irt_ability":  # the count-table fit: no complete tensor needed (cli/questions.py)
         from scorio_core.cli.questions import run_irt_ability
@@ -251,14 +254,22 @@ def _run_method(args: argparse.Namespace) -> int:
         return run_irt_ability(args, dataset, tasks, question_set)
     if args.bootstrap < 0:
         raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
-    from scorio_core.rank.options import parse_method_options
-
-    options = parse_method_options(args.method, args.method_option)
     rows, notes = [], []
     for task in tasks:
-        report = method_agreement(outcomes_for(dataset, task), [args.method], prior=args.prior, question_set=question_set,
-                                  n_boot=args.bootstrap, seed=args.seed, confidence=args.confidence,
-                                  options={args.method: options})
+        try:
+            report = method_agreement(outcomes_for(dataset, task), [args.method], prior=args.prior,
+                                      question_set=question_set, n_boot=args.bootstrap, seed=args.seed,
+                                      confidence=args.confidence, options={args.method: options})
+        except InputError:
+            raise
+        except ValueError as exc:  # the method refused to rank: with options, most likely one of their values
+            if not options:
+                raise
+            reason = str(exc).split(f"{args.method}: ", 1)[-1].rstrip(".")
+            defaults = ", ".join(f"{k} (default {v!r})" for k, v in method_option_names(args.method).items())
+            raise InputError(f"{task}: {method_label(args.method)} with --method-option "
+                             f"{' '.join(args.method_option)} could not rank: {reason}. Its options: {defaults}.",
+                             field="method-option") from None
         result = report.agreement
         if args.method in result.skipped:
             raise InputError(f"{task}: {method_label(args.method)} cannot rank this data: {result.skipped[args.method]}")

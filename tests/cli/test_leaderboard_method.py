@@ -163,6 +163,9 @@ def test_method_options_reach_the_method_and_the_settings(capsys):
     (["--method", "elo", "--method-option", "k=16"], "elo has no option 'k'; its options: K (default 32.0)"),
     (["--method-option", "K=16"], "--method-option sets an option of a scorio.rank method"),
     (["--method", "elo", "--method-option", "K=x"], "K='x': expected a number"),
+    (["--method", "inverse_difficulty", "--method-option", "clip_range=0.1"],
+     "inverse difficulty with --method-option clip_range=0.1 could not rank: clip_range must be a length-2 tuple "
+     "(low, high). Its options: clip_range (default (0.01, 0.99))."),
 ])
 def test_bad_method_options_are_refused_with_the_fix(capsys, argv, words):
     assert main(["leaderboard", str(COUNTS), *argv, "--output", "json"]) == 2
@@ -181,3 +184,8 @@ def test_methods_command_takes_options_per_method(capsys):
     assert [got[m] for m in o.models] == [int(r) for r in want]
     assert main(["methods", str(COUNTS), "--method-option", "borda.x=1"]) == 2
     assert "borda has no option 'x'" in capsys.readouterr().err
+
+
+def test_a_bad_method_option_fails_before_the_data_is_read(capsys, tmp_path):
+    assert main(["leaderboard", str(tmp_path / "missing.csv"), "--method", "elo", "--method-option", "k=1"]) == 2
+    assert "elo has no option 'k'" in capsys.readouterr().err
