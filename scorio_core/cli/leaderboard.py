@@ -27,7 +27,6 @@ from scorio_core.cli._common import (
     add_tie_rule_argument,
     add_uncertainty_arguments,
     emit_json,
-    emit_method_rows,
     emit_rows,
     load_dataset,
 )
@@ -132,7 +131,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--method-option sets an option of a scorio.rank method (--method NAME); --method "
                          f"{args.method} has none here (its settings are --prior, --confidence, --k, ...).")
     if args.method != "bayes":
-        return _run_method(args)
+        from scorio_core.cli.questions import run_method_rows
+
+        return run_method_rows(args)
     if args.exclude_flagged:
         from scorio_core.items.report import check_flag_codes
 
@@ -210,91 +211,6 @@ def run(args: argparse.Namespace) -> int:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
                                     "excluded_questions"):
                     print(f"note: {note['message']}")
-    return 0
-
-
-#: Keys of each row of ``leaderboard --method NAME`` (a ranking method other than Bayes@N); with ``--bootstrap B``
-#: also :data:`INTERVAL_COLUMNS`.
-METHOD_COLUMNS = ("task", "model", "method", "score", "rank")
-INTERVAL_COLUMNS = ("rank_lo", "rank_hi")
-
-
-def _run_method(args: argparse.Namespace) -> int:
-    """``leaderboard --method NAME``: every task's models ranked by one method of :mod:`scorio_core.rank`.
-
-    JSON: ``{"rows": [{"task", "model", "method", "score", "rank"}], "settings": {"method", "method_label",
-    "question_set", "prior", "method_options"}, "notes": [...], "sources": [...]}``; rows by task, then rank.
-    ``method_options`` holds the ``--method-option`` values as the method received them (``{}``: its defaults). The method ranks binary
-    correctness on a complete (model x question x trial) tensor (:func:`scorio_core.leaderboard.methods.method_agreement`):
-    ``--question-set common`` keeps the questions every model answered; missing cells otherwise are an error.
-    With ``--bootstrap B`` each row also has ``rank_lo``/``rank_hi`` (the percentile rank interval over B resamples of
-    the questions at ``--confidence``, seeded by ``--seed``; null where the method failed on every resample), the
-    settings ``bootstrap: {n_boot, seed, confidence, scope}`` and a note per task counting the resamples the method
-    could not rank (the interval then comes from the others).
-    """
-    import numpy as np
-
-    from scorio_core.errors import InputError
-    from scorio_core.leaderboard.methods import method_agreement
-    from scorio_core.leaderboard.table import outcomes_for, task_names
-    from scorio_core.rank.agreement import method_label
-
-    if args.schema or args.exclude_flagged or args.cluster_column:
-        raise InputError("--method ranks binary correctness on every question: it does not combine with --schema, "
-                         "--exclude-flagged or --cluster-column (use the default --method bayes for those).")
-    question_set = "common" if args.question_set == "common" else "own"
-    from scorio_core.rank.options import method_option_names, parse_method_options
-
-    options = {} if args.method == "irt_ability" else parse_method_options(args.method, args.method_option)
-    dataset = load_dataset(args)  # after the options: a typo in them fails before a large file is read
-    tasks = [args.task] if args.task else task_names(dataset)
-    if args.method == "irt_ability":  # the count-table fit: no complete tensor needed (cli/questions.py)
-        from scorio_core.cli.questions import run_irt_ability
-
-        return run_irt_ability(args, dataset, tasks, question_set)
-    if args.bootstrap < 0:
-        raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
-    rows, notes = [], []
-    for task in tasks:
-        try:
-            report = method_agreement(outcomes_for(dataset, task), [args.method], prior=args.prior,
-                                      question_set=question_set, n_boot=args.bootstrap, seed=args.seed,
-                                      confidence=args.confidence, options={args.method: options})
-        except InputError:
-            raise
-        except ValueError as exc:  # the method refused to rank: with options, most likely one of their values
-            if not options:
-                raise
-            reason = str(exc).split(f"{args.method}: ", 1)[-1].rstrip(".")
-            defaults = ", ".join(f"{k} (default {v!r})" for k, v in method_option_names(args.method).items())
-            raise InputError(f"{task}: {method_label(args.method)} with --method-option "
-                             f"{' '.join(args.method_option)} could not rank: {reason}. Its options: {defaults}.",
-                             field="method-option") from None
-        result = report.agreement
-        if args.method in result.skipped:
-            raise InputError(f"{task}: {method_label(args.method)} cannot rank this data: {result.skipped[args.method]}")
-        notes.extend({"code": "data", "task": task, "message": f"{task}: {note}"} for note in report.notes)
-        boot = report.bootstrap
-        failed = boot.failed.get(args.method, 0) if boot is not None else 0
-        if failed:
-            notes.append({"code": "bootstrap_failed", "task": task, "failed": failed, "message": (
-                f"{task}: {method_label(args.method)} could not rank {failed} of {boot.n_boot} resamples; the rank "
-                "intervals come from the others, so they describe those resamples only and are likely too narrow.")})
-        order = np.lexsort((np.arange(len(result.models)), result.ranks[0]))
-        for i in order:
-            row = {"task": task, "model": result.models[i], "method": args.method, "score": float(result.scores[0, i]),
-                   "rank": int(result.ranks[0, i])}
-            if boot is not None:
-                j = boot.models.index(result.models[i])
-                row.update({key: (None if np.isnan(bound[0, j]) else int(bound[0, j]))
-                            for key, bound in (("rank_lo", boot.lo), ("rank_hi", boot.hi))})
-            rows.append(row)
-    settings = {"method": args.method, "method_label": method_label(args.method), "question_set": question_set,
-                "prior": args.prior, "method_options": options}
-    if args.bootstrap:
-        settings["bootstrap"] = {"n_boot": args.bootstrap, "seed": args.seed, "confidence": args.confidence,
-                                 "scope": "questions-sampled"}
-    emit_method_rows(args, rows, METHOD_COLUMNS + (INTERVAL_COLUMNS if args.bootstrap else ()), settings, notes, dataset)
     return 0
 
 
