@@ -216,12 +216,16 @@ def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binar
 
 
 @st.cache_resource(show_spinner="Ranking under every method...", max_entries=32)
-def method_agreement_for(data_id: str, _dataset, task: str, methods: tuple[str, ...], prior: str, question_set: str):
-    """:func:`scorio_core.leaderboard.methods.method_agreement` of a task's binary outcomes (shared, read-only)."""
+def method_agreement_for(data_id: str, _dataset, task: str, methods: tuple[str, ...], prior: str, question_set: str,
+                         options: tuple = ()):
+    """:func:`scorio_core.leaderboard.methods.method_agreement` of a task's binary outcomes (shared, read-only).
+
+    ``options``: ``((method, ((key, value), ...)), ...)``, the methods' keyword options (hashable for the cache).
+    """
     from scorio_core.leaderboard.methods import method_agreement
 
     return method_agreement(task_outcomes(data_id, _dataset, task), list(methods), prior=prior,
-                            question_set=question_set)
+                            question_set=question_set, options={m: dict(kw) for m, kw in options} or None)
 
 
 #: Resamples and seed of the Method agreement tab's rank intervals (recorded in the tab's caption).
@@ -230,16 +234,18 @@ METHOD_BOOT = {"n_boot": 200, "seed": 0}
 
 @st.cache_resource(show_spinner="Bootstrapping every method's ranks over questions (200 resamples)...", max_entries=16)
 def method_bootstrap_for(data_id: str, _dataset, task: str, methods: tuple[str, ...], prior: str, question_set: str,
-                         confidence: float):
+                         confidence: float, options: tuple = ()):
     """:func:`method_agreement_for` with each kept method's bootstrap rank interval (``report.bootstrap``; shared).
 
     :data:`METHOD_BOOT` resamples of the questions, the same for every method
-    (:func:`scorio_core.rank.bootstrap.bootstrap_ranks`); costs 200 times the point ranking.
+    (:func:`scorio_core.rank.bootstrap.bootstrap_ranks`); costs 200 times the point ranking. ``options`` as in
+    :func:`method_agreement_for` (used on every resample).
     """
     from scorio_core.leaderboard.methods import method_agreement
 
     return method_agreement(task_outcomes(data_id, _dataset, task), list(methods), prior=prior,
-                            question_set=question_set, confidence=confidence, **METHOD_BOOT)
+                            question_set=question_set, confidence=confidence,
+                            options={m: dict(kw) for m, kw in options} or None, **METHOD_BOOT)
 
 
 @st.cache_data(show_spinner="Projecting trials needed...", max_entries=64)

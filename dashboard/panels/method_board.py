@@ -21,11 +21,15 @@ from scorio_core.errors import InputError
 from scorio_core.leaderboard.methods import method_board
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
 from scorio_core.rank.bootstrap import quick_to_resample
+from scorio_core.rank.options import method_option_names, parse_method_options
 
-__all__ = ["KEY", "choose_method", "render_method_ranking"]
+__all__ = ["KEY", "OPTIONS_KEY", "choose_method", "choose_method_options", "render_method_ranking"]
 
 #: Session (and URL) key of the choice.
 KEY = "lb_method"
+#: Session (and URL) key of the chosen method's options, ``KEY=VALUE; KEY=VALUE`` (the CLI's ``--method-option``).
+OPTIONS_KEY = "lb_method_options"
+_OPTIONS_FOR = "_lb_method_options_for"
 
 
 def method_options(n_models: int) -> dict[str, str]:
@@ -58,21 +62,66 @@ def choose_method(n_models: int, *, present: bool = False) -> str:
     ) or "bayes"
 
 
-def render_method_ranking(ctx, task: str, question_set: str, method: str) -> None:
-    """The Ranking tab under ``method``: its ranks beside Bayes@N's, a bump chart and what the method ranks."""
+def _text(value) -> str:
+    """An option's default as the text the options box reads back (``none``, ``true``, ``0.01,0.99``)."""
+    if value is None or isinstance(value, bool):
+        return str(value).lower()
+    return ",".join(f"{v:g}" for v in value) if isinstance(value, tuple) else str(value)
+
+
+def choose_method_options(method: str) -> dict | None:
+    """The "Method options" box of the chosen method (bound to the URL): the options, or None if unreadable.
+
+    The text is ``KEY=VALUE`` entries separated by ``;``, read by :func:`scorio_core.rank.options.parse_method_options`
+    (typed by the option's default, never evaluated), as the CLI's ``leaderboard --method NAME --method-option``.
+    Choosing another method empties the box (its options are that method's). Text that cannot be read gets a
+    warning with the parser's message (which names the option and lists the method's options) and None.
+    """
+    defaults = method_option_names(method) if method != "bayes" else {}
+    if not defaults:
+        return {}
+    if st.session_state.get(_OPTIONS_FOR, method) != method:  # another method was chosen: its own defaults
+        st.session_state[OPTIONS_KEY] = ""
+    st.session_state[_OPTIONS_FOR] = method
+    listed = "; ".join(f"{k}={_text(v)}" for k, v in defaults.items())
+    column, _ = st.columns([1.6, 2.4])
+    text = column.text_input(
+        "Method options", key=OPTIONS_KEY, placeholder=listed, bind="query-params", persist_state="session",
+        help=f"KEY=VALUE entries separated by ';' (the reference's keyword options, e.g. {next(iter(defaults))}=...). "
+             f"Empty: the defaults ({listed}). The same as the command line's --method-option KEY=VALUE.")
+    pairs = [part.strip() for part in (text or "").split(";") if part.strip()]
+    try:
+        return parse_method_options(method, pairs)
+    except InputError as exc:
+        st.warning(f"The method options cannot be read: {md(exc)} Fix them, or empty the box for the method's "
+                   "defaults.", icon=":material/rule:")
+        return None
+
+
+def render_method_ranking(ctx, task: str, question_set: str, method: str, options: dict | None = None) -> None:
+    """The Ranking tab under ``method`` (with ``options``): its ranks beside Bayes@N's, a bump chart and what the
+    method ranks."""
     label = method_label(method)
     used_set = "common" if question_set != "own" else "own"
+    frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (options or {}).items()))
+    given = "; ".join(f"{k}={_text(tuple(v) if isinstance(v, list) else v)}" for k, v in frozen)
     try:
-        report = method_agreement_for(ctx.data.data_id, ctx.data.dataset, task, (method, "bayes"), ctx.prior, used_set)
+        report = method_agreement_for(ctx.data.data_id, ctx.data.dataset, task, (method, "bayes"), ctx.prior, used_set,
+                                      ((method, frozen),) if frozen else ())
         board = method_board(report, method)  # raises where the method cannot rank these data
-        resample = quick_to_resample(method, len(board), report.n_questions)  # 200 rankings in about 2 s at most
+        # 200 rankings in about 2 s at most (with options, one fit per resample)
+        resample = quick_to_resample(method, len(board), report.n_questions, with_options=bool(frozen))
         if resample:
             report = method_bootstrap_for(ctx.data.data_id, ctx.data.dataset, task, (method, "bayes"), ctx.prior,
-                                          used_set, ctx.confidence)
+                                          used_set, ctx.confidence, ((method, frozen),) if frozen else ())
             board = method_board(report, method)
     except (InputError, ValueError) as exc:
-        st.warning(f"{md(label)} cannot rank these data as they are: {md(exc)} Bayes@N (the default) handles them.",
-                   icon=":material/rule:")
+        if frozen:
+            st.warning(f"{md(label)} cannot rank these data with the options {md(given)}: {md(exc)} Change the "
+                       "options or empty the box for the defaults.", icon=":material/rule:")
+        else:
+            st.warning(f"{md(label)} cannot rank these data as they are: {md(exc)} Bayes@N (the default) handles "
+                       "them.", icon=":material/rule:")
         return
     labels = ctx.labels(board["model"])
     shown = board[board["model"].isin(ctx.shown(board["model"]))]
@@ -93,7 +142,8 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str) -> Non
                f"This method is too slow to rank {METHOD_BOOT['n_boot']:d} resamples of {len(board):d} models x "
                f"{report.n_questions:d} questions here, so it gives a point ranking without an interval; the command "
                f"line computes one (methods --methods {md(method)} --bootstrap 200). ")
-            + "Bayes@N's credible intervals are on the default view." + (" Common questions only." if used_set == "common" else ""))
+            + "Bayes@N's credible intervals are on the default view." + (" Common questions only." if used_set == "common" else "")
+            + (f" Method options: {md(given)} (the others at their defaults)." if frozen else ""))
     failed = report.bootstrap.failed.get(method, 0) if resample and report.bootstrap is not None else 0
     if failed:
         n_boot = report.bootstrap.n_boot

@@ -43,7 +43,7 @@ _DRAFT_DATASET = "_autosave_dataset"
 #: Page widgets an analysis carries beside its manifest (compared models, figure settings); values
 #: are checked on restore (simple JSON values only) and again by each page (``ensure_*``).
 VIEW_KEYS = (
-    "models", "lb_top", "lb_methods", "lb_method",
+    "models", "lb_top", "lb_methods", "lb_method", "lb_method_options",
     "cmp_a", "cmp_b", "cmp_only_diff",
     "traj_metric", "traj_k", "traj_tau", "traj_order", "traj_scheme", "traj_replicates", "traj_seed",
     "traj_highlight", "traj_band_models",

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
-from dashboard.panels.method_board import choose_method, render_method_ranking
+from dashboard.panels.method_board import choose_method, choose_method_options, render_method_ranking
 from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
 from dashboard.compute.results import (
@@ -138,7 +138,9 @@ with tabs[0]:
     ranking_open = getattr(tabs[0], "open", True) is not False
     method = choose_method(all_models, present=present) if ranking_open else "bayes"
     if ranking_open and method != "bayes":  # another scorio.rank method: its ranks beside Bayes@N's
-        render_method_ranking(ctx, ctx.task, question_set, method)
+        options = choose_method_options(method)  # None: the box cannot be read (it says why)
+        if options is not None:
+            render_method_ranking(ctx, ctx.task, question_set, method, options)
     elif ranking_open:
         labels = ctx.labels(table["model"])
         with user_errors("the verdict"):

@@ -1,5 +1,5 @@
 """Low-level array helpers of the core (numpy only): exact grouping of equal rows (:mod:`.rows`)."""
 
-from scorio_core.arrays.rows import equal_rows, group_mean
+from scorio_core.arrays.rows import close_groups, equal_rows, group_mean
 
-__all__ = ["equal_rows", "group_mean"]
+__all__ = ["equal_rows", "group_mean", "close_groups"]

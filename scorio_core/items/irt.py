@@ -37,15 +37,18 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import expit
 
-from scorio_core.arrays import equal_rows, group_mean
+from scorio_core.arrays import close_groups, equal_rows, group_mean
 from scorio_core.errors import InputError
 from scorio_core.items._newton import laplace_se, newton_mode
 from scorio_core.items.priors import (B_PRIOR_SD_BOUNDS, B_PRIORS, MIN_QUESTIONS_FOR_B_PRIOR, PRIORS, ability_scale,
                                       difficulty_prior_sd)
 
-__all__ = ["IRTFit", "PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "ability_scale", "difficulty_prior_sd", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts"]
+__all__ = ["IRTFit", "ABILITY_TIE_ATOL", "PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "ability_scale", "difficulty_prior_sd", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts"]
 
 MODELS = ("2pl", "rasch")
+#: Abilities closer than this (on the abilities' scale, SD ~1) are one value: the solver's rounding, not the data,
+#: separates them (its step tolerance is 1e-9; standard errors are ~0.1 and more), so they tie in every ranking.
+ABILITY_TIE_ATOL = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
@@ -294,9 +297,16 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
                   "(mean square 1: theta / c, b / c, a x c, c the fit's scale; the likelihood is unchanged); SE: "
                   "Laplace (inverse Hessian at the mode) given that scale, plus the scale's own uncertainty")
     # models (questions) with identical rows (columns) of counts sit at exactly symmetric places of the posterior and
-    # the start is permutation-equivariant: equal estimates up to rounding, made equal so that ties rank as ties
-    rows, cols = equal_rows(s, n)[1], equal_rows(s.T, n.T)[1]
+    # the start is permutation-equivariant: equal estimates up to rounding, made equal so that ties rank as ties.
+    # Rasch: a model's total successes (a question's) is its sufficient statistic, so equal totals over equal trials
+    # are enough (swapping the two leaves the strictly convex objective unchanged: one mode, equal values)
+    rows, cols = ((equal_rows(s.sum(axis=1), n)[1], equal_rows(s.sum(axis=0), n.T)[1]) if rasch
+                  else (equal_rows(s, n)[1], equal_rows(s.T, n.T)[1]))
     theta, theta_se = group_mean(theta, rows), group_mean(theta_se, rows)
+    # abilities equal in exact arithmetic without identical data (models at symmetric places, e.g. each failing a
+    # different question of equal parameters) come out a few ulps apart: within ABILITY_TIE_ATOL they are one value
+    close = close_groups(theta, ABILITY_TIE_ATOL)
+    theta, theta_se = group_mean(theta, close), group_mean(theta_se, close)
     b, b_se = group_mean(b, cols), group_mean(b_se, cols)
     if not rasch:
         a, a_se = group_mean(np.asarray(a, float), cols), group_mean(a_se, cols)

@@ -33,6 +33,13 @@ SLOW_GROUPS = ("Item response theory",)
 
 #: Count cells (resamples x models x questions x categories) of one batched Bayes@N bootstrap call.
 _BATCH_CELLS = 1 << 22
+#: Model x question cells (summed over resamples) of one batched IRT fit (~15 float arrays of this size at a time).
+_IRT_BATCH_CELLS = 1 << 19
+#: Largest table (models x questions) whose resamples are fitted in one batched solve: below it one fit's time is
+#: mostly call overhead, which the batch removes (16 x 15: 11x faster, 20 x 100: 2.3x, 40 x 100: 1.6x); from about
+#: 10,000 cells the arithmetic dominates and one fit per resample is as fast or faster (30 x 300: 1.0x, 50 x 200:
+#: 0.7x; benchmarks/bench_irt_bootstrap.py, 2026-11-30).
+_IRT_BATCH_MAX_CELLS = 6_000
 
 
 def default_methods(n_models: int | None) -> list[str]:
@@ -137,6 +144,7 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     ValueError
         An unknown method or question set.
     """
+    from scorio_core.items.batch import irt_abilities_batch
     from scorio_core.items.irt import fit_irt
     from scorio_core.uncertainty import check_prior
     from scorio_core.uncertainty.batch import posterior_summary_batch
@@ -206,30 +214,37 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     if n_boot:
         kept = result.methods  # the methods that ranked the full data
 
-        def extra_fn(q) -> dict:
-            scores = {}
-            if "irt_ability" in kept:
-                try:
-                    scores.update(extra_scores(q, ("irt_ability",)))
-                except (ValueError, RuntimeError):  # no fit on this resample: counted as a failure
-                    scores["irt_ability"] = None
-            return scores
-
         def batch_fn(idx) -> dict:
-            """Bayes@N of every resample in one batched posterior: resample b's models are rows b L .. b L + L - 1
-            (each model's prior is fitted to its own resampled questions, as on one resample at a time)."""
-            if "bayes" not in kept:
-                return {}
+            """Bayes@N and IRT ability of every resample in batched solves: resample b's models are rows
+            b L .. b L + L - 1 of one posterior (each model's prior fitted to its own resampled questions, as on one
+            resample at a time), and, for tables up to _IRT_BATCH_MAX_CELLS, one Newton solve fits every resample's IRT
+            model (items.batch; larger tables: one fit per resample, extra_fn)."""
             B, M = idx.shape
             K = counts.shape[2]
-            step = max(1, _BATCH_CELLS // max(1, L * M * K))  # resamples per call: ~4M count cells at a time
-            mu = np.empty((B, L))
-            for start in range(0, B, step):
-                part = idx[start:start + step]
-                stacked = counts[:, part].transpose(1, 0, 2, 3).reshape(part.shape[0] * L, M, K)
-                mu[start:start + part.shape[0]] = posterior_summary_batch(
-                    stacked, np.array([0.0, 1.0]), prior=prior).mu.reshape(part.shape[0], L)
-            return {"bayes": mu}
+            scores = {}
+            if "bayes" in kept:
+                scores["bayes"] = np.empty((B, L))
+                step = max(1, _BATCH_CELLS // max(1, L * M * K))  # resamples per call: ~4M count cells at a time
+                for start in range(0, B, step):
+                    part = idx[start:start + step]
+                    stacked = counts[:, part].transpose(1, 0, 2, 3).reshape(part.shape[0] * L, M, K)
+                    scores["bayes"][start:start + part.shape[0]] = posterior_summary_batch(
+                        stacked, np.array([0.0, 1.0]), prior=prior).mu.reshape(part.shape[0], L)
+            if "irt_ability" in kept and L * M <= _IRT_BATCH_MAX_CELLS:  # a fit not finite: a NaN row, a failure
+                scores["irt_ability"] = np.empty((B, L))
+                step = max(1, _IRT_BATCH_CELLS // max(1, L * M))
+                for start in range(0, B, step):
+                    part = idx[start:start + step]
+                    scores["irt_ability"][start:start + part.shape[0]] = irt_abilities_batch(
+                        s[:, part].transpose(1, 0, 2), n[:, part].transpose(1, 0, 2), irt_model)[0]
+            return scores
+
+        def extra_fn(q) -> dict:
+            """IRT ability of one resample, where tables are too large for the batched solve to gain."""
+            try:
+                return extra_scores(q, ("irt_ability",)) if "irt_ability" in kept else {}
+            except (ValueError, RuntimeError):  # no fit on this resample: counted as a failure
+                return {"irt_ability": None}
 
         boot = bootstrap_ranks(R, kept, models=out.models, extra_fn=extra_fn, batch_fn=batch_fn, n_boot=n_boot,
                                confidence=confidence, seed=seed, options=options)

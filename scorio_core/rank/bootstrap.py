@@ -80,7 +80,7 @@ RESAMPLE_WHEN_SMALL = {
 BATCHED_MODELS = 100
 
 
-def quick_to_resample(method: str, n_models: int, n_questions: int) -> bool:
+def quick_to_resample(method: str, n_models: int, n_questions: int, *, with_options: bool = False) -> bool:
     """Whether an interactive view bootstraps ``method``'s ranks on data of this size (200 rankings in ~2 s).
 
     Parameters
@@ -89,6 +89,9 @@ def quick_to_resample(method: str, n_models: int, n_questions: int) -> bool:
         A ranking method's name (or a caller's, such as ``"bayes"``).
     n_models, n_questions : int
         The models and questions that method ranks.
+    with_options : bool, default False
+        Whether the method runs with keyword options: :func:`bootstrap_ranks` then ranks each resample with
+        its own fit instead of the batched solve, so only :data:`RESAMPLE_WHEN_SMALL`'s bounds apply.
 
     Returns
     -------
@@ -101,7 +104,8 @@ def quick_to_resample(method: str, n_models: int, n_questions: int) -> bool:
     """
     if method not in SLOW_TO_RESAMPLE:
         return True
-    if method in BATCHED_METHODS and n_models <= BATCHED_MODELS and fits_in_memory(n_models, n_questions):
+    if (method in BATCHED_METHODS and not with_options and n_models <= BATCHED_MODELS
+            and fits_in_memory(n_models, n_questions)):
         return True
     bound = RESAMPLE_WHEN_SMALL.get(method)
     if bound is None:

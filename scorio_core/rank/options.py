@@ -129,7 +129,7 @@ def parse_method_options(name: str, pairs) -> dict[str, object]:
         key, sep, text = str(pair).partition("=")
         key = key.strip()
         if not sep or not key:
-            raise InputError(f"method option {pair!r}: write it as KEY=VALUE (e.g. --method-option "
+            raise InputError(f"method option {pair!r}: write it as KEY=VALUE (e.g. "
                              f"{next(iter(accepted), 'KEY')}=...).", field="method-option")
         if key not in accepted:
             listed = ", ".join(f"{k} (default {v!r})" for k, v in accepted.items()) or "none"

@@ -106,3 +106,53 @@ def test_resamples_a_method_cannot_rank_are_counted_and_said(app):
     (caption,) = [shown(c.value) for c in app.main.caption if "could not rank" in shown(c.value)]
     assert f"could not rank {without} of 200 resamples" in caption and f"come from the other {200 - without}" in caption
     assert "likely too narrow" in caption
+
+
+def test_method_options_rank_with_them_and_travel_with_the_choice(app):
+    # Bradley-Terry MAP's prior variance from the "Method options" box (the CLI's --method-option), used by the point
+    # ranking and every bootstrap resample; bad text is refused with the option named; another method starts empty
+    from tests.app.test_share_links import EXPORT, _open
+
+    app.run()
+    app.selectbox(key="lb_method").set_value("bradley_terry_map").run()
+    box = app.text_input(key="lb_method_options")
+    assert box.value in ("", None) and "prior=1" in box.placeholder and "max_iter=500" in box.placeholder
+    box.set_value("prior=0.05").run()
+    no_exception(app)
+    outcomes = outcomes_for(io.load([str(MATHARENA)]))
+    prior = app.session_state["sidebar_prior"] if "sidebar_prior" in app.session_state else "empirical-bayes"
+    options = {"bradley_terry_map": {"prior": 0.05}}
+    expected = method_board(method_agreement(outcomes, ["bradley_terry_map", "bayes"], prior=prior, options=options,
+                                             n_boot=200, seed=0), "bradley_terry_map")
+    default = method_board(method_agreement(outcomes, ["bradley_terry_map", "bayes"], prior=prior),
+                           "bradley_terry_map")
+    assert not np.allclose(expected["score"], default["score"])  # the option changes the scores
+    table = app.main.dataframe[0].value
+    np.testing.assert_allclose(table["score"], expected["score"], rtol=1e-12)
+    assert table["rank interval"].tolist() == [f"{int(lo)}-{int(hi)}" for lo, hi in
+                                               zip(expected["rank_lo"], expected["rank_hi"])]
+    assert any("Method options: prior=0.05 (the others at their defaults)." in shown(c.value) for c in app.main.caption)
+    # a share link opens the method with its options
+    app.switch_page(EXPORT).run()
+    app.button(key="share_create").click().run()
+    fresh = _open({"analysis": app.session_state["share_last_id"]})
+    assert fresh.text_input(key="lb_method_options").value == "prior=0.05"
+    np.testing.assert_allclose(fresh.main.dataframe[0].value["score"], expected["score"], rtol=1e-12)
+    # so does the URL (bound query parameters; the method's parameter is its label, as the browser writes it)
+    linked = _open({"lb_method": "Bradley-Terry (MAP) (paired comparison)", "lb_method_options": "prior=0.05"})
+    assert linked.text_input(key="lb_method_options").value == "prior=0.05"
+    np.testing.assert_allclose(linked.main.dataframe[0].value["score"], expected["score"], rtol=1e-12)
+    # unreadable text: a warning naming the option, no ranking shown
+    app.switch_page("pages/results/leaderboard.py").run()
+    app.text_input(key="lb_method_options").set_value("prior=wide").run()
+    no_exception(app)
+    assert any("method options cannot be read" in shown(w.value) and "prior='wide'" in shown(w.value)
+               for w in app.main.warning)
+    app.text_input(key="lb_method_options").set_value("K=16").run()
+    assert any("has no option 'K'" in shown(w.value) and "max_iter (default 500)" in shown(w.value)
+               for w in app.main.warning)
+    # another method: its own (empty) options
+    app.selectbox(key="lb_method").set_value("elo").run()
+    no_exception(app)
+    assert app.text_input(key="lb_method_options").value in ("", None)
+    assert "K=32" in app.text_input(key="lb_method_options").placeholder

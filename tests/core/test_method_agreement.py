@@ -165,6 +165,7 @@ def test_methods_cli_json_contract(tmp_path, capsys):
 
 
 def test_method_agreement_bootstraps_the_kept_methods_on_shared_resamples(tmp_path):
+    from scorio_core.items.irt import fit_irt
     from scorio_core.rank.agreement import response_tensor
     from scorio_core.uncertainty.batch import posterior_summary_batch
 
@@ -185,6 +186,9 @@ def test_method_agreement_bootstraps_the_kept_methods_on_shared_resamples(tmp_pa
         np.testing.assert_array_equal(boot.ranks[b, 0], rankdata(-mu, method="min"))
         R = response_tensor(counts[..., 1], counts.sum(axis=2))
         np.testing.assert_array_equal(boot.ranks[b, 2], agreement(R[:, idx[b]], ["avg"]).ranks[0])
+        # IRT ability: all resamples in one batched Newton solve, the ranks of one fit_irt per resample
+        fit = fit_irt(counts[:, idx[b], 1], counts[:, idx[b]].sum(axis=2), "2pl")
+        np.testing.assert_array_equal(boot.ranks[b, 1], rankdata(-fit.theta, method="min"))
     with pytest.raises(ValueError, match="n_boot"):
         method_agreement(outcomes, ["bayes", "avg"], n_boot=-1)
     with pytest.raises(ValueError, match="confidence"):
@@ -249,4 +253,22 @@ def test_batched_bayes_bootstrap_is_the_same_in_any_chunking(tmp_path, monkeypat
     np.testing.assert_array_equal(whole.ranks, one_by_one.ranks)
     monkeypatch.setattr(methods_module, "_BATCH_CELLS", 4 * 5 * 2 * 7)  # 7 resamples per call, a partial last one
     np.testing.assert_array_equal(method_agreement(outcomes, ["bayes", "avg"], n_boot=30, seed=9).bootstrap.ranks,
+                                  whole.ranks)
+
+
+def test_batched_irt_bootstrap_is_the_same_in_any_chunking(tmp_path, monkeypatch):
+    """Every resample's IRT ability in batched Newton solves: the chunk size does not change a rank."""
+    import scorio_core.leaderboard.methods as methods_module
+
+    path = _write(tmp_path, {"x": {0, 1, 2, 3}, "y": {2, 3, 4}, "z": {4}, "w": {1}})
+    outcomes = outcomes_for(io.load([path]))
+    whole = method_agreement(outcomes, ["irt_ability", "avg"], n_boot=30, seed=9).bootstrap
+    monkeypatch.setattr(methods_module, "_IRT_BATCH_CELLS", 1)  # one resample per call
+    np.testing.assert_array_equal(method_agreement(outcomes, ["irt_ability", "avg"], n_boot=30, seed=9).bootstrap.ranks,
+                                  whole.ranks)
+    monkeypatch.setattr(methods_module, "_IRT_BATCH_CELLS", 4 * 5 * 7)  # 7 resamples per call, a partial last one
+    np.testing.assert_array_equal(method_agreement(outcomes, ["irt_ability", "avg"], n_boot=30, seed=9).bootstrap.ranks,
+                                  whole.ranks)
+    monkeypatch.setattr(methods_module, "_IRT_BATCH_MAX_CELLS", 0)  # larger tables: one fit_irt per resample
+    np.testing.assert_array_equal(method_agreement(outcomes, ["irt_ability", "avg"], n_boot=30, seed=9).bootstrap.ranks,
                                   whole.ranks)

@@ -183,6 +183,10 @@ def test_quick_to_resample_by_method_and_size():
     assert quick_to_resample("bradley_terry", 30, 100_000) and quick_to_resample("bradley_terry_map", 100, 2_500)
     assert quick_to_resample("rao_kupper", 64, 6_000) and quick_to_resample("rao_kupper_map", 100, 2_500)
     assert not quick_to_resample("bradley_terry", 101, 10) and not quick_to_resample("rao_kupper_map", 100, 2_501)
+    # with keyword options every resample gets its own fit (bootstrap_ranks skips the batched solve): 30 models
+    assert not quick_to_resample("bradley_terry_map", 64, 100, with_options=True)
+    assert quick_to_resample("bradley_terry_map", 30, 100, with_options=True)
+    assert quick_to_resample("borda", 500, 10_000, with_options=True)
     # Rasch: by models and model x question cells (L + M parameters)
     assert quick_to_resample("rasch", 16, 15) and quick_to_resample("rasch_map", 25, 100)
     assert not quick_to_resample("rasch_map", 25, 101) and not quick_to_resample("rasch", 31, 10)
