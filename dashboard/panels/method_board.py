@@ -104,7 +104,7 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str, option
     label = method_label(method)
     used_set = "common" if question_set != "own" else "own"
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (options or {}).items()))
-    given = "; ".join(f"{k}={_text(tuple(v) if isinstance(v, list) else v)}" for k, v in frozen)
+    given = "; ".join(f"{k}={_text(v)}" for k, v in frozen)
     try:
         report = method_agreement_for(ctx.data.data_id, ctx.data.dataset, task, (method, "bayes"), ctx.prior, used_set,
                                       ((method, frozen),) if frozen else ())

@@ -6,20 +6,19 @@ over the tables: the first fit under :data:`~scorio_core.items.priors.PRIORS`, t
 from it (:func:`~scorio_core.items.priors.difficulty_prior_sd`, from the Laplace standard errors given the
 abilities' scale), the refit under that prior, the 2PL mode put on the abilities' scale
 (:func:`~scorio_core.items.priors.ability_scale`) and models with identical counts (or abilities a few ulps apart)
-made exactly equal. The Newton
-steps are :mod:`scorio_core.items._newton`'s (observed information, the Fisher information where it is not
-positive definite, halving line search with the Armijo condition, the same stopping rules), taken by every
-unconverged table at once; a table that has converged stops moving. The abilities equal ``fit_irt``'s to the
+made exactly equal. The Newton steps are :mod:`scorio_core.items._newton`'s (observed information, the Fisher
+information where it is not positive definite, halving line search with the Armijo condition, the same stopping
+rules), taken by every unconverged table at once; a table that has converged stops moving. The abilities equal ``fit_irt``'s to the
 solver's tolerance (sums in a different order change the last bits; tested against one fit per table).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import lapack
 from scipy.special import expit
 
 from scorio_core.arrays.rows import close_groups, equal_rows, group_mean
+from scorio_core.items._newton import _POTRF
 from scorio_core.items.irt import ABILITY_TIE_ATOL
 from scorio_core.items.priors import B_PRIOR_SD_BOUNDS, MIN_QUESTIONS_FOR_B_PRIOR, PRIORS
 
@@ -113,8 +112,7 @@ def _positive_definite(S: np.ndarray) -> np.ndarray:
     try:
         np.linalg.cholesky(S[finite])
     except np.linalg.LinAlgError:  # some fail: find which (rare: far from the mode)
-        potrf = lapack.get_lapack_funcs("potrf", (S,))
-        finite[finite] = [potrf(m, lower=1, clean=0)[1] == 0 for m in S[finite]]
+        finite[finite] = [_POTRF(m, lower=1, clean=0)[1] == 0 for m in S[finite]]
     return finite
 
 
