@@ -9,32 +9,52 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 if TYPE_CHECKING:
     from dashboard.compute.dynamics import Block
 
-__all__ = ["DEFAULT_REPLICATES", "DEFAULT_BUDGET_S", "default_replicates"]
+__all__ = ["DEFAULT_REPLICATES", "DEFAULT_BUDGET_S", "default_replicates", "default_note"]
 
 
 #: Default bootstrap replicates on the Convergence page, under every prior whose run fits the time budget below.
 DEFAULT_REPLICATES = 2000
 #: Seconds a default run may take; beyond it the empirical-Bayes default drops to the most replicates within it.
 DEFAULT_BUDGET_S = 8.0
-#: Empirical-Bayes refits per replicate, seconds per model x trial x (questions + trials): measured on 2 cores,
-#: 1.5-1.8e-7 on 20 x 30 x 80 and 50 x 100 x 8 (docs/scale.md); smaller data cost less (repeated fits are solved once).
+#: Empirical-Bayes refits per replicate, seconds per model x trial x (questions + trials) for a binary rubric:
+#: measured on 2 cores, 1.5-1.8e-7 on 20 x 30 x 80 and 50 x 100 x 8 (docs/scale.md); smaller data cost less
+#: (repeated fits are solved once).
 _EB_SECONDS_PER_UNIT = 1.8e-7
+#: That cost relative to a binary rubric by number of categories: a rubric's rare categories put fits on the
+#: likelihood's ridges and bounds, where they are redone with special functions. Measured on the paper simulation
+#: (20 x 30 x 80, 100 replicates on both cores, 2026-11-30): 1.6e-7 s a unit with 2 categories, 1.9e-7 (3),
+#: 2.4e-7 (4), 4.7e-7 (5), 2.2e-6 (8); interpolated in log between, and beyond 8 at the slope from 5 to 8.
+_EB_CATEGORY_FACTOR = {2: 1.0, 3: 1.2, 4: 1.5, 5: 3.0, 8: 14.0}
+
+
+def _category_factor(categories: int) -> float:
+    """:data:`_EB_CATEGORY_FACTOR` at ``categories`` (log-linear between and beyond the measured counts)."""
+    ks = np.array(sorted(_EB_CATEGORY_FACTOR), dtype=float)
+    logs = np.log([_EB_CATEGORY_FACTOR[int(k)] for k in ks])
+    if categories <= ks[-1]:
+        return float(np.exp(np.interp(categories, ks, logs)))
+    slope = (logs[-1] - logs[-2]) / (ks[-1] - ks[-2])
+    return float(np.exp(logs[-1] + slope * (categories - ks[-1])))
 
 
 def default_replicates(block: Block, prior: str, choices) -> int:
     """The Convergence page's default replicate count: :data:`DEFAULT_REPLICATES` unless too slow.
 
     The uniform and Jeffreys priors are closed forms (~0.1 ms per replicate on 20 x 30 x 80): always the default.
-    The empirical-Bayes prior is refitted to every (replicate, prefix, model); when its estimated run exceeds
-    :data:`DEFAULT_BUDGET_S`, the default is the largest of ``choices`` within it (at least the smallest choice).
+    The empirical-Bayes prior is refitted to every (replicate, prefix, model); when its estimated run (growing with
+    the block's size and its rubric's categories) exceeds :data:`DEFAULT_BUDGET_S`, the default is the largest of
+    ``choices`` within it (at least the smallest choice).
 
     Parameters
     ----------
     block : Block
-        The analysis block (its models, questions and trials set the cost).
+        The analysis block (its models, questions, trials and rubric categories, ``len(block.weights)``, set
+        the cost).
     prior : str
         The dynamics prior (:func:`dashboard.compute.dynamics.dynamics_prior`).
     choices : sequence of int
@@ -46,7 +66,38 @@ def default_replicates(block: Block, prior: str, choices) -> int:
     """
     if prior != "empirical-bayes":
         return DEFAULT_REPLICATES
-    L, M, N = block.R.shape
-    per_replicate = _EB_SECONDS_PER_UNIT * L * N * (M + N)
+    per_replicate = _seconds_per_replicate(block)
     fits = [c for c in choices if c <= DEFAULT_REPLICATES and c * per_replicate <= DEFAULT_BUDGET_S]
     return max(fits) if fits else min(choices)
+
+
+def _seconds_per_replicate(block: Block) -> float:
+    """Estimated seconds of the empirical-Bayes refits of one replicate on a 2-core server."""
+    L, M, N = block.R.shape
+    return _EB_SECONDS_PER_UNIT * L * N * (M + N) * _category_factor(len(block.weights))
+
+
+def default_note(block: Block, count: int) -> str:
+    """Why the empirical-Bayes default is ``count`` replicates and not :data:`DEFAULT_REPLICATES` ("" when it is).
+
+    Parameters
+    ----------
+    block : Block
+        The analysis block.
+    count : int
+        The default :func:`default_replicates` chose.
+
+    Returns
+    -------
+    str
+        A sentence for the page: the most replicates within :data:`DEFAULT_BUDGET_S`, or, where even the fewest
+        offered take longer, their estimated time.
+    """
+    if count >= DEFAULT_REPLICATES:
+        return ""
+    head = f"The default here is {count:,} replicates, not {DEFAULT_REPLICATES:,}: "
+    seconds = count * _seconds_per_replicate(block)
+    if seconds <= DEFAULT_BUDGET_S:
+        return head + f"the most that finish in about {DEFAULT_BUDGET_S:.0f} s on these data."
+    return head + (f"the fewest offered, which take about {10 * round(seconds / 10):.0f} s on these data "
+                   f"({len(block.weights)} rubric categories: rare categories make the refits slower).")

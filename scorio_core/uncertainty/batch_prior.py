@@ -19,8 +19,8 @@ import numpy as np
 from scipy.special import digamma, gammaln
 
 from scorio_core.uncertainty import survival_prior
+from scorio_core.uncertainty.prior_newton import newton_step, newton_update
 from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS, MIN_REPEATED_QUESTIONS
-from scorio_core.uncertainty.survival_prior import newton_step, newton_update
 
 __all__ = ["BatchPrior", "fit_dirichlet_prior_batch"]
 
@@ -189,7 +189,9 @@ def _newton(model, rows, freq, eta0, n_models):
         g_a = np.stack(g_cols, axis=1)
         h_common = np.bincount(sm, weights=sf * common_h, minlength=n_sub)
         h_diag = np.stack(h_cols, axis=1)
-        g, step, lam_min = newton_step(alpha, g_a, h_common, h_diag, damping[idx])
+        # for K > 3 the closed form only skips LAPACK's eigenvalues of positive definite rows (the same steps and
+        # stops); for K = 2, 3 it would change the rounding of these exact fits, which start the dynamics' refits
+        g, step, lam_min = newton_step(alpha, g_a, h_common, h_diag, damping[idx], closed_form=K > 3)
         trial = np.clip(eta[idx] + step, lo, hi)
         ll_trial = _loglik(np.exp(trial), sm, sr, sf, n_sub, sub_totals)
         _better, done = newton_update(eta, ll, damping, idx, trial, ll_trial, g, step, lam_min)

@@ -108,14 +108,32 @@ def page(browser, server_url):
 
 
 # --------------------------------------------------------------------------- page helpers
-def wait_ready(page, settle_ms: int = 1200) -> None:
-    """Wait until the app has rendered and no script run is in progress, then let charts settle."""
+#: True once the app is at rest: connected, no script run requested or running, no element left stale from the
+#: previous run, and every visible Plotly chart drawn (Streamlit's own e2e tests read the same ``data-test-*``
+#: attributes of ``stApp``).
+_AT_REST = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
+  if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  const status = document.querySelector('[data-testid="stStatusWidget"]');
+  if (status && status.innerText.indexOf('Running') >= 0) return false;
+  if (document.querySelector('[data-testid="stElementContainer"][data-stale="true"]')) return false;
+  for (const c of document.querySelectorAll('[data-testid="stPlotlyChart"]')) {
+    if (c.offsetParent !== null && !c.querySelector('.main-svg')) return false;
+  }
+  return true;
+}"""
+
+
+def wait_ready(page, settle_ms: int = 300) -> None:
+    """Wait until the app is at rest (see ``_AT_REST``), then ``settle_ms`` more for charts' last layout.
+
+    A rerun that the last action requested reaches the server within a few milliseconds; the 250 ms before the
+    first look lets its ``running`` state show (as Streamlit's e2e helper ``wait_for_app_run`` does).
+    """
     page.wait_for_selector('[data-testid="stApp"]')
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.indexOf('Running') < 0",
-        timeout=120_000,
-    )
+    page.wait_for_timeout(250)
+    page.wait_for_function(_AT_REST, timeout=120_000)
     page.wait_for_timeout(settle_ms)
 
 
@@ -132,13 +150,16 @@ def assert_clean(page) -> None:
     assert found.count() == 0, found.first.inner_text()
 
 
-def shot(page, name: str, width: int = 1440, height: int = 1000) -> None:
+def shot(page, name: str, width: int = 1440, height: int = 1000, at_rest: bool = True) -> None:
     """Screenshot of the whole page: Streamlit scrolls inside its main block, so grow the viewport first.
 
-    ``width``/``height``: the viewport to restore afterwards (the screenshot keeps ``width``).
+    ``width``/``height``: the viewport to restore afterwards (the screenshot keeps ``width``); ``at_rest=False``
+    for a picture of a run in progress.
     """
     full = page.evaluate("() => document.querySelector('[data-testid=stMainBlockContainer]').scrollHeight")
     page.set_viewport_size({"width": width, "height": max(height, min(int(full) + 40, 6000))})
-    page.wait_for_timeout(1500)
+    if at_rest:
+        page.wait_for_function(_AT_REST, timeout=120_000)
+    page.wait_for_timeout(600)  # Plotly redraws charts for the new width
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
     page.set_viewport_size({"width": width, "height": height})

@@ -19,9 +19,9 @@ SIMULATION = "Paper simulation"
 
 def _go(page, title):
     page.get_by_role("link", name=title, exact=True).click()
-    wait_ready(page, 1000)
+    wait_ready(page)
     page.get_by_role("heading", name=title).first.wait_for()
-    wait_ready(page, 1000)
+    wait_ready(page)
     assert_no_exception(page)
 
 
@@ -29,13 +29,13 @@ def _select(page, label, option):
     box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
     box.click()
     page.get_by_role("option", name=option).first.click()
-    wait_ready(page, 1000)
+    wait_ready(page)
 
 
 def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     page.set_viewport_size({"width": 1440, "height": 2200})
     page.goto(server_url)
-    wait_ready(page, 1000)
+    wait_ready(page)
     page.get_by_role("heading", name="Leaderboard").wait_for()
     page.locator('[data-testid="stPlotlyChart"]').first.wait_for()
     assert_no_exception(page)
@@ -43,7 +43,7 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     assert "o3-mini (high)" in chart_text and "claude-3.5-sonnet" in chart_text  # real MathArena models
     shot(page, "01-leaderboard.png")
     page.get_by_role("tab", name="Pairwise P(A > B)").click()
-    wait_ready(page, 1000)
+    wait_ready(page)
     # the rerun may start after wait_ready's first look on a slow machine: wait for the pairwise chart itself
     page.locator('[data-testid="stPlotlyChart"]').filter(has_text="P(row > column)").first.wait_for()
     # and for the previous view's chart to leave (it can linger for a moment beside the new one under load)
@@ -61,7 +61,7 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv))
     page.get_by_role("button", name="Load", exact=True).wait_for()
     page.get_by_role("button", name="Load", exact=True).click()
-    wait_ready(page, 1000)
+    wait_ready(page)
     page.get_by_text("Uploaded: browser_upload").first.wait_for()
     assert_no_exception(page)
     # the sidebar names the upload before the rerun has replaced the demo's chart: wait for the upload's chart
@@ -73,7 +73,7 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
 
     _go(page, "Leaderboard")
     page.get_by_role("tab", name="Ranking").click()  # the tab choice is kept in the URL; go back to the forest plot
-    wait_ready(page, 1000)
+    wait_ready(page)
     page.locator('[data-testid="stPlotlyChart"]').filter(has_text="model-alpha").first.wait_for()
     chart_text = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     for model in names:
@@ -89,7 +89,7 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     page.mouse.click(box["x"] + box["width"] * 0.55, box["y"] + box["height"] * 0.35)  # a cell of the first panel
-    wait_ready(page, 1000)
+    wait_ready(page)
     combo = page.get_by_role("combobox", name="Question", exact=True)
     expect(combo).not_to_have_value("q01", timeout=60_000)  # on a slow machine the click's rerun may still be going
     question = combo.input_value()
@@ -102,7 +102,7 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     _select(page, "Schema", "Format Aware")
     editor = page.locator('[data-testid="stDataFrame"]').first
     editor.filter(has_text="correct, boxed").wait_for()  # the editor shows Format Aware's categories
-    wait_ready(page, 1000)
+    wait_ready(page)
     # edit the weight of "wrong, boxed" (third row, Weight column) with the keyboard, as a user would
     editor.locator('[role="gridcell"]').first.focus()  # first row, Order column
     for key in ("ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "Enter"):
@@ -113,7 +113,7 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     cell_input.fill("2.5")
     page.keyboard.press("Enter")
     page.locator('[data-testid="stSidebar"]').filter(has_text="Format Aware (edited)").wait_for()
-    wait_ready(page, 1000)
+    wait_ready(page)
     assert_no_exception(page)
     # the leaderboard beside the editor was re-ranked with the new weights
     page.locator('[data-testid="stCaptionContainer"]').filter(has_text="w = 0, 0, 2.5, 2, 3").first.wait_for()
@@ -122,7 +122,7 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
     _go(page, "Leaderboard")
     assert "Format Aware (edited)" in page.locator('[data-testid="stMain"] [data-testid="stCaptionContainer"]').first.inner_text()
     page.get_by_role("tab", name="Rank distribution").click()
-    wait_ready(page, 1000)
+    wait_ready(page)
     assert_no_exception(page)
     shot(page, "07-leaderboard-rank-distribution.png")
 

@@ -71,7 +71,7 @@ def test_analysis_pages_on_the_paper_simulation(page, server_url):
         page.keyboard.press("ArrowRight")
     page.locator('[data-testid="stProgress"]').first.wait_for(timeout=60_000)
     assert "Bootstrapping" in page.locator('[data-testid="stProgress"]').first.inner_text()
-    shot(page, "analysis-06-convergence-progress.png")
+    shot(page, "analysis-06-convergence-progress.png", at_rest=False)
     for _ in range(5):
         page.keyboard.press("ArrowLeft")
     page.wait_for_function("() => !document.querySelector('[data-testid=stProgress]')", timeout=60_000)

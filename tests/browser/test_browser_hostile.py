@@ -18,17 +18,17 @@ def _upload(page, path) -> None:
     expander.wait_for()
     if expander.locator("details").first.get_attribute("open") is None:
         expander.locator("summary").first.click()
-        wait_ready(page, 500)
+        wait_ready(page)
     page.locator('[data-testid="stFileUploaderDropzone"]').first.wait_for()
     delete = page.locator('[data-testid="stFileChipDeleteBtn"]')
     while delete.count():  # the uploader keeps earlier files: start from this one alone
         delete.first.click()
-        wait_ready(page, 500)
+        wait_ready(page)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
-    wait_ready(page, 1000)
+    wait_ready(page)
     page.get_by_role("button", name="Load", exact=True).wait_for()
     page.get_by_role("button", name="Load", exact=True).click()
-    wait_ready(page, 1000)
+    wait_ready(page)
 
 
 def test_bomb_and_deep_json_after_a_good_upload(page, server_url, tmp_path):
@@ -46,7 +46,7 @@ def test_bomb_and_deep_json_after_a_good_upload(page, server_url, tmp_path):
     page.goto(server_url)
     wait_ready(page)
     page.get_by_role("link", name="Data", exact=True).click()
-    wait_ready(page, 1000)
+    wait_ready(page)
     page.get_by_role("heading", name="Data").first.wait_for()
     _upload(page, good)
     page.get_by_text("Uploaded: good").first.wait_for()

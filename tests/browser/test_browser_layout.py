@@ -71,7 +71,7 @@ OVERLAPS = """() => {
 
 def _visit(page, url: str) -> None:
     page.goto(url)
-    wait_ready(page, 2500)
+    wait_ready(page)
     assert_no_exception(page)
 
 
@@ -104,11 +104,11 @@ def test_every_page_fits(browser, server_url, size, dataset):
     if dataset:
         page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()
         page.get_by_role("option", name=dataset).click()
-        wait_ready(page, 2500)
+        wait_ready(page)
     problems = {}
     for path in PAGES:
         page.get_by_role("link", name=TITLES[path], exact=True).click()
-        wait_ready(page, 2500)
+        wait_ready(page)
         assert_no_exception(page)
         found = page.evaluate(TRUNCATED) + page.evaluate(OVERLAPS)
         if found:
@@ -142,7 +142,7 @@ def test_presentation_view_has_no_sidebar_and_prints_whole_figures(browser, tmp_
                 '[data-testid="stSidebarNav"]').first.is_visible()
             assert page.locator('[role="tab"]').count() == 0  # a fixed story: no tabs to click
             page.locator('[data-testid="stPlotlyChart"]').nth(1).wait_for()  # intervals and the pairwise heatmap
-            wait_ready(page, 1500)
+            wait_ready(page)
             found = page.evaluate(TRUNCATED) + page.evaluate(OVERLAPS)
             assert not found, found
             shot(page, f"layout-present-{width}.png", width, height)
@@ -153,7 +153,7 @@ def test_presentation_view_has_no_sidebar_and_prints_whole_figures(browser, tmp_
         page.set_default_timeout(120_000)
         _visit(page, f"{url}/?analysis={analysis}&view=present")
         page.locator('[data-testid="stPlotlyChart"]').nth(1).wait_for()
-        wait_ready(page, 1500)
+        wait_ready(page)
         page.emulate_media(media="print")
         page.wait_for_timeout(1000)
         page_height = 11 * 96 - 2 * 38  # Letter, 0.4 in margins, CSS px

@@ -45,9 +45,9 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
         page = context.new_page()
         page.set_default_timeout(60_000)
         page.goto(url)
-        wait_ready(page, 2000)
+        wait_ready(page)
         page.get_by_role("link", name="Data").click()
-        wait_ready(page, 1500)
+        wait_ready(page)
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(data))
         page.get_by_role("button", name="Load", exact=True).wait_for()
         try:
@@ -55,22 +55,22 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
         except Exception:
             page.screenshot(path=str(ARTIFACTS / "share-load-failed.png"))
             raise
-        wait_ready(page, 1500)
+        wait_ready(page)
         page.get_by_text("Uploaded: shared_eval").first.wait_for()
         page.reload()  # the upload must survive a reload
-        wait_ready(page, 1500)
+        wait_ready(page)
         page.get_by_role("heading", name="Uploaded: shared_eval").first.wait_for()
         page.get_by_role("link", name="Export").click()
-        wait_ready(page, 1500)
+        wait_ready(page)
         page.get_by_role("button", name="Create share link").click()
-        wait_ready(page, 1500)
+        wait_ready(page)
         # under load the rerun that writes the links can finish after wait_ready: wait for the present link itself
         page.locator('[data-testid="stCode"]').filter(has_text="view=present").first.wait_for()
         codes = page.locator('[data-testid="stCode"]').all_inner_texts()
         link = next(c.strip() for c in codes if "?analysis=" in c and "view=present" not in c)
         present = next(c.strip() for c in codes if "view=present" in c)
         page.get_by_role("link", name="Leaderboard").click()
-        wait_ready(page, 1500)
+        wait_ready(page)
         before = _table_text(page)
         assert "95%" in _covers(page), _covers(page)
         assert_clean(page)
@@ -82,14 +82,14 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
             page.set_default_timeout(60_000)
             assert address.startswith(("http://", "https://")), address  # a full link, ready to paste
             page.goto(url2 + "/" + address[address.index("?"):])  # same query, the restarted server's port
-            wait_ready(page, 2000)
+            wait_ready(page)
             page.get_by_text("Opened the shared analysis").first.wait_for(state="attached")  # sidebar (collapsed when presenting)
             assert _table_text(page) == before
             assert page.get_by_role("tab", name="Pairwise P(A > B)").count() == (0 if presenting else 1)
             if not presenting:  # the restored analysis (credibility level included) survives page switches
                 for title in ("Rubric", "Leaderboard"):
                     page.get_by_role("link", name=title, exact=True).click()
-                    wait_ready(page, 1500)
+                    wait_ready(page)
                 page.get_by_role("heading", name="Leaderboard").first.wait_for()
                 assert _table_text(page) == before
                 assert "95%" in _covers(page), _covers(page)
@@ -97,7 +97,7 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
                 # data), not the defaults (the bundled demo data)
                 assert "analysis=" in page.url, page.url
                 page.reload()
-                wait_ready(page, 2000)
+                wait_ready(page)
                 page.get_by_role("heading", name="Leaderboard").first.wait_for()
                 assert _table_text(page) == before
             assert_clean(page)

@@ -64,14 +64,14 @@ def _write_csv(tmp_path, name="workbench_eval") -> tuple:
 def _open(page, url: str) -> None:
     page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
     page.goto(url)
-    wait_ready(page, 1000)
+    wait_ready(page)
 
 
 def _go(page, title: str) -> None:
     page.get_by_role("link", name=title, exact=True).click()
-    wait_ready(page, 1000)
+    wait_ready(page)
     page.get_by_role("heading", name=title).first.wait_for()
-    wait_ready(page, 800)
+    wait_ready(page)
     assert_no_exception(page)
 
 
@@ -79,7 +79,7 @@ def _select(page, label: str, option: str, scope=None) -> None:
     box = (scope or page).locator('[data-testid="stSelectbox"]').filter(has_text=label).first
     box.click()
     page.get_by_role("option", name=option, exact=True).first.click()
-    wait_ready(page, 1000)
+    wait_ready(page)
 
 
 def _upload_and_load(page, path) -> None:
@@ -89,12 +89,12 @@ def _upload_and_load(page, path) -> None:
     expander.wait_for()
     if expander.locator("details").first.get_attribute("open") is None:
         expander.locator("summary").first.click()
-        wait_ready(page, 500)
+        wait_ready(page)
     page.locator('[data-testid="stFileUploaderDropzone"]').first.wait_for()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(path))
-    wait_ready(page, 1000)
+    wait_ready(page)
     page.get_by_role("button", name="Load", exact=True).click()
-    wait_ready(page, 1000)
+    wait_ready(page)
     page.get_by_text(f"Uploaded: {path.stem}").first.wait_for(timeout=60_000)
     assert_no_exception(page)
 
@@ -159,10 +159,10 @@ def _sidebar_pick_models(page, models) -> None:
         box.scroll_into_view_if_needed()  # the sidebar is taller than the window with every page listed
         box.locator("input").first.click()
         page.get_by_role("option", name=model, exact=True).first.click()
-        wait_ready(page, 800)
+        wait_ready(page)
         box.filter(has_text=model).wait_for()  # the chip is there before the next pick
     page.keyboard.press("Escape")
-    wait_ready(page, 1000)
+    wait_ready(page)
 
 
 def _expected_counts(frame: pd.DataFrame, task: str, exclude: bool) -> dict[str, tuple[int, int]]:
@@ -185,7 +185,7 @@ def test_uncategorised_attempts_choice_changes_n_and_m(page, server_url, tmp_pat
     _go(page, "Rubric")
     uploader = page.locator('[data-testid="stFileUploader"]').filter(has_text="Upload a rubric JSON").first
     uploader.locator('input[type="file"]').set_input_files(str(rubric))
-    wait_ready(page, 1500)
+    wait_ready(page)
     page.locator('[data-testid="stSidebar"]').filter(has_text="Fast or wrong").first.wait_for()
     editor = _grid(page)
     editor.filter(has_text="fast correct").wait_for()
@@ -242,7 +242,7 @@ def test_signals_tasks_and_question_drilldown(page, server_url, tmp_path):
     expander.wait_for(timeout=60_000)
     if expander.locator("details").first.get_attribute("open") is None:
         expander.locator("summary").first.click()
-        wait_ready(page, 800)
+        wait_ready(page)
     signals = _column(_grid(page, within=expander), "Signal")
     assert {"duration_s", "total_tokens"} <= set(signals), signals
     assert "has no other numeric or boolean attempt signals" not in page.locator('[data-testid="stMain"]').inner_text()
@@ -282,7 +282,7 @@ def test_signals_tasks_and_question_drilldown(page, server_url, tmp_path):
     disagree.scroll_into_view_if_needed()
     box = disagree.bounding_box()
     page.mouse.click(box["x"] + 14, box["y"] + 35 * (target + 1) + 17)  # its row-selection marker
-    wait_ready(page, 1500)
+    wait_ready(page)
     page.wait_for_function(
         "q => document.querySelector('input[aria-label=\"Question\"]') && "
         "document.querySelector('input[aria-label=\"Question\"]').value === q", arg=questions[target], timeout=60_000)
@@ -321,7 +321,7 @@ def test_model_filter_narrows_pages_and_survives_reload(page, server_url, tmp_pa
     check_leaderboard()
     assert "models=" in page.url, page.url
     page.reload()
-    wait_ready(page, 1500)
+    wait_ready(page)
     page.get_by_role("heading", name="Leaderboard").wait_for()
     page.get_by_text("Showing 2 of 4 models").first.wait_for()
     check_leaderboard()
@@ -346,7 +346,7 @@ def test_rubric_weight_edit_survives_reload(page, server_url, tmp_path):
     _go(page, "Rubric")
     editor = _grid(page)
     editor.filter(has_text="correct").wait_for()
-    wait_ready(page, 800)
+    wait_ready(page)
     editor.locator('[role="gridcell"]').first.focus()  # first row ("wrong"), Order column
     for key in ("ArrowRight", "ArrowRight", "Enter"):  # -> Weight column
         page.keyboard.press(key)
@@ -356,7 +356,7 @@ def test_rubric_weight_edit_survives_reload(page, server_url, tmp_path):
     cell.fill("0.25")
     page.keyboard.press("Enter")
     page.locator('[data-testid="stSidebar"]').filter(has_text="(edited)").first.wait_for()
-    wait_ready(page, 1000)
+    wait_ready(page)
     assert _column(_grid(page), "Weight")[:2] == ["0.25", "1"]
     assert_no_exception(page)
 
@@ -368,7 +368,7 @@ def test_rubric_weight_edit_survives_reload(page, server_url, tmp_path):
     assert "(edited)" in caption, caption
 
     page.reload()
-    wait_ready(page, 2000)
+    wait_ready(page)
     page.get_by_role("heading", name="Leaderboard").wait_for()
     page.get_by_text(f"Uploaded: {path.stem}").first.wait_for()
     assert page.locator('[data-testid="stMain"] [data-testid="stCaptionContainer"]').first.inner_text() == caption

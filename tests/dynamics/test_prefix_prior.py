@@ -16,6 +16,7 @@ from scipy.special import digamma, gammaln, polygamma
 from scorio_core.dynamics.priors import prefix_states, pseudo_counts
 from scorio_core.uncertainty.batch_prior import _CountStates, _fit_states, _loglik, fit_dirichlet_prior_batch
 from scorio_core.uncertainty.prefix_prior import distinct_fits, fit_prefix_priors
+from scorio_core.uncertainty.prior_newton import _positive_definite, newton_step
 from scorio_core.uncertainty.survival_prior import SurvivalTerms
 
 TOL = 1e-9
@@ -56,7 +57,7 @@ def prefix_codes(draw):
     N = draw(st.integers(1, 6))
     L = draw(st.integers(1, 4))
     M = draw(st.integers(1, 6))
-    K = draw(st.integers(2, 4))
+    K = draw(st.integers(2, 6))  # K > 3: prior_newton's rank-one definiteness test
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     probs = rng.dirichlet(np.full(K, rng.uniform(0.2, 3.0)), size=(L, M))  # per-question category probabilities
     u = rng.random((B, N, L, M, 1))
@@ -90,7 +91,7 @@ def test_prefix_fit_equals_the_fit_on_count_states(case):
 def count_tensors(draw):
     L = draw(st.integers(1, 6))
     M = draw(st.integers(1, 8))
-    K = draw(st.integers(2, 4))
+    K = draw(st.integers(2, 6))  # K > 3: prior_newton's rank-one definiteness test
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     n = rng.integers(1, draw(st.integers(1, 12)) + 1, (L, M))
     if draw(st.booleans()):
@@ -186,3 +187,37 @@ def test_distinct_fits_groups_exactly():
     assert np.array_equal(S[:, idx[rep]], S[:, idx]) and np.array_equal(eta0[rep], eta0)
     first, inverse = distinct_fits(S, idx[:1], eta0[:1])
     assert first.tolist() == [0] and inverse.tolist() == [0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 7), st.integers(0, 2**32 - 1))
+def test_definiteness_test_agrees_with_the_eigenvalues(K, seed):
+    # the negated eta-Hessian diag(delta) - c a a^T: positive definite exactly where LAPACK's smallest eigenvalue is
+    # clearly positive (away from rounding), and never claimed where it is clearly negative
+    rng = np.random.default_rng(seed)
+    n = 400
+    alpha = np.exp(rng.normal(0, 2, (n, K)))
+    g = rng.normal(0, 1, (n, K)) * rng.choice([1e-3, 1.0, 10.0], (n, 1))
+    h_diag = -np.abs(rng.normal(0, 1, (n, K))) / alpha * rng.choice([0.1, 1.0], (n, 1))
+    h_common = rng.normal(0, 1, n) * rng.choice([0.01, 0.1, 1.0], n)
+    eye = np.eye(K)
+    neg = -(alpha[:, :, None] * (h_common[:, None, None] + h_diag[:, :, None] * eye) * alpha[:, None, :]
+            + g[:, :, None] * eye)
+    lam = np.linalg.eigvalsh(neg)[:, 0]
+    scale = np.abs(neg).max(axis=(1, 2))
+    pd = _positive_definite(alpha, g, h_common, h_diag)
+    delta = -(alpha**2 * h_diag + g)
+    clear = np.abs(lam) > 1e-8 * scale
+    assert np.all(~pd[clear & (lam < 0)])  # never positive definite where an eigenvalue is negative
+    # positive definite with a positive diagonal part: the test says so
+    assert np.all(pd[clear & (lam > 0) & (delta > 0).all(axis=1)])
+    assert 0 < pd.sum() < n  # both outcomes occur
+    # newton_step's steps and signs with the test equal LAPACK's eigenvalues where the matrix is clearly definite
+    damping = np.full(n, 1e-3)
+    g_a = g / alpha
+    _, step_fast, lam_fast = newton_step(alpha, g_a, h_common, h_diag, damping, closed_form=True)
+    _, step_ref, lam_ref = newton_step(alpha, g_a, h_common, h_diag, damping)
+    np.testing.assert_array_equal((lam_fast > 0)[clear], (lam_ref > 0)[clear])
+    both = clear & (lam_ref > 0)
+    if K > 3:
+        np.testing.assert_array_equal(step_fast[both], step_ref[both])  # the same LAPACK solve: the same bits

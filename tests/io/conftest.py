@@ -39,9 +39,11 @@ def upload():
     return Upload
 
 
-@pytest.fixture(scope="module")
+# Every Spark test module carries ``pytest.mark.xdist_group("spark")``: with ``--dist loadgroup`` they run on one
+# worker and share this session, so the JVM starts and warms up once per run (~15 s start, ~10 s first query).
+@pytest.fixture(scope="session")
 def spark():
-    """A ``local[2]`` SparkSession for one test module (no UI, 2 shuffle partitions); needs PySpark and Java."""
+    """A ``local[2]`` SparkSession for the run (no UI, 2 shuffle partitions); needs PySpark and Java."""
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # Python workers (numpy UDFs) run the test interpreter

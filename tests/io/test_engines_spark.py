@@ -23,7 +23,8 @@ from scorio_core import io  # noqa: E402
 from scorio_core.errors import InputError  # noqa: E402
 from scorio_core.engines import NotReadyError, load_counts  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+              pytest.mark.xdist_group("spark")]  # one worker, one JVM (conftest.spark)
 KEY = ["model", "task", "question_id"]
 
 

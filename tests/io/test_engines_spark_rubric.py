@@ -26,7 +26,7 @@ from scorio_core.rubric.jsonio import schema_to_json  # noqa: E402
 from scorio_core.rubric.schema import Category, Threshold, Variable  # noqa: E402
 
 pytestmark = [pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
-              pytest.mark.xdist_group("spark-rubric")]
+              pytest.mark.xdist_group("spark")]  # one worker, one JVM (conftest.spark)
 
 SCHEMA = Schema("S", [Category("a", 'hi and fr == "stop"', 0), Category("b", "is_correct >= 0.5 or not hi", 1),
                       Category("c", "fr != 'length'", 2)], [Variable("hi", "x >= tau")], [Threshold("tau", value=1.0)])

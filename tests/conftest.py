@@ -1,0 +1,25 @@
+"""Suite-wide pytest hooks."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Make ``--dist loadgroup`` honour ``pytest.mark.xdist_group`` under pytest >= 9.2.
+
+    pytest-xdist 3.8 tags a grouped test by appending ``@group`` to ``item._nodeid``, which pytest 9.2 no longer
+    reads (a node's id lives in ``item._id``), so every group was silently ignored and, e.g., the Spark modules
+    started a JVM on each worker. Here the tag goes where pytest reads it; a no-op outside loadgroup workers and
+    once xdist tags the id itself.
+    """
+    if not getattr(config.option, "loadgroup", False):
+        return
+    from _pytest.nodeid import coerce_node_id
+
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid:
+            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")
