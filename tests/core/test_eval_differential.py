@@ -25,10 +25,11 @@ from tests.core.rank_reference_helpers import examples
 
 N_CASES = int(os.environ.get("SCORIO_DIFF_CASES", str(examples(250))))
 # the reference's CIs are slow (its spectrum CIs with a latent k up to 2N + 1 take ~0.5-1 s a case; maj/mG-Pass/
-# G-Pass/threshold ~35-60 ms, against ~1-9 ms of ours, 2026-11-30): a part of the cases in ``make test`` (the
-# first seeds, so the same ones every run); SCORIO_DIFF_CASES=3000 runs them all
-_HEAVY = {"geo_spectrum_star_at_k_ci": 10, "geo_spectrum_at_k_ci": 6, "geo_spectrum_at_k_ci(weights)": 6,
-          "maj_at_k_ci": 3, "mg_pass_at_k_ci": 3, "g_pass_at_k_tau_ci": 2, "threshold_spectrum_at_k_ci": 2}
+# G-Pass/threshold/AUC/max ~25-60 ms, against ~1-9 ms of ours, 2026-11-30): a part of the cases in ``make test``
+# (the first seeds, so the same ones every run: 10-80 cases, ~3-9 s each); SCORIO_DIFF_CASES=3000 runs them all
+_HEAVY = {"geo_spectrum_star_at_k_ci": 25, "geo_spectrum_at_k_ci": 15, "geo_spectrum_at_k_ci(weights)": 12,
+          "maj_at_k_ci": 5, "mg_pass_at_k_ci": 5, "g_pass_at_k_tau_ci": 4, "threshold_spectrum_at_k_ci": 4,
+          "auc_at_k_ci": 3, "max_at_k_ci": 3}
 
 
 def _case(seed: int) -> dict:
