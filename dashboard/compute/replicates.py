@@ -25,11 +25,12 @@ DEFAULT_BUDGET_S = 8.0
 #: measured on 2 cores, 1.5-1.8e-7 on 20 x 30 x 80 and 50 x 100 x 8 (docs/scale.md); smaller data cost less
 #: (repeated fits are solved once).
 _EB_SECONDS_PER_UNIT = 1.8e-7
-#: That cost relative to a binary rubric by number of categories: a rubric's rare categories put fits on the
-#: likelihood's ridges and bounds, where they are redone with special functions. Measured on the paper simulation
-#: (20 x 30 x 80, 100 replicates on both cores, 2026-11-30): 1.6e-7 s a unit with 2 categories, 1.9e-7 (3),
-#: 2.4e-7 (4), 4.7e-7 (5), 2.2e-6 (8); interpolated in log between, and beyond 8 at the slope from 5 to 8.
-_EB_CATEGORY_FACTOR = {2: 1.0, 3: 1.2, 4: 1.5, 5: 3.0, 8: 14.0}
+#: That cost relative to a binary rubric by number of categories (more terms per fit, and rare categories put more
+#: fits on the likelihood's ridges, where they are redone with special functions). Measured on the paper simulation
+#: (20 x 30 x 80, 100 replicates on both cores, 2026-11-30, after categories a fit never observed were held at the
+#: bound): 1.4-1.6e-7 s a unit with 2 categories, 1.9e-7 (3), 2.4e-7 (4), 3.1e-7 (5), 3.9e-7 (6 and 7), 5.0e-7 (8)
+#: (before: 4.7e-7 with 5, 2.2e-6 with 8); interpolated in log between, and beyond 8 at the slope from 6 to 8.
+_EB_CATEGORY_FACTOR = {2: 1.0, 3: 1.2, 4: 1.5, 5: 2.0, 6: 2.4, 8: 3.1}
 
 
 def _category_factor(categories: int) -> float:

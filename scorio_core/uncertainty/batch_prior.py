@@ -19,7 +19,7 @@ import numpy as np
 from scipy.special import digamma, gammaln
 
 from scorio_core.uncertainty import survival_prior
-from scorio_core.uncertainty.prior_newton import newton_step, newton_update
+from scorio_core.uncertainty.prior_newton import frozen_categories, newton_step, newton_update
 from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS, MIN_REPEATED_QUESTIONS
 
 __all__ = ["BatchPrior", "fit_dirichlet_prior_batch"]
@@ -112,13 +112,14 @@ def _trigamma(x: np.ndarray) -> np.ndarray:
 
 
 def _loglik(alpha: np.ndarray, model: np.ndarray, rows: np.ndarray, freq: np.ndarray, n_models: int,
-            totals: np.ndarray | None = None) -> np.ndarray:
+            totals: np.ndarray | None = None, cols: list | None = None) -> np.ndarray:
     """Dirichlet-multinomial log marginal likelihood per model (up to alpha-free terms).
 
     ``totals``: the trials of each model's questions (n_models,) when every state of a model has
     the same total (complete prefix counts), so the total's terms are evaluated once per model.
     Terms that depend on the model only are evaluated per model and gathered per state: the
     same floating-point values as evaluating them per state, at a fraction of the cost.
+    ``cols``: :func:`_positive_counts` of ``rows`` (a zero count's term is exactly 0).
     """
     a_sum = alpha.sum(axis=1)
     if totals is None:
@@ -127,10 +128,16 @@ def _loglik(alpha: np.ndarray, model: np.ndarray, rows: np.ndarray, freq: np.nda
     else:
         per = (gammaln(a_sum) - gammaln(a_sum + totals))[model]
     ln_a = gammaln(alpha)
-    terms = None  # sum over categories in order, as (gammaln(rows + a) - gammaln(a)).sum(axis=1)
-    for j in range(alpha.shape[1]):
-        term = gammaln(rows[:, j] + alpha[model, j]) - ln_a[model, j]
-        terms = term if terms is None else terms + term
+    if cols is None:
+        terms = None  # sum over categories in order, as (gammaln(rows + a) - gammaln(a)).sum(axis=1)
+        for j in range(alpha.shape[1]):
+            term = gammaln(rows[:, j] + alpha[model, j]) - ln_a[model, j]
+            terms = term if terms is None else terms + term
+    else:  # the same sums: a zero count's term is gammaln(a) - gammaln(a) = 0, and adding 0 changes nothing
+        terms = np.zeros(model.size)
+        for j, nz in enumerate(cols):
+            m = model[nz]
+            terms[nz] += gammaln(rows[nz, j] + alpha[m, j]) - ln_a[m, j]
     per = per + terms
     return np.bincount(model, weights=freq * per, minlength=n_models)
 
@@ -148,13 +155,28 @@ def _model_totals(model: np.ndarray, rows: np.ndarray, n_models: int) -> np.ndar
     return out
 
 
+def _positive_counts(rows: np.ndarray) -> list | None:
+    """Per category, the states with a positive count (index arrays); None where most counts are positive.
+
+    A zero count's special-function terms equal the model's own (``digamma(0 + a) = digamma(a)``, likewise
+    ``gammaln`` and trigamma), so :func:`_newton` and :func:`_loglik` evaluate them only where the count is
+    positive: the same values. Rubrics with many categories leave most counts of short prefixes at zero.
+    """
+    positive = rows > 0
+    if positive.size == 0 or positive.mean() > 0.6:  # selecting would cost more than the evaluations it saves
+        return None
+    return [np.flatnonzero(positive[:, j]) for j in range(rows.shape[1])]
+
+
 def _newton(model, rows, freq, eta0, n_models):
     """Damped Newton ascent on eta = log alpha, all models at once (only unconverged ones are recomputed)."""
     lo, hi = _LOG_ALPHA_BOUNDS
     eta = eta0.copy()
     K = eta.shape[1]
+    free = frozen_categories(_observed(model, rows, freq, n_models), eta)  # unobserved categories stay at the bound
     per_model = _model_totals(model, rows, n_models)  # complete prefix counts: one total per model
-    ll = _loglik(np.exp(eta), model, rows, freq, n_models, per_model)
+    cols = _positive_counts(rows)
+    ll = _loglik(np.exp(eta), model, rows, freq, n_models, per_model, cols)
     damping = np.full(n_models, 1e-3)
     active = np.ones(n_models, dtype=bool)
     remap = np.empty(n_models, dtype=np.int64)
@@ -165,6 +187,7 @@ def _newton(model, rows, freq, eta0, n_models):
         smask = active[model]
         if not smask.all():  # drop converged models' rows for good: later iterations touch only the rest
             model, rows, freq = model[smask], rows[smask], freq[smask]
+            cols = _positive_counts(rows)
         remap[idx] = np.arange(idx.size)
         sm, sr, sf = remap[model], rows, freq
         n_sub = idx.size
@@ -183,20 +206,35 @@ def _newton(model, rows, freq, eta0, n_models):
         psi_a, tri_a = digamma(alpha), _trigamma(alpha)
         g_cols, h_cols = [], []
         for j in range(K):
-            a_j = alpha[sm, j]
-            g_cols.append(np.bincount(sm, weights=sf * (common_g + digamma(sr[:, j] + a_j) - psi_a[sm, j]), minlength=n_sub))
-            h_cols.append(np.bincount(sm, weights=sf * (_trigamma(sr[:, j] + a_j) - tri_a[sm, j]), minlength=n_sub))
+            psi_s, tri_s = psi_a[sm, j], tri_a[sm, j]
+            if cols is None:
+                x = sr[:, j] + alpha[sm, j]
+                d, t = digamma(x), _trigamma(x)
+            else:  # a state without trials in category j has digamma(0 + a_j) = psi_s (and trigamma): the same values
+                nz = cols[j]
+                d, t = psi_s.copy(), tri_s.copy()
+                x = sr[nz, j] + alpha[sm[nz], j]
+                d[nz], t[nz] = digamma(x), _trigamma(x)
+            g_cols.append(np.bincount(sm, weights=sf * (common_g + d - psi_s), minlength=n_sub))
+            h_cols.append(np.bincount(sm, weights=sf * (t - tri_s), minlength=n_sub))
         g_a = np.stack(g_cols, axis=1)
         h_common = np.bincount(sm, weights=sf * common_h, minlength=n_sub)
         h_diag = np.stack(h_cols, axis=1)
         # for K > 3 the closed form only skips LAPACK's eigenvalues of positive definite rows (the same steps and
         # stops); for K = 2, 3 it would change the rounding of these exact fits, which start the dynamics' refits
-        g, step, lam_min = newton_step(alpha, g_a, h_common, h_diag, damping[idx], closed_form=K > 3)
+        g, step, lam_min = newton_step(alpha, g_a, h_common, h_diag, damping[idx], closed_form=K > 3,
+                                       free=None if free is None else free[idx])
         trial = np.clip(eta[idx] + step, lo, hi)
-        ll_trial = _loglik(np.exp(trial), sm, sr, sf, n_sub, sub_totals)
+        ll_trial = _loglik(np.exp(trial), sm, sr, sf, n_sub, sub_totals, cols)
         _better, done = newton_update(eta, ll, damping, idx, trial, ll_trial, g, step, lam_min)
         active[idx[done]] = False
     return eta
+
+
+def _observed(model, rows, freq, n_models) -> np.ndarray:
+    """Whether each fit has a trial in each category (n_models, K)."""
+    return np.stack([np.bincount(model, weights=freq * (rows[:, j] > 0), minlength=n_models) > 0
+                     for j in range(rows.shape[1])], axis=1)
 
 
 def _restart_at_lower_bound(eta, model, rows, freq):
@@ -204,10 +242,13 @@ def _restart_at_lower_bound(eta, model, rows, freq):
 
     On strongly U-shaped data (questions all right or all wrong) the likelihood in ``log alpha``
     can have a local maximum on the box's corner and a higher one inside; an even start of total
-    strength 0.01 finds the inner one (as the per-model L-BFGS-B fit does).
+    strength 0.01 finds the inner one (as the per-model L-BFGS-B fit does). Only a category the
+    fit observed counts as stuck: an unobserved one belongs at the bound
+    (:func:`~scorio_core.uncertainty.prior_newton.frozen_categories`).
     """
     lo, _hi = _LOG_ALPHA_BOUNDS
-    stuck = np.flatnonzero((eta <= lo + 1e-9).any(axis=1))
+    observed = _observed(model, rows, freq, eta.shape[0])
+    stuck = np.flatnonzero(((eta <= lo + 1e-9) & observed).any(axis=1))
     if stuck.size == 0:
         return eta
     remap = np.full(eta.shape[0], -1, dtype=np.int64)

@@ -12,10 +12,10 @@ import numpy as np
 
 from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS
 
-__all__ = ["newton_step", "newton_update"]
+__all__ = ["frozen_categories", "newton_step", "newton_update"]
 
 
-def newton_step(alpha, g_a, h_common, h_diag, damping, closed_form: bool = False):
+def newton_step(alpha, g_a, h_common, h_diag, damping, closed_form: bool = False, free=None):
     """Levenberg-damped Newton step in eta = log alpha from the alpha-gradient and -Hessian parts.
 
     Parameters
@@ -30,6 +30,10 @@ def newton_step(alpha, g_a, h_common, h_diag, damping, closed_form: bool = False
         adjugate; for K > 3, the definiteness test of a diagonal minus a rank-one matrix
         (:func:`_positive_definite`; LAPACK's eigenvalues for the other rows only); instead of
         batched LAPACK calls (the same steps to rounding).
+    free : ndarray of bool, shape (n, K), optional
+        The coordinates that move; the others (categories a fit never observed, held at the lower
+        bound: see :func:`frozen_categories`) get a zero gradient and step, and a unit row and column
+        of the negated Hessian. Rows without frozen coordinates get the same values as without ``free``.
 
     Returns
     -------
@@ -40,7 +44,11 @@ def newton_step(alpha, g_a, h_common, h_diag, damping, closed_form: bool = False
     """
     K = alpha.shape[1]
     g = g_a * alpha  # gradient of the log-likelihood in eta
-    if closed_form and K == 2:
+    if free is not None and free.all():
+        free = None
+    if free is not None:
+        g = np.where(free, g, 0.0)
+    if closed_form and K == 2 and free is None:  # two categories: a fit with one unobserved is never fitted
         a0, a1 = alpha[:, 0], alpha[:, 1]
         p = -(a0 * (h_common + h_diag[:, 0]) * a0 + g[:, 0])  # the negated eta-Hessian [[p, q], [q, r]]
         r = -(a1 * (h_common + h_diag[:, 1]) * a1 + g[:, 1])
@@ -57,6 +65,10 @@ def newton_step(alpha, g_a, h_common, h_diag, damping, closed_form: bool = False
         off = alpha * h_common[:, None]
         d0, d1, d2 = (-(alpha[:, j] * (h_common + h_diag[:, j]) * alpha[:, j] + g[:, j]) for j in range(3))
         e01, e02, e12 = -(off[:, 0] * alpha[:, 1]), -(off[:, 0] * alpha[:, 2]), -(off[:, 1] * alpha[:, 2])
+        if free is not None:  # a frozen coordinate: unit diagonal, no coupling
+            f0, f1, f2 = free[:, 0], free[:, 1], free[:, 2]
+            d0, d1, d2 = np.where(f0, d0, 1.0), np.where(f1, d1, 1.0), np.where(f2, d2, 1.0)
+            e01, e02, e12 = np.where(f0 & f1, e01, 0.0), np.where(f0 & f2, e02, 0.0), np.where(f1 & f2, e12, 0.0)
         lam_min = np.ones(alpha.shape[0])
         pd = (d0 > 0) & (d0 * d1 - e01 * e01 > 0) & (_det3(d0, d1, d2, e01, e02, e12) > 0)
         if not pd.all():
@@ -72,9 +84,11 @@ def newton_step(alpha, g_a, h_common, h_diag, damping, closed_form: bool = False
     eye = np.eye(K)
     H_a = h_common[:, None, None] + h_diag[:, :, None] * eye
     neg = -(alpha[:, :, None] * H_a * alpha[:, None, :] + g[:, :, None] * eye)  # Hessian of -ll in eta
+    if free is not None:  # a frozen coordinate: unit diagonal, no coupling
+        neg = np.where(free[:, :, None] & free[:, None, :], neg, 0.0) + (~free)[:, :, None] * eye
     if closed_form:  # positive definite: no shift (1 stands for the smallest eigenvalue, as for K = 3)
         lam_min = np.ones(alpha.shape[0])
-        other = ~_positive_definite(alpha, g, h_common, h_diag)
+        other = ~_positive_definite(alpha, g, h_common, h_diag, free)
         if other.any():
             lam_min[other] = np.linalg.eigvalsh(neg[other])[:, 0]
     else:
@@ -84,7 +98,7 @@ def newton_step(alpha, g_a, h_common, h_diag, damping, closed_form: bool = False
     return g, step, lam_min
 
 
-def _positive_definite(alpha, g, h_common, h_diag):
+def _positive_definite(alpha, g, h_common, h_diag, free=None):
     """Rows whose negated eta-Hessian is positive definite, without an eigendecomposition.
 
     The negated Hessian in eta is ``diag(delta) - c a a^T`` with ``delta = -(a^2 h_diag + g)``, ``c = h_common``
@@ -99,6 +113,9 @@ def _positive_definite(alpha, g, h_common, h_diag):
         Pseudo-counts, gradient in eta and the diagonal part of the Hessian in alpha.
     h_common : ndarray, shape (n,)
         The Hessian's common part.
+    free : ndarray of bool, shape (n, K), optional
+        As :func:`newton_step`: a frozen coordinate's row and column are those of the identity
+        (``delta_i = 1``, ``a_i = 0`` in the rank-one part).
 
     Returns
     -------
@@ -106,10 +123,41 @@ def _positive_definite(alpha, g, h_common, h_diag):
     """
     a2 = alpha * alpha
     delta = -(a2 * h_diag + g)
+    if free is not None:
+        delta, a2 = np.where(free, delta, 1.0), np.where(free, a2, 0.0)
     positive = (delta > 0).all(axis=1)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         lemma = 1.0 - h_common * (a2 / delta).sum(axis=1)
     return positive & (lemma > 0)
+
+
+def frozen_categories(observed: np.ndarray, eta: np.ndarray) -> np.ndarray | None:
+    """The free coordinates of each fit, with the frozen ones' ``eta`` set to the lower bound (in place).
+
+    A category a fit never observed (no trial of any of its questions in it) has a log marginal
+    likelihood strictly decreasing in its pseudo-count: only the total ``A`` carries it, through
+    ``-(gammaln(n + A) - gammaln(A))`` per question. Its maximum in the box is therefore the lower
+    bound whatever the other pseudo-counts, so the Newton iterations hold it there and move the
+    others alone. (Left free, it crawled toward the bound while the others' steps were spent on it:
+    the iterations stopped up to 4% short in the total strength, and the restart from a weak start
+    was run on every such fit to recover it: 28% of the fits of an 8-category rubric's prefixes.)
+
+    Parameters
+    ----------
+    observed : ndarray of bool, shape (F, K)
+        Whether each fit has a trial in each category.
+    eta : ndarray of float, shape (F, K)
+        Log pseudo-counts (modified in place where not observed).
+
+    Returns
+    -------
+    ndarray of bool, shape (F, K), or None
+        ``observed``, or None when every coordinate is free.
+    """
+    if observed.all():
+        return None
+    eta[~observed] = _LOG_ALPHA_BOUNDS[0]
+    return observed
 
 
 def _det3(d0, d1, d2, e01, e02, e12):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorio_core.uncertainty.prior_newton import newton_step, newton_update
+from scorio_core.uncertainty.prior_newton import frozen_categories, newton_step, newton_update
 from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS
 
 _MAX_NEWTON = 100
@@ -116,6 +116,14 @@ class SurvivalTerms:
             W = [np.concatenate([np.pad(w, ((0, 0), (0, T - w.shape[1]))) for w in W])]
             fits = [np.concatenate(fits)]
         return SurvivalTerms(self.n_fits, self.K, fits, S, W)
+
+    def observed(self) -> np.ndarray:
+        """Whether each fit has a trial in each category: ``S_j(0) > 0`` (n_fits, K)."""
+        out = np.zeros((self.n_fits, self.K), dtype=bool)
+        for f, s in zip(self.fits, self.S):
+            if s.shape[2]:
+                out[f] = (s[:, :, 0] > 0).T
+        return out
 
     def evaluate(self, alpha: np.ndarray, remap: np.ndarray, need: np.ndarray | None = None):
         """Log-likelihood (n,), alpha-gradient (n, K) and Hessian parts (common (n,), diagonal (n, K)).
@@ -224,6 +232,7 @@ def newton(terms: SurvivalTerms, eta0: np.ndarray, ridge: float = np.inf) -> tup
     """
     lo, hi = _LOG_ALPHA_BOUNDS
     eta = eta0.copy()
+    free = frozen_categories(terms.observed(), eta)  # unobserved categories stay at the bound
     peak = eta.max(axis=1)
     active = peak <= ridge
     F, K = eta.shape
@@ -240,7 +249,8 @@ def newton(terms: SurvivalTerms, eta0: np.ndarray, ridge: float = np.inf) -> tup
         if idx.size < F:
             terms = terms.compact(active)  # drop converged fits' terms for good
         remap[idx] = np.arange(idx.size)
-        g, step, lam_min = newton_step(alpha[idx], g_a[idx], h_common[idx], h_diag[idx], damping[idx], True)
+        g, step, lam_min = newton_step(alpha[idx], g_a[idx], h_common[idx], h_diag[idx], damping[idx], True,
+                                       None if free is None else free[idx])
         trial = np.clip(eta[idx] + step, lo, hi)
         peak[idx] = np.maximum(peak[idx], trial.max(axis=1))
         a_trial = np.exp(trial)
@@ -270,7 +280,7 @@ def fit(terms: SurvivalTerms, eta0: np.ndarray, ridge: float = np.inf) -> tuple[
     """
     eta, peak = newton(terms, eta0, ridge)
     lo, _hi = _LOG_ALPHA_BOUNDS
-    stuck = np.flatnonzero((eta <= lo + 1e-9).any(axis=1))
+    stuck = np.flatnonzero(((eta <= lo + 1e-9) & terms.observed()).any(axis=1))  # an unobserved category belongs there
     if stuck.size == 0:
         return eta, peak
     sub = terms.subset(stuck)

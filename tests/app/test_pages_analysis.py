@@ -182,18 +182,19 @@ def test_default_replicates_follow_the_cost_of_the_prior():
     # the paper simulation's 20 x 30 x 80: ~0.03 s per replicate, 200 fit in 8 s
     assert default_replicates(block(20, 30, 80), "empirical-bayes", choices) == 200
     assert default_replicates(block(300, 500, 200), "empirical-bayes", choices) == 100  # never below
-    # more categories cost more (docs/scale.md, 2026-11-30, 100 replicates on 20 x 30 x 80: 2.8 s binary, 8.2 s with
-    # Format Aware's 5 categories, 39 s with Format+Confidence's 8): the default shrinks with them
+    # more categories cost more (docs/scale.md, 2026-11-30, 100 replicates on 20 x 30 x 80: 2.5 s binary, 5.5 s with
+    # Format Aware's 5 categories, 8.8 s with Format+Confidence's 8): the default shrinks with them
     assert default_replicates(block(20, 30, 80, K=3), "empirical-bayes", choices) == 200  # 3.4 s per 100
     assert default_replicates(block(20, 30, 80, K=5), "empirical-bayes", choices) == 100
     assert default_replicates(block(20, 30, 80, K=8), "empirical-bayes", choices) == 100  # the smallest choice
     assert default_replicates(block(16, 15, 4, K=5), "empirical-bayes", choices) == 2000  # MathArena's size: cheap
-    assert default_replicates(block(12, 419, 2, K=8), "empirical-bayes", choices) == 200
+    assert default_replicates(block(12, 419, 2, K=8), "empirical-bayes", choices) == 1000
     assert default_note(block(20, 30, 80), 2000) == ""
     assert default_note(block(20, 30, 80), 200).endswith("the most that finish in about 8 s on these data.")
-    # the fewest offered and still over the budget: the page says how long (1.8e-7 x 20 x 80 x 110 x 14 x 100 = 44 s)
-    assert "the fewest offered, which take about 40 s on these data (8 rubric categories" in default_note(
+    # the fewest offered and still over the budget: the page says how long (1.8e-7 x 20 x 80 x 110 x 3.1 x 100 = 9.8 s)
+    assert "the fewest offered, which take about 10 s on these data (8 rubric categories" in default_note(
         block(20, 30, 80, K=8), 100)
+    assert "the fewest offered, which take about 20 s" in default_note(block(20, 40, 120, K=8), 100)  # 2.3x the units
 
 
 def test_replicate_default_follows_the_data_until_the_user_picks_one(app):

@@ -71,6 +71,7 @@ def test_batch_summary_matches_the_per_model_summary(prior, scope, K):
 @example(960)
 @example(2827)
 @example(4739)
+@example(6890)
 def test_leaderboard_batch_path_equals_metric_compute(seed):
     counts = _random_counts(seed, L=6, M=8)
     counts[4, 0] = [1, 2]  # keep every model scorable
@@ -96,7 +97,9 @@ def test_leaderboard_batch_path_equals_metric_compute(seed):
             batch_nll = _neg_log_marginal(np.log(batch.alpha[l]), *args)[0]
             assert batch_nll <= scalar + 1e-4 * max(1.0, abs(scalar))
             if abs(batch_nll - scalar) <= 1e-4 * max(1.0, abs(scalar)):  # the same maximum: what a user reads agrees
-                assert (row["mu"], row["lo"], row["hi"]) == pytest.approx((one.mu, one.lo, one.hi), abs=2e-4)
+                # to the optimisers' stopping points on this flat likelihood (seed 6890: alpha (0.001, 0.00166) vs
+                # (0.00103, 0.00171), the upper bound 0.63827 vs 0.63847)
+                assert (row["mu"], row["lo"], row["hi"]) == pytest.approx((one.mu, one.lo, one.hi), abs=5e-4)
             continue
         assert (row["mu"], row["lo"], row["hi"]) == pytest.approx((one.mu, one.lo, one.hi), abs=2e-4)
         answered = counts[l].sum(1) > 0
