@@ -78,6 +78,30 @@ def _seconds_per_replicate(block: Block) -> float:
     return _EB_SECONDS_PER_UNIT * L * N * (M + N) * _category_factor(len(block.weights))
 
 
+def run_estimate(block: Block, count: int) -> str:
+    """The estimated cost of ``count`` empirical-Bayes replicates on these data, as a clause for the page.
+
+    Parameters
+    ----------
+    block : Block
+        The analysis block (its size and rubric categories set the cost, as in :func:`default_replicates`).
+    count : int
+        The replicates chosen.
+
+    Returns
+    -------
+    str
+        E.g. ``"about 0.09 s per replicate on these data on a 2-core server (about 45 s for the 500 chosen)"``;
+        an estimate from the measured cost per unit (``benchmarks/bench_rubric_categories.py``: within
+        0.93-1.22x of the measured time on the paper simulation under rubrics with 2-8 categories).
+    """
+    per = _seconds_per_replicate(block)
+    total = per * count
+    when = f"{total:.0f} s" if total < 90 else f"{total / 60:.0f} min"
+    return (f"about {per:.2g} s per replicate on these data on a 2-core server (about {when} for the "
+            f"{count:,} chosen)")
+
+
 def default_note(block: Block, count: int) -> str:
     """Why the empirical-Bayes default is ``count`` replicates and not :data:`DEFAULT_REPLICATES` ("" when it is).
 

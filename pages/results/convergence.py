@@ -14,7 +14,7 @@ from dashboard.compute.dynamics import (
     rubric_block_or_stop,
 )
 from dashboard.tables.analysis import convergence_curves, convergence_display, convergence_summary
-from dashboard.compute.replicates import DEFAULT_REPLICATES, default_note, default_replicates
+from dashboard.compute.replicates import default_note, default_replicates, run_estimate
 from dashboard.compute.results import closest_pair, leaderboard_table, trials_needed_for
 from dashboard.figures import convergence_plot, kendall_tau_plot
 from dashboard.panels.sidebar import page_context
@@ -107,11 +107,10 @@ if len(chosen) < 2:
 
 prior = dynamics_prior(ctx, active)
 if prior == "empirical-bayes" and "Bayes@N" in selected:
+    note = default_note(block, default_count)  # "" at the full default
     st.caption("Bayes@N with the empirical-Bayes prior refits the prior to every model's first n trials of every "
-               "replicate (what the leaderboard would show after n trials): about 0.015-0.03 s per replicate for 20 "
-               "models x 30 questions x 80 trials on a 2-core server, so large runs take minutes. Change any setting "
-               "to cancel."
-               + (" " + default_note(block, default_count) if default_count < DEFAULT_REPLICATES else ""))
+               "replicate (what the leaderboard would show after n trials): " + run_estimate(block, int(replicates))
+               + ". Change any setting to cancel." + (" " + note if note else ""))
 methods = convergence_methods(selected, pass_ks, int(k_other), float(tau))
 if not methods:
     st.info("Pick at least one method (and a k for Pass@k).", icon=":material/info:")

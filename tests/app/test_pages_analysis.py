@@ -14,7 +14,7 @@ import pytest
 
 from dashboard.compute import dynamics as analysis_cache
 from dashboard.compute.background import Cancelled, run_jobs
-from dashboard.compute.replicates import default_note, default_replicates
+from dashboard.compute.replicates import default_note, default_replicates, run_estimate
 from dashboard.data.bundled import BUNDLED
 
 TRAJ, CONV, SENS = "pages/results/trajectories.py", "pages/results/convergence.py", "pages/results/sensitivity.py"
@@ -165,6 +165,7 @@ def test_convergence_default_view(sim):
     # the empirical-Bayes prior (default) refits per replicate: on 20 x 30 x 80 the default is the most within ~8 s
     assert table["replicates"].tolist() == [200] * 4
     assert "The default here is 200 replicates, not 2,000" in _texts(at)
+    assert "s per replicate on these data on a 2-core server (about 6 s for the 200 chosen)" in _texts(at)
     dist, tau = _charts(at)
     names = [t.name for t in dist.data if t.showlegend is not False]
     assert any(n.startswith("Bayes@N: settles after") or n == "Bayes@N: never settles within N trials" for n in names)
@@ -195,6 +196,14 @@ def test_default_replicates_follow_the_cost_of_the_prior():
     assert "the fewest offered, which take about 10 s on these data (8 rubric categories" in default_note(
         block(20, 30, 80, K=8), 100)
     assert "the fewest offered, which take about 20 s" in default_note(block(20, 40, 120, K=8), 100)  # 2.3x the units
+
+
+def test_run_estimate_states_the_cost_of_the_chosen_replicates():
+    block = lambda L, M, N, K=2: SimpleNamespace(R=np.zeros((L, M, N), dtype=np.int8), weights=np.arange(K))  # noqa: E731
+    # 1.8e-7 s x 20 x 80 x 110 units per replicate, x 3.1 with 8 categories (docs/scale.md)
+    assert run_estimate(block(20, 30, 80), 200) == ("about 0.032 s per replicate on these data on a 2-core server "
+                                                   "(about 6 s for the 200 chosen)")
+    assert run_estimate(block(20, 30, 80, K=8), 5000).endswith("(about 8 min for the 5,000 chosen)")
 
 
 def test_replicate_default_follows_the_data_until_the_user_picks_one(app):
