@@ -6,7 +6,8 @@ bound whatever the others: the Newton iterations hold it there and move the othe
 (:func:`scorio_core.uncertainty.prior_newton.frozen_categories`). Checked here: the frozen step
 is the step of the reduced system; rows without frozen categories are bit-identical; the fits
 reach the maximum over the free coordinates (scipy's L-BFGS-B from our answer finds nothing
-higher), and the survival-sum fits still equal the fits with special functions.
+higher), and the survival-sum fits still equal the fits with special functions. Also: the count-state
+iterations' skipping of zero counts' special functions gives the same bits.
 """
 
 from __future__ import annotations
@@ -15,27 +16,19 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize
-from scipy.special import digamma, gammaln
 
+from scorio_core.uncertainty import batch_prior
 from scorio_core.uncertainty.batch_prior import _CountStates, _fit_states, fit_dirichlet_prior_batch
 from scorio_core.uncertainty.prior_newton import newton_step
-from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS
+from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS, _neg_log_marginal
 
 LO = _LOG_ALPHA_BOUNDS[0]
 
 
-def _loglik(counts: np.ndarray, alpha: np.ndarray) -> float:
-    """One model's Dirichlet-multinomial log marginal likelihood (alpha-dependent part); counts (M, K)."""
-    c = counts[counts.sum(axis=1) > 0].astype(float)
-    A, t = alpha.sum(), c.sum(axis=1)
-    return float((gammaln(c + alpha) - gammaln(alpha)).sum() - (gammaln(t + A) - gammaln(A)).sum())
-
-
-def _gradient_eta(counts: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-    c = counts[counts.sum(axis=1) > 0].astype(float)
-    A, t = alpha.sum(), c.sum(axis=1)
-    g_a = (digamma(c + alpha) - digamma(alpha)).sum(axis=0) - (digamma(t + A) - digamma(A)).sum()
-    return g_a * alpha
+def _marginal(counts: np.ndarray):
+    """One model's answered count rows as ``_neg_log_marginal``'s arguments (distinct rows, frequencies, totals)."""
+    rows, freq = np.unique(counts[counts.sum(axis=1) > 0], axis=0, return_counts=True)
+    return rows.astype(float), freq.astype(float), rows.sum(axis=1).astype(float)
 
 
 @settings(max_examples=100, deadline=None)
@@ -99,12 +92,14 @@ def test_unobserved_categories_stay_at_the_bound_and_the_rest_is_the_maximum(cou
         keep = observed[l]
         if (alpha[keep] <= np.exp(LO) * (1 + 1e-9)).any():
             continue  # an observed category on the bound: the U-shaped corner (the restart's case), not this test's
-        ll = _loglik(counts[l], alpha)
+        args = _marginal(counts[l])
+        ll = -_neg_log_marginal(np.log(alpha), *args)[0]
 
-        def neg(eta_free, l=l, keep=keep):
-            a = np.full(counts.shape[2], np.exp(LO))
-            a[keep] = np.exp(eta_free)
-            return -_loglik(counts[l], a), -_gradient_eta(counts[l], a)[keep]
+        def neg(eta_free, keep=keep, args=args):
+            eta = np.full(counts.shape[2], LO)
+            eta[keep] = eta_free
+            value, grad = _neg_log_marginal(eta, *args)
+            return value, grad[keep]
 
         res = optimize.minimize(neg, np.log(alpha[keep]), jac=True, method="L-BFGS-B",
                                 bounds=[_LOG_ALPHA_BOUNDS] * int(keep.sum()))
@@ -127,3 +122,25 @@ def test_survival_fits_equal_the_special_functions_with_frozen_categories(counts
         s_got = (a_got + (n * avg)[:, None]) / (a_got.sum(axis=1) + n)[:, None]
         s_want = (a_want + (n * avg)[:, None]) / (a_want.sum(axis=1) + n)[:, None]
         np.testing.assert_allclose(s_got, s_want, rtol=0, atol=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(sparse_counts())
+def test_skipping_zero_counts_gives_the_same_bits(counts):
+    # the count-state iterations evaluate special functions only where a count is positive (batch_prior.
+    # _positive_counts): a zero count's terms equal the model's own, so the likelihood and the fits are bit-identical
+    st_ = _CountStates.of(counts)
+    L, K = counts.shape[0], counts.shape[2]
+    alpha = np.exp(np.random.default_rng(0).normal(0.0, 1.0, (L, K)))
+    cols = batch_prior._positive_counts(st_.rows)
+    np.testing.assert_array_equal(batch_prior._loglik(alpha, st_.model, st_.rows, st_.freq, L, None, cols),
+                                  batch_prior._loglik(alpha, st_.model, st_.rows, st_.freq, L))
+    eta0 = np.log(alpha)
+    skipped = batch_prior._fit_exact(st_.model, st_.rows, st_.freq, eta0.copy())
+    original = batch_prior._positive_counts
+    batch_prior._positive_counts = lambda rows: None  # every special function evaluated
+    try:
+        full = batch_prior._fit_exact(st_.model, st_.rows, st_.freq, eta0.copy())
+    finally:
+        batch_prior._positive_counts = original
+    np.testing.assert_array_equal(skipped, full)
