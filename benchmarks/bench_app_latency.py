@@ -21,7 +21,12 @@ times, from navigation start:
 new session and share link < 2 s, page switches < 1 s (medians on a warm server). Each number is
 printed beside its target; the exit status is 1 if any target is missed.
 
-    .venv/bin/python benchmarks/bench_app_latency.py [--runs 5] [--pages Tasks,Compare]
+First, in the same run, the **floor**: a bare Streamlit app (a title and one bold line, this checkout's
+``.streamlit/config.toml``) measured the same way (``bare Streamlit app: headline``, median of ``--runs``
+new sessions). That is Streamlit's own frontend start on this machine (its bundle parse, the websocket,
+one script run); the app's rows are read beside it. ``--no-baseline`` skips it.
+
+    .venv/bin/python benchmarks/bench_app_latency.py [--runs 5] [--pages Tasks,Compare] [--no-baseline]
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -48,6 +54,23 @@ _TABLE = '[data-testid="stDataFrame"]:visible'
 #: Page title -> what marks it as shown (its title heading; pages draw their first content right after it).
 PAGES = ("Tasks", "Compare", "Questions", "Trajectories", "Convergence", "Sensitivity", "Plan", "Data", "Rubric", "Export",
          "Leaderboard")
+
+
+BARE_APP = """import streamlit as st
+
+st.set_page_config(page_title="bare", layout="wide")
+st.title("Leaderboard")
+st.markdown("**No single leader at 95% credibility** on these questions.")
+"""
+
+
+def bare_app_dir() -> Path:
+    """A folder with the bare Streamlit app and a copy of this checkout's Streamlit config."""
+    folder = Path(tempfile.mkdtemp(prefix="scorio-bare-app-"))
+    (folder / "app.py").write_text(BARE_APP)
+    (folder / ".streamlit").mkdir()
+    shutil.copy(ROOT / ".streamlit" / "config.toml", folder / ".streamlit" / "config.toml")
+    return folder
 
 
 def publish(workspace: str) -> str:
@@ -135,6 +158,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="fresh sessions per median (default 5)")
     parser.add_argument("--pages", default=",".join(PAGES), help="pages to switch to, in order (comma-separated)")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the bare Streamlit app (the floor)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -144,6 +168,14 @@ def main(argv=None) -> int:
     ok = True
     print(f"app latency, fresh Chromium context per session, median of {args.runs}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    if not args.no_baseline:
+        with streamlit_server(workspace, app_dir=bare_app_dir()) as url, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            open_page(browser, url + "/", table=False)  # the cold server's first session
+            runs = [open_page(browser, url + "/", table=False) for _ in range(args.runs)]
+            _row("bare Streamlit app: headline", statistics.median(r["headline"] for r in runs), None)
+            _row("bare Streamlit app: painted (in page)", statistics.median(r["painted"] for r in runs), None)
+            browser.close()
     with streamlit_server(workspace) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         first = open_page(browser, url + "/")

@@ -257,43 +257,45 @@ if present:
                + ". Remove `&view=present` from the address to explore it.")
     st.stop()
 
-with st.expander("What these numbers mean", expanded=False):
-    st.markdown(
-        f"""
-- **{spec.label} mean and interval**: the central {ctx.confidence:.0%} credible interval of the posterior under the
-  sidebar's **prior** and **scope**; the column *Rank* orders the posterior means. *avg@N* is the observed mean, the
-  number papers usually publish.
-- **Prior.** *Empirical Bayes* (default) fits a Dirichlet (binary: Beta) prior to each model's own questions by
-  maximum marginal likelihood and accounts for the uncertainty of that fit; it pulls each question toward the model's
-  own mean. *Uniform (paper)* is the paper's Bayes@N (Dirichlet(1) per question): it pulls every question toward the
-  middle of the scale by (1 - 2p)/(N + 2), an offset that does not shrink with the number of questions, so on hard or
-  easy benchmarks its intervals miss the true mean (coverage 0 in the table below). *Jeffreys* is Dirichlet(1/2):
-  smaller offset, same problem.
-- **Scope.** *Trials (questions fixed)*: the uncertainty from the finite trials on these questions, the paper's
-  estimand. *Trials and questions*: also which questions were drawn, for claims about a larger pool of similar
-  questions; it is wider.
-- **When data cannot identify the prior** (N = 1, or a model that is always right or always wrong), the interval
-  is the exact binomial (Clopper-Pearson) interval of the pooled trials: conservative, never zero width.
-- **Rank (CI ties)**, *pairwise* rule (default): 1 + the number of models credibly better (P(B > A) at least the
-  credibility level, normal approximation). The *paper* rule chains ties: if A ties B and B ties C, all three share
-  a rank even when A and C are credibly different (the page says so when it happens); *upper-bound* counts the
-  models whose whole interval lies above.
-- **Pass@k family**: the point estimate is the unbiased estimator; the mean and interval are the posterior of the
-  latent quantity under the sidebar's prior as a Beta prior per question (empirical Bayes: the fitted Beta, its own
-  uncertainty added; measured Pass@4 coverage 0.89-0.96 where the uniform prior's falls to 0). These metrics use
-  binary correctness; the rubric changes Bayes@N, avg@N and Max@k (Max@k always uses the uniform prior).
-"""
-    )
-    calibration = calibration_table()
-    st.markdown(
-        f"**Measured coverage** of the 95% interval (mean width in brackets) by simulation: per-question success "
-        f"probabilities p_alpha drawn once per cell, {calibration.attrs['reps']:,} replications of the trials "
-        f"(seed {calibration.attrs['seed']}; `{md(calibration.attrs['source'])}`). Scope shown: "
-        f"{md(SCOPE_LABELS[ctx.scope])}. Target for the default: 0.92 to 0.995."
-    )
-    st.dataframe(calibration_display(calibration, scope=ctx.scope), hide_index=True, width="stretch")
-    if ctx.data.dataset.counts is not None and ctx.data.dataset.trial_prefix:
-        st.info("This dataset is a count table whose trial order DuckDB kept as prefix counts: observed trajectories "
-                "are exact; bootstrap views rebuild trials from the counts and assume exchangeable trials.")
-    elif ctx.data.dataset.counts is not None:
-        st.info("This dataset has counts only (no trial order): views that need an order assume exchangeable trials.")
+help_box = st.expander("What these numbers mean", expanded=False, key="lb_help", on_change="rerun")
+with help_box:
+    if help_box.open:  # its coverage table is built and drawn only when opened (first paint: issue 36)
+        st.markdown(
+            f"""
+    - **{spec.label} mean and interval**: the central {ctx.confidence:.0%} credible interval of the posterior under the
+      sidebar's **prior** and **scope**; the column *Rank* orders the posterior means. *avg@N* is the observed mean, the
+      number papers usually publish.
+    - **Prior.** *Empirical Bayes* (default) fits a Dirichlet (binary: Beta) prior to each model's own questions by
+      maximum marginal likelihood and accounts for the uncertainty of that fit; it pulls each question toward the model's
+      own mean. *Uniform (paper)* is the paper's Bayes@N (Dirichlet(1) per question): it pulls every question toward the
+      middle of the scale by (1 - 2p)/(N + 2), an offset that does not shrink with the number of questions, so on hard or
+      easy benchmarks its intervals miss the true mean (coverage 0 in the table below). *Jeffreys* is Dirichlet(1/2):
+      smaller offset, same problem.
+    - **Scope.** *Trials (questions fixed)*: the uncertainty from the finite trials on these questions, the paper's
+      estimand. *Trials and questions*: also which questions were drawn, for claims about a larger pool of similar
+      questions; it is wider.
+    - **When data cannot identify the prior** (N = 1, or a model that is always right or always wrong), the interval
+      is the exact binomial (Clopper-Pearson) interval of the pooled trials: conservative, never zero width.
+    - **Rank (CI ties)**, *pairwise* rule (default): 1 + the number of models credibly better (P(B > A) at least the
+      credibility level, normal approximation). The *paper* rule chains ties: if A ties B and B ties C, all three share
+      a rank even when A and C are credibly different (the page says so when it happens); *upper-bound* counts the
+      models whose whole interval lies above.
+    - **Pass@k family**: the point estimate is the unbiased estimator; the mean and interval are the posterior of the
+      latent quantity under the sidebar's prior as a Beta prior per question (empirical Bayes: the fitted Beta, its own
+      uncertainty added; measured Pass@4 coverage 0.89-0.96 where the uniform prior's falls to 0). These metrics use
+      binary correctness; the rubric changes Bayes@N, avg@N and Max@k (Max@k always uses the uniform prior).
+    """
+        )
+        calibration = calibration_table()
+        st.markdown(
+            f"**Measured coverage** of the 95% interval (mean width in brackets) by simulation: per-question success "
+            f"probabilities p_alpha drawn once per cell, {calibration.attrs['reps']:,} replications of the trials "
+            f"(seed {calibration.attrs['seed']}; `{md(calibration.attrs['source'])}`). Scope shown: "
+            f"{md(SCOPE_LABELS[ctx.scope])}. Target for the default: 0.92 to 0.995."
+        )
+        st.dataframe(calibration_display(calibration, scope=ctx.scope), hide_index=True, width="stretch")
+        if ctx.data.dataset.counts is not None and ctx.data.dataset.trial_prefix:
+            st.info("This dataset is a count table whose trial order DuckDB kept as prefix counts: observed trajectories "
+                    "are exact; bootstrap views rebuild trials from the counts and assume exchangeable trials.")
+        elif ctx.data.dataset.counts is not None:
+            st.info("This dataset has counts only (no trial order): views that need an order assume exchangeable trials.")

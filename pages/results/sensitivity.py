@@ -163,9 +163,11 @@ else:
     st.dataframe(drivers, column_config=driver_config, hide_index=True, width="stretch")
     st.caption("Leader change rates compare perturbed rubrics where the parameter sits in the low or high third of its "
                "range; the smallest change moves that parameter alone until another model catches the leader.")
-with st.expander("Per-model stability"):
-    frame, config = stability_display(result)
-    st.dataframe(frame, column_config=config, hide_index=True, width="stretch")
+stability = st.expander("Per-model stability", key="sens_stability", on_change="rerun")
+with stability:
+    if stability.open:  # a table drawn only when opened (first paint: issue 36)
+        frame, config = stability_display(result)
+        st.dataframe(frame, column_config=config, hide_index=True, width="stretch")
 with st.expander("What this view assumes"):
     for text in result.assumptions + result.notes:
         st.markdown(f"- {md(text)}")

@@ -38,6 +38,29 @@ def test_pages_live_in_section_folders():
     assert not list((ROOT / "pages").glob("*.py"))
 
 
+def test_no_page_relies_on_streamlit_magic():
+    """Magic is off (.streamlit/config.toml): every page shows only what it calls st.* for.
+
+    Streamlit clears its bytecode cache whenever no session is connected, so with magic on a stakeholder's
+    first visit re-ran magic's AST rewrite of app.py and the page (~50 ms on a 2-core server, issue 36). A bare
+    expression in a page would then silently show nothing: none may exist (module and function docstrings only).
+    """
+    import ast
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["runner"]["magicEnabled"] is False
+    for path in ["app.py", *PAGES]:
+        tree = ast.parse((ROOT / path).read_text(), path)
+        docstrings = {id(node.body[0]) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant) and isinstance(node.body[0].value.value, str)}
+        bare = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Expr) and id(node) not in docstrings
+                and not isinstance(node.value, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom))]
+        assert not bare, f"{path}: bare expressions on lines {bare} would be shown by magic, which is off"
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_renders(app, page):
     app.switch_page(page).run()

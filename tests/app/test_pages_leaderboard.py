@@ -346,3 +346,20 @@ def test_family_column_groups_models_in_the_sidebar_and_the_link(app):
     app.sidebar.multiselect(key="models").set_value(["m1", "m3"]).run()
     assert list(app.main.dataframe[0].value["model"]) == ["m3"]  # both filters apply
 
+
+
+def test_what_these_numbers_mean_is_built_when_opened(app):
+    """The help expander's coverage table is computed and drawn only once opened (first paint, issue 36)."""
+    assert not any("Measured coverage" in m.value for m in app.main.markdown)
+    tables = len(app.main.dataframe)
+    app.session_state["lb_help"] = True
+    app.run()
+    no_exception(app)
+    assert any(m.value.startswith("**Measured coverage** of the 95% interval") for m in app.main.markdown)
+    assert len(app.main.dataframe) == tables + 1
+    coverage = app.main.dataframe[-1].value
+    assert {"p_alpha ~", "M", "N", "Empirical Bayes", "Uniform (paper)"} <= set(coverage.columns)
+    assert coverage["Empirical Bayes"].str.fullmatch(r"[01]\.\d{3} \(\d\.\d{3}\)").all()
+    app.session_state["lb_help"] = False
+    app.run()
+    assert len(app.main.dataframe) == tables

@@ -105,3 +105,16 @@ def test_sensitivity_lists_every_numeric_column_as_a_signal(app):
     at = _visit(at, "pages/data/rubric.py")  # the Rubric page lists the same signals
     rubric_signals = next(d.value for d in at.dataframe if "signal" in d.value.columns)
     assert rubric_signals.equals(signals)
+
+
+def test_per_model_stability_is_drawn_when_opened(sim):
+    """The collapsed stability table is built only when its expander is opened (first paint, issue 36)."""
+    at = _visit(sim, SENS)
+    tables = len(at.dataframe)
+    at.session_state["sens_stability"] = True
+    at.run()
+    _ok(at)
+    assert len(at.dataframe) == tables + 1
+    stability = next(t.value for t in at.dataframe if list(t.value.columns) == ["model", "base_rank", "at_base", "first"])
+    assert len(stability) == 20
+    assert stability["base_rank"].is_monotonic_increasing and stability["first"].between(0, 1).all()

@@ -36,10 +36,11 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(workspace: str | None = None):
+def streamlit_server(workspace: str | None = None, *, app_dir: Path = ROOT):
     """Start ``streamlit run app.py --server.headless true``, wait for /_stcore/health, yield its URL.
 
-    ``workspace``: the server's workspace directory (default: a new empty one).
+    ``workspace``: the server's workspace directory (default: a new empty one). ``app_dir``: the folder whose
+    ``app.py`` (and ``.streamlit/config.toml``) the server runs (default: this checkout).
     """
     port = _free_port()
     # a lowered decompression limit keeps the hostile-upload test's bombs small (64 MiB instead of 1 GiB)
@@ -51,7 +52,7 @@ def streamlit_server(workspace: str | None = None):
             sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
             "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
         ],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=app_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
