@@ -5,6 +5,7 @@
 - :mod:`.quality`: the data-quality report and the user's choices.
 - :mod:`.data`: the outcome grids and the attempt inspector; :mod:`.attempts`: drill-down widgets.
 - :mod:`.rubric`: the rubric editor (schema picker, tables, thresholds, JSON, prior R0).
+- :mod:`.charts`: charts every new session draws with the same inputs, built once per server.
 
 Calls Streamlit. Imports state, data, compute, tables, figures, share and the core; never a page.
 """

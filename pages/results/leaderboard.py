@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
+from dashboard.panels.charts import show_interval_plot
 from dashboard.panels.method_board import choose_method, choose_method_options, render_method_ranking
 from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
@@ -18,7 +19,7 @@ from dashboard.compute.results import (
     trial_range,
     unequal_question_sets,
 )
-from dashboard.figures import cost_scatter, interval_plot, pairwise_heatmap, rank_heatmap
+from dashboard.figures import cost_scatter, pairwise_heatmap, rank_heatmap
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
@@ -159,8 +160,8 @@ with tabs[0]:
                     if summary.details:
                         st.markdown(md(summary.details))
                     st.markdown("\n".join(f"- {md(line)}" for line in summary.lines))
-        st.plotly_chart(interval_plot(table, metric_label=spec.label, confidence=ctx.confidence, show_estimate=spec.binary,
-                                      labels=labels, tie_rule=tie_rule), width="stretch")
+        show_interval_plot(table, metric_label=spec.label, confidence=ctx.confidence, show_estimate=spec.binary,
+                           labels=labels, tie_rule=tie_rule)
         frame, config = leaderboard_display(table, metric_label=spec.label, k=int(k), confidence=ctx.confidence)
         if not spec.binary:
             frame = frame.drop(columns=["estimate"])

@@ -1,0 +1,38 @@
+"""Charts every new session draws with the same inputs: built once per server process, then shared.
+
+Building a Plotly figure runs plotly's validation of every trace and layout property: the Leaderboard's
+interval chart on 16 models takes 47-53 ms to build (2026-11-30, one core), more than the rest of that page's
+script, and every new session on the default view (a stakeholder opening a link) built the same one again.
+``st.cache_resource`` keeps the built figure object (``st.cache_data`` would pickle it, and unpickling a figure
+validates it again); ``st.plotly_chart`` only reads it (it copies the figure with ``to_dict``). The figure is
+shared between sessions: nothing may mutate it.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from dashboard.figures import interval_plot
+
+__all__ = ["show_interval_plot"]
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _interval_figure(table: pd.DataFrame, metric_label: str, confidence: float, show_estimate: bool,
+                     labels: dict, tie_rule: str | None) -> go.Figure:
+    return interval_plot(table, metric_label=metric_label, confidence=confidence, show_estimate=show_estimate,
+                         labels=labels, tie_rule=tie_rule)
+
+
+def show_interval_plot(table: pd.DataFrame, *, metric_label: str, confidence: float, show_estimate: bool,
+                       labels: dict, tie_rule: str | None) -> None:
+    """Draw :func:`dashboard.figures.interval_plot` of ``table`` (keyword arguments as there), from the server's cache.
+
+    The cache key is the table's content and every argument, so a session with other settings, data or display
+    names gets its own figure; 64 figures are kept (least recently used dropped).
+    """
+    figure = _interval_figure(table, metric_label, float(confidence), bool(show_estimate), dict(labels),
+                              tie_rule)
+    st.plotly_chart(figure, width="stretch")
