@@ -5,6 +5,8 @@ PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8501
+# 127.0.0.1: only this machine reaches the app; to serve a team, `make run ADDRESS=0.0.0.0` (behind your proxy)
+ADDRESS ?= 127.0.0.1
 
 ifeq ($(shell command -v $(PYTHON) 2>/dev/null),)
 PYTHON := python3
@@ -28,7 +30,7 @@ $(VENV)/.test-deps: requirements.txt requirements-test.txt requirements-spark.tx
 	touch $@ $(VENV)/.run-deps
 
 run: $(VENV)/.run-deps
-	$(BIN)/streamlit run app.py --server.port $(PORT) --browser.gatherUsageStats false
+	$(BIN)/streamlit run app.py --server.address $(ADDRESS) --server.port $(PORT) --browser.gatherUsageStats false
 
 chromium:
 	@if [ ! -x /usr/bin/chromium ]; then \

@@ -19,7 +19,7 @@ from dashboard.figures import interval_plot
 __all__ = ["show_interval_plot"]
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@st.cache_resource(show_spinner=False, max_entries=16)
 def _interval_figure(table: pd.DataFrame, metric_label: str, confidence: float, show_estimate: bool,
                      labels: dict, tie_rule: str | None) -> go.Figure:
     return interval_plot(table, metric_label=metric_label, confidence=confidence, show_estimate=show_estimate,
@@ -31,7 +31,7 @@ def show_interval_plot(table: pd.DataFrame, *, metric_label: str, confidence: fl
     """Draw :func:`dashboard.figures.interval_plot` of ``table`` (keyword arguments as there), from the server's cache.
 
     The cache key is the table's content and every argument, so a session with other settings, data or display
-    names gets its own figure; 64 figures are kept (least recently used dropped).
+    names gets its own figure; 16 figures are kept (least recently used dropped; one of 300 models holds ~1.5 MB).
     """
     figure = _interval_figure(table, metric_label, float(confidence), bool(show_estimate), dict(labels),
                               tie_rule)

@@ -347,7 +347,6 @@ def test_family_column_groups_models_in_the_sidebar_and_the_link(app):
     assert list(app.main.dataframe[0].value["model"]) == ["m3"]  # both filters apply
 
 
-
 def test_what_these_numbers_mean_is_built_when_opened(app):
     """The help expander's coverage table is computed and drawn only once opened (first paint, issue 36)."""
     assert not any("Measured coverage" in m.value for m in app.main.markdown)

@@ -49,7 +49,7 @@ def streamlit_server(workspace: str | None = None, *, app_dir: Path = ROOT):
     env = dict(os.environ, PYTHONPATH=str(ROOT), SCORIO_MAX_DECOMPRESSED_BYTES=str(64 << 20), SCORIO_WORKSPACE=workspace)
     proc = subprocess.Popen(
         [
-            sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+            sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address", "127.0.0.1",
             "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
         ],
         cwd=app_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
