@@ -14,8 +14,11 @@ times, from navigation start:
 - ``painted (in page)``: reported beside the headline, no target: a probe in the page records the
   animation frame after the headline's element enters the DOM (from the page's navigation start), the frame
   that paints it; Playwright's visibility polling reports 0.1-0.35 s later on a busy main thread;
-- ``switch to <Page>``: a click on the page's navigation link until its headline element is
-  visible (median over ``--runs`` fresh sessions, each switching through every page).
+- ``switch to <Page>``: a click on the page's navigation link until its title is visible, the click made once
+  the page before it is at rest (its script run done and its charts drawn, as a reader clicks on a loaded page;
+  median over ``--runs`` fresh sessions, each switching through every page);
+- ``back-to-back switch to <Page>``: the same with each click as soon as the previous page's title shows, so a
+  switch also waits for the drawing the previous page had not finished (no target; ``--no-back-to-back`` skips).
 
 "headline" is the first bold verdict on the Leaderboard (what a lead reads first). Targets (issue 36):
 new session and share link < 2 s, page switches < 1 s (medians on a warm server). Each number is
@@ -45,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_ready  # noqa: E402
 
 HEADLINE_TARGET_S = 2.0
 SWITCH_TARGET_S = 1.0
@@ -128,8 +131,13 @@ def open_page(browser, url: str, *, table: bool = True) -> dict[str, float]:
     return out
 
 
-def switches(browser, url: str, pages: list[str]) -> dict[str, float]:
-    """One fresh session on ``url``: the time of each click on a page link until that page's title shows."""
+def switches(browser, url: str, pages: list[str], *, at_rest: bool = True) -> dict[str, float]:
+    """One fresh session on ``url``: the time of each click on a page link until that page's title shows.
+
+    ``at_rest``: each click waits until the page before it is at rest (its script run done, its charts drawn: the
+    browser tests' ``wait_ready``), as a reader clicks after a page has loaded; otherwise the next click follows as
+    soon as the title shows, and a switch also waits for the previous page's unfinished drawing (no target).
+    """
     context = browser.new_context(viewport={"width": 1440, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(120_000)
@@ -138,6 +146,8 @@ def switches(browser, url: str, pages: list[str]) -> dict[str, float]:
     page.locator(_TABLE).first.wait_for(state="visible")
     out = {}
     for title in pages:
+        if at_rest:
+            wait_ready(page, settle_ms=200)
         link = page.get_by_role("link", name=title, exact=True)
         t0 = time.perf_counter()
         link.click()
@@ -159,6 +169,8 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="fresh sessions per median (default 5)")
     parser.add_argument("--pages", default=",".join(PAGES), help="pages to switch to, in order (comma-separated)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the bare Streamlit app (the floor)")
+    parser.add_argument("--no-back-to-back", action="store_true",
+                        help="skip the back-to-back switches (each click as soon as the previous title shows)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -191,6 +203,10 @@ def main(argv=None) -> int:
         runs = [switches(browser, url + "/", pages) for _ in range(args.runs)]
         for title in pages:
             ok &= _row(f"switch to {title}", statistics.median(r[title] for r in runs), SWITCH_TARGET_S)
+        if not args.no_back_to_back:
+            runs = [switches(browser, url + "/", pages, at_rest=False) for _ in range(args.runs)]
+            for title in pages:
+                _row(f"back-to-back switch to {title}", statistics.median(r[title] for r in runs), None)
         browser.close()
     return 0 if ok else 1
 
