@@ -30,7 +30,7 @@ $(VENV)/.test-deps: requirements.txt requirements-test.txt requirements-spark.tx
 	touch $@ $(VENV)/.run-deps
 
 run: $(VENV)/.run-deps
-	$(BIN)/streamlit run app.py --server.address $(ADDRESS) --server.port $(PORT) --browser.gatherUsageStats false
+	$(BIN)/python -m dashboard.serve --server.address $(ADDRESS) --server.port $(PORT) --browser.gatherUsageStats false
 
 chromium:
 	@if [ ! -x /usr/bin/chromium ]; then \

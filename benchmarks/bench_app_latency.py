@@ -1,7 +1,7 @@
 """App latency (issue 36): time-to-headline for a first session, a new session, a share link and every page switch.
 
 Publishes the bundled MathArena counts into a new workspace (``python -m scorio_core publish``, the
-share link a lead sends), starts the app on that workspace (``streamlit run app.py``, as ``make run``
+share link a lead sends), starts the app on that workspace (``python -m dashboard.serve``, as ``make run``
 does) and drives Debian's Chromium with Playwright. Every measurement opens a **fresh browser
 context** (a new Streamlit session with a cold browser cache, as a stakeholder clicking a link) and
 times, from navigation start:

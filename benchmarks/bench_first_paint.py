@@ -1,6 +1,6 @@
 """First paint: how long a new browser session waits for the headline and the leaderboard table (issue 36).
 
-Starts the app (``streamlit run app.py``, as ``make run`` does), warms the server with one session,
+Starts the app (``python -m dashboard.serve``, as ``make run`` does), warms the server with one session,
 then opens fresh browser sessions (new context = new Streamlit session, cold browser cache) and
 measures, from navigation start:
 

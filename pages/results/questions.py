@@ -73,6 +73,10 @@ st.subheader("Flags", divider="gray")
 summary, bars = st.columns([1, 2])
 summary.metric("Questions", f"{n_questions:,}", border=True)
 summary.metric("Flagged", f"{n_flagged:,}", border=True, help="Questions carrying at least one flag.")
+n_only_flaky = sum(set(f) == {"flaky"} for f in table["flags"])
+if n_only_flaky:
+    summary.caption(f"{n_only_flaky:,} of them flaky only: some model's attempts on the question disagree, which is "
+                    "expected when models sample. The other flags point at the question itself.")
 bars.plotly_chart(flag_bars(counts), width="stretch")
 st.caption(f"Fitted to {md(diag.outcome)} of {len(diag.models):,} models (every model: abilities need them all; the "
            f"sidebar's model filter is not applied). {md(diag.fit.method)}.")

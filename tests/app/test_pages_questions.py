@@ -64,6 +64,10 @@ def test_renders_on_the_default_counts_dataset(app):
     expected = diagnose(outcomes_for(io.load([str(ROOT / "data" / "matharena_aime_2025_I_counts.csv")])))
     np.testing.assert_allclose(table["difficulty"], expected.questions["difficulty"], rtol=0, atol=1e-12)
     assert "broken" in shown(app.main.caption[0].value) and "saturated" in shown(app.main.caption[0].value)
+    # flaky alone (a model's attempts disagree) is told apart from flags on the question itself
+    only_flaky = sum(set(f) == {"flaky"} for f in expected.questions["flags"])
+    assert 0 < only_flaky < 15
+    assert f"{only_flaky} of them flaky only" in _texts(app, "caption")
     charts = chart_specs(app)
     assert [c["data"][0]["type"] for c in charts] == ["bar", "scatter"]  # flag counts, the item curve
     assert any(t.get("name") == "models (observed rate)" for t in charts[1]["data"])

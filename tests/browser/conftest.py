@@ -37,7 +37,7 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def streamlit_server(workspace: str | None = None, *, app_dir: Path = ROOT):
-    """Start ``streamlit run app.py --server.headless true``, wait for /_stcore/health, yield its URL.
+    """Start the app as ``make run`` does (``python -m dashboard.serve``), wait for /_stcore/health, yield its URL.
 
     ``workspace``: the server's workspace directory (default: a new empty one). ``app_dir``: the folder whose
     ``app.py`` (and ``.streamlit/config.toml``) the server runs (default: this checkout).
@@ -47,9 +47,12 @@ def streamlit_server(workspace: str | None = None, *, app_dir: Path = ROOT):
     # and each server gets its own empty workspace (never ./workspace of the checkout)
     workspace = workspace or tempfile.mkdtemp(prefix="scorio-ws-")
     env = dict(os.environ, PYTHONPATH=str(ROOT), SCORIO_MAX_DECOMPRESSED_BYTES=str(64 << 20), SCORIO_WORKSPACE=workspace)
+    # this checkout's app starts as `make run` starts it (dashboard.serve: every URL routed through app.py from the
+    # first session); another folder's app.py with plain `streamlit run`
+    start = ["dashboard.serve"] if Path(app_dir).resolve() == ROOT.resolve() else ["streamlit", "run", "app.py"]
     proc = subprocess.Popen(
         [
-            sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address", "127.0.0.1",
+            sys.executable, "-m", *start, "--server.headless", "true", "--server.address", "127.0.0.1",
             "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
         ],
         cwd=app_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
