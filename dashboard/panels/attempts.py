@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dashboard.tables.display import fit_height
 from dashboard.text import md
 from scorio_core.leaderboard.drilldown import TEXT_FIELDS
 
@@ -50,7 +51,7 @@ def render_attempts(attempts: pd.DataFrame, *, key: str, caption_rubric: bool) -
     """The attempts table, then the full text fields of the attempt picked below it."""
     long_text = long_text_columns(attempts)
     table = attempts.drop(columns=[c for c in long_text if c not in ("extracted_answer", "target")])
-    st.dataframe(table, hide_index=True, width="stretch", height=min(36 * len(table) + 40, 480),
+    st.dataframe(table, hide_index=True, width="stretch", height=fit_height(len(table), 480),
                  column_config={"model": st.column_config.TextColumn("Model", pinned=True)})
     if long_text:
         index = st.selectbox("Attempt", list(range(len(attempts))), key=key,

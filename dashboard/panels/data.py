@@ -11,6 +11,7 @@ from dashboard.compute.results import leaderboard_table, question_attempts_for
 from dashboard.compute.explore import MAX_QUESTIONS, ORDERS, attempt_signals, grid_view
 from dashboard.figures import rate_grid, trial_grid
 from dashboard.guard import user_errors
+from dashboard.tables.display import fit_height
 from dashboard.text import md
 from scorio_core.leaderboard.drilldown import TEXT_FIELDS
 
@@ -117,7 +118,7 @@ def _inspector(ctx, active, view) -> None:
     else:
         long = signals["field"].isin(TEXT_FIELDS) | (signals["value"].str.len() > LONG)
         short = signals[~long]
-        st.dataframe(short, hide_index=True, width="stretch", height=min(36 * len(short) + 40, 520),
+        st.dataframe(short, hide_index=True, width="stretch", height=fit_height(len(short), 520),
                      column_config={"field": st.column_config.TextColumn("Field", width="small"),
                                     "value": st.column_config.TextColumn("Value", width="large")})
         render_long_fields(list(zip(signals["field"][long], signals["value"][long])))

@@ -16,6 +16,7 @@ import streamlit as st
 
 from dashboard.compute.results import METHOD_BOOT, method_agreement_for, method_bootstrap_for
 from dashboard.figures import schema_bump_chart
+from dashboard.tables.display import fit_height
 from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.methods import method_board
@@ -164,7 +165,7 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str, option
     if "rank_lo" in shown:
         frame.insert(1, "rank interval", [("-" if pd.isna(lo) else f"{int(lo)}-{int(hi)}")
                                           for lo, hi in zip(shown["rank_lo"], shown["rank_hi"])])
-    st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 900),
+    st.dataframe(frame, hide_index=True, width="stretch", height=fit_height(len(frame), 900),
                  column_config={"score": st.column_config.NumberColumn(format="%.4f", help=f"{label}'s own score "
                                                                        "(higher is better; its scale is the method's)"),
                                 "change": st.column_config.NumberColumn(

@@ -16,7 +16,7 @@ import streamlit as st
 from dashboard.compute.items import question_diagnostics
 from dashboard.compute.results import METHOD_BOOT, method_agreement_for, method_bootstrap_for
 from dashboard.figures import interval_plot, method_agreement_heatmap
-from dashboard.tables.display import rank_interval_display
+from dashboard.tables.display import fit_height, rank_interval_display
 from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.items.board import ability_board, ability_interval_label
@@ -85,7 +85,7 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
     rows = result.rows()
     frame = pd.DataFrame([{"model": labels[r["model"]], "best": r["best"], "worst": r["worst"],
                            **{method_label(m): r["ranks"][m] for m in result.methods}} for r in rows])
-    st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 700))
+    st.dataframe(frame, hide_index=True, width="stretch", height=fit_height(len(frame), 700))
     st.caption("Each model's rank under every method, sorted by its best rank; best and worst are its rank range "
                "across the chosen methods. A model whose range is wide is ranked by the method, not by the data.")
     boot_on = st.toggle(
@@ -122,7 +122,7 @@ def _render_intervals(ctx, task: str, chosen: tuple[str, ...], used_set: str, la
         return
     boot = report.bootstrap
     frame = rank_interval_display(boot, labels, method_label)
-    st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 700))
+    st.dataframe(frame, hide_index=True, width="stretch", height=fit_height(len(frame), 700))
     st.caption(
         f"Rank intervals: {boot.confidence:.0%} percentile bootstrap over questions ({boot.n_boot:d} resamples, "
         f"seed {boot.seed:d}, the same for every method): they cover the questions-sampled scope (the benchmark's "
@@ -158,7 +158,7 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
                           "ability": table["mu"], "lo": table["lo"], "hi": table["hi"],
                           "questions answered": table["n_questions"]})
     number = st.column_config.NumberColumn(format="%.3f")
-    st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 900),
+    st.dataframe(frame, hide_index=True, width="stretch", height=fit_height(len(frame), 900),
                  column_config={"ability": number, "lo": number, "hi": number})
     unanswered = diagnostics.fit.unanswered_models
     st.caption(

@@ -13,6 +13,7 @@ import streamlit as st
 from scorio_core.report.names import organisations
 
 __all__ = [
+    "fit_height",
     "leaderboard_display",
     "pass_fail_display",
     "calibration_display",
@@ -262,3 +263,26 @@ def rank_interval_display(boot, labels: dict, method_label) -> pd.DataFrame:
         lo, hi = boot.lo[k], boot.hi[k]
         columns[method_label(method)] = ["-" if np.isnan(lo[i]) else f"{int(lo[i])}-{int(hi[i])}" for i in order]
     return pd.DataFrame(columns)
+
+
+#: Streamlit's data grid: rows and header 35 px each, 3 px of borders.
+ROW_PX, BORDER_PX = 35, 3
+
+
+def fit_height(n_rows: int, cap: int) -> int:
+    """Pixel height of an ``st.dataframe`` that shows ``n_rows`` rows and its header without a blank strip below.
+
+    Parameters
+    ----------
+    n_rows : int
+        Rows of the table (0 shows the header alone).
+    cap : int
+        Largest height in pixels; a longer table scrolls inside it.
+
+    Returns
+    -------
+    int
+        ``min((n_rows + 1) * 35 + 3, cap)``.
+    """
+    return int(min((max(int(n_rows), 0) + 1) * ROW_PX + BORDER_PX, cap))
+

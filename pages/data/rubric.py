@@ -9,7 +9,7 @@ from dashboard.figures import category_bars
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context, refresh_rubric_note
-from dashboard.tables.display import rerank_display
+from dashboard.tables.display import fit_height, rerank_display
 from dashboard.text import md
 
 ctx = page_context()
@@ -58,7 +58,7 @@ with results:
         baseline = leaderboard_table(ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence)
     frame, config = rerank_display(board, baseline, confidence=ctx.confidence)
     frame["model"] = frame["model"].map(ctx.labels(frame["model"]))  # short names; the Leaderboard has the full ones
-    st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 760))
+    st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=fit_height(len(frame), 760))
     st.caption(f"Bayes@N under {md(active.summary)}; task: {md(ctx.task)}. \"vs binary\": places gained against binary correctness.")
 
 thresholds, save = st.columns([1, 1], gap="large")

@@ -13,7 +13,7 @@ from dashboard.figures import difference_plot, question_scatter, trials_plot
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context
-from dashboard.tables.display import disagreement_display
+from dashboard.tables.display import disagreement_display, fit_height
 from dashboard.text import md
 from scorio_core.ranking.compare import difference_density, outcome_counts
 from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
@@ -123,7 +123,7 @@ table_col, plot_col = st.container(), st.container()  # stacked: the table needs
 with table_col:
     frame, config = disagreement_display(shown, name_a=model_a, name_b=model_b, binary=binary, score_label=score_label)
     picked = st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
-                          height=min(36 * len(frame) + 40, 440), on_select="rerun", selection_mode="single-row",
+                          height=fit_height(len(frame), 440), on_select="rerun", selection_mode="single-row",
                           key="cmp_question_table")
     st.caption(f"A = {md(model_a)}, B = {md(model_b)}. Sorted with one-sided outcomes first, then by the size of the "
                "difference. Click a row to open that question's attempts below.")

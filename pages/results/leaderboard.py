@@ -24,7 +24,7 @@ from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.panels.sidebar import page_context
-from dashboard.tables.display import calibration_display, leaderboard_display
+from dashboard.tables.display import calibration_display, fit_height, leaderboard_display
 from dashboard.text import md
 from scorio_core.leaderboard.table import QUESTION_SETS
 from scorio_core.leaderboard.metrics import METRICS
@@ -168,7 +168,7 @@ with tabs[0]:
         shortened = any(labels[m] != m for m in labels)
         if shortened:  # short names in the table; full names on hover in the chart, in exports, or with the toggle off
             frame = frame.assign(model=frame["model"].map(labels))
-        st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=min(36 * len(frame) + 40, 900))
+        st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=fit_height(len(frame), 900))
         labels = " | ".join(dict.fromkeys(scored["interval"])) if len(scored) else ""
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the mean over questions of each "
                    "question's observed accuracy (every question weighs the same), beside the prior-based estimate. "

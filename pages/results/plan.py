@@ -9,6 +9,7 @@ from dashboard.guard import blocking_notice, user_errors
 from dashboard.panels import rubric as rubric_panel
 from dashboard.panels.sidebar import page_context
 from dashboard.state import rubric as rubric_state
+from dashboard.tables.display import fit_height
 from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display
 from dashboard.text import md
 from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, SCOPE_LABELS
@@ -110,7 +111,7 @@ with tabs[0]:
         if plan.batch:
             frame, config = batch_display(plan.batch)
             st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
-                         height=min(36 * len(frame) + 40, 480), key="plan_table")
+                         height=fit_height(len(frame), 480), key="plan_table")
             d1, d2 = st.columns(2)
             rows = len(plan.batch)
             d1.download_button(f"Download the batch (CSV, {rows:,} rows)", to_csv(frame), file_name="next_batch.csv",
@@ -143,7 +144,7 @@ with tabs[2]:
     if tabs[2].open:
         frame, config = model_status_display(plan.status["models"], confidence=float(confidence))
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
-                     height=min(36 * len(frame) + 40, 480), key="plan_models")
+                     height=fit_height(len(frame), 480), key="plan_models")
         st.caption("Posterior mean and credible interval of each model's score (the sidebar's prior and scope), the "
                    "probability each is best, and what it has run so far.")
 

@@ -10,6 +10,7 @@ from dashboard.panels import rubric as rubric_panel
 from dashboard.panels.attempts import render_attempts
 from dashboard.panels.sidebar import page_context
 from dashboard.state import rubric as rubric_state
+from dashboard.tables.display import fit_height
 from dashboard.tables.items import flagged_export, question_display, shift_display, with_flags
 from dashboard.text import md
 from scorio_core.items import FLAG_CODES, FLAG_RULES, PRIORS
@@ -85,7 +86,7 @@ st.subheader("Questions", divider="gray")
 shown = with_flags(table, codes)
 frame, config = question_display(shown, confidence=ctx.confidence)
 picked = st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
-                      height=min(36 * len(frame) + 40, 480), on_select="rerun", selection_mode="single-row",
+                      height=fit_height(len(frame), 480), on_select="rerun", selection_mode="single-row",
                       key="q_table")
 st.caption(f"{len(shown):,} of {n_questions:,} questions" + (f" flagged {md(', '.join(codes))}" if codes else "")
            + ". Click a row (or pick a question below) to see its curve and attempts. The flags are heuristics: "
@@ -148,7 +149,7 @@ if st.toggle("Rank without flagged questions", key="q_rank_without",
                                            confidence=ctx.confidence)
         frame, config = shift_display(shift, confidence=ctx.confidence)
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
-                     height=min(36 * len(frame) + 40, 480), key="q_shift_table")
+                     height=fit_height(len(frame), 480), key="q_shift_table")
         moved = int((shift["moved"].fillna(0) != 0).sum())
         st.caption(f"Excluded {len(excluded):,} of {n_questions:,} questions ({md(', '.join(drop))}); "
                    f"{moved:,} model(s) change rank. The flags are heuristics: a flagged question may be hard, not "

@@ -8,7 +8,7 @@ from dashboard.figures import combined_interval_plot, task_heatmap
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context
-from dashboard.tables.display import combined_display, pass_fail_display
+from dashboard.tables.display import combined_display, fit_height, pass_fail_display
 from dashboard.text import md
 from dashboard.compute.results import task_table
 from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING
@@ -55,7 +55,7 @@ st.plotly_chart(task_heatmap(cells, models=models, tasks=tasks, confidence=ctx.c
 mean = matrix.pivot("bayes").loc[models]
 grid = (mean.map("{:.3f}".format) + " [" + matrix.pivot("lo").loc[models].map("{:.2f}".format) + ", "
         + matrix.pivot("hi").loc[models].map("{:.2f}".format) + "]").where(mean.notna(), "")
-st.dataframe(grid, width="stretch", height=min(36 * len(grid) + 40, 700))
+st.dataframe(grid, width="stretch", height=fit_height(len(grid), 700))
 st.caption(f"Each cell: Bayes@N posterior mean [credible interval], the Leaderboard's value for that task. Intervals: {md(matrix.interval)}. "
            "Empty: no data. Hover the heatmap for avg@N, N (trials per question) and M (questions).")
 
@@ -68,12 +68,12 @@ st.caption(f"Weighting: {WEIGHTING}. Interval: {COMBINED_ASSUMPTION}. Per-task i
 
 st.subheader("Pass / fail", divider="gray")
 verdicts = pass_fail_display(matrix.pivot("passed").loc[models])
-st.dataframe(verdicts, width="stretch", height=min(36 * len(verdicts) + 40, 700))
+st.dataframe(verdicts, width="stretch", height=fit_height(len(verdicts), 700))
 st.caption(f"Threshold {float(threshold):.3f}: {PASS_RULE}.")
 
 st.subheader("Flaky questions", divider="gray")
 flaky = matrix.pivot("flaky").loc[models]
-st.dataframe(flaky.astype("Int64"), width="stretch", height=min(36 * len(flaky) + 40, 700))
+st.dataframe(flaky.astype("Int64"), width="stretch", height=fit_height(len(flaky), 700))
 per_task = cells.groupby("task", sort=False)["flaky"].sum().reindex(tasks).fillna(0).astype(int)
 st.caption("Flaky questions per task (all shown models): "
            + ", ".join(f"{md(t)} {n:,}" for t, n in per_task.items()) + f". Rule: {FLAKY_RULE}.")
