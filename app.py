@@ -7,6 +7,8 @@ Page scripts live in section subfolders (``pages/data/``, ``pages/results/``, ``
 never directly in ``pages/``: Streamlit's legacy multipage mode scans top-level ``pages/*.py``
 before this router has run, so on a fresh server a deep link such as ``/trajectories`` would run
 the page script alone (no sidebar, no data). Subfolders are not scanned; every URL comes here.
+``make run`` starts this file through :mod:`dashboard.serve`, which also keeps a fresh server's first
+deep link from opening behind Streamlit's "Page not found" dialog.
 """
 
 from pathlib import Path

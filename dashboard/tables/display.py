@@ -285,4 +285,3 @@ def fit_height(n_rows: int, cap: int) -> int:
         ``min((n_rows + 1) * 35 + 3, cap)``.
     """
     return int(min((max(int(n_rows), 0) + 1) * ROW_PX + BORDER_PX, cap))
-
