@@ -135,13 +135,18 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     names = plain(models)
     L = len(names)
     rho = np.asarray(rho, dtype=float)
-    text = np.where(rho >= confidence, np.char.add(np.char.add("<b>", np.char.mod("%.2f", rho)), "</b>"),
-                    np.char.mod("%.2f", rho))
+    # two decimals; where they would print 1.00 or 0.00, a bound (">.99", "<.01"): the posterior probability of
+    # an order is never certainty
+    values = np.char.mod("%.2f", rho)
+    values = np.where(values == "1.00", ">.99", np.where(values == "0.00", "<.01", values))
+    text = np.where(rho >= confidence, np.char.add(np.char.add("<b>", values), "</b>"), values)
     np.fill_diagonal(text, "")
+    # hover: as scorio_core.report.verdict.format_probability ("97.3%", "> 99.9%", "< 0.1%"), vectorised
+    hover = np.where(rho > 0.999, "> 99.9%", np.where(rho < 0.001, "< 0.1%", np.char.mod("%.1f%%", 100 * rho)))
     fig = go.Figure(go.Heatmap(
         z=rho, x=names, y=names, zmin=0, zmax=1, colorscale=PROBABILITY_SCALE, xgap=1, ygap=1,
         text=text, texttemplate="%{text}" if L <= 25 else None, textfont=dict(size=10 if L > 12 else 12),
-        hovertemplate="P(<b>%{y}</b> > %{x}) = %{z:.3f}<extra></extra>",
+        customdata=hover, hovertemplate="P(<b>%{y}</b> > %{x}) = %{customdata}<extra></extra>",
         colorbar=dict(title=dict(text="P(row > column)", side="right"), thickness=12),
     ))
     fig.update_xaxes(type="category", tickangle=-45, side="top", showgrid=False, automargin=True)
@@ -164,13 +169,15 @@ def rank_heatmap(models, probabilities: np.ndarray) -> go.Figure:
     Returns
     -------
     plotly.graph_objects.Figure
-        One heatmap trace; columns are ranks 1..L; percentages of at least 1% printed.
+        One heatmap trace; columns are ranks 1..L; percentages of at least 1% printed (``>99%`` where they
+        round to 100%).
     """
     names = plain(models)
     P = np.asarray(probabilities, dtype=float)
     L = len(names)
     ranks = [str(r) for r in range(1, L + 1)]
-    text = np.where(P >= 0.01, np.char.add(np.char.mod("%.0f", 100 * P), "%"), "")
+    percent = np.char.add(np.char.mod("%.0f", 100 * P), "%")
+    text = np.where(P >= 0.01, np.where(percent == "100%", ">99%", percent), "")  # a share of draws: never certainty
     fig = go.Figure(go.Heatmap(
         z=P, x=ranks, y=names, zmin=0, zmax=1, colorscale=SEQUENTIAL_SCALE, xgap=1, ygap=1,
         text=text, texttemplate="%{text}" if L <= 30 else None, textfont=dict(size=10),

@@ -156,7 +156,7 @@ if needed.n_needed is None:
     st.info(md(_sentence(trials_meaning(needed))), icon=":material/all_inclusive:")
 elif needed.z_observed >= needed.z_threshold:
     st.success(f"Already separated at {pct} with the observed N = {observed} trials per question (z = "
-               f"{needed.z_observed:.2f}). For a fresh run: {md(trials_meaning(needed))}", icon=":material/check:")
+               f"{needed.z_observed:.2f}). {md(_sentence(trials_meaning(needed)))}", icon=":material/check:")
 else:
     st.info(f"**{needed.n_power:,} trials per question** for {needed.power:.0%} power" if needed.n_power else
             "80% power not reached", icon=":material/trending_up:")

@@ -196,7 +196,8 @@ with tabs[1]:
         st.plotly_chart(pairwise_heatmap(scored["model"].tolist(), rho, confidence=ctx.confidence), width="stretch")
         st.caption(
             f"Each cell is the posterior probability that the row model's {spec.label} is higher than the column model's "
-            f"(normal approximation); bold values reach {ctx.confidence:.0%}. Rows and columns are sorted by mean."
+            f"(normal approximation); bold values reach {ctx.confidence:.0%}; >.99 and <.01 are values that round to 1 "
+            "or 0 (an order is never certain). Rows and columns are sorted by mean."
             + (" With questions sampled, each pair's difference is paired over the questions both answered, "
                "as on the Compare page." if paired else
                " With questions sampled, each cell combines the two models' own intervals as if independent: they answered "

@@ -14,6 +14,7 @@ from dashboard.tables.plan import batch_display, batch_jsonl, model_status_displ
 from dashboard.text import md
 from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, SCOPE_LABELS
 from scorio_core.report.tables import to_csv
+from scorio_core.plan.goals import format_draw_probability
 
 GOAL_LABELS = {"top-1": "Find the best model", "top-k": "Find the top k", "ranking": "Order every model",
                "pair": "Separate two models", "width": "Narrow every interval"}
@@ -97,9 +98,9 @@ if plan.stop:
 else:
     st.info(md(plan.reason), icon=":material/play_circle:")
 a, b, c = st.columns(3)
-a.metric("P(goal holds)" if goal != "width" else "Intervals narrow enough",
-         f"{goal_words['probability']:.3f}" if goal != "width" else f"{goal_words['probability']:.0%}", border=True,
-         help=PLAN_GOAL_HELP[goal])
+a.metric("P(goal holds)" if goal != "width" else "Intervals narrow enough",  # a share of draws: "> 0.999", never 1.000
+         format_draw_probability(goal_words["probability"]) if goal != "width" else f"{goal_words['probability']:.0%}",
+         border=True, help=PLAN_GOAL_HELP[goal])
 b.metric("Trials so far", f"{plan.spent['total_trials']:,}", border=True)
 c.metric("Cost so far" if cost_column else "Trials in the batch",
          f"{plan.spent['total_cost']:,.2f}" if cost_column else f"{sum(r['trials'] for r in plan.batch):,}", border=True)

@@ -24,7 +24,42 @@ from scipy.special import ndtr
 from scorio_core.choices import PLAN_GOALS
 from scorio_core.errors import InputError
 
-__all__ = ["Goal", "GoalCheck", "check_goal", "evaluate_goal", "pair_error"]
+__all__ = ["Goal", "GoalCheck", "check_goal", "evaluate_goal", "format_draw_probability", "pair_error"]
+
+
+def format_draw_probability(p: float) -> str:
+    """A probability estimated from posterior draws, three decimals, ``> 0.999`` / ``< 0.001`` at the ends.
+
+    The goal's probabilities are shares of a few thousand joint draws (4,000 by default): a share of 1 means
+    that no draw broke the goal, not that it cannot fail, so the ends are written as bounds.
+
+    Parameters
+    ----------
+    p : float
+        Probability in [0, 1].
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> format_draw_probability(0.97312), format_draw_probability(1.0), format_draw_probability(0.0)
+    ('0.973', '> 0.999', '< 0.001')
+    >>> format_draw_probability(0.9993), format_draw_probability(0.999)
+    ('> 0.999', '0.999')
+    """
+    if p > 0.999:
+        return "> 0.999"
+    if p < 0.001:
+        return "< 0.001"
+    return f"{p:.3f}"
+
+
+def _eq(p: float) -> str:
+    """``= 0.973`` or ``> 0.999``: a draw probability after its event in a sentence."""
+    text = format_draw_probability(p)
+    return text if text[0] in "<>" else f"= {text}"
 
 
 @dataclass(frozen=True)
@@ -212,17 +247,17 @@ def evaluate_goal(goal: Goal, models: tuple[str, ...], mu: np.ndarray, draws: np
         tol = goal.tolerance
         zoned = tol > 0
         if p >= conf:
-            return GoalCheck(True, p, f"{label} holds: P({what}) = {p:.3f} >= {conf:g}", a, b, zoned)
+            return GoalCheck(True, p, f"{label} holds: P({what}) {_eq(p)} >= {conf:g}", a, b, zoned)
         # indifference zone (Bechhofer 1954): the chosen models are the best, or within `tolerance` of them
         p_zone = float((low > high - tol).mean()) if zoned else p
         if p_zone >= conf:
             near = (f"model {models[top[0]]} is best or within {tol:g} of the best" if k == 1 else
                     f"every one of the top {k} is within {tol:g} of every other model or above it")
-            return GoalCheck(True, p_zone, f"{label} holds within the tolerance: P({near}) = {p_zone:.3f} >= {conf:g} "
-                             f"(P({what}) = {p:.3f}); closer models are not worth separating at this tolerance",
+            return GoalCheck(True, p_zone, f"{label} holds within the tolerance: P({near}) {_eq(p_zone)} >= {conf:g} "
+                             f"(P({what}) {_eq(p)}); closer models are not worth separating at this tolerance",
                              a, b, zoned)
-        extra = f"; within {tol:g}: {p_zone:.3f}" if zoned else ""
-        return GoalCheck(False, p, f"continue: P({what}) = {p:.3f} < {conf:g}{extra}", a, b, zoned)
+        extra = f"; within {tol:g}: {format_draw_probability(p_zone)}" if zoned else ""
+        return GoalCheck(False, p, f"continue: P({what}) {_eq(p)} < {conf:g}{extra}", a, b, zoned)
     if goal.name == "pair":
         a, b = np.array([goal.pair[0]]), np.array([goal.pair[1]])
     else:
@@ -236,18 +271,18 @@ def evaluate_goal(goal: Goal, models: tuple[str, ...], mu: np.ndarray, draws: np
         A, B = models[a[0]], models[b[0]]
         hi_m, lo_m = (A, B) if p_ab[0] >= 0.5 else (B, A)
         if p_tie[0] >= conf:
-            return GoalCheck(True, float(p_tie[0]), f"{A} and {B} are within {tol:g} at {pct} (P = {p_tie[0]:.3f}): "
+            return GoalCheck(True, float(p_tie[0]), f"{A} and {B} are within {tol:g} at {pct} (P {_eq(p_tie[0])}): "
                              "not worth separating", a, b, True)
         if p_order[0] >= conf:
-            return GoalCheck(True, float(p_order[0]), f"pair holds: P({hi_m} > {lo_m}) = {p_order[0]:.3f} >= {conf:g}",
+            return GoalCheck(True, float(p_order[0]), f"pair holds: P({hi_m} > {lo_m}) {_eq(p_order[0])} >= {conf:g}",
                              a, b, True)
-        return GoalCheck(False, float(best[0]), f"continue: P({hi_m} > {lo_m}) = {p_order[0]:.3f} and P(within "
-                         f"{tol:g}) = {p_tie[0]:.3f}, both < {conf:g}", a, b, True)
+        return GoalCheck(False, float(best[0]), f"continue: P({hi_m} > {lo_m}) {_eq(p_order[0])} and P(within "
+                         f"{tol:g}) {_eq(p_tie[0])}, both < {conf:g}", a, b, True)
     if bool(resolved.all()):
         n_tied = int(((p_tie >= conf) & (p_order < conf)).sum())
         return GoalCheck(True, float(best.min()), f"ranking holds: every neighbouring pair is ordered or tied within "
                          f"{tol:g} at {pct} ({n_tied} tied)", a[:0], b[:0], True)
     worst = int(np.argmin(np.where(resolved, np.inf, best)))
     return GoalCheck(False, float(best.min()), f"continue: {int((~resolved).sum())} neighbouring pairs unresolved; "
-                     f"P({models[a[worst]]} > {models[b[worst]]}) = {p_ab[worst]:.3f} < {conf:g}",
+                     f"P({models[a[worst]]} > {models[b[worst]]}) {_eq(p_ab[worst])} < {conf:g}",
                      a[~resolved], b[~resolved], True)

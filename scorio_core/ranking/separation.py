@@ -126,9 +126,9 @@ def _hyper_var(n_q: np.ndarray, hyper: tuple[float, float] | None) -> np.ndarray
     return c * c * v * spread
 
 
-def _z(n: np.ndarray, rates: list[np.ndarray], priors: list[np.ndarray], w: np.ndarray,
-       hypers: tuple = (None, None)) -> np.ndarray:
-    """z at each N in ``n`` for projected counts N * rates (answered questions only)."""
+def _gap_se(n: np.ndarray, rates: list[np.ndarray], priors: list[np.ndarray], w: np.ndarray,
+            hypers: tuple = (None, None)) -> tuple[np.ndarray, np.ndarray]:
+    """``|mu_a - mu_b|`` and ``sqrt(sigma_a^2 + sigma_b^2)`` at each N in ``n`` for projected counts N * rates."""
     moments = []
     for r, p, h in zip(rates, priors, hypers):
         mu, sigma = bayes_batch(n[:, None, None] * r[None], w, p[None])
@@ -136,9 +136,19 @@ def _z(n: np.ndarray, rates: list[np.ndarray], priors: list[np.ndarray], w: np.n
             sigma = np.sqrt(sigma**2 + _hyper_var(np.broadcast_to(n[:, None], (n.size, r.shape[0])), h))
         moments.append((mu, sigma))
     (mu_a, s_a), (mu_b, s_b) = moments
-    den = np.sqrt(s_a**2 + s_b**2)
+    return np.abs(mu_a - mu_b), np.sqrt(s_a**2 + s_b**2)
+
+
+def _ratio(gap: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``gap / den``: 0 where both are 0, inf where only ``den`` is."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den > 0, np.abs(mu_a - mu_b) / np.where(den > 0, den, 1.0), np.where(mu_a == mu_b, 0.0, np.inf))
+        return np.where(den > 0, gap / np.where(den > 0, den, 1.0), np.where(gap == 0, 0.0, np.inf))
+
+
+def _z(n: np.ndarray, rates: list[np.ndarray], priors: list[np.ndarray], w: np.ndarray,
+       hypers: tuple = (None, None)) -> np.ndarray:
+    """z at each N in ``n`` for projected counts N * rates (answered questions only)."""
+    return _ratio(*_gap_se(n, rates, priors, w, hypers))
 
 
 def trials_needed(
@@ -220,11 +230,14 @@ def trials_needed(
     Power: a fresh run at N trials gives ``z_new ~ Normal(delta / se(N), 1)`` (normal
     approximation), so it separates the models (``z_new >= z_threshold``) with probability
     ``Phi(z(N) - z_threshold)``. ``n_needed`` makes that 50%; ``n_power`` is the first N with
-    ``z(N) >= z_threshold + Phi^{-1}(power)``. Since ``z(N)`` is proportional to the
-    difference, a true difference ``delta'`` needs ``z(N) >= (z_threshold + Phi^{-1}(power))
-    |delta_hat| / |delta'|``; ``n_power_range`` evaluates that at the ends of the central
-    ``range_level`` interval ``delta_hat -/+ Phi^{-1}(1/2 + range_level/2) se_obs`` of the
-    observed difference's posterior.
+    ``z(N) >= z_threshold + Phi^{-1}(power)``. ``n_power_range`` is the same first N for a
+    difference at the ends of the central ``range_level`` interval of the observed difference's
+    posterior, ``half = Phi^{-1}(1/2 + range_level/2) se_obs``: the projected difference at
+    each N moved by ``+-half``, ``z_end(N) = (|mu_a(N) - mu_b(N)| +- half) / se(N) >=
+    z_threshold + Phi^{-1}(power)``; so ``lo <= n_power <= hi``, and an end is None (no finite
+    N) where it is 0 or below. (Scaling z(N) by ``|delta_hat| / |delta'|`` instead, as before
+    2026-11-30, gave N = 1 for a near-zero observed difference under two empirical-Bayes
+    priors, whose different means move the projected difference at small N.)
 
     References
     ----------
@@ -238,7 +251,7 @@ def trials_needed(
     >>> res.n_needed, round(res.z_observed, 2), round(float(res.z[79]), 2)
     (17, 3.84, 3.72)
     >>> res.n_power, res.n_power_range
-    (37, (22, 81))
+    (37, (21, 83))
     """
     ca = _counts(counts_a, "counts_a")
     cb = _counts(counts_b, "counts_b")
@@ -298,11 +311,19 @@ def trials_needed(
     gap = abs(float(mu_a - mu_b))
     half = float(ndtri(0.5 + 0.5 * range_level)) * den
     ends = []
-    for delta in (gap + half, gap - half):
-        if gap <= 0 or delta <= 0 or not np.isfinite(z_power * gap / delta):
+    for sign in (1.0, -1.0):  # the projected difference moved to the upper, then the lower end of its interval
+        if gap <= 0 or gap + sign * half <= 0 or not np.isfinite(half):
             ends.append(None)
-        else:
-            ends.append(_first_crossing(z_of, z_power * gap / delta, n_limit, step))
+            continue
+        # z(N) of a difference shifted by +-half: (gap_N +- half) / se_N. Shifting the projected difference at
+        # each N (not scaling z(N) by a ratio of observed differences) keeps the ends valid where the priors
+        # move the projected difference at small N (two empirical-Bayes priors with different means) and keeps
+        # lo <= n_power <= hi at every N.
+        def z_end(n, shift=sign * half):
+            gap_n, se_n = _gap_se(n, rates, priors, w_a, hypers)
+            return _ratio(np.maximum(gap_n + shift, 0.0), se_n)
+
+        ends.append(_first_crossing(z_end, z_power, n_limit, step))
     n_observed = (int(ca.sum(axis=1).max()), int(cb.sum(axis=1).max()))
     if n_max is None:
         n_max = min(n_limit, _CURVE_MAX, max(2 * (n_needed or 0), int(1.25 * (n_power or 0)), 2 * max(n_observed)))

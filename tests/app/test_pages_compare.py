@@ -57,6 +57,14 @@ def test_choose_models_and_rubric(sim_app):
     assert at.main.metric[3].value.endswith("%")
 
 
+def test_an_already_separated_pair_says_what_a_fresh_run_needs_in_one_sentence(sim_app):
+    sim_app.switch_page(COMPARE).run()  # paper simulation: the top two (N = 80) are separated
+    no_exception(sim_app)
+    (done,) = [shown(s.value) for s in sim_app.main.success if "Already separated" in shown(s.value)]
+    assert "). A fresh run with " in done and "trials per question separates them" in done
+    assert "fresh run: a fresh run" not in done.lower()
+
+
 def test_same_model_and_single_model(app):
     app.switch_page(COMPARE).run()
     app.selectbox(key="cmp_b").set_value("o3-mini (high)").run()

@@ -22,6 +22,7 @@ from dashboard.figures import (
 )
 from dashboard.figures.data import MAX_SELECTABLE_CELLS
 from dashboard.figures.theme import UNMATCHED_COLOR, category_colors
+from scorio_core.report.verdict import format_probability
 
 ROOT = Path(__file__).resolve().parents[2]
 EVIL = "<script>alert(1)</script>"
@@ -89,9 +90,19 @@ def test_pairwise_and_rank_heatmaps():
     (heat,) = fig.data
     assert list(heat.x) == [ESCAPED, "b"] and heat.zmin == 0 and heat.zmax == 1
     assert heat.text[0][1] == "<b>0.97</b>" and heat.text[1][0] == "0.03" and heat.text[0][0] == ""
+    assert heat.customdata[0][1] == format_probability(0.97) == "97.0%"
+    rho = np.array([[0.5, 0.996, 0.999, 0.9995], [0.004, 0.5, 0.3, 0.2], [0.001, 0.7, 0.5, 0.6],
+                    [0.0005, 0.8, 0.4, 0.5]])
+    heat = pairwise_heatmap(["a", "b", "c", "d"], rho, confidence=0.95).data[0]
+    # never "1.00" / "0.00": a posterior probability of an order is a bound at the ends, not certainty
+    assert heat.text[0].tolist() == ["", "<b>>.99</b>", "<b>>.99</b>", "<b>>.99</b>"]
+    assert [row[0] for row in heat.text] == ["", "<.01", "<.01", "<.01"]
+    assert heat.customdata[0].tolist()[1:] == [format_probability(p) for p in rho[0, 1:]] == ["99.6%", "99.9%", "> 99.9%"]
+    assert heat.customdata[3][0] == format_probability(0.0005) == "< 0.1%"
     P = np.array([[0.9, 0.1], [0.1, 0.9]])
     fig = rank_heatmap(["a", "b"], P)
     assert list(fig.data[0].x) == ["1", "2"] and fig.data[0].text[0].tolist() == ["90%", "10%"]
+    assert rank_heatmap(["a", "b"], np.array([[0.996, 0.004], [0.004, 0.996]])).data[0].text[0].tolist() == [">99%", ""]
     assert fig.layout.xaxis.title.text == "rank (1 = best)"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from scorio_core import io
 from scorio_core.leaderboard.table import outcomes_for
 from scorio_core.plan import plan_next
+from scorio_core.plan.goals import format_draw_probability
 from tests.app.conftest import ROOT, chart_specs, no_exception, shown
 
 PLAN = "pages/results/plan.py"
@@ -31,7 +32,7 @@ def test_renders_the_core_plan_on_the_default_counts_dataset(app):
     assert list(table.columns) == ["model", "task", "question_id", "trials", "expected_gain"]
     assert table[["model", "question_id", "trials"]].astype(str).values.tolist() == [
         [r["model"], str(r["question_id"]), str(r["trials"])] for r in expected.batch]
-    assert app.main.metric[0].value == f"{expected.goal['probability']:.3f}"
+    assert app.main.metric[0].value == format_draw_probability(expected.goal["probability"])  # '> 0.999' at 1
     assert [e.label for e in app.main.expander] == ["Method"]
 
 

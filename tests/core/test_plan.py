@@ -93,6 +93,21 @@ def test_separated_leader_stops_and_close_pair_is_declared_tied():
     assert tied.stop and "within 0.05" in tied.reason and "not worth separating" in tied.reason
 
 
+def test_a_goal_no_draw_breaks_is_reported_as_a_bound_not_as_certainty():
+    """A share of 4,000 draws equal to 1 (or 0) is written ``> 0.999`` (``< 0.001``), never ``1.000``."""
+    rng = np.random.default_rng(4)
+    p = np.array([[0.9] * 40, [0.3] * 40, [0.5] * 40])
+    o = outcomes(simulate_counts(p, 10, rng), ["best", "low", "mid"])
+    plan = plan_next(o, "top-1")
+    assert plan.goal["probability"] == 1.0  # no draw has another model on top
+    assert "P(model best is best) > 0.999 >= 0.95" in plan.reason and "1.000" not in plan.reason
+    pair = plan_next(o, "pair", pair=("low", "best"))
+    assert "P(best > low) > 0.999" in pair.reason
+    close = plan_next(outcomes(np.tile(np.array([[5, 5]]), (2, 10, 1)), ["a", "b"]), "pair", pair=("a", "b"),
+                      tolerance=0.0)
+    assert "P(within 0) < 0.001" in close.reason and "0.000" not in close.reason
+
+
 def test_questions_sampled_asks_for_new_questions_paired_across_contenders():
     rng = np.random.default_rng(8)
     p = np.clip(rng.beta(2, 2, (3, 12)) + np.array([[0.08], [0.0], [-0.3]]), 0, 1)
