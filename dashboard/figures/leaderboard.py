@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from scorio_core.ranking.rank import rank_meaning
+from scorio_core.report.verdict import format_probabilities
 from dashboard.figures.theme import PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors
 
 __all__ = ["interval_plot", "pairwise_heatmap", "rank_heatmap", "cost_scatter", "method_agreement_heatmap"]
@@ -141,8 +142,7 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     values = np.where(values == "1.00", ">.99", np.where(values == "0.00", "<.01", values))
     text = np.where(rho >= confidence, np.char.add(np.char.add("<b>", values), "</b>"), values)
     np.fill_diagonal(text, "")
-    # hover: as scorio_core.report.verdict.format_probability ("97.3%", "> 99.9%", "< 0.1%"), vectorised
-    hover = np.where(rho > 0.999, "> 99.9%", np.where(rho < 0.001, "< 0.1%", np.char.mod("%.1f%%", 100 * rho)))
+    hover = format_probabilities(rho)  # "97.3%", "> 99.9%", "< 0.1%", as in the verdict
     fig = go.Figure(go.Heatmap(
         z=rho, x=names, y=names, zmin=0, zmax=1, colorscale=PROBABILITY_SCALE, xgap=1, ygap=1,
         text=text, texttemplate="%{text}" if L <= 25 else None, textfont=dict(size=10 if L > 12 else 12),

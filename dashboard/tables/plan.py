@@ -51,8 +51,10 @@ def model_status_display(models: list[dict], *, confidence: float) -> tuple[pd.D
         "mean": st.column_config.NumberColumn("Posterior mean", format="%.4f"),
         "lo": st.column_config.NumberColumn(f"{pct} lo", format="%.4f", help=f"{pct} credible interval, lower end."),
         "hi": st.column_config.NumberColumn(f"{pct} hi", format="%.4f", help=f"{pct} credible interval, upper end."),
-        "p_best": st.column_config.ProgressColumn("P(best)", format="%.3f", min_value=0.0, max_value=1.0,
-                                                  help="Posterior probability that this model has the highest score."),
+        "p_best": st.column_config.ProgressColumn(
+            "P(best)", format="%.3f", min_value=0.0, max_value=1.0,
+            help="Posterior probability that this model has the highest score: the share of the joint posterior draws "
+                 "in which it does (1.000 or 0.000: every or no draw, not certainty)."),
         "trials": st.column_config.NumberColumn("Trials", format="%d"),
         "questions": st.column_config.NumberColumn("Questions", format="%d", help="Questions answered."),
         "missing_questions": st.column_config.NumberColumn("Missing", format="%d",

@@ -18,7 +18,7 @@ from scorio_core.ranking.rank import pairwise_confidence
 from scorio_core.report.lead import Lead, questions_behind, scope_phrase
 from scorio_core.uncertainty.posterior import DEFAULT_SCOPE, SCOPES
 
-__all__ = ["Comparison", "Verdict", "verdict", "format_probability"]
+__all__ = ["Comparison", "Verdict", "verdict", "format_probabilities", "format_probability"]
 
 
 class Comparison(NamedTuple):
@@ -89,11 +89,26 @@ def format_probability(p: float) -> str:
     >>> format_probability(0.97312), format_probability(0.99996), format_probability(0.5)
     ('97.3%', '> 99.9%', '50.0%')
     """
-    if p > 0.999:
-        return "> 99.9%"
-    if p < 0.001:
-        return "< 0.1%"
-    return f"{100 * p:.1f}%"
+    return str(format_probabilities(p))
+
+
+def format_probabilities(p) -> np.ndarray:
+    """:func:`format_probability` of every element of ``p`` (vectorised: heatmap cells, hover texts).
+
+    Parameters
+    ----------
+    p : array-like of float, any shape
+        Probabilities in [0, 1].
+
+    Returns
+    -------
+    ndarray of str, the shape of ``p``
+
+    >>> format_probabilities([[0.5, 0.9996], [0.0004, 0.973]]).tolist()
+    [['50.0%', '> 99.9%'], ['< 0.1%', '97.3%']]
+    """
+    p = np.asarray(p, dtype=float)
+    return np.where(p > 0.999, "> 99.9%", np.where(p < 0.001, "< 0.1%", np.char.mod("%.1f%%", 100 * p)))
 
 
 def _names(names: list[str], conjunction: str = "and") -> str:

@@ -80,3 +80,17 @@ def test_width_goal_and_a_bad_setting_keep_the_page_running(app):
     app.number_input(key="plan_width").set_value(0.9).run()  # every interval is narrower: stop
     no_exception(app)
     assert "narrower than 0.9" in _texts(app, "success")
+
+
+def test_models_table_says_p_best_is_a_share_of_draws():
+    """P(best) of 1.000 / 0.000 is every / no joint draw, not certainty: its column says so."""
+    from dashboard.tables.plan import model_status_display
+
+    models = [{"model": "a", "mean": 0.9, "lo": 0.85, "hi": 0.95, "p_best": 1.0, "trials": 40, "questions": 10,
+               "missing_questions": 0},
+              {"model": "b", "mean": 0.2, "lo": 0.15, "hi": 0.25, "p_best": 0.0, "trials": 40, "questions": 10,
+               "missing_questions": 0}]
+    frame, config = model_status_display(models, confidence=0.95)
+    assert frame["p_best"].tolist() == [1.0, 0.0]
+    help_text = config["p_best"]["help"]
+    assert "share of the joint posterior draws" in help_text and "not certainty" in help_text
