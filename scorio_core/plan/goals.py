@@ -27,8 +27,8 @@ from scorio_core.errors import InputError
 __all__ = ["Goal", "GoalCheck", "check_goal", "evaluate_goal", "format_draw_probability", "pair_error"]
 
 
-def format_draw_probability(p: float) -> str:
-    """A probability estimated from posterior draws, three decimals, ``> 0.999`` / ``< 0.001`` at the ends.
+def format_draw_probability(p: float, digits: int = 3) -> str:
+    """A probability estimated from posterior draws, ``digits`` decimals, ``> 0.999`` / ``< 0.001`` at the ends.
 
     The goal's probabilities are shares of a few thousand joint draws (4,000 by default): a share of 1 means
     that no draw broke the goal, not that it cannot fail, so the ends are written as bounds.
@@ -37,6 +37,8 @@ def format_draw_probability(p: float) -> str:
     ----------
     p : float
         Probability in [0, 1].
+    digits : int, default 3
+        Decimals; the bounds are ``1 - 10**-digits`` and ``10**-digits``.
 
     Returns
     -------
@@ -46,19 +48,22 @@ def format_draw_probability(p: float) -> str:
     --------
     >>> format_draw_probability(0.97312), format_draw_probability(1.0), format_draw_probability(0.0)
     ('0.973', '> 0.999', '< 0.001')
-    >>> format_draw_probability(0.9993), format_draw_probability(0.999)
-    ('> 0.999', '0.999')
+    >>> format_draw_probability(0.9993), format_draw_probability(0.999), format_draw_probability(1.0, digits=4)
+    ('> 0.999', '0.999', '> 0.9999')
     """
-    if p > 0.999:
-        return "> 0.999"
-    if p < 0.001:
-        return "< 0.001"
-    return f"{p:.3f}"
+    step = 10.0 ** -digits
+    if p > 1.0 - step:
+        return f"> {1.0 - step:.{digits}f}"
+    if p < step:
+        return f"< {step:.{digits}f}"
+    return f"{p:.{digits}f}"
 
 
-def _eq(p: float) -> str:
-    """``= 0.973`` or ``> 0.999``: a draw probability after its event in a sentence."""
-    text = format_draw_probability(p)
+def _eq(p: float, confidence: float) -> str:
+    """``= 0.973`` or ``> 0.999``: a draw probability after its event in a sentence, with enough decimals that a
+    bound never reads below the confidence it is compared with (``> 0.9999 >= 0.9995``, not ``> 0.999``)."""
+    digits = max(3, int(np.ceil(-np.log10(min(confidence, 1.0 - confidence)) - 1e-9)) + 1)
+    text = format_draw_probability(p, digits)
     return text if text[0] in "<>" else f"= {text}"
 
 
@@ -247,17 +252,17 @@ def evaluate_goal(goal: Goal, models: tuple[str, ...], mu: np.ndarray, draws: np
         tol = goal.tolerance
         zoned = tol > 0
         if p >= conf:
-            return GoalCheck(True, p, f"{label} holds: P({what}) {_eq(p)} >= {conf:g}", a, b, zoned)
+            return GoalCheck(True, p, f"{label} holds: P({what}) {_eq(p, conf)} >= {conf:g}", a, b, zoned)
         # indifference zone (Bechhofer 1954): the chosen models are the best, or within `tolerance` of them
         p_zone = float((low > high - tol).mean()) if zoned else p
         if p_zone >= conf:
             near = (f"model {models[top[0]]} is best or within {tol:g} of the best" if k == 1 else
                     f"every one of the top {k} is within {tol:g} of every other model or above it")
-            return GoalCheck(True, p_zone, f"{label} holds within the tolerance: P({near}) {_eq(p_zone)} >= {conf:g} "
-                             f"(P({what}) {_eq(p)}); closer models are not worth separating at this tolerance",
+            return GoalCheck(True, p_zone, f"{label} holds within the tolerance: P({near}) {_eq(p_zone, conf)} >= {conf:g} "
+                             f"(P({what}) {_eq(p, conf)}); closer models are not worth separating at this tolerance",
                              a, b, zoned)
-        extra = f"; within {tol:g}: {format_draw_probability(p_zone)}" if zoned else ""
-        return GoalCheck(False, p, f"continue: P({what}) {_eq(p)} < {conf:g}{extra}", a, b, zoned)
+        extra = f"; within {tol:g}: {_eq(p_zone, conf).removeprefix('= ')}" if zoned else ""
+        return GoalCheck(False, p, f"continue: P({what}) {_eq(p, conf)} < {conf:g}{extra}", a, b, zoned)
     if goal.name == "pair":
         a, b = np.array([goal.pair[0]]), np.array([goal.pair[1]])
     else:
@@ -271,18 +276,18 @@ def evaluate_goal(goal: Goal, models: tuple[str, ...], mu: np.ndarray, draws: np
         A, B = models[a[0]], models[b[0]]
         hi_m, lo_m = (A, B) if p_ab[0] >= 0.5 else (B, A)
         if p_tie[0] >= conf:
-            return GoalCheck(True, float(p_tie[0]), f"{A} and {B} are within {tol:g} at {pct} (P {_eq(p_tie[0])}): "
+            return GoalCheck(True, float(p_tie[0]), f"{A} and {B} are within {tol:g} at {pct} (P {_eq(p_tie[0], conf)}): "
                              "not worth separating", a, b, True)
         if p_order[0] >= conf:
-            return GoalCheck(True, float(p_order[0]), f"pair holds: P({hi_m} > {lo_m}) {_eq(p_order[0])} >= {conf:g}",
+            return GoalCheck(True, float(p_order[0]), f"pair holds: P({hi_m} > {lo_m}) {_eq(p_order[0], conf)} >= {conf:g}",
                              a, b, True)
-        return GoalCheck(False, float(best[0]), f"continue: P({hi_m} > {lo_m}) {_eq(p_order[0])} and P(within "
-                         f"{tol:g}) {_eq(p_tie[0])}, both < {conf:g}", a, b, True)
+        return GoalCheck(False, float(best[0]), f"continue: P({hi_m} > {lo_m}) {_eq(p_order[0], conf)} and P(within "
+                         f"{tol:g}) {_eq(p_tie[0], conf)}, both < {conf:g}", a, b, True)
     if bool(resolved.all()):
         n_tied = int(((p_tie >= conf) & (p_order < conf)).sum())
         return GoalCheck(True, float(best.min()), f"ranking holds: every neighbouring pair is ordered or tied within "
                          f"{tol:g} at {pct} ({n_tied} tied)", a[:0], b[:0], True)
     worst = int(np.argmin(np.where(resolved, np.inf, best)))
     return GoalCheck(False, float(best.min()), f"continue: {int((~resolved).sum())} neighbouring pairs unresolved; "
-                     f"P({models[a[worst]]} > {models[b[worst]]}) {_eq(p_ab[worst])} < {conf:g}",
+                     f"P({models[a[worst]]} > {models[b[worst]]}) {_eq(p_ab[worst], conf)} < {conf:g}",
                      a[~resolved], b[~resolved], True)

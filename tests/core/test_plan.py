@@ -106,6 +106,9 @@ def test_a_goal_no_draw_breaks_is_reported_as_a_bound_not_as_certainty():
     close = plan_next(outcomes(np.tile(np.array([[5, 5]]), (2, 10, 1)), ["a", "b"]), "pair", pair=("a", "b"),
                       tolerance=0.0)
     assert "P(within 0) < 0.001" in close.reason and "0.000" not in close.reason
+    # a bound never reads below the confidence it is compared with: 5 decimals at 0.9995 (1 - 0.9995 = 5e-4)
+    strict = plan_next(o, "top-1", confidence=0.9995)
+    assert "P(model best is best) > 0.99999 >= 0.9995" in strict.reason
 
 
 def test_questions_sampled_asks_for_new_questions_paired_across_contenders():
