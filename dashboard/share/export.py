@@ -18,7 +18,7 @@ import streamlit as st
 from dashboard.state import rubric as rubric_state
 from dashboard.state import session as state
 from dashboard.data.bundled import BUNDLED
-from dashboard.compute.results import RANK_SEED, leaderboard_table, pairwise_matrix, tasks_of, top_lead
+from dashboard.compute.results import RANK_SEED, leaderboard_notes, leaderboard_table, pairwise_matrix, tasks_of, top_lead
 from dashboard.data.datasets import raw_for_key
 from dashboard.figures import interval_plot, pairwise_heatmap
 from scorio_core.store.publish import CONFIDENCE_LEVELS
@@ -38,6 +38,7 @@ __all__ = [
     "analysis_table",
     "build_manifest",
     "settings_rows",
+    "export_notes",
     "table_exports",
     "html_bytes",
     "RestorePlan",
@@ -146,17 +147,30 @@ def settings_rows(ctx, active, settings: Settings) -> dict[str, str]:
     }
 
 
-def table_exports(table: pd.DataFrame, settings: Settings, task: str, summary: Verdict | None = None) -> dict[str, str]:
-    """CSV (raw columns, formula-neutralised), Markdown (with the verdict's headline) and LaTeX (readable headers)."""
+def export_notes(ctx, active, settings: Settings, table: pd.DataFrame) -> list[str]:
+    """What the exported leaderboard cannot show by itself (models that answered different questions and how they
+    are compared; paper-rule chains), as the Leaderboard page says it: one sentence each, for every export."""
+    notices = leaderboard_notes(ctx.data.data_id, ctx.data.dataset, ctx.task, table, confidence=settings.confidence,
+                                tie_rule=settings.tie_rule, question_set=settings.question_set,
+                                rubric_id=active.rubric_id, _categorization=active.categorization)
+    return [n["finding"] for n in notices]
+
+
+def table_exports(table: pd.DataFrame, settings: Settings, task: str, summary: Verdict | None = None,
+                  notes: tuple[str, ...] | list[str] = ()) -> dict[str, str]:
+    """CSV (raw columns, formula-neutralised), Markdown (with the verdict's headline) and LaTeX (readable headers);
+    ``notes`` (:func:`export_notes`) go below the Markdown table and into the LaTeX caption."""
     return {
         "csv": tables.to_csv(table),
         "md": tables.leaderboard_markdown(table, metric_label=settings.label, confidence=settings.confidence,
-                                          verdict=summary),
-        "latex": tables.leaderboard_latex(table, metric_label=settings.label, confidence=settings.confidence, task=task),
+                                          verdict=summary, notes=notes),
+        "latex": tables.leaderboard_latex(table, metric_label=settings.label, confidence=settings.confidence, task=task,
+                                          notes=notes),
     }
 
 
-def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Verdict) -> bytes:
+def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Verdict,
+               notes: tuple[str, ...] | list[str] = ()) -> bytes:
     """The self-contained HTML report (plotly.js embedded once) as UTF-8 bytes."""
     scored = table[table["mu"].notna()]
     figures = [("Credible intervals", f"{settings.label}: posterior mean and {settings.confidence:.0%} credible interval; "
@@ -182,7 +196,7 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
         settings=settings_rows(ctx, active, settings),
         figures=figures,
         manifest=manifest,
-        notes=[METRICS[settings.metric].interval.capitalize() + "."],
+        notes=[*notes, METRICS[settings.metric].interval.capitalize() + "."],
         generated=f"scorio-dashboard (scorio_core {manifest['versions']['scorio_core']}), {manifest['created']}",
         tie_rule=settings.tie_rule,
     )

@@ -25,7 +25,35 @@ __all__ = [
     "variable_editor_config",
     "threshold_editor_config",
     "rank_interval_display",
+    "top_rows",
 ]
+
+
+def top_rows(table: pd.DataFrame, limit: int) -> tuple[pd.DataFrame, int]:
+    """The first ``limit`` rows of a rank-ordered table, and every following row that shares the last one's rank.
+
+    A "top 10" never cuts between models with the same rank (equal posterior means share a competition rank).
+
+    Parameters
+    ----------
+    table : DataFrame
+        Rows in rank order with a ``rank`` column (NaN for models without a score, last).
+    limit : int
+        How many rows were asked for (0 or less: every row).
+
+    Returns
+    -------
+    rows : DataFrame
+        The rows shown.
+    extra : int
+        How many rows beyond ``limit`` were kept because they tie with the last of the first ``limit``.
+    """
+    if limit <= 0 or len(table) <= limit:
+        return table, 0
+    last = table["rank"].iloc[limit - 1]
+    tail = table.iloc[limit:]
+    tied = int(np.cumprod((tail["rank"] == last).to_numpy()).sum()) if pd.notna(last) else 0
+    return table.iloc[:limit + tied], tied
 
 
 def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confidence: float) -> tuple[pd.DataFrame, dict]:

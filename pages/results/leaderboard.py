@@ -24,7 +24,7 @@ from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.panels.sidebar import page_context
-from dashboard.tables.display import calibration_display, fit_height, leaderboard_display
+from dashboard.tables.display import calibration_display, fit_height, leaderboard_display, top_rows
 from dashboard.text import md
 from scorio_core.leaderboard.table import QUESTION_SETS
 from scorio_core.leaderboard.metrics import METRICS
@@ -120,10 +120,10 @@ if not present:
                        help="The best models by rank (after the sidebar's model filter); ranks stay those among all models.")
 limit = int(top) if top in TOP_CHOICES and top != "all" else 0
 table = table[table["model"].isin(shown)]
-if limit:
-    table = table.head(limit)
+table, tied = top_rows(table, limit)
 if len(table) < all_models:
-    st.caption(f"Showing {len(table):d} of {all_models:d} models" + (f" (top {limit:d})" if limit else "")
+    st.caption(f"Showing {len(table):d} of {all_models:d} models"
+               + ((f" (top {limit:d}" + (f", and {tied:d} more with the same rank" if tied else "") + ")") if limit else "")
                + ". Ranks, intervals and rank ties are computed with every model, so each model keeps its place.")
 scored = table[table["mu"].notna()]
 costs = cost_options(ctx.data.data_id, ctx.data.dataset, ctx.task)

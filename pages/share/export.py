@@ -31,7 +31,8 @@ settings = export.current_settings(ctx)
 with user_errors("the leaderboard to export"):
     table = export.analysis_table(ctx, active, settings)
 summary = export.summary_verdict(ctx, active, table, settings)
-files = export.table_exports(table, settings, ctx.task, summary)
+notes = export.export_notes(ctx, active, settings, table)
+files = export.table_exports(table, settings, ctx.task, summary, notes)
 stem = re.sub(r"[^0-9A-Za-z]+", "-", f"{ctx.data.label}-{ctx.task}").strip("-").lower()[:80] or "leaderboard"
 
 st.subheader("Verdict", divider="gray")
@@ -44,6 +45,8 @@ with st.container(border=True):
     if summary.lines:
         with st.expander(f"Every neighbouring pair ({len(summary.lines)})"):
             st.markdown("\n".join(f"- {md(line)}" for line in summary.lines))
+    for note in notes:  # in every export too
+        st.warning(md(note), icon=":material/rule:")
     for caveat in summary.caveats:
         st.caption(md(caveat))
 
@@ -58,7 +61,7 @@ row1[2].download_button("LaTeX table (booktabs)", files["latex"], file_name=f"{s
                         icon=":material/functions:", width="stretch", key="export_latex", on_click="ignore",
                         help="Needs \\usepackage{booktabs}.")
 row2 = st.columns(3)
-row2[0].download_button("HTML report", partial(export.html_bytes, ctx, active, settings, table, summary),
+row2[0].download_button("HTML report", partial(export.html_bytes, ctx, active, settings, table, summary, notes),
                         file_name=f"{stem}.html", mime="text/html", icon=":material/article:", type="primary",
                         width="stretch", key="export_html", on_click="ignore",
                         help="One self-contained file (charts included, no internet needed): verdict, leaderboard, charts, settings.")

@@ -176,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.errors import InputError
     from scorio_core.leaderboard.metrics import get_metric
+    from scorio_core.leaderboard.table import leaderboard_notices
     from scorio_core.report import tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
 
@@ -212,17 +213,21 @@ def run(args: argparse.Namespace) -> int:
         frozen=frozen is not None,
         settings=settings,
     )
+    notices = [n["finding"] for n in leaderboard_notices(outcomes, table, confidence=settings["confidence"],
+                                                         tie_rule=settings["tie_rule"],
+                                                         question_set=settings["question_set"])]
     if fmt == "csv":
         text = tables.to_csv(table)
     elif fmt == "md":
         text = tables.leaderboard_markdown(table, metric_label=label, confidence=settings["confidence"],
-                                           verdict=_verdict(outcomes, table, label, settings))
+                                           verdict=_verdict(outcomes, table, label, settings), notes=notices)
     elif fmt == "latex":
-        text = tables.leaderboard_latex(table, metric_label=label, confidence=settings["confidence"], task=task)
+        text = tables.leaderboard_latex(table, metric_label=label, confidence=settings["confidence"], task=task,
+                                        notes=notices)
     elif fmt == "manifest":
         text = manifest_to_json(doc) + "\n"
     else:
-        text = _html(dataset, task, table, label, settings, schema, doc, outcomes)
+        text = _html(dataset, task, table, label, settings, schema, doc, outcomes, notices)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out} ({len(text.encode('utf-8')):,} bytes)", file=sys.stderr)
@@ -246,7 +251,7 @@ def _verdict(outcomes, table, label, settings):
     return verdict(table, confidence=settings["confidence"], metric_label=label, scope=settings["scope"], lead=lead)
 
 
-def _html(dataset, task, table, label, settings, schema, doc, outcomes) -> str:
+def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=()) -> str:
     from scorio_core.report.html import html_report
 
     v = _verdict(outcomes, table, label, settings)
@@ -257,11 +262,12 @@ def _html(dataset, task, table, label, settings, schema, doc, outcomes) -> str:
         "Metric": label + (f" (k = {settings['k']})" if label != "Bayes@N" else ""),
         "Credibility level": f"{settings['confidence']:.0%}",
         "Rank ties rule": settings["tie_rule"],
+        "Question set": settings["question_set"],
         "Rubric": schema.name if schema is not None else "Binary correctness",
     }
     if settings.get("cluster_column") and settings["scope"] != "questions-fixed":
         shown["Questions grouped by"] = f"{settings['cluster_column']} (cluster-robust)"
-    notes = list(outcomes.rubric.notes) + ["Charts are embedded when the report is exported from the app; "
+    notes = list(notices) + list(outcomes.rubric.notes) + ["Charts are embedded when the report is exported from the app; "
                                            "the table's bars show each credible interval."]
     return html_report(title=f"{label} leaderboard: {task}", subtitle=names, table=table, verdict=v, settings=shown,
                        manifest=doc, notes=notes, generated=f"scorio_core {doc['versions']['scorio_core']}, {doc['created']}",

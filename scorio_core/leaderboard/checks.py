@@ -104,7 +104,8 @@ def leaderboard_notices(
     Returns
     -------
     list of dict
-        Each has a stable ``code`` and a ``message``:
+        Each has a stable ``code``, a ``message`` and a ``finding`` (the message without advice to
+        the analyst, for reports and exports a reader gets):
 
         - ``unequal_question_sets``: models answered different questions; ``models`` maps each
           model to its number of answered questions, with ``n_questions`` (union),
@@ -125,11 +126,12 @@ def leaderboard_notices(
             "common": f"only the {n_common} questions every model answered are used",
             "missing-incorrect": "a missing question counts as answered wrongly",
         }[question_set]
+        finding = (f"{len(short)} of {len(per_model)} models answered fewer than all {answered.shape[1]} questions "
+                   f"({n_common} answered by every model); {handled}.")
         out.append({
             "code": "unequal_question_sets",
-            "message": (f"{len(short)} of {len(per_model)} models answered fewer than all {answered.shape[1]} questions "
-                        f"({n_common} answered by every model); {handled}. Choose the question set: own, common or "
-                        "missing-incorrect."),
+            "message": finding + " Choose the question set: own, common or missing-incorrect.",
+            "finding": finding,
             "models": {m: int(k) for m, k in zip(task_outcomes.models, per_model)},
             "n_questions": int(answered.shape[1]),
             "n_common": n_common,
@@ -143,11 +145,13 @@ def leaderboard_notices(
             for best, worst in paper_chains(mu, sigma, confidence):
                 p = float(pairwise_confidence(mu[[best, worst]], sigma[[best, worst]])[0, 1])
                 rank_ci = scored["rank_ci"].iloc[best]
+                finding = (f"The paper rule gives {names[best]} and {names[worst]} the same rank ({rank_ci}) through a "
+                           f"chain of close neighbours, although P({names[best]} > {names[worst]}) = {p:.3f} "
+                           f">= {confidence:.0%}.")
                 out.append({
                     "code": "paper_chain",
-                    "message": (f"The paper rule gives {names[best]} and {names[worst]} the same rank ({rank_ci}) through a "
-                                f"chain of close neighbours, although P({names[best]} > {names[worst]}) = {p:.3f} "
-                                f">= {confidence:.0%}. The pairwise rule ranks by the models credibly better."),
+                    "message": finding + " The pairwise rule ranks by the models credibly better.",
+                    "finding": finding,
                     "models": [names[best], names[worst]],
                     "probability": p,
                 })

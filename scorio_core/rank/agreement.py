@@ -183,7 +183,9 @@ class MethodAgreement:
         maximum-likelihood estimate does not exist when a model wins or loses every comparison);
         they are not in ``methods``.
     summary : str
-        One line: how often the top k is the same, and the model whose rank depends most on the method.
+        One line: how often the top k is the same (when more than k models tie within ranks 1 to k under
+        the first method, it says the data pick no top k and compares that tied set), and the model whose
+        rank depends most on the method.
     """
 
     models: tuple[str, ...]
@@ -217,7 +219,11 @@ def _summary(models, methods, ranks: np.ndarray, best: np.ndarray, worst: np.nda
     reference = ranks[0]
     top_sets = [frozenset(np.flatnonzero(r <= k).tolist()) for r in ranks]
     same = sum(s == top_sets[0] for s in top_sets)
-    first = f"the top {k} is the same under {same} of {K} methods (compared with {method_label(methods[0])})"
+    label = method_label(methods[0])
+    first = f"the top {k} is the same under {same} of {K} methods (compared with {label})"
+    if len(top_sets[0]) > k:  # ties straddle rank k: no top k to name, only a tied set larger than k
+        first = (f"these data do not pick a top {k} under {label}: {len(top_sets[0])} models tie within ranks 1 to "
+                 f"{k}; that tied set is the same under {same} of {K} methods")
     spread = worst - best
     i = int(np.argmax(spread))
     if spread[i] == 0:
@@ -225,7 +231,7 @@ def _summary(models, methods, ranks: np.ndarray, best: np.ndarray, worst: np.nda
     moved = int((spread > 0).sum())
     return (f"{first[0].upper() + first[1:]}; {moved} of {L} models change rank with the method; "
             f"{models[i]} ranks {_ordinal(int(best[i]))} to {_ordinal(int(worst[i]))} "
-            f"({_ordinal(int(reference[i]))} under {method_label(methods[0])}).")
+            f"({_ordinal(int(reference[i]))} under {label}).")
 
 
 def agreement(R, methods, *, models=None, extra=None, top: int = 3, options=None) -> MethodAgreement:

@@ -29,14 +29,15 @@ from scorio_core.uncertainty.posterior import check_scope
 __all__ = ["Lead", "lead_evidence", "top_lead", "scope_phrase", "questions_behind"]
 
 
-def scope_phrase(scope: str, n_questions: int | None = None) -> str:
+def scope_phrase(scope: str, n_questions: int | tuple[int, int] | None = None) -> str:
     """What a statement under ``scope`` generalises to, as words that fit in a sentence.
 
     Parameters
     ----------
     scope : {"questions-fixed", "questions-sampled"}
-    n_questions : int, optional
-        Questions of the leaderboard (M), named under ``questions-fixed``.
+    n_questions : int or (int, int), optional
+        Questions of the leaderboard (M), named under ``questions-fixed``; a pair (fewest, most) when
+        the models were scored on question sets of different sizes (each on the questions it answered).
 
     Returns
     -------
@@ -52,13 +53,20 @@ def scope_phrase(scope: str, n_questions: int | None = None) -> str:
     --------
     >>> scope_phrase("questions-fixed", 40), scope_phrase("questions-sampled", 40)
     ('on these 40 questions', 'on new questions like these')
+    >>> scope_phrase("questions-fixed", (20, 23))
+    'on the questions each model answered (20 to 23)'
     """
     check_scope(scope)
     if scope == "questions-sampled":
         return "on new questions like these"
     if n_questions is None:
         return "on these questions"
-    return f"on this question" if int(n_questions) == 1 else f"on these {int(n_questions):,} questions"
+    if isinstance(n_questions, tuple):
+        lo, hi = (int(v) for v in n_questions)
+        if lo != hi:
+            return f"on the questions each model answered ({lo:,} to {hi:,})"
+        n_questions = lo
+    return "on this question" if int(n_questions) == 1 else f"on these {int(n_questions):,} questions"
 
 
 class Lead(NamedTuple):

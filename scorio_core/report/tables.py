@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pandas as pd
 
@@ -157,19 +158,23 @@ def interval_note(frame: pd.DataFrame) -> str:
 
 
 
-def leaderboard_markdown(table: pd.DataFrame, *, metric_label: str, confidence: float, verdict=None) -> str:
+def leaderboard_markdown(table: pd.DataFrame, *, metric_label: str, confidence: float, verdict=None,
+                         notes: Sequence[str] = ()) -> str:
     """Markdown export of a leaderboard: the verdict's headline and basis (when given), a readable
-    table, then what its intervals cover."""
-    note = interval_note(table)
+    table, then what its intervals cover and ``notes`` (e.g. the
+    :func:`~scorio_core.leaderboard.checks.leaderboard_notices` messages: models that answered different
+    questions), one row each of the *Note* table."""
+    rows = [n for n in [interval_note(table), *notes] if n]
     head = ""
     if verdict is not None:
         head = f"**{_md_text(verdict.headline)}**\n\n" + (f"{_md_text(verdict.basis)}\n\n" if verdict.basis else "")
     body = head + to_markdown(presentation_table(table, metric_label=metric_label, confidence=confidence)) + "\n"
-    return body + (f"\n{to_markdown(pd.DataFrame({'Note': [note]}))}\n" if note else "")
+    return body + (f"\n{to_markdown(pd.DataFrame({'Note': rows}))}\n" if rows else "")
 
 
-def leaderboard_latex(table: pd.DataFrame, *, metric_label: str, confidence: float, task: str) -> str:
-    """LaTeX (booktabs) export of a leaderboard; the caption says what the intervals cover."""
-    note = interval_note(table)
-    caption = f"{metric_label} with {confidence:.0%} credible intervals ({task})." + (f" {note}" if note else "")
+def leaderboard_latex(table: pd.DataFrame, *, metric_label: str, confidence: float, task: str,
+                      notes: Sequence[str] = ()) -> str:
+    """LaTeX (booktabs) export of a leaderboard; the caption says what the intervals cover, then ``notes``."""
+    extra = " ".join(n for n in [interval_note(table), *notes] if n)
+    caption = f"{metric_label} with {confidence:.0%} credible intervals ({task})." + (f" {extra}" if extra else "")
     return to_latex(presentation_table(table, metric_label=metric_label, confidence=confidence), caption=caption)

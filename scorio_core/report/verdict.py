@@ -186,7 +186,8 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     pct = f"{confidence:.0%}"
     scope = _scope_of(table, scope)
     scored = table[table["mu"].notna()].sort_values("mu", ascending=False, kind="stable")
-    n_questions = int(scored["n_questions"].max()) if "n_questions" in scored and scored["n_questions"].notna().any() else None
+    counts = scored["n_questions"].dropna() if "n_questions" in scored else pd.Series(dtype=float)
+    n_questions = (int(counts.min()), int(counts.max())) if len(counts) else None  # unequal sets: a range, not the largest
     where = scope_phrase(scope, n_questions)
     other = SCOPES[1 - SCOPES.index(scope)]
     elsewhere = scope_phrase(other, n_questions)

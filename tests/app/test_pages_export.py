@@ -212,3 +212,22 @@ def test_manifest_carries_the_question_groups(app, downloads):
     no_exception(fresh)
     assert fresh.session_state["cluster_column"] == "passage" and fresh.session_state["scope"] == "questions-sampled"
     assert "questions in 3 clusters of 'passage' (cluster-robust)" in " ".join(shown(c.value) for c in fresh.main.caption)
+
+
+def test_exports_say_the_models_answered_different_questions(app, downloads):
+    # "skip" did not answer q0 (the hardest): its own-questions score must not go out without saying so
+    rows = ["model,question_id,trial,is_correct"]
+    rows += [f"{m},q{q},{t},{int(q > 0 and (q + t) % 3 != 0)}" for m in ("full", "skip") for q in range(6)
+             for t in range(2) if not (m == "skip" and q == 0)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("skip.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    finding = ("1 of 2 models answered fewer than all 6 questions (5 answered by every model); each model is scored "
+               "on its own questions, so a model that skipped hard questions can rank higher.")
+    assert any(finding in w.value.replace("\\", "") for w in app.main.warning)
+    assert "on the questions each model answered (5 to 6)" in " ".join(m.value for m in app.main.markdown).replace("\\", "")
+    for suffix in (".md", ".html", ".tex"):
+        text = " ".join(content(downloads, suffix).decode().replace("\\", "").split())
+        assert finding in text, suffix

@@ -362,3 +362,19 @@ def test_what_these_numbers_mean_is_built_when_opened(app):
     app.session_state["lb_help"] = False
     app.run()
     assert len(app.main.dataframe) == tables
+
+
+def test_top_n_keeps_the_models_that_share_the_last_rank(app):
+    # e, f and g have the same outcomes, so the same posterior mean and rank 5: "top 5" shows all three
+    solved = {"a": 6, "b": 5, "c": 4, "d": 3, "e": 2, "f": 2, "g": 2, "h": 1}
+    rows = ["model,question_id,trial,is_correct"]
+    rows += [f"{m},q{q},{t},{int(q < s)}" for m, s in solved.items() for q in range(6) for t in range(2)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("ties.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/leaderboard.py").run()
+    app.selectbox(key="lb_top").set_value(5).run()
+    no_exception(app)
+    table = app.main.dataframe[0].value
+    assert list(table["model"]) == list("abcdefg") and list(table["rank"]) == [1, 2, 3, 4, 5, 5, 5]
+    assert any("Showing 7 of 8 models (top 5, and 2 more with the same rank)" in c.value for c in app.main.caption)

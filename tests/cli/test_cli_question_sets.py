@@ -99,3 +99,18 @@ def test_models_subset_ranks_on_the_questions_they_share(capsys, disjoint_file):
 def test_models_subset_errors(capsys, disjoint_file, argv, message):
     assert main(["trajectory", disjoint_file, *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["md", "latex", "html"])
+def test_every_export_says_the_models_answered_different_questions(capsys, counts_file, fmt):
+    # a report or a paper's table must not rank "skipper" first without saying it skipped the hardest question
+    assert main(["export", counts_file, "--format", fmt]) == 0
+    text = re.sub(r"\s+", " ", capsys.readouterr().out)
+    assert "1 of 2 models answered fewer than all 10 questions (9 answered by every model); each model is scored on " \
+           "its own questions, so a model that skipped hard questions can rank higher." in text.replace("\\", "")
+    assert "Choose the question set" not in text  # advice to the analyst stays in the app and the CLI's notes
+    assert main(["export", counts_file, "--format", fmt, "--question-set", "common"]) == 0
+    assert "only the 9 questions every model answered are used" in re.sub(r"\s+", " ", capsys.readouterr().out)
+    if fmt == "html":
+        assert main(["export", counts_file, "--format", "html"]) == 0
+        assert "Question set" in capsys.readouterr().out

@@ -54,6 +54,18 @@ def test_tau_b_and_rank_ranges_by_hand():
     assert [r["model"] for r in rows] == ["a", "b", "c", "d"] and rows[0]["ranks"] == {"x": 1, "y": 2}
 
 
+def test_a_tie_across_rank_k_is_not_called_a_top_k():
+    # x: a, b, c tie at 1st (no top 2 exists); y ranks a, b, c 1st, 2nd, 3rd: its top 2 is {a, b}
+    R = np.zeros((4, 1, 1), dtype=int)
+    result = agreement(R, ["x", "y", "z"], models=list("abcd"),
+                       extra={"x": [2, 2, 2, 1], "y": [3, 2, 1, 0], "z": [5, 5, 5, 1]}, top=2)
+    assert result.summary.startswith(
+        "These data do not pick a top 2 under x: 3 models tie within ranks 1 to 2; that tied set is the same under "
+        "2 of 3 methods; 2 of 4 models change rank")
+    untied = agreement(R, ["y", "x"], models=list("abcd"), extra={"x": [2, 2, 2, 1], "y": [3, 2, 1, 0]}, top=2)
+    assert untied.summary.startswith("The top 2 is the same under 1 of 2 methods (compared with y)")
+
+
 def test_tau_b_corrects_for_ties_and_is_nan_for_a_constant_ranking():
     R = np.zeros((4, 1, 1), dtype=int)
     # x: 1 2 2 4 (tie), y: 1 2 3 4. Pairs: 5 concordant, 0 discordant, 1 tied in x only:

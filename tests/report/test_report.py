@@ -111,6 +111,16 @@ class TestVerdict:
         assert v.summary == "No neighbouring pair is separated at 95%."
         assert any("N = 2" in c for c in v.caveats)
 
+    def test_unequal_question_sets_are_named_as_a_range_not_the_largest(self):
+        # each model scored on the questions it answered (20 to 23): "on these 23 questions" would be wrong
+        frame = board(mu=[0.5, 0.49, 0.48], sigma=[0.05, 0.05, 0.05])
+        frame["n_questions"] = [23, 20, 22]
+        v = verdict(frame)
+        assert v.headline.startswith("No single leader at 95% credibility on the questions each model answered "
+                                     "(20 to 23): none of the 3 models")
+        frame["n_questions"] = 20
+        assert verdict(frame).headline.startswith("No single leader at 95% credibility on these 20 questions")
+
     def test_top_group_agrees_with_pairwise_rank_one(self):
         # chain: 0.50 ~ 0.48 ~ 0.46 ~ 0.44 (paper: one group); pairwise: rank 1 = {a, b}
         frame = board(models=["a", "b", "c", "d"], mu=[0.50, 0.48, 0.46, 0.44], sigma=[0.01] * 4)
