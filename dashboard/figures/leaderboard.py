@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from scorio_core.ranking.rank import rank_meaning
+from scorio_core.report.tables import interval_name
 from scorio_core.report.verdict import format_probabilities
 from dashboard.figures.theme import PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors
 
@@ -18,6 +19,15 @@ def _groups_in_order(scored: pd.DataFrame, groups: list):
     of the table per group: hundreds of models are hundreds of groups)."""
     by = dict(tuple(scored.groupby("rank_ci", sort=False, dropna=False)))
     return [(g, by[g]) for g in groups]
+
+
+def _axis_title(table: pd.DataFrame, metric_label: str, confidence: float) -> str:
+    """The forest plot's axis title: a credible interval only where the rows' ``interval`` labels say so (a model
+    whose empirical-Bayes prior is not identified has an exact binomial interval on its pooled answers)."""
+    name = interval_name(table, confidence)
+    if "exact binomial interval" in name:
+        return f"{metric_label}: estimate and {name} (prior not identified)"
+    return f"{metric_label}: posterior mean and {name}"
 
 
 def interval_plot(
@@ -105,7 +115,7 @@ def interval_plot(
             )
         )
     fig.update_yaxes(categoryorder="array", categoryarray=shown(scored["model"]), title=None, automargin=True)
-    fig.update_xaxes(title=f"{metric_label}: posterior mean and {int(round(confidence * 100))}% credible interval", zeroline=False)
+    fig.update_xaxes(title=_axis_title(table, metric_label, confidence), zeroline=False)
     height = max(260, 34 * len(scored) + 120)
     missing = table.loc[table["mu"].isna(), "model"].tolist()
     apply_theme(fig, height=height)

@@ -173,7 +173,7 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
                notes: tuple[str, ...] | list[str] = ()) -> bytes:
     """The self-contained HTML report (plotly.js embedded once) as UTF-8 bytes."""
     scored = table[table["mu"].notna()]
-    figures = [("Credible intervals", f"{settings.label}: posterior mean and {settings.confidence:.0%} credible interval; "
+    figures = [("Intervals", f"{settings.label}: {tables.interval_name(table, settings.confidence)}; "
                 "colours group models that share a rank with CI ties.",
                 interval_plot(table, metric_label=settings.label, confidence=settings.confidence, show_estimate=False,
                               tie_rule=settings.tie_rule))]

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from scorio_core.report.names import organisations
+from scorio_core.report.tables import interval_name
 
 __all__ = [
     "fit_height",
@@ -58,7 +59,7 @@ def top_rows(table: pd.DataFrame, limit: int) -> tuple[pd.DataFrame, int]:
 
 def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confidence: float) -> tuple[pd.DataFrame, dict]:
     """Leaderboard rows ready for ``st.dataframe``: ordered columns and their ``column_config``."""
-    pct = f"{confidence:.0%}"
+    kind = interval_name(table, confidence)  # credible, or exact binomial where the prior is not identified
     frame = table[
         ["rank", "rank_ci", "model", "mu", "lo", "hi", "sigma", "estimate", "avg", "accuracy", "pass_at_k", "n_questions",
          "n_trials"]
@@ -81,9 +82,9 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
         "mu": st.column_config.NumberColumn(f"{metric_label}", format="%.4f", help=f"{metric_label} posterior mean.",
                                             width=78),
         "lo": st.column_config.NumberColumn("low", format="%.4f", width=64,
-                                            help=f"Lower end of the central {pct} credible interval."),
+                                            help=f"Lower end of the central {kind}."),
         "hi": st.column_config.NumberColumn("high", format="%.4f", width=64,
-                                            help=f"Upper end of the central {pct} credible interval."),
+                                            help=f"Upper end of the central {kind}."),
         "sigma": None,  # posterior sd: in the exports and the CLI JSON, not on screen
         "estimate": st.column_config.NumberColumn(
             "Estimate", format="%.4f", width=76,

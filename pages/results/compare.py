@@ -15,7 +15,7 @@ from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context
 from dashboard.tables.display import disagreement_display, fit_height
 from dashboard.text import md
-from scorio_core.ranking.compare import difference_density, outcome_counts
+from scorio_core.ranking.compare import difference_density, outcome_counts, question_set_note
 from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
 from scorio_core.report.verdict import format_probability
 from scorio_core.uncertainty import PRIOR_LABELS
@@ -97,6 +97,9 @@ elif 1 - diff.rho >= ctx.confidence:
 else:
     st.info(f"Not distinguishable at {pct}: P({md(model_a)} > {md(model_b)}) = {format_probability(diff.rho)}.",
             icon=":material/balance:")
+pair_note = question_set_note(table, model_a, model_b)
+if pair_note is not None:
+    st.warning(md(pair_note), icon=":material/rule:")
 x, density = difference_density(diff)
 st.plotly_chart(difference_plot(x, density, mean=diff.mean, lo=diff.lo, hi=diff.hi, rho=diff.rho, name_a=model_a,
                                 name_b=model_b, confidence=ctx.confidence), width="stretch")

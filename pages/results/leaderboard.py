@@ -29,6 +29,7 @@ from dashboard.text import md
 from scorio_core.leaderboard.table import QUESTION_SETS
 from scorio_core.leaderboard.metrics import METRICS
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
+from scorio_core.report.tables import interval_name
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 
@@ -255,7 +256,8 @@ with agreement_tab:
 
 if present:
     st.divider()
-    st.caption("Presentation view of a shared analysis: " + md(presentation_footer(ctx, active, spec.label, tie_rule))
+    footer = presentation_footer(ctx, active, spec.label, tie_rule, interval_name(table, ctx.confidence, plural=True))
+    st.caption("Presentation view of a shared analysis: " + md(footer)
                + ". Remove `&view=present` from the address to explore it.")
     st.stop()
 

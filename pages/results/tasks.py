@@ -56,7 +56,7 @@ mean = matrix.pivot("bayes").loc[models]
 grid = (mean.map("{:.3f}".format) + " [" + matrix.pivot("lo").loc[models].map("{:.2f}".format) + ", "
         + matrix.pivot("hi").loc[models].map("{:.2f}".format) + "]").where(mean.notna(), "")
 st.dataframe(grid, width="stretch", height=fit_height(len(grid), 700))
-st.caption(f"Each cell: Bayes@N posterior mean [credible interval], the Leaderboard's value for that task. Intervals: {md(matrix.interval)}. "
+st.caption(f"Each cell: Bayes@N [interval], the Leaderboard's value for that task. Intervals: {md(matrix.interval)}. "
            "Empty: no data. Hover the heatmap for avg@N, N (trials per question) and M (questions).")
 
 st.subheader("Combined score", divider="gray")

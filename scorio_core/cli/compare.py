@@ -194,7 +194,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     ``clusters`` (question id -> cluster label, :func:`scorio_core.leaderboard.task_outcomes.question_clusters`) makes the
     sampled-scope difference cluster-robust.
     """
-    from scorio_core.ranking.compare import disagreement_table, outcome_counts
+    from scorio_core.ranking.compare import disagreement_table, outcome_counts, question_set_note
     from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
     from scorio_core.errors import InputError
     from scorio_core.ranking.paired import pair_trials_needed
@@ -249,6 +249,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
         "questions": questions.to_dict(orient="records"),
         "trials_needed": trials,
         "questions_needed": questions_block,
+        "notes": [n for n in [question_set_note(questions, model_a, model_b)] if n],
     }
 
 
@@ -295,6 +296,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  difference {d['mean']:+.4f} (sd {d['sd']:.4f}), {confidence:.0%} credible interval "
           f"[{d['lo']:+.4f}, {d['hi']:+.4f}], P({model_a} > {model_b}) = {d['rho']:.4f}")
     print(f"  assumption: {d['assumption']}")
+    for note in report["notes"]:
+        print(f"  note: {note}")
     print(f"  trials per question: {t['meaning']}")
     if report["questions_needed"] is not None:
         print(f"  questions: {report['questions_needed']['meaning']}")

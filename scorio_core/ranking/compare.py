@@ -33,6 +33,7 @@ __all__ = [
     "question_scores",
     "question_summary",
     "disagreement_table",
+    "question_set_note",
     "outcome_counts",
     "OUTCOME_LABELS",
     "DISAGREEMENT_COLUMNS",
@@ -366,3 +367,37 @@ def outcome_counts(table: pd.DataFrame) -> dict[str, int]:
     """Number of questions per outcome label of a :func:`disagreement_table` (label order)."""
     counts = table["outcome"].value_counts()
     return {label: int(counts.get(label, 0)) for label in OUTCOME_LABELS}
+
+
+def question_set_note(table: pd.DataFrame, model_a: str, model_b: str) -> str | None:
+    """What a comparison of two models that answered different questions compares, or None when they answered the same.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`disagreement_table` of ``model_a`` and ``model_b`` (columns ``n_a``, ``n_b``: trials per question).
+    model_a, model_b : str
+        The two models' names, for the sentence.
+
+    Returns
+    -------
+    str or None
+        One paragraph: how many questions each answered and both answered, that each model's Bayes@N
+        covers its own questions (so the difference mixes the models with their question sets), and what
+        compares them on the same questions. None when both answered exactly the same questions.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"n_a": [4, 4, 4, 0], "n_b": [4, 0, 4, 4]})
+    >>> question_set_note(t, "A", "B")[:62]
+    'A answered 3 questions and B 3; 2 were answered by both. Each '
+    """
+    a, b = table["n_a"].to_numpy() > 0, table["n_b"].to_numpy() > 0
+    n_a, n_b, both = int(a.sum()), int(b.sum()), int((a & b).sum())
+    if n_a == n_b == both:
+        return None
+    return (f"{model_a} answered {n_a:,} questions and {model_b} {n_b:,}; {both:,} were answered by both. Each model's "
+            "Bayes@N covers its own questions, so the difference compares the two models together with their question "
+            f"sets (a model that skipped hard questions looks better); question by question, only the {both:,} "
+            "shared ones can be paired. To compare them on the same questions, keep only the questions every model "
+            "answered (Data page; CLI: --intersect-questions).")

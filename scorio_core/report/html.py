@@ -18,6 +18,7 @@ import pandas as pd
 
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, tie_rule_sentence
 from scorio_core.report.manifest import manifest_to_json
+from scorio_core.report.tables import interval_name
 from scorio_core.report.verdict import Verdict
 
 __all__ = ["html_report"]
@@ -73,10 +74,9 @@ def _table(table: pd.DataFrame, metric_label: str, confidence: float, tie_help: 
     lo_axis = float(np.nanmin(rows["lo"])) if len(rows) else 0.0
     hi_axis = float(np.nanmax(rows["hi"])) if len(rows) else 1.0
     span = hi_axis - lo_axis or 1.0
-    pct = f"{confidence:.0%}"
     head = (
         f"<tr><th>Rank</th><th title='{_e(tie_help)}'>Rank (CI ties)</th>"
-        f"<th class='txt'>Model</th><th>{_e(metric_label)} mean</th><th>{pct} credible interval</th>"
+        f"<th class='txt'>Model</th><th>{_e(metric_label)} mean</th><th>{_e(interval_name(table, confidence))}</th>"
         f"<th class='txt'>Interval ({_num(lo_axis, '.3f')} to {_num(hi_axis, '.3f')})</th>"
         "<th title='Observed mean score over questions and trials'>avg@N (observed)</th><th>M</th><th>N</th></tr>"
     )

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-__all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "presentation_table", "interval_note",
+__all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "presentation_table", "interval_note", "interval_name",
            "leaderboard_markdown", "leaderboard_latex", "FORMULA_PREFIXES"]
 
 #: Leading characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection).
@@ -145,6 +145,45 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
     return out.reset_index(drop=True)
 
 
+def interval_name(frame: pd.DataFrame, confidence: float, *, plural: bool = False) -> str:
+    """The kind of interval a leaderboard shows, in a few words: credible, or exact binomial where a model's
+    empirical-Bayes prior is not identified (its ``interval`` label says so; N = 1 data).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Leaderboard rows; the ``interval`` labels of the scored rows (``mu`` not NaN) are read. Without an
+        ``interval`` column every interval is taken as credible.
+    confidence : float
+        The level, e.g. 0.95.
+    plural : bool, default False
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> exact = "95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers trials (questions fixed)"
+    >>> interval_name(pd.DataFrame({"mu": [0.5], "interval": ["95% credible interval; uniform prior"]}), 0.95)
+    '95% credible interval'
+    >>> interval_name(pd.DataFrame({"mu": [0.5, 0.4], "interval": [exact, exact]}), 0.95, plural=True)
+    '95% exact binomial intervals'
+    >>> interval_name(pd.DataFrame({"mu": [0.5, 0.4], "interval": ["95% credible interval", exact]}), 0.95)
+    '95% credible interval (exact binomial where the prior is not identified)'
+    """
+    s = "s" if plural else ""
+    pct = f"{confidence:.0%}"
+    scored = frame[frame["mu"].notna()] if "mu" in frame.columns else frame
+    labels = scored["interval"].dropna().astype(str) if "interval" in scored.columns else pd.Series([], dtype=str)
+    exact = labels.str.contains("exact binomial", regex=False)
+    if len(labels) and exact.all():
+        return f"{pct} exact binomial interval{s}"
+    if exact.any():
+        return f"{pct} credible interval{s} (exact binomial where the prior is not identified)"
+    return f"{pct} credible interval{s}"
+
+
 def interval_note(frame: pd.DataFrame) -> str:
     """What the intervals of a leaderboard cover (its ``interval`` column), as one sentence.
 
@@ -176,5 +215,6 @@ def leaderboard_latex(table: pd.DataFrame, *, metric_label: str, confidence: flo
                       notes: Sequence[str] = ()) -> str:
     """LaTeX (booktabs) export of a leaderboard; the caption says what the intervals cover, then ``notes``."""
     extra = " ".join(n for n in [interval_note(table), *notes] if n)
-    caption = f"{metric_label} with {confidence:.0%} credible intervals ({task})." + (f" {extra}" if extra else "")
+    caption = (f"{metric_label} with {interval_name(table, confidence, plural=True)} ({task})."
+               + (f" {extra}" if extra else ""))
     return to_latex(presentation_table(table, metric_label=metric_label, confidence=confidence), caption=caption)

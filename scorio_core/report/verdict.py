@@ -16,6 +16,7 @@ import pandas as pd
 
 from scorio_core.ranking.rank import pairwise_confidence
 from scorio_core.report.lead import Lead, questions_behind, scope_phrase
+from scorio_core.report.tables import interval_name
 from scorio_core.uncertainty.posterior import DEFAULT_SCOPE, SCOPES
 
 __all__ = ["Comparison", "Verdict", "verdict", "format_probabilities", "format_probability"]
@@ -210,7 +211,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     top = scored.iloc[0]
     if len(models) == 1:
         headline = (f"Only one model was scored: {models[0]} ({metric_label} {top['mu']:.3f}, "
-                    f"{pct} credible interval [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}).")
+                    f"{interval_name(scored.iloc[[0]], confidence)} [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}).")
         return Verdict(headline, (), (), "", tuple(caveats), confidence, metric_label, scope=scope)
     rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
     if lead is not None and (lead.ahead, lead.behind) != (models[0], models[1]):

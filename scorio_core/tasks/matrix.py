@@ -90,8 +90,14 @@ class TaskMatrix:
 
     @property
     def interval(self) -> str:
-        """What every interval covers (confidence, scope, prior and question clusters), in words."""
-        label = interval_label(self.prior, self.scope, self.confidence)
+        """What every interval covers (confidence, scope, prior and question clusters), in words.
+
+        The cells' own labels (``interval`` column, as the leaderboard's rows) joined by " | " when the
+        cells carry them: a model whose empirical-Bayes prior is not identified (N = 1) has an exact
+        binomial interval, not a credible interval under a fitted Dirichlet; the generic label otherwise.
+        """
+        labels = list(dict.fromkeys(self.cells["interval"].dropna().astype(str))) if "interval" in self.cells else []
+        label = " | ".join(labels) if labels else interval_label(self.prior, self.scope, self.confidence)
         if self.cluster_column and self.scope != "questions-fixed":
             label += f"; questions in clusters of {self.cluster_column!r} (cluster-robust)"
         return label

@@ -130,3 +130,16 @@ def test_sampled_scope_shows_the_questions_needed(app):
     assert any("Questions needed to separate them" in s.value for s in app.main.subheader)
     assert any("More trials per question do not shrink the question-sampling part" in shown(c.value)
                for c in app.main.caption)
+
+
+def test_a_pair_with_different_questions_is_told_so(app):
+    rows = ["model,question_id,trial,is_correct"]
+    rows += [f"{m},q{q},{t},{(q + t) % 2}" for m, qs in (("a", range(4)), ("b", range(2, 6))) for q in qs for t in range(2)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("sets.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(COMPARE).run()
+    no_exception(app)
+    warnings = [shown(w.value) for w in app.main.warning]
+    assert any(w.startswith("a answered 4 questions and b 4; 2 were answered by both.") or
+               w.startswith("b answered 4 questions and a 4; 2 were answered by both.") for w in warnings), warnings

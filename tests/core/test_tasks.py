@@ -91,6 +91,10 @@ def test_cells_equal_the_leaderboard_on_bundled_livebench():
         cells = tm.cells[tm.cells["task"] == task].set_index("model").loc[board.index]
         np.testing.assert_array_equal(cells[["bayes", "lo", "hi", "avg"]].to_numpy(float),
                                       board[["mu", "lo", "hi", "avg"]].to_numpy(float))
+    # N = 1: the empirical-Bayes prior is not identified, so the intervals are exact binomial ones, and the
+    # matrix's label must say so (it said "credible interval ... Dirichlet fitted" before)
+    assert tm.interval.startswith("95% exact binomial (Clopper-Pearson) interval on the pooled answers")
+    assert "Dirichlet fitted" not in tm.interval
 
 
 def test_rubric_per_task_equals_the_leaderboard(tmp_path):

@@ -40,3 +40,16 @@ def test_legend_explains_a_shared_rank():
     assert all("credibly better" not in t.name for t in interval_plot(board(20, "paper"), tie_rule="paper").data)
     assert rank_meaning(3, 2, "upper-bound") == "rank 3 (2 models): 2 with intervals wholly above"
     assert rank_meaning(4, 2, "none") == "rank 4 (2 models, equal means)"
+
+
+def test_the_axis_says_credible_interval_only_where_the_rows_do():
+    table = board(4)
+    assert interval_plot(table, metric_label="Bayes@N", confidence=0.95).layout.xaxis.title.text == \
+        "Bayes@N: posterior mean and 95% credible interval"
+    exact = "95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers trials (questions fixed)"
+    table["interval"] = exact  # every model's prior not identified (N = 1)
+    assert interval_plot(table, metric_label="Bayes@N", confidence=0.95).layout.xaxis.title.text == \
+        "Bayes@N: estimate and 95% exact binomial interval (prior not identified)"
+    table["interval"] = ["95% credible interval; covers trials (questions fixed)", exact, exact, exact]
+    assert interval_plot(table, metric_label="Bayes@N", confidence=0.9).layout.xaxis.title.text == \
+        "Bayes@N: posterior mean and 90% credible interval (exact binomial where the prior is not identified)"

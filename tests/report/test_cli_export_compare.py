@@ -126,3 +126,33 @@ class TestCompare:
         assert code == 2 and err.startswith("error:") and "nobody" in err
         code, _, err = run(capsys, "compare", MATHARENA, "--models", "gpt-4o", "gpt-4o")
         assert code == 2 and "two different models" in err
+
+
+def test_compare_says_when_the_two_models_answered_different_questions(capsys, tmp_path):
+    # a answered q0-q3, b q2-q5 (2 shared); c answered q0-q3 like a: no note for the pair (a, c)
+    rows = [(m, f"q{q}", 2, 1) for m, qs in (("a", range(4)), ("b", range(2, 6)), ("c", range(4))) for q in qs]
+    path = tmp_path / "sets.csv"
+    pd.DataFrame(rows, columns=["model", "question_id", "n_trials", "n_correct"]).to_csv(path, index=False)
+    code, out, _ = run(capsys, "compare", path, "--models", "a", "b", "--output", "json")
+    assert code == 0
+    (note,) = json.loads(out)["notes"]
+    assert note.startswith("a answered 4 questions and b 4; 2 were answered by both. Each model's Bayes@N covers its "
+                           "own questions")
+    assert "--intersect-questions" in note
+    code, out, _ = run(capsys, "compare", path, "--models", "a", "c", "--output", "json")
+    assert json.loads(out)["notes"] == []
+    code, out, _ = run(capsys, "compare", path, "--models", "a", "b")
+    assert "  note: a answered 4 questions and b 4; 2 were answered by both." in out
+
+
+def test_exports_of_n1_data_call_the_intervals_exact_binomial_not_credible(capsys, tmp_path):
+    # N = 1: the empirical-Bayes prior is not identified and every interval is exact binomial (Clopper-Pearson)
+    rows = [(m, f"q{q}", 1, int(q < s)) for m, s in (("a", 5), ("b", 3)) for q in range(6)]
+    path = tmp_path / "n1.csv"
+    pd.DataFrame(rows, columns=["model", "question_id", "n_trials", "n_correct"]).to_csv(path, index=False)
+    code, latex, _ = run(capsys, "export", path, "--format", "latex")
+    assert code == 0 and "Bayes@N with 95\\% exact binomial intervals (" in latex
+    code, html, _ = run(capsys, "export", path, "--format", "html")
+    assert "<th>95% exact binomial interval</th>" in html and "credible interval</th>" not in html
+    code, out, _ = run(capsys, "export", path, "--format", "html", "--prior", "uniform")
+    assert "<th>95% credible interval</th>" in out  # a uniform prior needs no fit: credible intervals
