@@ -10,7 +10,25 @@ from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.io import Dataset
 
-__all__ = ["blocking_notice", "user_errors"]
+__all__ = ["blocking_notice", "blocking_in_app_terms", "user_errors"]
+
+#: Where the app's user makes a data-quality choice (the core's messages name the Python API and the CLI flag).
+CHOICE_IN_APP = "choose how to treat them under 'Your choices' in the Data page's Data quality tab"
+
+
+def blocking_in_app_terms(issues) -> list[str]:
+    """The data-quality report's blocking issues with the app's way to resolve them.
+
+    The core's messages (:func:`scorio_core.io.blocking_messages`) end with "; choose ... apply_choices(...) or
+    --flag" for scripts; in the app the choice is a widget on the Data page. Each issue keeps its finding
+    (counts and keys) and gets :data:`CHOICE_IN_APP` instead of the API advice. Plain text: escape it for Markdown.
+    """
+    out = []
+    for issue in issues:
+        text = str(issue)
+        cut = text.find("; choose")
+        out.append((text[:cut] if cut >= 0 else text.rstrip(".")) + "; " + CHOICE_IN_APP + ".")
+    return out
 
 
 @contextmanager
@@ -32,7 +50,7 @@ def blocking_notice(dataset: Dataset) -> bool:
         return False
     st.warning(
         "This dataset needs a data-quality choice before results can be computed: "
-        + md(" ".join(dataset.report.blocking)),
+        + " ".join(md(issue) for issue in blocking_in_app_terms(dataset.report.blocking)),
         icon=":material/rule:",
     )
     st.page_link("pages/data/data.py", label="Open the Data page to choose", icon=":material/table_view:")

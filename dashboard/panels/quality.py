@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.state import session as state
+from dashboard.guard import blocking_in_app_terms
 from dashboard.text import md
 from scorio_core.io import DUPLICATE_POLICIES, Dataset
 
@@ -27,7 +28,7 @@ def render_summary(dataset: Dataset) -> None:
 def render_report(dataset: Dataset) -> None:
     """Every finding of the quality report, blocking issues first. Text only, never HTML."""
     report = dataset.report
-    for issue in report.blocking:
+    for issue in blocking_in_app_terms(report.blocking):
         st.error(md(issue), icon=":material/block:")
     findings = []
     if report.question_gaps:

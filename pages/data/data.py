@@ -7,6 +7,7 @@ from dashboard.panels.data import render_outcomes
 from dashboard.panels.quality import render_choices, render_report, render_sources, render_summary
 from dashboard.panels.server_open import render_server_open
 from dashboard.panels.sidebar import page_context, render_cluster_mapping
+from dashboard.guard import blocking_in_app_terms
 from dashboard.text import md
 from dashboard.panels.upload import render_uploader
 from dashboard.panels.workspace import render_workspace_datasets
@@ -42,7 +43,8 @@ with tabs[1]:
 with tabs[0]:
     if tabs[0].open is not False:
         if not ctx.data.dataset.ready:
-            st.warning("Make the data-quality choices in the **Data quality** tab first: " + md(" ".join(ctx.data.dataset.report.blocking)),
+            st.warning("Make the data-quality choices in the **Data quality** tab first: "
+                       + " ".join(md(issue) for issue in blocking_in_app_terms(ctx.data.dataset.report.blocking)),
                        icon=":material/rule:")
         else:
             render_outcomes(ctx, rubric_state.active_rubric(ctx))

@@ -125,7 +125,7 @@ with tabs[0]:
                        "costs are given). A row without a question asks for new questions from the pool "
                        "(questions-sampled scope). CLI: `python -m scorio_core plan DATA --goal ... --output json`.")
         else:
-            st.info("Nothing to run: the planner stops here. " + md(plan.reason), icon=":material/info:")
+            st.info("Nothing to run: the planner stops here, for the reason above.", icon=":material/info:")
 with tabs[1]:
     if tabs[1].open:
         if plan.stop:

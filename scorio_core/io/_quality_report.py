@@ -184,6 +184,7 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
         policies = "'keep-first', 'keep-last', 'drop'" + (" or 'sum'" if counts_layout else "")
         out.append(
             f"{duplicate_rows} duplicate rows share a (model, task, question{', trial' if not counts_layout else ''}) key "
-            f"({conflicting_keys} keys conflict); choose apply_choices(duplicates={policies}) or --duplicates."
+            f"({conflicting_keys} {'key conflicts' if conflicting_keys == 1 else 'keys conflict'}); choose "
+            f"apply_choices(duplicates={policies}) or --duplicates."
         )
     return out

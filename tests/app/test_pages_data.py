@@ -76,6 +76,10 @@ def test_quality_choice_unblocks_livebench(app):
     app.session_state["data_view"] = "Data quality"
     app.run()
     assert any("duplicate" in shown(e.value) for e in app.main.error)
+    # the app names its own widget, not the Python API or the CLI flag
+    texts = [shown(e.value) for e in app.main.error] + [shown(w.value) for w in app.main.warning]
+    assert not any("apply_choices" in t or "--duplicates" in t for t in texts), texts
+    assert any("under 'Your choices' in the Data page's Data quality tab" in t for t in texts), texts
     form_select = next(s for s in app.main.selectbox if s.label.startswith("Duplicate"))
     form_select.set_value("keep-first")
     next(b for b in app.main.button if b.label == "Apply choices").click().run()

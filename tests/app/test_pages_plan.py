@@ -80,6 +80,9 @@ def test_width_goal_and_a_bad_setting_keep_the_page_running(app):
     app.number_input(key="plan_width").set_value(0.9).run()  # every interval is narrower: stop
     no_exception(app)
     assert "narrower than 0.9" in _texts(app, "success")
+    # the reason is said once (the success box), not repeated in the empty batch's notice
+    assert "Nothing to run: the planner stops here, for the reason above." in _texts(app, "info")
+    assert "narrower than 0.9" not in _texts(app, "info")
 
 
 def test_models_table_says_p_best_is_a_share_of_draws():
