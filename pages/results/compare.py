@@ -159,7 +159,8 @@ if needed.n_needed is None:
     st.info(md(_sentence(trials_meaning(needed))), icon=":material/all_inclusive:")
 elif needed.z_observed >= needed.z_threshold:
     st.success(f"Already separated at {pct} with the observed N = {observed} trials per question (z = "
-               f"{needed.z_observed:.2f}). {md(_sentence(trials_meaning(needed)))}", icon=":material/check:")
+               f"{needed.z_observed:.2f} >= {needed.z_threshold:.2f}, one-sided: P(A > B) or P(B > A) >= {pct}). "
+               f"{md(_sentence(trials_meaning(needed)))}", icon=":material/check:")
 else:
     st.info(f"**{needed.n_power:,} trials per question** for {needed.power:.0%} power" if needed.n_power else
             "80% power not reached", icon=":material/trending_up:")

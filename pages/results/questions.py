@@ -76,6 +76,9 @@ summary.metric("Questions", f"{n_questions:,}", border=True)
 summary.metric("Flagged", f"{n_flagged:,}", border=True, help="Questions carrying at least one flag.")
 n_only_flaky = sum(set(f) == {"flaky"} for f in table["flags"])
 if n_only_flaky:
+    summary.metric("Flagged beyond flaky", f"{n_flagged - n_only_flaky:,}", border=True,
+                   help="Questions with a flag about the question itself (possibly mislabeled, saturated, unsolved, "
+                        "low information), not only disagreeing attempts.")
     summary.caption(f"{n_only_flaky:,} of them flaky only: some model's attempts on the question disagree, which is "
                     "expected when models sample. The other flags point at the question itself.")
 bars.plotly_chart(flag_bars(counts), width="stretch")

@@ -95,6 +95,9 @@ def test_renders_on_the_simulation_with_the_attempts(sim_app):
     attempts = sim_app.main.dataframe[1].value  # the drill-down of the first question
     assert attempts["model"].nunique() == 20 and len(attempts) == 20 * 80  # every model's 80 trials
     assert "attempt-level data" not in _texts(sim_app, "info")
+    metrics = {m.label: int(m.value.replace(",", "")) for m in sim_app.main.metric if m.label.startswith("Flagged")}
+    only_flaky = sum(str(f) == "flaky" for f in sim_app.main.dataframe[0].value["flags"])  # shown as text
+    assert only_flaky == 29 and metrics == {"Flagged": 30, "Flagged beyond flaky": 1}  # 30 questions, N = 80
 
 
 def test_a_planted_mislabeled_question_is_flagged(planted):
