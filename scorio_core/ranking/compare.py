@@ -382,9 +382,7 @@ def question_set_note(table: pd.DataFrame, model_a: str, model_b: str) -> str | 
     Returns
     -------
     str or None
-        One paragraph: how many questions each answered and both answered, that each model's Bayes@N
-        covers its own questions (so the difference mixes the models with their question sets), and what
-        compares them on the same questions. None when both answered exactly the same questions.
+        How many questions each and both answered, what the difference compares, and what would fix it; else None.
 
     Examples
     --------
@@ -396,8 +394,7 @@ def question_set_note(table: pd.DataFrame, model_a: str, model_b: str) -> str | 
     n_a, n_b, both = int(a.sum()), int(b.sum()), int((a & b).sum())
     if n_a == n_b == both:
         return None
-    return (f"{model_a} answered {n_a:,} questions and {model_b} {n_b:,}; {both:,} were answered by both. Each model's "
-            "Bayes@N covers its own questions, so the difference compares the two models together with their question "
-            f"sets (a model that skipped hard questions looks better); question by question, only the {both:,} "
-            "shared ones can be paired. To compare them on the same questions, keep only the questions every model "
-            "answered (Data page; CLI: --intersect-questions).")
+    return (f"{model_a} answered {n_a:,} questions and {model_b} {n_b:,}; {both:,} were answered by both. Each model's Bayes@N "
+            "covers its own questions, so the difference compares the two models together with their question sets (a model "
+            f"that skipped hard questions looks better); question by question, only the {both:,} shared ones can be paired. To "
+            "compare them on the same questions, keep only the questions every model answered (Data page; CLI: --intersect-questions).")
