@@ -50,7 +50,7 @@ def render_workspace_datasets() -> None:
     frame = saved_datasets_frame(records)
     st.dataframe(frame.drop(columns="id"), hide_index=True, width="stretch")
     st.caption(
-        f"{len(records)} saved dataset(s) in the workspace"
+        f"{len(records)} saved dataset{'' if len(records) == 1 else 's'} in the workspace"
         + (" (shared: every session of this server sees them)." if ws.listing == "shared"
            else " (private listing: yours, and those published from the command line).")
     )

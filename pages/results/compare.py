@@ -76,7 +76,8 @@ table = disagreements(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, mod
 clusters = question_clusters_for(ctx.data.data_id, ctx.data.dataset, ctx.task, ctx.cluster_column)
 codes = codes_for_questions(table["question"], clusters)
 diff, assumption = scoped_difference(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], table["diff"].to_numpy(),
-                                     scope=ctx.scope, confidence=ctx.confidence, clusters=codes)
+                                     scope=ctx.scope, confidence=ctx.confidence, clusters=codes,
+                                     weights=(0.0, 1.0) if active.categorization is None else active.categorization.weights)
 pct = f"{ctx.confidence:.0%}"
 
 st.subheader("Posterior of the difference", divider="gray")

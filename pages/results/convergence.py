@@ -21,7 +21,7 @@ from dashboard.panels.sidebar import page_context
 from dashboard.text import md
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
 from scorio_core.errors import InputError
-from scorio_core.ranking.separation import trials_meaning
+from scorio_core.ranking.separation import PRACTICAL_TRIALS, trials_meaning
 from scorio_core.uncertainty import PRIOR_LABELS
 
 REPLICATES = (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
@@ -146,15 +146,23 @@ if bayes_result is not None and bayes_result.no_convergence > 0.05:
     if pair is not None:
         needed, _ = trials_needed_for(ctx.data.data_id, ctx.data.dataset, ctx.task, pair[0], pair[1], ctx.confidence,
                                       active.rubric_id, active.categorization, active.prior_id, active.prior, ctx.prior)
+        practical = needed.n_power is not None and needed.n_power <= PRACTICAL_TRIALS * max(needed.n_observed)
         st.info(f"**N = {N:d} is too few for this ranking to settle**: Bayes@N did not reach the gold standard in "
                 f"{bayes_result.no_convergence:.0%} of the replicates. The closest pair, {md(pair[0])} and {md(pair[1])}, "
-                f"decides it: {md(trials_meaning(needed))} More trials per question (or fewer, better-separated "
-                "models) would settle it; the Compare page has the details for any pair.", icon=":material/schedule:")
+                f"decides it: {md(trials_meaning(needed))} "
+                + ("More trials per question (or fewer, better-separated models) would settle it"
+                   if practical else "Report that pair as tied rather than waiting for the ranking to settle")
+                + "; the Compare page has the details for any pair.", icon=":material/schedule:")
 
 st.subheader("Agreement with the gold standard vs n")
 st.plotly_chart(kendall_tau_plot(curves, methods=list(summary["method"])), width="stretch", key="conv_tau_chart")
 st.caption("Mean Kendall's tau_b between the ranking after n trials and the gold standard, over the same replicates "
            "(Kendall's tau_b). 1 means the same order, 0 no relation.")
+undefined = sorted(set(curves["method"]) - set(curves.loc[curves["tau"].notna(), "method"]))
+if undefined:
+    st.info(f"Kendall's tau_b is undefined for {md(', '.join(undefined))}: every model ties in the gold standard or in "
+            "every ranking after n trials, so there is no order to agree with (no line is drawn). convergence@n still "
+            "says when the ranking matches the gold standard, ties included.", icon=":material/info:")
 
 with st.expander("The gold standard, no convergence, and what is assumed", expanded=False):
     st.markdown(

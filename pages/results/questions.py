@@ -82,7 +82,7 @@ if n_only_flaky:
     summary.caption(f"{n_only_flaky:,} of them flaky only: some model's attempts on the question disagree, which is "
                     "expected when models sample. The other flags point at the question itself.")
 bars.plotly_chart(flag_bars(counts), width="stretch")
-st.caption(f"Fitted to {md(diag.outcome)} of {len(diag.models):,} models (every model: abilities need them all; the "
+st.caption(f"Fitted to {md(diag.outcome)} of {len(diag.models):,} model{'' if len(diag.models) == 1 else 's'} (every model: abilities need them all; the "
            f"sidebar's model filter is not applied). {md(diag.fit.method)}.")
 
 st.subheader("Questions", divider="gray")

@@ -129,10 +129,10 @@ m2.metric("Ranking stops changing at", "n = N" if settles is None else f"n = {se
                "n = N means it still changes at the last trial.")
 half = max(1, N // 2)
 at_half = traj.kendall_tau[min(int(np.searchsorted(traj.n, half)), len(traj.n) - 1)]
-m3.metric(md(f"Agreement at n = {half}"), f"{at_half:.3f}",
+m3.metric(md(f"Agreement at n = {half}"), f"{at_half:.3f}" if np.isfinite(at_half) else "undefined",
           help=f"Kendall's tau_b between the ranking after half the trials (n = {half}) and the gold standard: 1 means "
                "the same order, 0 no relation. (At n = N it is 1 by construction on the observed order, so it is not "
-               "shown.)")
+               "shown.) Undefined when every model ties in either ranking: there is no order to agree with.")
 m4.metric("Models x trials", f"{len(models)} x {N}")
 palette = models_by_rank(models, -traj.gold_ranks)  # colours follow the gold-standard order, best first
 st.plotly_chart(rank_trajectory_plot(models, traj.n, traj.ranks, convergence=traj.convergence, highlight=highlight,

@@ -214,7 +214,8 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
 
     codes = codes_for_questions(questions["question"], clusters) if scope != "questions-fixed" else None
     diff, assumption = scoped_difference(fa["mu"], fa["sigma"], fb["mu"], fb["sigma"], questions["diff"].to_numpy(),
-                                         scope=scope, confidence=confidence, clusters=codes)
+                                         scope=scope, confidence=confidence, clusters=codes,
+                                         weights=outcomes.rubric.weights)
     needed, prior_notes = pair_trials_needed(outcomes.rubric, model_a, model_b, prior=prior, confidence=confidence,
                                              prior_counts=prior_counts)
     trials = {

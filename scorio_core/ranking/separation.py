@@ -15,7 +15,7 @@ from scipy.special import ndtr, ndtri
 from scorio_core.eval._validate import check_confidence, check_int, count_array, nonnegative_array, real_vector, weights_for
 from scorio_core.eval.batch import bayes_batch
 
-__all__ = ["TrialsNeeded", "trials_needed", "trials_meaning", "ASSUMPTION"]
+__all__ = ["TrialsNeeded", "trials_needed", "trials_meaning", "ASSUMPTION", "PRACTICAL_TRIALS"]
 
 #: The assumption behind :func:`trials_needed`, returned with every result.
 ASSUMPTION = (
@@ -351,6 +351,11 @@ def _n(value) -> str:
     return "not reached" if value is None else f"{value:,}"
 
 
+#: Above this many times the observed trials per question, a trials-needed figure is reported as "no practical
+#: number of trials" (as :data:`scorio_core.ranking.questions_power.PRACTICAL_FACTOR` for questions).
+PRACTICAL_TRIALS = 100
+
+
 def trials_meaning(needed: TrialsNeeded) -> str:
     """One sentence saying what the numbers of a :class:`TrialsNeeded` mean (CLI, JSON, Compare page).
 
@@ -362,6 +367,10 @@ def trials_meaning(needed: TrialsNeeded) -> str:
     if needed.n_needed is None:
         return (f"not reached: at the current per-question rates the two models stay below z = {needed.z_threshold:.3f} "
                 f"however many trials are run (observed N = {observed}).")
+    if needed.n_power is not None and needed.n_power > PRACTICAL_TRIALS * observed:  # as questions_meaning: 10^4 trials is not a plan
+        return (f"no practical number of trials separates them: at the estimated difference it would take about "
+                f"{_n(needed.n_power)} trials per question, more than {PRACTICAL_TRIALS} times the observed N = "
+                f"{observed}; on these questions they can be treated as equally good for any decision.")
     lo, hi = needed.n_power_range
     level = f"{needed.range_level:.0%}"
     upper = "none within reach" if lo is None else f"{lo:,}"

@@ -17,7 +17,8 @@ WEIGHTING = "macro average over tasks: every task has weight 1/T, whatever its n
 #: The assumption behind the combined interval (shown by the page and written by the CLI).
 COMBINED_ASSUMPTION = ("tasks are independent: score = mean of the per-task Bayes@N means, "
                        "sigma = sqrt(sum of per-task sigma^2) / T, and the interval is the normal "
-                       "score +/- z sigma with z = Phi^-1((1 + confidence) / 2), as the leaderboard's normal intervals")
+                       "score +/- z sigma with z = Phi^-1((1 + confidence) / 2), clipped to the range of scores the "
+                       "rubric allows, as the leaderboard's normal intervals; with one task, that task's own interval")
 
 
 def combined_score(matrix, *, confidence: float | None = None) -> pd.DataFrame:
@@ -35,7 +36,9 @@ def combined_score(matrix, *, confidence: float | None = None) -> pd.DataFrame:
     DataFrame
         One row per model (``matrix.models`` order), columns :data:`COMBINED_COLUMNS`:
         ``score`` (mean of the T task means), ``sigma`` (sqrt(sum sigma_t^2) / T), ``lo``/``hi``
-        (``score -/+ z sigma``), ``n_tasks`` (tasks with a score) and ``reason`` (why the score
+        (``score -/+ z sigma`` clipped to the mean of the tasks' score ranges,
+        ``matrix.score_ranges``; with T = 1 the task's own ``lo``/``hi``, so a single task's combined
+        interval is its leaderboard interval, exact binomial where that is), ``n_tasks`` (tasks with a score) and ``reason`` (why the score
         is NaN, else ""). A model without a score on every task gets NaN and a reason naming
         the tasks: never a score over fewer tasks.
 
@@ -62,6 +65,13 @@ def combined_score(matrix, *, confidence: float | None = None) -> pd.DataFrame:
     score = np.where(complete, np.where(scored, mu, 0.0).sum(axis=1) / T, np.nan)
     sigma = np.where(complete, np.sqrt(np.where(scored, sd, 0.0) ** 2 @ np.ones(len(tasks))) / T, np.nan)
     z = float(ndtri(0.5 + level / 2.0))
+    ranges = np.asarray(matrix.score_ranges or [(0.0, 1.0)] * len(tasks), dtype=float).reshape(-1, 2)
+    floor, ceiling = ranges.mean(axis=0) if len(ranges) else (0.0, 1.0)
+    lo, hi = np.clip(score - z * sigma, floor, ceiling), np.clip(score + z * sigma, floor, ceiling)
+    own = {"lo", "hi"} <= set(matrix.cells.columns)
+    if len(tasks) == 1 and level == matrix.confidence and own:  # nothing combined: the task's leaderboard interval
+        lo = np.where(complete, matrix.pivot("lo").to_numpy(float)[:, 0], np.nan)
+        hi = np.where(complete, matrix.pivot("hi").to_numpy(float)[:, 0], np.nan)
     reasons = []
     for i in range(len(models)):  # loop over models only to word the reasons
         if complete[i]:
@@ -77,6 +87,6 @@ def combined_score(matrix, *, confidence: float | None = None) -> pd.DataFrame:
                          + " (no answered question)")
         reasons.append("; ".join(parts) + f": the combined score needs all {len(tasks)} tasks")
     return pd.DataFrame({
-        "model": models, "score": score, "sigma": sigma, "lo": score - z * sigma, "hi": score + z * sigma,
+        "model": models, "score": score, "sigma": sigma, "lo": lo, "hi": hi,
         "n_tasks": scored.sum(axis=1).astype(np.int64), "reason": reasons,
     }, columns=list(COMBINED_COLUMNS))

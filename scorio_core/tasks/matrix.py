@@ -69,6 +69,9 @@ class TaskMatrix:
     pass_on : {"avg", "bayes"}
     cluster_column : str or None
         The column whose clusters made the intervals cluster-robust (questions-sampled only).
+    score_ranges : tuple of (float, float)
+        Per task (:attr:`tasks` order), the lowest and highest score its rubric allows
+        (smallest and largest category weight; (0, 1) for binary correctness). Empty: (0, 1).
     """
 
     cells: pd.DataFrame
@@ -80,6 +83,7 @@ class TaskMatrix:
     threshold: float | None
     pass_on: str = "avg"
     cluster_column: str | None = None
+    score_ranges: tuple[tuple[float, float], ...] = ()
 
     def pivot(self, column: str) -> pd.DataFrame:
         """``column`` as a models x tasks table (rows :attr:`models`, columns :attr:`tasks`; NaN = no data)."""
@@ -219,9 +223,11 @@ def task_matrix(
     check_prior(prior)
     check_scope(scope)
     names = task_names(dataset) if tasks is None else [str(t) for t in tasks]
-    frames, models = [], {}
+    frames, models, ranges = [], {}, []
     for task in names:
         outcomes = outcomes_for(dataset, task, _categorization(categorization, task))
+        weights = np.asarray(outcomes.rubric.weights, dtype=float)
+        ranges.append((float(weights.min()), float(weights.max())))
         grouped = {}
         if cluster_column and scope != "questions-fixed":
             grouped = {"clusters": question_clusters(dataset, task, cluster_column), "cluster_column": cluster_column}
@@ -252,4 +258,4 @@ def task_matrix(
     cells["passed"] = passed
     cells = cells[list(CELL_COLUMNS)].reset_index(drop=True)
     return TaskMatrix(cells, tuple(names), tuple(models), float(confidence), prior, scope, threshold, pass_on,
-                      cluster_column if cluster_column and scope != "questions-fixed" else None)
+                      cluster_column if cluster_column and scope != "questions-fixed" else None, tuple(ranges))

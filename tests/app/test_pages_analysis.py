@@ -380,3 +380,4 @@ def test_trajectories_and_convergence_run_on_a_ragged_count_table(app):
     ranks = _charts(at)[0]
     assert len(ranks.data) == 3 and len(_array(ranks.data[0].x)) == 6  # n = 1..N_max
     assert "row-wise" in ranks.layout.title.text
+

@@ -101,3 +101,13 @@ def test_errors(tmp_path, capsys, extra, match):
     assert main(["convergence", write_attempts(tmp_path / "a.csv", R), *extra]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and match in err
+
+
+def test_every_model_tied_says_why_tau_b_is_undefined(tmp_path, capsys):
+    # three models that solve every question in every trial: every ranking is one tie, tau_b is 0/0
+    tied = np.ones((3, 5, 3), dtype=int)
+    out = run_json(capsys, ["convergence", write_attempts(tmp_path / "a.csv", tied), "--replicates", "8", "--output", "json"])
+    assert all(t is None for t in out["kendall_tau_mean"])  # NaN in the core, null in JSON
+    assert any(note.startswith("Kendall's tau_b is undefined (NaN): every model ties") for note in out["notes"])
+    out = run_json(capsys, ["convergence", write_attempts(tmp_path / "b.csv", R), "--replicates", "8", "--output", "json"])
+    assert not any("tau_b is undefined" in note for note in out["notes"])

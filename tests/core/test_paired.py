@@ -43,6 +43,22 @@ def test_fewer_than_two_common_questions_say_so(diffs):
     assert d.sd == pytest.approx(0.05) and text == UNPAIRED_ASSUMPTION and "cannot be estimated" in text
 
 
+def test_interval_is_clipped_to_the_differences_the_rubric_allows():
+    # two models on one question, N = 1 (Clopper-Pearson rows: mu 0.75 / 0.25, sigma sqrt(3/16) each):
+    # +0.5 -/+ 1.96 * 0.6124 = [-0.700, +1.700], but scores in [0, 1] differ by at most 1
+    sigma = math.sqrt(3 / 16)
+    d, _ = scoped_difference(0.75, sigma, 0.25, sigma, [1.0], weights=[0, 1])
+    free = difference_posterior(0.75, sigma, 0.25, sigma)
+    assert free.hi == pytest.approx(0.5 + 1.959963984540054 * math.sqrt(3 / 8)) and free.hi > 1.0
+    assert (d.lo, d.hi) == (free.lo, 1.0) and (d.mean, d.sd, d.rho) == (free.mean, free.sd, free.rho)
+    # weights 0..5 (Format+Confidence) allow differences up to 5: nothing to clip
+    wide, _ = scoped_difference(0.75, sigma, 0.25, sigma, [1.0], weights=[0, 1, 0, 2, 3, 4, 5])
+    assert wide == free
+    # a negative weight widens the span: w in [-1, 1] allows differences in [-2, 2]
+    neg, _ = scoped_difference(-0.9, 0.6, 0.9, 0.6, [-1.8], weights=[-1, 0, 1])
+    assert neg.lo == -2.0 and neg.hi == pytest.approx(-1.8 + 1.959963984540054 * 0.6 * math.sqrt(2))  # -0.137
+
+
 def test_bad_input():
     with pytest.raises(ValueError, match="scope"):
         scoped_difference(0.5, 0.1, 0.4, 0.1, [0.1, 0.2], scope="pool")

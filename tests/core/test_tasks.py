@@ -153,6 +153,49 @@ def test_single_task(tmp_path):
     combined = combined_score(tm).set_index("model")
     assert tm.tasks == ("t1",)
     assert combined["score"].tolist() == tm.pivot("bayes")["t1"].tolist()
+    # nothing is combined: the task's own interval, not a normal one around it
+    assert combined["lo"].tolist() == tm.pivot("lo")["t1"].tolist()
+    assert combined["hi"].tolist() == tm.pivot("hi")["t1"].tolist()
+
+
+def test_single_task_with_one_trial_keeps_the_exact_binomial_interval(tmp_path):
+    # N = 1: the empirical-Bayes prior is not identified and each cell's interval is Clopper-Pearson on the
+    # pooled answers; the combined score once was 0.75 +/- 1.96 * 0.433 = [-0.10, 1.60]
+    data = _write(tmp_path, {("A", "t", "q1"): (1,), ("B", "t", "q1"): (0,)})
+    tm = task_matrix(data)
+    combined = combined_score(tm).set_index("model")
+    assert "exact binomial" in tm.interval
+    # hand: Clopper-Pearson for 1 of 1 is [0.025, 1], for 0 of 1 [0, 0.975]
+    assert combined.loc["A", ["lo", "hi"]].tolist() == pytest.approx([0.025, 1.0], abs=1e-12)
+    assert combined.loc["B", ["lo", "hi"]].tolist() == pytest.approx([0.0, 0.975], abs=1e-12)
+    # another confidence than the cells' is the normal interval, clipped to [0, 1]
+    other = combined_score(tm, confidence=0.9).set_index("model")
+    assert other.loc["A", "hi"] == 1.0 and other.loc["B", "lo"] == 0.0
+
+
+def test_combined_interval_is_clipped_to_the_rubric_range(tiny):
+    tm = task_matrix(tiny, prior="uniform")
+    assert tm.score_ranges == ((0.0, 1.0), (0.0, 1.0))
+    cells = pd.DataFrame({"model": ["A", "A"], "task": ["t1", "t2"], "bayes": [0.98, 0.99], "sigma": [0.05, 0.05],
+                          "m": 3})
+    wide = TaskMatrix(cells, ("t1", "t2"), ("A",), 0.95, "uniform", "questions-fixed", None)
+    row = combined_score(wide).iloc[0]
+    # hand: 0.985 + 1.96 * sqrt(2 * 0.05^2) / 2 = 1.054 > 1, clipped; the low end is not
+    assert row["hi"] == 1.0 and row["lo"] == pytest.approx(0.985 - ndtri(0.975) * np.sqrt(0.005) / 2, abs=1e-12)
+    scaled = TaskMatrix(cells, ("t1", "t2"), ("A",), 0.95, "uniform", "questions-fixed", None,
+                        score_ranges=((0.0, 2.0), (0.0, 1.0)))
+    assert combined_score(scaled).iloc[0]["hi"] == pytest.approx(0.985 + ndtri(0.975) * np.sqrt(0.005) / 2)
+
+
+def test_score_ranges_follow_the_rubric_weights(tmp_path):
+    from dashboard.data.bundled import BUNDLED
+
+    data = io.load([str(p) for p in BUNDLED["paper-simulation"].paths])
+    per_task = per_task_categorization(data, "Format+Confidence")
+    tm = task_matrix(data, categorization=per_task, prior="uniform")
+    weights = per_task[tm.tasks[0]].weights
+    assert tm.score_ranges == ((float(min(weights)), float(max(weights))),)
+    assert tm.score_ranges[0][1] > 1.0  # weights 0..5: a combined interval may reach above 1
 
 
 def test_counts_data(tmp_path):
@@ -189,3 +232,4 @@ def test_combined_lies_between_the_task_scores(data):
     score = combined["score"].to_numpy()
     assert np.all(score >= grid.min(axis=1) - 1e-12) and np.all(score <= grid.max(axis=1) + 1e-12)
     assert np.all(combined["lo"] <= combined["score"]) and np.all(combined["score"] <= combined["hi"])
+    assert np.all(combined["lo"] >= 0.0) and np.all(combined["hi"] <= 1.0)

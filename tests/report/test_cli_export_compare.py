@@ -156,3 +156,19 @@ def test_exports_of_n1_data_call_the_intervals_exact_binomial_not_credible(capsy
     assert "<th>95% exact binomial interval</th>" in html and "credible interval</th>" not in html
     code, out, _ = run(capsys, "export", path, "--format", "html", "--prior", "uniform")
     assert "<th>95% credible interval</th>" in out  # a uniform prior needs no fit: credible intervals
+
+
+def test_compare_and_tasks_keep_intervals_within_the_scores_the_rubric_allows(capsys, tmp_path):
+    # one question, N = 1: a solved it, b did not. Normal intervals around the N = 1 posteriors once read
+    # "difference +0.50 in [-0.70, +1.70]" and "combined 0.75 in [-0.10, 1.60]" for scores in [0, 1]
+    path = tmp_path / "one.csv"
+    pd.DataFrame([("a", "q0", 1, 1), ("b", "q0", 1, 0)],
+                 columns=["model", "question_id", "n_trials", "n_correct"]).to_csv(path, index=False)
+    code, out, _ = run(capsys, "compare", path, "--models", "a", "b", "--output", "json")
+    d = json.loads(out)["difference"]
+    assert code == 0 and d["mean"] == pytest.approx(0.5) and d["hi"] == 1.0 and d["lo"] == pytest.approx(-0.7002, abs=1e-4)
+    code, out, _ = run(capsys, "tasks", path, "--output", "json")
+    combined = {row["model"]: row for row in json.loads(out)["combined"]}
+    # one task: the task's own (Clopper-Pearson) interval, hand: 1 of 1 -> [0.025, 1], 0 of 1 -> [0, 0.975]
+    assert (combined["a"]["lo"], combined["a"]["hi"]) == pytest.approx((0.025, 1.0), abs=1e-12)
+    assert (combined["b"]["lo"], combined["b"]["hi"]) == pytest.approx((0.0, 0.975), abs=1e-12)

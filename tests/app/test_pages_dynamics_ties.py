@@ -1,0 +1,37 @@
+"""AppTest: Trajectories and Convergence when the data cannot order the models (every model tied, a pair no
+practical run separates): the pages say so instead of showing "nan" or promising that more trials settle it."""
+
+from __future__ import annotations
+
+from tests.app.test_pages_analysis import CONV, TRAJ, _ok, _texts, _unescape, _visit
+
+
+def test_models_that_all_tie_say_why_agreement_is_undefined(app):
+    # three models that solve every question in every trial: every ranking is one tie, Kendall's tau_b is 0/0
+    csv = "model,question,seed,correct\n" + "\n".join(
+        f"{m},q{q},{t},1" for m in ("alpha", "beta", "gamma") for q in range(6) for t in range(3))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("tied.csv", csv.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    _ok(app)
+    at = _visit(app, TRAJ)
+    agreement = {m.label: m.value for m in at.metric}["Agreement at n \\= 1"]
+    assert agreement == "undefined"  # was "nan"
+    at = _visit(at, CONV)
+    assert "Kendall's tau_b is undefined for Bayes@N, Pass@2: every model ties" in _texts(at)
+
+
+def test_a_closest_pair_no_practical_run_separates_is_reported_as_tied(app):
+    # m0 and m1 differ by one trial of 80: thousands of trials per question would separate them
+    rows = [f"m{m},q{q},{t},{int((q + t) % 2 == 0 or (m == 1 and q == 0 and t == 1))}"
+            for m in range(2) for q in range(20) for t in range(4)]
+    rows += [f"m2,q{q},{t},{int(q % 5 == 0)}" for q in range(20) for t in range(4)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("close.csv", ("model,question,seed,correct\n" + "\n".join(rows)).encode(),
+                                                      "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    _ok(app)
+    at = _visit(app, CONV)
+    (settle,) = [i.value for i in at.info if "too few for this ranking to settle" in i.value]
+    assert "no practical number of trials separates them" in _unescape(settle)
+    assert "Report that pair as tied" in settle and "would settle it" not in settle
