@@ -8,7 +8,7 @@ import streamlit as st
 
 from dashboard.text import md
 from scorio_core.errors import InputError
-from scorio_core.io import Dataset
+from scorio_core.io import Dataset, blocking_finding
 
 __all__ = ["blocking_notice", "blocking_in_app_terms", "user_errors"]
 
@@ -23,12 +23,7 @@ def blocking_in_app_terms(issues) -> list[str]:
     --flag" for scripts; in the app the choice is a widget on the Data page. Each issue keeps its finding
     (counts and keys) and gets :data:`CHOICE_IN_APP` instead of the API advice. Plain text: escape it for Markdown.
     """
-    out = []
-    for issue in issues:
-        text = str(issue)
-        cut = text.find("; choose")
-        out.append((text[:cut] if cut >= 0 else text.rstrip(".")) + "; " + CHOICE_IN_APP + ".")
-    return out
+    return [blocking_finding(issue) + "; " + CHOICE_IN_APP + "." for issue in issues]
 
 
 @contextmanager

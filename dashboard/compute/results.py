@@ -15,7 +15,7 @@ import streamlit as st
 from scorio_core.leaderboard import costs
 from scorio_core.rubric import rerank
 from scorio_core.ranking import compare, rank
-from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, leaderboard, leaderboard_notices, outcomes_for, pairwise_for,
+from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, emptied_on, leaderboard, leaderboard_notices, outcomes_for, pairwise_for,
                                   task_names)
 from scorio_core.report import lead
 from scorio_core.leaderboard.task_outcomes import cluster_column_candidates, question_clusters
@@ -183,7 +183,8 @@ def leaderboard_notes(data_id: str, _dataset, task: str, table: pd.DataFrame, *,
                       question_set: str, rubric_id: str = "binary", _categorization=None) -> list[dict]:
     """Structured notices of a leaderboard (unequal question sets, paper-rule chains)."""
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
-    return leaderboard_notices(outcomes, table, confidence=confidence, tie_rule=tie_rule, question_set=question_set)
+    return leaderboard_notices(outcomes, table, confidence=confidence, tie_rule=tie_rule, question_set=question_set,
+                               emptied=emptied_on(_dataset, task))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -19,7 +19,7 @@ from dashboard.figures import interval_plot, method_agreement_heatmap
 from dashboard.tables.display import fit_height, rank_interval_display
 from dashboard.text import md
 from scorio_core.errors import InputError
-from scorio_core.items.board import ability_board, ability_interval_label
+from scorio_core.items.board import ability_board, ability_interval_label, unlinked_note
 from scorio_core.leaderboard.methods import default_methods, size_note
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
 from scorio_core.rank.bootstrap import quick_to_resample
@@ -149,6 +149,9 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
         st.warning(f"No item response fit for these data: {md(exc)}", icon=":material/rule:")
         return
     table = ability_board(diagnostics, tie_rule=tie_rule)
+    unlinked = unlinked_note(diagnostics)
+    if unlinked:  # abilities of models that share no question are ordered by the priors, not by the data
+        st.warning(md(unlinked), icon=":material/link_off:")
     labels = ctx.labels(table["model"])
     table = table[table["model"].isin(ctx.shown(table["model"]))]
     kind = "2PL" if model == "2pl" else "Rasch"
@@ -164,7 +167,7 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
     st.caption(
         f"What the interval covers: {md(ability_interval_label(diagnostics))} (measured coverage of 95% intervals "
         "in simulation: 0.93-0.98 over six designs, docs/items.md). Abilities put every model on one scale even when models answered different "
-        "questions: each question's difficulty and discrimination come from every model that answered it, so "
-        "this ranking does not reward answering only easy questions. Rank ties use the abilities' standard "
+        "questions, as long as shared questions link them: each question's difficulty and discrimination come from "
+        "every model that answered it, so this ranking does not reward answering only easy questions. Rank ties use the abilities' standard "
         f"errors as if independent. {md(tie_rule_sentence(tie_rule))} Question details: the Questions page."
         + (f" Not ranked (answered no question): {md(', '.join(unanswered))}." if unanswered else ""))

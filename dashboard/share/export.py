@@ -18,7 +18,8 @@ import streamlit as st
 from dashboard.state import rubric as rubric_state
 from dashboard.state import session as state
 from dashboard.data.bundled import BUNDLED
-from dashboard.compute.results import RANK_SEED, leaderboard_notes, leaderboard_table, pairwise_matrix, tasks_of, top_lead
+from dashboard.compute.results import (RANK_SEED, leaderboard_notes, leaderboard_table, pairwise_matrix, tasks_of, top_lead,
+                                       unequal_question_sets)
 from dashboard.data.datasets import raw_for_key
 from dashboard.figures import interval_plot, pairwise_heatmap
 from scorio_core.store.publish import CONFIDENCE_LEVELS
@@ -210,7 +211,10 @@ def summary_verdict(ctx, active, table: pd.DataFrame, settings: Settings) -> Ver
                         confidence=settings.confidence, rubric_id=active.rubric_id, categorization=active.categorization,
                         prior_id=active.prior_id, prior_obj=active.prior, prior=settings.prior,
                         question_set=settings.question_set, cluster_column=settings.cluster_column)
-    return verdict(table, confidence=settings.confidence, metric_label=settings.label, scope=settings.scope, lead=top_pair)
+    differ = settings.question_set == "own" and unequal_question_sets(
+        ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization) is not None
+    return verdict(table, confidence=settings.confidence, metric_label=settings.label, scope=settings.scope, lead=top_pair,
+                   question_sets_differ=differ)
 
 
 class RestorePlan(NamedTuple):

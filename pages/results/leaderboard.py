@@ -111,6 +111,9 @@ with user_errors("the leaderboard"):
 for note in notes:
     if note["code"] == "paper_chain":
         st.info(md(note["message"]), icon=":material/link:")
+    elif note["code"] == "emptied_by_choice":  # a model the Data page's choices removed entirely: say it is missing
+        st.warning(md(note["finding"]) + " Undo that choice under *Your choices* on the Data page to rank "
+                   + ("it." if len(note["models"]) == 1 else "them."), icon=":material/person_off:")
 all_models = len(table)
 n_scored_all = int(table["mu"].notna().sum())  # rank_ci is computed among every scored model
 shown = ctx.shown(table["model"])
@@ -152,7 +155,8 @@ with tabs[0]:
                                 prior_obj=active.prior, prior=ctx.prior, question_set=question_set,
                                 cluster_column=ctx.cluster_column)
         summary = verdict(table.assign(model=table["model"].map(labels)), confidence=ctx.confidence,
-                          metric_label=spec.label, scope=ctx.scope,
+                          metric_label=spec.label, scope=ctx.scope, question_sets_differ=unequal is not None and
+                          question_set == "own",
                           lead=top_pair.renamed(labels) if top_pair else None)  # display names: the verdict stays short
         with st.container(border=True):
             st.markdown(f"**{md(summary.headline)}** {md(summary.basis)} {md(summary.brief)}")

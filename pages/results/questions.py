@@ -14,6 +14,7 @@ from dashboard.tables.display import fit_height
 from dashboard.tables.items import flagged_export, question_display, shift_display, with_flags
 from dashboard.text import md
 from scorio_core.items import FLAG_CODES, FLAG_RULES, PRIORS
+from scorio_core.items.board import unlinked_note
 from scorio_core.items.report import flagged_questions
 from scorio_core.report.tables import to_csv
 
@@ -82,6 +83,9 @@ if n_only_flaky:
     summary.caption(f"{n_only_flaky:,} of them flaky only: some model's attempts on the question disagree, which is "
                     "expected when models sample. The other flags point at the question itself.")
 bars.plotly_chart(flag_bars(counts), width="stretch")
+unlinked = unlinked_note(diag)
+if unlinked:  # abilities of models that share no question are ordered by the priors, not by the data
+    st.warning(md(unlinked), icon=":material/link_off:")
 st.caption(f"Fitted to {md(diag.outcome)} of {len(diag.models):,} model{'' if len(diag.models) == 1 else 's'} (every model: abilities need them all; the "
            f"sidebar's model filter is not applied). {md(diag.fit.method)}.")
 

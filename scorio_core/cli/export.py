@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.errors import InputError
     from scorio_core.leaderboard.metrics import get_metric
-    from scorio_core.leaderboard.table import leaderboard_notices
+    from scorio_core.leaderboard.table import emptied_on, leaderboard_notices
     from scorio_core.report import tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
 
@@ -215,7 +215,8 @@ def run(args: argparse.Namespace) -> int:
     )
     notices = [n["finding"] for n in leaderboard_notices(outcomes, table, confidence=settings["confidence"],
                                                          tie_rule=settings["tie_rule"],
-                                                         question_set=settings["question_set"])]
+                                                         question_set=settings["question_set"],
+                                                         emptied=emptied_on(dataset, task))]
     if fmt == "csv":
         text = tables.to_csv(table)
     elif fmt == "md":
@@ -238,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _verdict(outcomes, table, label, settings):
     """The export's verdict: its scope in the headline and, for Bayes@N, the questions behind the lead."""
-    from scorio_core.leaderboard.table import leaderboard
+    from scorio_core.leaderboard.table import leaderboard, question_sets_differ
     from scorio_core.report.lead import top_lead
     from scorio_core.report.verdict import verdict
 
@@ -248,7 +249,8 @@ def _verdict(outcomes, table, label, settings):
             outcomes, confidence=settings["confidence"], prior=settings["prior"], scope="questions-fixed",
             question_set=settings["question_set"])
         lead = top_lead(outcomes, table, fixed, confidence=settings["confidence"])
-    return verdict(table, confidence=settings["confidence"], metric_label=label, scope=settings["scope"], lead=lead)
+    return verdict(table, confidence=settings["confidence"], metric_label=label, scope=settings["scope"], lead=lead,
+                   question_sets_differ=question_sets_differ(outcomes, settings["question_set"]))
 
 
 def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=()) -> str:

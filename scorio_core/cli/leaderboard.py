@@ -12,8 +12,9 @@ JSON output (``--output json``) is an object::
 ``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
 ``n_common``, ``question_set``), ``paper_chain`` (``models``: [best, worst],
 ``probability``), ``k_above_trials``, ``rank_pairing`` (with ``--scope questions-sampled``:
-``paired``, whether rank_ci pairs models over their common questions), ``rubric`` and ``data``
-(free text).
+``paired``, whether rank_ci pairs models over their common questions), ``emptied_by_choice``
+(``models``: model -> the data-quality choice that removed its every row, so it is not ranked), ``rubric`` and
+``data`` (free text).
 """
 
 from __future__ import annotations
@@ -118,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``leaderboard``; returns the exit status."""
     import pandas as pd
 
-    from scorio_core.leaderboard.table import LEADERBOARD_COLUMNS, leaderboard, leaderboard_notices, outcomes_for, task_names
+    from scorio_core.leaderboard.table import (LEADERBOARD_COLUMNS, emptied_on, leaderboard, leaderboard_notices,
+                                               outcomes_for, task_names)
     from scorio_core.leaderboard.task_outcomes import question_clusters
     from scorio_core.eval._validate import check_confidence, check_tau
 
@@ -167,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
                             tie_rule=args.tie_rule, prior=args.prior, scope=args.scope, question_set=args.question_set,
                             clusters=clusters, cluster_column=args.cluster_column or "cluster")
         for notice in leaderboard_notices(outcomes, frame, confidence=args.confidence, tie_rule=args.tie_rule,
-                                          question_set=args.question_set):
+                                          question_set=args.question_set, emptied=emptied_on(dataset, task)):
             notes.append({**notice, "task": task, "message": f"{task}: {notice['message']}"})
         if args.scope == "questions-sampled":
             notes.append(_pairing_note(task, args, frame, outcomes, clustered=clusters is not None))
@@ -209,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"lo, hi: {label}")
             for note in notes:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
-                                    "excluded_questions"):
+                                    "excluded_questions", "emptied_by_choice"):
                     print(f"note: {note['message']}")
     return 0
 

@@ -13,7 +13,9 @@ count table and flags questions (:mod:`scorio_core.items`, docs/items.md). JSON 
 "models": [...], "sources"}`` with one row per question (``task, question_id, difficulty,
 difficulty_lo, difficulty_hi, discrimination, discrimination_lo, discrimination_hi, information,
 success_rate, n_models, flags`` (list of codes), ``reason``) and per model (``task, model, ability,
-ability_lo, ability_hi, answered``). ``leaderboard --exclude-flagged CODE,...`` ranks without the
+ability_lo, ability_hi, answered``); each ``tasks`` entry's ``unlinked`` says when models fall into groups that
+share no question (abilities comparable within a group only), else null. ``leaderboard --exclude-flagged CODE,...``
+ranks without the
 questions carrying those flags. :func:`run_method_rows` is ``leaderboard --method NAME`` (any ranking method) and
 :func:`run_irt_ability` is ``leaderboard --method irt_ability``: the same fit's
 abilities as a ranking with intervals (missing cells and unequal N native).
@@ -82,6 +84,7 @@ def run_questions(args: argparse.Namespace) -> int:
 
     from scorio_core.eval._validate import check_confidence
     from scorio_core.items import FLAG_RULES, PRIORS
+    from scorio_core.items.board import unlinked_note
     from scorio_core.items.report import MODEL_COLUMNS, QUESTION_COLUMNS, diagnose
     from scorio_core.leaderboard.table import outcomes_for, task_names
 
@@ -102,7 +105,8 @@ def run_questions(args: argparse.Namespace) -> int:
             "difficulty_prior": args.difficulty_prior,
             "tasks": [{"task": r.task, "converged": bool(r.fit.converged), "iterations": r.fit.iterations,
                        "scale": r.fit.scale, "scale_var": r.fit.scale_var, "difficulty_prior_sd": r.fit.b_prior_sd,
-                       "unanswered_models": list(r.fit.unanswered_models)} for r in results],
+                       "unanswered_models": list(r.fit.unanswered_models), "unlinked": unlinked_note(r)}
+                      for r in results],
             "questions": question_rows, "models": model_rows, "sources": list(dataset.sources),
         })
         return 0
@@ -112,6 +116,10 @@ def run_questions(args: argparse.Namespace) -> int:
         return 0  # one table per CSV stream; abilities are in the JSON output
     print()
     emit_rows(model_rows, list(MODEL_COLUMNS), args.output)
+    if args.output == "table":
+        for r in results:
+            if unlinked_note(r):
+                print(f"note: {r.task}: {unlinked_note(r)}")
     return 0
 
 
@@ -137,7 +145,7 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str)
 
     from scorio_core.errors import InputError
     from scorio_core.eval._validate import check_confidence
-    from scorio_core.items.board import ability_board, ability_interval_label
+    from scorio_core.items.board import ability_board, ability_interval_label, unlinked_note
     from scorio_core.items.report import diagnose
     from scorio_core.leaderboard.table import outcomes_for
 
@@ -161,6 +169,10 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str)
         diagnostics = diagnose(out, model=model, confidence=args.confidence)
         board = ability_board(diagnostics, tie_rule=args.tie_rule)
         notes.append({"code": "interval", "task": task, "message": f"{task}: {ability_interval_label(diagnostics)}."})
+        unlinked = unlinked_note(diagnostics)
+        if unlinked:
+            notes.append({"code": "unlinked_groups", "task": task, "message": f"{task}: {unlinked}",
+                          "groups": {m: int(g) for m, g in zip(diagnostics.fit.models, diagnostics.fit.groups)}})
         if model == "rasch":
             notes.append({"code": "data", "task": task, "message": f"{task}: IRT ability from a Rasch fit (a 2PL fit "
                                                                      "needs at least 3 models)."})

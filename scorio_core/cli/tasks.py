@@ -3,12 +3,13 @@
 JSON output (``--output json``) is an object with stable keys::
 
     {"tasks": [...], "models": [...],
-     "cells": [{"model", "task", "bayes", "lo", "hi", "avg", "n", "m", "passed", "flaky"}, ...],
+     "cells": [{"model", "task", "bayes", "lo", "hi", "avg", "n", "n_max", "m", "passed", "flaky"}, ...],
      "combined": [{"model", "score", "lo", "hi", "reason"}, ...],
      "weighting": str, "assumption": str, "pass_rule": str, "flaky_rule": str, "threshold": float | null,
      "confidence": float, "prior": str, "scope": str, "interval": str, "sources": [...]}
 
-Cells are in task order, then model order; NaN becomes ``null``; ``reason`` is "" when the
+Cells are in task order, then model order; ``n``/``n_max`` are the fewest/most trials of an answered question
+(equal unless trials are ragged); NaN becomes ``null``; ``reason`` is "" when the
 model has a combined score. ``--output table|csv|md`` prints the cells, then the combined scores.
 """
 
@@ -21,7 +22,7 @@ from scorio_core.cli._common import add_data_arguments, add_output_argument, add
 __all__ = ["register", "run", "CELL_KEYS", "COMBINED_KEYS"]
 
 #: Keys of every ``cells`` entry of the JSON output.
-CELL_KEYS = ("model", "task", "bayes", "lo", "hi", "avg", "n", "m", "passed", "flaky")
+CELL_KEYS = ("model", "task", "bayes", "lo", "hi", "avg", "n", "n_max", "m", "passed", "flaky")
 #: Keys of every ``combined`` entry of the JSON output.
 COMBINED_KEYS = ("model", "score", "lo", "hi", "reason")
 

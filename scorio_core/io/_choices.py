@@ -58,6 +58,7 @@ def apply_choices(
         column, or ``sum`` on attempt data.
     """
     choices = list(dataset.report.choices)
+    emptied = list(dataset.report.emptied)
     table = dataset.table.copy()
     row_source = dataset.row_source
     counts = dataset.layout == "counts"
@@ -67,6 +68,15 @@ def apply_choices(
         table = table[mask].reset_index(drop=True)
         if row_source is not None:
             row_source = row_source[mask]
+
+    def record_emptied(before: pd.DataFrame, choice: str) -> None:
+        """(model, task) pairs the last choice left without a row: said in its record, kept in ``emptied``."""
+        lost = _pairs(before).difference(_pairs(table))
+        if len(lost):
+            emptied.extend((str(m), str(t), choice) for m, t in lost)
+            shown = ", ".join(f"{m!s} on {t!s}" for m, t in list(lost)[:10]) + (", ..." if len(lost) > 10 else "")
+            choices[-1] = (choices[-1].rstrip(".") + f"; no row left for {len(lost)} (model, task) "
+                           f"pair{'s' if len(lost) > 1 else ''}, not ranked there: {shown}.")
 
     if binarize_threshold is not None:
         if isinstance(binarize_threshold, bool) or not isinstance(binarize_threshold, numbers.Real):
@@ -90,8 +100,10 @@ def apply_choices(
             if "category" in table.columns:
                 unknown = unknown & table["category"].isna().to_numpy()
             if missing_outcomes == "drop":
+                before = table
                 keep(~unknown)
                 choices.append(f"missing_outcomes=drop: removed {int(unknown.sum())} attempts without an outcome.")
+                record_emptied(before, "missing_outcomes=drop")
             else:
                 table.loc[unknown, "is_correct"] = 0.0
                 choices.append(f"missing_outcomes=incorrect: {int(unknown.sum())} attempts without an outcome counted as incorrect.")
@@ -110,8 +122,10 @@ def apply_choices(
         else:
             how = {"keep-first": "first", "keep-last": "last", "drop": False}[duplicates]
             dup = codes.duplicated(keep=how).to_numpy()
+            before = table
             keep(~dup)
             choices.append(f"duplicates={duplicates}: removed {int(dup.sum())} rows.")
+            record_emptied(before, f"duplicates={duplicates}")
     if intersect_questions:
         m, t, q = (table[k].cat.codes.to_numpy(np.int64) for k in ("model", "task", "question_id"))
         pairs = pd.DataFrame({"t": t, "q": q, "m": m}).drop_duplicates()
@@ -121,12 +135,15 @@ def apply_choices(
         keep_key = set(zip(full.index.get_level_values("t"), full.index.get_level_values("q")))
         total = len(per_q)
         mask = pd.MultiIndex.from_arrays([t, q]).isin(list(keep_key)) if keep_key else np.zeros(len(table), dtype=bool)
+        before = table
         keep(np.asarray(mask))
         choices.append(f"intersect_questions: kept {len(keep_key)} of {total} (task, question) pairs that every model of the task attempted; removed {int((~np.asarray(mask)).sum())} rows.")
+        record_emptied(before, "intersect_questions")
     for k in ("model", "task", "question_id"):
         table[k] = natural_categories(table[k])
     old = dataset.report
-    meta = {"sources": old.sources, "mappings": old.mappings, "defaults": old.defaults, "notes": old.notes, "choices": tuple(choices)}
+    meta = {"sources": old.sources, "mappings": old.mappings, "defaults": old.defaults, "notes": old.notes, "choices": tuple(choices),
+            "emptied": tuple(emptied)}
     report = compute_report(table, dataset.layout, row_source=row_source, source_names=tuple(s.name for s in dataset.sources), meta=meta)
     return dataclasses.replace(
         dataset,
@@ -140,3 +157,15 @@ def apply_choices(
 def _check(value: object, allowed: tuple[str, ...], name: str) -> None:
     if value not in allowed:
         raise InputError(f"{name} must be one of {', '.join(repr(a) for a in allowed)}; got {value!r}.", field=name)
+
+
+def _pairs(table: pd.DataFrame) -> pd.MultiIndex:
+    """Distinct (model, task) pairs with at least one row, as strings (vectorised over the category codes)."""
+    model, task = table["model"].astype("category"), table["task"].astype("category")
+    width = len(task.cat.categories) + 1
+    codes = model.cat.codes.to_numpy(np.int64) * width + task.cat.codes.to_numpy(np.int64)
+    span = (len(model.cat.categories) + 1) * width
+    key = np.flatnonzero(np.bincount(codes, minlength=span)) if span <= 5 * 10**7 else np.unique(codes)  # O(rows)
+    m, t = np.divmod(key, width)
+    names_m, names_t = np.asarray(model.cat.categories, dtype=object), np.asarray(task.cat.categories, dtype=object)
+    return pd.MultiIndex.from_arrays([names_m[m].astype(str), names_t[t].astype(str)])

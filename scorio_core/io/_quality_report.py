@@ -10,9 +10,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["EXAMPLES", "DuplicateKey", "QualityReport", "QuestionGap", "TrialSpread", "blocking_messages"]
+__all__ = ["ADVICE", "EXAMPLES", "DuplicateKey", "QualityReport", "QuestionGap", "TrialSpread", "blocking_finding",
+           "blocking_messages"]
 
 EXAMPLES = 20  # entries kept per list in the report (totals are always exact)
+
+#: Where a :func:`blocking_messages` message turns from the finding to the advice for scripts (API call, CLI flag).
+ADVICE = "; choose "
 
 
 class QuestionGap(NamedTuple):
@@ -103,6 +107,9 @@ class QualityReport:
         Attempts with no outcome at all.
     choices : tuple of str
         User choices applied, in order (``apply_choices``).
+    emptied : tuple of (model, task, choice)
+        (model, task) pairs that had rows before the choices and none after: the model is not
+        ranked on that task, and ``choice`` names the choice that removed its last row.
     blocking : tuple of str
         Issues that need a choice before metrics are computed.
     """
@@ -133,6 +140,7 @@ class QualityReport:
     non_binary_examples: tuple[float, ...] = ()
     n_missing_outcomes: int = 0
     choices: tuple[str, ...] = ()
+    emptied: tuple[tuple[str, str, str], ...] = ()
     blocking: tuple[str, ...] = ()
 
     @property
@@ -147,7 +155,17 @@ class QualityReport:
         out["sources"] = [{"name": n, "format": f} for n, f in self.sources]
         out["all_correct"] = [{"task": t, "question_id": q} for t, q in self.all_correct]
         out["all_wrong"] = [{"task": t, "question_id": q} for t, q in self.all_wrong]
+        out["emptied"] = [{"model": m, "task": t, "choice": c} for m, t, c in self.emptied]
         return out
+
+    def emptied_models(self, task: str | None = None) -> dict[str, str]:
+        """Models whose every row of ``task`` a data-quality choice removed, mapped to that choice (:attr:`emptied`).
+
+        ``task=None``: models with no row left on any task (those missing from a leaderboard of all tasks pooled).
+        """
+        if task is None:
+            return {m: c for m, _, c in self.emptied if m not in self.models}
+        return {m: c for m, t, c in self.emptied if t == str(task)}
 
 
 def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, conflicting_keys: int, *,
@@ -172,19 +190,32 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
     out = []
     if non_binary:
         out.append(
-            f"{non_binary} attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score'); choose a "
+            f"{non_binary} attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score'){ADVICE}a "
             "threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold)."
         )
     if missing:
         out.append(
-            f"{missing} attempts have no outcome; choose apply_choices(missing_outcomes='drop' or 'incorrect') "
+            f"{missing} attempts have no outcome{ADVICE}apply_choices(missing_outcomes='drop' or 'incorrect') "
             "or --missing-outcomes drop|incorrect."
         )
     if duplicate_rows:
         policies = "'keep-first', 'keep-last', 'drop'" + (" or 'sum'" if counts_layout else "")
         out.append(
             f"{duplicate_rows} duplicate rows share a (model, task, question{', trial' if not counts_layout else ''}) key "
-            f"({conflicting_keys} {'key conflicts' if conflicting_keys == 1 else 'keys conflict'}); choose "
+            f"({conflicting_keys} {'key conflicts' if conflicting_keys == 1 else 'keys conflict'}){ADVICE}"
             f"apply_choices(duplicates={policies}) or --duplicates."
         )
     return out
+
+
+def blocking_finding(message: str) -> str:
+    """What a :func:`blocking_messages` message found, without its advice to scripts (the text before :data:`ADVICE`).
+
+    An interface where the choice is made otherwise (the app's Data page) adds its own advice.
+
+    >>> blocking_finding(blocking_messages(0, 2, 0, 0)[0])
+    '2 attempts have no outcome'
+    """
+    text = str(message)
+    cut = text.find(ADVICE)
+    return text[:cut] if cut >= 0 else text.rstrip(".")

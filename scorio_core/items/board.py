@@ -15,7 +15,7 @@ from scipy.stats import rankdata
 from scorio_core.items.report import Diagnostics
 from scorio_core.ranking.rank import ranks_with_ties
 
-__all__ = ["ABILITY_COLUMNS", "ability_board", "ability_interval_label"]
+__all__ = ["ABILITY_COLUMNS", "ability_board", "ability_interval_label", "unlinked_note"]
 
 #: Columns of :func:`ability_board` (the leaderboard's, for its figures and exports).
 ABILITY_COLUMNS = ("model", "rank", "rank_ci", "mu", "sigma", "lo", "hi", "n_questions", "interval")
@@ -27,6 +27,30 @@ def ability_interval_label(diagnostics: Diagnostics) -> str:
     scale = ", on the ability prior's scale with that scale's uncertainty" if kind == "2PL" else ""
     return (f"{diagnostics.confidence:.0%} interval of the {kind} ability (logit scale): posterior mode (MAP, "
             f"weakly informative priors{scale}) +- z x Laplace standard error; questions fixed")
+
+
+def unlinked_note(diagnostics: Diagnostics) -> str | None:
+    """Say when the models fall into groups that share no question (:func:`scorio_core.items.irt.linked_groups`).
+
+    Abilities are then comparable within a group only: across groups their order comes from the priors (each
+    group's questions taken as equally hard on average), not from the data. None when every model that answered
+    is linked to every other.
+    """
+    fit = diagnostics.fit
+    groups = getattr(fit, "groups", None)
+    if groups is None:
+        return None
+    labels = np.asarray(groups)
+    n = int(labels.max()) + 1 if labels.size else 0
+    if n < 2:
+        return None
+    names = [[m for m, g in zip(fit.models, labels) if g == k] for k in range(n)]
+    shown = "; ".join(", ".join(group[:5]) + (f" and {len(group) - 5} more" if len(group) > 5 else "")
+                      for group in names[:4]) + ("; ..." if n > 4 else "")
+    return (f"The models fall into {n} groups that share no question, directly or through other models ({shown}). "
+            "Abilities are comparable within a group; across groups their order comes from the priors (each group's "
+            "questions taken as equally hard on average), not from the data, so ranks across groups are not "
+            "supported. Questions answered by models of several groups would link them.")
 
 
 def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd.DataFrame:

@@ -43,7 +43,7 @@ from scorio_core.items._newton import laplace_se, newton_mode
 from scorio_core.items.priors import (B_PRIOR_SD_BOUNDS, B_PRIORS, MIN_QUESTIONS_FOR_B_PRIOR, PRIORS, ability_scale,
                                       difficulty_prior_sd)
 
-__all__ = ["IRTFit", "ABILITY_TIE_ATOL", "PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "ability_scale", "difficulty_prior_sd", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts"]
+__all__ = ["IRTFit", "ABILITY_TIE_ATOL", "PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "ability_scale", "difficulty_prior_sd", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts", "linked_groups"]
 
 MODELS = ("2pl", "rasch")
 #: Abilities closer than this (on the abilities' scale, SD ~1) are one value: the solver's rounding, not the data,
@@ -90,6 +90,10 @@ class IRTFit:
     b_prior_sd : float
         SD of the difficulty prior ``N(0, b_prior_sd^2)`` the fit was made under, on the mode's scale (before
         ``scale``): estimated from the data (:func:`difficulty_prior_sd`), or the default 3.
+    groups : ndarray of int, shape (L,) or None
+        :func:`linked_groups` of the answered cells: models with the same label are linked by shared questions
+        (directly or through other models), so their abilities are compared by the data; across labels only
+        the priors relate them. -1 for a model that answered nothing.
     """
 
     model: str
@@ -110,6 +114,7 @@ class IRTFit:
     scale: float = 1.0
     scale_var: float = 0.0
     b_prior_sd: float = PRIORS["b"][1]
+    groups: np.ndarray | None = None
 
     def se_given_scale(self, values, se) -> np.ndarray:
         """Standard errors of ``values`` (abilities or discriminations) with the 2PL scale held fixed.
@@ -313,7 +318,49 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     return IRTFit(model=key, theta=theta, theta_se=theta_se, b=b, b_se=b_se, a=np.array(a, float),
                   a_se=a_se, answered=answered, n_models=(n > 0).sum(axis=0), log_posterior=-float(f),
                   converged=converged, iterations=int(iterations), method=method, models=models, questions=questions,
-                  scale=float(scale), scale_var=float(scale_var), b_prior_sd=float(tau))
+                  scale=float(scale), scale_var=float(scale_var), b_prior_sd=float(tau), groups=linked_groups(n > 0))
+
+
+def linked_groups(answered) -> np.ndarray:
+    """Models linked by shared questions: connected components of the model-question graph.
+
+    Parameters
+    ----------
+    answered : array-like of bool, shape (L, M)
+        Whether model l answered question m (trials > 0).
+
+    Returns
+    -------
+    ndarray of int, shape (L,)
+        A label per model, 0, 1, ... in order of first appearance; -1 for a model that answered nothing.
+        Two models share a label when a chain of questions and models joins them (A and B answered q1,
+        B and C answered q2: A, B, C are one group). Abilities of different groups are placed relative
+        to each other by the priors alone (each group's questions centred on the same difficulty), not by
+        the data (Embretson and Reise 2000, ch. 10: linking needs common items).
+
+    Examples
+    --------
+    >>> linked_groups([[1, 0, 0], [1, 1, 0], [0, 0, 1], [0, 0, 0]]).tolist()
+    [0, 0, 1, -1]
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    mask = np.asarray(answered, dtype=bool)
+    L, M = mask.shape
+    seen = mask.any(axis=1)
+    if seen.any() and mask[seen].all(axis=0).any():  # a question every answering model answered links them all
+        return np.where(seen, 0, -1).astype(np.int64)
+    rows, cols = np.nonzero(mask)
+    graph = coo_matrix((np.ones(rows.size), (rows, L + cols)), shape=(L + M, L + M))
+    _, labels = connected_components(graph, directed=False)
+    labels = labels[:L]
+    out = np.full(L, -1, dtype=np.int64)
+    if seen.any():
+        _, first, inverse = np.unique(labels[seen], return_index=True, return_inverse=True)
+        order = np.argsort(np.argsort(first))  # relabel by first appearance
+        out[seen] = order[inverse]
+    return out
 
 
 def item_information(a, b, theta) -> np.ndarray:

@@ -17,7 +17,7 @@ from scorio_core.choices import QUESTION_SETS
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.task_outcomes import TaskOutcomes
 
-__all__ = ["QUESTION_SETS", "apply_question_set", "leaderboard_notices"]
+__all__ = ["QUESTION_SETS", "apply_question_set", "emptied_on", "leaderboard_notices", "question_sets_differ"]
 
 
 
@@ -98,8 +98,12 @@ def leaderboard_notices(
     confidence: float = 0.95,
     tie_rule: str = "pairwise",
     question_set: str = "own",
+    emptied=None,
 ) -> list[dict]:
     """Structured notices about a leaderboard: what the data cannot answer as shown.
+
+    ``emptied`` maps models that a data-quality choice left without a row on this task to that choice
+    (:meth:`scorio_core.io.QualityReport.emptied_models`): they are not in the table, and a reader must be told.
 
     Returns
     -------
@@ -112,10 +116,18 @@ def leaderboard_notices(
           ``n_common`` and the ``question_set`` in force.
         - ``paper_chain``: under the paper rule, a rank group whose best and worst models are
           credibly different; ``models`` = [best, worst], ``probability`` = P(best > worst).
+        - ``emptied_by_choice``: models not ranked because a data-quality choice removed all their rows;
+          ``models`` maps each to the choice.
     """
     from scorio_core.ranking.rank import paper_chains, pairwise_confidence
 
     out: list[dict] = []
+    if emptied:
+        gone = ", ".join(f"{m} ({c})" for m, c in list(emptied.items())[:10]) + (", ..." if len(emptied) > 10 else "")
+        finding = (f"{len(emptied)} model{' is' if len(emptied) == 1 else 's are'} not ranked: a data-quality choice "
+                   f"removed every row {'it' if len(emptied) == 1 else 'they'} had on this task: {gone}.")
+        out.append({"code": "emptied_by_choice", "finding": finding, "models": dict(emptied),
+                    "message": finding + " Undo that choice to rank them, or check their outcomes in the dump."})
     answered = task_outcomes.rubric.n_trials > 0
     per_model = answered.sum(axis=1)
     if per_model.min() < answered.shape[1]:
@@ -156,3 +168,25 @@ def leaderboard_notices(
                     "probability": p,
                 })
     return out
+
+
+def emptied_on(dataset, task: str) -> dict[str, str]:
+    """Models of ``task`` (or of every task, for :data:`~scorio_core.leaderboard.task_outcomes.ALL_TASKS`) that a
+    data-quality choice left without a row, mapped to that choice: the ``emptied`` of :func:`leaderboard_notices`.
+
+    Empty for data whose report does not track them (SQL engines apply the choices in the query).
+    """
+    from scorio_core.leaderboard.task_outcomes import ALL_TASKS
+
+    report = getattr(dataset, "report", None)
+    if report is None or not getattr(report, "emptied", ()):
+        return {}
+    return report.emptied_models(None if task == ALL_TASKS else task)
+
+
+def question_sets_differ(task_outcomes, question_set: str = "own") -> bool:
+    """Whether the leaderboard's models were scored on different questions: some model did not answer every
+    question of the task and each is scored on its own (``question_set="own"``; ``common`` and
+    ``missing-incorrect`` put every model on the same questions). For the verdict's "on these M questions"."""
+    answered = np.asarray(task_outcomes.rubric.n_trials) > 0
+    return question_set == "own" and bool(answered.size) and not bool(answered[answered.any(axis=1)].all())

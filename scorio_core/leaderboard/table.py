@@ -17,7 +17,8 @@ from scorio_core.eval.batch import binary_question_scores
 from scorio_core.eval.bayes import scaled_weights
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.metrics import get_metric
-from scorio_core.leaderboard.checks import QUESTION_SETS, _common_mask, apply_question_set, leaderboard_notices
+from scorio_core.leaderboard.checks import (QUESTION_SETS, _common_mask, apply_question_set, emptied_on, leaderboard_notices,
+                                            question_sets_differ)
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
 from scorio_core.uncertainty.posterior import fallback_interval_label
 from scorio_core.eval._validate import check_confidence
@@ -50,6 +51,8 @@ __all__ = [
     "QUESTION_SETS",
     "apply_question_set",
     "leaderboard_notices",
+    "emptied_on",
+    "question_sets_differ",
     "pairwise_for",
 ]
 

@@ -29,7 +29,7 @@ from scorio_core.uncertainty.posterior import check_scope
 __all__ = ["Lead", "lead_evidence", "top_lead", "scope_phrase", "questions_behind"]
 
 
-def scope_phrase(scope: str, n_questions: int | tuple[int, int] | None = None) -> str:
+def scope_phrase(scope: str, n_questions: int | tuple[int, int] | None = None, *, differ: bool = False) -> str:
     """What a statement under ``scope`` generalises to, as words that fit in a sentence.
 
     Parameters
@@ -38,6 +38,9 @@ def scope_phrase(scope: str, n_questions: int | tuple[int, int] | None = None) -
     n_questions : int or (int, int), optional
         Questions of the leaderboard (M), named under ``questions-fixed``; a pair (fewest, most) when
         the models were scored on question sets of different sizes (each on the questions it answered).
+    differ : bool, default False
+        The models were scored on different questions even where the counts are equal (disjoint
+        halves of a task): never "on these 10 questions" then.
 
     Returns
     -------
@@ -55,6 +58,8 @@ def scope_phrase(scope: str, n_questions: int | tuple[int, int] | None = None) -
     ('on these 40 questions', 'on new questions like these')
     >>> scope_phrase("questions-fixed", (20, 23))
     'on the questions each model answered (20 to 23)'
+    >>> scope_phrase("questions-fixed", (10, 10), differ=True)
+    'on the questions each model answered (10 each)'
     """
     check_scope(scope)
     if scope == "questions-sampled":
@@ -65,6 +70,8 @@ def scope_phrase(scope: str, n_questions: int | tuple[int, int] | None = None) -
         lo, hi = (int(v) for v in n_questions)
         if lo != hi:
             return f"on the questions each model answered ({lo:,} to {hi:,})"
+        if differ:
+            return f"on the questions each model answered ({lo:,} each)"
         n_questions = lo
     return "on this question" if int(n_questions) == 1 else f"on these {int(n_questions):,} questions"
 
@@ -125,6 +132,9 @@ def questions_behind(lead: Lead, credible: bool = True) -> str:
     def n(count: int) -> str:
         return f"{count:,} question" + ("" if count == 1 else "s")
 
+    if lead.n_common == 0:
+        return (f"{lead.ahead} and {lead.behind} answered no question in common, so no question shows where they "
+                "differ: each score covers its own questions.")
     if lead.same == lead.n_common and not (lead.only_ahead or lead.only_behind or lead.different):
         return f"{lead.ahead} and {lead.behind} have the same outcome on all {n(lead.n_common)} both answered."
     start = "The lead rests on" if credible else f"Between {lead.ahead} and {lead.behind}:"

@@ -147,7 +147,7 @@ def _scope_of(table: pd.DataFrame, scope: str | None) -> str:
 
 
 def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N",
-            scope: str | None = None, lead: Lead | None = None) -> Verdict:
+            scope: str | None = None, lead: Lead | None = None, question_sets_differ: bool = False) -> Verdict:
     """Which differences between neighbouring models are real at ``confidence``, and on what.
 
     The headline names what it generalises to in the sentence (``on these 40 questions`` with
@@ -170,6 +170,10 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     lead : Lead, optional
         :func:`~scorio_core.report.lead.top_lead` of the same leaderboard (Bayes@N); ignored when
         its pair is not the table's first two models.
+    question_sets_differ : bool, default False
+        The models were scored on different questions (each on its own:
+        :func:`scorio_core.leaderboard.checks.question_sets_differ`): the headline then never says "on
+        these M questions", also when every model answered M.
 
     Returns
     -------
@@ -189,9 +193,9 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     scored = table[table["mu"].notna()].sort_values("mu", ascending=False, kind="stable")
     counts = scored["n_questions"].dropna() if "n_questions" in scored else pd.Series(dtype=float)
     n_questions = (int(counts.min()), int(counts.max())) if len(counts) else None  # unequal sets: a range, not the largest
-    where = scope_phrase(scope, n_questions)
+    where = scope_phrase(scope, n_questions, differ=question_sets_differ)
     other = SCOPES[1 - SCOPES.index(scope)]
-    elsewhere = scope_phrase(other, n_questions)
+    elsewhere = scope_phrase(other, n_questions, differ=question_sets_differ)
     missing = table.loc[table["mu"].isna(), "model"].astype(str).tolist()
     models = scored["model"].astype(str).tolist()
     caveats = [

@@ -166,3 +166,19 @@ def test_every_question_flagged_says_so(app):
     no_exception(at)
     assert "nothing would be left to rank" in _texts(at, "info")
     assert not at.main.error
+
+
+def test_models_that_share_no_question_are_warned_on_questions_and_the_ability_ranking(app):
+    # a, b answered q0-q3; c, d answered q4-q7: abilities across the pairs rest on the priors alone
+    rows = [f"{m},q{q},{t},{int(q in solved)}\n" for m, qs, solved in (
+        ("a", range(4), {0, 1, 2}), ("b", range(4), {0}), ("c", range(4, 8), {4, 5}), ("d", range(4, 8), {4}))
+        for q in qs for t in range(2)]
+    at = _upload(app, "split.csv", "model,question_id,trial,is_correct\n" + "".join(rows))
+    warning = [shown(w.value) for w in at.main.warning if "share no question" in w.value]
+    assert warning and warning[0].startswith("The models fall into 2 groups that share no question")
+    at.switch_page("pages/results/leaderboard.py").run()
+    at.session_state["lb_view"] = "IRT ability"
+    at.run()
+    no_exception(at)
+    assert any("ranks across groups are not supported" in shown(w.value) for w in at.main.warning), [
+        shown(w.value) for w in at.main.warning]

@@ -37,7 +37,7 @@ def test_json_is_stable(dump, capsys):
     cell = next(c for c in out["cells"] if (c["model"], c["task"]) == ("A", "t1"))
     # hand: (3/4 + 2/4) / 2 = 0.625; avg (1 + 0.5) / 2 = 0.75; q2 flaky
     assert cell["bayes"] == pytest.approx(0.625) and cell["avg"] == pytest.approx(0.75)
-    assert (cell["n"], cell["m"], cell["passed"], cell["flaky"]) == (2, 2, True, 1)
+    assert (cell["n"], cell["n_max"], cell["m"], cell["passed"], cell["flaky"]) == (2, 2, 2, True, 1)
     combined = {c["model"]: c for c in out["combined"]}
     assert combined["A"]["score"] == pytest.approx(0.5) and combined["A"]["reason"] == ""
     assert combined["C"]["score"] is None and "t2" in combined["C"]["reason"]
@@ -64,3 +64,12 @@ def test_bad_input_is_one_error_line(dump, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error:")
     assert main(["tasks", dump, "--task", "nope"]) == 2
+
+
+def test_ragged_trials_show_the_fewest_and_the_most(tmp_path, capsys):
+    # q1 has 1 trial, q2 has 3: "n" alone (1) would hide that most answers had three trials
+    path = tmp_path / "ragged.csv"
+    path.write_text("model,question_id,trial,is_correct\nA,q1,0,1\nA,q2,0,1\nA,q2,1,0\nA,q2,2,1\nB,q1,0,0\nB,q2,0,1\n")
+    assert main(["tasks", str(path), "--output", "json"]) == 0
+    cells = {c["model"]: c for c in json.loads(capsys.readouterr().out)["cells"]}
+    assert (cells["A"]["n"], cells["A"]["n_max"]) == (1, 3) and (cells["B"]["n"], cells["B"]["n_max"]) == (1, 1)

@@ -149,3 +149,45 @@ def test_large_report_is_fast_and_exact():
     # hand: rows 10 and 20 are m0/q0 trials 10 and 20, repeated with flipped outcomes
     assert ds.report.unequal_trials == (io.TrialSpread("big", "m0", 50, 52),)
     assert [(d.question_id, d.trial) for d in ds.report.duplicates] == [("q0", 10), ("q0", 20)]
+
+
+@pytest.mark.parametrize("counts_layout", [False, True])
+def test_blocking_finding_is_each_message_without_its_script_advice(counts_layout):
+    from scorio_core.io import blocking_finding
+    from scorio_core.io._quality_report import ADVICE, blocking_messages
+
+    messages = blocking_messages(3, 2, 5, 1, counts_layout=counts_layout)
+    findings = [blocking_finding(m) for m in messages]
+    assert findings[0] == "3 attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score')"
+    assert findings[1] == "2 attempts have no outcome"
+    assert findings[2] == ("5 duplicate rows share a (model, task, question" + ("" if counts_layout else ", trial")
+                           + ") key (1 key conflicts)")
+    assert all(m == f + ADVICE + m[len(f) + len(ADVICE):] for m, f in zip(messages, findings))  # finding, then advice
+    assert blocking_finding("No advice here.") == "No advice here"
+
+
+def test_a_model_a_choice_empties_is_recorded_not_dropped_silently():
+    # model c's only attempts have no outcome: dropping them removes c from every table
+    text = "model,task,question,trial,correct\na,t,q1,0,1\na,t,q2,0,0\nb,t,q1,0,0\nb,t,q2,0,1\nc,t,q1,0,\nc,t,q2,0,\n"
+    dropped = io.apply_choices(io.load([_f("m.csv", text)]), missing_outcomes="drop")
+    assert dropped.report.models == ("a", "b")
+    assert dropped.report.emptied == (("c", "t", "missing_outcomes=drop"),)
+    assert dropped.report.choices == ("missing_outcomes=drop: removed 2 attempts without an outcome; no row left for 1 "
+                                      "(model, task) pair, not ranked there: c on t.",)
+    assert dropped.report.emptied_models("t") == {"c": "missing_outcomes=drop"} == dropped.report.emptied_models()
+    assert dropped.report.emptied_models("other") == {}
+    assert dropped.report.to_dict()["emptied"] == [{"model": "c", "task": "t", "choice": "missing_outcomes=drop"}]
+    # a choice that leaves every model a row records nothing; the record survives a further choice
+    assert io.apply_choices(io.load([A, B]), duplicates="keep-first").report.emptied == ()
+    again = io.apply_choices(dropped, intersect_questions=True)
+    assert again.report.emptied == dropped.report.emptied
+
+
+def test_intersecting_disjoint_question_sets_names_the_models_it_empties():
+    # a answered q1-q2, b q3-q4 on task t (no common question); on task u both answered q1
+    text = ("model,task,question,correct\na,t,q1,1\na,t,q2,0\nb,t,q3,1\nb,t,q4,1\na,u,q1,1\nb,u,q1,0\n")
+    cut = io.apply_choices(io.load([_f("d.csv", text)]), intersect_questions=True)
+    assert set(cut.report.emptied) == {("a", "t", "intersect_questions"), ("b", "t", "intersect_questions")}
+    assert cut.report.emptied_models("t") == {"a": "intersect_questions", "b": "intersect_questions"}
+    assert cut.report.emptied_models("u") == {} and cut.report.emptied_models() == {}  # both still on task u
+    assert "no row left for 2 (model, task) pairs, not ranked there: " in cut.report.choices[0]

@@ -51,3 +51,44 @@ def test_unequal_question_sets_and_a_model_without_answers(tmp_path):
     assert pd.isna(board.loc["e", "rank"]) and np.isnan(board.loc["e", "mu"]) and np.isnan(board.loc["e", "lo"])
     assert board.loc["b", "n_questions"] == 4 and board.loc["a", "rank"] == 1
     assert board.index[-1] == "e"  # unranked last
+
+
+def test_linked_groups_are_the_components_of_the_model_question_graph():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from scipy.sparse.csgraph import connected_components
+
+    from scorio_core.items.irt import linked_groups
+
+    # hand: a-q1-b-q2-c is one chain; d answered only q3; e answered nothing
+    answered = [[1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]
+    assert linked_groups(answered).tolist() == [0, 0, 0, 1, -1]
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.integers(1, 7), st.integers(1, 7), st.data())
+    def same_partition_as_model_model_sharing(L, M, data):
+        mask = np.array(data.draw(st.lists(st.booleans(), min_size=L * M, max_size=L * M))).reshape(L, M)
+        labels = linked_groups(mask)
+        seen = mask.any(axis=1)
+        assert np.all((labels >= 0) == seen)
+        share = (mask.astype(int) @ mask.T.astype(int)) > 0  # models that answered a common question
+        _, ref = connected_components(share[np.ix_(seen, seen)], directed=False)
+        got = labels[seen]
+        assert np.array_equal(got[:, None] == got[None, :], ref[:, None] == ref[None, :])
+
+    same_partition_as_model_model_sharing()
+
+
+def test_models_that_share_no_question_are_told_their_abilities_are_not_comparable(tmp_path):
+    from scorio_core.items.board import unlinked_note
+
+    # a, b answered q0-q2; c, d answered q3-q5: the two pairs are linked only by the priors
+    skip = {(m, q) for m in "ab" for q in (3, 4, 5)} | {(m, q) for m in "cd" for q in (0, 1, 2)}
+    d = diagnose(_outcomes(tmp_path, {"a": {0, 1}, "b": {0}, "c": {3, 4, 5}, "d": {4}}, skip=skip))
+    assert d.fit.groups.tolist() == [0, 0, 1, 1]
+    note = unlinked_note(d)
+    assert note.startswith("The models fall into 2 groups that share no question, directly or through other models "
+                           "(a, b; c, d).") and "ranks across groups are not supported" in note
+    # one shared question links them: no note
+    linked = diagnose(_outcomes(tmp_path, {"a": {0, 1}, "b": {0}, "c": {3, 4, 5}, "d": {4}}, skip=skip - {("a", 3)}))
+    assert linked.fit.groups.tolist() == [0, 0, 0, 0] and unlinked_note(linked) is None

@@ -160,3 +160,30 @@ def test_report_explains_the_tie_rule_its_ranks_used(outcomes, rule):
     assert all(html.escape(text, quote=True) not in page for other, text in TIE_RULE_HELP.items() if other != rule)
     with pytest.raises(ValueError, match="rule must be one of"):
         tie_rule_sentence("chain")
+
+
+def test_models_on_disjoint_questions_of_equal_count_are_not_said_to_share_them(tmp_path, capsys):
+    from scorio_core.cli import main
+    from scorio_core.leaderboard.table import question_sets_differ
+
+    # a, b answered q0-q9; c, d answered q10-q19: ten each, none in common between the pairs
+    rows = ["model,question_id,trial,is_correct"]
+    for m, qs, rate in (("a", range(10), 9), ("b", range(10), 4), ("c", range(10, 20), 7), ("d", range(10, 20), 3)):
+        rows += [f"{m},q{q},{t},{int((q % 10) + t < rate)}" for q in qs for t in range(4)]
+    path = tmp_path / "halves.csv"
+    path.write_text("\n".join(rows) + "\n")
+    outcomes = outcomes_for(io.load([str(path)]))
+    assert question_sets_differ(outcomes, "own") and not question_sets_differ(outcomes, "common")
+    assert not question_sets_differ(outcomes, "missing-incorrect")
+    table = leaderboard(outcomes)
+    assert verdict(table, question_sets_differ=True).headline.count("on the questions each model answered (10 each)") == 1
+    assert "on these 10 questions" in verdict(table).headline  # the table alone cannot tell: the caller must say
+    gone = Lead("a", "c", 0, 0, 0, 0, 0, 0.99, None)
+    assert questions_behind(gone) == ("a and c answered no question in common, so no question shows where they differ: "
+                                      "each score covers its own questions.")
+    assert main(["export", str(path), "--format", "md"]) == 0
+    markdown = capsys.readouterr().out.replace("\\", "")
+    assert "on the questions each model answered (10 each)" in markdown and "on these 10 questions" not in markdown
+    assert "answered no question in common" in markdown and "same outcome on all 0" not in markdown
+    # the same data with the questions every model answered is refused, not ranked on nothing
+    assert main(["export", str(path), "--format", "md", "--question-set", "common"]) == 2

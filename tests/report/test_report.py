@@ -221,3 +221,22 @@ class TestHtml:
         assert text.count("class='track'") == 3
         assert "scorio-analysis" in text  # manifest embedded (escaped JSON)
         assert "Every neighbouring pair" in text
+
+
+@pytest.mark.parametrize("scope", ["questions-fixed", "questions-sampled"])
+@pytest.mark.parametrize("confidence", [0.9, 0.95])
+def test_interval_name_recognises_every_fallback_label(scope, confidence):
+    # interval_name reads the kind from the rows' labels: every label a fallback can write must read as exact binomial
+    from scorio_core.report.tables import interval_name
+    from scorio_core.uncertainty.posterior import FALLBACK_LABELS, fallback_interval_label, interval_label
+
+    pct = f"{confidence:.0%}"
+    for method in FALLBACK_LABELS:
+        exact = fallback_interval_label(method, scope, confidence)
+        credible = interval_label("empirical-bayes", scope, confidence)
+        assert interval_name(pd.DataFrame({"mu": [0.5], "interval": [exact]}), confidence) == f"{pct} exact binomial interval"
+        mixed = pd.DataFrame({"mu": [0.5, 0.4, np.nan], "interval": [credible, exact, None]})
+        assert interval_name(mixed, confidence, plural=True) == (
+            f"{pct} credible intervals (exact binomial where the prior is not identified)")
+    assert interval_name(pd.DataFrame({"mu": [0.5], "interval": [interval_label("uniform", scope, confidence)]}),
+                         confidence) == f"{pct} credible interval"

@@ -1,0 +1,51 @@
+"""AppTest: data shapes a lead must not be misled by: a model the Data page's choices emptied (named on the Leaderboard and
+the Export page), models scored on different questions of equal count (the verdict never says "these 10 questions")."""
+
+from __future__ import annotations
+
+from tests.app.conftest import no_exception, shown
+
+DATA, BOARD, EXPORT = "pages/data/data.py", "pages/results/leaderboard.py", "pages/share/export.py"
+# c's two attempts have no outcome: "drop" removes c from every table
+DUMP = "model,question,seed,correct\na,q1,0,1\na,q2,0,0\nb,q1,0,0\nb,q2,0,1\nc,q1,0,\nc,q2,0,\n"
+
+
+def test_a_model_dropped_with_its_missing_outcomes_is_named(app):
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("gone.csv", DUMP.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    next(s for s in app.main.selectbox if s.label == "Attempts without an outcome").set_value("drop")
+    next(b for b in app.main.button if b.label == "Apply choices").click().run()
+    no_exception(app)
+    applied = [shown(s.value) for s in app.main.success if "Applied" in s.value]
+    assert any("no row left for 1 (model, task) pair, not ranked there: c on gone" in t for t in applied), applied
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    warnings = [shown(w.value) for w in app.main.warning]
+    assert any(w.startswith("1 model is not ranked: a data-quality choice removed every row it had on this task: c "
+                            "(missing_outcomes=drop). Undo that choice under") for w in warnings), warnings
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    assert any("1 model is not ranked" in shown(w.value) for w in app.main.warning)
+
+
+def test_the_verdict_does_not_say_these_questions_when_models_answered_different_ones(app):
+    # a, b answered q0-q9; c, d answered q10-q19: ten questions each, not the same ten
+    rows = [f"{m},q{q},{t},{int((q % 10) + t < rate)}" for m, qs, rate in (
+        ("a", range(10), 9), ("b", range(10), 4), ("c", range(10, 20), 7), ("d", range(10, 20), 3))
+        for q in qs for t in range(4)]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(
+        ("halves.csv", ("model,question,seed,correct\n" + "\n".join(rows)).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    verdict = shown(app.main.markdown[0].value)
+    assert "on the questions each model answered (10 each)" in verdict and "on these 10 questions" not in verdict
+    assert "answered no question in common" in verdict
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    assert any("(10 each)" in shown(m.value) for m in app.main.markdown)

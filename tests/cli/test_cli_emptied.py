@@ -1,0 +1,44 @@
+"""A model that a data-quality choice leaves without a row is named, never dropped from a leaderboard silently."""
+
+from __future__ import annotations
+
+import json
+
+from scorio_core.cli import main
+
+# c's two attempts have no outcome: --missing-outcomes drop removes c entirely
+DUMP = "model,question_id,trial,correct\na,q1,0,1\na,q2,0,0\nb,q1,0,0\nb,q2,0,1\nc,q1,0,\nc,q2,0,\n"
+
+
+def _run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out
+
+
+def test_leaderboard_json_and_text_name_the_emptied_model(tmp_path, capsys):
+    path = tmp_path / "runs.csv"
+    path.write_text(DUMP)
+    code, out = _run(capsys, "leaderboard", path, "--missing-outcomes", "drop", "--output", "json")
+    report = json.loads(out)
+    assert code == 0 and {r["model"] for r in report["rows"]} == {"a", "b"}
+    (note,) = [n for n in report["notes"] if n["code"] == "emptied_by_choice"]
+    assert note["models"] == {"c": "missing_outcomes=drop"} and note["task"] == "runs"
+    assert note["finding"] == ("1 model is not ranked: a data-quality choice removed every row it had on this task: "
+                               "c (missing_outcomes=drop).")
+    code, out = _run(capsys, "leaderboard", path, "--missing-outcomes", "drop")
+    assert "note: runs: 1 model is not ranked: a data-quality choice removed every row" in out
+    # counted as incorrect instead, c is ranked and nothing is said
+    code, out = _run(capsys, "leaderboard", path, "--missing-outcomes", "incorrect", "--output", "json")
+    report = json.loads(out)
+    assert {r["model"] for r in report["rows"]} == {"a", "b", "c"}
+    assert not [n for n in report["notes"] if n["code"] == "emptied_by_choice"]
+
+
+def test_exports_carry_the_finding(tmp_path, capsys):
+    path = tmp_path / "runs.csv"
+    path.write_text(DUMP)
+    code, md = _run(capsys, "export", path, "--missing-outcomes", "drop", "--format", "md")
+    assert code == 0 and "1 model is not ranked: a data-quality choice removed every row it had on this task" in md
+    code, html = _run(capsys, "export", path, "--missing-outcomes", "drop", "--format", "html")
+    assert code == 0 and "1 model is not ranked" in html

@@ -1,0 +1,31 @@
+"""IRT abilities of models that share no question are said to be ordered by the priors, not the data."""
+
+from __future__ import annotations
+
+import json
+
+from scorio_core.cli import main
+
+
+def _dump(tmp_path):
+    # a, b answered q0-q3; c, d answered q4-q7: no question links the two pairs
+    rows = ["model,question_id,trial,is_correct"]
+    for m, qs, solved in (("a", range(4), {0, 1, 2}), ("b", range(4), {0}), ("c", range(4, 8), {4, 5}),
+                          ("d", range(4, 8), {4})):
+        rows += [f"{m},q{q},{t},{int(q in solved)}" for q in qs for t in range(2)]
+    path = tmp_path / "split.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return str(path)
+
+
+def test_irt_ability_and_questions_say_the_groups_are_unlinked(tmp_path, capsys):
+    path = _dump(tmp_path)
+    assert main(["leaderboard", path, "--method", "irt_ability", "--output", "json"]) == 0
+    (note,) = [n for n in json.loads(capsys.readouterr().out)["notes"] if n["code"] == "unlinked_groups"]
+    assert note["groups"] == {"a": 0, "b": 0, "c": 1, "d": 1}
+    assert "2 groups that share no question" in note["message"] and "(a, b; c, d)" in note["message"]
+    assert main(["questions", path, "--output", "json"]) == 0
+    (task,) = json.loads(capsys.readouterr().out)["tasks"]
+    assert task["unlinked"].startswith("The models fall into 2 groups")
+    assert main(["questions", path]) == 0
+    assert "note: split: The models fall into 2 groups" in capsys.readouterr().out
