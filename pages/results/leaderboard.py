@@ -112,8 +112,9 @@ for note in notes:
     if note["code"] == "paper_chain":
         st.info(md(note["message"]), icon=":material/link:")
     elif note["code"] == "emptied_by_choice":  # a model the Data page's choices removed entirely: say it is missing
-        st.warning(md(note["finding"]) + " Undo that choice under *Your choices* on the Data page to rank "
-                   + ("it." if len(note["models"]) == 1 else "them."), icon=":material/person_off:")
+        st.warning(md(note["finding"]) + ("" if present else " Undo that choice under *Your choices* on the Data page "
+                                          "to rank " + ("it." if len(note["models"]) == 1 else "them.")),
+                   icon=":material/person_off:")
 all_models = len(table)
 n_scored_all = int(table["mu"].notna().sum())  # rank_ci is computed among every scored model
 shown = ctx.shown(table["model"])

@@ -348,12 +348,23 @@ def emit_json(obj: Any, stream=None) -> None:
     stream.write("\n")
 
 
+#: Count and rank columns of the CLI's tables: printed as integers when a null (an unranked model) made them float.
+INTEGER_COLUMNS = frozenset({"rank", "rank_ci", "rank_lo", "rank_hi", "n_questions", "n_trials", "n_trials_max", "n",
+                             "n_max", "m", "flaky", "n_models", "answered", "trials", "best", "worst"})
+
+
 def emit_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], output: str, stream=None) -> None:
     """Render a list of row dicts as an aligned table, CSV or Markdown."""
     import pandas as pd
 
     stream = stream or sys.stdout
     frame = pd.DataFrame(list(rows), columns=list(columns))
+    for col in INTEGER_COLUMNS.intersection(frame.columns):  # a null (unranked model) made them float: "2", not "2.0000"
+        values = pd.to_numeric(frame[col], errors="coerce")
+        if frame[col].notna().any() and values.notna().equals(frame[col].notna()) and (values.dropna() % 1 == 0).all():
+            frame[col] = values.astype("Int64")
+            if output != "csv":  # text: NaN like the other columns; Markdown: an empty cell; never "<NA>"
+                frame[col] = frame[col].astype(object).where(frame[col].notna(), "" if output == "md" else float("nan"))
     if output == "csv":
         from scorio_core.report.tables import to_csv
 

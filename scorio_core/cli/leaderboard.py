@@ -12,7 +12,8 @@ JSON output (``--output json``) is an object::
 ``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
 ``n_common``, ``question_set``), ``paper_chain`` (``models``: [best, worst],
 ``probability``), ``k_above_trials``, ``rank_pairing`` (with ``--scope questions-sampled``:
-``paired``, whether rank_ci pairs models over their common questions), ``emptied_by_choice``
+``paired``, whether rank_ci pairs models over their common questions), ``not_scored`` (``models`` without an
+answered question, e.g. after ``--exclude-flagged``), ``emptied_by_choice``
 (``models``: model -> the data-quality choice that removed its every row, so it is not ranked), ``rubric`` and
 ``data`` (free text).
 """
@@ -175,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
             notes.append(_pairing_note(task, args, frame, outcomes, clustered=clusters is not None))
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
-    short = table.loc[table["n_trials"] < args.k, "model"].tolist()
+    short = table.loc[(table["n_trials"] < args.k) & (table["n_trials"] > 0), "model"].tolist()  # 0: not_scored
     if short:
         notes.append({"code": "k_above_trials", "message": f"Pass@{args.k} is undefined (null) for models with fewer than "
                       f"k={args.k} trials: {', '.join(map(str, short[:10]))}", "models": list(map(str, short))})
@@ -211,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"lo, hi: {label}")
             for note in notes:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
-                                    "excluded_questions", "emptied_by_choice"):
+                                    "excluded_questions", "emptied_by_choice", "not_scored"):
                     print(f"note: {note['message']}")
     return 0
 

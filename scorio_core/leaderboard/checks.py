@@ -22,8 +22,14 @@ __all__ = ["QUESTION_SETS", "apply_question_set", "emptied_on", "leaderboard_not
 
 
 def _common_mask(task_outcomes) -> np.ndarray:
-    """Questions every model of the task answered (rubric cells), shape (M,)."""
-    return np.all(task_outcomes.rubric.n_trials > 0, axis=0)
+    """Questions every model of the task answered (rubric cells), shape (M,).
+
+    A model with no answered question left (e.g. every question it answered excluded as flagged) is not scored under
+    any question set and does not empty the common set of the others.
+    """
+    answered = np.asarray(task_outcomes.rubric.n_trials) > 0
+    active = answered.any(axis=1)
+    return np.all(answered[active], axis=0) if active.any() else np.zeros(answered.shape[1], dtype=bool)
 
 
 def _fill_missing(outcomes):
@@ -118,6 +124,9 @@ def leaderboard_notices(
           credibly different; ``models`` = [best, worst], ``probability`` = P(best > worst).
         - ``emptied_by_choice``: models not ranked because a data-quality choice removed all their rows;
           ``models`` maps each to the choice.
+        - ``not_scored``: models in the table without an answered question (e.g. every question they
+          answered excluded as flagged); ``models`` lists them. They do not count as answering fewer
+          questions in ``unequal_question_sets``.
     """
     from scorio_core.ranking.rank import paper_chains, pairwise_confidence
 
@@ -130,9 +139,18 @@ def leaderboard_notices(
                     "message": finding + " Undo that choice to rank them, or check their outcomes in the dump."})
     answered = task_outcomes.rubric.n_trials > 0
     per_model = answered.sum(axis=1)
-    if per_model.min() < answered.shape[1]:
-        n_common = int(np.all(answered, axis=0).sum())
-        short = {m: int(k) for m, k in zip(task_outcomes.models, per_model) if k < answered.shape[1]}
+    unscored = set(table.loc[table["mu"].isna(), "model"].astype(str)) if "mu" in table.columns else set()
+    silent = [m for m, k in zip(task_outcomes.models, per_model) if k == 0 and m in unscored and m not in (emptied or {})]
+    if silent:  # in the table with no score (e.g. every question it answered excluded as flagged): say why
+        finding = (f"{len(silent)} model{' has' if len(silent) == 1 else 's have'} no answered question here and "
+                   f"{'is' if len(silent) == 1 else 'are'} not ranked: {', '.join(silent[:10])}"
+                   + (", ..." if len(silent) > 10 else "") + ".")
+        out.append({"code": "not_scored", "finding": finding, "message": finding, "models": silent})
+    # a model with nothing answered and no score is the not_scored finding's; scored (missing-incorrect fills it), it is short
+    short = {m: int(k) for m, k in zip(task_outcomes.models, per_model) if k < answered.shape[1] and m not in silent}
+    if short:
+        counted = np.array([m not in silent for m in task_outcomes.models], dtype=bool)
+        n_common = int(np.all(answered[counted], axis=0).sum())
         handled = {
             "own": "each model is scored on its own questions, so a model that skipped hard questions can rank higher",
             "common": f"only the {n_common} questions every model answered are used",

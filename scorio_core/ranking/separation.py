@@ -370,7 +370,7 @@ def trials_meaning(needed: TrialsNeeded) -> str:
     if needed.n_power is not None and needed.n_power > PRACTICAL_TRIALS * observed:  # as questions_meaning: 10^4 trials is not a plan
         return (f"no practical number of trials separates them: at the estimated difference it would take about "
                 f"{_n(needed.n_power)} trials per question, more than {PRACTICAL_TRIALS} times the observed N = "
-                f"{observed}; on these questions they can be treated as equally good for any decision.")
+                f"{observed}: more trials on these questions will not tell them apart.")
     lo, hi = needed.n_power_range
     level = f"{needed.range_level:.0%}"
     upper = "none within reach" if lo is None else f"{lo:,}"
