@@ -21,7 +21,7 @@ from dashboard.panels.sidebar import page_context
 from dashboard.text import md
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
 from scorio_core.errors import InputError
-from scorio_core.ranking.separation import PRACTICAL_TRIALS, trials_meaning
+from scorio_core.ranking.separation import trials_meaning
 from scorio_core.uncertainty import PRIOR_LABELS
 
 REPLICATES = (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
@@ -146,12 +146,11 @@ if bayes_result is not None and bayes_result.no_convergence > 0.05:
     if pair is not None:
         needed, _ = trials_needed_for(ctx.data.data_id, ctx.data.dataset, ctx.task, pair[0], pair[1], ctx.confidence,
                                       active.rubric_id, active.categorization, active.prior_id, active.prior, ctx.prior)
-        practical = needed.n_power is not None and needed.n_power <= PRACTICAL_TRIALS * max(needed.n_observed)
         st.info(f"**N = {N:d} is too few for this ranking to settle**: Bayes@N did not reach the gold standard in "
                 f"{bayes_result.no_convergence:.0%} of the replicates. The closest pair, {md(pair[0])} and {md(pair[1])}, "
                 f"decides it: {md(trials_meaning(needed))} "
                 + ("More trials per question (or fewer, better-separated models) would settle it"
-                   if practical else "Report that pair as tied rather than waiting for the ranking to settle")
+                   if needed.practical else "Report that pair as tied rather than waiting for the ranking to settle")
                 + "; the Compare page has the details for any pair.", icon=":material/schedule:")
 
 st.subheader("Agreement with the gold standard vs n")

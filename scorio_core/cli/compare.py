@@ -13,7 +13,7 @@ JSON output (``--output json``) is an object::
      "difference": {"mean", "sd", "lo", "hi", "rho", "z", "confidence", "scope", "assumption"},
      "outcomes": {"only A solves": n, "only B solves": n, ...},
      "questions": [{"question", "outcome", "n_a", "correct_a", "rate_a", "score_a", "n_b", ...}, ...],
-     "trials_needed": {"n_needed", "n_power", "n_power_range": [lo, hi], "power", "range_level",
+     "trials_needed": {"n_needed", "n_power", "practical", "n_power_range": [lo, hi], "power", "range_level",
                        "n_observed", "z_observed", "rho_observed", "z_threshold", "confidence",
                        "meaning", "assumption", "curve": {"n": [...], "z": [...]} (with --curve)},
      "questions_needed": null, or with --scope questions-sampled {"m_needed", "m_power", "m_observed",
@@ -23,7 +23,8 @@ JSON output (``--output json``) is an object::
 ``n_needed`` is the plug-in N (about 50% power); ``n_power`` the N at which a fresh run separates
 the models with probability ``power`` (0.8) if the difference is as estimated, and
 ``n_power_range`` the same at the ends of the ``range_level`` (80%) credible interval of the
-difference (null: not reached).
+difference (null: not reached); ``practical`` is false when ``n_power`` is not reached or exceeds 100 times the
+observed N (``scorio_core.ranking.separation.PRACTICAL_TRIALS``).
 
 The metric is Bayes@N (under ``--schema`` when given): the difference, rho and the trials
 needed all use its posterior (paper sections 2.5 and Appendix D). With ``--scope questions-sampled``
@@ -223,6 +224,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
         "prior_notes": list(prior_notes),
         "n_needed": needed.n_needed,
         "n_power": needed.n_power,
+        "practical": needed.practical,
         "n_power_range": list(needed.n_power_range),
         "power": needed.power,
         "range_level": needed.range_level,

@@ -43,6 +43,11 @@ def _first_crossing(z_of, threshold: float, n_limit: int, step: int) -> int | No
     return hi  # pragma: no cover - hi itself is above the threshold
 
 
+#: Above this many times the observed trials per question, a trials-needed figure is reported as "no practical
+#: number of trials" (as :data:`scorio_core.ranking.questions_power.PRACTICAL_FACTOR` for questions).
+PRACTICAL_TRIALS = 100
+
+
 @dataclass(frozen=True, eq=False)
 class TrialsNeeded:
     """z-score of the difference of two models vs the number of trials per question.
@@ -97,6 +102,12 @@ class TrialsNeeded:
     n_power: int | None = None
     n_power_range: tuple[int | None, int | None] = (None, None)
     range_level: float = 0.8
+
+    @property
+    def practical(self) -> bool:
+        """Whether ``n_power`` trials per question is a run a team could do: at most :data:`PRACTICAL_TRIALS` times
+        the observed N (False when not reached), as :attr:`~scorio_core.ranking.questions_power.QuestionsNeeded.practical`."""
+        return self.n_power is not None and self.n_power <= PRACTICAL_TRIALS * max(self.n_observed)
 
 
 def _counts(values: object, name: str) -> np.ndarray:
@@ -351,9 +362,6 @@ def _n(value) -> str:
     return "not reached" if value is None else f"{value:,}"
 
 
-#: Above this many times the observed trials per question, a trials-needed figure is reported as "no practical
-#: number of trials" (as :data:`scorio_core.ranking.questions_power.PRACTICAL_FACTOR` for questions).
-PRACTICAL_TRIALS = 100
 
 
 def trials_meaning(needed: TrialsNeeded) -> str:
@@ -367,7 +375,7 @@ def trials_meaning(needed: TrialsNeeded) -> str:
     if needed.n_needed is None:
         return (f"not reached: at the current per-question rates the two models stay below z = {needed.z_threshold:.3f} "
                 f"however many trials are run (observed N = {observed}).")
-    if needed.n_power is not None and needed.n_power > PRACTICAL_TRIALS * observed:  # as questions_meaning: 10^4 trials is not a plan
+    if needed.n_power is not None and not needed.practical:  # as questions_meaning: 10^4 trials is not a plan
         return (f"no practical number of trials separates them: at the estimated difference it would take about "
                 f"{_n(needed.n_power)} trials per question, more than {PRACTICAL_TRIALS} times the observed N = "
                 f"{observed}: more trials on these questions will not tell them apart.")

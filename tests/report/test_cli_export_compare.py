@@ -107,6 +107,8 @@ class TestCompare:
         assert 0 <= d["rho"] <= 1 and d["lo"] < d["mean"] < d["hi"]
         assert sum(report["outcomes"].values()) == 15 == len(report["questions"])
         assert report["trials_needed"]["n_observed"] == [4, 4] and "assumption" in report["trials_needed"]
+        t = report["trials_needed"]  # practical: n_power reached within 100 x the observed N
+        assert t["practical"] is (t["n_power"] is not None and t["n_power"] <= 100 * 4)
         q14 = next(q for q in report["questions"] if q["question"] == "14")
         assert q14["outcome"] == "only B solves"  # data: o3-mini (high) 0/4, o1 (medium) 1/4 on problem 14
 
