@@ -292,7 +292,7 @@ def task_table(data_id: str, _dataset, rubric_key: str, _schema, _frozen, unmatc
         categorization = per_task_categorization(_dataset, _schema, thresholds=_frozen, unmatched=unmatched)
     matrix = task_matrix(_dataset, categorization=categorization, prior=prior, scope=scope, confidence=confidence,
                          threshold=threshold, cluster_column=cluster_column)
-    return matrix, combined_score(matrix)
+    return matrix, combined_score(matrix, emptied=getattr(getattr(_dataset, "report", None), "emptied", ()))
 
 
 def closest_pair(board: pd.DataFrame, models) -> tuple[str, str] | None:

@@ -15,7 +15,7 @@ from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context
 from dashboard.tables.display import disagreement_display, fit_height
 from dashboard.text import md
-from scorio_core.ranking.compare import difference_density, outcome_counts, question_set_note
+from scorio_core.ranking.compare import difference_density, difference_span, outcome_counts, question_set_note
 from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
 from scorio_core.report.verdict import format_probability
 from scorio_core.uncertainty import PRIOR_LABELS
@@ -75,9 +75,10 @@ row_b = fixed[fixed["model"] == model_b].iloc[0]
 table = disagreements(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b, active.rubric_id, active.categorization)
 clusters = question_clusters_for(ctx.data.data_id, ctx.data.dataset, ctx.task, ctx.cluster_column)
 codes = codes_for_questions(table["question"], clusters)
+weights = (0.0, 1.0) if active.categorization is None else active.categorization.weights
 diff, assumption = scoped_difference(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], table["diff"].to_numpy(),
                                      scope=ctx.scope, confidence=ctx.confidence, clusters=codes,
-                                     weights=(0.0, 1.0) if active.categorization is None else active.categorization.weights)
+                                     weights=weights)
 pct = f"{ctx.confidence:.0%}"
 
 st.subheader("Posterior of the difference", divider="gray")
@@ -101,7 +102,7 @@ else:
 pair_note = question_set_note(table, model_a, model_b)
 if pair_note is not None:
     st.warning(md(pair_note), icon=":material/rule:")
-x, density = difference_density(diff)
+x, density = difference_density(diff, span=difference_span(weights))
 st.plotly_chart(difference_plot(x, density, mean=diff.mean, lo=diff.lo, hi=diff.hi, rho=diff.rho, name_a=model_a,
                                 name_b=model_b, confidence=ctx.confidence), width="stretch")
 st.caption("The interval covers what more trials on these same questions could change."

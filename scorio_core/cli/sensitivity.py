@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli.rubric import read_frozen
     from scorio_core.rubric.rerank import signal_table
     from scorio_core.rubric import resolve_schema
-    from scorio_core.sensitivity import perturb_rubric, schema_ranks
+    from scorio_core.sensitivity import one_rubric_note, perturb_rubric, schema_ranks, skipped_summary
 
     if args.perturb < 0:
         raise ValueError(f"--perturb must be >= 0; got {args.perturb}.")
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         "sigma": result.sigma.T,
         "unmatched": result.unmatched,
         "perturbation": [_perturbation_payload(p) for p in perturbed],
-        "notes": list(table.notes) + list(result.notes),
+        "notes": list(table.notes) + list(result.notes) + [n for n in [one_rubric_note(result)] if n],
         "sources": list(dataset.sources),
     }
     if args.output == "json":
@@ -172,9 +172,10 @@ def run(args: argparse.Namespace) -> int:
     rows.sort(key=lambda row: (row[result.schemas[0]] is None, row[result.schemas[0]] or 0, row["model"]))
     emit_rows(rows, ["model", *result.schemas], args.output)
     if args.output == "table":
-        print(f"task {task}: competition ranks of Bayes@N under {len(result.schemas)} schemata")
-        for s in result.skipped:
-            print(f"skipped: {s.schema}: {s.reason}")
+        count = len(result.schemas)
+        print(f"task {task}: competition ranks of Bayes@N under {count} {'schema' if count == 1 else 'schemata'}")
+        if result.skipped:  # every schema and what it lacks: --output json's "skipped"
+            print(f"{skipped_summary(result.skipped)} Each with what it reads: --output json.")
         for p in perturbed:
             flips = [d for d in p.drivers if d.smallest_change is not None]
             closest = min(flips, key=lambda d: abs(d.smallest_change)) if flips else None
@@ -183,6 +184,6 @@ def run(args: argparse.Namespace) -> int:
                 unit = f"{closest.smallest_change:+.0%}" if closest.kind == "weight" else f"{closest.smallest_change:+g} points"
                 detail = f"; smallest single change that flips it: {closest.parameter} {unit} (new leader {closest.new_leader})"
             print(f"perturbed {p.schema}: leader {p.leader} keeps rank 1 in {p.leader_kept:.0%} of {p.n} rubrics{detail}")
-        for note in result.notes:
+        for note in [*result.notes, *[n for n in [one_rubric_note(result)] if n]]:
             print(f"note: {note}")
     return 0

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     matrix = task_matrix(dataset, categorization=categorization, prior=args.prior, scope=args.scope,
                          confidence=args.confidence, threshold=args.threshold,
                          tasks=[args.task] if args.task else None, cluster_column=args.cluster_column)
-    combined = combined_score(matrix)
+    combined = combined_score(matrix, emptied=getattr(getattr(dataset, "report", None), "emptied", ()))
     cells = matrix.cells.astype(object).where(matrix.cells.notna(), None)
     cell_rows = [{k: row[k] for k in CELL_KEYS} for row in cells.to_dict(orient="records")]
     combined_rows = [{k: row[k] for k in COMBINED_KEYS} for row in combined.to_dict(orient="records")]

@@ -50,7 +50,8 @@ def unlinked_note(diagnostics: Diagnostics) -> str | None:
     return (f"The models fall into {n} groups that share no question, directly or through other models ({shown}). "
             "Abilities are comparable within a group; across groups their order comes from the priors (each group's "
             "questions taken as equally hard on average), not from the data, so ranks across groups are not "
-            "supported. Questions answered by models of several groups would link them.")
+            "supported: the ranks with CI ties count only models of the same group. Questions answered by models of "
+            "several groups would link them.")
 
 
 def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd.DataFrame:
@@ -64,7 +65,9 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
         Rule of ``rank_ci`` (:func:`scorio_core.ranking.rank.ranks_with_ties`) at the diagnostics'
         confidence. The abilities' standard errors are used as if independent (their Laplace
         covariance is left out), without the 2PL scale's uncertainty (``fit.scale_var``: a common factor
-        on every ability cannot reorder them).
+        on every ability cannot reorder them). When the models fall into groups that share no question
+        (``fit.groups``, :func:`unlinked_note`), ``rank_ci`` is the rank within the model's group: the data
+        order no pair across groups (their order comes from the priors), so no such pair is separated.
 
     Returns
     -------
@@ -93,7 +96,13 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
         rank[np.flatnonzero(seen)] = rankdata(-vals, method="min").astype(np.int64)  # competition ranks
         # a common change of scale cannot reorder models: ties are decided with the scale fixed (fit.scale_var)
         fixed = fit.se_given_scale(vals, sigma[seen])
-        rank_ci[np.flatnonzero(seen)] = ranks_with_ties(vals, fixed, diagnostics.confidence, rule=tie_rule)
+        groups = getattr(fit, "groups", None)
+        labels = np.asarray(groups)[seen] if groups is not None else np.zeros(vals.size, dtype=np.int64)
+        within = np.empty(vals.size, dtype=np.int64)
+        for g in np.unique(labels):  # a loop over unlinked groups (usually one): no tie across them is decided
+            members = labels == g
+            within[members] = ranks_with_ties(vals[members], fixed[members], diagnostics.confidence, rule=tie_rule)
+        rank_ci[np.flatnonzero(seen)] = within
     table = pd.DataFrame({
         "model": list(fit.models), "rank": rank, "rank_ci": rank_ci, "mu": mu, "sigma": sigma,
         "lo": np.where(seen, models.loc[list(fit.models), "ability_lo"].to_numpy(float), np.nan),

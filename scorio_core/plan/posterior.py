@@ -18,7 +18,7 @@ import numpy as np
 
 from scorio_core.eval._validate import check_confidence
 from scorio_core.uncertainty.batch import (
-    BatchSummary, _CountStates, _normal_interval, _prior_pseudo_counts, _whole_counts, summary_from_states,
+    BatchSummary, _CountStates, clipped_normal_interval, _prior_pseudo_counts, _whole_counts, summary_from_states,
 )
 from scorio_core.uncertainty.batch_prior import _fit_states
 from scorio_core.uncertainty.priors import check_prior
@@ -166,7 +166,7 @@ def _task_target(fixed: BatchSummary, spread: np.ndarray, answered: np.ndarray, 
     extra = spread * (M - m_a) / (M * np.maximum(m_a, 1))  # (U/M)^2 s^2 (1/U + 1/M_a) = s^2 U / (M M_a)
     mu = fixed.mu
     sigma = np.where(partial, np.sqrt(fixed.sigma**2 + extra), fixed.sigma)
-    n_lo, n_hi = _normal_interval(mu, sigma, confidence, float(w.min()), float(w.max()))
+    n_lo, n_hi = clipped_normal_interval(mu, sigma, confidence, float(w.min()), float(w.max()))
     return mu, sigma, np.where(partial, n_lo, fixed.lo), np.where(partial, n_hi, fixed.hi)
 
 

@@ -5,10 +5,10 @@ Pure numpy/pandas helpers behind the Compare and Data pages and the ``compare`` 
 * :func:`difference_posterior`: posterior of ``mu_A - mu_B`` with its credible interval and
   the ranking confidence ``rho = P(A > B)`` (paper section 2.5);
 * :func:`difference_density`: the normal density of that posterior on a grid, for plots;
-* :func:`question_scores` / :func:`question_summary`: per-question pass rates, flaky
-  questions (``0 < pass rate < 1``) and questions where models disagree;
-* :func:`disagreement_table`: per-question outcomes of two models, where one solves and the
-  other does not first.
+* :func:`difference_span`: the largest difference a rubric allows;
+* re-exported from :mod:`scorio_core.ranking.disagreement`: :func:`question_scores` /
+  :func:`question_summary` (per-question pass rates, flaky questions) and :func:`disagreement_table`
+  (per-question outcomes of two models).
 
 Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265, sections 2.3-2.5.
 """
@@ -20,16 +20,25 @@ import numbers
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 from scipy.special import ndtr
 
 from scorio_core.eval._interval import z_two_sided
 from scorio_core.eval._validate import check_confidence, real_vector
+from scorio_core.ranking.disagreement import (
+    DISAGREEMENT_COLUMNS,
+    OUTCOME_LABELS,
+    disagreement_table,
+    outcome_counts,
+    question_scores,
+    question_set_note,
+    question_summary,
+)
 
 __all__ = [
     "DifferencePosterior",
     "difference_posterior",
     "difference_density",
+    "difference_span",
     "question_scores",
     "question_summary",
     "disagreement_table",
@@ -46,34 +55,6 @@ ASSUMPTION = (
     "(Dirichlet per question), so Var(mu_A - mu_B) = sigma_A^2 + sigma_B^2; interval and "
     "P(A > B) use the normal approximation of section 2.5"
 )
-
-#: Per-question outcome labels of :func:`disagreement_table`, in display order.
-OUTCOME_LABELS = (
-    "only A solves",
-    "only B solves",
-    "both, A more often",
-    "both, B more often",
-    "both, equally often",
-    "both always",
-    "neither",
-    "not answered by both",
-)
-
-#: Columns of :func:`disagreement_table`.
-DISAGREEMENT_COLUMNS = (
-    "question",
-    "outcome",
-    "n_a",
-    "correct_a",
-    "rate_a",
-    "score_a",
-    "n_b",
-    "correct_b",
-    "rate_b",
-    "score_b",
-    "diff",
-)
-
 
 class DifferencePosterior(NamedTuple):
     """Posterior of the difference ``mu_A - mu_B`` of two models' metrics.
@@ -176,225 +157,62 @@ def difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence: float = 0.95,
     return DifferencePosterior(mean, sd, mean - half, mean + half, rho, z, confidence)
 
 
-def difference_density(posterior: DifferencePosterior, points: int = 241, width: float = 4.5) -> tuple[np.ndarray, np.ndarray]:
+def difference_span(weights) -> float:
+    """The largest possible ``|mu_A - mu_B|`` under a rubric: ``max(w) - min(w)`` (1 for scores in [0, 1]).
+
+    Parameters
+    ----------
+    weights : array-like of float, shape (C+1,)
+        The rubric's category weights.
+
+    Returns
+    -------
+    float
+        0 for no weights.
+
+    Examples
+    --------
+    >>> difference_span([0.0, 1.0]), difference_span([-1.0, 0.0, 0.5])
+    (1.0, 1.5)
+    """
+    w = np.asarray(weights, dtype=float)
+    return float(w.max() - w.min()) if w.size else 0.0
+
+
+def difference_density(posterior: DifferencePosterior, points: int = 241, width: float = 4.5, *,
+                       span: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Normal density of a :class:`DifferencePosterior` on an even grid, for plotting.
+
+    Parameters
+    ----------
+    posterior : DifferencePosterior
+    points : int, default 241
+    width : float, default 4.5
+        The grid spans ``mean -/+ width * sd``.
+    span : float, optional
+        The largest possible ``|difference|`` (:func:`difference_span`): the grid stops at ``-/+ span``, as the
+        clipped interval of :func:`scorio_core.ranking.paired.scoped_difference` does (the normal approximation
+        puts mass on impossible differences when ``sd`` is large against the range).
 
     Returns
     -------
     x, density : ndarray of float, shape (points,)
-        ``x`` spans ``mean -/+ width * sd``; empty arrays when ``sd = 0`` (a point mass).
-    """
-    if posterior.sd <= 0:
-        return np.empty(0), np.empty(0)
-    x = np.linspace(posterior.mean - width * posterior.sd, posterior.mean + width * posterior.sd, int(points))
-    u = (x - posterior.mean) / posterior.sd
-    return x, np.exp(-0.5 * u * u) / (posterior.sd * math.sqrt(2.0 * math.pi))
-
-
-def question_scores(outcomes) -> tuple[np.ndarray, np.ndarray]:
-    """Mean weighted score per (model, question) and the trials behind it.
-
-    Parameters
-    ----------
-    outcomes : scorio_core.leaderboard.outcomes.Outcomes
-        Counts of shape (L, M, C+1) and weights (C+1,).
-
-    Returns
-    -------
-    scores : ndarray of float, shape (L, M)
-        ``counts @ w / n``; the pass rate for binary outcomes; NaN where the model did not
-        answer the question.
-    n : ndarray of int64, shape (L, M)
-        Trials per cell (0 = missing).
-    """
-    n = outcomes.counts.sum(axis=2)
-    total = outcomes.counts @ np.asarray(outcomes.weights, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scores = np.where(n > 0, total / np.where(n > 0, n, 1), np.nan)
-    return scores, n
-
-
-def _pass_rates(task_outcomes) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Pass rates (L, M) from binary outcomes, else the rubric score rescaled to [0, 1]."""
-    if task_outcomes.binary is not None:
-        rates, n = question_scores(task_outcomes.binary)
-        return rates, n, True
-    scores, n = question_scores(task_outcomes.rubric)
-    w = np.asarray(task_outcomes.rubric.weights, dtype=float)
-    span = float(w.max() - w.min())
-    rates = (scores - float(w.min())) / span if span > 0 else np.zeros_like(scores)
-    return rates, n, False
-
-
-def question_summary(task_outcomes, models=None) -> pd.DataFrame:
-    """Per-question pass rates of the selected models, flaky cells and disagreement.
-
-    Parameters
-    ----------
-    task_outcomes : scorio_core.leaderboard.table.TaskOutcomes
-    models : sequence of str, optional
-        Models to consider (default: all, in the outcomes' order).
-
-    Returns
-    -------
-    DataFrame
-        One row per question (outcomes order): ``question``, ``index`` (position in the
-        outcomes), ``mean_rate`` (mean pass rate over the selected models that answered),
-        ``n_models`` (selected models that answered), ``n_flaky`` (selected models with
-        ``0 < pass rate < 1`` on it), ``disagree`` (answered by at least two selected
-        models whose pass rates differ), ``all_correct``, ``all_wrong``.
-        ``attrs["binary"]`` says whether rates are binary pass rates (True) or the rubric
-        score rescaled to [0, 1] (data without is_correct).
-    """
-    rates, n, binary = _pass_rates(task_outcomes)
-    names = tuple(task_outcomes.models)
-    chosen = names if models is None else tuple(models)
-    unknown = [m for m in chosen if m not in names]
-    if unknown:
-        raise ValueError(f"models must be in the outcomes; unknown: {', '.join(map(str, unknown[:5]))}.")
-    source = task_outcomes.binary if binary else task_outcomes.rubric
-    index = [source.models.index(m) for m in chosen if m in source.models]
-    r = rates[index]
-    answered = n[index] > 0
-    n_models = answered.sum(axis=0)
-    with np.errstate(invalid="ignore"):
-        mean_rate = np.where(n_models > 0, np.nansum(r, axis=0) / np.maximum(n_models, 1), np.nan)
-        hi = np.where(answered, r, -np.inf).max(axis=0, initial=-np.inf)
-        lo = np.where(answered, r, np.inf).min(axis=0, initial=np.inf)
-    flaky = answered & (r > 0) & (r < 1)
-    frame = pd.DataFrame(
-        {
-            "question": list(source.questions),
-            "index": np.arange(len(source.questions)),
-            "mean_rate": mean_rate,
-            "n_models": n_models.astype(np.int64),
-            "n_flaky": flaky.sum(axis=0).astype(np.int64),
-            "disagree": (n_models >= 2) & (hi > lo),
-            "all_correct": (n_models > 0) & (lo >= 1),
-            "all_wrong": (n_models > 0) & (hi <= 0),
-        }
-    )
-    frame.attrs["binary"] = binary
-    return frame
-
-
-def _outcome(rate_a: float, rate_b: float) -> str:
-    if not (np.isfinite(rate_a) and np.isfinite(rate_b)):
-        return OUTCOME_LABELS[7]
-    if rate_a > 0 and rate_b == 0:
-        return OUTCOME_LABELS[0]
-    if rate_b > 0 and rate_a == 0:
-        return OUTCOME_LABELS[1]
-    if rate_a == 0 and rate_b == 0:
-        return OUTCOME_LABELS[6]
-    if rate_a >= 1 and rate_b >= 1:
-        return OUTCOME_LABELS[5]
-    if rate_a > rate_b:
-        return OUTCOME_LABELS[2]
-    if rate_b > rate_a:
-        return OUTCOME_LABELS[3]
-    return OUTCOME_LABELS[4]
-
-
-def disagreement_table(task_outcomes, model_a: str, model_b: str) -> pd.DataFrame:
-    """Per-question outcomes of two models, where one solves and the other does not first.
-
-    Parameters
-    ----------
-    task_outcomes : scorio_core.leaderboard.table.TaskOutcomes
-    model_a, model_b : str
-        Two different models of the outcomes.
-
-    Returns
-    -------
-    DataFrame
-        Columns :data:`DISAGREEMENT_COLUMNS`, one row per question answered by either model:
-        trials ``n_*``, correct trials ``correct_*`` and pass rate ``rate_*`` (binary
-        correctness; NaN without is_correct), mean rubric score ``score_*`` (equals the
-        rate under binary correctness), ``diff = score_a - score_b`` and ``outcome`` (one
-        of :data:`OUTCOME_LABELS`; "solves" means at least one correct trial). Sorted by
-        outcome (only A / only B first), then by ``|diff|`` descending.
-
-    Raises
-    ------
-    ValueError
-        Unknown model, or the same model twice.
-    """
-    models = tuple(task_outcomes.models)
-    for m in (model_a, model_b):
-        if m not in models:
-            raise ValueError(f"model must be one of the data's models; got {m!r}.")
-    if model_a == model_b:
-        raise ValueError(f"choose two different models; got {model_a!r} twice.")
-    rubric = task_outcomes.rubric
-    scores, n = question_scores(rubric)
-    ia, ib = rubric.models.index(model_a), rubric.models.index(model_b)
-    frame = pd.DataFrame({"question": list(rubric.questions), "n_a": n[ia], "score_a": scores[ia], "n_b": n[ib], "score_b": scores[ib]})
-    binary = task_outcomes.binary
-    if binary is not None:
-        pos = {q: i for i, q in enumerate(binary.questions)}
-        rows = np.array([pos.get(q, -1) for q in rubric.questions])
-        for suffix, model in (("a", model_a), ("b", model_b)):
-            correct = np.full(len(rows), np.nan)
-            rate = np.full(len(rows), np.nan)
-            if model in binary.models:
-                cell = binary.counts[binary.models.index(model)]
-                ok = rows >= 0
-                c = cell[rows[ok]]
-                tot = c.sum(axis=1)
-                correct[ok] = np.where(tot > 0, c[:, 1], np.nan)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    rate[ok] = np.where(tot > 0, c[:, 1] / np.where(tot > 0, tot, 1), np.nan)
-            frame[f"correct_{suffix}"] = correct
-            frame[f"rate_{suffix}"] = rate
-        ra, rb = frame["rate_a"].to_numpy(), frame["rate_b"].to_numpy()
-    else:
-        frame["correct_a"] = frame["correct_b"] = frame["rate_a"] = frame["rate_b"] = np.nan
-        w = np.asarray(rubric.weights, dtype=float)
-        span = float(w.max() - w.min()) or 1.0
-        ra = (frame["score_a"].to_numpy() - w.min()) / span
-        rb = (frame["score_b"].to_numpy() - w.min()) / span
-    frame["diff"] = frame["score_a"] - frame["score_b"]
-    frame["outcome"] = [_outcome(a, b) for a, b in zip(ra, rb)]
-    frame = frame[(frame["n_a"] > 0) | (frame["n_b"] > 0)]
-    order = {label: i for i, label in enumerate(OUTCOME_LABELS)}
-    frame = frame.assign(_o=frame["outcome"].map(order), _d=-frame["diff"].abs().fillna(0.0))
-    frame = frame.sort_values(["_o", "_d", "question"], kind="stable").drop(columns=["_o", "_d"])
-    return frame.reset_index(drop=True)[list(DISAGREEMENT_COLUMNS)]
-
-
-def outcome_counts(table: pd.DataFrame) -> dict[str, int]:
-    """Number of questions per outcome label of a :func:`disagreement_table` (label order)."""
-    counts = table["outcome"].value_counts()
-    return {label: int(counts.get(label, 0)) for label in OUTCOME_LABELS}
-
-
-def question_set_note(table: pd.DataFrame, model_a: str, model_b: str) -> str | None:
-    """What a comparison of two models that answered different questions compares, or None when they answered the same.
-
-    Parameters
-    ----------
-    table : DataFrame
-        :func:`disagreement_table` of ``model_a`` and ``model_b`` (columns ``n_a``, ``n_b``: trials per question).
-    model_a, model_b : str
-        The two models' names, for the sentence.
-
-    Returns
-    -------
-    str or None
-        How many questions each and both answered, what the difference compares, and what would fix it; else None.
+        Empty arrays when ``sd = 0`` (a point mass) or when no grid point is a possible difference.
 
     Examples
     --------
-    >>> t = pd.DataFrame({"n_a": [4, 4, 4, 0], "n_b": [4, 0, 4, 4]})
-    >>> question_set_note(t, "A", "B")[:62]
-    'A answered 3 questions and B 3; 2 were answered by both. Each '
+    >>> d = difference_posterior(0.75, 0.5, 0.25, 0.5)
+    >>> x, _ = difference_density(d, span=1.0)
+    >>> float(x.min()), float(x.max())
+    (-1.0, 1.0)
     """
-    a, b = table["n_a"].to_numpy() > 0, table["n_b"].to_numpy() > 0
-    n_a, n_b, both = int(a.sum()), int(b.sum()), int((a & b).sum())
-    if n_a == n_b == both:
-        return None
-    return (f"{model_a} answered {n_a:,} questions and {model_b} {n_b:,}; {both:,} were answered by both. Each model's Bayes@N "
-            "covers its own questions, so the difference compares the two models together with their question sets (a model "
-            f"that skipped hard questions looks better); question by question, only the {both:,} shared ones can be paired. To "
-            "compare them on the same questions, keep only the questions every model answered (Data page; CLI: --intersect-questions).")
+    if posterior.sd <= 0:
+        return np.empty(0), np.empty(0)
+    left, right = posterior.mean - width * posterior.sd, posterior.mean + width * posterior.sd
+    if span is not None:
+        left, right = max(left, -float(span)), min(right, float(span))
+        if left >= right:  # the whole bulk outside the possible differences (not from a rubric's scores)
+            return np.empty(0), np.empty(0)
+    x = np.linspace(left, right, int(points))
+    u = (x - posterior.mean) / posterior.sd
+    return x, np.exp(-0.5 * u * u) / (posterior.sd * math.sqrt(2.0 * math.pi))

@@ -16,7 +16,7 @@ import math
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite, difference_posterior
+from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite, difference_posterior, difference_span
 from scorio_core.ranking.questions_power import PRACTICAL_FACTOR, QuestionsNeeded, questions_meaning, questions_needed
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.uncertainty.posterior import check_scope, projection_alpha
@@ -105,8 +105,7 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
     check_scope(scope)
     posterior, assumption = _scoped(mu_a, sigma_a, mu_b, sigma_b, question_diffs, scope, confidence, clusters)
     if weights is not None:
-        w = np.asarray(weights, dtype=float)
-        span = float(w.max() - w.min()) if w.size else 0.0
+        span = difference_span(weights)
         posterior = posterior._replace(lo=max(posterior.lo, -span), hi=min(posterior.hi, span))
     return posterior, assumption
 

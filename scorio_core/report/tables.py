@@ -1,4 +1,9 @@
-"""Leaderboard tables as CSV (safe against spreadsheet formula injection), Markdown and LaTeX."""
+"""Leaderboard tables as CSV (safe against spreadsheet formula injection), Markdown and LaTeX.
+
+Only CSV is formula-neutralised (a spreadsheet opens it); Markdown and LaTeX show names exactly, with the
+format's special characters escaped and control characters (a newline in a model name) written visibly as
+``\\n``, ``\\t``, ... so one name stays one table cell.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-__all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "presentation_table", "interval_note", "interval_name",
+__all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "visible_controls", "presentation_table", "interval_note", "interval_name",
            "leaderboard_markdown", "leaderboard_latex", "FORMULA_PREFIXES"]
 
 #: Leading characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection).
@@ -42,6 +47,36 @@ def to_csv(frame: pd.DataFrame) -> str:
 #: Characters that Markdown (GitHub-flavoured, incl. inline HTML) gives a meaning.
 _MD_SPECIAL = r"([\\`*_\[\]<>|~])"
 
+_CONTROL = re.compile(r"\r\n|[\x00-\x1f\x7f]")
+_CONTROL_NAMES = {"\r\n": r"\n", "\n": r"\n", "\r": r"\r", "\t": r"\t"}
+
+
+def visible_controls(text: str) -> str:
+    r"""Control characters written as backslash escapes, so text stays on one line (one table cell).
+
+    >>> print(visible_controls("a\nb\tc\x00"))
+    a\nb\tc\x00
+    """
+    def name(match: re.Match) -> str:
+        c = match.group(0)
+        return _CONTROL_NAMES[c] if c in _CONTROL_NAMES else f"\\x{ord(c):02x}"
+
+    return _CONTROL.sub(name, str(text))
+
+
+def _text_columns(frame: pd.DataFrame) -> list:
+    return [c for c in frame.columns if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c])]
+
+
+def _one_line(frame: pd.DataFrame) -> pd.DataFrame:
+    """Text cells and headers with control characters made visible (see :func:`visible_controls`)."""
+    out = frame.copy()
+    for column in _text_columns(out):
+        out[column] = out[column].map(lambda v: v if v is None or v is pd.NA or (isinstance(v, float) and v != v)
+                                      else visible_controls(v))
+    out.columns = [visible_controls(c) if isinstance(c, str) else c for c in out.columns]
+    return out
+
 
 def without_negative_zero(frame: pd.DataFrame, decimals: int = 4) -> pd.DataFrame:
     """Float columns rounded to ``decimals`` with ``-0`` made ``0`` (a shown "-0.0000" reads as a sign).
@@ -58,25 +93,27 @@ def without_negative_zero(frame: pd.DataFrame, decimals: int = 4) -> pd.DataFram
 
 def _md_text(text: str) -> str:
     """Plain text (model names included) that renders literally in Markdown."""
-    return re.sub(_MD_SPECIAL, r"\\\1", str(text))
+    return re.sub(_MD_SPECIAL, r"\\\1", visible_controls(text))
 
 
 def to_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
-    """GitHub-flavoured Markdown table; text cells render literally and are formula-neutralised.
+    """GitHub-flavoured Markdown table; text cells render literally, one line each.
 
-    Markdown syntax in user text (links, emphasis, inline HTML, pipes) is backslash-escaped, and
-    cells starting with ``= + - @`` get a leading quote as in :func:`to_csv`.
+    Markdown syntax in user text (links, emphasis, inline HTML, pipes) is backslash-escaped and control
+    characters are written visibly (:func:`visible_controls`); names are not formula-neutralised (no
+    spreadsheet evaluates Markdown: ``@cf/meta/llama`` stays ``@cf/meta/llama``).
 
-    >>> print(to_markdown(pd.DataFrame({"model": ["[x](javascript:1) **b** <b>", "=HYPERLINK(1)"]})))
+    >>> print(to_markdown(pd.DataFrame({"model": ["[x](javascript:1) **b** <b>", "@cf/x", "a\\nb"]})))
     | model                               |
     |-------------------------------------|
     | \\[x\\](javascript:1) \\*\\*b\\*\\* \\<b\\> |
-    | '=HYPERLINK(1)                      |
+    | @cf/x                               |
+    | a\\\\nb                              |
     """
-    safe = neutralize_formulas(without_negative_zero(frame))
-    for column in safe.columns:
-        if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
-            safe[column] = safe[column].astype("string").str.replace(_MD_SPECIAL, r"\\\1", regex=True)
+    safe = _one_line(without_negative_zero(frame))
+    for column in _text_columns(safe):
+        escaped = safe[column].astype("string").str.replace(_MD_SPECIAL, r"\\\1", regex=True)
+        safe[column] = escaped.astype(object).where(escaped.notna(), "")  # a missing cell is empty
     return safe.to_markdown(index=False, floatfmt=floatfmt, tablefmt="github")
 
 
@@ -96,17 +133,18 @@ def latex_escape(text: str) -> str:
 def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str = "{:.4f}") -> str:
     """LaTeX ``tabular`` with booktabs rules (``\\toprule``, ``\\midrule``, ``\\bottomrule``).
 
-    Text (cells, headers and the caption) is escaped for LaTeX (``_ & % $ # { } ~ ^ \\``);
-    needs ``\\usepackage{booktabs}``.
+    Text (cells, headers and the caption) is escaped for LaTeX (``_ & % $ # { } ~ ^ \\``), control
+    characters written visibly (:func:`visible_controls`; a blank line would end the table), names not
+    formula-neutralised; needs ``\\usepackage{booktabs}``.
     """
-    frame = neutralize_formulas(without_negative_zero(frame))
+    frame = _one_line(without_negative_zero(frame))
     styler = frame.style.hide(axis="index").format(float_format, subset=frame.select_dtypes("float").columns, na_rep="--")
     styler = styler.format_index(escape="latex", axis=1)
-    text_cols = [c for c in frame.columns if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c])]
+    text_cols = _text_columns(frame)
     if text_cols:
-        styler = styler.format(escape="latex", subset=text_cols)
+        styler = styler.format(escape="latex", subset=text_cols, na_rep="--")
     if caption is not None:
-        caption = latex_escape(caption)
+        caption = latex_escape(visible_controls(caption))
     return styler.to_latex(hrules=True, caption=caption, column_format="".join("l" if c in text_cols else "r" for c in frame.columns))
 
 

@@ -21,7 +21,14 @@ no Python loop over attempts, questions or models.
 
 from scorio_core.dynamics.convergence import Cancelled
 from scorio_core.sensitivity.perturbation import FlipDriver, PerturbationResult, RubricParameter, perturb_rubric
-from scorio_core.sensitivity.schemata import SchemaRanks, SkippedSchema, applicable_schemas, schema_ranks
+from scorio_core.sensitivity.schemata import (
+    SchemaRanks,
+    SkippedSchema,
+    applicable_schemas,
+    one_rubric_note,
+    schema_ranks,
+    skipped_summary,
+)
 
 __all__ = [
     "SkippedSchema",
@@ -31,6 +38,8 @@ __all__ = [
     "PerturbationResult",
     "applicable_schemas",
     "schema_ranks",
+    "skipped_summary",
+    "one_rubric_note",
     "perturb_rubric",
     "Cancelled",
 ]

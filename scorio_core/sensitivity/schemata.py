@@ -218,3 +218,47 @@ def schema_ranks(
     )
 
 
+
+
+def skipped_summary(skipped: Sequence[SkippedSchema], *, limit: int = 6) -> str:
+    """The skipped schemata in one sentence: how many, and the signals the data lacks with how many need each.
+
+    Parameters
+    ----------
+    skipped : sequence of SkippedSchema
+        :attr:`SchemaRanks.skipped`.
+    limit : int, default 6
+        Signals named (the most needed first); the rest are counted.
+
+    Returns
+    -------
+    str
+        Empty when nothing was skipped.
+
+    Examples
+    --------
+    >>> skipped_summary([SkippedSchema("A", ("x", "y"), ""), SkippedSchema("B", ("x",), "")])
+    '2 schemata skipped (A, B): the data lacks x (needed by 2), y (1).'
+    """
+    if not skipped:
+        return ""
+    need: dict[str, int] = {}
+    for s in skipped:
+        for signal in s.missing:
+            need[signal] = need.get(signal, 0) + 1
+    order = sorted(need, key=lambda k: (-need[k], k))
+    named = [f"{k} ({'needed by ' if i == 0 else ''}{need[k]})" for i, k in enumerate(order[:limit])]
+    more = f" and {len(order) - limit} more" if len(order) > limit else ""
+    which = ", ".join(s.schema for s in skipped[:8]) + (", ..." if len(skipped) > 8 else "")
+    noun = "schema" if len(skipped) == 1 else "schemata"
+    return f"{len(skipped)} {noun} skipped ({which}): the data lacks {', '.join(named)}{more}."
+
+
+def one_rubric_note(result: SchemaRanks) -> str | None:
+    """Said when a single schema applies: the ranking cannot depend on the rubric on this data, and what would
+    let it (the page's "Only binary correctness applies" notice, for the CLI and JSON). ``None`` otherwise."""
+    if len(result.schemas) != 1:
+        return None
+    return (f"only {result.schemas[0]} applies to this data, so these ranks cannot show how the ranking depends on "
+            "the rubric; attempt signals such as boxed answers, token counts, bits per token or verifier scores "
+            "unlock the skipped schemata, or pass a rubric of your own (--schemas FILE.json)")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtri
+
+from scorio_core.uncertainty.batch import clipped_normal_interval
 
 __all__ = ["COMBINED_ASSUMPTION", "COMBINED_COLUMNS", "WEIGHTING", "combined_score"]
 
@@ -21,7 +22,7 @@ COMBINED_ASSUMPTION = ("tasks are independent: score = mean of the per-task Baye
                        "rubric allows, as the leaderboard's normal intervals; with one task, that task's own interval")
 
 
-def combined_score(matrix, *, confidence: float | None = None) -> pd.DataFrame:
+def combined_score(matrix, *, confidence: float | None = None, emptied=()) -> pd.DataFrame:
     """Macro-average every model's Bayes@N over the tasks, with a credible interval.
 
     Parameters
@@ -30,6 +31,9 @@ def combined_score(matrix, *, confidence: float | None = None) -> pd.DataFrame:
         Per-task results of :func:`scorio_core.tasks.task_matrix` (T tasks, L models).
     confidence : float, optional
         Credibility of the interval, in (0, 1); default ``matrix.confidence``.
+    emptied : iterable of (model, task, choice), optional
+        Pairs a data-quality choice left without a row (:attr:`scorio_core.io.QualityReport.emptied`): a
+        model's reason names the choice that removed its data on a task (never a silent "no data").
 
     Returns
     -------
@@ -64,14 +68,14 @@ def combined_score(matrix, *, confidence: float | None = None) -> pd.DataFrame:
     T = max(len(tasks), 1)
     score = np.where(complete, np.where(scored, mu, 0.0).sum(axis=1) / T, np.nan)
     sigma = np.where(complete, np.sqrt(np.where(scored, sd, 0.0) ** 2 @ np.ones(len(tasks))) / T, np.nan)
-    z = float(ndtri(0.5 + level / 2.0))
     ranges = np.asarray(matrix.score_ranges or [(0.0, 1.0)] * len(tasks), dtype=float).reshape(-1, 2)
     floor, ceiling = ranges.mean(axis=0) if len(ranges) else (0.0, 1.0)
-    lo, hi = np.clip(score - z * sigma, floor, ceiling), np.clip(score + z * sigma, floor, ceiling)
+    lo, hi = clipped_normal_interval(score, sigma, level, floor, ceiling)
     own = {"lo", "hi"} <= set(matrix.cells.columns)
     if len(tasks) == 1 and level == matrix.confidence and own:  # nothing combined: the task's leaderboard interval
         lo = np.where(complete, matrix.pivot("lo").to_numpy(float)[:, 0], np.nan)
         hi = np.where(complete, matrix.pivot("hi").to_numpy(float)[:, 0], np.nan)
+    removed = {(str(m), str(t)): str(c) for m, t, c in emptied}
     reasons = []
     for i in range(len(models)):  # loop over models only to word the reasons
         if complete[i]:
@@ -80,8 +84,11 @@ def combined_score(matrix, *, confidence: float | None = None) -> pd.DataFrame:
         missing = [t for t, p in zip(tasks, present[i]) if not p]
         unscored = [t for t, p, s in zip(tasks, present[i], scored[i]) if p and not s]
         parts = []
+        gone = [t for t in missing if (models[i], t) in removed]
+        missing = [t for t in missing if (models[i], t) not in removed]
         if missing:
             parts.append("no data on task" + ("s " if len(missing) > 1 else " ") + ", ".join(missing))
+        parts.extend(f"no data left on task {t} (the choice {removed[(models[i], t)]} removed every row)" for t in gone)
         if unscored:
             parts.append("no score on task" + ("s " if len(unscored) > 1 else " ") + ", ".join(unscored)
                          + " (no answered question)")

@@ -19,7 +19,8 @@ from scorio_core.uncertainty.batch_prior import BatchPrior, _CountStates, _fit_s
 from scorio_core.uncertainty.posterior import _beta_ppf, check_scope
 from scorio_core.uncertainty.priors import check_prior
 
-__all__ = ["BatchPrior", "BatchSummary", "fit_dirichlet_prior_batch", "posterior_shares", "posterior_summary_batch"]
+__all__ = ["BatchPrior", "BatchSummary", "clipped_normal_interval", "fit_dirichlet_prior_batch", "posterior_shares",
+           "posterior_summary_batch"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,8 +83,34 @@ def _beta_interval(x, s2, confidence):
     return np.where(ok, _beta_ppf(tail, a, b), np.nan), np.where(ok, _beta_ppf(1.0 - tail, a, b), np.nan), ok
 
 
-def _normal_interval(mu, sigma, confidence, lo_w, hi_w):
-    """``mu -/+ z sigma`` clipped to the score range (as ``eval._interval.credible_interval``)."""
+def clipped_normal_interval(mu, sigma, confidence, lo_w, hi_w):
+    """The normal interval ``mu -/+ z sigma`` clipped to the score range (as ``eval._interval.credible_interval``).
+
+    Parameters
+    ----------
+    mu, sigma : float or ndarray of float
+        Posterior means and standard deviations (broadcast together).
+    confidence : float
+        Central credibility in (0, 1): ``z = Phi^-1((1 + confidence) / 2)``.
+    lo_w, hi_w : float or ndarray of float
+        The smallest and largest score possible (the rubric's weights ``min(w)``, ``max(w)``).
+
+    Returns
+    -------
+    lo, hi : ndarray of float
+        NaN where ``mu`` or ``sigma`` is NaN.
+
+    Notes
+    -----
+    The normal approximation of Hariri et al., "Don't Pass@k", ICLR 2026, section 2.5; clipped because the
+    score cannot leave the rubric's range while the normal's tails do (small N, means near a bound).
+
+    Examples
+    --------
+    >>> lo, hi = clipped_normal_interval(0.98, 0.03, 0.95, 0.0, 1.0)
+    >>> round(float(lo), 4), float(hi)
+    (0.9212, 1.0)
+    """
     z = float(ndtri(0.5 + 0.5 * confidence))
     return np.clip(mu - z * sigma, lo_w, hi_w), np.clip(mu + z * sigma, lo_w, hi_w)
 
@@ -202,11 +229,11 @@ def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope
         sigma = np.where(m_l > 1, np.maximum(sigma, sd), sigma)
     width = hi_w - lo_w
     if prior == "uniform" or width <= 0 or not np.isfinite(width):
-        lo, hi = _normal_interval(mu, sigma, confidence, lo_w, hi_w)
+        lo, hi = clipped_normal_interval(mu, sigma, confidence, lo_w, hi_w)
     else:
         x = np.clip((mu - lo_w) / width, 0.0, 1.0)
         b_lo, b_hi, ok = _beta_interval(x, (sigma / width) ** 2, confidence)
-        n_lo, n_hi = _normal_interval(mu, sigma, confidence, lo_w, hi_w)
+        n_lo, n_hi = clipped_normal_interval(mu, sigma, confidence, lo_w, hi_w)
         lo = np.where(ok, lo_w + width * b_lo, n_lo)
         hi = np.where(ok, lo_w + width * b_hi, n_hi)
         if pooled.any():

@@ -16,6 +16,7 @@ from scorio_core.ranking.compare import (
     OUTCOME_LABELS,
     difference_density,
     difference_posterior,
+    difference_span,
     disagreement_table,
     outcome_counts,
     question_scores,
@@ -84,6 +85,28 @@ class TestDifferencePosterior:
         x, density = difference_density(d, points=2001)
         assert np.trapezoid(density, x) == pytest.approx(1.0, abs=1e-4)
         assert x[np.argmax(density)] == pytest.approx(d.mean, abs=2 * (x[1] - x[0]))
+
+    def test_density_stops_at_the_possible_differences(self):
+        """Two models on one N = 1 question (sd 0.5 for scores in [0, 1]): the normal's grid would run to
+        +/-2.75; with the rubric's span it stops at +/-1, where the clipped interval stops, same heights inside."""
+        d = difference_posterior(0.75, 0.35, 0.25, 0.35)
+        x_all, dens_all = difference_density(d)
+        assert x_all.min() < -1 and x_all.max() > 1
+        x, dens = difference_density(d, span=difference_span([0.0, 1.0]))
+        assert x.min() == -1.0 and x.max() == 1.0
+        u = (x - d.mean) / d.sd
+        assert np.allclose(dens, np.exp(-u * u / 2) / (d.sd * math.sqrt(2 * math.pi)))
+        assert difference_span([-1.0, 0.0, 0.5]) == 1.5 and difference_span([]) == 0.0
+        assert difference_density(difference_posterior(2.0, 0.01, 0.0, 0.0), span=1.0)[0].size == 0
+
+    @settings(max_examples=50, deadline=None)
+    @given(share=st.floats(-1, 1), sd=st.floats(1e-4, 2), span=st.floats(0.5, 3))
+    def test_density_grid_within_span_and_around_the_mean(self, share, sd, span):
+        mean = share * span  # a difference of two scores in the rubric's range
+        d = difference_posterior(mean, sd, 0.0, 0.0)
+        x, _ = difference_density(d, span=span)
+        assert x.min() >= -span - 1e-12 and x.max() <= span + 1e-12
+        assert x.min() >= mean - 4.5 * sd - 1e-9 and x.max() <= mean + 4.5 * sd + 1e-9
 
 
 class TestQuestionViews:

@@ -300,3 +300,14 @@ def test_prior_matches_the_leaderboard(attempts, tmp_path, prior):
     for i, model in enumerate(res.models):
         assert res.mu[0, i] == pytest.approx(table.loc[model, "mu"], abs=1e-12)
         assert res.sigma[0, i] == pytest.approx(table.loc[model, "sigma"], abs=1e-12)
+
+
+def test_skipped_summary_counts_the_missing_signals():
+    from scorio_core.sensitivity import SkippedSchema, one_rubric_note, skipped_summary
+
+    skipped = [SkippedSchema(f"S{i}", ("a", "b") if i < 3 else ("a", f"x{i}"), "") for i in range(9)]
+    text = skipped_summary(skipped, limit=3)
+    assert text.startswith("9 schemata skipped (S0, S1, S2, S3, S4, S5, S6, S7, ...): the data lacks a (needed by 9), ")
+    assert text.endswith("b (3), x3 (1) and 5 more.")  # ties in need sorted by name; 8 signals, 3 named
+    assert skipped_summary([]) == "" and skipped_summary(skipped[:1]).startswith("1 schema skipped (S0)")
+    assert one_rubric_note(type("R", (), {"schemas": ("A", "B")})()) is None

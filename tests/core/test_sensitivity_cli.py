@@ -82,6 +82,21 @@ def test_skipped_schemas_name_the_missing_signals(frame, tmp_path, capsys):
     out = _json(capsys, ["sensitivity", str(path), "--schemas", "Binary correctness,Format Aware", "--output", "json"])
     assert out["schemas"] == ["Binary correctness"]
     assert out["skipped"][0]["schema"] == "Format Aware" and "has_box" in out["skipped"][0]["missing"]
+    assert any(n.startswith("only Binary correctness applies to this data") for n in out["notes"])
+
+
+def test_plain_data_table_says_once_what_is_skipped_and_that_one_rubric_cannot_answer(frame, tmp_path, capsys):
+    """Plain correctness data under the default 13 schemata: one line for the 12 skipped (not one each), with the
+    signals they lack counted, and a note that one rubric cannot show rubric sensitivity."""
+    path = tmp_path / "bare.csv"
+    frame[["model", "task", "question_id", "trial", "is_correct"]].to_csv(path, index=False)
+    assert main(["sensitivity", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(l.endswith("competition ranks of Bayes@N under 1 schema") for l in lines)
+    skipped = [l for l in lines if "schemata skipped" in l]
+    assert len(skipped) == 1 and skipped[0].startswith("12 schemata skipped (Exact Match, ")
+    assert "compass_context_C (needed by 12)" in skipped[0] and skipped[0].endswith("--output json.")
+    assert sum(l.startswith("note: only Binary correctness applies") for l in lines) == 1
 
 
 def test_table_output(dump, capsys):

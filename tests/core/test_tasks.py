@@ -147,6 +147,21 @@ def test_model_missing_a_task_gets_nan_with_a_reason(tmp_path):
     assert "t2" in row["reason"] and "all 2 tasks" in row["reason"] and row["n_tasks"] == 1
 
 
+def test_a_task_emptied_by_a_choice_is_named_in_the_reason(tmp_path):
+    """C's every attempt on t2 lacks an outcome; dropping them leaves C no data there: the reason names the
+    choice that removed it (a reader must not take it for a task C never ran)."""
+    data = _write(tmp_path, {**TINY, ("C", "t1", "q1"): (1, 0), ("C", "t1", "q2"): (1, 1),
+                             ("C", "t2", "q1"): ("", ""), ("C", "t2", "q2"): ("", "")})
+    dropped = io.apply_choices(data, missing_outcomes="drop")
+    assert ("C", "t2", "missing_outcomes=drop") in dropped.report.emptied
+    tm = task_matrix(dropped, prior="uniform")
+    row = combined_score(tm, emptied=dropped.report.emptied).set_index("model").loc["C"]
+    assert np.isnan(row["score"]) and row["n_tasks"] == 1
+    assert row["reason"] == ("no data left on task t2 (the choice missing_outcomes=drop removed every row): "
+                             "the combined score needs all 2 tasks")
+    assert combined_score(tm).set_index("model").loc["C", "reason"].startswith("no data on task t2")
+
+
 def test_single_task(tmp_path):
     data = _write(tmp_path, {k: v for k, v in TINY.items() if k[1] == "t1"})
     tm = task_matrix(data, prior="uniform")

@@ -92,3 +92,23 @@ def test_models_that_share_no_question_are_told_their_abilities_are_not_comparab
     # one shared question links them: no note
     linked = diagnose(_outcomes(tmp_path, {"a": {0, 1}, "b": {0}, "c": {3, 4, 5}, "d": {4}}, skip=skip - {("a", 3)}))
     assert linked.fit.groups.tolist() == [0, 0, 0, 0] and unlinked_note(linked) is None
+
+
+def test_ranks_with_ci_ties_are_decided_within_linked_groups_only(tmp_path):
+    """a, b answered q0-q9 and c, d q10-q19 (no shared question). Within each pair the strong model is credibly
+    ahead; across pairs the abilities are placed by the priors alone, so no pair across groups is separated:
+    d's CI rank is 2 (behind c only), not 3 as a comparison with a (another group's leader) would make it."""
+    skip = {(m, q) for m in "ab" for q in range(10, 20)} | {(m, q) for m in "cd" for q in range(10)}
+    strong, weak = set(range(9)), {0}
+    solved = {"a": strong, "b": weak, "c": {q + 10 for q in strong}, "d": {10}}
+    d = diagnose(_outcomes(tmp_path, solved, questions=20, trials=4, skip=skip), model="rasch")
+    assert d.fit.groups.tolist() == [0, 0, 1, 1]
+    board = ability_board(d, tie_rule="pairwise").set_index("model")
+    fit = d.fit
+    fixed = fit.se_given_scale(fit.theta, fit.theta_se)
+    overall = dict(zip(fit.models, ranks_with_ties(fit.theta, fixed, 0.95, rule="pairwise")))
+    assert max(overall["b"], overall["d"]) == 3  # taken as one scale, the weaker pair's second model drops to 3
+    for group in (["a", "b"], ["c", "d"]):
+        idx = [list(fit.models).index(m) for m in group]
+        expected = ranks_with_ties(fit.theta[idx], fixed[idx], 0.95, rule="pairwise")
+        assert board.loc[group, "rank_ci"].tolist() == expected.tolist() == [1, 2]

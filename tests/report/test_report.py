@@ -57,6 +57,22 @@ class TestTables:
         text = tables.to_markdown(tables.presentation_table(board(models=["a|b", "c", "d"])))
         assert r"a\|b" in text and text.count("\n") == 4
 
+    def test_markdown_and_latex_show_names_exactly_one_line_each(self):
+        """Only CSV is formula-neutralised (a spreadsheet opens it): '@cf/meta/llama' keeps its name in Markdown and
+        LaTeX; a newline in a name is written as a visible \\n so the row stays one table row."""
+        names = ["@cf/meta/llama", "-mini", "a\nb", "=1+1"]
+        md = tables.to_markdown(tables.presentation_table(board(models=names, mu=np.linspace(0.9, 0.4, len(names)))))
+        rows = md.split("\n")
+        assert len(rows) == 2 + len(names)
+        cells = [r.split("|")[3].strip() for r in rows[2:]]
+        assert cells == ["@cf/meta/llama", "-mini", "a\\\\nb", "=1+1"]  # Markdown's \\ renders one backslash
+        tex = tables.to_latex(tables.presentation_table(board(models=names, mu=np.linspace(0.9, 0.4, len(names)))), caption="two\n\nlines")
+        body = tex.split("\\midrule\n")[1].split("\\bottomrule")[0].strip().split("\n")
+        assert len(body) == len(names) and "\n\n" not in tex
+        assert body[0].split(" & ")[2] == "@cf/meta/llama" and body[2].split(" & ")[2] == r"a\textbackslash nb"
+        assert "'" not in tex
+        assert tables.visible_controls("x\r\ny\tz\x07") == r"x\ny\tz\x07"
+
     def test_latex_booktabs_and_escaping(self):
         tex = tables.to_latex(tables.presentation_table(board(models=["a_b & 50%", "c", "d"])), caption="x")
         assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
