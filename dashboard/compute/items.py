@@ -53,7 +53,8 @@ def question_rates(data_id: str, _dataset, task: str, rubric_id: str = "binary",
 @st.cache_data(show_spinner="Ranking without the flagged questions...", max_entries=32)
 def rank_without(data_id: str, _dataset, task: str, codes: tuple[str, ...], model: str = "2pl",
                  rubric_id: str = "binary", _categorization=None, *, prior: str = "empirical-bayes",
-                 scope: str = "questions-fixed", confidence: float = 0.95) -> tuple[pd.DataFrame, tuple[str, ...]]:
+                 scope: str = "questions-fixed", confidence: float = 0.95
+                 ) -> tuple[pd.DataFrame, tuple[str, ...], tuple[str, str]]:
     """Bayes@N ranks on every question and without the questions flagged with ``codes``.
 
     Parameters
@@ -69,8 +70,10 @@ def rank_without(data_id: str, _dataset, task: str, codes: tuple[str, ...], mode
 
     Returns
     -------
-    (DataFrame, tuple of str)
-        :func:`scorio_core.items.shift.rank_shift` of the two leaderboards, and the excluded question ids.
+    (DataFrame, tuple of str, (str, str))
+        :func:`scorio_core.items.shift.rank_shift` of the two leaderboards, the excluded question ids, and the
+        kind of interval of each leaderboard for a header (:func:`scorio_core.report.tables.interval_abbrev`:
+        "95% CrI", or "95% exact CI" where the empirical-Bayes prior is not identified).
 
     Raises
     ------
@@ -86,4 +89,7 @@ def rank_without(data_id: str, _dataset, task: str, codes: tuple[str, ...], mode
     options = dict(metric="bayes", prior=prior, scope=scope, confidence=confidence)
     before = leaderboard(outcomes, **options)
     after = leaderboard(exclude_questions(outcomes, dropped), **options) if dropped else before
-    return rank_shift(before, after), dropped
+    from scorio_core.report.tables import interval_abbrev
+
+    kinds = (interval_abbrev(before, confidence), interval_abbrev(after, confidence))
+    return rank_shift(before, after), dropped, kinds

@@ -7,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from scorio_core.ranking.rank import rank_meaning
-from scorio_core.report.tables import interval_name
+from scorio_core.report.tables import interval_abbrev, interval_name
 from scorio_core.report.verdict import format_probabilities
 from dashboard.figures.theme import PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors
 
@@ -67,6 +67,7 @@ def interval_plot(
     """
     scored = table[table["mu"].notna()].sort_values("mu", ascending=True, kind="stable")
     labels = dict(labels or {})
+    short = interval_abbrev(table, confidence)  # "95% CrI", or "95% exact CI" where the prior is not identified
 
     def shown(models) -> list[str]:
         return plain([labels.get(str(m), str(m)) for m in models])
@@ -96,7 +97,7 @@ def interval_plot(
                                      np.asarray(plain(rows["model"]), dtype=object)], axis=1),
                 hovertemplate=(
                     "<b>%{customdata[4]}</b><br>mean %{x:.4f}<br>"
-                    f"{int(round(confidence * 100))}% CrI [%{{customdata[0]:.4f}}, %{{customdata[1]:.4f}}]"
+                    f"{short} [%{{customdata[0]:.4f}}, %{{customdata[1]:.4f}}]"
                     "<br>rank %{customdata[2]:.0f} (with CI ties %{customdata[3]:.0f})<extra></extra>"
                 ),
             )
@@ -219,6 +220,7 @@ def cost_scatter(table: pd.DataFrame, costs: pd.DataFrame, *, x_title: str, metr
     plotly.graph_objects.Figure
         One scatter trace with vertical error bars and model labels.
     """
+    short = interval_abbrev(table, confidence)
     merged = table[["model", "mu", "lo", "hi", "rank_ci"]].merge(costs, on="model", how="inner")
     merged = merged[merged["mu"].notna() & np.isfinite(merged["value"])]
     if log_x:
@@ -233,10 +235,10 @@ def cost_scatter(table: pd.DataFrame, costs: pd.DataFrame, *, x_title: str, metr
                      arrayminus=(merged["mu"] - merged["lo"]).to_numpy(), thickness=1.5, width=0, color=PALETTE[0]),
         customdata=np.stack([merged["lo"], merged["hi"]], axis=1) if len(merged) else None,
         hovertemplate=("<b>%{text}</b><br>" + x_title + ": %{x:,.4g}<br>mean %{y:.4f}<br>"
-                       f"{int(round(confidence * 100))}% CrI [%{{customdata[0]:.4f}}, %{{customdata[1]:.4f}}]<extra></extra>"),
+                       f"{short} [%{{customdata[0]:.4f}}, %{{customdata[1]:.4f}}]<extra></extra>"),
     ))
     fig.update_xaxes(title=x_title, type="log" if log_x else "linear", zeroline=False)
-    fig.update_yaxes(title=f"{metric_label} (mean and {int(round(confidence * 100))}% CrI)", zeroline=False)
+    fig.update_yaxes(title=f"{metric_label} (mean and {short})", zeroline=False)
     return apply_theme(fig, height=480)
 
 

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from scorio_core.report.names import organisations
-from scorio_core.report.tables import interval_name
+from scorio_core.report.tables import interval_abbrev, interval_name
 
 __all__ = [
     "fit_height",
@@ -123,7 +123,6 @@ def rerank_display(table: pd.DataFrame, baseline: pd.DataFrame | None, *, confid
         change = [(int(before[m]) - int(r)) if m in before and pd.notna(before[m]) and pd.notna(r) else None
                   for m, r in zip(table["model"], table["rank"])]
         frame.insert(1, "change", ["" if d is None else ("=" if d == 0 else f"{d:+d}") for d in change])
-    pct = f"{confidence:.0%}"
     config = {
         # pixel widths: at 1280 px the table shares the page with the thresholds panel, and the
         # numbers must not be cut (issue 16); the model column takes what is left
@@ -133,7 +132,7 @@ def rerank_display(table: pd.DataFrame, baseline: pd.DataFrame | None, *, confid
                                                 help="Places gained (+) or lost (-) against binary correctness (rank by mean)."),
         "model": st.column_config.TextColumn("Model", help="Display name; the Leaderboard and exports have the full name."),
         "mu": st.column_config.NumberColumn("Bayes@N", format="%.3f", width=74, help="Posterior mean under this rubric."),
-        "interval": st.column_config.TextColumn(f"{pct} CrI", width=118),
+        "interval": st.column_config.TextColumn(interval_abbrev(table, confidence), width=118),
     }
     return frame, config
 

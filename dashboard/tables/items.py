@@ -76,9 +76,10 @@ def flagged_export(questions: pd.DataFrame, codes=()) -> pd.DataFrame:
     return out
 
 
-def shift_display(shift: pd.DataFrame, *, confidence: float) -> tuple[pd.DataFrame, dict]:
-    """Ranks, Bayes@N and intervals before and after leaving questions out (:func:`scorio_core.items.shift.rank_shift`)."""
-    pct = f"{confidence:.0%}"
+def shift_display(shift: pd.DataFrame, *, kinds: tuple[str, str]) -> tuple[pd.DataFrame, dict]:
+    """Ranks, Bayes@N and intervals before and after leaving questions out (:func:`scorio_core.items.shift.rank_shift`);
+    ``kinds`` names each side's intervals for the headers (e.g. "95% CrI", "95% exact CI": the third value of
+    :func:`dashboard.compute.items.rank_without`)."""
 
     def interval(lo, hi):
         return [f"[{a:.3f}, {b:.3f}]" if pd.notna(a) and pd.notna(b) else "" for a, b in zip(lo, hi)]
@@ -97,8 +98,8 @@ def shift_display(shift: pd.DataFrame, *, confidence: float) -> tuple[pd.DataFra
                                                     help="Rank without the excluded questions."),
         "moved": st.column_config.TextColumn("Moved", help="Places gained (+) or lost (-) without the excluded questions."),
         "mu_before": st.column_config.NumberColumn("Bayes@N before", format="%.3f"),
-        "ci_before": st.column_config.TextColumn(f"{pct} CrI before"),
+        "ci_before": st.column_config.TextColumn(f"{kinds[0]} before"),
         "mu_after": st.column_config.NumberColumn("Bayes@N after", format="%.3f"),
-        "ci_after": st.column_config.TextColumn(f"{pct} CrI after"),
+        "ci_after": st.column_config.TextColumn(f"{kinds[1]} after"),
     }
     return frame, config

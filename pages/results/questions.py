@@ -151,10 +151,10 @@ if st.toggle("Rank without flagged questions", key="q_rank_without",
                 icon=":material/info:")
     else:
         with user_errors("the ranks without flagged questions"):
-            shift, excluded = rank_without(data_id, dataset, task, tuple(drop), fitted, active.rubric_id,
+            shift, excluded, kinds = rank_without(data_id, dataset, task, tuple(drop), fitted, active.rubric_id,
                                            active.categorization, prior=ctx.prior, scope=ctx.scope,
                                            confidence=ctx.confidence)
-        frame, config = shift_display(shift, confidence=ctx.confidence)
+        frame, config = shift_display(shift, kinds=kinds)
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
                      height=fit_height(len(frame), 480), key="q_shift_table")
         moved = int((shift["moved"].fillna(0) != 0).sum())

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 __all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "visible_controls", "presentation_table", "interval_note", "interval_name",
+           "interval_abbrev",
            "leaderboard_markdown", "leaderboard_latex", "FORMULA_PREFIXES"]
 
 #: Leading characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection).
@@ -151,7 +152,8 @@ def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str 
 def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", confidence: float = 0.95) -> pd.DataFrame:
     """Leaderboard rows with readable headers for Markdown/LaTeX/HTML (CSV keeps the raw columns).
 
-    Columns: Rank, Rank (CI ties), Model, ``<metric> mean``, ``<pct> CrI low/high``, sigma,
+    Columns: Rank, Rank (CI ties), Model, ``<metric> mean``, ``<pct> CrI low/high`` (:func:`interval_abbrev`:
+    "exact CI" or "interval" where some intervals are exact binomial), sigma,
     avg@N (the observed mean score, next to the prior-based estimate), M (questions), N
     (trials per question, smallest); a Task column when several tasks. Which prior and
     scope the intervals use is :func:`interval_note` (put it in the caption or below).
@@ -161,15 +163,15 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
     >>> list(presentation_table(t).columns)
     ['Rank', 'Rank (CI ties)', 'Model', 'Bayes@N mean', '95% CrI low', '95% CrI high', 'sigma', 'avg@N (observed)', 'M', 'N']
     """
-    pct = f"{confidence:.0%}"
+    short = interval_abbrev(frame, confidence)  # "95% CrI", or "95% exact CI" where the prior is not identified
     columns = {
         "rank": "Rank",
         "rank_ci": "Rank (CI ties)",
         "task": "Task",
         "model": "Model",
         "mu": f"{metric_label} mean",
-        "lo": f"{pct} CrI low",
-        "hi": f"{pct} CrI high",
+        "lo": f"{short} low",
+        "hi": f"{short} high",
         "sigma": "sigma",
         "avg": "avg@N (observed)",
         "n_questions": "M",
@@ -220,6 +222,22 @@ def interval_name(frame: pd.DataFrame, confidence: float, *, plural: bool = Fals
     if exact.any():
         return f"{pct} credible interval{s} (exact binomial where the prior is not identified)"
     return f"{pct} credible interval{s}"
+
+
+def interval_abbrev(frame: pd.DataFrame, confidence: float) -> str:
+    """:func:`interval_name` for a column header or a hover line: "95% CrI" (credible), "95% exact CI" (every
+    interval exact binomial) or "95% interval" (some of each; the caption or note says which is which).
+
+    >>> exact = "95% exact binomial (Clopper-Pearson) interval on the pooled answers"
+    >>> [interval_abbrev(pd.DataFrame({"mu": [0.5, 0.4], "interval": labels}), 0.95)
+    ...  for labels in (["95% credible interval"] * 2, [exact, exact], ["95% credible interval", exact])]
+    ['95% CrI', '95% exact CI', '95% interval']
+    """
+    name = interval_name(frame, confidence)
+    pct = f"{confidence:.0%}"
+    if name.endswith("credible interval"):
+        return f"{pct} CrI"
+    return f"{pct} exact CI" if name.endswith("exact binomial interval") else f"{pct} interval"
 
 
 def interval_note(frame: pd.DataFrame) -> str:

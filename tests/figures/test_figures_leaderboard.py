@@ -53,3 +53,22 @@ def test_the_axis_says_credible_interval_only_where_the_rows_do():
     table["interval"] = ["95% credible interval; covers trials (questions fixed)", exact, exact, exact]
     assert interval_plot(table, metric_label="Bayes@N", confidence=0.9).layout.xaxis.title.text == \
         "Bayes@N: posterior mean and 90% credible interval (exact binomial where the prior is not identified)"
+
+
+def test_hover_and_export_headers_name_the_interval_the_rows_have():
+    """N = 1 data: every interval is exact binomial, so no hover line or export header calls it a CrI."""
+    from dashboard.figures.leaderboard import cost_scatter
+    from scorio_core.report.tables import presentation_table
+
+    table = board(4)
+    assert all("95% CrI [" in t.hovertemplate for t in interval_plot(table, confidence=0.95).data)
+    table["interval"] = "95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers trials"
+    hovers = [t.hovertemplate for t in interval_plot(table, confidence=0.95).data]
+    assert hovers and all("95% exact CI [" in h and "CrI" not in h for h in hovers)
+    costs = pd.DataFrame({"model": table["model"], "value": [1.0, 2.0, 3.0, 4.0]})
+    fig = cost_scatter(table, costs, x_title="cost", confidence=0.95)
+    assert "95% exact CI [" in fig.data[0].hovertemplate and fig.layout.yaxis.title.text == "Bayes@N (mean and 95% exact CI)"
+    table["n_questions"], table["n_trials"], table["sigma"], table["avg"] = 2, 1, 0.1, table["mu"]
+    assert {"95% exact CI low", "95% exact CI high"} <= set(presentation_table(table).columns)
+    table.loc[0, "interval"] = "95% credible interval; covers trials (questions fixed)"
+    assert {"95% interval low", "95% interval high"} <= set(presentation_table(table).columns)

@@ -65,6 +65,24 @@ def test_rank_shift_on_a_real_leaderboard(tmp_path):
     np.testing.assert_allclose(out.loc[after["model"], "mu_after"], after["mu"], rtol=0, atol=0)
 
 
+def test_shift_headers_name_each_sides_intervals(tmp_path):
+    """N = 1: the leaderboards' empirical-Bayes prior is not identified, their intervals are exact binomial, and the
+    Questions page's shift table says so in its headers instead of "CrI"."""
+    from dashboard.tables.items import shift_display
+    from scorio_core.report.tables import interval_abbrev
+
+    rows = ["model,question_id,trial,is_correct"] + [f"{m},q{q},0,{int(q < k)}" for m, k in (("x", 4), ("y", 2))
+                                                      for q in range(5)]
+    path = tmp_path / "n1.csv"
+    path.write_text("\n".join(rows) + "\n")
+    outcomes = outcomes_for(io.load([str(path)]))
+    before, after = leaderboard(outcomes), leaderboard(exclude_questions(outcomes, ["q0"]))
+    kinds = (interval_abbrev(before, 0.95), interval_abbrev(after, 0.95))
+    assert kinds == ("95% exact CI", "95% exact CI")
+    _, config = shift_display(rank_shift(before, after), kinds=kinds)
+    assert config["ci_before"]["label"] == "95% exact CI before" and config["ci_after"]["label"] == "95% exact CI after"
+
+
 def test_success_rates_are_successes_over_trials():
     from scorio_core.leaderboard.outcomes import Outcomes
 
