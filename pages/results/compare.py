@@ -163,9 +163,11 @@ elif needed.z_observed >= needed.z_threshold:
     st.success(f"Already separated at {pct} with the observed N = {observed} trials per question (z = "
                f"{needed.z_observed:.2f} >= {needed.z_threshold:.2f}, one-sided: P(A > B) or P(B > A) >= {pct}). "
                f"{md(_sentence(trials_meaning(needed)))}", icon=":material/check:")
+elif needed.n_power and not needed.practical:  # no headline number a team could act on: the sentence says why
+    st.info(md(_sentence(trials_meaning(needed))), icon=":material/all_inclusive:")
 else:
     st.info(f"**{needed.n_power:,} trials per question** for {needed.power:.0%} power" if needed.n_power else
-            "80% power not reached", icon=":material/trending_up:")
+            f"{needed.power:.0%} power not reached", icon=":material/trending_up:")
     st.caption(md(_sentence(trials_meaning(needed))))
 st.plotly_chart(trials_plot(needed.n, needed.z, z_threshold=needed.z_threshold, n_needed=needed.n_needed,
                             n_observed=observed, z_observed=needed.z_observed, confidence=ctx.confidence,

@@ -115,6 +115,8 @@ for note in notes:
         st.warning(md(note["finding"]) + ("" if present else " Undo that choice under *Your choices* on the Data page "
                                           "to rank " + ("it." if len(note["models"]) == 1 else "them.")),
                    icon=":material/person_off:")
+    elif note["code"] == "data_choices":  # what the Data page's choices changed (e.g. missing outcomes counted wrong)
+        st.caption(md(note["finding"]))
 all_models = len(table)
 n_scored_all = int(table["mu"].notna().sum())  # rank_ci is computed among every scored model
 shown = ctx.shown(table["model"])

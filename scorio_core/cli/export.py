@@ -176,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.errors import InputError
     from scorio_core.leaderboard.metrics import get_metric
+    from scorio_core.leaderboard.checks import choices_of
     from scorio_core.leaderboard.table import emptied_on, leaderboard_notices
     from scorio_core.report import tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
@@ -216,7 +217,8 @@ def run(args: argparse.Namespace) -> int:
     notices = [n["finding"] for n in leaderboard_notices(outcomes, table, confidence=settings["confidence"],
                                                          tie_rule=settings["tie_rule"],
                                                          question_set=settings["question_set"],
-                                                         emptied=emptied_on(dataset, task))]
+                                                         emptied=emptied_on(dataset, task),
+                                                         choices=choices_of(dataset))]
     if fmt == "csv":
         text = tables.to_csv(table)
     elif fmt == "md":

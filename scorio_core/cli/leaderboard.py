@@ -14,8 +14,9 @@ JSON output (``--output json``) is an object::
 ``probability``), ``k_above_trials``, ``rank_pairing`` (with ``--scope questions-sampled``:
 ``paired``, whether rank_ci pairs models over their common questions), ``not_scored`` (``models`` without an
 answered question, e.g. after ``--exclude-flagged``), ``emptied_by_choice``
-(``models``: model -> the data-quality choice that removed its every row, so it is not ranked), ``rubric`` and
-``data`` (free text).
+(``models``: model -> the data-quality choice that removed its every row, so it is not ranked), ``data_choices``
+(first, once for every task: ``choices``, the lines of the data-quality choices applied, e.g. attempts without an
+outcome counted as incorrect), ``rubric`` and ``data`` (free text).
 """
 
 from __future__ import annotations
@@ -176,6 +177,10 @@ def run(args: argparse.Namespace) -> int:
             notes.append(_pairing_note(task, args, frame, outcomes, clustered=clusters is not None))
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
+    from scorio_core.leaderboard.checks import choices_of, data_choices_notice
+
+    if choices_of(dataset):  # once for every task: the choices apply to the whole dataset
+        notes.insert(0, data_choices_notice(choices_of(dataset)))
     short = table.loc[(table["n_trials"] < args.k) & (table["n_trials"] > 0), "model"].tolist()  # 0: not_scored
     if short:
         notes.append({"code": "k_above_trials", "message": f"Pass@{args.k} is undefined (null) for models with fewer than "
@@ -212,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"lo, hi: {label}")
             for note in notes:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
-                                    "excluded_questions", "emptied_by_choice", "not_scored"):
+                                    "excluded_questions", "emptied_by_choice", "not_scored", "data_choices"):
                     print(f"note: {note['message']}")
     return 0
 

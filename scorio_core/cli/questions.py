@@ -238,21 +238,22 @@ def run_method_rows(args: argparse.Namespace) -> int:
     import numpy as np
 
     from scorio_core.errors import InputError
-    from scorio_core.leaderboard.methods import method_agreement
     from scorio_core.leaderboard.table import outcomes_for, task_names
-    from scorio_core.rank.agreement import method_label
 
     if args.schema or args.exclude_flagged or args.cluster_column:
         raise InputError("--method ranks binary correctness on every question: it does not combine with --schema, "
                          "--exclude-flagged or --cluster-column (use the default --method bayes for those).")
     question_set = "common" if args.question_set == "common" else "own"
+    if args.method == "irt_ability":  # the count-table fit: no complete tensor, no method registry (scipy.stats)
+        dataset = load_dataset(args)
+        return run_irt_ability(args, dataset, [args.task] if args.task else task_names(dataset), question_set)
+    from scorio_core.leaderboard.methods import method_agreement
+    from scorio_core.rank.agreement import method_label
     from scorio_core.rank.options import method_option_names, parse_method_options
 
-    options = {} if args.method == "irt_ability" else parse_method_options(args.method, args.method_option)
+    options = parse_method_options(args.method, args.method_option)
     dataset = load_dataset(args)  # after the options: a typo in them fails before a large file is read
     tasks = [args.task] if args.task else task_names(dataset)
-    if args.method == "irt_ability":  # the count-table fit: no complete tensor needed (cli/questions.py)
-        return run_irt_ability(args, dataset, tasks, question_set)
     if args.bootstrap < 0:
         raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
     rows, notes = [], []

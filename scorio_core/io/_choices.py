@@ -105,8 +105,12 @@ def apply_choices(
                 choices.append(f"missing_outcomes=drop: removed {int(unknown.sum())} attempts without an outcome.")
                 record_emptied(before, "missing_outcomes=drop")
             else:
+                per = table.loc[unknown, ["model", "task"]].groupby(["model", "task"], observed=True).size()
+                per = per.sort_values(ascending=False, kind="stable")
+                where = ", ".join(f"{m!s} on {t!s}: {int(c)}" for (m, t), c in per.head(10).items())
                 table.loc[unknown, "is_correct"] = 0.0
-                choices.append(f"missing_outcomes=incorrect: {int(unknown.sum())} attempts without an outcome counted as incorrect.")
+                choices.append(f"missing_outcomes=incorrect: {int(unknown.sum())} attempts without an outcome counted as "
+                               f"incorrect" + (f" ({where}{', ...' if len(per) > 10 else ''})" if len(per) else "") + ".")
     if duplicates is not None:
         _check(duplicates, DUPLICATE_POLICIES, "duplicates")
         keys = ["model", "task", "question_id"] + ([] if counts else ["trial"])

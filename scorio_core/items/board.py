@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from scorio_core.items.report import Diagnostics
-from scorio_core.ranking.rank import ranks_with_ties
+from scorio_core.ranking.rank import competition_ranks, ranks_with_ties
 
 __all__ = ["ABILITY_COLUMNS", "ability_board", "ability_interval_label", "unlinked_note"]
 
@@ -93,7 +92,7 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
     rank_ci = pd.array([pd.NA] * len(mu), dtype="Int64")
     if seen.any():
         vals = mu[seen]
-        rank[np.flatnonzero(seen)] = rankdata(-vals, method="min").astype(np.int64)  # competition ranks
+        rank[np.flatnonzero(seen)] = competition_ranks(vals, tol=0.0)  # 1 + models strictly ahead (no scipy.stats)
         # a common change of scale cannot reorder models: ties are decided with the scale fixed (fit.scale_var)
         fixed = fit.se_given_scale(vals, sigma[seen])
         groups = getattr(fit, "groups", None)

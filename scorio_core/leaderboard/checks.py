@@ -17,7 +17,7 @@ from scorio_core.choices import QUESTION_SETS
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.task_outcomes import TaskOutcomes
 
-__all__ = ["QUESTION_SETS", "apply_question_set", "emptied_on", "leaderboard_notices", "question_sets_differ"]
+__all__ = ["QUESTION_SETS", "apply_question_set", "choices_of", "data_choices_notice", "emptied_on", "leaderboard_notices", "question_sets_differ"]
 
 
 
@@ -105,11 +105,14 @@ def leaderboard_notices(
     tie_rule: str = "pairwise",
     question_set: str = "own",
     emptied=None,
+    choices=(),
 ) -> list[dict]:
     """Structured notices about a leaderboard: what the data cannot answer as shown.
 
     ``emptied`` maps models that a data-quality choice left without a row on this task to that choice
     (:meth:`scorio_core.io.QualityReport.emptied_models`): they are not in the table, and a reader must be told.
+    ``choices`` are the data-quality choices applied to the dataset (:func:`choices_of`), each a line saying
+    what it changed: a reader of the table must know that, e.g., attempts without an outcome were counted as wrong.
 
     Returns
     -------
@@ -127,10 +130,13 @@ def leaderboard_notices(
         - ``not_scored``: models in the table without an answered question (e.g. every question they
           answered excluded as flagged); ``models`` lists them. They do not count as answering fewer
           questions in ``unequal_question_sets``.
+        - ``data_choices``: the data-quality choices applied before scoring (``choices``: their lines), first.
     """
     from scorio_core.ranking.rank import paper_chains, pairwise_confidence
 
     out: list[dict] = []
+    if choices:
+        out.append(data_choices_notice(choices))
     if emptied:
         gone = ", ".join(f"{m} ({c})" for m, c in list(emptied.items())[:10]) + (", ..." if len(emptied) > 10 else "")
         finding = (f"{len(emptied)} model{' is' if len(emptied) == 1 else 's are'} not ranked: a data-quality choice "
@@ -186,6 +192,25 @@ def leaderboard_notices(
                     "probability": p,
                 })
     return out
+
+
+def choices_of(dataset) -> tuple[str, ...]:
+    """The data-quality choices applied to ``dataset`` (:attr:`scorio_core.io.QualityReport.choices`), one line each
+    saying what it changed; empty when none was made (or the data's report does not track them)."""
+    report = getattr(dataset, "report", None)
+    return tuple(getattr(report, "choices", ()) or ())
+
+
+def data_choices_notice(choices) -> dict:
+    """The ``data_choices`` notice of :func:`leaderboard_notices`: what the applied data-quality choices changed.
+
+    >>> data_choices_notice(["missing_outcomes=incorrect: 2 attempts without an outcome counted as incorrect (c on t: 2)."])["finding"]
+    'Data-quality choices applied before scoring: missing_outcomes=incorrect: 2 attempts without an outcome counted as incorrect (c on t: 2).'
+    """
+    lines = [str(c).strip() for c in choices if str(c).strip()]
+    finding = "Data-quality choices applied before scoring: " + " ".join(
+        line if line.endswith(".") else line + "." for line in lines)
+    return {"code": "data_choices", "finding": finding, "message": finding, "choices": lines}
 
 
 def emptied_on(dataset, task: str) -> dict[str, str]:

@@ -35,3 +35,12 @@ def test_a_closest_pair_no_practical_run_separates_is_reported_as_tied(app):
     (settle,) = [i.value for i in at.info if "too few for this ranking to settle" in i.value]
     assert "no practical number of trials separates them" in _unescape(settle)
     assert "Report that pair as tied" in settle and "would settle it" not in settle
+
+    # Compare: the headline no longer leads with thousands of trials per question "for 80% power"
+    at = _visit(at, "pages/results/compare.py")
+    at.selectbox(key="cmp_a").set_value("m1").run()
+    at.selectbox(key="cmp_b").set_value("m0").run()
+    _ok(at)
+    infos = [_unescape(i.value) for i in at.info]
+    assert any(i.startswith("No practical number of trials separates them") for i in infos), infos
+    assert not any("trials per question** for" in i for i in infos)

@@ -32,6 +32,28 @@ def test_a_model_dropped_with_its_missing_outcomes_is_named(app):
     assert any("1 model is not ranked" in shown(w.value) for w in app.main.warning)
 
 
+def test_attempts_counted_as_incorrect_are_said_beside_the_leaderboard(app):
+    """Counting c's two attempts without an outcome as wrong ranks c last: the Leaderboard and the Export page say
+    which choice did that and where, not only the Data page."""
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("filled.csv", DUMP.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    next(s for s in app.main.selectbox if s.label == "Attempts without an outcome").set_value("incorrect")
+    next(b for b in app.main.button if b.label == "Apply choices").click().run()
+    no_exception(app)
+    line = ("Data-quality choices applied before scoring: missing_outcomes=incorrect: 2 attempts without an outcome "
+            "counted as incorrect (c on filled: 2).")
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    assert line in [shown(c.value) for c in app.main.caption]
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    texts = [shown(e.value) for e in [*app.main.warning, *app.main.caption, *app.main.markdown, *app.main.info]]
+    assert any(line in t for t in texts), texts
+
+
 def test_the_verdict_does_not_say_these_questions_when_models_answered_different_ones(app):
     # a, b answered q0-q9; c, d answered q10-q19: ten questions each, not the same ten
     rows = [f"{m},q{q},{t},{int((q % 10) + t < rate)}" for m, qs, rate in (

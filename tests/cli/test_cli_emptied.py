@@ -28,11 +28,18 @@ def test_leaderboard_json_and_text_name_the_emptied_model(tmp_path, capsys):
                                "c (missing_outcomes=drop).")
     code, out = _run(capsys, "leaderboard", path, "--missing-outcomes", "drop")
     assert "note: runs: 1 model is not ranked: a data-quality choice removed every row" in out
-    # counted as incorrect instead, c is ranked and nothing is said
+    # counted as incorrect instead, c is ranked (last): the note says which choice filled which model's attempts
     code, out = _run(capsys, "leaderboard", path, "--missing-outcomes", "incorrect", "--output", "json")
     report = json.loads(out)
     assert {r["model"] for r in report["rows"]} == {"a", "b", "c"}
     assert not [n for n in report["notes"] if n["code"] == "emptied_by_choice"]
+    line = "missing_outcomes=incorrect: 2 attempts without an outcome counted as incorrect (c on runs: 2)."
+    assert report["notes"][0] == {"code": "data_choices", "choices": [line], "finding": f"Data-quality choices applied "
+                                  f"before scoring: {line}", "message": f"Data-quality choices applied before scoring: {line}"}
+    code, out = _run(capsys, "leaderboard", path, "--missing-outcomes", "incorrect")
+    assert out.count("note: Data-quality choices applied before scoring: missing_outcomes=incorrect") == 1
+    code, md = _run(capsys, "export", path, "--missing-outcomes", "incorrect", "--format", "md")
+    assert "counted as incorrect (c on runs: 2)" in md
 
 
 def test_exports_carry_the_finding(tmp_path, capsys):

@@ -52,3 +52,23 @@ def test_help_imports_neither_pandas_nor_scipy(argv):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
+
+
+@pytest.mark.parametrize("argv", [["questions", "{path}", "--output", "json"],
+                                  ["leaderboard", "{path}", "--method", "irt_ability", "--output", "json"]])
+def test_irt_commands_do_not_import_scipy_stats_or_the_method_registry(argv, tmp_path):
+    """The IRT fit needs scipy.special/linalg only: scipy.stats and the ranking-method registry (scorio_core.rank)
+    cost ~1-1.5 s of import on 2 cores and are left to the commands that use them."""
+    path = tmp_path / "d.csv"
+    path.write_text("model,question_id,trial,is_correct\n" + "".join(
+        f"{m},q{q},{t},{int((q + t + i) % 3 == 0)}\n" for i, m in enumerate("abc") for q in range(6) for t in range(2)))
+    argv = [a.format(path=path) for a in argv]
+    code = (
+        "import contextlib, io, sys\n"
+        "from scorio_core.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main({argv!r}) == 0\n"
+        "print(sorted(m for m in ('scipy.stats', 'scorio_core.rank') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"
