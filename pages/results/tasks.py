@@ -11,6 +11,7 @@ from dashboard.panels.sidebar import page_context
 from dashboard.tables.display import combined_display, fit_height, pass_fail_display
 from dashboard.text import md
 from dashboard.compute.results import task_table
+from scorio_core.leaderboard.checks import choices_of, data_choices_notice
 from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING
 
 ctx = page_context()
@@ -58,6 +59,9 @@ grid = (mean.map("{:.3f}".format) + " [" + matrix.pivot("lo").loc[models].map("{
 st.dataframe(grid, width="stretch", height=fit_height(len(grid), 700))
 st.caption(f"Each cell: Bayes@N [interval], the Leaderboard's value for that task. Intervals: {md(matrix.interval)}. "
            "Empty: no data. Hover the heatmap for avg@N, N (trials per question) and M (questions).")
+choices = choices_of(ctx.data.dataset)
+if choices:  # what the Data page's choices changed (e.g. attempts without an outcome counted as wrong)
+    st.caption(md(data_choices_notice(choices)["finding"]))
 
 st.subheader("Combined score", divider="gray")
 shown_combined = combined[combined["model"].isin(models)]

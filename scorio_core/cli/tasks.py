@@ -6,7 +6,11 @@ JSON output (``--output json``) is an object with stable keys::
      "cells": [{"model", "task", "bayes", "lo", "hi", "avg", "n", "n_max", "m", "passed", "flaky"}, ...],
      "combined": [{"model", "score", "lo", "hi", "reason"}, ...],
      "weighting": str, "assumption": str, "pass_rule": str, "flaky_rule": str, "threshold": float | null,
-     "confidence": float, "prior": str, "scope": str, "interval": str, "sources": [...]}
+     "confidence": float, "prior": str, "scope": str, "interval": str, "cluster_column": str | null,
+     "data_choices": [str, ...], "sources": [...]}
+
+``data_choices`` lists the data-quality choices applied (``--missing-outcomes`` etc.), each a line saying what it
+changed (empty when none).
 
 Cells are in task order, then model order; ``n``/``n_max`` are the fewest/most trials of an answered question
 (equal unless trials are ragged); NaN becomes ``null``; ``reason`` is "" when the
@@ -56,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING, combined_score, per_task_categorization, task_matrix
 
     from scorio_core.cli.leaderboard import cluster_engine
+    from scorio_core.leaderboard.checks import choices_of, data_choices_notice
 
     cluster_engine(args)
     dataset = load_dataset(args)
@@ -72,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
             "tasks": list(matrix.tasks), "models": list(matrix.models), "cells": cell_rows, "combined": combined_rows,
             "weighting": WEIGHTING, "assumption": COMBINED_ASSUMPTION, "pass_rule": PASS_RULE, "flaky_rule": FLAKY_RULE,
             "threshold": matrix.threshold, "confidence": matrix.confidence, "prior": matrix.prior, "scope": matrix.scope,
-            "interval": matrix.interval, "cluster_column": args.cluster_column, "sources": list(dataset.sources),
+            "interval": matrix.interval, "cluster_column": args.cluster_column,
+            "data_choices": list(choices_of(dataset)), "sources": list(dataset.sources),
         })
         return 0
     emit_rows(cell_rows, CELL_KEYS, args.output)
@@ -84,4 +90,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"lo, hi: {matrix.interval}")
         print(f"combined: {WEIGHTING}; {COMBINED_ASSUMPTION}")
         print(f"passed: {PASS_RULE}")
+        if choices_of(dataset):
+            print(f"note: {data_choices_notice(choices_of(dataset))['finding']}")
     return 0

@@ -24,30 +24,13 @@ from scipy.special import ndtr
 
 from scorio_core.eval._interval import z_two_sided
 from scorio_core.eval._validate import check_confidence, real_vector
-from scorio_core.ranking.disagreement import (
-    DISAGREEMENT_COLUMNS,
-    OUTCOME_LABELS,
-    disagreement_table,
-    outcome_counts,
-    question_scores,
-    question_set_note,
-    question_summary,
-)
+from scorio_core.ranking import disagreement as _disagreement
+from scorio_core.ranking.disagreement import (  # noqa: F401 (re-exported through __all__)
+    DISAGREEMENT_COLUMNS, OUTCOME_LABELS, disagreement_table, outcome_counts,
+    question_scores, question_set_note, question_summary)
 
-__all__ = [
-    "DifferencePosterior",
-    "difference_posterior",
-    "difference_density",
-    "difference_span",
-    "question_scores",
-    "question_summary",
-    "disagreement_table",
-    "question_set_note",
-    "outcome_counts",
-    "OUTCOME_LABELS",
-    "DISAGREEMENT_COLUMNS",
-    "ASSUMPTION",
-]
+__all__ = ["DifferencePosterior", "difference_posterior", "difference_density", "difference_span", "ASSUMPTION",
+           *_disagreement.__all__]  # the per-question views, re-exported
 
 #: What the difference posterior assumes, shown with every result.
 ASSUMPTION = (

@@ -52,6 +52,9 @@ def test_attempts_counted_as_incorrect_are_said_beside_the_leaderboard(app):
     no_exception(app)
     texts = [shown(e.value) for e in [*app.main.warning, *app.main.caption, *app.main.markdown, *app.main.info]]
     assert any(line in t for t in texts), texts
+    app.switch_page("pages/results/tasks.py").run()
+    no_exception(app)
+    assert line in [shown(c.value) for c in app.main.caption]
 
 
 def test_the_verdict_does_not_say_these_questions_when_models_answered_different_ones(app):

@@ -32,6 +32,7 @@ def test_json_is_stable(dump, capsys):
     assert {"weighting", "prior", "scope", "interval", "threshold"} <= set(out)
     assert out["tasks"] == ["t1", "t2"] and out["models"] == ["A", "B", "C"]
     assert out["prior"] == "uniform" and out["scope"] == "questions-fixed" and out["threshold"] == 0.5
+    assert out["data_choices"] == []  # no data-quality choice made
     assert all(list(c) == list(CELL_KEYS) for c in out["cells"])
     assert all(list(c) == list(COMBINED_KEYS) for c in out["combined"])
     cell = next(c for c in out["cells"] if (c["model"], c["task"]) == ("A", "t1"))
@@ -73,3 +74,20 @@ def test_ragged_trials_show_the_fewest_and_the_most(tmp_path, capsys):
     assert main(["tasks", str(path), "--output", "json"]) == 0
     cells = {c["model"]: c for c in json.loads(capsys.readouterr().out)["cells"]}
     assert (cells["A"]["n"], cells["A"]["n_max"]) == (1, 3) and (cells["B"]["n"], cells["B"]["n_max"]) == (1, 1)
+
+
+def test_data_quality_choices_are_listed_and_an_emptied_task_named(tmp_path, capsys):
+    """C's attempts on t2 have no outcome. Counted as incorrect, C is scored there and the JSON/table say which choice
+    filled which cells; dropped, C has no t2 data left and its combined reason names the choice."""
+    path = tmp_path / "holes.csv"
+    path.write_text(CSV + "C,t1,q2,0,1\nC,t2,q1,0,\nC,t2,q2,0,\n")
+    assert main(["tasks", str(path), "--missing-outcomes", "incorrect", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["data_choices"] == ["missing_outcomes=incorrect: 2 attempts without an outcome counted as incorrect "
+                                   "(C on t2: 2)."]
+    assert main(["tasks", str(path), "--missing-outcomes", "drop"]) == 0
+    text = capsys.readouterr().out
+    assert "no data left on task t2 (the choice missing_outcomes=drop removed every row)" in text
+    assert "note: Data-quality choices applied before scoring: missing_outcomes=drop: removed 2 attempts" in text
+    assert main(["tasks", str(path), "--missing-outcomes", "drop", "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["data_choices"][0].startswith("missing_outcomes=drop: removed 2")

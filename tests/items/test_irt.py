@@ -152,8 +152,12 @@ def test_permutation_invariance(seed, L, M, model):
     s = rng.binomial(n, 0.5)
     pm, pq = rng.permutation(L), rng.permutation(M)
     f, g = _perm_fit(s, n, model), _perm_fit(s[pm][:, pq], n[pm][:, pq], model)
-    for x, y in ((f.theta[pm], g.theta), (f.b[pq], g.b), (f.a[pq], g.a), (f.b_se[pq], g.b_se)):
+    for x, y in ((f.theta[pm], g.theta), (f.b[pq], g.b), (f.a[pq], g.a)):
         np.testing.assert_allclose(x, y, atol=1e-5)
+    # standard errors invert the Hessian at the mode: with two models the 2PL's is ill-conditioned and relabelling
+    # moves its inverse by rounding (seed 116, L = 2, M = 6: equal modes to 1e-20, SEs 1.5e-5 relative apart)
+    for x, y in ((f.b_se[pq], g.b_se), (f.theta_se[pm], g.theta_se)):
+        np.testing.assert_allclose(x, y, rtol=1e-4, atol=1e-5)
 
 
 @settings(max_examples=25, deadline=None)
