@@ -11,6 +11,7 @@ __all__ = [
     "DEFAULT_SCOPE",
     "DEFAULT_TIE_RULE",
     "DUPLICATE_POLICIES",
+    "FALLBACK_INTERVAL",
     "METRIC_NAMES",
     "MISSING_POLICIES",
     "PLAN_GOALS",
@@ -24,6 +25,7 @@ __all__ = [
     "SCOPE_LABELS",
     "TIE_RULES",
     "TIE_RULE_HELP",
+    "is_fallback_interval",
 ]
 
 #: Metric keys of the leaderboard (``--metric``), in the registry's order
@@ -105,3 +107,23 @@ PLAN_GOAL_HELP = {
     "pair": "separate two models (--pair A B) at the confidence, or declare them tied within --tolerance",
     "width": "narrow every model's credible interval below --width",
 }
+
+
+#: The kind of interval a model gets where its empirical-Bayes prior is not identified (N = 1): its ``interval`` label
+#: starts "95% " + this (:func:`scorio_core.uncertainty.posterior.fallback_interval_label`), and its ``sigma`` is the
+#: pooled binomial bound, not a posterior standard deviation.
+FALLBACK_INTERVAL = "exact binomial (Clopper-Pearson) interval on the pooled answers"
+
+
+def is_fallback_interval(label: object) -> bool:
+    """Whether an interval label (a leaderboard's ``interval`` cell) is a :data:`FALLBACK_INTERVAL`'s.
+
+    What is built on such a model's ``sigma`` (a difference, ``P(A > B)``) is a normal approximation, not a credible
+    statement.
+
+    >>> is_fallback_interval("95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers trials")
+    True
+    >>> is_fallback_interval("95% credible interval; covers trials (questions fixed); uniform prior")
+    False
+    """
+    return isinstance(label, str) and FALLBACK_INTERVAL in label

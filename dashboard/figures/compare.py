@@ -24,7 +24,8 @@ OUTCOME_COLORS = {
 
 
 def difference_plot(x: np.ndarray, density: np.ndarray, *, mean: float, lo: float, hi: float, rho: float,
-                    name_a: str, name_b: str, confidence: float = 0.95, metric_label: str = "Bayes@N") -> go.Figure:
+                    name_a: str, name_b: str, confidence: float = 0.95, metric_label: str = "Bayes@N",
+                    kind: str = "credible") -> go.Figure:
     """Posterior density of ``mu_A - mu_B`` with its credible interval shaded and zero marked.
 
     Parameters
@@ -35,6 +36,9 @@ def difference_plot(x: np.ndarray, density: np.ndarray, *, mean: float, lo: floa
         Posterior mean, credible interval and ``P(A > B)``.
     name_a, name_b : str
         Model names (escaped here).
+    kind : {"credible", "approximate"}
+        ``DifferencePosterior.kind``: with ``"approximate"`` (a model's empirical-Bayes prior not identified, N = 1)
+        the legend, hover and axis say "normal approximation", not posterior or credible.
 
     Returns
     -------
@@ -43,24 +47,29 @@ def difference_plot(x: np.ndarray, density: np.ndarray, *, mean: float, lo: floa
     """
     a, b = plain(name_a), plain(name_b)
     pct = f"{int(round(confidence * 100))}%"
+    credible = kind == "credible"
+    interval, short = (f"{pct} credible interval", f"{pct} CrI") if credible else (
+        f"{pct} interval (normal approximation)", f"{pct} interval")
+    density_name, mean_name = ("posterior density", "posterior mean") if credible else (
+        "density (normal approximation)", "estimate")
     fig = go.Figure()
     if len(x):
         inside = (x >= lo) & (x <= hi)
-        fig.add_trace(go.Scatter(x=x[inside], y=density[inside], fill="tozeroy", mode="none", name=f"{pct} credible interval",
+        fig.add_trace(go.Scatter(x=x[inside], y=density[inside], fill="tozeroy", mode="none", name=interval,
                                  fillcolor="rgba(0,114,178,0.22)", hoverinfo="skip"))
-        fig.add_trace(go.Scatter(x=x, y=density, mode="lines", name="posterior density", line=dict(color=PALETTE[0], width=2.5),
+        fig.add_trace(go.Scatter(x=x, y=density, mode="lines", name=density_name, line=dict(color=PALETTE[0], width=2.5),
                                  hovertemplate="difference %{x:.4f}<extra></extra>"))
         top = float(np.max(density))
     else:
         top = 1.0
-    fig.add_trace(go.Scatter(x=[mean], y=[0], mode="markers", name="posterior mean", marker=dict(size=11, color=PALETTE[3], symbol="diamond"),
-                             hovertemplate=f"mean %{{x:.4f}}<br>{pct} CrI [{lo:.4f}, {hi:.4f}]<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[mean], y=[0], mode="markers", name=mean_name, marker=dict(size=11, color=PALETTE[3], symbol="diamond"),
+                             hovertemplate=f"mean %{{x:.4f}}<br>{short} [{lo:.4f}, {hi:.4f}]<extra></extra>"))
     fig.add_vline(x=0, line=dict(color="#5b6270", dash="dash", width=1.5))
     fig.add_annotation(x=0, y=top, text="no difference", showarrow=False, yshift=12, font=dict(size=11, color="#5b6270"))
     fig.add_annotation(xref="paper", yref="paper", x=1, y=1, xanchor="right", showarrow=False, align="right",
                        text=f"P({a} > {b}) = {rho:.3f}", font=dict(size=13))
     fig.update_xaxes(title=f"{metric_label}: {a} minus {b}", zeroline=False)
-    fig.update_yaxes(title="posterior density", showticklabels=False, zeroline=False, rangemode="tozero")
+    fig.update_yaxes(title=density_name, showticklabels=False, zeroline=False, rangemode="tozero")
     return apply_theme(fig, height=360)
 
 

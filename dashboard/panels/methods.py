@@ -136,6 +136,10 @@ def _render_intervals(ctx, task: str, chosen: tuple[str, ...], used_set: str, la
             f"{method_label(name)}: {n} of {boot.n_boot}" for name, n in boot.failed.items())))
 
 
+#: Linked groups drawn as their own figure in the "IRT ability" tab (the rest are in its table).
+MAX_GROUP_PLOTS = 4
+
+
 def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categorization, n_models: int) -> None:
     """The "IRT ability" tab: models ranked by their 2PL ability (Rasch below 3 models) with Laplace intervals."""
     if n_models < 2:
@@ -155,11 +159,19 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
     labels = ctx.labels(table["model"])
     table = table[table["model"].isin(ctx.shown(table["model"]))]
     kind = "2PL" if model == "2pl" else "Rasch"
-    st.plotly_chart(interval_plot(table, metric_label=f"IRT ability ({kind}, logit)", confidence=ctx.confidence,
-                                  labels=labels, tie_rule=tie_rule), width="stretch")
+    linked = [g for g in dict.fromkeys(table["group"].dropna().tolist())]
+    for g in linked[:MAX_GROUP_PLOTS]:  # one scale per linked group: no figure puts unlinked abilities side by side
+        if len(linked) > 1:
+            st.markdown(f"**Linked group {md(int(g) + 1)}**")
+        st.plotly_chart(interval_plot(table[table["group"] == g], metric_label=f"IRT ability ({kind}, logit)",
+                                      confidence=ctx.confidence, labels=labels, tie_rule=tie_rule), width="stretch")
+    if len(linked) > MAX_GROUP_PLOTS:
+        st.caption(f"{md(len(linked) - MAX_GROUP_PLOTS)} more linked groups are in the table (column 'linked group').")
     frame = pd.DataFrame({"model": table["model"].map(labels), "rank": table["rank"], "rank (CI ties)": table["rank_ci"],
                           "ability": table["mu"], "lo": table["lo"], "hi": table["hi"],
                           "questions answered": table["n_questions"]})
+    if len(linked) > 1:  # ranks count within a group only: the group is part of the rank
+        frame.insert(1, "linked group", table["group"] + 1)
     number = st.column_config.NumberColumn(format="%.3f")
     st.dataframe(frame, hide_index=True, width="stretch", height=fit_height(len(frame), 900),
                  column_config={"ability": number, "lo": number, "hi": number})

@@ -16,7 +16,8 @@ from dashboard.panels.sidebar import page_context
 from dashboard.tables.display import disagreement_display, fit_height
 from dashboard.text import md
 from scorio_core.ranking.compare import difference_density, difference_span, outcome_counts, question_set_note
-from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
+from scorio_core.ranking.paired import (not_identified_models, not_identified_note, questions_meaning, questions_needed,
+                                       scoped_difference)
 from scorio_core.report.verdict import format_probability
 from scorio_core.uncertainty import PRIOR_LABELS
 from scorio_core.uncertainty.clustered import codes_for_questions
@@ -78,23 +79,32 @@ codes = codes_for_questions(table["question"], clusters)
 weights = (0.0, 1.0) if active.categorization is None else active.categorization.weights
 diff, assumption = scoped_difference(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], table["diff"].to_numpy(),
                                      scope=ctx.scope, confidence=ctx.confidence, clusters=codes,
-                                     weights=weights)
+                                     weights=weights, not_identified=(unidentified := not_identified_models(
+                                         fixed, (model_a, model_b))))
 pct = f"{ctx.confidence:.0%}"
+credible = diff.kind == "credible"  # else a model's empirical-Bayes prior is not identified (N = 1): no posterior
 
-st.subheader("Posterior of the difference", divider="gray")
+st.subheader("Posterior of the difference" if credible else "The difference (normal approximation)", divider="gray")
 m1, m2, m3, m4 = st.columns([1, 0.9, 1.7, 1])
-m1.metric("Mean A - B", f"{diff.mean:+.3f}", help="Posterior mean of the Bayes@N difference mu_A - mu_B.", border=True)
+m1.metric("Mean A - B", f"{diff.mean:+.3f}", border=True,
+          help="Posterior mean of the Bayes@N difference mu_A - mu_B." if credible else
+          "The difference mu_A - mu_B of the two models' estimates.")
 m2.metric("sd", f"{diff.sd:.3f}", border=True,
           help="Posterior sd of the difference: sqrt(sigma_A^2 + sigma_B^2) with questions fixed; paired over the "
                "questions both answered when questions are a sample (see Method below).")
 m3.metric(f"{pct} interval", f"{diff.lo:+.2f} to {diff.hi:+.2f}", border=True,
-          help=f"Central {pct} credible interval of mu_A - mu_B: [{diff.lo:+.4f}, {diff.hi:+.4f}].")
-m4.metric("P(A > B) = rho", format_probability(diff.rho), help="The probability that A is truly better than B, given the data and the prior.", border=True)
+          help=(f"Central {pct} credible interval" if credible else f"Central {pct} interval (normal approximation)")
+          + f" of mu_A - mu_B: [{diff.lo:+.4f}, {diff.hi:+.4f}].")
+m4.metric("P(A > B) = rho", format_probability(diff.rho), border=True,
+          help="The probability that A is truly better than B, given the data and the prior." if credible else
+          "Phi(difference / sd), a normal approximation on the pooled binomial sds (not a posterior probability: "
+          "the prior is not identified; see Method).")
+probability = "posterior probability" if credible else "probability (normal approximation, not a posterior)"
 if diff.rho >= ctx.confidence:
-    st.success(f"{md(model_a)} is ahead of {md(model_b)} with {format_probability(diff.rho)} posterior probability.",
+    st.success(f"{md(model_a)} is ahead of {md(model_b)} with {format_probability(diff.rho)} {md(probability)}.",
                icon=":material/check:")
 elif 1 - diff.rho >= ctx.confidence:
-    st.success(f"{md(model_b)} is ahead of {md(model_a)} with {format_probability(1 - diff.rho)} posterior probability.",
+    st.success(f"{md(model_b)} is ahead of {md(model_a)} with {format_probability(1 - diff.rho)} {md(probability)}.",
                icon=":material/check:")
 else:
     st.info(f"Not distinguishable at {pct}: P({md(model_a)} > {md(model_b)}) = {format_probability(diff.rho)}.",
@@ -104,7 +114,9 @@ if pair_note is not None:
     st.warning(md(pair_note), icon=":material/rule:")
 x, density = difference_density(diff, span=difference_span(weights))
 st.plotly_chart(difference_plot(x, density, mean=diff.mean, lo=diff.lo, hi=diff.hi, rho=diff.rho, name_a=model_a,
-                                name_b=model_b, confidence=ctx.confidence), width="stretch")
+                                name_b=model_b, confidence=ctx.confidence, kind=diff.kind), width="stretch")
+if not credible:
+    st.caption(md(f"Not a posterior: {not_identified_note(unidentified)}."))
 st.caption("The interval covers what more trials on these same questions could change."
            if ctx.scope == "questions-fixed" else
            "The interval also covers which questions happened to be drawn: it speaks for new questions like these"
@@ -114,15 +126,20 @@ with st.expander("Method"):
 
 st.subheader("Where they disagree", divider="gray")
 counts = outcome_counts(table)
-cols = st.columns(4)
-cols[0].metric("Only A solves", counts["only A solves"], border=True, help=f"A: {model_a}. 'Solves' = at least one correct trial.")
-cols[1].metric("Only B solves", counts["only B solves"], border=True, help=f"B: {model_b}.")
-cols[2].metric("Both, different rates", counts["both, A more often"] + counts["both, B more often"], border=True)
-cols[3].metric("Same outcome", counts["both always"] + counts["neither"] + counts["both, equally often"], border=True)
+common = int(table["diff"].notna().sum())  # questions both answered: the only ones a question-by-question view pairs
+if common:
+    cols = st.columns(4)
+    cols[0].metric("Only A solves", counts["only A solves"], border=True, help=f"A: {model_a}. 'Solves' = at least one correct trial.")
+    cols[1].metric("Only B solves", counts["only B solves"], border=True, help=f"B: {model_b}.")
+    cols[2].metric("Both, different rates", counts["both, A more often"] + counts["both, B more often"], border=True)
+    cols[3].metric("Same outcome", counts["both always"] + counts["neither"] + counts["both, equally often"], border=True)
+else:
+    st.info(f"{md(model_a)} and {md(model_b)} answered no question in common, so no question can be compared one to "
+            "one: the table lists each model's own questions.", icon=":material/link_off:")
 binary = ctx.data.dataset.attempts is None or ctx.data.dataset.attempts["is_correct"].notna().any()
 only_diff = st.toggle("Only questions where they differ", value=True, key="cmp_only_diff", bind="query-params",
-                      persist_state="session")
-shown = table[table["diff"].fillna(0) != 0] if only_diff else table
+                      persist_state="session", disabled=not common)
+shown = table[table["diff"].fillna(0) != 0] if only_diff and common else table
 score_label = "pass rate" if active.status == "binary" else "rubric score"
 table_col, plot_col = st.container(), st.container()  # stacked: the table needs the page width at 1280 px
 with table_col:
@@ -132,8 +149,10 @@ with table_col:
                           key="cmp_question_table")
     st.caption(f"A = {md(model_a)}, B = {md(model_b)}. Sorted with one-sided outcomes first, then by the size of the "
                "difference. Click a row to open that question's attempts below.")
-with plot_col:
-    st.plotly_chart(question_scatter(table, name_a=model_a, name_b=model_b, score_label=score_label), width="stretch")
+if common:
+    with plot_col:
+        st.plotly_chart(question_scatter(table, name_a=model_a, name_b=model_b, score_label=score_label),
+                        width="stretch")
 
 if ctx.data.dataset.attempts is not None and len(shown):
     st.subheader("Attempts on one question", divider="gray")

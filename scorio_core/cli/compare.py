@@ -10,7 +10,7 @@ JSON output (``--output json``) is an object::
 
     {"models": [A, B], "task": ..., "settings": {...},
      "a": {leaderboard row of A}, "b": {...},
-     "difference": {"mean", "sd", "lo", "hi", "rho", "z", "confidence", "scope", "assumption"},
+     "difference": {"mean", "sd", "lo", "hi", "rho", "z", "confidence", "kind", "scope", "assumption"},
      "outcomes": {"only A solves": n, "only B solves": n, ...},
      "questions": [{"question", "outcome", "n_a", "correct_a", "rate_a", "score_a", "n_b", ...}, ...],
      "trials_needed": {"n_needed", "n_power", "practical", "n_power_range": [lo, hi], "power", "range_level",
@@ -27,7 +27,9 @@ difference (null: not reached); ``practical`` is false when ``n_power`` is not r
 observed N (``scorio_core.ranking.separation.PRACTICAL_TRIALS``).
 
 The metric is Bayes@N (under ``--schema`` when given): the difference, rho and the trials
-needed all use its posterior (paper sections 2.5 and Appendix D). With ``--scope questions-sampled``
+needed all use its posterior (paper sections 2.5 and Appendix D); ``difference.kind`` is ``"approximate"``
+where a model's empirical-Bayes prior is not identified (N = 1: its sd is the pooled binomial bound, and the
+interval and ``rho`` are normal approximations, said in ``assumption``). With ``--scope questions-sampled``
 the difference is paired over the questions both models answered (Miller 2024,
 :func:`scorio_core.ranking.paired.scoped_difference`); ``difference.assumption`` says which form ran.
 """
@@ -196,7 +198,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     sampled-scope difference cluster-robust.
     """
     from scorio_core.ranking.compare import disagreement_table, outcome_counts, question_set_note
-    from scorio_core.ranking.paired import questions_meaning, questions_needed, scoped_difference
+    from scorio_core.ranking.paired import not_identified_models, questions_meaning, questions_needed, scoped_difference
     from scorio_core.errors import InputError
     from scorio_core.ranking.paired import pair_trials_needed
     from scorio_core.ranking.separation import trials_meaning
@@ -216,7 +218,9 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     codes = codes_for_questions(questions["question"], clusters) if scope != "questions-fixed" else None
     diff, assumption = scoped_difference(fa["mu"], fa["sigma"], fb["mu"], fb["sigma"], questions["diff"].to_numpy(),
                                          scope=scope, confidence=confidence, clusters=codes,
-                                         weights=outcomes.rubric.weights)
+                                         weights=outcomes.rubric.weights,
+                                         not_identified=not_identified_models(
+                                             table if fixed_table is None else fixed_table, (model_a, model_b)))
     needed, prior_notes = pair_trials_needed(outcomes.rubric, model_a, model_b, prior=prior, confidence=confidence,
                                              prior_counts=prior_counts)
     trials = {
@@ -296,7 +300,8 @@ def run(args: argparse.Namespace) -> int:
     d = report["difference"]
     t = report["trials_needed"]
     print(f"{model_a} vs {model_b} ({task}), Bayes@N")
-    print(f"  difference {d['mean']:+.4f} (sd {d['sd']:.4f}), {confidence:.0%} credible interval "
+    kind = "credible interval" if d["kind"] == "credible" else "interval (normal approximation)"
+    print(f"  difference {d['mean']:+.4f} (sd {d['sd']:.4f}), {confidence:.0%} {kind} "
           f"[{d['lo']:+.4f}, {d['hi']:+.4f}], P({model_a} > {model_b}) = {d['rho']:.4f}")
     print(f"  assumption: {d['assumption']}")
     for note in report["notes"]:

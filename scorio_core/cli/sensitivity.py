@@ -144,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
                        seed=args.seed, thresholds=frozen_for(name), prior=result.prior)
         for name in result.schemas
     ] if args.perturb else []
+    notes = [*result.notes, *[n for n in [one_rubric_note(result)] if n]]  # the result's, then what it cannot show
     payload = {
         "task": task,
         "models": list(result.models),
@@ -159,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         "sigma": result.sigma.T,
         "unmatched": result.unmatched,
         "perturbation": [_perturbation_payload(p) for p in perturbed],
-        "notes": list(table.notes) + list(result.notes) + [n for n in [one_rubric_note(result)] if n],
+        "notes": list(table.notes) + notes,
         "sources": list(dataset.sources),
     }
     if args.output == "json":
@@ -184,6 +185,6 @@ def run(args: argparse.Namespace) -> int:
                 unit = f"{closest.smallest_change:+.0%}" if closest.kind == "weight" else f"{closest.smallest_change:+g} points"
                 detail = f"; smallest single change that flips it: {closest.parameter} {unit} (new leader {closest.new_leader})"
             print(f"perturbed {p.schema}: leader {p.leader} keeps rank 1 in {p.leader_kept:.0%} of {p.n} rubrics{detail}")
-        for note in [*result.notes, *[n for n in [one_rubric_note(result)] if n]]:
+        for note in notes:
             print(f"note: {note}")
     return 0

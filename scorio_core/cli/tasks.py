@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
                          confidence=args.confidence, threshold=args.threshold,
                          tasks=[args.task] if args.task else None, cluster_column=args.cluster_column)
     combined = combined_score(matrix, emptied=getattr(getattr(dataset, "report", None), "emptied", ()))
+    choices = list(choices_of(dataset))
     cells = matrix.cells.astype(object).where(matrix.cells.notna(), None)
     cell_rows = [{k: row[k] for k in CELL_KEYS} for row in cells.to_dict(orient="records")]
     combined_rows = [{k: row[k] for k in COMBINED_KEYS} for row in combined.to_dict(orient="records")]
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             "weighting": WEIGHTING, "assumption": COMBINED_ASSUMPTION, "pass_rule": PASS_RULE, "flaky_rule": FLAKY_RULE,
             "threshold": matrix.threshold, "confidence": matrix.confidence, "prior": matrix.prior, "scope": matrix.scope,
             "interval": matrix.interval, "cluster_column": args.cluster_column,
-            "data_choices": list(choices_of(dataset)), "sources": list(dataset.sources),
+            "data_choices": choices, "sources": list(dataset.sources),
         })
         return 0
     emit_rows(cell_rows, CELL_KEYS, args.output)
@@ -90,6 +91,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"lo, hi: {matrix.interval}")
         print(f"combined: {WEIGHTING}; {COMBINED_ASSUMPTION}")
         print(f"passed: {PASS_RULE}")
-        if choices_of(dataset):
-            print(f"note: {data_choices_notice(choices_of(dataset))['finding']}")
+        if choices:
+            print(f"note: {data_choices_notice(choices)['finding']}")
     return 0

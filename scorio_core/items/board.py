@@ -17,7 +17,7 @@ from scorio_core.ranking.rank import competition_ranks, ranks_with_ties
 __all__ = ["ABILITY_COLUMNS", "ability_board", "ability_interval_label", "unlinked_note"]
 
 #: Columns of :func:`ability_board` (the leaderboard's, for its figures and exports).
-ABILITY_COLUMNS = ("model", "rank", "rank_ci", "mu", "sigma", "lo", "hi", "n_questions", "interval")
+ABILITY_COLUMNS = ("model", "rank", "rank_ci", "mu", "sigma", "lo", "hi", "n_questions", "interval", "group")
 
 
 def ability_interval_label(diagnostics: Diagnostics) -> str:
@@ -49,8 +49,8 @@ def unlinked_note(diagnostics: Diagnostics) -> str | None:
     return (f"The models fall into {n} groups that share no question, directly or through other models ({shown}). "
             "Abilities are comparable within a group; across groups their order comes from the priors (each group's "
             "questions taken as equally hard on average), not from the data, so ranks across groups are not "
-            "supported: the ranks with CI ties count only models of the same group. Questions answered by models of "
-            "several groups would link them.")
+            "supported: ranks (with or without CI ties) count only models of the same group, and the table lists "
+            "the groups one after the other. Questions answered by models of several groups would link them.")
 
 
 def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd.DataFrame:
@@ -65,16 +65,18 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
         confidence. The abilities' standard errors are used as if independent (their Laplace
         covariance is left out), without the 2PL scale's uncertainty (``fit.scale_var``: a common factor
         on every ability cannot reorder them). When the models fall into groups that share no question
-        (``fit.groups``, :func:`unlinked_note`), ``rank_ci`` is the rank within the model's group: the data
-        order no pair across groups (their order comes from the priors), so no such pair is separated.
+        (``fit.groups``, :func:`unlinked_note`), ``rank`` and ``rank_ci`` are ranks within the model's group: the
+        data order no pair across groups (their order comes from the priors), so no such pair is ordered.
 
     Returns
     -------
     DataFrame
         Columns :data:`ABILITY_COLUMNS`, best first: ``mu`` the ability, ``sigma`` its Laplace
         standard error, ``lo``/``hi`` the interval of ``diagnostics`` (normal), ``rank`` the
-        competition rank of ``mu``, ``n_questions`` the questions the model answered. A model that
-        answered no question has NaN ``mu`` and no rank (its ability would be the prior's).
+        competition rank of ``mu`` (within the model's linked group), ``n_questions`` the questions the model
+        answered, ``group`` the linked group (0, 1, ... as ``fit.groups``; 0 for every model when all are linked),
+        rows sorted by group, then rank. A model that answered no question has NaN ``mu``, no rank and no group
+        (its ability would be the prior's).
 
     Notes
     -----
@@ -90,22 +92,25 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
     models = diagnostics.models.set_index("model")
     rank = pd.array([pd.NA] * len(mu), dtype="Int64")
     rank_ci = pd.array([pd.NA] * len(mu), dtype="Int64")
+    group = pd.array([pd.NA] * len(mu), dtype="Int64")
     if seen.any():
         vals = mu[seen]
-        rank[np.flatnonzero(seen)] = competition_ranks(vals, tol=0.0)  # 1 + models strictly ahead (no scipy.stats)
         # a common change of scale cannot reorder models: ties are decided with the scale fixed (fit.scale_var)
         fixed = fit.se_given_scale(vals, sigma[seen])
         groups = getattr(fit, "groups", None)
         labels = np.asarray(groups)[seen] if groups is not None else np.zeros(vals.size, dtype=np.int64)
-        within = np.empty(vals.size, dtype=np.int64)
-        for g in np.unique(labels):  # a loop over unlinked groups (usually one): no tie across them is decided
+        point, within = np.empty(vals.size, dtype=np.int64), np.empty(vals.size, dtype=np.int64)
+        for g in np.unique(labels):  # a loop over unlinked groups (usually one): no pair across them is ordered
             members = labels == g
+            point[members] = competition_ranks(vals[members], tol=0.0)  # 1 + models strictly ahead (no scipy.stats)
             within[members] = ranks_with_ties(vals[members], fixed[members], diagnostics.confidence, rule=tie_rule)
+        rank[np.flatnonzero(seen)] = point
         rank_ci[np.flatnonzero(seen)] = within
+        group[np.flatnonzero(seen)] = labels
     table = pd.DataFrame({
         "model": list(fit.models), "rank": rank, "rank_ci": rank_ci, "mu": mu, "sigma": sigma,
         "lo": np.where(seen, models.loc[list(fit.models), "ability_lo"].to_numpy(float), np.nan),
         "hi": np.where(seen, models.loc[list(fit.models), "ability_hi"].to_numpy(float), np.nan),
-        "n_questions": answered.astype(np.int64), "interval": ability_interval_label(diagnostics),
+        "n_questions": answered.astype(np.int64), "interval": ability_interval_label(diagnostics), "group": group,
     }, columns=list(ABILITY_COLUMNS))
-    return table.sort_values(["rank", "model"], na_position="last", kind="stable").reset_index(drop=True)
+    return table.sort_values(["group", "rank", "model"], na_position="last", kind="stable").reset_index(drop=True)

@@ -55,6 +55,10 @@ class DifferencePosterior(NamedTuple):
     z : float
         ``mean / sd`` (signed; +/-inf when ``sd = 0`` and the means differ, 0 when equal).
     confidence : float
+    kind : {"credible", "approximate"}
+        ``"credible"`` when both sds are posterior sds; ``"approximate"`` when a model's empirical-Bayes prior is not
+        identified (:func:`scorio_core.ranking.paired.scoped_difference` ``not_identified``): its sd is then the
+        pooled binomial bound, and the interval and ``rho`` are normal approximations, not posterior statements.
     """
 
     mean: float
@@ -64,6 +68,7 @@ class DifferencePosterior(NamedTuple):
     rho: float
     z: float
     confidence: float
+    kind: str = "credible"
 
 
 def _finite(value: object, name: str) -> float:

@@ -16,13 +16,14 @@ import math
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from scorio_core.choices import is_fallback_interval
 from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite, difference_posterior, difference_span
 from scorio_core.ranking.questions_power import PRACTICAL_FACTOR, QuestionsNeeded, questions_meaning, questions_needed
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.uncertainty.posterior import check_scope, projection_alpha
 
 __all__ = ["pair_trials_needed", "CLUSTERED_ASSUMPTION", "scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
-           "UNPAIRED_ASSUMPTION", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
+           "UNPAIRED_ASSUMPTION", "NOT_IDENTIFIED_ASSUMPTION", "not_identified_models", "not_identified_note", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
            "paired_pairwise_ranks", "ranks_are_paired"]
 
 #: What the paired difference under the questions-sampled scope assumes ({m}: questions both models answered).
@@ -39,6 +40,18 @@ CLUSTERED_ASSUMPTION = (
     "arXiv:2411.00640), never narrower than with questions fixed; interval and P(A > B) use the normal approximation "
     "of section 2.5"
 )
+#: Said first when a model's empirical-Bayes prior is not identified ({names}: those models; N = 1 data).
+NOT_IDENTIFIED_ASSUMPTION = (
+    "the empirical-Bayes prior is not identified for {names} (N = 1, or fewer than 3 questions tried twice or "
+    "more), so {its} sd is the pooled binomial bound sqrt(p(1-p)/M) (conservative), not a posterior sd: the interval "
+    "and P(A > B) are normal approximations on it, not posterior statements (more trials per question, or a prior "
+    "that needs no fit, uniform or Jeffreys, give a posterior)"
+)
+#: :data:`~scorio_core.ranking.compare.ASSUMPTION` without the Dirichlet posterior it no longer has.
+FIXED_APPROXIMATE = (
+    "questions are taken as given; the two models' estimates are independent, so Var(mu_A - mu_B) = sigma_A^2 + "
+    "sigma_B^2; interval and P(A > B) use the normal approximation of section 2.5"
+)
 #: ... and when fewer than two questions were answered by both models.
 UNPAIRED_ASSUMPTION = (
     "questions sampled from a larger pool, but fewer than two questions were answered by both models, so the "
@@ -48,7 +61,8 @@ UNPAIRED_ASSUMPTION = (
 
 
 def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: str = "questions-fixed",
-                      confidence: float = 0.95, clusters=None, weights=None) -> tuple[DifferencePosterior, str]:
+                      confidence: float = 0.95, clusters=None, weights=None,
+                      not_identified: tuple[str, ...] = ()) -> tuple[DifferencePosterior, str]:
     r"""Posterior of ``mu_A - mu_B`` under an interval scope, and the assumption it rests on.
 
     Parameters
@@ -78,13 +92,19 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
         The rubric's category weights: the interval is clipped to the differences they allow,
         ``+/-(max w - min w)`` (a normal interval around +0.5 with sd 0.61 is not [-0.70, +1.70] for
         scores in [0, 1]), as the leaderboard clips its normal intervals. Default: not clipped.
+    not_identified : tuple of str, default ()
+        The models (of the two) whose empirical-Bayes prior is not identified (N = 1: their leaderboard ``interval``
+        is :data:`scorio_core.choices.FALLBACK_INTERVAL`, :func:`scorio_core.choices.is_fallback_interval`). Their
+        ``sigma`` is the pooled binomial bound ``sqrt(p(1-p)/M)``, not a posterior sd: the result's ``kind`` is then
+        ``"approximate"`` and the assumption says what the interval and ``rho`` are (:data:`NOT_IDENTIFIED_ASSUMPTION`).
 
     Returns
     -------
     posterior : DifferencePosterior
     assumption : str
         :data:`ASSUMPTION`, :data:`SAMPLED_ASSUMPTION` (with ``m``; :data:`CLUSTERED_ASSUMPTION` with clusters)
-        or ``UNPAIRED_ASSUMPTION``.
+        or ``UNPAIRED_ASSUMPTION``; with ``not_identified``, :data:`NOT_IDENTIFIED_ASSUMPTION` first (and
+        ``FIXED_APPROXIMATE`` for :data:`ASSUMPTION`).
 
     Raises
     ------
@@ -104,10 +124,45 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
     """
     check_scope(scope)
     posterior, assumption = _scoped(mu_a, sigma_a, mu_b, sigma_b, question_diffs, scope, confidence, clusters)
+    if not_identified:
+        posterior = posterior._replace(kind="approximate")
+        assumption = not_identified_note(not_identified) + "; " + (
+            FIXED_APPROXIMATE if assumption == ASSUMPTION else assumption)
     if weights is not None:
         span = difference_span(weights)
         posterior = posterior._replace(lo=max(posterior.lo, -span), hi=min(posterior.hi, span))
     return posterior, assumption
+
+
+def not_identified_note(models) -> str:
+    """:data:`NOT_IDENTIFIED_ASSUMPTION` for these models (the first clause of :func:`scoped_difference`'s assumption).
+
+    >>> not_identified_note(["m1"])[:60]
+    'the empirical-Bayes prior is not identified for m1 (N = 1, o'
+    """
+    names = [str(m) for m in models]
+    return NOT_IDENTIFIED_ASSUMPTION.format(names=" and ".join(names), its="its" if len(names) == 1 else "their")
+
+
+def not_identified_models(table, models) -> tuple[str, ...]:
+    """The models among ``models`` whose empirical-Bayes prior is not identified in a leaderboard ``table``.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Leaderboard rows (``model``, ``interval``: :func:`scorio_core.leaderboard.table.leaderboard`).
+    models : iterable of str
+
+    Returns
+    -------
+    tuple of str
+        Those whose ``interval`` is :data:`scorio_core.choices.FALLBACK_INTERVAL` (N = 1), in the order given: the
+        ``not_identified`` of :func:`scoped_difference`.
+    """
+    if "interval" not in table.columns:
+        return ()
+    labels = dict(zip(table["model"].astype(str), table["interval"]))
+    return tuple(str(m) for m in models if is_fallback_interval(labels.get(str(m))))
 
 
 def _scoped(mu_a, sigma_a, mu_b, sigma_b, question_diffs, scope, confidence, clusters):

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from scorio_core.choices import is_fallback_interval
+
 __all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "visible_controls", "presentation_table", "interval_note", "interval_name",
            "interval_abbrev",
            "leaderboard_markdown", "leaderboard_latex", "FORMULA_PREFIXES"]
@@ -216,7 +218,7 @@ def interval_name(frame: pd.DataFrame, confidence: float, *, plural: bool = Fals
     pct = f"{confidence:.0%}"
     scored = frame[frame["mu"].notna()] if "mu" in frame.columns else frame
     labels = scored["interval"].dropna().astype(str) if "interval" in scored.columns else pd.Series([], dtype=str)
-    exact = labels.str.contains("exact binomial", regex=False)
+    exact = labels.map(is_fallback_interval).astype(bool)
     if len(labels) and exact.all():
         return f"{pct} exact binomial interval{s}"
     if exact.any():

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special as _special  # betaincinv = scipy.stats.beta.ppf (same Boost routine), without importing scipy.stats (0.3 s)
 
-from scorio_core.choices import DEFAULT_PRIOR, DEFAULT_SCOPE, SCOPE_HELP, SCOPE_LABELS, SCOPES
+from scorio_core.choices import (DEFAULT_PRIOR, DEFAULT_SCOPE, FALLBACK_INTERVAL, SCOPE_HELP, SCOPE_LABELS, SCOPES,
+                                 is_fallback_interval)
 from scorio_core.eval._interval import ci_tuple
 from scorio_core.eval.bayes import bayes_moments, scaled_weights
 from scorio_core.uncertainty.priors import PRIOR_LABELS, FittedPrior, check_prior, fit_dirichlet_prior, prior_alpha
@@ -41,6 +42,7 @@ __all__ = [
     "interval_label",
     "FALLBACK_LABELS",
     "fallback_interval_label",
+    "is_fallback_interval",
     "calibration_table",
     "SCOPE_HELP",
 ]
@@ -86,7 +88,7 @@ def fallback_interval_label(method: str, scope: str, confidence: float = 0.95) -
     """
     if method not in FALLBACK_LABELS:
         return None
-    return (f"{confidence:.0%} exact binomial (Clopper-Pearson) interval on the pooled answers; covers "
+    return (f"{confidence:.0%} {FALLBACK_INTERVAL}; covers "
             f"{SCOPE_LABELS[check_scope(scope)]}; empirical-Bayes prior not fitted: {FALLBACK_LABELS[method]}")
 
 

@@ -144,3 +144,38 @@ def test_a_pair_with_different_questions_is_told_so(app):
     warnings = [shown(w.value) for w in app.main.warning]
     assert any(w.startswith("a answered 4 questions and b 4; 2 were answered by both.") or
                w.startswith("b answered 4 questions and a 4; 2 were answered by both.") for w in warnings), warnings
+
+
+def test_at_n1_the_difference_is_not_called_a_posterior(app):
+    """Every attempt once: the empirical-Bayes prior is not identified for either model, their sds are the pooled
+    binomial bounds, and the page says the interval and P(A > B) are normal approximations on them."""
+    rows = ["model,question_id,trial,is_correct"]
+    rows += [f"{m},q{q},0,{int(q < k)}" for m, k in (("a", 9), ("b", 3)) for q in range(10)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("once.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(COMPARE).run()
+    no_exception(app)
+    assert [h.value for h in app.main.subheader][0] == "The difference (normal approximation)"
+    captions = [shown(c.value) for c in app.main.caption]
+    assert any(c.startswith("Not a posterior: the empirical-Bayes prior is not identified for a and b (N = 1") for c in captions)
+    verdict = [shown(s.value) for s in app.main.success]
+    # z = 0.6 / hypot(sqrt(0.09 / 10), sqrt(0.21 / 10)) = 3.46: P = 0.9997
+    assert verdict[0] == "a is ahead of b with > 99.9% probability (normal approximation, not a posterior).", verdict
+    assert "posterior" not in app.main.metric[3].help.replace("not a posterior", "")
+
+
+def test_a_pair_with_no_common_question_gets_no_question_by_question_counts(app):
+    rows = ["model,question_id,trial,is_correct"]
+    rows += [f"{m},q{q},{t},{(q + t) % 2}" for m, qs in (("a", range(4)), ("b", range(4, 8))) for q in qs for t in range(2)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("apart.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(COMPARE).run()
+    no_exception(app)
+    infos = [shown(i.value) for i in app.main.info]
+    assert any(i.startswith("a and b answered no question in common, so no question can be compared one to one") or
+               i.startswith("b and a answered no question in common") for i in infos), infos
+    assert [m.label for m in app.main.metric] == ["Mean A - B", "sd", "95% interval", "P(A > B) = rho"]  # no 0 counts
+    assert app.toggle(key="cmp_only_diff").disabled and len(app.main.dataframe[0].value) == 8  # each model's own 4
+    assert len(chart_specs(app)) == 2  # the difference and the trials curve; no per-question scatter of nothing

@@ -128,6 +128,13 @@ def test_difference_plot():
     assert any("P(" in a.text and "0.990" in a.text for a in fig.layout.annotations)
     point = difference_plot(np.empty(0), np.empty(0), mean=0.1, lo=0.1, hi=0.1, rho=1.0, name_a="a", name_b="b")
     assert [t.name for t in point.data] == ["posterior mean"]
+    # a model's empirical-Bayes prior not identified (N = 1): no posterior is claimed anywhere on the figure
+    approx = difference_plot(x, density, mean=0.1, lo=0.02, hi=0.18, rho=0.99, name_a="a", name_b="b",
+                             kind="approximate")
+    assert [t.name for t in approx.data] == ["95% interval (normal approximation)", "density (normal approximation)",
+                                             "estimate"]
+    assert approx.layout.yaxis.title.text == "density (normal approximation)"
+    assert "CrI" not in approx.data[2].hovertemplate and "95% interval [0.0200, 0.1800]" in approx.data[2].hovertemplate
 
 
 def test_question_scatter():

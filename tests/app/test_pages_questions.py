@@ -182,3 +182,11 @@ def test_models_that_share_no_question_are_warned_on_questions_and_the_ability_r
     no_exception(at)
     assert any("ranks across groups are not supported" in shown(w.value) for w in at.main.warning), [
         shown(w.value) for w in at.main.warning]
+    # one figure per linked group, ranks counted within it, the group a column of the table
+    assert [m.value for m in at.main.markdown if m.value.startswith("**Linked group")] == [
+        "**Linked group 1**", "**Linked group 2**"]
+    assert len(chart_specs(at)) == 2
+    table = at.main.dataframe[0].value
+    assert table.columns.tolist()[:2] == ["model", "linked group"]
+    assert table["linked group"].tolist() == [1, 1, 2, 2] and table["model"].tolist() == ["a", "b", "c", "d"]
+    assert table["rank"].tolist() == [1, 2, 1, 2]

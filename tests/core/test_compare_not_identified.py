@@ -1,0 +1,66 @@
+"""Compare at N = 1: where a model's empirical-Bayes prior is not identified its sd is the pooled binomial bound, so the
+difference's interval and P(A > B) are normal approximations and never called credible or posterior."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from scorio_core import io
+from scorio_core.choices import is_fallback_interval
+from scorio_core.cli import main
+from scorio_core.leaderboard.table import leaderboard, outcomes_for
+from scorio_core.ranking.compare import ASSUMPTION
+from scorio_core.ranking.paired import (FIXED_APPROXIMATE, SAMPLED_ASSUMPTION, not_identified_models,
+                                        not_identified_note, scoped_difference)
+
+
+def _dump(tmp_path, repeated: bool):
+    """a: 6 questions once each (3 right); b: the same 6 questions 3 times each (mixed) when ``repeated``, else once."""
+    rows = ["model,question,trial,correct"]
+    rows += [f"a,q{q},0,{int(q < 3)}" for q in range(6)]
+    trials = 3 if repeated else 1
+    rows += [f"b,q{q},{t},{int((q + t) % 3 == 0)}" for q in range(6) for t in range(trials)]
+    path = tmp_path / ("mixed.csv" if repeated else "n1.csv")
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_the_values_stay_and_the_kind_and_assumption_say_what_they_are():
+    plain, text = scoped_difference(0.6, 0.2, 0.5, 0.1, [0.1, 0.0], scope="questions-fixed")
+    approx, said = scoped_difference(0.6, 0.2, 0.5, 0.1, [0.1, 0.0], scope="questions-fixed", not_identified=("a",))
+    assert (plain.kind, text) == ("credible", ASSUMPTION)
+    assert approx._replace(kind="credible") == plain and approx.kind == "approximate"
+    assert said == not_identified_note(["a"]) + "; " + FIXED_APPROXIMATE
+    assert said.startswith("the empirical-Bayes prior is not identified for a (N = 1") and "its sd" in said
+    assert "Dirichlet" not in said  # ASSUMPTION's "independent posterior (Dirichlet per question)" is not claimed
+    sampled, s_text = scoped_difference(0.6, 0.2, 0.5, 0.1, [0.1, 0.0, 0.2], scope="questions-sampled",
+                                        not_identified=("a", "b"))
+    assert s_text == not_identified_note(["a", "b"]) + "; " + SAMPLED_ASSUMPTION.format(m=3)
+    assert "for a and b" in s_text and "their sd" in s_text and sampled.kind == "approximate"
+
+
+def test_the_models_whose_prior_is_not_identified_are_read_from_the_leaderboard(tmp_path):
+    table = leaderboard(outcomes_for(io.load([str(_dump(tmp_path, repeated=True))])))
+    labels = dict(zip(table["model"], table["interval"]))
+    assert is_fallback_interval(labels["a"]) and not is_fallback_interval(labels["b"])
+    assert not_identified_models(table, ("b", "a")) == ("a",)
+    assert not_identified_models(table.drop(columns="interval"), ("a", "b")) == ()
+
+
+def test_cli_compare_at_n1_says_normal_approximation(tmp_path, capsys):
+    path = _dump(tmp_path, repeated=False)
+    assert main(["compare", str(path), "--models", "a", "b", "--output", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)["difference"]
+    assert d["kind"] == "approximate" and d["assumption"].startswith(not_identified_note(["a", "b"]))
+    # a: 3/6, b: 2/6 pooled; sd = hypot of the binomial bounds sqrt(p(1-p)/6) (hand calculation)
+    assert d["mean"] == pytest.approx(0.5 - 2 / 6, abs=1e-12)
+    assert d["sd"] == pytest.approx(math.hypot(math.sqrt(0.25 / 6), math.sqrt((2 / 9) / 6)), rel=1e-9)
+    assert main(["compare", str(path), "--models", "a", "b"]) == 0
+    out = capsys.readouterr().out
+    assert "95% interval (normal approximation)" in out and "credible interval [" not in out
+    assert main(["compare", str(_dump(tmp_path, repeated=True)), "--models", "b", "a", "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["difference"]["kind"] == "approximate"  # a is N = 1 there
+
