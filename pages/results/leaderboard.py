@@ -28,6 +28,7 @@ from dashboard.tables.display import calibration_display, fit_height, leaderboar
 from dashboard.text import md
 from scorio_core.leaderboard.table import QUESTION_SETS
 from scorio_core.leaderboard.metrics import METRICS
+from scorio_core.ranking.paired import not_identified_models, not_identified_note
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
 from scorio_core.report.tables import interval_name
 from scorio_core.report.verdict import verdict
@@ -202,8 +203,10 @@ with tabs[1]:
                 prior_obj=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set,
                 cluster_column=ctx.cluster_column)
         st.plotly_chart(pairwise_heatmap(scored["model"].tolist(), rho, confidence=ctx.confidence), width="stretch")
+        unidentified = not_identified_models(scored, scored["model"])  # N = 1: sigma is the pooled binomial bound
         st.caption(
-            f"Each cell is the posterior probability that the row model's {spec.label} is higher than the column model's "
+            f"Each cell is the {'' if unidentified else 'posterior '}probability that the row model's {spec.label} is "
+            "higher than the column model's "
             f"(normal approximation); bold values reach {ctx.confidence:.0%}; >.99 and <.01 are values that round to 1 "
             "or 0 (an order is never certain). Rows and columns are sorted by mean."
             + (" With questions sampled, each pair's difference is paired over the questions both answered, "
@@ -212,6 +215,8 @@ with tabs[1]:
                "the same questions, so this overstates the uncertainty (conservative). Pairing is done for Bayes@N "
                "(without prior counts), as on the Compare page." if ctx.scope != "questions-fixed" else "")
         )
+        if unidentified:
+            st.caption(md(f"Not posterior probabilities where {not_identified_note(unidentified)}."))
     elif tabs[1].open:
         st.info("Pairwise comparisons need at least two scored models.")
 
@@ -247,7 +252,8 @@ if costs:
             level = {"model": "one value per model, as the data reports it",
                      "attempt": "the mean over each model's attempts", "question": "the mean over each model's questions"}
             st.caption(f"x: {md(result.column.description)} ({level[result.column.level]}). "
-                       "y: posterior mean with its credible interval; the x value carries no uncertainty here.")
+                       f"y: the mean with its {md(interval_name(table, ctx.confidence))}; the x value carries no "
+                       "uncertainty here.")
             if result.left_out:
                 st.caption("Left out (not a plain number): " + md(", ".join(f"{m} ({raw})" for m, raw in result.left_out)))
 

@@ -139,9 +139,15 @@ def not_identified_note(models) -> str:
 
     >>> not_identified_note(["m1"])[:60]
     'the empirical-Bayes prior is not identified for m1 (N = 1, o'
+    >>> not_identified_note([f"m{i}" for i in range(300)])[:71]
+    'the empirical-Bayes prior is not identified for m0, m1, m2, m3 and 296 '
     """
     names = [str(m) for m in models]
-    return NOT_IDENTIFIED_ASSUMPTION.format(names=" and ".join(names), its="its" if len(names) == 1 else "their")
+    if len(names) > 5:  # hundreds of models at N = 1: four names and a count
+        shown = ", ".join(names[:4]) + f" and {len(names) - 4:,} more"
+    else:
+        shown = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    return NOT_IDENTIFIED_ASSUMPTION.format(names=shown, its="its" if len(names) == 1 else "their")
 
 
 def not_identified_models(table, models) -> tuple[str, ...]:
@@ -231,7 +237,11 @@ def paired_sd_matrix(sigma, scores) -> np.ndarray:
     if not np.all(np.isfinite(x[answered])):
         raise ValueError("scores must be finite where not NaN; got infinity.")
     k = answered.astype(float)
-    center = float(np.mean(x[answered])) if answered.any() else 0.0  # differences do not change; sums stay small
+    # each question's mean over the models that answered it: differences on a question do not change, and the sums
+    # below stay the size of the spread between models, not of the scores (scores 0.5 and 0.50001 summed as 0.5^2
+    # terms lost 5e-7 of their sd's 5e-6 to cancellation with one centre for every question)
+    n_q = k.sum(axis=0)
+    center = np.where(answered, x, 0.0).sum(axis=0) / np.maximum(n_q, 1.0)
     x = np.where(answered, x - center, 0.0)
     m = k @ k.T
     s1 = x @ k.T - k @ x.T  # sum over the common questions of (x_i - x_j)

@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from scorio_core.choices import is_fallback_interval
 from scorio_core.ranking.rank import pairwise_confidence
 from scorio_core.report.lead import Lead, questions_behind, scope_phrase
 from scorio_core.report.tables import interval_name
@@ -128,6 +129,10 @@ def _coverage_caveat(table: pd.DataFrame) -> str:
     """What the intervals cover: the table's ``interval`` label when present."""
     labels = [str(v) for v in dict.fromkeys(table["interval"].dropna())] if "interval" in table.columns else []
     if labels:
+        if any(is_fallback_interval(label) for label in labels):  # N = 1: a pooled binomial sd, not a posterior one
+            return ("Intervals: " + " | ".join(labels) + ". Probabilities use a normal approximation of each model's "
+                    "posterior, and where the empirical-Bayes prior is not identified of its pooled binomial sd "
+                    "sqrt(p(1-p)/M): there they are not posterior probabilities.")
         return ("Intervals: " + " | ".join(labels) + ". Probabilities use a normal approximation of each model's "
                 "posterior.")
     return ("Intervals and probabilities cover the noise of a finite number of trials per question "
@@ -191,6 +196,11 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     pct = f"{confidence:.0%}"
     scope = _scope_of(table, scope)
     scored = table[table["mu"].notna()].sort_values("mu", ascending=False, kind="stable")
+    # a model whose empirical-Bayes prior is not identified (N = 1) has the pooled binomial sd, not a posterior one:
+    # probabilities involving it are normal approximations, and the sentences do not call them posterior or credible
+    approximate = "interval" in scored.columns and bool(scored["interval"].map(is_fallback_interval).any())
+    level = "confidence" if approximate else "credibility"
+    posterior = "probability (normal approximation)" if approximate else "posterior probability"
     counts = scored["n_questions"].dropna() if "n_questions" in scored else pd.Series(dtype=float)
     n_questions = (int(counts.min()), int(counts.max())) if len(counts) else None  # unequal sets: a range, not the largest
     where = scope_phrase(scope, n_questions, differ=question_sets_differ)
@@ -229,7 +239,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         separated = bool(p >= confidence)
         comparisons.append(Comparison(models[i], models[i + 1], p, separated))
         if separated:
-            lines.append(f"{models[i]} is ahead of {models[i + 1]} with {format_probability(p)} posterior probability.")
+            lines.append(f"{models[i]} is ahead of {models[i + 1]} with {format_probability(p)} {posterior}.")
         else:
             lines.append(f"{models[i]} and {models[i + 1]} are not distinguishable at {pct} "
                          f"(P({models[i]} > {models[i + 1]}) = {format_probability(p)}).")
@@ -239,15 +249,15 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     if comparisons[0].separated:
         p_here = format_probability(comparisons[0].rho)
         if p_other is not None and p_other >= confidence:
-            headline = (f"{models[0]} ranks first at {pct} credibility {where}, and {elsewhere} too: ahead of {models[1]} "
-                        f"with {p_here} posterior probability ({format_probability(p_other)} {elsewhere}; {numbers}).")
+            headline = (f"{models[0]} ranks first at {pct} {level} {where}, and {elsewhere} too: ahead of {models[1]} "
+                        f"with {p_here} {posterior} ({format_probability(p_other)} {elsewhere}; {numbers}).")
         elif p_other is not None:
-            headline = (f"{models[0]} ranks first at {pct} credibility {where} (ahead of {models[1]} with {p_here} posterior "
-                        f"probability; {numbers}), but not {elsewhere}: there P({models[0]} > {models[1]}) = "
+            headline = (f"{models[0]} ranks first at {pct} {level} {where} (ahead of {models[1]} with {p_here} "
+                        f"{posterior}; {numbers}), but not {elsewhere}: there P({models[0]} > {models[1]}) = "
                         f"{format_probability(p_other)}{paired if other == 'questions-sampled' else ''}.")
         else:
-            headline = (f"{models[0]} ranks first at {pct} credibility {where}: ahead of {models[1]} with {p_here} "
-                        f"posterior probability ({numbers}).")
+            headline = (f"{models[0]} ranks first at {pct} {level} {where}: ahead of {models[1]} with {p_here} "
+                        f"{posterior} ({numbers}).")
             if lead is not None and other == "questions-sampled":
                 headline += (f" Whether the lead holds {elsewhere} cannot be estimated: fewer than two questions were "
                              "answered by both.")
@@ -256,14 +266,16 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         top_group = np.max(np.where(np.eye(len(models), dtype=bool), 0.0, rho), axis=0) < confidence
         group = [m for m, top in zip(models, top_group) if top]
         if len(group) == len(models):
-            shared = f"none of the {len(models)} models is credibly behind another"
+            shared = (f"none of the {len(models)} models is behind another at {pct}" if approximate else
+                      f"none of the {len(models)} models is credibly behind another")
         else:
             named = _names(group) if len(group) <= 5 else ", ".join(group[:4]) + f" and {len(group) - 4} more"
-            shared = f"{len(group)} models share the top rank ({named}): no model is credibly ahead of them"
-        headline = f"No single leader at {pct} credibility {where}: {shared} ({metric_label})."
+            shared = f"{len(group)} models share the top rank ({named}): " + (
+                f"no model is ahead of them at {pct}" if approximate else "no model is credibly ahead of them")
+        headline = f"No single leader at {pct} {level} {where}: {shared} ({metric_label})."
         if p_other is not None and p_other >= confidence:
             headline += (f" {elsewhere[:1].upper() + elsewhere[1:]}, {models[0]} is ahead of {models[1]} with "
-                         f"{format_probability(p_other)} posterior probability.")
+                         f"{format_probability(p_other)} {posterior}.")
     n_sep = int(np.sum([c.separated for c in comparisons]))
     close = [c for c in comparisons if not c.separated]
     summary = f"{n_sep} of {len(comparisons)} neighbouring pairs are separated at {pct}."

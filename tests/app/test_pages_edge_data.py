@@ -74,3 +74,26 @@ def test_the_verdict_does_not_say_these_questions_when_models_answered_different
     app.switch_page(EXPORT).run()
     no_exception(app)
     assert any("(10 each)" in shown(m.value) for m in app.main.markdown)
+
+
+def test_at_n1_the_leaderboard_calls_no_probability_posterior(app):
+    """One trial per question: every model's empirical-Bayes prior falls back to the pooled binomial bound, so the
+    verdict and the pairwise tab say confidence and normal approximation, never credibility or posterior."""
+    rows = ["model,question,seed,correct"] + [f"{m},q{q},0,{int(q < k)}" for m, k in (("a", 18), ("b", 6), ("c", 5))
+                                               for q in range(20)]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("once.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    headline = next(shown(m.value) for m in app.main.markdown if m.value.startswith("**"))
+    assert headline.startswith("**a ranks first at 95% confidence on these 20 questions, and on new questions like these "
+                               "too: ahead of b with > 99.9% probability (normal approximation)"), headline
+    assert "credib" not in headline and "posterior" not in headline
+    app.session_state["lb_view"] = "Pairwise P(A > B)"
+    app.run()
+    no_exception(app)
+    captions = [shown(c.value) for c in app.main.caption]
+    assert any(c.startswith("Each cell is the probability that the row model's Bayes@N") for c in captions), captions
+    assert any(c.startswith("Not posterior probabilities where the empirical-Bayes prior is not identified for a, b "
+                            "and c (N = 1") for c in captions), captions

@@ -323,3 +323,15 @@ def test_subnormal_sd_gives_the_same_probability_as_the_matrix():
     d, _ = scoped_difference(0.0, 0.0, tiny, tiny, [np.nan] * 3, scope="questions-sampled")
     rho = paired_pairwise_confidence([0.0, tiny], [0.0, tiny], np.full((2, 3), np.nan))
     assert d.z == -1.0 and d.rho == pytest.approx(0.15865525393145707, abs=1e-15) == rho[0, 1]
+
+
+def test_the_matrix_keeps_a_tiny_difference_between_near_equal_scores():
+    # hypothesis found it: scores 0.5 and 0.5, 0 and 1e-5 on the two common questions; with one centre for every
+    # question the matrix's sums of 0.5^2 terms cancelled to sd 4.9999976e-6 against 5e-6 by hand
+    # (sd([-1e-5, 0], ddof=1) / sqrt(2) = 7.0711e-6 / 1.4142 = 5e-6)
+    from scorio_core.ranking.paired import paired_sd_matrix
+
+    scores = np.full((2, 12), np.nan)
+    scores[0, [9, 11]] = [0.0, 0.5]
+    scores[1, [8, 9, 11]] = [0.0, 1e-5, 0.5]
+    assert paired_sd_matrix([0.0, 0.0], scores)[0, 1] == pytest.approx(5e-6, rel=1e-12)

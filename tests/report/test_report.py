@@ -256,3 +256,25 @@ def test_interval_name_recognises_every_fallback_label(scope, confidence):
             f"{pct} credible intervals (exact binomial where the prior is not identified)")
     assert interval_name(pd.DataFrame({"mu": [0.5], "interval": [interval_label("uniform", scope, confidence)]}),
                          confidence) == f"{pct} credible interval"
+
+
+def test_the_verdict_calls_nothing_posterior_where_a_prior_is_not_identified():
+    # N = 1: each model's sigma is the pooled binomial bound; the same numbers, worded as normal approximations
+    from scorio_core.uncertainty.posterior import fallback_interval_label, interval_label
+
+    exact = fallback_interval_label("fallback-n1", "questions-fixed")
+    t = pd.DataFrame({"model": ["A", "B", "C"], "mu": [0.80, 0.70, 0.69], "sigma": [0.02, 0.02, 0.02],
+                      "lo": [0.76, 0.66, 0.65], "hi": [0.84, 0.74, 0.73], "n_trials": [1, 1, 1],
+                      "interval": [exact] * 3})
+    v = verdict(t)
+    credible = verdict(t.assign(interval=interval_label("empirical-bayes", "questions-fixed")))
+    assert [c.rho for c in v.comparisons] == [c.rho for c in credible.comparisons]  # P(A > B) = Phi(0.1 / 0.0283)
+    assert v.lines[0] == "A is ahead of B with > 99.9% probability (normal approximation)."
+    assert credible.lines[0] == "A is ahead of B with > 99.9% posterior probability."
+    assert v.headline.startswith("A ranks first at 95% confidence ") and "posterior" not in v.headline
+    assert credible.headline.startswith("A ranks first at 95% credibility ")
+    assert any("there they are not posterior probabilities" in c for c in v.caveats)
+    close = verdict(t.assign(mu=[0.70, 0.70, 0.69]))  # no pair separated: the top group
+    assert "none of the 3 models is behind another at 95%" in close.headline and "credib" not in close.headline
+    mixed = verdict(t.assign(interval=[exact, interval_label("empirical-bayes", "questions-fixed"), exact]))
+    assert "normal approximation" in mixed.lines[0]  # one model without a posterior: the wording is the approximation's
