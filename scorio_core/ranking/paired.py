@@ -42,8 +42,9 @@ CLUSTERED_ASSUMPTION = (
 )
 #: Said first when a model's empirical-Bayes prior is not identified ({names}: those models; N = 1 data).
 NOT_IDENTIFIED_ASSUMPTION = (
-    "the empirical-Bayes prior is not identified for {names} (N = 1, or fewer than 3 questions tried twice or "
-    "more), so {its} sd is the pooled binomial bound sqrt(p(1-p)/M) (conservative), not a posterior sd: the interval "
+    "the empirical-Bayes prior is not identified for {names} (N = 1, fewer than 3 questions tried twice or more, or "
+    "every trial in one category), so {its} sd is the pooled binomial sd sqrt(p(1-p)/n) over {its} n answers, not a "
+    "posterior sd: the interval "
     "and P(A > B) are normal approximations on it, not posterior statements (more trials per question, or a prior "
     "that needs no fit, uniform or Jeffreys, give a posterior)"
 )
@@ -95,7 +96,7 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
     not_identified : tuple of str, default ()
         The models (of the two) whose empirical-Bayes prior is not identified (N = 1: their leaderboard ``interval``
         is :data:`scorio_core.choices.FALLBACK_INTERVAL`, :func:`scorio_core.choices.is_fallback_interval`). Their
-        ``sigma`` is the pooled binomial bound ``sqrt(p(1-p)/M)``, not a posterior sd: the result's ``kind`` is then
+        ``sigma`` is the pooled binomial sd ``sqrt(p(1-p)/n)`` over its ``n`` answers, not a posterior sd: the result's ``kind`` is then
         ``"approximate"`` and the assumption says what the interval and ``rho`` are (:data:`NOT_IDENTIFIED_ASSUMPTION`).
 
     Returns
@@ -138,7 +139,7 @@ def not_identified_note(models) -> str:
     """:data:`NOT_IDENTIFIED_ASSUMPTION` for these models (the first clause of :func:`scoped_difference`'s assumption).
 
     >>> not_identified_note(["m1"])[:60]
-    'the empirical-Bayes prior is not identified for m1 (N = 1, o'
+    'the empirical-Bayes prior is not identified for m1 (N = 1, f'
     >>> not_identified_note([f"m{i}" for i in range(300)])[:71]
     'the empirical-Bayes prior is not identified for m0, m1, m2, m3 and 296 '
     """

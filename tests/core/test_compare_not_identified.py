@@ -50,6 +50,17 @@ def test_the_models_whose_prior_is_not_identified_are_read_from_the_leaderboard(
     assert not_identified_models(table.drop(columns="interval"), ("a", "b")) == ()
 
 
+def test_a_model_always_right_is_not_identified_either(tmp_path):
+    # every trial in one category (fallback-degenerate): its sd is the pooled binomial sd around the pooled Jeffreys
+    # mean, sqrt(p(1-p)/n) with p = (24 + 1/2) / (24 + 1) = 0.98 and n = 24 answers (hand calculation)
+    path = _dump(tmp_path, repeated=True)
+    path.write_text(path.read_text() + "".join(f"c,q{q},{t},1\n" for q in range(6) for t in range(4)))
+    table = leaderboard(outcomes_for(io.load([str(path)]))).set_index("model")
+    assert not_identified_models(table.reset_index(), ("c", "b")) == ("c",)
+    assert table.loc["c", "sigma"] == pytest.approx(math.sqrt(0.98 * 0.02 / 24), rel=1e-9)
+    assert "or every trial in one category" in not_identified_note(["c"])
+
+
 def test_cli_compare_at_n1_says_normal_approximation(tmp_path, capsys):
     path = _dump(tmp_path, repeated=False)
     assert main(["compare", str(path), "--models", "a", "b", "--output", "json"]) == 0
