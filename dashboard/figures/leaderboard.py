@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from scorio_core.choices import is_fallback_interval
 from scorio_core.ranking.rank import rank_meaning
 from scorio_core.report.tables import interval_abbrev, interval_name
 from scorio_core.report.verdict import format_probabilities
@@ -68,6 +69,9 @@ def interval_plot(
     scored = table[table["mu"].notna()].sort_values("mu", ascending=True, kind="stable")
     labels = dict(labels or {})
     short = interval_abbrev(table, confidence)  # "95% CrI", or "95% exact CI" where the prior is not identified
+    # a model without a posterior sd (N = 1: pooled binomial) is not "credibly" better: the legend says the level
+    fallback = "interval" in scored.columns and bool(scored["interval"].map(is_fallback_interval).any())
+    better = f"better at {confidence:.0%}" if fallback else "credibly better"
 
     def shown(models) -> list[str]:
         return plain([labels.get(str(m), str(m)) for m in models])
@@ -82,7 +86,7 @@ def interval_plot(
                 x=rows["mu"],
                 y=shown(rows["model"]),
                 mode="markers",
-                name=rank_meaning(group, len(rows), tie_rule),
+                name=rank_meaning(group, len(rows), tie_rule, better=better),
                 marker=dict(size=10, color=colors[gi], line=dict(width=1, color="white")),
                 error_x=dict(
                     type="data",

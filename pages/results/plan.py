@@ -146,8 +146,9 @@ with tabs[2]:
         frame, config = model_status_display(plan.status["models"], confidence=float(confidence))
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
                      height=fit_height(len(frame), 480), key="plan_models")
-        st.caption("Posterior mean and credible interval of each model's score (the sidebar's prior and scope), the "
-                   "probability each is best, and what it has run so far.")
+        st.caption("Posterior mean and credible interval of each model's score (the prior chosen above, the sidebar's "
+                   "scope; an exact binomial interval where the empirical-Bayes prior is not identified, as the note "
+                   "above says), the probability each is best, and what it has run so far.")
 
 with st.expander("Method"):
     st.markdown(

@@ -124,7 +124,7 @@ def run_questions(args: argparse.Namespace) -> int:
 
 
 #: Extra keys of ``leaderboard --method irt_ability`` rows: the ability's interval and CI-tie rank.
-IRT_ABILITY_COLUMNS = ("task", "model", "method", "score", "rank", "sigma", "lo", "hi", "rank_ci", "n_questions")
+IRT_ABILITY_COLUMNS = ("task", "model", "method", "score", "rank", "sigma", "lo", "hi", "rank_ci", "n_questions", "group")
 
 
 def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str) -> int:
@@ -135,8 +135,9 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str)
     :func:`scorio_core.items.board.ability_board`; 2PL, Rasch below 3 models). ``--question-set common`` keeps
     the questions every model answered. Called by ``leaderboard --method irt_ability``
     (:mod:`scorio_core.cli.leaderboard`). Rows add ``sigma``, ``lo``, ``hi`` (the ability's interval at
-    ``--confidence``), ``rank_ci`` (``--tie-rule``) and ``n_questions``; a model that answered nothing has null
-    ``score`` and ranks.
+    ``--confidence``), ``rank_ci`` (``--tie-rule``), ``n_questions`` and ``group`` (the linked group, 0, 1, ...: the
+    ``unlinked_groups`` note's; ranks count within it); a model that answered nothing has null ``score``, ranks and
+    ``group``.
     """
     import dataclasses
 
@@ -181,8 +182,11 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str)
             rows.append({"task": task, "model": r.model, "method": "irt_ability", "score": float(r.mu),
                          "rank": None if pd.isna(r.rank) else int(r.rank), "sigma": float(r.sigma),
                          "lo": float(r.lo), "hi": float(r.hi),
-                         "rank_ci": None if pd.isna(r.rank_ci) else int(r.rank_ci), "n_questions": int(r.n_questions)})
-    emit_method_rows(args, rows, IRT_ABILITY_COLUMNS, {"method": "irt_ability", "method_label": "IRT ability",
+                         "rank_ci": None if pd.isna(r.rank_ci) else int(r.rank_ci), "n_questions": int(r.n_questions),
+                         "group": None if pd.isna(r.group) else int(r.group)})
+    linked = {row["group"] for row in rows if row["group"] is not None}  # the text table shows it only when it matters
+    columns = IRT_ABILITY_COLUMNS if len(linked) > 1 or args.output != "table" else IRT_ABILITY_COLUMNS[:-1]
+    emit_method_rows(args, rows, columns, {"method": "irt_ability", "method_label": "IRT ability",
                                                        "question_set": question_set, "prior": args.prior,
                                                        "confidence": args.confidence, "tie_rule": args.tie_rule},
                      notes, dataset)

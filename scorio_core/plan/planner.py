@@ -16,7 +16,7 @@ from scorio_core.errors import InputError
 from scorio_core.plan.allocate import allocate
 from scorio_core.plan.goals import check_goal, evaluate_goal
 from scorio_core.plan.posterior import cell_posterior, score_draws
-from scorio_core.uncertainty.posterior import check_scope
+from scorio_core.uncertainty.posterior import FALLBACK_LABELS, check_scope
 from scorio_core.uncertainty.priors import check_prior
 
 __all__ = ["Plan", "per_trial_costs", "plan_next"]
@@ -267,6 +267,13 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
                       "inform them): " if scope == "questions-fixed"
                       else "models with unanswered questions (a trial there adds the question to the model's score): ")
                      + ", ".join(missing[:20]))
+    fell_back = [m for m, how in zip(models, post.fixed.method) if how in FALLBACK_LABELS]
+    if fell_back:  # N = 1: the pooled binomial sd, not a posterior one (as the leaderboard's exact intervals say)
+        shown = ", ".join(fell_back[:5]) + (f" and {len(fell_back) - 5:,} more" if len(fell_back) > 5 else "")
+        notes.append(f"the empirical-Bayes prior is not identified for {shown} (N = 1, fewer than 3 questions tried "
+                     "twice or more, or every trial in one category): their draws use the pooled binomial spread around "
+                     "the pooled mean, so the goal's probability is a normal approximation there, not a posterior one "
+                     "(more trials per question, or a uniform or Jeffreys prior, give a posterior)")
     status = {"scope": scope, "prior": prior, "draws": n_draws, "seed": seed, "probability": check.probability,
               "models": per_model, "uncertainty": _uncertainty(scope, post, contenders, pool), "notes": notes}
     goal_dict = {"goal": spec.name, "k": spec.k, "pair": list(pair) if spec.pair else None, "width": spec.width,

@@ -63,22 +63,26 @@ def tie_rule_sentence(rule: str) -> str:
     return f"Rank (CI ties), rule {rule!r}: {TIE_RULE_HELP[rule]}."
 
 
-def rank_meaning(rank, size: int = 1, rule: str | None = None) -> str:
+def rank_meaning(rank, size: int = 1, rule: str | None = None, better: str = "credibly better") -> str:
     """A shared rank in words, for legends: what ``rank_ci = rank`` means under ``rule``.
 
     Under ``pairwise``, rank r says r - 1 models are credibly better (so ranks 7, 7, 8 are
     consistent: the third model has one more model credibly above it); under ``upper-bound``,
     r - 1 models' whole intervals lie above. Other rules (or None) give the rank and group size.
+    ``better`` words the pairwise comparison: e.g. "better at 95%" where the sds are not posterior ones (a model's
+    empirical-Bayes prior not identified, N = 1: :func:`scorio_core.choices.is_fallback_interval`).
 
     Examples
     --------
     >>> rank_meaning(7, 3, "pairwise"), rank_meaning(1, 1, "pairwise"), rank_meaning(2, 2, "paper")
     ('rank 7 (3 models): 6 credibly better', 'rank 1: none credibly better', 'rank 2 (2 models, CI tie)')
+    >>> rank_meaning(3, 1, "pairwise", better="better at 95%")
+    'rank 3: 2 better at 95%'
     """
     r = int(rank)
     head = f"rank {r}" + (f" ({size} models" if size > 1 else "")
     if rule == "pairwise":
-        return head + ("): " if size > 1 else ": ") + (f"{r - 1} credibly better" if r > 1 else "none credibly better")
+        return head + ("): " if size > 1 else ": ") + (f"{r - 1} {better}" if r > 1 else f"none {better}")
     if rule == "upper-bound":
         return head + ("): " if size > 1 else ": ") + (f"{r - 1} with intervals wholly above" if r > 1 else "no interval wholly above")
     if rule == "none":

@@ -133,14 +133,23 @@ def test_sampled_scope_shows_the_questions_needed(app):
                for c in app.main.caption)
 
 
-def test_a_pair_with_different_questions_is_told_so(app):
-    rows = ["model,question_id,trial,is_correct"]
-    rows += [f"{m},q{q},{t},{(q + t) % 2}" for m, qs in (("a", range(4)), ("b", range(2, 6))) for q in qs for t in range(2)]
+def _compare_upload(app, name: str, rows: list[str]) -> None:
+    """Upload ``rows`` (CSV lines) as ``name`` and open the Compare page on it."""
     app.switch_page("pages/data/data.py").run()
-    app.file_uploader(key="data_uploader").set_value(("sets.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.file_uploader(key="data_uploader").set_value((name, "\n".join(rows).encode(), "text/csv")).run()
     app.button(key="upload_load").click().run()
     app.switch_page(COMPARE).run()
     no_exception(app)
+
+
+def _two_models(a_questions, b_questions) -> list[str]:
+    """CSV lines: models a and b, two trials on each of their questions (outcomes alternate)."""
+    return ["model,question_id,trial,is_correct"] + [
+        f"{m},q{q},{t},{(q + t) % 2}" for m, qs in (("a", a_questions), ("b", b_questions)) for q in qs for t in range(2)]
+
+
+def test_a_pair_with_different_questions_is_told_so(app):
+    _compare_upload(app, "sets.csv", _two_models(range(4), range(2, 6)))
     warnings = [shown(w.value) for w in app.main.warning]
     assert any(w.startswith("a answered 4 questions and b 4; 2 were answered by both.") or
                w.startswith("b answered 4 questions and a 4; 2 were answered by both.") for w in warnings), warnings
@@ -151,11 +160,7 @@ def test_at_n1_the_difference_is_not_called_a_posterior(app):
     binomial bounds, and the page says the interval and P(A > B) are normal approximations on them."""
     rows = ["model,question_id,trial,is_correct"]
     rows += [f"{m},q{q},0,{int(q < k)}" for m, k in (("a", 9), ("b", 3)) for q in range(10)]
-    app.switch_page("pages/data/data.py").run()
-    app.file_uploader(key="data_uploader").set_value(("once.csv", "\n".join(rows).encode(), "text/csv")).run()
-    app.button(key="upload_load").click().run()
-    app.switch_page(COMPARE).run()
-    no_exception(app)
+    _compare_upload(app, "once.csv", rows)
     assert [h.value for h in app.main.subheader][0] == "The difference (normal approximation)"
     captions = [shown(c.value) for c in app.main.caption]
     assert any(c.startswith("Not a posterior: the empirical-Bayes prior is not identified for a and b (N = 1") for c in captions)
@@ -166,13 +171,7 @@ def test_at_n1_the_difference_is_not_called_a_posterior(app):
 
 
 def test_a_pair_with_no_common_question_gets_no_question_by_question_counts(app):
-    rows = ["model,question_id,trial,is_correct"]
-    rows += [f"{m},q{q},{t},{(q + t) % 2}" for m, qs in (("a", range(4)), ("b", range(4, 8))) for q in qs for t in range(2)]
-    app.switch_page("pages/data/data.py").run()
-    app.file_uploader(key="data_uploader").set_value(("apart.csv", "\n".join(rows).encode(), "text/csv")).run()
-    app.button(key="upload_load").click().run()
-    app.switch_page(COMPARE).run()
-    no_exception(app)
+    _compare_upload(app, "apart.csv", _two_models(range(4), range(4, 8)))
     infos = [shown(i.value) for i in app.main.info]
     assert any(i.startswith("a and b answered no question in common, so no question can be compared one to one") or
                i.startswith("b and a answered no question in common") for i in infos), infos

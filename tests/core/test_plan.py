@@ -290,3 +290,17 @@ def test_cell_gains_equal_the_sum_over_every_pair(monkeypatch, block, ties):
             want[end] += now[p] - after
     assert (now < 1e-12).sum() > 10  # the case exercises the skipped pairs
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12 * a.size)
+
+
+def test_a_prior_the_data_cannot_identify_is_said_in_the_notes():
+    # N = 1: the empirical-Bayes prior falls back to the pooled binomial spread for both models; uniform is a posterior
+    rng = np.random.default_rng(7)
+    c = simulate_counts(np.array([[0.7] * 20, [0.5] * 20]), 1, rng)
+    eb = plan_next(outcomes(c, ["a", "b"]), "top-1", prior="empirical-bayes", draws=2000, seed=1)
+    (note,) = [n for n in eb.status["notes"] if "not identified" in n]
+    assert note.startswith("the empirical-Bayes prior is not identified for a, b (N = 1") and "not a posterior" in note
+    assert not any("not identified" in n for n in plan_next(outcomes(c, ["a", "b"]), "top-1", prior="uniform",
+                                                            draws=2000, seed=1).status["notes"])
+    repeated = simulate_counts(np.array([[0.7] * 20, [0.5] * 20]), 4, rng)  # four trials each: identified
+    assert not any("not identified" in n for n in plan_next(outcomes(repeated, ["a", "b"]), "top-1",
+                                                            prior="empirical-bayes", draws=2000, seed=1).status["notes"])

@@ -40,6 +40,11 @@ def test_legend_explains_a_shared_rank():
     assert all("credibly better" not in t.name for t in interval_plot(board(20, "paper"), tie_rule="paper").data)
     assert rank_meaning(3, 2, "upper-bound") == "rank 3 (2 models): 2 with intervals wholly above"
     assert rank_meaning(4, 2, "none") == "rank 4 (2 models, equal means)"
+    # N = 1 (every prior not identified): the sds are pooled binomial ones, so no model is "credibly" better
+    table["interval"] = "95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers trials"
+    exact = {t.name for t in interval_plot(table, tie_rule="pairwise", confidence=0.9).data}
+    assert "rank 1: none better at 90%" in exact and not any("credibly" in n for n in exact)
+    assert {n.replace("better at 90%", "credibly better") for n in exact} == names
 
 
 def test_the_axis_says_credible_interval_only_where_the_rows_do():
