@@ -20,6 +20,7 @@ from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, emptied_on, 
 from scorio_core.report import lead
 from scorio_core.leaderboard.task_outcomes import cluster_column_candidates, question_clusters
 from scorio_core.ranking.paired import pair_trials_needed
+from scorio_core.ranking.posterior_ranks import RANK_SEED, rank_draws  # re-exported: the app's import path
 
 __all__ = [
     "ALL_TASKS",
@@ -49,10 +50,6 @@ __all__ = [
     "category_distribution",
     "RANK_SEED",
 ]
-
-#: Seed of the posterior rank distribution (recorded in the analysis manifest).
-RANK_SEED = 0
-_GAMMA_BUDGET = 12_000_000  # gamma variates per rank-distribution call (~0.6 s on 2 cores)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -195,11 +192,6 @@ def trial_range(data_id: str, _dataset, task: str) -> tuple[int, int]:
     n = task_outcomes(data_id, _dataset, task).rubric.n_trials
     n = n[n > 0]
     return int(n.min()), int(n.max())
-
-
-def rank_draws(n_models: int, n_questions: int, n_categories: int) -> int:
-    """Draws for the rank distribution within the time budget (between 200 and 4,000)."""
-    return int(np.clip(_GAMMA_BUDGET // max(1, n_models * n_questions * n_categories), 200, 4000))
 
 
 @st.cache_data(show_spinner="Sampling posterior ranks...", max_entries=32)

@@ -231,9 +231,12 @@ with tabs[2]:
         st.plotly_chart(rank_heatmap(order, P[[models.index(m) for m in order]]), width="stretch")
         st.caption(
             f"Probability that each model holds each rank, from {draws:,} joint draws of the per-question Dirichlet "
-            f"posteriors of Bayes@N (exact, no normal approximation; seed 0; Monte Carlo error at most "
-            f"{0.5 / draws ** 0.5:.1%}). It ranks Bayes@N under the active rubric"
-            + (f", not {spec.label}." if spec.key != "bayes" else ".")
+            f"posteriors of Bayes@N under the uniform prior (the paper's; exact, no normal approximation; seed 0; "
+            f"Monte Carlo error at most {0.5 / draws ** 0.5:.1%}). It ranks Bayes@N under the active rubric"
+            + (f", not {spec.label}" if spec.key != "bayes" else "")
+            + ("" if ctx.prior == "uniform" else ", and the sidebar's prior is not applied here: the ranking's "
+               "intervals and this tab can differ where the prior matters (few trials)")
+            + ". CLI: `python -m scorio_core ranks DATA --output json`."
         )
     elif tabs[2].open:
         st.info("A rank distribution needs at least two scored models.")

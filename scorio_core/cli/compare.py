@@ -42,14 +42,14 @@ import numpy as np
 
 from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows
 
-__all__ = ["COMMANDS", "register", "run", "run_methods", "compare_report"]
+__all__ = ["COMMANDS", "register", "run", "run_methods", "run_ranks", "compare_report"]
 
 #: The subcommands :func:`register` adds (its registration imports nothing beyond the option names).
-COMMANDS = ("compare", "methods")
+COMMANDS = ("compare", "methods", "ranks")
 
 
 def register(subparsers) -> None:
-    """Add the ``compare`` and ``methods`` subcommands."""
+    """Add the ``compare``, ``methods`` and ``ranks`` subcommands."""
     from scorio_core.cli.export import add_analysis_arguments
 
     parser = subparsers.add_parser(
@@ -109,6 +109,56 @@ def register(subparsers) -> None:
                              "used for its ranking and every bootstrap resample; an unknown key lists the options")
     parser.add_argument("--output", choices=("table", "json"), default="table")
     parser.set_defaults(func=run_methods)
+
+    parser = subparsers.add_parser(
+        "ranks",
+        help="posterior probability of each model holding each rank (exact Dirichlet draws, Bayes@N)",
+        description=(
+            "The probability that each model holds each rank (the Leaderboard's Rank distribution tab), from joint "
+            "draws of every model's per-question Dirichlet posterior under the uniform prior (the paper's Bayes@N; "
+            "no normal approximation). JSON: {task, models (by expected rank), ranks, probabilities (model x rank), "
+            "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first}], draws, seed, prior, method, "
+            "monte_carlo_error, not_ranked, sources}. The app's draws and seed give the app's numbers."
+        ),
+    )
+    add_data_arguments(parser)
+    parser.add_argument("--schema", default=None,
+                        help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
+    parser.add_argument("--freeze-thresholds", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--max-tokens", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--draws", type=int, default=None,
+                        help="joint posterior draws (default: the app's budget, 200-4,000 by data size)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0, the app's)")
+    parser.add_argument("--output", choices=("table", "json", "csv", "md"), default="table")
+    parser.set_defaults(func=run_ranks)
+
+
+def run_ranks(args: argparse.Namespace) -> int:
+    """Execute ``ranks`` (:func:`scorio_core.ranking.posterior_ranks.rank_summary` of one task); exit status."""
+    from scorio_core.cli._common import load_dataset
+    from scorio_core.cli.export import analyse, load_schema_args, resolve_task
+    from scorio_core.errors import InputError
+    from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS, rank_summary
+
+    if args.draws is not None and args.draws < 1:
+        raise InputError(f"--draws must be a positive number of draws; got {args.draws}.", field="draws")
+    dataset = load_dataset(args)
+    task = resolve_task(dataset, args.task)
+    schema, frozen = load_schema_args(args)
+    outcomes = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens, table=False)[0].rubric
+    try:
+        report = rank_summary(outcomes.models, outcomes.counts, outcomes.weights, draws=args.draws, seed=args.seed)
+    except ValueError as exc:
+        raise InputError(f"task '{task}': {exc}", field="model") from None
+    if args.output == "json":
+        emit_json({"task": task, **report, "sources": list(dataset.sources)})
+        return 0
+    emit_rows(report["rows"], list(RANK_ROW_KEYS), args.output)
+    if args.output == "table":
+        print(f"task {task}: rank probabilities from {report['draws']:,} joint draws of the per-question Dirichlet "
+              f"posteriors (uniform prior, seed {report['seed']}; Monte-Carlo error at most "
+              f"{report['monte_carlo_error']:.1%}); the full model x rank matrix: --output json")
+    return 0
 
 
 def run_methods(args: argparse.Namespace) -> int:

@@ -126,11 +126,12 @@ def _settings(args: argparse.Namespace) -> dict:
     return out
 
 
-def analyse(dataset, task: str, *, schema=None, frozen=None, max_tokens=None, **settings):
-    """Categorize (optional), build outcomes and rank one task: what export and compare share.
+def analyse(dataset, task: str, *, schema=None, frozen=None, max_tokens=None, table: bool = True, **settings):
+    """Categorize (optional), build outcomes and rank one task: what export, compare and ranks share.
 
     Returns ``(outcomes, table, scoped)`` where ``scoped`` is the
-    :class:`scorio_core.rubric.rerank.ScopedCategorization` (None without a schema).
+    :class:`scorio_core.rubric.rerank.ScopedCategorization` (None without a schema); ``table`` is None with
+    ``table=False`` (the outcomes only).
     """
     from scorio_core.leaderboard.table import leaderboard, outcomes_for
     from scorio_core.rubric.rerank import categorize_scope
@@ -139,8 +140,7 @@ def analyse(dataset, task: str, *, schema=None, frozen=None, max_tokens=None, **
     if schema is not None:
         scoped = categorize_scope(dataset, task, schema, frozen, max_tokens=max_tokens)
     outcomes = outcomes_for(dataset, task, scoped.categorization if scoped else None)
-    table = leaderboard(outcomes, **settings)
-    return outcomes, table, scoped
+    return outcomes, leaderboard(outcomes, **settings) if table else None, scoped
 
 
 def resolve_task(dataset, task: str | None) -> str:

@@ -12,9 +12,25 @@ import numpy as np
 from scorio_core.eval._validate import check_int, count_array, nonnegative_array, weights_for
 from scorio_core.ranking.rank_batch import batch_competition_ranks
 
-__all__ = ["posterior_rank_distribution"]
+__all__ = ["posterior_rank_distribution", "rank_draws", "rank_summary", "RANK_SEED", "RANK_ROW_KEYS", "RANK_METHOD"]
 
 _GAMMA_BUDGET = 2_000_000  # gamma variates per chunk
+#: Gamma variates one rank distribution may draw in all (~0.6 s on 2 cores): :func:`rank_draws`.
+_CALL_BUDGET = 12_000_000
+#: Seed of the rank distribution the app and ``ranks`` draw (recorded in every export's manifest).
+RANK_SEED = 0
+
+
+def rank_draws(n_models: int, n_questions: int, n_categories: int) -> int:
+    """Draws for a rank distribution within the time budget: between 200 and 4,000.
+
+    ``12,000,000 // (L M (C+1))`` clipped to [200, 4000] (gamma variates per call ~0.6 s on 2 cores); the Monte-Carlo
+    error of a probability is then at most ``0.5 / sqrt(draws)``.
+
+    >>> rank_draws(16, 15, 2), rank_draws(93, 1136, 2), rank_draws(3, 10, 2)
+    (4000, 200, 4000)
+    """
+    return int(np.clip(_CALL_BUDGET // max(1, n_models * n_questions * n_categories), 200, 4000))
 
 
 def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 4000, seed=0) -> np.ndarray:
@@ -93,3 +109,62 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
         ranks = batch_competition_ranks(theta).astype(np.int64)
         hist += np.bincount((np.arange(L) * L + ranks - 1).ravel(), minlength=L * L)
     return hist.reshape(L, L) / draws
+
+
+#: Keys of every :func:`rank_summary` row (``ranks --output json`` ``rows``; the other outputs' columns).
+RANK_ROW_KEYS = ("model", "expected_rank", "most_likely_rank", "p_most_likely", "p_first")
+#: What :func:`rank_summary`'s probabilities are, in words (JSON ``method``).
+RANK_METHOD = ("competition rank of Bayes@N in joint draws of every model's per-question Dirichlet posterior "
+               "(uniform prior; exact draws, no normal approximation)")
+
+
+def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RANK_SEED) -> dict:
+    """:func:`posterior_rank_distribution` of the models that answered, in expected-rank order, with a row each.
+
+    Parameters
+    ----------
+    models : sequence of str, length L
+    counts : array-like of int, shape (L, M, C+1)
+        Category counts per model and question (a model with no trial is listed in ``not_ranked``).
+    w : array-like of float, shape (C+1,)
+        Category weights.
+    draws : int, optional
+        Joint draws; default :func:`rank_draws` of the answered models' shape (the app's budget).
+    seed : int, default :data:`RANK_SEED`
+
+    Returns
+    -------
+    dict
+        ``models`` (answered, by expected rank, then name), ``ranks`` (1..L'), ``probabilities`` (L' x L':
+        P(model holds rank)), ``rows`` (:data:`RANK_ROW_KEYS`), ``draws``, ``seed``, ``prior`` ("uniform"),
+        ``method`` (:data:`RANK_METHOD`), ``monte_carlo_error`` (``0.5 / sqrt(draws)``, the largest standard error
+        of a probability), ``not_ranked``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two models answered, or ``draws < 1``.
+
+    Notes
+    -----
+    Hariri et al., "Don't Pass@k", ICLR 2026, sections 2.3-2.4 (the per-question Dirichlet posterior).
+    """
+    c = np.asarray(counts)
+    keep = c.sum(axis=(1, 2)) > 0
+    names = [str(m) for m, k in zip(models, keep) if k]
+    if len(names) < 2:
+        raise ValueError(f"{len(names)} model with answers: a rank distribution needs at least 2.")
+    draws = rank_draws(*c[keep].shape) if draws is None else int(draws)
+    if draws < 1:
+        raise ValueError(f"draws must be a positive number of draws; got {draws}.")
+    P = posterior_rank_distribution(c[keep], w, draws=draws, seed=seed)
+    ranks = np.arange(1, len(names) + 1)
+    expected = P @ ranks
+    best = np.argmax(P, axis=1)
+    order = np.lexsort((np.array(names, dtype=object).astype(str), expected))
+    rows = [{"model": names[i], "expected_rank": float(expected[i]), "most_likely_rank": int(best[i] + 1),
+             "p_most_likely": float(P[i, best[i]]), "p_first": float(P[i, 0])} for i in order]
+    return {"models": [names[i] for i in order], "ranks": ranks.tolist(), "probabilities": P[order].tolist(),
+            "rows": rows, "draws": draws, "seed": int(seed), "prior": "uniform", "method": RANK_METHOD,
+            "monte_carlo_error": 0.5 / float(np.sqrt(draws)),
+            "not_ranked": [str(m) for m, k in zip(models, keep) if not k]}

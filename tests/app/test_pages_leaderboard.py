@@ -82,6 +82,21 @@ def test_rank_distribution_tab(app):
     P = array(spec["data"][0]["z"]).astype(float)
     assert P.shape == (16, 16) and np.allclose(P.sum(axis=1), 1.0)
     assert any("joint draws" in c.value and "seed 0" in c.value for c in app.main.caption)
+    # the same numbers from the command line (same draws and seed), and the caption says which prior they use
+    import contextlib
+    import io as _io
+    import json
+
+    from scorio_core.cli import main
+
+    out = _io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["ranks", str(MATHARENA), "--output", "json"]) == 0
+    report = json.loads(out.getvalue())
+    order = [report["models"].index(m) for m in spec["data"][0]["y"]]
+    assert np.array_equal(np.asarray(report["probabilities"])[order], P) and report["draws"] == 4000
+    caption = next(shown(c.value) for c in app.main.caption if "joint draws" in c.value)
+    assert "under the uniform prior" in caption and "the sidebar's prior is not applied here" in caption
 
 
 def test_method_agreement_tab_matches_core(app):

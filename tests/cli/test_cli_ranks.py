@@ -1,0 +1,60 @@
+"""``ranks`` (in scorio_core.cli.compare): the posterior rank distribution from the command line (the Leaderboard's Rank distribution tab)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorio_core import io
+from scorio_core.cli import main
+from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS
+from scorio_core.leaderboard.table import outcomes_for
+from scorio_core.ranking.posterior_ranks import posterior_rank_distribution
+
+MATHARENA = Path(__file__).resolve().parents[2] / "data" / "matharena_aime_2025_I_counts.csv"
+
+
+def _json(capsys, *argv) -> dict:
+    assert main(["ranks", *map(str, argv), "--output", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_json_is_the_core_distribution_in_expected_rank_order(capsys):
+    report = _json(capsys, MATHARENA, "--draws", 500, "--seed", 3)
+    out = outcomes_for(io.load([str(MATHARENA)])).rubric
+    P = posterior_rank_distribution(out.counts, out.weights, draws=500, seed=3)
+    order = [list(out.models).index(m) for m in report["models"]]
+    assert np.array_equal(np.asarray(report["probabilities"]), P[order])
+    assert report["ranks"] == list(range(1, 17)) and report["draws"] == 500 and report["seed"] == 3
+    assert report["prior"] == "uniform" and report["monte_carlo_error"] == pytest.approx(0.5 / np.sqrt(500))
+    rows = report["rows"]
+    assert [tuple(r) for r in rows] == [RANK_ROW_KEYS] * 16
+    expected = [float(P[i] @ np.arange(1, 17)) for i in order]
+    assert [r["expected_rank"] for r in rows] == pytest.approx(expected) and expected == sorted(expected)
+    assert all(r["p_first"] == report["probabilities"][k][0] for k, r in enumerate(rows))
+
+
+def test_two_models_far_apart_hold_their_ranks_by_hand(tmp_path, capsys):
+    # a: 40 of 40 trials right, b: 0 of 40: every joint draw puts a first (Beta(41, 1) vs Beta(1, 41) never cross
+    # in practice: P(b > a) = 1 / C(82, 41) < 1e-23), so P = [[1, 0], [0, 1]] exactly
+    path = tmp_path / "two.csv"
+    path.write_text("model,question,trial,correct\n" + "".join(
+        f"{m},q{q},{t},{int(m == 'a')}\n" for m in "ab" for q in range(10) for t in range(4)))
+    report = _json(capsys, path)
+    assert report["models"] == ["a", "b"] and report["probabilities"] == [[1.0, 0.0], [0.0, 1.0]]
+    assert report["rows"][0] == {"model": "a", "expected_rank": 1.0, "most_likely_rank": 1, "p_most_likely": 1.0,
+                                 "p_first": 1.0}
+    assert main(["ranks", str(path)]) == 0
+    assert "uniform prior, seed 0" in capsys.readouterr().out
+
+
+def test_errors_name_the_field(tmp_path, capsys):
+    one = tmp_path / "one.csv"
+    one.write_text("model,question,trial,correct\na,q1,0,1\n")
+    assert main(["ranks", str(one), "--output", "json"]) != 0
+    assert "needs at least 2" in capsys.readouterr().err
+    assert main(["ranks", str(MATHARENA), "--draws", "0", "--output", "json"]) != 0
+    assert "--draws" in capsys.readouterr().err
