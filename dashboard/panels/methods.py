@@ -159,7 +159,7 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
     labels = ctx.labels(table["model"])
     table = table[table["model"].isin(ctx.shown(table["model"]))]
     kind = "2PL" if model == "2pl" else "Rasch"
-    linked = [g for g in dict.fromkeys(table["group"].dropna().tolist())]
+    linked = list(dict.fromkeys(table["group"].dropna().tolist()))
     for g in linked[:MAX_GROUP_PLOTS]:  # one scale per linked group: no figure puts unlinked abilities side by side
         if len(linked) > 1:
             st.markdown(f"**Linked group {md(int(g) + 1)}**")
