@@ -25,6 +25,7 @@ __all__ = [
     "SCOPE_LABELS",
     "TIE_RULES",
     "TIE_RULE_HELP",
+    "has_fallback_interval",
     "is_fallback_interval",
 ]
 
@@ -127,3 +128,22 @@ def is_fallback_interval(label: object) -> bool:
     False
     """
     return isinstance(label, str) and FALLBACK_INTERVAL in label
+
+
+def has_fallback_interval(table: object) -> bool:
+    """Whether any scored row of a leaderboard (a DataFrame with ``interval``) has a :data:`FALLBACK_INTERVAL`.
+
+    Then the table's comparisons (CI-tie ranks, ``P(A > B)``) are normal approximations: texts say "confidence"
+    and "better at 95%", not "credibility" and "credibly better".
+
+    >>> import pandas as pd
+    >>> has_fallback_interval(pd.DataFrame({"mu": [0.5, None], "interval": ["95% credible interval", None]}))
+    False
+    >>> has_fallback_interval(pd.DataFrame({"mu": [0.5], "interval": ["95% " + FALLBACK_INTERVAL]}))
+    True
+    """
+    columns = getattr(table, "columns", ())
+    if "interval" not in columns:
+        return False
+    scored = table[table["mu"].notna()] if "mu" in columns else table
+    return bool(scored["interval"].map(is_fallback_interval).any())

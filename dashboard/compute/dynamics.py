@@ -195,10 +195,14 @@ def block_problem(block: Block) -> str | None:
         return (f"Ranking needs at least 2 models; this data has {block.n_models} on this task. "
                 "Pick a dataset or task with several models (e.g. the paper simulation).")
     if block.n_trials < 2:
-        return (f"Every question has N = {block.n_trials} trial here, so the ranking after n trials is a single point and "
-                "convergence@n (the smallest n <= N - 1 after which the ranking stays at the gold standard) is undefined. "
-                "These views need at least 2 trials per question.")
+        return _single_trial_problem(block.n_trials)
     return None
+
+
+def _single_trial_problem(n_trials: int) -> str:
+    return (f"Every question has N = {n_trials} trial here, so the ranking after n trials is a single point and "
+            "convergence@n (the smallest n <= N - 1 after which the ranking stays at the gold standard) is undefined. "
+            "These views need at least 2 trials per question.")
 
 
 def _shared_question(ctx, active) -> bool:
@@ -229,6 +233,11 @@ def rubric_block_or_stop(ctx, active, view: str) -> Block:
         st.stop()
     if active.message:
         st.info(md(active.message), icon=":material/info:")
+    outcomes = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
+    most = int(np.max(outcomes.rubric.n_trials, initial=0))
+    if most < 2:  # one trial everywhere: no trajectory whatever models are picked (before any question-set advice)
+        st.info(md(_single_trial_problem(most)), icon=":material/info:")
+        st.stop()
     models = block_models(ctx, active)
     try:
         block = analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, "rubric", active.rubric_id,

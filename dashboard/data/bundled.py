@@ -18,6 +18,10 @@ class BundledDataset:
     title: str
     files: tuple[str, ...]
     description: str
+    #: Data-quality choices (kwargs of ``scorio_core.io.apply_choices``) the dataset opens with, so a demo renders at
+    #: once; shown with ``choices_note`` on the Data page and in every results caption, and undone there.
+    choices: tuple[tuple[str, object], ...] = ()
+    choices_note: str = ""
 
     @property
     def paths(self) -> list[Path]:
@@ -47,6 +51,11 @@ BUNDLED: dict[str, BundledDataset] = {
             ("livebench_2025-01-13_N1.csv.gz",),
             "93 models x 1,136 questions, one trial each; continuous score and binary correct; has duplicates. "
             "Source: sambowyer/bayes_evals (MIT).",
+            choices=(("duplicates", "keep-first"),),
+            choices_note=("The release lists 590 (model, question) pairs twice: re-runs at different times of 5 models "
+                          "on two coding tasks (LCB_generation, coding_completion), 59 with a different outcome. This "
+                          "bundled copy opens with duplicates = keep-first (the row listed first counts); choose "
+                          "keep-last or drop under 'Your choices' to see how much it matters."),
         ),
         BundledDataset(
             "paper-simulation",

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from scorio_core.choices import is_fallback_interval
+from scorio_core.choices import has_fallback_interval
 from scorio_core.ranking.rank import rank_meaning
 from scorio_core.report.tables import interval_abbrev, interval_name
 from scorio_core.report.verdict import format_probabilities
@@ -70,7 +70,7 @@ def interval_plot(
     labels = dict(labels or {})
     short = interval_abbrev(table, confidence)  # "95% CrI", or "95% exact CI" where the prior is not identified
     # a model without a posterior sd (N = 1: pooled binomial) is not "credibly" better: the legend says the level
-    fallback = "interval" in scored.columns and bool(scored["interval"].map(is_fallback_interval).any())
+    fallback = has_fallback_interval(scored)
     better = f"better at {confidence:.0%}" if fallback else "credibly better"
 
     def shown(models) -> list[str]:

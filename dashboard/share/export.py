@@ -27,6 +27,7 @@ from scorio_core import rubric
 from scorio_core.leaderboard.table import ALL_TASKS
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.metrics import METRICS
+from scorio_core.choices import has_fallback_interval
 from scorio_core.uncertainty import interval_label
 from scorio_core.report import html as html_report
 from scorio_core.report import manifest as mf
@@ -126,8 +127,13 @@ def build_manifest(ctx, active, settings: Settings) -> dict:
     )
 
 
-def settings_rows(ctx, active, settings: Settings) -> dict[str, str]:
-    """Label -> value of everything that defines the analysis (for the page and the HTML report)."""
+def settings_rows(ctx, active, settings: Settings, table: pd.DataFrame | None = None) -> dict[str, str]:
+    """Label -> value of everything that defines the analysis (for the page and the HTML report).
+
+    With the leaderboard ``table``, the intervals are named as its rows have them: where a model's empirical-Bayes
+    prior is not identified (N = 1) its interval is an exact binomial one and the level a confidence level.
+    """
+    fallback = table is not None and has_fallback_interval(table)
     sources = ", ".join(f"{s.name} (SHA-256 {s.sha256[:12]})" for s in ctx.data.raw.sources)
     choices = state.choices_for(ctx.data.key)
     return {
@@ -139,9 +145,10 @@ def settings_rows(ctx, active, settings: Settings) -> dict[str, str]:
         "Thresholds": ", ".join(f"{k} = {v:.4g}" for k, v in active.thresholds.items()) or "none",
         "Metric": settings.label + (f" (k = {settings.k})" if METRICS[settings.metric].uses_k else "")
         + (f", tau = {settings.tau:g}" if METRICS[settings.metric].uses_tau else ""),
-        "Credibility level": f"{settings.confidence:.0%}",
+        ("Confidence level" if fallback else "Credibility level"): f"{settings.confidence:.0%}",
         "Rank ties rule": settings.tie_rule,
-        "Intervals": interval_label(settings.prior, settings.scope, settings.confidence)
+        "Intervals": (" | ".join(dict.fromkeys(table.loc[table["mu"].notna(), "interval"].dropna().astype(str)))
+                      if fallback else interval_label(settings.prior, settings.scope, settings.confidence))
         + (f"; questions grouped by {settings.cluster_column!r} (cluster-robust)"
            if settings.cluster_column and settings.scope != "questions-fixed" else ""),
         "Question set": settings.question_set,
@@ -194,10 +201,12 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
         subtitle=ctx.data.label,
         table=table,
         verdict=summary,
-        settings=settings_rows(ctx, active, settings),
+        settings=settings_rows(ctx, active, settings, table),
         figures=figures,
         manifest=manifest,
-        notes=[*notes, METRICS[settings.metric].interval.capitalize() + "."],
+        notes=[*notes, METRICS[settings.metric].interval.capitalize()
+               + ("; where the empirical-Bayes prior is not identified (N = 1), the exact binomial interval on the "
+                  "pooled answers instead." if has_fallback_interval(table) else ".")],
         generated=f"scorio-dashboard (scorio_core {manifest['versions']['scorio_core']}), {manifest['created']}",
         tie_rule=settings.tie_rule,
     )

@@ -31,6 +31,8 @@ __all__ = [
     "dataset_short_label",
     "active_key",
     "choices_for",
+    "choices_phrase",
+    "default_choices_note",
     "set_choices",
     "queue_restore",
     "queue_restore_more",
@@ -152,8 +154,27 @@ def active_key() -> str:
 
 
 def choices_for(key: str) -> dict:
-    """Data-quality choices the user made for a dataset (kwargs of ``io.apply_choices``)."""
-    return dict(st.session_state.setdefault(_CHOICES, {}).get(key, {}))
+    """Data-quality choices for a dataset (kwargs of ``io.apply_choices``): the user's, else a bundled dataset's
+    defaults (:attr:`dashboard.data.bundled.BundledDataset.choices`, which the user can undo: an applied "no choice"
+    is recorded as ``{}``)."""
+    recorded = st.session_state.setdefault(_CHOICES, {})
+    if key in recorded:
+        return dict(recorded[key])
+    return dict(BUNDLED[key].choices) if key in BUNDLED else {}
+
+
+def default_choices_note(key: str) -> str:
+    """Why a bundled dataset opens with data-quality choices, while they are the ones in force ("" otherwise)."""
+    if key in BUNDLED and BUNDLED[key].choices and choices_for(key) == dict(BUNDLED[key].choices):
+        return BUNDLED[key].choices_note
+    return ""
+
+
+def choices_phrase(key: str) -> str:
+    """The data-quality choices in force, for a results caption: ``" · data-quality choices: duplicates = keep-first"``
+    (empty without choices)."""
+    chosen = choices_for(key)
+    return (" · data-quality choices: " + ", ".join(f"{k} = {v}" for k, v in chosen.items())) if chosen else ""
 
 
 def set_choices(key: str, choices: dict) -> None:

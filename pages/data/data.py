@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard.state import rubric as rubric_state
+from dashboard.state import session as state
 from dashboard.panels.data import render_outcomes
 from dashboard.panels.quality import render_choices, render_report, render_sources, render_summary
 from dashboard.panels.server_open import render_server_open
@@ -31,6 +32,8 @@ if ctx is None:
     st.stop()
 
 st.header(md(ctx.data.label), divider="gray")
+if state.default_choices_note(ctx.data.key):
+    st.info(md(state.default_choices_note(ctx.data.key)), icon=":material/rule:")
 render_summary(ctx.data.dataset)
 render_cluster_mapping(ctx)
 tabs = st.tabs(["Outcomes", "Data quality", "Sources"], key="data_view", bind="query-params")

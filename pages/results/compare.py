@@ -5,6 +5,7 @@ from scipy.special import ndtri
 
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
+from dashboard.state.session import choices_phrase
 from dashboard.panels.attempts import render_attempts
 from dashboard.compute.results import (disagreements, leaderboard_table, question_attempts_for, question_clusters_for,
                                trials_needed_for)
@@ -32,7 +33,7 @@ if ctx is None:
 
 st.title("Compare")
 active = rubric_state.active_rubric(ctx)
-st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · Bayes@N under {md(active.summary)}")
+st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)}{md(choices_phrase(ctx.data.key))} · Bayes@N under {md(active.summary)}")
 rubric_panel.render_unmatched(ctx, active, choose=False)
 if blocking_notice(ctx.data.dataset):
     st.stop()

@@ -4,6 +4,7 @@ import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
+from dashboard.state.session import choices_phrase
 from dashboard.compute.dynamics import (
     METRIC_LABELS,
     convergence_methods,
@@ -33,7 +34,7 @@ if ctx is None:
 
 st.title("Convergence")
 active = rubric_state.active_rubric(ctx)
-st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
+st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)}{md(choices_phrase(ctx.data.key))} · rubric: {md(active.summary)}")
 rubric_panel.render_unmatched(ctx, active, choose=False)
 st.markdown(
     "**convergence@n** is the smallest number of trials after which the ranking equals the gold standard and never "

@@ -7,6 +7,7 @@ from dashboard.panels.charts import show_interval_plot
 from dashboard.panels.method_board import choose_method, choose_method_options, render_method_ranking
 from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
+from dashboard.state.session import choices_phrase
 from dashboard.compute.results import (
     cost_options,
     leaderboard_notes,
@@ -26,6 +27,7 @@ from dashboard.share.links import PresentedSection, presentation_footer, present
 from dashboard.panels.sidebar import page_context
 from dashboard.tables.display import calibration_display, fit_height, leaderboard_display, top_rows
 from dashboard.text import md
+from scorio_core.choices import has_fallback_interval
 from scorio_core.leaderboard.table import QUESTION_SETS
 from scorio_core.leaderboard.metrics import METRICS
 from scorio_core.ranking.paired import not_identified_models, not_identified_note
@@ -44,7 +46,7 @@ if ctx is None:
 
 st.title("Leaderboard")
 active = rubric_state.active_rubric(ctx)
-st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
+st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)}{md(choices_phrase(ctx.data.key))} · rubric: {md(active.summary)}")
 if blocking_notice(ctx.data.dataset):
     st.stop()
 if active.message:
@@ -116,8 +118,9 @@ for note in notes:
         st.warning(md(note["finding"]) + ("" if present else " Undo that choice under *Your choices* on the Data page "
                                           "to rank " + ("it." if len(note["models"]) == 1 else "them.")),
                    icon=":material/person_off:")
-    elif note["code"] == "data_choices":  # what the Data page's choices changed (e.g. missing outcomes counted wrong)
-        st.caption(md(note["finding"]))
+    elif note["code"] in ("data_choices", "absent_from_task"):  # what the choices changed; models without this task
+        st.caption(md(note["finding"]) + (" The Tasks page shows which tasks each model ran."
+                                          if note["code"] == "absent_from_task" and not present else ""))
 all_models = len(table)
 n_scored_all = int(table["mu"].notna().sum())  # rank_ci is computed among every scored model
 shown = ctx.shown(table["model"])
@@ -182,7 +185,7 @@ with tabs[0]:
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the mean over questions of each "
                    "question's observed accuracy (every question weighs the same), beside the prior-based estimate. "
                    "Colours group models that share a rank. "
-                   f"{md(tie_rule_sentence(tie_rule))}"
+                   f"{md(tie_rule_sentence(tie_rule, approximate=has_fallback_interval(scored)))}"
                    + (" With questions sampled, the pairwise CI ties pair each two models over the questions both "
                       "answered." if rank_ci_paired(
                        ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,

@@ -9,6 +9,7 @@ from dashboard.guard import blocking_notice, user_errors
 from dashboard.panels import rubric as rubric_panel
 from dashboard.panels.sidebar import page_context
 from dashboard.state import rubric as rubric_state
+from dashboard.state.session import choices_phrase
 from dashboard.tables.display import fit_height
 from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display
 from dashboard.text import md
@@ -30,7 +31,7 @@ st.title("Plan")
 active = rubric_state.active_rubric(ctx)
 st.caption("What to run next: from the results so far, the trials (model and question) that most reduce the chance of a "
            "wrong answer to your question per unit cost, and whether you can stop. "
-           f"{md(ctx.data.label)} · task: {md(ctx.task)} · {md(SCOPE_LABELS.get(ctx.scope, ctx.scope))}")
+           f"{md(ctx.data.label)} · task: {md(ctx.task)}{md(choices_phrase(ctx.data.key))} · {md(SCOPE_LABELS.get(ctx.scope, ctx.scope))}")
 if blocking_notice(ctx.data.dataset):
     st.stop()
 rubric_panel.render_unmatched(ctx, active, choose=False)
@@ -156,7 +157,10 @@ with st.expander("Method"):
         "(questions fixed: independent normals; questions sampled: a Bayesian bootstrap over questions shared by all "
         "models, so comparisons stay paired); the planner stops when it reaches the confidence. "
         "**Next batch.** Each cell's posterior is a Dirichlet; after t more trials its variance is expected to shrink "
-        "by the factor A / (A + t) (A: its prior plus trial count). The goal's error is approximated by normal tail "
+        "by the factor A / (A + t) (A: its prior plus trial count)"
+        + ("; where the empirical-Bayes prior is not identified (the note above), the pooled binomial variance "
+           "of each cell shrinks instead as n / (n + t) (n: its trials so far)" if prior == "empirical-bayes" else "")
+        + ". The goal's error is approximated by normal tail "
         "probabilities of the deciding pairs, and trials go, in greedy rounds, where they lower that error most per "
         "unit cost (optimal computing budget allocation, Chen et al. 2000; knowledge gradient, Frazier et al. 2008). "
         "**Stopping honestly.** Stopping when the posterior probability reaches the confidence is calibrated when "

@@ -10,6 +10,7 @@ from dashboard.panels import rubric as rubric_panel
 from dashboard.panels.attempts import render_attempts
 from dashboard.panels.sidebar import page_context
 from dashboard.state import rubric as rubric_state
+from dashboard.state.session import choices_phrase
 from dashboard.tables.display import fit_height
 from dashboard.tables.items import flagged_export, question_display, shift_display, with_flags
 from dashboard.text import md
@@ -30,7 +31,7 @@ active = rubric_state.active_rubric(ctx)
 st.caption("Which questions are probably broken (strong models fail them, weak models pass), saturated (every model "
            "solves them), never solved, or uninformative (they cannot change a ranking). An item response model puts "
            "every model's ability and every question's difficulty on one scale. "
-           f"{md(ctx.data.label)} · task: {md(ctx.task)}")
+           f"{md(ctx.data.label)} · task: {md(ctx.task)}{md(choices_phrase(ctx.data.key))}")
 if blocking_notice(ctx.data.dataset):
     st.stop()
 rubric_panel.render_unmatched(ctx, active, choose=False)

@@ -6,6 +6,7 @@ from scorio_core.uncertainty import PRIOR_LABELS, interval_label
 
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
+from dashboard.state.session import choices_phrase
 from dashboard.compute.store import progress_to
 from dashboard.tables.analysis import bump_frame, drivers_display, leader_summary, models_by_rank, stability_display
 from dashboard.figures import rank_share_heatmap, schema_bump_chart
@@ -36,7 +37,7 @@ if ctx is None:
 
 st.title("Rubric sensitivity")
 active = rubric_state.active_rubric(ctx)
-st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
+st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)}{md(choices_phrase(ctx.data.key))} · rubric: {md(active.summary)}")
 rubric_panel.render_unmatched(ctx, active, choose=False)
 st.markdown(
     "A rubric maps every attempt to a category and weights the categories. Different, equally "

@@ -4,6 +4,7 @@ import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
+from dashboard.state.session import choices_phrase
 from dashboard.figures import combined_interval_plot, task_heatmap
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
@@ -20,7 +21,7 @@ if ctx is None:
 
 st.title("Tasks")
 active = rubric_state.active_rubric(ctx)
-st.caption(f"{md(ctx.data.label)} · all tasks · Bayes@N under {md(active.summary)}")
+st.caption(f"{md(ctx.data.label)} · all tasks{md(choices_phrase(ctx.data.key))} · Bayes@N under {md(active.summary)}")
 if blocking_notice(ctx.data.dataset):
     st.stop()
 if active.message:

@@ -5,6 +5,7 @@ import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
+from dashboard.state.session import choices_phrase
 from dashboard.compute.dynamics import (
     METRIC_LABELS,
     Method,
@@ -35,7 +36,7 @@ if ctx is None:
 
 st.title("Trajectories")
 active = rubric_state.active_rubric(ctx)
-st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)} · rubric: {md(active.summary)}")
+st.caption(f"{md(ctx.data.label)} · task: {md(ctx.task)}{md(choices_phrase(ctx.data.key))} · rubric: {md(active.summary)}")
 rubric_panel.render_unmatched(ctx, active, choose=False)
 st.markdown(
     "How the ranking changes as trials accumulate: the rank of every model after the first *n* trials, "
@@ -170,7 +171,9 @@ st.caption(
     f"Posterior mean after n trials with its central {ctx.confidence:.0%} credible interval (normal approximation), "
     + ("along the same replicate as the ranks above. " if same else "along the observed trial order. ")
     + f"Prior: {md(PRIOR_LABELS[prior])}"
-    + (", refitted after every n. " if prior == "empirical-bayes" else ". ")
+    + (", refitted after every n; where it is not identified (n = 1, or a model's trials so far all in one "
+       "category) the band is the normal approximation around the pooled mean with its binomial sd, not a posterior. "
+       if prior == "empirical-bayes" else ". ")
     + "The dotted line is the value after all N trials. The interval covers the uncertainty from the finite number "
     "of trials per question; the questions themselves are taken as given."
 )

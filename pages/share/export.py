@@ -101,7 +101,7 @@ if shared_id:
     right.code(base + share.share_query(shared_id, present=True), language=None)
 
 st.subheader("What is exported", divider="gray")
-rows = export.settings_rows(ctx, active, settings)
+rows = export.settings_rows(ctx, active, settings, table)
 st.dataframe([{"setting": k, "value": v} for k, v in rows.items()], hide_index=True, width="stretch",
              column_config={"setting": st.column_config.TextColumn("Setting", width="small"),
                             "value": st.column_config.TextColumn("Value", width="large")})

@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.errors import InputError
     from scorio_core.leaderboard.metrics import get_metric
-    from scorio_core.leaderboard.checks import choices_of
+    from scorio_core.leaderboard.checks import choices_of, dataset_models
     from scorio_core.leaderboard.table import emptied_on, leaderboard_notices
     from scorio_core.report import tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
@@ -218,7 +218,8 @@ def run(args: argparse.Namespace) -> int:
                                                          tie_rule=settings["tie_rule"],
                                                          question_set=settings["question_set"],
                                                          emptied=emptied_on(dataset, task),
-                                                         choices=choices_of(dataset))]
+                                                         choices=choices_of(dataset),
+                                                         dataset_models=dataset_models(dataset))]
     if fmt == "csv":
         text = tables.to_csv(table)
     elif fmt == "md":
@@ -256,6 +257,7 @@ def _verdict(outcomes, table, label, settings):
 
 
 def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=()) -> str:
+    from scorio_core.choices import has_fallback_interval
     from scorio_core.report.html import html_report
 
     v = _verdict(outcomes, table, label, settings)
@@ -264,7 +266,7 @@ def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=
         "Data": f"{names} (SHA-256 {', '.join(s.sha256[:12] for s in dataset.sources)})",
         "Task": task,
         "Metric": label + (f" (k = {settings['k']})" if label != "Bayes@N" else ""),
-        "Credibility level": f"{settings['confidence']:.0%}",
+        ("Confidence level" if has_fallback_interval(table) else "Credibility level"): f"{settings['confidence']:.0%}",
         "Rank ties rule": settings["tie_rule"],
         "Question set": settings["question_set"],
         "Rubric": schema.name if schema is not None else "Binary correctness",
@@ -272,7 +274,7 @@ def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=
     if settings.get("cluster_column") and settings["scope"] != "questions-fixed":
         shown["Questions grouped by"] = f"{settings['cluster_column']} (cluster-robust)"
     notes = list(notices) + list(outcomes.rubric.notes) + ["Charts are embedded when the report is exported from the app; "
-                                           "the table's bars show each credible interval."]
+                                           "the table's bars show each interval."]
     return html_report(title=f"{label} leaderboard: {task}", subtitle=names, table=table, verdict=v, settings=shown,
                        manifest=doc, notes=notes, generated=f"scorio_core {doc['versions']['scorio_core']}, {doc['created']}",
                        tie_rule=settings["tie_rule"])

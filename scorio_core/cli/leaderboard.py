@@ -121,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``leaderboard``; returns the exit status."""
     import pandas as pd
 
+    from scorio_core.leaderboard.checks import dataset_models
     from scorio_core.leaderboard.table import (LEADERBOARD_COLUMNS, emptied_on, leaderboard, leaderboard_notices,
                                                outcomes_for, task_names)
     from scorio_core.leaderboard.task_outcomes import question_clusters
@@ -171,7 +172,8 @@ def run(args: argparse.Namespace) -> int:
                             tie_rule=args.tie_rule, prior=args.prior, scope=args.scope, question_set=args.question_set,
                             clusters=clusters, cluster_column=args.cluster_column or "cluster")
         for notice in leaderboard_notices(outcomes, frame, confidence=args.confidence, tie_rule=args.tie_rule,
-                                          question_set=args.question_set, emptied=emptied_on(dataset, task)):
+                                          question_set=args.question_set, emptied=emptied_on(dataset, task),
+                                          dataset_models=dataset_models(dataset)):
             notes.append({**notice, "task": task, "message": f"{task}: {notice['message']}"})
         if args.scope == "questions-sampled":
             notes.append(_pairing_note(task, args, frame, outcomes, clustered=clusters is not None))
@@ -217,7 +219,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"lo, hi: {label}")
             for note in notes:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
-                                    "excluded_questions", "emptied_by_choice", "not_scored", "data_choices"):
+                                    "excluded_questions", "emptied_by_choice", "not_scored", "data_choices",
+                                    "absent_from_task"):
                     print(f"note: {note['message']}")
     return 0
 

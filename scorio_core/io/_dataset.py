@@ -10,6 +10,7 @@ import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io._quality import QualityReport
+from scorio_core.io._quality_report import with_duplicate_example
 
 __all__ = ["Dataset", "SourceInfo", "attempts_to_counts"]
 
@@ -105,7 +106,9 @@ class Dataset:
         """
         if self.report.blocking:
             names = ", ".join(s.name for s in self.sources[:3]) + (" ..." if len(self.sources) > 3 else "")
-            raise InputError(f"{names}: {self.report.blocking[0]}")
+            first = with_duplicate_example(self.report.blocking[0], (self.report.duplicates or (None,))[0],
+                                           counts_layout=self.layout == "counts")
+            raise InputError(f"{names}: {first}")
         return self
 
     def to_counts(self) -> pd.DataFrame:

@@ -208,6 +208,27 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
     return out
 
 
+def with_duplicate_example(message: str, key: DuplicateKey | None, counts_layout: bool = False) -> str:
+    """A :func:`blocking_messages` message with one repeated key named, if it is the duplicates message.
+
+    ``report.blocking`` stays the count-only text every engine gives; an error a person reads (e.g.
+    :meth:`scorio_core.io.Dataset.require_ready`) names one key (``report.duplicates[0]``: a conflicting one first) and
+    the files its rows came from, so it can be found in the dump.
+
+    >>> key = DuplicateKey("m", "t", "q1", 0, 2, False, (1.0, 1.0), ("a.json", "a.eval"))
+    >>> blocking_finding(with_duplicate_example(blocking_messages(0, 0, 1, 0)[0], key))
+    '1 duplicate rows share a (model, task, question, trial) key (0 keys conflict; e.g. m / t / q1 / trial 0: 2 rows from a.json and a.eval)'
+    """
+    if key is None or "duplicate rows share" not in message or ")" + ADVICE not in message:
+        return message
+    files = list(dict.fromkeys(str(f) for f in key.sources))
+    where = (" from " + (" and ".join(files) if len(files) <= 2 else ", ".join(files[:2]) + f" and {len(files) - 2} more")
+             if files else "")
+    trial = "" if counts_layout or key.trial < 0 else f" / trial {key.trial}"
+    example = f"; e.g. {key.model} / {key.task} / {key.question_id}{trial}: {key.n_rows} rows{where}"
+    return message.replace(")" + ADVICE, example + ")" + ADVICE, 1)
+
+
 def blocking_finding(message: str) -> str:
     """What a :func:`blocking_messages` message found, without its advice to scripts (the text before :data:`ADVICE`).
 

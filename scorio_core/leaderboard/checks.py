@@ -106,6 +106,7 @@ def leaderboard_notices(
     question_set: str = "own",
     emptied=None,
     choices=(),
+    dataset_models=(),
 ) -> list[dict]:
     """Structured notices about a leaderboard: what the data cannot answer as shown.
 
@@ -113,6 +114,8 @@ def leaderboard_notices(
     (:meth:`scorio_core.io.QualityReport.emptied_models`): they are not in the table, and a reader must be told.
     ``choices`` are the data-quality choices applied to the dataset (:func:`choices_of`), each a line saying
     what it changed: a reader of the table must know that, e.g., attempts without an outcome were counted as wrong.
+    ``dataset_models`` are every model of the dataset (:attr:`scorio_core.io.QualityReport.models`): those without a
+    row on this task (and not ``emptied``) are named, so a reader does not look for them in vain.
 
     Returns
     -------
@@ -131,6 +134,8 @@ def leaderboard_notices(
           answered excluded as flagged); ``models`` lists them. They do not count as answering fewer
           questions in ``unequal_question_sets``.
         - ``data_choices``: the data-quality choices applied before scoring (``choices``: their lines), first.
+        - ``absent_from_task``: models of the dataset (``dataset_models``) with no row on this task, not ranked here
+          (e.g. a model that did not run it); ``models`` lists them.
     """
     from scorio_core.ranking.rank import paper_chains, pairwise_confidence
 
@@ -143,6 +148,15 @@ def leaderboard_notices(
                    f"removed every row {'it' if len(emptied) == 1 else 'they'} had on this task: {gone}.")
         out.append({"code": "emptied_by_choice", "finding": finding, "models": dict(emptied),
                     "message": finding + " Undo that choice to rank them, or check their outcomes in the dump."})
+    here = set(task_outcomes.models)
+    absent = [m for m in dict.fromkeys(str(m) for m in dataset_models) if m not in here and m not in (emptied or {})]
+    if absent:  # the dataset has them, this task does not: the table is not missing them by mistake
+        finding = (f"{len(absent)} of the dataset's {len(set(map(str, dataset_models)) | here):,} models "
+                   f"{'has' if len(absent) == 1 else 'have'} no row on this task and {'is' if len(absent) == 1 else 'are'}"
+                   f" not ranked here: {', '.join(absent[:10])}" + (f" and {len(absent) - 10:,} more" if len(absent) > 10
+                                                                     else "") + ".")
+        out.append({"code": "absent_from_task", "finding": finding, "models": absent,
+                    "message": finding + " The Tasks page (CLI: tasks) shows which tasks each model ran."})
     answered = task_outcomes.rubric.n_trials > 0
     per_model = answered.sum(axis=1)
     unscored = set(table.loc[table["mu"].isna(), "model"].astype(str)) if "mu" in table.columns else set()
@@ -211,6 +225,12 @@ def data_choices_notice(choices) -> dict:
     finding = "Data-quality choices applied before scoring: " + " ".join(
         line if line.endswith(".") else line + "." for line in lines)
     return {"code": "data_choices", "finding": finding, "message": finding, "choices": lines}
+
+
+def dataset_models(dataset) -> tuple[str, ...]:
+    """Every model of ``dataset`` (its quality report's), for :func:`leaderboard_notices`' ``dataset_models``; empty
+    where the data's report does not list them."""
+    return tuple(getattr(getattr(dataset, "report", None), "models", ()) or ())
 
 
 def emptied_on(dataset, task: str) -> dict[str, str]:

@@ -42,11 +42,13 @@ __all__ = [
 ]
 
 
-def tie_rule_sentence(rule: str) -> str:
+def tie_rule_sentence(rule: str, approximate: bool = False) -> str:
     """What the ``Rank (CI ties)`` column means under ``rule``, for reports, captions and help.
 
     The one source of every text describing a tie rule (:data:`TIE_RULE_HELP`), so a report never
-    explains a rule other than the one its ranks used.
+    explains a rule other than the one its ranks used. ``approximate`` words it for a table where some
+    model's empirical-Bayes prior is not identified (N = 1: its sd is the pooled binomial one,
+    :func:`scorio_core.choices.is_fallback_interval`): "better at the confidence level", not "credibly better".
 
     Raises
     ------
@@ -57,10 +59,21 @@ def tie_rule_sentence(rule: str) -> str:
     --------
     >>> tie_rule_sentence("upper-bound")
     "Rank (CI ties), rule 'upper-bound': rank = 1 + the number of models whose whole credible interval lies above this one's (arena style)."
+    >>> tie_rule_sentence("pairwise", approximate=True)
+    "Rank (CI ties), rule 'pairwise': rank = 1 + the number of models better than this one at the confidence level (P(B > A) >= the confidence level, normal approximation)."
     """
     if rule not in TIE_RULE_HELP:
         raise ValueError(f"rule must be one of {', '.join(TIE_RULES)}; got {rule!r}.")
-    return f"Rank (CI ties), rule {rule!r}: {TIE_RULE_HELP[rule]}."
+    text = TIE_RULE_HELP[rule]
+    if approximate:
+        for credible, plain in _APPROXIMATE_WORDS:
+            text = text.replace(credible, plain)
+    return f"Rank (CI ties), rule {rule!r}: {text}."
+
+
+#: How :func:`tie_rule_sentence` words a rule where the sds are not posterior ones (N = 1).
+_APPROXIMATE_WORDS = (("models credibly better than this one", "models better than this one at the confidence level"),
+                      ("credibility level", "confidence level"), ("whole credible interval", "whole interval"))
 
 
 def rank_meaning(rank, size: int = 1, rule: str | None = None, better: str = "credibly better") -> str:

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from scorio_core.choices import has_fallback_interval
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, tie_rule_sentence
 from scorio_core.report.manifest import manifest_to_json
 from scorio_core.report.tables import interval_name
@@ -154,14 +155,17 @@ def html_report(
         The HTML document.
     """
     metric = verdict.metric
+    approximate = has_fallback_interval(table)  # N = 1: CI ties at a confidence level, not credibly better
+    ties = tie_rule_sentence(tie_rule, approximate=approximate)
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body><main>",
         f"<h1>{_e(title)}</h1><p class='sub'>{_e(subtitle)}</p>",
         "<h2>Verdict</h2>", _verdict(verdict),
-        "<h2>Leaderboard</h2>", _table(table, metric, verdict.confidence, tie_rule_sentence(tie_rule)),
-        f"<p class='caveats'>Rank: competition rank of the posterior mean. {_e(tie_rule_sentence(tie_rule))} M: questions "
+        "<h2>Leaderboard</h2>", _table(table, metric, verdict.confidence, ties),
+        f"<p class='caveats'>Rank: competition rank of the {'' if approximate else 'posterior '}mean. {_e(ties)} "
+        "M: questions "
         "answered; N: trials per question (smallest). avg@N: the mean over questions of each question's accuracy "
         "(every question weighs the same), beside the prior-based estimate.</p>",
     ]

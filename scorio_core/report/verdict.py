@@ -14,13 +14,17 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from scorio_core.choices import is_fallback_interval
+from scorio_core.choices import has_fallback_interval, is_fallback_interval
 from scorio_core.ranking.rank import pairwise_confidence
 from scorio_core.report.lead import Lead, questions_behind, scope_phrase
 from scorio_core.report.tables import interval_name
 from scorio_core.uncertainty.posterior import DEFAULT_SCOPE, SCOPES
 
 __all__ = ["Comparison", "Verdict", "verdict", "format_probabilities", "format_probability"]
+
+#: Pairs the verdict's summary names among the neighbours not distinguishable (the rest are counted; every pair is in
+#: ``Verdict.lines``): a leaderboard of hundreds of models stays one paragraph.
+MAX_CLOSE_PAIRS = 6
 
 
 class Comparison(NamedTuple):
@@ -198,7 +202,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     scored = table[table["mu"].notna()].sort_values("mu", ascending=False, kind="stable")
     # a model whose empirical-Bayes prior is not identified (N = 1) has the pooled binomial sd, not a posterior one:
     # probabilities involving it are normal approximations, and the sentences do not call them posterior or credible
-    approximate = "interval" in scored.columns and bool(scored["interval"].map(is_fallback_interval).any())
+    approximate = has_fallback_interval(scored)
     level = "confidence" if approximate else "credibility"
     posterior = "probability (normal approximation)" if approximate else "posterior probability"
     counts = scored["n_questions"].dropna() if "n_questions" in scored else pd.Series(dtype=float)
@@ -215,8 +219,14 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     ]
     if "n_trials" in scored and len(scored) and int(scored["n_trials"].min()) < 5:
         n = int(scored["n_trials"].min())
-        caveats.append(f"With as few as N = {n} trials per question, posterior means are pulled toward the "
-                       "prior mean and intervals are wide; more trials would sharpen the ranking.")
+        if approximate:  # the fallback's mean is the pooled rate: nothing is pulled toward a prior
+            caveats.append(f"With as few as N = {n} trials per question, the empirical-Bayes prior cannot be fitted "
+                           "for some models: their means are the pooled observed rates and their intervals exact "
+                           "binomial ones, wide; more trials per question would identify the prior and sharpen the "
+                           "ranking.")
+        else:
+            caveats.append(f"With as few as N = {n} trials per question, posterior means are pulled toward the "
+                           "prior mean and intervals are wide; more trials would sharpen the ranking.")
     if missing:
         caveats.append("Not scored (e.g. k larger than their trials): " + _names(missing) + ".")
     if not models:
@@ -279,9 +289,11 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     n_sep = int(np.sum([c.separated for c in comparisons]))
     close = [c for c in comparisons if not c.separated]
     summary = f"{n_sep} of {len(comparisons)} neighbouring pairs are separated at {pct}."
-    if close and n_sep:
+    if close and n_sep:  # hundreds of models: the first few here, every pair in ``lines``
         summary += " Not distinguishable: " + "; ".join(
-            f"{c.ahead} and {c.behind} (P = {format_probability(c.rho)})" for c in close) + "."
+            f"{c.ahead} and {c.behind} (P = {format_probability(c.rho)})" for c in close[:MAX_CLOSE_PAIRS]) + (
+            f"; and {len(close) - MAX_CLOSE_PAIRS:,} more pairs (each neighbouring pair is listed with its "
+            "probability)." if len(close) > MAX_CLOSE_PAIRS else ".")
     elif close:
         summary = f"No neighbouring pair is separated at {pct}."
     others = [(models[j], float(rho[0, j])) for j in range(1, len(models))]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dashboard.data.bundled import BUNDLED
 from tests.app.conftest import array, chart_specs, no_exception, saved_key, shown
 
-DATA = "pages/data/data.py"
+DATA, BOARD = "pages/data/data.py", "pages/results/leaderboard.py"
 
 
 def upload(at, *files):
@@ -68,27 +68,49 @@ def test_rubric_colours_the_trial_grid(sim_app):
     assert "(weight" in fields["rubric category"]
 
 
-def test_quality_choice_unblocks_livebench(app):
+def test_livebench_opens_with_its_bundled_choice_which_can_be_undone(app):
+    """The bundled LiveBench release lists 590 (model, question) pairs twice: it opens with duplicates = keep-first,
+    said on the Data page and in every results caption; "(no choice)" undoes it and the pages ask for a choice."""
     app.sidebar.selectbox(key="dataset").set_value("livebench-2025-01").run()
     app.switch_page(DATA).run()
     no_exception(app)
-    assert any("Data quality" in w.value for w in app.main.warning)
+    infos = [shown(i.value) for i in app.main.info]
+    assert any(i.startswith("The release lists 590 (model, question) pairs twice") and "duplicates = keep-first" in i
+               for i in infos), infos
+    assert not any("Data quality" in w.value for w in app.main.warning)
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    assert "· data-quality choices: duplicates = keep-first" in shown(app.main.caption[0].value)
+    assert app.main.dataframe, "the leaderboard renders at once"
+    app.switch_page(DATA).run()
     app.session_state["data_view"] = "Data quality"
     app.run()
+    assert any("Applied: duplicates" in shown(s.value) for s in app.main.success)
+    form_select = next(s for s in app.main.selectbox if s.label.startswith("Duplicate"))
+    assert form_select.value == "keep-first"
+    form_select.set_value("(no choice)")
+    next(b for b in app.main.button if b.label == "Apply choices").click().run()
+    no_exception(app)
+    assert app.session_state["_choices"]["livebench-2025-01"] == {}
+    assert not any(i.value.startswith("The release lists") for i in app.main.info)  # no longer in force
     assert any("duplicate" in shown(e.value) for e in app.main.error)
     # the app names its own widget, not the Python API or the CLI flag
     texts = [shown(e.value) for e in app.main.error] + [shown(w.value) for w in app.main.warning]
     assert not any("apply_choices" in t or "--duplicates" in t for t in texts), texts
     assert any("under 'Your choices' in the Data page's Data quality tab" in t for t in texts), texts
+    app.switch_page(BOARD).run()
+    assert any("data-quality choice" in w.value for w in app.main.warning)
+    app.switch_page(DATA).run()
     form_select = next(s for s in app.main.selectbox if s.label.startswith("Duplicate"))
-    form_select.set_value("keep-first")
+    form_select.set_value("keep-last")
     next(b for b in app.main.button if b.label == "Apply choices").click().run()
     no_exception(app)
     app.session_state["data_view"] = "Outcomes"
+    app.query_params["data_view"] = "Outcomes"  # the tab is bound to the address, which the page switch carried
     app.run()
     no_exception(app)
     assert chart_specs(app), "the grids appear once the choice is made"
-    assert app.session_state["_choices"]["livebench-2025-01"] == {"duplicates": "keep-first"}
+    assert app.session_state["_choices"]["livebench-2025-01"] == {"duplicates": "keep-last"}
 
 
 def test_several_files_merge_into_one_dataset(app):

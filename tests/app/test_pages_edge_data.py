@@ -97,3 +97,32 @@ def test_at_n1_the_leaderboard_calls_no_probability_posterior(app):
     assert any(c.startswith("Each cell is the probability that the row model's Bayes@N") for c in captions), captions
     assert any(c.startswith("Not posterior probabilities where the empirical-Bayes prior is not identified for a, b "
                             "and c (N = 1") for c in captions), captions
+    assert not any("credib" in c for c in captions), captions
+    app.session_state["lb_view"] = "Leaderboard"
+    app.run()
+    captions = [shown(c.value) for c in app.main.caption]
+    assert any("rank = 1 + the number of models better than this one at the confidence level" in c
+               for c in captions), captions
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    settings = {row["setting"]: row["value"] for row in app.main.dataframe[0].value.to_dict("records")}
+    assert settings["Confidence level"] == "95%" and "Credibility level" not in settings
+    assert settings["Intervals"].startswith("95% exact binomial (Clopper-Pearson) interval on the pooled answers"), settings
+
+
+def test_a_model_without_the_task_is_named_on_the_leaderboard(app):
+    """a and b ran math, a and c ran code: the math leaderboard says c has no row there (not silently missing)."""
+    rows = ["model,task,question,seed,correct"] + [
+        f"{m},{t},q{q},{i},{int((q + i + len(m)) % 3 == 0)}" for m, tasks in (("a", ("math", "code")),
+                                                                          ("b", ("math",)), ("c", ("code",)))
+        for t in tasks for q in range(4) for i in range(2)]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("tasks.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    task = app.session_state["task"]
+    absent = {"math": "c", "code": "b"}[task]
+    captions = [shown(c.value) for c in app.main.caption]
+    assert (f"1 of the dataset's 3 models has no row on this task and is not ranked here: {absent}. The Tasks page "
+            "shows which tasks each model ran.") in captions, captions

@@ -49,3 +49,30 @@ def test_exports_carry_the_finding(tmp_path, capsys):
     assert code == 0 and "1 model is not ranked: a data-quality choice removed every row it had on this task" in md
     code, html = _run(capsys, "export", path, "--missing-outcomes", "drop", "--format", "html")
     assert code == 0 and "1 model is not ranked" in html
+
+
+# a and b ran math; a and c ran code: on each task one of the dataset's three models has no row
+TASKS = ("model,task,question_id,trial,correct\n" + "".join(
+    f"{m},{t},q{q},{i},{int((q + i + len(m)) % 3 == 0)}\n" for m, tasks in (("a", ("math", "code")), ("b", ("math",)),
+                                                                         ("c", ("code",)))
+    for t in tasks for q in range(4) for i in range(2)))
+
+
+def test_a_model_without_the_task_is_named_not_silently_missing(tmp_path, capsys):
+    path = tmp_path / "tasks.csv"
+    path.write_text(TASKS)
+    code, out = _run(capsys, "leaderboard", path, "--task", "math", "--output", "json")
+    report = json.loads(out)
+    assert code == 0 and {r["model"] for r in report["rows"]} == {"a", "b"}
+    (note,) = [n for n in report["notes"] if n["code"] == "absent_from_task"]
+    assert note["models"] == ["c"] and note["task"] == "math"
+    assert note["finding"] == "1 of the dataset's 3 models has no row on this task and is not ranked here: c."
+    code, out = _run(capsys, "leaderboard", path, "--task", "code")
+    assert "note: code: 1 of the dataset's 3 models has no row on this task and is not ranked here: b. The Tasks " in out
+    code, md = _run(capsys, "export", path, "--task", "math", "--format", "md")
+    assert code == 0 and "1 of the dataset's 3 models has no row on this task and is not ranked here: c." in md
+    # a dataset whose every model ran the task: no such note
+    every = tmp_path / "every.csv"
+    every.write_text(TASKS.replace("c,code,", "b,code,"))  # b ran code in c's place: both tasks have a and b
+    code, out = _run(capsys, "leaderboard", every, "--task", "code", "--output", "json")
+    assert code == 0 and not [n for n in json.loads(out)["notes"] if n["code"] == "absent_from_task"]

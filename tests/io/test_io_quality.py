@@ -48,6 +48,11 @@ def test_conflicts_across_files_are_reported_with_sources():
     assert not ds.ready
     with pytest.raises(InputError, match="2 duplicate rows share a"):
         ds.require_ready()
+    # the message names one key (a conflicting one) and the files its rows came from, so it can be found in the dump
+    with pytest.raises(InputError) as info:
+        ds.require_ready()
+    assert "(1 key conflicts; e.g. gpt / t / q1 / trial 0: 2 rows from gpt.csv and gpt_rerun.csv); " in str(info.value)
+    assert "e.g." not in r.blocking[0]  # the report's message stays the count-only text every engine gives
     kept = io.apply_choices(ds, duplicates="keep-last")
     assert kept.ready and kept.report.n_rows == 6
     q1 = kept.attempts[(kept.attempts["question_id"] == "q1") & (kept.attempts["trial"] == 0)]

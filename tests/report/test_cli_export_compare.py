@@ -156,8 +156,17 @@ def test_exports_of_n1_data_call_the_intervals_exact_binomial_not_credible(capsy
     assert code == 0 and "Bayes@N with 95\\% exact binomial intervals (" in latex
     code, html, _ = run(capsys, "export", path, "--format", "html")
     assert "<th>95% exact binomial interval</th>" in html and "credible interval</th>" not in html
+    # the ranks, settings and caveats say confidence, not credibility: the sds are the pooled binomial ones
+    assert "rule &#x27;pairwise&#x27;: rank = 1 + the number of models better than this one at the confidence level" in html
+    assert "<dt>Confidence level</dt><dd>95%</dd>" in html and "Credibility level" not in html
+    assert "Rank: competition rank of the mean." in html and "credibly better" not in html
+    # the fallback's mean is the pooled rate (5/6, 3/6), not shrunk: the caveat does not say "pulled toward the prior"
+    assert "pulled toward" not in html and "the empirical-Bayes prior cannot be fitted for some models" in html
+    assert "<td>0.8333</td>" in html and "<td>0.5000</td>" in html
     code, out, _ = run(capsys, "export", path, "--format", "html", "--prior", "uniform")
     assert "<th>95% credible interval</th>" in out  # a uniform prior needs no fit: credible intervals
+    assert "models credibly better than this one" in out and "<dt>Credibility level</dt>" in out
+    assert "posterior means are pulled toward the prior mean" in out  # uniform at N = 1: (1 + k) / 3 per question
 
 
 def test_compare_and_tasks_keep_intervals_within_the_scores_the_rubric_allows(capsys, tmp_path):

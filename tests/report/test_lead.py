@@ -162,6 +162,20 @@ def test_report_explains_the_tie_rule_its_ranks_used(outcomes, rule):
         tie_rule_sentence("chain")
 
 
+@pytest.mark.parametrize("rule", ["pairwise", "paper", "upper-bound", "none"])
+def test_tie_rule_sentence_at_n1_says_confidence_not_credibility(rule):
+    """Where an empirical-Bayes prior is not identified (N = 1) the sds are pooled binomial ones: no rule's sentence
+    says credible or credibility, and each still names its rule."""
+    from scorio_core.ranking.rank import tie_rule_sentence
+
+    text = tie_rule_sentence(rule, approximate=True)
+    assert "credib" not in text.lower() and text.startswith(f"Rank (CI ties), rule {rule!r}: ")
+    if rule != "none":
+        assert text != tie_rule_sentence(rule)  # every uncertain rule had a credible word to replace
+    else:
+        assert text == tie_rule_sentence(rule)
+
+
 def test_models_on_disjoint_questions_of_equal_count_are_not_said_to_share_them(tmp_path, capsys):
     from scorio_core.cli import main
     from scorio_core.leaderboard.table import question_sets_differ

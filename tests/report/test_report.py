@@ -109,6 +109,19 @@ class TestVerdict:
         assert v.summary.endswith("alpha is ahead of 2 of the 2 other models with at least 95% probability each.")
         assert any("N = " not in c for c in v.caveats)
 
+    def test_summary_names_a_few_close_pairs_of_hundreds(self):
+        # a clear leader, then 299 models 0.0005 apart with sd 0.01: every neighbour but the first pair is close;
+        # hand: z = 0.0005 / (0.01 sqrt 2) = 0.0354 -> Phi = 0.5141
+        mu = np.r_[0.9, 0.5 - 0.0005 * np.arange(299)]
+        t = pd.DataFrame({"model": [f"m{i}" for i in range(300)], "mu": mu, "sigma": 0.01, "lo": mu - 0.02,
+                          "hi": mu + 0.02, "n_trials": 8})
+        v = verdict(t)
+        assert v.summary.startswith("1 of 299 neighbouring pairs are separated at 95%. Not distinguishable: m1 and m2 "
+                                    "(P = 51.4%); m2 and m3 (P = 51.4%);")
+        assert "m6 and m7 (P = 51.4%); and 292 more pairs (each neighbouring pair is listed with its probability)." \
+            in v.summary and "m7 and m8" not in v.summary
+        assert len(v.lines) == 299 and v.lines[-1].startswith("m298 and m299 are not distinguishable")
+
     def test_matches_paper_tie_rule(self):
         from scorio_core.ranking.rank import ranks_with_ties
 
