@@ -146,12 +146,13 @@ def analyse(dataset, task: str, *, schema=None, frozen=None, max_tokens=None, ta
 def resolve_task(dataset, task: str | None) -> str:
     """The task to analyse: the one given, or the only task of the data."""
     from scorio_core.leaderboard.table import ALL_TASKS, task_names
+    from scorio_core.leaderboard.task_outcomes import task_listing
     from scorio_core.errors import InputError
 
     tasks = task_names(dataset)
     if task is None:
         if len(tasks) != 1:
-            raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with "
+            raise InputError(f"the data has {task_listing(tasks)}; choose one with "
                              f"--task, or --task '{ALL_TASKS}' to pool them.")
         return tasks[0]
     if task != ALL_TASKS and task not in tasks:

@@ -198,13 +198,14 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.errors import InputError
     from scorio_core.leaderboard.drilldown import question_attempts
     from scorio_core.leaderboard.table import categorization_for, task_names
+    from scorio_core.leaderboard.task_outcomes import task_listing
     from scorio_core.rubric.rerank import apply_unmatched, scope_mask
 
     dataset = load_dataset(args)
     tasks = task_names(dataset)
     task = args.task or (tasks[0] if len(tasks) == 1 else None)
     if task is None:
-        raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with --task.")
+        raise InputError(f"the data has {task_listing(tasks)}; choose one with --task.")
     categorization = None
     if args.schema:
         categorization, _ = categorization_for(dataset, args.schema, task)

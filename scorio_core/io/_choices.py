@@ -128,7 +128,7 @@ def apply_choices(
             dup = codes.duplicated(keep=how).to_numpy()
             before = table
             keep(~dup)
-            choices.append(f"duplicates={duplicates}: removed {int(dup.sum())} rows.")
+            choices.append(f"duplicates={duplicates}: removed {int(dup.sum())} rows{_per_task(before, dup)}.")
             record_emptied(before, f"duplicates={duplicates}")
     if intersect_questions:
         m, t, q = (table[k].cat.codes.to_numpy(np.int64) for k in ("model", "task", "question_id"))
@@ -156,6 +156,18 @@ def apply_choices(
         report=report,
         row_source=row_source,
     )
+
+
+def _per_task(table: pd.DataFrame, rows: np.ndarray) -> str:
+    """``" (code: 340, math: 250)"``: where the marked ``rows`` of a table of several tasks are, most first (at most
+    ten); "" for one task, so a leaderboard of another task does not read the count as its own."""
+    task = table["task"].astype("category")
+    if len(task.cat.categories) < 2 or not rows.any():
+        return ""
+    per = pd.Series(np.bincount(task.cat.codes.to_numpy(np.int64)[rows], minlength=len(task.cat.categories)),
+                    index=task.cat.categories)
+    per = per[per > 0].sort_values(ascending=False, kind="stable")
+    return " (" + ", ".join(f"{t!s}: {int(c)}" for t, c in per.head(10).items()) + (", ..." if len(per) > 10 else "") + ")"
 
 
 def _check(value: object, allowed: tuple[str, ...], name: str) -> None:

@@ -22,6 +22,7 @@ __all__ = [
     "TaskOutcomes",
     "categorization_for",
     "combine",
+    "task_listing",
     "outcomes_for",
     "pick_task",
     "question_clusters",
@@ -89,11 +90,22 @@ def pick_task(tasks: list[str], task: str | None) -> str:
     """
     if task is None:
         if len(tasks) != 1:
-            raise InputError(f"the data has {len(tasks)} tasks ({', '.join(tasks[:8])}); choose one with --task.")
+            raise InputError(f"the data has {task_listing(tasks)}; choose one with --task.")
         return tasks[0]
     if task not in tasks:
-        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
+        raise InputError(f"task {task!r} is not in the data; tasks: {task_listing(tasks, 20, count=False)}.")
     return task
+
+
+def task_listing(tasks, shown: int = 8, count: bool = True) -> str:
+    """The tasks of a dataset in a message: ``"18 tasks (a, b, ... and 10 more)"`` (``count=False``: the list alone).
+
+    >>> task_listing(["a", "b", "c"], 2), task_listing(["a", "b"], count=False)
+    ('3 tasks (a, b and 1 more)', 'a, b')
+    """
+    tasks = [str(t) for t in tasks]
+    names = ", ".join(tasks[:shown]) + (f" and {len(tasks) - shown:,} more" if len(tasks) > shown else "")
+    return f"{len(tasks):,} tasks ({names})" if count else names
 
 
 def outcomes_for(dataset, task: str | None = None, categorization: Categorization | None = None) -> TaskOutcomes:

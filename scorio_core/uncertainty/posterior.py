@@ -353,8 +353,10 @@ def projection_alpha(counts: object, prior: str) -> tuple[np.ndarray, str]:
         return prior_alpha(prior, K), ""
     fitted = fit_dirichlet_prior(c)
     if fitted.pooled:
-        return np.ones(K), ("the empirical-Bayes prior is not identified for this model (" + fitted.method
-                            + "); the projection uses the uniform prior")
+        why = {"fallback-n1": "N = 1, or fewer than 3 questions tried twice or more",
+               "fallback-degenerate": "every trial in one category"}.get(fitted.method, fitted.method)
+        return np.ones(K), (f"the empirical-Bayes prior is not identified for this model ({why}); the projection uses "
+                            "the uniform prior")
     return np.asarray(fitted.alpha, dtype=float), ""
 
 

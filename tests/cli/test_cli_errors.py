@@ -55,3 +55,17 @@ def test_warnings_do_not_reach_stderr(monkeypatch, capsys):
     monkeypatch.setattr(lb, "run", noisy)
     assert main(["leaderboard", DATA]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("command", ["export", "sensitivity"])  # leaderboard ranks every task
+def test_many_tasks_without_task_says_how_many_are_not_listed(tmp_path, capsys, command):
+    # 12 tasks: the message lists 8 and counts the rest, so a reader knows the list is not the whole data
+    rows = "".join(f"m{m},task{t:02d},q{q},{i},{(m + q + i) % 2}\n" for m in range(2) for t in range(12)
+                   for q in range(2) for i in range(2))
+    path = tmp_path / "many.csv"
+    path.write_text("model,task,question_id,trial,is_correct\n" + rows)
+    argv = [command, str(path)] + (["--format", "md"] if command == "export" else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "the data has 12 tasks (task00, task01, task02, task03, task04, task05, task06, task07 and 4 more); " \
+           "choose one with --task" in err, err

@@ -56,7 +56,11 @@ def test_projection_alpha():
     np.testing.assert_allclose(alpha, fit_dirichlet_prior(counts).alpha)
     assert note == ""
     alpha, note = projection_alpha(np.array([[0, 4], [0, 4]]), "empirical-bayes")  # all correct: not identified
-    assert alpha.tolist() == [1.0, 1.0] and "uniform" in note
+    assert alpha.tolist() == [1.0, 1.0] and note == ("the empirical-Bayes prior is not identified for this model "
+                                                     "(every trial in one category); the projection uses the uniform "
+                                                     "prior")  # plain words, not the fit's method code
+    _, note = projection_alpha(np.array([[0, 1], [1, 0], [1, 0]]), "empirical-bayes")  # N = 1
+    assert "(N = 1, or fewer than 3 questions tried twice or more)" in note and "fallback" not in note
 
 
 def test_uniform_reference_equality_kept():
