@@ -59,7 +59,8 @@ row1[1].download_button("Markdown table", files["md"], file_name=f"{stem}.md", m
                         width="stretch", key="export_md", on_click="ignore")
 row1[2].download_button("LaTeX table (booktabs)", files["latex"], file_name=f"{stem}.tex", mime="text/x-tex",
                         icon=":material/functions:", width="stretch", key="export_latex", on_click="ignore",
-                        help="Needs \\usepackage{booktabs}.")
+                        help="Needs \\usepackage{booktabs}; above 40 models the table is a longtable that breaks "
+                             "across pages (\\usepackage{longtable}).")
 row2 = st.columns(3)
 row2[0].download_button("HTML report", partial(export.html_bytes, ctx, active, settings, table, summary, notes),
                         file_name=f"{stem}.html", mime="text/html", icon=":material/article:", type="primary",

@@ -61,7 +61,7 @@ def register(subparsers) -> None:
         help="leaderboard as CSV/Markdown/LaTeX, a self-contained HTML report, or an analysis manifest",
         description=(
             "Export the leaderboard of one task (or 'all tasks') as CSV (formula-injection safe), "
-            "Markdown, LaTeX (booktabs), a self-contained HTML report with a plain-language verdict, "
+            "Markdown, LaTeX (booktabs; a longtable above 40 models), a self-contained HTML report with a plain-language verdict, "
             "or an analysis manifest (data SHA-256, rubric, thresholds, settings, versions) that "
             "restores the analysis with --manifest."
         ),

@@ -163,11 +163,14 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     trials = counts.sum(axis=2)
     keep = np.ones(counts.shape[1], dtype=bool)
     notes = []
+    if not np.all(trials > 0, axis=0).any():  # 'common questions only' would leave none: say what answers instead
+        raise InputError(f"task '{task_outcomes.task}': no question was answered by every model, so the ranking "
+                         "methods (which need every model on the same questions) cannot rank them, not even on common "
+                         "questions. Rank a subset of models that share questions (in the app: the sidebar's Models filter), "
+                         "or read the Bayes@N leaderboard and the IRT ability, which rank models on different questions.",
+                         field="question_id")
     if question_set == "common":
-        keep = np.all(trials > 0, axis=0)
-        if not keep.any():
-            raise InputError(f"task '{task_outcomes.task}': no question was answered by every model, so no method can "
-                             "rank them on common questions.", field="question_id")
+        keep = np.all(trials > 0, axis=0)  # some question, as checked above
         if not keep.all():
             notes.append(f"{int((~keep).sum())} of {keep.size} questions left out: not answered by every model "
                          "(common questions only).")

@@ -63,6 +63,10 @@ METHODS: dict[str, dict[str, str]] = {
 
 #: Methods whose cost grows fast with the number of models (skipped by default above this many models).
 EXPENSIVE = {"kemeny_young": 20,
+             # 6,000 Metropolis steps on the reference's random path, each an O(L^2) log-likelihood over the decisive
+             # pairs: 1.6 s at 100 models, 3.1 s at 150, 5.8 s at 200, 13 s at 300 (100 questions x 1 trial,
+             # 2026-12-01): most of the Method agreement tab's time at hundreds of models
+             "bayesian_mcmc": 150,
              # every tie order's normaliser per objective evaluation: 0.3-2 s already at 16-20 models, minutes at 50
              "davidson_luce": 8, "davidson_luce_map": 8,
              # one term per (question, trial) ranking of every model subset the trials rank: ~1 s each at 20 models

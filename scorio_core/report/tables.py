@@ -138,7 +138,9 @@ def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str 
 
     Text (cells, headers and the caption) is escaped for LaTeX (``_ & % $ # { } ~ ^ \\``), control
     characters written visibly (:func:`visible_controls`; a blank line would end the table), names not
-    formula-neutralised; needs ``\\usepackage{booktabs}``.
+    formula-neutralised; needs ``\\usepackage{booktabs}``. Above :data:`LONGTABLE_ROWS` rows (hundreds of models) a
+    ``longtable`` that breaks across pages, its header repeated and the caption shortened to "(continued)" after the
+    first page; needs ``\\usepackage{longtable}`` too.
     """
     frame = _one_line(without_negative_zero(frame))
     styler = frame.style.hide(axis="index").format(float_format, subset=frame.select_dtypes("float").columns, na_rep="--")
@@ -148,7 +150,16 @@ def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str 
         styler = styler.format(escape="latex", subset=text_cols, na_rep="--")
     if caption is not None:
         caption = latex_escape(visible_controls(caption))
-    return styler.to_latex(hrules=True, caption=caption, column_format="".join("l" if c in text_cols else "r" for c in frame.columns))
+    long = len(frame) > LONGTABLE_ROWS
+    text = styler.to_latex(hrules=True, caption=caption, environment="longtable" if long else None,
+                           column_format="".join("l" if c in text_cols else "r" for c in frame.columns))
+    if long and caption is not None:  # the full caption once; the pages after the first say "(continued)"
+        text = text.replace("\\caption[]{" + caption + "} \\\\", "\\caption[]{(continued)} \\\\", 1)
+    return text
+
+
+#: Rows above which :func:`to_latex` writes a ``longtable`` (a ``tabular`` of hundreds of models runs off the page).
+LONGTABLE_ROWS = 40
 
 
 def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", confidence: float = 0.95) -> pd.DataFrame:

@@ -158,6 +158,17 @@ def test_missing_cells_need_the_common_question_set(tmp_path):
         method_agreement(outcomes, ["nope"], question_set="common")
 
 
+@pytest.mark.parametrize("question_set", ["own", "common"])
+def test_no_common_question_says_what_ranks_them_instead(tmp_path, question_set):
+    # z skipped q0-q2, x and y skipped q3-q4: no question has all three, so 'common questions only' cannot help
+    path = _write(tmp_path, {"x": {0, 1}, "y": {2}, "z": {4}},
+                  missing={("z", 0), ("z", 1), ("z", 2), ("x", 3), ("x", 4), ("y", 3), ("y", 4)})
+    with pytest.raises(InputError, match="no question was answered by every model") as info:
+        method_agreement(outcomes_for(io.load([path])), ["bayes", "avg"], question_set=question_set)
+    assert "Common questions only" not in str(info.value)
+    assert "Models filter" in str(info.value) and "IRT ability, which rank models on different questions" in str(info.value)
+
+
 def test_methods_cli_json_contract(tmp_path, capsys):
     path = _write(tmp_path, {"x": {0, 1, 2, 3}, "y": {2, 3, 4}, "z": {4}})
     assert main(["methods", path, "--methods", "bayes,avg,borda", "--output", "json"]) == 0
@@ -249,6 +260,7 @@ def test_many_models_leave_the_slow_paired_fits_out_of_the_defaults_and_say_so(t
     assert not slow & set(report.agreement.methods)
     note = next(n for n in report.notes if n.startswith("Left out by default for 101 models"))
     assert "Bradley-Terry (MAP)" in note and "Plackett-Luce" in note and "--methods" in note
+    assert "bayesian_mcmc" in default_methods(150) and "bayesian_mcmc" not in default_methods(151)  # 13 s at 300
     explicit = method_agreement(outcomes_for(io.load([str(path)])), ["bayes", "avg"])
     assert not any(n.startswith("Left out by default") for n in explicit.notes)  # only the defaults are trimmed
 

@@ -79,6 +79,20 @@ class TestTables:
         assert r"a\_b \& 50\%" in tex
         assert "95\\% CrI low" in tex
 
+    def test_latex_of_hundreds_of_models_breaks_across_pages(self):
+        # above LONGTABLE_ROWS rows a tabular runs off the page: a longtable with its header repeated on every page,
+        # the full caption once and "(continued)" after it; at the limit, still a tabular
+        names = [f"m_{i}" for i in range(tables.LONGTABLE_ROWS + 1)]
+        mu = np.linspace(0.9, 0.1, len(names))
+        big = pd.DataFrame({"model": names, "mu": mu, "sigma": 0.01, "lo": mu - 0.02, "hi": mu + 0.02,
+                            "rank": np.arange(1, len(names) + 1), "rank_ci": np.arange(1, len(names) + 1)})
+        tex = tables.to_latex(tables.presentation_table(big), caption="A & B")
+        assert tex.startswith("\\begin{longtable}") and tex.rstrip().endswith("\\end{longtable}")
+        assert tex.count("\\caption{A \\& B}") == 1 and tex.count("\\caption[]{(continued)}") == 1
+        assert tex.count("\\endhead") == 1 and tex.count("m\\_40 ") == 1
+        small = tables.to_latex(tables.presentation_table(big.iloc[:tables.LONGTABLE_ROWS]), caption="A & B")
+        assert "\\begin{tabular}" in small and "longtable" not in small
+
     def test_exports_carry_avg_and_interval_label(self):
         table = board()
         md = tables.leaderboard_markdown(table, metric_label="Bayes@N", confidence=0.95)
