@@ -275,7 +275,8 @@ with agreement_tab:
 
 if present:
     st.divider()
-    footer = presentation_footer(ctx, active, spec.label, tie_rule, interval_name(table, ctx.confidence, plural=True))
+    footer = presentation_footer(ctx, active, spec.label, tie_rule, interval_name(table, ctx.confidence, plural=True),
+                                 not_identified=has_fallback_interval(table))
     st.caption("Presentation view of a shared analysis: " + md(footer)
                + ". Remove `&view=present` from the address to explore it.")
     st.stop()

@@ -129,6 +129,23 @@ def _observed(row) -> str:
     return "" if value is None or pd.isna(value) else f"; observed avg@N {float(value):.3f}"
 
 
+def _few_trials_caveat(n: int, scored: pd.DataFrame) -> str:
+    """What few trials per question do to the estimates: posterior means shrink toward the prior, except where the
+    empirical-Bayes prior could not be fitted (a fallback's mean is the pooled rate, its interval exact binomial)."""
+    fallback = scored["interval"].map(is_fallback_interval) if "interval" in scored.columns else pd.Series(False)
+    pooled = ("the means are the pooled observed rates (moved half a trial toward 1/2 where every trial fell in one "
+              "category) and the intervals exact binomial ones")
+    if len(fallback) and bool(fallback.all()):  # nothing is pulled toward a prior
+        return (f"With as few as N = {n} trials per question, the empirical-Bayes prior cannot be fitted: {pooled}, "
+                "wide; more trials per question would identify the prior and sharpen the ranking.")
+    if bool(fallback.any()):
+        return (f"With as few as N = {n} trials per question, posterior means are pulled toward the prior mean and "
+                f"intervals are wide; where the empirical-Bayes prior cannot be fitted (see the intervals) {pooled}. "
+                "More trials would sharpen the ranking.")
+    return (f"With as few as N = {n} trials per question, posterior means are pulled toward the prior mean and "
+            "intervals are wide; more trials would sharpen the ranking.")
+
+
 def _coverage_caveat(table: pd.DataFrame) -> str:
     """What the intervals cover: the table's ``interval`` label when present."""
     labels = [str(v) for v in dict.fromkeys(table["interval"].dropna())] if "interval" in table.columns else []
@@ -219,14 +236,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     ]
     if "n_trials" in scored and len(scored) and int(scored["n_trials"].min()) < 5:
         n = int(scored["n_trials"].min())
-        if approximate:  # the fallback's mean is the pooled rate: nothing is pulled toward a prior
-            caveats.append(f"With as few as N = {n} trials per question, the empirical-Bayes prior cannot be fitted "
-                           "for some models: their means are the pooled observed rates and their intervals exact "
-                           "binomial ones, wide; more trials per question would identify the prior and sharpen the "
-                           "ranking.")
-        else:
-            caveats.append(f"With as few as N = {n} trials per question, posterior means are pulled toward the "
-                           "prior mean and intervals are wide; more trials would sharpen the ranking.")
+        caveats.append(_few_trials_caveat(n, scored))
     if missing:
         caveats.append("Not scored (e.g. k larger than their trials): " + _names(missing) + ".")
     if not models:

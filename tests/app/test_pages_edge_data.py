@@ -3,7 +3,7 @@ the Export page), models scored on different questions of equal count (the verdi
 
 from __future__ import annotations
 
-from tests.app.conftest import no_exception, shown
+from tests.app.conftest import ROOT, no_exception, shown
 
 DATA, BOARD, EXPORT = "pages/data/data.py", "pages/results/leaderboard.py", "pages/share/export.py"
 # c's two attempts have no outcome: "drop" removes c from every table
@@ -126,3 +126,27 @@ def test_a_model_without_the_task_is_named_on_the_leaderboard(app):
     captions = [shown(c.value) for c in app.main.caption]
     assert (f"1 of the dataset's 3 models has no row on this task and is not ranked here: {absent}. The Tasks page "
             "shows which tasks each model ran.") in captions, captions
+
+
+def test_the_presentation_of_n1_data_does_not_call_the_prior_fitted(app):
+    """The presentation footer named the prior 'Dirichlet fitted to the model's questions' beside exact binomial
+    intervals: at N = 1 it says the prior is not identified there."""
+    from streamlit.testing.v1 import AppTest
+
+    rows = ["model,question,seed,correct"] + [f"{m},q{q},0,{int(q < k)}" for m, k in (("a", 18), ("b", 6)) for q in range(20)]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("once.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(BOARD).run()
+    app.switch_page(EXPORT).run()
+    next(b for b in app.button if b.key == "share_create").click().run()
+    no_exception(app)
+    fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    fresh.query_params["analysis"] = app.session_state["share_last_id"]
+    fresh.query_params["view"] = "present"
+    fresh.run()
+    no_exception(fresh)
+    footer = next(shown(c.value) for c in fresh.main.caption if c.value.startswith("Presentation view"))
+    assert ("prior: empirical-Bayes prior, not identified for some models (N = 1): exact binomial intervals there · "
+            "intervals cover trials (questions fixed) · 95% exact binomial intervals") in footer, footer
+    assert "fitted" not in footer

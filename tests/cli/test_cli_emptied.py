@@ -16,13 +16,20 @@ def _run(capsys, *argv):
     return code, out.out
 
 
+def _ranked_and_note(capsys, path, code: str, *argv):
+    """The models ``leaderboard --output json`` ranks and its one note of ``code``."""
+    status, out = _run(capsys, "leaderboard", path, *argv, "--output", "json")
+    report = json.loads(out)
+    assert status == 0
+    (note,) = [n for n in report["notes"] if n["code"] == code]
+    return {r["model"] for r in report["rows"]}, note
+
+
 def test_leaderboard_json_and_text_name_the_emptied_model(tmp_path, capsys):
     path = tmp_path / "runs.csv"
     path.write_text(DUMP)
-    code, out = _run(capsys, "leaderboard", path, "--missing-outcomes", "drop", "--output", "json")
-    report = json.loads(out)
-    assert code == 0 and {r["model"] for r in report["rows"]} == {"a", "b"}
-    (note,) = [n for n in report["notes"] if n["code"] == "emptied_by_choice"]
+    ranked, note = _ranked_and_note(capsys, path, "emptied_by_choice", "--missing-outcomes", "drop")
+    assert ranked == {"a", "b"}
     assert note["models"] == {"c": "missing_outcomes=drop"} and note["task"] == "runs"
     assert note["finding"] == ("1 model is not ranked: a data-quality choice removed every row it had on this task: "
                                "c (missing_outcomes=drop).")
@@ -61,10 +68,8 @@ TASKS = ("model,task,question_id,trial,correct\n" + "".join(
 def test_a_model_without_the_task_is_named_not_silently_missing(tmp_path, capsys):
     path = tmp_path / "tasks.csv"
     path.write_text(TASKS)
-    code, out = _run(capsys, "leaderboard", path, "--task", "math", "--output", "json")
-    report = json.loads(out)
-    assert code == 0 and {r["model"] for r in report["rows"]} == {"a", "b"}
-    (note,) = [n for n in report["notes"] if n["code"] == "absent_from_task"]
+    ranked, note = _ranked_and_note(capsys, path, "absent_from_task", "--task", "math")
+    assert ranked == {"a", "b"}
     assert note["models"] == ["c"] and note["task"] == "math"
     assert note["finding"] == "1 of the dataset's 3 models has no row on this task and is not ranked here: c."
     code, out = _run(capsys, "leaderboard", path, "--task", "code")

@@ -136,6 +136,20 @@ class TestVerdict:
             in v.summary and "m7 and m8" not in v.summary
         assert len(v.lines) == 299 and v.lines[-1].startswith("m298 and m299 are not distinguishable")
 
+    def test_few_trials_caveat_says_where_means_are_not_shrunk(self):
+        from scorio_core.choices import FALLBACK_INTERVAL
+
+        fitted, fell_back = "95% credible interval; covers trials", f"95% {FALLBACK_INTERVAL}; every trial in one category"
+        t = pd.DataFrame({"model": ["a", "b"], "mu": [0.98, 0.6], "sigma": [0.02, 0.05], "lo": [0.9, 0.5],
+                          "hi": [1.0, 0.7], "n_trials": [4, 4], "interval": [fell_back, fitted]})
+        (few,) = [c for c in verdict(t).caveats if c.startswith("With as few as N = 4")]
+        assert "posterior means are pulled toward the prior mean" in few  # b's are
+        assert "where the empirical-Bayes prior cannot be fitted (see the intervals) the means are the pooled" in few
+        (few,) = [c for c in verdict(t.assign(interval=fell_back)).caveats if c.startswith("With as few")]
+        assert "pulled toward" not in few and "the empirical-Bayes prior cannot be fitted: the means" in few
+        (few,) = [c for c in verdict(t.assign(interval=fitted)).caveats if c.startswith("With as few")]
+        assert few.endswith("intervals are wide; more trials would sharpen the ranking.")
+
     def test_matches_paper_tie_rule(self):
         from scorio_core.ranking.rank import ranks_with_ties
 
