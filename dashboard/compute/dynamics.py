@@ -1,11 +1,9 @@
 """Cached calls of the Trajectories and Convergence pages: analysis blocks, bootstrap convergence, trajectories.
 
-Everything is keyed by ``data_id`` (content + data-quality choices), the task, the active
-rubric's ``rubric_id`` and ``prior_id`` (see :mod:`dashboard.state.rubric`) and the view's
-settings; arguments starting with ``_`` are not hashed. Results are shared and read-only.
-
-Long runs go through :func:`dashboard.compute.background.run_jobs`; complete results are kept
-in the store of :mod:`dashboard.compute.store` (re-exported here as ``stored``/``fetch``).
+Everything is keyed by ``data_id`` (content + data-quality choices), the task, the active rubric's ``rubric_id`` and
+``prior_id`` (see :mod:`dashboard.state.rubric`) and the view's settings; arguments starting with ``_`` are not hashed.
+Results are shared and read-only. Long runs go through :func:`dashboard.compute.background.run_jobs`; complete results
+are kept in the store of :mod:`dashboard.compute.store` (re-exported here as ``stored``/``fetch``).
 """
 
 from __future__ import annotations
@@ -194,15 +192,15 @@ def block_problem(block: Block) -> str | None:
     if block.n_models < 2:
         return (f"Ranking needs at least 2 models; this data has {block.n_models} on this task. "
                 "Pick a dataset or task with several models (e.g. the paper simulation).")
-    if block.n_trials < 2:
-        return _single_trial_problem(block.n_trials)
-    return None
+    return _single_trial_problem(block.n_trials)
 
 
-def _single_trial_problem(n_trials: int) -> str:
-    return (f"Every question has N = {n_trials} trial here, so the ranking after n trials is a single point and "
-            "convergence@n (the smallest n <= N - 1 after which the ranking stays at the gold standard) is undefined. "
-            "These views need at least 2 trials per question.")
+def _single_trial_problem(n_trials: int) -> str | None:
+    """Why rank trajectories need more trials than ``n_trials`` (the most any question has), or None."""
+    return None if n_trials >= 2 else (
+        f"Every question has N = {n_trials} trial here, so the ranking after n trials is a single point and "
+        "convergence@n (the smallest n <= N - 1 after which the ranking stays at the gold standard) is undefined. "
+        "These views need at least 2 trials per question.")
 
 
 def _shared_question(ctx, active) -> bool:
@@ -234,9 +232,8 @@ def rubric_block_or_stop(ctx, active, view: str) -> Block:
     if active.message:
         st.info(md(active.message), icon=":material/info:")
     outcomes = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
-    most = int(np.max(outcomes.rubric.n_trials, initial=0))
-    if most < 2:  # one trial everywhere: no trajectory whatever models are picked (before any question-set advice)
-        st.info(md(_single_trial_problem(most)), icon=":material/info:")
+    if problem := _single_trial_problem(int(np.max(outcomes.rubric.n_trials, initial=0))):  # before question-set advice
+        st.info(md(problem), icon=":material/info:")
         st.stop()
     models = block_models(ctx, active)
     try:
