@@ -132,6 +132,7 @@ def credible_band_grid(
     columns: int = 4,
     x_title: str = "number of trials n",
     color_order=None,
+    interval_name: str = "credible interval",
 ) -> go.Figure:
     """Small multiples: each model's posterior mean and credible band after n trials.
 
@@ -149,6 +150,9 @@ def credible_band_grid(
     x_title : str
     color_order : sequence of str, optional
         Models in palette order, as in :func:`rank_trajectory_plot`.
+    interval_name : str, default "credible interval"
+        What the band is, after the level in the legend (e.g. where a refitted prior is not identified at small n,
+        the band there is a normal approximation, not a credible interval).
 
     Returns
     -------
@@ -162,7 +166,7 @@ def credible_band_grid(
     fig = make_subplots(rows=rows, cols=cols, shared_xaxes="all", shared_yaxes="all", subplot_titles=plain(models),
                         horizontal_spacing=0.03, vertical_spacing=0.12 if rows > 1 else 0.08)
     colors = _colors_for(plain(models), None if color_order is None else plain(color_order))
-    level = f"{int(round(confidence * 100))}% credible interval"
+    level = f"{int(round(confidence * 100))}% {interval_name}"
     for i, model in enumerate(models):
         r, c = i // cols + 1, i % cols + 1
         rows_m = band[band["model"] == model]

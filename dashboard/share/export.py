@@ -130,10 +130,12 @@ def build_manifest(ctx, active, settings: Settings) -> dict:
 def settings_rows(ctx, active, settings: Settings, table: pd.DataFrame | None = None) -> dict[str, str]:
     """Label -> value of everything that defines the analysis (for the page and the HTML report).
 
-    With the leaderboard ``table``, the intervals are named as its rows have them: where a model's empirical-Bayes
-    prior is not identified (N = 1) its interval is an exact binomial one and the level a confidence level.
+    With the leaderboard ``table``, the intervals are named as its scored rows have them (the prior each metric used,
+    the clusters applied): where a model's empirical-Bayes prior is not identified (N = 1) its interval is an exact
+    binomial one and the level a confidence level.
     """
     fallback = table is not None and has_fallback_interval(table)
+    labels = tables.interval_labels(table) if table is not None else []  # as the table's rows have them
     sources = ", ".join(f"{s.name} (SHA-256 {s.sha256[:12]})" for s in ctx.data.raw.sources)
     choices = state.choices_for(ctx.data.key)
     return {
@@ -147,10 +149,10 @@ def settings_rows(ctx, active, settings: Settings, table: pd.DataFrame | None = 
         + (f", tau = {settings.tau:g}" if METRICS[settings.metric].uses_tau else ""),
         ("Confidence level" if fallback else "Credibility level"): f"{settings.confidence:.0%}",
         "Rank ties rule": settings.tie_rule,
-        "Intervals": (" | ".join(dict.fromkeys(table.loc[table["mu"].notna(), "interval"].dropna().astype(str)))
-                      if fallback else interval_label(settings.prior, settings.scope, settings.confidence))
-        + (f"; questions grouped by {settings.cluster_column!r} (cluster-robust)"
-           if settings.cluster_column and settings.scope != "questions-fixed" else ""),
+        "Intervals": " | ".join(labels) if labels else (
+            interval_label(settings.prior, settings.scope, settings.confidence)
+            + (f"; questions grouped by {settings.cluster_column!r} (cluster-robust)"
+               if settings.cluster_column and settings.scope != "questions-fixed" else "")),
         "Question set": settings.question_set,
     }
 

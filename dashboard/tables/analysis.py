@@ -17,6 +17,7 @@ from scorio_core.dynamics.trajectory import Trajectory
 
 __all__ = [
     "band_frame",
+    "band_interval_name",
     "convergence_curves",
     "convergence_summary",
     "convergence_display",
@@ -47,6 +48,18 @@ def band_frame(traj: Trajectory, models, weights, confidence: float) -> pd.DataF
         "lo": lo.ravel(),
         "hi": hi.ravel(),
     })
+
+
+def band_interval_name(prior: str) -> str:
+    """What the Trajectories band is, for its legend: under the refitted empirical-Bayes prior not a credible interval
+    where the prior is not identified (always at n = 1: the pooled binomial sd, a normal approximation).
+
+    >>> band_interval_name("uniform"), band_interval_name("empirical-bayes")
+    ('credible interval', 'interval (credible where the prior is identified; n = 1: binomial sd)')
+    """
+    if prior == "empirical-bayes":
+        return "interval (credible where the prior is identified; n = 1: binomial sd)"
+    return "credible interval"
 
 
 def convergence_curves(results: list[tuple[object, ConvergenceResult]]) -> pd.DataFrame:

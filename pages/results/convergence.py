@@ -131,7 +131,10 @@ summary = convergence_summary(results)
 st.plotly_chart(convergence_plot(curves, summary, n_max=N), width="stretch", key="conv_chart")
 st.caption(
     f"{len(chosen)} models, {int(replicates):,} {scheme}-wise bootstrap replicates, seed {int(seed)}, prior: "
-    f"{md(PRIOR_LABELS[prior])}. Dotted vertical lines: mean convergence@n of "
+    f"{md(PRIOR_LABELS[prior])}"
+    + (", refitted after every n (where it is not identified, always at n = 1, a model's Bayes@N is its pooled "
+       "mean over its answers)" if prior == "empirical-bayes" else "")
+    + ". Dotted vertical lines: mean convergence@n of "
     "the replicates that converge. A curve that never rises (no convergence 100%) means the method's ranking did not "
     "settle on the gold standard before N in any replicate."
 )

@@ -19,7 +19,7 @@ from dashboard.compute.dynamics import (
     trajectory,
 )
 from dashboard.compute.replicates import default_replicates
-from dashboard.tables.analysis import band_frame, models_by_rank
+from dashboard.tables.analysis import band_frame, band_interval_name, models_by_rank
 from dashboard.figures import credible_band_grid, rank_trajectory_plot
 from dashboard.panels.sidebar import page_context
 from dashboard.text import md
@@ -165,7 +165,8 @@ chosen = st.multiselect("Models", ranked, key="traj_band_models",
                         persist_state="session", help="One panel per model; the best 8 at n = N by default.")
 if chosen:
     band = band_frame(bands, block.models, block.weights, ctx.confidence)
-    st.plotly_chart(credible_band_grid(band, models=chosen, confidence=ctx.confidence, color_order=palette),
+    st.plotly_chart(credible_band_grid(band, models=chosen, confidence=ctx.confidence, color_order=palette,
+                                       interval_name=band_interval_name(prior)),
                     width="stretch", key="traj_bands")
 st.caption(
     f"Posterior mean after n trials with its central {ctx.confidence:.0%} credible interval (normal approximation), "

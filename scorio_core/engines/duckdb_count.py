@@ -17,6 +17,7 @@ from scorio_core.engines._sql import NotReadyError
 from scorio_core.engines.duckdb_inputs import Group
 from scorio_core.errors import InputError
 from scorio_core.io._quality import blocking_messages
+from scorio_core.io._quality_report import DuplicateKey, with_duplicate_example
 from scorio_core.engines.frames import ID_KEYS, order_rows
 
 __all__ = ["count_attempts", "count_counts"]
@@ -157,7 +158,16 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
     blocking = blocking_messages(soft, missing, dup_rows, conflicting)
     if blocking:
         names = ", ".join(g.label for g in groups)
-        raise NotReadyError(f"{blocking[0]} The DuckDB engine counts only ready data; use --engine pandas with the "
+        first = blocking[0]
+        if dup_rows:  # name one repeated key and its files, as the pandas loader does (a conflicting key first)
+            row = con.execute(
+                f"SELECT model, task, question_id, trial, count(*), count(DISTINCT coalesce(o, -1)) > 1 AS conflict, "
+                f"list(DISTINCT file ORDER BY file) FROM ({canon}) GROUP BY model, task, question_id, trial "
+                "HAVING count(*) > 1 ORDER BY conflict DESC, model, task, question_id, trial LIMIT 1", params).fetchone()
+            first = with_duplicate_example(first, DuplicateKey(
+                str(row[0]), str(row[1]), str(row[2]), int(row[3]), int(row[4]), bool(row[5]), (),
+                tuple(os.path.basename(str(f)) for f in row[6])))
+        raise NotReadyError(f"{first} The DuckDB engine counts only ready data; use --engine pandas with the "
                             "choice.", source=names, blocking=tuple(blocking))
     return cells, per_file, int(n.sum())
 
@@ -181,11 +191,20 @@ def count_counts(con, canon: str, params: list, groups: list[Group]):
                              f"got n_trials={row[1]}, n_correct={row[2]}.", source=os.path.basename(row[0]), field=fld)
     # one combined key gives both the duplicates and the row order count_frame needs (codes already in natural order)
     order, n_dup = order_rows([cells[k] for k in ID_KEYS], [len(dicts[k]) for k in ID_KEYS])
-    if n_dup:
-        raise NotReadyError(
-            f"{n_dup} duplicate rows share a (model, task, question) key; choose apply_choices(duplicates="
-            "'keep-first', 'keep-last', 'drop' or 'sum') or --duplicates. The DuckDB engine counts only ready data; use "
-            "--engine pandas with the choice.", source=", ".join(g.label for g in groups))
+    if n_dup:  # the pandas loader's message, with one repeated key and its files named (a conflicting key first)
+        repeated = (f"SELECT model, task, question_id, count(*) AS k, count(DISTINCT (n_trials, n_correct)) > 1 AS "
+                    f"conflict, list(DISTINCT file ORDER BY file) AS files FROM ({canon}) GROUP BY model, task, "
+                    "question_id HAVING count(*) > 1")
+        conflicts = con.execute(f"SELECT count(*) FILTER (WHERE conflict) FROM ({repeated})", params).fetchone()[0]
+        row = con.execute(f"SELECT * FROM ({repeated}) ORDER BY conflict DESC, model, task, question_id LIMIT 1",
+                          params).fetchone()
+        blocking = blocking_messages(0, 0, n_dup, int(conflicts), counts_layout=True)
+        first = with_duplicate_example(blocking[0], DuplicateKey(
+            str(row[0]), str(row[1]), str(row[2]), -1, int(row[3]), bool(row[4]), (),
+            tuple(os.path.basename(str(f)) for f in row[5])), counts_layout=True)
+        raise NotReadyError(f"{first} The DuckDB engine counts only ready data; use --engine pandas with the choice.",
+                            blocking=tuple(blocking),
+                            source=", ".join(g.label for g in groups))
     return {**cells, "__order": order, **{f"{k}__values": v for k, v in dicts.items()}}, per_file
 
 

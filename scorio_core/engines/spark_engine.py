@@ -23,7 +23,8 @@ from urllib.parse import unquote, urlparse
 
 from scorio_core.errors import InputError
 from scorio_core.engines._sql import EngineUnsupported, InputFile, NotReadyError, expand_inputs
-from scorio_core.engines.spark_inputs import Group, canonical_frame, path_of, spark_error, spark_ident, split_groups
+from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, path_of,
+                                             spark_error, spark_ident, split_groups)
 from scorio_core.engines.spark_session import INSTALL_HINT, spark_session
 
 __all__ = ["INSTALL_HINT", "load_counts_spark", "spark_ident", "spark_session"]
@@ -283,30 +284,12 @@ def _collect(df) -> dict:
     return out
 
 
-def _example(canon, where, what: str = "raw_o"):
-    from pyspark.sql import functions as F
-
-    row = canon.filter(where).select("file", F.col(what).cast("string")).first()
-    return (os.path.basename(path_of(row[0])), row[1]) if row else (None, None)
-
-
-def _check_ids(canon, cells: dict) -> None:
-    import pandas as pd
-    from pyspark.sql import functions as F
-
-    for key in ("model", "task", "question_id"):
-        values = pd.Series(cells[key], dtype=object)
-        if (values.isna() | (values.fillna("").astype(str).str.strip() == "")).any():
-            row = canon.filter(F.col(key).isNull() | (F.trim(F.col(key)) == F.lit(""))).select("file").first()
-            raise InputError(f"field '{key}' is empty; every row needs a value.",
-                             source=os.path.basename(path_of(row[0])) if row else None, field=key)
-
-
 def _count_attempts(canon, labels: str, with_trial: bool):
     import numpy as np
     from pyspark.sql import functions as F
 
     from scorio_core.io._quality import blocking_messages
+    from scorio_core.io._quality_report import with_duplicate_example
 
     o = F.col("o")
     by_file = canon.groupBy("file", "model", "task", "question_id").agg(
@@ -349,7 +332,11 @@ def _count_attempts(canon, labels: str, with_trial: bool):
             dup_rows, conflicting = int(row[0]), int(row[2])
     blocking = blocking_messages(soft, missing, dup_rows, conflicting)
     if blocking:
-        raise NotReadyError(f"{blocking[0]} The Spark engine counts only ready data; use --engine pandas with the "
+        first = blocking[0]
+        if dup_rows:
+            first = with_duplicate_example(first, _duplicate_example(canon, ["model", "task", "question_id", "trial"],
+                                                                     [F.coalesce(o, F.lit(-1.0))])[1])
+        raise NotReadyError(f"{first} The Spark engine counts only ready data; use --engine pandas with the "
                             "choice.", source=labels, blocking=tuple(blocking))
     return cells, per_file, int(n.sum())
 
@@ -379,9 +366,12 @@ def _count_counts(canon, labels: str):
                              f"got n_trials={row[1]}, n_correct={row[2]}.", source=os.path.basename(path_of(row[0])),
                              field=fld)
     extra = np.asarray(cells["r"], dtype=np.int64) - 1
-    if extra.sum():
-        raise NotReadyError(
-            f"{int(extra.sum())} duplicate rows share a (model, task, question) key; choose apply_choices(duplicates="
-            "'keep-first', 'keep-last', 'drop' or 'sum') or --duplicates. The Spark engine counts only ready data; use "
-            "--engine pandas with the choice.", source=labels)
+    if extra.sum():  # the pandas loader's message, with one repeated key named
+        from scorio_core.io._quality import blocking_messages
+        from scorio_core.io._quality_report import with_duplicate_example
+
+        conflicts, key = _duplicate_example(canon, ["model", "task", "question_id"], [nt, nc])
+        blocking = blocking_messages(0, 0, int(extra.sum()), conflicts, counts_layout=True)
+        raise NotReadyError(f"{with_duplicate_example(blocking[0], key, counts_layout=True)} The Spark engine counts "
+                            "only ready data; use --engine pandas with the choice.", source=labels, blocking=tuple(blocking))
     return cells, per_file

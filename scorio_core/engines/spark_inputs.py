@@ -14,6 +14,7 @@ a ``lit``; column names come from the files' own schemas and are referenced only
 from __future__ import annotations
 
 import gzip
+import os
 import re
 from collections.abc import Mapping
 from urllib.parse import unquote, urlparse
@@ -305,3 +306,41 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
     if extra is not None:
         select += extra(group, guess, types)
     return df.select(*select), guess, defaults
+
+
+# --------------------------------------------------------------------------- examples for errors
+def _example(canon, where, what: str = "raw_o"):
+    from pyspark.sql import functions as F
+
+    row = canon.filter(where).select("file", F.col(what).cast("string")).first()
+    return (os.path.basename(path_of(row[0])), row[1]) if row else (None, None)
+
+
+def _check_ids(canon, cells: dict) -> None:
+    import pandas as pd
+    from pyspark.sql import functions as F
+
+    for key in ("model", "task", "question_id"):
+        values = pd.Series(cells[key], dtype=object)
+        if (values.isna() | (values.fillna("").astype(str).str.strip() == "")).any():
+            row = canon.filter(F.col(key).isNull() | (F.trim(F.col(key)) == F.lit(""))).select("file").first()
+            raise InputError(f"field '{key}' is empty; every row needs a value.",
+                             source=os.path.basename(path_of(row[0])) if row else None, field=key)
+
+
+def _duplicate_example(canon, keys: list[str], outcome) -> tuple[int, object]:
+    """``(conflicting keys, DuplicateKey)``: one repeated key and its files, a conflicting one first (the pandas
+    loader's example; :func:`scorio_core.io._quality_report.with_duplicate_example`). Run only when there are some."""
+    from pyspark.sql import functions as F
+
+    from scorio_core.io._quality_report import DuplicateKey
+
+    repeated = (canon.groupBy(*keys)
+                .agg(F.count(F.lit(1)).alias("k"), (F.count_distinct(*outcome) > 1).alias("conflict"),
+                     F.array_sort(F.collect_set("file")).alias("files"))
+                .filter(F.col("k") > 1))
+    conflicts = repeated.filter(F.col("conflict")).count()
+    row = repeated.orderBy(F.col("conflict").desc(), *keys).first()
+    trial = int(row["trial"]) if "trial" in keys else -1
+    return int(conflicts), DuplicateKey(str(row["model"]), str(row["task"]), str(row["question_id"]), trial, int(row["k"]),
+                                        bool(row["conflict"]), (), tuple(os.path.basename(path_of(f)) for f in row["files"]))

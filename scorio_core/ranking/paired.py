@@ -23,7 +23,7 @@ from scorio_core.ranking.separation import trials_needed
 from scorio_core.uncertainty.posterior import check_scope, projection_alpha
 
 __all__ = ["pair_trials_needed", "CLUSTERED_ASSUMPTION", "scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
-           "UNPAIRED_ASSUMPTION", "NOT_IDENTIFIED_ASSUMPTION", "not_identified_models", "not_identified_note", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
+           "UNPAIRED_ASSUMPTION", "NOT_IDENTIFIED_ASSUMPTION", "not_identified_models", "not_identified_note", "names_phrase", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
            "paired_pairwise_ranks", "ranks_are_paired"]
 
 #: What the paired difference under the questions-sampled scope assumes ({m}: questions both models answered).
@@ -144,11 +144,19 @@ def not_identified_note(models) -> str:
     'the empirical-Bayes prior is not identified for m0, m1, m2, m3 and 296 '
     """
     names = [str(m) for m in models]
-    if len(names) > 5:  # hundreds of models at N = 1: four names and a count
-        shown = ", ".join(names[:4]) + f" and {len(names) - 4:,} more"
-    else:
-        shown = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-    return NOT_IDENTIFIED_ASSUMPTION.format(names=shown, its="its" if len(names) == 1 else "their")
+    return NOT_IDENTIFIED_ASSUMPTION.format(names=names_phrase(names), its="its" if len(names) == 1 else "their")
+
+
+def names_phrase(names) -> str:
+    """Model names in a sentence: all of up to five ("a, b and c"), else four and a count (hundreds of models).
+
+    >>> names_phrase(["a"]), names_phrase(["a", "b", "c"]), names_phrase([f"m{i}" for i in range(300)])
+    ('a', 'a, b and c', 'm0, m1, m2, m3 and 296 more')
+    """
+    names = [str(m) for m in names]
+    if len(names) > 5:
+        return ", ".join(names[:4]) + f" and {len(names) - 4:,} more"
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else (names[0] if names else "")
 
 
 def not_identified_models(table, models) -> tuple[str, ...]:

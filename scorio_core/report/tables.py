@@ -15,7 +15,7 @@ import pandas as pd
 from scorio_core.choices import is_fallback_interval
 
 __all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "visible_controls", "presentation_table", "interval_note", "interval_name",
-           "interval_abbrev",
+           "interval_abbrev", "interval_labels",
            "leaderboard_markdown", "leaderboard_latex", "FORMULA_PREFIXES"]
 
 #: Leading characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection).
@@ -259,10 +259,22 @@ def interval_note(frame: pd.DataFrame) -> str:
     >>> interval_note(pd.DataFrame({"interval": ["95% credible interval; covers trials (questions fixed); uniform prior"]}))
     'Intervals: 95% credible interval; covers trials (questions fixed); uniform prior.'
     """
-    if "interval" not in frame.columns:
-        return ""
-    labels = [str(v) for v in dict.fromkeys(frame["interval"].dropna())]
+    labels = interval_labels(frame)
     return ("Intervals: " + " | ".join(labels) + ".") if labels else ""
+
+
+def interval_labels(frame: pd.DataFrame) -> list[str]:
+    """The distinct ``interval`` labels of a leaderboard's scored rows (``mu`` not NaN), in row order.
+
+    A model without a score shows no interval, so its label is left out.
+
+    >>> interval_labels(pd.DataFrame({"mu": [0.5, None, 0.4], "interval": ["a", "b", "a"]}))
+    ['a']
+    """
+    if "interval" not in frame.columns:
+        return []
+    scored = frame[frame["mu"].notna()] if "mu" in frame.columns else frame
+    return [str(v) for v in dict.fromkeys(scored["interval"].dropna())]
 
 
 

@@ -310,7 +310,9 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     beaten = [m for m, p in others if p >= confidence]
     if len(models) > 2 and 0 < len(beaten) and (len(beaten) < len(others) or close):
         unsure = [(m, p) for m, p in others if p < confidence]
-        summary += f" {models[0]} is ahead of {len(beaten)} of the {len(others)} other models with at least {pct} probability each"
+        share = (f"{len(beaten):,} of the {len(others):,}" if len(beaten) < len(others)
+                 else "both" if len(others) == 2 else f"all {len(others):,}")
+        summary += f" {models[0]} is ahead of {share} other models with at least {pct} probability each"
         if unsure and len(unsure) <= 4:
             summary += "; not of " + _names([f"{m} (P = {format_probability(p)})" for m, p in unsure], "or")
         summary += "."

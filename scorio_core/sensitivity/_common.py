@@ -39,3 +39,35 @@ def _real(value: object, name: str, low: float, high: float) -> float:
     return float(value)
 
 
+
+# --------------------------------------------------------------------------- notes
+def pooled_means_note(models, schemas=None, all_schemas: int = 1, ci_ties: bool = False) -> str | None:
+    """A note naming the models whose empirical-Bayes prior was not identified, so their Bayes@N is a pooled mean.
+
+    Parameters
+    ----------
+    models : sequence of str
+        Models whose fit fell back (``BatchSummary.method`` starting ``"fallback"``); empty: no note.
+    schemas : sequence of str, optional
+        The schemata where it happened, named when fewer than ``all_schemas`` of them.
+    all_schemas : int
+        How many schemata were ranked.
+    ci_ties : bool
+        Whether the analysis shows CI-tie ranks (then their sd is the pooled binomial one, not a posterior's).
+
+    Returns
+    -------
+    str or None
+        The note (:func:`scorio_core.uncertainty.posterior_summary_batch`'s fallback, docs/metrics.md), or None.
+    """
+    from scorio_core.ranking.paired import names_phrase
+
+    if not len(models):
+        return None
+    its = "its" if len(models) == 1 else "their"
+    where = f" under {', '.join(schemas)}" if schemas and len(schemas) < all_schemas else ""
+    return (f"the empirical-Bayes prior is not identified for {names_phrase(models)}{where} (N = 1, fewer than 3 "
+            "questions tried twice or more, or every trial in one category): "
+            f"{its} Bayes@N is the pooled observed mean (moved half a trial toward 1/2 where every trial fell in one "
+            "category), not a posterior mean"
+            + (f", and {its} CI ties use the pooled binomial sd, a normal approximation" if ci_ties else ""))

@@ -12,9 +12,9 @@ from scorio_core.errors import InputError
 from scorio_core.eval._validate import check_int
 from scorio_core.rubric import BoundRubric, resolve_schema
 from scorio_core.sensitivity import kernel
-from scorio_core.sensitivity._common import _missing_signals, _real, _table
+from scorio_core.sensitivity._common import _missing_signals, _real, _table, pooled_means_note
 from scorio_core.uncertainty import PRIOR_LABELS, check_prior
-from scorio_core.uncertainty.batch import posterior_shares
+from scorio_core.uncertainty.batch import posterior_shares, posterior_summary_batch
 
 
 @dataclass(frozen=True)
@@ -297,6 +297,11 @@ def perturb_rubric(
         notes.append(f"absolute or frozen thresholds are not perturbed: {', '.join(fixed)}")
     if not scored.all():
         notes.append(f"{int((~scored).sum())} models have no matched attempt and rank last")
+    if prior == "empirical-bayes":
+        fell_back = np.char.startswith(posterior_summary_batch(base_counts, w, prior=prior).method.astype(str), "fallback")
+        note = pooled_means_note([cells.models[i] for i in np.flatnonzero(fell_back)])
+        if note:
+            notes.append(note)
     assumptions = (
         f"each non-zero weight is multiplied by an independent U({1 - r:g}, {1 + r:g}) factor; "
         "scaling every weight by one common factor would not change the ranking",

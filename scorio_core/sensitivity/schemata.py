@@ -15,7 +15,7 @@ from scorio_core.uncertainty import check_prior, check_scope
 from scorio_core.uncertainty.batch import posterior_summary_batch
 from scorio_core.rubric import BoundRubric, Schema, resolve_schema
 from scorio_core.sensitivity import kernel
-from scorio_core.sensitivity._common import _missing_signals, _table
+from scorio_core.sensitivity._common import _missing_signals, _table, pooled_means_note
 
 
 class SkippedSchema(NamedTuple):
@@ -186,6 +186,7 @@ def schema_ranks(
     ranks, ranks_ci = np.full((S, L), np.nan), np.full((S, L), np.nan)
     unmatched = np.zeros(S, dtype=np.int64)
     notes = []
+    fell_back = np.zeros((S, L), dtype=bool)  # empirical-Bayes fits that were not identified (pooled means)
     for s, schema in enumerate(applicable):
         codes = BoundRubric(table, schema).codes()
         unmatched[s] = int((codes < 0).sum())
@@ -197,10 +198,17 @@ def schema_ranks(
         else:
             summary = posterior_summary_batch(counts, schema.weights, prior=prior, scope=scope, confidence=confidence)
             mu[s], sigma[s] = summary.mu, summary.sigma
+            fell_back[s] = np.char.startswith(summary.method.astype(str), "fallback")
         ok = np.isfinite(mu[s])
         if ok.any():
             ranks[s, ok] = competition_ranks(mu[s, ok])
             ranks_ci[s, ok] = ranks_with_ties(mu[s, ok], sigma[s, ok], confidence=confidence, rule=tie_rule)
+    pooled = np.flatnonzero(fell_back.any(axis=0))
+    note = pooled_means_note([cells.models[i] for i in pooled],
+                             [applicable[s].name for s in np.flatnonzero(fell_back.any(axis=1))], S,
+                             ci_ties=tie_rule != "none")
+    if note:
+        notes.append(note)
     return SchemaRanks(
         models=cells.models,
         schemas=tuple(s.name for s in applicable),

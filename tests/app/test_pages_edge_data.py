@@ -150,3 +150,17 @@ def test_the_presentation_of_n1_data_does_not_call_the_prior_fitted(app):
     assert ("prior: empirical-Bayes prior, not identified for some models (N = 1): exact binomial intervals there · "
             "intervals cover trials (questions fixed) · 95% exact binomial intervals") in footer, footer
     assert "fitted" not in footer
+
+
+def test_at_n1_the_sensitivity_page_says_the_means_are_pooled_rates(app):
+    """The rubric bump chart ranks Bayes@N under the empirical-Bayes prior; at N = 1 it is not identified, and its
+    caption named the fitted Dirichlet only: a note now says the ranks compare pooled observed rates."""
+    rows = ["model,question,seed,correct"] + [f"{m},q{q},0,{int(q < k)}" for m, k in (("a", 18), ("b", 6)) for q in range(20)]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("once.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/sensitivity.py").run()
+    no_exception(app)
+    captions = [shown(c.value) for c in app.main.caption]
+    assert any(c.startswith("the empirical-Bayes prior is not identified for a and b (N = 1") and "pooled observed mean"
+               in c for c in captions), captions

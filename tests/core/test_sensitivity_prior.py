@@ -72,3 +72,32 @@ def test_threshold_perturbations_refit_the_prior(attempts):
     assert eb.ranks.shape == un.ranks.shape == (20, len(eb.models))
     with pytest.raises(ValueError, match="prior must be one of"):
         perturb_rubric(attempts, schema, n=2, prior="flat")
+
+
+def _single_trial_frame():
+    import pandas as pd
+
+    # N = 1: a answers 2 of 5 questions, b 3 of 5; c has 4 trials on each of 5 questions (identified)
+    rows = [("a", q, 0, float(q < 2)) for q in range(5)] + [("b", q, 0, float(q < 3)) for q in range(5)]
+    rows += [("c", q, t, float((q + t) % 3 == 0)) for q in range(5) for t in range(4)]
+    return pd.DataFrame(rows, columns=["model", "question_id", "trial", "is_correct"])
+
+
+def test_schema_ranks_names_models_whose_prior_fell_back():
+    res = schema_ranks(_single_trial_frame(), ["Binary correctness"], prior="empirical-bayes")
+    np.testing.assert_allclose(res.mu[0, :2], [2 / 5, 3 / 5])  # pooled observed rates, by hand
+    (note,) = [n for n in res.notes if "not identified" in n]
+    assert note.startswith("the empirical-Bayes prior is not identified for a and b (N = 1")
+    assert "pooled observed mean" in note and "CI ties use the pooled binomial sd" in note and " c " not in note
+    assert not [n for n in schema_ranks(_single_trial_frame(), ["Binary correctness"], prior="uniform").notes
+                if "not identified" in n]
+    plain = schema_ranks(_single_trial_frame(), ["Binary correctness"], prior="empirical-bayes", tie_rule="none")
+    assert not [n for n in plain.notes if "CI ties" in n]
+
+
+def test_perturbation_names_models_whose_prior_fell_back():
+    res = perturb_rubric(_single_trial_frame(), "Binary correctness", n=20, prior="empirical-bayes")
+    np.testing.assert_allclose(res.base_mu[:2], [2 / 5, 3 / 5])
+    assert [n for n in res.notes if n.startswith("the empirical-Bayes prior is not identified for a and b (")]
+    assert not [n for n in perturb_rubric(_single_trial_frame(), "Binary correctness", n=20).notes
+                if "not identified" in n]

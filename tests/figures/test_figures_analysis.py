@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dashboard.tables.analysis import band_frame, bump_frame, convergence_curves, convergence_summary
+from dashboard.tables.analysis import band_frame, band_interval_name, bump_frame, convergence_curves, convergence_summary
 from dashboard.figures import (
     convergence_plot,
     credible_band_grid,
@@ -91,6 +91,9 @@ def test_band_frame_and_grid(traj):
     targets = {a.matches for a in axes if a.matches}
     assert len(targets) == 1 and sum(a.matches is None for a in axes) == 1  # every panel shares one y axis
     assert len(fig.layout.shapes) == 3  # the value after N trials, per panel
+    assert fig.data[0].name == "95% credible interval"
+    eb = credible_band_grid(band, models=MODELS, interval_name=band_interval_name("empirical-bayes"))
+    assert eb.data[0].name == "95% interval (credible where the prior is identified; n = 1: binomial sd)"
 
 
 @pytest.fixture(scope="module")

@@ -127,6 +127,13 @@ def test_not_ready_data_is_refused_not_dropped(tmp_path):
         with pytest.raises(NotReadyError) as info:
             load_counts(tmp_path / name)
         assert info.value.blocking == io.load(tmp_path / name).report.blocking
+    # the error a person reads names one repeated key and its files, as the pandas loader's does
+    with pytest.raises(NotReadyError) as info:
+        load_counts(tmp_path / "dup.csv")
+    with pytest.raises(InputError) as pandas_error:
+        io.load(tmp_path / "dup.csv").require_ready()
+    assert str(info.value).startswith(str(pandas_error.value).removesuffix(" or --duplicates.")), (info.value, pandas_error.value)
+    assert "e.g. m1 / dup / q1 / trial 0: 2 rows from dup.csv" in str(info.value)
 
 
 @pytest.mark.parametrize("later", ["dup", "clean"])
@@ -151,9 +158,13 @@ def test_trials_outside_the_sampled_range_still_find_duplicates(tmp_path, monkey
 def test_count_tables_and_their_duplicates(tmp_path):
     (tmp_path / "c.csv").write_text("model,question_id,n,c\nm1,1,4,2\nm2,1,4,4\nm1,2,3,0\n")
     pd.testing.assert_frame_equal(_norm(load_counts(tmp_path / "c.csv").counts), _norm(io.load(tmp_path / "c.csv").counts))
-    (tmp_path / "d.csv").write_text("model,question_id,n,c\nm1,1,4,2\nm1,1,4,4\n")
-    with pytest.raises(NotReadyError, match="duplicate"):
+    (tmp_path / "d.csv").write_text("model,question_id,n,c\nm2,1,4,1\nm2,1,4,1\nm1,1,4,2\nm1,1,4,4\n")
+    with pytest.raises(NotReadyError, match="duplicate") as info:
         load_counts(tmp_path / "d.csv")
+    assert info.value.blocking == io.load(tmp_path / "d.csv").report.blocking
+    # 2 extra rows, m1's conflicting key named first (m2's rows agree)
+    assert str(info.value).startswith("d.csv: 2 duplicate rows share a (model, task, question) key (1 key conflicts; e.g. "
+                                      "m1 / d / 1: 2 rows from d.csv)"), info.value
     (tmp_path / "e.csv").write_text("model,question_id,n,c\nm1,1,4,5\n")
     with pytest.raises(InputError, match="n_correct") as info:
         load_counts(tmp_path / "e.csv")

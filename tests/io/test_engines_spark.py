@@ -73,6 +73,14 @@ def test_spark_counts_identical_to_duckdb_and_same_refusals(tmp_path, spark):
     with pytest.raises(NotReadyError) as info:
         load_counts(tmp_path / "nr.csv", engine="spark", spark=spark)
     assert info.value.blocking == io.load(tmp_path / "nr.csv").report.blocking and len(info.value.blocking) == 3
+    # a repeated key is named with its files (m1 / q1 / trial 1: 1 and 0, conflicting), for attempts and count tables
+    (tmp_path / "dup.csv").write_text("model,question,trial,correct\nm1,q1,0,1\nm1,q1,1,1\nm1,q1,1,0\n")
+    (tmp_path / "dupc.csv").write_text("model,question_id,n,c\nm2,1,4,1\nm2,1,4,1\nm1,1,4,2\nm1,1,4,4\n")
+    for name, example in (("dup.csv", "e.g. m1 / dup / q1 / trial 1: 2 rows from dup.csv"),
+                          ("dupc.csv", "(1 key conflicts; e.g. m1 / dupc / 1: 2 rows from dupc.csv)")):
+        with pytest.raises(NotReadyError) as info:
+            load_counts(tmp_path / name, engine="spark", spark=spark)
+        assert info.value.blocking == io.load(tmp_path / name).report.blocking and example in str(info.value), info.value
     # bad values name the file and field; a glob matching nothing says so; mapping columns are checked
     (tmp_path / "bad.csv").write_text("model,question,trial,correct\nm1,q1,0,1\nm1,q1,1,yes\n")
     with pytest.raises(InputError) as info:

@@ -120,7 +120,7 @@ class TestVerdict:
         # hand: z = 0.01 / (0.02 sqrt 2) = 0.3536 -> Phi = 0.6382
         assert v.comparisons[1].rho == pytest.approx(0.6382, abs=1e-4)
         assert "Not distinguishable: beta and gamma (P = 63.8%)" in v.summary
-        assert v.summary.endswith("alpha is ahead of 2 of the 2 other models with at least 95% probability each.")
+        assert v.summary.endswith("alpha is ahead of both other models with at least 95% probability each.")
         assert any("N = " not in c for c in v.caveats)
 
     def test_summary_names_a_few_close_pairs_of_hundreds(self):
