@@ -102,14 +102,16 @@ def apply_cli_choices(dataset, args: argparse.Namespace):
     return dataset
 
 
-def add_uncertainty_arguments(parser: argparse.ArgumentParser, *, defaults: bool = True) -> None:
+def add_uncertainty_arguments(parser: argparse.ArgumentParser, *, defaults: bool = True,
+                              prior_help: str | None = None) -> None:
     """Add ``--prior`` and ``--scope`` (what every credible interval is conditioned on).
 
-    ``defaults=False`` leaves them None so a manifest can fill them.
+    ``defaults=False`` leaves them None so a manifest can fill them; ``prior_help`` replaces ``--prior``'s help
+    (a command whose default prior is not the leaderboard's says so there).
     """
     from scorio_core.choices import DEFAULT_SCOPE, SCOPE_HELP, SCOPES
 
-    add_prior_argument(parser, defaults=defaults)
+    add_prior_argument(parser, defaults=defaults, what=prior_help)
     parser.add_argument(
         "--scope", choices=SCOPES, default=DEFAULT_SCOPE if defaults else None,
         help="what intervals cover: " + "; ".join(f"{k}: {v}" for k, v in SCOPE_HELP.items()),
@@ -350,7 +352,8 @@ def emit_json(obj: Any, stream=None) -> None:
 
 #: Count and rank columns of the CLI's tables: printed as integers when a null (an unranked model) made them float.
 INTEGER_COLUMNS = frozenset({"rank", "rank_ci", "rank_lo", "rank_hi", "n_questions", "n_trials", "n_trials_max", "n",
-                             "n_max", "m", "flaky", "n_models", "answered", "trials", "best", "worst"})
+                             "n_max", "m", "flaky", "n_models", "answered", "trials", "best", "worst", "n_a", "n_b",
+                             "correct_a", "correct_b"})
 
 
 def emit_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], output: str, stream=None) -> None:
@@ -377,6 +380,8 @@ def emit_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], output:
     else:
         from scorio_core.report.tables import without_negative_zero
 
+        for col in frame.columns[frame.dtypes == object]:  # a null text cell (no threshold, no reason): blank, not "None"
+            frame[col] = frame[col].where(frame[col].notna(), "")
         with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200):
             stream.write(without_negative_zero(frame).to_string(index=False, float_format=lambda x: f"{x:.4f}"))
             stream.write("\n")

@@ -215,8 +215,7 @@ def run(args: argparse.Namespace) -> int:
         columns = LEADERBOARD_COLUMNS if args.output != "table" else [c for c in LEADERBOARD_COLUMNS if c != "interval"]
         emit_rows(table.to_dict(orient="records"), columns, args.output)
         if args.output == "table":
-            for label in dict.fromkeys(table["interval"]):
-                print(f"lo, hi: {label}")
+            print_interval_labels(table)
             for note in notes:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
                                     "excluded_questions", "emptied_by_choice", "not_scored", "data_choices",
@@ -334,3 +333,18 @@ def _sql_tasks(result) -> list:
     from scorio_core.engines.rubric.outcomes import task_order
 
     return task_order(result)
+
+
+def print_interval_labels(table) -> None:
+    """What ``lo, hi`` are under a text table: one line, or with several kinds (models whose empirical-Bayes prior is
+    not identified get exact binomial intervals) one line per kind naming its models."""
+    from scorio_core.ranking.paired import names_phrase
+    from scorio_core.report.tables import interval_labels
+
+    labels = interval_labels(table)
+    if len(labels) == 1:
+        print(f"lo, hi: {labels[0]}")
+        return
+    scored = table[table["mu"].notna()]
+    for label in labels:
+        print(f"lo, hi of {names_phrase(scored.loc[scored['interval'] == label, 'model'])}: {label}")

@@ -59,12 +59,19 @@ def register(subparsers) -> None:
     parser.add_argument("--project", type=int, default=0, metavar="B",
                         help="also project the goal's probability over the next B batches (8 replays on outcomes drawn "
                              "from the posterior; the Plan page's chart); adds \"projection\" to the JSON")
-    add_uncertainty_arguments(parser)
+    add_uncertainty_arguments(parser, prior_help=PLAN_PRIOR_HELP)
     parser.set_defaults(prior="uniform")  # see plan_next: empirical Bayes stopped wrongly too often in adaptive replays
     parser.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo draws (default 0)")
     parser.add_argument("--draws", type=int, default=4000, help="posterior draws (default 4000)")
     parser.add_argument("--output", choices=("table", "json", "csv"), default="table")
     parser.set_defaults(func=run)
+
+
+#: ``--prior``'s help here: the planner's default is not the leaderboard's (:func:`scorio_core.plan.plan_next`).
+PLAN_PRIOR_HELP = ("per-question prior of the planner's posterior draws; default uniform (the paper's), not the "
+                   "leaderboard's empirical-Bayes prior: in adaptive replays the empirical-Bayes prior stopped wrongly "
+                   "above the nominal level (docs/metrics.md). uniform: Dirichlet(1) per question; jeffreys: "
+                   "Dirichlet(1/2); empirical-bayes: a Dirichlet fitted to each model's questions, as on the leaderboard")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,8 +105,13 @@ def run(args: argparse.Namespace) -> int:
         emit_json(out)
         return 0
     if args.output == "table":
+        from scorio_core.choices import DEFAULT_PRIOR, PRIOR_LABELS
+
         print(f"# stop: {plan.reason}" if plan.stop else f"# {plan.reason}")
         print(f"# {plan.status['uncertainty']}")
+        print(f"# prior: {PRIOR_LABELS[args.prior]}" + (
+            f" (the planner's default; the leaderboard's is the {DEFAULT_PRIOR} prior: --prior {DEFAULT_PRIOR} to plan on "
+            "it)" if args.prior == "uniform" and DEFAULT_PRIOR != "uniform" else ""))
     if args.output == "table" and not plan.batch:
         return 0
     new = "(new, from the pool)"

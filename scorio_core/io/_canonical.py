@@ -71,7 +71,14 @@ def as_category(s: pd.Series, name: str, ctx: _Ctx) -> pd.Series:
     if isinstance(s.dtype, pd.CategoricalDtype):
         cats = s.cat.categories
         if not pd.api.types.is_string_dtype(cats.dtype) or cats.dtype == object:
-            s = s.cat.rename_categories([_id_text(c) for c in cats])
+            texts = [_id_text(c) for c in cats]
+            if len(set(texts)) == len(texts):
+                s = s.cat.rename_categories(texts)
+            else:  # 1 and "1" (JSON numbers and strings) are one identifier, as in a CSV
+                unique, inverse = np.unique(np.asarray(texts, dtype=object).astype(str), return_inverse=True)
+                codes = s.cat.codes.to_numpy()
+                s = pd.Series(pd.Categorical.from_codes(np.where(codes >= 0, inverse[np.maximum(codes, 0)], -1),
+                                                        categories=unique), index=s.index)
     else:
         missing = s.isna().to_numpy()
         if missing.any():

@@ -190,8 +190,8 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
     out = []
     if non_binary:
         out.append(
-            f"{non_binary} attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score'){ADVICE}a "
-            "threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold)."
+            f"{non_binary} attempts have a non-binary outcome (strictly between 0 and 1: a graded score or partial "
+            f"credit){ADVICE}a threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold)."
         )
     if missing:
         out.append(

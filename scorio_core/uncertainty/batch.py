@@ -238,7 +238,7 @@ def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope
         hi = np.where(ok, lo_w + width * b_hi, n_hi)
         if pooled.any():
             tail = 0.5 - 0.5 * confidence
-            x_obs = (st.total(rows @ weights) / np.where(has, st.total(n), 1.0) - lo_w) / width
+            x_obs = (st.total((rows @ weights) / n) / m_safe - lo_w) / width  # observed mean over the questions
             n_eff = m_safe**2 / inv_n.clip(min=1e-300)
             if scope == "questions-sampled":
                 inner = (x_obs > 0) & (x_obs < 1) & (sigma > 0)

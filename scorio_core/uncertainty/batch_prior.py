@@ -333,6 +333,8 @@ def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = 
     pooled_counts = np.stack([st.total(st.rows[:, j]) for j in range(K)], axis=1) if K else np.zeros((L, 0))
     has = np.bincount(st.model, weights=st.freq, minlength=L) > 0
     most = np.bincount(st.model, weights=st.freq * (st.n >= 2), minlength=L)  # questions tried more than once
+    n_q = np.maximum(np.bincount(st.model, weights=st.freq, minlength=L), 1.0)
+    shares = np.stack([st.total(st.rows[:, j] / st.n) for j in range(K)], axis=1) / n_q[:, None] if K else None
 
     def solve(fit: np.ndarray, eta0: np.ndarray) -> np.ndarray:
         idx = np.flatnonzero(fit)
@@ -352,7 +354,7 @@ def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = 
             eta[ridge] = _fit_exact(sub[model[keep]], rows[keep], freq[keep], eta0[ridge])
         return eta
 
-    return _fit_pooled(pooled_counts, has, most, init, solve)
+    return _fit_pooled(pooled_counts, has, most, init, solve, shares)
 
 
 def _fit_exact(model, rows, freq, eta0):
@@ -361,10 +363,14 @@ def _fit_exact(model, rows, freq, eta0):
     return _restart_at_lower_bound(eta, model, rows, freq)
 
 
-def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, init: np.ndarray | None, solve) -> BatchPrior:
+def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, init: np.ndarray | None, solve,
+                question_shares: np.ndarray | None = None) -> BatchPrior:
     """The fallbacks and start of every fit from its pooled counts (L, K), then ``solve(fit mask, eta0) -> eta``.
 
-    ``has``: the fit has an answered question; ``most``: how many of its questions have two or more trials.
+    ``has``: the fit has an answered question; ``most``: how many of its questions have two or more trials;
+    ``question_shares`` (L, K): each category's share averaged over the questions (each question weighted equally),
+    the estimate where the strength is not identified (default: the pooled shares, equal when every question has
+    the same number of trials).
     """
     L, K = pooled_counts.shape
     method = np.full(L, "marginal-likelihood", dtype=object)
@@ -377,7 +383,8 @@ def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, in
     method[degenerate] = "fallback-degenerate"
     method[n1] = "fallback-n1"
     mean[degenerate] = (pooled_counts[degenerate] + 0.5) / (pooled_counts[degenerate].sum(axis=1, keepdims=True) + 0.5 * K)
-    mean[n1] = pooled_counts[n1] / pooled_counts[n1].sum(axis=1, keepdims=True)
+    mean[n1] = (pooled_counts[n1] / pooled_counts[n1].sum(axis=1, keepdims=True) if question_shares is None
+                else question_shares[n1])
     fit = has & ~degenerate & ~n1
     if fit.any():
         idx = np.flatnonzero(fit)

@@ -27,7 +27,8 @@ from scorio_core.choices import (DEFAULT_PRIOR, DEFAULT_SCOPE, FALLBACK_INTERVAL
                                  is_fallback_interval)
 from scorio_core.eval._interval import ci_tuple
 from scorio_core.eval.bayes import bayes_moments, scaled_weights
-from scorio_core.uncertainty.priors import PRIOR_LABELS, FittedPrior, check_prior, fit_dirichlet_prior, prior_alpha
+from scorio_core.uncertainty.priors import (MIN_REPEATED_QUESTIONS, PRIOR_LABELS, FittedPrior, check_prior, fit_dirichlet_prior,
+                                            prior_alpha)
 
 __all__ = [
     "SCOPES",
@@ -74,7 +75,8 @@ def interval_label(prior: str, scope: str, confidence: float = 0.95) -> str:
 
 #: Why an empirical-Bayes prior was not fitted, by ``FittedPrior.method`` of the fallbacks.
 FALLBACK_LABELS = {
-    "fallback-n1": ("with N = 1 (or fewer than 3 questions tried twice or more) its strength is not identified "
+    "fallback-n1": (f"with N = 1 (or fewer than {MIN_REPEATED_QUESTIONS} questions tried twice or more) its strength "
+                    "is not identified "
                     "(conservative; more trials per question would identify it)"),
     "fallback-degenerate": "every trial is in one category (pooled Jeffreys mean)",
 }
@@ -310,7 +312,7 @@ def posterior_summary(
     width = hi_w - lo_w
     if fitted is not None and fitted.pooled and np.isfinite(width) and width > 0.0:
         n = counts.sum(axis=1).astype(float)
-        x_obs = (float(np.sum(counts @ weights) / n.sum()) - lo_w) / width
+        x_obs = (float(np.mean((counts @ weights) / n)) - lo_w) / width  # observed mean over the questions
         n_eff = counts.shape[0] ** 2 / float(np.sum(1.0 / n))
         if scope == "questions-sampled" and 0.0 < x_obs < 1.0 and sigma > 0:
             n_eff = min(n_eff, x_obs * (1.0 - x_obs) / (sigma / width) ** 2)
@@ -353,7 +355,7 @@ def projection_alpha(counts: object, prior: str) -> tuple[np.ndarray, str]:
         return prior_alpha(prior, K), ""
     fitted = fit_dirichlet_prior(c)
     if fitted.pooled:
-        why = {"fallback-n1": "N = 1, or fewer than 3 questions tried twice or more",
+        why = {"fallback-n1": f"N = 1, or fewer than {MIN_REPEATED_QUESTIONS} questions tried twice or more",
                "fallback-degenerate": "every trial in one category"}.get(fitted.method, fitted.method)
         return np.ones(K), (f"the empirical-Bayes prior is not identified for this model ({why}); the projection uses "
                             "the uniform prior")

@@ -38,11 +38,12 @@ RUBRIC = {
 
 # --------------------------------------------------------------------------- fixture data
 def _attempts() -> pd.DataFrame:
-    """4 models x 2 tasks x 6 questions x 4 trials; pass rates rise with the model index."""
+    """4 models x 2 tasks x 10 questions x 4 trials; pass rates rise with the model index (10 questions tried 4 times:
+    the empirical-Bayes prior is fitted, MIN_REPEATED_QUESTIONS, so the intervals are credible ones)."""
     rows = []
     for m, model in enumerate(MODELS):
         for t, task in enumerate(TASKS):
-            for q in range(6):
+            for q in range(10):
                 for trial in range(4):
                     correct = int((q * 5 + trial * 3 + m * 7 + t * 2) % 10 < 3 + 2 * m)
                     rows.append({
@@ -222,7 +223,7 @@ def test_uncategorised_attempts_choice_changes_n_and_m(page, server_url, tmp_pat
         if shown == counted or time.monotonic() > deadline:
             break
         page.wait_for_timeout(500)
-    assert shown == counted == {m: (6, 4) for m in MODELS}
+    assert shown == counted == {m: (10, 4) for m in MODELS}
     assert_no_exception(page)
 
     # layout at 1280 px: the table's box stays inside the main block and nothing scrolls out of view (issue 16)

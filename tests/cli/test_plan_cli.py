@@ -79,8 +79,14 @@ def test_plan_run_append_loop_stops_on_the_true_best(dump, capsys):
 
 def test_table_output_says_whether_to_stop(dump, capsys):
     assert main(["plan", str(dump), "--batch", "20"]) == 0
-    first = capsys.readouterr().out.splitlines()[0]
-    assert first.startswith("# continue:") or first.startswith("# stop:")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("# continue:") or lines[0].startswith("# stop:")
+    # the prior is named: the planner's default (uniform) is not the leaderboard's
+    assert lines[2] == ("# prior: uniform prior, Dirichlet(1) per question (paper) (the planner's default; the "
+                        "leaderboard's is the empirical-bayes prior: --prior empirical-bayes to plan on it)")
+    assert main(["plan", str(dump), "--batch", "20", "--prior", "empirical-bayes"]) == 0
+    assert capsys.readouterr().out.splitlines()[2] == (
+        "# prior: empirical-Bayes prior, Dirichlet fitted to the model's questions")
 
 
 @pytest.mark.parametrize("argv, message", [

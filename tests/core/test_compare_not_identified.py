@@ -17,12 +17,15 @@ from scorio_core.ranking.paired import (FIXED_APPROXIMATE, SAMPLED_ASSUMPTION, n
                                         not_identified_note, scoped_difference)
 
 
-def _dump(tmp_path, repeated: bool):
-    """a: 6 questions once each (3 right); b: the same 6 questions 3 times each (mixed) when ``repeated``, else once."""
+def _dump(tmp_path, repeated: bool, questions: int = 6):
+    """a: 6 questions once each (3 right); b: the same 6 questions 3 times each (mixed) when ``repeated``, else once.
+
+    ``questions`` (b's, when repeated): b's prior is identified from MIN_REPEATED_QUESTIONS = 10 questions tried twice.
+    """
     rows = ["model,question,trial,correct"]
     rows += [f"a,q{q},0,{int(q < 3)}" for q in range(6)]
     trials = 3 if repeated else 1
-    rows += [f"b,q{q},{t},{int((q + t) % 3 == 0)}" for q in range(6) for t in range(trials)]
+    rows += [f"b,q{q},{t},{int((q + t) % 3 == 0)}" for q in range(questions if repeated else 6) for t in range(trials)]
     path = tmp_path / ("mixed.csv" if repeated else "n1.csv")
     path.write_text("\n".join(rows) + "\n")
     return path
@@ -43,7 +46,7 @@ def test_the_values_stay_and_the_kind_and_assumption_say_what_they_are():
 
 
 def test_the_models_whose_prior_is_not_identified_are_read_from_the_leaderboard(tmp_path):
-    table = leaderboard(outcomes_for(io.load([str(_dump(tmp_path, repeated=True))])))
+    table = leaderboard(outcomes_for(io.load([str(_dump(tmp_path, repeated=True, questions=12))])))
     labels = dict(zip(table["model"], table["interval"]))
     assert is_fallback_interval(labels["a"]) and not is_fallback_interval(labels["b"])
     assert not_identified_models(table, ("b", "a")) == ("a",)
@@ -53,7 +56,7 @@ def test_the_models_whose_prior_is_not_identified_are_read_from_the_leaderboard(
 def test_a_model_always_right_is_not_identified_either(tmp_path):
     # every trial in one category (fallback-degenerate): its sd is the pooled binomial sd around the pooled Jeffreys
     # mean, sqrt(p(1-p)/n) with p = (24 + 1/2) / (24 + 1) = 0.98 and n = 24 answers (hand calculation)
-    path = _dump(tmp_path, repeated=True)
+    path = _dump(tmp_path, repeated=True, questions=12)
     path.write_text(path.read_text() + "".join(f"c,q{q},{t},1\n" for q in range(6) for t in range(4)))
     table = leaderboard(outcomes_for(io.load([str(path)]))).set_index("model")
     assert not_identified_models(table.reset_index(), ("c", "b")) == ("c",)
@@ -75,3 +78,15 @@ def test_cli_compare_at_n1_says_normal_approximation(tmp_path, capsys):
     assert main(["compare", str(_dump(tmp_path, repeated=True)), "--models", "b", "a", "--output", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["difference"]["kind"] == "approximate"  # a is N = 1 there
 
+
+
+def test_cli_text_table_says_which_models_have_which_interval(tmp_path, capsys):
+    """a (N = 1) has an exact binomial interval, b (12 questions x 3 trials) a credible one: the text table's footer
+    names the models of each kind (it printed two unattributed lines)."""
+    assert main(["leaderboard", str(_dump(tmp_path, repeated=True, questions=12))]) == 0
+    lines = sorted(line for line in capsys.readouterr().out.splitlines() if line.startswith("lo, hi"))
+    assert len(lines) == 2 and lines[1].startswith("lo, hi of b: 95% credible interval"), lines
+    assert lines[0].startswith("lo, hi of a: 95% exact binomial (Clopper-Pearson) interval"), lines
+    assert main(["leaderboard", str(_dump(tmp_path, repeated=False))]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("lo, hi")]
+    assert len(lines) == 1 and lines[0].startswith("lo, hi: 95% exact binomial"), lines

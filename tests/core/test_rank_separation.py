@@ -92,7 +92,7 @@ def test_empirical_bayes_projection_keeps_the_hyperparameter_uncertainty():
 
     w = np.array([0.0, 1.0])
     rng = np.random.default_rng(2)
-    a1, b1 = rng.binomial(4, 0.5, size=6), rng.binomial(4, 0.8, size=6)
+    a1, b1 = rng.binomial(4, 0.5, size=12), rng.binomial(4, 0.8, size=12)  # >= MIN_REPEATED_QUESTIONS questions
     ca, cb = np.stack([4 - a1, a1], 1), np.stack([4 - b1, b1], 1)
     (aa, na), (ab, nb) = projection_alpha(ca, "empirical-bayes"), projection_alpha(cb, "empirical-bayes")
     assert aa.sum() > 1e4 and not na and not nb

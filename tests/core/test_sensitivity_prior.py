@@ -77,9 +77,9 @@ def test_threshold_perturbations_refit_the_prior(attempts):
 def _single_trial_frame():
     import pandas as pd
 
-    # N = 1: a answers 2 of 5 questions, b 3 of 5; c has 4 trials on each of 5 questions (identified)
+    # N = 1: a answers 2 of 5 questions, b 3 of 5; c has 4 trials on each of 10 questions (identified)
     rows = [("a", q, 0, float(q < 2)) for q in range(5)] + [("b", q, 0, float(q < 3)) for q in range(5)]
-    rows += [("c", q, t, float((q + t) % 3 == 0)) for q in range(5) for t in range(4)]
+    rows += [("c", q, t, float((q + t) % 3 == 0)) for q in range(10) for t in range(4)]
     return pd.DataFrame(rows, columns=["model", "question_id", "trial", "is_correct"])
 
 

@@ -49,7 +49,7 @@ def test_bad_pseudo_counts():
 
 
 def test_projection_alpha():
-    counts = np.array([[3, 1], [0, 4], [2, 2], [4, 0], [1, 3]])
+    counts = np.tile([[3, 1], [0, 4], [2, 2], [4, 0], [1, 3]], (2, 1))  # 10 questions: MIN_REPEATED_QUESTIONS
     assert projection_alpha(counts, "uniform")[0].tolist() == [1.0, 1.0]
     assert projection_alpha(counts, "jeffreys")[0].tolist() == [0.5, 0.5]
     alpha, note = projection_alpha(counts, "empirical-bayes")
@@ -60,7 +60,7 @@ def test_projection_alpha():
                                                      "(every trial in one category); the projection uses the uniform "
                                                      "prior")  # plain words, not the fit's method code
     _, note = projection_alpha(np.array([[0, 1], [1, 0], [1, 0]]), "empirical-bayes")  # N = 1
-    assert "(N = 1, or fewer than 3 questions tried twice or more)" in note and "fallback" not in note
+    assert "(N = 1, or fewer than 10 questions tried twice or more)" in note and "fallback" not in note
 
 
 def test_uniform_reference_equality_kept():

@@ -135,6 +135,12 @@ def test_ids_are_strings_even_when_numeric():
     assert t["question_id"].tolist() == ["007", "10"] and t["model"].tolist() == ["7", "7"]
     js = io.load([("r.jsonl", b'{"model": 7, "question": 3, "trial": 0, "correct": 1}\n{"model": 7, "question": 3.0, "trial": 1, "correct": 0}\n')])
     assert js.attempts["question_id"].tolist() == ["3", "3"]
+    # a JSON number and a JSON string with the same text are one identifier (as in a CSV); "03" stays another
+    mixed = io.load([("m.jsonl", b'{"model": 7, "question": 1, "trial": 0, "correct": 1}\n'
+                                 b'{"model": "7", "question": "1", "trial": 1, "correct": 0}\n'
+                                 b'{"model": 7.0, "question": "03", "trial": 0, "correct": 1}\n')])
+    assert mixed.attempts["question_id"].tolist() == ["1", "1", "03"] and mixed.attempts["model"].tolist() == ["7"] * 3
+    assert mixed.ready and mixed.to_counts()["n_trials"].tolist() == [2, 1]
 
 
 def test_source_columns_and_guess_mapping(upload):

@@ -163,7 +163,7 @@ def test_blocking_finding_is_each_message_without_its_script_advice(counts_layou
 
     messages = blocking_messages(3, 2, 5, 1, counts_layout=counts_layout)
     findings = [blocking_finding(m) for m in messages]
-    assert findings[0] == "3 attempts have a non-binary outcome (strictly between 0 and 1, kept in 'score')"
+    assert findings[0] == "3 attempts have a non-binary outcome (strictly between 0 and 1: a graded score or partial credit)"
     assert findings[1] == "2 attempts have no outcome"
     assert findings[2] == ("5 duplicate rows share a (model, task, question" + ("" if counts_layout else ", trial")
                            + ") key (1 key conflicts)")

@@ -1,0 +1,96 @@
+"""Coverage of the default interval with few questions tried twice or more (MIN_REPEATED_QUESTIONS).
+
+Simulation: one model per replication, M questions with true rates p_a drawn from a distribution, N trials
+each; the target is theta = mean(p_a) of the drawn questions (questions fixed, the paper's estimand). For each
+(distribution, M, N) the coverage of the 95% interval of the default prior (empirical Bayes) is printed for the
+leaderboard's rule (fewer than ``MIN_REPEATED_QUESTIONS`` questions tried twice: the exact binomial interval on
+the pooled answers) beside the empirical-Bayes fit made anyway (the old rule: at least 3 questions tried twice).
+
+Target: the leaderboard's rule covers >= 0.92 in every cell (the main calibration benchmark's lower bound,
+``bench_calibration.py``). Run: ``python benchmarks/bench_calibration_small.py [--reps 2000] [--seed 0]``; ``--pooled``:
+two tasks pooled under one prior (the "all tasks" leaderboard; docs/metrics.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from scorio_core.uncertainty import batch_prior
+from scorio_core.uncertainty.batch import posterior_summary_batch
+from scorio_core.uncertainty.priors import MIN_REPEATED_QUESTIONS
+
+DISTRIBUTIONS = {"p = 0.5": None, "U(0,1)": (1.0, 1.0), "Beta(0.5,0.5)": (0.5, 0.5), "Beta(1,5)": (1.0, 5.0),
+                 "Beta(5,1)": (5.0, 1.0), "Beta(2,2)": (2.0, 2.0)}
+M_VALUES = (3, 5, 8, 10, 15, 20, 30)
+N_VALUES = (2, 4)
+TARGET = 0.92
+
+
+def coverage(rng, ab, m: int, n: int, reps: int, fit_from: int) -> float:
+    """Share of ``reps`` replications whose 95% interval covers mean(p_a), fitting EB from ``fit_from`` questions."""
+    p = np.full((reps, m), 0.5) if ab is None else rng.beta(ab[0], ab[1], (reps, m))
+    k = rng.binomial(n, p)
+    saved = batch_prior.MIN_REPEATED_QUESTIONS
+    batch_prior.MIN_REPEATED_QUESTIONS = fit_from
+    try:
+        s = posterior_summary_batch(np.stack([n - k, k], axis=-1), [0.0, 1.0], prior="empirical-bayes")
+    finally:
+        batch_prior.MIN_REPEATED_QUESTIONS = saved
+    theta = p.mean(axis=1)
+    return float(np.mean((s.lo <= theta) & (theta <= s.hi)))
+
+
+#: Two tasks pooled ("all tasks"): (questions, trials, Beta rates) of each (docs/metrics.md, "All tasks pooled").
+POOLED = (((40, 1, (2, 3)), (20, 10, (7, 3))), ((30, 2, (2, 3)), (30, 8, (7, 3))), ((30, 4, (1, 4)), (30, 4, (4, 1))),
+          ((40, 1, (2, 2)), (20, 10, (2, 2))))
+
+
+def pooled(rng, reps: int) -> None:
+    """Coverage and bias of one empirical-Bayes prior fitted to two tasks' questions pooled, per :data:`POOLED` case."""
+    print(f"two tasks pooled, one model, {reps} replications: coverage of mean(p_a) over both tasks' questions")
+    for (ma, na, aa), (mb, nb, ab) in POOLED:
+        pa, pb = rng.beta(*aa, (reps, ma)), rng.beta(*ab, (reps, mb))
+        counts = np.zeros((reps, ma + mb, 2), dtype=np.int64)
+        counts[:, :ma, 1] = rng.binomial(na, pa)
+        counts[:, ma:, 1] = rng.binomial(nb, pb)
+        counts[:, :ma, 0], counts[:, ma:, 0] = na - counts[:, :ma, 1], nb - counts[:, ma:, 1]
+        s = posterior_summary_batch(counts, [0.0, 1.0], prior="empirical-bayes")
+        truth = np.concatenate([pa, pb], axis=1).mean(axis=1)
+        cov = np.mean((s.lo <= truth) & (truth <= s.hi))
+        print(f"  {ma} x {na} at Beta{aa} + {mb} x {nb} at Beta{ab}: coverage {cov:.3f}, mean bias "
+              f"{np.mean(s.mu - truth):+.3f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pooled", action="store_true", help="two tasks pooled under one prior instead")
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    if args.pooled:
+        pooled(rng, args.reps)
+        return
+    print(f"95% interval coverage of mean(p_a), {args.reps} replications per cell; leaderboard rule: EB fitted from "
+          f"{MIN_REPEATED_QUESTIONS} questions tried twice, else exact binomial on the pooled answers / EB fitted "
+          "from 3 (the old rule)")
+    print("| M | N | " + " | ".join(DISTRIBUTIONS) + " |")
+    print("|---|---|" + "---|" * len(DISTRIBUTIONS))
+    worst = (1.0, None)
+    for m in M_VALUES:
+        for n in N_VALUES:
+            cells = []
+            for name, ab in DISTRIBUTIONS.items():
+                now = coverage(rng, ab, m, n, args.reps, MIN_REPEATED_QUESTIONS)
+                old = coverage(rng, ab, m, n, args.reps, 3)
+                worst = min(worst, (now, (name, m, n)))
+                cells.append(f"{now:.3f} / {old:.3f}")
+            print(f"| {m} | {n} | " + " | ".join(cells) + " |", flush=True)
+    print(f"leaderboard rule: lowest coverage {worst[0]:.3f} at {worst[1]} (target >= {TARGET}): "
+          f"{'met' if worst[0] >= TARGET else 'missed'}")
+
+
+if __name__ == "__main__":
+    main()
