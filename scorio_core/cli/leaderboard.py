@@ -219,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
             for note in notes:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
                                     "excluded_questions", "emptied_by_choice", "not_scored", "data_choices",
-                                    "absent_from_task"):
+                                    "absent_from_task", "pooled_prior"):
                     print(f"note: {note['message']}")
     return 0
 
@@ -346,5 +346,8 @@ def print_interval_labels(table) -> None:
         print(f"lo, hi: {labels[0]}")
         return
     scored = table[table["mu"].notna()]
+    rows = scored["model"].astype(str)
+    if "task" in scored.columns and scored["task"].nunique() > 1:  # one row per (model, task): name both
+        rows = rows + " (" + scored["task"].astype(str) + ")"
     for label in labels:
-        print(f"lo, hi of {names_phrase(scored.loc[scored['interval'] == label, 'model'])}: {label}")
+        print(f"lo, hi of {names_phrase(rows[scored['interval'] == label])}: {label}")

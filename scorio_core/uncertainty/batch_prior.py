@@ -368,9 +368,8 @@ def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, in
     """The fallbacks and start of every fit from its pooled counts (L, K), then ``solve(fit mask, eta0) -> eta``.
 
     ``has``: the fit has an answered question; ``most``: how many of its questions have two or more trials;
-    ``question_shares`` (L, K): each category's share averaged over the questions (each question weighted equally),
-    the estimate where the strength is not identified (default: the pooled shares, equal when every question has
-    the same number of trials).
+    ``question_shares`` (L, K): each category's share averaged over the questions (each weighted equally), the
+    estimate where the strength is not identified (default: the pooled shares; equal with equal trials per question).
     """
     L, K = pooled_counts.shape
     method = np.full(L, "marginal-likelihood", dtype=object)

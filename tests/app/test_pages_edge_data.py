@@ -164,3 +164,23 @@ def test_at_n1_the_sensitivity_page_says_the_means_are_pooled_rates(app):
     captions = [shown(c.value) for c in app.main.caption]
     assert any(c.startswith("the empirical-Bayes prior is not identified for a and b (N = 1") and "pooled observed mean"
                in c for c in captions), captions
+
+
+def test_all_tasks_pooled_with_unequal_trials_warns_on_the_leaderboard(app):
+    """'all tasks' pools a task tried once per question with one tried ten times under one empirical-Bayes prior per
+    model: the questions tried once are pulled toward the other task's rate, and the Leaderboard says so."""
+    rows = ["model,task,question,trial,correct"]
+    for m, base in (("a", 0.3), ("b", 0.4)):
+        rows += [f"{m},once,q{q},0,{int((q * 7 + len(m)) % 10 < base * 10)}" for q in range(40)]
+        rows += [f"{m},often,q{q},{t},{int((q + t * 3) % 10 < (base + 0.4) * 10)}" for q in range(20) for t in range(10)]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("pool.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(BOARD).run()
+    app.selectbox(key="task").set_value("all tasks").run()
+    no_exception(app)
+    warnings = [shown(w.value) for w in app.main.warning]
+    assert any(w.startswith("Pooled over tasks, one empirical-Bayes prior per model is fitted to the questions of every "
+                            "task, and 2 models have different numbers of trials per question") for w in warnings), warnings
+    app.selectbox(key="task").set_value("once").run()
+    assert not [w for w in app.main.warning if "Pooled over tasks" in w.value]

@@ -90,3 +90,14 @@ def test_cli_text_table_says_which_models_have_which_interval(tmp_path, capsys):
     assert main(["leaderboard", str(_dump(tmp_path, repeated=False))]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("lo, hi")]
     assert len(lines) == 1 and lines[0].startswith("lo, hi: 95% exact binomial"), lines
+
+
+def test_cli_text_table_names_the_task_when_rows_span_tasks(tmp_path, capsys):
+    rows = ["model,task,question,trial,correct"] + [f"a,once,q{q},0,{int(q < 3)}" for q in range(6)]
+    rows += [f"a,often,q{q},{t},{int((q + t) % 3 == 0)}" for q in range(12) for t in range(3)]
+    path = tmp_path / "two.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["leaderboard", str(path)]) == 0
+    lines = sorted(line for line in capsys.readouterr().out.splitlines() if line.startswith("lo, hi"))
+    assert lines[0].startswith("lo, hi of a (often): 95% credible interval"), lines
+    assert lines[1].startswith("lo, hi of a (once): 95% exact binomial"), lines

@@ -152,3 +152,17 @@ def test_no_between_question_spread_stops_near_the_maximum_without_crawling(monk
             assert batch.alpha[l].sum() > 1e5  # the data cannot tell it from infinite (40 trials per question)
             np.testing.assert_allclose(batch.mean[l], m, atol=1e-4)
     assert at_infinity >= 2  # models 0, 1 and 4 of this seed
+
+
+def test_the_not_identified_estimate_is_the_mean_over_questions():
+    # one question tried once (right), one tried ten times (7 right): 2 < MIN_REPEATED_QUESTIONS questions tried twice,
+    # so the prior is not fitted and the estimate is (1 + 0.7) / 2 = 0.85 (hand), not the pooled 8 / 11 = 0.727
+    from scorio_core.uncertainty import posterior_summary
+
+    counts = np.array([[0, 1], [3, 7]])
+    one = posterior_summary(counts, [0.0, 1.0], prior="empirical-bayes")
+    batch = posterior_summary_batch(counts[None], [0.0, 1.0], prior="empirical-bayes")
+    assert one.fitted.method == "fallback-n1" and one.mu == pytest.approx(0.85, abs=1e-12)
+    assert batch.mu[0] == pytest.approx(0.85, abs=1e-12) and batch.lo[0] == pytest.approx(one.lo, abs=1e-12)
+    # sd: sqrt(p(1-p) (1/1 + 1/10)) / 2 at p = 0.85 (hand: the pooled binomial bound over the two questions)
+    assert one.sigma == pytest.approx(np.sqrt(0.85 * 0.15 * 1.1) / 2, rel=1e-12) == batch.sigma[0]
