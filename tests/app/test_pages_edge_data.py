@@ -147,7 +147,8 @@ def test_the_presentation_of_n1_data_does_not_call_the_prior_fitted(app):
     fresh.run()
     no_exception(fresh)
     footer = next(shown(c.value) for c in fresh.main.caption if c.value.startswith("Presentation view"))
-    assert ("prior: empirical-Bayes prior, not identified for some models (N = 1): exact binomial intervals there · "
+    assert ("prior: empirical-Bayes prior, not identified for some models (N = 1, or fewer than 10 questions tried twice): exact binomial "
+            "intervals there · "
             "intervals cover trials (questions fixed) · 95% exact binomial intervals") in footer, footer
     assert "fitted" not in footer
 
@@ -182,5 +183,18 @@ def test_all_tasks_pooled_with_unequal_trials_warns_on_the_leaderboard(app):
     warnings = [shown(w.value) for w in app.main.warning]
     assert any(w.startswith("Pooled over tasks, one empirical-Bayes prior per model is fitted to the questions of every "
                             "task, and 2 models have different numbers of trials per question") for w in warnings), warnings
+    # a stakeholder's presentation of it says the finding without the analyst's advice
+    from streamlit.testing.v1 import AppTest
+
+    app.switch_page(EXPORT).run()
+    next(b for b in app.button if b.key == "share_create").click().run()
+    fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    fresh.query_params["analysis"] = app.session_state["share_last_id"]
+    fresh.query_params["view"] = "present"
+    fresh.run()
+    no_exception(fresh)
+    shown_there = [shown(w.value) for w in fresh.main.warning if "Pooled over tasks" in w.value]
+    assert len(shown_there) == 1 and "Read each task's leaderboard" not in shown_there[0], shown_there
+    app.switch_page(BOARD).run()
     app.selectbox(key="task").set_value("once").run()
     assert not [w for w in app.main.warning if "Pooled over tasks" in w.value]
