@@ -48,19 +48,26 @@ POOLED = (((40, 1, (2, 3)), (20, 10, (7, 3))), ((30, 2, (2, 3)), (30, 8, (7, 3))
 
 
 def pooled(rng, reps: int) -> None:
-    """Coverage and bias of one empirical-Bayes prior fitted to two tasks' questions pooled, per :data:`POOLED` case."""
-    print(f"two tasks pooled, one model, {reps} replications: coverage of mean(p_a) over both tasks' questions")
+    """Coverage and bias with two tasks' questions pooled, per :data:`POOLED` case: the leaderboard's prior fitted per
+    task (``strata=``, :mod:`scorio_core.uncertainty.strata`) beside one prior per model over both tasks (before)."""
+    print(f"two tasks pooled, one model, {reps} replications: coverage of mean(p_a) over both tasks' questions "
+          f"(target >= {TARGET}); the leaderboard's prior per task / one prior over both tasks (before)")
     for (ma, na, aa), (mb, nb, ab) in POOLED:
         pa, pb = rng.beta(*aa, (reps, ma)), rng.beta(*ab, (reps, mb))
         counts = np.zeros((reps, ma + mb, 2), dtype=np.int64)
         counts[:, :ma, 1] = rng.binomial(na, pa)
         counts[:, ma:, 1] = rng.binomial(nb, pb)
         counts[:, :ma, 0], counts[:, ma:, 0] = na - counts[:, :ma, 1], nb - counts[:, ma:, 1]
-        s = posterior_summary_batch(counts, [0.0, 1.0], prior="empirical-bayes")
         truth = np.concatenate([pa, pb], axis=1).mean(axis=1)
-        cov = np.mean((s.lo <= truth) & (truth <= s.hi))
-        print(f"  {ma} x {na} at Beta{aa} + {mb} x {nb} at Beta{ab}: coverage {cov:.3f}, mean bias "
-              f"{np.mean(s.mu - truth):+.3f}", flush=True)
+        tasks = np.repeat([0, 1], [ma, mb])
+        s = posterior_summary_batch(counts, [0.0, 1.0], prior="empirical-bayes", strata=tasks)
+        one = posterior_summary_batch(counts, [0.0, 1.0], prior="empirical-bayes")
+        cov, cov_one = (float(np.mean((x.lo <= truth) & (truth <= x.hi))) for x in (s, one))
+        fell_back = float(np.mean(s.method != "marginal-likelihood"))
+        print(f"  {ma} x {na} at Beta{aa} + {mb} x {nb} at Beta{ab}: coverage {cov:.3f} "
+              f"({'met' if cov >= TARGET else 'missed'}; fallback in {fell_back:.0%}), mean bias "
+              f"{np.mean(s.mu - truth):+.3f}, mean width {np.mean(s.hi - s.lo):.3f} / before: coverage {cov_one:.3f}, "
+              f"bias {np.mean(one.mu - truth):+.3f}, width {np.mean(one.hi - one.lo):.3f}", flush=True)
 
 
 def main() -> None:

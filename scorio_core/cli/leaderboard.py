@@ -219,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
             for note in notes:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
                                     "excluded_questions", "emptied_by_choice", "not_scored", "data_choices",
-                                    "absent_from_task", "pooled_prior"):
+                                    "absent_from_task"):
                     print(f"note: {note['message']}")
     return 0
 

@@ -164,8 +164,7 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str)
             if not keep.any():
                 raise InputError(f"task '{task}': no question was answered by every model; IRT ability ranks models "
                                  "on unequal question sets without --question-set common.", field="question_id")
-            out = dataclasses.replace(out, counts=np.asarray(out.counts)[:, keep], R=None,
-                                      questions=tuple(q for q, k in zip(out.questions, keep) if k))
+            out = dataclasses.replace(out.keep_questions(keep), R=None)
         model = "2pl" if len(out.models) >= 3 else "rasch"
         diagnostics = diagnose(out, model=model, confidence=args.confidence)
         board = ability_board(diagnostics, tie_rule=args.tie_rule)

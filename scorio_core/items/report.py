@@ -11,7 +11,7 @@ acting on them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -141,8 +141,7 @@ def _keep(outcomes, drop: set):
     keep = np.array([q not in drop for q in outcomes.questions], dtype=bool)
     if keep.all():
         return outcomes
-    return replace(outcomes, questions=tuple(q for q, k in zip(outcomes.questions, keep) if k),
-                   counts=outcomes.counts[:, keep], R=None if outcomes.R is None else outcomes.R[:, keep])
+    return outcomes.keep_questions(keep)
 
 
 def exclude_questions(task_outcomes, questions):

@@ -50,9 +50,6 @@ def _fill_missing(outcomes):
     return replace(outcomes, counts=counts, R=R)
 
 
-def _keep_questions(outcomes, keep: np.ndarray):
-    return replace(outcomes, questions=tuple(q for q, k in zip(outcomes.questions, keep) if k), counts=outcomes.counts[:, keep],
-                   R=None if outcomes.R is None else outcomes.R[:, keep])
 
 
 def apply_question_set(task_outcomes, question_set: str = "own"):
@@ -88,7 +85,7 @@ def apply_question_set(task_outcomes, question_set: str = "own"):
             return task_outcomes
         if not keep.any():
             raise InputError(f"{task_outcomes.task}: no question was answered by every model; choose another question set.")
-        change = lambda o: _keep_questions(o, keep if o.questions == rubric.questions else np.isin(o.questions, np.asarray(rubric.questions)[keep]))  # noqa: E731
+        change = lambda o: o.keep_questions(keep if o.questions == rubric.questions else np.isin(o.questions, np.asarray(rubric.questions)[keep]))  # noqa: E731
     else:
         change = _fill_missing
     new_rubric = change(rubric)
@@ -136,8 +133,6 @@ def leaderboard_notices(
         - ``data_choices``: the data-quality choices applied before scoring (``choices``: their lines), first.
         - ``absent_from_task``: models of the dataset (``dataset_models``) with no row on this task, not ranked here
           (e.g. a model that did not run it); ``models`` lists them.
-        - ``pooled_prior``: all tasks pooled under the empirical-Bayes prior, and some fitted models have different
-          numbers of trials per question: their intervals can miss where tasks differ in difficulty; ``models``.
     """
     from scorio_core.ranking.rank import paper_chains, pairwise_confidence
 
@@ -189,9 +184,6 @@ def leaderboard_notices(
             "n_common": n_common,
             "question_set": question_set,
         })
-    pooled = _pooled_prior_notice(task_outcomes, table)
-    if pooled:
-        out.append(pooled)
     if tie_rule == "paper":
         scored = table[table["mu"].notna()]
         if len(scored) >= 2:
@@ -211,34 +203,6 @@ def leaderboard_notices(
                     "probability": p,
                 })
     return out
-
-
-def _pooled_prior_notice(task_outcomes, table: pd.DataFrame) -> dict | None:
-    """``pooled_prior``: all tasks pooled under the empirical-Bayes prior, with unequal trials per question.
-
-    One prior per model is fitted to the questions of every task; where tasks differ in difficulty and in trials per
-    question, the questions tried fewer times are pulled toward the other tasks' rates (simulated coverage 0.30-0.53,
-    docs/metrics.md "All tasks pooled"). Said for the models with a fitted prior whose trials per question differ.
-    """
-    from scorio_core.choices import is_fallback_interval
-    from scorio_core.leaderboard.task_outcomes import ALL_TASKS
-
-    needed = {"mu", "prior", "metric", "interval", "n_trials", "n_trials_max"}
-    if task_outcomes.task != ALL_TASKS or not needed <= set(table.columns):
-        return None
-    fitted = (table["mu"].notna() & (table["prior"] == "empirical-bayes") & (table["metric"] == "Bayes@N")
-              & ~table["interval"].map(is_fallback_interval) & (table["n_trials"] != table["n_trials_max"]))
-    if not fitted.any():
-        return None
-    names = table.loc[fitted, "model"].astype(str).tolist()
-    finding = (f"Pooled over tasks, one empirical-Bayes prior per model is fitted to the questions of every task, and "
-               f"{len(names)} model{' has' if len(names) == 1 else 's have'} different numbers of trials per question "
-               f"({', '.join(names[:5])}{f' and {len(names) - 5:,} more' if len(names) > 5 else ''}); where tasks "
-               "differ in difficulty, questions tried fewer times are pulled toward the other tasks' rates and the "
-               "intervals can miss (simulated coverage 0.30-0.53 with 1 against 10, or 2 against 8, trials per "
-               "question).")
-    return {"code": "pooled_prior", "finding": finding, "models": names,
-            "message": finding + " Read each task's leaderboard, or the Tasks page's combined score (CLI: tasks)."}
 
 
 def choices_of(dataset) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ rectangle call :meth:`Outcomes.complete_block`, which says what it dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -40,6 +40,10 @@ class Outcomes:
         ``N`` trials. ``None`` when only counts are known (trial order unknown).
     excluded : int
         Attempts left out because no rubric category matched them (reported, not filled).
+    notes : tuple of str
+    question_tasks : tuple of str, length M, or None
+        Each question's task where tasks are pooled (``ALL_TASKS``): the empirical-Bayes prior is then fitted per
+        task (:mod:`scorio_core.uncertainty.strata`). None for one task.
     """
 
     task: str
@@ -51,6 +55,26 @@ class Outcomes:
     R: np.ndarray | None = None
     excluded: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
+    question_tasks: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.question_tasks is not None and len(self.question_tasks) != len(self.questions):
+            raise ValueError(f"question_tasks has {len(self.question_tasks)} entries for {len(self.questions)} "
+                             "questions; subset both with Outcomes.keep_questions.")
+
+    def keep_questions(self, keep: np.ndarray) -> "Outcomes":
+        """These outcomes on the questions where ``keep`` (bool, shape (M,)) is True (counts, trial order, tasks)."""
+        keep = np.asarray(keep, dtype=bool)
+        tasks = self.question_tasks
+        return replace(self, questions=tuple(q for q, k in zip(self.questions, keep) if k), counts=self.counts[:, keep],
+                       R=None if self.R is None else self.R[:, keep],
+                       question_tasks=None if tasks is None else tuple(t for t, k in zip(tasks, keep) if k))
+
+    def strata(self) -> np.ndarray | None:
+        """Task code of each question (M,) where several tasks are pooled, else None (one prior per model)."""
+        if self.question_tasks is None or len(set(self.question_tasks)) < 2:
+            return None
+        return pd.factorize(pd.Series(self.question_tasks, dtype=object), sort=False)[0].astype(np.int64)
 
     @property
     def n_models(self) -> int:
@@ -106,6 +130,7 @@ class Outcomes:
             R=None if self.R is None else self.R[index],
             excluded=self.excluded,
             notes=self.notes,
+            question_tasks=self.question_tasks,
         )
 
     def complete_block(self, ragged: bool = False) -> "CompleteBlock":

@@ -25,6 +25,7 @@ from scorio_core.eval._validate import check_confidence
 from scorio_core.uncertainty.batch import _whole_counts, summary_from_states
 from scorio_core.uncertainty.clustered import clustered_se, codes_for_questions
 from scorio_core.uncertainty.batch_prior import _CountStates
+from scorio_core.uncertainty.strata import strata_states
 from scorio_core.leaderboard.outcomes import Outcomes
 from scorio_core.leaderboard.task_outcomes import (
     ALL_TASKS,
@@ -113,6 +114,17 @@ class _StateMemo:
         key = (id(outcomes), idx.tobytes())
         if key not in self._memo:
             self._memo[key] = _CountStates.of(_whole_counts(_take(outcomes.counts, idx)))
+        return self._memo[key]
+
+    def strata_of(self, outcomes: Outcomes, names) -> _CountStates | None:
+        """(model, task) states where ``outcomes`` pools several tasks (:meth:`Outcomes.strata`), else None."""
+        codes = outcomes.strata()
+        if codes is None:
+            return None
+        idx = _positions(outcomes.models, names)
+        key = ("strata", id(outcomes), idx.tobytes())
+        if key not in self._memo:
+            self._memo[key] = strata_states(_whole_counts(_take(outcomes.counts, idx)), codes)
         return self._memo[key]
 
 
@@ -273,7 +285,7 @@ def leaderboard(
     used_prior = np.full(len(models), prior, dtype=object)
     used_scope = np.full(len(models), scope, dtype=object)
     s_idx = _positions(source.models, models)
-    fallback = None
+    fallback = by_task = None
     if spec.key in ("bayes", "avg") and prior_counts is None and not (spec.key == "avg" and prior == "uniform"
                                                                       and scope == "questions-fixed"):
         # every model at once (no loop over models): the same numbers as MetricSpec.compute
@@ -283,8 +295,9 @@ def leaderboard(
             codes = codes_for_questions(source.questions, clusters, column=cluster_column)
             sampled_se = clustered_se(question_scores(source)[0][s_idx], codes)
             n_clusters = int(codes.max()) + 1 if codes.size else 0
+        by_task = states.strata_of(source, models) if prior == "empirical-bayes" else None
         batch = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, scope, confidence,
-                                    sampled_se=sampled_se)
+                                    sampled_se=sampled_se, strata=by_task)
         columns.update(mu=batch.mu, sigma=batch.sigma, lo=batch.lo, hi=batch.hi)
         fallback = batch.method
         columns["estimate"] = batch.mu if spec.key == "bayes" else _avg_from_states(s_states, source.weights)
@@ -305,6 +318,9 @@ def leaderboard(
     if fallback is not None:  # an empirical-Bayes prior the data could not identify: say what the interval is
         frame["interval"] = [fallback_interval_label(m, s_, confidence) or label
                              for m, s_, label in zip(fallback, used_scope, frame["interval"])]
+    if by_task is not None:  # tasks pooled: the empirical-Bayes prior is fitted per (model, task)
+        per_task = (frame["prior"] == "empirical-bayes").to_numpy() & (fallback == "marginal-likelihood")
+        frame.loc[per_task, "interval"] += "; one prior per model and task (tasks pooled)"
     if clustered:  # what the question-sampling part assumes, in the label every view shows
         frame["interval"] += (f"; questions in {n_clusters:,} clusters of {cluster_column!r} (cluster-robust)"
                               if n_clusters else f"; clusters of {cluster_column!r} not applied to {spec.label} "
@@ -328,7 +344,7 @@ def leaderboard(
                                                                         len(source.questions)):
             # questions sampled: the models answered the same questions, so each pair's difference is paired
             fixed = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, "questions-fixed",
-                                        confidence)
+                                        confidence, strata=by_task)
             scores = question_scores(source)[0][s_idx[scored]]
             frame.loc[scored, "rank_ci"] = paired_pairwise_ranks(mu, fixed.sigma[scored], scores, confidence)
     frame["rank"] = frame["rank"].astype("Int64")

@@ -214,7 +214,7 @@ def _concat(parts: list[Outcomes], task: str) -> Outcomes:
         models.extend(m for m in p.models if m not in models)
     L = len(models)
     n_cat = parts[0].n_categories
-    counts_blocks, r_blocks, questions = [], [], []
+    counts_blocks, r_blocks, questions, question_tasks = [], [], [], []
     n_max = max((p.R.shape[2] for p in parts if p.R is not None), default=0)
     has_order = all(p.R is not None for p in parts)
     for p in parts:
@@ -223,6 +223,7 @@ def _concat(parts: list[Outcomes], task: str) -> Outcomes:
         block[idx] = p.counts
         counts_blocks.append(block)
         questions.extend(f"{p.task}/{q}" for q in p.questions)
+        question_tasks.extend([p.task] * p.n_questions)
         if has_order:
             r = np.full((L, p.n_questions, n_max), -1, dtype=np.int16)
             r[idx, :, : p.R.shape[2]] = p.R
@@ -237,6 +238,7 @@ def _concat(parts: list[Outcomes], task: str) -> Outcomes:
         R=np.concatenate(r_blocks, axis=1) if has_order else None,
         excluded=sum(p.excluded for p in parts),
         notes=tuple(n for p in parts for n in p.notes),
+        question_tasks=tuple(question_tasks),
     )
 
 

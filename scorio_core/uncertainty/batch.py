@@ -123,6 +123,7 @@ def posterior_summary_batch(
     scope: str = "questions-fixed",
     confidence: float = 0.95,
     clusters: object | None = None,
+    strata: object | None = None,
 ) -> BatchSummary:
     """:func:`~scorio_core.uncertainty.posterior_summary` for every model of an (L, M, C+1) tensor.
 
@@ -139,6 +140,10 @@ def posterior_summary_batch(
         Cluster code of each question (:func:`scorio_core.uncertainty.clustered.cluster_codes`): under
         ``questions-sampled`` the question-sampling standard error is cluster-robust
         (:func:`~scorio_core.uncertainty.clustered.clustered_se`) instead of assuming independent questions.
+    strata : array-like of int, shape (M,), optional
+        Stratum code of each question (e.g. its task when tasks are pooled): the empirical-Bayes prior is fitted
+        per (model, stratum) and the strata's posteriors are combined over the model's questions
+        (:mod:`scorio_core.uncertainty.strata`). No effect under the uniform or Jeffreys prior.
 
     Returns
     -------
@@ -175,39 +180,35 @@ def posterior_summary_batch(
         with np.errstate(invalid="ignore", divide="ignore"):
             scores = np.where(n > 0, (c @ weights) / np.where(n > 0, n, 1), np.nan)
         sampled_se = clustered_se(scores, clusters)
-    return summary_from_states(_CountStates.of(_whole_counts(c)), weights, prior, scope, confidence,
-                               sampled_se=sampled_se)
+    c = _whole_counts(c)
+    by_stratum = None
+    if strata is not None and prior == "empirical-bayes":
+        from scorio_core.uncertainty.strata import strata_states
+
+        by_stratum = strata_states(c, strata)
+    return summary_from_states(_CountStates.of(c), weights, prior, scope, confidence, sampled_se=sampled_se,
+                               strata=by_stratum)
 
 
-def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope: str, confidence: float,
-                        fitted: BatchPrior | None = None, sampled_se: np.ndarray | None = None) -> BatchSummary:
-    """:func:`posterior_summary_batch` from count states (validated arguments).
+def _moments(st: _CountStates, w_norm: np.ndarray, prior: str, fitted: BatchPrior | None = None):
+    """``(mean, variance, pooled, method)`` per model (L,) of the mean normalised score over its questions.
 
-    Callers that already hold each model's distinct count rows and their frequencies (e.g. the
-    prefix-count histograms of :mod:`scorio_core.dynamics.prefix`) skip the (L, M, C+1) tensor;
-    ``fitted`` is their empirical-Bayes fit (``_fit_states(st)``) when they already made it.
-    ``sampled_se`` (shape (L,)) replaces the questions-sampled standard error over independent
-    questions, e.g. by the cluster-robust one of :func:`scorio_core.uncertainty.clustered.clustered_se`
-    (NaN: cannot be estimated, the questions-fixed sd is kept); the interval is never narrower than
-    with questions fixed.
+    Dirichlet posterior moments of each state's score (Eq. 15-16) summed per model; under the empirical-Bayes prior
+    plus the prior mean's estimation variance, and for not-identified fits (``pooled``) the fallback's mean with the
+    binomial variance of the pooled answers.
     """
     L = st.L
     model, rows, n = st.model, st.rows, st.n
     m_l = np.bincount(model, weights=st.freq, minlength=L)
     has = m_l > 0
     m_safe = np.where(has, m_l, 1.0)
-    lo_w, hi_w = float(weights.min()), float(weights.max())
-    offset, scale, w_norm = scaled_weights(weights)
     method = np.full(L, "fixed" if prior != "empirical-bayes" else "marginal-likelihood", dtype=object)
-
     alpha_fit, pooled, fitted = _prior_pseudo_counts(st, prior, has, fitted)
-    # Dirichlet posterior moments of each state's normalised score (Eq. 15-16), summed per model
     nu = rows + alpha_fit[model]
     total = nu.sum(axis=1)
     m1 = (nu @ w_norm) / total
     var = np.maximum((nu @ (w_norm * w_norm)) / total - m1 * m1, 0.0) / (total + 1.0)
     mu_n, var_n = st.total(m1) / m_safe, st.total(var) / m_safe**2
-    inv_n = st.total(1.0 / n)
     if fitted is not None:
         method = fitted.method.astype(object)
         spread = np.maximum(fitted.mean @ (w_norm * w_norm) - (fitted.mean @ w_norm) ** 2, 0.0)
@@ -216,7 +217,37 @@ def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope
         v_term = st.total((strength + n) / (n * (strength + 1.0))) / m_safe**2
         var_n = var_n + c_term**2 * v_term * spread
         mu_n = np.where(pooled, fitted.mean @ w_norm, mu_n)
-        var_n = np.where(pooled, spread * inv_n / m_safe**2, var_n)
+        var_n = np.where(pooled, spread * st.total(1.0 / n) / m_safe**2, var_n)
+    return mu_n, var_n, pooled, method
+
+
+def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope: str, confidence: float,
+                        fitted: BatchPrior | None = None, sampled_se: np.ndarray | None = None,
+                        strata: _CountStates | None = None) -> BatchSummary:
+    """:func:`posterior_summary_batch` from count states (validated arguments).
+
+    Callers that already hold each model's distinct count rows and their frequencies (e.g. the
+    prefix-count histograms of :mod:`scorio_core.dynamics.prefix`) skip the (L, M, C+1) tensor;
+    ``fitted`` is their empirical-Bayes fit (``_fit_states(st)``) when they already made it.
+    ``sampled_se`` (shape (L,)) replaces the questions-sampled standard error over independent
+    questions, e.g. by the cluster-robust one of :func:`scorio_core.uncertainty.clustered.clustered_se`
+    (NaN: cannot be estimated, the questions-fixed sd is kept); the interval is never narrower than
+    with questions fixed. ``strata``: the same answers as (model, stratum) states
+    (:func:`scorio_core.uncertainty.strata.strata_states`): the empirical-Bayes prior is fitted per stratum.
+    """
+    L = st.L
+    model, rows, n = st.model, st.rows, st.n
+    m_l = np.bincount(model, weights=st.freq, minlength=L)
+    has = m_l > 0
+    m_safe = np.where(has, m_l, 1.0)
+    lo_w, hi_w = float(weights.min()), float(weights.max())
+    offset, scale, w_norm = scaled_weights(weights)
+    if strata is not None and prior == "empirical-bayes":
+        from scorio_core.uncertainty.strata import stratified_moments
+
+        mu_n, var_n, pooled, method = stratified_moments(st, strata, w_norm, _moments)
+    else:
+        mu_n, var_n, pooled, method = _moments(st, w_norm, prior, fitted)
     mu = offset + scale * mu_n
     sigma = scale * np.sqrt(var_n)
     per_q = (rows @ weights) / n  # each state's observed mean score
@@ -239,7 +270,7 @@ def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope
         if pooled.any():
             tail = 0.5 - 0.5 * confidence
             x_obs = (st.total((rows @ weights) / n) / m_safe - lo_w) / width  # observed mean over the questions
-            n_eff = m_safe**2 / inv_n.clip(min=1e-300)
+            n_eff = m_safe**2 / st.total(1.0 / n).clip(min=1e-300)
             if scope == "questions-sampled":
                 inner = (x_obs > 0) & (x_obs < 1) & (sigma > 0)
                 n_eff = np.where(inner, np.minimum(n_eff, x_obs * (1 - x_obs) / np.where(inner, (sigma / width) ** 2, 1.0)), n_eff)

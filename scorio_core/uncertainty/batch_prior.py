@@ -323,11 +323,12 @@ class _CountStates:
         return self.rows.sum(axis=1)
 
 
-def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = False) -> BatchPrior:
-    """:func:`fit_dirichlet_prior_batch` from the count states.
+def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = False, fallback: bool = False):
+    """:func:`fit_dirichlet_prior_batch` from the count states (a :class:`BatchPrior`).
 
-    ``exact``: iterate with the special functions on the states only (no survival sums), so the fits
-    round as they always did: fits that start others (the dynamics' data fits) keep their exact values.
+    ``exact``: iterate with the special functions on the states only (no survival sums), so the fits round as they
+    always did: fits that start others (the dynamics' data fits) keep their exact values. ``fallback``: every model
+    at its not-identified fallback, no fit (:mod:`scorio_core.uncertainty.strata`).
     """
     L, K = st.L, st.K
     pooled_counts = np.stack([st.total(st.rows[:, j]) for j in range(K)], axis=1) if K else np.zeros((L, 0))
@@ -354,7 +355,7 @@ def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = 
             eta[ridge] = _fit_exact(sub[model[keep]], rows[keep], freq[keep], eta0[ridge])
         return eta
 
-    return _fit_pooled(pooled_counts, has, most, init, solve, shares)
+    return _fit_pooled(pooled_counts, has, np.zeros(L) if fallback else most, init, solve, shares)
 
 
 def _fit_exact(model, rows, freq, eta0):
@@ -365,8 +366,7 @@ def _fit_exact(model, rows, freq, eta0):
 
 def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, init: np.ndarray | None, solve,
                 question_shares: np.ndarray | None = None) -> BatchPrior:
-    """The fallbacks and start of every fit from its pooled counts (L, K), then ``solve(fit mask, eta0) -> eta``.
-
+    """The fallbacks and start of every fit from its pooled counts (L, K), then ``solve(fit mask, eta0) -> eta``:
     ``has``: the fit has an answered question; ``most``: how many of its questions have two or more trials;
     ``question_shares`` (L, K): each category's share averaged over the questions (each weighted equally), the
     estimate where the strength is not identified (default: the pooled shares; equal with equal trials per question).

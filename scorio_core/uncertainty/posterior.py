@@ -79,6 +79,11 @@ FALLBACK_LABELS = {
                     "is not identified "
                     "(conservative; more trials per question would identify it)"),
     "fallback-degenerate": "every trial is in one category (pooled Jeffreys mean)",
+    "fallback-task": (f"fitted per task, and in one of its tasks N = 1 (or fewer than {MIN_REPEATED_QUESTIONS} "
+                      "questions tried twice or more) leaves its strength not identified (conservative; more trials "
+                      "per question in that task would identify it)"),
+    "fallback-task-degenerate": ("fitted per task, and in one of its tasks every trial is in one category, which "
+                                 "leaves the prior not identified there (conservative)"),
 }
 
 
