@@ -175,6 +175,8 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
             notes.append(f"{int((~keep).sum())} of {keep.size} questions left out: not answered by every model "
                          "(common questions only).")
     counts = counts[:, keep]
+    codes = out.strata()  # tasks pooled: Bayes@N fits its prior per (model, task), as the leaderboard
+    codes = None if codes is None else codes[keep]
     s, n = counts[..., 1].astype(float), trials[:, keep].astype(float)
     R = None
     if out.R is not None:
@@ -204,7 +206,8 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
         """Bayes@N and IRT ability on the questions ``q`` (all of them, or one bootstrap resample)."""
         extra = {}
         if "bayes" in wanted:
-            extra["bayes"] = posterior_summary_batch(counts[:, q], np.array([0.0, 1.0]), prior=prior).mu
+            extra["bayes"] = posterior_summary_batch(counts[:, q], np.array([0.0, 1.0]), prior=prior,
+                                                     strata=None if codes is None else codes[q]).mu
         if "irt_ability" in wanted:
             extra["irt_ability"] = fit_irt(s[:, q], n[:, q], irt_model).theta
         return extra
@@ -231,8 +234,9 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
                 for start in range(0, B, step):
                     part = idx[start:start + step]
                     stacked = counts[:, part].transpose(1, 0, 2, 3).reshape(part.shape[0] * L, M, K)
+                    by_task = None if codes is None else np.repeat(codes[part], L, axis=0)  # row b L + l: codes[part[b]]
                     scores["bayes"][start:start + part.shape[0]] = posterior_summary_batch(
-                        stacked, np.array([0.0, 1.0]), prior=prior).mu.reshape(part.shape[0], L)
+                        stacked, np.array([0.0, 1.0]), prior=prior, strata=by_task).mu.reshape(part.shape[0], L)
             if "irt_ability" in kept and L * M <= _IRT_BATCH_MAX_CELLS:  # a fit not finite: a NaN row, a failure
                 scores["irt_ability"] = np.empty((B, L))
                 step = max(1, _IRT_BATCH_CELLS // max(1, L * M))

@@ -153,6 +153,11 @@ class Outcomes:
                 "every model on the questions it answered."
             )
         notes = []
+        if self.strata() is not None:  # the dynamics' refits are per model: say where they differ from the leaderboard
+            notes.append("tasks pooled: under the empirical-Bayes prior these views refit one prior per model over "
+                         "every task's questions, while the leaderboard fits one per model and task, so their Bayes@N "
+                         "can differ from the leaderboard's where tasks differ in difficulty; each task's own view "
+                         "matches it")
         dropped_q = int((~keep_q).sum())
         if dropped_q:
             notes.append(f"{dropped_q} of {self.n_questions} questions not answered by every model were left out")

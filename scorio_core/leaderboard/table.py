@@ -19,7 +19,7 @@ from scorio_core.errors import InputError
 from scorio_core.leaderboard.metrics import get_metric
 from scorio_core.leaderboard.checks import (QUESTION_SETS, _common_mask, apply_question_set, emptied_on, leaderboard_notices,
                                             question_sets_differ)
-from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
+from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIOR_LABELS, check_prior, check_scope, interval_label
 from scorio_core.uncertainty.posterior import fallback_interval_label
 from scorio_core.eval._validate import check_confidence
 from scorio_core.uncertainty.batch import _whole_counts, summary_from_states
@@ -320,7 +320,9 @@ def leaderboard(
                              for m, s_, label in zip(fallback, used_scope, frame["interval"])]
     if by_task is not None:  # tasks pooled: the empirical-Bayes prior is fitted per (model, task)
         per_task = (frame["prior"] == "empirical-bayes").to_numpy() & (fallback == "marginal-likelihood")
-        frame.loc[per_task, "interval"] += "; one prior per model and task (tasks pooled)"
+        eb = PRIOR_LABELS["empirical-bayes"]
+        frame.loc[per_task, "interval"] = frame.loc[per_task, "interval"].str.replace(
+            eb, f"{eb} of each task (tasks pooled)", regex=False)
     if clustered:  # what the question-sampling part assumes, in the label every view shows
         frame["interval"] += (f"; questions in {n_clusters:,} clusters of {cluster_column!r} (cluster-robust)"
                               if n_clusters else f"; clusters of {cluster_column!r} not applied to {spec.label} "

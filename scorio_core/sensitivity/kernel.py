@@ -23,11 +23,14 @@ __all__ = ["Cells", "cells", "category_counts", "model_moments", "ranks", "weigh
 
 
 class Cells(NamedTuple):
-    """Models (order of first appearance), number of questions, and each attempt's flat cell."""
+    """Models (order of first appearance), number of questions, each attempt's flat cell, and each question's task
+    code where there are several tasks (the empirical-Bayes prior is then fitted per task,
+    :mod:`scorio_core.uncertainty.strata`)."""
 
     models: tuple[str, ...]
     n_questions: int
     index: np.ndarray  # (n_rows,) model * M + question
+    strata: np.ndarray | None = None  # (M,) task code of each question, or None for one task
 
 
 def cells(frame: pd.DataFrame) -> Cells:
@@ -37,11 +40,16 @@ def cells(frame: pd.DataFrame) -> Cells:
             raise InputError(f"the attempt table needs a {column!r} column.")
     model_codes, models = pd.factorize(frame["model"], sort=False)
     question = pd.factorize(frame["question_id"].astype(str), sort=False)[0].astype(np.int64)
+    strata = None
     if "task" in frame.columns:
-        task = pd.factorize(frame["task"].astype(str), sort=False)[0].astype(np.int64)
+        task, tasks = pd.factorize(frame["task"].astype(str), sort=False)
+        task = task.astype(np.int64)
         question = pd.factorize(task * (question.max() + 1) + question, sort=False)[0].astype(np.int64)
+        if len(tasks) > 1:
+            strata = np.zeros(int(question.max()) + 1, dtype=np.int64)
+            strata[question] = task
     M = int(question.max()) + 1 if question.size else 0
-    return Cells(tuple(str(m) for m in models), M, model_codes.astype(np.int64) * M + question)
+    return Cells(tuple(str(m) for m in models), M, model_codes.astype(np.int64) * M + question, strata)
 
 
 def category_counts(codes: np.ndarray, where: Cells, n_categories: int) -> np.ndarray:

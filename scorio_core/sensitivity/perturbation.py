@@ -233,7 +233,7 @@ def perturb_rubric(
     prior = check_prior(prior)
     base_codes = bound.codes(frozen or None)
     base_counts = kernel.category_counts(base_codes, cells, K)
-    basis = posterior_shares(base_counts, prior)  # (L, K): mu = basis @ w for any weights
+    basis = posterior_shares(base_counts, prior, cells.strata)  # (L, K): mu = basis @ w for any weights
     base_mu = basis @ w
     scored = np.isfinite(base_mu)
     if scored.sum() < 2:
@@ -258,7 +258,8 @@ def perturb_rubric(
     if pct:  # moved thresholds change the categories: one posterior per perturbed rubric
         mu = np.empty((n, len(cells.models)))
         for p in range(n):
-            mu[p] = posterior_shares(kernel.category_counts(codes_for(shifts[p]), cells, K), prior) @ (w * factors[p])
+            mu[p] = posterior_shares(kernel.category_counts(codes_for(shifts[p]), cells, K), prior,
+                                     cells.strata) @ (w * factors[p])
             if progress is not None and (p + 1) % step == 0 and progress((p + 1) / total) is False:
                 raise Cancelled(f"rubric perturbation cancelled after {p + 1} of {n} rubrics.")
     else:  # weights only: linear in the weights, all perturbations at once
@@ -281,7 +282,8 @@ def perturb_rubric(
         parameters.append(RubricParameter(f"threshold: {t.name}", "threshold", float(t.percentile), float(lows[i]), float(highs[i])))
         samples.append(shifts[:, i])
         change, who = kernel.threshold_flip(
-            lambda s, i=i: posterior_shares(kernel.category_counts(codes_for(np.eye(len(pct))[i] * s), cells, K), prior) @ w,
+            lambda s, i=i: posterior_shares(kernel.category_counts(codes_for(np.eye(len(pct))[i] * s), cells, K), prior,
+                                            cells.strata) @ w,
             t.percentile, leader, search_shift,
         )
         drivers.append(_driver(parameters[-1], shifts[:, i], flip, change, who, cells.models))
@@ -298,7 +300,8 @@ def perturb_rubric(
     if not scored.all():
         notes.append(f"{int((~scored).sum())} models have no matched attempt and rank last")
     if prior == "empirical-bayes":
-        fell_back = np.char.startswith(posterior_summary_batch(base_counts, w, prior=prior).method.astype(str), "fallback")
+        fell_back = np.char.startswith(posterior_summary_batch(base_counts, w, prior=prior, strata=cells.strata)
+                                       .method.astype(str), "fallback")
         note = pooled_means_note([cells.models[i] for i in np.flatnonzero(fell_back)])
         if note:
             notes.append(note)

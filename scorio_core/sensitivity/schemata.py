@@ -196,7 +196,8 @@ def schema_ranks(
         if prior == "uniform" and scope == "questions-fixed":
             mu[s], sigma[s] = kernel.model_moments(counts, schema.weights)
         else:
-            summary = posterior_summary_batch(counts, schema.weights, prior=prior, scope=scope, confidence=confidence)
+            summary = posterior_summary_batch(counts, schema.weights, prior=prior, scope=scope, confidence=confidence,
+                                              strata=cells.strata)
             mu[s], sigma[s] = summary.mu, summary.sigma
             fell_back[s] = np.char.startswith(summary.method.astype(str), "fallback")
         ok = np.isfinite(mu[s])

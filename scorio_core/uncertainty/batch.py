@@ -284,7 +284,7 @@ def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope
 
 
 
-def posterior_shares(counts: object, prior: str = "empirical-bayes") -> np.ndarray:
+def posterior_shares(counts: object, prior: str = "empirical-bayes", strata: object | None = None) -> np.ndarray:
     r"""Posterior mean share of every category per model: Bayes@N is ``shares @ w`` for any weights.
 
     Parameters
@@ -292,6 +292,9 @@ def posterior_shares(counts: object, prior: str = "empirical-bayes") -> np.ndarr
     counts : array-like of int, shape (L, M, C+1)
         Category counts; rows summing to 0 are unanswered (left out of that model).
     prior : {"empirical-bayes", "uniform", "jeffreys"}, default "empirical-bayes"
+    strata : array-like of int, shape (M,), optional
+        Stratum (task) code of each question: the empirical-Bayes prior is fitted per (model, stratum), as
+        :func:`posterior_summary_batch` with ``strata``.
 
     Returns
     -------
@@ -300,7 +303,7 @@ def posterior_shares(counts: object, prior: str = "empirical-bayes") -> np.ndarr
         questions (the pooled fallbacks' prior mean for unidentified empirical-Bayes priors,
         as :func:`posterior_summary_batch`); rows sum to 1; NaN rows for models without
         answered questions. The prior is fitted to the counts, not the weights, so
-        ``P @ w`` equals ``posterior_summary_batch(counts, w, prior=prior).mu`` for every ``w``
+        ``P @ w`` equals ``posterior_summary_batch(counts, w, prior=prior, strata=strata).mu`` for every ``w``
         (Eq. 15 with real-valued pseudo-counts; Hariri et al., ICLR 2026, arXiv:2510.04265).
 
     Raises
@@ -314,13 +317,22 @@ def posterior_shares(counts: object, prior: str = "empirical-bayes") -> np.ndarr
         raise ValueError(f"counts must have shape (L, M, C+1) with C+1 >= 2; got {c.shape}.")
     c = _whole_counts(c)
     st = _CountStates.of(c)
-    L, _, K = c.shape
+    if strata is not None and prior == "empirical-bayes":
+        from scorio_core.uncertainty.strata import strata_states, stratified_shares
+
+        return stratified_shares(st, strata_states(c, strata), _shares)
+    return _shares(st, prior)[0]
+
+
+def _shares(st: _CountStates, prior: str, fitted: BatchPrior | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(shares (L, K), pooled (L,))`` of :func:`posterior_shares` from count states."""
+    L, K = st.L, st.K
     m_l = np.bincount(st.model, weights=st.freq, minlength=L)
     has = m_l > 0
-    alpha, pooled, fitted = _prior_pseudo_counts(st, prior, has)
+    alpha, pooled, fitted = _prior_pseudo_counts(st, prior, has, fitted)
     nu = st.rows + alpha[st.model]
     share = nu / nu.sum(axis=1, keepdims=True)
     P = np.stack([st.total(share[:, j]) for j in range(K)], axis=1) / np.where(has, m_l, 1.0)[:, None]
     if pooled.any():
         P = np.where(pooled[:, None], fitted.mean, P)
-    return np.where(has[:, None], P, np.nan)
+    return np.where(has[:, None], P, np.nan), pooled

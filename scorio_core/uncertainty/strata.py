@@ -26,7 +26,7 @@ import numpy as np
 
 from scorio_core.uncertainty.batch_prior import _CountStates, _fit_states
 
-__all__ = ["strata_states", "stratified_moments"]
+__all__ = ["strata_states", "stratified_moments", "stratified_shares"]
 
 
 def strata_states(counts: np.ndarray, strata: object) -> _CountStates:
@@ -36,8 +36,9 @@ def strata_states(counts: np.ndarray, strata: object) -> _CountStates:
     ----------
     counts : ndarray of int, shape (L, M, K)
         Whole non-negative category counts (rows summing to 0: unanswered).
-    strata : array-like of int, shape (M,)
-        Stratum code of each question, ``0 .. T-1`` (e.g. ``pandas.factorize`` of the questions' tasks).
+    strata : array-like of int, shape (M,) or (L, M)
+        Stratum code of each question, ``0 .. T-1`` (e.g. ``pandas.factorize`` of the questions' tasks); shape
+        (L, M) where the rows' questions differ (stacked bootstrap resamples of the questions).
 
     Returns
     -------
@@ -47,16 +48,17 @@ def strata_states(counts: np.ndarray, strata: object) -> _CountStates:
     Raises
     ------
     ValueError
-        ``strata`` not of length M, or not non-negative integers.
+        ``strata`` not of shape (M,) or (L, M), or not non-negative integers.
     """
     codes = np.asarray(strata)
-    if codes.shape != (counts.shape[1],) or (codes.size and (codes.dtype.kind not in "iu" or codes.min() < 0)):
+    if codes.shape not in ((counts.shape[1],), counts.shape[:2]) or (
+            codes.size and (codes.dtype.kind not in "iu" or codes.min() < 0)):
         raise ValueError(f"strata must be {counts.shape[1]} non-negative integer codes, one per question; got shape "
                          f"{codes.shape} dtype {codes.dtype}.")
     T = int(codes.max()) + 1 if codes.size else 1
     model, rows, freq = [], [], []
-    for t in range(T):  # one pass per stratum (a task), each over its own questions
-        part = _CountStates.of(counts[:, codes == t])
+    for t in range(T):  # one pass per stratum (a task), each over its own questions (per row: the others zeroed)
+        part = _CountStates.of(counts[:, codes == t] if codes.ndim == 1 else np.where((codes == t)[..., None], counts, 0))
         model.append(part.model * T + t)
         rows.append(part.rows)
         freq.append(part.freq)
@@ -114,3 +116,28 @@ def stratified_moments(st: _CountStates, strata: _CountStates, w_norm: np.ndarra
         method[several] = np.where(f_method[several] == "fallback-degenerate", "fallback-degenerate",
                                    np.where(n1[several], "fallback-task", "fallback-task-degenerate"))
     return mu, var, pooled, method
+
+
+def stratified_shares(st: _CountStates, strata: _CountStates, shares) -> np.ndarray:
+    """Posterior mean category shares per model (L, K) with the prior fitted per stratum (as :func:`stratified_moments`).
+
+    ``shares(states, prior, fitted) -> (shares, pooled)`` is :func:`scorio_core.uncertainty.batch._shares`. The
+    shares are combined as the means (each question weighing the same); a model with several strata, one not
+    identified, takes its fallback shares over all its answers. NaN rows for models without answered questions.
+    """
+    L = st.L
+    T = strata.L // max(L, 1)
+    p_s, pooled_s = shares(strata, "empirical-bayes")
+    m_s = np.bincount(strata.model, weights=strata.freq, minlength=strata.L)
+    answered = m_s > 0
+    group = np.arange(strata.L) // max(T, 1)
+    m_l = np.bincount(group, weights=m_s, minlength=L)
+    weighted = np.where(answered[:, None], m_s[:, None] * np.nan_to_num(p_s), 0.0)
+    P = np.stack([np.bincount(group, weights=weighted[:, j], minlength=L) for j in range(st.K)], axis=1)
+    P = P / np.where(m_l > 0, m_l, 1.0)[:, None]
+    single = answered & (np.bincount(group, weights=answered, minlength=L)[group] == 1)
+    P[group[single]] = p_s[single]
+    several = (np.bincount(group, weights=answered & pooled_s, minlength=L) > 0) & ~np.isin(np.arange(L), group[single])
+    if several.any():
+        P[several] = shares(st, "empirical-bayes", _fit_states(st, fallback=True))[0][several]
+    return np.where((m_l > 0)[:, None], P, np.nan)

@@ -40,7 +40,7 @@ def test_pooled_tasks_combine_each_tasks_own_prior(tmp_path):
     sigma = np.sqrt(40**2 * once["sigma"] ** 2 + 20**2 * often["sigma"] ** 2) / 60
     assert np.allclose(pooled["mu"], mu.loc[pooled.index], rtol=0, atol=1e-12)
     assert np.allclose(pooled["sigma"], sigma.loc[pooled.index], rtol=0, atol=1e-12)
-    assert pooled["interval"].str.endswith("; one prior per model and task (tasks pooled)").all()
+    assert pooled["interval"].str.endswith("Dirichlet fitted to the model's questions of each task (tasks pooled)").all()
     assert (pooled["lo"] < pooled["mu"]).all() and (pooled["mu"] < pooled["hi"]).all()
     # one prior over both tasks, the old rule, pulled the twice-tried questions up toward the other task's rate
     one = posterior_summary_batch(outcomes_for(data, ALL_TASKS).rubric.counts, [0.0, 1.0])
@@ -134,3 +134,55 @@ def test_a_task_with_every_trial_wrong_says_so():
     counts[0, 15:] = [4, 0]  # every trial of every task wrong: the one-prior rule's Jeffreys mean and label
     s = posterior_summary_batch(counts, [0.0, 1.0], strata=codes)
     assert s.method[0] == "fallback-degenerate" and s.mu[0] == pytest.approx(0.5 / 121, abs=1e-12) and s.lo[0] == 0.0
+
+
+def test_rubric_sensitivity_fits_the_prior_per_task_as_the_leaderboard(tmp_path):
+    from scorio_core.sensitivity import perturb_rubric, schema_ranks
+
+    data = io.load([str(_dump(tmp_path, trials_often=8, trials_once=2))])
+    board = leaderboard(outcomes_for(data, ALL_TASKS)).set_index("model")
+    ranks = schema_ranks(data.attempts, ["Binary correctness"], prior="empirical-bayes")
+    mu = dict(zip(ranks.models, ranks.mu[0]))
+    assert mu == pytest.approx(board["mu"].to_dict(), abs=1e-12)
+    perturbed = perturb_rubric(data.attempts, "Binary correctness", n=20, prior="empirical-bayes")
+    assert dict(zip(perturbed.models, perturbed.base_mu)) == pytest.approx(board["mu"].to_dict(), abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), tasks=st.integers(1, 3))
+def test_shares_give_the_stratified_mean_for_any_weights(seed, tasks):
+    from scorio_core.uncertainty.batch import posterior_shares
+
+    rng = np.random.default_rng(seed)
+    n = rng.integers(1, 6, (4, 45))
+    counts = np.stack([rng.multinomial(x, rng.dirichlet([2, 2, 2])) for x in n.ravel()]).reshape(4, 45, 3)
+    counts[0, :15] = 0
+    codes = rng.integers(0, tasks, 45)
+    w = rng.random(3)
+    shares = posterior_shares(counts, strata=codes)
+    assert np.allclose(shares @ w, posterior_summary_batch(counts, w, strata=codes).mu, rtol=0, atol=1e-12)
+    assert np.allclose(shares.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+
+
+def test_method_agreement_ranks_by_the_leaderboard_s_bayes(tmp_path):
+    from scorio_core.leaderboard.methods import method_agreement
+
+    outcomes = outcomes_for(io.load([str(_dump(tmp_path, trials_often=4, trials_once=4))]), ALL_TASKS)
+    board = leaderboard(outcomes).set_index("model")
+    report = method_agreement(outcomes, ["bayes", "avg"], n_boot=20)
+    a = report.agreement
+    bayes = dict(zip(a.models, a.scores[list(a.methods).index("bayes")]))
+    assert bayes == pytest.approx(board["mu"].to_dict(), abs=1e-12)
+    assert report.bootstrap is not None
+
+
+def test_per_row_strata_equal_each_row_on_its_own():
+    rng = np.random.default_rng(11)
+    k = rng.binomial(3, rng.beta(2, 2, (2, 40)))
+    counts = np.stack([3 - k, k], axis=-1)
+    codes = np.repeat([0, 1], 20)
+    order = rng.permutation(40)  # the second row's questions in another order (a bootstrap resample's columns)
+    stacked = np.stack([counts[0], counts[1, order]])
+    both = posterior_summary_batch(stacked, [0.0, 1.0], strata=np.stack([codes, codes[order]]))
+    alone = posterior_summary_batch(counts, [0.0, 1.0], strata=codes)
+    assert np.allclose(both.mu, alone.mu, rtol=0, atol=1e-12) and np.allclose(both.hi, alone.hi, rtol=0, atol=1e-12)
