@@ -1,10 +1,11 @@
-"""Coverage of the default interval with few questions tried twice or more (MIN_REPEATED_QUESTIONS).
+"""Coverage of the default interval with few repeated trials (MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS).
 
 Simulation: one model per replication, M questions with true rates p_a drawn from a distribution, N trials
 each; the target is theta = mean(p_a) of the drawn questions (questions fixed, the paper's estimand). For each
 (distribution, M, N) the coverage of the 95% interval of the default prior (empirical Bayes) is printed for the
-leaderboard's rule (fewer than ``MIN_REPEATED_QUESTIONS`` questions tried twice: the exact binomial interval on
-the pooled answers) beside the empirical-Bayes fit made anyway (the old rule: at least 3 questions tried twice).
+leaderboard's rule (fewer than ``MIN_REPEATED_QUESTIONS`` questions tried twice, or fewer than ``MIN_TRIAL_PAIRS``
+pairs of trials of one question: the exact binomial interval on the pooled answers) beside the previous rule (10
+questions tried twice, no pairs rule) and the first one (3 questions tried twice).
 
 Target: the leaderboard's rule covers >= 0.92 in every cell (the main calibration benchmark's lower bound,
 ``bench_calibration.py``). Run: ``python benchmarks/bench_calibration_small.py [--reps 2000] [--seed 0]``; ``--pooled``:
@@ -17,34 +18,35 @@ import argparse
 
 import numpy as np
 
-from scorio_core.uncertainty import batch_prior
+from scorio_core.uncertainty import priors
 from scorio_core.uncertainty.batch import posterior_summary_batch
-from scorio_core.uncertainty.priors import MIN_REPEATED_QUESTIONS
+from scorio_core.uncertainty.priors import MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS
 
 DISTRIBUTIONS = {"p = 0.5": None, "U(0,1)": (1.0, 1.0), "Beta(0.5,0.5)": (0.5, 0.5), "Beta(1,5)": (1.0, 5.0),
                  "Beta(5,1)": (5.0, 1.0), "Beta(2,2)": (2.0, 2.0)}
-M_VALUES = (3, 5, 8, 10, 15, 20, 30)
-N_VALUES = (2, 4)
+M_VALUES = (3, 5, 8, 10, 12, 15, 20, 30)
+N_VALUES = (2, 3, 4)
 TARGET = 0.92
 
 
-def coverage(rng, ab, m: int, n: int, reps: int, fit_from: int) -> float:
-    """Share of ``reps`` replications whose 95% interval covers mean(p_a), fitting EB from ``fit_from`` questions."""
+def coverage(rng, ab, m: int, n: int, reps: int, fit_from: int, pairs_from: int = 0) -> float:
+    """Share of ``reps`` replications whose 95% interval covers mean(p_a), fitting EB from ``fit_from`` questions
+    tried twice and ``pairs_from`` pairs of trials of one question."""
     p = np.full((reps, m), 0.5) if ab is None else rng.beta(ab[0], ab[1], (reps, m))
     k = rng.binomial(n, p)
-    saved = batch_prior.MIN_REPEATED_QUESTIONS
-    batch_prior.MIN_REPEATED_QUESTIONS = fit_from
+    saved = priors.MIN_REPEATED_QUESTIONS, priors.MIN_TRIAL_PAIRS
+    priors.MIN_REPEATED_QUESTIONS, priors.MIN_TRIAL_PAIRS = fit_from, pairs_from
     try:
         s = posterior_summary_batch(np.stack([n - k, k], axis=-1), [0.0, 1.0], prior="empirical-bayes")
     finally:
-        batch_prior.MIN_REPEATED_QUESTIONS = saved
+        priors.MIN_REPEATED_QUESTIONS, priors.MIN_TRIAL_PAIRS = saved
     theta = p.mean(axis=1)
     return float(np.mean((s.lo <= theta) & (theta <= s.hi)))
 
 
 #: Two tasks pooled ("all tasks"): (questions, trials, Beta rates) of each (docs/metrics.md, "All tasks pooled").
 POOLED = (((40, 1, (2, 3)), (20, 10, (7, 3))), ((30, 2, (2, 3)), (30, 8, (7, 3))), ((30, 4, (1, 4)), (30, 4, (4, 1))),
-          ((40, 1, (2, 2)), (20, 10, (2, 2))))
+          ((40, 1, (2, 2)), (20, 10, (2, 2))), ((15, 4, (0.2, 10)), (45, 4, (3, 2))))
 
 
 def pooled(rng, reps: int) -> None:
@@ -81,8 +83,9 @@ def main() -> None:
         pooled(rng, args.reps)
         return
     print(f"95% interval coverage of mean(p_a), {args.reps} replications per cell; leaderboard rule: EB fitted from "
-          f"{MIN_REPEATED_QUESTIONS} questions tried twice, else exact binomial on the pooled answers / EB fitted "
-          "from 3 (the old rule)")
+          f"{MIN_REPEATED_QUESTIONS} questions tried twice and {MIN_TRIAL_PAIRS} pairs of trials of one question, else "
+          "exact binomial on the pooled answers / 10 questions, no pairs rule (before) / EB fitted from 3 (the first "
+          "rule)")
     print("| M | N | " + " | ".join(DISTRIBUTIONS) + " |")
     print("|---|---|" + "---|" * len(DISTRIBUTIONS))
     worst = (1.0, None)
@@ -90,10 +93,11 @@ def main() -> None:
         for n in N_VALUES:
             cells = []
             for name, ab in DISTRIBUTIONS.items():
-                now = coverage(rng, ab, m, n, args.reps, MIN_REPEATED_QUESTIONS)
+                now = coverage(rng, ab, m, n, args.reps, MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS)
+                before = coverage(rng, ab, m, n, args.reps, 10)
                 old = coverage(rng, ab, m, n, args.reps, 3)
                 worst = min(worst, (now, (name, m, n)))
-                cells.append(f"{now:.3f} / {old:.3f}")
+                cells.append(f"{now:.3f} / {before:.3f} / {old:.3f}")
             print(f"| {m} | {n} | " + " | ".join(cells) + " |", flush=True)
     print(f"leaderboard rule: lowest coverage {worst[0]:.3f} at {worst[1]} (target >= {TARGET}): "
           f"{'met' if worst[0] >= TARGET else 'missed'}")

@@ -197,10 +197,10 @@ def presentation_footer(ctx, active, metric_label: str, tie_rule: str, intervals
     when = f"snapshot of {created[:16].replace('T', ' ')} UTC" if created else "live analysis (not a snapshot)"
     prior = PRIOR_LABELS.get(ctx.prior, ctx.prior)
     if not_identified and ctx.prior == "empirical-bayes":
-        from scorio_core.uncertainty.priors import MIN_REPEATED_QUESTIONS
+        from scorio_core.uncertainty.priors import NOT_IDENTIFIED_RULE
 
-        prior = (f"empirical-Bayes prior, not identified for some models (N = 1, or fewer than {MIN_REPEATED_QUESTIONS} "
-                 "questions tried twice): exact binomial intervals there")
+        prior = (f"empirical-Bayes prior, not identified for some models ({NOT_IDENTIFIED_RULE}): exact binomial "
+                 "intervals there")
     return (f"{ctx.data.label} · {when} · task {ctx.task} · rubric {active.summary} · {metric_label} · "
             f"prior: {prior} · intervals cover {SCOPE_LABELS.get(ctx.scope, ctx.scope)} · "
             f"{intervals or f'{ctx.confidence:.0%} credible intervals'} · rank ties: {tie_rule}")

@@ -110,7 +110,7 @@ def _perturbation_payload(result) -> dict:
 def run(args: argparse.Namespace) -> int:
     """Execute ``sensitivity``; returns the exit status."""
     from scorio_core.leaderboard.table import task_names
-    from scorio_core.leaderboard.task_outcomes import task_listing
+    from scorio_core.leaderboard.task_outcomes import ALL_TASKS, task_listing
     from scorio_core.errors import InputError
     from scorio_core.cli.rubric import read_frozen
     from scorio_core.rubric.rerank import signal_table
@@ -127,10 +127,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("rubric sensitivity needs attempt-level data with signals; these are counts (n_trials, n_correct).")
     tasks = task_names(dataset)
     if args.task is None and len(tasks) > 1:
-        raise InputError(f"the data has {task_listing(tasks)}; choose one with --task.")
+        raise InputError(f"the data has {task_listing(tasks)}; choose one with --task, or --task '{ALL_TASKS}' to pool "
+                         "them (as the Sensitivity page's all tasks).")
     task = args.task or tasks[0]
-    if task not in tasks:
-        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])}.")
+    if task not in tasks and task != ALL_TASKS:
+        raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])} (or '{ALL_TASKS}').")
     table = signal_table(dataset, task, args.max_tokens)
     result = schema_ranks(table, schemas, confidence=args.confidence, tie_rule=args.tie_rule, prior=args.prior,
                           scope=args.scope)

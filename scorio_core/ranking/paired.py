@@ -21,7 +21,7 @@ from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite
 from scorio_core.ranking.questions_power import PRACTICAL_FACTOR, QuestionsNeeded, questions_meaning, questions_needed
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.uncertainty.posterior import check_scope, projection_alpha
-from scorio_core.uncertainty.priors import MIN_REPEATED_QUESTIONS
+from scorio_core.uncertainty.priors import NOT_IDENTIFIED_RULE
 
 __all__ = ["pair_trials_needed", "CLUSTERED_ASSUMPTION", "scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
            "UNPAIRED_ASSUMPTION", "NOT_IDENTIFIED_ASSUMPTION", "not_identified_models", "not_identified_note", "names_phrase", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
@@ -43,8 +43,7 @@ CLUSTERED_ASSUMPTION = (
 )
 #: Said first when a model's empirical-Bayes prior is not identified ({names}: those models; N = 1 data).
 NOT_IDENTIFIED_ASSUMPTION = (
-    "the empirical-Bayes prior is not identified for {names} (N = 1, fewer than " + str(MIN_REPEATED_QUESTIONS)
-    + " questions tried twice or more, or "
+    "the empirical-Bayes prior is not identified for {names} (" + NOT_IDENTIFIED_RULE + ", or "
     "every trial in one category), so {its} sd is the pooled binomial sd sqrt(p(1-p)/n) over {its} n answers, not a "
     "posterior sd: the interval "
     "and P(A > B) are normal approximations on it, not posterior statements (more trials per question, or a prior "

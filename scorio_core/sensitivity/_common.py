@@ -61,14 +61,14 @@ def pooled_means_note(models, schemas=None, all_schemas: int = 1, ci_ties: bool 
         The note (:func:`scorio_core.uncertainty.posterior_summary_batch`'s fallback, docs/metrics.md), or None.
     """
     from scorio_core.ranking.paired import names_phrase
-    from scorio_core.uncertainty.priors import MIN_REPEATED_QUESTIONS
+    from scorio_core.uncertainty.priors import NOT_IDENTIFIED_RULE
 
     if not len(models):
         return None
     its = "its" if len(models) == 1 else "their"
     where = f" under {', '.join(schemas)}" if schemas and len(schemas) < all_schemas else ""
-    return (f"the empirical-Bayes prior is not identified for {names_phrase(models)}{where} (N = 1, fewer than "
-            f"{MIN_REPEATED_QUESTIONS} questions tried twice or more, or every trial in one category; with tasks "
+    return (f"the empirical-Bayes prior is not identified for {names_phrase(models)}{where} ({NOT_IDENTIFIED_RULE}, "
+            "or every trial in one category; with tasks "
             f"pooled, in any one of {its} tasks): {its} Bayes@N is the pooled observed mean (moved half a trial toward "
             "1/2 where all of a model's trials fell in one category), not a posterior mean"
             + (f", and {its} CI ties use the pooled binomial sd, a normal approximation" if ci_ties else ""))

@@ -20,7 +20,7 @@ from scipy.special import digamma, gammaln
 
 from scorio_core.uncertainty import survival_prior
 from scorio_core.uncertainty.prior_newton import frozen_categories, newton_step, newton_update
-from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS, MIN_REPEATED_QUESTIONS
+from scorio_core.uncertainty.priors import _LOG_ALPHA_BOUNDS, _too_few_repeats
 
 __all__ = ["BatchPrior", "fit_dirichlet_prior_batch"]
 
@@ -334,6 +334,7 @@ def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = 
     pooled_counts = np.stack([st.total(st.rows[:, j]) for j in range(K)], axis=1) if K else np.zeros((L, 0))
     has = np.bincount(st.model, weights=st.freq, minlength=L) > 0
     most = np.bincount(st.model, weights=st.freq * (st.n >= 2), minlength=L)  # questions tried more than once
+    pairs = np.bincount(st.model, weights=st.freq * st.n * (st.n - 1) / 2, minlength=L)  # pairs of trials of a question
     n_q = np.maximum(np.bincount(st.model, weights=st.freq, minlength=L), 1.0)
     shares = np.stack([st.total(st.rows[:, j] / st.n) for j in range(K)], axis=1) / n_q[:, None] if K else None
 
@@ -355,7 +356,7 @@ def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = 
             eta[ridge] = _fit_exact(sub[model[keep]], rows[keep], freq[keep], eta0[ridge])
         return eta
 
-    return _fit_pooled(pooled_counts, has, np.zeros(L) if fallback else most, init, solve, shares)
+    return _fit_pooled(pooled_counts, has, np.zeros(L) if fallback else most, init, solve, shares, pairs)
 
 
 def _fit_exact(model, rows, freq, eta0):
@@ -365,7 +366,7 @@ def _fit_exact(model, rows, freq, eta0):
 
 
 def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, init: np.ndarray | None, solve,
-                question_shares: np.ndarray | None = None) -> BatchPrior:
+                question_shares: np.ndarray | None = None, pairs: np.ndarray | None = None) -> BatchPrior:
     """The fallbacks and start of every fit from its pooled counts (L, K), then ``solve(fit mask, eta0) -> eta``:
     ``has``: the fit has an answered question; ``most``: how many of its questions have two or more trials;
     ``question_shares`` (L, K): each category's share averaged over the questions (each weighted equally), the
@@ -377,7 +378,7 @@ def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, in
     alpha = np.full((L, K), np.inf)
     pooled = np.ones(L, dtype=bool)
     degenerate = has & (np.count_nonzero(pooled_counts, axis=1) <= 1)
-    n1 = has & ~degenerate & (most < MIN_REPEATED_QUESTIONS)
+    n1 = has & ~degenerate & _too_few_repeats(most, most if pairs is None else pairs)
     method[~has] = "none"
     method[degenerate] = "fallback-degenerate"
     method[n1] = "fallback-n1"

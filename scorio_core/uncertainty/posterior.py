@@ -27,7 +27,7 @@ from scorio_core.choices import (DEFAULT_PRIOR, DEFAULT_SCOPE, FALLBACK_INTERVAL
                                  is_fallback_interval)
 from scorio_core.eval._interval import ci_tuple
 from scorio_core.eval.bayes import bayes_moments, scaled_weights
-from scorio_core.uncertainty.priors import (MIN_REPEATED_QUESTIONS, PRIOR_LABELS, FittedPrior, check_prior, fit_dirichlet_prior,
+from scorio_core.uncertainty.priors import (NOT_IDENTIFIED_RULE, PRIOR_LABELS, FittedPrior, check_prior, fit_dirichlet_prior,
                                             prior_alpha)
 
 __all__ = [
@@ -75,13 +75,11 @@ def interval_label(prior: str, scope: str, confidence: float = 0.95) -> str:
 
 #: Why an empirical-Bayes prior was not fitted, by ``FittedPrior.method`` of the fallbacks.
 FALLBACK_LABELS = {
-    "fallback-n1": (f"with N = 1 (or fewer than {MIN_REPEATED_QUESTIONS} questions tried twice or more) its strength "
-                    "is not identified "
+    "fallback-n1": (f"with {NOT_IDENTIFIED_RULE} its strength is not identified "
                     "(conservative; more trials per question would identify it)"),
     "fallback-degenerate": "every trial is in one category (pooled Jeffreys mean)",
-    "fallback-task": (f"fitted per task, and in one of its tasks N = 1 (or fewer than {MIN_REPEATED_QUESTIONS} "
-                      "questions tried twice or more) leaves its strength not identified (conservative; more trials "
-                      "per question in that task would identify it)"),
+    "fallback-task": (f"fitted per task, and in one of its tasks {NOT_IDENTIFIED_RULE} leaves its strength not "
+                      "identified (conservative; more trials per question in that task would identify it)"),
     "fallback-task-degenerate": ("fitted per task, and in one of its tasks every trial is in one category, which "
                                  "leaves the prior not identified there (conservative)"),
 }
@@ -360,7 +358,7 @@ def projection_alpha(counts: object, prior: str) -> tuple[np.ndarray, str]:
         return prior_alpha(prior, K), ""
     fitted = fit_dirichlet_prior(c)
     if fitted.pooled:
-        why = {"fallback-n1": f"N = 1, or fewer than {MIN_REPEATED_QUESTIONS} questions tried twice or more",
+        why = {"fallback-n1": NOT_IDENTIFIED_RULE,
                "fallback-degenerate": "every trial in one category"}.get(fitted.method, fitted.method)
         return np.ones(K), (f"the empirical-Bayes prior is not identified for this model ({why}); the projection uses "
                             "the uniform prior")

@@ -19,7 +19,7 @@ from scipy.special import digamma, gammaln
 
 from scorio_core.choices import PRIOR_HELP, PRIOR_LABELS, PRIORS
 
-__all__ = ["MIN_REPEATED_QUESTIONS", "PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
+__all__ = ["MIN_REPEATED_QUESTIONS", "MIN_TRIAL_PAIRS", "NOT_IDENTIFIED_RULE", "PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
 
 #: Questions with two or more trials the empirical-Bayes fit needs: the spread between questions (the prior's
 #: strength) is identified only by questions tried more than once, and one or two of them let a single lucky
@@ -27,6 +27,22 @@ __all__ = ["MIN_REPEATED_QUESTIONS", "PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "Fi
 #: to the pooled binomial bound (``fallback-n1``). Ten, not three: fitted from 3-9 such questions the 95% interval
 #: covered 0.72-0.97 in simulation (``benchmarks/bench_calibration_small.py``, docs/metrics.md), the fallback 0.96+.
 MIN_REPEATED_QUESTIONS = 10
+
+#: Pairs of trials of the same question (``sum_q n_q (n_q - 1) / 2``) the empirical-Bayes fit also needs: with two
+#: trials per question each question gives one pair, and fitted from 10-19 such questions the 95% interval covered
+#: 0.88-0.93 (U-shaped and easy rates; ``benchmarks/bench_calibration_small.py``), the fallback 0.96+; with three or
+#: four trials 10 questions give 30-60 pairs and covered 0.92-0.96.
+MIN_TRIAL_PAIRS = 20
+
+#: When the empirical-Bayes prior is not identified (its strength), in the words every text uses.
+NOT_IDENTIFIED_RULE = (f"N = 1, fewer than {MIN_REPEATED_QUESTIONS} questions tried twice or more, or fewer than "
+                       f"{MIN_TRIAL_PAIRS} pairs of trials of one question, as N = 2 on fewer than {MIN_TRIAL_PAIRS} "
+                       "questions")
+
+
+def _too_few_repeats(questions_tried_twice, trial_pairs):
+    """Whether a fit's strength is not identified (:data:`MIN_REPEATED_QUESTIONS`, :data:`MIN_TRIAL_PAIRS`)."""
+    return (questions_tried_twice < MIN_REPEATED_QUESTIONS) | (trial_pairs < MIN_TRIAL_PAIRS)
 
 #: Bounds of the fitted pseudo-counts: ``alpha_j`` in [1e-3, 1e6]. The upper bound is reached
 #: when the questions show no over-dispersion (all alike); the formulas then equal the pooled
@@ -165,14 +181,14 @@ def fit_dirichlet_prior(counts: object) -> FittedPrior:
             "every trial fell in one category, so the spread between questions cannot be estimated; "
             "the interval uses the pooled Jeffreys estimate (questions treated as alike).",
         )
-    if np.count_nonzero(totals >= 2) < MIN_REPEATED_QUESTIONS:
+    if _too_few_repeats(np.count_nonzero(totals >= 2), float((totals * (totals - 1) / 2).sum())):
         mean = (c / totals[:, None]).mean(axis=0)  # the observed mean over the questions (each weighted equally)
         with np.errstate(invalid="ignore"):  # an unobserved category: 0 * inf is NaN (no strength), as before, silently
             alpha = mean * np.inf
         return FittedPrior(
             alpha, mean, True, "fallback-n1",
-            f"with fewer than {MIN_REPEATED_QUESTIONS:d} questions tried more than once the prior's strength is not "
-            "identified; the interval uses the binomial bound p(1-p)/M (conservative).",
+            f"with {NOT_IDENTIFIED_RULE} the prior's strength is not identified; the interval uses the binomial bound "
+            "p(1-p)/M (conservative).",
         )
     rows, freq = np.unique(c, axis=0, return_counts=True)
     row_totals = rows.sum(axis=1)

@@ -13,9 +13,8 @@ weighing the same:
 
 (the strata's posteriors are independent given their priors; :math:`m_t` questions of stratum :math:`t`,
 :math:`M = \sum_t m_t`). The interval is the moment-matched Beta of the combined mean and variance, as for one
-prior. Where a stratum cannot identify its prior (fewer than
-:data:`~scorio_core.uncertainty.priors.MIN_REPEATED_QUESTIONS` questions tried twice, or all its trials in one
-category) and the model has other strata, the model takes the not-identified fallback over all its answers
+prior. Where a stratum cannot identify its prior (:data:`~scorio_core.uncertainty.priors.NOT_IDENTIFIED_RULE`,
+or all its trials in one category) and the model has other strata, the model takes the not-identified fallback over all its answers
 (method ``"fallback-task"``: observed mean over the questions, exact binomial interval), never a posterior that
 mixes a fitted part with an unfitted one. A model with one stratum gets exactly the one-prior result.
 """
@@ -88,7 +87,7 @@ def stratified_moments(st: _CountStates, strata: _CountStates, w_norm: np.ndarra
     tuple of ndarray, each shape (L,)
         The combined mean and variance of the normalised score (module docstring), whether the model's interval is
         the exact binomial fallback, and its method (a one-stratum model: its stratum's; several strata, one not
-        identified: ``"fallback-task"`` where a stratum has N = 1 or too few questions tried twice,
+        identified: ``"fallback-task"`` where a stratum has too few repeated trials (N = 1 and the like),
         ``"fallback-task-degenerate"`` where a stratum has all its trials in one category, ``"fallback-degenerate"``
         where all the model's trials are in one category).
     """

@@ -147,7 +147,8 @@ def test_the_presentation_of_n1_data_does_not_call_the_prior_fitted(app):
     fresh.run()
     no_exception(fresh)
     footer = next(shown(c.value) for c in fresh.main.caption if c.value.startswith("Presentation view"))
-    assert ("prior: empirical-Bayes prior, not identified for some models (N = 1, or fewer than 10 questions tried twice): exact binomial "
+    assert ("prior: empirical-Bayes prior, not identified for some models (N = 1, fewer than 10 questions tried twice or "
+            "more, or fewer than 20 pairs of trials of one question, as N = 2 on fewer than 20 questions): exact binomial "
             "intervals there · "
             "intervals cover trials (questions fixed) · 95% exact binomial intervals") in footer, footer
     assert "fitted" not in footer

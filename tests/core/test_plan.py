@@ -298,7 +298,7 @@ def test_a_prior_the_data_cannot_identify_is_said_in_the_notes():
     c = simulate_counts(np.array([[0.7] * 20, [0.5] * 20]), 1, rng)
     eb = plan_next(outcomes(c, ["a", "b"]), "top-1", prior="empirical-bayes", draws=2000, seed=1)
     (note,) = [n for n in eb.status["notes"] if "not identified" in n]
-    assert note.startswith("the empirical-Bayes prior is not identified for a, b (N = 1") and "not a posterior" in note
+    assert note.startswith("the empirical-Bayes prior is not identified for a and b (N = 1") and "not a posterior" in note
     assert not any("not identified" in n for n in plan_next(outcomes(c, ["a", "b"]), "top-1", prior="uniform",
                                                             draws=2000, seed=1).status["notes"])
     repeated = simulate_counts(np.array([[0.7] * 20, [0.5] * 20]), 4, rng)  # four trials each: identified

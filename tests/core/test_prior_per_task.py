@@ -186,3 +186,39 @@ def test_per_row_strata_equal_each_row_on_its_own():
     both = posterior_summary_batch(stacked, [0.0, 1.0], strata=np.stack([codes, codes[order]]))
     alone = posterior_summary_batch(counts, [0.0, 1.0], strata=codes)
     assert np.allclose(both.mu, alone.mu, rtol=0, atol=1e-12) and np.allclose(both.hi, alone.hi, rtol=0, atol=1e-12)
+
+
+def test_sensitivity_cli_pools_all_tasks_as_the_page(tmp_path, capsys):
+    path = _dump(tmp_path, trials_often=8, trials_once=2)
+    board = leaderboard(outcomes_for(io.load([str(path)]), ALL_TASKS)).set_index("model")
+    assert main(["sensitivity", str(path), "--task", ALL_TASKS, "--prior", "empirical-bayes", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["task"] == ALL_TASKS
+    ranks = dict(zip(out["models"], (row[0] for row in out["ranks"])))  # ranks: one row per model, a column per schema
+    assert ranks == {m: float(r) for m, r in board["rank"].items()}
+    assert main(["sensitivity", str(path)]) == 2
+    assert "--task 'all tasks' to pool them" in capsys.readouterr().err
+
+
+def test_two_trials_on_fewer_than_twenty_questions_do_not_identify_the_prior():
+    from scorio_core.uncertainty.priors import fit_dirichlet_prior
+
+    rng = np.random.default_rng(4)
+    k = rng.binomial(2, rng.beta(0.5, 0.5, (3, 20)))
+    counts = np.stack([2 - k, k], axis=-1)
+    # 19 questions x 2 trials: 19 pairs of trials of one question (< 20), so not identified; 20 questions: 20 pairs
+    assert list(posterior_summary_batch(counts[:, :19], [0.0, 1.0]).method) == ["fallback-n1"] * 3
+    assert list(posterior_summary_batch(counts, [0.0, 1.0]).method) == ["marginal-likelihood"] * 3
+    assert fit_dirichlet_prior(counts[0, :19]).method == "fallback-n1"
+    assert fit_dirichlet_prior(counts[0]).method == "marginal-likelihood"
+    # 10 questions x 3 trials: 30 pairs, identified (the questions rule: 10 tried twice)
+    k3 = rng.binomial(3, rng.beta(2, 2, (1, 10)))
+    assert posterior_summary_batch(np.stack([3 - k3, k3], axis=-1), [0.0, 1.0]).method[0] == "marginal-likelihood"
+    # a ragged model: 10 questions tried twice plus 5 tried four times = 10 + 30 pairs
+    n = np.r_[np.full(10, 2), np.full(5, 4)]
+    c = rng.binomial(n, 0.5)
+    assert fit_dirichlet_prior(np.stack([n - c, c], axis=-1)).method == "marginal-likelihood"
+    label = posterior_summary_batch(counts[:, :19], [0.0, 1.0]).method[0]
+    from scorio_core.uncertainty.posterior import fallback_interval_label
+
+    assert "as N = 2 on fewer than 20 questions" in fallback_interval_label(label, "questions-fixed")

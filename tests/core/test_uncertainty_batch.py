@@ -113,9 +113,10 @@ def test_u_shaped_data_is_not_stuck_in_the_corner(monkeypatch):
     # seed 960 of the property above, model 5: 21 wrong / 2 right, questions all-or-nothing. Newton from the default
     # start stopped on the (1e-3, 1e-3) corner (log-lik -4.859); the inner maximum is near -4.195. (5 questions tried
     # twice: the fit itself is tested, below the MIN_REPEATED_QUESTIONS the leaderboard asks of it.)
-    from scorio_core.uncertainty import batch_prior
+    from scorio_core.uncertainty import priors
 
-    monkeypatch.setattr(batch_prior, "MIN_REPEATED_QUESTIONS", 3)
+    monkeypatch.setattr(priors, "MIN_REPEATED_QUESTIONS", 3)
+    monkeypatch.setattr(priors, "MIN_TRIAL_PAIRS", 0)
     c = np.array([[[0, 1], [7, 0], [1, 0], [0, 0], [8, 0], [0, 1], [4, 0], [1, 0]]])
     alpha = fit_dirichlet_prior_batch(c).alpha[0]
     rows, freq = np.unique(c[0][c[0].sum(1) > 0], axis=0, return_counts=True)
