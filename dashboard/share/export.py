@@ -29,7 +29,7 @@ from scorio_core.errors import InputError
 from scorio_core.leaderboard.metrics import METRICS
 from scorio_core.choices import has_fallback_interval
 from scorio_core.uncertainty import interval_label
-from scorio_core.uncertainty.priors import NOT_IDENTIFIED_RULE
+from scorio_core.uncertainty.priors import not_identified_rule
 from scorio_core.report import html as html_report
 from scorio_core.report import manifest as mf
 from scorio_core.report import tables
@@ -208,8 +208,8 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
         figures=figures,
         manifest=manifest,
         notes=[*notes, METRICS[settings.metric].interval.capitalize()
-               + (f"; where the empirical-Bayes prior is not identified ({NOT_IDENTIFIED_RULE}), the exact binomial "
-                  "interval on the pooled answers instead."
+               + (f"; where the empirical-Bayes prior is not identified ({not_identified_rule(degenerate=True)}), "
+                  "the exact binomial interval on the pooled answers instead."
                   if has_fallback_interval(table) else ".")],
         generated=f"scorio-dashboard (scorio_core {manifest['versions']['scorio_core']}), {manifest['created']}",
         tie_rule=settings.tie_rule,

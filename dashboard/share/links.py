@@ -197,9 +197,7 @@ def presentation_footer(ctx, active, metric_label: str, tie_rule: str, intervals
     when = f"snapshot of {created[:16].replace('T', ' ')} UTC" if created else "live analysis (not a snapshot)"
     prior = PRIOR_LABELS.get(ctx.prior, ctx.prior)
     if not_identified and ctx.prior == "empirical-bayes":
-        from scorio_core.uncertainty.priors import NOT_IDENTIFIED_RULE
-
-        prior = (f"empirical-Bayes prior, not identified for some models ({NOT_IDENTIFIED_RULE}): exact binomial "
+        prior = ("empirical-Bayes prior, not identified for some models (too few repeated trials): exact binomial "
                  "intervals there")
     return (f"{ctx.data.label} · {when} · task {ctx.task} · rubric {active.summary} · {metric_label} · "
             f"prior: {prior} · intervals cover {SCOPE_LABELS.get(ctx.scope, ctx.scope)} · "

@@ -52,13 +52,14 @@ def band_frame(traj: Trajectory, models, weights, confidence: float) -> pd.DataF
 
 def band_interval_name(prior: str) -> str:
     """What the Trajectories band is, for its legend: under the refitted empirical-Bayes prior not a credible interval
-    where the prior is not identified (always at n = 1: the pooled binomial sd, a normal approximation).
+    where the prior is not identified (always at n = 1, and at n = 2 on fewer than 20 questions: the pooled binomial
+    sd, a normal approximation).
 
     >>> band_interval_name("uniform"), band_interval_name("empirical-bayes")
-    ('credible interval', 'interval (credible where the prior is identified; n = 1: binomial sd)')
+    ('credible interval', 'interval (credible where the prior is identified; else, as at n = 1, binomial sd)')
     """
     if prior == "empirical-bayes":
-        return "interval (credible where the prior is identified; n = 1: binomial sd)"
+        return "interval (credible where the prior is identified; else, as at n = 1, binomial sd)"
     return "credible interval"
 
 

@@ -24,6 +24,7 @@ from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow
 from scorio_core.errors import InputError
 from scorio_core.ranking.separation import trials_meaning
 from scorio_core.uncertainty import PRIOR_LABELS
+from scorio_core.uncertainty.priors import MIN_TRIAL_PAIRS
 
 REPLICATES = (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
 GOLD = {"data": "all N trials of the data (paper)", "replicate": "own final ranking"}
@@ -132,8 +133,9 @@ st.plotly_chart(convergence_plot(curves, summary, n_max=N), width="stretch", key
 st.caption(
     f"{len(chosen)} models, {int(replicates):,} {scheme}-wise bootstrap replicates, seed {int(seed)}, prior: "
     f"{md(PRIOR_LABELS[prior])}"
-    + (", refitted after every n (where it is not identified, always at n = 1, a model's Bayes@N is its pooled "
-       "mean over its answers)" if prior == "empirical-bayes" else "")
+    + (", refitted after every n (where it is not identified, always at n = 1 and at n = 2 on fewer than "
+       f"{MIN_TRIAL_PAIRS} questions, a model's Bayes@N is its pooled mean over its answers)"
+       if prior == "empirical-bayes" else "")
     + ". Dotted vertical lines: mean convergence@n of "
     "the replicates that converge. A curve that never rises (no convergence 100%) means the method's ranking did not "
     "settle on the gold standard before N in any replicate."

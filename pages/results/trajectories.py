@@ -27,6 +27,7 @@ from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow
 from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES
 from scorio_core.errors import InputError
 from scorio_core.uncertainty import PRIOR_LABELS
+from scorio_core.uncertainty.priors import MIN_TRIAL_PAIRS
 
 REPLICATES = (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
 
@@ -172,8 +173,8 @@ st.caption(
     f"Posterior mean after n trials with its central {ctx.confidence:.0%} credible interval (normal approximation), "
     + ("along the same replicate as the ranks above. " if same else "along the observed trial order. ")
     + f"Prior: {md(PRIOR_LABELS[prior])}"
-    + (", refitted after every n; where it is not identified (n = 1, or a model's trials so far all in one "
-       "category) the band is the normal approximation around the pooled mean with its binomial sd, not a posterior. "
+    + (f", refitted after every n; where it is not identified (n = 1, n = 2 on fewer than {MIN_TRIAL_PAIRS} "
+       "questions, or a model's trials so far all in one category) the band is the normal approximation around the pooled mean with its binomial sd, not a posterior. "
        if prior == "empirical-bayes" else ". ")
     + "The dotted line is the value after all N trials. The interval covers the uncertainty from the finite number "
     "of trials per question; the questions themselves are taken as given."
@@ -188,8 +189,8 @@ with st.expander("What this view assumes"):
         "- With a prior R0 (Rubric page), Bayes@N uses it with the paper's uniform prior; the gold standard stays the "
         "avg@N ranking of the data.\n"
         "- **Prior** (sidebar): uniform and Jeffreys rank exactly like avg@N for equal N. The empirical-Bayes prior is "
-        "refitted to each model's first n trials (what the leaderboard would show after n trials; n = 1 and "
-        "all-0/all-1 models fall back to the observed or smoothed mean), so its ranks can differ from avg@N's where "
+        "refitted to each model's first n trials (what the leaderboard would show after n trials; n = 1, n = 2 on "
+        f"fewer than {MIN_TRIAL_PAIRS} questions and all-0/all-1 models fall back to the observed or smoothed mean), so its ranks can differ from avg@N's where "
         "models are close; its gold standard is the Bayes@N ranking under the prior fitted to all N trials."
     )
     for note in block.notes:

@@ -357,6 +357,8 @@ def run(args: argparse.Namespace) -> int:
     for note in report["notes"]:
         print(f"  note: {note}")
     print(f"  trials per question: {t['meaning']}")
+    for note in t.get("prior_notes", ()):
+        print(f"  note: {note}")
     if report["questions_needed"] is not None:
         print(f"  questions: {report['questions_needed']['meaning']}")
     print("  " + ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items() if v))

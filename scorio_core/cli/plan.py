@@ -112,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"# prior: {PRIOR_LABELS[args.prior]}" + (
             f" (the planner's default; the leaderboard's is the {DEFAULT_PRIOR} prior: --prior {DEFAULT_PRIOR} to plan on "
             "it)" if args.prior == "uniform" and DEFAULT_PRIOR != "uniform" else ""))
+        for note in plan.status.get("notes", ()):
+            print(f"# note: {note}")
     if args.output == "table" and not plan.batch:
         return 0
     new = "(new, from the pool)"

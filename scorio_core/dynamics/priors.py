@@ -32,7 +32,9 @@ TRAJECTORY_PRIOR_NOTES = {
     "jeffreys": "Bayes@N uses the Jeffreys prior (Dirichlet(1/2) per question; ranks as avg@N for equal N); "
                 "gold standard: the Bayes@N (= avg@N) ranking on all N trials",
     "empirical-bayes": "Bayes@N uses an empirical-Bayes prior refitted to each model's first n trials (as the "
-                       "leaderboard would after n trials; N = 1 and all-0/all-1 models fall back to the observed mean); "
+                       "leaderboard would after n trials; where the first n trials cannot identify it (n = 1, n = 2 on "
+                       "fewer than 20 questions, and the like) or a model's trials are all 0 or all 1, it falls back to "
+                       "the observed mean); "
                        "gold standard: the Bayes@N ranking under the prior fitted to all N trials",
 }
 

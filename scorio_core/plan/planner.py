@@ -17,7 +17,7 @@ from scorio_core.plan.allocate import allocate
 from scorio_core.plan.goals import check_goal, evaluate_goal
 from scorio_core.plan.posterior import cell_posterior, score_draws
 from scorio_core.uncertainty.posterior import FALLBACK_LABELS, check_scope
-from scorio_core.uncertainty.priors import NOT_IDENTIFIED_RULE, check_prior
+from scorio_core.uncertainty.priors import check_prior, not_identified_rule
 
 __all__ = ["Plan", "per_trial_costs", "plan_next"]
 
@@ -272,8 +272,8 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
         from scorio_core.ranking.paired import names_phrase
 
         its = "its" if len(fell_back) == 1 else "their"
-        notes.append(f"the empirical-Bayes prior is not identified for {names_phrase(fell_back)} ({NOT_IDENTIFIED_RULE}, "
-                     f"or every trial in one category): {its} draws use the pooled binomial spread around "
+        notes.append(f"the empirical-Bayes prior is not identified for {names_phrase(fell_back)} "
+                     f"({not_identified_rule(degenerate=True)}): {its} draws use the pooled binomial spread around "
                      "the pooled mean, so the goal's probability is a normal approximation there, not a posterior one "
                      "(more trials per question, or a uniform or Jeffreys prior, give a posterior)")
     status = {"scope": scope, "prior": prior, "draws": n_draws, "seed": seed, "probability": check.probability,

@@ -21,7 +21,7 @@ from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite
 from scorio_core.ranking.questions_power import PRACTICAL_FACTOR, QuestionsNeeded, questions_meaning, questions_needed
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.uncertainty.posterior import check_scope, projection_alpha
-from scorio_core.uncertainty.priors import NOT_IDENTIFIED_RULE
+from scorio_core.uncertainty.priors import not_identified_rule
 
 __all__ = ["pair_trials_needed", "CLUSTERED_ASSUMPTION", "scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
            "UNPAIRED_ASSUMPTION", "NOT_IDENTIFIED_ASSUMPTION", "not_identified_models", "not_identified_note", "names_phrase", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
@@ -43,8 +43,7 @@ CLUSTERED_ASSUMPTION = (
 )
 #: Said first when a model's empirical-Bayes prior is not identified ({names}: those models; N = 1 data).
 NOT_IDENTIFIED_ASSUMPTION = (
-    "the empirical-Bayes prior is not identified for {names} (" + NOT_IDENTIFIED_RULE + ", or "
-    "every trial in one category), so {its} sd is the pooled binomial sd sqrt(p(1-p)/n) over {its} n answers, not a "
+    "the empirical-Bayes prior is not identified for {names} (" + not_identified_rule(degenerate=True) + "), so {its} sd is the pooled binomial sd sqrt(p(1-p)/n) over {its} n answers, not a "
     "posterior sd: the interval "
     "and P(A > B) are normal approximations on it, not posterior statements (more trials per question, or a prior "
     "that needs no fit, uniform or Jeffreys, give a posterior)"
@@ -363,4 +362,8 @@ def pair_trials_needed(outcomes, model_a: str, model_b: str, *, prior: str, conf
     needed = trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence,
                            alpha_a=alpha_a, alpha_b=alpha_b, empirical_a=empirical and not note_a,
                            empirical_b=empirical and not note_b)
-    return needed, tuple(f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n)
+    notes = tuple(f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n)
+    if empirical and outcomes.strata() is not None:  # the leaderboard fits per (model, task); this projection does not
+        notes += ("tasks pooled: the projection fits one empirical-Bayes prior per model over every task's questions, "
+                  "while the leaderboard fits one per model and task; read a task's own Compare for its projection",)
+    return needed, notes

@@ -152,8 +152,8 @@ def _coverage_caveat(table: pd.DataFrame) -> str:
     if labels:
         if any(is_fallback_interval(label) for label in labels):  # N = 1: a pooled binomial sd, not a posterior one
             return ("Intervals: " + " | ".join(labels) + ". Probabilities use a normal approximation of each model's "
-                    "posterior, and where the empirical-Bayes prior is not identified of its pooled binomial sd "
-                    "sqrt(p(1-p)/n): there they are not posterior probabilities.")
+                    "posterior, and where the empirical-Bayes prior is not identified, of the model's pooled binomial "
+                    "sd sqrt(p(1-p)/n): there they are not posterior probabilities.")
         return ("Intervals: " + " | ".join(labels) + ". Probabilities use a normal approximation of each model's "
                 "posterior.")
     return ("Intervals and probabilities cover the noise of a finite number of trials per question "

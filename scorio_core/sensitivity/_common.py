@@ -41,7 +41,8 @@ def _real(value: object, name: str, low: float, high: float) -> float:
 
 
 # --------------------------------------------------------------------------- notes
-def pooled_means_note(models, schemas=None, all_schemas: int = 1, ci_ties: bool = False) -> str | None:
+def pooled_means_note(models, schemas=None, all_schemas: int = 1, ci_ties: bool = False,
+                      tasks_pooled: bool = False) -> str | None:
     """A note naming the models whose empirical-Bayes prior was not identified, so their Bayes@N is a pooled mean.
 
     Parameters
@@ -54,6 +55,8 @@ def pooled_means_note(models, schemas=None, all_schemas: int = 1, ci_ties: bool 
         How many schemata were ranked.
     ci_ties : bool
         Whether the analysis shows CI-tie ranks (then their sd is the pooled binomial one, not a posterior's).
+    tasks_pooled : bool
+        Several tasks pooled (the prior fitted per task): the rule may hold in any one of a model's tasks.
 
     Returns
     -------
@@ -61,14 +64,15 @@ def pooled_means_note(models, schemas=None, all_schemas: int = 1, ci_ties: bool 
         The note (:func:`scorio_core.uncertainty.posterior_summary_batch`'s fallback, docs/metrics.md), or None.
     """
     from scorio_core.ranking.paired import names_phrase
-    from scorio_core.uncertainty.priors import NOT_IDENTIFIED_RULE
+    from scorio_core.uncertainty.priors import not_identified_rule
 
     if not len(models):
         return None
     its = "its" if len(models) == 1 else "their"
     where = f" under {', '.join(schemas)}" if schemas and len(schemas) < all_schemas else ""
-    return (f"the empirical-Bayes prior is not identified for {names_phrase(models)}{where} ({NOT_IDENTIFIED_RULE}, "
-            "or every trial in one category; with tasks "
-            f"pooled, in any one of {its} tasks): {its} Bayes@N is the pooled observed mean (moved half a trial toward "
-            "1/2 where all of a model's trials fell in one category), not a posterior mean"
+    where_rule = f"; in any one of {its} tasks" if tasks_pooled else ""
+    return (f"the empirical-Bayes prior is not identified for {names_phrase(models)}{where} "
+            f"({not_identified_rule(degenerate=True)}{where_rule}): {its} Bayes@N is the observed mean over "
+            f"{its} questions (moved half a trial toward 1/2 where all of a model's trials fell in one category), not "
+            "a posterior mean"
             + (f", and {its} CI ties use the pooled binomial sd, a normal approximation" if ci_ties else ""))

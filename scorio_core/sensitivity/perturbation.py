@@ -302,7 +302,7 @@ def perturb_rubric(
     if prior == "empirical-bayes":
         fell_back = np.char.startswith(posterior_summary_batch(base_counts, w, prior=prior, strata=cells.strata)
                                        .method.astype(str), "fallback")
-        note = pooled_means_note([cells.models[i] for i in np.flatnonzero(fell_back)])
+        note = pooled_means_note([cells.models[i] for i in np.flatnonzero(fell_back)], tasks_pooled=cells.strata is not None)
         if note:
             notes.append(note)
     assumptions = (

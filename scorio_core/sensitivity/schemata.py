@@ -207,7 +207,7 @@ def schema_ranks(
     pooled = np.flatnonzero(fell_back.any(axis=0))
     note = pooled_means_note([cells.models[i] for i in pooled],
                              [applicable[s].name for s in np.flatnonzero(fell_back.any(axis=1))], S,
-                             ci_ties=tie_rule != "none")
+                             ci_ties=tie_rule != "none", tasks_pooled=cells.strata is not None)
     if note:
         notes.append(note)
     return SchemaRanks(

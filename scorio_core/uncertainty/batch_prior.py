@@ -333,8 +333,7 @@ def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = 
     L, K = st.L, st.K
     pooled_counts = np.stack([st.total(st.rows[:, j]) for j in range(K)], axis=1) if K else np.zeros((L, 0))
     has = np.bincount(st.model, weights=st.freq, minlength=L) > 0
-    most = np.bincount(st.model, weights=st.freq * (st.n >= 2), minlength=L)  # questions tried more than once
-    pairs = np.bincount(st.model, weights=st.freq * st.n * (st.n - 1) / 2, minlength=L)  # pairs of trials of a question
+    most, pairs = (st.total(x) for x in ((st.n >= 2) * 1.0, st.n * (st.n - 1) / 2))  # questions tried twice, trial pairs
     n_q = np.maximum(np.bincount(st.model, weights=st.freq, minlength=L), 1.0)
     shares = np.stack([st.total(st.rows[:, j] / st.n) for j in range(K)], axis=1) / n_q[:, None] if K else None
 

@@ -75,12 +75,13 @@ def interval_label(prior: str, scope: str, confidence: float = 0.95) -> str:
 
 #: Why an empirical-Bayes prior was not fitted, by ``FittedPrior.method`` of the fallbacks.
 FALLBACK_LABELS = {
-    "fallback-n1": (f"with {NOT_IDENTIFIED_RULE} its strength is not identified "
+    "fallback-n1": (f"too few repeated trials ({NOT_IDENTIFIED_RULE}) leave its strength not identified "
                     "(conservative; more trials per question would identify it)"),
     "fallback-degenerate": "every trial is in one category (pooled Jeffreys mean)",
-    "fallback-task": (f"fitted per task, and in one of its tasks {NOT_IDENTIFIED_RULE} leaves its strength not "
-                      "identified (conservative; more trials per question in that task would identify it)"),
-    "fallback-task-degenerate": ("fitted per task, and in one of its tasks every trial is in one category, which "
+    "fallback-task": ("with tasks pooled it is fitted per task, and a task of the model has too few repeated trials "
+                      f"({NOT_IDENTIFIED_RULE}) to identify it (conservative; more trials per question in that task would identify it)"),
+    "fallback-task-degenerate": ("with tasks pooled it is fitted per task, and a task of the model has every trial in "
+                                 "one category, which "
                                  "leaves the prior not identified there (conservative)"),
 }
 

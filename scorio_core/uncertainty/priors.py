@@ -19,7 +19,7 @@ from scipy.special import digamma, gammaln
 
 from scorio_core.choices import PRIOR_HELP, PRIOR_LABELS, PRIORS
 
-__all__ = ["MIN_REPEATED_QUESTIONS", "MIN_TRIAL_PAIRS", "NOT_IDENTIFIED_RULE", "PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
+__all__ = ["MIN_REPEATED_QUESTIONS", "MIN_TRIAL_PAIRS", "NOT_IDENTIFIED_RULE", "not_identified_rule", "PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
 
 #: Questions with two or more trials the empirical-Bayes fit needs: the spread between questions (the prior's
 #: strength) is identified only by questions tried more than once, and one or two of them let a single lucky
@@ -34,10 +34,22 @@ MIN_REPEATED_QUESTIONS = 10
 #: four trials 10 questions give 30-60 pairs and covered 0.92-0.96.
 MIN_TRIAL_PAIRS = 20
 
-#: When the empirical-Bayes prior is not identified (its strength), in the words every text uses.
-NOT_IDENTIFIED_RULE = (f"N = 1, fewer than {MIN_REPEATED_QUESTIONS} questions tried twice or more, or fewer than "
-                       f"{MIN_TRIAL_PAIRS} pairs of trials of one question, as N = 2 on fewer than {MIN_TRIAL_PAIRS} "
-                       "questions")
+def not_identified_rule(degenerate: bool = False) -> str:
+    """When the empirical-Bayes prior is not identified, in the words every text uses (a list for parentheses).
+
+    ``degenerate``: also "every trial in one category" (the other fallback).
+
+    >>> not_identified_rule()
+    'N = 1, fewer than 10 questions tried twice or more, or fewer than 20 pairs of trials of a question (N = 2 on fewer than 20 questions)'
+    """
+    items = ["N = 1", f"fewer than {MIN_REPEATED_QUESTIONS} questions tried twice or more",
+             f"fewer than {MIN_TRIAL_PAIRS} pairs of trials of a question (N = 2 on fewer than {MIN_TRIAL_PAIRS} questions)"]
+    items += ["every trial in one category"] if degenerate else []
+    return ", ".join(items[:-1]) + ", or " + items[-1]
+
+
+#: :func:`not_identified_rule` without the degenerate case.
+NOT_IDENTIFIED_RULE = not_identified_rule()
 
 
 def _too_few_repeats(questions_tried_twice, trial_pairs):
@@ -187,8 +199,8 @@ def fit_dirichlet_prior(counts: object) -> FittedPrior:
             alpha = mean * np.inf
         return FittedPrior(
             alpha, mean, True, "fallback-n1",
-            f"with {NOT_IDENTIFIED_RULE} the prior's strength is not identified; the interval uses the binomial bound "
-            "p(1-p)/M (conservative).",
+            f"too few repeated trials ({NOT_IDENTIFIED_RULE}) leave the prior's strength not identified; the interval "
+            "uses the binomial bound p(1-p)/M (conservative).",
         )
     rows, freq = np.unique(c, axis=0, return_counts=True)
     row_totals = rows.sum(axis=1)

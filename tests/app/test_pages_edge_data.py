@@ -147,8 +147,7 @@ def test_the_presentation_of_n1_data_does_not_call_the_prior_fitted(app):
     fresh.run()
     no_exception(fresh)
     footer = next(shown(c.value) for c in fresh.main.caption if c.value.startswith("Presentation view"))
-    assert ("prior: empirical-Bayes prior, not identified for some models (N = 1, fewer than 10 questions tried twice or "
-            "more, or fewer than 20 pairs of trials of one question, as N = 2 on fewer than 20 questions): exact binomial "
+    assert ("prior: empirical-Bayes prior, not identified for some models (too few repeated trials): exact binomial "
             "intervals there · "
             "intervals cover trials (questions fixed) · 95% exact binomial intervals") in footer, footer
     assert "fitted" not in footer
@@ -164,7 +163,7 @@ def test_at_n1_the_sensitivity_page_says_the_means_are_pooled_rates(app):
     app.switch_page("pages/results/sensitivity.py").run()
     no_exception(app)
     captions = [shown(c.value) for c in app.main.caption]
-    assert any(c.startswith("the empirical-Bayes prior is not identified for a and b (N = 1") and "pooled observed mean"
+    assert any(c.startswith("the empirical-Bayes prior is not identified for a and b (N = 1") and "observed mean over their questions"
                in c for c in captions), captions
 
 
@@ -185,4 +184,4 @@ def test_all_tasks_pooled_fits_the_prior_per_task(app):
     no_exception(app)
     assert not [w for w in app.main.warning if "Pooled over tasks" in w.value]
     texts = [shown(t.value) for t in (*app.main.caption, *app.main.markdown, *app.main.info, *app.main.warning)]
-    assert any("fitted per task, and in one of its tasks N = 1" in t for t in texts), texts
+    assert any("it is fitted per task, and a task of the model has too few repeated trials (N = 1" in t for t in texts), texts

@@ -54,7 +54,7 @@ def test_a_task_that_cannot_identify_its_prior_sends_the_model_to_the_exact_fall
     # the observed mean over the 60 questions (each weighing the same), never pulled toward the other task
     assert np.allclose(table["mu"], table["avg"], rtol=0, atol=1e-12)
     assert table["interval"].str.contains(FALLBACK_INTERVAL, regex=False).all()
-    assert table["interval"].str.contains("fitted per task, and in one of its tasks N = 1", regex=False).all()
+    assert table["interval"].str.contains("it is fitted per task, and a task of the model has too few repeated trials (N = 1", regex=False).all()
     assert not [n for n in leaderboard_notices(outcomes, table.reset_index()) if n["code"] == "pooled_prior"]
     assert main(["leaderboard", str(_dump(tmp_path)), "--task", ALL_TASKS, "--output", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
@@ -221,4 +221,5 @@ def test_two_trials_on_fewer_than_twenty_questions_do_not_identify_the_prior():
     label = posterior_summary_batch(counts[:, :19], [0.0, 1.0]).method[0]
     from scorio_core.uncertainty.posterior import fallback_interval_label
 
-    assert "as N = 2 on fewer than 20 questions" in fallback_interval_label(label, "questions-fixed")
+    assert "pairs of trials of a question (N = 2 on fewer than 20 questions)) leave its strength not identified" in (
+        fallback_interval_label(label, "questions-fixed"))

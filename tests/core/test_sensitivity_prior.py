@@ -88,7 +88,7 @@ def test_schema_ranks_names_models_whose_prior_fell_back():
     np.testing.assert_allclose(res.mu[0, :2], [2 / 5, 3 / 5])  # pooled observed rates, by hand
     (note,) = [n for n in res.notes if "not identified" in n]
     assert note.startswith("the empirical-Bayes prior is not identified for a and b (N = 1")
-    assert "pooled observed mean" in note and "CI ties use the pooled binomial sd" in note and " c " not in note
+    assert "observed mean over" in note and "CI ties use the pooled binomial sd" in note and " c " not in note
     assert not [n for n in schema_ranks(_single_trial_frame(), ["Binary correctness"], prior="uniform").notes
                 if "not identified" in n]
     plain = schema_ranks(_single_trial_frame(), ["Binary correctness"], prior="empirical-bayes", tie_rule="none")

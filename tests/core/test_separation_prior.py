@@ -60,8 +60,8 @@ def test_projection_alpha():
                                                      "(every trial in one category); the projection uses the uniform "
                                                      "prior")  # plain words, not the fit's method code
     _, note = projection_alpha(np.array([[0, 1], [1, 0], [1, 0]]), "empirical-bayes")  # N = 1
-    assert ("(N = 1, fewer than 10 questions tried twice or more, or fewer than 20 pairs of trials of one question, as "
-            "N = 2 on fewer than 20 questions)") in note and "fallback" not in note
+    assert ("(N = 1, fewer than 10 questions tried twice or more, or fewer than 20 pairs of trials of a question (N = "
+            "2 on fewer than 20 questions))") in note and "fallback" not in note
 
 
 def test_uniform_reference_equality_kept():

@@ -154,7 +154,7 @@ def test_leaderboard_label_says_when_the_empirical_bayes_prior_was_not_fitted(tm
     board = leaderboard(outcomes_for(io.load([str(path)]))).set_index("model")
     one = board.loc["one"]
     assert one["interval"].startswith("95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers "
-                                      "trials (questions fixed); empirical-Bayes prior not fitted: with N = 1")
+                                      "trials (questions fixed); empirical-Bayes prior not fitted: too few repeated trials (N = 1")
     # hand value: Clopper-Pearson for 7 of 10 at 95%
     assert one["lo"] == pytest.approx(beta.ppf(0.025, 7, 4), abs=1e-9)
     assert one["hi"] == pytest.approx(beta.ppf(0.975, 8, 3), abs=1e-9)

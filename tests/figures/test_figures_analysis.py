@@ -93,7 +93,7 @@ def test_band_frame_and_grid(traj):
     assert len(fig.layout.shapes) == 3  # the value after N trials, per panel
     assert fig.data[0].name == "95% credible interval"
     eb = credible_band_grid(band, models=MODELS, interval_name=band_interval_name("empirical-bayes"))
-    assert eb.data[0].name == "95% interval (credible where the prior is identified; n = 1: binomial sd)"
+    assert eb.data[0].name == "95% interval (credible where the prior is identified; else, as at n = 1, binomial sd)"
 
 
 @pytest.fixture(scope="module")
