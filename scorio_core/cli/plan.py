@@ -76,10 +76,15 @@ PLAN_PRIOR_HELP = ("per-question prior of the planner's posterior draws; default
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``plan``; returns the exit status."""
-    from scorio_core.leaderboard.table import outcomes_for, pick_task, task_names
+    from scorio_core.errors import InputError
+    from scorio_core.leaderboard.table import ALL_TASKS, outcomes_for, pick_task, task_names
+    from scorio_core.leaderboard.task_outcomes import task_listing
     from scorio_core.plan import per_trial_costs, plan_next
 
     dataset = load_dataset(args)
+    if args.task == ALL_TASKS:
+        raise InputError(f"the planner plans one task at a time (its goal is checked on one task's posterior); choose "
+                         f"one with --task: {task_listing(task_names(dataset), 20, count=False)}.")
     task = pick_task(task_names(dataset), args.task)
     outcomes = outcomes_for(dataset, task).rubric
     costs = per_trial_costs(dataset, task, args.cost_column, outcomes) if args.cost_column else None

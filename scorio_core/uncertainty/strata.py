@@ -88,6 +88,7 @@ def stratified_moments(st: _CountStates, strata: _CountStates, w_norm: np.ndarra
         The combined mean and variance of the normalised score (module docstring), whether the model's interval is
         the exact binomial fallback, and its method (a one-stratum model: its stratum's; several strata, one not
         identified: ``"fallback-task"`` where a stratum has too few repeated trials (N = 1 and the like),
+        ``"fallback-n1"`` where no stratum is identified and one has too few repeated trials,
         ``"fallback-task-degenerate"`` where a stratum has all its trials in one category, ``"fallback-degenerate"``
         where all the model's trials are in one category).
     """
@@ -111,9 +112,12 @@ def stratified_moments(st: _CountStates, strata: _CountStates, w_norm: np.ndarra
     if several.any():  # a stratum not identified: the whole model at its fallback over all its answers
         f_mu, f_var, _, f_method = moments(st, w_norm, "empirical-bayes", _fit_states(st, fallback=True))
         mu[several], var[several] = f_mu[several], f_var[several]
-        n1 = np.bincount(group, weights=answered & (method_s == "fallback-n1"), minlength=L) > 0
+        n1 = np.bincount(group, weights=answered & (method_s == "fallback-n1"), minlength=L)
+        unfitted = np.bincount(group, weights=answered & pooled_s, minlength=L)
+        every = (unfitted == n_strata) & (n1 > 0)  # no task identifies it (N = 1 everywhere): the plain rule says why
         method[several] = np.where(f_method[several] == "fallback-degenerate", "fallback-degenerate",
-                                   np.where(n1[several], "fallback-task", "fallback-task-degenerate"))
+                                   np.where(every[several], "fallback-n1",
+                                            np.where(n1[several] > 0, "fallback-task", "fallback-task-degenerate")))
     return mu, var, pooled, method
 
 

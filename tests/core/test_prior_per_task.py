@@ -223,3 +223,16 @@ def test_two_trials_on_fewer_than_twenty_questions_do_not_identify_the_prior():
 
     assert "pairs of trials of a question (N = 2 on fewer than 20 questions)) leave its strength not identified" in (
         fallback_interval_label(label, "questions-fixed"))
+
+
+def test_n1_in_every_task_says_the_plain_rule(tmp_path):
+    data = io.load([str(_dump(tmp_path, trials_often=1, trials_once=1))])  # both tasks N = 1: no task identifies it
+    table = leaderboard(outcomes_for(data, ALL_TASKS))
+    assert table["interval"].str.contains("too few repeated trials (N = 1", regex=False).all()
+    assert not table["interval"].str.contains("fitted per task", regex=False).any()
+    assert np.allclose(table["mu"], table["avg"], rtol=0, atol=1e-12)
+
+
+def test_plan_says_it_plans_one_task_at_a_time(tmp_path, capsys):
+    assert main(["plan", str(_dump(tmp_path, trials_often=4, trials_once=4)), "--task", ALL_TASKS]) == 2
+    assert "the planner plans one task at a time" in capsys.readouterr().err
