@@ -1,9 +1,9 @@
 """Cached calls of the Trajectories and Convergence pages: analysis blocks, bootstrap convergence, trajectories.
 
-Everything is keyed by ``data_id`` (content + data-quality choices), the task, the active rubric's ``rubric_id`` and
-``prior_id`` (see :mod:`dashboard.state.rubric`) and the view's settings; arguments starting with ``_`` are not hashed.
-Results are shared and read-only. Long runs go through :func:`dashboard.compute.background.run_jobs`; complete results
-are kept in the store of :mod:`dashboard.compute.store` (re-exported here as ``stored``/``fetch``).
+Keyed by ``data_id`` (content + data-quality choices), the task, the active rubric's ``rubric_id`` and ``prior_id``
+(:mod:`dashboard.state.rubric`) and the view's settings (arguments starting with ``_`` are not hashed). Results are
+shared and read-only; long runs go through :func:`dashboard.compute.background.run_jobs`, complete results are kept in
+:mod:`dashboard.compute.store` (``stored``/``fetch``).
 """
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ class Block:
     which assumes exchangeable trials, is honest on it). ``prior`` is the prior R0 counts
     (L, M, C+1) aligned with the block's questions (Bayes@N only). ``prefix``: count data
     whose trial order DuckDB kept as prefix counts (binary outcomes), aligned with the
-    block's models; the observed trajectory then comes from it, exactly.
+    block's models; the observed trajectory then comes from it, exactly. ``strata``: task code
+    per question where tasks are pooled (the empirical-Bayes prior per model and task).
     """
 
     kind: str
@@ -99,6 +100,7 @@ class Block:
     prior: np.ndarray | None
     notes: tuple[str, ...]
     prefix: object | None = None
+    strata: np.ndarray | None = None
 
     @property
     def observed(self) -> bool:
@@ -168,7 +170,7 @@ def analysis_block(data_id: str, _dataset, task: str, kind: str, rubric_id: str 
             index = [chosen.questions.index(q) for q in block.questions]
             prior = np.ascontiguousarray(full[:, index])
             prefix = None  # prior counts R0 are not part of the prefix counts
-    return Block(kind, block.models, R, has_order, np.asarray(block.weights, dtype=float), prior, tuple(notes), prefix)
+    return Block(kind, block.models, R, has_order, np.asarray(block.weights, float), prior, tuple(notes), prefix, block.strata)
 
 
 def _kept_prefix(dataset, task: str, block):
@@ -287,7 +289,7 @@ def select_models(block: Block, models) -> Block:
         return block
     index = [i for i, m in enumerate(block.models) if m in set(models)]
     return Block(block.kind, tuple(block.models[i] for i in index), block.R[index], block.has_order, block.weights,
-                 None if block.prior is None else block.prior[index], block.notes)
+                 None if block.prior is None else block.prior[index], block.notes, strata=block.strata)
 
 
 def _block_for(ctx, active, method: Method) -> Block:
@@ -297,12 +299,8 @@ def _block_for(ctx, active, method: Method) -> Block:
 
 def _metric_args(block: Block, method: Method) -> dict:
     bayes = method.metric == "bayes"
-    return dict(
-        w=block.weights if bayes else None,
-        k=method.k,
-        tau=method.tau,
-        prior_counts=block.prior if bayes else None,
-    )
+    return dict(w=block.weights if bayes else None, k=method.k, tau=method.tau,
+                prior_counts=block.prior if bayes else None)
 
 
 def _context_key(ctx, active) -> str:
@@ -348,7 +346,7 @@ def convergence_results(ctx, active, methods, *, scheme: str, replicates: int, s
         block, method = blocks[i], methods[i]
         return lambda progress: bootstrap_convergence(
             block.R, method.metric, **_metric_args(block, method), method=scheme, replicates=replicates, seed=seed,
-            gold=gold, progress=progress, prior=prior, workers=workers(method),
+            gold=gold, progress=progress, prior=prior, workers=workers(method), strata=block.strata,
         )
 
     for i, res in zip(todo, run_jobs([job(i) for i in todo], on_progress)):
@@ -379,7 +377,7 @@ def trajectory(ctx, active, method: Method, *, worst: ConvergenceResult | None =
                                               tau=method.tau, gold=gold)
     else:
         result = rank_trajectory(block.R, method.metric, **_metric_args(block, method), gold=gold, indices=indices,
-                                 prior=dynamics_prior(ctx, active))
+                                 prior=dynamics_prior(ctx, active), strata=block.strata)
     return stored(key, _result=result)
 
 

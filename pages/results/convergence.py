@@ -111,7 +111,7 @@ prior = dynamics_prior(ctx, active)
 if prior == "empirical-bayes" and "Bayes@N" in selected:
     note = default_note(block, default_count)  # "" at the full default
     st.caption("Bayes@N with the empirical-Bayes prior refits the prior to every model's first n trials of every "
-               "replicate (what the leaderboard would show after n trials): " + run_estimate(block, int(replicates))
+               "replicate (per task with all tasks pooled; what the leaderboard would show after n trials): " + run_estimate(block, int(replicates))
                + ". Change any setting to cancel." + (" " + note if note else ""))
 methods = convergence_methods(selected, pass_ks, int(k_other), float(tau))
 if not methods:

@@ -189,7 +189,8 @@ with st.expander("What this view assumes"):
         "- With a prior R0 (Rubric page), Bayes@N uses it with the paper's uniform prior; the gold standard stays the "
         "avg@N ranking of the data.\n"
         "- **Prior** (sidebar): uniform and Jeffreys rank exactly like avg@N for equal N. The empirical-Bayes prior is "
-        "refitted to each model's first n trials (what the leaderboard would show after n trials; n = 1, n = 2 on "
+        "refitted to each model's first n trials (per task with all tasks pooled, as the leaderboard; what the "
+        "leaderboard would show after n trials; n = 1, n = 2 on "
         f"fewer than {MIN_TRIAL_PAIRS} questions and all-0/all-1 models fall back to the observed or smoothed mean), so its ranks can differ from avg@N's where "
         "models are close; its gold standard is the Bayes@N ranking under the prior fitted to all N trials."
     )

@@ -100,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     res = bootstrap_convergence(
         R, args.metric, w=w, k=args.k, tau=tau, method=args.bootstrap, replicates=args.replicates, seed=args.seed, gold=args.gold,
         prior=args.prior, workers=min(2, os.cpu_count() or 1),  # both cores of the target machine; same result
+        strata=block.strata,
     )
     if np.isnan(np.asarray(res.kendall_tau_mean, dtype=float)).all():
         notes.append("Kendall's tau_b is undefined (NaN): every model ties in the gold standard or in every ranking "

@@ -40,6 +40,7 @@ class Block(NamedTuple):
     weights: np.ndarray
     notes: list[str]
     sources: list
+    strata: np.ndarray | None = None  # task code per question where tasks are pooled (a prior per model and task)
 
 
 def int_ranks(ranks: np.ndarray) -> list[list[int | None]]:
@@ -111,7 +112,7 @@ def load_block(args: argparse.Namespace) -> Block:
     block = chosen.complete_block(ragged=True)  # every trial kept; cells with fewer trials are padded (ragged)
     notes = [*rubric_notes, *chosen.notes, *block.notes]
     weights = np.asarray(block.weights, dtype=float)
-    return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources))
+    return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources), block.strata)
 
 
 def _prefix_trajectory(args: argparse.Namespace):
@@ -122,8 +123,16 @@ def _prefix_trajectory(args: argparse.Namespace):
     """
     from scorio_core.cli._common import choose_engine, parse_mapping
 
+    from scorio_core.leaderboard.task_outcomes import ALL_TASKS
+
     engine = choose_engine(args)
     if engine not in ("duckdb", "spark"):
+        return None
+    if args.task == ALL_TASKS:  # the prefix counts are per task; pooling the tasks is done on the loaded outcomes
+        if getattr(args, "engine", "auto") in ("duckdb", "spark"):
+            raise ValueError(f"trajectory --task '{ALL_TASKS}' pools the tasks on the loaded attempt rows: use "
+                             "--engine pandas (or auto), or one task with --task NAME.")
+        args.engine = "pandas"
         return None
     from scorio_core.dynamics.prefix import trajectory_from_prefix_stats
     from scorio_core.engines import EngineUnsupported, NotReadyError
@@ -201,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
             )
         tau = args.tau if args.metric == "g-pass@k_tau" else None
         t = rank_trajectory(block.R, args.metric, w=block.weights if args.metric in _LINEAR else None, k=args.k, tau=tau,
-                            prior=args.prior)
+                            prior=args.prior, strata=block.strata)
     assumptions = [
         "trials are in the order of the source's trial column",
         "ranks are competition ranks of the metric after the first n trials (ties share the better rank)",

@@ -2,8 +2,7 @@
 
 Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265: section 2.7 (column-wise and
 row-wise bootstrap, Figure 2), section 3.1 (mean Kendall's tau vs n, Figure 3), section 3.3
-and Appendix I.1 (convergence@n, Figure 1 PMFs), Appendix J (Figure 9 worst case, Figure 11
-CDFs). numpy/scipy only.
+and Appendix I.1 (convergence@n, Figure 1 PMFs), Appendix J (Figure 9 worst case, Figure 11 CDFs).
 
 Replicates are processed in chunks, vectorized over replicates, models, questions and
 trials (kernel: :class:`scorio_core.dynamics.trajectory_kernel.TrajectoryKernel`). Random draws come in
@@ -31,6 +30,7 @@ from scorio_core.dynamics.bootstrap import (
 )
 from scorio_core.eval._validate import check_int
 from scorio_core.dynamics.priors import PRIOR_ASSUMPTIONS, check_dynamics_prior, refit_scores, trajectory_prior_alpha
+from scorio_core.dynamics.task_priors import check_task_strata
 from scorio_core.dynamics.ragged import (
     RAGGED_ASSUMPTION,
     RaggedKernel,
@@ -173,6 +173,7 @@ def bootstrap_convergence(
     chunk_size: int | None = None,
     prior: str = "uniform",
     workers: int = 1,
+    strata=None,
 ) -> ConvergenceResult:
     r"""Distribution of convergence@n and mean Kendall's tau_b vs n over bootstrap replicates.
 
@@ -206,14 +207,16 @@ def bootstrap_convergence(
         Prior of Bayes@N and of the "data" gold standard, as
         :func:`~scorio_core.dynamics.trajectory.rank_trajectory`. "empirical-bayes" is refitted
         to each model's first n trials of every replicate (exactly what the leaderboard would
-        show after those n trials; equal to ``rank_trajectory(indices=...)``). That is one
-        prior fit per (replicate, model, n): about 0.04 s per replicate for 16 models x 30
-        questions x 80 trials on one core (``benchmarks/bench_convergence_prior.py``).
+        show after those n trials; equal to ``rank_trajectory(indices=...)``): one prior fit
+        per (replicate, model, n), ~0.04 s per replicate for 16 x 30 x 80 on one core.
     workers : int, default 1
         Threads computing chunks at once (numpy releases the GIL in its array work: 1.4-1.6x
         with 2 on 2 cores under the empirical-Bayes prior). Chunks are combined in replicate
         order, so the result is the same, bit for bit, for any number of workers; working
         memory is one chunk per worker.
+    strata : array-like of int, shape (M,), optional
+        Task code of each question where tasks are pooled: the empirical-Bayes prior is
+        refitted per (replicate, n, model, task), as ``rank_trajectory(strata=...)``.
 
     Returns
     -------
@@ -287,16 +290,18 @@ def bootstrap_convergence(
         raise TypeError(f"progress must be callable or None; got {type(progress).__name__}.")
     prior_key = check_dynamics_prior(prior, prior_counts)
     refit = metric == "bayes" and prior_key == "empirical-bayes"
-    alpha = trajectory_prior_alpha(R_a, w_chk.size, prior_key) if metric == "bayes" else None
+    tasks = check_task_strata(strata, M) if prior_key == "empirical-bayes" else None
+    alpha = trajectory_prior_alpha(R_a, w_chk.size, prior_key, strata=tasks) if metric == "bayes" else None
     if lengths is not None:  # ragged: the kernel refits the empirical-Bayes prior itself
         kernel = RaggedKernel(R_a, lengths, metric, w_chk, k, tau, counts0,
-                              "refit" if refit else (1.0 if alpha is None else alpha), start=alpha if refit else None)
+                              "refit" if refit else (1.0 if alpha is None else alpha), start=alpha if refit else None,
+                              strata=tasks)
         refit = False
     elif refit:  # replicate scores: avg@n, then shrunk with the prior refitted to that replicate's first n trials
         kernel = TrajectoryKernel(R_a, "avg", w_chk, k, tau, None)
         codes = np.ascontiguousarray(R_a.transpose(2, 0, 1)).astype(np.uint8)  # (N, L, M)
     else:
-        kernel = TrajectoryKernel(R_a, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha)
+        kernel = TrajectoryKernel(R_a, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha, tasks)
     if chunk_size is None:
         chunk = _chunk_size(kernel, method, w_chk.size if refit or getattr(kernel, "refit", False) else 0)
         if lengths is not None:  # float gathers and running sums per cell
@@ -305,9 +310,9 @@ def bootstrap_convergence(
         chunk = -(-check_int(chunk_size, "chunk_size", 1) // BLOCK) * BLOCK
     if mode == "data":
         gold_alpha = alpha if alpha is not None or prior_key == "uniform" else trajectory_prior_alpha(
-            R_a, w_chk.size, prior_key, last_only=True)
-        gold_ranks = (data_gold_ranks(R_a, w_chk, gold_alpha) if lengths is None
-                      else ragged_gold_ranks(R_a, lengths, w_chk, gold_alpha))
+            R_a, w_chk.size, prior_key, last_only=True, strata=tasks)
+        gold_ranks = (data_gold_ranks(R_a, w_chk, gold_alpha, tasks) if lengths is None
+                      else ragged_gold_ranks(R_a, lengths, w_chk, gold_alpha, tasks))
     else:
         gold_ranks = given
 
@@ -315,9 +320,9 @@ def bootstrap_convergence(
         """One chunk's convergence@n, tau_b sums and counts, and its latest-converging replicate."""
         stop = min(start + chunk, replicates)
         idx = replicate_indices((L, M, N), method, root, start, stop, lengths)
-        scores = kernel.scores(idx, method)  # (L, B, N)
+        scores = None if refit and tasks is not None else kernel.scores(idx, method)  # (L, B, N)
         if refit:
-            scores = refit_scores(scores, codes, idx, method, w_chk, alpha)
+            scores = refit_scores(scores, codes, idx, method, w_chk, alpha, tasks)
         if mode == "replicate":
             ranks, _ = kernel.ranks(scores)  # (L, B, N) int16, 0 = undefined
             gold_b = ranks[:, :, -1]

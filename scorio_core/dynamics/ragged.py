@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from scorio_core.dynamics.priors import pseudo_counts
+from scorio_core.dynamics.task_priors import task_prior_alpha
 from scorio_core.eval.batch import binary_question_scores
 from scorio_core.uncertainty.batch import fit_dirichlet_prior_batch
 
@@ -101,7 +102,8 @@ class RaggedKernel:
     """
 
     def __init__(self, R: np.ndarray, lengths: np.ndarray, metric: str, w: np.ndarray, k: int, tau: float | None,
-                 prior: np.ndarray | None = None, alpha: float | np.ndarray | str = 1.0, start: np.ndarray | None = None):
+                 prior: np.ndarray | None = None, alpha: float | np.ndarray | str = 1.0, start: np.ndarray | None = None,
+                 strata: np.ndarray | None = None):
         self.metric, self.k, self.tau = metric, k, tau
         self.L, self.M, self.N = L, M, N = R.shape
         self.first = k - 1
@@ -115,6 +117,7 @@ class RaggedKernel:
         self.wc = w - w[0]
         self.refit = isinstance(alpha, str)
         self.start = start
+        self.strata = strata  # task code per question where the prior is per (model, task): alpha (L, N, T, C+1)
         if self.linear:
             self.value = np.zeros(256)
             self.value[: w.size] = self.wc
@@ -122,6 +125,10 @@ class RaggedKernel:
                 self.P, self.A = 0.0, 0.0
             elif self.refit:
                 self.P = self.A = None
+            elif np.ndim(alpha) == 4:  # per task (L, N, T, C+1) -> per question (N, L, M)
+                per_q = alpha[:, :, strata, :]
+                self.P = np.ascontiguousarray((per_q @ self.wc).transpose(1, 0, 2))
+                self.A = np.ascontiguousarray(per_q.sum(axis=3).transpose(1, 0, 2))
             elif np.ndim(alpha) == 3:  # (L, N, C+1) -> (N, L, 1)
                 self.P = np.ascontiguousarray((alpha @ self.wc).T)[:, :, None]
                 self.A = np.ascontiguousarray(alpha.sum(axis=2).T)[:, :, None]
@@ -148,7 +155,6 @@ class RaggedKernel:
     def scores(self, idx: np.ndarray, method: str) -> np.ndarray:
         """Scores (L, B, N_max) for the identity order (column, (1, N)) or row-wise indices (B, N, L, M)."""
         g = self._gather(idx, method)
-        B = g.shape[0]
         if self.linear:
             cum = np.cumsum(self.value[g], axis=1)  # (B, N, L, M)
             if self.refit:
@@ -166,10 +172,17 @@ class RaggedKernel:
         return out.transpose(2, 0, 1)
 
     def _refit(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per-replicate empirical-Bayes pseudo-counts -> (P, A) of shape (B, N, L, 1)."""
+        """Per-replicate empirical-Bayes pseudo-counts -> (P, A) of shape (B, N, L, 1), or (B, N, L, M) per task."""
         B, N, L, M = g.shape
         K = self.K
         prefix = np.cumsum(g[..., None] == np.arange(K, dtype=np.uint8), axis=1, dtype=np.int32)  # (B, N, L, M, K)
+        if self.strata is not None:  # per (replicate, n, model, task), combined as the leaderboard's
+            init = None if self.start is None else np.broadcast_to(
+                self.start.transpose(1, 0, 2, 3)[None], (B, N) + self.start.shape[:1] + self.start.shape[2:])
+            alpha = task_prior_alpha(prefix.reshape(B * N * L, M, K), self.strata,
+                                     None if init is None else init.reshape(B * N * L, -1, K))
+            per_q = alpha.reshape(B, N, L, -1, K)[:, :, :, self.strata, :]  # (B, N, L, M, K)
+            return per_q @ self.wc, per_q.sum(axis=4)
         init = None
         if self.start is not None:
             init = np.broadcast_to(self.start.transpose(1, 0, 2)[None], (B, N, L, K)).reshape(B * N * L, K)
@@ -199,7 +212,8 @@ def ragged_row_indices(idx: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.where(inside, idx, t)
 
 
-def ragged_gold_ranks(R: np.ndarray, lengths: np.ndarray, w: np.ndarray, alpha: float | np.ndarray | None) -> np.ndarray:
+def ragged_gold_ranks(R: np.ndarray, lengths: np.ndarray, w: np.ndarray, alpha: float | np.ndarray | None,
+                      strata: np.ndarray | None = None) -> np.ndarray:
     """Gold standard on ragged data: competition ranks of Bayes@N on all trials of every cell.
 
     ``alpha`` None is the paper's uniform prior (Dirichlet(1)); with different N per question
@@ -208,6 +222,6 @@ def ragged_gold_ranks(R: np.ndarray, lengths: np.ndarray, w: np.ndarray, alpha: 
     """
     from scorio_core.ranking.rank_batch import batch_competition_ranks
 
-    kernel = RaggedKernel(R, lengths, "bayes", w, 1, None, None, 1.0 if alpha is None else alpha)
+    kernel = RaggedKernel(R, lengths, "bayes", w, 1, None, None, 1.0 if alpha is None else alpha, strata=strata)
     scores = kernel.scores(np.arange(R.shape[2])[None], "column")[:, 0, -1]
     return batch_competition_ranks(scores, tol=1e-12).astype(np.int64)

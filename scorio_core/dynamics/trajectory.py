@@ -24,6 +24,7 @@ from scorio_core.dynamics.priors import (
 )
 from scorio_core.uncertainty.batch import posterior_summary_batch
 from scorio_core.eval._validate import real_vector
+from scorio_core.dynamics.task_priors import check_task_strata
 from scorio_core.dynamics.ragged import (
     RaggedKernel,
     check_ragged_metric,
@@ -120,6 +121,7 @@ def rank_trajectory(
     gold="data",
     indices=None,
     prior: str = "uniform",
+    strata=None,
 ) -> Trajectory:
     r"""Ranking of L models induced by the first n trials, for every n = 1..N.
 
@@ -161,6 +163,11 @@ def rank_trajectory(
         (ranks equal avg@N's), "jeffreys" Dirichlet(1/2), "empirical-bayes" the Dirichlet
         fitted to each model's first n trials (refitted for every n, on the replicate when
         ``indices`` is given), as the leaderboard would fit it after n trials.
+    strata : array-like of int, shape (M,), optional
+        Task code of each question where several tasks are pooled (``Outcomes.strata()`` on
+        the block's questions): under "empirical-bayes" the prior is fitted per (model, n,
+        task) and combined over the questions, as the leaderboard fits it per (model, task)
+        (:mod:`scorio_core.dynamics.task_priors`). No effect under the other priors.
 
     Returns
     -------
@@ -237,23 +244,25 @@ def rank_trajectory(
         resampled = R_a[:, :, idx[0]]
     else:
         resampled = np.take_along_axis(R_a, idx[0].transpose(1, 2, 0), axis=2)
+    tasks = check_task_strata(strata, M) if prior_key == "empirical-bayes" else None
     alpha = gold_alpha = None
     if metric == "bayes":
-        alpha = trajectory_prior_alpha(R_a, w_chk.size, prior_key)
+        alpha = trajectory_prior_alpha(R_a, w_chk.size, prior_key, strata=tasks)
         gold_alpha = alpha
         if indices is not None and prior_key == "empirical-bayes":  # refit on the replicate, from the data's fit
-            alpha = trajectory_prior_alpha(resampled, w_chk.size, prior_key, init=alpha)
+            alpha = trajectory_prior_alpha(resampled, w_chk.size, prior_key, init=alpha, strata=tasks)
     elif mode == "data":
-        gold_alpha = trajectory_prior_alpha(R_a, w_chk.size, prior_key, last_only=True)
+        gold_alpha = trajectory_prior_alpha(R_a, w_chk.size, prior_key, last_only=True, strata=tasks)
     if lengths is None:
-        kernel = TrajectoryKernel(R_a, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha)
+        kernel = TrajectoryKernel(R_a, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha, tasks)
     else:
-        kernel = RaggedKernel(R_a, lengths, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha)
+        kernel = RaggedKernel(R_a, lengths, metric, w_chk, k, tau, counts0, 1.0 if alpha is None else alpha,
+                              strata=tasks)
     scores = kernel.scores(idx, method)  # (L, 1, N)
     if mode == "data" and lengths is not None:
-        gold_ranks = ragged_gold_ranks(R_a, lengths, w_chk, gold_alpha)
+        gold_ranks = ragged_gold_ranks(R_a, lengths, w_chk, gold_alpha, tasks)
     elif mode == "data":
-        gold_ranks = data_gold_ranks(R_a, w_chk, gold_alpha)
+        gold_ranks = data_gold_ranks(R_a, w_chk, gold_alpha, tasks)
     elif mode == "replicate":
         gold_ranks = kernel.ranks(scores)[0][:, 0, -1].astype(np.int64)
     else:
@@ -266,7 +275,8 @@ def rank_trajectory(
         if prior_key == "uniform":
             _, sigma = bayes_batch(cum, w_chk, None if counts0 is None else counts0[:, None])
         else:
-            sigma = posterior_summary_batch(cum.reshape(L * N, M, -1), w_chk, prior=prior_key).sigma.reshape(L, N)
+            sigma = posterior_summary_batch(cum.reshape(L * N, M, -1), w_chk, prior=prior_key,
+                                            strata=tasks).sigma.reshape(L, N)
     float_ranks = ranks[:, 0].astype(float)
     float_ranks[float_ranks == 0] = np.nan
     return Trajectory(

@@ -139,13 +139,15 @@ class TrajectoryKernel:
     grouped by their prior size ``T0_a``). ``alpha`` is the Dirichlet pseudo-count of every
     category (1 = the paper's uniform prior, 1/2 Jeffreys), or an array (L, N, C+1) of
     per-model pseudo-counts for each prefix length n (an empirical-Bayes prior fitted to the
-    first n trials; 0 = the pooled fallback, whose estimate is the observed mean). The Pass@k family looks up the per-question
+    first n trials; 0 = the pooled fallback, whose estimate is the observed mean), or
+    (L, N, T, C+1) per task with ``strata`` (M,) the questions' task codes
+    (:mod:`scorio_core.dynamics.task_priors`). The Pass@k family looks up the per-question
     estimator in an ``(n, c) -> value`` table built with
     :func:`scorio_core.eval.batch.binary_question_scores`.
     """
 
     def __init__(self, R: np.ndarray, metric: str, w: np.ndarray, k: int, tau: float | None, prior: np.ndarray | None,
-                 alpha: float | np.ndarray = 1.0):
+                 alpha: float | np.ndarray = 1.0, strata: np.ndarray | None = None):
         self.metric, self.k, self.tau = metric, k, tau
         self.L, self.M, self.N = L, M, N = R.shape
         self.first = k - 1  # index of the first defined prefix (n = k)
@@ -154,10 +156,14 @@ class TrajectoryKernel:
         if self.linear:
             self.w0 = float(w[0])
             wc = w - w[0]
-            if metric == "bayes" and np.ndim(alpha) == 3:  # per-(model, prefix) pseudo-counts (L, N, C+1)
+            tasks = None
+            if metric == "bayes" and np.ndim(alpha) >= 3:  # per-(model, prefix[, task]) pseudo-counts (L, N[, T], C+1)
                 t0, p_la = 0.0, 0.0
-                self.t_n = np.ascontiguousarray(alpha.sum(axis=2).T)  # (N, L)
-                self.P_n = np.ascontiguousarray(M * (alpha @ wc).T)  # (N, L)
+                a4 = alpha[:, :, None, :] if np.ndim(alpha) == 3 else alpha
+                tasks = None if a4.shape[2] == 1 else strata
+                m_g = np.array([float(M)]) if tasks is None else np.bincount(tasks, minlength=a4.shape[2]).astype(float)
+                self.t_n = np.ascontiguousarray(a4.sum(axis=3).transpose(1, 0, 2))  # (N, L, G)
+                self.P_n = np.ascontiguousarray((m_g * (a4 @ wc)).transpose(1, 0, 2))  # (N, L, G): m_g alpha . (w - w0)
             elif metric == "bayes":
                 a = float(alpha)
                 t0 = a * w.size + (0.0 if prior is None else prior.sum(axis=2))
@@ -170,6 +176,8 @@ class TrajectoryKernel:
             group = group.reshape(L, M)
             G = self.t.size
             self.onehot = None if G == 1 else (group[..., None] == np.arange(G)).astype(float)  # (L, M, G)
+            if tasks is not None:  # questions grouped by task, each task with its own prior
+                self.onehot = np.broadcast_to((tasks[:, None] == np.arange(self.t_n.shape[2])).astype(float), (L, M, self.t_n.shape[2]))
             self.P = np.zeros((L, G))
             np.add.at(self.P, (np.repeat(np.arange(L), M), group.ravel()), p_la.ravel())
             self.values = np.ascontiguousarray(wc[R].transpose(2, 0, 1))  # (N, L, M): w_j - w_0 per trial
@@ -223,10 +231,14 @@ class TrajectoryKernel:
                 per_trial = self._group_sum(self.values.ravel()[self._flat(idx)])
             cum = np.cumsum(per_trial, axis=1, out=per_trial if method == "row" else None)
             n = np.arange(1, N + 1, dtype=float)[None, :, None, None]
-            if self.t_n is not None:  # prior pseudo-counts that change with the prefix length
-                cum = cum[..., 0]
+            if self.t_n is not None and self.t_n.shape[2] > 1:  # a prior per task, changing with the prefix length
                 cum += self.P_n[None]
-                cum /= M * (self.t_n[None] + n[..., 0])
+                cum /= self.t_n[None] + n
+                cum = cum.sum(axis=3) / M
+            elif self.t_n is not None:  # prior pseudo-counts that change with the prefix length
+                cum = cum[..., 0]
+                cum += self.P_n[None, ..., 0]
+                cum /= M * (self.t_n[None, ..., 0] + n[..., 0])
             elif self.t.size == 1:
                 cum = cum[..., 0]
                 cum += self.P[None, None, :, 0]
@@ -260,13 +272,16 @@ class TrajectoryKernel:
         return ranks, tau_full
 
 
-def data_gold_ranks(R: np.ndarray, w: np.ndarray, alpha: float | np.ndarray | None = None) -> np.ndarray:
+def data_gold_ranks(R: np.ndarray, w: np.ndarray, alpha: float | np.ndarray | None = None,
+                    strata: np.ndarray | None = None) -> np.ndarray:
     """Gold standard of section 2.7: ranking by Bayes@N_max on all trials.
 
     ``alpha`` None: the uniform prior, whose ranking is avg@N_max's (section 2.6); otherwise
-    Bayes@N_max under those pseudo-counts (a scalar, or (L, N, C+1) of which n = N is used).
+    Bayes@N_max under those pseudo-counts (a scalar, (L, N, C+1) or, per task with the
+    questions' task codes ``strata``, (L, N, T, C+1); n = N is used).
     """
-    kernel = TrajectoryKernel(R, "avg", w, 1, None, None) if alpha is None else TrajectoryKernel(R, "bayes", w, 1, None, None, alpha)
+    kernel = (TrajectoryKernel(R, "avg", w, 1, None, None) if alpha is None
+              else TrajectoryKernel(R, "bayes", w, 1, None, None, alpha, strata))
     identity = np.arange(R.shape[2])[None]
     scores = kernel.scores(identity, "column")[:, 0, -1]
     return batch_competition_ranks(scores, tol=_TOL).astype(np.int64)

@@ -153,11 +153,10 @@ class Outcomes:
                 "every model on the questions it answered."
             )
         notes = []
-        if self.strata() is not None:  # the dynamics' refits are per model: say where they differ from the leaderboard
-            notes.append("tasks pooled: under the empirical-Bayes prior these views refit one prior per model over "
-                         "every task's questions, while the leaderboard fits one per model and task, so their Bayes@N "
-                         "can differ from the leaderboard's where tasks differ in difficulty; each task's own view "
-                         "matches it")
+        kept = None  # task codes of the kept questions where they pool several tasks
+        if self.strata() is not None:
+            kept = self.strata()[keep_q]
+            kept = kept if np.unique(kept).size >= 2 else None
         dropped_q = int((~keep_q).sum())
         if dropped_q:
             notes.append(f"{dropped_q} of {self.n_questions} questions not answered by every model were left out")
@@ -173,6 +172,7 @@ class Outcomes:
                 counts=self.counts[:, keep_q],
                 n_trials=int(n_kept.max()),
                 notes=tuple(notes),
+                strata=kept,
             )
         if self.R is not None:
             if int(n_kept.max()) > n_min:
@@ -188,6 +188,7 @@ class Outcomes:
             counts=self.counts[:, keep_q],
             n_trials=n_min,
             notes=tuple(notes),
+            strata=kept,
         )
 
 
@@ -196,7 +197,9 @@ class CompleteBlock:
     """A rectangular block: every model, the same questions and ``n_trials`` trials each.
 
     ``R`` (shape (L, M, N)) is set for attempt-level data; ``counts`` (L, M, C+1) always.
-    ``notes`` say what was dropped to make the block rectangular.
+    ``notes`` say what was dropped to make the block rectangular. ``strata``: task code of each
+    question (M,) where the block pools several tasks (the empirical-Bayes prior is then fitted
+    per (model, task), as the leaderboard's), else None.
     """
 
     models: tuple[str, ...]
@@ -206,6 +209,7 @@ class CompleteBlock:
     counts: np.ndarray
     n_trials: int
     notes: tuple[str, ...]
+    strata: np.ndarray | None = None
 
 
 def _appear_in_code_order(codes: np.ndarray) -> bool:

@@ -185,3 +185,41 @@ def test_all_tasks_pooled_fits_the_prior_per_task(app):
     assert not [w for w in app.main.warning if "Pooled over tasks" in w.value]
     texts = [shown(t.value) for t in (*app.main.caption, *app.main.markdown, *app.main.info, *app.main.warning)]
     assert any("it is fitted per task, and a task of the model has too few repeated trials (N = 1" in t for t in texts), texts
+
+
+def test_all_tasks_trajectory_ends_at_the_leaderboards_bayes_at_n(app):
+    """Under 'all tasks' the Trajectories page refits the empirical-Bayes prior per (model, task) after every n, as
+    the leaderboard fits it per (model, task): each model's Bayes@N band ends at the leaderboard's value (before, one
+    prior per model over both tasks, and a note said they could differ)."""
+    import numpy as np
+
+    from scorio_core.uncertainty.batch import posterior_summary_batch
+    from tests.app.test_pages_analysis import TRAJ, _array, _charts
+
+    rng = np.random.default_rng(4)
+    rows, counts = ["model,task,question,trial,correct"], np.zeros((3, 30, 2), dtype=int)
+    for i, m in enumerate(("a", "b", "c")):
+        rate = np.concatenate([rng.beta(7, 3, 12), rng.beta(2, 5, 18)]) + 0.05 * i
+        for q in range(30):
+            task, qid = ("easy", q) if q < 12 else ("hard", q - 12)
+            for t in range(4):
+                hit = int(rng.random() < rate[q])
+                counts[i, q, hit] += 1
+                rows.append(f"{m},{task},q{qid},{t},{hit}")
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("two_tasks.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(BOARD).run()
+    app.selectbox(key="task").set_value("all tasks").run()
+    app.switch_page(TRAJ).run()
+    no_exception(app)
+    texts = " ".join(shown(c.value) for c in app.main.caption)
+    assert "refit one prior per model" not in texts
+    bands = _charts(app)[1]
+    titles = [a.text for a in bands.layout.annotations][: len(bands.data) // 2]
+    last = {title: _array(bands.data[2 * i + 1].y)[-1] for i, title in enumerate(titles)}
+    board = posterior_summary_batch(counts, np.array([0.0, 1.0]), prior="empirical-bayes",
+                                    strata=np.repeat([0, 1], [12, 18]))
+    assert sorted(last) == ["a", "b", "c"]
+    for i, m in enumerate(("a", "b", "c")):
+        assert abs(last[m] - board.mu[i]) < 1e-9, (m, last[m], board.mu[i])
