@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["md"]
+__all__ = ["md", "sentence"]
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$=&\"'])")
 
@@ -22,3 +22,13 @@ def md(text: object) -> str:
     '\\\\<b\\\\>x\\\\</b\\\\> \\\\[a\\\\]\\\\(b\\\\) \\\\*\\\\*y\\\\*\\\\* \\\\:red\\\\[z\\\\]'
     """
     return _SPECIAL.sub(r"\\\1", str(text))
+
+
+def sentence(text: object) -> str:
+    """``text`` with its first character upper-cased and the rest kept (``str.capitalize`` lowers "Bayes@N", "N").
+
+    >>> sentence("gold standard: Bayes@N on all N trials")
+    'Gold standard: Bayes@N on all N trials'
+    """
+    text = str(text)
+    return text[:1].upper() + text[1:]

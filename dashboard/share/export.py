@@ -22,6 +22,7 @@ from dashboard.compute.results import (RANK_SEED, leaderboard_notes, leaderboard
                                        unequal_question_sets)
 from dashboard.data.datasets import raw_for_key
 from dashboard.figures import interval_plot, pairwise_heatmap
+from dashboard.text import sentence
 from scorio_core.store.publish import CONFIDENCE_LEVELS
 from scorio_core import rubric
 from scorio_core.leaderboard.table import ALL_TASKS
@@ -207,7 +208,7 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
         settings=settings_rows(ctx, active, settings, table),
         figures=figures,
         manifest=manifest,
-        notes=[*notes, METRICS[settings.metric].interval.capitalize()
+        notes=[*notes, sentence(METRICS[settings.metric].interval)
                + (f"; where the empirical-Bayes prior is not identified ({not_identified_rule(degenerate=True)}), "
                   "the exact binomial interval on the pooled answers instead."
                   if has_fallback_interval(table) else ".")],

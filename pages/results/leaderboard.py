@@ -32,7 +32,7 @@ from scorio_core.leaderboard.table import QUESTION_SETS
 from scorio_core.leaderboard.metrics import METRICS
 from scorio_core.ranking.paired import not_identified_models, not_identified_note
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
-from scorio_core.report.tables import interval_name
+from scorio_core.report.tables import interval_groups, interval_name
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 
@@ -167,6 +167,9 @@ with tabs[0]:
                           lead=top_pair.renamed(labels) if top_pair else None)  # display names: the verdict stays short
         with st.container(border=True):
             st.markdown(f"**{md(summary.headline)}** {md(summary.basis)} {md(summary.brief)}")
+            unsure = not_identified_models(table[table["mu"].notna()], table.loc[table["mu"].notna(), "model"])
+            if unsure:  # N = 1 and the like: those models' P values use the pooled binomial sd, not a posterior
+                st.caption(md(f"Not posterior probabilities where {not_identified_note(unsure)}."))
             if summary.details or summary.lines:
                 with st.expander("Details: every neighbouring pair"):
                     if summary.details:
@@ -181,7 +184,8 @@ with tabs[0]:
         if shortened:  # short names in the table; full names on hover in the chart, in exports, or with the toggle off
             frame = frame.assign(model=frame["model"].map(labels))
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=fit_height(len(frame), 900))
-        labels = " | ".join(dict.fromkeys(scored["interval"])) if len(scored) else ""
+        groups = interval_groups(scored)
+        labels = "; ".join(label if len(groups) == 1 else f"of {names}: {label}" for names, label in groups)
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the mean over questions of each "
                    "question's observed accuracy (every question weighs the same), beside the prior-based estimate. "
                    "Colours group models that share a rank. "

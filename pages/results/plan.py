@@ -12,9 +12,11 @@ from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.tables.display import fit_height
 from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display
-from dashboard.text import md
+from dashboard.text import md, sentence
 from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, SCOPE_LABELS
 from scorio_core.report.tables import to_csv
+from scorio_core.leaderboard.task_outcomes import ALL_TASKS
+from scorio_core.plan import ONE_TASK
 from scorio_core.plan.goals import format_draw_probability
 
 GOAL_LABELS = {"top-1": "Find the best model", "top-k": "Find the top k", "ranking": "Order every model",
@@ -36,6 +38,9 @@ if blocking_notice(ctx.data.dataset):
     st.stop()
 rubric_panel.render_unmatched(ctx, active, choose=False)
 data_id, dataset, task = ctx.data.data_id, ctx.data.dataset, ctx.task
+if task == ALL_TASKS:
+    st.info(f"{md(sentence(ONE_TASK))}. Pick one task in the sidebar's Task selector.", icon=":material/info:")
+    st.stop()
 models = [str(m) for m in models_of(data_id, dataset, task)]
 
 left, mid, right = st.columns([1.4, 1.6, 1])

@@ -22,7 +22,7 @@ from dashboard.compute.replicates import default_replicates
 from dashboard.tables.analysis import band_frame, band_interval_name, models_by_rank
 from dashboard.figures import credible_band_grid, rank_trajectory_plot
 from dashboard.panels.sidebar import page_context
-from dashboard.text import md
+from dashboard.text import md, sentence
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
 from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES
 from scorio_core.errors import InputError
@@ -143,7 +143,7 @@ st.plotly_chart(rank_trajectory_plot(models, traj.n, traj.ranks, convergence=tra
                 width="stretch", key="traj_chart")
 prior = dynamics_prior(ctx, active)
 st.caption(
-    f"Prior: {md(PRIOR_LABELS[prior])}. {md(TRAJECTORY_PRIOR_NOTES[prior]).capitalize()}. "
+    f"Prior: {md(PRIOR_LABELS[prior])}. {md(sentence(TRAJECTORY_PRIOR_NOTES[prior]))}. "
     "A line still moving near n = N means N trials were not enough to pin that model's place."
     + (" Pass@k-family ranks are undefined for n < k." if method.k > 1 else "")
     + (" Prior counts R0 (Rubric page) combine with the uniform prior only, so it is used here."

@@ -338,16 +338,8 @@ def _sql_tasks(result) -> list:
 def print_interval_labels(table) -> None:
     """What ``lo, hi`` are under a text table: one line, or with several kinds (models whose empirical-Bayes prior is
     not identified get exact binomial intervals) one line per kind naming its models."""
-    from scorio_core.ranking.paired import names_phrase
-    from scorio_core.report.tables import interval_labels
+    from scorio_core.report.tables import interval_groups
 
-    labels = interval_labels(table)
-    if len(labels) == 1:
-        print(f"lo, hi: {labels[0]}")
-        return
-    scored = table[table["mu"].notna()]
-    rows = scored["model"].astype(str)
-    if "task" in scored.columns and scored["task"].nunique() > 1:  # one row per (model, task): name both
-        rows = rows + " (" + scored["task"].astype(str) + ")"
-    for label in labels:
-        print(f"lo, hi of {names_phrase(rows[scored['interval'] == label])}: {label}")
+    groups = interval_groups(table)
+    for names, label in groups:
+        print(f"lo, hi: {label}" if len(groups) == 1 else f"lo, hi of {names}: {label}")

@@ -79,12 +79,13 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.errors import InputError
     from scorio_core.leaderboard.table import ALL_TASKS, outcomes_for, pick_task, task_names
     from scorio_core.leaderboard.task_outcomes import task_listing
-    from scorio_core.plan import per_trial_costs, plan_next
+    from scorio_core.plan import ONE_TASK, per_trial_costs, plan_next
 
     dataset = load_dataset(args)
+    if args.task == ALL_TASKS and len(task_names(dataset)) == 1:
+        args.task = None  # one task: all tasks pooled is that task
     if args.task == ALL_TASKS:
-        raise InputError(f"the planner plans one task at a time (its goal is checked on one task's posterior); choose "
-                         f"one with --task: {task_listing(task_names(dataset), 20, count=False)}.")
+        raise InputError(f"{ONE_TASK}; choose one with --task: {task_listing(task_names(dataset), 20, count=False)}.")
     task = pick_task(task_names(dataset), args.task)
     outcomes = outcomes_for(dataset, task).rubric
     costs = per_trial_costs(dataset, task, args.cost_column, outcomes) if args.cost_column else None

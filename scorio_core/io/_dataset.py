@@ -12,7 +12,10 @@ from scorio_core.errors import InputError
 from scorio_core.io._quality import QualityReport
 from scorio_core.io._quality_report import with_duplicate_example
 
-__all__ = ["Dataset", "SourceInfo", "attempts_to_counts"]
+__all__ = ["Dataset", "SourceInfo", "attempts_to_counts", "RESERVED_TASK"]
+
+#: The task name that means "all tasks pooled" (``scorio_core.leaderboard.task_outcomes.ALL_TASKS``); no data task may use it.
+RESERVED_TASK = "all tasks"
 
 
 class SourceInfo(NamedTuple):
@@ -80,6 +83,15 @@ class Dataset:
     sources: tuple[SourceInfo, ...]
     row_source: np.ndarray | None = field(default=None, repr=False, compare=False)
     trial_prefix: dict | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        table = self.attempts if self.attempts is not None else self.counts
+        tasks = table["task"] if table is not None and "task" in table.columns else None
+        names = tasks.cat.categories if tasks is not None and isinstance(tasks.dtype, pd.CategoricalDtype) else tasks
+        if names is not None and (np.asarray(names, dtype=object) == RESERVED_TASK).any():
+            raise InputError(f"a task is named '{RESERVED_TASK}', the name the dashboard and the CLI (--task) give to "
+                             "every task pooled; rename that task in the file (e.g. 'all_tasks') and load it again.",
+                             source=", ".join(s.name for s in self.sources[:3]) or None, field="task")
 
     @property
     def table(self) -> pd.DataFrame:

@@ -153,13 +153,19 @@ class Outcomes:
                 "every model on the questions it answered."
             )
         notes = []
-        kept = None  # task codes of the kept questions where they pool several tasks
+        kept, gone = None, ""  # task codes of the kept questions where they pool several tasks; tasks left out whole
         if self.strata() is not None:
             kept = self.strata()[keep_q]
+            lost = dict.fromkeys(t for t, k in zip(self.question_tasks, keep_q) if not k).keys() - {
+                t for t, k in zip(self.question_tasks, keep_q) if k}
+            names = sorted(map(str, lost))
+            listed = ("" if not names else names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if len(names) <= 5
+                      else ", ".join(names[:4]) + f" and {len(names) - 4} more")
+            gone = f" (every question of task{'s' if len(names) > 1 else ''} {listed})" if names else ""
             kept = kept if np.unique(kept).size >= 2 else None
         dropped_q = int((~keep_q).sum())
         if dropped_q:
-            notes.append(f"{dropped_q} of {self.n_questions} questions not answered by every model were left out")
+            notes.append(f"{dropped_q} of {self.n_questions} questions not answered by every model were left out{gone}")
         n_kept = n[:, keep_q]
         n_min = int(n_kept.min())
         if ragged and int(n_kept.max()) > n_min:

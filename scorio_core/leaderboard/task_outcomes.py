@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
+from scorio_core.io._dataset import RESERVED_TASK
 from scorio_core.leaderboard.outcomes import BINARY_LABELS, Outcomes, from_attempts, from_counts
 
 __all__ = [
@@ -30,7 +31,7 @@ __all__ = [
     "task_names",
 ]
 
-ALL_TASKS = "all tasks"
+ALL_TASKS = RESERVED_TASK  # "all tasks": no data task may use the name (scorio_core.io.Dataset refuses it)
 
 
 @dataclass(frozen=True, eq=False)

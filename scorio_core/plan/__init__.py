@@ -16,4 +16,8 @@ from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS
 from scorio_core.plan.planner import Plan, per_trial_costs, plan_next
 from scorio_core.plan.project import Projection, project_goal
 
-__all__ = ["PLAN_GOALS", "PLAN_GOAL_HELP", "Plan", "Projection", "per_trial_costs", "plan_next", "project_goal"]
+__all__ = ["PLAN_GOALS", "PLAN_GOAL_HELP", "ONE_TASK", "Plan", "Projection", "per_trial_costs", "plan_next", "project_goal"]
+
+#: Why the planner refuses all tasks pooled (the CLI and the Plan page say the same).
+ONE_TASK = ("the planner plans one task at a time: its goal is checked on one task's posterior, and a model's next "
+            "trials go to that task's questions")

@@ -20,8 +20,9 @@ from scorio_core.choices import is_fallback_interval
 from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite, difference_posterior, difference_span
 from scorio_core.ranking.questions_power import PRACTICAL_FACTOR, QuestionsNeeded, questions_meaning, questions_needed
 from scorio_core.ranking.separation import trials_needed
-from scorio_core.uncertainty.posterior import check_scope, projection_alpha
-from scorio_core.uncertainty.priors import not_identified_rule
+from scorio_core.ranking.projection_prior import task_projection_alpha
+from scorio_core.uncertainty.posterior import check_scope
+from scorio_core.uncertainty.priors import check_prior, not_identified_rule
 
 __all__ = ["pair_trials_needed", "CLUSTERED_ASSUMPTION", "scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
            "UNPAIRED_ASSUMPTION", "NOT_IDENTIFIED_ASSUMPTION", "not_identified_models", "not_identified_note", "names_phrase", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
@@ -329,8 +330,9 @@ def pair_trials_needed(outcomes, model_a: str, model_b: str, *, prior: str, conf
     """Trials per question needed to separate two models of one task, under the interval's prior.
 
     What the Compare page and ``compare`` share: each model's projection prior
-    (:func:`scorio_core.uncertainty.projection_alpha`) and, when given, its prior counts R0, passed to
-    :func:`scorio_core.ranking.separation.trials_needed`.
+    (:func:`scorio_core.uncertainty.projection_alpha`; with tasks pooled, one per (model, task) as the
+    leaderboard's: :func:`scorio_core.ranking.projection_prior.task_projection_alpha`) and, when given,
+    its prior counts R0, passed to :func:`scorio_core.ranking.separation.trials_needed`.
 
     Parameters
     ----------
@@ -357,13 +359,12 @@ def pair_trials_needed(outcomes, model_a: str, model_b: str, *, prior: str, conf
     ia, ib = outcomes.models.index(model_a), outcomes.models.index(model_b)
     pa = None if prior_counts is None else prior_counts[ia]
     pb = None if prior_counts is None else prior_counts[ib]
-    (alpha_a, note_a), (alpha_b, note_b) = (projection_alpha(outcomes.counts[i], prior) for i in (ia, ib))
+    strata = outcomes.strata()  # tasks pooled: a prior per (model, task), as the leaderboard fits it
+    (alpha_a, codes_a, note_a), (alpha_b, codes_b, note_b) = (
+        task_projection_alpha(outcomes.counts[i], strata, check_prior(prior)) for i in (ia, ib))
     empirical = prior == "empirical-bayes"
     needed = trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence,
                            alpha_a=alpha_a, alpha_b=alpha_b, empirical_a=empirical and not note_a,
-                           empirical_b=empirical and not note_b)
+                           empirical_b=empirical and not note_b, strata_a=codes_a, strata_b=codes_b)
     notes = tuple(f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n)
-    if empirical and outcomes.strata() is not None:  # the leaderboard fits per (model, task); this projection does not
-        notes += ("tasks pooled: the projection fits one empirical-Bayes prior per model over every task's questions, "
-                  "while the leaderboard fits one per model and task; read a task's own Compare for its projection",)
     return needed, notes

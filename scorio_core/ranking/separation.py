@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from scorio_core.eval._validate import check_confidence, check_int, count_array, nonnegative_array, real_vector, weights_for
+from scorio_core.eval._validate import check_confidence, check_int, count_array, nonnegative_array, weights_for
 from scorio_core.eval.batch import bayes_batch
+from scorio_core.ranking.projection_hyper import hyper_of, hyper_var
 
 __all__ = ["TrialsNeeded", "trials_needed", "trials_meaning", "ASSUMPTION", "PRACTICAL_TRIALS"]
 
@@ -121,22 +122,6 @@ def _prior(values: object, name: str, shape: tuple[int, int]) -> np.ndarray:
     return np.zeros(shape) if values is None else nonnegative_array(values, name, (shape,))
 
 
-def _hyper_var(n_q: np.ndarray, hyper: tuple[float, float] | None) -> np.ndarray | float:
-    """Variance of the posterior mean through a fitted empirical-Bayes prior (law of total variance).
-
-    ``hyper = (A, spread)``: the fitted strength and ``Var_m(w)`` under its mean. With
-    ``n_q`` trials on each of M questions (last axis): ``c^2 v spread``, ``c = mean A / (n_q + A)``,
-    ``v = sum (A + n_q) / (n_q (A + 1)) / M^2``, as :func:`scorio_core.uncertainty.posterior_summary`.
-    """
-    if hyper is None:
-        return 0.0
-    a, spread = hyper
-    m = n_q.shape[-1]
-    c = np.mean(a / (n_q + a), axis=-1)
-    v = np.sum((a + n_q) / (n_q * (a + 1.0)), axis=-1) / m**2
-    return c * c * v * spread
-
-
 def _gap_se(n: np.ndarray, rates: list[np.ndarray], priors: list[np.ndarray], w: np.ndarray,
             hypers: tuple = (None, None)) -> tuple[np.ndarray, np.ndarray]:
     """``|mu_a - mu_b|`` and ``sqrt(sigma_a^2 + sigma_b^2)`` at each N in ``n`` for projected counts N * rates."""
@@ -144,7 +129,7 @@ def _gap_se(n: np.ndarray, rates: list[np.ndarray], priors: list[np.ndarray], w:
     for r, p, h in zip(rates, priors, hypers):
         mu, sigma = bayes_batch(n[:, None, None] * r[None], w, p[None])
         if h is not None:
-            sigma = np.sqrt(sigma**2 + _hyper_var(np.broadcast_to(n[:, None], (n.size, r.shape[0])), h))
+            sigma = np.sqrt(sigma**2 + hyper_var(np.broadcast_to(n[:, None], (n.size, r.shape[0])), h))
         moments.append((mu, sigma))
     (mu_a, s_a), (mu_b, s_b) = moments
     return np.abs(mu_a - mu_b), np.sqrt(s_a**2 + s_b**2)
@@ -177,6 +162,8 @@ def trials_needed(
     alpha_b=None,
     empirical_a: bool = False,
     empirical_b: bool = False,
+    strata_a=None,
+    strata_b=None,
 ) -> TrialsNeeded:
     r"""How many trials per question separate two models at a chosen confidence.
 
@@ -202,16 +189,20 @@ def trials_needed(
         Target power of ``n_power`` in (0, 1).
     range_level : float, default 0.8
         Credibility of the interval of the difference that gives ``n_power_range``.
-    alpha_a, alpha_b : array-like of float, shape (C+1,), optional
+    alpha_a, alpha_b : array-like of float, shape (C+1,) or (M, C+1), optional
         Dirichlet pseudo-counts of each model's per-question prior (default 1 per category,
         the paper's uniform prior; 1/2 Jeffreys; a fitted empirical-Bayes prior), held fixed
-        as N grows. The prior counts are added to them.
+        as N grows; per question (rows of its counts) with ``strata_*`` where a prior is fitted
+        per task (:func:`scorio_core.ranking.projection_prior.task_projection_alpha`). The
+        prior counts are added to them.
     empirical_a, empirical_b : bool, default False
         ``alpha_*`` is a fitted empirical-Bayes prior: its hyperparameter uncertainty is added
         at every N (law of total variance, as the leaderboard's
         :func:`scorio_core.uncertainty.posterior_summary`). Without it, a fit with a very large
         strength (questions that differ no more than chance) would be held fixed as if the
         model's rates were known without trials, and z would explode.
+    strata_a, strata_b : array-like of int, shape (M,), optional
+        Task code of each question where ``alpha_*`` is per question (one prior per task).
 
     Returns
     -------
@@ -284,32 +275,28 @@ def trials_needed(
         n_max = check_int(n_max, "n_max", 1)
 
     keep_a, keep_b = ca.sum(axis=1) > 0, cb.sum(axis=1) > 0
+    alphas, stratas, hypers = [], [], []
+    for name, alpha, strata, keep, m in (("alpha_a", alpha_a, strata_a, keep_a, ca.shape[0]),
+                                         ("alpha_b", alpha_b, strata_b, keep_b, cb.shape[0])):
+        a = None if alpha is None else np.asarray(alpha, dtype=float)
+        if a is not None and (a.shape not in ((ca.shape[1],), (m, ca.shape[1])) or not np.all(np.isfinite(a) & (a > 0))
+                              or (a.ndim == 2 and np.shape(strata) != (m,))):
+            raise ValueError(f"{name} must hold {ca.shape[1]} finite pseudo-counts > 0 (or one row per question with "
+                             f"its task codes); got shape {a.shape}.")
+        alphas.append(None if a is None else (a[keep] if a.ndim == 2 else a))
+        stratas.append(None if a is None or a.ndim == 1 else np.asarray(strata)[keep])
     ca, pa, cb, pb = ca[keep_a], pa[keep_a], cb[keep_b], pb[keep_b]
-    for name, alpha in (("alpha_a", alpha_a), ("alpha_b", alpha_b)):
-        if alpha is not None:
-            a = real_vector(alpha, name)
-            if a.size != ca.shape[1] or not np.all(np.isfinite(a) & (a > 0)):
-                raise ValueError(f"{name} must hold {ca.shape[1]} finite pseudo-counts > 0; got {a.tolist()}.")
-            # pseudo-counts alpha enter Eq. 15 as prior counts alpha - 1 (nu = counts + prior + 1)
-            if name == "alpha_a":
-                pa = pa + (a - 1.0)
-            else:
-                pb = pb + (a - 1.0)
+    # pseudo-counts alpha enter Eq. 15 as prior counts alpha - 1 (nu = counts + prior + 1)
+    pa, pb = (p if a is None else p + (a - 1.0) for p, a in ((pa, alphas[0]), (pb, alphas[1])))
     rates = [(c + p + 1.0) / (c + p + 1.0).sum(axis=1, keepdims=True) for c, p in ((ca, pa), (cb, pb))]
     priors = [pa, pb]
-    hypers = []
-    for flag, alpha in ((empirical_a, alpha_a), (empirical_b, alpha_b)):
-        if flag and alpha is not None:
-            a = real_vector(alpha, "alpha")
-            mean = a / a.sum()
-            hypers.append((float(a.sum()), max(float(mean @ (w_a * w_a)) - float(mean @ w_a) ** 2, 0.0)))
-        else:
-            hypers.append(None)
+    for flag, a, strata, c in zip((empirical_a, empirical_b), alphas, stratas, (ca, cb)):
+        hypers.append(hyper_of(a, strata, w_a, c.shape[0]) if flag and a is not None else None)
     hypers = tuple(hypers)
     mu_a, s_a = bayes_batch(ca, w_a, pa)
     mu_b, s_b = bayes_batch(cb, w_a, pb)
-    s_a = float(np.sqrt(s_a**2 + _hyper_var(ca.sum(axis=1).astype(float), hypers[0])))
-    s_b = float(np.sqrt(s_b**2 + _hyper_var(cb.sum(axis=1).astype(float), hypers[1])))
+    s_a = float(np.sqrt(s_a**2 + hyper_var(ca.sum(axis=1).astype(float), hypers[0])))
+    s_b = float(np.sqrt(s_b**2 + hyper_var(cb.sum(axis=1).astype(float), hypers[1])))
     den = float(np.sqrt(s_a**2 + s_b**2))
     z_obs = abs(float(mu_a - mu_b)) / den if den > 0 else (0.0 if mu_a == mu_b else float("inf"))
     z_threshold = float(ndtri(confidence))

@@ -259,8 +259,29 @@ def interval_note(frame: pd.DataFrame) -> str:
     >>> interval_note(pd.DataFrame({"interval": ["95% credible interval; covers trials (questions fixed); uniform prior"]}))
     'Intervals: 95% credible interval; covers trials (questions fixed); uniform prior.'
     """
+    groups = interval_groups(frame)
+    if len(groups) <= 1:
+        return "".join(f"Intervals: {label}." for _, label in groups)
+    return "Intervals: " + "; ".join(f"of {names}: {label}" for names, label in groups) + "."
+
+
+def interval_groups(frame: pd.DataFrame) -> list[tuple[str, str]]:
+    """``(rows, label)`` per distinct interval label of the scored rows: which models (and tasks) each covers.
+
+    ``rows`` names the models in a sentence (:func:`scorio_core.ranking.paired.names_phrase`; "model (task)" where the
+    frame has several tasks); with one label it is every scored row.
+
+    >>> interval_groups(pd.DataFrame({"model": ["a", "b", "c"], "mu": [0.5, 0.4, 0.3], "interval": ["x", "y", "x"]}))
+    [('a and c', 'x'), ('b', 'y')]
+    """
+    from scorio_core.ranking.paired import names_phrase
+
     labels = interval_labels(frame)
-    return ("Intervals: " + " | ".join(labels) + ".") if labels else ""
+    scored = frame[frame["mu"].notna()] if "mu" in frame.columns else frame
+    rows = scored["model"].astype(str) if "model" in scored.columns else pd.Series("", index=scored.index)
+    if "task" in scored.columns and scored["task"].nunique() > 1:  # one row per (model, task): name both
+        rows = rows + " (" + scored["task"].astype(str) + ")"
+    return [(names_phrase(rows[scored["interval"].astype(str) == label]), label) for label in labels]
 
 
 def interval_labels(frame: pd.DataFrame) -> list[str]:

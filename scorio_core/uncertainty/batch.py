@@ -140,8 +140,9 @@ def posterior_summary_batch(
         Cluster code of each question (:func:`scorio_core.uncertainty.clustered.cluster_codes`): under
         ``questions-sampled`` the question-sampling standard error is cluster-robust
         (:func:`~scorio_core.uncertainty.clustered.clustered_se`) instead of assuming independent questions.
-    strata : array-like of int, shape (M,), optional
-        Stratum code of each question (e.g. its task when tasks are pooled): the empirical-Bayes prior is fitted
+    strata : array-like of int, shape (M,) or (L, M), optional
+        Stratum code of each question (e.g. its task when tasks are pooled; per row where the rows' questions differ,
+        as stacked bootstrap resamples): the empirical-Bayes prior is fitted
         per (model, stratum) and the strata's posteriors are combined over the model's questions
         (:mod:`scorio_core.uncertainty.strata`). No effect under the uniform or Jeffreys prior.
 
@@ -292,7 +293,7 @@ def posterior_shares(counts: object, prior: str = "empirical-bayes", strata: obj
     counts : array-like of int, shape (L, M, C+1)
         Category counts; rows summing to 0 are unanswered (left out of that model).
     prior : {"empirical-bayes", "uniform", "jeffreys"}, default "empirical-bayes"
-    strata : array-like of int, shape (M,), optional
+    strata : array-like of int, shape (M,) or (L, M), optional
         Stratum (task) code of each question: the empirical-Bayes prior is fitted per (model, stratum), as
         :func:`posterior_summary_batch` with ``strata``.
 

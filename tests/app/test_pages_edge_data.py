@@ -223,3 +223,36 @@ def test_all_tasks_trajectory_ends_at_the_leaderboards_bayes_at_n(app):
     assert sorted(last) == ["a", "b", "c"]
     for i, m in enumerate(("a", "b", "c")):
         assert abs(last[m] - board.mu[i]) < 1e-9, (m, last[m], board.mu[i])
+
+
+def test_a_task_named_all_tasks_is_refused_and_the_app_keeps_running(app):
+    """'all tasks' names all tasks pooled: a data task of that name is refused at load with how to fix it (before:
+    an uncaught RecursionError on the Data page), and the dataset in use stays."""
+    from tests.io.test_reserved_task import BODY
+
+    before = app.session_state["dataset"]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("named.csv", BODY.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    assert any("a task is named 'all tasks'" in shown(e.value) for e in app.error), [e.value for e in app.error]
+    assert app.session_state["dataset"] == before
+
+
+def test_mixed_interval_kinds_name_their_models_and_the_verdict_says_what_is_not_a_posterior(app):
+    """One model tried once per question (its prior not identified: exact binomial interval), two tried four times
+    (credible intervals): the caption says which interval each model has (before: the two labels joined by ' | '), and
+    the verdict box says its probabilities for the first are not posterior probabilities."""
+    rows = ["model,question,trial,correct"]
+    for m, n, base in (("once", 1, 2), ("four", 4, 5), ("also", 4, 4)):
+        rows += [f"{m},q{q},{t},{int((q * 7 + t * 3) % 10 < base)}" for q in range(24) for t in range(n)]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("mixed.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    captions = [shown(c.value) for c in app.main.caption]
+    (covers,) = [c for c in captions if c.startswith("What the interval covers: ")]
+    assert "of once: 95% exact binomial" in covers and "of four and also: 95% credible interval" in covers, covers
+    assert " | " not in covers
+    assert any(c.startswith("Not posterior probabilities where") and "once" in c for c in captions), captions

@@ -97,3 +97,24 @@ def test_models_table_says_p_best_is_a_share_of_draws():
     assert frame["p_best"].tolist() == [1.0, 0.0]
     help_text = config["p_best"]["help"]
     assert "share of the joint posterior draws" in help_text and "not certainty" in help_text
+
+
+def test_all_tasks_pooled_is_refused_with_the_clis_reason(app):
+    """The planner checks its goal on one task's posterior: under 'all tasks' the page says so and plans nothing, as
+    `plan --task 'all tasks'` refuses (before: the page planned trials of models on tasks they never attempted)."""
+    from scorio_core.plan import ONE_TASK
+
+    rows = ["model,task,question,trial,correct"] + [
+        f"{m},{t},q{q},{r},{(q * 3 + r + len(m) + len(t)) % 4 < 2}" for m in ("a", "bb", "ccc") for t in ("x", "yy")
+        for q in range(6) for r in range(3)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("two.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.sidebar.selectbox(key="task").set_value("all tasks").run()
+    app.switch_page(PLAN).run()
+    no_exception(app)
+    assert ONE_TASK[:40] in _texts(app, "info").lower() and "Task selector" in _texts(app, "info")
+    assert not app.main.dataframe
+    app.sidebar.selectbox(key="task").set_value("x").run()
+    no_exception(app)
+    assert app.main.dataframe  # one task: the plan

@@ -236,3 +236,11 @@ def test_n1_in_every_task_says_the_plain_rule(tmp_path):
 def test_plan_says_it_plans_one_task_at_a_time(tmp_path, capsys):
     assert main(["plan", str(_dump(tmp_path, trials_often=4, trials_once=4)), "--task", ALL_TASKS]) == 2
     assert "the planner plans one task at a time" in capsys.readouterr().err
+
+
+def test_plan_on_one_task_takes_all_tasks_as_that_task(tmp_path, capsys):
+    path = tmp_path / "one.csv"
+    path.write_text("model,question,trial,correct\n" + "".join(
+        f"{m},q{q},{r},{(q + r + len(m)) % 3 == 0}\n" for m in ("a", "bb") for q in range(5) for r in range(3)))
+    assert main(["plan", str(path), "--task", ALL_TASKS, "--output", "json"]) == 0
+    capsys.readouterr()

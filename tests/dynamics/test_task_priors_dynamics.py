@@ -147,3 +147,23 @@ def test_combined_fallbacks_are_exact_means(seed, T, K_minus_1):
         else:
             want = 0.5 / M if np.count_nonzero(totals[f]) <= 1 else 0.0
             assert np.all(out[f] == want)
+
+
+def test_complete_block_keeps_task_codes_and_names_tasks_left_out(tmp_path):
+    from scorio_core import io
+    from scorio_core.leaderboard.task_outcomes import ALL_TASKS, outcomes_for
+
+    rows = ["model,task,question,trial,correct"]
+    for m in ("a", "b", "c"):
+        for t, nq in (("A", 4), ("B", 3), ("C", 2)):
+            if t != "A" and m == "c":
+                continue  # c never tried B or C: the block keeps task A only
+            rows += [f"{m},{t},q{q},{r},{(q + r + len(m)) % 2}" for q in range(nq) for r in range(2)]
+    path = tmp_path / "three.csv"
+    path.write_text("\n".join(rows))
+    pooled = outcomes_for(io.load([path]), ALL_TASKS).binary
+    block = pooled.complete_block()
+    assert block.strata is None and len(block.questions) == 4
+    assert "5 of 9 questions not answered by every model were left out (every question of tasks B and C)" in block.notes
+    both = pooled.select_models(["a", "b"]).complete_block()
+    assert both.strata.tolist() == [0] * 4 + [1] * 3 + [2] * 2 and not both.notes
