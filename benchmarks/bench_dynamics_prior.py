@@ -12,6 +12,7 @@ is printed beside it (no target: the uniform prior is one closed-form division p
 refit a few Newton iterations over ~n terms).
 
     .venv/bin/python benchmarks/bench_dynamics_prior.py [--replicates 1000] [--eb-replicates 1000] [--no-cli]
+        [--tasks 2 5]
 
 ``--eb-replicates`` below ``--replicates`` times the in-process empirical-Bayes runs on fewer
 replicates and extrapolates linearly; the output says so. The CLI runs always use
@@ -82,6 +83,8 @@ def main() -> int:
     parser.add_argument("--eb-replicates", type=int, default=None, help="replicates timed under empirical Bayes "
                         "(default: --replicates); fewer are extrapolated linearly")
     parser.add_argument("--no-cli", action="store_true", help="skip the convergence command's runs")
+    parser.add_argument("--tasks", type=int, nargs="*", default=[], help="also time the empirical-Bayes run with the "
+                        "30 questions split into T tasks pooled (the prior refitted per task, as under 'all tasks')")
     args = parser.parse_args()
     B = args.replicates
     B_eb = min(B, args.eb_replicates or B)
@@ -100,6 +103,12 @@ def main() -> int:
         print(f"{'convergence, empirical-bayes, ' + tag + ' (in process)':<56}{eb:>10.2f}  -")
         print(f"{'  ratio empirical-bayes / uniform (in process)':<56}{eb / uni:>10.1f}x (no target)")
         print(f"{'trajectory, empirical-bayes, ' + tag:<56}{traj:>10.3f}  -")
+        for T in args.tasks:  # 'all tasks': one fit per (replicate, n, model, task)
+            strata = np.arange(R.shape[1]) % T
+            t_eb = timed(lambda: bootstrap_convergence(R, w=w, replicates=B_eb, seed=0, prior="empirical-bayes",
+                                                       strata=strata)) * B / B_eb
+            print(f"{f'convergence, empirical-bayes, {tag}, {T} tasks pooled':<56}{t_eb:>10.2f}  - "
+                  f"({t_eb / eb:.1f}x one prior)")
         if K == 2 and not args.no_cli:
             with tempfile.TemporaryDirectory() as tmp:
                 path = Path(tmp) / "sim_20x30x80.csv"

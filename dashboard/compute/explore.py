@@ -16,6 +16,7 @@ import streamlit as st
 
 from dashboard.compute.results import question_summary, task_outcomes
 from scorio_core.leaderboard.table import ALL_TASKS
+from scorio_core.leaderboard.task_outcomes import split_pooled_question
 from scorio_core.ranking.compare import question_scores
 
 __all__ = ["GridView", "grid_view", "attempt_signals", "MAX_QUESTIONS", "ORDERS"]
@@ -108,7 +109,7 @@ def attempt_signals(data_id: str, _dataset, task: str, model: str, question: str
     table = _dataset.attempts
     q_task, q_id = task, question
     if task == ALL_TASKS and "/" in question:
-        q_task, q_id = question.split("/", 1)
+        q_task, q_id = split_pooled_question(pd.unique(table["task"]), question)
     mask = ((table["task"] == q_task) & (table["model"] == model) & (table["question_id"] == q_id)).to_numpy()
     if _categorization is not None:
         mask = mask & (np.asarray(_categorization.codes) >= 0)

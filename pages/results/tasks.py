@@ -80,5 +80,6 @@ st.subheader("Flaky questions", divider="gray")
 flaky = matrix.pivot("flaky").loc[models]
 st.dataframe(flaky.astype("Int64"), width="stretch", height=fit_height(len(flaky), 700))
 per_task = cells.groupby("task", sort=False)["flaky"].sum().reindex(tasks).fillna(0).astype(int)
-st.caption("Flaky questions per task (all shown models): "
+st.caption("Flaky (model, question) pairs per task, summed over the shown models (a question flaky for three models "
+           "counts three times; the Questions page lists each question once): "
            + ", ".join(f"{md(t)} {n:,}" for t, n in per_task.items()) + f". Rule: {FLAKY_RULE}.")

@@ -244,6 +244,9 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
             if flipped[j]:
                 parts.append(f"a negative discrimination fits better (best a < 0: {a_neg[j]:.2f}, against "
                              f"{fit.a[j]:.2f} as fitted; log posterior odds {odds[j]:.1f} > {mislabel_log_odds:.2f}, "
+                             "abilities fixed)" if fit.a[j] > 0 else
+                             f"a negative discrimination fits better (fitted a = {fit.a[j]:.2f}; log posterior odds "
+                             f"of the best a < 0 against the best a > 0: {odds[j]:.1f} > {mislabel_log_odds:.2f}, "
                              "abilities fixed)")
             if neg[j]:
                 parts.append(f"discrimination {fit.a[j]:.2f} (upper bound {a_hi[j]:.2f} < 0 at z = {mislabel_z:g})")
@@ -259,7 +262,8 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
             why.append(f"unsolved: 0 successes in {int(n[:, j].sum())} trials by {k[j]} models")
         if low[j]:
             f.append("low_information")
-            why.append(f"low_information: mean information {info_mean[j]:.3f} per model < {low_information:g}"
+            why.append(f"low_information: mean information {info_mean[j]:.3f} per model < {low_information:g} "
+                       f"(the information column sums it over the {k[j]} models: {info_mean[j] * k[j]:.3f})"
                        if info_mean[j] < low_information else
                        f"low_information: no outcome varies (all {int(n[:, j].sum())} trials "
                        f"{'failed' if unsolved[j] else 'succeeded'}), so it separates no models (its fitted mean "

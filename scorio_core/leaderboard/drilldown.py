@@ -22,12 +22,11 @@ ATTEMPT_LEAD_COLUMNS = ("model", "trial", "is_correct", "score", "category", "we
 TEXT_FIELDS = ("input", "target", "answer", "extracted_answer", "completion", "transcript", "explanation")
 
 
-def _split(task: str, question: str) -> tuple[str, str]:
+def _split(dataset, task: str, question: str) -> tuple[str, str]:
     if task == ALL_TASKS:
-        if "/" not in question:
-            raise InputError(f"with all tasks pooled a question is named 'task/question'; got {question[:80]!r}.",
-                             field="question")
-        return tuple(question.split("/", 1))  # type: ignore[return-value]
+        from scorio_core.leaderboard.task_outcomes import split_pooled_question, task_names
+
+        return split_pooled_question(task_names(dataset), question)
     return task, question
 
 
@@ -66,7 +65,7 @@ def question_attempts(dataset, task: str, question: str, models=None,
     if table is None:
         raise InputError("this dataset has counts only (n_trials, n_correct): there are no attempts to open.",
                          field="question")
-    q_task, q_id = _split(task, str(question))
+    q_task, q_id = _split(dataset, task, str(question))
     mask = ((table["task"] == q_task) & (table["question_id"].astype(str) == q_id)).to_numpy()
     if models is not None:
         wanted = [str(m) for m in models]

@@ -67,6 +67,28 @@ def task_names(dataset) -> list[str]:
     return [str(t) for t in pd.unique(table["task"])]
 
 
+def split_pooled_question(tasks, question: str) -> tuple[str, str]:
+    """``(task, question id)`` of a question named ``"task/question"`` under all tasks pooled.
+
+    The longest task name followed by "/" wins, so task names that hold "/" (``mmlu/algebra``) and question ids that
+    hold "/" both split right.
+
+    Raises
+    ------
+    InputError
+        No task of ``tasks`` starts the name.
+
+    >>> split_pooled_question(["mmlu", "mmlu/algebra", "gsm8k"], "mmlu/algebra/q0/a")
+    ('mmlu/algebra', 'q0/a')
+    """
+    found = [t for t in map(str, tasks) if question.startswith(t + "/")]
+    if not found:
+        raise InputError(f"with all tasks pooled a question is named 'task/question'; got {question[:80]!r}, which "
+                         "starts with no task of the data.", field="question")
+    task = max(found, key=len)
+    return task, question[len(task) + 1:]
+
+
 def _binary_codes(rows: pd.DataFrame) -> np.ndarray:
     """is_correct as category codes; NaN (no correctness recorded) -> -1 (excluded, counted)."""
     values = rows["is_correct"].to_numpy(dtype=float)

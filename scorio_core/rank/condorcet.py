@@ -217,5 +217,8 @@ def ranked_pairs(R, strength: str = "margin", tie_policy: str = "half", method: 
         if reach[lo, w]:
             continue
         locked[w, lo] = True
-        reach |= np.logical_and.outer(reach[:, w], reach[lo, :])
+        if reach[w, lo]:  # already implied by locked victories: reachability unchanged (most pairs of a near order)
+            continue
+        rows = np.flatnonzero(reach[:, w])  # whatever reaches w now reaches everything lo reaches
+        reach[rows] |= reach[lo]
     return rank_with(level_scores(locked), method, return_scores)

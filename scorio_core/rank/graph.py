@@ -217,17 +217,19 @@ def alpharank(R, alpha: float = 1.0, population_size: int = 50, max_iter: int = 
     np.fill_diagonal(C, 0.0)
     np.fill_diagonal(C, 1.0 - C.sum(axis=1))
     pi = np.ones(L) / L
-    for _ in range(max_iter):
-        new = pi @ C
+    new, diff = np.empty(L), np.empty(L)
+    for _ in range(max_iter):  # the reference's iterates, bit for bit, with fewer temporaries per step
+        np.matmul(pi, C, out=new)
         s = new.sum()
-        if s <= 0 or not np.all(np.isfinite(new)):
+        if not 0.0 < s < np.inf:  # s is NaN or inf exactly when an entry is not finite (entries are >= 0)
             pi = np.ones(L) / L
             break
-        new = new / s
-        if np.abs(new - pi).sum() < tol:
-            pi = new
+        new /= s
+        np.subtract(new, pi, out=diff)
+        np.abs(diff, out=diff)
+        pi, new = new, pi
+        if diff.sum() < tol:
             break
-        pi = new
     pi = np.clip(pi, 0.0, None)
     total = float(pi.sum())
     return rank_with(pi / total if total > 0 else np.ones(L) / L, method, return_scores)

@@ -48,7 +48,7 @@ def to_csv(frame: pd.DataFrame) -> str:
 
 
 #: Characters that Markdown (GitHub-flavoured, incl. inline HTML) gives a meaning.
-_MD_SPECIAL = r"([\\`*_\[\]<>|~])"
+_MD_SPECIAL = r"([\\`*_\[\]<>|~$])"  # $: GitHub renders $...$ as math
 
 _CONTROL = re.compile(r"\r\n|[\x00-\x1f\x7f]")
 _CONTROL_NAMES = {"\r\n": r"\n", "\n": r"\n", "\r": r"\r", "\t": r"\t"}

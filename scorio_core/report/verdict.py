@@ -17,8 +17,9 @@ import pandas as pd
 from scorio_core.choices import has_fallback_interval, is_fallback_interval
 from scorio_core.ranking.rank import pairwise_confidence
 from scorio_core.report.lead import Lead, questions_behind, scope_phrase
-from scorio_core.report.tables import interval_name
+from scorio_core.report.tables import interval_groups, interval_name
 from scorio_core.uncertainty.posterior import DEFAULT_SCOPE, SCOPES
+from scorio_core.uncertainty.priors import MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS, not_identified_rule
 
 __all__ = ["Comparison", "Verdict", "verdict", "format_probabilities", "format_probability"]
 
@@ -129,33 +130,50 @@ def _observed(row) -> str:
     return "" if value is None or pd.isna(value) else f"; observed avg@N {float(value):.3f}"
 
 
+def _unfitted_cause(rows: pd.DataFrame) -> tuple[str, str]:
+    """Why the empirical-Bayes prior is not fitted for these rows, and what data would fit it (from N and M)."""
+    n = rows["n_trials"] if "n_trials" in rows else None
+    m = rows["n_questions"] if "n_questions" in rows else None
+    if n is not None and len(n) and bool((n <= 1).all()):
+        return "N = 1 trial per question", "more trials per question"
+    if m is not None and len(m) and bool((m < MIN_REPEATED_QUESTIONS).all()):
+        return (f"fewer than {MIN_REPEATED_QUESTIONS} questions: {_names([str(v) for v in sorted({int(v) for v in m})], 'or')} "
+                "here"), "more questions"
+    if n is not None and m is not None and len(n) and bool(((n <= 2) & (m < MIN_TRIAL_PAIRS)).all()):
+        return f"N = 2 on fewer than {MIN_TRIAL_PAIRS} questions", "more trials per question or more questions"
+    return not_identified_rule(degenerate=True), "more trials per question or more questions"
+
+
 def _few_trials_caveat(n: int, scored: pd.DataFrame) -> str:
     """What few trials per question do to the estimates: posterior means shrink toward the prior, except where the
-    empirical-Bayes prior could not be fitted (a fallback's mean is the pooled rate, its interval exact binomial)."""
+    empirical-Bayes prior could not be fitted (a fallback's mean is the pooled rate, its interval exact binomial),
+    with the cause read from the rows' N and M (not N alone: 8 questions tried 4 times are not fitted either)."""
     fallback = scored["interval"].map(is_fallback_interval) if "interval" in scored.columns else pd.Series(False)
     pooled = ("the means are the pooled observed rates (moved half a trial toward 1/2 where every trial fell in one "
               "category) and the intervals exact binomial ones")
     if len(fallback) and bool(fallback.all()):  # nothing is pulled toward a prior
-        return (f"With as few as N = {n} trials per question, the empirical-Bayes prior cannot be fitted: {pooled}, "
-                "wide; more trials per question would identify the prior and sharpen the ranking.")
+        cause, fix = _unfitted_cause(scored)
+        return (f"The empirical-Bayes prior cannot be fitted here ({cause}): {pooled}, wide; {fix} would identify "
+                "the prior and sharpen the ranking.")
     if bool(fallback.any()):
+        cause, _ = _unfitted_cause(scored[fallback.to_numpy()])
         return (f"With as few as N = {n} trials per question, posterior means are pulled toward the prior mean and "
-                f"intervals are wide; where the empirical-Bayes prior cannot be fitted (see the intervals) {pooled}. "
+                f"intervals are wide; where the empirical-Bayes prior cannot be fitted ({cause}) {pooled}. "
                 "More trials would sharpen the ranking.")
     return (f"With as few as N = {n} trials per question, posterior means are pulled toward the prior mean and "
             "intervals are wide; more trials would sharpen the ranking.")
 
 
 def _coverage_caveat(table: pd.DataFrame) -> str:
-    """What the intervals cover: the table's ``interval`` label when present."""
-    labels = [str(v) for v in dict.fromkeys(table["interval"].dropna())] if "interval" in table.columns else []
-    if labels:
-        if any(is_fallback_interval(label) for label in labels):  # N = 1: a pooled binomial sd, not a posterior one
-            return ("Intervals: " + " | ".join(labels) + ". Probabilities use a normal approximation of each model's "
+    """What the intervals cover: the table's ``interval`` labels, each with the models it applies to when several."""
+    groups = interval_groups(table) if "interval" in table.columns else []
+    if groups:
+        labels = groups[0][1] if len(groups) == 1 else "; ".join(f"of {names}: {label}" for names, label in groups)
+        if any(is_fallback_interval(label) for _, label in groups):  # N = 1: a pooled binomial sd, not a posterior
+            return ("Intervals: " + labels + ". Probabilities use a normal approximation of each model's "
                     "posterior, and where the empirical-Bayes prior is not identified, of the model's pooled binomial "
                     "sd sqrt(p(1-p)/n): there they are not posterior probabilities.")
-        return ("Intervals: " + " | ".join(labels) + ". Probabilities use a normal approximation of each model's "
-                "posterior.")
+        return "Intervals: " + labels + ". Probabilities use a normal approximation of each model's posterior."
     return ("Intervals and probabilities cover the noise of a finite number of trials per question "
             "(normal approximation of each model's posterior); the questions themselves are taken as given.")
 

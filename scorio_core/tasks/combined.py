@@ -13,7 +13,9 @@ __all__ = ["COMBINED_ASSUMPTION", "COMBINED_COLUMNS", "WEIGHTING", "combined_sco
 COMBINED_COLUMNS = ("model", "score", "sigma", "lo", "hi", "n_tasks", "reason")
 
 #: How tasks are weighted (shown by the page and written by the CLI).
-WEIGHTING = "macro average over tasks: every task has weight 1/T, whatever its number of questions"
+WEIGHTING = ("macro average over tasks: every task has weight 1/T, whatever its number of questions (the "
+             "leaderboard's 'all tasks' weighs every question the same instead, so the two differ where tasks have "
+             "different numbers of questions)")
 
 #: The assumption behind the combined interval (shown by the page and written by the CLI).
 COMBINED_ASSUMPTION = ("tasks are independent: score = mean of the per-task Bayes@N means, "

@@ -96,12 +96,16 @@ class TaskMatrix:
     def interval(self) -> str:
         """What every interval covers (confidence, scope, prior and question clusters), in words.
 
-        The cells' own labels (``interval`` column, as the leaderboard's rows) joined by " | " when the
-        cells carry them: a model whose empirical-Bayes prior is not identified (N = 1) has an exact
-        binomial interval, not a credible interval under a fitted Dirichlet; the generic label otherwise.
+        The cells' own labels (``interval`` column, as the leaderboard's rows), each with the cells it applies to
+        when they differ ("of a (logic) and b (logic): ..."; :func:`scorio_core.report.tables.interval_groups`): a
+        model whose empirical-Bayes prior is not identified (N = 1) has an exact binomial interval, not a credible
+        interval under a fitted Dirichlet; the generic label where the cells carry none.
         """
-        labels = list(dict.fromkeys(self.cells["interval"].dropna().astype(str))) if "interval" in self.cells else []
-        label = " | ".join(labels) if labels else interval_label(self.prior, self.scope, self.confidence)
+        from scorio_core.report.tables import interval_groups
+
+        groups = interval_groups(self.cells.rename(columns={"bayes": "mu"})) if "interval" in self.cells else []
+        label = ("; ".join(lab if len(groups) == 1 else f"of {names}: {lab}" for names, lab in groups) if groups
+                 else interval_label(self.prior, self.scope, self.confidence))
         if self.cluster_column and self.scope != "questions-fixed":
             label += f"; questions in clusters of {self.cluster_column!r} (cluster-robust)"
         return label

@@ -60,7 +60,8 @@ def test_threshold_changes_pass_fail(multi):
     assert (at.main.dataframe[2].value["tasks passed"] == 0).all()
     flaky = at.main.dataframe[3].value
     assert list(flaky.columns) == ["math", "code"] and (flaky >= 0).all().all()
-    assert any("Flaky questions per task" in shown(c.value) for c in at.main.caption)
+    assert any("Flaky (model, question) pairs per task, summed over the shown models" in shown(c.value)
+               for c in at.main.caption)
 
 
 def test_single_task_dataset_shows_one_column(app):

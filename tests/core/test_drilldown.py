@@ -72,3 +72,19 @@ def test_cli_attempts_json(tmp_path, capsys):
     assert out["rows"][1]["tokens"] is None and out["rows"][0]["answer"] == '=HYPERLINK("x")'
     assert main(["attempts", str(path), "--task", "t", "--question", "nope"]) == 2
     assert "no attempts" in capsys.readouterr().err
+
+
+def test_pooled_question_names_split_at_the_longest_task_name():
+    """Task names hold '/' (mmlu/algebra): 'mmlu/algebra/q0' is question q0 of task mmlu/algebra, whichever other task
+    (mmlu) starts it; question ids with '/' keep theirs (before: split at the first '/', so no attempts were found)."""
+    from scorio_core.leaderboard.task_outcomes import split_pooled_question
+
+    csv = ("model,task,question_id,trial,is_correct\n"
+           "a,mmlu/algebra,q0,0,1\na,mmlu/algebra,q0,1,0\na,mmlu,algebra/q0,0,0\na,gsm8k,x/y,0,1\n")
+    data = io.load([("slash.csv", csv.encode())])
+    assert question_attempts(data, ALL_TASKS, "mmlu/algebra/q0")["is_correct"].tolist() == [1.0, 0.0]
+    assert question_attempts(data, ALL_TASKS, "gsm8k/x/y")["is_correct"].tolist() == [1.0]
+    assert split_pooled_question(["mmlu", "mmlu/algebra"], "mmlu/algebra/q0") == ("mmlu/algebra", "q0")
+    assert split_pooled_question(["mmlu"], "mmlu/algebra/q0") == ("mmlu", "algebra/q0")
+    with pytest.raises(InputError, match="starts with no task of the data"):
+        split_pooled_question(["mmlu"], "gsm8k/q1")

@@ -161,7 +161,8 @@ def test_exports_of_n1_data_call_the_intervals_exact_binomial_not_credible(capsy
     assert "<dt>Confidence level</dt><dd>95%</dd>" in html and "Credibility level" not in html
     assert "Rank: competition rank of the mean." in html and "credibly better" not in html
     # the fallback's mean is the pooled rate (5/6, 3/6), not shrunk: the caveat does not say "pulled toward the prior"
-    assert "pulled toward" not in html and "the empirical-Bayes prior cannot be fitted: the means are the pooled observed rates" in html
+    assert "pulled toward" not in html and ("The empirical-Bayes prior cannot be fitted here (N = 1 trial per "
+                                            "question): the means are the pooled observed rates") in html
     assert "<td>0.8333</td>" in html and "<td>0.5000</td>" in html
     code, out, _ = run(capsys, "export", path, "--format", "html", "--prior", "uniform")
     assert "<th>95% credible interval</th>" in out  # a uniform prior needs no fit: credible intervals

@@ -144,9 +144,19 @@ class TestVerdict:
                           "hi": [1.0, 0.7], "n_trials": [4, 4], "interval": [fell_back, fitted]})
         (few,) = [c for c in verdict(t).caveats if c.startswith("With as few as N = 4")]
         assert "posterior means are pulled toward the prior mean" in few  # b's are
-        assert "where the empirical-Bayes prior cannot be fitted (see the intervals) the means are the pooled" in few
-        (few,) = [c for c in verdict(t.assign(interval=fell_back)).caveats if c.startswith("With as few")]
-        assert "pulled toward" not in few and "the empirical-Bayes prior cannot be fitted: the means" in few
+        assert ("where the empirical-Bayes prior cannot be fitted (N = 1, fewer than 10 questions tried twice or more, "
+                "fewer than 20 pairs of trials of a question (N = 2 on fewer than 20 questions), or every trial in one "
+                "category) the means are the pooled") in few  # no N or M tells which: the rule
+        (few,) = [c for c in verdict(t.assign(interval=fell_back)).caveats if c.startswith("The empirical-Bayes")]
+        assert "pulled toward" not in few and few.startswith("The empirical-Bayes prior cannot be fitted here (N = 1, ")
+        # the cause from N and M: 8 questions tried 4 times are not fitted for want of questions, not of trials
+        (few,) = [c for c in verdict(t.assign(interval=fell_back, n_questions=8)).caveats
+                  if c.startswith("The empirical-Bayes")]
+        assert few.startswith("The empirical-Bayes prior cannot be fitted here (fewer than 10 questions: 8 here): ")
+        assert few.endswith("; more questions would identify the prior and sharpen the ranking.")
+        (few,) = [c for c in verdict(t.assign(interval=fell_back, n_trials=2, n_questions=15)).caveats
+                  if c.startswith("The empirical-Bayes")]
+        assert "(N = 2 on fewer than 20 questions)" in few
         (few,) = [c for c in verdict(t.assign(interval=fitted)).caveats if c.startswith("With as few")]
         assert few.endswith("intervals are wide; more trials would sharpen the ranking.")
 
