@@ -7,6 +7,8 @@ equal :data:`METRIC_NAMES`.
 """
 
 __all__ = [
+    "PER_TASK",
+    "prior_label",
     "DEFAULT_PRIOR",
     "DEFAULT_SCOPE",
     "DEFAULT_TIE_RULE",
@@ -44,6 +46,19 @@ PRIOR_LABELS = {
     "jeffreys": "Jeffreys prior, Dirichlet(1/2) per question",
     "empirical-bayes": "empirical-Bayes prior, Dirichlet fitted to the model's questions",
 }
+
+#: What the empirical-Bayes label adds where tasks are pooled (a prior per model and task).
+PER_TASK = " of each task (tasks pooled)"
+
+
+def prior_label(prior: str, pooled: bool = False) -> str:
+    """:data:`PRIOR_LABELS` of ``prior``; with ``pooled`` tasks, the empirical-Bayes prior says it is fitted per task.
+
+    >>> prior_label("empirical-bayes", pooled=True)
+    "empirical-Bayes prior, Dirichlet fitted to the model's questions of each task (tasks pooled)"
+    """
+    return PRIOR_LABELS[prior] + (PER_TASK if pooled and prior == "empirical-bayes" else "")
+
 
 #: What each prior does, in plain words: the one source of the app's and the CLI's help texts.
 PRIOR_HELP = {

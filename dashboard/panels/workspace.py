@@ -56,7 +56,10 @@ def render_workspace_datasets() -> None:
     )
     labels = {r.id: f"{r.name} · {frame.loc[i, 'created']}" for i, r in enumerate(records)}
     left, mid, right = st.columns([2, 2, 1.2])
-    picked = left.selectbox("Saved dataset", list(labels), format_func=labels.get, key="ws_pick")
+    active = ws_id(st.session_state.get(state.KEY_DATASET, "") or "")
+    ids = list(labels)
+    picked = left.selectbox("Saved dataset", ids, format_func=labels.get, key="ws_pick",
+                            index=ids.index(active) if active in ids else 0)  # the dataset in use, to start with
     if left.button("Open", key="ws_open", icon=":material/open_in_new:"):
         state.select(WS_PREFIX + picked)
         st.rerun()
@@ -68,7 +71,9 @@ def render_workspace_datasets() -> None:
             st.error(md(str(exc)), icon=":material/error:")
         else:
             st.rerun()
-    confirm = right.checkbox("Confirm delete", key="ws_confirm_delete")
+    name = next((r.name for r in records if r.id == picked), picked)
+    confirm = right.checkbox(f"Confirm delete of {md(name[:60])}", key="ws_confirm_delete",
+                             help="Deletes the dataset picked under Saved dataset (and its drafts), for every session.")
     if right.button("Delete", key="ws_delete", disabled=not confirm, icon=":material/delete:"):
         try:
             ws.delete_dataset(picked)

@@ -260,8 +260,12 @@ def _sources_of(key: str):
         return ()
 
 
-def restore_plan(document: bytes, name: str) -> RestorePlan:
+def restore_plan(document: bytes, name: str, dataset_key: str | None = None) -> RestorePlan:
     """Read a manifest and find its data in the session (by SHA-256).
+
+    ``dataset_key``: the dataset the analysis was saved with (a share link's ``ws:<id>``), used when its sources
+    match; only without it is the first dataset with the same files taken (the same bytes loaded with another column
+    mapping or data-quality choice are another dataset with other numbers).
 
     Raises
     ------
@@ -271,7 +275,10 @@ def restore_plan(document: bytes, name: str) -> RestorePlan:
     manifest = mf.read_manifest(document, source=name)
     problems, warnings = [], []
     key = None
-    if manifest.dataset_key in BUNDLED:
+    if dataset_key is not None and manifest.dataset_key not in BUNDLED and not mf.source_mismatches(
+            manifest, _sources_of(dataset_key)):
+        key = dataset_key
+    elif manifest.dataset_key in BUNDLED:
         key = manifest.dataset_key
         mismatch = mf.source_mismatches(manifest, _sources_of(key))
         if mismatch:

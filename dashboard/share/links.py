@@ -22,7 +22,7 @@ from dashboard.state import rubric as rubric_state
 from dashboard.state import session as state
 from dashboard.data.bundled import BUNDLED
 from dashboard.text import md
-from dashboard.data.workspace import BUNDLED_COPY_PREFIX, owner, remember, workspace, ws_id
+from dashboard.data.workspace import BUNDLED_COPY_PREFIX, WS_PREFIX, owner, remember, workspace, ws_id
 from scorio_core.errors import InputError
 from scorio_core.report.manifest import manifest_to_json
 from scorio_core.store import NotFoundError, validate_id
@@ -249,11 +249,12 @@ def open_link() -> None:
                                               "another server). Showing the current data instead.")
         return
     remember(dataset.id, dataset.name)
+    ignored = _snapshot_only(record)
     saved = record.state
     manifest = saved.get("manifest", saved)  # a bare manifest is accepted too
     views = saved.get("views") if isinstance(saved.get("views"), dict) else {}
     try:
-        plan = export.restore_plan(json.dumps(manifest).encode(), "the shared analysis")
+        plan = export.restore_plan(json.dumps(manifest).encode(), "the shared analysis", dataset_key=f"{WS_PREFIX}{dataset.id}")
     except InputError as exc:
         st.session_state[_NOTICE] = ("error", f"The shared analysis cannot be read: {exc}")
         return
@@ -264,8 +265,26 @@ def open_link() -> None:
     state.queue_restore_more({k: v for k, v in views.items() if k in VIEW_KEYS and _simple(v)})
     st.session_state[_CREATED] = record.created
     kind = "snapshot" if record.immutable else "draft"
-    st.session_state[_NOTICE] = ("info", f"Opened the shared analysis ({kind} of {record.created[:16].replace('T', ' ')} "
-                                         "UTC). " + " ".join(plan.warnings))
+    parts = [f"Opened the shared analysis ({kind} of {record.created[:16].replace('T', ' ')} UTC).", *plan.warnings]
+    if ignored:
+        parts.append(f"Ignored the link's other parameters ({', '.join(ignored[:6])}{', ...' if len(ignored) > 6 else ''})"
+                     ": a snapshot opens as it was saved.")
+    st.session_state[_NOTICE] = ("info", " ".join(parts))
+
+
+def _snapshot_only(record) -> list[str]:
+    """A snapshot link opens as saved: drop the address's other parameters (``&prior=...`` would otherwise change
+    what the 'snapshot' shows), also from the values Streamlit seeds bound widgets with; returns the names dropped.
+    A draft keeps them (the session's own edits ride on its address)."""
+    if not record.immutable:
+        return []
+    from dashboard.state.url import _forget_initial
+
+    extra = [key for key in st.query_params.keys() if key not in (LINK_PARAM, VIEW_PARAM)]
+    for key in extra:
+        del st.query_params[key]
+    _forget_initial(extra)
+    return [key[:40] for key in extra]
 
 
 def render_link_notice() -> None:

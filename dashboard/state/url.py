@@ -61,7 +61,27 @@ def sanitize_query_params() -> dict[str, str]:
 
     params = {key: st.query_params.get_all(key) for key in st.query_params.keys()}
     bad = invalid_params(params)
-    for key in params:
-        if key in bad or (len(key) > MAX_KEY_CHARS):
-            del st.query_params[key]
+    dropped = [key for key in params if key in bad or len(key) > MAX_KEY_CHARS]
+    for key in dropped:
+        del st.query_params[key]
+    _forget_initial(dropped)
     return bad
+
+
+def _forget_initial(keys) -> None:
+    """Drop ``keys`` from the URL values Streamlit seeds bound widgets with on a page's first run.
+
+    Deleting a parameter from ``st.query_params`` leaves the copy Streamlit took of the URL, from which a widget with
+    ``bind="query-params"`` takes its first value (``lb_k=1e309`` reached ``number_input`` as infinity and raised).
+    Streamlit has no public call for this; without the internal one the widget's own checks are all that remain.
+    """
+    if not keys:
+        return
+    try:
+        from streamlit.runtime.state.session_state_proxy import get_session_state
+
+        with get_session_state().query_params() as qp:
+            for key in keys:
+                qp._initial_query_params.pop(key, None)
+    except (AttributeError, RuntimeError, KeyError):  # pragma: no cover - another Streamlit version, or no session
+        pass

@@ -90,11 +90,14 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
             "Estimate", format="%.4f", width=76,
             help="Classical estimate from the data (e.g. unbiased Pass@k); equals the mean for Bayes@N."),
         "avg": st.column_config.NumberColumn("avg@N", format="%.4f", width=64,
-                                             help="Mean over questions of each question's observed accuracy (every "
-                                                  "question weighs the same, whatever its number of trials)."),
+                                             help="Mean over questions of each question's observed mean score: its "
+                                                  "accuracy under binary correctness, its mean category weight under "
+                                                  "a rubric (every question weighs the same, whatever its number of "
+                                                  "trials)."),
         "accuracy": st.column_config.NumberColumn(
-            "raw acc.", format="%.4f", width=64,
-            help="Raw accuracy: correct trials / all trials, pooled over questions. Shown because questions have "
+            "raw mean", format="%.4f", width=64,
+            help="Raw mean score: the trials' scores (category weights; 1 correct and 0 wrong under binary "
+                 "correctness, where it is the raw accuracy) / all trials, pooled over questions. Shown because questions have "
                  "different numbers of trials here: a question with more trials weighs more in it, while avg@N (and "
                  "Bayes@N) weigh every question the same."),
         "pass_at_k": st.column_config.NumberColumn(f"Pass@{k}", format="%.4f", width=70,

@@ -20,7 +20,8 @@ from scorio_core.ranking.compare import difference_density, difference_span, out
 from scorio_core.ranking.paired import (not_identified_models, not_identified_note, questions_meaning, questions_needed,
                                        scoped_difference)
 from scorio_core.report.verdict import format_probability
-from scorio_core.uncertainty import PRIOR_LABELS
+from scorio_core.choices import prior_label
+from scorio_core.leaderboard.task_outcomes import ALL_TASKS
 from scorio_core.uncertainty.clustered import codes_for_questions
 
 def _sentence(text: str) -> str:
@@ -197,7 +198,7 @@ st.caption("An estimate: new trials will move the rates. The curve at the observ
            "observed value (the dot), so the projection is conservative.")
 with st.expander("Method"):
     st.markdown(f"z = |mu_A - mu_B| / sqrt(sigma_A^2 + sigma_B^2) with N trials per question. Assumption: "
-                f"{md(needed.assumption)} (paper Appendix D). Prior: {md(PRIOR_LABELS[ctx.prior])}, held fixed as N "
+                f"{md(needed.assumption)} (paper Appendix D). Prior: {md(prior_label(ctx.prior, ctx.task == ALL_TASKS))}, held fixed as N "
                 "grows. The projected rates are posterior means (every category count plus its prior pseudo-count), "
                 "which is why the curve at the observed N sits below the observed z.")
 for note in prior_notes:

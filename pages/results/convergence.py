@@ -23,7 +23,7 @@ from dashboard.text import md
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
 from scorio_core.errors import InputError
 from scorio_core.ranking.separation import trials_meaning
-from scorio_core.uncertainty import PRIOR_LABELS
+from scorio_core.choices import prior_label
 from scorio_core.uncertainty.priors import MIN_TRIAL_PAIRS
 
 REPLICATES = (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
@@ -132,7 +132,7 @@ summary = convergence_summary(results)
 st.plotly_chart(convergence_plot(curves, summary, n_max=N), width="stretch", key="conv_chart")
 st.caption(
     f"{len(chosen)} models, {int(replicates):,} {scheme}-wise bootstrap replicates, seed {int(seed)}, prior: "
-    f"{md(PRIOR_LABELS[prior])}"
+    f"{md(prior_label(prior, block.strata is not None))}"
     + (", refitted after every n (where it is not identified, always at n = 1 and at n = 2 on fewer than "
        f"{MIN_TRIAL_PAIRS} questions, a model's Bayes@N is its pooled mean over its answers)"
        if prior == "empirical-bayes" else "")

@@ -187,7 +187,8 @@ with tabs[0]:
         groups = interval_groups(scored)
         labels = "; ".join(label if len(groups) == 1 else f"of {names}: {label}" for names, label in groups)
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the mean over questions of each "
-                   "question's observed accuracy (every question weighs the same), beside the prior-based estimate. "
+                   "question's observed mean score (its accuracy under binary correctness; every question weighs the "
+                   "same), beside the prior-based estimate. "
                    "Colours group models that share a rank. "
                    f"{md(tie_rule_sentence(tie_rule, approximate=has_fallback_interval(scored)))}"
                    + (" With questions sampled, the pairwise CI ties pair each two models over the questions both "

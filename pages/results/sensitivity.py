@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from scorio_core.uncertainty import PRIOR_LABELS, interval_label
+from scorio_core.choices import prior_label
+from scorio_core.leaderboard.task_outcomes import ALL_TASKS
+from scorio_core.uncertainty import interval_label
 
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
@@ -95,7 +97,7 @@ else:
                                       highlight=highlight,
                                       rank_label=f"rank with {ctx.confidence:.0%} CI ties" if with_ci else "competition rank"),
                     width="stretch", key="sens_bump")
-    st.caption(f"Bayes@N ({md(PRIOR_LABELS[ctx.prior])}) under each schema's categories and weights; thresholds are "
+    st.caption(f"Bayes@N ({md(prior_label(ctx.prior, ctx.task == ALL_TASKS))}) under each schema's categories and weights; thresholds are "
                "percentiles of this data. Lines that cross mark models whose order depends on the rubric.")
     for note in across.notes:
         st.caption(md(note))

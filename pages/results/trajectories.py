@@ -26,7 +26,7 @@ from dashboard.text import md, sentence
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
 from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES
 from scorio_core.errors import InputError
-from scorio_core.uncertainty import PRIOR_LABELS
+from scorio_core.choices import prior_label
 from scorio_core.uncertainty.priors import MIN_TRIAL_PAIRS
 
 REPLICATES = (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
@@ -143,7 +143,7 @@ st.plotly_chart(rank_trajectory_plot(models, traj.n, traj.ranks, convergence=tra
                 width="stretch", key="traj_chart")
 prior = dynamics_prior(ctx, active)
 st.caption(
-    f"Prior: {md(PRIOR_LABELS[prior])}. {md(sentence(TRAJECTORY_PRIOR_NOTES[prior]))}. "
+    f"Prior: {md(prior_label(prior, block.strata is not None))}. {md(sentence(TRAJECTORY_PRIOR_NOTES[prior]))}. "
     "A line still moving near n = N means N trials were not enough to pin that model's place."
     + (" Pass@k-family ranks are undefined for n < k." if method.k > 1 else "")
     + (" Prior counts R0 (Rubric page) combine with the uniform prior only, so it is used here."
@@ -172,7 +172,7 @@ if chosen:
 st.caption(
     f"Posterior mean after n trials with its central {ctx.confidence:.0%} credible interval (normal approximation), "
     + ("along the same replicate as the ranks above. " if same else "along the observed trial order. ")
-    + f"Prior: {md(PRIOR_LABELS[prior])}"
+    + f"Prior: {md(prior_label(prior, block.strata is not None))}"
     + (f", refitted after every n; where it is not identified (n = 1, n = 2 on fewer than {MIN_TRIAL_PAIRS} "
        "questions, or a model's trials so far all in one category) the band is the normal approximation around the pooled mean with its binomial sd, not a posterior. "
        if prior == "empirical-bayes" else ". ")

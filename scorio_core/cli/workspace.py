@@ -7,7 +7,7 @@ Usage::
     python -m scorio_core workspace [--root DIR] add FILE... [--name NAME] [--format F]
         [--map CANONICAL=COLUMN ...] [--engine auto|pandas|duckdb|spark] [choices] [--output json|table]
     python -m scorio_core workspace [--root DIR] delete ID [--force] [--output json|table]
-    python -m scorio_core workspace [--root DIR] gc [--output json|table]
+    python -m scorio_core workspace [--root DIR] gc [--force] [--output json|table]
     python -m scorio_core workspace [--root DIR] usage [--output json|table]
 
 ``--root`` defaults to ``$SCORIO_WORKSPACE`` or ``./workspace``; ``--root`` and ``--output``
@@ -76,7 +76,9 @@ def register(subparsers) -> None:
     delete = actions.add_parser("delete", parents=[sub], help="delete a dataset (with its analyses) or an analysis")
     delete.add_argument("id", metavar="ID")
     delete.add_argument("--force", action="store_true", help="also delete a dataset's shared snapshots")
-    actions.add_parser("gc", parents=[sub], help="remove unreferenced blobs and files left by interrupted writes")
+    gc = actions.add_parser("gc", parents=[sub], help="remove unreferenced blobs and files left by interrupted writes")
+    gc.add_argument("--force", action="store_true", help="remove them even when the catalog lists no dataset at all "
+                    "(refused by default: a replaced or truncated catalog would cost every stored upload)")
     actions.add_parser("usage", parents=[sub], help="space used and the limits")
     add = actions.add_parser("add", parents=[sub], help="load eval dump files and store them as a dataset")
     add.add_argument("paths", nargs="+", metavar="FILE", help="eval dump files (for a HELM run folder, give its files)")
@@ -139,7 +141,7 @@ def _delete(ws, args) -> dict:
 
 
 def _gc(ws, args) -> dict:
-    return ws.gc().to_dict()
+    return ws.gc(force=args.force).to_dict()
 
 
 def _usage(ws, args) -> dict:

@@ -321,8 +321,9 @@ def leaderboard(
     if by_task is not None:  # tasks pooled: the empirical-Bayes prior is fitted per (model, task)
         per_task = (frame["prior"] == "empirical-bayes").to_numpy() & (fallback == "marginal-likelihood")
         eb = PRIOR_LABELS["empirical-bayes"]
+        from scorio_core.choices import prior_label
         frame.loc[per_task, "interval"] = frame.loc[per_task, "interval"].str.replace(
-            eb, f"{eb} of each task (tasks pooled)", regex=False)
+            eb, prior_label("empirical-bayes", pooled=True), regex=False)
     if clustered:  # what the question-sampling part assumes, in the label every view shows
         frame["interval"] += (f"; questions in {n_clusters:,} clusters of {cluster_column!r} (cluster-robust)"
                               if n_clusters else f"; clusters of {cluster_column!r} not applied to {spec.label} "

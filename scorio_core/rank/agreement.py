@@ -233,9 +233,16 @@ def _summary(models, methods, ranks: np.ndarray, best: np.ndarray, worst: np.nda
     if spread[i] == 0:
         return f"Every model has the same rank under the {K} methods."
     moved = int((spread > 0).sum())
-    return (f"{first[0].upper() + first[1:]}; {moved} of {L} models change rank with the method; "
+    text = (f"{first[0].upper() + first[1:]}; {moved} of {L} models change rank with the method; "
             f"{models[i]} ranks {_ordinal(int(best[i]))} to {_ordinal(int(worst[i]))} "
             f"({_ordinal(int(reference[i]))} under {label}).")
+    distinct = np.array([np.unique(r).size for r in ranks])
+    coarse = np.flatnonzero(distinct <= L / 4)  # methods that tie most models move every model they tie
+    if coarse.size and L >= 8:
+        named = ", ".join(f"{method_label(methods[c])} {distinct[c]}" for c in coarse[:3])
+        text += (f" {coarse.size} of {K} methods tie most models (distinct ranks among {L}: {named}"
+                 f"{', ...' if coarse.size > 3 else ''}), which alone moves every model they tie.")
+    return text
 
 
 def agreement(R, methods, *, models=None, extra=None, top: int = 3, options=None) -> MethodAgreement:

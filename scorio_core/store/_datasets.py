@@ -98,6 +98,7 @@ class DatasetsMixin:
                     (dataset_id, name, now_iso(), dataset.layout, int(report.n_models), int(report.n_questions),
                      _max_trials(dataset), int(len(dataset.table)), sum(len(d) for _, d in files), table_sha, meta, key,
                      owner))
+                conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('had_datasets', '1')")
                 conn.executemany(
                     "INSERT INTO dataset_sources (dataset_id, position, name, format, sha256, size_bytes) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
@@ -299,7 +300,8 @@ class DatasetsMixin:
                                            (dataset_id,)).fetchone()
             if n_shared and not force:
                 raise InputError(f"dataset {dataset_id!r} has {n_shared} shared snapshot(s) whose links would break; "
-                                 "delete them first or pass force=True (CLI: --force).")
+                                 "delete those snapshots first, or delete the dataset with them (`workspace delete ID "
+                                 "--force`; force=True in Python).")
             conn.execute("DELETE FROM datasets WHERE id = ?", (dataset_id,))  # analyses and sources cascade
         return int(n_all)
 

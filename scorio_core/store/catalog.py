@@ -23,10 +23,10 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["CATALOG_NAME", "SCHEMA_VERSION", "connect", "migrate", "transaction"]
+__all__ = ["CATALOG_NAME", "SCHEMA_VERSION", "CatalogError", "connect", "migrate", "transaction"]
 
 CATALOG_NAME = "catalog.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 60.0
 
 _V1 = (
@@ -71,8 +71,19 @@ _V1 = (
     "CREATE INDEX analyses_owner ON analyses (owner)",
 )
 
+#: Version 2: ``meta`` key/value rows; ``had_datasets`` is set once a dataset was ever stored, so ``gc`` can tell a
+#: catalog whose datasets were deleted from one replaced or truncated beside its stored files (which it refuses).
+_V2 = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "INSERT INTO meta (key, value) SELECT 'had_datasets', '1' WHERE EXISTS (SELECT 1 FROM datasets)",
+)
+
 #: Migration steps: ``_MIGRATIONS[v]`` upgrades a catalog from version ``v`` to ``v + 1``.
-_MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+_MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+
+
+class CatalogError(OSError):
+    """The workspace catalog cannot be read (damaged, or another file in its place); the message says what to do."""
 
 
 def connect(path: Path) -> sqlite3.Connection:

@@ -14,6 +14,7 @@ references and temporary files left by crashes.
 
 from __future__ import annotations
 
+import sqlite3
 from contextlib import contextmanager
 
 from scorio_core.limits import human_bytes
@@ -21,7 +22,7 @@ from scorio_core.store._analyses import AnalysesMixin
 from scorio_core.store._datasets import DatasetsMixin
 from scorio_core.store._settings import QuotaError, read_settings
 from scorio_core.store.blobs import BlobStore
-from scorio_core.store.catalog import CATALOG_NAME, connect, migrate, transaction
+from scorio_core.store.catalog import CATALOG_NAME, CatalogError, connect, migrate, transaction
 from scorio_core.store.records import GcReport, Usage
 
 __all__ = ["Workspace"]
@@ -45,6 +46,8 @@ class Workspace(DatasetsMixin, AnalysesMixin):
         An invalid environment variable or listing.
     RuntimeError
         A catalog written by a newer scorio_core.
+    CatalogError
+        A catalog file that SQLite cannot read (an ``OSError``: the app keeps uploads in the session and says why).
 
     Notes
     -----
@@ -61,8 +64,14 @@ class Workspace(DatasetsMixin, AnalysesMixin):
         self.root.mkdir(parents=True, exist_ok=True)
         self.blobs = BlobStore(self.root)
         self.catalog_path = self.root / CATALOG_NAME
-        with self._db() as conn:
-            migrate(conn)
+        try:
+            with self._db() as conn:
+                migrate(conn)
+        except sqlite3.DatabaseError as exc:  # a damaged or replaced catalog file: say so, never a traceback
+            raise CatalogError(
+                f"the workspace catalog {self.catalog_path} cannot be read ({exc}): it is damaged or not a catalog. "
+                f"Restore it from a backup, or move it aside to start an empty one (the stored files under "
+                f"{self.root / 'blobs'} are kept; do not run gc before the datasets are listed again).") from exc
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r}, listing={self.listing!r})"
@@ -112,7 +121,7 @@ class Workspace(DatasetsMixin, AnalysesMixin):
                 source=name)
 
     # ---------------------------------------------------------------- maintenance
-    def gc(self, grace_seconds: float = 3600.0) -> GcReport:
+    def gc(self, grace_seconds: float = 3600.0, force: bool = False) -> GcReport:
         """Remove blobs no catalog row references, and temporary files left by crashes.
 
         Parameters
@@ -120,16 +129,32 @@ class Workspace(DatasetsMixin, AnalysesMixin):
         grace_seconds : float
             Temporary files younger than this may belong to a write in progress in another
             process and are kept (0 removes them all). Unreferenced blobs are removed at any age.
+        force : bool, default False
+            Remove them even when the catalog lists no dataset at all (see Raises).
 
         Returns
         -------
         GcReport
+
+        Raises
+        ------
+        ValueError
+            The catalog has never listed a dataset (no ``had_datasets`` row) but stored files exist (a catalog
+            replaced, truncated or restored without its rows would otherwise cost every upload); ``force=True``
+            (CLI ``gc --force``) removes them. Deleting every dataset and then running gc is fine.
         """
         removed = freed = kept = 0
         with self._db() as conn, transaction(conn):  # blocks dataset inserts while blobs are removed
             query = ("SELECT sha256 FROM dataset_sources UNION SELECT table_sha256 FROM datasets "
                      "UNION SELECT json_extract(report_json, '$.trial_prefix.sha256') FROM datasets")
             referenced = {r[0] for r in conn.execute(query) if r[0] is not None}  # + prefix counts of count tables
+            had = conn.execute("SELECT 1 FROM meta WHERE key = 'had_datasets'").fetchone() is not None
+            if not referenced and not had and not force and any(True for _ in self.blobs.iter_blobs()):
+                stored = sum(1 for _ in self.blobs.iter_blobs())
+                raise ValueError(
+                    f"the workspace catalog {self.catalog_path} has never listed a dataset, but {stored:,} stored files "
+                    "exist: the catalog may have been replaced, truncated or restored without its rows, and gc would "
+                    "delete every upload. Restore the catalog first; to delete the files anyway, run gc with --force.")
             for sha, _, _ in self.blobs.iter_blobs():
                 if sha in referenced:
                     kept += 1

@@ -126,3 +126,19 @@ def test_invalid_query_parameters_are_dropped_with_a_notice():
     toasts = [t.value for t in at.toast]
     assert any("lb\\_tau" in t or "lb_tau" in t for t in toasts) and any("longer than 256" in t for t in toasts)
     assert at.main.dataframe  # the default leaderboard rendered
+
+
+def test_an_invalid_number_never_reaches_a_widget_bound_to_the_address():
+    """lb_k=1e309 was dropped from st.query_params with a notice, but Streamlit had kept the URL's first values and
+    seeded the bound number input with infinity (OverflowError); the dropped value is now forgotten there too."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import ROOT
+
+    for value in ("1e309", "inf", "99999999999999999999"):
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+        at.query_params["lb_k"] = value
+        at.run()
+        assert not at.exception, (value, [e.value for e in at.exception])
+        assert at.session_state["lb_k"] == 1 and any("lb" in t.value and "k" in t.value for t in at.toast)
+        assert at.main.dataframe

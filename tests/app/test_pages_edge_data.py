@@ -215,6 +215,7 @@ def test_all_tasks_trajectory_ends_at_the_leaderboards_bayes_at_n(app):
     no_exception(app)
     texts = " ".join(shown(c.value) for c in app.main.caption)
     assert "refit one prior per model" not in texts
+    assert "Prior: empirical-Bayes prior, Dirichlet fitted to the model's questions of each task (tasks pooled)" in texts
     bands = _charts(app)[1]
     titles = [a.text for a in bands.layout.annotations][: len(bands.data) // 2]
     last = {title: _array(bands.data[2 * i + 1].y)[-1] for i, title in enumerate(titles)}

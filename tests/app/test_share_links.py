@@ -228,3 +228,50 @@ def test_hostile_and_unknown_dataset_ids_say_not_available(tmp_path):
     assert any(p.endswith(".py") for p in opened[1:])  # the hook does see the files the app opens
     suspicious = [p for p in opened[1:] if "passwd" in p or "win.ini" in p or "DROP" in p or "OR 1=1" in p]
     assert not suspicious, suspicious
+
+
+def test_a_link_opens_its_own_dataset_not_the_same_files_read_another_way(app):
+    """The same file uploaded again with another column mapped to is_correct is another dataset with other numbers;
+    a link made on the first opens the first (before: the first dataset of the list with the same SHA-256, so the
+    'snapshot' showed the remapped numbers)."""
+    rows = ["model,question_id,trial,is_correct,alt"] + [
+        f"{m},q{q},{t},{int((q + t) % 4 == 0)},{int((q * (i + 2) + t) % 3 != 0)}"
+        for i, m in enumerate(("alpha", "beta", "gamma")) for q in range(8) for t in range(4)]
+    body = "\n".join(rows).encode()
+
+    def upload(at, name, column=None):
+        at.switch_page("pages/data/data.py").run()
+        at.file_uploader(key="data_uploader").set_value(("same.csv", body, "text/csv")).run()
+        [t for t in at.text_input if t.key.startswith("upload_name_")][0].set_value(name).run()
+        if column:
+            at.selectbox(key="map_override_field").set_value("is_correct").run()
+            at.selectbox(key="map_override_column").set_value(column).run()
+        at.button(key="upload_load").click().run()
+        no_exception(at)
+        return at.session_state["dataset"]
+
+    first = upload(app, "as recorded")
+    original = app.switch_page(LEADERBOARD).run().main.dataframe[0].value
+    app.switch_page(EXPORT).run()
+    app.button(key="share_create").click().run()
+    analysis_id = app.session_state["share_last_id"]
+    other = _open({})
+    assert upload(other, "remapped", "alt") != first
+    fresh = _open({"analysis": analysis_id, "view": "present"})
+    assert fresh.session_state["dataset"] == first
+    shared = fresh.main.dataframe[0].value
+    assert shared["model"].tolist() == original["model"].tolist()
+    assert shared["mu"].tolist() == original["mu"].tolist()
+
+
+def test_a_snapshot_link_ignores_other_parameters_and_says_so(app):
+    """&prior=..., &confidence=..., &dataset=... beside a snapshot's id changed what the 'snapshot' showed; they are
+    dropped (also from the values Streamlit seeds widgets with) and the notice names them."""
+    analysis_id = _share(app)
+    fresh = _open({"analysis": analysis_id, "view": "present", "prior": "uniform", "confidence": "0.8",
+                   "dataset": "paper-simulation"})
+    assert fresh.session_state["prior"] == "jeffreys" and fresh.session_state["confidence"] == 0.95
+    assert fresh.session_state["dataset"] == app.session_state["dataset"]
+    notice = " ".join(shown(i.value) for i in fresh.sidebar.info)
+    assert "Ignored the link's other parameters (prior, confidence, dataset): a snapshot opens as it was saved." in notice
+    assert "prior" not in fresh.query_params and fresh.query_params["view"] in ("present", ["present"])

@@ -90,3 +90,17 @@ def test_two_saved_datasets_with_one_name_get_distinct_labels(app):
 
     labels = {dataset_label(k) for k in keys}
     assert len(keys) == 2 and len(labels) == 2 and all(label.startswith("Uploaded: mine (#") for label in labels)
+
+
+def test_delete_starts_on_the_dataset_in_use_and_names_it(app):
+    """Two saved datasets, the older one in use: the Data page's Delete acts on the dataset in use (before: on the
+    newest saved, e.g. a colleague's latest upload, with an unnamed 'Confirm delete')."""
+    _upload(app, "first.csv", CSV)
+    first = saved_key(app, "first")
+    _upload(app, "second.csv", CSV.replace("alpha", "gamma"))
+    assert saved_key(app, "second") != first
+    app.sidebar.selectbox(key="dataset").set_value(first).run()
+    app.switch_page(DATA).run()
+    no_exception(app)
+    assert app.selectbox(key="ws_pick").value == first.removeprefix("ws:")
+    assert shown(app.checkbox(key="ws_confirm_delete").label).startswith("Confirm delete of first")

@@ -54,6 +54,18 @@ def test_tau_b_and_rank_ranges_by_hand():
     assert [r["model"] for r in rows] == ["a", "b", "c", "d"] and rows[0]["ranks"] == {"x": 1, "y": 2}
 
 
+def test_the_summary_names_methods_that_tie_most_models():
+    # 8 models: x orders them all; y ties them in two groups (2 distinct ranks < 8 / 4), which alone moves 6 models
+    R = np.zeros((8, 1, 1), dtype=int)
+    result = agreement(R, ["x", "y"], models=[f"m{i}" for i in range(8)],
+                       extra={"x": list(range(8, 0, -1)), "y": [1] * 4 + [0] * 4}, top=1)
+    assert result.summary.endswith(" 1 of 2 methods tie most models (distinct ranks among 8: y 2), which alone moves "
+                                   "every model they tie.")
+    fine = agreement(R, ["x", "y"], models=[f"m{i}" for i in range(8)],
+                     extra={"x": list(range(8, 0, -1)), "y": [7, 8, 6, 5, 4, 3, 2, 1]}, top=1)
+    assert "tie most models" not in fine.summary
+
+
 def test_a_tie_across_rank_k_is_not_called_a_top_k():
     # x: a, b, c tie at 1st (no top 2 exists); y ranks a, b, c 1st, 2nd, 3rd: its top 2 is {a, b}
     R = np.zeros((4, 1, 1), dtype=int)

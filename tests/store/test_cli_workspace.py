@@ -80,3 +80,46 @@ def test_add_respects_the_file_quota(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "scorio_core", "workspace", "--root", str(tmp_path), "add", COUNTS],
                           capture_output=True, text=True, cwd=REPO, env=env, timeout=120)
     assert proc.returncode == 2 and "SCORIO_WORKSPACE_MAX_FILE_BYTES" in proc.stderr and "17,505 bytes" in proc.stderr
+
+
+def test_gc_refuses_a_catalog_that_never_listed_a_dataset_beside_stored_files(tmp_path):
+    """A catalog replaced by an empty one (or truncated to 0 bytes) beside stored uploads: gc would have deleted every
+    upload; it refuses and says why, unless --force. Deleting every dataset and then gc stays allowed (above)."""
+    root = tmp_path / "ws"
+    cli(root, "add", COUNTS, "--output", "json")
+    blobs = sorted(p.name for p in (root / "blobs").rglob("*") if p.is_file())
+    for name in ("catalog.sqlite3", "catalog.sqlite3-wal", "catalog.sqlite3-shm"):
+        (root / name).unlink(missing_ok=True)
+    (root / "catalog.sqlite3").write_bytes(b"")  # truncated to 0 bytes: SQLite opens it as a new, empty catalog
+    refused = cli(root, "gc", "--output", "json", expect=2)
+    assert "has never listed a dataset, but 2 stored files exist" in refused.stderr and "--force" in refused.stderr
+    assert sorted(p.name for p in (root / "blobs").rglob("*") if p.is_file()) == blobs
+    forced = cli(root, "gc", "--force", "--output", "json")
+    assert forced["removed_blobs"] == len(blobs) == 2
+
+
+def test_a_catalog_that_is_not_a_database_is_named_with_what_to_do(tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "catalog.sqlite3").write_bytes(b"not a database at all" * 200)
+    proc = cli(root, "list", expect=2)
+    assert "the workspace catalog" in proc.stderr and "cannot be read" in proc.stderr
+    assert "move it aside to start an empty one" in proc.stderr and "internal error" not in proc.stderr
+
+
+def test_a_version_1_catalog_migrates_and_remembers_it_had_datasets(tmp_path):
+    import sqlite3
+
+    from scorio_core.store import Workspace
+
+    root = tmp_path / "ws"
+    cli(root, "add", COUNTS, "--output", "json")
+    conn = sqlite3.connect(root / "catalog.sqlite3")  # back to a version-1 catalog holding one dataset
+    conn.execute("DROP TABLE meta")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    migrated = Workspace(root)  # the migration sets had_datasets, so deleting every dataset and then gc works
+    (d,) = migrated.list_datasets()
+    migrated.delete_dataset(d.id)
+    assert migrated.gc().removed_blobs == 2
