@@ -180,11 +180,11 @@ def leaderboard_notes(data_id: str, _dataset, task: str, table: pd.DataFrame, *,
                       question_set: str, rubric_id: str = "binary", _categorization=None) -> list[dict]:
     """Structured notices of a leaderboard (data-quality choices applied, unequal question sets, paper-rule chains)."""
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
-    from scorio_core.leaderboard.checks import choices_of, dataset_models
+    from scorio_core.leaderboard.checks import choices_of, dataset_models, model_name_defaults
 
     return leaderboard_notices(outcomes, table, confidence=confidence, tie_rule=tie_rule, question_set=question_set,
                                emptied=emptied_on(_dataset, task), choices=choices_of(_dataset),
-                               dataset_models=dataset_models(_dataset))
+                               dataset_models=dataset_models(_dataset), named_by_default=model_name_defaults(_dataset))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -77,7 +77,8 @@ def render_outcomes(ctx, active) -> None:
         st.info("No question matches the filter: the selected models agree on every question.")
         return
     shown = f"{len(view.questions)} of {view.n_questions_total}" if view.n_questions_total > len(view.questions) else f"{len(view.questions)}"
-    st.markdown(f"**Per-question results** · {shown} questions · {len(models)} model{'' if len(models) == 1 else 's'}")
+    plural = "" if view.n_questions_total == 1 else "s"
+    st.markdown(f"**Per-question results** · {shown} question{md(plural)} · {len(models)} model{'' if len(models) == 1 else 's'}")
     if view.n_questions_total > MAX_QUESTIONS:
         st.caption(f"Showing the first {MAX_QUESTIONS} questions in this order; pick a task or filter to see others.")
     st.plotly_chart(rate_grid(view.models, view.questions, view.rates, view.correct, view.trials, binary=view.binary),

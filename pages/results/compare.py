@@ -102,12 +102,16 @@ m4.metric("P(A > B) = rho", format_probability(diff.rho), border=True,
           "Phi(difference / sd), a normal approximation on the pooled binomial sds (not a posterior probability: "
           "the prior is not identified; see Method).")
 probability = "posterior probability" if credible else "probability (normal approximation, not a posterior)"
+# "ahead" is one-sided (P(A > B) >= the level); the central interval is two-sided: it can hold 0 while one model
+# is ahead at that level (between the level and 1 - (1 - level) / 2): say so where they seem to disagree
+sided = (f" (one-sided; the central {pct} interval still holds 0, as it leaves {(1 - ctx.confidence) / 2:.1%} on "
+         "each side)" if diff.lo <= 0 <= diff.hi else "")
 if diff.rho >= ctx.confidence:
-    st.success(f"{md(model_a)} is ahead of {md(model_b)} with {format_probability(diff.rho)} {md(probability)}.",
-               icon=":material/check:")
+    st.success(f"{md(model_a)} is ahead of {md(model_b)} with {format_probability(diff.rho)} {md(probability)}"
+               f"{md(sided)}.", icon=":material/check:")
 elif 1 - diff.rho >= ctx.confidence:
-    st.success(f"{md(model_b)} is ahead of {md(model_a)} with {format_probability(1 - diff.rho)} {md(probability)}.",
-               icon=":material/check:")
+    st.success(f"{md(model_b)} is ahead of {md(model_a)} with {format_probability(1 - diff.rho)} {md(probability)}"
+               f"{md(sided)}.", icon=":material/check:")
 else:
     st.info(f"Not distinguishable at {pct}: P({md(model_a)} > {md(model_b)}) = {format_probability(diff.rho)}.",
             icon=":material/balance:")

@@ -118,6 +118,8 @@ for note in notes:
         st.warning(md(note["finding"]) + ("" if present else " Undo that choice under *Your choices* on the Data page "
                                           "to rank " + ("it." if len(note["models"]) == 1 else "them.")),
                    icon=":material/person_off:")
+    elif note["code"] == "model_named_by_default":  # e.g. an lm-eval samples file without its results file
+        st.warning(md(note["finding"]), icon=":material/badge:")
     elif note["code"] in ("data_choices", "absent_from_task"):  # what the choices changed; models without this task
         st.caption(md(note["finding"]) + (" The Tasks page shows which tasks each model ran."
                                           if note["code"] == "absent_from_task" and not present else ""))

@@ -13,7 +13,7 @@ from dashboard.state.session import choices_phrase
 from dashboard.tables.display import fit_height
 from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display
 from dashboard.text import md, sentence
-from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, SCOPE_LABELS
+from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, PRIOR_LABELS, SCOPE_LABELS
 from scorio_core.report.tables import to_csv
 from scorio_core.leaderboard.task_outcomes import ALL_TASKS
 from scorio_core.plan import ONE_TASK
@@ -94,6 +94,12 @@ prior = right.selectbox("Prior", list(PLAN_PRIORS), format_func=PLAN_PRIORS.get,
 seed = int(last.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="plan_seed",
                               help="Seed of the posterior draws: the same data and seed give the same plan."))
 options.update(confidence=float(confidence), batch=batch, scope=ctx.scope, prior=prior, seed=seed)
+if prior != ctx.prior:  # the Leaderboard's probabilities use the sidebar's prior: say why these differ
+    st.caption(f"The plan uses the {md(PLAN_PRIORS[prior])} prior, the Leaderboard the sidebar's "
+               f"({md(PRIOR_LABELS[ctx.prior])}), so its probabilities (e.g. P(best)) differ from the Leaderboard's: "
+               "uniform is the planner's default because, in replays on recorded data, its stopping rule with the "
+               "empirical-Bayes prior stopped on the wrong model more often than the confidence allows (docs/metrics.md,"
+               " *What to run next*).")
 keys = (data_id, dataset, task, active.rubric_id, active.categorization, cost_column)
 
 with user_errors("the plan"):

@@ -30,8 +30,13 @@ active = rubric_state.active_rubric(ctx)
 settings = export.current_settings(ctx)
 with user_errors("the leaderboard to export"):
     table = export.analysis_table(ctx, active, settings)
+n_all = len(table)
+table = table[table["model"].isin(ctx.shown(table["model"]))]  # the sidebar's model filter, as the Leaderboard
 summary = export.summary_verdict(ctx, active, table, settings)
 notes = export.export_notes(ctx, active, settings, table)
+if len(table) < n_all:  # said in every export too
+    notes = [*notes, f"Showing {len(table):d} of {n_all:d} models (the sidebar's model filter); ranks, intervals and "
+                     "rank ties are computed with every model, so each model keeps its place."]
 files = export.table_exports(table, settings, ctx.task, summary, notes)
 stem = re.sub(r"[^0-9A-Za-z]+", "-", f"{ctx.data.label}-{ctx.task}").strip("-").lower()[:80] or "leaderboard"
 

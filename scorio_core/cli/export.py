@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.errors import InputError
     from scorio_core.leaderboard.metrics import get_metric
-    from scorio_core.leaderboard.checks import choices_of, dataset_models
+    from scorio_core.leaderboard.checks import choices_of, dataset_models, model_name_defaults
     from scorio_core.leaderboard.table import emptied_on, leaderboard_notices
     from scorio_core.report import tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
@@ -220,7 +220,8 @@ def run(args: argparse.Namespace) -> int:
                                                          question_set=settings["question_set"],
                                                          emptied=emptied_on(dataset, task),
                                                          choices=choices_of(dataset),
-                                                         dataset_models=dataset_models(dataset))]
+                                                         dataset_models=dataset_models(dataset),
+                                          named_by_default=model_name_defaults(dataset))]
     if fmt == "csv":
         text = tables.to_csv(table)
     elif fmt == "md":

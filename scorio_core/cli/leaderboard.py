@@ -16,7 +16,8 @@ JSON output (``--output json``) is an object::
 answered question, e.g. after ``--exclude-flagged``), ``emptied_by_choice``
 (``models``: model -> the data-quality choice that removed its every row, so it is not ranked), ``data_choices``
 (first, once for every task: ``choices``, the lines of the data-quality choices applied, e.g. attempts without an
-outcome counted as incorrect), ``rubric`` and ``data`` (free text).
+outcome counted as incorrect), ``model_named_by_default`` (a model named after a file or folder, e.g. an lm-eval
+samples file without its results file), ``rubric`` and ``data`` (free text).
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``leaderboard``; returns the exit status."""
     import pandas as pd
 
-    from scorio_core.leaderboard.checks import dataset_models
+    from scorio_core.leaderboard.checks import dataset_models, model_name_defaults
     from scorio_core.leaderboard.table import (LEADERBOARD_COLUMNS, emptied_on, leaderboard, leaderboard_notices,
                                                outcomes_for, task_names)
     from scorio_core.leaderboard.task_outcomes import question_clusters
@@ -173,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
                             clusters=clusters, cluster_column=args.cluster_column or "cluster")
         for notice in leaderboard_notices(outcomes, frame, confidence=args.confidence, tie_rule=args.tie_rule,
                                           question_set=args.question_set, emptied=emptied_on(dataset, task),
-                                          dataset_models=dataset_models(dataset)):
+                                          dataset_models=dataset_models(dataset),
+                                          named_by_default=model_name_defaults(dataset)):
             notes.append({**notice, "task": task, "message": f"{task}: {notice['message']}"})
         if args.scope == "questions-sampled":
             notes.append(_pairing_note(task, args, frame, outcomes, clustered=clusters is not None))
@@ -219,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
             for note in notes:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
                                     "excluded_questions", "emptied_by_choice", "not_scored", "data_choices",
-                                    "absent_from_task"):
+                                    "absent_from_task", "model_named_by_default"):
                     print(f"note: {note['message']}")
     return 0
 

@@ -162,6 +162,10 @@ def _thirds(theta: np.ndarray, rates: np.ndarray, answered: np.ndarray, min_grou
     return top_max, bottom_mean, g
 
 
+def _models(n) -> str:
+    return f"{int(n)} model" + ("" if int(n) == 1 else "s")
+
+
 def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DEFAULT_SATURATED_RATE,
                    low_information: float = DEFAULT_LOW_INFORMATION, mislabel_z: float = DEFAULT_MISLABEL_Z,
                    min_group: int = DEFAULT_MIN_GROUP, mislabel_bottom_rate: float = 0.5,
@@ -256,21 +260,21 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
             why.append("possibly_mislabeled: " + "; ".join(parts))
         if saturated[j]:
             f.append("saturated")
-            why.append(f"saturated: all {k[j]} models succeed at a rate >= {saturated_rate:g} (lowest {min_rate[j]:.2f})")
+            why.append(f"saturated: all {_models(k[j])} succeed at a rate >= {saturated_rate:g} (lowest {min_rate[j]:.2f})")
         if unsolved[j]:
             f.append("unsolved")
-            why.append(f"unsolved: 0 successes in {int(n[:, j].sum())} trials by {k[j]} models")
+            why.append(f"unsolved: 0 successes in {int(n[:, j].sum())} trials by {_models(k[j])}")
         if low[j]:
             f.append("low_information")
             why.append(f"low_information: mean information {info_mean[j]:.3f} per model < {low_information:g} "
-                       f"(the information column sums it over the {k[j]} models: {info_mean[j] * k[j]:.3f})"
+                       f"(the information column sums it over the {_models(k[j])}: {info_mean[j] * k[j]:.3f})"
                        if info_mean[j] < low_information else
                        f"low_information: no outcome varies (all {int(n[:, j].sum())} trials "
                        f"{'failed' if unsolved[j] else 'succeeded'}), so it separates no models (its fitted mean "
                        f"information {info_mean[j]:.3f} per model is the prior's)")
         if flaky_models[j]:
             f.append("flaky")
-            why.append(f"flaky: attempts disagree for {flaky_models[j]} of {k[j]} models")
+            why.append(f"flaky: attempts disagree for {flaky_models[j]} of {_models(k[j])}")
         flags.append(tuple(f))
         reasons.append("\n".join(why))
     return pd.DataFrame({

@@ -104,6 +104,7 @@ def leaderboard_notices(
     emptied=None,
     choices=(),
     dataset_models=(),
+    named_by_default=(),
 ) -> list[dict]:
     """Structured notices about a leaderboard: what the data cannot answer as shown.
 
@@ -133,12 +134,20 @@ def leaderboard_notices(
         - ``data_choices``: the data-quality choices applied before scoring (``choices``: their lines), first.
         - ``absent_from_task``: models of the dataset (``dataset_models``) with no row on this task, not ranked here
           (e.g. a model that did not run it); ``models`` lists them.
+        - ``model_named_by_default``: models whose name is not in the data but taken from a file or folder name
+          (``named_by_default``: the loader's lines, :func:`model_name_defaults`), e.g. an lm-eval samples file
+          loaded without its results file.
     """
     from scorio_core.ranking.rank import paper_chains, pairwise_confidence
 
     out: list[dict] = []
     if choices:
         out.append(data_choices_notice(choices))
+    if named_by_default:  # a leaderboard row named after a file: the reader must know the name is not the model's
+        lines = list(named_by_default)
+        finding = ("Model names taken from file or folder names, not from the data: " + " ".join(lines[:3])
+                   + (f" (and {len(lines) - 3} more)" if len(lines) > 3 else ""))
+        out.append({"code": "model_named_by_default", "finding": finding, "message": finding})
     if emptied:
         gone = ", ".join(f"{m} ({c})" for m, c in list(emptied.items())[:10]) + (", ..." if len(emptied) > 10 else "")
         finding = (f"{len(emptied)} model{' is' if len(emptied) == 1 else 's are'} not ranked: a data-quality choice "
@@ -228,6 +237,13 @@ def dataset_models(dataset) -> tuple[str, ...]:
     """Every model of ``dataset`` (its quality report's), for :func:`leaderboard_notices`' ``dataset_models``; empty
     where the data's report does not list them."""
     return tuple(getattr(getattr(dataset, "report", None), "models", ()) or ())
+
+
+def model_name_defaults(dataset) -> tuple[str, ...]:
+    """The loader's lines saying a model was named after a file or folder (``QualityReport.defaults``), for
+    :func:`leaderboard_notices`' ``named_by_default``."""
+    lines = getattr(getattr(dataset, "report", None), "defaults", ()) or ()
+    return tuple(str(line) for line in lines if "model set to the" in str(line))
 
 
 def emptied_on(dataset, task: str) -> dict[str, str]:

@@ -178,3 +178,16 @@ def test_a_pair_with_no_common_question_gets_no_question_by_question_counts(app)
     assert [m.label for m in app.main.metric] == ["Mean A - B", "sd", "95% interval", "P(A > B) = rho"]  # no 0 counts
     assert app.toggle(key="cmp_only_diff").disabled and len(app.main.dataframe[0].value) == 8  # each model's own 4
     assert len(chart_specs(app)) == 2  # the difference and the trials curve; no per-question scatter of nothing
+
+
+def test_ahead_one_sided_beside_a_central_interval_that_holds_zero_says_so(app):
+    """ARC-AGI-1, o3_high vs o3_low: P(A > B) = 95.8% (ahead at 95%) while the central 95% interval of the difference
+    runs from -0.01 to +0.09; the verdict says the level is one-sided and why the interval still holds 0."""
+    app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()
+    app.switch_page("pages/results/compare.py").run()
+    app.selectbox(key="cmp_a").set_value("open_ai_o3_high_20241220").run()
+    app.selectbox(key="cmp_b").set_value("open_ai_o3_low_20241220").run()
+    no_exception(app)
+    (ahead,) = [shown(s.value) for s in app.main.success if "is ahead of" in s.value]
+    assert ahead.endswith("with 95.8% posterior probability (one-sided; the central 95% interval still holds 0, as it "
+                          "leaves 2.5% on each side).") and ahead.startswith("open_ai_o3_high_20241220 is ahead of")

@@ -231,3 +231,19 @@ def test_exports_say_the_models_answered_different_questions(app, downloads):
     for suffix in (".md", ".html", ".tex"):
         text = " ".join(content(downloads, suffix).decode().replace("\\", "").split())
         assert finding in text, suffix
+
+
+def test_exports_follow_the_sidebars_model_filter_and_say_so(app, downloads):
+    """The Leaderboard shows the models the sidebar's filter keeps; the exports showed every model (the verdict
+    counting them too). Now they hold the same models as the view, with a note; ranks stay those among all."""
+    app.switch_page("pages/results/leaderboard.py").run()
+    everyone = app.main.dataframe[0].value
+    kept = everyone["model"].tolist()[3:6]
+    app.sidebar.multiselect(key="models").set_value(kept).run()
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    rows = list(csv.DictReader(io.StringIO(content(downloads, ".csv").decode())))
+    assert [r["model"] for r in rows] == kept and [int(r["rank"]) for r in rows][0] > 1
+    note = f"Showing 3 of {len(everyone)} models (the sidebar's model filter)"
+    assert any(note in shown(w.value) for w in app.main.warning)
+    assert note in content(downloads, ".md").decode().replace("\\", "")

@@ -118,3 +118,14 @@ def test_all_tasks_pooled_is_refused_with_the_clis_reason(app):
     app.sidebar.selectbox(key="task").set_value("x").run()
     no_exception(app)
     assert app.main.dataframe  # one task: the plan
+
+
+def test_a_prior_other_than_the_sidebars_is_said_beside_the_plan(app):
+    """The planner defaults to the uniform prior, the sidebar to empirical Bayes: the page says its probabilities
+    therefore differ from the Leaderboard's, and why (before: only in the selector's help)."""
+    app.switch_page(PLAN).run()
+    no_exception(app)
+    captions = " ".join(shown(c.value) for c in app.main.caption)
+    assert "The plan uses the Uniform (paper) prior, the Leaderboard the sidebar's (empirical-Bayes prior" in captions
+    app.selectbox(key="plan_prior").set_value("empirical-bayes").run()
+    assert "The plan uses the" not in " ".join(shown(c.value) for c in app.main.caption)

@@ -88,3 +88,4 @@ def test_pooled_question_names_split_at_the_longest_task_name():
     assert split_pooled_question(["mmlu"], "mmlu/algebra/q0") == ("mmlu", "algebra/q0")
     with pytest.raises(InputError, match="starts with no task of the data"):
         split_pooled_question(["mmlu"], "gsm8k/q1")
+
