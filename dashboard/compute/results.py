@@ -291,14 +291,21 @@ def task_table(data_id: str, _dataset, rubric_key: str, _schema, _frozen, unmatc
 
 
 def closest_pair(board: pd.DataFrame, models) -> tuple[str, str] | None:
-    """The two of ``models`` whose Bayes@N means (``board`` of :func:`leaderboard_table`) are closest.
+    """The least-separated neighbours among ``models`` (``board`` of :func:`leaderboard_table`): the adjacent pair of
+    the sorted Bayes@N means with the smallest z = gap / sqrt(sigma_a^2 + sigma_b^2), i.e. the lowest P(A > B) among
+    neighbours, as the Leaderboard's verdict reads it (the smallest gap where the board has no ``sigma``).
 
-    Adjacent pairs of the sorted means only (O(L log L)); None with fewer than two scored models.
+    O(L log L); None with fewer than two scored models.
     """
     rows = board[board["model"].isin(list(models)) & board["mu"].notna()].sort_values("mu")
     if len(rows) < 2:
         return None
     gaps = np.diff(rows["mu"].to_numpy())
+    if "sigma" in rows:
+        sd = rows["sigma"].to_numpy(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = gaps / np.sqrt(sd[1:] ** 2 + sd[:-1] ** 2)
+        gaps = np.where(np.isfinite(z), z, np.where(gaps > 0, np.inf, 0.0))
     i = int(np.argmin(gaps))
     return str(rows["model"].iloc[i + 1]), str(rows["model"].iloc[i])
 

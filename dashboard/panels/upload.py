@@ -111,7 +111,7 @@ def render_uploader() -> None:
             return
         files = tuple((f.name, f.getvalue()) for f in uploaded)
         left, right = st.columns(2)
-        default_name = PurePath(files[0][0]).stem if len(files) == 1 else f"{PurePath(files[0][0]).stem} +{len(files) - 1}"
+        default_name = _upload_name([name for name, _ in files])
         hasher = hashlib.sha256()  # incremental: no joined copy of the uploaded bytes
         for file_name, data in files:
             hasher.update(file_name.encode())
@@ -170,3 +170,22 @@ def render_uploader() -> None:
                                       prefix_meta=session_prefix[1])
             state.add_upload(upload, saved)
             st.rerun()
+
+
+def _upload_name(names) -> str:
+    """The default name of an upload: the file's name without its extensions (``results.csv.gz`` -> ``results``),
+    ``+n`` for more files; a HELM run's files (``per_instance_stats.json``, ...) are named after their run folder
+    when the names carry one.
+
+    >>> _upload_name(["livebench.csv.gz"]), _upload_name(["a.jsonl", "b.jsonl"])
+    ('livebench', 'a +1')
+    """
+    paths = [PurePath(n) for n in names]
+    first = paths[0]
+    stem = first.name
+    for suffix in (".gz", ".zip", ".bz2", ".xz"):
+        stem = stem.removesuffix(suffix)
+    stem = PurePath(stem).stem or first.name
+    if len(paths) > 1 and first.parent.name and all(p.parent == first.parent for p in paths):
+        return first.parent.name  # every file of one folder (a HELM run): the folder's name
+    return stem if len(paths) == 1 else f"{stem} +{len(paths) - 1}"

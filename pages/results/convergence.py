@@ -153,8 +153,8 @@ if bayes_result is not None and bayes_result.no_convergence > 0.05:
         needed, _ = trials_needed_for(ctx.data.data_id, ctx.data.dataset, ctx.task, pair[0], pair[1], ctx.confidence,
                                       active.rubric_id, active.categorization, active.prior_id, active.prior, ctx.prior)
         st.info(f"**N = {N:d} is too few for this ranking to settle**: Bayes@N did not reach the gold standard in "
-                f"{bayes_result.no_convergence:.0%} of the replicates. The closest pair, {md(pair[0])} and {md(pair[1])}, "
-                f"decides it: {md(trials_meaning(needed))} "
+                f"{bayes_result.no_convergence:.0%} of the replicates. The least-separated neighbours, {md(pair[0])} and "
+                f"{md(pair[1])} (the lowest P(A > B) among neighbours on the Leaderboard), decide it: {md(trials_meaning(needed))} "
                 + ("More trials per question (or fewer, better-separated models) would settle it"
                    if needed.practical else "Report that pair as tied rather than waiting for the ranking to settle")
                 + "; the Compare page has the details for any pair.", icon=":material/schedule:")

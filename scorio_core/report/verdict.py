@@ -251,7 +251,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         "Each probability compares neighbours in the ranking; ties chain, so A ~ B and B ~ C "
         "does not make A and C indistinguishable.",
         _coverage_caveat(table),
-    ]
+    ][0 if len(scored) >= 2 else 1:]  # one model: no probability compares anything
     if "n_trials" in scored and len(scored) and int(scored["n_trials"].min()) < 5:
         n = int(scored["n_trials"].min())
         caveats.append(_few_trials_caveat(n, scored))

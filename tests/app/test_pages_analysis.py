@@ -268,7 +268,7 @@ def test_convergence_on_counts_is_row_wise(app):
     assert "exchangeable" in _texts(at)
     assert list(at.dataframe[0].value["method"]) == ["Bayes@N", "Pass@2"]
     settle = [i.value for i in at.info if "too few for this ranking to settle" in i.value]
-    assert settle and "trials per question" in settle[0] and "closest pair" in settle[0]  # what would settle it
+    assert settle and "trials per question" in settle[0] and "least-separated neighbours" in settle[0]  # what settles it
 
 
 def test_convergence_revisit_is_served_from_the_cache(sim, monkeypatch):

@@ -240,3 +240,12 @@ def test_large_table_upload_is_counted_by_duckdb_or_read_as_attempts(app, monkey
     no_exception(app)
     assert app.session_state["dataset"] == saved_key(app, "big2")
     assert not any("order of trials is unknown" in i.value for i in app.info)  # attempts: the trial grid is there
+
+
+def test_an_upload_is_named_without_its_extensions():
+    """livebench.csv.gz was named 'livebench.csv' (one suffix removed); every extension goes, as for other uploads."""
+    from dashboard.panels.upload import _upload_name
+
+    assert _upload_name(["livebench_2025-01-13_N1.csv.gz"]) == "livebench_2025-01-13_N1"
+    assert _upload_name(["runs.csv"]) == "runs" and _upload_name(["a.jsonl", "b.jsonl", "c.jsonl"]) == "a +2"
+    assert _upload_name(["run/per_instance_stats.json", "run/stats.json"]) == "run"  # one folder's files: the folder

@@ -44,3 +44,16 @@ def test_a_closest_pair_no_practical_run_separates_is_reported_as_tied(app):
     infos = [_unescape(i.value) for i in at.info]
     assert any(i.startswith("No practical number of trials separates them") for i in infos), infos
     assert not any("trials per question** for" in i for i in infos)
+
+
+def test_the_pair_that_decides_convergence_is_the_least_separated_not_the_nearest_means():
+    """a and b are 0.01 apart with sds of 0.001 (z = 7); b and c 0.09 apart with sds of 0.001 and 0.1 (z = 0.9): the pair that
+    keeps a ranking from settling is b and c, the lowest P(A > B) among neighbours, as the Leaderboard reads it."""
+    import pandas as pd
+
+    from dashboard.compute.results import closest_pair
+
+    board = pd.DataFrame({"model": ["a", "b", "c"], "mu": [0.50, 0.51, 0.60], "sigma": [0.001, 0.001, 0.1]})
+    assert closest_pair(board, ["a", "b", "c"]) == ("c", "b")
+    assert closest_pair(board.drop(columns="sigma"), ["a", "b", "c"]) == ("b", "a")  # no sds: the nearest means
+    assert closest_pair(board, ["a"]) is None

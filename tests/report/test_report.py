@@ -136,6 +136,12 @@ class TestVerdict:
             in v.summary and "m7 and m8" not in v.summary
         assert len(v.lines) == 299 and v.lines[-1].startswith("m298 and m299 are not distinguishable")
 
+    def test_one_model_has_no_caveat_about_comparing_neighbours(self):
+        one = pd.DataFrame({"model": ["a"], "mu": [0.6], "sigma": [0.05], "lo": [0.5], "hi": [0.7], "n_trials": [8]})
+        assert not any(c.startswith("Each probability compares neighbours") for c in verdict(one).caveats)
+        two = pd.concat([one, one.assign(model="b", mu=0.4)])
+        assert verdict(two).caveats[0].startswith("Each probability compares neighbours")
+
     def test_few_trials_caveat_says_where_means_are_not_shrunk(self):
         from scorio_core.choices import FALLBACK_INTERVAL
 
