@@ -174,6 +174,30 @@ def schulze(R, tie_policy: str = "half", method: str = "competition", return_sco
     return rank_with(level_scores(p > p.T), method, return_scores)
 
 
+def victory_order(P: np.ndarray, strength: str = "margin") -> tuple[np.ndarray, np.ndarray]:
+    """Ranked pairs' victories ``(winners, losers)`` in locking order: strength (margin or winning votes), then
+    winning votes, then winner and loser index; ties of the pairwise preferences ``P`` (L, L) are no victory.
+
+    Raises
+    ------
+    ValueError
+        ``strength`` not "margin" or "winning_votes".
+    """
+    margin = P - P.T
+    strength = str(strength)
+    if strength not in {"margin", "winning_votes"}:
+        raise ValueError("strength must be one of {'margin','winning_votes'}")
+    i, j = np.triu_indices(P.shape[0], 1)
+    decided = margin[i, j] != 0
+    i, j = i[decided], j[decided]
+    first = margin[i, j] > 0
+    winner, loser = np.where(first, i, j), np.where(first, j, i)
+    votes = P[winner, loser]
+    primary = np.abs(margin[winner, loser]) if strength == "margin" else votes
+    order = np.lexsort((loser, winner, -votes, -primary))
+    return winner[order], loser[order]
+
+
 def ranked_pairs(R, strength: str = "margin", tie_policy: str = "half", method: str = "competition",
                  return_scores: bool = False):
     """Rank models by Ranked Pairs (Tideman): lock victories strongest first unless they close a cycle.
@@ -199,21 +223,10 @@ def ranked_pairs(R, strength: str = "margin", tie_policy: str = "half", method: 
     """
     P = preference_counts(_counts(R), tie_policy)
     L = P.shape[0]
-    margin = P - P.T
-    strength = str(strength)
-    if strength not in {"margin", "winning_votes"}:
-        raise ValueError("strength must be one of {'margin','winning_votes'}")
-    i, j = np.triu_indices(L, 1)
-    decided = margin[i, j] != 0
-    i, j = i[decided], j[decided]
-    first = margin[i, j] > 0
-    winner, loser = np.where(first, i, j), np.where(first, j, i)
-    votes = P[winner, loser]
-    primary = np.abs(margin[winner, loser]) if strength == "margin" else votes
-    order = np.lexsort((loser, winner, -votes, -primary))
+    winners, losers = victory_order(P, strength)
     reach = np.eye(L, dtype=bool)  # reach[a, b]: a path a -> b in the locked graph (reflexive)
     locked = np.zeros((L, L), dtype=bool)
-    for w, lo in zip(winner[order], loser[order]):  # one step per victory: a lookup and a rank-1 update
+    for w, lo in zip(winners, losers):  # one step per victory: a lookup and a rank-1 update
         if reach[lo, w]:
             continue
         locked[w, lo] = True

@@ -17,16 +17,9 @@ def _ranked_pairs_plain(R):
     """Ranked pairs with the full rank-1 closure update after every locked victory (the algorithm as first written)."""
     P = preference_counts(condorcet._counts(R), "half")
     L = P.shape[0]
-    margin = P - P.T
-    i, j = np.triu_indices(L, 1)
-    decided = margin[i, j] != 0
-    i, j = i[decided], j[decided]
-    first = margin[i, j] > 0
-    winner, loser = np.where(first, i, j), np.where(first, j, i)
-    votes = P[winner, loser]
-    order = np.lexsort((loser, winner, -votes, -np.abs(margin[winner, loser])))
+    winner, loser = condorcet.victory_order(P)
     reach, locked = np.eye(L, dtype=bool), np.zeros((L, L), dtype=bool)
-    for w, lo in zip(winner[order], loser[order]):
+    for w, lo in zip(winner, loser):
         if reach[lo, w]:
             continue
         locked[w, lo] = True
