@@ -24,7 +24,7 @@ import numpy as np
 from scorio_core.uncertainty.batch_prior import _fit_states
 from scorio_core.uncertainty.strata import strata_states
 
-__all__ = ["check_task_strata", "combine_task_fits", "task_prior_alpha", "question_alpha"]
+__all__ = ["check_task_strata", "combine_task_fits", "task_prior_alpha"]
 
 
 def check_task_strata(strata: object, n_questions: int) -> np.ndarray | None:
@@ -104,7 +104,3 @@ def task_prior_alpha(counts: np.ndarray, strata: np.ndarray, init: np.ndarray | 
     fitted = _fit_states(strata_states(counts, strata), start, exact=exact)
     return combine_task_fits(fitted.alpha.reshape(F, T, K), fitted.pooled.reshape(F, T), counts.sum(axis=1), M)
 
-
-def question_alpha(alpha: np.ndarray, strata: np.ndarray | None) -> np.ndarray:
-    """Pseudo-counts per question (..., M, K) from per-task ones (..., T, K); (..., 1, K) stays (..., 1, K)."""
-    return alpha if strata is None else alpha[..., strata, :]

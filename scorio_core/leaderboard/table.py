@@ -19,6 +19,7 @@ from scorio_core.errors import InputError
 from scorio_core.leaderboard.metrics import get_metric
 from scorio_core.leaderboard.checks import (QUESTION_SETS, _common_mask, apply_question_set, emptied_on, leaderboard_notices,
                                             question_sets_differ)
+from scorio_core.choices import prior_label
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIOR_LABELS, check_prior, check_scope, interval_label
 from scorio_core.uncertainty.posterior import fallback_interval_label
 from scorio_core.eval._validate import check_confidence
@@ -321,7 +322,6 @@ def leaderboard(
     if by_task is not None:  # tasks pooled: the empirical-Bayes prior is fitted per (model, task)
         per_task = (frame["prior"] == "empirical-bayes").to_numpy() & (fallback == "marginal-likelihood")
         eb = PRIOR_LABELS["empirical-bayes"]
-        from scorio_core.choices import prior_label
         frame.loc[per_task, "interval"] = frame.loc[per_task, "interval"].str.replace(
             eb, prior_label("empirical-bayes", pooled=True), regex=False)
     if clustered:  # what the question-sampling part assumes, in the label every view shows
