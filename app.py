@@ -16,7 +16,7 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard.share.links import autosave, hide_settings, open_link, presenting, render_link_notice
-from dashboard.panels.sidebar import render_sidebar
+from dashboard.panels.sidebar import ignored_link_values, render_sidebar
 from dashboard.text import md
 from dashboard.state.url import sanitize_query_params
 from scorio_core.errors import InputError
@@ -65,6 +65,8 @@ for name, reason in sanitize_query_params().items():
     st.toast(f"Ignored the link parameter {md(name)}: {md(reason)}.", icon=":material/link_off:")
 open_link()  # ?analysis=<id>: restore a shared analysis before any widget exists
 st.session_state["_page_context"] = render_sidebar()
+for sentence in ignored_link_values():  # e.g. ?task= naming a task this dataset does not have
+    st.toast(md(sentence), icon=":material/link_off:")
 with st.sidebar:
     render_link_notice()
 autosave(st.session_state["_page_context"])  # after the first change, ?analysis=<draft> restores it on reload

@@ -16,10 +16,12 @@ from scorio_core.errors import InputError
 from scorio_core.store.publish import CONFIDENCE_LEVELS  # one source: `publish` checks the same levels
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIOR_HELP, PRIORS, SCOPE_HELP, SCOPES
 
-__all__ = ["PageContext", "render_sidebar", "page_context", "refresh_rubric_note", "CONFIDENCE_LEVELS"]
+__all__ = ["PageContext", "render_sidebar", "page_context", "refresh_rubric_note", "ignored_link_values",
+           "CONFIDENCE_LEVELS"]
 
 DEFAULT_CONFIDENCE = 0.95
 _RUBRIC_NOTE = "_sidebar_rubric_note"
+_IGNORED = "_link_ignored_values"
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,9 @@ def _seed(key: str, fallback, options, format_func=str, widget_default=None, ali
     url = st.query_params.get(key)
     if url is not None and url in _link_forms(options, format_func, *aliases):
         return
+    if url is not None and key != KEY_DATASET:  # a link value this data lacks: the default applies, and the user is told
+        st.session_state.setdefault(_IGNORED, {})[key] = (
+            f"The link's {key} {url[:80]!r} is not one of this data's choices; showing {format_func(fallback)} instead.")
     if widget_default is not None and fallback == widget_default:
         return  # the widget starts at its own default: a value set in code here would be lost on a later remount
     st.session_state[key] = fallback
@@ -325,6 +330,12 @@ def _seed_models(available: list[str]) -> None:
     else:
         current = st.query_params.get_all(KEY_MODELS)
     kept = [m for m in current if m in known]
+    if KEY_MODELS not in st.session_state and len(kept) < len(current):  # a link naming models this data lacks
+        unknown = [m for m in current if m not in known]
+        named = ", ".join(repr(m[:80]) for m in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        st.session_state.setdefault(_IGNORED, {})[KEY_MODELS] = (
+            f"The link's model filter names models this data does not have on this task ({named}); showing "
+            + ("the others it names." if kept else "every model."))
     if kept != list(current) or KEY_MODELS not in st.session_state:
         st.session_state[KEY_MODELS] = kept
 
@@ -341,3 +352,9 @@ def refresh_rubric_note() -> None:
 def page_context() -> PageContext | None:
     """The context computed by the sidebar in this run (pages call this)."""
     return st.session_state.get("_page_context")
+
+
+def ignored_link_values() -> list[str]:
+    """Sentences naming each link value the data does not offer (``?task=``, ``?prior=``, ``?models=``...) and what
+    applies instead; each is said once (the values are forgotten when read)."""
+    return list(st.session_state.pop(_IGNORED, {}).values())

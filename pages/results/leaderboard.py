@@ -170,7 +170,7 @@ with tabs[0]:
         with st.container(border=True):
             st.markdown(f"**{md(summary.headline)}** {md(summary.basis)} {md(summary.brief)}")
             unsure = not_identified_models(table[table["mu"].notna()], table.loc[table["mu"].notna(), "model"])
-            if unsure:  # N = 1 and the like: those models' P values use the pooled binomial sd, not a posterior
+            if unsure and len(scored) >= 2:  # N = 1 and the like: P values use the pooled binomial sd, not a posterior
                 st.caption(md(f"Not posterior probabilities where {not_identified_note(unsure)}."))
             if summary.details or summary.lines:
                 with st.expander("Details: every neighbouring pair"):
@@ -191,8 +191,9 @@ with tabs[0]:
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the mean over questions of each "
                    "question's observed mean score (its accuracy under binary correctness; every question weighs the "
                    "same), beside the prior-based estimate. "
-                   "Colours group models that share a rank. "
-                   f"{md(tie_rule_sentence(tie_rule, approximate=has_fallback_interval(scored)))}"
+                   + ("Colours group models that share a rank. "
+                      f"{md(tie_rule_sentence(tie_rule, approximate=has_fallback_interval(scored)))}"
+                      if len(scored) >= 2 else "With one scored model there is no rank to share or compare.")
                    + (" With questions sampled, the pairwise CI ties pair each two models over the questions both "
                       "answered." if rank_ci_paired(
                        ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,

@@ -39,19 +39,25 @@ data_id, dataset, task = ctx.data.data_id, ctx.data.dataset, ctx.task
 
 models = models_of(data_id, dataset, task)
 left, right = st.columns([1, 2])
-kind = left.selectbox("Item response model", list(IRT_LABELS), format_func=IRT_LABELS.get, key="q_irt",
-                      bind="query-params", persist_state="session",
-                      help="2PL: each question has a difficulty and a discrimination (how sharply success rises with "
-                           "ability); it needs at least two models. Rasch: every discrimination is 1.")
+IRT_HELP = ("2PL: each question has a difficulty and a discrimination (how sharply success rises with ability); it "
+            "needs at least two models. Rasch: every discrimination is 1.")
+if len(models) < 2:
+    # One model: only Rasch can be fitted, so the selector shows it (disabled); the user's own choice, kept in the
+    # session and the address, applies again on a task with two or more models.
+    left.selectbox("Item response model", ["rasch"], format_func=IRT_LABELS.get, key="q_irt_one", disabled=True,
+                   help=IRT_HELP + " With one model only Rasch can be fitted.")
+    kind = "rasch"
+else:
+    kind = left.selectbox("Item response model", list(IRT_LABELS), format_func=IRT_LABELS.get, key="q_irt",
+                          bind="query-params", persist_state="session", help=IRT_HELP)
 codes = right.multiselect("Show questions flagged", list(FLAG_CODES), key="q_flags", placeholder="every question",
                           help="Only questions carrying any of these flags (empty: every question).\n\n" + FLAG_HELP)
 fitted = kind
-if kind == "2pl" and len(models) < 2:
+if len(models) < 2 and st.session_state.get("q_irt", "2pl") == "2pl":
     st.info(f"The 2PL model needs at least two models; this task has {len(models)}. With one model every "
             "discrimination would be its prior's, and possibly mislabeled questions (strong models fail, weak ones pass) "
             "and rank changes cannot be shown. Showing the Rasch model's difficulties instead; load a dump with two or "
             "more models (six or more for the strongest-versus-weakest rule) to see them.", icon=":material/info:")
-    fitted = "rasch"
 with user_errors("the question diagnostics"):
     diag = question_diagnostics(data_id, dataset, task, fitted, active.rubric_id, active.categorization, ctx.confidence)
     rates = question_rates(data_id, dataset, task, active.rubric_id, active.categorization)

@@ -9,6 +9,7 @@ from scorio_core.uncertainty import interval_label
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
+from dashboard.compute.results import models_of
 from dashboard.compute.store import progress_to
 from dashboard.tables.analysis import bump_frame, drivers_display, leader_summary, models_by_rank, stability_display
 from dashboard.figures import rank_share_heatmap, schema_bump_chart
@@ -46,6 +47,10 @@ st.markdown(
     "reasonable rubrics can order models differently; this page shows how much the ranking depends on that choice."
 )
 if blocking_notice(ctx.data.dataset):
+    st.stop()
+if len(models_of(ctx.data.data_id, ctx.data.dataset, ctx.task)) < 2:  # before any schema or signal list
+    st.info("Ranking needs at least 2 models; this data has one on this task, so no rubric can change an order. "
+            "Load a dump with two or more models, or pick a task that has them.", icon=":material/info:")
     st.stop()
 if ctx.data.dataset.attempts is None:
     st.info(

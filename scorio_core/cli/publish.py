@@ -19,7 +19,10 @@ as the app stores large uploads.
 
 JSON output (``--output json``)::
 
-    {"analysis_id", "dataset_id", "dataset_created", "link", "present_link", "engine"}
+    {"analysis_id", "dataset_id", "dataset_created", "dataset_name", "link", "present_link", "engine"}
+
+``dataset_name`` is the name the workspace holds: files already stored keep their first name
+(``--name`` names new datasets only; the table output says so when it differs).
 
 Table output prints the two links. Bad input (unreadable dump, a choice still needed, unknown
 task or rubric, invalid base URL, full workspace) exits with status 2 and one ``error: ...`` line.
@@ -111,7 +114,11 @@ def run(args: argparse.Namespace) -> int:
         emit_json({**result.to_dict(), "engine": args.engine_used})
     else:
         out = sys.stdout
-        out.write(("stored new dataset " if result.dataset_created else "already stored: dataset ") + result.dataset_id + "\n")
+        out.write(("stored new dataset " if result.dataset_created else "already stored: dataset ") + result.dataset_id
+                  + f" ({result.dataset_name!r})\n")
+        if args.name and not result.dataset_created and args.name[:200] != result.dataset_name:
+            out.write(f"note: these files were stored before under the name {result.dataset_name!r}; --name "
+                      f"{args.name[:200]!r} names newly stored datasets only\n")
         out.write(f"analysis {result.analysis_id} (shared snapshot)\n")
         out.write(f"link:         {result.link}\n")
         out.write(f"presentation: {result.present_link}\n")

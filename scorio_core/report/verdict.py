@@ -164,16 +164,23 @@ def _few_trials_caveat(n: int, scored: pd.DataFrame) -> str:
             "intervals are wide; more trials would sharpen the ranking.")
 
 
-def _coverage_caveat(table: pd.DataFrame) -> str:
-    """What the intervals cover: the table's ``interval`` labels, each with the models it applies to when several."""
+def _coverage_caveat(table: pd.DataFrame, *, pairs: bool = True) -> str:
+    """What the intervals cover: the table's ``interval`` labels, each with the models it applies to when several.
+
+    ``pairs=False`` (one scored model): no probability compares anything, so nothing is said about them."""
     groups = interval_groups(table) if "interval" in table.columns else []
     if groups:
         labels = groups[0][1] if len(groups) == 1 else "; ".join(f"of {names}: {label}" for names, label in groups)
+        if not pairs:
+            return "Interval: " + labels + "."
         if any(is_fallback_interval(label) for _, label in groups):  # N = 1: a pooled binomial sd, not a posterior
             return ("Intervals: " + labels + ". Probabilities use a normal approximation of each model's "
                     "posterior, and where the empirical-Bayes prior is not identified, of the model's pooled binomial "
                     "sd sqrt(p(1-p)/n): there they are not posterior probabilities.")
         return "Intervals: " + labels + ". Probabilities use a normal approximation of each model's posterior."
+    if not pairs:
+        return ("The interval covers the noise of a finite number of trials per question; the questions themselves are "
+                "taken as given.")
     return ("Intervals and probabilities cover the noise of a finite number of trials per question "
             "(normal approximation of each model's posterior); the questions themselves are taken as given.")
 
@@ -250,7 +257,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     caveats = [
         "Each probability compares neighbours in the ranking; ties chain, so A ~ B and B ~ C "
         "does not make A and C indistinguishable.",
-        _coverage_caveat(table),
+        _coverage_caveat(table, pairs=len(scored) >= 2),
     ][0 if len(scored) >= 2 else 1:]  # one model: no probability compares anything
     if "n_trials" in scored and len(scored) and int(scored["n_trials"].min()) < 5:
         n = int(scored["n_trials"].min())

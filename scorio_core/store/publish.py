@@ -224,6 +224,9 @@ class PublishResult:
     dataset_id : str
     dataset_created : bool
         False when the same files were already stored (the existing dataset is reused).
+    dataset_name : str
+        The dataset's name in the workspace: the existing one's when it is reused (a new
+        name given with the same files does not rename it).
     link, present_link : str
         Share link and presentation link.
     """
@@ -231,11 +234,12 @@ class PublishResult:
     analysis_id: str
     dataset_id: str
     dataset_created: bool
+    dataset_name: str
     link: str
     present_link: str
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON object with keys ``analysis_id, dataset_id, dataset_created, link, present_link``."""
+        """JSON object with keys ``analysis_id, dataset_id, dataset_created, dataset_name, link, present_link``."""
         return asdict(self)
 
 
@@ -285,4 +289,4 @@ def publish(ws, name: str, files, dataset, *, base_url: str = DEFAULT_BASE_URL, 
     snapshot = ws.share_analysis(draft.id)
     ws.delete_analysis(draft.id)  # only the immutable snapshot is kept
     link, present = share_links(base_url, snapshot.id)
-    return PublishResult(snapshot.id, record.id, record.id not in before, link, present)
+    return PublishResult(snapshot.id, record.id, record.id not in before, record.name, link, present)

@@ -142,3 +142,23 @@ def test_an_invalid_number_never_reaches_a_widget_bound_to_the_address():
         assert not at.exception, (value, [e.value for e in at.exception])
         assert at.session_state["lb_k"] == 1 and any("lb" in t.value and "k" in t.value for t in at.toast)
         assert at.main.dataframe
+
+
+def test_a_link_value_the_data_does_not_offer_is_named_not_silently_replaced():
+    """?task=, ?prior=, ?scope=, ?models= naming no choice of this data: the defaults apply and a notice says so."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import ROOT
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for key, value in {"task": "no such task", "prior": "laplace", "scope": "everything", "models": "ghost-model"}.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    toasts = " ".join(t.value for t in at.toast)
+    for phrase in ("task 'no such task'", "prior 'laplace'", "scope 'everything'", "'ghost-model'"):
+        assert phrase in toasts.replace("\\", ""), (phrase, toasts)
+    assert at.session_state["prior"] == "empirical-bayes" and at.session_state["models"] == []
+    assert at.main.dataframe  # the default leaderboard rendered
+    at.run()  # said once, not on every rerun
+    assert not [t for t in at.toast if "not one of this data's choices" in t.value]

@@ -130,7 +130,8 @@ def test_one_model_explains_ranking_needs_two(app, key):
     for page in (TRAJ, CONV, SENS):
         at = _visit(app, page)
         assert "at least 2 models" in _texts(at), page
-        assert not at.get("plotly_chart") or page == SENS
+        assert not at.get("plotly_chart")
+        assert not at.main.expander and not at.main.multiselect, page  # no schema or signal lists for one model
 
 
 def test_single_trial_data_explains_the_degenerate_trajectory(app):

@@ -151,6 +151,9 @@ def test_one_model_says_what_it_cannot_show(app):
     at = _upload(app, "solo.csv", text)
     info = _texts(at, "info")
     assert "needs at least two models" in info and "Rasch" in info
+    shown_model = at.selectbox(key="q_irt_one")
+    assert shown_model.value == "rasch" and shown_model.disabled  # the selector shows the model fitted, not 2PL
+    assert not [s for s in at.selectbox if s.key == "q_irt"]
     assert len(at.main.dataframe[0].value) == 6
     at.toggle(key="q_rank_without").set_value(True).run()
     no_exception(at)

@@ -208,6 +208,9 @@ class TestVerdict:
         v = verdict(frame)
         assert v.headline.startswith("Only one model was scored: solo")
         assert any("Not scored" in c and "late" in c for c in v.caveats)
+        assert not any("robabilit" in c for c in v.caveats)  # one model: no probability compares anything
+        with_labels = board(models=["solo"], mu=[0.5]).assign(interval="95% credible interval (uniform prior)")
+        assert "Interval: 95% credible interval (uniform prior)." in verdict(with_labels).caveats
         assert verdict(board(models=["x"], mu=[np.nan])).headline.startswith("No model could be scored")
 
     def test_leader_against_the_field(self):

@@ -41,7 +41,9 @@ def test_publish_prints_links_and_stores_a_snapshot(tmp_path):
     dump = _csv(tmp_path / "eval.csv")
     out = json.loads(publish(root, str(dump), "--name", "nightly eval", "--base-url", "https://scorio.example.org/",
                              "--output", "json").stdout)
-    assert list(out) == ["analysis_id", "dataset_id", "dataset_created", "link", "present_link", "engine"]
+    assert list(out) == ["analysis_id", "dataset_id", "dataset_created", "dataset_name", "link", "present_link",
+                         "engine"]
+    assert out["dataset_created"] and out["dataset_name"] == "nightly eval"
     assert out["engine"] == "pandas"  # a small file: the attempt-level loader
     assert out["link"] == f"https://scorio.example.org/?analysis={out['analysis_id']}"
     assert out["present_link"] == out["link"] + "&view=present"
@@ -59,6 +61,9 @@ def test_publish_prints_links_and_stores_a_snapshot(tmp_path):
 
     table = publish(root, str(dump), "--metric", "avg").stdout  # same files: the dataset is reused
     assert "already stored" in table and f"?analysis=" in table and "http://localhost:8501/" in table
+    again = json.loads(publish(root, str(dump), "--name", "renamed", "--output", "json").stdout)
+    assert not again["dataset_created"] and again["dataset_name"] == "nightly eval"  # not silently renamed
+    assert "names newly stored datasets only" in publish(root, str(dump), "--name", "renamed").stdout
 
 
 @pytest.mark.parametrize("args, message", [
