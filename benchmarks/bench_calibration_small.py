@@ -9,7 +9,8 @@ questions tried twice, no pairs rule) and the first one (3 questions tried twice
 
 Target: the leaderboard's rule covers >= 0.92 in every cell (the main calibration benchmark's lower bound,
 ``bench_calibration.py``). Run: ``python benchmarks/bench_calibration_small.py [--reps 2000] [--seed 0]``; ``--pooled``:
-two tasks pooled under one prior (the "all tasks" leaderboard; docs/metrics.md).
+two tasks pooled under one prior (the "all tasks" leaderboard; docs/metrics.md), with the fallback rows split out;
+``--small-tasks``: many small tasks pooled.
 """
 
 from __future__ import annotations
@@ -70,6 +71,42 @@ def pooled(rng, reps: int) -> None:
               f"({'met' if cov >= TARGET else 'missed'}; fallback in {fell_back:.0%}), mean bias "
               f"{np.mean(s.mu - truth):+.3f}, mean width {np.mean(s.hi - s.lo):.3f} / before: coverage {cov_one:.3f}, "
               f"bias {np.mean(one.mu - truth):+.3f}, width {np.mean(one.hi - one.lo):.3f}", flush=True)
+        back = s.method != "marginal-likelihood"
+        if back.any() and not back.all():  # the same run split by row: what the whole-model fallback costs
+            covered = (s.lo <= truth) & (truth <= s.hi)
+            print(f"    split by row: fallback rows coverage {covered[back].mean():.3f}, width "
+                  f"{np.mean((s.hi - s.lo)[back]):.3f}; fitted rows coverage {covered[~back].mean():.3f}, width "
+                  f"{np.mean((s.hi - s.lo)[~back]):.3f}", flush=True)
+
+
+#: Many small tasks pooled: (tasks, questions per task) at 4 trials, and the sd of the tasks' logit shifts.
+SMALL_TASKS = ((40, 8), (10, 12))
+TASK_SHIFTS = (0.0, 1.5)
+
+
+def small_tasks(rng, reps: int) -> None:
+    """Many small tasks pooled: logit-normal rates (question sd 1 around a task shift of sd 0 or 1.5), 4 trials each;
+    the leaderboard's prior per task (whole-model exact interval where no task is identified) beside one prior over
+    every question (docs/metrics.md, "All tasks pooled")."""
+    from scipy.special import expit
+
+    print(f"many small tasks pooled, one model, {reps} replications, 4 trials per question: coverage of mean(p_a) "
+          f"(target >= {TARGET}); the leaderboard's prior per task / one prior over every question")
+    for n_tasks, m in SMALL_TASKS:
+        for shift in TASK_SHIFTS:
+            logit = rng.normal(0.0, shift, (reps, n_tasks, 1)) + rng.normal(0.0, 1.0, (reps, n_tasks, m))
+            p = expit(logit).reshape(reps, n_tasks * m)
+            k = rng.binomial(4, p)
+            counts = np.stack([4 - k, k], axis=-1)
+            truth = p.mean(axis=1)
+            tasks = np.repeat(np.arange(n_tasks), m)
+            s = posterior_summary_batch(counts, [0.0, 1.0], prior="empirical-bayes", strata=tasks)
+            one = posterior_summary_batch(counts, [0.0, 1.0], prior="empirical-bayes")
+            cov, cov_one = (float(np.mean((x.lo <= truth) & (truth <= x.hi))) for x in (s, one))
+            print(f"  {n_tasks} tasks x {m} questions x 4 trials, task shift sd {shift:g}: coverage {cov:.3f} "
+                  f"({'met' if cov >= TARGET else 'missed'}; fallback in {np.mean(s.method != 'marginal-likelihood'):.0%}),"
+                  f" width {np.mean(s.hi - s.lo):.3f} / one prior: coverage {cov_one:.3f}, width "
+                  f"{np.mean(one.hi - one.lo):.3f}", flush=True)
 
 
 def main() -> None:
@@ -77,10 +114,14 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pooled", action="store_true", help="two tasks pooled under one prior instead")
+    parser.add_argument("--small-tasks", action="store_true", help="many small tasks pooled instead")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     if args.pooled:
         pooled(rng, args.reps)
+        return
+    if args.small_tasks:
+        small_tasks(rng, args.reps)
         return
     print(f"95% interval coverage of mean(p_a), {args.reps} replications per cell; leaderboard rule: EB fitted from "
           f"{MIN_REPEATED_QUESTIONS} questions tried twice and {MIN_TRIAL_PAIRS} pairs of trials of one question, else "

@@ -176,6 +176,17 @@ def rank_ci_paired(data_id: str, dataset, task: str, rubric_id: str, categorizat
             and prior_counts(data_id, dataset, task, rubric_id, categorization, prior_id, prior_obj)[0] is None)
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def few_common_pairs(data_id: str, _dataset, task: str, rubric_id: str, _categorization, models: tuple[str, ...]):
+    """:func:`scorio_core.ranking.disagreement.few_common_note` for ``models`` of the task: the pairs sharing fewer
+    than 2 questions, whose paired comparison (questions sampled) falls back to the questions-fixed sd (or None)."""
+    from scorio_core.ranking.disagreement import few_common_note
+
+    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
+    wanted = set(models)
+    return few_common_note(outcomes.counts[[i for i, m in enumerate(outcomes.models) if str(m) in wanted]])
+
+
 def leaderboard_notes(data_id: str, _dataset, task: str, table: pd.DataFrame, *, confidence: float, tie_rule: str,
                       question_set: str, rubric_id: str = "binary", _categorization=None) -> list[dict]:
     """Structured notices of a leaderboard (data-quality choices applied, unequal question sets, paper-rule chains)."""

@@ -42,8 +42,9 @@ BUNDLED: dict[str, BundledDataset] = {
             "arc-agi-1",
             "ARC-AGI-1 public eval (12 models, N=2)",
             ("arc_agi_1_public_eval_trials.csv",),
-            "12 models x 419 test pairs x 2 attempts, one row per attempt. Two models miss a few pairs. "
-            "Source: arcprize/arc-agi-benchmarking (MIT).",
+            "12 models x 419 test pairs x 2 attempts, one row per attempt. Two models miss a few pairs. For the two "
+            "o3 models attempt 2 is only right when attempt 1 was wrong (a retry, not a repeat): the Leaderboard says "
+            "so. Source: arcprize/arc-agi-benchmarking (MIT).",
         ),
         BundledDataset(
             "livebench-2025-01",

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from scorio_core.report.names import organisations
-from scorio_core.report.tables import interval_abbrev, interval_name
+from scorio_core.report.tables import interval_abbrev, interval_name, trial_spans
 
 __all__ = [
     "fit_height",
@@ -103,9 +103,14 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
         "pass_at_k": st.column_config.NumberColumn(f"Pass@{k}", format="%.4f", width=70,
                                                    help="Unbiased Pass@k estimator (Chen et al. 2021)."),
         "n_questions": st.column_config.NumberColumn("M", help="Questions the model answered.", format="%d", width=48),
-        "n_trials": st.column_config.NumberColumn("N", help="Trials per question (smallest, if they differ).", format="%d",
-                                                  width=48),
+        "n_trials": st.column_config.NumberColumn("N", help="Trials per question.", format="%d", width=48),
     }
+    spans = trial_spans(table)
+    if spans is not None:  # unequal trials: "1-12" (the smallest alone reads as N = 1)
+        frame["n_trials"] = spans.to_numpy()
+        config["n_trials"] = st.column_config.TextColumn(
+            "N", width=56, help="Trials per question: smallest-largest where the model's questions had different "
+                                "numbers of trials.")
     # columns that repeat another one add width, not information (the table must fit at 1280 px): the estimate
     # equals the posterior mean for Bayes@N, and Pass@1 is binary accuracy (avg@N under binary correctness)
     if np.allclose(frame["estimate"].to_numpy(float), frame["mu"].to_numpy(float), equal_nan=True):

@@ -17,8 +17,8 @@ from dashboard.panels.sidebar import page_context
 from dashboard.tables.display import disagreement_display, fit_height
 from dashboard.text import md
 from scorio_core.ranking.compare import difference_density, difference_span, outcome_counts, question_set_note
-from scorio_core.ranking.paired import (not_identified_models, not_identified_note, questions_meaning, questions_needed,
-                                       scoped_difference)
+from scorio_core.ranking.paired import (not_identified_cause, not_identified_models, not_identified_note,
+                                       questions_meaning, questions_needed, scoped_difference)
 from scorio_core.report.verdict import format_probability
 from scorio_core.choices import prior_label
 from scorio_core.leaderboard.task_outcomes import ALL_TASKS
@@ -58,9 +58,12 @@ if len(models) < 2:
 for key, fallback in (("cmp_a", models[0]), ("cmp_b", models[1])):
     if st.session_state.get(key) not in models:
         st.session_state[key] = fallback
+names = ctx.labels(models)  # short names where the sidebar asks for them (full names in the link and exports)
 left, right = st.columns(2)
-model_a = left.selectbox("Model A", models, key="cmp_a", bind="query-params", persist_state="session")
-model_b = right.selectbox("Model B", models, key="cmp_b", bind="query-params", persist_state="session")
+model_a = left.selectbox("Model A", models, key="cmp_a", bind="query-params", persist_state="session",
+                         format_func=names.get)
+model_b = right.selectbox("Model B", models, key="cmp_b", bind="query-params", persist_state="session",
+                          format_func=names.get)
 if model_a == model_b:
     st.warning("Choose two different models.", icon=":material/compare_arrows:")
     st.stop()
@@ -82,7 +85,8 @@ weights = (0.0, 1.0) if active.categorization is None else active.categorization
 diff, assumption = scoped_difference(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], table["diff"].to_numpy(),
                                      scope=ctx.scope, confidence=ctx.confidence, clusters=codes,
                                      weights=weights, not_identified=(unidentified := not_identified_models(
-                                         fixed, (model_a, model_b))))
+                                         fixed, (model_a, model_b))),
+                                     cause=(cause := not_identified_cause(fixed, unidentified)))
 pct = f"{ctx.confidence:.0%}"
 credible = diff.kind == "credible"  # else a model's empirical-Bayes prior is not identified (N = 1): no posterior
 
@@ -97,7 +101,7 @@ m2.metric("sd", f"{diff.sd:.3f}", border=True,
 m3.metric(f"{pct} interval", f"{diff.lo:+.2f} to {diff.hi:+.2f}", border=True,
           help=(f"Central {pct} credible interval" if credible else f"Central {pct} interval (normal approximation)")
           + f" of mu_A - mu_B: [{diff.lo:+.4f}, {diff.hi:+.4f}].")
-m4.metric("P(A > B) = rho", format_probability(diff.rho), border=True,
+m4.metric("P(A > B)", format_probability(diff.rho), border=True,
           help="The probability that A is truly better than B, given the data and the prior." if credible else
           "Phi(difference / sd), a normal approximation on the pooled binomial sds (not a posterior probability: "
           "the prior is not identified; see Method).")
@@ -106,27 +110,29 @@ probability = "posterior probability" if credible else "probability (normal appr
 # is ahead at that level (between the level and 1 - (1 - level) / 2): say so where they seem to disagree
 sided = (f" (one-sided; the central {pct} interval still holds 0, as it leaves {(1 - ctx.confidence) / 2:.1%} on "
          "each side)" if diff.lo <= 0 <= diff.hi else "")
+name_a, name_b = names[model_a], names[model_b]
 if diff.rho >= ctx.confidence:
-    st.success(f"{md(model_a)} is ahead of {md(model_b)} with {format_probability(diff.rho)} {md(probability)}"
+    st.success(f"{md(name_a)} is ahead of {md(name_b)} with {format_probability(diff.rho)} {md(probability)}"
                f"{md(sided)}.", icon=":material/check:")
 elif 1 - diff.rho >= ctx.confidence:
-    st.success(f"{md(model_b)} is ahead of {md(model_a)} with {format_probability(1 - diff.rho)} {md(probability)}"
+    st.success(f"{md(name_b)} is ahead of {md(name_a)} with {format_probability(1 - diff.rho)} {md(probability)}"
                f"{md(sided)}.", icon=":material/check:")
 else:
-    st.info(f"Not distinguishable at {pct}: P({md(model_a)} > {md(model_b)}) = {format_probability(diff.rho)}.",
+    st.info(f"Not distinguishable at {pct}: P({md(name_a)} > {md(name_b)}) = {format_probability(diff.rho)}.",
             icon=":material/balance:")
 pair_note = question_set_note(table, model_a, model_b)
 if pair_note is not None:
     st.warning(md(pair_note), icon=":material/rule:")
 x, density = difference_density(diff, span=difference_span(weights))
-st.plotly_chart(difference_plot(x, density, mean=diff.mean, lo=diff.lo, hi=diff.hi, rho=diff.rho, name_a=model_a,
-                                name_b=model_b, confidence=ctx.confidence, kind=diff.kind), width="stretch")
+st.plotly_chart(difference_plot(x, density, mean=diff.mean, lo=diff.lo, hi=diff.hi, rho=diff.rho, name_a=name_a,
+                                name_b=name_b, confidence=ctx.confidence, kind=diff.kind), width="stretch")
 if not credible:
-    st.caption(md(f"Not a posterior: {not_identified_note(unidentified)}."))
-st.caption("The interval covers what more trials on these same questions could change."
+    st.caption(md(f"Not a posterior: {not_identified_note(unidentified, cause)}."))
+st.caption(f"Prior: {md(prior_label(ctx.prior, ctx.task == ALL_TASKS))}. "
+           + ("The interval covers what more trials on these same questions could change."
            if ctx.scope == "questions-fixed" else
            "The interval also covers which questions happened to be drawn: it speaks for new questions like these"
-           + (f", counting questions of one {md(ctx.cluster_column)} as alike." if ctx.cluster_column else "."))
+           + (f", counting questions of one {md(ctx.cluster_column)} as alike." if ctx.cluster_column else ".")))
 with st.expander("Method"):
     st.markdown(f"Assumption: {md(assumption)}.")
 
@@ -149,7 +155,7 @@ shown = table[table["diff"].fillna(0) != 0] if only_diff and common else table
 score_label = "pass rate" if active.status == "binary" else "rubric score"
 table_col, plot_col = st.container(), st.container()  # stacked: the table needs the page width at 1280 px
 with table_col:
-    frame, config = disagreement_display(shown, name_a=model_a, name_b=model_b, binary=binary, score_label=score_label)
+    frame, config = disagreement_display(shown, name_a=name_a, name_b=name_b, binary=binary, score_label=score_label)
     picked = st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
                           height=fit_height(len(frame), 440), on_select="rerun", selection_mode="single-row",
                           key="cmp_question_table")
@@ -157,7 +163,7 @@ with table_col:
                "difference. Click a row to open that question's attempts below.")
 if common:
     with plot_col:
-        st.plotly_chart(question_scatter(table, name_a=model_a, name_b=model_b, score_label=score_label),
+        st.plotly_chart(question_scatter(table, name_a=name_a, name_b=name_b, score_label=score_label),
                         width="stretch")
 
 if ctx.data.dataset.attempts is not None and len(shown):

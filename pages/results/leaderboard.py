@@ -8,6 +8,7 @@ from dashboard.panels.method_board import choose_method, choose_method_options, 
 from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
+from dashboard.state.widgets import follow_default
 from dashboard.compute.results import (
     cost_options,
     leaderboard_notes,
@@ -15,6 +16,7 @@ from dashboard.compute.results import (
     top_lead,
     model_costs,
     pairwise_matrix,
+    few_common_pairs,
     rank_ci_paired,
     rank_distribution,
     trial_range,
@@ -30,13 +32,15 @@ from dashboard.text import md
 from scorio_core.choices import has_fallback_interval
 from scorio_core.leaderboard.table import QUESTION_SETS
 from scorio_core.leaderboard.metrics import METRICS
-from scorio_core.ranking.paired import not_identified_models, not_identified_note
+from scorio_core.ranking.paired import not_identified_cause, not_identified_models, not_identified_note
+from scorio_core.ranking.posterior_ranks import rank_draws_note
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
 from scorio_core.report.tables import interval_groups, interval_name
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 
 TOP_CHOICES = ["all", 5, 10, 20, 50]
+MANY_MODELS = 100  # more models than this: the Leaderboard shows the top 50 until the user picks another view
 QUESTION_SET_LABELS = {"own": "Each on its own questions", "common": "Common questions only",
                        "missing-incorrect": "Missing counts as incorrect"}
 
@@ -120,6 +124,8 @@ for note in notes:
                    icon=":material/person_off:")
     elif note["code"] == "model_named_by_default":  # e.g. an lm-eval samples file without its results file
         st.warning(md(note["finding"]), icon=":material/badge:")
+    elif note["code"] == "trial_position_effect":  # e.g. ARC-AGI's second attempt only after a failed first
+        st.warning(md(note["finding"]), icon=":material/repeat:")
     elif note["code"] in ("data_choices", "absent_from_task"):  # what the choices changed; models without this task
         st.caption(md(note["finding"]) + (" The Tasks page shows which tasks each model ran."
                                           if note["code"] == "absent_from_task" and not present else ""))
@@ -128,6 +134,10 @@ n_scored_all = int(table["mu"].notna().sum())  # rank_ci is computed among every
 shown = ctx.shown(table["model"])
 top = st.session_state.get("lb_top", "all") if present else None
 if not present:
+    if "lb_top" in st.session_state or st.query_params.get("lb_top") is None:  # a link's own value wins
+        # hundreds of models: the top 50 by default (a 400 x 400 pairwise heatmap is 8 MB and 12,000 px tall); the
+        # default follows the data until the user picks a value
+        follow_default("lb_top", TOP_CHOICES, 50 if all_models > MANY_MODELS else "all")
     top = show_col.selectbox("Show", TOP_CHOICES, key="lb_top", bind="query-params", persist_state="session",
                        format_func=lambda v: "all models" if v == "all" else f"top {v}",
                        help="The best models by rank (after the sidebar's model filter); ranks stay those among all models.")
@@ -139,6 +149,9 @@ if len(table) < all_models:
                + ((f" (top {limit:d}" + (f", and {tied:d} more with the same rank" if tied else "") + ")") if limit else "")
                + ". Ranks, intervals and rank ties are computed with every model, so each model keeps its place.")
 scored = table[table["mu"].notna()]
+few_common = (few_common_pairs(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,
+                               tuple(scored["model"].astype(str))) if ctx.scope != "questions-fixed"
+              and question_set == "own" and len(scored) >= 2 else None)  # paired falls back for these pairs
 costs = cost_options(ctx.data.data_id, ctx.data.dataset, ctx.task)
 tab_names = ["Ranking", "Pairwise P(A > B)", "Rank distribution"] + (["Score vs cost"] if costs else []) + [
     "IRT ability", "Method agreement"]
@@ -169,9 +182,11 @@ with tabs[0]:
                           lead=top_pair.renamed(labels) if top_pair else None)  # display names: the verdict stays short
         with st.container(border=True):
             st.markdown(f"**{md(summary.headline)}** {md(summary.basis)} {md(summary.brief)}")
+            if summary.one_sided:  # ahead at the level, yet Compare's central interval holds 0: say why both hold
+                st.caption(md(summary.one_sided))
             unsure = not_identified_models(table[table["mu"].notna()], table.loc[table["mu"].notna(), "model"])
             if unsure and len(scored) >= 2:  # N = 1 and the like: P values use the pooled binomial sd, not a posterior
-                st.caption(md(f"Not posterior probabilities where {not_identified_note(unsure)}."))
+                st.caption(md(f"Not posterior probabilities where {not_identified_note(unsure, not_identified_cause(table, unsure))}."))
             if summary.details or summary.lines:
                 with st.expander("Details: every neighbouring pair"):
                     if summary.details:
@@ -195,7 +210,7 @@ with tabs[0]:
                       f"{md(tie_rule_sentence(tie_rule, approximate=has_fallback_interval(scored)))}"
                       if len(scored) >= 2 else "With one scored model there is no rank to share or compare.")
                    + (" With questions sampled, the pairwise CI ties pair each two models over the questions both "
-                      "answered." if rank_ci_paired(
+                      f"answered.{' ' + md(few_common) if few_common else ''}" if rank_ci_paired(
                        ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,
                        active.prior_id, active.prior, metric=metric, scope=ctx.scope, tie_rule=tie_rule,
                        n_scored=n_scored_all, cluster_column=ctx.cluster_column) else
@@ -221,13 +236,14 @@ with tabs[1]:
             f"(normal approximation); bold values reach {ctx.confidence:.0%}; >.99 and <.01 are values that round to 1 "
             "or 0 (an order is never certain). Rows and columns are sorted by mean."
             + (" With questions sampled, each pair's difference is paired over the questions both answered, "
-               "as on the Compare page." if paired else
+               f"as on the Compare page.{' ' + md(few_common) if few_common else ''}" if paired else
                " With questions sampled, each cell combines the two models' own intervals as if independent: they answered "
                "the same questions, so this overstates the uncertainty (conservative). Pairing is done for Bayes@N "
                "(without prior counts), as on the Compare page." if ctx.scope != "questions-fixed" else "")
         )
         if unidentified:
-            st.caption(md(f"Not posterior probabilities where {not_identified_note(unidentified)}."))
+            st.caption(md(f"Not posterior probabilities where "
+                          f"{not_identified_note(unidentified, not_identified_cause(scored, unidentified))}."))
     elif tabs[1].open:
         st.info("Pairwise comparisons need at least two scored models.")
 
@@ -248,6 +264,7 @@ with tabs[2]:
             + ("" if ctx.prior == "uniform" else ", and the sidebar's prior is not applied here: the ranking's "
                "intervals and this tab can differ where the prior matters (few trials)")
             + ". CLI: `python -m scorio_core ranks DATA --output json`."
+            + (" " + md(rank_draws_note(draws)) + "." if rank_draws_note(draws) else "")
         )
     elif tabs[2].open:
         st.info("A rank distribution needs at least two scored models.")

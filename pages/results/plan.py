@@ -147,12 +147,7 @@ with tabs[1]:
                 proj = goal_projection(*keys, **options, batches=6, replays=8, draws=1000)
             st.plotly_chart(goal_projection_plot(proj.trials, proj.probability, confidence=float(confidence),
                                                  goal_label=GOAL_LABELS[goal].lower()), width="stretch")
-            share = proj.summary()["stopped"][-1]
-            st.caption(f"Eight replays of six batches of {batch:,} trials each, with outcomes drawn from the current "
-                       f"posterior (a projection: as right as the posterior is); {share:.0%} of the replays reached "
-                       "the goal within them. "
-                       + (f"{proj.skipped_pool:,} trials on new questions could not be simulated and are left out."
-                          if proj.skipped_pool else ""))
+            st.caption(md(proj.describe(batch)))
 with tabs[2]:
     if tabs[2].open:
         frame, config = model_status_display(plan.status["models"], confidence=float(confidence))

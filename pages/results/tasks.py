@@ -1,5 +1,6 @@
 """Tasks: every model on every task (Bayes@N with intervals), a combined score, pass/fail and flaky questions."""
 
+import numpy as np
 import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
@@ -9,6 +10,7 @@ from dashboard.figures import combined_interval_plot, task_heatmap
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context
+from dashboard.tables.analysis import models_by_rank
 from dashboard.tables.display import combined_display, fit_height, pass_fail_display
 from dashboard.text import md
 from dashboard.compute.results import task_table
@@ -40,7 +42,8 @@ with user_errors("the tasks view"):
         active.schema if rubric_on else None, frozen, active.unmatched, ctx.prior, ctx.scope, ctx.confidence,
         float(threshold), ctx.cluster_column)
 
-models = ctx.shown(matrix.models)
+score = dict(zip(combined["model"].astype(str), combined["score"]))  # rows in the combined score's order, best first
+models = ctx.shown(models_by_rank(matrix.models, [score.get(str(m), np.nan) for m in matrix.models]))
 if len(models) < len(matrix.models):
     st.caption(f"Showing {len(models):d} of {len(matrix.models):d} models (sidebar filter).")
 cells = matrix.cells[matrix.cells["model"].isin(models)]

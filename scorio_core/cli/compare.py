@@ -118,7 +118,7 @@ def register(subparsers) -> None:
             "draws of every model's per-question Dirichlet posterior under the uniform prior (the paper's Bayes@N; "
             "no normal approximation). JSON: {task, models (by expected rank), ranks, probabilities (model x rank), "
             "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first}], draws, seed, prior, method, "
-            "monte_carlo_error, not_ranked, sources}. The app's draws and seed give the app's numbers."
+            "monte_carlo_error, monte_carlo_se, note (why fewer than 200 draws ran, on large data), not_ranked, sources}. The app's draws and seed give the app's numbers."
         ),
     )
     add_data_arguments(parser)
@@ -127,7 +127,8 @@ def register(subparsers) -> None:
     parser.add_argument("--freeze-thresholds", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--max-tokens", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--draws", type=int, default=None,
-                        help="joint posterior draws (default: the app's budget, 200-4,000 by data size)")
+                        help="joint posterior draws (default: the app's budget, 20-4,000 by data size; below 200 the "
+                             "output's note says so)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0, the app's)")
     parser.add_argument("--output", choices=("table", "json", "csv", "md"), default="table")
     parser.set_defaults(func=run_ranks)
@@ -158,6 +159,8 @@ def run_ranks(args: argparse.Namespace) -> int:
         print(f"task {task}: rank probabilities from {report['draws']:,} joint draws of the per-question Dirichlet "
               f"posteriors (uniform prior, seed {report['seed']}; Monte-Carlo error at most "
               f"{report['monte_carlo_error']:.1%}); the full model x rank matrix: --output json")
+        if report["note"]:
+            print(f"note: {report['note']}")
     return 0
 
 
@@ -248,7 +251,8 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     sampled-scope difference cluster-robust.
     """
     from scorio_core.ranking.compare import disagreement_table, outcome_counts, question_set_note
-    from scorio_core.ranking.paired import not_identified_models, questions_meaning, questions_needed, scoped_difference
+    from scorio_core.ranking.paired import (not_identified_cause, not_identified_models, questions_meaning,
+                                            questions_needed, scoped_difference)
     from scorio_core.errors import InputError
     from scorio_core.ranking.paired import pair_trials_needed
     from scorio_core.ranking.separation import trials_meaning
@@ -256,7 +260,8 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     rows = {str(r["model"]): r for r in table.to_dict(orient="records")}
     for m in (model_a, model_b):
         if m not in rows:
-            raise InputError(f"model {m!r} is not in the data; models: {', '.join(list(rows)[:20])}.")
+            raise InputError(f"model {m!r} has no results on task {str(outcomes.task)!r} (it may have results on "
+                             f"other tasks: --task picks one); models here: {', '.join(list(rows)[:20])}.")
     a, b = rows[model_a], rows[model_b]
     questions = disagreement_table(outcomes, model_a, model_b)
     fixed = {str(r["model"]): r for r in (table if fixed_table is None else fixed_table).to_dict(orient="records")}
@@ -269,8 +274,10 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     diff, assumption = scoped_difference(fa["mu"], fa["sigma"], fb["mu"], fb["sigma"], questions["diff"].to_numpy(),
                                          scope=scope, confidence=confidence, clusters=codes,
                                          weights=outcomes.rubric.weights,
-                                         not_identified=not_identified_models(
-                                             table if fixed_table is None else fixed_table, (model_a, model_b)))
+                                         not_identified=(unsure := not_identified_models(
+                                             table if fixed_table is None else fixed_table, (model_a, model_b))),
+                                         cause=not_identified_cause(table if fixed_table is None else fixed_table,
+                                                                    unsure))
     needed, prior_notes = pair_trials_needed(outcomes.rubric, model_a, model_b, prior=prior, confidence=confidence,
                                              prior_counts=prior_counts)
     trials = {

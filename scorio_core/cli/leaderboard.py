@@ -17,7 +17,9 @@ answered question, e.g. after ``--exclude-flagged``), ``emptied_by_choice``
 (``models``: model -> the data-quality choice that removed its every row, so it is not ranked), ``data_choices``
 (first, once for every task: ``choices``, the lines of the data-quality choices applied, e.g. attempts without an
 outcome counted as incorrect), ``model_named_by_default`` (a model named after a file or folder, e.g. an lm-eval
-samples file without its results file), ``rubric`` and ``data`` (free text).
+samples file without its results file), ``trial_position_effect`` (``models`` whose success rate depends on the
+trial's position: trials not exchangeable, e.g. a retry after a failure; ``effects``: rates, attempts and p-value
+by model), ``rubric`` and ``data`` (free text).
 """
 
 from __future__ import annotations
@@ -221,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
             for note in notes:
                 if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
                                     "excluded_questions", "emptied_by_choice", "not_scored", "data_choices",
-                                    "absent_from_task", "model_named_by_default"):
+                                    "absent_from_task", "model_named_by_default", "trial_position_effect"):
                     print(f"note: {note['message']}")
     return 0
 
@@ -238,6 +240,13 @@ def _pairing_note(task: str, args: argparse.Namespace, frame, outcomes, clustere
             "rank_ci compares each model's own interval as if independent; the models answered the "
             "same questions, so the ties are conservative (pairing covers Bayes@N with the pairwise rule; "
             "`compare --scope questions-sampled` pairs two models)")
+    if paired:  # pairs sharing < 2 questions fall back to the questions-fixed sd: say so, not "paired"
+        from scorio_core.ranking.disagreement import few_common_note
+
+        scored = set(frame.loc[frame["mu"].notna(), "model"].astype(str))
+        rows = [i for i, m in enumerate(outcomes.rubric.models) if str(m) in scored]
+        few = few_common_note(outcomes.rubric.counts[rows])
+        text += f"; {few[0].lower() + few[1:-1]}" if few else ""
     return {"code": "rank_pairing", "task": task, "paired": paired, "message": f"{task}: {text}."}
 
 

@@ -4,7 +4,7 @@ Usage::
 
     python -m scorio_core plan DATA... --goal top-1 [--k K] [--pair A B] [--width W] [--tolerance T]
         [--confidence 0.95] [--batch 200] [--cost-column COL] [--scope ...] [--prior ...] [--task T]
-        [--max-trials-per-question N] [--project B] [--seed S] [--draws D] [--output json|table|csv]
+        [--max-trials-per-question N] [--project B] [--replays R] [--seed S] [--draws D] [--output json|table|csv]
 
 JSON output (stable; an eval harness drives it in a loop: plan -> run the batch -> append -> plan)::
 
@@ -14,8 +14,10 @@ JSON output (stable; an eval harness drives it in a loop: plan -> run the batch 
 
 ``question_id: null`` asks for new questions from the pool (questions-sampled scope), one trial per new
 question per model. Same data and seed, same plan. ``--project B`` adds ``"projection": {"batches",
-"replays", "trials", "probability", "stopped", "skipped_pool_trials"}``: per batch 0..B, the median trials spent,
-the mean probability of the goal and the share of replays stopped (:func:`scorio_core.plan.project_goal`). ``--output table|csv`` prints the batch rows after a
+"replays", "requested_batches", "requested_replays", "note", "trials", "probability", "stopped",
+"skipped_pool_trials"}``: per batch 0..batches, the median trials spent, the mean probability of the goal and the
+share of replays stopped (:func:`scorio_core.plan.project_goal`). Without ``--replays`` the projection keeps to a
+work budget: on large data it runs fewer replays (then batches) than asked, and ``note`` says so (empty otherwise). ``--output table|csv`` prints the batch rows after a
 ``# stop: ... reason`` line (table) or alone (csv).
 """
 
@@ -58,7 +60,12 @@ def register(subparsers) -> None:
                         help="a (model, question) cell never reaches more than N trials in all (default: no limit)")
     parser.add_argument("--project", type=int, default=0, metavar="B",
                         help="also project the goal's probability over the next B batches (8 replays on outcomes drawn "
-                             "from the posterior; the Plan page's chart); adds \"projection\" to the JSON")
+                             "from the posterior; the Plan page's chart); adds \"projection\" to the JSON. On large "
+                             "data fewer replays, then batches, run to stay within a time budget (the JSON's note "
+                             "says so) unless --replays is given")
+    parser.add_argument("--replays", type=int, default=None, metavar="R",
+                        help="replays of the projection (default 8, fewer on large data); given, exactly R replays "
+                             "of B batches run, whatever the time")
     add_uncertainty_arguments(parser, prior_help=PLAN_PRIOR_HELP)
     parser.set_defaults(prior="uniform")  # see plan_next: empirical Bayes stopped wrongly too often in adaptive replays
     parser.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo draws (default 0)")
@@ -96,17 +103,22 @@ def run(args: argparse.Namespace) -> int:
         cap = (args.max_trials_per_question - outcomes.n_trials).clip(min=0)
     if args.project < 0:
         raise ValueError(f"--project must be >= 0 batches; got {args.project}.")
+    if args.replays is not None and args.replays < 1:
+        raise ValueError(f"--replays must be >= 1; got {args.replays}.")
     options = dict(k=args.k, pair=args.pair, width=args.width, tolerance=args.tolerance, confidence=args.confidence,
                    batch=args.batch, costs=costs, scope=args.scope, prior=args.prior)
     plan = plan_next(outcomes, args.goal, seed=args.seed, draws=args.draws, max_trials=cap, **options)
     if args.output == "json":
         out = plan.to_dict()
         if args.project:
-            from scorio_core.plan import project_goal
+            from scorio_core.plan import PROJECTION_BUDGET, project_goal
 
-            proj = project_goal(outcomes, args.goal, batches=args.project, replays=8, seed=args.seed, draws=1000,
-                                max_trials=cap, **options)
-            out["projection"] = {"batches": args.project, "replays": 8, **proj.summary(),
+            proj = project_goal(outcomes, args.goal, batches=args.project, replays=args.replays or 8, seed=args.seed,
+                                draws=1000, max_trials=cap, budget=None if args.replays else PROJECTION_BUDGET,
+                                **options)
+            asked = proj.requested or (proj.replays, proj.batches)
+            out["projection"] = {"batches": proj.batches, "replays": proj.replays, "requested_batches": asked[1],
+                                 "requested_replays": asked[0], "note": proj.note, **proj.summary(),
                                  "skipped_pool_trials": proj.skipped_pool}
         emit_json(out)
         return 0

@@ -10,7 +10,7 @@ import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io._quality import QualityReport
-from scorio_core.io._quality_report import with_duplicate_example
+from scorio_core.io._quality_report import ADVICE, with_duplicate_example
 
 __all__ = ["Dataset", "SourceInfo", "attempts_to_counts", "RESERVED_TASK"]
 
@@ -120,6 +120,11 @@ class Dataset:
             names = ", ".join(s.name for s in self.sources[:3]) + (" ..." if len(self.sources) > 3 else "")
             first = with_duplicate_example(self.report.blocking[0], (self.report.duplicates or (None,))[0],
                                            counts_layout=self.layout == "counts")
+            r = self.report  # the first blocking message is about non-binary outcomes, then missing ones
+            place = r.non_binary_at if r.n_non_binary else r.missing_outcome_at if r.n_missing_outcomes else ""
+            if place and ADVICE in first:
+                finding, advice = first.split(ADVICE, 1)
+                first = f"{finding} (the first: {place}){ADVICE}{advice}"
             raise InputError(f"{names}: {first}")
         return self
 

@@ -102,8 +102,9 @@ def compute_report(
         dup = (0, 0, 0, ())
     sat = _saturation(table, row_cell, cell_tq, counts_layout, (tnames, qnames, Q), T * Q, (row_tq, tq, weights))
     del row_tq, key, row_cell
-    nb, nb_examples, missing = _outcome_gaps(table, counts_layout)
+    nb, nb_examples, missing, firsts = _outcome_gaps(table, counts_layout)
     blocking = blocking_messages(nb, missing, dup[0], dup[2], counts_layout=counts_layout)
+    first_at = tuple(_row_place(table, row, row_source, source_names) if row is not None else "" for row in firsts)
     m_seen, t_seen = np.bincount(m, minlength=L) > 0, np.bincount(t, minlength=T) > 0
     return QualityReport(
         layout=layout,
@@ -127,6 +128,8 @@ def compute_report(
         n_non_binary=nb,
         non_binary_examples=nb_examples,
         n_missing_outcomes=missing,
+        non_binary_at=first_at[0],
+        missing_outcome_at=first_at[1],
         blocking=tuple(blocking),
         **meta,
     )
@@ -329,17 +332,33 @@ def _saturation(table, row_cell, cell_tq, counts_layout, names, space, rows=(Non
 
 def _outcome_gaps(table, counts_layout):
     if counts_layout:
-        return 0, (), 0
+        return 0, (), 0, (None, None)
     ic = table["is_correct"].to_numpy(np.float64)
     unknown = np.isnan(ic)
     if "category" in table.columns:
         unknown &= table["category"].isna().to_numpy()
     if not unknown.any():
-        return 0, (), 0
+        return 0, (), 0, (None, None)
     if "score" in table.columns:
         score = pd.to_numeric(table["score"], errors="coerce").to_numpy(np.float64)
         soft = unknown & ~np.isnan(score)
     else:
         score, soft = None, np.zeros(len(ic), dtype=bool)
     examples = tuple(float(v) for v in np.unique(score[soft])[:EXAMPLES]) if soft.any() else ()
-    return int(soft.sum()), examples, int((unknown & ~soft).sum())
+    hard = unknown & ~soft
+    firsts = tuple(int(np.argmax(mask)) if mask.any() else None for mask in (soft, hard))
+    return int(soft.sum()), examples, int(hard.sum()), firsts
+
+
+def _row_place(table, row: int, row_source, source_names) -> str:
+    """Where one attempt row is: its model, task, question, trial, score and source file (for an error message)."""
+    rec = table.iloc[row]
+    parts = [f"model {str(rec['model'])[:80]!r}", f"task {str(rec['task'])[:80]!r}",
+             f"question {str(rec['question_id'])[:80]!r}"]
+    if "trial" in table.columns and pd.notna(rec["trial"]):
+        parts.append(f"trial {rec['trial']}")
+    if "score" in table.columns and pd.notna(rec["score"]):
+        parts.append(f"score {rec['score']}")
+    if row_source is not None and source_names:
+        parts.append(f"in {source_names[int(row_source[row])]}")
+    return ", ".join(parts)

@@ -105,6 +105,9 @@ class QualityReport:
     non_binary_examples : tuple of float
     n_missing_outcomes : int
         Attempts with no outcome at all.
+    non_binary_at, missing_outcome_at : str
+        Where the first such attempt is (model, task, question, trial, score, file), for error
+        messages; empty when there is none.
     choices : tuple of str
         User choices applied, in order (``apply_choices``).
     emptied : tuple of (model, task, choice)
@@ -139,6 +142,8 @@ class QualityReport:
     n_non_binary: int = 0
     non_binary_examples: tuple[float, ...] = ()
     n_missing_outcomes: int = 0
+    non_binary_at: str = ""
+    missing_outcome_at: str = ""
     choices: tuple[str, ...] = ()
     emptied: tuple[tuple[str, str, str], ...] = ()
     blocking: tuple[str, ...] = ()
@@ -190,12 +195,12 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
     out = []
     if non_binary:
         out.append(
-            f"{non_binary} attempts have a non-binary outcome (strictly between 0 and 1: a graded score or partial "
+            f"{non_binary} {'attempt has' if non_binary == 1 else 'attempts have'} a non-binary outcome (strictly between 0 and 1: a graded score or partial "
             f"credit){ADVICE}a threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold)."
         )
     if missing:
         out.append(
-            f"{missing} attempts have no outcome{ADVICE}apply_choices(missing_outcomes='drop' or 'incorrect') "
+            f"{missing} {'attempt has' if missing == 1 else 'attempts have'} no outcome{ADVICE}apply_choices(missing_outcomes='drop' or 'incorrect') "
             "or --missing-outcomes drop|incorrect."
         )
     if duplicate_rows:

@@ -137,6 +137,9 @@ def leaderboard_notices(
         - ``model_named_by_default``: models whose name is not in the data but taken from a file or folder name
           (``named_by_default``: the loader's lines, :func:`model_name_defaults`), e.g. an lm-eval samples file
           loaded without its results file.
+        - ``trial_position_effect``: models whose success rate depends on the trial's position far beyond chance
+          (trials not exchangeable, e.g. a retry after a failure;
+          :func:`scorio_core.leaderboard.trial_order.trial_position_effects`); ``models``, ``effects``.
     """
     from scorio_core.ranking.rank import paper_chains, pairwise_confidence
 
@@ -193,6 +196,12 @@ def leaderboard_notices(
             "n_common": n_common,
             "question_set": question_set,
         })
+    from scorio_core.leaderboard.trial_order import trial_position_effects, trial_position_notice
+
+    binary = task_outcomes.binary
+    order = trial_position_notice(trial_position_effects(binary)) if binary is not None else None
+    if order is not None:  # the intervals assume exchangeable trials: a retry-after-failure dump must say it breaks that
+        out.append(order)
     if tie_rule == "paper":
         scored = table[table["mu"].notna()]
         if len(scored) >= 2:

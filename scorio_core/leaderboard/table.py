@@ -317,8 +317,8 @@ def leaderboard(
     labels = {(p_, s_): interval_label(p_, s_, confidence) for p_, s_ in set(zip(used_prior, used_scope))}
     frame["interval"] = [labels[(p_, s_)] for p_, s_ in zip(used_prior, used_scope)]
     if fallback is not None:  # an empirical-Bayes prior the data could not identify: say what the interval is
-        frame["interval"] = [fallback_interval_label(m, s_, confidence) or label
-                             for m, s_, label in zip(fallback, used_scope, frame["interval"])]
+        frame["interval"] = [fallback_interval_label(m, s_, confidence, n) or label for m, s_, label, n in zip(
+            fallback, used_scope, frame["interval"], frame.get("n_trials_max", [None] * len(frame)))]
     if by_task is not None:  # tasks pooled: the empirical-Bayes prior is fitted per (model, task)
         per_task = (frame["prior"] == "empirical-bayes").to_numpy() & (fallback == "marginal-likelihood")
         eb = PRIOR_LABELS["empirical-bayes"]

@@ -14,9 +14,10 @@ data drawn from the posterior). Method and sources: docs/metrics.md, "What to ru
 
 from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS
 from scorio_core.plan.planner import Plan, per_trial_costs, plan_next
-from scorio_core.plan.project import Projection, project_goal
+from scorio_core.plan.project import PROJECTION_BUDGET, Projection, project_goal, projection_size
 
-__all__ = ["PLAN_GOALS", "PLAN_GOAL_HELP", "ONE_TASK", "Plan", "Projection", "per_trial_costs", "plan_next", "project_goal"]
+__all__ = ["PLAN_GOALS", "PLAN_GOAL_HELP", "ONE_TASK", "Plan", "PROJECTION_BUDGET", "Projection", "per_trial_costs",
+           "plan_next", "project_goal", "projection_size"]
 
 #: Why the planner refuses all tasks pooled (the CLI and the Plan page say the same).
 ONE_TASK = ("the planner plans one task at a time: its goal is checked on one task's posterior, and a model's next "

@@ -83,15 +83,20 @@ class _State:
     def model_var(self, new: np.ndarray | None = None) -> np.ndarray:
         return (self.trial_var() + self.q) * self.shrink(new)
 
-    def cell_delta(self, t: np.ndarray) -> np.ndarray:
-        """Reduction of each model's variance (L, M) when cell (l, m) alone gets ``t`` trials."""
+    def cell_delta(self, t: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
+        """Reduction of each model's variance (L, M) when cell (l, m) alone gets ``t`` trials.
+
+        ``cols``: only these questions (``t`` then has shape (L, len(cols))); the values are those of the full
+        computation in those columns (every step is elementwise per cell, the row sums cover all questions).
+        """
         m = np.maximum(self.ans.sum(axis=1), 1).astype(float)[:, None]
-        v_next = preposterior_variance(self.v, self.A, t)
         s = (self.v * self.ans).sum(axis=1)[:, None]
-        answered = (self.v - v_next) / m**2
+        v, A, ans = (self.v, self.A, self.ans) if cols is None else (self.v[:, cols], self.A[:, cols], self.ans[:, cols])
+        v_next = preposterior_variance(v, A, t)
+        answered = (v - v_next) / m**2
         missing = s / m**2 - (s + v_next) / (m + 1.0) ** 2  # a question the model has not answered: M_l grows
         missing = self.r[:, None] * missing + (self.extrapolation(m) - self.extrapolation(m + 1.0))
-        delta = self.shrink()[:, None] * np.where(self.ans, self.r[:, None] * answered, missing)
+        delta = self.shrink()[:, None] * np.where(ans, self.r[:, None] * answered, missing)
         return np.where(t > 0, delta, 0.0)
 
     def add(self, t: np.ndarray) -> None:
@@ -119,10 +124,10 @@ def _error(goal: Goal, state: _State, var: np.ndarray, mu, a, b, ties, z) -> flo
     return float(pair_error(mu[a] - mu[b], _pair_s2(state, var, a, b), goal.tolerance, ties).sum())
 
 
-def _cell_gains(goal: Goal, state: _State, mu, a, b, ties, z, t: np.ndarray) -> np.ndarray:
-    """Decrease of the approximate error (L, M) when cell (l, m) alone gets ``t`` trials."""
+def _cell_gains(goal: Goal, state: _State, mu, a, b, ties, z, t: np.ndarray, cols=None) -> np.ndarray:
+    """Decrease of the approximate error (L, M) when cell (l, m) alone gets ``t`` trials (``cols``: those questions)."""
     var = state.model_var()
-    delta = state.cell_delta(t)
+    delta = state.cell_delta(t) if cols is None else state.cell_delta(t, cols)
     if goal.name == "width":
         now = _width_error(var, z, goal.width)[:, None]
         return now - _width_error(var[:, None] - delta, z, goal.width)
@@ -146,6 +151,15 @@ def _cell_gains(goal: Goal, state: _State, mu, a, b, ties, z, t: np.ndarray) -> 
             ends, starts = np.unique(end[order], return_index=True)
             gains[ends] += np.add.reduceat(drop[order], starts, axis=0)
     return gains
+
+
+def _best(ratio: np.ndarray, index: np.ndarray, n: int) -> np.ndarray:
+    """The first ``n`` of ``np.lexsort((index, -ratio))`` without sorting every cell (``1 <= n <= ratio.size``)."""
+    if n < ratio.size:
+        cut = np.partition(ratio, ratio.size - n)[ratio.size - n]  # the n-th largest ratio
+        keep = np.flatnonzero(ratio >= cut)  # every cell that can be among the first n (ties at the cut included)
+        return keep[np.lexsort((index[keep], -ratio[keep]))[:n]]
+    return np.lexsort((index, -ratio))[:n]
 
 
 def allocate(goal: Goal, post: CellPosterior, mu: np.ndarray, a: np.ndarray, b: np.ndarray, ties: bool,
@@ -232,13 +246,14 @@ def allocate(goal: Goal, post: CellPosterior, mu: np.ndarray, a: np.ndarray, b: 
         positive = int((ratio > 0).sum())
         if positive == 0:
             break
-        pick = np.lexsort((flat_index, -ratio))[: min(step, positive)]
+        pick = _best(ratio, flat_index, min(step, positive))
         t = np.zeros(L * M)
         np.add.at(t, np.resize(pick, step), 1.0)  # fewer useful cells than trials: the best ones again, in turn
         t = np.minimum(t.reshape(L, M), np.floor(room))  # a cell never gets more than it can still take
         step = int(t.sum())
-        g_t = _cell_gains(goal, state, mu, a, b, ties, z, t)
-        gain += np.where(t > 0, np.maximum(g_t, 0.0), 0.0)
+        cols = np.unique(np.nonzero(t)[1])  # the round's gains are needed only where it ran trials
+        g_t = _cell_gains(goal, state, mu, a, b, ties, z, t[:, cols], cols)
+        gain[:, cols] += np.where(t[:, cols] > 0, np.maximum(g_t, 0.0), 0.0)
         trials += t
         room -= t
         state.add(t)

@@ -157,7 +157,8 @@ def check_goal(name: str, models: tuple[str, ...], *, k=None, pair=None, width=N
             raise InputError("pair needs two model names (--pair A B).")
         unknown = [m for m in pair if m not in models]
         if unknown:
-            raise InputError(f"pair: model {unknown[0]!r} is not in the data; models: {', '.join(models[:30])}.")
+            raise InputError(f"pair: model {unknown[0]!r} has no results on this task (--task picks another); "
+                             f"models here: {', '.join(models[:30])}.")
         if pair[0] == pair[1]:
             raise InputError(f"pair needs two different models; got {pair[0]!r} twice.")
         return Goal(name, pair=(models.index(pair[0]), models.index(pair[1])), tolerance=goal.tolerance,
@@ -262,6 +263,12 @@ def evaluate_goal(goal: Goal, models: tuple[str, ...], mu: np.ndarray, draws: np
                              f"(P({what}) {_eq(p, conf)}); closer models are not worth separating at this tolerance",
                              a, b, zoned)
         extra = f"; within {tol:g}: {_eq(p_zone, conf).removeprefix('= ')}" if zoned else ""
+        cut = mu[top[-1]]
+        level = [int(i) for i in order if mu[i] == cut]  # exact ties at the cut: the order among them is arbitrary
+        if len(level) > 1 and any(i in set(rest.tolist()) for i in level):
+            names = ", ".join(models[i] for i in level[:5]) + (f" and {len(level) - 5} more" if len(level) > 5 else "")
+            extra += (f"; {len(level)} models have exactly the same mean so far ({names}), so naming "
+                      f"{'the best' if k == 1 else f'the top {k}'} among them is arbitrary until their outcomes differ")
         return GoalCheck(False, p, f"continue: P({what}) {_eq(p, conf)} < {conf:g}{extra}", a, b, zoned)
     if goal.name == "pair":
         a, b = np.array([goal.pair[0]]), np.array([goal.pair[1]])

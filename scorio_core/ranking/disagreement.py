@@ -21,6 +21,7 @@ __all__ = [
     "question_summary",
     "disagreement_table",
     "question_set_note",
+    "few_common_note",
     "outcome_counts",
     "OUTCOME_LABELS",
     "DISAGREEMENT_COLUMNS",
@@ -258,7 +259,52 @@ def question_set_note(table: pd.DataFrame, model_a: str, model_b: str) -> str | 
     n_a, n_b, both = int(a.sum()), int(b.sum()), int((a & b).sum())
     if n_a == n_b == both:
         return None
+    fix = ("To compare them on the same questions, keep only the questions every model answered (Data page; CLI: "
+           "--intersect-questions)." if both >= 2 else
+           "They share too few questions to be compared on the same ones: count a question a model did not answer as "
+           "wrong (the Leaderboard's 'Missing counts as incorrect'; CLI: leaderboard --question-set missing-incorrect), "
+           "or run both models on the same questions.")
     return (f"{model_a} answered {n_a:,} questions and {model_b} {n_b:,}; {both:,} were answered by both. Each model's Bayes@N "
             "covers its own questions, so the difference compares the two models together with their question sets (a model "
-            f"that skipped hard questions looks better); question by question, only the {both:,} shared ones can be paired. To "
-            "compare them on the same questions, keep only the questions every model answered (Data page; CLI: --intersect-questions).")
+            f"that skipped hard questions looks better); question by question, only the {both:,} shared ones can be paired. "
+            + fix)
+
+
+def few_common_note(counts) -> str | None:
+    """What paired comparisons (questions sampled) do for pairs of models sharing fewer than 2 questions, or None.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (L, M, C+1)
+        Category counts of the scored models (a row of zeros: the question was not answered).
+
+    Returns
+    -------
+    str or None
+        How many of the L (L - 1) / 2 pairs share fewer than 2 questions: for them the paired sd of
+        :func:`scorio_core.ranking.paired.paired_sd_matrix` cannot estimate the spread across questions
+        and falls back to the questions-fixed sd, which understates the uncertainty of this scope.
+        None when every pair shares at least 2 questions. One (L, M) x (M, L) product.
+
+    Examples
+    --------
+    >>> c = np.zeros((3, 4, 2), dtype=int); c[0, :2] = c[1, 2:] = c[2, :] = 1
+    >>> few_common_note(c)[:48]
+    '1 of the 3 pairs of models shares fewer than 2 q'
+    """
+    answered = (np.asarray(counts).sum(axis=-1) > 0).astype(float)
+    n = answered.shape[0]
+    common = answered @ answered.T
+    few = int(np.count_nonzero(np.triu(common < 2, k=1)))
+    if few == 0:
+        return None
+    pairs = n * (n - 1) // 2
+    fix = ("keep only the questions every model answered (Data page; CLI: --intersect-questions) to compare every pair "
+           "on the same questions" if int(answered.all(axis=0).sum()) >= 2 else
+           "too few questions were answered by every model to keep only those: count a question a model did not answer "
+           "as wrong (question set 'missing-incorrect') or run the models on the same questions")
+    which = "the two models share" if pairs == 1 else f"{few:,} of the {pairs:,} pairs of models " + (
+        "shares" if few == 1 else "share")
+    return (f"{which[0].upper() + which[1:]} fewer than 2 questions: the spread of their difference "
+            "across questions cannot be estimated, so for them the trials' variance alone is used (as with questions "
+            f"fixed), which understates the uncertainty of new questions; {fix}.")

@@ -25,7 +25,7 @@ from scorio_core.uncertainty.posterior import check_scope
 from scorio_core.uncertainty.priors import check_prior, not_identified_rule
 
 __all__ = ["pair_trials_needed", "CLUSTERED_ASSUMPTION", "scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
-           "UNPAIRED_ASSUMPTION", "NOT_IDENTIFIED_ASSUMPTION", "not_identified_models", "not_identified_note", "names_phrase", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
+           "UNPAIRED_ASSUMPTION", "NOT_IDENTIFIED_ASSUMPTION", "not_identified_models", "not_identified_note", "not_identified_cause", "names_phrase", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
            "paired_pairwise_ranks", "ranks_are_paired"]
 
 #: What the paired difference under the questions-sampled scope assumes ({m}: questions both models answered).
@@ -44,7 +44,7 @@ CLUSTERED_ASSUMPTION = (
 )
 #: Said first when a model's empirical-Bayes prior is not identified ({names}: those models; N = 1 data).
 NOT_IDENTIFIED_ASSUMPTION = (
-    "the empirical-Bayes prior is not identified for {names} (" + not_identified_rule(degenerate=True) + "), so {its} sd is the pooled binomial sd sqrt(p(1-p)/n) over {its} n answers, not a "
+    "the empirical-Bayes prior is not identified for {names} ({rule}), so {its} sd is the pooled binomial sd sqrt(p(1-p)/n) over {its} n answers, not a "
     "posterior sd: the interval "
     "and P(A > B) are normal approximations on it, not posterior statements (more trials per question, or a prior "
     "that needs no fit, uniform or Jeffreys, give a posterior)"
@@ -64,7 +64,8 @@ UNPAIRED_ASSUMPTION = (
 
 def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: str = "questions-fixed",
                       confidence: float = 0.95, clusters=None, weights=None,
-                      not_identified: tuple[str, ...] = ()) -> tuple[DifferencePosterior, str]:
+                      not_identified: tuple[str, ...] = (),
+                      cause: str | None = None) -> tuple[DifferencePosterior, str]:
     r"""Posterior of ``mu_A - mu_B`` under an interval scope, and the assumption it rests on.
 
     Parameters
@@ -99,6 +100,8 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
         is :data:`scorio_core.choices.FALLBACK_INTERVAL`, :func:`scorio_core.choices.is_fallback_interval`). Their
         ``sigma`` is the pooled binomial sd ``sqrt(p(1-p)/n)`` over its ``n`` answers, not a posterior sd: the result's ``kind`` is then
         ``"approximate"`` and the assumption says what the interval and ``rho`` are (:data:`NOT_IDENTIFIED_ASSUMPTION`).
+    cause : str, optional
+        Why, when known (:func:`not_identified_cause`); else the assumption states the whole rule.
 
     Returns
     -------
@@ -128,7 +131,7 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
     posterior, assumption = _scoped(mu_a, sigma_a, mu_b, sigma_b, question_diffs, scope, confidence, clusters)
     if not_identified:
         posterior = posterior._replace(kind="approximate")
-        assumption = not_identified_note(not_identified) + "; " + (
+        assumption = not_identified_note(not_identified, cause) + "; " + (
             FIXED_APPROXIMATE if assumption == ASSUMPTION else assumption)
     if weights is not None:
         span = difference_span(weights)
@@ -136,16 +139,34 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
     return posterior, assumption
 
 
-def not_identified_note(models) -> str:
+def not_identified_note(models, cause: str | None = None) -> str:
     """:data:`NOT_IDENTIFIED_ASSUMPTION` for these models (the first clause of :func:`scoped_difference`'s assumption).
+
+    ``cause``: why, when known (:func:`not_identified_cause`, e.g. ``"N = 1: one trial per question"``); else the
+    whole rule.
 
     >>> not_identified_note(["m1"])[:60]
     'the empirical-Bayes prior is not identified for m1 (N = 1, f'
+    >>> not_identified_note(["m1"], "N = 1: one trial per question")[48:81]
+    'm1 (N = 1: one trial per question'
     >>> not_identified_note([f"m{i}" for i in range(300)])[:71]
     'the empirical-Bayes prior is not identified for m0, m1, m2, m3 and 296 '
     """
     names = [str(m) for m in models]
-    return NOT_IDENTIFIED_ASSUMPTION.format(names=names_phrase(names), its="its" if len(names) == 1 else "their")
+    return NOT_IDENTIFIED_ASSUMPTION.format(names=names_phrase(names), its="its" if len(names) == 1 else "their",
+                                            rule=cause or not_identified_rule(degenerate=True))
+
+
+def not_identified_cause(table, models) -> str | None:
+    """The one cause every given model's leaderboard ``interval`` label names (``N = 1: one trial per question``:
+    :data:`scorio_core.uncertainty.posterior.ONE_TRIAL_CAUSE`), or None (the whole rule is said then)."""
+    from scorio_core.uncertainty.posterior import ONE_TRIAL_CAUSE
+
+    if "interval" not in getattr(table, "columns", ()):
+        return None
+    labels = dict(zip(table["model"].astype(str), table["interval"]))
+    named = [labels.get(str(m)) for m in models]
+    return ONE_TRIAL_CAUSE if named and all(isinstance(x, str) and f"({ONE_TRIAL_CAUSE})" in x for x in named) else None
 
 
 def names_phrase(names) -> str:

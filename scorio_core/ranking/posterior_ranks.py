@@ -12,25 +12,53 @@ import numpy as np
 from scorio_core.eval._validate import check_int, count_array, nonnegative_array, weights_for
 from scorio_core.ranking.rank_batch import batch_competition_ranks
 
-__all__ = ["posterior_rank_distribution", "rank_draws", "rank_summary", "RANK_SEED", "RANK_ROW_KEYS", "RANK_METHOD"]
+__all__ = ["posterior_rank_distribution", "rank_draws", "rank_draws_note", "rank_summary", "RANK_SEED", "RANK_ROW_KEYS",
+           "RANK_METHOD"]
 
 _GAMMA_BUDGET = 2_000_000  # gamma variates per chunk
 #: Gamma variates one rank distribution may draw in all (~0.6 s on 2 cores): :func:`rank_draws`.
 _CALL_BUDGET = 12_000_000
+#: Fewest draws :func:`rank_draws` gives (Monte-Carlo error of a probability at most 0.5 / sqrt(20) = 11%).
+_MIN_DRAWS = 20
+#: Draws below which the outputs say the budget cut them (:func:`rank_draws_note`).
+_FULL_DRAWS = 200
 #: Seed of the rank distribution the app and ``ranks`` draw (recorded in every export's manifest).
 RANK_SEED = 0
 
 
 def rank_draws(n_models: int, n_questions: int, n_categories: int) -> int:
-    """Draws for a rank distribution within the time budget: between 200 and 4,000.
+    """Draws for a rank distribution within the time budget: between 20 and 4,000.
 
-    ``12,000,000 // (L M (C+1))`` clipped to [200, 4000] (gamma variates per call ~0.6 s on 2 cores); the Monte-Carlo
-    error of a probability is then at most ``0.5 / sqrt(draws)``.
+    ``12,000,000 // (L M (C+1))`` clipped to [20, 4000] (gamma variates per call ~0.6 s on 2 cores); the Monte-Carlo
+    error of a probability is then at most ``0.5 / sqrt(draws)``. Below 200 draws the outputs say so
+    (:func:`rank_draws_note`).
 
-    >>> rank_draws(16, 15, 2), rank_draws(93, 1136, 2), rank_draws(3, 10, 2)
-    (4000, 200, 4000)
+    >>> rank_draws(16, 15, 2), rank_draws(93, 1136, 2), rank_draws(3, 10, 2), rank_draws(250, 2000, 2)
+    (4000, 56, 4000, 20)
     """
-    return int(np.clip(_CALL_BUDGET // max(1, n_models * n_questions * n_categories), 200, 4000))
+    return int(np.clip(_CALL_BUDGET // max(1, n_models * n_questions * n_categories), _MIN_DRAWS, 4000))
+
+
+def rank_draws_note(draws: int) -> str:
+    """A sentence when the time budget cut the rank distribution's draws below 200; else empty.
+
+    >>> rank_draws_note(4000)
+    ''
+    >>> rank_draws_note(20)[:52]
+    'Only 20 joint draws (fewer than the usual 200) to st'
+    """
+    if draws >= _FULL_DRAWS:
+        return ""
+    return (f"Only {draws:,} joint draws (fewer than the usual {_FULL_DRAWS}) to stay within the time budget on data "
+            f"this large: each probability carries a Monte-Carlo standard error of up to {0.5 / draws ** 0.5:.0%} "
+            "(more draws: the CLI's ranks --draws N)")
+
+
+def _mean_scores(rng, nu, w, weight, size: int) -> np.ndarray:
+    """Bayes@N of each model (size, L) in ``size`` joint Dirichlet draws of its questions."""
+    g = rng.standard_gamma(np.broadcast_to(nu, (size,) + nu.shape))
+    value = (g @ w) / g.sum(axis=3)  # w . pi per (draw, model, question)
+    return np.einsum("dlm,lm->dl", value, weight)
 
 
 def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 4000, seed=0) -> np.ndarray:
@@ -73,7 +101,7 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
     every model and question (Dirichlet via normalized gamma variates), computes
     ``pi_bar_l = (1/M_l) sum_a w . pi_la`` (Eq. 1) and ranks the L values; no normal
     approximation is involved. Work is vectorized and chunked (about 2 million gamma
-    variates per chunk).
+    variates per chunk; blocks of models when one draw is larger).
 
     References
     ----------
@@ -101,11 +129,14 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
     weight = present / n_present[:, None]  # (L, M): 1/M_l on answered questions, 0 elsewhere
     hist = np.zeros(L * L, dtype=np.int64)
     chunk = max(1, _GAMMA_BUDGET // (L * M * K))
+    rows = max(1, _GAMMA_BUDGET // (M * K))  # one draw larger than a chunk: blocks of models, in the same order
     for start in range(0, draws, chunk):
         size = min(chunk, draws - start)
-        g = rng.standard_gamma(np.broadcast_to(nu, (size, L, M, K)))
-        value = (g @ w_a) / g.sum(axis=3)  # w . pi per (draw, model, question)
-        theta = np.einsum("dlm,lm->dl", value, weight)
+        if size == 1 and rows < L:  # consecutive blocks consume the generator as one call would: same numbers
+            theta = np.concatenate([_mean_scores(rng, nu[lo:lo + rows], w_a, weight[lo:lo + rows], 1)
+                                    for lo in range(0, L, rows)], axis=1)
+        else:
+            theta = _mean_scores(rng, nu, w_a, weight, size)
         ranks = batch_competition_ranks(theta).astype(np.int64)
         hist += np.bincount((np.arange(L) * L + ranks - 1).ravel(), minlength=L * L)
     return hist.reshape(L, L) / draws
@@ -138,7 +169,8 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
         ``models`` (answered, by expected rank, then name), ``ranks`` (1..L'), ``probabilities`` (L' x L':
         P(model holds rank)), ``rows`` (:data:`RANK_ROW_KEYS`), ``draws``, ``seed``, ``prior`` ("uniform"),
         ``method`` (:data:`RANK_METHOD`), ``monte_carlo_error`` (``0.5 / sqrt(draws)``, the largest standard error
-        of a probability), ``not_ranked``.
+        of a probability), ``monte_carlo_se`` (the largest estimated standard error, ``sqrt(P (1 - P) / draws)``),
+        ``note`` (:func:`rank_draws_note`: why fewer than 200 draws ran; empty otherwise), ``not_ranked``.
 
     Raises
     ------
@@ -154,7 +186,8 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     names = [str(m) for m, k in zip(models, keep) if k]
     if len(names) < 2:
         raise ValueError(f"{len(names)} model with answers: a rank distribution needs at least 2.")
-    draws = rank_draws(*c[keep].shape) if draws is None else int(draws)
+    default = draws is None
+    draws = rank_draws(*c[keep].shape) if default else int(draws)
     if draws < 1:
         raise ValueError(f"draws must be a positive number of draws; got {draws}.")
     P = posterior_rank_distribution(c[keep], w, draws=draws, seed=seed)
@@ -167,4 +200,6 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     return {"models": [names[i] for i in order], "ranks": ranks.tolist(), "probabilities": P[order].tolist(),
             "rows": rows, "draws": draws, "seed": int(seed), "prior": "uniform", "method": RANK_METHOD,
             "monte_carlo_error": 0.5 / float(np.sqrt(draws)),
+            "monte_carlo_se": float(np.sqrt(P * (1.0 - P) / draws).max()),
+            "note": rank_draws_note(draws) if default else "",
             "not_ranked": [str(m) for m, k in zip(models, keep) if not k]}

@@ -14,7 +14,7 @@ import pandas as pd
 
 from scorio_core.choices import is_fallback_interval
 
-__all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "visible_controls", "presentation_table", "interval_note", "interval_name",
+__all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "visible_controls", "presentation_table", "trial_spans", "interval_note", "interval_name",
            "interval_abbrev", "interval_labels",
            "leaderboard_markdown", "leaderboard_latex", "FORMULA_PREFIXES"]
 
@@ -121,7 +121,9 @@ def to_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
 
 
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-          "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+          "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+          # the default OT1 font prints these as other glyphs (<b> as "¡b¿"): text commands print them as typed
+          "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "`": r"\textasciigrave{}"}
 
 
 def latex_escape(text: str) -> str:
@@ -129,6 +131,8 @@ def latex_escape(text: str) -> str:
 
     >>> print(latex_escape("aime_2025 & 95%"))
     aime\_2025 \& 95\%
+    >>> print(latex_escape("<b>|`x`"))
+    \textless{}b\textgreater{}\textbar{}\textasciigrave{}x\textasciigrave{}
     """
     return "".join(_LATEX.get(ch, ch) for ch in str(text))
 
@@ -136,18 +140,19 @@ def latex_escape(text: str) -> str:
 def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str = "{:.4f}") -> str:
     """LaTeX ``tabular`` with booktabs rules (``\\toprule``, ``\\midrule``, ``\\bottomrule``).
 
-    Text (cells, headers and the caption) is escaped for LaTeX (``_ & % $ # { } ~ ^ \\``), control
+    Text (cells, headers and the caption) is escaped for LaTeX (``_ & % $ # { } ~ ^ \\ < > | ```), control
     characters written visibly (:func:`visible_controls`; a blank line would end the table), names not
     formula-neutralised; needs ``\\usepackage{booktabs}``. Above :data:`LONGTABLE_ROWS` rows (hundreds of models) a
     ``longtable`` that breaks across pages, its header repeated and the caption shortened to "(continued)" after the
-    first page; needs ``\\usepackage{longtable}`` too.
+    first page; needs ``\\usepackage{longtable}`` too. Names in other scripts (CJK, emoji) are written as they are:
+    compile those with XeLaTeX or LuaLaTeX (pdfLaTeX stops at them).
     """
     frame = _one_line(without_negative_zero(frame))
     styler = frame.style.hide(axis="index").format(float_format, subset=frame.select_dtypes("float").columns, na_rep="--")
     styler = styler.format_index(escape="latex", axis=1)
     text_cols = _text_columns(frame)
-    if text_cols:
-        styler = styler.format(escape="latex", subset=text_cols, na_rep="--")
+    if text_cols:  # escaped as latex_escape does (pandas' "latex" escape leaves < > | ` to the font)
+        styler = styler.format(latex_escape, subset=text_cols, na_rep="--")
     if caption is not None:
         caption = latex_escape(visible_controls(caption))
     long = len(frame) > LONGTABLE_ROWS
@@ -168,7 +173,7 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
     Columns: Rank, Rank (CI ties), Model, ``<metric> mean``, ``<pct> CrI low/high`` (:func:`interval_abbrev`:
     "exact CI" or "interval" where some intervals are exact binomial), sigma,
     avg@N (the observed mean score, next to the prior-based estimate), M (questions), N
-    (trials per question, smallest); a Task column when several tasks. Which prior and
+    (trials per question; ``"1-12"`` where a model's differ, :func:`trial_spans`); a Task column when several tasks. Which prior and
     scope the intervals use is :func:`interval_note` (put it in the caption or below).
 
     >>> t = pd.DataFrame({"model": ["a"], "task": ["t"], "mu": [0.5], "lo": [0.4], "hi": [0.6], "sigma": [0.05],
@@ -195,7 +200,39 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
     for col in ("Rank", "Rank (CI ties)", "M", "N"):
         if col in out:
             out[col] = out[col].astype("Int64")
+    spans = trial_spans(frame)
+    if spans is not None and "N" in out:  # unequal trials: "1-12", not the smallest alone (that reads as N = 1)
+        out["N"] = spans.to_numpy()
     return out.reset_index(drop=True)
+
+
+def trial_spans(frame: pd.DataFrame) -> pd.Series | None:
+    """Trials per question as text, ``"4"`` or ``"1-12"`` (smallest-largest), when some model's differ; else None.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Leaderboard rows with ``n_trials`` (smallest) and ``n_trials_max`` (largest) per model.
+
+    Returns
+    -------
+    Series of str or None
+        None when every row has one number of trials (or either column is missing).
+
+    Examples
+    --------
+    >>> trial_spans(pd.DataFrame({"n_trials": [1, 4], "n_trials_max": [12, 4]})).tolist()
+    ['1-12', '4']
+    >>> trial_spans(pd.DataFrame({"n_trials": [4], "n_trials_max": [4]})) is None
+    True
+    """
+    if "n_trials" not in frame.columns or "n_trials_max" not in frame.columns:
+        return None
+    low, high = frame["n_trials"].astype("Int64"), frame["n_trials_max"].astype("Int64")
+    if not bool((low != high).fillna(False).any()):
+        return None
+    return pd.Series([("" if pd.isna(a) else f"{a}") if pd.isna(b) or a == b else f"{a}-{b}"
+                      for a, b in zip(low, high)], index=frame.index, dtype=object)
 
 
 def interval_name(frame: pd.DataFrame, confidence: float, *, plural: bool = False) -> str:

@@ -60,6 +60,10 @@ class Verdict(NamedTuple):
         :class:`~scorio_core.report.lead.Lead` was given.
     scope : str
         The scope the headline is stated in (``questions-fixed`` or ``questions-sampled``).
+    one_sided : str
+        When the leader is ahead with P(A > B) between the level and ``1 - (1 - level) / 2``: the
+        sentence saying the lead is one-sided (the central interval of the difference holds 0); else "".
+        Also the last caveat.
     """
 
     headline: str
@@ -71,6 +75,7 @@ class Verdict(NamedTuple):
     metric: str
     basis: str = ""
     scope: str = DEFAULT_SCOPE
+    one_sided: str = ""
 
     @property
     def brief(self) -> str:
@@ -341,6 +346,13 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         if unsure and len(unsure) <= 4:
             summary += "; not of " + _names([f"{m} (P = {format_probability(p)})" for m, p in unsure], "or")
         summary += "."
+    one_sided = ""
+    if comparisons[0].separated and comparisons[0].rho < 1.0 - (1.0 - confidence) / 2.0:
+        # "ahead" is one-sided; the central interval of the difference (Compare) is two-sided and still holds 0 here
+        one_sided = (f"The lead is one-sided: P({models[0]} > {models[1]}) = {format_probability(comparisons[0].rho)} "
+                     f"reaches {pct}, while the central {pct} interval of their difference (Compare page) still holds "
+                     f"0, as it leaves {(1 - confidence) / 2:.1%} on each side.")
+        caveats.append(one_sided)
     basis = questions_behind(lead, comparisons[0].separated) if lead is not None else ""
     return Verdict(headline, tuple(comparisons), tuple(lines), summary, tuple(caveats), confidence, metric_label,
-                   basis, scope)
+                   basis, scope, one_sided)

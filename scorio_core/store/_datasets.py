@@ -55,7 +55,9 @@ class DatasetsMixin:
         """
         name = check_name(name)
         owner = validate_owner(owner)
-        if not isinstance(dataset, Dataset):
+        # by name as well: after a code reload (Streamlit's file watcher) a dataset loaded before it is an instance
+        # of the class object of the previous import, which is the same class
+        if not isinstance(dataset, Dataset) and type(dataset).__qualname__ != Dataset.__qualname__:
             raise TypeError(f"dataset must be a scorio_core.io.Dataset; got {type(dataset).__name__}.")
         files = _check_files(files)
         for fname, data in files:

@@ -73,6 +73,8 @@ def interval_label(prior: str, scope: str, confidence: float = 0.95) -> str:
     return f"{confidence:.0%} credible interval; covers {SCOPE_LABELS[check_scope(scope)]}; {PRIOR_LABELS[check_prior(prior)]}"
 
 
+#: The cause a fallback label names when the model has one trial per question (:func:`fallback_interval_label`).
+ONE_TRIAL_CAUSE = "N = 1: one trial per question"
 #: Why an empirical-Bayes prior was not fitted, by ``FittedPrior.method`` of the fallbacks.
 FALLBACK_LABELS = {
     "fallback-n1": (f"too few repeated trials ({NOT_IDENTIFIED_RULE}) leave its strength not identified "
@@ -86,16 +88,24 @@ FALLBACK_LABELS = {
 }
 
 
-def fallback_interval_label(method: str, scope: str, confidence: float = 0.95) -> str | None:
+def fallback_interval_label(method: str, scope: str, confidence: float = 0.95, n_max=None) -> str | None:
     """What a model's interval is when its empirical-Bayes prior fell back (:data:`FALLBACK_LABELS`), else None.
 
     The interval is then the exact binomial (Clopper-Pearson) bound on the model's pooled answers
     (:func:`scorio_core.uncertainty.posterior_summary_batch`), and the label must not claim a fitted Dirichlet.
+    ``n_max``, the model's largest number of trials of a question: at 1 the label names that cause alone
+    (``N = 1: one trial per question``) instead of the whole rule.
+
+    >>> fallback_interval_label("fallback-n1", "questions-fixed", n_max=1).split("not fitted: ")[1][:60]
+    'too few repeated trials (N = 1: one trial per question) leav'
     """
     if method not in FALLBACK_LABELS:
         return None
+    reason = FALLBACK_LABELS[method]
+    if method == "fallback-n1" and n_max is not None and n_max == n_max and int(n_max) <= 1:
+        reason = reason.replace(f"({NOT_IDENTIFIED_RULE})", f"({ONE_TRIAL_CAUSE})")
     return (f"{confidence:.0%} {FALLBACK_INTERVAL}; covers "
-            f"{SCOPE_LABELS[check_scope(scope)]}; empirical-Bayes prior not fitted: {FALLBACK_LABELS[method]}")
+            f"{SCOPE_LABELS[check_scope(scope)]}; empirical-Bayes prior not fitted: {reason}")
 
 
 def bayes_dirichlet(counts: object, w: object, alpha: object) -> tuple[np.ndarray, np.ndarray]:

@@ -393,12 +393,3 @@ def test_top_n_keeps_the_models_that_share_the_last_rank(app):
     table = app.main.dataframe[0].value
     assert list(table["model"]) == list("abcdefg") and list(table["rank"]) == [1, 2, 3, 4, 5, 5, 5]
     assert any("Showing 7 of 8 models (top 5, and 2 more with the same rank)" in c.value for c in app.main.caption)
-
-
-def test_one_model_ranking_says_nothing_about_probabilities_or_shared_ranks(app):
-    app.sidebar.selectbox(key="dataset").set_value("tau-bench-airline").run()  # one model
-    no_exception(app)
-    texts = " ".join(shown(m.value) for m in [*app.main.markdown, *app.main.caption])
-    assert "Only one model was scored" in texts
-    assert "robabilit" not in texts and "share a rank" not in texts
-    assert "With one scored model there is no rank to share or compare." in texts

@@ -70,7 +70,7 @@ def test_projection_tab_draws_replays_and_their_mean(app):
     assert names.count("replays") == 8 and names[-1] == "mean of replays"
     assert spec["layout"]["yaxis"]["range"] == [0, 1.02]
     assert "the data so far" in spec["layout"]["xaxis"]["title"]["text"]
-    assert "reached the goal" in _texts(app, "caption")
+    assert "8 replays of 6 batches" in _texts(app, "caption") and "reached the goal" in _texts(app, "caption")
 
 
 def test_width_goal_and_a_bad_setting_keep_the_page_running(app):

@@ -106,3 +106,19 @@ def test_models_missing_tasks_render_every_section(app):
     assert verdicts.loc["beta", "tasks passed"] <= 1 and verdicts.loc["gamma", "tasks passed"] <= 1
     flaky = app.main.dataframe[3].value
     assert flaky.loc["beta", "code"] is None or str(flaky.loc["beta", "code"]) == "<NA>"
+
+
+def test_grid_rows_follow_the_combined_score(app):
+    """Rows best first by the combined score, as the Combined score table and the Leaderboard (QA: the heatmap kept
+    the file's order, so near-equal models showed in the opposite order to the chart below it)."""
+    rate = {"alpha": 1, "beta": 3, "gamma": 5}  # gamma solves the most
+    text = "model,task,question_id,trial,is_correct\n" + "".join(
+        f"{m},{t},q{q},{i},{int((q * 4 + i) % 6 < rate[m])}\n"
+        for m in ("alpha", "beta", "gamma") for t in ("math", "code") for q in range(6) for i in range(4))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("ordered.csv", text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(TASKS).run()
+    no_exception(app)
+    grid, combined = app.main.dataframe[0].value, app.main.dataframe[1].value
+    assert list(grid.index) == ["gamma", "beta", "alpha"] == list(combined["model"])

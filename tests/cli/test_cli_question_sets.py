@@ -114,3 +114,40 @@ def test_every_export_says_the_models_answered_different_questions(capsys, count
     if fmt == "html":
         assert main(["export", counts_file, "--format", "html"]) == 0
         assert "Question set" in capsys.readouterr().out
+
+
+def test_sampled_pairing_note_names_pairs_that_share_too_few_questions(capsys, disjoint_file):
+    """a and c share no question: their paired difference falls back to the trials' variance, and the note says so."""
+    assert main(["leaderboard", disjoint_file, "--scope", "questions-sampled", "--output", "json"]) == 0
+    (note,) = [n for n in json.loads(capsys.readouterr().out)["notes"] if n["code"] == "rank_pairing"]
+    assert note["paired"] and "1 of the 3 pairs of models shares fewer than 2 questions" in note["message"]
+
+
+def test_few_common_note_counts_pairs_by_hand():
+    import numpy as np
+
+    from scorio_core.ranking.disagreement import few_common_note
+
+    counts = np.zeros((4, 5, 2), dtype=int)
+    counts[0, [0, 1]] = counts[1, [1, 2]] = counts[2, [0, 1, 2]] = counts[3, [3, 4]] = 1
+    # shared: (0,1) 1, (0,2) 2, (0,3) 0, (1,2) 2, (1,3) 0, (2,3) 0 -> 4 of 6 pairs share < 2
+    assert few_common_note(counts).startswith("4 of the 6 pairs of models share fewer than 2 questions")
+    assert few_common_note(counts[[0, 2]]) is None
+    assert few_common_note(counts[[0, 3]]).startswith("The two models share fewer than 2 questions")
+    assert "too few questions were answered by every model" in few_common_note(counts)  # none shared by all four
+    both = np.zeros((3, 5, 2), dtype=int)
+    both[:, [0, 1]] = 1
+    both[2, 2:] = 1  # every model answered q0 and q1; models 0 and 1 share only those
+    assert few_common_note(both) is None
+
+
+def test_compare_note_on_models_without_shared_questions_does_not_suggest_intersecting():
+    import pandas as pd
+
+    from scorio_core.ranking.disagreement import question_set_note
+
+    apart = question_set_note(pd.DataFrame({"n_a": [4, 4, 0, 0], "n_b": [0, 0, 4, 4]}), "A", "B")
+    assert "0 were answered by both" in apart and "--intersect-questions" not in apart
+    assert "They share too few questions to be compared on the same ones" in apart
+    shared = question_set_note(pd.DataFrame({"n_a": [4, 4, 4, 0], "n_b": [4, 4, 0, 4]}), "A", "B")
+    assert shared.endswith("keep only the questions every model answered (Data page; CLI: --intersect-questions).")

@@ -58,3 +58,26 @@ def test_errors_name_the_field(tmp_path, capsys):
     assert "needs at least 2" in capsys.readouterr().err
     assert main(["ranks", str(MATHARENA), "--draws", "0", "--output", "json"]) != 0
     assert "--draws" in capsys.readouterr().err
+
+
+def test_rank_draws_floor_and_note_when_the_budget_cuts_them():
+    from scorio_core.ranking.posterior_ranks import rank_draws, rank_draws_note, rank_summary
+
+    assert rank_draws(250, 2000, 2) == 20 and rank_draws(3, 10, 2) == 4000
+    assert rank_draws_note(200) == "" and "20 joint draws" in rank_draws_note(20) and "--draws" in rank_draws_note(20)
+    counts = np.array([[[1, 3]] * 5, [[2, 2]] * 5, [[3, 1]] * 5])
+    r = rank_summary(["a", "b", "c"], counts, [0.0, 1.0])
+    assert r["draws"] == 4000 and r["note"] == ""
+    P = np.array(r["probabilities"])
+    assert r["monte_carlo_se"] == pytest.approx(float(np.sqrt(P * (1 - P) / 4000).max()))
+    assert rank_summary(["a", "b", "c"], counts, [0.0, 1.0], draws=20)["note"] == ""  # asked for: no budget note
+
+
+def test_model_blocks_draw_the_same_numbers(monkeypatch):
+    from scorio_core.ranking import posterior_ranks as pr
+
+    rng = np.random.default_rng(4)
+    counts = np.stack([rng.integers(0, 4, (7, 9)), rng.integers(0, 4, (7, 9))], axis=-1) + np.array([0, 1])
+    whole = pr.posterior_rank_distribution(counts, draws=30, seed=1)
+    monkeypatch.setattr(pr, "_GAMMA_BUDGET", 2 * 9 * 2)  # one draw per chunk, blocks of 2 models
+    assert np.array_equal(pr.posterior_rank_distribution(counts, draws=30, seed=1), whole)

@@ -90,7 +90,7 @@ def test_table_output_says_whether_to_stop(dump, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--goal", "pair", "--pair", "m0", "nobody"], "error: pair: model 'nobody' is not in the data; models: m0, m1"),
+    (["--goal", "pair", "--pair", "m0", "nobody"], "error: pair: model 'nobody' has no results on this task (--task picks another); models here: m0, m1"),
     (["--goal", "top-k", "--k", "4"], "error: k must satisfy 1 <= k < L (L=4 models); got k=4."),
     (["--goal", "width", "--width", "-1"], "error: width must be > 0"),
     (["--batch", "0"], "error: batch must be an integer >= 1"),
@@ -129,7 +129,10 @@ def test_max_trials_per_question_and_projection(dump, capsys):
     assert all(r["trials"] <= 1 for r in out["batch"])  # every cell of the dump has 1 trial: at most 1 more
     proj = out["projection"]
     assert proj["batches"] == 2 and proj["replays"] == 8 and len(proj["probability"]) == 3
+    assert proj["requested_replays"] == 8 and proj["requested_batches"] == 2 and proj["note"] == ""
     assert proj["trials"][0] == 0 and proj["trials"][1] <= 200
     assert 0 <= min(proj["probability"]) <= max(proj["probability"]) <= 1
+    three = _plan(capsys, dump, "--batch", "50", "--project", "1", "--replays", "3")["projection"]
+    assert three["replays"] == 3 and three["requested_replays"] == 3 and three["note"] == ""
     assert main(["plan", str(dump), "--max-trials-per-question", "0"]) == 2
     assert "must be >= 1" in capsys.readouterr().err

@@ -68,7 +68,8 @@ def test_cli_compare_at_n1_says_normal_approximation(tmp_path, capsys):
     path = _dump(tmp_path, repeated=False)
     assert main(["compare", str(path), "--models", "a", "b", "--output", "json"]) == 0
     d = json.loads(capsys.readouterr().out)["difference"]
-    assert d["kind"] == "approximate" and d["assumption"].startswith(not_identified_note(["a", "b"]))
+    assert d["kind"] == "approximate" and d["assumption"].startswith(
+        not_identified_note(["a", "b"], "N = 1: one trial per question"))  # the cause these rows name, not the rule
     # a: 3/6, b: 2/6 pooled; sd = hypot of the binomial bounds sqrt(p(1-p)/6) (hand calculation)
     assert d["mean"] == pytest.approx(0.5 - 2 / 6, abs=1e-12)
     assert d["sd"] == pytest.approx(math.hypot(math.sqrt(0.25 / 6), math.sqrt((2 / 9) / 6)), rel=1e-9)

@@ -144,7 +144,7 @@ def test_expensive_model_gets_fewer_trials():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"goal": "pair", "pair": ("a", "zzz")}, r"pair: model 'zzz' is not in the data; models: a, b, c"),
+    ({"goal": "pair", "pair": ("a", "zzz")}, r"pair: model 'zzz' has no results on this task \(--task picks another\); models here: a, b, c"),
     ({"goal": "top-k", "k": 3}, r"k must satisfy 1 <= k < L \(L=3"),
     ({"goal": "top-k", "k": 0}, r"k must satisfy"),
     ({"goal": "width", "width": 0.0}, r"width must be > 0"),
@@ -304,3 +304,15 @@ def test_a_prior_the_data_cannot_identify_is_said_in_the_notes():
     repeated = simulate_counts(np.array([[0.7] * 20, [0.5] * 20]), 4, rng)  # four trials each: identified
     assert not any("not identified" in n for n in plan_next(outcomes(repeated, ["a", "b"]), "top-1",
                                                             prior="empirical-bayes", draws=2000, seed=1).status["notes"])
+
+
+def test_exact_ties_at_the_top_are_said_to_make_the_named_leader_arbitrary():
+    """30 models with the same outcomes (QA): 'continue' names one of them as 'best' only with the tie said."""
+    counts = np.tile(simulate_counts(np.full((1, 20), 0.6), 4, np.random.default_rng(1)), (30, 1, 1))
+    plan = plan_next(outcomes(counts), "top-1", seed=0, draws=400)
+    assert not plan.stop
+    assert ("30 models have exactly the same mean so far (m0, m1, m2, m3, m4 and 25 more), so naming the best among "
+            "them is arbitrary until their outcomes differ") in plan.reason
+    apart = counts.copy()
+    apart[0, :, 1] += 1  # m0 ahead: no tie at the top, no sentence
+    assert "exactly the same mean" not in plan_next(outcomes(apart), "top-1", seed=0, draws=400).reason

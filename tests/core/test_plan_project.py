@@ -139,3 +139,26 @@ def test_projection_uses_up_the_per_cell_limit():
     proj = project_goal(o, "top-1", batches=5, replays=2, batch=40, prior="uniform", seed=2, max_trials=1)
     assert proj.trials.max() <= 4 * 12  # one more trial per cell at most, over every batch of a replay
     assert (np.diff(proj.trials, axis=1) >= 0).all()
+
+
+def test_projection_within_budget_runs_what_was_asked():
+    o = _close_race(3)
+    proj = project_goal(o, "top-1", batches=3, replays=4, batch=40, prior="uniform", seed=2)
+    assert (proj.replays, proj.batches, proj.requested, proj.note) == (4, 3, None, "")
+    same = project_goal(o, "top-1", batches=3, replays=4, batch=40, prior="uniform", seed=2, budget=None)
+    assert np.array_equal(proj.trials, same.trials) and np.array_equal(proj.probability, same.probability)
+    assert np.array_equal(proj.stopped, same.stopped)
+
+
+def test_projection_over_budget_runs_fewer_and_says_so():
+    from scorio_core.plan import projection_size
+
+    o = _close_race(3)  # 4 x 12 cells: a budget of 4 * 12 * 2 * 2 cell-plans allows 2 replays of 2 batches
+    proj = project_goal(o, "top-1", batches=3, replays=4, batch=40, prior="uniform", seed=2, budget=4 * 12 * 2 * 2)
+    assert (proj.replays, proj.batches, proj.requested) == (2, 2, (4, 3))
+    assert proj.trials.shape == (2, 3)
+    assert "2 replays instead of 4" in proj.note and "2 batches instead of 3" in proj.note and "--replays" in proj.note
+    assert "Ran 2 replays instead of 4" in proj.describe(40) and "2 replays of 2 batches of 40" in proj.describe(40)
+    assert projection_size(250, 2000, 8, 6)[:2] == (2, 4)
+    assert projection_size(12, 40, 8, 6) == (8, 6, "")
+    assert projection_size(10**4, 10**4, 1, 6)[:2] == (1, 1)  # never below what was asked, nor below 1 batch

@@ -155,6 +155,7 @@ def test_leaderboard_label_says_when_the_empirical_bayes_prior_was_not_fitted(tm
     one = board.loc["one"]
     assert one["interval"].startswith("95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers "
                                       "trials (questions fixed); empirical-Bayes prior not fitted: too few repeated trials (N = 1")
+    assert "(N = 1: one trial per question)" in one["interval"]  # its own cause, not the whole rule
     # hand value: Clopper-Pearson for 7 of 10 at 95%
     assert one["lo"] == pytest.approx(beta.ppf(0.025, 7, 4), abs=1e-9)
     assert one["hi"] == pytest.approx(beta.ppf(0.975, 8, 3), abs=1e-9)

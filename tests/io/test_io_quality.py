@@ -196,3 +196,18 @@ def test_intersecting_disjoint_question_sets_names_the_models_it_empties():
     assert cut.report.emptied_models("t") == {"a": "intersect_questions", "b": "intersect_questions"}
     assert cut.report.emptied_models("u") == {} and cut.report.emptied_models() == {}  # both still on task u
     assert "no row left for 2 (model, task) pairs, not ranked there: " in cut.report.choices[0]
+
+
+def test_an_outcome_that_blocks_names_its_first_attempt(tmp_path):
+    """The error names the first attempt needing a choice (model, question, trial, score, file), in singular for one."""
+    half = tmp_path / "graded.csv"
+    half.write_text("model,question_id,trial,correct\na,q1,0,1\na,q2,1,0.5\nb,q1,0,0\nb,q2,0,0.25\n")
+    with pytest.raises(InputError) as err:
+        io.load([str(half)]).require_ready()
+    assert ("2 attempts have a non-binary outcome (strictly between 0 and 1: a graded score or partial credit) "
+            "(the first: model 'a', task 'graded', question 'q2', trial 1, score 0.5, in graded.csv); choose ") in str(err.value)
+    gap = tmp_path / "gap.csv"
+    gap.write_text("model,question_id,trial,correct\na,q1,0,1\nb,q1,0,\nb,q2,0,1\n")
+    with pytest.raises(InputError) as err:
+        io.load([str(gap)]).require_ready()
+    assert "1 attempt has no outcome (the first: model 'b', task 'gap', question 'q1', trial 0, in gap.csv)" in str(err.value)

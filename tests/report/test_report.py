@@ -69,7 +69,7 @@ class TestTables:
         tex = tables.to_latex(tables.presentation_table(board(models=names, mu=np.linspace(0.9, 0.4, len(names)))), caption="two\n\nlines")
         body = tex.split("\\midrule\n")[1].split("\\bottomrule")[0].strip().split("\n")
         assert len(body) == len(names) and "\n\n" not in tex
-        assert body[0].split(" & ")[2] == "@cf/meta/llama" and body[2].split(" & ")[2] == r"a\textbackslash nb"
+        assert body[0].split(" & ")[2] == "@cf/meta/llama" and body[2].split(" & ")[2] == r"a\textbackslash{}nb"
         assert "'" not in tex
         assert tables.visible_controls("x\r\ny\tz\x07") == r"x\ny\tz\x07"
 
@@ -78,6 +78,8 @@ class TestTables:
         assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
         assert r"a\_b \& 50\%" in tex
         assert "95\\% CrI low" in tex
+        tex = tables.to_latex(tables.presentation_table(board(models=["<b>|`x`", "c", "d"])))
+        assert r"\textless{}b\textgreater{}\textbar{}\textasciigrave{}x\textasciigrave{}" in tex  # not ¡b¿ in OT1
 
     def test_latex_of_hundreds_of_models_breaks_across_pages(self):
         # above LONGTABLE_ROWS rows a tabular runs off the page: a longtable with its header repeated on every page,
@@ -219,6 +221,15 @@ class TestVerdict:
         assert v.headline.startswith("No single leader at 95% credibility on these 30 questions: 2 models share the top rank (a and b)")
         assert "a is ahead of 2 of the 3 other models with at least 95% probability each; not of b (P = 63.8%)." in v.summary
 
+    def test_a_one_sided_lead_says_so(self):
+        # 0.70 vs 0.66, sd sqrt(0.02^2 + 0.01^2): z = 1.789, P = 96.3%: ahead at 95%, central 95% interval holds 0
+        v = verdict(board(models=["a", "b"], mu=[0.70, 0.66], sigma=[0.02, 0.01]))
+        assert v.headline.startswith("a ranks first at 95% credibility")
+        assert v.one_sided == ("The lead is one-sided: P(a > b) = 96.3% reaches 95%, while the central 95% interval of "
+                               "their difference (Compare page) still holds 0, as it leaves 2.5% on each side.")
+        assert v.one_sided in v.caveats
+        assert verdict(board(models=["a", "b"], mu=[0.70, 0.64], sigma=[0.02, 0.01])).one_sided == ""  # P = 99.6%
+
     def test_format_probability(self):
         assert format_probability(0.95) == "95.0%" and format_probability(0.0001) == "< 0.1%"
 
@@ -338,3 +349,19 @@ def test_the_verdict_calls_nothing_posterior_where_a_prior_is_not_identified():
     assert "none of the 3 models is behind another at 95%" in close.headline and "credib" not in close.headline
     mixed = verdict(t.assign(interval=[exact, interval_label("empirical-bayes", "questions-fixed"), exact]))
     assert "normal approximation" in mixed.lines[0]  # one model without a posterior: the wording is the approximation's
+
+
+def test_exports_show_unequal_trials_as_a_range(tmp_path):
+    """A model whose questions had 1 to 6 trials reads "1-6" in Markdown/LaTeX/HTML, not "1" (the smallest alone)."""
+    from scorio_core import io as sio
+    from scorio_core.leaderboard.table import leaderboard, outcomes_for
+
+    rows = ["model,question_id,trial,is_correct"]
+    for m, trials in (("a", (1, 6, 3)), ("b", (4, 4, 4))):
+        rows += [f"{m},q{q},{t},{(q + t) % 2}" for q, n in enumerate(trials) for t in range(n)]
+    path = tmp_path / "ragged.csv"
+    path.write_text("\n".join(rows) + "\n")
+    board = leaderboard(outcomes_for(sio.load([str(path)])), prior="uniform")
+    shown = tables.presentation_table(board).set_index("Model")["N"]
+    assert shown.to_dict() == {"a": "1-6", "b": "4"}
+    assert "| 1-6 |" in re.sub(r" +", " ", tables.to_markdown(tables.presentation_table(board)))

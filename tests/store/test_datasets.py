@@ -182,3 +182,25 @@ def test_catalog_schema_is_versioned(ws):
         conn.close()
     with pytest.raises(RuntimeError, match="newer|Upgrade"):
         Workspace(ws.root)
+
+
+def test_a_dataset_from_a_reloaded_module_is_saved(ws, counts_files):
+    """Streamlit's file watcher re-imports edited modules: a dataset built by the re-imported Dataset class (another
+    class object of the same name) is still a Dataset; autosave raised "dataset must be a Dataset; got Dataset"."""
+    import dataclasses
+    import importlib.util
+    import sys
+
+    from scorio_core.io import _dataset
+
+    spec = importlib.util.spec_from_file_location("scorio_core.io._dataset_reloaded", _dataset.__file__)
+    again = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = again  # dataclasses look the module up while the class is built
+    try:
+        spec.loader.exec_module(again)
+        ds = io.load(counts_files)
+        copy = again.Dataset(**{f.name: getattr(ds, f.name) for f in dataclasses.fields(ds)})
+        assert type(copy) is not type(ds)
+        assert ws.save_dataset("reloaded", counts_files, copy).name == "reloaded"
+    finally:
+        sys.modules.pop(spec.name, None)

@@ -1,0 +1,46 @@
+"""AppTest: the Leaderboard at the edges of the data: one model, pairs without common questions, hundreds of models."""
+
+from __future__ import annotations
+
+from tests.app.conftest import no_exception, shown
+
+
+def test_one_model_ranking_says_nothing_about_probabilities_or_shared_ranks(app):
+    app.sidebar.selectbox(key="dataset").set_value("tau-bench-airline").run()  # one model
+    no_exception(app)
+    texts = " ".join(shown(m.value) for m in [*app.main.markdown, *app.main.caption])
+    assert "Only one model was scored" in texts
+    assert "robabilit" not in texts and "share a rank" not in texts
+    assert "With one scored model there is no rank to share or compare." in texts
+
+
+def test_sampled_scope_names_pairs_that_share_too_few_questions(app):
+    rows = "".join(f"{m},q{q},{t},{int((q + t) % 2 == 0)}\n" for m, first in (("a", 0), ("b", 2), ("c", 4))
+                   for q in range(first, first + 4) for t in range(2))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(
+        ("disjoint.csv", ("model,question_id,trial,correct\n" + rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/leaderboard.py").run()
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    no_exception(app)
+    captions = " ".join(shown(c.value) for c in app.main.caption)
+    assert "1 of the 3 pairs of models shares fewer than 2 questions" in captions  # a and c share none
+
+
+def test_hundreds_of_models_start_on_the_top_50_and_a_choice_shows_all(app):
+    """105 models: the table (and the pairwise heatmap) start at the top 50, said in a caption; "all models" shows all
+    105, and the user's pick is kept on other data (LiveBench's 93 models still open on all of them)."""
+    text = "model,question_id,trial,is_correct\n" + "".join(
+        f"m{i:03d},q{q:03d},0,{int(q <= i)}\n" for i in range(105) for q in range(110))  # m104 best, all distinct
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("many.csv", text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/leaderboard.py").run()
+    no_exception(app)
+    assert len(app.main.dataframe[0].value) == 50 and app.selectbox(key="lb_top").value == 50
+    assert any("Showing 50 of 105 models (top 50)" in c.value for c in app.main.caption)
+    app.selectbox(key="lb_top").set_value("all").run()
+    assert len(app.main.dataframe[0].value) == 105
+    app.sidebar.selectbox(key="dataset").set_value("matharena-aime-2025-I").run()  # the user's pick is kept
+    assert app.selectbox(key="lb_top").value == "all"
