@@ -208,18 +208,25 @@ def trial_range(data_id: str, _dataset, task: str) -> tuple[int, int]:
 
 @st.cache_data(show_spinner="Sampling posterior ranks...", max_entries=32)
 def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None,
-                      prior_id: str = "none", _prior=None, seed: int = RANK_SEED) -> tuple[list[str], np.ndarray, int]:
-    """``(models, P (L, L), draws)``: posterior probability of each rank under Bayes@N.
+                      prior_id: str = "none", _prior=None, seed: int = RANK_SEED, prior: str = "uniform"):
+    """``(models, P (L, L), draws, unsure)``: posterior probability of each rank under Bayes@N with ``prior`` (the
+    sidebar's; the empirical-Bayes prior held at its fit, per task with tasks pooled), and the models whose
+    empirical-Bayes prior is not identified (drawn under the uniform prior).
 
     Models that answered no question are left out.
     """
+    from scorio_core.ranking.rank_prior import rank_prior_alpha
+
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
-    prior, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    r0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
     keep = outcomes.n_trials.sum(axis=1) > 0
     counts = outcomes.counts[keep]
     draws = rank_draws(*counts.shape)
-    P = rank.posterior_rank_distribution(counts, outcomes.weights, None if prior is None else prior[keep], draws=draws, seed=seed)
-    return [m for m, k in zip(outcomes.models, keep) if k], P, draws
+    alpha, unsure = rank_prior_alpha(counts, prior, outcomes.strata())
+    P = rank.posterior_rank_distribution(counts, outcomes.weights, None if r0 is None else r0[keep], draws=draws,
+                                         seed=seed, alpha=None if prior == "uniform" else alpha)
+    models = [m for m, k in zip(outcomes.models, keep) if k]
+    return models, P, draws, [models[i] for i in unsure]
 
 
 @st.cache_resource(show_spinner="Ranking under every method...", max_entries=32)

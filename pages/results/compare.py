@@ -193,7 +193,8 @@ if needed.n_needed is None:
 elif needed.z_observed >= needed.z_threshold:
     st.success(f"Already separated at {pct} with the observed N = {observed} trials per question (z = "
                f"{needed.z_observed:.2f} >= {needed.z_threshold:.2f}, one-sided: P(A > B) or P(B > A) >= {pct}). "
-               f"{md(_sentence(trials_meaning(needed)))}", icon=":material/check:")
+               f"Rerunning the evaluation from scratch would not always repeat that: "
+               f"{md(trials_meaning(needed))}", icon=":material/check:")
 elif needed.n_power and not needed.practical:  # no headline number a team could act on: the sentence says why
     st.info(md(_sentence(trials_meaning(needed))), icon=":material/all_inclusive:")
 else:

@@ -28,12 +28,12 @@ from dashboard.guard import blocking_notice
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.panels.sidebar import page_context
 from dashboard.tables.display import calibration_display, fit_height, leaderboard_display, top_rows
-from dashboard.text import md
-from scorio_core.choices import has_fallback_interval
-from scorio_core.leaderboard.table import QUESTION_SETS
+from dashboard.text import md, sentence
+from scorio_core.choices import has_fallback_interval, prior_label
+from scorio_core.leaderboard.table import ALL_TASKS, QUESTION_SETS
 from scorio_core.leaderboard.metrics import METRICS
-from scorio_core.ranking.paired import not_identified_cause, not_identified_models, not_identified_note
-from scorio_core.ranking.posterior_ranks import rank_draws_note
+from scorio_core.ranking.paired import names_phrase, not_identified_cause, not_identified_models, not_identified_note
+from scorio_core.ranking.posterior_ranks import HELD_PRIOR, rank_draws_note
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
 from scorio_core.report.tables import interval_groups, interval_name
 from scorio_core.report.verdict import verdict
@@ -250,20 +250,21 @@ with tabs[1]:
 with tabs[2]:
     if tabs[2].open and len(scored) >= 2:
         with user_errors("the rank distribution"):
-            models, P, draws = rank_distribution(
+            models, P, draws, unsure_prior = rank_distribution(
                 ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization, active.prior_id,
-                active.prior,
+                active.prior, prior=ctx.prior,
             )
         order = [m for m in table["model"] if m in models]
         st.plotly_chart(rank_heatmap(order, P[[models.index(m) for m in order]]), width="stretch")
         st.caption(
             f"Probability that each model holds each rank, from {draws:,} joint draws of the per-question Dirichlet "
-            f"posteriors of Bayes@N under the uniform prior (the paper's; exact, no normal approximation; seed 0; "
-            f"Monte Carlo error at most {0.5 / draws ** 0.5:.1%}). It ranks Bayes@N under the active rubric"
-            + (f", not {spec.label}" if spec.key != "bayes" else "")
-            + ("" if ctx.prior == "uniform" else ", and the sidebar's prior is not applied here: the ranking's "
-               "intervals and this tab can differ where the prior matters (few trials)")
-            + ". CLI: `python -m scorio_core ranks DATA --output json`."
+            f"posteriors of Bayes@N under the sidebar's prior ({md(prior_label(ctx.prior, ctx.task == ALL_TASKS))}; "
+            f"exact, no normal approximation; seed 0; Monte Carlo error at most {0.5 / draws ** 0.5:.1%}). It ranks "
+            "Bayes@N under the active rubric" + (f", not {spec.label}" if spec.key != "bayes" else "") + "."
+            + (f" {md(sentence(HELD_PRIOR))}." if ctx.prior == "empirical-bayes" else "")
+            + (f" The prior is not identified for {md(names_phrase(unsure_prior))} (too few repeated trials, or every "
+               "trial in one category): their draws use the uniform prior." if unsure_prior else "")
+            + f" CLI: `python -m scorio_core ranks DATA --prior {md(ctx.prior)} --output json`."
             + (" " + md(rank_draws_note(draws)) + "." if rank_draws_note(draws) else "")
         )
     elif tabs[2].open:

@@ -40,7 +40,7 @@ import argparse
 
 import numpy as np
 
-from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows
+from scorio_core.cli._common import add_data_arguments, add_prior_argument, emit_json, emit_rows
 
 __all__ = ["COMMANDS", "register", "run", "run_methods", "run_ranks", "compare_report"]
 
@@ -115,9 +115,11 @@ def register(subparsers) -> None:
         help="posterior probability of each model holding each rank (exact Dirichlet draws, Bayes@N)",
         description=(
             "The probability that each model holds each rank (the Leaderboard's Rank distribution tab), from joint "
-            "draws of every model's per-question Dirichlet posterior under the uniform prior (the paper's Bayes@N; "
-            "no normal approximation). JSON: {task, models (by expected rank), ranks, probabilities (model x rank), "
-            "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first}], draws, seed, prior, method, "
+            "draws of every model's per-question Dirichlet posterior under --prior (default: the leaderboard's "
+            "empirical-Bayes prior, held at its fit; uniform: the paper's Bayes@N; no normal approximation). JSON: "
+            "{task, models (by expected rank), ranks, probabilities (model x rank), "
+            "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first}], draws, seed, prior, prior_note, "
+            "method, "
             "monte_carlo_error, monte_carlo_se, note (why fewer than 200 draws ran, on large data), not_ranked, sources}. The app's draws and seed give the app's numbers."
         ),
     )
@@ -130,6 +132,7 @@ def register(subparsers) -> None:
                         help="joint posterior draws (default: the app's budget, 20-4,000 by data size; below 200 the "
                              "output's note says so)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0, the app's)")
+    add_prior_argument(parser)
     parser.add_argument("--output", choices=("table", "json", "csv", "md"), default="table")
     parser.set_defaults(func=run_ranks)
 
@@ -139,7 +142,8 @@ def run_ranks(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
     from scorio_core.errors import InputError
-    from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS, rank_summary
+    from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS
+    from scorio_core.ranking.rank_prior import prior_rank_summary
 
     if args.draws is not None and args.draws < 1:
         raise InputError(f"--draws must be a positive number of draws; got {args.draws}.", field="draws")
@@ -148,7 +152,8 @@ def run_ranks(args: argparse.Namespace) -> int:
     schema, frozen = load_schema_args(args)
     outcomes = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens, table=False)[0].rubric
     try:
-        report = rank_summary(outcomes.models, outcomes.counts, outcomes.weights, draws=args.draws, seed=args.seed)
+        report = prior_rank_summary(outcomes.models, outcomes.counts, outcomes.weights, draws=args.draws,
+                                    seed=args.seed, prior=args.prior, strata=outcomes.strata())
     except ValueError as exc:
         raise InputError(f"task '{task}': {exc}", field="model") from None
     if args.output == "json":
@@ -157,8 +162,10 @@ def run_ranks(args: argparse.Namespace) -> int:
     emit_rows(report["rows"], list(RANK_ROW_KEYS), args.output)
     if args.output == "table":
         print(f"task {task}: rank probabilities from {report['draws']:,} joint draws of the per-question Dirichlet "
-              f"posteriors (uniform prior, seed {report['seed']}; Monte-Carlo error at most "
+              f"posteriors ({report['prior']} prior, seed {report['seed']}; Monte-Carlo error at most "
               f"{report['monte_carlo_error']:.1%}); the full model x rank matrix: --output json")
+        if report["prior_note"]:
+            print(f"note: {report['prior_note']}")
         if report["note"]:
             print(f"note: {report['note']}")
     return 0

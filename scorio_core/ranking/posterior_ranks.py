@@ -13,7 +13,7 @@ from scorio_core.eval._validate import check_int, count_array, nonnegative_array
 from scorio_core.ranking.rank_batch import batch_competition_ranks
 
 __all__ = ["posterior_rank_distribution", "rank_draws", "rank_draws_note", "rank_summary", "RANK_SEED", "RANK_ROW_KEYS",
-           "RANK_METHOD"]
+           "RANK_METHOD", "HELD_PRIOR"]
 
 _GAMMA_BUDGET = 2_000_000  # gamma variates per chunk
 #: Gamma variates one rank distribution may draw in all (~0.6 s on 2 cores): :func:`rank_draws`.
@@ -61,7 +61,7 @@ def _mean_scores(rng, nu, w, weight, size: int) -> np.ndarray:
     return np.einsum("dlm,lm->dl", value, weight)
 
 
-def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 4000, seed=0) -> np.ndarray:
+def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 4000, seed=0, alpha=None) -> np.ndarray:
     r"""Posterior probability that each model holds each rank, by exact Dirichlet sampling.
 
     Parameters
@@ -79,6 +79,9 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
         ``0.5 / sqrt(draws)``.
     seed : int, numpy.random.Generator or None, default 0
         Random seed or generator (reproducible for a fixed seed).
+    alpha : array-like of float, shape (L, M, C+1), optional
+        The Dirichlet prior's pseudo-counts in place of the uniform prior's 1 (positive, finite), e.g. the
+        leaderboard's prior held at its fit (:func:`scorio_core.ranking.rank_prior.rank_prior_alpha`).
 
     Returns
     -------
@@ -116,7 +119,13 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
     c = count_array(counts, "counts", "(L, M, C+1)", 3)
     L, M, K = c.shape
     w_a = weights_for(w, K)
-    nu = c + 1.0
+    if alpha is None:
+        nu = c + 1.0
+    else:
+        a = np.asarray(alpha, dtype=float)
+        if a.shape != c.shape or not np.all(np.isfinite(a)) or not np.all(a > 0):
+            raise ValueError(f"alpha must be positive finite pseudo-counts of shape {c.shape}; got shape {a.shape}.")
+        nu = c + a
     if prior_counts is not None:
         nu = nu + nonnegative_array(prior_counts, "prior_counts", ((M, K), (L, M, K)))
     draws = check_int(draws, "draws", 1)
@@ -146,10 +155,15 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
 RANK_ROW_KEYS = ("model", "expected_rank", "most_likely_rank", "p_most_likely", "p_first")
 #: What :func:`rank_summary`'s probabilities are, in words (JSON ``method``).
 RANK_METHOD = ("competition rank of Bayes@N in joint draws of every model's per-question Dirichlet posterior "
-               "(uniform prior; exact draws, no normal approximation)")
+               "(exact draws, no normal approximation; the prior is the output's prior)")
+#: What the draws hold fixed under the empirical-Bayes prior (:func:`rank_summary`'s ``prior_note``).
+HELD_PRIOR = ("the empirical-Bayes prior is held at its fit (per model, and per task with tasks pooled, as the "
+              "leaderboard's): each model's mean draw is its Bayes@N, while the hyperparameter uncertainty the "
+              "leaderboard's intervals add is left out")
 
 
-def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RANK_SEED) -> dict:
+def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RANK_SEED, prior: str = "uniform",
+                 alpha=None, prior_note: str = "") -> dict:
     """:func:`posterior_rank_distribution` of the models that answered, in expected-rank order, with a row each.
 
     Parameters
@@ -162,12 +176,19 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     draws : int, optional
         Joint draws; default :func:`rank_draws` of the answered models' shape (the app's budget).
     seed : int, default :data:`RANK_SEED`
+    prior : str, default "uniform"
+        The prior's name, reported (``alpha`` holds it; :func:`scorio_core.ranking.rank_prior.prior_rank_summary`
+        computes both from the leaderboard's prior).
+    alpha : array-like of float, shape (L', M, C+1), optional
+        Pseudo-counts of the answered models' per-question Dirichlet prior (default: the uniform prior's 1).
+    prior_note : str, default ""
+        What the prior holds fixed, reported as ``prior_note``.
 
     Returns
     -------
     dict
         ``models`` (answered, by expected rank, then name), ``ranks`` (1..L'), ``probabilities`` (L' x L':
-        P(model holds rank)), ``rows`` (:data:`RANK_ROW_KEYS`), ``draws``, ``seed``, ``prior`` ("uniform"),
+        P(model holds rank)), ``rows`` (:data:`RANK_ROW_KEYS`), ``draws``, ``seed``, ``prior``, ``prior_note``,
         ``method`` (:data:`RANK_METHOD`), ``monte_carlo_error`` (``0.5 / sqrt(draws)``, the largest standard error
         of a probability), ``monte_carlo_se`` (the largest estimated standard error, ``sqrt(P (1 - P) / draws)``),
         ``note`` (:func:`rank_draws_note`: why fewer than 200 draws ran; empty otherwise), ``not_ranked``.
@@ -190,7 +211,7 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     draws = rank_draws(*c[keep].shape) if default else int(draws)
     if draws < 1:
         raise ValueError(f"draws must be a positive number of draws; got {draws}.")
-    P = posterior_rank_distribution(c[keep], w, draws=draws, seed=seed)
+    P = posterior_rank_distribution(c[keep], w, draws=draws, seed=seed, alpha=alpha)
     ranks = np.arange(1, len(names) + 1)
     expected = P @ ranks
     best = np.argmax(P, axis=1)
@@ -198,7 +219,8 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     rows = [{"model": names[i], "expected_rank": float(expected[i]), "most_likely_rank": int(best[i] + 1),
              "p_most_likely": float(P[i, best[i]]), "p_first": float(P[i, 0])} for i in order]
     return {"models": [names[i] for i in order], "ranks": ranks.tolist(), "probabilities": P[order].tolist(),
-            "rows": rows, "draws": draws, "seed": int(seed), "prior": "uniform", "method": RANK_METHOD,
+            "rows": rows, "draws": draws, "seed": int(seed), "prior": prior, "prior_note": prior_note,
+            "method": RANK_METHOD,
             "monte_carlo_error": 0.5 / float(np.sqrt(draws)),
             "monte_carlo_se": float(np.sqrt(P * (1.0 - P) / draws).max()),
             "note": rank_draws_note(draws) if default else "",

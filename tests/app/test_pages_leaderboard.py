@@ -96,7 +96,8 @@ def test_rank_distribution_tab(app):
     order = [report["models"].index(m) for m in spec["data"][0]["y"]]
     assert np.array_equal(np.asarray(report["probabilities"])[order], P) and report["draws"] == 4000
     caption = next(shown(c.value) for c in app.main.caption if "joint draws" in c.value)
-    assert "under the uniform prior" in caption and "the sidebar's prior is not applied here" in caption
+    assert "under the sidebar's prior (empirical Bayes" in caption.replace("empirical-Bayes", "empirical Bayes") \
+        and "held at its fit" in caption
 
 
 def test_method_agreement_tab_matches_core(app):

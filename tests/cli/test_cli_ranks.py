@@ -23,7 +23,7 @@ def _json(capsys, *argv) -> dict:
 
 
 def test_the_json_is_the_core_distribution_in_expected_rank_order(capsys):
-    report = _json(capsys, MATHARENA, "--draws", 500, "--seed", 3)
+    report = _json(capsys, MATHARENA, "--draws", 500, "--seed", 3, "--prior", "uniform")
     out = outcomes_for(io.load([str(MATHARENA)])).rubric
     P = posterior_rank_distribution(out.counts, out.weights, draws=500, seed=3)
     order = [list(out.models).index(m) for m in report["models"]]
@@ -47,8 +47,32 @@ def test_two_models_far_apart_hold_their_ranks_by_hand(tmp_path, capsys):
     assert report["models"] == ["a", "b"] and report["probabilities"] == [[1.0, 0.0], [0.0, 1.0]]
     assert report["rows"][0] == {"model": "a", "expected_rank": 1.0, "most_likely_rank": 1, "p_most_likely": 1.0,
                                  "p_first": 1.0}
-    assert main(["ranks", str(path)]) == 0
+    assert main(["ranks", str(path), "--prior", "uniform"]) == 0
     assert "uniform prior, seed 0" in capsys.readouterr().out
+    assert main(["ranks", str(path)]) == 0  # the leaderboard's default prior; both models' fits fall back here
+    out = capsys.readouterr().out
+    assert "empirical-bayes prior, seed 0" in out and "not identified for a and b" in out
+
+
+def test_the_default_prior_is_the_leaderboards_held_at_its_fit(capsys):
+    """Each model's per-question Dirichlet(alpha_hat + counts): the mean of its draws is its leaderboard Bayes@N
+    (MathArena, every prior identified), so the rank distribution uses the same prior as the ranking beside it."""
+    from scorio_core.leaderboard.table import leaderboard
+    from scorio_core.ranking.rank_prior import rank_prior_alpha
+
+    report = _json(capsys, MATHARENA, "--draws", 500)
+    assert report["prior"] == "empirical-bayes" and report["prior_note"].startswith("the empirical-Bayes prior is held")
+    tables = outcomes_for(io.load([str(MATHARENA)]))
+    out = tables.rubric
+    alpha, unsure = rank_prior_alpha(out.counts, "empirical-bayes")
+    assert unsure == []
+    nu = alpha + out.counts
+    means = ((nu @ out.weights) / nu.sum(axis=2)).mean(axis=1)
+    board = leaderboard(tables).set_index("model")
+    assert means == pytest.approx(board.loc[list(out.models), "mu"].to_numpy(), abs=1e-12)
+    P = posterior_rank_distribution(out.counts, out.weights, draws=500, seed=0, alpha=alpha)
+    order = [list(out.models).index(m) for m in report["models"]]
+    assert np.array_equal(np.asarray(report["probabilities"]), P[order])
 
 
 def test_errors_name_the_field(tmp_path, capsys):

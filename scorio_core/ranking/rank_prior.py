@@ -1,0 +1,122 @@
+"""The Dirichlet prior of the rank distribution's draws: the leaderboard's prior, fitted once and held fixed.
+
+:func:`scorio_core.ranking.posterior_ranks.posterior_rank_distribution` draws every model's per-question
+posterior ``Dirichlet(alpha + counts)``. Under the uniform (Dirichlet(1), the paper's) and Jeffreys (Dirichlet(1/2))
+priors ``alpha`` is a constant; under the empirical-Bayes prior it is each model's fitted pseudo-counts (per
+(model, task) where tasks are pooled, as the leaderboard fits them: :mod:`scorio_core.uncertainty.strata`), held at
+the fit: the draws are conditional on it, so the hyperparameter variance the leaderboard's intervals add is left
+out, and each model's mean draw is its Bayes@N. Where a model's prior is not identified (N = 1 and the like; its
+leaderboard interval is then the exact binomial one), its draws use the uniform prior, and the result names it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorio_core.uncertainty.batch_prior import _fit_states, fit_dirichlet_prior_batch
+from scorio_core.uncertainty.strata import strata_states
+
+__all__ = ["rank_prior_alpha", "prior_rank_summary", "RANK_PRIORS"]
+
+#: Priors the rank distribution draws under (the leaderboard's).
+RANK_PRIORS = ("empirical-bayes", "uniform", "jeffreys")
+
+
+def rank_prior_alpha(counts, prior: str = "uniform", strata=None) -> tuple[np.ndarray, list[int]]:
+    """Prior pseudo-counts of every model's per-question Dirichlet, as the leaderboard's ``prior``.
+
+    Parameters
+    ----------
+    counts : ndarray of int, shape (L, M, C+1)
+        Category counts (a row summing to 0: an unanswered question).
+    prior : {"empirical-bayes", "uniform", "jeffreys"}
+    strata : ndarray of int, shape (M,), optional
+        Task code of each question where tasks are pooled (``Outcomes.strata()``): the empirical-Bayes prior is then
+        fitted per (model, task).
+
+    Returns
+    -------
+    alpha : ndarray of float64, shape (L, M, C+1)
+        ``1`` (uniform), ``1/2`` (Jeffreys) or the fitted pseudo-counts of the question's model (and task).
+    not_identified : list of int
+        Models whose empirical-Bayes prior is not identified (in some task, with tasks pooled): their rows hold the
+        uniform prior's 1.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``prior``, or ``strata`` of another length than M.
+
+    Examples
+    --------
+    >>> c = np.zeros((1, 3, 2), dtype=int); c[0, :, 1] = 2
+    >>> alpha, unsure = rank_prior_alpha(c, "jeffreys")
+    >>> alpha.shape, float(alpha.max()), unsure
+    ((1, 3, 2), 0.5, [])
+    """
+    if prior not in RANK_PRIORS:
+        raise ValueError(f"prior must be one of {', '.join(RANK_PRIORS)}; got {prior!r}.")
+    c = np.asarray(counts)
+    L, M, K = c.shape
+    if prior != "empirical-bayes":
+        return np.full((L, M, K), 1.0 if prior == "uniform" else 0.5), []
+    tasks = None if strata is None else np.asarray(strata, dtype=np.int64)
+    if tasks is not None and tasks.shape != (M,):
+        raise ValueError(f"strata must have one task code per question ({M}); got shape {tasks.shape}.")
+    if tasks is None or np.unique(tasks[c.sum(axis=(0, 2)) > 0]).size < 2:
+        fit = fit_dirichlet_prior_batch(c.astype(np.int64))
+        alpha = np.broadcast_to(fit.alpha[:, None, :], (L, M, K))
+        unsure = np.asarray(fit.pooled, dtype=bool) | ~np.isfinite(fit.alpha).all(axis=1)
+    else:
+        _, codes = np.unique(tasks, return_inverse=True)
+        T = int(codes.max()) + 1
+        fitted = _fit_states(strata_states(c.astype(np.int64), codes), None)
+        per_task = fitted.alpha.reshape(L, T, K)
+        answered = np.zeros((L, T), dtype=bool)
+        np.logical_or.at(answered, (slice(None), codes), c.sum(axis=2) > 0)
+        pooled = fitted.pooled.reshape(L, T) & answered  # a task the model did not answer does not count against it
+        alpha = per_task[:, codes, :]
+        unsure = pooled.any(axis=1) | ~np.isfinite(np.where(answered[:, :, None], per_task, 1.0)).all(axis=(1, 2))
+    alpha = np.where(unsure[:, None, None] | ~np.isfinite(alpha), 1.0, alpha)
+    return np.ascontiguousarray(alpha, dtype=float), [int(i) for i in np.flatnonzero(unsure)]
+
+
+def prior_rank_summary(models, counts, w, *, prior: str = "empirical-bayes", strata=None, draws: int | None = None,
+                       seed: int = 0) -> dict:
+    """:func:`scorio_core.ranking.posterior_ranks.rank_summary` under the leaderboard's ``prior`` (what ``ranks`` and
+    the Leaderboard's Rank distribution tab show).
+
+    Parameters
+    ----------
+    models : sequence of str, length L
+    counts : array-like of int, shape (L, M, C+1)
+    w : array-like of float, shape (C+1,)
+    prior : {"empirical-bayes", "uniform", "jeffreys"}, default "empirical-bayes"
+    strata : ndarray of int, shape (M,), optional
+        Task codes where tasks are pooled.
+    draws, seed
+        As :func:`~scorio_core.ranking.posterior_ranks.rank_summary`.
+
+    Returns
+    -------
+    dict
+        ``rank_summary``'s, with ``prior`` and ``prior_note`` (under the empirical-Bayes prior: it is held at its
+        fit, and the models whose prior is not identified, whose draws use the uniform prior).
+
+    Raises
+    ------
+    ValueError
+        As :func:`rank_prior_alpha` and ``rank_summary``.
+    """
+    from scorio_core.ranking.paired import names_phrase
+    from scorio_core.ranking.posterior_ranks import HELD_PRIOR, rank_summary
+
+    c = np.asarray(counts)
+    keep = c.sum(axis=(1, 2)) > 0
+    alpha, unsure = rank_prior_alpha(c[keep], prior, strata)
+    names = [str(m) for m, k in zip(models, keep) if k]
+    note = "" if prior != "empirical-bayes" else HELD_PRIOR + ("" if not unsure else (
+        f"; not identified for {names_phrase([names[i] for i in unsure])} (too few repeated trials, or every trial "
+        "in one category), whose draws use the uniform prior"))
+    return rank_summary(models, c, w, draws=draws, seed=seed, prior=prior, prior_note=note,
+                        alpha=None if prior == "uniform" else alpha)
