@@ -69,8 +69,11 @@ for sentence in ignored_link_values():  # e.g. ?task= naming a task this dataset
     st.toast(md(sentence), icon=":material/link_off:")
 with st.sidebar:
     render_link_notice()
-autosave(st.session_state["_page_context"])  # after the first change, ?analysis=<draft> restores it on reload
 try:
     page.run()
 except InputError as exc:  # a page that cannot be shown on this data says why, never a traceback
     st.error(f"This page cannot be shown with the current data and settings: {md(exc)}", icon=":material/error:")
+finally:
+    # after the page: its own edits (the Rubric page commits a table edit while it runs) are in this run's draft, so a
+    # reload restores the last edit, not the one before it; also when the page stopped early (st.stop, st.rerun)
+    autosave(st.session_state["_page_context"])  # after the first change, ?analysis=<draft> restores it on reload

@@ -1,6 +1,6 @@
 """``python -m scorio_core``: the command-line interface."""
 
-from scorio_core.cli import main
+from scorio_core.cli import run
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())

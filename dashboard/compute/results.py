@@ -215,16 +215,20 @@ def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binar
 
     Models that answered no question are left out.
     """
-    from scorio_core.ranking.rank_prior import rank_prior_alpha
+    from scorio_core.ranking.rank_prior import hyperparameter_sd, rank_prior_alpha
 
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
     r0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
     keep = outcomes.n_trials.sum(axis=1) > 0
     counts = outcomes.counts[keep]
     draws = rank_draws(*counts.shape)
-    alpha, unsure = rank_prior_alpha(counts, prior, outcomes.strata())
+    strata = outcomes.strata()
+    alpha, unsure = rank_prior_alpha(counts, prior, strata)
+    # the hyperparameters' variance (the same with prior counts: it does not depend on them)
+    shift = hyperparameter_sd(counts, outcomes.weights, alpha, strata=strata, held=unsure) \
+        if prior == "empirical-bayes" else None
     P = rank.posterior_rank_distribution(counts, outcomes.weights, None if r0 is None else r0[keep], draws=draws,
-                                         seed=seed, alpha=None if prior == "uniform" else alpha)
+                                         seed=seed, alpha=None if prior == "uniform" else alpha, shift_sd=shift)
     models = [m for m, k in zip(outcomes.models, keep) if k]
     return models, P, draws, [models[i] for i in unsure]
 

@@ -190,4 +190,8 @@ def credible_band_grid(
         fig.update_xaxes(title_text=x_title, title_font=dict(size=11), row=rows, col=c)
     fig.update_yaxes(title_text=metric_label, row=None, col=1)
     fig.update_annotations(font=dict(size=12))
-    return apply_theme(fig, height=max(300, 210 * rows + 90))
+    apply_theme(fig, height=max(300, 210 * rows + 90) + 30)
+    # the legend in the top strip of the figure, above the first row's panel titles (at the theme's y = 1.02 of the
+    # plot area it sat on them)
+    fig.update_layout(legend=dict(yref="container", y=1.0, yanchor="top"), margin=dict(t=60))
+    return fig

@@ -111,7 +111,10 @@ def _inspector(ctx, active, view) -> None:
     c1, c2, c3 = st.columns([2, 2, 1])
     model = c1.selectbox("Model", view.models, key="data_inspect_model")
     question = c2.selectbox("Question", view.questions, key="data_inspect_question")
-    trial = c3.number_input("Trial", min_value=1, max_value=max(n_max, 1), step=1, key="data_inspect_trial")
+    trial = c3.number_input("Attempt (1 = first)", min_value=1, max_value=max(n_max, 1), step=1,
+                            key="data_inspect_trial",
+                            help="The attempt's position in trial order (1 is the first); the trial number stored in "
+                                 "the data (0 or 1 for the first, as the dump numbers them) is the 'trial' field below.")
     signals = attempt_signals(ctx.data.data_id, ctx.data.dataset, ctx.task, model, question, int(trial) - 1,
                               active.rubric_id, active.categorization)
     if signals.empty:

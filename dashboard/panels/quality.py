@@ -21,8 +21,9 @@ def render_summary(dataset: Dataset) -> None:
     cols[1].metric("Tasks", report.n_tasks, border=True)
     cols[2].metric("Questions", report.n_questions, border=True)
     cols[3].metric("Rows", f"{report.n_rows:,}", border=True)
-    cols[4].metric("Layout", "attempts" if dataset.attempts is not None else "counts", border=True,
-                   help="attempts: one row per trial (order known); counts: correct trials out of N per question.")
+    # one short word: "attempts" was cut to "atte..." in a fifth of the page at 1280 px
+    cols[4].metric("Layout", "trials" if dataset.attempts is not None else "counts", border=True,
+                   help="trials: one row per attempt (trial order known); counts: correct trials out of N per question.")
 
 
 def render_report(dataset: Dataset) -> None:

@@ -99,6 +99,17 @@ def render_error() -> None:
         st.code(f"{err.expression}\n{' ' * err.position}^", language=None)
 
 
+def render_weight_range() -> None:
+    """Say what negative weights do to the score: it is a weighted mean of the categories, not a rate, and can be < 0."""
+    schema = rubric_state.workspace().schema
+    negative = [(label, float(w)) for label, w in zip(schema.labels, schema.weights) if float(w) < 0]
+    if negative:
+        st.warning(f"Negative weights: {md(', '.join(f'{label} (w = {w:g})' for label, w in negative[:5]))}. Bayes@N is then the mean category weight, between "
+                   f"{min(map(float, schema.weights)):g} and {max(map(float, schema.weights)):g} (below 0 when penalised "
+                   "answers dominate): a score, not a rate of correct answers; read the Leaderboard's headline as such.",
+                   icon=":material/warning:")
+
+
 def render_thresholds(active) -> None:
     """Threshold values on this data, and the freeze toggle."""
     ws = rubric_state.workspace()

@@ -124,7 +124,13 @@ def render_sidebar() -> PageContext | None:
         st.session_state.pop("_link_missing", None)  # the user picked another dataset
         missing = None
     with st.sidebar:
-        if missing is not None:
+        same_name = [o for o in options if missing is not None and state.dataset_label(o).split(" (#")[0] == missing]
+        if len(same_name) > 1:  # a hand-written link by name, and several saved datasets carry it
+            st.warning(f"The link names the dataset **{md(missing)}**, which {len(same_name)} saved datasets are "
+                       f"called ({md(', '.join(state.dataset_label(o) for o in same_name[:5]))}). Showing the demo data "
+                       "instead; pick one under Dataset (a share link from the Export page names exactly one).",
+                       icon=":material/link_off:")
+        elif missing is not None:
             st.warning(f"The link names the dataset **{md(missing)}**, which is not available here (deleted, private "
                        "to another session, or never saved). Showing the demo data instead; upload the files on the "
                        "Data page to work on them.", icon=":material/link_off:")

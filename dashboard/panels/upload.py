@@ -80,7 +80,7 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
             if pick != options[0]:
                 chosen[field_name] = pick
         with st.popover("Override another field"):
-            target = st.selectbox("Canonical field", ["(none)", "model", "task", "question_id", "trial", "is_correct", "score", "n_trials", "n_correct"], key="map_override_field")
+            target = st.selectbox("Canonical field", ["(none)", "model", "task", "question_id", "trial", "is_correct", "category", "score", "n_trials", "n_correct"], key="map_override_field")
             source = st.selectbox("Source column", ["(none)"] + columns, key="map_override_column")
             if target != "(none)" and source != "(none)":
                 chosen[target] = source

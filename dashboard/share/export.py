@@ -19,7 +19,7 @@ from dashboard.state import rubric as rubric_state
 from dashboard.state import session as state
 from dashboard.data.bundled import BUNDLED
 from dashboard.compute.results import (RANK_SEED, leaderboard_notes, leaderboard_table, pairwise_matrix, tasks_of, top_lead,
-                                       unequal_question_sets)
+                                       task_outcomes, unequal_question_sets)
 from dashboard.data.datasets import raw_for_key
 from dashboard.figures import interval_plot, pairwise_heatmap
 from dashboard.text import sentence
@@ -227,8 +227,12 @@ def summary_verdict(ctx, active, table: pd.DataFrame, settings: Settings) -> Ver
                         question_set=settings.question_set, cluster_column=settings.cluster_column)
     differ = settings.question_set == "own" and unequal_question_sets(
         ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization) is not None
+    from scorio_core.leaderboard.trial_order import trial_position_effects
+
+    binary = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task).binary
     return verdict(table, confidence=settings.confidence, metric_label=settings.label, scope=settings.scope, lead=top_pair,
-                   question_sets_differ=differ)
+                   question_sets_differ=differ,
+                   trial_effects=trial_position_effects(binary) if binary is not None else [])
 
 
 class RestorePlan(NamedTuple):

@@ -109,8 +109,11 @@ def convergence_display(results: list[tuple[object, ConvergenceResult]]) -> tupl
         ),
         "worst": st.column_config.TextColumn("Worst replicate", help="The latest convergence@n over all replicates (the worst case)."),
         "tau_final": st.column_config.NumberColumn("Kendall's tau_b at N", format="%.3f"),
-        "replicates": st.column_config.NumberColumn("Replicates", format="%d"),
+        "replicates": st.column_config.NumberColumn("Replicates", format="%d", width=84),
     }
+    # the page is ~820 px at 1280 px: fixed widths for the numbers, the rest to the method's name (nothing cut)
+    for key, width in (("mean", 96), ("mean_censored", 112), ("no_convergence", 112), ("worst", 96), ("tau_final", 96)):
+        config[key]["width"] = width
     return frame, config
 
 
@@ -171,25 +174,26 @@ def drivers_display(result: PerturbationResult) -> tuple[pd.DataFrame, dict]:
         })
     frame = pd.DataFrame(rows, columns=["parameter", "base", "range", "smallest", "new_leader", "flip_low", "flip_high", "correlation"])
     config = {
-        "parameter": st.column_config.TextColumn("Parameter"),
-        "base": st.column_config.NumberColumn("Base value", format="%g", help="Weight, or percentile of the threshold."),
-        "range": st.column_config.TextColumn("Sampled range"),
+        "parameter": st.column_config.TextColumn("Parameter", width=140),
+        "base": st.column_config.NumberColumn("Base", format="%g", width=64,
+                                             help="Base value: the weight, or the percentile of the threshold."),
+        "range": st.column_config.TextColumn("Sampled range", width=112),
         "flip_low": st.column_config.NumberColumn(
-            "Flips, low third", format="percent",
+            "Flips (low)", format="percent", width=84,
             help="Share of perturbed rubrics with a new leader when this parameter is in the lowest third of its range.",
         ),
         "flip_high": st.column_config.NumberColumn(
-            "Flips, high third", format="percent",
+            "Flips (high)", format="percent", width=84,
             help="Share of perturbed rubrics with a new leader when this parameter is in the highest third of its range.",
         ),
         "correlation": st.column_config.TextColumn(
-            "Correlation", help="Pearson correlation between the parameter and a leader change (empty if the leader never changed)."
+            "Corr.", width=64, help="Pearson correlation between the parameter and a leader change (empty if the leader never changed)."
         ),
         "smallest": st.column_config.TextColumn(
-            "Smallest change that flips the leader",
-            help="Other parameters at their base values. Weights: up to +/-100%; thresholds: up to 25 percentile points.",
+            "Smallest flip", width=150,
+            help="The smallest change of this parameter alone that flips the leader. Other parameters at their base values. Weights: up to +/-100%; thresholds: up to 25 percentile points.",
         ),
-        "new_leader": st.column_config.TextColumn("New leader"),
+        "new_leader": st.column_config.TextColumn("New leader", width=110),
     }
     return frame, config
 

@@ -76,8 +76,8 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
         "rank": st.column_config.NumberColumn("Rank", help="Competition rank by posterior mean (1224 ranking).",
                                               format="%d", width=52),
         "rank_ci": st.column_config.NumberColumn(
-            "Tie rank", help="Rank with CI ties: models share a rank when their difference is not credible at this level "
-                             "(the sidebar's tie rule).", format="%d", width=64),
+            "Rank (CI ties)", help="Rank with CI ties: models share a rank when their difference is not credible at "
+                                   "this level (the sidebar's tie rule).", format="%d", width=96),
         "model": st.column_config.TextColumn("Model", width=180),
         "mu": st.column_config.NumberColumn(f"{metric_label}", format="%.4f", help=f"{metric_label} posterior mean.",
                                             width=78),
@@ -119,12 +119,27 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
         config["pass_at_k"] = None
     if np.allclose(frame["accuracy"].to_numpy(float), frame["avg"].to_numpy(float), equal_nan=True):
         config["accuracy"] = None  # equal trials per question: raw accuracy is avg@N
+    config["model"] = st.column_config.TextColumn("Model", width=_model_width(frame, config))
     return frame, config
+
+
+# the page's width for the table at a 1280 px window with the sidebar open, and what a character of the table's
+# font takes (measured in Chromium: 7.2 px per character of a typical model name)
+_TABLE_PX, _CHAR_PX, _MIN_MODEL_PX = 820, 7.5, 140
+
+
+def _model_width(frame: pd.DataFrame, config: dict) -> int:
+    """Pixels for the Model column: the longest name, within what the other shown columns leave of the page."""
+    others = sum(int(c["width"]) for key, c in config.items()
+                 if key != "model" and key in frame.columns and c is not None and isinstance(c.get("width"), int))
+    longest = int(frame["model"].astype(str).str.len().max()) if len(frame) else 0
+    need = int(longest * _CHAR_PX) + 24
+    return max(_MIN_MODEL_PX, min(need, _TABLE_PX - others))
 
 
 def rerank_display(table: pd.DataFrame, baseline: pd.DataFrame | None, *, confidence: float) -> tuple[pd.DataFrame, dict]:
     """Compact re-ranked leaderboard for the Rubric page, with the rank change vs binary correctness."""
-    frame = table[["rank_ci", "model", "mu"]].copy()
+    frame = table[["rank", "model", "mu"]].copy()  # the rank "vs binary" compares: by mean on both sides
     frame["interval"] = [f"[{lo:.3f}, {hi:.3f}]" if pd.notna(lo) else "" for lo, hi in zip(table["lo"], table["hi"])]
     if baseline is not None:
         before = dict(zip(baseline["model"], baseline["rank"]))
@@ -134,8 +149,9 @@ def rerank_display(table: pd.DataFrame, baseline: pd.DataFrame | None, *, confid
     config = {
         # pixel widths: at 1280 px the table shares the page with the thresholds panel, and the
         # numbers must not be cut (issue 16); the model column takes what is left
-        "rank_ci": st.column_config.NumberColumn("Rank", format="%d", width=52,
-                                                 help="Rank with CI ties at the sidebar's credibility level."),
+        "rank": st.column_config.NumberColumn("Rank", format="%d", width=52,
+                                              help="Competition rank by posterior mean (1224 ranking), the rank "
+                                                   "\"vs binary\" compares; the Leaderboard has the rank with CI ties."),
         "change": st.column_config.TextColumn("vs binary", width=74,
                                                 help="Places gained (+) or lost (-) against binary correctness (rank by mean)."),
         "model": st.column_config.TextColumn("Model", help="Display name; the Leaderboard and exports have the full name."),

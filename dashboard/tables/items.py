@@ -44,7 +44,10 @@ def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.
     })
     config = {
         "question": st.column_config.TextColumn("Question", pinned=True, help="Question id as in the dump."),
-        "flags": st.column_config.TextColumn("Flags", help="Codes of the rules this question meets (see Method)."),
+        # as wide as the longest list of codes (at 1280 px "low_information" was cut), within a third of the page
+        "flags": st.column_config.TextColumn("Flags", help="Codes of the rules this question meets (see Method).",
+                                             width=int(min(max(80, 7.5 * max(map(len, frame["flags"]), default=0) + 24),
+                                                           300))),
         "difficulty": st.column_config.NumberColumn(
             "Difficulty b", format="%.2f", help="The ability at which a model succeeds half the time (higher = harder)."),
         "difficulty_ci": st.column_config.TextColumn(f"b {pct}", help=f"{pct} interval of b (Laplace standard error)."),

@@ -10,6 +10,7 @@ from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context, refresh_rubric_note
 from dashboard.tables.display import fit_height, rerank_display
+from scorio_core.report.tables import interval_note
 from dashboard.text import md
 
 ctx = page_context()
@@ -37,6 +38,7 @@ with user_errors("the rubric's signals"):
 picker = st.container()  # the editor uses the page width (conditions are long)
 rubric_panel.render_editors(table)
 rubric_panel.render_error()
+rubric_panel.render_weight_range()
 rubric_panel.render_signals(ctx)
 with picker:  # drawn above the tables, after they are read, so it names the rubric in force
     rubric_panel.render_picker()
@@ -59,7 +61,8 @@ with results:
     frame, config = rerank_display(board, baseline, confidence=ctx.confidence)
     frame["model"] = frame["model"].map(ctx.labels(frame["model"]))  # short names; the Leaderboard has the full ones
     st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=fit_height(len(frame), 760))
-    st.caption(f"Bayes@N under {md(active.summary)}; task: {md(ctx.task)}. \"vs binary\": places gained against binary correctness.")
+    st.caption(f"Bayes@N under {md(active.summary)}; task: {md(ctx.task)}. \"vs binary\": places gained against binary "
+               f"correctness (rank by mean). {md(interval_note(board))}")
 
 thresholds, save = st.columns([1, 1], gap="large")
 with thresholds:

@@ -176,9 +176,11 @@ with tabs[0]:
                                 categorization=active.categorization, prior_id=active.prior_id,
                                 prior_obj=active.prior, prior=ctx.prior, question_set=question_set,
                                 cluster_column=ctx.cluster_column)
+        effects = [{**e, "model": labels.get(e["model"], e["model"])} for n in notes
+                   if n["code"] == "trial_position_effect" for e in n["effects"]]
         summary = verdict(table.assign(model=table["model"].map(labels)), confidence=ctx.confidence,
                           metric_label=spec.label, scope=ctx.scope, question_sets_differ=unequal is not None and
-                          question_set == "own",
+                          question_set == "own", trial_effects=effects,
                           lead=top_pair.renamed(labels) if top_pair else None)  # display names: the verdict stays short
         with st.container(border=True):
             st.markdown(f"**{md(summary.headline)}** {md(summary.basis)} {md(summary.brief)}")

@@ -23,7 +23,8 @@ if ctx is None:
 
 st.title("Tasks")
 active = rubric_state.active_rubric(ctx)
-st.caption(f"{md(ctx.data.label)} · all tasks{md(choices_phrase(ctx.data.key))} · Bayes@N under {md(active.summary)}")
+st.caption(f"{md(ctx.data.label)} · every task (this page ignores the sidebar's task)"
+           f"{md(choices_phrase(ctx.data.key))} · Bayes@N under {md(active.summary)}")
 if blocking_notice(ctx.data.dataset):
     st.stop()
 if active.message:

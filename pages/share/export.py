@@ -108,9 +108,9 @@ if shared_id:
 
 st.subheader("What is exported", divider="gray")
 rows = export.settings_rows(ctx, active, settings, table)
-st.dataframe([{"setting": k, "value": v} for k, v in rows.items()], hide_index=True, width="stretch",
-             column_config={"setting": st.column_config.TextColumn("Setting", width="small"),
-                            "value": st.column_config.TextColumn("Value", width="large")})
+# a Markdown table: long values (what the intervals cover) wrap instead of being cut in a grid cell
+st.markdown("| Setting | Value |\n|---|---|\n" + "\n".join(
+    f"| {md(k)} | {md(str(v).replace(chr(10), ' '))} |" for k, v in rows.items()))
 st.caption("Metric, k and tie rule come from the Leaderboard page; the rubric from the Rubric page; dataset, task and "
            "credibility level from the sidebar.")
 with st.expander("Preview: Markdown"):

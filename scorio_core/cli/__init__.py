@@ -20,7 +20,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "run", "build_parser"]
 
 # Subcommand modules, in the order `--help` lists them. A module listed here that is not
 # importable yet is skipped, so subcommands can land independently.
@@ -131,11 +131,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     limit_blas_threads()  # before numpy/scipy load their BLAS (scorio_core.limits: why)
     parser = build_parser(_selected_command(argv), full=False)
     _make_errors_raise(parser)
+    wants_json = _wants_json(argv)
     try:
         args = parser.parse_args(argv)
     except _ArgumentError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc), 2, wants_json)
     import warnings
 
     debug = bool(getattr(args, "debug", False))
@@ -153,28 +153,57 @@ def main(argv: Sequence[str] | None = None) -> int:
         if debug:
             raise
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"error: {message}", file=sys.stderr)
-        return 2
+        return _fail(message, 2, wants_json)
     except MemoryError:
         if debug:
             raise
-        print("error: out of memory while processing the input; it is larger than this machine can hold "
-              "(see README, Limits).", file=sys.stderr)
-        return 2
+        return _fail("out of memory while processing the input; it is larger than this machine can hold "
+                     "(see README, Limits).", 2, wants_json)
     except RecursionError:
         if debug:
             raise
-        print("error: the input is nested too deeply to parse (e.g. JSON brackets); check the file.", file=sys.stderr)
-        return 2
+        return _fail("the input is nested too deeply to parse (e.g. JSON brackets); check the file.", 2, wants_json)
     except KeyboardInterrupt:  # pragma: no cover
-        print("error: interrupted", file=sys.stderr)
-        return 130
+        return _fail("interrupted", 130, wants_json)
     except Exception as exc:  # noqa: BLE001 - the one boundary where internal errors are reported
         if debug:
             raise
-        print(f"error: internal error ({type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}); "
-              "please report it with the output of --debug.", file=sys.stderr)
-        return 1
+        return _fail(f"internal error ({type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}); "
+                     "please report it with the output of --debug.", 1, wants_json)
+
+
+def run() -> int:
+    """Console-script entry point: :func:`main`, and after an error leave without the interpreter's teardown.
+
+    A failed read can leave a native reader's worker thread (Arrow's, DuckDB's) alive; destroying it at interpreter
+    exit aborted the process once in ~24 runs ("terminate called without an active exception", status 134) after
+    the error line had been printed. Output is flushed first, so nothing printed is lost; success exits normally.
+    """
+    status = main()
+    if status:
+        import os
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    return status
+
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    """Whether the command line asks for ``--output json`` (read before parsing: usage errors need it too)."""
+    return any(a == "--output=json" or (a == "--output" and b == "json") for a, b in zip(argv, [*argv[1:], ""]))
+
+
+def _fail(message: str, status: int, wants_json: bool) -> int:
+    """The error contract: one ``error: ...`` line on stderr; under ``--output json`` also ``{"error": message,
+    "exit_status": status}`` on stdout, so a script parsing stdout always gets JSON. Returns ``status``."""
+    print(f"error: {message}", file=sys.stderr)
+    if wants_json:
+        import json
+
+        print(json.dumps({"error": message, "exit_status": status}))
+    sys.stdout.flush()
+    return status
 
 
 def _make_errors_raise(parser: argparse.ArgumentParser) -> None:

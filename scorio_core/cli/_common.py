@@ -12,23 +12,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = [
-    "emit_method_rows",
-    "add_data_arguments",
-    "add_engine_argument",
-    "add_uncertainty_arguments",
-    "add_prior_argument",
-    "add_tie_rule_argument",
-    "add_question_set_argument",
-    "add_output_argument",
-    "add_choice_arguments",
-    "apply_cli_choices",
-    "load_dataset",
-    "parse_mapping",
-    "to_jsonable",
-    "emit_json",
-    "emit_rows",
-]
+__all__ = ["emit_method_rows", "add_data_arguments", "add_engine_argument", "add_uncertainty_arguments",
+           "add_prior_argument", "add_tie_rule_argument", "add_question_set_argument", "add_output_argument",
+           "add_choice_arguments", "apply_cli_choices", "load_dataset", "parse_mapping", "to_jsonable", "emit_json",
+           "emit_rows"]
 
 OUTPUT_CHOICES = ("table", "json", "csv", "md")
 
@@ -369,9 +356,11 @@ def emit_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], output:
             if output != "csv":  # text: NaN like the other columns; Markdown: an empty cell; never "<NA>"
                 frame[col] = frame[col].astype(object).where(frame[col].notna(), "" if output == "md" else float("nan"))
     if output == "csv":
-        from scorio_core.report.tables import to_csv
+        from scorio_core.report.tables import formula_note, to_csv
 
         stream.write(to_csv(frame))
+        if note := formula_note(frame):  # a name written '=cmd() (formula guard): a script joining on it must know
+            print(f"note: {note}", file=sys.stderr)
     elif output == "md":
         from scorio_core.report.tables import to_markdown
 

@@ -120,7 +120,8 @@ def register(subparsers) -> None:
             "{task, models (by expected rank), ranks, probabilities (model x rank), "
             "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first}], draws, seed, prior, prior_note, "
             "method, "
-            "monte_carlo_error, monte_carlo_se, note (why fewer than 200 draws ran, on large data), not_ranked, sources}. The app's draws and seed give the app's numbers."
+            "monte_carlo_error, monte_carlo_se, note (why fewer than 200 draws ran, on large data), not_ranked, "
+            "notes: [{code, finding, message, models}] (unequal_question_sets), sources}. The app's draws and seed give the app's numbers."
         ),
     )
     add_data_arguments(parser)
@@ -150,14 +151,22 @@ def run_ranks(args: argparse.Namespace) -> int:
     dataset = load_dataset(args)
     task = resolve_task(dataset, args.task)
     schema, frozen = load_schema_args(args)
-    outcomes = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens, table=False)[0].rubric
+    analysed = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens, table=False)[0]
+    outcomes = analysed.rubric
     try:
         report = prior_rank_summary(outcomes.models, outcomes.counts, outcomes.weights, draws=args.draws,
                                     seed=args.seed, prior=args.prior, strata=outcomes.strata())
     except ValueError as exc:
         raise InputError(f"task '{task}': {exc}", field="model") from None
+    from scorio_core.leaderboard.checks import question_sets_notice
+
+    unequal = question_sets_notice(analysed, "own", silent=report["not_ranked"])
+    notes = [] if unequal is None else [{
+        "code": unequal["code"], "finding": unequal["finding"], "models": unequal["models"],
+        "message": unequal["finding"] + " To rank on the questions every model answered: `leaderboard "
+                   "--question-set common`."}]
     if args.output == "json":
-        emit_json({"task": task, **report, "sources": list(dataset.sources)})
+        emit_json({"task": task, **report, "notes": notes, "sources": list(dataset.sources)})
         return 0
     emit_rows(report["rows"], list(RANK_ROW_KEYS), args.output)
     if args.output == "table":
@@ -168,6 +177,8 @@ def run_ranks(args: argparse.Namespace) -> int:
             print(f"note: {report['prior_note']}")
         if report["note"]:
             print(f"note: {report['note']}")
+        for note in notes:
+            print(f"note: {note['message']}")
     return 0
 
 

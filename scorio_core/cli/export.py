@@ -224,6 +224,8 @@ def run(args: argparse.Namespace) -> int:
                                           named_by_default=model_name_defaults(dataset))]
     if fmt == "csv":
         text = tables.to_csv(table)
+        if tables.formula_note(table):
+            print(f"note: {tables.formula_note(table)}", file=sys.stderr)
     elif fmt == "md":
         text = tables.leaderboard_markdown(table, metric_label=label, confidence=settings["confidence"],
                                            verdict=_verdict(outcomes, table, label, settings), notes=notices)
@@ -254,8 +256,11 @@ def _verdict(outcomes, table, label, settings):
             outcomes, confidence=settings["confidence"], prior=settings["prior"], scope="questions-fixed",
             question_set=settings["question_set"])
         lead = top_lead(outcomes, table, fixed, confidence=settings["confidence"])
+    from scorio_core.leaderboard.trial_order import trial_position_effects
+
+    effects = trial_position_effects(outcomes.binary) if outcomes.binary is not None else []
     return verdict(table, confidence=settings["confidence"], metric_label=label, scope=settings["scope"], lead=lead,
-                   question_sets_differ=question_sets_differ(outcomes, settings["question_set"]))
+                   question_sets_differ=question_sets_differ(outcomes, settings["question_set"]), trial_effects=effects)
 
 
 def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=()) -> str:

@@ -3,11 +3,13 @@
 JSON output (``--output json``) is an object::
 
     {"rows": [{"model", "task", "metric", "estimate", "mu", "sigma", "lo", "hi",
-               "prior", "scope", "interval", "avg",
+               "prior", "scope", "interval", "interval_kind", "avg",
                "pass_at_k", "rank", "rank_ci", "n_questions", "n_trials", "n_trials_max"}, ...],
      "settings": {...}, "notes": [...], "sources": [...]}
 
-``rows`` are grouped by task and sorted by ``mu`` within a task. NaN becomes ``null``.
+``rows`` are grouped by task and sorted by ``mu`` within a task. NaN becomes ``null``. ``interval_kind`` is
+``credible``, or ``exact-binomial`` where the empirical-Bayes prior was not identified (N = 1, or every trial in one
+category) and the interval fell back to Clopper-Pearson on the pooled answers (``interval`` says why).
 ``notes`` are objects with a stable ``code`` and a ``message`` (plus details):
 ``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
 ``n_common``, ``question_set``), ``paper_chain`` (``models``: [best, worst],
@@ -19,7 +21,8 @@ answered question, e.g. after ``--exclude-flagged``), ``emptied_by_choice``
 outcome counted as incorrect), ``model_named_by_default`` (a model named after a file or folder, e.g. an lm-eval
 samples file without its results file), ``trial_position_effect`` (``models`` whose success rate depends on the
 trial's position: trials not exchangeable, e.g. a retry after a failure; ``effects``: rates, attempts and p-value
-by model), ``rubric`` and ``data`` (free text).
+by model), ``ignored_options`` (``options`` given away from their default that this run does not use, e.g.
+``--tau`` under Bayes@N, ``--scope`` with ``--method elo``), ``rubric`` and ``data`` (free text).
 """
 
 from __future__ import annotations
@@ -141,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if args.method != "bayes":
         from scorio_core.cli.questions import run_method_rows
 
-        return run_method_rows(args)
+        return run_method_rows(args, ignored_options(args))
     if args.exclude_flagged:
         from scorio_core.items.report import check_flag_codes
 
@@ -187,6 +190,9 @@ def run(args: argparse.Namespace) -> int:
 
     if choices_of(dataset):  # once for every task: the choices apply to the whole dataset
         notes.insert(0, data_choices_notice(choices_of(dataset)))
+    unused = ignored_options(args)
+    if unused is not None:
+        notes.append(unused)
     short = table.loc[(table["n_trials"] < args.k) & (table["n_trials"] > 0), "model"].tolist()  # 0: not_scored
     if short:
         notes.append({"code": "k_above_trials", "message": f"Pass@{args.k} is undefined (null) for models with fewer than "
@@ -216,7 +222,8 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     else:
-        columns = LEADERBOARD_COLUMNS if args.output != "table" else [c for c in LEADERBOARD_COLUMNS if c != "interval"]
+        columns = LEADERBOARD_COLUMNS if args.output != "table" else [c for c in LEADERBOARD_COLUMNS
+                                                                         if c not in ("interval", "interval_kind")]
         emit_rows(table.to_dict(orient="records"), columns, args.output)
         if args.output == "table":
             print_interval_labels(table)
@@ -354,3 +361,30 @@ def print_interval_labels(table) -> None:
     groups = interval_groups(table)
     for names, label in groups:
         print(f"lo, hi: {label}" if len(groups) == 1 else f"lo, hi of {names}: {label}")
+
+
+def ignored_options(args: argparse.Namespace) -> dict | None:
+    """An ``ignored_options`` note naming options given away from their default that this run does not use, or None.
+
+    ``--tau`` only enters G-Pass@k_tau and mG-Pass@k; with ``--method NAME`` (a :mod:`scorio_core.rank` method or
+    IRT ability) ``--metric``, ``--k``, ``--tau``, ``--scope`` and ``--tie-rule`` do not apply, nor ``--confidence``
+    without ``--bootstrap`` (for ``irt_ability`` it sets the intervals' level). Saying so beats a ``settings`` object
+    that records a value nothing used.
+    """
+    from scorio_core.choices import DEFAULT_SCOPE
+    from scorio_core.leaderboard.metrics import get_metric
+
+    bayes = args.method == "bayes"
+    checks = [("--tau", args.tau, 0.5, not bayes or not get_metric(args.metric).uses_tau)]
+    if not bayes:
+        checks += [("--metric", args.metric, "bayes", True), ("--k", args.k, 1, True),
+                   ("--scope", args.scope, DEFAULT_SCOPE, True), ("--tie-rule", args.tie_rule, "pairwise", args.method != "irt_ability"),
+                   ("--confidence", args.confidence, 0.95, not args.bootstrap and args.method != "irt_ability")]
+    unused = [f"{flag} {value}" for flag, value, default, applies in checks if applies and value != default]
+    if not unused:
+        return None
+    why = (f"--method {args.method} ranks by that method" if not bayes
+           else f"--tau applies to G-Pass@k_tau and mG-Pass@k, not to --metric {args.metric}")
+    return {"code": "ignored_options", "options": [u.split(" ", 1)[0] for u in unused],
+            "message": f"{', '.join(unused)}: not used ({why})."}
+

@@ -127,7 +127,7 @@ def run_questions(args: argparse.Namespace) -> int:
 IRT_ABILITY_COLUMNS = ("task", "model", "method", "score", "rank", "sigma", "lo", "hi", "rank_ci", "n_questions", "group")
 
 
-def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str) -> int:
+def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str, first_notes=()) -> int:
     """``leaderboard --method irt_ability``: IRT abilities on the count table, missing cells and unequal N native.
 
     Unlike the :mod:`scorio_core.rank` methods this needs no complete tensor: a question's difficulty and
@@ -151,7 +151,7 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str)
     from scorio_core.leaderboard.table import outcomes_for
 
     check_confidence(args.confidence)
-    rows, notes = [], []
+    rows, notes = [], list(first_notes)
     for task in tasks:
         out = outcomes_for(dataset, task).binary
         if out is None:
@@ -226,7 +226,7 @@ METHOD_COLUMNS = ("task", "model", "method", "score", "rank")
 INTERVAL_COLUMNS = ("rank_lo", "rank_hi")
 
 
-def run_method_rows(args: argparse.Namespace) -> int:
+def run_method_rows(args: argparse.Namespace, ignored: dict | None = None) -> int:
     """``leaderboard --method NAME``: every task's models ranked by one method of :mod:`scorio_core.rank`.
 
     JSON: ``{"rows": [{"task", "model", "method", "score", "rank"}], "settings": {"method", "method_label",
@@ -250,7 +250,8 @@ def run_method_rows(args: argparse.Namespace) -> int:
     question_set = "common" if args.question_set == "common" else "own"
     if args.method == "irt_ability":  # the count-table fit: no complete tensor, no method registry (scipy.stats)
         dataset = load_dataset(args)
-        return run_irt_ability(args, dataset, [args.task] if args.task else task_names(dataset), question_set)
+        return run_irt_ability(args, dataset, [args.task] if args.task else task_names(dataset), question_set,
+                               [ignored] if ignored else [])
     from scorio_core.leaderboard.methods import method_agreement
     from scorio_core.rank.agreement import method_label
     from scorio_core.rank.options import method_option_names, parse_method_options
@@ -260,7 +261,7 @@ def run_method_rows(args: argparse.Namespace) -> int:
     tasks = [args.task] if args.task else task_names(dataset)
     if args.bootstrap < 0:
         raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
-    rows, notes = [], []
+    rows, notes = [], [ignored] if ignored else []  # options given that the method does not use, first
     for task in tasks:
         try:
             report = method_agreement(outcomes_for(dataset, task), [args.method], prior=args.prior,

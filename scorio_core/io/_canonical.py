@@ -24,6 +24,7 @@ from scorio_core.io._schema import (
     SIGNAL_COLUMNS,
     STRING_SIGNALS,
     MappingGuess,
+    normalize_name,
 )
 
 __all__ = ["Part", "as_category", "canonicalize", "natural_categories", "natural_key"]
@@ -190,7 +191,9 @@ def _outcome(s: pd.Series, name: str, ctx: _Ctx) -> tuple[np.ndarray, np.ndarray
     bad = (v < 0) | (v > 1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        hint = " if the column holds category codes, pass --map category=COLUMN." if float(v[i]).is_integer() else ""
+        column = name if name != "trial cells" else "COLUMN"
+        hint = (f" If the column holds category codes, map it as the category: --map category={column} (CLI), or pick it "
+                "under the app's Column mapping, Override another field." if float(v[i]).is_integer() else "")
         raise ctx.error(i, "is_correct", f"must be 0 or 1 (or a soft score in [0, 1]); got {_show(s.iloc[i])} in column '{name}'.{hint}")
     binary = (v == 0) | (v == 1)
     return np.where(binary, v, np.nan), v
@@ -249,6 +252,7 @@ def canonicalize(
         if key in mapping:
             out[key] = as_category(frame[mapping[key]], key, ctx)
         else:
+            _refuse_misspelled(frame, key, mapping, guess, source)
             out[key] = pd.Series(pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=pd.Index([stem], dtype=str)))
             defaults.append(f"{source}: no {key} column; {key} set to the file stem '{stem}'.")
     out["question_id"] = as_category(frame[mapping["question_id"]], "question_id", ctx)
@@ -280,7 +284,8 @@ def canonicalize(
                 if "score" in mapping and mapping["score"] != outcome_col:
                     raise InputError(
                         f"the outcome column '{outcome_col}' has values strictly between 0 and 1 and a separate "
-                        f"score column '{mapping['score']}' exists; pass --map is_correct=<a 0/1 column>, or drop one of them.",
+                        f"score column '{mapping['score']}' exists; map a 0/1 column as the outcome (--map is_correct=COLUMN in "
+                        "the CLI, or the app's Column mapping, Override another field), or drop one of them.",
                         source=source, field="is_correct")
                 out["score"] = raw
                 mapping["score"] = outcome_col
@@ -310,6 +315,28 @@ def canonicalize(
         out[name] = _signal(frame[col], name, ctx, notes, source)
     table = pd.DataFrame(out, copy=False)  # share the reader's arrays; no second copy
     return Part(source=source, format=fmt, layout=layout, table=table, mapping=mapping, defaults=defaults, notes=notes, rows=n)
+
+
+def _refuse_misspelled(frame: pd.DataFrame, key: str, mapping: dict, guess: MappingGuess, source: str) -> None:
+    """Raise when ``key`` (model or task) would be named after the file while a column looks like its misspelling.
+
+    A header ``modle,tsk,qid,...`` otherwise loads every model as one named after the file (its trials then
+    collide as duplicates, and a "keep first" choice would rank nonsense). Only a column whose name is within a
+    typo of the field's (difflib ratio >= 0.75: ``modle``, ``tsk``, ``mdl``) and that holds two or more distinct
+    values counts: a per-model file's single model is then not in doubt.
+    """
+    import difflib
+
+    used = set(mapping.values()) | set(guess.wide_columns)
+    names = {normalize_name(str(c)): c for c in frame.columns if c not in used}
+    for near in difflib.get_close_matches(key, list(names), n=3, cutoff=0.75):
+        column = names[near]
+        if frame[column].nunique(dropna=True) >= 2:
+            raise InputError(
+                f"no '{key}' column, and column '{column}' looks like a misspelling of '{key}' (it holds "
+                f"{frame[column].nunique(dropna=True):,} distinct values); without a '{key}' column every row gets the "
+                f"file's name as its {key}. Rename the column to '{key}', or pass --map {key}={column} (CLI) or pick "
+                f"it under the app's Column mapping, Override another field.", source=source, field=key)
 
 
 def _signal(s: pd.Series, name: str, ctx: _Ctx, notes: list[str], source: str):

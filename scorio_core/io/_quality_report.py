@@ -190,25 +190,27 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
     Examples
     --------
     >>> blocking_messages(0, 2, 0, 0)
-    ["2 attempts have no outcome; choose apply_choices(missing_outcomes='drop' or 'incorrect') or --missing-outcomes drop|incorrect."]
+    ["2 attempts have no outcome; choose --missing-outcomes drop or --missing-outcomes incorrect (Python: apply_choices(missing_outcomes='drop' or 'incorrect'))."]
     """
     out = []
     if non_binary:
         out.append(
             f"{non_binary} {'attempt has' if non_binary == 1 else 'attempts have'} a non-binary outcome (strictly between 0 and 1: a graded score or partial "
-            f"credit){ADVICE}a threshold: apply_choices(binarize_threshold=0.5) or --binarize-threshold 0.5 (correct iff score > threshold)."
+            f"credit){ADVICE}a threshold: --binarize-threshold 0.5 (correct iff score > threshold; Python: "
+            "apply_choices(binarize_threshold=0.5))."
         )
     if missing:
         out.append(
-            f"{missing} {'attempt has' if missing == 1 else 'attempts have'} no outcome{ADVICE}apply_choices(missing_outcomes='drop' or 'incorrect') "
-            "or --missing-outcomes drop|incorrect."
+            f"{missing} {'attempt has' if missing == 1 else 'attempts have'} no outcome{ADVICE}--missing-outcomes drop or "
+            "--missing-outcomes incorrect (Python: apply_choices(missing_outcomes='drop' or 'incorrect'))."
         )
     if duplicate_rows:
-        policies = "'keep-first', 'keep-last', 'drop'" + (" or 'sum'" if counts_layout else "")
+        policies = "keep-first, keep-last, drop" + (" or sum" if counts_layout else "")
         out.append(
             f"{duplicate_rows} duplicate rows share a (model, task, question{', trial' if not counts_layout else ''}) key "
             f"({conflicting_keys} {'key conflicts' if conflicting_keys == 1 else 'keys conflict'}){ADVICE}"
-            f"apply_choices(duplicates={policies}) or --duplicates."
+            f"--duplicates with one of {policies} (--duplicates keep-first, say; Python: "
+            "apply_choices(duplicates='keep-first'))."
         )
     return out
 

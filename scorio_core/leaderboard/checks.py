@@ -17,7 +17,8 @@ from scorio_core.choices import QUESTION_SETS
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.task_outcomes import TaskOutcomes
 
-__all__ = ["QUESTION_SETS", "apply_question_set", "choices_of", "data_choices_notice", "emptied_on", "leaderboard_notices", "question_sets_differ"]
+__all__ = ["QUESTION_SETS", "apply_question_set", "choices_of", "data_choices_notice", "emptied_on", "leaderboard_notices", "question_sets_differ",
+           "question_sets_notice"]
 
 
 
@@ -92,6 +93,38 @@ def apply_question_set(task_outcomes, question_set: str = "own"):
     binary = task_outcomes.binary
     new_binary = new_rubric if binary is rubric else (None if binary is None else change(binary))
     return TaskOutcomes(task_outcomes.task, new_binary, new_rubric)
+
+
+def question_sets_notice(task_outcomes, question_set: str = "own", silent=()) -> dict | None:
+    """The ``unequal_question_sets`` notice of :func:`leaderboard_notices` (models answered different questions), or None.
+
+    ``silent`` are models without an answered question (the ``not_scored`` notice's): they do not count as short.
+    Also in the ``ranks`` command's notes (its draws score each model on its own questions).
+    """
+    answered = task_outcomes.rubric.n_trials > 0
+    per_model = answered.sum(axis=1)
+    # a model with nothing answered and no score is the not_scored finding's; scored (missing-incorrect fills it), it is short
+    short = {m: int(k) for m, k in zip(task_outcomes.models, per_model) if k < answered.shape[1] and m not in silent}
+    if not short:
+        return None
+    counted = np.array([m not in silent for m in task_outcomes.models], dtype=bool)
+    n_common = int(np.all(answered[counted], axis=0).sum())
+    handled = {
+        "own": "each model is scored on its own questions, so a model that skipped hard questions can rank higher",
+        "common": f"only the {n_common} questions every model answered are used",
+        "missing-incorrect": "a missing question counts as answered wrongly",
+    }[question_set]
+    finding = (f"{len(short)} of {len(per_model)} models answered fewer than all {answered.shape[1]} questions "
+               f"({n_common} answered by every model); {handled}.")
+    return {
+        "code": "unequal_question_sets",
+        "message": finding + " Choose the question set: own, common or missing-incorrect.",
+        "finding": finding,
+        "models": {m: int(k) for m, k in zip(task_outcomes.models, per_model)},
+        "n_questions": int(answered.shape[1]),
+        "n_common": n_common,
+        "question_set": question_set,
+    }
 
 
 def leaderboard_notices(
@@ -175,27 +208,9 @@ def leaderboard_notices(
                    f"{'is' if len(silent) == 1 else 'are'} not ranked: {', '.join(silent[:10])}"
                    + (", ..." if len(silent) > 10 else "") + ".")
         out.append({"code": "not_scored", "finding": finding, "message": finding, "models": silent})
-    # a model with nothing answered and no score is the not_scored finding's; scored (missing-incorrect fills it), it is short
-    short = {m: int(k) for m, k in zip(task_outcomes.models, per_model) if k < answered.shape[1] and m not in silent}
-    if short:
-        counted = np.array([m not in silent for m in task_outcomes.models], dtype=bool)
-        n_common = int(np.all(answered[counted], axis=0).sum())
-        handled = {
-            "own": "each model is scored on its own questions, so a model that skipped hard questions can rank higher",
-            "common": f"only the {n_common} questions every model answered are used",
-            "missing-incorrect": "a missing question counts as answered wrongly",
-        }[question_set]
-        finding = (f"{len(short)} of {len(per_model)} models answered fewer than all {answered.shape[1]} questions "
-                   f"({n_common} answered by every model); {handled}.")
-        out.append({
-            "code": "unequal_question_sets",
-            "message": finding + " Choose the question set: own, common or missing-incorrect.",
-            "finding": finding,
-            "models": {m: int(k) for m, k in zip(task_outcomes.models, per_model)},
-            "n_questions": int(answered.shape[1]),
-            "n_common": n_common,
-            "question_set": question_set,
-        })
+    unequal = question_sets_notice(task_outcomes, question_set, silent)
+    if unequal is not None:
+        out.append(unequal)
     from scorio_core.leaderboard.trial_order import trial_position_effects, trial_position_notice
 
     binary = task_outcomes.binary

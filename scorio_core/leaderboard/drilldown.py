@@ -69,10 +69,19 @@ def question_attempts(dataset, task: str, question: str, models=None,
     mask = ((table["task"] == q_task) & (table["question_id"].astype(str) == q_id)).to_numpy()
     if models is not None:
         wanted = [str(m) for m in models]
+        known = set(table["model"].astype(str).unique())
+        unknown = [m for m in wanted if m not in known]
+        if unknown:
+            listed = sorted(known)
+            raise InputError(f"model{'s' if len(unknown) > 1 else ''} {', '.join(repr(m[:80]) for m in unknown[:5])} "
+                             f"{'are' if len(unknown) > 1 else 'is'} not in the data; models here: "
+                             f"{', '.join(listed[:20])}" + (f" and {len(listed) - 20:,} more" if len(listed) > 20 else "")
+                             + ".", field="models")
         mask = mask & table["model"].astype(str).isin(wanted).to_numpy()
     rows = np.flatnonzero(mask)
     if rows.size == 0:
-        raise InputError(f"question {q_id[:80]!r} of task {q_task[:80]!r} has no attempts by these models.",
+        who = "these models" if models is not None else "any model"
+        raise InputError(f"question {q_id[:80]!r} of task {q_task[:80]!r} has no attempts by {who}.",
                          field="question")
     frame = table.iloc[rows].drop(columns=[c for c in ("task", "question_id") if c in table.columns]).copy()
     frame["model"] = frame["model"].astype(str)

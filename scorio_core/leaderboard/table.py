@@ -21,7 +21,7 @@ from scorio_core.leaderboard.checks import (QUESTION_SETS, _common_mask, apply_q
                                             question_sets_differ)
 from scorio_core.choices import prior_label
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIOR_LABELS, check_prior, check_scope, interval_label
-from scorio_core.uncertainty.posterior import fallback_interval_label
+from scorio_core.uncertainty.posterior import FALLBACK_LABELS, fallback_interval_label
 from scorio_core.eval._validate import check_confidence
 from scorio_core.uncertainty.batch import _whole_counts, summary_from_states
 from scorio_core.uncertainty.clustered import clustered_se, codes_for_questions
@@ -39,24 +39,9 @@ from scorio_core.leaderboard.task_outcomes import (
     task_names,
 )
 
-__all__ = [
-    "TaskOutcomes",
-    "Categorization",
-    "task_names",
-    "pick_task",
-    "outcomes_for",
-    "combine",
-    "leaderboard",
-    "categorization_for",
-    "LEADERBOARD_COLUMNS",
-    "ALL_TASKS",
-    "QUESTION_SETS",
-    "apply_question_set",
-    "leaderboard_notices",
-    "emptied_on",
-    "question_sets_differ",
-    "pairwise_for",
-]
+__all__ = ["TaskOutcomes", "Categorization", "task_names", "pick_task", "outcomes_for", "combine", "leaderboard",
+           "categorization_for", "LEADERBOARD_COLUMNS", "ALL_TASKS", "QUESTION_SETS", "apply_question_set",
+           "leaderboard_notices", "emptied_on", "question_sets_differ", "pairwise_for"]
 
 
 #: Column order of :func:`leaderboard` (also the JSON row keys of the CLI).
@@ -72,6 +57,7 @@ LEADERBOARD_COLUMNS = (
     "prior",
     "scope",
     "interval",
+    "interval_kind",
     "avg",
     "accuracy",
     "pass_at_k",
@@ -171,7 +157,8 @@ def _pass_at_k_from_states(st: _CountStates, k: int) -> np.ndarray:
     """Pass@k of every model (L,): mean of the unbiased per-question estimator; NaN if a question has < k trials."""
     answered, fewest, _ = _trial_columns(st)
     n = st.n.astype(np.int64)
-    scores = binary_question_scores("pass@k", st.rows[:, 1].astype(np.int64), np.maximum(n, max(k, 1)), k=k)
+    scores = (st.rows[:, 1] / np.maximum(n, 1) if k == 1  # c / n exactly, as avg@N (not 1 - (n - c) / n)
+              else binary_question_scores("pass@k", st.rows[:, 1].astype(np.int64), np.maximum(n, max(k, 1)), k=k))
     value = st.total(np.where(n >= k, scores, 0.0)) / np.maximum(answered, 1)
     return np.where((answered > 0) & (k <= fewest), value, np.nan)
 
@@ -249,7 +236,8 @@ def leaderboard(
         Columns :data:`LEADERBOARD_COLUMNS`, sorted by ``mu`` (best first). Models that
         cannot be scored (e.g. ``k`` larger than their trials) get NaN and rank NaN.
         ``prior``/``scope`` are the ones actually used for the row (Max@k: always uniform)
-        and ``interval`` says in words what the interval covers.
+        and ``interval`` says in words what the interval covers; ``interval_kind``: ``"credible"``, or
+        ``"exact-binomial"`` (Clopper-Pearson) where the empirical-Bayes prior was not identified.
 
     Raises
     ------
@@ -319,6 +307,9 @@ def leaderboard(
     if fallback is not None:  # an empirical-Bayes prior the data could not identify: say what the interval is
         frame["interval"] = [fallback_interval_label(m, s_, confidence, n) or label for m, s_, label, n in zip(
             fallback, used_scope, frame["interval"], frame.get("n_trials_max", [None] * len(frame)))]
+    # for scripts (the label says it in words): Clopper-Pearson where the empirical-Bayes prior was not identified
+    frame["interval_kind"] = np.where(pd.Series(fallback, dtype=object).isin(FALLBACK_LABELS).to_numpy(),
+                                      "exact-binomial", "credible") if fallback is not None else "credible"
     if by_task is not None:  # tasks pooled: the empirical-Bayes prior is fitted per (model, task)
         per_task = (frame["prior"] == "empirical-bayes").to_numpy() & (fallback == "marginal-likelihood")
         eb = PRIOR_LABELS["empirical-bayes"]

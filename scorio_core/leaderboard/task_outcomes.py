@@ -251,6 +251,7 @@ def _concat(parts: list[Outcomes], task: str) -> Outcomes:
             r = np.full((L, p.n_questions, n_max), -1, dtype=np.int16)
             r[idx, :, : p.R.shape[2]] = p.R
             r_blocks.append(r)
+    _check_pooled_names(questions, question_tasks)
     return Outcomes(
         task=task,
         models=tuple(models),
@@ -263,6 +264,26 @@ def _concat(parts: list[Outcomes], task: str) -> Outcomes:
         notes=tuple(n for p in parts for n in p.notes),
         question_tasks=tuple(question_tasks),
     )
+
+
+def _check_pooled_names(questions: list[str], question_tasks: list[str]) -> None:
+    """Raise when two questions of different tasks get the same pooled name ``task/question``.
+
+    Task ``a/b`` with question ``c`` and task ``a`` with question ``b/c`` would both read ``a/b/c``: their
+    clusters and prior counts would be merged by name, so the data is refused, naming both.
+    """
+    if len(set(questions)) == len(questions):
+        return
+    seen: dict[str, str] = {}
+    for name, task in zip(questions, question_tasks):
+        if name in seen:
+            first = seen[name]
+            raise InputError(
+                f"pooling tasks names questions 'task/question', and two read {name!r}: question "
+                f"{name[len(first) + 1:]!r} of task {first!r} and question {name[len(task) + 1:]!r} of task {task!r}. "
+                "Rename one task (or question) so that no task name followed by '/' begins another task's "
+                "question names, or analyse the tasks one at a time.")
+        seen[name] = task
 
 
 def combine(per_task: list[TaskOutcomes]) -> TaskOutcomes:

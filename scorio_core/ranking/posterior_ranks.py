@@ -61,7 +61,8 @@ def _mean_scores(rng, nu, w, weight, size: int) -> np.ndarray:
     return np.einsum("dlm,lm->dl", value, weight)
 
 
-def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 4000, seed=0, alpha=None) -> np.ndarray:
+def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 4000, seed=0, alpha=None,
+                                shift_sd=None) -> np.ndarray:
     r"""Posterior probability that each model holds each rank, by exact Dirichlet sampling.
 
     Parameters
@@ -82,6 +83,10 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
     alpha : array-like of float, shape (L, M, C+1), optional
         The Dirichlet prior's pseudo-counts in place of the uniform prior's 1 (positive, finite), e.g. the
         leaderboard's prior held at its fit (:func:`scorio_core.ranking.rank_prior.rank_prior_alpha`).
+    shift_sd : array-like of float, shape (L,), optional
+        Standard deviation of a normal shift added to each model's score in every draw (independent across models
+        and draws; score units): the hyperparameter variance of an empirical-Bayes prior held at its fit
+        (:func:`scorio_core.ranking.rank_prior.hyperparameter_sd`). Default: no shift (and the same draws as before).
 
     Returns
     -------
@@ -134,6 +139,12 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
     if np.any(n_present == 0):
         empty = int(np.argmin(n_present))
         raise ValueError(f"every model needs at least one answered question; model {empty} has none.")
+    shift = None
+    if shift_sd is not None:
+        shift = np.asarray(shift_sd, dtype=float)
+        if shift.shape != (L,) or not np.all(np.isfinite(shift)) or np.any(shift < 0):
+            raise ValueError(f"shift_sd must be {L} finite standard deviations >= 0; got shape {shift.shape}.")
+        shift = shift if shift.any() else None
     rng = np.random.default_rng(seed)
     weight = present / n_present[:, None]  # (L, M): 1/M_l on answered questions, 0 elsewhere
     hist = np.zeros(L * L, dtype=np.int64)
@@ -146,6 +157,8 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
                                     for lo in range(0, L, rows)], axis=1)
         else:
             theta = _mean_scores(rng, nu, w_a, weight, size)
+        if shift is not None:  # law of total variance: the held prior's draws plus the hyperparameters' variance
+            theta = theta + rng.standard_normal(theta.shape) * shift
         ranks = batch_competition_ranks(theta).astype(np.int64)
         hist += np.bincount((np.arange(L) * L + ranks - 1).ravel(), minlength=L * L)
     return hist.reshape(L, L) / draws
@@ -158,12 +171,13 @@ RANK_METHOD = ("competition rank of Bayes@N in joint draws of every model's per-
                "(exact draws, no normal approximation; the prior is the output's prior)")
 #: What the draws hold fixed under the empirical-Bayes prior (:func:`rank_summary`'s ``prior_note``).
 HELD_PRIOR = ("the empirical-Bayes prior is held at its fit (per model, and per task with tasks pooled, as the "
-              "leaderboard's): each model's mean draw is its Bayes@N, while the hyperparameter uncertainty the "
-              "leaderboard's intervals add is left out")
+              "leaderboard's), so each model's mean draw is its Bayes@N, and the hyperparameter uncertainty the "
+              "leaderboard's intervals add is drawn as a normal shift of each model's score, so each model's draws "
+              "have the variance of its leaderboard interval")
 
 
 def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RANK_SEED, prior: str = "uniform",
-                 alpha=None, prior_note: str = "") -> dict:
+                 alpha=None, prior_note: str = "", shift_sd=None) -> dict:
     """:func:`posterior_rank_distribution` of the models that answered, in expected-rank order, with a row each.
 
     Parameters
@@ -183,6 +197,8 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
         Pseudo-counts of the answered models' per-question Dirichlet prior (default: the uniform prior's 1).
     prior_note : str, default ""
         What the prior holds fixed, reported as ``prior_note``.
+    shift_sd : array-like of float, shape (L',), optional
+        As :func:`posterior_rank_distribution`, for the answered models.
 
     Returns
     -------
@@ -211,7 +227,7 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     draws = rank_draws(*c[keep].shape) if default else int(draws)
     if draws < 1:
         raise ValueError(f"draws must be a positive number of draws; got {draws}.")
-    P = posterior_rank_distribution(c[keep], w, draws=draws, seed=seed, alpha=alpha)
+    P = posterior_rank_distribution(c[keep], w, draws=draws, seed=seed, alpha=alpha, shift_sd=shift_sd)
     ranks = np.arange(1, len(names) + 1)
     expected = P @ ranks
     best = np.argmax(P, axis=1)

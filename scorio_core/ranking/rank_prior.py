@@ -4,8 +4,9 @@
 posterior ``Dirichlet(alpha + counts)``. Under the uniform (Dirichlet(1), the paper's) and Jeffreys (Dirichlet(1/2))
 priors ``alpha`` is a constant; under the empirical-Bayes prior it is each model's fitted pseudo-counts (per
 (model, task) where tasks are pooled, as the leaderboard fits them: :mod:`scorio_core.uncertainty.strata`), held at
-the fit: the draws are conditional on it, so the hyperparameter variance the leaderboard's intervals add is left
-out, and each model's mean draw is its Bayes@N. Where a model's prior is not identified (N = 1 and the like; its
+the fit, so each model's mean draw is its Bayes@N; the hyperparameter variance the leaderboard's intervals add (law
+of total variance: :func:`scorio_core.uncertainty.posterior.posterior_summary`) is drawn as a normal shift of each
+model's score (:func:`hyperparameter_sd`), so each model's draws have its leaderboard variance. Where a model's prior is not identified (N = 1 and the like; its
 leaderboard interval is then the exact binomial one), its draws use the uniform prior, and the result names it.
 """
 
@@ -16,7 +17,7 @@ import numpy as np
 from scorio_core.uncertainty.batch_prior import _fit_states, fit_dirichlet_prior_batch
 from scorio_core.uncertainty.strata import strata_states
 
-__all__ = ["rank_prior_alpha", "prior_rank_summary", "RANK_PRIORS"]
+__all__ = ["rank_prior_alpha", "hyperparameter_sd", "prior_rank_summary", "RANK_PRIORS"]
 
 #: Priors the rank distribution draws under (the leaderboard's).
 RANK_PRIORS = ("empirical-bayes", "uniform", "jeffreys")
@@ -81,6 +82,50 @@ def rank_prior_alpha(counts, prior: str = "uniform", strata=None) -> tuple[np.nd
     return np.ascontiguousarray(alpha, dtype=float), [int(i) for i in np.flatnonzero(unsure)]
 
 
+def hyperparameter_sd(counts, w, alpha, *, strata=None, held: list[int] | tuple = ()) -> np.ndarray:
+    """Standard deviation the empirical-Bayes hyperparameters add to each model's Bayes@N (score units).
+
+    The leaderboard's empirical-Bayes variance is ``Var = E-term + Var_h`` (law of total variance over the
+    hyperparameters, :func:`scorio_core.uncertainty.posterior.posterior_summary`); the E-term is the variance of
+    the draws at the prior held at its fit, ``sum_a Var(w . pi_a) / M^2`` with ``pi_a ~ Dirichlet(alpha_a +
+    counts_a)``. This returns ``sqrt(max(sigma^2 - E-term, 0))`` with ``sigma`` the leaderboard's
+    (:func:`scorio_core.uncertainty.batch.posterior_summary_batch`, the same ``strata``): the shift
+    :func:`~scorio_core.ranking.posterior_ranks.posterior_rank_distribution` adds (``shift_sd``).
+
+    Parameters
+    ----------
+    counts : ndarray of int, shape (L, M, C+1)
+        Every model answered at least one question.
+    w : array-like of float, shape (C+1,)
+    alpha : ndarray of float, shape (L, M, C+1)
+        :func:`rank_prior_alpha`'s pseudo-counts.
+    strata : ndarray of int, shape (M,), optional
+        Task codes where tasks are pooled.
+    held : sequence of int
+        Models drawn under the uniform prior (not identified): no shift (0).
+
+    Returns
+    -------
+    ndarray of float64, shape (L,)
+    """
+    from scorio_core.uncertainty.batch import posterior_summary_batch
+
+    c = np.asarray(counts, dtype=float)
+    w_a = np.asarray(w, dtype=float)
+    nu = c + alpha
+    total = nu.sum(axis=2)
+    p = nu / total[:, :, None]
+    first = p @ w_a
+    var = np.maximum(p @ (w_a * w_a) - first * first, 0.0) / (total + 1.0)
+    present = c.sum(axis=2) > 0
+    weight = present / present.sum(axis=1, keepdims=True)
+    held_var = np.sum(weight * weight * var, axis=1)
+    sigma = posterior_summary_batch(np.asarray(counts), w_a, prior="empirical-bayes", strata=strata).sigma
+    sd = np.sqrt(np.maximum(np.nan_to_num(np.asarray(sigma, dtype=float) ** 2 - held_var, nan=0.0), 0.0))
+    sd[list(held)] = 0.0
+    return sd
+
+
 def prior_rank_summary(models, counts, w, *, prior: str = "empirical-bayes", strata=None, draws: int | None = None,
                        seed: int = 0) -> dict:
     """:func:`scorio_core.ranking.posterior_ranks.rank_summary` under the leaderboard's ``prior`` (what ``ranks`` and
@@ -118,5 +163,6 @@ def prior_rank_summary(models, counts, w, *, prior: str = "empirical-bayes", str
     note = "" if prior != "empirical-bayes" else HELD_PRIOR + ("" if not unsure else (
         f"; not identified for {names_phrase([names[i] for i in unsure])} (too few repeated trials, or every trial "
         "in one category), whose draws use the uniform prior"))
+    shift = None if prior != "empirical-bayes" else hyperparameter_sd(c[keep], w, alpha, strata=strata, held=unsure)
     return rank_summary(models, c, w, draws=draws, seed=seed, prior=prior, prior_note=note,
-                        alpha=None if prior == "uniform" else alpha)
+                        alpha=None if prior == "uniform" else alpha, shift_sd=shift)

@@ -14,7 +14,7 @@ import pandas as pd
 
 from scorio_core.choices import is_fallback_interval
 
-__all__ = ["neutralize_formulas", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "visible_controls", "presentation_table", "trial_spans", "interval_note", "interval_name",
+__all__ = ["neutralize_formulas", "formula_note", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "visible_controls", "presentation_table", "trial_spans", "interval_note", "interval_name",
            "interval_abbrev", "interval_labels",
            "leaderboard_markdown", "leaderboard_latex", "FORMULA_PREFIXES"]
 
@@ -40,6 +40,29 @@ def neutralize_formulas(frame: pd.DataFrame) -> pd.DataFrame:
                 out[column] = series.where(~risky.to_numpy(), "'" + text.astype(str))
     out.columns = [("'" + c) if isinstance(c, str) and c.startswith(FORMULA_PREFIXES) else c for c in out.columns]
     return out
+
+
+def formula_note(frame: pd.DataFrame) -> str:
+    """A sentence when :func:`neutralize_formulas` changes cells of ``frame`` (names starting ``= + - @``); else "".
+
+    A script joining the CSV on model names must know that ``=cmd()`` was written ``'=cmd()``.
+
+    >>> formula_note(pd.DataFrame({"model": ["=cmd()", "gpt"]}))
+    "1 text cell began with = + - @ (e.g. '=cmd()') and was written with a leading ' so that spreadsheets show it as text, not a formula: strip the ' to join on it."
+    >>> formula_note(pd.DataFrame({"model": ["gpt"], "mu": [-0.5]}))
+    ''
+    """
+    risky = []
+    for column in frame.columns:
+        series = frame[column]
+        if series.dtype == object or pd.api.types.is_string_dtype(series):
+            text = series.astype("string")
+            risky.extend(text[text.str.startswith(FORMULA_PREFIXES).fillna(False)].astype(str).tolist())
+    if not risky:
+        return ""
+    return (f"{len(risky):,} text cell{'s' if len(risky) > 1 else ''} began with = + - @ (e.g. {risky[0][:40]!r}) and "
+            f"{'were' if len(risky) > 1 else 'was'} written with a leading ' so that spreadsheets show "
+            f"{'them' if len(risky) > 1 else 'it'} as text, not a formula: strip the ' to join on it.")
 
 
 def to_csv(frame: pd.DataFrame) -> str:
@@ -342,7 +365,10 @@ def leaderboard_markdown(table: pd.DataFrame, *, metric_label: str, confidence: 
     table, then what its intervals cover and ``notes`` (e.g. the
     :func:`~scorio_core.leaderboard.checks.leaderboard_notices` messages: models that answered different
     questions), one row each of the *Note* table."""
-    rows = [n for n in [interval_note(table), *notes] if n]
+    # the verdict's caveats (one-sided lead, few trials, N = 1 probabilities), all but what the intervals cover, which
+    # interval_note says: a Markdown reader gets what the HTML report's reader gets
+    said = [c for c in (verdict.caveats if verdict is not None else ()) if not c.startswith(("Intervals", "Interval:"))]
+    rows = [n for n in [interval_note(table), *notes, *said] if n]
     head = ""
     if verdict is not None:
         head = f"**{_md_text(verdict.headline)}**\n\n" + (f"{_md_text(verdict.basis)}\n\n" if verdict.basis else "")

@@ -190,6 +190,32 @@ def _coverage_caveat(table: pd.DataFrame, *, pairs: bool = True) -> str:
             "(normal approximation of each model's posterior); the questions themselves are taken as given.")
 
 
+def _headline_caveats(scored: pd.DataFrame, lead: Lead | None, differ: bool, trial_effects) -> str:
+    """Sentences the headline cannot go without (a reader may quote it alone): the top two were scored on different
+    questions, or their trials are not exchangeable repeats. "" when neither holds."""
+    top = scored.iloc[:2]
+    names = top["model"].astype(str).tolist()
+    out = ""
+    if differ and "n_questions" in top.columns and top["n_questions"].notna().all():
+        m = [int(v) for v in top["n_questions"]]
+        common = lead.n_common if lead is not None else None
+        if m[0] != m[1] or (common is not None and common < max(m)):
+            shared = f", {common:,} of them both" if common is not None else ""
+            out += (f" Caveat: {names[0]} answered {m[0]:,} questions and {names[1]} {m[1]:,}{shared}, so this compares "
+                    "the models together with their questions (one that skipped hard questions looks better); the "
+                    "questions every model answered (question set: common) compare like with like.")
+    flagged = [e for e in trial_effects if str(e.get("model")) in names]
+    if flagged:
+        rates = "; ".join(f"{e['model']}: " + ", ".join(f"trial {i + 1} {r:.1%}" for i, r in
+                                                       enumerate(list(e.get("rates", []))[:3]) if r == r)
+                          for e in flagged[:2])
+        one = len(flagged) == 1
+        out += (f" Caveat: the trials of {_names([str(e['model']) for e in flagged[:2]])} are not exchangeable "
+                f"repeats ({rates}), which these intervals assume: {'its score averages' if one else 'their scores average'}"
+                " attempts of different kinds.")
+    return out
+
+
 def _scope_of(table: pd.DataFrame, scope: str | None) -> str:
     if scope is not None:
         if scope not in SCOPES:
@@ -203,7 +229,8 @@ def _scope_of(table: pd.DataFrame, scope: str | None) -> str:
 
 
 def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N",
-            scope: str | None = None, lead: Lead | None = None, question_sets_differ: bool = False) -> Verdict:
+            scope: str | None = None, lead: Lead | None = None, question_sets_differ: bool = False,
+            trial_effects=()) -> Verdict:
     """Which differences between neighbouring models are real at ``confidence``, and on what.
 
     The headline names what it generalises to in the sentence (``on these 40 questions`` with
@@ -229,7 +256,12 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     question_sets_differ : bool, default False
         The models were scored on different questions (each on its own:
         :func:`scorio_core.leaderboard.checks.question_sets_differ`): the headline then never says "on
-        these M questions", also when every model answered M.
+        these M questions", also when every model answered M. When the top two answered different questions, the
+        headline says so in its own words (a lead between different question sets compares the sets too).
+    trial_effects : sequence of dict, optional
+        :func:`scorio_core.leaderboard.trial_order.trial_position_effects` of the data (``model``, ``rates``; model
+        names as in ``table``): when the top two include such a model, the headline says its trials are not
+        exchangeable repeats, which the intervals assume.
 
     Returns
     -------
@@ -326,6 +358,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         if p_other is not None and p_other >= confidence:
             headline += (f" {elsewhere[:1].upper() + elsewhere[1:]}, {models[0]} is ahead of {models[1]} with "
                          f"{format_probability(p_other)} {posterior}.")
+    headline += _headline_caveats(scored, lead, question_sets_differ, trial_effects)
     n_sep = int(np.sum([c.separated for c in comparisons]))
     close = [c for c in comparisons if not c.separated]
     summary = f"{n_sep} of {len(comparisons)} neighbouring pairs are separated at {pct}."

@@ -95,3 +95,12 @@ def array(value):
             out = out.reshape([int(s) for s in str(shape).split(",")])
         return out
     return np.asarray(value, dtype=object)
+
+
+def export_settings(app) -> dict[str, str]:
+    """The Export page's "What is exported" table (a Markdown table: long values wrap), as setting -> value."""
+    import re
+
+    table = next(m.value for m in app.main.markdown if m.value.startswith("| Setting | Value |"))
+    return {shown(k).strip(): shown(v).strip()
+            for k, v in (re.split(r"(?<!\\)\|", line)[1:3] for line in table.splitlines()[2:])}

@@ -105,7 +105,9 @@ def test_at_n1_the_leaderboard_calls_no_probability_posterior(app):
                for c in captions), captions
     app.switch_page(EXPORT).run()
     no_exception(app)
-    settings = {row["setting"]: row["value"] for row in app.main.dataframe[0].value.to_dict("records")}
+    from tests.app.conftest import export_settings
+
+    settings = export_settings(app)
     assert settings["Confidence level"] == "95%" and "Credibility level" not in settings
     assert settings["Intervals"].startswith("95% exact binomial (Clopper-Pearson) interval on the pooled answers"), settings
 

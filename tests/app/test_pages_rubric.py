@@ -69,6 +69,12 @@ def test_pick_format_aware_reranks_everywhere(rubric_app):
     table = rerank_table(at)
     assert table["mu"].max() > 1.0  # weights up to 3 (paper F.1)
     assert "change" in table.columns  # places gained against binary correctness
+    # "vs binary" moves the rank shown beside it (QA: a model shown moving from 2nd to 1st read "=": the column showed
+    # the CI-tie rank, the change was by mean)
+    binary = leaderboard(outcomes_for(_dataset(), "paper-simulation")).set_index("model")["rank"]
+    moved = table["rank"].astype(int) - binary.loc[table["model"]].astype(int).to_numpy()
+    assert (table["change"] == ["=" if d == 0 else f"{-d:+d}" for d in moved]).all()
+    assert any("credible interval" in shown(c.value) and "prior" in shown(c.value) for c in at.main.caption)
     assert [t["name"] for t in chart_specs(at)[0]["data"]][:5] == ["invalid (w = 0)", "wrong, unboxed (w = 0)",
                                                                    "wrong, boxed (w = 1)", "correct, unboxed (w = 2)",
                                                                    "correct, boxed (w = 3)"]
@@ -271,3 +277,29 @@ def test_unmatched_attempts_are_shown_everywhere_and_the_choice_changes_m_and_n(
         app.switch_page(page).run()
         no_exception(app)
         assert any("2 of 24 attempts" in shown(w.value) for w in app.main.warning), page
+
+
+def test_a_reload_restores_the_last_rubric_edit(rubric_app):
+    """The draft in the URL was one edit behind (autosave ran before the page committed the edit): a reload lost it."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import ROOT
+
+    at = rubric_app
+    pick(at, "Format Aware")
+    edit(at, edited={2: {"weight": 2.5}})
+    draft = at.query_params["analysis"]
+    fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    fresh.query_params["analysis"] = draft[0] if isinstance(draft, list) else draft
+    fresh.run()
+    no_exception(fresh)
+    assert workspace(fresh).schema.weights.tolist() == [0.0, 0.0, 2.5, 2.0, 3.0]
+
+
+def test_a_negative_weight_is_said_to_make_a_score_not_a_rate(rubric_app):
+    at = rubric_app
+    assert not [w for w in at.main.warning if "Negative weights" in w.value]
+    edit(at, edited={0: {"weight": -2.0}})  # "wrong": 0 -> -2
+    assert workspace(at).schema.weights.tolist() == [-2.0, 1.0]
+    (warning,) = [shown(w.value) for w in at.main.warning if "Negative weights" in w.value]
+    assert "wrong (w = -2)" in warning and "between -2 and 1" in warning and "not a rate" in warning

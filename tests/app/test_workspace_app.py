@@ -90,6 +90,10 @@ def test_two_saved_datasets_with_one_name_get_distinct_labels(app):
 
     labels = {dataset_label(k) for k in keys}
     assert len(keys) == 2 and len(labels) == 2 and all(label.startswith("Uploaded: mine (#") for label in labels)
+    # a link by the bare name (written while one "mine" existed) is ambiguous now: said, not "deleted or never saved"
+    fresh = _reload("Uploaded: mine")
+    (warning,) = [shown(w.value) for w in fresh.sidebar.warning]
+    assert "2 saved datasets are called" in warning and "Uploaded: mine (#" in warning
 
 
 def test_delete_starts_on_the_dataset_in_use_and_names_it(app):

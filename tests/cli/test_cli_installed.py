@@ -45,3 +45,22 @@ def test_no_negative_zero_in_tables(tmp_path, capsys):
     emit_rows([{"x": -0.0, "y": -1e-7}], ["x", "y"], "md")
     out = capsys.readouterr().out
     assert "-0.0" not in out and "0.0000" in out
+
+
+def test_errors_under_output_json_are_json_on_stdout_too(tmp_path, capsys):
+    """A pipeline parsing stdout gets JSON on failure as well; stderr keeps the one ``error:`` line; status 2."""
+    from scorio_core.cli import main
+
+    missing = str(tmp_path / "missing.csv")
+    for argv in (["leaderboard", missing, "--output", "json"], ["leaderboard", missing, "--output=json"],
+                 ["ranks", str(ROOT / "data" / "matharena_aime_2025_I_counts.csv"), "--bogus", "--output", "json"]):
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        doc = json.loads(captured.out)
+        assert doc["exit_status"] == 2 and captured.err == f"error: {doc['error']}\n"
+    assert main(["leaderboard", missing]) == 2  # other outputs: stderr only, as before
+    assert capsys.readouterr().out == ""
+    # the module entry point: same contract in a real process, and a normal exit status
+    out = subprocess.run([sys.executable, "-m", "scorio_core", "leaderboard", missing, "--output", "json"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 2 and json.loads(out.stdout)["error"].endswith("file not found; check the path.")

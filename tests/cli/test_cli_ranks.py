@@ -70,7 +70,10 @@ def test_the_default_prior_is_the_leaderboards_held_at_its_fit(capsys):
     means = ((nu @ out.weights) / nu.sum(axis=2)).mean(axis=1)
     board = leaderboard(tables).set_index("model")
     assert means == pytest.approx(board.loc[list(out.models), "mu"].to_numpy(), abs=1e-12)
-    P = posterior_rank_distribution(out.counts, out.weights, draws=500, seed=0, alpha=alpha)
+    from scorio_core.ranking.rank_prior import hyperparameter_sd
+
+    shift = hyperparameter_sd(out.counts, out.weights, alpha)  # plus the hyperparameters' variance, drawn
+    P = posterior_rank_distribution(out.counts, out.weights, draws=500, seed=0, alpha=alpha, shift_sd=shift)
     order = [list(out.models).index(m) for m in report["models"]]
     assert np.array_equal(np.asarray(report["probabilities"]), P[order])
 

@@ -189,3 +189,16 @@ def test_methods_command_takes_options_per_method(capsys):
 def test_a_bad_method_option_fails_before_the_data_is_read(capsys, tmp_path):
     assert main(["leaderboard", str(tmp_path / "missing.csv"), "--method", "elo", "--method-option", "k=1"]) == 2
     assert "elo has no option 'k'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["--tau", "0.9"], ["--tau"]),  # Bayes@N has no tau
+    (["--metric", "g-pass@k_tau", "--k", "2", "--tau", "0.9"], []),  # it has one here
+    (["--method", "elo", "--confidence", "0.5", "--scope", "questions-sampled"], ["--scope", "--confidence"]),
+    (["--method", "elo", "--confidence", "0.5", "--bootstrap", "20"], []),  # the rank intervals' level
+    (["--method", "irt_ability", "--tie-rule", "paper", "--k", "3"], ["--k"]),  # IRT ability has CI-tie ranks
+])
+def test_options_a_run_does_not_use_are_named(capsys, argv, named):
+    doc = _json(capsys, COUNTS, *argv)
+    notes = [n for n in doc["notes"] if n["code"] == "ignored_options"]
+    assert [n["options"] for n in notes] == ([named] if named else [])

@@ -52,8 +52,10 @@ def test_pooled_tasks_and_errors(data):
     assert question_attempts(data, ALL_TASKS, "u/q1")["model"].tolist() == ["a"]
     with pytest.raises(InputError, match="'task/question'"):
         question_attempts(data, ALL_TASKS, "q1")
-    with pytest.raises(InputError, match="no attempts by these models"):
+    with pytest.raises(InputError, match="no attempts by any model"):
         question_attempts(data, "t", "q9")
+    with pytest.raises(InputError, match=r"model 'nobody' is not in the data; models here: a"):  # not "no attempts"
+        question_attempts(data, ALL_TASKS, "u/q1", models=["a", "nobody"])
     counts = io.load([("c.csv", b"model,question_id,n_trials,n_correct\na,q1,4,2\n")])
     with pytest.raises(InputError, match="counts only"):
         question_attempts(counts, counts.counts["task"].iloc[0], "q1")

@@ -102,3 +102,15 @@ def test_raw_accuracy_beside_avg_on_unequal_trials(tmp_path):
     table = leaderboard(outcomes_for(io.load([str(path)]), None)).set_index("model")
     assert table.loc["a", "avg"] == 0.625 and table.loc["a", "accuracy"] == 0.4
     assert table.loc["b", "avg"] == table.loc["b", "accuracy"] == 0.75
+
+
+def test_pass_at_1_is_avg_at_n_to_the_last_bit():
+    """Binary, equal trials: Pass@1 = avg@N exactly (QA: 0.8066666666666886 beside 0.8066666666666666)."""
+    from pathlib import Path
+
+    from scorio_core import io
+    from scorio_core.leaderboard.table import outcomes_for
+
+    path = Path(__file__).resolve().parents[2] / "data" / "paper_simulation.csv.gz"
+    table = leaderboard(outcomes_for(io.load([str(path)])), metric="avg")
+    assert (table["pass_at_k"].to_numpy() == table["avg"].to_numpy()).all()

@@ -45,3 +45,56 @@ def test_uniform_and_jeffreys_are_constants_and_bad_input_is_named():
         rank_prior_alpha(c, "laplace")
     with pytest.raises(ValueError, match="strata must have one task code per question"):
         rank_prior_alpha(c, "empirical-bayes", np.array([0, 1]))
+
+
+def _theta_draws(counts, w, alpha, shift, draws, seed=1):
+    """Each model's Bayes@N in ``draws`` joint draws, as posterior_rank_distribution draws them."""
+    from scorio_core.ranking.posterior_ranks import _mean_scores
+
+    rng = np.random.default_rng(seed)
+    present = counts.sum(axis=2) > 0
+    theta = _mean_scores(rng, counts + alpha, np.asarray(w, float), present / present.sum(axis=1, keepdims=True), draws)
+    return theta + rng.standard_normal(theta.shape) * shift
+
+
+@pytest.mark.parametrize("task", ["easy", ALL_TASKS])
+def test_draws_have_the_leaderboards_variance(tmp_path, task):
+    """Held prior + the hyperparameter shift: each model's draws have mean Bayes@N and sd the leaderboard's sigma."""
+    from scorio_core.ranking.rank_prior import hyperparameter_sd
+
+    tables = outcomes_for(_dump(tmp_path), task)
+    out = tables.rubric
+    strata = out.strata() if task == ALL_TASKS else None
+    alpha, unsure = rank_prior_alpha(out.counts, "empirical-bayes", strata)
+    shift = hyperparameter_sd(out.counts, out.weights, alpha, strata=strata, held=unsure)
+    assert shift[unsure].tolist() == [0.0] * len(unsure) and (shift > 0).sum() >= 2  # the hyperparameters add variance
+    theta = _theta_draws(out.counts, out.weights, alpha, shift, 40_000)
+    board = leaderboard(tables).set_index("model")
+    for i, model in enumerate(out.models):
+        if i in unsure:
+            continue
+        assert theta[:, i].mean() == pytest.approx(board.loc[model, "mu"], abs=0.002)
+        assert theta[:, i].std() == pytest.approx(board.loc[model, "sigma"], rel=0.03)  # MC: sd of an sd ~0.4%
+
+
+def test_two_models_rank_probability_matches_compares_p_a_beats_b(tmp_path, capsys):
+    """Two models on disjoint questions: P(A ranks first) is Compare's P(A > B) (QA found 0.93 against 0.77 when the
+    draws left out the hyperparameter variance)."""
+    import json
+
+    from scorio_core.cli import main
+
+    rng = np.random.default_rng(11)
+    rows = ["model,question_id,trial,is_correct"]
+    rows += [f"A,a{q},{t},{int(rng.random() < 0.55)}" for q in range(10) for t in range(4)]
+    rows += [f"B,b{q},{t},{int(rng.random() < 0.47)}" for q in range(10) for t in range(4)]
+    path = tmp_path / "disjoint.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["ranks", str(path), "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ranks = {r["model"]: r["p_first"] for r in out["rows"]}
+    assert [n["code"] for n in out["notes"]] == ["unequal_question_sets"]  # as the leaderboard and compare say
+    assert out["notes"][0]["models"] == {"A": 10, "B": 10} and "--question-set common" in out["notes"][0]["message"]
+    assert main(["compare", str(path), "--models", "A", "B", "--output", "json"]) == 0
+    rho = json.loads(capsys.readouterr().out)["difference"]["rho"]
+    assert ranks["A"] == pytest.approx(rho, abs=0.03)  # Monte-Carlo (4,000 draws) and the normal approximation

@@ -267,3 +267,19 @@ def test_combined_interval_covers_its_estimand_in_simulation():
     assert 0.90 <= coverage <= 0.99 and 0 < width < 0.2
     uniform, _ = bench.combined_coverage(2, 300, 4, reps=400, seed=7, prior="uniform")
     assert uniform < 0.5
+
+
+def test_pooled_question_names_that_collide_are_refused_naming_both(tmp_path):
+    """Task ``a/b`` question ``c`` and task ``a`` question ``b/c`` would both pool as ``a/b/c``."""
+    from scorio_core import io
+    from scorio_core.errors import InputError
+    from scorio_core.leaderboard.table import ALL_TASKS, outcomes_for
+
+    rows = ["model,task,question,trial,correct", "m,a/b,c,0,1", "m,a/b,c,1,0", "m,a,b/c,0,0", "m,a,b/c,1,0"]
+    path = tmp_path / "clash.csv"
+    path.write_text("\n".join(rows) + "\n")
+    data = io.load([str(path)])
+    assert outcomes_for(data, "a").rubric.n_questions == 1  # one task at a time is fine
+    with pytest.raises(InputError, match=r"two read 'a/b/c'.*question 'c' of task 'a/b'.*question 'b/c' of task 'a'|"
+                                         r"two read 'a/b/c'.*question 'b/c' of task 'a'.*question 'c' of task 'a/b'"):
+        outcomes_for(data, ALL_TASKS)

@@ -92,6 +92,8 @@ def test_band_frame_and_grid(traj):
     assert len(targets) == 1 and sum(a.matches is None for a in axes) == 1  # every panel shares one y axis
     assert len(fig.layout.shapes) == 3  # the value after N trials, per panel
     assert fig.data[0].name == "95% credible interval"
+    # the legend sits in the figure's top strip, not on the first row's panel titles
+    assert fig.layout.legend.yref == "container" and fig.layout.legend.yanchor == "top" and fig.layout.margin.t >= 60
     eb = credible_band_grid(band, models=MODELS, interval_name=band_interval_name("empirical-bayes"))
     assert eb.data[0].name == "95% interval (credible where the prior is identified; else, as at n = 1, binomial sd)"
 
@@ -130,6 +132,7 @@ def test_kendall_tau_plot(results):
     assert [t.name for t in fig.data] == ["Bayes@N", "&lt;b&gt;evil&lt;/b&gt;"]
     assert fig.layout.yaxis.range[1] == pytest.approx(1.02)
     assert np.isnan(fig.data[1].y[0])  # Pass@2 undefined at n = 1
+    assert fig.layout.xaxis.dtick == 1  # few trials: a tick per whole n, none at 1.5 shown as "2"
 
 
 def _schema_ranks() -> SchemaRanks:

@@ -119,7 +119,7 @@ def test_mixed_types_and_bad_values_name_line_and_field():
     e = _err([("r.csv", b"model,question,trial,correct\nm,a,1.5,1\n")])
     assert "line 2: field 'trial' must be a whole number" in str(e)
     e = _err([("r.csv", b"model,question,trial,correct\nm,a,0,2\n")])
-    assert "field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got 2" in str(e) and "--map category=COLUMN" in str(e)
+    assert "field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got 2" in str(e) and "--map category=correct (CLI), or pick it under the app's Column mapping" in str(e)
     e = _err([("r.csv", b"model,question,trial,correct\n,a,0,1\n")])
     assert str(e) == "r.csv line 2: field 'model' is empty; every row needs a value."
     e = _err([("r.csv", b"model,question,trial,correct,completion_tokens\nm,a,0,1,12\nm,a,1,1,n/a?\n")])

@@ -162,3 +162,20 @@ def test_source_kinds_tuple_of_paths_gzip_and_unicode_digits():
     assert gz.sources[0].format == "jsonl" and gz.report.n_rows == 1
     odd = _load("model,question,correct\n\u00b2,\u0663,1\n")  # superscript two; Arabic-Indic three
     assert odd.attempts["model"].tolist() == ["\u00b2"] and odd.attempts["question_id"].tolist() == ["\u0663"]
+
+
+def test_a_misspelled_model_or_task_column_is_refused_not_named_after_the_file():
+    """``modle`` next to no ``model`` column: every row would be one model named after the file (QA: two models
+    merged, then reported as duplicates, and "keep first" would rank nonsense)."""
+    rows = "modle,tsk,qid,trial,correct\na,t,q1,0,1\na,t,q1,1,0\nb,u,q1,0,1\nb,u,q1,1,1\n"
+    with pytest.raises(InputError, match=r"no 'model' column, and column 'modle' looks like a misspelling of 'model' "
+                                         r"\(it holds 2 distinct values\).*--map model=modle") as info:
+        _load(rows, name="wrong_header.csv")
+    assert info.value.field == "model" and "wrong_header.csv" in str(info.value)
+    # the fix it names works, and then the task's misspelling is the next one named
+    with pytest.raises(InputError, match=r"no 'task' column, and column 'tsk'"):
+        _load(rows, name="wrong_header.csv", mapping={"model": "modle"})
+    assert _load(rows, mapping={"model": "modle", "task": "tsk"}).report.n_models == 2
+    # a per-model file: a lookalike column with one value does not stop it (its model is the file's name)
+    one = "mode,question,trial,correct\ngreedy,q1,0,1\ngreedy,q1,1,0\n"
+    assert _load(one, name="gpt.csv").report.n_models == 1

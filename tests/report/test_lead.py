@@ -201,3 +201,29 @@ def test_models_on_disjoint_questions_of_equal_count_are_not_said_to_share_them(
     assert "answered no question in common" in markdown and "same outcome on all 0" not in markdown
     # the same data with the questions every model answered is refused, not ranked on nothing
     assert main(["export", str(path), "--format", "md", "--question-set", "common"]) == 2
+
+
+def _pair(m_a, m_b):
+    return pd.DataFrame({"model": ["A", "B"], "mu": [0.86, 0.48], "sigma": [0.03, 0.03], "lo": [0.8, 0.42],
+                         "hi": [0.92, 0.54], "n_trials": [4, 4], "n_questions": [m_a, m_b]})
+
+
+def test_a_lead_between_different_question_sets_is_qualified_in_the_headline():
+    """QA: "ModelHalf ranks first ..." when ModelHalf answered only the easy half; the caveat was only in the notes."""
+    lead = Lead("A", "B", 0, 0, 3, 17, n_common=20, rho_fixed=1.0, rho_sampled=1.0)
+    v = verdict(_pair(20, 40), lead=lead, question_sets_differ=True)
+    assert v.headline.startswith("A ranks first")
+    assert ("Caveat: A answered 20 questions and B 40, 20 of them both, so this compares the models together with "
+            "their questions") in v.headline and "question set: common" in v.headline
+    # same questions (or the common set in force): nothing to add
+    assert "Caveat" not in verdict(_pair(40, 40), lead=lead._replace(n_common=40), question_sets_differ=True).headline
+    assert "Caveat" not in verdict(_pair(20, 40), lead=lead, question_sets_differ=False).headline
+
+
+def test_trials_that_are_not_exchangeable_are_named_in_the_headline():
+    """ARC: o3's second attempt only after a failed first (88.5% vs 3.1%); the headline read as a plain lead."""
+    effects = [{"model": "A", "rates": [0.885, 0.031], "attempts": [400, 400], "p_value": 1e-100}]
+    v = verdict(_pair(40, 40), trial_effects=effects)
+    assert v.headline.endswith("Caveat: the trials of A are not exchangeable repeats (A: trial 1 88.5%, trial 2 3.1%), "
+                               "which these intervals assume: its score averages attempts of different kinds.")
+    assert "Caveat" not in verdict(_pair(40, 40), trial_effects=[{**effects[0], "model": "Z"}]).headline  # not the top two

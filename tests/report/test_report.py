@@ -32,7 +32,8 @@ def board(models=None, mu=None, sigma=None) -> pd.DataFrame:
         "model": models, "task": "t", "metric": "Bayes@N", "estimate": mu, "mu": mu, "sigma": sigma,
         "lo": mu - 1.96 * sigma, "hi": mu + 1.96 * sigma,
         "prior": "empirical-bayes", "scope": "questions-fixed",
-        "interval": "95% credible interval; covers trials (questions fixed); empirical-Bayes prior", "avg": mu, "accuracy": mu, "pass_at_k": mu,
+        "interval": "95% credible interval; covers trials (questions fixed); empirical-Bayes prior",
+        "interval_kind": "credible", "avg": mu, "accuracy": mu, "pass_at_k": mu,
         "rank": np.arange(1, len(models) + 1), "rank_ci": [1] + [2] * (len(models) - 1),
         "n_questions": 30, "n_trials": 8, "n_trials_max": 8,
     })
