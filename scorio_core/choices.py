@@ -91,7 +91,8 @@ DEFAULT_TIE_RULE = "pairwise"
 #: What each rule does, in words (help texts of the app and CLI; exact, see ranks_with_ties).
 TIE_RULE_HELP = {
     "pairwise": "rank = 1 + the number of models credibly better than this one "
-                "(P(B > A) >= the credibility level, normal approximation)",
+                "(P(B > A) >= the credibility level, normal approximation); with unequal interval widths a model "
+                "below another by mean can hold the better rank (a wide interval has fewer models ahead of it at that level)",
     "paper": "order by mean; neighbours share a rank when their z = |mu_a - mu_b| / sqrt(s_a^2 + s_b^2) is below the "
              "one-sided z of the credibility level; shared ranks chain, so models far apart can share a rank "
              "(the rule of the Bayes@N paper)",

@@ -27,17 +27,25 @@ PALETTE = (
 )
 
 
-def rank_colors(n: int) -> list[str]:
-    """``n`` distinct colours for rank groups, best first: a sequential scale (Viridis, dark = best), so no two
-    rank groups share a colour however many there are (a qualitative palette repeats after its length).
+#: Okabe-Ito colours without yellow (it vanishes on white) and black: seven rank groups told apart by hue.
+_GROUP_HUES = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
 
-    The light yellow end is left out (it vanishes on white); one group gets the darkest colour.
+
+def rank_colors(n: int) -> list[str]:
+    """``n`` distinct colours for rank groups, best first.
+
+    Up to seven groups: the colour-blind-safe Okabe-Ito hues. More: the Turbo scale sampled evenly (its ends cut:
+    the darkest blue and red), so no two groups share a colour however many there are, and groups a few ranks apart
+    differ in hue (on Viridis, used before, the 1st and 4th of ten groups were two near-identical purples in the
+    presentation view, which read as one group).
     """
     from plotly.colors import sample_colorscale
 
     if n <= 0:
         return []
-    return sample_colorscale("Viridis", [0.0] if n == 1 else [0.82 * i / (n - 1) for i in range(n)])
+    if n <= len(_GROUP_HUES):
+        return list(_GROUP_HUES[:n])
+    return sample_colorscale("Turbo", [0.05 + 0.9 * i / (n - 1) for i in range(n)])
 
 
 def group_color(index: int) -> str:

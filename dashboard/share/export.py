@@ -232,7 +232,9 @@ def summary_verdict(ctx, active, table: pd.DataFrame, settings: Settings) -> Ver
     binary = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task).binary
     return verdict(table, confidence=settings.confidence, metric_label=settings.label, scope=settings.scope, lead=top_pair,
                    question_sets_differ=differ,
-                   trial_effects=trial_position_effects(binary) if binary is not None else [])
+                   trial_effects=trial_position_effects(binary) if binary is not None else [],
+                   scale=(float(min(active.weights)), float(max(active.weights)))
+                   if settings.metric in ("bayes", "avg") else None)
 
 
 class RestorePlan(NamedTuple):

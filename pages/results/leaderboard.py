@@ -181,6 +181,8 @@ with tabs[0]:
         summary = verdict(table.assign(model=table["model"].map(labels)), confidence=ctx.confidence,
                           metric_label=spec.label, scope=ctx.scope, question_sets_differ=unequal is not None and
                           question_set == "own", trial_effects=effects,
+                          scale=(float(min(active.weights)), float(max(active.weights)))
+                          if metric in ("bayes", "avg") else None,
                           lead=top_pair.renamed(labels) if top_pair else None)  # display names: the verdict stays short
         with st.container(border=True):
             st.markdown(f"**{md(summary.headline)}** {md(summary.basis)} {md(summary.brief)}")

@@ -102,9 +102,11 @@ if shared_id:
     base = share.base_url()
     left, right = st.columns(2)
     left.markdown("**Link**")
-    left.code(base + st.session_state.get("share_last_page", "") + share.share_query(shared_id), language=None)
+    # wrapped: at 1280 px half the page cut the link's id off
+    left.code(base + st.session_state.get("share_last_page", "") + share.share_query(shared_id), language=None,
+              wrap_lines=True)
     right.markdown("**Presentation link**")
-    right.code(base + share.share_query(shared_id, present=True), language=None)
+    right.code(base + share.share_query(shared_id, present=True), language=None, wrap_lines=True)
 
 st.subheader("What is exported", divider="gray")
 rows = export.settings_rows(ctx, active, settings, table)

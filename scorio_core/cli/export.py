@@ -260,7 +260,13 @@ def _verdict(outcomes, table, label, settings):
 
     effects = trial_position_effects(outcomes.binary) if outcomes.binary is not None else []
     return verdict(table, confidence=settings["confidence"], metric_label=label, scope=settings["scope"], lead=lead,
-                   question_sets_differ=question_sets_differ(outcomes, settings["question_set"]), trial_effects=effects)
+                   question_sets_differ=question_sets_differ(outcomes, settings["question_set"]), trial_effects=effects,
+                   scale=_scale(outcomes.rubric.weights) if settings["metric"] in ("bayes", "avg") else None)
+
+
+def _scale(weights) -> tuple[float, float]:
+    """The rubric's smallest and largest weight: the range of a Bayes@N or avg@N score."""
+    return float(min(weights)), float(max(weights))
 
 
 def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=()) -> str:

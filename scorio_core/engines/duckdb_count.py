@@ -40,8 +40,14 @@ def _check_ids(con, canon: str, params: list, cells: dict) -> None:
 
 
 def _example(con, canon: str, params: list, where: str, what: str = "raw_o"):
-    row = con.execute(f"SELECT file, {what} FROM ({canon}) WHERE {where} LIMIT 1", params).fetchone()
-    return (os.path.basename(row[0]), row[1]) if row else (None, None)
+    """The file and raw value of one row matching ``where``; the file name carries the row's key (model, task,
+    question), which finds the row as a line number would (the SQL scan has no line numbers)."""
+    row = con.execute(f"SELECT file, {what}, model, task, question_id FROM ({canon}) WHERE {where} LIMIT 1",
+                      params).fetchone()
+    if not row:
+        return None, None
+    key = ", ".join(f"{k} {str(v)[:80]!r}" for k, v in zip(("model", "task", "question"), row[2:]) if v is not None)
+    return f"{os.path.basename(row[0])} (the row of {key})" if key else os.path.basename(row[0]), row[1]
 
 
 def count_attempts(con, canon: str, params: list, groups: list[Group], with_trial: bool):

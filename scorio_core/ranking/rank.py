@@ -60,7 +60,7 @@ def tie_rule_sentence(rule: str, approximate: bool = False) -> str:
     >>> tie_rule_sentence("upper-bound")
     "Rank (CI ties), rule 'upper-bound': rank = 1 + the number of models whose whole credible interval lies above this one's (arena style)."
     >>> tie_rule_sentence("pairwise", approximate=True)
-    "Rank (CI ties), rule 'pairwise': rank = 1 + the number of models better than this one at the confidence level (P(B > A) >= the confidence level, normal approximation)."
+    "Rank (CI ties), rule 'pairwise': rank = 1 + the number of models better than this one at the confidence level (P(B > A) >= the confidence level, normal approximation); with unequal interval widths a model below another by mean can hold the better rank (a wide interval has fewer models ahead of it at that level)."
     """
     if rule not in TIE_RULE_HELP:
         raise ValueError(f"rule must be one of {', '.join(TIE_RULES)}; got {rule!r}.")

@@ -230,7 +230,7 @@ def _scope_of(table: pd.DataFrame, scope: str | None) -> str:
 
 def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N",
             scope: str | None = None, lead: Lead | None = None, question_sets_differ: bool = False,
-            trial_effects=()) -> Verdict:
+            trial_effects=(), scale: tuple[float, float] | None = None) -> Verdict:
     """Which differences between neighbouring models are real at ``confidence``, and on what.
 
     The headline names what it generalises to in the sentence (``on these 40 questions`` with
@@ -262,6 +262,9 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         :func:`scorio_core.leaderboard.trial_order.trial_position_effects` of the data (``model``, ``rates``; model
         names as in ``table``): when the top two include such a model, the headline says its trials are not
         exchangeable repeats, which the intervals assume.
+    scale : (float, float), optional
+        The smallest and largest category weight of the rubric: a score on another scale than 0 to 1 (Format Aware:
+        0 to 3) says its scale beside the number, which alone does not read as a rate.
 
     Returns
     -------
@@ -298,15 +301,19 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     ][0 if len(scored) >= 2 else 1:]  # one model: no probability compares anything
     if "n_trials" in scored and len(scored) and int(scored["n_trials"].min()) < 5:
         n = int(scored["n_trials"].min())
-        caveats.append(_few_trials_caveat(n, scored))
+        few = _few_trials_caveat(n, scored)
+        # one model: no ranking to sharpen
+        caveats.append(few if len(scored) >= 2 else few.replace("sharpen the ranking", "narrow the interval"))
     if missing:
         caveats.append("Not scored (e.g. k larger than their trials): " + _names(missing) + ".")
     if not models:
         return Verdict("No model could be scored with these settings.", (), (), "", tuple(caveats), confidence, metric_label,
                        scope=scope)
     top = scored.iloc[0]
+    on_scale = ("" if scale is None or tuple(map(float, scale)) == (0.0, 1.0)
+                else f" on a {scale[0]:g}-to-{scale[1]:g} scale")
     if len(models) == 1:
-        headline = (f"Only one model was scored: {models[0]} ({metric_label} {top['mu']:.3f}, "
+        headline = (f"Only one model was scored: {models[0]} ({metric_label} {top['mu']:.3f}{on_scale}, "
                     f"{interval_name(scored.iloc[[0]], confidence)} [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}).")
         return Verdict(headline, (), (), "", tuple(caveats), confidence, metric_label, scope=scope)
     rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
@@ -325,7 +332,8 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         else:
             lines.append(f"{models[i]} and {models[i + 1]} are not distinguishable at {pct} "
                          f"(P({models[i]} > {models[i + 1]}) = {format_probability(p)}).")
-    numbers = f"{metric_label} {top['mu']:.3f}, {pct} interval [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}"
+    numbers = (f"{metric_label} {top['mu']:.3f}{on_scale}, {pct} interval [{top['lo']:.3f}, {top['hi']:.3f}]"
+               f"{_observed(top)}")
     p_other = lead.rho(other) if lead is not None else None
     paired = f", paired over the {lead.n_common:,} questions both answered" if lead is not None else ""
     if comparisons[0].separated:

@@ -227,3 +227,17 @@ def test_trials_that_are_not_exchangeable_are_named_in_the_headline():
     assert v.headline.endswith("Caveat: the trials of A are not exchangeable repeats (A: trial 1 88.5%, trial 2 3.1%), "
                                "which these intervals assume: its score averages attempts of different kinds.")
     assert "Caveat" not in verdict(_pair(40, 40), trial_effects=[{**effects[0], "model": "Z"}]).headline  # not the top two
+
+
+def test_a_score_on_another_scale_than_0_to_1_says_its_scale():
+    """Format Aware (weights 0-3): "Bayes@N 2.544" alone reads as nothing a stakeholder knows."""
+    table = _pair(40, 40).assign(mu=[2.54, 1.2], lo=[2.5, 1.1], hi=[2.58, 1.3])
+    assert "Bayes@N 2.540 on a 0-to-3 scale, 95% interval [2.500, 2.580]" in verdict(table, scale=(0, 3)).headline
+    assert "scale" not in verdict(_pair(40, 40), scale=(0.0, 1.0)).headline
+    assert "on a 0-to-3 scale" in verdict(table.iloc[:1], scale=(0, 3)).headline  # one model too
+
+
+def test_one_model_with_few_trials_is_not_told_about_a_ranking():
+    v = verdict(_pair(40, 40).iloc[:1])
+    assert any("more trials would narrow the interval" in c for c in v.caveats)
+    assert not any("ranking" in c for c in v.caveats)
