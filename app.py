@@ -40,7 +40,7 @@ _PAGES = {
         ("pages/results/questions.py", "Questions", ":material/quiz:"),
         ("pages/results/trajectories.py", "Trajectories", ":material/timeline:"),
         ("pages/results/convergence.py", "Convergence", ":material/ssid_chart:"),
-        ("pages/results/sensitivity.py", "Sensitivity", ":material/tune:"),
+        ("pages/results/sensitivity.py", "Rubric sensitivity", ":material/tune:"),
         ("pages/results/plan.py", "Plan", ":material/next_plan:"),
     ],
     "Share": [

@@ -55,7 +55,7 @@ SWITCH_TARGET_S = 1.0
 _HEADLINE = '[data-testid="stMain"] [data-testid="stMarkdownContainer"] strong:visible'
 _TABLE = '[data-testid="stDataFrame"]:visible'
 #: Page title -> what marks it as shown (its title heading; pages draw their first content right after it).
-PAGES = ("Tasks", "Compare", "Questions", "Trajectories", "Convergence", "Sensitivity", "Plan", "Data", "Rubric", "Export",
+PAGES = ("Tasks", "Compare", "Questions", "Trajectories", "Convergence", "Rubric sensitivity", "Plan", "Data", "Rubric", "Export",
          "Leaderboard")
 
 

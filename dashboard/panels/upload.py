@@ -19,10 +19,14 @@ from scorio_core import io
 from scorio_core.errors import InputError
 from scorio_core.engines import AUTO_THRESHOLD_BYTES, EngineUnsupported, NotReadyError
 from scorio_core.engines.uploads import count_uploads, upload_engine
+from scorio_core.io._sources import DATA_SUFFIXES
 
 __all__ = ["render_uploader", "UPLOAD_TYPES"]
 
-UPLOAD_TYPES = ["csv", "tsv", "jsonl", "json", "parquet", "npz", "eval", "gz"]
+#: File endings the loader reads (``.gz`` of any of them too). The uploader does not filter by them: Streamlit's own
+#: refusal ("application/octet-stream files are not allowed") names neither the file nor what is supported, and a
+#: filter kept .tab/.txt/.ndjson/.pq out; the loader refuses anything else naming the file and the formats.
+UPLOAD_TYPES = sorted(s.lstrip(".") for s in DATA_SUFFIXES | {".gz"})
 _AUTO = "auto-detect"
 #: Uploads of table files this large together are offered to DuckDB as counts (``--engine auto``'s threshold).
 COUNTS_THRESHOLD_BYTES = AUTO_THRESHOLD_BYTES
@@ -99,12 +103,12 @@ def render_uploader() -> None:
     with st.container(border=True):
         uploaded = st.file_uploader(
             "Eval dumps",
-            type=UPLOAD_TYPES,
             accept_multiple_files=True,
             key="data_uploader",
             help=(
                 "Long tables (one row per attempt), wide tables, count tables (n_trials, n_correct), NPZ tensors, "
-                "scorio JSONL, lm-evaluation-harness samples/results, Inspect AI logs, HELM outputs."
+                "scorio JSONL, lm-evaluation-harness samples/results, Inspect AI logs, HELM outputs. Files ending "
+                + ", ".join("." + t for t in UPLOAD_TYPES) + "."
             ),
         )
         if not uploaded:

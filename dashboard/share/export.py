@@ -33,7 +33,7 @@ from scorio_core.uncertainty import interval_label
 from scorio_core.uncertainty.priors import not_identified_rule
 from scorio_core.report import html as html_report
 from scorio_core.report import manifest as mf
-from scorio_core.report import tables
+from scorio_core.report import latex, tables
 from scorio_core.report.verdict import Verdict, verdict
 
 __all__ = [
@@ -176,7 +176,7 @@ def table_exports(table: pd.DataFrame, settings: Settings, task: str, summary: V
         "csv": tables.to_csv(table),
         "md": tables.leaderboard_markdown(table, metric_label=settings.label, confidence=settings.confidence,
                                           verdict=summary, notes=notes),
-        "latex": tables.leaderboard_latex(table, metric_label=settings.label, confidence=settings.confidence, task=task,
+        "latex": latex.leaderboard_latex(table, metric_label=settings.label, confidence=settings.confidence, task=task,
                                           notes=notes),
     }
 

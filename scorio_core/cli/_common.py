@@ -21,10 +21,10 @@ OUTPUT_CHOICES = ("table", "json", "csv", "md")
 
 
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``PATH...``, ``--format``, ``--map`` and ``--task`` to a subcommand parser."""
+    """Add ``PATH...``, ``--format`` (alias ``--input-format``), ``--map`` and ``--task`` to a subcommand parser."""
     parser.add_argument("paths", nargs="+", metavar="PATH", help="eval dump file(s) or folders")
     parser.add_argument(
-        "--format",
+        "--format", "--input-format",  # --input-format: the name `export` uses (its --format is the output's)
         dest="format",
         default=None,
         help="input format (default: auto-detect); see `python -m scorio_core quality --formats`",

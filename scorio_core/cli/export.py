@@ -179,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.leaderboard.metrics import get_metric
     from scorio_core.leaderboard.checks import choices_of, dataset_models, model_name_defaults
     from scorio_core.leaderboard.table import emptied_on, leaderboard_notices
-    from scorio_core.report import tables
+    from scorio_core.report import latex, tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
 
     from scorio_core.cli.leaderboard import cluster_engine
@@ -230,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
         text = tables.leaderboard_markdown(table, metric_label=label, confidence=settings["confidence"],
                                            verdict=_verdict(outcomes, table, label, settings), notes=notices)
     elif fmt == "latex":
-        text = tables.leaderboard_latex(table, metric_label=label, confidence=settings["confidence"], task=task,
+        text = latex.leaderboard_latex(table, metric_label=label, confidence=settings["confidence"], task=task,
                                         notes=notices)
     elif fmt == "manifest":
         text = manifest_to_json(doc) + "\n"

@@ -73,7 +73,7 @@ def register(subparsers) -> None:
     add_tie_rule_argument(parser)
     add_question_set_argument(parser)
     add_uncertainty_arguments(parser)
-    parser.add_argument("--format", dest="format", default=None, help="input format (default: auto-detect)")
+    parser.add_argument("--format", "--input-format", dest="format", default=None, help="input format (default: auto-detect)")
     parser.add_argument("--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
                         help="column mapping override (repeatable)")
     add_engine_argument(parser)

@@ -39,7 +39,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="eval dump file(s) or folders")
     parser.add_argument("--formats", action="store_true", help="list the supported input formats and exit")
-    parser.add_argument("--format", dest="format", default=None, help="input format (default: auto-detect; see --formats)")
+    parser.add_argument("--format", "--input-format", dest="format", default=None, help="input format (default: auto-detect; see --formats)")
     parser.add_argument(
         "--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
         help="column mapping override, e.g. --map question_id=problem (repeatable)",

@@ -83,7 +83,7 @@ def register(subparsers) -> None:
     add = actions.add_parser("add", parents=[sub], help="load eval dump files and store them as a dataset")
     add.add_argument("paths", nargs="+", metavar="FILE", help="eval dump files (for a HELM run folder, give its files)")
     add.add_argument("--name", default=None, help="dataset name (default: the file names)")
-    add.add_argument("--format", dest="format", default=None, help="input format (default: auto-detect)")
+    add.add_argument("--format", "--input-format", dest="format", default=None, help="input format (default: auto-detect)")
     add.add_argument("--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
                      help="column mapping override (repeatable)")
     add_engine_argument(add)

@@ -19,7 +19,7 @@ import pandas as pd
 from scorio_core.choices import has_fallback_interval
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, tie_rule_sentence
 from scorio_core.report.manifest import manifest_to_json
-from scorio_core.report.tables import interval_name
+from scorio_core.report.tables import estimate_header, interval_name, trial_spans
 from scorio_core.report.verdict import Verdict
 
 __all__ = ["html_report"]
@@ -36,8 +36,14 @@ table{border-collapse:collapse;width:100%;font-size:14px}
 th,td{padding:6px 8px;border-bottom:1px solid #eceff3;text-align:right;white-space:nowrap}
 th{background:#fafbfc;font-weight:600;color:#3b4250}
 td.txt,th.txt{text-align:left;white-space:normal}
-td.bar{width:34%;min-width:180px}
-.track{position:relative;height:14px}
+td.bar{width:34%;min-width:160px}
+td.model{white-space:nowrap} td.model.long{white-space:normal;min-width:16em;overflow-wrap:anywhere}
+.wide{overflow-x:auto}
+.track{position:relative;height:14px;border-right:1px solid #dfe3e8;
+  background-image:linear-gradient(to right,#dfe3e8 1px,transparent 1px);background-size:25% 100%}
+.axis{position:relative;height:14px;font-size:11px;font-weight:400;color:#5b6270;margin-top:2px}
+.axis span{position:absolute;transform:translateX(-50%)} .axis span.first{transform:none}
+.axis span.last{transform:translateX(-100%)}
 .track .ci{position:absolute;top:5px;height:4px;background:#0072B2;opacity:.55;border-radius:2px}
 .track .mu{position:absolute;top:2px;width:10px;height:10px;margin-left:-5px;border-radius:50%;background:#0072B2}
 .tie{color:#8a6d00}
@@ -70,36 +76,68 @@ def _int(value) -> str:
     return str(int(value))
 
 
+def _axis(lo, hi) -> tuple[float, float, float]:
+    """The interval strip's axis: ``(low, high, step)`` on round numbers (a step of 1, 2, 2.5 or 5 x 10^k), 3-6
+    steps covering every interval.
+
+    >>> _axis(pd.Series([0.004]), pd.Series([0.855]))
+    (0.0, 1.0, 0.2)
+    >>> _axis(pd.Series([0.61]), pd.Series([0.74]))
+    (0.6, 0.75, 0.025)
+    """
+    lo_v = float(np.nanmin(lo)) if len(lo) and np.isfinite(np.nanmin(lo)) else 0.0
+    hi_v = float(np.nanmax(hi)) if len(hi) and np.isfinite(np.nanmax(hi)) else 1.0
+    if hi_v <= lo_v:
+        lo_v, hi_v = lo_v - 0.5, hi_v + 0.5
+    raw = (hi_v - lo_v) / 4
+    power = 10.0 ** math.floor(math.log10(raw))
+    for mult in (1, 2, 2.5, 5, 10):
+        step = mult * power
+        low, high = math.floor(lo_v / step + 1e-9) * step, math.ceil(hi_v / step - 1e-9) * step
+        if round((high - low) / step) <= 6:
+            return round(low, 12), round(high, 12), step
+    return lo_v, hi_v, (hi_v - lo_v) / 4  # not reached: 10 x power gives at most 5 steps
+
+
 def _table(table: pd.DataFrame, metric_label: str, confidence: float, tie_help: str) -> str:
     rows = table[table["mu"].notna()]
-    lo_axis = float(np.nanmin(rows["lo"])) if len(rows) else 0.0
-    hi_axis = float(np.nanmax(rows["hi"])) if len(rows) else 1.0
-    span = hi_axis - lo_axis or 1.0
+    lo_axis, hi_axis, step = _axis(rows["lo"], rows["hi"])
+    span = hi_axis - lo_axis
+    n_steps = int(round(span / step))
+    ticks = "".join(f"<span class='{'first' if i == 0 else 'last' if i == n_steps else ''}' "
+                    f"style='left:{100 * i / n_steps:.2f}%'>{_num(lo_axis + i * step, '.10g')}</span>"
+                    for i in range(n_steps + 1))
+    grid = f"background-size:{100 / n_steps:.4f}% 100%"  # a faint line at every tick
     head = (
         f"<tr><th>Rank</th><th title='{_e(tie_help)}'>Rank (CI ties)</th>"
-        f"<th class='txt'>Model</th><th>{_e(metric_label)} mean</th><th>{_e(interval_name(table, confidence))}</th>"
-        f"<th class='txt'>Interval ({_num(lo_axis, '.3f')} to {_num(hi_axis, '.3f')})</th>"
+        f"<th class='txt'>Model</th><th>{_e(estimate_header(table, metric_label))}</th>"
+        f"<th>{_e(interval_name(table, confidence))}</th>"
+        f"<th class='txt'>Interval<div class='axis'>{ticks}</div></th>"
         "<th title='Observed mean score over questions and trials'>avg@N (observed)</th><th>M</th><th>N</th></tr>"
     )
+    spans = trial_spans(table)  # "1-12" where a model's trials per question differ
+    trials = spans.tolist() if spans is not None else [_int(n) for n in table.get("n_trials", [None] * len(table))]
     ranks = table["rank_ci"].tolist()
+    model_cls = "txt model long" if table["model"].astype(str).str.len().max() > 40 else "txt model"
     body = []
-    for _, r in table.iterrows():
+    for (_, r), n_trials in zip(table.iterrows(), trials):
         tie = ranks.count(r["rank_ci"]) > 1 and not pd.isna(r["rank_ci"])
         if pd.notna(r["mu"]):
             left = 100 * (float(r["lo"]) - lo_axis) / span
             width = max(0.4, 100 * (float(r["hi"]) - float(r["lo"])) / span)
             mu = 100 * (float(r["mu"]) - lo_axis) / span
-            bar = (f"<div class='track'><div class='ci' style='left:{left:.2f}%;width:{width:.2f}%'></div>"
+            bar = (f"<div class='track' style='{grid}'><div class='ci' style='left:{left:.2f}%;width:{width:.2f}%'></div>"
                    f"<div class='mu' style='left:{mu:.2f}%'></div></div>")
             interval = f"[{_num(r['lo'])}, {_num(r['hi'])}]"
         else:
             bar, interval = "not scored", "&ndash;"
         body.append(
             f"<tr><td>{_int(r['rank'])}</td><td class='{'tie' if tie else ''}'>{_int(r['rank_ci'])}{' (tie)' if tie else ''}</td>"
-            f"<td class='txt'>{_e(r['model'])}</td><td>{_num(r['mu'])}</td><td>{interval}</td>"
-            f"<td class='bar'>{bar}</td><td>{_num(r.get('avg', float('nan')))}</td><td>{_int(r.get('n_questions'))}</td><td>{_int(r.get('n_trials'))}</td></tr>"
+            f"<td class='{model_cls}'>{_e(r['model'])}</td><td>{_num(r['mu'])}</td><td>{interval}</td>"
+            f"<td class='bar'>{bar}</td><td>{_num(r.get('avg', float('nan')))}</td><td>{_int(r.get('n_questions'))}</td>"
+            f"<td>{n_trials}</td></tr>"  # digits and "-" (trial_spans) or _int's text
         )
-    return f"<table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
+    return f"<div class='wide'><table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>"
 
 
 def _verdict(v: Verdict) -> str:
@@ -166,7 +204,7 @@ def html_report(
         "<h2>Leaderboard</h2>", _table(table, metric, verdict.confidence, ties),
         f"<p class='caveats'>Rank: competition rank of the {'' if approximate else 'posterior '}mean. {_e(ties)} "
         "M: questions "
-        "answered; N: trials per question (smallest). avg@N: the mean over questions of each question's accuracy "
+        "answered; N: trials per question (smallest-largest where a model's differ). avg@N: the mean over questions of each question's accuracy "
         "(every question weighs the same), beside the prior-based estimate.</p>",
     ]
     from scorio_core.report.tables import interval_note

@@ -1,4 +1,4 @@
-"""Leaderboard tables as CSV (safe against spreadsheet formula injection), Markdown and LaTeX.
+"""Leaderboard tables as CSV (safe against spreadsheet formula injection) and Markdown (LaTeX: :mod:`.latex`).
 
 Only CSV is formula-neutralised (a spreadsheet opens it); Markdown and LaTeX show names exactly, with the
 format's special characters escaped and control characters (a newline in a model name) written visibly as
@@ -14,9 +14,9 @@ import pandas as pd
 
 from scorio_core.choices import is_fallback_interval
 
-__all__ = ["neutralize_formulas", "formula_note", "without_negative_zero", "to_csv", "to_markdown", "to_latex", "latex_escape", "visible_controls", "presentation_table", "trial_spans", "interval_note", "interval_name",
-           "interval_abbrev", "interval_labels",
-           "leaderboard_markdown", "leaderboard_latex", "FORMULA_PREFIXES"]
+__all__ = ["neutralize_formulas", "formula_note", "without_negative_zero", "to_csv", "to_markdown",
+           "visible_controls", "presentation_table", "trial_spans", "interval_note", "interval_name",
+           "interval_abbrev", "interval_labels", "leaderboard_markdown", "estimate_header", "FORMULA_PREFIXES"]
 
 #: Leading characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection).
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -143,53 +143,6 @@ def to_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
     return safe.to_markdown(index=False, floatfmt=floatfmt, tablefmt="github")
 
 
-_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-          "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-          # the default OT1 font prints these as other glyphs (<b> as "¡b¿"): text commands print them as typed
-          "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "`": r"\textasciigrave{}"}
-
-
-def latex_escape(text: str) -> str:
-    r"""Escape LaTeX special characters in plain text.
-
-    >>> print(latex_escape("aime_2025 & 95%"))
-    aime\_2025 \& 95\%
-    >>> print(latex_escape("<b>|`x`"))
-    \textless{}b\textgreater{}\textbar{}\textasciigrave{}x\textasciigrave{}
-    """
-    return "".join(_LATEX.get(ch, ch) for ch in str(text))
-
-
-def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str = "{:.4f}") -> str:
-    """LaTeX ``tabular`` with booktabs rules (``\\toprule``, ``\\midrule``, ``\\bottomrule``).
-
-    Text (cells, headers and the caption) is escaped for LaTeX (``_ & % $ # { } ~ ^ \\ < > | ```), control
-    characters written visibly (:func:`visible_controls`; a blank line would end the table), names not
-    formula-neutralised; needs ``\\usepackage{booktabs}``. Above :data:`LONGTABLE_ROWS` rows (hundreds of models) a
-    ``longtable`` that breaks across pages, its header repeated and the caption shortened to "(continued)" after the
-    first page; needs ``\\usepackage{longtable}`` too. Names in other scripts (CJK, emoji) are written as they are:
-    compile those with XeLaTeX or LuaLaTeX (pdfLaTeX stops at them).
-    """
-    frame = _one_line(without_negative_zero(frame))
-    styler = frame.style.hide(axis="index").format(float_format, subset=frame.select_dtypes("float").columns, na_rep="--")
-    styler = styler.format_index(escape="latex", axis=1)
-    text_cols = _text_columns(frame)
-    if text_cols:  # escaped as latex_escape does (pandas' "latex" escape leaves < > | ` to the font)
-        styler = styler.format(latex_escape, subset=text_cols, na_rep="--")
-    if caption is not None:
-        caption = latex_escape(visible_controls(caption))
-    long = len(frame) > LONGTABLE_ROWS
-    text = styler.to_latex(hrules=True, caption=caption, environment="longtable" if long else None,
-                           column_format="".join("l" if c in text_cols else "r" for c in frame.columns))
-    if long and caption is not None:  # the full caption once; the pages after the first say "(continued)"
-        text = text.replace("\\caption[]{" + caption + "} \\\\", "\\caption[]{(continued)} \\\\", 1)
-    return text
-
-
-#: Rows above which :func:`to_latex` writes a ``longtable`` (a ``tabular`` of hundreds of models runs off the page).
-LONGTABLE_ROWS = 40
-
-
 def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", confidence: float = 0.95) -> pd.DataFrame:
     """Leaderboard rows with readable headers for Markdown/LaTeX/HTML (CSV keeps the raw columns).
 
@@ -210,7 +163,7 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
         "rank_ci": "Rank (CI ties)",
         "task": "Task",
         "model": "Model",
-        "mu": f"{metric_label} mean",
+        "mu": estimate_header(frame, metric_label),
         "lo": f"{short} low",
         "hi": f"{short} high",
         "sigma": "sigma",
@@ -227,6 +180,23 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
     if spans is not None and "N" in out:  # unequal trials: "1-12", not the smallest alone (that reads as N = 1)
         out["N"] = spans.to_numpy()
     return out.reset_index(drop=True)
+
+
+def estimate_header(frame: pd.DataFrame, metric_label: str) -> str:
+    """The estimate's header: ``"Pooled rate"`` where every scored row is the N = 1 fallback (``interval_kind`` exact
+    binomial: no prior fitted, the pooled observed rate), ``"<metric> mean or pooled rate"`` where some are.
+
+    >>> t = pd.DataFrame({"mu": [0.5, 0.4], "interval_kind": ["exact-binomial", "credible"]})
+    >>> [estimate_header(t.iloc[rows], "Bayes@N") for rows in ([0], [1], [0, 1])]
+    ['Pooled rate', 'Bayes@N mean', 'Bayes@N mean or pooled rate']
+    """
+    if "interval_kind" not in frame.columns:
+        return f"{metric_label} mean"
+    scored = frame["interval_kind"][frame["mu"].notna()] if "mu" in frame.columns else frame["interval_kind"]
+    exact = scored.astype(str).eq("exact-binomial")
+    if len(exact) and bool(exact.all()):
+        return "Pooled rate"
+    return f"{metric_label} mean or pooled rate" if bool(exact.any()) else f"{metric_label} mean"
 
 
 def trial_spans(frame: pd.DataFrame) -> pd.Series | None:
@@ -358,7 +328,6 @@ def interval_labels(frame: pd.DataFrame) -> list[str]:
     return [str(v) for v in dict.fromkeys(scored["interval"].dropna())]
 
 
-
 def leaderboard_markdown(table: pd.DataFrame, *, metric_label: str, confidence: float, verdict=None,
                          notes: Sequence[str] = ()) -> str:
     """Markdown export of a leaderboard: the verdict's headline and basis (when given), a readable
@@ -374,12 +343,3 @@ def leaderboard_markdown(table: pd.DataFrame, *, metric_label: str, confidence: 
         head = f"**{_md_text(verdict.headline)}**\n\n" + (f"{_md_text(verdict.basis)}\n\n" if verdict.basis else "")
     body = head + to_markdown(presentation_table(table, metric_label=metric_label, confidence=confidence)) + "\n"
     return body + (f"\n{to_markdown(pd.DataFrame({'Note': rows}))}\n" if rows else "")
-
-
-def leaderboard_latex(table: pd.DataFrame, *, metric_label: str, confidence: float, task: str,
-                      notes: Sequence[str] = ()) -> str:
-    """LaTeX (booktabs) export of a leaderboard; the caption says what the intervals cover, then ``notes``."""
-    extra = " ".join(n for n in [interval_note(table), *notes] if n)
-    caption = (f"{metric_label} with {interval_name(table, confidence, plural=True)} ({task})."
-               + (f" {extra}" if extra else ""))
-    return to_latex(presentation_table(table, metric_label=metric_label, confidence=confidence), caption=caption)

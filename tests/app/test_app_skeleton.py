@@ -112,6 +112,24 @@ def test_bad_upload_shows_error_and_keeps_previous_data(app):
     assert app.session_state["dataset"] == DEFAULT_DATASET
 
 
+@pytest.mark.parametrize(("name", "data", "said"), [
+    ("results.pkl", b"\x80\x04\x95\x0b\x00\x00\x00\x00\x00\x00\x00}\x94.", "pickle"),  # refused, never unpickled
+    ("scores.tab", b"model\tquestion_id\ttrial\tis_correct\nm1\tq1\t0\t1\nm1\tq1\t1\t0\n", None),  # .tab is TSV
+])
+def test_any_file_reaches_the_loader_which_names_it(app, name, data, said):
+    # the uploader does not filter by ending: Streamlit's refusal named neither file nor formats, and kept .tab out
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value((name, data, "application/octet-stream")).run()
+    app.button(key="upload_load").click().run()
+    _no_exception(app)
+    errors = [shown(e.value) for e in app.error]
+    if said is None:
+        assert not errors and app.session_state["dataset"] == saved_key(app, "scores")
+    else:
+        assert any(name in e and said in e and "supported: csv" in e for e in errors), errors
+        assert app.session_state["dataset"] == DEFAULT_DATASET
+
+
 def test_invalid_query_parameters_are_dropped_with_a_notice():
     from streamlit.testing.v1 import AppTest
 

@@ -78,7 +78,7 @@ def test_analysis_pages_on_the_paper_simulation(page, server_url):
     page.get_by_text("200 row-wise bootstrap replicates").first.wait_for(timeout=60_000)
     _charts(page, 2)
 
-    _go(page, "Sensitivity", "Rubric sensitivity", 2)
+    _go(page, "Rubric sensitivity", "Rubric sensitivity", 2)
     bump = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     assert "Format Aware" in bump and "mimic-20" in bump
     shot(page, "analysis-05-sensitivity.png")

@@ -78,7 +78,7 @@ def _visit(page, url: str) -> None:
 
 
 TITLES = {"": "Leaderboard", "tasks": "Tasks", "compare": "Compare", "questions": "Questions", "trajectories": "Trajectories",
-          "convergence": "Convergence", "sensitivity": "Sensitivity", "plan": "Plan", "data": "Data", "rubric": "Rubric",
+          "convergence": "Convergence", "sensitivity": "Rubric sensitivity", "plan": "Plan", "data": "Data", "rubric": "Rubric",
           "export": "Export"}
 
 

@@ -243,7 +243,7 @@ def test_signals_tasks_and_question_drilldown(page, server_url, tmp_path):
     _open(page, server_url)
     _upload_and_load(page, path)
 
-    _go(page, "Sensitivity")
+    _go(page, "Rubric sensitivity")
     expander = page.locator('[data-testid="stExpander"]').filter(has_text="Signals of this data").first
     expander.wait_for(timeout=60_000)
     if expander.locator("details").first.get_attribute("open") is None:

@@ -69,3 +69,14 @@ def test_many_tasks_without_task_says_how_many_are_not_listed(tmp_path, capsys, 
     err = capsys.readouterr().err
     assert "the data has 12 tasks (task00, task01, task02, task03, task04, task05, task06, task07 and 4 more); " \
            "choose one with --task" in err, err
+
+
+@pytest.mark.parametrize("command", ["leaderboard", "quality", "tasks"])
+def test_input_format_is_accepted_as_export_spells_it(capsys, command):
+    # `export --format` is the output's format, so export names the input's --input-format; every command takes that
+    # name too (and --format stays), so one spelling works across a pipeline
+    for flag in ("--format", "--input-format"):
+        assert main([command, DATA, flag, "csv", "--output", "json"]) == 0
+        assert capsys.readouterr().out.startswith("{")
+    assert main(["leaderboard", DATA, "--input-format", "helm"]) == 2
+    assert "helm" in capsys.readouterr().err.lower()

@@ -15,7 +15,7 @@ import pytest
 from scorio_core.leaderboard.table import LEADERBOARD_COLUMNS
 from scorio_core.errors import InputError
 from scorio_core.io import SourceInfo
-from scorio_core.report import tables
+from scorio_core.report import latex, tables
 from scorio_core.report.html import html_report
 from scorio_core.report.manifest import build_manifest, manifest_to_json, read_manifest, source_mismatches
 from scorio_core.report.verdict import format_probability, verdict
@@ -67,7 +67,7 @@ class TestTables:
         assert len(rows) == 2 + len(names)
         cells = [r.split("|")[3].strip() for r in rows[2:]]
         assert cells == ["@cf/meta/llama", "-mini", "a\\\\nb", "=1+1"]  # Markdown's \\ renders one backslash
-        tex = tables.to_latex(tables.presentation_table(board(models=names, mu=np.linspace(0.9, 0.4, len(names)))), caption="two\n\nlines")
+        tex = latex.to_latex(tables.presentation_table(board(models=names, mu=np.linspace(0.9, 0.4, len(names)))), caption="two\n\nlines")
         body = tex.split("\\midrule\n")[1].split("\\bottomrule")[0].strip().split("\n")
         assert len(body) == len(names) and "\n\n" not in tex
         assert body[0].split(" & ")[2] == "@cf/meta/llama" and body[2].split(" & ")[2] == r"a\textbackslash{}nb"
@@ -75,39 +75,66 @@ class TestTables:
         assert tables.visible_controls("x\r\ny\tz\x07") == r"x\ny\tz\x07"
 
     def test_latex_booktabs_and_escaping(self):
-        tex = tables.to_latex(tables.presentation_table(board(models=["a_b & 50%", "c", "d"])), caption="x")
+        tex = latex.to_latex(tables.presentation_table(board(models=["a_b & 50%", "c", "d"])), caption="x")
         assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
         assert r"a\_b \& 50\%" in tex
         assert "95\\% CrI low" in tex
-        tex = tables.to_latex(tables.presentation_table(board(models=["<b>|`x`", "c", "d"])))
+        tex = latex.to_latex(tables.presentation_table(board(models=["<b>|`x`", "c", "d"])))
         assert r"\textless{}b\textgreater{}\textbar{}\textasciigrave{}x\textasciigrave{}" in tex  # not ¡b¿ in OT1
 
     def test_latex_of_hundreds_of_models_breaks_across_pages(self):
         # above LONGTABLE_ROWS rows a tabular runs off the page: a longtable with its header repeated on every page,
         # the full caption once and "(continued)" after it; at the limit, still a tabular
-        names = [f"m_{i}" for i in range(tables.LONGTABLE_ROWS + 1)]
+        names = [f"m_{i}" for i in range(latex.LONGTABLE_ROWS + 1)]
         mu = np.linspace(0.9, 0.1, len(names))
         big = pd.DataFrame({"model": names, "mu": mu, "sigma": 0.01, "lo": mu - 0.02, "hi": mu + 0.02,
                             "rank": np.arange(1, len(names) + 1), "rank_ci": np.arange(1, len(names) + 1)})
-        tex = tables.to_latex(tables.presentation_table(big), caption="A & B")
+        tex = latex.to_latex(tables.presentation_table(big), caption="A & B")
+        head, tex = tex.split("\n", 1)
+        assert head == "% needs \\usepackage{booktabs,longtable} in the preamble"
         assert tex.startswith("\\begin{longtable}") and tex.rstrip().endswith("\\end{longtable}")
         assert tex.count("\\caption{A \\& B}") == 1 and tex.count("\\caption[]{(continued)}") == 1
         assert tex.count("\\endhead") == 1 and tex.count("m\\_40 ") == 1
-        small = tables.to_latex(tables.presentation_table(big.iloc[:tables.LONGTABLE_ROWS]), caption="A & B")
+        small = latex.to_latex(tables.presentation_table(big.iloc[:latex.LONGTABLE_ROWS]), caption="A & B")
         assert "\\begin{tabular}" in small and "longtable" not in small
+        assert small.startswith("% needs \\usepackage{booktabs} in the preamble\n")
+
+    def test_latex_caption_has_a_short_form(self):
+        # the full caption (what the intervals cover, the notes) runs to sentences; the list of tables gets the first
+        table = board()
+        tex = latex.leaderboard_latex(table, metric_label="Bayes@N", confidence=0.95, task="aime_2025",
+                                      notes=["Some note & more."])
+        caption = next(line for line in tex.splitlines() if line.startswith("\\caption"))
+        assert caption.startswith("\\caption[Bayes@N with 95\\% credible intervals (aime\\_2025)]{Bayes@N with 95\\%")
+        assert caption.endswith("Some note \\& more.}") and "empirical-Bayes prior" in caption
+        big = pd.concat([table] * 20, ignore_index=True).assign(model=lambda f: [f"m{i}" for i in range(len(f))])
+        long = latex.leaderboard_latex(big, metric_label="Bayes@N", confidence=0.95, task="t")
+        assert long.count("\\caption[Bayes@N with 95\\% credible intervals (t)]{") == 1
+        assert long.count("\\caption[]{(continued)}") == 1
 
     def test_exports_carry_avg_and_interval_label(self):
         table = board()
         md = tables.leaderboard_markdown(table, metric_label="Bayes@N", confidence=0.95)
         assert "avg@N (observed)" in md
         assert "covers trials (questions fixed); empirical-Bayes prior" in md
-        tex = tables.leaderboard_latex(table, metric_label="Bayes@N", confidence=0.95, task="t")
+        tex = latex.leaderboard_latex(table, metric_label="Bayes@N", confidence=0.95, task="t")
         assert "avg@N (observed)" in tex and "empirical-Bayes prior" in tex
         from scorio_core.report.verdict import verdict
 
         v = verdict(table)
         assert "observed avg@N 0.800" in v.headline
         assert any("empirical-Bayes prior" in c for c in v.caveats)
+
+    def test_estimate_header_says_pooled_rate_under_the_n1_fallback(self):
+        # under the N = 1 fallback no prior is fitted and mu is the pooled observed rate: the header says so
+        table = board()
+        assert "Bayes@N mean" in tables.presentation_table(table).columns
+        exact = table.assign(interval_kind="exact-binomial")
+        cols = tables.presentation_table(exact).columns
+        assert "Pooled rate" in cols and "Bayes@N mean" not in cols
+        mixed = table.assign(interval_kind=["exact-binomial", "credible", "credible"])
+        assert "Bayes@N mean or pooled rate" in tables.presentation_table(mixed).columns
+        assert "Pooled rate |" in tables.leaderboard_markdown(exact, metric_label="Bayes@N", confidence=0.95)
 
     def test_presentation_table_columns(self):
         pretty = tables.presentation_table(board(), metric_label="Pass@k", confidence=0.9)
@@ -309,6 +336,16 @@ class TestHtml:
         assert text.count("class='track'") == 3
         assert "scorio-analysis" in text  # manifest embedded (escaped JSON)
         assert "Every neighbouring pair" in text
+
+    def test_interval_strip_has_round_ticks_and_trial_spans(self):
+        # board(): mu 0.9..0.5, sigma 0.02 -> intervals 0.461..0.939: ticks 0.4, 0.5, ..., 1 (step 0.1, 6 steps)
+        text = self.report(["a", "b", "c"])
+        axis = re.search(r"<div class='axis'>(.*?)</div>", text).group(1)
+        assert re.findall(r">([0-9.]+)</span>", axis) == ["0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1"]
+        assert text.count("background-size:16.6667% 100%") == 3  # a grid line under every tick
+        frame = board(models=["a", "b"], mu=[0.8, 0.6]).assign(n_trials=[1, 4], n_trials_max=[12, 4])
+        doc = html_report(title="t", subtitle="s", table=frame, verdict=verdict(frame), settings={})
+        assert "<td>1-12</td>" in doc and "smallest-largest" in doc
 
 
 @pytest.mark.parametrize("scope", ["questions-fixed", "questions-sampled"])
