@@ -1,4 +1,4 @@
-"""Data-page helpers: the per-question grids and one attempt's signals (no widgets).
+"""Data-page helpers: the per-question grids, one attempt's signals, the trial-position check (no widgets).
 
 :func:`grid_view` slices the outcome tensors for the models and questions the user picked
 (in the chosen order); :func:`attempt_signals` finds one attempt in the canonical table.
@@ -19,7 +19,7 @@ from scorio_core.leaderboard.table import ALL_TASKS
 from scorio_core.leaderboard.task_outcomes import split_pooled_question
 from scorio_core.ranking.compare import question_scores
 
-__all__ = ["GridView", "grid_view", "attempt_signals", "MAX_QUESTIONS", "ORDERS"]
+__all__ = ["GridView", "grid_view", "attempt_signals", "trial_effects_for", "MAX_QUESTIONS", "ORDERS"]
 
 #: Most questions one grid shows (taller grids stop being readable); the page says so.
 MAX_QUESTIONS = 120
@@ -131,3 +131,14 @@ def attempt_signals(data_id: str, _dataset, task: str, model: str, question: str
         values.append("(no category matched)" if code < 0 else
                       f"{_categorization.labels[code]} (weight {_categorization.weights[code]:g})")
     return pd.DataFrame({"field": fields, "value": values})
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def trial_effects_for(data_id: str, _dataset, task: str) -> list[dict]:
+    """:func:`scorio_core.leaderboard.trial_order.trial_position_effects` of the task's binary outcomes: models whose
+    trials are not exchangeable repeats (empty without binary correctness)."""
+    from scorio_core.leaderboard.trial_order import trial_position_effects
+
+    binary = task_outcomes(data_id, _dataset, task).binary
+    return trial_position_effects(binary) if binary is not None else []
+

@@ -15,6 +15,7 @@ import streamlit as st
 from scorio_core.leaderboard import costs
 from scorio_core.rubric import rerank
 from scorio_core.ranking import compare, rank
+from scorio_core.leaderboard.checks import apply_question_set
 from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, emptied_on, leaderboard, leaderboard_notices, outcomes_for, pairwise_for,
                                   task_names)
 from scorio_core.report import lead
@@ -145,7 +146,8 @@ def top_lead(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: s
     fixed = leaderboard_table(data_id, dataset, task, metric=metric, confidence=confidence, rubric_id=rubric_id,
                               _categorization=categorization, prior_id=prior_id, _prior=prior_obj, prior=prior,
                               scope="questions-fixed", question_set=question_set)
-    return lead.top_lead(task_outcomes(data_id, dataset, task, rubric_id, categorization), table, fixed,
+    outcomes = apply_question_set(task_outcomes(data_id, dataset, task, rubric_id, categorization), question_set)
+    return lead.top_lead(outcomes, table, fixed,  # the lead's questions are the leaderboard's (common: every model's)
                          confidence=confidence, clusters=question_clusters_for(data_id, dataset, task, cluster_column))
 
 
@@ -334,9 +336,10 @@ def closest_pair(board: pd.DataFrame, models) -> tuple[str, str] | None:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def disagreements(data_id: str, _dataset, task: str, model_a: str, model_b: str, rubric_id: str = "binary",
-                  _categorization=None) -> pd.DataFrame:
-    """Per-question outcomes of two models (:func:`scorio_core.ranking.compare.disagreement_table`)."""
-    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
+                  _categorization=None, question_set: str = "own") -> pd.DataFrame:
+    """Per-question outcomes of two models (:func:`scorio_core.ranking.compare.disagreement_table`) on the
+    leaderboard's question set (``common``: the questions every model answered)."""
+    outcomes = apply_question_set(task_outcomes(data_id, _dataset, task, rubric_id, _categorization), question_set)
     return compare.disagreement_table(outcomes, model_a, model_b)
 
 

@@ -87,7 +87,9 @@ def item_curve(a: float, b: float, theta, observed_rate, names, *, a_se: float |
         hovertemplate="%{customdata}<br>ability %{x:.2f}<br>observed success %{y:.3f}<extra></extra>",
     ))
     fig.add_vline(x=b, line=dict(color="#5b6270", dash="dot", width=1.5))
+    # beside the dotted line, not on it (the line ran through the label's text)
     fig.add_annotation(x=b, y=1.04, text=f"difficulty b = {b:.2f}", showarrow=False, yanchor="bottom",
+                       xanchor="left" if b <= (lo + hi) / 2 else "right", xshift=6 if b <= (lo + hi) / 2 else -6,
                        font=dict(size=11, color="#5b6270"))
     title = None if question is None else f"Question {plain(str(question))}: a = {a:.2f}, b = {b:.2f}"
     apply_theme(fig, title=title, height=420)
@@ -109,7 +111,8 @@ def flag_bars(counts: Mapping[str, int]) -> go.Figure:
     Returns
     -------
     plotly.graph_objects.Figure
-        One bar trace; y axis the codes (first code on top), x axis the number of questions.
+        One bar trace; y axis the codes (first code on top), x axis the number of questions; with every count 0
+        an annotation "No question flagged".
     """
     codes = [str(c) for c in counts]
     values = [int(counts[c]) for c in counts]
@@ -119,4 +122,8 @@ def flag_bars(counts: Mapping[str, int]) -> go.Figure:
     apply_theme(fig, height=60 + 32 * max(len(codes), 1))
     fig.update_xaxes(title_text="questions", rangemode="tozero")
     fig.update_yaxes(autorange="reversed")
+    if not any(values):  # an empty 0-1 axis reads as a broken chart: say it
+        fig.update_xaxes(range=[0, 1], showticklabels=False)
+        fig.add_annotation(x=0.5, y=0.5, xref="paper", yref="paper", text="No question flagged", showarrow=False,
+                           font=dict(size=14, color="#5b6270"))
     return fig

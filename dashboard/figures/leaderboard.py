@@ -258,20 +258,30 @@ def method_agreement_heatmap(labels, tau_b: np.ndarray) -> go.Figure:
     Returns
     -------
     plotly.graph_objects.Figure
-        One heatmap trace on [-1, 1] (1: the same order; 0: unrelated; -1: reversed); values printed
+        One heatmap trace on [-1, 1] (1: the same order; 0: unrelated; -1: reversed), or, where every tau_b is
+        0.1 or more, a sequential scale from a round value below the lowest (the colour bar says so); values printed
         when K <= 30; NaN cells blank.
     """
     names = plain(labels)
     K = len(names)
     tau = np.asarray(tau_b, dtype=float)
     text = np.where(np.isnan(tau), "", np.char.mod("%.2f", np.nan_to_num(tau)))
+    off = tau[~np.eye(K, dtype=bool) & np.isfinite(tau)]
+    low = float(off.min()) if off.size else -1.0
+    # every pair agreeing (tau_b 0.8-1 on most data) was one dark blue on [-1, 1]: then a sequential scale from a
+    # round value below the lowest tau, and the colour bar says where it starts
+    zmin = -1.0 if low < 0.1 else max(0.0, round(float(np.floor(low * 10 - 1e-9)) / 10 - 0.1, 1))
     fig = go.Figure(go.Heatmap(
-        z=tau, x=names, y=names, zmin=-1, zmax=1, colorscale="RdBu", xgap=1, ygap=1,
+        z=tau, x=names, y=names, zmin=zmin, zmax=1, colorscale="RdBu" if zmin < 0 else SEQUENTIAL_SCALE,
+        xgap=1, ygap=1,
         text=text, texttemplate="%{text}" if K <= 30 else None, textfont=dict(size=9 if K > 15 else 11),
         hovertemplate="Kendall's tau_b(<b>%{y}</b>, %{x}) = %{z:.3f}<extra></extra>",
-        colorbar=dict(title=dict(text="Kendall's tau_b", side="right"), thickness=12),
+        colorbar=dict(title=dict(text="Kendall's tau_b" + ("" if zmin < 0 else f" (scale from {zmin:.1f})"),
+                                 side="right"), thickness=12),
     ))
-    fig.update_xaxes(type="category", tickangle=-45, side="top", showgrid=False, automargin=True)
+    # many methods: upright labels at -45 degrees ran into each other; vertical ones do not
+    fig.update_xaxes(type="category", tickangle=-90 if K > 12 else -45, side="top", showgrid=False, automargin=True,
+                     tickfont=dict(size=10 if K > 20 else 12))
     fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
     apply_theme(fig, height=max(340, 24 * K + 220))
     fig.update_layout(margin=dict(t=20))

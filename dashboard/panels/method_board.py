@@ -17,6 +17,7 @@ import streamlit as st
 from dashboard.compute.results import METHOD_BOOT, method_agreement_for, method_bootstrap_for
 from dashboard.figures import schema_bump_chart
 from dashboard.tables.display import fit_height
+from dashboard.state.url import relabel_param
 from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.methods import method_board
@@ -31,6 +32,8 @@ KEY = "lb_method"
 #: Session (and URL) key of the chosen method's options, ``KEY=VALUE; KEY=VALUE`` (the CLI's ``--method-option``).
 OPTIONS_KEY = "lb_method_options"
 _OPTIONS_FOR = "_lb_method_options_for"
+#: Every method name (a link may name one the current data does not offer).
+METHOD_NAMES = frozenset(m for group in METHODS.values() for m in group)
 
 
 def method_options(n_models: int) -> dict[str, str]:
@@ -49,6 +52,15 @@ def choose_method(n_models: int, *, present: bool = False) -> str:
     if present:
         return "bayes"  # the presentation view shows the ranking with its credible intervals
     options = method_options(n_models)
+    raw = st.query_params.get(KEY)
+    if raw is not None and raw not in options.values():  # the URL carries the label the box shows
+        if raw in options:  # a method's name, as the CLI spells it (--method bradley_terry): read as its label
+            relabel_param(KEY, options[raw])
+        else:
+            del st.query_params[KEY]
+            st.warning(md(f"The link names the ranking method {raw!r}, which is not offered here"
+                          + (f" for {n_models} models" if raw in METHOD_NAMES else "")
+                          + ": the ranking below is Bayes@N's. Choose a method in the box."), icon=":material/link_off:")
     if KEY in st.session_state and st.session_state[KEY] not in options:  # e.g. too many models for a method now
         st.session_state[KEY] = "bayes"
     hidden = [method_label(m) for group in available_methods().values() for m in group if m not in options]

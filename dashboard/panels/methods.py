@@ -141,11 +141,14 @@ MAX_GROUP_PLOTS = 4
 
 
 def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categorization, n_models: int) -> None:
-    """The "IRT ability" tab: models ranked by their 2PL ability (Rasch below 3 models) with Laplace intervals."""
+    """The "IRT ability" tab: models ranked by their 2PL ability (Rasch below ``MIN_2PL_MODELS``, as the Questions page
+    fits it) with Laplace intervals."""
     if n_models < 2:
         st.info("Ranking by IRT ability needs at least two models.")
         return
-    model = "2pl" if n_models >= 3 else "rasch"
+    from scorio_core.items.irt import MIN_2PL_MODELS
+
+    model = "2pl" if n_models >= MIN_2PL_MODELS else "rasch"
     try:
         diagnostics = question_diagnostics(ctx.data.data_id, ctx.data.dataset, task, model, rubric_id, categorization,
                                            confidence=ctx.confidence)

@@ -33,18 +33,23 @@ def render_report(dataset: Dataset) -> None:
         st.error(md(issue), icon=":material/block:")
     findings = []
     if report.question_gaps:
-        findings.append(f"{len(report.question_gaps)} model/task pairs miss questions other models answered")
+        gaps = len(report.question_gaps)
+        findings.append(f"{gaps:,} model/task pair{'s miss' if gaps != 1 else ' misses'} questions other models answered")
     if report.missing_cells:
-        findings.append(f"{report.missing_cells} (model, question) cells have no attempts")
+        cells = int(report.missing_cells)
+        findings.append(f"{cells:,} (model, question) cell{'s have' if cells != 1 else ' has'} no attempts")
     if report.unequal_trials:
-        findings.append(f"{len(report.unequal_trials)} model/task pairs have unequal trials per question")
+        pairs = len(report.unequal_trials)
+        findings.append(f"{pairs:,} model/task pair{'s have' if pairs != 1 else ' has'} unequal trials per question")
     if report.n_all_correct or report.n_all_wrong:
+        right, wrong = int(report.n_all_correct), int(report.n_all_wrong)
         findings.append(
-            f"{report.n_all_correct} questions every model always gets right and {report.n_all_wrong} always wrong "
-            "(they do not separate models)"
+            f"{right:,} question{'s' if right != 1 else ''} every model always gets right and {wrong:,} always wrong "
+            f"({'they do' if right + wrong != 1 else 'it does'} not separate models)"
         )
     if report.n_non_binary:
-        findings.append(f"{report.n_non_binary} outcomes are not 0/1")
+        odd = int(report.n_non_binary)
+        findings.append(f"{odd:,} outcome{'s are' if odd != 1 else ' is'} not 0/1")
     for text in findings:
         st.warning(md(text), icon=":material/warning:")
     for note in list(report.defaults) + list(report.notes):

@@ -19,7 +19,7 @@ from scorio_core import io
 from scorio_core.errors import InputError
 from scorio_core.engines import AUTO_THRESHOLD_BYTES, EngineUnsupported, NotReadyError
 from scorio_core.engines.uploads import count_uploads, upload_engine
-from scorio_core.io._sources import DATA_SUFFIXES
+from scorio_core.io._sources import DATA_SUFFIXES, HELM_FILES
 
 __all__ = ["render_uploader", "UPLOAD_TYPES"]
 
@@ -115,7 +115,7 @@ def render_uploader() -> None:
             return
         files = tuple((f.name, f.getvalue()) for f in uploaded)
         left, right = st.columns(2)
-        default_name = _upload_name([name for name, _ in files])
+        default_name = _upload_name([name for name, _ in files], _helm_run_name(files))
         hasher = hashlib.sha256()  # incremental: no joined copy of the uploaded bytes
         for file_name, data in files:
             hasher.update(file_name.encode())
@@ -176,15 +176,35 @@ def render_uploader() -> None:
             st.rerun()
 
 
-def _upload_name(names) -> str:
+def _helm_run_name(files) -> str | None:
+    """The ``name`` in an uploaded HELM ``run_spec.json`` (parsed as JSON, never evaluated), at most 80 characters."""
+    import json
+
+    for name, data in files:
+        if PurePath(name).name == "run_spec.json" and len(data) <= 1 << 20:
+            try:
+                value = json.loads(data.decode("utf-8")).get("name")
+            except (ValueError, UnicodeDecodeError, AttributeError):
+                return None
+            return str(value)[:80] if isinstance(value, str) and value.strip() else None
+    return None
+
+
+def _upload_name(names, run_name: str | None = None) -> str:
     """The default name of an upload: the file's name without its extensions (``results.csv.gz`` -> ``results``),
-    ``+n`` for more files; a HELM run's files (``per_instance_stats.json``, ...) are named after their run folder
-    when the names carry one.
+    ``+n`` for more files; a HELM run's files (``per_instance_stats.json``, ...) are named after the run
+    (``run_name``: its ``run_spec.json``'s name; a browser upload carries no folder) or their run folder.
 
     >>> _upload_name(["livebench.csv.gz"]), _upload_name(["a.jsonl", "b.jsonl"])
     ('livebench', 'a +1')
+    >>> _upload_name(["scenario_state.json", "run_spec.json"], "mmlu:subject=philosophy")  # not "scenario_state +1"
+    'mmlu:subject=philosophy'
+    >>> _helm_run_name([("run_spec.json", b'{"name": "narrative_qa:model=openai_gpt2"}')])
+    'narrative_qa:model=openai_gpt2'
     """
     paths = [PurePath(n) for n in names]
+    if run_name and any(p.name in HELM_FILES for p in paths):  # a browser upload of a HELM run's files: its name
+        return run_name
     first = paths[0]
     stem = first.name
     for suffix in (".gz", ".zip", ".bz2", ".xz"):

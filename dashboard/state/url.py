@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-__all__ = ["MAX_PARAM_CHARS", "MAX_PARAM_VALUES", "MAX_KEY_CHARS", "NUMERIC_PARAMS", "invalid_params", "sanitize_query_params"]
+__all__ = ["MAX_PARAM_CHARS", "MAX_PARAM_VALUES", "MAX_KEY_CHARS", "NUMERIC_PARAMS", "invalid_params", "sanitize_query_params",
+           "relabel_param"]
 
 #: Longest accepted value of one query parameter (dataset names, model names, choices).
 MAX_PARAM_CHARS = 256
@@ -66,6 +67,25 @@ def sanitize_query_params() -> dict[str, str]:
         del st.query_params[key]
     _forget_initial(dropped)
     return bad
+
+
+def relabel_param(key: str, value: str) -> None:
+    """Replace URL parameter ``key`` with ``value``, also in the copy a bound widget's first value comes from.
+
+    For a link that spells a choice as the CLI does (``?lb_method=bradley_terry``) where the bound box reads its
+    label; the same internal copy as :func:`_forget_initial` (without it, only ``st.query_params`` changes).
+    """
+    import streamlit as st
+
+    st.query_params[key] = value
+    try:
+        from streamlit.runtime.state.session_state_proxy import get_session_state
+
+        with get_session_state().query_params() as qp:
+            if key in qp._initial_query_params:
+                qp._initial_query_params[key] = value
+    except (AttributeError, RuntimeError, KeyError):  # pragma: no cover - another Streamlit version, or no session
+        pass
 
 
 def _forget_initial(keys) -> None:

@@ -25,12 +25,14 @@ def with_flags(questions: pd.DataFrame, codes=()) -> pd.DataFrame:
 
 
 def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.DataFrame, dict]:
-    """One row per question: id, flags (comma-separated), difficulty and discrimination with intervals, information,
-    pooled success rate, models that answered, and the reasons."""
+    """One row per question: id, flags (comma-separated), the reasons, difficulty and discrimination with intervals,
+    information, pooled success rate, models that answered."""
     pct = f"{confidence:.0%}"
     frame = pd.DataFrame({
         "question": questions["question_id"].astype(str),
         "flags": [", ".join(f) for f in questions["flags"]],
+        # beside the flags: at 1280 px a last column was off-screen, the explanation of every flag behind a scroll
+        "reason": questions["reason"].astype(str),
         "difficulty": questions["difficulty"],
         "difficulty_ci": [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(questions["difficulty_lo"],
                                                                    questions["difficulty_hi"])],
@@ -40,7 +42,6 @@ def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.
         "information": questions["information"],
         "success_rate": questions["success_rate"],
         "n_models": questions["n_models"],
-        "reason": questions["reason"].astype(str),
     })
     config = {
         "question": st.column_config.TextColumn("Question", pinned=True, help="Question id as in the dump."),
@@ -62,8 +63,9 @@ def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.
         "success_rate": st.column_config.ProgressColumn("Success rate", format="%.2f", min_value=0.0, max_value=1.0,
                                                         help="Successes / trials, pooled over every model."),
         "n_models": st.column_config.NumberColumn("Models", format="%d", help="Models that answered this question."),
-        "reason": st.column_config.TextColumn("Reason", help="One line per flag, with the numbers behind it.",
-                                              width="large"),
+        "reason": st.column_config.TextColumn("Reason", help="One line per flag, with the numbers behind it (the whole "
+                                                            "text on hover, or in the selected question below).",
+                                              width="medium"),
     }
     return frame, config
 

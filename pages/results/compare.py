@@ -7,6 +7,7 @@ from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.panels.attempts import render_attempts
+from dashboard.compute.explore import trial_effects_for
 from dashboard.compute.results import (disagreements, leaderboard_table, question_attempts_for, question_clusters_for,
                                trials_needed_for)
 from scorio_core.ranking.separation import trials_meaning
@@ -20,9 +21,17 @@ from scorio_core.ranking.compare import difference_density, difference_span, out
 from scorio_core.ranking.paired import (not_identified_cause, not_identified_models, not_identified_note,
                                        questions_meaning, questions_needed, scoped_difference)
 from scorio_core.report.verdict import format_probability
-from scorio_core.choices import prior_label
+from scorio_core.choices import QUESTION_SETS, prior_label
 from scorio_core.leaderboard.task_outcomes import ALL_TASKS
+from scorio_core.leaderboard.trial_order import trial_position_notice
 from scorio_core.uncertainty.clustered import codes_for_questions
+
+QUESTION_SET_NOTE = {
+    "common": "Question set: common, as on the Leaderboard: both models on the questions every model answered.",
+    "missing-incorrect": "Question set: missing-incorrect, as on the Leaderboard: a question a model did not answer "
+                         "counts as answered wrongly.",
+}
+
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
@@ -39,11 +48,14 @@ rubric_panel.render_unmatched(ctx, active, choose=False)
 if blocking_notice(ctx.data.dataset):
     st.stop()
 
+# the Leaderboard's question set (a link or a restored analysis sets it too): the same numbers on both pages
+question_set = st.session_state.get("lb_question_set")
+question_set = question_set if question_set in QUESTION_SETS else "own"
 with user_errors("the comparison"):
     board = leaderboard_table(
         ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
         rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id, _prior=active.prior,
-        prior=ctx.prior, scope=ctx.scope, cluster_column=ctx.cluster_column,
+        prior=ctx.prior, scope=ctx.scope, cluster_column=ctx.cluster_column, question_set=question_set,
     )
 models = [str(m) for m in board.loc[board["mu"].notna(), "model"]]
 if len(ctx.shown(models)) >= 2:
@@ -74,11 +86,14 @@ if ctx.scope != "questions-fixed":  # the paired difference starts from the ques
         fixed = leaderboard_table(
             ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
             rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id,
-            _prior=active.prior, prior=ctx.prior, scope="questions-fixed",
+            _prior=active.prior, prior=ctx.prior, scope="questions-fixed", question_set=question_set,
         )
 row_a = fixed[fixed["model"] == model_a].iloc[0]
 row_b = fixed[fixed["model"] == model_b].iloc[0]
-table = disagreements(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b, active.rubric_id, active.categorization)
+table = disagreements(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b, active.rubric_id, active.categorization,
+                      question_set)
+if question_set != "own":  # said where the numbers are: a reader comparing with the Leaderboard sees why they agree
+    st.caption(md(QUESTION_SET_NOTE[question_set]))
 clusters = question_clusters_for(ctx.data.data_id, ctx.data.dataset, ctx.task, ctx.cluster_column)
 codes = codes_for_questions(table["question"], clusters)
 weights = (0.0, 1.0) if active.categorization is None else active.categorization.weights
@@ -120,6 +135,10 @@ elif 1 - diff.rho >= ctx.confidence:
 else:
     st.info(f"Not distinguishable at {pct}: P({md(name_a)} > {md(name_b)}) = {format_probability(diff.rho)}.",
             icon=":material/balance:")
+effects = [e for e in trial_effects_for(ctx.data.data_id, ctx.data.dataset, ctx.task) if e["model"] in (model_a, model_b)]
+if effects:  # e.g. ARC-AGI's o3: a second attempt only after a failed first; the Leaderboard says it, so must this page
+    st.warning(md(trial_position_notice([{**e, "model": names[e["model"]]} for e in effects])["finding"]),
+               icon=":material/repeat:")
 pair_note = question_set_note(table, model_a, model_b)
 if pair_note is not None:
     st.warning(md(pair_note), icon=":material/rule:")
@@ -188,6 +207,10 @@ with user_errors("the trials needed"):
                                             ctx.confidence, active.rubric_id, active.categorization, active.prior_id,
                                             active.prior, prior=ctx.prior)
 observed = max(needed.n_observed)
+if effects:  # the projection draws more exchangeable trials: what these models' trials are not
+    whose = " and ".join(names[e["model"]] for e in effects)
+    st.warning(md(f"This projection assumes exchangeable trials, which those of {whose} are not (above): more trials "
+                  "made the same way would not follow it."), icon=":material/repeat:")
 if needed.n_needed is None:
     st.info(md(_sentence(trials_meaning(needed))), icon=":material/all_inclusive:")
 elif needed.z_observed >= needed.z_threshold:

@@ -94,7 +94,9 @@ question_set = "own"
 if present:
     question_set = st.session_state.get("lb_question_set") if st.session_state.get("lb_question_set") in QUESTION_SETS else "own"
     if unequal is not None:
-        st.warning(md(unequal) + f" Shown: **{md(QUESTION_SET_LABELS[question_set])}**.", icon=":material/rule:")
+        # read-only: no choice to make here, so not "Choose how to compare them"; which set is shown, and what it means
+        said = unequal.replace(" Choose how to compare them.", "")
+        st.warning(md(said) + f" Shown: **{md(QUESTION_SET_LABELS[question_set])}**.", icon=":material/rule:")
 elif unequal is not None:
     with st.container(border=True):
         st.warning(md(unequal), icon=":material/rule:")
@@ -126,6 +128,10 @@ for note in notes:
         st.warning(md(note["finding"]), icon=":material/badge:")
     elif note["code"] == "trial_position_effect":  # e.g. ARC-AGI's second attempt only after a failed first
         st.warning(md(note["finding"]), icon=":material/repeat:")
+    elif note["code"] == "prior_pull":  # e.g. ARC-AGI at N = 2 under Jeffreys: intervals beside, not around, avg@N
+        st.warning(md(note["finding"]) + ("" if present else " Choose the *Empirical Bayes (calibrated)* prior in "
+                                          "the sidebar to let each model's questions set its prior."),
+                   icon=":material/compress:")
     elif note["code"] in ("data_choices", "absent_from_task"):  # what the choices changed; models without this task
         st.caption(md(note["finding"]) + (" The Tasks page shows which tasks each model ran."
                                           if note["code"] == "absent_from_task" and not present else ""))
@@ -178,7 +184,16 @@ with tabs[0]:
                                 cluster_column=ctx.cluster_column)
         effects = [{**e, "model": labels.get(e["model"], e["model"])} for n in notes
                    if n["code"] == "trial_position_effect" for e in n["effects"]]
-        summary = verdict(table.assign(model=table["model"].map(labels)), confidence=ctx.confidence,
+        paired_rho = None  # the probabilities the rank ties and the heatmap use (paired when questions are sampled)
+        if ctx.scope != "questions-fixed" and len(scored) >= 2:
+            with user_errors("the pairwise comparisons"):
+                rho, paired = pairwise_matrix(
+                    ctx.data.data_id, ctx.data.dataset, ctx.task, table, metric=metric, confidence=ctx.confidence,
+                    rubric_id=active.rubric_id, categorization=active.categorization, prior_id=active.prior_id,
+                    prior_obj=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set,
+                    cluster_column=ctx.cluster_column)
+                paired_rho = rho if paired else None
+        summary = verdict(table.assign(model=table["model"].map(labels)), confidence=ctx.confidence, pairwise=paired_rho,
                           metric_label=spec.label, scope=ctx.scope, question_sets_differ=unequal is not None and
                           question_set == "own", trial_effects=effects,
                           scale=(float(min(active.weights)), float(max(active.weights)))
@@ -232,7 +247,9 @@ with tabs[1]:
                 rubric_id=active.rubric_id, categorization=active.categorization, prior_id=active.prior_id,
                 prior_obj=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set,
                 cluster_column=ctx.cluster_column)
-        st.plotly_chart(pairwise_heatmap(scored["model"].tolist(), rho, confidence=ctx.confidence), width="stretch")
+        short = ctx.labels(scored["model"])  # the table's names (full ones in exports and with the toggle off)
+        st.plotly_chart(pairwise_heatmap([short[m] for m in scored["model"].astype(str)], rho,
+                                         confidence=ctx.confidence), width="stretch")
         unidentified = not_identified_models(scored, scored["model"])  # N = 1: sigma is the pooled binomial bound
         st.caption(
             f"Each cell is the {'' if unidentified else 'posterior '}probability that the row model's {spec.label} is "

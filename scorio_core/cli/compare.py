@@ -202,9 +202,12 @@ def run_methods(args: argparse.Namespace) -> int:
     options = parse_options_by_method(args.method_option, methods)
     dataset = load_dataset(args)
     tasks = [args.task] if args.task else task_names(dataset)
-    reports = [method_agreement(outcomes_for(dataset, task), methods, prior=args.prior,
-                                question_set=args.question_set, top=args.top, n_boot=args.bootstrap, seed=args.seed,
-                                confidence=confidence, options=options) for task in tasks]
+    outcomes = {task: outcomes_for(dataset, task) for task in tasks}  # one task of several with 1 model: said
+    left_out = [{"task": t, "reason": "1 model: ranking needs at least 2"} for t, o in outcomes.items()
+                if len(o.models) < 2 and len(tasks) > 1 and any(len(x.models) > 1 for x in outcomes.values())]
+    reports = [method_agreement(o, methods, prior=args.prior, question_set=args.question_set, top=args.top,
+                                n_boot=args.bootstrap, seed=args.seed, confidence=confidence, options=options)
+               for t, o in outcomes.items() if t not in {x["task"] for x in left_out}]
     for r in reports:  # the default method set depends on the number of models: an option it leaves out is an error
         ranked = set(r.agreement.methods) | set(r.agreement.skipped)
         unused = [name for name in options if name not in ranked]
@@ -222,8 +225,11 @@ def run_methods(args: argparse.Namespace) -> int:
         **({"bootstrap": _bootstrap_block(r)} if r.bootstrap is not None else {}),
     } for r in reports]
     if args.output == "json":
-        emit_json({"tasks": results, "sources": list(dataset.sources)})
+        emit_json({"tasks": results, **({"skipped_tasks": left_out} if left_out else {}),
+                   "sources": list(dataset.sources)})
         return 0
+    for item in left_out:
+        print(f"{item['task']}: left out ({item['reason']}).")
     for result in results:
         print(f"{result['task']}: {result['summary']}")
         for note in result["notes"]:

@@ -250,16 +250,25 @@ def _verdict(outcomes, table, label, settings):
     from scorio_core.report.lead import top_lead
     from scorio_core.report.verdict import verdict
 
-    lead = None
+    from scorio_core.leaderboard.checks import apply_question_set
+    from scorio_core.leaderboard.table import pairwise_for
+
+    lead, rho, paired = None, None, False
     if settings["metric"] == "bayes":
         fixed = table if settings["scope"] == "questions-fixed" else leaderboard(
             outcomes, confidence=settings["confidence"], prior=settings["prior"], scope="questions-fixed",
             question_set=settings["question_set"])
-        lead = top_lead(outcomes, table, fixed, confidence=settings["confidence"])
+        # the lead's questions are the leaderboard's (common: the questions every model answered)
+        lead = top_lead(apply_question_set(outcomes, settings["question_set"]), table, fixed,
+                        confidence=settings["confidence"])
+        if settings["scope"] != "questions-fixed" and table["mu"].notna().sum() >= 2:  # as the rank ties pair them
+            rho, paired = pairwise_for(outcomes, table, fixed, metric="bayes", scope=settings["scope"],
+                                       question_set=settings["question_set"])
     from scorio_core.leaderboard.trial_order import trial_position_effects
 
     effects = trial_position_effects(outcomes.binary) if outcomes.binary is not None else []
     return verdict(table, confidence=settings["confidence"], metric_label=label, scope=settings["scope"], lead=lead,
+                   pairwise=rho if paired else None,
                    question_sets_differ=question_sets_differ(outcomes, settings["question_set"]), trial_effects=effects,
                    scale=_scale(outcomes.rubric.weights) if settings["metric"] in ("bayes", "avg") else None)
 

@@ -259,9 +259,10 @@ def _pairing_note(task: str, args: argparse.Namespace, frame, outcomes, clustere
 
 def _exclude_flagged(outcomes, task: str, args: argparse.Namespace, notes: list):
     """The task's outcomes without the questions flagged with ``--exclude-flagged`` codes (a note lists them)."""
+    from scorio_core.items.irt import MIN_2PL_MODELS
     from scorio_core.items.report import diagnose, exclude_questions, flagged_questions
 
-    model = "2pl" if len(outcomes.models) >= 2 else "rasch"
+    model = "2pl" if len(outcomes.models) >= MIN_2PL_MODELS else "rasch"
     dropped = flagged_questions(diagnose(outcomes, model=model), args.exclude_flagged)
     notes.append({"code": "excluded_questions", "task": task, "questions": list(dropped), "irt_model": model,
                   "message": f"{task}: {len(dropped)} of {len(outcomes.rubric.questions)} questions left out "

@@ -85,14 +85,21 @@ def run_questions(args: argparse.Namespace) -> int:
     from scorio_core.eval._validate import check_confidence
     from scorio_core.items import FLAG_RULES, PRIORS
     from scorio_core.items.board import unlinked_note
+    from scorio_core.items.irt import MIN_2PL_MODELS
     from scorio_core.items.report import MODEL_COLUMNS, QUESTION_COLUMNS, diagnose
     from scorio_core.leaderboard.table import outcomes_for, task_names
 
     check_confidence(args.confidence)
     dataset = load_dataset(args)
     tasks = [args.task] if args.task else task_names(dataset)
-    results = [diagnose(outcomes_for(dataset, task), model=args.irt_model, confidence=args.confidence,
-                        b_prior=args.difficulty_prior) for task in tasks]
+    results, fallback = [], {}
+    for task in tasks:
+        outcomes = outcomes_for(dataset, task)
+        model = args.irt_model
+        if model == "2pl" and len(outcomes.models) < MIN_2PL_MODELS and len(tasks) > 1:  # this task alone: Rasch
+            model, fallback[task] = "rasch", (f"Rasch fit: a 2PL fit needs at least {MIN_2PL_MODELS} models and this "
+                                              f"task has {len(outcomes.models)}.")
+        results.append(diagnose(outcomes, model=model, confidence=args.confidence, b_prior=args.difficulty_prior))
     questions = pd.concat([r.questions for r in results], ignore_index=True)
     models = pd.concat([r.models for r in results], ignore_index=True)
     question_rows = [{**row, "flags": list(row["flags"])} for row in questions.to_dict(orient="records")]
@@ -102,9 +109,15 @@ def run_questions(args: argparse.Namespace) -> int:
             "model": args.irt_model, "method": results[0].fit.method, "confidence": args.confidence,
             "outcome": results[0].outcome, "flag_rules": dict(FLAG_RULES),
             "priors": {k: {"mean": m, "sd": s} for k, (m, s) in PRIORS.items()},
+            "priors_note": "the fixed priors the fit starts from, on the mode's scale"
+                           + ("; the difficulty prior's SD is then estimated per task: tasks[].difficulty_prior_sd, on "
+                              "the reported scale" if args.difficulty_prior == "empirical-bayes" else ""),
             "difficulty_prior": args.difficulty_prior,
-            "tasks": [{"task": r.task, "converged": bool(r.fit.converged), "iterations": r.fit.iterations,
-                       "scale": r.fit.scale, "scale_var": r.fit.scale_var, "difficulty_prior_sd": r.fit.b_prior_sd,
+            "tasks": [{"task": r.task, "model": r.fit.model, **({"note": fallback[r.task]} if r.task in fallback else {}),
+                       "converged": bool(r.fit.converged), "iterations": r.fit.iterations,
+                       "scale": r.fit.scale, "scale_var": r.fit.scale_var,
+                       # on the scale the difficulties are reported on (the fit's own is the mode's: / scale)
+                       "difficulty_prior_sd": r.fit.b_prior_sd / r.fit.scale,
                        "unanswered_models": list(r.fit.unanswered_models), "unlinked": unlinked_note(r)}
                       for r in results],
             "questions": question_rows, "models": model_rows, "sources": list(dataset.sources),
@@ -117,6 +130,8 @@ def run_questions(args: argparse.Namespace) -> int:
     print()
     emit_rows(model_rows, list(MODEL_COLUMNS), args.output)
     if args.output == "table":
+        for task, note in fallback.items():
+            print(f"note: {task}: {note}")
         for r in results:
             if unlinked_note(r):
                 print(f"note: {r.task}: {unlinked_note(r)}")
@@ -147,6 +162,7 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str,
     from scorio_core.errors import InputError
     from scorio_core.eval._validate import check_confidence
     from scorio_core.items.board import ability_board, ability_interval_label, unlinked_note
+    from scorio_core.items.irt import MIN_2PL_MODELS
     from scorio_core.items.report import diagnose
     from scorio_core.leaderboard.table import outcomes_for
 
@@ -165,7 +181,7 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str,
                 raise InputError(f"task '{task}': no question was answered by every model; IRT ability ranks models "
                                  "on unequal question sets without --question-set common.", field="question_id")
             out = dataclasses.replace(out.keep_questions(keep), R=None)
-        model = "2pl" if len(out.models) >= 3 else "rasch"
+        model = "2pl" if len(out.models) >= MIN_2PL_MODELS else "rasch"  # as the Questions page and `questions`
         diagnostics = diagnose(out, model=model, confidence=args.confidence)
         board = ability_board(diagnostics, tie_rule=args.tie_rule)
         notes.append({"code": "interval", "task": task, "message": f"{task}: {ability_interval_label(diagnostics)}."})
@@ -175,7 +191,7 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str,
                           "groups": {m: int(g) for m, g in zip(diagnostics.fit.models, diagnostics.fit.groups)}})
         if model == "rasch":
             notes.append({"code": "data", "task": task, "message": f"{task}: IRT ability from a Rasch fit (a 2PL fit "
-                                                                     "needs at least 3 models)."})
+                                                                     f"needs at least {MIN_2PL_MODELS} models)."})
 
         for r in board.itertuples(index=False):  # a model that answered nothing: NaN ability (JSON null), no rank
             rows.append({"task": task, "model": r.model, "method": "irt_ability", "score": float(r.mu),

@@ -187,7 +187,8 @@ def _integers(s: pd.Series, name: str, ctx: _Ctx, what: str) -> np.ndarray:
 
 def _outcome(s: pd.Series, name: str, ctx: _Ctx) -> tuple[np.ndarray, np.ndarray]:
     """Outcome column -> (is_correct with NaN for non-binary/empty, raw values)."""
-    v = _numeric(s, "is_correct", ctx, "must be 0 or 1 (true/false)")
+    where = f"column '{name}'" if name != "trial cells" else "the trial cells"  # the user's name, not only ours
+    v = _numeric(s, "is_correct", ctx, f"(the outcome: {where}) must be 0 or 1 (true/false)")
     bad = (v < 0) | (v > 1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -314,6 +315,8 @@ def canonicalize(
             notes.append(f"{source}: column '{col}' renamed to '{name}' (its name is taken by a canonical column).")
         out[name] = _signal(frame[col], name, ctx, notes, source)
     table = pd.DataFrame(out, copy=False)  # share the reader's arrays; no second copy
+    if layout == "attempts" and outcome_col is not None and mapping.get("score") not in (None, outcome_col):
+        _partial_credit_note(table, outcome_col, mapping["score"], source, notes)
     return Part(source=source, format=fmt, layout=layout, table=table, mapping=mapping, defaults=defaults, notes=notes, rows=n)
 
 
@@ -361,3 +364,22 @@ def _signal(s: pd.Series, name: str, ctx: _Ctx, notes: list[str], source: str):
         notes.append(f"{source}: column '{name}' mixes value types ({kind}); kept as text.")
         return s.where(s.isna(), s.astype(str)).astype("str")
     return s
+
+
+def _partial_credit_note(table: pd.DataFrame, outcome_col: str, score_col: str, source: str, notes: list) -> None:
+    """Say how many attempts carry partial credit in the score column while correctness comes from another column
+    (LiveBench: 17% of the rows score strictly between 0 and 1 with ``correct`` = 0): read from the 0/1 column, that
+    credit is not counted, and the leaderboard differs from one averaging the scores."""
+    if "score" not in table.columns or "is_correct" not in table.columns:
+        return
+    score = pd.to_numeric(table["score"], errors="coerce").to_numpy(dtype=float)
+    partial = np.isfinite(score) & (score > 0) & (score < 1)
+    k = int(partial.sum())
+    if not k:
+        return
+    wrong = int(np.sum(partial & (table["is_correct"].to_numpy(dtype=float) == 0)))
+    notes.append(f"{source}: {k:,} attempts ({k / len(table):.0%}) have a partial score strictly between 0 and 1 in "
+                 f"'{score_col}', while correctness is read from '{outcome_col}' (0/1), which counts {wrong:,} of them "
+                 "incorrect. To count partial credit, rank on a rubric of the score (Rubric page; CLI --schema) or set "
+                 "correctness from it (--binarize-threshold T: correct when score > T).")
+

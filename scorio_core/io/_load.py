@@ -121,6 +121,13 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     _check_size(table, layout, row_source, [p.source for p in parts])
     infos = [SourceInfo(p.source, p.format, p.sha256, len(p.table), p.layout, tuple(p.mapping.items())) for p in parts] + infos
     notes = [n for s in srcs for n in s.notes] + [n for p in parts for n in p.notes] + merge_notes
+    checked = [(src.name, results[src.name][1]) for src, f in detected if f == "lm-eval-results"]
+    if checked and "task" in table.columns and "question_id" in table.columns:  # what the run reports vs what loaded
+        from scorio_core.io.formats.lmeval import results_crosscheck
+
+        per_task = table.groupby("task", observed=True)["question_id"].nunique()
+        loaded = {str(t): int(k) for t, k in per_task.items()}
+        notes += [n for name, doc in checked for n in results_crosscheck(name, doc, loaded)]
     meta = {
         "sources": tuple((i.name, i.format) for i in infos),
         "mappings": tuple((p.source, tuple(p.mapping.items())) for p in parts),

@@ -19,7 +19,7 @@ from pathlib import Path
 from scorio_core.errors import InputError
 from scorio_core.io._gzip import gunzip_limited
 
-__all__ = ["DATA_SUFFIXES", "Source", "as_sources", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
+__all__ = ["DATA_SUFFIXES", "HELM_FILES", "Source", "as_sources", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
 
 _KNOWN_SUFFIXES = (".gz", ".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson", ".json", ".parquet",
                    ".pq", ".npz", ".npy", ".eval")

@@ -279,7 +279,8 @@ def irt_abilities_batch(successes, trials, model: str = "2pl", *, tol: float = 1
     theta = x[:, :L].copy()
     if not rasch:  # priors.ability_scale: mean square 1 over the models that answered
         ms = np.sum(np.where(seen, theta**2, 0.0), axis=1) / np.maximum(k, 1)
-        scaled = (k >= 2) & (ms > 1e-12)
+        spread = np.max(np.where(seen, theta, -np.inf), axis=1) - np.min(np.where(seen, theta, np.inf), axis=1)
+        scaled = (k >= 2) & (ms > 1e-12) & (spread > 1e-6)  # every ability equal: no scale to set (as ability_scale)
         c = np.sqrt(np.where(scaled, ms, 1.0))
         theta = np.where(scaled[:, None], np.where(seen, theta / c[:, None], 0.0), theta)
     theta[~np.isfinite(theta).all(axis=1)] = np.nan

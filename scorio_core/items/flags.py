@@ -253,7 +253,11 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
                              f"of the best a < 0 against the best a > 0: {odds[j]:.1f} > {mislabel_log_odds:.2f}, "
                              "abilities fixed)")
             if neg[j]:
-                parts.append(f"discrimination {fit.a[j]:.2f} (upper bound {a_hi[j]:.2f} < 0 at z = {mislabel_z:g})")
+                # the sign of a does not depend on the ability scale: this bound leaves the scale's uncertainty out,
+                # which the interval shown beside it includes (it can reach above 0 while this one does not)
+                parts.append(f"discrimination {fit.a[j]:.2f} (upper bound {a_hi[j]:.2f} < 0 at z = {mislabel_z:g} "
+                             "with the scale held fixed: the sign does not depend on the scale"
+                             + ("; the interval shown adds the scale's uncertainty" if fit.scale_var > 0 else "") + ")")
             if pattern[j]:
                 parts.append(f"the {g[j]} strongest models never succeed while the {g[j]} weakest succeed at a mean "
                              f"rate {bottom_mean[j]:.2f}")

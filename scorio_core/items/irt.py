@@ -43,9 +43,12 @@ from scorio_core.items._newton import laplace_se, newton_mode
 from scorio_core.items.priors import (B_PRIOR_SD_BOUNDS, B_PRIORS, MIN_QUESTIONS_FOR_B_PRIOR, PRIORS, ability_scale,
                                       difficulty_prior_sd)
 
-__all__ = ["IRTFit", "ABILITY_TIE_ATOL", "PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "ability_scale", "difficulty_prior_sd", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts", "linked_groups"]
+__all__ = ["IRTFit", "MIN_2PL_MODELS", "ABILITY_TIE_ATOL", "PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "ability_scale", "difficulty_prior_sd", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts", "linked_groups"]
 
 MODELS = ("2pl", "rasch")
+#: Fewest models a 2PL fit takes (with one, every discrimination is its prior's); below it every view fits Rasch
+#: and says so (the Questions page, ``questions``, the IRT-ability ranking and ``methods`` alike).
+MIN_2PL_MODELS = 2
 #: Abilities closer than this (on the abilities' scale, SD ~1) are one value: the solver's rounding, not the data,
 #: separates them (its step tolerance is 1e-9; standard errors are ~0.1 and more), so they tie in every ranking.
 ABILITY_TIE_ATOL = 1e-9
@@ -264,8 +267,8 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     if b_prior not in B_PRIORS:
         raise InputError(f"unknown difficulty prior {b_prior!r}; choose one of {', '.join(B_PRIORS)}.", field="b_prior")
     rasch = key == "rasch"
-    if not rasch and L < 2:
-        raise InputError(f"a 2PL fit needs at least 2 models (got {L}): with one model every question's "
+    if not rasch and L < MIN_2PL_MODELS:
+        raise InputError(f"a 2PL fit needs at least {MIN_2PL_MODELS} models (got {L}): with one model every question's "
                          "discrimination is set by the prior alone. Use the Rasch model (model='rasch'; CLI: --rasch).",
                          field="model")
     models = tuple(str(m) for m in models) if models is not None else tuple(str(i) for i in range(L))
@@ -299,8 +302,9 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
         scale, scale_var, (theta, theta_se, b, b_se, a, a_se) = ability_scale(theta, theta_se, b, b_se, a, a_se,
                                                                              answered > 0)
         method = (f"2PL MAP (Newton, priors theta~N(0,1), {b_text}, a~N(1,1.5^2)), put on the abilities' scale "
-                  "(mean square 1: theta / c, b / c, a x c, c the fit's scale; the likelihood is unchanged); SE: "
-                  "Laplace (inverse Hessian at the mode) given that scale, plus the scale's own uncertainty")
+                  "(mean square 1: theta / c, b / c, a x c, c the fit's scale; the likelihood is unchanged"
+                  + (f"; on that scale the difficulty prior is N(0,{tau / scale:.3g}^2)" if scale != 1.0 else "")
+                  + "); SE: Laplace (inverse Hessian at the mode) given that scale, plus the scale's own uncertainty")
     # models (questions) with identical rows (columns) of counts sit at exactly symmetric places of the posterior and
     # the start is permutation-equivariant: equal estimates up to rounding, made equal so that ties rank as ties.
     # Rasch: a model's total successes (a question's) is its sufficient statistic, so equal totals over equal trials

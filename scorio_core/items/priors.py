@@ -92,7 +92,7 @@ def ability_scale(theta, theta_se, b, b_se, a, a_se, seen):
     -------
     scale : float
         ``c``, the root mean square of the mode's abilities over ``seen`` (1.0 when fewer than 2 models
-        answered or every ability is 0: nothing to rescale).
+        answered or every ability is equal, within 1e-6: no spread to set a scale by).
     scale_var : float
         The variance of ``log c`` added (``1 / (2 L)``; 0 when nothing was rescaled).
     arrays : tuple of ndarray
@@ -101,7 +101,9 @@ def ability_scale(theta, theta_se, b, b_se, a, a_se, seen):
     seen = np.asarray(seen, dtype=bool)
     k = int(seen.sum())
     ms = float(np.mean(theta[seen] ** 2)) if k else 0.0
-    if k < 2 or not ms > 1e-12:
+    if k < 2 or not ms > 1e-12 or float(np.ptp(theta[seen])) <= 1e-6:
+        # every ability equal (identical models, all solved): no spread to set a scale by; rescaling would put
+        # them all at +-1 exactly (helper QA), a magnitude the data never gave
         return 1.0, 0.0, (theta, theta_se, b, b_se, a, a_se)
     c = np.sqrt(ms)
     var_log_c = 1.0 / (2 * k)

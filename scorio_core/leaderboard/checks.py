@@ -17,7 +17,7 @@ from scorio_core.choices import QUESTION_SETS
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.task_outcomes import TaskOutcomes
 
-__all__ = ["QUESTION_SETS", "apply_question_set", "choices_of", "data_choices_notice", "emptied_on", "leaderboard_notices", "question_sets_differ",
+__all__ = ["QUESTION_SETS", "apply_question_set", "choices_of", "data_choices_notice", "emptied_on", "leaderboard_notices", "prior_pull_notice", "question_sets_differ",
            "question_sets_notice"]
 
 
@@ -170,6 +170,8 @@ def leaderboard_notices(
         - ``model_named_by_default``: models whose name is not in the data but taken from a file or folder name
           (``named_by_default``: the loader's lines, :func:`model_name_defaults`), e.g. an lm-eval samples file
           loaded without its results file.
+        - ``prior_pull``: models whose interval excludes their own observed avg@N (:func:`prior_pull_notice`);
+          ``models``.
         - ``trial_position_effect``: models whose success rate depends on the trial's position far beyond chance
           (trials not exchangeable, e.g. a retry after a failure;
           :func:`scorio_core.leaderboard.trial_order.trial_position_effects`); ``models``, ``effects``.
@@ -217,6 +219,9 @@ def leaderboard_notices(
     order = trial_position_notice(trial_position_effects(binary)) if binary is not None else None
     if order is not None:  # the intervals assume exchangeable trials: a retry-after-failure dump must say it breaks that
         out.append(order)
+    pulled = prior_pull_notice(table)
+    if pulled is not None:  # the prior, not the data, sets these numbers: a reader comparing with avg@N must know
+        out.append(pulled)
     if tie_rule == "paper":
         scored = table[table["mu"].notna()]
         if len(scored) >= 2:
@@ -290,3 +295,69 @@ def question_sets_differ(task_outcomes, question_set: str = "own") -> bool:
     ``missing-incorrect`` put every model on the same questions). For the verdict's "on these M questions"."""
     answered = np.asarray(task_outcomes.rubric.n_trials) > 0
     return question_set == "own" and bool(answered.size) and not bool(answered[answered.any(axis=1)].all())
+
+
+def prior_pull_notice(table: pd.DataFrame, *, limit: int = 3) -> dict | None:
+    """Models whose interval excludes their own observed avg@N: there the prior, not the data, sets the number.
+
+    With few trials per question a fixed prior (uniform, Jeffreys) pulls every question's mean toward the middle
+    further than the trials pull it back, and a questions-fixed interval does not include that pull (ARC-AGI at N = 2
+    under the Jeffreys prior: claude-3-haiku avg@N 0.051 beside [0.181, 0.221]). Rows on the N = 1 fallback (pooled
+    rate, exact binomial interval) hold their avg@N and are skipped.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Leaderboard rows with ``model, mu, lo, hi, avg`` (and ``interval``, ``n_trials``, ``prior``).
+    limit : int, default 3
+        Models named with their numbers in the sentence; the rest are counted (``models`` lists all).
+
+    Returns
+    -------
+    dict or None
+        ``{"code": "prior_pull", "finding", "message", "models"}``, or None when every interval holds its avg@N.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"model": ["a", "b"], "mu": [0.2, 0.5], "lo": [0.18, 0.4], "hi": [0.22, 0.6],
+    ...                   "avg": [0.05, 0.5], "n_trials": [2, 2], "prior": ["jeffreys"] * 2})
+    >>> print(prior_pull_notice(t)["finding"])
+    The interval of a excludes its observed avg@N (avg@N 0.050, interval [0.180, 0.220]): with N = 2 trials per question the Jeffreys prior moves the mean this far from what was observed, and the interval does not include that pull; the empirical-Bayes prior (fitted to each model's questions) moves it less, more trials less still.
+    """
+    from scorio_core.choices import is_fallback_interval
+
+    if not {"model", "mu", "lo", "hi", "avg"} <= set(table.columns):
+        return None
+    scored = table[table["mu"].notna()]
+    lo, hi, avg = (scored[c].to_numpy(float) for c in ("lo", "hi", "avg"))
+    fallback = np.zeros(len(scored), bool)
+    if "interval_kind" in scored.columns:
+        fallback |= scored["interval_kind"].astype(str).eq("exact-binomial").to_numpy()
+    if "interval" in scored.columns:
+        fallback |= scored["interval"].map(is_fallback_interval).to_numpy(bool)
+    off = ~fallback & np.isfinite(avg) & np.isfinite(lo) & np.isfinite(hi) & ((avg < lo - 1e-9) | (avg > hi + 1e-9))
+    if not off.any():
+        return None
+    rows = scored[off]
+    models = rows["model"].astype(str).tolist()
+    numbers = [f"avg@N {a:.3f}, interval [{low:.3f}, {high:.3f}]" for a, low, high in zip(rows["avg"], rows["lo"], rows["hi"])]
+    priors = rows["prior"].dropna().unique() if "prior" in rows.columns else []
+    name = {"uniform": "uniform ", "jeffreys": "Jeffreys ", "empirical-bayes": "empirical-Bayes "}.get(
+        str(priors[0]) if len(priors) == 1 else "", "")
+    n = rows["n_trials"].min() if "n_trials" in rows.columns else np.nan
+    trials = f"with N = {int(n)} trials per question " if pd.notna(n) else ""
+    fixed = name in ("uniform ", "Jeffreys ")
+    why = (f"{trials}the {name}prior moves the mean this far from what was observed, and the interval does not include "
+           "that pull" + ("; the empirical-Bayes prior (fitted to each model's questions) moves it less, more trials "
+                          "less still." if fixed else "; more trials per question would move it less."))
+    if len(models) == 1:
+        finding = f"The interval of {models[0]} excludes its observed avg@N ({numbers[0]}): {why}"
+    else:
+        named = [f"{m} ({x})" for m, x in zip(models, numbers)]
+        who = (", ".join(named[:-1]) + " and " + named[-1] if len(named) <= limit
+               else ", ".join(named[:limit]) + f" and {len(named) - limit:,} more")
+        finding = f"The intervals of {who} exclude their observed avg@N: {why}"
+    advice = (" Choose the empirical-Bayes prior in the sidebar (CLI: --prior empirical-bayes) to let each model's "
+              "questions set its prior." if fixed else "")
+    return {"code": "prior_pull", "finding": finding, "message": finding + advice, "models": models}
+

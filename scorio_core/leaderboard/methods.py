@@ -40,6 +40,8 @@ _IRT_BATCH_CELLS = 1 << 19
 #: 10,000 cells the arithmetic dominates and one fit per resample is as fast or faster (30 x 300: 1.0x, 50 x 200:
 #: 0.7x; benchmarks/bench_irt_bootstrap.py, 2026-11-30).
 _IRT_BATCH_MAX_CELLS = 6_000
+#: Fewest questions a bootstrap over questions resamples into rank intervals (fewer: none, and the notes say why).
+MIN_BOOTSTRAP_QUESTIONS = 5
 
 
 def default_methods(n_models: int | None) -> list[str]:
@@ -145,6 +147,7 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
         An unknown method or question set.
     """
     from scorio_core.items.batch import irt_abilities_batch
+    from scorio_core.items.irt import MIN_2PL_MODELS
     from scorio_core.items.irt import fit_irt
     from scorio_core.uncertainty import check_prior
     from scorio_core.uncertainty.batch import posterior_summary_batch
@@ -200,7 +203,7 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
         raise ValueError(f"n_boot must be 0 (no bootstrap) or a positive number of replicates; got {n_boot}.")
     if n_boot and not 0.0 < confidence < 1.0:  # before the point ranking: fail fast
         raise ValueError(f"confidence must satisfy 0 < confidence < 1; got confidence={confidence}.")
-    irt_model = "2pl" if L >= 3 else "rasch"
+    irt_model = "2pl" if L >= MIN_2PL_MODELS else "rasch"  # as the Questions page and `questions` fit it
 
     def extra_scores(q, wanted) -> dict:
         """Bayes@N and IRT ability on the questions ``q`` (all of them, or one bootstrap resample)."""
@@ -214,9 +217,14 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
 
     extra = extra_scores(slice(None), names)
     if "irt_ability" in names and irt_model == "rasch":
-        notes.append("IRT ability from a Rasch fit (a 2PL fit needs at least 3 models).")
+        notes.append(f"IRT ability from a Rasch fit (a 2PL fit needs at least {MIN_2PL_MODELS} models).")
     result = agreement(R, names, models=out.models, extra=extra, top=top, options=options)
     boot = None
+    if n_boot and R.shape[1] < MIN_BOOTSTRAP_QUESTIONS:  # every resample repeats the same few questions
+        notes.append(f"No rank intervals: a bootstrap over questions needs at least {MIN_BOOTSTRAP_QUESTIONS} questions "
+                     f"(here {R.shape[1]}); with fewer, the resamples hardly differ and the intervals would be near zero "
+                     "width, saying nothing about new questions. More questions would give them.")
+        n_boot = 0
     if n_boot:
         kept = result.methods  # the methods that ranked the full data
 

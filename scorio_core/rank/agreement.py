@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scorio_core.rank.ties import near_tie_ranks, settled_ranks
 from scorio_core.errors import InputError
 
 __all__ = ["METHODS", "MethodAgreement", "agreement", "available_methods", "method_label", "response_tensor"]
@@ -216,32 +217,56 @@ def _ordinal(n: int) -> str:
 
 
 def _summary(models, methods, ranks: np.ndarray, best: np.ndarray, worst: np.ndarray, top: int) -> str:
+    """The agreement in a sentence or three a lead can read.
+
+    Methods that tie most models (distinct ranks at most a third of the methods' median, e.g. Nanson's four levels
+    among 16 models where the others give 14-16) move every
+    model they tie: the headline's model and its count of models that change rank come from the other methods, and
+    the coarse ones are named apart (helper QA: "16 of 16 models change rank ... ranks 10th to 16th" came from one
+    coarse method alone, while 32 of 33 put that model 16th). A top k that is every model says nothing and is left out.
+    """
     K, L = ranks.shape
     if K < 2:
         return "Choose at least two methods to see whether the ranking depends on the method."
+    if np.all(ranks == 1):  # all-solved, all-failed, identical models: no method separates anything
+        return (f"No method separates any two models: all {L} tie under every one of the {K} methods, so these data "
+                "cannot rank them.")
     k = min(top, L)
     reference = ranks[0]
-    top_sets = [frozenset(np.flatnonzero(r <= k).tolist()) for r in ranks]
-    same = sum(s == top_sets[0] for s in top_sets)
     label = method_label(methods[0])
-    first = f"the top {k} is the same under {same} of {K} methods (compared with {label})"
-    if len(top_sets[0]) > k:  # ties straddle rank k: no top k to name, only a tied set larger than k
-        first = (f"these data do not pick a top {k} under {label}: {len(top_sets[0])} models tie within ranks 1 to "
-                 f"{k}; that tied set is the same under {same} of {K} methods")
-    spread = worst - best
-    i = int(np.argmax(spread))
-    if spread[i] == 0:
-        return f"Every model has the same rank under the {K} methods."
-    moved = int((spread > 0).sum())
-    text = (f"{first[0].upper() + first[1:]}; {moved} of {L} models change rank with the method; "
-            f"{models[i]} ranks {_ordinal(int(best[i]))} to {_ordinal(int(worst[i]))} "
-            f"({_ordinal(int(reference[i]))} under {label}).")
+    first = ""
+    if k < L:  # the top k of L models, where k < L: else "the top 4 of 4 is the same" says nothing
+        top_sets = [frozenset(np.flatnonzero(r <= k).tolist()) for r in ranks]
+        same = sum(t == top_sets[0] for t in top_sets)
+        first = f"the top {k} is the same under {same} of {K} methods (compared with {label})"
+        if len(top_sets[0]) > k:  # ties straddle rank k: no top k to name, only a tied set larger than k
+            first = (f"these data do not pick a top {k} under {label}: {len(top_sets[0])} models tie within ranks 1 "
+                     f"to {k}; that tied set is the same under {same} of {K} methods")
     distinct = np.array([np.unique(r).size for r in ranks])
-    coarse = np.flatnonzero(distinct <= L / 4)  # methods that tie most models move every model they tie
-    if coarse.size and L >= 8:
+    # coarse: a third of the methods' typical resolution or less (N = 1 data tie many models under every method)
+    coarse = np.flatnonzero(distinct <= max(2.0, np.median(distinct) / 3)) if L >= 8 else np.zeros(0, dtype=int)
+    fine = np.setdiff1d(np.arange(K), coarse)
+    use = fine if fine.size >= 2 else np.arange(K)  # the headline from the methods that resolve the models
+    lo, hi = ranks[use].min(axis=0), ranks[use].max(axis=0)
+    spread = hi - lo
+    i = int(np.argmax(spread))
+    among = "" if use.size == K else f" the {use.size} methods that resolve most models"
+    if spread[i] == 0:
+        text = (f"Every model has the same rank under{among or f' the {K} methods'}"
+                + (f"; {first}" if first else "") + ".")
+    else:
+        moved = int((spread > 0).sum())
+        text = ((f"{first[0].upper() + first[1:]}; " if first else "")
+                + f"{moved} of {L} models change rank with the method{' among' + among if among else ''}; "
+                f"{models[i]} ranks {_ordinal(int(lo[i]))} to {_ordinal(int(hi[i]))} "
+                f"({_ordinal(int(reference[i]))} under {label}).")
+        text = text[0].upper() + text[1:]
+    if coarse.size:
         named = ", ".join(f"{method_label(methods[c])} {distinct[c]}" for c in coarse[:3])
         text += (f" {coarse.size} of {K} methods tie most models (distinct ranks among {L}: {named}"
-                 f"{', ...' if coarse.size > 3 else ''}), which alone moves every model they tie.")
+                 f"{', ...' if coarse.size > 3 else ''}; the others' median {np.median(distinct):.0f}), which alone moves "
+                 "every model they tie"
+                 + (": the models' rank ranges below include them." if use.size < K else "."))
     return text
 
 
@@ -301,7 +326,7 @@ def agreement(R, methods, *, models=None, extra=None, top: int = 3, options=None
             s = np.asarray(extra[name], dtype=float)
             if s.shape != (L,):
                 raise ValueError(f"extra scores of {name!r} have shape {s.shape}; expected ({L},).")
-            rows.append((rank.rank_scores(np.where(np.isnan(s), -np.inf, s))["competition"], s))
+            rows.append((near_tie_ranks(s), s))  # NaN last; last-digit differences tie (near_tie_ranks)
             kept.append(name)
             continue
         try:
@@ -309,7 +334,7 @@ def agreement(R, methods, *, models=None, extra=None, top: int = 3, options=None
         except (ValueError, RuntimeError) as exc:  # the method cannot rank these data: say why, rank with the others
             skipped[name] = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             continue
-        rows.append((np.asarray(r, dtype=float), np.asarray(s, dtype=float)))
+        rows.append((settled_ranks(r, s), np.asarray(s, dtype=float)))  # an optimiser's last digits are no rank
         kept.append(name)
     if not rows:
         raise ValueError("no chosen method can rank these data: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()))

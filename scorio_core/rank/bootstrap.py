@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scorio_core.rank.ties import near_tie_ranks, settled_ranks
 from scorio_core.rank.likelihood.paired_batch import BATCHED_METHODS, fits_in_memory, method_resamples
 
 __all__ = ["BATCHED_MODELS", "RESAMPLE_WHEN_SMALL", "RankBootstrap", "SLOW_TO_RESAMPLE", "bootstrap_ranks", "quick_to_resample"]
@@ -178,11 +179,9 @@ class RankBootstrap:
 
 
 def _competition(scores: np.ndarray) -> np.ndarray:
-    """Competition ranks of each row of ``scores`` (higher is better; NaN last), shape kept."""
-    from scipy.stats import rankdata
-
-    s = np.where(np.isnan(scores), -np.inf, scores)
-    return rankdata(-s, method="min", axis=-1).astype(float)
+    """Competition ranks of each row of ``scores`` (higher is better; NaN last), shape kept; scores within the
+    near-tie tolerance share a rank (:func:`scorio_core.rank.ties.near_tie_ranks`), as the observed ranking does."""
+    return near_tie_ranks(scores)
 
 
 def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_boot: int = 200,
@@ -324,7 +323,8 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
         Rb = R[:, idx[b]] if loop else None
         for name in loop:
             try:
-                ranks[b, slot[name]] = getattr(rank, name)(Rb, method="competition", **options.get(name, {}))
+                r, sb = getattr(rank, name)(Rb, method="competition", return_scores=True, **options.get(name, {}))
+                ranks[b, slot[name]] = settled_ranks(r, sb)
             except (ValueError, RuntimeError):  # no estimate on this resample: counted, left out of the interval
                 failed[name] += 1
     alpha = (1.0 - float(confidence)) / 2.0

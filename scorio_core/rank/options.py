@@ -28,7 +28,8 @@ def _function(name: str):
 
     fn = getattr(rank, name, None)
     if not callable(fn) or not any(name in group for group in METHODS.values()):
-        raise InputError(f"unknown ranking method {name!r}: the 'methods' command lists them.", field="method")
+        names = [m for group in METHODS.values() for m in group]
+        raise InputError(f"unknown ranking method {name!r}; choose from {', '.join(names)}.", field="method")
     return fn
 
 

@@ -17,6 +17,11 @@ Format (``format = "scorio-analysis"``, ``version = 1``)::
      "prior": null | {"kind": "dataset" | "model", "key": ..., "model": ..., "sources": [...]},
      "settings": {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "paper"},
      "seeds": {...}, "versions": {...}}
+
+Two fields read alike and mean different things: top-level ``"prior"`` is the prior *counts* R0 taken from data
+(the Rubric page's "prior from a dataset or model"; null: none), while ``settings.prior`` is the prior *family* of
+every interval (``empirical-bayes``, ``uniform``, ``jeffreys``). ``"rubric": null`` means binary correctness (the
+default rubric), not a missing one.
 """
 
 from __future__ import annotations

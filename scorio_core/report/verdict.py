@@ -14,12 +14,12 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from scorio_core.choices import has_fallback_interval, is_fallback_interval
+from scorio_core.choices import has_fallback_interval
 from scorio_core.ranking.rank import pairwise_confidence
+from scorio_core.report.caveats import _coverage_caveat, _few_trials_caveat, _headline_caveats, _names, _observed
 from scorio_core.report.lead import Lead, questions_behind, scope_phrase
-from scorio_core.report.tables import interval_groups, interval_name
+from scorio_core.report.tables import interval_name
 from scorio_core.uncertainty.posterior import DEFAULT_SCOPE, SCOPES
-from scorio_core.uncertainty.priors import MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS, not_identified_rule
 
 __all__ = ["Comparison", "Verdict", "verdict", "format_probabilities", "format_probability"]
 
@@ -123,99 +123,6 @@ def format_probabilities(p) -> np.ndarray:
     return np.where(p > 0.999, "> 99.9%", np.where(p < 0.001, "< 0.1%", np.char.mod("%.1f%%", 100 * p)))
 
 
-def _names(names: list[str], conjunction: str = "and") -> str:
-    if len(names) <= 2:
-        return f" {conjunction} ".join(names)
-    return ", ".join(names[:-1]) + f" {conjunction} " + names[-1]
-
-
-def _observed(row) -> str:
-    """``"; observed avg@N 0.800"`` when the row carries avg@N (the number people publish)."""
-    value = row.get("avg") if hasattr(row, "get") else None
-    return "" if value is None or pd.isna(value) else f"; observed avg@N {float(value):.3f}"
-
-
-def _unfitted_cause(rows: pd.DataFrame) -> tuple[str, str]:
-    """Why the empirical-Bayes prior is not fitted for these rows, and what data would fit it (from N and M)."""
-    n = rows["n_trials"] if "n_trials" in rows else None
-    m = rows["n_questions"] if "n_questions" in rows else None
-    if n is not None and len(n) and bool((n <= 1).all()):
-        return "N = 1 trial per question", "more trials per question"
-    if m is not None and len(m) and bool((m < MIN_REPEATED_QUESTIONS).all()):
-        return (f"fewer than {MIN_REPEATED_QUESTIONS} questions: {_names([str(v) for v in sorted({int(v) for v in m})], 'or')} "
-                "here"), "more questions"
-    if n is not None and m is not None and len(n) and bool(((n <= 2) & (m < MIN_TRIAL_PAIRS)).all()):
-        return f"N = 2 on fewer than {MIN_TRIAL_PAIRS} questions", "more trials per question or more questions"
-    return not_identified_rule(degenerate=True), "more trials per question or more questions"
-
-
-def _few_trials_caveat(n: int, scored: pd.DataFrame) -> str:
-    """What few trials per question do to the estimates: posterior means shrink toward the prior, except where the
-    empirical-Bayes prior could not be fitted (a fallback's mean is the pooled rate, its interval exact binomial),
-    with the cause read from the rows' N and M (not N alone: 8 questions tried 4 times are not fitted either)."""
-    fallback = scored["interval"].map(is_fallback_interval) if "interval" in scored.columns else pd.Series(False)
-    pooled = ("the means are the pooled observed rates (moved half a trial toward 1/2 where every trial fell in one "
-              "category) and the intervals exact binomial ones")
-    if len(fallback) and bool(fallback.all()):  # nothing is pulled toward a prior
-        cause, fix = _unfitted_cause(scored)
-        return (f"The empirical-Bayes prior cannot be fitted here ({cause}): {pooled}, wide; {fix} would identify "
-                "the prior and sharpen the ranking.")
-    if bool(fallback.any()):
-        cause, _ = _unfitted_cause(scored[fallback.to_numpy()])
-        return (f"With as few as N = {n} trials per question, posterior means are pulled toward the prior mean and "
-                f"intervals are wide; where the empirical-Bayes prior cannot be fitted ({cause}) {pooled}. "
-                "More trials would sharpen the ranking.")
-    return (f"With as few as N = {n} trials per question, posterior means are pulled toward the prior mean and "
-            "intervals are wide; more trials would sharpen the ranking.")
-
-
-def _coverage_caveat(table: pd.DataFrame, *, pairs: bool = True) -> str:
-    """What the intervals cover: the table's ``interval`` labels, each with the models it applies to when several.
-
-    ``pairs=False`` (one scored model): no probability compares anything, so nothing is said about them."""
-    groups = interval_groups(table) if "interval" in table.columns else []
-    if groups:
-        labels = groups[0][1] if len(groups) == 1 else "; ".join(f"of {names}: {label}" for names, label in groups)
-        if not pairs:
-            return "Interval: " + labels + "."
-        if any(is_fallback_interval(label) for _, label in groups):  # N = 1: a pooled binomial sd, not a posterior
-            return ("Intervals: " + labels + ". Probabilities use a normal approximation of each model's "
-                    "posterior, and where the empirical-Bayes prior is not identified, of the model's pooled binomial "
-                    "sd sqrt(p(1-p)/n): there they are not posterior probabilities.")
-        return "Intervals: " + labels + ". Probabilities use a normal approximation of each model's posterior."
-    if not pairs:
-        return ("The interval covers the noise of a finite number of trials per question; the questions themselves are "
-                "taken as given.")
-    return ("Intervals and probabilities cover the noise of a finite number of trials per question "
-            "(normal approximation of each model's posterior); the questions themselves are taken as given.")
-
-
-def _headline_caveats(scored: pd.DataFrame, lead: Lead | None, differ: bool, trial_effects) -> str:
-    """Sentences the headline cannot go without (a reader may quote it alone): the top two were scored on different
-    questions, or their trials are not exchangeable repeats. "" when neither holds."""
-    top = scored.iloc[:2]
-    names = top["model"].astype(str).tolist()
-    out = ""
-    if differ and "n_questions" in top.columns and top["n_questions"].notna().all():
-        m = [int(v) for v in top["n_questions"]]
-        common = lead.n_common if lead is not None else None
-        if m[0] != m[1] or (common is not None and common < max(m)):
-            shared = f", {common:,} of them both" if common is not None else ""
-            out += (f" Caveat: {names[0]} answered {m[0]:,} questions and {names[1]} {m[1]:,}{shared}, so this compares "
-                    "the models together with their questions (one that skipped hard questions looks better); the "
-                    "questions every model answered (question set: common) compare like with like.")
-    flagged = [e for e in trial_effects if str(e.get("model")) in names]
-    if flagged:
-        rates = "; ".join(f"{e['model']}: " + ", ".join(f"trial {i + 1} {r:.1%}" for i, r in
-                                                       enumerate(list(e.get("rates", []))[:3]) if r == r)
-                          for e in flagged[:2])
-        one = len(flagged) == 1
-        out += (f" Caveat: the trials of {_names([str(e['model']) for e in flagged[:2]])} are not exchangeable "
-                f"repeats ({rates}), which these intervals assume: {'its score averages' if one else 'their scores average'}"
-                " attempts of different kinds.")
-    return out
-
-
 def _scope_of(table: pd.DataFrame, scope: str | None) -> str:
     if scope is not None:
         if scope not in SCOPES:
@@ -230,7 +137,7 @@ def _scope_of(table: pd.DataFrame, scope: str | None) -> str:
 
 def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N",
             scope: str | None = None, lead: Lead | None = None, question_sets_differ: bool = False,
-            trial_effects=(), scale: tuple[float, float] | None = None) -> Verdict:
+            trial_effects=(), scale: tuple[float, float] | None = None, pairwise=None) -> Verdict:
     """Which differences between neighbouring models are real at ``confidence``, and on what.
 
     The headline names what it generalises to in the sentence (``on these 40 questions`` with
@@ -265,6 +172,11 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     scale : (float, float), optional
         The smallest and largest category weight of the rubric: a score on another scale than 0 to 1 (Format Aware:
         0 to 3) says its scale beside the number, which alone does not read as a rate.
+    pairwise : ndarray of float, shape (L, L), optional
+        ``P(A > B)`` for the scored rows in ``table``'s order, as the rank ties and the heatmap use them
+        (:func:`scorio_core.leaderboard.table.pairwise_for`: paired over common questions when questions are
+        sampled). Without it each pair is compared unpaired from the rows' own ``mu`` and ``sigma``, which under
+        ``questions-sampled`` contradicts a paired ranking (a pair the ranking separates read "not distinguishable").
 
     Returns
     -------
@@ -281,7 +193,9 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     """
     pct = f"{confidence:.0%}"
     scope = _scope_of(table, scope)
-    scored = table[table["mu"].notna()].sort_values("mu", ascending=False, kind="stable")
+    scored = table[table["mu"].notna()]
+    order = np.argsort(-scored["mu"].to_numpy(float), kind="stable")  # as sort_values(ascending=False, stable)
+    scored = scored.iloc[order]
     # a model whose empirical-Bayes prior is not identified (N = 1) has the pooled binomial sd, not a posterior one:
     # probabilities involving it are normal approximations, and the sentences do not call them posterior or credible
     approximate = has_fallback_interval(scored)
@@ -316,7 +230,10 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         headline = (f"Only one model was scored: {models[0]} ({metric_label} {top['mu']:.3f}{on_scale}, "
                     f"{interval_name(scored.iloc[[0]], confidence)} [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}).")
         return Verdict(headline, (), (), "", tuple(caveats), confidence, metric_label, scope=scope)
-    rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
+    if pairwise is not None and np.shape(pairwise) == (len(order), len(order)):  # the ranking's own probabilities
+        rho = np.asarray(pairwise, dtype=float)[np.ix_(order, order)]
+    else:
+        rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
     if lead is not None and (lead.ahead, lead.behind) != (models[0], models[1]):
         lead = None
     if lead is not None and lead.rho(scope) is not None:  # the top pair as Compare states it (paired when sampled)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import numpy as np
 
 from scorio_core import io
@@ -156,3 +158,21 @@ def test_method_options_rank_with_them_and_travel_with_the_choice(app):
     no_exception(app)
     assert app.text_input(key="lb_method_options").value in ("", None)
     assert "K=32" in app.text_input(key="lb_method_options").placeholder
+
+
+@pytest.mark.parametrize(("value", "chosen", "warned"), [
+    ("bradley_terry_map", "bradley_terry_map", False),  # the CLI's name (--method bradley_terry_map)
+    ("no_such_method", "bayes", True),  # unknown: said, and Bayes@N shown
+])
+def test_a_link_may_name_the_method_as_the_cli_does(value, chosen, warned):
+    # helper QA: ?lb_method=bradley_terry (the CLI's name) was dropped without a word; only the box's label worked
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import ROOT
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lb_method"] = value
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="lb_method").value == chosen
+    assert any("The link names the ranking method 'no_such_method'" in shown(w.value) for w in at.main.warning) == warned

@@ -203,3 +203,39 @@ def test_leaderboard_verdict_says_a_lead_is_one_sided(app):
     assert "The lead is one-sided: P(open_ai_o3_high > open_ai_o3_low) = 95.8% reaches 95%" in captions
     # o3's second attempt is made only after a failed first one: the trials are not exchangeable, and the page says so
     assert any("depends on the trial's position" in shown(w.value) for w in app.main.warning)
+
+
+def test_leaderboard_verdict_under_sampled_questions_uses_the_paired_ranking(app):
+    """Helper QA: ARC, common questions, questions sampled, Jeffreys: the verdict said "o1_high and o1_med not
+    distinguishable (P = 93.8%)" (unpaired) beside ranks 3 and 4 and a heatmap reading > .99 (paired); the headline's
+    lead counted the pair's 419 questions under a table of 415; ten intervals excluded their own avg@N unsaid."""
+    app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()
+    app.radio(key="lb_question_set").set_value("common").run()
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    app.sidebar.selectbox(key="prior").set_value("jeffreys").run()
+    no_exception(app)
+    text = " ".join(shown(m.value) for m in app.main.markdown)
+    assert "of the 415 questions both answered" in text and "419 questions both" not in text
+    assert "open_ai_o1_high is ahead of open_ai_o1_med with > 99.9% posterior probability." in text
+    (pull,) = [shown(w.value) for w in app.main.warning if "exclude their observed avg@N" in w.value]
+    assert "the Jeffreys prior moves the mean" in pull and "Empirical Bayes (calibrated)" in pull
+
+
+def test_compare_follows_the_leaderboards_question_set_and_names_non_exchangeable_trials(app):
+    """Helper QA: with *Common questions only* the Leaderboard said 95.2% on 415 questions and Compare 95.1% on the
+    pair's 419; Compare also said nothing of o3's retry-after-failure trials and projected the trials needed."""
+    app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()
+    app.radio(key="lb_question_set").set_value("common").run()
+    headline = " ".join(shown(m.value) for m in app.main.markdown if "ranks first" in m.value)
+    assert "95.9% posterior probability" in headline  # empirical Bayes, the 415 common questions
+    app.switch_page("pages/results/compare.py").run()
+    no_exception(app)
+    app.selectbox(key="cmp_a").set_value("open_ai_o3_high_20241220").run()
+    app.selectbox(key="cmp_b").set_value("open_ai_o3_low_20241220").run()
+    no_exception(app)
+    assert any("Question set: common" in shown(c.value) for c in app.main.caption)
+    warnings = [shown(w.value) for w in app.main.warning]
+    assert any("depends on the trial's position" in w for w in warnings)
+    assert any(w.startswith("This projection assumes exchangeable trials") for w in warnings)
+    (ahead,) = [shown(s.value) for s in app.main.success if "is ahead of" in s.value]
+    assert "95.9%" in ahead  # the Leaderboard's number on the 415 common questions (95.8% on the pair's 419)

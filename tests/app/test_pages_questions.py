@@ -60,7 +60,7 @@ def test_renders_on_the_default_counts_dataset(app):
     no_exception(app)
     assert app.title[0].value == "Questions"
     table = app.main.dataframe[0].value
-    assert len(table) == 15 and list(table.columns[:3]) == ["question", "flags", "difficulty"]
+    assert len(table) == 15 and list(table.columns[:3]) == ["question", "flags", "reason"]
     expected = diagnose(outcomes_for(io.load([str(ROOT / "data" / "matharena_aime_2025_I_counts.csv")])))
     np.testing.assert_allclose(table["difficulty"], expected.questions["difficulty"], rtol=0, atol=1e-12)
     assert "broken" in shown(app.main.caption[0].value) and "saturated" in shown(app.main.caption[0].value)

@@ -15,6 +15,7 @@ from scorio_core.cli import main
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.methods import default_methods, method_agreement
 from scorio_core.leaderboard.table import leaderboard, outcomes_for
+from scorio_core.rank.ties import NEAR_TIE_RTOL, near_tie_ranks, settled_ranks
 from scorio_core.rank.agreement import agreement, available_methods, response_tensor
 
 
@@ -59,8 +60,8 @@ def test_the_summary_names_methods_that_tie_most_models():
     R = np.zeros((8, 1, 1), dtype=int)
     result = agreement(R, ["x", "y"], models=[f"m{i}" for i in range(8)],
                        extra={"x": list(range(8, 0, -1)), "y": [1] * 4 + [0] * 4}, top=1)
-    assert result.summary.endswith(" 1 of 2 methods tie most models (distinct ranks among 8: y 2), which alone moves "
-                                   "every model they tie.")
+    assert result.summary.endswith(" 1 of 2 methods tie most models (distinct ranks among 8: y 2; the others' median "
+                                   "5), which alone moves every model they tie.")
     fine = agreement(R, ["x", "y"], models=[f"m{i}" for i in range(8)],
                      extra={"x": list(range(8, 0, -1)), "y": [7, 8, 6, 5, 4, 3, 2, 1]}, top=1)
     assert "tie most models" not in fine.summary
@@ -132,8 +133,26 @@ def test_agreement_invariants(R):
     assert np.allclose(tau, tau.T, equal_nan=True) and np.all(np.diag(tau) == 1)
     assert np.all((tau[~np.isnan(tau)] >= -1 - 1e-12) & (tau[~np.isnan(tau)] <= 1 + 1e-12))
     assert np.all(result.best <= result.ranks) and np.all(result.ranks <= result.worst)
-    for k, name in enumerate(names):  # each row is exactly that method's competition ranks
-        np.testing.assert_array_equal(result.ranks[k], getattr(rank, name)(R))
+    for k, name in enumerate(names):  # each row is that method's competition ranks, an optimiser's last digits tied
+        r, s = getattr(rank, name)(R, return_scores=True)
+        np.testing.assert_array_equal(result.ranks[k], settled_ranks(r, s))
+        exact = np.asarray(r, dtype=float)
+        assert np.all(result.ranks[k] <= exact)  # settling only merges neighbours: a rank never gets worse
+        moved = result.ranks[k] != exact
+        for i in np.flatnonzero(moved):  # ... and only within the near-tie tolerance of a better-ranked score
+            better = s[exact < exact[i]]
+            assert np.any(np.abs(better - s[i]) <= NEAR_TIE_RTOL * np.maximum(np.abs(better), abs(s[i])) * L + 1e-11)
+
+
+def test_an_optimisers_last_digits_do_not_rank_two_equal_records():
+    # helper QA: Bradley-Terry gave A and C (2 of 4 each on one question) 1.2599210431 and 1.2599210439, ranks 2
+    # and 1, "1 of 3 models rank differently than under Bayes@N" and a bootstrap interval "1-1" beside rank 2
+    R = np.zeros((3, 1, 1), dtype=int)
+    result = agreement(R, ["x", "bayes"], models=list("ACB"),
+                       extra={"x": [1.2599210431, 1.2599210439, 0.63], "bayes": [0.5, 0.5, 0.25]})
+    assert result.ranks.tolist() == [[1.0, 1.0, 3.0], [1.0, 1.0, 3.0]]
+    assert result.summary.startswith("Every model has the same rank under the 2 methods")
+    assert near_tie_ranks([1.0, 1.0 + 2e-6]).tolist() == [2.0, 1.0]  # beyond 1e-6 relative: apart
 
 
 def _write(tmp_path, solved, trials=3, missing=()):
@@ -308,3 +327,22 @@ def test_batched_irt_bootstrap_is_the_same_in_any_chunking(tmp_path, monkeypatch
     monkeypatch.setattr(methods_module, "_IRT_BATCH_MAX_CELLS", 0)  # larger tables: one fit_irt per resample
     np.testing.assert_array_equal(method_agreement(outcomes, ["irt_ability", "avg"], n_boot=30, seed=9).bootstrap.ranks,
                                   whole.ranks)
+
+
+def test_a_task_with_one_model_is_left_out_not_the_whole_file(tmp_path, capsys):
+    # helper QA: one single-model task made `methods` (exit 2) and `questions` (2PL error) fail for every task
+    rows = ["model,task,question_id,trial,is_correct"]
+    rows += [f"{m},t1,q{q},{t},{int((q + t + i) % 3 == 0)}" for i, m in enumerate("abc") for q in range(6) for t in range(2)]
+    rows += [f"solo,t2,q{q},0,{q % 2}" for q in range(6)]
+    path = tmp_path / "d.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["methods", str(path), "--methods", "borda,bayes", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [t["task"] for t in out["tasks"]] == ["t1"]
+    assert out["skipped_tasks"] == [{"task": "t2", "reason": "1 model: ranking needs at least 2"}]
+    assert main(["questions", str(path), "--output", "json"]) == 0
+    tasks = {t["task"]: t for t in json.loads(capsys.readouterr().out)["tasks"]}
+    assert tasks["t1"]["model"] == "2pl" and "note" not in tasks["t1"]
+    assert tasks["t2"]["model"] == "rasch" and tasks["t2"]["note"].startswith("Rasch fit: a 2PL fit needs at least 2")
+    assert main(["methods", str(path), "--task", "t2", "--output", "json"]) == 2  # asked for by name: an error
+    assert "has 1 model" in json.loads(capsys.readouterr().out)["error"]

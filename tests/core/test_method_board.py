@@ -62,3 +62,18 @@ def test_bootstrap_rank_intervals_join_the_board(tmp_path):
     assert [(lo, hi) for lo, hi in zip(board["rank_lo"], board["rank_hi"])] == [expected[m] for m in board["model"]]
     assert (board["rank_lo"] <= board["rank_hi"]).all()
     assert "rank_lo" not in method_board(method_agreement(outcomes, ["borda", "bayes"], prior="uniform"), "borda")
+
+
+def test_too_few_questions_give_no_bootstrap_interval_and_say_why(tmp_path):
+    # one question: every resample is that question, so the intervals were zero-width ("1-1") and labelled as covering
+    # sampled questions (helper QA); below MIN_BOOTSTRAP_QUESTIONS none are computed and the notes say why
+    from scorio_core.leaderboard.methods import MIN_BOOTSTRAP_QUESTIONS
+
+    few = method_agreement(_outcomes(tmp_path, questions=MIN_BOOTSTRAP_QUESTIONS - 1), ["borda", "bayes"],
+                           prior="uniform", n_boot=50, seed=4)
+    assert few.bootstrap is None and "rank_lo" not in method_board(few, "borda").columns
+    (note,) = [n for n in few.notes if n.startswith("No rank intervals")]
+    assert f"at least {MIN_BOOTSTRAP_QUESTIONS} questions (here {MIN_BOOTSTRAP_QUESTIONS - 1})" in note
+    enough = method_agreement(_outcomes(tmp_path, questions=MIN_BOOTSTRAP_QUESTIONS), ["borda", "bayes"],
+                              prior="uniform", n_boot=50, seed=4)
+    assert enough.bootstrap is not None

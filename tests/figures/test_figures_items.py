@@ -57,3 +57,28 @@ def test_flag_bars():
     assert bar.orientation == "h" and list(bar.x) == [2, 0, 5]
     assert list(bar.y) == ["possibly_mislabeled", "saturated", "&lt;i&gt;x&lt;/i&gt;"]
     assert fig.layout.yaxis.autorange == "reversed" and fig.layout.xaxis.title.text == "questions"
+
+
+def test_flag_bars_say_when_nothing_is_flagged():
+    # an empty 0-1 axis read as a broken chart (helper QA)
+    empty = flag_bars({"possibly_mislabeled": 0, "saturated": 0})
+    assert [a.text for a in empty.layout.annotations] == ["No question flagged"]
+    assert not flag_bars({"saturated": 1}).layout.annotations
+    # the ICC's difficulty label sits beside its dotted line, on the side with room
+    left = item_curve(1.0, -2.0, [0.0, 1.0], [0.5, 0.5], ["a", "b"]).layout.annotations[0]
+    right = item_curve(1.0, 2.5, [0.0, 1.0], [0.5, 0.5], ["a", "b"]).layout.annotations[0]
+    assert (left.xanchor, right.xanchor) == ("left", "right") and left.xshift > 0 > right.xshift
+
+
+def test_method_agreement_heatmap_resolves_high_agreement():
+    # tau_b between 0.8 and 1 was one dark blue on [-1, 1] (helper QA): a sequential scale from just below the lowest
+    from dashboard.figures import method_agreement_heatmap
+
+    tau = np.array([[1.0, 0.93, 0.81], [0.93, 1.0, 0.88], [0.81, 0.88, 1.0]])
+    (heat,) = method_agreement_heatmap(["a", "b", "c"], tau).data
+    assert heat.zmin == 0.7 and heat.zmax == 1 and "scale from 0.7" in heat.colorbar.title.text
+    tau[0, 2] = tau[2, 0] = -0.4  # a reversed ranking: the diverging [-1, 1] scale
+    (heat,) = method_agreement_heatmap(["a", "b", "c"], tau).data
+    assert heat.zmin == -1 and "scale from" not in heat.colorbar.title.text
+    many = method_agreement_heatmap([f"method {i}" for i in range(33)], np.eye(33))
+    assert many.layout.xaxis.tickangle == -90

@@ -110,10 +110,10 @@ def test_pickles_are_never_loaded(monkeypatch):
 def test_mixed_types_and_bad_values_name_line_and_field():
     rows = ["model,question,trial,correct"] + [f"m,q{i},0,{i % 2}" for i in range(116)] + ["m,q116,0,yes"]
     e = _err([("results.csv", ("\n".join(rows) + "\n").encode())])
-    assert str(e) == "results.csv line 118: field 'is_correct' must be 0 or 1 (true/false); got 'yes'."
+    assert str(e) == "results.csv line 118: field 'is_correct' (the outcome: column 'correct') must be 0 or 1 (true/false); got 'yes'."
     assert (e.line, e.field) == (118, "is_correct")
     e = _err([("r.jsonl", b'{"model":"m","question":"a","trial":0,"correct":1}\n{"model":"m","question":"b","trial":0,"correct":"maybe"}\n')])
-    assert str(e) == "r.jsonl line 2: field 'is_correct' must be 0 or 1 (true/false); got 'maybe'."
+    assert str(e) == "r.jsonl line 2: field 'is_correct' (the outcome: column 'correct') must be 0 or 1 (true/false); got 'maybe'."
     e = _err([("r.csv", b"model,question,trial,correct\nm,a,0,1\nm,a,x1,1\n")])
     assert str(e) == "r.csv line 3: field 'trial' must be a whole number (trial index or seed); got 'x1'."
     e = _err([("r.csv", b"model,question,trial,correct\nm,a,1.5,1\n")])

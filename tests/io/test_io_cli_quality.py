@@ -66,7 +66,7 @@ def test_quality_errors_are_one_line_with_status_2(capsys, tmp_path):
     f.write_text("model,question,trial,correct\nm,q,0,yes\n")
     assert main(["quality", str(f)]) == 2
     err = capsys.readouterr().err
-    assert err == "error: results.csv line 2: field 'is_correct' must be 0 or 1 (true/false); got 'yes'.\n"
+    assert err == "error: results.csv line 2: field 'is_correct' (the outcome: column 'correct') must be 0 or 1 (true/false); got 'yes'.\n"
     assert main(["quality"]) == 2
     assert "give at least one PATH" in capsys.readouterr().err
     assert main(["quality", str(f), "--duplicates", "first"]) == 2

@@ -187,6 +187,11 @@ def test_lm_eval_samples_with_results_file():
     formats = {s.name: (s.format, s.rows) for s in ds.sources}
     assert formats[RESULTS.name] == ("lm-eval-results", 0)
     assert formats[SAMPLES.name] == ("lm-eval-samples", 10)
+    # what the run reports and what was loaded are compared (helper QA: neither gap was said)
+    assert f"{RESULTS.name}: math_perturbed_full: 10 questions loaded of the 5,000 the results file counts" in \
+        " ".join(ds.report.notes)
+    assert (f"{RESULTS.name} reports 1 task with no samples loaded, not ranked here: math_rephrased_full (5,000 "
+            "samples).") in " ".join(ds.report.notes)
 
 
 def test_lm_eval_pairs_by_path_either_way(upload):

@@ -99,7 +99,8 @@ def test_wide_layout():
         ("B", "q1", 1, 1.0), ("B", "q1", 2, 1.0), ("B", "q1", 3, 1.0),
     ]  # hand: trial = the number in the column name; the empty cell is a trial not run
     assert any("1 empty trial cells" in n for n in ds.report.notes)
-    with pytest.raises(InputError, match=r"w.csv line 3: field 'is_correct' must be 0 or 1 \(true/false\); got 'yes'"):
+    with pytest.raises(InputError, match=r"w.csv line 3: field 'is_correct' \(the outcome: the trial cells\) must be 0 "
+                                         r"or 1 \(true/false\); got 'yes'"):
         _load("model,question,t1,t2\nA,q1,1,0\nA,q2,yes,1\n", "w.csv")
 
 

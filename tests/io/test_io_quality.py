@@ -211,3 +211,16 @@ def test_an_outcome_that_blocks_names_its_first_attempt(tmp_path):
     with pytest.raises(InputError) as err:
         io.load([str(gap)]).require_ready()
     assert "1 attempt has no outcome (the first: model 'b', task 'gap', question 'q1', trial 0, in gap.csv)" in str(err.value)
+
+
+def test_partial_credit_beside_a_0_1_correct_column_is_said():
+    # LiveBench: `correct` is 0 on 17% of the rows whose `score` is strictly between 0 and 1; the report must say the
+    # credit is not counted (it said nothing: n_non_binary = 0) and how to count it
+    text = "model,question_id,trial,correct,score\na,q1,0,0,0.5\na,q1,1,1,1\na,q2,0,0,0\nb,q1,0,1,1\nb,q2,0,0,0.25\n"
+    notes = io.load([_f("pc.csv", text)]).report.notes
+    (note,) = [n for n in notes if "partial score" in n]
+    assert note.startswith("pc.csv: 2 attempts (40%) have a partial score strictly between 0 and 1 in 'score', while "
+                           "correctness is read from 'correct' (0/1), which counts 2 of them incorrect.")
+    assert "--binarize-threshold" in note
+    whole = text.replace("0.5", "1").replace("0.25", "0")
+    assert not [n for n in io.load([_f("pc.csv", whole)]).report.notes if "partial score" in n]

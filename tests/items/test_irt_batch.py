@@ -108,3 +108,17 @@ def test_close_groups_join_chains_and_keep_rows_apart():
     assert inverse[0] != inverse[4]  # rows are independent
     tied = group_mean(values.ravel(), inverse).reshape(2, 4)
     assert tied[0, 0] == tied[0, 1] == tied[0, 3] and np.isnan(tied[1, 3])
+
+
+@pytest.mark.parametrize("rate", [0.5, 1.0])
+def test_equal_abilities_are_not_stretched_to_plus_or_minus_one(rate):
+    # identical models (or every question solved): no spread to set the 2PL scale by; rescaling to mean square 1 put
+    # every ability at exactly -1 or +1 (helper QA), a magnitude the data never gave; the batch agrees with fit_irt
+    M = 8
+    s = np.tile(np.round(rate * np.array([2, 1, 2, 0, 1, 2, 1, 2]))[None, :], (3, 1)) if rate < 1 else np.full((3, M), 2)
+    n = np.full((3, M), 2)
+    fit = fit_irt(s, n, "2pl")
+    assert fit.scale == 1.0 and np.ptp(fit.theta) == 0.0
+    assert abs(abs(fit.theta[0]) - 1.0) > 0.05
+    theta, _ = irt_abilities_batch(s[None], n[None], "2pl")
+    np.testing.assert_allclose(theta[0], fit.theta, atol=1e-6)

@@ -94,12 +94,16 @@ def test_cli_questions_json_contract(tmp_path, capsys):
     assert rasch["model"] == "rasch" and all(q["discrimination"] == 1.0 for q in rasch["questions"])
     assert rasch["tasks"][0]["scale"] == 1.0 and rasch["tasks"][0]["scale_var"] == 0.0
     # the difficulty prior: estimated from the data by default (12 questions >= 10); N(0, 3^2) on request
+    # reported on the difficulties' scale (helper QA: it was the mode's, c times smaller, clamped at 0.5 there)
     sd = task["difficulty_prior_sd"]
-    assert out["difficulty_prior"] == "empirical-bayes" and 0.5 <= sd < 3.0
-    assert f"b~N(0,{sd:.3g}^2) estimated from the data" in out["method"]
+    assert out["difficulty_prior"] == "empirical-bayes" and 0.5 <= sd * task["scale"] < 3.0
+    assert f"b~N(0,{sd * task['scale']:.3g}^2) estimated from the data" in out["method"]
+    assert f"on that scale the difficulty prior is N(0,{sd:.3g}^2)" in out["method"]
+    assert "estimated per task" in out["priors_note"]
     assert main(["questions", path, "--difficulty-prior", "fixed", "--output", "json"]) == 0
     fixed = json.loads(capsys.readouterr().out)
-    assert fixed["difficulty_prior"] == "fixed" and fixed["tasks"][0]["difficulty_prior_sd"] == 3.0
+    assert fixed["difficulty_prior"] == "fixed"
+    assert fixed["tasks"][0]["difficulty_prior_sd"] == pytest.approx(3.0 / fixed["tasks"][0]["scale"], rel=1e-12)
     assert "b~N(0,3^2)" in fixed["method"] and "estimated" not in fixed["method"]
     assert main(["questions", path, "--output", "table"]) == 0
     assert "q05" in capsys.readouterr().out

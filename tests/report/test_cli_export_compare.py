@@ -184,3 +184,31 @@ def test_compare_and_tasks_keep_intervals_within_the_scores_the_rubric_allows(ca
     # one task: the task's own (Clopper-Pearson) interval, hand: 1 of 1 -> [0.025, 1], 0 of 1 -> [0, 0.975]
     assert (combined["a"]["lo"], combined["a"]["hi"]) == pytest.approx((0.025, 1.0), abs=1e-12)
     assert (combined["b"]["lo"], combined["b"]["hi"]) == pytest.approx((0.0, 0.975), abs=1e-12)
+
+
+def test_verdict_uses_the_rankings_paired_probabilities_and_question_set(capsys):
+    # questions sampled, common questions: the rank ties pair each two models over the 415 questions every model
+    # answered; the verdict's sentences must use the same probabilities (they were unpaired: "o1_high and o1_med not
+    # distinguishable (93.8%)" beside ranks 3 and 4 and a heatmap reading > .99) and the same 415 questions (the lead
+    # counted the pair's own 419)
+    from scorio_core import io as sio
+    from scorio_core.leaderboard.table import leaderboard, outcomes_for, pairwise_for
+    from scorio_core.report.verdict import format_probability
+
+    code, out, err = run(capsys, "export", ARC, "--question-set", "common", "--scope", "questions-sampled",
+                         "--prior", "jeffreys", "--format", "md")
+    assert code == 0, err
+    assert "of the 415 questions both answered" in out and "419 questions both" not in out
+    outcomes = outcomes_for(sio.load([ARC]))
+    kw = dict(prior="jeffreys", question_set="common")
+    table = leaderboard(outcomes, scope="questions-sampled", **kw)
+    fixed = leaderboard(outcomes, scope="questions-fixed", **kw)
+    rho, paired = pairwise_for(outcomes, table, fixed, scope="questions-sampled", question_set="common")
+    assert paired
+    code, html_doc, err = run(capsys, "export", ARC, "--question-set", "common", "--scope", "questions-sampled",
+                              "--prior", "jeffreys", "--format", "html")
+    models = table["model"].tolist()
+    i, j = models.index("open_ai_o1_high_20241217"), models.index("open_ai_o1_med_20241217")
+    assert rho[i, j] > 0.999
+    assert ("open_ai_o1_high_20241217 is ahead of open_ai_o1_med_20241217 with "
+            f"{format_probability(rho[i, j])} posterior probability") in html_doc.replace("&gt;", ">")

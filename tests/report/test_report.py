@@ -99,19 +99,6 @@ class TestTables:
         assert "\\begin{tabular}" in small and "longtable" not in small
         assert small.startswith("% needs \\usepackage{booktabs} in the preamble\n")
 
-    def test_latex_caption_has_a_short_form(self):
-        # the full caption (what the intervals cover, the notes) runs to sentences; the list of tables gets the first
-        table = board()
-        tex = latex.leaderboard_latex(table, metric_label="Bayes@N", confidence=0.95, task="aime_2025",
-                                      notes=["Some note & more."])
-        caption = next(line for line in tex.splitlines() if line.startswith("\\caption"))
-        assert caption.startswith("\\caption[Bayes@N with 95\\% credible intervals (aime\\_2025)]{Bayes@N with 95\\%")
-        assert caption.endswith("Some note \\& more.}") and "empirical-Bayes prior" in caption
-        big = pd.concat([table] * 20, ignore_index=True).assign(model=lambda f: [f"m{i}" for i in range(len(f))])
-        long = latex.leaderboard_latex(big, metric_label="Bayes@N", confidence=0.95, task="t")
-        assert long.count("\\caption[Bayes@N with 95\\% credible intervals (t)]{") == 1
-        assert long.count("\\caption[]{(continued)}") == 1
-
     def test_exports_carry_avg_and_interval_label(self):
         table = board()
         md = tables.leaderboard_markdown(table, metric_label="Bayes@N", confidence=0.95)
@@ -124,17 +111,6 @@ class TestTables:
         v = verdict(table)
         assert "observed avg@N 0.800" in v.headline
         assert any("empirical-Bayes prior" in c for c in v.caveats)
-
-    def test_estimate_header_says_pooled_rate_under_the_n1_fallback(self):
-        # under the N = 1 fallback no prior is fitted and mu is the pooled observed rate: the header says so
-        table = board()
-        assert "Bayes@N mean" in tables.presentation_table(table).columns
-        exact = table.assign(interval_kind="exact-binomial")
-        cols = tables.presentation_table(exact).columns
-        assert "Pooled rate" in cols and "Bayes@N mean" not in cols
-        mixed = table.assign(interval_kind=["exact-binomial", "credible", "credible"])
-        assert "Bayes@N mean or pooled rate" in tables.presentation_table(mixed).columns
-        assert "Pooled rate |" in tables.leaderboard_markdown(exact, metric_label="Bayes@N", confidence=0.95)
 
     def test_presentation_table_columns(self):
         pretty = tables.presentation_table(board(), metric_label="Pass@k", confidence=0.9)
@@ -194,7 +170,8 @@ class TestVerdict:
                   if c.startswith("The empirical-Bayes")]
         assert "(N = 2 on fewer than 20 questions)" in few
         (few,) = [c for c in verdict(t.assign(interval=fitted)).caveats if c.startswith("With as few")]
-        assert few.endswith("intervals are wide; more trials would sharpen the ranking.")
+        # a fitted prior's intervals are not necessarily wide (uniform/Jeffreys at N = 2: narrow and off the data)
+        assert few.endswith("pulled toward the prior mean; more trials would sharpen the ranking.")
 
     def test_matches_paper_tie_rule(self):
         from scorio_core.ranking.rank import ranks_with_ties
@@ -336,17 +313,6 @@ class TestHtml:
         assert text.count("class='track'") == 3
         assert "scorio-analysis" in text  # manifest embedded (escaped JSON)
         assert "Every neighbouring pair" in text
-
-    def test_interval_strip_has_round_ticks_and_trial_spans(self):
-        # board(): mu 0.9..0.5, sigma 0.02 -> intervals 0.461..0.939: ticks 0.4, 0.5, ..., 1 (step 0.1, 6 steps)
-        text = self.report(["a", "b", "c"])
-        axis = re.search(r"<div class='axis'>(.*?)</div>", text).group(1)
-        assert re.findall(r">([0-9.]+)</span>", axis) == ["0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1"]
-        assert text.count("background-size:16.6667% 100%") == 3  # a grid line under every tick
-        frame = board(models=["a", "b"], mu=[0.8, 0.6]).assign(n_trials=[1, 4], n_trials_max=[12, 4])
-        doc = html_report(title="t", subtitle="s", table=frame, verdict=verdict(frame), settings={})
-        assert "<td>1-12</td>" in doc and "smallest-largest" in doc
-
 
 @pytest.mark.parametrize("scope", ["questions-fixed", "questions-sampled"])
 @pytest.mark.parametrize("confidence", [0.9, 0.95])

@@ -277,3 +277,57 @@ def sibling_samples(src: Source) -> list[Path]:
     if src.path is None or ts is None:
         return []
     return sorted(p for p in src.path.parent.glob(f"samples_*_{ts}.jsonl*") if samples_timestamp(p.name.removesuffix(".gz")))
+
+
+def results_crosscheck(name: str, doc: dict, questions: dict[str, int]) -> list[str]:
+    """Notes comparing an lm-eval results file with the samples loaded beside it.
+
+    The results file reports every task of the run with its sample count (``n-samples``) and scores; only tasks whose
+    ``samples_<task>_<time>.jsonl`` was loaded are ranked. A task it reports without samples, or with fewer questions
+    loaded than it counts, is named, so nothing the run evaluated leaves the leaderboard unsaid (helper QA: a results
+    file for two tasks, samples for one of them with 10 of 5,000 questions, and the Data page said neither).
+
+    Parameters
+    ----------
+    name : str
+        The results file's name (for the notes).
+    doc : dict
+        Its parsed JSON.
+    questions : dict of str to int
+        Distinct questions loaded per task.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> doc = {"n-samples": {"a": {"original": 50, "effective": 50}, "b": {"original": 9, "effective": 9}}}
+    >>> for note in results_crosscheck("results.json", doc, {"a": 10}): print(note)
+    results.json: a: 10 questions loaded of the 50 the results file counts (n-samples, effective); the ranking covers these 10.
+    results.json reports 1 task with no samples loaded, not ranked here: b (9 samples). Load its samples_<task>_<time>.jsonl file to rank it.
+    """
+    counts = doc.get("n-samples") if isinstance(doc.get("n-samples"), dict) else {}
+    reported = [str(t) for t in (counts or doc.get("results") or {})]
+    notes = []
+    for task in reported:
+        info = counts.get(task) if isinstance(counts.get(task), dict) else {}
+        expected = info.get("effective", info.get("original"))
+        have = questions.get(task)
+        if have is not None and isinstance(expected, int) and 0 < have < expected:
+            notes.append(f"{name}: {task}: {have:,} questions loaded of the {expected:,} the results file counts "
+                         f"(n-samples, effective); the ranking covers these {have:,}.")
+    missing = [t for t in reported if t not in questions]
+    if missing:
+        def sized(task):
+            info = counts.get(task) if isinstance(counts.get(task), dict) else {}
+            n = info.get("effective", info.get("original"))
+            return f"{task} ({n:,} samples)" if isinstance(n, int) else task
+
+        shown = ", ".join(sized(t) for t in missing[:8]) + (f" and {len(missing) - 8:,} more" if len(missing) > 8 else "")
+        notes.append(f"{name} reports {len(missing):,} task{'s' if len(missing) != 1 else ''} with no samples loaded, "
+                     f"not ranked here: {shown}. Load {'its' if len(missing) == 1 else 'their'} "
+                     f"samples_<task>_<time>.jsonl file{'s' if len(missing) != 1 else ''} to rank "
+                     f"{'it' if len(missing) == 1 else 'them'}.")
+    return notes
+
