@@ -207,6 +207,11 @@ with user_errors("the trials needed"):
                                             ctx.confidence, active.rubric_id, active.categorization, active.prior_id,
                                             active.prior, prior=ctx.prior)
 observed = max(needed.n_observed)
+if not common:  # no shared question: more trials of each one's own questions would still compare the question sets
+    st.info("Not applicable: the two models share no question, so more trials of the questions each answered would "
+            "still compare their question sets along with the models. Run both on common questions.",
+            icon=":material/rule:")
+    st.stop()
 if effects:  # the projection draws more exchangeable trials: what these models' trials are not
     whose = " and ".join(names[e["model"]] for e in effects)
     st.warning(md(f"This projection assumes exchangeable trials, which those of {whose} are not (above): more trials "

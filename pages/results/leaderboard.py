@@ -167,6 +167,14 @@ if present:  # a fixed story, every section open: ranking, pairwise heatmap, and
 else:
     tabs = st.tabs(tab_names, key="lb_view", bind="query-params")
 
+def _pairwise(rows):
+    """P(A > B) between ``rows``' scored models as the rank ties use them (paired when questions are sampled)."""
+    return pairwise_matrix(ctx.data.data_id, ctx.data.dataset, ctx.task, rows, metric=metric, confidence=ctx.confidence,
+                           rubric_id=active.rubric_id, categorization=active.categorization, prior_id=active.prior_id,
+                           prior_obj=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set,
+                           cluster_column=ctx.cluster_column)
+
+
 with tabs[0]:
     ranking_open = getattr(tabs[0], "open", True) is not False
     method = choose_method(all_models, present=present) if ranking_open else "bayes"
@@ -187,11 +195,7 @@ with tabs[0]:
         paired_rho = None  # the probabilities the rank ties and the heatmap use (paired when questions are sampled)
         if ctx.scope != "questions-fixed" and len(scored) >= 2:
             with user_errors("the pairwise comparisons"):
-                rho, paired = pairwise_matrix(
-                    ctx.data.data_id, ctx.data.dataset, ctx.task, table, metric=metric, confidence=ctx.confidence,
-                    rubric_id=active.rubric_id, categorization=active.categorization, prior_id=active.prior_id,
-                    prior_obj=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set,
-                    cluster_column=ctx.cluster_column)
+                rho, paired = _pairwise(table)
                 paired_rho = rho if paired else None
         summary = verdict(table.assign(model=table["model"].map(labels)), confidence=ctx.confidence, pairwise=paired_rho,
                           metric_label=spec.label, scope=ctx.scope, question_sets_differ=unequal is not None and
@@ -242,11 +246,7 @@ with tabs[0]:
 with tabs[1]:
     if tabs[1].open and len(scored) >= 2:
         with user_errors("the pairwise comparisons"):
-            rho, paired = pairwise_matrix(
-                ctx.data.data_id, ctx.data.dataset, ctx.task, scored, metric=metric, confidence=ctx.confidence,
-                rubric_id=active.rubric_id, categorization=active.categorization, prior_id=active.prior_id,
-                prior_obj=active.prior, prior=ctx.prior, scope=ctx.scope, question_set=question_set,
-                cluster_column=ctx.cluster_column)
+            rho, paired = _pairwise(scored)
         short = ctx.labels(scored["model"])  # the table's names (full ones in exports and with the toggle off)
         st.plotly_chart(pairwise_heatmap([short[m] for m in scored["model"].astype(str)], rho,
                                          confidence=ctx.confidence), width="stretch")

@@ -10,12 +10,14 @@ JSON output (``--output json``) is an object::
 
     {"models": [A, B], "task": ..., "settings": {...},
      "a": {leaderboard row of A}, "b": {...},
-     "difference": {"mean", "sd", "lo", "hi", "rho", "z", "confidence", "kind", "scope", "assumption"},
+     "difference": {"mean", "sd", "lo", "hi", "rho", "p_a_gt_b" (= rho: P(A > B)), "z", "confidence", "kind",
+                    "scope", "assumption"},
      "outcomes": {"only A solves": n, "only B solves": n, ...},
      "questions": [{"question", "outcome", "n_a", "correct_a", "rate_a", "score_a", "n_b", ...}, ...],
      "trials_needed": {"n_needed", "n_power", "practical", "n_power_range": [lo, hi], "power", "range_level",
                        "n_observed", "z_observed", "rho_observed", "z_threshold", "confidence",
-                       "meaning", "assumption", "curve": {"n": [...], "z": [...]} (with --curve)},
+                       "meaning", "assumption", "applicable" (false when the two share no question: then
+                       n_needed and n_power are null), "curve": {"n": [...], "z": [...]} (with --curve)},
      "questions_needed": null, or with --scope questions-sampled {"m_needed", "m_power", "m_observed",
                          "sd_unit", "z_threshold", "confidence", "power", "practical_factor", "practical",
                          "meaning"}}
@@ -305,22 +307,18 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     needed, prior_notes = pair_trials_needed(outcomes.rubric, model_a, model_b, prior=prior, confidence=confidence,
                                              prior_counts=prior_counts)
     trials = {
-        "prior": prior,
-        "prior_notes": list(prior_notes),
-        "n_needed": needed.n_needed,
-        "n_power": needed.n_power,
-        "practical": needed.practical,
-        "n_power_range": list(needed.n_power_range),
-        "power": needed.power,
-        "range_level": needed.range_level,
-        "meaning": trials_meaning(needed),
-        "n_observed": list(needed.n_observed),
-        "z_observed": needed.z_observed,
-        "rho_observed": needed.rho_observed,
-        "z_threshold": needed.z_threshold,
-        "confidence": needed.confidence,
-        "assumption": needed.assumption,
+        "prior": prior, "prior_notes": list(prior_notes), "n_needed": needed.n_needed, "n_power": needed.n_power,
+        "practical": needed.practical, "n_power_range": list(needed.n_power_range), "power": needed.power,
+        "range_level": needed.range_level, "meaning": trials_meaning(needed), "n_observed": list(needed.n_observed),
+        "z_observed": needed.z_observed, "rho_observed": needed.rho_observed, "z_threshold": needed.z_threshold,
+        "confidence": needed.confidence, "assumption": needed.assumption,
     }
+    shared = int(((questions["n_a"] > 0) & (questions["n_b"] > 0)).sum()) if len(questions) else 0
+    trials["applicable"] = shared > 0
+    if not shared:  # different questions: more trials of each one's own would not compare like with like
+        trials.update(n_needed=None, n_power=None, practical=False, meaning=(
+            "not applicable: the two models share no question, so more trials of the questions each answered would "
+            "still compare their question sets along with the models; run both on common questions"))
     if curve:
         trials["curve"] = {"n": needed.n, "z": needed.z}
     questions_block = None
@@ -332,7 +330,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
         "task": outcomes.task,
         "a": a,
         "b": b,
-        "difference": {**diff._asdict(), "scope": scope, "assumption": assumption},
+        "difference": {**diff._asdict(), "p_a_gt_b": diff.rho, "scope": scope, "assumption": assumption},
         "outcomes": outcome_counts(questions),
         "questions": questions.to_dict(orient="records"),
         "trials_needed": trials,

@@ -227,11 +227,17 @@ def run(args: argparse.Namespace) -> int:
         categorization = apply_unmatched(categorization, scope_mask(dataset.attempts, task), args.unmatched)
     frame = question_attempts(dataset, task, args.question, args.models, categorization)
     rows = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
+    shown = list(dict.fromkeys(frame["model"]))
+    absent = [m for m in dict.fromkeys(args.models or []) if m not in shown]  # in the data, not on this question
+    notes = [f"{', '.join(absent)} {'has' if len(absent) == 1 else 'have'} no attempt on question {args.question!r} "
+             f"(answered other questions of task '{task}')."] if absent else []
     if args.output == "json":
-        emit_json({"task": task, "question": args.question, "models": list(dict.fromkeys(frame["model"])),
-                   "schema": args.schema or "binary", "columns": list(frame.columns), "rows": rows})
+        emit_json({"task": task, "question": args.question, "models": shown, "schema": args.schema or "binary",
+                   "columns": list(frame.columns), "rows": rows, "notes": notes})
     else:
         emit_rows(rows, list(frame.columns), args.output)
+        for note in notes if args.output == "table" else ():
+            print(f"note: {note}")
     return 0
 
 

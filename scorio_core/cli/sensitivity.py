@@ -133,6 +133,9 @@ def run(args: argparse.Namespace) -> int:
     if task not in tasks and task != ALL_TASKS:
         raise InputError(f"task {task!r} is not in the data; tasks: {', '.join(tasks[:20])} (or '{ALL_TASKS}').")
     table = signal_table(dataset, task, args.max_tokens)
+    if table.frame["model"].nunique() < 2:  # ranks of one model do not move: as the Sensitivity page, say so and stop
+        raise InputError(f"task '{task}' has 1 model: rubric sensitivity compares rankings, so it needs at least 2; "
+                         "load more models' results for this task.", field="model")
     result = schema_ranks(table, schemas, confidence=args.confidence, tie_rule=args.tie_rule, prior=args.prior,
                           scope=args.scope)
     frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else {}
@@ -147,6 +150,12 @@ def run(args: argparse.Namespace) -> int:
         for name in result.schemas
     ] if args.perturb else []
     notes = [*result.notes, *[n for n in [one_rubric_note(result)] if n]]  # the result's, then what it cannot show
+    from scorio_core.leaderboard.checks import question_sets_notice
+    from scorio_core.leaderboard.table import outcomes_for
+
+    unequal = question_sets_notice(outcomes_for(dataset, task), "own", [])  # as `leaderboard`, `ranks`, `compare`
+    if unequal is not None:  # the ranks compare the models together with their question sets: say so
+        notes.append(unequal["finding"])
     payload = {
         "task": task,
         "models": list(result.models),

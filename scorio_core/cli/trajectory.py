@@ -86,6 +86,17 @@ def select_models(outcomes, names):
     return outcomes.select_models(names)
 
 
+def need_two_models(models, task: str) -> None:
+    """Refuse one model: a trajectory's ranks and convergence@n need two (one model "converged at n = 1" before)."""
+    from scorio_core.errors import InputError
+
+    if len(models) < 2:
+        raise InputError(f"task '{task}' has {len(models)} model{'' if len(models) == 1 else 's'}"
+                         f"{' (' + str(models[0]) + ')' if len(models) == 1 else ''}: trajectories and convergence@n "
+                         "rank models, so they need at least 2; load more models' results for this task.",
+                         field="model")
+
+
 def load_block(args: argparse.Namespace) -> Block:
     """Load the data, pick the task and return the complete block for ``args.metric``.
 
@@ -109,6 +120,7 @@ def load_block(args: argparse.Namespace) -> Block:
     if chosen is None:
         raise ValueError(f"metric {args.metric!r} needs binary correctness (is_correct), which task {outcomes.task!r} does not have.")
     chosen = select_models(chosen, getattr(args, "models", None))
+    need_two_models(chosen.models, outcomes.task)
     block = chosen.complete_block(ragged=True)  # every trial kept; cells with fewer trials are padded (ragged)
     notes = [*rubric_notes, *chosen.notes, *block.notes]
     weights = np.asarray(block.weights, dtype=float)
@@ -201,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
     t = _prefix_trajectory(args)
     if t is not None:
         t, block = t
+        need_two_models(block.models, block.task)
     else:
         block = load_block(args)
         if block.R is None:
@@ -244,7 +257,9 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     N = t.n.size
-    shown = sorted({n for n in (1, 2, 5, 10, 20, 40, 80, 160, 320) if n <= N} | {N})
+    # the screen table thins n to a few columns; CSV and Markdown (files, scripts) carry every n
+    shown = (sorted({n for n in (1, 2, 5, 10, 20, 40, 80, 160, 320) if n <= N} | {N}) if args.output == "table"
+             else list(range(1, N + 1)))
     columns = ["model", *[f"n={n}" for n in shown], "gold"]
     rows = []
     for i, model in enumerate(block.models):
@@ -257,6 +272,8 @@ def run(args: argparse.Namespace) -> int:
         if N < 2:
             conv = "undefined with N = 1 (needs at least 2 trials per question)"
         print(f"convergence@n: {conv} (task {block.task}, metric {t.metric}, prior {t.prior}, N={N})")
+        if len(shown) < N:
+            print(f"note: ranks shown at n = {', '.join(map(str, shown))} of 1..{N} (--output csv or json: every n)")
         for note in block.notes:
             print(f"note: {note}")
     return 0

@@ -26,7 +26,12 @@ def _split(dataset, task: str, question: str) -> tuple[str, str]:
     if task == ALL_TASKS:
         from scorio_core.leaderboard.task_outcomes import split_pooled_question, task_names
 
-        return split_pooled_question(task_names(dataset), question)
+        table = dataset.attempts if dataset.attempts is not None else dataset.counts
+
+        def exists(t: str, q: str) -> bool:  # a few candidate splits, each one vectorised pass
+            return bool((table["task"].eq(t) & table["question_id"].eq(q)).any())  # string categories
+
+        return split_pooled_question(task_names(dataset), question, exists=exists)
     return task, question
 
 

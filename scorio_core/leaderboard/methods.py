@@ -17,15 +17,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorio_core.errors import InputError
-from scorio_core.rank.agreement import MethodAgreement, agreement, available_methods, method_label, response_tensor
+from scorio_core.rank.agreement import (METHODS, MethodAgreement, agreement, available_methods, method_label,
+                                        response_tensor)
 from scorio_core.rank.bootstrap import RankBootstrap, bootstrap_ranks
 
-__all__ = ["ORDER_DEPENDENT_GROUPS", "MethodReport", "default_methods", "method_agreement", "method_board", "size_note"]
+__all__ = ["ORDER_DEPENDENT_GROUPS", "TRIAL_ORDER_METHODS", "MethodReport", "default_methods", "method_agreement", "method_board", "size_note"]
 
 
 #: Groups left out of the default choice: rating systems replay the trials as a sequence of matches, so their
 #: ranking depends on the trial order (arbitrary with counts only), and they cost seconds on large dumps.
 ORDER_DEPENDENT_GROUPS = ("Rating systems",)
+#: Methods whose ranking depends on how the models' trials line up: the paired comparisons (trial t of A against
+#: trial t of B), Bayesian MCMC (the same comparisons) and the rating systems (a sequence of matches). Measured: with
+#: each question's trials reordered (correct ones first), every one of these changed its scores on random tensors and
+#: no other method did (tests/core/test_method_agreement.py).
+TRIAL_ORDER_METHODS = frozenset([*METHODS["Paired comparison"], *METHODS["Rating systems"], "bayesian_mcmc"])
 #: Groups offered but not chosen by default: the reference's joint-likelihood IRT fits (seconds each on large
 #: dumps; the IRT ability of :mod:`scorio_core.items` stands for them in the default set).
 SLOW_GROUPS = ("Item response theory",)
@@ -188,10 +194,13 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
             R = (recorded == 1).astype(np.int8)  # the recorded trial order (rating systems use it)
     if R is None:
         R = response_tensor(s, n, out.models, [q for q, k in zip(out.questions, keep) if k])
-        if out.R is None:
-            notes.append("Counts only: trials are taken in an arbitrary order (the rating systems Elo, Glicko and "
-                         "TrueSkill depend on it; the other methods do not).")
     names = list(methods) if methods is not None else default_methods(L)
+    if out.R is None:  # counts only: the tensor's trial order is made up (correct trials first)
+        aligned = [method_label(m) for m in dict.fromkeys(names) if m in TRIAL_ORDER_METHODS]
+        notes.append("Counts only: trials are taken in an arbitrary order (correct ones first)"
+                     + (f"; {', '.join(aligned)} compare or replay the models' trials one by one, so their ranks "
+                        "depend on that order; the other methods use each question's counts." if aligned else
+                        "; the chosen methods use each question's counts, so the order does not matter."))
     if methods is None and size_note(L):
         notes.append(size_note(L))
     known = ["bayes", "irt_ability"] + [m for group in available_methods().values() for m in group]

@@ -67,16 +67,19 @@ def task_names(dataset) -> list[str]:
     return [str(t) for t in pd.unique(table["task"])]
 
 
-def split_pooled_question(tasks, question: str) -> tuple[str, str]:
+def split_pooled_question(tasks, question: str, exists=None) -> tuple[str, str]:
     """``(task, question id)`` of a question named ``"task/question"`` under all tasks pooled.
 
     The longest task name followed by "/" wins, so task names that hold "/" (``mmlu/algebra``) and question ids that
-    hold "/" both split right.
+    hold "/" both split right. With ``exists(task, question_id) -> bool``, the splits that name a question of the data
+    are the candidates, and two of them are refused as the pooled table refuses them (task ``math/algebra`` with
+    question ``q00`` beside task ``math`` with question ``algebra/q00``): picking one silently showed another
+    question's attempts.
 
     Raises
     ------
     InputError
-        No task of ``tasks`` starts the name.
+        No task of ``tasks`` starts the name, or (with ``exists``) two tasks hold a question of that name.
 
     >>> split_pooled_question(["mmlu", "mmlu/algebra", "gsm8k"], "mmlu/algebra/q0/a")
     ('mmlu/algebra', 'q0/a')
@@ -85,6 +88,14 @@ def split_pooled_question(tasks, question: str) -> tuple[str, str]:
     if not found:
         raise InputError(f"with all tasks pooled a question is named 'task/question'; got {question[:80]!r}, which "
                          "starts with no task of the data.", field="question")
+    if exists is not None:
+        real = [t for t in found if exists(t, question[len(t) + 1:])]
+        if len(real) > 1:
+            a, b = sorted(real, key=len, reverse=True)[:2]
+            raise InputError(f"with all tasks pooled {question[:80]!r} names two questions: question "
+                             f"{question[len(a) + 1:]!r} of task {a!r} and question {question[len(b) + 1:]!r} of task "
+                             f"{b!r}; choose the task with --task (the app: the sidebar's task).", field="question")
+        found = real or found
     task = max(found, key=len)
     return task, question[len(task) + 1:]
 

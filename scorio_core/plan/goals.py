@@ -165,7 +165,8 @@ def check_goal(name: str, models: tuple[str, ...], *, k=None, pair=None, width=N
                     confidence=goal.confidence)
     if name == "width":
         if width is None or not isinstance(width, (int, float)) or not float(width) > 0.0:
-            raise InputError(f"width must be > 0; got width={width!r}.")
+            raise InputError("the width goal needs a target interval width > 0 (CLI: --goal width --width W, e.g. "
+                             f"--width 0.05); got {width!r}.", field="width")
         return Goal(name, width=float(width), tolerance=goal.tolerance, confidence=goal.confidence)
     return goal
 

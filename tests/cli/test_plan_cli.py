@@ -92,7 +92,7 @@ def test_table_output_says_whether_to_stop(dump, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--goal", "pair", "--pair", "m0", "nobody"], "error: pair: model 'nobody' has no results on this task (--task picks another); models here: m0, m1"),
     (["--goal", "top-k", "--k", "4"], "error: k must satisfy 1 <= k < L (L=4 models); got k=4."),
-    (["--goal", "width", "--width", "-1"], "error: width must be > 0"),
+    (["--goal", "width", "--width", "-1"], "error: the width goal needs a target interval width > 0"),
     (["--batch", "0"], "error: batch must be an integer >= 1"),
     (["--cost-column", "cost_usd"], "error: 'cost_usd' is not a cost or token column of this data"),
 ])

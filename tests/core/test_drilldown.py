@@ -74,6 +74,13 @@ def test_cli_attempts_json(tmp_path, capsys):
     assert out["rows"][1]["tokens"] is None and out["rows"][0]["answer"] == '=HYPERLINK("x")'
     assert main(["attempts", str(path), "--task", "t", "--question", "nope"]) == 2
     assert "no attempts" in capsys.readouterr().err
+    # a requested model of the data without an attempt on this question is named, not dropped silently (helper QA)
+    with_b = tmp_path / "e.csv"
+    with_b.write_text("model,task,question_id,trial,is_correct\na,t,q1,0,1\nb,t,q2,0,0\n")
+    assert main(["attempts", str(with_b), "--question", "q1", "--models", "a", "b", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["models"] == ["a"] and out["notes"] == ["b has no attempt on question 'q1' (answered other questions "
+                                                       "of task 't')."]
 
 
 def test_pooled_question_names_split_at_the_longest_task_name():
@@ -82,12 +89,25 @@ def test_pooled_question_names_split_at_the_longest_task_name():
     from scorio_core.leaderboard.task_outcomes import split_pooled_question
 
     csv = ("model,task,question_id,trial,is_correct\n"
-           "a,mmlu/algebra,q0,0,1\na,mmlu/algebra,q0,1,0\na,mmlu,algebra/q0,0,0\na,gsm8k,x/y,0,1\n")
+           "a,mmlu/algebra,q0,0,1\na,mmlu/algebra,q0,1,0\na,mmlu,algebra/q1,0,0\na,gsm8k,x/y,0,1\n")
     data = io.load([("slash.csv", csv.encode())])
     assert question_attempts(data, ALL_TASKS, "mmlu/algebra/q0")["is_correct"].tolist() == [1.0, 0.0]
     assert question_attempts(data, ALL_TASKS, "gsm8k/x/y")["is_correct"].tolist() == [1.0]
+    assert question_attempts(data, ALL_TASKS, "mmlu/algebra/q1")["is_correct"].tolist() == [0.0]  # mmlu's own
     assert split_pooled_question(["mmlu", "mmlu/algebra"], "mmlu/algebra/q0") == ("mmlu/algebra", "q0")
     assert split_pooled_question(["mmlu"], "mmlu/algebra/q0") == ("mmlu", "algebra/q0")
     with pytest.raises(InputError, match="starts with no task of the data"):
         split_pooled_question(["mmlu"], "gsm8k/q1")
 
+
+def test_a_pooled_name_that_two_tasks_hold_is_refused_not_guessed():
+    # helper QA: task 'math/algebra' question 'q00' beside task 'math' question 'algebra/q00': the drill-down showed
+    # the first silently (compare refused the same data); both splits name a question, so it asks for the task
+    text = ("model,task,question_id,trial,is_correct\na,math/algebra,q00,0,1\nb,math/algebra,q00,0,0\n"
+            "a,math,algebra/q00,0,0\nb,math,algebra/q00,0,1\na,math,q1,0,1\nb,math,q1,0,0\n")
+    ds = io.load([("amb.csv", text.encode())])
+    with pytest.raises(InputError, match="'math/algebra/q00' names two questions: question 'q00' of task "
+                                         "'math/algebra' and question 'algebra/q00' of task 'math'"):
+        question_attempts(ds, ALL_TASKS, "math/algebra/q00")
+    assert question_attempts(ds, ALL_TASKS, "math/q1")["is_correct"].tolist() == [1.0, 0.0]
+    assert question_attempts(ds, "math", "algebra/q00")["is_correct"].tolist() == [0.0, 1.0]

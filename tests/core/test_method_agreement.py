@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -346,3 +347,32 @@ def test_a_task_with_one_model_is_left_out_not_the_whole_file(tmp_path, capsys):
     assert tasks["t2"]["model"] == "rasch" and tasks["t2"]["note"].startswith("Rasch fit: a 2PL fit needs at least 2")
     assert main(["methods", str(path), "--task", "t2", "--output", "json"]) == 2  # asked for by name: an error
     assert "has 1 model" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_the_trial_order_note_names_the_methods_that_depend_on_it():
+    # the note said only the rating systems depend on the (made-up) trial order of count data; the paired comparisons
+    # and Bayesian MCMC compare trial t of A with trial t of B, so reordering each question's trials changes them
+    import scorio_core.rank as rank
+    from scorio_core.leaderboard.methods import SLOW_GROUPS, TRIAL_ORDER_METHODS
+
+    rng = np.random.default_rng(3)
+    R = (rng.random((5, 12, 4)) < rng.random((5, 1, 1))).astype(int)
+    sorted_R = -np.sort(-R, axis=2)  # correct trials first, as a tensor rebuilt from counts
+    changed = set()
+    for group, names in available_methods(5).items():
+        for name in names if group not in SLOW_GROUPS else ():
+            try:
+                _, a = getattr(rank, name)(R, return_scores=True)
+                _, b = getattr(rank, name)(sorted_R, return_scores=True)
+            except ValueError:  # no estimate on one of the two (ML fits on a separated win graph)
+                continue
+            if not np.allclose(a, b, rtol=1e-6, atol=1e-9):
+                changed.add(name)
+    assert changed <= TRIAL_ORDER_METHODS  # every other method uses each question's counts
+    assert {"bradley_terry_map", "rao_kupper", "elo"} <= changed
+    counts = pd.DataFrame({"model": ["a", "a", "b", "b"], "question_id": ["q1", "q2"] * 2, "n_trials": 4,
+                           "n_correct": [3, 1, 2, 2]})
+    outcomes = outcomes_for(io.load([("c.csv", counts.to_csv(index=False).encode())]))
+    notes = method_agreement(outcomes, ["borda", "rao_kupper"], prior="uniform").notes
+    (note,) = [n for n in notes if n.startswith("Counts only")]
+    assert "Rao-Kupper compare or replay the models' trials one by one" in note and "Borda" not in note

@@ -147,7 +147,7 @@ def test_expensive_model_gets_fewer_trials():
     ({"goal": "pair", "pair": ("a", "zzz")}, r"pair: model 'zzz' has no results on this task \(--task picks another\); models here: a, b, c"),
     ({"goal": "top-k", "k": 3}, r"k must satisfy 1 <= k < L \(L=3"),
     ({"goal": "top-k", "k": 0}, r"k must satisfy"),
-    ({"goal": "width", "width": 0.0}, r"width must be > 0"),
+    ({"goal": "width", "width": 0.0}, r"width goal needs a target interval width > 0"),
     ({"goal": "top-1", "batch": 0}, r"batch must be an integer >= 1"),
     ({"goal": "top-1", "confidence": 1.5}, r"confidence must satisfy 0 < confidence < 1"),
     ({"goal": "nope"}, r"goal must be one of top-1, top-k, ranking, pair, width"),

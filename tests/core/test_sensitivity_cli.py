@@ -126,3 +126,25 @@ def test_count_data_is_refused(tmp_path, capsys):
     path.write_text("model,task,question_id,n_trials,n_correct\na,t,q1,4,2\nb,t,q1,4,3\n")
     assert main(["sensitivity", str(path)]) == 2
     assert "attempt-level" in capsys.readouterr().err
+
+
+def test_models_on_different_questions_are_said(tmp_path, capsys):
+    # helper QA: `sensitivity` ranked models that answered disjoint question sets with notes about rubrics only, while
+    # `leaderboard`, `ranks` and `compare` say the models answered different questions
+    rows = ["model,question_id,trial,is_correct"]
+    rows += [f"{m},q{q},{t},{int((q + t) % 2 == 0)}" for m in "ab" for q in range(6) for t in range(2)]
+    rows += [f"{m},q{q},{t},{int((q * t) % 3 == 0)}" for m in "cd" for q in range(6, 12) for t in range(2)]
+    path = tmp_path / "disjoint.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["sensitivity", str(path), "--output", "json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert any(n.startswith("4 of 4 models answered fewer than all 12 questions (0 answered by every model)")
+               for n in notes)
+
+
+def test_one_model_is_refused_naming_the_task(tmp_path, capsys):
+    # helper QA: one model gave ranks [[1]] and no note; the Sensitivity page stops there, and so does the CLI now
+    path = tmp_path / "one.csv"
+    path.write_text("model,question_id,trial,is_correct\n" + "".join(f"solo,q{q},0,{q % 2}\n" for q in range(6)))
+    assert main(["sensitivity", str(path)]) == 2
+    assert "has 1 model: rubric sensitivity compares rankings, so it needs at least 2" in capsys.readouterr().err

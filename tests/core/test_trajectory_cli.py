@@ -106,6 +106,17 @@ def test_table_output(tmp_path, capsys):
     assert "n=1" in text and "convergence@n" in text
 
 
+def test_csv_carries_every_n_the_screen_table_thins(tmp_path, capsys):
+    # helper QA: --output csv/md wrote the screen table's n = 1, 2, 5, 10, ... only (73 of 80 points missing)
+    big = (np.random.default_rng(0).random((3, 6, 12)) < [[[0.3]], [[0.5]], [[0.7]]]).astype(int)
+    path = write_attempts(tmp_path / "sim.csv", big)
+    assert main(["trajectory", str(path), "--output", "csv"]) == 0
+    header = capsys.readouterr().out.splitlines()[0].split(",")
+    assert header == ["model", *[f"n={n}" for n in range(1, 13)], "gold"]
+    assert main(["trajectory", str(path)]) == 0
+    assert "note: ranks shown at n = 1, 2, 5, 10, 12 of 1..12" in capsys.readouterr().out
+
+
 def test_count_data_is_refused_with_a_suggestion(tmp_path, capsys):
     assert main(["trajectory", write_counts(tmp_path / "c.csv", R)]) == 2
     err = capsys.readouterr().err
@@ -138,3 +149,13 @@ def test_one_trial_says_convergence_is_undefined_not_missing(tmp_path, capsys):
     assert main(["trajectory", str(path), "--output", "table"]) == 0
     text = capsys.readouterr().out
     assert "convergence@n: undefined with N = 1" in text and "no convergence" not in text
+
+
+@pytest.mark.parametrize("command", ["trajectory", "convergence"])
+def test_one_model_is_refused_naming_the_task(tmp_path, capsys, command):
+    # helper QA: `trajectory` on one model exited 0 with "convergence": 1 (no ranking converged to anything);
+    # `convergence` said "ranking needs at least 2 models; got L=1" (internal notation, no task)
+    path = write_attempts(tmp_path / "one.csv", R[:1])
+    assert main([command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "task 't1' has 1 model (m0): trajectories and convergence@n rank models, so they need at least 2" in err
