@@ -1,7 +1,7 @@
 """Empirical-Bayes convergence@n under rubrics with 2-8 categories, beside the replicate default's estimate.
 
 The Convergence page picks its default replicate count from an estimate of the empirical-Bayes refits' cost
-(``dashboard.compute.replicates``: seconds per model x trial x (questions + trials), times a factor of the
+(``scorio_core.dynamics.budget``: seconds per model x trial x (questions + trials), times a factor of the
 rubric's category count). This times ``bootstrap_convergence`` (column-wise, both cores, as the page runs it) on
 the bundled paper simulation (20 models x 30 questions x 80 trials) under each built-in rubric from the paper
 with a distinct category count, and prints the measured seconds beside the estimate. Target (issue 36, "No
@@ -24,7 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dashboard.compute.replicates import (  # noqa: E402
+from scorio_core.dynamics.budget import (  # noqa: E402
     DEFAULT_BUDGET_S, _seconds_per_replicate, default_replicates)
 from scorio_core import io, rubric  # noqa: E402
 from scorio_core.dynamics.convergence import bootstrap_convergence  # noqa: E402

@@ -23,3 +23,21 @@ def pytest_collection_modifyitems(config, items):
                         for m in item.iter_markers("xdist_group")})
         if names and "@" not in item.nodeid:
             item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")
+
+
+@pytest.fixture
+def disjoint_csv(tmp_path):
+    """A long attempts CSV where models a, b answered q0-q5 and c, d answered q6-q11 (no shared question).
+
+    ``disjoint_csv(trials)`` writes ``trials`` attempts per (model, question) with deterministic, varied outcomes
+    and returns the path.
+    """
+    def write(trials: int = 2):
+        rows = ["model,question_id,trial,is_correct"]
+        rows += [f"{m},q{q},{t},{int((q + t) % 2 == 0)}" for m in "ab" for q in range(6) for t in range(trials)]
+        rows += [f"{m},q{q},{t},{int((q * t) % 3 == 0)}" for m in "cd" for q in range(6, 12) for t in range(trials)]
+        path = tmp_path / "disjoint.csv"
+        path.write_text("\n".join(rows) + "\n")
+        return path
+
+    return write

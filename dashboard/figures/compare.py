@@ -113,8 +113,11 @@ def question_scatter(table: pd.DataFrame, *, name_a: str, name_b: str, score_lab
 
 def trials_plot(n: np.ndarray, z: np.ndarray, *, z_threshold: float, n_needed: int | None, n_observed: int,
                 z_observed: float, confidence: float = 0.95, n_power: int | None = None,
-                z_power: float | None = None, power: float = 0.8) -> go.Figure:
+                z_power: float | None = None, power: float = 0.8, observed_label: str | None = None) -> go.Figure:
     """Projected separation ``z`` of two models against trials per question N (log axis).
+
+    ``observed_label`` names the observed N in the legend (e.g. ``"1-8"`` where questions have
+    different numbers of trials; the point sits at ``n_observed``); default ``str(n_observed)``.
 
     Returns
     -------
@@ -128,7 +131,7 @@ def trials_plot(n: np.ndarray, z: np.ndarray, *, z_threshold: float, n_needed: i
                                hovertemplate="N = %{x}<br>z = %{y:.2f}<extra></extra>"))
     fig.add_hline(y=z_threshold, line=dict(color=PALETTE[3], dash="dash"),
                   annotation_text=f"separated at {pct} (z = {z_threshold:.3f})", annotation_position="top left")
-    fig.add_trace(go.Scatter(x=[n_observed], y=[z_observed], mode="markers", name=f"observed (N = {n_observed})",
+    fig.add_trace(go.Scatter(x=[n_observed], y=[z_observed], mode="markers", name=f"observed (N = {observed_label or n_observed})",
                              marker=dict(size=11, color="#3b4250", symbol="circle"),
                              hovertemplate="observed: N = %{x}, z = %{y:.2f}<extra></extra>"))
     if n_needed is not None and n_needed <= int(n[-1]):

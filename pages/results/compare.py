@@ -10,7 +10,7 @@ from dashboard.panels.attempts import render_attempts
 from dashboard.compute.explore import trial_effects_for
 from dashboard.compute.results import (disagreements, leaderboard_table, question_attempts_for, question_clusters_for,
                                trials_needed_for)
-from scorio_core.ranking.separation import trials_meaning
+from scorio_core.ranking.separation import observed_trials, trials_meaning
 from dashboard.figures import difference_plot, question_scatter, trials_plot
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
@@ -202,16 +202,16 @@ if ctx.data.dataset.attempts is not None and len(shown):
     render_attempts(attempts, key="cmp_attempt", caption_rubric="category" in attempts.columns)
 
 st.subheader("Trials needed to separate them", divider="gray")
-with user_errors("the trials needed"):
-    needed, prior_notes = trials_needed_for(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b,
-                                            ctx.confidence, active.rubric_id, active.categorization, active.prior_id,
-                                            active.prior, prior=ctx.prior)
-observed = max(needed.n_observed)
 if not common:  # no shared question: more trials of each one's own questions would still compare the question sets
     st.info("Not applicable: the two models share no question, so more trials of the questions each answered would "
             "still compare their question sets along with the models. Run both on common questions.",
             icon=":material/rule:")
     st.stop()
+with user_errors("the trials needed"):
+    needed, prior_notes = trials_needed_for(ctx.data.data_id, ctx.data.dataset, ctx.task, model_a, model_b,
+                                            ctx.confidence, active.rubric_id, active.categorization, active.prior_id,
+                                            active.prior, prior=ctx.prior)
+observed = max(needed.n_observed)
 if effects:  # the projection draws more exchangeable trials: what these models' trials are not
     whose = " and ".join(names[e["model"]] for e in effects)
     st.warning(md(f"This projection assumes exchangeable trials, which those of {whose} are not (above): more trials "
@@ -219,7 +219,7 @@ if effects:  # the projection draws more exchangeable trials: what these models'
 if needed.n_needed is None:
     st.info(md(_sentence(trials_meaning(needed))), icon=":material/all_inclusive:")
 elif needed.z_observed >= needed.z_threshold:
-    st.success(f"Already separated at {pct} with the observed N = {observed} trials per question (z = "
+    st.success(f"Already separated at {pct} with the observed N = {observed_trials(needed)} trials per question (z = "
                f"{needed.z_observed:.2f} >= {needed.z_threshold:.2f}, one-sided: P(A > B) or P(B > A) >= {pct}). "
                f"Rerunning the evaluation from scratch would not always repeat that: "
                f"{md(trials_meaning(needed))}", icon=":material/check:")
@@ -232,7 +232,7 @@ else:
 st.plotly_chart(trials_plot(needed.n, needed.z, z_threshold=needed.z_threshold, n_needed=needed.n_needed,
                             n_observed=observed, z_observed=needed.z_observed, confidence=ctx.confidence,
                             n_power=needed.n_power, z_power=needed.z_threshold + float(ndtri(needed.power)),
-                            power=needed.power), width="stretch")
+                            power=needed.power, observed_label=observed_trials(needed)), width="stretch")
 st.caption("An estimate: new trials will move the rates. The curve at the observed N usually sits a little below the "
            "observed value (the dot), so the projection is conservative.")
 with st.expander("Method"):

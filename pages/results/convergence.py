@@ -15,18 +15,19 @@ from dashboard.compute.dynamics import (
     rubric_block_or_stop,
 )
 from dashboard.tables.analysis import convergence_curves, convergence_display, convergence_summary
-from dashboard.compute.replicates import default_note, default_replicates, run_estimate
+from scorio_core.dynamics.budget import REPLICATE_CHOICES, default_note, default_replicates, run_estimate
 from dashboard.compute.results import closest_pair, leaderboard_table, trials_needed_for
 from dashboard.figures import convergence_plot, kendall_tau_plot
 from dashboard.panels.sidebar import page_context
 from dashboard.text import md
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
+from scorio_core.dynamics.explain import no_convergence_causes
 from scorio_core.errors import InputError
 from scorio_core.ranking.separation import trials_meaning
 from scorio_core.choices import prior_label
 from scorio_core.uncertainty.priors import MIN_TRIAL_PAIRS
 
-REPLICATES = (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+REPLICATES = REPLICATE_CHOICES
 GOLD = {"data": "all N trials of the data (paper)", "replicate": "own final ranking"}
 
 ctx = page_context()
@@ -158,6 +159,10 @@ if bayes_result is not None and bayes_result.no_convergence > 0.05:
                 + ("More trials per question (or fewer, better-separated models) would settle it"
                    if needed.practical else "Report that pair as tied rather than waiting for the ranking to settle")
                 + "; the Compare page has the details for any pair.", icon=":material/schedule:")
+    for code, cause in no_convergence_causes(bayes_result.no_convergence, N, gold=bayes_result.gold,
+                                             gold_ranks=bayes_result.gold_ranks, models=chosen):
+        if code == "gold_ties":  # the closest pair above can be a pair the gold standard ties
+            st.caption(md(cause))
 
 st.subheader("Agreement with the gold standard vs n")
 st.plotly_chart(kendall_tau_plot(curves, methods=list(summary["method"])), width="stretch", key="conv_tau_chart")

@@ -18,7 +18,7 @@ from dashboard.compute.dynamics import (
     rubric_block_or_stop,
     trajectory,
 )
-from dashboard.compute.replicates import default_replicates
+from scorio_core.dynamics.budget import REPLICATE_CHOICES, default_replicates
 from dashboard.tables.analysis import band_frame, band_interval_name, models_by_rank
 from dashboard.figures import credible_band_grid, rank_trajectory_plot
 from dashboard.panels.sidebar import page_context
@@ -29,7 +29,7 @@ from scorio_core.errors import InputError
 from scorio_core.choices import prior_label
 from scorio_core.uncertainty.priors import MIN_TRIAL_PAIRS
 
-REPLICATES = (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+REPLICATES = REPLICATE_CHOICES
 
 ctx = page_context()
 if ctx is None:

@@ -15,7 +15,8 @@ JSON output (``--output json``) is an object::
      "outcomes": {"only A solves": n, "only B solves": n, ...},
      "questions": [{"question", "outcome", "n_a", "correct_a", "rate_a", "score_a", "n_b", ...}, ...],
      "trials_needed": {"n_needed", "n_power", "practical", "n_power_range": [lo, hi], "power", "range_level",
-                       "n_observed", "z_observed", "rho_observed", "z_threshold", "confidence",
+                       "n_observed" (largest N per question of A, of B), "n_observed_min" (smallest N on an
+                       answered question of either), "z_observed", "rho_observed", "z_threshold", "confidence",
                        "meaning", "assumption", "applicable" (false when the two share no question: then
                        n_needed and n_power are null), "curve": {"n": [...], "z": [...]} (with --curve)},
      "questions_needed": null, or with --scope questions-sampled {"m_needed", "m_power", "m_observed",
@@ -122,7 +123,7 @@ def register(subparsers) -> None:
             "{task, models (by expected rank), ranks, probabilities (model x rank), "
             "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first}], draws, seed, prior, prior_note, "
             "method, "
-            "monte_carlo_error, monte_carlo_se, note (why fewer than 200 draws ran, on large data), not_ranked, "
+            "monte_carlo_error, monte_carlo_se, note (that fewer than 200 draws ran: asked with --draws, or the time budget on large data), not_ranked, "
             "notes: [{code, finding, message, models}] (unequal_question_sets), sources}. The app's draws and seed give the app's numbers."
         ),
     )
@@ -310,6 +311,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
         "prior": prior, "prior_notes": list(prior_notes), "n_needed": needed.n_needed, "n_power": needed.n_power,
         "practical": needed.practical, "n_power_range": list(needed.n_power_range), "power": needed.power,
         "range_level": needed.range_level, "meaning": trials_meaning(needed), "n_observed": list(needed.n_observed),
+        "n_observed_min": needed.n_observed_min,
         "z_observed": needed.z_observed, "rho_observed": needed.rho_observed, "z_threshold": needed.z_threshold,
         "confidence": needed.confidence, "assumption": needed.assumption,
     }

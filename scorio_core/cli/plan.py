@@ -18,12 +18,14 @@ question per model. Same data and seed, same plan. ``--project B`` adds ``"proje
 "skipped_pool_trials"}``: per batch 0..batches, the median trials spent, the mean probability of the goal and the
 share of replays stopped (:func:`scorio_core.plan.project_goal`). Without ``--replays`` the projection keeps to a
 work budget: on large data it runs fewer replays (then batches) than asked, and ``note`` says so (empty otherwise). ``--output table|csv`` prints the batch rows after a
-``# stop: ... reason`` line (table) or alone (csv).
+``# stop: ... reason`` line (table; with csv that line goes to standard error so the CSV stays plain: an empty
+batch with ``# stop:`` means the goal already holds).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from scorio_core.cli._common import add_data_arguments, add_uncertainty_arguments, emit_json, emit_rows, load_dataset
 
@@ -132,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
             "it)" if args.prior == "uniform" and DEFAULT_PRIOR != "uniform" else ""))
         for note in plan.status.get("notes", ()):
             print(f"# note: {note}")
+    if args.output == "csv":  # stdout stays plain CSV for parsers; the decision goes to stderr for a reader
+        print(f"# stop: {plan.reason}" if plan.stop else f"# {plan.reason}", file=sys.stderr)
     if args.output == "table" and not plan.batch:
         return 0
     new = "(new, from the pool)"

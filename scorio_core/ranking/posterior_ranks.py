@@ -39,16 +39,23 @@ def rank_draws(n_models: int, n_questions: int, n_categories: int) -> int:
     return int(np.clip(_CALL_BUDGET // max(1, n_models * n_questions * n_categories), _MIN_DRAWS, 4000))
 
 
-def rank_draws_note(draws: int) -> str:
-    """A sentence when the time budget cut the rank distribution's draws below 200; else empty.
+def rank_draws_note(draws: int, chosen: bool = False) -> str:
+    """A sentence when the rank distribution ran fewer than 200 draws; else empty.
+
+    ``chosen`` says the user asked for that number (``--draws``); otherwise the time budget cut it.
 
     >>> rank_draws_note(4000)
     ''
     >>> rank_draws_note(20)[:52]
     'Only 20 joint draws (fewer than the usual 200) to st'
+    >>> rank_draws_note(50, chosen=True)[:48]
+    '50 joint draws, as asked (fewer than the usual 2'
     """
     if draws >= _FULL_DRAWS:
         return ""
+    if chosen:
+        return (f"{draws:,} joint draws, as asked (fewer than the usual {_FULL_DRAWS}): each probability carries a "
+                f"Monte-Carlo standard error of up to {0.5 / draws ** 0.5:.0%}")
     return (f"Only {draws:,} joint draws (fewer than the usual {_FULL_DRAWS}) to stay within the time budget on data "
             f"this large: each probability carries a Monte-Carlo standard error of up to {0.5 / draws ** 0.5:.0%} "
             "(more draws: the CLI's ranks --draws N)")
@@ -207,7 +214,7 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
         P(model holds rank)), ``rows`` (:data:`RANK_ROW_KEYS`), ``draws``, ``seed``, ``prior``, ``prior_note``,
         ``method`` (:data:`RANK_METHOD`), ``monte_carlo_error`` (``0.5 / sqrt(draws)``, the largest standard error
         of a probability), ``monte_carlo_se`` (the largest estimated standard error, ``sqrt(P (1 - P) / draws)``),
-        ``note`` (:func:`rank_draws_note`: why fewer than 200 draws ran; empty otherwise), ``not_ranked``.
+        ``note`` (:func:`rank_draws_note`: that fewer than 200 draws ran, and why; empty otherwise), ``not_ranked``.
 
     Raises
     ------
@@ -239,5 +246,5 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
             "method": RANK_METHOD,
             "monte_carlo_error": 0.5 / float(np.sqrt(draws)),
             "monte_carlo_se": float(np.sqrt(P * (1.0 - P) / draws).max()),
-            "note": rank_draws_note(draws) if default else "",
+            "note": rank_draws_note(draws, chosen=not default),
             "not_ranked": [str(m) for m, k in zip(models, keep) if not k]}

@@ -16,7 +16,7 @@ from scorio_core.eval._validate import check_confidence, check_int, count_array,
 from scorio_core.eval.batch import bayes_batch
 from scorio_core.ranking.projection_hyper import hyper_of, hyper_var
 
-__all__ = ["TrialsNeeded", "trials_needed", "trials_meaning", "ASSUMPTION", "PRACTICAL_TRIALS"]
+__all__ = ["TrialsNeeded", "trials_needed", "trials_meaning", "observed_trials", "ASSUMPTION", "PRACTICAL_TRIALS"]
 
 #: The assumption behind :func:`trials_needed`, returned with every result.
 ASSUMPTION = (
@@ -87,6 +87,9 @@ class TrialsNeeded:
         difference at all).
     range_level : float
         Credibility of the interval of the difference behind ``n_power_range``.
+    n_observed_min : int or None
+        Smallest number of trials on an answered question of either model (equal to
+        ``max(n_observed)`` when every question has the same N; None if not given).
     """
 
     n: np.ndarray
@@ -103,6 +106,7 @@ class TrialsNeeded:
     n_power: int | None = None
     n_power_range: tuple[int | None, int | None] = (None, None)
     range_level: float = 0.8
+    n_observed_min: int | None = None
 
     @property
     def practical(self) -> bool:
@@ -323,6 +327,8 @@ def trials_needed(
 
         ends.append(_first_crossing(z_end, z_power, n_limit, step))
     n_observed = (int(ca.sum(axis=1).max()), int(cb.sum(axis=1).max()))
+    totals = np.concatenate([ca.sum(axis=1), cb.sum(axis=1)])
+    n_observed_min = int(totals[totals > 0].min())
     if n_max is None:
         n_max = min(n_limit, _CURVE_MAX, max(2 * (n_needed or 0), int(1.25 * (n_power or 0)), 2 * max(n_observed)))
     n = np.arange(1, n_max + 1)
@@ -342,6 +348,7 @@ def trials_needed(
         n_power=n_power,
         n_power_range=(ends[0], ends[1]),
         range_level=float(range_level),
+        n_observed_min=n_observed_min,
     )
 
 
@@ -351,6 +358,19 @@ def _n(value) -> str:
 
 
 
+def observed_trials(needed: TrialsNeeded) -> str:
+    """The observed trials per question as a reader should see them: ``"8"``, or ``"1-8"`` where questions differ.
+
+    >>> observed_trials(trials_needed([[1, 3]] * 4, [[2, 2]] * 4))
+    '4'
+    >>> observed_trials(trials_needed([[1, 3], [0, 1]], [[2, 2], [1, 0]]))
+    '1-4'
+    """
+    high = max(needed.n_observed)
+    low = high if needed.n_observed_min is None else needed.n_observed_min
+    return f"{high}" if low == high else f"{low}-{high}"
+
+
 def trials_meaning(needed: TrialsNeeded) -> str:
     """One sentence saying what the numbers of a :class:`TrialsNeeded` mean (CLI, JSON, Compare page).
 
@@ -358,7 +378,7 @@ def trials_meaning(needed: TrialsNeeded) -> str:
     'a fresh run with 37 trials per question separates them at 95'
     """
     pct = f"{needed.confidence:.0%}"
-    observed = max(needed.n_observed)
+    observed = observed_trials(needed)
     if needed.n_needed is None:
         return (f"not reached: at the current per-question rates the two models stay below z = {needed.z_threshold:.3f} "
                 f"however many trials are run (observed N = {observed}).")

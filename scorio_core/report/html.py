@@ -19,7 +19,7 @@ import pandas as pd
 from scorio_core.choices import has_fallback_interval
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, tie_rule_sentence
 from scorio_core.report.manifest import manifest_to_json
-from scorio_core.report.tables import estimate_header, interval_name, trial_spans
+from scorio_core.report.tables import estimate_header, interval_name, tie_marks, trial_spans
 from scorio_core.report.verdict import Verdict
 
 __all__ = ["html_report"]
@@ -117,11 +117,11 @@ def _table(table: pd.DataFrame, metric_label: str, confidence: float, tie_help: 
     )
     spans = trial_spans(table)  # "1-12" where a model's trials per question differ
     trials = spans.tolist() if spans is not None else [_int(n) for n in table.get("n_trials", [None] * len(table))]
-    ranks = table["rank_ci"].tolist()
+    marks = tie_marks(table)
+    shared = [False] * len(table) if marks is None else [str(m).endswith(" (tie)") for m in marks]
     model_cls = "txt model long" if table["model"].astype(str).str.len().max() > 40 else "txt model"
     body = []
-    for (_, r), n_trials in zip(table.iterrows(), trials):
-        tie = ranks.count(r["rank_ci"]) > 1 and not pd.isna(r["rank_ci"])
+    for (_, r), n_trials, tie in zip(table.iterrows(), trials, shared):
         if pd.notna(r["mu"]):
             left = 100 * (float(r["lo"]) - lo_axis) / span
             width = max(0.4, 100 * (float(r["hi"]) - float(r["lo"])) / span)

@@ -16,7 +16,8 @@ from scorio_core.choices import is_fallback_interval
 
 __all__ = ["neutralize_formulas", "formula_note", "without_negative_zero", "to_csv", "to_markdown",
            "visible_controls", "presentation_table", "trial_spans", "interval_note", "interval_name",
-           "interval_abbrev", "interval_labels", "leaderboard_markdown", "estimate_header", "FORMULA_PREFIXES"]
+           "interval_abbrev", "interval_labels", "leaderboard_markdown", "estimate_header", "tie_marks",
+           "FORMULA_PREFIXES"]
 
 #: Leading characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection).
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -149,7 +150,8 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
     Columns: Rank, Rank (CI ties), Model, ``<metric> mean``, ``<pct> CrI low/high`` (:func:`interval_abbrev`:
     "exact CI" or "interval" where some intervals are exact binomial), sigma,
     avg@N (the observed mean score, next to the prior-based estimate), M (questions), N
-    (trials per question; ``"1-12"`` where a model's differ, :func:`trial_spans`); a Task column when several tasks. Which prior and
+    (trials per question; ``"1-12"`` where a model's differ, :func:`trial_spans`); ``"2 (tie)"`` in Rank (CI ties)
+    where models share a rank (:func:`tie_marks`); a Task column when several tasks. Which prior and
     scope the intervals use is :func:`interval_note` (put it in the caption or below).
 
     >>> t = pd.DataFrame({"model": ["a"], "task": ["t"], "mu": [0.5], "lo": [0.4], "hi": [0.6], "sigma": [0.05],
@@ -176,10 +178,38 @@ def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", co
     for col in ("Rank", "Rank (CI ties)", "M", "N"):
         if col in out:
             out[col] = out[col].astype("Int64")
+    ties = tie_marks(frame)
+    if ties is not None and "Rank (CI ties)" in out:  # a repeated number alone is easy to miss in print
+        out["Rank (CI ties)"] = ties.to_numpy()
     spans = trial_spans(frame)
     if spans is not None and "N" in out:  # unequal trials: "1-12", not the smallest alone (that reads as N = 1)
         out["N"] = spans.to_numpy()
     return out.reset_index(drop=True)
+
+
+def tie_marks(frame: pd.DataFrame) -> pd.Series | None:
+    """``rank_ci`` as text with ``" (tie)"`` where models share it (within a task), as the HTML report writes it.
+
+    Returns
+    -------
+    Series of str or None
+        ``"3"`` or ``"3 (tie)"`` per row (empty where the rank is missing); None when no rank is shared or
+        ``rank_ci`` is absent.
+
+    >>> tie_marks(pd.DataFrame({"rank_ci": [1, 2, 2, 4]})).tolist()
+    ['1', '2 (tie)', '2 (tie)', '4']
+    >>> tie_marks(pd.DataFrame({"task": ["a", "b"], "rank_ci": [1, 1]})) is None
+    True
+    """
+    if "rank_ci" not in frame.columns:
+        return None
+    ranks = frame["rank_ci"]
+    keys = [frame["task"], ranks] if "task" in frame.columns else [ranks]
+    shared = ranks.notna() & (ranks.groupby(keys, dropna=False).transform("size") > 1)
+    if not bool(shared.any()):
+        return None
+    text = ranks.astype("Int64").astype("string").fillna("")
+    return text.where(~shared, text + " (tie)").astype(object)
 
 
 def estimate_header(frame: pd.DataFrame, metric_label: str) -> str:

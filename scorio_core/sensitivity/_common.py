@@ -42,7 +42,7 @@ def _real(value: object, name: str, low: float, high: float) -> float:
 
 # --------------------------------------------------------------------------- notes
 def pooled_means_note(models, schemas=None, all_schemas: int = 1, ci_ties: bool = False,
-                      tasks_pooled: bool = False) -> str | None:
+                      tasks_pooled: bool = False, cause: str | None = None) -> str | None:
     """A note naming the models whose empirical-Bayes prior was not identified, so their Bayes@N is a pooled mean.
 
     Parameters
@@ -57,6 +57,9 @@ def pooled_means_note(models, schemas=None, all_schemas: int = 1, ci_ties: bool 
         Whether the analysis shows CI-tie ranks (then their sd is the pooled binomial one, not a posterior's).
     tasks_pooled : bool
         Several tasks pooled (the prior fitted per task): the rule may hold in any one of a model's tasks.
+    cause : str, optional
+        The one cause that holds for every model (:func:`scorio_core.uncertainty.priors.shortage_cause`); default
+        (None) the whole rule. Ignored with ``tasks_pooled``.
 
     Returns
     -------
@@ -72,7 +75,7 @@ def pooled_means_note(models, schemas=None, all_schemas: int = 1, ci_ties: bool 
     where = f" under {', '.join(schemas)}" if schemas and len(schemas) < all_schemas else ""
     where_rule = f"; in any one of {its} tasks" if tasks_pooled else ""
     return (f"the empirical-Bayes prior is not identified for {names_phrase(models)}{where} "
-            f"({not_identified_rule(degenerate=True)}{where_rule}): {its} Bayes@N is the observed mean over "
+            f"({cause if cause and not tasks_pooled else not_identified_rule(degenerate=True)}{where_rule}): {its} Bayes@N is the observed mean over "
             f"{its} questions (moved half a trial toward 1/2 where all of a model's trials fell in one category), not "
             "a posterior mean"
             + (f", and {its} CI ties use the pooled binomial sd, a normal approximation" if ci_ties else ""))

@@ -15,6 +15,7 @@ from scorio_core.sensitivity import kernel
 from scorio_core.sensitivity._common import _missing_signals, _real, _table, pooled_means_note
 from scorio_core.uncertainty import PRIOR_LABELS, check_prior
 from scorio_core.uncertainty.batch import posterior_shares, posterior_summary_batch
+from scorio_core.uncertainty.priors import shortage_cause
 
 
 @dataclass(frozen=True)
@@ -302,7 +303,8 @@ def perturb_rubric(
     if prior == "empirical-bayes":
         fell_back = np.char.startswith(posterior_summary_batch(base_counts, w, prior=prior, strata=cells.strata)
                                        .method.astype(str), "fallback")
-        note = pooled_means_note([cells.models[i] for i in np.flatnonzero(fell_back)], tasks_pooled=cells.strata is not None)
+        note = pooled_means_note([cells.models[i] for i in np.flatnonzero(fell_back)], tasks_pooled=cells.strata is not None,
+                                 cause=shortage_cause(base_counts[fell_back]))
         if note:
             notes.append(note)
     assumptions = (

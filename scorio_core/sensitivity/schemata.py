@@ -13,6 +13,7 @@ from scorio_core.eval._validate import check_confidence
 from scorio_core.ranking.rank import TIE_RULES, competition_ranks, ranks_with_ties
 from scorio_core.uncertainty import check_prior, check_scope
 from scorio_core.uncertainty.batch import posterior_summary_batch
+from scorio_core.uncertainty.priors import shortage_cause
 from scorio_core.rubric import BoundRubric, Schema, resolve_schema
 from scorio_core.sensitivity import kernel
 from scorio_core.sensitivity._common import _missing_signals, _table, pooled_means_note
@@ -207,7 +208,8 @@ def schema_ranks(
     pooled = np.flatnonzero(fell_back.any(axis=0))
     note = pooled_means_note([cells.models[i] for i in pooled],
                              [applicable[s].name for s in np.flatnonzero(fell_back.any(axis=1))], S,
-                             ci_ties=tie_rule != "none", tasks_pooled=cells.strata is not None)
+                             ci_ties=tie_rule != "none", tasks_pooled=cells.strata is not None,
+                             cause=shortage_cause(counts[pooled]) if pooled.size else None)
     if note:
         notes.append(note)
     return SchemaRanks(

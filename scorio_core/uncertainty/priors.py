@@ -19,7 +19,7 @@ from scipy.special import digamma, gammaln
 
 from scorio_core.choices import PRIOR_HELP, PRIOR_LABELS, PRIORS
 
-__all__ = ["MIN_REPEATED_QUESTIONS", "MIN_TRIAL_PAIRS", "NOT_IDENTIFIED_RULE", "not_identified_rule", "PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
+__all__ = ["MIN_REPEATED_QUESTIONS", "MIN_TRIAL_PAIRS", "NOT_IDENTIFIED_RULE", "not_identified_rule", "shortage_cause", "PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
 
 #: Questions with two or more trials the empirical-Bayes fit needs: the spread between questions (the prior's
 #: strength) is identified only by questions tried more than once, and one or two of them let a single lucky
@@ -46,6 +46,49 @@ def not_identified_rule(degenerate: bool = False) -> str:
              f"fewer than {MIN_TRIAL_PAIRS} pairs of trials of a question (N = 2 on fewer than {MIN_TRIAL_PAIRS} questions)"]
     items += ["every trial in one category"] if degenerate else []
     return ", ".join(items[:-1]) + ", or " + items[-1]
+
+
+def shortage_cause(counts: object) -> str | None:
+    """The one cause of :func:`not_identified_rule` that holds for every model of ``counts``, in its words.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (L, M, C+1)
+        Category counts per question of the models whose fit fell back (one task).
+
+    Returns
+    -------
+    str or None
+        ``"N = 1: one trial per question"``, ``"fewer than 10 questions tried twice or more"`` or ``"fewer than 20
+        pairs of trials of a question"`` (with the count when ``L == 1``), ``"every trial in one category"`` when
+        the trials suffice; None when the models' causes differ or ``L == 0`` (then the whole rule is said).
+
+    >>> shortage_cause([[[1, 1], [0, 0]]])
+    'fewer than 10 questions tried twice or more (1 question)'
+    >>> shortage_cause([[[1, 0]] * 30, [[0, 1]] * 30])
+    'N = 1: one trial per question'
+    >>> shortage_cause([[[1, 1]] * 12]), shortage_cause([[[3, 0]] * 12])
+    ('fewer than 20 pairs of trials of a question (12 pairs)', 'every trial in one category')
+    """
+    c = np.asarray(counts, dtype=float)
+    if c.ndim != 3 or not c.shape[0]:
+        return None
+    totals = c.sum(axis=2)
+    repeated = (totals >= 2).sum(axis=1)
+    pairs = (totals * (totals - 1) / 2).sum(axis=1)
+    kind = np.where(totals.max(axis=1) <= 1, 0, np.where(repeated < MIN_REPEATED_QUESTIONS, 1,
+                                                          np.where(pairs < MIN_TRIAL_PAIRS, 2, 3)))
+    if np.unique(kind).size != 1:
+        return None
+    one = c.shape[0] == 1
+    if kind[0] == 1:
+        n = int(repeated[0])
+        return (f"fewer than {MIN_REPEATED_QUESTIONS} questions tried twice or more"
+                + (f" ({n} question{'' if n == 1 else 's'})" if one else ""))
+    if kind[0] == 2:
+        return (f"fewer than {MIN_TRIAL_PAIRS} pairs of trials of a question"
+                + (f" ({int(pairs[0])} pair{'' if pairs[0] == 1 else 's'})" if one else ""))
+    return ("N = 1: one trial per question", "", "", "every trial in one category")[int(kind[0])]
 
 
 #: :func:`not_identified_rule` without the degenerate case.

@@ -44,11 +44,12 @@ VERIFIED: dict[tuple[str, str], str] = {
     ("dashboard/panels/rubric.py", "more"): "an int count in a literal, or ''",
     ("pages/data/rubric.py", "scope"): "a literal or f'task {md(ctx.task)}' (escaped) one line above",
     ("pages/results/compare.py", "pct"): "f'{ctx.confidence:.0%}' (a number)",
-    ("pages/results/compare.py", "observed"): "max(needed.n_observed) (ints)",
+    ("pages/results/compare.py", "observed_trials(needed)"): "ints, or two joined by '-' "
+                                                             "(scorio_core.ranking.separation.observed_trials)",
     ("pages/results/convergence.py", "run_estimate(block, int(replicates))"): "literals and numbers formatted :g/:.0f/:, "
-                                                                                "(dashboard.compute.replicates)",
+                                                                                "(scorio_core.dynamics.budget)",
     ("pages/results/convergence.py", "note"): "default_note: literals, ints and a category count "
-                                              "(dashboard.compute.replicates)",
+                                              "(scorio_core.dynamics.budget)",
     ("pages/results/convergence.py", "scheme"): "a segmented_control value restricted to the literals 'column'/'row'",
     ("pages/results/leaderboard.py", "spec.label"): "the label of a metric of the fixed METRICS registry",
     ("pages/results/leaderboard.py", "calibration.attrs['seed']"): "an int seed of the bundled calibration table",

@@ -14,7 +14,7 @@ import pytest
 
 from dashboard.compute import dynamics as analysis_cache
 from dashboard.compute.background import Cancelled, run_jobs
-from dashboard.compute.replicates import default_note, default_replicates, run_estimate
+from scorio_core.dynamics.budget import default_note, default_replicates, run_estimate
 from dashboard.data.bundled import BUNDLED
 
 TRAJ, CONV, SENS = "pages/results/trajectories.py", "pages/results/convergence.py", "pages/results/sensitivity.py"

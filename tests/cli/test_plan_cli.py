@@ -136,3 +136,10 @@ def test_max_trials_per_question_and_projection(dump, capsys):
     assert three["replays"] == 3 and three["requested_replays"] == 3 and three["note"] == ""
     assert main(["plan", str(dump), "--max-trials-per-question", "0"]) == 2
     assert "must be >= 1" in capsys.readouterr().err
+
+
+def test_csv_keeps_stdout_plain_and_says_the_stop_on_stderr(dump, capsys):
+    assert main(["plan", str(dump), "--goal", "width", "--width", "0.99", "--output", "csv"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [",".join(BATCH_KEYS)]  # nothing to run: the header only
+    assert captured.err.startswith("# stop: every interval is narrower than 0.99")

@@ -128,14 +128,10 @@ def test_count_data_is_refused(tmp_path, capsys):
     assert "attempt-level" in capsys.readouterr().err
 
 
-def test_models_on_different_questions_are_said(tmp_path, capsys):
+def test_models_on_different_questions_are_said(disjoint_csv, capsys):
     # helper QA: `sensitivity` ranked models that answered disjoint question sets with notes about rubrics only, while
     # `leaderboard`, `ranks` and `compare` say the models answered different questions
-    rows = ["model,question_id,trial,is_correct"]
-    rows += [f"{m},q{q},{t},{int((q + t) % 2 == 0)}" for m in "ab" for q in range(6) for t in range(2)]
-    rows += [f"{m},q{q},{t},{int((q * t) % 3 == 0)}" for m in "cd" for q in range(6, 12) for t in range(2)]
-    path = tmp_path / "disjoint.csv"
-    path.write_text("\n".join(rows) + "\n")
+    path = disjoint_csv(2)
     assert main(["sensitivity", str(path), "--output", "json"]) == 0
     notes = json.loads(capsys.readouterr().out)["notes"]
     assert any(n.startswith("4 of 4 models answered fewer than all 12 questions (0 answered by every model)")

@@ -214,14 +214,10 @@ def test_verdict_uses_the_rankings_paired_probabilities_and_question_set(capsys)
             f"{format_probability(rho[i, j])} posterior probability") in html_doc.replace("&gt;", ">")
 
 
-def test_compare_of_models_without_a_shared_question_projects_no_trials(tmp_path, capsys):
+def test_compare_of_models_without_a_shared_question_projects_no_trials(disjoint_csv, capsys):
     # helper QA: 0 shared questions, the note said "too few to be compared" while trials_needed said "a fresh run with 3
     # trials per question separates them"; the JSON also names P(A > B) as p_a_gt_b (rho reads as a correlation)
-    rows = ["model,question_id,trial,is_correct"]
-    rows += [f"{m},q{q},{t},{(q + t) % 2}" for m in "ab" for q in range(6) for t in range(3)]
-    rows += [f"{m},q{q},{t},{int((q * t) % 3 > 0)}" for m in "cd" for q in range(6, 12) for t in range(3)]
-    path = tmp_path / "disjoint.csv"
-    path.write_text("\n".join(rows) + "\n")
+    path = disjoint_csv(3)
     code, out, err = run(capsys, "compare", path, "--models", "a", "c", "--output", "json")
     assert code == 0, err
     payload = json.loads(out)

@@ -87,3 +87,19 @@ def test_prior_pull_notice_names_intervals_that_exclude_the_observed_mean():
     many = t.assign(avg=[0.1, 0.2, 0.3], prior="uniform")
     assert prior_pull_notice(many, limit=2)["finding"].startswith("The intervals of alpha (avg@N 0.100, ")
     assert " and 1 more exclude their observed avg@N" in prior_pull_notice(many, limit=2)["finding"]
+
+
+def test_shared_ranks_are_marked_tie_in_markdown_latex_and_html():
+    # HTML wrote "2 (tie)"; Markdown and LaTeX showed the repeated number only, easy to miss in print
+    table = board(models=["a", "b", "c", "d"], mu=np.array([0.9, 0.7, 0.69, 0.4])).assign(rank_ci=[1, 2, 2, 4])
+    pretty = tables.presentation_table(table)
+    assert pretty["Rank (CI ties)"].tolist() == ["1", "2 (tie)", "2 (tie)", "4"]
+    assert pretty["Rank"].tolist() == [1, 2, 3, 4]
+    tex = latex.leaderboard_latex(table, metric_label="Bayes@N", confidence=0.95, task="t")
+    assert tex.count("2 (tie)") == 2 and "4 (tie)" not in tex
+    doc = html_report(title="t", subtitle="s", table=table, verdict=verdict(table), settings={})
+    assert doc.count("2 (tie)") == 2 and "1 (tie)" not in doc
+    # ties are counted within a task; no shared rank leaves the integers as they were
+    two = table.assign(task=["x", "x", "y", "y"], rank_ci=[1, 2, 1, 2])
+    assert tables.tie_marks(two) is None
+    assert tables.presentation_table(table.assign(rank_ci=[1, 2, 3, 4]))["Rank (CI ties)"].tolist() == [1, 2, 3, 4]

@@ -1,24 +1,32 @@
-"""Default bootstrap replicate counts of the Trajectories and Convergence pages, set by the cost of the prior.
+"""Default bootstrap replicate counts of the dynamics (Trajectories and Convergence pages, ``convergence`` CLI),
+set by the cost of the prior.
 
 The closed-form priors (uniform, Jeffreys) always get :data:`DEFAULT_REPLICATES`; the empirical-Bayes prior,
 refitted to every (replicate, prefix, model), gets the most replicates that finish within :data:`DEFAULT_BUDGET_S`
-(docs/scale.md, "Empirical Bayes in the dynamics").
+(docs/scale.md, "Empirical Bayes in the dynamics"). The estimate depends only on the data's shape and rubric, never
+on the machine's clock, so the same data always get the same default.
+
+A ``block`` below is any object with ``R`` (outcome tensor, shape (L, M, N), -1 where a ragged question has no
+trial), ``weights`` (rubric weights, one per category) and ``strata`` (task code per question where tasks are
+pooled, or None): :class:`dashboard.compute.dynamics.Block` and the CLI's block both are.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from dashboard.compute.dynamics import Block
+__all__ = ["DEFAULT_REPLICATES", "DEFAULT_BUDGET_S", "REPLICATE_CHOICES", "default_replicates", "default_note",
+           "run_estimate"]
 
-__all__ = ["DEFAULT_REPLICATES", "DEFAULT_BUDGET_S", "default_replicates", "default_note"]
+Block = Any  # duck-typed: R, weights, strata (module docstring)
 
 
 #: Default bootstrap replicates on the Convergence page, under every prior whose run fits the time budget below.
 DEFAULT_REPLICATES = 2000
+#: Replicate counts the pages offer (and the CLI's budgeted default chooses among), ascending.
+REPLICATE_CHOICES = (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
 #: Seconds a default run may take; beyond it the empirical-Bayes default drops to the most replicates within it.
 DEFAULT_BUDGET_S = 8.0
 #: Empirical-Bayes refits per replicate, seconds per model x trial x (questions + trials) for a binary rubric:
@@ -111,7 +119,7 @@ def run_estimate(block: Block, count: int) -> str:
     return f"about {per:.2g} s per replicate on these data on a 2-core server ({when} for the {count:,} chosen)"
 
 
-def default_note(block: Block, count: int) -> str:
+def default_note(block: Block, count: int, *, flag: str | None = None) -> str:
     """Why the empirical-Bayes default is ``count`` replicates and not :data:`DEFAULT_REPLICATES` ("" when it is).
 
     Parameters
@@ -120,6 +128,8 @@ def default_note(block: Block, count: int) -> str:
         The analysis block.
     count : int
         The default :func:`default_replicates` chose.
+    flag : str, optional
+        The option that asks for more (e.g. ``"--replicates"``): named at the end of the sentence.
 
     Returns
     -------
@@ -131,7 +141,9 @@ def default_note(block: Block, count: int) -> str:
         return ""
     head = f"The default here is {count:,} replicates, not {DEFAULT_REPLICATES:,}: "
     seconds = count * _seconds_per_replicate(block)
+    full = DEFAULT_REPLICATES * _seconds_per_replicate(block)
+    more = (f" {flag} {DEFAULT_REPLICATES} runs them all, in about {full:.0f} s on a 2-core server." if flag else "")
     if seconds <= DEFAULT_BUDGET_S:
-        return head + f"the most that finish in about {DEFAULT_BUDGET_S:.0f} s on these data."
+        return head + f"the most that finish in about {DEFAULT_BUDGET_S:.0f} s on these data." + more
     return head + (f"the fewest offered, which take about {10 * round(seconds / 10):.0f} s on these data "
-                   f"({len(block.weights)} rubric categories: rare categories make the refits slower).")
+                   f"({len(block.weights)} rubric categories: rare categories make the refits slower)." + more)
