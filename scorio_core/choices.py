@@ -8,6 +8,8 @@ equal :data:`METRIC_NAMES`.
 
 __all__ = [
     "PER_TASK",
+    "not_fitted_for_all",
+    "unfitted_share",
     "prior_label",
     "DEFAULT_PRIOR",
     "DEFAULT_SCOPE",
@@ -51,13 +53,24 @@ PRIOR_LABELS = {
 PER_TASK = " of each task (tasks pooled)"
 
 
-def prior_label(prior: str, pooled: bool = False) -> str:
+def prior_label(prior: str, pooled: bool = False, unfitted: str | None = None) -> str:
     """:data:`PRIOR_LABELS` of ``prior``; with ``pooled`` tasks, the empirical-Bayes prior says it is fitted per task.
+
+    ``unfitted`` (``"some"`` or ``"all"``): the empirical-Bayes prior was not identified for some or all of the models
+    the text is about (N = 1 and the like), so it is not called "fitted" beside their pooled rates.
 
     >>> prior_label("empirical-bayes", pooled=True)
     "empirical-Bayes prior, Dirichlet fitted to the model's questions of each task (tasks pooled)"
+    >>> prior_label("empirical-bayes", unfitted="all")
+    'empirical-Bayes prior, not identified here (too few repeated trials): pooled rates and exact binomial intervals'
     """
-    return PRIOR_LABELS[prior] + (PER_TASK if pooled and prior == "empirical-bayes" else "")
+    if prior == "empirical-bayes" and unfitted == "all":
+        return ("empirical-Bayes prior, not identified here (too few repeated trials): pooled rates and exact binomial "
+                "intervals")
+    label = PRIOR_LABELS[prior] + (PER_TASK if pooled and prior == "empirical-bayes" else "")
+    if prior == "empirical-bayes" and unfitted == "some":
+        label += " where the data identify it (pooled rates and exact binomial intervals elsewhere)"
+    return label
 
 
 #: What each prior does, in plain words: the one source of the app's and the CLI's help texts.
@@ -163,3 +176,30 @@ def has_fallback_interval(table: object) -> bool:
         return False
     scored = table[table["mu"].notna()] if "mu" in columns else table
     return bool(scored["interval"].map(is_fallback_interval).any())
+
+
+def not_fitted_for_all(table: object) -> bool:
+    """Whether every scored row of a leaderboard has a :data:`FALLBACK_INTERVAL` (no prior fitted for any model).
+
+    >>> import pandas as pd
+    >>> not_fitted_for_all(pd.DataFrame({"mu": [0.5, 0.4], "interval": ["95% " + FALLBACK_INTERVAL] * 2}))
+    True
+    >>> not_fitted_for_all(pd.DataFrame({"mu": [0.5, 0.4], "interval": ["95% " + FALLBACK_INTERVAL, "95% credible"]}))
+    False
+    """
+    columns = getattr(table, "columns", ())
+    if "interval" not in columns:
+        return False
+    scored = table[table["mu"].notna()] if "mu" in columns else table
+    return bool(len(scored)) and bool(scored["interval"].map(is_fallback_interval).all())
+
+
+def unfitted_share(n_unfitted: int, n_models: int) -> str | None:
+    """:func:`prior_label`'s ``unfitted``: ``"all"``, ``"some"`` or None from how many of ``n_models`` models fell back.
+
+    >>> unfitted_share(2, 2), unfitted_share(1, 2), unfitted_share(0, 2)
+    ('all', 'some', None)
+    """
+    if n_unfitted <= 0:
+        return None
+    return "all" if n_unfitted >= n_models else "some"

@@ -146,9 +146,11 @@ def top_lead(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: s
     fixed = leaderboard_table(data_id, dataset, task, metric=metric, confidence=confidence, rubric_id=rubric_id,
                               _categorization=categorization, prior_id=prior_id, _prior=prior_obj, prior=prior,
                               scope="questions-fixed", question_set=question_set)
-    outcomes = apply_question_set(task_outcomes(data_id, dataset, task, rubric_id, categorization), question_set)
+    original = task_outcomes(data_id, dataset, task, rubric_id, categorization)
+    outcomes = apply_question_set(original, question_set)
     return lead.top_lead(outcomes, table, fixed,  # the lead's questions are the leaderboard's (common: every model's)
-                         confidence=confidence, clusters=question_clusters_for(data_id, dataset, task, cluster_column))
+                         confidence=confidence, clusters=question_clusters_for(data_id, dataset, task, cluster_column),
+                         original=original)
 
 
 def pairwise_matrix(data_id: str, dataset, task: str, table: pd.DataFrame, *, metric: str, confidence: float,

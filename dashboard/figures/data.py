@@ -138,7 +138,9 @@ def trial_grid(models, questions, codes: np.ndarray, labels, weights, rates: np.
     for label, color in zip(labels_p, colors):
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker=dict(symbol="square", size=11, color=color),
                                  name=label, showlegend=True, hoverinfo="skip"))
-    fig.update_xaxes(title="trial", range=[-0.5, N + 0.5], showgrid=False, zeroline=False)
+    # ticks on trials only: the flaky diamonds sit at x = 0, which is no trial (a "0" tick read as trial 0)
+    fig.update_xaxes(title="trial", range=[-0.5, N + 0.5], showgrid=False, zeroline=False, tickmode="array",
+                     tickvals=list(range(1, N + 1, max(1, -(-N // 10)))))
     fig.update_yaxes(type="category", categoryorder="array", categoryarray=q, autorange="reversed", showgrid=False)
     fig.update_yaxes(automargin=True, row=1, col=1)
     fig.update_annotations(font=dict(size=12))

@@ -15,6 +15,10 @@ from dashboard.figures.theme import PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE
 __all__ = ["interval_plot", "pairwise_heatmap", "rank_heatmap", "cost_scatter", "method_agreement_heatmap"]
 
 
+#: Above this many CI-tie groups the forest plot has no legend (each point's hover names its rank).
+LEGEND_GROUPS_MAX = 20
+
+
 def _groups_in_order(scored: pd.DataFrame, groups: list):
     """``(group, rows)`` for each CI-tie group in ``groups`` order, rows in ``scored`` order (one groupby, not a filter
     of the table per group: hundreds of models are hundreds of groups)."""
@@ -39,6 +43,7 @@ def interval_plot(
     show_estimate: bool = False,
     labels=None,
     tie_rule: str | None = None,
+    estimate_name: str | None = None,
 ) -> go.Figure:
     """Forest plot: one row per model, posterior mean with its credible interval, best on top.
 
@@ -58,13 +63,16 @@ def interval_plot(
     tie_rule : str, optional
         The rule behind ``rank_ci``; the legend explains each shared rank in its terms
         (:func:`scorio_core.ranking.rank.rank_meaning`, e.g. "rank 7: 6 models credibly better").
+    estimate_name : str, optional
+        What the point is, for the axis title (default "posterior mean"; e.g. "posterior mode (MAP)" for IRT).
 
     Returns
     -------
     plotly.graph_objects.Figure
         One scatter trace per CI-tie group (colour = group sharing a ``rank_ci``, a sequential
-        scale by rank so no two groups share a colour), plus an optional estimate trace. Models
-        that could not be scored are listed in the title note.
+        scale by rank so no two groups share a colour; traces and legend in rank order, no legend
+        above :data:`LEGEND_GROUPS_MAX` groups), plus an optional estimate trace. Models that could
+        not be scored are listed in the title note.
     """
     scored = table[table["mu"].notna()].sort_values("mu", ascending=True, kind="stable")
     labels = dict(labels or {})
@@ -77,7 +85,9 @@ def interval_plot(
         return plain([labels.get(str(m), str(m)) for m in models])
 
     fig = go.Figure()
-    groups = list(dict.fromkeys(scored["rank_ci"].tolist()[::-1]))
+    # legend and colours by rank: under the pairwise rule a wide interval can hold a better rank than a narrower one
+    # above it, so the order of appearance read "rank 35" before "rank 24" (helper QA, 250 models)
+    groups = sorted(set(scored["rank_ci"].tolist()), key=lambda g: (pd.isna(g), g if pd.notna(g) else 0))
     colors = rank_colors(len(groups))
     traces = []
     for gi, (group, rows) in enumerate(_groups_in_order(scored, groups)):  # one pass over the rows, traces added at once
@@ -107,6 +117,8 @@ def interval_plot(
             )
         )
     fig.add_traces(traces)
+    if len(groups) > LEGEND_GROUPS_MAX:  # a 70-entry legend of near-identical colours: the hover gives each rank
+        fig.update_layout(showlegend=False)
     if show_estimate and "estimate" in scored and not np.allclose(scored["estimate"], scored["mu"], equal_nan=True):
         fig.add_trace(
             go.Scatter(
@@ -120,7 +132,10 @@ def interval_plot(
             )
         )
     fig.update_yaxes(categoryorder="array", categoryarray=shown(scored["model"]), title=None, automargin=True)
-    fig.update_xaxes(title=_axis_title(table, metric_label, confidence), zeroline=False)
+    title = _axis_title(table, metric_label, confidence)
+    if estimate_name:
+        title = title.replace("posterior mean", estimate_name, 1)
+    fig.update_xaxes(title=title, zeroline=False)
     height = max(260, 34 * len(scored) + 120)
     missing = table.loc[table["mu"].isna(), "model"].tolist()
     apply_theme(fig, height=height)
@@ -130,6 +145,10 @@ def interval_plot(
             xref="paper", yref="paper", x=0, y=-0.12, showarrow=False, font=dict(size=11, color="#777"), xanchor="left",
         )
     return fig
+
+
+#: Above this many models the pairwise heatmap prints no values (hover shows them; the caption says so).
+PAIRWISE_VALUES_MAX = 25
 
 
 def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go.Figure:
@@ -146,7 +165,7 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     Returns
     -------
     plotly.graph_objects.Figure
-        One heatmap trace, colour centred on 0.5; values printed when L <= 25.
+        One heatmap trace, colour centred on 0.5; values printed when L <= :data:`PAIRWISE_VALUES_MAX`.
     """
     names = plain(models)
     L = len(names)
@@ -160,7 +179,7 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     hover = format_probabilities(rho)  # "97.3%", "> 99.9%", "< 0.1%", as in the verdict
     fig = go.Figure(go.Heatmap(
         z=rho, x=names, y=names, zmin=0, zmax=1, colorscale=PROBABILITY_SCALE, xgap=1, ygap=1,
-        text=text, texttemplate="%{text}" if L <= 25 else None, textfont=dict(size=10 if L > 12 else 12),
+        text=text, texttemplate="%{text}" if L <= PAIRWISE_VALUES_MAX else None, textfont=dict(size=10 if L > 12 else 12),
         customdata=hover, hovertemplate="P(<b>%{y}</b> > %{x}) = %{customdata}<extra></extra>",
         colorbar=dict(title=dict(text="P(row > column)", side="right"), thickness=12),
     ))

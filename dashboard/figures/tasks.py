@@ -90,5 +90,6 @@ def combined_interval_plot(combined: pd.DataFrame, *, confidence: float = 0.95) 
     fig.update_yaxes(type="category")
     fig.update_xaxes(title=f"Combined Bayes@N (macro average), {confidence:.0%} interval")  # kind: the page caption
     missing = int(combined["score"].isna().sum())
-    title = f"{missing} model(s) without a score on every task are left out" if missing else None
+    title = (f"{missing:,} model{'' if missing == 1 else 's'} without a score on every task "
+             f"{'is' if missing == 1 else 'are'} left out") if missing else None
     return apply_theme(fig, title=title, height=max(220, 26 * len(scored) + 110))

@@ -70,7 +70,8 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
     with st.container(border=True):
         st.markdown(f"**{md(summary)}**")
         st.caption(
-            f"{len(result.methods)} methods on {report.n_questions:d} questions x {report.n_trials:d} trials, binary "
+            f"{len(result.methods)} methods on {report.n_questions:d} questions x {report.n_trials:d} "
+            f"trial{'' if report.n_trials == 1 else 's'}, binary "
             f"correctness (the rubric does not apply: these methods rank right/wrong outcomes); Bayes@N under the "
             f"{md(report.prior)} prior. Ranks are competition ranks (ties share the best rank)."
             + (" Common questions only." if used_set == "common" else ""))
@@ -140,9 +141,11 @@ def _render_intervals(ctx, task: str, chosen: tuple[str, ...], used_set: str, la
 MAX_GROUP_PLOTS = 4
 
 
-def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categorization, n_models: int) -> None:
+def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categorization, n_models: int,
+                       limit: int = 0) -> None:
     """The "IRT ability" tab: models ranked by their 2PL ability (Rasch below ``MIN_2PL_MODELS``, as the Questions page
-    fits it) with Laplace intervals."""
+    fits it) with Laplace intervals; ``limit`` > 0 (the Leaderboard's *Show*): each group's chart shows its best
+    ``limit`` models (the table lists every model)."""
     if n_models < 2:
         st.info("Ranking by IRT ability needs at least two models.")
         return
@@ -166,8 +169,14 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
     for g in linked[:MAX_GROUP_PLOTS]:  # one scale per linked group: no figure puts unlinked abilities side by side
         if len(linked) > 1:
             st.markdown(f"**Linked group {md(int(g) + 1)}**")
-        st.plotly_chart(interval_plot(table[table["group"] == g], metric_label=f"IRT ability ({kind}, logit)",
-                                      confidence=ctx.confidence, labels=labels, tie_rule=tie_rule), width="stretch")
+        rows = table[table["group"] == g]
+        if limit and len(rows) > limit:  # hundreds of models: the Leaderboard's Show applies to each group's chart
+            rows = rows.nsmallest(limit, "rank", keep="all")
+            st.caption(f"The chart shows the best {md(len(rows))} of {md(int((table['group'] == g).sum()))} models "
+                       "of this group (the Leaderboard's *Show*); the table below lists every model.")
+        st.plotly_chart(interval_plot(rows, metric_label=f"IRT ability ({kind}, logit)", confidence=ctx.confidence,
+                                      labels=labels, tie_rule=tie_rule, estimate_name="posterior mode (MAP)"),
+                        width="stretch")
     if len(linked) > MAX_GROUP_PLOTS:
         st.caption(f"{md(len(linked) - MAX_GROUP_PLOTS)} more linked groups are in the table (column 'linked group').")
     frame = pd.DataFrame({"model": table["model"].map(labels), "rank": table["rank"], "rank (CI ties)": table["rank_ci"],

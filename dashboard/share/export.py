@@ -229,7 +229,11 @@ def summary_verdict(ctx, active, table: pd.DataFrame, settings: Settings) -> Ver
         ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization) is not None
     from scorio_core.leaderboard.trial_order import trial_position_effects
 
+    from scorio_core.leaderboard.linking import question_groups
+
     binary = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task).binary
+    groups = question_groups(task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id,
+                                           active.categorization), table, settings.question_set)
     rho, paired = (pairwise_matrix(ctx.data.data_id, ctx.data.dataset, ctx.task, table, metric=settings.metric,
                                    confidence=settings.confidence, rubric_id=active.rubric_id,
                                    categorization=active.categorization, prior_id=active.prior_id,
@@ -237,7 +241,7 @@ def summary_verdict(ctx, active, table: pd.DataFrame, settings: Settings) -> Ver
                                    question_set=settings.question_set, cluster_column=settings.cluster_column)
                    if settings.scope != "questions-fixed" and table["mu"].notna().sum() >= 2 else (None, False))
     return verdict(table, confidence=settings.confidence, metric_label=settings.label, scope=settings.scope, lead=top_pair,
-                   pairwise=rho if paired else None,
+                   pairwise=rho if paired else None, groups=groups,
                    question_sets_differ=differ,
                    trial_effects=trial_position_effects(binary) if binary is not None else [],
                    scale=(float(min(active.weights)), float(max(active.weights)))

@@ -185,18 +185,21 @@ class PresentedSection:
 
 
 def presentation_footer(ctx, active, metric_label: str, tie_rule: str, intervals: str | None = None,
-                        not_identified: bool = False) -> str:
+                        not_identified: bool = False, none_identified: bool = False) -> str:
     """What a presented analysis is, in one line for its footer: dataset, snapshot date, task, rubric, metric, prior,
     scope, credibility level and tie rule (plain text; escape it for Markdown). ``intervals`` names their kind
     (:func:`scorio_core.report.tables.interval_name`, plural; default "<level> credible intervals");
     ``not_identified``: some model's empirical-Bayes prior could not be fitted (N = 1), so the prior is not said to be
-    "fitted" beside exact binomial intervals (:func:`scorio_core.choices.has_fallback_interval`)."""
+    "fitted" beside exact binomial intervals (:func:`scorio_core.choices.has_fallback_interval`); ``none_identified``:
+    no model's was (:func:`scorio_core.choices.not_fitted_for_all`), so the footer says "any model", not "some"."""
     from scorio_core.uncertainty import PRIOR_LABELS, SCOPE_LABELS
 
     created = str(st.session_state.get(_CREATED) or "")
     when = f"snapshot of {created[:16].replace('T', ' ')} UTC" if created else "live analysis (not a snapshot)"
     prior = PRIOR_LABELS.get(ctx.prior, ctx.prior)
-    if not_identified and ctx.prior == "empirical-bayes":
+    if none_identified and ctx.prior == "empirical-bayes":
+        prior = "empirical-Bayes prior, not identified for any model (too few repeated trials): exact binomial intervals"
+    elif not_identified and ctx.prior == "empirical-bayes":
         prior = ("empirical-Bayes prior, not identified for some models (too few repeated trials): exact binomial "
                  "intervals there")
     return (f"{ctx.data.label} · {when} · task {ctx.task} · rubric {active.summary} · {metric_label} · "

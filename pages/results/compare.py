@@ -7,23 +7,23 @@ from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.panels.attempts import render_attempts
-from dashboard.compute.explore import trial_effects_for
 from dashboard.compute.results import (disagreements, leaderboard_table, question_attempts_for, question_clusters_for,
-                               trials_needed_for)
+                               task_outcomes, trials_needed_for)
 from scorio_core.ranking.separation import observed_trials, trials_meaning
 from dashboard.figures import difference_plot, question_scatter, trials_plot
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context
+from dashboard.panels.trial_order import trial_position_warning
 from dashboard.tables.display import disagreement_display, fit_height
 from dashboard.text import md
 from scorio_core.ranking.compare import difference_density, difference_span, outcome_counts, question_set_note
 from scorio_core.ranking.paired import (not_identified_cause, not_identified_models, not_identified_note,
                                        questions_meaning, questions_needed, scoped_difference)
 from scorio_core.report.verdict import format_probability
-from scorio_core.choices import QUESTION_SETS, prior_label
+from scorio_core.choices import QUESTION_SETS, prior_label, unfitted_share
+from scorio_core.leaderboard.linking import common_question_count, cross_group_note, question_groups
 from scorio_core.leaderboard.task_outcomes import ALL_TASKS
-from scorio_core.leaderboard.trial_order import trial_position_notice
 from scorio_core.uncertainty.clustered import codes_for_questions
 
 QUESTION_SET_NOTE = {
@@ -51,6 +51,9 @@ if blocking_notice(ctx.data.dataset):
 # the Leaderboard's question set (a link or a restored analysis sets it too): the same numbers on both pages
 question_set = st.session_state.get("lb_question_set")
 question_set = question_set if question_set in QUESTION_SETS else "own"
+outcomes = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
+if question_set == "common" and common_question_count(outcomes) == 0:  # as the Leaderboard: no common question here
+    question_set = "own"
 with user_errors("the comparison"):
     board = leaderboard_table(
         ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
@@ -126,6 +129,9 @@ probability = "posterior probability" if credible else "probability (normal appr
 sided = (f" (one-sided; the central {pct} interval still holds 0, as it leaves {(1 - ctx.confidence) / 2:.1%} on "
          "each side)" if diff.lo <= 0 <= diff.hi else "")
 name_a, name_b = names[model_a], names[model_b]
+apart = cross_group_note(question_groups(outcomes, board, question_set), model_a, model_b, names)
+if apart is not None:  # no chain of shared questions joins them: said before any "ahead" sentence
+    st.warning(md(apart), icon=":material/link_off:")
 if diff.rho >= ctx.confidence:
     st.success(f"{md(name_a)} is ahead of {md(name_b)} with {format_probability(diff.rho)} {md(probability)}"
                f"{md(sided)}.", icon=":material/check:")
@@ -135,10 +141,7 @@ elif 1 - diff.rho >= ctx.confidence:
 else:
     st.info(f"Not distinguishable at {pct}: P({md(name_a)} > {md(name_b)}) = {format_probability(diff.rho)}.",
             icon=":material/balance:")
-effects = [e for e in trial_effects_for(ctx.data.data_id, ctx.data.dataset, ctx.task) if e["model"] in (model_a, model_b)]
-if effects:  # e.g. ARC-AGI's o3: a second attempt only after a failed first; the Leaderboard says it, so must this page
-    st.warning(md(trial_position_notice([{**e, "model": names[e["model"]]} for e in effects])["finding"]),
-               icon=":material/repeat:")
+effects = trial_position_warning(ctx, (model_a, model_b))  # e.g. ARC-AGI's o3, as the Leaderboard says
 pair_note = question_set_note(table, model_a, model_b)
 if pair_note is not None:
     st.warning(md(pair_note), icon=":material/rule:")
@@ -147,7 +150,7 @@ st.plotly_chart(difference_plot(x, density, mean=diff.mean, lo=diff.lo, hi=diff.
                                 name_b=name_b, confidence=ctx.confidence, kind=diff.kind), width="stretch")
 if not credible:
     st.caption(md(f"Not a posterior: {not_identified_note(unidentified, cause)}."))
-st.caption(f"Prior: {md(prior_label(ctx.prior, ctx.task == ALL_TASKS))}. "
+st.caption(f"Prior: {md(prior_label(ctx.prior, ctx.task == ALL_TASKS, unfitted_share(len(unidentified), 2)))}. "
            + ("The interval covers what more trials on these same questions could change."
            if ctx.scope == "questions-fixed" else
            "The interval also covers which questions happened to be drawn: it speaks for new questions like these"
@@ -237,7 +240,7 @@ st.caption("An estimate: new trials will move the rates. The curve at the observ
            "observed value (the dot), so the projection is conservative.")
 with st.expander("Method"):
     st.markdown(f"z = |mu_A - mu_B| / sqrt(sigma_A^2 + sigma_B^2) with N trials per question. Assumption: "
-                f"{md(needed.assumption)} (paper Appendix D). Prior: {md(prior_label(ctx.prior, ctx.task == ALL_TASKS))}, held fixed as N "
+                f"{md(needed.assumption)} (paper Appendix D). Prior: {md(prior_label(ctx.prior, ctx.task == ALL_TASKS, unfitted_share(len(unidentified), 2)))}, held fixed as N "
                 "grows. The projected rates are posterior means (every category count plus its prior pseudo-count), "
                 "which is why the curve at the observed N sits below the observed z.")
 for note in prior_notes:

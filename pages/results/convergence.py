@@ -19,6 +19,7 @@ from scorio_core.dynamics.budget import REPLICATE_CHOICES, default_note, default
 from dashboard.compute.results import closest_pair, leaderboard_table, trials_needed_for
 from dashboard.figures import convergence_plot, kendall_tau_plot
 from dashboard.panels.sidebar import page_context
+from dashboard.panels.trial_order import trial_position_warning
 from dashboard.text import md
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
 from scorio_core.dynamics.explain import no_convergence_causes
@@ -107,6 +108,7 @@ chosen = st.multiselect("Models to rank", list(block.models), key="conv_models",
 if len(chosen) < 2:
     st.info("Pick at least 2 models to rank.", icon=":material/info:")
     st.stop()
+trial_position_warning(ctx, chosen, assumes="The bootstrap replicates resample trials as exchangeable repeats.")
 
 prior = dynamics_prior(ctx, active)
 if prior == "empirical-bayes" and "Bayes@N" in selected:

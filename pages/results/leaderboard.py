@@ -19,18 +19,21 @@ from dashboard.compute.results import (
     few_common_pairs,
     rank_ci_paired,
     rank_distribution,
+    task_outcomes,
     trial_range,
     unequal_question_sets,
 )
 from dashboard.figures import cost_scatter, pairwise_heatmap, rank_heatmap
+from dashboard.figures.leaderboard import PAIRWISE_VALUES_MAX
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.panels.sidebar import page_context
 from dashboard.tables.display import calibration_display, fit_height, leaderboard_display, top_rows
 from dashboard.text import md, sentence
-from scorio_core.choices import has_fallback_interval, prior_label
+from scorio_core.choices import has_fallback_interval, not_fitted_for_all, prior_label
 from scorio_core.leaderboard.table import ALL_TASKS, QUESTION_SETS
+from scorio_core.leaderboard.linking import common_question_count
 from scorio_core.leaderboard.metrics import METRICS
 from scorio_core.ranking.paired import names_phrase, not_identified_cause, not_identified_models, not_identified_note
 from scorio_core.ranking.posterior_ranks import HELD_PRIOR, rank_draws_note
@@ -91,8 +94,12 @@ else:
 
 unequal = unequal_question_sets(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
 question_set = "own"
+# no question answered by every model (e.g. two groups of models on disjoint questions): "common" is unavailable
+no_common = unequal is not None and common_question_count(
+    task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)) == 0
 if present:
     question_set = st.session_state.get("lb_question_set") if st.session_state.get("lb_question_set") in QUESTION_SETS else "own"
+    question_set = "own" if question_set == "common" and no_common else question_set  # no common question here
     if unequal is not None:
         # read-only: no choice to make here, so not "Choose how to compare them"; which set is shown, and what it means
         said = unequal.replace(" Choose how to compare them.", "")
@@ -102,10 +109,17 @@ elif unequal is not None:
         st.warning(md(unequal), icon=":material/rule:")
         question_set = st.radio(
             "Compare models on", list(QUESTION_SETS), key="lb_question_set", bind="query-params", persist_state="session",
-            horizontal=True, format_func=QUESTION_SET_LABELS.get,
-            help="own: each model on the questions it answered. common: only the questions every model answered. "
-                 "missing-incorrect: a question a model did not answer counts as answered wrongly.",
+            horizontal=True, format_func=lambda v: QUESTION_SET_LABELS[v] + (" (unavailable: none common)" if v == "common" and
+                                                                           no_common else ""),
+            help="own: each model on the questions it answered. common: only the questions every model answered"
+                 + (" (unavailable here: no question was answered by every model)" if no_common else "")
+                 + ". missing-incorrect: a question a model did not answer counts as answered wrongly.",
         ) or "own"
+if question_set == "common" and no_common:  # e.g. from an old link: say what to do, and show the own-questions board
+    st.info("No question was answered by every model, so there are no common questions to compare on: shown is each "
+            "model on its own questions. Choose *Missing counts as incorrect*, or run the models on common questions.",
+            icon=":material/info:")
+    question_set = "own"
 
 with user_errors("the leaderboard"):
     table = leaderboard_table(
@@ -126,6 +140,8 @@ for note in notes:
                    icon=":material/person_off:")
     elif note["code"] == "model_named_by_default":  # e.g. an lm-eval samples file without its results file
         st.warning(md(note["finding"]), icon=":material/badge:")
+    elif note["code"] == "disconnected_groups":  # models on disjoint questions: no order across the groups
+        st.warning(md(note["message"]), icon=":material/link_off:")
     elif note["code"] == "trial_position_effect":  # e.g. ARC-AGI's second attempt only after a failed first
         st.warning(md(note["finding"]), icon=":material/repeat:")
     elif note["code"] == "prior_pull":  # e.g. ARC-AGI at N = 2 under Jeffreys: intervals beside, not around, avg@N
@@ -137,6 +153,7 @@ for note in notes:
                                           if note["code"] == "absent_from_task" and not present else ""))
 all_models = len(table)
 n_scored_all = int(table["mu"].notna().sum())  # rank_ci is computed among every scored model
+every_row = table  # before the Show filter: a note about all models counts all of them
 shown = ctx.shown(table["model"])
 top = st.session_state.get("lb_top", "all") if present else None
 if not present:
@@ -202,14 +219,18 @@ with tabs[0]:
                           question_set == "own", trial_effects=effects,
                           scale=(float(min(active.weights)), float(max(active.weights)))
                           if metric in ("bayes", "avg") else None,
-                          lead=top_pair.renamed(labels) if top_pair else None)  # display names: the verdict stays short
+                          lead=top_pair.renamed(labels) if top_pair else None,
+                          groups=[[labels.get(m, m) for m in g] for n in notes if n["code"] == "disconnected_groups"
+                                  for g in n["groups"]])  # display names: the verdict stays short
         with st.container(border=True):
             st.markdown(f"**{md(summary.headline)}** {md(summary.basis)} {md(summary.brief)}")
             if summary.one_sided:  # ahead at the level, yet Compare's central interval holds 0: say why both hold
                 st.caption(md(summary.one_sided))
-            unsure = not_identified_models(table[table["mu"].notna()], table.loc[table["mu"].notna(), "model"])
+            unsure = not_identified_models(every_row[every_row["mu"].notna()],
+                                           every_row.loc[every_row["mu"].notna(), "model"])
             if unsure and len(scored) >= 2:  # N = 1 and the like: P values use the pooled binomial sd, not a posterior
-                st.caption(md(f"Not posterior probabilities where {not_identified_note(unsure, not_identified_cause(table, unsure))}."))
+                st.caption(md(f"Not posterior probabilities where "
+                              f"{not_identified_note(unsure, not_identified_cause(every_row, unsure))}."))
             if summary.details or summary.lines:
                 with st.expander("Details: every neighbouring pair"):
                     if summary.details:
@@ -254,8 +275,12 @@ with tabs[1]:
         st.caption(
             f"Each cell is the {'' if unidentified else 'posterior '}probability that the row model's {spec.label} is "
             "higher than the column model's "
-            f"(normal approximation); bold values reach {ctx.confidence:.0%}; >.99 and <.01 are values that round to 1 "
-            "or 0 (an order is never certain). Rows and columns are sorted by mean."
+            + (f"(normal approximation); bold values reach {ctx.confidence:.0%}; >.99 and <.01 are values that round "
+               "to 1 or 0 (an order is never certain)." if len(scored) <= PAIRWISE_VALUES_MAX else
+               f"(normal approximation); with more than {PAIRWISE_VALUES_MAX} models the values are on hover only "
+               f"(the darkest blue is near 1, the darkest red near 0; the table's CI-tie ranks say which pairs reach "
+               f"{ctx.confidence:.0%}).")
+            + " Rows and columns are sorted by mean."
             + (" With questions sampled, each pair's difference is paired over the questions both answered, "
                f"as on the Compare page.{' ' + md(few_common) if few_common else ''}" if paired else
                " With questions sampled, each cell combines the two models' own intervals as if independent: they answered "
@@ -313,7 +338,7 @@ if costs:
 irt_tab = tabs[tab_names.index("IRT ability")]
 with irt_tab:
     if irt_tab.open:
-        render_irt_ability(ctx, ctx.task, tie_rule, active.rubric_id, active.categorization, all_models)
+        render_irt_ability(ctx, ctx.task, tie_rule, active.rubric_id, active.categorization, all_models, limit=limit)
 
 agreement_tab = tabs[tab_names.index("Method agreement")]
 with agreement_tab:
@@ -323,7 +348,8 @@ with agreement_tab:
 if present:
     st.divider()
     footer = presentation_footer(ctx, active, spec.label, tie_rule, interval_name(table, ctx.confidence, plural=True),
-                                 not_identified=has_fallback_interval(table))
+                                 not_identified=has_fallback_interval(table),
+                                 none_identified=not_fitted_for_all(every_row))
     st.caption("Presentation view of a shared analysis: " + md(footer)
                + ". Remove `&view=present` from the address to explore it.")
     st.stop()

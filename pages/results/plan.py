@@ -8,6 +8,7 @@ from dashboard.figures import goal_projection_plot
 from dashboard.guard import blocking_notice, user_errors
 from dashboard.panels import rubric as rubric_panel
 from dashboard.panels.sidebar import page_context
+from dashboard.panels.trial_order import trial_position_warning
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.tables.display import fit_height
@@ -16,6 +17,7 @@ from dashboard.text import md, sentence
 from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, PRIOR_LABELS, SCOPE_LABELS
 from scorio_core.report.tables import to_csv
 from scorio_core.leaderboard.task_outcomes import ALL_TASKS
+from scorio_core.leaderboard.trial_order import STOP_ASSUMES_EXCHANGEABLE
 from scorio_core.plan import ONE_TASK
 from scorio_core.plan.goals import format_draw_probability
 
@@ -109,6 +111,8 @@ if plan.stop:
     st.success(md(plan.reason), icon=":material/check_circle:")
 else:
     st.info(md(plan.reason), icon=":material/play_circle:")
+trial_position_warning(ctx, options.get("pair") if goal == "pair" else models, task=task,
+                       assumes=STOP_ASSUMES_EXCHANGEABLE)  # the stop rule draws exchangeable trials
 a, b, c = st.columns(3)
 a.metric("P(goal holds)" if goal != "width" else "Intervals narrow enough",  # a share of draws: "> 0.999", never 1.000
          format_draw_probability(goal_words["probability"]) if goal != "width" else f"{goal_words['probability']:.0%}",

@@ -9,6 +9,7 @@ from dashboard.guard import blocking_notice, user_errors
 from dashboard.panels import rubric as rubric_panel
 from dashboard.panels.attempts import render_attempts
 from dashboard.panels.sidebar import page_context
+from dashboard.panels.trial_order import trial_position_warning
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.tables.display import fit_height
@@ -36,7 +37,8 @@ if blocking_notice(ctx.data.dataset):
     st.stop()
 rubric_panel.render_unmatched(ctx, active, choose=False)
 data_id, dataset, task = ctx.data.data_id, ctx.data.dataset, ctx.task
-
+trial_position_warning(ctx, task=task, assumes="The item fit counts each model's trials of a question as exchangeable "
+                                              "draws of one success rate.")
 models = models_of(data_id, dataset, task)
 left, right = st.columns([1, 2])
 IRT_HELP = ("2PL: each question has a difficulty and a discrimination (how sharply success rises with ability); it "
@@ -166,7 +168,7 @@ if st.toggle("Rank without flagged questions", key="q_rank_without",
                      height=fit_height(len(frame), 480), key="q_shift_table")
         moved = int((shift["moved"].fillna(0) != 0).sum())
         st.caption(f"Excluded {len(excluded):,} of {n_questions:,} questions ({md(', '.join(drop))}); "
-                   f"{moved:,} model(s) change rank. The flags are heuristics: a flagged question may be hard, not "
+                   f"{moved:,} model{'' if moved == 1 else 's'} {'changes' if moved == 1 else 'change'} rank. The flags are heuristics: a flagged question may be hard, not "
                    "broken, so compare before removing questions. Bayes@N with the sidebar's prior and scope (no prior "
                    "R0, no question clusters); ranks by posterior mean.")
 

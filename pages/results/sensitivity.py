@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from scorio_core.choices import prior_label
+from scorio_core.choices import prior_label, unfitted_share
 from scorio_core.leaderboard.task_outcomes import ALL_TASKS
 from scorio_core.uncertainty import interval_label
 
@@ -27,6 +27,7 @@ from dashboard.compute.sensitivity import (
     unused_signals,
 )
 from dashboard.panels.sidebar import page_context
+from dashboard.panels.trial_order import trial_position_warning
 from dashboard.text import md
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset
 from scorio_core.errors import InputError
@@ -60,6 +61,7 @@ if ctx.data.dataset.attempts is None:
         icon=":material/info:",
     )
     st.stop()
+trial_position_warning(ctx)  # every schema's Bayes@N assumes exchangeable trials
 options = schema_options(active)
 try:
     names, skipped = schema_applicability(ctx, options)
@@ -98,12 +100,17 @@ else:
     if len(models) < 2:
         st.info("Ranking needs at least 2 models; this data has one on this task.", icon=":material/info:")
         st.stop()
-    st.plotly_chart(schema_bump_chart(bump_frame(across, with_ci=with_ci), schemas=across.schemas, models=models,
-                                      highlight=highlight,
-                                      rank_label=f"rank with {ctx.confidence:.0%} CI ties" if with_ci else "competition rank"),
-                    width="stretch", key="sens_bump")
-    st.caption(f"Bayes@N ({md(prior_label(ctx.prior, ctx.task == ALL_TASKS))}) under each schema's categories and weights; thresholds are "
-               "percentiles of this data. Lines that cross mark models whose order depends on the rubric.")
+    if len(across.schemas) >= 2:
+        st.plotly_chart(schema_bump_chart(bump_frame(across, with_ci=with_ci), schemas=across.schemas, models=models,
+                                          highlight=highlight, rank_label=f"rank with {ctx.confidence:.0%} CI ties"
+                                          if with_ci else "competition rank"), width="stretch", key="sens_bump")
+    elif rubric_choice_matters(names, options):  # one column of ranks shows no crossing: the Leaderboard has them
+        st.info("Pick a second schema: the chart shows how each model's rank moves from one schema to the next.",
+                icon=":material/info:")
+    unfitted = unfitted_share(len(across.fell_back), len(across.models))
+    st.caption(f"Bayes@N ({md(prior_label(ctx.prior, ctx.task == ALL_TASKS, unfitted))}) under each schema's categories "
+               "and weights; thresholds are percentiles of this data."
+               + (" Lines that cross mark models whose order depends on the rubric." if len(across.schemas) >= 2 else ""))
     for note in across.notes:
         st.caption(md(note))
 

@@ -10,6 +10,7 @@ from dashboard.figures import combined_interval_plot, task_heatmap
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context
+from dashboard.panels.trial_order import trial_position_warning
 from dashboard.tables.analysis import models_by_rank
 from dashboard.tables.display import combined_display, fit_height, pass_fail_display
 from dashboard.text import md
@@ -52,6 +53,9 @@ tasks = list(matrix.tasks)
 if len(tasks) == 1:
     st.info(f"This dataset has one task ({md(tasks[0])}): the grid has a single column and the combined score equals "
             "that task's Bayes@N. Load a dump with several tasks to compare them.", icon=":material/info:")
+for note in matrix.notes:  # each task whose trials are not exchangeable repeats, as its Leaderboard says
+    trial_position_warning(ctx, models, task=note["task"], effects=note["effects"],
+                           prefix=f"{note['task']}: " if len(tasks) > 1 else "")
 if active.prior is not None:
     st.caption(f"The prior outcomes R0 ({md(active.prior_label)}) are not applied on this page; it uses the sidebar's prior.")
 

@@ -22,6 +22,7 @@ from scorio_core.dynamics.budget import REPLICATE_CHOICES, default_replicates
 from dashboard.tables.analysis import band_frame, band_interval_name, models_by_rank
 from dashboard.figures import credible_band_grid, rank_trajectory_plot
 from dashboard.panels.sidebar import page_context
+from dashboard.panels.trial_order import trial_position_warning
 from dashboard.text import md, sentence
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
 from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES
@@ -44,6 +45,8 @@ st.markdown(
     "for *n* = 1..N. A ranking you can trust settles early and stays put."
 )
 block = rubric_block_or_stop(ctx, active, "Trajectories")
+trial_position_warning(ctx, block.models, assumes="The gold standard and the bootstrap replicates treat trials as "
+                                                  "exchangeable repeats.")
 N = block.n_trials
 
 ensure_choice("traj_metric", list(METRIC_LABELS), "bayes")

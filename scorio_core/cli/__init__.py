@@ -84,6 +84,10 @@ def build_parser(command: str | None = None, *, full: bool = True) -> argparse.A
         ),
     )
     parser.add_argument("--debug", action="store_true", help="print tracebacks and warnings (for bug reports)")
+    from scorio_core import __version__
+
+    parser.add_argument("--version", action="version", version=f"scorio-dashboard {__version__}",
+                        help="print the version (record it beside published results) and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="<command>")
     subparsers.required = True
     for name in _SUBCOMMAND_MODULES:

@@ -37,7 +37,7 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="CANONICAL=COLUMN",
         help="column mapping override, e.g. --map question_id=problem (repeatable)",
     )
-    parser.add_argument("--task", default=None, help="restrict to one task")
+    parser.add_argument("--task", default=None, help="restrict to one task (default: every task)")
     add_engine_argument(parser)
     add_choice_arguments(parser)
 
@@ -68,9 +68,10 @@ def add_choice_arguments(parser: argparse.ArgumentParser) -> None:
     from scorio_core.choices import DUPLICATE_POLICIES, MISSING_POLICIES
 
     group = parser.add_argument_group("data-quality choices (recorded in the output)")
-    group.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default=None, help="resolve duplicate (model, task, question, trial) rows")
-    group.add_argument("--binarize-threshold", type=float, default=None, metavar="T", help="is_correct = score > T (AISBench uses 0.5)")
-    group.add_argument("--missing-outcomes", choices=MISSING_POLICIES, default=None, help="drop attempts without an outcome, or count them incorrect")
+    group.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default=None, help="resolve duplicate (model, task, question, trial) rows (default: none; the data are refused while any "
+                            "remain, naming one)")
+    group.add_argument("--binarize-threshold", type=float, default=None, metavar="T", help="is_correct = score > T (AISBench uses 0.5; default: none, graded scores are refused until chosen)")
+    group.add_argument("--missing-outcomes", choices=MISSING_POLICIES, default=None, help="drop attempts without an outcome, or count them incorrect (default: none, refused while any remain)")
     group.add_argument("--intersect-questions", action="store_true", help="keep only questions every model of a task attempted")
 
 
@@ -101,7 +102,7 @@ def add_uncertainty_arguments(parser: argparse.ArgumentParser, *, defaults: bool
     add_prior_argument(parser, defaults=defaults, what=prior_help)
     parser.add_argument(
         "--scope", choices=SCOPES, default=DEFAULT_SCOPE if defaults else None,
-        help="what intervals cover: " + "; ".join(f"{k}: {v}" for k, v in SCOPE_HELP.items()),
+        help=f"what intervals cover (default {DEFAULT_SCOPE}): " + "; ".join(f"{k}: {v}" for k, v in SCOPE_HELP.items()),
     )
 
 
@@ -111,7 +112,7 @@ def add_prior_argument(parser: argparse.ArgumentParser, *, defaults: bool = True
 
     parser.add_argument(
         "--prior", choices=PRIORS, default=DEFAULT_PRIOR if defaults else None,
-        help=what or "per-question prior of Bayes@N and the Pass@k family: "
+        help=what or f"per-question prior of Bayes@N and the Pass@k family (default {DEFAULT_PRIOR}): "
                      + "; ".join(f"{k}: {v}" for k, v in PRIOR_HELP.items()),
     )
 
@@ -139,7 +140,8 @@ def add_question_set_argument(parser: argparse.ArgumentParser, *, default: str |
 
 def add_output_argument(parser: argparse.ArgumentParser, default: str = "table") -> None:
     """Add ``--output {table,json,csv,md}``."""
-    parser.add_argument("--output", choices=OUTPUT_CHOICES, default=default)
+    parser.add_argument("--output", choices=OUTPUT_CHOICES, default=default,
+                        help=f"output format (default {default}): table, json (stable keys, for scripts), csv or md")
 
 
 def parse_mapping(items: Sequence[str]) -> dict[str, str]:

@@ -41,8 +41,6 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
 from scorio_core.cli._common import add_data_arguments, add_prior_argument, emit_json, emit_rows
 
 __all__ = ["COMMANDS", "register", "run", "run_methods", "run_ranks", "compare_report"]
@@ -168,6 +166,9 @@ def run_ranks(args: argparse.Namespace) -> int:
         "code": unequal["code"], "finding": unequal["finding"], "models": unequal["models"],
         "message": unequal["finding"] + " To rank on the questions every model answered: `leaderboard "
                    "--question-set common`."}]
+    from scorio_core.leaderboard.trial_order import trial_position_note
+
+    notes += [n for n in [trial_position_note(analysed, outcomes.models, task=task)] if n]  # the leaderboard's note
     if args.output == "json":
         emit_json({"task": task, **report, "notes": notes, "sources": list(dataset.sources)})
         return 0
@@ -183,87 +184,6 @@ def run_ranks(args: argparse.Namespace) -> int:
         for note in notes:
             print(f"note: {note['message']}")
     return 0
-
-
-def run_methods(args: argparse.Namespace) -> int:
-    """Execute ``methods``; returns the exit status."""
-    from scorio_core.cli._common import load_dataset
-    from scorio_core.leaderboard.methods import method_agreement
-    from scorio_core.leaderboard.table import outcomes_for, task_names
-    from scorio_core.eval._validate import check_confidence
-    from scorio_core.rank.agreement import method_label
-
-    if args.top < 1:
-        raise ValueError(f"--top must be at least 1; got {args.top}.")
-    if args.bootstrap < 0:
-        raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
-    confidence = check_confidence(0.95 if args.confidence is None else args.confidence)
-    methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
-    from scorio_core.errors import InputError
-    from scorio_core.rank.options import parse_options_by_method
-
-    options = parse_options_by_method(args.method_option, methods)
-    dataset = load_dataset(args)
-    tasks = [args.task] if args.task else task_names(dataset)
-    outcomes = {task: outcomes_for(dataset, task) for task in tasks}  # one task of several with 1 model: said
-    left_out = [{"task": t, "reason": "1 model: ranking needs at least 2"} for t, o in outcomes.items()
-                if len(o.models) < 2 and len(tasks) > 1 and any(len(x.models) > 1 for x in outcomes.values())]
-    reports = [method_agreement(o, methods, prior=args.prior, question_set=args.question_set, top=args.top,
-                                n_boot=args.bootstrap, seed=args.seed, confidence=confidence, options=options)
-               for t, o in outcomes.items() if t not in {x["task"] for x in left_out}]
-    for r in reports:  # the default method set depends on the number of models: an option it leaves out is an error
-        ranked = set(r.agreement.methods) | set(r.agreement.skipped)
-        unused = [name for name in options if name not in ranked]
-        if unused:
-            raise InputError(f"{r.task}: --method-option names {unused[0]!r}, which the default method set leaves out "
-                             f"for this data; name it in --methods.", field="method-option")
-    results = [{
-        "task": r.task, "methods": list(r.agreement.methods),
-        "labels": {m: method_label(m) for m in r.agreement.methods},
-        "n_questions": r.n_questions, "n_trials": r.n_trials, "question_set": r.question_set, "prior": r.prior,
-        "method_options": options,
-        "notes": list(r.notes), "skipped": dict(r.agreement.skipped), "summary": r.agreement.summary,
-        "tau_b": [[None if np.isnan(v) else float(v) for v in row] for row in r.agreement.tau_b],
-        "models": r.agreement.rows(),
-        **({"bootstrap": _bootstrap_block(r)} if r.bootstrap is not None else {}),
-    } for r in reports]
-    if args.output == "json":
-        emit_json({"tasks": results, **({"skipped_tasks": left_out} if left_out else {}),
-                   "sources": list(dataset.sources)})
-        return 0
-    for item in left_out:
-        print(f"{item['task']}: left out ({item['reason']}).")
-    for result in results:
-        print(f"{result['task']}: {result['summary']}")
-        for note in result["notes"]:
-            print(f"  note: {note}")
-        for name, reason in result["skipped"].items():
-            print(f"  left out {name}: {reason}")
-        rows = [{"model": row["model"], "best": row["best"], "worst": row["worst"], **row["ranks"]} for row in result["models"]]
-        emit_rows(rows, ["model", "best", "worst", *result["methods"]], "table")
-        if "bootstrap" in result:
-            boot = result["bootstrap"]
-            print(f"  rank intervals: {boot['confidence']:.0%} percentile bootstrap over questions ({boot['n_boot']} "
-                  f"resamples, seed {boot['seed']}, the same for every method; questions-sampled scope)")
-            for name, n in boot["failed"].items():
-                print(f"  {name} failed on {n} of {boot['n_boot']} resamples (interval from the others)")
-            lohi = {}
-            for row in boot["intervals"]:
-                text = "-" if row["rank_lo"] is None else f"{row['rank_lo']}-{row['rank_hi']}"
-                lohi.setdefault(row["model"], {"model": row["model"]})[row["method"]] = text
-            order = [row["model"] for row in result["models"]]
-            emit_rows([lohi[m] for m in order], ["model", *result["methods"]], "table")
-        print()
-    return 0
-
-
-def _bootstrap_block(report) -> dict:
-    """The ``bootstrap`` object of a task in ``methods --output json`` (stable key names)."""
-    boot = report.bootstrap
-    return {"n_boot": boot.n_boot, "seed": boot.seed, "confidence": boot.confidence, "scope": "questions-sampled",
-            "failed": dict(boot.failed),
-            "intervals": [{k: row[k] for k in ("model", "method", "rank", "rank_lo", "rank_hi")}
-                          for row in boot.rows(report.agreement.ranks)]}
 
 
 def compare_report(outcomes, table, model_a: str, model_b: str, confidence: float, prior_counts=None,
@@ -373,6 +293,10 @@ def run(args: argparse.Namespace) -> int:
     report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve,
                             prior=args.prior or "empirical-bayes", scope=scope, fixed_table=fixed_table,
                             clusters=clusters)
+    from scorio_core.leaderboard.trial_order import trial_position_note
+
+    order = trial_position_note(outcomes, (model_a, model_b))  # e.g. ARC-AGI's o3: a retry only after a failure
+    report["notes"] += [order["message"]] if order else []
     report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary",
                           "prior": args.prior or "empirical-bayes", "scope": scope, "cluster_column": args.cluster_column}
     if args.output == "json":
@@ -394,4 +318,70 @@ def run(args: argparse.Namespace) -> int:
         print(f"  questions: {report['questions_needed']['meaning']}")
     print("  " + ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items() if v))
     emit_rows(report["questions"], ["question", "outcome", "n_a", "correct_a", "n_b", "correct_b", "diff"], "table")
+    return 0
+
+
+def run_methods(args: argparse.Namespace) -> int:
+    """Execute ``methods``; returns the exit status."""
+    from scorio_core.cli._common import load_dataset
+    from scorio_core.leaderboard.methods import method_agreement
+    from scorio_core.leaderboard.table import outcomes_for, task_names
+    from scorio_core.eval._validate import check_confidence
+
+    if args.top < 1:
+        raise ValueError(f"--top must be at least 1; got {args.top}.")
+    if args.bootstrap < 0:
+        raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
+    confidence = check_confidence(0.95 if args.confidence is None else args.confidence)
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
+    from scorio_core.errors import InputError
+    from scorio_core.rank.options import parse_options_by_method
+
+    options = parse_options_by_method(args.method_option, methods)
+    dataset = load_dataset(args)
+    tasks = [args.task] if args.task else task_names(dataset)
+    outcomes = {task: outcomes_for(dataset, task) for task in tasks}  # one task of several with 1 model: said
+    left_out = [{"task": t, "reason": "1 model: ranking needs at least 2"} for t, o in outcomes.items()
+                if len(o.models) < 2 and len(tasks) > 1 and any(len(x.models) > 1 for x in outcomes.values())]
+    reports = [method_agreement(o, methods, prior=args.prior, question_set=args.question_set, top=args.top,
+                                n_boot=args.bootstrap, seed=args.seed, confidence=confidence, options=options)
+               for t, o in outcomes.items() if t not in {x["task"] for x in left_out}]
+    for r in reports:  # the default method set depends on the number of models: an option it leaves out is an error
+        ranked = set(r.agreement.methods) | set(r.agreement.skipped)
+        unused = [name for name in options if name not in ranked]
+        if unused:
+            raise InputError(f"{r.task}: --method-option names {unused[0]!r}, which the default method set leaves out "
+                             f"for this data; name it in --methods.", field="method-option")
+    from scorio_core.leaderboard.trial_order import trial_position_note
+    from scorio_core.leaderboard.methods import agreement_json
+
+    results = [agreement_json(r, options, [n["message"] for n in [trial_position_note(outcomes.get(r.task))] if n])
+               for r in reports]
+    if args.output == "json":
+        emit_json({"tasks": results, **({"skipped_tasks": left_out} if left_out else {}),
+                   "sources": list(dataset.sources)})
+        return 0
+    for item in left_out:
+        print(f"{item['task']}: left out ({item['reason']}).")
+    for result in results:
+        print(f"{result['task']}: {result['summary']}")
+        for note in result["notes"]:
+            print(f"  note: {note}")
+        for name, reason in result["skipped"].items():
+            print(f"  left out {name}: {reason}")
+        rows = [{"model": row["model"], "best": row["best"], "worst": row["worst"], **row["ranks"]} for row in result["models"]]
+        emit_rows(rows, ["model", "best", "worst", *result["methods"]], "table")
+        if "bootstrap" in result:
+            boot = result["bootstrap"]
+            print(f"  rank intervals: {boot['confidence']:.0%} percentile bootstrap over questions ({boot['n_boot']} "
+                  f"resamples, seed {boot['seed']}, the same for every method; questions-sampled scope)")
+            for name, n in boot["failed"].items():
+                print(f"  {name} failed on {n} of {boot['n_boot']} resamples (interval from the others)")
+            lohi = {}
+            for row in boot["intervals"]:
+                text = "-" if row["rank_lo"] is None else f"{row['rank_lo']}-{row['rank_hi']}"
+                lohi.setdefault(row["model"], {"model": row["model"]})[row["method"]] = text
+            order = [row["model"] for row in result["models"]]
+            emit_rows([lohi[m] for m in order], ["model", *result["methods"]], "table")
+        print()
     return 0

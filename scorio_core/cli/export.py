@@ -185,6 +185,9 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli.leaderboard import cluster_engine
     from scorio_core.leaderboard.task_outcomes import question_clusters
 
+    if args.out and not Path(args.out).resolve().parent.is_dir():  # before the analysis, not after it
+        raise InputError(f"--out {args.out}: the folder {Path(args.out).resolve().parent} does not exist; create it "
+                         "or write elsewhere.")
     manifest = _restore(args)
     settings = _settings(args)
     cluster_engine(args)
@@ -226,6 +229,8 @@ def run(args: argparse.Namespace) -> int:
         text = tables.to_csv(table)
         if tables.formula_note(table):
             print(f"note: {tables.formula_note(table)}", file=sys.stderr)
+        for notice in notices:  # a CSV has no caption: its caveats go to standard error (md/latex/html carry them)
+            print(f"note: {notice}", file=sys.stderr)
     elif fmt == "md":
         text = tables.leaderboard_markdown(table, metric_label=label, confidence=settings["confidence"],
                                            verdict=_verdict(outcomes, table, label, settings), notes=notices)
@@ -260,15 +265,17 @@ def _verdict(outcomes, table, label, settings):
             question_set=settings["question_set"])
         # the lead's questions are the leaderboard's (common: the questions every model answered)
         lead = top_lead(apply_question_set(outcomes, settings["question_set"]), table, fixed,
-                        confidence=settings["confidence"])
+                        confidence=settings["confidence"], original=outcomes)
         if settings["scope"] != "questions-fixed" and table["mu"].notna().sum() >= 2:  # as the rank ties pair them
             rho, paired = pairwise_for(outcomes, table, fixed, metric="bayes", scope=settings["scope"],
                                        question_set=settings["question_set"])
     from scorio_core.leaderboard.trial_order import trial_position_effects
 
+    from scorio_core.leaderboard.linking import question_groups
+
     effects = trial_position_effects(outcomes.binary) if outcomes.binary is not None else []
     return verdict(table, confidence=settings["confidence"], metric_label=label, scope=settings["scope"], lead=lead,
-                   pairwise=rho if paired else None,
+                   pairwise=rho if paired else None, groups=question_groups(outcomes, table, settings["question_set"]),
                    question_sets_differ=question_sets_differ(outcomes, settings["question_set"]), trial_effects=effects,
                    scale=_scale(outcomes.rubric.weights) if settings["metric"] in ("bayes", "avg") else None)
 

@@ -7,12 +7,15 @@ JSON output (``--output json``) is an object::
                "pass_at_k", "rank", "rank_ci", "n_questions", "n_trials", "n_trials_max"}, ...],
      "settings": {...}, "notes": [...], "sources": [...]}
 
-``rows`` are grouped by task and sorted by ``mu`` within a task. NaN becomes ``null``. ``interval_kind`` is
+``rows`` are grouped by task, sorted by ``mu``; ``rank`` is the competition rank of ``mu``, the posterior mean the
+interval is about (within 1e-6 relative: one rank), ``estimate`` the metric's plug-in estimate (avg@N, unbiased
+Pass@k, ...; section 2.6: the same order under the uniform prior). NaN becomes ``null``. ``interval_kind`` is
 ``credible``, or ``exact-binomial`` where the empirical-Bayes prior was not identified (N = 1, or every trial in one
 category) and the interval fell back to Clopper-Pearson on the pooled answers (``interval`` says why).
 ``notes`` are objects with a stable ``code`` and a ``message`` (plus details):
 ``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
-``n_common``, ``question_set``), ``paper_chain`` (``models``: [best, worst],
+``n_common``, ``question_set``), ``disconnected_groups`` (``groups``: lists of model names that share no question
+with the other groups, largest first; ranks across groups compare question sets), ``paper_chain`` (``models``: [best, worst],
 ``probability``), ``k_above_trials``, ``rank_pairing`` (with ``--scope questions-sampled``:
 ``paired``, whether rank_ci pairs models over their common questions), ``not_scored`` (``models`` without an
 answered question, e.g. after ``--exclude-flagged``), ``emptied_by_choice``
@@ -22,23 +25,22 @@ outcome counted as incorrect), ``model_named_by_default`` (a model named after a
 samples file without its results file), ``trial_position_effect`` (``models`` whose success rate depends on the
 trial's position: trials not exchangeable, e.g. a retry after a failure; ``effects``: rates, attempts and p-value
 by model), ``ignored_options`` (``options`` given away from their default that this run does not use, e.g.
-``--tau`` under Bayes@N, ``--scope`` with ``--method elo``), ``rubric`` and ``data`` (free text).
+``--tau`` under Bayes@N, ``--scope`` with ``--method elo``), ``prior_used`` (``priors`` some rows used instead of
+``--prior``, e.g. max@k's uniform prior), ``prior_not_fitted`` (per task: ``models`` whose empirical-Bayes prior
+the data do not identify, so their row is the pooled rate with an exact binomial interval), ``rubric`` and ``data``. A row without an
+estimate (``mu`` null, e.g. Pass@k with fewer than k trials) has ``interval`` and ``interval_kind`` null; when no row
+has one the command fails (exit 2). ``--output table`` prints every note after the table (``note: ...``); ``csv``/``md``
+keep standard output a plain table and print them to standard error (``# note: ...``).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from scorio_core.cli._common import (
-    add_data_arguments,
-    add_output_argument,
-    add_question_set_argument,
-    add_tie_rule_argument,
-    add_uncertainty_arguments,
-    emit_json,
-    emit_rows,
-    load_dataset,
-)
+from scorio_core.cli._common import (add_data_arguments, add_output_argument, add_question_set_argument,
+                                    add_tie_rule_argument, add_uncertainty_arguments, emit_json, emit_rows,
+                                    load_dataset)
 
 __all__ = ["register", "run"]
 
@@ -193,10 +195,20 @@ def run(args: argparse.Namespace) -> int:
     unused = ignored_options(args)
     if unused is not None:
         notes.append(unused)
+    from scorio_core.leaderboard.unfitted import not_fitted_notices
+    notes += not_fitted_notices(table)
+    used = sorted(set(table.loc[table["mu"].notna(), "prior"].dropna().astype(str)) - {args.prior})
+    if used:  # e.g. max@k is defined under the uniform prior only: settings.prior alone would misstate it
+        notes.append({"code": "prior_used", "priors": used, "message": f"{args.metric} uses the {', '.join(used)} prior, not --prior {args.prior}, for the rows whose 'prior' says so"})
     short = table.loc[(table["n_trials"] < args.k) & (table["n_trials"] > 0), "model"].tolist()  # 0: not_scored
+    if short and not table["mu"].notna().any():  # nothing to publish: an error, not a table of nulls
+        raise ValueError(f"--k {args.k} is more than the trials per question of every model (the most is N = "
+                         f"{int(table['n_trials'].max())}): {args.metric} needs k <= N; choose a smaller --k.")
     if short:
+        more = f" and {len(short) - 10:,} more" if len(short) > 10 else ""
         notes.append({"code": "k_above_trials", "message": f"Pass@{args.k} is undefined (null) for models with fewer than "
-                      f"k={args.k} trials: {', '.join(map(str, short[:10]))}", "models": list(map(str, short))})
+                      f"k={args.k} trials: {', '.join(map(str, short[:10]))}{more}", "models": list(map(str, short))})
+    table.loc[table["mu"].isna(), ["interval", "interval_kind"]] = None  # no estimate: no interval to describe
     if args.output == "json":
         emit_json(
             {
@@ -227,11 +239,9 @@ def run(args: argparse.Namespace) -> int:
         emit_rows(table.to_dict(orient="records"), columns, args.output)
         if args.output == "table":
             print_interval_labels(table)
-            for note in notes:
-                if note["code"] in ("unequal_question_sets", "paper_chain", "k_above_trials", "unmatched",
-                                    "excluded_questions", "emptied_by_choice", "not_scored", "data_choices",
-                                    "absent_from_task", "model_named_by_default", "trial_position_effect"):
-                    print(f"note: {note['message']}")
+        for note in notes:  # every caveat in every format; csv/md keep stdout a plain table, so theirs go to stderr
+            print(f"note: {note['message']}" if args.output == "table" else f"# note: {note['message']}",
+                  file=sys.stdout if args.output == "table" else sys.stderr)
     return 0
 
 
@@ -388,4 +398,3 @@ def ignored_options(args: argparse.Namespace) -> dict | None:
            else f"--tau applies to G-Pass@k_tau and mG-Pass@k, not to --metric {args.metric}")
     return {"code": "ignored_options", "options": [u.split(" ", 1)[0] for u in unused],
             "message": f"{', '.join(unused)}: not used ({why})."}
-

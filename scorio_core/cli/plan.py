@@ -29,7 +29,7 @@ import sys
 
 from scorio_core.cli._common import add_data_arguments, add_uncertainty_arguments, emit_json, emit_rows, load_dataset
 
-__all__ = ["register", "run", "BATCH_KEYS"]
+__all__ = ["register", "run", "BATCH_KEYS", "trial_position_plan_note"]
 
 #: Keys of every ``batch`` row of the JSON output.
 BATCH_KEYS = ("model", "task", "question_id", "trials", "expected_gain")
@@ -76,6 +76,27 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+def trial_position_plan_note(task_outcomes, models=None) -> str | None:
+    """The leaderboard's ``trial_position_effect`` message for the planned models, with what it means for a stop.
+
+    Parameters
+    ----------
+    task_outcomes : TaskOutcomes
+        The task's outcomes (attempt-level data: count data has no trial order, so None).
+    models : sequence of str, optional
+        The models the goal concerns (``--pair``'s two; default every model of the task).
+
+    Returns
+    -------
+    str or None
+        The message, or None when no planned model's success rate depends on the trial's position.
+    """
+    from scorio_core.leaderboard.trial_order import STOP_ASSUMES_EXCHANGEABLE, trial_position_note
+
+    order = trial_position_note(task_outcomes, models)
+    return None if order is None else f"{order['message']} {STOP_ASSUMES_EXCHANGEABLE}"
+
+
 #: ``--prior``'s help here: the planner's default is not the leaderboard's (:func:`scorio_core.plan.plan_next`).
 PLAN_PRIOR_HELP = ("per-question prior of the planner's posterior draws; default uniform (the paper's), not the "
                    "leaderboard's empirical-Bayes prior: in adaptive replays the empirical-Bayes prior stopped wrongly "
@@ -96,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
     if args.task == ALL_TASKS:
         raise InputError(f"{ONE_TASK}; choose one with --task: {task_listing(task_names(dataset), 20, count=False)}.")
     task = pick_task(task_names(dataset), args.task)
-    outcomes = outcomes_for(dataset, task).rubric
+    task_outcomes = outcomes_for(dataset, task)
+    outcomes = task_outcomes.rubric
     costs = per_trial_costs(dataset, task, args.cost_column, outcomes) if args.cost_column else None
     cap = None
     if args.max_trials_per_question is not None:
@@ -110,6 +132,9 @@ def run(args: argparse.Namespace) -> int:
     options = dict(k=args.k, pair=args.pair, width=args.width, tolerance=args.tolerance, confidence=args.confidence,
                    batch=args.batch, costs=costs, scope=args.scope, prior=args.prior)
     plan = plan_next(outcomes, args.goal, seed=args.seed, draws=args.draws, max_trials=cap, **options)
+    order = trial_position_plan_note(task_outcomes, args.pair if args.goal == "pair" else None)
+    if order:  # the stop decision draws exchangeable trials: a retry-after-failure dump breaks it (as the leaderboard says)
+        plan.status.setdefault("notes", []).append(order)
     if args.output == "json":
         out = plan.to_dict()
         if args.project:

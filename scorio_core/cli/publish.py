@@ -19,7 +19,8 @@ as the app stores large uploads.
 
 JSON output (``--output json``)::
 
-    {"analysis_id", "dataset_id", "dataset_created", "dataset_name", "link", "present_link", "engine"}
+    {"analysis_id", "dataset_id", "dataset_created", "dataset_name", "link", "present_link", "engine",
+     "notes": [...] (e.g. a --name that did not apply)}
 
 ``dataset_name`` is the name the workspace holds: files already stored keep their first name
 (``--name`` names new datasets only; the table output says so when it differs).
@@ -69,7 +70,8 @@ def register(subparsers) -> None:
     parser.add_argument("--k", type=int, default=APP_SETTINGS["k"], help="k for Pass@k and the k-metrics (default 1)")
     parser.add_argument("--tau", type=float, default=APP_SETTINGS["tau"], help="tau for G-Pass@k_tau (default 0.5)")
     parser.add_argument("--confidence", type=float, default=APP_SETTINGS["confidence"], choices=CONFIDENCE_LEVELS,
-                        help="credibility level (default 0.95)")
+                        help="credibility level, one of the app's levels (the link opens the analysis there; "
+                             "default 0.95)")
     add_tie_rule_argument(parser)
     add_question_set_argument(parser)
     add_uncertainty_arguments(parser)
@@ -110,15 +112,18 @@ def run(args: argparse.Namespace) -> int:
     result = publish(ws, args.name or default_name[:200], files, dataset,
                      base_url=args.base_url, task=args.task, schema=args.schema, settings=settings,
                      max_tokens=args.max_tokens)
+    notes = []
+    if args.name and not result.dataset_created and args.name[:200] != result.dataset_name:
+        notes.append(f"these files were stored before under the name {result.dataset_name!r}; --name "
+                     f"{args.name[:200]!r} names newly stored datasets only")
     if args.output == "json":
-        emit_json({**result.to_dict(), "engine": args.engine_used})
+        emit_json({**result.to_dict(), "engine": args.engine_used, "notes": notes})
     else:
         out = sys.stdout
         out.write(("stored new dataset " if result.dataset_created else "already stored: dataset ") + result.dataset_id
                   + f" ({result.dataset_name!r})\n")
-        if args.name and not result.dataset_created and args.name[:200] != result.dataset_name:
-            out.write(f"note: these files were stored before under the name {result.dataset_name!r}; --name "
-                      f"{args.name[:200]!r} names newly stored datasets only\n")
+        for note in notes:
+            out.write(f"note: {note}\n")
         out.write(f"analysis {result.analysis_id} (shared snapshot)\n")
         out.write(f"link:         {result.link}\n")
         out.write(f"presentation: {result.present_link}\n")

@@ -14,7 +14,8 @@ count table and flags questions (:mod:`scorio_core.items`, docs/items.md). JSON 
 difficulty_lo, difficulty_hi, discrimination, discrimination_lo, discrimination_hi, information,
 success_rate, n_models, flags`` (list of codes), ``reason``) and per model (``task, model, ability,
 ability_lo, ability_hi, answered``); each ``tasks`` entry's ``unlinked`` says when models fall into groups that
-share no question (abilities comparable within a group only), else null. ``leaderboard --exclude-flagged CODE,...``
+share no question (abilities comparable within a group only), else null; ``notes`` holds the leaderboard's
+``trial_position_effect`` notice (with its ``task``) of each task whose models' trials are not exchangeable repeats. ``leaderboard --exclude-flagged CODE,...``
 ranks without the
 questions carrying those flags. :func:`run_method_rows` is ``leaderboard --method NAME`` (any ranking method) and
 :func:`run_irt_ability` is ``leaderboard --method irt_ability``: the same fit's
@@ -92,9 +93,12 @@ def run_questions(args: argparse.Namespace) -> int:
     check_confidence(args.confidence)
     dataset = load_dataset(args)
     tasks = [args.task] if args.task else task_names(dataset)
-    results, fallback = [], {}
+    from scorio_core.leaderboard.trial_order import trial_position_note
+
+    results, fallback, notes = [], {}, []
     for task in tasks:
         outcomes = outcomes_for(dataset, task)
+        notes += [n for n in [trial_position_note(outcomes, task=task)] if n]  # the fit counts trials as exchangeable
         model = args.irt_model
         if model == "2pl" and len(outcomes.models) < MIN_2PL_MODELS and len(tasks) > 1:  # this task alone: Rasch
             model, fallback[task] = "rasch", (f"Rasch fit: a 2PL fit needs at least {MIN_2PL_MODELS} models and this "
@@ -120,7 +124,7 @@ def run_questions(args: argparse.Namespace) -> int:
                        "difficulty_prior_sd": r.fit.b_prior_sd / r.fit.scale,
                        "unanswered_models": list(r.fit.unanswered_models), "unlinked": unlinked_note(r)}
                       for r in results],
-            "questions": question_rows, "models": model_rows, "sources": list(dataset.sources),
+            "questions": question_rows, "models": model_rows, "notes": notes, "sources": list(dataset.sources),
         })
         return 0
     shown = [{**row, "flags": ",".join(row["flags"])} for row in question_rows]
@@ -130,6 +134,8 @@ def run_questions(args: argparse.Namespace) -> int:
     print()
     emit_rows(model_rows, list(MODEL_COLUMNS), args.output)
     if args.output == "table":
+        for note in notes:
+            print(f"note: {note['message']}")
         for task, note in fallback.items():
             print(f"note: {task}: {note}")
         for r in results:
@@ -165,11 +171,13 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str,
     from scorio_core.items.irt import MIN_2PL_MODELS
     from scorio_core.items.report import diagnose
     from scorio_core.leaderboard.table import outcomes_for
+    from scorio_core.leaderboard.trial_order import trial_position_note
 
     check_confidence(args.confidence)
     rows, notes = [], list(first_notes)
     for task in tasks:
         out = outcomes_for(dataset, task).binary
+        notes += [n for n in [trial_position_note(out, task=task)] if n]  # as the leaderboard's Bayes@N notes
         if out is None:
             raise InputError(f"task '{task}' has no binary correctness: IRT ability ranks binary outcomes "
                              "(is_correct).", field="is_correct")
@@ -265,6 +273,7 @@ def run_method_rows(args: argparse.Namespace, ignored: dict | None = None) -> in
 
     from scorio_core.errors import InputError
     from scorio_core.leaderboard.table import outcomes_for, task_names
+    from scorio_core.leaderboard.trial_order import trial_position_note
 
     if args.schema or args.exclude_flagged or args.cluster_column:
         raise InputError("--method ranks binary correctness on every question: it does not combine with --schema, "
@@ -285,8 +294,10 @@ def run_method_rows(args: argparse.Namespace, ignored: dict | None = None) -> in
         raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
     rows, notes = [], [ignored] if ignored else []  # options given that the method does not use, first
     for task in tasks:
+        task_outcomes = outcomes_for(dataset, task)
+        notes += [n for n in [trial_position_note(task_outcomes, task=task)] if n]  # as the leaderboard's Bayes@N
         try:
-            report = method_agreement(outcomes_for(dataset, task), [args.method], prior=args.prior,
+            report = method_agreement(task_outcomes, [args.method], prior=args.prior,
                                       question_set=question_set, n_boot=args.bootstrap, seed=args.seed,
                                       confidence=args.confidence, options={args.method: options})
         except InputError:

@@ -153,9 +153,14 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.leaderboard.checks import question_sets_notice
     from scorio_core.leaderboard.table import outcomes_for
 
-    unequal = question_sets_notice(outcomes_for(dataset, task), "own", [])  # as `leaderboard`, `ranks`, `compare`
+    from scorio_core.leaderboard.trial_order import trial_position_note
+
+    task_outcomes = outcomes_for(dataset, task)
+    unequal = question_sets_notice(task_outcomes, "own", [])  # as `leaderboard`, `ranks`, `compare`
     if unequal is not None:  # the ranks compare the models together with their question sets: say so
         notes.append(unequal["finding"])
+    order = trial_position_note(task_outcomes, result.models)  # every schema's Bayes@N assumes exchangeable trials
+    notes += [order["message"]] if order else []
     payload = {
         "task": task,
         "models": list(result.models),

@@ -7,10 +7,12 @@ JSON output (``--output json``) is an object with stable keys::
      "combined": [{"model", "score", "lo", "hi", "reason"}, ...],
      "weighting": str, "assumption": str, "pass_rule": str, "flaky_rule": str, "threshold": float | null,
      "confidence": float, "prior": str, "scope": str, "interval": str, "cluster_column": str | null,
-     "data_choices": [str, ...], "sources": [...]}
+     "data_choices": [str, ...], "notes": [{"code", "task", "finding", "message", "models", "effects"}, ...],
+     "sources": [...]}
 
 ``data_choices`` lists the data-quality choices applied (``--missing-outcomes`` etc.), each a line saying what it
-changed (empty when none).
+changed (empty when none). ``notes`` holds the leaderboard's ``trial_position_effect`` notice of each task whose
+models' trials are not exchangeable repeats (success depends on the trial's position; empty otherwise).
 
 Cells are in task order, then model order; ``n``/``n_max`` are the fewest/most trials of an answered question
 (equal unless trials are ragged); NaN becomes ``null``; ``reason`` is "" when the
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             "weighting": WEIGHTING, "assumption": COMBINED_ASSUMPTION, "pass_rule": PASS_RULE, "flaky_rule": FLAKY_RULE,
             "threshold": matrix.threshold, "confidence": matrix.confidence, "prior": matrix.prior, "scope": matrix.scope,
             "interval": matrix.interval, "cluster_column": args.cluster_column,
-            "data_choices": choices, "sources": list(dataset.sources),
+            "data_choices": choices, "notes": list(matrix.notes), "sources": list(dataset.sources),
         })
         return 0
     emit_rows(cell_rows, CELL_KEYS, args.output)
@@ -93,4 +95,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"passed: {PASS_RULE}")
         if choices:
             print(f"note: {data_choices_notice(choices)['finding']}")
+        for note in matrix.notes:
+            print(f"note: {note['message']}")
     return 0

@@ -122,7 +122,10 @@ def load_block(args: argparse.Namespace) -> Block:
     chosen = select_models(chosen, getattr(args, "models", None))
     need_two_models(chosen.models, outcomes.task)
     block = chosen.complete_block(ragged=True)  # every trial kept; cells with fewer trials are padded (ragged)
-    notes = [*rubric_notes, *chosen.notes, *block.notes]
+    from scorio_core.leaderboard.trial_order import trial_position_note
+
+    order = trial_position_note(outcomes, block.models)  # the leaderboard's notice, for the models ranked here
+    notes = [*rubric_notes, *chosen.notes, *block.notes, *([order["message"]] if order else [])]
     weights = np.asarray(block.weights, dtype=float)
     return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources), block.strata)
 
@@ -268,7 +271,8 @@ def run(args: argparse.Namespace) -> int:
         rows.append(row)
     emit_rows(rows, columns, args.output)
     if args.output == "table":
-        conv = "no convergence" if t.convergence is None else f"{t.convergence} trials"
+        conv = (f"no convergence before n = {t.n.size} (the ranking after all N trials is the gold standard by "
+                "definition, so convergence@n counts only n < N)" if t.convergence is None else f"{t.convergence} trials")
         if N < 2:
             conv = "undefined with N = 1 (needs at least 2 trials per question)"
         print(f"convergence@n: {conv} (task {block.task}, metric {t.metric}, prior {t.prior}, N={N})")

@@ -1,4 +1,5 @@
-"""Competition ranks from scores (the reference package's Julia ``competition_ranks_from_scores``)."""
+"""Competition ranks from scores (the reference package's Julia ``competition_ranks_from_scores``), and the near-tie
+rule of what the app and the CLI show (:func:`near_tie_ranks`; lightweight: the leaderboard's start-up imports it)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import numbers
 
 import numpy as np
 
-__all__ = ["competition_ranks_from_scores"]
+__all__ = ["competition_ranks_from_scores", "near_tie_ranks", "NEAR_TIE_RTOL"]
+
+#: Relative gap below which two scores are one tie in what the app and the CLI show (:func:`near_tie_ranks`).
+NEAR_TIE_RTOL = 1e-6
 
 
 def competition_ranks_from_scores(scores_in_id_order, tol=1e-12) -> np.ndarray:
@@ -59,4 +63,52 @@ def competition_ranks_from_scores(scores_in_id_order, tol=1e-12) -> np.ndarray:
     ranks_sorted = np.maximum.accumulate(np.where(starts, positions, 0))
     ranks = np.empty(scores.size, dtype=np.int64)
     ranks[order] = ranks_sorted
+    return ranks
+
+
+def near_tie_ranks(scores, rtol: float = NEAR_TIE_RTOL) -> np.ndarray:
+    """Competition ranks (higher is better, NaN last) with scores closer than ``rtol`` of the scale tied.
+
+    An iterative fit's last digits are noise: Bradley-Terry gave two models with the same record (2 of 4 on one
+    question) 1.2599210439 and 1.2599210431, ranks 1 and 2, and "1 of 3 models rank differently than under Bayes@N"
+    (helper QA, 2026-12-01). The reference-exact functions (:func:`rank_scores`, absolute ``tol`` 1e-12) keep their
+    ranks; what the app and the CLI show (method agreement, a method's leaderboard, its bootstrap intervals) use this.
+
+    Parameters
+    ----------
+    scores : array_like of float, shape (..., L)
+        One row of L scores per ranking (e.g. per bootstrap replicate).
+    rtol : float, default :data:`NEAR_TIE_RTOL`
+        Scores sorted from best, a score within ``rtol`` (relative to the larger of the two, plus 1e-12, the
+        reference's absolute tolerance) of the one before joins its tie group (a chain of such neighbours is one group).
+
+    Returns
+    -------
+    ndarray of float, shape (..., L)
+        1 = best; NaN scores rank after every finite one (tied with each other).
+
+    Examples
+    --------
+    >>> near_tie_ranks([1.2599210431, 0.5, 1.2599210439]).tolist()
+    [1.0, 3.0, 1.0]
+    >>> near_tie_ranks([4.86e8, 2.06e-9, 0.999]).tolist()
+    [1.0, 3.0, 2.0]
+    >>> near_tie_ranks([[3.0, 2.0, float("nan")], [1.0, 1.0, 2.0]]).tolist()
+    [[1.0, 2.0, 3.0], [2.0, 2.0, 1.0]]
+    """
+    s = np.asarray(scores, dtype=float)
+    s = np.where(np.isnan(s), -np.inf, s)
+    order = np.argsort(-s, axis=-1, kind="stable")
+    desc = np.take_along_axis(s, order, axis=-1)
+    with np.errstate(invalid="ignore"):  # -inf - -inf: equal (NaN scores tie with each other)
+        gap = desc[..., :-1] - desc[..., 1:]
+        # relative to the pair itself: a diverging fit's 5e8 beside 1e-9 and 0.999 keeps all three apart
+        scale = rtol * np.maximum(np.abs(desc[..., :-1]), np.abs(desc[..., 1:])) + 1e-12
+        finite = np.isfinite(desc[..., :-1]) & np.isfinite(desc[..., 1:])
+        same = (finite & (gap <= scale)) | (desc[..., :-1] == desc[..., 1:])  # equal infinities tie too
+    positions = np.broadcast_to(np.arange(s.shape[-1]), s.shape)
+    start = np.concatenate([np.zeros(s.shape[:-1] + (1,), bool), same], axis=-1)
+    leader = np.maximum.accumulate(np.where(start, 0, positions), axis=-1)  # each run's first position
+    ranks = np.empty_like(desc)
+    np.put_along_axis(ranks, order, leader + 1.0, axis=-1)
     return ranks

@@ -125,6 +125,12 @@ class Dataset:
             if place and ADVICE in first:
                 finding, advice = first.split(ADVICE, 1)
                 first = f"{finding} (the first: {place}){ADVICE}{advice}"
+            stem = [d for d in r.defaults if "no model column" in d]
+            if stem and r.n_conflicting_keys and "duplicate rows share" in first:  # several models under one name
+                first = (f"{first.split(ADVICE, 1)[0]}: {stem[0].split(': ', 1)[-1].rstrip('.')}, so the rows of "
+                         "different models share one name. If the file holds several models, name their column: "
+                         "--map model=COLUMN (Python: load(..., mapping={'model': COLUMN})); --duplicates would "
+                         "merge them.")
             raise InputError(f"{names}: {first}")
         return self
 

@@ -15,6 +15,7 @@ import pandas as pd
 
 from scorio_core.choices import QUESTION_SETS
 from scorio_core.errors import InputError
+from scorio_core.leaderboard.linking import common_mask, disconnected_groups_notice
 from scorio_core.leaderboard.task_outcomes import TaskOutcomes
 
 __all__ = ["QUESTION_SETS", "apply_question_set", "choices_of", "data_choices_notice", "emptied_on", "leaderboard_notices", "prior_pull_notice", "question_sets_differ",
@@ -22,15 +23,7 @@ __all__ = ["QUESTION_SETS", "apply_question_set", "choices_of", "data_choices_no
 
 
 
-def _common_mask(task_outcomes) -> np.ndarray:
-    """Questions every model of the task answered (rubric cells), shape (M,).
-
-    A model with no answered question left (e.g. every question it answered excluded as flagged) is not scored under
-    any question set and does not empty the common set of the others.
-    """
-    answered = np.asarray(task_outcomes.rubric.n_trials) > 0
-    active = answered.any(axis=1)
-    return np.all(answered[active], axis=0) if active.any() else np.zeros(answered.shape[1], dtype=bool)
+_common_mask = common_mask  # the name table.py and older callers import
 
 
 def _fill_missing(outcomes):
@@ -157,6 +150,9 @@ def leaderboard_notices(
         - ``unequal_question_sets``: models answered different questions; ``models`` maps each
           model to its number of answered questions, with ``n_questions`` (union),
           ``n_common`` and the ``question_set`` in force.
+        - ``disconnected_groups``: the scored models fall into groups that share no question, directly or through
+          other models (:func:`scorio_core.leaderboard.linking.disconnected_groups_notice`); ``groups`` lists the
+          model names of each, largest first.
         - ``paper_chain``: under the paper rule, a rank group whose best and worst models are
           credibly different; ``models`` = [best, worst], ``probability`` = P(best > worst).
         - ``emptied_by_choice``: models not ranked because a data-quality choice removed all their rows;
@@ -213,6 +209,10 @@ def leaderboard_notices(
     unequal = question_sets_notice(task_outcomes, question_set, silent)
     if unequal is not None:
         out.append(unequal)
+    label = str(table["metric"].dropna().iloc[0]) if "metric" in table.columns and table["metric"].notna().any() else "score"
+    apart = disconnected_groups_notice(task_outcomes, table, question_set, metric_label=label)
+    if apart is not None:  # two groups without a shared question: their order compares question sets, not models
+        out.append(apart)
     from scorio_core.leaderboard.trial_order import trial_position_effects, trial_position_notice
 
     binary = task_outcomes.binary

@@ -21,7 +21,8 @@ from scorio_core.rank.agreement import (METHODS, MethodAgreement, agreement, ava
                                         response_tensor)
 from scorio_core.rank.bootstrap import RankBootstrap, bootstrap_ranks
 
-__all__ = ["ORDER_DEPENDENT_GROUPS", "TRIAL_ORDER_METHODS", "MethodReport", "default_methods", "method_agreement", "method_board", "size_note"]
+__all__ = ["ORDER_DEPENDENT_GROUPS", "TRIAL_ORDER_METHODS", "MethodReport", "agreement_json", "default_methods",
+           "method_agreement", "method_board", "size_note"]
 
 
 #: Groups left out of the default choice: rating systems replay the trials as a sequence of matches, so their
@@ -323,3 +324,40 @@ def method_board(report: MethodReport, method: str):
         frame["rank_hi"] = boot.hi[boot.methods.index(method)]
     order = np.lexsort((np.arange(len(frame)), frame["rank"].to_numpy()))
     return frame.iloc[order].reset_index(drop=True)
+
+
+def agreement_json(report: MethodReport, options: dict, notes: list[str]) -> dict:
+    """One task of ``methods --output json``: the methods, their agreement and bootstrap intervals (stable keys).
+
+    Parameters
+    ----------
+    report : MethodReport
+        :func:`method_agreement` of the task.
+    options : dict
+        The ``--method-option`` values by method, echoed as ``method_options``.
+    notes : list of str
+        Notes beside the report's own (e.g. the trial-position note).
+
+    Returns
+    -------
+    dict
+        ``task, methods, labels, n_questions, n_trials, question_set, prior, method_options, notes, skipped,
+        summary, tau_b`` (null where undefined), ``models`` and, with a bootstrap, ``bootstrap`` (``n_boot, seed,
+        confidence, scope, failed, intervals``).
+    """
+    out = {
+        "task": report.task, "methods": list(report.agreement.methods),
+        "labels": {m: method_label(m) for m in report.agreement.methods},
+        "n_questions": report.n_questions, "n_trials": report.n_trials, "question_set": report.question_set,
+        "prior": report.prior, "method_options": options, "notes": [*report.notes, *notes],
+        "skipped": dict(report.agreement.skipped), "summary": report.agreement.summary,
+        "tau_b": [[None if np.isnan(v) else float(v) for v in row] for row in report.agreement.tau_b],
+        "models": report.agreement.rows(),
+    }
+    boot = report.bootstrap
+    if boot is not None:
+        out["bootstrap"] = {"n_boot": boot.n_boot, "seed": boot.seed, "confidence": boot.confidence,
+                            "scope": "questions-sampled", "failed": dict(boot.failed),
+                            "intervals": [{k: row[k] for k in ("model", "method", "rank", "rank_lo", "rank_hi")}
+                                          for row in boot.rows(report.agreement.ranks)]}
+    return out

@@ -148,7 +148,7 @@ class Outcomes:
             answered = (n > 0).sum(axis=1)
             raise InputError(
                 f"task '{self.task}': no question was answered by all {len(self.models)} selected models (each "
-                f"answered {int(answered.min())}-{int(answered.max())} of {self.n_questions}); rank a subset of models "
+                f"answered {_span(answered)} of {self.n_questions}); rank a subset of models "
                 "that share questions (CLI: trajectory or convergence --models A B ...); the Leaderboard ranks "
                 "every model on the questions it answered."
             )
@@ -368,3 +368,9 @@ def from_counts(table: pd.DataFrame, task: str) -> Outcomes:
         counts=counts,
         R=None,
     )
+
+
+def _span(values) -> str:
+    """``"50"`` or ``"12-50"``: the smallest and largest of ``values`` as one count where they are equal."""
+    low, high = int(np.min(values)), int(np.max(values))
+    return f"{low}" if low == high else f"{low}-{high}"

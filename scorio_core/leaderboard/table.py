@@ -246,7 +246,8 @@ def leaderboard(
     """
     from scorio_core.ranking.compare import question_scores
     from scorio_core.ranking.paired import paired_pairwise_ranks, ranks_are_paired
-    from scorio_core.ranking.rank import competition_ranks, ranks_with_ties
+    from scorio_core.eval.ranking import near_tie_ranks
+    from scorio_core.ranking.rank import ranks_with_ties
 
     spec = get_metric(metric)
     check_prior(prior)
@@ -305,8 +306,8 @@ def leaderboard(
     labels = {(p_, s_): interval_label(p_, s_, confidence) for p_, s_ in set(zip(used_prior, used_scope))}
     frame["interval"] = [labels[(p_, s_)] for p_, s_ in zip(used_prior, used_scope)]
     if fallback is not None:  # an empirical-Bayes prior the data could not identify: say what the interval is
-        frame["interval"] = [fallback_interval_label(m, s_, confidence, n) or label for m, s_, label, n in zip(
-            fallback, used_scope, frame["interval"], frame.get("n_trials_max", [None] * len(frame)))]
+        frame["interval"] = [fallback_interval_label(m, s_, confidence, n, lo, q) or label for m, s_, label, n, lo, q in zip(
+            fallback, used_scope, frame["interval"], frame["n_trials_max"], frame["n_trials"], frame["n_questions"])]
     # for scripts (the label says it in words): Clopper-Pearson where the empirical-Bayes prior was not identified
     frame["interval_kind"] = np.where(pd.Series(fallback, dtype=object).isin(FALLBACK_LABELS).to_numpy(),
                                       "exact-binomial", "credible") if fallback is not None else "credible"
@@ -332,7 +333,7 @@ def leaderboard(
     if scored.any():
         mu = frame.loc[scored, "mu"].to_numpy(float)
         sigma = frame.loc[scored, "sigma"].to_numpy(float)
-        frame.loc[scored, "rank"] = competition_ranks(mu)
+        frame.loc[scored, "rank"] = near_tie_ranks(mu)  # an optimiser's last digits are no rank (1e-6 relative)
         frame.loc[scored, "rank_ci"] = ranks_with_ties(mu, sigma, confidence=confidence, rule=tie_rule)
         if prior_counts is None and not clustered and ranks_are_paired(spec.key, scope, tie_rule, int(scored.sum()),
                                                                         len(source.questions)):

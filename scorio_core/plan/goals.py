@@ -149,7 +149,9 @@ def check_goal(name: str, models: tuple[str, ...], *, k=None, pair=None, width=N
         raise InputError(f"goal {name!r} needs at least 2 models; the task has {L}.")
     goal = Goal(name, tolerance=float(tolerance), confidence=float(confidence))
     if name == "top-k":
-        if k is None or isinstance(k, bool) or int(k) != k or not 1 <= int(k) < L:
+        if k is None:
+            raise InputError(f"goal 'top-k' needs the size of the top set: pass --k with 1 <= k < {L} (the models).")
+        if isinstance(k, bool) or int(k) != k or not 1 <= int(k) < L:
             raise InputError(f"k must satisfy 1 <= k < L (L={L} models); got k={k!r}.")
         return Goal(name, k=int(k), tolerance=goal.tolerance, confidence=goal.confidence)
     if name == "pair":
@@ -249,7 +251,7 @@ def evaluate_goal(goal: Goal, models: tuple[str, ...], mu: np.ndarray, draws: np
         low, high = draws[:, top].min(axis=1), draws[:, rest].max(axis=1)
         p = float((low > high).mean())
         a, b = np.repeat(top, rest.size), np.tile(rest, top.size)
-        what = f"model {models[top[0]]} is best" if k == 1 else f"the top {k} are {', '.join(models[i] for i in top)}"
+        what = f"{models[top[0]]} is best" if k == 1 else f"the top {k} are {', '.join(models[i] for i in top)}"
         label = "top-1" if k == 1 else f"top-{k}"
         tol = goal.tolerance
         zoned = tol > 0

@@ -266,14 +266,18 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
                       "ones are extrapolated from the answered ones, with the variance that adds, until trials there "
                       "inform them): " if scope == "questions-fixed"
                       else "models with unanswered questions (a trial there adds the question to the model's score): ")
-                     + ", ".join(missing[:20]))
+                     + ", ".join(missing[:20]) + (f" and {len(missing) - 20:,} more" if len(missing) > 20 else ""))
     fell_back = [m for m, how in zip(models, post.fixed.method) if how in FALLBACK_LABELS]
     if fell_back:  # N = 1: the pooled binomial sd, not a posterior one (as the leaderboard's exact intervals say)
         from scorio_core.ranking.paired import names_phrase
 
         its = "its" if len(fell_back) == 1 else "their"
+        from scorio_core.uncertainty.priors import shortage_cause
+
+        counts = np.asarray(outcomes.counts)
+        cause = shortage_cause(counts[[models.index(m) for m in fell_back]]) if counts.ndim == 3 else None
         notes.append(f"the empirical-Bayes prior is not identified for {names_phrase(fell_back)} "
-                     f"({not_identified_rule(degenerate=True)}): {its} draws use the pooled binomial spread around "
+                     f"({cause or not_identified_rule(degenerate=True)}): {its} draws use the pooled binomial spread around "
                      "the pooled mean, so the goal's probability is a normal approximation there, not a posterior one "
                      "(more trials per question, or a uniform or Jeffreys prior, give a posterior)")
     status = {"scope": scope, "prior": prior, "draws": n_draws, "seed": seed, "probability": check.probability,

@@ -56,10 +56,10 @@ def _few_trials_caveat(n: int, scored: pd.DataFrame) -> str:
                 "the prior and sharpen the ranking.")
     if bool(fallback.any()):
         cause, _ = _unfitted_cause(scored[fallback.to_numpy()])
-        return (f"With as few as N = {n} trials per question, posterior means are pulled toward the prior mean; "
+        return (f"With as few as {_trials(n)} per question, posterior means are pulled toward the prior mean; "
                 f"where the empirical-Bayes prior cannot be fitted ({cause}) {pooled}. "
                 "More trials would sharpen the ranking.")
-    return (f"With as few as N = {n} trials per question, posterior means are pulled toward the prior mean; more "
+    return (f"With as few as {_trials(n)} per question, posterior means are pulled toward the prior mean; more "
             "trials would sharpen the ranking.")
 
 
@@ -108,3 +108,41 @@ def _headline_caveats(scored: pd.DataFrame, lead: Lead | None, differ: bool, tri
                 f"repeats ({rates}), which these intervals assume: {'its score averages' if one else 'their scores average'}"
                 " attempts of different kinds.")
     return out
+
+
+def _trials(n: int) -> str:
+    """``"N = 1 trial"`` or ``"N = 3 trials"``."""
+    return f"N = {n} trial" + ("" if n == 1 else "s")
+
+
+def _group_numbers(models: list[str], groups) -> tuple[list[int], int] | None:
+    """Each scored model's group (1, 2, ... in the order of ``groups``, counting only groups with a model here) and
+    the number of such groups; None with fewer than two (every model here linked by shared questions)."""
+    if not groups:
+        return None
+    here = set(models)
+    present = [g for g in groups if here & {str(m) for m in g}]
+    if len(present) < 2:
+        return None
+    number = {str(m): i + 1 for i, g in enumerate(present) for m in g}
+    return [number.get(m, 0) for m in models], len(present)
+
+
+def _cross_group_headline(models: list[str], numbers: list[int], n_groups: int, rho, *, metric_label: str, where: str,
+                          figures: str, confidence: float, posterior: str, fmt) -> str:
+    """The headline when the top two models are in groups that share no question: the highest score, not a lead,
+    and the first model's standing in its own group."""
+    g0, g1 = numbers[0], numbers[1]
+    text = (f"{models[0]} has the highest score ({figures}) {where}, but its order against {models[1]} is "
+            f"not supported: the models fall into {n_groups} groups that share no question ({models[0]} in group "
+            f"{g0}, {models[1]} in group {g1}), so an order across groups compares the question sets as much as the "
+            "models.")
+    mates = [j for j in range(1, len(models)) if numbers[j] == g0]
+    if not mates:
+        return text + f" It is the only scored model of group {g0}."
+    j = mates[0]
+    p = float(rho[0, j])
+    if p >= confidence:
+        return text + f" Within group {g0} it is ahead of {models[j]} with {fmt(p)} {posterior}."
+    return (text + f" Within group {g0} it is not distinguishable from {models[j]} at {confidence:.0%} "
+            f"(P({models[0]} > {models[j]}) = {fmt(p)}).")

@@ -97,6 +97,9 @@ class Lead(NamedTuple):
     rho_sampled : float or None
         ``P(ahead > behind)`` for new questions like these, paired over the ``n_common``
         questions; None when fewer than two questions were answered by both (it cannot be estimated).
+    filled : int
+        Of the ``n_common`` questions, those one or both models did not answer in the data, counted as incorrect
+        there (the question set "missing counts as incorrect"); 0 otherwise.
     """
 
     ahead: str
@@ -108,6 +111,7 @@ class Lead(NamedTuple):
     n_common: int
     rho_fixed: float
     rho_sampled: float | None
+    filled: int = 0
 
     def rho(self, scope: str) -> float | None:
         """``P(ahead > behind)`` under ``scope``."""
@@ -135,17 +139,23 @@ def questions_behind(lead: Lead, credible: bool = True) -> str:
     if lead.n_common == 0:
         return (f"{lead.ahead} and {lead.behind} answered no question in common, so no question shows where they "
                 "differ: each score covers its own questions.")
+    filled = ""
+    if lead.filled:  # the question set filled unanswered cells: they are not evidence of agreement
+        filled = (f" {lead.filled:,} of these {lead.n_common:,} questions were not answered by both in the data and "
+                  "count as incorrect where an answer is missing.")
     if lead.same == lead.n_common and not (lead.only_ahead or lead.only_behind or lead.different):
-        return f"{lead.ahead} and {lead.behind} have the same outcome on all {n(lead.n_common)} both answered."
+        return (f"{lead.ahead} and {lead.behind} have the same outcome on all {n(lead.n_common)} "
+                + ("of this question set." if lead.filled else "both answered.") + filled)
     start = "The lead rests on" if credible else f"Between {lead.ahead} and {lead.behind}:"
     text = f"{start} {n(lead.only_ahead)} only {lead.ahead} solves and {lead.only_behind:,} only {lead.behind} solves"
     rest = []
     if lead.different:
         rest.append(f"{n(lead.different)} both solve at different rates")
     if lead.same:
-        rest.append(f"the other {lead.same:,} of the {lead.n_common:,} questions both answered have the same outcome for both"
+        rest.append(f"the other {lead.same:,} of the {lead.n_common:,} questions "
+                    f"{'of this question set' if lead.filled else 'both answered'} have the same outcome for both"
                     if not lead.different else f"{lead.same:,} have the same outcome for both")
-    return text + ("; " + " and ".join(rest) if rest else "") + "."
+    return text + ("; " + " and ".join(rest) if rest else "") + "." + filled
 
 
 def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, behind: str, *,
@@ -205,7 +215,7 @@ def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, 
 
 
 def top_lead(task_outcomes, table: pd.DataFrame, fixed: pd.DataFrame | None = None, *,
-             confidence: float = 0.95, clusters=None) -> Lead | None:
+             confidence: float = 0.95, clusters=None, original=None) -> Lead | None:
     """:func:`lead_evidence` of the first two scored models of a Bayes@N leaderboard.
 
     Parameters
@@ -220,6 +230,9 @@ def top_lead(task_outcomes, table: pd.DataFrame, fixed: pd.DataFrame | None = No
     confidence : float, default 0.95
     clusters : mapping of question id to cluster label, optional
         As :func:`lead_evidence`.
+    original : TaskOutcomes, optional
+        The outcomes before a question set filled unanswered cells (``missing-incorrect``): the lead then counts
+        how many of its questions were filled (``Lead.filled``).
 
     Returns
     -------
@@ -231,5 +244,9 @@ def top_lead(task_outcomes, table: pd.DataFrame, fixed: pd.DataFrame | None = No
         return None
     ahead, behind = (str(m) for m in scored["model"].iloc[:2])
     frame = disagreement_table(task_outcomes, ahead, behind)
-    return lead_evidence(table if fixed is None else fixed, frame, ahead, behind, confidence=confidence,
-                         clusters=clusters)
+    found = lead_evidence(table if fixed is None else fixed, frame, ahead, behind, confidence=confidence,
+                          clusters=clusters)
+    if original is None or original is task_outcomes:
+        return found
+    answered = int(np.count_nonzero(~np.isnan(disagreement_table(original, ahead, behind)["diff"].to_numpy(float))))
+    return found._replace(filled=max(0, found.n_common - answered))

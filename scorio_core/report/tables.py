@@ -136,12 +136,19 @@ def to_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
     | \\[x\\](javascript:1) \\*\\*b\\*\\* \\<b\\> |
     | @cf/x                               |
     | a\\\\nb                              |
+    >>> print(to_markdown(pd.DataFrame({"x": [0.5, float("nan")]})))
+    |      x |
+    |--------|
+    | 0.5000 |
+    |        |
     """
     safe = _one_line(without_negative_zero(frame))
     for column in _text_columns(safe):
         escaped = safe[column].astype("string").str.replace(_MD_SPECIAL, r"\\\1", regex=True)
         safe[column] = escaped.astype(object).where(escaped.notna(), "")  # a missing cell is empty
-    return safe.to_markdown(index=False, floatfmt=floatfmt, tablefmt="github")
+    for column in safe.columns[safe.isna().any()]:  # a missing number too (tabulate wrote "nan")
+        safe[column] = safe[column].astype(object).where(safe[column].notna(), None)
+    return safe.to_markdown(index=False, floatfmt=floatfmt, tablefmt="github", missingval="")
 
 
 def presentation_table(frame: pd.DataFrame, *, metric_label: str = "Bayes@N", confidence: float = 0.95) -> pd.DataFrame:

@@ -16,7 +16,8 @@ import pandas as pd
 
 from scorio_core.choices import has_fallback_interval
 from scorio_core.ranking.rank import pairwise_confidence
-from scorio_core.report.caveats import _coverage_caveat, _few_trials_caveat, _headline_caveats, _names, _observed
+from scorio_core.report.caveats import (_coverage_caveat, _cross_group_headline, _few_trials_caveat, _group_numbers,
+                                        _headline_caveats, _names, _observed)
 from scorio_core.report.lead import Lead, questions_behind, scope_phrase
 from scorio_core.report.tables import interval_name
 from scorio_core.uncertainty.posterior import DEFAULT_SCOPE, SCOPES
@@ -137,7 +138,7 @@ def _scope_of(table: pd.DataFrame, scope: str | None) -> str:
 
 def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N",
             scope: str | None = None, lead: Lead | None = None, question_sets_differ: bool = False,
-            trial_effects=(), scale: tuple[float, float] | None = None, pairwise=None) -> Verdict:
+            trial_effects=(), scale: tuple[float, float] | None = None, pairwise=None, groups=None) -> Verdict:
     """Which differences between neighbouring models are real at ``confidence``, and on what.
 
     The headline names what it generalises to in the sentence (``on these 40 questions`` with
@@ -177,6 +178,13 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         (:func:`scorio_core.leaderboard.table.pairwise_for`: paired over common questions when questions are
         sampled). Without it each pair is compared unpaired from the rows' own ``mu`` and ``sigma``, which under
         ``questions-sampled`` contradicts a paired ranking (a pair the ranking separates read "not distinguishable").
+    groups : sequence of sequence of str, optional
+        Models grouped by shared questions (the ``groups`` of the ``disconnected_groups`` notice,
+        :func:`scorio_core.leaderboard.linking.question_groups`; names as in ``table``). With two or more groups among
+        the scored models no order across groups is presented as settled: when the top two are in different groups
+        the headline names the highest score and the leader's standing within its own group; otherwise it ranks the
+        leader first in its group and says that the groups share no question. Neighbouring pairs across groups are
+        compared: ``comparisons`` and ``lines`` hold neighbours within each group (the leader's group first).
 
     Returns
     -------
@@ -239,21 +247,34 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     if lead is not None and lead.rho(scope) is not None:  # the top pair as Compare states it (paired when sampled)
         rho = rho.copy()
         rho[0, 1], rho[1, 0] = lead.rho(scope), 1.0 - lead.rho(scope)
+    split = _group_numbers(models, groups)  # (group per model, number of groups) or None: every model linked
+    if split is None:
+        pairs = [(i, i + 1) for i in range(len(models) - 1)]
+    else:  # neighbours within each group (the leader's group first): no pair across groups is compared
+        labels = np.asarray(split[0])
+        pairs = [(int(a), int(b)) for g in dict.fromkeys(split[0]) for a, b in
+                 zip(np.flatnonzero(labels == g)[:-1], np.flatnonzero(labels == g)[1:])]
+    cross_top = split is not None and split[0][0] != split[0][1]
     comparisons, lines = [], []
-    for i in range(len(models) - 1):
-        p = float(rho[i, i + 1])
+    for i, j in pairs:
+        p = float(rho[i, j])
         separated = bool(p >= confidence)
-        comparisons.append(Comparison(models[i], models[i + 1], p, separated))
+        comparisons.append(Comparison(models[i], models[j], p, separated))
         if separated:
-            lines.append(f"{models[i]} is ahead of {models[i + 1]} with {format_probability(p)} {posterior}.")
+            lines.append(f"{models[i]} is ahead of {models[j]} with {format_probability(p)} {posterior}.")
         else:
-            lines.append(f"{models[i]} and {models[i + 1]} are not distinguishable at {pct} "
-                         f"(P({models[i]} > {models[i + 1]}) = {format_probability(p)}).")
+            lines.append(f"{models[i]} and {models[j]} are not distinguishable at {pct} "
+                         f"(P({models[i]} > {models[j]}) = {format_probability(p)}).")
     numbers = (f"{metric_label} {top['mu']:.3f}{on_scale}, {pct} interval [{top['lo']:.3f}, {top['hi']:.3f}]"
                f"{_observed(top)}")
     p_other = lead.rho(other) if lead is not None else None
     paired = f", paired over the {lead.n_common:,} questions both answered" if lead is not None else ""
-    if comparisons[0].separated:
+    first_separated = not cross_top and comparisons[0].separated  # comparisons[0] is then models[0] vs models[1]
+    if cross_top:
+        headline = _cross_group_headline(models, split[0], split[1], rho, metric_label=metric_label, where=where,
+                                         figures=numbers, confidence=confidence, posterior=posterior,
+                                         fmt=format_probability)
+    elif first_separated:
         p_here = format_probability(comparisons[0].rho)
         if p_other is not None and p_other >= confidence:
             headline = (f"{models[0]} ranks first at {pct} {level} {where}, and {elsewhere} too: ahead of {models[1]} "
@@ -283,34 +304,45 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         if p_other is not None and p_other >= confidence:
             headline += (f" {elsewhere[:1].upper() + elsewhere[1:]}, {models[0]} is ahead of {models[1]} with "
                          f"{format_probability(p_other)} {posterior}.")
-    headline += _headline_caveats(scored, lead, question_sets_differ, trial_effects)
+    if split is not None and not cross_top:
+        g, n_groups = split[0][0], split[1]
+        headline = headline.replace(f"{models[0]} ranks first at", f"{models[0]} ranks first in its group ({g} of "
+                                    f"{n_groups}) at", 1)
+        headline += (f" The models fall into {n_groups} groups that share no question: no order across groups is "
+                     "supported (it would compare the question sets as much as the models).")
+    headline += _headline_caveats(scored, lead, question_sets_differ and not cross_top, trial_effects)
     n_sep = int(np.sum([c.separated for c in comparisons]))
     close = [c for c in comparisons if not c.separated]
-    summary = f"{n_sep} of {len(comparisons)} neighbouring pairs are separated at {pct}."
+    summary = f"{n_sep} of {len(comparisons)} neighbouring pairs {'is' if n_sep == 1 else 'are'} separated at {pct}."
+    if split is not None:  # neighbours within a group: pairs across groups are not compared
+        summary = ((f"{n_sep} of {len(comparisons)} neighbouring pairs within a group {'is' if n_sep == 1 else 'are'} separated at {pct}; pairs"
+                    if comparisons else "No two scored models share a group; pairs")
+                   + f" across the {split[1]} groups, which share no question, are not compared.")
     if close and n_sep:  # hundreds of models: the first few here, every pair in ``lines``
         summary += " Not distinguishable: " + "; ".join(
             f"{c.ahead} and {c.behind} (P = {format_probability(c.rho)})" for c in close[:MAX_CLOSE_PAIRS]) + (
             f"; and {len(close) - MAX_CLOSE_PAIRS:,} more pairs (each neighbouring pair is listed with its "
             "probability)." if len(close) > MAX_CLOSE_PAIRS else ".")
-    elif close:
+    elif close and split is None:
         summary = f"No neighbouring pair is separated at {pct}."
-    others = [(models[j], float(rho[0, j])) for j in range(1, len(models))]
+    others = [(models[j], float(rho[0, j])) for j in range(1, len(models)) if not split or split[0][j] == split[0][0]]
     beaten = [m for m, p in others if p >= confidence]
     if len(models) > 2 and 0 < len(beaten) and (len(beaten) < len(others) or close):
         unsure = [(m, p) for m, p in others if p < confidence]
         share = (f"{len(beaten):,} of the {len(others):,}" if len(beaten) < len(others)
                  else "both" if len(others) == 2 else f"all {len(others):,}")
-        summary += f" {models[0]} is ahead of {share} other models with at least {pct} probability each"
+        summary += (f" {models[0]} is ahead of {share} other models{' of its group' if split else ''} with at least "
+                    f"{pct} probability each")
         if unsure and len(unsure) <= 4:
             summary += "; not of " + _names([f"{m} (P = {format_probability(p)})" for m, p in unsure], "or")
         summary += "."
     one_sided = ""
-    if comparisons[0].separated and comparisons[0].rho < 1.0 - (1.0 - confidence) / 2.0:
+    if first_separated and comparisons[0].rho < 1.0 - (1.0 - confidence) / 2.0:
         # "ahead" is one-sided; the central interval of the difference (Compare) is two-sided and still holds 0 here
         one_sided = (f"The lead is one-sided: P({models[0]} > {models[1]}) = {format_probability(comparisons[0].rho)} "
                      f"reaches {pct}, while the central {pct} interval of their difference (Compare page) still holds "
                      f"0, as it leaves {(1 - confidence) / 2:.1%} on each side.")
         caveats.append(one_sided)
-    basis = questions_behind(lead, comparisons[0].separated) if lead is not None else ""
+    basis = questions_behind(lead, first_separated) if lead is not None else ""
     return Verdict(headline, tuple(comparisons), tuple(lines), summary, tuple(caveats), confidence, metric_label,
                    basis, scope, one_sided)

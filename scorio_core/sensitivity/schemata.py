@@ -51,6 +51,9 @@ class SchemaRanks:
     skipped : tuple of SkippedSchema
         Schemata left out because a signal they read is absent from the data.
     notes : tuple of str
+    prior, scope : str
+    fell_back : tuple of str
+        Models whose empirical-Bayes prior was not identified under some schema (their Bayes@N is the pooled rate).
     """
 
     models: tuple[str, ...]
@@ -66,6 +69,7 @@ class SchemaRanks:
     notes: tuple[str, ...]
     prior: str = "uniform"
     scope: str = "questions-fixed"
+    fell_back: tuple[str, ...] = ()
 
 
 
@@ -226,6 +230,7 @@ def schema_ranks(
         notes=tuple(notes),
         prior=prior,
         scope=scope,
+        fell_back=tuple(cells.models[i] for i in pooled),
     )
 
 

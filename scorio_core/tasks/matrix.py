@@ -23,6 +23,7 @@ import pandas as pd
 
 from scorio_core.leaderboard.table import Categorization, leaderboard, outcomes_for, task_names
 from scorio_core.leaderboard.task_outcomes import question_clusters
+from scorio_core.leaderboard.trial_order import trial_position_note
 from scorio_core.errors import InputError
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
 
@@ -72,6 +73,9 @@ class TaskMatrix:
     score_ranges : tuple of (float, float)
         Per task (:attr:`tasks` order), the lowest and highest score its rubric allows
         (smallest and largest category weight; (0, 1) for binary correctness). Empty: (0, 1).
+    notes : tuple of dict
+        Per task whose trials are not exchangeable repeats, the leaderboard's ``trial_position_effect`` notice with
+        its ``task`` (:func:`scorio_core.leaderboard.trial_order.trial_position_note`; none for count data).
     """
 
     cells: pd.DataFrame
@@ -84,6 +88,7 @@ class TaskMatrix:
     pass_on: str = "avg"
     cluster_column: str | None = None
     score_ranges: tuple[tuple[float, float], ...] = ()
+    notes: tuple[dict, ...] = ()
 
     def pivot(self, column: str) -> pd.DataFrame:
         """``column`` as a models x tasks table (rows :attr:`models`, columns :attr:`tasks`; NaN = no data)."""
@@ -227,7 +232,7 @@ def task_matrix(
     check_prior(prior)
     check_scope(scope)
     names = task_names(dataset) if tasks is None else [str(t) for t in tasks]
-    frames, models, ranges = [], {}, []
+    frames, models, ranges, notes = [], {}, [], []
     for task in names:
         outcomes = outcomes_for(dataset, task, _categorization(categorization, task))
         weights = np.asarray(outcomes.rubric.weights, dtype=float)
@@ -237,6 +242,8 @@ def task_matrix(
             grouped = {"clusters": question_clusters(dataset, task, cluster_column), "cluster_column": cluster_column}
         board = leaderboard(outcomes, metric="bayes", confidence=confidence, prior=prior, scope=scope,
                             question_set=question_set, **grouped)
+        order_note = trial_position_note(outcomes, task=task)  # the intervals assume exchangeable trials
+        notes += [order_note] if order_note else []
         flaky_models, flaky = _flaky_counts(outcomes)
         flaky_of = dict(zip(flaky_models, flaky))
         frame = pd.DataFrame({
@@ -262,4 +269,5 @@ def task_matrix(
     cells["passed"] = passed
     cells = cells[list(CELL_COLUMNS)].reset_index(drop=True)
     return TaskMatrix(cells, tuple(names), tuple(models), float(confidence), prior, scope, threshold, pass_on,
-                      cluster_column if cluster_column and scope != "questions-fixed" else None, tuple(ranges))
+                      cluster_column if cluster_column and scope != "questions-fixed" else None, tuple(ranges),
+                      tuple(notes))

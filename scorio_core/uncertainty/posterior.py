@@ -28,26 +28,11 @@ from scorio_core.choices import (DEFAULT_PRIOR, DEFAULT_SCOPE, FALLBACK_INTERVAL
 from scorio_core.eval._interval import ci_tuple
 from scorio_core.eval.bayes import bayes_moments, scaled_weights
 from scorio_core.uncertainty.priors import (NOT_IDENTIFIED_RULE, PRIOR_LABELS, FittedPrior, check_prior, fit_dirichlet_prior,
-                                            prior_alpha)
+                                            prior_alpha, MIN_REPEATED_QUESTIONS)
 
-__all__ = [
-    "SCOPES",
-    "SCOPE_LABELS",
-    "DEFAULT_PRIOR",
-    "DEFAULT_SCOPE",
-    "PosteriorSummary",
-    "bayes_dirichlet",
-    "posterior_summary",
-    "projection_alpha",
-    "check_scope",
-    "interval_label",
-    "FALLBACK_LABELS",
-    "fallback_interval_label",
-    "is_fallback_interval",
-    "calibration_table",
-    "SCOPE_HELP",
-]
-
+__all__ = ["SCOPES", "SCOPE_LABELS", "DEFAULT_PRIOR", "DEFAULT_SCOPE", "PosteriorSummary", "bayes_dirichlet",
+           "posterior_summary", "projection_alpha", "check_scope", "interval_label", "FALLBACK_LABELS",
+           "fallback_interval_label", "is_fallback_interval", "calibration_table", "SCOPE_HELP"]
 
 
 def _beta_ppf(q, a, b):
@@ -88,22 +73,33 @@ FALLBACK_LABELS = {
 }
 
 
-def fallback_interval_label(method: str, scope: str, confidence: float = 0.95, n_max=None) -> str | None:
+def fallback_interval_label(method: str, scope: str, confidence: float = 0.95, n_max=None, n_min=None,
+                            n_questions=None) -> str | None:
     """What a model's interval is when its empirical-Bayes prior fell back (:data:`FALLBACK_LABELS`), else None.
 
     The interval is then the exact binomial (Clopper-Pearson) bound on the model's pooled answers
     (:func:`scorio_core.uncertainty.posterior_summary_batch`), and the label must not claim a fitted Dirichlet.
     ``n_max``, the model's largest number of trials of a question: at 1 the label names that cause alone
-    (``N = 1: one trial per question``) instead of the whole rule.
+    (``N = 1: one trial per question``) instead of the whole rule; ``n_min`` (its fewest trials of a question) of 2 or
+    more with ``n_questions`` below :data:`~scorio_core.uncertainty.priors.MIN_REPEATED_QUESTIONS` names that cause
+    (a single question tried 80 times is not "too few trials").
 
     >>> fallback_interval_label("fallback-n1", "questions-fixed", n_max=1).split("not fitted: ")[1][:60]
     'too few repeated trials (N = 1: one trial per question) leav'
+    >>> fallback_interval_label("fallback-n1", "questions-fixed", n_max=80, n_min=80, n_questions=1).split(": ")[1][:58]
+    'too few questions (1 question; fewer than 10 questions tri'
     """
     if method not in FALLBACK_LABELS:
         return None
     reason = FALLBACK_LABELS[method]
     if method == "fallback-n1" and n_max is not None and n_max == n_max and int(n_max) <= 1:
         reason = reason.replace(f"({NOT_IDENTIFIED_RULE})", f"({ONE_TRIAL_CAUSE})")
+    elif (method == "fallback-n1" and n_min is not None and n_min == n_min and int(n_min) >= 2
+          and n_questions is not None and n_questions == n_questions and int(n_questions) < MIN_REPEATED_QUESTIONS):
+        q = int(n_questions)
+        reason = (f"too few questions ({q} question{'' if q == 1 else 's'}; fewer than {MIN_REPEATED_QUESTIONS} "
+                  "questions tried twice or more) leave its strength not identified (conservative; more questions "
+                  "would identify it)")
     return (f"{confidence:.0%} {FALLBACK_INTERVAL}; covers "
             f"{SCOPE_LABELS[check_scope(scope)]}; empirical-Bayes prior not fitted: {reason}")
 

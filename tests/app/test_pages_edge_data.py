@@ -149,8 +149,9 @@ def test_the_presentation_of_n1_data_does_not_call_the_prior_fitted(app):
     fresh.run()
     no_exception(fresh)
     footer = next(shown(c.value) for c in fresh.main.caption if c.value.startswith("Presentation view"))
-    assert ("prior: empirical-Bayes prior, not identified for some models (too few repeated trials): exact binomial "
-            "intervals there · "
+    # every model has N = 1 here: "any model", not "some" (helper QA: the footer said "some" of 282 N = 1 models)
+    assert ("prior: empirical-Bayes prior, not identified for any model (too few repeated trials): exact binomial "
+            "intervals · "
             "intervals cover trials (questions fixed) · 95% exact binomial intervals") in footer, footer
     assert "fitted" not in footer
 

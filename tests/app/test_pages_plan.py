@@ -129,3 +129,21 @@ def test_a_prior_other_than_the_sidebars_is_said_beside_the_plan(app):
     assert "The plan uses the Uniform (paper) prior, the Leaderboard the sidebar's (empirical-Bayes prior" in captions
     app.selectbox(key="plan_prior").set_value("empirical-bayes").run()
     assert "The plan uses the" not in " ".join(shown(c.value) for c in app.main.caption)
+
+
+def test_a_stop_on_arc_agi_names_o3s_retry_after_failure_trials(app):
+    """QA: on ARC-AGI-1 the planner stopped (top-1 holds, o3 best) without a word of o3's trials, which are not
+    exchangeable (trial 2 made only after a failed trial 1): the Plan page repeats the Leaderboard's warning and says
+    the stop assumes exchangeable trials; the counts-only default says nothing of it."""
+    app.switch_page(PLAN).run()
+    no_exception(app)
+    assert "trial's position" not in _texts(app, "warning")  # counts: no trial order
+    app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()
+    app.switch_page(PLAN).run()
+    no_exception(app)
+    (warning,) = [w for w in map(shown, (w.value for w in app.main.warning)) if "trial's position" in w]
+    assert warning.startswith("open_ai_o3_high's success rate depends on the trial's position (trial 1: 88.5% of 419, "
+                              "trial 2: 3.1% of 419")  # the sidebar's short names, as on the Compare page
+    assert warning.endswith("A stop decision assumes exchangeable trials as well: the goal's probability treats each "
+                            "model's trials as draws of one success rate, which these models' are not, so a stop that "
+                            "rests on them may not hold.")

@@ -72,7 +72,7 @@ def test_plan_run_append_loop_stops_on_the_true_best(dump, capsys):
             f.write("\n".join(_attempt_rows(trials, done, rng)) + "\n")
         done += trials
     assert out["stop"], out["reason"]
-    assert out["reason"].startswith("top-1 holds") and "P(model m0 is best" in out["reason"]
+    assert out["reason"].startswith("top-1 holds") and "P(m0 is best" in out["reason"]
     leader = max(out["status"]["models"], key=lambda r: r["mean"])
     assert leader["model"] == "m0" and out["spent"]["total_trials"] == int(done.sum())
 

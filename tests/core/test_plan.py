@@ -87,7 +87,7 @@ def test_separated_leader_stops_and_close_pair_is_declared_tied():
     p = np.array([[0.9] * 40, [0.3] * 40, [0.5] * 40])
     o = outcomes(simulate_counts(p, 10, rng), ["best", "low", "mid"])
     plan = plan_next(o, "top-1")
-    assert plan.stop and "model best is best" in plan.reason and plan.batch == []
+    assert plan.stop and "P(best is best)" in plan.reason and plan.batch == []
     same = np.tile(np.array([[30, 30]]), (2, 40, 1))  # identical models, 60 trials on each of 40 questions
     tied = plan_next(outcomes(same, ["a", "b"]), "pair", pair=("a", "b"), tolerance=0.05, prior="uniform")
     assert tied.stop and "within 0.05" in tied.reason and "not worth separating" in tied.reason
@@ -100,7 +100,7 @@ def test_a_goal_no_draw_breaks_is_reported_as_a_bound_not_as_certainty():
     o = outcomes(simulate_counts(p, 10, rng), ["best", "low", "mid"])
     plan = plan_next(o, "top-1")
     assert plan.goal["probability"] == 1.0  # no draw has another model on top
-    assert "P(model best is best) > 0.999 >= 0.95" in plan.reason and "1.000" not in plan.reason
+    assert "P(best is best) > 0.999 >= 0.95" in plan.reason and "1.000" not in plan.reason
     pair = plan_next(o, "pair", pair=("low", "best"))
     assert "P(best > low) > 0.999" in pair.reason
     close = plan_next(outcomes(np.tile(np.array([[5, 5]]), (2, 10, 1)), ["a", "b"]), "pair", pair=("a", "b"),
@@ -108,7 +108,7 @@ def test_a_goal_no_draw_breaks_is_reported_as_a_bound_not_as_certainty():
     assert "P(within 0) < 0.001" in close.reason and "0.000" not in close.reason
     # a bound never reads below the confidence it is compared with: 5 decimals at 0.9995 (1 - 0.9995 = 5e-4)
     strict = plan_next(o, "top-1", confidence=0.9995)
-    assert "P(model best is best) > 0.99999 >= 0.9995" in strict.reason
+    assert "P(best is best) > 0.99999 >= 0.9995" in strict.reason
 
 
 def test_questions_sampled_asks_for_new_questions_paired_across_contenders():

@@ -34,4 +34,4 @@ def test_combined_chart_sorts_and_names_missing():
     (trace,) = fig.data
     assert list(trace.y) == ["A", "B"]  # ascending: best on top
     assert np.allclose(trace.error_x.array, [0.1, 0.1])
-    assert "1 model(s)" in fig.layout.title.text and "90%" in fig.layout.xaxis.title.text
+    assert "1 model without a score on every task is left out" == fig.layout.title.text and "90%" in fig.layout.xaxis.title.text

@@ -136,7 +136,7 @@ class TestVerdict:
         t = pd.DataFrame({"model": [f"m{i}" for i in range(300)], "mu": mu, "sigma": 0.01, "lo": mu - 0.02,
                           "hi": mu + 0.02, "n_trials": 8})
         v = verdict(t)
-        assert v.summary.startswith("1 of 299 neighbouring pairs are separated at 95%. Not distinguishable: m1 and m2 "
+        assert v.summary.startswith("1 of 299 neighbouring pairs is separated at 95%. Not distinguishable: m1 and m2 "
                                     "(P = 51.4%); m2 and m3 (P = 51.4%);")
         assert "m6 and m7 (P = 51.4%); and 292 more pairs (each neighbouring pair is listed with its probability)." \
             in v.summary and "m7 and m8" not in v.summary

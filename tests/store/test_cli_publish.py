@@ -42,8 +42,8 @@ def test_publish_prints_links_and_stores_a_snapshot(tmp_path):
     out = json.loads(publish(root, str(dump), "--name", "nightly eval", "--base-url", "https://scorio.example.org/",
                              "--output", "json").stdout)
     assert list(out) == ["analysis_id", "dataset_id", "dataset_created", "dataset_name", "link", "present_link",
-                         "engine"]
-    assert out["dataset_created"] and out["dataset_name"] == "nightly eval"
+                         "engine", "notes"]
+    assert out["dataset_created"] and out["dataset_name"] == "nightly eval" and out["notes"] == []
     assert out["engine"] == "pandas"  # a small file: the attempt-level loader
     assert out["link"] == f"https://scorio.example.org/?analysis={out['analysis_id']}"
     assert out["present_link"] == out["link"] + "&view=present"
@@ -111,3 +111,13 @@ def test_the_printed_link_opens_in_the_app(tmp_path, monkeypatch, schema):
     assert sorted(board["model"].tolist()) == sorted(MODELS)
     assert board["model"].tolist()[0] == "gamma-published"  # the best model ranks first
     assert at.session_state["_rubric_workspace"].schema.name == (schema or "Binary correctness")
+
+
+def test_a_name_that_did_not_apply_is_in_the_json(tmp_path):
+    # the table output said so; a pipeline reading the JSON saw dataset_name differ from its --name, unexplained
+    root, dump = tmp_path / "ws", _csv(tmp_path / "eval.csv")
+    publish(root, str(dump), "--name", "nightly eval", "--output", "json")
+    again = json.loads(publish(root, str(dump), "--name", "renamed", "--output", "json").stdout)
+    assert not again["dataset_created"] and again["dataset_name"] == "nightly eval"
+    assert again["notes"] == ["these files were stored before under the name 'nightly eval'; --name 'renamed' names "
+                              "newly stored datasets only"]

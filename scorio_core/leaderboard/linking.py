@@ -1,0 +1,180 @@
+"""Models that share no question: groups of a leaderboard that its scores cannot order across.
+
+Two models are *linked* when they answered a common question, or a chain of models and questions joins them
+(A and B answered q1, B and C answered q2). When the scored models of a task fall into several groups that are not
+linked (e.g. half the models ran one half of the benchmark, the other half the other), each group's Bayes@N (or any
+mean over a model's own questions) averages other questions: an order across groups compares the question sets as
+much as the models. :func:`disconnected_groups_notice` is the ``disconnected_groups`` notice of
+:func:`scorio_core.leaderboard.checks.leaderboard_notices`; :func:`question_groups` the groups themselves (the
+verdict's ``groups``), :func:`cross_group_note` a pair's sentence (Compare).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorio_core.choices import QUESTION_SETS
+
+__all__ = ["common_mask", "common_question_count", "cross_group_note", "disconnected_groups_notice", "group_of", "question_groups"]
+
+#: Models named per group in the notice's sentence (the rest are counted; ``groups`` lists every one).
+NAMED_PER_GROUP = 4
+
+
+def question_groups(task_outcomes, table=None, question_set: str = "own") -> list[list[str]]:
+    """Scored models grouped by shared questions in the leaderboard's question set, largest group first.
+
+    Parameters
+    ----------
+    task_outcomes : TaskOutcomes
+        The task's outcomes (before the question set is applied).
+    table : DataFrame, optional
+        The leaderboard (``model``, ``mu``): only its scored rows (non-NaN ``mu``) count, in its order (best first),
+        so each group lists its models best first. Without it every model with an answered question counts, in the
+        outcomes' order.
+    question_set : {"own", "common", "missing-incorrect"}
+        As :func:`scorio_core.leaderboard.checks.apply_question_set`: ``common`` keeps the questions every model
+        answered (none: no groups, that set is unavailable), ``missing-incorrect`` puts every model on every question
+        some model answered; both give one group.
+
+    Returns
+    -------
+    list of list of str
+        The connected components of the bipartite model-question graph (edges: a model answered a question; scipy's
+        ``connected_components`` via :func:`scorio_core.items.irt.linked_groups`), restricted to the scored models.
+        Largest first (ties: the group of the better model first). One group when every model is linked; empty when
+        no model is scored.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``question_set``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> o = NS(models=["a", "b", "c"], rubric=NS(n_trials=np.array([[2, 0], [2, 0], [0, 2]])))
+    >>> question_groups(o)
+    [['a', 'b'], ['c']]
+    """
+    from scorio_core.items.irt import linked_groups
+
+    if question_set not in QUESTION_SETS:
+        raise ValueError(f"question_set must be one of {', '.join(QUESTION_SETS)}; got {question_set!r}.")
+    answered = np.asarray(task_outcomes.rubric.n_trials) > 0
+    if question_set == "common":  # the questions every model answered (as apply_question_set keeps them)
+        keep = common_mask(task_outcomes)
+        if not keep.any():  # the set is unavailable: no leaderboard to qualify
+            return []
+        answered = answered[:, keep]
+    elif question_set == "missing-incorrect":  # a missing cell counts as tried and wrong, where any model tried it
+        answered = np.broadcast_to(answered.any(axis=0), answered.shape)
+    models = [str(m) for m in task_outcomes.models]
+    if table is not None and "model" in table.columns:
+        scored = table.loc[table["mu"].notna(), "model"].astype(str) if "mu" in table.columns else table["model"]
+        index = {m: i for i, m in enumerate(models)}
+        rows = np.array([index[m] for m in dict.fromkeys(scored) if m in index], dtype=np.int64)
+    else:
+        rows = np.arange(len(models), dtype=np.int64)
+    if rows.size == 0:
+        return []
+    labels = linked_groups(answered[rows])  # -1: nothing answered (not scored on any question)
+    keep = labels >= 0
+    if not keep.any():
+        return []
+    names = np.asarray(models, dtype=object)[rows[keep]]
+    labels = labels[keep]
+    sizes = np.bincount(labels)
+    order = np.argsort(-sizes, kind="stable")  # labels follow first appearance: ties keep the better model's group first
+    return [names[labels == g].tolist() for g in order]
+
+
+def group_of(groups) -> dict[str, int]:
+    """Model -> its group's number (1 = the first, largest group) in ``groups`` (:func:`question_groups`)."""
+    return {str(m): i + 1 for i, members in enumerate(groups) for m in members}
+
+
+def _listed(members: list[str], limit: int = NAMED_PER_GROUP) -> str:
+    shown = ", ".join(members[:limit])
+    return shown + (f" and {len(members) - limit:,} more" if len(members) > limit else "")
+
+
+def disconnected_groups_notice(task_outcomes, table=None, question_set: str = "own", *,
+                               metric_label: str = "Bayes@N") -> dict | None:
+    """The ``disconnected_groups`` notice: the scored models fall into groups that share no question.
+
+    Parameters
+    ----------
+    task_outcomes, table, question_set
+        As :func:`question_groups`.
+    metric_label : str, default "Bayes@N"
+        The leaderboard's metric, named in the sentence.
+
+    Returns
+    -------
+    dict or None
+        ``{"code": "disconnected_groups", "finding", "message", "groups", "question_set"}`` with ``groups`` the lists
+        of model names, largest first (:func:`question_groups`); ``finding`` and ``message`` are the same sentence
+        (it says what would answer it, which a reader of an export needs too). None with fewer than two groups.
+
+    Notes
+    -----
+    Source: linking needs common items (Embretson & Reise 2000, ch. 10); a mean over each model's own questions has
+    no common scale across unlinked groups either.
+    """
+    groups = question_groups(task_outcomes, table, question_set)
+    if len(groups) < 2:
+        return None
+    listed = "; ".join(f"group {i + 1} ({len(g):,} model{'s' if len(g) != 1 else ''}: {_listed(g)})"
+                       for i, g in enumerate(groups[:NAMED_PER_GROUP]))
+    if len(groups) > NAMED_PER_GROUP:
+        listed += f"; and {len(groups) - NAMED_PER_GROUP:,} more groups"
+    finding = (f"The models fall into {len(groups):,} groups that share no question, directly or through other models: "
+               f"{listed}. The {metric_label} of models in different groups averages different questions, so their "
+               "order compares the question sets as much as the models: ranks and probabilities across groups are not "
+               "supported. Running the groups on common questions (some questions answered by models of every group) "
+               "would compare them.")
+    return {"code": "disconnected_groups", "finding": finding, "message": finding,
+            "groups": [list(g) for g in groups], "question_set": question_set}
+
+
+def cross_group_note(groups, model_a: str, model_b: str, labels=None) -> str | None:
+    """The sentence for a pair of models in different groups of :func:`question_groups` (None otherwise).
+
+    ``labels`` maps model names to the names to show (e.g. short ones); the groups are looked up by model name.
+
+    >>> cross_group_note([["a", "b"], ["c"]], "a", "c")[:59]
+    'a and c are in different groups of models that share no que'
+    """
+    where = group_of(groups)
+    ga, gb = where.get(str(model_a)), where.get(str(model_b))
+    if ga is None or gb is None or ga == gb:
+        return None
+    name_a, name_b = ((labels or {}).get(m, m) for m in (model_a, model_b))
+    return (f"{name_a} and {name_b} are in different groups of models that share no question, directly or through "
+            f"other models (group {ga} and group {gb} of {len(groups)}): each score averages its own group's questions, "
+            "so the difference below compares the question sets as much as the models. Run both on common questions "
+            "to compare them.")
+
+
+def common_mask(task_outcomes) -> np.ndarray:
+    """Questions every model of the task answered (rubric cells), shape (M,) of bool.
+
+    A model with no answered question left (e.g. every question it answered excluded as flagged) is not scored under
+    any question set and does not empty the common set of the others.
+    """
+    answered = np.asarray(task_outcomes.rubric.n_trials) > 0
+    active = answered.any(axis=1)
+    return np.all(answered[active], axis=0) if active.any() else np.zeros(answered.shape[1], dtype=bool)
+
+
+def common_question_count(task_outcomes) -> int:
+    """Questions answered by every model with an answered question (the ``common`` question set's size).
+
+    Returns
+    -------
+    int
+        0 when no question is common: the ``common`` question set is then unavailable
+        (:func:`scorio_core.leaderboard.checks.apply_question_set` raises :class:`~scorio_core.errors.InputError`).
+    """
+    return int(common_mask(task_outcomes).sum())

@@ -1,0 +1,66 @@
+"""AppTest: models in two groups that share no question (QA: 250 models, llm-000..124 on A-q*, the rest on B-q*).
+
+The Leaderboard warns that no order across the groups is supported, "Common questions only" says it is unavailable
+(an old link choosing it gets an info, not an error) and Compare warns before its "ahead" sentence.
+"""
+
+from __future__ import annotations
+
+from tests.app.conftest import no_exception, shown
+
+GROUPS = "groups that share no question"
+
+
+def _disjoint(app):
+    """Upload a, b (strong) on q0-q7 and c, d (weak) on q8-q15, 3 trials each; open the Leaderboard."""
+    rates = {"a": 8, "b": 5, "c": 4, "d": 1}  # out of 10
+    rows = "".join(f"{m},q{q + (0 if m in 'ab' else 8)},{t},{int((q * 3 + t) % 10 < r)}\n"
+                   for m, r in rates.items() for q in range(8) for t in range(3))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(
+        ("groups.csv", ("model,question_id,trial,is_correct\n" + rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/leaderboard.py").run()
+    no_exception(app)
+
+
+def test_leaderboard_warns_and_common_questions_are_unavailable(app):
+    _disjoint(app)
+    warnings = [shown(w.value) for w in app.main.warning]
+    assert any("The models fall into 2 groups that share no question, directly or through other models" in w
+               for w in warnings), warnings
+    box = " ".join(shown(m.value) for m in app.main.markdown)
+    assert "ranks first in its group (1 of 2)" in box and GROUPS in box
+    radio = app.radio(key="lb_question_set")
+    assert "unavailable" in radio.format_func("common") and "unavailable" in radio.help
+    radio.set_value("common").run()  # as an old link would
+    no_exception(app)
+    assert not app.main.error, [e.value for e in app.main.error]
+    assert any("No question was answered by every model" in i.value for i in app.main.info)
+    assert any(GROUPS in shown(w.value) for w in app.main.warning)  # shown on its own questions, with the warning
+
+
+def test_compare_warns_before_the_ahead_sentence_for_a_cross_group_pair(app):
+    _disjoint(app)
+    app.switch_page("pages/results/compare.py").run()
+    app.selectbox(key="cmp_a").set_value("a").run()
+    app.selectbox(key="cmp_b").set_value("c").run()
+    no_exception(app)
+    texts = [shown(str(getattr(n, "value", ""))) for n in app.main if type(n).__name__ in ("Warning", "Success", "Info")]
+    first = next(i for i, t in enumerate(texts) if "in different groups of models that share no question" in t)
+    verdicts = [i for i, t in enumerate(texts) if " is ahead of " in t or t.startswith("Not distinguishable")]
+    assert verdicts and first < verdicts[0], texts
+    app.selectbox(key="cmp_b").set_value("b").run()  # same group: no such warning
+    assert not any("different groups" in shown(w.value) for w in app.main.warning)
+
+
+def test_presentation_view_shows_the_groups(app):
+    _disjoint(app)
+    app.radio(key="lb_question_set").set_value("common").run()  # an unavailable choice, shared: shown on own questions
+    app.query_params["view"] = "present"
+    app.run()
+    no_exception(app)
+    assert not app.main.error, [e.value for e in app.main.error]
+    warnings = [shown(w.value) for w in app.main.warning]
+    assert any("The models fall into 2 groups that share no question" in w for w in warnings), warnings
+    assert any("Shown: **Each on its own questions**" in w for w in warnings), warnings
