@@ -181,6 +181,10 @@ def table_exports(table: pd.DataFrame, settings: Settings, task: str, summary: V
     }
 
 
+#: The HTML report's pairwise heatmap shows at most this many models (the best by mean; the table has all).
+REPORT_HEATMAP_MAX = 50
+
+
 def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Verdict,
                notes: tuple[str, ...] | list[str] = ()) -> bytes:
     """The self-contained HTML report (plotly.js embedded once) as UTF-8 bytes."""
@@ -190,6 +194,8 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
                 interval_plot(table, metric_label=settings.label, confidence=settings.confidence, show_estimate=False,
                               tie_rule=settings.tie_rule))]
     if len(scored) >= 2:
+        all_scored = len(scored)  # hundreds of models: a 282 x 282 heatmap was 3.3 MB of the report and unreadable
+        scored = scored.sort_values("mu", ascending=False, kind="stable").head(REPORT_HEATMAP_MAX)
         rho, paired = pairwise_matrix(ctx.data.data_id, ctx.data.dataset, ctx.task, scored, metric=settings.metric,
                                       confidence=settings.confidence, rubric_id=active.rubric_id,
                                       categorization=active.categorization, prior_id=active.prior_id,
@@ -197,7 +203,9 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
                                       question_set=settings.question_set, cluster_column=settings.cluster_column)
         figures.append(("Pairwise P(A > B)", "Probability that the row model is better than the column model (normal "
                         "approximation)" + ("; questions sampled: each pair paired over the questions both "
-                                                         "answered." if paired else "."),
+                                                         "answered." if paired else ".")
+                        + (f" The {len(scored)} models with the highest means of {all_scored}; the table has every "
+                           "model." if len(scored) < all_scored else ""),
                         pairwise_heatmap(scored["model"].tolist(), rho, confidence=settings.confidence)))
     manifest = build_manifest(ctx, active, settings)
     text = html_report.html_report(

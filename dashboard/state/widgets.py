@@ -13,7 +13,12 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-__all__ = ["ensure", "ensure_choice", "ensure_subset", "follow_default"]
+__all__ = ["ensure", "ensure_choice", "ensure_subset", "follow_default", "TOP_CHOICES", "MANY_MODELS", "top_models"]
+
+#: The "Show" choices where hundreds of models would make a chart unreadable (Leaderboard, Tasks).
+TOP_CHOICES = ["all", 5, 10, 20, 50]
+#: More models than this: those views show the top 50 until the user picks another count.
+MANY_MODELS = 100
 
 
 def ensure(key: str, default, valid: Callable[[object], bool] | None = None) -> None:
@@ -57,3 +62,19 @@ def follow_default(key: str, options: Sequence, default) -> None:
     ensure_choice(key, options, default)
     if st.session_state[key] == default:
         st.session_state[marker] = default
+
+
+def top_models(key: str, models, *, help: str, label: str = "Show", where=None) -> list:
+    """The models a chart draws: all of them up to :data:`MANY_MODELS`, else the first ``n`` (``models`` best first)
+    by a "Show" choice of :data:`TOP_CHOICES` (the top 50 until the user picks another count).
+
+    ``where`` is the container the choice goes in (default the page); ``help`` says what "best" means there. Ranks
+    and tables stay computed over every model; the caller says when the chart shows fewer.
+    """
+    models = list(models)
+    if len(models) <= MANY_MODELS:
+        return models
+    follow_default(key, TOP_CHOICES, 50)
+    top = (where or st).selectbox(label, TOP_CHOICES, key=key, persist_state="session", help=help,
+                                  format_func=lambda v: "all models" if v == "all" else f"top {v}")
+    return models if top == "all" else models[:int(top)]

@@ -4,6 +4,7 @@ import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
+from dashboard.state.widgets import top_models
 from dashboard.compute.results import category_distribution, leaderboard_table
 from dashboard.figures import category_bars
 from dashboard.guard import user_errors
@@ -88,6 +89,8 @@ models, counts, unmatched = category_distribution(
     active.scoped.mask if active.scoped is not None else None,
 )
 order = [m for m in board["model"] if m in models]
+order = top_models("rubric_top", order, help="The best models on the Leaderboard under this rubric.")
 index = [models.index(m) for m in order]
 st.plotly_chart(category_bars(order, active.labels, counts[index], unmatched[index], active.weights), width="stretch")
-st.caption("Models in leaderboard order (best first). Colours run from the lowest weight (red) to the highest (blue).")
+st.caption(f"Models in leaderboard order (best first){'' if len(order) == len(models) else f'; the top {len(order):d} of {len(models):d}'}. "
+           "Colours run from the lowest weight (red) to the highest (blue).")

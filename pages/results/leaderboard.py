@@ -8,7 +8,7 @@ from dashboard.panels.method_board import choose_method, choose_method_options, 
 from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
-from dashboard.state.widgets import follow_default
+from dashboard.state.widgets import MANY_MODELS, TOP_CHOICES, follow_default
 from dashboard.compute.results import (
     cost_options,
     leaderboard_notes,
@@ -42,8 +42,6 @@ from scorio_core.report.tables import interval_groups, interval_name
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 
-TOP_CHOICES = ["all", 5, 10, 20, 50]
-MANY_MODELS = 100  # more models than this: the Leaderboard shows the top 50 until the user picks another view
 QUESTION_SET_LABELS = {"own": "Each on its own questions", "common": "Common questions only",
                        "missing-incorrect": "Missing counts as incorrect"}
 

@@ -29,7 +29,7 @@ from dashboard.compute.sensitivity import (
 from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
 from dashboard.text import md
-from dashboard.state.widgets import ensure, ensure_choice, ensure_subset
+from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, top_models
 from scorio_core.errors import InputError
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, tie_rule_sentence
 
@@ -101,9 +101,17 @@ else:
         st.info("Ranking needs at least 2 models; this data has one on this task.", icon=":material/info:")
         st.stop()
     if len(across.schemas) >= 2:
-        st.plotly_chart(schema_bump_chart(bump_frame(across, with_ci=with_ci), schemas=across.schemas, models=models,
-                                          highlight=highlight, rank_label=f"rank with {ctx.confidence:.0%} CI ties"
+        # hundreds of lines: the best under the first schema by default (ranks stay among all)
+        drawn = top_models("sens_top", models, where=left,
+                           help="The best models under the first schema; ranks are among all models.")
+        frame = bump_frame(across, with_ci=with_ci)
+        st.plotly_chart(schema_bump_chart(frame[frame["model"].isin(drawn)], schemas=across.schemas, models=drawn,
+                                          highlight=[m for m in highlight if m in drawn],
+                                          rank_label=f"rank with {ctx.confidence:.0%} CI ties"
                                           if with_ci else "competition rank"), width="stretch", key="sens_bump")
+        if len(drawn) < len(models):
+            st.caption(f"The chart shows the top {len(drawn):d} of {len(models):d} models under "
+                       f"{md(across.schemas[0])}; ranks are among all of them.")
     elif rubric_choice_matters(names, options):  # one column of ranks shows no crossing: the Leaderboard has them
         st.info("Pick a second schema: the chart shows how each model's rank moves from one schema to the next.",
                 icon=":material/info:")

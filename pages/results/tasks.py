@@ -13,6 +13,7 @@ from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
 from dashboard.tables.analysis import models_by_rank
 from dashboard.tables.display import combined_display, fit_height, pass_fail_display
+from dashboard.state.widgets import top_models
 from dashboard.text import md
 from dashboard.compute.results import task_table
 from scorio_core.leaderboard.checks import choices_of, data_choices_notice
@@ -60,7 +61,13 @@ if active.prior is not None:
     st.caption(f"The prior outcomes R0 ({md(active.prior_label)}) are not applied on this page; it uses the sidebar's prior.")
 
 st.subheader("Bayes@N per task", divider="gray")
-st.plotly_chart(task_heatmap(cells, models=models, tasks=tasks, confidence=ctx.confidence,
+# hundreds of models: the charts show the best by combined score (the tables list every model)
+drawn = top_models("tasks_top", models, label="Show in the charts",
+                   help="The best models by combined score; the tables below list every model.")
+if len(drawn) < len(models):
+    st.caption(f"The charts show the top {len(drawn):d} of {len(models):d} models by combined score; the tables "
+               "list every model.")
+st.plotly_chart(task_heatmap(cells[cells["model"].isin(drawn)], models=drawn, tasks=tasks, confidence=ctx.confidence,
                              zmin=float(min(active.weights)), zmax=float(max(active.weights))), width="stretch")
 mean = matrix.pivot("bayes").loc[models]
 grid = (mean.map("{:.3f}".format) + " [" + matrix.pivot("lo").loc[models].map("{:.2f}".format) + ", "
@@ -74,7 +81,8 @@ if choices:  # what the Data page's choices changed (e.g. attempts without an ou
 
 st.subheader("Combined score", divider="gray")
 shown_combined = combined[combined["model"].isin(models)]
-st.plotly_chart(combined_interval_plot(shown_combined, confidence=ctx.confidence), width="stretch")
+drawn_combined = shown_combined[shown_combined["model"].isin(drawn) | shown_combined["score"].isna()]  # title counts them
+st.plotly_chart(combined_interval_plot(drawn_combined, confidence=ctx.confidence), width="stretch")
 frame, config = combined_display(shown_combined, confidence=ctx.confidence)
 st.dataframe(frame, hide_index=True, width="stretch", column_config=config)
 st.caption(f"Weighting: {WEIGHTING}. Interval: {COMBINED_ASSUMPTION}. Per-task intervals: {md(matrix.interval)}.")

@@ -178,6 +178,7 @@ LABEL_WIDGETS = {"expander", "selectbox", "multiselect", "radio", "toggle", "che
                  "download_button", "file_uploader", "popover", "tabs", "link_button", "page_link", "color_picker"}
 #: (file, source) -> why the label cannot carry user text.
 VERIFIED_LABELS: dict[tuple[str, str], str] = {
+    ("dashboard/state/widgets.py", "label"): "a literal of the calling page (top_models: 'Show', 'Show in the charts')",
     ("pages/results/compare.py", "pct"): "f'{ctx.confidence:.0%}' (a number)",
     ("pages/results/leaderboard.py", "tab_names"): "a list of literal tab titles built two lines above",
     ("dashboard/panels/rubric.py", "min(len(issue.examples), 5)"): "an int",

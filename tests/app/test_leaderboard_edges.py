@@ -44,3 +44,41 @@ def test_hundreds_of_models_start_on_the_top_50_and_a_choice_shows_all(app):
     assert len(app.main.dataframe[0].value) == 105
     app.sidebar.selectbox(key="dataset").set_value("matharena-aime-2025-I").run()  # the user's pick is kept
     assert app.selectbox(key="lb_top").value == "all"
+
+
+def test_hundreds_of_models_on_the_tasks_page_chart_the_top_50_and_list_all(app):
+    # helper QA: 300 models made the Tasks page 19,000 px (a 300-row heatmap, then a 260-row combined chart)
+    text = "model,task,question_id,trial,is_correct\n" + "".join(
+        f"m{i:03d},{t},q{q:02d},0,{int(q <= i % 40)}\n" for i in range(105) for t in ("a", "b") for q in range(40))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("many_tasks.csv", text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/tasks.py").run()
+    no_exception(app)
+    assert app.selectbox(key="tasks_top").value == 50
+    assert any("The charts show the top 50 of 105 models by combined score" in c.value for c in app.main.caption)
+    assert len(app.main.dataframe[0].value) == 105  # the per-task table lists every model
+    import json
+
+    heatmap = json.loads(app.main.get("plotly_chart")[0].proto.spec)["data"][0]
+    assert len(heatmap["y"]) == 50  # 50 rows, not 105
+    app.selectbox(key="tasks_top").set_value("all").run()
+    assert not any("The charts show the top" in c.value for c in app.main.caption)
+
+
+def test_hundreds_of_models_in_rubric_sensitivity_chart_the_top_50(app):
+    # a 120-model bump chart of 13 schemata is thousands of px of stacked labels; ranks stay among all models
+    import pandas as pd
+
+    from tests.app.conftest import ROOT
+
+    df = pd.read_csv(ROOT / "data" / "paper_simulation.csv.gz")
+    small = df[df["question_id"].isin(sorted(df["question_id"].unique())[:6]) & (df["trial"] < 4)]
+    big = pd.concat([small.assign(model=small["model"].astype(str) + f"_r{r}") for r in range(6)])
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("big.csv", big.to_csv(index=False).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/sensitivity.py").run()
+    no_exception(app)
+    assert app.selectbox(key="sens_top").value == 50
+    assert any(c.value.startswith("The chart shows the top 50 of 120 models under") for c in app.main.caption)
