@@ -50,12 +50,20 @@ _PAGES = {
 
 navigation = {
     section: [
-        st.Page(str(_HERE / path), title=title, icon=icon, default=(title == "Leaderboard"))
+        st.Page(str(_HERE / path), title=title, icon=icon, default=(title == "Leaderboard"),
+                url_path="board" if title == "Leaderboard" else None)
         for path, title, icon in entries
         if (_HERE / path).exists()
     ]
     for section, entries in _PAGES.items()
 }
+
+
+def _to_leaderboard() -> None:
+    st.switch_page(navigation["Results"][0], query_params=st.query_params.to_dict())
+
+
+navigation["Results"].append(st.Page(_to_leaderboard, title="Leaderboard", url_path="leaderboard", visibility="hidden"))
 present = presenting()  # &view=present: read-only, no settings sidebar, no navigation
 page = st.navigation({section: pages for section, pages in navigation.items() if pages},
                      position="hidden" if present else "sidebar")

@@ -7,7 +7,10 @@ Usage::
 
 Grid (issue 13): per-question success probabilities ``p_alpha`` drawn once per cell from
 Beta(0.5, 4.5) (hard, mean 0.1), Beta(0.5, 0.5) (U-shaped) and Beta(4, 1) (easy, mean 0.8);
-M in {30, 300} questions; N in {1, 4, 16} trials. Each replication redraws the trials.
+M in {30, 300} questions; N in {1, 2, 4, 16} trials. Each replication redraws the trials.
+N = 2 (the fewest trials with which the empirical-Bayes prior is identified) was added later and
+measured on its own, merged into the shipped table (``--n 2 --merge --write``): every cell has its
+own seed, so the other rows do not change.
 
 * ``questions-fixed`` intervals are scored against ``theta = mean(p_alpha)`` of the drawn
   questions (the paper's estimand).
@@ -35,7 +38,7 @@ from scorio_core.uncertainty import PRIORS, SCOPES, posterior_summary  # noqa: E
 
 DISTRIBUTIONS = {"Beta(0.5,4.5)": (0.5, 4.5), "Beta(0.5,0.5)": (0.5, 0.5), "Beta(4,1)": (4.0, 1.0)}
 M_VALUES = (30, 300)
-N_VALUES = (1, 4, 16)
+N_VALUES = (1, 2, 4, 16)
 TARGET = (0.92, 0.995)
 
 
@@ -96,16 +99,25 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=400)
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--passk-reps", type=int, default=200, help="replications per cell of the Pass@4 table")
+    parser.add_argument("--n", type=int, nargs="+", default=list(N_VALUES), help="trials per question to measure")
+    parser.add_argument("--jobs", type=int, default=1, help="cells measured in parallel (results do not depend on it)")
+    parser.add_argument("--merge", action="store_true",
+                        help="with --write: replace only the measured cells of the shipped table, keep the others and "
+                             "its Pass@4 table (not re-measured)")
     parser.add_argument("--write", action="store_true",
                         help="also write the measured table to scorio_core/uncertainty/calibration.json (shown in the app)")
     args = parser.parse_args()
     start = time.perf_counter()
-    rows = []
-    for d_index, (dist, (a, b)) in enumerate(DISTRIBUTIONS.items()):
-        for m in M_VALUES:
-            for n in N_VALUES:
-                cell = run_cell(a, b, m, n, args.reps, args.seed + 1000 * d_index + 10 * m + n)
-                rows.append((dist, m, n, cell))
+    specs = [(dist, a, b, m, n, args.reps, args.seed + 1000 * d_index + 10 * m + n)
+             for d_index, (dist, (a, b)) in enumerate(DISTRIBUTIONS.items()) for m in M_VALUES for n in args.n]
+    if args.jobs > 1:
+        from multiprocessing import Pool
+
+        with Pool(args.jobs) as pool:
+            cells = pool.map(_cell, specs)
+    else:
+        cells = [_cell(spec) for spec in specs]
+    rows = [(dist, m, n, cell) for (dist, _, _, m, n, _, _), cell in zip(specs, cells)]
     elapsed = time.perf_counter() - start
     columns = [(p, s) for s in SCOPES for p in PRIORS]
     header = "| p_alpha | M | N | " + " | ".join(f"{p}, {s}" for p, s in columns) + " |"
@@ -131,6 +143,8 @@ def main() -> int:
           f"(N=1: >= {TARGET[0]}); cells outside: {len(failures)} {failures}")
     print(f"measured in {elapsed:.1f} s")
     print()
+    if args.merge:
+        return (_merge(rows, args) if args.write else 0) or (0 if not failures else 1)
     print(f"Pass@4 interval (questions fixed), coverage (mean width), {args.passk_reps} replications per cell:")
     print()
     print("| p_alpha | M | N | empirical-bayes | uniform |")
@@ -165,6 +179,36 @@ def main() -> int:
         out.write_text(json.dumps(doc, indent=1) + "\n")
         print(f"wrote {out.relative_to(ROOT)}")
     return 0 if not failures else 1
+
+
+def _cell(spec):
+    dist, a, b, m, n, reps, seed = spec
+    return run_cell(a, b, m, n, reps, seed)
+
+
+def _merge(rows, args) -> int:
+    """Replace the measured cells of the shipped table (same reps and seed), keeping every other row."""
+    import json
+
+    out = ROOT / "scorio_core" / "uncertainty" / "calibration.json"
+    doc = json.loads(out.read_text())
+    if (doc["reps"], doc["seed"]) != (args.reps, args.seed):
+        print(f"--merge needs the shipped table's --reps {doc['reps']} --seed {doc['seed']}", file=sys.stderr)
+        return 2
+    new = [{"p_alpha": dist, "M": m, "N": n, "prior": prior, "scope": scope, "coverage": round(cov, 4),
+            "width": round(width, 4)} for dist, m, n, cell in rows for (prior, scope), (cov, width) in cell.items()]
+    keys = {(c["p_alpha"], c["M"], c["N"]) for c in new}
+    order = {(d, m, n): i for i, (d, m, n) in enumerate((d, m, n) for d in DISTRIBUTIONS for m in M_VALUES
+                                                        for n in N_VALUES)}
+    cells = [c for c in doc["cells"] if (c["p_alpha"], c["M"], c["N"]) not in keys] + new
+    doc["cells"] = sorted(cells, key=lambda c: order[(c["p_alpha"], c["M"], c["N"])])  # stable: prior, scope kept
+    measured = " ".join(map(str, sorted({n for _, _, n, _ in rows})))
+    base = doc["source"].split(" (N = ")[0].split("; ")[0]
+    doc["source"] = (f"{base} (N = 1, 4, 16); N = {measured.replace(' ', ', ')}: benchmarks/bench_calibration.py "
+                     f"--reps {args.reps} --seed {args.seed} --n {measured} --merge --write")
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"wrote {out.relative_to(ROOT)}")
+    return 0
 
 
 if __name__ == "__main__":

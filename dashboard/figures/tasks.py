@@ -57,7 +57,13 @@ def task_heatmap(cells: pd.DataFrame, *, models, tasks, confidence: float = 0.95
         colorscale=RATE_SCALE, zmin=zmin, zmax=zmax, colorbar=dict(title="Bayes@N"), xgap=1, ygap=1,
     ))
     fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(type="category", side="top", tickangle=-30 if len(tasks) > 4 else 0)
+    # long task names (HELM's "mmlu:subject=philosophy,method=multiple_choice_joint,...") ran into each other level:
+    # slanted, and cut in the middle to 40 characters (names differing at the end stay apart; the hover has them whole)
+    names = plain(tasks)
+    long = max((len(t) for t in names), default=0) > 20
+    shown = [t if len(t) <= 40 else t[:19] + "\u2026" + t[-20:] for t in names]
+    fig.update_xaxes(type="category", side="top", tickangle=-30 if len(tasks) > 4 or long else 0,
+                     tickvals=names, ticktext=shown)
     fig.update_layout(plot_bgcolor=MISSING_COLOR)
     return apply_theme(fig, height=max(260, 28 * len(models) + 140))
 
@@ -87,7 +93,8 @@ def combined_interval_plot(combined: pd.DataFrame, *, confidence: float = 0.95) 
         hovertemplate="%{y}<br>%{x:.3f} [%{customdata[0]:.3f}, %{customdata[1]:.3f}]<extra></extra>",
         customdata=scored[["lo", "hi"]].to_numpy(float),
     ))
-    fig.update_yaxes(type="category")
+    # a category axis autoranged around markers with error bars pads a row-height band above and below: set it
+    fig.update_yaxes(type="category", range=[-0.6, len(scored) - 0.4])
     fig.update_xaxes(title=f"Combined Bayes@N (macro average), {confidence:.0%} interval")  # kind: the page caption
     missing = int(combined["score"].isna().sum())
     title = (f"{missing:,} model{'' if missing == 1 else 's'} without a score on every task "

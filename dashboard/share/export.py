@@ -168,14 +168,21 @@ def export_notes(ctx, active, settings: Settings, table: pd.DataFrame) -> list[s
     return [n["finding"] for n in notices]
 
 
+def markdown_context(ctx, active, settings: Settings) -> dict[str, str]:
+    """What a Markdown export is about, for its first line: dataset, task, rubric, metric (the HTML report's settings)."""
+    rows = settings_rows(ctx, active, settings)
+    return {key: rows[key] for key in ("Dataset", "Task", "Rubric", "Metric")}
+
+
 def table_exports(table: pd.DataFrame, settings: Settings, task: str, summary: Verdict | None = None,
-                  notes: tuple[str, ...] | list[str] = ()) -> dict[str, str]:
-    """CSV (raw columns, formula-neutralised), Markdown (with the verdict's headline) and LaTeX (readable headers);
-    ``notes`` (:func:`export_notes`) go below the Markdown table and into the LaTeX caption."""
+                  notes: tuple[str, ...] | list[str] = (), context: dict[str, str] | None = None) -> dict[str, str]:
+    """CSV (raw columns, formula-neutralised), Markdown (with ``context``, :func:`markdown_context`, and the verdict's
+    headline) and LaTeX (readable headers); ``notes`` (:func:`export_notes`) go below the Markdown table and into the
+    LaTeX caption."""
     return {
         "csv": tables.to_csv(table),
         "md": tables.leaderboard_markdown(table, metric_label=settings.label, confidence=settings.confidence,
-                                          verdict=summary, notes=notes),
+                                          verdict=summary, notes=notes, context=context),
         "latex": latex.leaderboard_latex(table, metric_label=settings.label, confidence=settings.confidence, task=task,
                                           notes=notes),
     }

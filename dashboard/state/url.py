@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 __all__ = ["MAX_PARAM_CHARS", "MAX_PARAM_VALUES", "MAX_KEY_CHARS", "NUMERIC_PARAMS", "invalid_params", "sanitize_query_params",
-           "relabel_param"]
+           "relabel_param", "read_choice_param"]
 
 #: Longest accepted value of one query parameter (dataset names, model names, choices).
 MAX_PARAM_CHARS = 256
@@ -105,3 +105,37 @@ def _forget_initial(keys) -> None:
                 qp._initial_query_params.pop(key, None)
     except (AttributeError, RuntimeError, KeyError):  # pragma: no cover - another Streamlit version, or no session
         pass
+
+
+def read_choice_param(key: str, labels: Mapping[str, str], what: str) -> str | None:
+    """Accept a bound select box's URL parameter spelled as the CLI spells it; drop one it cannot read.
+
+    A bound box reads its shown label from the URL (``?lb_metric=avg%40N``); a link written by hand or by a script
+    names the choice as the CLI does (``?lb_metric=avg``), which the box would ignore without a word.
+
+    Parameters
+    ----------
+    key : str
+        The widget's key and URL parameter.
+    labels : mapping of str to str
+        Choice (as the CLI spells it) to the label the box shows.
+    what : str
+        The choice in words, for the message (e.g. "metric").
+
+    Returns
+    -------
+    str or None
+        A sentence for the reader when the parameter named no choice (it is then dropped), else None.
+    """
+    import streamlit as st
+
+    raw = st.query_params.get(key)
+    if raw is None or raw in labels.values():
+        return None
+    if raw in labels:
+        relabel_param(key, labels[raw])
+        return None
+    del st.query_params[key]
+    _forget_initial([key])
+    shown = ", ".join(list(labels)[:12])
+    return f"The link names the {what} {raw[:80]!r}, which is not offered here (one of: {shown}); the default is shown."

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-__all__ = ["ensure", "ensure_choice", "ensure_subset", "follow_default", "TOP_CHOICES", "MANY_MODELS", "top_models"]
+__all__ = ["ensure", "ensure_choice", "ensure_subset", "follow_default", "TOP_CHOICES", "MANY_MODELS", "top_models", "drawn_rows"]
 
 #: The "Show" choices where hundreds of models would make a chart unreadable (Leaderboard, Tasks).
 TOP_CHOICES = ["all", 5, 10, 20, 50]
@@ -78,3 +78,13 @@ def top_models(key: str, models, *, help: str, label: str = "Show", where=None) 
     top = (where or st).selectbox(label, TOP_CHOICES, key=key, persist_state="session", help=help,
                                   format_func=lambda v: "all models" if v == "all" else f"top {v}")
     return models if top == "all" else models[:int(top)]
+
+
+def drawn_rows(models, drawn) -> list[int]:
+    """Positions in ``models`` of the names in ``drawn`` (what :func:`top_models` chose), in ``models``' order.
+
+    >>> drawn_rows(["a", "b", "c"], ["c", "a"])
+    [0, 2]
+    """
+    chosen = set(drawn)
+    return [i for i, name in enumerate(models) if name in chosen]

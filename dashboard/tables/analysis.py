@@ -202,7 +202,8 @@ def models_by_rank(models, scores) -> list[str]:
     """Model names by score, best first (unscored last; ties keep the given order)."""
     values = np.asarray(scores, dtype=float)
     order = np.argsort(-np.where(np.isfinite(values), values, -np.inf), kind="stable")
-    return [list(models)[i] for i in order]
+    names = list(models)
+    return [names[i] for i in order]
 
 
 def leader_summary(result: PerturbationResult) -> str:

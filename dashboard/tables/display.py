@@ -18,6 +18,7 @@ __all__ = [
     "leaderboard_display",
     "pass_fail_display",
     "calibration_display",
+    "calibration_summary",
     "rerank_display",
     "disagreement_display",
     "threshold_display",
@@ -300,6 +301,29 @@ def calibration_display(frame: pd.DataFrame, *, scope: str) -> pd.DataFrame:
     wide.columns.name = None
     return wide.rename(columns={"p_alpha": "p_alpha ~", "empirical-bayes": "Empirical Bayes", "uniform": "Uniform (paper)",
                                 "jeffreys": "Jeffreys"})
+
+
+def calibration_summary(frame: pd.DataFrame, *, scope: str, target=(0.92, 0.995)) -> str:
+    """What the measured table says of the default (empirical Bayes) under ``scope``, in one sentence.
+
+    The N values measured, the lowest cell (distribution, M, N) and every cell below ``target[0]``, read from the
+    table itself so the text cannot drift from it (What these numbers mean).
+
+    >>> rows = pd.DataFrame({"p_alpha": ["B", "B"], "M": [30, 30], "N": [1, 2], "prior": "empirical-bayes",
+    ...                      "scope": "questions-fixed", "coverage": [0.99, 0.88], "width": [0.2, 0.1]})
+    >>> calibration_summary(rows, scope="questions-fixed")
+    'Measured at N = 1 and 2: the default covers 0.880-0.990; below the target 0.92 in 1 of 2 cells: 0.880 (B, M = 30, N = 2).'
+    """
+    rows = frame[(frame["prior"] == "empirical-bayes") & (frame["scope"] == scope)]
+    if rows.empty:
+        return ""
+    ns = sorted(int(n) for n in rows["N"].unique())
+    said = ", ".join(map(str, ns[:-1])) + " and " + str(ns[-1]) if len(ns) > 1 else str(ns[0])
+    low = rows[rows["coverage"] < target[0]]
+    below = "; ".join(f"{c:.3f} ({p}, M = {m}, N = {n})" for p, m, n, c in
+                      zip(low["p_alpha"], low["M"], low["N"], low["coverage"]))
+    return (f"Measured at N = {said}: the default covers {rows['coverage'].min():.3f}-{rows['coverage'].max():.3f}"
+            + (f"; below the target {target[0]:g} in {len(low)} of {len(rows)} cells: {below}." if len(low) else "."))
 
 
 def rank_interval_display(boot, labels: dict, method_label) -> pd.DataFrame:

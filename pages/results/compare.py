@@ -102,6 +102,7 @@ codes = codes_for_questions(table["question"], clusters)
 weights = (0.0, 1.0) if active.categorization is None else active.categorization.weights
 diff, assumption = scoped_difference(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], table["diff"].to_numpy(),
                                      scope=ctx.scope, confidence=ctx.confidence, clusters=codes,
+                                     scores=table[["score_a", "score_b"]].to_numpy(float).T,
                                      weights=weights, not_identified=(unidentified := not_identified_models(
                                          fixed, (model_a, model_b))),
                                      cause=(cause := not_identified_cause(fixed, unidentified)))

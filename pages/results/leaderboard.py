@@ -8,6 +8,7 @@ from dashboard.panels.method_board import choose_method, choose_method_options, 
 from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
+from dashboard.state.url import read_choice_param
 from dashboard.state.widgets import MANY_MODELS, TOP_CHOICES, follow_default
 from dashboard.compute.results import (
     cost_options,
@@ -29,7 +30,7 @@ from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.panels.sidebar import page_context
-from dashboard.tables.display import calibration_display, fit_height, leaderboard_display, top_rows
+from dashboard.tables.display import calibration_display, calibration_summary, fit_height, leaderboard_display, top_rows
 from dashboard.text import md, sentence
 from scorio_core.choices import has_fallback_interval, not_fitted_for_all, prior_label
 from scorio_core.leaderboard.table import ALL_TASKS, QUESTION_SETS
@@ -67,6 +68,8 @@ if present:
     metric, k, tau, tie_rule = presented_settings(ctx, n_min, n_max)
     spec = METRICS[metric]
 else:
+    if unread := read_choice_param("lb_metric", {key: spec.label for key, spec in METRICS.items()}, "metric"):
+        st.warning(md(unread), icon=":material/link_off:")
     left, mid, right, show_col = st.columns([1.7, 0.7, 2.8, 1.1])  # "Rank ties" shows its four options at 1280 px
     metric = left.selectbox(
         "Metric", list(METRICS), format_func=lambda key: METRICS[key].label, key="lb_metric", bind="query-params",
@@ -386,7 +389,8 @@ with help_box:
             f"**Measured coverage** of the 95% interval (mean width in brackets) by simulation: per-question success "
             f"probabilities p_alpha drawn once per cell, {calibration.attrs['reps']:,} replications of the trials "
             f"(seed {calibration.attrs['seed']}; `{md(calibration.attrs['source'])}`). Scope shown: "
-            f"{md(SCOPE_LABELS[ctx.scope])}. Target for the default: 0.92 to 0.995."
+            f"{md(SCOPE_LABELS[ctx.scope])}. Target for the default: 0.92 to 0.995. "
+            f"{md(calibration_summary(calibration, scope=ctx.scope))}"
         )
         st.dataframe(calibration_display(calibration, scope=ctx.scope), hide_index=True, width="stretch")
         if ctx.data.dataset.counts is not None and ctx.data.dataset.trial_prefix:

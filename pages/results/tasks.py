@@ -3,6 +3,8 @@
 import numpy as np
 import streamlit as st
 
+from scorio_core.tasks.combined import unequal_task_sizes_notice
+
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
@@ -80,6 +82,9 @@ if choices:  # what the Data page's choices changed (e.g. attempts without an ou
     st.caption(md(data_choices_notice(choices)["finding"]))
 
 st.subheader("Combined score", divider="gray")
+sizes = unequal_task_sizes_notice(matrix)
+if sizes is not None:  # e.g. HELM's 1-question [valid] split beside its 9-question [test] split
+    st.warning(md(sizes["message"]), icon=":material/balance:")
 shown_combined = combined[combined["model"].isin(models)]
 drawn_combined = shown_combined[shown_combined["model"].isin(drawn) | shown_combined["score"].isna()]  # title counts them
 st.plotly_chart(combined_interval_plot(drawn_combined, confidence=ctx.confidence), width="stretch")

@@ -24,7 +24,7 @@ from dashboard.figures import credible_band_grid, rank_trajectory_plot
 from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
 from dashboard.text import md, sentence
-from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
+from dashboard.state.widgets import drawn_rows, ensure, ensure_choice, ensure_subset, follow_default, top_models
 from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES
 from scorio_core.errors import InputError
 from scorio_core.choices import prior_label
@@ -140,7 +140,16 @@ m3.metric(md(f"Agreement at n = {half}"), f"{at_half:.3f}" if np.isfinite(at_hal
                "shown.) Undefined when every model ties in either ranking: there is no order to agree with.")
 m4.metric("Models x trials", f"{len(models)} x {N}")
 palette = models_by_rank(models, -traj.gold_ranks)  # colours follow the gold-standard order, best first
-st.plotly_chart(rank_trajectory_plot(models, traj.n, traj.ranks, convergence=traj.convergence, highlight=highlight,
+drawn = top_models("traj_top", palette, help="Hundreds of lines hide each other: the chart draws the best models by "
+                                             "the gold standard (the ranking after all N trials). Ranks are among all "
+                                             "models.")
+rows = drawn_rows(models, drawn)
+if len(rows) < len(models):
+    st.caption(f"The chart draws the top {len(rows):,} of {len(models):,} models by the gold standard; their ranks are "
+               f"among all {len(models):,} (a line entering from below comes from a rank outside the top "
+               f"{len(rows):,}).")
+st.plotly_chart(rank_trajectory_plot([models[i] for i in rows], traj.n, np.asarray(traj.ranks)[rows],
+                                     convergence=traj.convergence, highlight=highlight,
                                      title=f"{label} rank after n trials: {where}", metric_label=label,
                                      color_order=palette),
                 width="stretch", key="traj_chart")

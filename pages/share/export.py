@@ -37,7 +37,7 @@ notes = export.export_notes(ctx, active, settings, table)
 if len(table) < n_all:  # said in every export too
     notes = [*notes, f"Showing {len(table):d} of {n_all:d} models (the sidebar's model filter); ranks, intervals and "
                      "rank ties are computed with every model, so each model keeps its place."]
-files = export.table_exports(table, settings, ctx.task, summary, notes)
+files = export.table_exports(table, settings, ctx.task, summary, notes, context=export.markdown_context(ctx, active, settings))
 stem = re.sub(r"[^0-9A-Za-z]+", "-", f"{ctx.data.label}-{ctx.task}").strip("-").lower()[:80] or "leaderboard"
 
 st.subheader("Verdict", divider="gray")

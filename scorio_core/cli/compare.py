@@ -10,13 +10,14 @@ JSON output (``--output json``) is an object::
 
     {"models": [A, B], "task": ..., "settings": {...},
      "a": {leaderboard row of A}, "b": {...},
-     "difference": {"mean", "sd", "lo", "hi", "rho", "p_a_gt_b" (= rho: P(A > B)), "z", "confidence", "kind",
-                    "scope", "assumption"},
+     "difference": {"mean", "sd", "lo", "hi", "rho", "p_a_gt_b" (= rho: P(A > B), signed: below 0.5 when B leads),
+                    "z" (signed, mean / sd), "confidence", "kind", "scope", "assumption"},
      "outcomes": {"only A solves": n, "only B solves": n, ...},
      "questions": [{"question", "outcome", "n_a", "correct_a", "rate_a", "score_a", "n_b", ...}, ...],
      "trials_needed": {"n_needed", "n_power", "practical", "n_power_range": [lo, hi], "power", "range_level",
                        "n_observed" (largest N per question of A, of B), "n_observed_min" (smallest N on an
-                       answered question of either), "z_observed", "rho_observed", "z_threshold", "confidence",
+                       answered question of either), "z_observed" (|z|), "rho_observed" (Phi(|z|): the paper's
+                       ranking confidence, whichever model leads; not difference.rho), "z_threshold", "confidence",
                        "meaning", "assumption", "applicable" (false when the two share no question: then
                        n_needed and n_power are null), "curve": {"n": [...], "z": [...]} (with --curve)},
      "questions_needed": null, or with --scope questions-sampled {"m_needed", "m_power", "m_observed",
@@ -220,6 +221,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     codes = codes_for_questions(questions["question"], clusters) if scope != "questions-fixed" else None
     diff, assumption = scoped_difference(fa["mu"], fa["sigma"], fb["mu"], fb["sigma"], questions["diff"].to_numpy(),
                                          scope=scope, confidence=confidence, clusters=codes,
+                                         scores=questions[["score_a", "score_b"]].to_numpy(float).T,
                                          weights=outcomes.rubric.weights,
                                          not_identified=(unsure := not_identified_models(
                                              table if fixed_table is None else fixed_table, (model_a, model_b))),

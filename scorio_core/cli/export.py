@@ -232,8 +232,12 @@ def run(args: argparse.Namespace) -> int:
         for notice in notices:  # a CSV has no caption: its caveats go to standard error (md/latex/html carry them)
             print(f"note: {notice}", file=sys.stderr)
     elif fmt == "md":
+        context = {"Data": ", ".join(s.name for s in dataset.sources), "Task": task,
+                   "Rubric": schema.name if schema is not None else "Binary correctness",
+                   "Metric": label + (f" (k = {settings['k']})" if label != "Bayes@N" else "")}
         text = tables.leaderboard_markdown(table, metric_label=label, confidence=settings["confidence"],
-                                           verdict=_verdict(outcomes, table, label, settings), notes=notices)
+                                           verdict=_verdict(outcomes, table, label, settings), notes=notices,
+                                           context=context)
     elif fmt == "latex":
         text = latex.leaderboard_latex(table, metric_label=label, confidence=settings["confidence"], task=task,
                                         notes=notices)

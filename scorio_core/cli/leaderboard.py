@@ -3,34 +3,35 @@
 JSON output (``--output json``) is an object::
 
     {"rows": [{"model", "task", "metric", "estimate", "mu", "sigma", "lo", "hi",
-               "prior", "scope", "interval", "interval_kind", "avg",
+               "prior", "scope", "interval", "interval_kind", "avg", "accuracy",
                "pass_at_k", "rank", "rank_ci", "n_questions", "n_trials", "n_trials_max"}, ...],
      "settings": {...}, "notes": [...], "sources": [...]}
 
 ``rows`` are grouped by task, sorted by ``mu``; ``rank`` is the competition rank of ``mu``, the posterior mean the
-interval is about (within 1e-6 relative: one rank), ``estimate`` the metric's plug-in estimate (avg@N, unbiased
-Pass@k, ...; section 2.6: the same order under the uniform prior). NaN becomes ``null``. ``interval_kind`` is
-``credible``, or ``exact-binomial`` where the empirical-Bayes prior was not identified (N = 1, or every trial in one
-category) and the interval fell back to Clopper-Pearson on the pooled answers (``interval`` says why).
-``notes`` are objects with a stable ``code`` and a ``message`` (plus details):
-``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
-``n_common``, ``question_set``), ``disconnected_groups`` (``groups``: lists of model names that share no question
-with the other groups, largest first; ranks across groups compare question sets), ``paper_chain`` (``models``: [best, worst],
-``probability``), ``k_above_trials``, ``rank_pairing`` (with ``--scope questions-sampled``:
-``paired``, whether rank_ci pairs models over their common questions), ``not_scored`` (``models`` without an
-answered question, e.g. after ``--exclude-flagged``), ``emptied_by_choice``
-(``models``: model -> the data-quality choice that removed its every row, so it is not ranked), ``data_choices``
-(first, once for every task: ``choices``, the lines of the data-quality choices applied, e.g. attempts without an
-outcome counted as incorrect), ``model_named_by_default`` (a model named after a file or folder, e.g. an lm-eval
-samples file without its results file), ``trial_position_effect`` (``models`` whose success rate depends on the
-trial's position: trials not exchangeable, e.g. a retry after a failure; ``effects``: rates, attempts and p-value
-by model), ``ignored_options`` (``options`` given away from their default that this run does not use, e.g.
-``--tau`` under Bayes@N, ``--scope`` with ``--method elo``), ``prior_used`` (``priors`` some rows used instead of
-``--prior``, e.g. max@k's uniform prior), ``prior_not_fitted`` (per task: ``models`` whose empirical-Bayes prior
-the data do not identify, so their row is the pooled rate with an exact binomial interval), ``rubric`` and ``data``. A row without an
-estimate (``mu`` null, e.g. Pass@k with fewer than k trials) has ``interval`` and ``interval_kind`` null; when no row
-has one the command fails (exit 2). ``--output table`` prints every note after the table (``note: ...``); ``csv``/``md``
-keep standard output a plain table and print them to standard error (``# note: ...``).
+interval is about (within 1e-6 relative: one rank), ``estimate`` the metric's plug-in estimate (avg@N, unbiased Pass@k,
+...; section 2.6: the same order under the uniform prior). ``accuracy`` is the raw mean score (total category weight /
+total trials: raw accuracy under binary correctness, not the fraction correct under a graded rubric); ``pass_at_k`` is
+of is_correct whatever the rubric. NaN becomes ``null``. ``interval_kind`` is ``credible``, or ``exact-binomial`` where
+the empirical-Bayes prior was not identified (N = 1, or every trial in one category) and the interval fell back to
+Clopper-Pearson on the pooled answers (``interval`` says why). ``notes`` are objects with a stable ``code`` and a
+``message`` (plus details): ``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
+``n_common``, ``question_set``), ``disconnected_groups`` (``groups``: lists of model names that share no question with
+the other groups, largest first; ranks across groups compare question sets), ``paper_chain`` (``models``: [best,
+worst], ``probability``), ``k_above_trials``, ``rank_pairing`` (with ``--scope questions-sampled``: ``paired``, whether
+rank_ci pairs models over their common questions), ``not_scored`` (``models`` without an answered question, e.g. after
+``--exclude-flagged``), ``emptied_by_choice`` (``models``: model -> the data-quality choice that removed its every row,
+so it is not ranked), ``data_choices`` (first, once for every task: ``choices``, the lines of the data-quality choices
+applied, e.g. attempts without an outcome counted as incorrect), ``model_named_by_default`` (a model named after a file
+or folder, e.g. an lm-eval samples file without its results file), ``trial_position_effect`` (``models`` whose success
+rate depends on the trial's position: trials not exchangeable, e.g. a retry after a failure; ``effects``: rates,
+attempts and p-value by model), ``ignored_options`` (``options`` given away from their default that this run does not
+use, e.g. ``--tau`` under Bayes@N, ``--scope`` with ``--method elo``), ``prior_used`` (``priors`` some rows used
+instead of ``--prior``, e.g. max@k's uniform prior), ``prior_not_fitted`` (per task: ``models`` whose empirical-Bayes
+prior the data do not identify, so their row is the pooled rate with an exact binomial interval), ``rubric`` and
+``data``. A row without an estimate (``mu`` null, e.g. Pass@k with fewer than k trials) has ``interval`` and
+``interval_kind`` null; when no row has one the command fails (exit 2). ``--output table`` prints every note after the
+table (``note: ...``); ``csv``/``md`` keep standard output a plain table and print them to standard error (``# note:
+...``).
 """
 
 from __future__ import annotations
@@ -38,9 +39,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scorio_core.cli._common import (add_data_arguments, add_output_argument, add_question_set_argument,
-                                    add_tie_rule_argument, add_uncertainty_arguments, emit_json, emit_rows,
-                                    load_dataset)
+from scorio_core.cli._common import (add_data_arguments, add_output_argument, add_question_set_argument, load_dataset,
+                                    add_tie_rule_argument, add_uncertainty_arguments, emit_json, emit_rows)
 
 __all__ = ["register", "run"]
 

@@ -11,7 +11,8 @@ JSON output (``--output json``) is an object with stable keys::
      "sources": [...]}
 
 ``data_choices`` lists the data-quality choices applied (``--missing-outcomes`` etc.), each a line saying what it
-changed (empty when none). ``notes`` holds the leaderboard's ``trial_position_effect`` notice of each task whose
+changed (empty when none). ``notes`` holds ``unequal_task_sizes`` (tasks whose numbers of questions differ 3x or more: the macro average weighs a
+question of the smallest task that many times more) and the leaderboard's ``trial_position_effect`` notice of each task whose
 models' trials are not exchangeable repeats (success depends on the trial's position; empty otherwise).
 
 Cells are in task order, then model order; ``n``/``n_max`` are the fewest/most trials of an answered question
@@ -75,13 +76,17 @@ def run(args: argparse.Namespace) -> int:
     cells = matrix.cells.astype(object).where(matrix.cells.notna(), None)
     cell_rows = [{k: row[k] for k in CELL_KEYS} for row in cells.to_dict(orient="records")]
     combined_rows = [{k: row[k] for k in COMBINED_KEYS} for row in combined.to_dict(orient="records")]
+    from scorio_core.tasks.combined import unequal_task_sizes_notice
+
+    sizes = unequal_task_sizes_notice(matrix)  # a 1-question split weighs as much as a 100-question one
+    notes = list(matrix.notes) + ([sizes] if sizes else [])
     if args.output == "json":
         emit_json({
             "tasks": list(matrix.tasks), "models": list(matrix.models), "cells": cell_rows, "combined": combined_rows,
             "weighting": WEIGHTING, "assumption": COMBINED_ASSUMPTION, "pass_rule": PASS_RULE, "flaky_rule": FLAKY_RULE,
             "threshold": matrix.threshold, "confidence": matrix.confidence, "prior": matrix.prior, "scope": matrix.scope,
             "interval": matrix.interval, "cluster_column": args.cluster_column,
-            "data_choices": choices, "notes": list(matrix.notes), "sources": list(dataset.sources),
+            "data_choices": choices, "notes": notes, "sources": list(dataset.sources),
         })
         return 0
     emit_rows(cell_rows, CELL_KEYS, args.output)
@@ -95,6 +100,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"passed: {PASS_RULE}")
         if choices:
             print(f"note: {data_choices_notice(choices)['finding']}")
-        for note in matrix.notes:
+        for note in notes:
             print(f"note: {note['message']}")
     return 0

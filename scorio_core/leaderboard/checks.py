@@ -298,7 +298,8 @@ def question_sets_differ(task_outcomes, question_set: str = "own") -> bool:
 
 
 def prior_pull_notice(table: pd.DataFrame, *, limit: int = 3) -> dict | None:
-    """Models whose interval excludes their own observed avg@N: there the prior, not the data, sets the number.
+    """Models whose interval excludes their own observed avg@N (Pass@k family: the metric's estimate from the trials):
+    there the prior, not the data, sets the number.
 
     With few trials per question a fixed prior (uniform, Jeffreys) pulls every question's mean toward the middle
     further than the trials pull it back, and a questions-fixed interval does not include that pull (ARC-AGI at N = 2
@@ -330,6 +331,12 @@ def prior_pull_notice(table: pd.DataFrame, *, limit: int = 3) -> dict | None:
         return None
     scored = table[table["mu"].notna()]
     lo, hi, avg = (scored[c].to_numpy(float) for c in ("lo", "hi", "avg"))
+    # the Pass@k family's interval is about its own metric: compare it with the metric's estimate from the trials
+    # (1 - (1 - p)^k is not avg@N); Bayes@N and avg@N with avg@N (Bayes@N's estimate is its posterior mean)
+    metric = str(scored["metric"].iloc[0]) if "metric" in scored.columns and len(scored) else "Bayes@N"
+    observed = "avg@N"
+    if metric not in ("Bayes@N", "avg@N") and "estimate" in scored.columns:
+        avg, observed = scored["estimate"].to_numpy(float), f"{metric} estimate"
     fallback = np.zeros(len(scored), bool)
     if "interval_kind" in scored.columns:
         fallback |= scored["interval_kind"].astype(str).eq("exact-binomial").to_numpy()
@@ -340,7 +347,7 @@ def prior_pull_notice(table: pd.DataFrame, *, limit: int = 3) -> dict | None:
         return None
     rows = scored[off]
     models = rows["model"].astype(str).tolist()
-    numbers = [f"avg@N {a:.3f}, interval [{low:.3f}, {high:.3f}]" for a, low, high in zip(rows["avg"], rows["lo"], rows["hi"])]
+    numbers = [f"{observed} {a:.3f}, interval [{low:.3f}, {high:.3f}]" for a, low, high in zip(avg[off], rows["lo"], rows["hi"])]
     priors = rows["prior"].dropna().unique() if "prior" in rows.columns else []
     name = {"uniform": "uniform ", "jeffreys": "Jeffreys ", "empirical-bayes": "empirical-Bayes "}.get(
         str(priors[0]) if len(priors) == 1 else "", "")
@@ -351,12 +358,12 @@ def prior_pull_notice(table: pd.DataFrame, *, limit: int = 3) -> dict | None:
            "that pull" + ("; the empirical-Bayes prior (fitted to each model's questions) moves it less, more trials "
                           "less still." if fixed else "; more trials per question would move it less."))
     if len(models) == 1:
-        finding = f"The interval of {models[0]} excludes its observed avg@N ({numbers[0]}): {why}"
+        finding = f"The interval of {models[0]} excludes its observed {observed} ({numbers[0]}): {why}"
     else:
         named = [f"{m} ({x})" for m, x in zip(models, numbers)]
         who = (", ".join(named[:-1]) + " and " + named[-1] if len(named) <= limit
                else ", ".join(named[:limit]) + f" and {len(named) - limit:,} more")
-        finding = f"The intervals of {who} exclude their observed avg@N: {why}"
+        finding = f"The intervals of {who} exclude their observed {observed}: {why}"
     advice = (" Choose the empirical-Bayes prior in the sidebar (CLI: --prior empirical-bayes) to let each model's "
               "questions set its prior." if fixed else "")
     return {"code": "prior_pull", "finding": finding, "message": finding + advice, "models": models}

@@ -128,7 +128,9 @@ def beta_prior(counts: ev.BinaryCounts, prior: str) -> tuple[float, float, str]:
     ``uniform`` is Beta(1, 1) (the reference default), ``jeffreys`` Beta(1/2, 1/2),
     ``empirical-bayes`` the Beta-binomial maximum-marginal-likelihood fit of
     :func:`scorio_core.uncertainty.fit_dirichlet_prior` (pooled fits enter with strength
-    1e6). ``fit`` names the fitting method ("" for fixed priors).
+    1e6). ``fit`` names the fitting method ("" for fixed priors); a ``fit`` starting ``"fallback"`` means the
+    strength is not identified, and the Pass@k-family metrics then report their estimate with an exact binomial
+    interval instead (:func:`_fallback_value`), as Bayes@N does.
     """
     if prior == "uniform":
         return 1.0, 1.0, ""
@@ -180,11 +182,33 @@ def _shaped_interval(mu: float, sigma: float, confidence: float) -> tuple[float,
     return _interval(mu, sigma, confidence, 0.0, 1.0, "beta")
 
 
+def _fallback_value(estimate: float, m: int, confidence: float, prior: str, scope: str, fit: str) -> MetricValue:
+    """A Pass@k-family value where the empirical-Bayes prior is not identified: the estimate (mean of the per-question
+    estimates) with the exact binomial interval on ``m`` trials and the binomial sd ``sqrt(x (1 - x) / m)``.
+
+    Each question's estimate lies in [0, 1] with mean its metric ``t_a``, so its variance is at most ``t_a (1 - t_a)``
+    (Bhatia-Davis) and that of the mean at most ``x (1 - x) / m`` (concavity): conservative whatever the questions'
+    rates, with questions fixed or sampled (the same bound holds for the total variance over both draws).
+    """
+    from scorio_core.uncertainty.posterior import _clopper_pearson
+
+    x = min(max(float(estimate), 0.0), 1.0)
+    lo, hi = _clopper_pearson(x, float(m), confidence)
+    return MetricValue(estimate, x, float(np.sqrt(x * (1.0 - x) / m)), lo, hi, prior, scope, fit)
+
+
 def _binary(point: Callable, ci: Callable, with_tau: bool = False):
     def compute(counts, *, w, k, tau, confidence, prior, scope):
         args = (k, tau) if with_tau else (k,)
-        estimate = point(counts, *args)
+        estimate = point(counts, *args) + 0.0  # + 0.0: 1 - 1 is -0.0 in some estimators, printed "-0.0" in JSON
         a0, b0, fit = beta_prior(counts, prior)
+        if fit.startswith("fallback"):
+            # the empirical-Bayes prior is not identified (N = 1, too few repeated trials, one outcome only): a pooled
+            # point mass would score every question at the model's average rate, i.e. the metric of the average
+            # (1 - (1 - p)^k, not the mean of each question's metric), a biased mean with a credible-looking interval.
+            # As Bayes@N's fallback: the estimate itself with an exact binomial interval on M trials, a bound for any
+            # per-question rates (each question's estimate lies in [0, 1], so its variance is at most m (1 - m)).
+            return _fallback_value(estimate, counts.n_questions, confidence, prior, scope, fit)
         mu, sigma, lo, hi = ci(counts, *args, confidence=confidence, alpha0=a0, beta0=b0)
         if fit and sigma > 0:
             sigma = _with_hyperparameter_uncertainty(counts, ci, args, confidence, a0, b0, sigma)

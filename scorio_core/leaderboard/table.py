@@ -274,6 +274,7 @@ def leaderboard(
     columns = {name: np.full(len(models), np.nan) for name in ("estimate", "mu", "sigma", "lo", "hi")}
     used_prior = np.full(len(models), prior, dtype=object)
     used_scope = np.full(len(models), scope, dtype=object)
+    unfit: dict[int, str] = {}
     s_idx = _positions(source.models, models)
     fallback = by_task = None
     if spec.key in ("bayes", "avg") and prior_counts is None and not (spec.key == "avg" and prior == "uniform"
@@ -300,14 +301,22 @@ def leaderboard(
             for name in columns:
                 columns[name][i] = getattr(value, name)
             used_prior[i], used_scope[i] = value.prior, value.scope
+            if value.prior_fit.startswith("fallback"):  # Pass@k family, prior not identified: estimate, exact interval
+                unfit[i] = value.prior_fit
     for name, values in columns.items():
         frame[name] = values
     frame["prior"], frame["scope"] = used_prior, used_scope
     labels = {(p_, s_): interval_label(p_, s_, confidence) for p_, s_ in set(zip(used_prior, used_scope))}
     frame["interval"] = [labels[(p_, s_)] for p_, s_ in zip(used_prior, used_scope)]
+    if unfit:  # as Bayes@N's fallback rows: labelled and typed exact-binomial, so every note and view treats them alike
+        fallback = np.array([unfit.get(i, "") for i in range(len(models))], dtype=object)
     if fallback is not None:  # an empirical-Bayes prior the data could not identify: say what the interval is
         frame["interval"] = [fallback_interval_label(m, s_, confidence, n, lo, q) or label for m, s_, label, n, lo, q in zip(
             fallback, used_scope, frame["interval"], frame["n_trials_max"], frame["n_trials"], frame["n_questions"])]
+        if unfit:
+            for i in unfit:
+                frame.loc[i, "interval"] += (f"; for {spec.label}: the estimate with the binomial bound x(1 - x)/M "
+                                             "over the questions, which holds whatever their rates")
     # for scripts (the label says it in words): Clopper-Pearson where the empirical-Bayes prior was not identified
     frame["interval_kind"] = np.where(pd.Series(fallback, dtype=object).isin(FALLBACK_LABELS).to_numpy(),
                                       "exact-binomial", "credible") if fallback is not None else "credible"

@@ -1,7 +1,7 @@
 """Rows whose empirical-Bayes prior the data do not identify, as a coded note for scripts.
 
-Their ``prior`` column names the prior asked for while the row is the pooled observed rate with an exact binomial
-interval (``interval_kind``); a pipeline reading only ``prior`` would be misled (N = 1 data, a single question, every
+Their ``prior`` column names the prior asked for while the row is the observed mean over the questions (avg@N; the
+pooled Jeffreys estimate when every trial is in one category) with an exact binomial interval (``interval_kind``); a pipeline reading only ``prior`` would be misled (N = 1 data, a single question, every
 trial in one category: :func:`scorio_core.uncertainty.posterior.fallback_interval_label`).
 """
 
@@ -44,6 +44,7 @@ def not_fitted_notices(table) -> list[dict]:
         cause = not_identified_cause(rows, models) or not_identified_rule(degenerate=True)
         out.append({"code": "prior_not_fitted", "task": str(task), "models": models, "message": (
             f"{task}: the empirical-Bayes prior is not identified for {names_phrase(models)} ({cause}): "
-            f"{'its row is' if len(models) == 1 else 'their rows are'} the pooled observed rate with an exact "
-            "binomial interval (interval_kind), not a posterior mean and credible interval")})
+            f"{'its row is' if len(models) == 1 else 'their rows are'} the observed mean over the questions (avg@N; "
+            "with every trial in one category, the pooled Jeffreys estimate (successes + 1/2) / (trials + 1)) with a "
+            "conservative exact binomial interval (interval_kind), not a posterior mean and credible interval")})
     return out

@@ -18,6 +18,7 @@ from scipy.special import ndtr, ndtri
 
 from scorio_core.choices import is_fallback_interval
 from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite, difference_posterior, difference_span
+from scorio_core.ranking.paired_sd import OWN_MEANS_ASSUMPTION, clustered_own_means_se, paired_sd_matrix, same_questions
 from scorio_core.ranking.questions_power import PRACTICAL_FACTOR, QuestionsNeeded, questions_meaning, questions_needed
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.ranking.projection_prior import task_projection_alpha
@@ -25,7 +26,7 @@ from scorio_core.uncertainty.posterior import check_scope
 from scorio_core.uncertainty.priors import check_prior, not_identified_rule
 
 __all__ = ["pair_trials_needed", "CLUSTERED_ASSUMPTION", "scoped_difference", "questions_needed", "questions_meaning", "QuestionsNeeded", "SAMPLED_ASSUMPTION",
-           "UNPAIRED_ASSUMPTION", "NOT_IDENTIFIED_ASSUMPTION", "not_identified_models", "not_identified_note", "not_identified_cause", "names_phrase", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence",
+           "UNPAIRED_ASSUMPTION", "NOT_IDENTIFIED_ASSUMPTION", "not_identified_models", "not_identified_note", "not_identified_cause", "names_phrase", "PAIRED_MAX_WORK", "PRACTICAL_FACTOR", "paired_sd_matrix", "paired_pairwise_confidence", "OWN_MEANS_ASSUMPTION",
            "paired_pairwise_ranks", "ranks_are_paired"]
 
 #: What the paired difference under the questions-sampled scope assumes ({m}: questions both models answered).
@@ -63,7 +64,7 @@ UNPAIRED_ASSUMPTION = (
 
 
 def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: str = "questions-fixed",
-                      confidence: float = 0.95, clusters=None, weights=None,
+                      confidence: float = 0.95, clusters=None, weights=None, scores=None,
                       not_identified: tuple[str, ...] = (),
                       cause: str | None = None) -> tuple[DifferencePosterior, str]:
     r"""Posterior of ``mu_A - mu_B`` under an interval scope, and the assumption it rests on.
@@ -95,6 +96,14 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
         The rubric's category weights: the interval is clipped to the differences they allow,
         ``+/-(max w - min w)`` (a normal interval around +0.5 with sd 0.61 is not [-0.70, +1.70] for
         scores in [0, 1]), as the leaderboard clips its normal intervals. Default: not clipped.
+    scores : pair of array-like of float, shape (M,) each, optional
+        Each model's per-question scores (``score_a``, ``score_b`` of the disagreement table; NaN where it did not
+        answer), ``question_diffs`` their difference. Under ``questions-sampled``, when the two answered different
+        questions, the sd is that of the difference of their own-question means (``mu_A - mu_B`` is one):
+        ``Var_A + Var_B - 2 Cov`` with Cov from the common questions
+        (:func:`~scorio_core.ranking.paired_sd.paired_sd_matrix`, as the leaderboard pairs them;
+        :data:`~scorio_core.ranking.paired_sd.OWN_MEANS_ASSUMPTION`). Without them, or with equal question sets,
+        the paired sd over the common questions above.
     not_identified : tuple of str, default ()
         The models (of the two) whose empirical-Bayes prior is not identified (N = 1: their leaderboard ``interval``
         is :data:`scorio_core.choices.FALLBACK_INTERVAL`, :func:`scorio_core.choices.is_fallback_interval`). Their
@@ -128,7 +137,8 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
     0.040825
     """
     check_scope(scope)
-    posterior, assumption = _scoped(mu_a, sigma_a, mu_b, sigma_b, question_diffs, scope, confidence, clusters)
+    posterior, assumption = _scoped(mu_a, sigma_a, mu_b, sigma_b, question_diffs, scope, confidence, clusters,
+                                    scores)
     if not_identified:
         posterior = posterior._replace(kind="approximate")
         assumption = not_identified_note(not_identified, cause) + "; " + (
@@ -160,7 +170,7 @@ def not_identified_note(models, cause: str | None = None) -> str:
 def not_identified_cause(table, models) -> str | None:
     """The one cause every given model's leaderboard ``interval`` label names (``N = 1: one trial per question``:
     :data:`scorio_core.uncertainty.posterior.ONE_TRIAL_CAUSE`), or None (the whole rule is said then)."""
-    from scorio_core.uncertainty.posterior import ONE_TRIAL_CAUSE
+    from scorio_core.uncertainty.fallback import ONE_TRIAL_CAUSE
 
     if "interval" not in getattr(table, "columns", ()):
         return None
@@ -202,12 +212,14 @@ def not_identified_models(table, models) -> tuple[str, ...]:
     return tuple(str(m) for m in models if is_fallback_interval(labels.get(str(m))))
 
 
-def _scoped(mu_a, sigma_a, mu_b, sigma_b, question_diffs, scope, confidence, clusters):
+def _scoped(mu_a, sigma_a, mu_b, sigma_b, question_diffs, scope, confidence, clusters, scores=None):
     if scope == "questions-fixed":
         return difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence), ASSUMPTION
     d = np.asarray(question_diffs, dtype=float)
     if d.ndim != 1:
         raise ValueError(f"question_diffs must be 1-D; got shape {d.shape}.")
+    if scores is not None and not same_questions(*scores):
+        return _own_means(mu_a, sigma_a, mu_b, sigma_b, d, confidence, clusters, np.asarray(scores, dtype=float))
     if clusters is not None:
         from scorio_core.uncertainty.clustered import clustered_pair_se
 
@@ -230,61 +242,31 @@ def _scoped(mu_a, sigma_a, mu_b, sigma_b, question_diffs, scope, confidence, clu
     return posterior, SAMPLED_ASSUMPTION.format(m=d.size)
 
 
+def _own_means(mu_a, sigma_a, mu_b, sigma_b, d, confidence, clusters, xs):
+    """The questions-sampled difference of two models that answered different questions (:mod:`.paired_sd`)."""
+    if xs.shape != (2, d.size):
+        raise ValueError(f"scores must be two arrays of {d.size} per-question scores; got shape {xs.shape}.")
+    m = int(np.count_nonzero(~np.isnan(d)))
+    fixed = math.hypot(_finite(sigma_a, "sigma_a"), _finite(sigma_b, "sigma_b"))
+    if m < 2:
+        return difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence), UNPAIRED_ASSUMPTION
+    sizes = {"ma": int(np.count_nonzero(~np.isnan(xs[0]))), "mb": int(np.count_nonzero(~np.isnan(xs[1]))), "m": m}
+    if clusters is not None:
+        se = clustered_own_means_se(xs[0], xs[1], clusters)
+        if not np.isfinite(se):
+            return difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence), UNPAIRED_ASSUMPTION
+        either = ~np.isnan(xs).all(axis=0)
+        how = f", with a cluster-robust standard error over their {len(set(np.asarray(clusters)[either].tolist()))} clusters"
+    else:
+        se, how = float(paired_sd_matrix(np.zeros(2), xs)[0, 1]), ""
+    posterior = difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence, sd=max(fixed, se))
+    return posterior, OWN_MEANS_ASSUMPTION.format(how=how, **sizes)
+
+
 #: Up to this much work (scored models^2 x questions; about 1 s on 2 cores) the questions-sampled pairwise comparisons
 #: of a leaderboard are paired: every pair needs its own sd (an L x L matrix, O(L^2 M) time); above it they stay
 #: unpaired (each model's own interval, conservative), e.g. 1,000 models x 1,000 questions is paired, 1,000 x 10,000 not.
 PAIRED_MAX_WORK = 10**9
-
-
-def paired_sd_matrix(sigma, scores) -> np.ndarray:
-    r"""The paired sd of ``mu_i - mu_j`` for every pair of models (questions-sampled scope).
-
-    Parameters
-    ----------
-    sigma : array-like of float, shape (L,)
-        Each model's posterior sd **with questions fixed**.
-    scores : array-like of float, shape (L, M)
-        Per-question scores (``counts @ w / n``, :func:`~scorio_core.ranking.compare.question_scores`);
-        NaN where a model did not answer the question.
-
-    Returns
-    -------
-    ndarray of float, shape (L, L)
-        ``max(sqrt(sigma_i^2 + sigma_j^2), sd(d_ij) / sqrt(m_ij))`` over the ``m_ij`` questions
-        both answered (the sample sd of ``d = score_i - score_j``), the form of
-        :func:`scoped_difference` for every pair at once; ``sqrt(sigma_i^2 + sigma_j^2)`` where
-        ``m_ij < 2``. Built from five (L, M) x (M, L) products, no loop over pairs.
-
-    Raises
-    ------
-    ValueError
-        Shapes that do not match, or an infinite score.
-    """
-    sigma = np.asarray(sigma, dtype=float)
-    x = np.asarray(scores, dtype=float)
-    if sigma.ndim != 1 or x.ndim != 2 or x.shape[0] != sigma.size:
-        raise ValueError(f"scores must have shape (L, M) with L = {sigma.size}; got {x.shape}.")
-    answered = ~np.isnan(x)
-    if not np.all(np.isfinite(x[answered])):
-        raise ValueError("scores must be finite where not NaN; got infinity.")
-    k = answered.astype(float)
-    # each question's mean over the models that answered it: differences on a question do not change, and the sums
-    # below stay the size of the spread between models, not of the scores (scores 0.5 and 0.50001 summed as 0.5^2
-    # terms lost 5e-7 of their sd's 5e-6 to cancellation with one centre for every question)
-    n_q = k.sum(axis=0)
-    center = np.where(answered, x, 0.0).sum(axis=0) / np.maximum(n_q, 1.0)
-    x = np.where(answered, x - center, 0.0)
-    m = k @ k.T
-    s1 = x @ k.T - k @ x.T  # sum over the common questions of (x_i - x_j)
-    x2 = x * x
-    size = x2 @ k.T + k @ x2.T  # the magnitude of the terms below: their rounding error is ~eps times it
-    s2 = size - 2.0 * (x @ x.T)  # sum of (x_i - x_j)^2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ss = s2 - s1 * s1 / m
-        # below the rounding error, e.g. two models with identical scores on every common question: exactly 0
-        var = np.where(ss > 64.0 * np.finfo(float).eps * size, ss, 0.0) / (m - 1.0)
-        se = np.where(m >= 2, np.sqrt(var / m), 0.0)
-    return np.maximum(np.hypot(sigma[:, None], sigma[None, :]), se)
 
 
 def paired_pairwise_confidence(mu, sigma, scores) -> np.ndarray:

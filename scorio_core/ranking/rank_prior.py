@@ -163,6 +163,9 @@ def prior_rank_summary(models, counts, w, *, prior: str = "empirical-bayes", str
     note = "" if prior != "empirical-bayes" else HELD_PRIOR + ("" if not unsure else (
         f"; not identified for {names_phrase([names[i] for i in unsure])} (too few repeated trials, or every trial "
         "in one category), whose draws use the uniform prior"))
+    if prior == "empirical-bayes" and names and len(unsure) == len(names):  # nothing was fitted: say only that
+        note = ("the empirical-Bayes prior is not identified for any model (too few repeated trials, or every trial in "
+                "one category), so every model's draws use the uniform prior, Dirichlet(1) per question")
     shift = None if prior != "empirical-bayes" else hyperparameter_sd(c[keep], w, alpha, strata=strata, held=unsure)
     return rank_summary(models, c, w, draws=draws, seed=seed, prior=prior, prior_note=note,
                         alpha=None if prior == "uniform" else alpha, shift_sd=shift)

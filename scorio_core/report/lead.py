@@ -23,6 +23,7 @@ import pandas as pd
 
 from scorio_core.ranking.compare import disagreement_table, outcome_counts
 from scorio_core.ranking.paired import UNPAIRED_ASSUMPTION, scoped_difference
+from scorio_core.ranking.paired_sd import same_questions
 from scorio_core.uncertainty.clustered import codes_for_questions
 from scorio_core.uncertainty.posterior import check_scope
 
@@ -100,6 +101,12 @@ class Lead(NamedTuple):
     filled : int
         Of the ``n_common`` questions, those one or both models did not answer in the data, counted as incorrect
         there (the question set "missing counts as incorrect"); 0 otherwise.
+    graded : bool
+        The rubric gives partial credit (a weight between its lowest and highest): the sentences say "scores" (a
+        positive mean score), not "solves".
+    own_sets : bool
+        The two answered different questions: ``rho_sampled`` is of the difference of their own-question means, its
+        covariance from the ``n_common`` questions (:mod:`scorio_core.ranking.paired_sd`), not a paired difference.
     """
 
     ahead: str
@@ -112,6 +119,8 @@ class Lead(NamedTuple):
     rho_fixed: float
     rho_sampled: float | None
     filled: int = 0
+    graded: bool = False
+    own_sets: bool = False
 
     def rho(self, scope: str) -> float | None:
         """``P(ahead > behind)`` under ``scope``."""
@@ -132,6 +141,8 @@ def questions_behind(lead: Lead, credible: bool = True) -> str:
     'The lead rests on 3 questions only X solves and 0 only Y solves; the other 37 of the 40 questions both answered have the same outcome for both.'
     >>> questions_behind(Lead("X", "Y", 0, 0, 0, 6, 6, 0.5, 0.5), credible=False)
     'X and Y have the same outcome on all 6 questions both answered.'
+    >>> questions_behind(Lead("X", "Y", 1, 0, 2, 3, 6, 0.9, 0.8, graded=True), credible=False)
+    'Between X and Y: 1 question where only X scores and 0 where only Y scores; 2 questions where both score, with different mean scores and 3 have the same outcome for both.'
     """
     def n(count: int) -> str:
         return f"{count:,} question" + ("" if count == 1 else "s")
@@ -147,10 +158,15 @@ def questions_behind(lead: Lead, credible: bool = True) -> str:
         return (f"{lead.ahead} and {lead.behind} have the same outcome on all {n(lead.n_common)} "
                 + ("of this question set." if lead.filled else "both answered.") + filled)
     start = "The lead rests on" if credible else f"Between {lead.ahead} and {lead.behind}:"
-    text = f"{start} {n(lead.only_ahead)} only {lead.ahead} solves and {lead.only_behind:,} only {lead.behind} solves"
+    if lead.graded:  # partial credit: a positive mean score, not a solved question
+        text = (f"{start} {n(lead.only_ahead)} where only {lead.ahead} scores and {lead.only_behind:,} where only "
+                f"{lead.behind} scores")
+    else:
+        text = f"{start} {n(lead.only_ahead)} only {lead.ahead} solves and {lead.only_behind:,} only {lead.behind} solves"
     rest = []
     if lead.different:
-        rest.append(f"{n(lead.different)} both solve at different rates")
+        rest.append(f"{n(lead.different)} where both score, with different mean scores" if lead.graded
+                    else f"{n(lead.different)} both solve at different rates")
     if lead.same:
         rest.append(f"the other {lead.same:,} of the {lead.n_common:,} questions "
                     f"{'of this question set' if lead.filled else 'both answered'} have the same outcome for both"
@@ -199,11 +215,12 @@ def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, 
     args = (float(a["mu"]), float(a["sigma"]), float(b["mu"]), float(b["sigma"]), diffs)
     at_fixed, _ = scoped_difference(*args, scope="questions-fixed", confidence=confidence)
     n_common = int(np.count_nonzero(~np.isnan(diffs)))
+    scores = _scores(disagreements)
     rho_sampled = None
     if n_common >= 2:
         codes = codes_for_questions(disagreements["question"], clusters)
         at_sampled, assumption = scoped_difference(*args, scope="questions-sampled", confidence=confidence,
-                                                   clusters=codes)
+                                                   clusters=codes, scores=scores)
         rho_sampled = None if assumption == UNPAIRED_ASSUMPTION else float(at_sampled.rho)  # e.g. one cluster
     counts = outcome_counts(disagreements)
     return Lead(
@@ -211,6 +228,7 @@ def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, 
         counts["both, A more often"] + counts["both, B more often"],
         counts["both always"] + counts["neither"] + counts["both, equally often"],
         n_common, float(at_fixed.rho), rho_sampled,
+        own_sets=scores is not None and not same_questions(*scores),
     )
 
 
@@ -246,7 +264,17 @@ def top_lead(task_outcomes, table: pd.DataFrame, fixed: pd.DataFrame | None = No
     frame = disagreement_table(task_outcomes, ahead, behind)
     found = lead_evidence(table if fixed is None else fixed, frame, ahead, behind, confidence=confidence,
                           clusters=clusters)
+    w = np.asarray(task_outcomes.rubric.weights, dtype=float)
+    if w.size and bool(np.any((w > w.min()) & (w < w.max()))):  # partial credit: "scores", not "solves"
+        found = found._replace(graded=True)
     if original is None or original is task_outcomes:
         return found
     answered = int(np.count_nonzero(~np.isnan(disagreement_table(original, ahead, behind)["diff"].to_numpy(float))))
     return found._replace(filled=max(0, found.n_common - answered))
+
+
+def _scores(disagreements):
+    """The two models' per-question scores (NaN where unanswered), or None when the table lacks them."""
+    if not {"score_a", "score_b"} <= set(disagreements.columns):
+        return None
+    return disagreements[["score_a", "score_b"]].to_numpy(float).T

@@ -8,7 +8,7 @@ format's special characters escaped and control characters (a newline in a model
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -366,17 +366,21 @@ def interval_labels(frame: pd.DataFrame) -> list[str]:
 
 
 def leaderboard_markdown(table: pd.DataFrame, *, metric_label: str, confidence: float, verdict=None,
-                         notes: Sequence[str] = ()) -> str:
-    """Markdown export of a leaderboard: the verdict's headline and basis (when given), a readable
-    table, then what its intervals cover and ``notes`` (e.g. the
-    :func:`~scorio_core.leaderboard.checks.leaderboard_notices` messages: models that answered different
+                         notes: Sequence[str] = (), context: Mapping[str, str] | None = None) -> str:
+    """Markdown export of a leaderboard: what it is (``context``, e.g. ``{"Task": ..., "Rubric": ...}``, one line),
+    the verdict's headline and basis (when given), a readable table, then what its intervals cover and ``notes``
+    (e.g. the :func:`~scorio_core.leaderboard.checks.leaderboard_notices` messages: models that answered different
     questions), one row each of the *Note* table."""
     # the verdict's caveats (one-sided lead, few trials, N = 1 probabilities), all but what the intervals cover, which
     # interval_note says: a Markdown reader gets what the HTML report's reader gets
     said = [c for c in (verdict.caveats if verdict is not None else ()) if not c.startswith(("Intervals", "Interval:"))]
-    rows = [n for n in [interval_note(table), *notes, *said] if n]
     head = ""
     if verdict is not None:
         head = f"**{_md_text(verdict.headline)}**\n\n" + (f"{_md_text(verdict.basis)}\n\n" if verdict.basis else "")
+    if "P(" not in head:  # the table has no probabilities: a caveat about comparing them would point at nothing
+        said = [c for c in said if not c.startswith("Each probability compares")]
+    rows = [n for n in [interval_note(table), *notes, *said] if n]
+    if context:  # which data, task and rubric the numbers are about: the HTML report's settings, in one line
+        head = " · ".join(f"{_md_text(k)}: {_md_text(v)}" for k, v in context.items() if v) + "\n\n" + head
     body = head + to_markdown(presentation_table(table, metric_label=metric_label, confidence=confidence)) + "\n"
     return body + (f"\n{to_markdown(pd.DataFrame({'Note': rows}))}\n" if rows else "")

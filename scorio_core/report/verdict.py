@@ -99,8 +99,14 @@ class Verdict(NamedTuple):
 def format_probability(p: float) -> str:
     """A probability as a percentage with one decimal, ``> 99.9%`` / ``< 0.1%`` at the ends.
 
+    The decimal is cut toward 50%, never rounded away from it: a shown value is never past a threshold (95%,
+    97.5%, ...) the probability itself has not reached (0.94996 reads 94.9%, not "95.0%" beside "not
+    distinguishable at 95%").
+
     >>> format_probability(0.97312), format_probability(0.99996), format_probability(0.5)
     ('97.3%', '> 99.9%', '50.0%')
+    >>> format_probability(0.94996), format_probability(0.05004), format_probability(0.973)
+    ('94.9%', '5.1%', '97.3%')
     """
     return str(format_probabilities(p))
 
@@ -121,7 +127,10 @@ def format_probabilities(p) -> np.ndarray:
     [['50.0%', '> 99.9%'], ['< 0.1%', '97.3%']]
     """
     p = np.asarray(p, dtype=float)
-    return np.where(p > 0.999, "> 99.9%", np.where(p < 0.001, "< 0.1%", np.char.mod("%.1f%%", 100 * p)))
+    tenths = 1000.0 * p  # in tenths of a percent; cut toward 50% (1e-7: 0.973 is 972.9999999... in binary)
+    cut = np.where(p >= 0.5, np.floor(tenths + 1e-7), np.ceil(tenths - 1e-7)) / 10.0
+    shown = np.char.mod("%.1f%%", np.where(np.isfinite(cut), cut, 100 * p))
+    return np.where(p > 0.999, "> 99.9%", np.where(p < 0.001, "< 0.1%", shown))
 
 
 def _scope_of(table: pd.DataFrame, scope: str | None) -> str:
@@ -268,7 +277,8 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     numbers = (f"{metric_label} {top['mu']:.3f}{on_scale}, {pct} interval [{top['lo']:.3f}, {top['hi']:.3f}]"
                f"{_observed(top)}")
     p_other = lead.rho(other) if lead is not None else None
-    paired = f", paired over the {lead.n_common:,} questions both answered" if lead is not None else ""
+    paired = ("" if lead is None else f", paired over the {lead.n_common:,} questions both answered" if not lead.own_sets
+              else f", each over its own questions, their covariance from the {lead.n_common:,} both answered")
     first_separated = not cross_top and comparisons[0].separated  # comparisons[0] is then models[0] vs models[1]
     if cross_top:
         headline = _cross_group_headline(models, split[0], split[1], rho, metric_label=metric_label, where=where,

@@ -7,7 +7,8 @@ import pandas as pd
 
 from scorio_core.uncertainty.batch import clipped_normal_interval
 
-__all__ = ["COMBINED_ASSUMPTION", "COMBINED_COLUMNS", "WEIGHTING", "combined_score"]
+__all__ = ["COMBINED_ASSUMPTION", "COMBINED_COLUMNS", "UNEQUAL_TASKS_RATIO", "WEIGHTING", "combined_score",
+           "unequal_task_sizes_notice"]
 
 #: Column order of :func:`combined_score` (also the JSON keys of the ``tasks`` CLI).
 COMBINED_COLUMNS = ("model", "score", "sigma", "lo", "hi", "n_tasks", "reason")
@@ -99,3 +100,43 @@ def combined_score(matrix, *, confidence: float | None = None, emptied=()) -> pd
         "model": models, "score": score, "sigma": sigma, "lo": lo, "hi": hi,
         "n_tasks": scored.sum(axis=1).astype(np.int64), "reason": reasons,
     }, columns=list(COMBINED_COLUMNS))
+
+
+#: Largest-to-smallest ratio of questions per task above which :func:`unequal_task_sizes_notice` speaks.
+UNEQUAL_TASKS_RATIO = 3.0
+
+
+def unequal_task_sizes_notice(matrix) -> dict | None:
+    """The ``unequal_task_sizes`` notice: tasks so different in size that the macro average weighs a question of the
+    smallest task several times as much as one of the largest (:data:`WEIGHTING`).
+
+    Parameters
+    ----------
+    matrix : scorio_core.tasks.TaskMatrix
+        Its ``cells`` (``task``, ``m``: questions a model answered in the task).
+
+    Returns
+    -------
+    dict or None
+        ``{"code": "unequal_task_sizes", "message", "questions": {task: M}}`` (M the most questions any model answered
+        in the task), or None with one task or when the largest task has fewer than :data:`UNEQUAL_TASKS_RATIO` times
+        the smallest's questions.
+
+    Examples
+    --------
+    >>> class M: cells = pd.DataFrame({"task": ["a", "b", "a"], "m": [9, 1, 8]})
+    >>> unequal_task_sizes_notice(M())["message"][:62]
+    'Tasks differ in size: b has 1 question and a 9; in the combine'
+    """
+    cells = matrix.cells
+    sizes = cells.groupby("task", sort=False)["m"].max().dropna() if len(cells) else pd.Series(dtype=float)
+    sizes = sizes[sizes > 0].astype(int)
+    if len(sizes) < 2 or sizes.max() < UNEQUAL_TASKS_RATIO * sizes.min():
+        return None
+    small, big = sizes.idxmin(), sizes.idxmax()
+    m_small, m_big = int(sizes[small]), int(sizes[big])
+    message = (f"Tasks differ in size: {small} has {m_small:,} question{'' if m_small == 1 else 's'} and {big} "
+               f"{m_big:,}; in the combined score (a macro average) each task weighs 1/{len(sizes)}, so a question of "
+               f"{small} counts {m_big / m_small:.3g} times as much as one of {big}, and {small}'s score is the least "
+               "certain part of it. The leaderboard's 'all tasks' weighs every question the same.")
+    return {"code": "unequal_task_sizes", "message": message, "questions": {str(t): int(v) for t, v in sizes.items()}}

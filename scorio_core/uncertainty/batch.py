@@ -218,8 +218,17 @@ def _moments(st: _CountStates, w_norm: np.ndarray, prior: str, fitted: BatchPrio
         v_term = st.total((strength + n) / (n * (strength + 1.0))) / m_safe**2
         var_n = var_n + c_term**2 * v_term * spread
         mu_n = np.where(pooled, fitted.mean @ w_norm, mu_n)
-        var_n = np.where(pooled, spread * st.total(1.0 / n) / m_safe**2, var_n)
+        # pooled (strength not identified): the binomial bound p(1-p)/(M N_min), which holds for any per-question rates
+        # with mean p (sum p_a(1-p_a)/N_a <= M p(1-p)/N_min); sum(1/N_a) p(1-p)/M^2 does not when trial counts differ
+        var_n = np.where(pooled, spread / (m_safe * _fewest(st, n)), var_n)
     return mu_n, var_n, pooled, method
+
+
+def _fewest(st: _CountStates, n: np.ndarray) -> np.ndarray:
+    """Per model, the fewest trials of an answered question (L,); 1 for a model with none (its rows are NaN)."""
+    fewest = np.full(st.L, np.inf)
+    np.minimum.at(fewest, st.model, n)
+    return np.where(np.isfinite(fewest), fewest, 1.0)
 
 
 def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope: str, confidence: float,
@@ -271,7 +280,7 @@ def summary_from_states(st: _CountStates, weights: np.ndarray, prior: str, scope
         if pooled.any():
             tail = 0.5 - 0.5 * confidence
             x_obs = (st.total((rows @ weights) / n) / m_safe - lo_w) / width  # observed mean over the questions
-            n_eff = m_safe**2 / st.total(1.0 / n).clip(min=1e-300)
+            n_eff = m_safe * _fewest(st, n)  # as the pooled sd: M N_min trials (conservative for unequal N_a)
             if scope == "questions-sampled":
                 inner = (x_obs > 0) & (x_obs < 1) & (sigma > 0)
                 n_eff = np.where(inner, np.minimum(n_eff, x_obs * (1 - x_obs) / np.where(inner, (sigma / width) ** 2, 1.0)), n_eff)

@@ -23,16 +23,16 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special as _special  # betaincinv = scipy.stats.beta.ppf (same Boost routine), without importing scipy.stats (0.3 s)
 
-from scorio_core.choices import (DEFAULT_PRIOR, DEFAULT_SCOPE, FALLBACK_INTERVAL, SCOPE_HELP, SCOPE_LABELS, SCOPES,
-                                 is_fallback_interval)
+from scorio_core.choices import DEFAULT_PRIOR, DEFAULT_SCOPE, SCOPE_HELP, SCOPE_LABELS, SCOPES, is_fallback_interval
 from scorio_core.eval._interval import ci_tuple
 from scorio_core.eval.bayes import bayes_moments, scaled_weights
+from scorio_core.uncertainty.fallback import FALLBACK_LABELS, fallback_interval_label, fallback_reason
 from scorio_core.uncertainty.priors import (NOT_IDENTIFIED_RULE, PRIOR_LABELS, FittedPrior, check_prior, fit_dirichlet_prior,
-                                            prior_alpha, MIN_REPEATED_QUESTIONS)
+                                            prior_alpha)
 
 __all__ = ["SCOPES", "SCOPE_LABELS", "DEFAULT_PRIOR", "DEFAULT_SCOPE", "PosteriorSummary", "bayes_dirichlet",
            "posterior_summary", "projection_alpha", "check_scope", "interval_label", "FALLBACK_LABELS",
-           "fallback_interval_label", "is_fallback_interval", "calibration_table", "SCOPE_HELP"]
+           "fallback_interval_label", "fallback_reason", "is_fallback_interval", "calibration_table", "SCOPE_HELP"]
 
 
 def _beta_ppf(q, a, b):
@@ -56,52 +56,6 @@ def check_scope(scope: object) -> str:
 def interval_label(prior: str, scope: str, confidence: float = 0.95) -> str:
     """One line saying what an interval covers, e.g. for legends, exports and JSON."""
     return f"{confidence:.0%} credible interval; covers {SCOPE_LABELS[check_scope(scope)]}; {PRIOR_LABELS[check_prior(prior)]}"
-
-
-#: The cause a fallback label names when the model has one trial per question (:func:`fallback_interval_label`).
-ONE_TRIAL_CAUSE = "N = 1: one trial per question"
-#: Why an empirical-Bayes prior was not fitted, by ``FittedPrior.method`` of the fallbacks.
-FALLBACK_LABELS = {
-    "fallback-n1": (f"too few repeated trials ({NOT_IDENTIFIED_RULE}) leave its strength not identified "
-                    "(conservative; more trials per question would identify it)"),
-    "fallback-degenerate": "every trial is in one category (pooled Jeffreys mean)",
-    "fallback-task": ("with tasks pooled it is fitted per task, and a task of the model has too few repeated trials "
-                      f"({NOT_IDENTIFIED_RULE}) to identify it (conservative; more trials per question in that task would identify it)"),
-    "fallback-task-degenerate": ("with tasks pooled it is fitted per task, and a task of the model has every trial in "
-                                 "one category, which "
-                                 "leaves the prior not identified there (conservative)"),
-}
-
-
-def fallback_interval_label(method: str, scope: str, confidence: float = 0.95, n_max=None, n_min=None,
-                            n_questions=None) -> str | None:
-    """What a model's interval is when its empirical-Bayes prior fell back (:data:`FALLBACK_LABELS`), else None.
-
-    The interval is then the exact binomial (Clopper-Pearson) bound on the model's pooled answers
-    (:func:`scorio_core.uncertainty.posterior_summary_batch`), and the label must not claim a fitted Dirichlet.
-    ``n_max``, the model's largest number of trials of a question: at 1 the label names that cause alone
-    (``N = 1: one trial per question``) instead of the whole rule; ``n_min`` (its fewest trials of a question) of 2 or
-    more with ``n_questions`` below :data:`~scorio_core.uncertainty.priors.MIN_REPEATED_QUESTIONS` names that cause
-    (a single question tried 80 times is not "too few trials").
-
-    >>> fallback_interval_label("fallback-n1", "questions-fixed", n_max=1).split("not fitted: ")[1][:60]
-    'too few repeated trials (N = 1: one trial per question) leav'
-    >>> fallback_interval_label("fallback-n1", "questions-fixed", n_max=80, n_min=80, n_questions=1).split(": ")[1][:58]
-    'too few questions (1 question; fewer than 10 questions tri'
-    """
-    if method not in FALLBACK_LABELS:
-        return None
-    reason = FALLBACK_LABELS[method]
-    if method == "fallback-n1" and n_max is not None and n_max == n_max and int(n_max) <= 1:
-        reason = reason.replace(f"({NOT_IDENTIFIED_RULE})", f"({ONE_TRIAL_CAUSE})")
-    elif (method == "fallback-n1" and n_min is not None and n_min == n_min and int(n_min) >= 2
-          and n_questions is not None and n_questions == n_questions and int(n_questions) < MIN_REPEATED_QUESTIONS):
-        q = int(n_questions)
-        reason = (f"too few questions ({q} question{'' if q == 1 else 's'}; fewer than {MIN_REPEATED_QUESTIONS} "
-                  "questions tried twice or more) leave its strength not identified (conservative; more questions "
-                  "would identify it)")
-    return (f"{confidence:.0%} {FALLBACK_INTERVAL}; covers "
-            f"{SCOPE_LABELS[check_scope(scope)]}; empirical-Bayes prior not fitted: {reason}")
 
 
 def bayes_dirichlet(counts: object, w: object, alpha: object) -> tuple[np.ndarray, np.ndarray]:
@@ -190,7 +144,9 @@ def _empirical_bayes(counts: np.ndarray, w_norm: np.ndarray, extra: np.ndarray |
     the variance of the posterior mean through the fitted pool mean ``m``:
     ``(d mu / d m)^T Cov(m) (d mu / d m) = c^2 v Var_m(w)``, ``c = (1/M) sum_a A / (N_a + A)``,
     ``v = (1/M^2) sum_a (A + N_a) / (N_a (A + 1))`` (the Dirichlet-multinomial variance of a
-    question's observed frequencies). ``A = inf`` (pooled) gives ``Var_m(w) (1/M^2) sum 1/N_a``.
+    question's observed frequencies). ``A = inf`` (pooled, strength not identified) gives the binomial bound
+    ``Var_m(w) / (M N_min)``, which holds whatever the per-question rates (``(1/M^2) sum 1/N_a`` does not when
+    the questions' trial counts differ).
     """
     n = counts.sum(axis=1)
     m = counts.shape[0]
@@ -200,7 +156,7 @@ def _empirical_bayes(counts: np.ndarray, w_norm: np.ndarray, extra: np.ndarray |
         if extra is not None and extra.any():
             alpha = fitted.mean * 1e12 + extra
             mu = float(bayes_dirichlet(counts, w_norm, alpha)[0])
-        return mu, float(np.sqrt(spread * np.sum(1.0 / n)) / m)
+        return mu, float(np.sqrt(spread / (m * n.min())))  # p(1-p)/(M N_min): a bound for any per-question rates
     alpha = fitted.alpha if extra is None else fitted.alpha + extra
     mu, sigma = bayes_dirichlet(counts, w_norm, alpha)
     a = fitted.strength
@@ -323,7 +279,7 @@ def posterior_summary(
     if fitted is not None and fitted.pooled and np.isfinite(width) and width > 0.0:
         n = counts.sum(axis=1).astype(float)
         x_obs = (float(np.mean((counts @ weights) / n)) - lo_w) / width  # observed mean over the questions
-        n_eff = counts.shape[0] ** 2 / float(np.sum(1.0 / n))
+        n_eff = counts.shape[0] * float(n.min())  # M N_min trials: conservative also for unequal trials per question
         if scope == "questions-sampled" and 0.0 < x_obs < 1.0 and sigma > 0:
             n_eff = min(n_eff, x_obs * (1.0 - x_obs) / (sigma / width) ** 2)
         lo_n, hi_n = _clopper_pearson(x_obs, n_eff, confidence)

@@ -243,7 +243,7 @@ def fit_dirichlet_prior(counts: object) -> FittedPrior:
         return FittedPrior(
             alpha, mean, True, "fallback-n1",
             f"too few repeated trials ({NOT_IDENTIFIED_RULE}) leave the prior's strength not identified; the interval "
-            "uses the binomial bound p(1-p)/M (conservative).",
+            "uses the binomial bound p(1-p)/(M N_min) (conservative: N_min the fewest trials of a question).",
         )
     rows, freq = np.unique(c, axis=0, return_counts=True)
     row_totals = rows.sum(axis=1)

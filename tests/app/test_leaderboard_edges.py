@@ -82,3 +82,24 @@ def test_hundreds_of_models_in_rubric_sensitivity_chart_the_top_50(app):
     no_exception(app)
     assert app.selectbox(key="sens_top").value == 50
     assert any(c.value.startswith("The chart shows the top 50 of 120 models under") for c in app.main.caption)
+
+
+def test_hundreds_of_models_on_trajectories_draw_the_top_50_by_the_gold_standard(app):
+    # helper QA: 250 models drew 250 labelled lines, a chart thousands of px tall; ranks stay among all models
+    import json
+
+    text = "model,question_id,trial,is_correct\n" + "".join(
+        f"m{i:03d},q{q:03d},{t},{int(q <= i - t)}\n" for i in range(105) for q in range(110) for t in range(2))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("many_trials.csv", text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/trajectories.py").run()
+    no_exception(app)
+    assert app.selectbox(key="traj_top").value == 50
+    assert any("The chart draws the top 50 of 105 models by the gold standard" in c.value for c in app.main.caption)
+    lines = [t for t in json.loads(app.main.get("plotly_chart")[0].proto.spec)["data"] if t.get("mode") != "text"]
+    names = {t.get("name") for t in lines}
+    assert "m104" in names and "m000" not in names  # the best drawn, the worst not
+    assert len(names - {None}) == 50
+    app.selectbox(key="traj_top").set_value("all").run()
+    assert not any("The chart draws the top" in c.value for c in app.main.caption)

@@ -5,7 +5,8 @@ mode then ran ``/trajectories`` as a bare script on the first request (no sideba
 kept doing so for every session until someone opened the root URL. See app.py. With the scripts in section
 folders, the first session's deep link still went through that legacy router (the flag is set when the first
 session opens and cleared only by ``st.navigation``) and opened its page behind a "Page not found" dialog; the
-server now starts through ``dashboard.serve``, as ``make run`` does.
+server now starts through ``dashboard.serve``, as ``make run`` does. ``/leaderboard`` (the default page, served at
+``/``) opened behind the same dialog: a hidden alias page now forwards it with its parameters.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 def test_deep_link_on_a_fresh_server_runs_through_the_router(browser):
     ARTIFACTS.mkdir(exist_ok=True)
     with streamlit_server() as url:
-        for path, heading in (("/trajectories", "Trajectories"), ("/export", "Export")):
+        # /leaderboard: the default page lives at /, but the page's own name is what a reader types or links to
+        for path, heading in (("/trajectories", "Trajectories"), ("/export", "Export"),
+                              ("/leaderboard?lb_metric=avg", "Leaderboard")):
             context = browser.new_context(viewport={"width": 1440, "height": 1000})
             page = context.new_page()
             page.set_default_timeout(60_000)
@@ -33,5 +36,7 @@ def test_deep_link_on_a_fresh_server_runs_through_the_router(browser):
             assert page.get_by_text("Page not found").count() == 0, path
             assert sidebar.get_by_role("link", name="Leaderboard").count() == 1
             assert_clean(page)
-            page.screenshot(path=str(ARTIFACTS / f"deeplink{path.replace('/', '-')}.png"))
+            if path.startswith("/leaderboard"):  # the link's own parameters still apply (the metric as the CLI names it)
+                assert "lb_metric=avg%40N" in page.url, page.url  # forwarded, and read as the box's label
+            page.screenshot(path=str(ARTIFACTS / f"deeplink{path.split('?')[0].replace('/', '-')}.png"))
             context.close()

@@ -165,5 +165,6 @@ def test_the_not_identified_estimate_is_the_mean_over_questions():
     batch = posterior_summary_batch(counts[None], [0.0, 1.0], prior="empirical-bayes")
     assert one.fitted.method == "fallback-n1" and one.mu == pytest.approx(0.85, abs=1e-12)
     assert batch.mu[0] == pytest.approx(0.85, abs=1e-12) and batch.lo[0] == pytest.approx(one.lo, abs=1e-12)
-    # sd: sqrt(p(1-p) (1/1 + 1/10)) / 2 at p = 0.85 (hand: the pooled binomial bound over the two questions)
-    assert one.sigma == pytest.approx(np.sqrt(0.85 * 0.15 * 1.1) / 2, rel=1e-12) == batch.sigma[0]
+    # sd: sqrt(p(1-p) / (M N_min)) at p = 0.85, M = 2, N_min = 1 (hand: the binomial bound, which holds whatever the
+    # two questions' rates; sqrt(p(1-p) (1/1 + 1/10)) / 2 did not when the once-tried question carries the variance)
+    assert one.sigma == pytest.approx(np.sqrt(0.85 * 0.15 / 2), rel=1e-12) == batch.sigma[0]

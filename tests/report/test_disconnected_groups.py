@@ -176,7 +176,7 @@ class TestCli:
     def test_markdown_export_qualifies_the_verdict_and_carries_the_notice(self, split_csv, capsys):
         code, out, err = run(capsys, "export", split_csv({"s1": 0.9, "s2": 0.6, "w1": 0.4, "w2": 0.1}), "--format", "md")
         assert code == 0, err
-        headline = out.split("\n", 1)[0]
+        headline = out.split("\n\n")[1]  # after the line naming the data, task and rubric
         assert headline.startswith("**s1 ranks first in its group (1 of 2) at 95% credibility")
         assert "The models fall into 2 groups that share no question: no order across groups is supported" in headline
         assert GROUPS_SENTENCE in out and "would compare them" in out
@@ -184,7 +184,7 @@ class TestCli:
     def test_markdown_export_of_a_cross_group_top_pair_names_no_leader(self, split_csv, capsys):
         code, out, err = run(capsys, "export", split_csv({"s1": 0.9, "w1": 0.6, "s2": 0.4, "w2": 0.1}), "--format", "md")
         assert code == 0, err
-        headline = out.split("\n", 1)[0]
+        headline = out.split("\n\n")[1]  # after the line naming the data, task and rubric
         assert headline.startswith("**s1 has the highest score") and "ranks first" not in headline
         assert "its order against w1 is not supported" in headline and "Within group" in headline
         assert "Caveat: s1 answered" not in headline  # the groups sentence says it; no second caveat on the same pair

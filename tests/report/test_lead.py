@@ -63,7 +63,7 @@ def test_verdict_names_scope_and_says_the_lead_does_not_hold_for_new_questions(o
     lead = top_lead(outcomes, fixed)
     v = verdict(fixed, lead=lead)
     assert v.headline.startswith("X ranks first at 95% credibility on these 40 questions")
-    assert "but not on new questions like these: there P(X > Y) = 91.0%, paired over the 40 questions both answered" \
+    assert "but not on new questions like these: there P(X > Y) = 90.9%, paired over the 40 questions both answered" \
         in v.headline
     assert v.basis == ("The lead rests on 3 questions only X solves and 0 only Y solves; the other 37 of the 40 questions "
                        "both answered have the same outcome for both.")
@@ -133,7 +133,7 @@ def test_cli_reports_carry_the_verdict(tmp_path, capsys, scope):
     path = counts_csv(tmp_path / "lead.csv")
     assert main(["export", path, "--format", "md", "--scope", scope]) == 0
     markdown = capsys.readouterr().out
-    first = markdown.split("\n", 1)[0].replace("\\", "")
+    first = markdown.split("\n\n")[1].replace("\\", "")  # after the line naming the data, task and rubric
     if scope == "questions-fixed":
         assert first.startswith("**X ranks first at 95% credibility on these 40 questions") and "but not on new" in first
     else:
