@@ -27,16 +27,19 @@ def blocking_in_app_terms(issues) -> list[str]:
 
 
 @contextmanager
-def user_errors(what: str):
+def user_errors(what: str, *, stop: bool = True):
     """Show ``InputError``/``ValueError`` raised inside the block as an error and stop the page.
 
-    ``what`` names the view ("the leaderboard"); the message says why and what to change.
+    ``what`` names the view ("the leaderboard"); the message says why and what to change. With ``stop=False``
+    the page goes on after the error (the rest of the block is skipped), so controls below it that can fix
+    the problem still render.
     """
     try:
         yield
     except (InputError, ValueError) as exc:
         st.error(f"Could not compute {what}: {md(exc)}", icon=":material/error:")
-        st.stop()
+        if stop:
+            st.stop()
 
 
 def blocking_notice(dataset: Dataset) -> bool:

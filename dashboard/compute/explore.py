@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.compute.results import question_summary, task_outcomes
+from scorio_core.errors import InputError
 from scorio_core.leaderboard.table import ALL_TASKS
 from scorio_core.leaderboard.task_outcomes import split_pooled_question
 from scorio_core.ranking.compare import question_scores
@@ -139,6 +140,9 @@ def trial_effects_for(data_id: str, _dataset, task: str) -> list[dict]:
     trials are not exchangeable repeats (empty without binary correctness)."""
     from scorio_core.leaderboard.trial_order import trial_position_effects
 
-    binary = task_outcomes(data_id, _dataset, task).binary
+    try:
+        binary = task_outcomes(data_id, _dataset, task).binary
+    except InputError:  # no is_correct at all (category codes): no correct/wrong order to test
+        return []
     return trial_position_effects(binary) if binary is not None else []
 

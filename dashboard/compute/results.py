@@ -203,9 +203,10 @@ def leaderboard_notes(data_id: str, _dataset, task: str, table: pd.DataFrame, *,
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def trial_range(data_id: str, _dataset, task: str) -> tuple[int, int]:
-    """Smallest and largest number of trials over answered (model, question) cells."""
-    n = task_outcomes(data_id, _dataset, task).rubric.n_trials
+def trial_range(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None) -> tuple[int, int]:
+    """Smallest and largest number of trials over answered (model, question) cells (under the active rubric's
+    categories: data with category codes and no is_correct has no binary outcomes)."""
+    n = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric.n_trials
     n = n[n > 0]
     return int(n.min()), int(n.max())
 

@@ -62,6 +62,10 @@ def _prefix_blob(dataset) -> tuple[bytes, str]:
     return (packed[0], json.dumps(packed[1])) if packed else (b"", "")
 
 
+#: The override that un-maps a field (``--map FIELD=none`` in the CLI), e.g. a text column taken for is_correct.
+UNMAP_OPTION = "none (un-map the field)"
+
+
 def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> dict[str, str] | None:
     """Show the detected column mapping of the first file; let the user fix ambiguous fields."""
     try:
@@ -85,9 +89,10 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
                 chosen[field_name] = pick
         with st.popover("Override another field"):
             target = st.selectbox("Canonical field", ["(none)", "model", "task", "question_id", "trial", "is_correct", "category", "score", "n_trials", "n_correct"], key="map_override_field")
-            source = st.selectbox("Source column", ["(none)"] + columns, key="map_override_column")
+            source = st.selectbox("Source column", ["(none)", UNMAP_OPTION] + columns, key="map_override_column",
+                                  help="A column of the file, or 'none' to un-map the field (no column is read as it).")
             if target != "(none)" and source != "(none)":
-                chosen[target] = source
+                chosen[target] = "none" if source == UNMAP_OPTION else source
     missing = [f for f in needs_choice if f not in chosen]
     if missing:
         st.warning("Choose a column for: " + md(", ".join(missing)), icon=":material/help:")

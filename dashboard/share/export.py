@@ -246,7 +246,7 @@ def summary_verdict(ctx, active, table: pd.DataFrame, settings: Settings) -> Ver
 
     from scorio_core.leaderboard.linking import question_groups
 
-    binary = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task).binary
+    binary = task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization).binary
     groups = question_groups(task_outcomes(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id,
                                            active.categorization), table, settings.question_set)
     rho, paired = (pairwise_matrix(ctx.data.data_id, ctx.data.dataset, ctx.task, table, metric=settings.metric,

@@ -38,6 +38,7 @@ __all__ = [
     "ActiveRubric",
     "workspace",
     "use_schema",
+    "adopt_data_default",
     "commit_rows",
     "set_frozen",
     "set_prior",
@@ -76,6 +77,7 @@ class RubricWorkspace:
     prior: dict = field(default_factory=lambda: {"kind": "none"})
     upload_digest: str | None = None
     unmatched: str = "exclude"
+    default_for: str | None = None  # the data id :func:`adopt_data_default` last looked at
 
 
 def workspace() -> RubricWorkspace:
@@ -98,6 +100,29 @@ def use_schema(schema: Schema, base: str | None = None, frozen: dict | None = No
     ws.version += 1
     ws.error = None
     ws.frozen = dict(frozen) if frozen else None
+
+
+def _is_codes_default(schema: Schema) -> bool:
+    return schema.name == rubric.CATEGORY_CODES_SCHEMA
+
+
+def adopt_data_default(data_id: str, dataset) -> None:
+    """Make the default rubric follow the data: category codes without is_correct get the category-code rubric.
+
+    Only a rubric the user did not choose changes: binary correctness becomes
+    :func:`scorio_core.rubric.category_code_schema` of the data's codes, and that default (unedited) goes back
+    to binary correctness, or to the new data's codes, when other data is opened. Checked once per data id.
+    """
+    ws = workspace()
+    if ws.default_for == data_id:
+        return
+    ws.default_for = data_id
+    codes = rubric.default_schema_for(dataset)
+    untouched = (_is_default(ws.schema) and not ws.frozen) or _is_codes_default(ws.schema)
+    if untouched and codes is not None and codes != ws.schema:
+        use_schema(codes)
+    elif codes is None and _is_codes_default(ws.schema):
+        use_schema(rubric.get_schema(DEFAULT_SCHEMA))
 
 
 def commit_rows(current: dict, table: rubric.SignalTable | None) -> None:
@@ -213,7 +238,8 @@ class ActiveRubric:
         Thresholds, coverage and per-attempt codes over the scope.
     status : {"binary", "rubric", "counts-only", "not-applicable"}
     message : str
-        Why the rubric is not applied (counts-only / not-applicable), else "".
+        Why the rubric is not applied (counts-only / not-applicable), or the weights the category-code default
+        assumed (data with category codes and no is_correct), else "".
     prior : scorio_core.rubric.rerank.PriorCounts or None
     prior_id : str
     prior_label : str
@@ -298,7 +324,12 @@ def active_rubric(ctx) -> ActiveRubric:
         rubric_id = f"{schema_key}|{_digest(frozen_key)}|{scope}"
         if policy != rerank.UNMATCHED_EXCLUDE:
             rubric_id += f"|unmatched={_digest(policy)}"
-        active = ActiveRubric(ws.schema, rubric_id, categorization, scoped, "rubric", unmatched=policy)
+        message = "" if not _is_codes_default(ws.schema) else (
+            "The data has category codes and no is_correct, so the rubric is 'Category codes': one category per code, "
+            "weights assumed code / max code (" + ", ".join(f"{label.removeprefix('code ')} -> {w:.3g}" for label, w in
+                                                            zip(ws.schema.labels, ws.schema.weights))
+            + "). Edit the weights on the Rubric page.")
+        active = ActiveRubric(ws.schema, rubric_id, categorization, scoped, "rubric", message, unmatched=policy)
     return _with_prior(ctx, ws, active, scope)
 
 

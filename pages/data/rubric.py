@@ -51,19 +51,24 @@ with results:
     st.subheader("Re-ranked leaderboard")
     if active.status == "not-applicable":
         st.warning(md(active.message), icon=":material/warning:")
-    with user_errors("the re-ranked leaderboard"):
+    board = None
+    with user_errors("the re-ranked leaderboard", stop=False):  # the upload and editors below can fix the rubric
         board = leaderboard_table(
             ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
             rubric_id=active.rubric_id, _categorization=active.categorization, prior_id=active.prior_id, _prior=active.prior,
         )
-    baseline = None
-    if (active.status == "rubric" or active.prior is not None) and ctx.data.dataset.attempts["is_correct"].notna().any():
-        baseline = leaderboard_table(ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence)
-    frame, config = rerank_display(board, baseline, confidence=ctx.confidence)
-    frame["model"] = frame["model"].map(ctx.labels(frame["model"]))  # short names; the Leaderboard has the full ones
-    st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=fit_height(len(frame), 760))
-    st.caption(f"Bayes@N under {md(active.summary)}; task: {md(ctx.task)}. \"vs binary\": places gained against binary "
-               f"correctness (rank by mean). {md(interval_note(board))}")
+    if board is None:
+        st.caption("Choose a rubric that runs on this data: pick a schema or edit the tables above, or upload a rubric "
+                   "JSON under Save and share below.")
+    else:
+        baseline = None
+        if (active.status == "rubric" or active.prior is not None) and ctx.data.dataset.attempts["is_correct"].notna().any():
+            baseline = leaderboard_table(ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence)
+        frame, config = rerank_display(board, baseline, confidence=ctx.confidence)
+        frame["model"] = frame["model"].map(ctx.labels(frame["model"]))  # short names; the Leaderboard has the full ones
+        st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=fit_height(len(frame), 760))
+        st.caption(f"Bayes@N under {md(active.summary)}; task: {md(ctx.task)}. \"vs binary\": places gained against "
+                   f"binary correctness (rank by mean). {md(interval_note(board))}")
 
 thresholds, save = st.columns([1, 1], gap="large")
 with thresholds:
@@ -83,6 +88,8 @@ rubric_panel.render_unmatched(ctx, active)
 if active.status == "binary":
     st.caption("Binary correctness: every attempt with an is_correct value is wrong or correct.")
 
+if board is None:
+    st.stop()
 st.subheader("Category distribution per model", divider="gray")
 models, counts, unmatched = category_distribution(
     ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,

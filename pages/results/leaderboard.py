@@ -62,7 +62,7 @@ if active.prior_error:
 rubric_panel.render_unmatched(ctx, active, choose=not presenting())
 
 with user_errors("the leaderboard"):
-    n_min, n_max = trial_range(ctx.data.data_id, ctx.data.dataset, ctx.task)
+    n_min, n_max = trial_range(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
 present = presenting()  # &view=present: the shared analysis without editing controls, for stakeholders
 if present:
     metric, k, tau, tie_rule = presented_settings(ctx, n_min, n_max)

@@ -65,7 +65,7 @@ with user_errors("the question diagnostics"):
     rates = question_rates(data_id, dataset, task, active.rubric_id, active.categorization)
 table = diag.questions
 n_questions = len(table)
-shortest, longest = trial_range(data_id, dataset, task)
+shortest, longest = trial_range(data_id, dataset, task, active.rubric_id, active.categorization)
 if n_questions == 1:
     st.info("This task has one question: its difficulty is estimated, but there is no other question to compare it "
             "with and ranking without it would leave nothing. Load a task with more questions.", icon=":material/info:")

@@ -166,7 +166,8 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
 
     Applies the data-quality choices given as options; with ``require_ready`` (results
     commands) a problem that still needs a choice (duplicates, soft scores, missing
-    outcomes) is an error naming the option that resolves it.
+    outcomes) is an error naming the option that resolves it. Without ``--schema``, data with category codes and no
+    is_correct gets the category-code rubric (``args.schema``; its note in ``args.default_notes``).
     """
     from scorio_core import io
 
@@ -175,7 +176,13 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
     if dataset is None:
         dataset = io.load(_expand_globs(args.paths), format=args.format, mapping=mapping)
     dataset = apply_cli_choices(dataset, args)
-    return dataset.require_ready() if require_ready else dataset
+    dataset = dataset.require_ready() if require_ready else dataset
+    if "schema" in vars(args) and args.schema is None:  # no --schema: category codes without is_correct get theirs
+        from scorio_core.rubric import default_schema_for, default_schema_note
+
+        args.schema = default_schema_for(dataset)  # its note (args.default_notes) goes to the command's notes
+        args.default_notes = [{"code": "default_schema", "message": default_schema_note(args.schema)}] if args.schema else []
+    return dataset
 
 
 def _counted(args: argparse.Namespace, mapping, *, trial_prefix: bool = False):

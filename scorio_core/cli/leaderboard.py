@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     sql = _sql_rubric(args) if args.schema else None
     dataset = sql.dataset if sql is not None else load_dataset(args)
     tasks = [args.task] if args.task else (_sql_tasks(sql) if sql is not None else task_names(dataset))
-    frames, notes = [], []
+    frames, notes = [], list(getattr(args, "default_notes", []))
     unmatched = {"policy": args.unmatched, "count": 0, "by_model": {}}
     for task in tasks:
         if sql is not None:  # category counts computed in DuckDB: same inputs as the pandas path below
@@ -224,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
                     "question_set": args.question_set,
                     "cluster_column": args.cluster_column,
                     "exclude_flagged": list(check_flag_codes(args.exclude_flagged)) if args.exclude_flagged else [],
-                    "schema": args.schema or "binary",
+                    "schema": getattr(args.schema, "name", args.schema) or "binary",
                     "unmatched": args.unmatched,
                 },
                 "unmatched": unmatched,

@@ -240,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
     notes = [f"{', '.join(absent)} {'has' if len(absent) == 1 else 'have'} no attempt on question {args.question!r} "
              f"(answered other questions of task '{task}')."] if absent else []
     if args.output == "json":
-        emit_json({"task": task, "question": args.question, "models": shown, "schema": args.schema or "binary",
+        emit_json({"task": task, "question": args.question, "models": shown, "schema": getattr(args.schema, "name", args.schema) or "binary",
                    "columns": list(frame.columns), "rows": rows, "notes": notes})
     else:
         emit_rows(rows, list(frame.columns), args.output)

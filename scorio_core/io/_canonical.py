@@ -23,14 +23,13 @@ from scorio_core.io._schema import (
     ID_COLUMNS,
     SIGNAL_COLUMNS,
     STRING_SIGNALS,
+    TEXT_LABELS_HINT,
     MappingGuess,
     normalize_name,
 )
 
 __all__ = ["Part", "as_category", "canonicalize", "natural_categories", "natural_key"]
-
-_TRUE = frozenset({"1", "1.0", "true", "t"})
-_FALSE = frozenset({"0", "0.0", "false", "f"})
+_TRUE, _FALSE = frozenset({"1", "1.0", "true", "t"}), frozenset({"0", "0.0", "false", "f"})
 
 
 @dataclass
@@ -63,8 +62,7 @@ class _Ctx:
 
 
 def _show(value: object) -> str:
-    text = repr(value.item() if isinstance(value, np.generic) else value)
-    return text if len(text) <= 60 else text[:57] + "...'"
+    return text if len(text := repr(value.item() if isinstance(value, np.generic) else value)) <= 60 else text[:57] + "...'"
 
 
 def as_category(s: pd.Series, name: str, ctx: _Ctx) -> pd.Series:
@@ -185,10 +183,23 @@ def _integers(s: pd.Series, name: str, ctx: _Ctx, what: str) -> np.ndarray:
     return v.astype(np.int64)
 
 
-def _outcome(s: pd.Series, name: str, ctx: _Ctx) -> tuple[np.ndarray, np.ndarray]:
+def _text_labels(s: pd.Series) -> bool:
+    """Whether a column holds text labels ('correct', 'wrong' ...): two or more texts, no number nor true/false."""
+    if not (cats := isinstance(s.dtype, pd.CategoricalDtype)) and (pd.api.types.is_bool_dtype(s.dtype) or pd.api.types.is_numeric_dtype(s.dtype)):
+        return False
+    values, bad = _parse_numbers(t := pd.Series(np.asarray(s.cat.categories, dtype=object)) if cats else s.reset_index(drop=True))
+    return bool(not np.isfinite(values).any() and t[bad].nunique() >= 2)
+
+
+def _outcome(s: pd.Series, name: str, ctx: _Ctx, user: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Outcome column -> (is_correct with NaN for non-binary/empty, raw values)."""
     where = f"column '{name}'" if name != "trial cells" else "the trial cells"  # the user's name, not only ours
-    v = _numeric(s, "is_correct", ctx, f"(the outcome: {where}) must be 0 or 1 (true/false)")
+    try:
+        v = _numeric(s, "is_correct", ctx, f"(the outcome: {where}) must be 0 or 1 (true/false)")
+    except InputError as exc:  # text labels: say how to recode them, never the mapping that just failed
+        unmap = "; or un-map it: --map is_correct=none" if user else "; or map a 0/1 column: --map is_correct=COLUMN"
+        raise exc if not _text_labels(s) else InputError(exc.message + TEXT_LABELS_HINT[:-1] + (
+            unmap if name != "trial cells" else "") + ".", source=exc.source, line=exc.line, row=exc.row, field=exc.field)
     bad = (v < 0) | (v > 1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -277,8 +288,14 @@ def canonicalize(
             keys = pd.DataFrame({k: out[k].cat.codes for k in ("model", "task", "question_id")})
             out["trial"] = keys.groupby(list(keys.columns), sort=False).cumcount().to_numpy(dtype=np.int64)
             defaults.append(f"{source}: no trial column; trials numbered 0, 1, ... in row order within each (model, task, question).")
+        if outcome_col is not None and "category" in mapping and "is_correct" not in guess.user and _text_labels(frame[outcome_col]):
+            notes.append(f"{source}: column '{mapping.pop('is_correct')}' holds text, not 0/1 outcomes; with the category codes of "
+                         f"column '{mapping['category']}' it is not read as is_correct (kept as a signal); to read a 0/1 column as "
+                         "is_correct, pass --map is_correct=COLUMN (CLI) or pick it under the app's Column mapping.")
+            outcome_col = None
         if outcome_col is not None:
-            is_correct, raw = _outcome(frame[outcome_col], outcome_col if outcome_col != "__outcome__" else "trial cells", ctx)
+            name = outcome_col if outcome_col != "__outcome__" else "trial cells"
+            is_correct, raw = _outcome(frame[outcome_col], name, ctx, "is_correct" in guess.user)
             out["is_correct"] = is_correct
             soft = np.isfinite(raw) & np.isnan(is_correct)
             if soft.any():
@@ -323,11 +340,9 @@ def canonicalize(
 def _refuse_misspelled(frame: pd.DataFrame, key: str, mapping: dict, guess: MappingGuess, source: str) -> None:
     """Raise when ``key`` (model or task) would be named after the file while a column looks like its misspelling.
 
-    A header ``modle,tsk,qid,...`` otherwise loads every model as one named after the file (its trials then
-    collide as duplicates, and a "keep first" choice would rank nonsense). Only a column whose name is within a
-    typo of the field's (difflib ratio >= 0.75: ``modle``, ``tsk``, ``mdl``) and that holds two or more distinct
-    values counts: a per-model file's single model is then not in doubt.
-    """
+    A header ``modle,tsk,qid,...`` otherwise loads every model as one named after the file (its trials then collide as
+    duplicates, and "keep first" would rank nonsense). Only a column within a typo of the field's name (difflib ratio
+    >= 0.75: ``modle``, ``tsk``, ``mdl``) holding two or more distinct values counts."""
     import difflib
 
     used = set(mapping.values()) | set(guess.wide_columns)

@@ -149,6 +149,8 @@ class MappingGuess:
         The subset of ``mapping`` given by the user.
     signal_ambiguous : dict of str to tuple of str
         Optional signals with several candidates; left under their own names.
+    unmapped : tuple of str
+        Fields the user un-mapped (``--map is_correct=none``): never guessed.
     """
 
     mapping: dict[str, str]
@@ -158,6 +160,7 @@ class MappingGuess:
     wide_columns: dict[str, int] = field(default_factory=dict)
     user: dict[str, str] = field(default_factory=dict)
     signal_ambiguous: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    unmapped: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -174,6 +177,7 @@ class MappingGuess:
             "wide_columns": dict(self.wide_columns),
             "user": dict(self.user),
             "signal_ambiguous": {k: list(v) for k, v in self.signal_ambiguous.items()},
+            "unmapped": list(self.unmapped),
         }
 
     def raise_if_unresolved(self, source: str) -> None:
@@ -197,16 +201,31 @@ class MappingGuess:
             what = "an outcome column (is_correct, correct, passed, score ...)" if name == "is_correct" else f"a '{name}' column"
             raise InputError(
                 f"no column found for required field '{name}': the table needs {what}; pass "
-                f"--map {name}=COLUMN (CLI) or pick the column in the app's mapping widget.",
+                f"--map {name}=COLUMN (CLI) or pick the column in the app's mapping widget."
+                + (TEXT_LABELS_HINT if name == "is_correct" else ""),
                 source=source,
                 field=name,
             )
 
 
-def _check_user_mapping(columns: list[str], mapping: Mapping[str, str], source: str | None) -> dict[str, str]:
+#: Said when no outcome column is found or an outcome column holds text: how to recode text labels.
+TEXT_LABELS_HINT = (" An outcome given as text labels ('correct', 'partially correct', 'wrong' ...) must be recoded first, "
+                    "to integer codes in a 'category' column (one code per label; then a rubric gives each code its "
+                    "weight) or to 0/1 in an 'is_correct' column, e.g. with pandas: "
+                    "df['category'] = df['label'].map({'wrong': 0, 'partially correct': 1, 'correct': 2}) "
+                    "(README, 'Text labels', also shows DuckDB).")
+#: ``--map FIELD=none`` (any case) un-maps FIELD, unless the file has a column of that name.
+UNMAP = "none"
+
+
+def _check_user_mapping(columns: list[str], mapping: Mapping[str, str], source: str | None) -> tuple[dict, tuple]:
     user: dict[str, str] = {}
     present = set(columns)
+    unmapped = tuple(k for k, c in mapping.items() if str(c).strip().lower() == UNMAP and c not in present
+                     and k in CANONICAL_COLUMNS)
     for key, column in mapping.items():
+        if key in unmapped:
+            continue
         if key not in CANONICAL_COLUMNS:
             raise InputError(
                 f"mapping key '{key}' is not a canonical field; use one of "
@@ -232,7 +251,7 @@ def _check_user_mapping(columns: list[str], mapping: Mapping[str, str], source: 
                 "column once.",
                 source=source,
             )
-    return user
+    return user, unmapped
 
 
 def infer_mapping(
@@ -245,7 +264,8 @@ def infer_mapping(
     columns : iterable of str
         Column names of the source table, in file order.
     mapping : dict of str to str, optional
-        User overrides ``{canonical_name: source_column}``; always win.
+        User overrides ``{canonical_name: source_column}``; always win. A column of ``"none"`` un-maps
+        the field (unless the file has a column named so): it is never guessed.
     source : str, optional
         File name used in error messages.
 
@@ -277,7 +297,7 @@ def infer_mapping(
     {'question_id': ('problem', 'idx')}
     """
     cols = [str(c) for c in columns]
-    user = _check_user_mapping(cols, mapping or {}, source)
+    user, unmapped = _check_user_mapping(cols, mapping or {}, source)
     chosen = dict(user)
     used = set(user.values())
     by_norm: dict[str, list[str]] = {}
@@ -297,14 +317,14 @@ def infer_mapping(
 
     # Exact canonical names first, so an alias never steals a column named canonically.
     for name in CANONICAL_COLUMNS:
-        if name in chosen:
+        if name in chosen or name in unmapped:
             continue
         exact = candidates([normalize_name(name)])
         if len(exact) == 1:
             chosen[name] = exact[0]
             used.add(exact[0])
     for name in CANONICAL_COLUMNS:
-        if name in chosen:
+        if name in chosen or name in unmapped:
             continue
         tiers = [(t, by_norm) for t in _ALIASES.get(name, ())]
         tiers += [(t, by_leaf) for t in ((normalize_name(name),),) + _ALIASES.get(name, ())]
@@ -320,7 +340,7 @@ def infer_mapping(
             else:
                 signal_ambiguous[name] = tuple(found)
             break
-    soft_only = "is_correct" not in chosen and "is_correct" not in ambiguous
+    soft_only = "is_correct" not in chosen and "is_correct" not in ambiguous and "is_correct" not in unmapped
     if soft_only and "category" not in chosen and "score" in chosen and "score" not in user:
         chosen["is_correct"] = chosen.pop("score")  # a soft score is the only outcome
     layout, wide = _layout(cols, chosen, used, user)
@@ -344,6 +364,7 @@ def infer_mapping(
         wide_columns=wide,
         user=user,
         signal_ambiguous=signal_ambiguous,
+        unmapped=unmapped,
     )
 
 

@@ -84,8 +84,7 @@ def split_pooled_question(tasks, question: str, exists=None) -> tuple[str, str]:
     >>> split_pooled_question(["mmlu", "mmlu/algebra", "gsm8k"], "mmlu/algebra/q0/a")
     ('mmlu/algebra', 'q0/a')
     """
-    found = [t for t in map(str, tasks) if question.startswith(t + "/")]
-    if not found:
+    if not (found := [t for t in map(str, tasks) if question.startswith(t + "/")]):
         raise InputError(f"with all tasks pooled a question is named 'task/question'; got {question[:80]!r}, which "
                          "starts with no task of the data.", field="question")
     if exists is not None:
@@ -180,15 +179,16 @@ def outcomes_for(dataset, task: str | None = None, categorization: Categorizatio
         binary = from_attempts(rows, _binary_codes(rows), np.array([0.0, 1.0]), BINARY_LABELS, task)
     if categorization is None:
         if binary is None:
-            raise InputError(f"task {task!r} has no is_correct values; choose a rubric schema that uses its signals.")
+            raise InputError(f"task {task!r} has no is_correct values; choose a rubric schema that reads the data's signals "
+                             "(for category codes, one category per code such as condition \"category == 3\": the "
+                             "Rubric page, or --schema FILE in the CLI) or map a 0/1 outcome column as is_correct.")
         return TaskOutcomes(task, binary, binary)
     rubric = from_attempts(rows, np.asarray(categorization.codes)[mask], categorization.weights, categorization.labels, task)
     return TaskOutcomes(task, binary, rubric)
 
 
-def categorization_for(
-    dataset, schema, task: str | None = None, *, thresholds: dict | None = None, max_tokens: int | None = None
-) -> tuple[Categorization, list[str]]:
+def categorization_for(dataset, schema, task: str | None = None, *, thresholds: dict | None = None,
+                       max_tokens: int | None = None) -> tuple[Categorization, list[str]]:
     """Apply a rubric schema to the attempts of each task (thresholds computed per task).
 
     Parameters

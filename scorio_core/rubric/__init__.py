@@ -18,7 +18,16 @@ Conditions are parsed by a hand-written parser (:mod:`scorio_core.rubric.expr`) 
 executed as Python.
 """
 
-from scorio_core.rubric.builtins import BUILTIN_SCHEMAS, DEFAULT_SCHEMA, get_schema, list_schemas
+from scorio_core.rubric.builtins import (
+    BUILTIN_SCHEMAS,
+    CATEGORY_CODES_SCHEMA,
+    DEFAULT_SCHEMA,
+    category_code_schema,
+    default_schema_for,
+    default_schema_note,
+    get_schema,
+    list_schemas,
+)
 from scorio_core.rubric.coverage import CoverageReport, Issue
 from scorio_core.rubric.engine import (
     BoundRubric,
@@ -45,6 +54,7 @@ from scorio_core.rubric.thresholds import ThresholdValue
 
 __all__ = [
     "BUILTIN_SCHEMAS",
+    "CATEGORY_CODES_SCHEMA",
     "DEFAULT_SCHEMA",
     "KNOWN_SIGNALS",
     "BoundRubric",
@@ -63,8 +73,11 @@ __all__ = [
     "Variable",
     "bind",
     "categorize",
+    "category_code_schema",
     "category_counts",
     "compute_thresholds",
+    "default_schema_for",
+    "default_schema_note",
     "derive_signals",
     "get_schema",
     "list_schemas",

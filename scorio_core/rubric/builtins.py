@@ -33,11 +33,14 @@ from __future__ import annotations
 import re
 from difflib import get_close_matches
 
+import numpy as np
+
 from scorio_core.errors import InputError
 from scorio_core.rubric.expr import names, parse
 from scorio_core.rubric.schema import Category, Schema, Threshold, Variable
 
-__all__ = ["BUILTIN_SCHEMAS", "DEFAULT_SCHEMA", "get_schema", "list_schemas"]
+__all__ = ["BUILTIN_SCHEMAS", "CATEGORY_CODES_SCHEMA", "DEFAULT_SCHEMA", "category_code_schema", "default_schema_for",
+           "default_schema_note", "get_schema", "list_schemas"]
 
 PAPER = "Hariri et al., Don't Pass@k (ICLR 2026), Appendix F.1, Tables 4-5"
 REFERENCE = "scorio 0.2.3, scorio/categorical/schemas.py (weights from the code)"
@@ -259,3 +262,79 @@ def get_schema(name: str) -> Schema:
         hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
         raise InputError(f"unknown schema {name!r}.{hint} Built-in schemas: {', '.join(BUILTIN_SCHEMAS)}.")
     return BUILTIN_SCHEMAS[found]
+
+
+#: Name of the rubric chosen by default for data with integer category codes and no is_correct.
+CATEGORY_CODES_SCHEMA = "Category codes (weights: code / max code; edit on the Rubric page)"
+
+
+def category_code_schema(codes) -> Schema:
+    """A rubric with one category per observed category code, weighted code / max code.
+
+    Parameters
+    ----------
+    codes : array-like of int
+        Category codes of the attempts (values >= 0; missing values are ignored).
+
+    Returns
+    -------
+    Schema
+        Categories ``code k`` with condition ``category == k`` for each distinct code, in increasing
+        order, and weight ``k / max code`` (the highest code full credit, 0 none; all 0 when the only code
+        is 0). The weights are a stated default: edit them (Rubric page, or a rubric JSON with ``--schema``).
+
+    Raises
+    ------
+    InputError
+        If no code is present.
+
+    Examples
+    --------
+    >>> s = category_code_schema([0, 3, 2, 0, 1])
+    >>> s.labels, [round(w, 3) for w in s.weights.tolist()]
+    (('code 0', 'code 1', 'code 2', 'code 3'), [0.0, 0.333, 0.667, 1.0])
+    """
+    values = np.asarray(codes, dtype=float).ravel()
+    found = sorted({int(v) for v in np.unique(values[np.isfinite(values)]) if v >= 0 and float(v).is_integer()})
+    if not found:
+        raise InputError("the data has no category codes (column 'category' is empty); map a column of "
+                         "integer codes as the category (--map category=COLUMN).", field="category")
+    top = max(found)
+    return Schema(
+        CATEGORY_CODES_SCHEMA,
+        tuple(Category(f"code {k}", f"category == {k}", float(np.float64(k) / top) if top else 0.0) for k in found),
+        description=(f"One category per category code found in the data ({', '.join(map(str, found))}); weights "
+                     "are a default, code / max code (the highest code counts fully, 0 not at all): edit them "
+                     "to your rubric's credit per code."),
+        source="default for data with category codes and no is_correct",
+    )
+
+
+def default_schema_for(dataset) -> Schema | None:
+    """The rubric a dataset is scored with when none is chosen, if it is not binary correctness.
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+        Loaded data.
+
+    Returns
+    -------
+    Schema or None
+        :func:`category_code_schema` of the data's codes when the attempts carry integer ``category``
+        codes and no ``is_correct`` value; None otherwise (binary correctness, today's default).
+    """
+    attempts = getattr(dataset, "attempts", None)
+    if attempts is None or "category" not in attempts.columns or not attempts["category"].notna().any():
+        return None
+    if "is_correct" in attempts.columns and attempts["is_correct"].notna().any():
+        return None
+    return category_code_schema(attempts["category"].dropna().to_numpy(dtype=float))
+
+
+def default_schema_note(schema: Schema) -> str:
+    """What the category-code default assumed and how to override it (CLI ``notes``)."""
+    weights = ", ".join(f"{label.removeprefix('code ')} -> {w:.3g}" for label, w in zip(schema.labels, schema.weights))
+    return (f"the data has category codes and no is_correct, so the rubric defaults to '{schema.name}': one category "
+            f"per code, weights assumed code / max code ({weights}); to use other weights pass --schema FILE (a rubric "
+            "JSON with one category per code, e.g. condition \"category == 2\", weight 0.5; the Rubric page saves one).")

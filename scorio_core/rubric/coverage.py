@@ -9,6 +9,7 @@ Each issue carries a count and up to five example rows (model, question_id, tria
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import NamedTuple
@@ -292,11 +293,34 @@ def undefined_threshold_issue(name: str, of: str, where: str | None) -> Issue:
                  "every comparison with it is unknown.", names=(name,))
 
 
+_NOT_DERIVED = re.compile(r"^(\w+) not derived\b")
+
+
+def relevant_notes(notes, signals) -> tuple:
+    """Signal derivation notes that concern a schema: "X not derived ..." only when the schema reads X.
+
+    Parameters
+    ----------
+    notes : iterable of str
+        Derivation notes (:func:`scorio_core.rubric.derive_signals`).
+    signals : iterable of str
+        Signals the schema reads (:attr:`scorio_core.rubric.Schema.signals`).
+
+    Returns
+    -------
+    tuple of str
+        ``notes`` without those saying a signal the schema does not read could not be derived.
+    """
+    read = set(signals)
+    return tuple(n for n in notes if (m := _NOT_DERIVED.match(n)) is None or m.group(1) in read)
+
+
 def build_report(schema, table, codes, static, dynamic) -> CoverageReport:
     """Assemble a :class:`CoverageReport` (errors first, then warnings, then info)."""
     rank = {ERROR: 0, WARNING: 1, INFO: 2}
     issues = sorted([*static, *dynamic], key=lambda i: rank[i.severity])
     valid = codes[codes >= 0].astype(np.int64)
     counts = np.bincount(valid, minlength=len(schema.categories)).astype(np.int64)
-    return CoverageReport(table.n_rows, int((codes < 0).sum()), counts, tuple(issues), table.notes)
+    return CoverageReport(table.n_rows, int((codes < 0).sum()), counts, tuple(issues),
+                          relevant_notes(table.notes, schema.signals))
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
-from scorio_core.rubric.coverage import CoverageReport, build_report, data_issues, static_issues
+from scorio_core.rubric.coverage import CoverageReport, build_report, data_issues, relevant_notes, static_issues
 from scorio_core.rubric.kernel import BOOL, NUMBER, as_mask, evaluate
 from scorio_core.rubric.nodes import names
 from scorio_core.rubric.schema import Schema
@@ -358,7 +358,7 @@ def validate(attempts, schema, thresholds=None, *, max_tokens=None) -> CoverageR
         return bound.categorize(thresholds).coverage
     n = bound.table.n_rows
     return CoverageReport(n, n, np.zeros(len(bound.schema.categories), np.int64), bound.static,
-                          bound.table.notes)
+                          relevant_notes(bound.table.notes, bound.schema.signals))
 
 
 def category_counts(attempts, categorization: Categorization, by: str = "model") -> CategoryCounts:

@@ -168,6 +168,7 @@ def bind_signals(schema, kinds: Mapping[str, str], engine: str, derive: bool = F
         The schema reads a signal the pandas engine would derive from these columns and this engine does not,
         type errors or unknown names, a needed signal of kind ``"other"``.
     """
+    from scorio_core.rubric.coverage import relevant_notes
     from scorio_core.rubric.engine import BoundRubric
 
     simple = {k: ("number" if v == "number" else "text") for k, v in kinds.items()}
@@ -175,6 +176,7 @@ def bind_signals(schema, kinds: Mapping[str, str], engine: str, derive: bool = F
     derivable = sql_derivations(kinds, max_tokens) if derive else {}
     computed = {s: derivable[s] for s in dict.fromkeys(schema.signals) if s in derivable}
     added, derive_notes = _derived_notes(proto, simple, engine, computed, max_tokens)
+    derive_notes = list(relevant_notes(derive_notes, schema.signals))  # no "X not derived" for a signal not read
     computed = {s: c for s, c in computed.items() if s in added}  # what the pandas engine derives at all
     read = [s for s in schema.signals if s in added and s not in computed]
     if read:
