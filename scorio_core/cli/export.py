@@ -193,6 +193,8 @@ def run(args: argparse.Namespace) -> int:
     cluster_engine(args)
     schema, frozen = load_schema_args(args, manifest)
     dataset = load_dataset(args)
+    if schema is None and manifest is None and getattr(args, "schema", None) is not None:
+        schema = args.schema  # category codes without is_correct: load_dataset's category-code rubric, as leaderboard
     if manifest is not None:
         problems = source_mismatches(manifest, dataset.sources)
         if problems:
@@ -225,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
                                                          choices=choices_of(dataset),
                                                          dataset_models=dataset_models(dataset),
                                           named_by_default=model_name_defaults(dataset))]
+    notices = [n["message"] for n in getattr(args, "default_notes", [])] + notices  # the weights a default assumed
     if fmt == "csv":
         text = tables.to_csv(table)
         if tables.formula_note(table):

@@ -142,7 +142,7 @@ def questions_behind(lead: Lead, credible: bool = True) -> str:
     >>> questions_behind(Lead("X", "Y", 0, 0, 0, 6, 6, 0.5, 0.5), credible=False)
     'X and Y have the same outcome on all 6 questions both answered.'
     >>> questions_behind(Lead("X", "Y", 1, 0, 2, 3, 6, 0.9, 0.8, graded=True), credible=False)
-    'Between X and Y: 1 question where only X scores and 0 where only Y scores; 2 questions where both score, with different mean scores and 3 have the same outcome for both.'
+    'Between X and Y: 1 question where only X scores and 0 where only Y scores; 2 questions where both score, at different mean scores, and 3 have the same outcome for both.'
     """
     def n(count: int) -> str:
         return f"{count:,} question" + ("" if count == 1 else "s")
@@ -165,12 +165,12 @@ def questions_behind(lead: Lead, credible: bool = True) -> str:
         text = f"{start} {n(lead.only_ahead)} only {lead.ahead} solves and {lead.only_behind:,} only {lead.behind} solves"
     rest = []
     if lead.different:
-        rest.append(f"{n(lead.different)} where both score, with different mean scores" if lead.graded
+        rest.append(f"{n(lead.different)} where both score, at different mean scores," if lead.graded
                     else f"{n(lead.different)} both solve at different rates")
     if lead.same:
         rest.append(f"the other {lead.same:,} of the {lead.n_common:,} questions "
                     f"{'of this question set' if lead.filled else 'both answered'} have the same outcome for both"
-                    if not lead.different else f"{lead.same:,} have the same outcome for both")
+                    if not lead.different else f"{lead.same:,} {'has' if lead.same == 1 else 'have'} the same outcome for both")
     return text + ("; " + " and ".join(rest) if rest else "") + "." + filled
 
 

@@ -228,8 +228,7 @@ def test_data_with_category_codes_only_opens_on_the_category_code_rubric(app):  
         app.switch_page(page).run()
         no_exception(app)
     app.switch_page("pages/results/leaderboard.py").run()
-    assert not app.main.error, [e.value for e in app.main.error]
-    assert len(app.main.dataframe[0].value) == 2  # both models ranked
+    assert not app.main.error and len(app.main.dataframe[0].value) == 2, [e.value for e in app.main.error]  # both ranked
     said = " ".join(shown(i.value) for i in app.main.info)
     assert "code / max code" in said and "is_correct" in said, said
 

@@ -61,3 +61,16 @@ def test_label_only_dump_error_says_how_to_recode(capsys):
 def test_is_correct_none_is_accepted_and_binary_outcome_unmapped(capsys):
     assert main(["leaderboard", str(FIXTURES / "codes_outcome.csv"), "--map", "is_correct=none", "--output", "json"]) == 0
     capsys.readouterr()
+
+
+def test_export_of_category_codes_uses_the_same_default_rubric_and_says_its_weights(capsys):
+    # export resolved its schema before loading the data, so category codes without is_correct still failed there
+    board = run_json(capsys, "leaderboard", str(CODES))
+    assert main(["export", str(CODES), "--format", "csv"]) == 0
+    captured = capsys.readouterr()
+    assert "weights assumed code / max code" in captured.err
+    rows = {r.split(",")[0]: r for r in captured.out.splitlines()[1:]}
+    first = board["rows"][0]
+    assert first["model"] in rows and f"{first['mu']:.6f}"[:6] in rows[first["model"]]
+    assert main(["export", str(CODES), "--format", "md"]) == 0
+    assert f"Rubric: {rubric.CATEGORY_CODES_SCHEMA.split(' (')[0]}" in capsys.readouterr().out.splitlines()[0]
