@@ -390,8 +390,8 @@ with help_box:
             f"probabilities p_alpha drawn once per cell, {calibration.attrs['reps']:,} replications of the trials "
             f"(seed {calibration.attrs['seed']}; `{md(calibration.attrs['source'])}`). Scope shown: "
             f"{md(SCOPE_LABELS[ctx.scope])}. Target for the default: 0.92 to 0.995. "
-            f"{md(calibration_summary(calibration, scope=ctx.scope))}"
-        )
+            f"{md(calibration_summary(calibration, scope=ctx.scope))} Each cell is one drawn set of questions: its coverage "
+            "is conditional on that set and varies between sets (docs/metrics.md, \"One cell is one question set\").")
         st.dataframe(calibration_display(calibration, scope=ctx.scope), hide_index=True, width="stretch")
         if ctx.data.dataset.counts is not None and ctx.data.dataset.trial_prefix:
             st.info("This dataset is a count table whose trial order DuckDB kept as prefix counts: observed trajectories "

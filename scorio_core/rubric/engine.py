@@ -211,7 +211,9 @@ class BoundRubric:
             keep &= as_mask(evaluate(self._exprs[f"where:{name}"], lookup)[0], self.table.n_rows)
         data = x[keep]
         if t.where is None or not self._depends(f"where:{name}"):
-            self._value_cache[name] = data
+            # sorted once: a percentile does not depend on the order, and np.percentile's selection on sorted values
+            # is ~5x faster (the perturbation and threshold searches ask for hundreds of percentiles of one column)
+            data = self._value_cache[name] = np.sort(data)
         return data
 
     def _masks(self, values: dict, memo: dict) -> list[np.ndarray]:

@@ -19,7 +19,7 @@ from scorio_core.errors import InputError
 from scorio_core.eval.batch import bayes_batch
 from scorio_core.ranking.rank_batch import batch_competition_ranks
 
-__all__ = ["Cells", "cells", "category_counts", "model_moments", "ranks", "weight_flip", "threshold_flip", "flip_rates"]
+__all__ = ["Cells", "cells", "category_counts", "model_moments", "ranks", "weight_flip", "threshold_flip", "flip_rates", "shares_of"]
 
 
 class Cells(NamedTuple):
@@ -105,17 +105,36 @@ def weight_flip(mu: np.ndarray, slope: np.ndarray, leader: int, limit: float) ->
     return float(delta[best]), int(others[best])
 
 
-def threshold_flip(mu_at: Callable[[float], np.ndarray], base: float, leader: int, limit: float):
+def threshold_flip(mu_at: Callable[[list[float]], np.ndarray], base: float, leader: int, limit: float):
     """Smallest percentile shift (1-point steps outward, +s before -s, within 0..100) after
-    which the leader no longer ranks first; ``(shift, new leader)`` or ``(None, None)``."""
-    for size in range(1, int(limit) + 1):
-        for s in (float(size), -float(size)):
-            if not 0.0 <= base + s <= 100.0:
-                continue
-            mu = mu_at(s)
-            if ranks(mu[None])[0, leader] > 1:
-                return s, int(np.argmax(np.where(np.isfinite(mu), mu, -np.inf)))
+    which the leader no longer ranks first; ``(shift, new leader)`` or ``(None, None)``.
+
+    ``mu_at(shifts)`` gives the means under each shift, shape (len(shifts), L); the shifts are
+    evaluated in batches of 8 in search order and the first that moves the leader wins."""
+    order = [s for size in range(1, int(limit) + 1) for s in (float(size), -float(size)) if 0.0 <= base + s <= 100.0]
+    for start in range(0, len(order), 8):
+        batch = order[start:start + 8]
+        mu = np.asarray(mu_at(batch), dtype=float)
+        moved = np.flatnonzero(ranks(mu)[:, leader] > 1)
+        if moved.size:
+            row = mu[moved[0]]
+            return batch[moved[0]], int(np.argmax(np.where(np.isfinite(row), row, -np.inf)))
     return None, None
+
+
+def shares_of(codes: list[np.ndarray], where: Cells, n_categories: int, prior: str) -> np.ndarray:
+    """Posterior mean category shares under each of several codings of the same attempts, shape (P, L, C+1).
+
+    The P count tensors are stacked as P x L rows of one :func:`posterior_shares` call, so the
+    empirical-Bayes fits (one per row and task) run as one batch; each row is fitted alone, as
+    one call per coding would fit it."""
+    from scorio_core.uncertainty.batch import posterior_shares
+
+    L = len(where.models)
+    if not codes:
+        return np.zeros((0, L, n_categories))
+    counts = np.concatenate([category_counts(c, where, n_categories) for c in codes])
+    return posterior_shares(counts, prior, where.strata).reshape(len(codes), L, n_categories)
 
 
 def flip_rates(x: np.ndarray, flip: np.ndarray, low: float, high: float) -> tuple[float, float, float]:

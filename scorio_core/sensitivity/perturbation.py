@@ -256,13 +256,15 @@ def perturb_rubric(
     search_cost = len(pct) * 2 * int(search_shift)
     total = n + search_cost
     step = max(1, total // 50)
-    if pct:  # moved thresholds change the categories: one posterior per perturbed rubric
+    if pct:  # moved thresholds change the categories: one posterior per perturbed rubric, fitted in batches
         mu = np.empty((n, len(cells.models)))
-        for p in range(n):
-            mu[p] = posterior_shares(kernel.category_counts(codes_for(shifts[p]), cells, K), prior,
-                                     cells.strata) @ (w * factors[p])
-            if progress is not None and (p + 1) % step == 0 and progress((p + 1) / total) is False:
-                raise Cancelled(f"rubric perturbation cancelled after {p + 1} of {n} rubrics.")
+        chunk = max(step, 40)  # 40 rubrics per batched fit: a progress update every few seconds on large data
+        for start in range(0, n, chunk):
+            stop = min(n, start + chunk)
+            shares = kernel.shares_of([codes_for(shifts[p]) for p in range(start, stop)], cells, K, prior)
+            mu[start:stop] = np.einsum("plk,pk->pl", shares, w * factors[start:stop])
+            if progress is not None and progress(stop / total) is False:
+                raise Cancelled(f"rubric perturbation cancelled after {stop} of {n} rubrics.")
     else:  # weights only: linear in the weights, all perturbations at once
         mu = (w * factors) @ basis.T
         if progress is not None and progress(n / total) is False:
@@ -283,8 +285,7 @@ def perturb_rubric(
         parameters.append(RubricParameter(f"threshold: {t.name}", "threshold", float(t.percentile), float(lows[i]), float(highs[i])))
         samples.append(shifts[:, i])
         change, who = kernel.threshold_flip(
-            lambda s, i=i: posterior_shares(kernel.category_counts(codes_for(np.eye(len(pct))[i] * s), cells, K), prior,
-                                            cells.strata) @ w,
+            lambda steps, i=i: kernel.shares_of([codes_for(np.eye(len(pct))[i] * s) for s in steps], cells, K, prior) @ w,
             t.percentile, leader, search_shift,
         )
         drivers.append(_driver(parameters[-1], shifts[:, i], flip, change, who, cells.models))
