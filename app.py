@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard.share.links import autosave, hide_settings, open_link, presenting, render_link_notice
+from dashboard.share.links import autosave, hide_settings, link_failure, open_link, presenting, render_link_notice
 from dashboard.panels.sidebar import ignored_link_values, render_sidebar
 from dashboard.text import md
 from dashboard.state.url import sanitize_query_params
@@ -72,6 +72,13 @@ if present:
 for name, reason in sanitize_query_params().items():
     st.toast(f"Ignored the link parameter {md(name)}: {md(reason)}.", icon=":material/link_off:")
 open_link()  # ?analysis=<id>: restore a shared analysis before any widget exists
+if present and link_failure():  # never other data in place of the analysis a presentation link names
+    st.error(f"{md(link_failure())} Nothing else is shown in its place: ask whoever sent the link for a new one.",
+             icon=":material/link_off:")
+    st.stop()
+if link_failure() and not st.session_state.get("_link_failure_shown"):  # once above the page, then in the sidebar
+    st.session_state["_link_failure_shown"] = True
+    st.error(f"{md(link_failure())} Showing the current data instead.", icon=":material/link_off:")
 st.session_state["_page_context"] = render_sidebar()
 for sentence in ignored_link_values():  # e.g. ?task= naming a task this dataset does not have
     st.toast(md(sentence), icon=":material/link_off:")

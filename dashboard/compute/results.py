@@ -216,11 +216,11 @@ def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binar
                       prior_id: str = "none", _prior=None, seed: int = RANK_SEED, prior: str = "uniform"):
     """``(models, P (L, L), draws, unsure)``: posterior probability of each rank under Bayes@N with ``prior`` (the
     sidebar's; the empirical-Bayes prior held at its fit, per task with tasks pooled), and the models whose
-    empirical-Bayes prior is not identified (drawn under the uniform prior).
+    empirical-Bayes prior is not identified (drawn from their leaderboard row: ``rank_prior.fallback_moments``).
 
     Models that answered no question are left out.
     """
-    from scorio_core.ranking.rank_prior import hyperparameter_sd, rank_prior_alpha
+    from scorio_core.ranking.rank_prior import fallback_moments, hyperparameter_sd, rank_prior_alpha
 
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
     r0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
@@ -230,10 +230,10 @@ def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binar
     strata = outcomes.strata()
     alpha, unsure = rank_prior_alpha(counts, prior, strata)
     # the hyperparameters' variance (the same with prior counts: it does not depend on them)
-    shift = hyperparameter_sd(counts, outcomes.weights, alpha, strata=strata, held=unsure) \
-        if prior == "empirical-bayes" else None
-    P = rank.posterior_rank_distribution(counts, outcomes.weights, None if r0 is None else r0[keep], draws=draws,
-                                         seed=seed, alpha=None if prior == "uniform" else alpha, shift_sd=shift)
+    shift = hyperparameter_sd(counts, outcomes.weights, alpha, strata=strata, held=unsure) if prior == "empirical-bayes" else None
+    mean, sd = fallback_moments(counts, outcomes.weights, unsure, strata=strata) if unsure else (None, None)
+    P = rank.posterior_rank_distribution(counts, outcomes.weights, None if r0 is None else r0[keep], draws=draws, seed=seed,
+                                         alpha=None if prior == "uniform" else alpha, shift_sd=shift, fallback_mean=mean, fallback_sd=sd)
     models = [m for m, k in zip(outcomes.models, keep) if k]
     return models, P, draws, [models[i] for i in unsure]
 

@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.figures.theme import PALETTE, apply_theme, plain
+from scorio_core.report.verdict import format_probability
 
 __all__ = ["difference_plot", "question_scatter", "trials_plot", "OUTCOME_COLORS"]
 
@@ -67,7 +68,7 @@ def difference_plot(x: np.ndarray, density: np.ndarray, *, mean: float, lo: floa
     fig.add_vline(x=0, line=dict(color="#5b6270", dash="dash", width=1.5))
     fig.add_annotation(x=0, y=top, text="no difference", showarrow=False, yshift=12, font=dict(size=11, color="#5b6270"))
     fig.add_annotation(xref="paper", yref="paper", x=1, y=1, xanchor="right", showarrow=False, align="right",
-                       text=f"P({a} > {b}) = {rho:.3f}", font=dict(size=13))
+                       text=f"P({a} > {b}) = {format_probability(rho)}", font=dict(size=13))
     fig.update_xaxes(title=f"{metric_label}: {a} minus {b}", zeroline=False)
     fig.update_yaxes(title=density_name, showticklabels=False, zeroline=False, rangemode="tozero")
     return apply_theme(fig, height=360)

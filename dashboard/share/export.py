@@ -176,11 +176,13 @@ def markdown_context(ctx, active, settings: Settings) -> dict[str, str]:
 
 def table_exports(table: pd.DataFrame, settings: Settings, task: str, summary: Verdict | None = None,
                   notes: tuple[str, ...] | list[str] = (), context: dict[str, str] | None = None) -> dict[str, str]:
-    """CSV (raw columns, formula-neutralised), Markdown (with ``context``, :func:`markdown_context`, and the verdict's
+    """CSV (raw columns, formula-neutralised; with ``context``, its dataset and rubric as columns), Markdown (with ``context``, :func:`markdown_context`, and the verdict's
     headline) and LaTeX (readable headers); ``notes`` (:func:`export_notes`) go below the Markdown table and into the
     LaTeX caption."""
+    named = table if context is None else tables.with_context(table, dataset=context.get("Dataset", ""),
+                                                              rubric=context.get("Rubric", ""))
     return {
-        "csv": tables.to_csv(table),
+        "csv": tables.to_csv(named),
         "md": tables.leaderboard_markdown(table, metric_label=settings.label, confidence=settings.confidence,
                                           verdict=summary, notes=notes, context=context),
         "latex": latex.leaderboard_latex(table, metric_label=settings.label, confidence=settings.confidence, task=task,

@@ -29,13 +29,14 @@ from scorio_core.store import NotFoundError, validate_id
 from scorio_core.store.publish import analysis_state
 
 __all__ = ["LINK_PARAM", "VIEW_PARAM", "RESULTS_PATHS", "PRESENT_FIGURES", "PRESENT_FIGURES_KEY", "PresentedSection",
-           "landing_path", "presented_figures", "presentation_footer", "hide_settings", "base_url", "share_analysis", "open_link", "render_link_notice", "share_query",
+           "landing_path", "presented_figures", "presentation_footer", "hide_settings", "base_url", "share_analysis", "open_link", "render_link_notice", "link_failure", "share_query",
            "presenting", "presented_settings", "autosave"]
 
 LINK_PARAM = "analysis"
 VIEW_PARAM = "view"
 _APPLIED = "_link_applied"
 _NOTICE = "_link_notice"
+_FAILED = "_link_failed"  # the id of a link that could not be opened (presentation: nothing shown in its place)
 _BASELINE = "_autosave_baseline"
 _DRAFT = "_autosave_draft"
 _SAVED = "_autosave_digest"
@@ -240,6 +241,7 @@ def open_link() -> None:
     if raw is None or applied == raw:
         return
     st.session_state[_APPLIED] = raw
+    st.session_state[_FAILED] = raw  # until the analysis is restored below
     ws = workspace()
     if ws is None:
         st.session_state[_NOTICE] = ("error", "This link cannot be opened: the workspace is not available on this server.")
@@ -265,6 +267,7 @@ def open_link() -> None:
         st.session_state[_NOTICE] = ("error", "The shared analysis cannot be restored: " + " ".join(plan.problems))
         return
     export.apply_restore(plan)
+    st.session_state.pop(_FAILED, None)
     state.queue_restore_more({k: v for k, v in views.items() if k in VIEW_KEYS and _simple(v)})
     st.session_state[_CREATED] = record.created
     kind = "snapshot" if record.immutable else "draft"
@@ -288,6 +291,19 @@ def _snapshot_only(record) -> list[str]:
         del st.query_params[key]
     _forget_initial(extra)
     return [key[:40] for key in extra]
+
+
+def link_failure() -> str | None:
+    """Why the link in the address could not be opened in this session (None when it opened, or without a link).
+
+    The presentation view shows this in place of any analysis (app.py): a stakeholder's link to a deleted or
+    mistyped analysis must not show other data as if it were the one shared.
+    """
+    failed = st.session_state.get(_FAILED)
+    notice = st.session_state.get(_NOTICE)
+    if failed is None or failed != st.query_params.get(LINK_PARAM, st.session_state.get(_APPLIED)) or not notice:
+        return None
+    return notice[1].replace(" Showing the current data instead.", "")
 
 
 def render_link_notice() -> None:

@@ -310,7 +310,7 @@ with tabs[2]:
             "Bayes@N under the active rubric" + (f", not {spec.label}" if spec.key != "bayes" else "") + "."
             + (f" {md(sentence(HELD_PRIOR))}." if ctx.prior == "empirical-bayes" else "")
             + (f" The prior is not identified for {md(names_phrase(unsure_prior))} (too few repeated trials, or every "
-               "trial in one category): their draws use the uniform prior." if unsure_prior else "")
+               "trial in one category): their draws are a Beta with their leaderboard row's estimate and sd." if unsure_prior else "")
             + f" CLI: `python -m scorio_core ranks DATA --prior {md(ctx.prior)} --output json`."
             + (" " + md(rank_draws_note(draws)) + "." if rank_draws_note(draws) else "")
         )

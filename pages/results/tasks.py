@@ -57,8 +57,12 @@ if len(tasks) == 1:
     st.info(f"This dataset has one task ({md(tasks[0])}): the grid has a single column and the combined score equals "
             "that task's Bayes@N. Load a dump with several tasks to compare them.", icon=":material/info:")
 for note in matrix.notes:  # each task whose trials are not exchangeable repeats, as its Leaderboard says
-    trial_position_warning(ctx, models, task=note["task"], effects=note["effects"],
-                           prefix=f"{note['task']}: " if len(tasks) > 1 else "")
+    if note["code"] == "trial_position_effect":
+        trial_position_warning(ctx, models, task=note["task"], effects=note["effects"],
+                               prefix=f"{note['task']}: " if len(tasks) > 1 else "")
+    else:  # models on different (or disjoint) question sets within a task, as its Leaderboard says
+        st.warning(f"{md(note['task'])}: {md(note['finding'])}" if len(tasks) > 1 else md(note["finding"]),
+                   icon=":material/rule:")
 if active.prior is not None:
     st.caption(f"The prior outcomes R0 ({md(active.prior_label)}) are not applied on this page; it uses the sidebar's prior.")
 

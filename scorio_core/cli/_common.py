@@ -369,7 +369,7 @@ def emit_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], output:
 
         stream.write(to_csv(frame))
         if note := formula_note(frame):  # a name written '=cmd() (formula guard): a script joining on it must know
-            print(f"note: {note}", file=sys.stderr)
+            print(f"# note: {note}", file=sys.stderr)
     elif output == "md":
         from scorio_core.report.tables import to_markdown
 

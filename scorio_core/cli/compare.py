@@ -123,7 +123,7 @@ def register(subparsers) -> None:
             "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first}], draws, seed, prior, prior_note, "
             "method, "
             "monte_carlo_error, monte_carlo_se, note (that fewer than 200 draws ran: asked with --draws, or the time budget on large data), not_ranked, "
-            "notes: [{code, finding, message, models}] (unequal_question_sets), sources}. The app's draws and seed give the app's numbers."
+            "notes: [{code, finding, message, ...}] (unequal_question_sets, disconnected_groups, trial_position_effect), sources}. The app's draws and seed give the app's numbers."
         ),
     )
     add_data_arguments(parser)
@@ -167,9 +167,11 @@ def run_ranks(args: argparse.Namespace) -> int:
         "code": unequal["code"], "finding": unequal["finding"], "models": unequal["models"],
         "message": unequal["finding"] + " To rank on the questions every model answered: `leaderboard "
                    "--question-set common`."}]
+    from scorio_core.leaderboard.linking import disconnected_groups_notice
     from scorio_core.leaderboard.trial_order import trial_position_note
 
-    notes += [n for n in [trial_position_note(analysed, outcomes.models, task=task)] if n]  # the leaderboard's note
+    notes += [n for n in [disconnected_groups_notice(analysed, None, "own"),  # P(rank) across unlinked groups
+                          trial_position_note(analysed, outcomes.models, task=task)] if n]  # the leaderboard's notes
     if args.output == "json":
         emit_json({"task": task, **report, "notes": notes, "sources": list(dataset.sources)})
         return 0

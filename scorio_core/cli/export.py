@@ -228,15 +228,17 @@ def run(args: argparse.Namespace) -> int:
                                                          dataset_models=dataset_models(dataset),
                                           named_by_default=model_name_defaults(dataset))]
     notices = [n["message"] for n in getattr(args, "default_notes", [])] + notices  # the weights a default assumed
+    rubric_name = schema.name if schema is not None else "Binary correctness"
     if fmt == "csv":
-        text = tables.to_csv(table)
+        text = tables.to_csv(tables.with_context(table, dataset=", ".join(s.name for s in dataset.sources),
+                                                 rubric=rubric_name))
         if tables.formula_note(table):
-            print(f"note: {tables.formula_note(table)}", file=sys.stderr)
+            print(f"# note: {tables.formula_note(table)}", file=sys.stderr)
         for notice in notices:  # a CSV has no caption: its caveats go to standard error (md/latex/html carry them)
-            print(f"note: {notice}", file=sys.stderr)
+            print(f"# note: {notice}", file=sys.stderr)
     elif fmt == "md":
         context = {"Data": ", ".join(s.name for s in dataset.sources), "Task": task,
-                   "Rubric": schema.name if schema is not None else "Binary correctness",
+                   "Rubric": rubric_name,
                    "Metric": label + (f" (k = {settings['k']})" if label != "Bayes@N" else "")}
         text = tables.leaderboard_markdown(table, metric_label=label, confidence=settings["confidence"],
                                            verdict=_verdict(outcomes, table, label, settings), notes=notices,

@@ -202,8 +202,8 @@ def run(args: argparse.Namespace) -> int:
         notes.append({"code": "prior_used", "priors": used, "message": f"{args.metric} uses the {', '.join(used)} prior, not --prior {args.prior}, for the rows whose 'prior' says so"})
     short = table.loc[(table["n_trials"] < args.k) & (table["n_trials"] > 0), "model"].tolist()  # 0: not_scored
     if short and not table["mu"].notna().any():  # nothing to publish: an error, not a table of nulls
-        raise ValueError(f"--k {args.k} is more than the trials per question of every model (the most is N = "
-                         f"{int(table['n_trials'].max())}): {args.metric} needs k <= N; choose a smaller --k.")
+        from scorio_core.leaderboard.k_trials import k_above_trials_error
+        raise k_above_trials_error(table, args.k, args.metric)
     if short:
         more = f" and {len(short) - 10:,} more" if len(short) > 10 else ""
         notes.append({"code": "k_above_trials", "message": f"Pass@{args.k} is undefined (null) for models with fewer than "

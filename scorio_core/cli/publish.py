@@ -20,7 +20,12 @@ as the app stores large uploads.
 JSON output (``--output json``)::
 
     {"analysis_id", "dataset_id", "dataset_created", "dataset_name", "link", "present_link", "engine",
-     "notes": [...] (e.g. a --name that did not apply)}
+     "notes": [...] (e.g. a --name that did not apply),
+     "analysis_notes": [{"code", "task", "finding", "message", ...}]}
+
+``analysis_notes`` carries the caveats the link's leaderboard shows about its question sets, so a pipeline posting
+the link sees them too: ``unequal_question_sets`` (models answered different questions) and ``disconnected_groups``
+(groups of models that share no question), as ``leaderboard --output json`` words them.
 
 ``dataset_name`` is the name the workspace holds: files already stored keep their first name
 (``--name`` names new datasets only; the table output says so when it differs).
@@ -116,15 +121,31 @@ def run(args: argparse.Namespace) -> int:
     if args.name and not result.dataset_created and args.name[:200] != result.dataset_name:
         notes.append(f"these files were stored before under the name {result.dataset_name!r}; --name "
                      f"{args.name[:200]!r} names newly stored datasets only")
+    caveats = _analysis_notes(dataset, args.task, args.schema)
     if args.output == "json":
-        emit_json({**result.to_dict(), "engine": args.engine_used, "notes": notes})
+        emit_json({**result.to_dict(), "engine": args.engine_used, "notes": notes, "analysis_notes": caveats})
     else:
         out = sys.stdout
         out.write(("stored new dataset " if result.dataset_created else "already stored: dataset ") + result.dataset_id
                   + f" ({result.dataset_name!r})\n")
         for note in notes:
             out.write(f"note: {note}\n")
+        for note in caveats:
+            out.write(f"note: {note['task']}: {note['finding']}\n")
         out.write(f"analysis {result.analysis_id} (shared snapshot)\n")
         out.write(f"link:         {result.link}\n")
         out.write(f"presentation: {result.present_link}\n")
     return 0
+
+
+def _analysis_notes(dataset, task: str | None, schema) -> list[dict]:
+    """The linked task's question-set caveats (:func:`scorio_core.leaderboard.checks.question_set_notes`), under the
+    rubric the link opens on (``--schema``, or the data's default: category codes without is_correct)."""
+    from scorio_core.cli.export import analyse
+    from scorio_core.leaderboard.checks import question_set_notes
+    from scorio_core.rubric import default_schema_for, resolve_schema
+    from scorio_core.store.publish import _check_task
+
+    task = _check_task(dataset, task)
+    schema = resolve_schema(schema) if schema else default_schema_for(dataset)
+    return question_set_notes(analyse(dataset, task, schema=schema, table=False)[0], task=task)

@@ -234,8 +234,13 @@ def run(args: argparse.Namespace) -> int:
     ]
     if t.k > 1:
         assumptions.append(f"{args.metric} is undefined for n < k={t.k}: those ranks are null")
+    notes = list(block.notes)
     if t.n.size < 2:
         assumptions.append(CONVERGENCE_UNDEFINED)
+        notes.append("N = 1 trial per question: a trajectory needs at least 2 trials per question to say anything (its "
+                     "only ranking, after n = 1 trial, is compared with the ranking on the same single trial, so kendall_tau "
+                     "measures nothing and convergence@n is undefined); run N >= 2 trials per question, as "
+                     "`convergence` requires.")
     if args.output == "json":
         emit_json(
             {
@@ -253,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
                 "gold_ranks": t.gold_ranks,
                 "kendall_tau": t.kendall_tau,
                 "convergence": t.convergence,
-                "notes": block.notes,
+                "notes": notes,
                 "assumptions": assumptions,
                 "sources": block.sources,
             }
@@ -278,6 +283,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"convergence@n: {conv} (task {block.task}, metric {t.metric}, prior {t.prior}, N={N})")
         if len(shown) < N:
             print(f"note: ranks shown at n = {', '.join(map(str, shown))} of 1..{N} (--output csv or json: every n)")
-        for note in block.notes:
+        for note in notes:
             print(f"note: {note}")
     return 0

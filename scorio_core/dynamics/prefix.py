@@ -214,7 +214,8 @@ def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uni
     from scorio_core.dynamics.trajectory import Trajectory
     from scorio_core.dynamics.ragged import check_ragged_metric
     from scorio_core.dynamics.trajectory_kernel import check_metric, first_convergence
-    from scorio_core.ranking.rank_batch import batch_competition_ranks, batch_ranks_tau
+    from scorio_core.eval.ranking import NEAR_TIE_RTOL, near_tie_ranks
+    from scorio_core.ranking.rank_batch import batch_ranks_tau
 
     if not isinstance(metric, str) or not isinstance(prior, str):
         raise InputError(f"metric and prior must be strings; got {metric!r}, {prior!r}.")
@@ -258,9 +259,10 @@ def trajectory_from_prefix_stats(stats, metric: str = "bayes", prior: str = "uni
         gold_scores = scores[:, -1] if metric == "bayes" else _empirical_bayes(stats, L, N, False, False)[0]
     else:  # Bayes@N_max under the fixed prior
         gold_scores = final.per_model(_state_values("bayes", final.n, final.c, 1, None, a)[0], L) / M
-    gold = batch_competition_ranks(gold_scores, tol=_TOL).astype(np.int64)
+    # the leaderboard's tie rule (relative 1e-6) for the gold standard and the ranks after n trials alike
+    gold = near_tie_ranks(gold_scores).astype(np.int64)
     first = k - 1
-    defined, tau_b = batch_ranks_tau(np.ascontiguousarray(scores[:, first:]), gold, tol=_TOL)
+    defined, tau_b = batch_ranks_tau(np.ascontiguousarray(scores[:, first:]), gold, tol=_TOL, rtol=NEAR_TIE_RTOL)
     ranks = np.zeros((L, N), dtype=np.int64)
     ranks[:, first:] = defined
     kendall = np.full(N, np.nan)

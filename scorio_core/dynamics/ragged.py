@@ -220,8 +220,8 @@ def ragged_gold_ranks(R: np.ndarray, lengths: np.ndarray, w: np.ndarray, alpha: 
     Bayes@N no longer ranks exactly as avg@N, so the uniform-prior Bayes@N_max is the gold
     standard (section 2.7 defines it as Bayes@N_max).
     """
-    from scorio_core.ranking.rank_batch import batch_competition_ranks
+    from scorio_core.eval.ranking import near_tie_ranks
 
     kernel = RaggedKernel(R, lengths, "bayes", w, 1, None, None, 1.0 if alpha is None else alpha, strata=strata)
     scores = kernel.scores(np.arange(R.shape[2])[None], "column")[:, 0, -1]
-    return batch_competition_ranks(scores, tol=1e-12).astype(np.int64)
+    return near_tie_ranks(scores).astype(np.int64)  # the leaderboard's tie rule, as data_gold_ranks

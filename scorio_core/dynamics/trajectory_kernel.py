@@ -16,6 +16,7 @@ import numpy as np
 
 from scorio_core.eval._validate import check_int, check_tau, nonnegative_array, real_vector
 from scorio_core.eval.batch import binary_question_scores
+from scorio_core.eval.ranking import NEAR_TIE_RTOL, near_tie_ranks
 from scorio_core.ranking.rank_batch import batch_competition_ranks, batch_ranks_tau, batch_tau_b
 
 __all__ = [
@@ -37,7 +38,7 @@ TRAJECTORY_METRICS = ("bayes", "avg", "pass@k", "pass^k", "g-pass@k_tau", "mg-pa
 #: Gold-standard choices of :func:`rank_trajectory` and the bootstrap (or pass ranks).
 GOLD_CHOICES = ("data", "replicate")
 _LINEAR = ("bayes", "avg")
-_TOL = 1e-12
+_TOL = 1e-12  # exact ties (and given gold ranks); scores tie under the leaderboard's near-tie rule (NEAR_TIE_RTOL)
 
 
 
@@ -259,11 +260,15 @@ class TrajectoryKernel:
         return out
 
     def ranks(self, scores: np.ndarray, gold: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-        """Competition ranks (L, B, N) int16 (0 where n < k) and tau_b (B, N) against a fixed gold."""
+        """Competition ranks (L, B, N) int16 (0 where n < k) and tau_b (B, N) against a fixed gold.
+
+        Scores within the leaderboard's near-tie tolerance share a rank (:func:`~scorio_core.eval.ranking.near_tie_ranks`),
+        as in the gold standard: an empirical-Bayes fit's last digits split no tie.
+        """
         L, B, N = scores.shape
         ranks = np.zeros((L, B, N), dtype=np.int16)
         defined = np.ascontiguousarray(scores[:, :, self.first :]).reshape(L, -1)
-        r, tau = batch_ranks_tau(defined, gold, tol=_TOL)
+        r, tau = batch_ranks_tau(defined, gold, tol=_TOL, rtol=NEAR_TIE_RTOL)
         ranks[:, :, self.first :] = r.reshape(L, B, N - self.first)
         if tau is None:
             return ranks, None
@@ -278,13 +283,15 @@ def data_gold_ranks(R: np.ndarray, w: np.ndarray, alpha: float | np.ndarray | No
 
     ``alpha`` None: the uniform prior, whose ranking is avg@N_max's (section 2.6); otherwise
     Bayes@N_max under those pseudo-counts (a scalar, (L, N, C+1) or, per task with the
-    questions' task codes ``strata``, (L, N, T, C+1); n = N is used).
+    questions' task codes ``strata``, (L, N, T, C+1); n = N is used). Competition ranks under the
+    leaderboard's tie rule (:func:`~scorio_core.eval.ranking.near_tie_ranks`, relative 1e-6): two models
+    with the same record tie here as on the leaderboard, whatever the optimiser's last digits.
     """
     kernel = (TrajectoryKernel(R, "avg", w, 1, None, None) if alpha is None
               else TrajectoryKernel(R, "bayes", w, 1, None, None, alpha, strata))
     identity = np.arange(R.shape[2])[None]
     scores = kernel.scores(identity, "column")[:, 0, -1]
-    return batch_competition_ranks(scores, tol=_TOL).astype(np.int64)
+    return near_tie_ranks(scores).astype(np.int64)
 
 
 def first_convergence(ranks: np.ndarray, gold: np.ndarray) -> np.ndarray:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -30,6 +31,8 @@ __all__ = [
     "has_glob",
     "is_remote",
     "quote_ident",
+    "refuse_empty_files",
+    "refuse_no_rows",
     "table_format",
 ]
 
@@ -226,3 +229,71 @@ def expand_inputs(paths, format: str | None = None, *, remote: bool = False) -> 
         name = os.path.basename(p)
         out.append(InputFile(path=p, name=name, format=format or table_format(name), stem=strip_suffixes(name), size=os.path.getsize(p)))
     return out
+
+
+_BLANK = b" \t\r\n\xef\xbb\xbf"
+_NO_ROWS = {"parquet": "the table has columns but no rows.", "csv": "the file has a header but no data rows.",
+            "tsv": "the file has a header but no data rows."}
+
+
+def refuse_empty_files(files: list[InputFile]) -> None:
+    """Refuse a local input with no content, with the pandas loader's message, before the engine reads it.
+
+    A zero-byte (or blank, or gzip of nothing) file has no header, so an engine would report a
+    missing column instead of an empty file. Only files under 4 KiB are opened (their first bytes).
+
+    Raises
+    ------
+    InputError
+        ``"<file>: the file is empty; export the results again."`` for the first such file.
+    """
+    import gzip
+
+    for f in files:
+        if f.remote or f.size >= 4096:
+            continue
+        opener = gzip.open if f.path.lower().endswith(".gz") else open
+        try:
+            with opener(f.path, "rb") as fh:
+                head = fh.read(4096)
+        except (OSError, EOFError):
+            continue  # unreadable or a broken gzip: the engine's reader reports it
+        if not head.strip(_BLANK):
+            raise InputError("the file is empty; export the results again.", source=f.name)
+
+
+def refuse_no_rows(files: list[InputFile], rows: Mapping[str, int]) -> None:
+    """Refuse inputs that gave no rows, as the pandas loader refuses each such file.
+
+    Parameters
+    ----------
+    files : list of InputFile
+        The inputs, in argument order.
+    rows : mapping of str to int
+        Input rows per local file path as the count query returned them (a file without rows
+        may be absent); remote inputs are only checked together (Spark lists their files).
+
+    Raises
+    ------
+    InputError
+        Naming the first local file without rows (a Parquet table with columns but no rows, a
+        CSV/TSV header without data rows at line 1) and how many other files have none; or,
+        when only remote inputs were read and nothing came back, naming them.
+    """
+    local = [f for f in files if not f.remote]
+    found: dict[str, int] = {}
+    for path, n in rows.items():
+        key = os.path.realpath(path)
+        found[key] = found.get(key, 0) + int(n or 0)
+    empty = [f for f in local if not found.get(os.path.realpath(f.path))]
+    if empty:
+        f = empty[0]
+        message = _NO_ROWS.get(f.format or "", "the file has no rows; export the results again.")
+        if len(empty) > 1:
+            more = ", ".join(e.name for e in empty[1:4]) + (f" and {len(empty) - 4} more" if len(empty) > 4 else "")
+            message += (f" {len(empty) - 1} other input file{'s have' if len(empty) > 2 else ' has'} no rows either "
+                        f"({more}); remove the files without rows or export them again.")
+        raise InputError(message, source=f.name, line=1 if f.format in ("csv", "tsv") else None)
+    if len(local) < len(files) and not sum(found.values()):
+        raise InputError("the inputs have no rows; check the URIs or export the results again.",
+                         source=", ".join(f.name for f in files if f.remote))

@@ -13,7 +13,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from scorio_core.engines._sql import NotReadyError
+from scorio_core.engines._sql import NotReadyError, refuse_no_rows
 from scorio_core.engines.duckdb_inputs import Group
 from scorio_core.errors import InputError
 from scorio_core.io._quality import blocking_messages
@@ -74,7 +74,8 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
     Raises
     ------
     InputError
-        An empty identifier, a trial that is not a whole number, an outcome outside 0/1/booleans.
+        An input file without rows, an empty identifier, a trial that is not a whole number, an outcome
+        outside 0/1/booleans.
     NotReadyError
         Soft or missing outcomes, duplicate (model, task, question, trial) keys (the pandas report's messages).
     """
@@ -133,6 +134,7 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
         per_file = {paths[0]: int(np.asarray(cells["n_trials"]).sum())}
     else:
         per_file = dict(con.execute("SELECT file, sum(n)::BIGINT FROM __by_file GROUP BY file").fetchall())
+    refuse_no_rows([f for g in groups for f in g.files], per_file)  # the pandas loader's messages, naming the file
     _check_ids(con, canon, params, cells)
     n = cells["n_trials"]
     if cells["bad_t"].sum():
@@ -190,6 +192,7 @@ def count_counts(con, canon: str, params: list, groups: list[Group]):
         f"coalesce(src.bad_c OR src.n_correct < 0 OR src.n_correct > src.n_trials, FALSE) AS bad_c "
         f"FROM ({canon}) AS src {joins}", params).fetchnumpy()
     per_file = dict(con.execute(f"SELECT file, count(*)::BIGINT FROM ({canon}) GROUP BY file", params).fetchall())
+    refuse_no_rows([f for g in groups for f in g.files], per_file)
     for fld, cond in (("n_trials", "bad_n OR n_trials < 1"), ("n_correct", "bad_c OR n_correct < 0 OR n_correct > n_trials")):
         if cells["bad_n" if fld == "n_trials" else "bad_c"].any():
             row = con.execute(f"SELECT file, n_trials, n_correct FROM ({canon}) WHERE {cond} LIMIT 1", params).fetchone()

@@ -36,6 +36,7 @@ from scorio_core.engines._sql import (
     InputFile,
     expand_inputs,
     quote_ident,
+    refuse_empty_files,
 )
 
 __all__ = [
@@ -318,12 +319,13 @@ class Prepared(NamedTuple):
 
 
 def engine_files(paths, format: str | None = None) -> list[InputFile]:
-    """Expand inputs for DuckDB; refuse files whose format only the pandas readers know."""
+    """Expand inputs for DuckDB; refuse files whose format only the pandas readers know, and empty files."""
     files = expand_inputs(paths, format)
     unknown = [f for f in files if f.format is None]
     if unknown:
         raise EngineUnsupported("the DuckDB engine reads CSV, TSV, Parquet and JSONL tables only (by suffix, .gz allowed); "
                                 "use --engine pandas or --format.", source=unknown[0].name)
+    refuse_empty_files(files)
     return files
 
 

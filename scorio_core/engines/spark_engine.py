@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from urllib.parse import unquote, urlparse
 
 from scorio_core.errors import InputError
-from scorio_core.engines._sql import EngineUnsupported, InputFile, NotReadyError, expand_inputs
+from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, expand_inputs, refuse_empty_files,
+                                      refuse_no_rows)
 from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, path_of,
                                              spark_error, spark_ident, split_groups)
 from scorio_core.engines.spark_session import INSTALL_HINT, spark_session
@@ -85,6 +86,7 @@ def load_counts_spark(
             n_attempts = 0
         else:
             cells, per_file, n_attempts = _count_attempts(canon, inp.labels, has_trial)
+        refuse_no_rows(inp.files, {path_of(uri): n for uri, n in per_file.items()})
     except InputError:
         raise
     except Exception as exc:  # noqa: BLE001 - Spark job failures (malformed rows in FAILFAST mode...)
@@ -132,7 +134,7 @@ def read_inputs(spark, paths, format=None, mapping=None, extra=None) -> SparkInp
     EngineUnsupported
         Formats Spark does not read here, mixed count and attempt tables, a trial column in some inputs only.
     InputError
-        A glob matching nothing, an unreadable file, a missing column.
+        A glob matching nothing, an unreadable or empty file, a missing column.
     """
     from pyspark.sql import functions as F
 
@@ -144,6 +146,7 @@ def read_inputs(spark, paths, format=None, mapping=None, extra=None) -> SparkInp
     if unknown:
         raise EngineUnsupported("the Spark engine reads CSV, TSV, Parquet and JSONL tables only (by suffix, .gz allowed); "
                                 "use --engine pandas or --format.", source=unknown[0].name)
+    refuse_empty_files(files)
     by_fmt: dict[str, list[InputFile]] = {}
     for f in files:
         by_fmt.setdefault(f.format, []).append(f)

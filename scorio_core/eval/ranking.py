@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["competition_ranks_from_scores", "near_tie_ranks", "NEAR_TIE_RTOL"]
+__all__ = ["competition_ranks_from_scores", "near_tie_ranks", "near_tie_snap", "NEAR_TIE_RTOL"]
 
 #: Relative gap below which two scores are one tie in what the app and the CLI show (:func:`near_tie_ranks`).
 NEAR_TIE_RTOL = 1e-6
@@ -96,6 +96,47 @@ def near_tie_ranks(scores, rtol: float = NEAR_TIE_RTOL) -> np.ndarray:
     >>> near_tie_ranks([[3.0, 2.0, float("nan")], [1.0, 1.0, 2.0]]).tolist()
     [[1.0, 2.0, 3.0], [2.0, 2.0, 1.0]]
     """
+    order, _, leader = _near_tie_groups(scores, rtol)
+    ranks = np.empty(order.shape)
+    np.put_along_axis(ranks, order, leader + 1.0, axis=-1)
+    return ranks
+
+
+def near_tie_snap(scores, rtol: float = NEAR_TIE_RTOL) -> np.ndarray:
+    """Scores with every near-tie group (the groups of :func:`near_tie_ranks`) set to its best score.
+
+    Any exact-comparison ranking of the result (competition ranks with the reference's 1e-12 tolerance,
+    Kendall's tau_b counts) ranks as :func:`near_tie_ranks` does: a group's scores become equal, and the best
+    score of the next group is more than 1e-12 below the last score of the one before. Used by the rank
+    trajectories' batch kernels so that their ranks after n trials use the leaderboard's tie rule.
+
+    Parameters
+    ----------
+    scores : array_like of float, shape (..., L)
+        One row of L scores per ranking.
+    rtol : float, default :data:`NEAR_TIE_RTOL`
+        As in :func:`near_tie_ranks`.
+
+    Returns
+    -------
+    ndarray of float, shape (..., L)
+        NaN where ``scores`` is NaN.
+
+    Examples
+    --------
+    >>> near_tie_snap([0.9083332941607232, 0.5, 0.9083333328649]).tolist()
+    [0.9083333328649, 0.5, 0.9083333328649]
+    """
+    s = np.asarray(scores, dtype=float)
+    order, desc, leader = _near_tie_groups(s, rtol)
+    out = np.empty_like(desc)
+    np.put_along_axis(out, order, np.take_along_axis(desc, leader, axis=-1), axis=-1)
+    out[np.isnan(s)] = np.nan
+    return out
+
+
+def _near_tie_groups(scores, rtol: float):
+    """(order best first, scores in that order with NaN as -inf, each one's group-leader position) along the last axis."""
     s = np.asarray(scores, dtype=float)
     s = np.where(np.isnan(s), -np.inf, s)
     order = np.argsort(-s, axis=-1, kind="stable")
@@ -109,6 +150,4 @@ def near_tie_ranks(scores, rtol: float = NEAR_TIE_RTOL) -> np.ndarray:
     positions = np.broadcast_to(np.arange(s.shape[-1]), s.shape)
     start = np.concatenate([np.zeros(s.shape[:-1] + (1,), bool), same], axis=-1)
     leader = np.maximum.accumulate(np.where(start, 0, positions), axis=-1)  # each run's first position
-    ranks = np.empty_like(desc)
-    np.put_along_axis(ranks, order, leader + 1.0, axis=-1)
-    return ranks
+    return order, desc, leader

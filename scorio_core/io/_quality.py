@@ -362,3 +362,26 @@ def _row_place(table, row: int, row_source, source_names) -> str:
     if row_source is not None and source_names:
         parts.append(f"in {source_names[int(row_source[row])]}")
     return ", ".join(parts)
+
+
+def near_duplicate_models(models) -> list[str]:
+    """A note naming model names that differ only in letter case or spaces (kept as different models), or none.
+
+    ``" gpt-4o"``, ``"GPT-4o"`` and ``"gpt-4o "`` are three models to the loader, as they are in the data; a reader
+    of a leaderboard that shows ``gpt-4o`` twice must learn why. Names are shown with ``repr`` so the spaces show.
+
+    >>> near_duplicate_models(["a", "A ", "b"])
+    ["Model names that differ only in letter case or spaces are kept as different models: 'a', 'A '. If they are one model, make the names equal in the dump (e.g. pandas: df['model'] = df['model'].str.strip()); if they are different models, names that differ in more than case and spaces avoid confusing readers."]
+    """
+    names = pd.Series(pd.unique(pd.Series(models, dtype=object).dropna().astype(str)), dtype=object)
+    if names.size < 2:
+        return []
+    key = names.str.strip().str.casefold().str.replace(r"\s+", " ", regex=True)
+    clash = names[key.duplicated(keep=False)]
+    if clash.empty:
+        return []
+    groups = [", ".join(repr(n) for n in group) for _, group in clash.groupby(key[clash.index], sort=False)]
+    shown = "; ".join(groups[:5]) + (f"; and {len(groups) - 5:,} more groups" if len(groups) > 5 else "")
+    return [f"Model names that differ only in letter case or spaces are kept as different models: {shown}. If they "
+            "are one model, make the names equal in the dump (e.g. pandas: df['model'] = df['model'].str.strip()); if "
+            "they are different models, names that differ in more than case and spaces avoid confusing readers."]

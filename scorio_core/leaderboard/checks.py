@@ -19,7 +19,7 @@ from scorio_core.leaderboard.linking import common_mask, disconnected_groups_not
 from scorio_core.leaderboard.task_outcomes import TaskOutcomes
 
 __all__ = ["QUESTION_SETS", "apply_question_set", "choices_of", "data_choices_notice", "emptied_on", "leaderboard_notices", "prior_pull_notice", "question_sets_differ",
-           "question_sets_notice"]
+           "question_sets_notice", "question_set_notes"]
 
 
 
@@ -161,6 +161,8 @@ def leaderboard_notices(
           answered excluded as flagged); ``models`` lists them. They do not count as answering fewer
           questions in ``unequal_question_sets``.
         - ``data_choices``: the data-quality choices applied before scoring (``choices``: their lines), first.
+        - ``similar_model_names``: model names that differ only in letter case or spaces, kept as different models
+          (:func:`scorio_core.io._quality.near_duplicate_models`).
         - ``absent_from_task``: models of the dataset (``dataset_models``) with no row on this task, not ranked here
           (e.g. a model that did not run it); ``models`` lists them.
         - ``model_named_by_default``: models whose name is not in the data but taken from a file or folder name
@@ -188,6 +190,10 @@ def leaderboard_notices(
                    f"removed every row {'it' if len(emptied) == 1 else 'they'} had on this task: {gone}.")
         out.append({"code": "emptied_by_choice", "finding": finding, "models": dict(emptied),
                     "message": finding + " Undo that choice to rank them, or check their outcomes in the dump."})
+    from scorio_core.io._quality import near_duplicate_models
+
+    for finding in near_duplicate_models(task_outcomes.models):  # two rows that read 'gpt-4o': say they are two models
+        out.append({"code": "similar_model_names", "finding": finding, "message": finding})
     here = set(task_outcomes.models)
     absent = [m for m in dict.fromkeys(str(m) for m in dataset_models) if m not in here and m not in (emptied or {})]
     if absent:  # the dataset has them, this task does not: the table is not missing them by mistake
@@ -368,3 +374,14 @@ def prior_pull_notice(table: pd.DataFrame, *, limit: int = 3) -> dict | None:
               "questions set its prior." if fixed else "")
     return {"code": "prior_pull", "finding": finding, "message": finding + advice, "models": models}
 
+
+def question_set_notes(task_outcomes, question_set: str = "own", *, task: str | None = None, table=None) -> list[dict]:
+    """The ``unequal_question_sets`` and ``disconnected_groups`` notices of one task (as :func:`leaderboard_notices`
+    words them; models without an answered question do not count as short), each with ``task`` when given: for the
+    commands and pages that score a task without its leaderboard notices (``tasks``, ``publish``, the Tasks page).
+    ``table``: the task's leaderboard, as :func:`~scorio_core.leaderboard.linking.disconnected_groups_notice`."""
+    answered = task_outcomes.rubric.n_trials > 0
+    silent = [m for m, k in zip(task_outcomes.models, answered.sum(axis=1)) if k == 0]
+    found = [question_sets_notice(task_outcomes, question_set, silent),
+             disconnected_groups_notice(task_outcomes, table, question_set)]
+    return [{**note, **({"task": task} if task is not None else {})} for note in found if note is not None]

@@ -178,3 +178,4 @@ def common_question_count(task_outcomes) -> int:
         (:func:`scorio_core.leaderboard.checks.apply_question_set` raises :class:`~scorio_core.errors.InputError`).
     """
     return int(common_mask(task_outcomes).sum())
+

@@ -272,13 +272,18 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
         from scorio_core.ranking.paired import names_phrase
 
         its = "its" if len(fell_back) == 1 else "their"
+        from scorio_core.uncertainty.fallback_draws import FALLBACK_DRAWS
         from scorio_core.uncertainty.priors import shortage_cause
 
         counts = np.asarray(outcomes.counts)
         cause = shortage_cause(counts[[models.index(m) for m in fell_back]]) if counts.ndim == 3 else None
         notes.append(f"the empirical-Bayes prior is not identified for {names_phrase(fell_back)} "
-                     f"({cause or not_identified_rule(degenerate=True)}): {its} draws use the pooled binomial spread around "
-                     "the pooled mean, so the goal's probability is a normal approximation there, not a posterior one "
+                     f"({cause or not_identified_rule(degenerate=True)}): " + (
+                         f"{its} draws come from {FALLBACK_DRAWS.format(its=its)}, as in ranks (with unanswered "
+                         "questions: the normal of the score on every question)"
+                         if scope == "questions-fixed" else
+                         f"{its} draws use the pooled binomial spread around the pooled mean")
+                     + ", so the goal's probability is an approximation there, not a posterior one "
                      "(more trials per question, or a uniform or Jeffreys prior, give a posterior)")
     status = {"scope": scope, "prior": prior, "draws": n_draws, "seed": seed, "probability": check.probability,
               "models": per_model, "uncertainty": _uncertainty(scope, post, contenders, pool), "notes": notes}

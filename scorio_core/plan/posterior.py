@@ -21,6 +21,8 @@ from scorio_core.uncertainty.batch import (
     BatchSummary, _CountStates, clipped_normal_interval, _prior_pseudo_counts, _whole_counts, summary_from_states,
 )
 from scorio_core.uncertainty.batch_prior import _fit_states
+from scorio_core.uncertainty.fallback import FALLBACK_LABELS
+from scorio_core.uncertainty.fallback_draws import fallback_score_draws
 from scorio_core.uncertainty.priors import check_prior
 
 __all__ = ["CellPosterior", "cell_posterior", "cell_variance", "preposterior_variance", "question_spread", "score_draws"]
@@ -120,6 +122,9 @@ class CellPosterior:
         does not shrink like independent cells would). Equal to ``fixed`` for models without unanswered
         questions; otherwise a normal interval clipped to the weights' range. NaN for models without any
         answered question.
+    score_range : tuple of float
+        ``(min w, max w)``: the range :func:`score_draws` keeps the draws of models whose empirical-Bayes prior is
+        not identified in.
     """
 
     mean: np.ndarray
@@ -137,6 +142,7 @@ class CellPosterior:
     task_sigma: np.ndarray
     task_lo: np.ndarray
     task_hi: np.ndarray
+    score_range: tuple = (0.0, 1.0)
 
 
 def question_spread(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -224,7 +230,7 @@ def cell_posterior(counts: np.ndarray, w: np.ndarray, prior: str, confidence: fl
     spread = question_spread(c, w)
     target = _task_target(fixed, spread, answered, w, confidence)
     return CellPosterior(mean, var, strength, answered, n_answered, ratio, fixed, sampled, var_trials, var_questions,
-                         spread, *target)
+                         spread, *target, (float(w.min()), float(w.max())))
 
 
 def score_draws(post: CellPosterior, scope: str, draws: int, rng: np.random.Generator) -> np.ndarray:
@@ -242,7 +248,11 @@ def score_draws(post: CellPosterior, scope: str, draws: int, rng: np.random.Gene
     -------
     ndarray of float, shape (D, L)
         Questions fixed: independent ``N(mu_l, sd_l^2)`` of the score on every question of the task
-        (``task_mu``, ``task_sigma``; the models' posteriors are independent given the questions). Questions sampled: one Bayesian-bootstrap weight vector
+        (``task_mu``, ``task_sigma``; the models' posteriors are independent given the questions), except models
+        whose empirical-Bayes prior is not identified (``fixed.method`` a fallback) that answered every question
+        (their target is then their leaderboard row): a Beta distribution with the row's mean and sd on ``score_range``
+        (:func:`scorio_core.uncertainty.fallback_draws.fallback_score_draws`, as the rank distribution draws them),
+        drawn after the normals, so the other models' draws are unchanged. Questions sampled: one Bayesian-bootstrap weight vector
         ``g ~ Dirichlet(1, ..., 1)`` over the questions per draw, shared by every model (Rubin
         1981; keeps the pairing), applied to the cells' posterior means plus their posterior noise
         (normal, variance ``sum_m g_lm^2 v_lm`` scaled by ``ratio``), centred on ``mu_l``.
@@ -251,7 +261,12 @@ def score_draws(post: CellPosterior, scope: str, draws: int, rng: np.random.Gene
     L, M = post.answered.shape
     if scope == "questions-fixed":  # the score on every question of the task (CellPosterior.task_mu)
         mu, sd = post.task_mu, post.task_sigma
-        return mu + np.nan_to_num(sd) * rng.standard_normal((draws, L))
+        out = mu + np.nan_to_num(sd) * rng.standard_normal((draws, L))
+        row = post.answered.all(axis=1) & np.isfinite(mu)  # the target is the leaderboard row (no extrapolation)
+        held = np.flatnonzero(np.isin(post.fixed.method, list(FALLBACK_LABELS)) & row)
+        if held.size:  # not identified: the leaderboard row's mean and sd, kept in the score range
+            out[:, held] = fallback_score_draws(rng, mu[held], np.nan_to_num(sd[held]), *post.score_range, draws)
+        return out
     mu, sd = post.fixed.mu, post.fixed.sigma
     ans = post.answered.astype(float)
     m_safe = np.maximum(post.n_answered, 1.0)

@@ -11,8 +11,9 @@ import numpy as np
 
 from scorio_core.eval._validate import check_int, count_array, nonnegative_array, weights_for
 from scorio_core.ranking.rank_batch import batch_competition_ranks
+from scorio_core.uncertainty.fallback_draws import fallback_score_draws
 
-__all__ = ["posterior_rank_distribution", "rank_draws", "rank_draws_note", "rank_summary", "RANK_SEED", "RANK_ROW_KEYS",
+__all__ = ["posterior_rank_distribution", "posterior_score_draws", "rank_draws", "rank_draws_note", "rank_summary", "RANK_SEED", "RANK_ROW_KEYS",
            "RANK_METHOD", "HELD_PRIOR"]
 
 _GAMMA_BUDGET = 2_000_000  # gamma variates per chunk
@@ -69,7 +70,7 @@ def _mean_scores(rng, nu, w, weight, size: int) -> np.ndarray:
 
 
 def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 4000, seed=0, alpha=None,
-                                shift_sd=None) -> np.ndarray:
+                                shift_sd=None, fallback_mean=None, fallback_sd=None) -> np.ndarray:
     r"""Posterior probability that each model holds each rank, by exact Dirichlet sampling.
 
     Parameters
@@ -94,6 +95,13 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
         Standard deviation of a normal shift added to each model's score in every draw (independent across models
         and draws; score units): the hyperparameter variance of an empirical-Bayes prior held at its fit
         (:func:`scorio_core.ranking.rank_prior.hyperparameter_sd`). Default: no shift (and the same draws as before).
+    fallback_mean, fallback_sd : array-like of float, shape (L,), optional
+        Models drawn from their leaderboard row instead of their Dirichlet posterior (finite ``fallback_mean``; NaN:
+        the Dirichlet): the row's estimate and sd, for models whose empirical-Bayes prior is not identified
+        (:func:`scorio_core.ranking.rank_prior.fallback_moments`). Their draws are
+        :func:`scorio_core.uncertainty.fallback_draws.fallback_score_draws` (a Beta moment-matched to the row on the
+        score range ``[min w, max w]``) from a generator spawned from ``seed``'s, so every other model's draws are
+        the same numbers as without them. Default: none.
 
     Returns
     -------
@@ -129,6 +137,18 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
     [[1.0, 0.0], [0.0, 1.0]]
     """
     c = count_array(counts, "counts", "(L, M, C+1)", 3)
+    L = c.shape[0]
+    hist = np.zeros(L * L, dtype=np.int64)
+    draws = check_int(draws, "draws", 1)
+    for theta in _score_chunks(c, w, prior_counts, draws, seed, alpha, shift_sd, fallback_mean, fallback_sd):
+        ranks = batch_competition_ranks(theta).astype(np.int64)
+        hist += np.bincount((np.arange(L) * L + ranks - 1).ravel(), minlength=L * L)
+    return hist.reshape(L, L) / draws
+
+
+def _score_chunks(c, w, prior_counts, draws, seed, alpha, shift_sd, fallback_mean, fallback_sd):
+    """Every model's Bayes@N in ``draws`` joint draws, by chunks ``(size, L)`` (validated ``c``; the rank
+    distribution's draws: :func:`posterior_rank_distribution`, :func:`posterior_score_draws`)."""
     L, M, K = c.shape
     w_a = weights_for(w, K)
     if alpha is None:
@@ -140,7 +160,6 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
         nu = c + a
     if prior_counts is not None:
         nu = nu + nonnegative_array(prior_counts, "prior_counts", ((M, K), (L, M, K)))
-    draws = check_int(draws, "draws", 1)
     present = c.sum(axis=2) > 0
     n_present = present.sum(axis=1)
     if np.any(n_present == 0):
@@ -153,8 +172,8 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
             raise ValueError(f"shift_sd must be {L} finite standard deviations >= 0; got shape {shift.shape}.")
         shift = shift if shift.any() else None
     rng = np.random.default_rng(seed)
+    held, fb_mean, fb_sd, fb_rng = _fallback(L, fallback_mean, fallback_sd, rng)
     weight = present / n_present[:, None]  # (L, M): 1/M_l on answered questions, 0 elsewhere
-    hist = np.zeros(L * L, dtype=np.int64)
     chunk = max(1, _GAMMA_BUDGET // (L * M * K))
     rows = max(1, _GAMMA_BUDGET // (M * K))  # one draw larger than a chunk: blocks of models, in the same order
     for start in range(0, draws, chunk):
@@ -166,9 +185,43 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
             theta = _mean_scores(rng, nu, w_a, weight, size)
         if shift is not None:  # law of total variance: the held prior's draws plus the hyperparameters' variance
             theta = theta + rng.standard_normal(theta.shape) * shift
-        ranks = batch_competition_ranks(theta).astype(np.int64)
-        hist += np.bincount((np.arange(L) * L + ranks - 1).ravel(), minlength=L * L)
-    return hist.reshape(L, L) / draws
+        if held.size:  # not identified: the leaderboard row's mean and sd, from their own stream
+            theta[:, held] = fallback_score_draws(fb_rng, fb_mean, fb_sd, float(w_a.min()), float(w_a.max()), size)
+        yield theta
+
+
+def _fallback(L, fallback_mean, fallback_sd, rng):
+    """``(models, means, sds, generator)`` of the models drawn from their leaderboard row (validated)."""
+    if fallback_mean is None:
+        return np.zeros(0, dtype=np.int64), None, None, None
+    mean = np.asarray(fallback_mean, dtype=float)
+    sd = np.asarray(fallback_sd if fallback_sd is not None else np.full(L, np.nan), dtype=float)
+    if mean.shape != (L,) or sd.shape != (L,):
+        raise ValueError(f"fallback_mean and fallback_sd must have shape ({L},); got {mean.shape} and {sd.shape}.")
+    held = np.flatnonzero(np.isfinite(mean))
+    if not np.all(np.isfinite(sd[held])) or np.any(sd[held] < 0):
+        raise ValueError("fallback_sd must be a finite sd >= 0 wherever fallback_mean is given.")
+    return held, mean[held], sd[held], rng.spawn(1)[0] if held.size else None
+
+
+def posterior_score_draws(counts, w=None, prior_counts=None, draws: int = 4000, seed=0, alpha=None, shift_sd=None,
+                          fallback_mean=None, fallback_sd=None) -> np.ndarray:
+    """The joint draws of every model's Bayes@N that :func:`posterior_rank_distribution` ranks (same arguments).
+
+    Returns
+    -------
+    ndarray of float, shape (draws, L)
+        Draw d of model l: the same number the rank distribution with these arguments ranks in its draw d.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`posterior_rank_distribution`.
+    """
+    c = count_array(counts, "counts", "(L, M, C+1)", 3)
+    draws = check_int(draws, "draws", 1)
+    return np.concatenate(list(_score_chunks(c, w, prior_counts, draws, seed, alpha, shift_sd, fallback_mean,
+                                             fallback_sd)), axis=0)
 
 
 #: Keys of every :func:`rank_summary` row (``ranks --output json`` ``rows``; the other outputs' columns).
@@ -184,7 +237,7 @@ HELD_PRIOR = ("the empirical-Bayes prior is held at its fit (per model, and per 
 
 
 def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RANK_SEED, prior: str = "uniform",
-                 alpha=None, prior_note: str = "", shift_sd=None) -> dict:
+                 alpha=None, prior_note: str = "", shift_sd=None, fallback_mean=None, fallback_sd=None) -> dict:
     """:func:`posterior_rank_distribution` of the models that answered, in expected-rank order, with a row each.
 
     Parameters
@@ -204,7 +257,7 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
         Pseudo-counts of the answered models' per-question Dirichlet prior (default: the uniform prior's 1).
     prior_note : str, default ""
         What the prior holds fixed, reported as ``prior_note``.
-    shift_sd : array-like of float, shape (L',), optional
+    shift_sd, fallback_mean, fallback_sd : array-like of float, shape (L',), optional
         As :func:`posterior_rank_distribution`, for the answered models.
 
     Returns
@@ -234,7 +287,8 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     draws = rank_draws(*c[keep].shape) if default else int(draws)
     if draws < 1:
         raise ValueError(f"draws must be a positive number of draws; got {draws}.")
-    P = posterior_rank_distribution(c[keep], w, draws=draws, seed=seed, alpha=alpha, shift_sd=shift_sd)
+    P = posterior_rank_distribution(c[keep], w, draws=draws, seed=seed, alpha=alpha, shift_sd=shift_sd,
+                                    fallback_mean=fallback_mean, fallback_sd=fallback_sd)
     ranks = np.arange(1, len(names) + 1)
     expected = P @ ranks
     best = np.argmax(P, axis=1)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from scorio_core.eval.ranking import near_tie_snap
+
 __all__ = ["batch_competition_ranks", "batch_tau_b", "batch_ranks_tau"]
 
 
@@ -72,7 +74,8 @@ def batch_tau_b(ranks: np.ndarray, gold: np.ndarray) -> np.ndarray:
     return out.reshape(ranks.shape[:-1])
 
 
-def batch_ranks_tau(scores: np.ndarray, gold: np.ndarray | None = None, tol: float = 1e-12, chunk: int = 4096):
+def batch_ranks_tau(scores: np.ndarray, gold: np.ndarray | None = None, tol: float = 1e-12, chunk: int = 4096,
+                    rtol: float = 0.0):
     """Competition ranks of the columns of ``scores`` (L, X) and their tau_b against ``gold``.
 
     Kernel for the bootstrap (no validation). ``rank_i = 1 + #{j : s_j - s_i > tol}`` for
@@ -90,6 +93,11 @@ def batch_ranks_tau(scores: np.ndarray, gold: np.ndarray | None = None, tol: flo
     tol : float
     chunk : int
         Columns per inner block (keeps the (L, chunk) work arrays in cache).
+    rtol : float, default 0.0
+        When positive, each column's near ties are grouped first as the leaderboard groups them
+        (:func:`scorio_core.eval.ranking.near_tie_snap`, block by block): the ranks are then those of
+        :func:`scorio_core.eval.ranking.near_tie_ranks` (with ``tol`` 1e-12), so a fit's last digits
+        split no tie.
 
     Returns
     -------
@@ -112,6 +120,8 @@ def batch_ranks_tau(scores: np.ndarray, gold: np.ndarray | None = None, tol: flo
     ahead = np.empty((L, min(chunk, X)), dtype=bool)
     for c0 in range(0, X, chunk):
         block = ordered[:, c0 : c0 + chunk]
+        if rtol > 0:  # a group's scores set to its best: the exact comparisons below then rank as near_tie_ranks
+            block = np.ascontiguousarray(near_tie_snap(block.T, rtol).T)
         width = block.shape[1]
         a = ahead[:, :width]
         r = np.ones((L, width), dtype=np.int16)

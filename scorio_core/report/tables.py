@@ -14,7 +14,7 @@ import pandas as pd
 
 from scorio_core.choices import is_fallback_interval
 
-__all__ = ["neutralize_formulas", "formula_note", "without_negative_zero", "to_csv", "to_markdown",
+__all__ = ["neutralize_formulas", "formula_note", "without_negative_zero", "with_context", "to_csv", "to_markdown",
            "visible_controls", "presentation_table", "trial_spans", "interval_note", "interval_name",
            "interval_abbrev", "interval_labels", "leaderboard_markdown", "estimate_header", "tie_marks",
            "FORMULA_PREFIXES"]
@@ -64,6 +64,16 @@ def formula_note(frame: pd.DataFrame) -> str:
     return (f"{len(risky):,} text cell{'s' if len(risky) > 1 else ''} began with = + - @ (e.g. {risky[0][:40]!r}) and "
             f"{'were' if len(risky) > 1 else 'was'} written with a leading ' so that spreadsheets show "
             f"{'them' if len(risky) > 1 else 'it'} as text, not a formula: strip the ' to join on it.")
+
+
+def with_context(frame: pd.DataFrame, *, dataset: str, rubric: str) -> pd.DataFrame:
+    """``frame`` with ``dataset`` and ``rubric`` columns appended (the same value on every row), so an exported CSV
+    still says what it ranks once renamed or forwarded (the Markdown and HTML exports say it in their text).
+
+    >>> list(with_context(pd.DataFrame({"model": ["a"]}), dataset="d.csv", rubric="Binary correctness").columns)
+    ['model', 'dataset', 'rubric']
+    """
+    return frame.assign(dataset=str(dataset), rubric=str(rubric))
 
 
 def to_csv(frame: pd.DataFrame) -> str:

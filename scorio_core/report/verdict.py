@@ -286,9 +286,12 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
                                          fmt=format_probability)
     elif first_separated:
         p_here = format_probability(comparisons[0].rho)
+        # the leader's own figures, named: right after "ahead of B" an unnamed score read as B's (QA)
+        numbers = f"{models[0]} at {numbers}"
         if p_other is not None and p_other >= confidence:
+            again = ("the same" if format_probability(p_other) == p_here else format_probability(p_other))
             headline = (f"{models[0]} ranks first at {pct} {level} {where}, and {elsewhere} too: ahead of {models[1]} "
-                        f"with {p_here} {posterior} ({format_probability(p_other)} {elsewhere}; {numbers}).")
+                        f"with {p_here} {posterior} ({again} {elsewhere}; {numbers}).")
         elif p_other is not None:
             headline = (f"{models[0]} ranks first at {pct} {level} {where} (ahead of {models[1]} with {p_here} "
                         f"{posterior}; {numbers}), but not {elsewhere}: there P({models[0]} > {models[1]}) = "

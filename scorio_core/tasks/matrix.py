@@ -23,6 +23,7 @@ import pandas as pd
 
 from scorio_core.leaderboard.table import Categorization, leaderboard, outcomes_for, task_names
 from scorio_core.leaderboard.task_outcomes import question_clusters
+from scorio_core.leaderboard.checks import question_set_notes
 from scorio_core.leaderboard.trial_order import trial_position_note
 from scorio_core.errors import InputError
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
@@ -75,7 +76,9 @@ class TaskMatrix:
         (smallest and largest category weight; (0, 1) for binary correctness). Empty: (0, 1).
     notes : tuple of dict
         Per task whose trials are not exchangeable repeats, the leaderboard's ``trial_position_effect`` notice with
-        its ``task`` (:func:`scorio_core.leaderboard.trial_order.trial_position_note`; none for count data).
+        its ``task`` (:func:`scorio_core.leaderboard.trial_order.trial_position_note`; none for count data); per task
+        whose models answered different questions, the leaderboard's ``unequal_question_sets`` notice and, when they
+        fall into groups sharing no question, its ``disconnected_groups`` notice, each with its ``task``.
     """
 
     cells: pd.DataFrame
@@ -244,6 +247,7 @@ def task_matrix(
                             question_set=question_set, **grouped)
         order_note = trial_position_note(outcomes, task=task)  # the intervals assume exchangeable trials
         notes += [order_note] if order_note else []
+        notes += question_set_notes(outcomes, question_set, task=task, table=board)
         flaky_models, flaky = _flaky_counts(outcomes)
         flaky_of = dict(zip(flaky_models, flaky))
         frame = pd.DataFrame({
@@ -271,3 +275,4 @@ def task_matrix(
     return TaskMatrix(cells, tuple(names), tuple(models), float(confidence), prior, scope, threshold, pass_on,
                       cluster_column if cluster_column and scope != "questions-fixed" else None, tuple(ranges),
                       tuple(notes))
+

@@ -53,6 +53,8 @@ def test_downloads_present_and_non_empty(app, downloads):
                       "Analysis manifest"]
     rows = list(csv.DictReader(io.StringIO(content(downloads, ".csv").decode())))
     assert len(rows) == 16 and rows[0]["model"] == "o3-mini (high)"
+    # a forwarded CSV still says what it ranks (QA: only its file name named the data; the rubric nowhere)
+    assert {(r["dataset"], r["rubric"]) for r in rows} == {("MathArena AIME 2025 I (16 models, N=4)", "Binary correctness (2 categories, w = 0, 1)")}
     assert b"| Model" in content(downloads, ".md")
     assert b"\\toprule" in content(downloads, ".tex")
     assert json.loads(content(downloads, "rubric.json"))["name"] == "Binary correctness"

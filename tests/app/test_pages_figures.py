@@ -125,7 +125,10 @@ def test_difference_plot():
     shaded = fig.data[0]
     assert min(shaded.x) >= 0.02 and max(shaded.x) <= 0.18 and shaded.fill == "tozeroy"
     assert ESCAPED in fig.layout.xaxis.title.text and EVIL not in fig.layout.xaxis.title.text
-    assert any("P(" in a.text and "0.990" in a.text for a in fig.layout.annotations)
+    assert any("P(" in a.text and "99.0%" in a.text for a in fig.layout.annotations)
+    # the page's own format (cut toward 50%): 0.61151 reads 61.1% beside the metric's "61.1%", not "0.612"
+    odd = difference_plot(x, density, mean=0.1, lo=0.02, hi=0.18, rho=0.61151, name_a="a", name_b="b")
+    assert any(a.text == "P(a > b) = 61.1%" for a in odd.layout.annotations)
     point = difference_plot(np.empty(0), np.empty(0), mean=0.1, lo=0.1, hi=0.1, rho=1.0, name_a="a", name_b="b")
     assert [t.name for t in point.data] == ["posterior mean"]
     # a model's empirical-Bayes prior not identified (N = 1): no posterior is claimed anywhere on the figure

@@ -122,3 +122,20 @@ def test_grid_rows_follow_the_combined_score(app):
     no_exception(app)
     grid, combined = app.main.dataframe[0].value, app.main.dataframe[1].value
     assert list(grid.index) == ["gamma", "beta", "alpha"] == list(combined["model"])
+
+
+def test_question_set_caveats_show_per_task(app):
+    """Models of a task on disjoint question sets: the Tasks page says so per task, as the Leaderboard does (QA: the
+    combined score compared two unlinked groups without a word)."""
+    text = "model,task,question_id,trial,is_correct\n" + "".join(
+        f"{m},{t},q{q + 5 * (m in ('gamma', 'delta'))},{i},{int((q + i + len(m)) % 3 == 0)}\n"
+        for m in ("alpha", "beta", "gamma", "delta") for t in ("math", "code") for q in range(5) for i in range(2))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("apart.csv", text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(TASKS).run()
+    no_exception(app)
+    said = [shown(w.value) for w in app.main.warning]
+    for task in ("math", "code"):
+        assert any(t.startswith(f"{task}: The models fall into 2 groups that share no question") for t in said), said
+        assert any(t.startswith(f"{task}: 4 of 4 models answered fewer than all 10 questions") for t in said), said

@@ -92,6 +92,18 @@ def test_a_bad_or_unknown_link_says_so():
     for value in ("../../etc/passwd", "' OR 1=1 --", "A" * 22):
         fresh = _open({"analysis": value})
         assert any("does not exist here" in shown(e.value) for e in fresh.sidebar.error), value
+        assert any("does not exist here" in shown(e.value) for e in fresh.main.error), value  # above the page too
+
+
+def test_a_presentation_link_that_cannot_open_shows_nothing_in_its_place():
+    # QA: the demo leaderboard appeared as if it were the shared analysis, its warning only in the hidden sidebar
+    for value in ("C" * 22, "bad!"):
+        fresh = _open({"analysis": value, "view": "present"})
+        no_exception(fresh)
+        said = [shown(e.value) for e in fresh.main.error]
+        assert any("does not exist here" in t and "Nothing else is shown" in t for t in said), (value, said)
+        assert not fresh.main.dataframe and not fresh.get("plotly_chart") and not fresh.main.subheader
+        assert not any("Showing the current data" in t for t in said)
 
 
 def test_changes_autosave_and_a_reload_restores_them(app):

@@ -93,7 +93,8 @@ def test_two_models_rank_probability_matches_compares_p_a_beats_b(tmp_path, caps
     assert main(["ranks", str(path), "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     ranks = {r["model"]: r["p_first"] for r in out["rows"]}
-    assert [n["code"] for n in out["notes"]] == ["unequal_question_sets"]  # as the leaderboard and compare say
+    # as the leaderboard says: different questions, and two groups that share none
+    assert [n["code"] for n in out["notes"]] == ["unequal_question_sets", "disconnected_groups"]
     assert out["notes"][0]["models"] == {"A": 10, "B": 10} and "--question-set common" in out["notes"][0]["message"]
     assert main(["compare", str(path), "--models", "A", "B", "--output", "json"]) == 0
     rho = json.loads(capsys.readouterr().out)["difference"]["rho"]

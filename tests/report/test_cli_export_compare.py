@@ -43,6 +43,7 @@ class TestExport:
         assert code == 0
         rows = list(csv.DictReader(io.StringIO(out)))
         assert {r["model"] for r in rows} == {"<script>alert(1)</script>", "'=cmd|' /C calc'!A0", "plain"}
+        assert {(r["dataset"], r["rubric"]) for r in rows} == {("evil.csv", "Binary correctness")}  # named in the file
         code, lb, _ = run(capsys, "leaderboard", evil_csv, "--output", "json")
         mu = {r["model"]: r["mu"] for r in json.loads(lb)["rows"]}
         assert float(next(r for r in rows if r["model"] == "plain")["mu"]) == pytest.approx(mu["plain"])

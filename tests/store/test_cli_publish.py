@@ -42,7 +42,7 @@ def test_publish_prints_links_and_stores_a_snapshot(tmp_path):
     out = json.loads(publish(root, str(dump), "--name", "nightly eval", "--base-url", "https://scorio.example.org/",
                              "--output", "json").stdout)
     assert list(out) == ["analysis_id", "dataset_id", "dataset_created", "dataset_name", "link", "present_link",
-                         "engine", "notes"]
+                         "engine", "notes", "analysis_notes"]
     assert out["dataset_created"] and out["dataset_name"] == "nightly eval" and out["notes"] == []
     assert out["engine"] == "pandas"  # a small file: the attempt-level loader
     assert out["link"] == f"https://scorio.example.org/?analysis={out['analysis_id']}"

@@ -154,7 +154,8 @@ def load_category_counts_spark(
     from scorio_core.engines.rubric.percentiles import percentile_thresholds_spark
     from scorio_core.engines.rubric.sql import compile_rubric, constant_thresholds
     from scorio_core.engines.spark_engine import _count_attempts, count_dataset, read_inputs, source_infos
-    from scorio_core.engines.spark_inputs import spark_error
+    from scorio_core.engines._sql import refuse_no_rows
+    from scorio_core.engines.spark_inputs import path_of, spark_error
     from scorio_core.engines.spark_session import spark_session
     from scorio_core.rubric.engine import _schema
     from scorio_core.rubric.signals import _check_max_tokens
@@ -208,6 +209,7 @@ def load_category_counts_spark(
         rub = compile_rubric(schema, signal_cols, bound.table.kind, thresholds, backend=SparkColumns(),
                              per_task=pct and {n: F.col(c) for n, c in pct.columns.items()})
         cells_v, per_file, _ = _count_attempts(canon, inp.labels, inp.has_trial)
+        refuse_no_rows(inp.files, {path_of(uri): n for uri, n in per_file.items()})
         cells, coverage = _categorize(coded, rub, present, signal_cols, kinds, inp)
     except (InputError, EngineUnsupported):
         raise
