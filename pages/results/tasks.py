@@ -60,7 +60,17 @@ for note in matrix.notes:  # each task whose trials are not exchangeable repeats
     if note["code"] == "trial_position_effect":
         trial_position_warning(ctx, models, task=note["task"], effects=note["effects"],
                                prefix=f"{note['task']}: " if len(tasks) > 1 else "")
-    else:  # models on different (or disjoint) question sets within a task, as its Leaderboard says
+sets = [n for n in matrix.notes if n["code"] != "trial_position_effect"]  # different question sets, as each Leaderboard says
+named = list(dict.fromkeys(n["task"] for n in sets))
+if len(named) > 2:  # many tasks (LiveBench: 5 of 18): one warning, each task's words below
+    apart = sum(n["code"] == "disconnected_groups" for n in sets)
+    st.warning(f"In {len(named)} tasks the models answered different questions ({md(', '.join(named))})"
+               + (f"; in {apart:d} of them some models share no question at all" if apart else "")
+               + ": a cell scores each model on its own questions, as that task's Leaderboard does.", icon=":material/rule:")
+    with st.expander(f"Question sets in these {len(named)} tasks"):
+        st.markdown("\n".join(f"- **{md(n['task'])}**: {md(n['finding'])}" for n in sets))
+else:
+    for note in sets:
         st.warning(f"{md(note['task'])}: {md(note['finding'])}" if len(tasks) > 1 else md(note["finding"]),
                    icon=":material/rule:")
 if active.prior is not None:

@@ -16,7 +16,9 @@ JSON output (``--output json``) is an object::
      "questions": [{"question", "outcome", "n_a", "correct_a", "rate_a", "score_a", "n_b", ...}, ...],
      "trials_needed": {"n_needed", "n_power", "practical", "n_power_range": [lo, hi], "power", "range_level",
                        "n_observed" (largest N per question of A, of B), "n_observed_min" (smallest N on an
-                       answered question of either), "z_observed" (|z|), "rho_observed" (Phi(|z|): the paper's
+                       answered question of either), "z_observed" (|z| at the observed N under the projection's
+                       prior: where a model's empirical-Bayes prior is not identified the projection uses the uniform
+                       prior, ``prior_notes`` say so, and it differs from difference.z), "rho_observed" (Phi(|z|): the paper's
                        ranking confidence, whichever model leads; not difference.rho), "z_threshold", "confidence",
                        "meaning", "assumption", "applicable" (false when the two share no question: then
                        n_needed and n_power are null), "curve": {"n": [...], "z": [...]} (with --curve)},

@@ -121,6 +121,11 @@ def run(args: argparse.Namespace) -> int:
     if args.name and not result.dataset_created and args.name[:200] != result.dataset_name:
         notes.append(f"these files were stored before under the name {result.dataset_name!r}; --name "
                      f"{args.name[:200]!r} names newly stored datasets only")
+    if not args.schema:  # category codes without is_correct: the link opens on the category-code rubric, as the app does
+        from scorio_core.rubric import default_schema_for, default_schema_note
+
+        default = default_schema_for(dataset)
+        notes += [default_schema_note(default)] if default is not None else []
     caveats = _analysis_notes(dataset, args.task, args.schema)
     if args.output == "json":
         emit_json({**result.to_dict(), "engine": args.engine_used, "notes": notes, "analysis_notes": caveats})

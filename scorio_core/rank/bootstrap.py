@@ -301,6 +301,16 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
         ranks[:, slot[name], :] = np.where(bad[:, None], np.nan, _competition(scores))
         failed[name] += int(bad.sum())
         loop.remove(name)
+    if "bayesian_mcmc" in loop and "bayesian_mcmc" not in options:  # every resample's chain in lock-step
+        from scorio_core.rank.likelihood.bayesian import bayesian_mcmc_resamples
+        from scorio_core.rank.ties import rank_scores
+
+        block = max(1, 4_000_000 // (L * L))  # (resamples, L^2) arrays of at most ~32 MB
+        for start in range(0, B, block):
+            scores = bayesian_mcmc_resamples(R, idx[start:start + block])
+            ranks[start:start + len(scores), slot["bayesian_mcmc"]] = [
+                settled_ranks(rank_scores(row)["competition"], row) for row in scores]
+        loop.remove("bayesian_mcmc")
     for b in range(B if outside or loop else 0):  # iterative methods cannot be vectorised across replicates
         if outside:
             try:

@@ -139,3 +139,22 @@ def test_question_set_caveats_show_per_task(app):
     for task in ("math", "code"):
         assert any(t.startswith(f"{task}: The models fall into 2 groups that share no question") for t in said), said
         assert any(t.startswith(f"{task}: 4 of 4 models answered fewer than all 10 questions") for t in said), said
+
+
+def test_question_set_caveats_of_many_tasks_are_one_warning(app):
+    # five tasks where beta skips a question: one warning naming the tasks, each task's words in an expander
+    text = "model,task,question_id,trial,is_correct\n" + "".join(
+        f"{m},t{k},q{q},{i},{int((q + i + k + len(m)) % 3 == 0)}\n"
+        for m in ("alpha", "beta", "gamma") for k in range(5) for q in range(6) for i in range(2)
+        if not (m == "beta" and q == 0))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("five.csv", text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(TASKS).run()
+    no_exception(app)
+    said = [shown(w.value) for w in app.main.warning if "answered different questions" in shown(w.value)]
+    assert said == ["In 5 tasks the models answered different questions (t0, t1, t2, t3, t4): a cell scores each model "
+                    "on its own questions, as that task's Leaderboard does."], said
+    (box,) = [e for e in app.main.expander if e.label == "Question sets in these 5 tasks"]
+    detail = [shown(m.value) for m in box.markdown]
+    assert any("t4" in d and "1 of 3 models answered fewer than all 6 questions" in d for d in detail), detail

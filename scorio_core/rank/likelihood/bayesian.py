@@ -171,3 +171,74 @@ def bayesian_mcmc(R, n_samples: int = 5000, burnin: int = 1000, prior_var: float
             step = step * 0.8 if rate < 0.2 else step * 1.2 if rate > 0.5 else step
     scores = average_equal_rows(np.mean(samples, axis=0), R)
     return rank_with(scores, method, return_scores)
+
+
+def bayesian_mcmc_resamples(R, idx, n_samples: int = 5000, burnin: int = 1000, prior_var: float = 1.0,
+                            seed: int = 42) -> np.ndarray:
+    """:func:`bayesian_mcmc`'s scores on every resample of questions at once, the same numbers as one call each.
+
+    Parameters
+    ----------
+    R : ndarray, shape (L, M, N)
+        Binary outcomes (validated by the caller).
+    idx : ndarray of int, shape (B, M')
+        Question indices of each resample (``R[:, idx[b]]`` is resample b).
+    n_samples, burnin, prior_var, seed
+        As :func:`bayesian_mcmc` (its defaults).
+
+    Returns
+    -------
+    ndarray of float64, shape (B, L)
+        Posterior-mean log-strengths of each resample, identical to
+        ``bayesian_mcmc(R[:, idx[b]], ..., return_scores=True)[1]``.
+
+    Notes
+    -----
+    Every call of :func:`bayesian_mcmc` with the same ``seed`` consumes the same random stream (a normal vector and
+    a uniform per step, whatever is accepted), so the B chains run in lock-step on one stream: the proposal of chain b
+    is ``theta_b + step_b z`` with the shared ``z``, its acceptance compares the shared ``log u``, and its proposal
+    scale is retuned from its own acceptance rate. The log-posterior sums each chain's decisive-win terms in the
+    reference's row-major pair order (absent pairs add exact zeros), so every chain is bit-identical to its own call.
+    Cost: one pass of ``n_samples + burnin`` steps over (B, L^2) arrays instead of B passes over (L^2) arrays.
+    """
+    R = np.asarray(R)
+    idx = np.asarray(idx)
+    n_samples = check_int(n_samples, "n_samples", 1)
+    burnin = check_int(burnin, "burnin", 0)
+    prior_var = _positive_float(prior_var, "prior_var")
+    L, M = R.shape[:2]
+    B = idx.shape[0]
+    per_question = np.stack([pairwise_counts(R[:, [q]])[0].ravel() for q in range(M)]) if M else np.zeros((0, L * L))
+    drawn = np.zeros((B, M))
+    np.add.at(drawn, (np.arange(B)[:, None], idx), 1.0)
+    wins = drawn @ per_question  # (B, L^2): integer-valued, exactly the resample's pairwise_counts
+    i, j = np.divmod(np.arange(L * L), L)
+    exp, log, where = np.exp, np.log, np.where
+
+    def log_post(theta):  # (B, L) -> (B,), each row as _log_posterior's log_post
+        diff = theta[:, j] - theta[:, i]
+        log_p = where(diff > 20, -diff, where(diff < -20, 0.0, -log(1 + exp(np.minimum(diff, 20.0)))))
+        ll = (wins * log_p).cumsum(axis=1)[:, -1]
+        return ll + (-0.5 * np.add.reduce(theta**2, axis=1) / prior_var)
+
+    rng = np.random.default_rng(seed)
+    theta = np.zeros((B, L))
+    current = log_post(theta)
+    total = np.zeros((B, L))
+    step = np.full(B, 0.1)
+    accepted = np.zeros(B, dtype=np.int64)
+    for it in range(n_samples + burnin):  # steps of a Markov chain are sequential; the B chains move together
+        proposal = theta + step[:, None] * rng.normal(0, 1.0, L)
+        proposed = log_post(proposal)
+        take = np.log(rng.random()) < np.minimum(proposed - current, 0.0)
+        theta = np.where(take[:, None], proposal, theta)
+        current = np.where(take, proposed, current)
+        accepted += take
+        if it >= burnin:
+            total += theta
+        if it > 0 and it % 500 == 0 and it < burnin:
+            rate = accepted / it
+            step = np.where(rate < 0.2, step * 0.8, np.where(rate > 0.5, step * 1.2, step))
+    scores = total / n_samples
+    scores = np.stack([average_equal_rows(row, R[:, rows]) for row, rows in zip(scores, idx)]) if B else scores
+    return np.where((wins.sum(axis=1) <= 0.0)[:, None], 0.0, scores)  # no decisive outcome: all 0, as one call
