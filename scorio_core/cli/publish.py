@@ -149,8 +149,8 @@ def _analysis_notes(dataset, task: str | None, schema) -> list[dict]:
     from scorio_core.cli.export import analyse
     from scorio_core.leaderboard.checks import question_set_notes
     from scorio_core.rubric import default_schema_for, resolve_schema
-    from scorio_core.store.publish import _check_task
+    from scorio_core.store.publish import check_task
 
-    task = _check_task(dataset, task)
+    task = check_task(dataset, task)
     schema = resolve_schema(schema) if schema else default_schema_for(dataset)
     return question_set_notes(analyse(dataset, task, schema=schema, table=False)[0], task=task)

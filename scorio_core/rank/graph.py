@@ -33,6 +33,26 @@ def pairwise_counts(R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return wins, ties
 
 
+def question_wins(R: np.ndarray) -> np.ndarray:
+    """``W_q`` of every question, shape (M, L, L): trials of question q where i is right and j wrong.
+
+    Parameters
+    ----------
+    R : ndarray, shape (L, M, N)
+        Binary outcomes.
+
+    Returns
+    -------
+    ndarray of float64, shape (M, L, L)
+        Integer-valued counts with a zero diagonal; ``question_wins(R)[q]`` equals
+        ``pairwise_counts(R[:, [q]])[0]`` and their sum over q equals ``pairwise_counts(R)[0]``.
+    """
+    X = R.astype(np.float64)
+    right = X.sum(axis=2).T  # (M, L)
+    both = np.einsum("iqn,jqn->qij", X, X)
+    return right[:, :, None] - both
+
+
 def strongly_connected(adjacency: np.ndarray) -> bool:
     """Whether the directed graph (boolean adjacency, L x L) is strongly connected (``scipy.sparse.csgraph``)."""
     return connected_components(np.asarray(adjacency, dtype=bool), directed=True, connection="strong")[0] == 1

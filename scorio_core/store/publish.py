@@ -24,6 +24,7 @@ __all__ = [
     "DEFAULT_BASE_URL",
     "PublishResult",
     "analysis_state",
+    "check_task",
     "dataset_key",
     "publish",
     "publish_manifest",
@@ -146,7 +147,26 @@ def _check_settings(settings: dict | None) -> dict:
     return merged
 
 
-def _check_task(dataset, task: str | None) -> str:
+def check_task(dataset, task: str | None) -> str:
+    """The task a link of ``dataset`` opens on: ``task``, or the first task when None.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The loaded dataset.
+    task : str or None
+        A task name, ``"All tasks"`` when the data has more than one task, or None for the first task.
+
+    Returns
+    -------
+    str
+        The task name.
+
+    Raises
+    ------
+    InputError
+        The dataset has no rows, or ``task`` is not one of its tasks (the message lists them; ``field="task"``).
+    """
     from scorio_core.leaderboard.table import ALL_TASKS, task_names
 
     tasks = task_names(dataset)
@@ -194,7 +214,7 @@ def publish_manifest(dataset_id: str, name: str, dataset, *, task: str | None = 
     from scorio_core.report.manifest import build_manifest, manifest_to_json
     from scorio_core.rubric import DEFAULT_SCHEMA, categorize, get_schema, resolve_schema
 
-    task = _check_task(dataset, task)
+    task = check_task(dataset, task)
     merged = _check_settings(settings)
     resolved = None if schema is None else resolve_schema(schema)
     thresholds = None
@@ -279,7 +299,7 @@ def publish(ws, name: str, files, dataset, *, base_url: str = DEFAULT_BASE_URL, 
     """
     share_links(base_url, "A" * 22)  # check the address before storing anything
     dataset.require_ready()
-    _check_task(dataset, task)  # cheap checks before anything is stored
+    check_task(dataset, task)  # cheap checks before anything is stored
     _check_settings(settings)
     before = {d.id for d in ws.list_datasets()}
     record = ws.save_dataset(name, files, dataset)

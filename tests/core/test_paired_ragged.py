@@ -77,7 +77,9 @@ def test_equal_question_sets_are_unchanged(capsys):
     }
     for (scope, a, b), want in expected.items():
         d = _json(capsys, ["compare", AIME, "--models", a, b, "--scope", scope, "--output", "json"])["difference"]
-        assert (d["mean"], d["sd"], d["rho"]) == pytest.approx(want, rel=1e-13, abs=1e-15)
+        # 1e-9: the empirical-Bayes fits are iterative; their last digits follow the CPU's SIMD paths (the mean moved
+        # by 9e-11 relative on an AMD EPYC against the Intel machine these were measured on)
+        assert (d["mean"], d["sd"], d["rho"]) == pytest.approx(want, rel=1e-9, abs=1e-12)
         assert "own questions" not in d["assumption"]
 
 

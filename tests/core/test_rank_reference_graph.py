@@ -89,3 +89,16 @@ def test_bad_input_raises_what_the_reference_raises(bad):
         with pytest.raises(ValueError) as got:
             getattr(ours, name)(bad)
         assert str(got.value) == str(want.value)
+
+
+@given(st.integers(1, 6), st.integers(0, 7), st.integers(1, 5), st.integers(0, 2**31 - 1))
+@settings(max_examples=60, deadline=None)
+def test_question_wins_are_each_questions_pairwise_wins(L, M, N, seed):
+    from scorio_core.rank.graph import question_wins
+
+    R = (np.random.default_rng(seed).random((L, M, N)) < 0.5).astype(int)
+    W = question_wins(R)
+    assert W.shape == (M, L, L)
+    for q in range(M):
+        assert np.array_equal(W[q], pairwise_counts(R[:, [q]])[0])
+    assert np.array_equal(W.sum(axis=0), pairwise_counts(R)[0] if M else np.zeros((L, L)))

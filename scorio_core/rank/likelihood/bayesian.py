@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from scorio_core.rank.graph import question_wins
 from scorio_core.rank.likelihood.fitting import average_equal_rows, check_int, pairwise_counts
 from scorio_core.rank.ties import rank_with, validate_input
 
@@ -208,7 +209,7 @@ def bayesian_mcmc_resamples(R, idx, n_samples: int = 5000, burnin: int = 1000, p
     prior_var = _positive_float(prior_var, "prior_var")
     L, M = R.shape[:2]
     B = idx.shape[0]
-    per_question = np.stack([pairwise_counts(R[:, [q]])[0].ravel() for q in range(M)]) if M else np.zeros((0, L * L))
+    per_question = question_wins(R).reshape(M, L * L)  # (M, L^2): integer counts, each pairwise_counts(R[:, [q]])[0]
     drawn = np.zeros((B, M))
     np.add.at(drawn, (np.arange(B)[:, None], idx), 1.0)
     wins = drawn @ per_question  # (B, L^2): integer-valued, exactly the resample's pairwise_counts

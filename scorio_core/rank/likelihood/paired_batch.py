@@ -40,6 +40,8 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.special import expit
 
+from scorio_core.rank.graph import question_wins
+
 __all__ = ["BATCHED_METHODS", "bradley_terry_resamples", "fits_in_memory", "method_resamples",
            "rao_kupper_resamples"]
 
@@ -62,14 +64,6 @@ _TIE = 1e-9
 def fits_in_memory(n_models: int, n_questions: int) -> bool:
     """Whether the per-question win counts of ``n_questions`` questions and ``n_models`` models fit the budget."""
     return n_models * n_models * n_questions <= _MAX_ENTRIES
-
-
-def _question_wins(R: np.ndarray) -> np.ndarray:
-    """``W_q`` of every question, shape (M, L, L): trials of q where i is right and j wrong."""
-    X = R.astype(np.float64)
-    right = X.sum(axis=2).T  # (M, L)
-    both = np.einsum("iqn,jqn->qij", X, X)
-    return right[:, :, None] - both
 
 
 def _strongly_connected(wins: np.ndarray) -> np.ndarray:
@@ -230,7 +224,7 @@ def _resamples(R, idx, prior_var, model: str, kappa) -> tuple[np.ndarray, np.nda
         raise ValueError(f"prior_var must be a positive finite variance; got {prior_var!r}.")
     L, M, N = R.shape
     B = idx.shape[0]
-    per_question = _question_wins(R).reshape(M, L * L)
+    per_question = question_wins(R).reshape(M, L * L)
     scores, failed = np.zeros((B, L)), np.zeros(B, dtype=bool)
     inv_var = 0.0 if prior_var is None else 1.0 / float(prior_var)
     events = float(idx.shape[1] * N)  # (question, trial) events of a resample: each pair compared on each
