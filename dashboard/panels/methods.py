@@ -19,7 +19,8 @@ from dashboard.figures import interval_plot, method_agreement_heatmap
 from dashboard.tables.display import fit_height, rank_interval_display
 from dashboard.text import md
 from scorio_core.errors import InputError
-from scorio_core.items.board import ability_board, ability_interval_label, unlinked_note
+from scorio_core.items.board import ability_board, ability_interval_label, coverage_note, unlinked_note
+from scorio_core.items.spread import spread_note
 from scorio_core.leaderboard.methods import default_methods, size_note
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
 from scorio_core.rank.bootstrap import quick_to_resample
@@ -162,6 +163,11 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
     unlinked = unlinked_note(diagnostics)
     if unlinked:  # abilities of models that share no question are ordered by the priors, not by the data
         st.warning(md(unlinked), icon=":material/link_off:")
+    spread, coverage = spread_note(diagnostics.fit), coverage_note(diagnostics)
+    if spread:
+        st.warning(md(spread), icon=":material/balance:")
+    if coverage:
+        st.caption(md(coverage))
     labels = ctx.labels(table["model"])
     table = table[table["model"].isin(ctx.shown(table["model"]))]
     kind = "2PL" if model == "2pl" else "Rasch"

@@ -38,6 +38,7 @@ _APPLIED = "_link_applied"
 _NOTICE = "_link_notice"
 _FAILED = "_link_failed"  # the id of a link that could not be opened (presentation: nothing shown in its place)
 _BASELINE = "_autosave_baseline"
+_FIRST_VIEWS = "_autosave_first_views"  # each view control's first value this session (its default, or the link's)
 _DRAFT = "_autosave_draft"
 _SAVED = "_autosave_digest"
 _DRAFT_DATASET = "_autosave_dataset"
@@ -316,8 +317,19 @@ def render_link_notice() -> None:
 
 
 def _digest(doc: dict) -> str:
+    """What autosave compares: the manifest and the view values that differ from the first ones this session saw.
+
+    A page's controls enter the session with their defaults on its first visit; counted as changes, a visitor who only
+    looked at Compare or Questions from a snapshot link wrote a draft and the address bar swapped the snapshot's id
+    for an editable draft's (helper QA, 2026-12-02).
+    """
+    first = st.session_state.setdefault(_FIRST_VIEWS, {})
+    views = doc["views"]
+    for key, value in views.items():
+        first.setdefault(key, json.dumps(value, sort_keys=True, default=str))
+    changed = {k: v for k, v in views.items() if json.dumps(v, sort_keys=True, default=str) != first[k]}
     manifest = {k: v for k, v in doc["manifest"].items() if k not in ("created", "versions")}
-    stable = {"manifest": manifest, "views": doc["views"]}
+    stable = {"manifest": manifest, "views": changed}
     return hashlib.sha256(json.dumps(stable, sort_keys=True, default=str).encode()).hexdigest()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-__all__ = ["MAX_PARAM_CHARS", "MAX_PARAM_VALUES", "MAX_KEY_CHARS", "NUMERIC_PARAMS", "invalid_params", "sanitize_query_params",
+__all__ = ["MAX_PARAM_CHARS", "VALIDATED_WHERE_USED", "MAX_PARAM_VALUES", "MAX_KEY_CHARS", "NUMERIC_PARAMS", "invalid_params", "sanitize_query_params",
            "relabel_param", "read_choice_param"]
 
 #: Longest accepted value of one query parameter (dataset names, model names, choices).
@@ -19,6 +19,8 @@ MAX_PARAM_CHARS = 256
 MAX_PARAM_VALUES = 1000
 #: Longest accepted parameter name.
 MAX_KEY_CHARS = 64
+#: Parameters validated where they are used, so an invalid value is reported there (not dropped silently here).
+VALIDATED_WHERE_USED = ("analysis",)
 #: Numeric widget parameters: (low, high, integer).
 NUMERIC_PARAMS = {"lb_tau": (0.0, 1.0, False), "lb_k": (1, 1_000_000, True)}
 
@@ -61,7 +63,9 @@ def sanitize_query_params() -> dict[str, str]:
     import streamlit as st
 
     params = {key: st.query_params.get_all(key) for key in st.query_params.keys()}
-    bad = invalid_params(params)
+    # the link's analysis id is checked where it is opened (store validate_id: 22 id characters, nothing else reaches
+    # the catalog); dropped here, a mangled presentation link showed the current data as if shared (helper QA)
+    bad = {key: reason for key, reason in invalid_params(params).items() if key not in VALIDATED_WHERE_USED}
     dropped = [key for key in params if key in bad or len(key) > MAX_KEY_CHARS]
     for key in dropped:
         del st.query_params[key]

@@ -16,7 +16,8 @@ from dashboard.tables.display import fit_height
 from dashboard.tables.items import flagged_export, question_display, shift_display, with_flags
 from dashboard.text import md
 from scorio_core.items import FLAG_CODES, FLAG_RULES, PRIORS
-from scorio_core.items.board import unlinked_note
+from scorio_core.items.board import coverage_note, unlinked_note
+from scorio_core.items.spread import spread_note
 from scorio_core.items.report import flagged_questions
 from scorio_core.report.tables import to_csv
 
@@ -95,6 +96,12 @@ bars.plotly_chart(flag_bars(counts), width="stretch")
 unlinked = unlinked_note(diag)
 if unlinked:  # abilities of models that share no question are ordered by the priors, not by the data
     st.warning(md(unlinked), icon=":material/link_off:")
+spread = spread_note(diag.fit)
+if spread:  # the models do not credibly differ: a 2PL scale (difficulties, discriminations) is set by noise
+    st.warning(md(spread), icon=":material/balance:")
+coverage = coverage_note(diag)
+if coverage:  # small tables: the Laplace intervals were measured to cover less than their level
+    st.caption(md(coverage))
 st.caption(f"Fitted to {md(diag.outcome)} of {len(diag.models):,} model{'' if len(diag.models) == 1 else 's'} (every model: abilities need them all; the "
            f"sidebar's model filter is not applied). {md(diag.fit.method)}.")
 

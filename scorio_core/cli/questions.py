@@ -85,9 +85,10 @@ def run_questions(args: argparse.Namespace) -> int:
 
     from scorio_core.eval._validate import check_confidence
     from scorio_core.items import FLAG_RULES, PRIORS
-    from scorio_core.items.board import unlinked_note
+    from scorio_core.items.board import ability_interval_label, coverage_note, unlinked_note
     from scorio_core.items.irt import MIN_2PL_MODELS
     from scorio_core.items.report import MODEL_COLUMNS, QUESTION_COLUMNS, diagnose
+    from scorio_core.items.spread import spread_note
     from scorio_core.leaderboard.table import outcomes_for, task_names
 
     check_confidence(args.confidence)
@@ -104,6 +105,11 @@ def run_questions(args: argparse.Namespace) -> int:
             model, fallback[task] = "rasch", (f"Rasch fit: a 2PL fit needs at least {MIN_2PL_MODELS} models and this "
                                               f"task has {len(outcomes.models)}.")
         results.append(diagnose(outcomes, model=model, confidence=args.confidence, b_prior=args.difficulty_prior))
+        spread, coverage = spread_note(results[-1].fit), coverage_note(results[-1])
+        if spread:
+            notes.append({"code": "abilities_not_different", "task": task, "message": f"{task}: {spread}"})
+        if coverage:
+            notes.append({"code": "small_design", "task": task, "message": f"{task}: {coverage}"})
     questions = pd.concat([r.questions for r in results], ignore_index=True)
     models = pd.concat([r.models for r in results], ignore_index=True)
     question_rows = [{**row, "flags": list(row["flags"])} for row in questions.to_dict(orient="records")]
@@ -119,7 +125,8 @@ def run_questions(args: argparse.Namespace) -> int:
             "difficulty_prior": args.difficulty_prior,
             "tasks": [{"task": r.task, "model": r.fit.model, **({"note": fallback[r.task]} if r.task in fallback else {}),
                        "converged": bool(r.fit.converged), "iterations": r.fit.iterations,
-                       "scale": r.fit.scale, "scale_var": r.fit.scale_var,
+                       "interval": ability_interval_label(r) + "; difficulty and discrimination intervals alike",
+                       "scale": r.fit.scale, "scale_var": r.fit.scale_var, "spread_p": r.fit.spread_p,
                        # on the scale the difficulties are reported on (the fit's own is the mode's: / scale)
                        "difficulty_prior_sd": r.fit.b_prior_sd / r.fit.scale,
                        "unanswered_models": list(r.fit.unanswered_models), "unlinked": unlinked_note(r)}
@@ -153,7 +160,7 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str,
 
     Unlike the :mod:`scorio_core.rank` methods this needs no complete tensor: a question's difficulty and
     discrimination come from every model that answered it (:func:`scorio_core.items.report.diagnose`,
-    :func:`scorio_core.items.board.ability_board`; 2PL, Rasch below 3 models). ``--question-set common`` keeps
+    :func:`scorio_core.items.board.ability_board`; a 2PL fit: ranking needs at least two models). ``--question-set common`` keeps
     the questions every model answered. Called by ``leaderboard --method irt_ability``
     (:mod:`scorio_core.cli.leaderboard`). Rows add ``sigma``, ``lo``, ``hi`` (the ability's interval at
     ``--confidence``), ``rank_ci`` (``--tie-rule``), ``n_questions`` and ``group`` (the linked group, 0, 1, ...: the
@@ -167,7 +174,8 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str,
 
     from scorio_core.errors import InputError
     from scorio_core.eval._validate import check_confidence
-    from scorio_core.items.board import ability_board, ability_interval_label, unlinked_note
+    from scorio_core.items.board import ability_board, ability_interval_label, coverage_note, unlinked_note
+    from scorio_core.items.spread import spread_note
     from scorio_core.items.irt import MIN_2PL_MODELS
     from scorio_core.items.report import diagnose
     from scorio_core.leaderboard.table import outcomes_for
@@ -193,7 +201,11 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str,
         diagnostics = diagnose(out, model=model, confidence=args.confidence)
         board = ability_board(diagnostics, tie_rule=args.tie_rule)
         notes.append({"code": "interval", "task": task, "message": f"{task}: {ability_interval_label(diagnostics)}."})
-        unlinked = unlinked_note(diagnostics)
+        unlinked, spread, coverage = unlinked_note(diagnostics), spread_note(diagnostics.fit), coverage_note(diagnostics)
+        if spread:
+            notes.append({"code": "abilities_not_different", "task": task, "message": f"{task}: {spread}"})
+        if coverage:
+            notes.append({"code": "small_design", "task": task, "message": f"{task}: {coverage}"})
         if unlinked:
             notes.append({"code": "unlinked_groups", "task": task, "message": f"{task}: {unlinked}",
                           "groups": {m: int(g) for m, g in zip(diagnostics.fit.models, diagnostics.fit.groups)}})

@@ -210,12 +210,13 @@ def newton_mode(x0, s, n, priors, rasch=False, tol=1e-9, max_iter=100):
     return x, f, max_iter, False
 
 
-def laplace_se(x, s, n, priors, rasch=False, fix_scale=None):
+def laplace_se(x, s, n, priors, rasch=False, fix_scale=None, ability_cov=False):
     """Standard errors from the full Laplace covariance (inverse Hessian at the mode): ``(theta_se, b_se, a_se)``.
 
     ``fix_scale`` (2PL; shape (L,)): a vector ``w``; the covariance is then the Laplace covariance conditioned on
     ``w . theta`` (the linearised ``sum(theta^2) / 2`` for ``w = theta``), ``H^-1 - H^-1 W W^T H^-1 / (W^T H^-1 W)``
     with ``W = (w, 0, 0)``: the uncertainty left once the ability scale is fixed (one more solve).
+    ``ability_cov``: also return the abilities' (L, L) block of the *unconditioned* inverse Hessian, fourth.
     """
     L, M = s.shape
     s, n = np.asarray(s, dtype=float), np.asarray(n, dtype=float)
@@ -224,9 +225,10 @@ def laplace_se(x, s, n, priors, rasch=False, fix_scale=None):
     (cho, (Iaa, Ibb, Iab)), Ca, Cb, _ = _factored(x, d, p, r_sum, r, n, priors, rasch)
     U = _cho_solve(cho, np.eye(L))  # covariance of the abilities: S^-1
     theta_var = np.diag(U).copy()
+    extra = (U,) if ability_cov else ()
     if rasch:
         Gb = Cb * Ibb
-        return np.sqrt(theta_var), np.sqrt(Ibb + np.einsum("ij,ij->j", Gb, U @ Gb)), np.zeros(M)
+        return (np.sqrt(theta_var), np.sqrt(Ibb + np.einsum("ij,ij->j", Gb, U @ Gb)), np.zeros(M)) + extra
     Ga, Gb = Ca * Iaa + Cb * Iab, Ca * Iab + Cb * Ibb  # C_j B_j^-1, question by question
     b_var = Ibb + np.einsum("ij,ij->j", Gb, U @ Gb)
     a_var = Iaa + np.einsum("ij,ij->j", Ga, U @ Ga)
@@ -238,4 +240,4 @@ def laplace_se(x, s, n, priors, rasch=False, fix_scale=None):
             theta_var = np.maximum(theta_var - t**2 / q, 0.0)
             b_var = np.maximum(b_var - (Gb.T @ t) ** 2 / q, 0.0)
             a_var = np.maximum(a_var - (Ga.T @ t) ** 2 / q, 0.0)
-    return np.sqrt(theta_var), np.sqrt(b_var), np.sqrt(a_var)
+    return (np.sqrt(theta_var), np.sqrt(b_var), np.sqrt(a_var)) + extra

@@ -43,7 +43,9 @@ FLAG_RULES = {
     "low_information": ("Fisher information a^2 p (1 - p) at the answering models' abilities, averaged over those "
                         "models, below 0.05 (a fifth of a discrimination-1 question centred on a model), or no "
                         "outcome varies (every trial of every model failed, or every one succeeded: the question's "
-                        "parameters are then the prior's): it cannot change a ranking"),
+                        "parameters are then the prior's): it cannot change a ranking; not given to a possibly_mislabeled "
+                        "question on its information alone (that information is computed at a discrimination the other "
+                        "flag says is wrong)"),
     "flaky": FLAKY_RULE,
 }
 
@@ -236,13 +238,16 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
     # a question whose every trial failed (or succeeded) separates no models whatever its fitted curve: its difficulty
     # is the prior's, so its information at the abilities is too; flagged by the data, not by that number
     constant = unsolved | ((k > 0) & (totals == n.sum(axis=0)))
-    low = (k > 0) & ((info_mean < low_information) | constant)
+    # a possibly mislabeled question's information is computed at the fitted a, which that flag says is wrong (an
+    # inverted question fits a small positive a): not called low_information on that number (helper QA, 2026-12-02)
+    mislabeled = neg | pattern | flipped
+    low = (k > 0) & (((info_mean < low_information) & ~mislabeled) | constant)
     flaky_models = (answered & (s > 0) & (s < n)).sum(axis=0)
 
     flags, reasons = [], []
     for j in range(M):  # building the text only; every number above is vectorised
         f, why = [], []
-        if neg[j] or pattern[j] or flipped[j]:
+        if mislabeled[j]:
             f.append("possibly_mislabeled")
             parts = []
             if flipped[j]:

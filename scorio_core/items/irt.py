@@ -40,8 +40,10 @@ from scipy.special import expit
 from scorio_core.arrays import close_groups, equal_rows, group_mean
 from scorio_core.errors import InputError
 from scorio_core.items._newton import laplace_se, newton_mode
+from scorio_core.items.linking import linked_groups
 from scorio_core.items.priors import (B_PRIOR_SD_BOUNDS, B_PRIORS, MIN_QUESTIONS_FOR_B_PRIOR, PRIORS, ability_scale,
                                       difficulty_prior_sd)
+from scorio_core.items.spread import ability_spread, joint_se
 
 __all__ = ["IRTFit", "MIN_2PL_MODELS", "ABILITY_TIE_ATOL", "PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "ability_scale", "difficulty_prior_sd", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts", "linked_groups"]
 
@@ -97,6 +99,13 @@ class IRTFit:
         :func:`linked_groups` of the answered cells: models with the same label are linked by shared questions
         (directly or through other models), so their abilities are compared by the data; across labels only
         the priors relate them. -1 for a model that answered nothing.
+    theta_se_joint : ndarray, shape (L,) or None
+        Abilities' standard errors from the unconditioned Laplace covariance, on the reported scale: what rank ties
+        use (:mod:`scorio_core.items.spread`). Equal to ``theta_se`` for Rasch.
+    spread_p : float
+        P-value of the test that every answering model has the same success probability on each question
+        (:func:`~scorio_core.items.spread.ability_spread`); above 0.05 a 2PL scale (difficulties, discriminations)
+        is set by noise.
     """
 
     model: str
@@ -118,6 +127,8 @@ class IRTFit:
     scale_var: float = 0.0
     b_prior_sd: float = PRIORS["b"][1]
     groups: np.ndarray | None = None
+    theta_se_joint: np.ndarray | None = None
+    spread_p: float = 1.0
 
     def se_given_scale(self, values, se) -> np.ndarray:
         """Standard errors of ``values`` (abilities or discriminations) with the 2PL scale held fixed.
@@ -291,7 +302,8 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     theta, b = x[:L].copy(), x[L:L + M].copy()
     a = np.ones(M) if rasch else x[L + M:].copy()
     # 2PL: the covariance given the abilities' scale; ability_scale adds that scale's own uncertainty
-    theta_se, b_se, a_se = laplace_se(x, s, n, priors, rasch, fix_scale=None if rasch else np.where(answered > 0, theta, 0))
+    theta_se, b_se, a_se, cov = laplace_se(x, s, n, priors, rasch, fix_scale=None if rasch else np.where(answered > 0, theta, 0),
+                                           ability_cov=True)
     tau = priors["b"][1]
     b_text = f"b~N(0,{tau:.3g}^2)" + (" estimated from the data (empirical Bayes)" if priors is not PRIORS else "")
     scale, scale_var = 1.0, 0.0
@@ -311,60 +323,20 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     # are enough (swapping the two leaves the strictly convex objective unchanged: one mode, equal values)
     rows, cols = ((equal_rows(s.sum(axis=1), n)[1], equal_rows(s.sum(axis=0), n.T)[1]) if rasch
                   else (equal_rows(s, n)[1], equal_rows(s.T, n.T)[1]))
-    theta, theta_se = group_mean(theta, rows), group_mean(theta_se, rows)
+    se_joint = joint_se(cov, scale)  # unconditioned, on the reported scale (items.spread): what rank ties use
+    theta, theta_se, se_joint = group_mean(theta, rows), group_mean(theta_se, rows), group_mean(se_joint, rows)
     # abilities equal in exact arithmetic without identical data (models at symmetric places, e.g. each failing a
     # different question of equal parameters) come out a few ulps apart: within ABILITY_TIE_ATOL they are one value
     close = close_groups(theta, ABILITY_TIE_ATOL)
-    theta, theta_se = group_mean(theta, close), group_mean(theta_se, close)
+    theta, theta_se, se_joint = group_mean(theta, close), group_mean(theta_se, close), group_mean(se_joint, close)
     b, b_se = group_mean(b, cols), group_mean(b_se, cols)
     if not rasch:
         a, a_se = group_mean(np.asarray(a, float), cols), group_mean(a_se, cols)
     return IRTFit(model=key, theta=theta, theta_se=theta_se, b=b, b_se=b_se, a=np.array(a, float),
                   a_se=a_se, answered=answered, n_models=(n > 0).sum(axis=0), log_posterior=-float(f),
                   converged=converged, iterations=int(iterations), method=method, models=models, questions=questions,
-                  scale=float(scale), scale_var=float(scale_var), b_prior_sd=float(tau), groups=linked_groups(n > 0))
-
-
-def linked_groups(answered) -> np.ndarray:
-    """Models linked by shared questions: connected components of the model-question graph.
-
-    Parameters
-    ----------
-    answered : array-like of bool, shape (L, M)
-        Whether model l answered question m (trials > 0).
-
-    Returns
-    -------
-    ndarray of int, shape (L,)
-        A label per model, 0, 1, ... in order of first appearance; -1 for a model that answered nothing.
-        Two models share a label when a chain of questions and models joins them (A and B answered q1,
-        B and C answered q2: A, B, C are one group). Abilities of different groups are placed relative
-        to each other by the priors alone (each group's questions centred on the same difficulty), not by
-        the data (Embretson and Reise 2000, ch. 10: linking needs common items).
-
-    Examples
-    --------
-    >>> linked_groups([[1, 0, 0], [1, 1, 0], [0, 0, 1], [0, 0, 0]]).tolist()
-    [0, 0, 1, -1]
-    """
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    mask = np.asarray(answered, dtype=bool)
-    L, M = mask.shape
-    seen = mask.any(axis=1)
-    if seen.any() and mask[seen].all(axis=0).any():  # a question every answering model answered links them all
-        return np.where(seen, 0, -1).astype(np.int64)
-    rows, cols = np.nonzero(mask)
-    graph = coo_matrix((np.ones(rows.size), (rows, L + cols)), shape=(L + M, L + M))
-    _, labels = connected_components(graph, directed=False)
-    labels = labels[:L]
-    out = np.full(L, -1, dtype=np.int64)
-    if seen.any():
-        _, first, inverse = np.unique(labels[seen], return_index=True, return_inverse=True)
-        order = np.argsort(np.argsort(first))  # relabel by first appearance
-        out[seen] = order[inverse]
-    return out
+                  scale=float(scale), scale_var=float(scale_var), b_prior_sd=float(tau), groups=linked_groups(n > 0),
+                  theta_se_joint=se_joint, spread_p=ability_spread(s, n)[2])
 
 
 def item_information(a, b, theta) -> np.ndarray:

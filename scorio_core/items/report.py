@@ -29,7 +29,7 @@ QUESTION_COLUMNS = ("task", "question_id", "difficulty", "difficulty_lo", "diffi
                     "discrimination_lo", "discrimination_hi", "information", "success_rate", "n_models", "flags",
                     "reason")
 #: Columns of :attr:`Diagnostics.models`.
-MODEL_COLUMNS = ("task", "model", "ability", "ability_lo", "ability_hi", "answered")
+MODEL_COLUMNS = ("task", "model", "ability", "ability_lo", "ability_hi", "answered", "group")
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,6 +126,8 @@ def diagnose(task_outcomes, *, model: str = "2pl", confidence: float = 0.95, b_p
     m = pd.DataFrame({
         "task": task, "model": list(models), "ability": fit.theta, "ability_lo": fit.theta - z * fit.theta_se,
         "ability_hi": fit.theta + z * fit.theta_se, "answered": fit.answered.astype(np.int64),
+        # the linked group (items.linking): abilities compare within a group only; None for a model with no answer
+        "group": [int(g) if g >= 0 else None for g in (fit.groups if fit.groups is not None else np.zeros(len(models)))],
     }, columns=list(MODEL_COLUMNS))
     return Diagnostics(task, fit, q, m, float(confidence), "binary correctness" if binary else "rubric weights")
 

@@ -68,6 +68,19 @@ def test_the_summary_names_methods_that_tie_most_models():
     assert "tie most models" not in fine.summary
 
 
+def test_one_big_tie_group_is_named_even_with_many_distinct_ranks():
+    # helper QA: N = 1, 200 x 20; every method resolves ~20 levels, Nanson 7, one of them 93 models: its 7 > 20 / 3
+    # escaped the distinct-rank rule and "m112 ranks 108th to 200th" came from that tie alone. Here 40 models: x, z
+    # give 10 levels of 4; y 5 levels, one of them 30 models (>= 40 / 4 and >= 3 x the typical largest, 4)
+    R = np.zeros((40, 1, 1), dtype=int)
+    levels = np.repeat(np.arange(10, 0, -1), 4)
+    y = np.concatenate([np.arange(10, 6, -1).repeat([3, 3, 2, 2]), np.zeros(30)])
+    result = agreement(R, ["x", "y", "z"], models=[f"m{i}" for i in range(40)],
+                       extra={"x": levels, "y": y, "z": levels + 0.0}, top=1)
+    assert result.summary.startswith("Every model has the same rank under the 2 methods that resolve most models")
+    assert " 1 of 3 methods tie most models (distinct ranks among 40: y 5; the others' median 10)" in result.summary
+
+
 def test_a_tie_across_rank_k_is_not_called_a_top_k():
     # x: a, b, c tie at 1st (no top 2 exists); y ranks a, b, c 1st, 2nd, 3rd: its top 2 is {a, b}
     R = np.zeros((4, 1, 1), dtype=int)

@@ -91,3 +91,17 @@ def test_questions_whose_outcomes_never_vary_are_low_information_under_any_prior
     # under the fixed prior the information itself is below the threshold: the reason gives the number
     fixed = fit_irt(s, n, b_prior="fixed")
     assert "mean information" in flag_questions(fixed, s, n)["reasons"][1]
+
+
+def test_an_inverted_question_is_not_low_information_on_its_fitted_discrimination():
+    # helper QA (2026-12-02): the 3 strongest of 9 models 0/20, the 3 weakest 10/20; the joint fit sits at a small
+    # positive a (information ~0.003), the flag's own sign test prefers a < 0: it was also "low_information: it cannot
+    # change a ranking", though leaving it out moves avg@N by up to 0.054
+    rng = np.random.default_rng(11)
+    th, b = np.linspace(1.5, -1.5, 9), np.linspace(-1.5, 1.5, 14)
+    s = rng.binomial(20, expit(1.5 * (th[:, None] - b[None])))
+    s[:, 2] = [0, 0, 0, 5, 5, 5, 10, 10, 10]
+    n = np.full_like(s, 20)
+    table = flag_questions(fit_irt(s, n), s, n)
+    assert "possibly_mislabeled" in table["flags"][2] and "low_information" not in table["flags"][2]
+    assert "not given to a possibly_mislabeled question" in FLAG_RULES["low_information"]

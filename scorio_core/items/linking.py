@@ -1,0 +1,52 @@
+"""Which models an IRT fit compares by the data: those linked by shared questions (Embretson and Reise 2000, ch. 10).
+
+:mod:`scorio_core.items.irt` re-exports :func:`linked_groups`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["linked_groups"]
+
+
+def linked_groups(answered) -> np.ndarray:
+    """Models linked by shared questions: connected components of the model-question graph.
+
+    Parameters
+    ----------
+    answered : array-like of bool, shape (L, M)
+        Whether model l answered question m (trials > 0).
+
+    Returns
+    -------
+    ndarray of int, shape (L,)
+        A label per model, 0, 1, ... in order of first appearance; -1 for a model that answered nothing.
+        Two models share a label when a chain of questions and models joins them (A and B answered q1,
+        B and C answered q2: A, B, C are one group). Abilities of different groups are placed relative
+        to each other by the priors alone (each group's questions centred on the same difficulty), not by
+        the data (Embretson and Reise 2000, ch. 10: linking needs common items).
+
+    Examples
+    --------
+    >>> linked_groups([[1, 0, 0], [1, 1, 0], [0, 0, 1], [0, 0, 0]]).tolist()
+    [0, 0, 1, -1]
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    mask = np.asarray(answered, dtype=bool)
+    L, M = mask.shape
+    seen = mask.any(axis=1)
+    if seen.any() and mask[seen].all(axis=0).any():  # a question every answering model answered links them all
+        return np.where(seen, 0, -1).astype(np.int64)
+    rows, cols = np.nonzero(mask)
+    graph = coo_matrix((np.ones(rows.size), (rows, L + cols)), shape=(L + M, L + M))
+    _, labels = connected_components(graph, directed=False)
+    labels = labels[:L]
+    out = np.full(L, -1, dtype=np.int64)
+    if seen.any():
+        _, first, inverse = np.unique(labels[seen], return_index=True, return_inverse=True)
+        order = np.argsort(np.argsort(first))  # relabel by first appearance
+        out[seen] = order[inverse]
+    return out

@@ -1,0 +1,39 @@
+"""A visitor who only looks at a shared analysis writes nothing and keeps the link it came with (helper QA, 2026-12-02).
+
+A page's controls enter the session with their defaults on the first visit; autosave counted them as changes, so
+opening Compare, Questions, Trajectories or Convergence from a snapshot link saved a draft and the address bar swapped
+the snapshot's id for the draft's (an editable analysis that can change later, forwarded in its place).
+"""
+
+from __future__ import annotations
+
+from tests.app.conftest import no_exception
+from tests.app.test_share_links import _open, _share
+
+PAGES = ("pages/results/compare.py", "pages/results/questions.py", "pages/results/tasks.py",
+         "pages/results/leaderboard.py")
+
+
+def _link(at) -> str:
+    value = at.query_params["analysis"]
+    return value[0] if isinstance(value, list) else value
+
+
+def test_looking_at_pages_of_a_snapshot_writes_no_draft(app, tmp_path):
+    from scorio_core.store import Workspace
+
+    snapshot = _share(app)
+    ws = Workspace(tmp_path / "workspace")  # the app's workspace (tests/app/conftest.py)
+    before = ws.usage().n_analyses
+    viewer = _open({"analysis": snapshot})
+    for page in PAGES:
+        viewer.switch_page(page).run()
+        no_exception(viewer)
+        assert _link(viewer) == snapshot, page
+    assert ws.usage().n_analyses == before
+    # a real change is saved as the viewer's own draft, and the address then carries it
+    viewer.switch_page("pages/results/compare.py").run()
+    options = viewer.selectbox(key="cmp_a").options
+    viewer.selectbox(key="cmp_a").set_value(options[-1]).run()
+    no_exception(viewer)
+    assert _link(viewer) != snapshot and ws.usage().n_analyses == before + 1
