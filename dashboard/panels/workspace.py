@@ -54,7 +54,10 @@ def render_workspace_datasets() -> None:
         + (" (shared: every session of this server sees them)." if ws.listing == "shared"
            else " (private listing: yours, and those published from the command line).")
     )
-    labels = {r.id: f"{r.name} · {frame.loc[i, 'created']}" for i, r in enumerate(records)}
+    # the id's first characters where a name repeats (two uploads of one file: helper QA), as the sidebar's labels
+    repeated = {n for n in (r.name for r in records) if sum(x.name == n for x in records) > 1}
+    labels = {r.id: f"{r.name} · {frame.loc[i, 'created']}" + (f" (#{r.id[:6]})" if r.name in repeated else "")
+              for i, r in enumerate(records)}
     left, mid, right = st.columns([2, 2, 1.2])
     active = ws_id(st.session_state.get(state.KEY_DATASET, "") or "")
     ids = list(labels)
@@ -72,7 +75,8 @@ def render_workspace_datasets() -> None:
         else:
             st.rerun()
     name = next((r.name for r in records if r.id == picked), picked)
-    confirm = right.checkbox(f"Confirm delete of {md(name[:60])}", key="ws_confirm_delete",
+    name = name[:60] + (f" (#{picked[:6]})" if name in repeated else "")
+    confirm = right.checkbox(f"Confirm delete of {md(name)}", key="ws_confirm_delete",
                              help="Deletes the dataset picked under Saved dataset (and its drafts), for every session.")
     if right.button("Delete", key="ws_delete", disabled=not confirm, icon=":material/delete:"):
         try:

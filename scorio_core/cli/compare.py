@@ -89,7 +89,7 @@ def register(subparsers) -> None:
             "spread, ranks: {method: rank}}]}]}. With --bootstrap B each task also has bootstrap: {n_boot, seed, "
             "confidence, scope: questions-sampled, failed: {method: replicates}, intervals: [{model, method, rank, "
             "rank_lo, rank_hi}]}: each method's percentile rank interval over B resamples of the questions, the "
-            "same resamples for every method."
+            "same resamples for every method. skipped_tasks: [{task, reason}] (one model, or no question shared)."
         ),
     )
     add_data_arguments(parser)
@@ -342,16 +342,23 @@ def run_methods(args: argparse.Namespace) -> int:
     methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
     from scorio_core.errors import InputError
     from scorio_core.rank.options import parse_options_by_method
-
     options = parse_options_by_method(args.method_option, methods)
     dataset = load_dataset(args)
     tasks = [args.task] if args.task else task_names(dataset)
     outcomes = {task: outcomes_for(dataset, task) for task in tasks}  # one task of several with 1 model: said
     left_out = [{"task": t, "reason": "1 model: ranking needs at least 2"} for t, o in outcomes.items()
                 if len(o.models) < 2 and len(tasks) > 1 and any(len(x.models) > 1 for x in outcomes.values())]
-    reports = [method_agreement(o, methods, prior=args.prior, question_set=args.question_set, top=args.top,
-                                n_boot=args.bootstrap, seed=args.seed, confidence=confidence, options=options)
-               for t, o in outcomes.items() if t not in {x["task"] for x in left_out}]
+    reports, refused = [], []
+    for t in [t for t in outcomes if t not in {x["task"] for x in left_out}]:  # one unrankable task: the others ranked
+        try:
+            reports.append(method_agreement(outcomes[t], methods, prior=args.prior, question_set=args.question_set,
+                                            top=args.top, n_boot=args.bootstrap, seed=args.seed, confidence=confidence,
+                                            options=options))
+        except InputError as exc:
+            refused.append((t, exc))
+    if refused and (len(tasks) == 1 or not reports):
+        raise refused[0][1]
+    left_out += [{"task": t, "reason": str(exc).removeprefix(f"task '{t}': ").rstrip(".")} for t, exc in refused]
     for r in reports:  # the default method set depends on the number of models: an option it leaves out is an error
         ranked = set(r.agreement.methods) | set(r.agreement.skipped)
         unused = [name for name in options if name not in ranked]

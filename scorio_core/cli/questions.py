@@ -279,7 +279,8 @@ def run_method_rows(args: argparse.Namespace, ignored: dict | None = None) -> in
     With ``--bootstrap B`` each row also has ``rank_lo``/``rank_hi`` (the percentile rank interval over B resamples of
     the questions at ``--confidence``, seeded by ``--seed``; null where the method failed on every resample), the
     settings ``bootstrap: {n_boot, seed, confidence, scope}`` and a note per task counting the resamples the method
-    could not rank (the interval then comes from the others).
+    could not rank (the interval then comes from the others). A task the method cannot rank, among several, is left
+    out with a ``task_left_out`` note (alone: exit 2).
     """
     import numpy as np
 
@@ -304,7 +305,7 @@ def run_method_rows(args: argparse.Namespace, ignored: dict | None = None) -> in
     tasks = [args.task] if args.task else task_names(dataset)
     if args.bootstrap < 0:
         raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
-    rows, notes = [], [ignored] if ignored else []  # options given that the method does not use, first
+    rows, notes, refused = [], [ignored] if ignored else [], []  # options given that the method does not use, first
     for task in tasks:
         task_outcomes = outcomes_for(dataset, task)
         notes += [n for n in [trial_position_note(task_outcomes, task=task)] if n]  # as the leaderboard's Bayes@N
@@ -312,8 +313,13 @@ def run_method_rows(args: argparse.Namespace, ignored: dict | None = None) -> in
             report = method_agreement(task_outcomes, [args.method], prior=args.prior,
                                       question_set=question_set, n_boot=args.bootstrap, seed=args.seed,
                                       confidence=args.confidence, options={args.method: options})
-        except InputError:
-            raise
+        except InputError as exc:  # this task cannot be ranked: with other tasks, said in the notes (helper QA)
+            if len(tasks) == 1:
+                raise
+            refused.append(exc)
+            notes.append({"code": "task_left_out", "task": task,
+                          "message": f"{task}: left out: {str(exc).removeprefix(f'task {task!r}: ')}"})
+            continue
         except ValueError as exc:  # the method refused to rank: with options, most likely one of their values
             if not options:
                 raise
@@ -324,7 +330,12 @@ def run_method_rows(args: argparse.Namespace, ignored: dict | None = None) -> in
                              field="method-option") from None
         result = report.agreement
         if args.method in result.skipped:
-            raise InputError(f"{task}: {method_label(args.method)} cannot rank this data: {result.skipped[args.method]}")
+            refused.append(InputError(f"{task}: {method_label(args.method)} cannot rank this data: "
+                                      f"{result.skipped[args.method]}"))
+            if len(tasks) == 1:
+                raise refused[-1]
+            notes.append({"code": "task_left_out", "task": task, "message": f"{task}: left out: {refused[-1]}"})
+            continue
         notes.extend({"code": "data", "task": task, "message": f"{task}: {note}"} for note in report.notes)
         boot = report.bootstrap
         failed = boot.failed.get(args.method, 0) if boot is not None else 0
@@ -341,6 +352,8 @@ def run_method_rows(args: argparse.Namespace, ignored: dict | None = None) -> in
                 row.update({key: (None if np.isnan(bound[0, j]) else int(bound[0, j]))
                             for key, bound in (("rank_lo", boot.lo), ("rank_hi", boot.hi))})
             rows.append(row)
+    if refused and not rows:  # no task could be ranked
+        raise refused[0]
     settings = {"method": args.method, "method_label": method_label(args.method), "question_set": question_set,
                 "prior": args.prior, "method_options": options}
     if args.bootstrap:

@@ -50,8 +50,9 @@ __all__ = ["register", "run"]
 
 def _common_options(defaults: bool) -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument("--root", default=None if defaults else argparse.SUPPRESS, metavar="DIR",
-                        help="workspace directory (default: $SCORIO_WORKSPACE or ./workspace)")
+    parent.add_argument("--root", "--workspace", dest="root", default=None if defaults else argparse.SUPPRESS,
+                        metavar="DIR", help="workspace directory (default: $SCORIO_WORKSPACE or ./workspace; "
+                                            "--workspace as in publish)")
     parent.add_argument("--output", choices=("table", "json"), default="table" if defaults else argparse.SUPPRESS)
     return parent
 
@@ -165,9 +166,8 @@ def _read(ws, paths) -> list[tuple[str, bytes]]:
 
 def _add(ws, args) -> dict:
     dataset, files, default_name = load_for_storage(args, lambda paths: _read(ws, paths))
-    before = {d.id for d in ws.list_datasets()}
-    record = ws.save_dataset(args.name or default_name[:200], files, dataset)
-    return {"dataset": record.to_dict(), "created": record.id not in before, "engine": args.engine_used}
+    record, created = ws.save_dataset(args.name or default_name[:200], files, dataset, return_created=True)
+    return {"dataset": record.to_dict(), "created": created, "engine": args.engine_used}
 
 
 def _print(action: str, out: dict, stream) -> None:

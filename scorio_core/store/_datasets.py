@@ -23,7 +23,8 @@ class DatasetsMixin:
     """Dataset methods; the host class provides ``_db``, ``blobs``, ``listing`` and the quota checks."""
 
     # ---------------------------------------------------------------- datasets
-    def save_dataset(self, name: str, files, dataset: Dataset, owner: str | None = None) -> DatasetRecord:
+    def save_dataset(self, name: str, files, dataset: Dataset, owner: str | None = None, *,
+                     return_created: bool = False) -> DatasetRecord | tuple[DatasetRecord, bool]:
         """Store a loaded dataset: its source files, its canonical table and its report.
 
         Parameters
@@ -36,13 +37,16 @@ class DatasetsMixin:
             What ``load`` (and ``apply_choices``) returned for ``files``.
         owner : str, optional
             Session token of the creator (None: visible to everyone, e.g. from the CLI).
+        return_created : bool, default False
+            Also return whether this call inserted the row (decided inside the transaction that inserts it, so
+            concurrent writers of the same data get True once).
 
         Returns
         -------
         DatasetRecord
             The new row, or the existing one when the same owner already stored the same
             files in any order (multiset of SHA-256) read with the same choices and column
-            mappings (see :func:`content_key`).
+            mappings (see :func:`content_key`). ``(record, created)`` with ``return_created``.
 
         Raises
         ------
@@ -66,7 +70,7 @@ class DatasetsMixin:
         key = content_key(shas, dataset)
         found = self._find_content(key, owner)
         if found is not None:
-            return self.get_dataset(found)
+            return (self.get_dataset(found), False) if return_created else self.get_dataset(found)
         table = _codec.table_to_parquet(dataset)
         table_sha = sha256_of(table)
         extra = []
@@ -87,6 +91,7 @@ class DatasetsMixin:
         with self._db() as conn, transaction(conn):
             row = conn.execute("SELECT id FROM datasets WHERE content_key = ? AND COALESCE(owner, '') = COALESCE(?, '')",
                                (key, owner)).fetchone()
+            created = row is None
             if row is not None:  # another writer stored the same data meanwhile
                 dataset_id = row[0]
             else:
@@ -106,7 +111,7 @@ class DatasetsMixin:
                     "VALUES (?, ?, ?, ?, ?, ?)",
                     [(dataset_id, i, fname, _source_format(fname, sha, dataset), sha, len(data))
                      for i, ((fname, data), sha) in enumerate(zip(files, shas))])
-        return self.get_dataset(dataset_id)
+        return (self.get_dataset(dataset_id), created) if return_created else self.get_dataset(dataset_id)
 
     def _find_content(self, key: str, owner: str | None) -> str | None:
         with self._db() as conn:

@@ -301,12 +301,11 @@ def publish(ws, name: str, files, dataset, *, base_url: str = DEFAULT_BASE_URL, 
     dataset.require_ready()
     check_task(dataset, task)  # cheap checks before anything is stored
     _check_settings(settings)
-    before = {d.id for d in ws.list_datasets()}
-    record = ws.save_dataset(name, files, dataset)
+    record, created = ws.save_dataset(name, files, dataset, return_created=True)
     manifest = publish_manifest(record.id, record.name, dataset, task=task, schema=schema, settings=settings,
                                 max_tokens=max_tokens)
     draft = ws.save_analysis(record.id, analysis_state(manifest), page=page)
     snapshot = ws.share_analysis(draft.id)
     ws.delete_analysis(draft.id)  # only the immutable snapshot is kept
     link, present = share_links(base_url, snapshot.id)
-    return PublishResult(snapshot.id, record.id, record.id not in before, record.name, link, present)
+    return PublishResult(snapshot.id, record.id, created, record.name, link, present)

@@ -37,3 +37,15 @@ def test_looking_at_pages_of_a_snapshot_writes_no_draft(app, tmp_path):
     viewer.selectbox(key="cmp_a").set_value(options[-1]).run()
     no_exception(viewer)
     assert _link(viewer) != snapshot and ws.usage().n_analyses == before + 1
+
+
+def test_sharing_keeps_the_snapshot_and_the_sessions_draft_only(app, tmp_path):
+    # helper QA: "Create share link" also stored a draft that nothing referenced (upload + share = 3 analyses)
+    from scorio_core.store import Workspace
+
+    ws = Workspace(tmp_path / "workspace")
+    before = {a.id for a in ws.list_analyses()}
+    snapshot = _share(app)  # changes three settings (autosaved as the session's draft), then shares
+    new = [a for a in ws.list_analyses() if a.id not in before]
+    assert sorted((a.immutable, a.id == snapshot) for a in new) == [(False, False), (True, True)]
+    assert _link(app) in {a.id for a in new if not a.immutable}  # the session's own draft, still in its address
