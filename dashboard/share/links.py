@@ -36,6 +36,10 @@ LINK_PARAM = "analysis"
 VIEW_PARAM = "view"
 _APPLIED = "_link_applied"
 _NOTICE = "_link_notice"
+# every analysis id this session opened or saved: a rerun whose address still carries an earlier one (the browser's
+# copy, sent before the new draft's id reached it) must not restore that analysis over the session's edits; a reopened
+# draft's first change reverted a rubric category just added, in the page and in the saved draft (helper QA)
+_SEEN = "_link_seen"
 _FAILED = "_link_failed"  # the id of a link that could not be opened (presentation: nothing shown in its place)
 _BASELINE = "_autosave_baseline"
 _FIRST_VIEWS = "_autosave_first_views"  # each view control's first value this session (its default, or the link's)
@@ -243,6 +247,10 @@ def open_link() -> None:
         return
     if raw is None or applied == raw:
         return
+    if raw in st.session_state.get(_SEEN, ()):  # an id this session already had: a stale address, not a new link
+        st.query_params[LINK_PARAM] = applied
+        return
+    st.session_state.setdefault(_SEEN, set()).add(raw)
     st.session_state[_APPLIED] = raw
     st.session_state[_FAILED] = raw  # until the analysis is restored below
     ws = workspace()
@@ -371,5 +379,6 @@ def autosave(ctx) -> str | None:
     st.session_state[_DRAFT_DATASET] = dataset_id
     st.session_state[_SAVED] = digest
     st.session_state[_APPLIED] = draft.id  # our own id in the URL: never re-applied
+    st.session_state.setdefault(_SEEN, set()).add(draft.id)
     st.query_params[LINK_PARAM] = draft.id
     return draft.id

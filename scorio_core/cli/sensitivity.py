@@ -136,26 +136,39 @@ def run(args: argparse.Namespace) -> int:
     if table.frame["model"].nunique() < 2:  # ranks of one model do not move: as the Sensitivity page, say so and stop
         raise InputError(f"task '{task}' has 1 model: rubric sensitivity compares rankings, so it needs at least 2; "
                          "load more models' results for this task.", field="model")
-    result = schema_ranks(table, schemas, confidence=args.confidence, tie_rule=args.tie_rule, prior=args.prior,
+    # resolved once: the perturbation runs on the very rubric ranked (by name, a file's rubric called "Binary
+    # correctness" was perturbed as the built-in one, and a file's own name was "unknown": helper QA)
+    resolved = [resolve_schema(spec) for spec in schemas]
+    names = [r.name for r in resolved]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise InputError(f"two rubrics are named {twice[0]!r} (a built-in's name, or two files with one name); give "
+                         "each file's rubric its own \"name\".", field="schemas")
+    by_name = dict(zip(names, resolved))
+    result = schema_ranks(table, resolved, confidence=args.confidence, tie_rule=args.tie_rule, prior=args.prior,
                           scope=args.scope)
     frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else {}
 
     def frozen_for(name: str) -> dict | None:
-        own = {t.name for t in resolve_schema(name).thresholds}
+        own = {t.name for t in by_name[name].thresholds}
         return {k: v for k, v in frozen.items() if k in own} or None
 
     perturbed = [
-        perturb_rubric(table, name, n=args.perturb, weight_range=args.weight_range, threshold_shift=args.threshold_shift,
-                       seed=args.seed, thresholds=frozen_for(name), prior=result.prior)
+        perturb_rubric(table, by_name[name], n=args.perturb, weight_range=args.weight_range,
+                       threshold_shift=args.threshold_shift, seed=args.seed, thresholds=frozen_for(name),
+                       prior=result.prior)
         for name in result.schemas
     ] if args.perturb else []
     notes = [*result.notes, *[n for n in [one_rubric_note(result)] if n]]  # the result's, then what it cannot show
     from scorio_core.leaderboard.checks import question_sets_notice
-    from scorio_core.leaderboard.table import outcomes_for
-
     from scorio_core.leaderboard.trial_order import trial_position_note
 
-    task_outcomes = outcomes_for(dataset, task)
+    from scorio_core.cli.export import analyse
+    from scorio_core.rubric import default_schema_for
+
+    # the notes read the data as the leaderboard does by default (category codes without is_correct: their own
+    # rubric; outcomes_for alone failed there with "no is_correct values" after the ranks were computed: helper QA)
+    task_outcomes = analyse(dataset, task, schema=default_schema_for(dataset), table=False)[0]
     unequal = question_sets_notice(task_outcomes, "own", [])  # as `leaderboard`, `ranks`, `compare`
     if unequal is not None:  # the ranks compare the models together with their question sets: say so
         notes.append(unequal["finding"])
@@ -201,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
                 unit = f"{closest.smallest_change:+.0%}" if closest.kind == "weight" else f"{closest.smallest_change:+g} points"
                 detail = f"; smallest single change that flips it: {closest.parameter} {unit} (new leader {closest.new_leader})"
             print(f"perturbed {p.schema}: leader {p.leader} keeps rank 1 in {p.leader_kept:.0%} of {p.n} rubrics{detail}")
+            for note in [n for n in p.notes if n not in notes]:  # what the share means (was in --output json only)
+                print(f"  note: {note}")
         for note in notes:
             print(f"note: {note}")
     return 0

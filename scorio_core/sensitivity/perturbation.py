@@ -10,6 +10,7 @@ import numpy as np
 from scorio_core.dynamics.convergence import Cancelled
 from scorio_core.errors import InputError
 from scorio_core.eval._validate import check_int
+from scorio_core.eval.ranking import near_tie_snap
 from scorio_core.rubric import BoundRubric, resolve_schema
 from scorio_core.sensitivity import kernel
 from scorio_core.sensitivity._common import _missing_signals, _real, _table, pooled_means_note
@@ -239,7 +240,11 @@ def perturb_rubric(
     scored = np.isfinite(base_mu)
     if scored.sum() < 2:
         raise InputError(f"ranking needs at least 2 models with matched attempts under {schema.name!r}; got {int(scored.sum())}.")
-    leader = int(np.flatnonzero(base_mu == np.nanmax(base_mu))[0])
+    # the first model among those tied for first within the leaderboard's near-tie rule (all weights equal gave 0.5 and
+    # 0.5000000000000001: the leader was a rounding's, not the first in model order as documented: helper QA)
+    snapped = near_tie_snap(base_mu)
+    tied_first = np.flatnonzero(snapped == np.nanmax(snapped))
+    leader = int(tied_first[0])
 
     weight_idx = [j for j in range(K) if w[j] != 0.0]
     pct = [t for t in schema.thresholds if t.kind == "percentile" and t.name not in frozen]
@@ -293,6 +298,15 @@ def perturb_rubric(
             raise Cancelled("rubric perturbation cancelled during the threshold search.")
 
     notes = []
+    if tied_first.size > 1:
+        names = [cells.models[i] for i in tied_first]
+        notes.append(f"{len(names)} models tie for first under the unperturbed rubric ({', '.join(names[:5])}"
+                     f"{', ...' if len(names) > 5 else ''}): the leader is the first of them in model order, and any "
+                     "change that separates them can put another first")
+    if len(weight_idx) == 1 and not pct:  # one weight scaled by a positive factor: every rank stays as it is
+        notes.append(f"one non-zero weight ({labels[weight_idx[0]]}) and no percentile threshold to move: scaling it "
+                     "cannot change any rank, so the leader keeps rank 1 by construction; this says nothing about "
+                     "robustness (a rubric with more weighted categories, or thresholds, can)")
     zero = [labels[j] for j in range(K) if w[j] == 0.0]
     if zero:
         notes.append(f"weights equal to 0 stay 0 under relative scaling: {', '.join(zero)}")

@@ -49,3 +49,20 @@ def test_sharing_keeps_the_snapshot_and_the_sessions_draft_only(app, tmp_path):
     new = [a for a in ws.list_analyses() if a.id not in before]
     assert sorted((a.immutable, a.id == snapshot) for a in new) == [(False, False), (True, True)]
     assert _link(app) in {a.id for a in new if not a.immutable}  # the session's own draft, still in its address
+
+
+def test_a_stale_address_after_a_draft_fork_does_not_restore_the_old_analysis(app):
+    # helper QA: reopen a draft, add a rubric category; the first change forks a new draft, and the browser's next
+    # rerun still carried the old id: the old analysis was restored over the edit (the category vanished, and the new
+    # draft was saved without it). An id the session already had is a stale address, not a new link.
+    draft = _share(app)  # any saved analysis to open (a snapshot here; a draft behaves the same)
+    viewer = _open({"analysis": draft})
+    viewer.switch_page("pages/results/leaderboard.py").run()
+    viewer.selectbox(key="lb_metric").set_value("pass@k").run()  # a change: the session's own draft
+    no_exception(viewer)
+    fork = _link(viewer)
+    assert fork != draft and viewer.session_state["lb_metric"] == "pass@k"
+    viewer.query_params["analysis"] = draft  # the browser's rerun with the address it had before the fork
+    viewer.run()
+    no_exception(viewer)
+    assert viewer.session_state["lb_metric"] == "pass@k" and _link(viewer) == fork
