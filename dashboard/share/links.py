@@ -40,6 +40,7 @@ _NOTICE = "_link_notice"
 # copy, sent before the new draft's id reached it) must not restore that analysis over the session's edits; a reopened
 # draft's first change reverted a rubric category just added, in the page and in the saved draft (helper QA)
 _SEEN = "_link_seen"
+_DRAFTS = "_autosave_drafts"  # this session's draft of each dataset it changed
 _FAILED = "_link_failed"  # the id of a link that could not be opened (presentation: nothing shown in its place)
 _BASELINE = "_autosave_baseline"
 _FIRST_VIEWS = "_autosave_first_views"  # each view control's first value this session (its default, or the link's)
@@ -370,13 +371,22 @@ def autosave(ctx) -> str | None:
     try:
         dataset_id = _dataset_id(ctx, ws)
         if st.session_state.get(_DRAFT_DATASET) != dataset_id:
-            draft_id = None  # a draft belongs to one dataset: another dataset starts a new draft
-        draft = ws.save_analysis(dataset_id, doc, page="autosave", analysis_id=draft_id, owner=owner())
+            # a draft belongs to one dataset: another dataset continues the session's draft of it, if any (back and
+            # forth between two datasets started a new draft each time: 9 drafts of one dataset in one session)
+            draft_id = st.session_state.get(_DRAFTS, {}).get(dataset_id)
+        try:
+            draft = ws.save_analysis(dataset_id, doc, page="autosave", analysis_id=draft_id, owner=owner())
+        except NotFoundError:
+            if draft_id is None:
+                raise
+            # the session's draft was deleted meanwhile (workspace delete): a new one, not a session that stops saving
+            draft = ws.save_analysis(dataset_id, doc, page="autosave", owner=owner())
     except (InputError, OSError) as exc:  # e.g. a full workspace: the session keeps working, and says so
         st.session_state[_NOTICE] = ("error", f"Changes are not being saved to the workspace: {exc}")
         return draft_id
     st.session_state[_DRAFT] = draft.id
     st.session_state[_DRAFT_DATASET] = dataset_id
+    st.session_state.setdefault(_DRAFTS, {})[dataset_id] = draft.id
     st.session_state[_SAVED] = digest
     st.session_state[_APPLIED] = draft.id  # our own id in the URL: never re-applied
     st.session_state.setdefault(_SEEN, set()).add(draft.id)

@@ -112,8 +112,13 @@ else:
         if len(drawn) < len(models):
             st.caption(f"The chart shows the top {len(drawn):d} of {len(models):d} models under "
                        f"{md(across.schemas[0])}; ranks are among all of them.")
-    elif rubric_choice_matters(names, options):  # one column of ranks shows no crossing: the Leaderboard has them
+    elif len(names) > 1:  # one column of ranks shows no crossing: the Leaderboard has them
         st.info("Pick a second schema: the chart shows how each model's rank moves from one schema to the next.",
+                icon=":material/info:")
+    elif rubric_choice_matters(names, options):  # e.g. category codes: no built-in schema reads them (helper QA)
+        st.info(f"Only {md(names[0])} applies to these data (the built-in schemata need signals they lack), so "
+                "there is no second schema to compare it with. *Rank stability under perturbation* below shows how "
+                "much its weights and thresholds matter; another weighting is an edit on the Rubric page.",
                 icon=":material/info:")
     unfitted = unfitted_share(len(across.fell_back), len(across.models))
     st.caption(f"Bayes@N ({md(prior_label(ctx.prior, ctx.task == ALL_TASKS, unfitted))}) under each schema's categories "

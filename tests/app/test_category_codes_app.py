@@ -62,3 +62,13 @@ def test_text_outcome_beside_codes_is_not_read_as_is_correct(app):
     no_exception(app)
     assert not [e.value for e in app.main.error]
     assert len(_board(app)) == 3
+
+
+def test_sensitivity_says_no_second_schema_applies(app):
+    # helper QA: "Pick a second schema" where the only option is the category-code rubric (no built-in reads codes)
+    _load(app, "codes.csv")
+    app.switch_page("pages/results/sensitivity.py").run()
+    no_exception(app)
+    infos = [shown(i.value) for i in app.main.info]
+    assert not any("Pick a second schema" in i for i in infos), infos
+    assert any("applies to these data" in i and "no second schema" in i for i in infos), infos

@@ -134,6 +134,13 @@ def test_switching_dataset_starts_a_new_draft(app):
     second = app.query_params["analysis"]
     assert second != first
     assert _open({"analysis": second[0] if isinstance(second, list) else second}).session_state["dataset"] == "paper-simulation"
+    # back to the first dataset and another change: the session's draft of it continues (helper QA: 9 drafts of one
+    # dataset from one session going back and forth)
+    app.sidebar.selectbox(key="dataset").set_value("matharena-aime-2025-I").run()
+    app.switch_page(LEADERBOARD).run()
+    app.selectbox(key="lb_metric").set_value("pass@k").run()
+    no_exception(app)
+    assert app.query_params["analysis"] == first
 
 
 def test_a_link_carries_the_compared_models(app):

@@ -66,3 +66,16 @@ def test_a_stale_address_after_a_draft_fork_does_not_restore_the_old_analysis(ap
     viewer.run()
     no_exception(viewer)
     assert viewer.session_state["lb_metric"] == "pass@k" and _link(viewer) == fork
+
+
+def test_a_deleted_draft_is_replaced_not_a_session_that_stops_saving(app, tmp_path):
+    from scorio_core.store import Workspace
+
+    app.switch_page("pages/results/leaderboard.py").run()
+    app.selectbox(key="lb_metric").set_value("avg").run()
+    first = _link(app)
+    Workspace(tmp_path / "workspace").delete_analysis(first)  # e.g. `workspace delete` on the server
+    app.selectbox(key="lb_metric").set_value("pass@k").run()
+    no_exception(app)
+    assert not app.sidebar.error and _link(app) != first  # a new draft, saved
+    assert _open({"analysis": _link(app)}).session_state["lb_metric"] == "pass@k"
