@@ -11,28 +11,18 @@ from dashboard.state.session import choices_phrase
 from dashboard.state.url import read_choice_param
 from dashboard.state.widgets import MANY_MODELS, TOP_CHOICES, follow_default
 from dashboard.compute.results import (
-    cost_options,
-    leaderboard_notes,
-    leaderboard_table,
-    top_lead,
-    model_costs,
-    pairwise_matrix,
-    few_common_pairs,
-    rank_ci_paired,
-    rank_distribution,
-    task_outcomes,
-    trial_range,
-    unequal_question_sets,
+    cost_options, leaderboard_notes, leaderboard_table, top_lead, model_costs, pairwise_matrix, few_common_pairs,
+    rank_ci_paired, rank_distribution, task_outcomes, trial_range, unequal_question_sets,
 )
 from dashboard.figures import cost_scatter, pairwise_heatmap, rank_heatmap
 from dashboard.figures.leaderboard import PAIRWISE_VALUES_MAX
-from dashboard.guard import user_errors
-from dashboard.guard import blocking_notice
+from dashboard.guard import blocking_notice, user_errors
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.panels.sidebar import page_context
 from dashboard.tables.display import calibration_display, calibration_summary, fit_height, leaderboard_display, top_rows
 from dashboard.text import md, sentence
 from scorio_core.choices import has_fallback_interval, not_fitted_for_all, prior_label
+from scorio_core.leaderboard.checks import prior_pull_notice
 from scorio_core.leaderboard.table import ALL_TASKS, QUESTION_SETS
 from scorio_core.leaderboard.linking import common_question_count
 from scorio_core.leaderboard.metrics import METRICS
@@ -133,6 +123,8 @@ with user_errors("the leaderboard"):
                               tie_rule=tie_rule, question_set=question_set, rubric_id=active.rubric_id,
                               _categorization=active.categorization)
 for note in notes:
+    if note["code"] == "prior_pull" and ctx.models:  # name only the models the sidebar's model filter shows
+        note = prior_pull_notice(table, shown=ctx.shown(table["model"])) or note
     if note["code"] == "paper_chain":
         st.info(md(note["message"]), icon=":material/link:")
     elif note["code"] == "emptied_by_choice":  # a model the Data page's choices removed entirely: say it is missing

@@ -303,7 +303,7 @@ def question_sets_differ(task_outcomes, question_set: str = "own") -> bool:
     return question_set == "own" and bool(answered.size) and not bool(answered[answered.any(axis=1)].all())
 
 
-def prior_pull_notice(table: pd.DataFrame, *, limit: int = 3) -> dict | None:
+def prior_pull_notice(table: pd.DataFrame, *, limit: int = 3, shown=None) -> dict | None:
     """Models whose interval excludes their own observed avg@N (Pass@k family: the metric's estimate from the trials):
     there the prior, not the data, sets the number.
 
@@ -318,6 +318,8 @@ def prior_pull_notice(table: pd.DataFrame, *, limit: int = 3) -> dict | None:
         Leaderboard rows with ``model, mu, lo, hi, avg`` (and ``interval``, ``n_trials``, ``prior``).
     limit : int, default 3
         Models named with their numbers in the sentence; the rest are counted (``models`` lists all).
+    shown : collection of str, optional
+        The models a page shows (a model filter): only those are named, the others counted as hidden by the filter.
 
     Returns
     -------
@@ -363,10 +365,17 @@ def prior_pull_notice(table: pd.DataFrame, *, limit: int = 3) -> dict | None:
     why = (f"{trials}the {name}prior moves the mean this far from what was observed, and the interval does not include "
            "that pull" + ("; the empirical-Bayes prior (fitted to each model's questions) moves it less, more trials "
                           "less still." if fixed else "; more trials per question would move it less."))
-    if len(models) == 1:
+    visible = [shown is None or m in set(map(str, shown)) for m in models]
+    named = [f"{m} ({x})" for m, x, v in zip(models, numbers, visible) if v]
+    hidden = len(models) - len(named)
+    if hidden:
+        hidden_part = f"{hidden:,} model{'s' if hidden > 1 else ''} the model filter hides"
+        who = (", ".join(named[:limit]) + (f", {len(named) - limit:,} more" if len(named) > limit else "")
+               + " and " if named else "") + hidden_part
+        finding = f"The intervals of {who} exclude their observed {observed}: {why}"
+    elif len(models) == 1:
         finding = f"The interval of {models[0]} excludes its observed {observed} ({numbers[0]}): {why}"
     else:
-        named = [f"{m} ({x})" for m, x in zip(models, numbers)]
         who = (", ".join(named[:-1]) + " and " + named[-1] if len(named) <= limit
                else ", ".join(named[:limit]) + f" and {len(named) - limit:,} more")
         finding = f"The intervals of {who} exclude their observed {observed}: {why}"

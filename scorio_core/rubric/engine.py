@@ -140,6 +140,8 @@ class BoundRubric:
         elif errors:
             more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
             self._error = InputError(" ".join(i.message for i in errors[:3]) + more)
+        if self._error is not None and schema.origin and not self._error.source:
+            self._error = _located(self._error, schema.origin)
         if self._error is not None and strict:
             raise self._error
         self._exprs = schema.expressions()
@@ -386,3 +388,10 @@ def category_counts(attempts, categorization: Categorization, by: str = "model")
     flat = groups.astype(np.int64) * width + categorization.codes.astype(np.int64) + 1
     table = np.bincount(flat, minlength=len(uniques) * width).reshape(len(uniques), width)
     return CategoryCounts(tuple(uniques), categorization.labels, table[:, 1:].copy(), table[:, 0].copy())
+
+
+def _located(error: InputError, origin: str) -> InputError:
+    """``error`` named after the rubric file it came from (an ExpressionError keeps its position)."""
+    error.source = f"rubric file {origin}"
+    error.args = (error._render(),)
+    return error

@@ -133,7 +133,7 @@ def schema_from_json(document, source: str | None = None) -> Schema:
         raise InputError(f"a rubric document must be a JSON object; got {type(document).__name__}.",
                          source=source)
     try:
-        return _build(document)
+        return _build(document, source)
     except InputError as err:
         raise err.with_source(source) if source else err from None
 
@@ -152,7 +152,7 @@ def _check_keys(item: dict, allowed, where: str) -> None:
                              field=str(key))
 
 
-def _build(doc: dict) -> Schema:
+def _build(doc: dict, source: str | None = None) -> Schema:
     if doc.get("format") != FORMAT:
         raise InputError(f"not a rubric document: 'format' must be {FORMAT!r}; got {doc.get('format')!r}.",
                          field="format")
@@ -183,7 +183,7 @@ def _build(doc: dict) -> Schema:
                 raise InputError(f"{where}: {err.message}", field=where) from None
         parts[section] = items
     return Schema(doc.get("name", ""), parts["categories"], parts["variables"], parts["thresholds"],
-                  doc.get("description", ""), doc.get("source", ""))
+                  doc.get("description", ""), doc.get("source", ""), origin=str(source or "")[:255])
 
 
 def _short_form(section: str, name, spec) -> dict:

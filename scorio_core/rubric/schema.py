@@ -191,6 +191,9 @@ class Schema:
         Thresholds the conditions may use.
     description, source : str
         What the rubric measures; where it comes from (paper table, package, user).
+    origin : str, optional
+        File name the schema was read from (:func:`~scorio_core.rubric.load_schema`): errors found
+        when it meets data name it. Not part of the schema's identity (equality, hash, JSON).
 
     Raises
     ------
@@ -212,6 +215,7 @@ class Schema:
     thresholds: tuple = ()
     description: str = ""
     source: str = ""
+    origin: str = dataclasses.field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_text(self.name, "schema name", MAX_LABEL_CHARS, allow_empty=False)

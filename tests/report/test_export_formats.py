@@ -87,6 +87,12 @@ def test_prior_pull_notice_names_intervals_that_exclude_the_observed_mean():
     many = t.assign(avg=[0.1, 0.2, 0.3], prior="uniform")
     assert prior_pull_notice(many, limit=2)["finding"].startswith("The intervals of alpha (avg@N 0.100, ")
     assert " and 1 more exclude their observed avg@N" in prior_pull_notice(many, limit=2)["finding"]
+    # a page's model filter: only shown models are named, the others counted
+    filtered = prior_pull_notice(many, shown=["gamma"])
+    assert filtered["finding"].startswith("The intervals of gamma (avg@N 0.300, interval ")
+    assert " and 2 models the model filter hides exclude their observed avg@N" in filtered["finding"]
+    assert filtered["models"] == ["alpha", "beta", "gamma"]
+    assert prior_pull_notice(many, shown=[])["finding"].startswith("The intervals of 3 models the model filter hides")
 
 
 def test_shared_ranks_are_marked_tie_in_markdown_latex_and_html():

@@ -135,3 +135,31 @@ def test_rubric_with_real_loader(capsys):
     assert status == 0, err
     report = json.loads(out)
     assert sum(map(sum, report["counts"].values())) + report["unmatched"]["count"] == 12
+
+
+@pytest.mark.parametrize("command", ["rubric", "leaderboard"])
+@pytest.mark.parametrize("typo, expected", [
+    ('finish_reasn == \\"length\\"', "unknown name 'finish_reasn' in variable 'truncated'"),
+    ('finish_reason == \\"length\\" and', "variable 'truncated'"),  # a syntax error, with its position
+])
+def test_rubric_file_errors_found_on_the_data_name_the_file(capsys, tmp_path, command, typo, expected):
+    """An error found only when the rubric meets the data names the rubric file it is in."""
+    text = (FIXTURES / "soft_score_rubric.json").read_text()
+    bad = tmp_path / "my_rubric.json"
+    bad.write_text(text.replace('finish_reason == \\"length\\"', typo))
+    assert bad.read_text() != text
+    status, out, err = run(capsys, command, str(ATTEMPTS), "--schema", str(bad), "--missing-outcomes", "drop")
+    assert status == 2 and out == ""
+    assert "my_rubric.json" in err and expected in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_schema_origin_is_not_part_of_its_identity(tmp_path):
+    from scorio_core.rubric import load_schema, schema_from_json
+
+    path = tmp_path / "r.json"
+    path.write_text((FIXTURES / "soft_score_rubric.json").read_text())
+    from_file = load_schema(path)
+    from_text = schema_from_json(path.read_text())
+    assert from_file.origin == "r.json" and from_text.origin == ""
+    assert from_file == from_text and hash(from_file) == hash(from_text)
