@@ -69,6 +69,8 @@ page = st.navigation({section: pages for section, pages in navigation.items() if
                      position="hidden" if present else "sidebar")
 if present:
     hide_settings()
+if page.url_path == "leaderboard":  # forwarded before any widget binds ?dataset= etc. (set then, it raised)
+    _to_leaderboard()
 for name, reason in sanitize_query_params().items():
     st.toast(f"Ignored the link parameter {md(name)}: {md(reason)}.", icon=":material/link_off:")
 open_link()  # ?analysis=<id>: restore a shared analysis before any widget exists

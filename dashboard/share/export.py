@@ -262,7 +262,7 @@ def summary_verdict(ctx, active, table: pd.DataFrame, settings: Settings) -> Ver
                    question_sets_differ=differ,
                    trial_effects=trial_position_effects(binary) if binary is not None else [],
                    scale=(float(min(active.weights)), float(max(active.weights)))
-                   if settings.metric in ("bayes", "avg") else None)
+                   if settings.metric in ("bayes", "avg") else None, tie_rule=settings.tie_rule)
 
 
 class RestorePlan(NamedTuple):

@@ -30,15 +30,20 @@ def batch_display(rows: list[dict]) -> tuple[pd.DataFrame, dict]:
         "expected_gain": st.column_config.NumberColumn(
             "Expected gain", format="%.2e",
             help="Expected reduction of the goal's approximate error probability from these trials (per unit cost "
-                 "when costs are given)."),
+                 "when costs are given). Empty on rows that link groups of models sharing no question: the goal's "
+                 "error across those groups is not modelled."),
     }
     return frame, config
 
 
 def batch_jsonl(rows: list[dict]) -> str:
-    """The batch as JSON Lines, one object per row with the CLI's keys (``question_id`` null for pool rows)."""
+    """The batch as JSON Lines, one object per row with the CLI's keys (``question_id`` null for pool rows,
+    ``expected_gain`` null for rows that link groups sharing no question)."""
     keys = ("model", "task", "question_id", "trials", "expected_gain")
-    return "".join(json.dumps({k: r[k] for k in keys}) + "\n" for r in rows)
+    def plain(value):  # NaN (a row linking groups that share no question: no modelled gain) -> null, as the CLI
+        return None if isinstance(value, float) and value != value else value
+
+    return "".join(json.dumps({k: plain(r[k]) for k in keys}) + "\n" for r in rows)
 
 
 def model_status_display(models: list[dict], *, confidence: float) -> tuple[pd.DataFrame, dict]:

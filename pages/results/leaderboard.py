@@ -135,6 +135,9 @@ for note in notes:
         st.warning(md(note["finding"]), icon=":material/badge:")
     elif note["code"] == "disconnected_groups":  # models on disjoint questions: no order across the groups
         st.warning(md(note["message"]), icon=":material/link_off:")
+    elif note["code"] == "missing_tasks":  # all tasks pooled: a model that ran one task is scored on it alone
+        st.warning(md(note["finding"]) + ("" if present else " Choose one task in the sidebar, or see every task side "
+                                          "by side on the Tasks page."), icon=":material/rule:")
     elif note["code"] == "trial_position_effect":  # e.g. ARC-AGI's second attempt only after a failed first
         st.warning(md(note["finding"]), icon=":material/repeat:")
     elif note["code"] == "prior_pull":  # e.g. ARC-AGI at N = 2 under Jeffreys: intervals beside, not around, avg@N
@@ -148,7 +151,8 @@ all_models = len(table)
 n_scored_all = int(table["mu"].notna().sum())  # rank_ci is computed among every scored model
 every_row = table  # before the Show filter: a note about all models counts all of them
 shown = ctx.shown(table["model"])
-top = st.session_state.get("lb_top", "all") if present else None
+# a snapshot without a Show value (CLI publish) presents what its sharer saw: the default that follows the data
+top = st.session_state.get("lb_top", 50 if all_models > MANY_MODELS else "all") if present else None
 if not present:
     if "lb_top" in st.session_state or st.query_params.get("lb_top") is None:  # a link's own value wins
         # hundreds of models: the top 50 by default (a 400 x 400 pairwise heatmap is 8 MB and 12,000 px tall); the
@@ -214,7 +218,7 @@ with tabs[0]:
                           if metric in ("bayes", "avg") else None,
                           lead=top_pair.renamed(labels) if top_pair else None,
                           groups=[[labels.get(m, m) for m in g] for n in notes if n["code"] == "disconnected_groups"
-                                  for g in n["groups"]])  # display names: the verdict stays short
+                                  for g in n["groups"]], tie_rule=tie_rule)  # display names: the verdict stays short
         with st.container(border=True):
             st.markdown(f"**{md(summary.headline)}** {md(summary.basis)} {md(summary.brief)}")
             if summary.one_sided:  # ahead at the level, yet Compare's central interval holds 0: say why both hold
@@ -237,7 +241,8 @@ with tabs[0]:
         shortened = any(labels[m] != m for m in labels)
         if shortened:  # short names in the table; full names on hover in the chart, in exports, or with the toggle off
             frame = frame.assign(model=frame["model"].map(labels))
-        st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=fit_height(len(frame), 900))
+        st.dataframe(frame, column_config=config, hide_index=True, width="stretch",  # presented: every row, so it prints whole
+                     height=fit_height(len(frame), 900 if not present else 10**6))
         groups = interval_groups(scored)
         labels = "; ".join(label if len(groups) == 1 else f"of {names}: {label}" for names, label in groups)
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the mean over questions of each "

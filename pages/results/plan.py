@@ -107,16 +107,25 @@ keys = (data_id, dataset, task, active.rubric_id, active.categorization, cost_co
 with user_errors("the plan"):
     plan = next_batch(*keys, **options)
 goal_words = plan.goal
-if plan.stop:
+if plan.decision == "goal_holds":
     st.success(md(plan.reason), icon=":material/check_circle:")
+elif plan.stop:  # nothing to run under the limits, and the goal does not hold
+    st.warning(md(plan.reason), icon=":material/block:")
 else:
     st.info(md(plan.reason), icon=":material/play_circle:")
+for notice in plan.status.get("notices", ()):  # e.g. disconnected_groups: no order across the groups
+    st.warning(md(notice["message"]), icon=":material/link_off:" if notice["code"] == "disconnected_groups" else None)
 trial_position_warning(ctx, options.get("pair") if goal == "pair" else models, task=task,
                        assumes=STOP_ASSUMES_EXCHANGEABLE)  # the stop rule draws exchangeable trials
 a, b, c = st.columns(3)
-a.metric("P(goal holds)" if goal != "width" else "Intervals narrow enough",  # a share of draws: "> 0.999", never 1.000
-         format_draw_probability(goal_words["probability"]) if goal != "width" else f"{goal_words['probability']:.0%}",
-         border=True, help=PLAN_GOAL_HELP[goal])
+if goal_words.get("unlinked"):  # the posterior's probability across groups sharing no question is not evidence
+    a.metric("P(goal holds)", "not supported", border=True,
+             help="The models the goal compares share no question (the notice above): their probability compares the "
+                  "question sets as much as the models. Run them on common questions first.")
+else:
+    a.metric("P(goal holds)" if goal != "width" else "Intervals narrow enough",  # a share of draws: "> 0.999"
+             format_draw_probability(goal_words["probability"]) if goal != "width" else f"{goal_words['probability']:.0%}",
+             border=True, help=PLAN_GOAL_HELP[goal])
 b.metric("Trials so far", f"{plan.spent['total_trials']:,}", border=True)
 c.metric("Cost so far" if cost_column else "Trials in the batch",
          f"{plan.spent['total_cost']:,.2f}" if cost_column else f"{sum(r['trials'] for r in plan.batch):,}", border=True)
@@ -145,7 +154,8 @@ with tabs[0]:
 with tabs[1]:
     if tabs[1].open:
         if plan.stop:
-            st.info("The goal already holds (or nothing can help it): there is nothing to project.", icon=":material/info:")
+            st.info("The goal already holds: there is nothing to project." if plan.decision == "goal_holds" else
+                    "Nothing can be run under the limits: there is nothing to project.", icon=":material/info:")
         else:
             with user_errors("the projection"):
                 proj = goal_projection(*keys, **options, batches=6, replays=8, draws=1000)

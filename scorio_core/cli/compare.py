@@ -65,7 +65,7 @@ def register(subparsers) -> None:
             "other does not, and how many trials per question would separate them (Appendix D)."
         ),
     )
-    add_data_arguments(parser)
+    add_data_arguments(parser, one_task=True, pool=True)
     parser.add_argument("--models", nargs=2, required=True, metavar=("A", "B"), help="the two models to compare")
     add_analysis_arguments(parser, with_metric=False)
     parser.add_argument("--curve", action="store_true", help="include the z-vs-N curve of trials needed in the JSON")
@@ -128,7 +128,7 @@ def register(subparsers) -> None:
             "notes: [{code, finding, message, ...}] (unequal_question_sets, disconnected_groups, trial_position_effect), sources}. The app's draws and seed give the app's numbers."
         ),
     )
-    add_data_arguments(parser)
+    add_data_arguments(parser, one_task=True, pool=True)
     parser.add_argument("--schema", default=None,
                         help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
     parser.add_argument("--freeze-thresholds", default=None, help=argparse.SUPPRESS)
@@ -147,7 +147,7 @@ def run_ranks(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
     from scorio_core.errors import InputError
-    from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS
+    from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS, tie_notes
     from scorio_core.ranking.rank_prior import prior_rank_summary
 
     if args.draws is not None and args.draws < 1:
@@ -171,9 +171,9 @@ def run_ranks(args: argparse.Namespace) -> int:
                    "--question-set common`."}]
     from scorio_core.leaderboard.linking import disconnected_groups_notice
     from scorio_core.leaderboard.trial_order import trial_position_note
-
     notes += [n for n in [disconnected_groups_notice(analysed, None, "own"),  # P(rank) across unlinked groups
                           trial_position_note(analysed, outcomes.models, task=task)] if n]  # the leaderboard's notes
+    notes += tie_notes(report["ties"])  # identical data: one row of probabilities, one rank
     if args.output == "json":
         emit_json({"task": task, **report, "notes": notes, "sources": list(dataset.sources)})
         return 0

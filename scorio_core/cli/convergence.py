@@ -42,7 +42,7 @@ def register(subparsers) -> None:
             "and stays equal; estimated over bootstrap replicates (paper Figures 1, 3, 9, 11)."
         ),
     )
-    add_data_arguments(parser)
+    add_data_arguments(parser, one_task=True, pool=True)
     add_metric_arguments(parser)
     parser.add_argument(
         "--bootstrap",
@@ -91,6 +91,14 @@ def run(args: argparse.Namespace) -> int:
             )
         R = outcomes_from_counts(block.counts, ragged=True)
         notes.append("count data: trials rebuilt from counts in arbitrary order (row-wise bootstrap assumes exchangeable trials)")
+    if R.shape[2] < 2:
+        from scorio_core.errors import InputError
+
+        raise InputError(f"task '{block.task}' has N = 1 trial per question for every model: convergence@n (the smallest "
+                         "s <= N - 1 after which the ranking equals the gold standard for good) needs at least 2 trials "
+                         "per question, so these data cannot answer it; run more trials per question (N >= 2; more "
+                         "trials say more). `leaderboard` ranks the data as they are.",
+                         source=", ".join(s.name for s in block.sources[:3]) or None)
     ragged = bool((R < 0).any())
     if ragged and args.bootstrap == "column":
         raise ValueError(
@@ -107,8 +115,9 @@ def run(args: argparse.Namespace) -> int:
 
         sized = block._replace(R=R)
         args.replicates = default_replicates(sized, args.prior, REPLICATE_CHOICES)
-        if note := default_note(sized, args.replicates, flag="--replicates"):
-            notes.append(note)
+        notes.append(default_note(sized, args.replicates, flag="--replicates")
+                     or f"--replicates not given: the default {args.replicates:,} bootstrap replicates ran (the "
+                        "Convergence page's default); --replicates N runs another count.")
     tau = args.tau if args.metric == "g-pass@k_tau" else None
     w = block.weights if args.metric in ("bayes", "avg") else None
     res = bootstrap_convergence(

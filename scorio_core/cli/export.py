@@ -286,7 +286,8 @@ def _verdict(outcomes, table, label, settings):
     return verdict(table, confidence=settings["confidence"], metric_label=label, scope=settings["scope"], lead=lead,
                    pairwise=rho if paired else None, groups=question_groups(outcomes, table, settings["question_set"]),
                    question_sets_differ=question_sets_differ(outcomes, settings["question_set"]), trial_effects=effects,
-                   scale=_scale(outcomes.rubric.weights) if settings["metric"] in ("bayes", "avg") else None)
+                   scale=_scale(outcomes.rubric.weights) if settings["metric"] in ("bayes", "avg") else None,
+                   tie_rule=settings["tie_rule"])
 
 
 def _scale(weights) -> tuple[float, float]:

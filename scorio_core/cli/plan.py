@@ -8,10 +8,18 @@ Usage::
 
 JSON output (stable; an eval harness drives it in a loop: plan -> run the batch -> append -> plan)::
 
-    {"stop": bool, "reason": str, "goal": {...},
-     "batch": [{"model": str, "task": str, "question_id": str | null, "trials": int, "expected_gain": float}],
-     "spent": {...}, "status": {...}}
+    {"stop": bool, "decision": "goal_holds" | "cannot_progress" | "continue", "reason": str,
+     "goal": {..., "probability": float, "holds": bool, "unlinked": bool},
+     "batch": [{"model": str, "task": str, "question_id": str | null, "trials": int, "expected_gain": float | null}],
+     "spent": {...}, "status": {..., "notes": [str], "notices": [{"code", "finding", "message", ...}]}}
 
+A script should read ``goal.holds`` (or ``decision``), not ``stop`` alone: ``stop`` is true both when the goal holds
+(``decision: goal_holds``) and when nothing can be run under the limits (``--max-trials-per-question``) that would
+lower the goal's error (``decision: cannot_progress``; ``goal.holds`` false). When the models the goal compares fall
+into groups that share no question (``status.notices`` holds the leaderboard's ``disconnected_groups`` notice), the
+top-1, top-k, ranking goals and a pair across groups never hold (``goal.unlinked`` true, whatever
+``goal.probability`` says): the batch runs models of each group on the other groups' questions (rows with
+``expected_gain: null``: the goal's error across the groups is not modelled) until they share questions.
 ``question_id: null`` asks for new questions from the pool (questions-sampled scope), one trial per new
 question per model. Same data and seed, same plan. ``--project B`` adds ``"projection": {"batches",
 "replays", "requested_batches", "requested_replays", "note", "trials", "probability", "stopped",
@@ -29,10 +37,17 @@ import sys
 
 from scorio_core.cli._common import add_data_arguments, add_uncertainty_arguments, emit_json, emit_rows, load_dataset
 
-__all__ = ["register", "run", "BATCH_KEYS", "trial_position_plan_note"]
+__all__ = ["register", "run", "BATCH_KEYS", "EPILOG", "trial_position_plan_note"]
 
 #: Keys of every ``batch`` row of the JSON output.
 BATCH_KEYS = ("model", "task", "question_id", "trials", "expected_gain")
+
+#: ``plan --help``'s epilog: how a script reads the decision.
+EPILOG = ("Scripts: read goal.holds or decision (goal_holds | cannot_progress | continue) in the JSON, not stop alone: "
+          "stop is also true when nothing can be run under the limits (e.g. --max-trials-per-question) that would "
+          "lower the goal's error, with goal.holds false. Models in groups that share no question "
+          "(status.notices: disconnected_groups) cannot be compared: top-1, top-k, ranking and a pair across groups "
+          "never hold there, and the batch runs models of each group on the other groups' questions.")
 
 
 def register(subparsers) -> None:
@@ -44,8 +59,9 @@ def register(subparsers) -> None:
         help="what to run next for a goal (top-1, top-k, ranking, pair, width), and whether to stop",
         description="Check a goal on the Bayes@N posterior of one task and, while it does not hold, propose the next "
                     "batch of (model, question, trials) by expected reduction of the goal's error per unit cost.",
+        epilog=EPILOG,
     )
-    add_data_arguments(parser)
+    add_data_arguments(parser, one_task=True)
     parser.add_argument("--goal", choices=PLAN_GOALS, default="top-1",
                         help="; ".join(f"{k}: {v}" for k, v in PLAN_GOAL_HELP.items()))
     parser.add_argument("--k", type=int, default=None, help="top-k: size of the top set (1 <= k < number of models)")
@@ -159,8 +175,12 @@ def run(args: argparse.Namespace) -> int:
             "it)" if args.prior == "uniform" and DEFAULT_PRIOR != "uniform" else ""))
         for note in plan.status.get("notes", ()):
             print(f"# note: {note}")
+        for notice in plan.status.get("notices", ()):  # coded, as the leaderboard's (e.g. disconnected_groups)
+            print(f"# note ({notice['code']}): {notice['message']}")
     if args.output == "csv":  # stdout stays plain CSV for parsers; the decision goes to stderr for a reader
         print(f"# stop: {plan.reason}" if plan.stop else f"# {plan.reason}", file=sys.stderr)
+        for notice in plan.status.get("notices", ()):
+            print(f"# note ({notice['code']}): {notice['message']}", file=sys.stderr)
     if args.output == "table" and not plan.batch:
         return 0
     new = "(new, from the pool)"

@@ -23,9 +23,10 @@ JSON output (``--output json``)::
      "notes": [...] (e.g. a --name that did not apply),
      "analysis_notes": [{"code", "task", "finding", "message", ...}]}
 
-``analysis_notes`` carries the caveats the link's leaderboard shows about its question sets, so a pipeline posting
-the link sees them too: ``unequal_question_sets`` (models answered different questions) and ``disconnected_groups``
-(groups of models that share no question), as ``leaderboard --output json`` words them.
+``analysis_notes`` carries the caveats the link's leaderboard shows, so a pipeline posting the link sees them too:
+the notes ``leaderboard --task T --output json`` gives for the linked task under its default settings (e.g.
+``unequal_question_sets``, ``disconnected_groups``, ``absent_from_task`` for models of the files that did not run
+the task, ``missing_tasks``, ``prior_pull``, the prior-not-fitted notes), with the same codes and words.
 
 ``dataset_name`` is the name the workspace holds: files already stored keep their first name
 (``--name`` names new datasets only; the table output says so when it differs).
@@ -136,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
         for note in notes:
             out.write(f"note: {note}\n")
         for note in caveats:
-            out.write(f"note: {note['task']}: {note['finding']}\n")
+            text = note.get("finding", note["message"])
+            out.write(f"note: {text if text.startswith(note['task'] + ': ') else note['task'] + ': ' + text}\n")
         out.write(f"analysis {result.analysis_id} (shared snapshot)\n")
         out.write(f"link:         {result.link}\n")
         out.write(f"presentation: {result.present_link}\n")
@@ -144,13 +146,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _analysis_notes(dataset, task: str | None, schema) -> list[dict]:
-    """The linked task's question-set caveats (:func:`scorio_core.leaderboard.checks.question_set_notes`), under the
-    rubric the link opens on (``--schema``, or the data's default: category codes without is_correct)."""
+    """The caveats the linked leaderboard shows (:func:`scorio_core.leaderboard.checks.leaderboard_notices` and the
+    prior-not-fitted notices, as ``leaderboard --output json`` gives them) under the settings the link opens on: the
+    default leaderboard settings and the rubric (``--schema``, or the data's default: category codes without
+    is_correct)."""
     from scorio_core.cli.export import analyse
-    from scorio_core.leaderboard.checks import question_set_notes
+    from scorio_core.leaderboard.checks import dataset_models, model_name_defaults
+    from scorio_core.leaderboard.table import emptied_on, leaderboard_notices
+    from scorio_core.leaderboard.unfitted import not_fitted_notices
     from scorio_core.rubric import default_schema_for, resolve_schema
     from scorio_core.store.publish import check_task
 
     task = check_task(dataset, task)
     schema = resolve_schema(schema) if schema else default_schema_for(dataset)
-    return question_set_notes(analyse(dataset, task, schema=schema, table=False)[0], task=task)
+    outcomes, table, _ = analyse(dataset, task, schema=schema)
+    notices = leaderboard_notices(outcomes, table, emptied=emptied_on(dataset, task), dataset_models=dataset_models(dataset),
+                                  named_by_default=model_name_defaults(dataset)) + not_fitted_notices(table)
+    return [{**note, "task": task} for note in notices]

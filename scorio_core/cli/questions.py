@@ -69,7 +69,7 @@ def register(subparsers) -> None:
         description="Drill down from a question to its attempts: correctness, score, rubric category and every "
                     "per-attempt field the dump carries (answer, tokens, ...).",
     )
-    add_data_arguments(parser)
+    add_data_arguments(parser, one_task=True, pool=True)
     parser.add_argument("--question", required=True, help="question id (with all tasks pooled: task/question)")
     parser.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="models to show (default: all)")
     parser.add_argument("--schema", default=None, help="rubric schema for the category column (built-in name or JSON file)")

@@ -47,7 +47,7 @@ def register(subparsers) -> None:
             "flip the leader."
         ),
     )
-    add_data_arguments(parser)
+    add_data_arguments(parser, one_task=True, pool=True)
     parser.add_argument(
         "--schemas", default=DEFAULT_SCHEMAS, metavar="A,B,...",
         help="comma-separated built-in names or rubric JSON files; 'paper' = binary + Table 5 (default), 'all' = every built-in",

@@ -8,6 +8,8 @@ JSON output (``--output json``) is an object::
      "notes": [...], "assumptions": [...], "sources": [...]}
 
 Ranks are competition ranks; ``null`` where the metric is undefined (Pass@k family, n < k).
+With N = 1 trial per question ``kendall_tau`` is ``[null]`` (the only ranking compared with itself) and a
+note says so; ``"convergence": null`` always comes with a note saying why.
 ``"engine"`` names the engine that read the data: with ``--engine duckdb`` (or ``auto`` on large
 tables/globs) every metric under every prior runs from the histograms of prefix counts computed
 in DuckDB (:mod:`scorio_core.engines.prefix`), with the same result as the pandas path;
@@ -25,7 +27,7 @@ import numpy as np
 
 from scorio_core.cli._common import add_data_arguments, add_output_argument, add_prior_argument, emit_json, emit_rows, load_dataset
 
-__all__ = ["register", "run", "add_metric_arguments", "load_block", "Block", "int_ranks"]
+__all__ = ["register", "run", "add_metric_arguments", "load_block", "Block", "int_ranks", "no_convergence_note"]
 
 _LINEAR = ("bayes", "avg")
 
@@ -192,6 +194,27 @@ def _spark_prefix_stats(args: argparse.Namespace):
     return dataset.trial_prefix[task]
 
 
+def no_convergence_note(n_trials: int) -> str:
+    """What ``"convergence": null`` means in a trajectory of ``n_trials`` >= 2 trials (a note for the output).
+
+    Parameters
+    ----------
+    n_trials : int
+        N, the trials of the trajectory.
+
+    Returns
+    -------
+    str
+        The sentence: no n <= N - 1 after which the ranking equals the gold standard for good, and what would
+        answer when it settles (more trials per question; ``convergence`` over bootstrap replicates).
+    """
+    return (f"convergence is null (no convergence in this trial order): for no n <= N - 1 = {n_trials - 1} does the "
+            f"ranking after n trials equal the gold standard (the ranking on all N = {n_trials} trials) and stay equal; "
+            "at n = N it equals it by definition, so convergence@n counts only n <= N - 1. Null is not a number of "
+            "trials: more trials per question would show whether the ranking settles, and `convergence` estimates over "
+            "bootstrap replicates how often and when it does.")
+
+
 def register(subparsers) -> None:
     """Add the ``trajectory`` subcommand."""
     parser = subparsers.add_parser(
@@ -203,7 +226,7 @@ def register(subparsers) -> None:
             "gold standard (avg@N = Bayes@N ranking on all trials, paper section 2.7)."
         ),
     )
-    add_data_arguments(parser)
+    add_data_arguments(parser, one_task=True, pool=True)
     add_metric_arguments(parser)
     add_output_argument(parser)
     parser.set_defaults(func=run)
@@ -235,12 +258,16 @@ def run(args: argparse.Namespace) -> int:
     if t.k > 1:
         assumptions.append(f"{args.metric} is undefined for n < k={t.k}: those ranks are null")
     notes = list(block.notes)
+    kendall = t.kendall_tau
     if t.n.size < 2:
         assumptions.append(CONVERGENCE_UNDEFINED)
+        kendall = [None] * t.n.size  # the ranking after n = N = 1 against itself: 1.0 would read as agreement
         notes.append("N = 1 trial per question: a trajectory needs at least 2 trials per question to say anything (its "
                      "only ranking, after n = 1 trial, is compared with the ranking on the same single trial, so kendall_tau "
-                     "measures nothing and convergence@n is undefined); run N >= 2 trials per question, as "
+                     "measures nothing and is null, and convergence@n is undefined); run N >= 2 trials per question, as "
                      "`convergence` requires.")
+    elif t.convergence is None:
+        notes.append(no_convergence_note(t.n.size))
     if args.output == "json":
         emit_json(
             {
@@ -256,7 +283,7 @@ def run(args: argparse.Namespace) -> int:
                 "scores": t.scores,
                 "sigma": t.sigma,
                 "gold_ranks": t.gold_ranks,
-                "kendall_tau": t.kendall_tau,
+                "kendall_tau": kendall,
                 "convergence": t.convergence,
                 "notes": notes,
                 "assumptions": assumptions,

@@ -15,7 +15,7 @@ import pandas as pd
 
 from scorio_core.choices import QUESTION_SETS
 from scorio_core.errors import InputError
-from scorio_core.leaderboard.linking import common_mask, disconnected_groups_notice
+from scorio_core.leaderboard.linking import common_mask, disconnected_groups_notice, missing_tasks_notice
 from scorio_core.leaderboard.task_outcomes import TaskOutcomes
 
 __all__ = ["QUESTION_SETS", "apply_question_set", "choices_of", "data_choices_notice", "emptied_on", "leaderboard_notices", "prior_pull_notice", "question_sets_differ",
@@ -165,6 +165,8 @@ def leaderboard_notices(
           (:func:`scorio_core.io._quality.near_duplicate_models`).
         - ``absent_from_task``: models of the dataset (``dataset_models``) with no row on this task, not ranked here
           (e.g. a model that did not run it); ``models`` lists them.
+        - ``missing_tasks``: with every task pooled (``ALL_TASKS``), models that answered no question of some task
+          (:func:`scorio_core.leaderboard.linking.missing_tasks_notice`); ``models`` maps each to the tasks it lacks.
         - ``model_named_by_default``: models whose name is not in the data but taken from a file or folder name
           (``named_by_default``: the loader's lines, :func:`model_name_defaults`), e.g. an lm-eval samples file
           loaded without its results file.
@@ -204,6 +206,8 @@ def leaderboard_notices(
         out.append({"code": "absent_from_task", "finding": finding, "models": absent,
                     "message": finding + " The Tasks page (CLI: tasks) shows which tasks each model ran."})
     answered = task_outcomes.rubric.n_trials > 0
+    if (partial := missing_tasks_notice(task_outcomes, answered)) is not None:  # all tasks pooled: some tasks only
+        out.append(partial)
     per_model = answered.sum(axis=1)
     unscored = set(table.loc[table["mu"].isna(), "model"].astype(str)) if "mu" in table.columns else set()
     silent = [m for m, k in zip(task_outcomes.models, per_model) if k == 0 and m in unscored and m not in (emptied or {})]

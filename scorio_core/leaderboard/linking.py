@@ -6,16 +6,19 @@ linked (e.g. half the models ran one half of the benchmark, the other half the o
 mean over a model's own questions) averages other questions: an order across groups compares the question sets as
 much as the models. :func:`disconnected_groups_notice` is the ``disconnected_groups`` notice of
 :func:`scorio_core.leaderboard.checks.leaderboard_notices`; :func:`question_groups` the groups themselves (the
-verdict's ``groups``), :func:`cross_group_note` a pair's sentence (Compare).
+verdict's ``groups``), :func:`cross_group_note` a pair's sentence (Compare). :func:`missing_tasks_notice` names the
+models of a pooled board (every task) that ran only some of its tasks.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from scorio_core.choices import QUESTION_SETS
 
-__all__ = ["common_mask", "common_question_count", "cross_group_note", "disconnected_groups_notice", "group_of", "question_groups"]
+__all__ = ["common_mask", "common_question_count", "cross_group_note", "disconnected_groups_notice", "group_of",
+           "missing_tasks_notice", "question_groups"]
 
 #: Models named per group in the notice's sentence (the rest are counted; ``groups`` lists every one).
 NAMED_PER_GROUP = 4
@@ -179,3 +182,55 @@ def common_question_count(task_outcomes) -> int:
     """
     return int(common_mask(task_outcomes).sum())
 
+
+def missing_tasks_notice(task_outcomes, answered: np.ndarray | None = None, *, limit: int = 5) -> dict | None:
+    """Models that ran only some of the tasks pooled into one board (``ALL_TASKS``).
+
+    A pooled Bayes@N averages the questions a model answered: a model that ran one of two tasks is scored on that task
+    alone and ranked beside models scored on both, so its place compares tasks as much as models.
+
+    Parameters
+    ----------
+    task_outcomes : TaskOutcomes or Outcomes
+        Pooled outcomes (``question_tasks`` set); for one task the notice is None.
+    answered : ndarray of bool, shape (L, M), optional
+        Cells with at least one trial (default: from ``task_outcomes``).
+    limit : int, default 5
+        Models named in the sentence; the rest are counted (``models`` has all).
+
+    Returns
+    -------
+    dict or None
+        ``{"code": "missing_tasks", "finding", "message", "models": {model: [task, ...]}}``, or None when every
+        scored model answered some question of every task.
+
+    Examples
+    --------
+    >>> from scorio_core.leaderboard.outcomes import Outcomes
+    >>> counts = np.zeros((2, 3, 2), np.int64); counts[0, :, 1] = 1; counts[1, :2, 1] = 1
+    >>> o = Outcomes("all tasks", ("a", "b"), ("x/1", "x/2", "y/1"), np.array([0.0, 1.0]), ("wrong", "correct"),
+    ...              counts, question_tasks=("x", "x", "y"))
+    >>> missing_tasks_notice(o)["models"]
+    {'b': ['y']}
+    """
+    outcomes = getattr(task_outcomes, "rubric", task_outcomes)  # a TaskOutcomes or its Outcomes
+    tasks = outcomes.question_tasks
+    if tasks is None or len(set(tasks)) < 2:
+        return None
+    if answered is None:
+        answered = outcomes.n_trials > 0
+    codes, names = pd.factorize(pd.Series(tasks, dtype=object), sort=False)
+    ran = (answered.astype(np.int64) @ np.eye(len(names), dtype=np.int64)[codes]) > 0  # (L, T): any answer per task
+    partial = np.flatnonzero(ran.any(axis=1) & ~ran.all(axis=1))
+    if not len(partial):
+        return None
+    models = {str(outcomes.models[i]): [str(names[t]) for t in np.flatnonzero(~ran[i])] for i in partial}
+    named = [f"{m} (no {', '.join(t)})" for m, t in list(models.items())[:limit]]
+    more = f" and {len(models) - limit:,} more" if len(models) > limit else ""
+    n_all = int(ran.any(axis=1).sum())
+    finding = (f"{len(models):,} of the {n_all:,} models did not run every task pooled here: {', '.join(named)}{more}. "
+               "A pooled score averages the questions a model answered, so theirs covers only the tasks they ran and "
+               "their place beside models scored on every task compares the tasks as much as the models.")
+    return {"code": "missing_tasks", "finding": finding, "models": models,
+            "message": finding + " Rank one task at a time (--task), or see every task side by side on the Tasks page "
+                                 "(CLI: tasks)."}

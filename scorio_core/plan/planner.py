@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scorio_core.errors import InputError
-from scorio_core.plan.allocate import allocate
+from scorio_core.plan.allocate import Allocation, allocate
 from scorio_core.plan.goals import check_goal, evaluate_goal
+from scorio_core.plan.linking import group_check, linking_trials
 from scorio_core.plan.posterior import cell_posterior, score_draws
 from scorio_core.uncertainty.posterior import FALLBACK_LABELS, check_scope
 from scorio_core.uncertainty.priors import check_prior, not_identified_rule
@@ -29,20 +30,27 @@ class Plan:
     Attributes
     ----------
     stop : bool
+        Nothing more to run: the goal holds, or nothing can be run under the limits that would lower its error
+        (``decision`` tells them apart; ``stop`` without ``goal["holds"]`` means the limits stop it).
     reason : str
-        One sentence: why stop, or ``"continue: ..."`` with the goal's probability.
+        One sentence: why stop, or ``"continue: ..."`` with the goal's probability (only when continuing).
     goal : dict
         The goal and its arguments (``goal, k, pair, width, tolerance, confidence``) with
-        ``probability`` and ``holds``.
+        ``probability``, ``holds`` and ``unlinked`` (the goal compares models of groups that share no
+        question: it cannot hold, whatever ``probability`` says).
     batch : list of dict
         Rows ``model, task, question_id (None: new questions from the pool), trials, expected_gain``,
-        by expected gain (descending), then model and question; empty when ``stop``.
+        by expected gain (descending), then model and question; empty when ``stop``. Rows that link
+        groups sharing no question carry ``expected_gain`` NaN (the goal's error across them is not modelled).
     status : dict
         ``scope, prior, draws, seed, models`` (per model: ``model, mean, sd, lo, hi, p_best, trials,
         questions, missing_questions, var_trials, var_questions``), ``uncertainty`` (which part each kind
-        of run reduces) and ``notes``.
+        of run reduces), ``notes`` (sentences) and ``notices`` (coded objects, e.g. ``disconnected_groups``).
     spent : dict
         ``trials`` per model, ``total_trials``, ``cost_per_trial`` per model and ``total_cost``.
+    decision : {"goal_holds", "cannot_progress", "continue"}
+        The goal holds; it does not, and nothing can be run under the limits that would lower its error; or
+        run the batch.
     """
 
     stop: bool
@@ -51,11 +59,12 @@ class Plan:
     batch: list = field(default_factory=list)
     status: dict = field(default_factory=dict)
     spent: dict = field(default_factory=dict)
+    decision: str = "continue"
 
     def to_dict(self) -> dict:
-        """The CLI's JSON object: ``stop, reason, goal, batch, spent, status``."""
-        return {"stop": self.stop, "reason": self.reason, "goal": self.goal, "batch": self.batch,
-                "spent": self.spent, "status": self.status}
+        """The CLI's JSON object: ``stop, decision, reason, goal, batch, spent, status``."""
+        return {"stop": self.stop, "decision": self.decision, "reason": self.reason, "goal": self.goal,
+                "batch": self.batch, "spent": self.spent, "status": self.status}
 
 
 def _costs(costs, models: tuple[str, ...]) -> np.ndarray:
@@ -109,6 +118,22 @@ def _uncertainty(scope: str, post, contenders: np.ndarray, pool: int) -> str:
     if pool and share > 0.5:
         text += f"; the question-sampling part dominates, so the batch asks for {pool} new questions from the pool"
     return text
+
+
+def _not_yet(reason: str) -> str:
+    """A goal check's ``"continue: ..."`` sentence for a stop: the goal does not hold (never "continue")."""
+    return "the goal does not hold: " + reason.removeprefix("continue: ")
+
+
+def _unlinked_reason(goal: str, n_groups: int, stop: bool) -> str:
+    """Why a goal across groups of models that share no question does not hold, and what would answer it."""
+    why = (f"{goal} cannot be decided: the models it compares fall into {n_groups:,} groups that share no question, "
+           "so their scores average different questions and the goal's probability compares the question sets as "
+           "much as the models; running models of each group on the other groups' questions would answer it")
+    if stop:
+        return (f"stop without the goal: {why}, but every such (model, question) cell is at its trial limit "
+                "(raise the limit to link the groups)")
+    return f"continue: {why}, and the batch does that"
 
 
 def per_trial_costs(dataset, task: str, column: str, outcomes) -> dict[str, float]:
@@ -202,7 +227,10 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     Notes
     -----
     Stops when the goal holds on the posterior at ``confidence``, or when no trial can lower the
-    goal's approximate error (every gain 0). Sources: Chen, Lin, Yucesan & Chick (2000), Discrete Event
+    goal's approximate error (every gain 0; ``decision`` is then ``"cannot_progress"``). A goal that compares
+    models of groups sharing no question (:mod:`scorio_core.plan.linking`) never holds: the batch runs models of
+    each group on the other groups' questions, and ``status["notices"]`` carries the ``disconnected_groups``
+    notice. Sources: Chen, Lin, Yucesan & Chick (2000), Discrete Event
     Dynamic Systems 10, 251-270 (OCBA); Frazier, Powell & Dayanik (2008), SIAM J. Control Optim. 47,
     2410-2439 (knowledge gradient); Rubin (1981), Ann. Statist. 9, 130-134 (Bayesian bootstrap);
     Hariri et al., ICLR 2026, arXiv:2510.04265 (Bayes@N).
@@ -224,15 +252,23 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     check = evaluate_goal(spec, models, mu, sample, lo, hi)
     winner = np.argmax(np.where(np.isfinite(sample), sample, -np.inf), axis=1)
     p_best = np.bincount(winner, minlength=len(models)) / n_draws
-    stop, reason = check.holds, check.reason
+    groups = group_check(outcomes, spec, models, mu)
+    holds = check.holds and not groups.crosses
+    stop, reason = holds, check.reason
     alloc = None
-    if not stop:
+    room = _capacity(max_trials, outcomes.counts.shape[:2])
+    if groups.crosses:  # no order across unlinked groups: link them first (what the leaderboard's notice asks for)
+        link = linking_trials(groups, outcomes.n_trials > 0, batch, room)
+        alloc = Allocation(link, np.full(link.shape, np.nan), np.zeros(len(models), np.int64), np.zeros(len(models)))
+        stop = int(link.sum()) == 0
+        reason = _unlinked_reason(spec.name, groups.n_groups, stop)
+    elif not stop:
         cov = np.cov(sample, rowvar=False) if scope == "questions-sampled" else None
-        alloc = allocate(spec, post, mu, check.a, check.b, check.ties, batch, cost, scope, cov,
-                         _capacity(max_trials, outcomes.counts.shape[:2]))
+        alloc = allocate(spec, post, mu, check.a, check.b, check.ties, batch, cost, scope, cov, room)
         if alloc.trials.sum() + alloc.pool_trials.sum() == 0:
             stop = True
-            reason = f"nothing to run lowers the goal's error (every expected gain is 0); {check.reason}"
+            reason = ("nothing to run lowers the goal's error (every expected gain is 0, or every cell is at its "
+                      f"trial limit), so the planner stops without the goal: {_not_yet(check.reason)}")
     rows = []
     if not stop:
         li, qi = np.nonzero(alloc.trials)
@@ -240,7 +276,8 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
                  "trials": int(alloc.trials[l, q]), "expected_gain": float(alloc.gain[l, q])} for l, q in zip(li, qi)]
         rows += [{"model": models[l], "task": outcomes.task, "question_id": None, "trials": int(alloc.pool_trials[l]),
                   "expected_gain": float(alloc.pool_gain[l])} for l in np.flatnonzero(alloc.pool_trials)]
-        rows.sort(key=lambda r: (-r["expected_gain"], r["model"], r["question_id"] is None, r["question_id"] or ""))
+        rows.sort(key=lambda r: (-np.nan_to_num(r["expected_gain"]), r["model"], r["question_id"] is None,
+                                 r["question_id"] or ""))
     n = outcomes.n_trials
     answered = n > 0
     per_model = []
@@ -257,7 +294,10 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     pool = int(alloc.pool_trials.max()) if alloc is not None and alloc.pool_trials.size else 0
     notes = []
     planned = sum(row["trials"] for row in rows)
-    if not stop and planned < batch:  # never a silently shorter batch
+    if not stop and planned < batch and groups.crosses:
+        notes.append(f"{planned:,} of the {batch:,} trials asked for are planned: every other cell that would link the "
+                     "groups is at its trial limit")
+    elif not stop and planned < batch:  # never a silently shorter batch
         notes.append(f"{planned:,} of the {batch:,} trials asked for are planned: no further trial has an expected gain "
                      "(the goal's approximate error is already 0 after them, or every cell is at its trial limit)")
     missing = [m for m, r in zip(models, per_model) if r["missing_questions"]]
@@ -286,11 +326,13 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
                      + ", so the goal's probability is an approximation there, not a posterior one "
                      "(more trials per question, or a uniform or Jeffreys prior, give a posterior)")
     status = {"scope": scope, "prior": prior, "draws": n_draws, "seed": seed, "probability": check.probability,
-              "models": per_model, "uncertainty": _uncertainty(scope, post, contenders, pool), "notes": notes}
+              "models": per_model, "uncertainty": _uncertainty(scope, post, contenders, pool), "notes": notes,
+              "notices": [{**groups.notice, "task": outcomes.task}] if groups.notice else []}
     goal_dict = {"goal": spec.name, "k": spec.k, "pair": list(pair) if spec.pair else None, "width": spec.width,
                  "tolerance": spec.tolerance, "confidence": spec.confidence, "probability": check.probability,
-                 "holds": check.holds}
+                 "holds": holds, "unlinked": groups.crosses}
     spent = {"trials": {m: r["trials"] for m, r in zip(models, per_model)}, "total_trials": int(n.sum()),
              "cost_per_trial": {m: float(c) for m, c in zip(models, cost)},
              "total_cost": float((n.sum(axis=1) * cost).sum())}
-    return Plan(stop, reason, goal_dict, rows, status, spent)
+    decision = "goal_holds" if holds else "cannot_progress" if stop else "continue"
+    return Plan(stop, reason, goal_dict, rows, status, spent, decision)

@@ -311,6 +311,8 @@ def agreement(R, methods, *, models=None, extra=None, top: int = 3, options=None
     """
     from scipy.stats import kendalltau
 
+    from scorio_core.ranking.kendall import snap_tau
+
     import scorio_core.rank as rank
 
     R = np.asarray(R)
@@ -354,7 +356,7 @@ def agreement(R, methods, *, models=None, extra=None, top: int = 3, options=None
             if np.all(ranks[a] == ranks[a][0]) or np.all(ranks[b] == ranks[b][0]):
                 value = np.nan
             else:
-                value = kendalltau(ranks[a], ranks[b], variant="b").statistic
+                value = snap_tau(kendalltau(ranks[a], ranks[b], variant="b").statistic)
             tau[a, b] = tau[b, a] = value
     best, worst = ranks.min(axis=0), ranks.max(axis=0)
     return MethodAgreement(models, names, ranks, scores, tau, best, worst, skipped,

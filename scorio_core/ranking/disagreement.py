@@ -281,9 +281,10 @@ def few_common_note(counts) -> str | None:
     Returns
     -------
     str or None
-        How many of the L (L - 1) / 2 pairs share fewer than 2 questions: for them the paired sd of
-        :func:`scorio_core.ranking.paired.paired_sd_matrix` cannot estimate the spread across questions
-        and falls back to the questions-fixed sd, which understates the uncertainty of this scope.
+        How many of the L (L - 1) / 2 pairs share fewer than 2 questions: for them
+        :func:`scorio_core.ranking.paired_sd.paired_sd_matrix` cannot estimate a covariance and compares them
+        unpaired (each model's own question-sampling variance), wider than a paired comparison; a model that
+        answered fewer than 2 questions keeps the questions-fixed sd, which understates the uncertainty of this scope.
         None when every pair shares at least 2 questions. One (L, M) x (M, L) product.
 
     Examples
@@ -305,6 +306,7 @@ def few_common_note(counts) -> str | None:
            "as wrong (question set 'missing-incorrect') or run the models on the same questions")
     which = "the two models share" if pairs == 1 else f"{few:,} of the {pairs:,} pairs of models " + (
         "shares" if few == 1 else "share")
-    return (f"{which[0].upper() + which[1:]} fewer than 2 questions: the spread of their difference "
-            "across questions cannot be estimated, so for them the trials' variance alone is used (as with questions "
-            f"fixed), which understates the uncertainty of new questions; {fix}.")
+    return (f"{which[0].upper() + which[1:]} fewer than 2 questions: no covariance between them can be estimated, so "
+            "they are compared unpaired (each model's own question-sampling variance; wider than a paired comparison, "
+            "and where a model answered fewer than 2 questions, trial noise only); "
+            f"{fix}.")

@@ -6,9 +6,11 @@ Hariri, Samandar, Hinczewski & Chaudhary (2026), "Don't Pass@k", ICLR 2026, arXi
 
 from __future__ import annotations
 
+import math
+
 from scorio_core.eval._validate import real_vector
 
-__all__ = ["kendall_tau_b"]
+__all__ = ["kendall_tau_b", "snap_tau"]
 
 
 def kendall_tau_b(a, b) -> float:
@@ -53,4 +55,28 @@ def kendall_tau_b(a, b) -> float:
         raise ValueError(f"a and b must rank the same models; got lengths {a_v.size} and {b_v.size}.")
     from scipy.stats import kendalltau  # imported here: scipy.stats costs 0.3 s of CLI start-up
 
-    return float(kendalltau(a_v, b_v, variant="b").statistic)
+    return snap_tau(kendalltau(a_v, b_v, variant="b").statistic)
+
+
+def snap_tau(value) -> float:
+    """A Kendall tau as a float rounded to 12 decimals and clipped to [-1, 1] (NaN stays NaN).
+
+    scipy's tau_b of two identical rankings can come out as 0.9999999999999999 (floating point); a script
+    comparing with 1.0 would read that as disagreement.
+
+    Parameters
+    ----------
+    value : float
+        A tau from ``scipy.stats.kendalltau`` or a kernel.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> snap_tau(0.9999999999999999), snap_tau(-1.0000000000000002), snap_tau(0.8000000000000002)
+    (1.0, -1.0, 0.8)
+    """
+    value = float(value)
+    return value if math.isnan(value) else min(1.0, max(-1.0, round(value, 12)))

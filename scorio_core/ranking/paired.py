@@ -18,7 +18,8 @@ from scipy.special import ndtr, ndtri
 
 from scorio_core.choices import is_fallback_interval
 from scorio_core.ranking.compare import ASSUMPTION, DifferencePosterior, _finite, difference_posterior, difference_span
-from scorio_core.ranking.paired_sd import OWN_MEANS_ASSUMPTION, clustered_own_means_se, paired_sd_matrix, same_questions
+from scorio_core.ranking.paired_sd import (OWN_MEANS_ASSUMPTION, UNPAIRED_OWN_ASSUMPTION, clustered_own_means_se,
+                                           paired_sd_matrix, same_questions)
 from scorio_core.ranking.questions_power import PRACTICAL_FACTOR, QuestionsNeeded, questions_meaning, questions_needed
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.ranking.projection_prior import task_projection_alpha
@@ -248,9 +249,13 @@ def _own_means(mu_a, sigma_a, mu_b, sigma_b, d, confidence, clusters, xs):
         raise ValueError(f"scores must be two arrays of {d.size} per-question scores; got shape {xs.shape}.")
     m = int(np.count_nonzero(~np.isnan(d)))
     fixed = math.hypot(_finite(sigma_a, "sigma_a"), _finite(sigma_b, "sigma_b"))
-    if m < 2:
-        return difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence), UNPAIRED_ASSUMPTION
     sizes = {"ma": int(np.count_nonzero(~np.isnan(xs[0]))), "mb": int(np.count_nonzero(~np.isnan(xs[1]))), "m": m}
+    if m < 2 and (clusters is not None or min(sizes["ma"], sizes["mb"]) < 2):
+        return difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence), UNPAIRED_ASSUMPTION
+    if m < 2:  # no covariance to estimate: each model's own question-sampling variance, unpaired
+        se = float(paired_sd_matrix(np.zeros(2), xs)[0, 1])
+        posterior = difference_posterior(mu_a, sigma_a, mu_b, sigma_b, confidence, sd=max(fixed, se))
+        return posterior, UNPAIRED_OWN_ASSUMPTION.format(**sizes)
     if clusters is not None:
         se = clustered_own_means_se(xs[0], xs[1], clusters)
         if not np.isfinite(se):

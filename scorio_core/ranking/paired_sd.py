@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["OWN_MEANS_ASSUMPTION", "paired_sd_matrix", "same_questions", "clustered_own_means_se"]
+__all__ = ["OWN_MEANS_ASSUMPTION", "UNPAIRED_OWN_ASSUMPTION", "paired_sd_matrix", "same_questions",
+           "clustered_own_means_se"]
 
 #: What the questions-sampled difference assumes when the two models answered different questions
 #: ({ma}, {mb}: each model's questions; {m}: both; {how}: the covariance's standard error rule).
@@ -32,6 +33,18 @@ OWN_MEANS_ASSUMPTION = (
     "question-sampling variance over its own questions and Cov from the {m} questions both answered (a hard question "
     "is hard for both){how} (Miller 2024, arXiv:2411.00640), never narrower than with questions fixed; interval and "
     "P(A > B) use the normal approximation of section 2.5"
+)
+
+
+#: The same difference when the two models share fewer than 2 questions: no covariance can be estimated, so the sd
+#: is the unpaired one of two independent own-question means ({ma}, {mb}: each model's questions; {m}: both).
+UNPAIRED_OWN_ASSUMPTION = (
+    "questions are a sample from a larger pool; the models answered different questions (A {ma}, B {mb}, both {m}), "
+    "so the difference is of each model's mean over its own questions, as the leaderboard reports it; with fewer "
+    "than 2 questions both answered no covariance can be estimated, so its sd is unpaired: Var = Var_A + Var_B, each "
+    "the model's question-sampling variance over its own questions (wider than a paired comparison would be; "
+    "questions both answered would narrow it), never narrower than with questions fixed; interval and P(A > B) use "
+    "the normal approximation of section 2.5"
 )
 
 
@@ -54,11 +67,12 @@ def paired_sd_matrix(sigma, scores) -> np.ndarray:
     Returns
     -------
     ndarray of float, shape (L, L)
-        ``max(sqrt(sigma_i^2 + sigma_j^2), se_ij)``; ``sqrt(sigma_i^2 + sigma_j^2)`` where the pair has
-        ``m_ij < 2`` common questions. Where both answered the same questions ``se_ij = sd(d_ij) / sqrt(m_ij)``
-        (the sample sd of ``d = score_i - score_j``); where their question sets differ, ``se_ij^2 = s_i^2 / M_i +
-        s_j^2 / M_j - 2 m_ij c_ij / (M_i M_j)`` (module docstring; 0 if rounding makes it negative), the sd of the
-        difference of their own-question means. The form of
+        ``max(sqrt(sigma_i^2 + sigma_j^2), se_ij)``. Where both answered the same questions ``se_ij = sd(d_ij) /
+        sqrt(m_ij)`` (the sample sd of ``d = score_i - score_j``; 0 with ``m_ij < 2``); where their question sets
+        differ, ``se_ij^2 = s_i^2 / M_i + s_j^2 / M_j - 2 m_ij c_ij / (M_i M_j)`` (module docstring; 0 if rounding
+        makes it negative), the sd of the difference of their own-question means, with ``c_ij = 0`` (unpaired) where
+        they share fewer than 2 questions (simulated: 0.94 coverage of 95% intervals at 0 or 1 shared questions,
+        against 0.76-0.78 with the questions-fixed sd used before), and 0 where a model answered fewer than 2. The form of
         :func:`scorio_core.ranking.paired.scoped_difference` for every pair at once, no loop over pairs.
 
     Raises
@@ -117,9 +131,10 @@ def _own_means_se(x, answered, k, m, own):
         v = np.where(own >= 2, np.sum(x * x, axis=1) / (own - 1.0) / own, 0.0)  # s_i^2 / M_i
         s = x @ k.T  # s[i, j]: sum of x_i over the questions both i and j answered
         cov = ((x @ x.T) - s * s.T / m) / (m - 1.0)  # sample covariance over the common questions
+        cov = np.where(m >= 2, cov, 0.0)  # fewer than 2 common questions: no covariance to estimate, unpaired
         var = v[:, None] + v[None, :] - 2.0 * m * cov / np.outer(own, own)
         var = np.where(var > 64.0 * np.finfo(float).eps * (v[:, None] + v[None, :]), var, 0.0)
-        return np.where(m >= 2, np.sqrt(var), 0.0)
+        return np.where((own[:, None] >= 2) & (own[None, :] >= 2), np.sqrt(var), 0.0)
 
 
 def clustered_own_means_se(score_a, score_b, clusters) -> float:

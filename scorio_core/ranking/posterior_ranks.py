@@ -14,7 +14,7 @@ from scorio_core.ranking.rank_batch import batch_competition_ranks
 from scorio_core.uncertainty.fallback_draws import fallback_score_draws
 
 __all__ = ["posterior_rank_distribution", "posterior_score_draws", "rank_draws", "rank_draws_note", "rank_summary", "RANK_SEED", "RANK_ROW_KEYS",
-           "RANK_METHOD", "HELD_PRIOR"]
+           "RANK_METHOD", "HELD_PRIOR", "exchangeable_groups", "tie_notes"]
 
 _GAMMA_BUDGET = 2_000_000  # gamma variates per chunk
 #: Gamma variates one rank distribution may draw in all (~0.6 s on 2 cores): :func:`rank_draws`.
@@ -108,7 +108,9 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
     ndarray of float, shape (L, L)
         ``P[i, r-1]`` = posterior probability that model i has competition rank r. Rows sum
         to 1; columns sum to 1 when no draw has ties (ties have probability 0 unless models'
-        posteriors are degenerate, e.g. all weights equal).
+        posteriors are degenerate, e.g. all weights equal). Models with identical data under
+        the same prior (:func:`exchangeable_groups`) share one row, the mean of their rows, so
+        their probabilities are the same whatever the seed's Monte-Carlo noise.
 
     Raises
     ------
@@ -143,7 +145,49 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
     for theta in _score_chunks(c, w, prior_counts, draws, seed, alpha, shift_sd, fallback_mean, fallback_sd):
         ranks = batch_competition_ranks(theta).astype(np.int64)
         hist += np.bincount((np.arange(L) * L + ranks - 1).ravel(), minlength=L * L)
-    return hist.reshape(L, L) / draws
+    P = hist.reshape(L, L) / draws
+    for group in exchangeable_groups(c, alpha, prior_counts, shift_sd, fallback_mean, fallback_sd):
+        P[group] = P[group].mean(axis=0)  # the same posterior: one distribution, not Monte-Carlo noise between them
+    return P
+
+
+def exchangeable_groups(counts, alpha=None, prior_counts=None, shift_sd=None, fallback_mean=None,
+                        fallback_sd=None) -> list[np.ndarray]:
+    """Groups of models whose score draws have the same distribution (identical data under the same prior).
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (L, M, C+1)
+        Category counts per model and question: identical arrays mean the same counts on the same questions
+        (and the same questions missing).
+    alpha, prior_counts, shift_sd, fallback_mean, fallback_sd : array-like, optional
+        As :func:`posterior_rank_distribution`: a model's prior pseudo-counts (per model and question), prior
+        outcome counts (per model when 3-D; 2-D ones are shared), hyperparameter shift and leaderboard-row
+        fallback must be equal too (exactly; NaN equals NaN).
+
+    Returns
+    -------
+    list of ndarray of int
+        Indices of each group of at least 2 exchangeable models, ascending; empty when every model differs.
+
+    Examples
+    --------
+    >>> [g.tolist() for g in exchangeable_groups([[[2, 0]], [[1, 1]], [[2, 0]]])]
+    [[0, 2]]
+    """
+    c = np.asarray(counts, dtype=float)
+    L = c.shape[0]
+    parts = [c.reshape(L, -1)]
+    if alpha is not None:
+        parts.append(np.asarray(alpha, dtype=float).reshape(L, -1))
+    if prior_counts is not None and np.ndim(prior_counts) == 3:
+        parts.append(np.asarray(prior_counts, dtype=float).reshape(L, -1))
+    parts += [np.asarray(v, dtype=float).reshape(L, 1) for v in (shift_sd, fallback_mean, fallback_sd) if v is not None]
+    key = np.hstack(parts)
+    nan = np.isnan(key)
+    _, label = np.unique(np.hstack([np.where(nan, 0.0, key), nan]), axis=0, return_inverse=True)
+    label = np.asarray(label).ravel()
+    return [idx for lab in np.unique(label) if (idx := np.flatnonzero(label == lab)).size > 1]
 
 
 def _score_chunks(c, w, prior_counts, draws, seed, alpha, shift_sd, fallback_mean, fallback_sd):
@@ -225,7 +269,7 @@ def posterior_score_draws(counts, w=None, prior_counts=None, draws: int = 4000, 
 
 
 #: Keys of every :func:`rank_summary` row (``ranks --output json`` ``rows``; the other outputs' columns).
-RANK_ROW_KEYS = ("model", "expected_rank", "most_likely_rank", "p_most_likely", "p_first")
+RANK_ROW_KEYS = ("model", "expected_rank", "most_likely_rank", "p_most_likely", "p_first", "rank")
 #: What :func:`rank_summary`'s probabilities are, in words (JSON ``method``).
 RANK_METHOD = ("competition rank of Bayes@N in joint draws of every model's per-question Dirichlet posterior "
                "(exact draws, no normal approximation; the prior is the output's prior)")
@@ -263,8 +307,11 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     Returns
     -------
     dict
-        ``models`` (answered, by expected rank, then name), ``ranks`` (1..L'), ``probabilities`` (L' x L':
-        P(model holds rank)), ``rows`` (:data:`RANK_ROW_KEYS`), ``draws``, ``seed``, ``prior``, ``prior_note``,
+        ``models`` (answered, by expected rank, then name), ``ranks`` (1..L', the ranks of the probability
+        columns), ``probabilities`` (L' x L': P(model holds rank)), ``ties`` (the groups of models with identical
+        data under the same prior, :func:`exchangeable_groups`, in ``models`` order: they share one row of
+        probabilities and one ``rank``), ``rows`` (:data:`RANK_ROW_KEYS`; ``rank``: competition rank of the
+        expected ranks, ties share the better rank), ``draws``, ``seed``, ``prior``, ``prior_note``,
         ``method`` (:data:`RANK_METHOD`), ``monte_carlo_error`` (``0.5 / sqrt(draws)``, the largest standard error
         of a probability), ``monte_carlo_se`` (the largest estimated standard error, ``sqrt(P (1 - P) / draws)``),
         ``note`` (:func:`rank_draws_note`: that fewer than 200 draws ran, and why; empty otherwise), ``not_ranked``.
@@ -291,14 +338,38 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
                                     fallback_mean=fallback_mean, fallback_sd=fallback_sd)
     ranks = np.arange(1, len(names) + 1)
     expected = P @ ranks
+    ties = exchangeable_groups(c[keep], alpha, None, shift_sd, fallback_mean, fallback_sd)
+    for group in ties:  # identical rows of P: the same expected rank to the last bit
+        expected[group] = expected[group[0]]
     best = np.argmax(P, axis=1)
     order = np.lexsort((np.array(names, dtype=object).astype(str), expected))
+    place = 1 + (expected[None, :] < expected[:, None]).sum(axis=1)  # competition rank of the expected ranks
     rows = [{"model": names[i], "expected_rank": float(expected[i]), "most_likely_rank": int(best[i] + 1),
-             "p_most_likely": float(P[i, best[i]]), "p_first": float(P[i, 0])} for i in order]
+             "p_most_likely": float(P[i, best[i]]), "p_first": float(P[i, 0]), "rank": int(place[i])} for i in order]
     return {"models": [names[i] for i in order], "ranks": ranks.tolist(), "probabilities": P[order].tolist(),
+            "ties": [[names[i] for i in order if i in set(g.tolist())] for g in sorted(ties, key=lambda g: place[g[0]])],
             "rows": rows, "draws": draws, "seed": int(seed), "prior": prior, "prior_note": prior_note,
             "method": RANK_METHOD,
             "monte_carlo_error": 0.5 / float(np.sqrt(draws)),
             "monte_carlo_se": float(np.sqrt(P * (1.0 - P) / draws).max()),
             "note": rank_draws_note(draws, chosen=not default),
             "not_ranked": [str(m) for m, k in zip(models, keep) if not k]}
+
+
+def tie_notes(ties) -> list[dict]:
+    """The notes of :func:`rank_summary`'s ``ties``: one per group of models with identical data.
+
+    Parameters
+    ----------
+    ties : list of list of str
+        ``rank_summary(...)["ties"]``.
+
+    Returns
+    -------
+    list of dict
+        ``{"code": "identical_data", "models": [...], "message": ...}`` per group (empty without ties).
+    """
+    return [{"code": "identical_data", "models": list(group), "message": (
+        f"{', '.join(group)} have identical data (the same counts on the same questions, under the same prior): their "
+        "posteriors are the same, so they share one row of rank probabilities (the mean of their rows) and one rank, "
+        "whatever the --seed; only data that differ would separate them.")} for group in ties]

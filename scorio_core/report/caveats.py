@@ -97,7 +97,8 @@ def _headline_caveats(scored: pd.DataFrame, lead: Lead | None, differ: bool, tri
             shared = f", {common:,} of them both" if common is not None else ""
             out += (f" Caveat: {names[0]} answered {m[0]:,} questions and {names[1]} {m[1]:,}{shared}, so this compares "
                     "the models together with their questions (one that skipped hard questions looks better); the "
-                    "questions every model answered (question set: common) compare like with like.")
+                    "questions both answered compare like with like (Compare; or question set: common, where some "
+                    "question was answered by every model).")
     flagged = [e for e in trial_effects if str(e.get("model")) in names]
     if flagged:
         rates = "; ".join(f"{e['model']}: " + ", ".join(f"trial {i + 1} {r:.1%}" for i, r in

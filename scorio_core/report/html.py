@@ -34,7 +34,7 @@ h1{font-size:26px;margin:0 0 4px} h2{font-size:19px;margin:34px 0 10px;border-bo
 .caveats{color:#5b6270;font-size:13px;margin-top:10px}
 table{border-collapse:collapse;width:100%;font-size:14px}
 th,td{padding:6px 8px;border-bottom:1px solid #eceff3;text-align:right;white-space:nowrap}
-th{background:#fafbfc;font-weight:600;color:#3b4250}
+th{background:#fafbfc;font-weight:600;color:#3b4250;white-space:normal;vertical-align:bottom}
 td.txt,th.txt{text-align:left;white-space:normal}
 td.bar{width:34%;min-width:160px}
 td.model{white-space:nowrap} td.model.long{white-space:normal;min-width:16em;overflow-wrap:anywhere}

@@ -147,7 +147,8 @@ def _scope_of(table: pd.DataFrame, scope: str | None) -> str:
 
 def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str = "Bayes@N",
             scope: str | None = None, lead: Lead | None = None, question_sets_differ: bool = False,
-            trial_effects=(), scale: tuple[float, float] | None = None, pairwise=None, groups=None) -> Verdict:
+            trial_effects=(), scale: tuple[float, float] | None = None, pairwise=None, groups=None,
+            tie_rule: str | None = None) -> Verdict:
     """Which differences between neighbouring models are real at ``confidence``, and on what.
 
     The headline names what it generalises to in the sentence (``on these 40 questions`` with
@@ -194,6 +195,10 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         the headline names the highest score and the leader's standing within its own group; otherwise it ranks the
         leader first in its group and says that the groups share no question. Neighbouring pairs across groups are
         compared: ``comparisons`` and ``lines`` hold neighbours within each group (the leader's group first).
+    tie_rule : str, optional
+        The rule of ``table``'s ``rank_ci`` (:data:`scorio_core.ranking.rank.TIE_RULES`). The headline judges the top
+        by pairwise probabilities; under another rule that puts a different number of models at rank 1 (the paper
+        rule chains overlapping intervals) it says so, so the headline and the table do not seem to disagree.
 
     Returns
     -------
@@ -323,6 +328,13 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
                                     f"{n_groups}) at", 1)
         headline += (f" The models fall into {n_groups} groups that share no question: no order across groups is "
                      "supported (it would compare the question sets as much as the models).")
+    if tie_rule not in (None, "pairwise") and not cross_top and "rank_ci" in scored.columns:
+        at_one, n_top = int((scored["rank_ci"] == 1).sum()), 1 if first_separated else len(group)
+        if at_one != n_top:
+            rule = (f"has no CI ties (rule 'none'): {at_one:,} model{'s' if at_one != 1 else ''} at rank 1" if tie_rule
+                    == "none" else f"follows the rule '{tie_rule}', which puts {at_one:,} model"
+                    f"{'s' if at_one != 1 else ''} at rank 1")
+            headline += f" The table's Rank (CI ties) {rule}; this sentence compares pairs (P(A > B))."
     headline += _headline_caveats(scored, lead, question_sets_differ and not cross_top, trial_effects)
     n_sep = int(np.sum([c.separated for c in comparisons]))
     close = [c for c in comparisons if not c.separated]

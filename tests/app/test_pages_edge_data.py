@@ -260,3 +260,22 @@ def test_mixed_interval_kinds_name_their_models_and_the_verdict_says_what_is_not
     assert "of once: 95% exact binomial" in covers and "of four and also: 95% credible interval" in covers, covers
     assert " | " not in covers
     assert any(c.startswith("Not posterior probabilities where") and "once" in c for c in captions), captions
+
+
+def test_all_tasks_names_the_models_that_ran_only_some_tasks(app):
+    """Lead QA: on the pooled board a model that ran only one of two tasks ranked 6th beside models scored on both, and
+    only a generic "answered fewer questions" note was shown; the page (and the CLI's notes) now name them."""
+    rows = ["model,task,question,trial,correct"]
+    for i, m in enumerate(("a", "b", "c", "d")):
+        tasks = ("x", "y") if m != "d" else ("y",)  # d ran task y only
+        rows += [f"{m},{t},q{q},{r},{int((q + r + i) % 5 < 2 + i % 3)}" for t in tasks for q in range(12) for r in range(2)]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("partial.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    assert not [w for w in app.main.warning if "did not run every task" in w.value]  # one task: nothing to say
+    app.selectbox(key="task").set_value("all tasks").run()
+    no_exception(app)
+    (said,) = [shown(w.value) for w in app.main.warning if "did not run every task" in w.value]
+    assert said.startswith("1 of the 4 models did not run every task pooled here: d (no x).") and "Tasks page" in said

@@ -147,3 +147,25 @@ def test_a_stop_on_arc_agi_names_o3s_retry_after_failure_trials(app):
     assert warning.endswith("A stop decision assumes exchangeable trials as well: the goal's probability treats each "
                             "model's trials as draws of one success rate, which these models' are not, so a stop that "
                             "rests on them may not hold.")
+
+
+def test_groups_sharing_no_question_are_said_and_not_ranked(app):
+    """QA: the planner declared a winner between groups of models answering disjoint questions; the page now shows
+    the leaderboard's disconnected_groups notice, no P(goal holds) across the groups, and the linking batch."""
+    rates = {"a1": 0.4, "a2": 0.95, "b1": 0.3, "b2": 0.5}
+    rows = ["model,question,trial,correct"] + [
+        f"{m},q{q:02d},{r},{(q * 7 + r * 3 + len(m)) % 20 < p * 20}" for m, p in rates.items()
+        for q in (range(10) if m[0] == "a" else range(10, 20)) for r in range(4)]
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("disjoint.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(PLAN).run()
+    no_exception(app)
+    warnings = _texts(app, "warning")
+    assert "The models fall into 2 groups that share no question" in warnings
+    assert "top-1 cannot be decided" in _texts(app, "info") and not _texts(app, "success")
+    assert app.main.metric[0].value == "not supported"
+    table = app.main.dataframe[0].value
+    assert table["trials"].sum() == 200 and table["expected_gain"].isna().all()
+    own = {m: {f"q{q:02d}" for q in (range(10) if m[0] == "a" else range(10, 20))} for m in rates}
+    assert not any(q in own[m] for m, q in zip(table["model"], table["question_id"]))

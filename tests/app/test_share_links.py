@@ -296,3 +296,61 @@ def test_a_snapshot_link_ignores_other_parameters_and_says_so(app):
     notice = " ".join(shown(i.value) for i in fresh.sidebar.info)
     assert "Ignored the link's other parameters (prior, confidence, dataset): a snapshot opens as it was saved." in notice
     assert "prior" not in fresh.query_params and fresh.query_params["view"] in ("present", ["present"])
+
+
+def _many_models(app) -> None:
+    text = "model,question_id,trial,is_correct\n" + "".join(
+        f"m{i:03d},q{q:03d},0,{int(q <= i)}\n" for i in range(105) for q in range(110))  # m104 best, all distinct
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("many.csv", text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(LEADERBOARD).run()
+    no_exception(app)
+
+
+def test_a_presentation_link_shows_the_top_50_the_sharer_saw(app):
+    """Lead QA: 300 models, the sharer saw the top 50 (the default), the presentation link showed all 270 (an
+    8,000 px chart and a 270 x 270 heatmap); an explicit "all models" is shown as chosen."""
+    _many_models(app)
+    assert len(app.main.dataframe[0].value) == 50
+    app.switch_page(EXPORT).run()
+    app.button(key="share_create").click().run()
+    for query in ({"analysis": app.session_state["share_last_id"], "view": "present"},
+                  {"analysis": app.session_state["share_last_id"]}):
+        fresh = _open(query)
+        assert len(fresh.dataframe[0].value) == 50, query
+        assert any("Showing 50 of 105 models (top 50)" in c.value for c in fresh.main.caption)
+    del app.session_state["lb_top"]  # a snapshot without the Show value, as `publish` makes them
+    app.button(key="share_create").click().run()
+    fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
+    assert len(fresh.dataframe[0].value) == 50
+    app.switch_page(LEADERBOARD).run()
+    app.selectbox(key="lb_top").set_value("all").run()
+    app.switch_page(EXPORT).run()
+    app.button(key="share_create").click().run()
+    fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
+    assert len(fresh.dataframe[0].value) == 105
+
+
+def test_the_presented_table_has_the_height_of_all_its_rows_so_it_prints_whole(app, monkeypatch):
+    """Lead QA: printing the presentation view kept 25 of 270 rows (the table's 900 px box scrolls on paper)."""
+    import streamlit
+
+    from dashboard.tables.display import fit_height
+
+    _many_models(app)
+    app.selectbox(key="lb_top").set_value("all").run()
+    app.switch_page(EXPORT).run()
+    app.button(key="share_create").click().run()
+    heights, original = [], streamlit.dataframe
+
+    def recording(data, *args, **kwargs):
+        heights.append((len(data), kwargs.get("height")))
+        return original(data, *args, **kwargs)
+
+    monkeypatch.setattr(streamlit, "dataframe", recording)
+    _open({"analysis": app.session_state["share_last_id"], "view": "present"})
+    assert heights[0] == (105, fit_height(105, 10**6)) and heights[0][1] > 105 * 35, heights
+    heights.clear()
+    _open({"analysis": app.session_state["share_last_id"]})  # exploring: a scrolling box
+    assert heights[0] == (105, 900), heights

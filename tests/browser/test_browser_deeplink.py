@@ -23,7 +23,7 @@ def test_deep_link_on_a_fresh_server_runs_through_the_router(browser):
     with streamlit_server() as url:
         # /leaderboard: the default page lives at /, but the page's own name is what a reader types or links to
         for path, heading in (("/trajectories", "Trajectories"), ("/export", "Export"),
-                              ("/leaderboard?lb_metric=avg", "Leaderboard")):
+                              ("/leaderboard?lb_metric=avg&dataset=ARC-AGI-1+public+eval", "Leaderboard")):
             context = browser.new_context(viewport={"width": 1440, "height": 1000})
             page = context.new_page()
             page.set_default_timeout(60_000)
@@ -38,5 +38,7 @@ def test_deep_link_on_a_fresh_server_runs_through_the_router(browser):
             assert_clean(page)
             if path.startswith("/leaderboard"):  # the link's own parameters still apply (the metric as the CLI names it)
                 assert "lb_metric=avg%40N" in page.url, page.url  # forwarded, and read as the box's label
+                # a parameter a sidebar widget binds (it raised "Cannot directly set query parameter" before)
+                assert "dataset=ARC-AGI-1+public+eval" in page.url and page.get_by_text("StreamlitAPIException").count() == 0
             page.screenshot(path=str(ARTIFACTS / f"deeplink{path.split('?')[0].replace('/', '-')}.png"))
             context.close()

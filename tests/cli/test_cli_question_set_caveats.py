@@ -46,9 +46,24 @@ def test_ranks_names_disconnected_groups(tmp_path, capsys):
 
 def test_publish_returns_the_links_caveats(tmp_path, capsys):
     out = _run(capsys, "publish", str(_disjoint(tmp_path)), "--workspace", str(tmp_path / "ws"))
-    assert [n["code"] for n in out["analysis_notes"]] == ["unequal_question_sets", "disconnected_groups"]
+    codes = [n["code"] for n in out["analysis_notes"]]
+    assert codes[:2] == ["unequal_question_sets", "disconnected_groups"]
     assert all(n["task"] == "t1" for n in out["analysis_notes"])
     assert out["notes"] == []
+    # lead QA: every caveat the link's leaderboard shows (30 of 300 models absent from the linked task were not said)
+    board = _run(capsys, "leaderboard", str(_disjoint(tmp_path)), "--task", "t1")
+    assert codes == [n["code"] for n in board["notes"]]
+    assert [n.get("finding") for n in out["analysis_notes"]] == [n.get("finding") for n in board["notes"]]
+
+
+def test_publish_names_the_models_absent_from_the_linked_task(tmp_path, capsys):
+    path = tmp_path / "two_tasks.csv"
+    path.write_text("model,task,question_id,trial,is_correct\n" + "".join(
+        f"{m},{t},q{q},{r},{(q + r + len(m)) % 2}\n" for m in ("a", "b", "c") for t in ("t1", "t2") for q in range(4)
+        for r in range(2) if not (m == "c" and t == "t1")))
+    out = _run(capsys, "publish", str(path), "--workspace", str(tmp_path / "ws"), "--task", "t1")
+    (absent,) = [n for n in out["analysis_notes"] if n["code"] == "absent_from_task"]
+    assert absent["models"] == ["c"] and absent["task"] == "t1"
 
 
 def test_no_caveat_when_every_model_answered_every_question(tmp_path, capsys):
@@ -56,4 +71,6 @@ def test_no_caveat_when_every_model_answered_every_question(tmp_path, capsys):
     path.write_text("model,question_id,trial,is_correct\n" + "".join(
         f"{m},q{q},{t},{(q + t) % 2}\n" for m in ("a", "b") for q in range(4) for t in range(2)))
     assert _run(capsys, "tasks", str(path))["notes"] == []
-    assert _run(capsys, "publish", str(path), "--workspace", str(tmp_path / "ws"))["analysis_notes"] == []
+    caveats = _run(capsys, "publish", str(path), "--workspace", str(tmp_path / "ws"))["analysis_notes"]
+    assert [n["code"] for n in caveats] == [n["code"] for n in _run(capsys, "leaderboard", str(path))["notes"]]
+    assert not {"unequal_question_sets", "disconnected_groups"} & {n["code"] for n in caveats}

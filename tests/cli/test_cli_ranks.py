@@ -46,7 +46,7 @@ def test_two_models_far_apart_hold_their_ranks_by_hand(tmp_path, capsys):
     report = _json(capsys, path)
     assert report["models"] == ["a", "b"] and report["probabilities"] == [[1.0, 0.0], [0.0, 1.0]]
     assert report["rows"][0] == {"model": "a", "expected_rank": 1.0, "most_likely_rank": 1, "p_most_likely": 1.0,
-                                 "p_first": 1.0}
+                                 "p_first": 1.0, "rank": 1}
     assert main(["ranks", str(path), "--prior", "uniform"]) == 0
     assert "uniform prior, seed 0" in capsys.readouterr().out
     assert main(["ranks", str(path)]) == 0  # the leaderboard's default prior; both models' fits fall back here

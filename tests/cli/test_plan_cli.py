@@ -41,8 +41,11 @@ def _plan(capsys, *argv) -> dict:
 
 def test_json_contract(dump, capsys):
     out = _plan(capsys, dump, "--goal", "top-1", "--batch", "40", "--seed", "3")
-    assert list(out) == ["stop", "reason", "goal", "batch", "spent", "status"]
+    assert list(out) == ["stop", "decision", "reason", "goal", "batch", "spent", "status"]
     assert isinstance(out["stop"], bool) and isinstance(out["reason"], str)
+    assert out["decision"] in ("goal_holds", "cannot_progress", "continue") and out["status"]["notices"] == []
+    assert out["stop"] == (out["decision"] != "continue") and out["goal"]["holds"] == (out["decision"] == "goal_holds")
+    assert out["goal"]["unlinked"] is False
     assert out["goal"]["goal"] == "top-1" and out["goal"]["confidence"] == 0.95
     assert out["spent"]["total_trials"] == 80 and out["spent"]["trials"] == {m: 20 for m in MODELS}
     if not out["stop"]:

@@ -127,3 +127,29 @@ def test_the_verdicts_lead_uses_the_same_estimator_and_says_so(capsys):
     lead = lead_evidence(fixed, disagreement_table(outcomes, "A", "B"), "A", "B")
     assert lead.own_sets and lead.n_common == 3
     assert lead.rho_sampled == pytest.approx(out["difference"]["p_a_gt_b"], rel=1e-12)
+
+
+@pytest.mark.parametrize("shared", [0, 1])
+def test_fewer_than_two_shared_questions_compare_unpaired_by_hand(shared):
+    """Statistical QA: two equal models on 20 questions each sharing 0 or 1 question were compared with the
+    questions-fixed sd under questions-sampled (95% intervals covered the true difference 0.76-0.78 of the time);
+    now the unpaired sd of two own-question means, Var = s_A^2 / M_A + s_B^2 / M_B (0.935-0.955 in the same
+    simulation)."""
+    from scorio_core.ranking.paired_sd import UNPAIRED_OWN_ASSUMPTION
+
+    nan = float("nan")
+    a = [1.0, 0.5, 0.0, 0.75] + [nan] * (4 - shared)
+    b = [nan] * (4 - shared) + [0.25, 1.0, 1.0, 0.5]
+    xa, xb = np.array(a), np.array(b)
+    if shared:  # q3 answered by both
+        a, b = a[:3] + [0.75] + [nan] * 3, [nan] * 3 + [0.5, 0.25, 1.0, 1.0]
+        xa, xb = np.array(a), np.array(b)
+    own = [x[~np.isnan(x)] for x in (xa, xb)]
+    by_hand = math.sqrt(sum(np.var(x, ddof=1) / x.size for x in own))
+    assert paired_sd_matrix([0.0, 0.0], [xa, xb])[0, 1] == pytest.approx(by_hand, rel=1e-12)
+    d, text = scoped_difference(float(np.mean(own[0])), 0.01, float(np.mean(own[1])), 0.01, xa - xb,
+                                scope="questions-sampled", scores=(xa, xb))
+    assert d.sd == pytest.approx(by_hand, rel=1e-12) and by_hand > math.hypot(0.01, 0.01)
+    assert text == UNPAIRED_OWN_ASSUMPTION.format(ma=4, mb=4, m=shared)
+    one = np.array([0.5] + [nan] * 7)  # a model with one question: no question-sampling variance, trial noise only
+    assert paired_sd_matrix([0.0, 0.0], [one, np.array([nan] + [0.25, 1.0] * 3 + [0.5])])[0, 1] == 0.0

@@ -13,6 +13,8 @@ gives p = 0.125, consistent with the sampled verdict.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -24,6 +26,8 @@ from scorio_core.report.html import html_report
 from scorio_core.report.lead import Lead, lead_evidence, questions_behind, scope_phrase, top_lead
 from scorio_core.report.verdict import verdict
 from scorio_core.ranking.compare import disagreement_table
+
+ROOT_DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def counts_csv(path) -> str:
@@ -241,3 +245,23 @@ def test_one_model_with_few_trials_is_not_told_about_a_ranking():
     v = verdict(_pair(40, 40).iloc[:1])
     assert any("more trials would narrow the interval" in c for c in v.caveats)
     assert not any("ranking" in c for c in v.caveats)
+
+
+@pytest.mark.parametrize("rule", ["paper", "upper-bound", "none", "pairwise"])
+def test_the_headline_says_when_the_tables_tie_rule_puts_another_number_at_rank_1(tmp_path, rule):
+    """Lead QA: under the paper rule the table put all 270 models at rank 1 while the headline said "17 models share
+    the top rank" (pairwise): the headline now says which rule each uses when they differ."""
+    rng = np.random.default_rng(0)
+    rows = [f"m{i},q{q:02d},2,{rng.binomial(2, 0.3 + 0.03 * i)}" for i in range(10) for q in range(30)]
+    (tmp_path / "chain.csv").write_text("model,question_id,n_trials,n_correct\n" + "\n".join(rows) + "\n")
+    outcomes = outcomes_for(io.load([str(tmp_path / "chain.csv")]))
+    table = leaderboard(outcomes, tie_rule=rule)
+    at_one = int((table["rank_ci"] == 1).sum())
+    pairwise_top = int((leaderboard(outcomes, tie_rule="pairwise")["rank_ci"] == 1).sum())
+    headline = verdict(table, tie_rule=rule).headline
+    assert f"{pairwise_top} models share the top rank" in headline
+    said = {"paper": f"follows the rule 'paper', which puts {at_one} models at rank 1",
+            "upper-bound": f"follows the rule 'upper-bound', which puts {at_one} models at rank 1",
+            "none": "has no CI ties (rule 'none'): 1 model at rank 1", "pairwise": "Rank (CI ties)"}[rule]
+    assert (said in headline) == (rule != "pairwise") and (at_one != pairwise_top) == (rule != "pairwise"), headline
+    assert "Rank (CI ties)" not in verdict(table).headline  # without the rule: as before
