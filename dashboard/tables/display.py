@@ -58,8 +58,14 @@ def top_rows(table: pd.DataFrame, limit: int) -> tuple[pd.DataFrame, int]:
     return table.iloc[:limit + tied], tied
 
 
-def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confidence: float) -> tuple[pd.DataFrame, dict]:
-    """Leaderboard rows ready for ``st.dataframe``: ordered columns and their ``column_config``."""
+def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confidence: float,
+                        groups=None) -> tuple[pd.DataFrame, dict]:
+    """Leaderboard rows ready for ``st.dataframe``: ordered columns and their ``column_config``.
+
+    ``groups`` (the ``disconnected_groups`` notice's model lists, largest first): with two or more, a *Group* column
+    after the ranks says which group each model is in (lead QA: 40 models in two groups sharing no question showed
+    one order 1-40 with nothing in the table to tell the groups apart).
+    """
     kind = interval_name(table, confidence)  # credible, or exact binomial where the prior is not identified
     frame = table[
         ["rank", "rank_ci", "model", "mu", "lo", "hi", "sigma", "estimate", "avg", "accuracy", "pass_at_k", "n_questions",
@@ -106,6 +112,12 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
         "n_questions": st.column_config.NumberColumn("M", help="Questions the model answered.", format="%d", width=48),
         "n_trials": st.column_config.NumberColumn("N", help="Trials per question.", format="%d", width=48),
     }
+    if groups is not None and len(groups) >= 2:
+        member = {str(m): i + 1 for i, group in enumerate(groups) for m in group}
+        frame.insert(frame.columns.get_loc("rank_ci") + 1, "group", frame["model"].astype(str).map(member).astype("Int64"))
+        config["group"] = st.column_config.NumberColumn(
+            "Group", format="%d", width=56, help="Models in different groups share no question, directly or through "
+                                                 "other models: ranks are comparable within a group, not across.")
     spans = trial_spans(table)
     if spans is not None:  # unequal trials: "1-12" (the smallest alone reads as N = 1)
         frame["n_trials"] = spans.to_numpy()

@@ -235,7 +235,8 @@ with tabs[0]:
                     st.markdown("\n".join(f"- {md(line)}" for line in summary.lines))
         show_interval_plot(table, metric_label=spec.label, confidence=ctx.confidence, show_estimate=spec.binary,
                            labels=labels, tie_rule=tie_rule)
-        frame, config = leaderboard_display(table, metric_label=spec.label, k=int(k), confidence=ctx.confidence)
+        frame, config = leaderboard_display(table, metric_label=spec.label, k=int(k), confidence=ctx.confidence, groups=next(
+            (n["groups"] for n in notes if n["code"] == "disconnected_groups"), None))  # a Group column where they split
         if not spec.binary:
             frame = frame.drop(columns=["estimate"])
         shortened = any(labels[m] != m for m in labels)

@@ -11,6 +11,7 @@ from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
+from dashboard.state.widgets import follow_default
 from dashboard.tables.display import fit_height
 from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display
 from dashboard.text import md, sentence
@@ -20,6 +21,7 @@ from scorio_core.leaderboard.task_outcomes import ALL_TASKS
 from scorio_core.leaderboard.trial_order import STOP_ASSUMES_EXCHANGEABLE
 from scorio_core.plan import ONE_TASK
 from scorio_core.plan.goals import format_draw_probability
+from scorio_core.plan.prior_fit import default_plan_prior
 
 GOAL_LABELS = {"top-1": "Find the best model", "top-k": "Find the top k", "ranking": "Order every model",
                "pair": "Separate two models", "width": "Narrow every interval"}
@@ -89,10 +91,14 @@ cost_labels = {None: "every trial costs 1", **{c.column: c.description for c in 
 cost_column = mid.selectbox("Cost per trial", cost_names, format_func=cost_labels.get, key="plan_cost",
                             disabled=not costs, help="A cost column of the data (a per-model total is spread over the "
                                                      "model's trials); without one every trial costs the same.")
+follow_default("plan_prior", list(PLAN_PRIORS), default_plan_prior(goal))  # width: the leaderboard's prior
 prior = right.selectbox("Prior", list(PLAN_PRIORS), format_func=PLAN_PRIORS.get, key="plan_prior",
-                        help="Prior of the stopping rule. Uniform by default, not the leaderboard's empirical Bayes: in "
-                             "replays on recorded data the empirical-Bayes prior stopped on the wrong model more often "
-                             "than the confidence allows (docs/metrics.md, *What to run next*).")
+                        help="Prior of the stopping rule. Uniform by default for the ranking goals, not the "
+                             "leaderboard's empirical Bayes: in replays on recorded data the empirical-Bayes prior "
+                             "stopped on the wrong model more often than the confidence allows; the leaderboard's "
+                             "empirical Bayes for *Narrow every interval*, whose intervals are the leaderboard's "
+                             "(docs/metrics.md, *What to run next*). A note says when a fixed prior is far from the "
+                             "data.")
 seed = int(last.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="plan_seed",
                               help="Seed of the posterior draws: the same data and seed give the same plan."))
 options.update(confidence=float(confidence), batch=batch, scope=ctx.scope, prior=prior, seed=seed)

@@ -167,8 +167,8 @@ def run_ranks(args: argparse.Namespace) -> int:
     unequal = question_sets_notice(analysed, "own", silent=report["not_ranked"])
     notes = [] if unequal is None else [{
         "code": unequal["code"], "finding": unequal["finding"], "models": unequal["models"],
-        "message": unequal["finding"] + " To rank on the questions every model answered: `leaderboard "
-                   "--question-set common`."}]
+        "message": unequal["finding"] + (" To rank on the questions every model answered: --intersect-questions."
+                                         if unequal.get("n_common") else " No question was answered by every model.")}]
     from scorio_core.leaderboard.linking import disconnected_groups_notice
     from scorio_core.leaderboard.trial_order import trial_position_note
     notes += [n for n in [disconnected_groups_notice(analysed, None, "own"),  # P(rank) across unlinked groups
@@ -202,11 +202,10 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     ``clusters`` (question id -> cluster label, :func:`scorio_core.leaderboard.task_outcomes.question_clusters`) makes the
     sampled-scope difference cluster-robust.
     """
-    from scorio_core.ranking.compare import disagreement_table, outcome_counts, question_set_note
-    from scorio_core.ranking.paired import (not_identified_cause, not_identified_models, questions_meaning,
-                                            questions_needed, scoped_difference)
+    from scorio_core.ranking.compare import disagreement_table, one_sided_note, outcome_counts, question_set_note
+    from scorio_core.ranking.paired import (not_identified_cause, not_identified_models, pair_trials_needed,
+                                            questions_meaning, questions_needed, scoped_difference)
     from scorio_core.errors import InputError
-    from scorio_core.ranking.paired import pair_trials_needed
     from scorio_core.ranking.separation import trials_meaning
 
     rows = {str(r["model"]): r for r in table.to_dict(orient="records")}
@@ -263,7 +262,8 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
         "questions": questions.to_dict(orient="records"),
         "trials_needed": trials,
         "questions_needed": questions_block,
-        "notes": [n for n in [question_set_note(questions, model_a, model_b)] if n],
+        "notes": [n for n in [question_set_note(questions, model_a, model_b),
+                              one_sided_note(diff, model_a, model_b, confidence)] if n],
     }
 
 

@@ -150,6 +150,11 @@ def resolve_task(dataset, task: str | None) -> str:
     from scorio_core.errors import InputError
 
     tasks = task_names(dataset)
+    if not tasks and getattr(getattr(dataset, "report", None), "choices", ()):  # e.g. --intersect-questions, none common
+        raise InputError("no attempt is left after the data-quality choices: " + " ".join(dataset.report.choices)
+                         + " Leave out the choice that removed them (e.g. --intersect-questions where no question was "
+                           "answered by every model: --question-set missing-incorrect on leaderboard counts a question "
+                           "a model did not answer as wrong).")
     if task is None:
         if len(tasks) != 1:
             raise InputError(f"the data has {task_listing(tasks)}; choose one with "

@@ -17,6 +17,7 @@ from scorio_core.plan.allocate import Allocation, allocate
 from scorio_core.plan.goals import check_goal, evaluate_goal
 from scorio_core.plan.linking import group_check, linking_trials
 from scorio_core.plan.posterior import cell_posterior, score_draws
+from scorio_core.plan.prior_fit import default_plan_prior, fixed_prior_pull_note
 from scorio_core.uncertainty.posterior import FALLBACK_LABELS, check_scope
 from scorio_core.uncertainty.priors import check_prior, not_identified_rule
 
@@ -174,7 +175,7 @@ def per_trial_costs(dataset, task: str, column: str, outcomes) -> dict[str, floa
 
 def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None, width: float | None = None,
               tolerance: float = 0.01, confidence: float = 0.95, batch: int = 200, costs=None,
-              scope: str = "questions-fixed", prior: str = "uniform", seed: int = 0,
+              scope: str = "questions-fixed", prior: str | None = None, seed: int = 0,
               draws: int = 4000, max_trials=None) -> Plan:
     r"""Decide whether a goal holds and, if not, which trials to run next.
 
@@ -199,8 +200,10 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     costs : dict of str to float or array-like of shape (L,), optional
         Cost of one trial of each model (default 1).
     scope : {"questions-fixed", "questions-sampled"}, default "questions-fixed"
-    prior : {"uniform", "empirical-bayes", "jeffreys"}, default "uniform"
-        The planner's default is the uniform prior, not the leaderboard's empirical-Bayes one: in adaptive
+    prior : {"uniform", "empirical-bayes", "jeffreys"}, optional
+        Default (:func:`scorio_core.plan.prior_fit.default_plan_prior`): the leaderboard's empirical-Bayes prior for
+        ``width`` (the goal is about the leaderboard's intervals), else uniform. For the ranking goals the planner's
+        default is the uniform prior, not the leaderboard's empirical-Bayes one: in adaptive
         replays the empirical-Bayes prior stopped wrongly above the nominal level (docs/metrics.md, "What
         holds under adaptive stopping").
     seed : int, default 0
@@ -236,6 +239,7 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     Hariri et al., ICLR 2026, arXiv:2510.04265 (Bayes@N).
     """
     check_scope(scope)
+    prior = default_plan_prior(goal) if prior is None else prior
     check_prior(prior)
     models = tuple(outcomes.models)
     spec = check_goal(goal, models, k=k, pair=pair, width=width, tolerance=tolerance, confidence=confidence)
@@ -325,6 +329,9 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
                          f"{its} draws use the pooled binomial spread around the pooled mean")
                      + ", so the goal's probability is an approximation there, not a posterior one "
                      "(more trials per question, or a uniform or Jeffreys prior, give a posterior)")
+    pulled = fixed_prior_pull_note(post, outcomes.counts, outcomes.weights, prior, models)
+    if pulled:  # a fixed prior far from the data: its stops err more often than the confidence allows
+        notes.append(pulled)
     status = {"scope": scope, "prior": prior, "draws": n_draws, "seed": seed, "probability": check.probability,
               "models": per_model, "uncertainty": _uncertainty(scope, post, contenders, pool), "notes": notes,
               "notices": [{**groups.notice, "task": outcomes.task}] if groups.notice else []}

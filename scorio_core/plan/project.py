@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorio_core.plan.planner import plan_next
+from scorio_core.plan.prior_fit import default_plan_prior
 from scorio_core.uncertainty.batch import _CountStates, _prior_pseudo_counts, _whole_counts
 
 __all__ = ["PROJECTION_BUDGET", "Projection", "project_goal", "projection_size"]
@@ -143,7 +144,7 @@ def projection_size(n_models: int, n_questions: int, replays: int, batches: int,
 
 
 def project_goal(outcomes, goal: str = "top-1", *, batches: int = 6, replays: int = 8, batch: int = 200, seed: int = 0,
-                 prior: str = "uniform", draws: int = 1000, budget: int | None = PROJECTION_BUDGET,
+                 prior: str | None = None, draws: int = 1000, budget: int | None = PROJECTION_BUDGET,
                  **options) -> Projection:
     r"""Replay the planner on data drawn from the current posterior (see the module docstring).
 
@@ -202,7 +203,7 @@ def project_goal(outcomes, goal: str = "top-1", *, batches: int = 6, replays: in
     fixed = options.get("scope", "questions-fixed") == "questions-fixed"
     root = np.random.default_rng(seed)
     for r, rng in enumerate(root.spawn(replays)):
-        theta = _truth(outcomes, prior, rng)
+        theta = _truth(outcomes, prior or default_plan_prior(goal), rng)
         current = outcomes
         for b in range(batches + 1):
             left = None if cap is None else np.maximum(cap - (current.n_trials - outcomes.n_trials), 0)

@@ -30,7 +30,7 @@ from scorio_core.ranking.disagreement import (  # noqa: F401 (re-exported throug
     question_scores, question_set_note, question_summary)
 
 __all__ = ["DifferencePosterior", "difference_posterior", "difference_density", "difference_span", "ASSUMPTION",
-           *_disagreement.__all__]  # the per-question views, re-exported
+           "one_sided_note", *_disagreement.__all__]  # the per-question views, re-exported
 
 #: What the difference posterior assumes, shown with every result.
 ASSUMPTION = (
@@ -204,3 +204,38 @@ def difference_density(posterior: DifferencePosterior, points: int = 241, width:
     x = np.linspace(left, right, int(points))
     u = (x - posterior.mean) / posterior.sd
     return x, np.exp(-0.5 * u * u) / (posterior.sd * math.sqrt(2.0 * math.pi))
+
+
+def one_sided_note(diff, model_a: str, model_b: str, confidence: float) -> str | None:
+    """A sentence when one model is ahead at ``confidence`` (one-sided) while the central interval still holds 0.
+
+    The leaderboard's CI ties and the planner's ``pair`` goal call A ahead of B when ``P(A > B) >= confidence``;
+    the central interval of the difference leaves ``(1 - confidence) / 2`` on each side, so for
+    ``confidence <= P < 1 - (1 - confidence) / 2`` the two read as disagreeing (statistical QA: MathArena, o3-mini
+    (medium) vs DeepSeek-R1, P = 0.9592 beside [-0.0101, +0.1710]). None otherwise.
+
+    Parameters
+    ----------
+    diff : DifferencePosterior
+        ``rho`` = P(A > B), ``lo``, ``hi``.
+    model_a, model_b : str
+    confidence : float
+
+    Examples
+    --------
+    >>> d = difference_posterior(0.80, 0.03, 0.72, 0.03, 0.95)
+    >>> print(one_sided_note(d, "A", "B", 0.95))
+    A is ahead of B at 95% one-sided (P(A > B) = 0.9703 >= 0.95, as the leaderboard's rank ties and the planner's pair goal read it), while the central 95% interval of the difference still holds 0: it leaves 2.5% on each side.
+    """
+    rho, lo, hi = float(diff.rho), float(diff.lo), float(diff.hi)
+    upper = 1.0 - (1.0 - confidence) / 2.0
+    if confidence <= rho < upper and lo <= 0.0 <= hi:
+        ahead, behind, p = model_a, model_b, rho
+    elif confidence <= 1.0 - rho < upper and lo <= 0.0 <= hi:
+        ahead, behind, p = model_b, model_a, 1.0 - rho
+    else:
+        return None
+    return (f"{ahead} is ahead of {behind} at {confidence:.0%} one-sided (P({ahead} > {behind}) = {p:.4f} >= "
+            f"{confidence:g}, as the leaderboard's rank ties and the planner's pair goal read it), while the central "
+            f"{confidence:.0%} interval of the difference still holds 0: it leaves {(1 - confidence) / 2:.1%} on each "
+            "side.")

@@ -64,3 +64,13 @@ def test_presentation_view_shows_the_groups(app):
     warnings = [shown(w.value) for w in app.main.warning]
     assert any("The models fall into 2 groups that share no question" in w for w in warnings), warnings
     assert any("Shown: **Each on its own questions**" in w for w in warnings), warnings
+
+
+def test_the_table_says_which_group_each_model_is_in(app):
+    """Lead QA: the table ranked 40 models 1-40 across two groups that share no question, with no group column."""
+    _disjoint(app)
+    table = app.main.dataframe[0].value.set_index("model")
+    assert table["group"].to_dict() == {"a": 1, "b": 1, "c": 2, "d": 2} or table["group"].to_dict() == {
+        "a": 2, "b": 2, "c": 1, "d": 1}  # largest group first: here both have two models
+    app.sidebar.selectbox(key="dataset").set_value("matharena-aime-2025-I").run()
+    assert "group" not in app.main.dataframe[0].value.columns  # one group: no column

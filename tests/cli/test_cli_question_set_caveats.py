@@ -74,3 +74,16 @@ def test_no_caveat_when_every_model_answered_every_question(tmp_path, capsys):
     caveats = _run(capsys, "publish", str(path), "--workspace", str(tmp_path / "ws"))["analysis_notes"]
     assert [n["code"] for n in caveats] == [n["code"] for n in _run(capsys, "leaderboard", str(path))["notes"]]
     assert not {"unequal_question_sets", "disconnected_groups"} & {n["code"] for n in caveats}
+
+
+def test_ranks_suggests_what_works_when_no_question_is_common(tmp_path, capsys):
+    """Statistical QA: the note suggested `leaderboard --question-set common` (an error there: none common) and
+    `ranks --intersect-questions` said "the data has 0 tasks ()"."""
+    path = _disjoint(tmp_path)
+    out = _run(capsys, "ranks", str(path), "--draws", "200")
+    (unequal,) = [n for n in out["notes"] if n["code"] == "unequal_question_sets"]
+    assert unequal["message"].endswith("No question was answered by every model.")
+    assert main(["ranks", str(path), "--intersect-questions"]) == 2
+    err = capsys.readouterr().err
+    assert "no attempt is left after the data-quality choices: intersect_questions: kept 0 of" in err
+    assert "0 tasks" not in err

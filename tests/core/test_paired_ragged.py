@@ -153,3 +153,21 @@ def test_fewer_than_two_shared_questions_compare_unpaired_by_hand(shared):
     assert text == UNPAIRED_OWN_ASSUMPTION.format(ma=4, mb=4, m=shared)
     one = np.array([0.5] + [nan] * 7)  # a model with one question: no question-sampling variance, trial noise only
     assert paired_sd_matrix([0.0, 0.0], [one, np.array([nan] + [0.25, 1.0] * 3 + [0.5])])[0, 1] == 0.0
+
+
+def test_compare_says_a_one_sided_lead_beside_a_central_interval_that_holds_zero(capsys):
+    """Statistical QA: MathArena, o3-mini (medium) vs DeepSeek-R1: the leaderboard separates them (P = 0.9592 >= 0.95)
+    while compare's 95% interval [-0.0101, +0.1710] holds 0, with no word of why both hold."""
+    from scorio_core.cli import main
+
+    data = str(Path(__file__).resolve().parents[2] / "data" / "matharena_aime_2025_I_counts.csv")
+    assert main(["compare", data, "--models", "o3-mini (medium)", "DeepSeek-R1", "--output", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    d = report["difference"]
+    assert 0.95 <= d["rho"] < 0.975 and d["lo"] < 0 < d["hi"]
+    (said,) = [n for n in report["notes"] if "one-sided" in n]
+    assert said.startswith("o3-mini (medium) is ahead of DeepSeek-R1 at 95% one-sided (P(o3-mini (medium) > "
+                           f"DeepSeek-R1) = {d['rho']:.4f} >= 0.95")
+    assert main(["compare", data, "--models", "DeepSeek-R1", "o3-mini (medium)", "--output", "json"]) == 0
+    (mirrored,) = [n for n in json.loads(capsys.readouterr().out)["notes"] if "one-sided" in n]
+    assert mirrored == said  # the model ahead is named first either way
