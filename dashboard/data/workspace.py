@@ -191,4 +191,5 @@ def open_ws_dataset(key: str) -> Dataset:
         return _open_dataset(str(ws.root), dataset_id, record.table_sha256)
     except NotFoundError:
         forget(dataset_id)
-        raise InputError("this saved dataset no longer exists (it was deleted); upload the files again.") from None
+        raise InputError("this saved dataset no longer exists (it was deleted): restore it under Recently deleted on the "
+                         "Data page, or upload the files again.") from None

@@ -48,9 +48,12 @@ def _on_cell(models: tuple[str, ...], questions: tuple[str, ...]) -> None:
             return
 
 
-def _filters(all_models: list[str]) -> tuple[tuple[str, ...], bool, str]:
+def _filters(all_models: list[str], data_id: str) -> tuple[tuple[str, ...], bool, str]:
     default = all_models[: min(len(all_models), 20)]
     current = st.session_state.get("data_models")
+    if st.session_state.get("_data_models_for") != data_id:  # other data: its own models (QA: a new upload sharing
+        current = None                                         # one name with the demo showed 1 of its 2 models)
+        st.session_state["_data_models_for"] = data_id
     if current is None or not set(current) <= set(all_models):
         st.session_state["data_models"] = [m for m in (current or []) if m in all_models] or default
     left, mid, right = st.columns([3, 1.3, 1.2], vertical_alignment="bottom")
@@ -68,7 +71,7 @@ def render_outcomes(ctx, active) -> None:
     with user_errors("the per-question grids"):
         board = leaderboard_table(data.data_id, data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence,
                                   rubric_id=active.rubric_id, _categorization=active.categorization)
-    models, only, order = _filters([str(m) for m in board["model"]])
+    models, only, order = _filters([str(m) for m in board["model"]], data.data_id)
     if not models:
         st.info("Select at least one model.")
         return

@@ -166,7 +166,7 @@ def render_sidebar() -> PageContext | None:
             available,
             key=KEY_MODELS,
             bind="query-params", persist_state="session",
-            placeholder=f"All {len(available)} models",
+            placeholder=f"All {len(available)} models" if len(available) != 1 else "The only model",
             help="Narrow every results page to these models (type to search); kept in the link. Ranks and intervals "
                  "are still computed with every model, so a model keeps its rank when others are hidden.",
         )

@@ -1,4 +1,4 @@
-"""Data page: the workspace's saved datasets (open, rename, delete)."""
+"""Data page: the workspace's saved datasets (open, rename, delete, restore what was deleted)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,17 @@ import streamlit as st
 
 from dashboard.state import session as state
 from dashboard.text import md
-from dashboard.data.workspace import WS_PREFIX, forget, listed_records, workspace, workspace_error, ws_id
+from dashboard.data.workspace import (BUNDLED_COPY_PREFIX, WS_PREFIX, forget, listed_records, owner, remember,
+                                      workspace, workspace_error, ws_id)
 from scorio_core.errors import InputError
 from scorio_core.limits import human_bytes
 from scorio_core.store import NotFoundError
 
-__all__ = ["saved_datasets_frame", "render_workspace_datasets"]
+__all__ = ["deleted_datasets_frame", "saved_datasets_frame", "render_recently_deleted", "render_workspace_datasets"]
+
+
+def _when(stamp: str) -> str:
+    return str(stamp)[:16].replace("T", " ") + " UTC"
 
 
 def saved_datasets_frame(records) -> pd.DataFrame:
@@ -26,13 +31,48 @@ def saved_datasets_frame(records) -> pd.DataFrame:
                 "questions": r.n_questions,
                 "trials": r.n_trials,
                 "size": human_bytes(r.size_bytes),
-                "created": str(r.created)[:16].replace("T", " ") + " UTC",
+                "created": _when(r.created),
                 "id": r.id,
             }
             for r in records
         ],
         columns=["name", "sources", "models", "questions", "trials", "size", "created", "id"],
     )
+
+
+def deleted_datasets_frame(records) -> pd.DataFrame:
+    """One row per deleted dataset that can be restored (pure; ``records`` are DeletedRecord of kind dataset)."""
+    return pd.DataFrame(
+        [{"name": r.name, "deleted": _when(r.deleted), "restorable until": _when(r.restore_until),
+          "drafts": r.n_analyses, "id": r.id} for r in records],
+        columns=["name", "deleted", "restorable until", "drafts", "id"],
+    )
+
+
+def render_recently_deleted(ws) -> None:
+    """The "Recently deleted" expander: deleted datasets, each restorable with its drafts until gc purges it."""
+    try:
+        records = [r for r in ws.list_deleted(owner=owner())
+                   if r.kind == "dataset" and not r.name.startswith(BUNDLED_COPY_PREFIX)]
+    except (InputError, OSError, ValueError) as exc:
+        st.caption(f"Recently deleted datasets cannot be listed ({md(str(exc))}).")
+        return
+    with st.expander(f"Recently deleted ({len(records)})", icon=":material/restore_from_trash:"):
+        if not records:
+            st.caption(f"Nothing deleted. A deleted dataset can be restored here for {ws.retention_days:g} days.")
+            return
+        frame = deleted_datasets_frame(records)
+        st.dataframe(frame.drop(columns="id"), hide_index=True, width="stretch")
+        labels = {r.id: f"{r.name} · deleted {frame.loc[i, 'deleted']} (#{r.id[:6]})" for i, r in enumerate(records)}
+        picked = st.selectbox("Deleted dataset", list(labels), format_func=labels.get, key="ws_restore_pick")
+        if st.button("Restore", key="ws_restore", icon=":material/restore_from_trash:"):
+            try:
+                record = ws.restore_dataset(picked)
+            except (InputError, NotFoundError, ValueError) as exc:
+                st.error(md(str(exc)), icon=":material/error:")
+            else:
+                remember(record.id, record.name)
+                st.rerun()
 
 
 def render_workspace_datasets() -> None:
@@ -46,6 +86,7 @@ def render_workspace_datasets() -> None:
     records = listed_records(ws)
     if not records:
         st.caption("No saved datasets yet: every upload you load is saved here and survives reloads and restarts.")
+        render_recently_deleted(ws)
         return
     frame = saved_datasets_frame(records)
     st.dataframe(frame.drop(columns="id"), hide_index=True, width="stretch")
@@ -77,7 +118,9 @@ def render_workspace_datasets() -> None:
     name = next((r.name for r in records if r.id == picked), picked)
     name = name[:60] + (f" (#{picked[:6]})" if name in repeated else "")
     confirm = right.checkbox(f"Confirm delete of {md(name)}", key="ws_confirm_delete",
-                             help="Deletes the dataset picked under Saved dataset (and its drafts), for every session.")
+                             help=f"Deletes the dataset picked under Saved dataset (and its drafts), for every session. "
+                                  f"It can be restored under Recently deleted for {ws.retention_days:g} days.")
+    right.caption(f"A deleted dataset can be restored under Recently deleted for {ws.retention_days:g} days.")
     if right.button("Delete", key="ws_delete", disabled=not confirm, icon=":material/delete:"):
         try:
             ws.delete_dataset(picked)
@@ -89,3 +132,4 @@ def render_workspace_datasets() -> None:
                 state.select(state.DEFAULT_DATASET)
             st.session_state.pop("ws_confirm_delete", None)  # untick on the next run
             st.rerun()
+    render_recently_deleted(ws)

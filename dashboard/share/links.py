@@ -113,7 +113,7 @@ def share_analysis(ctx, active, page: str) -> str:
         raise InputError("sharing needs the workspace, which cannot be opened on this server (README, Workspace).")
     draft = ws.save_analysis(_dataset_id(ctx, ws), _analysis_state(ctx, active), page=page, owner=owner())
     snapshot = ws.share_analysis(draft.id).id
-    ws.delete_analysis(draft.id)  # only the snapshot is kept, as the CLI's publish does (a row nothing referenced)
+    ws.delete_analysis(draft.id, purge=True)  # only the snapshot is kept, as the CLI's publish does (a row nothing referenced)
     return snapshot
 
 

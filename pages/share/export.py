@@ -38,7 +38,7 @@ if len(table) < n_all:  # said in every export too
     notes = [*notes, f"Showing {len(table):d} of {n_all:d} models (the sidebar's model filter); ranks, intervals and "
                      "rank ties are computed with every model, so each model keeps its place."]
 files = export.table_exports(table, settings, ctx.task, summary, notes, context=export.markdown_context(ctx, active, settings))
-stem = re.sub(r"[^0-9A-Za-z]+", "-", f"{ctx.data.label}-{ctx.task}").strip("-").lower()[:80] or "leaderboard"
+stem = re.sub(r"[^\w]+", "-", f"{ctx.data.label}-{ctx.task}").strip("-_").lower()[:80] or "leaderboard"  # ü kept
 
 st.subheader("Verdict", divider="gray")
 with st.container(border=True):
@@ -59,7 +59,8 @@ st.subheader("Downloads", divider="gray")
 row1 = st.columns(3)
 row1[0].download_button("Leaderboard CSV", files["csv"], file_name=f"{stem}.csv", mime="text/csv", icon=":material/table:",
                         width="stretch", key="export_csv", on_click="ignore",
-                        help="Raw columns, full precision; cells starting with = + - @ are prefixed with ' (no formulas).")
+                        help="Raw columns, full precision; cells starting with = + - @ are prefixed with ' (no formulas). "
+                             "The numbers only: the notes above travel in the Markdown, LaTeX and HTML exports.")
 row1[1].download_button("Markdown table", files["md"], file_name=f"{stem}.md", mime="text/markdown", icon=":material/notes:",
                         width="stretch", key="export_md", on_click="ignore")
 row1[2].download_button("LaTeX table (booktabs)", files["latex"], file_name=f"{stem}.tex", mime="text/x-tex",

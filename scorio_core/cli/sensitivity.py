@@ -124,7 +124,10 @@ def run(args: argparse.Namespace) -> int:
     schemas = _schema_list(args.schemas)
     dataset = load_dataset(args)
     if dataset.attempts is None:
-        raise InputError("rubric sensitivity needs attempt-level data with signals; these are counts (n_trials, n_correct).")
+        raise InputError("rubric sensitivity needs attempt-level data with signals (one row per attempt: is_correct, "
+                         "score, finish_reason, ...) to categorize; these are counts (n_trials, n_correct), which fix "
+                         "one rubric already. Load the per-attempt dump instead.",
+                         source=", ".join(s.name for s in dataset.sources)[:200] or None)
     tasks = task_names(dataset)
     if args.task is None and len(tasks) > 1:
         raise InputError(f"the data has {task_listing(tasks)}; choose one with --task, or --task '{ALL_TASKS}' to pool "

@@ -243,9 +243,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         block = load_block(args)
         if block.R is None:
+            n_max = int(block.counts.sum(axis=-1).max()) if block.counts.size else 0
             raise ValueError(
                 "trajectory needs the trial order, but the data are counts (n_trials, n_correct) without it; "
-                "use `convergence --bootstrap row`, which assumes exchangeable trials."
+                + ("use `convergence --bootstrap row`, which assumes exchangeable trials." if n_max >= 2 else
+                   "and with one trial per question no trajectory or convergence@n exists either: run more trials per "
+                   "question (N >= 2), with their order (one row per attempt), to see how the ranking settles.")
             )
         tau = args.tau if args.metric == "g-pass@k_tau" else None
         t = rank_trajectory(block.R, args.metric, w=block.weights if args.metric in _LINEAR else None, k=args.k, tau=tau,

@@ -341,7 +341,10 @@ def _outcome_gaps(table, counts_layout):
         return 0, (), 0, (None, None)
     if "score" in table.columns:
         score = pd.to_numeric(table["score"], errors="coerce").to_numpy(np.float64)
-        soft = unknown & ~np.isnan(score)
+        # a graded score decides nothing until a threshold is chosen; a blank outcome beside a 0/1 score (another
+        # column mapped to score, e.g. tau-bench's reward) is a missing outcome, not a graded one (QA: it read
+        # "non-binary ... score 0.0", and the threshold it offered filled the blank from the score unasked)
+        soft = unknown & ~np.isnan(score) & (score != 0.0) & (score != 1.0)
     else:
         score, soft = None, np.zeros(len(ic), dtype=bool)
     examples = tuple(float(v) for v in np.unique(score[soft])[:EXAMPLES]) if soft.any() else ()

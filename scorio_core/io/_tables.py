@@ -164,7 +164,8 @@ def _read_csv(src: Source, fmt: str, mapping: Mapping[str, str] | None) -> RawTa
                 )
                 table = reader.read_all()
             except pa.ArrowInvalid as exc:
-                m = re.match(r"In CSV column #(\d+): CSV conversion error to (?!string|dictionary)", str(exc))
+                # pyarrow >= 17 puts the row in between: "In CSV column #9: Row #3: CSV conversion error to null"
+                m = re.match(r"In CSV column #(\d+): (?:Row #\d+: )?CSV conversion error to (?!string|dictionary)", str(exc))
                 if m is None or header[int(m.group(1))] in types:
                     raise
                 types[header[int(m.group(1))]] = pa.string()
@@ -192,7 +193,9 @@ def _read_csv(src: Source, fmt: str, mapping: Mapping[str, str] | None) -> RawTa
         elif "UTF8" in text or "utf8" in text.lower():
             raise locate_bad_utf8(src.name, data()) from None
         else:
-            raise InputError(f"cannot parse the table ({text.splitlines()[0]}); check that it is {fmt.upper()} text.", source=src.name) from None
+            first = text.splitlines()[0] if text else ""
+            first = first if len(first) <= 300 else first[:300] + f"... ({len(first):,} characters)"  # a 5 MB value
+            raise InputError(f"cannot parse the table ({first}); check that it is {fmt.upper()} text.", source=src.name) from None
     if table.num_rows == 0:
         raise InputError("the file has a header but no data rows.", source=src.name, line=1)
     for name, col in zip(table.column_names, table.columns):

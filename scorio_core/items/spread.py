@@ -113,10 +113,12 @@ def spread_note(fit) -> str | None:
     -------
     str or None
         One sentence: the test's p-value, what it means for the abilities' ranks, and for a 2PL fit that its scale
-        (difficulties, discriminations, the flags that use them) is set by noise; what would answer it.
+        (difficulties, discriminations, the flags that use them) is set by noise; what would answer it. None with
+        fewer than two answering models (nothing is compared).
     """
     p = float(getattr(fit, "spread_p", 0.0))
-    if not p > SPREAD_ALPHA:
+    answering = len(getattr(fit, "theta", ())) - len(getattr(fit, "unanswered_models", ()))
+    if not p > SPREAD_ALPHA or answering < 2:  # one model: no comparison to report (engineer QA: "p = 1" on one)
         return None
     text = (f"The models' success rates do not credibly differ question by question (Cochran-Mantel-Haenszel test of "
             f"equal abilities, p = {p:.2g}): read their abilities as tied")

@@ -18,19 +18,22 @@ Typical use::
     a = ws.save_analysis(record.id, state, page="results/leaderboard", owner=session_token)
     a = ws.save_analysis(record.id, new_state, page="results/leaderboard", analysis_id=a.id)
     link_id = ws.share_analysis(a.id).id               # immutable snapshot
+    ws.delete_dataset(record.id)                       # soft: hidden, listed by ws.list_deleted()
+    ws.restore_dataset(record.id)                      # back, with its analyses; gc purges after the retention
 
 Share links made outside the app (``python -m scorio_core publish``) are built by
 :mod:`scorio_core.store.publish`, which the app's Share button uses too.
 
 Settings (environment): ``SCORIO_WORKSPACE``, ``SCORIO_WORKSPACE_MAX_FILE_BYTES``,
-``SCORIO_WORKSPACE_MAX_BYTES``, ``SCORIO_WORKSPACE_LISTING`` (README, "Workspace").
+``SCORIO_WORKSPACE_MAX_BYTES``, ``SCORIO_WORKSPACE_LISTING``, ``SCORIO_WORKSPACE_RETENTION_DAYS``
+(README, "Workspace").
 """
 
 from scorio_core.store._analyses import MAX_STATE_BYTES
 from scorio_core.store._ids import NotFoundError, new_id, validate_id
 from scorio_core.store._settings import LISTINGS, QuotaError, WorkspaceSettings, read_settings
 from scorio_core.store.blobs import BlobStore, CorruptBlobError, sha256_of
-from scorio_core.store.records import AnalysisRecord, DatasetRecord, GcReport, SourceRecord, Usage
+from scorio_core.store.records import AnalysisRecord, DatasetRecord, DeletedRecord, GcReport, SourceRecord, Usage
 from scorio_core.store.workspace import Workspace
 
 __all__ = [
@@ -40,6 +43,7 @@ __all__ = [
     "BlobStore",
     "CorruptBlobError",
     "DatasetRecord",
+    "DeletedRecord",
     "GcReport",
     "NotFoundError",
     "QuotaError",

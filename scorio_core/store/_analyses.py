@@ -5,6 +5,9 @@ updated in place by each autosave; :meth:`AnalysesMixin.share_analysis` copies i
 *immutable* snapshot with a new id, for share links. Saving onto a snapshot's id never
 changes it: a new mutable analysis is created from it (copy-on-write), so callers must keep
 the id of the record returned by every save.
+
+Deleting is soft (catalog version 3): a deleted analysis (alone, or with its dataset) is skipped by every
+lookup here, so its link reports a missing analysis, until it is restored or purged (:mod:`scorio_core.store._trash`).
 """
 
 from __future__ import annotations
@@ -85,11 +88,12 @@ class AnalysesMixin:
         text = _state_json(state)
         stamp = now_iso()
         with self._db() as conn, transaction(conn):
-            if conn.execute("SELECT 1 FROM datasets WHERE id = ?", (dataset_id,)).fetchone() is None:
+            if conn.execute("SELECT 1 FROM datasets WHERE id = ? AND deleted IS NULL", (dataset_id,)).fetchone() is None:
                 raise NotFoundError(f"no dataset with id {dataset_id!r} in the workspace.")
             new = new_id()
             if analysis_id is not None:
-                row = conn.execute("SELECT dataset_id, immutable FROM analyses WHERE id = ?", (analysis_id,)).fetchone()
+                row = conn.execute("SELECT dataset_id, immutable FROM analyses WHERE id = ? AND deleted IS NULL",
+                                   (analysis_id,)).fetchone()
                 if row is None:
                     raise NotFoundError(f"no analysis with id {analysis_id!r} in the workspace.")
                 if row[0] != dataset_id:
@@ -121,11 +125,11 @@ class AnalysesMixin:
         InputError
             An invalid id.
         NotFoundError
-            No analysis has this id.
+            No analysis has this id (or it was deleted, alone or with its dataset).
         """
         validate_id(analysis_id, "analysis id")
         with self._db() as conn, transaction(conn):
-            row = conn.execute(f"SELECT {_COLUMNS} FROM analyses WHERE id = ?", (analysis_id,)).fetchone()
+            row = conn.execute(f"SELECT {_COLUMNS} FROM analyses WHERE id = ? AND deleted IS NULL", (analysis_id,)).fetchone()
             if row is None:
                 raise NotFoundError(f"no analysis with id {analysis_id!r} in the workspace.")
             if row[6]:
@@ -143,11 +147,11 @@ class AnalysesMixin:
         InputError
             An invalid id.
         NotFoundError
-            No analysis has this id.
+            No analysis has this id (or it was deleted, alone or with its dataset).
         """
         validate_id(analysis_id, "analysis id")
         with self._db() as conn:
-            row = conn.execute(f"SELECT {_COLUMNS} FROM analyses WHERE id = ?", (analysis_id,)).fetchone()
+            row = conn.execute(f"SELECT {_COLUMNS} FROM analyses WHERE id = ? AND deleted IS NULL", (analysis_id,)).fetchone()
         if row is None:
             raise NotFoundError(f"no analysis with id {analysis_id!r} in the workspace.")
         return _record(row)
@@ -176,23 +180,36 @@ class AnalysesMixin:
         if dataset_id is not None:
             validate_id(dataset_id, "dataset id")
         private = self.listing == "private"
-        query = (f"SELECT {_COLUMNS} FROM analyses WHERE (? IS NULL OR dataset_id = ?) "
+        query = (f"SELECT {_COLUMNS} FROM analyses WHERE deleted IS NULL AND (? IS NULL OR dataset_id = ?) "
                  "AND (? = 0 OR owner IS NULL OR owner = ?) ORDER BY updated DESC, id")
         with self._db() as conn:
             rows = conn.execute(query, (dataset_id, dataset_id, int(private), owner)).fetchall()
         return [_record(r) for r in rows]
 
-    def delete_analysis(self, analysis_id: str) -> None:
-        """Delete an analysis (a shared snapshot too: its link stops working).
+    def delete_analysis(self, analysis_id: str, *, purge: bool = False) -> None:
+        """Delete an analysis (a shared snapshot too: its link stops working until it is restored).
+
+        Parameters
+        ----------
+        analysis_id : str
+        purge : bool, default False
+            Remove the row at once instead of marking it deleted (for a draft made only to be
+            snapshotted, whose content the snapshot keeps). By default it stays restorable with
+            :meth:`restore_analysis` until :meth:`gc` purges it after the retention period.
 
         Raises
         ------
         InputError
             An invalid id.
         NotFoundError
-            No analysis has this id.
+            No analysis has this id (or it is deleted already).
         """
         validate_id(analysis_id, "analysis id")
         with self._db() as conn, transaction(conn):
-            if not conn.execute("DELETE FROM analyses WHERE id = ?", (analysis_id,)).rowcount:
+            if purge:
+                n = conn.execute("DELETE FROM analyses WHERE id = ? AND deleted IS NULL", (analysis_id,)).rowcount
+            else:
+                n = conn.execute("UPDATE analyses SET deleted = ? WHERE id = ? AND deleted IS NULL",
+                                 (now_iso(), analysis_id)).rowcount
+            if not n:
                 raise NotFoundError(f"no analysis with id {analysis_id!r} in the workspace.")

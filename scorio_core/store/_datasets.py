@@ -1,4 +1,8 @@
-"""Dataset methods of :class:`~scorio_core.store.Workspace` (save, list, open, rename, delete)."""
+"""Dataset methods of :class:`~scorio_core.store.Workspace` (save, list, open, rename, delete).
+
+Deleting is soft (catalog version 3): the row gets a ``deleted`` stamp and every lookup here skips it; restoring
+and purging are in :mod:`scorio_core.store._trash`.
+"""
 
 from __future__ import annotations
 
@@ -46,7 +50,8 @@ class DatasetsMixin:
         DatasetRecord
             The new row, or the existing one when the same owner already stored the same
             files in any order (multiset of SHA-256) read with the same choices and column
-            mappings (see :func:`content_key`). ``(record, created)`` with ``return_created``.
+            mappings (see :func:`content_key`); a deleted one is restored (with the analyses deleted with it).
+            ``(record, created)`` with ``return_created``.
 
         Raises
         ------
@@ -92,8 +97,9 @@ class DatasetsMixin:
             row = conn.execute("SELECT id FROM datasets WHERE content_key = ? AND COALESCE(owner, '') = COALESCE(?, '')",
                                (key, owner)).fetchone()
             created = row is None
-            if row is not None:  # another writer stored the same data meanwhile
+            if row is not None:  # another writer stored the same data meanwhile (or it was deleted meanwhile)
                 dataset_id = row[0]
+                self._undelete(conn, dataset_id)
             else:
                 for sha, data in blobs:  # a gc between put and here may have removed them
                     if not self.blobs.exists(sha):
@@ -114,9 +120,15 @@ class DatasetsMixin:
         return (self.get_dataset(dataset_id), created) if return_created else self.get_dataset(dataset_id)
 
     def _find_content(self, key: str, owner: str | None) -> str | None:
+        """The id of the row holding this content for this owner; a deleted one is restored (stored again)."""
         with self._db() as conn:
-            row = conn.execute("SELECT id FROM datasets WHERE content_key = ? AND COALESCE(owner, '') = COALESCE(?, '')",
-                               (key, owner)).fetchone()
+            row = conn.execute("SELECT id, deleted FROM datasets WHERE content_key = ? "
+                               "AND COALESCE(owner, '') = COALESCE(?, '')", (key, owner)).fetchone()
+            if row is not None and row[1] is not None:
+                with transaction(conn):  # a gc may have purged it meanwhile: then it is stored anew
+                    if conn.execute("SELECT 1 FROM datasets WHERE id = ?", (row[0],)).fetchone() is None:
+                        return None
+                    self._undelete(conn, row[0])
         return None if row is None else row[0]
 
     def _dataset_rows(self, where: str, params: tuple) -> list[DatasetRecord]:
@@ -152,8 +164,8 @@ class DatasetsMixin:
         """
         owner = validate_owner(owner)
         if self.listing == "private":
-            return self._dataset_rows("WHERE owner IS NULL OR owner = ?", (owner,))
-        return self._dataset_rows("", ())
+            return self._dataset_rows("WHERE deleted IS NULL AND (owner IS NULL OR owner = ?)", (owner,))
+        return self._dataset_rows("WHERE deleted IS NULL", ())
 
     def get_dataset(self, dataset_id: str) -> DatasetRecord:
         """The catalog row of one dataset.
@@ -172,10 +184,10 @@ class DatasetsMixin:
         InputError
             An invalid id.
         NotFoundError
-            No dataset has this id.
+            No dataset has this id (or it was deleted).
         """
         validate_id(dataset_id, "dataset id")
-        rows = self._dataset_rows("WHERE id = ?", (dataset_id,))
+        rows = self._dataset_rows("WHERE id = ? AND deleted IS NULL", (dataset_id,))
         if not rows:
             raise NotFoundError(f"no dataset with id {dataset_id!r} in the workspace.")
         return rows[0]
@@ -183,7 +195,8 @@ class DatasetsMixin:
     def _meta(self, dataset_id: str) -> tuple[str, dict]:
         validate_id(dataset_id, "dataset id")
         with self._db() as conn:
-            row = conn.execute("SELECT table_sha256, report_json FROM datasets WHERE id = ?", (dataset_id,)).fetchone()
+            row = conn.execute("SELECT table_sha256, report_json FROM datasets WHERE id = ? AND deleted IS NULL",
+                               (dataset_id,)).fetchone()
         if row is None:
             raise NotFoundError(f"no dataset with id {dataset_id!r} in the workspace.")
         return row[0], _codec.decode_meta(row[1])
@@ -196,7 +209,7 @@ class DatasetsMixin:
         InputError
             An invalid id.
         NotFoundError
-            No dataset has this id.
+            No dataset has this id (or it was deleted).
         """
         return self._meta(dataset_id)[1]["report"]
 
@@ -218,7 +231,7 @@ class DatasetsMixin:
         InputError
             An invalid id.
         NotFoundError
-            No dataset has this id.
+            No dataset has this id (or it was deleted).
         CorruptBlobError
             The table blob is missing or does not match its hash.
         """
@@ -247,7 +260,7 @@ class DatasetsMixin:
         InputError
             An invalid id.
         NotFoundError
-            No dataset has this id.
+            No dataset has this id (or it was deleted).
         CorruptBlobError
             A blob is missing or corrupt.
         """
@@ -267,50 +280,60 @@ class DatasetsMixin:
         InputError
             An invalid id or name.
         NotFoundError
-            No dataset has this id.
+            No dataset has this id (or it was deleted).
         """
         validate_id(dataset_id, "dataset id")
         name = check_name(name)
         with self._db() as conn, transaction(conn):
-            changed = conn.execute("UPDATE datasets SET name = ? WHERE id = ?", (name, dataset_id)).rowcount
+            changed = conn.execute("UPDATE datasets SET name = ? WHERE id = ? AND deleted IS NULL",
+                                   (name, dataset_id)).rowcount
         if not changed:
             raise NotFoundError(f"no dataset with id {dataset_id!r} in the workspace.")
         return self.get_dataset(dataset_id)
 
     def delete_dataset(self, dataset_id: str, *, force: bool = False) -> int:
-        """Delete a dataset and its analyses (its blobs go at the next :meth:`gc`).
+        """Delete a dataset and its analyses: hidden at once, restorable until :meth:`gc` purges them.
+
+        The rows are marked deleted (:meth:`restore_dataset` brings them back with the same ids and
+        content); :meth:`gc` purges them, and then frees their blobs, once they were deleted longer ago
+        than the retention period (``retention_days``, default 30).
 
         Parameters
         ----------
         dataset_id : str
         force : bool
-            Also delete shared snapshots of its analyses. Without it, a dataset that has
-            shared snapshots is not deleted (share links are promised to stay valid).
+            Also delete shared snapshots of its analyses (their links stop working until a restore).
+            Without it, a dataset that has shared snapshots is not deleted (share links are promised
+            to stay valid).
 
         Returns
         -------
         int
-            Number of analyses deleted with it.
+            Number of analyses deleted with it (analyses deleted before are not counted).
 
         Raises
         ------
         InputError
             An invalid id, or shared snapshots exist and ``force`` is False.
         NotFoundError
-            No dataset has this id.
+            No dataset has this id (or it is deleted already).
         """
         validate_id(dataset_id, "dataset id")
+        stamp = now_iso()
         with self._db() as conn, transaction(conn):
-            if conn.execute("SELECT 1 FROM datasets WHERE id = ?", (dataset_id,)).fetchone() is None:
+            if conn.execute("SELECT 1 FROM datasets WHERE id = ? AND deleted IS NULL", (dataset_id,)).fetchone() is None:
                 raise NotFoundError(f"no dataset with id {dataset_id!r} in the workspace.")
-            n_shared, n_all = conn.execute("SELECT COALESCE(SUM(immutable), 0), COUNT(*) FROM analyses WHERE dataset_id = ?",
-                                           (dataset_id,)).fetchone()
+            n_shared, n_all = conn.execute("SELECT COALESCE(SUM(immutable), 0), COUNT(*) FROM analyses "
+                                           "WHERE dataset_id = ? AND deleted IS NULL", (dataset_id,)).fetchone()
             if n_shared and not force:
                 raise InputError(f"dataset {dataset_id!r} has {n_shared} shared snapshot(s) whose links would break; "
                                  "delete those snapshots first, or delete the dataset with them (`workspace delete ID "
                                  "--force`; force=True in Python).")
-            conn.execute("DELETE FROM datasets WHERE id = ?", (dataset_id,))  # analyses and sources cascade
+            # the dataset's stamp on its live analyses: restore_dataset brings back exactly these
+            conn.execute("UPDATE analyses SET deleted = ? WHERE dataset_id = ? AND deleted IS NULL", (stamp, dataset_id))
+            conn.execute("UPDATE datasets SET deleted = ? WHERE id = ?", (stamp, dataset_id))
         return int(n_all)
+
 
 def content_key(shas: list[str], dataset: Dataset) -> str:
     """The dedupe key of a dataset: its files and how they were read, not their order.

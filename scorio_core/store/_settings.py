@@ -9,11 +9,15 @@ variable                            default                meaning
 ``SCORIO_WORKSPACE_LISTING``        ``shared``             ``shared``: every session lists every row;
                                                            ``private``: a session lists its own rows
                                                            and rows without an owner
+``SCORIO_WORKSPACE_RETENTION_DAYS`` 30                     days a deleted dataset or analysis can be
+                                                           restored; ``gc`` then purges it (0: at
+                                                           the next ``gc``)
 ==================================  =====================  ==========================================
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +29,7 @@ __all__ = ["LISTINGS", "QuotaError", "WorkspaceSettings", "read_settings"]
 LISTINGS = ("shared", "private")
 DEFAULT_MAX_FILE_BYTES = 200 << 20
 DEFAULT_MAX_BYTES = 20 << 30
+DEFAULT_RETENTION_DAYS = 30.0
 
 
 class QuotaError(InputError):
@@ -39,6 +44,7 @@ class WorkspaceSettings:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     max_bytes: int = DEFAULT_MAX_BYTES
     listing: str = "shared"
+    retention_days: float = DEFAULT_RETENTION_DAYS
 
 
 def _env_int(name: str, default: int) -> int:
@@ -52,6 +58,39 @@ def _env_int(name: str, default: int) -> int:
     if value < 1:
         raise ValueError(f"environment variable {name} must be >= 1; got {value}.")
     return value
+
+
+def check_retention(days, what: str = "retention_days") -> float:
+    """Return ``days`` as a float if it is a finite number >= 0.
+
+    Parameters
+    ----------
+    days : int or float
+        Days a deleted row stays restorable before ``gc`` purges it.
+    what : str
+        Name for the message.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        A negative, non-finite or non-numeric value.
+    """
+    try:
+        value = float(days)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be a number of days >= 0; got {days!r}.") from None
+    if isinstance(days, bool) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{what} must be a number of days >= 0; got {days!r}.")
+    return value
+
+
+def _env_days(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    return default if not raw else check_retention(raw.replace("_", ""), f"environment variable {name}")
 
 
 def check_listing(listing: str) -> str:
@@ -84,7 +123,8 @@ def read_settings(root=None, listing: str | None = None) -> WorkspaceSettings:
     Raises
     ------
     ValueError
-        A variable that is not a positive whole number, or an unknown listing.
+        A variable that is not a positive whole number (a number of days >= 0 for the retention), or an
+        unknown listing.
     """
     if root is None:
         root = os.environ.get("SCORIO_WORKSPACE", "").strip() or "workspace"
@@ -95,4 +135,5 @@ def read_settings(root=None, listing: str | None = None) -> WorkspaceSettings:
         max_file_bytes=_env_int("SCORIO_WORKSPACE_MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES),
         max_bytes=_env_int("SCORIO_WORKSPACE_MAX_BYTES", DEFAULT_MAX_BYTES),
         listing=check_listing(listing),
+        retention_days=_env_days("SCORIO_WORKSPACE_RETENTION_DAYS", DEFAULT_RETENTION_DAYS),
     )

@@ -14,6 +14,9 @@ Schema (version 1)::
                     sha256, size_bytes, PK (dataset_id, position))
     analyses(id PK, dataset_id FK -> datasets ON DELETE CASCADE, state_json, page, created,
              updated, immutable 0/1, owner NULL)
+
+Version 2 adds ``meta(key PK, value)``; version 3 adds ``deleted`` (NULL, or when it was
+soft-deleted) to ``datasets`` and ``analyses``.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 __all__ = ["CATALOG_NAME", "SCHEMA_VERSION", "CatalogError", "connect", "migrate", "transaction"]
 
 CATALOG_NAME = "catalog.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 60.0
 
 _V1 = (
@@ -78,8 +81,18 @@ _V2 = (
     "INSERT INTO meta (key, value) SELECT 'had_datasets', '1' WHERE EXISTS (SELECT 1 FROM datasets)",
 )
 
+#: Version 3: soft delete. ``deleted`` (ISO 8601 UTC, NULL while live) hides a row from every listing and lookup
+#: until it is restored or ``gc`` purges it after the retention period; analyses deleted with their dataset carry
+#: the dataset's stamp, so restoring the dataset restores exactly them.
+_V3 = (
+    "ALTER TABLE datasets ADD COLUMN deleted TEXT",
+    "ALTER TABLE analyses ADD COLUMN deleted TEXT",
+    "CREATE INDEX datasets_deleted ON datasets (deleted) WHERE deleted IS NOT NULL",
+    "CREATE INDEX analyses_deleted ON analyses (deleted) WHERE deleted IS NOT NULL",
+)
+
 #: Migration steps: ``_MIGRATIONS[v]`` upgrades a catalog from version ``v`` to ``v + 1``.
-_MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+_MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 
 
 class CatalogError(OSError):

@@ -306,6 +306,6 @@ def publish(ws, name: str, files, dataset, *, base_url: str = DEFAULT_BASE_URL, 
                                 max_tokens=max_tokens)
     draft = ws.save_analysis(record.id, analysis_state(manifest), page=page)
     snapshot = ws.share_analysis(draft.id)
-    ws.delete_analysis(draft.id)  # only the immutable snapshot is kept
+    ws.delete_analysis(draft.id, purge=True)  # only the immutable snapshot is kept (it holds the same state)
     link, present = share_links(base_url, snapshot.id)
     return PublishResult(snapshot.id, record.id, created, record.name, link, present)

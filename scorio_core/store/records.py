@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["AnalysisRecord", "DatasetRecord", "GcReport", "SourceRecord", "Usage"]
+__all__ = ["AnalysisRecord", "DatasetRecord", "DeletedRecord", "GcReport", "SourceRecord", "Usage"]
 
 
 @dataclass(frozen=True)
@@ -130,16 +130,57 @@ class GcReport:
     removed_temp_files : int
         Temporary files left by interrupted writes.
     kept_blobs : int
-        Blobs still referenced.
+        Blobs still referenced (by live rows, or by deleted rows still within the retention period).
+    purged_datasets, purged_analyses : int
+        Deleted rows purged for good because they were deleted longer ago than the retention period
+        (analyses counted with their dataset or on their own).
     """
 
     removed_blobs: int
     removed_bytes: int
     removed_temp_files: int
     kept_blobs: int
+    purged_datasets: int = 0
+    purged_analyses: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON object with keys ``removed_blobs, removed_bytes, removed_temp_files, kept_blobs``."""
+        """JSON object with keys ``removed_blobs, removed_bytes, removed_temp_files, kept_blobs, purged_datasets,
+        purged_analyses``."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class DeletedRecord:
+    """A deleted dataset or analysis that can still be restored (see :meth:`Workspace.list_deleted`).
+
+    Attributes
+    ----------
+    kind : {"dataset", "analysis"}
+    id : str
+    name : str
+        The dataset's name; for an analysis, its page.
+    dataset_id : str
+        The dataset itself, or the dataset an analysis belongs to.
+    deleted : str
+        When it was deleted (ISO 8601 UTC).
+    restore_until : str
+        When ``gc`` may purge it for good (``deleted`` + the retention period).
+    n_analyses : int
+        Analyses deleted with a dataset, restored with it (0 for an analysis).
+    owner : str or None
+    """
+
+    kind: str
+    id: str
+    name: str
+    dataset_id: str
+    deleted: str
+    restore_until: str
+    n_analyses: int
+    owner: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON object with keys ``kind, id, name, dataset_id, deleted, restore_until, n_analyses, owner``."""
         return asdict(self)
 
 

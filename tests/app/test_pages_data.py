@@ -249,3 +249,17 @@ def test_an_upload_is_named_without_its_extensions():
     assert _upload_name(["livebench_2025-01-13_N1.csv.gz"]) == "livebench_2025-01-13_N1"
     assert _upload_name(["runs.csv"]) == "runs" and _upload_name(["a.jsonl", "b.jsonl", "c.jsonl"]) == "a +2"
     assert _upload_name(["run/per_instance_stats.json", "run/stats.json"]) == "run"  # one folder's files: the folder
+
+
+def test_a_new_upload_shows_all_its_models_not_the_last_datas_selection(app):
+    """Engineer QA: after the demo (which has o1 (medium)), uploading o1 (medium) and another model showed 1 of the 2
+    models in the grid: the selection of the previous data was kept because one name matched."""
+    app.switch_page(DATA).run()
+    app.multiselect(key="data_models").set_value(["o1 (medium)"]).run()  # the demo's selection, one model
+    text = "model,question_id,trial,is_correct\n" + "".join(
+        f"{m},q{q},{t},{int((q + t + i) % 3 == 0)}\n" for i, m in enumerate(("o1 (medium)", "newcomer"))
+        for q in range(5) for t in range(2))
+    upload(app, ("two.csv", text.encode(), "text/csv"))
+    app.switch_page(DATA).run()
+    no_exception(app)
+    assert sorted(app.multiselect(key="data_models").value) == ["newcomer", "o1 (medium)"]

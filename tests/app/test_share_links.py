@@ -354,3 +354,16 @@ def test_the_presented_table_has_the_height_of_all_its_rows_so_it_prints_whole(a
     heights.clear()
     _open({"analysis": app.session_state["share_last_id"]})  # exploring: a scrolling box
     assert heights[0] == (105, 900), heights
+
+
+def test_a_link_to_an_analysis_of_a_deleted_dataset_says_so_until_it_is_restored(app, tmp_path):
+    from scorio_core.store import Workspace
+
+    analysis_id = _share(app)
+    ws = Workspace(tmp_path / "workspace")
+    dataset_id = ws.get_analysis(analysis_id).dataset_id
+    ws.delete_dataset(dataset_id, force=True)  # soft: `workspace delete ID --force` on the server
+    fresh = _open({"analysis": analysis_id})
+    assert any("does not exist here" in shown(e.value) for e in fresh.sidebar.error)  # as a missing analysis
+    ws.restore_dataset(dataset_id)
+    assert _open({"analysis": analysis_id}).session_state["lb_metric"] == "avg"

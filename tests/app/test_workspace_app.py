@@ -108,3 +108,23 @@ def test_delete_starts_on_the_dataset_in_use_and_names_it(app):
     no_exception(app)
     assert app.selectbox(key="ws_pick").value == first.removeprefix("ws:")
     assert shown(app.checkbox(key="ws_confirm_delete").label).startswith("Confirm delete of first")
+
+
+def test_a_deleted_dataset_is_restored_from_recently_deleted(app):
+    """Soft delete: the Data page says a delete can be undone, lists it under Recently deleted, and Restore brings
+    the same dataset (same id, so links work again) back into the list."""
+    _upload(app, "mine.csv", CSV)
+    key = saved_key(app, "mine")
+    app.switch_page(DATA).run()
+    assert any("can be restored under Recently deleted" in shown(c.value) for c in app.main.caption)
+    assert "Recently deleted (0)" in [e.label for e in app.main.expander]
+    app.checkbox(key="ws_confirm_delete").check().run()
+    app.button(key="ws_delete").click().run()
+    no_exception(app)
+    assert "Recently deleted (1)" in [e.label for e in app.main.expander]
+    assert app.selectbox(key="ws_restore_pick").value == key.removeprefix("ws:")
+    app.button(key="ws_restore").click().run()
+    no_exception(app)
+    assert "Recently deleted (0)" in [e.label for e in app.main.expander]
+    fresh = _reload("Uploaded: mine")  # the link of the restored dataset opens it again
+    assert fresh.session_state["dataset"] == key

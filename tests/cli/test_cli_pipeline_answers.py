@@ -138,3 +138,22 @@ def test_methods_tau_b_of_identical_rankings_is_exactly_one(tmp_path, capsys):
 
     assert snap_tau(0.9999999999999999) == 1.0 and snap_tau(-1.0000000000000002) == -1.0
     assert np.isnan(snap_tau(float("nan"))) and kendall_tau_b([1, 2, 3, 4, 5], [1, 3, 2, 4, 5]) == 0.8
+
+
+def test_hints_on_count_tables_lead_somewhere(tmp_path, capsys):
+    """CI QA: on N = 1 counts `trajectory` pointed to `convergence --bootstrap row`, which fails on the same file;
+    `sensitivity` on counts named no file and no next step."""
+    n1 = _write(tmp_path, "counts_n1.csv", [f"m{m},q{q},1,{int(q < 2 + m)}" for m in range(3) for q in range(6)],
+                header="model,question_id,n_trials,n_correct")
+    n4 = _write(tmp_path, "counts_n4.csv", [f"m{m},q{q},4,{(q + m) % 5}" for m in range(3) for q in range(6)],
+                header="model,question_id,n_trials,n_correct")
+    assert main(["trajectory", n1]) == 2
+    err = capsys.readouterr().err
+    assert "convergence --bootstrap row" not in err and "run more trials per question (N >= 2)" in err
+    assert main(["trajectory", n4]) == 2
+    assert "use `convergence --bootstrap row`" in capsys.readouterr().err
+    assert main(["convergence", n4, "--bootstrap", "row", "--replicates", "20", "--output", "json"]) == 0  # it works
+    capsys.readouterr()
+    assert main(["sensitivity", n4]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: counts_n4.csv: rubric sensitivity needs attempt-level data") and "Load the per-attempt" in err

@@ -83,6 +83,18 @@ def test_missing_outcomes_and_choices():
     assert "counted as incorrect" in zero.report.choices[0]
 
 
+def test_a_blank_outcome_beside_a_binary_score_is_missing_not_graded():
+    """Engineer QA (tau-bench with `reward` mapped to score): a blank `correct` beside reward 0.0 was reported as "a
+    non-binary outcome (strictly between 0 and 1) ... score 0.0" and the threshold offered filled it from the score;
+    the "no outcome" choice was greyed out. A graded score (0.5) still asks for a threshold."""
+    ds = io.load([_f("m.csv", "model,question,trial,correct,reward\nm,q1,0,1,1\nm,q1,1,,0.0\nm,q2,0,0,0\nm,q2,1,,0.5\n")],
+                 mapping={"score": "reward"})
+    assert ds.report.n_missing_outcomes == 1 and ds.report.n_non_binary == 1
+    assert "trial 1, score 0.0" in ds.report.missing_outcome_at
+    assert any("1 attempt has no outcome" in b for b in ds.report.blocking)
+    assert ds.report.non_binary_examples == (0.5,)
+
+
 def test_choice_validation():
     ds = io.load([A])
     with pytest.raises(InputError, match=r"duplicates must be one of 'keep-first', 'keep-last', 'drop', 'sum'; got 'first'"):
@@ -224,3 +236,15 @@ def test_partial_credit_beside_a_0_1_correct_column_is_said():
     assert "--binarize-threshold" in note
     whole = text.replace("0.5", "1").replace("0.25", "0")
     assert not [n for n in io.load([_f("pc.csv", whole)]).report.notes if "partial score" in n]
+
+
+def test_a_huge_value_in_an_unmapped_column_does_not_stop_the_load(tmp_path):
+    """Engineer QA: one 5,000,000-character value in an otherwise empty extra column (a messages dump) failed the
+    whole CSV with "CSV conversion error to null" and a 5 MB error message (pyarrow 17+ words the error with the
+    row in between, which the retry as text did not recognise)."""
+    rows = [f"m,q{q},{t},{(q + t) % 2},{'m' * 5_000_000 if (q, t) == (1, 0) else ''}" for q in range(4) for t in range(2)]
+    path = tmp_path / "dump.csv"
+    path.write_text("model,question_id,trial,correct,messages_dump\n" + "\n".join(rows) + "\n")
+    from scorio_core.cli import main
+
+    assert main(["quality", str(path), "--output", "json"]) == 0  # the CLI's reader (in-process io.load read it)

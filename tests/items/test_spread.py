@@ -113,3 +113,5 @@ def test_spread_note_only_when_the_models_do_not_differ():
     assert "2PL" not in spread_note(rasch) and rasch.spread_p == fit.spread_p  # the test needs no fit
     s, n = _null_table(3, L=6, M=30, sd=1.0)
     assert spread_note(fit_irt(s, n)) is None
+    one = fit_irt(s[:1], n[:1], model="rasch")  # engineer QA: one model read "do not credibly differ (p = 1)"
+    assert one.spread_p == 1.0 and spread_note(one) is None

@@ -79,9 +79,20 @@ def test_delete_analysis(ws, dataset_id):
     assert [x.id for x in ws.list_analyses()] == [a.id]
     with pytest.raises(NotFoundError):
         ws.get_analysis(s.id)
+    with pytest.raises(NotFoundError):
+        ws.delete_analysis(s.id)  # deleted already
+    assert [(r.kind, r.id) for r in ws.list_deleted()] == [("analysis", s.id)]
+    assert ws.restore_analysis(s.id) == s  # soft: same id and state
+    assert ws.gc(retention_days=0).purged_analyses == 0
+    ws.delete_analysis(a.id)
+    assert ws.gc(retention_days=0).purged_analyses == 1
+    with pytest.raises(NotFoundError, match="no deleted analysis"):
+        ws.restore_analysis(a.id)
 
 
 def test_delete_dataset_takes_its_drafts(ws, dataset_id):
     ws.save_analysis(dataset_id, STATE, "p")
     assert ws.delete_dataset(dataset_id) == 1
     assert ws.list_analyses() == []
+    assert ws.restore_dataset(dataset_id).id == dataset_id
+    assert len(ws.list_analyses()) == 1  # restored with it

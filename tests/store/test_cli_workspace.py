@@ -49,9 +49,15 @@ def test_add_list_show_delete_gc(tmp_path):
     shown = cli(root, "--output", "json", "show", analysis.id)  # options before the action work too
     assert shown == {"kind": "analysis", "analysis": analysis.to_dict()}
 
-    assert cli(root, "delete", d["id"], "--output", "json") == {"kind": "dataset", "id": d["id"], "analyses_deleted": 1}
-    gc = cli(root, "gc", "--output", "json")
-    assert gc == {"removed_blobs": 3, "removed_bytes": gc["removed_bytes"], "removed_temp_files": 0, "kept_blobs": 0}
+    deleted = cli(root, "delete", d["id"], "--output", "json")
+    assert deleted == {"kind": "dataset", "id": d["id"], "analyses_deleted": 1, "deleted": deleted["deleted"],
+                       "restore_until": deleted["restore_until"]}
+    gc = cli(root, "gc", "--output", "json")  # within the retention period: the rows and their files stay
+    assert gc == {"removed_blobs": 0, "removed_bytes": 0, "removed_temp_files": 0, "kept_blobs": 3,
+                  "purged_datasets": 0, "purged_analyses": 0}
+    gc = cli(root, "gc", "--retention-days", "0", "--output", "json")
+    assert gc == {"removed_blobs": 3, "removed_bytes": gc["removed_bytes"], "removed_temp_files": 0, "kept_blobs": 0,
+                  "purged_datasets": 1, "purged_analyses": 1}
     usage = cli(root, "usage", "--output", "json")
     assert (usage["n_datasets"], usage["n_blobs"], usage["blob_bytes"]) == (0, 0, 0)
     table = cli(root, "list")
@@ -116,10 +122,13 @@ def test_a_version_1_catalog_migrates_and_remembers_it_had_datasets(tmp_path):
     cli(root, "add", COUNTS, "--output", "json")
     conn = sqlite3.connect(root / "catalog.sqlite3")  # back to a version-1 catalog holding one dataset
     conn.execute("DROP TABLE meta")
+    for table in ("datasets", "analyses"):  # and without version 3's soft-delete column
+        conn.execute(f"DROP INDEX {table}_deleted")
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN deleted")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
     migrated = Workspace(root)  # the migration sets had_datasets, so deleting every dataset and then gc works
     (d,) = migrated.list_datasets()
     migrated.delete_dataset(d.id)
-    assert migrated.gc().removed_blobs == 2
+    assert migrated.gc(retention_days=0).removed_blobs == 2

@@ -72,7 +72,7 @@ def test_gc_racing_saves_never_leaves_a_dangling_row(tmp_path):
     def collect():
         other = Workspace(root)
         while not stop.is_set():
-            other.gc(force=True)  # unreferenced blobs go at once; young temporary files stay (force: before the
+            other.gc(force=True, retention_days=0)  # deleted rows are purged and unreferenced blobs go at once; young temporary files stay (force: before the
             # first row is inserted the catalog has never listed a dataset, which gc refuses by default)
 
     threads = [threading.Thread(target=churn), threading.Thread(target=collect)]

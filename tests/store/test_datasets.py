@@ -121,7 +121,8 @@ def test_delete_then_gc_removes_only_unreferenced_blobs(ws, counts_files, verifi
     assert ws.usage().n_blobs == 4  # 2 sources + 2 tables
     assert ws.delete_dataset(b.id) == 0
     assert ws.usage().n_blobs == 4  # files stay until gc
-    report = ws.gc()
+    assert ws.gc().removed_blobs == 0  # deleted within the retention period: restorable, files kept
+    report = ws.gc(retention_days=0)
     assert (report.removed_blobs, report.kept_blobs) == (2, 2)  # verifier file + b's table
     assert_same_dataset(io.load(counts_files), ws.open_dataset(a.id))  # shared source blob kept
     assert [d.id for d in ws.list_datasets()] == [a.id]
@@ -137,6 +138,8 @@ def test_delete_refuses_to_break_share_links_without_force(ws, counts_files):
     assert ws.delete_dataset(record.id, force=True) == 2
     with pytest.raises(NotFoundError):
         ws.get_analysis(shared.id)
+    ws.restore_dataset(record.id)  # the snapshot comes back with its dataset: the link works again
+    assert ws.get_analysis(shared.id).immutable
 
 
 def test_corrupt_or_missing_table_blob(ws, counts_files):
