@@ -103,3 +103,20 @@ def test_hundreds_of_models_on_trajectories_draw_the_top_50_by_the_gold_standard
     assert len(names - {None}) == 50
     app.selectbox(key="traj_top").set_value("all").run()
     assert not any("The chart draws the top" in c.value for c in app.main.caption)
+
+
+def test_prior_pull_warning_names_only_the_models_the_filter_shows(app):
+    """ARC-AGI-1 at N = 2 under Jeffreys: intervals beside avg@N. With the sidebar's model filter on, the warning names
+    only models on the page and counts the others (it named a model the filter hid)."""
+    app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()
+    app.sidebar.selectbox(key="prior").set_value("jeffreys").run()
+    no_exception(app)
+    (before,) = [shown(w.value) for w in app.main.warning if "exclude" in w.value and "observed avg@N" in w.value]
+    pulled = [m for m in app.main.dataframe[0].value["model"] if m in before]
+    assert pulled, before
+    others = [m for m in app.sidebar.multiselect(key="models").options if m not in pulled]
+    app.sidebar.multiselect(key="models").set_value(others[:2]).run()
+    no_exception(app)
+    after = [shown(w.value) for w in app.main.warning if "observed avg@N" in w.value]
+    assert len(after) == 1 and "the model filter hides" in after[0], after
+    assert not any(m in after[0] for m in pulled if m not in others[:2])

@@ -398,20 +398,3 @@ def test_top_n_keeps_the_models_that_share_the_last_rank(app):
     table = app.main.dataframe[0].value
     assert list(table["model"]) == list("abcdefg") and list(table["rank"]) == [1, 2, 3, 4, 5, 5, 5]
     assert any("Showing 7 of 8 models (top 5, and 2 more with the same rank)" in c.value for c in app.main.caption)
-
-
-def test_prior_pull_warning_names_only_the_models_the_filter_shows(app):
-    """ARC-AGI-1 at N = 2 under Jeffreys: intervals beside avg@N. With the sidebar's model filter on, the warning names
-    only models on the page and counts the others (it named a model the filter hid)."""
-    app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()
-    app.sidebar.selectbox(key="prior").set_value("jeffreys").run()
-    no_exception(app)
-    (before,) = [shown(w.value) for w in app.main.warning if "exclude" in w.value and "observed avg@N" in w.value]
-    pulled = [m for m in app.main.dataframe[0].value["model"] if m in before]
-    assert pulled, before
-    others = [m for m in app.sidebar.multiselect(key="models").options if m not in pulled]
-    app.sidebar.multiselect(key="models").set_value(others[:2]).run()
-    no_exception(app)
-    after = [shown(w.value) for w in app.main.warning if "observed avg@N" in w.value]
-    assert len(after) == 1 and "the model filter hides" in after[0], after
-    assert not any(m in after[0] for m in pulled if m not in others[:2])
