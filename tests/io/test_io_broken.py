@@ -114,6 +114,8 @@ def test_mixed_types_and_bad_values_name_line_and_field():
     assert (e.line, e.field) == (118, "is_correct")
     e = _err([("r.jsonl", b'{"model":"m","question":"a","trial":0,"correct":1}\n{"model":"m","question":"b","trial":0,"correct":"maybe"}\n')])
     assert str(e) == "r.jsonl line 2: field 'is_correct' (the outcome: column 'correct') must be 0 or 1 (true/false); got 'maybe'."
+    e = _err([("r.csv", b"model;question;trial;score\nm;a;0;1\nm;b;0;0,25\n")])  # decimal comma: say so
+    assert str(e).endswith("got '0,25'. It looks like a decimal comma: write '0.25' (save the file with '.' as the decimal separator).")
     e = _err([("r.csv", b"model,question,trial,correct\nm,a,0,1\nm,a,x1,1\n")])
     assert str(e) == "r.csv line 3: field 'trial' must be a whole number (trial index or seed); got 'x1'."
     e = _err([("r.csv", b"model,question,trial,correct\nm,a,1.5,1\n")])
