@@ -10,10 +10,18 @@ from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.io import Dataset, blocking_finding
 
-__all__ = ["blocking_notice", "blocking_in_app_terms", "user_errors"]
+__all__ = ["OUT_OF_MEMORY", "blocking_notice", "blocking_in_app_terms", "user_errors"]
 
 #: Where the app's user makes a data-quality choice (the core's messages name the Python API and the CLI flag).
 CHOICE_IN_APP = "choose how to treat them under 'Your choices' in the Data page's Data quality tab"
+
+#: The error shown where a computation runs out of memory (plain text, no user data).
+OUT_OF_MEMORY = (
+    "this server does not have the memory it needs for this data. Select fewer models, analyse one task "
+    "at a time (not all tasks pooled), or load a smaller part of the data (split the files by task). The "
+    "server's administrator can lower SCORIO_MAX_DENSE_CELLS so that such data is refused when it loads "
+    "(README, Limits)."
+)
 
 
 def blocking_in_app_terms(issues) -> list[str]:
@@ -32,12 +40,17 @@ def user_errors(what: str, *, stop: bool = True):
 
     ``what`` names the view ("the leaderboard"); the message says why and what to change. With ``stop=False``
     the page goes on after the error (the rest of the block is skipped), so controls below it that can fix
-    the problem still render.
+    the problem still render. A ``MemoryError`` (numpy's "Unable to allocate ..." included) becomes the same
+    kind of message, :data:`OUT_OF_MEMORY`, never a traceback with the server's paths; the app keeps running.
     """
     try:
         yield
     except (InputError, ValueError) as exc:
         st.error(f"Could not compute {what}: {md(exc)}", icon=":material/error:")
+        if stop:
+            st.stop()
+    except MemoryError:
+        st.error(f"Could not compute {what}: {OUT_OF_MEMORY}", icon=":material/error:")
         if stop:
             st.stop()
 

@@ -16,6 +16,9 @@ variable                                default                     what it boun
                                                                     cell (``n_trials`` for counts)
 ``SCORIO_MAX_ROWS``                     200000000                   rows of the canonical table (all
                                                                     files of one load together)
+``SCORIO_MAX_DENSE_CELLS``              100000000                   cells of the dense models x questions
+                                                                    x categories (or trials) tensor built
+                                                                    for one task (or tasks pooled)
 ``SCORIO_BLAS_THREADS``                 1                           BLAS / OpenMP threads of the app
                                                                     server and the CLI process
 ======================================  ==========================  ===============================
@@ -23,6 +26,14 @@ variable                                default                     what it boun
 The dataset-size limits (models, questions, trials, rows) are checked by
 :func:`scorio_core.io.load` once the canonical table exists, vectorized; the error names the
 file(s), the count found, the limit and the variable that raises it.
+
+The dense-cells limit bounds memory that the row count does not: the core scores a task on dense
+(models, questions, categories) int64 counts and (models, questions, trials) int16 trial codes, so a
+sparse file (each model on a few of many questions) of 60,000 rows can ask for 5 GiB. It is checked by
+:func:`scorio_core.io.load` and the engines per task once the models and questions are known (two
+categories, the least any analysis builds), and by the core where it builds each tensor
+(:func:`check_dense_cells`). The default, 10^8 cells (763 MiB of int64 counts), passes 1,000 models x
+10,000 questions x 2 categories (the largest count table of ``benchmarks/bench_scale.py``) five times over.
 
 JSON nested deeper than Python's recursion limit is refused with an InputError naming the file
 (never a traceback).
@@ -46,7 +57,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Limits", "get_limits", "human_bytes", "limit_blas_threads", "single_threaded_blas"]
+__all__ = ["Limits", "check_dense", "check_dense_cells", "check_dense_table", "dense_cells_error", "get_limits", "human_bytes",
+           "limit_blas_threads", "single_threaded_blas"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +71,7 @@ class Limits:
     max_questions: int = 1_000_000
     max_trials: int = 100_000
     max_rows: int = 200_000_000
+    max_dense_cells: int = 100_000_000
 
 
 def _env_int(name: str, default: int) -> int:
@@ -90,7 +103,149 @@ def get_limits() -> Limits:
         max_questions=_env_int("SCORIO_MAX_QUESTIONS", d.max_questions),
         max_trials=_env_int("SCORIO_MAX_TRIALS", d.max_trials),
         max_rows=_env_int("SCORIO_MAX_ROWS", d.max_rows),
+        max_dense_cells=_env_int("SCORIO_MAX_DENSE_CELLS", d.max_dense_cells),
     )
+
+
+def dense_cells_error(where: str, sizes: tuple[int, ...], units: tuple[str, ...], limit: int, itemsize: int = 8,
+                      source: str | None = None):
+    """The :class:`~scorio_core.errors.InputError` for a dense tensor above ``SCORIO_MAX_DENSE_CELLS``.
+
+    Parameters
+    ----------
+    where : str
+        What is too large, e.g. ``"task 'math'"``.
+    sizes, units : tuple of int, tuple of str
+        The tensor's dimensions and their names (``(6000, 60000, 2)``, ``("models", "questions", "categories")``).
+    limit : int
+        The cell limit in force.
+    itemsize : int
+        Bytes per cell of the tensor (8 for int64 counts, 2 for int16 trial codes).
+    source : str, optional
+        The file(s) the data came from.
+
+    Returns
+    -------
+    InputError
+        Stating the sizes, the cells, the limit in cells and bytes, and how to fix it.
+    """
+    from scorio_core.errors import InputError
+
+    cells = 1
+    for n in sizes:
+        cells *= int(n)
+    product = " x ".join(f"{int(n):,} {u}" for n, u in zip(sizes, units))
+    return InputError(
+        f"{where} is too large to analyse on this server: {product} = {cells:,} cells "
+        f"({human_bytes(cells * itemsize)}), above the limit of {limit:,} cells (about {human_bytes(limit * itemsize)}; "
+        "SCORIO_MAX_DENSE_CELLS). Every analysis holds a dense models x questions table per task, so a sparse file "
+        "where each model answers a few of many questions needs it too. Split the data by task (or load one task "
+        "at a time), load fewer models or questions, or, if the server has the memory, raise the limit with "
+        "SCORIO_MAX_DENSE_CELLS.",
+        source=source,
+    )
+
+
+def check_dense_cells(where: str, sizes: tuple[int, ...], units: tuple[str, ...], itemsize: int = 8,
+                      source: str | None = None) -> None:
+    """Refuse a dense tensor of shape ``sizes`` above ``SCORIO_MAX_DENSE_CELLS`` before it is allocated.
+
+    Parameters
+    ----------
+    where : str
+        What is too large, e.g. ``"task 'math'"`` (the error starts with it).
+    sizes : tuple of int
+        The tensor's shape.
+    units : tuple of str
+        The name of each dimension (``"models"``, ``"questions"``, ``"categories"`` or ``"trials"``).
+    itemsize : int
+        Bytes per cell (for the message).
+    source : str, optional
+        The file(s) the data came from.
+
+    Raises
+    ------
+    InputError
+        The cells (the product of ``sizes``) exceed the limit; see :func:`dense_cells_error`.
+
+    Examples
+    --------
+    >>> check_dense_cells("task 'a'", (500, 20_000, 2), ("models", "questions", "categories"))
+    """
+    limit = get_limits().max_dense_cells
+    cells = 1
+    for n in sizes:
+        cells *= int(n)
+    if cells > limit:
+        raise dense_cells_error(where, sizes, units, limit, itemsize, source)
+
+
+def check_dense(where: str, L: int, M: int, K: int, N: int | None = None) -> None:
+    """Refuse (L, M, K) int64 counts, and (L, M, N) int16 trial codes when ``N`` is given, above the cell limit.
+
+    Parameters
+    ----------
+    where : str
+        What is built (``"task 'math'"``); the error starts with it.
+    L, M, K : int
+        Models, questions and categories.
+    N : int, optional
+        Most trials of one cell (the trial-code tensor); None when only counts are built.
+
+    Raises
+    ------
+    InputError
+        The tensor has more cells than ``SCORIO_MAX_DENSE_CELLS`` (:func:`check_dense_cells`).
+    """
+    check_dense_cells(where, (L, M, K), ("models", "questions", "categories"))
+    if N is not None:
+        check_dense_cells(where, (L, M, N), ("models", "questions", "trials"), itemsize=2)
+
+
+def check_dense_table(table, source=None) -> None:
+    """Refuse a canonical table one of whose tasks needs a dense tensor above ``SCORIO_MAX_DENSE_CELLS``.
+
+    Checked at load time, before any analysis, with two categories (the least any analysis builds): per
+    task, its distinct models x its distinct questions x 2. Vectorized and skipped when it cannot fail
+    (all models x all questions x 2 within the limit).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Canonical attempts or counts: categorical ``model``, ``task`` and ``question_id``.
+    source : str, sequence of str or callable, optional
+        The file(s) to name: a name, names, or a function of a boolean row mask (the task's rows) giving them.
+
+    Raises
+    ------
+    InputError
+        Naming the file(s) and the task, with its sizes, the limit and how to fix it (:func:`dense_cells_error`).
+    """
+    import numpy as np
+    import pandas as pd
+
+    limit = get_limits().max_dense_cells
+    if len(table) == 0:
+        return
+    cols = [table[c] for c in ("model", "task", "question_id")]
+    n_m, n_t, n_q = (len(c.cat.categories) for c in cols)
+    if n_m * n_q * 2 <= limit:
+        return
+    m, t, q = (c.cat.codes.to_numpy().astype(np.int64) for c in cols)
+    models = np.bincount(pd.unique(t * n_m + m) // n_m, minlength=n_t)  # hash-based, no sort
+    questions = np.bincount(pd.unique(t * n_q + q) // n_q, minlength=n_t)
+    cells = models.astype(object) * questions * 2
+    worst = int(np.argmax(cells))
+    if cells[worst] <= limit:
+        return
+    if callable(source):
+        source = source(t == worst)
+    elif source is not None and not isinstance(source, str):
+        names = list(dict.fromkeys(source))
+        source = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    task = str(cols[1].cat.categories[worst])[:80]
+    raise dense_cells_error(f"task {task!r}", (int(models[worst]), int(questions[worst]), 2),
+                            ("models", "questions", "categories"), limit, source=source or None)
 
 
 def human_bytes(n: int) -> str:

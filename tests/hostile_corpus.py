@@ -58,7 +58,7 @@ BOMB_BYTES = 2048 * _MiB
 CASE_NAMES = (
     "gzip_bomb", "zip_bomb_eval", "zip_bomb_lying_size", "zip_many_members", "deep_json", "deep_jsonl",
     "deep_inspect_header", "npz_huge_header", "trial_beyond_int64", "not_utf8", "ragged_not_utf8", "empty_file",
-    "markdown_file_name", "formula_model_names", "rubric_weight_1e308", "too_many_models",
+    "markdown_file_name", "formula_model_names", "rubric_weight_1e308", "too_many_models", "sparse_dense_cells",
 )
 
 
@@ -221,6 +221,10 @@ def build_corpus(directory) -> list[Case]:
     add("rubric_weight_1e308", "rubric_huge_weight.json", "weight of", _rubric_1e308())
     add("too_many_models", "many_models.csv", "SCORIO_MAX_MODELS",
         "model,question_id,trial,is_correct\n" + "".join(f"m{m},q1,0,{m % 2}\n" for m in range(60)))
+    # security QA: 60,000 count rows (161 kB gzip) of 6,000 models x 60,000 questions asked for a 5.4 GiB tensor
+    add("sparse_dense_cells", "sparse_mid.csv.gz", "SCORIO_MAX_DENSE_CELLS", gzip.compress(
+        ("model,question_id,n_trials,n_correct\n"
+         + "".join(f"m{m},q{(m * 10 + j) % 60_000},4,{(m + j) % 5}\n" for m in range(6000) for j in range(10))).encode()))
     (d / "good.csv").write_text(GOOD_CSV)
     assert tuple(c.name for c in cases) == CASE_NAMES, "update CASE_NAMES"
     return cases

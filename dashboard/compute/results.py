@@ -16,39 +16,19 @@ from scorio_core.leaderboard import costs
 from scorio_core.rubric import rerank
 from scorio_core.ranking import compare, rank
 from scorio_core.leaderboard.checks import apply_question_set
-from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, emptied_on, leaderboard, leaderboard_notices, outcomes_for, pairwise_for,
-                                  task_names)
+from scorio_core.uncertainty.fallback import comparison_sds
+from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, emptied_on, leaderboard, leaderboard_notices,
+                                          outcomes_for, pairwise_for, task_names)
 from scorio_core.report import lead
 from scorio_core.leaderboard.task_outcomes import cluster_column_candidates, question_clusters
 from scorio_core.ranking.paired import pair_trials_needed
 from scorio_core.ranking.posterior_ranks import RANK_SEED, rank_draws  # re-exported: the app's import path
 
 __all__ = [
-    "ALL_TASKS",
-    "tasks_of",
-    "task_outcomes",
-    "prior_counts",
-    "closest_pair",
-    "task_table",
-    "question_attempts_for",
-    "groups_of",
-    "models_of",
-    "unmatched_table",
-    "leaderboard_table",
-    "leaderboard_notes",
-    "unequal_question_sets",
-    "trial_range",
-    "rank_distribution",
-    "method_agreement_for",
-    "method_bootstrap_for",
-    "METHOD_BOOT",
-    "rank_draws",
-    "trials_needed_for",
-    "disagreements",
-    "question_summary",
-    "cost_options",
-    "model_costs",
-    "category_distribution",
+    "ALL_TASKS", "tasks_of", "task_outcomes", "prior_counts", "closest_pair", "task_table", "question_attempts_for",
+    "groups_of", "models_of", "unmatched_table", "leaderboard_table", "leaderboard_notes", "unequal_question_sets",
+    "trial_range", "rank_distribution", "method_agreement_for", "method_bootstrap_for", "METHOD_BOOT", "rank_draws",
+    "trials_needed_for", "disagreements", "question_summary", "cost_options", "model_costs", "category_distribution",
     "RANK_SEED",
 ]
 
@@ -166,7 +146,8 @@ def pairwise_matrix(data_id: str, dataset, task: str, table: pd.DataFrame, *, me
         fixed = leaderboard_table(data_id, dataset, task, metric=metric, confidence=confidence, rubric_id=rubric_id,
                                   _categorization=categorization, prior_id=prior_id, _prior=prior_obj, prior=prior,
                                   scope="questions-fixed", question_set=question_set)
-    return pairwise_for(outcomes, table, fixed, metric=metric, scope=scope, question_set=question_set)
+    return pairwise_for(outcomes, table, fixed, metric=metric, scope=scope, question_set=question_set,
+                        confidence=confidence)
 
 
 def rank_ci_paired(data_id: str, dataset, task: str, rubric_id: str, categorization, prior_id: str, prior_obj, *,
@@ -329,9 +310,9 @@ def closest_pair(board: pd.DataFrame, models) -> tuple[str, str] | None:
         return None
     gaps = np.diff(rows["mu"].to_numpy())
     if "sigma" in rows:
-        sd = rows["sigma"].to_numpy(float)
+        down, up = comparison_sds(rows)  # an exact-binomial row's skewed spread, as the ranks compare it
         with np.errstate(divide="ignore", invalid="ignore"):
-            z = gaps / np.sqrt(sd[1:] ** 2 + sd[:-1] ** 2)
+            z = gaps / np.sqrt(down[1:] ** 2 + up[:-1] ** 2)
         gaps = np.where(np.isfinite(z), z, np.where(gaps > 0, np.inf, 0.0))
     i = int(np.argmin(gaps))
     return str(rows["model"].iloc[i + 1]), str(rows["model"].iloc[i])

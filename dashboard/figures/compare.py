@@ -68,10 +68,15 @@ def difference_plot(x: np.ndarray, density: np.ndarray, *, mean: float, lo: floa
     fig.add_vline(x=0, line=dict(color="#5b6270", dash="dash", width=1.5))
     fig.add_annotation(x=0, y=top, text="no difference", showarrow=False, yshift=12, font=dict(size=11, color="#5b6270"))
     fig.add_annotation(xref="paper", yref="paper", x=1, y=1, xanchor="right", showarrow=False, align="right",
-                       text=f"P({a} > {b}) = {format_probability(rho)}", font=dict(size=13))
+                       text=f"P({a} > {b}){_relation(format_probability(rho))}", font=dict(size=13))
     fig.update_xaxes(title=f"{metric_label}: {a} minus {b}", zeroline=False)
     fig.update_yaxes(title=density_name, showticklabels=False, zeroline=False, rangemode="tozero")
     return apply_theme(fig, height=360)
+
+
+def _relation(probability: str) -> str:
+    """``" = 61.1%"``, or ``" > 99.9%"`` where the formatted value is a bound already (not "= > 99.9%")."""
+    return f" {probability}" if probability[:1] in "<>" else f" = {probability}"
 
 
 def question_scatter(table: pd.DataFrame, *, name_a: str, name_b: str, score_label: str = "pass rate") -> go.Figure:

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from dashboard.figures.theme import PALETTE, apply_theme, plain
+from scorio_core.dynamics.explain import format_share
 
 __all__ = ["method_colors", "convergence_plot", "kendall_tau_plot"]
 
@@ -15,6 +16,16 @@ __all__ = ["method_colors", "convergence_plot", "kendall_tau_plot"]
 def method_colors(methods) -> dict[str, str]:
     """A fixed colour per method label, in the given order (Bayes@N first gets blue)."""
     return {m: PALETTE[i % len(PALETTE)] for i, m in enumerate(methods)}
+
+
+def _legend_name(label: str, mean: float, never: float) -> str:
+    """When ``label``'s ranking settles: the mean is over the replicates that do, so a mostly unsettled method says so."""
+    if never <= 0:
+        return f"{label}: settles after {mean:.1f} trials on average"
+    if never < 0.5:
+        return f"{label}: settles after {mean:.1f} trials on average ({format_share(never)} of replicates never do)"
+    return (f"{label}: the {format_share(1.0 - never)} of replicates that settle do so after {mean:.1f} trials on average; "
+            f"{format_share(never)} never do")
 
 
 def convergence_plot(curves: pd.DataFrame, summary: pd.DataFrame, *, n_max: int) -> go.Figure:
@@ -49,8 +60,7 @@ def convergence_plot(curves: pd.DataFrame, summary: pd.DataFrame, *, n_max: int)
         if not np.isfinite(row["mean"]):  # plain words: no replicate settled on the gold standard within N trials
             name = f"{label}: never settles within N trials"
         else:
-            name = (f"{label}: settles after {row['mean']:.1f} trials on average"
-                    + (f" ({row['no_convergence']:.0%} of replicates never do)" if row["no_convergence"] > 0 else ""))
+            name = _legend_name(label, float(row["mean"]), float(row["no_convergence"]))
         fig.add_trace(go.Scatter(
             x=data["n"], y=data["pmf"], mode="lines", name=name, legendgroup=label,
             line=dict(color=colors[method], width=2, shape="hvh"), fill="tozeroy", opacity=0.85,

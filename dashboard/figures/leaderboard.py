@@ -11,6 +11,7 @@ from scorio_core.ranking.rank import rank_meaning
 from scorio_core.report.tables import interval_abbrev, interval_name
 from scorio_core.report.verdict import format_probabilities
 from dashboard.figures.theme import PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors
+from dashboard.text import probability_cells
 
 __all__ = ["interval_plot", "pairwise_heatmap", "rank_heatmap", "cost_scatter", "method_agreement_heatmap"]
 
@@ -172,8 +173,7 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     rho = np.asarray(rho, dtype=float)
     # two decimals; where they would print 1.00 or 0.00, a bound (">.99", "<.01"): the posterior probability of
     # an order is never certainty
-    values = np.char.mod("%.2f", rho)
-    values = np.where(values == "1.00", ">.99", np.where(values == "0.00", "<.01", values))
+    values = probability_cells(rho)
     text = np.where(rho >= confidence, np.char.add(np.char.add("<b>", values), "</b>"), values)
     np.fill_diagonal(text, "")
     hover = format_probabilities(rho)  # "97.3%", "> 99.9%", "< 0.1%", as in the verdict
@@ -223,6 +223,32 @@ def rank_heatmap(models, probabilities: np.ndarray) -> go.Figure:
     return apply_theme(fig, height=max(300, 28 * L + 140))
 
 
+def label_sides(x: np.ndarray, y: np.ndarray) -> list[str]:
+    """Text positions that put each point's label beside it, on the side away from its nearest neighbour.
+
+    Distances are on both axes scaled to [0, 1] (pass log10 x for a log axis). A label beside its point does not cover
+    that point's vertical error bar (centred above or below it, as before, it did), and two close points' labels face
+    away from each other; the leftmost label never goes left, nor the rightmost right (off the plot): where its
+    neighbour is on that side, it goes above the point instead ("top right", "top left").
+
+    >>> label_sides(np.array([1.0, 1.1, 5.0, 9.0]), np.array([0.5, 0.5, 0.2, 0.8]))
+    ['top right', 'middle right', 'middle right', 'top left']
+    """
+    n = len(x)
+    if n < 2:
+        return ["middle right"] * n
+    span = lambda v: (v - v.min()) / (np.ptp(v) or 1.0)  # noqa: E731
+    pts = np.stack([span(np.asarray(x, float)), span(np.asarray(y, float))], axis=1)
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.diag(np.full(n, np.inf))
+    near = d.argmin(axis=1)
+    sides = ["middle left" if pts[near[i], 0] > pts[i, 0] else "middle right" for i in range(n)]
+    first, last = int(np.argmin(pts[:, 0])), int(np.argmax(pts[:, 0]))
+    # at the edges the label turns inward, above the point where its neighbour would be in the way
+    sides[first] = "top right" if sides[first] == "middle left" else sides[first]
+    sides[last] = "top left" if sides[last] == "middle right" else sides[last]
+    return sides
+
+
 def cost_scatter(table: pd.DataFrame, costs: pd.DataFrame, *, x_title: str, metric_label: str = "Bayes@N",
                  confidence: float = 0.95, log_x: bool = False) -> go.Figure:
     """Score vs cost (or tokens): one point per model with its credible interval.
@@ -243,25 +269,26 @@ def cost_scatter(table: pd.DataFrame, costs: pd.DataFrame, *, x_title: str, metr
     plotly.graph_objects.Figure
         One scatter trace with vertical error bars and model labels.
     """
-    short = interval_abbrev(table, confidence)
+    name = interval_name(table, confidence)  # "95% credible interval", the term every page uses (not "CrI")
     merged = table[["model", "mu", "lo", "hi", "rank_ci"]].merge(costs, on="model", how="inner")
     merged = merged[merged["mu"].notna() & np.isfinite(merged["value"])]
     if log_x:
         merged = merged[merged["value"] > 0]
     merged = merged.sort_values("value", kind="stable")
-    positions = ["top center", "bottom center"] * (len(merged) // 2 + 1)  # alternate to reduce overlaps
+    positions = label_sides(np.log10(merged["value"].to_numpy(float)) if log_x else merged["value"].to_numpy(float),
+                            merged["mu"].to_numpy(float))  # beside the point, not over its error bar
     fig = go.Figure(go.Scatter(
         x=merged["value"], y=merged["mu"], mode="markers+text", text=plain(merged["model"]),
-        textposition=positions[: len(merged)], textfont=dict(size=11, color="#3b4250"),
+        textposition=positions, textfont=dict(size=11, color="#3b4250"),
         marker=dict(size=10, color=PALETTE[0], line=dict(width=1, color="white")),
         error_y=dict(type="data", symmetric=False, array=(merged["hi"] - merged["mu"]).to_numpy(),
                      arrayminus=(merged["mu"] - merged["lo"]).to_numpy(), thickness=1.5, width=0, color=PALETTE[0]),
         customdata=np.stack([merged["lo"], merged["hi"]], axis=1) if len(merged) else None,
         hovertemplate=("<b>%{text}</b><br>" + x_title + ": %{x:,.4g}<br>mean %{y:.4f}<br>"
-                       f"{short} [%{{customdata[0]:.4f}}, %{{customdata[1]:.4f}}]<extra></extra>"),
+                       f"{name} [%{{customdata[0]:.4f}}, %{{customdata[1]:.4f}}]<extra></extra>"),
     ))
     fig.update_xaxes(title=x_title, type="log" if log_x else "linear", zeroline=False)
-    fig.update_yaxes(title=f"{metric_label} (mean and {short})", zeroline=False)
+    fig.update_yaxes(title=f"{metric_label} (mean and {name})", zeroline=False)
     return apply_theme(fig, height=480)
 
 

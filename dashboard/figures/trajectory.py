@@ -173,7 +173,10 @@ def credible_band_grid(
         x = rows_m["n"].to_numpy()
         fig.add_trace(go.Scatter(
             x=np.concatenate([x, x[::-1]]), y=np.concatenate([rows_m["hi"].to_numpy(), rows_m["lo"].to_numpy()[::-1]]),
-            fill="toself", fillcolor=colors[i], opacity=0.22, line=dict(width=0), hoverinfo="skip",
+            # plotly marks the interval's ends on short traces (fewer than 20 points): in the model's own colour, not
+            # the colourway's next one (another model's)
+            marker=dict(color=colors[i]), fill="toself", fillcolor=colors[i], opacity=0.22,
+            line=dict(width=0, color=colors[i]), hoverinfo="skip",
             name=level, legendgroup="band", showlegend=i == 0,
         ), row=r, col=c)
         fig.add_trace(go.Scatter(

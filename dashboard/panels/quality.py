@@ -26,6 +26,21 @@ def render_summary(dataset: Dataset) -> None:
                    help="trials: one row per attempt (trial order known); counts: correct trials out of N per question.")
 
 
+def _saturated(right: int, wrong: int) -> str:
+    """The questions no model separates, without a zero part ("1 question every model always gets wrong").
+
+    >>> _saturated(0, 1), _saturated(2, 0), _saturated(3, 1)
+    ('1 question every model always gets wrong (it does not separate models)', \
+'2 questions every model always gets right (they do not separate models)', \
+'3 questions every model always gets right and 1 always wrong (they do not separate models)')
+    """
+    why = f"({'they do' if right + wrong != 1 else 'it does'} not separate models)"
+    if right and wrong:
+        return f"{right:,} question{'s' if right != 1 else ''} every model always gets right and {wrong:,} always wrong {why}"
+    count, how = (right, "right") if right else (wrong, "wrong")
+    return f"{count:,} question{'s' if count != 1 else ''} every model always gets {how} {why}"
+
+
 def render_report(dataset: Dataset) -> None:
     """Every finding of the quality report, blocking issues first. Text only, never HTML."""
     report = dataset.report
@@ -42,11 +57,7 @@ def render_report(dataset: Dataset) -> None:
         pairs = len(report.unequal_trials)
         findings.append(f"{pairs:,} model/task pair{'s have' if pairs != 1 else ' has'} unequal trials per question")
     if report.n_all_correct or report.n_all_wrong:
-        right, wrong = int(report.n_all_correct), int(report.n_all_wrong)
-        findings.append(
-            f"{right:,} question{'s' if right != 1 else ''} every model always gets right and {wrong:,} always wrong "
-            f"({'they do' if right + wrong != 1 else 'it does'} not separate models)"
-        )
+        findings.append(_saturated(int(report.n_all_correct), int(report.n_all_wrong)))
     if report.n_non_binary:
         odd = int(report.n_non_binary)
         findings.append(f"{odd:,} outcome{'s are' if odd != 1 else ' is'} not 0/1")
@@ -70,12 +81,34 @@ def render_choices(key: str, raw: Dataset) -> None:
     """Widgets for the explicit data-quality choices; applying them reruns the app."""
     report = raw.report
     current = state.choices_for(key)
+    counts = raw.attempts is None  # correct trials out of N per question: no attempt rows to choose about
+    has_score = not counts and "score" in raw.attempts.columns
+    # why each choice is greyed out (a choice already applied stays open, so it can be undone)
+    why = {
+        "intersect": None if report.question_gaps or current.get("intersect_questions") else
+        "every model answered every question of its task",
+        "duplicates": None if report.n_duplicate_keys or current.get("duplicates") else
+        ("a count table has no (model, question, trial) rows" if counts else "no duplicate rows found"),
+        "binarize": None if has_score else
+        ("a count table holds correct counts, not per-attempt scores" if counts else "the data has no score column"),
+        "missing": None if report.n_missing_outcomes or current.get("missing_outcomes") else
+        ("a count table has no attempt rows" if counts else "every attempt has an outcome"),
+    }
+    applicable = any(reason is None for reason in why.values())
     with st.form(f"choices_{key}", border=True):
         st.markdown("**Your choices** (recorded in exports; nothing is dropped or filled without one)")
+        if not applicable:
+            st.caption(("Not applicable to count tables (correct trials out of N per question, no attempt rows)"
+                        if counts else "None of these choices applies to this data")
+                       + ": " + md("; ".join(why.values())) + ".")
+
+        def help_for(name: str) -> str | None:
+            return None if why[name] is None else f"Not applicable: {why[name]}."
+
         intersect = st.checkbox(
             "Keep only questions every model answered (per task)",
             value=bool(current.get("intersect_questions", False)),
-            disabled=not report.question_gaps and not current.get("intersect_questions"),
+            disabled=why["intersect"] is not None, help=help_for("intersect"),
         )
         dup_options = ["(no choice)"] + list(DUPLICATE_POLICIES)
         dup_default = current.get("duplicates") or "(no choice)"
@@ -83,9 +116,8 @@ def render_choices(key: str, raw: Dataset) -> None:
             "Duplicate (model, question, trial) rows",
             dup_options,
             index=dup_options.index(dup_default) if dup_default in dup_options else 0,
-            disabled=not report.n_duplicate_keys and not current.get("duplicates"),
+            disabled=why["duplicates"] is not None, help=help_for("duplicates"),
         )
-        has_score = raw.attempts is not None and "score" in raw.attempts.columns
         threshold = st.number_input(
             "Binarize the soft score: correct when score > threshold (AISBench uses 0.5)",
             min_value=0.0,
@@ -93,15 +125,21 @@ def render_choices(key: str, raw: Dataset) -> None:
             value=float(current.get("binarize_threshold", 0.5)),
             step=0.05,
             disabled=not has_score,
+            help=help_for("binarize") or (
+                "Graded scores (e.g. 0, 0.5, 1) can also keep their partial credit: the CLI ranks them with a rubric "
+                "whose categories read the score, without a threshold (`python -m scorio_core leaderboard FILE "
+                "--schema RUBRIC.json`; `python -m scorio_core rubric FILE --schema RUBRIC.json` checks it covers "
+                "every attempt). The app's pages need the threshold for now."),
         )
         binarize = st.checkbox("Apply the threshold", value="binarize_threshold" in current, disabled=not has_score)
         missing = st.selectbox(
             "Attempts without an outcome",
             ["(no choice)", "drop", "incorrect"],
             index=["(no choice)", "drop", "incorrect"].index(current.get("missing_outcomes") or "(no choice)"),
-            disabled=not report.n_missing_outcomes and not current.get("missing_outcomes"),
+            disabled=why["missing"] is not None, help=help_for("missing"),
         )
-        if st.form_submit_button("Apply choices", type="primary"):
+        if st.form_submit_button("Apply choices", type="primary", disabled=not applicable,
+                                 help=None if applicable else "No choice applies to this data."):
             state.set_choices(
                 key,
                 {

@@ -11,7 +11,7 @@ from dashboard.compute.results import ALL_TASKS, cluster_candidates, groups_of, 
 from dashboard.data.access import ActiveData, active_data
 from dashboard.state.session import KEY_CONFIDENCE, KEY_DATASET, KEY_MODELS, KEY_PRIOR, KEY_SCOPE, KEY_TASK
 from dashboard.state.rubric import adopt_data_default, workspace as rubric_workspace
-from dashboard.text import md
+from dashboard.text import code_span, md
 from scorio_core.errors import InputError
 from scorio_core.store.publish import CONFIDENCE_LEVELS  # one source: `publish` checks the same levels
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIOR_HELP, PRIORS, SCOPE_HELP, SCOPES
@@ -126,12 +126,12 @@ def render_sidebar() -> PageContext | None:
     with st.sidebar:
         same_name = [o for o in options if missing is not None and state.dataset_label(o).split(" (#")[0] == missing]
         if len(same_name) > 1:  # a hand-written link by name, and several saved datasets carry it
-            st.warning(f"The link names the dataset **{md(missing)}**, which {len(same_name)} saved datasets are "
+            st.warning(f"The link names the dataset {code_span(missing)}, which {len(same_name)} saved datasets are "
                        f"called ({md(', '.join(state.dataset_label(o) for o in same_name[:5]))}). Showing the demo data "
                        "instead; pick one under Dataset (a share link from the Export page names exactly one).",
                        icon=":material/link_off:")
         elif missing is not None:
-            st.warning(f"The link names the dataset **{md(missing)}**, which is not available here (deleted, private "
+            st.warning(f"The link names the dataset {code_span(missing)}, which is not available here (deleted, private "
                        "to another session, or never saved). Showing the demo data instead; upload the files on the "
                        "Data page to work on them.", icon=":material/link_off:")
         st.selectbox(

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-__all__ = ["ensure", "ensure_choice", "ensure_subset", "follow_default", "TOP_CHOICES", "MANY_MODELS", "top_models", "drawn_rows"]
+__all__ = ["ensure", "ensure_choice", "ensure_subset", "follow_default", "TOP_CHOICES", "MANY_MODELS", "top_models", "drawn_rows",
+           "k_notice"]
 
 #: The "Show" choices where hundreds of models would make a chart unreadable (Leaderboard, Tasks).
 TOP_CHOICES = ["all", 5, 10, 20, 50]
@@ -88,3 +89,22 @@ def drawn_rows(models, drawn) -> list[int]:
     """
     chosen = set(drawn)
     return [i for i, name in enumerate(models) if name in chosen]
+
+
+def k_notice(metric: str, k: int, n_min: int, present: bool = False) -> str | None:
+    """Markdown for the Leaderboard where ``k`` makes ``metric`` score every model 0 (mG-Pass@k at k = 1), else None.
+
+    It says why and what to do: set k higher (up to ``n_min``, the fewest trials per question), or, where no model has
+    enough trials, choose another metric; in the presentation view (no k box) it names the sharer's k.
+    """
+    from dashboard.text import md
+    from scorio_core.leaderboard.metrics import k_problem, min_k
+
+    problem = k_problem(metric, k)
+    if problem is None:
+        return None
+    least = min_k(metric)
+    fix = (f"No model has {least} trials on every question here (at most N = {n_min}): choose another metric."
+           if n_min < least else f"The shared analysis uses k = {k}; open it without `&view=present` and set k to "
+           f"{least} or more." if present else f"Set k to {least} or more above (at most N = {n_min} here).")
+    return f"{md(problem)}. {md(fix) if n_min < least or not present else fix}"

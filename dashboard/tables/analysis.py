@@ -101,18 +101,24 @@ def convergence_display(results: list[tuple[object, ConvergenceResult]]) -> tupl
             "Mean convergence@n", help="Mean over the replicates that converge ('never' if none does)."
         ),
         "mean_censored": st.column_config.NumberColumn(
-            "Mean, no convergence = N", format="%.1f", help="Counting every non-converging replicate as N: a lower bound."
+            "Mean, never = N", format="%.1f",
+            help="Mean convergence@n counting every non-converging replicate as N: a lower bound.",
         ),
         "no_convergence": st.column_config.ProgressColumn(
             "No convergence", format="percent", min_value=0.0, max_value=1.0,
             help="Share of replicates whose ranking never settles on the gold standard before N.",
         ),
         "worst": st.column_config.TextColumn("Worst replicate", help="The latest convergence@n over all replicates (the worst case)."),
-        "tau_final": st.column_config.NumberColumn("Kendall's tau_b at N", format="%.3f"),
-        "replicates": st.column_config.NumberColumn("Replicates", format="%d", width=84),
+        "tau_final": st.column_config.NumberColumn(
+            "tau_b at N", format="%.3f",
+            help="Mean Kendall's tau_b between the ranking after all N trials and the gold standard.",
+        ),
+        "replicates": st.column_config.NumberColumn("Replicates", format="%d"),
     }
-    # the page is ~820 px at 1280 px: fixed widths for the numbers, the rest to the method's name (nothing cut)
-    for key, width in (("mean", 96), ("mean_censored", 112), ("no_convergence", 112), ("worst", 96), ("tau_final", 96)):
+    # the page is ~820 px at 1280 px: fixed widths that hold each header in full (~7 px a character), the rest to
+    # the method's name
+    for key, width in (("mean", 144), ("mean_censored", 124), ("no_convergence", 120), ("worst", 124),
+                       ("tau_final", 96), ("replicates", 88)):
         config[key]["width"] = width
     return frame, config
 

@@ -67,6 +67,7 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
     one order 1-40 with nothing in the table to tell the groups apart).
     """
     kind = interval_name(table, confidence)  # credible, or exact binomial where the prior is not identified
+    clash = metric_label == "avg@N"  # the metric's column and the observed avg@N column would share a title
     frame = table[
         ["rank", "rank_ci", "model", "mu", "lo", "hi", "sigma", "estimate", "avg", "accuracy", "pass_at_k", "n_questions",
          "n_trials"]
@@ -86,8 +87,10 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
             "Rank (CI ties)", help="Rank with CI ties: models share a rank when their difference is not credible at "
                                    "this level (the sidebar's tie rule).", format="%d", width=96),
         "model": st.column_config.TextColumn("Model", width=180),
-        "mu": st.column_config.NumberColumn(f"{metric_label}", format="%.4f", help=f"{metric_label} posterior mean.",
-                                            width=78),
+        # avg@N's own column is the posterior mean, beside the observed avg@N: two columns titled "avg@N" held different
+        # numbers (QA), so there the titles say which is which
+        "mu": st.column_config.NumberColumn(f"{metric_label} (posterior mean)" if clash else metric_label, format="%.4f",
+                                            help=f"{metric_label} posterior mean.", width=164 if clash else 78),
         "lo": st.column_config.NumberColumn("low", format="%.4f", width=64,
                                             help=f"Lower end of the central {kind}."),
         "hi": st.column_config.NumberColumn("high", format="%.4f", width=64,
@@ -95,8 +98,10 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
         "sigma": None,  # posterior sd: in the exports and the CLI JSON, not on screen
         "estimate": st.column_config.NumberColumn(
             "Estimate", format="%.4f", width=76,
-            help="Classical estimate from the data (e.g. unbiased Pass@k); equals the mean for Bayes@N."),
-        "avg": st.column_config.NumberColumn("avg@N", format="%.4f", width=64,
+            help=f"{metric_label} estimate: the classical value from the data (unbiased Pass@k, observed Max@k, ...), "
+                 "the one the notes above cite; the posterior mean beside it can differ (equal for Bayes@N)."),
+        "avg": st.column_config.NumberColumn("avg@N (observed)" if clash else "avg@N", format="%.4f",
+                                             width=124 if clash else 64,
                                              help="Mean over questions of each question's observed mean score: its "
                                                   "accuracy under binary correctness, its mean category weight under "
                                                   "a rubric (every question weighs the same, whatever its number of "
@@ -126,7 +131,8 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
                                 "numbers of trials.")
     # columns that repeat another one add width, not information (the table must fit at 1280 px): the estimate
     # equals the posterior mean for Bayes@N, and Pass@1 is binary accuracy (avg@N under binary correctness)
-    if np.allclose(frame["estimate"].to_numpy(float), frame["mu"].to_numpy(float), equal_nan=True):
+    if np.allclose(frame["estimate"].to_numpy(float), frame["mu"].to_numpy(float), equal_nan=True) or \
+            frame["estimate"].isna().all():  # e.g. Max@k with k above the trials: no estimate to show
         config["estimate"] = None
     if k == 1:  # Pass@1 is binary accuracy: avg@N under binary correctness, and in exports and the CLI under a rubric
         config["pass_at_k"] = None
@@ -193,25 +199,32 @@ def combined_display(combined: pd.DataFrame, *, confidence: float) -> tuple[pd.D
     return frame.reset_index(drop=True), config
 
 
-def pass_fail_display(passed: pd.DataFrame) -> pd.DataFrame:
-    """The Tasks page's pass/fail grid: "pass", "fail" or "" (the model has no score on that task).
+def pass_fail_display(passed: pd.DataFrame, undecided: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The Tasks page's pass/fail grid: "pass", "fail", "pass (undecided)" etc. or "" (no score on that task).
 
     Parameters
     ----------
     passed : DataFrame
         Models x tasks of nullable booleans (``TaskMatrix.pivot("passed")``); NA/NaN where a model
         did not run a task or has no score, which a real dump often has (models missing tasks).
+    undecided : DataFrame, optional
+        Models x tasks of nullable booleans (``TaskMatrix.pivot("undecided")``): the cell's credible interval
+        holds the threshold, so the verdict can flip with more trials or questions; it keeps the rule's verdict
+        marked ``"pass (undecided)"`` / ``"fail (undecided)"``.
 
     Returns
     -------
     DataFrame
-        A leading ``tasks passed`` column (tasks passed among those the model ran), then one text
-        column per task.
+        A leading ``tasks passed`` column (tasks passed among those the model ran, undecided ones included), then
+        one text column per task.
     """
     known = passed.notna()
     verdict = passed.astype("boolean").fillna(False).astype(bool)
-    frame = pd.DataFrame(np.where(known, np.where(verdict, "pass", "fail"), ""), index=passed.index,
-                         columns=passed.columns)
+    text = np.where(verdict, "pass", "fail")
+    if undecided is not None:
+        open_ = undecided.reindex(index=passed.index, columns=passed.columns).astype("boolean").fillna(False).astype(bool)
+        text = np.char.add(text.astype("<U16"), np.where(open_, " (undecided)", ""))
+    frame = pd.DataFrame(np.where(known, text, ""), index=passed.index, columns=passed.columns)
     frame.insert(0, "tasks passed", (verdict & known).sum(axis=1).astype(int))
     return frame
 

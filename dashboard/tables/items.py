@@ -63,9 +63,11 @@ def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.
         "success_rate": st.column_config.ProgressColumn("Success rate", format="%.2f", min_value=0.0, max_value=1.0,
                                                         help="Successes / trials, pooled over every model."),
         "n_models": st.column_config.NumberColumn("Models", format="%d", help="Models that answered this question."),
+        # cells do not wrap: as wide as the longest reason (~7 px a character), at most about half the page
         "reason": st.column_config.TextColumn("Reason", help="One line per flag, with the numbers behind it (the whole "
                                                             "text on hover, or in the selected question below).",
-                                              width="medium"),
+                                              width=int(min(max(200, 7 * max(map(len, frame["reason"]), default=0) + 24),
+                                                            560))),
     }
     return frame, config
 

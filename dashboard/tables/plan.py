@@ -11,6 +11,8 @@ import json
 import pandas as pd
 import streamlit as st
 
+from dashboard.text import probability_cells
+
 __all__ = ["POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display"]
 
 #: How a batch row without a question (new questions from the pool) is shown.
@@ -50,16 +52,18 @@ def model_status_display(models: list[dict], *, confidence: float) -> tuple[pd.D
     """One row per model: posterior mean, credible interval, P(best), trials and questions so far."""
     pct = f"{confidence:.0%}"
     frame = pd.DataFrame(models)
-    frame = frame[["model", "mean", "lo", "hi", "p_best", "trials", "questions", "missing_questions"]]
+    frame = frame[["model", "mean", "lo", "hi", "p_best", "trials", "questions", "missing_questions"]].copy()
+    frame["p_best"] = probability_cells(frame["p_best"].to_numpy(float))  # as the Pairwise tab: "<.01", not "0.000"
     config = {
         "model": st.column_config.TextColumn("Model", pinned=True),
         "mean": st.column_config.NumberColumn("Posterior mean", format="%.4f"),
         "lo": st.column_config.NumberColumn(f"{pct} lo", format="%.4f", help=f"{pct} credible interval, lower end."),
         "hi": st.column_config.NumberColumn(f"{pct} hi", format="%.4f", help=f"{pct} credible interval, upper end."),
-        "p_best": st.column_config.ProgressColumn(
-            "P(best)", format="%.3f", min_value=0.0, max_value=1.0,
+        "p_best": st.column_config.TextColumn(
+            "P(best)", alignment="right",
             help="Posterior probability that this model has the highest score: the share of the joint posterior draws "
-                 "in which it does (1.000 or 0.000: every or no draw, not certainty)."),
+                 "in which it does; >.99 and <.01 where two decimals would print 1.00 or 0.00 (a share of draws, not "
+                 "certainty), as on the Leaderboard's Pairwise tab."),
         "trials": st.column_config.NumberColumn("Trials", format="%d"),
         "questions": st.column_config.NumberColumn("Questions", format="%d", help="Questions answered."),
         "missing_questions": st.column_config.NumberColumn("Missing", format="%d",

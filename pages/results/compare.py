@@ -205,7 +205,13 @@ if ctx.data.dataset.attempts is not None and len(shown):
                                          active.rubric_id, active.categorization)
     render_attempts(attempts, key="cmp_attempt", caption_rubric="category" in attempts.columns)
 
-st.subheader("Trials needed to separate them", divider="gray")
+held = ctx.scope == "questions-fixed"
+st.subheader("Trials needed to separate them" + ("" if held else " (questions fixed)"), divider="gray")
+if not held and common:  # what follows holds the questions fixed, whatever the interval scope
+    st.caption(f"This block holds the {common:,} questions fixed (the questions-fixed analysis): it says how many trials "
+               "per question would separate the two models on these same questions. For a claim about new questions "
+               "like these, more trials alone cannot separate them, since the question-sampling part of the uncertainty "
+               "stays: see the questions needed below.")
 if not common:  # no shared question: more trials of each one's own questions would still compare the question sets
     st.info("Not applicable: the two models share no question, so more trials of the questions each answered would "
             "still compare their question sets along with the models. Run both on common questions.",
@@ -230,7 +236,8 @@ elif needed.z_observed >= needed.z_threshold:
 elif needed.n_power and not needed.practical:  # no headline number a team could act on: the sentence says why
     st.info(md(_sentence(trials_meaning(needed))), icon=":material/all_inclusive:")
 else:
-    st.info(f"**{needed.n_power:,} trials per question** for {needed.power:.0%} power" if needed.n_power else
+    st.info(f"**{needed.n_power:,} trials per question** for {needed.power:.0%} power"
+            + ("" if held else " on these questions") if needed.n_power else
             f"{needed.power:.0%} power not reached", icon=":material/trending_up:")
     st.caption(md(_sentence(trials_meaning(needed))))
 st.plotly_chart(trials_plot(needed.n, needed.z, z_threshold=needed.z_threshold, n_needed=needed.n_needed,
@@ -247,7 +254,7 @@ with st.expander("Method"):
 for note in prior_notes:
     st.caption(md(note))
 
-if ctx.scope != "questions-fixed":  # more trials cannot shrink the question-sampling part of the uncertainty
+if not held:  # more trials cannot shrink the question-sampling part of the uncertainty
     st.subheader("Questions needed to separate them", divider="gray")
     q_needed = questions_needed(diff, table["diff"].to_numpy())
     if q_needed.practical:

@@ -22,7 +22,7 @@ from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
 from dashboard.text import md
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
-from scorio_core.dynamics.explain import no_convergence_causes
+from scorio_core.dynamics.explain import format_share, no_convergence_causes
 from scorio_core.errors import InputError
 from scorio_core.ranking.separation import trials_meaning
 from scorio_core.choices import prior_label
@@ -156,7 +156,7 @@ if bayes_result is not None and bayes_result.no_convergence > 0.05:
         needed, _ = trials_needed_for(ctx.data.data_id, ctx.data.dataset, ctx.task, pair[0], pair[1], ctx.confidence,
                                       active.rubric_id, active.categorization, active.prior_id, active.prior, ctx.prior)
         st.info(f"**N = {N:d} is too few for this ranking to settle**: Bayes@N did not reach the gold standard in "
-                f"{bayes_result.no_convergence:.0%} of the replicates. The least-separated neighbours, {md(pair[0])} and "
+                f"{md(format_share(bayes_result.no_convergence))} of the replicates. The least-separated neighbours, {md(pair[0])} and "
                 f"{md(pair[1])} (the lowest P(A > B) among neighbours on the Leaderboard), decide it: {md(trials_meaning(needed))} "
                 + ("More trials per question (or fewer, better-separated models) would settle it"
                    if needed.practical else "Report that pair as tied rather than waiting for the ranking to settle")

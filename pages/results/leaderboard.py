@@ -9,7 +9,7 @@ from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.state.url import read_choice_param
-from dashboard.state.widgets import MANY_MODELS, TOP_CHOICES, follow_default
+from dashboard.state.widgets import MANY_MODELS, TOP_CHOICES, follow_default, k_notice
 from dashboard.compute.results import (
     cost_options, leaderboard_notes, leaderboard_table, top_lead, model_costs, pairwise_matrix, few_common_pairs,
     rank_ci_paired, rank_distribution, task_outcomes, trial_range, unequal_question_sets,
@@ -20,7 +20,7 @@ from dashboard.guard import blocking_notice, user_errors
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.panels.sidebar import page_context
 from dashboard.tables.display import calibration_display, calibration_summary, fit_height, leaderboard_display, top_rows
-from dashboard.text import md, sentence
+from dashboard.text import code, md, sentence
 from scorio_core.choices import has_fallback_interval, not_fitted_for_all, prior_label
 from scorio_core.leaderboard.checks import prior_pull_notice
 from scorio_core.leaderboard.table import ALL_TASKS, QUESTION_SETS
@@ -30,6 +30,7 @@ from scorio_core.ranking.paired import names_phrase, not_identified_cause, not_i
 from scorio_core.ranking.posterior_ranks import HELD_PRIOR, rank_draws_note
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
 from scorio_core.report.tables import interval_groups, interval_name
+from scorio_core.report.lead import among_shown
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 
@@ -83,6 +84,9 @@ else:
         tau = st.slider("tau", 0.0, 1.0, 0.5, 0.05, key="lb_tau", bind="query-params", persist_state="session",
                         help="G-Pass@k_tau needs at least ceil(tau k) correct of k.")
 
+if k_said := k_notice(metric, int(k), n_min, present):  # mG-Pass@k at k = 1: every model 0 and "rank 1", not a board
+    st.warning(k_said, icon=":material/warning:")
+    st.stop()
 unequal = unequal_question_sets(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
 question_set = "own"
 # no question answered by every model (e.g. two groups of models on disjoint questions): "common" is unavailable
@@ -220,7 +224,8 @@ with tabs[0]:
                           groups=[[labels.get(m, m) for m in g] for n in notes if n["code"] == "disconnected_groups"
                                   for g in n["groups"]], tie_rule=tie_rule)  # display names: the verdict stays short
         with st.container(border=True):
-            st.markdown(f"**{md(summary.headline)}** {md(summary.basis)} {md(summary.brief)}")
+            st.markdown(f"**{md(among_shown(summary.headline, len(scored), n_scored_all))}** {md(summary.basis)} "
+                        f"{md(summary.brief)}")  # a model filter: "of the 2 models shown", not "first" beside rank 12
             if summary.one_sided:  # ahead at the level, yet Compare's central interval holds 0: say why both hold
                 st.caption(md(summary.one_sided))
             unsure = not_identified_models(every_row[every_row["mu"].notna()],
@@ -237,8 +242,7 @@ with tabs[0]:
                            labels=labels, tie_rule=tie_rule)
         frame, config = leaderboard_display(table, metric_label=spec.label, k=int(k), confidence=ctx.confidence, groups=next(
             (n["groups"] for n in notes if n["code"] == "disconnected_groups"), None))  # a Group column where they split
-        if not spec.binary:
-            frame = frame.drop(columns=["estimate"])
+        frame = frame.drop(columns=["estimate"]) if metric in ("bayes", "avg") else frame  # the mean / avg@N again
         shortened = any(labels[m] != m for m in labels)
         if shortened:  # short names in the table; full names on hover in the chart, in exports, or with the toggle off
             frame = frame.assign(model=frame["model"].map(labels))
@@ -309,7 +313,7 @@ with tabs[2]:
             + (f" {md(sentence(HELD_PRIOR))}." if ctx.prior == "empirical-bayes" else "")
             + (f" The prior is not identified for {md(names_phrase(unsure_prior))} (too few repeated trials, or every "
                "trial in one category): their draws are a Beta with their leaderboard row's estimate and sd." if unsure_prior else "")
-            + f" CLI: `python -m scorio_core ranks DATA --prior {md(ctx.prior)} --output json`."
+            + f" CLI: `python -m scorio_core ranks DATA --prior {code(ctx.prior)} --output json`."
             + (" " + md(rank_draws_note(draws)) + "." if rank_draws_note(draws) else "")
         )
     elif tabs[2].open:
@@ -326,13 +330,11 @@ if costs:
             result = model_costs(ctx.data.data_id, ctx.data.dataset, ctx.task, column)
             st.plotly_chart(cost_scatter(table, result.values, x_title=result.column.description, metric_label=spec.label,
                                          confidence=ctx.confidence, log_x=log_x), width="stretch")
-            level = {"model": "one value per model, as the data reports it",
-                     "attempt": "the mean over each model's attempts", "question": "the mean over each model's questions"}
-            st.caption(f"x: {md(result.column.description)} ({level[result.column.level]}). "
+            st.caption(f"x: {md(result.column.description)} ({result.column.how}). "
                        f"y: the mean with its {md(interval_name(table, ctx.confidence))}; the x value carries no "
                        "uncertainty here.")
             if result.left_out:
-                st.caption("Left out (not a plain number): " + md(", ".join(f"{m} ({raw})" for m, raw in result.left_out)))
+                st.caption(md(result.left_out_note))
 
 irt_tab = tabs[tab_names.index("IRT ability")]
 with irt_tab:
@@ -386,7 +388,7 @@ with help_box:
         st.markdown(
             f"**Measured coverage** of the 95% interval (mean width in brackets) by simulation: per-question success "
             f"probabilities p_alpha drawn once per cell, {calibration.attrs['reps']:,} replications of the trials "
-            f"(seed {calibration.attrs['seed']}; `{md(calibration.attrs['source'])}`). Scope shown: "
+            f"(seed {calibration.attrs['seed']}; `{code(calibration.attrs['source'])}`). Scope shown: "
             f"{md(SCOPE_LABELS[ctx.scope])}. Target for the default: 0.92 to 0.995. "
             f"{md(calibration_summary(calibration, scope=ctx.scope))} Each cell is one drawn set of questions: its coverage "
             "is conditional on that set and varies between sets (docs/metrics.md, \"One cell is one question set\").")

@@ -174,8 +174,9 @@ with tabs[2]:
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
                      height=fit_height(len(frame), 480), key="plan_models")
         st.caption("Posterior mean and credible interval of each model's score (the prior chosen above, the sidebar's "
-                   "scope; an exact binomial interval where the empirical-Bayes prior is not identified, as the note "
-                   "above says), the probability each is best, and what it has run so far.")
+                   "scope; where the empirical-Bayes prior is not identified, e.g. with one trial per question, an "
+                   "exact binomial interval instead), the probability each is best (>.99 and <.01: a share of the "
+                   "posterior draws, never certainty) and what it has run so far.")
 
 with st.expander("Method"):
     st.markdown(
@@ -184,7 +185,7 @@ with st.expander("Method"):
         "models, so comparisons stay paired); the planner stops when it reaches the confidence. "
         "**Next batch.** Each cell's posterior is a Dirichlet; after t more trials its variance is expected to shrink "
         "by the factor A / (A + t) (A: its prior plus trial count)"
-        + ("; where the empirical-Bayes prior is not identified (the note above), the pooled binomial variance "
+        + ("; where the empirical-Bayes prior is not identified, the pooled binomial variance "
            "of each cell shrinks instead as n / (n + t) (n: its trials so far)" if prior == "empirical-bayes" else "")
         + ". The goal's error is approximated by normal tail "
         "probabilities of the deciding pairs, and trials go, in greedy rounds, where they lower that error most per "

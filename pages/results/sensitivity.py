@@ -28,7 +28,7 @@ from dashboard.compute.sensitivity import (
 )
 from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
-from dashboard.text import md
+from dashboard.text import code, md
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, top_models
 from scorio_core.errors import InputError
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, tie_rule_sentence
@@ -135,7 +135,7 @@ if not rubric_choice_matters(names, options):
         st.info(f"Of the built-in schemata only binary correctness applies here, but this data has {len(extra):d} more "
                 f"numeric or boolean signals no schema reads: {md(', '.join(extra[:12]))}"
                 f"{' and more' if len(extra) > 12 else ''}. Write a rubric that uses them on the Rubric page (for example "
-                f"`is_correct == 1 and {md(extra[0])} < ...`); the active rubric then joins the comparison above and can "
+                f"`is_correct == 1 and {code(extra[0])} < ...`); the active rubric then joins the comparison above and can "
                 "be perturbed here.", icon=":material/info:")
     else:
         st.info("Only binary correctness applies to this data (it has no other numeric or boolean attempt signals), so "

@@ -107,9 +107,14 @@ st.dataframe(frame, hide_index=True, width="stretch", column_config=config)
 st.caption(f"Weighting: {WEIGHTING}. Interval: {COMBINED_ASSUMPTION}. Per-task intervals: {md(matrix.interval)}.")
 
 st.subheader("Pass / fail", divider="gray")
-verdicts = pass_fail_display(matrix.pivot("passed").loc[models])
+verdicts = pass_fail_display(matrix.pivot("passed").loc[models], matrix.pivot("undecided").loc[models])
 st.dataframe(verdicts, width="stretch", height=fit_height(len(verdicts), 700))
-st.caption(f"Threshold {float(threshold):.3f}: {PASS_RULE}.")
+open_verdicts = int(cells["undecided"].fillna(False).astype(bool).sum())
+st.caption(f"Threshold {float(threshold):.3f}: {PASS_RULE}. "
+           + (f"**Undecided** ({open_verdicts:,} here): the verdict follows the rule, but the cell's "
+              f"{matrix.confidence * 100:g}% interval (Bayes@N grid above) holds {float(threshold):.3f}, so more trials or "
+              "questions can flip it." if open_verdicts else
+              f"Every verdict's {matrix.confidence * 100:g}% interval lies on one side of the threshold."))
 
 st.subheader("Flaky questions", divider="gray")
 flaky = matrix.pivot("flaky").loc[models]

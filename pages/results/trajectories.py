@@ -124,8 +124,10 @@ except (InputError, ValueError) as exc:
     st.stop()
 
 label = METRIC_LABELS[metric] if metric == "bayes" else method.label
-where = "observed trial order" if not worst_view else (
-    f"worst of {int(replicates):,} {scheme}-wise bootstrap replicates (replicate #{worst.worst_replicate}, seed {int(seed)})")
+tied = int(np.sum(worst.convergence < 0)) if worst_view and worst.worst_convergence < 0 else 0
+where = "observed trial order" if not worst_view else (  # many never settle: the first of them is shown
+    f"worst of {int(replicates):,} {scheme}-wise bootstrap replicates (replicate #{worst.worst_replicate}"
+    + (f", the first of the {tied:,} that never settle" if tied > 1 else "") + f", seed {int(seed)})")
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("convergence@n", "none" if traj.convergence is None else traj.convergence,
           help="Smallest n <= N - 1 after which the ranking equals the gold standard and never changes again.")
@@ -175,7 +177,8 @@ if ctx.models and st.session_state.get("_traj_band_filter") != ctx.models:
     st.session_state["_traj_band_filter"] = ctx.models
 ensure_subset("traj_band_models", ranked, ranked[:8])
 chosen = st.multiselect("Models", ranked, key="traj_band_models",
-                        persist_state="session", help="One panel per model; the best 8 at n = N by default.")
+                        persist_state="session", help="One panel per model; the best 8 at n = N by default"
+                        + (" (this replicate's n = N, which can differ from the Leaderboard's order)." if same else "."))
 if chosen:
     band = band_frame(bands, block.models, block.weights, ctx.confidence)
     st.plotly_chart(credible_band_grid(band, models=chosen, confidence=ctx.confidence, color_order=palette,
@@ -188,7 +191,9 @@ st.caption(
     + (f", refitted after every n; where it is not identified (n = 1, n = 2 on fewer than {MIN_TRIAL_PAIRS} "
        "questions, or a model's trials so far all in one category) the band is the normal approximation around the pooled mean with its binomial sd, not a posterior. "
        if prior == "empirical-bayes" else ". ")
-    + "The dotted line is the value after all N trials. The interval covers the uncertainty from the finite number "
+    + ("The dotted line is this replicate's value after its N resampled trials, not the Leaderboard's value (which "
+       "uses the data's own trials). " if same else "The dotted line is the value after all N trials. ")
+    + "The interval covers the uncertainty from the finite number "
     "of trials per question; the questions themselves are taken as given."
 )
 

@@ -14,8 +14,7 @@ import numpy as np
 
 __all__ = ["emit_method_rows", "add_data_arguments", "add_engine_argument", "add_uncertainty_arguments",
            "add_prior_argument", "add_tie_rule_argument", "add_question_set_argument", "add_output_argument",
-           "add_choice_arguments", "apply_cli_choices", "load_dataset", "parse_mapping", "to_jsonable", "emit_json",
-           "emit_rows"]
+           "add_choice_arguments", "apply_cli_choices", "load_dataset", "parse_mapping", "to_jsonable", "emit_json", "emit_rows"]
 
 OUTPUT_CHOICES = ("table", "json", "csv", "md")
 
@@ -166,10 +165,10 @@ def parse_mapping(items: Sequence[str]) -> dict[str, str]:
 def load_dataset(args: argparse.Namespace, require_ready: bool = True):
     """Load the files named on the command line into one :class:`scorio_core.io.Dataset`.
 
-    Applies the data-quality choices given as options; with ``require_ready`` (results
-    commands) a problem that still needs a choice (duplicates, soft scores, missing
-    outcomes) is an error naming the option that resolves it. Without ``--schema``, data with category codes and no
-    is_correct gets the category-code rubric (``args.schema``; its note in ``args.default_notes``).
+    Applies the data-quality choices given as options; with ``require_ready`` (results commands) a problem that
+    still needs a choice (duplicates, soft scores unless a ``--schema`` reads them, missing outcomes) is an error
+    naming the option that resolves it. Without ``--schema``, data with category codes and no is_correct gets the
+    category-code rubric (``args.schema``; its note in ``args.default_notes``).
     """
     from scorio_core import io
 
@@ -178,7 +177,10 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
     if dataset is None:
         dataset = io.load(_expand_globs(args.paths), format=args.format, mapping=mapping)
     dataset = apply_cli_choices(dataset, args)
-    dataset = dataset.require_ready() if require_ready else dataset
+    if require_ready:  # a --schema reading the score may score graded outcomes (scorio_core.leaderboard.graded)
+        from scorio_core.leaderboard.graded import require_ready_graded
+        dataset = require_ready_graded(dataset, vars(args).get("schema"), takes_schema="schema" in vars(args),
+                                       max_tokens=vars(args).get("max_tokens"), notes=vars(args).setdefault("default_notes", []))
     if "schema" in vars(args) and args.schema is None:  # no --schema: category codes without is_correct get theirs
         from scorio_core.rubric import default_schema_for, default_schema_note
 
@@ -323,8 +325,6 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, (np.floating, float)):
         f = float(value)
         return f if math.isfinite(f) else None
-    if hasattr(value, "_asdict"):
-        return to_jsonable(value._asdict())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if hasattr(value, "to_dict"):
             return to_jsonable(value.to_dict())

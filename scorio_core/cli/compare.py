@@ -8,7 +8,7 @@ Usage::
 
 JSON output (``--output json``) is an object::
 
-    {"models": [A, B], "task": ..., "settings": {...},
+    {"models": [A, B], "task": ..., "settings": {...}, "notes": [str], "sources": [{"name", "sha256", ...}],
      "a": {leaderboard row of A}, "b": {...},
      "difference": {"mean", "sd", "lo", "hi", "rho", "p_a_gt_b" (= rho: P(A > B), signed: below 0.5 when B leads),
                     "z" (signed, mean / sd), "confidence", "kind", "scope", "assumption"},
@@ -32,12 +32,13 @@ the models with probability ``power`` (0.8) if the difference is as estimated, a
 difference (null: not reached); ``practical`` is false when ``n_power`` is not reached or exceeds 100 times the
 observed N (``scorio_core.ranking.separation.PRACTICAL_TRIALS``).
 
-The metric is Bayes@N (under ``--schema`` when given): the difference, rho and the trials
-needed all use its posterior (paper sections 2.5 and Appendix D); ``difference.kind`` is ``"approximate"``
-where a model's empirical-Bayes prior is not identified (N = 1: its sd is the pooled binomial bound, and the
-interval and ``rho`` are normal approximations, said in ``assumption``). With ``--scope questions-sampled``
-the difference is paired over the questions both models answered (Miller 2024,
-:func:`scorio_core.ranking.paired.scoped_difference`); ``difference.assumption`` says which form ran.
+The metric is Bayes@N (under ``--schema``; without it, category codes and no is_correct get the leaderboard's default
+'Category codes' rubric, said in ``notes``): the difference, rho and the trials needed all use its posterior (paper
+sections 2.5 and Appendix D); ``difference.kind`` is ``"approximate"`` where a model's empirical-Bayes prior is not
+identified (N = 1: its sd is the pooled binomial bound, and the interval and ``rho`` are normal approximations, said
+in ``assumption``). With ``--scope questions-sampled`` the difference is paired over the questions both models
+answered (Miller 2024, :func:`scorio_core.ranking.paired.scoped_difference`); ``difference.assumption`` says which
+form ran.
 """
 
 from __future__ import annotations
@@ -81,14 +82,13 @@ def register(subparsers) -> None:
         "methods",
         help="does the ranking depend on the method? ranks under Bayes@N, IRT and the scorio.rank methods, Kendall's tau_b",
         description=(
-            "Rank each task's models under several ranking methods on the same questions (Bayes@N, IRT ability, "
-            "avg, Borda, win rate, ... as implemented), with Kendall's tau_b between every two methods, each "
-            "model's best and worst rank, and a one-line summary. JSON: {tasks: [{task, methods, labels, "
-            "n_questions, n_trials, question_set, prior, method_options, notes, skipped: {method: reason}, summary, tau_b, "
-            "models: [{model, best, worst, "
-            "spread, ranks: {method: rank}}]}]}. With --bootstrap B each task also has bootstrap: {n_boot, seed, "
-            "confidence, scope: questions-sampled, failed: {method: replicates}, intervals: [{model, method, rank, "
-            "rank_lo, rank_hi}]}: each method's percentile rank interval over B resamples of the questions, the "
+            "Rank each task's models under several ranking methods on the same questions (Bayes@N, IRT ability, avg, "
+            "Borda, win rate, ... as implemented), with Kendall's tau_b between every two methods, each model's best "
+            "and worst rank, and a one-line summary. JSON: {tasks: [{task, methods, labels, n_questions, n_trials, "
+            "question_set, prior, method_options, notes, skipped: {method: reason}, summary, tau_b, models: [{model, "
+            "best, worst, spread, ranks: {method: rank}}]}]}. With --bootstrap B each task also has bootstrap: {n_boot,"
+            " seed, confidence, scope: questions-sampled, failed: {method: replicates}, intervals: [{model, method, "
+            "rank, rank_lo, rank_hi}]}: each method's percentile rank interval over B resamples of the questions, the "
             "same resamples for every method. skipped_tasks: [{task, reason}] (one model, or no question shared)."
         ),
     )
@@ -122,10 +122,11 @@ def register(subparsers) -> None:
             "draws of every model's per-question Dirichlet posterior under --prior (default: the leaderboard's "
             "empirical-Bayes prior, held at its fit; uniform: the paper's Bayes@N; no normal approximation). JSON: "
             "{task, models (by expected rank), ranks, probabilities (model x rank), "
-            "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first}], draws, seed, prior, prior_note, "
-            "method, "
-            "monte_carlo_error, monte_carlo_se, note (that fewer than 200 draws ran: asked with --draws, or the time budget on large data), not_ranked, "
-            "notes: [{code, finding, message, ...}] (unequal_question_sets, disconnected_groups, trial_position_effect), sources}. The app's draws and seed give the app's numbers."
+            "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first, rank}], ties, draws, seed, prior, "
+            "prior_note, method, monte_carlo_error, monte_carlo_se, note (that fewer than 200 draws ran: asked with "
+            "--draws, or the time budget on large data), not_ranked, notes: [{code, message, ...}] (unequal_question_sets, "
+            "disconnected_groups, trial_position_effect, identical_data, few_draws: the note's text), sources}. The app's "
+            "draws and seed give the app's numbers."
         ),
     )
     add_data_arguments(parser, one_task=True, pool=True)
@@ -147,6 +148,9 @@ def run_ranks(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
     from scorio_core.errors import InputError
+    from scorio_core.leaderboard.checks import question_sets_notice
+    from scorio_core.leaderboard.linking import disconnected_groups_notice
+    from scorio_core.leaderboard.trial_order import trial_position_note
     from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS, tie_notes
     from scorio_core.ranking.rank_prior import prior_rank_summary
 
@@ -162,18 +166,15 @@ def run_ranks(args: argparse.Namespace) -> int:
                                     seed=args.seed, prior=args.prior, strata=outcomes.strata())
     except ValueError as exc:
         raise InputError(f"task '{task}': {exc}", field="model") from None
-    from scorio_core.leaderboard.checks import question_sets_notice
-
     unequal = question_sets_notice(analysed, "own", silent=report["not_ranked"])
     notes = [] if unequal is None else [{
         "code": unequal["code"], "finding": unequal["finding"], "models": unequal["models"],
         "message": unequal["finding"] + (" To rank on the questions every model answered: --intersect-questions."
                                          if unequal.get("n_common") else " No question was answered by every model.")}]
-    from scorio_core.leaderboard.linking import disconnected_groups_notice
-    from scorio_core.leaderboard.trial_order import trial_position_note
     notes += [n for n in [disconnected_groups_notice(analysed, None, "own"),  # P(rank) across unlinked groups
                           trial_position_note(analysed, outcomes.models, task=task)] if n]  # the leaderboard's notes
-    notes += tie_notes(report["ties"])  # identical data: one row of probabilities, one rank
+    notes += tie_notes(report["ties"]) + ([{"code": "few_draws", "draws": report["draws"], "message": report["note"]}]
+                                          if report["note"] else [])  # identical data; fewer draws (as every caveat)
     if args.output == "json":
         emit_json({"task": task, **report, "notes": notes, "sources": list(dataset.sources)})
         return 0
@@ -184,8 +185,6 @@ def run_ranks(args: argparse.Namespace) -> int:
               f"{report['monte_carlo_error']:.1%}); the full model x rank matrix: --output json")
         if report["prior_note"]:
             print(f"note: {report['prior_note']}")
-        if report["note"]:
-            print(f"note: {report['note']}")
         for note in notes:
             print(f"note: {note['message']}")
     return 0
@@ -220,16 +219,17 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
         raise ValueError("compare_report needs the questions-fixed leaderboard (fixed_table) for a sampled scope.")
     fa, fb = fixed[model_a], fixed[model_b]
     from scorio_core.uncertainty.clustered import codes_for_questions
+    from scorio_core.uncertainty.fallback import pair_sds
 
+    w, rows_of = [float(x) for x in outcomes.rubric.weights], table if fixed_table is None else fixed_table
+    sd_a, sd_b = pair_sds(rows_of, model_a, model_b, confidence, (min(w), max(w)))  # exact rows: skewed, as rank_ci
     codes = codes_for_questions(questions["question"], clusters) if scope != "questions-fixed" else None
-    diff, assumption = scoped_difference(fa["mu"], fa["sigma"], fb["mu"], fb["sigma"], questions["diff"].to_numpy(),
+    diff, assumption = scoped_difference(fa["mu"], sd_a, fb["mu"], sd_b, questions["diff"].to_numpy(),
                                          scope=scope, confidence=confidence, clusters=codes,
                                          scores=questions[["score_a", "score_b"]].to_numpy(float).T,
                                          weights=outcomes.rubric.weights,
-                                         not_identified=(unsure := not_identified_models(
-                                             table if fixed_table is None else fixed_table, (model_a, model_b))),
-                                         cause=not_identified_cause(table if fixed_table is None else fixed_table,
-                                                                    unsure))
+                                         not_identified=(unsure := not_identified_models(rows_of, (model_a, model_b))),
+                                         cause=not_identified_cause(rows_of, unsure))
     needed, prior_notes = pair_trials_needed(outcomes.rubric, model_a, model_b, prior=prior, confidence=confidence,
                                              prior_counts=prior_counts)
     trials = {
@@ -272,7 +272,6 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
     from scorio_core.eval._validate import check_confidence
-
     from scorio_core.cli.leaderboard import cluster_engine
     from scorio_core.leaderboard.task_outcomes import question_clusters
 
@@ -281,8 +280,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--models needs two different models; got {model_a!r} twice.")
     cluster_engine(args)
     confidence = check_confidence(0.95 if args.confidence is None else args.confidence)
-    schema, frozen = load_schema_args(args)
+    schema, frozen = load_schema_args(args)  # before the data: a bad --schema fails before a large file is read
     dataset = load_dataset(args)
+    schema = args.schema if schema is None else schema  # category codes without is_correct: the leaderboard's default
     task = resolve_task(dataset, args.task)
     scope = args.scope or "questions-fixed"
     settings = {"metric": "bayes", "confidence": confidence, "prior": args.prior or "empirical-bayes"}
@@ -300,16 +300,15 @@ def run(args: argparse.Namespace) -> int:
                             prior=args.prior or "empirical-bayes", scope=scope, fixed_table=fixed_table,
                             clusters=clusters)
     from scorio_core.leaderboard.trial_order import trial_position_note
-
     order = trial_position_note(outcomes, (model_a, model_b))  # e.g. ARC-AGI's o3: a retry only after a failure
     report["notes"] += [order["message"]] if order else []
+    report["notes"] += [n["message"] for n in getattr(args, "default_notes", [])]  # the weights the default assumed
     report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary",
                           "prior": args.prior or "empirical-bayes", "scope": scope, "cluster_column": args.cluster_column}
     if args.output == "json":
-        emit_json(report)
+        emit_json({**report, "sources": list(dataset.sources)})
         return 0
-    d = report["difference"]
-    t = report["trials_needed"]
+    d, t = report["difference"], report["trials_needed"]
     print(f"{model_a} vs {model_b} ({task}), Bayes@N")
     kind = "credible interval" if d["kind"] == "credible" else "interval (normal approximation)"
     print(f"  difference {d['mean']:+.4f} (sd {d['sd']:.4f}), {confidence:.0%} {kind} "
@@ -331,7 +330,8 @@ def run_methods(args: argparse.Namespace) -> int:
     """Execute ``methods``; returns the exit status."""
     from scorio_core.cli._common import load_dataset
     from scorio_core.leaderboard.methods import method_agreement
-    from scorio_core.leaderboard.table import outcomes_for, task_names
+    from scorio_core.cli.questions import binary_outcomes_for
+    from scorio_core.leaderboard.table import task_names
     from scorio_core.eval._validate import check_confidence
 
     if args.top < 1:
@@ -345,7 +345,7 @@ def run_methods(args: argparse.Namespace) -> int:
     options = parse_options_by_method(args.method_option, methods)
     dataset = load_dataset(args)
     tasks = [args.task] if args.task else task_names(dataset)
-    outcomes = {task: outcomes_for(dataset, task) for task in tasks}  # one task of several with 1 model: said
+    outcomes = {task: binary_outcomes_for(dataset, task, "method agreement") for task in tasks}  # 1 model: said
     left_out = [{"task": t, "reason": "1 model: ranking needs at least 2"} for t, o in outcomes.items()
                 if len(o.models) < 2 and len(tasks) > 1 and any(len(x.models) > 1 for x in outcomes.values())]
     reports, refused = [], []

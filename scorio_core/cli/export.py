@@ -11,7 +11,9 @@ Usage::
 ``--manifest FILE`` restores an analysis saved by the app or by ``--format manifest``: its
 task, rubric, thresholds, data-quality choices and settings are used (options given on the
 command line win), after checking that the files have the SHA-256 the manifest records.
-CSV cells starting with ``= + - @`` are neutralised against spreadsheet formula injection;
+CSV cells starting with ``= + - @`` are neutralised against spreadsheet formula injection; when the models fall into
+groups that share no question, the CSV has a ``group`` column (1-based, largest group first, as the
+``disconnected_groups`` note; absent otherwise), so the file says which ranks compare like with like;
 the HTML report escapes all user text and embeds the manifest. Without ``--out`` the
 result goes to stdout.
 """
@@ -114,6 +116,7 @@ def _restore(args: argparse.Namespace):
 
 def _settings(args: argparse.Namespace) -> dict:
     from scorio_core.eval._validate import check_confidence, check_tau
+    from scorio_core.leaderboard.metrics import check_k
 
     out = {name: (getattr(args, name, None) if getattr(args, name, None) is not None else default)
            for name, default in _DEFAULTS.items()}
@@ -121,6 +124,7 @@ def _settings(args: argparse.Namespace) -> dict:
     check_tau(out["tau"])
     if isinstance(out["k"], bool) or not isinstance(out["k"], int) or out["k"] < 1:
         raise ValueError(f"--k must be an integer >= 1; got {out['k']!r}.")
+    check_k(out["metric"], out["k"])  # mG-Pass@k at k = 1 scores every model 0: refused, as by `leaderboard`
     out["max_tokens"] = getattr(args, "max_tokens", None)
     out["cluster_column"] = getattr(args, "cluster_column", None)
     return out
@@ -234,8 +238,11 @@ def run(args: argparse.Namespace) -> int:
                                           named_by_default=model_name_defaults(dataset))]
     notices = [n["message"] for n in getattr(args, "default_notes", [])] + notices  # the weights a default assumed
     rubric_name = schema.name if schema is not None else "Binary correctness"
-    if fmt == "csv":
-        text = tables.to_csv(tables.with_context(table, dataset=", ".join(s.name for s in dataset.sources),
+    if fmt == "csv":  # models sharing no question: each row's group in the file (its caveat goes to stderr below)
+        from scorio_core.leaderboard.linking import question_groups, with_group_column
+
+        grouped = with_group_column(table, question_groups(outcomes, table, settings["question_set"]))
+        text = tables.to_csv(tables.with_context(grouped, dataset=", ".join(s.name for s in dataset.sources),
                                                  rubric=rubric_name))
         if tables.formula_note(table):
             print(f"# note: {tables.formula_note(table)}", file=sys.stderr)
@@ -282,7 +289,7 @@ def _verdict(outcomes, table, label, settings):
                         confidence=settings["confidence"], original=outcomes)
         if settings["scope"] != "questions-fixed" and table["mu"].notna().sum() >= 2:  # as the rank ties pair them
             rho, paired = pairwise_for(outcomes, table, fixed, metric="bayes", scope=settings["scope"],
-                                       question_set=settings["question_set"])
+                                       question_set=settings["question_set"], confidence=settings["confidence"])
     from scorio_core.leaderboard.trial_order import trial_position_effects
 
     from scorio_core.leaderboard.linking import question_groups

@@ -4,7 +4,7 @@ JSON output (``--output json``) is an object::
 
     {"rows": [{"model", "task", "metric", "estimate", "mu", "sigma", "lo", "hi",
                "prior", "scope", "interval", "interval_kind", "avg", "accuracy",
-               "pass_at_k", "rank", "rank_ci", "n_questions", "n_trials", "n_trials_max"}, ...],
+               "pass_at_k", "rank", "rank_ci", "n_questions", "n_trials", "n_trials_max", ["group"]}, ...],
      "settings": {...}, "notes": [...], "sources": [...]}
 
 ``rows`` are grouped by task, sorted by ``mu``; ``rank`` is the competition rank of ``mu``, the posterior mean the
@@ -16,7 +16,9 @@ the empirical-Bayes prior was not identified (N = 1, or every trial in one categ
 Clopper-Pearson on the pooled answers (``interval`` says why). ``notes`` are objects with a stable ``code`` and a
 ``message`` (plus details): ``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
 ``n_common``, ``question_set``), ``disconnected_groups`` (``groups``: lists of model names that share no question with
-the other groups, largest first; ranks across groups compare question sets), ``paper_chain`` (``models``: [best,
+the other groups, largest first; ranks across groups compare question sets; then every row has ``group``, its model's
+1-based group number in that list, null in a task whose models are all linked or for an unscored model: without the
+note no row has the key; the table, CSV and Markdown add a ``group`` column then), ``paper_chain`` (``models``: [best,
 worst], ``probability``), ``k_above_trials``, ``rank_pairing`` (with ``--scope questions-sampled``: ``paired``, whether
 rank_ci pairs models over their common questions), ``not_scored`` (``models`` without an answered question, e.g. after
 ``--exclude-flagged``), ``emptied_by_choice`` (``models``: model -> the data-quality choice that removed its every row,
@@ -73,19 +75,11 @@ def register(subparsers) -> None:
     add_uncertainty_arguments(parser)
     parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
-    parser.add_argument(
-        "--freeze-thresholds",
-        default=None,
-        metavar="FILE",
-        help="JSON of rubric threshold values to reuse (e.g. the `thresholds` of `rubric --output json`)",
-    )
-    parser.add_argument(
-        "--unmatched",
-        default="exclude",
-        metavar="POLICY",
-        help="attempts that match no rubric category: 'exclude' (default; left out, counted per model in the notes "
-             "and JSON) or the label of the category they count as",
-    )
+    parser.add_argument("--freeze-thresholds", default=None, metavar="FILE",
+                        help="JSON of rubric threshold values to reuse (e.g. the `thresholds` of `rubric --output json`)")
+    parser.add_argument("--unmatched", default="exclude", metavar="POLICY",
+                        help="attempts that match no rubric category: 'exclude' (default; left out, counted per model in "
+                             "the notes and JSON) or the label of the category they count as")
     add_cluster_argument(parser)
     parser.add_argument("--exclude-flagged", default=None, metavar="CODE,...",
                         help="rank without the questions carrying these flags of the `questions` command "
@@ -133,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.leaderboard.table import (LEADERBOARD_COLUMNS, emptied_on, leaderboard, leaderboard_notices,
                                                outcomes_for, task_names)
     from scorio_core.leaderboard.task_outcomes import question_clusters
+    from scorio_core.leaderboard.linking import with_group_column
     from scorio_core.eval._validate import check_confidence, check_tau
 
     check_confidence(args.confidence)
@@ -151,8 +146,8 @@ def run(args: argparse.Namespace) -> int:
         from scorio_core.items.report import check_flag_codes
 
         check_flag_codes(args.exclude_flagged)
-    if args.k < 1:
-        raise ValueError(f"--k must be >= 1; got {args.k}.")
+    from scorio_core.leaderboard.metrics import check_k
+    check_k(args.metric, args.k)  # k >= 1, and mG-Pass@k at k = 1 (every model 0) refused
     cluster_engine(args)
     sql = _sql_rubric(args) if args.schema else None
     dataset = sql.dataset if sql is not None else load_dataset(args)
@@ -184,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
                                           dataset_models=dataset_models(dataset),
                                           named_by_default=model_name_defaults(dataset)):
             notes.append({**notice, "task": task, "message": f"{task}: {notice['message']}"})
+            frame = with_group_column(frame, notice["groups"]) if notice["code"] == "disconnected_groups" else frame
         if args.scope == "questions-sampled":
             notes.append(_pairing_note(task, args, frame, outcomes, clustered=clusters is not None))
         frames.append(frame)
@@ -236,6 +232,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         columns = LEADERBOARD_COLUMNS if args.output != "table" else [c for c in LEADERBOARD_COLUMNS
                                                                          if c not in ("interval", "interval_kind")]
+        columns = [*columns, "group"] if "group" in table else columns  # models sharing no question: their group
         emit_rows(table.to_dict(orient="records"), columns, args.output)
         if args.output == "table":
             print_interval_labels(table)

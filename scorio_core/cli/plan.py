@@ -4,14 +4,20 @@ Usage::
 
     python -m scorio_core plan DATA... --goal top-1 [--k K] [--pair A B] [--width W] [--tolerance T]
         [--confidence 0.95] [--batch 200] [--cost-column COL] [--scope ...] [--prior ...] [--task T]
-        [--max-trials-per-question N] [--project B] [--replays R] [--seed S] [--draws D] [--output json|table|csv]
+        [--max-trials-per-question N] [--project B] [--replays R] [--seed S] [--draws D] [--schema NAME_OR_JSON]
+        [--output json|table|csv]
 
 JSON output (stable; an eval harness drives it in a loop: plan -> run the batch -> append -> plan)::
 
     {"stop": bool, "decision": "goal_holds" | "cannot_progress" | "continue", "reason": str,
      "goal": {..., "probability": float, "holds": bool, "unlinked": bool},
      "batch": [{"model": str, "task": str, "question_id": str | null, "trials": int, "expected_gain": float | null}],
-     "spent": {...}, "status": {..., "notes": [str], "notices": [{"code", "finding", "message", ...}]}}
+     "spent": {...}, "status": {..., "notes": [str], "notices": [{"code", "finding", "message", ...}]},
+     "sources": [{"name", "sha256", ...}]}
+
+The posterior is Bayes@N's under binary correctness, or under the rubric of ``--schema`` (as ``leaderboard
+--schema``); without ``--schema``, data with category codes and no is_correct get the leaderboard's default
+'Category codes' rubric (one category per code, weight code / max code; ``status.notes`` says so).
 
 A script should read ``goal.holds`` (or ``decision``), not ``stop`` alone: ``stop`` is true both when the goal holds
 (``decision: goal_holds``) and when nothing can be run under the limits (``--max-trials-per-question``) that would
@@ -90,6 +96,9 @@ def register(subparsers) -> None:
     parser.set_defaults(prior=None)
     parser.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo draws (default 0)")
     parser.add_argument("--draws", type=int, default=4000, help="posterior draws (default 4000)")
+    parser.add_argument("--schema", default=None, metavar="NAME_OR_JSON",
+                        help="rubric schema: built-in name or rubric JSON file (default: binary correctness; category "
+                             "codes without is_correct: one category per code, weight code / max code, as leaderboard)")
     parser.add_argument("--output", choices=("table", "json", "csv"), default="table")
     parser.set_defaults(func=run)
 
@@ -129,7 +138,8 @@ PLAN_PRIOR_HELP = ("per-question prior of the planner's posterior draws; default
 def run(args: argparse.Namespace) -> int:
     """Execute ``plan``; returns the exit status."""
     from scorio_core.errors import InputError
-    from scorio_core.leaderboard.table import ALL_TASKS, outcomes_for, pick_task, task_names
+    from scorio_core.cli.export import analyse
+    from scorio_core.leaderboard.table import ALL_TASKS, pick_task, task_names
     from scorio_core.leaderboard.task_outcomes import task_listing
     from scorio_core.plan import ONE_TASK, per_trial_costs, plan_next
 
@@ -139,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     if args.task == ALL_TASKS:
         raise InputError(f"{ONE_TASK}; choose one with --task: {task_listing(task_names(dataset), 20, count=False)}.")
     task = pick_task(task_names(dataset), args.task)
-    task_outcomes = outcomes_for(dataset, task)
+    task_outcomes = analyse(dataset, task, schema=args.schema, table=False)[0]  # --schema, or the category-code default
     outcomes = task_outcomes.rubric
     costs = per_trial_costs(dataset, task, args.cost_column, outcomes) if args.cost_column else None
     cap = None
@@ -157,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
     order = trial_position_plan_note(task_outcomes, args.pair if args.goal == "pair" else None)
     if order:  # the stop decision draws exchangeable trials: a retry-after-failure dump breaks it (as the leaderboard says)
         plan.status.setdefault("notes", []).append(order)
+    for note in getattr(args, "default_notes", []):  # the weights the category-code default assumed
+        plan.status.setdefault("notes", []).append(note["message"])
     if args.output == "json":
         out = plan.to_dict()
         if args.project:
@@ -169,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
             out["projection"] = {"batches": proj.batches, "replays": proj.replays, "requested_batches": asked[1],
                                  "requested_replays": asked[0], "note": proj.note, **proj.summary(),
                                  "skipped_pool_trials": proj.skipped_pool}
-        emit_json(out)
+        emit_json({**out, "sources": list(dataset.sources)})
         return 0
     if args.output == "table":
         from scorio_core.choices import DEFAULT_PRIOR, PRIOR_LABELS

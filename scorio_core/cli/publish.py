@@ -51,7 +51,7 @@ from scorio_core.cli._common import (
     load_for_storage,
 )
 
-__all__ = ["register", "run"]
+__all__ = ["read_files", "register", "run"]
 
 
 def register(subparsers) -> None:
@@ -65,7 +65,7 @@ def register(subparsers) -> None:
     from scorio_core.choices import METRIC_NAMES
     from scorio_core.store.publish import APP_SETTINGS, CONFIDENCE_LEVELS, DEFAULT_BASE_URL
 
-    parser.add_argument("paths", nargs="+", metavar="DUMP", help="eval dump files (for a HELM run folder, give its files)")
+    parser.add_argument("paths", nargs="+", metavar="DUMP", help="eval dump file(s) or folders (a folder: its supported files, as every command reads it)")
     parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
     parser.add_argument("--name", default=None, help="dataset name (default: the file names)")
@@ -90,18 +90,57 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def _read_files(ws, paths) -> list[tuple[str, bytes]]:
-    from scorio_core.errors import InputError
+def read_files(ws, paths, verb: str = "publish") -> list[tuple[str, bytes]]:
+    """The files to store, as ``(name, bytes)``: files as given, folders expanded as every command expands them.
 
-    files = []
+    A folder gives its supported files (subfolders too, hidden ones skipped) and a HELM run folder its HELM
+    files (:func:`scorio_core.io._sources.as_sources`), so ``publish FOLDER`` stores what ``leaderboard FOLDER``
+    ranks. Each file's size is checked before it is read.
+
+    Parameters
+    ----------
+    ws : scorio_core.store.Workspace
+        The workspace (its per-file size limit).
+    paths : sequence of str or path
+        Files or folders.
+    verb : str
+        The command, for the messages (``publish`` or ``workspace add``).
+
+    Returns
+    -------
+    list of (str, bytes)
+
+    Raises
+    ------
+    InputError
+        A path that does not exist, a folder without supported files, a file above the size limit, or two
+        files with one name (the workspace stores files by name).
+    """
+    from scorio_core.errors import InputError
+    from scorio_core.io._sources import as_sources
+
+    found: list[tuple[str, Path]] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            raise InputError("is a folder; give the files to publish (for a HELM run: FOLDER/*).", source=path.name)
-        if not path.is_file():
+            for src in as_sources([path]):
+                members = src.members.values() if src.is_dir else [src]
+                found.extend((m.name, Path(m.path)) for m in members)
+        elif path.is_file():
+            found.append((path.name, path))
+        else:
             raise InputError("no such file.", source=path.name)
-        ws.check_file_size(path.name, path.stat().st_size)  # before reading it into memory
-        files.append((path.name, path.read_bytes()))
+    seen: dict[str, Path] = {}
+    for name, path in found:
+        if name in seen and seen[name].resolve() != path.resolve():
+            raise InputError(f"two files are named {name!r} ({seen[name]} and {path}); the workspace stores files by "
+                             f"name, so {verb} them separately (one folder or HELM run at a time) or rename one.",
+                             source=name)
+        seen[name] = path
+    files = []
+    for name, path in seen.items():  # a file named twice (a folder and a file in it) is stored once
+        ws.check_file_size(name, path.stat().st_size)  # before reading it into memory
+        files.append((name, path.read_bytes()))
     return files
 
 
@@ -112,13 +151,17 @@ def run(args: argparse.Namespace) -> int:
 
     share_links(args.base_url, "A" * 22)  # a bad address fails before anything is read or stored
     ws = Workspace(args.workspace, listing="shared")
-    dataset, files, default_name = load_for_storage(args, lambda paths: _read_files(ws, paths))
+    dataset, files, default_name = load_for_storage(args, lambda paths: read_files(ws, paths))
+    from scorio_core.leaderboard.graded import require_ready_graded
+
+    graded: list[dict] = []  # a --schema reading graded scores scores them (as leaderboard --schema does)
+    dataset = require_ready_graded(dataset, args.schema, max_tokens=args.max_tokens, notes=graded)
     settings = {"metric": args.metric, "k": args.k, "tau": args.tau, "confidence": args.confidence,
                 "tie_rule": args.tie_rule, "prior": args.prior, "scope": args.scope, "question_set": args.question_set}
     result = publish(ws, args.name or default_name[:200], files, dataset,
                      base_url=args.base_url, task=args.task, schema=args.schema, settings=settings,
                      max_tokens=args.max_tokens)
-    notes = []
+    notes = [note["message"] for note in graded]
     if args.name and not result.dataset_created and args.name[:200] != result.dataset_name:
         notes.append(f"these files were stored before under the name {result.dataset_name!r}; --name "
                      f"{args.name[:200]!r} names newly stored datasets only")

@@ -15,16 +15,17 @@ difficulty_lo, difficulty_hi, discrimination, discrimination_lo, discrimination_
 success_rate, n_models, flags`` (list of codes), ``reason``) and per model (``task, model, ability,
 ability_lo, ability_hi, answered``); each ``tasks`` entry's ``unlinked`` says when models fall into groups that
 share no question (abilities comparable within a group only), else null; ``notes`` holds the leaderboard's
-``trial_position_effect`` notice (with its ``task``) of each task whose models' trials are not exchangeable repeats. ``leaderboard --exclude-flagged CODE,...``
-ranks without the
-questions carrying those flags. :func:`run_method_rows` is ``leaderboard --method NAME`` (any ranking method) and
+``trial_position_effect`` notice (with its ``task``) of each task whose models' trials are not exchangeable repeats.
+``leaderboard --exclude-flagged CODE,...`` ranks without the questions carrying those flags. :func:`run_method_rows` is ``leaderboard --method NAME`` (any ranking method) and
 :func:`run_irt_ability` is ``leaderboard --method irt_ability``: the same fit's
 abilities as a ranking with intervals (missing cells and unequal N native).
 
 ``attempts`` lists every attempt of some models on one question (the app's drill-down): one row per
 attempt in model then trial order (:func:`scorio_core.leaderboard.drilldown.question_attempts`):
 ``model, trial, is_correct, score, category, weight`` when present, then every other field the dump
-carries, as loaded; missing values are null.
+carries, as loaded; missing values are null. JSON: ``{"task", "question", "models", "schema", "columns", "rows",
+"notes", "sources"}``. Commands that rank 0/1 outcomes only (IRT, ``methods``, ``leaderboard --method``) refuse
+category codes without is_correct with :func:`binary_outcomes_for`'s error.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ import argparse
 
 from scorio_core.cli._common import add_data_arguments, emit_json, emit_method_rows, emit_rows, load_dataset
 
-__all__ = ["COMMANDS", "register", "run", "run_questions", "run_irt_ability", "run_method_rows"]
+__all__ = ["COMMANDS", "register", "run", "run_questions", "run_irt_ability", "run_method_rows",
+           "binary_outcomes_for"]
 
 #: The subcommands :func:`register` adds (its registration imports nothing beyond argparse).
 COMMANDS = ("questions", "attempts")
@@ -79,6 +81,43 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+def binary_outcomes_for(dataset, task: str, needs: str):
+    """:func:`scorio_core.leaderboard.table.outcomes_for` of a command that ranks 0/1 outcomes only.
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+        Loaded data.
+    task : str
+        The task (or ``ALL_TASKS``).
+    needs : str
+        What needs the 0/1 outcomes, named in the error (e.g. ``"IRT"``).
+
+    Returns
+    -------
+    TaskOutcomes
+        The task's outcomes (its ``binary`` set).
+
+    Raises
+    ------
+    InputError
+        No is_correct value in the task: names its category codes and the fixes (no option this command lacks).
+    """
+    from scorio_core.errors import InputError
+    from scorio_core.leaderboard.table import ALL_TASKS, outcomes_for
+
+    rows = dataset.attempts  # the task's (a count table has is_correct counts: outcomes_for reads them)
+    rows = rows if rows is None or task == ALL_TASKS else rows.loc[(rows["task"] == task).to_numpy()]
+    if rows is None or rows.empty or ("is_correct" in rows and rows["is_correct"].notna().any()):
+        return outcomes_for(dataset, task)
+    codes = sorted({int(c) for c in rows["category"].dropna()}) if "category" in rows else []
+    found = f"category codes ({', '.join(map(str, codes))}) and no is_correct" if codes else "no is_correct values"
+    raise InputError(f"task '{task}' has {found}: {needs} needs 0/1 outcomes. Map a 0/1 column of the data as the "
+                     "outcome (--map is_correct=COLUMN)" + (", or score the category codes under Bayes@N with "
+                     "`leaderboard`, `compare`, `ranks` or `plan` (the default 'Category codes' rubric: weight code / "
+                     "max code)" if codes else "") + ".", field="is_correct")
+
+
 def run_questions(args: argparse.Namespace) -> int:
     """Execute ``questions``; returns the exit status."""
     import pandas as pd
@@ -89,7 +128,7 @@ def run_questions(args: argparse.Namespace) -> int:
     from scorio_core.items.irt import MIN_2PL_MODELS
     from scorio_core.items.report import MODEL_COLUMNS, QUESTION_COLUMNS, diagnose
     from scorio_core.items.spread import spread_note
-    from scorio_core.leaderboard.table import outcomes_for, task_names
+    from scorio_core.leaderboard.table import task_names
 
     check_confidence(args.confidence)
     dataset = load_dataset(args)
@@ -98,7 +137,7 @@ def run_questions(args: argparse.Namespace) -> int:
 
     results, fallback, notes = [], {}, []
     for task in tasks:
-        outcomes = outcomes_for(dataset, task)
+        outcomes = binary_outcomes_for(dataset, task, "IRT (item response theory)")
         notes += [n for n in [trial_position_note(outcomes, task=task)] if n]  # the fit counts trials as exchangeable
         model = args.irt_model
         if model == "2pl" and len(outcomes.models) < MIN_2PL_MODELS and len(tasks) > 1:  # this task alone: Rasch
@@ -178,13 +217,12 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str,
     from scorio_core.items.spread import spread_note
     from scorio_core.items.irt import MIN_2PL_MODELS
     from scorio_core.items.report import diagnose
-    from scorio_core.leaderboard.table import outcomes_for
     from scorio_core.leaderboard.trial_order import trial_position_note
 
     check_confidence(args.confidence)
     rows, notes = [], list(first_notes)
     for task in tasks:
-        out = outcomes_for(dataset, task).binary
+        out = binary_outcomes_for(dataset, task, "IRT ability (item response theory)").binary
         notes += [n for n in [trial_position_note(out, task=task)] if n]  # as the leaderboard's Bayes@N notes
         if out is None:
             raise InputError(f"task '{task}' has no binary correctness: IRT ability ranks binary outcomes "
@@ -253,13 +291,12 @@ def run(args: argparse.Namespace) -> int:
              f"(answered other questions of task '{task}')."] if absent else []
     if args.output == "json":
         emit_json({"task": task, "question": args.question, "models": shown, "schema": getattr(args.schema, "name", args.schema) or "binary",
-                   "columns": list(frame.columns), "rows": rows, "notes": notes})
+                   "columns": list(frame.columns), "rows": rows, "notes": notes, "sources": list(dataset.sources)})
     else:
         emit_rows(rows, list(frame.columns), args.output)
         for note in notes if args.output == "table" else ():
             print(f"note: {note}")
     return 0
-
 
 
 #: Keys of each row of ``leaderboard --method NAME`` (a ranking method other than Bayes@N); with ``--bootstrap B``
@@ -285,7 +322,7 @@ def run_method_rows(args: argparse.Namespace, ignored: dict | None = None) -> in
     import numpy as np
 
     from scorio_core.errors import InputError
-    from scorio_core.leaderboard.table import outcomes_for, task_names
+    from scorio_core.leaderboard.table import task_names
     from scorio_core.leaderboard.trial_order import trial_position_note
 
     if args.schema or args.exclude_flagged or args.cluster_column:
@@ -307,7 +344,7 @@ def run_method_rows(args: argparse.Namespace, ignored: dict | None = None) -> in
         raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
     rows, notes, refused = [], [ignored] if ignored else [], []  # options given that the method does not use, first
     for task in tasks:
-        task_outcomes = outcomes_for(dataset, task)
+        task_outcomes = binary_outcomes_for(dataset, task, f"--method {args.method}")
         notes += [n for n in [trial_position_note(task_outcomes, task=task)] if n]  # as the leaderboard's Bayes@N
         try:
             report = method_agreement(task_outcomes, [args.method], prior=args.prior,

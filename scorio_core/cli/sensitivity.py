@@ -19,7 +19,9 @@ thresholds. JSON output (``--output json``) is an object::
      "notes": [...], "sources": [...]}
 
 ``perturbation`` is empty without ``--perturb``; ranks of unscored models are ``null``.
-Rubrics need attempt-level signals: count tables are refused.
+Rubrics need attempt-level signals: count tables are refused. ``notes`` carries the leaderboard's
+``disconnected_groups`` sentence when the models fall into groups that share no question. Category codes without
+is_correct need rubric files of the codes (``--schemas A.json,...``): the built-in schemata read is_correct.
 """
 
 from __future__ import annotations
@@ -107,6 +109,41 @@ def _perturbation_payload(result) -> dict:
     }
 
 
+def _codes_without_rubric(dataset, table, schemas, task: str) -> None:
+    """Refuse category codes without is_correct when no given schema reads them, saying why and what would.
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+        Loaded data.
+    table : scorio_core.rubric.SignalTable
+        The task's signal table.
+    schemas : list of Schema
+        The resolved ``--schemas``.
+    task : str
+        The task, named in the error.
+
+    Raises
+    ------
+    InputError
+        The data has category codes and no is_correct, and none of ``schemas`` applies: the built-in schemata read
+        is_correct (and other signals); rubric files of the codes (``--schemas A.json,B.json``) would apply.
+    """
+    from scorio_core.errors import InputError
+    from scorio_core.rubric import default_schema_for
+    from scorio_core.sensitivity import applicable_schemas
+
+    codes = default_schema_for(dataset)
+    if codes is None or applicable_schemas(table, schemas)[0]:
+        return
+    found = ", ".join(label.removeprefix("code ") for label in codes.labels)
+    raise InputError(f"none of the schemata applies to task '{task}': it has category codes ({found}) and no "
+                     "is_correct, and the built-in schemata read is_correct (and other signals). Rubric sensitivity "
+                     "compares rubrics of the codes: give rubric JSON files with --schemas A.json,B.json (one category "
+                     "per code, e.g. condition \"category == 2\", weight 0.5; the Rubric page saves one), or one file "
+                     "with --perturb N to vary its weights.", field="schemas")
+
+
 def run(args: argparse.Namespace) -> int:
     """Execute ``sensitivity``; returns the exit status."""
     from scorio_core.leaderboard.table import task_names
@@ -148,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"two rubrics are named {twice[0]!r} (a built-in's name, or two files with one name); give "
                          "each file's rubric its own \"name\".", field="schemas")
     by_name = dict(zip(names, resolved))
+    _codes_without_rubric(dataset, table, resolved, task)
     result = schema_ranks(table, resolved, confidence=args.confidence, tie_rule=args.tie_rule, prior=args.prior,
                           scope=args.scope)
     frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else {}
@@ -177,6 +215,10 @@ def run(args: argparse.Namespace) -> int:
         notes.append(unequal["finding"])
     order = trial_position_note(task_outcomes, result.models)  # every schema's Bayes@N assumes exchangeable trials
     notes += [order["message"]] if order else []
+    from scorio_core.leaderboard.linking import disconnected_groups_notice
+
+    unlinked = disconnected_groups_notice(task_outcomes)  # as the leaderboard: ranks across the groups are not supported
+    notes += [unlinked["message"]] if unlinked else []
     payload = {
         "task": task,
         "models": list(result.models),

@@ -3,9 +3,10 @@
 JSON output (``--output json``) is an object with stable keys::
 
     {"tasks": [...], "models": [...],
-     "cells": [{"model", "task", "bayes", "lo", "hi", "avg", "n", "n_max", "m", "passed", "flaky"}, ...],
+     "cells": [{"model", "task", "bayes", "lo", "hi", "avg", "n", "n_max", "m", "passed", "undecided", "flaky"}, ...],
      "combined": [{"model", "score", "lo", "hi", "reason"}, ...],
-     "weighting": str, "assumption": str, "pass_rule": str, "flaky_rule": str, "threshold": float | null,
+     "weighting": str, "assumption": str, "pass_rule": str, "undecided_rule": str, "flaky_rule": str,
+     "threshold": float | null,
      "confidence": float, "prior": str, "scope": str, "interval": str, "cluster_column": str | null,
      "data_choices": [str, ...], "notes": [{"code", "task", "finding", "message", "models", "effects"}, ...],
      "sources": [...]}
@@ -17,7 +18,8 @@ models' trials are not exchangeable repeats (success depends on the trial's posi
 
 Cells are in task order, then model order; ``n``/``n_max`` are the fewest/most trials of an answered question
 (equal unless trials are ragged); NaN becomes ``null``; ``reason`` is "" when the
-model has a combined score. ``--output table|csv|md`` prints the cells, then the combined scores.
+model has a combined score. ``undecided`` (null where ``passed`` is) is true where the cell's credible interval
+holds the threshold: the verdict follows the rule but can flip with more trials or questions. ``--output table|csv|md`` prints the cells, then the combined scores.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from scorio_core.cli._common import add_data_arguments, add_output_argument, add
 __all__ = ["register", "run", "CELL_KEYS", "COMBINED_KEYS"]
 
 #: Keys of every ``cells`` entry of the JSON output.
-CELL_KEYS = ("model", "task", "bayes", "lo", "hi", "avg", "n", "n_max", "m", "passed", "flaky")
+CELL_KEYS = ("model", "task", "bayes", "lo", "hi", "avg", "n", "n_max", "m", "passed", "undecided", "flaky")
 #: Keys of every ``combined`` entry of the JSON output.
 COMBINED_KEYS = ("model", "score", "lo", "hi", "reason")
 
@@ -60,7 +62,8 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``tasks``; returns the exit status."""
-    from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING, combined_score, per_task_categorization, task_matrix
+    from scorio_core.tasks import (COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, UNDECIDED_RULE, WEIGHTING, combined_score,
+                                   per_task_categorization, task_matrix)
 
     from scorio_core.cli.leaderboard import cluster_engine
     from scorio_core.leaderboard.checks import choices_of, data_choices_notice
@@ -83,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
     if args.output == "json":
         emit_json({
             "tasks": list(matrix.tasks), "models": list(matrix.models), "cells": cell_rows, "combined": combined_rows,
-            "weighting": WEIGHTING, "assumption": COMBINED_ASSUMPTION, "pass_rule": PASS_RULE, "flaky_rule": FLAKY_RULE,
+            "weighting": WEIGHTING, "assumption": COMBINED_ASSUMPTION, "pass_rule": PASS_RULE,
+            "undecided_rule": UNDECIDED_RULE, "flaky_rule": FLAKY_RULE,
             "threshold": matrix.threshold, "confidence": matrix.confidence, "prior": matrix.prior, "scope": matrix.scope,
             "interval": matrix.interval, "cluster_column": args.cluster_column,
             "data_choices": choices, "notes": notes, "sources": list(dataset.sources),
@@ -98,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"lo, hi: {matrix.interval}")
         print(f"combined: {WEIGHTING}; {COMBINED_ASSUMPTION}")
         print(f"passed: {PASS_RULE}")
+        print(f"undecided: {UNDECIDED_RULE}")
         if choices:
             print(f"note: {data_choices_notice(choices)['finding']}")
         for note in notes:

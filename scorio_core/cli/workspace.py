@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from scorio_core.cli._common import add_choice_arguments, add_engine_argument, emit_json, load_for_storage
 
@@ -101,7 +100,7 @@ def register(subparsers) -> None:
                          "$SCORIO_WORKSPACE_RETENTION_DAYS or 30)")
     actions.add_parser("usage", parents=[sub], help="space used and the limits")
     add = actions.add_parser("add", parents=[sub], help="load eval dump files and store them as a dataset")
-    add.add_argument("paths", nargs="+", metavar="FILE", help="eval dump files (for a HELM run folder, give its files)")
+    add.add_argument("paths", nargs="+", metavar="FILE", help="eval dump file(s) or folders (a folder: its supported files, as every command reads it)")
     add.add_argument("--name", default=None, help="dataset name (default: the file names)")
     add.add_argument("--format", "--input-format", dest="format", default=None, help="input format (default: auto-detect)")
     add.add_argument("--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
@@ -192,18 +191,9 @@ def _usage(ws, args) -> dict:
 
 
 def _read(ws, paths) -> list[tuple[str, bytes]]:
-    from scorio_core.errors import InputError
+    from scorio_core.cli.publish import read_files
 
-    files = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            raise InputError("is a folder; give the files to store (for a HELM run: FOLDER/*).", source=path.name)
-        if not path.is_file():
-            raise InputError("no such file.", source=path.name)
-        ws.check_file_size(path.name, path.stat().st_size)  # before reading it into memory
-        files.append((path.name, path.read_bytes()))
-    return files
+    return read_files(ws, paths, "workspace add")
 
 
 def _add(ws, args) -> dict:

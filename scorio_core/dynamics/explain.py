@@ -11,10 +11,33 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["NO_CONVERGENCE_NOTE_AT", "no_convergence_causes"]
+__all__ = ["NO_CONVERGENCE_NOTE_AT", "format_share", "no_convergence_causes"]
 
 #: Share of replicates without convergence above which the causes are stated (the Convergence page's threshold).
 NO_CONVERGENCE_NOTE_AT = 0.05
+
+
+def format_share(share: float) -> str:
+    """A share as a percentage that reads 0% or 100% only when it is exactly that.
+
+    Whole percents where they do not round to an end; two decimals where they would (3 of 2,000 replicates
+    settling is 99.85% without convergence, not "100%"); ``< 0.01%`` / ``> 99.99%`` beyond that.
+
+    >>> format_share(0.42), format_share(0.9985), format_share(0.0015), format_share(1.0), format_share(0.0)
+    ('42%', '99.85%', '0.15%', '100%', '0%')
+    >>> format_share(0.99999), format_share(0.00001), format_share(0.996)
+    ('> 99.99%', '< 0.01%', '99.6%')
+    """
+    share = float(share)
+    if share <= 0.0 or share >= 1.0:
+        return "0%" if share <= 0.0 else "100%"
+    whole = f"{share:.0%}"
+    if whole not in ("0%", "100%"):
+        return whole
+    text = f"{share:.2%}"
+    if text in ("0.00%", "100.00%"):
+        return "< 0.01%" if share < 0.5 else "> 99.99%"
+    return text[:-1].rstrip("0").rstrip(".") + "%"
 
 
 def _names(models: Sequence[str], idx: np.ndarray, limit: int = 4) -> str:
@@ -62,7 +85,7 @@ def no_convergence_causes(no_convergence: float, n_trials: int, *, gold: str, go
     share = float(no_convergence)
     if not np.isfinite(share) or share < NO_CONVERGENCE_NOTE_AT:
         return []
-    causes = [("share", f"No convergence in {share:.0%} of the replicates: the ranking did not reach the gold standard and "
+    causes = [("share", f"No convergence in {format_share(share)} of the replicates: the ranking did not reach the gold standard and "
               "stay there before the last trial.")]
     if n_trials <= 3:
         tested = "n = 1" if n_trials == 2 else f"n = 1 to {n_trials - 1}"

@@ -20,6 +20,7 @@ from scorio_core.io._quality import compute_report
 from scorio_core.engines.duckdb_count import count_attempts, count_counts
 from scorio_core.engines.duckdb_inputs import connect, duck_error, engine_files, prepare_inputs, source_infos
 from scorio_core.engines.frames import count_frame
+from scorio_core.limits import check_dense_table
 
 __all__ = ["load_counts_duckdb"]
 
@@ -60,6 +61,7 @@ def load_counts_duckdb(
             raise duck_error(exc, prep.groups[0], prep.guesses[0]) from None
     finally:
         con.close()
+    check_dense_table(table, [i.name for i in infos])
     notes = []
     if layout == "attempts" and prefix is not None:
         notes.append(f"{n_attempts:,} attempts counted by the DuckDB engine into {len(table):,} (model, task, question) "

@@ -202,6 +202,9 @@ def count_dataset(inp: SparkInputs, table, infos: tuple, notes: list, prefix=Non
     """The count-table :class:`~scorio_core.io.Dataset` (report computed on ``table``, as the DuckDB engine's)."""
     from scorio_core.io._dataset import Dataset
     from scorio_core.io._quality import compute_report
+    from scorio_core.limits import check_dense_table
+
+    check_dense_table(table, [i.name for i in infos])
 
     if any(f.remote for f in inp.files):
         notes = [f"{sum(f.remote for f in inp.files)} remote input(s) listed and read by Spark; their files are not "

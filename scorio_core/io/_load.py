@@ -181,7 +181,7 @@ def _check_size(table, layout: str, row_source, names: list[str]) -> None:
     import numpy as np
     import pandas as pd
 
-    from scorio_core.limits import get_limits
+    from scorio_core.limits import check_dense_table, get_limits
 
     lim = get_limits()
     if len(table) == 0:
@@ -192,6 +192,7 @@ def _check_size(table, layout: str, row_source, names: list[str]) -> None:
         idx = np.unique(source_codes if mask is None else source_codes[mask])
         return _names(names[i] for i in idx)
 
+    check_dense_table(table, files)  # (models, questions, 2) per task: what every analysis builds (README, Limits)
     model_codes = table["model"].cat.codes.to_numpy().astype(np.int64)
     task_codes = table["task"].cat.codes.to_numpy().astype(np.int64)
     question_codes = table["question_id"].cat.codes.to_numpy().astype(np.int64)

@@ -81,6 +81,12 @@ def compute_report(
                 allq = tq[tq // Q == tk] % Q
                 lacking = np.setdiff1d(allq, have)[:5]
                 gaps.append(QuestionGap(str(tnames[tk]), str(mnames[mk]), int(nq), gap, tuple(str(qnames[i]) for i in lacking)))
+    if max_rows > 1:
+        dup = _duplicates(table, m, t, q, row_cell(), counts_layout, row_source, source_names, (mnames, tnames, qnames))
+    else:  # one row per cell: no two rows can share a (cell, trial) key
+        dup = (0, 0, 0, (), None)
+    if dup[4] is not None and not counts_layout:  # a row repeating a (cell, trial) key is a duplicate, not a trial
+        per_cell = per_cell - np.bincount(dup[4], minlength=per_cell.size)
     # trials per question: cells are sorted by key, so each task's cells are one run of ``ct``
     starts = np.flatnonzero(np.r_[True, ct[1:] != ct[:-1]]) if ct.size else np.zeros(0, dtype=np.int64)
     varying = set(ct[starts][np.minimum.reduceat(per_cell, starts) != np.maximum.reduceat(per_cell, starts)].tolist()) if ct.size else set()
@@ -96,10 +102,6 @@ def compute_report(
                 spreads.append(TrialSpread(str(tnames[tk]), str(mnames[int(tm_keys[i] % L)]), int(pair[0]), int(pair[1])))
     spreads = tuple(spreads[: EXAMPLES * 5])
 
-    if max_rows > 1:
-        dup = _duplicates(table, m, t, q, row_cell(), counts_layout, row_source, source_names, (mnames, tnames, qnames))
-    else:  # one row per cell: no two rows can share a (cell, trial) key
-        dup = (0, 0, 0, ())
     sat = _saturation(table, row_cell, cell_tq, counts_layout, (tnames, qnames, Q), T * Q, (row_tq, tq, weights))
     del row_tq, key, row_cell
     nb, nb_examples, missing, firsts = _outcome_gaps(table, counts_layout)
@@ -250,7 +252,7 @@ def _duplicates(table, m, t, q, row_cell, counts_layout, row_source, source_name
     else:
         mask = pd.DataFrame({"c": row_cell, "n": trial}).duplicated(keep=False).to_numpy()
     if not mask.any():
-        return 0, 0, 0, ()
+        return 0, 0, 0, (), None
     idx = np.flatnonzero(mask)
     sub = pd.DataFrame({"m": m[idx], "t": t[idx], "q": q[idx], "n": trial[idx]})
     cols = ["n_trials", "n_correct"] if counts_layout else [c for c in ("is_correct", "category") if c in table.columns]
@@ -276,7 +278,8 @@ def _duplicates(table, m, t, q, row_cell, counts_layout, row_source, source_name
         examples.append(DuplicateKey(str(mnames[m[r0]]), str(tnames[t[r0]]), str(qnames[q[r0]]), int(trial[r0]), len(rows), bool(conflicting[g]), vals, srcs))
         if len(examples) >= EXAMPLES:
             break
-    return n_dup_rows, n_keys, int(conflicting.sum()), tuple(examples)
+    extra = row_cell[idx[pd.Series(group).duplicated().to_numpy()]]  # cells of the rows beyond each key's first
+    return n_dup_rows, n_keys, int(conflicting.sum()), tuple(examples), extra
 
 
 def _exact_sums(*columns: np.ndarray) -> bool:

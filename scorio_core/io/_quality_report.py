@@ -93,6 +93,8 @@ class QualityReport:
     unequal_trials : tuple of TrialSpread
         In tasks where trials per question vary: every (task, model) whose trial range is
         not constant or differs from the task's most common range (at most 100 entries).
+        Attempt tables count distinct trials: a row repeating a (model, task, question, trial)
+        key is a duplicate (``n_duplicate_rows``), not another trial.
     n_duplicate_rows, n_duplicate_keys, n_conflicting_keys : int
         Extra rows beyond the first per key, keys with more than one row, and keys whose
         rows disagree on the outcome.

@@ -4,19 +4,23 @@ A team whose eval dumps sit on a shared volume sets ``SCORIO_DATA_ROOTS`` to one
 folders (separated by ``os.pathsep``, ``:`` on Linux). The app then offers those folders and
 accepts a path or glob *relative to one of them* (``runs/**/*.parquet``). Nothing else can be
 opened: absolute paths, ``..`` components, NUL bytes and matches that resolve (through symbolic
-links) outside the root are refused. Without the variable the feature is off.
+links) outside the root are refused; a glob never enters a symbolic link leading outside the root, reads
+each real folder once (link loops end) and looks at a bounded number of entries. Without the variable the
+feature is off.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from scorio_core.errors import InputError
 
-__all__ = ["ENV", "MAX_MATCHES", "PANDAS_FALLBACK_BYTES", "DataRoot", "Matches", "data_roots", "load_matches", "resolve_in_root"]
+__all__ = ["ENV", "MAX_MATCHES", "MAX_VISITED", "MAX_WALK_SECONDS", "PANDAS_FALLBACK_BYTES", "DataRoot", "Matches", "data_roots", "load_matches", "resolve_in_root"]
 
 #: Environment variable listing the folders the app may read from.
 ENV = "SCORIO_DATA_ROOTS"
@@ -86,6 +90,12 @@ def _check_pattern(pattern: object) -> str:
 def resolve_in_root(root: DataRoot, pattern: str) -> Matches:
     """Files matched by ``pattern`` (a path, folder or glob relative to ``root``).
 
+    The folder is walked without leaving it: a symbolic link that leads outside the root is never
+    followed (a folder link is not entered, so its contents are never listed; a file link the pattern
+    names is refused), links inside the root are followed and each real folder is read once per pattern
+    part (link loops end), and at most :data:`MAX_VISITED` entries are looked at. Error messages name paths
+    as typed or relative to the root, never a link's target.
+
     Parameters
     ----------
     root : DataRoot
@@ -103,36 +113,119 @@ def resolve_in_root(root: DataRoot, pattern: str) -> Matches:
     InputError
         An empty, absolute or too long pattern, ``..``, control characters, nothing matched,
         a match outside the root (a symbolic link pointing elsewhere), more than
-        :data:`MAX_MATCHES` files. Field ``path``.
+        :data:`MAX_MATCHES` files, more than :data:`MAX_VISITED` entries walked. Field ``path``.
     """
     text = _check_pattern(pattern)
     base = root.path
-    target = base / text
+    walk = _Walk(root)
     if glob.has_magic(text):
-        candidates = glob.iglob(str(target), recursive=True)
-    elif target.is_dir():
-        candidates = (str(p) for p in target.rglob("*"))
-    elif target.exists():
-        candidates = iter([str(target)])
+        parts = [p for p in text.replace("\\", "/").split("/") if p not in ("", ".")]
+        walk.run(str(base), PurePosixPath(), parts, hidden=False)
     else:
-        raise InputError(f"{text!r} does not exist under {root.label}.", field="path")
-    files: list[Path] = []
-    total = 0
-    for name in candidates:
-        real = Path(name).resolve()
+        target = base / text
+        if not os.path.lexists(target):
+            raise InputError(f"{text!r} does not exist under {root.label}.", field="path")
+        real = Path(os.path.realpath(target))
         if not real.is_relative_to(base):
-            raise InputError(f"{Path(name).relative_to(base)!s} points outside {root.label} (a symbolic link); "
-                             "it is not opened.", field="path")
-        if not real.is_file():
-            continue
-        files.append(real)
-        total += real.stat().st_size
-        if len(files) > MAX_MATCHES:
+            raise InputError(f"{text!r} points outside {root.label} (a symbolic link); it is not opened.", field="path")
+        if real.is_dir():
+            walk.run(str(real), PurePosixPath(text), ["**"], hidden=True)
+        elif real.is_file():
+            walk.add(real)
+        else:
+            raise InputError(f"{text!r} does not exist under {root.label}.", field="path")
+    if not walk.files:
+        skipped = (f" ({walk.outside:,} symbolic link{'s' if walk.outside != 1 else ''} leading outside it "
+                   f"{'were' if walk.outside != 1 else 'was'} not followed)") if walk.outside else ""
+        raise InputError(f"{text!r} matches no file under {root.label}{skipped}.", field="path")
+    return Matches(root=root, pattern=text, files=tuple(sorted(walk.files)), total_bytes=walk.total)
+
+
+#: Most directory entries one pattern may look at (a ``**`` on a huge volume or through many links is refused):
+#: about 1.7 s on a local disk.
+MAX_VISITED = 200_000
+#: Longest walk in seconds (a slow network volume), checked every 1,000 entries.
+MAX_WALK_SECONDS = 20.0
+
+
+class _Walk:
+    """A glob walk inside one root: never through links leading out, each real folder once per pattern part."""
+
+    def __init__(self, root: DataRoot) -> None:
+        self.root, self.base = root, root.path
+        self.files: set[Path] = set()
+        self.total = 0
+        self.visited = 0
+        self.outside = 0  # links leading outside the root, not followed
+        self.deadline = time.monotonic() + MAX_WALK_SECONDS
+
+    def add(self, real: Path) -> None:
+        if real in self.files:
+            return
+        self.files.add(real)
+        self.total += real.stat().st_size
+        if len(self.files) > MAX_MATCHES:
             raise InputError(f"the pattern matches more than {MAX_MATCHES:,} files; narrow it (e.g. a sub-folder or "
                              "a file suffix).", field="path")
-    if not files:
-        raise InputError(f"{text!r} matches no file under {root.label}.", field="path")
-    return Matches(root=root, pattern=text, files=tuple(sorted(set(files))), total_bytes=total)
+
+    def _entries(self, folder: str):
+        try:
+            with os.scandir(folder) as it:
+                for entry in it:
+                    self.visited += 1
+                    if self.visited > MAX_VISITED:
+                        raise InputError(
+                            f"the pattern walks more than {MAX_VISITED:,} files and folders under {self.root.label}; "
+                            "narrow it (a sub-folder before '**', e.g. runs/2024/**/*.parquet).", field="path")
+                    if self.visited % 1000 == 0 and time.monotonic() > self.deadline:
+                        raise InputError(
+                            f"the pattern took more than {MAX_WALK_SECONDS:g} s to walk under {self.root.label} "
+                            f"({self.visited:,} files and folders); narrow it (a sub-folder before '**').", field="path")
+                    yield entry
+        except OSError:  # unreadable folder: nothing to list there
+            return
+
+    def _inside(self, entry, rel: PurePosixPath, final: bool) -> tuple[Path | None, bool]:
+        """(real path or None when it leads outside, is a folder), refusing a matched file link that leads outside."""
+        if not entry.is_symlink():
+            return Path(entry.path), entry.is_dir(follow_symlinks=False)
+        real = Path(os.path.realpath(entry.path))
+        if real.is_relative_to(self.base):
+            return real, real.is_dir()
+        self.outside += 1
+        if final and not real.is_dir():
+            raise InputError(f"{str(rel)!r} is a symbolic link leading outside {self.root.label}; it is not opened.",
+                             field="path")
+        return None, False
+
+    def run(self, start: str, start_rel: PurePosixPath, parts: list[str], hidden: bool) -> None:
+        """Match ``parts`` (``**`` = any folders, zero included) below the real folder ``start``."""
+        stack = [(start, start_rel, 0)]
+        seen: set[tuple[str, int]] = set()
+        while stack:
+            folder, rel, i = stack.pop()
+            if (folder, i) in seen:
+                continue
+            seen.add((folder, i))
+            if i == len(parts):
+                continue  # a folder matched: files only
+            part, last = parts[i], i == len(parts) - 1
+            if part == "**":
+                stack.append((folder, rel, i + 1))
+            for entry in self._entries(folder):
+                name = entry.name
+                if name.startswith(".") and not hidden and not part.startswith("."):
+                    continue
+                if part != "**" and not fnmatch.fnmatchcase(name, part):
+                    continue
+                real, is_dir = self._inside(entry, rel / name, final=last)
+                if real is None:
+                    continue
+                if is_dir:
+                    if part == "**" or not last:
+                        stack.append((str(real), rel / name, i if part == "**" else i + 1))
+                elif last and real.is_file():
+                    self.add(real)
 
 
 #: Above this total size a table that is not ready for counting (duplicates, soft outcomes)

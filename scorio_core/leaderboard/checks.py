@@ -177,7 +177,7 @@ def leaderboard_notices(
           :func:`scorio_core.leaderboard.trial_order.trial_position_effects`); ``models``, ``effects``.
     """
     from scorio_core.ranking.rank import paper_chains, pairwise_confidence
-
+    from scorio_core.uncertainty.fallback import comparison_sds
     out: list[dict] = []
     if choices:
         out.append(data_choices_notice(choices))
@@ -235,10 +235,10 @@ def leaderboard_notices(
     if tie_rule == "paper":
         scored = table[table["mu"].notna()]
         if len(scored) >= 2:
-            mu, sigma = scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float)
+            mu, (sigma, up) = scored["mu"].to_numpy(float), comparison_sds(scored, confidence)  # exact rows: skewed
             names = scored["model"].astype(str).tolist()
-            for best, worst in paper_chains(mu, sigma, confidence):
-                p = float(pairwise_confidence(mu[[best, worst]], sigma[[best, worst]])[0, 1])
+            for best, worst in paper_chains(mu, sigma, confidence, sigma_up=up):
+                p = float(pairwise_confidence(mu[[best, worst]], sigma[[best, worst]], up[[best, worst]])[0, 1])
                 rank_ci = scored["rank_ci"].iloc[best]
                 finding = (f"The paper rule gives {names[best]} and {names[worst]} the same rank ({rank_ci}) through a "
                            f"chain of close neighbours, although P({names[best]} > {names[worst]}) = {p:.3f} "

@@ -48,6 +48,12 @@ class CostColumn(NamedTuple):
             return f"{self.label} per model ({self.unit})"
         return f"mean {self.label} per {self.level} ({self.unit})"
 
+    @property
+    def how(self) -> str:
+        """How each model's value is obtained, in words (``"one value per model, as the data reports it"``)."""
+        return {"model": "one value per model, as the data reports it", "attempt": "the mean over each model's attempts",
+                "question": "the mean over each model's questions"}[self.level]
+
 
 class ModelCosts(NamedTuple):
     """Per-model values of one cost column.
@@ -64,6 +70,19 @@ class ModelCosts(NamedTuple):
     column: CostColumn
     values: pd.DataFrame
     left_out: tuple[tuple[str, str], ...]
+
+    @property
+    def left_out_note(self) -> str:
+        """The models left out, each with its value as the data writes it, and what such marks mean ("" if none).
+
+        >>> print(ModelCosts(None, pd.DataFrame(), (("a", "$0.00*"), ("b", "N/A"))).left_out_note)
+        Left out, as their value is not a plain number (shown in brackets as the data writes it: a mark such as "*" is a footnote of the source, explained there; "N/A" means not available): a ($0.00*), b (N/A).
+        """
+        if not self.left_out:
+            return ""
+        return ("Left out, as their value is not a plain number (shown in brackets as the data writes it: a mark such "
+                "as \"*\" is a footnote of the source, explained there; \"N/A\" means not available): "
+                + ", ".join(f"{m} ({raw})" for m, raw in self.left_out) + ".")
 
 
 def _numbers(series: pd.Series) -> np.ndarray:

@@ -6,7 +6,8 @@ linked (e.g. half the models ran one half of the benchmark, the other half the o
 mean over a model's own questions) averages other questions: an order across groups compares the question sets as
 much as the models. :func:`disconnected_groups_notice` is the ``disconnected_groups`` notice of
 :func:`scorio_core.leaderboard.checks.leaderboard_notices`; :func:`question_groups` the groups themselves (the
-verdict's ``groups``), :func:`cross_group_note` a pair's sentence (Compare). :func:`missing_tasks_notice` names the
+verdict's ``groups``; :func:`with_group_column` adds each model's to a table), :func:`cross_group_note` a pair's
+sentence (Compare). :func:`missing_tasks_notice` names the
 models of a pooled board (every task) that ran only some of its tasks.
 """
 
@@ -18,7 +19,7 @@ import pandas as pd
 from scorio_core.choices import QUESTION_SETS
 
 __all__ = ["common_mask", "common_question_count", "cross_group_note", "disconnected_groups_notice", "group_of",
-           "missing_tasks_notice", "question_groups"]
+           "missing_tasks_notice", "question_groups", "with_group_column"]
 
 #: Models named per group in the notice's sentence (the rest are counted; ``groups`` lists every one).
 NAMED_PER_GROUP = 4
@@ -95,6 +96,34 @@ def question_groups(task_outcomes, table=None, question_set: str = "own") -> lis
 def group_of(groups) -> dict[str, int]:
     """Model -> its group's number (1 = the first, largest group) in ``groups`` (:func:`question_groups`)."""
     return {str(m): i + 1 for i, members in enumerate(groups) for m in members}
+
+
+def with_group_column(table: pd.DataFrame, groups) -> pd.DataFrame:
+    """``table`` with a ``group`` column when its models fall into two or more groups; ``table`` itself otherwise.
+
+    Parameters
+    ----------
+    table : DataFrame
+        A leaderboard (``model`` column).
+    groups : list of list of str
+        :func:`question_groups` (the ``disconnected_groups`` notice's ``groups``), largest first.
+
+    Returns
+    -------
+    DataFrame
+        With two or more groups, a copy with ``group``: each model's 1-based group number in ``groups`` (nullable
+        integer; missing for a model in no group, e.g. not scored), so a row says which models its ranks compare
+        with (the Leaderboard page's Group column). With fewer, ``table`` unchanged (no column).
+
+    Examples
+    --------
+    >>> with_group_column(pd.DataFrame({"model": ["a", "b", "c"]}), [["a", "b"], ["c"]])["group"].tolist()
+    [1, 1, 2]
+    """
+    if len(groups) < 2:
+        return table
+    member = group_of(groups)
+    return table.assign(group=pd.array([member.get(str(m)) for m in table["model"]], dtype="Int64"))
 
 
 def _listed(members: list[str], limit: int = NAMED_PER_GROUP) -> str:

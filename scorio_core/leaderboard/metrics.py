@@ -22,7 +22,7 @@ from scorio_core import eval as ev
 from scorio_core.eval._interval import ci_tuple
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, fit_dirichlet_prior, posterior_summary
 
-__all__ = ["MetricSpec", "METRICS", "get_metric", "MetricValue", "beta_prior"]
+__all__ = ["MetricSpec", "METRICS", "get_metric", "MetricValue", "beta_prior", "min_k", "k_problem", "check_k"]
 
 
 @dataclass(frozen=True)
@@ -267,3 +267,61 @@ def get_metric(key: str) -> MetricSpec:
         return METRICS[key]
     except KeyError:
         raise ValueError(f"metric must be one of {', '.join(METRICS)}; got {key!r}.") from None
+
+
+#: Metrics that score every model 0 below a k (key -> (smallest useful k, why)): mG-Pass@k is
+#: ``(2/k) sum_{j=m+1}^{k} (j - m) P(X = j)`` with ``m = ceil(k/2)`` (Eq. 24), a sum with no term at k = 1, and
+#: GeoSpectrum*@k = sqrt(Pass@k * mG-Pass@k) inherits it.
+_MIN_K = {
+    "mg-pass@k": (2, "its sum over j from ceil(k/2) + 1 to k is empty"),
+    "geo-spectrum*@k": (2, "it is sqrt(Pass@k x mG-Pass@k), and mG-Pass@k's sum over j from ceil(k/2) + 1 to k is "
+                           "empty"),
+}
+
+
+def min_k(key: str) -> int:
+    """The smallest ``k`` at which metric ``key`` can tell models apart (1 for most metrics).
+
+    >>> min_k("pass@k"), min_k("mg-pass@k")
+    (1, 2)
+    """
+    return _MIN_K.get(key, (1, ""))[0]
+
+
+def k_problem(key: str, k: int) -> str | None:
+    """Why metric ``key`` at ``k`` scores every model 0 (an empty sum), or None where ``k`` is fine.
+
+    The sentence names the smallest useful k but not how to set it: the CLI adds "pass --k 2 or more", the app
+    points at its k box.
+
+    >>> print(k_problem("mg-pass@k", 1))
+    mG-Pass@k needs k >= 2: at k = 1 its sum over j from ceil(k/2) + 1 to k is empty, so every model scores 0 with a zero-width interval
+    >>> k_problem("mg-pass@k", 2) is None, k_problem("pass@k", 1) is None
+    (True, True)
+    """
+    smallest, why = _MIN_K.get(key, (1, ""))
+    if int(k) >= smallest:
+        return None
+    return (f"{get_metric(key).label} needs k >= {smallest}: at k = {int(k)} {why}, so every model scores 0 with a "
+            "zero-width interval")
+
+
+def check_k(key: str, k: int) -> int:
+    """``k`` for metric ``key`` on the command line (``--k``): at least 1, and not where the metric scores every model 0.
+
+    Raises
+    ------
+    ValueError
+        ``k < 1``, or :func:`k_problem` (e.g. mG-Pass@k at k = 1), with the smallest ``--k`` to pass.
+
+    >>> check_k("mg-pass@k", 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: mG-Pass@k needs k >= 2: at k = 1 its sum over j from ceil(k/2) + 1 to k is empty, so every model scores 0 with a zero-width interval; pass --k 2 or more.
+    """
+    if k < 1:
+        raise ValueError(f"--k must be >= 1; got {k}.")
+    problem = k_problem(key, k)
+    if problem:
+        raise ValueError(f"{problem}; pass --k {min_k(key)} or more.")
+    return k

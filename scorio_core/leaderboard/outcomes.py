@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
+from scorio_core.limits import check_dense
 
 __all__ = ["Outcomes", "CompleteBlock", "from_attempts", "from_counts", "BINARY_LABELS"]
 
@@ -306,6 +307,7 @@ def from_attempts(
     position = frame.groupby(["m", "q"], sort=False).cumcount().to_numpy()
     n_max = int(position.max()) + 1
     L, M = len(models), len(questions)
+    check_dense(f"task {str(task)[:80]!r}", L, M, n_cat, n_max)
     R = np.full((L, M, n_max), -1, dtype=np.int16)
     mi, qi, ci = frame["m"].to_numpy(), frame["q"].to_numpy(), frame["code"].to_numpy()
     R[mi, qi, position] = ci
@@ -340,6 +342,7 @@ def from_counts(table: pd.DataFrame, task: str) -> Outcomes:
     model_idx, models = _ordered_unique(table["model"])
     question_idx, questions = _ordered_unique(table["question_id"], as_str=True)
     L, M = len(models), len(questions)
+    check_dense(f"task {str(task)[:80]!r}", L, M, 2)
     counts = np.zeros((L, M, 2), dtype=np.int64)
     n_trials = table["n_trials"].to_numpy(dtype=np.int64)
     n_correct = table["n_correct"].to_numpy(dtype=np.int64)

@@ -21,7 +21,7 @@ from scorio_core.leaderboard.checks import (QUESTION_SETS, _common_mask, apply_q
                                             question_sets_differ)
 from scorio_core.choices import prior_label
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, PRIOR_LABELS, check_prior, check_scope, interval_label
-from scorio_core.uncertainty.posterior import FALLBACK_LABELS, fallback_interval_label
+from scorio_core.uncertainty.fallback import FALLBACK_LABELS, comparison_sds, fallback_interval_label
 from scorio_core.eval._validate import check_confidence
 from scorio_core.uncertainty.batch import _whole_counts, summary_from_states
 from scorio_core.uncertainty.clustered import clustered_se, codes_for_questions
@@ -46,26 +46,8 @@ __all__ = ["TaskOutcomes", "Categorization", "task_names", "pick_task", "outcome
 
 #: Column order of :func:`leaderboard` (also the JSON row keys of the CLI).
 LEADERBOARD_COLUMNS = (
-    "model",
-    "task",
-    "metric",
-    "estimate",
-    "mu",
-    "sigma",
-    "lo",
-    "hi",
-    "prior",
-    "scope",
-    "interval",
-    "interval_kind",
-    "avg",
-    "accuracy",
-    "pass_at_k",
-    "rank",
-    "rank_ci",
-    "n_questions",
-    "n_trials",
-    "n_trials_max",
+    "model", "task", "metric", "estimate", "mu", "sigma", "lo", "hi", "prior", "scope", "interval", "interval_kind",
+    "avg", "accuracy", "pass_at_k", "rank", "rank_ci", "n_questions", "n_trials", "n_trials_max",
 )
 
 
@@ -339,26 +321,35 @@ def leaderboard(
     frame["rank"] = np.nan
     frame["rank_ci"] = np.nan
     scored = frame["mu"].notna().to_numpy()
+    exact = (frame["interval_kind"] == "exact-binomial").to_numpy()
     if scored.any():
         mu = frame.loc[scored, "mu"].to_numpy(float)
-        sigma = frame.loc[scored, "sigma"].to_numpy(float)
+        down, up = comparison_sds(frame.loc[scored], confidence, _span(source.weights))  # exact rows: skewed
         frame.loc[scored, "rank"] = near_tie_ranks(mu)  # an optimiser's last digits are no rank (1e-6 relative)
-        frame.loc[scored, "rank_ci"] = ranks_with_ties(mu, sigma, confidence=confidence, rule=tie_rule)
+        frame.loc[scored, "rank_ci"] = ranks_with_ties(mu, down, confidence=confidence, rule=tie_rule, sigma_up=up)
         if prior_counts is None and not clustered and ranks_are_paired(spec.key, scope, tie_rule, int(scored.sum()),
                                                                         len(source.questions)):
             # questions sampled: the models answered the same questions, so each pair's difference is paired
             fixed = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, "questions-fixed",
                                         confidence, strata=by_task)
-            scores = question_scores(source)[0][s_idx[scored]]
-            frame.loc[scored, "rank_ci"] = paired_pairwise_ranks(mu, fixed.sigma[scored], scores, confidence)
+            scores, fixed_sd = question_scores(source)[0][s_idx[scored]], fixed.sigma[scored]
+            fixed_sd[exact[scored]] = np.fmax(down, up)[exact[scored]]  # fallback rows: the wider side (symmetric)
+            frame.loc[scored, "rank_ci"] = paired_pairwise_ranks(mu, fixed_sd, scores, confidence)
     frame["rank"] = frame["rank"].astype("Int64")
     frame["rank_ci"] = frame["rank_ci"].astype("Int64")
     frame = frame.sort_values(["mu", "model"], ascending=[False, True], na_position="last", kind="stable")
     return frame.reset_index(drop=True)[list(LEADERBOARD_COLUMNS)]
 
 
+def _span(weights) -> tuple[float, float]:
+    """The score range of a rubric's weights (the range an exact-binomial row's Beta lives on)."""
+    w = np.asarray(weights, dtype=float)
+    return float(w.min()), float(w.max())
+
+
 def pairwise_for(task_outcomes: TaskOutcomes, table: pd.DataFrame, fixed_table: pd.DataFrame | None = None, *,
-                 metric: str = "bayes", scope: str = DEFAULT_SCOPE, question_set: str = "own") -> tuple[np.ndarray, bool]:
+                 metric: str = "bayes", scope: str = DEFAULT_SCOPE, question_set: str = "own",
+                 confidence: float = 0.95) -> tuple[np.ndarray, bool]:
     """``P(A > B)`` for every pair of a leaderboard's scored models, paired where the scope asks for it.
 
     Parameters
@@ -371,8 +362,9 @@ def pairwise_for(task_outcomes: TaskOutcomes, table: pd.DataFrame, fixed_table: 
     fixed_table : DataFrame, optional
         The same leaderboard under ``scope="questions-fixed"`` (its ``sigma`` is where the paired
         difference starts); needed to pair.
-    metric, scope, question_set
-        The leaderboard's settings.
+    metric, scope, question_set, confidence
+        The leaderboard's settings (``confidence``: the level of an exact-binomial row's skewed spread,
+        :func:`scorio_core.uncertainty.fallback.comparison_sds`).
 
     Returns
     -------
@@ -392,9 +384,11 @@ def pairwise_for(task_outcomes: TaskOutcomes, table: pd.DataFrame, fixed_table: 
     mu = scored["mu"].to_numpy(float)
     outcomes = apply_question_set(task_outcomes, question_set)
     source = outcomes.binary if get_metric(metric).binary else outcomes.rubric
+    span = (0.0, 1.0) if source is None else _span(source.weights)
     if fixed_table is None or source is None or not ranks_are_paired(metric, scope, "pairwise", len(scored),
                                                                      len(source.questions)):
-        return pairwise_confidence(mu, scored["sigma"].to_numpy(float)), False
-    sigma = fixed_table.set_index("model").loc[scored["model"], "sigma"].to_numpy(float)
+        return pairwise_confidence(mu, *comparison_sds(scored, confidence, span)), False
+    fixed = fixed_table.set_index("model").loc[scored["model"]]
+    sigma = np.fmax(*comparison_sds(fixed, confidence, span))  # paired: symmetric, the wider side
     scores = question_scores(source)[0][_positions(source.models, list(scored["model"]))]
     return paired_pairwise_confidence(mu, sigma, scores), True

@@ -16,20 +16,10 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io._dataset import RESERVED_TASK
 from scorio_core.leaderboard.outcomes import BINARY_LABELS, Outcomes, from_attempts, from_counts
+from scorio_core.limits import check_dense
 
-__all__ = [
-    "ALL_TASKS",
-    "Categorization",
-    "TaskOutcomes",
-    "categorization_for",
-    "combine",
-    "task_listing",
-    "outcomes_for",
-    "pick_task",
-    "question_clusters",
-    "cluster_column_candidates",
-    "task_names",
-]
+__all__ = ["ALL_TASKS", "Categorization", "TaskOutcomes", "categorization_for", "combine", "task_listing", "outcomes_for",
+           "pick_task", "question_clusters", "cluster_column_candidates", "task_names"]
 
 ALL_TASKS = RESERVED_TASK  # "all tasks": no data task may use the name (scorio_core.io.Dataset refuses it)
 
@@ -174,8 +164,10 @@ def outcomes_for(dataset, task: str | None = None, categorization: Categorizatio
     table = dataset.attempts
     mask = (table["task"] == task).to_numpy()
     rows = table.loc[mask]
-    binary = None
-    if "is_correct" in rows and rows["is_correct"].notna().any():
+    binary = None  # none when some attempt has a graded score (a rubric scores them): Pass@k never on the 0/1 ones alone
+    graded = {"score", "is_correct"} <= set(rows.columns) and bool((rows["is_correct"].isna() & pd.to_numeric(
+        rows["score"], errors="coerce").between(0, 1, inclusive="neither")).any())
+    if "is_correct" in rows and rows["is_correct"].notna().any() and not graded:
         binary = from_attempts(rows, _binary_codes(rows), np.array([0.0, 1.0]), BINARY_LABELS, task)
     if categorization is None:
         if binary is None:
@@ -251,6 +243,7 @@ def _concat(parts: list[Outcomes], task: str) -> Outcomes:
     counts_blocks, r_blocks, questions, question_tasks = [], [], [], []
     n_max = max((p.R.shape[2] for p in parts if p.R is not None), default=0)
     has_order = all(p.R is not None for p in parts)
+    check_dense(f"pooling {len(parts):,} tasks", L, sum(p.n_questions for p in parts), n_cat, n_max if has_order else None)
     for p in parts:
         idx = [models.index(m) for m in p.models]
         block = np.zeros((L, p.n_questions, n_cat), dtype=np.int64)

@@ -46,8 +46,8 @@ CLUSTERED_ASSUMPTION = (
 )
 #: Said first when a model's empirical-Bayes prior is not identified ({names}: those models; N = 1 data).
 NOT_IDENTIFIED_ASSUMPTION = (
-    "the empirical-Bayes prior is not identified for {names} ({rule}), so {its} sd is the pooled binomial sd sqrt(p(1-p)/n) over {its} n answers, not a "
-    "posterior sd: the interval "
+    "the empirical-Bayes prior is not identified for {names} ({rule}), so {its} sd is the pooled binomial sd sqrt(p(1-p)/n) over {its} n answers, taken on the side facing the "
+    "other model from the Beta with that mean and sd (skewed near 0 or 1), not a posterior sd: the interval "
     "and P(A > B) are normal approximations on it, not posterior statements (more trials per question, or a prior "
     "that needs no fit, uniform or Jeffreys, give a posterior)"
 )

@@ -24,6 +24,7 @@ from scorio_core.eval._validate import check_confidence, real_vector
 from scorio_core.eval.ranking import competition_ranks_from_scores
 from scorio_core.ranking.kendall import kendall_tau_b
 from scorio_core.ranking.posterior_ranks import posterior_rank_distribution
+from scorio_core.ranking.rank_words import rank_meaning, tie_rule_sentence
 
 __all__ = [
     "TIE_RULES",
@@ -42,67 +43,6 @@ __all__ = [
 ]
 
 
-def tie_rule_sentence(rule: str, approximate: bool = False) -> str:
-    """What the ``Rank (CI ties)`` column means under ``rule``, for reports, captions and help.
-
-    The one source of every text describing a tie rule (:data:`TIE_RULE_HELP`), so a report never
-    explains a rule other than the one its ranks used. ``approximate`` words it for a table where some
-    model's empirical-Bayes prior is not identified (N = 1: its sd is the pooled binomial one,
-    :func:`scorio_core.choices.is_fallback_interval`): "better at the confidence level", not "credibly better".
-
-    Raises
-    ------
-    ValueError
-        Unknown rule.
-
-    Examples
-    --------
-    >>> tie_rule_sentence("upper-bound")
-    "Rank (CI ties), rule 'upper-bound': rank = 1 + the number of models whose whole credible interval lies above this one's (arena style)."
-    >>> tie_rule_sentence("pairwise", approximate=True)
-    "Rank (CI ties), rule 'pairwise': rank = 1 + the number of models better than this one at the confidence level (P(B > A) >= the confidence level, normal approximation); with unequal interval widths a model below another by mean can hold the better rank (a wide interval has fewer models ahead of it at that level)."
-    """
-    if rule not in TIE_RULE_HELP:
-        raise ValueError(f"rule must be one of {', '.join(TIE_RULES)}; got {rule!r}.")
-    text = TIE_RULE_HELP[rule]
-    if approximate:
-        for credible, plain in _APPROXIMATE_WORDS:
-            text = text.replace(credible, plain)
-    return f"Rank (CI ties), rule {rule!r}: {text}."
-
-
-#: How :func:`tie_rule_sentence` words a rule where the sds are not posterior ones (N = 1).
-_APPROXIMATE_WORDS = (("models credibly better than this one", "models better than this one at the confidence level"),
-                      ("credibility level", "confidence level"), ("whole credible interval", "whole interval"))
-
-
-def rank_meaning(rank, size: int = 1, rule: str | None = None, better: str = "credibly better") -> str:
-    """A shared rank in words, for legends: what ``rank_ci = rank`` means under ``rule``.
-
-    Under ``pairwise``, rank r says r - 1 models are credibly better (so ranks 7, 7, 8 are
-    consistent: the third model has one more model credibly above it); under ``upper-bound``,
-    r - 1 models' whole intervals lie above. Other rules (or None) give the rank and group size.
-    ``better`` words the pairwise comparison: e.g. "better at 95%" where the sds are not posterior ones (a model's
-    empirical-Bayes prior not identified, N = 1: :func:`scorio_core.choices.is_fallback_interval`).
-
-    Examples
-    --------
-    >>> rank_meaning(7, 3, "pairwise"), rank_meaning(1, 1, "pairwise"), rank_meaning(2, 2, "paper")
-    ('rank 7 (3 models): 6 credibly better', 'rank 1: none credibly better', 'rank 2 (2 models, CI tie)')
-    >>> rank_meaning(3, 1, "pairwise", better="better at 95%")
-    'rank 3: 2 better at 95%'
-    """
-    r = int(rank)
-    head = f"rank {r}" + (f" ({size} models" if size > 1 else "")
-    if rule == "pairwise":
-        return head + ("): " if size > 1 else ": ") + (f"{r - 1} {better}" if r > 1 else f"none {better}")
-    if rule == "upper-bound":
-        return head + ("): " if size > 1 else ": ") + (f"{r - 1} with intervals wholly above" if r > 1 else "no interval wholly above")
-    if rule == "none":
-        return head + (", equal means)" if size > 1 else "")
-    return head + (", CI tie)" if size > 1 else "")
-
-
 #: Competition ranks from scores (re-export of :func:`scorio_core.eval.competition_ranks_from_scores`).
 competition_ranks = competition_ranks_from_scores
 
@@ -118,7 +58,14 @@ def _mu_sigma(mu: object, sigma: object) -> tuple[np.ndarray, np.ndarray]:
     return mu_a, sigma_a
 
 
-def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", tol: float = 1e-12) -> np.ndarray:
+def _sides(mu: object, sigma: object, sigma_up: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(mu, spread below, spread above)``: ``sigma_up`` None is ``sigma`` (a symmetric posterior)."""
+    mu_a, down = _mu_sigma(mu, sigma)
+    return (mu_a, down, down) if sigma_up is None else (mu_a, down, _mu_sigma(mu_a, sigma_up)[1])
+
+
+def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", tol: float = 1e-12,
+                    sigma_up=None) -> np.ndarray:
     r"""Ranks of L models from posterior means and standard deviations, with uncertainty ties.
 
     Parameters
@@ -144,6 +91,11 @@ def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", to
         ``"none"``: competition ranks of ``mu`` ("1224").
     tol : float, default 1e-12
         Means within ``tol`` are equal (tied under every rule).
+    sigma_up : array-like of float, shape (L,), optional
+        A skewed posterior's spread above its mean, ``sigma`` then being the spread below: a pair is compared with
+        the higher model's ``sigma`` and the lower model's ``sigma_up`` (an interval's lower end is ``mu - z sigma``,
+        its upper end ``mu + z sigma_up``). Default: ``sigma`` (symmetric), the formulas above.
+        :func:`scorio_core.uncertainty.fallback.comparison_sds` gives both for leaderboard rows.
 
     Returns
     -------
@@ -184,7 +136,7 @@ def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", to
     >>> ranks_with_ties(mu, sigma, rule="upper-bound").tolist()
     [1, 2, 2, 4]
     """
-    mu_a, sigma_a = _mu_sigma(mu, sigma)
+    mu_a, sigma_a, up_a = _sides(mu, sigma, sigma_up)
     confidence = check_confidence(confidence)
     if not isinstance(rule, str):
         raise TypeError(f"rule must be a string, one of {', '.join(TIE_RULES)}; got {rule!r}.")
@@ -197,22 +149,22 @@ def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", to
     if rule == "none":
         return competition_ranks_from_scores(mu_a, tol=tol)
     if rule == "pairwise":
-        return _pairwise_ranks(mu_a, sigma_a, confidence, tol)
+        return _pairwise_ranks(mu_a, sigma_a, confidence, tol, up_a)
     if rule == "upper-bound":
         z = float(ndtri(0.5 + 0.5 * confidence))
-        lo, hi = mu_a - z * sigma_a, mu_a + z * sigma_a
+        lo, hi = mu_a - z * sigma_a, mu_a + z * up_a
         above = (lo[None, :] > hi[:, None]) & (mu_a[None, :] - mu_a[:, None] > tol)
         return 1 + above.sum(axis=1).astype(np.int64)
     z_threshold = float(ndtri(confidence))
     order = np.argsort(-mu_a, kind="stable")
-    m, s = mu_a[order], sigma_a[order]
+    m, s, s_up = mu_a[order], sigma_a[order], up_a[order]
     # blocks of equal means (within tol) tie outright; consecutive blocks are compared with
     # the largest sigma of each block, so the result does not depend on the input order
     new_block = np.concatenate(([True], m[:-1] - m[1:] > tol))
     starts = np.flatnonzero(new_block)
-    block_sigma = np.maximum.reduceat(s, starts)
+    block_sigma, block_up = np.maximum.reduceat(s, starts), np.maximum.reduceat(s_up, starts)
     gap = m[starts[1:] - 1] - m[starts[1:]]
-    denom = np.sqrt(block_sigma[:-1] ** 2 + block_sigma[1:] ** 2)
+    denom = np.sqrt(block_sigma[:-1] ** 2 + block_up[1:] ** 2)  # the higher block's spread below, the lower's above
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(denom > 0, gap / np.where(denom > 0, denom, 1.0), np.inf)
     block_rank = 1 + np.concatenate(([0], np.cumsum(z >= z_threshold)))
@@ -221,7 +173,7 @@ def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", to
     return ranks
 
 
-def pairwise_confidence(mu, sigma) -> np.ndarray:
+def pairwise_confidence(mu, sigma, sigma_up=None) -> np.ndarray:
     r"""Probability that model i performs better than model j, for every ordered pair.
 
     Parameters
@@ -230,6 +182,10 @@ def pairwise_confidence(mu, sigma) -> np.ndarray:
         Posterior means.
     sigma : array-like of float, shape (L,)
         Posterior standard deviations (``>= 0``).
+    sigma_up : array-like of float, shape (L,), optional
+        Spread above the mean where it differs from the spread below (``sigma``): the pair's denominator is then
+        ``sqrt(sigma_hi^2 + sigma_up_lo^2)`` (the higher model's spread below, the lower model's above), as in
+        :func:`ranks_with_ties`. Default ``sigma``.
 
     Returns
     -------
@@ -261,9 +217,10 @@ def pairwise_confidence(mu, sigma) -> np.ndarray:
     >>> round(float(rho[0, 1]), 4), round(float(rho[1, 0]), 4)
     (0.7892, 0.2108)
     """
-    mu_a, sigma_a = _mu_sigma(mu, sigma)
+    mu_a, sigma_a, up_a = _sides(mu, sigma, sigma_up)
     diff = mu_a[:, None] - mu_a[None, :]
-    denom = np.sqrt(sigma_a[:, None] ** 2 + sigma_a[None, :] ** 2)
+    above = diff >= 0  # i above j: i's spread below and j's above; else the reverse (the same for both orders)
+    denom = np.sqrt(np.where(above, sigma_a[:, None] ** 2 + up_a[None, :] ** 2, up_a[:, None] ** 2 + sigma_a[None, :] ** 2))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = diff / np.where(denom > 0, denom, 1.0)
     rho = np.where(denom > 0, ndtr(z), 0.5 * (1.0 + np.sign(diff)))
@@ -275,23 +232,24 @@ def pairwise_confidence(mu, sigma) -> np.ndarray:
 _PAIR_CHUNK = 4_000_000
 
 
-def _pairwise_ranks(mu: np.ndarray, sigma: np.ndarray, confidence: float, tol: float) -> np.ndarray:
+def _pairwise_ranks(mu: np.ndarray, down: np.ndarray, confidence: float, tol: float, sigma: np.ndarray) -> np.ndarray:
     z = float(ndtri(confidence))
     count = np.zeros(mu.size, dtype=np.int64)
     if mu.size == 0:
         return count + 1
-    # B counts for A iff m_B - m_A > tol and m_B - m_A >= z sqrt(s_A^2 + s_B^2). Models B are
+    # B counts for A iff m_B - m_A > tol and m_B - m_A >= z sqrt(s_A^2 + s_B^2), with s_A A's spread above (``sigma``)
+    # and s_B B's spread below (``down``): the same array for a symmetric posterior. Models B are
     # grouped by sigma (quantile groups); within a group s_lo <= s_B <= s_hi, so for every A
     # the B above hi = m_A + z sqrt(s_A^2 + s_hi^2) count, those below lo = m_A + z sqrt(s_A^2 + s_lo^2)
     # do not (z >= 0; reversed for z < 0), and only the band between needs the exact test.
     # searchsorted per group: O(G L log L) plus the (narrow) bands, never an L x L matrix.
-    by_sigma = np.argsort(sigma, kind="stable")
+    by_sigma = np.argsort(down, kind="stable")
     n_groups = int(min(64, max(1, mu.size // 64)))
     for members in np.array_split(by_sigma, n_groups):
         if members.size == 0:
             continue
         order = members[np.argsort(mu[members], kind="stable")]
-        m_g, s_g = mu[order], sigma[order]
+        m_g, s_g = mu[order], down[order]
         r1 = z * np.sqrt(sigma**2 + float(s_g.min()) ** 2)
         r2 = z * np.sqrt(sigma**2 + float(s_g.max()) ** 2)
         lo = mu + np.maximum(np.minimum(r1, r2), 0.0)
@@ -361,13 +319,16 @@ def pairwise_ranks(mu, sigma, confidence: float = 0.95, tol: float = 1e-12) -> n
     return ranks_with_ties(mu, sigma, confidence, rule="pairwise", tol=tol)
 
 
-def paper_chains(mu, sigma, confidence: float = 0.95, tol: float = 1e-12) -> list[tuple[int, int]]:
+def paper_chains(mu, sigma, confidence: float = 0.95, tol: float = 1e-12, sigma_up=None) -> list[tuple[int, int]]:
     """Groups that the paper's chain rule ties although their ends are credibly different.
 
     Parameters
     ----------
     mu, sigma : array-like of float, shape (L,)
     confidence : float, default 0.95
+    tol : float, default 1e-12
+    sigma_up : array-like of float, shape (L,), optional
+        As :func:`ranks_with_ties` (spread above the mean; default ``sigma``).
 
     Returns
     -------
@@ -381,8 +342,8 @@ def paper_chains(mu, sigma, confidence: float = 0.95, tol: float = 1e-12) -> lis
     >>> paper_chains([0.50, 0.48, 0.46, 0.44], [0.01] * 4)
     [(0, 3)]
     """
-    mu_a, sigma_a = _mu_sigma(mu, sigma)
-    ranks = ranks_with_ties(mu_a, sigma_a, confidence, rule="paper", tol=tol)
+    mu_a, sigma_a, up_a = _sides(mu, sigma, sigma_up)
+    ranks = ranks_with_ties(mu_a, sigma_a, confidence, rule="paper", tol=tol, sigma_up=up_a)
     z = float(ndtri(confidence))
     out = []
     order = np.lexsort((-mu_a, ranks))
@@ -391,6 +352,6 @@ def paper_chains(mu, sigma, confidence: float = 0.95, tol: float = 1e-12) -> lis
     ends = np.concatenate((starts[1:], [r_sorted.size])) - 1
     for first, last in zip(order[starts].tolist(), order[ends].tolist()):
         gap = mu_a[first] - mu_a[last]
-        if first != last and gap > tol and gap >= z * np.hypot(sigma_a[first], sigma_a[last]):
+        if first != last and gap > tol and gap >= z * np.hypot(sigma_a[first], up_a[last]):
             out.append((first, last))
     return out

@@ -27,7 +27,7 @@ from scorio_core.ranking.paired_sd import same_questions
 from scorio_core.uncertainty.clustered import codes_for_questions
 from scorio_core.uncertainty.posterior import check_scope
 
-__all__ = ["Lead", "lead_evidence", "top_lead", "scope_phrase", "questions_behind"]
+__all__ = ["Lead", "lead_evidence", "top_lead", "scope_phrase", "questions_behind", "among_shown"]
 
 
 def scope_phrase(scope: str, n_questions: int | tuple[int, int] | None = None, *, differ: bool = False) -> str:
@@ -132,6 +132,31 @@ class Lead(NamedTuple):
         return self._replace(ahead=str(labels.get(self.ahead, self.ahead)), behind=str(labels.get(self.behind, self.behind)))
 
 
+def among_shown(headline: str, n_shown: int, n_all: int) -> str:
+    """A verdict's headline on the ``n_shown`` of ``n_all`` scored models a page shows (a model filter, a top N).
+
+    The verdict compares the rows it is given, while the table beside it keeps every model's rank among all of them:
+    a bare "B ranks first" beside B's rank 12 reads as a contradiction (QA), so the headline says whom it compares.
+
+    >>> among_shown("B ranks first at 95% credibility.", 2, 16)
+    "Of the 2 models shown (the table's ranks are among all 16), B ranks first at 95% credibility."
+    >>> among_shown("No single leader at 95% credibility.", 3, 16)
+    "Of the 3 models shown (the table's ranks are among all 16): no single leader at 95% credibility."
+    >>> among_shown("Only one model was scored: B (Bayes@N 0.5).", 1, 16)
+    'One of the 16 scored models is shown (its rank in the table is among all 16): B (Bayes@N 0.5).'
+    >>> among_shown("B ranks first.", 16, 16)
+    'B ranks first.'
+    """
+    if n_shown < 1 or n_shown >= n_all:
+        return headline
+    one = "Only one model was scored: "
+    if headline.startswith(one):
+        return f"One of the {n_all:,} scored models is shown (its rank in the table is among all {n_all:,}): " + \
+            headline[len(one):]
+    of = f"Of the {n_shown:,} models shown (the table's ranks are among all {n_all:,})"
+    return f"{of}: n{headline[1:]}" if headline.startswith("No ") else f"{of}, {headline}"
+
+
 def questions_behind(lead: Lead, credible: bool = True) -> str:
     """The questions a lead rests on (or, when it is not credible, where the top two differ), as a sentence.
 
@@ -209,10 +234,13 @@ def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, 
     Hariri et al., "Don't Pass@k", ICLR 2026, section 2.5 (``rho``); Miller, "Adding Error Bars
     to Evals", arXiv:2411.00640 (2024) (paired differences over sampled questions).
     """
+    from scorio_core.uncertainty.fallback import pair_sds
+
     rows = fixed.set_index(fixed["model"].astype(str))
     a, b = rows.loc[str(ahead)], rows.loc[str(behind)]
     diffs = disagreements["diff"].to_numpy(float)
-    args = (float(a["mu"]), float(a["sigma"]), float(b["mu"]), float(b["sigma"]), diffs)
+    sd_a, sd_b = pair_sds(fixed, ahead, behind, confidence)  # an exact-binomial row's skewed spread, as rank_ci
+    args = (float(a["mu"]), sd_a, float(b["mu"]), sd_b, diffs)
     at_fixed, _ = scoped_difference(*args, scope="questions-fixed", confidence=confidence)
     n_common = int(np.count_nonzero(~np.isnan(diffs)))
     scores = _scores(disagreements)

@@ -236,14 +236,17 @@ def estimate_header(frame: pd.DataFrame, metric_label: str) -> str:
     >>> t = pd.DataFrame({"mu": [0.5, 0.4], "interval_kind": ["exact-binomial", "credible"]})
     >>> [estimate_header(t.iloc[rows], "Bayes@N") for rows in ([0], [1], [0, 1])]
     ['Pooled rate', 'Bayes@N mean', 'Bayes@N mean or pooled rate']
+    >>> estimate_header(t.iloc[[1]], "avg@N")  # not "avg@N mean" beside the export's "avg@N (observed)"
+    'avg@N posterior mean'
     """
+    mean = f"{metric_label} {'posterior ' if metric_label == 'avg@N' else ''}mean"  # beside "avg@N (observed)"
     if "interval_kind" not in frame.columns:
-        return f"{metric_label} mean"
+        return mean
     scored = frame["interval_kind"][frame["mu"].notna()] if "mu" in frame.columns else frame["interval_kind"]
     exact = scored.astype(str).eq("exact-binomial")
     if len(exact) and bool(exact.all()):
         return "Pooled rate"
-    return f"{metric_label} mean or pooled rate" if bool(exact.any()) else f"{metric_label} mean"
+    return f"{mean} or pooled rate" if bool(exact.any()) else mean
 
 
 def trial_spans(frame: pd.DataFrame) -> pd.Series | None:

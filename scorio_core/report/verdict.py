@@ -16,6 +16,7 @@ import pandas as pd
 
 from scorio_core.choices import has_fallback_interval
 from scorio_core.ranking.rank import pairwise_confidence
+from scorio_core.uncertainty.fallback import comparison_sds
 from scorio_core.report.caveats import (_coverage_caveat, _cross_group_headline, _few_trials_caveat, _group_numbers,
                                         _headline_caveats, _names, _observed)
 from scorio_core.report.lead import Lead, questions_behind, scope_phrase
@@ -255,7 +256,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     if pairwise is not None and np.shape(pairwise) == (len(order), len(order)):  # the ranking's own probabilities
         rho = np.asarray(pairwise, dtype=float)[np.ix_(order, order)]
     else:
-        rho = pairwise_confidence(scored["mu"].to_numpy(float), scored["sigma"].to_numpy(float))
+        rho = pairwise_confidence(scored["mu"].to_numpy(float), *comparison_sds(scored, confidence, scale or (0.0, 1.0)))
     if lead is not None and (lead.ahead, lead.behind) != (models[0], models[1]):
         lead = None
     if lead is not None and lead.rho(scope) is not None:  # the top pair as Compare states it (paired when sampled)

@@ -78,4 +78,4 @@ def pooled_means_note(models, schemas=None, all_schemas: int = 1, ci_ties: bool 
             f"({cause if cause and not tasks_pooled else not_identified_rule(degenerate=True)}{where_rule}): {its} Bayes@N is the observed mean over "
             f"{its} questions (moved half a trial toward 1/2 where all of a model's trials fell in one category), not "
             "a posterior mean"
-            + (f", and {its} CI ties use the pooled binomial sd, a normal approximation" if ci_ties else ""))
+            + (f", and {its} CI ties use the pooled binomial sd (skewed as a Beta near 0 or 1), a normal approximation" if ci_ties else ""))

@@ -13,6 +13,7 @@ from scorio_core.eval._validate import check_confidence
 from scorio_core.ranking.rank import TIE_RULES, competition_ranks, ranks_with_ties
 from scorio_core.uncertainty import check_prior, check_scope
 from scorio_core.uncertainty.batch import posterior_summary_batch
+from scorio_core.uncertainty.fallback import beta_sides
 from scorio_core.uncertainty.priors import shortage_cause
 from scorio_core.rubric import BoundRubric, Schema, resolve_schema
 from scorio_core.sensitivity import kernel
@@ -192,6 +193,7 @@ def schema_ranks(
     unmatched = np.zeros(S, dtype=np.int64)
     notes = []
     fell_back = np.zeros((S, L), dtype=bool)  # empirical-Bayes fits that were not identified (pooled means)
+    down, up = np.full((S, L), np.nan), np.full((S, L), np.nan)  # the CI ties' spreads: skewed on exact rows (as rank_ci)
     for s, schema in enumerate(applicable):
         codes = BoundRubric(table, schema).codes()
         unmatched[s] = int((codes < 0).sum())
@@ -200,15 +202,19 @@ def schema_ranks(
         counts = kernel.category_counts(codes, cells, len(schema.categories))
         if prior == "uniform" and scope == "questions-fixed":
             mu[s], sigma[s] = kernel.model_moments(counts, schema.weights)
+            down[s], up[s] = sigma[s], sigma[s]
         else:
             summary = posterior_summary_batch(counts, schema.weights, prior=prior, scope=scope, confidence=confidence,
                                               strata=cells.strata)
-            mu[s], sigma[s] = summary.mu, summary.sigma
             fell_back[s] = np.char.startswith(summary.method.astype(str), "fallback")
+            mu[s], sigma[s] = summary.mu, summary.sigma
+            below, above = beta_sides(summary.mu, summary.sigma, min(schema.weights), max(schema.weights), confidence)
+            down[s], up[s] = np.where(fell_back[s], below, sigma[s]), np.where(fell_back[s], above, sigma[s])
         ok = np.isfinite(mu[s])
         if ok.any():
             ranks[s, ok] = competition_ranks(mu[s, ok])
-            ranks_ci[s, ok] = ranks_with_ties(mu[s, ok], sigma[s, ok], confidence=confidence, rule=tie_rule)
+            ranks_ci[s, ok] = ranks_with_ties(mu[s, ok], down[s, ok], confidence=confidence, rule=tie_rule,
+                                              sigma_up=up[s, ok])
     pooled = np.flatnonzero(fell_back.any(axis=0))
     note = pooled_means_note([cells.models[i] for i in pooled],
                              [applicable[s].name for s in np.flatnonzero(fell_back.any(axis=1))], S,

@@ -19,10 +19,14 @@ from typing import NamedTuple
 
 from scorio_core.store._ids import validate_sha256
 
-__all__ = ["CHUNK", "BlobStore", "CorruptBlobError", "StoredBlob", "TEMP_PREFIX", "sha256_of"]
+__all__ = ["CHUNK", "DIR_MODE", "FILE_MODE", "BlobStore", "CorruptBlobError", "StoredBlob", "TEMP_PREFIX", "sha256_of"]
 
 CHUNK = 1 << 20
 TEMP_PREFIX = ".tmp-"
+#: Modes of the workspace's folders and files (uploads and share-link ids are for the server's account only;
+#: a umask can only narrow them). Folders and files made by older versions keep theirs.
+DIR_MODE = 0o700
+FILE_MODE = 0o600
 
 
 class CorruptBlobError(OSError):
@@ -102,7 +106,7 @@ class BlobStore:
 
     def __init__(self, root) -> None:
         self.dir = Path(root) / "blobs"
-        self.dir.mkdir(parents=True, exist_ok=True)
+        self.dir.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
 
     def path(self, sha256: str) -> Path:
         """File path of a blob (the digest is validated first; nothing else makes a path).
@@ -166,7 +170,7 @@ class BlobStore:
         if final.is_file():
             tmp.unlink(missing_ok=True)
             return StoredBlob(sha, self._touch(final), False)
-        final.parent.mkdir(exist_ok=True)
+        final.parent.mkdir(exist_ok=True, mode=DIR_MODE)
         os.replace(tmp, final)
         _fsync_dir(final.parent)
         _fsync_dir(self.dir)
@@ -185,7 +189,7 @@ class BlobStore:
     def _write(self, data, tmp: Path) -> tuple[int, str]:
         h, size = hashlib.sha256(), 0
         try:
-            with open(tmp, "xb") as out:
+            with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE), "wb") as out:
                 for chunk in _chunks(data):
                     out.write(chunk)
                     h.update(chunk)
@@ -198,7 +202,7 @@ class BlobStore:
         return size, h.hexdigest()
 
     def _write_temp_and_replace(self, data, directory: Path, final: Path) -> tuple[int, str]:
-        directory.mkdir(exist_ok=True)
+        directory.mkdir(exist_ok=True, mode=DIR_MODE)
         tmp = self._temp_path(directory)
         size, sha = self._write(data, tmp)
         if final.parent.name + final.name != sha:  # a seekable file changed between the passes

@@ -21,10 +21,13 @@ soft-deleted) to ``datasets`` and ``analyses``.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from scorio_core.store.blobs import FILE_MODE
 
 __all__ = ["CATALOG_NAME", "SCHEMA_VERSION", "CatalogError", "connect", "migrate", "transaction"]
 
@@ -117,6 +120,10 @@ def connect(path: Path) -> sqlite3.Connection:
     sqlite3.Error
         If the file is not a SQLite database or cannot be opened.
     """
+    try:  # created here, 0600: SQLite gives its -wal and -shm files the catalog's mode
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+    except OSError:  # it exists, or cannot be created: sqlite3.connect says what is wrong, as before
+        pass
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=True)
     try:
         conn.execute("PRAGMA foreign_keys = ON")

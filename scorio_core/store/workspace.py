@@ -23,7 +23,7 @@ from scorio_core.store._analyses import AnalysesMixin
 from scorio_core.store._datasets import DatasetsMixin
 from scorio_core.store._settings import QuotaError, check_retention, read_settings
 from scorio_core.store._trash import TrashMixin
-from scorio_core.store.blobs import BlobStore
+from scorio_core.store.blobs import DIR_MODE, BlobStore
 from scorio_core.store.catalog import CATALOG_NAME, CatalogError, connect, migrate, transaction
 from scorio_core.store.records import GcReport, Usage
 
@@ -67,7 +67,7 @@ class Workspace(DatasetsMixin, AnalysesMixin, TrashMixin):
         self.max_file_bytes = int(max_file_bytes or s.max_file_bytes)
         self.max_bytes = int(max_bytes or s.max_bytes)
         self.retention_days = s.retention_days if retention_days is None else check_retention(retention_days)
-        self.root.mkdir(parents=True, exist_ok=True)
+        self.root.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
         self.blobs = BlobStore(self.root)
         self.catalog_path = self.root / CATALOG_NAME
         try:

@@ -11,7 +11,15 @@
 
 from scorio_core.tasks.categorize import per_task_categorization
 from scorio_core.tasks.combined import COMBINED_ASSUMPTION, COMBINED_COLUMNS, WEIGHTING, combined_score
-from scorio_core.tasks.matrix import CELL_COLUMNS, FLAKY_RULE, PASS_RULE, PASS_SCORES, TaskMatrix, task_matrix
+from scorio_core.tasks.matrix import (
+    CELL_COLUMNS,
+    FLAKY_RULE,
+    PASS_RULE,
+    PASS_SCORES,
+    UNDECIDED_RULE,
+    TaskMatrix,
+    task_matrix,
+)
 
 __all__ = [
     "CELL_COLUMNS",
@@ -22,6 +30,7 @@ __all__ = [
     "PASS_SCORES",
     "WEIGHTING",
     "TaskMatrix",
+    "UNDECIDED_RULE",
     "combined_score",
     "per_task_categorization",
     "task_matrix",

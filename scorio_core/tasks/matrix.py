@@ -28,11 +28,11 @@ from scorio_core.leaderboard.trial_order import trial_position_note
 from scorio_core.errors import InputError
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
 
-__all__ = ["CELL_COLUMNS", "FLAKY_RULE", "PASS_RULE", "PASS_SCORES", "TaskMatrix", "task_matrix"]
+__all__ = ["CELL_COLUMNS", "FLAKY_RULE", "PASS_RULE", "PASS_SCORES", "TaskMatrix", "UNDECIDED_RULE", "task_matrix"]
 
 #: Column order of :attr:`TaskMatrix.cells` (also the JSON keys of the ``tasks`` CLI, plus sigma/interval).
-CELL_COLUMNS = ("model", "task", "bayes", "sigma", "lo", "hi", "avg", "n", "n_max", "m", "passed", "flaky",
-                "prior", "scope", "interval")
+CELL_COLUMNS = ("model", "task", "bayes", "sigma", "lo", "hi", "avg", "n", "n_max", "m", "passed", "undecided",
+                "flaky", "prior", "scope", "interval")
 
 #: Scores the pass rule can use: avg@N (skill-eval's overallScore) or the Bayes@N posterior mean.
 PASS_SCORES = ("avg", "bayes")
@@ -41,6 +41,10 @@ PASS_SCORES = ("avg", "bayes")
 PASS_RULE = ("passed = score >= threshold (skill-eval SkillScore.passed: overallScore >= threshold); the score is "
              "avg@N, the mean over questions of each question's mean score over its trials, which is skill-eval's "
              "overallScore (mean of stimulus scores averaged across trials); no score (no answered question) = no verdict")
+
+#: When a verdict is undecided, in words (the page and the CLI).
+UNDECIDED_RULE = ("undecided = the verdict's credible interval (lo, hi) holds the threshold: the rule still gives pass or "
+                  "fail, but more trials or questions can flip it")
 
 #: The flakiness rule in words.
 FLAKY_RULE = ("a question is flaky for a model when its attempts disagree: both correct and incorrect ones "
@@ -59,6 +63,7 @@ class TaskMatrix:
         (posterior mean), ``sigma`` (posterior sd), ``lo``/``hi`` (central credible
         interval), ``avg`` (avg@N), ``n`` (fewest trials of an answered question), ``n_max``,
         ``m`` (answered questions), ``passed`` (boolean, NA without threshold or score),
+        ``undecided`` (boolean, NA where ``passed`` is: the interval holds the threshold, :data:`UNDECIDED_RULE`),
         ``flaky`` (flaky questions), ``prior``/``scope``/``interval`` (what the interval covers).
         Rows in task order, then model order.
     tasks : tuple of str
@@ -222,7 +227,8 @@ def task_matrix(
 
     Notes
     -----
-    ``passed = score >= threshold`` (:data:`PASS_RULE`); a question is flaky for a model when
+    ``passed = score >= threshold`` (:data:`PASS_RULE`), ``undecided`` where ``lo <= threshold <= hi``
+    (:data:`UNDECIDED_RULE`); a question is flaky for a model when
     ``0 < c < n`` (correct of trials; :data:`FLAKY_RULE`).
 
     Examples
@@ -270,7 +276,12 @@ def task_matrix(
     if threshold is not None:
         ok = np.isfinite(score)
         passed[ok] = score[ok] >= threshold
+    undecided = pd.array([pd.NA] * len(cells), dtype="boolean")  # the verdict can flip: its interval holds T
+    known = ~np.asarray(passed.isna(), dtype=bool)
+    if known.any():
+        undecided[known] = ((cells["lo"].to_numpy(float) <= threshold) & (threshold <= cells["hi"].to_numpy(float)))[known]
     cells["passed"] = passed
+    cells["undecided"] = undecided
     cells = cells[list(CELL_COLUMNS)].reset_index(drop=True)
     return TaskMatrix(cells, tuple(names), tuple(models), float(confidence), prior, scope, threshold, pass_on,
                       cluster_column if cluster_column and scope != "questions-fixed" else None, tuple(ranges),

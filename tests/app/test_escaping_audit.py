@@ -53,7 +53,10 @@ VERIFIED: dict[tuple[str, str], str] = {
     ("pages/results/convergence.py", "scheme"): "a segmented_control value restricted to the literals 'column'/'row'",
     ("pages/results/leaderboard.py", "spec.label"): "the label of a metric of the fixed METRICS registry",
     ("pages/results/leaderboard.py", "calibration.attrs['seed']"): "an int seed of the bundled calibration table",
-    ("pages/results/leaderboard.py", "level[result.column.level]"): "a value of the literal dict `level` just above",
+    ("pages/results/leaderboard.py", "result.column.how"): "CostColumn.how: a value of a literal dict "
+                                                           "(scorio_core.leaderboard.costs)",
+    ("pages/results/leaderboard.py", "k_said"): "k_notice: md() of the metric registry's sentence, literals and ints "
+                                                "(dashboard.state.widgets)",
     ("dashboard/panels/server_open.py", "roots.ENV"): "the constant 'SCORIO_DATA_ROOTS'",
     ("dashboard/panels/server_open.py", "_size(matches.total_bytes)"): "an int formatted with a literal unit",
 }
@@ -81,8 +84,19 @@ def _is_renderer(func: ast.expr) -> bool:
     return False
 
 
-def _is_md_call(node: ast.expr) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "md"
+def _is_md_call(node: ast.expr) -> bool:  # code_span(x) is a whole code span: verbatim, never markup
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("md", "code_span")
+
+
+def _is_code_call(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "code"
+
+
+def test_code_is_safe_inside_a_code_span_only():
+    """dashboard.text.code leaves Markdown as typed (md()'s backslashes showed in commands to copy): it is safe between
+    back-ticks and nowhere else."""
+    assert safe(ast.parse('f"CLI: `--prior {code(p)} --x` and **{md(p)}**"', mode="eval").body)
+    assert not safe(ast.parse('f"CLI: `--prior` {code(p)}"', mode="eval").body)
 
 
 def _numeric_spec(spec: ast.expr | None) -> bool:
@@ -104,8 +118,11 @@ def unsafe_parts(node: ast.expr) -> list[ast.expr]:
         return []
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in STR_METHODS and not node.args:
         return [node] if unsafe_parts(node.func.value) else []
-    if isinstance(node, ast.JoinedStr):
-        return [p for v in node.values for p in unsafe_parts(v)]
+    if isinstance(node, ast.JoinedStr):  # code(x) between back-ticks: a code span, where Markdown is not interpreted
+        ticks = [sum(str(w.value).count("`") for w in node.values[:i] if isinstance(w, ast.Constant))
+                 for i in range(len(node.values))]
+        return [p for v, t in zip(node.values, ticks) if not (t % 2 and isinstance(v, ast.FormattedValue)
+                                                              and _is_code_call(v.value)) for p in unsafe_parts(v)]
     if isinstance(node, ast.FormattedValue):
         return [] if _numeric_spec(node.format_spec) else unsafe_parts(node.value)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):

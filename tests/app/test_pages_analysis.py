@@ -169,7 +169,8 @@ def test_convergence_default_view(sim):
     assert "s per replicate on these data on a 2-core server (about 6 s for the 200 chosen)" in _texts(at)
     dist, tau = _charts(at)
     names = [t.name for t in dist.data if t.showlegend is not False]
-    assert any(n.startswith("Bayes@N: settles after") or n == "Bayes@N: never settles within N trials" for n in names)
+    assert any(n.startswith(("Bayes@N: settles after", "Bayes@N: the ")) or n == "Bayes@N: never settles within N trials"
+               for n in names)  # "the 12% of replicates that settle do so after ..." where most never do
     assert [t.name for t in tau.data] == ["Bayes@N", "Pass@2", "Pass@4", "Pass@8"]
 
 

@@ -134,6 +134,19 @@ def test_sampled_scope_shows_the_questions_needed(app):
                for c in app.main.caption)
 
 
+def test_sampled_scope_labels_the_trials_block_as_questions_fixed(app):
+    """Under "Trials and questions" the trials block must not read as separating the models for new questions."""
+    app.switch_page(COMPARE).run()
+    assert "Trials needed to separate them" in [s.value for s in app.main.subheader]
+    assert not any("questions-fixed analysis" in shown(c.value) for c in app.main.caption)
+    app.sidebar.radio(key="scope").set_value("questions-sampled").run()
+    no_exception(app)
+    assert "Trials needed to separate them (questions fixed)" in [s.value for s in app.main.subheader]
+    assert any("questions-fixed analysis" in text and "more trials alone cannot separate them" in text
+               for text in (shown(c.value) for c in app.main.caption))
+    assert any("trials per question** for 80% power on these questions" in i.value for i in app.main.info)
+
+
 def _compare_upload(app, name: str, rows: list[str]) -> None:
     """Upload ``rows`` (CSV lines) as ``name`` and open the Compare page on it."""
     app.switch_page("pages/data/data.py").run()

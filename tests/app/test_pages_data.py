@@ -263,3 +263,20 @@ def test_a_new_upload_shows_all_its_models_not_the_last_datas_selection(app):
     app.switch_page(DATA).run()
     no_exception(app)
     assert sorted(app.multiselect(key="data_models").value) == ["newcomer", "o1 (medium)"]
+
+
+def test_count_table_says_why_no_quality_choice_applies(app):
+    """MathArena counts: every choice is greyed out, so the page says why and "Apply choices" is disabled too; the
+    saturation warning has no zero part ("1 question every model always gets wrong", not "0 ... right and 1 ...")."""
+    app.switch_page(DATA).run()
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    no_exception(app)
+    warnings = [shown(w.value) for w in app.main.warning]
+    assert "1 question every model always gets wrong (it does not separate models)" in warnings, warnings
+    assert not any(w.startswith("0 questions") for w in warnings)
+    assert next(b for b in app.main.button if b.label == "Apply choices").disabled
+    assert any(shown(c.value).startswith("Not applicable to count tables") and "no attempt rows" in shown(c.value)
+               for c in app.main.caption)
+    form_select = next(s for s in app.main.selectbox if s.label.startswith("Duplicate"))
+    assert form_select.disabled and form_select.help.startswith("Not applicable:")

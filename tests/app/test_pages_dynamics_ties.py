@@ -57,3 +57,22 @@ def test_the_pair_that_decides_convergence_is_the_least_separated_not_the_neares
     assert closest_pair(board, ["a", "b", "c"]) == ("c", "b")
     assert closest_pair(board.drop(columns="sigma"), ["a", "b", "c"]) == ("b", "a")  # no sds: the nearest means
     assert closest_pair(board, ["a"]) is None
+
+
+def test_counts_say_what_the_replicate_lines_are_and_never_round_a_share_to_100_percent(app):
+    """MathArena counts (N = 4): the bands follow a bootstrap replicate, whose value after N trials is not the
+    Leaderboard's; replicate #0 is the worst because it is the first of many that never settle; 3 of 2,000 replicates
+    settling is "99.85%" without convergence, not "100%" beside a mean that "settles after 3.0 trials"."""
+    from tests.app.test_pages_analysis import _charts
+
+    at = _visit(app, TRAJ)
+    title = _charts(at)[0].layout.title.text
+    assert "(replicate #0, the first of the " in title and " that never settle, seed 0)" in title, title
+    texts = _texts(at)
+    assert "this replicate's value after its N resampled trials, not the Leaderboard's value" in texts
+    assert "The dotted line is the value after all N trials" not in texts
+    at = _visit(at, CONV)
+    legend = _charts(at)[0].data[0].name
+    assert "100%" not in legend and "settles after" not in legend and "never do" in legend, legend
+    texts = _texts(at)
+    assert "did not reach the gold standard in 100% of" not in texts and "in 99.85% of the replicates" in texts

@@ -130,6 +130,7 @@ def test_difference_plot():
     odd = difference_plot(x, density, mean=0.1, lo=0.02, hi=0.18, rho=0.61151, name_a="a", name_b="b")
     assert any(a.text == "P(a > b) = 61.1%" for a in odd.layout.annotations)
     point = difference_plot(np.empty(0), np.empty(0), mean=0.1, lo=0.1, hi=0.1, rho=1.0, name_a="a", name_b="b")
+    assert any(a.text == "P(a > b) > 99.9%" for a in point.layout.annotations)  # not "= > 99.9%"
     assert [t.name for t in point.data] == ["posterior mean"]
     # a model's empirical-Bayes prior not identified (N = 1): no posterior is claimed anywhere on the figure
     approx = difference_plot(x, density, mean=0.1, lo=0.02, hi=0.18, rho=0.99, name_a="a", name_b="b",

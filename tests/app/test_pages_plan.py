@@ -6,6 +6,7 @@ from scorio_core import io
 from scorio_core.leaderboard.table import outcomes_for
 from scorio_core.plan import plan_next
 from scorio_core.plan.goals import format_draw_probability
+from dashboard.text import probability_cells
 from tests.app.conftest import ROOT, chart_specs, no_exception, shown
 
 PLAN = "pages/results/plan.py"
@@ -57,7 +58,11 @@ def test_pair_goal_and_the_models_tab(app):
     app.run()
     no_exception(app)
     models = app.main.dataframe[-1].value
-    assert len(models) == 16 and abs(models["p_best"].sum() - 1.0) < 1e-9
+    p_best = [m["p_best"] for m in expected.status["models"]]
+    assert len(models) == 16 and abs(sum(p_best) - 1.0) < 1e-9
+    # near-zero P(best) as the Pairwise tab writes it ("<.01", never "0.000"); no caption points at a note not shown
+    assert models["p_best"].tolist() == probability_cells(p_best).tolist() and "<.01" in set(models["p_best"])
+    assert not any("0.000" in v for v in models["p_best"]) and "note above" not in _texts(app, "caption")
 
 
 def test_projection_tab_draws_replays_and_their_mean(app):
@@ -94,7 +99,7 @@ def test_models_table_says_p_best_is_a_share_of_draws():
               {"model": "b", "mean": 0.2, "lo": 0.15, "hi": 0.25, "p_best": 0.0, "trials": 40, "questions": 10,
                "missing_questions": 0}]
     frame, config = model_status_display(models, confidence=0.95)
-    assert frame["p_best"].tolist() == [1.0, 0.0]
+    assert frame["p_best"].tolist() == [">.99", "<.01"]  # as the Pairwise tab, not "1.000" / "0.000"
     help_text = config["p_best"]["help"]
     assert "share of the joint posterior draws" in help_text and "not certainty" in help_text
 

@@ -193,3 +193,20 @@ def test_models_that_share_no_question_are_warned_on_questions_and_the_ability_r
     assert table.columns.tolist()[:2] == ["model", "linked group"]
     assert table["linked group"].tolist() == [1, 1, 2, 2] and table["model"].tolist() == ["a", "b", "c", "d"]
     assert table["rank"].tolist() == [1, 2, 1, 2]
+
+
+def test_the_reason_column_holds_its_longest_reason():
+    """At 1280 px a "medium" Reason column cut "flaky: attempts disagree for 10 of 16 models" (cells do not wrap)."""
+    import pandas as pd
+
+    from dashboard.tables.items import question_display
+
+    reason = "flaky: attempts disagree for 10 of 16 models"
+    questions = pd.DataFrame({"question_id": ["q1", "q2"], "flags": [("flaky",), ()], "reason": [reason, ""],
+                              **{c: [0.1, 0.2] for c in ("difficulty", "difficulty_lo", "difficulty_hi", "discrimination",
+                                                         "discrimination_lo", "discrimination_hi", "information",
+                                                         "success_rate")}, "n_models": [16, 16]})
+    _, config = question_display(questions, confidence=0.95)
+    assert config["reason"]["width"] >= 7 * len(reason) + 24
+    long = question_display(questions.assign(reason=["x" * 400, ""]), confidence=0.95)[1]["reason"]["width"]
+    assert long <= 560  # at most about half the page: the numbers stay in reach

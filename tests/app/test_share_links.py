@@ -204,6 +204,17 @@ def _no_traceback(at) -> None:
     assert not any("Traceback" in t for t in texts), texts
 
 
+def test_the_missing_dataset_is_named_exactly_as_the_link_carried_it():
+    # security QA finding 5: '**x\\-\\-**' rendered "--" as an em dash; a code span shows it verbatim
+    from dashboard.text import code_span as code
+
+    value = "x' OR '1'='1'; DROP TABLE datasets; --"
+    fresh = _open({"dataset": value})
+    (warning,) = [w.value for w in fresh.sidebar.warning if "not available here" in w.value]
+    assert warning.startswith(f"The link names the dataset `{value}`, which is not available here")
+    assert code("a``b --") == "```a``b --```" and code("`x`") == "`` `x` ``"
+
+
 def test_hostile_and_unknown_analysis_ids_say_not_found_without_touching_files(tmp_path):
     from scorio_core.store import Workspace
 

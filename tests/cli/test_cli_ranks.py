@@ -110,3 +110,12 @@ def test_model_blocks_draw_the_same_numbers(monkeypatch):
     whole = pr.posterior_rank_distribution(counts, draws=30, seed=1)
     monkeypatch.setattr(pr, "_GAMMA_BUDGET", 2 * 9 * 2)  # one draw per chunk, blocks of 2 models
     assert np.array_equal(pr.posterior_rank_distribution(counts, draws=30, seed=1), whole)
+
+
+def test_few_draws_is_among_the_notes_as_every_other_caveat(capsys):
+    report = _json(capsys, MATHARENA, "--draws", 50, "--prior", "uniform")
+    few = [n for n in report["notes"] if n["code"] == "few_draws"]
+    assert few == [{"code": "few_draws", "draws": 50, "message": report["note"]}] and report["note"].startswith("50 joint")
+    assert all(n["code"] != "few_draws" for n in _json(capsys, MATHARENA, "--draws", 500, "--prior", "uniform")["notes"])
+    assert main(["ranks", str(MATHARENA), "--draws", "50", "--prior", "uniform"]) == 0
+    assert capsys.readouterr().out.count("note: 50 joint draws") == 1  # printed once, not as note and as notes

@@ -39,6 +39,10 @@ def test_json_is_stable(dump, capsys):
     # hand: (3/4 + 2/4) / 2 = 0.625; avg (1 + 0.5) / 2 = 0.75; q2 flaky
     assert cell["bayes"] == pytest.approx(0.625) and cell["avg"] == pytest.approx(0.75)
     assert (cell["n"], cell["n_max"], cell["m"], cell["passed"], cell["flaky"]) == (2, 2, 2, True, 1)
+    # the verdict beside its interval: undecided where [lo, hi] holds the threshold (the rule's verdict kept)
+    assert list(CELL_KEYS).index("undecided") == list(CELL_KEYS).index("passed") + 1
+    assert all(c["undecided"] is (c["lo"] <= 0.5 <= c["hi"]) for c in out["cells"] if c["passed"] is not None)
+    assert cell["undecided"] is True and "can flip" in out["undecided_rule"]
     combined = {c["model"]: c for c in out["combined"]}
     assert combined["A"]["score"] == pytest.approx(0.5) and combined["A"]["reason"] == ""
     assert combined["C"]["score"] is None and "t2" in combined["C"]["reason"]
@@ -48,7 +52,7 @@ def test_json_is_stable(dump, capsys):
 def test_no_threshold_gives_null_passed(dump, capsys):
     assert main(["tasks", dump, "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert all(c["passed"] is None for c in out["cells"]) and out["threshold"] is None
+    assert all(c["passed"] is None and c["undecided"] is None for c in out["cells"]) and out["threshold"] is None
 
 
 def test_table_and_csv(dump, capsys):

@@ -41,7 +41,7 @@ def _plan(capsys, *argv) -> dict:
 
 def test_json_contract(dump, capsys):
     out = _plan(capsys, dump, "--goal", "top-1", "--batch", "40", "--seed", "3")
-    assert list(out) == ["stop", "decision", "reason", "goal", "batch", "spent", "status"]
+    assert list(out) == ["stop", "decision", "reason", "goal", "batch", "spent", "status", "sources"]
     assert isinstance(out["stop"], bool) and isinstance(out["reason"], str)
     assert out["decision"] in ("goal_holds", "cannot_progress", "continue") and out["status"]["notices"] == []
     assert out["stop"] == (out["decision"] != "continue") and out["goal"]["holds"] == (out["decision"] == "goal_holds")

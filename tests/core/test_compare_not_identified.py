@@ -70,9 +70,16 @@ def test_cli_compare_at_n1_says_normal_approximation(tmp_path, capsys):
     d = json.loads(capsys.readouterr().out)["difference"]
     assert d["kind"] == "approximate" and d["assumption"].startswith(
         not_identified_note(["a", "b"], "N = 1: one trial per question"))  # the cause these rows name, not the rule
-    # a: 3/6, b: 2/6 pooled; sd = hypot of the binomial bounds sqrt(p(1-p)/6) (hand calculation)
+    # a: 3/6, b: 2/6 pooled, binomial sds sqrt(p(1-p)/6); each drawn as the Beta with that mean and sd: a Beta(2.5,
+    # 2.5) (k = 0.25 / (0.25 / 6) - 1 = 5), b Beta(5/3, 10/3); a (ahead) counts its spread below, b its spread above,
+    # each the distance to the 95% central interval's end over 1.96 (hand calculation)
+    from scipy.stats import beta
+
     assert d["mean"] == pytest.approx(0.5 - 2 / 6, abs=1e-12)
-    assert d["sd"] == pytest.approx(math.hypot(math.sqrt(0.25 / 6), math.sqrt((2 / 9) / 6)), rel=1e-9)
+    down_a = (0.5 - beta.ppf(0.025, 2.5, 2.5)) / 1.959963984540054
+    up_b = (beta.ppf(0.975, 5 / 3, 10 / 3) - 1 / 3) / 1.959963984540054
+    assert d["sd"] == pytest.approx(math.hypot(down_a, up_b), rel=1e-9)
+    assert d["sd"] > math.hypot(math.sqrt(0.25 / 6), math.sqrt((2 / 9) / 6))  # b's skew widens its upper side
     assert main(["compare", str(path), "--models", "a", "b"]) == 0
     out = capsys.readouterr().out
     assert "95% interval (normal approximation)" in out and "credible interval [" not in out

@@ -136,22 +136,31 @@ def test_p_a_beats_b_agrees_in_ranks_compare_and_plan(tmp_path, capsys, pair):
     assert abs(ranks - rho) < Z * _se(rho, DRAWS) and abs(plan - rho) < Z * _se(rho, DRAWS)
 
 
-def test_at_the_bound_ranks_and_plan_agree_and_compare_counts_impossible_scores(tmp_path, capsys):
-    """all-correct vs n1-top (N = 1, 28 of 30: 0.933, sd sqrt(0.0622 / 30) = 0.0455): the rows' normals put
-    1 - Phi(0.0667 / 0.0455) = 0.072 of n1-top's mass above 1, on impossible scores, which compare's
-    P(A > B) = Phi(0.0625 / 0.0459) = 0.913 counts as n1-top leading; the bounded draws of ranks and plan (the same
-    Beta, both models answered every question) do not: about 0.984."""
+def test_at_the_bound_ranks_and_plan_agree_and_compare_uses_the_skewed_spread(tmp_path, capsys):
+    """all-correct vs n1-top (N = 1, 28 of 30: 0.933, sd sqrt(0.0622 / 30) = 0.0455): symmetric normals put
+    1 - Phi(0.0667 / 0.0455) = 0.072 of n1-top's mass above 1, on impossible scores, and gave compare's
+    P(A > B) = Phi(0.0625 / 0.0459) = 0.913 where the bounded draws of ranks and plan (the same Beta, both models
+    answered every question) say about 0.984. compare now uses each row's Beta on the side facing the other
+    (all-correct's spread below, n1-top's above: :func:`beta_sides`): 0.978."""
+    from scipy.stats import beta
+
     path = _csv(tmp_path / "bound.csv", ("all-correct", "n1-top"))
     rows = _rows(capsys, path)
     rho = _run(capsys, "compare", path, "--models", "all-correct", "n1-top")["difference"]["p_a_gt_b"]
     a, b = rows["all-correct"], rows["n1-top"]
-    assert rho == pytest.approx(float(ndtr((a["mu"] - b["mu"]) / np.hypot(a["sigma"], b["sigma"]))))
-    assert rho == pytest.approx(0.9134, abs=1e-4)
+
+    def side(row, q):  # hand: the moment-matched Beta's 2.5% / 97.5% quantile, in normal-sd units (z = 1.96)
+        x, v = row["mu"], row["sigma"] ** 2
+        k = x * (1 - x) / v - 1
+        return abs(float(beta.ppf(q, x * k, (1 - x) * k)) - x) / 1.959963984540054
+
+    assert rho == pytest.approx(float(ndtr((a["mu"] - b["mu"]) / np.hypot(side(a, 0.025), side(b, 0.975)))), rel=1e-9)
+    assert rho == pytest.approx(0.9778, abs=1e-4)  # 0.9134 with the symmetric binomial sds
     ranks, plan = _p_first(capsys, path)["all-correct"], _p_best(capsys, path)["all-correct"]
     assert abs(ranks - plan) < Z * _se(ranks, DRAWS, DRAWS)
     d = fallback_score_draws(np.random.default_rng(1), [a["mu"], b["mu"]], [a["sigma"], b["sigma"]], 0.0, 1.0, 200_000)
     exact = float((d[:, 0] > d[:, 1]).mean())  # the Beta draws' P(A > B), to about 0.0003
-    assert abs(ranks - exact) < Z * _se(exact, DRAWS, 200_000) and ranks > rho + 0.05
+    assert abs(ranks - exact) < Z * _se(exact, DRAWS, 200_000) and abs(rho - exact) < 0.01
 
 
 def test_a_model_with_one_question_ranks_behind_all_correct(tmp_path, capsys):

@@ -24,7 +24,7 @@ CORE = ROOT / "scorio_core"
 NUMERIC = [
     *sorted((CORE / "eval").glob("*.py")),
     *(CORE / "ranking" / name for name in ("rank.py", "kendall.py", "posterior_ranks.py", "rank_batch.py",
-                                           "separation.py", "projection_hyper.py", "paired_sd.py")),
+                                           "separation.py", "projection_hyper.py", "paired_sd.py", "rank_words.py")),
     *(CORE / "dynamics" / name for name in ("trajectory_kernel.py", "simulate/__init__.py", "simulate/__main__.py")),
     CORE / "uncertainty" / "priors.py",
     CORE / "uncertainty" / "fallback_draws.py",

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scorio_core.cli import main
-from scorio_core.dynamics.explain import NO_CONVERGENCE_NOTE_AT, no_convergence_causes
+from scorio_core.dynamics.explain import NO_CONVERGENCE_NOTE_AT, format_share, no_convergence_causes
 from scorio_core.ranking.separation import observed_trials, trials_needed
 from scorio_core.uncertainty.priors import shortage_cause
 
@@ -37,7 +37,7 @@ def test_convergence_cli_explains_no_convergence_at_two_trials(tmp_path, capsys)
     out = json.loads(capsys.readouterr().out)
     assert out["no_convergence"] >= NO_CONVERGENCE_NOTE_AT  # column resampling of 2 trials rarely keeps the order
     assert any("With N = 2 trials per question only n = 1 can be tested" in n for n in out["notes"])
-    assert any(n.startswith(f"No convergence in {out['no_convergence']:.0%}") for n in out["notes"])
+    assert any(n.startswith(f"No convergence in {format_share(out['no_convergence'])}") for n in out["notes"])
 
 
 @pytest.mark.parametrize(("counts", "cause"), [

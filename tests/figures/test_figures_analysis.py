@@ -92,6 +92,8 @@ def test_band_frame_and_grid(traj):
     assert len(targets) == 1 and sum(a.matches is None for a in axes) == 1  # every panel shares one y axis
     assert len(fig.layout.shapes) == 3  # the value after N trials, per panel
     assert fig.data[0].name == "95% credible interval"
+    for band_trace, mean_trace in zip(fig.data[0::2], fig.data[1::2]):  # the band's end markers: its own model's colour
+        assert band_trace.marker.color == band_trace.fillcolor == mean_trace.line.color
     # the legend sits in the figure's top strip, not on the first row's panel titles
     assert fig.layout.legend.yref == "container" and fig.layout.legend.yanchor == "top" and fig.layout.margin.t >= 60
     eb = credible_band_grid(band, models=MODELS, interval_name=band_interval_name("empirical-bayes"))
@@ -115,8 +117,8 @@ def test_convergence_plot(results):
     assert pmf.xaxis == "x" and cdf.xaxis == "x2" and cdf.showlegend is False
     res = results[0][1]  # plain words in the legend: when the ranking settles, and how many replicates never do
     if np.isfinite(res.mean):
-        assert f"settles after {res.mean:.1f} trials on average" in pmf.name
-        assert (f"({res.no_convergence:.0%} of replicates never do)" in pmf.name) == (res.no_convergence > 0)
+        assert f"settle{'s' if res.no_convergence < 0.5 else ' do so'} after {res.mean:.1f} trials on average" in pmf.name
+        assert ("of replicates never do)" in pmf.name) == (0 < res.no_convergence < 0.5)
     else:
         assert pmf.name.endswith("never settles within N trials")
     assert "&lt;b&gt;" in fig.data[2].name
@@ -124,6 +126,30 @@ def test_convergence_plot(results):
     np.testing.assert_allclose(cdf.y, results[0][1].cdf)
     assert tuple(fig.layout.yaxis2.range) == (0, 1.04)
     assert (fig.layout.xaxis.tickformat, fig.layout.xaxis.dtick) == ("d", 1)  # whole trials
+
+
+def test_convergence_legend_never_rounds_to_100_percent_nor_contradicts_itself():
+    """3 of 2,000 replicates settle: not "settles after 3.0 trials on average (100% of replicates never do)"."""
+    curves = pd.DataFrame({"method": ["Bayes@N"] * 3, "n": [1, 2, 3], "pmf": [0.0, 0.0, 0.0015],
+                           "cdf": [0.0, 0.0, 0.0015], "tau": [0.88, 0.9, 0.92]})
+    summary = pd.DataFrame({"method": ["Bayes@N", "Pass@2"], "mean": [3.0, 2.0], "no_convergence": [0.9985, 0.0005]})
+    name = convergence_plot(curves, summary, n_max=4).data[0].name
+    assert "100%" not in name and "settles after" not in name
+    assert name == "Bayes@N: the 0.15% of replicates that settle do so after 3.0 trials on average; 99.85% never do"
+    fig = convergence_plot(curves.assign(method="Pass@2"), summary.iloc[::-1], n_max=4)
+    assert fig.data[0].name == "Pass@2: settles after 2.0 trials on average (0.05% of replicates never do)"
+
+
+def test_convergence_table_headers_read_in_full(results):
+    """At 1280 px "Mean, no convergence = N" read "Mean, no convergenc" and "Kendall's tau_b at N" "Kendall's tau_b at"."""
+    from dashboard.tables.analysis import convergence_display
+
+    _, config = convergence_display(results)
+    widths = {key: col["width"] for key, col in config.items() if isinstance(col.get("width"), int)}
+    assert set(widths) == set(config) - {"method"}  # the method's name takes the rest
+    for key, width in widths.items():  # ~7 px a character plus the cell's padding
+        assert 7 * len(config[key]["label"]) + 16 <= width, (config[key]["label"], width)
+    assert sum(widths.values()) <= 820 - 110  # the page is ~820 px wide at 1280 px: room left for the method
 
 
 def test_kendall_tau_plot(results):

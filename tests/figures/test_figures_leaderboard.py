@@ -72,7 +72,8 @@ def test_hover_and_export_headers_name_the_interval_the_rows_have():
     assert hovers and all("95% exact CI [" in h and "CrI" not in h for h in hovers)
     costs = pd.DataFrame({"model": table["model"], "value": [1.0, 2.0, 3.0, 4.0]})
     fig = cost_scatter(table, costs, x_title="cost", confidence=0.95)
-    assert "95% exact CI [" in fig.data[0].hovertemplate and fig.layout.yaxis.title.text == "Bayes@N (mean and 95% exact CI)"
+    assert "95% exact binomial interval [" in fig.data[0].hovertemplate and "CrI" not in fig.data[0].hovertemplate
+    assert fig.layout.yaxis.title.text == "Bayes@N (mean and 95% exact binomial interval)"  # the full term, as elsewhere
     table["n_questions"], table["n_trials"], table["sigma"], table["avg"] = 2, 1, 0.1, table["mu"]
     assert {"95% exact CI low", "95% exact CI high"} <= set(presentation_table(table).columns)
     table.loc[0, "interval"] = "95% credible interval; covers trials (questions fixed)"

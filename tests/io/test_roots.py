@@ -56,12 +56,51 @@ def test_globs_folders_and_files_resolve_inside_the_root(root):
     ("nothing.csv", "does not exist"),
     ("escape/other.csv", "points outside"),
     ("escape", "points outside"),
-    ("**/*.csv", "points outside"),
+    ("*", "matches no file"),  # 'escape' (a folder link leading outside) is a match that is never entered
 ])
 def test_paths_outside_the_root_or_matching_nothing_are_refused(root, pattern, message):
     with pytest.raises(InputError, match=message) as info:
         roots.resolve_in_root(root, pattern)
     assert info.value.field == "path"
+
+
+def test_globs_do_not_enter_links_leading_outside_nor_name_what_is_there(root, tmp_path):
+    # security QA finding 2: 'secret -> /etc' listed /etc's names in errors ("secret/passwd- points outside ...")
+    assert roots.resolve_in_root(root, "**/*.csv").relative() == ["runs/r1/part-1.csv", "runs/r2/part-2.csv"]
+    for pattern in ("e*/*.csv", "e*/oth*", "**/other.csv", "*/*"):
+        with pytest.raises(InputError, match=r"matches no file .*\(1 symbolic link leading outside it was not followed\)"
+                           ) as info:
+            roots.resolve_in_root(root, pattern)
+        assert "other" not in str(info.value).replace(repr(pattern), "") and str(tmp_path / "secret") not in str(info.value)
+    (root.path / "runs" / "r1" / "leak.csv").symlink_to(tmp_path / "secret" / "other.csv")
+    with pytest.raises(InputError, match=r"^'runs/r1/leak\.csv' is a symbolic link leading outside .*; it is not opened\.$"):
+        roots.resolve_in_root(root, "runs/**/*.csv")
+
+
+def test_links_inside_the_root_are_followed_and_loops_end(root):
+    (root.path / "latest").symlink_to(root.path / "runs" / "r2")
+    (root.path / "runs" / "r1" / "up").symlink_to(root.path / "runs")
+    (root.path / "runs" / "self").symlink_to(".")
+    assert roots.resolve_in_root(root, "latest/*.csv").relative() == ["runs/r2/part-2.csv"]
+    assert roots.resolve_in_root(root, "latest").relative() == ["runs/r2/part-2.csv"]
+    assert roots.resolve_in_root(root, "**/*.csv").relative() == ["runs/r1/part-1.csv", "runs/r2/part-2.csv"]
+    with pytest.raises(InputError, match="matches no file"):  # walked forever through the loops before
+        roots.resolve_in_root(root, "**/**/**/*.nomatch")
+
+
+def test_entries_walked_are_bounded_even_when_nothing_matches(root, monkeypatch):
+    for i in range(50):
+        (root.path / "runs" / f"f{i}.txt").write_text("x")
+    monkeypatch.setattr(roots, "MAX_VISITED", 40)
+    with pytest.raises(InputError, match=r"walks more than 40 files and folders under .*; narrow it") as info:
+        roots.resolve_in_root(root, "**/*.nomatch")
+    assert info.value.field == "path"
+    monkeypatch.setattr(roots, "MAX_VISITED", 10_000)
+    monkeypatch.setattr(roots, "MAX_WALK_SECONDS", 0.0)
+    for i in range(1000):
+        (root.path / "runs" / f"g{i}.txt").write_text("x")
+    with pytest.raises(InputError, match=r"took more than 0 s to walk"):
+        roots.resolve_in_root(root, "**/*.nomatch")
 
 
 def test_too_many_matches_are_refused(root, monkeypatch):

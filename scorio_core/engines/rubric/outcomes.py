@@ -84,6 +84,7 @@ def sql_task_outcomes(res: CategoryCountsSQL, task: str, policy: str = "exclude"
     """
     from scorio_core.leaderboard.table import TaskOutcomes
     from scorio_core.leaderboard.outcomes import BINARY_LABELS, Outcomes, nothing_to_score
+    from scorio_core.limits import check_dense
     from scorio_core.rubric.rerank import check_unmatched_policy
 
     if task not in res.coverage:
@@ -105,6 +106,7 @@ def sql_task_outcomes(res: CategoryCountsSQL, task: str, policy: str = "exclude"
     qi, questions = pd.factorize(cells["question_id"], sort=False)
     models, questions = tuple(map(str, models)), tuple(map(str, questions))
     C = len(res.labels)
+    check_dense(f"task {str(task)[:80]!r}", len(models), len(questions), C)
     counts = np.zeros((len(models), len(questions), C), dtype=np.int64)
     counts[mi, qi] = cells[[f"c{i}" for i in range(C)]].to_numpy(np.int64)
     unmatched = cells["unmatched"].to_numpy(np.int64)

@@ -19,7 +19,9 @@ Signals: ``prompt_tokens`` (``usage.input_tokens``), ``completion_tokens``
 (``usage.output_tokens``), ``finish_reason`` (``stop_reason`` as logged, e.g. ``stop``,
 ``max_tokens``), ``latency`` (``total_time``, else ``output.time``), ``max_tokens`` (generate
 config), ``working_time``, ``reasoning_tokens``. A sample without a score (an errored
-sample) has no outcome and is reported.
+sample), or whose score is ``null`` or NaN, has no outcome and is reported (``--missing-outcomes``).
+:func:`header_crosscheck` notes the samples the header lists (``eval.dataset.sample_ids`` x epochs, else
+``results.total_samples``) that the log does not hold.
 Drill-down text (:mod:`scorio_core.io._text`): ``input``, ``target``, ``answer``
 (``output.completion``), the outcome scorer's ``extracted_answer`` (``score.answer``) and
 ``explanation``, and ``transcript`` (the sample's ``messages`` rendered as ``[role]`` blocks).
@@ -45,7 +47,7 @@ from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
 from scorio_core.io._text import as_text, clip, messages_text
 
-__all__ = ["read_inspect", "value_to_float"]
+__all__ = ["header_crosscheck", "read_inspect", "value_to_float"]
 
 _LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
@@ -237,7 +239,7 @@ def read_inspect(src: Source, fmt: str, mapping) -> Part:
         if s.get("error"):
             errored += 1
         value = None
-        if raw is not None:
+        if raw is not None and not (isinstance(raw, float) and math.isnan(raw)):  # NaN, like null: no outcome
             value = value_to_float(raw)
             if value is None:
                 raise InputError(
@@ -264,6 +266,7 @@ def read_inspect(src: Source, fmt: str, mapping) -> Part:
         where.append(context)
     if errored:
         notes.append(f"{src.name}: {errored} samples ended with an error.")
+    notes += header_crosscheck(src.name, header, [(s.get("id"), s.get("epoch")) for _, s in samples])
     frame = pd.DataFrame.from_records(rows)
     ident = {k: k for k in ("model", "task", "question_id", "trial", "is_correct")}
     frame = frame.drop(columns=[c for c in frame.columns if c not in ident and frame[c].isna().all()])
@@ -274,3 +277,62 @@ def read_inspect(src: Source, fmt: str, mapping) -> Part:
     if "score" in part.mapping:
         part.mapping["score"] = f"scores.{outcome}.value"
     return part
+
+
+def header_crosscheck(name: str, header: dict, loaded: list[tuple[object, object]]) -> list[str]:
+    """A note when the log holds fewer samples than its header lists (as lm-eval's ``results_crosscheck``).
+
+    The header lists the dataset's sample ids (``eval.dataset.sample_ids``) and the epochs
+    (``eval.config.epochs``); older logs only count them (``results.total_samples``, samples x epochs).
+    A sample absent from the log is named (the first 10), so a leaderboard on fewer questions than
+    the run evaluated says so.
+
+    Parameters
+    ----------
+    name : str
+        The log's file name (for the note).
+    header : dict
+        The log's header (``eval``, ``results``).
+    loaded : list of (id, epoch)
+        The samples the log holds.
+
+    Returns
+    -------
+    list of str
+        No note, or one.
+
+    Examples
+    --------
+    >>> header = {"eval": {"dataset": {"sample_ids": [1, 2, 3]}}, "results": {"total_samples": 3}}
+    >>> header_crosscheck("log.json", header, [(1, 1), (3, 1)])
+    ['log.json: 2 of the 3 samples the log header lists (eval.dataset.sample_ids x 1 epoch) are in the log; missing sample ids: 2. The ranking covers the 2 loaded.']
+    """
+    ev = header.get("eval") if isinstance(header.get("eval"), dict) else {}
+    dataset = ev.get("dataset") if isinstance(ev.get("dataset"), dict) else {}
+    config = ev.get("config") if isinstance(ev.get("config"), dict) else {}
+    epochs = config.get("epochs") if isinstance(config.get("epochs"), int) and config.get("epochs") > 0 else 1
+    have = {(str(i), str(e)) for i, e in loaded}
+    ids = dataset.get("sample_ids")
+    if isinstance(ids, list) and ids:
+        listed = list(dict.fromkeys(str(i) for i in ids))
+        seen = {i for i, _ in have}
+        absent = [i for i in listed if i not in seen]
+        expected = len(listed) * epochs
+        present = sum(1 for i in listed for e in range(1, epochs + 1) if (i, str(e)) in have)
+        if not absent and present >= expected:
+            return []
+        word = "epoch" if epochs == 1 else "epochs"
+        text = (f"{name}: {present:,} of the {expected:,} samples the log header lists (eval.dataset.sample_ids x "
+                f"{epochs} {word}) are in the log")
+        if absent:
+            shown = ", ".join(absent[:10]) + (f" and {len(absent) - 10:,} more" if len(absent) > 10 else "")
+            text += f"; missing sample ids: {shown}"
+        else:
+            text += "; every sample id is there, some epochs are not (see the trial counts in the quality report)"
+        return [f"{text}. The ranking covers the {present:,} loaded."]
+    results = header.get("results") if isinstance(header.get("results"), dict) else {}
+    total = results.get("total_samples")
+    if isinstance(total, int) and not isinstance(total, bool) and len(have) < total:
+        return [f"{name}: {len(have):,} samples are in the log of the {total:,} its header counts (results.total_samples; "
+                f"the header lists no sample ids). The ranking covers the {len(have):,} loaded."]
+    return []

@@ -1,0 +1,54 @@
+"""QA (leaderboard maintainer): an Inspect NaN score is a missing outcome, a sample the header lists but the log
+lacks is named, and a duplicated lm-eval row is a duplicate, not an extra trial."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from scorio_core import io
+
+FORMATS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "formats"
+LOG = FORMATS / "inspect_ai" / "data_arc_qwen.json"  # ids 1, 2, 3 (header sample_ids [1, 2, 3], epochs 1)
+
+
+def _log(tmp_path, name, edit) -> Path:
+    log = json.loads(LOG.read_text())
+    edit(log)
+    path = tmp_path / name
+    path.write_text(json.dumps(log))  # json writes float('nan') as NaN, as Inspect does
+    return path
+
+
+def test_inspect_nan_score_is_a_missing_outcome(tmp_path):
+    path = _log(tmp_path, "nan.json", lambda log: log["samples"][0]["scores"]["choice"].update(value=float("nan")))
+    ds = io.load(path)  # was: "score nan of scorer 'choice' cannot be converted"
+    assert ds.report.n_missing_outcomes == 1 and ds.report.n_non_binary == 0 and not ds.ready
+    assert "--missing-outcomes drop" in ds.report.blocking[0]
+    dropped = io.apply_choices(ds, missing_outcomes="drop")
+    assert dropped.ready and sorted(dropped.attempts["question_id"].astype(str)) == ["2", "3"]
+
+
+def test_inspect_sample_missing_from_the_log_is_named(tmp_path):
+    path = _log(tmp_path, "gap.json", lambda log: log["samples"].pop(1))  # sample id 2
+    notes = io.load(path).report.notes
+    assert ("gap.json: 2 of the 3 samples the log header lists (eval.dataset.sample_ids x 1 epoch) are in the log; "
+            "missing sample ids: 2. The ranking covers the 2 loaded.") in notes
+    assert not [n for n in io.load(LOG).report.notes if "sample ids" in n]  # a complete log: no note
+
+
+def test_inspect_header_count_without_ids(tmp_path):
+    def edit(log):
+        log["eval"]["dataset"].pop("sample_ids", None)
+        log["results"]["total_samples"] = 5
+    notes = io.load(_log(tmp_path, "count.json", edit)).report.notes
+    assert any("3 samples are in the log of the 5 its header counts (results.total_samples" in n for n in notes)
+
+
+def test_duplicate_row_is_not_an_extra_trial():
+    rows = "model,task,question,trial,correct\nm,t,q1,0,1\nm,t,q1,0,1\nm,t,q2,0,0\nm,t,q3,0,1\n"
+    r = io.load([("dup.csv", rows.encode())]).report
+    assert r.n_duplicate_rows == 1 and r.duplicates[0].question_id == "q1"
+    assert r.unequal_trials == ()  # was (t, m, 1, 2): the repeated trial 0 counted as a second trial
+    real = io.load([("two.csv", (rows.replace("q1,0,1\nm,t,q1,0,1", "q1,0,1\nm,t,q1,1,1")).encode())]).report
+    assert real.unequal_trials == (io.TrialSpread("t", "m", 1, 2),) and real.n_duplicate_rows == 0
