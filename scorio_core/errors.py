@@ -6,7 +6,9 @@ e.g. ``results.jsonl line 118: field 'is_correct' must be 0 or 1; got 'yes'.``
 
 from __future__ import annotations
 
-__all__ = ["InputError"]
+import re
+
+__all__ = ["InputError", "decimal_comma_hint"]
 
 
 class InputError(ValueError):
@@ -65,3 +67,18 @@ class InputError(ValueError):
         return InputError(
             self.message, source=source, line=self.line, row=self.row, field=self.field
         )
+
+
+def decimal_comma_hint(value: object) -> str:
+    """A hint when a number was written with a decimal comma ('0,5'), which is read as text, not as 0.5.
+
+    >>> decimal_comma_hint("0,5")
+    " It looks like a decimal comma: write '0.5' (save the file with '.' as the decimal separator)."
+    >>> decimal_comma_hint("1,000,000"), decimal_comma_hint("2,000"), decimal_comma_hint("abc")
+    ('', '', '')
+    """
+    text = str(value).strip()
+    match = re.fullmatch(r"[-+]?(\d+),(\d+)", text)
+    if match is None or (match[1] not in ("0", "1") and len(match[2]) == 3):  # '2,000' may be a thousands separator
+        return ""
+    return f" It looks like a decimal comma: write '{text.replace(',', '.')}' (save the file with '.' as the decimal separator)."

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from scorio_core.errors import InputError
+from scorio_core.errors import InputError, decimal_comma_hint
 from scorio_core.io._schema import (
     BINARY_SIGNALS,
     COUNT_COLUMNS,
@@ -143,23 +143,8 @@ def _numeric(s: pd.Series, name: str, ctx: _Ctx, what: str) -> np.ndarray:
         out, bad = _parse_numbers(s)
     if np.any(bad):
         i = int(np.flatnonzero(bad)[0])
-        raise ctx.error(i, name, f"{what}; got {_show(s.iloc[i])}.{_decimal_comma_hint(s.iloc[i])}")
+        raise ctx.error(i, name, f"{what}; got {_show(s.iloc[i])}.{decimal_comma_hint(s.iloc[i])}")
     return out
-
-
-def _decimal_comma_hint(value: object) -> str:
-    """A hint when a number was written with a decimal comma ('0,5'), which is read as text, not as 0.5.
-
-    >>> _decimal_comma_hint("0,5")
-    " It looks like a decimal comma: write '0.5' (save the file with '.' as the decimal separator)."
-    >>> _decimal_comma_hint("1,000,000"), _decimal_comma_hint("2,000"), _decimal_comma_hint("abc")
-    ('', '', '')
-    """
-    text = str(value).strip()
-    match = re.fullmatch(r"[-+]?(\d+),(\d+)", text)
-    if match is None or (match[1] not in ("0", "1") and len(match[2]) == 3):  # '2,000' may be a thousands separator
-        return ""
-    return f" It looks like a decimal comma: write '{text.replace(',', '.')}' (save the file with '.' as the decimal separator)."
 
 
 def _parse_numbers(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
