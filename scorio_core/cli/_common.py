@@ -375,16 +375,14 @@ def emit_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], output:
     elif output == "md":
         from scorio_core.report.tables import to_markdown
 
-        stream.write(to_markdown(frame))
-        stream.write("\n")
+        stream.write(to_markdown(frame) + "\n")
     else:
         from scorio_core.report.tables import without_negative_zero
 
         for col in frame.columns[frame.dtypes == object]:  # a null text cell (no threshold, no reason): blank, not "None"
             frame[col] = frame[col].where(frame[col].notna(), "")
         with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200):
-            stream.write(without_negative_zero(frame).to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-            stream.write("\n")
+            stream.write(without_negative_zero(frame).to_string(index=False, float_format=lambda x: f"{x:.4f}") + "\n")
 
 
 def emit_method_rows(args: argparse.Namespace, rows: list[dict], columns: Sequence[str], settings: dict,

@@ -269,10 +269,10 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``compare``; returns the exit status."""
-    from scorio_core.cli._common import load_dataset
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
-    from scorio_core.eval._validate import check_confidence
     from scorio_core.cli.leaderboard import cluster_engine
+    from scorio_core.cli.quality import load_dataset, load_notes  # (quality's load_dataset is _common's)
+    from scorio_core.eval._validate import check_confidence
     from scorio_core.leaderboard.task_outcomes import question_clusters
 
     model_a, model_b = args.models
@@ -301,8 +301,8 @@ def run(args: argparse.Namespace) -> int:
                             clusters=clusters)
     from scorio_core.leaderboard.trial_order import trial_position_note
     order = trial_position_note(outcomes, (model_a, model_b))  # e.g. ARC-AGI's o3: a retry only after a failure
-    report["notes"] += [order["message"]] if order else []
-    report["notes"] += [n["message"] for n in getattr(args, "default_notes", [])]  # the weights the default assumed
+    report["notes"] = list(dict.fromkeys([*load_notes(dataset, args), *report["notes"], *([order["message"]] if order else []),
+                                          *[n["message"] for n in getattr(args, "default_notes", [])]]))  # load's first
     report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary",
                           "prior": args.prior or "empirical-bayes", "scope": scope, "cluster_column": args.cluster_column}
     if args.output == "json":

@@ -14,7 +14,7 @@ total trials: raw accuracy under binary correctness, not the fraction correct un
 of is_correct whatever the rubric. NaN becomes ``null``. ``interval_kind`` is ``credible``, or ``exact-binomial`` where
 the empirical-Bayes prior was not identified (N = 1, or every trial in one category) and the interval fell back to
 Clopper-Pearson on the pooled answers (``interval`` says why). ``notes`` are objects with a stable ``code`` and a
-``message`` (plus details): ``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
+``message`` (plus details): ``load`` (what loading the files found, e.g. names differing only in spaces), ``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
 ``n_common``, ``question_set``), ``disconnected_groups`` (``groups``: lists of model names that share no question with
 the other groups, largest first; ranks across groups compare question sets; then every row has ``group``, its model's
 1-based group number in that list, null in a task whose models are all linked or for an unscored model: without the
@@ -152,7 +152,9 @@ def run(args: argparse.Namespace) -> int:
     sql = _sql_rubric(args) if args.schema else None
     dataset = sql.dataset if sql is not None else load_dataset(args)
     tasks = [args.task] if args.task else (_sql_tasks(sql) if sql is not None else task_names(dataset))
-    frames, notes = [], list(getattr(args, "default_notes", []))
+    frames, notes = [], list(getattr(args, "default_notes", []))  # then what loading found (e.g. a log's missing samples)
+    from scorio_core.cli.quality import load_notes
+    notes += [{"code": "load", "message": note} for note in load_notes(dataset, args)]
     unmatched = {"policy": args.unmatched, "count": 0, "by_model": {}}
     for task in tasks:
         if sql is not None:  # category counts computed in DuckDB: same inputs as the pandas path below
@@ -184,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
             notes.append(_pairing_note(task, args, frame, outcomes, clustered=clusters is not None))
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
+    said = {t for n in notes if n.get("code") != "load" for t in (n.get("finding"), n["message"])}  # e.g. said per task
+    notes = [n for n in notes if n.get("code") != "load" or n["message"] not in said]
     from scorio_core.leaderboard.checks import choices_of, data_choices_notice
 
     if choices_of(dataset):  # once for every task: the choices apply to the whole dataset
@@ -376,8 +380,7 @@ def ignored_options(args: argparse.Namespace) -> dict | None:
 
     ``--tau`` only enters G-Pass@k_tau and mG-Pass@k; with ``--method NAME`` (a :mod:`scorio_core.rank` method or
     IRT ability) ``--metric``, ``--k``, ``--tau``, ``--scope`` and ``--tie-rule`` do not apply, nor ``--confidence``
-    without ``--bootstrap`` (for ``irt_ability`` it sets the intervals' level). Saying so beats a ``settings`` object
-    that records a value nothing used.
+    without ``--bootstrap`` (for ``irt_ability`` it sets the intervals' level): said, not recorded as if used.
     """
     from scorio_core.choices import DEFAULT_SCOPE
     from scorio_core.leaderboard.metrics import get_metric

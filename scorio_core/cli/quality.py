@@ -21,7 +21,7 @@ import sys
 
 from scorio_core.cli._common import add_choice_arguments, add_engine_argument, emit_json, load_dataset
 
-__all__ = ["register", "run"]
+__all__ = ["load_notes", "register", "run"]
 
 
 def register(subparsers) -> None:
@@ -115,3 +115,10 @@ def _lines(w, title: str, items) -> None:
         w(f"{title}:\n")
         for item in items:
             w(f"  - {item}\n")
+
+
+def load_notes(dataset, args: argparse.Namespace) -> tuple[str, ...]:
+    """What loading found (``dataset.report.notes``) for a command's notes; none for an engine's count table (its
+    notes say how it counted, which the output's ``engine`` gives)."""
+    pandas = getattr(args, "engine_used", "pandas") == "pandas"
+    return tuple(getattr(getattr(dataset, "report", None), "notes", ())) if pandas else ()

@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.tasks.combined import unequal_task_sizes_notice
 
     sizes = unequal_task_sizes_notice(matrix)  # a 1-question split weighs as much as a 100-question one
-    notes = list(matrix.notes) + ([sizes] if sizes else [])
+    from scorio_core.cli.quality import load_notes
+    notes = [{"code": "load", "message": n} for n in load_notes(dataset, args)] + list(matrix.notes) + ([sizes] if sizes else [])
     if args.output == "json":
         emit_json({
             "tasks": list(matrix.tasks), "models": list(matrix.models), "cells": cell_rows, "combined": combined_rows,

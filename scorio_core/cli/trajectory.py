@@ -127,7 +127,8 @@ def load_block(args: argparse.Namespace) -> Block:
     from scorio_core.leaderboard.trial_order import trial_position_note
 
     order = trial_position_note(outcomes, block.models)  # the leaderboard's notice, for the models ranked here
-    notes = [*rubric_notes, *chosen.notes, *block.notes, *([order["message"]] if order else [])]
+    from scorio_core.cli.quality import load_notes
+    notes = [*load_notes(dataset, args), *rubric_notes, *chosen.notes, *block.notes, *([order["message"]] if order else [])]
     weights = np.asarray(block.weights, dtype=float)
     return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources), block.strata)
 

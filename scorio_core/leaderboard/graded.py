@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-import pandas as pd
 
 from scorio_core.errors import InputError
+from scorio_core.leaderboard.outcomes import graded_rows  # (defined there: task_outcomes uses it too)
 
 __all__ = ["RUBRIC_ROUTE", "graded_rows", "require_ready_graded"]
 
@@ -24,23 +24,6 @@ __all__ = ["RUBRIC_ROUTE", "graded_rows", "require_ready_graded"]
 RUBRIC_ROUTE = ("Or, for partial credit instead of a threshold, give a rubric whose categories read the score "
                 "(--schema FILE, e.g. categories 'score < 0.25', 'score >= 0.25 and score < 0.75', 'score >= 0.75' "
                 "weighted 0, 0.5, 1; check it with `python -m scorio_core rubric PATH --schema FILE`).")
-
-
-def graded_rows(attempts: pd.DataFrame) -> np.ndarray:
-    """Which attempts have a graded outcome: no 0/1 ``is_correct`` (nor category) and a score strictly between 0 and 1.
-
-    The attempts :attr:`scorio_core.io.QualityReport.n_non_binary` counts.
-
-    >>> graded_rows(pd.DataFrame({"is_correct": [1.0, np.nan, np.nan], "score": [1.0, 0.5, np.nan]})).tolist()
-    [False, True, False]
-    """
-    if "score" not in attempts.columns or "is_correct" not in attempts.columns:
-        return np.zeros(len(attempts), dtype=bool)
-    unknown = np.isnan(attempts["is_correct"].to_numpy(np.float64))
-    if "category" in attempts.columns:
-        unknown &= attempts["category"].isna().to_numpy()
-    score = pd.to_numeric(attempts["score"], errors="coerce").to_numpy(np.float64)
-    return unknown & ~np.isnan(score) & (score != 0.0) & (score != 1.0)
 
 
 def require_ready_graded(dataset, schema=None, *, takes_schema: bool = True, max_tokens: int | None = None,

@@ -17,7 +17,7 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.limits import check_dense
 
-__all__ = ["Outcomes", "CompleteBlock", "from_attempts", "from_counts", "BINARY_LABELS"]
+__all__ = ["Outcomes", "CompleteBlock", "from_attempts", "from_counts", "graded_rows", "BINARY_LABELS"]
 
 BINARY_LABELS = ("wrong", "correct")
 
@@ -377,3 +377,20 @@ def _span(values) -> str:
     """``"50"`` or ``"12-50"``: the smallest and largest of ``values`` as one count where they are equal."""
     low, high = int(np.min(values)), int(np.max(values))
     return f"{low}" if low == high else f"{low}-{high}"
+
+
+def graded_rows(attempts: pd.DataFrame) -> np.ndarray:
+    """Which attempts have a graded outcome: no 0/1 ``is_correct`` (nor category) and a score strictly between 0 and 1.
+
+    The attempts :attr:`scorio_core.io.QualityReport.n_non_binary` counts.
+
+    >>> graded_rows(pd.DataFrame({"is_correct": [1.0, np.nan, np.nan], "score": [1.0, 0.5, np.nan]})).tolist()
+    [False, True, False]
+    """
+    if "score" not in attempts.columns or "is_correct" not in attempts.columns:
+        return np.zeros(len(attempts), dtype=bool)
+    unknown = np.isnan(attempts["is_correct"].to_numpy(np.float64))
+    if "category" in attempts.columns:
+        unknown &= attempts["category"].isna().to_numpy()
+    score = pd.to_numeric(attempts["score"], errors="coerce").to_numpy(np.float64)
+    return unknown & ~np.isnan(score) & (score != 0.0) & (score != 1.0)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io._dataset import RESERVED_TASK
-from scorio_core.leaderboard.outcomes import BINARY_LABELS, Outcomes, from_attempts, from_counts
+from scorio_core.leaderboard.outcomes import BINARY_LABELS, Outcomes, from_attempts, from_counts, graded_rows
 from scorio_core.limits import check_dense
 
 __all__ = ["ALL_TASKS", "Categorization", "TaskOutcomes", "categorization_for", "combine", "task_listing", "outcomes_for",
@@ -165,8 +165,7 @@ def outcomes_for(dataset, task: str | None = None, categorization: Categorizatio
     mask = (table["task"] == task).to_numpy()
     rows = table.loc[mask]
     binary = None  # none when some attempt has a graded score (a rubric scores them): Pass@k never on the 0/1 ones alone
-    graded = {"score", "is_correct"} <= set(rows.columns) and bool((rows["is_correct"].isna() & pd.to_numeric(
-        rows["score"], errors="coerce").between(0, 1, inclusive="neither")).any())
+    graded = bool(graded_rows(rows).any())  # the attempts the quality report counts as non-binary
     if "is_correct" in rows and rows["is_correct"].notna().any() and not graded:
         binary = from_attempts(rows, _binary_codes(rows), np.array([0.0, 1.0]), BINARY_LABELS, task)
     if categorization is None:

@@ -106,7 +106,7 @@ def beta_sides(mu, sigma, lo: float = 0.0, hi: float = 1.0, confidence: float = 
     -------
     down, up : ndarray of float64, shape (L,)
         ``sigma`` where the Beta does not exist (``sigma = 0``, an estimate at a bound, a variance no score in the
-        range has) or is not finite.
+        range has) or is not finite, and on a side where its quantile is not beyond the estimate (always >= 0).
 
     Examples
     --------
@@ -128,8 +128,10 @@ def beta_sides(mu, sigma, lo: float = 0.0, hi: float = 1.0, confidence: float = 
         tail = (1.0 - confidence) / 2.0
         z = float(norm.ppf(1.0 - tail))
         q_lo, q_hi = beta.ppf(tail, x[ok] * k, (1 - x[ok]) * k), beta.ppf(1.0 - tail, x[ok] * k, (1 - x[ok]) * k)
-        down[ok] = np.where(np.isfinite(q_lo), (x[ok] - q_lo) * width / z, sigma[ok])
-        up[ok] = np.where(np.isfinite(q_hi), (q_hi - x[ok]) * width / z, sigma[ok])
+        # a quantile on the wrong side of the mean (a Beta so skewed that over 97.5% of it lies beyond the
+        # estimate, e.g. mean 0.9997 with sd 0.008) gives no spread on that side: the symmetric sd there
+        down[ok] = np.where(np.isfinite(q_lo) & (q_lo < x[ok]), (x[ok] - q_lo) * width / z, sigma[ok])
+        up[ok] = np.where(np.isfinite(q_hi) & (q_hi > x[ok]), (q_hi - x[ok]) * width / z, sigma[ok])
     return down, up
 
 

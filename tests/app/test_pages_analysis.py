@@ -283,9 +283,7 @@ def test_convergence_revisit_is_served_from_the_cache(sim, monkeypatch):
 
     monkeypatch.setattr(analysis_cache, "bootstrap_convergence", boom)
     _visit(at, TRAJ)
-    start = time.perf_counter()
-    _visit(at, CONV)
-    assert time.perf_counter() - start < 2.0
+    _visit(at, CONV)  # a recomputation would raise in `boom` (no timing here: the suite may run under load)
     assert at.dataframe[0].value["replicates"].tolist() == [100] * 4
 
 
@@ -331,7 +329,7 @@ def test_a_rerun_cancels_every_job():
         run_jobs([job, job], on_progress, poll=0.05)
     time.sleep(0.4)
     assert stopped == [True, True]  # both workers saw the cancel flag at their next step
-    assert time.perf_counter() - start < 2.0
+    assert time.perf_counter() - start < 4.5  # not the jobs' 5 s: they stopped (loose: the suite may run under load)
 
 
 def test_a_cancelled_bootstrap_is_never_cached(sim):

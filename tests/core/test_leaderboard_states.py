@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy.special import comb
@@ -34,6 +34,7 @@ def _ragged(seed: int, L: int, M: int, K: int) -> np.ndarray:
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), k=st.integers(1, 7), metric=st.sampled_from(["bayes", "avg", "pass@k"]))
+@example(seed=1, k=6, metric="pass@k")  # a row so skewed its Beta's 2.5% quantile is above its mean (fallback.py)
 def test_columns_equal_per_question_sums(seed, k, metric):
     rubric_counts = _ragged(seed, L=5, M=7, K=3)
     weights = np.array([0.0, 0.25, 1.0])

@@ -75,6 +75,16 @@ def test_beta_sides_are_the_moment_matched_betas_quantiles_by_hand():
     assert d.tolist() == u.tolist() == [0.0, 0.1, 0.5, 0.2]
     d2, u2 = beta_sides([2 * x], [2 * sd], 0.0, 2.0)  # the same Beta on [0, 2]: twice the spreads
     assert (d2[0], u2[0]) == pytest.approx((2 * down[0], 2 * up[0]), rel=1e-12)
+    # so skewed that its 2.5% quantile lies above the mean (Beta(3.0, 0.0008): a Pass@6 row found by hypothesis,
+    # which made `down` negative and the leaderboard raise): the symmetric sd on that side, never a negative spread
+    d3, u3 = beta_sides([0.99972944], [0.00822328])
+    assert beta.ppf(0.025, *_beta_params(0.99972944, 0.00822328)) > 0.99972944
+    assert d3[0] == pytest.approx(0.00822328) and 0 < u3[0] < 0.00822328
+
+
+def _beta_params(x, sd):
+    k = x * (1 - x) / sd**2 - 1
+    return x * k, (1 - x) * k
 
 
 def test_an_n1_model_near_1_is_not_credibly_above_a_well_measured_model_inside_its_range(tmp_path, capsys):

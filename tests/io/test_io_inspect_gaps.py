@@ -52,3 +52,15 @@ def test_duplicate_row_is_not_an_extra_trial():
     assert r.unequal_trials == ()  # was (t, m, 1, 2): the repeated trial 0 counted as a second trial
     real = io.load([("two.csv", (rows.replace("q1,0,1\nm,t,q1,0,1", "q1,0,1\nm,t,q1,1,1")).encode())]).report
     assert real.unequal_trials == (io.TrialSpread("t", "m", 1, 2),) and real.n_duplicate_rows == 0
+
+
+def test_load_notes_reach_the_commands_notes(tmp_path, capsys):
+    """What loading found (here a log's missing sample) is in leaderboard, compare and tasks output, not only `quality`."""
+    from scorio_core.cli import main
+
+    path = _log(tmp_path, "gap.json", lambda log: log["samples"].pop(1))
+    assert main(["leaderboard", str(path), "--output", "json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert [n["code"] for n in notes if "missing sample ids: 2" in n["message"]] == ["load"]
+    assert main(["tasks", str(path), "--output", "json"]) == 0
+    assert any("missing sample ids: 2" in n["message"] for n in json.loads(capsys.readouterr().out)["notes"])
