@@ -24,7 +24,8 @@ from scorio_core.limits import limit_blas_threads
 
 limit_blas_threads()  # one BLAS thread per process: many small solves on a shared server (scorio_core.limits)
 
-st.set_page_config(page_title="scorio-dashboard", page_icon=":material/leaderboard:", layout="wide",
+# an emoji favicon is an inline SVG; ":material/...:" made every visitor fetch it from fonts.gstatic.com (QA F17)
+st.set_page_config(page_title="scorio-dashboard", page_icon="📊", layout="wide",
                    initial_sidebar_state="collapsed" if presenting() else "auto")
 
 _HERE = Path(__file__).parent

@@ -8,18 +8,33 @@ Use the evaluation API as in the reference package::
 
     from scorio_core import eval
     mu, sigma = eval.bayes(R, w, R0)
+
+Every subpackage (``scorio_core.io``, ``scorio_core.rubric``, ``scorio_core.leaderboard``, ...)
+is also reachable as an attribute after a bare ``import scorio_core``.
 """
 
 __version__ = "0.1.0"
 __all__ = ["eval", "__version__"]
 
+#: Subpackages and modules imported on first attribute access (PEP 562), so ``import scorio_core``
+#: (and the CLI's start) loads neither numpy nor pandas.
+_LAZY = frozenset({
+    "arrays", "choices", "cli", "dynamics", "engines", "errors", "eval", "io", "items", "leaderboard",
+    "limits", "plan", "rank", "ranking", "report", "rubric", "sensitivity", "store", "tasks", "uncertainty",
+})
+
 
 def __getattr__(name: str):
-    """``scorio_core.eval`` is imported on first use (PEP 562), so the CLI starts without numpy/scipy."""
-    if name == "eval":
+    """Import a subpackage such as ``scorio_core.io`` on first use (PEP 562)."""
+    if name in _LAZY:
         import importlib
 
-        module = importlib.import_module("scorio_core.eval")
-        globals()["eval"] = module
+        module = importlib.import_module(f"scorio_core.{name}")
+        globals()[name] = module
         return module
     raise AttributeError(f"module 'scorio_core' has no attribute {name!r}")
+
+
+def __dir__():
+    """The module's names plus the lazily imported subpackages."""
+    return sorted(set(globals()) | _LAZY)

@@ -6,21 +6,21 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.theme import PALETTE, apply_theme, plain
+from dashboard.figures.theme import MUTED, NEUTRAL, PALETTE, apply_theme, plain
 from scorio_core.report.verdict import format_probability
 
 __all__ = ["difference_plot", "question_scatter", "trials_plot", "OUTCOME_COLORS"]
 
 #: Colour of each per-question outcome (keys: scorio_core.ranking.compare.OUTCOME_LABELS).
 OUTCOME_COLORS = {
-    "only A solves": "#0072B2",
-    "only B solves": "#D55E00",
-    "both, A more often": "#56B4E9",
-    "both, B more often": "#E69F00",
-    "both, equally often": "#999999",
-    "both always": "#009E73",
-    "neither": "#000000",
-    "not answered by both": "#CCCCCC",
+    "only A solves": PALETTE[0],
+    "only B solves": PALETTE[3],
+    "both, A more often": PALETTE[5],
+    "both, B more often": PALETTE[1],
+    "both, equally often": NEUTRAL,
+    "both always": PALETTE[2],
+    "neither": PALETTE[4],  # was black: invisible on the dark theme
+    "not answered by both": MUTED,  # translucent grey: de-emphasised on either background
 }
 
 
@@ -65,8 +65,8 @@ def difference_plot(x: np.ndarray, density: np.ndarray, *, mean: float, lo: floa
         top = 1.0
     fig.add_trace(go.Scatter(x=[mean], y=[0], mode="markers", name=mean_name, marker=dict(size=11, color=PALETTE[3], symbol="diamond"),
                              hovertemplate=f"mean %{{x:.4f}}<br>{short} [{lo:.4f}, {hi:.4f}]<extra></extra>"))
-    fig.add_vline(x=0, line=dict(color="#5b6270", dash="dash", width=1.5))
-    fig.add_annotation(x=0, y=top, text="no difference", showarrow=False, yshift=12, font=dict(size=11, color="#5b6270"))
+    fig.add_vline(x=0, line=dict(color=NEUTRAL, dash="dash", width=1.5))
+    fig.add_annotation(x=0, y=top, text="no difference", showarrow=False, yshift=12, font=dict(size=11))
     fig.add_annotation(xref="paper", yref="paper", x=1, y=1, xanchor="right", showarrow=False, align="right",
                        text=f"P({a} > {b}){_relation(format_probability(rho))}", font=dict(size=13))
     fig.update_xaxes(title=f"{metric_label}: {a} minus {b}", zeroline=False)
@@ -97,7 +97,7 @@ def question_scatter(table: pd.DataFrame, *, name_a: str, name_b: str, score_lab
     lo = float(min(rows["score_a"].min(), rows["score_b"].min())) if len(rows) else 0.0
     hi = float(max(rows["score_a"].max(), rows["score_b"].max())) if len(rows) else 1.0
     pad = 0.04 * ((hi - lo) or 1.0)
-    fig = go.Figure(go.Scatter(x=[lo, hi], y=[lo, hi], mode="lines", line=dict(color="#b8bcc4", dash="dot"),
+    fig = go.Figure(go.Scatter(x=[lo, hi], y=[lo, hi], mode="lines", line=dict(color=NEUTRAL, dash="dot"),
                                showlegend=False, hoverinfo="skip"))
     for outcome, color in OUTCOME_COLORS.items():
         part = rows[rows["outcome"] == outcome]
@@ -138,7 +138,7 @@ def trials_plot(n: np.ndarray, z: np.ndarray, *, z_threshold: float, n_needed: i
     fig.add_hline(y=z_threshold, line=dict(color=PALETTE[3], dash="dash"),
                   annotation_text=f"separated at {pct} (z = {z_threshold:.3f})", annotation_position="top left")
     fig.add_trace(go.Scatter(x=[n_observed], y=[z_observed], mode="markers", name=f"observed (N = {observed_label or n_observed})",
-                             marker=dict(size=11, color="#3b4250", symbol="circle"),
+                             marker=dict(size=12, color=NEUTRAL, symbol="circle", line=dict(width=1.5, color=PALETTE[0])),
                              hovertemplate="observed: N = %{x}, z = %{y:.2f}<extra></extra>"))
     if n_needed is not None and n_needed <= int(n[-1]):
         fig.add_trace(go.Scatter(x=[n_needed], y=[float(z[n_needed - 1])], mode="markers",

@@ -7,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.figures.theme import PALETTE, apply_theme, plain
+from dashboard.figures.theme import NEUTRAL, PALETTE, apply_theme, plain
 from scorio_core.dynamics.explain import format_share
 
 __all__ = ["method_colors", "convergence_plot", "kendall_tau_plot"]
@@ -73,7 +73,7 @@ def convergence_plot(curves: pd.DataFrame, summary: pd.DataFrame, *, n_max: int)
         ), row=2, col=1)
         if np.isfinite(row["mean"]):
             fig.add_vline(x=float(row["mean"]), line=dict(color=colors[method], width=1.5, dash="dot"), row=1, col=1)
-    fig.add_hline(y=1.0, line=dict(color="#999", width=1, dash="dot"), row=2, col=1)
+    fig.add_hline(y=1.0, line=dict(color=NEUTRAL, width=1, dash="dot"), row=2, col=1)
     fig.update_xaxes(range=[0.5, n_max + 0.5], zeroline=False, tickformat="d", dtick=1 if n_max <= 20 else None)
     fig.update_xaxes(title_text="number of trials n", row=2, col=1)
     fig.update_yaxes(title_text="probability", rangemode="tozero", row=1, col=1)
@@ -111,7 +111,7 @@ def kendall_tau_plot(curves: pd.DataFrame, *, methods=None) -> go.Figure:
         ))
     low = curves["tau"].min()
     bottom = min(float(low) - 0.03, 0.9) if np.isfinite(low) else 0.0
-    fig.add_hline(y=1.0, line=dict(color="#999", width=1, dash="dot"))
+    fig.add_hline(y=1.0, line=dict(color=NEUTRAL, width=1, dash="dot"))
     # whole trials only: plotly's automatic ticks at 1.5, 2.5 ... read "2", "3" twice under the integer format
     n_max = float(curves["n"].max()) if len(curves) else 1.0
     fig.update_xaxes(title="number of trials n", zeroline=False, tickformat="d", dtick=1 if n_max <= 20 else None)

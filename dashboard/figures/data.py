@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.figures.theme import MISSING_COLOR, RATE_SCALE, apply_theme, category_colors, plain
+from dashboard.figures.theme import MISSING_COLOR, NEUTRAL, RATE_SCALE, apply_theme, category_colors, plain
 
 __all__ = ["rate_grid", "trial_grid", "MAX_SELECTABLE_CELLS"]
 
@@ -120,7 +120,7 @@ def trial_grid(models, questions, codes: np.ndarray, labels, weights, rates: np.
         flaky = np.flatnonzero((rates[i] > 0) & (rates[i] < 1))
         fig.add_trace(
             go.Scatter(x=np.full(flaky.size, 0.0), y=[q[j] for j in flaky], mode="markers",
-                       marker=dict(symbol="diamond", size=6, color="#5b6270"), name="flaky (0 < pass rate < 1)",
+                       marker=dict(symbol="diamond", size=6, color=NEUTRAL), name="flaky (0 < pass rate < 1)",
                        legendgroup="flaky", showlegend=i == 0, hovertemplate="%{y}: flaky<extra></extra>"),
             row=1, col=i + 1,
         )

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from scipy.special import expit
 
-from dashboard.figures.theme import PALETTE, apply_theme, plain
+from dashboard.figures.theme import NEUTRAL, PALETTE, apply_theme, plain
 
 __all__ = ["item_curve", "flag_bars"]
 
@@ -74,7 +74,7 @@ def item_curve(a: float, b: float, theta, observed_rate, names, *, a_se: float |
         pct = f"{confidence:.0%}"
         fig.add_trace(go.Scatter(x=np.concatenate([x, x[::-1]]),
                                  y=np.concatenate([expit(eta + z * sd), expit(eta - z * sd)[::-1]]),
-                                 fill="toself", mode="none", fillcolor="rgba(0,114,178,0.15)",
+                                 fill="toself", mode="none", fillcolor="rgba(0,114,178,0.3)",
                                  name=f"{pct} band (Laplace)", hoverinfo="skip"))
     fig.add_trace(go.Scatter(x=x, y=expit(a * (x - b)), mode="lines", name="fitted P(correct)",
                              line=dict(color=PALETTE[0], width=2.5),
@@ -86,11 +86,11 @@ def item_curve(a: float, b: float, theta, observed_rate, names, *, a_se: float |
         customdata=plain([n for n, k in zip(names, seen) if k]),
         hovertemplate="%{customdata}<br>ability %{x:.2f}<br>observed success %{y:.3f}<extra></extra>",
     ))
-    fig.add_vline(x=b, line=dict(color="#5b6270", dash="dot", width=1.5))
+    fig.add_vline(x=b, line=dict(color=NEUTRAL, dash="dot", width=1.5))
     # beside the dotted line, not on it (the line ran through the label's text)
     fig.add_annotation(x=b, y=1.04, text=f"difficulty b = {b:.2f}", showarrow=False, yanchor="bottom",
                        xanchor="left" if b <= (lo + hi) / 2 else "right", xshift=6 if b <= (lo + hi) / 2 else -6,
-                       font=dict(size=11, color="#5b6270"))
+                       font=dict(size=11))
     title = None if question is None else f"Question {plain(str(question))}: a = {a:.2f}, b = {b:.2f}"
     apply_theme(fig, title=title, height=420)
     # the legend goes below the axis: at the top it would overlap the title
@@ -125,5 +125,5 @@ def flag_bars(counts: Mapping[str, int]) -> go.Figure:
     if not any(values):  # an empty 0-1 axis reads as a broken chart: say it
         fig.update_xaxes(range=[0, 1], showticklabels=False)
         fig.add_annotation(x=0.5, y=0.5, xref="paper", yref="paper", text="No question flagged", showarrow=False,
-                           font=dict(size=14, color="#5b6270"))
+                           font=dict(size=14, color=NEUTRAL))
     return fig

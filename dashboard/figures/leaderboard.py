@@ -10,7 +10,8 @@ from scorio_core.choices import has_fallback_interval
 from scorio_core.ranking.rank import rank_meaning
 from scorio_core.report.tables import interval_abbrev, interval_name
 from scorio_core.report.verdict import format_probabilities
-from dashboard.figures.theme import PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors
+from dashboard.figures.theme import (NEUTRAL, PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors,
+                                     rank_symbols)
 from dashboard.text import probability_cells
 
 __all__ = ["interval_plot", "pairwise_heatmap", "rank_heatmap", "cost_scatter", "method_agreement_heatmap"]
@@ -70,10 +71,11 @@ def interval_plot(
     Returns
     -------
     plotly.graph_objects.Figure
-        One scatter trace per CI-tie group (colour = group sharing a ``rank_ci``, a sequential
-        scale by rank so no two groups share a colour; traces and legend in rank order, no legend
-        above :data:`LEGEND_GROUPS_MAX` groups), plus an optional estimate trace. Models that could
-        not be scored are listed in the title note.
+        One scatter trace per CI-tie group (colour = group sharing a ``rank_ci``: seven colour-blind-safe hues
+        cycled, :func:`~dashboard.figures.theme.rank_colors`, and a marker symbol per cycle; traces and legend in
+        rank order, no legend above :data:`LEGEND_GROUPS_MAX` groups), plus an optional estimate trace. With more
+        than seven groups every row's label starts with its rank ("3 · model"), so no reader has to match colours
+        to a legend. Models that could not be scored are listed in the title note.
     """
     scored = table[table["mu"].notna()].sort_values("mu", ascending=True, kind="stable")
     labels = dict(labels or {})
@@ -89,7 +91,7 @@ def interval_plot(
     # legend and colours by rank: under the pairwise rule a wide interval can hold a better rank than a narrower one
     # above it, so the order of appearance read "rank 35" before "rank 24" (helper QA, 250 models)
     groups = sorted(set(scored["rank_ci"].tolist()), key=lambda g: (pd.isna(g), g if pd.notna(g) else 0))
-    colors = rank_colors(len(groups))
+    colors, symbols = rank_colors(len(groups)), rank_symbols(len(groups))
     traces = []
     for gi, (group, rows) in enumerate(_groups_in_order(scored, groups)):  # one pass over the rows, traces added at once
         traces.append(
@@ -98,7 +100,7 @@ def interval_plot(
                 y=shown(rows["model"]),
                 mode="markers",
                 name=rank_meaning(group, len(rows), tie_rule, better=better),
-                marker=dict(size=10, color=colors[gi], line=dict(width=1, color="white")),
+                marker=dict(size=10, color=colors[gi], symbol=symbols[gi], line=dict(width=1, color="white")),
                 error_x=dict(
                     type="data",
                     symmetric=False,
@@ -127,12 +129,16 @@ def interval_plot(
                 y=shown(scored["model"]),
                 mode="markers",
                 name="point estimate",
-                marker=dict(symbol="diamond-open", size=9, color="#555"),
+                marker=dict(symbol="diamond-open", size=9, color=NEUTRAL),
                 customdata=np.asarray(plain(scored["model"]), dtype=object),
                 hovertemplate="<b>%{customdata}</b><br>point estimate %{x:.4f}<extra></extra>",
             )
         )
     fig.update_yaxes(categoryorder="array", categoryarray=shown(scored["model"]), title=None, automargin=True)
+    if len(groups) > len(set(colors)):  # colours repeat: the rank on every row, readable without colour
+        ranks = ["" if pd.isna(g) else f"{g:.0f} · " for g in scored["rank_ci"]]
+        fig.update_yaxes(tickmode="array", tickvals=shown(scored["model"]),
+                         ticktext=[r + m for r, m in zip(ranks, shown(scored["model"]))])
     title = _axis_title(table, metric_label, confidence)
     if estimate_name:
         title = title.replace("posterior mean", estimate_name, 1)
@@ -143,7 +149,7 @@ def interval_plot(
     if missing:
         fig.add_annotation(
             text=f"not scored: {', '.join(plain(missing[:6]))}{' ...' if len(missing) > 6 else ''}",
-            xref="paper", yref="paper", x=0, y=-0.12, showarrow=False, font=dict(size=11, color="#777"), xanchor="left",
+            xref="paper", yref="paper", x=0, y=-0.12, showarrow=False, font=dict(size=11, color=NEUTRAL), xanchor="left",
         )
     return fig
 
@@ -279,7 +285,7 @@ def cost_scatter(table: pd.DataFrame, costs: pd.DataFrame, *, x_title: str, metr
                             merged["mu"].to_numpy(float))  # beside the point, not over its error bar
     fig = go.Figure(go.Scatter(
         x=merged["value"], y=merged["mu"], mode="markers+text", text=plain(merged["model"]),
-        textposition=positions, textfont=dict(size=11, color="#3b4250"),
+        textposition=positions, textfont=dict(size=11),  # the theme's text colour (light or dark)
         marker=dict(size=10, color=PALETTE[0], line=dict(width=1, color="white")),
         error_y=dict(type="data", symmetric=False, array=(merged["hi"] - merged["mu"]).to_numpy(),
                      arrayminus=(merged["mu"] - merged["lo"]).to_numpy(), thickness=1.5, width=0, color=PALETTE[0]),

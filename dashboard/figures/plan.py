@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from dashboard.figures.theme import PALETTE, apply_theme, plain
+from dashboard.figures.theme import NEUTRAL, PALETTE, apply_theme, plain
 
 __all__ = ["goal_projection_plot"]
 
@@ -50,7 +50,7 @@ def goal_projection_plot(trials, probability, *, confidence: float = 0.95, goal_
     fig.add_trace(go.Scatter(x=np.median(trials, axis=0), y=probability.mean(axis=0), mode="lines+markers",
                              line={"width": 3, "color": PALETTE[1]}, name="mean of replays",
                              hovertemplate="%{x:,.0f} trials (median): mean P = %{y:.3f}<extra></extra>"))
-    fig.add_hline(y=confidence, line_dash="dash", line_color="gray",
+    fig.add_hline(y=confidence, line_dash="dash", line_color=NEUTRAL,
                   annotation_text=f"stop at {confidence:.0%}", annotation_position="bottom right")
     fig.update_layout(xaxis_title="trials spent (beyond the data so far)",
                       yaxis_title=f"P({plain(goal_label)})", yaxis_range=[0, 1.02], height=380)

@@ -6,12 +6,16 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.theme import SEQUENTIAL_SCALE, apply_theme, plain
+from dashboard.figures.theme import MUTED, NEUTRAL, PALETTE, SEQUENTIAL_SCALE, apply_theme, plain
 from dashboard.figures.trajectory import model_colors
 
 __all__ = ["schema_bump_chart", "rank_share_heatmap"]
 
-_MUTED = "#c9ced6"
+#: Line dash and marker of the i-th model (cycling): models next to each other in ``models`` order (neighbouring
+#: ranks, the ones that swap) differ in both, so a crossing reads without telling hues apart (a rank swap drawn only
+#: red vs green was invisible to a red-green colour-blind reader).
+_DASHES = ("solid", "dash", "dot")
+_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x")
 
 
 def schema_bump_chart(table: pd.DataFrame, *, schemas, models, highlight=(), rank_label: str = "competition rank") -> go.Figure:
@@ -33,7 +37,8 @@ def schema_bump_chart(table: pd.DataFrame, *, schemas, models, highlight=(), ran
     Returns
     -------
     plotly.graph_objects.Figure
-        One line+marker trace per model; names at both ends; y axis reversed.
+        One line+marker trace per model (neighbours in ``models`` order differ in dash and marker); names beside
+        both ends, clear of the markers; y axis reversed.
     """
     schema_names = plain(schemas)
     names = plain(models)
@@ -50,10 +55,11 @@ def schema_bump_chart(table: pd.DataFrame, *, schemas, models, highlight=(), ran
     traces = []
     for i in range(len(models)):  # traces and labels are added at once: per-item adds are quadratic in plotly
         muted = bool(focus) and names[i] not in focus
-        color = _MUTED if muted else colors[i]
+        color = MUTED if muted else colors[i]
         traces.append(go.Scatter(
             x=schema_names, y=ranks[i], mode="lines+markers", name=names[i],
-            line=dict(color=color, width=1.2 if muted else 2.4), marker=dict(size=7 if muted else 9, color=color),
+            line=dict(color=color, width=1.2 if muted else 2.4, dash=_DASHES[i % len(_DASHES)]),
+            marker=dict(size=7 if muted else 9, color=color, symbol=_SYMBOLS[i % len(_SYMBOLS)]),
             customdata=mu[i], connectgaps=False,
             hovertemplate=f"<b>{names[i]}</b><br>%{{x}}<br>rank %{{y}}<br>Bayes@N mean %{{customdata:.4f}}<extra></extra>",
         ))
@@ -67,11 +73,15 @@ def schema_bump_chart(table: pd.DataFrame, *, schemas, models, highlight=(), ran
                 continue
             text = ", ".join(names[i] for i in members[:3]) + (f" +{len(members) - 3}" if len(members) > 3 else "")
             solo = len(members) == 1 and not (focus and names[members[0]] not in focus)
-            notes.append(dict(x=x, y=value, text=text, showarrow=False, xanchor=anchor, xshift=10 if anchor == "left" else -10,
-                              font=dict(size=11, color=colors[members[0]] if solo else "#5b6270")))
+            # beside the end marker (xshift clears the marker and the line's last segment), never on the line
+            notes.append(dict(x=x, y=value, text=text, showarrow=False, xanchor=anchor, xshift=14 if anchor == "left" else -14,
+                              font=dict(size=11, color=colors[members[0]] if solo else NEUTRAL)))
     fig.update_layout(annotations=notes)
     L = len(names)
-    fig.update_yaxes(autorange=False, range=[L + 0.5, 0.5], dtick=1 if L <= 25 else None, title=rank_label, zeroline=False)
+    # no horizontal grid: the end labels sit beside the end markers inside the plot area, where a grid line at every
+    # rank struck through each label; each line's markers give its rank at every schema
+    fig.update_yaxes(autorange=False, range=[L + 0.5, 0.5], dtick=1 if L <= 25 else None, title=rank_label, zeroline=False,
+                     showgrid=False)
     fig.update_xaxes(type="category", tickangle=-30, title=None, showgrid=True)
     apply_theme(fig, height=max(420, 24 * L + 200))
     fig.update_layout(showlegend=False, margin=dict(l=170, r=170, b=110), hovermode="closest")
@@ -111,7 +121,7 @@ def rank_share_heatmap(models, share, base_ranks, *, n_rubrics: int | None = Non
     ))
     fig.add_trace(go.Scatter(
         x=[str(int(r)) for r in base_ranks], y=names, mode="markers", name="rank under the unperturbed rubric",
-        marker=dict(symbol="square-open", size=22 if L <= 20 else 14, color="#d55e00", line=dict(width=2)),
+        marker=dict(symbol="square-open", size=22 if L <= 20 else 14, color=PALETTE[3], line=dict(width=2)),
         hovertemplate="<b>%{y}</b><br>unperturbed rank %{x}<extra></extra>",
     ))
     fig.update_xaxes(type="category", title="rank (1 = best)", showgrid=False, categoryorder="array", categoryarray=ranks)

@@ -11,6 +11,14 @@ __all__ = [
     "apply_theme",
     "group_color",
     "rank_colors",
+    "rank_symbols",
+    "contrast_ratio",
+    "readable",
+    "wrap_title",
+    "NEUTRAL",
+    "MUTED",
+    "LIGHT_BG",
+    "DARK_BG",
     "plain",
     "category_colors",
     "MISSING_COLOR",
@@ -20,32 +28,67 @@ __all__ = [
     "SEQUENTIAL_SCALE",
 ]
 
-# Okabe-Ito (colour-blind safe), then Tableau extras for long lists
+#: Backgrounds every figure must read on: plotly_white (the exported report, the light app theme) and Streamlit's dark
+#: theme, whose colours ``st.plotly_chart(theme="streamlit")`` merges over the figure's template.
+LIGHT_BG, DARK_BG = "#ffffff", "#0e1117"
+
+# Okabe-Ito (colour-blind safe), then Tableau extras for long lists. Every colour has a WCAG contrast of at least 3:1
+# on both backgrounds (relative luminance 0.12-0.30): the orange, sky blue, yellow and Tableau's orange, teal and yellow
+# are darkened at their own hue (light ones vanished on white), black (invisible on the dark theme) is a mid grey.
 PALETTE = (
-    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
-    "#4E79A7", "#F28E2B", "#59A14F", "#E15759", "#B07AA1", "#76B7B2", "#EDC948", "#9C755F",
+    "#0072B2", "#B77E00", "#009E73", "#D55E00", "#CC79A7", "#4491BC", "#938C25", "#8C8C8C",
+    "#4E79A7", "#C87422", "#59A14F", "#E15759", "#B07AA1", "#5D928E", "#A0872E", "#9C755F",
 )
+#: Grey for text and reference lines on either background (contrast >= 3:1 on white and on the dark theme).
+NEUTRAL = "#8C8C8C"
+#: De-emphasised lines: a translucent grey, light on white and dark on the dark theme (a light grey stood out there).
+MUTED = "rgba(140,140,140,0.45)"
 
 
-#: Okabe-Ito colours without yellow (it vanishes on white) and black: seven rank groups told apart by hue.
-_GROUP_HUES = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
+#: Okabe-Ito hues (readable variants, as in :data:`PALETTE`), without yellow; grey last: seven groups told apart by hue.
+_GROUP_HUES = ("#0072B2", "#B77E00", "#009E73", "#D55E00", "#CC79A7", "#4491BC", "#8C8C8C")
+#: Marker of each cycle of :data:`_GROUP_HUES` (groups 1-7 circles, 8-14 diamonds, ...).
+_GROUP_SYMBOLS = ("circle", "diamond", "square", "triangle-up", "x", "star", "hexagon", "cross")
 
 
 def rank_colors(n: int) -> list[str]:
-    """``n`` distinct colours for rank groups, best first.
+    """``n`` colours for rank groups, best first.
 
-    Up to seven groups: the colour-blind-safe Okabe-Ito hues. More: the Turbo scale sampled evenly (its ends cut:
-    the darkest blue and red), so no two groups share a colour however many there are, and groups a few ranks apart
-    differ in hue (on Viridis, used before, the 1st and 4th of ten groups were two near-identical purples in the
-    presentation view, which read as one group).
+    The seven colour-blind-safe hues of :data:`_GROUP_HUES`, cycled: neighbouring groups always differ in hue (the
+    Turbo rainbow used before for more than seven groups gave neighbours near-identical greens, yellows and reds, and
+    green/yellow and orange/red pairs a colour-blind reader cannot tell apart). Groups seven apart share a colour; they
+    differ in marker (:func:`rank_symbols`) and every row names its rank (:func:`dashboard.figures.interval_plot`).
     """
-    from plotly.colors import sample_colorscale
+    return [_GROUP_HUES[i % len(_GROUP_HUES)] for i in range(max(0, n))]
 
-    if n <= 0:
-        return []
-    if n <= len(_GROUP_HUES):
-        return list(_GROUP_HUES[:n])
-    return sample_colorscale("Turbo", [0.05 + 0.9 * i / (n - 1) for i in range(n)])
+
+def rank_symbols(n: int) -> list[str]:
+    """Marker symbol of each of ``n`` rank groups: one symbol per cycle of :func:`rank_colors`, so (colour, symbol)
+    pairs are distinct for up to 56 groups."""
+    return [_GROUP_SYMBOLS[(i // len(_GROUP_HUES)) % len(_GROUP_SYMBOLS)] for i in range(max(0, n))]
+
+
+def relative_luminance(color: str) -> float:
+    """WCAG 2 relative luminance of a ``#rgb`` or ``#rrggbb`` colour (0 black .. 1 white)."""
+    h = color.lstrip("#")
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
+    if len(h) != 6:
+        raise ValueError(f"not a hex colour: {color!r}")
+    channels = [int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two hex colours (1 .. 21; 3 is the minimum for graphics and large text)."""
+    la, lb = relative_luminance(a), relative_luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def readable(color: str, minimum: float = 3.0) -> bool:
+    """Whether ``color`` has a contrast of at least ``minimum`` on both :data:`LIGHT_BG` and :data:`DARK_BG`."""
+    return contrast_ratio(color, LIGHT_BG) >= minimum and contrast_ratio(color, DARK_BG) >= minimum
 
 
 def group_color(index: int) -> str:
@@ -53,12 +96,36 @@ def group_color(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
 
 
+def wrap_title(text: str | None, width: int = 90) -> str | None:
+    """``text`` with ``<br>`` at the last space before every ``width`` characters (Plotly never wraps a title: at
+    1280 px a 120-character title ran off the figure's right edge). Text with a ``<br>`` already is left as it is."""
+    if not text or len(text) <= width or "<br>" in text:
+        return text
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "<br>".join(lines)
+
+
 def apply_theme(fig: go.Figure, *, title: str | None = None, height: int | None = None) -> go.Figure:
-    """Apply the dashboard's layout defaults in place and return the figure."""
+    """Apply the dashboard's layout defaults in place and return the figure.
+
+    The template is ``plotly_white`` (white paper for the exported HTML report); in the app ``st.plotly_chart``'s
+    default ``theme="streamlit"`` merges the app theme's background, font and grid colours over it, so the figure
+    follows a light or dark app theme. Colours set on traces and annotations are the figure's own: they are picked to
+    read on both (:func:`readable`). A title longer than 90 characters is wrapped (:func:`wrap_title`).
+    """
+    title = wrap_title(title)
+    lines = title.count("<br>") + 1 if title else 0
     fig.update_layout(
         template="plotly_white",
         title=dict(text=title, x=0, xanchor="left", font=dict(size=16)) if title else None,
-        margin=dict(l=10, r=20, t=50 if title else 20, b=40),
+        margin=dict(l=10, r=20, t=30 + 20 * lines if title else 20, b=40),
         font=dict(family="Inter, Segoe UI, Helvetica, Arial, sans-serif", size=13),
         hoverlabel=dict(font_size=12),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
@@ -81,8 +148,8 @@ def plain(values):
 
 #: Cells without a trial (or an answer).
 MISSING_COLOR = "#eef0f3"
-#: Attempts no rubric category matched.
-UNMATCHED_COLOR = "#9aa0a6"
+#: Attempts no rubric category matched (a grey readable on white and on the dark theme).
+UNMATCHED_COLOR = "#8C8C8C"
 # Red (worst) to blue (best): readable for the common colour-vision deficiencies (ColorBrewer RdBu).
 _RAMP = ("#b2182b", "#d6604d", "#f4a582", "#f7d18a", "#b9d8ea", "#74add1", "#4393c3", "#2166ac")
 #: Continuous scale of pass rates 0..1 (never -> always correct).

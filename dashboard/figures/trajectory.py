@@ -8,20 +8,19 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
-from dashboard.figures.theme import PALETTE, apply_theme, plain
+from dashboard.figures.theme import MUTED, NEUTRAL, PALETTE, apply_theme, plain, readable
 
 __all__ = ["model_colors", "rank_trajectory_plot", "credible_band_grid"]
 
-_MUTED = "#c9ced6"
-
-
-_PALE = {"#F0E442", "#EDC948"}  # yellows: unreadable as thin lines and text on white
+#: The dashboard palette, then Plotly's Dark24 colours that read on white and on the dark theme (its near-black
+#: "#222A2A", navy and plum lines vanished there).
+_LINE_COLORS = tuple(dict.fromkeys([*PALETTE, *(c for c in qualitative.Dark24 if readable(c))]))
 
 
 def model_colors(count: int) -> list[str]:
-    """``count`` distinct line colours: the dashboard palette without its yellows, then Plotly's Dark24."""
-    colors = [c for c in PALETTE if c not in _PALE] + [c for c in qualitative.Dark24 if c not in PALETTE]
-    return [colors[i % len(colors)] for i in range(count)]
+    """``count`` line colours, each with a contrast of at least 3:1 on white and on the dark theme (cycling)."""
+    return [_LINE_COLORS[i % len(_LINE_COLORS)] for i in range(count)]
+
 
 
 def _colors_for(names: list[str], color_order) -> list[str]:
@@ -47,7 +46,7 @@ def _end_labels(names: list[str], x: float, y: np.ndarray, colors: list[str], xa
     for value, members in groups.items():
         shown = ", ".join(names[i] for i in members[:3]) + (f" +{len(members) - 3}" if len(members) > 3 else "")
         out.append(dict(x=x, y=value, text=shown, showarrow=False, xanchor=xanchor, xshift=6 if xanchor == "left" else -6,
-                        font=dict(size=11, color=colors[members[0]] if len(members) == 1 else "#3b4250")))
+                        font=dict(size=11, color=colors[members[0]] if len(members) == 1 else NEUTRAL)))
     return out
 
 
@@ -100,19 +99,19 @@ def rank_trajectory_plot(
         muted = bool(focus) and names[i] not in focus
         traces.append(go.Scatter(
             x=x, y=R[i], mode="lines", name=names[i], connectgaps=False,
-            line=dict(color=_MUTED if muted else colors[i], width=1.2 if muted else 2.2, shape="hv"),
+            line=dict(color=MUTED if muted else colors[i], width=1.2 if muted else 2.2, shape="hv"),
             hovertemplate=f"<b>{names[i]}</b><br>n = %{{x}}<br>{metric_label} rank %{{y}}<extra></extra>",
         ))
     fig.add_traces(traces)
     final = R[:, -1]
-    notes = _end_labels(names, float(x[-1]), final, [(_MUTED if focus and nm not in focus else c) for nm, c in zip(names, colors)], "left")
+    notes = _end_labels(names, float(x[-1]), final, [(NEUTRAL if focus and nm not in focus else c) for nm, c in zip(names, colors)], "left")
     if convergence is not None:
-        fig.add_vline(x=convergence, line=dict(color="#222", width=1.5, dash="dash"))
+        fig.add_vline(x=convergence, line=dict(color=NEUTRAL, width=2, dash="dash"))
         notes.append(dict(x=convergence, y=1, yref="paper", yanchor="bottom", text=f"convergence@n = {convergence}",
-                          showarrow=False, font=dict(size=12, color="#222"), xanchor="left", xshift=4))
+                          showarrow=False, font=dict(size=12), xanchor="left", xshift=4))  # the theme's text colour
     else:
         notes.append(dict(x=1, y=1, xref="paper", yref="paper", yanchor="bottom", xanchor="right",
-                          text=f"no convergence within N = {int(x[-1])}", showarrow=False, font=dict(size=12, color="#b2182b")))
+                          text=f"no convergence within N = {int(x[-1])}", showarrow=False, font=dict(size=12, color=PALETTE[3])))
     fig.update_layout(annotations=notes)
     fig.update_yaxes(autorange=False, range=[L + 0.5, 0.5], title="competition rank (1 = best)",
                      dtick=1 if L <= 25 else None, zeroline=False)
@@ -186,7 +185,7 @@ def credible_band_grid(
                            "interval [%{customdata[0]:.4f}, %{customdata[1]:.4f}]<extra></extra>"),
         ), row=r, col=c)
         if len(rows_m):
-            fig.add_hline(y=float(rows_m["mu"].iloc[-1]), line=dict(color="#555", width=1, dash="dot"), row=r, col=c)
+            fig.add_hline(y=float(rows_m["mu"].iloc[-1]), line=dict(color=NEUTRAL, width=1, dash="dot"), row=r, col=c)
     fig.update_xaxes(showgrid=False, zeroline=False, tickformat="d")
     fig.update_yaxes(zeroline=False)
     for c in range(1, cols + 1):

@@ -16,7 +16,7 @@ import streamlit as st
 from dashboard.compute.items import question_diagnostics
 from dashboard.compute.results import METHOD_BOOT, method_agreement_for, method_bootstrap_for
 from dashboard.figures import interval_plot, method_agreement_heatmap
-from dashboard.tables.display import fit_height, rank_interval_display
+from dashboard.tables.display import fit_height, interval_headers, rank_interval_display
 from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.items.board import ability_board, ability_interval_label, coverage_note, unlinked_note
@@ -98,21 +98,23 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
              "are left out and named; the CLI's methods --bootstrap computes any method.",
     ) if choose else bool(st.session_state.get("lb_methods_boot"))
     if boot_on:
-        _render_intervals(ctx, task, tuple(chosen), used_set, labels, (len(result.models), report.n_questions))
+        _render_intervals(ctx, task, tuple(chosen), used_set, labels, (len(result.models), report.n_questions),
+                          cli=choose)
 
 
-def _render_intervals(ctx, task: str, chosen: tuple[str, ...], used_set: str, labels: dict, shape: tuple[int, int]) -> None:
+def _render_intervals(ctx, task: str, chosen: tuple[str, ...], used_set: str, labels: dict, shape: tuple[int, int],
+                      cli: bool = True) -> None:
     """The bootstrap rank intervals of the chosen methods (:func:`dashboard.compute.results.method_bootstrap_for`).
 
     Methods too slow to rank 200 resamples of data of this ``shape`` (models, questions) are left out (named, with the
-    CLI command): :func:`scorio_core.rank.bootstrap.quick_to_resample`.
+    CLI command unless ``cli`` is False, the presentation view): :func:`scorio_core.rank.bootstrap.quick_to_resample`.
     """
     fast = tuple(m for m in chosen if quick_to_resample(m, *shape))
     slow = [m for m in chosen if m not in fast]
     if slow:
         st.caption(f"Left out of the rank intervals for time ({METHOD_BOOT['n_boot']:d} rankings each): "
-                   + md(", ".join(method_label(m) for m in slow)) + ". The command line computes them: "
-                   "`python -m scorio_core methods FILE --methods NAME,... --bootstrap 200`.")
+                   + md(", ".join(method_label(m) for m in slow)) + "." + (" The command line computes them: "
+                   "`python -m scorio_core methods FILE --methods NAME,... --bootstrap 200`." if cli else ""))
     if not fast:
         st.info("Choose a fast method (e.g. Bayes@N, avg@N, Borda count) to see rank intervals here.")
         return
@@ -143,10 +145,11 @@ MAX_GROUP_PLOTS = 4
 
 
 def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categorization, n_models: int,
-                       limit: int = 0) -> None:
+                       limit: int = 0, present: bool = False) -> None:
     """The "IRT ability" tab: models ranked by their 2PL ability (Rasch below ``MIN_2PL_MODELS``, as the Questions page
     fits it) with Laplace intervals; ``limit`` > 0 (the Leaderboard's *Show*): each group's chart shows its best
-    ``limit`` models (the table lists every model)."""
+    ``limit`` models (the table lists every model). ``present`` (the presentation view): no repository paths or
+    pointers to pages a stakeholder cannot open."""
     if n_models < 2:
         st.info("Ranking by IRT ability needs at least two models.")
         return
@@ -188,16 +191,22 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
     frame = pd.DataFrame({"model": table["model"].map(labels), "rank": table["rank"], "rank (CI ties)": table["rank_ci"],
                           "ability": table["mu"], "lo": table["lo"], "hi": table["hi"],
                           "questions answered": table["n_questions"]})
+    low, high = interval_headers(ctx.confidence)  # as the Leaderboard's table (QA F11: "lo"/"hi" here, "low"/"high" there)
     if len(linked) > 1:  # ranks count within a group only: the group is part of the rank
         frame.insert(1, "linked group", table["group"] + 1)
-    number = st.column_config.NumberColumn(format="%.3f")
     st.dataframe(frame, hide_index=True, width="stretch", height=fit_height(len(frame), 900),
-                 column_config={"ability": number, "lo": number, "hi": number})
+                 column_config={"model": st.column_config.TextColumn("Model"),
+                                "rank": st.column_config.NumberColumn("Rank", format="%d"),
+                                "rank (CI ties)": st.column_config.NumberColumn("Rank (CI ties)", format="%d"),
+                                "ability": st.column_config.NumberColumn("Ability (logit)", format="%.3f"),
+                                "lo": st.column_config.NumberColumn(low, format="%.3f"),
+                                "hi": st.column_config.NumberColumn(high, format="%.3f"),
+                                "questions answered": st.column_config.NumberColumn("Questions answered", format="%d")})
     unanswered = diagnostics.fit.unanswered_models
     st.caption(
         f"What the interval covers: {md(ability_interval_label(diagnostics))} (measured coverage of 95% intervals "
-        "in simulation: 0.93-0.98 over six designs, docs/items.md). Abilities put every model on one scale even when models answered different "
+        "in simulation: 0.93-0.98 over six designs" + ("" if present else ", docs/items.md") + "). Abilities put every model on one scale even when models answered different "
         "questions, as long as shared questions link them: each question's difficulty and discrimination come from "
         "every model that answered it, so this ranking does not reward answering only easy questions. Rank ties use the abilities' standard "
-        f"errors as if independent. {md(tie_rule_sentence(tie_rule))} Question details: the Questions page."
+        f"errors as if independent. {md(tie_rule_sentence(tie_rule))}" + ("" if present else " Question details: the Questions page.")
         + (f" Not ranked (answered no question): {md(', '.join(unanswered))}." if unanswered else ""))

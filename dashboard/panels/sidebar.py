@@ -11,6 +11,7 @@ from dashboard.compute.results import ALL_TASKS, cluster_candidates, groups_of, 
 from dashboard.data.access import ActiveData, active_data
 from dashboard.state.session import KEY_CONFIDENCE, KEY_DATASET, KEY_MODELS, KEY_PRIOR, KEY_SCOPE, KEY_TASK
 from dashboard.state.rubric import adopt_data_default, workspace as rubric_workspace
+from dashboard.share.links import presenting
 from dashboard.text import code_span, md
 from scorio_core.errors import InputError
 from scorio_core.store.publish import CONFIDENCE_LEVELS  # one source: `publish` checks the same levels
@@ -112,7 +113,8 @@ def render_sidebar() -> PageContext | None:
     """Render the shared widgets and return the page context (None if no data could load)."""
     state.init_state()
     state.apply_pending_selection()
-    if state.apply_pending_restore():
+    # the presentation view says what it shows in its footer: no toast over the title (on phones it covered it, QA F7)
+    if state.apply_pending_restore() and not presenting():
         st.toast("Analysis restored: data, rubric and settings.", icon=":material/restore:")
     options = state.dataset_options()
     missing = _unknown_link_value(KEY_DATASET, options, state.dataset_short_label, state.dataset_label)

@@ -15,6 +15,7 @@ from scorio_core.report.tables import interval_abbrev, interval_name, trial_span
 
 __all__ = [
     "fit_height",
+    "interval_headers",
     "leaderboard_display",
     "pass_fail_display",
     "calibration_display",
@@ -58,6 +59,12 @@ def top_rows(table: pd.DataFrame, limit: int) -> tuple[pd.DataFrame, int]:
     return table.iloc[:limit + tied], tied
 
 
+def interval_headers(confidence: float) -> tuple[str, str]:
+    """Headers of an interval's two ends, the same in every table of the app (QA F11: "low"/"high" in one, "lo"/"hi"
+    in another): ``("95% CI low", "95% CI high")`` at 0.95."""
+    return f"{confidence:.0%} CI low", f"{confidence:.0%} CI high"
+
+
 def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confidence: float,
                         groups=None) -> tuple[pd.DataFrame, dict]:
     """Leaderboard rows ready for ``st.dataframe``: ordered columns and their ``column_config``.
@@ -91,9 +98,9 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
         # numbers (QA), so there the titles say which is which
         "mu": st.column_config.NumberColumn(f"{metric_label} (posterior mean)" if clash else metric_label, format="%.4f",
                                             help=f"{metric_label} posterior mean.", width=164 if clash else 78),
-        "lo": st.column_config.NumberColumn("low", format="%.4f", width=64,
+        "lo": st.column_config.NumberColumn(interval_headers(confidence)[0], format="%.4f", width=84,
                                             help=f"Lower end of the central {kind}."),
-        "hi": st.column_config.NumberColumn("high", format="%.4f", width=64,
+        "hi": st.column_config.NumberColumn(interval_headers(confidence)[1], format="%.4f", width=84,
                                             help=f"Upper end of the central {kind}."),
         "sigma": None,  # posterior sd: in the exports and the CLI JSON, not on screen
         "estimate": st.column_config.NumberColumn(

@@ -9,7 +9,16 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-__all__ = ["with_flags", "question_display", "flagged_export", "shift_display"]
+__all__ = ["flag_label", "with_flags", "question_display", "flagged_export", "shift_display"]
+
+
+def flag_label(code: str) -> str:
+    """A flag's code (:data:`scorio_core.items.flags.FLAG_CODES`) as the page shows it; the CSV and JSON keep the code.
+
+    >>> flag_label("possibly_mislabeled")
+    'possibly mislabeled'
+    """
+    return str(code).replace("_", " ")
 
 
 def with_flags(questions: pd.DataFrame, codes=()) -> pd.DataFrame:
@@ -30,7 +39,7 @@ def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.
     pct = f"{confidence:.0%}"
     frame = pd.DataFrame({
         "question": questions["question_id"].astype(str),
-        "flags": [", ".join(f) for f in questions["flags"]],
+        "flags": [", ".join(map(flag_label, f)) for f in questions["flags"]],  # words, not codes (QA F11)
         # beside the flags: at 1280 px a last column was off-screen, the explanation of every flag behind a scroll
         "reason": questions["reason"].astype(str),
         "difficulty": questions["difficulty"],
@@ -46,7 +55,8 @@ def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.
     config = {
         "question": st.column_config.TextColumn("Question", pinned=True, help="Question id as in the dump."),
         # as wide as the longest list of codes (at 1280 px "low_information" was cut), within a third of the page
-        "flags": st.column_config.TextColumn("Flags", help="Codes of the rules this question meets (see Method).",
+        "flags": st.column_config.TextColumn("Flags", help="The rules this question meets (see Method); the CSV "
+                                                           "download gives their codes, e.g. possibly_mislabeled.",
                                              width=int(min(max(80, 7.5 * max(map(len, frame["flags"]), default=0) + 24),
                                                            300))),
         "difficulty": st.column_config.NumberColumn(

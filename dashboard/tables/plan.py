@@ -7,13 +7,15 @@ numbers come from :func:`scorio_core.plan.plan_next`).
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import streamlit as st
 
+from dashboard.tables.display import interval_headers
 from dashboard.text import probability_cells
 
-__all__ = ["POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display"]
+__all__ = ["POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display", "plan_sentence"]
 
 #: How a batch row without a question (new questions from the pool) is shown.
 POOL_LABEL = "(new questions from the pool)"
@@ -30,12 +32,32 @@ def batch_display(rows: list[dict]) -> tuple[pd.DataFrame, dict]:
                                                                     f"{POOL_LABEL}: that many new questions, one trial each."),
         "trials": st.column_config.NumberColumn("Trials", format="%d", help="More trials to run on this cell."),
         "expected_gain": st.column_config.NumberColumn(
-            "Expected gain", format="%.2e",
+            "Expected gain", format="%.4f",  # a normal decimal (QA F11: "9.75e-3" read as jargon)
             help="Expected reduction of the goal's approximate error probability from these trials (per unit cost "
                  "when costs are given). Empty on rows that link groups of models sharing no question: the goal's "
                  "error across those groups is not modelled."),
     }
     return frame, config
+
+
+def plan_sentence(reason: str) -> str:
+    """The planner's status (:attr:`scorio_core.plan.Plan.reason`, as the CLI prints it) in words for the page: no
+    ``continue:`` prefix, no bare ``<`` / ``>=`` against the level (QA F11).
+
+    >>> plan_sentence("continue: P(o3 is best) = 0.509 < 0.95; within 0.01: 0.588")
+    'Keep running: P(o3 is best) = 0.509, below the 0.95 goal; within 0.01 of the best: 0.588.'
+    >>> plan_sentence("top-1 holds: P(o3 is best) = 0.973 >= 0.95")
+    'Top-1 holds: P(o3 is best) = 0.973, reaching the 0.95 goal.'
+    >>> plan_sentence("continue: P(a > b) = 0.71 and P(within 0.01) = 0.02, both < 0.95")
+    'Keep running: P(a > b) = 0.71 and P(within 0.01) = 0.02, both below the 0.95 goal.'
+    """
+    text = re.sub(r"^continue: ", "Keep running: ", reason.strip())
+    text = re.sub(r",? both < ([0-9.]+)", r", both below the \1 goal", text)
+    text = re.sub(r" < ([0-9][0-9.]*)(?=$|[;,)]| \()", r", below the \1 goal", text)
+    text = re.sub(r" >= ([0-9][0-9.]*)(?=$|[;,)]| \()", r", reaching the \1 goal", text)
+    text = re.sub(r"; within ([0-9.e-]+): ", r"; within \1 of the best: ", text)
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
 
 
 def batch_jsonl(rows: list[dict]) -> str:
@@ -57,8 +79,8 @@ def model_status_display(models: list[dict], *, confidence: float) -> tuple[pd.D
     config = {
         "model": st.column_config.TextColumn("Model", pinned=True),
         "mean": st.column_config.NumberColumn("Posterior mean", format="%.4f"),
-        "lo": st.column_config.NumberColumn(f"{pct} lo", format="%.4f", help=f"{pct} credible interval, lower end."),
-        "hi": st.column_config.NumberColumn(f"{pct} hi", format="%.4f", help=f"{pct} credible interval, upper end."),
+        "lo": st.column_config.NumberColumn(interval_headers(confidence)[0], format="%.4f", help=f"{pct} credible interval, lower end."),
+        "hi": st.column_config.NumberColumn(interval_headers(confidence)[1], format="%.4f", help=f"{pct} credible interval, upper end."),
         "p_best": st.column_config.TextColumn(
             "P(best)", alignment="right",
             help="Posterior probability that this model has the highest score: the share of the joint posterior draws "

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
+from dashboard.panels.board_views import render_board_table, render_cost_scatter, render_rank_caption
 from dashboard.panels.charts import show_interval_plot
 from dashboard.panels.method_board import choose_method, choose_method_options, render_method_ranking
 from dashboard.panels.methods import render_irt_ability, render_method_agreement
@@ -11,23 +12,22 @@ from dashboard.state.session import choices_phrase
 from dashboard.state.url import read_choice_param
 from dashboard.state.widgets import MANY_MODELS, TOP_CHOICES, follow_default, k_notice
 from dashboard.compute.results import (
-    cost_options, leaderboard_notes, leaderboard_table, top_lead, model_costs, pairwise_matrix, few_common_pairs,
+    cost_options, leaderboard_notes, leaderboard_table, top_lead, pairwise_matrix, few_common_pairs,
     rank_ci_paired, rank_distribution, task_outcomes, trial_range, unequal_question_sets,
 )
-from dashboard.figures import cost_scatter, pairwise_heatmap, rank_heatmap
+from dashboard.figures import pairwise_heatmap, rank_heatmap
 from dashboard.figures.leaderboard import PAIRWISE_VALUES_MAX
 from dashboard.guard import blocking_notice, user_errors
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.panels.sidebar import page_context
-from dashboard.tables.display import calibration_display, calibration_summary, fit_height, leaderboard_display, top_rows
-from dashboard.text import code, md, sentence
-from scorio_core.choices import has_fallback_interval, not_fitted_for_all, prior_label
+from dashboard.tables.display import calibration_display, calibration_summary, leaderboard_display, top_rows
+from dashboard.text import code, md
+from scorio_core.choices import has_fallback_interval, not_fitted_for_all
 from scorio_core.leaderboard.checks import prior_pull_notice
-from scorio_core.leaderboard.table import ALL_TASKS, QUESTION_SETS
+from scorio_core.leaderboard.table import QUESTION_SETS
 from scorio_core.leaderboard.linking import common_question_count
 from scorio_core.leaderboard.metrics import METRICS
-from scorio_core.ranking.paired import names_phrase, not_identified_cause, not_identified_models, not_identified_note
-from scorio_core.ranking.posterior_ranks import HELD_PRIOR, rank_draws_note
+from scorio_core.ranking.paired import not_identified_cause, not_identified_models, not_identified_note
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
 from scorio_core.report.tables import interval_groups, interval_name
 from scorio_core.report.lead import among_shown
@@ -234,7 +234,7 @@ with tabs[0]:
                 st.caption(md(f"Not posterior probabilities where "
                               f"{not_identified_note(unsure, not_identified_cause(every_row, unsure))}."))
             if summary.details or summary.lines:
-                with st.expander("Details: every neighbouring pair"):
+                with st.expander("Details: every neighbouring pair", expanded=present):  # presented: printed open
                     if summary.details:
                         st.markdown(md(summary.details))
                     st.markdown("\n".join(f"- {md(line)}" for line in summary.lines))
@@ -246,8 +246,7 @@ with tabs[0]:
         shortened = any(labels[m] != m for m in labels)
         if shortened:  # short names in the table; full names on hover in the chart, in exports, or with the toggle off
             frame = frame.assign(model=frame["model"].map(labels))
-        st.dataframe(frame, column_config=config, hide_index=True, width="stretch",  # presented: every row, so it prints whole
-                     height=fit_height(len(frame), 900 if not present else 10**6))
+        render_board_table(frame, config, present=present, interval=interval_name(table, ctx.confidence))
         groups = interval_groups(scored)
         labels = "; ".join(label if len(groups) == 1 else f"of {names}: {label}" for names, label in groups)
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the mean over questions of each "
@@ -305,41 +304,21 @@ with tabs[2]:
             )
         order = [m for m in table["model"] if m in models]
         st.plotly_chart(rank_heatmap(order, P[[models.index(m) for m in order]]), width="stretch")
-        st.caption(
-            f"Probability that each model holds each rank, from {draws:,} joint draws of the per-question Dirichlet "
-            f"posteriors of Bayes@N under the sidebar's prior ({md(prior_label(ctx.prior, ctx.task == ALL_TASKS))}; "
-            f"exact, no normal approximation; seed 0; Monte Carlo error at most {0.5 / draws ** 0.5:.1%}). It ranks "
-            "Bayes@N under the active rubric" + (f", not {spec.label}" if spec.key != "bayes" else "") + "."
-            + (f" {md(sentence(HELD_PRIOR))}." if ctx.prior == "empirical-bayes" else "")
-            + (f" The prior is not identified for {md(names_phrase(unsure_prior))} (too few repeated trials, or every "
-               "trial in one category): their draws are a Beta with their leaderboard row's estimate and sd." if unsure_prior else "")
-            + f" CLI: `python -m scorio_core ranks DATA --prior {code(ctx.prior)} --output json`."
-            + (" " + md(rank_draws_note(draws)) + "." if rank_draws_note(draws) else "")
-        )
+        render_rank_caption(ctx, draws=draws, metric=spec.key, metric_label=spec.label, uncertain_prior=unsure_prior,
+                            present=present)
     elif tabs[2].open:
         st.info("A rank distribution needs at least two scored models.")
 
 if costs:
     with tabs[3]:
-        if tabs[3].open:
-            c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-            column = c1.selectbox("Cost or token column", [c.column for c in costs], key="lb_cost",
-                                  format_func=lambda c: next(o.description for o in costs if o.column == c),
-                                  bind="query-params", persist_state="session")
-            log_x = c2.toggle("Log scale", value=True, key="lb_cost_log", persist_state="session")
-            result = model_costs(ctx.data.data_id, ctx.data.dataset, ctx.task, column)
-            st.plotly_chart(cost_scatter(table, result.values, x_title=result.column.description, metric_label=spec.label,
-                                         confidence=ctx.confidence, log_x=log_x), width="stretch")
-            st.caption(f"x: {md(result.column.description)} ({result.column.how}). "
-                       f"y: the mean with its {md(interval_name(table, ctx.confidence))}; the x value carries no "
-                       "uncertainty here.")
-            if result.left_out:
-                st.caption(md(result.left_out_note))
+        if tabs[3].open:  # presented: the shared choice of column and scale, no widgets
+            render_cost_scatter(ctx, table, costs, metric_label=spec.label, present=present)
 
 irt_tab = tabs[tab_names.index("IRT ability")]
 with irt_tab:
     if irt_tab.open:
-        render_irt_ability(ctx, ctx.task, tie_rule, active.rubric_id, active.categorization, all_models, limit=limit)
+        render_irt_ability(ctx, ctx.task, tie_rule, active.rubric_id, active.categorization, all_models, limit=limit,
+                           present=present)
 
 agreement_tab = tabs[tab_names.index("Method agreement")]
 with agreement_tab:

@@ -13,7 +13,7 @@ from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.state.widgets import follow_default
 from dashboard.tables.display import fit_height
-from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display
+from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display, plan_sentence
 from dashboard.text import md, sentence
 from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, PRIOR_LABELS, SCOPE_LABELS
 from scorio_core.report.tables import to_csv
@@ -114,11 +114,11 @@ with user_errors("the plan"):
     plan = next_batch(*keys, **options)
 goal_words = plan.goal
 if plan.decision == "goal_holds":
-    st.success(md(plan.reason), icon=":material/check_circle:")
+    st.success(md(plan_sentence(plan.reason)), icon=":material/check_circle:")
 elif plan.stop:  # nothing to run under the limits, and the goal does not hold
-    st.warning(md(plan.reason), icon=":material/block:")
+    st.warning(md(plan_sentence(plan.reason)), icon=":material/block:")
 else:
-    st.info(md(plan.reason), icon=":material/play_circle:")
+    st.info(md(plan_sentence(plan.reason)), icon=":material/play_circle:")
 for notice in plan.status.get("notices", ()):  # e.g. disconnected_groups: no order across the groups
     st.warning(md(notice["message"]), icon=":material/link_off:" if notice["code"] == "disconnected_groups" else None)
 trial_position_warning(ctx, options.get("pair") if goal == "pair" else models, task=task,

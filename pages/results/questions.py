@@ -13,7 +13,7 @@ from dashboard.panels.trial_order import trial_position_warning
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.tables.display import fit_height
-from dashboard.tables.items import flagged_export, question_display, shift_display, with_flags
+from dashboard.tables.items import flag_label, flagged_export, question_display, shift_display, with_flags
 from dashboard.text import md
 from scorio_core.items import FLAG_CODES, FLAG_RULES, PRIORS
 from scorio_core.items.board import coverage_note, unlinked_note
@@ -54,6 +54,7 @@ else:
     kind = left.selectbox("Item response model", list(IRT_LABELS), format_func=IRT_LABELS.get, key="q_irt",
                           bind="query-params", persist_state="session", help=IRT_HELP)
 codes = right.multiselect("Show questions flagged", list(FLAG_CODES), key="q_flags", placeholder="every question",
+                          format_func=flag_label,
                           help="Only questions carrying any of these flags (empty: every question).\n\n" + FLAG_HELP)
 fitted = kind
 if len(models) < 2 and st.session_state.get("q_irt", "2pl") == "2pl":
@@ -111,7 +112,7 @@ frame, config = question_display(shown, confidence=ctx.confidence)
 picked = st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
                       height=fit_height(len(frame), 480), on_select="rerun", selection_mode="single-row",
                       key="q_table")
-st.caption(f"{len(shown):,} of {n_questions:,} questions" + (f" flagged {md(', '.join(codes))}" if codes else "")
+st.caption(f"{len(shown):,} of {n_questions:,} questions" + (f" flagged {md(', '.join(map(flag_label, codes)))}" if codes else "")
            + ". Click a row (or pick a question below) to see its curve and attempts. The flags are heuristics: "
              "read the reason and the attempts before acting on one.")
 export = flagged_export(table, codes)
@@ -151,19 +152,19 @@ if len(shown):
                 "only (successes out of trials per model and question). Load the per-attempt dump to read them.",
                 icon=":material/info:")
 elif codes:
-    st.info(f"No question carries {md(', '.join(codes))}. Clear the filter to see every question.", icon=":material/info:")
+    st.info(f"No question carries {md(', '.join(map(flag_label, codes)))}. Clear the filter to see every question.", icon=":material/info:")
 
 st.subheader("Rank without flagged questions", divider="gray")
 if st.toggle("Rank without flagged questions", key="q_rank_without",
              help="The Bayes@N leaderboard on every question beside the one without the questions carrying the chosen "
                   "flags: which models move, with intervals."):
-    drop = st.multiselect("Leave out questions flagged", list(FLAG_CODES), default=["possibly_mislabeled"],
+    drop = st.multiselect("Leave out questions flagged", list(FLAG_CODES), default=["possibly_mislabeled"], format_func=flag_label,
                           key="q_exclude", help=FLAG_HELP)
     excluded = flagged_questions(diag, drop) if drop else ()
     if not drop:
         st.info("Choose at least one flag whose questions to leave out.", icon=":material/info:")
     elif len(excluded) == n_questions:
-        st.info(f"Every question carries {md(', '.join(drop))}: nothing would be left to rank. Leave out fewer flags.",
+        st.info(f"Every question carries {md(', '.join(map(flag_label, drop)))}: nothing would be left to rank. Leave out fewer flags.",
                 icon=":material/info:")
     else:
         with user_errors("the ranks without flagged questions"):
@@ -174,7 +175,7 @@ if st.toggle("Rank without flagged questions", key="q_rank_without",
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
                      height=fit_height(len(frame), 480), key="q_shift_table")
         moved = int((shift["moved"].fillna(0) != 0).sum())
-        st.caption(f"Excluded {len(excluded):,} of {n_questions:,} questions ({md(', '.join(drop))}); "
+        st.caption(f"Excluded {len(excluded):,} of {n_questions:,} questions ({md(', '.join(map(flag_label, drop)))}); "
                    f"{moved:,} model{'' if moved == 1 else 's'} {'changes' if moved == 1 else 'change'} rank. The flags are heuristics: a flagged question may be hard, not "
                    "broken, so compare before removing questions. Bayes@N with the sidebar's prior and scope (no prior "
                    "R0, no question clusters); ranks by posterior mean.")

@@ -80,7 +80,7 @@ def check_prefix_support(metric: str, prior: str) -> None:
 
 def _state_values(metric: str, m: np.ndarray, c: np.ndarray, k: int, tau: float | None, a: float | None):
     """Per-state score (and posterior variance for Bayes@n under a fixed prior ``a``)."""
-    from scorio_core.eval.batch import binary_question_scores
+    from scorio_core.eval.batch import _binary_question_scores
 
     mf, cf = m.astype(np.float64), c.astype(np.float64)
     if metric == "avg":
@@ -88,7 +88,7 @@ def _state_values(metric: str, m: np.ndarray, c: np.ndarray, k: int, tau: float 
     if metric == "bayes":
         total = mf + 2.0 * a
         return (cf + a) / total, (cf + a) * (mf - cf + a) / (total * total * (total + 1.0))
-    return binary_question_scores(metric, c, m, k, tau), None
+    return _binary_question_scores(metric, c, m, k, tau), None
 
 
 def _fitted_states(stats, L: int, N: int, every_n: bool):

@@ -19,7 +19,7 @@ import numpy as np
 
 from scorio_core.dynamics.priors import pseudo_counts
 from scorio_core.dynamics.task_priors import task_prior_alpha
-from scorio_core.eval.batch import binary_question_scores
+from scorio_core.eval.batch import _binary_question_scores
 from scorio_core.uncertainty.batch import fit_dirichlet_prior_batch
 
 __all__ = [
@@ -140,7 +140,7 @@ class RaggedKernel:
             rows = np.arange(k, N + 1)[:, None]
             c = np.arange(N + 1)[None, :]
             lut = np.full((N + 1, N + 1), np.nan)
-            values = binary_question_scores(metric, np.minimum(c, rows), rows, k, tau)
+            values = _binary_question_scores(metric, np.minimum(c, rows), rows, k, tau)
             lut[k:] = np.where(c > rows, np.nan, values)  # c > n: impossible states
             self.lut = lut.ravel()
             self.row_offset = (self.n_eff.astype(np.int64) * (N + 1))  # (N, L, M)

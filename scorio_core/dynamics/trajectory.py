@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scorio_core.eval.batch import bayes_batch
+from scorio_core.eval.batch import _bayes_batch
 from scorio_core.dynamics.priors import (
     TRAJECTORY_PRIOR_NOTES,
     check_dynamics_prior,
@@ -273,7 +273,7 @@ def rank_trajectory(
     if metric == "bayes":
         cum = prefix_counts(resampled, w_chk.size)  # (L, N, M, K)
         if prior_key == "uniform":
-            _, sigma = bayes_batch(cum, w_chk, None if counts0 is None else counts0[:, None])
+            _, sigma = _bayes_batch(cum, w_chk, None if counts0 is None else counts0[:, None])
         else:
             sigma = posterior_summary_batch(cum.reshape(L * N, M, -1), w_chk, prior=prior_key,
                                             strata=tasks).sigma.reshape(L, N)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from scorio_core.eval._validate import check_int, check_tau, nonnegative_array, real_vector
-from scorio_core.eval.batch import binary_question_scores
+from scorio_core.eval.batch import _binary_question_scores
 from scorio_core.eval.ranking import NEAR_TIE_RTOL, near_tie_ranks
 from scorio_core.ranking.rank_batch import batch_competition_ranks, batch_ranks_tau, batch_tau_b
 
@@ -47,8 +47,14 @@ def check_outcomes(R: object, n_categories: int, binary: bool, ragged: bool = Fa
     """Validate an outcome tensor (L, M, N) of category codes; return int16.
 
     ``ragged`` allows -1 after a cell's last trial (each cell with its own N; see
-    :mod:`scorio_core.dynamics.ragged`); otherwise the block must be complete.
+    :mod:`scorio_core.dynamics.ragged`); otherwise the block must be complete. An ``Outcomes`` or
+    ``TaskOutcomes`` object is refused with what to pass instead (duck-typed: this module imports numpy only).
     """
+    if hasattr(R, "rubric") or hasattr(R, "complete_block"):
+        raise TypeError(f"R must be an (L, M, N) array of category codes; got {type(R).__name__}: pass "
+                        "outcomes.complete_block(ragged=True).R (of a TaskOutcomes' .rubric, or .binary for the Pass@k "
+                        "family; with the block's .weights as w); count data has no R: "
+                        "scorio_core.dynamics.trajectory.outcomes_from_counts(block.counts, ragged=True).")
     array = np.asarray(R)
     if array.dtype.kind not in "biu":
         raise TypeError(f"R must hold integer category codes; got dtype {array.dtype}.")
@@ -190,7 +196,7 @@ class TrajectoryKernel:
             self.cells = np.ascontiguousarray(R.transpose(2, 0, 1)).astype(np.uint8)  # (N, L, M)
             n = np.arange(k, N + 1)[:, None]
             c = np.arange(N + 1)[None, :]
-            lut = binary_question_scores(metric, np.minimum(c, n), n, k, tau)
+            lut = _binary_question_scores(metric, np.minimum(c, n), n, k, tau)
             lut[c > n] = np.nan  # impossible states
             self.lut = lut.ravel()  # rows n = k..N, columns c = 0..N
             self.count_dtype = np.uint16 if (N + 1) * (N - k + 1) <= 65535 else np.int64

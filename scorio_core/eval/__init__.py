@@ -22,11 +22,13 @@ References: Hariri et al., "Don't Pass@k", ICLR 2026, arXiv:2510.04265.
 from scorio_core.eval._counts import BinaryCounts, CategoryCounts
 from scorio_core.eval.bayes import avg, avg_ci, bayes, bayes_ci
 from scorio_core.eval.extras import cons_at_k, flakiness, pass_at_k_naive, pass_hat_k_naive
-from scorio_core.eval.geom import (
+from scorio_core.eval.geo_spectrum import (
     geo_spectrum_at_k,
     geo_spectrum_at_k_ci,
     geo_spectrum_star_at_k,
     geo_spectrum_star_at_k_ci,
+)
+from scorio_core.eval.geom import (
     geom_at_k,
     geom_at_k_ci,
     geom_ds_at_k,

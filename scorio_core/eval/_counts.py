@@ -27,6 +27,7 @@ from scorio_core.eval._validate import (
     as_weights,
     check_binary,
     check_category_range,
+    refuse_pooled_counts,
 )
 
 __all__ = ["BinaryCounts", "CategoryCounts", "binary_counts", "category_counts"]
@@ -150,6 +151,7 @@ class CategoryCounts:
     prior_counts: np.ndarray | None = None
 
     def __post_init__(self) -> None:
+        refuse_pooled_counts(self.counts, "counts")
         counts = np.asarray(self.counts)
         if counts.dtype.kind not in "biuf":
             raise TypeError(f"counts must hold integers; got dtype {counts.dtype}.")

@@ -172,7 +172,8 @@ def hypergeom_pmf(n: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
         + lf[fail] - lf[np.where(valid, k - j, 0)] - lf[np.where(valid, fail - k + j, 0)]
         - (lf[n] - lf[k] - lf[n - k])
     )
-    return np.where(valid, np.exp(log_p), 0.0)
+    # exp only where the state is possible: elsewhere log_p mixes substituted table entries and may overflow
+    return np.exp(log_p, out=np.zeros(log_p.shape), where=valid)
 
 
 def finite_state_scores(values: np.ndarray, n: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -198,5 +199,10 @@ def finite_state_scores(values: np.ndarray, n: np.ndarray, c: np.ndarray) -> np.
             log_fail = log_comb_int(nn - cc, np.int64(k)) - log_comb_int(nn, np.int64(k))
             out[start:stop] = -np.expm1(log_fail)
         else:
-            out[start:stop] = hypergeom_pmf(nn, cc, k) @ values
-    return out
+            # normalised by its row sum: the log-factorial pmf sums to 1 only to ~1e-13 when n is large,
+            # which pushed exact-1 scores to 1 + 6e-14; the reference (scipy's hypergeom) gives 1.0
+            pmf = hypergeom_pmf(nn, cc, k)
+            out[start:stop] = (pmf @ values) / pmf.sum(axis=1)
+    # a convex combination of the credits stays within their range (and -0.0 from -expm1(0) becomes 0.0)
+    np.clip(out, values.min(), values.max(), out=out)
+    return out + 0.0

@@ -14,6 +14,7 @@ import numpy as np
 
 __all__ = [
     "as_outcome_matrix",
+    "refuse_pooled_counts",
     "as_weights",
     "as_prior_matrix",
     "check_binary",
@@ -36,6 +37,21 @@ def _describe(value: object) -> str:
     return f"{text} ({type(value).__name__})"
 
 
+def refuse_pooled_counts(values: object, name: str = "R") -> None:
+    """Raise ``TypeError`` for a :class:`scorio_core.rubric.CategoryCounts` (counts per model pooled over questions).
+
+    Recognised by its class name and fields, so this module imports neither pandas nor the rubric package.
+    """
+    if type(values).__name__ == "CategoryCounts" and all(hasattr(values, f) for f in ("groups", "labels", "unmatched")):
+        raise TypeError(
+            f"{name} is a scorio_core.rubric CategoryCounts: category counts per model pooled over questions "
+            f"({len(values.groups)} groups), not one question per row. The metrics need per-question counts: "
+            "o = scorio_core.leaderboard.table.outcomes_for(dataset, task, categorization_for(dataset, schema)[0]).rubric; "
+            "c = o.counts[l] is model l's (questions, C+1) counts (drop rows with no trial, c[c.sum(1) > 0]); then "
+            "eval.bayes(eval.CategoryCounts(c), o.weights). Or pass one model's (M, N) category codes as R."
+        )
+
+
 def as_outcome_matrix(values: object, name: str = "R", allow_empty_trials: bool = False) -> np.ndarray:
     """Validate an outcome matrix and return it as a 2-D int64 array.
 
@@ -49,6 +65,7 @@ def as_outcome_matrix(values: object, name: str = "R", allow_empty_trials: bool 
     ValueError
         If the array is not 1-D/2-D, is empty, or holds non-finite or non-integral values.
     """
+    refuse_pooled_counts(values, name)
     try:
         array = np.asarray(values)
     except (TypeError, ValueError) as exc:
@@ -136,6 +153,7 @@ def as_prior_matrix(R0: object, n_questions: int) -> np.ndarray:
     """Validate prior outcomes ``R0`` of shape ``(M, D)``; a 1-D R0 is reshaped to M rows."""
     if R0 is None:
         return np.empty((n_questions, 0), dtype=np.int64)
+    refuse_pooled_counts(R0, "R0")
     try:
         array = np.asarray(R0)
     except (TypeError, ValueError) as exc:

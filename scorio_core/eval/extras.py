@@ -80,6 +80,28 @@ def pass_at_k_naive(pass_rate, k):
 def pass_hat_k_naive(pass_rate, k):
     r"""Plug-in Pass^k ``p^k`` (skill-eval ``passToTheK``).
 
+    Biased for a finite bank (the unbiased estimator is :func:`~scorio_core.eval.pass_hat_k`).
+    Source: the skill-eval scoring module's ``passToTheK`` (see the module docstring).
+
+    Parameters
+    ----------
+    pass_rate : float or array-like of float
+        Observed pass rate(s) ``p = c/n`` in [0, 1].
+    k : int
+        Trials, ``k >= 1``.
+
+    Returns
+    -------
+    float or ndarray
+        ``p**k``: a float for a scalar rate, an array of the rates' shape otherwise.
+
+    Raises
+    ------
+    TypeError
+        Non-numeric ``pass_rate``; non-integer ``k``.
+    ValueError
+        ``pass_rate`` outside [0, 1] or not finite; ``k < 1``.
+
     Examples
     --------
     >>> round(pass_hat_k_naive(0.8, 5), 3)   # skill-eval doc: 80% pass rate, 5 trials -> 0.328

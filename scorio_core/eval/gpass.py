@@ -32,6 +32,27 @@ __all__ = [
 def g_pass_at_k(R, k) -> float:
     r"""G-Pass@k (``tau = 1``), identical to :func:`pass_hat_k`.
 
+    Source: Liu et al. (2024), arXiv:2412.13147 (G-Pass@k_tau at ``tau = 1``); Eq. 23 of the Bayes@N paper.
+
+    Parameters
+    ----------
+    R : array-like of {0, 1}, shape (M, N) or (N,), or BinaryCounts
+        Binary outcomes (questions x trials).
+    k : int
+        Draws, ``1 <= k <= N``.
+
+    Returns
+    -------
+    float
+        Mean over questions of ``C(c, k) / C(N, k)``, in [0, 1].
+
+    Raises
+    ------
+    TypeError
+        Non-integer ``k``; non-numeric ``R``.
+    ValueError
+        ``k`` outside ``1..N``; non-binary ``R``.
+
     Examples
     --------
     >>> import numpy as np
@@ -43,7 +64,40 @@ def g_pass_at_k(R, k) -> float:
 
 
 def g_pass_at_k_ci(R, k, confidence=0.95, bounds=(0.0, 1.0), alpha0=1.0, beta0=1.0):
-    r"""Posterior summary of G-Pass@k (``tau = 1``), identical to :func:`pass_hat_k_ci`."""
+    r"""Posterior summary of G-Pass@k (``tau = 1``), identical to :func:`pass_hat_k_ci`.
+
+    Source: the latent target ``p^k`` under ``p ~ Beta(alpha0 + c, beta0 + N - c)`` (Bayes@N paper,
+    Appendix B; the reference package's ``g_pass_at_k_ci``).
+
+    Parameters
+    ----------
+    R : array-like of {0, 1}, shape (M, N) or (N,), or BinaryCounts
+        Binary outcomes (questions x trials).
+    k : int
+        Draws, ``1 <= k <= N``.
+    confidence : float, default 0.95
+        Credibility level of the interval, ``0 < confidence < 1``.
+    bounds : tuple (lo, hi) or None, default (0, 1)
+        Clipping bounds for the interval.
+    alpha0, beta0 : float, default 1
+        ``Beta(alpha0, beta0)`` prior on each question's success probability.
+
+    Returns
+    -------
+    mu, sigma, lo, hi : float
+        Posterior mean and sd of the question-averaged latent target and the normal-approximation
+        interval (clipped to ``bounds``), as in :func:`pass_at_k_ci`.
+
+    Raises
+    ------
+    TypeError
+        Non-integer ``k``; non-numeric ``R``; non-real ``confidence``, ``alpha0``, ``beta0``.
+    ValueError
+        ``k`` outside ``1..N``; non-binary ``R``; ``confidence`` outside (0, 1); ``bounds`` not an
+        ordered pair; ``alpha0`` or ``beta0`` not a finite number > 0.
+    FloatingPointError
+        A non-finite posterior summary.
+    """
     return pass_hat_k_ci(R, k, confidence=confidence, bounds=bounds, alpha0=alpha0, beta0=beta0)
 
 
@@ -142,9 +196,37 @@ def mg_pass_at_k(R, k) -> float:
 def mg_pass_at_k_ci(R, k, confidence=0.95, bounds=(0.0, 1.0), alpha0=1.0, beta0=1.0):
     r"""Posterior summary of the latent mG-Pass@k target (closed-form weighting of thresholds).
 
+    Source: Liu et al. (2024), arXiv:2412.13147 (mG-Pass@k, Eq. 24 of the Bayes@N paper); the latent
+    target ``(2/k) E[(X - ceil(k/2))_+]``, ``X ~ Binomial(k, p)``, under the Beta posterior of ``p``.
+
+    Parameters
+    ----------
+    R : array-like of {0, 1}, shape (M, N) or (N,), or BinaryCounts
+        Binary outcomes (questions x trials).
+    k : int
+        Draws, ``1 <= k <= N``.
+    confidence : float, default 0.95
+        Credibility level of the interval, ``0 < confidence < 1``.
+    bounds : tuple (lo, hi) or None, default (0, 1)
+        Clipping bounds for the interval.
+    alpha0, beta0 : float, default 1
+        ``Beta(alpha0, beta0)`` prior on each question's success probability.
+
     Returns
     -------
     mu, sigma, lo, hi : float
+        Posterior mean and sd of the question-averaged latent target and the normal-approximation
+        interval (clipped to ``bounds``), as in :func:`pass_at_k_ci`.
+
+    Raises
+    ------
+    TypeError
+        Non-integer ``k``; non-numeric ``R``; non-real ``confidence``, ``alpha0``, ``beta0``.
+    ValueError
+        ``k`` outside ``1..N``; non-binary ``R``; ``confidence`` outside (0, 1); ``bounds`` not an
+        ordered pair; ``alpha0`` or ``beta0`` not a finite number > 0.
+    FloatingPointError
+        A non-finite posterior summary.
     """
     counts, k = _binary.prepare(R, k)
     return _binary.summary_ci(counts, mg_values(k), confidence, bounds, alpha0, beta0)
@@ -153,7 +235,27 @@ def mg_pass_at_k_ci(R, k, confidence=0.95, bounds=(0.0, 1.0), alpha0=1.0, beta0=
 def maj_at_k(R, k) -> float:
     r"""maj@k: probability that a strict majority of k draws is correct.
 
-    Equals G-Pass@k_tau with ``tau = (floor(k/2) + 1) / k``.
+    Equals G-Pass@k_tau with ``tau = (floor(k/2) + 1) / k``. Source: the reference package's ``maj_at_k``
+    (majority vote of k draws for binary outcomes; Wang et al. 2023, self-consistency).
+
+    Parameters
+    ----------
+    R : array-like of {0, 1}, shape (M, N) or (N,), or BinaryCounts
+        Binary outcomes (questions x trials).
+    k : int
+        Draws, ``1 <= k <= N``.
+
+    Returns
+    -------
+    float
+        Mean over questions of ``P(X >= floor(k/2) + 1)``, ``X ~ Hypergeometric(N, c, k)``, in [0, 1].
+
+    Raises
+    ------
+    TypeError
+        Non-integer ``k``; non-numeric ``R``.
+    ValueError
+        ``k`` outside ``1..N``; non-binary ``R``.
 
     Examples
     --------
@@ -168,6 +270,38 @@ def maj_at_k(R, k) -> float:
 
 def maj_at_k_ci(R, k, confidence=0.95, bounds=(0.0, 1.0), alpha0=1.0, beta0=1.0):
     r"""Posterior summary of maj@k (threshold ``floor(k/2) + 1``).
+
+    Source: the latent target ``P(Binomial(k, p) >= floor(k/2) + 1)`` under the Beta posterior of ``p``
+    (the reference package's ``maj_at_k_ci``).
+
+    Parameters
+    ----------
+    R : array-like of {0, 1}, shape (M, N) or (N,), or BinaryCounts
+        Binary outcomes (questions x trials).
+    k : int
+        Draws, ``1 <= k <= N``.
+    confidence : float, default 0.95
+        Credibility level of the interval, ``0 < confidence < 1``.
+    bounds : tuple (lo, hi) or None, default (0, 1)
+        Clipping bounds for the interval.
+    alpha0, beta0 : float, default 1
+        ``Beta(alpha0, beta0)`` prior on each question's success probability.
+
+    Returns
+    -------
+    mu, sigma, lo, hi : float
+        Posterior mean and sd of the question-averaged latent target and the normal-approximation
+        interval (clipped to ``bounds``), as in :func:`pass_at_k_ci`.
+
+    Raises
+    ------
+    TypeError
+        Non-integer ``k``; non-numeric ``R``; non-real ``confidence``, ``alpha0``, ``beta0``.
+    ValueError
+        ``k`` outside ``1..N``; non-binary ``R``; ``confidence`` outside (0, 1); ``bounds`` not an
+        ordered pair; ``alpha0`` or ``beta0`` not a finite number > 0.
+    FloatingPointError
+        A non-finite posterior summary.
 
     Examples
     --------
@@ -185,7 +319,7 @@ def maj_at_k_ci(R, k, confidence=0.95, bounds=(0.0, 1.0), alpha0=1.0, beta0=1.0)
 
 
 def auc_at_k(R, k) -> float:
-    r"""AUC@k: trapezoid area under the Pass@j curve, ``j = 1..k``.
+    r"""AUC@k: trapezoid area under the Pass@j curve, ``j = 1..k`` (Hu et al. 2026, arXiv:2601.08763).
 
     Parameters
     ----------
@@ -199,6 +333,13 @@ def auc_at_k(R, k) -> float:
     float
         ``sum_j c_j Pass@j`` with ``c_1 = c_k = 1/(2(k-1))``, ``c_j = 1/(k-1)`` otherwise;
         AUC@1 = Pass@1.
+
+    Raises
+    ------
+    TypeError
+        Non-integer ``k``; non-numeric ``R``.
+    ValueError
+        ``k`` outside ``1..N``; non-binary ``R``.
 
     Examples
     --------
@@ -214,7 +355,37 @@ def auc_at_k(R, k) -> float:
 def auc_at_k_ci(R, k, confidence=0.95, bounds=(0.0, 1.0), alpha0=1.0, beta0=1.0):
     r"""Posterior summary of the latent AUC@k target (weighted sum of i.i.d. Pass@j).
 
-    For ``k = 1`` this is :func:`pass_at_k_ci` with ``k = 1``.
+    For ``k = 1`` this is :func:`pass_at_k_ci` with ``k = 1``. Source: Hu et al. (2026), arXiv:2601.08763
+    (AUC@K), with the Beta posterior of the Bayes@N paper.
+
+    Parameters
+    ----------
+    R : array-like of {0, 1}, shape (M, N) or (N,), or BinaryCounts
+        Binary outcomes (questions x trials).
+    k : int
+        Draws, ``1 <= k <= N``.
+    confidence : float, default 0.95
+        Credibility level of the interval, ``0 < confidence < 1``.
+    bounds : tuple (lo, hi) or None, default (0, 1)
+        Clipping bounds for the interval.
+    alpha0, beta0 : float, default 1
+        ``Beta(alpha0, beta0)`` prior on each question's success probability.
+
+    Returns
+    -------
+    mu, sigma, lo, hi : float
+        Posterior mean and sd of the question-averaged latent target and the normal-approximation
+        interval (clipped to ``bounds``), as in :func:`pass_at_k_ci`.
+
+    Raises
+    ------
+    TypeError
+        Non-integer ``k``; non-numeric ``R``; non-real ``confidence``, ``alpha0``, ``beta0``.
+    ValueError
+        ``k`` outside ``1..N``; non-binary ``R``; ``confidence`` outside (0, 1); ``bounds`` not an
+        ordered pair; ``alpha0`` or ``beta0`` not a finite number > 0.
+    FloatingPointError
+        A non-finite posterior summary.
     """
     if isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)) and int(k) == 1:
         return pass_at_k_ci(R, 1, confidence=confidence, bounds=bounds, alpha0=alpha0, beta0=beta0)

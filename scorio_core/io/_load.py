@@ -41,7 +41,9 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
         Files on disk (``str``/``Path``), folders (a HELM run folder, or a folder whose
         supported files are all loaded), uploaded files (objects with ``.name`` and
         ``.getvalue() -> bytes``, such as Streamlit's ``UploadedFile``) or
-        ``(name, bytes)`` tuples. Several sources merge into one table.
+        ``(name, bytes)`` tuples. Several sources merge into one table. A file without a task column takes its
+        stem as task, except per-model files (pairwise disjoint models, shared questions), which share one task
+        (docs/ARCHITECTURE.md, Files without a task column).
     format : str, optional
         A key of :data:`SUPPORTED_FORMATS` applied to every source; auto-detected from
         name and content when omitted.

@@ -173,16 +173,40 @@ class _Reader:
         return out
 
 
+#: The forms :func:`as_sources` (and ``scorio_core.io.load``) accepts, for its errors.
+ACCEPTED_SOURCES = ("pass a path (str or pathlib.Path), a folder, a list of paths, (name, bytes) pairs such as "
+                    "('results.csv', data), or a file object with a .name (an upload, open(path, 'rb'))")
+
+
+def _refused(item: object) -> InputError:
+    """The error for a source of an unreadable type, naming the type and the accepted forms."""
+    kind = type(item).__name__
+    if isinstance(item, (bytes, bytearray, memoryview)):
+        why = f"cannot read raw {kind}: they carry no file name, which tells the format"
+    elif hasattr(item, "getvalue") or hasattr(item, "read"):
+        why = f"cannot read a {kind} without a file name (.name), which tells the format"
+    else:
+        why = f"cannot read a source of type {kind}"
+    return InputError(f"{why}; {ACCEPTED_SOURCES}.")
+
+
 def _from_upload(obj: object) -> Source:
     if isinstance(obj, tuple) and len(obj) == 2:
         name, payload = obj
     else:
-        name, payload = obj.name, obj.getvalue()  # type: ignore[attr-defined]
+        name = getattr(obj, "name", None)
+        if not isinstance(name, (str, os.PathLike)) or not str(name):
+            raise _refused(obj)
+        payload = obj.getvalue() if hasattr(obj, "getvalue") else obj.read()  # type: ignore[attr-defined]
     if isinstance(payload, str):
         payload = payload.encode("utf-8")
     if not isinstance(payload, (bytes, bytearray, memoryview)):
         raise InputError(f"upload {name!r} must hold bytes; got {type(payload).__name__}.")
     return Source(name=Path(str(name)).name or str(name), raw=bytes(payload))
+
+
+def _is_file_like(obj: object) -> bool:
+    return hasattr(obj, "getvalue") or hasattr(obj, "read")
 
 
 def _is_named_bytes(obj: object) -> bool:
@@ -233,13 +257,13 @@ def as_sources(sources: object) -> list[Source]:
     Raises
     ------
     InputError
-        If a path does not exist, a folder has no supported files, or nothing was given.
+        If a path does not exist, a folder has no supported files, nothing was given, or a source is of
+        another type (raw bytes without a name, a file object without ``.name``, a number...).
     """
-    if isinstance(sources, (str, os.PathLike)) or hasattr(sources, "getvalue") or _is_named_bytes(sources):
-        sources = [sources]
+    if (isinstance(sources, (str, os.PathLike, Source, bytes, bytearray, memoryview)) or _is_file_like(sources)
+            or _is_named_bytes(sources) or not hasattr(sources, "__iter__")):
+        sources = [sources]  # one source; bytes would iterate as ints, a file object as lines
     out: list[Source] = []
-    if isinstance(sources, Source):
-        sources = [sources]
     for item in sources:  # type: ignore[union-attr]
         if isinstance(item, Source):
             out.append(item)
@@ -251,13 +275,10 @@ def as_sources(sources: object) -> list[Source]:
                 out.append(Source(name=path.name, path=path))
             else:
                 raise InputError("file not found; check the path.", source=str(item))
-        elif _is_named_bytes(item) or hasattr(item, "getvalue"):
+        elif _is_named_bytes(item) or _is_file_like(item):
             out.append(_from_upload(item))
         else:
-            raise InputError(
-                f"cannot read a source of type {type(item).__name__}; pass a path, a folder, an "
-                "uploaded file or a (name, bytes) tuple."
-            )
+            raise _refused(item)
     if not out:
         raise InputError("no input files given; pass at least one path or upload.")
     return out

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from scorio_core import eval as ev
-from scorio_core.eval.batch import binary_question_scores
+from scorio_core.eval.batch import _binary_question_scores
 from scorio_core.eval.bayes import scaled_weights
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.metrics import get_metric
@@ -140,7 +140,7 @@ def _pass_at_k_from_states(st: _CountStates, k: int) -> np.ndarray:
     answered, fewest, _ = _trial_columns(st)
     n = st.n.astype(np.int64)
     scores = (st.rows[:, 1] / np.maximum(n, 1) if k == 1  # c / n exactly, as avg@N (not 1 - (n - c) / n)
-              else binary_question_scores("pass@k", st.rows[:, 1].astype(np.int64), np.maximum(n, max(k, 1)), k=k))
+              else _binary_question_scores("pass@k", st.rows[:, 1].astype(np.int64), np.maximum(n, max(k, 1)), k=k))
     value = st.total(np.where(n >= k, scores, 0.0)) / np.maximum(answered, 1)
     return np.where((answered > 0) & (k <= fewest), value, np.nan)
 

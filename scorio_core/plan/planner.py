@@ -21,7 +21,26 @@ from scorio_core.plan.prior_fit import default_plan_prior, fixed_prior_pull_note
 from scorio_core.uncertainty.posterior import FALLBACK_LABELS, check_scope
 from scorio_core.uncertainty.priors import check_prior, not_identified_rule
 
-__all__ = ["Plan", "per_trial_costs", "plan_next"]
+__all__ = ["Plan", "per_trial_costs", "plan_next", "task_counts"]
+
+
+def task_counts(outcomes):
+    """The :class:`~scorio_core.leaderboard.outcomes.Outcomes` the planner reads from ``outcomes``.
+
+    A :class:`~scorio_core.leaderboard.table.TaskOutcomes` (``outcomes_for(dataset, task)``) gives its rubric
+    outcomes, the Bayes@N counts that the CLI's ``plan`` and the Plan page pass; an ``Outcomes`` is returned as is.
+
+    Raises
+    ------
+    TypeError
+        Anything else, naming its type and what to pass.
+    """
+    if hasattr(outcomes, "rubric") and not hasattr(outcomes, "counts"):
+        outcomes = outcomes.rubric
+    if not all(hasattr(outcomes, name) for name in ("counts", "weights", "models", "questions")):
+        raise TypeError(f"outcomes must be one task's Outcomes or TaskOutcomes (scorio_core.leaderboard.table.outcomes_for("
+                        f"dataset, task), or its .rubric); got {type(outcomes).__name__}.")
+    return outcomes
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,8 +165,8 @@ def per_trial_costs(dataset, task: str, column: str, outcomes) -> dict[str, floa
     task : str
     column : str
         A cost column (:func:`scorio_core.leaderboard.costs.cost_columns`), e.g. ``cost``.
-    outcomes : scorio_core.leaderboard.outcomes.Outcomes
-        The task's outcomes: a per-model total (a column constant within each model, e.g. a reported
+    outcomes : scorio_core.leaderboard.outcomes.Outcomes or TaskOutcomes
+        The task's outcomes (a TaskOutcomes: its rubric outcomes): a per-model total (a column constant within each model, e.g. a reported
         total cost) is spread over the model's trials; a per-attempt column gives its mean per attempt.
 
     Returns
@@ -168,6 +187,7 @@ def per_trial_costs(dataset, task: str, column: str, outcomes) -> dict[str, floa
         raise InputError(f"cost column {column}: model {model!r} has no numeric cost ({raw!r}).")
     values = dict(zip(found.values["model"], found.values["value"]))
     if found.column.level == "model":
+        outcomes = task_counts(outcomes)
         trials = dict(zip(outcomes.models, outcomes.n_trials.sum(axis=1)))
         values = {m: v / max(int(trials.get(m, 1)), 1) for m, v in values.items()}
     return values
@@ -181,8 +201,10 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
 
     Parameters
     ----------
-    outcomes : scorio_core.leaderboard.outcomes.Outcomes
-        One task's counts so far, shape (L, M, C+1); ragged and missing cells allowed.
+    outcomes : scorio_core.leaderboard.outcomes.Outcomes or TaskOutcomes
+        One task's counts so far, shape (L, M, C+1); ragged and missing cells allowed. A TaskOutcomes
+        (``outcomes_for(dataset, task)``) is read through its rubric outcomes, as the CLI's ``plan`` and the
+        Plan page pass them (:func:`task_counts`).
     goal : {"top-1", "top-k", "ranking", "pair", "width"}, default "top-1"
         See :data:`scorio_core.choices.PLAN_GOAL_HELP`.
     k : int, optional
@@ -224,6 +246,8 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     InputError
         A bad goal argument (named), ``batch < 1``, ``draws < 100``, bad costs or ``max_trials``
         negative or of another shape.
+    TypeError
+        ``outcomes`` neither an Outcomes nor a TaskOutcomes.
     ValueError
         Unknown scope or prior.
 
@@ -238,6 +262,7 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     2410-2439 (knowledge gradient); Rubin (1981), Ann. Statist. 9, 130-134 (Bayesian bootstrap);
     Hariri et al., ICLR 2026, arXiv:2510.04265 (Bayes@N).
     """
+    outcomes = task_counts(outcomes)
     check_scope(scope)
     prior = default_plan_prior(goal) if prior is None else prior
     check_prior(prior)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scorio_core.plan.planner import plan_next
+from scorio_core.plan.planner import plan_next, task_counts
 from scorio_core.plan.prior_fit import default_plan_prior
 from scorio_core.uncertainty.batch import _CountStates, _prior_pseudo_counts, _whole_counts
 
@@ -150,8 +150,8 @@ def project_goal(outcomes, goal: str = "top-1", *, batches: int = 6, replays: in
 
     Parameters
     ----------
-    outcomes : scorio_core.leaderboard.outcomes.Outcomes
-        One task's counts so far, shape (L, M, C+1).
+    outcomes : scorio_core.leaderboard.outcomes.Outcomes or TaskOutcomes
+        One task's counts so far, shape (L, M, C+1) (a TaskOutcomes: its rubric outcomes, as :func:`plan_next`).
     goal : str, default "top-1"
         As :func:`scorio_core.plan.plan_next`; so are ``batch``, ``prior`` and ``options`` (``k``,
         ``pair``, ``width``, ``tolerance``, ``confidence``, ``costs``, ``scope``, ``max_trials``: the per-cell
@@ -188,6 +188,7 @@ def project_goal(outcomes, goal: str = "top-1", *, batches: int = 6, replays: in
     for name, value in (("batches", batches), ("replays", replays)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise InputError(f"{name} must be an integer >= 1; got {name}={value!r}.")
+    outcomes = task_counts(outcomes)
     asked = (int(replays), int(batches))
     replays, batches, note = projection_size(*outcomes.counts.shape[:2], replays, batches, budget)
     cap = options.pop("max_trials", None)  # per-cell limit at the start; each replay's runs use it up

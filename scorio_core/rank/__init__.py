@@ -8,6 +8,8 @@ over models and questions. Issue 38 grows this package method by method:
 
 - :mod:`.ties`: :func:`rank_scores` (competition, competition_max, dense, avg) and input validation;
 - :mod:`.pointwise`: :func:`avg`, :func:`inverse_difficulty`;
+- :mod:`.eval_ranking`: :func:`bayes`, :func:`pass_at_k`, :func:`pass_hat_k`, :func:`g_pass_at_k_tau`,
+  :func:`mg_pass_at_k` (evaluation metrics of :mod:`scorio_core.eval` per model);
 - :mod:`.voting`: :func:`borda`, :func:`win_rate`, :func:`nanson`, :func:`baldwin`, :func:`majority_judgment`;
 - :mod:`.condorcet`: :func:`copeland`, :func:`minimax`, :func:`schulze`, :func:`ranked_pairs`;
 - :mod:`.kemeny`: :func:`kemeny_young` (exact, ``scipy.optimize.milp``);
@@ -25,6 +27,7 @@ over models and questions. Issue 38 grows this package method by method:
 Cross-checked against the reference in ``tests/core/test_rank_reference*.py``.
 """
 
+from scorio_core.rank.eval_ranking import bayes, g_pass_at_k_tau, mg_pass_at_k, pass_at_k, pass_hat_k
 from scorio_core.rank.condorcet import copeland, minimax, ranked_pairs, schulze
 from scorio_core.rank.graph import alpharank, nash, pagerank, spectral
 from scorio_core.rank.kemeny import kemeny_young
@@ -47,10 +50,11 @@ from scorio_core.rank.ties import rank_scores, validate_input
 from scorio_core.rank.voting import baldwin, borda, majority_judgment, nanson, win_rate
 
 __all__ = [
-    "alpharank", "avg", "baldwin", "bayesian_mcmc", "borda", "bradley_terry", "bradley_terry_davidson",
+    "alpharank", "avg", "baldwin", "bayes", "bayesian_mcmc", "borda", "bradley_terry", "bradley_terry_davidson",
     "bradley_terry_davidson_map", "bradley_terry_luce", "bradley_terry_luce_map", "bradley_terry_map", "copeland",
-    "davidson_luce", "davidson_luce_map", "dynamic_irt", "elo", "glicko", "hodge_rank", "inverse_difficulty",
-    "kemeny_young", "majority_judgment", "minimax", "mirt", "nanson", "nash", "pagerank", "plackett_luce",
+    "davidson_luce", "davidson_luce_map", "dynamic_irt", "elo", "g_pass_at_k_tau", "glicko", "hodge_rank",
+    "inverse_difficulty", "kemeny_young", "majority_judgment", "mg_pass_at_k", "minimax", "mirt", "nanson", "nash",
+    "pagerank", "pass_at_k", "pass_hat_k", "plackett_luce",
     "plackett_luce_map", "rank_centrality", "rank_scores", "ranked_pairs", "rao_kupper", "rao_kupper_map", "rasch",
     "rasch_2pl", "rasch_2pl_map", "rasch_3pl", "rasch_3pl_map", "rasch_map", "rasch_mml",
     "rasch_mml_credible", "schulze", "serial_rank", "spectral",

@@ -27,7 +27,7 @@ import numpy as np
 from scorio_core.rank.ties import near_tie_ranks, settled_ranks
 from scorio_core.errors import InputError
 
-__all__ = ["METHODS", "MethodAgreement", "agreement", "available_methods", "method_label", "response_tensor"]
+__all__ = ["METHODS", "CALLER_SCORED", "MethodAgreement", "agreement", "available_methods", "method_label", "response_tensor"]
 
 #: Ranking methods of :mod:`scorio_core.rank` by group, in display order: ``name -> label``.
 #: Names not (yet) implemented in :mod:`scorio_core.rank` are skipped by :func:`available_methods`.
@@ -61,6 +61,11 @@ METHODS: dict[str, dict[str, str]] = {
         "serial_rank": "SerialRank", "spectral": "spectral", "alpharank": "alpha-rank", "nash": "Nash averaging",
     },
 }
+
+#: Methods the caller scores (the leaderboard's Bayes@N posterior under its prior and rubric, its IRT fit) and passes
+#: as ``extra``: never taken from :mod:`scorio_core.rank` here, even where it has a function of that name
+#: (``scorio_core.rank.bayes`` ranks a tensor with a uniform prior, not the leaderboard's posterior).
+CALLER_SCORED = frozenset(METHODS["Bayes@N and IRT"])
 
 #: Methods whose cost grows fast with the number of models (skipped by default above this many models).
 EXPENSIVE = {"kemeny_young": 20,
@@ -97,6 +102,7 @@ def available_methods(n_models: int | None = None) -> dict[str, dict[str, str]]:
     out = {}
     for group, methods in METHODS.items():
         kept = {name: label for name, label in methods.items() if callable(getattr(rank, name, None))
+                and name not in CALLER_SCORED
                 and (n_models is None or n_models <= EXPENSIVE.get(name, n_models))}
         if kept:
             out[group] = kept
@@ -324,7 +330,7 @@ def agreement(R, methods, *, models=None, extra=None, top: int = 3, options=None
     models = tuple(str(m) for m in (models if models is not None else range(L)))
     if len(models) != L:
         raise ValueError(f"models has {len(models)} names for {L} models.")
-    known = {m for g in METHODS.values() for m in g}
+    known = {m for g in METHODS.values() for m in g} - CALLER_SCORED
     for name in names:
         if name not in extra and (name not in known or not callable(getattr(rank, name, None))):
             choices = sorted(m for g in available_methods().values() for m in g)

@@ -237,7 +237,7 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
     the ``batch_fn`` names, scored for all replicates in one call.
     """
     import scorio_core.rank as rank
-    from scorio_core.rank.agreement import METHODS
+    from scorio_core.rank.agreement import CALLER_SCORED, METHODS
 
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
         raise ValueError(f"n_boot must be an integer of at least 1; got n_boot={n_boot!r}.")
@@ -255,7 +255,7 @@ def bootstrap_ranks(R, methods, *, models=None, extra_fn=None, batch_fn=None, n_
     models = tuple(str(m) for m in (models if models is not None else range(L)))
     if len(models) != L:
         raise ValueError(f"models has {len(models)} names for {L} models.")
-    known = {m for group in METHODS.values() for m in group if callable(getattr(rank, m, None))}
+    known = {m for group in METHODS.values() for m in group if callable(getattr(rank, m, None))} - CALLER_SCORED
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, M, size=(int(n_boot), M))  # drawn once: every method ranks the same resamples
     options = {m: dict(kw) for m, kw in (options or {}).items() if kw}

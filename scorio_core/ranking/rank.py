@@ -64,7 +64,7 @@ def _sides(mu: object, sigma: object, sigma_up: object) -> tuple[np.ndarray, np.
     return (mu_a, down, down) if sigma_up is None else (mu_a, down, _mu_sigma(mu_a, sigma_up)[1])
 
 
-def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", tol: float = 1e-12,
+def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = DEFAULT_TIE_RULE, tol: float = 1e-12,
                     sigma_up=None) -> np.ndarray:
     r"""Ranks of L models from posterior means and standard deviations, with uncertainty ties.
 
@@ -76,7 +76,9 @@ def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", to
         Posterior standard deviations, ``>= 0``, same units as ``mu``.
     confidence : float, default 0.95
         Confidence level in (0, 1).
-    rule : {"pairwise", "paper", "upper-bound", "none"}, default "paper"
+    rule : {"pairwise", "paper", "upper-bound", "none"}, default "pairwise"
+        The default is ``DEFAULT_TIE_RULE``, the leaderboard's and the CLI's, so ranks recomputed
+        from a leaderboard's ``mu``/``sigma`` match its ``rank_ci``.
         ``"pairwise"``: ``1 +`` the number of models B with ``P(mu_B > mu_A) >= confidence``
         under the normal approximation of :func:`pairwise_confidence` (and a mean above A's
         by more than ``tol``); see :func:`pairwise_ranks`.
@@ -129,7 +131,9 @@ def ranks_with_ties(mu, sigma, confidence: float = 0.95, rule: str = "paper", to
     --------
     >>> mu = [0.70, 0.62, 0.61, 0.45]
     >>> sigma = [0.01, 0.01, 0.01, 0.01]
-    >>> ranks_with_ties(mu, sigma).tolist()          # z(0.62, 0.61) = 0.71 < 1.645
+    >>> ranks_with_ties(mu, sigma).tolist()          # pairwise: P(0.62 > 0.61) = 0.76 < 0.95
+    [1, 2, 2, 4]
+    >>> ranks_with_ties(mu, sigma, rule="paper").tolist()  # z(0.62, 0.61) = 0.71 < 1.645
     [1, 2, 2, 3]
     >>> ranks_with_ties(mu, sigma, rule="none").tolist()
     [1, 2, 3, 4]

@@ -13,7 +13,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from scorio_core.eval._validate import check_confidence, check_int, count_array, nonnegative_array, weights_for
-from scorio_core.eval.batch import bayes_batch
+from scorio_core.eval.batch import _bayes_batch
 from scorio_core.ranking.projection_hyper import hyper_of, hyper_var
 
 __all__ = ["TrialsNeeded", "trials_needed", "trials_meaning", "observed_trials", "ASSUMPTION", "PRACTICAL_TRIALS"]
@@ -131,7 +131,7 @@ def _gap_se(n: np.ndarray, rates: list[np.ndarray], priors: list[np.ndarray], w:
     """``|mu_a - mu_b|`` and ``sqrt(sigma_a^2 + sigma_b^2)`` at each N in ``n`` for projected counts N * rates."""
     moments = []
     for r, p, h in zip(rates, priors, hypers):
-        mu, sigma = bayes_batch(n[:, None, None] * r[None], w, p[None])
+        mu, sigma = _bayes_batch(n[:, None, None] * r[None], w, p[None])
         if h is not None:
             sigma = np.sqrt(sigma**2 + hyper_var(np.broadcast_to(n[:, None], (n.size, r.shape[0])), h))
         moments.append((mu, sigma))
@@ -297,8 +297,8 @@ def trials_needed(
     for flag, a, strata, c in zip((empirical_a, empirical_b), alphas, stratas, (ca, cb)):
         hypers.append(hyper_of(a, strata, w_a, c.shape[0]) if flag and a is not None else None)
     hypers = tuple(hypers)
-    mu_a, s_a = bayes_batch(ca, w_a, pa)
-    mu_b, s_b = bayes_batch(cb, w_a, pb)
+    mu_a, s_a = _bayes_batch(ca, w_a, pa)
+    mu_b, s_b = _bayes_batch(cb, w_a, pb)
     s_a = float(np.sqrt(s_a**2 + hyper_var(ca.sum(axis=1).astype(float), hypers[0])))
     s_b = float(np.sqrt(s_b**2 + hyper_var(cb.sum(axis=1).astype(float), hypers[1])))
     den = float(np.sqrt(s_a**2 + s_b**2))

@@ -222,7 +222,8 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     # a model whose empirical-Bayes prior is not identified (N = 1) has the pooled binomial sd, not a posterior one:
     # probabilities involving it are normal approximations, and the sentences do not call them posterior or credible
     approximate = has_fallback_interval(scored)
-    level = "confidence" if approximate else "credibility"
+    # "credibility" only where every interval is a posterior one; else the level without a word it does not earn
+    at_level = f"at the {pct} level" if approximate else f"at {pct} credibility"
     posterior = "probability (normal approximation)" if approximate else "posterior probability"
     counts = scored["n_questions"].dropna() if "n_questions" in scored else pd.Series(dtype=float)
     n_questions = (int(counts.min()), int(counts.max())) if len(counts) else None  # unequal sets: a range, not the largest
@@ -286,6 +287,11 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     paired = ("" if lead is None else f", paired over the {lead.n_common:,} questions both answered" if not lead.own_sets
               else f", each over its own questions, their covariance from the {lead.n_common:,} both answered")
     first_separated = not cross_top and comparisons[0].separated  # comparisons[0] is then models[0] vs models[1]
+    # "ahead" is one-sided (P(A > B) >= the level); the central interval of the difference (Compare) is two-sided and
+    # holds 0 when P(A > B) < 1 - (1 - level) / 2: the headline says so itself, in the Compare page's words (QA F15)
+    sided_lead = first_separated and comparisons[0].rho < 1.0 - (1.0 - confidence) / 2.0
+    first = (f"{models[0]} ranks first {at_level}"
+             + (f" (one-sided; the central {pct} interval of their difference still holds 0)" if sided_lead else ""))
     if cross_top:
         headline = _cross_group_headline(models, split[0], split[1], rho, metric_label=metric_label, where=where,
                                          figures=numbers, confidence=confidence, posterior=posterior,
@@ -296,14 +302,14 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         numbers = f"{models[0]} at {numbers}"
         if p_other is not None and p_other >= confidence:
             again = ("the same" if format_probability(p_other) == p_here else format_probability(p_other))
-            headline = (f"{models[0]} ranks first at {pct} {level} {where}, and {elsewhere} too: ahead of {models[1]} "
+            headline = (f"{first} {where}, and {elsewhere} too: ahead of {models[1]} "
                         f"with {p_here} {posterior} ({again} {elsewhere}; {numbers}).")
         elif p_other is not None:
-            headline = (f"{models[0]} ranks first at {pct} {level} {where} (ahead of {models[1]} with {p_here} "
+            headline = (f"{first} {where} (ahead of {models[1]} with {p_here} "
                         f"{posterior}; {numbers}), but not {elsewhere}: there P({models[0]} > {models[1]}) = "
                         f"{format_probability(p_other)}{paired if other == 'questions-sampled' else ''}.")
         else:
-            headline = (f"{models[0]} ranks first at {pct} {level} {where}: ahead of {models[1]} with {p_here} "
+            headline = (f"{first} {where}: ahead of {models[1]} with {p_here} "
                         f"{posterior} ({numbers}).")
             if lead is not None and other == "questions-sampled":
                 headline += (f" Whether the lead holds {elsewhere} cannot be estimated: fewer than two questions were "
@@ -319,14 +325,14 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
             named = _names(group) if len(group) <= 5 else ", ".join(group[:4]) + f" and {len(group) - 4} more"
             shared = f"{len(group)} models share the top rank ({named}): " + (
                 f"no model is ahead of them at {pct}" if approximate else "no model is credibly ahead of them")
-        headline = f"No single leader at {pct} {level} {where}: {shared} ({metric_label})."
+        headline = f"No single leader {at_level} {where}: {shared} ({metric_label})."
         if p_other is not None and p_other >= confidence:
             headline += (f" {elsewhere[:1].upper() + elsewhere[1:]}, {models[0]} is ahead of {models[1]} with "
                          f"{format_probability(p_other)} {posterior}.")
     if split is not None and not cross_top:
         g, n_groups = split[0][0], split[1]
-        headline = headline.replace(f"{models[0]} ranks first at", f"{models[0]} ranks first in its group ({g} of "
-                                    f"{n_groups}) at", 1)
+        headline = headline.replace(f"{models[0]} ranks first {at_level}", f"{models[0]} ranks first in its group "
+                                    f"({g} of {n_groups}) {at_level}", 1)
         headline += (f" The models fall into {n_groups} groups that share no question: no order across groups is "
                      "supported (it would compare the question sets as much as the models).")
     if tie_rule not in (None, "pairwise") and not cross_top and "rank_ci" in scored.columns:
@@ -363,8 +369,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
             summary += "; not of " + _names([f"{m} (P = {format_probability(p)})" for m, p in unsure], "or")
         summary += "."
     one_sided = ""
-    if first_separated and comparisons[0].rho < 1.0 - (1.0 - confidence) / 2.0:
-        # "ahead" is one-sided; the central interval of the difference (Compare) is two-sided and still holds 0 here
+    if sided_lead:  # the headline's "(one-sided; ...)" explained
         one_sided = (f"The lead is one-sided: P({models[0]} > {models[1]}) = {format_probability(comparisons[0].rho)} "
                      f"reaches {pct}, while the central {pct} interval of their difference (Compare page) still holds "
                      f"0, as it leaves {(1 - confidence) / 2:.1%} on each side.")

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
-from scorio_core.eval.batch import bayes_batch
+from scorio_core.eval.batch import _bayes_batch
 from scorio_core.ranking.rank_batch import batch_competition_ranks
 
 __all__ = ["Cells", "cells", "category_counts", "model_moments", "ranks", "weight_flip", "threshold_flip", "flip_rates", "shares_of"]
@@ -69,7 +69,7 @@ def model_moments(counts: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.nda
     computes from the model's present questions. NaN for a model with none.
     Shapes: counts (..., L, M, C+1) -> (..., L).
     """
-    q_mu, q_sigma = bayes_batch(counts[..., :, None, :], w)  # (..., L, M)
+    q_mu, q_sigma = _bayes_batch(counts[..., :, None, :], w)  # (..., L, M)
     present = counts.sum(axis=-1) > 0
     n = present.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -53,7 +53,7 @@ VERIFIED: dict[tuple[str, str], str] = {
     ("pages/results/convergence.py", "scheme"): "a segmented_control value restricted to the literals 'column'/'row'",
     ("pages/results/leaderboard.py", "spec.label"): "the label of a metric of the fixed METRICS registry",
     ("pages/results/leaderboard.py", "calibration.attrs['seed']"): "an int seed of the bundled calibration table",
-    ("pages/results/leaderboard.py", "result.column.how"): "CostColumn.how: a value of a literal dict "
+    ("dashboard/panels/board_views.py", "result.column.how"): "CostColumn.how: a value of a literal dict "
                                                            "(scorio_core.leaderboard.costs)",
     ("pages/results/leaderboard.py", "k_said"): "k_notice: md() of the metric registry's sentence, literals and ints "
                                                 "(dashboard.state.widgets)",

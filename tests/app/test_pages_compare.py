@@ -218,6 +218,10 @@ def test_leaderboard_verdict_says_a_lead_is_one_sided(app):
     no_exception(app)
     captions = " ".join(shown(c.value) for c in app.main.caption)
     assert "The lead is one-sided: P(open_ai_o3_high > open_ai_o3_low) = 95.7% reaches 95%" in captions
+    # the bold headline says so itself (QA F15: "first at 95% credibility" in bold, the caveat in small grey text)
+    headline = next(shown(m.value) for m in app.main.markdown if m.value.startswith("**"))
+    assert headline.startswith("**open_ai_o3_high ranks first at 95% credibility (one-sided; the central 95% interval "
+                               "of their difference still holds 0) on "), headline
     # o3's second attempt is made only after a failed first one: the trials are not exchangeable, and the page says so
     assert any("depends on the trial's position" in shown(w.value) for w in app.main.warning)
 

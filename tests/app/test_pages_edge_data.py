@@ -87,7 +87,7 @@ def test_at_n1_the_leaderboard_calls_no_probability_posterior(app):
     app.switch_page(BOARD).run()
     no_exception(app)
     headline = next(shown(m.value) for m in app.main.markdown if m.value.startswith("**"))
-    assert headline.startswith("**a ranks first at 95% confidence on these 20 questions, and on new questions like these "
+    assert headline.startswith("**a ranks first at the 95% level on these 20 questions, and on new questions like these "
                                "too: ahead of b with > 99.9% probability (normal approximation)"), headline
     assert "credib" not in headline and "posterior" not in headline
     app.session_state["lb_view"] = "Pairwise P(A > B)"

@@ -6,6 +6,7 @@ from scorio_core import io
 from scorio_core.leaderboard.table import outcomes_for
 from scorio_core.plan import plan_next
 from scorio_core.plan.goals import format_draw_probability
+from dashboard.tables.plan import batch_display, plan_sentence
 from dashboard.text import probability_cells
 from tests.app.conftest import ROOT, chart_specs, no_exception, shown
 
@@ -27,7 +28,11 @@ def test_renders_the_core_plan_on_the_default_counts_dataset(app):
     assert app.title[0].value == "Plan"
     expected = _core_plan(goal="top-1", confidence=0.95, batch=200, seed=0)
     status = _texts(app, "success") + _texts(app, "info")
-    assert shown(expected.reason) in status  # the stopping status in one sentence, from the core
+    assert shown(plan_sentence(expected.reason)) in status  # the stopping status in one sentence, from the core
+    # in words, not the CLI's status string (QA F11: "continue: P(...) = 0.509 < 0.95", "9.75e-3")
+    assert "continue:" not in status and " < 0.95" not in status and status.startswith("Keep running: P(")
+    assert ", below the 0.95 goal" in status
+    assert batch_display(expected.batch)[1]["expected_gain"]["type_config"]["format"] == "%.4f"  # 0.0098, not 9.75e-3
     table = app.main.dataframe[0].value
     assert table["trials"].sum() == sum(r["trials"] for r in expected.batch) == 200
     assert list(table.columns) == ["model", "task", "question_id", "trials", "expected_gain"]
@@ -53,7 +58,7 @@ def test_pair_goal_and_the_models_tab(app):
     a, b = app.selectbox(key="plan_a").value, app.selectbox(key="plan_b").value
     assert a != b
     expected = _core_plan(goal="pair", pair=(a, b), tolerance=0.01, confidence=0.95, batch=200, seed=0)
-    assert shown(expected.reason) in _texts(app, "success") + _texts(app, "info")
+    assert shown(plan_sentence(expected.reason)) in _texts(app, "success") + _texts(app, "info")
     app.session_state["plan_view"] = "Models"
     app.run()
     no_exception(app)

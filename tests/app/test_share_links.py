@@ -54,7 +54,7 @@ def test_the_presentation_view_has_no_editing_controls(app):
     assert not fresh.main.tabs
     # the fixed story: verdict, the leaderboard with intervals, the pairwise heatmap (no rank distribution unticked)
     charts = [c.proto.spec for c in fresh.get("plotly_chart")]
-    assert len(fresh.dataframe) == 1 and len(charts) == 2 and '"heatmap"' in charts[1]
+    assert len(fresh.table) == 1 and not fresh.dataframe and len(charts) == 2 and '"heatmap"' in charts[1]
     assert [shown(h.value) for h in fresh.main.subheader] == ["Ranking", "Pairwise P(A > B)"]
     footer = " ".join(shown(c.value) for c in fresh.main.caption if "Presentation view" in c.value)
     # dataset, snapshot date, rubric, prior and scope in the footer (the sharer chose the Jeffreys prior)
@@ -291,9 +291,9 @@ def test_a_link_opens_its_own_dataset_not_the_same_files_read_another_way(app):
     assert upload(other, "remapped", "alt") != first
     fresh = _open({"analysis": analysis_id, "view": "present"})
     assert fresh.session_state["dataset"] == first
-    shared = fresh.main.dataframe[0].value
-    assert shared["model"].tolist() == original["model"].tolist()
-    assert shared["mu"].tolist() == original["mu"].tolist()
+    shared = fresh.main.table[0].value  # the presentation's static table: the numbers as the grid formats them
+    assert shared["Model"].tolist() == original["model"].tolist()
+    assert shared["Bayes@N"].tolist() == [f"{v:.4f}" for v in original["mu"]]
 
 
 def test_a_snapshot_link_ignores_other_parameters_and_says_so(app):
@@ -329,25 +329,25 @@ def test_a_presentation_link_shows_the_top_50_the_sharer_saw(app):
     for query in ({"analysis": app.session_state["share_last_id"], "view": "present"},
                   {"analysis": app.session_state["share_last_id"]}):
         fresh = _open(query)
-        assert len(fresh.dataframe[0].value) == 50, query
+        assert len((fresh.table if "view" in query else fresh.dataframe)[0].value) == 50, query
         assert any("Showing 50 of 105 models (top 50)" in c.value for c in fresh.main.caption)
     del app.session_state["lb_top"]  # a snapshot without the Show value, as `publish` makes them
     app.button(key="share_create").click().run()
     fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
-    assert len(fresh.dataframe[0].value) == 50
+    assert len(fresh.table[0].value) == 50
     app.switch_page(LEADERBOARD).run()
     app.selectbox(key="lb_top").set_value("all").run()
     app.switch_page(EXPORT).run()
     app.button(key="share_create").click().run()
     fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
-    assert len(fresh.dataframe[0].value) == 105
+    assert len(fresh.table[0].value) == 105
 
 
-def test_the_presented_table_has_the_height_of_all_its_rows_so_it_prints_whole(app, monkeypatch):
-    """Lead QA: printing the presentation view kept 25 of 270 rows (the table's 900 px box scrolls on paper)."""
+def test_the_presented_table_is_static_with_every_row_so_it_prints_whole(app, monkeypatch):
+    """Lead QA: printing the presentation view kept 25 of 270 rows (the table's 900 px box scrolls on paper); QA F13:
+    the grid kept its own horizontal scroll in print, cutting the M and N columns: a static table, the interval in one
+    column."""
     import streamlit
-
-    from dashboard.tables.display import fit_height
 
     _many_models(app)
     app.selectbox(key="lb_top").set_value("all").run()
@@ -360,8 +360,13 @@ def test_the_presented_table_has_the_height_of_all_its_rows_so_it_prints_whole(a
         return original(data, *args, **kwargs)
 
     monkeypatch.setattr(streamlit, "dataframe", recording)
-    _open({"analysis": app.session_state["share_last_id"], "view": "present"})
-    assert heights[0] == (105, fit_height(105, 10**6)) and heights[0][1] > 105 * 35, heights
+    fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
+    assert not heights  # no interactive grid
+    table = fresh.main.table[0].value
+    assert len(table) == 105 and table.columns.tolist() == ["Rank", "Rank (CI ties)", "Model", "Bayes@N",
+                                                             "95% exact binomial interval", "avg@N", "M", "N"]
+    # N = 1 here: exact binomial intervals, and the header says so (a posterior's says "95% credible interval")
+    assert all(c.startswith("[") and c.endswith("]") for c in table["95% exact binomial interval"])
     heights.clear()
     _open({"analysis": app.session_state["share_last_id"]})  # exploring: a scrolling box
     assert heights[0] == (105, 900), heights

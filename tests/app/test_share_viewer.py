@@ -79,3 +79,36 @@ def test_a_deleted_draft_is_replaced_not_a_session_that_stops_saving(app, tmp_pa
     no_exception(app)
     assert not app.sidebar.error and _link(app) != first  # a new draft, saved
     assert _open({"analysis": _link(app)}).session_state["lb_metric"] == "pass@k"
+
+
+def test_the_presentation_is_a_report_without_developer_text_or_controls(app):
+    """QA F6, F7, F13: the presentation showed a CLI command (Rank distribution), a repository path (IRT caption), a
+    toast over the title ("Analysis restored"), a live Score-vs-cost column picker and scale toggle, and a collapsed
+    "every neighbouring pair" list that a printout lost. The app view keeps its hints and controls."""
+    app.switch_page("pages/share/export.py").run()
+    app.multiselect(key="present_figures").set_value(["Rank distribution", "Score vs cost", "IRT ability"]).run()
+    app.button(key="share_create").click().run()
+    no_exception(app)
+    snapshot = app.session_state["share_last_id"]
+    fresh = _open({"analysis": snapshot, "view": "present"})
+    captions = " ".join(c.value for c in fresh.main.caption)
+    assert "Probability that each model holds each rank" in captions and "x: " in captions  # the figures are there
+    assert "CLI" not in captions and "python -m" not in captions and "docs/" not in captions, captions
+    assert not fresh.toast, [t.value for t in fresh.toast]  # "Analysis restored: ..." covered the title on phones
+    assert not fresh.main.selectbox and not fresh.main.toggle  # no "Cost or token column", no "Log scale"
+    assert len(fresh.get("plotly_chart")) == 5  # interval chart, pairwise, rank distribution, score vs cost, IRT
+    # the IRT table's interval ends are headed as the Leaderboard's (QA F11: "lo"/"hi" there, "low"/"high" here)
+    irt = fresh.main.dataframe[-1]
+    assert '"95% CI low"' in irt.proto.columns and '"95% CI high"' in irt.proto.columns
+    details = [e for e in fresh.main.expander if e.label.startswith("Details: every neighbouring pair")]
+    assert details and all(e.proto.expanded for e in details)  # printed open
+    viewer = _open({"analysis": snapshot})  # the app view of the same link: hints, toast and controls stay
+    assert any("Analysis restored" in t.value for t in viewer.toast)
+    assert '"95% CI low"' in viewer.main.dataframe[0].proto.columns  # the Leaderboard's grid: the same headers
+    viewer.session_state["lb_view"] = "Rank distribution"
+    viewer.run()
+    assert "CLI: `python -m scorio_core ranks" in " ".join(c.value for c in viewer.main.caption)
+    viewer.session_state["lb_view"] = "Score vs cost"
+    viewer.run()
+    no_exception(viewer)
+    assert viewer.selectbox(key="lb_cost") and viewer.toggle(key="lb_cost_log")

@@ -37,7 +37,8 @@ def test_deep_link_on_a_fresh_server_runs_through_the_router(browser):
             assert sidebar.get_by_role("link", name="Leaderboard").count() == 1
             assert_clean(page)
             if path.startswith("/leaderboard"):  # the link's own parameters still apply (the metric as the CLI names it)
-                assert "lb_metric=avg%40N" in page.url, page.url  # forwarded, and read as the box's label
+                # forwarded, and read as the box's label (the address updates after the page's run: wait for it)
+                page.wait_for_url(lambda u: "lb_metric=avg%40N" in u, timeout=60_000)
                 # a parameter a sidebar widget binds (it raised "Cannot directly set query parameter" before)
                 assert "dataset=ARC-AGI-1+public+eval" in page.url and page.get_by_text("StreamlitAPIException").count() == 0
             page.screenshot(path=str(ARTIFACTS / f"deeplink{path.split('?')[0].replace('/', '-')}.png"))

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "scorio_core"
 NUMERIC = [
     *sorted((CORE / "eval").glob("*.py")),
+    CORE / "eval" / "geo_spectrum" / "__init__.py",
     *(CORE / "ranking" / name for name in ("rank.py", "kendall.py", "posterior_ranks.py", "rank_batch.py",
                                            "separation.py", "projection_hyper.py", "paired_sd.py", "rank_words.py")),
     *(CORE / "dynamics" / name for name in ("trajectory_kernel.py", "simulate/__init__.py", "simulate/__main__.py")),

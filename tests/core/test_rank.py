@@ -12,6 +12,7 @@ from hypothesis.extra.numpy import arrays
 from scorio_core import eval as ev
 from scorio_core.eval.batch import bayes_batch
 from scorio_core.ranking.rank import (
+    DEFAULT_TIE_RULE,
     competition_ranks,
     kendall_tau_b,
     pairwise_confidence,
@@ -78,17 +79,27 @@ def test_paper_rule_reproduces_table1_pattern():
 
 def test_paper_rule_is_order_invariant_and_one_sided():
     perm = np.random.default_rng(0).permutation(11)
-    ranks = ranks_with_ties(TABLE1_MU[perm], TABLE1_SIGMA[perm])
-    np.testing.assert_array_equal(ranks, ranks_with_ties(TABLE1_MU, TABLE1_SIGMA)[perm])
+    ranks = ranks_with_ties(TABLE1_MU[perm], TABLE1_SIGMA[perm], rule="paper")
+    np.testing.assert_array_equal(ranks, ranks_with_ties(TABLE1_MU, TABLE1_SIGMA, rule="paper")[perm])
     # hand: z = 0.017 / sqrt(2 * 0.0082^2) = 1.466 < 1.645 (95%) but > 1.282 (90%)
-    assert ranks_with_ties([0.5, 0.483], [0.0082, 0.0082], 0.95).tolist() == [1, 1]
-    assert ranks_with_ties([0.5, 0.483], [0.0082, 0.0082], 0.90).tolist() == [1, 2]
+    assert ranks_with_ties([0.5, 0.483], [0.0082, 0.0082], 0.95, rule="paper").tolist() == [1, 1]
+    assert ranks_with_ties([0.5, 0.483], [0.0082, 0.0082], 0.90, rule="paper").tolist() == [1, 2]
 
 
 def test_paper_rule_chains_and_zero_sigma():
     # hand: consecutive z = 0.01 / 0.01414 = 0.71 < 1.645: A~B and B~C chain into one group
-    assert ranks_with_ties([0.30, 0.29, 0.28, 0.10], [0.01] * 4).tolist() == [1, 1, 1, 2]
-    assert ranks_with_ties([0.3, 0.2, 0.2], [0.0, 0.0, 0.0]).tolist() == [1, 2, 2]
+    assert ranks_with_ties([0.30, 0.29, 0.28, 0.10], [0.01] * 4, rule="paper").tolist() == [1, 1, 1, 2]
+    assert ranks_with_ties([0.3, 0.2, 0.2], [0.0, 0.0, 0.0], rule="paper").tolist() == [1, 2, 2]
+
+
+def test_default_rule_is_the_leaderboards():
+    # the leaderboard's rank_ci uses DEFAULT_TIE_RULE ("pairwise"); recomputing it from mu/sigma
+    # with the default must agree. Hand: P(0.62 > 0.61) = Phi(0.71) = 0.76 < 0.95 ties 2 and 3; the paper's
+    # dense chain ranks 0.45 third, pairwise counts the three models above it with P ~ 1: fourth
+    mu, sigma = [0.70, 0.62, 0.61, 0.45], [0.01] * 4
+    assert DEFAULT_TIE_RULE == "pairwise"
+    assert ranks_with_ties(mu, sigma).tolist() == [1, 2, 2, 4]
+    assert ranks_with_ties(mu, sigma, rule="paper").tolist() == [1, 2, 2, 3]
 
 
 def test_upper_bound_rule():

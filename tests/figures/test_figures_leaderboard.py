@@ -1,4 +1,4 @@
-"""The leaderboard's forest plot: one colour per rank group (never repeated), legends that explain shared ranks."""
+"""The leaderboard's forest plot: rank groups told apart by colour, marker and row label; legends that explain shared ranks."""
 
 from __future__ import annotations
 
@@ -19,12 +19,26 @@ def board(n: int, rule: str = "pairwise") -> pd.DataFrame:
                          "rank": np.arange(1, n + 1), "rank_ci": ranks, "estimate": mu})
 
 
-def test_twenty_rank_groups_get_twenty_colours():
-    fig = interval_plot(board(20), tie_rule="pairwise")
-    colours = [t.marker.color for t in fig.data]
-    assert len(colours) == len({t.name for t in fig.data}) > 8  # more groups than a qualitative palette holds
-    assert len(set(colours)) == len(colours)  # rank 1 and rank 12 no longer share blue
-    assert len(set(rank_colors(40))) == 40 and rank_colors(0) == [] and len(rank_colors(1)) == 1
+def test_twenty_rank_groups_are_told_apart_without_colour():
+    table = board(20)
+    fig = interval_plot(table, tie_rule="pairwise")
+    styles = [(t.marker.color, t.marker.symbol) for t in fig.data]
+    assert len(styles) == len({t.name for t in fig.data}) > 8  # more groups than the qualitative palette holds
+    assert len(set(styles)) == len(styles)  # rank 1 and rank 8 share blue, not the marker
+    assert all(a[0] != b[0] for a, b in zip(styles, styles[1:]))  # neighbouring groups always differ in hue
+    assert set(rank_colors(40)) == set(rank_colors(7)) and rank_colors(0) == [] and len(rank_colors(1)) == 1
+    # every row's label names its rank: no reader has to match 16 legend colours to rows
+    axis = fig.layout.yaxis
+    assert list(axis.tickvals) == list(axis.categoryarray)
+    by_model = dict(zip(table["model"], table["rank_ci"]))
+    for model, text in zip(axis.tickvals, axis.ticktext):
+        assert text == f"{by_model[model]:.0f} · {model}"
+
+
+def test_few_rank_groups_keep_plain_labels_and_distinct_colours():
+    table = board(5).assign(rank_ci=[1, 2, 3, 4, 5])
+    fig = interval_plot(table)
+    assert len({t.marker.color for t in fig.data}) == 5 and fig.layout.yaxis.ticktext is None
 
 
 def test_legend_explains_a_shared_rank():

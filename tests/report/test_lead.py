@@ -116,6 +116,16 @@ def test_scope_phrase_and_basis_wording():
     assert questions_behind(Lead("A", "B", 1, 2, 3, 4, 10, 0.5, 0.5)) == (
         "The lead rests on 1 question only A solves and 2 only B solves; 3 questions both solve at different rates "
         "and 4 have the same outcome for both.")
+    # no question only one of them solves: said so, not "the lead rests on 0 questions ..." (read as "on nothing", QA F15)
+    none_alone = Lead("A", "B", 0, 0, 27, 13, 40, 0.97, 0.9)
+    assert questions_behind(none_alone) == ("No question is solved by only one of them; the lead comes from 27 questions "
+                                            "both solve at different rates; 13 have the same outcome for both.")
+    assert questions_behind(none_alone, credible=False) == (
+        "Between A and B: no question is solved by only one of them; 27 questions both solve at different rates and 13 "
+        "have the same outcome for both.")
+    assert questions_behind(none_alone._replace(graded=True)).startswith(
+        "No question is scored by only one of them; the lead comes from 27 questions where both score, at different "
+        "mean scores; 13 have")
 
 
 def test_lead_evidence_uses_the_compare_pages_difference(outcomes):

@@ -229,7 +229,11 @@ class TestVerdict:
     def test_a_one_sided_lead_says_so(self):
         # 0.70 vs 0.66, sd sqrt(0.02^2 + 0.01^2): z = 1.789, P = 96.3%: ahead at 95%, central 95% interval holds 0
         v = verdict(board(models=["a", "b"], mu=[0.70, 0.66], sigma=[0.02, 0.01]))
-        assert v.headline.startswith("a ranks first at 95% credibility")
+        # the bold headline says it is one-sided itself, in the Compare page's words (QA F15: "first at 95%" above a
+        # small note, while Compare showed the difference's interval through 0)
+        assert v.headline.startswith("a ranks first at 95% credibility (one-sided; the central 95% interval of their "
+                                     "difference still holds 0) on these 30 questions: ahead of b with 96.3%")
+        assert "one-sided" not in verdict(board(models=["a", "b"], mu=[0.70, 0.64], sigma=[0.02, 0.01])).headline
         assert v.one_sided == ("The lead is one-sided: P(a > b) = 96.3% reaches 95%, while the central 95% interval of "
                                "their difference (Compare page) still holds 0, as it leaves 2.5% on each side.")
         assert v.one_sided in v.caveats
@@ -346,7 +350,7 @@ def test_the_verdict_calls_nothing_posterior_where_a_prior_is_not_identified():
     assert [c.rho for c in v.comparisons] == [c.rho for c in credible.comparisons]  # P(A > B) = Phi(0.1 / 0.0283)
     assert v.lines[0] == "A is ahead of B with > 99.9% probability (normal approximation)."
     assert credible.lines[0] == "A is ahead of B with > 99.9% posterior probability."
-    assert v.headline.startswith("A ranks first at 95% confidence ") and "posterior" not in v.headline
+    assert v.headline.startswith("A ranks first at the 95% level ") and "posterior" not in v.headline
     assert credible.headline.startswith("A ranks first at 95% credibility ")
     assert any("there they are not posterior probabilities" in c for c in v.caveats)
     close = verdict(t.assign(mu=[0.70, 0.70, 0.69]))  # no pair separated: the top group
