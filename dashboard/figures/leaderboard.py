@@ -328,8 +328,8 @@ def method_agreement_heatmap(labels, tau_b: np.ndarray) -> go.Figure:
         xgap=1, ygap=1,
         text=text, texttemplate="%{text}" if K <= 30 else None, textfont=dict(size=9 if K > 15 else 11),
         hovertemplate="Kendall's tau_b(<b>%{y}</b>, %{x}) = %{z:.3f}<extra></extra>",
-        colorbar=dict(title=dict(text="Kendall's tau_b" + ("" if zmin < 0 else f" (scale from {zmin:.1f})"),
-                                 side="right"), thickness=12),
+        colorbar=dict(title=dict(text="rank agreement<br>(Kendall's tau_b)" + ("" if zmin < 0 else
+                                 f"<br>colours from {zmin:.1f}"), side="right"), thickness=12),
     ))
     # many methods: upright labels at -45 degrees ran into each other; vertical ones do not
     fig.update_xaxes(type="category", tickangle=-90 if K > 12 else -45, side="top", showgrid=False, automargin=True,

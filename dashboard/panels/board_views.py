@@ -79,7 +79,8 @@ def render_rank_caption(ctx, *, draws: int, metric: str, metric_label: str, unce
     """The Rank distribution's caption; the presentation view leaves out the command line (QA F7)."""
     st.caption(
         f"Probability that each model holds each rank, from {draws:,} joint draws of the per-question Dirichlet "
-        f"posteriors of Bayes@N under the sidebar's prior ({md(prior_label(ctx.prior, ctx.task == ALL_TASKS))}; "
+        f"posteriors of Bayes@N under the {'shared analysis' if present else 'sidebar'}'s prior "
+        f"({md(prior_label(ctx.prior, ctx.task == ALL_TASKS))}; "
         f"exact, no normal approximation; seed 0; Monte Carlo error at most {0.5 / draws ** 0.5:.1%}). It ranks "
         "Bayes@N under the active rubric" + (f", not {md(metric_label)}" if metric != "bayes" else "") + "."
         + (f" {md(sentence(HELD_PRIOR))}." if ctx.prior == "empirical-bayes" else "")

@@ -94,6 +94,7 @@ def test_the_presentation_is_a_report_without_developer_text_or_controls(app):
     captions = " ".join(c.value for c in fresh.main.caption)
     assert "Probability that each model holds each rank" in captions and "x: " in captions  # the figures are there
     assert "CLI" not in captions and "python -m" not in captions and "docs/" not in captions, captions
+    assert "sidebar" not in captions and "under the shared analysis's prior" in captions  # no sidebar here
     assert not fresh.toast, [t.value for t in fresh.toast]  # "Analysis restored: ..." covered the title on phones
     assert not fresh.main.selectbox and not fresh.main.toggle  # no "Cost or token column", no "Log scale"
     assert len(fresh.get("plotly_chart")) == 5  # interval chart, pairwise, rank distribution, score vs cost, IRT

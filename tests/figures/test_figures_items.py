@@ -76,9 +76,9 @@ def test_method_agreement_heatmap_resolves_high_agreement():
 
     tau = np.array([[1.0, 0.93, 0.81], [0.93, 1.0, 0.88], [0.81, 0.88, 1.0]])
     (heat,) = method_agreement_heatmap(["a", "b", "c"], tau).data
-    assert heat.zmin == 0.7 and heat.zmax == 1 and "scale from 0.7" in heat.colorbar.title.text
+    assert heat.zmin == 0.7 and heat.zmax == 1 and "colours from 0.7" in heat.colorbar.title.text
     tau[0, 2] = tau[2, 0] = -0.4  # a reversed ranking: the diverging [-1, 1] scale
     (heat,) = method_agreement_heatmap(["a", "b", "c"], tau).data
-    assert heat.zmin == -1 and "scale from" not in heat.colorbar.title.text
+    assert heat.zmin == -1 and "colours from" not in heat.colorbar.title.text
     many = method_agreement_heatmap([f"method {i}" for i in range(33)], np.eye(33))
     assert many.layout.xaxis.tickangle == -90
