@@ -18,6 +18,7 @@ from scorio_core.io._sources import strip_suffixes
 
 __all__ = [
     "EMPTY_TOKENS",
+    "register_files",
     "ENGINE_FORMATS",
     "EXACT_INTEGER_LIMIT",
     "FALSE_TOKENS",
@@ -297,3 +298,15 @@ def refuse_no_rows(files: list[InputFile], rows: Mapping[str, int]) -> None:
     if len(local) < len(files) and not sum(found.values()):
         raise InputError("the inputs have no rows; check the URIs or export the results again.",
                          source=", ".join(f.name for f in files if f.remote))
+
+
+def register_files(con, files: list[InputFile]) -> None:
+    """Create DuckDB's ``__files`` table of the canonical ``SELECT`` (file paths travel as parameters).
+
+    Columns: ``path``, ``stem`` (the model or task of a file without that column), ``name``, ``stem_task`` (the task of
+    a file without a task column: its stem until :func:`scorio_core.engines.per_model.join_per_model` joins
+    per-model files into one) and ``idx`` (the file's position in the input order).
+    """
+    con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR, stem_task VARCHAR, idx BIGINT)")
+    con.executemany("INSERT INTO __files VALUES (?, ?, ?, ?, ?)",
+                    [[f.path, f.stem, f.name, f.stem, i] for i, f in enumerate(files)])

@@ -37,7 +37,9 @@ from scorio_core.engines._sql import (
     expand_inputs,
     quote_ident,
     refuse_empty_files,
+    register_files,
 )
+from scorio_core.engines.per_model import join_per_model
 
 __all__ = [
     "Group",
@@ -276,8 +278,8 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
     for key in ("model", "task"):
         if key in gm:
             select.append(f"{_id_expr(gm[key], types[gm[key]], key, src)} AS {key}")
-        else:
-            select.append(f"__files.stem AS {key}")
+        else:  # the task may become the per-model files' one task (scorio_core.engines.per_model)
+            select.append(f"__files.{'stem' if key == 'model' else 'stem_task'} AS {key}")
             defaults += [f"{f.name}: no {key} column; {key} set to the file stem '{f.stem}'." for f in group.files]
     select.append(f"{_id_expr(gm['question_id'], types[gm['question_id']], 'question_id', src)} AS question_id")
     if guess.layout == "counts":
@@ -336,12 +338,13 @@ def prepare_inputs(con, files: list[InputFile], mapping: Mapping[str, str] | Non
     (monotone within a file), so with the file's order the first appearance of a model can be found as the pandas
     loader sees it.
     """
+    import duckdb
+
     groups: dict[str, list[InputFile]] = {}
     for f in files:
         groups.setdefault(f.format, []).append(f)
-    con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR)")
-    con.executemany("INSERT INTO __files VALUES (?, ?, ?)", [[f.path, f.stem, f.name] for f in files])
-    selects, params, guesses, defaults = [], [], [], []
+    register_files(con, files)
+    selects, params, guesses, defaults, parts = [], [], [], [], []
     group_objs = split_by_columns(con, [Group(fmt, fs) for fmt, fs in groups.items()])
     for g in group_objs:
         s, p, guess, d = canonical_select(con, g, mapping, positions=positions)
@@ -349,6 +352,11 @@ def prepare_inputs(con, files: list[InputFile], mapping: Mapping[str, str] | Non
         params += p
         guesses.append(guess)
         defaults += d
+        parts.append((s, p, "task" not in guess.mapping))
+    try:  # per-model files without a task column: one task, as the pandas loader reads them
+        defaults = join_per_model(con, parts, [f for g, p in zip(group_objs, parts) if p[2] for f in g.files], defaults)
+    except duckdb.Error as exc:
+        raise duck_error(exc, Group(group_objs[0].fmt, [f for g in group_objs for f in g.files])) from None
     layouts = {g.layout for g in guesses}
     if len(layouts) > 1:
         raise EngineUnsupported("the inputs mix count tables and attempt tables; use --engine pandas.",

@@ -26,6 +26,7 @@ from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyErro
                                       refuse_no_rows)
 from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, path_of,
                                              spark_error, spark_ident, split_groups)
+from scorio_core.engines.per_model import spark_join_per_model
 from scorio_core.engines.spark_session import INSTALL_HINT, spark_session
 
 __all__ = ["INSTALL_HINT", "load_counts_spark", "spark_ident", "spark_session"]
@@ -166,6 +167,7 @@ def read_inputs(spark, paths, format=None, mapping=None, extra=None) -> SparkInp
         frames.append(df)
         guesses.append(guess)
         defaults += d
+    frames, defaults = spark_join_per_model(groups, guesses, frames, defaults)
     layouts = {g.layout for g in guesses}
     labels = ", ".join(g.label for g in groups)
     if len(layouts) > 1:

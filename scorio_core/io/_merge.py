@@ -11,7 +11,9 @@ from pandas.api.types import union_categoricals
 from scorio_core.io._canonical import Part, natural_categories
 from scorio_core.io._dataset import attempts_to_counts
 
-__all__ = ["PER_MODEL_TASK", "join_per_model_files", "merge_parts", "per_model_files", "per_model_task_name"]
+__all__ = [
+    "PER_MODEL_TASK", "join_per_model_files", "merge_parts", "per_model_files", "per_model_note", "per_model_task_name",
+]
 
 _IDS = ("model", "task", "question_id")
 PER_MODEL_TASK = "benchmark"
@@ -132,6 +134,17 @@ def per_model_files(models: list[set], questions: list[set]) -> bool:
     return True
 
 
+def per_model_note(names: list[str], task: str) -> str:
+    """The report's one line for per-model files joined into ``task`` (shared with the DuckDB and Spark engines).
+
+    >>> per_model_note(["gpt.csv", "claude.csv"], "benchmark")[:48]
+    'gpt.csv, claude.csv: no task column; the files h'
+    """
+    files = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return (f"{files}: no task column; the files hold different models answering the same questions, so they form one "
+            f"task '{task}' (add a task column to name it or to keep them apart).")
+
+
 def join_per_model_files(parts: list[Part]) -> str | None:
     """Give per-model files without a task column one task instead of one task per file stem (in place).
 
@@ -157,10 +170,7 @@ def join_per_model_files(parts: list[Part]) -> str | None:
         return None
     stems = [stem for _, stem in group]
     task = per_model_task_name(stems)
-    names = [p.source for p, _ in group]
-    files = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    line = (f"{files}: no task column; the files hold different models answering the same questions, so they form one "
-            f"task '{task}' (add a task column to name it or to keep them apart).")
+    line = per_model_note([p.source for p, _ in group], task)
     for k, (p, _) in enumerate(group):
         n = len(p.table)
         p.table["task"] = pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=pd.Index([task], dtype=str))

@@ -118,7 +118,7 @@ def test_spark_reads_uris_it_lists_itself(tmp_path, spark):
     # object stores (s3a://, hdfs://, gs://) are read by URI, globbed and listed by Spark; file:// stands in for them here
     from scorio_core.engines import EngineUnsupported
 
-    frame = _long(n_models=4, n_q=20, n_trials=3).drop(columns=["task"])  # no task column: each file's stem
+    frame = _long(n_models=4, n_q=20, n_trials=3).drop(columns=["task"])  # no task column, different models per file
     runs = tmp_path / "runs"
     for sub, name, models in (("a", "x1.parquet", ["m0", "m1"]), ("b", "x2.parquet", ["m2", "m3"])):
         (runs / sub).mkdir(parents=True)
@@ -126,10 +126,13 @@ def test_spark_reads_uris_it_lists_itself(tmp_path, spark):
     uri = runs.as_uri() + "/*/*.parquet"
     got = load_counts(uri, engine="spark", spark=spark)
     want = load_counts(str(runs / "*" / "*.parquet"), engine="duckdb")
-    pd.testing.assert_frame_equal(got.counts, want.counts)  # tasks x1, x2 from the file stems, as locally
+    pd.testing.assert_frame_equal(got.counts, want.counts)  # per-model files: one task, as locally (and in pandas)
+    assert list(got.counts["task"].cat.categories) == ["benchmark"]
     (src,) = got.sources
     assert (src.name, src.rows, src.sha256, src.format) == (uri, len(frame), "", "parquet")
-    assert got.report.defaults == (f"{uri}: no task column; task set to each file's stem.",)
+    assert got.report.defaults == want.report.defaults == (
+        "x1.parquet, x2.parquet: no task column; the files hold different models answering the same questions, so "
+        "they form one task 'benchmark' (add a task column to name it or to keep them apart).",)
     assert any("not hashed" in n for n in got.report.notes)
     # a folder URI needs the files' format; with it, Spark reads the folder
     with pytest.raises(EngineUnsupported, match="--format parquet"):

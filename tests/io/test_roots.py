@@ -125,7 +125,9 @@ def test_small_tables_load_as_uploads_and_large_ones_as_duckdb_counts(root):
     got = large.counts.set_index(["model", "question_id"])[["n_trials", "n_correct"]]
     assert (got.sort_index().to_numpy() == want.sort_index().to_numpy()).all()
     assert len(pd.read_parquet(bytes_io.BytesIO(data))) == 8  # 2 models x 4 questions
-    # the trial order is kept as prefix counts (one task, taken from the file stems: part-1 and part-2)
+    # the trial order is kept as prefix counts; part-1 and part-2 hold one model each answering the same questions:
+    # one task named by the stems' common prefix, as the pandas loader reads them (small and large loads agree)
     kept = large.trial_prefix
-    assert kept and sum(s.final.count.sum() for s in kept.values()) == 8
-    assert all(int(s.live.count.sum()) == 4 * 3 for s in kept.values())  # 4 questions x 3 trials of one model
+    assert set(kept) == set(small.attempts["task"].astype(str)) == {"part"}
+    assert sum(s.final.count.sum() for s in kept.values()) == 8
+    assert int(kept["part"].live.count.sum()) == 2 * 4 * 3  # 2 models x 4 questions x 3 trials

@@ -231,6 +231,8 @@ def load_category_counts(
         source_infos,
         split_by_columns,
     )
+    from scorio_core.engines._sql import register_files
+    from scorio_core.engines.per_model import join_per_model
     from scorio_core.rubric.engine import _schema
     from scorio_core.rubric.signals import _check_max_tokens
 
@@ -242,8 +244,7 @@ def load_category_counts(
         groups_by_fmt: dict[str, list] = {}
         for f in files:
             groups_by_fmt.setdefault(f.format, []).append(f)
-        con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR, idx BIGINT)")
-        con.executemany("INSERT INTO __files VALUES (?, ?, ?, ?)", [[f.path, f.stem, f.name, i] for i, f in enumerate(files)])
+        register_files(con, files)
         groups = split_by_columns(con, [Group(fmt, fs) for fmt, fs in groups_by_fmt.items()])
         selects = [canonical_select(con, g, mapping, positions=True) for g in groups]
         guesses = [s[2] for s in selects]
@@ -253,7 +254,12 @@ def load_category_counts(
         if len({"trial" in g.mapping for g in guesses}) > 1:
             raise EngineUnsupported("some inputs have a trial column and some do not; use --engine pandas.")
         with_trial = "trial" in guesses[0].mapping
-        defaults = [d for s in selects for d in s[3]]
+        parts = [(s[0], s[1], "task" not in s[2].mapping) for s in selects]
+        try:  # per-model files without a task column: one task, as the pandas loader reads them
+            defaults = join_per_model(con, parts, [f for g, p in zip(groups, parts) if p[2] for f in g.files],
+                                      [d for s in selects for d in s[3]])
+        except duckdb.Error as exc:
+            raise duck_error(exc, Group(groups[0].fmt, files)) from None
         # kinds of every pandas column, then SQL of the columns the schema reads (or derives signals from)
         kinds, exprs = _column_plan(con, groups, guesses, set(schema.signals) - {"is_correct"})
         bound, derive_notes, needed, present, computed = bind_signals(schema, kinds, "DuckDB", derive=True, max_tokens=limit)

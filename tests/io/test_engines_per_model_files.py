@@ -1,0 +1,82 @@
+"""Per-model files without a task column read by DuckDB: the tasks and report lines of the pandas loader.
+
+Before: the DuckDB engine gave each file its stem as task, so ``gpt.csv`` + ``claude.csv`` (different models, the
+same questions) were one benchmark under ``--engine pandas`` and two tasks of one model each under
+``--engine duckdb`` (and under the auto engine once the files are large): a small and a large load of the same
+files disagreed. The rule itself is tested in tests/io/test_io_per_model_files.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+pytest.importorskip("duckdb")
+
+from scorio_core import io  # noqa: E402
+from scorio_core.cli import main  # noqa: E402
+from scorio_core.engines import load_counts  # noqa: E402
+
+KEY = ["model", "task", "question_id"]
+
+
+def _csv(models, questions, trials=2, task=None) -> str:
+    head = "model," + ("task," if task else "") + "question_id,trial,is_correct\n"
+    return head + "".join(f"{m},{task + ',' if task else ''}q{q},{t},{(q * 7 + t + len(m)) % 3 == 0:d}\n"
+                          for m in models for q in questions for t in range(trials))
+
+
+def _bare(questions, shift) -> str:  # no model and no task column: the stem is both
+    return "question_id,trial,is_correct\n" + "".join(f"q{q},{t},{(q + t + shift) % 2}\n" for q in questions for t in range(3))
+
+
+CASES = {
+    "readme": {"gpt.csv": _csv(["gpt"], range(6)), "claude.csv": _csv(["claude"], range(6))},
+    "per-task files": {"gsm8k.csv": _csv("ab", range(4)), "math.csv": _csv("ab", range(4))},
+    "disjoint questions": {"gpt.csv": _csv(["gpt"], range(0, 4)), "claude.csv": _csv(["claude"], range(4, 8))},
+    "half shared": {"gpt.csv": _csv(["gpt"], range(0, 4)), "claude.csv": _csv(["claude"], range(2, 8))},
+    "prefix": {f"aime_{m}.csv": _csv([m, m + "-mini"], range(5)) for m in ("gpt", "claude", "llama")},
+    "shared model": {"aime_gpt.csv": _csv(["gpt"], range(5)), "aime_claude.csv": _csv(["claude", "gpt"], range(5))},
+    "no model column": {"gpt.csv": _bare(range(4), 0), "claude.csv": _bare(range(4), 1)},
+    "with a tasked file": {"gpt.csv": _csv(["gpt"], range(3)), "claude.csv": _csv(["claude"], range(3)),
+                           "llama.csv": _csv(["llama"], range(2), task="aime")},
+}
+
+
+def _write(tmp_path, files) -> list[str]:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    return [str(tmp_path / name) for name in files]
+
+
+def _norm(counts: pd.DataFrame) -> pd.DataFrame:
+    out = counts[KEY + ["n_trials", "n_correct"]].astype({k: str for k in KEY})
+    return out.sort_values(KEY).reset_index(drop=True).astype({"n_trials": "int64", "n_correct": "int64"})
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_duckdb_gives_the_pandas_loaders_tasks_and_lines(tmp_path, case):
+    paths = _write(tmp_path, CASES[case])
+    want = io.load(paths)
+    got = load_counts(paths, engine="duckdb")
+    pd.testing.assert_frame_equal(_norm(got.counts), _norm(want.to_counts()))
+    assert sorted(got.report.defaults) == sorted(want.report.defaults)
+
+
+def test_the_readme_files_are_one_benchmark_under_every_duckdb_path(tmp_path, capsys):
+    paths = _write(tmp_path, CASES["readme"])
+    assert list(load_counts(paths, engine="duckdb").counts["task"].cat.categories) == ["benchmark"]
+    # trial prefixes (trajectories) and rubric counts read the files through the same SELECT
+    assert set(load_counts(paths, engine="duckdb", trial_prefix=True).trial_prefix) == {"benchmark"}
+    outs = {}
+    for engine in ("pandas", "duckdb"):
+        for command in (["leaderboard"], ["leaderboard", "--schema", "exact_match"], ["trajectory"]):
+            assert main([command[0], *paths, *command[1:], "--engine", engine, "--output", "json"]) == 0
+            out = json.loads(capsys.readouterr().out)
+            out.pop("engine", None)
+            outs.setdefault(" ".join(command), []).append(out)
+    for command, (pandas_out, duckdb_out) in outs.items():
+        assert pandas_out == duckdb_out, command
+    assert {r["task"] for r in outs["leaderboard"][0]["rows"]} == {"benchmark"}
