@@ -15,6 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard.panels.charts import hide_unreadable_cell_text
 from dashboard.share.links import autosave, hide_settings, link_failure, open_link, presenting, render_link_notice
 from dashboard.panels.sidebar import ignored_link_values, render_sidebar
 from dashboard.text import md
@@ -27,6 +28,7 @@ limit_blas_threads()  # one BLAS thread per process: many small solves on a shar
 # an emoji favicon is an inline SVG; ":material/...:" made every visitor fetch it from fonts.gstatic.com (QA F17)
 st.set_page_config(page_title="scorio-dashboard", page_icon="📊", layout="wide",
                    initial_sidebar_state="collapsed" if presenting() else "auto")
+hide_unreadable_cell_text()  # heatmap values sized below 6 px on a phone: hidden, on hover only
 
 _HERE = Path(__file__).parent
 _PAGES = {

@@ -6,7 +6,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.figures.theme import MISSING_COLOR, NEUTRAL, RATE_SCALE, apply_theme, category_colors, plain
+from dashboard.figures.theme import (CELL_TEXT, MISSING_COLOR, NEUTRAL, RATE_SCALE, apply_theme, category_colors,
+                                    missing_cells, plain, transparent_background)
 
 __all__ = ["rate_grid", "trial_grid", "MAX_SELECTABLE_CELLS"]
 
@@ -31,7 +32,8 @@ def rate_grid(models, questions, rates: np.ndarray, correct: np.ndarray, trials:
     Returns
     -------
     plotly.graph_objects.Figure
-        One heatmap trace; cells strictly between 0 and 1 are the flaky ones.
+        One heatmap trace (cells strictly between 0 and 1 are the flaky ones), then, where cells are not answered,
+        a second one painting them in :data:`~dashboard.figures.theme.MISSING_COLOR` (transparent background).
     """
     models_p, questions_p = plain(models), plain(questions)
     n_cells = len(models) * len(questions)
@@ -52,7 +54,7 @@ def rate_grid(models, questions, rates: np.ndarray, correct: np.ndarray, trials:
             colorscale=RATE_SCALE,
             text=text,
             texttemplate="%{text}" if n_cells <= 900 and widest * len(questions) <= 100 else None,
-            textfont=dict(size=10),
+            textfont=CELL_TEXT,  # sized to the cell: no overprint on a phone
             xgap=1,
             ygap=1,
             hoverongaps=False,
@@ -65,11 +67,13 @@ def rate_grid(models, questions, rates: np.ndarray, correct: np.ndarray, trials:
             colorbar=dict(title=dict(text=what, side="right"), thickness=12, len=0.9, tickformat=".0%" if binary else ".1f"),
         )
     )
+    blank = missing_cells(rates, x=questions_p, y=models_p, name="not answered", xgap=1, ygap=1)
+    if blank is not None:
+        fig.add_trace(blank)
     fig.update_xaxes(title="question", type="category", tickangle=-60 if len(questions) > 20 else 0, showgrid=False,
                      automargin=True)
     fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
-    fig.update_layout(plot_bgcolor=MISSING_COLOR)
-    return apply_theme(fig, height=max(220, 26 * len(models) + 150))
+    return transparent_background(apply_theme(fig, height=max(220, 26 * len(models) + 150)))
 
 
 def trial_grid(models, questions, codes: np.ndarray, labels, weights, rates: np.ndarray) -> go.Figure:
@@ -144,6 +148,6 @@ def trial_grid(models, questions, codes: np.ndarray, labels, weights, rates: np.
     fig.update_yaxes(type="category", categoryorder="array", categoryarray=q, autorange="reversed", showgrid=False)
     fig.update_yaxes(automargin=True, row=1, col=1)
     fig.update_annotations(font=dict(size=12))
-    apply_theme(fig, height=max(260, 15 * M + 170))
+    transparent_background(apply_theme(fig, height=max(260, 15 * M + 170)))
     fig.update_layout(margin=dict(t=70), legend=dict(y=1.06), clickmode="event+select", dragmode=False)
     return fig

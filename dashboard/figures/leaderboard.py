@@ -10,7 +10,7 @@ from scorio_core.choices import has_fallback_interval
 from scorio_core.ranking.rank import rank_meaning
 from scorio_core.report.tables import interval_abbrev, interval_name
 from scorio_core.report.verdict import format_probabilities
-from dashboard.figures.theme import (NEUTRAL, PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors,
+from dashboard.figures.theme import (CELL_TEXT, NEUTRAL, PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors,
                                      rank_symbols)
 from dashboard.text import probability_cells
 
@@ -185,7 +185,7 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     hover = format_probabilities(rho)  # "97.3%", "> 99.9%", "< 0.1%", as in the verdict
     fig = go.Figure(go.Heatmap(
         z=rho, x=names, y=names, zmin=0, zmax=1, colorscale=PROBABILITY_SCALE, xgap=1, ygap=1,
-        text=text, texttemplate="%{text}" if L <= PAIRWISE_VALUES_MAX else None, textfont=dict(size=10 if L > 12 else 12),
+        text=text, texttemplate="%{text}" if L <= PAIRWISE_VALUES_MAX else None, textfont=CELL_TEXT,
         customdata=hover, hovertemplate="P(<b>%{y}</b> > %{x}) = %{customdata}<extra></extra>",
         colorbar=dict(title=dict(text="P(row > column)", side="right"), thickness=12),
     ))
@@ -220,7 +220,7 @@ def rank_heatmap(models, probabilities: np.ndarray) -> go.Figure:
     text = np.where(P >= 0.01, np.where(percent == "100%", ">99%", percent), "")  # a share of draws: never certainty
     fig = go.Figure(go.Heatmap(
         z=P, x=ranks, y=names, zmin=0, zmax=1, colorscale=SEQUENTIAL_SCALE, xgap=1, ygap=1,
-        text=text, texttemplate="%{text}" if L <= 30 else None, textfont=dict(size=10),
+        text=text, texttemplate="%{text}" if L <= 30 else None, textfont=CELL_TEXT,  # sized to the cell (phone)
         hovertemplate="<b>%{y}</b><br>P(rank %{x}) = %{z:.3f}<extra></extra>",
         colorbar=dict(title=dict(text="probability", side="right"), thickness=12, tickformat=".0%"),
     ))
@@ -326,7 +326,7 @@ def method_agreement_heatmap(labels, tau_b: np.ndarray) -> go.Figure:
     fig = go.Figure(go.Heatmap(
         z=tau, x=names, y=names, zmin=zmin, zmax=1, colorscale="RdBu" if zmin < 0 else SEQUENTIAL_SCALE,
         xgap=1, ygap=1,
-        text=text, texttemplate="%{text}" if K <= 30 else None, textfont=dict(size=9 if K > 15 else 11),
+        text=text, texttemplate="%{text}" if K <= 30 else None, textfont=CELL_TEXT,
         hovertemplate="Kendall's tau_b(<b>%{y}</b>, %{x}) = %{z:.3f}<extra></extra>",
         colorbar=dict(title=dict(text="rank agreement<br>(Kendall's tau_b)" + ("" if zmin < 0 else
                                  f"<br>colours from {zmin:.1f}"), side="right"), thickness=12),

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.theme import MUTED, NEUTRAL, PALETTE, SEQUENTIAL_SCALE, apply_theme, plain
+from dashboard.figures.theme import CELL_TEXT, MUTED, NEUTRAL, PALETTE, SEQUENTIAL_SCALE, apply_theme, plain
 from dashboard.figures.trajectory import model_colors
 
 __all__ = ["schema_bump_chart", "rank_share_heatmap"]
@@ -115,7 +115,7 @@ def rank_share_heatmap(models, share, base_ranks, *, n_rubrics: int | None = Non
     title = "share of rubrics" if n_rubrics is None else f"share of {n_rubrics} rubrics"
     fig = go.Figure(go.Heatmap(
         z=P, x=ranks, y=names, zmin=0, zmax=1, colorscale=SEQUENTIAL_SCALE, xgap=1, ygap=1,
-        text=text, texttemplate="%{text}" if L <= 30 else None, textfont=dict(size=10),
+        text=text, texttemplate="%{text}" if L <= 30 else None, textfont=CELL_TEXT,
         hovertemplate="<b>%{y}</b><br>rank %{x} in %{z:.1%} of perturbed rubrics<extra></extra>",
         colorbar=dict(title=dict(text=title, side="right"), thickness=12, tickformat=".0%"),
     ))

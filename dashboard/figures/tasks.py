@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.theme import MISSING_COLOR, RATE_SCALE, apply_theme, plain
+from dashboard.figures.theme import CELL_TEXT, RATE_SCALE, apply_theme, missing_cells, plain, transparent_background
 
 __all__ = ["task_heatmap", "combined_interval_plot"]
 
@@ -33,8 +33,9 @@ def task_heatmap(cells: pd.DataFrame, *, models, tasks, confidence: float = 0.95
     Returns
     -------
     plotly.graph_objects.Figure
-        One ``go.Heatmap`` with ``z`` of shape (L, T) (NaN = no data, shown blank) and cell text
-        of the mean to 3 decimals.
+        A ``go.Heatmap`` with ``z`` of shape (L, T) (NaN = no data) and cell text of the mean to 3 decimals, then,
+        where cells have no data, a second one painting them in :data:`~dashboard.figures.theme.MISSING_COLOR`
+        (the figure's background is transparent: no light frame on the dark theme).
     """
     models, tasks = [str(m) for m in models], [str(t) for t in tasks]
     frame = cells.set_index(["model", "task"])
@@ -53,9 +54,13 @@ def task_heatmap(cells: pd.DataFrame, *, models, tasks, confidence: float = 0.95
     text = np.where(np.isfinite(z), np.char.mod("%.3f", np.nan_to_num(z)), "")
     fig = go.Figure(go.Heatmap(
         z=z, x=plain(tasks), y=plain(models), text=text, texttemplate="%{text}",
+        textfont=CELL_TEXT,  # sized to the cell, as every heatmap's values (no overprint on a phone)
         customdata=np.array(hover, dtype=object).reshape(shape), hovertemplate="%{customdata}<extra></extra>",
         colorscale=RATE_SCALE, zmin=zmin, zmax=zmax, colorbar=dict(title="Bayes@N"), xgap=1, ygap=1,
     ))
+    blank = missing_cells(z, x=plain(tasks), y=plain(models), xgap=1, ygap=1)
+    if blank is not None:
+        fig.add_trace(blank)
     fig.update_yaxes(autorange="reversed", type="category")
     # long task names (HELM's "mmlu:subject=philosophy,method=multiple_choice_joint,...") ran into each other level:
     # slanted, and cut in the middle to 40 characters (names differing at the end stay apart; the hover has them whole)
@@ -64,8 +69,7 @@ def task_heatmap(cells: pd.DataFrame, *, models, tasks, confidence: float = 0.95
     shown = [t if len(t) <= 40 else t[:19] + "\u2026" + t[-20:] for t in names]
     fig.update_xaxes(type="category", side="top", tickangle=-30 if len(tasks) > 4 or long else 0,
                      tickvals=names, ticktext=shown)
-    fig.update_layout(plot_bgcolor=MISSING_COLOR)
-    return apply_theme(fig, height=max(260, 28 * len(models) + 140))
+    return transparent_background(apply_theme(fig, height=max(260, 28 * len(models) + 140)))
 
 
 def combined_interval_plot(combined: pd.DataFrame, *, confidence: float = 0.95) -> go.Figure:

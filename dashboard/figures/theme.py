@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+import numpy as np
 import plotly.graph_objects as go
 
 __all__ = [
@@ -22,6 +23,10 @@ __all__ = [
     "plain",
     "category_colors",
     "MISSING_COLOR",
+    "TRANSPARENT",
+    "CELL_TEXT",
+    "missing_cells",
+    "transparent_background",
     "UNMATCHED_COLOR",
     "RATE_SCALE",
     "PROBABILITY_SCALE",
@@ -146,8 +151,17 @@ def plain(values):
     return [html.escape(str(v), quote=False) for v in values]
 
 
-#: Cells without a trial (or an answer).
-MISSING_COLOR = "#eef0f3"
+#: Cells without a trial (or an answer): a mid grey with a contrast of at least 3:1 on white and on the dark theme (the
+#: light grey before, #eef0f3, framed every heatmap in a light box on the dark theme and vanished on white).
+MISSING_COLOR = "#7A7A7A"
+#: In-cell text of a heatmap, sized by Plotly to its cell (``textfont.size`` unset: "auto", at most the layout's 13 px).
+#: A fixed size overprinted neighbouring cells on a phone (390 px: a 15-column grid has 6 px cells); sized to the cell,
+#: a value never spills into the next cell and shrinks with it (the app hides values below 6 px,
+#: :func:`dashboard.panels.charts.hide_unreadable_cell_text`); the hover keeps every value.
+#: (Plotly's ``layout.uniformtext`` would hide instead, but it applies to bars and pies, never to heatmaps.)
+CELL_TEXT = dict(size=None)
+#: Paper and plot background of the heatmaps: the page's own (white or Streamlit's dark), so no light frame on dark.
+TRANSPARENT = "rgba(0,0,0,0)"
 #: Attempts no rubric category matched (a grey readable on white and on the dark theme).
 UNMATCHED_COLOR = "#8C8C8C"
 # Red (worst) to blue (best): readable for the common colour-vision deficiencies (ColorBrewer RdBu).
@@ -174,3 +188,26 @@ def category_colors(weights) -> list[str]:
     for rank_, i in enumerate(order):
         colors[i] = _RAMP[int(round(last * rank_ / max(1, len(values) - 1)))]
     return colors
+
+
+def transparent_background(fig: go.Figure) -> go.Figure:
+    """Paper and plot area of ``fig`` in the page's own colour (white in the report and the light theme, #0e1117 on the
+    dark theme) and return it: a heatmap's gaps between cells and its margins then never show a light frame on the dark
+    theme. Cells without a value are drawn by :func:`missing_cells`, not by the plot's background."""
+    fig.update_layout(paper_bgcolor=TRANSPARENT, plot_bgcolor=TRANSPARENT)
+    return fig
+
+
+def missing_cells(z, *, x, y, name: str = "no data", **heatmap) -> go.Heatmap | None:
+    """A heatmap trace that paints the cells where ``z`` is NaN in :data:`MISSING_COLOR` (None when none is missing).
+
+    Added after the data's own heatmap (same ``x``, ``y`` and gaps in ``heatmap``): a NaN cell of a heatmap is a gap
+    that shows the plot's background, which is transparent (:func:`transparent_background`). No hover of its own (the
+    data's trace says "no data" where it has a hover for gaps) and no colour bar.
+    """
+    z = np.asarray(z, dtype=float)
+    if not np.isnan(z).any():
+        return None
+    return go.Heatmap(z=np.where(np.isnan(z), 1.0, np.nan), x=x, y=y, zmin=0, zmax=1, name=name, showscale=False,
+                      colorscale=[[0.0, MISSING_COLOR], [1.0, MISSING_COLOR]], hoverinfo="skip", showlegend=False,
+                      **heatmap)

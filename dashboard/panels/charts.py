@@ -6,6 +6,8 @@ script, and every new session on the default view (a stakeholder opening a link)
 ``st.cache_resource`` keeps the built figure object (``st.cache_data`` would pickle it, and unpickling a figure
 validates it again); ``st.plotly_chart`` only reads it (it copies the figure with ``to_dict``). The figure is
 shared between sessions: nothing may mutate it.
+
+Also the one style rule every page's charts share: heatmap values Plotly shrank below a readable size are hidden.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import streamlit as st
 
 from dashboard.figures import interval_plot
 
-__all__ = ["show_interval_plot"]
+__all__ = ["show_interval_plot", "hide_unreadable_cell_text", "UNREADABLE_CELL_TEXT_CSS"]
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
@@ -36,3 +38,16 @@ def show_interval_plot(table: pd.DataFrame, *, metric_label: str, confidence: fl
     figure = _interval_figure(table, metric_label, float(confidence), bool(show_estimate), dict(labels),
                               tie_rule)
     st.plotly_chart(figure, width="stretch")
+
+
+#: Heatmap cell values are sized by Plotly to their cell (:data:`dashboard.figures.theme.CELL_TEXT`): on a phone a
+#: 15-column grid's cells are 6 px wide and its values shrink to 1-5 px, specks that read as dashes. Hidden below
+#: 6 px (the hover keeps every value); Plotly's own ``uniformtext`` hiding does not apply to heatmaps.
+UNREADABLE_CELL_TEXT_CSS = "<style>" + ", ".join(
+    f"[data-testid='stPlotlyChart'] text[data-notex='1'][style*='font-size: {px}px']" for px in range(1, 6)
+) + " {display: none;}</style>"
+
+
+def hide_unreadable_cell_text() -> None:
+    """Hide heatmap cell values Plotly shrank below a readable size (:data:`UNREADABLE_CELL_TEXT_CSS`); once per run."""
+    st.html(UNREADABLE_CELL_TEXT_CSS)

@@ -17,6 +17,7 @@ from dashboard.compute.items import question_diagnostics
 from dashboard.compute.results import METHOD_BOOT, method_agreement_for, method_bootstrap_for
 from dashboard.figures import interval_plot, method_agreement_heatmap
 from dashboard.tables.display import fit_height, interval_headers, rank_interval_display
+from dashboard.tables.methods import rank_table_parts
 from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.items.board import ability_board, ability_interval_label, coverage_note, unlinked_note
@@ -87,9 +88,18 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
     rows = result.rows()
     frame = pd.DataFrame([{"model": labels[r["model"]], "best": r["best"], "worst": r["worst"],
                            **{method_label(m): r["ranks"][m] for m in result.methods}} for r in rows])
-    st.dataframe(frame, hide_index=True, width="stretch", height=fit_height(len(frame), 700))
+    groups = {name: group for group, methods in {"Bayes@N and IRT": METHODS["Bayes@N and IRT"],
+                                                  **available_methods()}.items() for name in methods}
+    parts = rank_table_parts(frame, list(result.methods), {m: method_label(m) for m in result.methods}, groups)
+    for title, part, config in parts:  # each part fits a 1920 px page (the whole table ran past it, cut off)
+        if title:
+            st.caption(f"**{md(title)}**")
+        st.dataframe(part, hide_index=True, width="stretch", height=fit_height(len(part), 700), column_config=config)
     st.caption("Each model's rank under every method, sorted by its best rank; best and worst are its rank range "
-               "across the chosen methods. A model whose range is wide is ranked by the method, not by the data.")
+               "across the chosen methods. A model whose range is wide is ranked by the method, not by the data."
+               " Hover a column's header for the method's full name."
+               + (f" The methods are split by group into {len(parts)} tables, each a page wide." if len(parts) > 1
+                  else ""))
     boot_on = st.toggle(
         "Rank intervals", key="lb_methods_boot",
         help="Each model's rank interval under every method: the questions are resampled with replacement "

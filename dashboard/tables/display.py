@@ -75,13 +75,15 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
     """
     kind = interval_name(table, confidence)  # credible, or exact binomial where the prior is not identified
     clash = metric_label == "avg@N"  # the metric's column and the observed avg@N column would share a title
+    # the model and its score with the interval first, the ranks after them: on a phone (390 px) the grid shows about
+    # 350 px, and Rank + Rank (CI ties) + Model before the score pushed the score off the screen (lead QA)
     frame = table[
-        ["rank", "rank_ci", "model", "mu", "lo", "hi", "sigma", "estimate", "avg", "accuracy", "pass_at_k", "n_questions",
+        ["model", "mu", "lo", "hi", "rank", "rank_ci", "sigma", "estimate", "avg", "accuracy", "pass_at_k", "n_questions",
          "n_trials"]
     ].copy()
     orgs = organisations(frame["model"].astype(str))
     if any(orgs.values()):  # where it can be derived from the names (org/ prefix or a known model family)
-        frame.insert(frame.columns.get_loc("model") + 1, "organisation", frame["model"].astype(str).map(orgs))
+        frame.insert(frame.columns.get_loc("rank_ci") + 1, "organisation", frame["model"].astype(str).map(orgs))
     # pixel widths: the table fits a 1280 px window (issue 16; about 820 px of page with every optional column, issue
     # 40); full names are on hover in the chart and in exports
     config = {

@@ -70,7 +70,7 @@ def register(subparsers) -> None:
     parser.add_argument("--models", nargs=2, required=True, metavar=("A", "B"), help="the two models to compare")
     add_analysis_arguments(parser, with_metric=False)
     parser.add_argument("--curve", action="store_true", help="include the z-vs-N curve of trials needed in the JSON")
-    from scorio_core.cli.leaderboard import add_cluster_argument
+    from scorio_core.cli.quality import add_cluster_argument
 
     add_cluster_argument(parser)
     parser.add_argument("--output", choices=("table", "json"), default="table")
@@ -270,7 +270,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
 def run(args: argparse.Namespace) -> int:
     """Execute ``compare``; returns the exit status."""
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
-    from scorio_core.cli.leaderboard import cluster_engine
+    from scorio_core.cli.quality import cluster_engine
     from scorio_core.cli.quality import load_dataset, load_notes  # (quality's load_dataset is _common's)
     from scorio_core.eval._validate import check_confidence
     from scorio_core.leaderboard.task_outcomes import question_clusters

@@ -78,7 +78,7 @@ def register(subparsers) -> None:
     add_engine_argument(parser)
     add_choice_arguments(parser)
     add_analysis_arguments(parser)
-    from scorio_core.cli.leaderboard import add_cluster_argument
+    from scorio_core.cli.quality import add_cluster_argument
 
     add_cluster_argument(parser)
     parser.add_argument("--manifest", default=None, metavar="FILE", help="restore the analysis saved in this manifest")
@@ -191,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.report import latex, tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
 
-    from scorio_core.cli.leaderboard import cluster_engine
+    from scorio_core.cli.quality import cluster_engine
     from scorio_core.leaderboard.task_outcomes import question_clusters
 
     if args.out and not Path(args.out).resolve().parent.is_dir():  # before the analysis, not after it

@@ -30,7 +30,8 @@ attempts and p-value by model), ``ignored_options`` (``options`` given away from
 use, e.g. ``--tau`` under Bayes@N, ``--scope`` with ``--method elo``), ``prior_used`` (``priors`` some rows used
 instead of ``--prior``, e.g. max@k's uniform prior), ``prior_not_fitted`` (per task: ``models`` whose empirical-Bayes
 prior the data do not identify, so their row is the pooled rate with an exact binomial interval), ``rubric`` and
-``data``. A row without an estimate (``mu`` null, e.g. Pass@k with fewer than k trials) has ``interval`` and
+``data``, ``prior_outcomes`` (per task with ``--prior-outcomes``: ``matched`` of ``n_questions`` questions,
+``prior_trials``). A row without an estimate (``mu`` null, e.g. Pass@k with fewer than k trials) has ``interval`` and
 ``interval_kind`` null; when no row has one the command fails (exit 2). ``--output table`` prints every note after the
 table (``note: ...``); ``csv``/``md`` keep standard output a plain table and print them to standard error (``# note:
 ...``).
@@ -40,9 +41,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from scorio_core.cli._common import (add_data_arguments, add_output_argument, add_question_set_argument, load_dataset,
                                     add_tie_rule_argument, add_uncertainty_arguments, emit_json, emit_rows)
+from scorio_core.cli.quality import add_cluster_argument, cluster_engine
+from scorio_core.cli.rubric import add_prior_outcomes_arguments, load_prior_outcomes, prior_outcome_counts
 
 __all__ = ["register", "run"]
 
@@ -80,6 +84,7 @@ def register(subparsers) -> None:
     parser.add_argument("--unmatched", default="exclude", metavar="POLICY",
                         help="attempts that match no rubric category: 'exclude' (default; left out, counted per model in "
                              "the notes and JSON) or the label of the category they count as")
+    add_prior_outcomes_arguments(parser)
     add_cluster_argument(parser)
     parser.add_argument("--exclude-flagged", default=None, metavar="CODE,...",
                         help="rank without the questions carrying these flags of the `questions` command "
@@ -96,27 +101,6 @@ def register(subparsers) -> None:
                              "an unknown key lists the method's options and defaults")
     add_output_argument(parser)
     parser.set_defaults(func=run)
-
-
-def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
-    """``--cluster-column``: questions that come in groups (leaderboard and compare)."""
-    parser.add_argument(
-        "--cluster-column", default=None, metavar="COLUMN",
-        help="a column grouping questions (passage, template, source file; constant per question): with --scope "
-             "questions-sampled, intervals use cluster-robust standard errors (Miller 2024) instead of treating "
-             "questions as independent; read with the attempt-level loader",
-    )
-
-
-def cluster_engine(args: argparse.Namespace) -> None:
-    """``--cluster-column`` reads a per-question column, which the SQL engines' count tables do not carry."""
-    from scorio_core.errors import InputError
-
-    if getattr(args, "cluster_column", None):
-        if getattr(args, "engine", "auto") in ("duckdb", "spark"):
-            raise InputError(f"--cluster-column needs the attempt-level loader (--engine pandas or auto); --engine "
-                             f"{args.engine} aggregates to counts without the column {args.cluster_column!r}.")
-        args.engine = "pandas"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -151,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     cluster_engine(args)
     sql = _sql_rubric(args) if args.schema else None
     dataset = sql.dataset if sql is not None else load_dataset(args)
+    prior_data = load_prior_outcomes(args, sql)
     tasks = [args.task] if args.task else (_sql_tasks(sql) if sql is not None else task_names(dataset))
     frames, notes = [], list(getattr(args, "default_notes", []))  # then what loading found (e.g. a log's missing samples)
     from scorio_core.cli.quality import load_notes
@@ -173,9 +158,14 @@ def run(args: argparse.Namespace) -> int:
         if args.exclude_flagged:
             outcomes = _exclude_flagged(outcomes, task, args, notes)
         clusters = question_clusters(dataset, task, args.cluster_column) if args.cluster_column else None
+        counts0 = prior_outcome_counts(args, prior_data, outcomes, task, None if sql else categorization, notes)
         frame = leaderboard(outcomes, metric=args.metric, k=args.k, tau=args.tau, confidence=args.confidence,
+                            prior_counts=counts0,
                             tie_rule=args.tie_rule, prior=args.prior, scope=args.scope, question_set=args.question_set,
                             clusters=clusters, cluster_column=args.cluster_column or "cluster")
+        if counts0 is not None:  # R0's note: the rows it did not enter (empirical-Bayes prior not identified)
+            from scorio_core.rubric.prior_outcomes import prior_outcomes_unused
+            notes[-1] = prior_outcomes_unused(notes[-1], frame)
         for notice in leaderboard_notices(outcomes, frame, confidence=args.confidence, tie_rule=args.tie_rule,
                                           question_set=args.question_set, emptied=emptied_on(dataset, task),
                                           dataset_models=dataset_models(dataset),
@@ -226,6 +216,8 @@ def run(args: argparse.Namespace) -> int:
                     "exclude_flagged": list(check_flag_codes(args.exclude_flagged)) if args.exclude_flagged else [],
                     "schema": getattr(args.schema, "name", args.schema) or "binary",
                     "unmatched": args.unmatched,
+                    "prior_outcomes": Path(args.prior_outcomes).name if args.prior_outcomes else None,
+                    "prior_model": args.prior_model,
                 },
                 "unmatched": unmatched,
                 "notes": notes,

@@ -122,3 +122,24 @@ def load_notes(dataset, args: argparse.Namespace) -> tuple[str, ...]:
     notes say how it counted, which the output's ``engine`` gives)."""
     pandas = getattr(args, "engine_used", "pandas") == "pandas"
     return tuple(getattr(getattr(dataset, "report", None), "notes", ())) if pandas else ()
+
+
+def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
+    """``--cluster-column``: questions that come in groups (leaderboard and compare)."""
+    parser.add_argument(
+        "--cluster-column", default=None, metavar="COLUMN",
+        help="a column grouping questions (passage, template, source file; constant per question): with --scope "
+             "questions-sampled, intervals use cluster-robust standard errors (Miller 2024) instead of treating "
+             "questions as independent; read with the attempt-level loader",
+    )
+
+
+def cluster_engine(args: argparse.Namespace) -> None:
+    """``--cluster-column`` reads a per-question column, which the SQL engines' count tables do not carry."""
+    from scorio_core.errors import InputError
+
+    if getattr(args, "cluster_column", None):
+        if getattr(args, "engine", "auto") in ("duckdb", "spark"):
+            raise InputError(f"--cluster-column needs the attempt-level loader (--engine pandas or auto); --engine "
+                             f"{args.engine} aggregates to counts without the column {args.cluster_column!r}.")
+        args.engine = "pandas"

@@ -22,7 +22,8 @@ from pathlib import Path
 from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows, load_dataset
 from scorio_core.errors import InputError
 
-__all__ = ["COMMANDS", "read_frozen", "register", "rubric_report", "run", "run_schemas", "schema_rows"]
+__all__ = ["COMMANDS", "add_prior_outcomes_arguments", "load_prior_outcomes", "prior_outcome_counts", "read_frozen", "register",
+           "rubric_report", "run", "run_schemas", "schema_rows"]
 
 #: The subcommands :func:`register` adds (its registration imports nothing beyond argparse).
 COMMANDS = ("schemas", "rubric")
@@ -191,3 +192,46 @@ def run_schemas(args: argparse.Namespace) -> int:
     } for r in rows]
     emit_rows(flat, ["name", "categories", "weights", "signals"], "table")
     return 0
+
+
+def add_prior_outcomes_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--prior-outcomes FILE`` and ``--prior-model NAME``: the paper's prior outcomes R0 (Algorithm 1)."""
+    parser.add_argument("--prior-outcomes", default=None, metavar="FILE",
+                        help="prior outcomes R0 (paper Algorithm 1, Appendix C): earlier trials of the same questions "
+                             "(any format the loader reads), mapped through the same rubric and thresholds and added "
+                             "to every model's Bayes@N prior; questions matched by id")
+    parser.add_argument("--prior-model", default=None, metavar="NAME",
+                        help="with --prior-outcomes: take only this model's trials (default: every model's)")
+
+
+def load_prior_outcomes(args: argparse.Namespace, sql=None):
+    """The ``--prior-outcomes`` dataset, or None; refuses what R0 does not enter (InputError naming the option)."""
+    if not getattr(args, "prior_outcomes", None):
+        if getattr(args, "prior_model", None):
+            raise InputError("--prior-model picks a model of --prior-outcomes FILE; give the file too.", field="prior_model")
+        return None
+    if args.metric != "bayes":
+        raise InputError(f"prior outcomes R0 enter Bayes@N only (--metric bayes); --metric {args.metric} ignores "
+                         "them.", field="prior_outcomes")
+    if sql is not None:
+        raise InputError("--prior-outcomes with --schema needs the attempt-level loader: add --engine pandas.",
+                         field="prior_outcomes")
+    from scorio_core import io
+
+    return io.load(args.prior_outcomes)
+
+
+def prior_outcome_counts(args: argparse.Namespace, prior, outcomes, task: str, categorization, notes: list):
+    """R0 of one task as ``prior_counts`` (L, M, C+1) for :func:`scorio_core.leaderboard.table.leaderboard`, or
+    None without ``--prior-outcomes``; appends the ``prior_outcomes`` note (matched questions)."""
+    if prior is None:
+        return None
+    from scorio_core.rubric.prior_outcomes import prior_outcomes_for, prior_outcomes_note
+
+    label = Path(args.prior_outcomes).name + (f", model {args.prior_model}" if args.prior_model else "")
+    counts0, matched, counts = prior_outcomes_for(prior, outcomes, categorization=categorization, schema=args.schema,
+                                                  model=args.prior_model, max_tokens=getattr(args, "max_tokens", None),
+                                                  source=Path(args.prior_outcomes).name)
+    notes.append(prior_outcomes_note(task, matched, len(outcomes.rubric.questions), counts, label))
+    return counts0
+

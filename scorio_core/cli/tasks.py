@@ -52,7 +52,7 @@ def register(subparsers) -> None:
                         help="pass threshold: passed = avg@N >= T (default: no verdict, passed is null)")
     parser.add_argument("--confidence", type=float, default=0.95, help="credibility level (default 0.95)")
     add_uncertainty_arguments(parser)
-    from scorio_core.cli.leaderboard import add_cluster_argument
+    from scorio_core.cli.quality import add_cluster_argument
 
     add_cluster_argument(parser)
     parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.tasks import (COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, UNDECIDED_RULE, WEIGHTING, combined_score,
                                    per_task_categorization, task_matrix)
 
-    from scorio_core.cli.leaderboard import cluster_engine
+    from scorio_core.cli.quality import cluster_engine
     from scorio_core.leaderboard.checks import choices_of, data_choices_notice
 
     cluster_engine(args)

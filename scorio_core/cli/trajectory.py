@@ -195,13 +195,16 @@ def _spark_prefix_stats(args: argparse.Namespace):
     return dataset.trial_prefix[task]
 
 
-def no_convergence_note(n_trials: int) -> str:
+def no_convergence_note(n_trials: int, metric: str = "bayes") -> str:
     """What ``"convergence": null`` means in a trajectory of ``n_trials`` >= 2 trials (a note for the output).
 
     Parameters
     ----------
     n_trials : int
         N, the trials of the trajectory.
+    metric : str, default "bayes"
+        The trajectory's metric key: Bayes@N and avg@N rank as the gold standard at n = N; other metrics
+        (Pass@k, ...) need not.
 
     Returns
     -------
@@ -210,8 +213,11 @@ def no_convergence_note(n_trials: int) -> str:
         answer when it settles (more trials per question; ``convergence`` over bootstrap replicates).
     """
     return (f"convergence is null (no convergence in this trial order): for no n <= N - 1 = {n_trials - 1} does the "
-            f"ranking after n trials equal the gold standard (the ranking on all N = {n_trials} trials) and stay equal; "
-            "at n = N it equals it by definition, so convergence@n counts only n <= N - 1. Null is not a number of "
+            + (f"ranking after n trials equal the gold standard (the ranking on all N = {n_trials} trials) and stay "
+               "equal; at n = N it equals it by definition, so " if metric in ("bayes", "avg") else
+               f"ranking after n trials equal the gold standard (the Bayes@N ranking on all N = {n_trials} trials, which "
+               "this metric's ranking need not equal even at n = N) and stay equal; ")
+            + "convergence@n counts only n <= N - 1. Null is not a number of "
             "trials: more trials per question would show whether the ranking settles, and `convergence` estimates over "
             "bootstrap replicates how often and when it does.")
 
@@ -224,7 +230,8 @@ def register(subparsers) -> None:
         description=(
             "Rank trajectories (paper Figure 9): the competition ranking induced by the first n "
             "trials for n = 1..N, in the data's trial order, with convergence@n against the "
-            "gold standard (avg@N = Bayes@N ranking on all trials, paper section 2.7)."
+            "gold standard (the Bayes@N ranking on all trials under --prior; under the uniform prior the "
+            "paper's avg@N ranking, section 2.7)."
         ),
     )
     add_data_arguments(parser, one_task=True, pool=True)
@@ -271,7 +278,7 @@ def run(args: argparse.Namespace) -> int:
                      "measures nothing and is null, and convergence@n is undefined); run N >= 2 trials per question, as "
                      "`convergence` requires.")
     elif t.convergence is None:
-        notes.append(no_convergence_note(t.n.size))
+        notes.append(no_convergence_note(t.n.size, t.metric))
     if args.output == "json":
         emit_json(
             {

@@ -255,7 +255,7 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     Raises
     ------
     InputError
-        Bad counts (:func:`check_counts`), an unknown ``model``, names of the wrong length, or a 2PL
+        Bad counts (:func:`check_counts`), a table without any trial, an unknown ``model``, names of the wrong length, or a 2PL
         fit with fewer than 2 models (a question's discrimination and difficulty are then determined by
         the prior alone; use ``model="rasch"``).
 
@@ -272,6 +272,9 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     """
     s, n = check_counts(successes, trials)
     L, M = s.shape
+    if not (n > 0).any():
+        raise InputError("every cell has 0 trials: the fit has no data and would return its priors; pass a count "
+                         "table with at least one answered question.", field="trials")
     key = str(model).lower()
     if key not in MODELS:
         raise InputError(f"unknown IRT model '{model}'; choose one of {', '.join(MODELS)}.", field="model")

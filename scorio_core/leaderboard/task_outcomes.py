@@ -8,7 +8,7 @@ Appendix F). Re-exported by :mod:`scorio_core.leaderboard.table`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -26,11 +26,13 @@ ALL_TASKS = RESERVED_TASK  # "all tasks": no data task may use the name (scorio_
 
 @dataclass(frozen=True, eq=False)
 class Categorization:
-    """Rubric categories of every attempt row: codes (-1 = unmatched), weights, labels."""
+    """Rubric categories of every attempt row: codes (-1 = unmatched), weights, labels; ``thresholds``: the values
+    used when one task was categorized (to map prior outcomes R0 the same way), else empty."""
 
     codes: np.ndarray
     weights: np.ndarray
     labels: tuple[str, ...]
+    thresholds: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)
@@ -230,7 +232,8 @@ def categorization_for(dataset, schema, task: str | None = None, *, thresholds: 
         notes.extend(f"{name}: {n}" for n in coverage.notes)
         notes.extend(f"{name}: {getattr(i, 'message', i)}" for i in coverage.issues)
     weights = np.asarray(schema.weights, dtype=float)
-    return Categorization(codes, weights, tuple(schema.labels)), notes
+    used = dict(result.thresholds) if task is not None and result is not None and result.thresholds else {}
+    return Categorization(codes, weights, tuple(schema.labels), used), notes
 
 
 def _concat(parts: list[Outcomes], task: str) -> Outcomes:

@@ -51,7 +51,7 @@ def cell_variance(nu: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray
     -----
     The Dirichlet covariance ``Cov(theta_j, theta_k) = (p_j delta_jk - p_j p_k) / (A + 1)``
     gives ``Var(w . theta) = (sum_k w_k^2 p_k - (sum_k w_k p_k)^2) / (A + 1)`` (Hariri et al.,
-    ICLR 2026, arXiv:2510.04265, Eq. 16 for one question).
+    ICLR 2026, arXiv:2510.04265, Eq. 15 for one question).
 
     Examples
     --------

@@ -194,7 +194,7 @@ def posterior_summary_batch(
 def _moments(st: _CountStates, w_norm: np.ndarray, prior: str, fitted: BatchPrior | None = None):
     """``(mean, variance, pooled, method)`` per model (L,) of the mean normalised score over its questions.
 
-    Dirichlet posterior moments of each state's score (Eq. 15-16) summed per model; under the empirical-Bayes prior
+    Dirichlet posterior moments of each state's score (Eq. 15) summed per model; under the empirical-Bayes prior
     plus the prior mean's estimation variance, and for not-identified fits (``pooled``) the fallback's mean with the
     binomial variance of the pooled answers.
     """

@@ -154,7 +154,9 @@ def _empirical_bayes(counts: np.ndarray, w_norm: np.ndarray, extra: np.ndarray |
     if fitted.pooled:
         mu = float(fitted.mean @ w_norm)
         if extra is not None and extra.any():
-            alpha = fitted.mean * 1e12 + extra
+            # a category the data never showed has pool mean 0: alpha 0 there unless R0 has it (its posterior
+            # mass is 0 either way), so the smallest positive float stands in for 0
+            alpha = np.maximum(fitted.mean * 1e12 + extra, np.finfo(float).tiny)
             mu = float(bayes_dirichlet(counts, w_norm, alpha)[0])
         return mu, float(np.sqrt(spread / (m * n.min())))  # p(1-p)/(M N_min): a bound for any per-question rates
     alpha = fitted.alpha if extra is None else fitted.alpha + extra

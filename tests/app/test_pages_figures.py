@@ -43,7 +43,8 @@ def test_category_colors_follow_weights():
 def test_rate_grid():
     rates = np.array([[1.0, 0.5, np.nan], [0.0, 0.25, 1.0]])
     fig = rate_grid([EVIL, "b"], ["q1", "q2", "q3"], rates, rates * 4, np.array([[4, 4, 0], [4, 4, 4]]))
-    (heat,) = fig.data
+    heat, blank = fig.data  # the grid, then the unanswered cell in the missing colour (no light plot background)
+    assert np.isfinite(np.asarray(blank.z, dtype=float)).tolist() == [[False, False, True], [False, False, False]]
     assert isinstance(heat, go.Heatmap) and heat.zmin == 0 and heat.zmax == 1
     assert list(heat.y) == [ESCAPED, "b"] and list(heat.x) == ["q1", "q2", "q3"]
     assert heat.text[0].tolist() == ["4/4", "2/4", ""] and fig.layout.yaxis.autorange == "reversed"

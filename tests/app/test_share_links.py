@@ -363,8 +363,8 @@ def test_the_presented_table_is_static_with_every_row_so_it_prints_whole(app, mo
     fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
     assert not heights  # no interactive grid
     table = fresh.main.table[0].value
-    assert len(table) == 105 and table.columns.tolist() == ["Rank", "Rank (CI ties)", "Model", "Bayes@N",
-                                                             "95% exact binomial interval", "avg@N", "M", "N"]
+    assert len(table) == 105 and table.columns.tolist() == ["Model", "Bayes@N", "95% exact binomial interval",
+                                                             "Rank", "Rank (CI ties)", "avg@N", "M", "N"]
     # N = 1 here: exact binomial intervals, and the header says so (a posterior's says "95% credible interval")
     assert all(c.startswith("[") and c.endswith("]") for c in table["95% exact binomial interval"])
     heights.clear()

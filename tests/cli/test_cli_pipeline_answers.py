@@ -48,6 +48,7 @@ def test_trajectory_null_convergence_says_what_null_means(tmp_path, capsys):
     (note,) = [n for n in out["notes"] if n.startswith("convergence is null")]
     assert "no n <= N - 1 = 1" in note and "null is not a number of trials" in note.lower()
     assert "more trials per question" in note and "`convergence`" in note
+    assert "at n = N it equals it by definition" in note  # Bayes@N ranks as its gold standard at n = N
     # a ranking that settles: a number, no such note
     rows = [f"{m},q{q},{t},{int(m == 'a')}" for m in "ab" for q in range(6) for t in range(3)]
     out = _json(capsys, "trajectory", _write(tmp_path, "settled.csv", rows), "--prior", "uniform")
@@ -157,3 +158,15 @@ def test_hints_on_count_tables_lead_somewhere(tmp_path, capsys):
     assert main(["sensitivity", n4]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: counts_n4.csv: rubric sensitivity needs attempt-level data") and "Load the per-attempt" in err
+
+
+def test_trajectory_null_note_for_pass_at_k_does_not_claim_equality_at_n_equal_n():
+    # QA (paper Appendix I.1): the gold standard is the Bayes@N ranking for every metric; Pass@k's ranking on all N
+    # trials need not equal it (paper simulation, Pass@4: mimic-13 and mimic-14 swap at n = 80), so "at n = N it
+    # equals it by definition" was false for it
+    from scorio_core.cli.trajectory import no_convergence_note
+
+    assert "equals it by definition" in no_convergence_note(4, "bayes") and "by definition" in no_convergence_note(4, "avg")
+    note = no_convergence_note(80, "pass@k")
+    assert "by definition" not in note and "(the Bayes@N ranking on all N = 80 trials, which this metric's ranking need not equal even at n = N)" in note
+

@@ -15,7 +15,7 @@ import pytest
 from dashboard.figures import (cost_scatter, difference_plot, interval_plot, item_curve, question_scatter,
                                rank_trajectory_plot, schema_bump_chart, trials_plot)
 from dashboard.figures.compare import OUTCOME_COLORS
-from dashboard.figures.theme import (DARK_BG, LIGHT_BG, MUTED, NEUTRAL, PALETTE, UNMATCHED_COLOR, contrast_ratio,
+from dashboard.figures.theme import (DARK_BG, LIGHT_BG, MISSING_COLOR, MUTED, NEUTRAL, PALETTE, UNMATCHED_COLOR, contrast_ratio,
                                      rank_colors, readable, wrap_title)
 from dashboard.figures.trajectory import model_colors
 
@@ -40,7 +40,7 @@ def test_contrast_ratio_is_wcag():
     assert not readable("#000000") and not readable("#3b4250") and not readable("#E69F00") and readable(NEUTRAL)
 
 
-@pytest.mark.parametrize("colour", [*PALETTE, *rank_colors(7), *model_colors(60), NEUTRAL, UNMATCHED_COLOR,
+@pytest.mark.parametrize("colour", [*PALETTE, *rank_colors(7), *model_colors(60), NEUTRAL, UNMATCHED_COLOR, MISSING_COLOR,
                                     *[c for c in OUTCOME_COLORS.values() if c != MUTED]])
 def test_palette_colours_read_on_white_and_on_the_dark_theme(colour):
     assert contrast_ratio(colour, LIGHT_BG) >= 3 and contrast_ratio(colour, DARK_BG) >= 3, colour

@@ -16,7 +16,8 @@ CELLS = pd.DataFrame({
 
 def test_heatmap_grid_and_hover():
     fig = task_heatmap(CELLS, models=["A", "B", "<b>x</b>"], tasks=["t1", "t2"])
-    (trace,) = fig.data
+    trace, blank = fig.data  # the grid, then its cells without data in the missing colour (no light plot background)
+    assert np.isfinite(np.asarray(blank.z, dtype=float)).sum() == 3 and blank.hoverinfo == "skip"
     z = np.asarray(trace.z, dtype=float)
     assert z.shape == (3, 2)
     assert z[0, 0] == 0.6 and z[2, 1] == 0.7 and np.isnan(z[0, 1])  # A has no data on t2

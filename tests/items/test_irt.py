@@ -218,6 +218,7 @@ def test_from_outcomes():
     ([[0.5, 0]], [[1.5, 1]], "'trials' must be whole numbers"),
     ([[np.nan, 0]], [[1, 1]], "'successes' must be finite"),
     (np.zeros((0, 2)), np.zeros((0, 2)), "'trials' is empty"),
+    (np.zeros((3, 4)), np.zeros((3, 4)), "every cell has 0 trials"),  # all missing: was the priors, unrefused
 ])
 def test_bad_input(s, n, match):
     with pytest.raises(InputError, match=match):
