@@ -46,7 +46,8 @@ from pathlib import Path
 from scorio_core.cli._common import (add_data_arguments, add_output_argument, add_question_set_argument, load_dataset,
                                     add_tie_rule_argument, add_uncertainty_arguments, emit_json, emit_rows)
 from scorio_core.cli.quality import add_cluster_argument, cluster_engine
-from scorio_core.cli.rubric import add_prior_outcomes_arguments, load_prior_outcomes, prior_outcome_counts
+from scorio_core.cli.rubric import (add_prior_outcomes_arguments, check_prior_outcomes_args, load_prior_outcomes,
+                                    prior_outcome_counts)
 
 __all__ = ["register", "run"]
 
@@ -122,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
     if args.method_option and args.method in ("bayes", "irt_ability"):
         raise ValueError(f"--method-option sets an option of a scorio.rank method (--method NAME); --method "
                          f"{args.method} has none here (its settings are --prior, --confidence, --k, ...).")
+    check_prior_outcomes_args(args)  # R0 enters Bayes@N only: refused with --method NAME or another --metric
     if args.method != "bayes":
         from scorio_core.cli.questions import run_method_rows
 
@@ -164,12 +166,13 @@ def run(args: argparse.Namespace) -> int:
                             tie_rule=args.tie_rule, prior=args.prior, scope=args.scope, question_set=args.question_set,
                             clusters=clusters, cluster_column=args.cluster_column or "cluster")
         if counts0 is not None:  # R0's note: the rows it did not enter (empirical-Bayes prior not identified)
-            from scorio_core.rubric.prior_outcomes import prior_outcomes_unused
-            notes[-1] = prior_outcomes_unused(notes[-1], frame)
+            from scorio_core.rubric.prior_outcomes import prior_outcomes_unused, r0_pull_notice
+            notes[-1] = r0 = prior_outcomes_unused(notes[-1], frame)
         for notice in leaderboard_notices(outcomes, frame, confidence=args.confidence, tie_rule=args.tie_rule,
                                           question_set=args.question_set, emptied=emptied_on(dataset, task),
                                           dataset_models=dataset_models(dataset),
                                           named_by_default=model_name_defaults(dataset)):
+            notice = r0_pull_notice(notice, r0) if counts0 is not None and notice["code"] == "prior_pull" else notice
             notes.append({**notice, "task": task, "message": f"{task}: {notice['message']}"})
             frame = with_group_column(frame, notice["groups"]) if notice["code"] == "disconnected_groups" else frame
         if args.scope == "questions-sampled":

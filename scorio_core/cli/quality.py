@@ -64,12 +64,34 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.paths:
         raise ValueError("give at least one PATH (or --formats to list the supported formats).")
-    dataset = load_dataset(args, require_ready=False)
+    from scorio_core.engines._sql import NotReadyError
+
+    try:
+        dataset = load_dataset(args, require_ready=False)
+    except NotReadyError as exc:  # an engine counts ready data only: what blocks the counting is the report
+        return _not_ready(args, exc)
     if args.output == "json":
         emit_json({"sources": [s.to_dict() for s in dataset.sources], "report": dataset.report.to_dict(),
                    "engine": getattr(args, "engine_used", "pandas")})
     else:
         _print_table(dataset, sys.stdout)
+    return 0
+
+
+def _not_ready(args: argparse.Namespace, exc) -> int:
+    """The report of data an engine refused to count (duplicates, missing or non-binary outcomes): its blocking
+    messages (the pandas loader's), exit 0 as for any report; the pandas engine gives the full report."""
+    engine = getattr(args, "engine_used", args.engine)
+    note = (f"--engine {engine} counts only ready data, so this report holds what blocks the counting (the same "
+            "messages as the pandas loader's); --engine pandas gives the full report (sources, gaps, duplicates "
+            "listed) and, with the data-quality options (--duplicates, --missing-outcomes, --binarize-threshold), "
+            "resolves the blocking issues.")
+    if args.output == "json":
+        emit_json({"sources": [], "report": {"ready": False, "blocking": list(exc.blocking) or [str(exc)]},
+                   "engine": engine, "notes": [note]})
+    else:
+        _lines(sys.stdout.write, "BLOCKING (choose before computing metrics)", list(exc.blocking) or [str(exc)])
+        print(f"note: {note}")
     return 0
 
 
@@ -117,11 +139,19 @@ def _lines(w, title: str, items) -> None:
             w(f"  - {item}\n")
 
 
+#: The words of the report's line for per-model files joined into one task (:func:`scorio_core.io._merge.per_model_note`).
+PER_MODEL_LINE = "the files hold different models answering the same questions, so they form one task"
+
+
 def load_notes(dataset, args: argparse.Namespace) -> tuple[str, ...]:
     """What loading found (``dataset.report.notes``) for a command's notes; none for an engine's count table (its
-    notes say how it counted, which the output's ``engine`` gives)."""
+    notes say how it counted, which the output's ``engine`` gives), except the line joining per-model files into
+    one task (every engine), which decides what is ranked together."""
     pandas = getattr(args, "engine_used", "pandas") == "pandas"
-    return tuple(getattr(getattr(dataset, "report", None), "notes", ())) if pandas else ()
+    report = getattr(dataset, "report", None)
+    # and, from every engine, the one default that decides the tasks: per-model files joined into one task
+    joined = tuple(d for d in getattr(report, "defaults", ()) if PER_MODEL_LINE in d)
+    return (tuple(getattr(report, "notes", ())) if pandas else ()) + joined
 
 
 def add_cluster_argument(parser: argparse.ArgumentParser) -> None:

@@ -19,10 +19,10 @@ import argparse
 import json
 from pathlib import Path
 
-from scorio_core.cli._common import add_data_arguments, emit_json, emit_rows, load_dataset
+from scorio_core.cli._common import add_data_arguments, apply_cli_choices, emit_json, emit_rows, load_dataset
 from scorio_core.errors import InputError
 
-__all__ = ["COMMANDS", "add_prior_outcomes_arguments", "load_prior_outcomes", "prior_outcome_counts", "read_frozen", "register",
+__all__ = ["COMMANDS", "add_prior_outcomes_arguments", "check_prior_outcomes_args", "load_prior_outcomes", "prior_outcome_counts", "read_frozen", "register",
            "rubric_report", "run", "run_schemas", "schema_rows"]
 
 #: The subcommands :func:`register` adds (its registration imports nothing beyond argparse).
@@ -210,15 +210,37 @@ def load_prior_outcomes(args: argparse.Namespace, sql=None):
         if getattr(args, "prior_model", None):
             raise InputError("--prior-model picks a model of --prior-outcomes FILE; give the file too.", field="prior_model")
         return None
-    if args.metric != "bayes":
-        raise InputError(f"prior outcomes R0 enter Bayes@N only (--metric bayes); --metric {args.metric} ignores "
-                         "them.", field="prior_outcomes")
+    check_prior_outcomes_args(args)
     if sql is not None:
         raise InputError("--prior-outcomes with --schema needs the attempt-level loader: add --engine pandas.",
                          field="prior_outcomes")
     from scorio_core import io
 
-    return io.load(args.prior_outcomes)
+    prior = io.load(args.prior_outcomes)
+    # the data-quality choices apply to the prior's trials too (not --intersect-questions: R0 is per question)
+    prior = apply_cli_choices(prior, argparse.Namespace(**{**vars(args), "intersect_questions": False}))
+    r = prior.report  # duplicates always block; missing or graded outcomes under binary correctness (a rubric reads them)
+    binary = getattr(args, "schema", None) is None
+    found = [word for word, n in (("duplicate", r.n_duplicate_rows), ("no outcome", binary and r.n_missing_outcomes),
+                                  ("", binary and r.n_non_binary)) if n]
+    if found:
+        message = next((m for m in r.blocking if found[0] in m), r.blocking[0] if r.blocking else "")
+        raise InputError(f"the prior outcomes need a choice first: {message} (the data-quality options apply to the "
+                         "prior outcomes too).", source=Path(args.prior_outcomes).name, field="prior_outcomes")
+    return prior
+
+
+def check_prior_outcomes_args(args: argparse.Namespace) -> None:
+    """Refuse ``--prior-outcomes`` where R0 would not enter the result (InputError naming the option)."""
+    if not getattr(args, "prior_outcomes", None):
+        return
+    method = getattr(args, "method", "bayes")
+    if method != "bayes":
+        raise InputError(f"prior outcomes R0 enter the Bayes@N leaderboard only; --method {method} does not use them "
+                         "(leave out --prior-outcomes, or rank with --method bayes).", field="prior_outcomes")
+    if args.metric != "bayes":
+        raise InputError(f"prior outcomes R0 enter Bayes@N only (--metric bayes); --metric {args.metric} ignores "
+                         "them.", field="prior_outcomes")
 
 
 def prior_outcome_counts(args: argparse.Namespace, prior, outcomes, task: str, categorization, notes: list):

@@ -266,8 +266,10 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
     gm = guess.mapping
     src = group.label
     if group.fmt in ("csv", "tsv"):
-        # read identifiers as text, as the pandas reader does ('007' stays '007')
-        forced = {gm[k]: "VARCHAR" for k in ("model", "task", "question_id") if k in gm}
+        # read identifiers as text, as the pandas reader does ('007' stays '007'), and the outcome as text too:
+        # DuckDB's sniffer types a column of only yes/no (or y/n) as BOOLEAN, which would count 'yes' as correct
+        # where the pandas loader refuses it; as text it meets the same tokens (true/false/1/0) and refusals
+        forced = {gm[k]: "VARCHAR" for k in ("model", "task", "question_id", "is_correct") if k in gm}
         sql, params = group.reader(forced)
         types.update(forced)
     else:

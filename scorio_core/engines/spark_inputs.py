@@ -170,7 +170,9 @@ def _schema_key(f: InputFile, fmt: str):
         try:
             import pyarrow.parquet as pq
 
-            return tuple(pq.read_schema(f.path).names)
+            # names and types: files whose ids are integers in one and text in another are read apart (each
+            # group's ids are cast to text), where one reader call fails to merge the two types
+            return tuple((field.name, str(field.type)) for field in pq.read_schema(f.path))
         except Exception:  # noqa: BLE001 - let Spark report unreadable files
             return None
     return None

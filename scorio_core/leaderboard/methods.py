@@ -196,11 +196,13 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     if R is None:
         R = response_tensor(s, n, out.models, [q for q, k in zip(out.questions, keep) if k])
     names = list(methods) if methods is not None else default_methods(L)
-    if out.R is None:  # counts only: the tensor's trial order is made up (correct trials first)
+    if out.R is None and n.max() > 1:  # counts only: the tensor's trial order is made up (correct trials first)
         aligned = [method_label(m) for m in dict.fromkeys(names) if m in TRIAL_ORDER_METHODS]
         notes.append("Counts only: trials are taken in an arbitrary order (correct ones first)"
-                     + (f"; {', '.join(aligned)} compare or replay the models' trials one by one, so their ranks "
-                        "depend on that order; the other methods use each question's counts." if aligned else
+                     + (f"; {', '.join(aligned)} compare or replay the models' trials one by one, so their ranks, and "
+                        "whether they can rank the data at all, depend on that order (attempt rows with their trial "
+                        "order, e.g. --engine pandas on the attempts, give the real one); the other methods use each "
+                        "question's counts." if aligned else
                         "; the chosen methods use each question's counts, so the order does not matter."))
     if methods is None and size_note(L):
         notes.append(size_note(L))

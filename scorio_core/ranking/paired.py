@@ -170,14 +170,22 @@ def not_identified_note(models, cause: str | None = None) -> str:
 
 def not_identified_cause(table, models) -> str | None:
     """The one cause every given model's leaderboard ``interval`` label names (``N = 1: one trial per question``:
-    :data:`scorio_core.uncertainty.posterior.ONE_TRIAL_CAUSE`), or None (the whole rule is said then)."""
+    :data:`scorio_core.uncertainty.posterior.ONE_TRIAL_CAUSE`; else the reason after "prior not fitted: " when it is
+    the same for all, e.g. "too few questions (2 questions; ...)"), or None (the whole rule is said then: a note on
+    N = 2 data listing "N = 1" among the reasons read as wrong, CLI QA 2026-12-02)."""
     from scorio_core.uncertainty.fallback import ONE_TRIAL_CAUSE
 
     if "interval" not in getattr(table, "columns", ()):
         return None
     labels = dict(zip(table["model"].astype(str), table["interval"]))
     named = [labels.get(str(m)) for m in models]
-    return ONE_TRIAL_CAUSE if named and all(isinstance(x, str) and f"({ONE_TRIAL_CAUSE})" in x for x in named) else None
+    if not named or not all(isinstance(x, str) for x in named):
+        return None
+    if all(f"({ONE_TRIAL_CAUSE})" in x for x in named):
+        return ONE_TRIAL_CAUSE
+    reasons = {x.split("prior not fitted: ", 1)[1].split(" (conservative", 1)[0] if "prior not fitted: " in x else None
+               for x in named}
+    return reasons.pop() if len(reasons) == 1 and None not in reasons else None
 
 
 def names_phrase(names) -> str:

@@ -230,6 +230,7 @@ def _key(name: str) -> str:
 
 
 _BY_KEY = {_key(name): name for name in BUILTIN_SCHEMAS}
+_BY_KEY.setdefault("binary", "Binary correctness")  # the name the commands' JSON settings give the default schema
 
 
 def list_schemas() -> list[str]:

@@ -13,7 +13,7 @@ import numpy as np
 from scorio_core.errors import InputError
 from scorio_core.rubric.rerank import PriorCounts, align_prior, prior_from_counts, prior_question_counts
 
-__all__ = ["prior_outcomes_for", "prior_outcomes_note", "prior_outcomes_unused"]
+__all__ = ["prior_outcomes_for", "prior_outcomes_note", "prior_outcomes_unused", "r0_pull_notice"]
 
 
 def _one_model(dataset, model: str | None, source: str):
@@ -87,20 +87,32 @@ def prior_outcomes_for(prior, task_outcomes, *, categorization=None, schema=None
 def prior_outcomes_note(task: str, matched: int, n_questions: int, counts: PriorCounts, label: str) -> dict:
     """The ``prior_outcomes`` note: where R0 came from, how many questions it matched, what it left out.
 
+    Questions are matched by id within the prior's task of the same name; a prior without that task (an earlier
+    run saved under another name, or another benchmark) is matched by id across all its tasks, and the note says so
+    and names them (``matched_across``): coinciding ids of another benchmark would be applied too.
+
     >>> from scorio_core.rubric.rerank import PriorCounts
     >>> prior_outcomes_note("aime", 2, 3, PriorCounts(("aime",), ("q1",), np.array([[1, 3]]), 0), "old.csv")["message"][:60]
     'aime: prior outcomes R0 from old.csv (4 prior trials of 1 qu'
     """
+    from scorio_core.leaderboard.task_outcomes import ALL_TASKS
+
     trials = int(counts.counts.sum())
     message = (f"{task}: prior outcomes R0 from {label} ({trials:,} prior trials of {len(counts.questions):,} questions) "
                f"added to every model's prior (paper Algorithm 1); {matched:,} of {n_questions:,} questions matched by "
                "id" + ("; the others keep the prior alone" if matched < n_questions else ""))
+    across = [] if task == ALL_TASKS or task in counts.tasks else list(dict.fromkeys(counts.tasks))
+    if across and matched:
+        shown = ", ".join(f"'{t}'" for t in across[:5]) + (" ..." if len(across) > 5 else "")
+        message += (f"; the prior has no task '{task}', so its questions were matched by id across its task"
+                    f"{'s' if len(across) > 1 else ''} {shown}: check that they are the same questions (another "
+                    "benchmark's ids that coincide would be applied too)")
     if counts.n_unmatched:
         message += f"; {counts.n_unmatched:,} prior attempts matched no rubric category and are left out"
     if matched == 0:
         message += ". No question matched, so R0 changes nothing: check that both files use the same question ids"
-    return {"code": "prior_outcomes", "task": task, "matched": matched, "n_questions": n_questions,
-            "prior_trials": trials, "message": message + "."}
+    return {"code": "prior_outcomes", "task": task, "source": label, "matched": matched, "n_questions": n_questions,
+            "prior_trials": trials, "matched_across": across if matched else [], "message": message + "."}
 
 
 def prior_outcomes_unused(note: dict, frame) -> dict:
@@ -128,4 +140,31 @@ def prior_outcomes_unused(note: dict, frame) -> dict:
         f"; it does not enter the rows of {shown}: their empirical-Bayes prior is not identified, so they are the "
         "observed mean with an exact binomial interval (--prior uniform adds R0 to the uniform prior, as the paper's "
         "Algorithm 1 does).")}
+
+
+def r0_pull_notice(notice: dict, r0_note: dict) -> dict:
+    """The leaderboard's ``prior_pull`` notice when R0 is given: the prior outcomes pull the means, not the prior.
+
+    ``prior_pull`` says a prior moved a model's mean beyond its interval from its observed avg@N and advises another
+    prior; with prior outcomes R0 added to every model's prior, the pull comes mostly from those trials, which
+    another ``--prior`` would not remove.
+
+    Parameters
+    ----------
+    notice : dict
+        The ``prior_pull`` notice (:func:`scorio_core.leaderboard.checks.prior_pull_notice`).
+    r0_note : dict
+        The task's ``prior_outcomes`` note (:func:`prior_outcomes_note`).
+
+    Returns
+    -------
+    dict
+        The notice with ``finding`` and ``message`` saying that R0 pulls the means.
+    """
+    head = notice["finding"].split(": ", 1)[0]
+    finding = (f"{head}: the prior outcomes R0 ({r0_note.get('source', 'prior outcomes')}: "
+               f"{r0_note.get('prior_trials', 0):,} prior trials) are added to every model's prior and pull each mean "
+               "toward their own success rates, and the interval does not include that pull; prior trials of models "
+               "like these (or fewer of them) pull less, more trials of the models' own less still.")
+    return {**notice, "finding": finding, "message": finding}
 

@@ -116,3 +116,56 @@ def test_library_refuses_a_rubric_with_a_count_table_prior(tmp_path):
                            schema="exact_match")
     aligned, matched, _ = prior_outcomes_for(io.load(counts), outcomes_for(data, task))
     assert matched == 1 and aligned.shape == (2, 2, 2) and aligned[:, 0].tolist() == [[1, 3], [1, 3]]
+
+
+def test_a_prior_without_the_task_is_matched_across_its_tasks_and_the_note_says_so(tmp_path, capsys):
+    # QA (CLI maintainer, 2026-12-02): tau-bench trials as R0 for AIME matched "15 of 15 questions by id" silently
+    runs, old = _data(tmp_path)
+    out = _run(capsys, "leaderboard", runs, "--prior", "uniform", "--prior-outcomes", old)
+    (note,) = [n for n in out["notes"] if n["code"] == "prior_outcomes"]
+    assert note["matched_across"] == ["old"] and note["source"] == "old.csv"
+    assert "the prior has no task 'runs', so its questions were matched by id across its task 'old'" in note["message"]
+    same = tmp_path / "runs_prior.csv"  # a task of the same name: matched within it
+    same.write_text("model,task,question_id,trial,is_correct\nold,runs,q1,0,1\n")
+    out = _run(capsys, "leaderboard", runs, "--prior", "uniform", "--prior-outcomes", same)
+    (note,) = [n for n in out["notes"] if n["code"] == "prior_outcomes"]
+    assert note["matched_across"] == [] and "across" not in note["message"] and note["matched"] == 1
+
+
+def test_the_data_quality_choices_apply_to_the_prior_outcomes(tmp_path, capsys):
+    # QA: duplicated prior rows were counted twice and --duplicates did not reach the prior file
+    runs, _ = _data(tmp_path)
+    dup = _write(tmp_path, "dup.csv", ["old,q1,0,1", "old,q1,0,1", "old,q2,0,0"])
+    assert main(["leaderboard", runs, "--prior-outcomes", dup]) == 2
+    err = capsys.readouterr().err
+    assert "dup.csv: the prior outcomes need a choice first: 1 duplicate rows share" in err
+    assert "the data-quality options apply to the prior outcomes too" in err
+    kept = _run(capsys, "leaderboard", runs, "--prior", "uniform", "--prior-outcomes", dup, "--duplicates", "keep-first")
+    once = _run(capsys, "leaderboard", runs, "--prior", "uniform", "--prior-outcomes",
+                _write(tmp_path, "once.csv", ["old,q1,0,1", "old,q2,0,0"]))
+    assert [r["mu"] for r in kept["rows"]] == [r["mu"] for r in once["rows"]]
+    missing = _write(tmp_path, "missing.csv", ["old,q1,0,1", "old,q2,0,"])
+    assert main(["leaderboard", runs, "--prior-outcomes", missing]) == 2
+    assert "1 attempt has no outcome" in capsys.readouterr().err
+    dropped = _run(capsys, "leaderboard", runs, "--prior", "uniform", "--prior-outcomes", missing, "--missing-outcomes", "drop")
+    (note,) = [n for n in dropped["notes"] if n["code"] == "prior_outcomes"]
+    assert note["prior_trials"] == 1
+
+
+def test_a_ranking_method_without_bayes_refuses_r0(tmp_path, capsys):
+    # QA: --method bradley_terry / irt_ability ran without R0 and without saying so
+    runs, old = _data(tmp_path)
+    for method in ("bradley_terry", "irt_ability"):
+        assert main(["leaderboard", runs, "--prior-outcomes", old, "--method", method]) == 2
+        assert f"--method {method} does not use them" in capsys.readouterr().err
+
+
+def test_the_prior_pull_notice_names_r0_as_the_cause(tmp_path, capsys):
+    # QA: with R0 the prior_pull notice blamed the uniform prior and advised --prior empirical-bayes, which would not help
+    rows = [f"{m},q{q},{t},1" for m in ("a", "b") for q in range(12) for t in range(4)]
+    runs = _write(tmp_path, "strong.csv", rows)
+    weak = _write(tmp_path, "weak.csv", [f"old,q{q},{t},0" for q in range(12) for t in range(20)])
+    out = _run(capsys, "leaderboard", runs, "--prior", "uniform", "--prior-outcomes", weak)
+    (pull,) = [n for n in out["notes"] if n["code"] == "prior_pull"]
+    assert "the prior outcomes R0 (weak.csv: 240 prior trials) are added to every model's prior" in pull["message"]
+    assert "--prior empirical-bayes" not in pull["message"] and pull["models"] == ["a", "b"]

@@ -39,3 +39,13 @@ def test_readme_and_docs_state_the_measured_range():
     assert f"{round(float(low['coverage']), 3):.3f} on hard questions" in docs
     rows = [line for line in docs.split("| Beta(") if line.split(" | ")[2:3] == ["2"]]
     assert len(rows) == 6  # the N = 2 rows of the docs table
+
+
+def test_readme_states_the_uniform_priors_measured_coverage_on_skewed_questions():
+    # QA (paper reproduction, 2026-12-02): README said "covers 0%"; the shipped table has 0-43% at M = 30, ~0% at 300
+    t = calibration_table()
+    uniform = t[(t["prior"] == "uniform") & (t["scope"] == "questions-fixed") & (t["p_alpha"] != "Beta(0.5,0.5)")]
+    at30, at300 = uniform[uniform["M"] == 30]["coverage"], uniform[uniform["M"] == 300]["coverage"]
+    assert f"{100 * at30.min():.0f}-{100 * at30.max():.0f}% on hard or easy ones with M = 30" in " ".join(
+        (ROOT / "README.md").read_text().split())
+    assert round(100 * at300.max()) == 0 and "0% with M = 300" in (ROOT / "README.md").read_text()

@@ -80,3 +80,27 @@ def test_the_readme_files_are_one_benchmark_under_every_duckdb_path(tmp_path, ca
     for command, (pandas_out, duckdb_out) in outs.items():
         assert pandas_out == duckdb_out, command
     assert {r["task"] for r in outs["leaderboard"][0]["rows"]} == {"benchmark"}
+    # the join decides what is ranked together: the command's notes say it, under every engine (QA, CLI maintainer)
+    for out in outs["leaderboard"]:
+        assert [n["message"] for n in out["notes"] if n["code"] == "load"] == [
+            "gpt.csv, claude.csv: no task column; the files hold different models answering the same questions, so "
+            "they form one task 'benchmark' (add a task column to name it or to keep them apart)."]
+
+
+@pytest.mark.parametrize("yes, no", [("yes", "no"), ("y", "n"), ("Yes", "No")])
+def test_duckdb_refuses_yes_no_outcomes_as_pandas_does(tmp_path, yes, no):
+    # QA (engine parity, 2026-12-02): DuckDB's CSV sniffer typed a column of only yes/no as BOOLEAN and counted 'yes'
+    # as correct, where the pandas loader (and Spark) refuse it; the outcome is now read as text, as the ids are
+    from scorio_core.errors import InputError
+
+    rows = "".join(f"{m},q{q},{t},{yes if (q + t) % 2 else no}\n" for m in "abc" for q in range(6) for t in range(3))
+    path = tmp_path / "yesno.csv"
+    path.write_text("model,question_id,trial,is_correct\n" + rows)
+    with pytest.raises(InputError, match="must be 0 or 1"):
+        io.load(path)
+    with pytest.raises(InputError, match="field 'is_correct' must be 0 or 1 \\(true/false\\); got '(n|N)o?'"):
+        load_counts(str(path), engine="duckdb")
+    # true/false, t/f and 0/1 text still read, the same as pandas
+    for true, false in (("true", "false"), ("T", "F"), ("1", "0")):
+        path.write_text("model,question_id,trial,is_correct\n" + rows.replace(f",{yes}\n", f",{true}\n").replace(f",{no}\n", f",{false}\n"))
+        pd.testing.assert_frame_equal(_norm(load_counts(str(path), engine="duckdb").counts), _norm(io.load(path).to_counts()))

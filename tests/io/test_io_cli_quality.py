@@ -79,3 +79,19 @@ def test_quality_subprocess_no_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "scorio_core", "quality", str(garbage)], capture_output=True, text=True, cwd=REPO, check=False)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("error: x.csv: the file") and "Traceback" not in proc.stderr
+
+
+def test_quality_under_an_engine_reports_what_blocks_the_counting(tmp_path, capsys):
+    # QA (engine parity, 2026-12-02): `quality --engine duckdb` exited 2 on the problems it exists to report
+    path = tmp_path / "dups.csv"
+    path.write_text("model,question_id,trial,is_correct\na,q1,0,1\na,q1,0,1\na,q2,0,0\nb,q1,0,1\nb,q2,0,\n")
+    assert main(["quality", str(path), "--output", "json"]) == 0
+    pandas = json.loads(capsys.readouterr().out)
+    assert main(["quality", str(path), "--engine", "duckdb", "--output", "json"]) == 0
+    duck = json.loads(capsys.readouterr().out)
+    assert duck["engine"] == "duckdb" and duck["report"]["ready"] is False
+    assert duck["report"]["blocking"] == pandas["report"]["blocking"] and len(pandas["report"]["blocking"]) == 2
+    assert "--engine pandas gives the full report" in duck["notes"][0]
+    assert main(["quality", str(path), "--engine", "duckdb"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("BLOCKING (choose before computing metrics):") and "duplicate rows share" in text

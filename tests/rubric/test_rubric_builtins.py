@@ -241,3 +241,8 @@ def test_get_schema_normalizes_and_suggests():
 
     with pytest.raises(InputError, match="Did you mean 'Format Aware'"):
         get_schema("Format Awar")
+
+
+def test_binary_the_name_the_json_settings_give_the_default_is_accepted_back():
+    # QA (CI maintainer, 2026-12-02): `settings.schema` says "binary" and `--schema binary` was refused
+    assert get_schema("binary").name == get_schema("Binary correctness").name == "Binary correctness"

@@ -1,0 +1,42 @@
+"""What the CLI says where it matters (QA: engine parity and a CI maintainer on unseen dumps, 2026-12-02).
+
+Count tables (``--engine duckdb``, or a count-table file) lose the trial order; the methods that replay trials one by
+one (Bradley-Terry, Elo, ...) then rank an order made up of correct trials first, which can even make them unable to
+rank the data ("the win graph is not strongly connected"). The note said their ranks depend on that order, not that
+whether they rank at all does; and it was printed with N = 1, where there is no order to lose.
+"""
+
+from __future__ import annotations
+
+import json
+
+from scorio_core.cli import main
+
+
+def _methods(capsys, path) -> dict:
+    assert main(["methods", str(path), "--methods", "avg,bradley_terry", "--output", "json"]) == 0
+    (task,) = json.loads(capsys.readouterr().out)["tasks"]
+    return task
+
+
+def test_the_trial_order_note_says_what_it_changes_and_only_when_there_is_an_order(tmp_path, capsys):
+    counts = tmp_path / "counts.csv"
+    counts.write_text("model,question_id,n_trials,n_correct\n" + "".join(
+        f"{m},q{q},4,{(q * (i + 1)) % 5}\n" for i, m in enumerate("abc") for q in range(8)))
+    (note,) = [n for n in _methods(capsys, counts)["notes"] if n.startswith("Counts only")]
+    assert "whether they can rank the data at all, depend on that order" in note and "Bradley-Terry" in note
+    one = tmp_path / "one.csv"
+    one.write_text("model,question_id,n_trials,n_correct\n" + "".join(
+        f"{m},q{q},1,{(q + i) % 2}\n" for i, m in enumerate("abc") for q in range(8)))
+    assert not [n for n in _methods(capsys, one)["notes"] if n.startswith("Counts only")]
+
+
+def test_prior_not_fitted_names_the_cause_the_rows_share(tmp_path, capsys):
+    # QA (CLI maintainer): on N = 2 data with two questions the note listed the whole rule, "N = 1" first
+    path = tmp_path / "two.csv"
+    path.write_text("model,question_id,trial,is_correct\n" + "".join(
+        f"{m},q{q},{t},{int((q + t + i) % 3 == 0)}\n" for i, m in enumerate("ab") for q in range(2) for t in range(2)))
+    assert main(["leaderboard", str(path), "--output", "json"]) == 0
+    (note,) = [n for n in json.loads(capsys.readouterr().out)["notes"] if n["code"] == "prior_not_fitted"]
+    assert "(too few questions (2 questions; fewer than 10 questions tried twice or more)" in note["message"]
+    assert "N = 1" not in note["message"]
