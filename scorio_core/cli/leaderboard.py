@@ -30,8 +30,9 @@ attempts and p-value by model), ``ignored_options`` (``options`` given away from
 use, e.g. ``--tau`` under Bayes@N, ``--scope`` with ``--method elo``), ``prior_used`` (``priors`` some rows used
 instead of ``--prior``, e.g. max@k's uniform prior), ``prior_not_fitted`` (per task: ``models`` whose empirical-Bayes
 prior the data do not identify, so their row is the pooled rate with an exact binomial interval), ``rubric`` and
-``data``, ``prior_outcomes`` (per task with ``--prior-outcomes``: ``matched`` of ``n_questions`` questions,
-``prior_trials``). A row without an estimate (``mu`` null, e.g. Pass@k with fewer than k trials) has ``interval`` and
+``data``, ``prior_outcomes`` (per task with ``--prior-outcomes``: ``source``, ``matched`` of ``n_questions``
+questions, ``prior_trials``, ``matched_across`` (the prior's tasks matched by id when it has no task of this name),
+``not_used`` (models whose row R0 does not enter)). A row without an estimate (``mu`` null, e.g. Pass@k with fewer than k trials) has ``interval`` and
 ``interval_kind`` null; when no row has one the command fails (exit 2). ``--output table`` prints every note after the
 table (``note: ...``); ``csv``/``md`` keep standard output a plain table and print them to standard error (``# note:
 ...``).

@@ -161,7 +161,13 @@ def run(args: argparse.Namespace) -> int:
     result = publish(ws, args.name or default_name[:200], files, dataset,
                      base_url=args.base_url, task=args.task, schema=args.schema, settings=settings,
                      max_tokens=args.max_tokens)
-    notes = [note["message"] for note in graded]
+    from scorio_core.cli.quality import load_notes
+    from scorio_core.leaderboard.checks import choices_of, data_choices_notice
+
+    # what the leaderboard says of the data before its caveats: the data-quality choices applied and what loading
+    # found (CLI QA: a CI log showed neither the 590 duplicate rows removed nor the partial scores counted incorrect)
+    notes = ([data_choices_notice(choices_of(dataset))["message"]] if choices_of(dataset) else []) + list(
+        load_notes(dataset, args)) + [note["message"] for note in graded]
     if args.name and not result.dataset_created and args.name[:200] != result.dataset_name:
         notes.append(f"these files were stored before under the name {result.dataset_name!r}; --name "
                      f"{args.name[:200]!r} names newly stored datasets only")

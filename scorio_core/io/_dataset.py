@@ -161,8 +161,9 @@ def attempts_to_counts(attempts: pd.DataFrame, source: str = "") -> pd.DataFrame
     ic = attempts["is_correct"].to_numpy(np.float64)
     if np.isnan(ic).any():
         raise InputError(
-            f"{int(np.isnan(ic).sum())} attempts have no binary outcome, so they cannot be counted; "
-            "choose a threshold or drop them with apply_choices first.",
+            (f"{int(np.isnan(ic).sum())} attempts have no binary outcome, so they cannot be counted; " if
+             int(np.isnan(ic).sum()) != 1 else "1 attempt has no binary outcome, so it cannot be counted; ")
+            + "choose a threshold or drop them with apply_choices first.",
             source=source or None,
             field="is_correct",
         )

@@ -40,3 +40,18 @@ def test_prior_not_fitted_names_the_cause_the_rows_share(tmp_path, capsys):
     (note,) = [n for n in json.loads(capsys.readouterr().out)["notes"] if n["code"] == "prior_not_fitted"]
     assert "(too few questions (2 questions; fewer than 10 questions tried twice or more)" in note["message"]
     assert "N = 1" not in note["message"]
+
+
+def test_one_attempt_without_an_outcome_is_one_attempt():
+    import numpy as np
+    import pandas as pd
+    import pytest
+
+    from scorio_core.errors import InputError
+    from scorio_core.io._dataset import attempts_to_counts
+
+    rows = pd.DataFrame({"model": ["a", "a"], "task": "t", "question_id": ["q1", "q2"], "is_correct": [1.0, np.nan]})
+    with pytest.raises(InputError, match="^1 attempt has no binary outcome, so it cannot be counted; "):
+        attempts_to_counts(rows)
+    with pytest.raises(InputError, match="^2 attempts have no binary outcome, so they cannot"):
+        attempts_to_counts(rows.assign(is_correct=np.nan))

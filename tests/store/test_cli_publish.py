@@ -121,3 +121,16 @@ def test_a_name_that_did_not_apply_is_in_the_json(tmp_path):
     assert not again["dataset_created"] and again["dataset_name"] == "nightly eval"
     assert again["notes"] == ["these files were stored before under the name 'nightly eval'; --name 'renamed' names "
                               "newly stored datasets only"]
+
+
+def test_publish_notes_say_which_data_quality_choices_were_applied(tmp_path, capsys):
+    # QA (CI maintainer, 2026-12-02): `publish --duplicates keep-first` gave "notes": [] while the leaderboard said
+    # which rows the choice removed
+    from scorio_core.cli import main
+
+    path = tmp_path / "dups.csv"
+    path.write_text("model,question_id,trial,is_correct\na,q1,0,1\na,q1,0,1\na,q2,0,0\nb,q1,0,1\nb,q2,0,0\n")
+    assert main(["publish", str(path), "--duplicates", "keep-first", "--workspace", str(tmp_path / "ws"),
+                 "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["notes"] == ["Data-quality choices applied before scoring: duplicates=keep-first: removed 1 rows."]
