@@ -139,18 +139,16 @@ def _lines(w, title: str, items) -> None:
             w(f"  - {item}\n")
 
 
-#: The words of the report's line for per-model files joined into one task (:func:`scorio_core.io._merge.per_model_note`).
-PER_MODEL_LINE = "the files hold different models answering the same questions, so they form one task"
-
-
 def load_notes(dataset, args: argparse.Namespace) -> tuple[str, ...]:
     """What loading found (``dataset.report.notes``) for a command's notes; none for an engine's count table (its
     notes say how it counted, which the output's ``engine`` gives), except the line joining per-model files into
     one task (every engine), which decides what is ranked together."""
+    from scorio_core.io._merge import PER_MODEL_WORDS
+
     pandas = getattr(args, "engine_used", "pandas") == "pandas"
     report = getattr(dataset, "report", None)
     # and, from every engine, the one default that decides the tasks: per-model files joined into one task
-    joined = tuple(d for d in getattr(report, "defaults", ()) if PER_MODEL_LINE in d)
+    joined = tuple(d for d in getattr(report, "defaults", ()) if PER_MODEL_WORDS in d)
     return (tuple(getattr(report, "notes", ())) if pandas else ()) + joined
 
 

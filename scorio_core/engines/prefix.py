@@ -185,7 +185,9 @@ def prefix_stats(
                        np.asarray(rows["h"], dtype=np.int64))
     final = StateCounts.of(_positions(models, cell_model[keep]), lengths, n_correct[keep])
     # per-model files joined into one task decide what is ranked together: said as the pandas path says it
-    notes = [d for d in prep.defaults if "so they form one task" in d]
+    from scorio_core.io._merge import PER_MODEL_WORDS
+
+    notes = [d for d in prep.defaults if PER_MODEL_WORDS in d]
     if dropped:
         notes.append(f"{dropped} of {q_uniq.size} questions not answered by every model were left out")
     if n_max > n_min:

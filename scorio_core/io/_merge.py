@@ -12,12 +12,14 @@ from scorio_core.io._canonical import Part, natural_categories
 from scorio_core.io._dataset import attempts_to_counts
 
 __all__ = [
-    "PER_MODEL_TASK", "join_per_model_files", "merge_parts", "per_model_files", "per_model_note", "per_model_task_name",
+    "PER_MODEL_TASK", "PER_MODEL_WORDS", "join_per_model_files", "merge_parts", "per_model_files", "per_model_note", "per_model_task_name",
 ]
 
 _IDS = ("model", "task", "question_id")
 PER_MODEL_TASK = "benchmark"
 """Task of per-model files without a task column whose stems share no prefix or suffix."""
+PER_MODEL_WORDS = "the files hold different models answering the same questions, so they form one task"
+"""The words of :func:`per_model_note`'s line, by which commands find it among a report's defaults."""
 _STEM_TASK = re.compile(r": no task (?:column|array); task set to the file stem '")
 _SEPARATORS = "_-. "
 
@@ -141,8 +143,7 @@ def per_model_note(names: list[str], task: str) -> str:
     'gpt.csv, claude.csv: no task column; the files h'
     """
     files = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    return (f"{files}: no task column; the files hold different models answering the same questions, so they form one "
-            f"task '{task}' (add a task column to name it or to keep them apart).")
+    return f"{files}: no task column; {PER_MODEL_WORDS} '{task}' (add a task column to name it or to keep them apart)."
 
 
 def join_per_model_files(parts: list[Part]) -> str | None:
