@@ -199,12 +199,16 @@ def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binar
     sidebar's; the empirical-Bayes prior held at its fit, per task with tasks pooled), and the models whose
     empirical-Bayes prior is not identified (drawn from their leaderboard row: ``rank_prior.fallback_moments``).
 
-    Models that answered no question are left out.
+    Models that answered no question are left out; the others are listed in natural order (the draws' order).
     """
     from scorio_core.ranking.rank_prior import fallback_moments, hyperparameter_sd, rank_prior_alpha
 
-    outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric
+    from scorio_core.arrays.order import canonical_outcomes
+
+    # drawn in the models' and questions' natural order: any row order or engine gives the same probabilities
+    outcomes, by_model, by_question = canonical_outcomes(task_outcomes(data_id, _dataset, task, rubric_id, _categorization).rubric)
     r0, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
+    r0 = None if r0 is None else np.asarray(r0)[by_model][:, by_question]
     keep = outcomes.n_trials.sum(axis=1) > 0
     counts = outcomes.counts[keep]
     draws = rank_draws(*counts.shape)

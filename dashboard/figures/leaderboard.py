@@ -10,8 +10,8 @@ from scorio_core.choices import has_fallback_interval
 from scorio_core.ranking.rank import rank_meaning
 from scorio_core.report.tables import interval_abbrev, interval_name
 from scorio_core.report.verdict import format_probabilities
-from dashboard.figures.theme import (CELL_TEXT, NEUTRAL, PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, apply_theme, plain, rank_colors,
-                                     rank_symbols)
+from dashboard.figures.theme import (CELL_TEXT, NEUTRAL, PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, SEQUENTIAL_TEXT,
+                                     apply_theme, name_ticks, plain, rank_colors, rank_symbols, transparent_background)
 from dashboard.text import probability_cells
 
 __all__ = ["interval_plot", "pairwise_heatmap", "rank_heatmap", "cost_scatter", "method_agreement_heatmap"]
@@ -60,8 +60,9 @@ def interval_plot(
     show_estimate : bool
         Also mark the classical point estimate (e.g. unbiased Pass@k) when it differs from mu.
     labels : mapping of str to str, optional
-        Display name per model (:func:`scorio_core.report.names.display_names`) for the axis;
-        the hover always shows the full name.
+        Display name per model (:func:`scorio_core.report.names.display_names`) for the axis, cut in the middle
+        beyond :data:`~dashboard.figures.theme.LABEL_CHARS` characters (a phone's width); the hover always shows the
+        full name.
     tie_rule : str, optional
         The rule behind ``rank_ci``; the legend explains each shared rank in its terms
         (:func:`scorio_core.ranking.rank.rank_meaning`, e.g. "rank 7: 6 models credibly better").
@@ -134,11 +135,13 @@ def interval_plot(
                 hovertemplate="<b>%{customdata}</b><br>point estimate %{x:.4f}<extra></extra>",
             )
         )
-    fig.update_yaxes(categoryorder="array", categoryarray=shown(scored["model"]), title=None, automargin=True)
+    fig.update_yaxes(categoryorder="array", categoryarray=shown(scored["model"]), title=None)
+    # names cut in the middle to fit a phone (the hover has them whole), the margin sized to the longest label shown
+    ticks = name_ticks([labels.get(str(m), str(m)) for m in scored["model"]])
     if len(groups) > len(set(colors)):  # colours repeat: the rank on every row, readable without colour
         ranks = ["" if pd.isna(g) else f"{g:.0f} · " for g in scored["rank_ci"]]
-        fig.update_yaxes(tickmode="array", tickvals=shown(scored["model"]),
-                         ticktext=[r + m for r, m in zip(ranks, shown(scored["model"]))])
+        ticks["ticktext"] = [r + m for r, m in zip(ranks, ticks["ticktext"])]
+    fig.update_yaxes(**ticks)
     title = _axis_title(table, metric_label, confidence)
     if estimate_name:
         title = title.replace("posterior mean", estimate_name, 1)
@@ -189,8 +192,8 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
         customdata=hover, hovertemplate="P(<b>%{y}</b> > %{x}) = %{customdata}<extra></extra>",
         colorbar=dict(title=dict(text="P(row > column)", side="right"), thickness=12),
     ))
-    fig.update_xaxes(type="category", tickangle=-45, side="top", showgrid=False, automargin=True)
-    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
+    fig.update_xaxes(type="category", tickangle=-45, side="top", showgrid=False, **name_ticks(models))
+    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, **name_ticks(models))  # whole on hover
     apply_theme(fig, height=max(320, 30 * L + 200))
     fig.update_layout(margin=dict(t=20))
     return fig
@@ -209,8 +212,10 @@ def rank_heatmap(models, probabilities: np.ndarray) -> go.Figure:
     Returns
     -------
     plotly.graph_objects.Figure
-        One heatmap trace; columns are ranks 1..L; percentages of at least 1% printed (``>99%`` where they
-        round to 100%).
+        One heatmap trace on :data:`~dashboard.figures.theme.SEQUENTIAL_SCALE` (0: transparent, the page's own
+        background); columns are ranks 1..L; percentages of at least 1% printed (``>99%`` where they round to 100%);
+        model names longer than :data:`~dashboard.figures.theme.LABEL_CHARS` cut in the middle on the axis, whole on
+        hover.
     """
     names = plain(models)
     P = np.asarray(probabilities, dtype=float)
@@ -220,13 +225,14 @@ def rank_heatmap(models, probabilities: np.ndarray) -> go.Figure:
     text = np.where(P >= 0.01, np.where(percent == "100%", ">99%", percent), "")  # a share of draws: never certainty
     fig = go.Figure(go.Heatmap(
         z=P, x=ranks, y=names, zmin=0, zmax=1, colorscale=SEQUENTIAL_SCALE, xgap=1, ygap=1,
-        text=text, texttemplate="%{text}" if L <= 30 else None, textfont=CELL_TEXT,  # sized to the cell (phone)
+        text=text, texttemplate="%{text}" if L <= 30 else None, textfont=SEQUENTIAL_TEXT,  # sized to the cell, halo
         hovertemplate="<b>%{y}</b><br>P(rank %{x}) = %{z:.3f}<extra></extra>",
         colorbar=dict(title=dict(text="probability", side="right"), thickness=12, tickformat=".0%"),
     ))
     fig.update_xaxes(type="category", title="rank (1 = best)", showgrid=False)
-    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
-    return apply_theme(fig, height=max(300, 28 * L + 140))
+    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, **name_ticks(models))  # whole on hover
+    # zero cells are transparent (SEQUENTIAL_SCALE): they show the page, white or dark, not a white plot background
+    return transparent_background(apply_theme(fig, height=max(300, 28 * L + 140)))
 
 
 def label_sides(x: np.ndarray, y: np.ndarray) -> list[str]:
@@ -326,7 +332,7 @@ def method_agreement_heatmap(labels, tau_b: np.ndarray) -> go.Figure:
     fig = go.Figure(go.Heatmap(
         z=tau, x=names, y=names, zmin=zmin, zmax=1, colorscale="RdBu" if zmin < 0 else SEQUENTIAL_SCALE,
         xgap=1, ygap=1,
-        text=text, texttemplate="%{text}" if K <= 30 else None, textfont=CELL_TEXT,
+        text=text, texttemplate="%{text}" if K <= 30 else None, textfont=SEQUENTIAL_TEXT,  # halo: reads on dark too
         hovertemplate="Kendall's tau_b(<b>%{y}</b>, %{x}) = %{z:.3f}<extra></extra>",
         colorbar=dict(title=dict(text="rank agreement<br>(Kendall's tau_b)" + ("" if zmin < 0 else
                                  f"<br>colours from {zmin:.1f}"), side="right"), thickness=12),
@@ -335,6 +341,6 @@ def method_agreement_heatmap(labels, tau_b: np.ndarray) -> go.Figure:
     fig.update_xaxes(type="category", tickangle=-90 if K > 12 else -45, side="top", showgrid=False, automargin=True,
                      tickfont=dict(size=10 if K > 20 else 12))
     fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
-    apply_theme(fig, height=max(340, 24 * K + 220))
+    transparent_background(apply_theme(fig, height=max(340, 24 * K + 220)))  # transparent low end shows the page
     fig.update_layout(margin=dict(t=20))
     return fig

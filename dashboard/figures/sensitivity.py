@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.theme import CELL_TEXT, MUTED, NEUTRAL, PALETTE, SEQUENTIAL_SCALE, apply_theme, plain
+from dashboard.figures.theme import (MUTED, NEUTRAL, PALETTE, SEQUENTIAL_SCALE, SEQUENTIAL_TEXT, apply_theme, name_ticks,
+                                     plain, transparent_background)
 from dashboard.figures.trajectory import model_colors
 
 __all__ = ["schema_bump_chart", "rank_share_heatmap"]
@@ -115,7 +116,7 @@ def rank_share_heatmap(models, share, base_ranks, *, n_rubrics: int | None = Non
     title = "share of rubrics" if n_rubrics is None else f"share of {n_rubrics} rubrics"
     fig = go.Figure(go.Heatmap(
         z=P, x=ranks, y=names, zmin=0, zmax=1, colorscale=SEQUENTIAL_SCALE, xgap=1, ygap=1,
-        text=text, texttemplate="%{text}" if L <= 30 else None, textfont=CELL_TEXT,
+        text=text, texttemplate="%{text}" if L <= 30 else None, textfont=SEQUENTIAL_TEXT,  # halo: reads on dark too
         hovertemplate="<b>%{y}</b><br>rank %{x} in %{z:.1%} of perturbed rubrics<extra></extra>",
         colorbar=dict(title=dict(text=title, side="right"), thickness=12, tickformat=".0%"),
     ))
@@ -125,7 +126,7 @@ def rank_share_heatmap(models, share, base_ranks, *, n_rubrics: int | None = Non
         hovertemplate="<b>%{y}</b><br>unperturbed rank %{x}<extra></extra>",
     ))
     fig.update_xaxes(type="category", title="rank (1 = best)", showgrid=False, categoryorder="array", categoryarray=ranks)
-    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
-    apply_theme(fig, height=max(320, 28 * L + 150))
+    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, **name_ticks(models))  # whole on hover
+    transparent_background(apply_theme(fig, height=max(320, 28 * L + 150)))  # zero cells show the page
     fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0))
     return fig

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.theme import CELL_TEXT, RATE_SCALE, apply_theme, missing_cells, plain, transparent_background
+from dashboard.figures.theme import (CELL_TEXT, RATE_SCALE, apply_theme, missing_cells, name_ticks, plain, short_labels,
+                                     transparent_background)
 
 __all__ = ["task_heatmap", "combined_interval_plot"]
 
@@ -56,19 +57,21 @@ def task_heatmap(cells: pd.DataFrame, *, models, tasks, confidence: float = 0.95
         z=z, x=plain(tasks), y=plain(models), text=text, texttemplate="%{text}",
         textfont=CELL_TEXT,  # sized to the cell, as every heatmap's values (no overprint on a phone)
         customdata=np.array(hover, dtype=object).reshape(shape), hovertemplate="%{customdata}<extra></extra>",
-        colorscale=RATE_SCALE, zmin=zmin, zmax=zmax, colorbar=dict(title="Bayes@N"), xgap=1, ygap=1,
+        colorscale=RATE_SCALE, zmin=zmin, zmax=zmax, xgap=1, ygap=1,
+        # the colour bar under the grid, not beside it: on a phone its ~70 px went from 18 columns of ~10 px each
+        colorbar=dict(orientation="h", y=-0.02, yanchor="top", thickness=12, title=dict(text="Bayes@N", side="top")),
     ))
     blank = missing_cells(z, x=plain(tasks), y=plain(models), xgap=1, ygap=1)
     if blank is not None:
         fig.add_trace(blank)
-    fig.update_yaxes(autorange="reversed", type="category")
-    # long task names (HELM's "mmlu:subject=philosophy,method=multiple_choice_joint,...") ran into each other level:
-    # slanted, and cut in the middle to 40 characters (names differing at the end stay apart; the hover has them whole)
-    names = plain(tasks)
-    long = max((len(t) for t in names), default=0) > 20
-    shown = [t if len(t) <= 40 else t[:19] + "\u2026" + t[-20:] for t in names]
-    fig.update_xaxes(type="category", side="top", tickangle=-30 if len(tasks) > 4 or long else 0,
-                     tickvals=names, ticktext=shown)
+    fig.update_yaxes(autorange="reversed", type="category", **name_ticks(models))  # names whole on hover
+    # long task names (HELM's "mmlu:subject=philosophy,method=multiple_choice_joint,...") ran into each other level, and
+    # at -30 degrees on a phone (18 tasks in ~150 px): cut in the middle to 30 characters (the hover has them whole);
+    # Plotly turns them only as far as they need (level, 30 degrees, upright) at the width the page gives the chart
+    many = len(tasks) > 12
+    fig.update_xaxes(type="category", side="top", autotickangles=[0, -30, -90], automargin=True,
+                     tickmode="array", tickvals=plain(tasks), ticktext=plain(short_labels(tasks, 30)),
+                     tickfont=dict(size=11 if many else 13))
     return transparent_background(apply_theme(fig, height=max(260, 28 * len(models) + 140)))
 
 
@@ -98,7 +101,7 @@ def combined_interval_plot(combined: pd.DataFrame, *, confidence: float = 0.95) 
         customdata=scored[["lo", "hi"]].to_numpy(float),
     ))
     # a category axis autoranged around markers with error bars pads a row-height band above and below: set it
-    fig.update_yaxes(type="category", range=[-0.6, len(scored) - 0.4])
+    fig.update_yaxes(type="category", range=[-0.6, len(scored) - 0.4], **name_ticks(scored["model"]))  # whole on hover
     fig.update_xaxes(title=f"Combined Bayes@N (macro average), {confidence:.0%} interval")  # kind: the page caption
     missing = int(combined["score"].isna().sum())
     title = (f"{missing:,} model{'' if missing == 1 else 's'} without a score on every task "

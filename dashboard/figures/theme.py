@@ -31,6 +31,11 @@ __all__ = [
     "RATE_SCALE",
     "PROBABILITY_SCALE",
     "SEQUENTIAL_SCALE",
+    "SEQUENTIAL_END",
+    "SEQUENTIAL_TEXT",
+    "LABEL_CHARS",
+    "short_labels",
+    "name_ticks",
 ]
 
 #: Backgrounds every figure must read on: plotly_white (the exported report, the light app theme) and Streamlit's dark
@@ -170,8 +175,64 @@ _RAMP = ("#b2182b", "#d6604d", "#f4a582", "#f7d18a", "#b9d8ea", "#74add1", "#439
 RATE_SCALE = [[0.0, "#b2182b"], [0.25, "#ef8a62"], [0.5, "#f7f7f7"], [0.75, "#67a9cf"], [1.0, "#2166ac"]]
 #: Continuous scale of probabilities around 0.5 (e.g. P(A > B)).
 PROBABILITY_SCALE = [[0.0, "#b2182b"], [0.5, "#f7f7f7"], [1.0, "#2166ac"]]
-#: Sequential scale for probabilities 0..1 (e.g. rank distributions).
-SEQUENTIAL_SCALE = [[0.0, "#ffffff"], [0.15, "#d1e5f0"], [0.5, "#4393c3"], [1.0, "#053061"]]
+#: Colour of probability 1 on :data:`SEQUENTIAL_SCALE`: Okabe-Ito blue, contrast >= 3:1 on white and on the dark theme.
+SEQUENTIAL_END = "#0072B2"
+#: Sequential scale for probabilities 0..1 (e.g. rank distributions): one blue from transparent (0: the page's own
+#: white or dark background) to opaque. Over either background the colour moves away from the page as the value grows;
+#: the scale before (#ffffff to #053061) painted every zero cell bright white on the dark theme and its top end
+#: (#053061, contrast 1.5:1 on #0e1117) vanished there.
+#: Opacity rises fastest at the low end, so a 5% cell is a visible tint on the dark theme too.
+SEQUENTIAL_SCALE = [[0.0, "rgba(0,114,178,0)"], [0.05, "rgba(0,114,178,0.25)"], [0.25, "rgba(0,114,178,0.55)"],
+                    [1.0, "rgba(0,114,178,1)"]]
+#: In-cell text on :data:`SEQUENTIAL_SCALE`: sized to the cell (:data:`CELL_TEXT`) with a halo in the contrasting
+#: colour. Plotly picks dark text for a translucent cell (it judges the colour over white): on the dark theme that
+#: text vanished; the halo keeps it readable over the dark page as over white.
+SEQUENTIAL_TEXT = dict(size=None, shadow="auto")
+#: Longest model or task name an axis shows (a phone's 390 px page holds about 22 characters beside a chart); longer
+#: names are cut in the middle (:func:`short_labels`) and the hover shows them whole.
+LABEL_CHARS = 22
+
+
+def short_labels(names, max_chars: int = LABEL_CHARS) -> list[str]:
+    """Axis labels of at most ``max_chars`` characters, cut in the middle with "…", unique as the names are.
+
+    At 390 px a 37-character model name ran off the left edge of a chart; the start (family) and end (version, date,
+    variant) tell names apart, so the middle goes. Where the middle is what tells two names apart, the cut moves
+    towards one end until no other name starts and ends as the label does (then no two labels coincide); where no cut
+    of that length does, the label grows two characters at a time (at worst the whole name). Pass raw names and escape
+    the labels after (:func:`plain`): a cut never splits an escaped ``&amp;``.
+
+    >>> short_labels(["claude-3-5-sonnet-20241022-with-tools", "gpt-4o"])
+    ['claude-3-5…-with-tools', 'gpt-4o']
+    >>> short_labels(["Meta-Llama-3.1-405B-Instruct-Turbo", "Meta-Llama-3.1-70B-Instruct-Turbo"])
+    ['Meta-Llama-3.1-4…Turbo', 'Meta-Llama-3.1-7…Turbo']
+    """
+    names = [str(n) for n in names]
+    labels = []
+    for name in names:
+        others = [o for o in names if o != name]
+        label = name
+        for width in range(max_chars, len(name), 2):
+            balanced = (width - 1) // 2
+            heads = sorted(range(1, width - 1), key=lambda h: (abs(h - balanced), -h))  # balanced first
+            for head in heads:
+                start, end = name[:head], name[len(name) - (width - 1 - head):]
+                if not any(len(o) >= head and o.startswith(start) and o.endswith(end) for o in others):
+                    label = start + "…" + end
+                    break
+            if label != name:
+                break
+        labels.append(label)
+    return labels
+
+
+def name_ticks(names, max_chars: int = LABEL_CHARS) -> dict:
+    """Axis settings (``fig.update_yaxes(**name_ticks(models))``) that show each category ``plain(name)`` by its
+    :func:`short_labels` label, the margin sized to the longest label shown (``automargin``). The trace keeps the whole
+    (escaped) name as its coordinate, so a hover's ``%{y}`` or ``%{x}`` names the model in full."""
+    names = [str(n) for n in names]
+    return dict(tickmode="array", tickvals=plain(names), ticktext=plain(short_labels(names, max_chars)),
+                automargin=True)
 
 
 def category_colors(weights) -> list[str]:

@@ -3,12 +3,11 @@
 Usage::
 
     python -m scorio_core compare PATH... --models A B [--task T] [--confidence 0.95]
-        [--schema NAME_OR_JSON] [--max-tokens N] [--freeze-thresholds FILE]
-        [--curve] [--output json|table]
+        [--schema NAME_OR_JSON] [--max-tokens N] [--freeze-thresholds FILE] [--curve] [--output json|table]
 
 JSON output (``--output json``) is an object::
 
-    {"models": [A, B], "task": ..., "settings": {...}, "notes": [str], "sources": [{"name", "sha256", ...}],
+    {"models": [A, B], "task": ..., "settings": {...}, "notes": [{"code", "message", ...}], "sources": [{"name", "sha256", ...}],
      "a": {leaderboard row of A}, "b": {...},
      "difference": {"mean", "sd", "lo", "hi", "rho", "p_a_gt_b" (= rho: P(A > B), signed: below 0.5 when B leads),
                     "z" (signed, mean / sd), "confidence", "kind", "scope", "assumption"},
@@ -38,7 +37,9 @@ sections 2.5 and Appendix D); ``difference.kind`` is ``"approximate"`` where a m
 identified (N = 1: its sd is the pooled binomial bound, and the interval and ``rho`` are normal approximations, said
 in ``assumption``). With ``--scope questions-sampled`` the difference is paired over the questions both models
 answered (Miller 2024, :func:`scorio_core.ranking.paired.scoped_difference`); ``difference.assumption`` says which
-form ran.
+form ran. ``--prior-outcomes FILE [--prior-model NAME]`` adds the paper's prior outcomes R0 to both posteriors (rows
+``a``/``b`` equal ``leaderboard --prior-outcomes``'s; the trials needed use them), named in ``settings.prior_outcomes``/
+``prior_model`` and the notes; not with ``--scope questions-sampled`` (the paired difference does not take R0).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from __future__ import annotations
 import argparse
 
 from scorio_core.cli._common import add_data_arguments, add_prior_argument, emit_json, emit_rows
+from scorio_core.report.notes import as_notes, note, note_messages
 
 __all__ = ["COMMANDS", "register", "run", "run_methods", "run_ranks", "compare_report"]
 
@@ -145,6 +147,7 @@ def register(subparsers) -> None:
 
 def run_ranks(args: argparse.Namespace) -> int:
     """Execute ``ranks`` (:func:`scorio_core.ranking.posterior_ranks.rank_summary` of one task); exit status."""
+    from scorio_core.arrays.order import canonical_outcomes
     from scorio_core.cli._common import load_dataset
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
     from scorio_core.errors import InputError
@@ -162,8 +165,9 @@ def run_ranks(args: argparse.Namespace) -> int:
     analysed = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens, table=False)[0]
     outcomes = analysed.rubric
     try:
-        report = prior_rank_summary(outcomes.models, outcomes.counts, outcomes.weights, draws=args.draws,
-                                    seed=args.seed, prior=args.prior, strata=outcomes.strata())
+        drawn = canonical_outcomes(outcomes)[0]  # any row order or engine: the same draws (arrays.order)
+        report = prior_rank_summary(drawn.models, drawn.counts, drawn.weights, draws=args.draws,
+                                    seed=args.seed, prior=args.prior, strata=drawn.strata())
     except ValueError as exc:
         raise InputError(f"task '{task}': {exc}", field="model") from None
     unequal = question_sets_notice(analysed, "own", silent=report["not_ranked"])
@@ -183,10 +187,8 @@ def run_ranks(args: argparse.Namespace) -> int:
         print(f"task {task}: rank probabilities from {report['draws']:,} joint draws of the per-question Dirichlet "
               f"posteriors ({report['prior']} prior, seed {report['seed']}; Monte-Carlo error at most "
               f"{report['monte_carlo_error']:.1%}); the full model x rank matrix: --output json")
-        if report["prior_note"]:
-            print(f"note: {report['prior_note']}")
-        for note in notes:
-            print(f"note: {note['message']}")
+        for message in ([report["prior_note"]] if report["prior_note"] else []) + note_messages(notes):
+            print(f"note: {message}")
     return 0
 
 
@@ -204,8 +206,8 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     from scorio_core.ranking.compare import disagreement_table, one_sided_note, outcome_counts, question_set_note
     from scorio_core.ranking.paired import (not_identified_cause, not_identified_models, pair_trials_needed,
                                             questions_meaning, questions_needed, scoped_difference)
-    from scorio_core.errors import InputError
     from scorio_core.ranking.separation import trials_meaning
+    from scorio_core.errors import InputError
 
     rows = {str(r["model"]): r for r in table.to_dict(orient="records")}
     for m in (model_a, model_b):
@@ -236,9 +238,8 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
         "prior": prior, "prior_notes": list(prior_notes), "n_needed": needed.n_needed, "n_power": needed.n_power,
         "practical": needed.practical, "n_power_range": list(needed.n_power_range), "power": needed.power,
         "range_level": needed.range_level, "meaning": trials_meaning(needed), "n_observed": list(needed.n_observed),
-        "n_observed_min": needed.n_observed_min,
-        "z_observed": needed.z_observed, "rho_observed": needed.rho_observed, "z_threshold": needed.z_threshold,
-        "confidence": needed.confidence, "assumption": needed.assumption,
+        "n_observed_min": needed.n_observed_min, "z_observed": needed.z_observed, "rho_observed": needed.rho_observed,
+        "z_threshold": needed.z_threshold, "confidence": needed.confidence, "assumption": needed.assumption,
     }
     shared = int(((questions["n_a"] > 0) & (questions["n_b"] > 0)).sum()) if len(questions) else 0
     trials["applicable"] = shared > 0
@@ -252,26 +253,19 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     if scope != "questions-fixed":
         q = questions_needed(diff, questions["diff"].to_numpy())
         questions_block = {**q._asdict(), "practical": q.practical, "meaning": questions_meaning(q)}
-    return {
-        "models": [model_a, model_b],
-        "task": outcomes.task,
-        "a": a,
-        "b": b,
-        "difference": {**diff._asdict(), "p_a_gt_b": diff.rho, "scope": scope, "assumption": assumption},
-        "outcomes": outcome_counts(questions),
-        "questions": questions.to_dict(orient="records"),
-        "trials_needed": trials,
-        "questions_needed": questions_block,
-        "notes": [n for n in [question_set_note(questions, model_a, model_b),
-                              one_sided_note(diff, model_a, model_b, confidence)] if n],
-    }
+    return {"models": [model_a, model_b], "task": outcomes.task, "a": a, "b": b,
+            "difference": {**diff._asdict(), "p_a_gt_b": diff.rho, "scope": scope, "assumption": assumption},
+            "outcomes": outcome_counts(questions), "questions": questions.to_dict(orient="records"),
+            "trials_needed": trials, "questions_needed": questions_block,
+            "notes": [note(code, n) for code, n in [("question_set", question_set_note(questions, model_a, model_b)),
+                                                    ("one_sided", one_sided_note(diff, model_a, model_b, confidence))] if n]}
 
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``compare``; returns the exit status."""
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
-    from scorio_core.cli.quality import cluster_engine
-    from scorio_core.cli.quality import load_dataset, load_notes  # (quality's load_dataset is _common's)
+    from scorio_core.cli.quality import cluster_engine, load_dataset, load_notes  # (quality's load_dataset is _common's)
+    from scorio_core.cli.rubric import load_prior_outcomes, prior_outcomes_board, prior_outcomes_settings, refuse_prior_outcomes
     from scorio_core.eval._validate import check_confidence
     from scorio_core.leaderboard.task_outcomes import question_clusters
 
@@ -279,32 +273,40 @@ def run(args: argparse.Namespace) -> int:
     if model_a == model_b:
         raise ValueError(f"--models needs two different models; got {model_a!r} twice.")
     cluster_engine(args)
+    if (args.scope or "questions-fixed") != "questions-fixed":  # as the leaderboard's rank_ci: not paired with R0
+        refuse_prior_outcomes(args, "the paired difference of --scope questions-sampled does not take prior outcomes R0; "
+                                    "compare under --scope questions-fixed, or leave out --prior-outcomes.")
     confidence = check_confidence(0.95 if args.confidence is None else args.confidence)
     schema, frozen = load_schema_args(args)  # before the data: a bad --schema fails before a large file is read
     dataset = load_dataset(args)
     schema = args.schema if schema is None else schema  # category codes without is_correct: the leaderboard's default
     task = resolve_task(dataset, args.task)
     scope = args.scope or "questions-fixed"
+    prior_data, r0_notes = load_prior_outcomes(args, schema=schema), []  # R0 (--prior-outcomes), its note in r0_notes
     settings = {"metric": "bayes", "confidence": confidence, "prior": args.prior or "empirical-bayes"}
     clusters = question_clusters(dataset, task, args.cluster_column) if args.cluster_column else None
     if clusters is not None:
         settings.update(clusters=clusters, cluster_column=args.cluster_column)
-    outcomes, table, _ = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens,
-                                 scope=scope, **settings)
+    outcomes, _, scoped = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens, table=False)
+    table, counts0 = prior_outcomes_board(args, prior_data, outcomes, task, scoped.categorization if scoped else None,
+                                          r0_notes, schema=schema, scope=scope, **settings)  # R0: as leaderboard's
     fixed_table = None
     if scope != "questions-fixed":  # the paired difference starts from the questions-fixed posteriors
         from scorio_core.leaderboard.table import leaderboard
 
         fixed_table = leaderboard(outcomes, scope="questions-fixed", **settings)
-    report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve,
+    report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve, prior_counts=counts0,
                             prior=args.prior or "empirical-bayes", scope=scope, fixed_table=fixed_table,
                             clusters=clusters)
     from scorio_core.leaderboard.trial_order import trial_position_note
     order = trial_position_note(outcomes, (model_a, model_b))  # e.g. ARC-AGI's o3: a retry only after a failure
-    report["notes"] = list(dict.fromkeys([*load_notes(dataset, args), *report["notes"], *([order["message"]] if order else []),
-                                          *[n["message"] for n in getattr(args, "default_notes", [])]]))  # load's first
+    said = [*as_notes(load_notes(dataset, args), "load"), *r0_notes, *report["notes"], *([order] if order else []),
+            *getattr(args, "default_notes", [])]  # load's first; each sentence once
+    first: dict = {}
+    report["notes"] = [first.setdefault(n["message"], n) for n in said if n["message"] not in first]
     report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary",
-                          "prior": args.prior or "empirical-bayes", "scope": scope, "cluster_column": args.cluster_column}
+                          "prior": args.prior or "empirical-bayes", "scope": scope, "cluster_column": args.cluster_column,
+                          **prior_outcomes_settings(args)}
     if args.output == "json":
         emit_json({**report, "sources": list(dataset.sources)})
         return 0
@@ -314,11 +316,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  difference {d['mean']:+.4f} (sd {d['sd']:.4f}), {confidence:.0%} {kind} "
           f"[{d['lo']:+.4f}, {d['hi']:+.4f}], P({model_a} > {model_b}) = {d['rho']:.4f}")
     print(f"  assumption: {d['assumption']}")
-    for note in report["notes"]:
-        print(f"  note: {note}")
-    print(f"  trials per question: {t['meaning']}")
-    for note in t.get("prior_notes", ()):
-        print(f"  note: {note}")
+    for message in [*note_messages(report["notes"]), None, *t.get("prior_notes", ())]:  # None: the trials line
+        print(f"  note: {message}" if message else f"  trials per question: {t['meaning']}")
     if report["questions_needed"] is not None:
         print(f"  questions: {report['questions_needed']['meaning']}")
     print("  " + ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items() if v))
@@ -368,7 +367,7 @@ def run_methods(args: argparse.Namespace) -> int:
     from scorio_core.leaderboard.trial_order import trial_position_note
     from scorio_core.leaderboard.methods import agreement_json
 
-    results = [agreement_json(r, options, [n["message"] for n in [trial_position_note(outcomes.get(r.task))] if n])
+    results = [agreement_json(r, options, [n for n in [trial_position_note(outcomes.get(r.task))] if n])
                for r in reports]
     if args.output == "json":
         emit_json({"tasks": results, **({"skipped_tasks": left_out} if left_out else {}),
@@ -378,8 +377,8 @@ def run_methods(args: argparse.Namespace) -> int:
         print(f"{item['task']}: left out ({item['reason']}).")
     for result in results:
         print(f"{result['task']}: {result['summary']}")
-        for note in result["notes"]:
-            print(f"  note: {note}")
+        for message in note_messages(result["notes"]):
+            print(f"  note: {message}")
         for name, reason in result["skipped"].items():
             print(f"  left out {name}: {reason}")
         rows = [{"model": row["model"], "best": row["best"], "worst": row["worst"], **row["ranks"]} for row in result["models"]]

@@ -7,15 +7,19 @@ JSON output (``--output json``) is an object::
      "pmf": [P(convergence@n = s)], "cdf": [P(convergence@n <= s)], "mean",
      "mean_censored", "no_convergence", "kendall_tau_mean": [N values],
      "worst_replicate", "worst_convergence", "worst_ranks": [[...]],
-     "notes": [...], "assumptions": [...], "sources": [...]}
+     "notes": [{"code", "message", ...}], "assumptions": [...], "sources": [...]}
 
+Notes are objects as in every command (:mod:`scorio_core.report.notes`); besides the trajectory's codes:
+``count_data``, ``bootstrap_auto``, ``default_replicates`` (with ``replicates``), ``kendall_tau_undefined`` and
+``no_convergence_share`` / ``_few_trials`` / ``_gold_ties`` / ``_gold_data`` (why replicates did not converge).
 ``worst_convergence`` is -1 and ``mean`` is null when nothing converges. Count tables work
 with ``--bootstrap row`` (trials resampled within each question; assumes exchangeable
 trials); ``--bootstrap column`` needs attempt-level data with trial order. ``"engine"`` names
 the engine that read the data: ``--bootstrap row`` needs only each question's counts, so it
 also runs on counts from ``--engine duckdb`` or ``spark`` (and ``auto`` on large tables); the
 trials are then rebuilt from the counts, which changes the replicates drawn for a seed (not
-their distribution), and a note says so.
+their distribution), and a note says so. The models (``"models"``, ``"gold_ranks"``, ``"worst_ranks"``) and
+questions are taken in natural order, so the replicates do not depend on the file's row order or the engine.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import numpy as np
 
 from scorio_core.cli._common import add_data_arguments, add_output_argument, emit_json, emit_rows
 from scorio_core.cli.trajectory import add_metric_arguments, int_ranks, load_block
+from scorio_core.report.notes import note, note_messages
 
 __all__ = ["register", "run"]
 
@@ -81,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--replicates must be >= 1; got {args.replicates}.")
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0; got {args.seed}.")
-    block = load_block(args)
+    block = load_block(args, canonical=True)  # row-wise draws per (model, question): in natural order
     notes = list(block.notes)
     R = block.R
     if R is None:
@@ -92,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
                 "(assumes exchangeable trials)."
             )
         R = outcomes_from_counts(block.counts, ragged=True)
-        notes.append("count data: trials rebuilt from counts in arbitrary order (row-wise bootstrap assumes exchangeable trials)")
+        notes.append(note("count_data", "count data: trials rebuilt from counts in arbitrary order (row-wise bootstrap "
+                          "assumes exchangeable trials)"))
     if R.shape[2] < 2:
         from scorio_core.errors import InputError
 
@@ -111,15 +117,16 @@ def run(args: argparse.Namespace) -> int:
     if args.bootstrap == "auto":
         args.bootstrap = "row" if ragged or block.R is None else "column"
         if args.bootstrap == "row":
-            notes.append("--bootstrap auto chose row-wise: " + ("count data" if block.R is None else "ragged data"))
+            notes.append(note("bootstrap_auto", "--bootstrap auto chose row-wise: "
+                              + ("count data" if block.R is None else "ragged data")))
     if args.replicates is None:  # the pages' default: 2,000, or what the empirical-Bayes refits do in ~8 s
         from scorio_core.dynamics.budget import REPLICATE_CHOICES, default_note, default_replicates
 
         sized = block._replace(R=R)
         args.replicates = default_replicates(sized, args.prior, REPLICATE_CHOICES)
-        notes.append(default_note(sized, args.replicates, flag="--replicates")
-                     or f"--replicates not given: the default {args.replicates:,} bootstrap replicates ran (the "
-                        "Convergence page's default); --replicates N runs another count.")
+        notes.append(note("default_replicates", default_note(sized, args.replicates, flag="--replicates")
+                          or f"--replicates not given: the default {args.replicates:,} bootstrap replicates ran (the "
+                             "Convergence page's default); --replicates N runs another count.", replicates=args.replicates))
     tau = args.tau if args.metric == "g-pass@k_tau" else None
     w = block.weights if args.metric in ("bayes", "avg") else None
     res = bootstrap_convergence(
@@ -128,10 +135,10 @@ def run(args: argparse.Namespace) -> int:
         strata=block.strata,
     )
     if np.isnan(np.asarray(res.kendall_tau_mean, dtype=float)).all():
-        notes.append("Kendall's tau_b is undefined (NaN): every model ties in the gold standard or in every ranking "
-                     "after n trials, so there is no order to agree with; convergence@n still compares the rankings, "
-                     "ties included")
-    notes.extend(sentence for _, sentence in no_convergence_causes(
+        notes.append(note("kendall_tau_undefined", "Kendall's tau_b is undefined (NaN): every model ties in the gold "
+                          "standard or in every ranking after n trials, so there is no order to agree with; "
+                          "convergence@n still compares the rankings, ties included"))
+    notes.extend(note(f"no_convergence_{code}", sentence) for code, sentence in no_convergence_causes(
         res.no_convergence, int(res.n.size), gold=res.gold, gold_ranks=res.gold_ranks, models=block.models))
     payload = {
         "task": block.task,
@@ -184,6 +191,6 @@ def run(args: argparse.Namespace) -> int:
             f"task {block.task}, metric {res.metric}, prior {res.prior}, {res.method}-wise bootstrap, {res.replicates} replicates, seed {res.seed}: "
             f"mean convergence@n {mean}, no convergence {res.no_convergence:.1%}"
         )
-        for note in notes:
-            print(f"note: {note}")
+        for message in note_messages(notes):
+            print(f"note: {message}")
     return 0

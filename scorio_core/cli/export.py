@@ -7,11 +7,18 @@ Usage::
         [--task T] [--metric bayes] [--k 1] [--tau 0.5] [--confidence 0.95]
         [--tie-rule pairwise] [--prior P] [--scope S] [--question-set Q] [--schema NAME_OR_JSON] [--max-tokens N]
         [--freeze-thresholds FILE] [--manifest FILE] [--engine auto|pandas|duckdb|spark]
+        [--prior-outcomes FILE [--prior-model NAME]]
 
 ``--manifest FILE`` restores an analysis saved by the app or by ``--format manifest``: its
 task, rubric, thresholds, data-quality choices and settings are used (options given on the
 command line win), after checking that the files have the SHA-256 the manifest records.
-CSV cells starting with ``= + - @`` are neutralised against spreadsheet formula injection; when the models fall into
+``--prior-outcomes FILE [--prior-model NAME]`` adds the paper's prior outcomes R0 as ``leaderboard --prior-outcomes``
+does (the same numbers; Bayes@N only): the table's caption, notes and settings name them, and the manifest records them
+in its ``prior`` entry (``kind`` ``dataset``, the file's name and SHA-256, ``model``). A manifest recording R0 is
+restored only with ``--prior-outcomes`` and files of that SHA-256 (never silently without them). With R0 the verdict
+states no lead's questions nor paired P(A > B) (as the app's, which does not pair models with R0).
+CSV cells starting with ``= + - @`` are neutralised against spreadsheet formula injection (with R0 a ``prior_outcomes``
+column names them on every row); when the models fall into
 groups that share no question, the CSV has a ``group`` column (1-based, largest group first, as the
 ``disconnected_groups`` note; absent otherwise), so the file says which ranks compare like with like;
 the HTML report escapes all user text and embeds the manifest. Without ``--out`` the
@@ -34,7 +41,8 @@ _DEFAULTS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rul
 
 
 def add_analysis_arguments(parser: argparse.ArgumentParser, *, with_metric: bool = True) -> None:
-    """Settings shared by ``export`` and ``compare`` (defaults None: a manifest may fill them)."""
+    """Settings shared by ``export`` and ``compare`` (defaults None: a manifest may fill them), incl. the prior
+    outcomes R0 (``--prior-outcomes FILE [--prior-model NAME]``, as ``leaderboard``'s)."""
     from scorio_core.choices import METRIC_NAMES
 
     if with_metric:
@@ -54,6 +62,9 @@ def add_analysis_arguments(parser: argparse.ArgumentParser, *, with_metric: bool
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for token_ratio")
     parser.add_argument("--freeze-thresholds", default=None, metavar="FILE",
                         help="JSON of rubric threshold values to reuse ({name: value} or a `rubric --output json` result)")
+    from scorio_core.cli.rubric import add_prior_outcomes_arguments
+
+    add_prior_outcomes_arguments(parser)
 
 
 def register(subparsers) -> None:
@@ -111,6 +122,14 @@ def _restore(args: argparse.Namespace):
             setattr(args, name, choices[name])
     if choices.get("intersect_questions"):
         args.intersect_questions = True
+    if manifest.prior is not None:  # R0: restored from the same file only, never dropped silently
+        if not getattr(args, "prior_outcomes", None):
+            what = manifest.prior.get("label") or manifest.prior.get("key") or "another model of the data"
+            raise InputError(f"the manifest records prior outcomes R0 ({what}{', model ' + str(manifest.prior['model']) if manifest.prior.get('model') else ''}); "
+                             "pass those trials with --prior-outcomes FILE (their SHA-256 is checked) to restore the "
+                             "analysis.", source=path.name, field="prior_outcomes")
+        if args.prior_model is None and manifest.prior.get("model"):
+            args.prior_model = str(manifest.prior["model"])
     return manifest
 
 
@@ -192,6 +211,8 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
 
     from scorio_core.cli.quality import cluster_engine
+    from scorio_core.cli.rubric import (check_prior_outcomes_args, load_prior_outcomes, prior_outcomes_board,
+                                        prior_outcomes_manifest)
     from scorio_core.leaderboard.task_outcomes import question_clusters
 
     if args.out and not Path(args.out).resolve().parent.is_dir():  # before the analysis, not after it
@@ -200,12 +221,17 @@ def run(args: argparse.Namespace) -> int:
     manifest = _restore(args)
     settings = _settings(args)
     cluster_engine(args)
+    check_prior_outcomes_args(args)  # R0 enters Bayes@N only (--metric from the command line or the manifest)
     schema, frozen = load_schema_args(args, manifest)
     dataset = load_dataset(args)
     if schema is None and manifest is None and getattr(args, "schema", None) is not None:
         schema = args.schema  # category codes without is_correct: load_dataset's category-code rubric, as leaderboard
+    prior_data, r0_notes = load_prior_outcomes(args, schema=schema), []  # R0 (--prior-outcomes), its note in r0_notes
     if manifest is not None:
         problems = source_mismatches(manifest, dataset.sources)
+        shas = sorted((manifest.prior or {}).get("sources") or [])
+        if prior_data is not None and shas and shas != sorted(s.sha256 for s in prior_data.sources):
+            problems.append(f"--prior-outcomes {Path(args.prior_outcomes).name} is not the prior outcomes R0 it records")
         if problems:
             raise InputError("the data differs from the manifest: " + "; ".join(problems[:3]) + ".")
     task = resolve_task(dataset, args.task)
@@ -214,8 +240,11 @@ def run(args: argparse.Namespace) -> int:
     if settings["cluster_column"]:
         leaderboard_settings.update(clusters=question_clusters(dataset, task, settings["cluster_column"]),
                                     cluster_column=settings["cluster_column"])
-    outcomes, table, scoped = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=settings["max_tokens"],
-                                      **leaderboard_settings)
+    outcomes, _, scoped = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=settings["max_tokens"],
+                                  table=False)
+    table, counts0 = prior_outcomes_board(args, prior_data, outcomes, task, scoped.categorization if scoped else None,
+                                          r0_notes, schema=schema, **leaderboard_settings)  # R0: as leaderboard's
+    r0 = r0_notes[0] if r0_notes else None
     label = get_metric(settings["metric"]).label
     fmt = args.export_format
     doc = build_manifest(
@@ -227,23 +256,25 @@ def run(args: argparse.Namespace) -> int:
         schema=schema,
         thresholds=scoped.result.thresholds if scoped else None,
         frozen=frozen is not None,
+        prior=prior_outcomes_manifest(args, prior_data),
         settings=settings,
     )
-    notices = [n["finding"] for n in leaderboard_notices(outcomes, table, confidence=settings["confidence"],
-                                                         tie_rule=settings["tie_rule"],
-                                                         question_set=settings["question_set"],
-                                                         emptied=emptied_on(dataset, task),
-                                                         choices=choices_of(dataset),
-                                                         dataset_models=dataset_models(dataset),
-                                          named_by_default=model_name_defaults(dataset))]
-    notices = [n["message"] for n in getattr(args, "default_notes", [])] + notices  # the weights a default assumed
+    from scorio_core.rubric.prior_outcomes import r0_pull_notice
+
+    notices = [(r0_pull_notice(n, r0) if r0 is not None and n["code"] == "prior_pull" else n)["finding"]  # R0 pulls
+               for n in leaderboard_notices(outcomes, table, confidence=settings["confidence"],
+                                            tie_rule=settings["tie_rule"], question_set=settings["question_set"],
+                                            emptied=emptied_on(dataset, task), choices=choices_of(dataset),
+                                            dataset_models=dataset_models(dataset),
+                                            named_by_default=model_name_defaults(dataset))]
+    notices = [n["message"] for n in [*getattr(args, "default_notes", []), *r0_notes]] + notices  # weights a default assumed
     rubric_name = schema.name if schema is not None else "Binary correctness"
     if fmt == "csv":  # models sharing no question: each row's group in the file (its caveat goes to stderr below)
         from scorio_core.leaderboard.linking import question_groups, with_group_column
 
         grouped = with_group_column(table, question_groups(outcomes, table, settings["question_set"]))
-        text = tables.to_csv(tables.with_context(grouped, dataset=", ".join(s.name for s in dataset.sources),
-                                                 rubric=rubric_name))
+        framed = tables.with_context(grouped, dataset=", ".join(s.name for s in dataset.sources), rubric=rubric_name)
+        text = tables.to_csv(framed if r0 is None else framed.assign(prior_outcomes=r0["source"]))  # R0: on every row
         if tables.formula_note(table):
             print(f"# note: {tables.formula_note(table)}", file=sys.stderr)
         for notice in notices:  # a CSV has no caption: its caveats go to standard error (md/latex/html carry them)
@@ -252,8 +283,11 @@ def run(args: argparse.Namespace) -> int:
         context = {"Data": ", ".join(s.name for s in dataset.sources), "Task": task,
                    "Rubric": rubric_name,
                    "Metric": label + (f" (k = {settings['k']})" if label != "Bayes@N" else "")}
+        if r0 is not None:
+            context["Prior outcomes R0"] = r0["source"]
         text = tables.leaderboard_markdown(table, metric_label=label, confidence=settings["confidence"],
-                                           verdict=_verdict(outcomes, table, label, settings), notes=notices,
+                                           verdict=_verdict(outcomes, table, label, settings, r0=r0 is not None),
+                                           notes=notices,
                                            context=context)
     elif fmt == "latex":
         text = latex.leaderboard_latex(table, metric_label=label, confidence=settings["confidence"], task=task,
@@ -261,7 +295,7 @@ def run(args: argparse.Namespace) -> int:
     elif fmt == "manifest":
         text = manifest_to_json(doc) + "\n"
     else:
-        text = _html(dataset, task, table, label, settings, schema, doc, outcomes, notices)
+        text = _html(dataset, task, table, label, settings, schema, doc, outcomes, notices, r0=r0)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out} ({len(text.encode('utf-8')):,} bytes)", file=sys.stderr)
@@ -270,8 +304,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _verdict(outcomes, table, label, settings):
-    """The export's verdict: its scope in the headline and, for Bayes@N, the questions behind the lead."""
+def _verdict(outcomes, table, label, settings, r0: bool = False):
+    """The export's verdict: its scope in the headline and, for Bayes@N, the questions behind the lead (not with the
+    prior outcomes R0, ``r0``: the lead's paired difference does not take them, as in the app)."""
     from scorio_core.leaderboard.table import leaderboard, question_sets_differ
     from scorio_core.report.lead import top_lead
     from scorio_core.report.verdict import verdict
@@ -280,7 +315,7 @@ def _verdict(outcomes, table, label, settings):
     from scorio_core.leaderboard.table import pairwise_for
 
     lead, rho, paired = None, None, False
-    if settings["metric"] == "bayes":
+    if settings["metric"] == "bayes" and not r0:
         fixed = table if settings["scope"] == "questions-fixed" else leaderboard(
             outcomes, confidence=settings["confidence"], prior=settings["prior"], scope="questions-fixed",
             question_set=settings["question_set"])
@@ -307,11 +342,11 @@ def _scale(weights) -> tuple[float, float]:
     return float(min(weights)), float(max(weights))
 
 
-def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=()) -> str:
+def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=(), r0=None) -> str:
     from scorio_core.choices import has_fallback_interval
     from scorio_core.report.html import html_report
 
-    v = _verdict(outcomes, table, label, settings)
+    v = _verdict(outcomes, table, label, settings, r0=r0 is not None)
     names = ", ".join(s.name for s in dataset.sources)
     shown = {
         "Data": f"{names} (SHA-256 {', '.join(s.sha256[:12] for s in dataset.sources)})",
@@ -322,6 +357,8 @@ def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=
         "Question set": settings["question_set"],
         "Rubric": schema.name if schema is not None else "Binary correctness",
     }
+    if r0 is not None:
+        shown["Prior outcomes R0"] = f"{r0['source']} ({r0['matched']:,} of {r0['n_questions']:,} questions matched)"
     if settings.get("cluster_column") and settings["scope"] != "questions-fixed":
         shown["Questions grouped by"] = f"{settings['cluster_column']} (cluster-robust)"
     notes = list(notices) + list(outcomes.rubric.notes) + ["Charts are embedded when the report is exported from the app; "

@@ -42,13 +42,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from scorio_core.cli._common import (add_data_arguments, add_output_argument, add_question_set_argument, load_dataset,
                                     add_tie_rule_argument, add_uncertainty_arguments, emit_json, emit_rows)
 from scorio_core.cli.quality import add_cluster_argument, cluster_engine
 from scorio_core.cli.rubric import (add_prior_outcomes_arguments, check_prior_outcomes_args, load_prior_outcomes,
-                                    prior_outcome_counts)
+                                    prior_outcomes_board, prior_outcomes_settings)
 
 __all__ = ["register", "run"]
 
@@ -110,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from scorio_core.leaderboard.checks import dataset_models, model_name_defaults
-    from scorio_core.leaderboard.table import (LEADERBOARD_COLUMNS, emptied_on, leaderboard, leaderboard_notices,
+    from scorio_core.leaderboard.table import (LEADERBOARD_COLUMNS, emptied_on, leaderboard_notices,
                                                outcomes_for, task_names)
     from scorio_core.leaderboard.task_outcomes import question_clusters
     from scorio_core.leaderboard.linking import with_group_column
@@ -161,14 +160,13 @@ def run(args: argparse.Namespace) -> int:
         if args.exclude_flagged:
             outcomes = _exclude_flagged(outcomes, task, args, notes)
         clusters = question_clusters(dataset, task, args.cluster_column) if args.cluster_column else None
-        counts0 = prior_outcome_counts(args, prior_data, outcomes, task, None if sql else categorization, notes)
-        frame = leaderboard(outcomes, metric=args.metric, k=args.k, tau=args.tau, confidence=args.confidence,
-                            prior_counts=counts0,
-                            tie_rule=args.tie_rule, prior=args.prior, scope=args.scope, question_set=args.question_set,
-                            clusters=clusters, cluster_column=args.cluster_column or "cluster")
-        if counts0 is not None:  # R0's note: the rows it did not enter (empirical-Bayes prior not identified)
-            from scorio_core.rubric.prior_outcomes import prior_outcomes_unused, r0_pull_notice
-            notes[-1] = r0 = prior_outcomes_unused(notes[-1], frame)
+        frame, counts0 = prior_outcomes_board(  # R0 (--prior-outcomes) and its note, or the plain leaderboard
+            args, prior_data, outcomes, task, None if sql else categorization, notes, metric=args.metric, k=args.k,
+            tau=args.tau, confidence=args.confidence, tie_rule=args.tie_rule, prior=args.prior, scope=args.scope,
+            question_set=args.question_set, clusters=clusters, cluster_column=args.cluster_column or "cluster")
+        if counts0 is not None:
+            from scorio_core.rubric.prior_outcomes import r0_pull_notice
+            r0 = notes[-1]
         for notice in leaderboard_notices(outcomes, frame, confidence=args.confidence, tie_rule=args.tie_rule,
                                           question_set=args.question_set, emptied=emptied_on(dataset, task),
                                           dataset_models=dataset_models(dataset),
@@ -220,8 +218,7 @@ def run(args: argparse.Namespace) -> int:
                     "exclude_flagged": list(check_flag_codes(args.exclude_flagged)) if args.exclude_flagged else [],
                     "schema": getattr(args.schema, "name", args.schema) or "binary",
                     "unmatched": args.unmatched,
-                    "prior_outcomes": Path(args.prior_outcomes).name if args.prior_outcomes else None,
-                    "prior_model": args.prior_model,
+                    **prior_outcomes_settings(args),
                 },
                 "unmatched": unmatched,
                 "notes": notes,

@@ -12,7 +12,7 @@ JSON output (stable; an eval harness drives it in a loop: plan -> run the batch 
     {"stop": bool, "decision": "goal_holds" | "cannot_progress" | "continue", "reason": str,
      "goal": {..., "probability": float, "holds": bool, "unlinked": bool},
      "batch": [{"model": str, "task": str, "question_id": str | null, "trials": int, "expected_gain": float | null}],
-     "spent": {...}, "status": {..., "notes": [str], "notices": [{"code", "finding", "message", ...}]},
+     "spent": {...}, "status": {..., "notes": [{"code", "message"}], "notices": [{"code", "finding", "message", ...}]},
      "sources": [{"name", "sha256", ...}]}
 
 The posterior is Bayes@N's under binary correctness, or under the rubric of ``--schema`` (as ``leaderboard
@@ -42,6 +42,7 @@ import argparse
 import sys
 
 from scorio_core.cli._common import add_data_arguments, add_uncertainty_arguments, emit_json, emit_rows, load_dataset
+from scorio_core.report.notes import as_notes, note, note_messages
 
 __all__ = ["register", "run", "BATCH_KEYS", "EPILOG", "trial_position_plan_note"]
 
@@ -165,12 +166,13 @@ def run(args: argparse.Namespace) -> int:
                    batch=args.batch, costs=costs, scope=args.scope, prior=args.prior)
     plan = plan_next(outcomes, args.goal, seed=args.seed, draws=args.draws, max_trials=cap, **options)
     order = trial_position_plan_note(task_outcomes, args.pair if args.goal == "pair" else None)
-    if order:  # the stop decision draws exchangeable trials: a retry-after-failure dump breaks it (as the leaderboard says)
-        plan.status.setdefault("notes", []).append(order)
-    for note in getattr(args, "default_notes", []):  # the weights the category-code default assumed
-        plan.status.setdefault("notes", []).append(note["message"])
+    # the stop decision draws exchangeable trials: a retry-after-failure dump breaks it (as the leaderboard says); then
+    # the weights the category-code default assumed
+    said = [*as_notes(plan.status.get("notes", ()), "plan"), *([note("trial_position_effect", order)] if order else []),
+            *getattr(args, "default_notes", [])]
     if args.output == "json":
         out = plan.to_dict()
+        out["status"] = {**out["status"], "notes": said}
         if args.project:
             from scorio_core.plan import PROJECTION_BUDGET, project_goal
 
@@ -192,8 +194,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"# prior: {PRIOR_LABELS[used]}" + (
             f" (the planner's default; the leaderboard's is the {DEFAULT_PRIOR} prior: --prior {DEFAULT_PRIOR} to plan on "
             "it)" if args.prior is None and used != DEFAULT_PRIOR else ""))
-        for note in plan.status.get("notes", ()):
-            print(f"# note: {note}")
+        for message in note_messages(said):
+            print(f"# note: {message}")
         for notice in plan.status.get("notices", ()):  # coded, as the leaderboard's (e.g. disconnected_groups)
             print(f"# note ({notice['code']}): {notice['message']}")
     if args.output == "csv":  # stdout stays plain CSV for parsers; the decision goes to stderr for a reader

@@ -20,7 +20,8 @@ as the app stores large uploads.
 JSON output (``--output json``)::
 
     {"analysis_id", "dataset_id", "dataset_created", "dataset_name", "link", "present_link", "engine",
-     "notes": [...] (e.g. a --name that did not apply),
+     "notes": [{"code", "message", ...}] (``data_choices``, ``load``, ``graded_by_rubric``, ``name_not_applied``,
+               ``default_schema``),
      "analysis_notes": [{"code", "task", "finding", "message", ...}]}
 
 ``analysis_notes`` carries the caveats the link's leaderboard shows, so a pipeline posting the link sees them too:
@@ -30,6 +31,10 @@ the task, ``missing_tasks``, ``prior_pull``, the prior-not-fitted notes), with t
 
 ``dataset_name`` is the name the workspace holds: files already stored keep their first name
 (``--name`` names new datasets only; the table output says so when it differs).
+
+``--prior-outcomes FILE [--prior-model NAME]`` (the prior outcomes R0 of ``leaderboard``) is refused (exit 2, before
+anything is stored): the shared analysis cannot carry R0 yet, and a link without them would show other numbers; use
+``leaderboard --prior-outcomes`` and ``export --prior-outcomes`` for R0.
 
 Table output prints the two links. Bad input (unreadable dump, a choice still needed, unknown
 task or rubric, invalid base URL, full workspace) exits with status 2 and one ``error: ...`` line.
@@ -50,8 +55,16 @@ from scorio_core.cli._common import (
     emit_json,
     load_for_storage,
 )
+from scorio_core.report.notes import as_notes, note, note_messages
 
-__all__ = ["read_files", "register", "run"]
+__all__ = ["PRIOR_OUTCOMES_REFUSAL", "read_files", "register", "run"]
+
+#: Why ``publish --prior-outcomes`` is refused, and what to do instead.
+PRIOR_OUTCOMES_REFUSAL = (
+    "publish cannot carry the prior outcomes R0 yet: the workspace's shared analysis (what the link opens) does not "
+    "store the prior trials, so the link would show the numbers without them. Publish without --prior-outcomes, and "
+    "share the R0 numbers with `leaderboard --prior-outcomes FILE` and `export --prior-outcomes FILE --format "
+    "html|manifest` instead.")
 
 
 def register(subparsers) -> None:
@@ -86,6 +99,9 @@ def register(subparsers) -> None:
                         help="column mapping override (repeatable)")
     add_engine_argument(parser)
     add_choice_arguments(parser)
+    from scorio_core.cli.rubric import add_prior_outcomes_arguments
+
+    add_prior_outcomes_arguments(parser)  # refused (run): the shared analysis cannot carry R0 yet
     parser.add_argument("--output", choices=("table", "json"), default="table")
     parser.set_defaults(func=run)
 
@@ -149,6 +165,9 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.store import Workspace
     from scorio_core.store.publish import publish, share_links
 
+    from scorio_core.cli.rubric import refuse_prior_outcomes
+
+    refuse_prior_outcomes(args, PRIOR_OUTCOMES_REFUSAL)  # before anything is read or stored
     share_links(args.base_url, "A" * 22)  # a bad address fails before anything is read or stored
     ws = Workspace(args.workspace, listing="shared")
     dataset, files, default_name = load_for_storage(args, lambda paths: read_files(ws, paths))
@@ -166,16 +185,16 @@ def run(args: argparse.Namespace) -> int:
 
     # what the leaderboard says of the data before its caveats: the data-quality choices applied and what loading
     # found (CLI QA: a CI log showed neither the 590 duplicate rows removed nor the partial scores counted incorrect)
-    notes = ([data_choices_notice(choices_of(dataset))["message"]] if choices_of(dataset) else []) + list(
-        load_notes(dataset, args)) + [note["message"] for note in graded]
+    notes = ([data_choices_notice(choices_of(dataset))] if choices_of(dataset) else []) + as_notes(
+        load_notes(dataset, args), "load") + graded
     if args.name and not result.dataset_created and args.name[:200] != result.dataset_name:
-        notes.append(f"these files were stored before under the name {result.dataset_name!r}; --name "
-                     f"{args.name[:200]!r} names newly stored datasets only")
+        notes.append(note("name_not_applied", f"these files were stored before under the name {result.dataset_name!r}; "
+                          f"--name {args.name[:200]!r} names newly stored datasets only"))
     if not args.schema:  # category codes without is_correct: the link opens on the category-code rubric, as the app does
         from scorio_core.rubric import default_schema_for, default_schema_note
 
         default = default_schema_for(dataset)
-        notes += [default_schema_note(default)] if default is not None else []
+        notes += [note("default_schema", default_schema_note(default))] if default is not None else []
     caveats = _analysis_notes(dataset, args.task, args.schema)
     if args.output == "json":
         emit_json({**result.to_dict(), "engine": args.engine_used, "notes": notes, "analysis_notes": caveats})
@@ -183,11 +202,11 @@ def run(args: argparse.Namespace) -> int:
         out = sys.stdout
         out.write(("stored new dataset " if result.dataset_created else "already stored: dataset ") + result.dataset_id
                   + f" ({result.dataset_name!r})\n")
-        for note in notes:
-            out.write(f"note: {note}\n")
-        for note in caveats:
-            text = note.get("finding", note["message"])
-            out.write(f"note: {text if text.startswith(note['task'] + ': ') else note['task'] + ': ' + text}\n")
+        for message in note_messages(notes):
+            out.write(f"note: {message}\n")
+        for caveat in caveats:
+            text = caveat.get("finding", caveat["message"])
+            out.write(f"note: {text if text.startswith(caveat['task'] + ': ') else caveat['task'] + ': ' + text}\n")
         out.write(f"analysis {result.analysis_id} (shared snapshot)\n")
         out.write(f"link:         {result.link}\n")
         out.write(f"presentation: {result.present_link}\n")

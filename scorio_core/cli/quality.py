@@ -88,7 +88,7 @@ def _not_ready(args: argparse.Namespace, exc) -> int:
             "resolves the blocking issues.")
     if args.output == "json":
         emit_json({"sources": [], "report": {"ready": False, "blocking": list(exc.blocking) or [str(exc)]},
-                   "engine": engine, "notes": [note]})
+                   "engine": engine, "notes": [{"code": "engine_not_ready", "message": note}]})
     else:
         _lines(sys.stdout.write, "BLOCKING (choose before computing metrics)", list(exc.blocking) or [str(exc)])
         print(f"note: {note}")

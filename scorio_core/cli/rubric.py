@@ -22,8 +22,9 @@ from pathlib import Path
 from scorio_core.cli._common import add_data_arguments, apply_cli_choices, emit_json, emit_rows, load_dataset
 from scorio_core.errors import InputError
 
-__all__ = ["COMMANDS", "add_prior_outcomes_arguments", "check_prior_outcomes_args", "load_prior_outcomes", "prior_outcome_counts", "read_frozen", "register",
-           "rubric_report", "run", "run_schemas", "schema_rows"]
+__all__ = ["COMMANDS", "add_prior_outcomes_arguments", "check_prior_outcomes_args", "load_prior_outcomes", "prior_outcome_counts",
+           "prior_outcomes_board", "prior_outcomes_manifest", "prior_outcomes_settings", "read_frozen", "refuse_prior_outcomes",
+           "register", "rubric_report", "run", "run_schemas", "schema_rows"]
 
 #: The subcommands :func:`register` adds (its registration imports nothing beyond argparse).
 COMMANDS = ("schemas", "rubric")
@@ -107,7 +108,7 @@ def rubric_report(attempts, schema, frozen=None, max_tokens=None) -> dict:
             "examples": [e._asdict() for e in unmatched.examples] if unmatched else [],
         },
         "issues": [i.to_dict() for i in cat.coverage.issues],
-        "notes": list(cat.coverage.notes),
+        "notes": [{"code": "coverage", "message": n} for n in cat.coverage.notes],
     }
 
 
@@ -132,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         if attempts.empty:
             raise InputError(f"no attempts for task {args.task!r}; tasks in the data: {', '.join(tasks)}.")
     report = rubric_report(attempts, schema, frozen, args.max_tokens)
-    report["notes"] = list(dataset.report.blocking) + report["notes"]
+    report["notes"] = [{"code": "blocking", "message": n} for n in dataset.report.blocking] + report["notes"]
     if args.output == "json":
         emit_json(report)
         return 0
@@ -158,6 +159,8 @@ def _print_tables(report: dict) -> None:
     emit_rows(rows, ["#", "category", "weight", *report["counts"]], "table")
     for issue in report["issues"]:
         print(f"{issue['severity']}: {issue['message']}")
+    for note in report["notes"]:
+        print(f"note: {note['message']}")
 
 
 def schema_rows() -> list[dict]:
@@ -195,7 +198,11 @@ def run_schemas(args: argparse.Namespace) -> int:
 
 
 def add_prior_outcomes_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--prior-outcomes FILE`` and ``--prior-model NAME``: the paper's prior outcomes R0 (Algorithm 1)."""
+    """``--prior-outcomes FILE`` and ``--prior-model NAME``: the paper's prior outcomes R0 (Algorithm 1).
+
+    Added to ``leaderboard``, ``tasks``, ``compare`` and ``export`` (same semantics); ``publish`` takes them to refuse
+    them (:func:`refuse_prior_outcomes`): its shared analysis cannot carry R0 yet.
+    """
     parser.add_argument("--prior-outcomes", default=None, metavar="FILE",
                         help="prior outcomes R0 (paper Algorithm 1, Appendix C): earlier trials of the same questions "
                              "(any format the loader reads), mapped through the same rubric and thresholds and added "
@@ -204,8 +211,46 @@ def add_prior_outcomes_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --prior-outcomes: take only this model's trials (default: every model's)")
 
 
-def load_prior_outcomes(args: argparse.Namespace, sql=None):
-    """The ``--prior-outcomes`` dataset, or None; refuses what R0 does not enter (InputError naming the option)."""
+def refuse_prior_outcomes(args: argparse.Namespace, reason: str) -> None:
+    """Refuse ``--prior-outcomes``/``--prior-model`` where this command cannot apply R0 (InputError saying ``reason``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The command's options.
+    reason : str
+        Why, and what to do instead (the end of the message after the option's name).
+    """
+    flag = "--prior-outcomes" if getattr(args, "prior_outcomes", None) else "--prior-model"
+    if getattr(args, "prior_outcomes", None) or getattr(args, "prior_model", None):
+        raise InputError(f"{flag}: {reason}", field="prior_outcomes")
+
+
+def prior_outcomes_settings(args: argparse.Namespace) -> dict:
+    """The settings keys ``prior_outcomes`` (the file's name, or None) and ``prior_model`` every command reports."""
+    path = getattr(args, "prior_outcomes", None)
+    return {"prior_outcomes": Path(path).name if path else None, "prior_model": getattr(args, "prior_model", None)}
+
+
+def prior_outcomes_manifest(args: argparse.Namespace, prior) -> dict | None:
+    """The manifest's ``prior`` (R0) entry for ``--prior-outcomes``: the file, its SHA-256 and ``--prior-model``.
+
+    ``kind`` is ``dataset`` (another dataset; the app restores it by name), ``key`` ``files:<names>`` as the CLI names
+    data, ``sources`` the SHA-256 of its files (``export --manifest`` checks them), ``model`` the ``--prior-model``.
+    """
+    if prior is None:
+        return None
+    names = [s.name for s in prior.sources]
+    return {"kind": "dataset", "key": "files:" + ",".join(names), "label": ", ".join(names),
+            "sources": [s.sha256 for s in prior.sources], "model": getattr(args, "prior_model", None)}
+
+
+def load_prior_outcomes(args: argparse.Namespace, sql=None, schema=None):
+    """The ``--prior-outcomes`` dataset, or None; refuses what R0 does not enter (InputError naming the option).
+
+    ``schema`` is the rubric in force when it is not ``args.schema`` (e.g. restored from a manifest): under a rubric,
+    missing or graded outcomes are the rubric's to read, under binary correctness they need a choice.
+    """
     if not getattr(args, "prior_outcomes", None):
         if getattr(args, "prior_model", None):
             raise InputError("--prior-model picks a model of --prior-outcomes FILE; give the file too.", field="prior_model")
@@ -220,7 +265,7 @@ def load_prior_outcomes(args: argparse.Namespace, sql=None):
     # the data-quality choices apply to the prior's trials too (not --intersect-questions: R0 is per question)
     prior = apply_cli_choices(prior, argparse.Namespace(**{**vars(args), "intersect_questions": False}))
     r = prior.report  # duplicates always block; missing or graded outcomes under binary correctness (a rubric reads them)
-    binary = getattr(args, "schema", None) is None
+    binary = (getattr(args, "schema", None) if schema is None else schema) is None
     found = [word for word, n in (("duplicate", r.n_duplicate_rows), ("no outcome", binary and r.n_missing_outcomes),
                                   ("", binary and r.n_non_binary)) if n]
     if found:
@@ -238,22 +283,69 @@ def check_prior_outcomes_args(args: argparse.Namespace) -> None:
     if method != "bayes":
         raise InputError(f"prior outcomes R0 enter the Bayes@N leaderboard only; --method {method} does not use them "
                          "(leave out --prior-outcomes, or rank with --method bayes).", field="prior_outcomes")
-    if args.metric != "bayes":
-        raise InputError(f"prior outcomes R0 enter Bayes@N only (--metric bayes); --metric {args.metric} ignores "
+    metric = getattr(args, "metric", None) or "bayes"  # tasks and compare: Bayes@N; export: None until a manifest
+    if metric != "bayes":
+        raise InputError(f"prior outcomes R0 enter Bayes@N only (--metric bayes); --metric {metric} ignores "
                          "them.", field="prior_outcomes")
 
 
-def prior_outcome_counts(args: argparse.Namespace, prior, outcomes, task: str, categorization, notes: list):
+def prior_outcome_counts(args: argparse.Namespace, prior, outcomes, task: str, categorization, notes: list, schema=None):
     """R0 of one task as ``prior_counts`` (L, M, C+1) for :func:`scorio_core.leaderboard.table.leaderboard`, or
-    None without ``--prior-outcomes``; appends the ``prior_outcomes`` note (matched questions)."""
+    None without ``--prior-outcomes``; appends the ``prior_outcomes`` note (matched questions). ``schema``: the
+    rubric when it is not ``args.schema`` (e.g. restored from a manifest)."""
     if prior is None:
         return None
     from scorio_core.rubric.prior_outcomes import prior_outcomes_for, prior_outcomes_note
 
     label = Path(args.prior_outcomes).name + (f", model {args.prior_model}" if args.prior_model else "")
-    counts0, matched, counts = prior_outcomes_for(prior, outcomes, categorization=categorization, schema=args.schema,
+    counts0, matched, counts = prior_outcomes_for(prior, outcomes, categorization=categorization,
+                                                  schema=args.schema if schema is None else schema,
                                                   model=args.prior_model, max_tokens=getattr(args, "max_tokens", None),
                                                   source=Path(args.prior_outcomes).name)
     notes.append(prior_outcomes_note(task, matched, len(outcomes.rubric.questions), counts, label))
     return counts0
 
+
+def prior_outcomes_board(args: argparse.Namespace, prior_data, outcomes, task: str, categorization, notes: list,
+                         schema=None, **settings):
+    """One task's leaderboard with the prior outcomes R0 (none without ``--prior-outcomes``), and its R0 counts.
+
+    What ``leaderboard``, ``compare`` and ``export`` share: :func:`prior_outcome_counts`, then
+    :func:`scorio_core.leaderboard.table.leaderboard` with ``prior_counts``, then the ``prior_outcomes`` note names
+    the rows R0 did not enter (:func:`scorio_core.rubric.prior_outcomes.prior_outcomes_unused`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The command's options (``prior_outcomes``, ``prior_model``, ``schema``, ``max_tokens``).
+    prior_data : Dataset or None
+        :func:`load_prior_outcomes`'s dataset.
+    outcomes : TaskOutcomes
+        The task's outcomes.
+    task : str
+        The task's name (in the note).
+    categorization : Categorization or None
+        The task's rubric categorization (None: binary correctness).
+    notes : list
+        The ``prior_outcomes`` note is appended here (nothing without R0).
+    schema : Schema, optional
+        The rubric when it is not ``args.schema``.
+    **settings
+        Keyword arguments of :func:`~scorio_core.leaderboard.table.leaderboard`.
+
+    Returns
+    -------
+    frame : DataFrame
+        The leaderboard.
+    counts0 : ndarray or None
+        R0 as ``prior_counts`` (L, M, C+1), None without ``--prior-outcomes``.
+    """
+    from scorio_core.leaderboard.table import leaderboard
+
+    counts0 = prior_outcome_counts(args, prior_data, outcomes, task, categorization, notes, schema=schema)
+    frame = leaderboard(outcomes, prior_counts=counts0, **settings)
+    if counts0 is not None:  # R0's note: the rows it did not enter (empirical-Bayes prior not identified)
+        from scorio_core.rubric.prior_outcomes import prior_outcomes_unused
+
+        notes[-1] = prior_outcomes_unused(notes[-1], frame)
+    return frame, counts0

@@ -15,8 +15,8 @@ thresholds. JSON output (``--output json``) is an object::
                        "parameters": [{"name", "kind", "value", "low", "high"}],
                        "drivers": [{"parameter", "kind", "correlation", "flip_rate_low",
                                     "flip_rate_high", "smallest_change", "new_leader"}],
-                       "assumptions": [...], "notes": [...]}],
-     "notes": [...], "sources": [...]}
+                       "assumptions": [...], "notes": [{"code", "message"}]}],
+     "notes": [{"code", "message", ...}], "sources": [...]}
 
 ``perturbation`` is empty without ``--perturb``; ranks of unscored models are ``null``.
 Rubrics need attempt-level signals: count tables are refused. ``notes`` carries the leaderboard's
@@ -30,6 +30,7 @@ import argparse
 
 from scorio_core.cli._common import add_data_arguments, add_output_argument, emit_json, emit_rows, load_dataset
 from scorio_core.cli.trajectory import int_ranks
+from scorio_core.report.notes import as_notes, note, note_messages
 
 __all__ = ["register", "run", "DEFAULT_SCHEMAS"]
 
@@ -105,7 +106,7 @@ def _perturbation_payload(result) -> dict:
             for d in result.drivers
         ],
         "assumptions": list(result.assumptions),
-        "notes": list(result.notes),
+        "notes": as_notes(result.notes, "perturbation"),
     }
 
 
@@ -200,7 +201,8 @@ def run(args: argparse.Namespace) -> int:
                        prior=result.prior)
         for name in result.schemas
     ] if args.perturb else []
-    notes = [*result.notes, *[n for n in [one_rubric_note(result)] if n]]  # the result's, then what it cannot show
+    notes = [*as_notes(result.notes, "sensitivity"),  # the result's, then what it cannot show
+             *[note("one_rubric", n) for n in [one_rubric_note(result)] if n]]
     from scorio_core.leaderboard.checks import question_sets_notice
     from scorio_core.leaderboard.trial_order import trial_position_note
 
@@ -212,13 +214,13 @@ def run(args: argparse.Namespace) -> int:
     task_outcomes = analyse(dataset, task, schema=default_schema_for(dataset), table=False)[0]
     unequal = question_sets_notice(task_outcomes, "own", [])  # as `leaderboard`, `ranks`, `compare`
     if unequal is not None:  # the ranks compare the models together with their question sets: say so
-        notes.append(unequal["finding"])
+        notes.append(note(unequal["code"], unequal["finding"], models=unequal["models"]))
     order = trial_position_note(task_outcomes, result.models)  # every schema's Bayes@N assumes exchangeable trials
-    notes += [order["message"]] if order else []
+    notes += [order] if order else []
     from scorio_core.leaderboard.linking import disconnected_groups_notice
 
     unlinked = disconnected_groups_notice(task_outcomes)  # as the leaderboard: ranks across the groups are not supported
-    notes += [unlinked["message"]] if unlinked else []
+    notes += [unlinked] if unlinked else []
     payload = {
         "task": task,
         "models": list(result.models),
@@ -234,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
         "sigma": result.sigma.T,
         "unmatched": result.unmatched,
         "perturbation": [_perturbation_payload(p) for p in perturbed],
-        "notes": list(table.notes) + notes,
+        "notes": as_notes(table.notes, "signals") + notes,
         "sources": list(dataset.sources),
     }
     if args.output == "json":
@@ -259,8 +261,8 @@ def run(args: argparse.Namespace) -> int:
                 unit = f"{closest.smallest_change:+.0%}" if closest.kind == "weight" else f"{closest.smallest_change:+g} points"
                 detail = f"; smallest single change that flips it: {closest.parameter} {unit} (new leader {closest.new_leader})"
             print(f"perturbed {p.schema}: leader {p.leader} keeps rank 1 in {p.leader_kept:.0%} of {p.n} rubrics{detail}")
-            for note in [n for n in p.notes if n not in notes]:  # what the share means (was in --output json only)
-                print(f"  note: {note}")
-        for note in notes:
-            print(f"note: {note}")
+            for message in [n for n in p.notes if n not in note_messages(notes)]:  # what the share means
+                print(f"  note: {message}")
+        for message in note_messages(notes):
+            print(f"note: {message}")
     return 0

@@ -8,13 +8,18 @@ JSON output (``--output json``) is an object with stable keys::
      "weighting": str, "assumption": str, "pass_rule": str, "undecided_rule": str, "flaky_rule": str,
      "threshold": float | null,
      "confidence": float, "prior": str, "scope": str, "interval": str, "cluster_column": str | null,
+     "prior_outcomes": str | null, "prior_model": str | null,
      "data_choices": [str, ...], "notes": [{"code", "task", "finding", "message", "models", "effects"}, ...],
      "sources": [...]}
 
 ``data_choices`` lists the data-quality choices applied (``--missing-outcomes`` etc.), each a line saying what it
 changed (empty when none). ``notes`` holds ``unequal_task_sizes`` (tasks whose numbers of questions differ 3x or more: the macro average weighs a
 question of the smallest task that many times more) and the leaderboard's ``trial_position_effect`` notice of each task whose
-models' trials are not exchangeable repeats (success depends on the trial's position; empty otherwise).
+models' trials are not exchangeable repeats (success depends on the trial's position; empty otherwise). With
+``--prior-outcomes FILE [--prior-model NAME]`` (the paper's prior outcomes R0, as ``leaderboard --prior-outcomes``: the
+same R0 row per question for every model, each task's cells equal to ``leaderboard --task T --prior-outcomes FILE``)
+``prior_outcomes``/``prior_model`` name them and each task has the leaderboard's ``prior_outcomes`` note (``source``,
+``matched`` of ``n_questions``, ``prior_trials``, ``matched_across``, ``not_used``).
 
 Cells are in task order, then model order; ``n``/``n_max`` are the fewest/most trials of an answered question
 (equal unless trials are ragged); NaN becomes ``null``; ``reason`` is "" when the
@@ -56,6 +61,9 @@ def register(subparsers) -> None:
 
     add_cluster_argument(parser)
     parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
+    from scorio_core.cli.rubric import add_prior_outcomes_arguments
+
+    add_prior_outcomes_arguments(parser)
     add_output_argument(parser)
     parser.set_defaults(func=run)
 
@@ -68,12 +76,23 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli.quality import cluster_engine
     from scorio_core.leaderboard.checks import choices_of, data_choices_notice
 
+    from scorio_core.cli.rubric import (check_prior_outcomes_args, load_prior_outcomes, prior_outcome_counts,
+                                        prior_outcomes_settings)
+
+    check_prior_outcomes_args(args)
     cluster_engine(args)
     dataset = load_dataset(args)
+    prior_data, r0_notes = load_prior_outcomes(args), []  # R0 (--prior-outcomes): each task's note in r0_notes
     categorization = per_task_categorization(dataset, args.schema) if args.schema else None
+    r0 = None if prior_data is None else (lambda task, outcomes, cat: prior_outcome_counts(args, prior_data, outcomes, task,
+                                                                                            cat, r0_notes))
     matrix = task_matrix(dataset, categorization=categorization, prior=args.prior, scope=args.scope,
-                         confidence=args.confidence, threshold=args.threshold,
+                         confidence=args.confidence, threshold=args.threshold, prior_counts=r0,
                          tasks=[args.task] if args.task else None, cluster_column=args.cluster_column)
+    from scorio_core.rubric.prior_outcomes import prior_outcomes_unused
+
+    board = matrix.cells.sort_values(["bayes", "model"], ascending=[False, True], na_position="last", kind="stable")
+    r0_notes = [prior_outcomes_unused(n, board[board["task"] == n["task"]]) for n in r0_notes]  # the leaderboard's order
     combined = combined_score(matrix, emptied=getattr(getattr(dataset, "report", None), "emptied", ()))
     choices = list(choices_of(dataset))
     cells = matrix.cells.astype(object).where(matrix.cells.notna(), None)
@@ -83,14 +102,15 @@ def run(args: argparse.Namespace) -> int:
 
     sizes = unequal_task_sizes_notice(matrix)  # a 1-question split weighs as much as a 100-question one
     from scorio_core.cli.quality import load_notes
-    notes = [{"code": "load", "message": n} for n in load_notes(dataset, args)] + list(matrix.notes) + ([sizes] if sizes else [])
+    notes = ([{"code": "load", "message": n} for n in load_notes(dataset, args)] + r0_notes + list(matrix.notes)
+             + ([sizes] if sizes else []))
     if args.output == "json":
         emit_json({
             "tasks": list(matrix.tasks), "models": list(matrix.models), "cells": cell_rows, "combined": combined_rows,
             "weighting": WEIGHTING, "assumption": COMBINED_ASSUMPTION, "pass_rule": PASS_RULE,
             "undecided_rule": UNDECIDED_RULE, "flaky_rule": FLAKY_RULE,
             "threshold": matrix.threshold, "confidence": matrix.confidence, "prior": matrix.prior, "scope": matrix.scope,
-            "interval": matrix.interval, "cluster_column": args.cluster_column,
+            "interval": matrix.interval, "cluster_column": args.cluster_column, **prior_outcomes_settings(args),
             "data_choices": choices, "notes": notes, "sources": list(dataset.sources),
         })
         return 0

@@ -5,9 +5,11 @@ JSON output (``--output json``) is an object::
     {"task", "metric", "k", "tau", "models": [L names], "n": [1..N],
      "ranks": [[rank of models[i] after n[j] trials]], "scores": [[...]], "sigma": [[...]] | null,
      "gold_ranks": [...], "kendall_tau": [...], "convergence": int | null,
-     "notes": [...], "assumptions": [...], "sources": [...]}
+     "notes": [{"code", "message", ...}], "assumptions": [...], "sources": [...]}
 
-Ranks are competition ranks; ``null`` where the metric is undefined (Pass@k family, n < k).
+Notes are objects as in every command (:mod:`scorio_core.report.notes`): ``load`` (what loading found),
+``rubric``, ``data`` (what making the block dropped or padded), ``trial_position``, ``one_trial``,
+``no_convergence``. Ranks are competition ranks; ``null`` where the metric is undefined (Pass@k family, n < k).
 With N = 1 trial per question ``kendall_tau`` is ``[null]`` (the only ranking compared with itself) and a
 note says so; ``"convergence": null`` always comes with a note saying why.
 ``"engine"`` names the engine that read the data: with ``--engine duckdb`` (or ``auto`` on large
@@ -26,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from scorio_core.cli._common import add_data_arguments, add_output_argument, add_prior_argument, emit_json, emit_rows, load_dataset
+from scorio_core.report.notes import as_notes, note, note_messages
 
 __all__ = ["register", "run", "add_metric_arguments", "load_block", "Block", "int_ranks", "no_convergence_note"]
 
@@ -40,7 +43,7 @@ class Block(NamedTuple):
     R: np.ndarray | None
     counts: np.ndarray
     weights: np.ndarray
-    notes: list[str]
+    notes: list[dict]
     sources: list
     strata: np.ndarray | None = None  # task code per question where tasks are pooled (a prior per model and task)
 
@@ -99,8 +102,9 @@ def need_two_models(models, task: str) -> None:
                          field="model")
 
 
-def load_block(args: argparse.Namespace) -> Block:
-    """Load the data, pick the task and return the complete block for ``args.metric``.
+def load_block(args: argparse.Namespace, canonical: bool = False) -> Block:
+    """Load the data, pick the task and return the complete block for ``args.metric`` (with ``canonical``: models and
+    questions in natural order, :func:`scorio_core.arrays.order.canonical_outcomes`, for seeded draws per cell).
 
     Raises
     ------
@@ -122,13 +126,17 @@ def load_block(args: argparse.Namespace) -> Block:
     if chosen is None:
         raise ValueError(f"metric {args.metric!r} needs binary correctness (is_correct), which task {outcomes.task!r} does not have.")
     chosen = select_models(chosen, getattr(args, "models", None))
+    if canonical:  # the same draws whatever the row order or engine
+        from scorio_core.arrays.order import canonical_outcomes
+        chosen = canonical_outcomes(chosen)[0]
     need_two_models(chosen.models, outcomes.task)
     block = chosen.complete_block(ragged=True)  # every trial kept; cells with fewer trials are padded (ragged)
     from scorio_core.leaderboard.trial_order import trial_position_note
 
     order = trial_position_note(outcomes, block.models)  # the leaderboard's notice, for the models ranked here
     from scorio_core.cli.quality import load_notes
-    notes = [*load_notes(dataset, args), *rubric_notes, *chosen.notes, *block.notes, *([order["message"]] if order else [])]
+    notes = [*as_notes(load_notes(dataset, args), "load"), *as_notes(rubric_notes, "rubric"),
+             *as_notes((*chosen.notes, *block.notes), "data"), *([order] if order else [])]
     weights = np.asarray(block.weights, dtype=float)
     return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources), block.strata)
 
@@ -171,8 +179,17 @@ def _prefix_trajectory(args: argparse.Namespace):
     tau = args.tau if args.metric == "g-pass@k_tau" else None
     t = trajectory_from_prefix_stats(stats, args.metric, args.prior, k=args.k, tau=tau)
     no_counts = np.zeros((len(stats.models), 0, 2), dtype=np.int64)  # per-question counts stay in DuckDB
-    block = Block(stats.task, stats.models, None, no_counts, np.array([0.0, 1.0]), list(stats.notes), list(stats.sources))
+    block = Block(stats.task, stats.models, None, no_counts, np.array([0.0, 1.0]), _engine_notes(stats.notes),
+                  list(stats.sources))
     return t, block
+
+
+def _engine_notes(notes) -> list[dict]:
+    """The engine's prefix notes as objects: its per-model-files line is what loading found (``load``, as with
+    pandas), the rest what making the block dropped or padded (``data``)."""
+    from scorio_core.io._merge import PER_MODEL_WORDS
+
+    return [note("load" if PER_MODEL_WORDS in text else "data", text) for text in notes]
 
 
 def _spark_prefix_stats(args: argparse.Namespace):
@@ -273,12 +290,12 @@ def run(args: argparse.Namespace) -> int:
     if t.n.size < 2:
         assumptions.append(CONVERGENCE_UNDEFINED)
         kendall = [None] * t.n.size  # the ranking after n = N = 1 against itself: 1.0 would read as agreement
-        notes.append("N = 1 trial per question: a trajectory needs at least 2 trials per question to say anything (its "
+        notes.append(note("one_trial", "N = 1 trial per question: a trajectory needs at least 2 trials per question to say anything (its "
                      "only ranking, after n = 1 trial, is compared with the ranking on the same single trial, so kendall_tau "
                      "measures nothing and is null, and convergence@n is undefined); run N >= 2 trials per question, as "
-                     "`convergence` requires.")
+                     "`convergence` requires."))
     elif t.convergence is None:
-        notes.append(no_convergence_note(t.n.size, t.metric))
+        notes.append(note("no_convergence", no_convergence_note(t.n.size, t.metric)))
     if args.output == "json":
         emit_json(
             {
@@ -321,6 +338,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"convergence@n: {conv} (task {block.task}, metric {t.metric}, prior {t.prior}, N={N})")
         if len(shown) < N:
             print(f"note: ranks shown at n = {', '.join(map(str, shown))} of 1..{N} (--output csv or json: every n)")
-        for note in notes:
-            print(f"note: {note}")
+        for message in note_messages(notes):
+            print(f"note: {message}")
     return 0

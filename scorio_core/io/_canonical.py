@@ -9,13 +9,13 @@ picks a threshold (:func:`scorio_core.io.apply_choices`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from scorio_core.arrays.order import natural_key
 from scorio_core.errors import InputError, decimal_comma_hint
 from scorio_core.io._schema import (
     BINARY_SIGNALS,
@@ -98,17 +98,6 @@ def as_category(s: pd.Series, name: str, ctx: _Ctx) -> pd.Series:
     if empty.size:
         raise ctx.error(int(np.flatnonzero(np.isin(codes, empty))[0]), name, "is empty; every row needs a value.")
     return natural_categories(s)
-
-
-def natural_key(text: str) -> tuple:
-    """Sort key that orders digit runs by value (``q2`` before ``q10``).
-
-    Examples
-    --------
-    >>> sorted(["q10", "q2", "1", "b"], key=natural_key)
-    ['1', 'b', 'q2', 'q10']
-    """
-    return tuple((0, int(p), p) if p.isdecimal() else (1, 0, p) for p in re.split(r"(\d+)", str(text)) if p != "")
 
 
 def natural_categories(s: pd.Series) -> pd.Series:

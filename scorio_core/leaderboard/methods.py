@@ -12,11 +12,13 @@ Leaderboard's "Method agreement" tab shows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from scorio_core.arrays.order import canonical_outcomes
 from scorio_core.errors import InputError
+from scorio_core.report.notes import as_notes
 from scorio_core.rank.agreement import (METHODS, MethodAgreement, agreement, available_methods, method_label,
                                         response_tensor)
 from scorio_core.rank.bootstrap import RankBootstrap, bootstrap_ranks
@@ -134,7 +136,9 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
         Bootstrap replicates over questions for each method's rank interval (0: none, as before). Costs
         ``n_boot`` times the chosen methods' time.
     seed : int, default 0
-        Seed of the replicate indices (drawn once, shared by every method).
+        Seed of the replicate indices (drawn once, shared by every method). The methods rank, draw and resample the
+        models and questions in natural order (:func:`scorio_core.arrays.order.canonical_outcomes`) and the report
+        lists the models in the input's order: any row order or engine gives the same numbers.
     confidence : float, default 0.95
         Coverage of the percentile rank interval.
     options : dict of str to dict, optional
@@ -166,6 +170,8 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     if out is None:
         raise InputError(f"task '{task_outcomes.task}' has no binary correctness: the ranking methods rank binary "
                          "outcomes (is_correct).", field="is_correct")
+    caller = tuple(out.models)  # ranked, drawn and resampled in natural order (any input order: the same numbers)
+    out, order, _ = canonical_outcomes(out)
     L = len(out.models)
     if L < 2:
         raise InputError(f"task '{task_outcomes.task}' has {L} model: ranking methods need at least 2.", field="model")
@@ -275,6 +281,11 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
 
         boot = bootstrap_ranks(R, kept, models=out.models, extra_fn=extra_fn, batch_fn=batch_fn, n_boot=n_boot,
                                confidence=confidence, seed=seed, options=options)
+    back = np.argsort(order)  # each model's column, in the input's order
+    result = replace(result, models=caller, ranks=result.ranks[:, back], scores=result.scores[:, back],
+                     best=result.best[back], worst=result.worst[back])
+    boot = boot if boot is None else replace(boot, models=caller, ranks=boot.ranks[..., back], lo=boot.lo[:, back],
+                                             hi=boot.hi[:, back], median=boot.median[:, back])
     return MethodReport(task_outcomes.task, result, int(keep.sum()), int(R.shape[2]), question_set, prior, tuple(notes),
                         boot)
 
@@ -328,7 +339,7 @@ def method_board(report: MethodReport, method: str):
     return frame.iloc[order].reset_index(drop=True)
 
 
-def agreement_json(report: MethodReport, options: dict, notes: list[str]) -> dict:
+def agreement_json(report: MethodReport, options: dict, notes: list[dict]) -> dict:
     """One task of ``methods --output json``: the methods, their agreement and bootstrap intervals (stable keys).
 
     Parameters
@@ -337,13 +348,14 @@ def agreement_json(report: MethodReport, options: dict, notes: list[str]) -> dic
         :func:`method_agreement` of the task.
     options : dict
         The ``--method-option`` values by method, echoed as ``method_options``.
-    notes : list of str
-        Notes beside the report's own (e.g. the trial-position note).
+    notes : list of dict
+        Note objects beside the report's own (e.g. the trial-position note).
 
     Returns
     -------
     dict
-        ``task, methods, labels, n_questions, n_trials, question_set, prior, method_options, notes, skipped,
+        ``task, methods, labels, n_questions, n_trials, question_set, prior, method_options, notes`` (objects
+        ``{code, message}``: the report's own under ``method_agreement``, then ``notes``), ``skipped,
         summary, tau_b`` (null where undefined), ``models`` and, with a bootstrap, ``bootstrap`` (``n_boot, seed,
         confidence, scope, failed, intervals``).
     """
@@ -351,7 +363,7 @@ def agreement_json(report: MethodReport, options: dict, notes: list[str]) -> dic
         "task": report.task, "methods": list(report.agreement.methods),
         "labels": {m: method_label(m) for m in report.agreement.methods},
         "n_questions": report.n_questions, "n_trials": report.n_trials, "question_set": report.question_set,
-        "prior": report.prior, "method_options": options, "notes": [*report.notes, *notes],
+        "prior": report.prior, "method_options": options, "notes": [*as_notes(report.notes, "method_agreement"), *notes],
         "skipped": dict(report.agreement.skipped), "summary": report.agreement.summary,
         "tau_b": [[None if np.isnan(v) else float(v) for v in row] for row in report.agreement.tau_b],
         "models": report.agreement.rows(),

@@ -8,10 +8,11 @@ next batch of (model, question, trials) rows (:mod:`scorio_core.plan.allocate`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from scorio_core.arrays.order import canonical_outcomes
 from scorio_core.errors import InputError
 from scorio_core.plan.allocate import Allocation, allocate
 from scorio_core.plan.goals import check_goal, evaluate_goal
@@ -140,6 +141,15 @@ def _uncertainty(scope: str, post, contenders: np.ndarray, pool: int) -> str:
     return text
 
 
+def in_order(value, shape: tuple, by_model, by_question=None):
+    """A per-model (L,) or per-cell (L, M) argument in the canonical order of :func:`plan_next`'s outcomes; anything
+    else (None, a dict by model name, a scalar, a wrong shape, which the checks then refuse) as given."""
+    if value is None or isinstance(value, dict) or np.shape(value) != tuple(shape):
+        return value
+    out = np.asarray(value)[by_model]
+    return out if by_question is None else out[:, by_question]
+
+
 def _not_yet(reason: str) -> str:
     """A goal check's ``"continue: ..."`` sentence for a stop: the goal does not hold (never "continue")."""
     return "the goal does not hold: " + reason.removeprefix("continue: ")
@@ -229,7 +239,9 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
         replays the empirical-Bayes prior stopped wrongly above the nominal level (docs/metrics.md, "What
         holds under adaptive stopping").
     seed : int, default 0
-        Seed of the Monte-Carlo draws: same input and seed, same plan.
+        Seed of the Monte-Carlo draws: same input and seed, same plan, whatever order the models and questions come
+        in (drawn in their natural order, :func:`scorio_core.arrays.order.canonical_outcomes`; per-model results in
+        the input's order).
     draws : int, default 4000
         Joint posterior draws for the goal's probability.
     max_trials : int or array-like of shape (L, M), optional
@@ -263,6 +275,17 @@ def plan_next(outcomes, goal: str = "top-1", *, k: int | None = None, pair=None,
     Hariri et al., ICLR 2026, arXiv:2510.04265 (Bayes@N).
     """
     outcomes = task_counts(outcomes)
+    canon, by_model, by_question = canonical_outcomes(outcomes)
+    if canon is not outcomes:  # drawn (and ties broken) in natural order; the per-model results in the input's order
+        shape = np.shape(outcomes.counts)[:2]
+        plan = plan_next(canon, goal, k=k, pair=pair, width=width, tolerance=tolerance, confidence=confidence,
+                         batch=batch, costs=in_order(costs, shape[:1], by_model), scope=scope, prior=prior, seed=seed,
+                         draws=draws, max_trials=in_order(max_trials, shape, by_model, by_question))
+        rank = {m: i for i, m in enumerate(outcomes.models)}
+        status = {**plan.status, "models": sorted(plan.status["models"], key=lambda row: rank[row["model"]])}
+        spent = {**plan.spent, **{key: {m: plan.spent[key][m] for m in outcomes.models}
+                                  for key in ("trials", "cost_per_trial")}}
+        return replace(plan, status=status, spent=spent)
     check_scope(scope)
     prior = default_plan_prior(goal) if prior is None else prior
     check_prior(prior)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scorio_core.plan.planner import plan_next, task_counts
+from scorio_core.arrays.order import canonical_outcomes
+from scorio_core.plan.planner import in_order, plan_next, task_counts
 from scorio_core.plan.prior_fit import default_plan_prior
 from scorio_core.uncertainty.batch import _CountStates, _prior_pseudo_counts, _whole_counts
 
@@ -188,11 +189,16 @@ def project_goal(outcomes, goal: str = "top-1", *, batches: int = 6, replays: in
     for name, value in (("batches", batches), ("replays", replays)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise InputError(f"{name} must be an integer >= 1; got {name}={value!r}.")
-    outcomes = task_counts(outcomes)
+    # replayed in the models' and questions' natural order: any input order gives the same projection (plan_next)
+    original = task_counts(outcomes)
+    outcomes, by_model, by_question = canonical_outcomes(original)
+    if "costs" in options:
+        options["costs"] = in_order(options["costs"], original.counts.shape[:1], by_model)
     asked = (int(replays), int(batches))
     replays, batches, note = projection_size(*outcomes.counts.shape[:2], replays, batches, budget)
     cap = options.pop("max_trials", None)  # per-cell limit at the start; each replay's runs use it up
-    cap = None if cap is None else np.broadcast_to(np.asarray(cap, dtype=float), outcomes.counts.shape[:2])
+    cap = None if cap is None else in_order(np.broadcast_to(np.asarray(cap, dtype=float), outcomes.counts.shape[:2]),
+                                            outcomes.counts.shape[:2], by_model, by_question)
     models, questions = list(outcomes.models), list(outcomes.questions)
     index_m = {m: i for i, m in enumerate(models)}
     index_q = {q: j for j, q in enumerate(questions)}

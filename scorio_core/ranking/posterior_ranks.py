@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from scorio_core.arrays.order import canonical_order
 from scorio_core.eval._validate import check_int, count_array, nonnegative_array, weights_for
 from scorio_core.ranking.rank_batch import batch_competition_ranks
 from scorio_core.uncertainty.fallback_draws import fallback_score_draws
@@ -294,6 +295,8 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     draws : int, optional
         Joint draws; default :func:`rank_draws` of the answered models' shape (the app's budget).
     seed : int, default :data:`RANK_SEED`
+        The draws are made in the models' natural order (:func:`scorio_core.arrays.order.canonical_order`) and
+        mapped back: the same counts and seed give the same numbers whatever order the models come in.
     prior : str, default "uniform"
         The prior's name, reported (``alpha`` holds it; :func:`scorio_core.ranking.rank_prior.prior_rank_summary`
         computes both from the leaderboard's prior).
@@ -334,8 +337,12 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     draws = rank_draws(*c[keep].shape) if default else int(draws)
     if draws < 1:
         raise ValueError(f"draws must be a positive number of draws; got {draws}.")
-    P = posterior_rank_distribution(c[keep], w, draws=draws, seed=seed, alpha=alpha, shift_sd=shift_sd,
-                                    fallback_mean=fallback_mean, fallback_sd=fallback_sd)
+    o = canonical_order(names)  # drawn in the models' natural order, so any input order gives the same numbers
+
+    def canon(v):
+        return None if v is None else np.asarray(v, dtype=float)[o]
+    P = posterior_rank_distribution(c[keep][o], w, draws=draws, seed=seed, alpha=canon(alpha), shift_sd=canon(shift_sd),
+                                    fallback_mean=canon(fallback_mean), fallback_sd=canon(fallback_sd))[np.argsort(o)]
     ranks = np.arange(1, len(names) + 1)
     expected = P @ ranks
     ties = exchangeable_groups(c[keep], alpha, None, shift_sd, fallback_mean, fallback_sd)

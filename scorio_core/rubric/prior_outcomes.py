@@ -3,7 +3,8 @@
 Bayes@N takes optional prior outcomes R0 (Hariri et al., ICLR 2026, Algorithm 1 and Eq. 6; Appendix C): earlier
 trials of each question, added to every model's Dirichlet pseudo-counts as if each model had already answered
 them. The app's Rubric page takes them from another dataset or another model's attempts; the CLI's
-``leaderboard --prior-outcomes FILE [--prior-model NAME]`` uses :func:`prior_outcomes_for` (the same mapping).
+``--prior-outcomes FILE [--prior-model NAME]`` of ``leaderboard``, ``tasks``, ``compare`` and ``export`` uses
+:func:`prior_outcomes_for` (the same mapping; ``publish`` refuses the option: its shared analysis cannot carry R0 yet).
 """
 
 from __future__ import annotations

@@ -30,9 +30,9 @@ from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, c
 
 __all__ = ["CELL_COLUMNS", "FLAKY_RULE", "PASS_RULE", "PASS_SCORES", "TaskMatrix", "UNDECIDED_RULE", "task_matrix"]
 
-#: Column order of :attr:`TaskMatrix.cells` (also the JSON keys of the ``tasks`` CLI, plus sigma/interval).
+#: Column order of :attr:`TaskMatrix.cells` (also the JSON keys of the ``tasks`` CLI, plus sigma/interval/interval_kind).
 CELL_COLUMNS = ("model", "task", "bayes", "sigma", "lo", "hi", "avg", "n", "n_max", "m", "passed", "undecided",
-                "flaky", "prior", "scope", "interval")
+                "flaky", "prior", "scope", "interval", "interval_kind")
 
 #: Scores the pass rule can use: avg@N (skill-eval's overallScore) or the Bayes@N posterior mean.
 PASS_SCORES = ("avg", "bayes")
@@ -64,7 +64,8 @@ class TaskMatrix:
         interval), ``avg`` (avg@N), ``n`` (fewest trials of an answered question), ``n_max``,
         ``m`` (answered questions), ``passed`` (boolean, NA without threshold or score),
         ``undecided`` (boolean, NA where ``passed`` is: the interval holds the threshold, :data:`UNDECIDED_RULE`),
-        ``flaky`` (flaky questions), ``prior``/``scope``/``interval`` (what the interval covers).
+        ``flaky`` (flaky questions), ``prior``/``scope``/``interval`` (what the interval covers), ``interval_kind``
+        (``credible``, or ``exact-binomial`` where the empirical-Bayes prior is not identified, as the leaderboard's).
         Rows in task order, then model order.
     tasks : tuple of str
         Tasks in order of appearance.
@@ -175,6 +176,7 @@ def task_matrix(
     question_set: str = "own",
     tasks=None,
     cluster_column: str | None = None,
+    prior_counts=None,
 ) -> TaskMatrix:
     """Score every model on every task: Bayes@N with its credible interval and companions.
 
@@ -206,6 +208,10 @@ def task_matrix(
         each task's intervals are cluster-robust over its clusters
         (:func:`scorio_core.leaderboard.task_outcomes.question_clusters`; Miller 2024, arXiv:2411.00640).
         Ignored under ``questions-fixed``.
+    prior_counts : callable, optional
+        ``prior_counts(task, outcomes, categorization)``: the task's prior outcomes R0 as ``prior_counts`` (L, M, C+1)
+        of :func:`scorio_core.leaderboard.table.leaderboard`, or None (paper Algorithm 1; the ``tasks`` CLI's
+        ``--prior-outcomes``). Default: no R0.
 
     Returns
     -------
@@ -249,8 +255,9 @@ def task_matrix(
         grouped = {}
         if cluster_column and scope != "questions-fixed":
             grouped = {"clusters": question_clusters(dataset, task, cluster_column), "cluster_column": cluster_column}
+        counts0 = None if prior_counts is None else prior_counts(task, outcomes, _categorization(categorization, task))
         board = leaderboard(outcomes, metric="bayes", confidence=confidence, prior=prior, scope=scope,
-                            question_set=question_set, **grouped)
+                            question_set=question_set, prior_counts=counts0, **grouped)
         order_note = trial_position_note(outcomes, task=task)  # the intervals assume exchangeable trials
         notes += [order_note] if order_note else []
         notes += question_set_notes(outcomes, question_set, task=task, table=board)
@@ -264,7 +271,7 @@ def task_matrix(
             "m": board["n_questions"].to_numpy(np.int64),
             "flaky": np.array([int(flaky_of.get(m, 0)) for m in board["model"]], dtype=np.int64),
             "prior": board["prior"].to_numpy(object), "scope": board["scope"].to_numpy(object),
-            "interval": board["interval"].to_numpy(object),
+            "interval": board["interval"].to_numpy(object), "interval_kind": board["interval_kind"].to_numpy(object),
         })
         order = {m: i for i, m in enumerate(outcomes.models)}
         frame = frame.iloc[np.argsort([order[m] for m in frame["model"]], kind="stable")]

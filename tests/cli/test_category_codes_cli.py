@@ -78,8 +78,9 @@ def test_export_of_category_codes_uses_the_same_default_rubric_and_says_its_weig
 
 def test_publish_says_the_rubric_the_link_opens_on(tmp_path, capsys):
     out = run_json(capsys, "publish", str(CODES), "--workspace", str(tmp_path / "ws"))
-    assert len(out["notes"]) == 1 and "rubric defaults to 'Category codes" in out["notes"][0]
-    assert "0 -> 0, 1 -> 0.333, 2 -> 0.667, 3 -> 1" in out["notes"][0] and "--schema FILE" in out["notes"][0]
+    assert len(out["notes"]) == 1 and "rubric defaults to 'Category codes" in out["notes"][0]["message"]
+    assert out["notes"][0]["code"] == "default_schema"
+    assert "0 -> 0, 1 -> 0.333, 2 -> 0.667, 3 -> 1" in out["notes"][0]["message"] and "--schema FILE" in out["notes"][0]["message"]
     mine = tmp_path / "thirds.json"
     mine.write_text(json.dumps({"format": "scorio-rubric", "version": 1, "name": "thirds", "categories": [
         {"label": f"c{k}", "condition": f"category == {k}", "weight": k / 3} for k in range(4)]}))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from scorio_core.cli import main
+from scorio_core.report.notes import note_messages
 
 
 def _methods(capsys, path) -> dict:
@@ -23,12 +24,12 @@ def test_the_trial_order_note_says_what_it_changes_and_only_when_there_is_an_ord
     counts = tmp_path / "counts.csv"
     counts.write_text("model,question_id,n_trials,n_correct\n" + "".join(
         f"{m},q{q},4,{(q * (i + 1)) % 5}\n" for i, m in enumerate("abc") for q in range(8)))
-    (note,) = [n for n in _methods(capsys, counts)["notes"] if n.startswith("Counts only")]
+    (note,) = [n for n in note_messages(_methods(capsys, counts)["notes"]) if n.startswith("Counts only")]
     assert "whether they can rank the data at all, depend on that order" in note and "Bradley-Terry" in note
     one = tmp_path / "one.csv"
     one.write_text("model,question_id,n_trials,n_correct\n" + "".join(
         f"{m},q{q},1,{(q + i) % 2}\n" for i, m in enumerate("abc") for q in range(8)))
-    assert not [n for n in _methods(capsys, one)["notes"] if n.startswith("Counts only")]
+    assert not [n for n in note_messages(_methods(capsys, one)["notes"]) if n.startswith("Counts only")]
 
 
 def test_prior_not_fitted_names_the_cause_the_rows_share(tmp_path, capsys):

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from scorio_core.cli import main
+from scorio_core.report.notes import note_messages
 
 RUBRIC = {"format": "scorio-rubric", "version": 1, "name": "Half credit", "categories": [
     {"label": "wrong", "condition": "score < 0.25", "weight": 0},
@@ -81,4 +82,4 @@ def test_publish_scores_graded_scores_with_the_rubric(graded, capsys):
     status, out, err = _run(capsys, "publish", str(graded / "scores.csv"), "--schema", str(graded / "rubric.json"),
                             "--workspace", str(graded / "ws"), "--output", "json")
     assert status == 0, err
-    assert any("rubric 'Half credit' scores them" in n for n in json.loads(out)["notes"])
+    assert any("rubric 'Half credit' scores them" in n for n in note_messages(json.loads(out)["notes"]))

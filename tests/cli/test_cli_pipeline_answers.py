@@ -36,7 +36,7 @@ def _one_trial(tmp_path, name="n1.csv"):
 def test_trajectory_n1_kendall_is_null_not_perfect_agreement(tmp_path, capsys):
     out = _json(capsys, "trajectory", _one_trial(tmp_path))
     assert out["n"] == [1] and out["kendall_tau"] == [None] and out["convergence"] is None
-    assert "kendall_tau measures nothing and is null" in out["notes"][0]
+    assert "kendall_tau measures nothing and is null" in out["notes"][0]["message"]
 
 
 def test_trajectory_null_convergence_says_what_null_means(tmp_path, capsys):
@@ -45,7 +45,7 @@ def test_trajectory_null_convergence_says_what_null_means(tmp_path, capsys):
     rows = [f"{m},q{q},{t},{int((m == 'a') == (t == 1))}" for m in "ab" for q in range(6) for t in range(2)]
     out = _json(capsys, "trajectory", _write(tmp_path, "flip.csv", rows), "--prior", "uniform")
     assert out["convergence"] is None and out["ranks"] == [[2, 1], [1, 1]]
-    (note,) = [n for n in out["notes"] if n.startswith("convergence is null")]
+    (note,) = [n["message"] for n in out["notes"] if n["message"].startswith("convergence is null")]
     assert "no n <= N - 1 = 1" in note and "null is not a number of trials" in note.lower()
     assert "more trials per question" in note and "`convergence`" in note
     assert "at n = N it equals it by definition" in note  # Bayes@N ranks as its gold standard at n = N
@@ -70,7 +70,7 @@ def test_convergence_default_replicates_are_in_the_notes(tmp_path, capsys):
     path = _write(tmp_path, "small.csv", rows)
     out = _json(capsys, "convergence", path, "--prior", "uniform")
     assert out["replicates"] == 2000
-    assert any(n.startswith("--replicates not given: the default 2,000 bootstrap replicates ran") for n in out["notes"])
+    assert any(n["message"].startswith("--replicates not given: the default 2,000 bootstrap replicates ran") for n in out["notes"])
     asked = _json(capsys, "convergence", path, "--prior", "uniform", "--replicates", 50)
     assert not any("--replicates not given" in n for n in asked["notes"])
 

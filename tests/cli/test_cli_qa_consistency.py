@@ -13,6 +13,7 @@ import pytest
 
 from scorio_core import rubric
 from scorio_core.cli import main
+from scorio_core.report.notes import note_messages
 
 CODES = Path(__file__).resolve().parents[1] / "fixtures" / "categories" / "codes.csv"
 
@@ -43,12 +44,12 @@ def _thirds(tmp_path) -> Path:
 def test_compare_scores_category_codes_with_the_leaderboards_default_rubric(tmp_path, capsys):
     out = run_json(capsys, "compare", CODES, "--models", "alpha", "beta")
     assert out["settings"]["schema"] == rubric.CATEGORY_CODES_SCHEMA
-    assert any("rubric defaults to" in n for n in out["notes"])  # the weights it assumed, as the leaderboard says
+    assert any("rubric defaults to" in n for n in note_messages(out["notes"]))  # the weights it assumed, as the leaderboard says
     board = {r["model"]: r for r in run_json(capsys, "leaderboard", CODES)["rows"]}
     assert out["a"]["mu"] == board["alpha"]["mu"] and out["b"]["mu"] == board["beta"]["mu"]
     explicit = run_json(capsys, "compare", CODES, "--models", "alpha", "beta", "--schema", _thirds(tmp_path))
     assert explicit["difference"]["mean"] == pytest.approx(out["difference"]["mean"])
-    assert not any("rubric defaults to" in n for n in explicit["notes"])
+    assert not any("rubric defaults to" in n for n in note_messages(explicit["notes"]))
     assert [s["name"] for s in out["sources"]] == ["codes.csv"]
 
 
@@ -68,11 +69,11 @@ def test_binary_only_commands_refuse_category_codes_without_naming_a_flag_they_l
 
 def test_plan_scores_category_codes_with_the_default_rubric_or_schema(tmp_path, capsys):
     out = run_json(capsys, "plan", CODES, "--goal", "top-1", "--batch", "10", "--draws", "500")
-    assert any("rubric defaults to" in n for n in out["status"]["notes"])
+    assert any("rubric defaults to" in n for n in note_messages(out["status"]["notes"]))
     assert [s["name"] for s in out["sources"]] == ["codes.csv"]
     mine = run_json(capsys, "plan", CODES, "--goal", "top-1", "--batch", "10", "--draws", "500",
                     "--schema", _thirds(tmp_path))
-    assert not any("rubric defaults to" in n for n in mine["status"]["notes"])
+    assert not any("rubric defaults to" in n for n in note_messages(mine["status"]["notes"]))
     assert mine["status"]["models"] == out["status"]["models"]  # same weights as the default: same posterior
 
 
@@ -106,7 +107,7 @@ def test_csv_export_carries_the_group_in_the_file(tmp_path, capsys):
 
 def test_sensitivity_has_the_disconnected_groups_note(tmp_path, capsys):
     out = run_json(capsys, "sensitivity", _split(tmp_path))
-    assert any(n.startswith("The models fall into 2 groups that share no question") for n in out["notes"])
+    assert any(n.startswith("The models fall into 2 groups that share no question") for n in note_messages(out["notes"]))
 
 
 def test_compare_plan_and_attempts_give_their_sources(tmp_path, capsys):

@@ -86,7 +86,7 @@ def test_models_subset_ranks_on_the_questions_they_share(capsys, disjoint_file):
     assert out["models"] == ["b", "a"]  # the order given
     # after 1 trial: b 2/2, a 1/2 on q2, q3; after 2: b 4/4, a 1/4 (uniform prior: ranks as avg@n)
     assert out["ranks"] == [[1, 1], [2, 2]] and out["gold_ranks"] == [1, 2]
-    assert any("questions not answered by every model were left out" in n for n in out["notes"])
+    assert any("questions not answered by every model were left out" in n["message"] for n in out["notes"])
     assert main(["convergence", disjoint_file, "--models", "a", "b", "--replicates", "20", "--output", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["models"] == ["a", "b"]
 

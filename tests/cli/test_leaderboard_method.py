@@ -9,6 +9,7 @@ import pytest
 
 import scorio_core.rank as rank
 from scorio_core import io
+from scorio_core.arrays.order import canonical_outcomes
 from scorio_core.cli import main
 from scorio_core.leaderboard.table import outcomes_for
 from scorio_core.rank.agreement import response_tensor
@@ -25,7 +26,7 @@ def _json(capsys, *argv) -> dict:
 @pytest.mark.parametrize("method", ["bradley_terry", "borda", "pagerank", "avg"])
 def test_rows_are_the_rank_function_on_the_count_tensor(capsys, method):
     out = _json(capsys, COUNTS, "--method", method)
-    o = outcomes_for(io.load([str(COUNTS)])).binary
+    o = canonical_outcomes(outcomes_for(io.load([str(COUNTS)])).binary)[0]  # ranked in natural order
     c = np.asarray(o.counts)
     R = response_tensor(c[..., 1], c.sum(axis=2))
     ranks, scores = getattr(rank, method)(R, return_scores=True)
@@ -150,7 +151,7 @@ def test_bootstrap_counts_the_resamples_a_method_cannot_rank(tmp_path, capsys):
 
 def test_method_options_reach_the_method_and_the_settings(capsys):
     out = _json(capsys, COUNTS, "--method", "elo", "--method-option", "K=16", "--method-option", "initial_rating=1000")
-    o = outcomes_for(io.load([str(COUNTS)])).binary
+    o = canonical_outcomes(outcomes_for(io.load([str(COUNTS)])).binary)[0]  # ranked in natural order
     c = np.asarray(o.counts)
     scores = rank.elo(response_tensor(c[..., 1], c.sum(axis=2)), K=16.0, initial_rating=1000.0, return_scores=True)[1]
     by_model = {r["model"]: r["score"] for r in out["rows"]}
@@ -177,7 +178,7 @@ def test_methods_command_takes_options_per_method(capsys):
                  "json"]) == 0
     task = json.loads(capsys.readouterr().out)["tasks"][0]
     assert task["method_options"] == {"elo": {"K": 16.0}}
-    o = outcomes_for(io.load([str(COUNTS)])).binary
+    o = canonical_outcomes(outcomes_for(io.load([str(COUNTS)])).binary)[0]  # ranked in natural order
     c = np.asarray(o.counts)
     want = rank.elo(response_tensor(c[..., 1], c.sum(axis=2)), K=16.0)
     got = {m["model"]: m["ranks"]["elo"] for m in task["models"]}

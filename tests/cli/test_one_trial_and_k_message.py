@@ -27,8 +27,8 @@ def test_trajectory_with_one_trial_notes_it(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["n"] == [1] and out["convergence"] is None
     assert len(out["notes"]) == 1
-    assert out["notes"][0].startswith("N = 1 trial per question: a trajectory needs at least 2 trials per question")
-    assert "run N >= 2 trials per question" in out["notes"][0]
+    assert out["notes"][0]["message"].startswith("N = 1 trial per question: a trajectory needs at least 2 trials per question")
+    assert "run N >= 2 trials per question" in out["notes"][0]["message"] and out["notes"][0]["code"] == "one_trial"
     assert main(["trajectory", path]) == 0  # the table says it too
     assert "note: N = 1 trial per question" in capsys.readouterr().out
     # two trials: no such note

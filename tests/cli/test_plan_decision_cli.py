@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from scorio_core.cli import main
+from scorio_core.report.notes import note_messages
 
 #: Success probability of each model; a1, a2 answer q00-q09 only, b1, b2 q10-q19 only (a2 strongest by far).
 RATES = {"a1": 0.4, "a2": 0.95, "b1": 0.3, "b2": 0.5}
@@ -92,7 +93,7 @@ def test_a_limit_shortens_the_linking_batch_and_says_so(disjoint, capsys):
     # the 40 unanswered cells that would link the groups may take 4 trials each: 160 of the 200 asked for
     out = _plan(capsys, disjoint, "--goal", "top-1", "--max-trials-per-question", "4")
     assert out["decision"] == "continue" and sum(r["trials"] for r in out["batch"]) == 160
-    assert any("160 of the 200 trials" in n for n in out["status"]["notes"])
+    assert any("160 of the 200 trials" in n for n in note_messages(out["status"]["notes"]))
 
 
 def test_stop_without_the_goal_is_cannot_progress_and_never_says_continue(n1, capsys):

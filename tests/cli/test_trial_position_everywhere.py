@@ -60,10 +60,6 @@ def _text(capsys, command: str, path, *argv) -> str:
     return capsys.readouterr().out
 
 
-def _string_notes(notes) -> list[str]:
-    return [n for n in notes if n.startswith(FINDING)]
-
-
 def _object_notes(notes) -> list[dict]:
     return [n for n in notes if n["code"] == "trial_position_effect"]
 
@@ -87,10 +83,10 @@ def test_the_synthetic_retry_trips_the_detector_and_the_leaderboard(dumps, capsy
 
 def test_compare_names_r_beside_it_and_not_between_the_others(dumps, capsys):
     message = _text_of(_leaderboard_message(capsys, dumps["retry"]))
-    notes = _json(capsys, "compare", dumps["retry"], "--models", "r", "a")["notes"]
-    assert message in notes  # the leaderboard's words, a string as compare's other notes
-    assert not _string_notes(_json(capsys, "compare", dumps["retry"], "--models", "a", "b")["notes"])
-    assert not _string_notes(_json(capsys, "compare", dumps["exchangeable"], "--models", "r", "a")["notes"])
+    (note,) = _object_notes(_json(capsys, "compare", dumps["retry"], "--models", "r", "a")["notes"])
+    assert note["message"] == message and note["models"] == ["r"]  # the leaderboard's notice object
+    assert not _object_notes(_json(capsys, "compare", dumps["retry"], "--models", "a", "b")["notes"])
+    assert not _object_notes(_json(capsys, "compare", dumps["exchangeable"], "--models", "r", "a")["notes"])
     assert f"  note: {message}" in _text(capsys, "compare", dumps["retry"], "--models", "r", "a").splitlines()
 
 
@@ -105,21 +101,23 @@ def test_ranks_has_the_leaderboards_notice_object(dumps, capsys):
 def test_methods_adds_the_message_to_its_task(dumps, capsys):
     message = _text_of(_leaderboard_message(capsys, dumps["retry"]))
     (task,) = _json(capsys, "methods", dumps["retry"])["tasks"]
-    assert message in task["notes"]
+    (note,) = _object_notes(task["notes"])
+    assert note["message"] == message
     (task,) = _json(capsys, "methods", dumps["exchangeable"])["tasks"]
-    assert not _string_notes(task["notes"])
+    assert not _object_notes(task["notes"])
     assert f"  note: {message}" in _text(capsys, "methods", dumps["retry"]).splitlines()
 
 
 def test_plan_says_a_stop_assumes_exchangeable_trials(dumps, capsys):
     message = _text_of(_leaderboard_message(capsys, dumps["retry"]))
     plan = _json(capsys, "plan", dumps["retry"], "--goal", "top-1", "--draws", 500)
-    (note,) = _string_notes(plan["status"]["notes"])
+    (said,) = _object_notes(plan["status"]["notes"])
+    note = said["message"]
     assert note.startswith(message) and "A stop decision assumes exchangeable trials" in note
     pair = _json(capsys, "plan", dumps["retry"], "--goal", "pair", "--pair", "a", "b", "--draws", 500)
-    assert not _string_notes(pair["status"]["notes"])  # the goal concerns a and b only
+    assert not _object_notes(pair["status"]["notes"])  # the goal concerns a and b only
     clean = _json(capsys, "plan", dumps["exchangeable"], "--goal", "top-1", "--draws", 500)
-    assert not _string_notes(clean["status"]["notes"])
+    assert not _object_notes(clean["status"]["notes"])
     assert f"# note: {note}" in _text(capsys, "plan", dumps["retry"], "--goal", "top-1", "--draws", 500).splitlines()
 
 
@@ -134,16 +132,17 @@ def test_tasks_names_the_task(dumps, capsys):
 @pytest.mark.parametrize("command,argv", [("trajectory", ()), ("convergence", ("--replicates", 20))])
 def test_trajectory_and_convergence_for_their_models(dumps, capsys, command, argv):
     message = _text_of(_leaderboard_message(capsys, dumps["retry"]))
-    assert message in _json(capsys, command, dumps["retry"], *argv)["notes"]
-    assert not _string_notes(_json(capsys, command, dumps["retry"], "--models", "a", "b", *argv)["notes"])
-    assert not _string_notes(_json(capsys, command, dumps["exchangeable"], *argv)["notes"])
+    (note,) = _object_notes(_json(capsys, command, dumps["retry"], *argv)["notes"])
+    assert note["message"] == message and note["models"] == ["r"]
+    assert not _object_notes(_json(capsys, command, dumps["retry"], "--models", "a", "b", *argv)["notes"])
+    assert not _object_notes(_json(capsys, command, dumps["exchangeable"], *argv)["notes"])
     assert f"note: {message}" in _text(capsys, command, dumps["retry"], *argv).splitlines()
 
 
 def test_sensitivity(dumps, capsys):
     message = _text_of(_leaderboard_message(capsys, dumps["retry"]))
-    assert message in _json(capsys, "sensitivity", dumps["retry"])["notes"]
-    assert not _string_notes(_json(capsys, "sensitivity", dumps["exchangeable"])["notes"])
+    assert [n["message"] for n in _object_notes(_json(capsys, "sensitivity", dumps["retry"])["notes"])] == [message]
+    assert not _object_notes(_json(capsys, "sensitivity", dumps["exchangeable"])["notes"])
     assert f"note: {message}" in _text(capsys, "sensitivity", dumps["retry"]).splitlines()
 
 
@@ -164,6 +163,6 @@ def test_count_data_has_no_trial_order_so_no_note(dumps, capsys):
     from scorio_core.leaderboard.table import outcomes_for
 
     assert trial_position_note(outcomes_for(io.load([str(dumps["counts"])]), "t")) is None
-    assert not _string_notes(_json(capsys, "compare", dumps["counts"], "--models", "r", "a")["notes"])
+    assert not _object_notes(_json(capsys, "compare", dumps["counts"], "--models", "r", "a")["notes"])
     assert _json(capsys, "tasks", dumps["counts"])["notes"] == []
     assert not _object_notes(_json(capsys, "ranks", dumps["counts"], "--draws", 200)["notes"])

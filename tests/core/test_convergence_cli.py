@@ -49,11 +49,11 @@ def test_count_data_row_bootstrap_and_column_refusal(tmp_path, capsys):
     out = run_json(capsys, ["convergence", path, "--bootstrap", "row", "--replicates", "32", "--output", "json"])
     assert out["method"] == "row"
     assert any("exchangeable" in a for a in out["assumptions"])
-    assert any("count data" in n for n in out["notes"])
+    assert any("count data" in n["message"] for n in out["notes"])
     assert main(["convergence", path, "--bootstrap", "column"]) == 2
     assert "use --bootstrap row" in capsys.readouterr().err
     auto = run_json(capsys, ["convergence", path, "--replicates", "32", "--output", "json"])  # default auto
-    assert auto["method"] == "row" and any("auto chose row-wise: count data" in n for n in auto["notes"])
+    assert auto["method"] == "row" and any("auto chose row-wise: count data" in n["message"] for n in auto["notes"])
 
 
 def test_row_bootstrap_runs_from_duckdb_counts(tmp_path, capsys):
@@ -66,7 +66,7 @@ def test_row_bootstrap_runs_from_duckdb_counts(tmp_path, capsys):
     assert duck["engine"] == "duckdb" and ref["engine"] == "pandas"
     assert duck["models"] == ref["models"] and duck["gold_ranks"] == ref["gold_ranks"]
     np.testing.assert_allclose(duck["pmf"], ref["pmf"])
-    assert any("count data" in n for n in duck["notes"])
+    assert any("count data" in n["message"] for n in duck["notes"])
     assert main(["convergence", attempts, "--engine", "duckdb"]) == 2  # auto/column bootstrap needs the trial order
     assert "--engine pandas" in capsys.readouterr().err
 
@@ -80,7 +80,7 @@ def test_ragged_data_keeps_every_trial_and_resamples_row_wise(tmp_path, capsys):
     path_r = tmp_path / "r.csv"
     path_r.write_text("\n".join(kept) + "\n")  # m0 has one trial fewer on q0
     out = run_json(capsys, ["convergence", str(path_r), "--replicates", "32", "--output", "json"])
-    assert out["method"] == "row" and any("ragged" in n for n in out["notes"])
+    assert out["method"] == "row" and any("ragged" in n["message"] for n in out["notes"])
     assert any("own number of trials" in a for a in out["assumptions"])
     assert main(["convergence", str(path_r), "--bootstrap", "column"]) == 2
     assert "ragged" in capsys.readouterr().err
@@ -108,6 +108,6 @@ def test_every_model_tied_says_why_tau_b_is_undefined(tmp_path, capsys):
     tied = np.ones((3, 5, 3), dtype=int)
     out = run_json(capsys, ["convergence", write_attempts(tmp_path / "a.csv", tied), "--replicates", "8", "--output", "json"])
     assert all(t is None for t in out["kendall_tau_mean"])  # NaN in the core, null in JSON
-    assert any(note.startswith("Kendall's tau_b is undefined (NaN): every model ties") for note in out["notes"])
+    assert any(note["message"].startswith("Kendall's tau_b is undefined (NaN): every model ties") for note in out["notes"])
     out = run_json(capsys, ["convergence", write_attempts(tmp_path / "b.csv", R), "--replicates", "8", "--output", "json"])
     assert not any("tau_b is undefined" in note for note in out["notes"])

@@ -28,6 +28,7 @@ NUMERIC = [
                                            "separation.py", "projection_hyper.py", "paired_sd.py", "rank_words.py")),
     *(CORE / "dynamics" / name for name in ("trajectory_kernel.py", "simulate/__init__.py", "simulate/__main__.py")),
     CORE / "uncertainty" / "priors.py",
+    CORE / "arrays" / "order.py",
     CORE / "uncertainty" / "fallback_draws.py",
     *(CORE / "rubric" / name for name in ("kernel.py", "logic.py", "expr.py", "nodes.py")),
 ]

@@ -36,8 +36,9 @@ def test_convergence_cli_explains_no_convergence_at_two_trials(tmp_path, capsys)
     assert main(["convergence", str(path), "--replicates", "50", "--prior", "uniform", "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["no_convergence"] >= NO_CONVERGENCE_NOTE_AT  # column resampling of 2 trials rarely keeps the order
-    assert any("With N = 2 trials per question only n = 1 can be tested" in n for n in out["notes"])
-    assert any(n.startswith(f"No convergence in {format_share(out['no_convergence'])}") for n in out["notes"])
+    assert any("With N = 2 trials per question only n = 1 can be tested" in n["message"] for n in out["notes"])
+    assert any(n["code"] == "no_convergence_share" and n["message"].startswith(f"No convergence in {format_share(out['no_convergence'])}")
+               for n in out["notes"])
 
 
 @pytest.mark.parametrize(("counts", "cause"), [
@@ -58,7 +59,7 @@ def test_one_question_sensitivity_names_its_one_cause(tmp_path, capsys):
     path.write_text("model,question_id,trial,is_correct\n" + "".join(
         f"{m},q1,{t},{v}\n" for m, vs in (("a", (1, 0)), ("b", (0, 0)), ("c", (1, 1))) for t, v in enumerate(vs)))
     assert main(["sensitivity", str(path), "--output", "json"]) == 0
-    note = next(n for n in json.loads(capsys.readouterr().out)["notes"] if "not identified" in n)
+    note = next(n["message"] for n in json.loads(capsys.readouterr().out)["notes"] if "not identified" in n["message"])
     assert "(fewer than 10 questions tried twice or more):" in note and "N = 1," not in note
 
 
@@ -97,7 +98,8 @@ def test_convergence_cli_default_replicates_follow_the_pages_budget(tmp_path, ca
     monkeypatch.setattr(budget, "DEFAULT_BUDGET_S", 1e-9)  # as if the data were large
     out = run("--prior", "empirical-bayes")
     assert out["replicates"] == min(budget.REPLICATE_CHOICES)
-    assert any(n.startswith("The default here is 100 replicates, not 2,000") and "--replicates 2000 runs them all" in n
-               for n in out["notes"])
+    assert any(n["code"] == "default_replicates" and n["replicates"] == 100
+               and n["message"].startswith("The default here is 100 replicates, not 2,000")
+               and "--replicates 2000 runs them all" in n["message"] for n in out["notes"])
     asked = run("--prior", "empirical-bayes", "--replicates", "7")
-    assert asked["replicates"] == 7 and not any("default here" in n for n in asked["notes"])
+    assert asked["replicates"] == 7 and not any("default here" in n["message"] for n in asked["notes"])

@@ -12,6 +12,7 @@ import pytest
 from scorio_core.ranking.paired import SAMPLED_ASSUMPTION, scoped_difference
 from scorio_core.ranking.paired_sd import OWN_MEANS_ASSUMPTION, clustered_own_means_se, paired_sd_matrix
 from scorio_core.uncertainty.clustered import clustered_pair_se
+from scorio_core.report.notes import note_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 RAGGED = str(ROOT / "tests" / "fixtures" / "ragged.csv")  # A: q0-q3, B: q0, q1, q2, q4 (C: q1 only)
@@ -165,9 +166,9 @@ def test_compare_says_a_one_sided_lead_beside_a_central_interval_that_holds_zero
     report = json.loads(capsys.readouterr().out)
     d = report["difference"]
     assert 0.95 <= d["rho"] < 0.975 and d["lo"] < 0 < d["hi"]
-    (said,) = [n for n in report["notes"] if "one-sided" in n]
+    (said,) = [n for n in note_messages(report["notes"]) if "one-sided" in n]
     assert said.startswith("o3-mini (medium) is ahead of DeepSeek-R1 at 95% one-sided (P(o3-mini (medium) > "
                            f"DeepSeek-R1) = {d['rho']:.4f} >= 0.95")
     assert main(["compare", data, "--models", "DeepSeek-R1", "o3-mini (medium)", "--output", "json"]) == 0
-    (mirrored,) = [n for n in json.loads(capsys.readouterr().out)["notes"] if "one-sided" in n]
+    (mirrored,) = [n["message"] for n in json.loads(capsys.readouterr().out)["notes"] if n["code"] == "one_sided"]
     assert mirrored == said  # the model ahead is named first either way

@@ -54,11 +54,11 @@ def test_width_plans_under_the_leaderboards_prior_unless_one_is_chosen(hard, cap
 
 
 def test_a_fixed_prior_far_from_the_data_is_named(hard, capsys):
-    notes = _plan(capsys, hard)["status"]["notes"]
+    notes = [n["message"] for n in _plan(capsys, hard)["status"]["notes"]]
     (said,) = [n for n in notes if "moves the means" in n]
     assert said.startswith("the uniform prior moves the means of ") and "--prior empirical-bayes" in said
-    eb = _plan(capsys, hard, "--prior", "empirical-bayes")["status"]["notes"]
+    eb = [n["message"] for n in _plan(capsys, hard, "--prior", "empirical-bayes")["status"]["notes"]]
     assert not [n for n in eb if "moves the means" in n]  # fitted to the data: nothing to say
     # near the middle of the range (MathArena): the uniform prior's stops were measured at their level, no note
-    middle = _plan(capsys, ROOT / "data" / "matharena_aime_2025_I_counts.csv")["status"]["notes"]
+    middle = [n["message"] for n in _plan(capsys, ROOT / "data" / "matharena_aime_2025_I_counts.csv")["status"]["notes"]]
     assert not [n for n in middle if "moves the means" in n]

@@ -11,6 +11,7 @@ import pytest
 from scorio_core.cli import main
 from scorio_core.sensitivity import perturb_rubric, schema_ranks
 from scorio_core.dynamics.simulate import simulate_attempts
+from scorio_core.report.notes import note_messages
 
 KEYS = ["task", "models", "schemas", "skipped", "confidence", "tie_rule", "prior", "scope", "ranks", "ranks_ci", "mu", "sigma",
         "unmatched", "perturbation", "notes", "sources"]
@@ -82,7 +83,7 @@ def test_skipped_schemas_name_the_missing_signals(frame, tmp_path, capsys):
     out = _json(capsys, ["sensitivity", str(path), "--schemas", "Binary correctness,Format Aware", "--output", "json"])
     assert out["schemas"] == ["Binary correctness"]
     assert out["skipped"][0]["schema"] == "Format Aware" and "has_box" in out["skipped"][0]["missing"]
-    assert any(n.startswith("only Binary correctness applies to this data") for n in out["notes"])
+    assert any(n.startswith("only Binary correctness applies to this data") for n in note_messages(out["notes"]))
 
 
 def test_plain_data_table_says_once_what_is_skipped_and_that_one_rubric_cannot_answer(frame, tmp_path, capsys):
@@ -133,7 +134,7 @@ def test_models_on_different_questions_are_said(disjoint_csv, capsys):
     # `leaderboard`, `ranks` and `compare` say the models answered different questions
     path = disjoint_csv(2)
     assert main(["sensitivity", str(path), "--output", "json"]) == 0
-    notes = json.loads(capsys.readouterr().out)["notes"]
+    notes = [n["message"] for n in json.loads(capsys.readouterr().out)["notes"]]
     assert any(n.startswith("4 of 4 models answered fewer than all 12 questions (0 answered by every model)")
                for n in notes)
 

@@ -96,7 +96,7 @@ def test_notes_say_what_the_complete_block_dropped(tmp_path, capsys):
     kept = [ln for ln in lines if not ln.startswith("m0,t1,q1,")]  # m0 never answered q1
     path.write_text("\n".join(kept) + "\n")
     out = run_json(capsys, ["trajectory", str(path), "--output", "json"])
-    assert any("questions" in note for note in out["notes"])
+    assert any("questions" in note["message"] for note in out["notes"])
     assert len(out["ranks"][0]) == 4
 
 

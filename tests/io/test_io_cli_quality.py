@@ -91,7 +91,8 @@ def test_quality_under_an_engine_reports_what_blocks_the_counting(tmp_path, caps
     duck = json.loads(capsys.readouterr().out)
     assert duck["engine"] == "duckdb" and duck["report"]["ready"] is False
     assert duck["report"]["blocking"] == pandas["report"]["blocking"] and len(pandas["report"]["blocking"]) == 2
-    assert "--engine pandas gives the full report" in duck["notes"][0]
+    assert "--engine pandas gives the full report" in duck["notes"][0]["message"]
+    assert duck["notes"][0]["code"] == "engine_not_ready"
     assert main(["quality", str(path), "--engine", "duckdb"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("BLOCKING (choose before computing metrics):") and "duplicate rows share" in text

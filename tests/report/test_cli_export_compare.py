@@ -138,8 +138,9 @@ def test_compare_says_when_the_two_models_answered_different_questions(capsys, t
     pd.DataFrame(rows, columns=["model", "question_id", "n_trials", "n_correct"]).to_csv(path, index=False)
     code, out, _ = run(capsys, "compare", path, "--models", "a", "b", "--output", "json")
     assert code == 0
-    (note,) = json.loads(out)["notes"]
-    assert note.startswith("a answered 4 questions and b 4; 2 were answered by both. Each model's Bayes@N covers its "
+    (said,) = json.loads(out)["notes"]
+    note = said["message"]
+    assert said["code"] == "question_set" and note.startswith("a answered 4 questions and b 4; 2 were answered by both. Each model's Bayes@N covers its "
                            "own questions")
     assert "--intersect-questions" in note
     code, out, _ = run(capsys, "compare", path, "--models", "a", "c", "--output", "json")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from scorio_core.cli import main
+from scorio_core.report.notes import note_messages
 
 RUBRIC = {"format": "scorio-rubric", "version": 1, "categories": [
     {"label": "wrong", "condition": "category == 0", "weight": 0},
@@ -66,7 +67,7 @@ def test_binary_perturbation_says_it_cannot_move_a_rank(tmp_path, capsys):
     path = tmp_path / "bin.csv"
     path.write_text("\n".join(rows) + "\n")
     out = _json(capsys, "sensitivity", path, "--schemas", "Binary correctness", "--perturb", 30)
-    assert any("cannot change any rank" in n for n in out["perturbation"][0]["notes"])
+    assert any("cannot change any rank" in n for n in note_messages(out["perturbation"][0]["notes"]))
     assert main(["sensitivity", str(path), "--schemas", "Binary correctness", "--perturb", "30"]) == 0
     assert "  note: one non-zero weight (correct)" in capsys.readouterr().out  # the table output says so too
 
@@ -76,4 +77,4 @@ def test_a_tie_for_first_picks_the_first_model_and_says_so(dump, tmp_path, capsy
     path = tmp_path / "equal.json"
     path.write_text(json.dumps(equal))
     (p,) = _json(capsys, "sensitivity", dump, "--schemas", path, "--prior", "uniform", "--perturb", 20)["perturbation"]
-    assert p["leader"] == "A" and any(n.startswith("4 models tie for first") for n in p["notes"])
+    assert p["leader"] == "A" and any(n.startswith("4 models tie for first") for n in note_messages(p["notes"]))

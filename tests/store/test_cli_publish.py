@@ -119,8 +119,8 @@ def test_a_name_that_did_not_apply_is_in_the_json(tmp_path):
     publish(root, str(dump), "--name", "nightly eval", "--output", "json")
     again = json.loads(publish(root, str(dump), "--name", "renamed", "--output", "json").stdout)
     assert not again["dataset_created"] and again["dataset_name"] == "nightly eval"
-    assert again["notes"] == ["these files were stored before under the name 'nightly eval'; --name 'renamed' names "
-                              "newly stored datasets only"]
+    assert again["notes"] == [{"code": "name_not_applied", "message": "these files were stored before under the name "
+                               "'nightly eval'; --name 'renamed' names newly stored datasets only"}]
 
 
 def test_publish_notes_say_which_data_quality_choices_were_applied(tmp_path, capsys):
@@ -133,4 +133,5 @@ def test_publish_notes_say_which_data_quality_choices_were_applied(tmp_path, cap
     assert main(["publish", str(path), "--duplicates", "keep-first", "--workspace", str(tmp_path / "ws"),
                  "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["notes"] == ["Data-quality choices applied before scoring: duplicates=keep-first: removed 1 rows."]
+    assert [(n["code"], n["message"]) for n in out["notes"]] == [
+        ("data_choices", "Data-quality choices applied before scoring: duplicates=keep-first: removed 1 rows.")]

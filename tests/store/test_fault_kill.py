@@ -125,7 +125,6 @@ def _check_big(ws: Workspace, seed: int) -> str:
 
 
 def test_sigkill_mid_save_leaves_a_consistent_workspace(tmp_path):
-    started = time.monotonic()
     root = tmp_path / "ws"
     ws = Workspace(root)
     files = files_of(FORMATS / "scorio_verifier_fixture" / "aime25_q06_compass.json")
@@ -163,4 +162,3 @@ def test_sigkill_mid_save_leaves_a_consistent_workspace(tmp_path):
     for seed, label in enumerate(outcomes, start=1):
         assert _check_big(Workspace(root), seed) == outcomes[label]
     assert report.kept_blobs >= 2
-    assert time.monotonic() - started < 20
