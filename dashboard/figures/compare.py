@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from dashboard.figures.theme import MUTED, NEUTRAL, PALETTE, apply_theme, plain
 from scorio_core.report.verdict import format_probability
 
-__all__ = ["difference_plot", "question_scatter", "trials_plot", "OUTCOME_COLORS"]
+__all__ = ["difference_plot", "question_scatter", "trials_plot", "OUTCOME_COLORS", "OUTCOME_SYMBOLS"]
 
 #: Colour of each per-question outcome (keys: scorio_core.ranking.compare.OUTCOME_LABELS).
 OUTCOME_COLORS = {
@@ -21,6 +21,18 @@ OUTCOME_COLORS = {
     "both always": PALETTE[2],
     "neither": PALETTE[4],  # was black: invisible on the dark theme
     "not answered by both": MUTED,  # translucent grey: de-emphasised on either background
+}
+#: Marker of each outcome: told apart without colour (accessibility QA: under deuteranopia "only B solves" and "both,
+#: B more often" were the same olive, and every outcome a circle). A's wins point right, B's up.
+OUTCOME_SYMBOLS = {
+    "only A solves": "triangle-right",
+    "only B solves": "triangle-up",
+    "both, A more often": "triangle-right-open",
+    "both, B more often": "triangle-up-open",
+    "both, equally often": "diamond",
+    "both always": "square",
+    "neither": "x",
+    "not answered by both": "circle-open",
 }
 
 
@@ -106,7 +118,9 @@ def question_scatter(table: pd.DataFrame, *, name_a: str, name_b: str, score_lab
         fig.add_trace(go.Scatter(
             x=part["score_a"], y=part["score_b"], mode="markers", name=outcome.replace("A", a, 1).replace("B", b, 1)
             if outcome.startswith("only") else outcome,
-            marker=dict(size=9, color=color, opacity=0.75, line=dict(width=0.5, color="white")),
+            marker=dict(size=9, color=color, opacity=0.75, symbol=OUTCOME_SYMBOLS[outcome],
+                        line=dict(width=0.5 if not OUTCOME_SYMBOLS[outcome].endswith("-open") else 1.5,
+                                  color="white" if not OUTCOME_SYMBOLS[outcome].endswith("-open") else color)),
             text=plain(part["question"]),
             hovertemplate=f"question %{{text}}<br>{a}: %{{x:.3f}}<br>{b}: %{{y:.3f}}<extra>{outcome}</extra>",
         ))

@@ -6,10 +6,11 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.figures.theme import (CELL_TEXT, MISSING_COLOR, NEUTRAL, RATE_SCALE, apply_theme, category_colors,
-                                    missing_cells, plain, transparent_background)
+from dashboard.figures.theme import (CELL_TEXT, LABEL_CHARS, MISSING_COLOR, NEUTRAL, RATE_SCALE, apply_theme,
+                                    category_colors, missing_cells, name_ticks, plain, short_labels,
+                                    transparent_background)
 
-__all__ = ["rate_grid", "trial_grid", "MAX_SELECTABLE_CELLS"]
+__all__ = ["rate_grid", "trial_grid", "panel_title_chars", "MAX_SELECTABLE_CELLS"]
 
 #: Above this many cells the trial grid has no click targets (the page offers selectboxes).
 MAX_SELECTABLE_CELLS = 20_000
@@ -72,8 +73,21 @@ def rate_grid(models, questions, rates: np.ndarray, correct: np.ndarray, trials:
         fig.add_trace(blank)
     fig.update_xaxes(title="question", type="category", tickangle=-60 if len(questions) > 20 else 0, showgrid=False,
                      automargin=True)
-    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, automargin=True)
+    # names cut in the middle to fit a phone (390 px), the margin sized to the longest label; %{y} in the hover is whole
+    fig.update_yaxes(type="category", autorange="reversed", showgrid=False, **name_ticks(models))
     return transparent_background(apply_theme(fig, height=max(220, 26 * len(models) + 150)))
+
+
+def panel_title_chars(panels: int) -> int:
+    """Longest model name over a :func:`trial_grid` panel. From three panels on, the titles take two rows (every
+    other one raised), so each may spread over two panels' width less a gap: on a phone's ~260 px of panels, 43 px each
+    for six, a title has ~75 px, 12 characters of 11 px text (14 touched their neighbours); at most
+    :data:`~dashboard.figures.theme.LABEL_CHARS`, never below 8.
+
+    >>> [panel_title_chars(n) for n in (1, 2, 3, 4, 5, 6)]
+    [22, 22, 22, 18, 14, 12]
+    """
+    return max(8, min(LABEL_CHARS, 72 // max(panels, 1)))
 
 
 def trial_grid(models, questions, codes: np.ndarray, labels, weights, rates: np.ndarray) -> go.Figure:
@@ -107,8 +121,11 @@ def trial_grid(models, questions, codes: np.ndarray, labels, weights, rates: np.
         scale += [[level / K, color], [(level + 1) / K, color]]
     labels_p = plain(labels)
     level_text = np.array(["no trial / no category", *labels_p], dtype=object)
+    # panel titles cut in the middle to the panel's width (side by side, long names ran into each other on a phone);
+    # every hover names the model in full
+    titles = plain(short_labels([str(m) for m in models], panel_title_chars(L)))
     fig = make_subplots(rows=1, cols=max(L, 1), shared_yaxes=True, horizontal_spacing=0.012 if L > 1 else 0.0,
-                        subplot_titles=plain(models))
+                        subplot_titles=titles)
     q = plain(questions)
     selectable = L * M * N <= MAX_SELECTABLE_CELLS
     x = np.arange(1, N + 1)
@@ -117,7 +134,8 @@ def trial_grid(models, questions, codes: np.ndarray, labels, weights, rates: np.
         fig.add_trace(
             go.Heatmap(z=z, x=x, y=q, zmin=0, zmax=K, colorscale=scale, showscale=False, xgap=0.5, ygap=1,
                        text=level_text[codes[i].astype(int) + 1], hoverinfo="skip" if selectable else None,
-                       hovertemplate=None if selectable else "question %{y}<br>trial %{x}<br>%{text}<extra></extra>",
+                       hovertemplate=None if selectable else
+                       f"<b>{plain(model)}</b><br>question %{{y}}<br>trial %{{x}}<br>%{{text}}<extra></extra>",
                        name=plain(model)),
             row=1, col=i + 1,
         )
@@ -145,9 +163,16 @@ def trial_grid(models, questions, codes: np.ndarray, labels, weights, rates: np.
     # ticks on trials only: the flaky diamonds sit at x = 0, which is no trial (a "0" tick read as trial 0)
     fig.update_xaxes(title="trial", range=[-0.5, N + 0.5], showgrid=False, zeroline=False, tickmode="array",
                      tickvals=list(range(1, N + 1, max(1, -(-N // 10)))))
-    fig.update_yaxes(type="category", categoryorder="array", categoryarray=q, autorange="reversed", showgrid=False)
+    # the rows' own range, top row first: autoranged, the markers padded ~5% of a tall grid (300 px of 400 questions)
+    fig.update_yaxes(type="category", categoryorder="array", categoryarray=q, range=[M - 0.5, -0.5], showgrid=False)
     fig.update_yaxes(automargin=True, row=1, col=1)
-    fig.update_annotations(font=dict(size=12))
-    transparent_background(apply_theme(fig, height=max(260, 15 * M + 170)))
-    fig.update_layout(margin=dict(t=70), legend=dict(y=1.06), clickmode="event+select", dragmode=False)
+    stagger = L >= 3  # side by side, 8+ characters over 45 px panels ran into each other: every other one raised
+    fig.update_annotations(font=dict(size=11 if stagger else 12))
+    for i, (annotation, model) in enumerate(zip(fig.layout.annotations, models)):  # the whole name on hover
+        annotation.update(hovertext=plain(str(model)), yshift=15 if stagger and i % 2 else 0)
+    height = max(260, 15 * M + 170)
+    transparent_background(apply_theme(fig, height=height))
+    # the legend a fixed ~20 px above the titles (y = 1.06 of the plot's height sat on them in a short grid)
+    above = (36 if stagger else 22) / max(height - 110, 1)  # 110: top and bottom margins
+    fig.update_layout(margin=dict(t=70), legend=dict(y=1 + above), clickmode="event+select", dragmode=False)
     return fig

@@ -11,7 +11,8 @@ from scorio_core.ranking.rank import rank_meaning
 from scorio_core.report.tables import interval_abbrev, interval_name
 from scorio_core.report.verdict import format_probabilities
 from dashboard.figures.theme import (CELL_TEXT, NEUTRAL, PALETTE, PROBABILITY_SCALE, SEQUENTIAL_SCALE, SEQUENTIAL_TEXT,
-                                     apply_theme, name_ticks, plain, rank_colors, rank_symbols, transparent_background)
+                                     apply_theme, axis_title, name_ticks, plain, rank_colors, rank_symbols,
+                                     transparent_background)
 from dashboard.text import probability_cells
 
 __all__ = ["interval_plot", "pairwise_heatmap", "rank_heatmap", "cost_scatter", "method_agreement_heatmap"]
@@ -135,7 +136,9 @@ def interval_plot(
                 hovertemplate="<b>%{customdata}</b><br>point estimate %{x:.4f}<extra></extra>",
             )
         )
-    fig.update_yaxes(categoryorder="array", categoryarray=shown(scored["model"]), title=None)
+    # the rows' own range: autoranged, the error bars padded ~5% of a tall plot (150 px under 93 models)
+    fig.update_yaxes(categoryorder="array", categoryarray=shown(scored["model"]), title=None,
+                     range=[-0.6, len(scored) - 0.4])
     # names cut in the middle to fit a phone (the hover has them whole), the margin sized to the longest label shown
     ticks = name_ticks([labels.get(str(m), str(m)) for m in scored["model"]])
     if len(groups) > len(set(colors)):  # colours repeat: the rank on every row, readable without colour
@@ -145,15 +148,18 @@ def interval_plot(
     title = _axis_title(table, metric_label, confidence)
     if estimate_name:
         title = title.replace("posterior mean", estimate_name, 1)
-    fig.update_xaxes(title=title, zeroline=False)
-    height = max(260, 34 * len(scored) + 120)
+    fig.update_xaxes(zeroline=False, **axis_title(title))  # wrapped: one line ran off a phone's right edge
+    lines = fig.layout.xaxis.title.text.count("<br>") + 1  # each line ~20 px: the plot keeps its height
+    height = max(260, 34 * len(scored) + 120) + 20 * (lines - 1)
     missing = table.loc[table["mu"].isna(), "model"].tolist()
     apply_theme(fig, height=height)
-    if missing:
+    if missing:  # under the axis title, in pixels (at y = -0.12 of a short plot it sat on the tick labels)
         fig.add_annotation(
             text=f"not scored: {', '.join(plain(missing[:6]))}{' ...' if len(missing) > 6 else ''}",
-            xref="paper", yref="paper", x=0, y=-0.12, showarrow=False, font=dict(size=11, color=NEUTRAL), xanchor="left",
+            xref="paper", yref="paper", x=0, y=0, yanchor="top", yshift=-(32 + 20 * lines), showarrow=False,
+            font=dict(size=11, color=NEUTRAL), xanchor="left",
         )
+        fig.update_layout(margin=dict(b=52 + 20 * lines), height=height + 20)
     return fig
 
 
@@ -170,7 +176,8 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     rho : ndarray (L, L)
         ``rho[i, j] = P(model i > model j)`` (:func:`scorio_core.ranking.rank.pairwise_confidence`).
     confidence : float
-        Pairs with ``rho >= confidence`` are marked with a bold value.
+        Pairs with ``rho >= confidence`` are marked with a ``*`` after their value (not bold: Plotly sizes cell text
+        by its markup too, and ``<b>`` shrank every value to 4-7 px, which the app then hid).
 
     Returns
     -------
@@ -183,7 +190,7 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     # two decimals; where they would print 1.00 or 0.00, a bound (">.99", "<.01"): the posterior probability of
     # an order is never certainty
     values = probability_cells(rho)
-    text = np.where(rho >= confidence, np.char.add(np.char.add("<b>", values), "</b>"), values)
+    text = np.where(rho >= confidence, np.char.add(values, "*"), values)  # a mark a screen reader and CVD eyes get
     np.fill_diagonal(text, "")
     hover = format_probabilities(rho)  # "97.3%", "> 99.9%", "< 0.1%", as in the verdict
     fig = go.Figure(go.Heatmap(

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.theme import (CELL_TEXT, RATE_SCALE, apply_theme, missing_cells, name_ticks, plain, short_labels,
-                                     transparent_background)
+from dashboard.figures.theme import (CELL_TEXT, RATE_SCALE, apply_theme, axis_title, missing_cells, name_ticks, plain,
+                                     short_labels, transparent_background)
 
 __all__ = ["task_heatmap", "combined_interval_plot"]
 
@@ -102,7 +102,8 @@ def combined_interval_plot(combined: pd.DataFrame, *, confidence: float = 0.95) 
     ))
     # a category axis autoranged around markers with error bars pads a row-height band above and below: set it
     fig.update_yaxes(type="category", range=[-0.6, len(scored) - 0.4], **name_ticks(scored["model"]))  # whole on hover
-    fig.update_xaxes(title=f"Combined Bayes@N (macro average), {confidence:.0%} interval")  # kind: the page caption
+    # kind: the page caption; wrapped (one line ran off a phone's right edge)
+    fig.update_xaxes(**axis_title(f"Combined Bayes@N, {confidence:.0%}<br>interval (macro average)"))
     missing = int(combined["score"].isna().sum())
     title = (f"{missing:,} model{'' if missing == 1 else 's'} without a score on every task "
              f"{'is' if missing == 1 else 'are'} left out") if missing else None

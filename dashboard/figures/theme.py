@@ -36,6 +36,8 @@ __all__ = [
     "LABEL_CHARS",
     "short_labels",
     "name_ticks",
+    "AXIS_TITLE_CHARS",
+    "axis_title",
 ]
 
 #: Backgrounds every figure must read on: plotly_white (the exported report, the light app theme) and Streamlit's dark
@@ -57,7 +59,8 @@ MUTED = "rgba(140,140,140,0.45)"
 
 #: Okabe-Ito hues (readable variants, as in :data:`PALETTE`), without yellow; grey last: seven groups told apart by hue.
 _GROUP_HUES = ("#0072B2", "#B77E00", "#009E73", "#D55E00", "#CC79A7", "#4491BC", "#8C8C8C")
-#: Marker of each cycle of :data:`_GROUP_HUES` (groups 1-7 circles, 8-14 diamonds, ...).
+#: Markers of the rank groups, cycled beside :data:`_GROUP_HUES` (8 symbols against 7 hues: every group of the first
+#: 56 has its own (colour, symbol) pair, and neighbouring groups differ in both).
 _GROUP_SYMBOLS = ("circle", "diamond", "square", "triangle-up", "x", "star", "hexagon", "cross")
 
 
@@ -73,9 +76,16 @@ def rank_colors(n: int) -> list[str]:
 
 
 def rank_symbols(n: int) -> list[str]:
-    """Marker symbol of each of ``n`` rank groups: one symbol per cycle of :func:`rank_colors`, so (colour, symbol)
-    pairs are distinct for up to 56 groups."""
-    return [_GROUP_SYMBOLS[(i // len(_GROUP_HUES)) % len(_GROUP_SYMBOLS)] for i in range(max(0, n))]
+    """Marker symbol of each of ``n`` rank groups, cycled through 8 symbols beside :func:`rank_colors`' 7 hues, so
+    (colour, symbol) pairs are distinct for up to 56 groups and neighbouring groups differ in marker too.
+
+    Groups are then told apart without colour (accessibility QA: under deuteranopia #B77E00 and #D55E00 are the same
+    olive, and every group was a circle up to seven groups).
+
+    >>> rank_symbols(3)
+    ['circle', 'diamond', 'square']
+    """
+    return [_GROUP_SYMBOLS[i % len(_GROUP_SYMBOLS)] for i in range(max(0, n))]
 
 
 def relative_luminance(color: str) -> float:
@@ -120,6 +130,24 @@ def wrap_title(text: str | None, width: int = 90) -> str | None:
             line = f"{line} {word}" if line else word
     lines.append(line)
     return "<br>".join(lines)
+
+
+#: Longest line of an axis title. Plotly centres an x-axis title under the plot area and never wraps it: at 390 px the
+#: plot area beside 22-character model names (and a rank, "63 · ") is 140-230 px wide, so a 50-character title
+#: ("Bayes@N: posterior mean and 95% credible interval", ~330 px at 13 px) ran past the figure's right edge
+#: ("...95% credi"). A 28-character line (~190 px) centred on a 140 px plot area ends inside the 20 px right margin.
+AXIS_TITLE_CHARS = 28
+
+
+def axis_title(text: str, width: int = AXIS_TITLE_CHARS) -> dict:
+    """Axis settings (``fig.update_xaxes(**axis_title(text))``) for a title that fits a phone: wrapped with ``<br>``
+    at the last space before every ``width`` characters (:func:`wrap_title`: the words are all kept) and the margin
+    grown to hold its lines (``automargin``).
+
+    >>> axis_title("Bayes@N: posterior mean and 95% credible interval")["title"]
+    {'text': 'Bayes@N: posterior mean and<br>95% credible interval'}
+    """
+    return dict(title=dict(text=wrap_title(text, width)), automargin=True)
 
 
 def apply_theme(fig: go.Figure, *, title: str | None = None, height: int | None = None) -> go.Figure:
@@ -181,9 +209,12 @@ SEQUENTIAL_END = "#0072B2"
 #: white or dark background) to opaque. Over either background the colour moves away from the page as the value grows;
 #: the scale before (#ffffff to #053061) painted every zero cell bright white on the dark theme and its top end
 #: (#053061, contrast 1.5:1 on #0e1117) vanished there.
-#: Opacity rises fastest at the low end, so a 5% cell is a visible tint on the dark theme too.
-SEQUENTIAL_SCALE = [[0.0, "rgba(0,114,178,0)"], [0.05, "rgba(0,114,178,0.25)"], [0.25, "rgba(0,114,178,0.55)"],
-                    [1.0, "rgba(0,114,178,1)"]]
+#: Opacity jumps at the low end: a cell of 1% (the least a cell prints) is 0.3 opaque and one of 5% half opaque, which
+#: over the page gives 2.15:1 on white and 1.77:1 on #0e1117, above sqrt(3) = 1.73:1, half-way (in log contrast) from
+#: "no difference" to the 3:1 asked of graphics. At 0.25 (the scale before) a 5% cell was 1.3:1 on the dark theme, a
+#: faint tint hard to tell from 0. Above 5% the opacity keeps rising (25%: 0.7), so the shares stay ordered.
+SEQUENTIAL_SCALE = [[0.0, "rgba(0,114,178,0)"], [0.01, "rgba(0,114,178,0.3)"], [0.05, "rgba(0,114,178,0.5)"],
+                    [0.25, "rgba(0,114,178,0.7)"], [1.0, "rgba(0,114,178,1)"]]
 #: In-cell text on :data:`SEQUENTIAL_SCALE`: sized to the cell (:data:`CELL_TEXT`) with a halo in the contrasting
 #: colour. Plotly picks dark text for a translucent cell (it judges the colour over white): on the dark theme that
 #: text vanished; the halo keeps it readable over the dark page as over white.

@@ -35,6 +35,9 @@ def _colors_for(names: list[str], color_order) -> list[str]:
 def _end_labels(names: list[str], x: float, y: np.ndarray, colors: list[str], xanchor: str) -> list[dict]:
     """Model names next to the line ends (annotation dicts); models sharing a rank share one label.
 
+    The name is in the theme's text colour (readable on both themes at 11 px; in a line's colour it fell to 3.1:1),
+    after a square in its line's colour that ties it to the line.
+
     Returned as plain dicts for one ``update_layout(annotations=...)``: ``add_annotation`` per label revalidates
     every earlier annotation, quadratic in the number of models (42 s for 300 models' bump chart).
     """
@@ -45,8 +48,9 @@ def _end_labels(names: list[str], x: float, y: np.ndarray, colors: list[str], xa
     out = []
     for value, members in groups.items():
         shown = ", ".join(names[i] for i in members[:3]) + (f" +{len(members) - 3}" if len(members) > 3 else "")
-        out.append(dict(x=x, y=value, text=shown, showarrow=False, xanchor=xanchor, xshift=6 if xanchor == "left" else -6,
-                        font=dict(size=11, color=colors[members[0]] if len(members) == 1 else NEUTRAL)))
+        swatch = colors[members[0]] if len(members) == 1 else NEUTRAL
+        out.append(dict(x=x, y=value, text=f"<span style='color:{swatch}'>\u25a0</span> {shown}", showarrow=False,
+                        xanchor=xanchor, xshift=6 if xanchor == "left" else -6, font=dict(size=11)))
     return out
 
 

@@ -187,7 +187,7 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
     linked = list(dict.fromkeys(table["group"].dropna().tolist()))
     for g in linked[:MAX_GROUP_PLOTS]:  # one scale per linked group: no figure puts unlinked abilities side by side
         if len(linked) > 1:
-            st.markdown(f"**Linked group {md(int(g) + 1)}**")
+            st.markdown(f"**Linked group {md(int(g))}**")  # 1 = the largest, as the leaderboard numbers them
         rows = table[table["group"] == g]
         if limit and len(rows) > limit:  # hundreds of models: the Leaderboard's Show applies to each group's chart
             rows = rows.nsmallest(limit, "rank", keep="all")
@@ -203,7 +203,7 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
                           "questions answered": table["n_questions"]})
     low, high = interval_headers(ctx.confidence)  # as the Leaderboard's table (QA F11: "lo"/"hi" here, "low"/"high" there)
     if len(linked) > 1:  # ranks count within a group only: the group is part of the rank
-        frame.insert(1, "linked group", table["group"] + 1)
+        frame.insert(1, "linked group", table["group"])
     st.dataframe(frame, hide_index=True, width="stretch", height=fit_height(len(frame), 900),
                  column_config={"model": st.column_config.TextColumn("Model"),
                                 "rank": st.column_config.NumberColumn("Rank", format="%d"),

@@ -277,7 +277,7 @@ with tabs[1]:
         st.caption(
             f"Each cell is the {'' if unidentified else 'posterior '}probability that the row model's {spec.label} is "
             "higher than the column model's "
-            + (f"(normal approximation); bold values reach {ctx.confidence:.0%}; >.99 and <.01 are values that round "
+            + (f"(normal approximation); values marked * reach {ctx.confidence:.0%}; >.99 and <.01 are values that round "
                "to 1 or 0 (an order is never certain)." if len(scored) <= PAIRWISE_VALUES_MAX else
                f"(normal approximation); with more than {PAIRWISE_VALUES_MAX} models the values are on hover only "
                f"(the darkest blue is near 1, the darkest red near 0; the table's CI-tie ranks say which pairs reach "

@@ -59,8 +59,8 @@ def add_engine_argument(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--spark-master", default=None, metavar="URL",
-        help="with --engine spark: Spark master URL, e.g. local[4], spark://host:7077, yarn (default: "
-             "$SPARK_MASTER or local[*])",
+        help="with --engine spark: Spark master URL, e.g. local[4], spark://host:7077, yarn (default: the "
+             "active session under spark-submit, else $SPARK_MASTER, else local[*])",
     )
 
 

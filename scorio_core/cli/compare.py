@@ -91,7 +91,7 @@ def register(subparsers) -> None:
             "best, worst, spread, ranks: {method: rank}}]}]}. With --bootstrap B each task also has bootstrap: {n_boot,"
             " seed, confidence, scope: questions-sampled, failed: {method: replicates}, intervals: [{model, method, "
             "rank, rank_lo, rank_hi}]}: each method's percentile rank interval over B resamples of the questions, the "
-            "same resamples for every method. skipped_tasks: [{task, reason}] (one model, or no question shared)."
+            "same resamples for every method. skipped_tasks: [{task, reason}] (one model, or no question shared; [] when none)."
         ),
     )
     add_data_arguments(parser)
@@ -370,7 +370,7 @@ def run_methods(args: argparse.Namespace) -> int:
     results = [agreement_json(r, options, [n for n in [trial_position_note(outcomes.get(r.task))] if n])
                for r in reports]
     if args.output == "json":
-        emit_json({"tasks": results, **({"skipped_tasks": left_out} if left_out else {}),
+        emit_json({"tasks": results, "skipped_tasks": left_out,
                    "sources": list(dataset.sources)})
         return 0
     for item in left_out:

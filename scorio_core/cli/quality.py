@@ -95,6 +95,11 @@ def _not_ready(args: argparse.Namespace, exc) -> int:
     return 0
 
 
+def _n(count: int, noun: str) -> str:
+    """``"1 task"``, ``"2 tasks"``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _print_table(dataset, out) -> None:
     r = dataset.report
     w = out.write
@@ -104,7 +109,8 @@ def _print_table(dataset, out) -> None:
         w(f"  {s.name}  format={s.format}  layout={s.layout}  rows={s.rows}  sha256={s.sha256[:12]}\n")
         if mapping:
             w(f"    mapping: {mapping}\n")
-    w(f"table: {r.layout}, {r.n_rows} rows, {r.n_models} models, {r.n_tasks} tasks, {r.n_questions} (task, question) pairs\n")
+    w(f"table: {r.layout}, {r.n_rows} rows, {_n(r.n_models, 'model')}, {_n(r.n_tasks, 'task')}, {r.n_questions} (task, "
+      "question) pairs\n")
     _lines(w, "defaults", r.defaults)
     _lines(w, "notes", r.notes)
     if r.question_gaps:

@@ -44,8 +44,7 @@ COMMANDS = ("questions", "attempts")
 def register(subparsers) -> None:
     """Add the ``questions`` and ``attempts`` subcommands."""
     parser = subparsers.add_parser(
-        "questions",
-        help="which questions are broken, saturated or uninformative (item response theory per task)",
+        "questions", help="which questions are broken, saturated or uninformative (item response theory per task)",
         description="Fit a 2PL (or Rasch) item response model to each task's counts: question difficulty, "
                     "discrimination and information with Laplace intervals, model abilities, and question flags "
                     "(possibly_mislabeled, saturated, unsolved, low_information, flaky) with a reason each.",
@@ -216,6 +215,7 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str,
     from scorio_core.items.board import ability_board, ability_interval_label, coverage_note, unlinked_note
     from scorio_core.items.spread import spread_note
     from scorio_core.items.irt import MIN_2PL_MODELS
+    from scorio_core.items.linking import group_numbers
     from scorio_core.items.report import diagnose
     from scorio_core.leaderboard.trial_order import trial_position_note
 
@@ -246,7 +246,7 @@ def run_irt_ability(args: argparse.Namespace, dataset, tasks, question_set: str,
             notes.append({"code": "small_design", "task": task, "message": f"{task}: {coverage}"})
         if unlinked:
             notes.append({"code": "unlinked_groups", "task": task, "message": f"{task}: {unlinked}",
-                          "groups": {m: int(g) for m, g in zip(diagnostics.fit.models, diagnostics.fit.groups)}})
+                          "groups": dict(zip(diagnostics.fit.models, group_numbers(diagnostics.fit.groups).tolist()))})
         if model == "rasch":
             notes.append({"code": "data", "task": task, "message": f"{task}: IRT ability from a Rasch fit (a 2PL fit "
                                                                      f"needs at least {MIN_2PL_MODELS} models)."})
@@ -287,15 +287,15 @@ def run(args: argparse.Namespace) -> int:
     rows = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
     shown = list(dict.fromkeys(frame["model"]))
     absent = [m for m in dict.fromkeys(args.models or []) if m not in shown]  # in the data, not on this question
-    notes = [f"{', '.join(absent)} {'has' if len(absent) == 1 else 'have'} no attempt on question {args.question!r} "
-             f"(answered other questions of task '{task}')."] if absent else []
+    notes = [{"code": "no_attempt", "models": absent, "message": f"{', '.join(absent)} {'has' if len(absent) == 1 else 'have'} "
+              f"no attempt on question {args.question!r} (answered other questions of task '{task}')."}] if absent else []
     if args.output == "json":
         emit_json({"task": task, "question": args.question, "models": shown, "schema": getattr(args.schema, "name", args.schema) or "binary",
                    "columns": list(frame.columns), "rows": rows, "notes": notes, "sources": list(dataset.sources)})
     else:
         emit_rows(rows, list(frame.columns), args.output)
         for note in notes if args.output == "table" else ():
-            print(f"note: {note}")
+            print(f"note: {note['message']}")
     return 0
 
 

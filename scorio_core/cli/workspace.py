@@ -207,7 +207,7 @@ def _print(action: str, out: dict, stream) -> None:
     if action == "list" and "retention_days" in out:
         w(f"workspace {out['root']}: deleted, restorable for {out['retention_days']:g} days (workspace restore ID)\n")
         for r in out["datasets"] + out["analyses"]:
-            extra = f"  with {r['n_analyses']} analyses" if r["kind"] == "dataset" else f"  dataset {r['dataset_id']}"
+            extra = f"  with {r['n_analyses']} analys{'is' if r['n_analyses'] == 1 else 'es'}" if r["kind"] == "dataset" else f"  dataset {r['dataset_id']}"
             w(f"  {r['kind']} {r['id']}  {r['name']}{extra}  deleted {r['deleted']}  restore until {r['restore_until']}\n")
         if not out["datasets"] + out["analyses"]:
             w("  nothing deleted\n")
@@ -233,12 +233,12 @@ def _print(action: str, out: dict, stream) -> None:
         for issue in out.get("report", {}).get("blocking", []):
             w(f"  BLOCKING: {issue}\n")
     elif action == "delete":
-        w(f"deleted {out['kind']} {out['id']}" + (f" and {out['analyses_deleted']} analyses" if out["kind"] == "dataset"
+        w(f"deleted {out['kind']} {out['id']}" + (f" and {out['analyses_deleted']} analys{'is' if out['analyses_deleted'] == 1 else 'es'}" if out["kind"] == "dataset"
                                                    else "")
           + f"; it can be restored until {out['restore_until'][:16].replace('T', ' ')} UTC (workspace restore "
           f"{out['id']}), then gc purges it\n")
     elif action == "restore":
-        w(f"restored {out['kind']} {out['id']}" + (f" with {out['analyses_restored']} analyses"
+        w(f"restored {out['kind']} {out['id']}" + (f" with {out['analyses_restored']} analys{'is' if out['analyses_restored'] == 1 else 'es'}"
                                                    if out["kind"] == "dataset" else "") + "\n")
     elif action == "show":
         a = out["analysis"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from scorio_core.items.linking import group_numbers
 from scorio_core.items.report import Diagnostics
 from scorio_core.ranking.rank import competition_ranks, ranks_with_ties
 
@@ -60,11 +61,11 @@ def unlinked_note(diagnostics: Diagnostics) -> str | None:
     groups = getattr(fit, "groups", None)
     if groups is None:
         return None
-    labels = np.asarray(groups)
-    n = int(labels.max()) + 1 if labels.size else 0
+    labels = group_numbers(groups)  # 1 = the largest group, as the leaderboard numbers them
+    n = int(labels.max()) if labels.size else 0
     if n < 2:
         return None
-    names = [[m for m, g in zip(fit.models, labels) if g == k] for k in range(n)]
+    names = [[m for m, g in zip(fit.models, labels) if g == k] for k in range(1, n + 1)]
     shown = "; ".join(", ".join(group[:5]) + (f" and {len(group) - 5} more" if len(group) > 5 else "")
                       for group in names[:4]) + ("; ..." if n > 4 else "")
     return (f"The models fall into {n} groups that share no question, directly or through other models ({shown}). "
@@ -96,7 +97,8 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
         Columns :data:`ABILITY_COLUMNS`, best first: ``mu`` the ability, ``sigma`` its Laplace
         standard error, ``lo``/``hi`` the interval of ``diagnostics`` (normal), ``rank`` the
         competition rank of ``mu`` (within the model's linked group), ``n_questions`` the questions the model
-        answered, ``group`` the linked group (0, 1, ... as ``fit.groups``; 0 for every model when all are linked),
+        answered, ``group`` the linked group (1 = the largest, :func:`~scorio_core.items.linking.group_numbers`; 1 for every
+        model when all are linked),
         rows sorted by group, then rank. A model that answered no question has NaN ``mu``, no rank and no group
         (its ability would be the prior's).
 
@@ -121,7 +123,7 @@ def ability_board(diagnostics: Diagnostics, *, tie_rule: str = "pairwise") -> pd
         joint = getattr(fit, "theta_se_joint", None)
         fixed = np.asarray(joint, dtype=float)[seen] if joint is not None else sigma[seen]
         groups = getattr(fit, "groups", None)
-        labels = np.asarray(groups)[seen] if groups is not None else np.zeros(vals.size, dtype=np.int64)
+        labels = group_numbers(groups)[seen] if groups is not None else np.ones(vals.size, dtype=np.int64)
         point, within = np.empty(vals.size, dtype=np.int64), np.empty(vals.size, dtype=np.int64)
         for g in np.unique(labels):  # a loop over unlinked groups (usually one): no pair across them is ordered
             members = labels == g

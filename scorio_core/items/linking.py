@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["linked_groups"]
+__all__ = ["group_numbers", "linked_groups"]
 
 
 def linked_groups(answered) -> np.ndarray:
@@ -50,3 +50,34 @@ def linked_groups(answered) -> np.ndarray:
         order = np.argsort(np.argsort(first))  # relabel by first appearance
         out[seen] = order[inverse]
     return out
+
+
+def group_numbers(labels) -> np.ndarray:
+    """Linked-group labels as the leaderboard numbers its groups: 1 = the largest group, then by size.
+
+    Parameters
+    ----------
+    labels : array-like of int, shape (L,)
+        :func:`linked_groups` (0, 1, ... in order of first appearance; -1 for a model that answered nothing).
+
+    Returns
+    -------
+    ndarray of int, shape (L,)
+        1-based group numbers, largest group first (equal sizes: first appearance); -1 where ``labels`` is -1.
+        The numbering of the ``group`` key of ``leaderboard``, ``questions`` and ``leaderboard --method
+        irt_ability`` (:func:`scorio_core.leaderboard.linking.with_group_column` numbers the Bayes@N groups the
+        same way; there, equal sizes go by the better model).
+
+    Examples
+    --------
+    >>> group_numbers([0, 1, 1, -1, 2]).tolist()
+    [2, 1, 1, -1, 3]
+    """
+    labels = np.asarray(labels, dtype=np.int64)
+    seen = labels >= 0
+    if not seen.any():
+        return labels.copy()
+    order = np.argsort(-np.bincount(labels[seen]), kind="stable")  # largest first; ties: first appearance
+    number = np.empty_like(order)
+    number[order] = np.arange(1, order.size + 1)
+    return np.where(seen, number[np.where(seen, labels, 0)], -1)

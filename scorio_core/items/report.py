@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
+from scorio_core.items.linking import group_numbers
 from scorio_core.errors import InputError
 from scorio_core.items.flags import FLAG_CODES, flag_questions
 from scorio_core.items.irt import IRTFit, fit_irt, from_outcomes
@@ -127,7 +128,8 @@ def diagnose(task_outcomes, *, model: str = "2pl", confidence: float = 0.95, b_p
         "task": task, "model": list(models), "ability": fit.theta, "ability_lo": fit.theta - z * fit.theta_se,
         "ability_hi": fit.theta + z * fit.theta_se, "answered": fit.answered.astype(np.int64),
         # the linked group (items.linking): abilities compare within a group only; None for a model with no answer
-        "group": [int(g) if g >= 0 else None for g in (fit.groups if fit.groups is not None else np.zeros(len(models)))],
+        "group": [int(g) if g >= 0 else None for g in (group_numbers(fit.groups) if fit.groups is not None
+                                                         else np.ones(len(models), dtype=np.int64))],
     }, columns=list(MODEL_COLUMNS))
     return Diagnostics(task, fit, q, m, float(confidence), "binary correctness" if binary else "rubric weights")
 

@@ -118,3 +118,22 @@ def test_compare_plan_and_attempts_give_their_sources(tmp_path, capsys):
     for out in (compared, planned, shown):
         (source,) = out["sources"]
         assert source["name"] == "split.csv" and len(source["sha256"]) == 64
+
+
+def test_irt_groups_are_numbered_as_the_leaderboards(tmp_path, capsys):
+    """Docs QA: Bayes@N numbered the groups 1 = the largest, `--method irt_ability` and `questions` 0, 1, ... in order
+    of first appearance (a, b first here, though c, d, e are the larger group)."""
+    path = tmp_path / "split.csv"
+    rows = [f"{m},q{q},{t},{int((q + t + ord(m)) % 3 == 0)}" for m in "ab" for q in range(4) for t in range(2)]
+    rows += [f"{m},q{q},{t},{int((q + t + ord(m)) % 2 == 0)}" for m in "cde" for q in range(4, 8) for t in range(2)]
+    path.write_text("model,question_id,trial,is_correct\n" + "\n".join(rows) + "\n")
+    expected = {"a": 2, "b": 2, "c": 1, "d": 1, "e": 1}
+    assert main(["leaderboard", str(path), "--output", "json"]) == 0
+    assert {r["model"]: r["group"] for r in json.loads(capsys.readouterr().out)["rows"]} == expected
+    assert main(["leaderboard", str(path), "--method", "irt_ability", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {r["model"]: r["group"] for r in out["rows"]} == expected
+    (note,) = [n for n in out["notes"] if n["code"] == "unlinked_groups"]
+    assert note["groups"] == expected and "(c, d, e; a, b)" in note["message"]
+    assert main(["questions", str(path), "--output", "json"]) == 0
+    assert {r["model"]: r["group"] for r in json.loads(capsys.readouterr().out)["models"]} == expected

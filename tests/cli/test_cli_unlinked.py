@@ -23,7 +23,7 @@ def test_irt_ability_and_questions_say_the_groups_are_unlinked(tmp_path, capsys)
     assert main(["leaderboard", path, "--method", "irt_ability", "--output", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     (note,) = [n for n in report["notes"] if n["code"] == "unlinked_groups"]
-    assert note["groups"] == {"a": 0, "b": 0, "c": 1, "d": 1}
+    assert note["groups"] == {"a": 1, "b": 1, "c": 2, "d": 2}  # 1-based as the leaderboard's group key
     rows = {r["model"]: r for r in report["rows"]}
     assert {m: r["group"] for m, r in rows.items()} == note["groups"]  # each row carries its group: ranks count in it
     assert [rows[m]["rank"] for m in "abcd"] == [1, 2, 1, 2]
@@ -45,4 +45,4 @@ def test_the_text_table_shows_the_group_only_when_models_are_unlinked(tmp_path, 
     assert main(["leaderboard", str(linked), "--method", "irt_ability"]) == 0
     assert "group" not in capsys.readouterr().out.splitlines()[0].split()
     assert main(["leaderboard", str(linked), "--method", "irt_ability", "--output", "json"]) == 0
-    assert {r["group"] for r in json.loads(capsys.readouterr().out)["rows"]} == {0}  # JSON keys are stable
+    assert {r["group"] for r in json.loads(capsys.readouterr().out)["rows"]} == {1}  # JSON keys are stable

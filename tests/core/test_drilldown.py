@@ -79,8 +79,8 @@ def test_cli_attempts_json(tmp_path, capsys):
     with_b.write_text("model,task,question_id,trial,is_correct\na,t,q1,0,1\nb,t,q2,0,0\n")
     assert main(["attempts", str(with_b), "--question", "q1", "--models", "a", "b", "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["models"] == ["a"] and out["notes"] == ["b has no attempt on question 'q1' (answered other questions "
-                                                       "of task 't')."]
+    assert out["models"] == ["a"] and out["notes"] == [{"code": "no_attempt", "models": ["b"], "message": "b has no "
+                                                        "attempt on question 'q1' (answered other questions of task 't')."}]
 
 
 def test_pooled_question_names_split_at_the_longest_task_name():

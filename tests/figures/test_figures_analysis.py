@@ -244,5 +244,8 @@ def test_bump_chart_reads_each_models_rows_whatever_the_table_order():
 def test_rank_trajectory_labels_every_final_rank_once():
     ranks = np.array([[3, 1], [1, 1], [2, 3]], dtype=float)  # two models share rank 1 at the end
     fig = rank_trajectory_plot(["a", "b", "c"], [1, 2], ranks, convergence=None)
-    ends = {float(a.y): a.text for a in fig.layout.annotations if a.xanchor == "left"}
+    ends = {float(a.y): a.text.split("</span> ", 1)[1] for a in fig.layout.annotations if a.xanchor == "left"}
     assert ends == {1.0: "a, b", 3.0: "c"}
+    # the name in the theme's text colour (11 px text in a line's colour fell to 3.1:1), a swatch in the line's
+    labels = [a for a in fig.layout.annotations if a.xanchor == "left"]
+    assert all(a.font.color is None and a.text.startswith("<span style='color:") for a in labels)

@@ -62,16 +62,21 @@ def test_legend_explains_a_shared_rank():
     assert {n.replace("better at 90%", "credibly better") for n in exact} == names
 
 
+def title(fig) -> str:
+    """The x-axis title with its line breaks (a phone's width: :func:`dashboard.figures.theme.axis_title`) as spaces."""
+    return fig.layout.xaxis.title.text.replace("<br>", " ")
+
+
 def test_the_axis_says_credible_interval_only_where_the_rows_do():
     table = board(4)
-    assert interval_plot(table, metric_label="Bayes@N", confidence=0.95).layout.xaxis.title.text == \
+    assert title(interval_plot(table, metric_label="Bayes@N", confidence=0.95)) == \
         "Bayes@N: posterior mean and 95% credible interval"
     exact = "95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers trials (questions fixed)"
     table["interval"] = exact  # every model's prior not identified (N = 1)
-    assert interval_plot(table, metric_label="Bayes@N", confidence=0.95).layout.xaxis.title.text == \
+    assert title(interval_plot(table, metric_label="Bayes@N", confidence=0.95)) == \
         "Bayes@N: estimate and 95% exact binomial interval (prior not identified)"
     table["interval"] = ["95% credible interval; covers trials (questions fixed)", exact, exact, exact]
-    assert interval_plot(table, metric_label="Bayes@N", confidence=0.9).layout.xaxis.title.text == \
+    assert title(interval_plot(table, metric_label="Bayes@N", confidence=0.9)) == \
         "Bayes@N: posterior mean and 90% credible interval (exact binomial where the prior is not identified)"
 
 

@@ -8,6 +8,14 @@
    label (automargin); the hover names the model in full.
 3. The rank-distribution heatmap painted its zero cells #ffffff (bright on the dark theme) and its top #053061 (1.5:1
    on #0e1117): the scale runs from transparent to a blue with >= 3:1 on both backgrounds.
+
+Round 2:
+4. The x-axis titles of the forest plots ("Bayes@N: posterior mean and 95% credible interval", ~330 px at 13 px) ran
+   past the right edge at 390 px ("...95% credi"): Plotly centres them under a ~230 px plot area and never wraps; they
+   are wrapped with <br> to lines of at most AXIS_TITLE_CHARS characters, every word kept.
+5. The Data page's grids showed model names whole: the pass-rate grid's rows and the trial grid's panel titles are cut
+   in the middle (unique), the hover names the model in full.
+6. On the dark theme a 5% cell of the rank distribution was a faint tint (1.3:1 on #0e1117).
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ import pandas as pd
 import pytest
 
 from dashboard.figures import (combined_interval_plot, interval_plot, method_agreement_heatmap, pairwise_heatmap,
-                               rank_heatmap, rank_share_heatmap, task_heatmap)
+                               rank_heatmap, rank_share_heatmap, rate_grid, task_heatmap, trial_grid)
 from dashboard.figures.theme import DARK_BG, LIGHT_BG, TRANSPARENT, contrast_ratio, plain
 
 LONG = ["claude-3-5-sonnet-20241022-with-tools", "claude-3-5-sonnet-20241022", "Meta-Llama-3.1-405B-Instruct-Turbo",
@@ -142,3 +150,120 @@ def test_sequential_heatmaps_show_the_page_and_readable_values(build):
     assert [list(s) for s in heat.colorscale] == [list(s) for s in SEQUENTIAL_SCALE]
     assert fig.layout.plot_bgcolor == TRANSPARENT and fig.layout.paper_bgcolor == TRANSPARENT
     assert heat.textfont.size is None and heat.textfont.shadow == "auto"  # dark text over a dark page: a halo
+
+
+EXACT = "95% exact binomial (Clopper-Pearson) interval on the pooled answers; covers trials (questions fixed)"
+
+
+def _titles():
+    board = _board(LONG)
+    exact, mixed = board.assign(interval=EXACT), board.assign(interval=["95% credible interval"] + [EXACT] * 6)
+    combined = pd.DataFrame({"model": LONG, "score": 0.5, "lo": 0.4, "hi": 0.6, "reason": ""})
+    return {
+        "credible": (interval_plot(board), "Bayes@N: posterior mean and 95% credible interval"),
+        "exact": (interval_plot(exact), "Bayes@N: estimate and 95% exact binomial interval (prior not identified)"),
+        "mixed": (interval_plot(mixed, confidence=0.9), "Bayes@N: posterior mean and 90% credible interval (exact "
+                                                        "binomial where the prior is not identified)"),
+        "irt": (interval_plot(board, metric_label="IRT ability (2PL, logit)", estimate_name="posterior mode (MAP)"),
+                "IRT ability (2PL, logit): posterior mode (MAP) and 95% credible interval"),
+        "combined": (combined_interval_plot(combined), "Combined Bayes@N, 95% interval (macro average)"),
+    }
+
+
+@pytest.mark.parametrize("name", list(_titles()))
+def test_interval_axis_titles_fit_a_phone_and_keep_every_word(name):
+    """At 390 px the plot area beside 22-character names and a rank ("63 · ") is 140-230 px wide; a line centred on
+    it may spread ~90 px past its middle on the right (70 + the 20 px margin): ~190 px, 28 characters of 13 px text
+    (the 390 px screenshots: a 30-character line ended 6 px from the edge beside 27-character labels)."""
+    from dashboard.figures.theme import AXIS_TITLE_CHARS
+
+    fig, words = _titles()[name]
+    axis = fig.layout.xaxis
+    lines = axis.title.text.split("<br>")
+    assert AXIS_TITLE_CHARS <= 28 and max(len(line) for line in lines) <= AXIS_TITLE_CHARS, lines
+    assert " ".join(lines) == words  # wrapped, nothing dropped: the title still says what the interval covers
+    assert axis.automargin is True  # the bottom margin grows to hold the lines
+    # the rows' own range (autoranged, 93 rows left ~150 px of blank between the last row and this axis)
+    assert list(fig.layout.yaxis.range) == [-0.6, len(LONG) - 0.4]
+
+
+#: Names a middle cut tells apart at 8 characters (the Llama pair differs only in its middle: short_labels keeps its
+#: labels unique, longer, rather than short and alike).
+MODELS = [LONG[0], LONG[1], LONG[4], "mistral-large-instruct-2411", LONG[6], "gpt-4o"]
+
+
+def test_rate_grid_cuts_long_model_names_and_hovers_them_whole():
+    from dashboard.figures.theme import LABEL_CHARS
+
+    rates = np.full((len(LONG), 3), 0.5)
+    fig = rate_grid(LONG, ["q1", "q2", "q3"], rates, rates * 4, np.full((len(LONG), 3), 4))
+    axis, heat = fig.layout.yaxis, fig.data[0]
+    shown = [_unescape(t) for t in axis.ticktext or ()]
+    assert len(shown) == len(LONG), f"the axis shows the whole names ({axis.ticktext})"
+    assert max(len(t) for t in shown) <= LABEL_CHARS and len(set(shown)) == len(LONG) and "gpt-4o" in shown
+    assert list(axis.tickvals) == list(heat.y) == plain(LONG) and axis.automargin is True  # ticks on the full names
+    assert "%{y}" in heat.hovertemplate  # the hover's %{y} is the whole (escaped) name
+
+
+@pytest.mark.parametrize("panels", [1, 2, 3, 4, 6])
+def test_trial_grid_panel_titles_fit_their_panels_and_hover_whole(panels):
+    """Six panels share a phone's ~260 px, 43 px each; titles on two rows have ~75 px: 12 characters of 11 px text."""
+    from dashboard.figures.data import panel_title_chars
+
+    models = MODELS[:panels]
+    codes = np.zeros((panels, 2, 3), int)
+    fig = trial_grid(models, ["q1", "q2"], codes, ["wrong", "right"], [0, 1], np.full((panels, 2), 0.5))
+    titles = [a for a in fig.layout.annotations if a.yref == "paper" and a.y == 1.0]
+    assert len(titles) == panels
+    shown = [_unescape(a.text) for a in titles]
+    width = panel_title_chars(panels)
+    assert width <= max(8, 72 // panels) and max(len(t) for t in shown) <= width, shown
+    assert len(set(shown)) == panels
+    if panels >= 3:  # two rows of titles: neighbours never side by side on one line
+        shifts = [a.yshift or 0 for a in titles]
+        assert all(a != b for a, b in zip(shifts, shifts[1:])), shifts
+    assert [a.hovertext for a in titles] == plain(models)  # the whole name on hover over the title
+    # rows from the top: autoranged, the markers padded a 400-question grid by ~300 px under the titles
+    assert list(fig.layout.yaxis.range) == [1.5, -0.5]
+    for model, label in zip(models, shown):
+        if label != model:
+            start, end = label.split("\u2026")
+            assert model.startswith(start) and model.endswith(end)
+
+
+def _alpha_at(scale, value: float) -> float:
+    stops = [(at, _rgba(c)[1]) for at, c in scale]
+    return float(np.interp(value, [a for a, _ in stops], [al for _, al in stops]))
+
+
+def _over(alpha: float, colour: str, page: str) -> str:
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    bg = [int(page[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(alpha * c + (1 - alpha) * b):02x}" for c, b in zip(rgb, bg))
+
+
+def test_a_five_percent_cell_stands_out_from_zero_on_both_pages():
+    """A 5% cell over the page must differ from it (a 0 cell, transparent) by at least sqrt(3) = 1.73:1 on white and
+    on #0e1117: half-way in log contrast from no difference (1:1) to the 3:1 asked of graphics (WCAG 1.4.11). The
+    scale's top end is 3.6:1 on the dark page, so the 5% cell takes under half of the dark theme's range. The old
+    scale (0.25 opaque at 5%) gave 1.43:1 on white and 1.26:1 on the dark theme."""
+    from dashboard.figures.theme import SEQUENTIAL_END, SEQUENTIAL_SCALE
+
+    assert _alpha_at(SEQUENTIAL_SCALE, 0.0) == 0  # zero stays the page
+    alpha = _alpha_at(SEQUENTIAL_SCALE, 0.05)
+    for page in (LIGHT_BG, DARK_BG):
+        assert contrast_ratio(_over(alpha, SEQUENTIAL_END, page), page) >= 3 ** 0.5, (page, alpha)
+    # a printed 1% cell (the least rank_heatmap prints) is tinted too, and the shares stay ordered above 5%
+    assert _alpha_at(SEQUENTIAL_SCALE, 0.01) >= 0.25
+    assert alpha < _alpha_at(SEQUENTIAL_SCALE, 0.2) < _alpha_at(SEQUENTIAL_SCALE, 0.5) < 1
+
+
+def test_the_not_scored_note_sits_under_the_wrapped_axis_title():
+    """At y = -0.12 of a short plot the note sat on the tick labels; now it is placed in pixels under the title."""
+    board = _board(LONG).assign(interval=["95% credible interval"] + [EXACT] * 6)
+    board.loc[6, "mu"] = np.nan
+    fig = interval_plot(board, confidence=0.9)
+    lines = fig.layout.xaxis.title.text.count("<br>") + 1
+    note, = [a for a in fig.layout.annotations if a.text.startswith("not scored")]
+    assert lines == 4 and note.y == 0 and note.yanchor == "top" and note.yshift <= -(30 + 20 * lines)
+    assert fig.layout.margin.b >= -note.yshift + 15  # the note inside the figure

@@ -114,6 +114,6 @@ def test_ranks_with_ci_ties_are_decided_within_linked_groups_only(tmp_path):
         assert board.loc[group, "rank_ci"].tolist() == expected.tolist() == [1, 2]
         # the point rank counts within the group too (across groups the priors, not the data, order the abilities)
         assert board.loc[group, "rank"].tolist() == [1, 2] and board.loc[group, "group"].nunique() == 1
-    assert board.loc[["a", "c"], "group"].tolist() == [0, 1]
+    assert board.loc[["a", "c"], "group"].tolist() == [1, 2]  # numbered as the leaderboard's groups (1 = largest)
     rows = ability_board(d, tie_rule="pairwise")
     assert rows["model"].tolist() == ["a", "b", "c", "d"]  # sorted by group, then rank
