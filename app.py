@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard.panels.charts import hide_unreadable_cell_text
+from dashboard.panels.charts import accessible_styles, hide_unreadable_cell_text
 from dashboard.share.links import autosave, hide_settings, link_failure, open_link, presenting, render_link_notice
 from dashboard.panels.sidebar import ignored_link_values, render_sidebar
 from dashboard.text import md
@@ -29,6 +29,7 @@ limit_blas_threads()  # one BLAS thread per process: many small solves on a shar
 st.set_page_config(page_title="scorio-dashboard", page_icon="📊", layout="wide",
                    initial_sidebar_state="collapsed" if presenting() else "auto")
 hide_unreadable_cell_text()  # heatmap values sized below 6 px on a phone: hidden, on hover only
+accessible_styles()  # captions at 4.5:1 or more in either theme; a visible keyboard focus on the sidebar's links
 
 _HERE = Path(__file__).parent
 _PAGES = {
@@ -74,8 +75,9 @@ if present:
     hide_settings()
 if page.url_path == "leaderboard":  # forwarded before any widget binds ?dataset= etc. (set then, it raised)
     _to_leaderboard()
-for name, reason in sanitize_query_params().items():
-    st.toast(f"Ignored the link parameter {md(name)}: {md(reason)}.", icon=":material/link_off:")
+ignored = [f"Ignored the link parameter {md(name)}: {md(reason)}." for name, reason in sanitize_query_params().items()]
+for sentence in ignored:
+    st.toast(sentence, icon=":material/link_off:")
 open_link()  # ?analysis=<id>: restore a shared analysis before any widget exists
 if present and link_failure():  # never other data in place of the analysis a presentation link names
     st.error(f"{md(link_failure())} Nothing else is shown in its place: ask whoever sent the link for a new one.",
@@ -87,6 +89,9 @@ if link_failure() and not st.session_state.get("_link_failure_shown"):  # once a
 st.session_state["_page_context"] = render_sidebar()
 for sentence in ignored_link_values():  # e.g. ?task= naming a task this dataset does not have
     st.toast(md(sentence), icon=":material/link_off:")
+    ignored.append(md(sentence))
+if ignored:  # a toast vanishes after seconds (and is missed by a screen reader user): said on the page too
+    st.info("\n\n".join(ignored), icon=":material/link_off:")
 with st.sidebar:
     render_link_notice()
 try:

@@ -15,6 +15,8 @@ from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
+from dashboard.panels.charts import chart
+from dashboard.tables.chart_text import difference_frame, difference_summary, trials_frame, trials_summary
 from dashboard.tables.display import disagreement_display, fit_height
 from dashboard.text import md
 from scorio_core.ranking.compare import difference_density, difference_span, outcome_counts, question_set_note
@@ -147,8 +149,9 @@ pair_note = question_set_note(table, model_a, model_b)
 if pair_note is not None:
     st.warning(md(pair_note), icon=":material/rule:")
 x, density = difference_density(diff, span=difference_span(weights))
-st.plotly_chart(difference_plot(x, density, mean=diff.mean, lo=diff.lo, hi=diff.hi, rho=diff.rho, name_a=name_a,
-                                name_b=name_b, confidence=ctx.confidence, kind=diff.kind), width="stretch")
+marks = dict(mean=diff.mean, lo=diff.lo, hi=diff.hi, rho=diff.rho, name_a=name_a, name_b=name_b, confidence=ctx.confidence)
+chart(difference_plot(x, density, kind=diff.kind, **marks), difference_summary(kind=diff.kind, **marks),
+      difference_frame(**marks), key="cmp_difference_chart")
 if not credible:
     st.caption(md(f"Not a posterior: {not_identified_note(unidentified, cause)}."))
 st.caption(f"Prior: {md(prior_label(ctx.prior, ctx.task == ALL_TASKS, unfitted_share(len(unidentified), 2)))}. "
@@ -240,10 +243,10 @@ else:
             + ("" if held else " on these questions") if needed.n_power else
             f"{needed.power:.0%} power not reached", icon=":material/trending_up:")
     st.caption(md(_sentence(trials_meaning(needed))))
-st.plotly_chart(trials_plot(needed.n, needed.z, z_threshold=needed.z_threshold, n_needed=needed.n_needed,
-                            n_observed=observed, z_observed=needed.z_observed, confidence=ctx.confidence,
-                            n_power=needed.n_power, z_power=needed.z_threshold + float(ndtri(needed.power)),
-                            power=needed.power, observed_label=observed_trials(needed)), width="stretch")
+curve = dict(z_threshold=needed.z_threshold, n_needed=needed.n_needed, n_observed=observed, z_observed=needed.z_observed,
+             confidence=ctx.confidence, n_power=needed.n_power, power=needed.power, observed_label=observed_trials(needed))
+chart(trials_plot(needed.n, needed.z, z_power=needed.z_threshold + float(ndtri(needed.power)), **curve),
+      trials_summary(**curve), trials_frame(needed.n, needed.z), key="cmp_trials_chart")
 st.caption("An estimate: new trials will move the rates. The curve at the observed N usually sits a little below the "
            "observed value (the dot), so the projection is conservative.")
 with st.expander("Method"):

@@ -4,7 +4,7 @@ import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
 from dashboard.panels.board_views import render_board_table, render_cost_scatter, render_rank_caption
-from dashboard.panels.charts import show_interval_plot
+from dashboard.panels.charts import chart, show_interval_plot
 from dashboard.panels.method_board import choose_method, choose_method_options, render_method_ranking
 from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
@@ -20,6 +20,7 @@ from dashboard.figures.leaderboard import PAIRWISE_VALUES_MAX
 from dashboard.guard import blocking_notice, user_errors
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.panels.sidebar import page_context
+from dashboard.tables.chart_text import pairwise_frame, pairwise_summary, rank_frame, rank_summary
 from dashboard.tables.display import calibration_display, calibration_summary, leaderboard_display, top_rows
 from dashboard.text import code, md
 from scorio_core.choices import has_fallback_interval, not_fitted_for_all
@@ -271,8 +272,9 @@ with tabs[1]:
         with user_errors("the pairwise comparisons"):
             rho, paired = _pairwise(scored)
         short = ctx.labels(scored["model"])  # the table's names (full ones in exports and with the toggle off)
-        st.plotly_chart(pairwise_heatmap([short[m] for m in scored["model"].astype(str)], rho,
-                                         confidence=ctx.confidence), width="stretch")
+        names = [short[m] for m in scored["model"].astype(str)]
+        chart(pairwise_heatmap(names, rho, confidence=ctx.confidence), pairwise_summary(names, rho, confidence=ctx.confidence),
+              pairwise_frame(names, rho, confidence=ctx.confidence), key="lb_pairwise_chart")
         unidentified = not_identified_models(scored, scored["model"])  # N = 1: sigma is the pooled binomial bound
         st.caption(
             f"Each cell is the {'' if unidentified else 'posterior '}probability that the row model's {spec.label} is "
@@ -303,7 +305,8 @@ with tabs[2]:
                 active.prior, prior=ctx.prior,
             )
         order = [m for m in table["model"] if m in models]
-        st.plotly_chart(rank_heatmap(order, P[[models.index(m) for m in order]]), width="stretch")
+        ordered = P[[models.index(m) for m in order]]
+        chart(rank_heatmap(order, ordered), rank_summary(order, ordered), rank_frame(order, ordered), key="lb_rank_chart")
         render_rank_caption(ctx, draws=draws, metric=spec.key, metric_label=spec.label, uncertain_prior=unsure_prior,
                             present=present)
     elif tabs[2].open:

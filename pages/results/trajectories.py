@@ -19,6 +19,8 @@ from dashboard.compute.dynamics import (
     trajectory,
 )
 from scorio_core.dynamics.budget import REPLICATE_CHOICES, default_replicates
+from dashboard.panels.charts import chart
+from dashboard.tables.chart_text import trajectory_frame, trajectory_summary
 from dashboard.tables.analysis import band_frame, band_interval_name, models_by_rank
 from dashboard.figures import credible_band_grid, rank_trajectory_plot
 from dashboard.panels.sidebar import page_context
@@ -150,11 +152,10 @@ if len(rows) < len(models):
     st.caption(f"The chart draws the top {len(rows):,} of {len(models):,} models by the gold standard; their ranks are "
                f"among all {len(models):,} (a line entering from below comes from a rank outside the top "
                f"{len(rows):,}).")
-st.plotly_chart(rank_trajectory_plot([models[i] for i in rows], traj.n, np.asarray(traj.ranks)[rows],
-                                     convergence=traj.convergence, highlight=highlight,
-                                     title=f"{label} rank after n trials: {where}", metric_label=label,
-                                     color_order=palette),
-                width="stretch", key="traj_chart")
+paths = ([models[i] for i in rows], traj.n, np.asarray(traj.ranks)[rows])
+chart(rank_trajectory_plot(*paths, convergence=traj.convergence, highlight=highlight,
+                           title=f"{label} rank after n trials: {where}", metric_label=label, color_order=palette),
+      trajectory_summary(*paths, convergence=traj.convergence), trajectory_frame(*paths), key="traj_chart")
 prior = dynamics_prior(ctx, active)
 st.caption(
     f"Prior: {md(prior_label(prior, block.strata is not None))}. {md(sentence(TRAJECTORY_PRIOR_NOTES[prior]))}. "

@@ -98,16 +98,21 @@ if st.button("Create share link", icon=":material/share:", key="share_create"):
         st.session_state["share_last_page"] = share.landing_path(landing)
     except InputError as exc:
         st.error(md(str(exc)), icon=":material/error:")
+    else:  # announced (role=status), unlike the links appearing below
+        st.success("Share links created: the link and the presentation link are below, to select and copy.",
+                   icon=":material/check:")
 shared_id = st.session_state.get("share_last_id")
 if shared_id:
     base = share.base_url()
-    left, right = st.columns(2)
-    left.markdown("**Link**")
-    # wrapped: at 1280 px half the page cut the link's id off
-    left.code(base + st.session_state.get("share_last_page", "") + share.share_query(shared_id), language=None,
-              wrap_lines=True)
-    right.markdown("**Presentation link**")
-    right.code(base + share.share_query(shared_id, present=True), language=None, wrap_lines=True)
+    # text inputs, not st.code: its copy button shows on hover only and is never in the Tab order; here Tab, Ctrl+A
+    # and Ctrl+C copy the whole link (its value is set again on every run: an edit does not stick)
+    for label, link, key in (("Share link", base + st.session_state.get("share_last_page", "") + share.share_query(shared_id),
+                              "share_link_text"),
+                             ("Presentation link", base + share.share_query(shared_id, present=True), "share_present_text")):
+        st.session_state[key] = link
+        field, button = st.columns([5, 1], vertical_alignment="bottom")
+        field.text_input(md(label), key=key, help="Select it (Ctrl+A) and copy it (Ctrl+C).")
+        button.link_button("Open", link, icon=":material/open_in_new:", width="stretch", help=f"Open the {label.lower()}.")
 
 st.subheader("What is exported", divider="gray")
 rows = export.settings_rows(ctx, active, settings, table)

@@ -27,7 +27,7 @@ def test_grouping_questions_widens_and_labels_the_intervals(app):
     app.switch_page("pages/results/leaderboard.py").run()
     no_exception(app)
     after = app.main.dataframe[0].value.set_index("model")
-    assert ((after["hi"] - after["lo"]) >= (before["hi"] - before["lo"]) - 1e-12).all()
+    assert ((after["hi"] - after["lo"]) >= (before["hi"] - before["lo"]) - 1e-4).all()  # the table rounds to 4 decimals
     assert ((after["hi"] - after["lo"]) > (before["hi"] - before["lo"]) + 1e-6).any()
     captions = " ".join(shown(c.value) for c in app.main.caption)
     assert "questions in 3 clusters of 'passage' (cluster-robust)" in captions

@@ -28,7 +28,7 @@ def test_metric_k_and_tie_rule(app):
     table = app.main.dataframe[0].value
     expected = leaderboard(outcomes_for(io.load([str(MATHARENA)])), metric="pass@k", k=2, tie_rule="upper-bound")
     merged = table.merge(expected, on="model", suffixes=("", "_core"))
-    assert np.allclose(merged["mu"], merged["mu_core"]) and "estimate" in table.columns
+    assert np.allclose(merged["mu"], merged["mu_core"], atol=5e-5) and "estimate" in table.columns  # shown: 4 decimals
     assert (merged["rank_ci"] == merged["rank_ci_core"]).all()
     assert "Pass@2" in shown(app.main.caption[1].value) or "Pass@k" in chart_specs(app)[0]["layout"]["xaxis"]["title"]["text"]
 
@@ -241,7 +241,7 @@ def test_sidebar_prior_and_scope_drive_the_table(app, prior):
     table = app.main.dataframe[0].value
     expected = leaderboard(outcomes_for(io.load([str(MATHARENA)])), prior=prior, scope="questions-sampled")
     merged = table.merge(expected, on="model", suffixes=("", "_core"))
-    assert len(merged) == 16 and np.allclose(merged["mu"], merged["mu_core"]) and np.allclose(merged["lo"], merged["lo_core"])
+    assert len(merged) == 16 and np.allclose(merged["mu"], merged["mu_core"], atol=5e-5) and np.allclose(merged["lo"], merged["lo_core"], atol=5e-5)
     assert "avg" in table.columns
     label = expected["interval"].iloc[0]
     assert "questions sampled" in label and any(label in shown(c.value) for c in app.main.caption)

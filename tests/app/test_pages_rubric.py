@@ -84,7 +84,7 @@ def test_pick_format_aware_reranks_everywhere(rubric_app):
     dataset = _dataset()
     expected = rerank.rubric_leaderboard(dataset, "paper-simulation", "Format Aware")[2]
     merged = board.merge(expected, on="model", suffixes=("", "_core"))
-    assert (merged["mu"] - merged["mu_core"]).abs().max() < 1e-12
+    assert (merged["mu"] - merged["mu_core"]).abs().max() <= 5e-5 + 1e-12  # the table shows 4 decimals (rounded as shown)
     assert "Format Aware" in shown(at.main.caption[0].value)
 
 

@@ -20,7 +20,7 @@ def _share(app) -> str:
     app.button(key="share_create").click().run()
     no_exception(app)
     analysis_id = app.session_state["share_last_id"]
-    codes = [c.value for c in app.main.code]
+    codes = [t.value for t in app.main.text_input]  # the links, in read-only text inputs
     assert any(c.endswith(f"?analysis={analysis_id}") for c in codes), codes
     assert any(c.endswith(f"?analysis={analysis_id}&view=present") for c in codes), codes
     return analysis_id
@@ -152,13 +152,13 @@ def test_a_link_carries_the_compared_models(app):
     app.switch_page(EXPORT).run()
     app.button(key="share_create").click().run()
     analysis_id = app.session_state["share_last_id"]
-    codes = [c.value for c in app.main.code]
+    codes = [t.value for t in app.main.text_input]  # the links, in read-only text inputs
     # the link opens the Leaderboard unless the sharer picks another page (not the page viewed last)
     assert any(c.endswith(f"/?analysis={analysis_id}") or c == f"?analysis={analysis_id}" for c in codes), codes
     app.selectbox(key="share_landing").set_value("compare").run()
     app.button(key="share_create").click().run()
     analysis_id = app.session_state["share_last_id"]
-    codes = [c.value for c in app.main.code]
+    codes = [t.value for t in app.main.text_input]  # the links, in read-only text inputs
     assert any(c.endswith(f"compare?analysis={analysis_id}") for c in codes), codes
     fresh = _open({"analysis": analysis_id})
     assert (fresh.session_state["cmp_a"], fresh.session_state["cmp_b"]) == (models[3], models[5])
