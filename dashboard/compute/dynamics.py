@@ -20,29 +20,16 @@ from dashboard.compute.store import fetch, progress_to, stored
 from dashboard.compute.results import prior_counts, task_outcomes
 from dashboard.guard import blocking_notice
 from dashboard.text import md
+from scorio_core.arrays.order import canonical_outcomes
 from scorio_core.dynamics.convergence import ConvergenceResult, bootstrap_convergence, bootstrap_indices
 from scorio_core.dynamics.prefix import align_prefix_stats, trajectory_from_prefix_stats
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.task_outcomes import ALL_TASKS
 from scorio_core.dynamics.trajectory import Trajectory, outcomes_from_counts, rank_trajectory
 
-__all__ = [
-    "Block",
-    "Method",
-    "METRIC_LABELS",
-    "pass_k_choices",
-    "analysis_block",
-    "block_models",
-    "block_problem",
-    "select_models",
-    "progress_to",
-    "convergence_methods",
-    "convergence_results",
-    "trajectory",
-    "credible_bands",
-    "stored",
-    "fetch",
-]
+__all__ = ["Block", "Method", "METRIC_LABELS", "pass_k_choices", "analysis_block", "block_models", "block_problem",
+           "select_models", "progress_to", "convergence_methods", "convergence_results", "trajectory", "credible_bands",
+           "stored", "fetch"]
 
 #: Ranking metrics of the trajectory and convergence views, with their UI labels.
 METRIC_LABELS = {
@@ -151,6 +138,7 @@ def analysis_block(data_id: str, _dataset, task: str, kind: str, rubric_id: str 
         raise InputError("the Pass@k family needs binary correctness (is_correct), which this data does not have.")
     if models:
         chosen = chosen.select_models([m for m in chosen.models if m in set(models)])
+    chosen = canonical_outcomes(chosen)[0]  # natural order, as the CLI: row-wise draws per cell match any row order
     block = chosen.complete_block(ragged=True)  # every trial kept; different N per cell -> ragged (row-wise only)
     notes = list(chosen.notes) + list(block.notes)
     prefix = None

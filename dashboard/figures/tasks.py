@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from dashboard.figures.theme import (CELL_TEXT, RATE_SCALE, apply_theme, axis_title, missing_cells, name_ticks, plain,
                                      short_labels, transparent_background)
+from scorio_core.leaderboard.order import board_order
 
 __all__ = ["task_heatmap", "combined_interval_plot"]
 
@@ -88,10 +89,11 @@ def combined_interval_plot(combined: pd.DataFrame, *, confidence: float = 0.95) 
     Returns
     -------
     plotly.graph_objects.Figure
-        One scatter trace of the scored models (sorted ascending so the best is on top);
+        One scatter trace of the scored models (in reverse leaderboard order so the best is on top);
         models without a combined score are named in the title.
     """
-    scored = combined[combined["score"].notna()].sort_values("score", kind="stable")
+    # best on top, exact ties by name top-down as the Leaderboard lists them (plotly draws the first row at the bottom)
+    scored = board_order(combined[combined["score"].notna()], "score").iloc[::-1]
     fig = go.Figure(go.Scatter(
         x=scored["score"], y=plain(scored["model"]), mode="markers", name="combined score",
         marker=dict(size=10, color="#0072B2"),

@@ -1,5 +1,6 @@
 """Leaderboard sections that differ in the presentation view (``&view=present``): the table, the rank distribution's
-caption, and the score-vs-cost figure.
+caption, and the score-vs-cost figure; and what the Leaderboard says that other pages showing the same intervals say
+too (the ``prior_pull`` warning, the verdict's few-trials caveat, the loader's notes).
 
 The presentation view is a read-only report for stakeholders (QA F6, F7, F13): no widgets (the figures use the shared
 analysis' choices or the defaults), no command lines or repository paths, and a leaderboard table that prints whole
@@ -13,6 +14,8 @@ import streamlit as st
 
 from dashboard.compute.results import model_costs
 from dashboard.figures import cost_scatter
+from dashboard.panels.charts import chart
+from dashboard.tables.chart_text_more import cost_frame, cost_summary
 from dashboard.tables.display import fit_height
 from dashboard.text import code, md, sentence
 from scorio_core.choices import prior_label
@@ -21,7 +24,59 @@ from scorio_core.ranking.paired import names_phrase
 from scorio_core.ranking.posterior_ranks import HELD_PRIOR, rank_draws_note
 from scorio_core.report.tables import interval_name
 
-__all__ = ["printable_board", "render_board_table", "render_rank_caption", "render_cost_scatter"]
+__all__ = ["few_trials_caveat", "printable_board", "render_board_table", "render_prior_pull",
+           "render_rank_caption", "render_cost_scatter"]
+
+#: What the ``prior_pull`` warning advises in the app (the core's message says it with the CLI's option).
+PRIOR_PULL_ADVICE = (" Choose the *Empirical Bayes (calibrated)* prior in the sidebar to let each model's questions set "
+                     "its prior.")
+
+
+def render_prior_pull(note: dict | None, *, present: bool = False, prefix: str = "") -> None:
+    """The Leaderboard's ``prior_pull`` warning (a prior moved a model's mean beyond its interval from its observed
+    avg@N), on every page that shows those intervals (Leaderboard, Compare, Tasks).
+
+    Parameters
+    ----------
+    note : dict or None
+        :func:`scorio_core.leaderboard.checks.prior_pull_notice` of the rows the page shows; None: nothing to say.
+    present : bool, default False
+        The presentation view: no advice about the sidebar (it has none).
+    prefix : str, default ""
+        Plain text put before the finding (e.g. the task's name on the Tasks page); escaped here.
+    """
+    if note is None:
+        return
+    fixed = note["message"] != note["finding"]  # the core advises another prior only for a fixed one
+    st.warning(md(prefix + note["finding"]) + ("" if present or not fixed else PRIOR_PULL_ADVICE),
+               icon=":material/compress:")
+
+
+def few_trials_caveat(caveats, table: pd.DataFrame) -> str | None:
+    """The verdict's few-trials caveat ("With as few as N = 4 trials per question, posterior means are pulled toward
+    the prior mean ..."), as the Markdown and HTML exports and the Export page carry it, or None.
+
+    Parameters
+    ----------
+    caveats : sequence of str
+        ``Verdict.caveats`` of :func:`scorio_core.report.verdict.verdict` for ``table``.
+    table : DataFrame
+        The leaderboard rows the verdict was computed from (``mu``, ``n_trials``, ``interval``, ``n_questions``).
+
+    Returns
+    -------
+    str or None
+        The caveat among ``caveats`` that :func:`scorio_core.report.caveats._few_trials_caveat` words for ``table``
+        (fewer than 5 trials per question), else None.
+    """
+    from scorio_core.report.caveats import _few_trials_caveat
+
+    scored = table[table["mu"].notna()]
+    if "n_trials" not in scored.columns or not len(scored) or int(scored["n_trials"].min()) >= 5:
+        return None
+    few = _few_trials_caveat(int(scored["n_trials"].min()), scored)
+    return next((c for c in caveats if c in (few, few.replace("sharpen the ranking", "narrow the interval"))), None)
+
 
 def _label(key: str, column) -> str:
     """The header a ``column_config`` entry gives ``key`` (the key itself without a label)."""
@@ -105,8 +160,10 @@ def render_cost_scatter(ctx, table: pd.DataFrame, costs, *, metric_label: str, p
                               bind="query-params", persist_state="session")
         log_x = c2.toggle("Log scale", value=True, key="lb_cost_log", persist_state="session")
     result = model_costs(ctx.data.data_id, ctx.data.dataset, ctx.task, column)
-    st.plotly_chart(cost_scatter(table, result.values, x_title=result.column.description, metric_label=metric_label,
-                                 confidence=ctx.confidence, log_x=log_x), width="stretch")
+    chart(cost_scatter(table, result.values, x_title=result.column.description, metric_label=metric_label,
+                       confidence=ctx.confidence, log_x=log_x),
+          cost_summary(table, result.values, x_title=result.column.description, log_x=log_x),
+          cost_frame(table, result.values, x_title=result.column.description, log_x=log_x), key="lb_cost_chart")
     st.caption(f"x: {md(result.column.description)} ({result.column.how})"
                + (", log scale" if present and log_x else "") + ". "
                f"y: the mean with its {md(interval_name(table, ctx.confidence))}; the x value carries no uncertainty here.")

@@ -33,15 +33,19 @@ def _interval_figure(table: pd.DataFrame, metric_label: str, confidence: float, 
 
 
 def show_interval_plot(table: pd.DataFrame, *, metric_label: str, confidence: float, show_estimate: bool,
-                       labels: dict, tie_rule: str | None) -> None:
+                       labels: dict, tie_rule: str | None, summary: str | None = None) -> None:
     """Draw :func:`dashboard.figures.interval_plot` of ``table`` (keyword arguments as there), from the server's cache.
 
     The cache key is the table's content and every argument, so a session with other settings, data or display
     names gets its own figure; 16 figures are kept (least recently used dropped; one of 300 models holds ~1.5 MB).
+    ``summary`` (plain text, :func:`dashboard.tables.chart_text.interval_summary`) is its caption: the chart's text
+    alternative (the page's table holds the numbers).
     """
     figure = _interval_figure(table, metric_label, float(confidence), bool(show_estimate), dict(labels),
                               tie_rule)
     st.plotly_chart(figure, width="stretch")
+    if summary:
+        st.caption(md(summary))
 
 
 #: Heatmap cell values are sized by Plotly to their cell (:data:`dashboard.figures.theme.CELL_TEXT`): on a phone a

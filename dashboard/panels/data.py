@@ -10,6 +10,9 @@ from dashboard.panels.attempts import LONG, render_attempts, render_long_fields
 from dashboard.compute.results import leaderboard_table, question_attempts_for
 from dashboard.compute.explore import MAX_QUESTIONS, ORDERS, attempt_signals, grid_view
 from dashboard.figures import rate_grid, trial_grid
+from dashboard.panels.charts import chart
+from dashboard.tables.chart_text import trial_grid_frame, trial_grid_summary
+from dashboard.tables.chart_text_more import rate_grid_frame, rate_grid_summary
 from dashboard.guard import user_errors
 from dashboard.tables.display import fit_height
 from dashboard.text import md
@@ -84,8 +87,10 @@ def render_outcomes(ctx, active) -> None:
     st.markdown(f"**Per-question results** · {shown} question{md(plural)} · {len(models)} model{'' if len(models) == 1 else 's'}")
     if view.n_questions_total > MAX_QUESTIONS:
         st.caption(f"Showing the first {MAX_QUESTIONS} questions in this order; pick a task or filter to see others.")
-    st.plotly_chart(rate_grid(view.models, view.questions, view.rates, view.correct, view.trials, binary=view.binary),
-                    width="stretch", key="data_rate_grid")
+    chart(rate_grid(view.models, view.questions, view.rates, view.correct, view.trials, binary=view.binary),
+          rate_grid_summary(view.models, view.questions, view.rates, binary=view.binary),
+          rate_grid_frame(view.models, view.questions, view.rates, view.correct, view.trials, binary=view.binary),
+          key="data_rate_grid")
     if data.dataset.attempts is None or view.codes is None:
         st.info("Counts only: the data gives correct trials out of N per question, so the order of trials is unknown "
                 "and there is no per-trial grid. Cells strictly between red and blue are flaky (0 < pass rate < 1).",
@@ -97,8 +102,9 @@ def render_outcomes(ctx, active) -> None:
     if len(view.models) > MAX_PANELS:
         st.caption(f"Showing the first {MAX_PANELS} selected models; deselect some to see others.")
     fig = trial_grid(panel, view.questions, view.codes[: len(panel)], view.labels, view.weights, view.rates[: len(panel)])
-    st.plotly_chart(fig, width="stretch", key=_CHART, on_select=partial(_on_cell, panel, view.questions),
-                    selection_mode="points")
+    chart(fig, trial_grid_summary(panel, view.questions, view.codes[: len(panel)], view.labels, view.rates[: len(panel)]),
+          trial_grid_frame(panel, view.questions, view.codes[: len(panel)], view.labels), key=_CHART,
+          on_select=partial(_on_cell, panel, view.questions), selection_mode="points")
     st.caption("Diamonds mark flaky questions. Click a cell (or choose below) to see that attempt's signals.")
     _inspector(ctx, active, view)
 

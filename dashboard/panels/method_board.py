@@ -16,6 +16,8 @@ import streamlit as st
 
 from dashboard.compute.results import METHOD_BOOT, method_agreement_for, method_bootstrap_for
 from dashboard.figures import schema_bump_chart
+from dashboard.panels.charts import chart
+from dashboard.tables.chart_text_more import bump_summary
 from dashboard.tables.display import fit_height
 from dashboard.state.url import relabel_param
 from dashboard.text import md
@@ -170,8 +172,9 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str, option
             st.caption(md(note))
     bump = pd.concat([pd.DataFrame({"schema": name, "model": shown["model"].map(labels), "rank": shown[col],
                                     "mu": shown["bayes_mean"]}) for name, col in (("Bayes@N", "bayes_rank"), (label, "rank"))])
-    st.plotly_chart(schema_bump_chart(bump, schemas=["Bayes@N", label], models=shown["model"].map(labels).tolist()),
-                    width="stretch")
+    drawn = shown["model"].map(labels).tolist()
+    chart(schema_bump_chart(bump, schemas=["Bayes@N", label], models=drawn),
+          bump_summary(bump, ["Bayes@N", label], drawn), key="lb_method_bump")  # the table below holds the ranks
     frame = pd.DataFrame({"rank": shown["rank"], "model": shown["model"].map(labels), "score": shown["score"],
                           "Bayes@N rank": shown["bayes_rank"], "change": shown["change"]})
     if "rank_lo" in shown:

@@ -16,6 +16,9 @@ import streamlit as st
 from dashboard.compute.items import question_diagnostics
 from dashboard.compute.results import METHOD_BOOT, method_agreement_for, method_bootstrap_for
 from dashboard.figures import interval_plot, method_agreement_heatmap
+from dashboard.panels.charts import chart
+from dashboard.tables.chart_text import interval_summary
+from dashboard.tables.chart_text_more import agreement_frame, agreement_summary
 from dashboard.tables.display import fit_height, interval_headers, rank_interval_display
 from dashboard.tables.methods import rank_table_parts
 from dashboard.text import md
@@ -82,7 +85,9 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
     if result.skipped:
         st.caption("Left out (cannot rank these data): " + md("; ".join(
             f"{method_label(name)}: {reason}" for name, reason in result.skipped.items())))
-    st.plotly_chart(method_agreement_heatmap([method_label(m) for m in result.methods], result.tau_b), width="stretch")
+    names = [method_label(m) for m in result.methods]
+    chart(method_agreement_heatmap(names, result.tau_b), agreement_summary(names, result.tau_b),
+          agreement_frame(names, result.tau_b), key="lb_agreement_chart")
     st.caption("Kendall's tau_b between two methods' rankings: 1 the same order, 0 unrelated, -1 reversed "
                "(ties corrected; blank where a method ranks every model the same).")
     rows = result.rows()
@@ -193,9 +198,10 @@ def render_irt_ability(ctx, task: str, tie_rule: str, rubric_id: str, categoriza
             rows = rows.nsmallest(limit, "rank", keep="all")
             st.caption(f"The chart shows the best {md(len(rows))} of {md(int((table['group'] == g).sum()))} models "
                        "of this group (the Leaderboard's *Show*); the table below lists every model.")
-        st.plotly_chart(interval_plot(rows, metric_label=f"IRT ability ({kind}, logit)", confidence=ctx.confidence,
-                                      labels=labels, tie_rule=tie_rule, estimate_name="posterior mode (MAP)"),
-                        width="stretch")
+        chart(interval_plot(rows, metric_label=f"IRT ability ({kind}, logit)", confidence=ctx.confidence,
+                            labels=labels, tie_rule=tie_rule, estimate_name="posterior mode (MAP)"),
+              interval_summary(rows, interval=f"{ctx.confidence:.0%} interval", labels=labels, estimate="ability"),
+              key=f"lb_irt_chart_{g}")  # the table below lists every model's numbers
     if len(linked) > MAX_GROUP_PLOTS:
         st.caption(f"{md(len(linked) - MAX_GROUP_PLOTS)} more linked groups are in the table (column 'linked group').")
     frame = pd.DataFrame({"model": table["model"].map(labels), "rank": table["rank"], "rank (CI ties)": table["rank_ci"],

@@ -14,7 +14,9 @@ from dashboard.text import probability_cells
 from scorio_core.report.verdict import format_probability
 
 __all__ = ["pairwise_summary", "pairwise_frame", "rank_summary", "rank_frame", "difference_summary",
-           "difference_frame", "trials_summary", "trials_frame", "trajectory_summary", "trajectory_frame"]
+           "difference_frame", "trials_summary", "trials_frame", "trajectory_summary", "trajectory_frame",
+           "interval_summary", "task_heatmap_summary", "convergence_chart_summary", "convergence_chart_frame",
+           "tau_summary", "tau_frame", "trial_grid_summary", "trial_grid_frame"]
 
 
 def _pct(confidence: float) -> str:
@@ -190,4 +192,179 @@ def trajectory_frame(models, n, ranks) -> pd.DataFrame:
     cols = _grid(n) if len(n) else []
     frame = pd.DataFrame({f"n = {n[c]}": pd.array(np.round(R[:, c]), dtype="Float64").astype("Int64") for c in cols})
     frame.insert(0, "model", names)
+    return frame
+
+
+def interval_summary(table: pd.DataFrame, *, interval: str, labels=None, estimate: str = "mean", digits: int = 4,
+                     column: str = "mu") -> str:
+    """One sentence on a forest plot of ``table`` (``model, <column>, lo, hi``; NaN ``column``: not scored): both ends
+    with their intervals, and how many intervals overlap the leader's.
+
+    ``interval`` names the interval ("95% credible interval"); ``labels`` maps models to display names.
+
+    >>> t = pd.DataFrame({"model": ["a", "b", "c"], "mu": [0.74, 0.6, 0.41], "lo": [0.7, 0.55, 0.38],
+    ...                   "hi": [0.78, 0.71, 0.44]})
+    >>> interval_summary(t, interval="95% credible interval")
+    "3 models; highest mean a 0.7400 (95% credible interval 0.7000-0.7800), lowest c 0.4100 (95% credible interval 0.3800-0.4400); 1 other model's interval overlaps the leader's."
+    """
+    labels = dict(labels or {})
+    scored = table[table[column].notna()].sort_values(column, ascending=False, kind="stable")
+    unscored = len(table) - len(scored)
+    note = f" ({unscored} not scored)" if unscored else ""
+    if scored.empty:
+        return f"No model scored{note}."
+
+    def one(row) -> str:
+        name = labels.get(str(row["model"]), str(row["model"]))
+        return (f"{name} {row[column]:.{digits}f} ({interval} {row['lo']:.{digits}f}-{row['hi']:.{digits}f})")
+
+    top, bottom = scored.iloc[0], scored.iloc[-1]
+    if len(scored) == 1:
+        return f"1 model{note}: {estimate} {one(top)}."
+    overlap = int((scored["hi"].iloc[1:] >= top["lo"]).sum())
+    said = (f"{overlap} other model's interval overlaps" if overlap == 1 else
+            f"{overlap} other models' intervals overlap")
+    return (f"{len(scored)} models{note}; highest {estimate} {one(top)}, lowest {one(bottom)}; {said} the leader's.")
+
+
+def task_heatmap_summary(cells: pd.DataFrame, models, tasks) -> str:
+    """One sentence on the task heatmap (``cells``: ``model, task, bayes``): its highest and lowest cell (3 decimals,
+    as printed) and the cells without data.
+
+    >>> c = pd.DataFrame({"model": ["a", "a", "b"], "task": ["x", "y", "x"], "bayes": [0.9, 0.5, 0.2]})
+    >>> task_heatmap_summary(c, ["a", "b"], ["x", "y"])
+    'Bayes@N of 2 models on 2 tasks: highest a on x (0.900), lowest b on x (0.200); 1 cell without data.'
+    """
+    models, tasks = [str(m) for m in models], [str(t) for t in tasks]
+    shown = cells[cells["model"].astype(str).isin(models) & cells["task"].astype(str).isin(tasks)
+                  & cells["bayes"].notna()]
+    empty = len(models) * len(tasks) - len(shown)
+    head = (f"Bayes@N of {len(models)} model{'' if len(models) == 1 else 's'} on {len(tasks)} "
+            f"task{'' if len(tasks) == 1 else 's'}")
+    gaps = f"; {empty} cell{'' if empty == 1 else 's'} without data" if empty else ""
+    if shown.empty:
+        return f"{head}: no data{gaps}."
+    hi, lo = shown.loc[shown["bayes"].idxmax()], shown.loc[shown["bayes"].idxmin()]
+    return (f"{head}: highest {hi['model']} on {hi['task']} ({hi['bayes']:.3f}), lowest {lo['model']} on {lo['task']} "
+            f"({lo['bayes']:.3f}){gaps}.")
+
+
+def convergence_chart_summary(summary: pd.DataFrame, curves: pd.DataFrame, *, n_max: int) -> str:
+    """One sentence on the convergence@n chart: per method, the share of replicates whose ranking settles within
+    ``n_max`` trials (most first) and the mean convergence@n of those that do; or that none settles.
+
+    Methods are ordered by the share that settles, then by that mean: a mean over the 0.2% of replicates that settle
+    is not "settling first" (a11y review).
+
+    ``summary``: ``method, mean, no_convergence``; ``curves``: ``method, n, cdf``.
+
+    >>> s = pd.DataFrame({"method": ["A", "B", "C"], "mean": [5.0, np.nan, 2.0], "no_convergence": [0.0, 1.0, 0.998]})
+    >>> c = pd.DataFrame({"method": ["A"] * 3, "n": [1, 2, 3], "cdf": [0.2, 1.0, np.nan]})
+    >>> convergence_chart_summary(s, c, n_max=3)
+    'Share of bootstrap replicates whose ranking settles on the gold standard by n, for 3 methods (N = 3): A settles in every replicate (by n = 2; mean convergence@n 5.0), C in 0.2% of them (mean 2.0 among those), B in none within N trials.'
+    """
+    head = (f"Share of bootstrap replicates whose ranking settles on the gold standard by n, for {len(summary)} "
+            f"method{'' if len(summary) == 1 else 's'} (N = {n_max})")
+    share = 1.0 - summary["no_convergence"].astype(float)
+    order = summary.assign(_s=share, _m=summary["mean"].astype(float)).sort_values(
+        ["_s", "_m"], ascending=[False, True], kind="stable", na_position="last")
+    if not (order["_s"] > 0).any():
+        return f"{head}: no method's ranking settles on the gold standard within N = {n_max} trials."
+    parts = []
+    for i, (method, s, m) in enumerate(zip(order["method"], order["_s"], order["_m"])):
+        if not s > 0 or not np.isfinite(m):
+            parts.append(f"{method} in none within N trials" if i else f"{method} never settles within N trials")
+            continue
+        if s >= 1 - 1e-9:
+            cdf = curves[(curves["method"] == method) & curves["cdf"].notna()]
+            done = cdf[cdf["cdf"] >= 1 - 1e-9]
+            by = f"by n = {int(done['n'].iloc[0])}; " if len(done) else ""
+            parts.append(f"{method} {'settles ' if not i else ''}in every replicate ({by}mean convergence@n {m:.1f})")
+        else:
+            parts.append(f"{method} {'settles ' if not i else ''}in {format_probability(float(s))} of them"
+                         f" (mean {m:.1f} among those)" if i else
+                         f"{method} settles in {format_probability(float(s))} of replicates (mean convergence@n "
+                         f"{m:.1f} among those)")
+    return f"{head}: {', '.join(parts)}."
+
+
+def _by_n(curves: pd.DataFrame, value: str) -> pd.DataFrame:
+    """``curves``' ``value`` as a grid: one row per n (:func:`_grid` of them), one column per method, 4 decimals."""
+    data = curves[curves[value].notna()]
+    wide = data.pivot_table(index="n", columns="method", values=value, sort=False)
+    wide = wide[list(dict.fromkeys(data["method"]))]
+    n = wide.index.to_numpy(int)
+    rows = _grid(n) if len(n) else []
+    frame = wide.iloc[rows].round(4).reset_index().rename(columns={"n": "trials n"})
+    frame.columns.name = None
+    return frame
+
+
+def convergence_chart_frame(curves: pd.DataFrame) -> pd.DataFrame:
+    """The lower panel as a table: each method's share of replicates settled by n (``cdf``, 4 decimals as on hover).
+
+    >>> convergence_chart_frame(pd.DataFrame({"method": ["A", "A"], "n": [1, 2], "cdf": [0.25, 1.0]})).to_dict("list")
+    {'trials n': [1, 2], 'A': [0.25, 1.0]}
+    """
+    return _by_n(curves, "cdf")
+
+
+def tau_summary(curves: pd.DataFrame) -> str:
+    """One sentence on the Kendall's tau_b curves: each method's value at the last n (closest first).
+
+    >>> tau_summary(pd.DataFrame({"method": ["A", "A", "B", "B"], "n": [1, 2, 1, 2], "tau": [0.5, 0.9, 0.4, np.nan]}))
+    "Mean Kendall's tau_b with the gold standard after n = 1 to 2 trials for 2 methods; at the last n: A 0.9000, B undefined."
+    """
+    methods = list(dict.fromkeys(curves["method"]))
+    if not len(curves):
+        return "Mean Kendall's tau_b with the gold standard: nothing to draw."
+    last = [(m, curves.loc[curves["method"] == m].sort_values("n")["tau"].iloc[-1]) for m in methods]
+    last.sort(key=lambda x: (not np.isfinite(x[1]), -x[1] if np.isfinite(x[1]) else 0))
+    ends = ", ".join(f"{m} {v:.4f}" if np.isfinite(v) else f"{m} undefined" for m, v in last)
+    return (f"Mean Kendall's tau_b with the gold standard after n = {int(curves['n'].min())} to "
+            f"{int(curves['n'].max())} trials for {len(methods)} method{'' if len(methods) == 1 else 's'}; "
+            f"at the last n: {ends}.")
+
+
+def tau_frame(curves: pd.DataFrame) -> pd.DataFrame:
+    """The tau_b curves as a table: one row per n (as :func:`trials_frame` picks them), one column per method.
+
+    >>> tau_frame(pd.DataFrame({"method": ["A", "A"], "n": [1, 2], "tau": [0.123456, 1.0]})).to_dict("list")
+    {'trials n': [1, 2], 'A': [0.1235, 1.0]}
+    """
+    return _by_n(curves, "tau")
+
+
+def trial_grid_summary(models, questions, codes, labels, rates) -> str:
+    """One sentence on the per-trial grid (``codes``: (L, M, N) category codes, -1 none): the most common category
+    and the flaky rows the diamonds mark (``0 < rates < 1``).
+
+    >>> trial_grid_summary(["a"], ["q1", "q2"], np.array([[[1, 1], [0, -1]]]), ["wrong", "right"], [[1.0, 0.0]])
+    "Every trial of 1 model on 2 questions (up to 2 trials each) by rubric category: most often 'right' (67% of 3 trials); 0 flaky rows."
+    """
+    C = np.asarray(codes, dtype=int)
+    seen = C[C >= 0]
+    R = np.asarray(rates, dtype=float)
+    flaky = int(np.sum((R > 0) & (R < 1)))
+    head = (f"Every trial of {len(models)} model{'' if len(models) == 1 else 's'} on {len(questions)} "
+            f"question{'' if len(questions) == 1 else 's'} (up to {C.shape[-1]} trials each) by rubric category")
+    rows = f"{flaky} flaky row{'' if flaky == 1 else 's'}"
+    if not seen.size:
+        return f"{head}: no trial in a category; {rows}."
+    top = int(np.bincount(seen, minlength=len(labels)).argmax())
+    return (f"{head}: most often '{labels[top]}' ({np.mean(seen == top):.0%} of {seen.size:,} trials); {rows}.")
+
+
+def trial_grid_frame(models, questions, codes, labels) -> pd.DataFrame:
+    """The grid as a table: one row per (model, question), each trial's category (empty: no trial or no category).
+
+    >>> trial_grid_frame(["a"], ["q1"], np.array([[[1, -1]]]), ["wrong", "right"]).to_dict("records")
+    [{'model': 'a', 'question': 'q1', 'trial 1': 'right', 'trial 2': ''}]
+    """
+    C = np.asarray(codes, dtype=int)
+    L, M, N = C.shape
+    names = np.array([*map(str, labels), ""], dtype=object)  # -1 picks the last: empty
+    frame = pd.DataFrame(names[C.reshape(L * M, N)], columns=[f"trial {t}" for t in range(1, N + 1)])
+    frame.insert(0, "question", [str(q) for q in questions] * L)
+    frame.insert(0, "model", np.repeat([str(m) for m in models], M))
     return frame

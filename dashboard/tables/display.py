@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from scorio_core.leaderboard.order import board_order
 from scorio_core.report.names import organisations
 from scorio_core.report.tables import interval_abbrev, interval_name, trial_spans
 
@@ -190,11 +191,12 @@ def rerank_display(table: pd.DataFrame, baseline: pd.DataFrame | None, *, confid
     return frame, config
 
 
-def combined_display(combined: pd.DataFrame, *, confidence: float) -> tuple[pd.DataFrame, dict]:
-    """The Tasks page's combined scores, best first: score, interval as one text column, tasks scored,
-    and the reason a model has no score (only when some model has none), sized to fit at 1280 px."""
-    table = combined.sort_values("score", ascending=False, na_position="last")
-    frame = pd.DataFrame({"model": table["model"].astype(str), "score": table["score"]})
+def combined_display(combined: pd.DataFrame, *, confidence: float, labels=None) -> tuple[pd.DataFrame, dict]:
+    """The Tasks page's combined scores, best first (ties by name, as the Leaderboard), ``labels`` their display names:
+    score, interval as one text column, tasks scored, and why a model has no score (when some has none), for 1280 px."""
+    table = board_order(combined.assign(model=combined["model"].astype(str)), "score")
+    names = table["model"] if labels is None else table["model"].map(lambda m: labels.get(m, m))
+    frame = pd.DataFrame({"model": names, "score": table["score"]})
     frame["interval"] = [f"[{lo:.4f}, {hi:.4f}]" if pd.notna(lo) else "" for lo, hi in zip(table["lo"], table["hi"])]
     frame["n_tasks"] = table["n_tasks"]
     if "reason" in table.columns and table["reason"].fillna("").astype(str).str.len().gt(0).any():

@@ -10,7 +10,9 @@ from dashboard.figures import category_bars
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context, refresh_rubric_note
+from dashboard.panels.charts import chart
 from dashboard.tables.display import fit_height, rerank_display
+from dashboard.tables.chart_text_more import category_frame, category_summary
 from scorio_core.report.tables import interval_note
 from dashboard.text import md
 
@@ -98,6 +100,8 @@ models, counts, unmatched = category_distribution(
 order = [m for m in board["model"] if m in models]
 order = top_models("rubric_top", order, help="The best models on the Leaderboard under this rubric.")
 index = [models.index(m) for m in order]
-st.plotly_chart(category_bars(order, active.labels, counts[index], unmatched[index], active.weights), width="stretch")
+chart(category_bars(order, active.labels, counts[index], unmatched[index], active.weights),
+      category_summary(order, active.labels, counts[index], unmatched[index], active.weights),
+      category_frame(order, active.labels, counts[index], unmatched[index]), key="rubric_categories")
 st.caption(f"Models in leaderboard order (best first){'' if len(order) == len(models) else f'; the top {len(order):d} of {len(models):d}'}. "
            "Colours run from the lowest weight (red) to the highest (blue).")

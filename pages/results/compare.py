@@ -7,6 +7,7 @@ from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.panels.attempts import render_attempts
+from dashboard.panels.board_views import render_prior_pull
 from dashboard.compute.results import (disagreements, leaderboard_table, question_attempts_for, question_clusters_for,
                                task_outcomes, trials_needed_for)
 from scorio_core.ranking.separation import observed_trials, trials_meaning
@@ -17,6 +18,7 @@ from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
 from dashboard.panels.charts import chart
 from dashboard.tables.chart_text import difference_frame, difference_summary, trials_frame, trials_summary
+from dashboard.tables.chart_text_more import scatter_summary
 from dashboard.tables.display import disagreement_display, fit_height
 from dashboard.text import md
 from scorio_core.ranking.compare import difference_density, difference_span, outcome_counts, question_set_note
@@ -24,9 +26,11 @@ from scorio_core.ranking.paired import (not_identified_cause, not_identified_mod
                                        questions_meaning, questions_needed, scoped_difference)
 from scorio_core.report.verdict import format_probability
 from scorio_core.choices import QUESTION_SETS, prior_label, unfitted_share
+from scorio_core.leaderboard.checks import prior_pull_notice
 from scorio_core.leaderboard.linking import common_question_count, cross_group_note, question_groups
 from scorio_core.leaderboard.task_outcomes import ALL_TASKS
 from scorio_core.uncertainty.clustered import codes_for_questions
+from scorio_core.uncertainty.fallback import pair_sds
 
 QUESTION_SET_NOTE = {
     "common": "Question set: common, as on the Leaderboard: both models on the questions every model answered.",
@@ -102,7 +106,9 @@ if question_set != "own":  # said where the numbers are: a reader comparing with
 clusters = question_clusters_for(ctx.data.data_id, ctx.data.dataset, ctx.task, ctx.cluster_column)
 codes = codes_for_questions(table["question"], clusters)
 weights = (0.0, 1.0) if active.categorization is None else active.categorization.weights
-diff, assumption = scoped_difference(row_a["mu"], row_a["sigma"], row_b["mu"], row_b["sigma"], table["diff"].to_numpy(),
+# exact-binomial rows (prior not identified) compare with their skewed spreads, as the CLI's compare and rank_ci do
+sd_a, sd_b = pair_sds(fixed, model_a, model_b, ctx.confidence, (min(weights), max(weights)))
+diff, assumption = scoped_difference(row_a["mu"], sd_a, row_b["mu"], sd_b, table["diff"].to_numpy(),
                                      scope=ctx.scope, confidence=ctx.confidence, clusters=codes,
                                      scores=table[["score_a", "score_b"]].to_numpy(float).T,
                                      weights=weights, not_identified=(unidentified := not_identified_models(
@@ -145,6 +151,8 @@ else:
     st.info(f"Not distinguishable at {pct}: P({md(name_a)} > {md(name_b)}) = {format_probability(diff.rho)}.",
             icon=":material/balance:")
 effects = trial_position_warning(ctx, (model_a, model_b))  # e.g. ARC-AGI's o3, as the Leaderboard says
+# a prior moved A's or B's mean beyond its interval from its avg@N: the Leaderboard's warning, for these two
+render_prior_pull(prior_pull_notice(board[board["model"].isin([model_a, model_b])]))
 pair_note = question_set_note(table, model_a, model_b)
 if pair_note is not None:
     st.warning(md(pair_note), icon=":material/rule:")
@@ -172,7 +180,7 @@ if common:
     cols[2].metric("Both, different rates", counts["both, A more often"] + counts["both, B more often"], border=True)
     cols[3].metric("Same outcome", counts["both always"] + counts["neither"] + counts["both, equally often"], border=True)
 else:
-    st.info(f"{md(model_a)} and {md(model_b)} answered no question in common, so no question can be compared one to "
+    st.info(f"{md(name_a)} and {md(name_b)} answered no question in common, so no question can be compared one to "
             "one: the table lists each model's own questions.", icon=":material/link_off:")
 binary = ctx.data.dataset.attempts is None or ctx.data.dataset.attempts["is_correct"].notna().any()
 only_diff = st.toggle("Only questions where they differ", value=True, key="cmp_only_diff", bind="query-params",
@@ -185,12 +193,13 @@ with table_col:
     picked = st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
                           height=fit_height(len(frame), 440), on_select="rerun", selection_mode="single-row",
                           key="cmp_question_table")
-    st.caption(f"A = {md(model_a)}, B = {md(model_b)}. Sorted with one-sided outcomes first, then by the size of the "
+    st.caption(f"A = {md(name_a)}, B = {md(name_b)}. Sorted with one-sided outcomes first, then by the size of the "
                "difference. Click a row to open that question's attempts below.")
 if common:
     with plot_col:
-        st.plotly_chart(question_scatter(table, name_a=name_a, name_b=name_b, score_label=score_label),
-                        width="stretch")
+        chart(question_scatter(table, name_a=name_a, name_b=name_b, score_label=score_label),
+              scatter_summary(table, name_a=name_a, name_b=name_b, score_label=score_label),
+              key="cmp_scatter")  # the question table above holds the scores
 
 if ctx.data.dataset.attempts is not None and len(shown):
     st.subheader("Attempts on one question", divider="gray")

@@ -14,7 +14,9 @@ from dashboard.compute.dynamics import (
     progress_to,
     rubric_block_or_stop,
 )
+from dashboard.panels.charts import chart
 from dashboard.tables.analysis import convergence_curves, convergence_display, convergence_summary
+from dashboard.tables.chart_text import convergence_chart_frame, convergence_chart_summary, tau_frame, tau_summary
 from scorio_core.dynamics.budget import REPLICATE_CHOICES, default_note, default_replicates, run_estimate
 from dashboard.compute.results import closest_pair, leaderboard_table, trials_needed_for
 from dashboard.figures import convergence_plot, kendall_tau_plot
@@ -132,7 +134,8 @@ bar.empty()
 
 curves = convergence_curves(results)
 summary = convergence_summary(results)
-st.plotly_chart(convergence_plot(curves, summary, n_max=N), width="stretch", key="conv_chart")
+chart(convergence_plot(curves, summary, n_max=N), convergence_chart_summary(summary, curves, n_max=N),
+      convergence_chart_frame(curves), key="conv_chart")
 st.caption(
     f"{len(chosen)} models, {int(replicates):,} {scheme}-wise bootstrap replicates, seed {int(seed)}, prior: "
     f"{md(prior_label(prior, block.strata is not None))}"
@@ -167,7 +170,8 @@ if bayes_result is not None and bayes_result.no_convergence > 0.05:
             st.caption(md(cause))
 
 st.subheader("Agreement with the gold standard vs n")
-st.plotly_chart(kendall_tau_plot(curves, methods=list(summary["method"])), width="stretch", key="conv_tau_chart")
+chart(kendall_tau_plot(curves, methods=list(summary["method"])), tau_summary(curves), tau_frame(curves),
+      key="conv_tau_chart")
 st.caption("Mean Kendall's tau_b between the ranking after n trials and the gold standard, over the same replicates "
            "(Kendall's tau_b). 1 means the same order, 0 no relation.")
 undefined = sorted(set(curves["method"]) - set(curves.loc[curves["tau"].notna(), "method"]))

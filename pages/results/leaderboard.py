@@ -3,7 +3,8 @@
 import streamlit as st
 
 from dashboard.panels import rubric as rubric_panel
-from dashboard.panels.board_views import render_board_table, render_cost_scatter, render_rank_caption
+from dashboard.panels.board_views import (few_trials_caveat, render_board_table, render_cost_scatter,
+                                          render_prior_pull, render_rank_caption)
 from dashboard.panels.charts import chart, show_interval_plot
 from dashboard.panels.method_board import choose_method, choose_method_options, render_method_ranking
 from dashboard.panels.methods import render_irt_ability, render_method_agreement
@@ -20,7 +21,7 @@ from dashboard.figures.leaderboard import PAIRWISE_VALUES_MAX
 from dashboard.guard import blocking_notice, user_errors
 from dashboard.share.links import PresentedSection, presentation_footer, presented_figures, presented_settings, presenting
 from dashboard.panels.sidebar import page_context
-from dashboard.tables.chart_text import pairwise_frame, pairwise_summary, rank_frame, rank_summary
+from dashboard.tables.chart_text import interval_summary, pairwise_frame, pairwise_summary, rank_frame, rank_summary
 from dashboard.tables.display import calibration_display, calibration_summary, leaderboard_display, top_rows
 from dashboard.text import code, md
 from scorio_core.choices import has_fallback_interval, not_fitted_for_all
@@ -32,6 +33,7 @@ from scorio_core.ranking.paired import not_identified_cause, not_identified_mode
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
 from scorio_core.report.tables import interval_groups, interval_name
 from scorio_core.report.lead import among_shown
+from scorio_core.report.notes import loader_notes
 from scorio_core.report.verdict import verdict
 from scorio_core.uncertainty import SCOPE_LABELS, calibration_table
 
@@ -127,6 +129,9 @@ with user_errors("the leaderboard"):
     notes = leaderboard_notes(ctx.data.data_id, ctx.data.dataset, ctx.task, table, confidence=ctx.confidence,
                               tie_rule=tie_rule, question_set=question_set, rubric_id=active.rubric_id,
                               _categorization=active.categorization)
+said = {text for n in notes for text in (n.get("finding"), n["message"])}
+for text in loader_notes(ctx.data.dataset, said=said):  # what loading found, as the CLI's leaderboard notes (code load)
+    st.info(md(text), icon=":material/info:")
 for note in notes:
     if note["code"] == "prior_pull" and ctx.models:  # name only the models the sidebar's model filter shows
         note = prior_pull_notice(table, shown=ctx.shown(table["model"])) or note
@@ -146,9 +151,7 @@ for note in notes:
     elif note["code"] == "trial_position_effect":  # e.g. ARC-AGI's second attempt only after a failed first
         st.warning(md(note["finding"]), icon=":material/repeat:")
     elif note["code"] == "prior_pull":  # e.g. ARC-AGI at N = 2 under Jeffreys: intervals beside, not around, avg@N
-        st.warning(md(note["finding"]) + ("" if present else " Choose the *Empirical Bayes (calibrated)* prior in "
-                                          "the sidebar to let each model's questions set its prior."),
-                   icon=":material/compress:")
+        render_prior_pull(note, present=present)  # as Compare and Tasks say it
     elif note["code"] in ("data_choices", "absent_from_task"):  # what the choices changed; models without this task
         st.caption(md(note["finding"]) + (" The Tasks page shows which tasks each model ran."
                                           if note["code"] == "absent_from_task" and not present else ""))
@@ -229,6 +232,8 @@ with tabs[0]:
                         f"{md(summary.brief)}")  # a model filter: "of the 2 models shown", not "first" beside rank 12
             if summary.one_sided:  # ahead at the level, yet Compare's central interval holds 0: say why both hold
                 st.caption(md(summary.one_sided))
+            if few := few_trials_caveat(summary.caveats, table):  # N < 5: as the exports and the Export page say
+                st.caption(md(few))
             unsure = not_identified_models(every_row[every_row["mu"].notna()],
                                            every_row.loc[every_row["mu"].notna(), "model"])
             if unsure and len(scored) >= 2:  # N = 1 and the like: P values use the pooled binomial sd, not a posterior
@@ -240,7 +245,8 @@ with tabs[0]:
                         st.markdown(md(summary.details))
                     st.markdown("\n".join(f"- {md(line)}" for line in summary.lines))
         show_interval_plot(table, metric_label=spec.label, confidence=ctx.confidence, show_estimate=spec.binary,
-                           labels=labels, tie_rule=tie_rule)
+                           labels=labels, tie_rule=tie_rule, summary=interval_summary(
+                               table, interval=interval_name(table, ctx.confidence), labels=labels))
         frame, config = leaderboard_display(table, metric_label=spec.label, k=int(k), confidence=ctx.confidence, groups=next(
             (n["groups"] for n in notes if n["code"] == "disconnected_groups"), None))  # a Group column where they split
         frame = frame.drop(columns=["estimate"]) if metric in ("bayes", "avg") else frame  # the mean / avg@N again
@@ -251,8 +257,10 @@ with tabs[0]:
         groups = interval_groups(scored)
         labels = "; ".join(label if len(groups) == 1 else f"of {names}: {label}" for names, label in groups)
         st.caption(f"What the interval covers: {md(labels)}. avg@N is the mean over questions of each "
-                   "question's observed mean score (its accuracy under binary correctness; every question weighs the "
-                   "same), beside the prior-based estimate. "
+                   "question's observed mean score (" + (f"its mean rubric score under {md(active.name)}, on a "
+                   f"{min(active.weights):g}-to-{max(active.weights):g} scale" if active.status == "rubric" else
+                   "its accuracy under binary correctness") + "; every question weighs the same), beside the "
+                   "prior-based estimate. "
                    + ("Colours group models that share a rank. "
                       f"{md(tie_rule_sentence(tie_rule, approximate=has_fallback_interval(scored)))}"
                       if len(scored) >= 2 else "With one scored model there is no rank to share or compare.")

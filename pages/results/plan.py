@@ -12,7 +12,9 @@ from dashboard.panels.trial_order import trial_position_warning
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.state.widgets import follow_default
+from dashboard.panels.charts import chart
 from dashboard.tables.display import fit_height
+from dashboard.tables.chart_text_more import projection_frame, projection_summary
 from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display, plan_sentence
 from dashboard.text import md, sentence
 from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, PRIOR_LABELS, SCOPE_LABELS
@@ -165,8 +167,11 @@ with tabs[1]:
         else:
             with user_errors("the projection"):
                 proj = goal_projection(*keys, **options, batches=6, replays=8, draws=1000)
-            st.plotly_chart(goal_projection_plot(proj.trials, proj.probability, confidence=float(confidence),
-                                                 goal_label=GOAL_LABELS[goal].lower()), width="stretch")
+            chart(goal_projection_plot(proj.trials, proj.probability, confidence=float(confidence),
+                                       goal_label=GOAL_LABELS[goal].lower()),
+                  projection_summary(proj.trials, proj.probability, confidence=float(confidence),
+                                     goal_label=GOAL_LABELS[goal].lower()),
+                  projection_frame(proj.trials, proj.probability), key="plan_projection")
             st.caption(md(proj.describe(batch)))
 with tabs[2]:
     if tabs[2].open:

@@ -12,7 +12,9 @@ from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
+from dashboard.panels.charts import chart
 from dashboard.tables.display import fit_height
+from dashboard.tables.chart_text_more import flag_frame, flag_summary, item_curve_frame, item_curve_summary
 from dashboard.tables.items import flag_label, flagged_export, question_display, shift_display, with_flags
 from dashboard.text import md
 from scorio_core.items import FLAG_CODES, FLAG_RULES, PRIORS
@@ -93,7 +95,8 @@ if n_only_flaky:
                         "low information), not only disagreeing attempts.")
     summary.caption(f"{n_only_flaky:,} of them flaky only: some model's attempts on the question disagree, which is "
                     "expected when models sample. The other flags point at the question itself.")
-bars.plotly_chart(flag_bars(counts), width="stretch")
+with bars:
+    chart(flag_bars(counts), flag_summary(counts), flag_frame(counts), key="q_flag_chart")
 unlinked = unlinked_note(diag)
 if unlinked:  # abilities of models that share no question are ordered by the priors, not by the data
     st.warning(md(unlinked), icon=":material/link_off:")
@@ -137,8 +140,10 @@ if len(shown):
     j = list(fit.questions).index(question)
     theta = diag.models["ability"].to_numpy(float)
     observed = rates[question].reindex(diag.models["model"]).to_numpy(float)
-    st.plotly_chart(item_curve(fit.a[j], fit.b[j], theta, observed, diag.models["model"], a_se=fit.a_se[j],
-                               b_se=fit.b_se[j], question=question, confidence=ctx.confidence), width="stretch")
+    chart(item_curve(fit.a[j], fit.b[j], theta, observed, diag.models["model"], a_se=fit.a_se[j],
+                     b_se=fit.b_se[j], question=question, confidence=ctx.confidence),
+          item_curve_summary(question, fit.a[j], fit.b[j], observed),
+          item_curve_frame(diag.models["model"], theta, observed), key="q_item_chart")
     st.caption((f"Why flagged: {md(row['reason'])}. " if row["flags"] else "No flag. ")
                + "The curve is the fitted probability of success at each ability; each dot is a model at its ability "
                  "and its observed success rate on this question.")

@@ -11,7 +11,9 @@ from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.compute.results import models_of
 from dashboard.compute.store import progress_to
+from dashboard.panels.charts import chart
 from dashboard.tables.analysis import bump_frame, drivers_display, leader_summary, models_by_rank, stability_display
+from dashboard.tables.chart_text_more import bump_summary, bump_table, rank_share_frame, rank_share_summary
 from dashboard.figures import rank_share_heatmap, schema_bump_chart
 from dashboard.guard import blocking_notice
 from dashboard.compute.sensitivity import (
@@ -105,10 +107,12 @@ else:
         drawn = top_models("sens_top", models, where=left,
                            help="The best models under the first schema; ranks are among all models.")
         frame = bump_frame(across, with_ci=with_ci)
-        st.plotly_chart(schema_bump_chart(frame[frame["model"].isin(drawn)], schemas=across.schemas, models=drawn,
-                                          highlight=[m for m in highlight if m in drawn],
-                                          rank_label=f"rank with {ctx.confidence:.0%} CI ties"
-                                          if with_ci else "competition rank"), width="stretch", key="sens_bump")
+        drawn_frame = frame[frame["model"].isin(drawn)]
+        chart(schema_bump_chart(drawn_frame, schemas=across.schemas, models=drawn,
+                                highlight=[m for m in highlight if m in drawn],
+                                rank_label=f"rank with {ctx.confidence:.0%} CI ties" if with_ci else "competition rank"),
+              bump_summary(drawn_frame, across.schemas, drawn), bump_table(drawn_frame, across.schemas, drawn),
+              key="sens_bump")
         if len(drawn) < len(models):
             st.caption(f"The chart shows the top {len(drawn):d} of {len(models):d} models under "
                        f"{md(across.schemas[0])}; ranks are among all of them.")
@@ -177,8 +181,9 @@ m2.metric("Leader keeps rank 1", f"{result.leader_kept:.0%}", help=f"Share of th
 m3.metric("Parameters perturbed", len(result.parameters))
 order = models_by_rank(result.models, result.base_mu)
 index = [result.models.index(m) for m in order]
-st.plotly_chart(rank_share_heatmap(order, result.rank_share[index], result.base_ranks[index], n_rubrics=result.n),
-                width="stretch", key="sens_heatmap")
+chart(rank_share_heatmap(order, result.rank_share[index], result.base_ranks[index], n_rubrics=result.n),
+      rank_share_summary(order, result.rank_share[index], result.base_ranks[index], n_rubrics=result.n),
+      rank_share_frame(order, result.rank_share[index], result.base_ranks[index]), key="sens_heatmap")
 st.caption("Each row: the share of perturbed rubrics in which the model holds each rank (ties share the better rank). "
            "Orange squares: its rank under the unperturbed schema.")
 

@@ -1,6 +1,5 @@
 """Tasks: every model on every task (Bayes@N with intervals), a combined score, pass/fail and flaky questions."""
 
-import numpy as np
 import streamlit as st
 
 from scorio_core.tasks.combined import unequal_task_sizes_notice
@@ -12,13 +11,16 @@ from dashboard.figures import combined_interval_plot, task_heatmap
 from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context
+from dashboard.panels.board_views import render_prior_pull
 from dashboard.panels.trial_order import trial_position_warning
-from dashboard.tables.analysis import models_by_rank
+from dashboard.panels.charts import chart
+from dashboard.tables.chart_text import interval_summary, task_heatmap_summary
 from dashboard.tables.display import combined_display, fit_height, pass_fail_display
 from dashboard.state.widgets import top_models
 from dashboard.text import md
 from dashboard.compute.results import task_table
-from scorio_core.leaderboard.checks import choices_of, data_choices_notice
+from scorio_core.leaderboard.checks import choices_of, data_choices_notice, prior_pull_notice
+from scorio_core.leaderboard.order import board_order
 from scorio_core.tasks import COMBINED_ASSUMPTION, FLAKY_RULE, PASS_RULE, WEIGHTING
 
 ctx = page_context()
@@ -47,8 +49,10 @@ with user_errors("the tasks view"):
         active.schema if rubric_on else None, frozen, active.unmatched, ctx.prior, ctx.scope, ctx.confidence,
         float(threshold), ctx.cluster_column)
 
-score = dict(zip(combined["model"].astype(str), combined["score"]))  # rows in the combined score's order, best first
-models = ctx.shown(models_by_rank(matrix.models, [score.get(str(m), np.nan) for m in matrix.models]))
+# rows in the combined score's order, best first, exact ties by name: the Leaderboard's order (one task: its Bayes@N)
+models = ctx.shown(board_order(combined, "score")["model"].astype(str))
+labels = ctx.labels(models)  # short names where the sidebar asks for them (full names in exports)
+shortened = any(labels[m] != m for m in models)
 if len(models) < len(matrix.models):
     st.caption(f"Showing {len(models):d} of {len(matrix.models):d} models (sidebar filter).")
 cells = matrix.cells[matrix.cells["model"].isin(models)]
@@ -73,6 +77,10 @@ else:
     for note in sets:
         st.warning(f"{md(note['task'])}: {md(note['finding'])}" if len(tasks) > 1 else md(note["finding"]),
                    icon=":material/rule:")
+for task in tasks:  # a prior moved a shown model's mean beyond its interval from its avg@N: as that task's Leaderboard
+    rows = matrix.cells[matrix.cells["task"] == task].rename(columns={"bayes": "mu", "n": "n_trials"})
+    render_prior_pull(prior_pull_notice(rows, shown=models if ctx.models else None),
+                      prefix=f"{task}: " if len(tasks) > 1 else "")
 if active.prior is not None:
     st.caption(f"The prior outcomes R0 ({md(active.prior_label)}) are not applied on this page; it uses the sidebar's prior.")
 
@@ -83,14 +91,19 @@ drawn = top_models("tasks_top", models, label="Show in the charts",
 if len(drawn) < len(models):
     st.caption(f"The charts show the top {len(drawn):d} of {len(models):d} models by combined score; the tables "
                "list every model.")
-st.plotly_chart(task_heatmap(cells[cells["model"].isin(drawn)], models=drawn, tasks=tasks, confidence=ctx.confidence,
-                             zmin=float(min(active.weights)), zmax=float(max(active.weights))), width="stretch")
+named = cells.assign(model=cells["model"].map(labels))  # display names in the charts and tables
+drawn_names = [labels[m] for m in drawn]
+chart(task_heatmap(named[cells["model"].isin(drawn)], models=drawn_names, tasks=tasks, confidence=ctx.confidence,
+                   zmin=float(min(active.weights)), zmax=float(max(active.weights))),
+      task_heatmap_summary(named, drawn_names, tasks), key="tasks_heatmap")  # the table below holds the numbers
 mean = matrix.pivot("bayes").loc[models]
 grid = (mean.map("{:.3f}".format) + " [" + matrix.pivot("lo").loc[models].map("{:.2f}".format) + ", "
-        + matrix.pivot("hi").loc[models].map("{:.2f}".format) + "]").where(mean.notna(), "")
+        + matrix.pivot("hi").loc[models].map("{:.2f}".format) + "]").where(mean.notna(), "").rename(index=labels)
 st.dataframe(grid, width="stretch", height=fit_height(len(grid), 700))
 st.caption(f"Each cell: Bayes@N [interval], the Leaderboard's value for that task. Intervals: {md(matrix.interval)}. "
-           "Empty: no data. Hover the heatmap for avg@N, N (trials per question) and M (questions).")
+           "Empty: no data. Hover the heatmap for avg@N, N (trials per question) and M (questions)."
+           + (" Short model names: the full names are in every export and with *Short model names* off in the sidebar."
+              if shortened else ""))
 choices = choices_of(ctx.data.dataset)
 if choices:  # what the Data page's choices changed (e.g. attempts without an outcome counted as wrong)
     st.caption(md(data_choices_notice(choices)["finding"]))
@@ -101,13 +114,16 @@ if sizes is not None:  # e.g. HELM's 1-question [valid] split beside its 9-quest
     st.warning(md(sizes["message"]), icon=":material/balance:")
 shown_combined = combined[combined["model"].isin(models)]
 drawn_combined = shown_combined[shown_combined["model"].isin(drawn) | shown_combined["score"].isna()]  # title counts them
-st.plotly_chart(combined_interval_plot(drawn_combined, confidence=ctx.confidence), width="stretch")
-frame, config = combined_display(shown_combined, confidence=ctx.confidence)
+drawn_combined = board_order(drawn_combined, "score").assign(model=lambda f: f["model"].astype(str).map(labels))
+chart(combined_interval_plot(drawn_combined, confidence=ctx.confidence),
+      interval_summary(drawn_combined, interval=f"{ctx.confidence:.0%} interval", column="score", estimate="combined score", digits=3),
+      key="tasks_combined")
+frame, config = combined_display(shown_combined, confidence=ctx.confidence, labels=labels)
 st.dataframe(frame, hide_index=True, width="stretch", column_config=config)
 st.caption(f"Weighting: {WEIGHTING}. Interval: {COMBINED_ASSUMPTION}. Per-task intervals: {md(matrix.interval)}.")
 
 st.subheader("Pass / fail", divider="gray")
-verdicts = pass_fail_display(matrix.pivot("passed").loc[models], matrix.pivot("undecided").loc[models])
+verdicts = pass_fail_display(matrix.pivot("passed").loc[models], matrix.pivot("undecided").loc[models]).rename(index=labels)
 st.dataframe(verdicts, width="stretch", height=fit_height(len(verdicts), 700))
 open_verdicts = int(cells["undecided"].fillna(False).astype(bool).sum())
 st.caption(f"Threshold {float(threshold):.3f}: {PASS_RULE}. "
@@ -118,7 +134,7 @@ st.caption(f"Threshold {float(threshold):.3f}: {PASS_RULE}. "
 
 st.subheader("Flaky questions", divider="gray")
 flaky = matrix.pivot("flaky").loc[models]
-st.dataframe(flaky.astype("Int64"), width="stretch", height=fit_height(len(flaky), 700))
+st.dataframe(flaky.astype("Int64").rename(index=labels), width="stretch", height=fit_height(len(flaky), 700))
 per_task = cells.groupby("task", sort=False)["flaky"].sum().reindex(tasks).fillna(0).astype(int)
 st.caption("Flaky (model, question) pairs per task, summed over the shown models (a question flaky for three models "
            "counts three times; the Questions page lists each question once): "

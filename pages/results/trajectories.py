@@ -21,6 +21,7 @@ from dashboard.compute.dynamics import (
 from scorio_core.dynamics.budget import REPLICATE_CHOICES, default_replicates
 from dashboard.panels.charts import chart
 from dashboard.tables.chart_text import trajectory_frame, trajectory_summary
+from dashboard.tables.chart_text_more import band_summary, band_table
 from dashboard.tables.analysis import band_frame, band_interval_name, models_by_rank
 from dashboard.figures import credible_band_grid, rank_trajectory_plot
 from dashboard.panels.sidebar import page_context
@@ -182,9 +183,9 @@ chosen = st.multiselect("Models", ranked, key="traj_band_models",
                         + (" (this replicate's n = N, which can differ from the Leaderboard's order)." if same else "."))
 if chosen:
     band = band_frame(bands, block.models, block.weights, ctx.confidence)
-    st.plotly_chart(credible_band_grid(band, models=chosen, confidence=ctx.confidence, color_order=palette,
-                                       interval_name=band_interval_name(prior)),
-                    width="stretch", key="traj_bands")
+    chart(credible_band_grid(band, models=chosen, confidence=ctx.confidence, color_order=palette,
+                             interval_name=band_interval_name(prior)),
+          band_summary(band, chosen, confidence=ctx.confidence), band_table(band, chosen), key="traj_bands")
 st.caption(
     f"Posterior mean after n trials with its central {ctx.confidence:.0%} credible interval (normal approximation), "
     + ("along the same replicate as the ranks above. " if same else "along the observed trial order. ")

@@ -32,12 +32,13 @@ difference (null: not reached); ``practical`` is false when ``n_power`` is not r
 observed N (``scorio_core.ranking.separation.PRACTICAL_TRIALS``).
 
 The metric is Bayes@N (under ``--schema``; without it, category codes and no is_correct get the leaderboard's default
-'Category codes' rubric, said in ``notes``): the difference, rho and the trials needed all use its posterior (paper
-sections 2.5 and Appendix D); ``difference.kind`` is ``"approximate"`` where a model's empirical-Bayes prior is not
-identified (N = 1: its sd is the pooled binomial bound, and the interval and ``rho`` are normal approximations, said
-in ``assumption``). With ``--scope questions-sampled`` the difference is paired over the questions both models
-answered (Miller 2024, :func:`scorio_core.ranking.paired.scoped_difference`); ``difference.assumption`` says which
-form ran. ``--prior-outcomes FILE [--prior-model NAME]`` adds the paper's prior outcomes R0 to both posteriors (rows
+'Category codes' rubric, said in ``notes``, as is the leaderboard's ``prior_pull`` of a or b): the difference, rho and
+the trials needed all use its posterior (paper sections 2.5 and Appendix D); ``difference.kind`` is
+``"approximate"`` where a model's empirical-Bayes prior is not identified (N = 1: its sd is the pooled binomial bound,
+and the interval and ``rho`` are normal approximations, said in ``assumption``). With ``--scope questions-sampled``
+the difference is paired over the questions both models answered (Miller 2024,
+:func:`scorio_core.ranking.paired.scoped_difference`); ``difference.assumption`` says which form ran.
+``--prior-outcomes FILE [--prior-model NAME]`` adds the paper's prior outcomes R0 to both posteriors (rows
 ``a``/``b`` equal ``leaderboard --prior-outcomes``'s; the trials needed use them), named in ``settings.prior_outcomes``/
 ``prior_model`` and the notes; not with ``--scope questions-sampled`` (the paired difference does not take R0).
 """
@@ -208,7 +209,6 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
                                             questions_meaning, questions_needed, scoped_difference)
     from scorio_core.ranking.separation import trials_meaning
     from scorio_core.errors import InputError
-
     rows = {str(r["model"]): r for r in table.to_dict(orient="records")}
     for m in (model_a, model_b):
         if m not in rows:
@@ -293,15 +293,16 @@ def run(args: argparse.Namespace) -> int:
     fixed_table = None
     if scope != "questions-fixed":  # the paired difference starts from the questions-fixed posteriors
         from scorio_core.leaderboard.table import leaderboard
-
         fixed_table = leaderboard(outcomes, scope="questions-fixed", **settings)
     report = compare_report(outcomes, table, model_a, model_b, confidence, curve=args.curve, prior_counts=counts0,
                             prior=args.prior or "empirical-bayes", scope=scope, fixed_table=fixed_table,
                             clusters=clusters)
     from scorio_core.leaderboard.trial_order import trial_position_note
+    from scorio_core.leaderboard.unfitted import prior_pull_notes  # the leaderboard's prior_pull, of a and b only
     order = trial_position_note(outcomes, (model_a, model_b))  # e.g. ARC-AGI's o3: a retry only after a failure
+    pulled = prior_pull_notes(table, (model_a, model_b), r0_note=r0_notes[0] if counts0 is not None else None)
     said = [*as_notes(load_notes(dataset, args), "load"), *r0_notes, *report["notes"], *([order] if order else []),
-            *getattr(args, "default_notes", [])]  # load's first; each sentence once
+            *pulled, *getattr(args, "default_notes", [])]  # load's first; each sentence once
     first: dict = {}
     report["notes"] = [first.setdefault(n["message"], n) for n in said if n["message"] not in first]
     report["settings"] = {"metric": "bayes", "confidence": confidence, "schema": schema.name if schema else "binary",

@@ -30,7 +30,7 @@ import os
 import numpy as np
 
 from scorio_core.cli._common import add_data_arguments, add_output_argument, emit_json, emit_rows
-from scorio_core.cli.trajectory import add_metric_arguments, int_ranks, load_block
+from scorio_core.cli.trajectory import R0_GOLD, add_metric_arguments, int_ranks, load_block
 from scorio_core.report.notes import note, note_messages
 
 __all__ = ["register", "run"]
@@ -50,6 +50,9 @@ def register(subparsers) -> None:
     )
     add_data_arguments(parser, one_task=True, pool=True)
     add_metric_arguments(parser)
+    from scorio_core.cli.rubric import add_prior_outcomes_arguments
+
+    add_prior_outcomes_arguments(parser)  # R0 with --prior uniform (load_block)
     parser.add_argument(
         "--bootstrap",
         choices=("auto", "column", "row"),
@@ -132,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     res = bootstrap_convergence(
         R, args.metric, w=w, k=args.k, tau=tau, method=args.bootstrap, replicates=args.replicates, seed=args.seed, gold=args.gold,
         prior=args.prior, workers=min(2, os.cpu_count() or 1),  # both cores of the target machine; same result
-        strata=block.strata,
+        strata=block.strata, prior_counts=block.prior_counts,
     )
     if np.isnan(np.asarray(res.kendall_tau_mean, dtype=float)).all():
         notes.append(note("kendall_tau_undefined", "Kendall's tau_b is undefined (NaN): every model ties in the gold "
@@ -165,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         "worst_convergence": res.worst_convergence,
         "worst_ranks": int_ranks(res.worst_ranks),
         "notes": notes,
-        "assumptions": list(res.assumptions),
+        "assumptions": [*res.assumptions, *([R0_GOLD] if block.prior_counts is not None else [])],
         "sources": block.sources,
     }
     if args.output == "json":

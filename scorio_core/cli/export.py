@@ -33,7 +33,7 @@ from pathlib import Path
 
 from scorio_core.cli._common import add_choice_arguments, add_engine_argument
 
-__all__ = ["register", "run", "analyse", "FORMATS"]
+__all__ = ["register", "run", "analyse", "one_sided_notes", "FORMATS"]
 
 FORMATS = ("csv", "md", "latex", "html", "manifest")
 _DEFAULTS = {"metric": "bayes", "k": 1, "tau": 0.5, "confidence": 0.95, "tie_rule": "pairwise",
@@ -205,8 +205,6 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.cli._common import load_dataset
     from scorio_core.errors import InputError
     from scorio_core.leaderboard.metrics import get_metric
-    from scorio_core.leaderboard.checks import choices_of, dataset_models, model_name_defaults
-    from scorio_core.leaderboard.table import emptied_on, leaderboard_notices
     from scorio_core.report import latex, tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
 
@@ -259,15 +257,7 @@ def run(args: argparse.Namespace) -> int:
         prior=prior_outcomes_manifest(args, prior_data),
         settings=settings,
     )
-    from scorio_core.rubric.prior_outcomes import r0_pull_notice
-
-    notices = [(r0_pull_notice(n, r0) if r0 is not None and n["code"] == "prior_pull" else n)["finding"]  # R0 pulls
-               for n in leaderboard_notices(outcomes, table, confidence=settings["confidence"],
-                                            tie_rule=settings["tie_rule"], question_set=settings["question_set"],
-                                            emptied=emptied_on(dataset, task), choices=choices_of(dataset),
-                                            dataset_models=dataset_models(dataset),
-                                            named_by_default=model_name_defaults(dataset))]
-    notices = [n["message"] for n in [*getattr(args, "default_notes", []), *r0_notes]] + notices  # weights a default assumed
+    notices = _notices(args, dataset, task, table, outcomes, scoped, schema, settings, r0, r0_notes)
     rubric_name = schema.name if schema is not None else "Binary correctness"
     if fmt == "csv":  # models sharing no question: each row's group in the file (its caveat goes to stderr below)
         from scorio_core.leaderboard.linking import question_groups, with_group_column
@@ -295,13 +285,54 @@ def run(args: argparse.Namespace) -> int:
     elif fmt == "manifest":
         text = manifest_to_json(doc) + "\n"
     else:
-        text = _html(dataset, task, table, label, settings, schema, doc, outcomes, notices, r0=r0)
+        text = _html(dataset, task, table, label, settings, schema, doc, outcomes, notices, r0=r0,
+                     thresholds=scoped.result.thresholds if scoped else None)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out} ({len(text.encode('utf-8')):,} bytes)", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _notices(args, dataset, task, table, outcomes, scoped, schema, settings, r0, r0_notes) -> list[str]:
+    """The export's notes, each sentence once: what the leaderboard's JSON notes say of this task, in every format
+    that has notes (a default the data assumed, R0, what loading found, the rubric's thresholds and derived signals,
+    the data's notes, the leaderboard's notices and, with questions sampled, how rank_ci pairs the models)."""
+    from scorio_core.cli.quality import load_notes
+    from scorio_core.leaderboard.checks import choices_of, dataset_models, model_name_defaults
+    from scorio_core.leaderboard.table import emptied_on, leaderboard_notices
+    from scorio_core.rubric.coverage import categorization_notes
+    from scorio_core.rubric.prior_outcomes import r0_pull_notice
+
+    found = [(r0_pull_notice(n, r0) if r0 is not None and n["code"] == "prior_pull" else n)  # R0 pulls the means
+             for n in leaderboard_notices(outcomes, table, confidence=settings["confidence"],
+                                          tie_rule=settings["tie_rule"], question_set=settings["question_set"],
+                                          emptied=emptied_on(dataset, task), choices=choices_of(dataset),
+                                          dataset_models=dataset_models(dataset),
+                                          named_by_default=model_name_defaults(dataset))]
+    if settings["scope"] == "questions-sampled":  # whether rank_ci pairs the models, as the leaderboard's note
+        from scorio_core.report.notes import rank_pairing_note
+        pairing = rank_pairing_note(task, settings["metric"], settings["scope"], settings["tie_rule"], table, outcomes,
+                                    settings["cluster_column"])
+        found.append({**pairing, "finding": pairing["message"].removeprefix(f"{task}: ")})
+    rubric_notes = categorization_notes(scoped.result, schema.name) if scoped is not None else []
+    notices = ([n["message"] for n in [*getattr(args, "default_notes", []), *r0_notes]]  # weights a default assumed
+               + rubric_notes + list(outcomes.rubric.notes) + [n["finding"] for n in found])
+    said = set(notices) | {n["message"] for n in found}  # a load note the task's notes say already: once
+    notices = [n for n in load_notes(dataset, args) if n not in said] + notices
+    return list(dict.fromkeys(notices))
+
+
+def one_sided_notes(outcomes, table, task: str, settings: dict, r0: bool = False) -> list[dict]:
+    """The verdict's "lead is one-sided" caveat (P(A > B) reaches the level while the central interval of the
+    difference holds 0) as a ``one_sided`` note of ``task`` (``models``: [ahead, behind]), for the leaderboard's JSON,
+    in the words of the exports and the app; ``[]`` when the lead is not one-sided."""
+    from scorio_core.leaderboard.metrics import get_metric
+
+    v = _verdict(outcomes, table, get_metric(settings["metric"]).label, settings, r0=r0)
+    return [{"code": "one_sided", "task": task, "models": [v.comparisons[0].ahead, v.comparisons[0].behind],
+             "message": f"{task}: {v.one_sided}"}] if v.one_sided else []
 
 
 def _verdict(outcomes, table, label, settings, r0: bool = False):
@@ -342,27 +373,25 @@ def _scale(weights) -> tuple[float, float]:
     return float(min(weights)), float(max(weights))
 
 
-def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=(), r0=None) -> str:
-    from scorio_core.choices import has_fallback_interval
-    from scorio_core.report.html import html_report
+def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=(), r0=None, thresholds=None) -> str:
+    from scorio_core.report.html import html_report, settings_rows
 
     v = _verdict(outcomes, table, label, settings, r0=r0 is not None)
     names = ", ".join(s.name for s in dataset.sources)
-    shown = {
-        "Data": f"{names} (SHA-256 {', '.join(s.sha256[:12] for s in dataset.sources)})",
-        "Task": task,
-        "Metric": label + (f" (k = {settings['k']})" if label != "Bayes@N" else ""),
-        ("Confidence level" if has_fallback_interval(table) else "Credibility level"): f"{settings['confidence']:.0%}",
-        "Rank ties rule": settings["tie_rule"],
-        "Question set": settings["question_set"],
-        "Rubric": schema.name if schema is not None else "Binary correctness",
-    }
+    weights = [float(w) for w in outcomes.rubric.weights]
+    shown = settings_rows(  # the app's rows: a CLI report and an app report list the same settings
+        table, dataset=doc["data"]["label"],
+        files=", ".join(f"{s.name} (SHA-256 {s.sha256[:12]})" for s in dataset.sources),
+        choices=doc["data"]["choices"], task=task,
+        rubric=f"{schema.name if schema is not None else 'Binary correctness'} ({len(weights)} categories, w = "
+               f"{', '.join(f'{w:g}' for w in weights)})", thresholds=dict(thresholds or {}),
+        metric=label + (f" (k = {settings['k']})" if label != "Bayes@N" else ""), confidence=settings["confidence"],
+        tie_rule=settings["tie_rule"], prior=settings["prior"], scope=settings["scope"],
+        question_set=settings["question_set"], cluster_column=settings.get("cluster_column"))
     if r0 is not None:
         shown["Prior outcomes R0"] = f"{r0['source']} ({r0['matched']:,} of {r0['n_questions']:,} questions matched)"
-    if settings.get("cluster_column") and settings["scope"] != "questions-fixed":
-        shown["Questions grouped by"] = f"{settings['cluster_column']} (cluster-robust)"
-    notes = list(notices) + list(outcomes.rubric.notes) + ["Charts are embedded when the report is exported from the app; "
-                                           "the table's bars show each interval."]
+    notes = list(notices) + ["Charts are embedded when the report is exported from the app; "
+                             "the table's bars show each interval."]
     return html_report(title=f"{label} leaderboard: {task}", subtitle=names, table=table, verdict=v, settings=shown,
                        manifest=doc, notes=notes, generated=f"scorio_core {doc['versions']['scorio_core']}, {doc['created']}",
                        tie_rule=settings["tie_rule"])

@@ -30,7 +30,8 @@ attempts and p-value by model), ``ignored_options`` (``options`` given away from
 use, e.g. ``--tau`` under Bayes@N, ``--scope`` with ``--method elo``), ``prior_used`` (``priors`` some rows used
 instead of ``--prior``, e.g. max@k's uniform prior), ``prior_not_fitted`` (per task: ``models`` whose empirical-Bayes
 prior the data do not identify, so their row is the pooled rate with an exact binomial interval), ``rubric`` and
-``data``, ``prior_outcomes`` (per task with ``--prior-outcomes``: ``source``, ``matched`` of ``n_questions``
+``data``, ``one_sided`` (the lead of the first model is one-sided: ``models`` [ahead, behind], the exports' verdict
+caveat), ``prior_outcomes`` (per task with ``--prior-outcomes``: ``source``, ``matched`` of ``n_questions``
 questions, ``prior_trials``, ``matched_across`` (the prior's tasks matched by id when it has no task of this name),
 ``not_used`` (models whose row R0 does not enter)). A row without an estimate (``mu`` null, e.g. Pass@k with fewer than k trials) has ``interval`` and
 ``interval_kind`` null; when no row has one the command fails (exit 2). ``--output table`` prints every note after the
@@ -175,7 +176,11 @@ def run(args: argparse.Namespace) -> int:
             notes.append({**notice, "task": task, "message": f"{task}: {notice['message']}"})
             frame = with_group_column(frame, notice["groups"]) if notice["code"] == "disconnected_groups" else frame
         if args.scope == "questions-sampled":
-            notes.append(_pairing_note(task, args, frame, outcomes, clustered=clusters is not None))
+            from scorio_core.report.notes import rank_pairing_note
+            notes.append(rank_pairing_note(task, args.metric, args.scope, args.tie_rule, frame, outcomes,
+                                           args.cluster_column if clusters is not None else None))
+        from scorio_core.cli.export import one_sided_notes  # the verdict's caveat, as the exports and the app say it
+        notes += one_sided_notes(outcomes, frame, task, vars(args), r0=counts0 is not None)
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
     said = {t for n in notes if n.get("code") != "load" for t in (n.get("finding"), n["message"])}  # e.g. said per task
@@ -237,28 +242,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"note: {note['message']}" if args.output == "table" else f"# note: {note['message']}",
                   file=sys.stdout if args.output == "table" else sys.stderr)
     return 0
-
-
-def _pairing_note(task: str, args: argparse.Namespace, frame, outcomes, clustered: bool = False) -> dict:
-    """Whether rank_ci pairs the models over their common questions (questions sampled; Miller 2024)."""
-    from scorio_core.ranking.paired import ranks_are_paired
-
-    paired = not clustered and ranks_are_paired(args.metric, args.scope, args.tie_rule,
-                                                int(frame["mu"].notna().sum()), len(outcomes.rubric.questions))
-    text = ("rank_ci pairs each two models over the questions both answered (paired difference, Miller 2024)"
-            if paired else "rank_ci compares each model's own cluster-robust interval (questions clustered by "
-            f"{args.cluster_column!r}), unpaired: conservative" if clustered else
-            "rank_ci compares each model's own interval as if independent; the models answered the "
-            "same questions, so the ties are conservative (pairing covers Bayes@N with the pairwise rule; "
-            "`compare --scope questions-sampled` pairs two models)")
-    if paired:  # pairs sharing < 2 questions fall back to the questions-fixed sd: say so, not "paired"
-        from scorio_core.ranking.disagreement import few_common_note
-
-        scored = set(frame.loc[frame["mu"].notna(), "model"].astype(str))
-        rows = [i for i, m in enumerate(outcomes.rubric.models) if str(m) in scored]
-        few = few_common_note(outcomes.rubric.counts[rows])
-        text += f"; {few[0].lower() + few[1:-1]}" if few else ""
-    return {"code": "rank_pairing", "task": task, "paired": paired, "message": f"{task}: {text}."}
 
 
 def _exclude_flagged(outcomes, task: str, args: argparse.Namespace, notes: list):

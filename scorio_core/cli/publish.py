@@ -195,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
 
         default = default_schema_for(dataset)
         notes += [note("default_schema", default_schema_note(default))] if default is not None else []
-    caveats = _analysis_notes(dataset, args.task, args.schema)
+    caveats = _analysis_notes(dataset, args.task, args.schema, settings)
     if args.output == "json":
         emit_json({**result.to_dict(), "engine": args.engine_used, "notes": notes, "analysis_notes": caveats})
     else:
@@ -213,11 +213,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _analysis_notes(dataset, task: str | None, schema) -> list[dict]:
+def _analysis_notes(dataset, task: str | None, schema, settings: dict) -> list[dict]:
     """The caveats the linked leaderboard shows (:func:`scorio_core.leaderboard.checks.leaderboard_notices` and the
     prior-not-fitted notices, as ``leaderboard --output json`` gives them) under the settings the link opens on: the
-    default leaderboard settings and the rubric (``--schema``, or the data's default: category codes without
-    is_correct)."""
+    published ``settings`` (metric, k, tau, confidence, tie rule, prior, scope, question set; QA: the defaults' were
+    reported, e.g. ``prior_not_fitted`` under ``--prior uniform``) and the rubric (``--schema``, or the data's
+    default: category codes without is_correct)."""
     from scorio_core.cli.export import analyse
     from scorio_core.leaderboard.checks import dataset_models, model_name_defaults
     from scorio_core.leaderboard.table import emptied_on, leaderboard_notices
@@ -227,7 +228,9 @@ def _analysis_notes(dataset, task: str | None, schema) -> list[dict]:
 
     task = check_task(dataset, task)
     schema = resolve_schema(schema) if schema else default_schema_for(dataset)
-    outcomes, table, _ = analyse(dataset, task, schema=schema)
-    notices = leaderboard_notices(outcomes, table, emptied=emptied_on(dataset, task), dataset_models=dataset_models(dataset),
-                                  named_by_default=model_name_defaults(dataset)) + not_fitted_notices(table)
+    outcomes, table, _ = analyse(dataset, task, schema=schema, **settings)
+    notices = leaderboard_notices(outcomes, table, confidence=settings["confidence"], tie_rule=settings["tie_rule"],
+                                  question_set=settings["question_set"], emptied=emptied_on(dataset, task),
+                                  dataset_models=dataset_models(dataset), named_by_default=model_name_defaults(dataset))
+    notices += not_fitted_notices(table)
     return [{**note, "task": task} for note in notices]

@@ -146,16 +146,11 @@ def _lines(w, title: str, items) -> None:
 
 
 def load_notes(dataset, args: argparse.Namespace) -> tuple[str, ...]:
-    """What loading found (``dataset.report.notes``) for a command's notes; none for an engine's count table (its
-    notes say how it counted, which the output's ``engine`` gives), except the line joining per-model files into
-    one task (every engine), which decides what is ranked together."""
-    from scorio_core.io._merge import PER_MODEL_WORDS
+    """What loading found, for a command's notes: :func:`scorio_core.report.notes.loader_notes` of the engine that
+    read the data (``args.engine_used``)."""
+    from scorio_core.report.notes import loader_notes
 
-    pandas = getattr(args, "engine_used", "pandas") == "pandas"
-    report = getattr(dataset, "report", None)
-    # and, from every engine, the one default that decides the tasks: per-model files joined into one task
-    joined = tuple(d for d in getattr(report, "defaults", ()) if PER_MODEL_WORDS in d)
-    return (tuple(getattr(report, "notes", ())) if pandas else ()) + joined
+    return loader_notes(dataset, engine=getattr(args, "engine_used", "pandas"))
 
 
 def add_cluster_argument(parser: argparse.ArgumentParser) -> None:

@@ -200,7 +200,8 @@ def run_schemas(args: argparse.Namespace) -> int:
 def add_prior_outcomes_arguments(parser: argparse.ArgumentParser) -> None:
     """``--prior-outcomes FILE`` and ``--prior-model NAME``: the paper's prior outcomes R0 (Algorithm 1).
 
-    Added to ``leaderboard``, ``tasks``, ``compare`` and ``export`` (same semantics); ``publish`` takes them to refuse
+    Added to ``leaderboard``, ``tasks``, ``compare``, ``export`` (same semantics), ``trajectory`` and ``convergence``
+    (with the uniform prior only); ``publish`` takes them to refuse
     them (:func:`refuse_prior_outcomes`): its shared analysis cannot carry R0 yet.
     """
     parser.add_argument("--prior-outcomes", default=None, metavar="FILE",

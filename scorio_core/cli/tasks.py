@@ -13,15 +13,18 @@ JSON output (``--output json``) is an object with stable keys::
      "sources": [...]}
 
 ``data_choices`` lists the data-quality choices applied (``--missing-outcomes`` etc.), each a line saying what it
-changed (empty when none). ``notes`` holds ``unequal_task_sizes`` (tasks whose numbers of questions differ 3x or more: the macro average weighs a
-question of the smallest task that many times more) and the leaderboard's ``trial_position_effect`` notice of each task whose
-models' trials are not exchangeable repeats (success depends on the trial's position; empty otherwise). With
+changed (empty when none). ``notes`` (a note of one task has its ``task`` and a message starting ``"TASK: "``, as
+the leaderboard's) holds ``unequal_task_sizes`` (tasks whose numbers of questions differ 3x or more: the macro
+average weighs a question of the smallest task that many times more) and the leaderboard's
+``trial_position_effect`` notice of each task whose models' trials are not exchangeable repeats (success depends on
+the trial's position; empty otherwise), its ``unequal_question_sets`` and ``disconnected_groups`` notices and its
+``prior_pull`` notice (a prior moved a model's mean beyond its own interval from its observed avg@N). With
 ``--prior-outcomes FILE [--prior-model NAME]`` (the paper's prior outcomes R0, as ``leaderboard --prior-outcomes``: the
 same R0 row per question for every model, each task's cells equal to ``leaderboard --task T --prior-outcomes FILE``)
 ``prior_outcomes``/``prior_model`` name them and each task has the leaderboard's ``prior_outcomes`` note (``source``,
 ``matched`` of ``n_questions``, ``prior_trials``, ``matched_across``, ``not_used``).
 
-Cells are in task order, then model order; ``n``/``n_max`` are the fewest/most trials of an answered question
+Cells are in task order, then in each task's leaderboard order (highest score first, exact ties by model name); ``n``/``n_max`` are the fewest/most trials of an answered question
 (equal unless trials are ragged); NaN becomes ``null``; ``reason`` is "" when the
 model has a combined score. ``undecided`` (null where ``passed`` is) is true where the cell's credible interval
 holds the threshold: the verdict follows the rule but can flip with more trials or questions. ``--output table|csv|md`` prints the cells, then the combined scores.
@@ -102,8 +105,14 @@ def run(args: argparse.Namespace) -> int:
 
     sizes = unequal_task_sizes_notice(matrix)  # a 1-question split weighs as much as a 100-question one
     from scorio_core.cli.quality import load_notes
-    notes = ([{"code": "load", "message": n} for n in load_notes(dataset, args)] + r0_notes + list(matrix.notes)
-             + ([sizes] if sizes else []))
+    from scorio_core.leaderboard.unfitted import prior_pull_notes
+
+    r0_of = {n["task"]: n for n in r0_notes}  # each task's leaderboard prior_pull, as `leaderboard --task T` says it
+    pulled = [n for t in matrix.tasks for n in prior_pull_notes(
+        matrix.cells[matrix.cells["task"] == t].rename(columns={"bayes": "mu", "n": "n_trials"}), task=t,
+        r0_note=r0_of.get(t))]
+    notes = [_named(n) for n in [{"code": "load", "message": n} for n in load_notes(dataset, args)] + r0_notes
+             + list(matrix.notes) + pulled + ([sizes] if sizes else [])]
     if args.output == "json":
         emit_json({
             "tasks": list(matrix.tasks), "models": list(matrix.models), "cells": cell_rows, "combined": combined_rows,
@@ -129,3 +138,12 @@ def run(args: argparse.Namespace) -> int:
         for note in notes:
             print(f"note: {note['message']}")
     return 0
+
+
+def _named(note: dict) -> dict:
+    """A note of one task with its message starting ``"{task}: "``, as the leaderboard's (five tasks' identical
+    ``unequal_question_sets`` sentences otherwise read as one repeated); ``task`` is kept."""
+    task = note.get("task")
+    if task is None or str(note["message"]).startswith(f"{task}: "):
+        return note
+    return {**note, "message": f"{task}: {note['message']}"}

@@ -18,6 +18,9 @@ in DuckDB (:mod:`scorio_core.engines.prefix`), with the same result as the panda
 ``--engine spark`` computes the same histograms with a Spark window (models then in natural order);
 ``--schema`` (rubric categories) needs attempt rows (``--engine pandas``). Count tables have no
 trial order: the command refuses them and suggests ``convergence --bootstrap row``.
+``--prior-outcomes FILE [--prior-model NAME]`` (R0, as ``leaderboard``'s) joins the uniform prior after every n
+(``--prior uniform`` only; the ``prior_outcomes`` note; the gold standard stays the data's avg@N ranking), also on
+``convergence``.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ class Block(NamedTuple):
     notes: list[dict]
     sources: list
     strata: np.ndarray | None = None  # task code per question where tasks are pooled (a prior per model and task)
+    prior_counts: np.ndarray | None = None  # R0 (--prior-outcomes) on the block's models and questions (L, M, C+1)
 
 
 def int_ranks(ranks: np.ndarray) -> list[list[int | None]]:
@@ -102,6 +106,11 @@ def need_two_models(models, task: str) -> None:
                          field="model")
 
 
+#: The assumption both dynamics commands state with ``--prior-outcomes`` (as the app's Trajectories page).
+R0_GOLD = ("prior outcomes R0 (--prior-outcomes) enter Bayes@N after every n with the uniform prior; the gold standard "
+           "stays the avg@N ranking of the data (R0 are not trials of these models)")
+
+
 def load_block(args: argparse.Namespace, canonical: bool = False) -> Block:
     """Load the data, pick the task and return the complete block for ``args.metric`` (with ``canonical``: models and
     questions in natural order, :func:`scorio_core.arrays.order.canonical_outcomes`, for seeded draws per cell).
@@ -138,7 +147,30 @@ def load_block(args: argparse.Namespace, canonical: bool = False) -> Block:
     notes = [*as_notes(load_notes(dataset, args), "load"), *as_notes(rubric_notes, "rubric"),
              *as_notes((*chosen.notes, *block.notes), "data"), *([order] if order else [])]
     weights = np.asarray(block.weights, dtype=float)
-    return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources), block.strata)
+    prior_counts = _block_prior_counts(args, outcomes, categorization, block, notes)
+    return Block(outcomes.task, block.models, block.R, block.counts, weights, notes, list(dataset.sources), block.strata,
+                 prior_counts)
+
+
+def _block_prior_counts(args: argparse.Namespace, outcomes, categorization, block, notes: list) -> np.ndarray | None:
+    """R0 of ``--prior-outcomes`` on the block's models and questions, shape (L, M, C+1), or None without it; its
+    ``prior_outcomes`` note joins ``notes``. The dynamics combine R0 with the uniform prior only (as the app's pages)."""
+    if not (getattr(args, "prior_outcomes", None) or getattr(args, "prior_model", None)):
+        return None
+    from scorio_core.cli.rubric import check_prior_outcomes_args, load_prior_outcomes, prior_outcome_counts
+    from scorio_core.errors import InputError
+
+    check_prior_outcomes_args(args)  # Bayes@N only (--metric bayes)
+    if args.prior_outcomes and args.prior != "uniform":
+        raise InputError(f"--prior-outcomes: trajectories and convergence@n add the prior outcomes R0 to the uniform "
+                         f"prior only (Dirichlet(1 + R0), paper Algorithm 1), as the app's Trajectories and Convergence "
+                         f"pages do; --prior {args.prior} is not combined with them: add --prior uniform.",
+                         field="prior_outcomes")
+    full = prior_outcome_counts(args, load_prior_outcomes(args), outcomes, outcomes.task, categorization, notes)
+    rubric = outcomes.rubric
+    rows = [rubric.models.index(m) for m in block.models]
+    columns = [rubric.questions.index(q) for q in block.questions]
+    return np.ascontiguousarray(np.asarray(full)[np.ix_(rows, columns)])
 
 
 def _prefix_trajectory(args: argparse.Namespace):
@@ -253,6 +285,9 @@ def register(subparsers) -> None:
     )
     add_data_arguments(parser, one_task=True, pool=True)
     add_metric_arguments(parser)
+    from scorio_core.cli.rubric import add_prior_outcomes_arguments
+
+    add_prior_outcomes_arguments(parser)  # R0 with --prior uniform (load_block)
     add_output_argument(parser)
     parser.set_defaults(func=run)
 
@@ -261,7 +296,12 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``trajectory``; returns the exit status."""
     from scorio_core.dynamics.trajectory import CONVERGENCE_UNDEFINED, TRAJECTORY_PRIOR_NOTES, rank_trajectory
 
-    t = _prefix_trajectory(args)
+    if getattr(args, "prior_outcomes", None) and getattr(args, "engine", "auto") in ("duckdb", "spark"):
+        from scorio_core.errors import InputError
+
+        raise InputError(f"--prior-outcomes: --engine {args.engine} reads the trial order as prefix counts, which the "
+                         "prior outcomes R0 do not enter; add --engine pandas (or auto).", field="prior_outcomes")
+    t = _prefix_trajectory(args) if not getattr(args, "prior_outcomes", None) else None  # R0: the loaded trials
     if t is not None:
         t, block = t
         need_two_models(block.models, block.task)
@@ -277,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
             )
         tau = args.tau if args.metric == "g-pass@k_tau" else None
         t = rank_trajectory(block.R, args.metric, w=block.weights if args.metric in _LINEAR else None, k=args.k, tau=tau,
-                            prior=args.prior, strata=block.strata)
+                            prior=args.prior, strata=block.strata, prior_counts=block.prior_counts)
     assumptions = [
         "trials are in the order of the source's trial column",
         "ranks are competition ranks of the metric after the first n trials (ties share the better rank)",
@@ -285,6 +325,8 @@ def run(args: argparse.Namespace) -> int:
     ]
     if t.k > 1:
         assumptions.append(f"{args.metric} is undefined for n < k={t.k}: those ranks are null")
+    if block.prior_counts is not None:
+        assumptions.append(R0_GOLD)
     notes = list(block.notes)
     kendall = t.kendall_tau
     if t.n.size < 2:

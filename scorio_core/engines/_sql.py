@@ -23,6 +23,7 @@ __all__ = [
     "EXACT_INTEGER_LIMIT",
     "FALSE_TOKENS",
     "FILE_COLUMN",
+    "NO_TRIAL",
     "SPLIT_MAX",
     "TRUE_TOKENS",
     "EngineUnsupported",
@@ -31,6 +32,7 @@ __all__ = [
     "expand_inputs",
     "has_glob",
     "is_remote",
+    "partial_credit_notes",
     "quote_ident",
     "refuse_empty_files",
     "refuse_no_rows",
@@ -42,6 +44,8 @@ ENGINE_FORMATS = ("csv", "tsv", "parquet", "jsonl")
 #: Outcome text read as missing, 1 and 0 (lower-cased, trimmed), as the pandas loader reads them.
 EMPTY_TOKENS = ("", "nan", "none", "null", "na", "n/a")
 TRUE_TOKENS = ("1", "1.0", "true", "t")
+#: The pandas loader's default line for a file without a trial column (after "<file>: "); the engines count each row.
+NO_TRIAL = "no trial column; trials numbered 0, 1, ... in row order within each (model, task, question)."
 FALSE_TOKENS = ("0", "0.0", "false", "f")
 #: Whole-valued floats below this are exact integers (2**53): ids like 3.0 become '3', trials are whole.
 EXACT_INTEGER_LIMIT = 2**53
@@ -310,3 +314,38 @@ def register_files(con, files: list[InputFile]) -> None:
     con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR, stem_task VARCHAR, idx BIGINT)")
     con.executemany("INSERT INTO __files VALUES (?, ?, ?, ?, ?)",
                     [[f.path, f.stem, f.name, f.stem, i] for i, f in enumerate(files)])
+
+
+def partial_credit_notes(groups, guesses, partial: Mapping[str, tuple[int, int]], rows: Mapping[str, int]) -> list[str]:
+    """The pandas loader's partial-credit note for each file whose score column holds values strictly between 0 and 1
+    beside a separate 0/1 outcome column (:func:`scorio_core.io._canonical.partial_credit_message`), from the counts
+    the engine's counting pass tallied.
+
+    Parameters
+    ----------
+    groups, guesses : sequences
+        The input groups (``.files``: InputFile list) and their mappings (``.mapping``), in the same order.
+    partial : mapping of str to (int, int)
+        Local file path -> (attempts with a score strictly between 0 and 1, of them with outcome 0).
+    rows : mapping of str to int
+        Local file path -> the file's attempt rows.
+
+    Returns
+    -------
+    list of str
+        One note per file with partial scores, in input order (the pandas loader's words and numbers).
+    """
+    from scorio_core.io._canonical import partial_credit_message
+
+    found = {os.path.realpath(p): kw for p, kw in partial.items()}
+    n = {os.path.realpath(p): int(r) for p, r in rows.items()}
+    out = []
+    for group, guess in zip(groups, guesses):
+        score, outcome = guess.mapping.get("score"), guess.mapping.get("is_correct")
+        if score is None or outcome is None or score == outcome:
+            continue
+        for f in group.files:
+            k, wrong = found.get(os.path.realpath(f.path), (0, 0))
+            if k:
+                out.append(partial_credit_message(f.name, int(k), n[os.path.realpath(f.path)], int(wrong), score, outcome))
+    return out

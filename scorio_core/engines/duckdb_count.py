@@ -66,7 +66,9 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
     Returns
     -------
     cells : dict of ndarray
-        ``model, task, question_id, n_trials, n_correct`` (and internal tallies), one entry per cell.
+        ``model, task, question_id, n_trials, n_correct`` (and internal tallies), one entry per cell; and
+        ``partial_by_file``: file path -> (attempts with a score strictly between 0 and 1, of them outcome 0), for
+        the files with any (:func:`scorio_core.engines._sql.partial_credit_notes`).
     per_file : dict
         Input rows per file path.
     n_attempts : int
@@ -117,7 +119,8 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
     single = len(paths) == 1
     con.execute(
         f"CREATE TEMP TABLE __by_file AS SELECT {'' if single else 'file, '}model, task, question_id, count(*) AS n, "
-        f"count_if(o = 1) AS c, count_if(o = 0) AS z, count_if(bad_t) AS bad_t, count_if(bad_o) AS bad_o{span_sql} "
+        f"count_if(o = 1) AS c, count_if(o = 0) AS z, count_if(bad_t) AS bad_t, count_if(bad_o) AS bad_o, "
+        f"count_if(s > 0 AND s < 1) AS p, count_if(s > 0 AND s < 1 AND o = 0) AS pw{span_sql} "
         f"FROM ({canon}) GROUP BY ALL",  # count_if: 1.7x faster than count(*) FILTER; NULL, not 0, where every o is NULL
         span_params + params,
     )
@@ -128,12 +131,16 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
         distinct = f", bit_count(bit_or(bits)) AS d, {total('out_t')}" if span_sql else ""
     cells = con.execute(
         f"SELECT model, task, question_id, sum(n)::BIGINT AS n_trials, coalesce(sum(c), 0)::BIGINT AS n_correct, "
-        f"{total('z')}, {total('bad_t')}, {total('bad_o')}{distinct} FROM __by_file GROUP BY ALL"
+        f"{total('z')}, {total('bad_t')}, {total('bad_o')}, {total('p')}, {total('pw')}{distinct} FROM __by_file GROUP BY ALL"
     ).fetchnumpy()
     if single:
         per_file = {paths[0]: int(np.asarray(cells["n_trials"]).sum())}
+        partial = {paths[0]: (int(np.asarray(cells["p"]).sum()), int(np.asarray(cells["pw"]).sum()))}
     else:
-        per_file = dict(con.execute("SELECT file, sum(n)::BIGINT FROM __by_file GROUP BY file").fetchall())
+        by_file = con.execute("SELECT file, sum(n)::BIGINT, coalesce(sum(p), 0)::BIGINT, coalesce(sum(pw), 0)::BIGINT "
+                              "FROM __by_file GROUP BY file").fetchall()
+        per_file, partial = {r[0]: int(r[1]) for r in by_file}, {r[0]: (int(r[2]), int(r[3])) for r in by_file}
+    cells["partial_by_file"] = {f: kw for f, kw in partial.items() if kw[0]}  # (partial scores, of them outcome 0)
     refuse_no_rows([f for g in groups for f in g.files], per_file)  # the pandas loader's messages, naming the file
     _check_ids(con, canon, params, cells)
     n = cells["n_trials"]

@@ -30,6 +30,7 @@ from scorio_core.engines._sql import (
     EXACT_INTEGER_LIMIT,
     FALSE_TOKENS,
     FILE_COLUMN,
+    NO_TRIAL,
     SPLIT_MAX,
     TRUE_TOKENS,
     EngineUnsupported,
@@ -294,8 +295,14 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
             select += [f"{tr} AS trial", f"{tr_bad} AS bad_t"]
         else:
             select += ["CAST(NULL AS BIGINT) AS trial", "FALSE AS bad_t"]
+            defaults += [f"{f.name}: {NO_TRIAL}" for f in group.files]  # each row one attempt, as pandas numbers them
         o, o_bad = _number_expr(gm["is_correct"], types[gm["is_correct"]], "is_correct", src, booleans=True)
         select += [f"{o} AS o", f"{o_bad} AS bad_o", f"CAST({quote_ident(gm['is_correct'])} AS VARCHAR) AS raw_o"]
+        sc = gm.get("score") if gm.get("score") != gm["is_correct"] else None  # partial credit beside a 0/1 outcome
+        kind = column_kind(types[sc]) if sc is not None else None  # a NaN is never strictly between 0 and 1: plain cast
+        s_sql = f"CAST({quote_ident(sc)} AS DOUBLE)" if kind in ("int", "float", "bool") else (
+            _number_expr(sc, types[sc], "score", src, booleans=True)[0] if kind == "text" else "CAST(NULL AS DOUBLE)")
+        select.append(f"{s_sql} AS s")
     select.append(f"src.{quote_ident(FILE_COLUMN)} AS file")
     if positions and group.fmt == "parquet" and "file_row_number" not in types:
         # the row's index within its file (Parquet metadata: no sequential numbering of the scan, 0.59 -> 0.37 s

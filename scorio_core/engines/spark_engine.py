@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from urllib.parse import unquote, urlparse
 
 from scorio_core.errors import InputError
-from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, expand_inputs, refuse_empty_files,
-                                      refuse_no_rows)
+from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, expand_inputs, partial_credit_notes,
+                                      refuse_empty_files, refuse_no_rows)
 from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, path_of,
                                              spark_error, spark_ident, split_groups)
 from scorio_core.engines.per_model import spark_join_per_model
@@ -102,7 +102,8 @@ def load_counts_spark(
             prefix = _prefix_by_task(spark, canon, table, infos, n_attempts)
         except Exception as exc:  # noqa: BLE001 - Spark job failures
             raise spark_error(exc, inp.groups[0]) from None
-    notes = []
+    notes = [] if layout != "attempts" else partial_credit_notes(  # the pandas loader's note, per file
+        inp.groups, inp.guesses, cells.get("partial_by_file", {}), {path_of(u): n for u, n in per_file.items()})
     if layout == "attempts" and prefix is not None:
         notes.append(f"{n_attempts:,} attempts counted by the Spark engine into {len(table):,} (model, task, question) "
                      "cells; trial order is kept as prefix counts (correct answers among the first n trials).")
@@ -300,15 +301,19 @@ def _count_attempts(canon, labels: str, with_trial: bool):
     from scorio_core.io._quality_report import with_duplicate_example
 
     o = F.col("o")
+    part = (F.col("s") > 0) & (F.col("s") < 1)  # partial credit beside the 0/1 outcome (the pandas loader's note)
     by_file = canon.groupBy("file", "model", "task", "question_id").agg(
         F.count(F.lit(1)).alias("n"), F.count(F.when(o == 1, 1)).alias("c"), F.count(F.when(o == 0, 1)).alias("z"),
         F.count(F.when(F.col("bad_t"), 1)).alias("bad_t"), F.count(F.when(F.col("bad_o"), 1)).alias("bad_o"),
+        F.count(F.when(part, 1)).alias("p"), F.count(F.when(part & (o == 0), 1)).alias("pw"),
     ).cache()
     try:
         aggs = [F.sum("n").alias("n_trials"), F.sum("c").alias("n_correct"), F.sum("z").alias("z"),
                 F.sum("bad_t").alias("bad_t"), F.sum("bad_o").alias("bad_o")]
         cells = _collect(by_file.groupBy("model", "task", "question_id").agg(*aggs))
-        per_file = {r[0]: int(r[1]) for r in by_file.groupBy("file").agg(F.sum("n")).collect()}
+        files = by_file.groupBy("file").agg(F.sum("n"), F.sum("p"), F.sum("pw")).collect()
+        per_file = {r[0]: int(r[1]) for r in files}
+        partial = {path_of(r[0]): (int(r[2] or 0), int(r[3] or 0)) for r in files if r[2]}
     finally:
         by_file.unpersist()
     if not len(cells["n_trials"]):
@@ -346,6 +351,7 @@ def _count_attempts(canon, labels: str, with_trial: bool):
                                                                      [F.coalesce(o, F.lit(-1.0))])[1])
         raise NotReadyError(f"{first} The Spark engine counts only ready data; use --engine pandas with the "
                             "choice.", source=labels, blocking=tuple(blocking))
+    cells["partial_by_file"] = partial  # local path -> (partial scores, of them outcome 0)
     return cells, per_file, int(n.sum())
 
 

@@ -26,6 +26,7 @@ from scorio_core.engines._sql import (
     EXACT_INTEGER_LIMIT,
     FALSE_TOKENS,
     FILE_COLUMN,
+    NO_TRIAL,
     SPLIT_MAX,
     TRUE_TOKENS,
     EngineUnsupported,
@@ -301,9 +302,14 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
             select += [tr.alias("trial"), tr_bad.alias("bad_t")]
         else:
             select += [F.lit(None).cast("long").alias("trial"), F.lit(False).alias("bad_t")]
+            defaults += [f"{f.name}: {NO_TRIAL}" for f in group.files] if not group.remote else [f"{src}: {NO_TRIAL}"]
         o, o_bad = _number_col(gm["is_correct"], types[gm["is_correct"]], "is_correct", src, cols, booleans=True)
         raw = F.col(spark_ident(gm["is_correct"], cols)).cast("string")
         select += [o.alias("o"), o_bad.alias("bad_o"), raw.alias("raw_o")]
+        sc = gm.get("score") if gm.get("score") != gm["is_correct"] else None  # partial credit beside a 0/1 outcome
+        ok = sc is not None and column_kind(types[sc]) in ("int", "float", "bool", "text")
+        sv = _number_col(sc, types[sc], "score", src, cols, booleans=True)[0] if ok else F.lit(None).cast("double")
+        select.append(sv.alias("s"))
     select.append(file_col.alias("file"))
     if extra is not None:
         select += extra(group, guess, types)

@@ -28,7 +28,7 @@ from scorio_core.io._schema import (
     normalize_name,
 )
 
-__all__ = ["Part", "as_category", "canonicalize", "natural_categories", "natural_key"]
+__all__ = ["Part", "as_category", "canonicalize", "natural_categories", "natural_key", "partial_credit_message"]
 _TRUE, _FALSE = frozenset({"1", "1.0", "true", "t"}), frozenset({"0", "0.0", "false", "f"})
 
 
@@ -382,8 +382,13 @@ def _partial_credit_note(table: pd.DataFrame, outcome_col: str, score_col: str, 
     if not k:
         return
     wrong = int(np.sum(partial & (table["is_correct"].to_numpy(dtype=float) == 0)))
-    notes.append(f"{source}: {k:,} attempts ({k / len(table):.0%}) have a partial score strictly between 0 and 1 in "
-                 f"'{score_col}', while correctness is read from '{outcome_col}' (0/1), which counts {wrong:,} of them "
-                 "incorrect. To count partial credit, rank on a rubric of the score (Rubric page; CLI --schema) or set "
-                 "correctness from it (--binarize-threshold T: correct when score > T).")
+    notes.append(partial_credit_message(source, k, len(table), wrong, score_col, outcome_col))
 
+
+def partial_credit_message(source: str, k: int, n: int, wrong: int, score_col: str, outcome_col: str) -> str:
+    """The partial-credit load note (every engine words it so): ``k`` of ``n`` attempts score strictly between 0 and 1
+    in ``score_col``, ``wrong`` of them 0 in the outcome column ``outcome_col``."""
+    return (f"{source}: {k:,} attempts ({k / n:.0%}) have a partial score strictly between 0 and 1 in '{score_col}', while"
+            f" correctness is read from '{outcome_col}' (0/1), which counts {wrong:,} of them incorrect. To count partial "
+            "credit, rank on a rubric of the score (Rubric page; CLI --schema) or set correctness from it "
+            "(--binarize-threshold T: correct when score > T).")

@@ -11,6 +11,8 @@ The product's central computation, one module per step:
 - :mod:`~scorio_core.leaderboard.checks`: question sets (own, common, missing counted wrong) and the
   notices a leaderboard carries when a question cannot be answered as shown.
 - :mod:`~scorio_core.leaderboard.table`: :func:`~scorio_core.leaderboard.table.leaderboard`, the table itself.
+- :mod:`~scorio_core.leaderboard.order`: the table's row order (score, exact ties by name), shared with the
+  models x tasks matrix.
 - :mod:`~scorio_core.leaderboard.costs`: cost and token columns per model (score-vs-cost views).
 - :mod:`~scorio_core.leaderboard.drilldown`: every attempt behind a cell (one question, some models).
 

@@ -27,6 +27,7 @@ from scorio_core.uncertainty.batch import _whole_counts, summary_from_states
 from scorio_core.uncertainty.clustered import clustered_se, codes_for_questions
 from scorio_core.uncertainty.batch_prior import _CountStates
 from scorio_core.uncertainty.strata import strata_states
+from scorio_core.leaderboard.order import board_order
 from scorio_core.leaderboard.outcomes import Outcomes
 from scorio_core.leaderboard.task_outcomes import (
     ALL_TASKS,
@@ -337,7 +338,7 @@ def leaderboard(
             frame.loc[scored, "rank_ci"] = paired_pairwise_ranks(mu, fixed_sd, scores, confidence)
     frame["rank"] = frame["rank"].astype("Int64")
     frame["rank_ci"] = frame["rank_ci"].astype("Int64")
-    frame = frame.sort_values(["mu", "model"], ascending=[False, True], na_position="last", kind="stable")
+    frame = board_order(frame)  # score first, exact ties by name (the Tasks matrix sorts its cells the same way)
     return frame.reset_index(drop=True)[list(LEADERBOARD_COLUMNS)]
 
 

@@ -211,6 +211,7 @@ def categorization_for(dataset, schema, task: str | None = None, *, thresholds: 
         Count-only data, or a schema problem (unknown signal, bad condition...).
     """
     from scorio_core.rubric import categorize, resolve_schema
+    from scorio_core.rubric.coverage import categorization_notes
 
     if dataset.attempts is None:
         raise InputError("a rubric needs attempt-level data; count tables only support binary correctness.")
@@ -223,14 +224,7 @@ def categorization_for(dataset, schema, task: str | None = None, *, thresholds: 
         mask = (attempts["task"] == name).to_numpy()
         result = categorize(attempts.loc[mask], schema, thresholds, max_tokens=max_tokens)
         codes[mask] = result.codes
-        if result.thresholds:
-            values = ", ".join(f"{k}={v:.6g}" for k, v in result.thresholds.items())
-            notes.append(f"{name}: rubric '{schema.name}' thresholds: {values}")
-        coverage = result.coverage
-        if coverage.n_unmatched:
-            notes.append(f"{name}: {coverage.n_unmatched} of {coverage.n_attempts} attempts matched no category and are excluded")
-        notes.extend(f"{name}: {n}" for n in coverage.notes)
-        notes.extend(f"{name}: {getattr(i, 'message', i)}" for i in coverage.issues)
+        notes.extend(f"{name}: {n}" for n in categorization_notes(result, schema.name))  # as the exports say them
     weights = np.asarray(schema.weights, dtype=float)
     used = dict(result.thresholds) if task is not None and result is not None and result.thresholds else {}
     return Categorization(codes, weights, tuple(schema.labels), used), notes

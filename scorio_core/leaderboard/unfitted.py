@@ -1,4 +1,5 @@
-"""Rows whose empirical-Bayes prior the data do not identify, as a coded note for scripts.
+"""Rows whose empirical-Bayes prior the data do not identify, as a coded note for scripts; and the leaderboard's
+``prior_pull`` notice for the commands that show some of its rows without its other notices (``compare``, ``tasks``).
 
 Their ``prior`` column names the prior asked for while the row is the observed mean over the questions (avg@N; the
 pooled Jeffreys estimate when every trial is in one category) with an exact binomial interval (``interval_kind``); a pipeline reading only ``prior`` would be misled (N = 1 data, a single question, every
@@ -7,7 +8,7 @@ trial in one category: :func:`scorio_core.uncertainty.posterior.fallback_interva
 
 from __future__ import annotations
 
-__all__ = ["not_fitted_notices"]
+__all__ = ["not_fitted_notices", "prior_pull_notes"]
 
 
 def not_fitted_notices(table) -> list[dict]:
@@ -48,3 +49,52 @@ def not_fitted_notices(table) -> list[dict]:
             "with every trial in one category, the pooled Jeffreys estimate (successes + 1/2) / (trials + 1)) with a "
             "conservative exact binomial interval (interval_kind), not a posterior mean and credible interval")})
     return out
+
+
+def prior_pull_notes(table, models=None, *, r0_note: dict | None = None, task: str | None = None) -> list[dict]:
+    """The leaderboard's ``prior_pull`` notice for the rows a command shows, in the leaderboard's words.
+
+    ``compare`` shows two rows of a task's leaderboard and ``tasks`` every row per task: where a prior moved a shown
+    model's mean beyond its own interval from its observed avg@N, they say so as the leaderboard does (statistical QA:
+    MathArena under the uniform prior, o3-mini (high) avg@N 0.800 beside [0.624, 0.776]).
+
+    Parameters
+    ----------
+    table : DataFrame
+        Leaderboard rows of one task (``model, mu, lo, hi, avg``, ...:
+        :func:`scorio_core.leaderboard.table.leaderboard`).
+    models : collection of str, optional
+        The models the command shows (default: every row): the notice names only those, as if the table held no other.
+    r0_note : dict, optional
+        The task's ``prior_outcomes`` note when prior outcomes R0 entered the rows: the notice says R0 pulls the means
+        (:func:`scorio_core.rubric.prior_outcomes.r0_pull_notice`), as the leaderboard's does.
+    task : str, optional
+        Added as ``task``, and ``message`` starts ``"{task}: "`` (as the leaderboard's notes).
+
+    Returns
+    -------
+    list of dict
+        ``[{"code": "prior_pull", "finding", "message", "models", ["task"]}]``, or ``[]`` when every shown interval
+        holds its avg@N (:func:`scorio_core.leaderboard.checks.prior_pull_notice`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"model": ["a", "b"], "mu": [0.2, 0.5], "lo": [0.18, 0.4], "hi": [0.22, 0.6],
+    ...                   "avg": [0.05, 0.5], "n_trials": [2, 2], "prior": ["jeffreys"] * 2})
+    >>> [n["models"] for n in prior_pull_notes(t)], prior_pull_notes(t, ["b"])
+    ([['a']], [])
+    >>> prior_pull_notes(t, task="t1")[0]["message"][:30]
+    't1: The interval of a excludes'
+    """
+    from scorio_core.leaderboard.checks import prior_pull_notice
+    from scorio_core.rubric.prior_outcomes import r0_pull_notice
+
+    shown = table if models is None else table[table["model"].astype(str).isin(set(map(str, models)))]
+    notice = prior_pull_notice(shown)
+    if notice is None:
+        return []
+    notice = r0_pull_notice(notice, r0_note) if r0_note is not None else notice
+    if task is not None:
+        notice = {**notice, "task": task, "message": f"{task}: {notice['message']}"}
+    return [notice]

@@ -22,7 +22,7 @@ from scorio_core.report.manifest import manifest_to_json
 from scorio_core.report.tables import estimate_header, interval_name, tie_marks, trial_spans
 from scorio_core.report.verdict import Verdict
 
-__all__ = ["html_report"]
+__all__ = ["html_report", "settings_rows"]
 
 _CSS = """
 body{font-family:Inter,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2430;margin:0;background:#f6f7f9}
@@ -60,11 +60,22 @@ def _e(value) -> str:
 
 
 def _num(value, fmt: str = ".4f") -> str:
+    """A number as the Markdown export and the app's tables show it: a fixed-point ``fmt`` (``".4f"``) is rounded
+    half to even first (numpy/pandas ``round``, :func:`~scorio_core.report.tables.without_negative_zero`), so
+    2.05875 reads 2.0588 in every export, not 2.0587 here; ``-0`` reads ``0``.
+
+    >>> _num(2.05875), _num(-0.00001), _num(float("nan")), _num(0.5, ".10g")
+    ('2.0588', '0.0000', '&ndash;', '0.5')
+    """
     try:
         f = float(value)
     except (TypeError, ValueError):
         return "&ndash;"
-    return "&ndash;" if not math.isfinite(f) else format(f, fmt)
+    if not math.isfinite(f):
+        return "&ndash;"
+    if fmt.startswith(".") and fmt.endswith("f") and fmt[1:-1].isdigit():
+        f = float(np.round(f, int(fmt[1:-1]))) + 0.0
+    return format(f, fmt)
 
 
 def _int(value) -> str:
@@ -148,6 +159,57 @@ def _verdict(v: Verdict) -> str:
                if items else "")
     return (f"<div class='verdict'><p>{_e(v.headline)}</p>{summary}{details}</div>"
             f"<div class='caveats'>{caveats}</div>")
+
+
+def settings_rows(table: pd.DataFrame, *, dataset: str, files: str, choices: Mapping[str, object], task: str,
+                  rubric: str, thresholds: Mapping[str, float], metric: str, confidence: float, tie_rule: str,
+                  prior: str, scope: str, question_set: str, cluster_column: str | None = None) -> dict[str, str]:
+    """The report's "Settings": label -> value of everything that defines the analysis, in the app's rows and words
+    (its Export page's HTML report), so a CLI report and an app report of one analysis list the same settings.
+
+    Parameters
+    ----------
+    table : DataFrame
+        The leaderboard: its scored rows' ``interval`` labels name the intervals (the prior each row used, the N = 1
+        fallback), and a fallback row makes the level a confidence level.
+    dataset, files : str
+        The data's name and its files with their SHA-256.
+    choices : mapping
+        Data-quality choices in force (keyword arguments of ``scorio_core.io.apply_choices``; unset ones left out).
+    task, rubric, metric, tie_rule, prior, scope, question_set : str
+        ``rubric``: its name, categories and weights; ``metric``: its label with k and tau where they apply.
+    thresholds : mapping of str to float
+        The rubric's threshold values (empty without a rubric).
+    confidence : float
+    cluster_column : str, optional
+        The column grouping questions (said with the questions-sampled scope, where it makes intervals cluster-robust).
+
+    Returns
+    -------
+    dict of str to str
+        ``Dataset, Files, Data-quality choices, Task, Rubric, Thresholds, Metric, Credibility level`` (``Confidence
+        level`` with a fallback row), ``Rank ties rule, Intervals, Question set``.
+    """
+    from scorio_core.report.tables import interval_labels
+    from scorio_core.uncertainty.posterior import interval_label
+
+    labels = interval_labels(table)
+    intervals = " | ".join(labels) if labels else (
+        interval_label(prior, scope, confidence) + (f"; questions grouped by {cluster_column!r} (cluster-robust)"
+                                                    if cluster_column and scope != "questions-fixed" else ""))
+    return {
+        "Dataset": dataset,
+        "Files": files,
+        "Data-quality choices": ", ".join(f"{k} = {v}" for k, v in choices.items()) or "none",
+        "Task": task,
+        "Rubric": rubric,
+        "Thresholds": ", ".join(f"{k} = {float(v):.4g}" for k, v in thresholds.items()) or "none",
+        "Metric": metric,
+        ("Confidence level" if has_fallback_interval(table) else "Credibility level"): f"{confidence:.0%}",
+        "Rank ties rule": tie_rule,
+        "Intervals": intervals,
+        "Question set": question_set,
+    }
 
 
 def html_report(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-__all__ = ["as_notes", "note", "note_messages"]
+__all__ = ["as_notes", "loader_notes", "note", "note_messages", "rank_pairing_note"]
 
 
 def note(code: str, message: str, **fields: Any) -> dict:
@@ -83,3 +83,77 @@ def note_messages(items: Iterable[str | dict]) -> list[str]:
     ['b', 'c']
     """
     return [item["message"] if isinstance(item, dict) else str(item) for item in items]
+
+
+def rank_pairing_note(task: str, metric: str, scope: str, tie_rule: str, frame, outcomes,
+                      cluster_column: str | None = None) -> dict:
+    """The ``rank_pairing`` note (questions sampled): whether rank_ci pairs the models over their common questions
+    (Miller 2024), as ``leaderboard`` and ``export`` say it.
+
+    Parameters
+    ----------
+    task, metric, scope, tie_rule : str
+        The task and the leaderboard's settings (``scope`` is ``questions-sampled`` where the note applies).
+    frame : DataFrame
+        The task's leaderboard (``model``, ``mu``).
+    outcomes : TaskOutcomes
+        The task's outcomes (``rubric.models``, ``rubric.counts``, ``rubric.questions``).
+    cluster_column : str, optional
+        The column whose clusters made the intervals cluster-robust: rank_ci is then unpaired (conservative).
+
+    Returns
+    -------
+    dict
+        ``{"code": "rank_pairing", "task", "paired", "message"}``, ``message`` starting ``"{task}: "``.
+    """
+    from scorio_core.ranking.paired import ranks_are_paired
+
+    clustered = cluster_column is not None
+    paired = not clustered and ranks_are_paired(metric, scope, tie_rule, int(frame["mu"].notna().sum()),
+                                                len(outcomes.rubric.questions))
+    text = ("rank_ci pairs each two models over the questions both answered (paired difference, Miller 2024)"
+            if paired else "rank_ci compares each model's own cluster-robust interval (questions clustered by "
+            f"{cluster_column!r}), unpaired: conservative" if clustered else
+            "rank_ci compares each model's own interval as if independent; the models answered the "
+            "same questions, so the ties are conservative (pairing covers Bayes@N with the pairwise rule; "
+            "`compare --scope questions-sampled` pairs two models)")
+    if paired:  # pairs sharing < 2 questions fall back to the questions-fixed sd: say so, not "paired"
+        from scorio_core.ranking.disagreement import few_common_note
+
+        scored = set(frame.loc[frame["mu"].notna(), "model"].astype(str))
+        rows = [i for i, m in enumerate(outcomes.rubric.models) if str(m) in scored]
+        few = few_common_note(outcomes.rubric.counts[rows])
+        text += f"; {few[0].lower() + few[1:-1]}" if few else ""
+    return {"code": "rank_pairing", "task": task, "paired": paired, "message": f"{task}: {text}."}
+
+
+def loader_notes(dataset, *, engine: str = "pandas", said: Iterable[str] = ()) -> tuple[str, ...]:
+    """What loading found (``dataset.report.notes``), as every command lists it among its notes (code ``load``) and the
+    Leaderboard page shows it.
+
+    From an engine's count table (``engine`` other than "pandas") only the notes about an input file (``"<file>:
+    ..."``, as the pandas loader words them, e.g. partial credit beside a 0/1 outcome), not its lines saying how it
+    counted; from every engine the default that joined per-model files into one task, which decides what is ranked
+    together. Texts in ``said`` (shown already, e.g. a notice's finding) are left out; each text once.
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+    engine : str, default "pandas"
+        The engine that read the data.
+    said : iterable of str, optional
+
+    Returns
+    -------
+    tuple of str
+    """
+    from scorio_core.io._merge import PER_MODEL_WORDS
+
+    report = getattr(dataset, "report", None)
+    notes = tuple(getattr(report, "notes", ()))
+    if engine != "pandas":
+        files = tuple(f"{s.name}: " for s in getattr(dataset, "sources", ()) or ())
+        notes = tuple(n for n in notes if files and str(n).startswith(files))
+    joined = tuple(d for d in getattr(report, "defaults", ()) if PER_MODEL_WORDS in d)
+    skip = set(said)
+    return tuple(text for text in dict.fromkeys(notes + joined) if text not in skip)

@@ -97,6 +97,19 @@ class Verdict(NamedTuple):
                           *(f"Note: {c}" for c in self.caveats)])
 
 
+def _pooled_rows(rows: pd.DataFrame) -> np.ndarray:
+    """Which rows are the N = 1 fallback (``interval_kind`` exact-binomial or a fallback ``interval``): the pooled
+    observed rate with an exact binomial interval, not a posterior mean (the tables head them "Pooled rate")."""
+    from scorio_core.choices import is_fallback_interval
+
+    pooled = np.zeros(len(rows), bool)
+    if "interval_kind" in rows.columns:
+        pooled |= rows["interval_kind"].astype(str).eq("exact-binomial").to_numpy()
+    if "interval" in rows.columns:
+        pooled |= rows["interval"].map(is_fallback_interval).to_numpy(bool)
+    return pooled
+
+
 def format_probability(p: float) -> str:
     """A probability as a percentage with one decimal, ``> 99.9%`` / ``< 0.1%`` at the ends.
 
@@ -248,10 +261,14 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         return Verdict("No model could be scored with these settings.", (), (), "", tuple(caveats), confidence, metric_label,
                        scope=scope)
     top = scored.iloc[0]
+    # N = 1 (empirical-Bayes prior not identified): the row is the pooled observed rate, as the tables head it
+    pooled = _pooled_rows(scored)
+    top_label = "pooled rate" if pooled[0] else metric_label
+    label = "pooled rate" if pooled.all() else f"{metric_label} or pooled rate" if pooled.any() else metric_label
     on_scale = ("" if scale is None or tuple(map(float, scale)) == (0.0, 1.0)
                 else f" on a {scale[0]:g}-to-{scale[1]:g} scale")
     if len(models) == 1:
-        headline = (f"Only one model was scored: {models[0]} ({metric_label} {top['mu']:.3f}{on_scale}, "
+        headline = (f"Only one model was scored: {models[0]} ({top_label} {top['mu']:.3f}{on_scale}, "
                     f"{interval_name(scored.iloc[[0]], confidence)} [{top['lo']:.3f}, {top['hi']:.3f}]{_observed(top)}).")
         return Verdict(headline, (), (), "", tuple(caveats), confidence, metric_label, scope=scope)
     if pairwise is not None and np.shape(pairwise) == (len(order), len(order)):  # the ranking's own probabilities
@@ -281,7 +298,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
         else:
             lines.append(f"{models[i]} and {models[j]} are not distinguishable at {pct} "
                          f"(P({models[i]} > {models[j]}) = {format_probability(p)}).")
-    numbers = (f"{metric_label} {top['mu']:.3f}{on_scale}, {pct} interval [{top['lo']:.3f}, {top['hi']:.3f}]"
+    numbers = (f"{top_label} {top['mu']:.3f}{on_scale}, {pct} interval [{top['lo']:.3f}, {top['hi']:.3f}]"
                f"{_observed(top)}")
     p_other = lead.rho(other) if lead is not None else None
     paired = ("" if lead is None else f", paired over the {lead.n_common:,} questions both answered" if not lead.own_sets
@@ -293,7 +310,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
     first = (f"{models[0]} ranks first {at_level}"
              + (f" (one-sided; the central {pct} interval of their difference still holds 0)" if sided_lead else ""))
     if cross_top:
-        headline = _cross_group_headline(models, split[0], split[1], rho, metric_label=metric_label, where=where,
+        headline = _cross_group_headline(models, split[0], split[1], rho, metric_label=label, where=where,
                                          figures=numbers, confidence=confidence, posterior=posterior,
                                          fmt=format_probability)
     elif first_separated:
@@ -325,7 +342,7 @@ def verdict(table: pd.DataFrame, *, confidence: float = 0.95, metric_label: str 
             named = _names(group) if len(group) <= 5 else ", ".join(group[:4]) + f" and {len(group) - 4} more"
             shared = f"{len(group)} models share the top rank ({named}): " + (
                 f"no model is ahead of them at {pct}" if approximate else "no model is credibly ahead of them")
-        headline = f"No single leader {at_level} {where}: {shared} ({metric_label})."
+        headline = f"No single leader {at_level} {where}: {shared} ({label})."
         if p_other is not None and p_other >= confidence:
             headline += (f" {elsewhere[:1].upper() + elsewhere[1:]}, {models[0]} is ahead of {models[1]} with "
                          f"{format_probability(p_other)} {posterior}.")

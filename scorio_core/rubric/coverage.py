@@ -22,7 +22,7 @@ from scorio_core.rubric.nodes import ExpressionError, names
 from scorio_core.rubric.signals import KNOWN_SIGNALS
 from scorio_core.rubric.table import SignalTable
 
-__all__ = ["CoverageReport", "Issue", "build_report", "data_issues", "static_issues"]
+__all__ = ["CoverageReport", "Issue", "build_report", "categorization_notes", "data_issues", "static_issues"]
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 
@@ -324,3 +324,29 @@ def build_report(schema, table, codes, static, dynamic) -> CoverageReport:
     return CoverageReport(table.n_rows, int((codes < 0).sum()), counts, tuple(issues),
                           relevant_notes(table.notes, schema.signals))
 
+
+def categorization_notes(result, schema_name: str) -> list[str]:
+    """What categorizing one scope found, one sentence each: the thresholds used, the attempts in no category, and
+    the coverage notes and issues (derived signals, ...), as the leaderboard's ``rubric`` notes word them.
+
+    Parameters
+    ----------
+    result : scorio_core.rubric.Categorization
+        :func:`scorio_core.rubric.categorize` of the scope (``thresholds``, ``coverage``).
+    schema_name : str
+
+    Returns
+    -------
+    list of str
+        Without a task prefix (the caller adds ``"{task}: "`` where a note names its task).
+    """
+    notes = []
+    if result.thresholds:
+        values = ", ".join(f"{k}={v:.6g}" for k, v in result.thresholds.items())
+        notes.append(f"rubric '{schema_name}' thresholds: {values}")
+    coverage = result.coverage
+    if coverage.n_unmatched:
+        notes.append(f"{coverage.n_unmatched} of {coverage.n_attempts} attempts matched no category and are excluded")
+    notes.extend(str(n) for n in coverage.notes)
+    notes.extend(str(getattr(i, "message", i)) for i in coverage.issues)
+    return notes

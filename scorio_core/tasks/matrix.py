@@ -24,6 +24,7 @@ import pandas as pd
 from scorio_core.leaderboard.table import Categorization, leaderboard, outcomes_for, task_names
 from scorio_core.leaderboard.task_outcomes import question_clusters
 from scorio_core.leaderboard.checks import question_set_notes
+from scorio_core.leaderboard.order import board_order
 from scorio_core.leaderboard.trial_order import trial_position_note
 from scorio_core.errors import InputError
 from scorio_core.uncertainty import DEFAULT_PRIOR, DEFAULT_SCOPE, check_prior, check_scope, interval_label
@@ -66,7 +67,8 @@ class TaskMatrix:
         ``undecided`` (boolean, NA where ``passed`` is: the interval holds the threshold, :data:`UNDECIDED_RULE`),
         ``flaky`` (flaky questions), ``prior``/``scope``/``interval`` (what the interval covers), ``interval_kind``
         (``credible``, or ``exact-binomial`` where the empirical-Bayes prior is not identified, as the leaderboard's).
-        Rows in task order, then model order.
+        Rows in task order, then each task's leaderboard order (Bayes@N descending, exact ties by model name,
+        unscored last: :func:`scorio_core.leaderboard.order.board_order`).
     tasks : tuple of str
         Tasks in order of appearance.
     models : tuple of str
@@ -273,9 +275,9 @@ def task_matrix(
             "prior": board["prior"].to_numpy(object), "scope": board["scope"].to_numpy(object),
             "interval": board["interval"].to_numpy(object), "interval_kind": board["interval_kind"].to_numpy(object),
         })
-        order = {m: i for i, m in enumerate(outcomes.models)}
-        frame = frame.iloc[np.argsort([order[m] for m in frame["model"]], kind="stable")]
-        models.update(dict.fromkeys(frame["model"]))
+        listed = set(frame["model"])
+        models.update(dict.fromkeys(m for m in map(str, outcomes.models) if m in listed))  # first appearance in the data
+        frame = board_order(frame, "bayes")  # the task's leaderboard order: exact ties by name, as that leaderboard
         frames.append(frame)
     cells = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(CELL_COLUMNS))
     score = cells["avg" if pass_on == "avg" else "bayes"].to_numpy(float)

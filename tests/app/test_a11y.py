@@ -76,8 +76,9 @@ def test_trajectory_rank_paths_have_a_summary_and_a_table(app):
     app.switch_page(TRAJ).run()
     no_exception(app)
     assert any(c.startswith("Rank of ") and "after all trials" in c for c in _captions(app)), _captions(app)
-    (paths,) = _tables(app, "traj_chart")
+    paths, bands = _tables(app, "traj_chart", "traj_bands")
     assert paths.columns[0] == "model" and paths.columns[1] == "n = 1"
+    assert bands.columns.tolist() == ["model", "n", "mean", "low", "high"] and len(bands) == 8 * 4  # 8 panels, n = 1-4
 
 
 def test_created_share_links_are_announced_and_in_text_inputs(app):
@@ -140,3 +141,84 @@ def test_leaderboard_numbers_are_rounded_as_shown(app):
         values = table[column].to_numpy(float)
         assert np.array_equal(values, np.round(values, 4)), column
     assert table["mu"].to_numpy(float)[0] != 0  # numbers, not blanks
+
+
+# --------------------------------------------------------------------------- every chart has its text alternative
+#: The summary each page's charts carry as a caption (their starts), in page order, on the default bundled data
+#: (MathArena AIME 2025 I: 16 models x 15 questions, N = 4)
+SUMMARIES = {
+    "pages/results/leaderboard.py": ["16 models; highest mean o3-mini (high) 0.7983 (95% credible interval"],
+    "pages/results/tasks.py": ["Bayes@N of 16 models on 1 task: highest", "16 models; highest combined score"],
+    "pages/results/convergence.py": ["Share of bootstrap replicates whose ranking settles on the gold standard by n",
+                                     "Mean Kendall's tau_b with the gold standard after n = 1 to 4 trials"],
+    "pages/results/questions.py": ["Questions per flag: flaky 14", "Item characteristic curve of question"],
+    TRAJ: ["Rank of 16 models after each of n = 1 to 4 trials", "Posterior mean after each of n = 1 to 4 trials"],
+    COMPARE: ["Posterior density of", "Pass rate of o3-mini (high) against o1 (medium) on 15 questions",
+              "Projected separation z against trials per question"],
+    "pages/data/data.py": ["Pass rate of 16 models on 15 questions"],
+}
+
+
+def _every_chart_said(at, starts: list[str]) -> None:
+    """One chart per summary, and each summary a caption."""
+    no_exception(at)
+    captions = _captions(at)
+    assert len(at.get("plotly_chart")) == len(starts), (len(at.get("plotly_chart")), starts)
+    for start in starts:
+        assert any(c.startswith(start) for c in captions), (start, captions)
+
+
+def test_every_chart_on_each_page_has_a_summary(app):
+    for page, starts in SUMMARIES.items():
+        app.switch_page(page).run()
+        _every_chart_said(app, starts)
+
+
+def test_convergence_and_question_charts_have_tables(app):
+    app.switch_page("pages/results/convergence.py").run()
+    settled, tau = _tables(app, "conv_chart", "conv_tau_chart")
+    assert settled.columns.tolist() == tau.columns.tolist() == ["trials n", "Bayes@N", "Pass@2"]
+    assert settled["trials n"].tolist() == [1, 2, 3] and tau["trials n"].tolist() == [1, 2, 3, 4]
+    app.switch_page("pages/results/questions.py").run()
+    flags, item = _tables(app, "q_flag_chart", "q_item_chart")
+    assert flags.columns.tolist() == ["flag", "questions"] and dict(zip(flags["flag"], flags["questions"]))["flaky"] == 14
+    assert item.columns.tolist() == ["model", "ability", "observed success"] and len(item) == 16
+
+
+def test_leaderboard_tabs_and_a_ranking_method_have_summaries(app):
+    for tab, starts in [("IRT ability", ["16 models; highest ability"]),
+                        ("Method agreement", ["Kendall's tau_b between the rankings of"]),
+                        ("Score vs cost", ["Mean against "])]:
+        app.session_state["lb_view"] = tab
+        app.run()
+        _every_chart_said(app, starts)
+    (costs,) = _tables(app, "lb_cost_chart")
+    assert costs.columns[0] == "model" and len(costs) == 14  # two models report no plain number
+    app.session_state["lb_view"] = "Ranking"
+    app.run()
+    app.selectbox(key="lb_method").set_value("inverse_difficulty").run()
+    _every_chart_said(app, ["Rank of 16 models under 2 schemata (Bayes@N, "])
+
+
+def test_plan_projection_has_a_summary_and_a_table(app):
+    app.switch_page("pages/results/plan.py").run()
+    app.session_state["plan_view"] = "Projection"
+    app.run()
+    _every_chart_said(app, ["Projected probability of "])
+    (projection,) = _tables(app, "plan_projection")
+    assert projection.columns.tolist() == ["batch", "trials spent (median)", "mean probability"]
+    assert projection["batch"].tolist() == list(range(7))
+
+
+def test_sensitivity_and_rubric_charts_have_summaries(sim_app):
+    sim_app.switch_page("pages/results/sensitivity.py").run()
+    _every_chart_said(sim_app, ["Rank of 20 models under 13 schemata (Binary correctness, ",
+                                "Share of 200 perturbed rubrics in which each of 20 models holds each rank: mimic-20"])
+    bump, shares = _tables(sim_app, "sens_bump", "sens_heatmap")
+    assert bump.shape == (20, 14) and shares.columns[:3].tolist() == ["model", "unperturbed rank", "rank 1"]
+    sim_app.switch_page("pages/data/rubric.py").run()
+    _every_chart_said(sim_app, ["Share of each model's attempts per rubric category, 20 models: "])
+    sim_app.switch_page("pages/data/data.py").run()  # attempts: the per-trial grid under the pass-rate grid
+    _every_chart_said(sim_app, ["Pass rate of 20 models on ", "Every trial of 6 models on "])
+    rates, trials = _tables(sim_app, "data_rate_grid", "data_trial_grid")
+    assert rates.columns[0] == "question" and trials.columns[:3].tolist() == ["model", "question", "trial 1"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from scorio_core import io
@@ -179,8 +180,9 @@ def test_at_n1_the_difference_is_not_called_a_posterior(app):
     captions = [shown(c.value) for c in app.main.caption]
     assert any(c.startswith("Not a posterior: the empirical-Bayes prior is not identified for a and b (N = 1") for c in captions)
     verdict = [shown(s.value) for s in app.main.success]
-    # z = 0.6 / hypot(sqrt(0.09 / 10), sqrt(0.21 / 10)) = 3.46: P = 0.9997
-    assert verdict[0] == "a is ahead of b with > 99.9% probability (normal approximation, not a posterior).", verdict
+    # symmetric sds: z = 0.6 / hypot(sqrt(0.09 / 10), sqrt(0.21 / 10)) = 3.46, P = 0.9997; with each Beta's skewed
+    # spread on the side facing the other (a's below 0.9 is wider; as the CLI's compare): z = 2.92, P = 0.9982
+    assert verdict[0] == "a is ahead of b with 99.8% probability (normal approximation, not a posterior).", verdict
     assert "posterior" not in app.main.metric[3].help.replace("not a posterior", "")
 
 
@@ -260,3 +262,24 @@ def test_compare_follows_the_leaderboards_question_set_and_names_non_exchangeabl
     assert any(w.startswith("This projection assumes exchangeable trials") for w in warnings)
     (ahead,) = [shown(s.value) for s in app.main.success if "is ahead of" in s.value]
     assert "95.8%" in ahead  # the Leaderboard's number on the 415 common questions (95.7% on the pair's 419)
+
+
+def test_at_n1_the_page_uses_the_skewed_sds_of_the_cli(app, tmp_path, capsys):
+    """QA (surfaces agree): at N = 1 a model's row is the exact-binomial fallback, compared with the skewed spread of
+    its Beta on the side facing the other model (uncertainty.fallback.pair_sds); the CLI's compare did so, the page
+    used the symmetric sd (sd 0.113 and P 99.0% against the CLI's 0.117 and 98.9% on the QA's table)."""
+    import json
+
+    from scorio_core.cli import main
+
+    rows = ["model,question_id,trial,is_correct"]
+    rows += [f"{m},q{q},0,{int(q < k)}" for m, k in (("a", 26), ("b", 19)) for q in range(30)]
+    _compare_upload(app, "skewed.csv", rows)
+    path = tmp_path / "skewed.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["compare", str(path), "--models", "a", "b", "--output", "json"]) == 0
+    cli = json.loads(capsys.readouterr().out)["difference"]
+    metrics = [m.value for m in app.main.metric]
+    assert metrics[1] == f"{cli['sd']:.3f}" and metrics[2] == f"{cli['lo']:+.2f} to {cli['hi']:+.2f}", (metrics, cli)
+    symmetric = float(np.hypot(np.sqrt(26 / 30 * 4 / 30 / 30), np.sqrt(19 / 30 * 11 / 30 / 30)))
+    assert f"{symmetric:.3f}" != metrics[1]  # the data make the two differ at the shown precision

@@ -283,3 +283,25 @@ def test_pooled_question_names_that_collide_are_refused_naming_both(tmp_path):
     with pytest.raises(InputError, match=r"two read 'a/b/c'.*question 'c' of task 'a/b'.*question 'b/c' of task 'a'|"
                                          r"two read 'a/b/c'.*question 'b/c' of task 'a'.*question 'c' of task 'a/b'"):
         outcomes_for(data, ALL_TASKS)
+
+
+def test_exact_ties_are_ordered_as_the_leaderboard_orders_them(capsys):
+    """QA: MathArena under the uniform prior, DeepSeek-R1-Distill-Qwen-32B and o3-mini (low) tie exactly; the leaderboard
+    lists them by name, the matrix (the Tasks page, ``tasks``) kept the data's order. Cells follow the leaderboard;
+    ``models`` keeps the data's order."""
+    import json
+    from pathlib import Path
+
+    from scorio_core.cli import main
+
+    path = str(Path(__file__).resolve().parents[2] / "data" / "matharena_aime_2025_I_counts.csv")
+    data = io.load([path])
+    board = leaderboard(outcomes_for(data), prior="uniform")
+    tied = board.set_index("model").loc[["DeepSeek-R1-Distill-Qwen-32B", "o3-mini (low)"], "mu"]
+    assert tied.iloc[0] == tied.iloc[1]
+    tm = task_matrix(data, prior="uniform")
+    assert tm.cells["model"].tolist() == board["model"].tolist()
+    assert list(tm.models) == [str(m) for m in outcomes_for(data).models]  # first appearance in the data
+    assert main(["tasks", path, "--prior", "uniform", "--output", "json"]) == 0
+    cells = [c["model"] for c in json.loads(capsys.readouterr().out)["cells"]]
+    assert cells == board["model"].tolist()

@@ -135,3 +135,25 @@ def test_publish_notes_say_which_data_quality_choices_were_applied(tmp_path, cap
     out = json.loads(capsys.readouterr().out)
     assert [(n["code"], n["message"]) for n in out["notes"]] == [
         ("data_choices", "Data-quality choices applied before scoring: duplicates=keep-first: removed 1 rows.")]
+
+
+@pytest.mark.parametrize("settings", [["--prior", "uniform"], ["--question-set", "common"], []])
+def test_analysis_notes_are_the_leaderboards_under_the_published_settings(tmp_path, settings, capsys):
+    """QA (surfaces agree): the caveats were computed under the default settings, so ``--prior uniform`` reported
+    ``prior_not_fitted`` (a default-prior fallback the link does not show) and ``--question-set common`` said each
+    model is scored on its own questions. Now the codes and messages equal ``leaderboard``'s under the same options."""
+    from scorio_core.cli import main
+
+    path = tmp_path / "once.csv"  # N = 1 (the default prior falls back), b misses two questions
+    path.write_text("model,question_id,trial,is_correct\n" + "".join(
+        f"{m},q{q},0,{int(q < k)}\n" for m, k in (("a", 9), ("b", 3), ("c", 6)) for q in range(10)
+        if not (m == "b" and q >= 8)))
+    out = json.loads(publish(tmp_path / "ws", str(path), *settings, "--output", "json").stdout)
+    assert main(["leaderboard", str(path), *settings, "--output", "json"]) == 0
+    board = json.loads(capsys.readouterr().out)
+    codes = {"prior_not_fitted", "unequal_question_sets", "prior_pull", "not_fitted"}
+    expected = sorted((n["code"], n["message"].removeprefix("once: ")) for n in board["notes"] if n["code"] in codes)
+    got = sorted((n["code"], n["message"].removeprefix("once: ")) for n in out["analysis_notes"] if n["code"] in codes)
+    assert got == expected and got, (got, expected)
+    if settings == ["--prior", "uniform"]:
+        assert not any(code == "prior_not_fitted" for code, _ in got)
