@@ -230,10 +230,12 @@ def rubric_block_or_stop(ctx, active, view: str) -> Block:
         block = analysis_block(ctx.data.data_id, ctx.data.dataset, ctx.task, "rubric", active.rubric_id,
                                active.categorization, active.prior_id, active.prior, models=models)
     except InputError as exc:
-        st.error(f"{view} cannot be computed for this data: {md(exc)}", icon=":material/error:")
-        if not _shared_question(ctx, active):
-            st.info("Pick models that answered some questions in common in the sidebar's **Models** filter: this "
-                    "view then ranks them on the questions they share.", icon=":material/filter_alt:")
+        if _shared_question(ctx, active):
+            st.error(f"{view} cannot be computed for this data: {md(exc)}", icon=":material/error:")
+        else:  # a limit of the data, not an error (QA: a red box quoting CLI options)
+            st.info(f"No question of this task was answered by every model shown, so {view} cannot rank them "
+                    "together. Pick models that answered some questions in common in the sidebar's **Models** "
+                    "filter: this view then ranks them on the questions they share.", icon=":material/filter_alt:")
         st.stop()
     if models:
         st.info(f"No question was answered by every model of this task, so this view ranks the {len(models):d} "

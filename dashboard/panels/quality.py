@@ -47,6 +47,11 @@ def render_report(dataset: Dataset) -> None:
     for issue in blocking_in_app_terms(report.blocking):
         st.error(md(issue), icon=":material/block:")
     findings = []
+    if getattr(report, "n_absent", 0):  # a model with rows on other tasks and none on this one: not ranked there
+        absent = int(report.n_absent)
+        shown = ", ".join(f"{m} on {t}" for m, t in report.absent[:3])
+        findings.append(f"{absent:,} model/task pair{'s have' if absent != 1 else ' has'} no rows at all (e.g. {shown}): "
+                        "those models are not ranked on those tasks")
     if report.question_gaps:
         gaps = len(report.question_gaps)
         findings.append(f"{gaps:,} model/task pair{'s miss' if gaps != 1 else ' misses'} questions other models answered")

@@ -25,6 +25,7 @@ from scorio_core.rubric.rerank import UNMATCHED_EXCLUDE
 __all__ = [
     "render_picker",
     "render_editors",
+    "render_weight_fields",
     "render_error",
     "render_thresholds",
     "render_coverage",
@@ -87,6 +88,41 @@ def render_editors(table) -> None:
         rubric_state.commit_rows(current, table)
         st.rerun()
     rubric_state.commit_rows(current, table)
+
+
+def render_weight_fields(table) -> None:
+    """The categories' weights as labelled number fields in an expander: the same edit as the table's Weight column,
+    operable with the keyboard and read by a screen reader (the data editor is a canvas grid; a11y QA). Labels and
+    conditions stay in the table or a rubric JSON."""
+    ws = rubric_state.workspace()
+    rows = ws.current["categories"]
+    with st.expander("Edit the weights as form fields (keyboard, screen reader)", icon=":material/keyboard:"):
+        st.caption("The same weights as the table's Weight column; labels and conditions are edited in the table or "
+                   "by uploading a rubric JSON below.")
+        weights = []
+        for i, (label, weight) in enumerate(zip(rows["label"], rows["weight"])):
+            start = _number(weight)
+            if not isinstance(label, str) or not label or start is None:  # a row being typed in the table
+                weights.append(weight)
+                continue
+            weights.append(st.number_input(f"Weight of {md(label)}", value=start, step=0.5, format="%g",
+                                           key=f"rubric_weight_{ws.version}_{i}_{start!r}"))  # a table edit: anew
+    if any(_number(w) not in (None, _number(old)) for w, old in zip(weights, rows["weight"])):
+        current = dict(ws.current)
+        current["categories"] = rows.assign(weight=weights)
+        ws.rows = {k: v.copy() for k, v in current.items()}
+        ws.version += 1  # the table's editor starts from the new rows
+        rubric_state.commit_rows(current, table)
+        st.rerun()
+
+
+def _number(value) -> float | None:
+    """``value`` as a finite float, None for an empty or non-numeric cell."""
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return None
+    return f if f == f and abs(f) != float("inf") else None
 
 
 def render_error() -> None:

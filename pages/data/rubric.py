@@ -40,6 +40,7 @@ with user_errors("the rubric's signals"):
     table = rubric_state.signal_table(ctx.data.data_id, ctx.data.dataset, ctx.task)
 picker = st.container()  # the editor uses the page width (conditions are long)
 rubric_panel.render_editors(table)
+rubric_panel.render_weight_fields(table)
 rubric_panel.render_error()
 rubric_panel.render_weight_range()
 rubric_panel.render_signals(ctx)

@@ -2,8 +2,7 @@
 
 Usage::
 
-    python -m scorio_core compare PATH... --models A B [--task T] [--confidence 0.95]
-        [--schema NAME_OR_JSON] [--max-tokens N] [--freeze-thresholds FILE] [--curve] [--output json|table]
+    python -m scorio_core compare PATH... --models A B [--task T] [--confidence 0.95] [--schema NAME_OR_JSON] [--max-tokens N] [--freeze-thresholds FILE] [--curve] [--output json|table]
 
 JSON output (``--output json``) is an object::
 
@@ -19,8 +18,8 @@ JSON output (``--output json``) is an object::
                        prior: where a model's empirical-Bayes prior is not identified the projection uses the uniform
                        prior, ``prior_notes`` say so, and it differs from difference.z), "rho_observed" (Phi(|z|): the paper's
                        ranking confidence, whichever model leads; not difference.rho), "z_threshold", "confidence",
-                       "meaning", "assumption", "applicable" (false when the two share no question: then
-                       n_needed and n_power are null), "curve": {"n": [...], "z": [...]} (with --curve)},
+                       "meaning", "assumption", "applicable" (false when the two share no question: then n_needed,
+                       n_power, z/rho_observed null, n_power_range [null, null], no curve), "curve": {"n", "z"} (--curve)},
      "questions_needed": null, or with --scope questions-sampled {"m_needed", "m_power", "m_observed",
                          "sd_unit", "z_threshold", "confidence", "power", "practical_factor", "practical",
                          "meaning"}}
@@ -157,6 +156,7 @@ def run_ranks(args: argparse.Namespace) -> int:
     from scorio_core.leaderboard.trial_order import trial_position_note
     from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS, tie_notes
     from scorio_core.ranking.rank_prior import prior_rank_summary
+    from scorio_core.cli.quality import load_notes
 
     if args.draws is not None and args.draws < 1:
         raise InputError(f"--draws must be a positive number of draws; got {args.draws}.", field="draws")
@@ -172,10 +172,10 @@ def run_ranks(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(f"task '{task}': {exc}", field="model") from None
     unequal = question_sets_notice(analysed, "own", silent=report["not_ranked"])
-    notes = [] if unequal is None else [{
+    notes = as_notes(load_notes(dataset, args), "load") + ([] if unequal is None else [{
         "code": unequal["code"], "finding": unequal["finding"], "models": unequal["models"],
         "message": unequal["finding"] + (" To rank on the questions every model answered: --intersect-questions."
-                                         if unequal.get("n_common") else " No question was answered by every model.")}]
+                                         if unequal.get("n_common") else " No question was answered by every model.")}])
     notes += [n for n in [disconnected_groups_notice(analysed, None, "own"),  # P(rank) across unlinked groups
                           trial_position_note(analysed, outcomes.models, task=task)] if n]  # the leaderboard's notes
     notes += tie_notes(report["ties"]) + ([{"code": "few_draws", "draws": report["draws"], "message": report["note"]}]
@@ -244,10 +244,10 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     shared = int(((questions["n_a"] > 0) & (questions["n_b"] > 0)).sum()) if len(questions) else 0
     trials["applicable"] = shared > 0
     if not shared:  # different questions: more trials of each one's own would not compare like with like
-        trials.update(n_needed=None, n_power=None, practical=False, meaning=(
+        trials.update(n_needed=None, n_power=None, n_power_range=[None, None], z_observed=None, rho_observed=None, practical=False, meaning=(
             "not applicable: the two models share no question, so more trials of the questions each answered would "
             "still compare their question sets along with the models; run both on common questions"))
-    if curve:
+    if curve and shared:
         trials["curve"] = {"n": needed.n, "z": needed.z}
     questions_block = None
     if scope != "questions-fixed":

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--replicates must be >= 1; got {args.replicates}.")
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0; got {args.seed}.")
-    block = load_block(args, canonical=True)  # row-wise draws per (model, question): in natural order
+    block = load_block(args, canonical=True, one_trial=_one_trial)  # row-wise draws per cell: in natural order
     notes = list(block.notes)
     R = block.R
     if R is None:
@@ -103,13 +103,7 @@ def run(args: argparse.Namespace) -> int:
         notes.append(note("count_data", "count data: trials rebuilt from counts in arbitrary order (row-wise bootstrap "
                           "assumes exchangeable trials)"))
     if R.shape[2] < 2:
-        from scorio_core.errors import InputError
-
-        raise InputError(f"task '{block.task}' has N = 1 trial per question for every model: convergence@n (the smallest "
-                         "s <= N - 1 after which the ranking equals the gold standard for good) needs at least 2 trials "
-                         "per question, so these data cannot answer it; run more trials per question (N >= 2; more "
-                         "trials say more). `leaderboard` ranks the data as they are.",
-                         source=", ".join(s.name for s in block.sources[:3]) or None)
+        raise _one_trial(block.task, block.sources)
     ragged = bool((R < 0).any())
     if ragged and args.bootstrap == "column":
         raise ValueError(
@@ -197,3 +191,14 @@ def run(args: argparse.Namespace) -> int:
         for message in note_messages(notes):
             print(f"note: {message}")
     return 0
+
+
+def _one_trial(task: str, sources):
+    """The error for N = 1 trial per question everywhere: convergence@n needs 2 (an InputError naming the sources)."""
+    from scorio_core.errors import InputError
+
+    return InputError(f"task '{task}' has N = 1 trial per question for every model: convergence@n (the smallest "
+                      "s <= N - 1 after which the ranking equals the gold standard for good) needs at least 2 trials "
+                      "per question, so these data cannot answer it; run more trials per question (N >= 2; more "
+                      "trials say more). `leaderboard` ranks the data as they are.",
+                      source=", ".join(s.name for s in sources[:3]) or None)

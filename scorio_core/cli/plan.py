@@ -168,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
     order = trial_position_plan_note(task_outcomes, args.pair if args.goal == "pair" else None)
     # the stop decision draws exchangeable trials: a retry-after-failure dump breaks it (as the leaderboard says); then
     # the weights the category-code default assumed
-    said = [*as_notes(plan.status.get("notes", ()), "plan"), *([note("trial_position_effect", order)] if order else []),
+    from scorio_core.cli.quality import load_notes
+
+    said = [*as_notes(load_notes(dataset, args), "load"), *as_notes(plan.status.get("notes", ()), "plan"), *([note("trial_position_effect", order)] if order else []),
             *getattr(args, "default_notes", [])]
     if args.output == "json":
         out = plan.to_dict()

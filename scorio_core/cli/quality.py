@@ -113,6 +113,9 @@ def _print_table(dataset, out) -> None:
       "question) pairs\n")
     _lines(w, "defaults", r.defaults)
     _lines(w, "notes", r.notes)
+    if r.n_absent:
+        w(f"models without rows on a task: {r.n_absent:,} (model, task) pairs, not ranked on that task, e.g. "
+          + ", ".join(f"{m} on {t}" for m, t in r.absent[:5]) + "\n")
     if r.question_gaps:
         w(f"question sets differ: {r.missing_cells} missing (model, question) cells\n")
         for g in r.question_gaps:

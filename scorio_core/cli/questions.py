@@ -2,10 +2,8 @@
 
 Usage::
 
-    python -m scorio_core questions PATH... [--task T] [--model-2pl | --rasch] [--difficulty-prior P] [--confidence C]
-        [--output json|table|csv]
-    python -m scorio_core attempts PATH... --question Q [--task T] [--models A B ...]
-        [--schema S] [--unmatched exclude|LABEL] [--output json|table|csv]
+    python -m scorio_core questions PATH... [--task T] [--model-2pl | --rasch] [--difficulty-prior P] [--confidence C] [--output json|table|csv]
+    python -m scorio_core attempts PATH... --question Q [--task T] [--models A B ...] [--schema S] [--unmatched exclude|LABEL] [--output json|table|csv]
 
 ``questions`` fits an item response model (2PL by default, Rasch with ``--rasch``) to each task's
 count table and flags questions (:mod:`scorio_core.items`, docs/items.md). JSON output:
@@ -14,11 +12,11 @@ count table and flags questions (:mod:`scorio_core.items`, docs/items.md). JSON 
 difficulty_lo, difficulty_hi, discrimination, discrimination_lo, discrimination_hi, information,
 success_rate, n_models, flags`` (list of codes), ``reason``) and per model (``task, model, ability,
 ability_lo, ability_hi, answered``); each ``tasks`` entry's ``unlinked`` says when models fall into groups that
-share no question (abilities comparable within a group only), else null; ``notes`` holds the leaderboard's
-``trial_position_effect`` notice (with its ``task``) of each task whose models' trials are not exchangeable repeats.
-``leaderboard --exclude-flagged CODE,...`` ranks without the questions carrying those flags. :func:`run_method_rows` is ``leaderboard --method NAME`` (any ranking method) and
-:func:`run_irt_ability` is ``leaderboard --method irt_ability``: the same fit's
-abilities as a ranking with intervals (missing cells and unequal N native).
+share no question (abilities comparable within a group only), else null; ``notes`` holds what loading found (``load``)
+and the leaderboard's ``trial_position_effect`` notice (with its ``task``) of each task whose trials are not
+exchangeable repeats. ``leaderboard --exclude-flagged CODE,...`` ranks without the questions carrying those flags.
+:func:`run_method_rows` is ``leaderboard --method NAME`` (any ranking method) and :func:`run_irt_ability` is
+``leaderboard --method irt_ability``: the same fit's abilities as a ranking with intervals (missing cells, unequal N).
 
 ``attempts`` lists every attempt of some models on one question (the app's drill-down): one row per
 attempt in model then trial order (:func:`scorio_core.leaderboard.drilldown.question_attempts`):
@@ -133,8 +131,10 @@ def run_questions(args: argparse.Namespace) -> int:
     dataset = load_dataset(args)
     tasks = [args.task] if args.task else task_names(dataset)
     from scorio_core.leaderboard.trial_order import trial_position_note
+    from scorio_core.cli.quality import load_notes
+    from scorio_core.report.notes import as_notes
 
-    results, fallback, notes = [], {}, []
+    results, fallback, notes = [], {}, as_notes(load_notes(dataset, args), "load")
     for task in tasks:
         outcomes = binary_outcomes_for(dataset, task, "IRT (item response theory)")
         notes += [n for n in [trial_position_note(outcomes, task=task)] if n]  # the fit counts trials as exchangeable

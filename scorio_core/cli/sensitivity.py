@@ -201,7 +201,9 @@ def run(args: argparse.Namespace) -> int:
                        prior=result.prior)
         for name in result.schemas
     ] if args.perturb else []
-    notes = [*as_notes(result.notes, "sensitivity"),  # the result's, then what it cannot show
+    from scorio_core.cli.quality import load_notes
+
+    notes = [*as_notes(load_notes(dataset, args), "load"), *as_notes(result.notes, "sensitivity"),  # then what it cannot show
              *[note("one_rubric", n) for n in [one_rubric_note(result)] if n]]
     from scorio_core.leaderboard.checks import question_sets_notice
     from scorio_core.leaderboard.trial_order import trial_position_note

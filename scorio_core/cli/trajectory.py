@@ -111,9 +111,11 @@ R0_GOLD = ("prior outcomes R0 (--prior-outcomes) enter Bayes@N after every n wit
            "stays the avg@N ranking of the data (R0 are not trials of these models)")
 
 
-def load_block(args: argparse.Namespace, canonical: bool = False) -> Block:
+def load_block(args: argparse.Namespace, canonical: bool = False, one_trial=None) -> Block:
     """Load the data, pick the task and return the complete block for ``args.metric`` (with ``canonical``: models and
     questions in natural order, :func:`scorio_core.arrays.order.canonical_outcomes`, for seeded draws per cell).
+    ``one_trial(task, sources)``: the error to raise when no cell has 2 trials, before the block's other checks (a
+    subset of models would not help there).
 
     Raises
     ------
@@ -135,6 +137,8 @@ def load_block(args: argparse.Namespace, canonical: bool = False) -> Block:
     if chosen is None:
         raise ValueError(f"metric {args.metric!r} needs binary correctness (is_correct), which task {outcomes.task!r} does not have.")
     chosen = select_models(chosen, getattr(args, "models", None))
+    if one_trial is not None and int(np.max(chosen.n_trials, initial=0)) < 2:
+        raise one_trial(outcomes.task, dataset.sources)
     if canonical:  # the same draws whatever the row order or engine
         from scorio_core.arrays.order import canonical_outcomes
         chosen = canonical_outcomes(chosen)[0]

@@ -81,6 +81,10 @@ def compute_report(
                 allq = tq[tq // Q == tk] % Q
                 lacking = np.setdiff1d(allq, have)[:5]
                 gaps.append(QuestionGap(str(tnames[tk]), str(mnames[mk]), int(nq), gap, tuple(str(qnames[i]) for i in lacking)))
+    absent = np.ones(T * L, bool)  # (task, model) pairs without a row, of tasks and models that have rows elsewhere
+    absent[tm_keys] = False
+    absent = absent.reshape(T, L) & (np.bincount(tm_keys // L, minlength=T) > 0)[:, None] & (np.bincount(tm_keys % L, minlength=L) > 0)
+    at_t, at_m = np.nonzero(absent)
     if max_rows > 1:
         dup = _duplicates(table, m, t, q, row_cell(), counts_layout, row_source, source_names, (mnames, tnames, qnames))
     else:  # one row per cell: no two rows can share a (cell, trial) key
@@ -118,6 +122,8 @@ def compute_report(
         tasks=tuple(str(x) for x in tnames[t_seen]),
         question_gaps=tuple(gaps),
         missing_cells=missing_cells,
+        n_absent=int(at_t.size),
+        absent=tuple((str(mnames[b]), str(tnames[a])) for a, b in zip(at_t[: EXAMPLES * 5], at_m[: EXAMPLES * 5])),
         unequal_trials=spreads,
         n_duplicate_rows=dup[0],
         n_duplicate_keys=dup[1],

@@ -90,6 +90,10 @@ class QualityReport:
         Models whose question set is smaller than the union for their task.
     missing_cells : int
         (model, task, question) cells with no attempt, over all question gaps.
+    n_absent : int
+        (model, task) pairs without any row, of a model with rows on other tasks (it is not ranked on that task).
+    absent : tuple of (model, task)
+        The first of them (at most 100).
     unequal_trials : tuple of TrialSpread
         In tasks where trials per question vary: every (task, model) whose trial range is
         not constant or differs from the task's most common range (at most 100 entries).
@@ -132,6 +136,8 @@ class QualityReport:
     notes: tuple[str, ...] = ()
     question_gaps: tuple[QuestionGap, ...] = ()
     missing_cells: int = 0
+    n_absent: int = 0
+    absent: tuple[tuple[str, str], ...] = ()
     unequal_trials: tuple[TrialSpread, ...] = ()
     n_duplicate_rows: int = 0
     n_duplicate_keys: int = 0
@@ -163,6 +169,7 @@ class QualityReport:
         out["all_correct"] = [{"task": t, "question_id": q} for t, q in self.all_correct]
         out["all_wrong"] = [{"task": t, "question_id": q} for t, q in self.all_wrong]
         out["emptied"] = [{"model": m, "task": t, "choice": c} for m, t, c in self.emptied]
+        out["absent"] = [{"model": m, "task": t} for m, t in self.absent]
         return out
 
     def emptied_models(self, task: str | None = None) -> dict[str, str]:

@@ -91,8 +91,7 @@ def apply_question_set(task_outcomes, question_set: str = "own"):
 def question_sets_notice(task_outcomes, question_set: str = "own", silent=()) -> dict | None:
     """The ``unequal_question_sets`` notice of :func:`leaderboard_notices` (models answered different questions), or None.
 
-    ``silent`` are models without an answered question (the ``not_scored`` notice's): they do not count as short.
-    Also in the ``ranks`` command's notes (its draws score each model on its own questions).
+    ``silent``: models without an answered question (``not_scored``'s), not short. Also in ``ranks``' notes.
     """
     answered = task_outcomes.rubric.n_trials > 0
     per_model = answered.sum(axis=1)
@@ -111,7 +110,8 @@ def question_sets_notice(task_outcomes, question_set: str = "own", silent=()) ->
                f"({n_common} answered by every model); {handled}.")
     return {
         "code": "unequal_question_sets",
-        "message": finding + " Choose the question set: own, common or missing-incorrect.",
+        "message": finding + (" Choose the question set: own, common or missing-incorrect." if n_common else
+                              " Choose the question set: own or missing-incorrect (common has no question here)."),
         "finding": finding,
         "models": {m: int(k) for m, k in zip(task_outcomes.models, per_model)},
         "n_questions": int(answered.shape[1]),

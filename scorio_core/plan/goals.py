@@ -146,7 +146,8 @@ def check_goal(name: str, models: tuple[str, ...], *, k=None, pair=None, width=N
         raise InputError(f"tolerance must be >= 0; got tolerance={tolerance!r}.")
     L = len(models)
     if name != "width" and L < 2:
-        raise InputError(f"goal {name!r} needs at least 2 models; the task has {L}.")
+        raise InputError(f"goal {name!r} needs at least 2 models; the task has {L}. With one model, plan for the "
+                         "width of its interval: --goal width --width W (e.g. 0.05).", field="goal")
     goal = Goal(name, tolerance=float(tolerance), confidence=float(confidence))
     if name == "top-k":
         if k is None:
@@ -168,7 +169,8 @@ def check_goal(name: str, models: tuple[str, ...], *, k=None, pair=None, width=N
     if name == "width":
         if width is None or not isinstance(width, (int, float)) or not float(width) > 0.0:
             raise InputError("the width goal needs a target interval width > 0 (CLI: --goal width --width W, e.g. "
-                             f"--width 0.05); got {width!r}.", field="width")
+                             "--width 0.05)" + ("; none was given." if width is None else f"; got {width!r}."),
+                             field="width")
         return Goal(name, width=float(width), tolerance=goal.tolerance, confidence=goal.confidence)
     return goal
 

@@ -1,8 +1,7 @@
 """Posterior distribution of every model's rank, by exact Dirichlet sampling (no normal approximation).
 
-Hariri et al., "Don't Pass@k: A Bayesian Framework for Large Language Model Evaluation",
-ICLR 2026, arXiv:2510.04265, sections 2.3-2.4 (posterior of the weighted score, Eq. 1).
-Re-exported by :mod:`scorio_core.ranking.rank`.
+Hariri et al., "Don't Pass@k: A Bayesian Framework for Large Language Model Evaluation", ICLR 2026,
+arXiv:2510.04265, sections 2.3-2.4 (posterior of the weighted score, Eq. 1). Re-exported by :mod:`scorio_core.ranking.rank`.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from scorio_core.ranking.rank_batch import batch_competition_ranks
 from scorio_core.uncertainty.fallback_draws import fallback_score_draws
 
 __all__ = ["posterior_rank_distribution", "posterior_score_draws", "rank_draws", "rank_draws_note", "rank_summary", "RANK_SEED", "RANK_ROW_KEYS",
-           "RANK_METHOD", "HELD_PRIOR", "exchangeable_groups", "tie_notes"]
+           "RANK_METHOD", "HELD_PRIOR", "exchangeable_groups", "rank_method", "tie_notes"]
 
 _GAMMA_BUDGET = 2_000_000  # gamma variates per chunk
 #: Gamma variates one rank distribution may draw in all (~0.6 s on 2 cores): :func:`rank_draws`.
@@ -281,6 +280,25 @@ HELD_PRIOR = ("the empirical-Bayes prior is held at its fit (per model, and per 
               "have the variance of its leaderboard interval")
 
 
+def rank_method(models, fallback_mean=None) -> str:
+    """:data:`RANK_METHOD`, or what the draws of models drawn from their leaderboard row are (finite ``fallback_mean``:
+    prior not identified; QA: N = 1 said "exact Dirichlet draws" beside "not a Dirichlet posterior").
+
+    >>> rank_method(["a", "b"], [float("nan"), 0.5]).endswith("not identified, b: a Beta moment-matched to its "
+    ...                                                       "pooled rate and binomial sd, not a posterior draw")
+    True
+    """
+    fb = np.zeros(len(models), bool) if fallback_mean is None else np.isfinite(np.asarray(fallback_mean, float))
+    if not fb.any():
+        return RANK_METHOD
+    named = [str(m) for m, f in zip(models, fb) if f]
+    who = ", ".join(named[:5]) + (f" and {len(named) - 5:,} more" if len(named) > 5 else "")
+    return ("competition rank of each model's score in joint draws of a Beta moment-matched to its pooled rate and "
+            "binomial sd (the empirical-Bayes prior is not identified for any model: not posterior draws)" if fb.all()
+            else RANK_METHOD + f"; where the prior is not identified, {who}: a Beta moment-matched to its pooled rate "
+            "and binomial sd, not a posterior draw")
+
+
 def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RANK_SEED, prior: str = "uniform",
                  alpha=None, prior_note: str = "", shift_sd=None, fallback_mean=None, fallback_sd=None) -> dict:
     """:func:`posterior_rank_distribution` of the models that answered, in expected-rank order, with a row each.
@@ -315,7 +333,7 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
         data under the same prior, :func:`exchangeable_groups`, in ``models`` order: they share one row of
         probabilities and one ``rank``), ``rows`` (:data:`RANK_ROW_KEYS`; ``rank``: competition rank of the
         expected ranks, ties share the better rank), ``draws``, ``seed``, ``prior``, ``prior_note``,
-        ``method`` (:data:`RANK_METHOD`), ``monte_carlo_error`` (``0.5 / sqrt(draws)``, the largest standard error
+        ``method`` (:func:`rank_method`), ``monte_carlo_error`` (``0.5 / sqrt(draws)``, the largest standard error
         of a probability), ``monte_carlo_se`` (the largest estimated standard error, ``sqrt(P (1 - P) / draws)``),
         ``note`` (:func:`rank_draws_note`: that fewer than 200 draws ran, and why; empty otherwise), ``not_ranked``.
 
@@ -356,7 +374,7 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     return {"models": [names[i] for i in order], "ranks": ranks.tolist(), "probabilities": P[order].tolist(),
             "ties": [[names[i] for i in order if i in set(g.tolist())] for g in sorted(ties, key=lambda g: place[g[0]])],
             "rows": rows, "draws": draws, "seed": int(seed), "prior": prior, "prior_note": prior_note,
-            "method": RANK_METHOD,
+            "method": rank_method(names, fallback_mean),
             "monte_carlo_error": 0.5 / float(np.sqrt(draws)),
             "monte_carlo_se": float(np.sqrt(P * (1.0 - P) / draws).max()),
             "note": rank_draws_note(draws, chosen=not default),

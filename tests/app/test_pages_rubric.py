@@ -303,3 +303,23 @@ def test_a_negative_weight_is_said_to_make_a_score_not_a_rate(rubric_app):
     assert workspace(at).schema.weights.tolist() == [-2.0, 1.0]
     (warning,) = [shown(w.value) for w in at.main.warning if "Negative weights" in w.value]
     assert "wrong (w = -2)" in warning and "between -2 and 1" in warning and "not a rate" in warning
+
+
+def test_weights_can_be_edited_with_form_fields(rubric_app):
+    """a11y: the data editor is a canvas grid a screen reader cannot read and the keyboard reaches only partly; the
+    same weight edit through labelled number fields changes the rubric in force and the table alike."""
+    at = rubric_app
+    pick(at, "Format Aware")
+    def field(label):
+        return next(f for f in at.number_input if f.label == label)
+
+    assert field("Weight of wrong, boxed").value == 1.0
+    field("Weight of wrong, boxed").set_value(2.5).run()
+    no_exception(at)
+    ws = workspace(at)
+    assert ws.schema.weights.tolist() == [0.0, 0.0, 2.5, 2.0, 3.0] and ws.error is None
+    assert at.data_editor[0].value["weight"].tolist() == [0.0, 0.0, 2.5, 2.0, 3.0]  # the table follows
+    assert field("Weight of wrong, boxed").value == 2.5
+    edit(at, edited={3: {"weight": 1.5}})  # and the fields follow an edit in the table (never overwrite it)
+    assert workspace(at).schema.weights.tolist() == [0.0, 0.0, 2.5, 1.5, 3.0]
+    assert field("Weight of correct, unboxed").value == 1.5
