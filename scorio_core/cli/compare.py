@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 
 from scorio_core.cli._common import add_data_arguments, add_prior_argument, emit_json, emit_rows
+from scorio_core.cli.quality import load_notes
 from scorio_core.report.notes import as_notes, note, note_messages
 
 __all__ = ["COMMANDS", "register", "run", "run_methods", "run_ranks", "compare_report"]
@@ -91,7 +92,7 @@ def register(subparsers) -> None:
             "best, worst, spread, ranks: {method: rank}}]}]}. With --bootstrap B each task also has bootstrap: {n_boot,"
             " seed, confidence, scope: questions-sampled, failed: {method: replicates}, intervals: [{model, method, "
             "rank, rank_lo, rank_hi}]}: each method's percentile rank interval over B resamples of the questions, the "
-            "same resamples for every method. skipped_tasks: [{task, reason}] (one model, or no question shared; [] when none)."
+            "same resamples for every method. skipped_tasks: [{task, reason}] (one model, or no question shared; [] when none); notes: what loading found."
         ),
     )
     add_data_arguments(parser)
@@ -156,7 +157,6 @@ def run_ranks(args: argparse.Namespace) -> int:
     from scorio_core.leaderboard.trial_order import trial_position_note
     from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS, tie_notes
     from scorio_core.ranking.rank_prior import prior_rank_summary
-    from scorio_core.cli.quality import load_notes
 
     if args.draws is not None and args.draws < 1:
         raise InputError(f"--draws must be a positive number of draws; got {args.draws}.", field="draws")
@@ -264,7 +264,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
 def run(args: argparse.Namespace) -> int:
     """Execute ``compare``; returns the exit status."""
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
-    from scorio_core.cli.quality import cluster_engine, load_dataset, load_notes  # (quality's load_dataset is _common's)
+    from scorio_core.cli.quality import cluster_engine, load_dataset  # (quality's load_dataset is _common's)
     from scorio_core.cli.rubric import load_prior_outcomes, prior_outcomes_board, prior_outcomes_settings, refuse_prior_outcomes
     from scorio_core.eval._validate import check_confidence
     from scorio_core.leaderboard.task_outcomes import question_clusters
@@ -371,7 +371,7 @@ def run_methods(args: argparse.Namespace) -> int:
     results = [agreement_json(r, options, [n for n in [trial_position_note(outcomes.get(r.task))] if n])
                for r in reports]
     if args.output == "json":
-        emit_json({"tasks": results, "skipped_tasks": left_out,
+        emit_json({"tasks": results, "skipped_tasks": left_out, "notes": as_notes(load_notes(dataset, args), "load"),
                    "sources": list(dataset.sources)})
         return 0
     for item in left_out:

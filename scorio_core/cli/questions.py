@@ -50,10 +50,10 @@ def register(subparsers) -> None:
     add_data_arguments(parser)
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--model-2pl", dest="irt_model", action="store_const", const="2pl",
-                      help="two-parameter logistic model (default)")
+                      help="two-parameter logistic model (default; without this option a task with one model gets Rasch)")
     kind.add_argument("--rasch", dest="irt_model", action="store_const", const="rasch",
                       help="Rasch model (every discrimination 1; works with one model)")
-    parser.set_defaults(irt_model="2pl")
+    parser.set_defaults(irt_model=None)  # 2PL, Rasch where a task has one model (said), as the Questions page
     parser.add_argument("--difficulty-prior", choices=("empirical-bayes", "fixed"), default="empirical-bayes",
                         help="difficulty prior: N(0, tau^2) with tau estimated from the data (empirical-bayes, "
                              "default: intervals nearer their nominal coverage on simulated data; docs/items.md) or "
@@ -138,8 +138,8 @@ def run_questions(args: argparse.Namespace) -> int:
     for task in tasks:
         outcomes = binary_outcomes_for(dataset, task, "IRT (item response theory)")
         notes += [n for n in [trial_position_note(outcomes, task=task)] if n]  # the fit counts trials as exchangeable
-        model = args.irt_model
-        if model == "2pl" and len(outcomes.models) < MIN_2PL_MODELS and len(tasks) > 1:  # this task alone: Rasch
+        model = args.irt_model or "2pl"  # --model-2pl given: a task it cannot fit is an error
+        if model == "2pl" and len(outcomes.models) < MIN_2PL_MODELS and (len(tasks) > 1 or not args.irt_model):
             model, fallback[task] = "rasch", (f"Rasch fit: a 2PL fit needs at least {MIN_2PL_MODELS} models and this "
                                               f"task has {len(outcomes.models)}.")
         results.append(diagnose(outcomes, model=model, confidence=args.confidence, b_prior=args.difficulty_prior))
@@ -154,7 +154,7 @@ def run_questions(args: argparse.Namespace) -> int:
     model_rows = models.to_dict(orient="records")
     if args.output == "json":
         emit_json({
-            "model": args.irt_model, "method": results[0].fit.method, "confidence": args.confidence,
+            "model": args.irt_model or "2pl", "method": results[0].fit.method, "confidence": args.confidence,
             "outcome": results[0].outcome, "flag_rules": dict(FLAG_RULES),
             "priors": {k: {"mean": m, "sd": s} for k, (m, s) in PRIORS.items()},
             "priors_note": "the fixed priors the fit starts from, on the mode's scale"

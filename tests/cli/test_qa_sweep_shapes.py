@@ -66,7 +66,8 @@ def test_convergence_on_one_trial_says_so_before_the_question_sets(tmp_path, cap
     assert "N = 1 trial per question" in err and "no question was answered" not in err
 
 
-@pytest.mark.parametrize("command", [["ranks"], ["plan"], ["questions"], ["sensitivity", "--schemas", "Binary Correctness"]])
+@pytest.mark.parametrize("command", [["ranks"], ["plan"], ["questions"], ["sensitivity", "--schemas", "Binary Correctness"],
+                                     ["methods", "--methods", "bayes,avg"]])
 def test_the_partial_credit_note_reaches_every_command(command, tmp_path, capsys):
     """QA sweep: 30% of the attempts carried 0.5 in ``score`` beside a 0/1 ``is_correct``; leaderboard, tasks, compare,
     trajectory, convergence, quality and the exports said so, ranks, plan, questions and sensitivity did not."""
@@ -94,3 +95,16 @@ def test_quality_names_models_without_rows_on_a_task(tmp_path, capsys):
     assert sorted((a["model"], a["task"]) for a in report["absent"]) == [("a", "t2"), ("c", "t1"), ("c", "t3")]
     assert main(["quality", str(path)]) == 0
     assert "models without rows on a task: 3 (model, task) pairs" in capsys.readouterr().out
+
+
+def test_questions_with_one_model_falls_back_to_rasch_as_the_page(tmp_path, capsys):
+    """QA sweep: ``questions`` on one model exited 2 where the Questions page falls back to Rasch (and ``--rasch``
+    works); an explicit ``--model-2pl`` still refuses."""
+    path = tmp_path / "one.csv"
+    path.write_text("model,question_id,trial,is_correct\n" + "".join(
+        f"solo,q{q},{t},{int((q + t) % 3 == 0)}\n" for q in range(12) for t in range(3)))
+    assert main(["questions", str(path), "--output", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (task,) = doc["tasks"]
+    assert task["model"] == "rasch" and task["note"].startswith("Rasch fit: a 2PL fit needs at least 2")
+    assert main(["questions", str(path), "--model-2pl", "--output", "json"]) == 2

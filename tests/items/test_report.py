@@ -110,11 +110,14 @@ def test_cli_questions_json_contract(tmp_path, capsys):
 
 
 def test_cli_questions_one_model_needs_rasch(tmp_path, capsys):
+    """One model: the default fits Rasch and says so (as the Questions page); an explicit --model-2pl refuses."""
     from scorio_core.cli import main
 
     path = tmp_path / "one.csv"
     path.write_text("model,question_id,trial,is_correct\n" + "".join(f"m,q{j},0,{j % 2}\n" for j in range(4)))
-    assert main(["questions", str(path)]) == 2
+    assert main(["questions", str(path), "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tasks"][0]["model"] == "rasch"
+    assert main(["questions", str(path), "--model-2pl"]) == 2
     assert "Use the Rasch model (model='rasch'; CLI: --rasch)" in capsys.readouterr().err
     assert main(["questions", str(path), "--rasch", "--output", "json"]) == 0
 
