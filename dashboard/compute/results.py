@@ -195,12 +195,15 @@ def trial_range(data_id: str, _dataset, task: str, rubric_id: str = "binary", _c
 @st.cache_data(show_spinner="Sampling posterior ranks...", max_entries=32)
 def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None,
                       prior_id: str = "none", _prior=None, seed: int = RANK_SEED, prior: str = "uniform"):
-    """``(models, P (L, L), draws, unsure)``: posterior probability of each rank under Bayes@N with ``prior`` (the
-    sidebar's; the empirical-Bayes prior held at its fit, per task with tasks pooled), and the models whose
-    empirical-Bayes prior is not identified (drawn from their leaderboard row: ``rank_prior.fallback_moments``).
+    """``(models, P (L, L), draws, unsure, groups)``: posterior probability of each rank under Bayes@N with ``prior``
+    (the sidebar's; the empirical-Bayes prior held at its fit, per task with tasks pooled), the models whose
+    empirical-Bayes prior is not identified (drawn from their leaderboard row: ``rank_prior.fallback_moments``), and
+    each model's group label where the models fall into groups that share no question (``{}`` otherwise): ranks are
+    then within each group (``posterior_rank_distribution(groups=...)``), as the CLI's ``ranks``.
 
     Models that answered no question are left out; the others are listed in natural order (the draws' order).
     """
+    from scorio_core.items.linking import linked_groups
     from scorio_core.ranking.rank_prior import fallback_moments, hyperparameter_sd, rank_prior_alpha
 
     from scorio_core.arrays.order import canonical_outcomes
@@ -217,10 +220,13 @@ def rank_distribution(data_id: str, _dataset, task: str, rubric_id: str = "binar
     # the hyperparameters' variance (the same with prior counts: it does not depend on them)
     shift = hyperparameter_sd(counts, outcomes.weights, alpha, strata=strata, held=unsure) if prior == "empirical-bayes" else None
     mean, sd = fallback_moments(counts, outcomes.weights, unsure, strata=strata) if unsure else (None, None)
+    labels = linked_groups(counts.sum(axis=2) > 0)  # ranks across unlinked groups compare question sets too
+    split = np.unique(labels).size > 1
     P = rank.posterior_rank_distribution(counts, outcomes.weights, None if r0 is None else r0[keep], draws=draws, seed=seed,
-                                         alpha=None if prior == "uniform" else alpha, shift_sd=shift, fallback_mean=mean, fallback_sd=sd)
+                                         alpha=None if prior == "uniform" else alpha, shift_sd=shift, fallback_mean=mean,
+                                         fallback_sd=sd, groups=labels if split else None)
     models = [m for m, k in zip(outcomes.models, keep) if k]
-    return models, P, draws, [models[i] for i in unsure]
+    return models, P, draws, [models[i] for i in unsure], dict(zip(models, labels.tolist())) if split else {}
 
 
 @st.cache_resource(show_spinner="Ranking under every method...", max_entries=32)

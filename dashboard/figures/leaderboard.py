@@ -174,7 +174,9 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     ----------
     models : sequence of str, length L (best first; rows and columns in this order)
     rho : ndarray (L, L)
-        ``rho[i, j] = P(model i > model j)`` (:func:`scorio_core.ranking.rank.pairwise_confidence`).
+        ``rho[i, j] = P(model i > model j)`` (:func:`scorio_core.ranking.rank.pairwise_confidence`); NaN: a pair
+        not compared (models in groups that share no question,
+        :func:`scorio_core.leaderboard.linking.mask_cross_group_pairs`), drawn empty.
     confidence : float
         Pairs with ``rho >= confidence`` are marked with a ``*`` after their value (not bold: Plotly sizes cell text
         by its markup too, and ``<b>`` shrank every value to 4-7 px, which the app then hid).
@@ -191,8 +193,11 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     # an order is never certainty
     values = probability_cells(rho)
     text = np.where(rho >= confidence, np.char.add(values, "*"), values)  # a mark a screen reader and CVD eyes get
+    apart = np.isnan(rho)  # a pair across groups that share no question: not compared (an empty cell)
+    text = np.where(apart, "", text)
     np.fill_diagonal(text, "")
-    hover = format_probabilities(rho)  # "97.3%", "> 99.9%", "< 0.1%", as in the verdict
+    hover = np.where(apart, "not compared (different groups: no shared question)",
+                     format_probabilities(np.where(apart, 0.5, rho)))  # "97.3%", "> 99.9%", as in the verdict
     fig = go.Figure(go.Heatmap(
         z=rho, x=names, y=names, zmin=0, zmax=1, colorscale=PROBABILITY_SCALE, xgap=1, ygap=1,
         text=text, texttemplate="%{text}" if L <= PAIRWISE_VALUES_MAX else None, textfont=CELL_TEXT,
@@ -206,7 +211,7 @@ def pairwise_heatmap(models, rho: np.ndarray, *, confidence: float = 0.95) -> go
     return fig
 
 
-def rank_heatmap(models, probabilities: np.ndarray) -> go.Figure:
+def rank_heatmap(models, probabilities: np.ndarray, groups=None) -> go.Figure:
     """Heatmap of the posterior probability that each model holds each rank.
 
     Parameters
@@ -222,21 +227,31 @@ def rank_heatmap(models, probabilities: np.ndarray) -> go.Figure:
         One heatmap trace on :data:`~dashboard.figures.theme.SEQUENTIAL_SCALE` (0: transparent, the page's own
         background); columns are ranks 1..L; percentages of at least 1% printed (``>99%`` where they round to 100%);
         model names longer than :data:`~dashboard.figures.theme.LABEL_CHARS` cut in the middle on the axis, whole on
-        hover.
+        hover. With ``groups`` (each row's group number, rows grouped: models that share no question with the other
+        groups, ranked within their own), the columns are ranks within a group up to the largest group's size, a line
+        separates the groups and the hover names each row's group.
     """
     names = plain(models)
     P = np.asarray(probabilities, dtype=float)
     L = len(names)
-    ranks = [str(r) for r in range(1, L + 1)]
+    g = None if groups is None else np.asarray(groups)
+    if g is not None:
+        P = P[:, :int(np.bincount(g).max())]  # ranks within a group: none beyond the largest group
+    ranks = [str(r) for r in range(1, P.shape[1] + 1)]
     percent = np.char.add(np.char.mod("%.0f", 100 * P), "%")
     text = np.where(P >= 0.01, np.where(percent == "100%", ">99%", percent), "")  # a share of draws: never certainty
     fig = go.Figure(go.Heatmap(
         z=P, x=ranks, y=names, zmin=0, zmax=1, colorscale=SEQUENTIAL_SCALE, xgap=1, ygap=1,
         text=text, texttemplate="%{text}" if L <= 30 else None, textfont=SEQUENTIAL_TEXT,  # sized to the cell, halo
-        hovertemplate="<b>%{y}</b><br>P(rank %{x}) = %{z:.3f}<extra></extra>",
+        hovertemplate="<b>%{y}</b><br>P(rank %{x}) = %{z:.3f}<extra></extra>" if g is None else
+        "<b>%{y}</b> (group %{customdata})<br>P(rank %{x} in its group) = %{z:.3f}<extra></extra>",
+        customdata=None if g is None else np.repeat(g[:, None], P.shape[1], axis=1),
         colorbar=dict(title=dict(text="probability", side="right"), thickness=12, tickformat=".0%"),
     ))
-    fig.update_xaxes(type="category", title="rank (1 = best)", showgrid=False)
+    for edge in ([] if g is None else np.flatnonzero(np.diff(g)) + 0.5):  # between two groups' rows
+        fig.add_hline(y=float(edge), line_width=2, line_color="#888")
+    fig.update_xaxes(type="category", showgrid=False,
+                     title="rank (1 = best)" if g is None else "rank within the model's group (1 = best)")
     fig.update_yaxes(type="category", autorange="reversed", showgrid=False, **name_ticks(models))  # whole on hover
     # zero cells are transparent (SEQUENTIAL_SCALE): they show the page, white or dark, not a white plot background
     return transparent_background(apply_theme(fig, height=max(300, 28 * L + 140)))

@@ -21,7 +21,7 @@ from dashboard.text import code, md, sentence
 from scorio_core.choices import prior_label
 from scorio_core.leaderboard.table import ALL_TASKS
 from scorio_core.ranking.paired import names_phrase
-from scorio_core.ranking.posterior_ranks import HELD_PRIOR, rank_draws_note
+from scorio_core.ranking.posterior_ranks import HELD_PRIOR, WITHIN_GROUPS, rank_draws_note
 from scorio_core.report.tables import interval_name
 
 __all__ = ["few_trials_caveat", "printable_board", "render_board_table", "render_prior_pull",
@@ -130,8 +130,14 @@ def render_board_table(frame: pd.DataFrame, config: dict, *, present: bool, inte
         st.dataframe(frame, column_config=config, hide_index=True, width="stretch", height=fit_height(len(frame), 900))
 
 
-def render_rank_caption(ctx, *, draws: int, metric: str, metric_label: str, uncertain_prior, present: bool) -> None:
-    """The Rank distribution's caption; the presentation view leaves out the command line (QA F7)."""
+def render_rank_caption(ctx, *, draws: int, metric: str, metric_label: str, uncertain_prior, present: bool,
+                        n_groups: int = 0) -> None:
+    """The Rank distribution's caption; the presentation view leaves out the command line (QA F7); with ``n_groups``
+    (two or more groups of models that share no question) it says the ranks are within each group."""
+    if n_groups > 1:
+        st.warning(md(f"The models fall into {n_groups} groups that share no question (rows grouped, group 1 first, "
+                      f"as the table's Group column): a rank across groups would compare the question sets as much "
+                      f"as the models. {WITHIN_GROUPS}"), icon=":material/link_off:")
     st.caption(
         f"Probability that each model holds each rank, from {draws:,} joint draws of the per-question Dirichlet "
         f"posteriors of Bayes@N under the {'shared analysis' if present else 'sidebar'}'s prior "

@@ -84,7 +84,9 @@ def render_outcomes(ctx, active) -> None:
         return
     shown = f"{len(view.questions)} of {view.n_questions_total}" if view.n_questions_total > len(view.questions) else f"{len(view.questions)}"
     plural = "" if view.n_questions_total == 1 else "s"
-    st.markdown(f"**Per-question results** · {shown} question{md(plural)} · {len(models)} model{'' if len(models) == 1 else 's'}")
+    of = f" of {len(board):,}" if len(board) > len(models) else ""  # QA: "20 models" read as all of 250
+    st.markdown(f"**Per-question results** · {shown} question{md(plural)} · {len(models)}{md(of)} model"
+                f"{'' if len(models) == 1 and not of else 's'}" + (" (choose others under *Models*)" if of else ""))
     if view.n_questions_total > MAX_QUESTIONS:
         st.caption(f"Showing the first {MAX_QUESTIONS} questions in this order; pick a task or filter to see others.")
     chart(rate_grid(view.models, view.questions, view.rates, view.correct, view.trials, binary=view.binary),

@@ -210,6 +210,10 @@ def html_bytes(ctx, active, settings: Settings, table: pd.DataFrame, summary: Ve
                                       categorization=active.categorization, prior_id=active.prior_id,
                                       prior_obj=active.prior, prior=settings.prior, scope=settings.scope,
                                       question_set=settings.question_set, cluster_column=settings.cluster_column)
+        from scorio_core.leaderboard.linking import mask_cross_group_pairs, question_groups
+        rho = mask_cross_group_pairs(rho, scored["model"].astype(str), question_groups(task_outcomes(  # as the page
+            ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization), table,
+            settings.question_set))  # no P(A > B) across groups that share no question
         figures.append(("Pairwise P(A > B)", "Probability that the row model is better than the column model (normal "
                         "approximation)" + ("; questions sampled: each pair paired over the questions both "
                                                          "answered." if paired else ".")

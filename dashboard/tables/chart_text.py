@@ -28,17 +28,27 @@ def pairwise_summary(models, rho, *, confidence: float) -> str:
 
     >>> pairwise_summary(["a", "b", "c"], [[0.5, 0.97, 0.99], [0.03, 0.5, 0.6], [0.01, 0.4, 0.5]], confidence=0.95)
     'Heatmap of P(row model > column model) for 3 models: 2 of 3 pairs are ordered with at least 95% probability; the closest pair is b and c (P(b > c) = 0.60).'
+    >>> nan = float("nan")
+    >>> pairwise_summary(["a", "b", "c"], [[0.5, 0.97, nan], [0.03, 0.5, nan], [nan, nan, 0.5]], confidence=0.95)[53:]
+    '1 of 1 pairs are ordered with at least 95% probability (2 pairs across groups that share no question are not compared); the closest pair is a and b (P(a > b) = 0.97).'
     """
     names = [str(m) for m in models]
     rho = np.asarray(rho, dtype=float)
     L = len(names)
-    pairs = [(i, j) for i in range(L) for j in range(i + 1, L)]
-    if not pairs:
+    rows, cols = np.triu_indices(L, 1)
+    if not rows.size:
         return f"Heatmap of P(row model > column model) for {L} model."
-    sure = sum(max(rho[i, j], rho[j, i]) >= confidence for i, j in pairs)
-    i, j = min(pairs, key=lambda p: abs(rho[p] - 0.5))
-    return (f"Heatmap of P(row model > column model) for {L} models: {sure} of {len(pairs)} pairs are ordered with at "
-            f"least {_pct(confidence)} probability; the closest pair is {names[i]} and {names[j]} "
+    upper, lower = rho[rows, cols], rho[cols, rows]
+    ok = ~np.isnan(upper)  # NaN: a pair across groups that share no question (not compared)
+    apart = "" if ok.all() else (f" ({int((~ok).sum()):,} pairs across groups that share no question are not "
+                                 "compared)")
+    if not ok.any():
+        return f"Heatmap of P(row model > column model) for {L} models: no pair shares a question{apart}."
+    sure = int((np.fmax(upper, lower)[ok] >= confidence).sum())
+    k = np.flatnonzero(ok)[np.argmin(np.abs(upper[ok] - 0.5))]  # the first closest pair, row by row
+    i, j = int(rows[k]), int(cols[k])
+    return (f"Heatmap of P(row model > column model) for {L} models: {sure} of {int(ok.sum())} pairs are ordered with "
+            f"at least {_pct(confidence)} probability{apart}; the closest pair is {names[i]} and {names[j]} "
             f"(P({names[i]} > {names[j]}) = {probability_cells(rho[i, j])}).")
 
 
@@ -52,6 +62,7 @@ def pairwise_frame(models, rho, *, confidence: float) -> pd.DataFrame:
     rho = np.asarray(rho, dtype=float)
     cells = probability_cells(rho)
     cells = np.where(rho >= confidence, np.char.add(cells, "*"), cells)
+    cells = np.where(np.isnan(rho), "not compared", cells)  # across groups that share no question
     np.fill_diagonal(cells, "")
     frame = pd.DataFrame(cells, columns=names)
     frame.insert(0, "model", names)
@@ -65,16 +76,26 @@ def _percent(p) -> np.ndarray:
     return np.where(text == "100%", ">99%", np.where(p <= 0, "0%", np.where(p < 0.01, "<1%", text)))
 
 
-def rank_summary(models, probabilities) -> str:
-    """One sentence on the rank-distribution heatmap: each end's most likely holder.
+def rank_summary(models, probabilities, groups=None) -> str:
+    """One sentence on the rank-distribution heatmap: each end's most likely holder (with ``groups``, each row's
+    group number: ranks are within groups, and every group has a first).
 
     >>> rank_summary(["a", "b"], [[0.8, 0.2], [0.2, 0.8]])
     "Heatmap of the probability that each of 2 models holds each rank: a is most likely first (80%); each model's most likely rank: a 1, b 2."
+    >>> rank_summary(["a", "b", "c"], [[1, 0, 0], [0, 1, 0], [1, 0, 0]], groups=[1, 1, 2])[:96]
+    'Heatmap of the probability that each of 3 models holds each rank within its group (2 groups that'
     """
     names = [str(m) for m in models]
     P = np.asarray(probabilities, dtype=float)
     if not len(names):
         return "Heatmap of rank probabilities: no model."
+    if groups is not None:
+        g = np.asarray(groups)
+        modes = ", ".join(f"{m} {int(np.argmax(row)) + 1} (group {k})" for m, row, k in zip(names[:10], P[:10], g[:10]))
+        more = f" (first 10 of {len(names)})" if len(names) > 10 else ""
+        return (f"Heatmap of the probability that each of {len(names)} models holds each rank within its group "
+                f"({np.unique(g).size} groups that share no question); each model's most likely rank in its "
+                f"group{more}: {modes}.")
     first = int(np.argmax(P[:, 0]))
     modes = ", ".join(f"{m} {int(np.argmax(row)) + 1}" for m, row in zip(names[:10], P[:10]))
     more = f" (first 10 of {len(names)})" if len(names) > 10 else ""
@@ -82,15 +103,20 @@ def rank_summary(models, probabilities) -> str:
             f"likely first ({_percent(P[first, 0])}); each model's most likely rank{more}: {modes}.")
 
 
-def rank_frame(models, probabilities) -> pd.DataFrame:
-    """The heatmap as a table: one row per model, one column per rank (``rank 1``...), percents as printed.
+def rank_frame(models, probabilities, groups=None) -> pd.DataFrame:
+    """The heatmap as a table: one row per model, one column per rank (``rank 1``...), percents as printed (with
+    ``groups``: a ``group`` column, and ranks within a group).
 
     >>> rank_frame(["a", "b"], [[0.996, 0.004], [0.004, 0.996]]).to_dict("records")
     [{'model': 'a', 'rank 1': '>99%', 'rank 2': '<1%'}, {'model': 'b', 'rank 1': '<1%', 'rank 2': '>99%'}]
     """
     P = np.asarray(probabilities, dtype=float)
+    if groups is not None:  # ranks within a group: none beyond the largest group, and a group column
+        P = P[:, :int(np.bincount(np.asarray(groups)).max())]
     frame = pd.DataFrame(_percent(P).reshape(P.shape), columns=[f"rank {r}" for r in range(1, P.shape[1] + 1)])
     frame.insert(0, "model", [str(m) for m in models])
+    if groups is not None:
+        frame.insert(1, "group", [int(k) for k in groups])
     return frame
 
 

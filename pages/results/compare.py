@@ -248,7 +248,7 @@ elif needed.z_observed >= needed.z_threshold:
 elif needed.n_power and not needed.practical:  # no headline number a team could act on: the sentence says why
     st.info(md(_sentence(trials_meaning(needed))), icon=":material/all_inclusive:")
 else:
-    st.info(f"**{needed.n_power:,} trials per question** for {needed.power:.0%} power"
+    st.info(f"**{needed.n_power:,} trial{'' if needed.n_power == 1 else 's'} per question** for {needed.power:.0%} power"
             + ("" if held else " on these questions") if needed.n_power else
             f"{needed.power:.0%} power not reached", icon=":material/trending_up:")
     st.caption(md(_sentence(trials_meaning(needed))))

@@ -27,7 +27,7 @@ from dashboard.text import code, md
 from scorio_core.choices import has_fallback_interval, not_fitted_for_all
 from scorio_core.leaderboard.checks import prior_pull_notice
 from scorio_core.leaderboard.table import QUESTION_SETS
-from scorio_core.leaderboard.linking import common_question_count
+from scorio_core.leaderboard.linking import common_question_count, grouped_order, mask_cross_group_pairs
 from scorio_core.leaderboard.metrics import METRICS
 from scorio_core.ranking.paired import not_identified_cause, not_identified_models, not_identified_note
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
@@ -279,6 +279,8 @@ with tabs[1]:
     if tabs[1].open and len(scored) >= 2:
         with user_errors("the pairwise comparisons"):
             rho, paired = _pairwise(scored)
+        rho = mask_cross_group_pairs(rho, scored["model"].astype(str), next(  # no P(A > B) across unlinked groups
+            (n["groups"] for n in notes if n["code"] == "disconnected_groups"), None))
         short = ctx.labels(scored["model"])  # the table's names (full ones in exports and with the toggle off)
         names = [short[m] for m in scored["model"].astype(str)]
         chart(pairwise_heatmap(names, rho, confidence=ctx.confidence), pairwise_summary(names, rho, confidence=ctx.confidence),
@@ -308,15 +310,18 @@ with tabs[1]:
 with tabs[2]:
     if tabs[2].open and len(scored) >= 2:
         with user_errors("the rank distribution"):
-            models, P, draws, unsure_prior = rank_distribution(
+            models, P, draws, unsure_prior, linked = rank_distribution(
                 ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization, active.prior_id,
                 active.prior, prior=ctx.prior,
             )
-        order = [m for m in table["model"] if m in models]
-        ordered = P[[models.index(m) for m in order]]
-        chart(rank_heatmap(order, ordered), rank_summary(order, ordered), rank_frame(order, ordered), key="lb_rank_chart")
+        at = {m: i for i, m in enumerate(models)}
+        order, group = grouped_order([m for m in table["model"] if m in at], linked) if linked else (
+            [m for m in table["model"] if m in at], None)  # unlinked groups: ranks within each, rows by group
+        ordered = P[[at[m] for m in order]]
+        chart(rank_heatmap(order, ordered, group), rank_summary(order, ordered, group), rank_frame(order, ordered, group),
+              key="lb_rank_chart")
         render_rank_caption(ctx, draws=draws, metric=spec.key, metric_label=spec.label, uncertain_prior=unsure_prior,
-                            present=present)
+                            present=present, n_groups=len(set(group or ())))
     elif tabs[2].open:
         st.info("A rank distribution needs at least two scored models.")
 

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from scorio_core.tasks.combined import unequal_task_sizes_notice
+from scorio_core.tasks.combined import no_combined_notice, unequal_task_sizes_notice
 
 from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
@@ -112,6 +112,8 @@ st.subheader("Combined score", divider="gray")
 sizes = unequal_task_sizes_notice(matrix)
 if sizes is not None:  # e.g. HELM's 1-question [valid] split beside its 9-question [test] split
     st.warning(md(sizes["message"]), icon=":material/balance:")
+if (none_combined := no_combined_notice(combined, tasks)) is not None:  # every model missed some task
+    st.info(md(none_combined["message"]), icon=":material/rule:")
 shown_combined = combined[combined["model"].isin(models)]
 drawn_combined = shown_combined[shown_combined["model"].isin(drawn) | shown_combined["score"].isna()]  # title counts them
 drawn_combined = board_order(drawn_combined, "score").assign(model=lambda f: f["model"].astype(str).map(labels))
@@ -130,7 +132,9 @@ st.caption(f"Threshold {float(threshold):.3f}: {PASS_RULE}. "
            + (f"**Undecided** ({open_verdicts:,} here): the verdict follows the rule, but the cell's "
               f"{matrix.confidence * 100:g}% interval (Bayes@N grid above) holds {float(threshold):.3f}, so more trials or "
               "questions can flip it." if open_verdicts else
-              f"Every verdict's {matrix.confidence * 100:g}% interval lies on one side of the threshold."))
+              f"Every verdict's {matrix.confidence * 100:g}% interval lies on one side of the threshold.")
+           + f" CLI: `python -m scorio_core tasks DATA --threshold {float(threshold):g} --output json` (without "
+             "`--threshold` it gives no verdict).")
 
 st.subheader("Flaky questions", divider="gray")
 flaky = matrix.pivot("flaky").loc[models]

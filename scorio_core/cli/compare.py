@@ -125,11 +125,12 @@ def register(subparsers) -> None:
             "draws of every model's per-question Dirichlet posterior under --prior (default: the leaderboard's "
             "empirical-Bayes prior, held at its fit; uniform: the paper's Bayes@N; no normal approximation). JSON: "
             "{task, models (by expected rank), ranks, probabilities (model x rank), "
-            "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first, rank}], ties, draws, seed, prior, "
-            "prior_note, method, monte_carlo_error, monte_carlo_se, note (that fewer than 200 draws ran: asked with "
-            "--draws, or the time budget on large data), not_ranked, notes: [{code, message, ...}] (unequal_question_sets, "
-            "disconnected_groups, trial_position_effect, identical_data, few_draws: the note's text), sources}. The app's "
-            "draws and seed give the app's numbers."
+            "rows: [{model, expected_rank, most_likely_rank, p_most_likely, p_first, rank, group (with groups)}], "
+            "rank_scope (all, or within_group where the models fall into groups that share no question: every rank is "
+            "then among the model's own group), groups, ties, draws, seed, prior, prior_note, method, monte_carlo_error, "
+            "monte_carlo_se, note (that fewer than 200 draws ran: asked with --draws, or the time budget on large data), "
+            "not_ranked, notes: [{code, message, ...}] (unequal_question_sets, disconnected_groups, "
+            "trial_position_effect, identical_data, few_draws), sources}. The app's draws and seed give its numbers."
         ),
     )
     add_data_arguments(parser, one_task=True, pool=True)
@@ -153,22 +154,21 @@ def run_ranks(args: argparse.Namespace) -> int:
     from scorio_core.cli.export import analyse, load_schema_args, resolve_task
     from scorio_core.errors import InputError
     from scorio_core.leaderboard.checks import question_sets_notice
-    from scorio_core.leaderboard.linking import disconnected_groups_notice
+    from scorio_core.leaderboard.linking import disconnected_groups_notice as unlinked_notice
     from scorio_core.leaderboard.trial_order import trial_position_note
-    from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS, tie_notes
+    from scorio_core.ranking.posterior_ranks import RANK_ROW_KEYS, WITHIN_GROUPS, tie_notes
     from scorio_core.ranking.rank_prior import prior_rank_summary
 
     if args.draws is not None and args.draws < 1:
         raise InputError(f"--draws must be a positive number of draws; got {args.draws}.", field="draws")
-    dataset = load_dataset(args)
+    dataset, (schema, frozen) = load_dataset(args), load_schema_args(args)
     task = resolve_task(dataset, args.task)
-    schema, frozen = load_schema_args(args)
     analysed = analyse(dataset, task, schema=schema, frozen=frozen, max_tokens=args.max_tokens, table=False)[0]
-    outcomes = analysed.rubric
+    unlinked = unlinked_notice(analysed, None, "own")  # ranks within each group (across them: no common scale)
     try:
-        drawn = canonical_outcomes(outcomes)[0]  # any row order or engine: the same draws (arrays.order)
-        report = prior_rank_summary(drawn.models, drawn.counts, drawn.weights, draws=args.draws,
-                                    seed=args.seed, prior=args.prior, strata=drawn.strata())
+        drawn = canonical_outcomes(analysed.rubric)[0]  # any row order or engine: the same draws (arrays.order)
+        report = prior_rank_summary(drawn.models, drawn.counts, drawn.weights, draws=args.draws, seed=args.seed,
+                                    prior=args.prior, strata=drawn.strata(), groups=unlinked and unlinked["groups"])
     except ValueError as exc:
         raise InputError(f"task '{task}': {exc}", field="model") from None
     unequal = question_sets_notice(analysed, "own", silent=report["not_ranked"])
@@ -176,14 +176,14 @@ def run_ranks(args: argparse.Namespace) -> int:
         "code": unequal["code"], "finding": unequal["finding"], "models": unequal["models"],
         "message": unequal["finding"] + (" To rank on the questions every model answered: --intersect-questions."
                                          if unequal.get("n_common") else " No question was answered by every model.")}])
-    notes += [n for n in [disconnected_groups_notice(analysed, None, "own"),  # P(rank) across unlinked groups
-                          trial_position_note(analysed, outcomes.models, task=task)] if n]  # the leaderboard's notes
+    notes += [n for n in [unlinked and {**unlinked, "message": unlinked["message"] + " " + WITHIN_GROUPS},
+                          trial_position_note(analysed, analysed.rubric.models, task=task)] if n]  # the leaderboard's notes
     notes += tie_notes(report["ties"]) + ([{"code": "few_draws", "draws": report["draws"], "message": report["note"]}]
                                           if report["note"] else [])  # identical data; fewer draws (as every caveat)
     if args.output == "json":
         emit_json({"task": task, **report, "notes": notes, "sources": list(dataset.sources)})
         return 0
-    emit_rows(report["rows"], list(RANK_ROW_KEYS), args.output)
+    emit_rows(report["rows"], list(RANK_ROW_KEYS) + (["group"] if unlinked else []), args.output)
     if args.output == "table":
         print(f"task {task}: rank probabilities from {report['draws']:,} joint draws of the per-question Dirichlet "
               f"posteriors ({report['prior']} prior, seed {report['seed']}; Monte-Carlo error at most "

@@ -106,13 +106,14 @@ def run(args: argparse.Namespace) -> int:
     sizes = unequal_task_sizes_notice(matrix)  # a 1-question split weighs as much as a 100-question one
     from scorio_core.cli.quality import load_notes
     from scorio_core.leaderboard.unfitted import prior_pull_notes
+    from scorio_core.tasks.combined import no_combined_notice
 
     r0_of = {n["task"]: n for n in r0_notes}  # each task's leaderboard prior_pull, as `leaderboard --task T` says it
     pulled = [n for t in matrix.tasks for n in prior_pull_notes(
         matrix.cells[matrix.cells["task"] == t].rename(columns={"bayes": "mu", "n": "n_trials"}), task=t,
         r0_note=r0_of.get(t))]
     notes = [_named(n) for n in [{"code": "load", "message": n} for n in load_notes(dataset, args)] + r0_notes
-             + list(matrix.notes) + pulled + ([sizes] if sizes else [])]
+             + list(matrix.notes) + pulled + [n for n in (sizes, no_combined_notice(combined, matrix.tasks)) if n]]
     if args.output == "json":
         emit_json({
             "tasks": list(matrix.tasks), "models": list(matrix.models), "cells": cell_rows, "combined": combined_rows,

@@ -19,7 +19,8 @@ import pandas as pd
 from scorio_core.choices import QUESTION_SETS
 
 __all__ = ["common_mask", "common_question_count", "cross_group_note", "disconnected_groups_notice", "group_of",
-           "missing_tasks_notice", "question_groups", "with_group_column"]
+           "grouped_order", "mask_cross_group_pairs", "missing_tasks_notice", "question_groups", "rank_within_groups", "scored_group_labels",
+           "with_group_column"]
 
 #: Models named per group in the notice's sentence (the rest are counted; ``groups`` lists every one).
 NAMED_PER_GROUP = 4
@@ -93,6 +94,125 @@ def question_groups(task_outcomes, table=None, question_set: str = "own") -> lis
     return [names[labels == g].tolist() for g in order]
 
 
+def scored_group_labels(n_trials) -> np.ndarray | None:
+    """Group label of each model (rows of ``n_trials``) where they fall into groups that share no question, or None.
+
+    Parameters
+    ----------
+    n_trials : array-like of int, shape (L, M)
+        Trials per model and question of the models to rank (the leaderboard's scored rows, after its question set).
+
+    Returns
+    -------
+    ndarray of int64, shape (L,), or None
+        :func:`scorio_core.items.linking.linked_groups` labels (0, 1, ...) with two or more groups; None with one.
+
+    >>> scored_group_labels([[2, 0], [2, 0], [0, 2]]).tolist()
+    [0, 0, 1]
+    >>> scored_group_labels([[2, 1], [0, 2]]) is None
+    True
+    """
+    from scorio_core.items.linking import linked_groups
+
+    labels = linked_groups(np.asarray(n_trials) > 0)
+    return labels if np.unique(labels[labels >= 0]).size > 1 else None
+
+
+def rank_within_groups(rank, labels, *columns) -> np.ndarray:
+    """``rank(*columns)`` applied to each group of ``labels`` alone: every group's models ranked among themselves.
+
+    Parameters
+    ----------
+    rank : callable
+        A ranking of aligned columns (e.g. :func:`scorio_core.eval.ranking.near_tie_ranks` of the means, or
+        :func:`scorio_core.ranking.rank.ranks_with_ties` of means and sds) returning one rank per row.
+    labels : array-like of int, shape (L,), or None
+        Each model's group (:func:`scored_group_labels`); None: one group (``rank(*columns)`` itself).
+    *columns : array-like, first axis of length L
+        The ranking's inputs, row i of each for model i.
+
+    Returns
+    -------
+    ndarray of float, shape (L,)
+        Each model's rank within its group (1 = its group's best; a model alone in its group is 1). The loop runs over
+        groups of two or more models only (usually two or three; at most L / 2).
+
+    >>> rank_within_groups(lambda x: (-x).argsort().argsort() + 1.0, [0, 1, 0, 1], np.array([0.9, 0.2, 0.5, 0.7]))
+    array([1., 2., 2., 1.])
+    """
+    if labels is None:
+        return np.asarray(rank(*columns), dtype=float)
+    lab = np.asarray(labels)
+    out = np.ones(lab.shape[0], dtype=float)
+    values, sizes = np.unique(lab, return_counts=True)
+    for g in values[sizes > 1]:
+        idx = np.flatnonzero(lab == g)
+        out[idx] = rank(*(np.asarray(c)[idx] for c in columns))
+    return out
+
+
+def mask_cross_group_pairs(matrix, models, groups) -> np.ndarray:
+    """``matrix`` (models x models, e.g. P(row > column)) with NaN where the two models are in different groups.
+
+    Parameters
+    ----------
+    matrix : array-like of float, shape (L, L)
+    models : sequence of str, length L
+        The rows' (and columns') models.
+    groups : list of list of str or None
+        :func:`question_groups` (the ``disconnected_groups`` notice's ``groups``); None or one group: unchanged.
+
+    Returns
+    -------
+    ndarray of float, shape (L, L)
+        A copy; a model in no group is compared with none.
+
+    >>> mask_cross_group_pairs([[0.5, 0.9, 0.8], [0.1, 0.5, 0.3], [0.2, 0.7, 0.5]], ["a", "b", "c"],
+    ...                        [["a", "c"], ["b"]]).tolist()
+    [[0.5, nan, 0.8], [nan, 0.5, nan], [0.2, nan, 0.5]]
+    """
+    out = np.array(matrix, dtype=float)
+    if not groups or len(groups) < 2:
+        return out
+    where = group_of(groups)
+    lab = np.array([where.get(str(m), -1 - i) for i, m in enumerate(models)])  # no group: a label of its own
+    apart = lab[:, None] != lab[None, :]
+    out[apart] = np.nan
+    return out
+
+
+def grouped_order(order, labels) -> tuple[list[str], list[int]]:
+    """Models in ``order`` (e.g. the leaderboard's, best first) grouped by ``labels`` as :func:`question_groups`
+    numbers groups: largest first, ties by the group of the earlier model; each group keeps ``order``.
+
+    Parameters
+    ----------
+    order : sequence of str
+        Model names in display order.
+    labels : mapping of str to int
+        Each model's group label (any integers: only the partition counts), e.g. the rank distribution's.
+
+    Returns
+    -------
+    models : list of str
+        ``order`` regrouped.
+    group : list of int
+        The group number (1 = the first) of each of ``models``.
+
+    >>> grouped_order(["a", "b", "c", "d"], {"a": 7, "b": 3, "c": 3, "d": 7})
+    (['a', 'd', 'b', 'c'], [1, 1, 2, 2])
+    >>> grouped_order(["a", "b", "c"], {"a": 0, "b": 5, "c": 5})
+    (['b', 'c', 'a'], [1, 1, 2])
+    """
+    names = [str(m) for m in order]
+    lab = [labels[m] for m in names]
+    first = {g: lab.index(g) for g in dict.fromkeys(lab)}
+    size = {g: lab.count(g) for g in first}
+    number = {g: i + 1 for i, g in enumerate(sorted(first, key=lambda g: (-size[g], first[g])))}
+    ranked = sorted(range(len(names)), key=lambda i: (number[lab[i]], i))
+    return [names[i] for i in ranked], [number[lab[i]] for i in ranked]
+
+
 def group_of(groups) -> dict[str, int]:
     """Model -> its group's number (1 = the first, largest group) in ``groups`` (:func:`question_groups`)."""
     return {str(m): i + 1 for i, members in enumerate(groups) for m in members}
@@ -164,8 +284,8 @@ def disconnected_groups_notice(task_outcomes, table=None, question_set: str = "o
     finding = (f"The models fall into {len(groups):,} groups that share no question, directly or through other models: "
                f"{listed}. The {metric_label} of models in different groups averages different questions, so their "
                "order compares the question sets as much as the models: ranks and probabilities across groups are not "
-               "supported. Running the groups on common questions (some questions answered by models of every group) "
-               "would compare them.")
+               "supported, so each model is ranked within its group (every group has its own rank 1). Running the "
+               "groups on common questions (some questions answered by models of every group) would compare them.")
     return {"code": "disconnected_groups", "finding": finding, "message": finding,
             "groups": [list(g) for g in groups], "question_set": question_set}
 

@@ -231,6 +231,7 @@ def leaderboard(
     from scorio_core.ranking.paired import paired_pairwise_ranks, ranks_are_paired
     from scorio_core.eval.ranking import near_tie_ranks
     from scorio_core.ranking.rank import ranks_with_ties
+    from scorio_core.leaderboard.linking import rank_within_groups, scored_group_labels
 
     spec = get_metric(metric)
     check_prior(prior)
@@ -326,8 +327,10 @@ def leaderboard(
     if scored.any():
         mu = frame.loc[scored, "mu"].to_numpy(float)
         down, up = comparison_sds(frame.loc[scored], confidence, _span(source.weights))  # exact rows: skewed
-        frame.loc[scored, "rank"] = near_tie_ranks(mu)  # an optimiser's last digits are no rank (1e-6 relative)
-        frame.loc[scored, "rank_ci"] = ranks_with_ties(mu, down, confidence=confidence, rule=tie_rule, sigma_up=up)
+        groups = scored_group_labels(source.n_trials[s_idx[scored]])  # share no question: rank within each group
+        frame.loc[scored, "rank"] = rank_within_groups(near_tie_ranks, groups, mu)  # an optimiser's last digits: no rank
+        frame.loc[scored, "rank_ci"] = rank_within_groups(lambda m, d, u: ranks_with_ties(
+            m, d, confidence=confidence, rule=tie_rule, sigma_up=u), groups, mu, down, up)
         if prior_counts is None and not clustered and ranks_are_paired(spec.key, scope, tie_rule, int(scored.sum()),
                                                                         len(source.questions)):
             # questions sampled: the models answered the same questions, so each pair's difference is paired
@@ -335,7 +338,8 @@ def leaderboard(
                                         confidence, strata=by_task)
             scores, fixed_sd = question_scores(source)[0][s_idx[scored]], fixed.sigma[scored]
             fixed_sd[exact[scored]] = np.fmax(down, up)[exact[scored]]  # fallback rows: the wider side (symmetric)
-            frame.loc[scored, "rank_ci"] = paired_pairwise_ranks(mu, fixed_sd, scores, confidence)
+            frame.loc[scored, "rank_ci"] = rank_within_groups(lambda m, d, q: paired_pairwise_ranks(m, d, q, confidence),
+                                                              groups, mu, fixed_sd, scores)
     frame["rank"] = frame["rank"].astype("Int64")
     frame["rank_ci"] = frame["rank_ci"].astype("Int64")
     frame = board_order(frame)  # score first, exact ties by name (the Tasks matrix sorts its cells the same way)

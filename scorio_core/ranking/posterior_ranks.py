@@ -10,11 +10,13 @@ import numpy as np
 
 from scorio_core.arrays.order import canonical_order
 from scorio_core.eval._validate import check_int, count_array, nonnegative_array, weights_for
-from scorio_core.ranking.rank_batch import batch_competition_ranks
+from scorio_core.ranking.rank_batch import batch_competition_ranks, batch_group_ranks, name_group_labels
+from scorio_core.ranking.rank_words import (HELD_PRIOR, RANK_METHOD, RANK_ROW_KEYS, WITHIN_GROUPS, rank_method,
+                                            tie_notes)
 from scorio_core.uncertainty.fallback_draws import fallback_score_draws
 
 __all__ = ["posterior_rank_distribution", "posterior_score_draws", "rank_draws", "rank_draws_note", "rank_summary", "RANK_SEED", "RANK_ROW_KEYS",
-           "RANK_METHOD", "HELD_PRIOR", "exchangeable_groups", "rank_method", "tie_notes"]
+           "RANK_METHOD", "HELD_PRIOR", "WITHIN_GROUPS", "exchangeable_groups", "rank_method", "tie_notes"]
 
 _GAMMA_BUDGET = 2_000_000  # gamma variates per chunk
 #: Gamma variates one rank distribution may draw in all (~0.6 s on 2 cores): :func:`rank_draws`.
@@ -70,7 +72,7 @@ def _mean_scores(rng, nu, w, weight, size: int) -> np.ndarray:
 
 
 def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 4000, seed=0, alpha=None,
-                                shift_sd=None, fallback_mean=None, fallback_sd=None) -> np.ndarray:
+                                shift_sd=None, fallback_mean=None, fallback_sd=None, groups=None) -> np.ndarray:
     r"""Posterior probability that each model holds each rank, by exact Dirichlet sampling.
 
     Parameters
@@ -102,11 +104,17 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
         :func:`scorio_core.uncertainty.fallback_draws.fallback_score_draws` (a Beta moment-matched to the row on the
         score range ``[min w, max w]``) from a generator spawned from ``seed``'s, so every other model's draws are
         the same numbers as without them. Default: none.
+    groups : array-like of int, shape (L,), optional
+        Each model's group of models linked by shared questions (labels >= 0,
+        :func:`scorio_core.leaderboard.linking.question_groups`): ranks are then competition ranks *within* each
+        group (every group has a rank 1; :func:`scorio_core.ranking.rank_batch.batch_group_ranks`), since scores
+        averaged over unlinked question sets have no common scale. The draws are the same numbers. Default: one group.
 
     Returns
     -------
     ndarray of float, shape (L, L)
-        ``P[i, r-1]`` = posterior probability that model i has competition rank r. Rows sum
+        ``P[i, r-1]`` = posterior probability that model i has competition rank r (within its group with
+        ``groups``: zero beyond the group's size). Rows sum
         to 1; columns sum to 1 when no draw has ties (ties have probability 0 unless models'
         posteriors are degenerate, e.g. all weights equal). Models with identical data under
         the same prior (:func:`exchangeable_groups`) share one row, the mean of their rows, so
@@ -142,17 +150,28 @@ def posterior_rank_distribution(counts, w=None, prior_counts=None, draws: int = 
     L = c.shape[0]
     hist = np.zeros(L * L, dtype=np.int64)
     draws = check_int(draws, "draws", 1)
+    labels = _group_labels(groups, L)
     for theta in _score_chunks(c, w, prior_counts, draws, seed, alpha, shift_sd, fallback_mean, fallback_sd):
-        ranks = batch_competition_ranks(theta).astype(np.int64)
+        ranks = (batch_competition_ranks(theta) if labels is None else batch_group_ranks(theta, labels)).astype(np.int64)
         hist += np.bincount((np.arange(L) * L + ranks - 1).ravel(), minlength=L * L)
     P = hist.reshape(L, L) / draws
-    for group in exchangeable_groups(c, alpha, prior_counts, shift_sd, fallback_mean, fallback_sd):
+    for group in exchangeable_groups(c, alpha, prior_counts, shift_sd, fallback_mean, fallback_sd, groups=labels):
         P[group] = P[group].mean(axis=0)  # the same posterior: one distribution, not Monte-Carlo noise between them
     return P
 
 
+def _group_labels(groups, L: int):
+    """Validated ``groups`` labels (int64, shape (L,)) or None (one group)."""
+    if groups is None:
+        return None
+    labels = np.asarray(groups)
+    if labels.shape != (L,) or not np.issubdtype(labels.dtype, np.integer) or (L and labels.min() < 0):
+        raise ValueError(f"groups must be {L} integer group labels >= 0; got shape {labels.shape}.")
+    return None if L == 0 or np.unique(labels).size < 2 else labels.astype(np.int64)
+
+
 def exchangeable_groups(counts, alpha=None, prior_counts=None, shift_sd=None, fallback_mean=None,
-                        fallback_sd=None) -> list[np.ndarray]:
+                        fallback_sd=None, groups=None) -> list[np.ndarray]:
     """Groups of models whose score draws have the same distribution (identical data under the same prior).
 
     Parameters
@@ -164,6 +183,9 @@ def exchangeable_groups(counts, alpha=None, prior_counts=None, shift_sd=None, fa
         As :func:`posterior_rank_distribution`: a model's prior pseudo-counts (per model and question), prior
         outcome counts (per model when 3-D; 2-D ones are shared), hyperparameter shift and leaderboard-row
         fallback must be equal too (exactly; NaN equals NaN).
+    groups : array-like of int, shape (L,), optional
+        Group labels (as :func:`posterior_rank_distribution`'s): models of different groups are never exchangeable
+        (their ranks are within different groups).
 
     Returns
     -------
@@ -182,7 +204,8 @@ def exchangeable_groups(counts, alpha=None, prior_counts=None, shift_sd=None, fa
         parts.append(np.asarray(alpha, dtype=float).reshape(L, -1))
     if prior_counts is not None and np.ndim(prior_counts) == 3:
         parts.append(np.asarray(prior_counts, dtype=float).reshape(L, -1))
-    parts += [np.asarray(v, dtype=float).reshape(L, 1) for v in (shift_sd, fallback_mean, fallback_sd) if v is not None]
+    parts += [np.asarray(v, dtype=float).reshape(L, 1) for v in (shift_sd, fallback_mean, fallback_sd, groups)
+              if v is not None]
     key = np.hstack(parts)
     nan = np.isnan(key)
     _, label = np.unique(np.hstack([np.where(nan, 0.0, key), nan]), axis=0, return_inverse=True)
@@ -268,39 +291,9 @@ def posterior_score_draws(counts, w=None, prior_counts=None, draws: int = 4000, 
                                              fallback_sd)), axis=0)
 
 
-#: Keys of every :func:`rank_summary` row (``ranks --output json`` ``rows``; the other outputs' columns).
-RANK_ROW_KEYS = ("model", "expected_rank", "most_likely_rank", "p_most_likely", "p_first", "rank")
-#: What :func:`rank_summary`'s probabilities are, in words (JSON ``method``).
-RANK_METHOD = ("competition rank of Bayes@N in joint draws of every model's per-question Dirichlet posterior "
-               "(exact draws, no normal approximation; the prior is the output's prior)")
-#: What the draws hold fixed under the empirical-Bayes prior (:func:`rank_summary`'s ``prior_note``).
-HELD_PRIOR = ("the empirical-Bayes prior is held at its fit (per model, and per task with tasks pooled, as the "
-              "leaderboard's), so each model's mean draw is its Bayes@N, and the hyperparameter uncertainty the "
-              "leaderboard's intervals add is drawn as a normal shift of each model's score, so each model's draws "
-              "have the variance of its leaderboard interval")
-
-
-def rank_method(models, fallback_mean=None) -> str:
-    """:data:`RANK_METHOD`, or what the draws of models drawn from their leaderboard row are (finite ``fallback_mean``:
-    prior not identified; QA: N = 1 said "exact Dirichlet draws" beside "not a Dirichlet posterior").
-
-    >>> rank_method(["a", "b"], [float("nan"), 0.5]).endswith("not identified, b: a Beta moment-matched to its "
-    ...                                                       "pooled rate and binomial sd, not a posterior draw")
-    True
-    """
-    fb = np.zeros(len(models), bool) if fallback_mean is None else np.isfinite(np.asarray(fallback_mean, float))
-    if not fb.any():
-        return RANK_METHOD
-    named = [str(m) for m, f in zip(models, fb) if f]
-    who = ", ".join(named[:5]) + (f" and {len(named) - 5:,} more" if len(named) > 5 else "")
-    return ("competition rank of each model's score in joint draws of a Beta moment-matched to its pooled rate and "
-            "binomial sd (the empirical-Bayes prior is not identified for any model: not posterior draws)" if fb.all()
-            else RANK_METHOD + f"; where the prior is not identified, {who}: a Beta moment-matched to its pooled rate "
-            "and binomial sd, not a posterior draw")
-
-
 def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RANK_SEED, prior: str = "uniform",
-                 alpha=None, prior_note: str = "", shift_sd=None, fallback_mean=None, fallback_sd=None) -> dict:
+                 alpha=None, prior_note: str = "", shift_sd=None, fallback_mean=None, fallback_sd=None,
+                 groups=None) -> dict:
     """:func:`posterior_rank_distribution` of the models that answered, in expected-rank order, with a row each.
 
     Parameters
@@ -324,6 +317,12 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
         What the prior holds fixed, reported as ``prior_note``.
     shift_sd, fallback_mean, fallback_sd : array-like of float, shape (L',), optional
         As :func:`posterior_rank_distribution`, for the answered models.
+    groups : list of list of str, optional
+        Models grouped by shared questions (:func:`scorio_core.leaderboard.linking.question_groups`, the
+        ``disconnected_groups`` notice's ``groups``). With two or more groups every rank is *within* the model's
+        group (a rank across groups would compare question sets as much as models): the probabilities, expected
+        ranks and ``rank`` are within-group, rows are ordered by group, then expected rank, and carry ``group``
+        (1 = the first list). An answered model in no list is a group of its own. Default: one group.
 
     Returns
     -------
@@ -335,7 +334,9 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
         expected ranks, ties share the better rank), ``draws``, ``seed``, ``prior``, ``prior_note``,
         ``method`` (:func:`rank_method`), ``monte_carlo_error`` (``0.5 / sqrt(draws)``, the largest standard error
         of a probability), ``monte_carlo_se`` (the largest estimated standard error, ``sqrt(P (1 - P) / draws)``),
-        ``note`` (:func:`rank_draws_note`: that fewer than 200 draws ran, and why; empty otherwise), ``not_ranked``.
+        ``note`` (:func:`rank_draws_note`: that fewer than 200 draws ran, and why; empty otherwise), ``not_ranked``,
+        ``rank_scope`` (``"all"``, or ``"within_group"`` with two or more ``groups``) and ``groups`` (the answered
+        models of each group, in row order; one list without groups).
 
     Raises
     ------
@@ -356,22 +357,30 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
     if draws < 1:
         raise ValueError(f"draws must be a positive number of draws; got {draws}.")
     o = canonical_order(names)  # drawn in the models' natural order, so any input order gives the same numbers
+    labels = name_group_labels(names, groups)
 
     def canon(v):
         return None if v is None else np.asarray(v, dtype=float)[o]
     P = posterior_rank_distribution(c[keep][o], w, draws=draws, seed=seed, alpha=canon(alpha), shift_sd=canon(shift_sd),
-                                    fallback_mean=canon(fallback_mean), fallback_sd=canon(fallback_sd))[np.argsort(o)]
+                                    fallback_mean=canon(fallback_mean), fallback_sd=canon(fallback_sd),
+                                    groups=None if labels is None else labels[o])[np.argsort(o)]
     ranks = np.arange(1, len(names) + 1)
     expected = P @ ranks
-    ties = exchangeable_groups(c[keep], alpha, None, shift_sd, fallback_mean, fallback_sd)
+    ties = exchangeable_groups(c[keep], alpha, None, shift_sd, fallback_mean, fallback_sd, groups=labels)
     for group in ties:  # identical rows of P: the same expected rank to the last bit
         expected[group] = expected[group[0]]
     best = np.argmax(P, axis=1)
-    order = np.lexsort((np.array(names, dtype=object).astype(str), expected))
-    place = 1 + (expected[None, :] < expected[:, None]).sum(axis=1)  # competition rank of the expected ranks
+    lab = np.zeros(len(names), dtype=np.int64) if labels is None else labels
+    order = np.lexsort((np.array(names, dtype=object).astype(str), expected, lab))
+    key = lab * (len(names) + 2.0) + expected  # expected in [1, L]: each group on its own band
+    band = np.sort(key)  # competition rank of the expected ranks within the model's group, O(L log L)
+    place = 1 + np.searchsorted(band, key, "left") - np.searchsorted(band, lab * (len(names) + 2.0), "left")
     rows = [{"model": names[i], "expected_rank": float(expected[i]), "most_likely_rank": int(best[i] + 1),
-             "p_most_likely": float(P[i, best[i]]), "p_first": float(P[i, 0]), "rank": int(place[i])} for i in order]
+             "p_most_likely": float(P[i, best[i]]), "p_first": float(P[i, 0]), "rank": int(place[i]),
+             **({} if labels is None else {"group": int(lab[i]) + 1})} for i in order]
     return {"models": [names[i] for i in order], "ranks": ranks.tolist(), "probabilities": P[order].tolist(),
+            "rank_scope": "all" if labels is None else "within_group",
+            "groups": [[names[i] for i in order if lab[i] == g] for g in np.unique(lab)],
             "ties": [[names[i] for i in order if i in set(g.tolist())] for g in sorted(ties, key=lambda g: place[g[0]])],
             "rows": rows, "draws": draws, "seed": int(seed), "prior": prior, "prior_note": prior_note,
             "method": rank_method(names, fallback_mean),
@@ -379,22 +388,3 @@ def rank_summary(models, counts, w, *, draws: int | None = None, seed: int = RAN
             "monte_carlo_se": float(np.sqrt(P * (1.0 - P) / draws).max()),
             "note": rank_draws_note(draws, chosen=not default),
             "not_ranked": [str(m) for m, k in zip(models, keep) if not k]}
-
-
-def tie_notes(ties) -> list[dict]:
-    """The notes of :func:`rank_summary`'s ``ties``: one per group of models with identical data.
-
-    Parameters
-    ----------
-    ties : list of list of str
-        ``rank_summary(...)["ties"]``.
-
-    Returns
-    -------
-    list of dict
-        ``{"code": "identical_data", "models": [...], "message": ...}`` per group (empty without ties).
-    """
-    return [{"code": "identical_data", "models": list(group), "message": (
-        f"{', '.join(group)} have identical data (the same counts on the same questions, under the same prior): their "
-        "posteriors are the same, so they share one row of rank probabilities (the mean of their rows) and one rank, "
-        "whatever the --seed; only data that differ would separate them.")} for group in ties]

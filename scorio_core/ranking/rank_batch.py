@@ -12,7 +12,7 @@ import numpy as np
 
 from scorio_core.eval.ranking import near_tie_snap
 
-__all__ = ["batch_competition_ranks", "batch_tau_b", "batch_ranks_tau"]
+__all__ = ["batch_competition_ranks", "batch_group_ranks", "name_group_labels", "batch_tau_b", "batch_ranks_tau"]
 
 
 def batch_competition_ranks(scores: np.ndarray, tol: float = 1e-12) -> np.ndarray:
@@ -35,6 +35,44 @@ def batch_competition_ranks(scores: np.ndarray, tol: float = 1e-12) -> np.ndarra
     ranks = np.empty(flat.shape, dtype=np.int16)
     np.put_along_axis(ranks, order, ranks_sorted, axis=1)
     return ranks.reshape(scores.shape)
+
+
+def batch_group_ranks(scores: np.ndarray, labels, tol: float = 1e-12) -> np.ndarray:
+    """Competition ranks within groups along the last axis of ``scores`` (..., L) (kernel, no validation).
+
+    ``labels`` (L,) gives each model's group (integers >= 0); a model's rank is 1 + the number of models *of its
+    group* strictly ahead (ties chain as in :func:`batch_competition_ranks`), so every group has its own rank 1.
+    Vectorised: each group's scores are moved to its own band of the real line (``label * span``, ``span`` wider
+    than the scores' whole range, so no band overlaps another and gaps inside a band are unchanged), the bands are
+    ranked together, and the models of the bands above are subtracted. Returns int16.
+
+    >>> batch_group_ranks(np.array([[0.9, 0.1, 0.5, 0.7]]), [0, 0, 1, 1]).tolist()
+    [[1, 2, 2, 1]]
+    """
+    scores = np.asarray(scores, dtype=float)
+    lab = np.asarray(labels, dtype=np.int64)
+    finite = scores[np.isfinite(scores)]
+    span = 1.0 + (float(finite.max() - finite.min()) if finite.size else 0.0)
+    ranks = batch_competition_ranks(scores + lab * span, tol)
+    above = np.bincount(lab, minlength=int(lab.max()) + 1 if lab.size else 0)[::-1].cumsum()[::-1]  # models in groups >= g
+    ahead = np.append(above[1:], 0)[lab]  # models in the bands above each model's own
+    return (ranks - ahead).astype(np.int16)
+
+
+def name_group_labels(names, groups):
+    """Group label (int64, 0 = the first list) of each of ``names`` from lists of names; None with one group.
+
+    >>> name_group_labels(["a", "b", "c", "d"], [["c", "a"], ["b"]]).tolist()
+    [0, 1, 0, 2]
+    """
+    if not groups or len(groups) < 2:
+        return None
+    where = {str(m): i for i, g in enumerate(groups) for m in g}
+    own = iter(range(len(groups), len(groups) + len(names)))  # an answered model in no list: a group of its own
+    labels = np.array([where[m] if m in where else next(own) for m in names], dtype=np.int64)
+    if np.unique(labels).size < 2:
+        return None
+    return np.unique(labels, return_inverse=True)[1].reshape(-1).astype(np.int64)  # 0..G-1, first lists first
 
 
 def batch_tau_b(ranks: np.ndarray, gold: np.ndarray) -> np.ndarray:

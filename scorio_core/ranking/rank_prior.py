@@ -176,7 +176,7 @@ def hyperparameter_sd(counts, w, alpha, *, strata=None, held: list[int] | tuple 
 
 
 def prior_rank_summary(models, counts, w, *, prior: str = "empirical-bayes", strata=None, draws: int | None = None,
-                       seed: int = 0) -> dict:
+                       seed: int = 0, groups=None) -> dict:
     """:func:`scorio_core.ranking.posterior_ranks.rank_summary` under the leaderboard's ``prior`` (what ``ranks`` and
     the Leaderboard's Rank distribution tab show).
 
@@ -188,8 +188,9 @@ def prior_rank_summary(models, counts, w, *, prior: str = "empirical-bayes", str
     prior : {"empirical-bayes", "uniform", "jeffreys"}, default "empirical-bayes"
     strata : ndarray of int, shape (M,), optional
         Task codes where tasks are pooled.
-    draws, seed
-        As :func:`~scorio_core.ranking.posterior_ranks.rank_summary`.
+    draws, seed, groups
+        As :func:`~scorio_core.ranking.posterior_ranks.rank_summary` (``groups``: ranks within groups of models that
+        share no question with each other).
 
     Returns
     -------
@@ -229,4 +230,4 @@ def prior_rank_summary(models, counts, w, *, prior: str = "empirical-bayes", str
         mean, sd = fallback_moments(c[keep], w, unsure, mu=row.mu, sigma=row.sigma) if unsure else (None, None)
     return rank_summary(models, c, w, draws=draws, seed=seed, prior=prior, prior_note=note,
                         alpha=None if prior == "uniform" else alpha, shift_sd=shift, fallback_mean=mean,
-                        fallback_sd=sd)
+                        fallback_sd=sd, groups=groups)

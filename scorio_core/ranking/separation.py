@@ -356,6 +356,9 @@ def _n(value) -> str:
     return "not reached" if value is None else f"{value:,}"
 
 
+def _per_question(value) -> str:
+    """``"37 trials per question"``, ``"1 trial per question"`` (QA: "with 1 trials per question")."""
+    return f"{_n(value)} trial{'' if value == 1 else 's'} per question"
 
 
 def observed_trials(needed: TrialsNeeded) -> str:
@@ -384,13 +387,13 @@ def trials_meaning(needed: TrialsNeeded) -> str:
                 f"however many trials are run (observed N = {observed}).")
     if needed.n_power is not None and not needed.practical:  # as questions_meaning: 10^4 trials is not a plan
         return (f"no practical number of trials separates them: at the estimated difference it would take about "
-                f"{_n(needed.n_power)} trials per question, more than {PRACTICAL_TRIALS} times the observed N = "
+                f"{_per_question(needed.n_power)}, more than {PRACTICAL_TRIALS} times the observed N = "
                 f"{observed}: more trials on these questions will not tell them apart.")
     lo, hi = needed.n_power_range
     level = f"{needed.range_level:.0%}"
     upper = "none within reach" if lo is None else f"{lo:,}"
     lower = "no finite number" if hi is None else f"{hi:,}"
-    return (f"a fresh run with {_n(needed.n_power)} trials per question separates them at {pct} with "
+    return (f"a fresh run with {_per_question(needed.n_power)} separates them at {pct} with "
             f"{needed.power:.0%} probability if the difference is as estimated ({upper} if the difference is at the "
             f"upper end of its {level} credible interval, {lower} at the lower end); the plug-in N = "
             f"{_n(needed.n_needed)} separates them only about half the time (observed N = {observed}).")

@@ -8,7 +8,7 @@ import pandas as pd
 from scorio_core.uncertainty.batch import clipped_normal_interval
 
 __all__ = ["COMBINED_ASSUMPTION", "COMBINED_COLUMNS", "UNEQUAL_TASKS_RATIO", "WEIGHTING", "combined_score",
-           "unequal_task_sizes_notice"]
+           "no_combined_notice", "unequal_task_sizes_notice"]
 
 #: Column order of :func:`combined_score` (also the JSON keys of the ``tasks`` CLI).
 COMBINED_COLUMNS = ("model", "score", "sigma", "lo", "hi", "n_tasks", "reason")
@@ -140,3 +140,35 @@ def unequal_task_sizes_notice(matrix) -> dict | None:
                f"{small} counts {m_big / m_small:.3g} times as much as one of {big}, and {small}'s score is the least "
                "certain part of it. The leaderboard's 'all tasks' weighs every question the same.")
     return {"code": "unequal_task_sizes", "message": message, "questions": {str(t): int(v) for t, v in sizes.items()}}
+
+
+def no_combined_notice(combined: pd.DataFrame, tasks) -> dict | None:
+    """The ``no_combined_score`` notice: two or more tasks and no model with a combined score (each missed a task).
+
+    Parameters
+    ----------
+    combined : DataFrame
+        :func:`combined_score` (``model``, ``score``, ``n_tasks``).
+    tasks : sequence of str
+        The tasks combined.
+
+    Returns
+    -------
+    dict or None
+        ``{"code": "no_combined_score", "message", "models_per_task": {task: models with data}}``, None with one task,
+        no model, or when some model has a combined score. The message says what would give one (QA: every
+        combined score was null, with a reason per row and nothing saying that no row has one).
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"model": ["a", "b"], "score": [np.nan, np.nan], "n_tasks": [1, 1]})
+    >>> no_combined_notice(c, ["t1", "t2"])["message"][:72]
+    'No model has results on all 2 tasks, so no model has a combined score (a'
+    """
+    if len(tasks) < 2 or not len(combined) or combined["score"].notna().any():
+        return None
+    most = int(combined["n_tasks"].max())
+    message = (f"No model has results on all {len(tasks):,} tasks, so no model has a combined score (a macro average "
+               f"over tasks needs each one; the most any model ran is {most:,}). Compare the models task by task in "
+               "the per-task scores, or run every model on every task for a combined score.")
+    return {"code": "no_combined_score", "message": message, "finding": message}

@@ -74,3 +74,46 @@ def test_the_table_says_which_group_each_model_is_in(app):
         "a": 2, "b": 2, "c": 1, "d": 1}  # largest group first: here both have two models
     app.sidebar.selectbox(key="dataset").set_value("matharena-aime-2025-I").run()
     assert "group" not in app.main.dataframe[0].value.columns  # one group: no column
+
+
+def test_rank_distribution_ranks_within_each_group(app):
+    """QA: the Rank distribution tab gave a joint P(rank) across the two groups (c "most likely third" behind a and b,
+    whose questions it never saw); now each group has its own rank 1, as the CLI's ``ranks``."""
+    import numpy as np
+
+    from tests.app.conftest import array, chart_specs
+
+    _disjoint(app)
+    app.session_state["lb_view"] = "Rank distribution"
+    app.run()
+    no_exception(app)
+    (spec,) = chart_specs(app)
+    heat = spec["data"][0]
+    P = array(heat["z"]).astype(float)
+    assert list(heat["y"]) == ["a", "b", "c", "d"] and P.shape == (4, 2)  # rows by group; ranks 1-2 within one
+    assert np.allclose(P.sum(axis=1), 1.0) and np.allclose(P.sum(axis=0), 2.0)  # each group holds each rank once
+    assert P[0, 0] > 0.5 and P[2, 0] > 0.5  # a leads group 1, c leads group 2
+    assert "within the model's group" in spec["layout"]["xaxis"]["title"]["text"]
+    assert any("rank r among the models of the model's own group" in shown(w.value) for w in app.main.warning)
+
+
+def test_pairwise_and_table_ranks_stay_within_groups(app):
+    """The table's ranks restart in each group; the pairwise heatmap compares no pair across groups."""
+    import numpy as np
+
+    from tests.app.conftest import array, chart_specs
+
+    _disjoint(app)
+    table = app.main.dataframe[0].value
+    assert dict(zip(table["model"], table["rank"])) == {"a": 1, "b": 2, "c": 1, "d": 2}
+    app.session_state["lb_view"] = "Pairwise P(A > B)"
+    app.run()
+    no_exception(app)
+    (spec,) = chart_specs(app)
+    z = array(spec["data"][0]["z"]).astype(float)
+    names = list(spec["data"][0]["y"])
+    a, c = names.index("a"), names.index("c")
+    assert np.isnan(z[a, c]) and np.isnan(z[c, a]) and not np.isnan(z[a, names.index("b")])
+    assert "not compared (different groups" in array(spec["data"][0]["customdata"])[a][c]
+    assert any("pairs across groups that share no question are not compared" in shown(c_.value)
+               for c_ in app.main.caption)

@@ -51,7 +51,8 @@ def test_attempt_grid_inspector_and_filters(sim_app):
     assert len(rate["data"][0]["y"]) == 2 and 0 < len(rate["data"][0]["x"]) <= 30
     at.selectbox(key="data_order").set_value("hardest first").run()
     z = array(chart_specs(at)[0]["data"][0]["z"]).astype(float)
-    assert any("Per-question results" in m.value for m in at.main.markdown)
+    assert any("Per-question results" in m.value and "· 2 of 20 models (choose others" in m.value
+               for m in at.main.markdown)  # QA: "20 models" of 250 read as all of them
     mean = z.mean(axis=0)
     assert (mean[:-1] <= mean[1:] + 1e-12).all()  # hardest first: mean pass rate increases
 

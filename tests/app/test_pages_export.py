@@ -263,3 +263,15 @@ def test_html_report_heatmap_shows_the_best_models_only_above_its_limit(app, dow
     no_exception(app)
     html = content(downloads, ".html").decode()
     assert "The 5 models with the highest means of 16; the table has every model." in html
+
+
+def test_html_report_compares_no_pair_across_unlinked_groups(app, downloads):
+    """a, b answered q0-q7 and c, d q8-q15: the report's pairwise heatmap leaves the cross-group cells empty, as the
+    Leaderboard's Pairwise tab does."""
+    from tests.app.test_disconnected_groups_app import _disjoint
+
+    _disjoint(app)
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    html = content(downloads, ".html").decode()
+    assert "not compared (different groups: no shared question)" in html

@@ -75,6 +75,7 @@ def test_a_verdict_whose_interval_holds_the_threshold_is_marked_undecided(app):
         assert verdicts.loc[model, "aime_2025_I"].endswith("(undecided)") == (lo <= 0.5 <= hi), (model, cell)
     caption = next(shown(c.value) for c in app.main.caption if "Threshold 0.500" in shown(c.value))
     assert "Undecided" in caption and "can flip" in caption
+    assert "tasks DATA --threshold 0.5 --output json" in caption  # QA: the CLI gives no verdict without it
 
 
 def test_single_task_dataset_shows_one_column(app):

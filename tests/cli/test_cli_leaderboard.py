@@ -6,17 +6,14 @@ import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from scorio_core.cli import main
+from tests.paths import ARC, MATHARENA, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
-ARC = ROOT / "data" / "arc_agi_1_public_eval_trials.csv"
 REQUIRED = {"model", "task", "mu", "sigma", "lo", "hi", "avg", "rank", "rank_ci", "n_questions", "n_trials"}
 
 

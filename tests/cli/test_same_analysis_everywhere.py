@@ -8,17 +8,12 @@ import html
 import json
 import random
 import re
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from scorio_core.cli import main
-
-ROOT = Path(__file__).resolve().parents[2]
-MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
-ARC = ROOT / "data" / "arc_agi_1_public_eval_trials.csv"
-SIM = ROOT / "data" / "paper_simulation.csv.gz"
+from tests.paths import ARC, MATHARENA, SIM
 
 
 def _run(capsys, *argv):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,9 +12,7 @@ from hypothesis import strategies as st
 from scorio_core.ranking import rank
 from scorio_core.cli import main
 from scorio_core.ranking.rank import pairwise_confidence, pairwise_ranks, paper_chains, ranks_with_ties
-
-ROOT = Path(__file__).resolve().parents[2]
-MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
+from tests.paths import MATHARENA
 
 
 def brute(mu, sigma, confidence, tol=1e-12):

@@ -78,8 +78,8 @@ def test_draws_have_the_leaderboards_variance(tmp_path, task):
 
 
 def test_two_models_rank_probability_matches_compares_p_a_beats_b(tmp_path, capsys):
-    """Two models on disjoint questions: P(A ranks first) is Compare's P(A > B) (QA found 0.93 against 0.77 when the
-    draws left out the hyperparameter variance)."""
+    """Two models on different questions (one shared, so they are linked): P(A ranks first) is Compare's P(A > B) (QA
+    found 0.93 against 0.77 when the draws left out the hyperparameter variance)."""
     import json
 
     from scorio_core.cli import main
@@ -88,15 +88,15 @@ def test_two_models_rank_probability_matches_compares_p_a_beats_b(tmp_path, caps
     rows = ["model,question_id,trial,is_correct"]
     rows += [f"A,a{q},{t},{int(rng.random() < 0.55)}" for q in range(10) for t in range(4)]
     rows += [f"B,b{q},{t},{int(rng.random() < 0.47)}" for q in range(10) for t in range(4)]
+    rows += [f"{m},shared,{t},{t % 2}" for m in "AB" for t in range(4)]  # one common question links them
     path = tmp_path / "disjoint.csv"
     path.write_text("\n".join(rows) + "\n")
     assert main(["ranks", str(path), "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     ranks = {r["model"]: r["p_first"] for r in out["rows"]}
-    # as the leaderboard says: different questions, and two groups that share none
-    assert [n["code"] for n in out["notes"]] == ["unequal_question_sets", "disconnected_groups"]
-    assert out["notes"][0]["models"] == {"A": 10, "B": 10}
-    assert out["notes"][0]["message"].endswith("No question was answered by every model.")  # none common: no advice to use them
+    # as the leaderboard says: different questions (linked by the shared one: ranks across both)
+    assert [n["code"] for n in out["notes"]] == ["unequal_question_sets"] and out["rank_scope"] == "all"
+    assert out["notes"][0]["models"] == {"A": 11, "B": 11}
     assert main(["compare", str(path), "--models", "A", "B", "--output", "json"]) == 0
     rho = json.loads(capsys.readouterr().out)["difference"]["rho"]
     assert ranks["A"] == pytest.approx(rho, abs=0.03)  # Monte-Carlo (4,000 draws) and the normal approximation

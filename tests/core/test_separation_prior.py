@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,9 +11,8 @@ from scorio_core.cli import main
 from scorio_core.eval.batch import bayes_batch
 from scorio_core.ranking.separation import trials_needed
 from scorio_core.uncertainty import bayes_dirichlet, fit_dirichlet_prior, projection_alpha
+from tests.paths import MATHARENA
 
-ROOT = Path(__file__).resolve().parents[2]
-MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
 A = [[20, 60]] * 30  # 75% on each of 30 questions, N = 80
 B = [[24, 56]] * 30  # 70%
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,9 +12,7 @@ from hypothesis import strategies as st
 
 from scorio_core import eval as ev
 from scorio_core.uncertainty import bayes_dirichlet, fit_dirichlet_prior, interval_label, posterior_summary
-
-ROOT = Path(__file__).resolve().parents[2]
-MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
+from tests.paths import MATHARENA
 
 
 @st.composite

@@ -5,17 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from scorio_core.cli import main
-
-ROOT = Path(__file__).resolve().parents[2]
-MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
-ARC = ROOT / "data" / "arc_agi_1_public_eval_trials.csv"
-SIM = ROOT / "data" / "paper_simulation.csv.gz"
+from tests.paths import ARC, MATHARENA, SIM
 
 
 def run(capsys, *argv):
