@@ -9,6 +9,9 @@ model gets a line or a row in (leaderboard forest plot with one CI-tie group per
 trajectory) at the largest size, beside their target (< 1.5 s each; per-model ``add_annotation`` made the bump
 chart take 42 s at 300 models).
 
+Also many tasks: ``methods`` on 40 models x 12 tasks (6 questions x 2 trials each) beside its target (< 10 s; the
+tau_b matrix of the 35 default methods is one vectorised product per task, not 595 scipy calls).
+
     .venv/bin/python benchmarks/bench_many_models.py [--sizes 100 150 300] [--cap 60]
 """
 
@@ -27,6 +30,7 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_S = 30.0
+TASKS_TARGET_S = 10.0
 FIGURE_TARGET_S = 1.5
 PAIRED = ("bradley_terry_map", "bradley_terry_davidson", "bradley_terry_davidson_map", "rao_kupper", "rao_kupper_map",
           "plackett_luce_map")
@@ -83,8 +87,29 @@ def main() -> int:
                 except subprocess.TimeoutExpired:
                     took = f"> {args.cap:g} s"
                 print(f"         {name:28s} alone: {took}")
+    ok &= many_tasks()
     ok &= figures(max(args.sizes))
     return 0 if ok else 1
+
+
+def many_tasks(L: int = 40, T: int = 12) -> bool:
+    """``methods`` (default set) on L models x T tasks, wall time beside :data:`TASKS_TARGET_S`."""
+    rng = np.random.default_rng(7)
+    m, t, q, r = np.meshgrid(np.arange(L), np.arange(T), np.arange(6), np.arange(2), indexing="ij")
+    correct = (rng.random(m.shape) < 0.3 + m / 100).astype(int)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "tasks.csv"
+        pd.DataFrame({"model": [f"m{i:02d}" for i in m.ravel()], "task": [f"t{j}" for j in t.ravel()],
+                      "question_id": [f"q{k}" for k in q.ravel()], "trial": r.ravel(),
+                      "is_correct": correct.ravel()}).to_csv(path, index=False)
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "scorio_core", "methods", str(path), "--output", "json"],
+                              cwd=ROOT, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+    passed = done.returncode == 0 and seconds < TASKS_TARGET_S
+    print(f"{L} models x {T} tasks: `methods` {seconds:6.1f} s   target < {TASKS_TARGET_S:g} s  "
+          f"{'ok' if passed else 'MISSED'}")
+    return passed
 
 
 def figures(L: int) -> bool:

@@ -202,14 +202,14 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
     is :func:`scorio_core.ranking.paired.scoped_difference` of the questions-fixed posteriors
     (``fixed_table``, needed with ``scope="questions-sampled"``; ``table`` itself otherwise).
     ``clusters`` (question id -> cluster label, :func:`scorio_core.leaderboard.task_outcomes.question_clusters`) makes the
-    sampled-scope difference cluster-robust.
-    """
+    sampled-scope difference cluster-robust. A pair in groups that share no question gets a ``different_groups`` note."""
     from scorio_core.ranking.compare import disagreement_table, one_sided_note, outcome_counts, question_set_note
+    from scorio_core.leaderboard.linking import cross_group_note, question_groups  # as the Compare page
     from scorio_core.ranking.paired import (not_identified_cause, not_identified_models, pair_trials_needed,
                                             questions_meaning, questions_needed, scoped_difference)
     from scorio_core.ranking.separation import trials_meaning
     from scorio_core.errors import InputError
-    rows = {str(r["model"]): r for r in table.to_dict(orient="records")}
+    rows, groups = {str(r["model"]): r for r in table.to_dict(orient="records")}, question_groups(outcomes, table)
     for m in (model_a, model_b):
         if m not in rows:
             raise InputError(f"model {m!r} has no results on task {str(outcomes.task)!r} (it may have results on "
@@ -258,6 +258,7 @@ def compare_report(outcomes, table, model_a: str, model_b: str, confidence: floa
             "outcomes": outcome_counts(questions), "questions": questions.to_dict(orient="records"),
             "trials_needed": trials, "questions_needed": questions_block,
             "notes": [note(code, n) for code, n in [("question_set", question_set_note(questions, model_a, model_b)),
+                                                    ("different_groups", cross_group_note(groups, model_a, model_b)),
                                                     ("one_sided", one_sided_note(diff, model_a, model_b, confidence))] if n]}
 
 
@@ -280,8 +281,7 @@ def run(args: argparse.Namespace) -> int:
     schema, frozen = load_schema_args(args)  # before the data: a bad --schema fails before a large file is read
     dataset = load_dataset(args)
     schema = args.schema if schema is None else schema  # category codes without is_correct: the leaderboard's default
-    task = resolve_task(dataset, args.task)
-    scope = args.scope or "questions-fixed"
+    task, scope = resolve_task(dataset, args.task), args.scope or "questions-fixed"
     prior_data, r0_notes = load_prior_outcomes(args, schema=schema), []  # R0 (--prior-outcomes), its note in r0_notes
     settings = {"metric": "bayes", "confidence": confidence, "prior": args.prior or "empirical-bayes"}
     clusters = question_clusters(dataset, task, args.cluster_column) if args.cluster_column else None
@@ -329,15 +329,15 @@ def run(args: argparse.Namespace) -> int:
 def run_methods(args: argparse.Namespace) -> int:
     """Execute ``methods``; returns the exit status."""
     from scorio_core.cli._common import load_dataset
-    from scorio_core.leaderboard.methods import method_agreement
+    from scorio_core.leaderboard.methods import agreement_json, method_agreement
     from scorio_core.cli.questions import binary_outcomes_for
     from scorio_core.leaderboard.table import task_names
     from scorio_core.eval._validate import check_confidence
 
-    if args.top < 1:
-        raise ValueError(f"--top must be at least 1; got {args.top}.")
-    if args.bootstrap < 0:
-        raise ValueError(f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}.")
+    for bad, what in ((args.top < 1, f"--top must be at least 1; got {args.top}."), (args.bootstrap < 0, (
+            f"--bootstrap must be 0 (none) or a number of resamples; got {args.bootstrap}."))):
+        if bad:
+            raise ValueError(what)
     confidence = check_confidence(0.95 if args.confidence is None else args.confidence)
     methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
     from scorio_core.errors import InputError
@@ -366,14 +366,14 @@ def run_methods(args: argparse.Namespace) -> int:
             raise InputError(f"{r.task}: --method-option names {unused[0]!r}, which the default method set leaves out "
                              f"for this data; name it in --methods.", field="method-option")
     from scorio_core.leaderboard.trial_order import trial_position_note
-    from scorio_core.leaderboard.methods import agreement_json
 
     results = [agreement_json(r, options, [n for n in [trial_position_note(outcomes.get(r.task))] if n])
                for r in reports]
+    loaded = as_notes(load_notes(dataset, args), "load")  # what loading found: in both outputs
     if args.output == "json":
-        emit_json({"tasks": results, "skipped_tasks": left_out, "notes": as_notes(load_notes(dataset, args), "load"),
-                   "sources": list(dataset.sources)})
+        emit_json({"tasks": results, "skipped_tasks": left_out, "notes": loaded, "sources": list(dataset.sources)})
         return 0
+    print("".join(f"note: {message}\n" for message in note_messages(loaded)), end="")
     for item in left_out:
         print(f"{item['task']}: left out ({item['reason']}).")
     for result in results:

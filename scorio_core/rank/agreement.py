@@ -7,7 +7,7 @@ response tensor R (models x questions x trials, built from a task's binary count
 :func:`agreement` gives
 
 - the competition ranks of every model under every method,
-- Kendall's tau_b between every two methods' rankings (``scipy.stats.kendalltau``, variant b: ties
+- Kendall's tau_b between every two methods' rankings (scipy's ``kendalltau`` variant b, computed for every pair at once by :func:`scorio_core.ranking.kendall.tau_b_matrix`: ties
   in either ranking are corrected for),
 - each model's rank range across methods (best and worst rank), and
 - a one-line summary a lead can read ("the top 3 is the same under 5 of 6 methods; model X ranks
@@ -315,9 +315,7 @@ def agreement(R, methods, *, models=None, extra=None, top: int = 3, options=None
         the data. A method that raises ``ValueError`` or ``RuntimeError`` on this data (no finite
         estimate, a failed optimisation) is left out and listed in ``skipped`` with its reason.
     """
-    from scipy.stats import kendalltau
-
-    from scorio_core.ranking.kendall import snap_tau
+    from scorio_core.ranking.kendall import tau_b_matrix
 
     import scorio_core.rank as rank
 
@@ -356,14 +354,7 @@ def agreement(R, methods, *, models=None, extra=None, top: int = 3, options=None
     names = tuple(kept)
     ranks = np.stack([r for r, _ in rows])
     scores = np.stack([s for _, s in rows])
-    tau = np.eye(len(names))
-    for a in range(len(names)):  # K(K-1)/2 pairs of methods, K small
-        for b in range(a + 1, len(names)):
-            if np.all(ranks[a] == ranks[a][0]) or np.all(ranks[b] == ranks[b][0]):
-                value = np.nan
-            else:
-                value = snap_tau(kendalltau(ranks[a], ranks[b], variant="b").statistic)
-            tau[a, b] = tau[b, a] = value
+    tau = tau_b_matrix(ranks)  # every pair of methods at once (scipy's tau_b, snapped)
     best, worst = ranks.min(axis=0), ranks.max(axis=0)
     return MethodAgreement(models, names, ranks, scores, tau, best, worst, skipped,
                            _summary(models, names, ranks, best, worst, top))

@@ -185,6 +185,8 @@ def schema_ranks(
     if not applicable:
         reasons = "; ".join(f"{s.schema}: {s.reason}" for s in skipped)
         raise InputError(f"none of the schemata applies to this data ({reasons}).")
+    from scorio_core.leaderboard.linking import rank_within_groups, scored_group_labels
+
     cells = kernel.cells(table.frame)
     L = len(cells.models)
     S = len(applicable)
@@ -211,10 +213,11 @@ def schema_ranks(
             below, above = beta_sides(summary.mu, summary.sigma, min(schema.weights), max(schema.weights), confidence)
             down[s], up[s] = np.where(fell_back[s], below, sigma[s]), np.where(fell_back[s], above, sigma[s])
         ok = np.isfinite(mu[s])
-        if ok.any():
-            ranks[s, ok] = competition_ranks(mu[s, ok])
-            ranks_ci[s, ok] = ranks_with_ties(mu[s, ok], down[s, ok], confidence=confidence, rule=tie_rule,
-                                              sigma_up=up[s, ok])
+        if ok.any():  # groups that share no question: each ranked alone, as the leaderboard ranks them
+            groups = scored_group_labels(counts[ok].sum(axis=2))
+            ranks[s, ok] = rank_within_groups(competition_ranks, groups, mu[s, ok])
+            ranks_ci[s, ok] = rank_within_groups(lambda m, d, u: ranks_with_ties(
+                m, d, confidence=confidence, rule=tie_rule, sigma_up=u), groups, mu[s, ok], down[s, ok], up[s, ok])
     pooled = np.flatnonzero(fell_back.any(axis=0))
     note = pooled_means_note([cells.models[i] for i in pooled],
                              [applicable[s].name for s in np.flatnonzero(fell_back.any(axis=1))], S,

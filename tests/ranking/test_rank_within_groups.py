@@ -125,3 +125,32 @@ def test_leaderboard_ranks_within_each_group_as_each_group_alone(tmp_path, capsy
         assert mine["rank"].tolist() == solo.loc[members, "rank"].tolist()
         assert mine["rank_ci"].tolist() == solo.loc[members, "rank_ci"].tolist()
         assert sorted(mine["rank"])[0] == 1  # every group has its own first
+
+
+def test_sensitivity_ranks_within_groups_as_the_leaderboard(tmp_path, capsys):
+    """QA: sensitivity printed ranks 1-4 across two groups beside the note saying each is ranked within its group."""
+    path = tmp_path / "two_groups.csv"
+    rates = {"a": 8, "b": 5, "c": 4, "d": 1}
+    path.write_text("model,question_id,trial,is_correct\n" + "".join(
+        f"{m},q{q + (0 if m in 'ab' else 8)},{t},{int((q * 3 + t) % 10 < r)}\n"
+        for m, r in rates.items() for q in range(8) for t in range(3)))
+    assert main(["sensitivity", str(path), "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ranks = dict(zip(out["models"], (r[0] for r in out["ranks"])))
+    assert ranks == {"a": 1, "b": 2, "c": 1, "d": 2}
+    assert main(["leaderboard", str(path), "--output", "json"]) == 0
+    board = {r["model"]: r["rank"] for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert board == ranks
+
+
+def test_cli_compare_names_a_pair_across_groups(tmp_path, capsys):
+    """The Compare page warned about a cross-group pair; the CLI's compare said only that the question sets differ."""
+    path = tmp_path / "two_groups.csv"
+    path.write_text("model,question_id,trial,is_correct\n" + "".join(
+        f"{m},q{q + (0 if m in 'ab' else 8)},{t},{int((q * 3 + t) % 10 < r)}\n"
+        for m, r in {"a": 8, "b": 5, "c": 4, "d": 1}.items() for q in range(8) for t in range(3)))
+    assert main(["compare", str(path), "--models", "a", "c", "--output", "json"]) == 0
+    (apart,) = [n for n in json.loads(capsys.readouterr().out)["notes"] if n["code"] == "different_groups"]
+    assert apart["message"].startswith("a and c are in different groups of models that share no question")
+    assert main(["compare", str(path), "--models", "a", "b", "--output", "json"]) == 0
+    assert "different_groups" not in {n["code"] for n in json.loads(capsys.readouterr().out)["notes"]}
