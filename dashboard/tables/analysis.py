@@ -26,6 +26,8 @@ __all__ = [
     "stability_display",
     "models_by_rank",
     "leader_summary",
+    "perturbation_order",
+    "groups_warning",
 ]
 
 
@@ -210,6 +212,24 @@ def models_by_rank(models, scores) -> list[str]:
     order = np.argsort(-np.where(np.isfinite(values), values, -np.inf), kind="stable")
     names = list(models)
     return [names[i] for i in order]
+
+
+def perturbation_order(result: PerturbationResult) -> list[str]:
+    """Rows of the rank-share heatmap: by unperturbed mean, best first; group by group where models share no question
+    (``result.groups``, the leader's group first), as the ranks are within groups."""
+    if result.groups:
+        return [m for g in result.groups for m in g]
+    return models_by_rank(result.models, result.base_mu)
+
+
+def groups_warning(result: PerturbationResult) -> str | None:
+    """The sentence on groups that share no question (:func:`scorio_core.sensitivity.groups.groups_note`), or None."""
+    from scorio_core.sensitivity.groups import groups_note
+
+    if not result.groups:
+        return None
+    text = groups_note(result.groups, result.ranks, result.models)
+    return text[:1].upper() + text[1:] + "."
 
 
 def leader_summary(result: PerturbationResult) -> str:

@@ -12,7 +12,8 @@ from dashboard.state.session import choices_phrase
 from dashboard.compute.results import models_of
 from dashboard.compute.store import progress_to
 from dashboard.panels.charts import chart
-from dashboard.tables.analysis import bump_frame, drivers_display, leader_summary, models_by_rank, stability_display
+from dashboard.tables.analysis import (bump_frame, drivers_display, groups_warning, leader_summary, models_by_rank,
+                                      perturbation_order, stability_display)
 from dashboard.tables.chart_text_more import bump_summary, bump_table, rank_share_frame, rank_share_summary
 from dashboard.figures import rank_share_heatmap, schema_bump_chart
 from dashboard.guard import blocking_notice
@@ -175,11 +176,14 @@ except (InputError, ValueError) as exc:
     st.stop()
 bar.empty()
 
+apart = groups_warning(result)
+if apart:
+    st.warning(md(apart), icon=":material/warning:")
 m1, m2, m3 = st.columns(3)
-m1.metric("Leader (unperturbed)", result.leader)
+m1.metric("Leader (unperturbed)" if not result.groups else "Leader (unperturbed, largest group)", result.leader)
 m2.metric("Leader keeps rank 1", f"{result.leader_kept:.0%}", help=f"Share of the {result.n} perturbed rubrics.")
 m3.metric("Parameters perturbed", len(result.parameters))
-order = models_by_rank(result.models, result.base_mu)
+order = perturbation_order(result)
 index = [result.models.index(m) for m in order]
 chart(rank_share_heatmap(order, result.rank_share[index], result.base_ranks[index], n_rubrics=result.n),
       rank_share_summary(order, result.rank_share[index], result.base_ranks[index], n_rubrics=result.n),

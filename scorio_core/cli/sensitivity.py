@@ -15,10 +15,12 @@ thresholds. JSON output (``--output json``) is an object::
                        "parameters": [{"name", "kind", "value", "low", "high"}],
                        "drivers": [{"parameter", "kind", "correlation", "flip_rate_low",
                                     "flip_rate_high", "smallest_change", "new_leader"}],
-                       "assumptions": [...], "notes": [{"code", "message"}]}],
+                       "assumptions": [...], "notes": [{"code", "message"}], "groups": [[names]]}],
      "notes": [{"code", "message", ...}], "sources": [...]}
 
-``perturbation`` is empty without ``--perturb``; ranks of unscored models are ``null``.
+``perturbation`` is empty without ``--perturb``; ranks of unscored models are ``null``. A perturbation's ``groups`` lists
+the models of each group that shares no question (empty when all are linked): its ranks are then within groups and its
+leader is the largest group's.
 Rubrics need attempt-level signals: count tables are refused. ``notes`` carries the leaderboard's
 ``disconnected_groups`` sentence when the models fall into groups that share no question. Category codes without
 is_correct need rubric files of the codes (``--schemas A.json,...``): the built-in schemata read is_correct.
@@ -107,6 +109,7 @@ def _perturbation_payload(result) -> dict:
         ],
         "assumptions": list(result.assumptions),
         "notes": as_notes(result.notes, "perturbation"),
+        "groups": [list(g) for g in result.groups],
     }
 
 

@@ -11,9 +11,11 @@ from scorio_core.dynamics.convergence import Cancelled
 from scorio_core.errors import InputError
 from scorio_core.eval._validate import check_int
 from scorio_core.eval.ranking import near_tie_snap
+from scorio_core.ranking.rank_batch import batch_group_ranks
 from scorio_core.rubric import BoundRubric, resolve_schema
 from scorio_core.sensitivity import kernel
 from scorio_core.sensitivity._common import _missing_signals, _real, _table, pooled_means_note
+from scorio_core.sensitivity.groups import group_labels, group_names, groups_note
 from scorio_core.uncertainty import PRIOR_LABELS, check_prior
 from scorio_core.uncertainty.batch import posterior_shares, posterior_summary_batch
 from scorio_core.uncertainty.priors import shortage_cause
@@ -96,13 +98,19 @@ class PerturbationResult:
         ``rank_share[i, r - 1]``: share of perturbed rubrics in which model i has rank r
         (rows sum to 1; tied models share the better rank).
     leader : str
-        Leader under the unperturbed schema (first in model order among tied leaders).
+        Leader under the unperturbed schema (first in model order among tied leaders); where the models fall into
+        groups that share no question, the leader of the first of ``groups`` (the largest).
     leader_kept : float
         Share of perturbed rubrics in which ``leader`` still ranks first (ties included).
     drivers : tuple of FlipDriver
         One per parameter, in the order of ``parameters``.
     assumptions : tuple of str
     notes : tuple of str
+    groups : tuple of tuple of str
+        Models (best first under the unperturbed schema) of each group that shares no question with the others,
+        largest first; empty when every model is linked. With groups, every rank (``base_ranks``, ``ranks``,
+        ``rank_share``) is a rank within the model's group, as the leaderboard ranks them, and the leader and the
+        drivers are those of the first group.
     """
 
     schema: str
@@ -122,6 +130,7 @@ class PerturbationResult:
     drivers: tuple[FlipDriver, ...]
     assumptions: tuple[str, ...]
     notes: tuple[str, ...]
+    groups: tuple[tuple[str, ...], ...] = ()
 
     @property
     def leader_share(self) -> np.ndarray:
@@ -240,9 +249,15 @@ def perturb_rubric(
     scored = np.isfinite(base_mu)
     if scored.sum() < 2:
         raise InputError(f"ranking needs at least 2 models with matched attempts under {schema.name!r}; got {int(scored.sum())}.")
+    # models that share no question (across every task): means of different groups average different questions, so
+    # each group is ranked alone (as the leaderboard) and the leader, its flips and drivers are the largest group's
+    group_of, member = group_labels(base_counts.sum(axis=2), base_mu, scored)
+    rank_of = kernel.ranks if group_of is None else (lambda m: batch_group_ranks(
+        np.where(np.isfinite(m), m, -np.inf), group_of).astype(float))
+    in_group = np.where(member, base_mu, np.nan)
     # the first model among those tied for first within the leaderboard's near-tie rule (all weights equal gave 0.5 and
     # 0.5000000000000001: the leader was a rounding's, not the first in model order as documented: helper QA)
-    snapped = near_tie_snap(base_mu)
+    snapped = near_tie_snap(in_group)
     tied_first = np.flatnonzero(snapped == np.nanmax(snapped))
     leader = int(tied_first[0])
 
@@ -274,7 +289,7 @@ def perturb_rubric(
         mu = (w * factors) @ basis.T
         if progress is not None and progress(n / total) is False:
             raise Cancelled(f"rubric perturbation cancelled after {n} of {n} rubrics.")
-    ranks = kernel.ranks(mu)
+    ranks = rank_of(mu)
     flip = ranks[:, leader] > 1
     L = len(cells.models)
     share = (ranks[:, :, None] == np.arange(1, L + 1)).mean(axis=0)
@@ -284,13 +299,14 @@ def perturb_rubric(
     for j in weight_idx:
         parameters.append(RubricParameter(f"weight: {labels[j]}", "weight", float(w[j]), 1.0 - r, 1.0 + r))
         samples.append(factors[:, j])
-        change, who = kernel.weight_flip(base_mu, basis[:, j] * w[j], leader, search_weight)
+        change, who = kernel.weight_flip(in_group, basis[:, j] * w[j], leader, search_weight)
         drivers.append(_driver(parameters[-1], factors[:, j], flip, change, who, cells.models))
     for i, t in enumerate(pct):
         parameters.append(RubricParameter(f"threshold: {t.name}", "threshold", float(t.percentile), float(lows[i]), float(highs[i])))
         samples.append(shifts[:, i])
         change, who = kernel.threshold_flip(
-            lambda steps, i=i: kernel.shares_of([codes_for(np.eye(len(pct))[i] * s) for s in steps], cells, K, prior) @ w,
+            lambda steps, i=i: np.where(member, kernel.shares_of([codes_for(np.eye(len(pct))[i] * s) for s in steps],
+                                                                 cells, K, prior) @ w, np.nan),
             t.percentile, leader, search_shift,
         )
         drivers.append(_driver(parameters[-1], shifts[:, i], flip, change, who, cells.models))
@@ -298,6 +314,9 @@ def perturb_rubric(
             raise Cancelled("rubric perturbation cancelled during the threshold search.")
 
     notes = []
+    groups = () if group_of is None else group_names(group_of, base_mu, cells.models)
+    if groups:
+        notes.append(groups_note(groups, ranks, cells.models))
     if tied_first.size > 1:
         names = [cells.models[i] for i in tied_first]
         notes.append(f"{len(names)} models tie for first under the unperturbed rubric ({', '.join(names[:5])}"
@@ -340,7 +359,7 @@ def perturb_rubric(
         parameters=tuple(parameters),
         samples=np.stack(samples, axis=1) if samples else np.zeros((n, 0)),
         base_mu=base_mu,
-        base_ranks=kernel.ranks(base_mu[None])[0],
+        base_ranks=rank_of(base_mu[None])[0],
         ranks=ranks,
         rank_share=share,
         leader=cells.models[leader],
@@ -348,6 +367,7 @@ def perturb_rubric(
         drivers=tuple(drivers),
         assumptions=assumptions,
         notes=tuple(notes),
+        groups=groups,
     )
 
 

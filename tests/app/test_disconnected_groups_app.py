@@ -117,3 +117,21 @@ def test_pairwise_and_table_ranks_stay_within_groups(app):
     assert "not compared (different groups" in array(spec["data"][0]["customdata"])[a][c]
     assert any("pairs across groups that share no question are not compared" in shown(c_.value)
                for c_ in app.main.caption)
+
+
+def test_sensitivity_perturbation_ranks_within_groups(app):
+    # the four models of _disjoint with a boxed-answer signal, so the format schemata apply and can be perturbed
+    rates = {"a": 8, "b": 5, "c": 4, "d": 1}  # out of 10
+    rows = "".join(f"{m},q{q + (0 if m in 'ab' else 8)},{t},{int((q * 3 + t) % 10 < r)},{int((q + t) % 3 > 0)}\n"
+                   for m, r in rates.items() for q in range(8) for t in range(3))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(
+        ("groups.csv", ("model,question_id,trial,is_correct,has_box\n" + rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/sensitivity.py").run()
+    no_exception(app)
+    warnings = [shown(w.value) for w in app.main.warning]
+    assert any("The models fall into 2 groups that share no question, so each group is ranked alone" in w
+               and "c keeps its group's rank 1" in w for w in warnings), warnings
+    labels = {m.label: m.value for m in app.main.metric}
+    assert labels.get("Leader (unperturbed, largest group)") == "a", labels  # equal sizes: the group of the higher mean

@@ -16,7 +16,7 @@ from scorio_core.report.notes import note_messages
 KEYS = ["task", "models", "schemas", "skipped", "confidence", "tie_rule", "prior", "scope", "ranks", "ranks_ci", "mu", "sigma",
         "unmatched", "perturbation", "notes", "sources"]
 PERTURBATION_KEYS = ["schema", "n", "weight_range", "threshold_shift", "seed", "leader", "leader_kept", "base_ranks",
-                     "rank_share", "parameters", "drivers", "assumptions", "notes"]
+                     "rank_share", "parameters", "drivers", "assumptions", "notes", "groups"]
 
 
 @pytest.fixture(scope="module")
