@@ -61,11 +61,29 @@ UNREADABLE_CELL_TEXT_CSS = "<style>" + ", ".join(
 #: still a shade fainter than body text; #EDEBE8 on the dark #171614 stays light, about 10:1.
 CAPTION_OPACITY = 0.78
 
-#: The app shell's accessibility rules (a11y QA): caption contrast (:data:`CAPTION_OPACITY`) and a visible keyboard focus
-#: (2 px outline, offset) on the sidebar's page links and buttons, which had none.
+#: Chart axis text (tick labels, axis and colour-bar titles): Streamlit's Plotly theme draws them in its faded grey
+#: #808495, 3.7:1 on the light theme's white (measured in Chromium, 2026-12-03). Drawn instead in the chart's own text
+#: colour (``currentColor``: the theme's, light or dark) at :data:`CAPTION_OPACITY`: about 6.3:1 on white and 10:1 on
+#: the dark background, a shade fainter than the data and titles. Annotations and legend keep their own colours.
+AXIS_TEXT_SELECTOR = ", ".join(
+    f"[data-testid='stPlotlyChart'] {inner} text"
+    for inner in ("g[class$='tick']", "g[class^='g-x'][class$='title']", "g[class^='g-y'][class$='title']",
+                  "g.cbaxis", "g.cbtitle")
+)
+
+#: Section headings are ``st.header`` (h2) under each page's ``st.title`` (h1), so a screen reader's outline has no
+#: skipped level (``st.subheader`` is h3: the a11y QA found every page going from h1 to h3); drawn at the h3 size
+#: Streamlit gave them (1.75rem: 28 px, beside the title's 44 px), not the h2's 36 px.
+SECTION_HEADING_CSS = "[data-testid='stMain'] [data-testid='stHeadingWithActionElements'] h2 {font-size: 1.75rem;}"
+
+#: The app shell's accessibility rules (a11y QA): caption and chart axis-text contrast (:data:`CAPTION_OPACITY`,
+#: :data:`AXIS_TEXT_SELECTOR`), section headings one level under the title (:data:`SECTION_HEADING_CSS`) and a
+#: visible keyboard focus (2 px outline, offset) on the sidebar's page links and buttons, which had none.
 ACCESSIBLE_CSS = (
     "<style>"
+    f"{SECTION_HEADING_CSS} "
     f"div[data-testid='stCaptionContainer'] {{opacity: {CAPTION_OPACITY};}}"
+    f" {AXIS_TEXT_SELECTOR} {{fill: currentColor !important; fill-opacity: {CAPTION_OPACITY} !important;}}"
     " [data-testid='stSidebar'] a:focus-visible, [data-testid='stSidebar'] button:focus-visible,"
     " [data-testid='stSidebarNav'] a:focus-visible {outline: 2px solid currentColor; outline-offset: 2px;"
     " border-radius: 4px;}"

@@ -184,7 +184,7 @@ class PresentedSection:
         self.open = shown
         self._box = st.container()
         if shown and title:
-            self._box.subheader(md(title), divider="gray")
+            self._box.header(md(title), divider="gray")
 
     def __enter__(self):
         return self._box.__enter__()

@@ -51,7 +51,7 @@ refresh_rubric_note()
 active = rubric_state.active_rubric(ctx)
 results = st.container()  # the page width: names and intervals are never cut at 1280 px (issue 16)
 with results:
-    st.subheader("Re-ranked leaderboard")
+    st.header("Re-ranked leaderboard")
     if active.status == "not-applicable":
         st.warning(md(active.message), icon=":material/warning:")
     board = None
@@ -75,17 +75,17 @@ with results:
 
 thresholds, save = st.columns([1, 1], gap="large")
 with thresholds:
-    st.subheader("Thresholds")
+    st.header("Thresholds")
     scope = "all tasks pooled" if ctx.task == "all tasks" else f"task {md(ctx.task)}"
     st.caption(f"Percentile thresholds are computed over every attempt in scope ({scope}), all models pooled.")
     rubric_panel.render_thresholds(active)
 with save:
-    st.subheader("Save and share")
+    st.header("Save and share")
     rubric_panel.render_json()
     with st.expander("Prior outcomes R0 (optional)"):
         rubric_panel.render_prior(ctx, active)
 
-st.subheader("Coverage on this data", divider="gray")
+st.header("Coverage on this data", divider="gray")
 rubric_panel.render_coverage(active)
 rubric_panel.render_unmatched(ctx, active)
 if active.status == "binary":
@@ -93,7 +93,7 @@ if active.status == "binary":
 
 if board is None:
     st.stop()
-st.subheader("Category distribution per model", divider="gray")
+st.header("Category distribution per model", divider="gray")
 models, counts, unmatched = category_distribution(
     ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,
     active.scoped.mask if active.scoped is not None else None,

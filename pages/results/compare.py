@@ -117,7 +117,7 @@ diff, assumption = scoped_difference(row_a["mu"], sd_a, row_b["mu"], sd_b, table
 pct = f"{ctx.confidence:.0%}"
 credible = diff.kind == "credible"  # else a model's empirical-Bayes prior is not identified (N = 1): no posterior
 
-st.subheader("Posterior of the difference" if credible else "The difference (normal approximation)", divider="gray")
+st.header("Posterior of the difference" if credible else "The difference (normal approximation)", divider="gray")
 m1, m2, m3, m4 = st.columns([1, 0.9, 1.7, 1])
 m1.metric("Mean A - B", f"{diff.mean:+.3f}", border=True,
           help="Posterior mean of the Bayes@N difference mu_A - mu_B." if credible else
@@ -170,7 +170,7 @@ st.caption(f"Prior: {md(prior_label(ctx.prior, ctx.task == ALL_TASKS, unfitted_s
 with st.expander("Method"):
     st.markdown(f"Assumption: {md(assumption)}.")
 
-st.subheader("Where they disagree", divider="gray")
+st.header("Where they disagree", divider="gray")
 counts = outcome_counts(table)
 common = int(table["diff"].notna().sum())  # questions both answered: the only ones a question-by-question view pairs
 if common:
@@ -202,7 +202,7 @@ if common:
               key="cmp_scatter")  # the question table above holds the scores
 
 if ctx.data.dataset.attempts is not None and len(shown):
-    st.subheader("Attempts on one question", divider="gray")
+    st.header("Attempts on one question", divider="gray")
     questions = [str(q) for q in shown["question"]]
     rows = list(getattr(getattr(picked, "selection", None), "rows", []) or [])
     if rows and rows[0] < len(questions) and st.session_state.get("_cmp_picked_row") != (questions[rows[0]], model_a, model_b):
@@ -218,7 +218,7 @@ if ctx.data.dataset.attempts is not None and len(shown):
     render_attempts(attempts, key="cmp_attempt", caption_rubric="category" in attempts.columns)
 
 held = ctx.scope == "questions-fixed"
-st.subheader("Trials needed to separate them" + ("" if held else " (questions fixed)"), divider="gray")
+st.header("Trials needed to separate them" + ("" if held else " (questions fixed)"), divider="gray")
 if not held and common:  # what follows holds the questions fixed, whatever the interval scope
     st.caption(f"This block holds the {common:,} questions fixed (the questions-fixed analysis): it says how many trials "
                "per question would separate the two models on these same questions. For a claim about new questions "
@@ -267,7 +267,7 @@ for note in prior_notes:
     st.caption(md(note))
 
 if not held:  # more trials cannot shrink the question-sampling part of the uncertainty
-    st.subheader("Questions needed to separate them", divider="gray")
+    st.header("Questions needed to separate them", divider="gray")
     q_needed = questions_needed(diff, table["diff"].to_numpy())
     if q_needed.practical:
         st.info(f"**{q_needed.m_power:,} questions** for {q_needed.power:.0%} power", icon=":material/quiz:")

@@ -169,7 +169,7 @@ if bayes_result is not None and bayes_result.no_convergence > 0.05:
         if code == "gold_ties":  # the closest pair above can be a pair the gold standard ties
             st.caption(md(cause))
 
-st.subheader("Agreement with the gold standard vs n")
+st.header("Agreement with the gold standard vs n")
 chart(kendall_tau_plot(curves, methods=list(summary["method"])), tau_summary(curves), tau_frame(curves),
       key="conv_tau_chart")
 st.caption("Mean Kendall's tau_b between the ranking after n trials and the gold standard, over the same replicates "

@@ -84,7 +84,7 @@ if n_questions and all(solid):
 
 counts = {code: sum(code in f for f in table["flags"]) for code in FLAG_CODES}
 n_flagged = sum(len(f) > 0 for f in table["flags"])
-st.subheader("Flags", divider="gray")
+st.header("Flags", divider="gray")
 summary, bars = st.columns([1, 2])
 summary.metric("Questions", f"{n_questions:,}", border=True)
 summary.metric("Flagged", f"{n_flagged:,}", border=True, help="Questions carrying at least one flag.")
@@ -109,7 +109,7 @@ if coverage:  # small tables: the Laplace intervals were measured to cover less 
 st.caption(f"Fitted to {md(diag.outcome)} of {len(diag.models):,} model{'' if len(diag.models) == 1 else 's'} (every model: abilities need them all; the "
            f"sidebar's model filter is not applied). {md(diag.fit.method)}.")
 
-st.subheader("Questions", divider="gray")
+st.header("Questions", divider="gray")
 shown = with_flags(table, codes)
 frame, config = question_display(shown, confidence=ctx.confidence)
 picked = st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
@@ -125,7 +125,7 @@ st.download_button(f"Download the flagged questions (CSV, {len(export):,} rows)"
                                                "with its estimates and reasons.")
 
 if len(shown):
-    st.subheader("One question", divider="gray")
+    st.header("One question", divider="gray")
     ids = [str(q) for q in shown["question_id"]]
     rows = list(getattr(getattr(picked, "selection", None), "rows", []) or [])
     if rows and rows[0] < len(ids) and st.session_state.get("_q_picked_row") != (ids[rows[0]], task):
@@ -159,7 +159,7 @@ if len(shown):
 elif codes:
     st.info(f"No question carries {md(', '.join(map(flag_label, codes)))}. Clear the filter to see every question.", icon=":material/info:")
 
-st.subheader("Rank without flagged questions", divider="gray")
+st.header("Rank without flagged questions", divider="gray")
 if st.toggle("Rank without flagged questions", key="q_rank_without",
              help="The Bayes@N leaderboard on every question beside the one without the questions carrying the chosen "
                   "flags: which models move, with intervals."):

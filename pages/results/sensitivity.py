@@ -76,7 +76,7 @@ if skipped:
         for item in skipped:
             st.markdown(f"- **{md(item.schema)}**: needs {md(', '.join(item.missing))}")
 
-st.subheader("Ranks across schemata")
+st.header("Ranks across schemata")
 follow_active_rubric(active, names, options)
 ensure_subset("sens_schemas", names, default_comparison(names, options, active))
 ensure("sens_ci", False)
@@ -149,7 +149,7 @@ if not rubric_choice_matters(names, options):
                 icon=":material/info:")
     st.stop()
 
-st.subheader("Rank stability under perturbation")
+st.header("Rank stability under perturbation")
 st.markdown("Random rubrics around one schema: every non-zero weight scaled by an independent factor in "
             "[1 - r, 1 + r], every percentile threshold moved by up to d percentile points. Which ranks hold?")
 ensure_choice("sens_target", names, default_perturbation(names, options, active))

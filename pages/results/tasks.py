@@ -84,7 +84,7 @@ for task in tasks:  # a prior moved a shown model's mean beyond its interval fro
 if active.prior is not None:
     st.caption(f"The prior outcomes R0 ({md(active.prior_label)}) are not applied on this page; it uses the sidebar's prior.")
 
-st.subheader("Bayes@N per task", divider="gray")
+st.header("Bayes@N per task", divider="gray")
 # hundreds of models: the charts show the best by combined score (the tables list every model)
 drawn = top_models("tasks_top", models, label="Show in the charts",
                    help="The best models by combined score; the tables below list every model.")
@@ -108,7 +108,7 @@ choices = choices_of(ctx.data.dataset)
 if choices:  # what the Data page's choices changed (e.g. attempts without an outcome counted as wrong)
     st.caption(md(data_choices_notice(choices)["finding"]))
 
-st.subheader("Combined score", divider="gray")
+st.header("Combined score", divider="gray")
 sizes = unequal_task_sizes_notice(matrix)
 if sizes is not None:  # e.g. HELM's 1-question [valid] split beside its 9-question [test] split
     st.warning(md(sizes["message"]), icon=":material/balance:")
@@ -124,7 +124,7 @@ frame, config = combined_display(shown_combined, confidence=ctx.confidence, labe
 st.dataframe(frame, hide_index=True, width="stretch", column_config=config)
 st.caption(f"Weighting: {WEIGHTING}. Interval: {COMBINED_ASSUMPTION}. Per-task intervals: {md(matrix.interval)}.")
 
-st.subheader("Pass / fail", divider="gray")
+st.header("Pass / fail", divider="gray")
 verdicts = pass_fail_display(matrix.pivot("passed").loc[models], matrix.pivot("undecided").loc[models]).rename(index=labels)
 st.dataframe(verdicts, width="stretch", height=fit_height(len(verdicts), 700))
 open_verdicts = int(cells["undecided"].fillna(False).astype(bool).sum())
@@ -136,7 +136,7 @@ st.caption(f"Threshold {float(threshold):.3f}: {PASS_RULE}. "
            + f" CLI: `python -m scorio_core tasks DATA --threshold {float(threshold):g} --output json` (without "
              "`--threshold` it gives no verdict).")
 
-st.subheader("Flaky questions", divider="gray")
+st.header("Flaky questions", divider="gray")
 flaky = matrix.pivot("flaky").loc[models]
 st.dataframe(flaky.astype("Int64").rename(index=labels), width="stretch", height=fit_height(len(flaky), 700))
 per_task = cells.groupby("task", sort=False)["flaky"].sum().reindex(tasks).fillna(0).astype(int)

@@ -166,7 +166,7 @@ st.caption(
        if prior != ctx.prior else "")
 )
 
-st.subheader("Bayes@N mean and credible interval vs n")
+st.header("Bayes@N mean and credible interval vs n")
 try:
     bands, same = credible_bands(ctx, active, worst=worst, worst_method=method if worst is not None else None,
                                  scheme=scheme, seed=int(seed))

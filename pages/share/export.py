@@ -40,7 +40,7 @@ if len(table) < n_all:  # said in every export too
 files = export.table_exports(table, settings, ctx.task, summary, notes, context=export.markdown_context(ctx, active, settings))
 stem = re.sub(r"[^\w]+", "-", f"{ctx.data.label}-{ctx.task}").strip("-_").lower()[:80] or "leaderboard"  # ü kept
 
-st.subheader("Verdict", divider="gray")
+st.header("Verdict", divider="gray")
 with st.container(border=True):
     st.markdown(f"**{md(summary.headline)}**")
     if summary.basis:
@@ -55,7 +55,7 @@ with st.container(border=True):
     for caveat in summary.caveats:
         st.caption(md(caveat))
 
-st.subheader("Downloads", divider="gray")
+st.header("Downloads", divider="gray")
 row1 = st.columns(3)
 row1[0].download_button("Leaderboard CSV", files["csv"], file_name=f"{stem}.csv", mime="text/csv", icon=":material/table:",
                         width="stretch", key="export_csv", on_click="ignore",
@@ -80,7 +80,7 @@ row2[2].download_button("Analysis manifest", manifest_to_json(export.build_manif
                         width="stretch", key="export_manifest", on_click="ignore",
                         help="Data SHA-256, task, rubric, thresholds, settings, seeds and versions. Upload it below to restore.")
 
-st.subheader("Share a link", divider="gray")
+st.header("Share a link", divider="gray")
 st.caption("Saves an immutable snapshot of this analysis (data, data-quality choices, rubric, settings) in the workspace. "
            "The link opens exactly this analysis, on the page you choose, in any browser on this server, also after a "
            "restart; the presentation link shows a read-only story for stakeholders (verdict, leaderboard with "
@@ -114,7 +114,7 @@ if shared_id:
         field.text_input(md(label), key=key, help="Select it (Ctrl+A) and copy it (Ctrl+C).")
         button.link_button("Open", link, icon=":material/open_in_new:", width="stretch", help=f"Open the {label.lower()}.")
 
-st.subheader("What is exported", divider="gray")
+st.header("What is exported", divider="gray")
 rows = export.settings_rows(ctx, active, settings, table)
 # a Markdown table: long values (what the intervals cover) wrap instead of being cut in a grid cell
 st.markdown("| Setting | Value |\n|---|---|\n" + "\n".join(
@@ -126,7 +126,7 @@ with st.expander("Preview: Markdown"):
 with st.expander("Preview: LaTeX"):
     st.code(files["latex"], language="latex")
 
-st.subheader("Restore an analysis", divider="gray")
+st.header("Restore an analysis", divider="gray")
 upload = st.file_uploader("Analysis manifest (.json)", type=["json"], key="export_restore_upload",
                           help="A manifest downloaded here or written by `python -m scorio_core export --format manifest`.")
 if upload is not None:

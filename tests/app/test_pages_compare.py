@@ -127,10 +127,10 @@ def test_sampled_scope_pairs_the_difference(app):
 
 def test_sampled_scope_shows_the_questions_needed(app):
     app.switch_page(COMPARE).run()
-    assert not any("Questions needed" in s.value for s in app.main.subheader)  # questions fixed: not a question
+    assert not any("Questions needed" in s.value for s in app.main.header)  # questions fixed: not a question
     app.sidebar.radio(key="scope").set_value("questions-sampled").run()
     no_exception(app)
-    assert any("Questions needed to separate them" in s.value for s in app.main.subheader)
+    assert any("Questions needed to separate them" in s.value for s in app.main.header)
     assert any("More trials per question do not shrink the question-sampling part" in shown(c.value)
                for c in app.main.caption)
 
@@ -138,11 +138,11 @@ def test_sampled_scope_shows_the_questions_needed(app):
 def test_sampled_scope_labels_the_trials_block_as_questions_fixed(app):
     """Under "Trials and questions" the trials block must not read as separating the models for new questions."""
     app.switch_page(COMPARE).run()
-    assert "Trials needed to separate them" in [s.value for s in app.main.subheader]
+    assert "Trials needed to separate them" in [s.value for s in app.main.header]
     assert not any("questions-fixed analysis" in shown(c.value) for c in app.main.caption)
     app.sidebar.radio(key="scope").set_value("questions-sampled").run()
     no_exception(app)
-    assert "Trials needed to separate them (questions fixed)" in [s.value for s in app.main.subheader]
+    assert "Trials needed to separate them (questions fixed)" in [s.value for s in app.main.header]
     assert any("questions-fixed analysis" in text and "more trials alone cannot separate them" in text
                for text in (shown(c.value) for c in app.main.caption))
     assert any("trials per question** for 80% power on these questions" in i.value for i in app.main.info)
@@ -176,7 +176,7 @@ def test_at_n1_the_difference_is_not_called_a_posterior(app):
     rows = ["model,question_id,trial,is_correct"]
     rows += [f"{m},q{q},0,{int(q < k)}" for m, k in (("a", 9), ("b", 3)) for q in range(10)]
     _compare_upload(app, "once.csv", rows)
-    assert [h.value for h in app.main.subheader][0] == "The difference (normal approximation)"
+    assert [h.value for h in app.main.header][0] == "The difference (normal approximation)"
     captions = [shown(c.value) for c in app.main.caption]
     assert any(c.startswith("Not a posterior: the empirical-Bayes prior is not identified for a and b (N = 1") for c in captions)
     verdict = [shown(s.value) for s in app.main.success]

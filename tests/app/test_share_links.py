@@ -55,7 +55,7 @@ def test_the_presentation_view_has_no_editing_controls(app):
     # the fixed story: verdict, the leaderboard with intervals, the pairwise heatmap (no rank distribution unticked)
     charts = [c.proto.spec for c in fresh.get("plotly_chart")]
     assert len(fresh.table) == 1 and not fresh.dataframe and len(charts) == 2 and '"heatmap"' in charts[1]
-    assert [shown(h.value) for h in fresh.main.subheader] == ["Ranking", "Pairwise P(A > B)"]
+    assert [shown(h.value) for h in fresh.main.header] == ["Ranking", "Pairwise P(A > B)"]
     footer = " ".join(shown(c.value) for c in fresh.main.caption if "Presentation view" in c.value)
     # dataset, snapshot date, rubric, prior and scope in the footer (the sharer chose the Jeffreys prior)
     assert "snapshot of 20" in footer and "UTC" in footer and "Jeffreys" in footer and "intervals cover trials" in footer
@@ -68,7 +68,7 @@ def test_the_sharer_adds_figures_to_the_presentation(app):
     app.button(key="share_create").click().run()
     no_exception(app)
     fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
-    assert [shown(h.value) for h in fresh.main.subheader] == ["Ranking", "Pairwise P(A > B)", "Rank distribution"]
+    assert [shown(h.value) for h in fresh.main.header] == ["Ranking", "Pairwise P(A > B)", "Rank distribution"]
     assert len(fresh.get("plotly_chart")) == 3
 
 
@@ -82,7 +82,7 @@ def test_the_presentation_shows_the_sharers_method_agreement_without_controls(ap
     no_exception(app)
     fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
     no_exception(fresh)
-    assert [shown(h.value) for h in fresh.main.subheader] == ["Ranking", "Pairwise P(A > B)", "Method agreement"]
+    assert [shown(h.value) for h in fresh.main.header] == ["Ranking", "Pairwise P(A > B)", "Method agreement"]
     assert not [m for m in fresh.main.multiselect if m.key == "lb_methods"]  # no editing control for stakeholders
     table = fresh.main.dataframe[-1].value
     assert table.columns.tolist() == ["model", "best", "worst", "Bayes@N", "Borda count", "win rate"]
@@ -102,7 +102,7 @@ def test_a_presentation_link_that_cannot_open_shows_nothing_in_its_place():
         no_exception(fresh)
         said = [shown(e.value) for e in fresh.main.error]
         assert any("does not exist here" in t and "Nothing else is shown" in t for t in said), (value, said)
-        assert not fresh.main.dataframe and not fresh.get("plotly_chart") and not fresh.main.subheader
+        assert not fresh.main.dataframe and not fresh.get("plotly_chart") and not fresh.main.header
         assert not any("Showing the current data" in t for t in said)
 
 
