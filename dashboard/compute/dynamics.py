@@ -19,11 +19,13 @@ from dashboard.compute.background import WORKERS, run_jobs
 from dashboard.compute.store import fetch, progress_to, stored
 from dashboard.compute.results import prior_counts, task_outcomes
 from dashboard.guard import blocking_notice
+from dashboard.state.session import KEY_MODELS
 from dashboard.text import md
 from scorio_core.arrays.order import canonical_outcomes
 from scorio_core.dynamics.convergence import ConvergenceResult, bootstrap_convergence, bootstrap_indices
 from scorio_core.dynamics.prefix import align_prefix_stats, trajectory_from_prefix_stats
 from scorio_core.errors import InputError
+from scorio_core.items.linking import shared_subset
 from scorio_core.leaderboard.task_outcomes import ALL_TASKS
 from scorio_core.dynamics.trajectory import Trajectory, outcomes_from_counts, rank_trajectory
 
@@ -236,6 +238,13 @@ def rubric_block_or_stop(ctx, active, view: str) -> Block:
             st.info(f"No question of this task was answered by every model shown, so {view} cannot rank them "
                     "together. Pick models that answered some questions in common in the sidebar's **Models** "
                     "filter: this view then ranks them on the questions they share.", icon=":material/filter_alt:")
+            found = shared_subset(outcomes.rubric.n_trials > 0)  # one click to a set that works (greedy, not the largest)
+            if found is not None:
+                names = [outcomes.rubric.models[i] for i in found[0]]
+                st.button(f"Filter to {len(names):d} models that share {found[1].size:d} questions", key="dyn_shared",
+                          on_click=st.session_state.__setitem__, args=(KEY_MODELS, names), icon=":material/filter_alt:",
+                          help="Sets the sidebar's Models filter to them: " + md(", ".join(names[:12]))
+                               + (f" and {len(names) - 12:d} more" if len(names) > 12 else "") + ".")
         st.stop()
     if models:
         st.info(f"No question was answered by every model of this task, so this view ranks the {len(models):d} "

@@ -22,7 +22,7 @@ from dashboard.tables.display import fit_height
 from dashboard.state.url import relabel_param
 from dashboard.text import md
 from scorio_core.errors import InputError
-from scorio_core.leaderboard.methods import method_board
+from scorio_core.leaderboard.methods import QUESTION_SET_SENTENCES, method_board
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
 from scorio_core.rank.bootstrap import quick_to_resample
 from scorio_core.rank.options import method_option_names, parse_method_options
@@ -117,7 +117,7 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str, option
     """The Ranking tab under ``method`` (with ``options``): its ranks beside Bayes@N's, a bump chart and what the
     method ranks."""
     label = method_label(method)
-    used_set = "common" if question_set != "own" else "own"
+    used_set = question_set  # the leaderboard's choice: own, common, or missing counts as incorrect
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (options or {}).items()))
     given = "; ".join(f"{k}={_text(v)}" for k, v in frozen)
     try:
@@ -157,7 +157,7 @@ def render_method_ranking(ctx, task: str, question_set: str, method: str, option
                f"This method is too slow to rank {METHOD_BOOT['n_boot']:d} resamples of {len(board):d} models x "
                f"{report.n_questions:d} questions here, so it gives a point ranking without an interval; the command "
                f"line computes one (methods --methods {md(method)} --bootstrap 200). ")
-            + "Bayes@N's credible intervals are on the default view." + (" Common questions only." if used_set == "common" else "")
+            + "Bayes@N's credible intervals are on the default view." + md(QUESTION_SET_SENTENCES.get(used_set, ""))
             + (f" Method options: {md(given)} (the others at their defaults)." if frozen else ""))
     failed = report.bootstrap.failed.get(method, 0) if resample and report.bootstrap is not None else 0
     if failed:

@@ -25,7 +25,7 @@ from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.items.board import ability_board, ability_interval_label, coverage_note, unlinked_note
 from scorio_core.items.spread import spread_note
-from scorio_core.leaderboard.methods import default_methods, size_note
+from scorio_core.leaderboard.methods import QUESTION_SET_SENTENCES, default_methods, size_note
 from scorio_core.rank.agreement import METHODS, available_methods, method_label
 from scorio_core.rank.bootstrap import quick_to_resample
 from scorio_core.ranking.rank import tie_rule_sentence
@@ -61,7 +61,7 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
     if len(chosen) < 2:
         st.info("Choose at least two methods to compare their rankings.")
         return
-    used_set = "common" if question_set != "own" else "own"
+    used_set = question_set  # the leaderboard's choice: own, common, or missing counts as incorrect
     try:
         report = method_agreement_for(ctx.data.data_id, ctx.data.dataset, task, tuple(chosen), ctx.prior, used_set)
     except (InputError, ValueError) as exc:
@@ -79,7 +79,7 @@ def render_method_agreement(ctx, task: str, question_set: str, n_models: int, *,
             f"trial{'' if report.n_trials == 1 else 's'}, binary "
             f"correctness (the rubric does not apply: these methods rank right/wrong outcomes); Bayes@N under the "
             f"{md(report.prior)} prior. Ranks are competition ranks (ties share the best rank)."
-            + (" Common questions only." if used_set == "common" else ""))
+            + md(QUESTION_SET_SENTENCES.get(used_set, "")))
     for note in report.notes:
         st.caption(md(note))
     if result.skipped:

@@ -100,9 +100,9 @@ def register(subparsers) -> None:
                         help="methods to compare, comma-separated (default: bayes, irt_ability and every implemented "
                              "scorio.rank method affordable for the number of models)")
     parser.add_argument("--prior", choices=PRIORS, default=DEFAULT_PRIOR, help="prior of Bayes@N (default empirical-bayes)")
-    parser.add_argument("--question-set", choices=("own", "common"), default="own",
-                        help="own (default): every model must have answered every question; common: only the "
-                             "questions every model answered")
+    parser.add_argument("--question-set", choices=("own", "common", "missing-incorrect"), default="own",
+                        help="own (default): every model answered every question; common: only the questions all "
+                             "answered; missing-incorrect: an unanswered question counts as wrong (cells noted)")
     parser.add_argument("--top", type=int, default=3, help="k of the summary's 'top k is the same' (default 3)")
     parser.add_argument("--bootstrap", type=int, default=0, metavar="B",
                         help="rank interval of every model under every method from B bootstrap resamples of the "

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["group_numbers", "linked_groups"]
+__all__ = ["group_numbers", "linked_groups", "shared_models_hint", "shared_subset", "SHARED_QUESTIONS"]
+
+#: Questions :func:`shared_subset` aims for: enough for a ranking to say something, few enough to keep many models.
+SHARED_QUESTIONS = 10
 
 
 def linked_groups(answered) -> np.ndarray:
@@ -81,3 +84,57 @@ def group_numbers(labels) -> np.ndarray:
     number = np.empty_like(order)
     number[order] = np.arange(1, order.size + 1)
     return np.where(seen, number[np.where(seen, labels, 0)], -1)
+
+
+def shared_subset(answered, min_questions: int = SHARED_QUESTIONS) -> tuple[np.ndarray, np.ndarray] | None:
+    """A large set of models that all answered the same questions, for views that need every model on every question.
+
+    Greedy over questions: start from every model that answered something, take the question the most of the
+    remaining models answered, keep only those models, and repeat until ``min_questions`` questions are taken or the
+    next would leave fewer than 2 models. Then every question all the kept models answered is theirs. A heuristic (the
+    largest such set is a maximum-biclique problem, NP-hard): it finds a set, not always the largest one.
+
+    Parameters
+    ----------
+    answered : array-like of bool, shape (L, M)
+        Whether model l answered question m (trials > 0).
+    min_questions : int, default :data:`SHARED_QUESTIONS`
+        Questions to reach before the models stop being narrowed (fewer when fewer are shared by 2 or more models).
+
+    Returns
+    -------
+    (models, questions) : tuple of ndarray of int, or None
+        Indices of the kept models (2 or more, ascending) and of the questions they all answered (1 or more); None
+        when no question was answered by 2 models. Cost: ``min_questions`` passes over the table, O(min_questions L M).
+
+    Examples
+    --------
+    >>> models, questions = shared_subset([[1, 1, 0, 1], [1, 1, 1, 0], [0, 1, 1, 1], [1, 0, 0, 0]], min_questions=2)
+    >>> models.tolist(), questions.tolist()
+    ([0, 1], [0, 1])
+    """
+    a = np.asarray(answered, dtype=bool)
+    keep = a.any(axis=1)
+    taken = np.zeros(a.shape[1], dtype=bool)
+    for _ in range(min(int(min_questions), a.shape[1])):
+        counts = np.where(taken, -1, a[keep].sum(axis=0))
+        q = int(np.argmax(counts)) if counts.size else 0
+        if counts.size == 0 or counts[q] < 2:
+            break
+        taken[q] = True
+        keep &= a[:, q]
+    if not taken.any():
+        return None
+    return np.flatnonzero(keep), np.flatnonzero(a[keep].all(axis=0))
+
+
+def shared_models_hint(models, answered) -> str:
+    """``"; e.g. these 12 models share 10 questions: --models a b ..."``: :func:`shared_subset` as a copy-pasteable
+    command-line choice (names shell-quoted), or "" when no question was answered by 2 models."""
+    import shlex
+
+    found = shared_subset(answered)
+    if found is None:
+        return ""
+    names = " ".join(shlex.quote(str(models[i])) for i in found[0])
+    return f"; e.g. these {found[0].size} models share {found[1].size} questions: --models {names}"

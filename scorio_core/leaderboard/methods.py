@@ -17,14 +17,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from scorio_core.arrays.order import canonical_outcomes
+from scorio_core.leaderboard.checks import apply_question_set
 from scorio_core.errors import InputError
 from scorio_core.report.notes import as_notes
 from scorio_core.rank.agreement import (METHODS, MethodAgreement, agreement, available_methods, method_label,
                                         response_tensor)
 from scorio_core.rank.bootstrap import RankBootstrap, bootstrap_ranks
 
-__all__ = ["ORDER_DEPENDENT_GROUPS", "TRIAL_ORDER_METHODS", "MethodReport", "agreement_json", "default_methods",
-           "method_agreement", "method_board", "size_note"]
+__all__ = ["ORDER_DEPENDENT_GROUPS", "QUESTION_SET_SENTENCES", "TRIAL_ORDER_METHODS", "MethodReport", "agreement_json",
+           "default_methods", "method_agreement", "method_board", "missing_as_incorrect", "size_note"]
 
 
 #: Groups left out of the default choice: rating systems replay the trials as a sequence of matches, so their
@@ -79,6 +80,19 @@ def size_note(n_models: int) -> str | None:
             f"{', '.join(method_label(m) for m in left)}. Choose them explicitly to run them (CLI: --methods NAME,...).")
 
 
+#: The sentence a method ranking's caption adds for the question set it ranked on (none for ``own``: every question).
+QUESTION_SET_SENTENCES = {"common": " Common questions only.", "missing-incorrect": " A question a model did not answer "
+                                                                                 "counts as answered wrongly."}
+
+
+def missing_as_incorrect(task_outcomes):
+    """``apply_question_set(task_outcomes, "missing-incorrect")`` and the sentence counting the cells it filled (None:
+    none was missing): a ranking that takes this choice without the leaderboard's notice always says it."""
+    filled = apply_question_set(task_outcomes, "missing-incorrect")
+    k = int(((np.asarray(task_outcomes.rubric.n_trials) == 0) & (np.asarray(filled.rubric.n_trials) > 0)).sum())
+    return filled, (f"{k} missing (model, question) cells counted as answered wrongly, as often as the model that "
+                    "tried the question most (missing counts as incorrect)." if k else None)
+
 @dataclass(frozen=True)
 class MethodReport:
     """Method agreement of one task and what it was computed on.
@@ -127,9 +141,10 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
         :mod:`scorio_core.rank` functions); default :func:`default_methods`.
     prior : str
         Prior of Bayes@N (:data:`scorio_core.choices.PRIORS`).
-    question_set : {"own", "common"}
-        ``own`` needs every model to have answered every question (otherwise an error says so);
-        ``common`` keeps the questions every model answered (the others are counted in ``notes``).
+    question_set : {"own", "common", "missing-incorrect"}
+        ``own`` needs every model to have answered every question (otherwise an error says so); ``common`` keeps the
+        questions every model answered, ``missing-incorrect`` fills the others as wrong (:func:`missing_as_incorrect`);
+        ``notes`` counts the questions left out or the cells filled.
     top : int
         The k of the summary's "top k".
     n_boot : int, default 0
@@ -157,6 +172,7 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     ValueError
         An unknown method or question set.
     """
+    from scorio_core.choices import QUESTION_SETS
     from scorio_core.items.batch import irt_abilities_batch
     from scorio_core.items.irt import MIN_2PL_MODELS
     from scorio_core.items.irt import fit_irt
@@ -164,12 +180,17 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     from scorio_core.uncertainty.batch import posterior_summary_batch
 
     check_prior(prior)
-    if question_set not in ("own", "common"):
-        raise ValueError(f"question_set must be 'own' or 'common' for method agreement; got {question_set!r}.")
-    out = task_outcomes.binary
-    if out is None:
+    if question_set not in QUESTION_SETS:
+        raise ValueError(f"question_set must be one of {', '.join(QUESTION_SETS)} for method agreement; "
+                         f"got {question_set!r}.")
+    if task_outcomes.binary is None:
         raise InputError(f"task '{task_outcomes.task}' has no binary correctness: the ranking methods rank binary "
                          "outcomes (is_correct).", field="is_correct")
+    notes = []
+    if question_set == "missing-incorrect":  # an explicit choice: every missing cell said, never filled silently
+        task_outcomes, filled = missing_as_incorrect(task_outcomes)
+        notes += [filled] if filled else []
+    out = task_outcomes.binary
     caller = tuple(out.models)  # ranked, drawn and resampled in natural order (any input order: the same numbers)
     out, order, _ = canonical_outcomes(out)
     L = len(out.models)
@@ -178,12 +199,13 @@ def method_agreement(task_outcomes, methods=None, *, prior: str = "empirical-bay
     counts = np.asarray(out.counts)
     trials = counts.sum(axis=2)
     keep = np.ones(counts.shape[1], dtype=bool)
-    notes = []
     if not np.all(trials > 0, axis=0).any():  # 'common questions only' would leave none: say what answers instead
         raise InputError(f"task '{task_outcomes.task}': no question was answered by every model, so the ranking "
                          "methods (which need every model on the same questions) cannot rank them, not even on common "
                          "questions. Rank a subset of models that share questions (in the app: the sidebar's Models filter), "
-                         "or read the Bayes@N leaderboard and the IRT ability, which rank models on different questions.",
+                         "count a question a model did not answer as answered wrongly (--question-set missing-incorrect; "
+                         "in the app: 'Missing counts as incorrect'), or read the Bayes@N leaderboard and the IRT "
+                         "ability, which rank models on different questions.",
                          field="question_id")
     if question_set == "common":
         keep = np.all(trials > 0, axis=0)  # some question, as checked above

@@ -146,11 +146,13 @@ class Outcomes:
         n = self.n_trials
         keep_q = np.all(n > 0, axis=0)
         if not np.any(keep_q):
-            answered = (n > 0).sum(axis=1)
+            from scorio_core.items.linking import shared_models_hint  # not at the top: items imports this module
+
+            hint = shared_models_hint(self.models, n > 0)
             raise InputError(
                 f"task '{self.task}': no question was answered by all {len(self.models)} selected models (each "
-                f"answered {_span(answered)} of {self.n_questions}); rank a subset of models "
-                "that share questions (CLI: trajectory or convergence --models A B ...); the Leaderboard ranks "
+                f"answered {_span((n > 0).sum(axis=1))} of {self.n_questions}); rank a subset of models "
+                f"that share questions (CLI: trajectory or convergence --models A B ...{hint}); the Leaderboard ranks "
                 "every model on the questions it answered."
             )
         notes = []

@@ -157,7 +157,8 @@ def response_tensor(successes, trials, models=None, questions=None) -> np.ndarra
         more = f" (and {others} other (model, question) cell{'s' if others != 1 else ''})" if others else ""
         raise InputError(
             f"no trial of {cell(i, j)}{more}: the ranking methods need every model to answer every question. "
-            "Choose 'Common questions only' (CLI: --question-set common) to compare models on the questions all answered.",
+            "Choose 'Common questions only' (CLI: --question-set common) to compare models on the questions all answered, "
+            "or 'Missing counts as incorrect' (CLI: --question-set missing-incorrect) to count it as answered wrongly.",
             field="trials")
     if np.any(n != n.flat[0]):
         i, j = np.argwhere(n != n.flat[0])[0]

@@ -135,3 +135,37 @@ def test_sensitivity_perturbation_ranks_within_groups(app):
                and "c keeps its group's rank 1" in w for w in warnings), warnings
     labels = {m.label: m.value for m in app.main.metric}
     assert labels.get("Leader (unperturbed, largest group)") == "a", labels  # equal sizes: the group of the higher mean
+
+
+def test_method_agreement_with_missing_counted_as_incorrect(app):
+    """Own questions: the methods cannot rank models that share no question and the tab says what would; the
+    leaderboard's "Missing counts as incorrect" is passed on (it was replaced by common questions, which do not exist
+    here) and ranks them, saying how many cells it filled."""
+    _disjoint(app)
+    app.session_state["lb_view"] = "Method agreement"
+    app.run()
+    no_exception(app)
+    assert any("Missing counts as incorrect" in shown(w.value) for w in app.main.warning)
+    app.radio(key="lb_question_set").set_value("missing-incorrect").run()
+    no_exception(app)
+    assert not any("cannot rank these data" in shown(w.value) for w in app.main.warning)
+    captions = " ".join(shown(c.value) for c in app.main.caption)
+    assert "missing counts as incorrect" in captions and "on 16 questions x 3 trials" in captions, captions
+    assert "32 missing (model, question) cells counted as answered wrongly" in captions  # 4 models x 8 unanswered
+
+
+def test_trajectories_offer_a_filter_to_models_that_share_questions(app):
+    """No question is shared by all four models: the page says so and offers, in one click, a set of models that
+    share questions (scorio_core.items.linking.shared_subset: a and b, on q0-q7); clicked, the sidebar's filter holds
+    them and the view ranks them."""
+    _disjoint(app)
+    app.switch_page("pages/results/trajectories.py").run()
+    no_exception(app)
+    assert any("No question of this task was answered by every model shown" in i.value for i in app.main.info)
+    button = app.button(key="dyn_shared")
+    assert button.label == "Filter to 2 models that share 8 questions"
+    button.click().run()
+    no_exception(app)
+    assert list(app.session_state["models"]) == ["a", "b"]
+    assert any("ranks the 2 models of the sidebar's filter on the questions they share" in i.value for i in app.main.info)
+    assert not any("No question of this task" in i.value for i in app.main.info)

@@ -44,6 +44,7 @@ def test_axis_text_reads_at_aa_contrast(browser, server_url, scheme):
     assert_no_exception(page)
     page.get_by_role("tab", name="Pairwise P(A > B)").click()  # a heatmap: tick labels on both axes and a colour bar
     wait_ready(page)
+    page.locator("[data-testid='stPlotlyChart'] g.cbaxis text").first.wait_for(timeout=120_000)  # drawn, under load too
     found = page.evaluate(_AXIS_CONTRAST)
     context.close()
     assert {"tick", "colorbar"} <= set(found), found

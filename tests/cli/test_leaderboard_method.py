@@ -203,3 +203,25 @@ def test_options_a_run_does_not_use_are_named(capsys, argv, named):
     doc = _json(capsys, COUNTS, *argv)
     notes = [n for n in doc["notes"] if n["code"] == "ignored_options"]
     assert [n["options"] for n in notes] == ([named] if named else [])
+
+
+def test_missing_counts_as_incorrect_is_passed_to_the_method(tmp_path, capsys):
+    # a answered q0-q3, b q2-q5: 2 missing cells each. Under missing-incorrect, avg is each model's share of correct
+    # trials over all 6 questions x 2 trials (the filled cells 0 of 2): a 4 of 12, b 6 of 12. The set was silently
+    # taken as "own" before (which refuses missing cells), now it is the one asked for and its cells are counted.
+    solved = {"a": {0, 1}, "b": {2, 3, 4}}
+    answered = {"a": range(0, 4), "b": range(2, 6)}
+    rows = ["model,question_id,trial,is_correct"] + [f"{m},q{q},{t},{int(q in solved[m])}"
+                                                      for m in "ab" for q in answered[m] for t in range(2)]
+    path = tmp_path / "ragged.csv"
+    path.write_text("\n".join(rows) + "\n")
+    out = _json(capsys, path, "--method", "avg", "--question-set", "missing-incorrect")
+    assert out["settings"]["question_set"] == "missing-incorrect"
+    scores = {r["model"]: r["score"] for r in out["rows"]}
+    assert scores == pytest.approx({"a": 4 / 12, "b": 6 / 12})
+    assert any("4 missing (model, question) cells counted as answered wrongly" in n["message"] for n in out["notes"])
+    irt = _json(capsys, path, "--method", "irt_ability", "--question-set", "missing-incorrect")
+    assert any("4 missing (model, question) cells" in n["message"] for n in irt["notes"])
+    assert {r["n_questions"] for r in irt["rows"]} == {6}
+    assert main(["leaderboard", str(path), "--method", "avg", "--output", "json"]) == 2  # own: missing cells refused
+    assert "Missing counts as incorrect" in capsys.readouterr().err

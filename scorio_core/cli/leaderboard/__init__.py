@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
                          f"{args.method} has none here (its settings are --prior, --confidence, --k, ...).")
     check_prior_outcomes_args(args)  # R0 enters Bayes@N only: refused with --method NAME or another --metric
     if args.method != "bayes":
-        from scorio_core.cli.questions import run_method_rows
+        from scorio_core.cli.leaderboard.method_rows import run_method_rows
 
         return run_method_rows(args, ignored_options(args))
     if args.exclude_flagged:
