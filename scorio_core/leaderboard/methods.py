@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from scorio_core.arrays.order import canonical_outcomes
-from scorio_core.leaderboard.checks import apply_question_set
 from scorio_core.errors import InputError
+from scorio_core.leaderboard.checks import apply_question_set
 from scorio_core.report.notes import as_notes
 from scorio_core.rank.agreement import (METHODS, MethodAgreement, agreement, available_methods, method_label,
                                         response_tensor)
@@ -92,6 +92,7 @@ def missing_as_incorrect(task_outcomes):
     k = int(((np.asarray(task_outcomes.rubric.n_trials) == 0) & (np.asarray(filled.rubric.n_trials) > 0)).sum())
     return filled, (f"{k} missing (model, question) cells counted as answered wrongly, as often as the model that "
                     "tried the question most (missing counts as incorrect)." if k else None)
+
 
 @dataclass(frozen=True)
 class MethodReport:

@@ -11,14 +11,16 @@ from tests.app.conftest import no_exception, shown
 GROUPS = "groups that share no question"
 
 
-def _disjoint(app):
-    """Upload a, b (strong) on q0-q7 and c, d (weak) on q8-q15, 3 trials each; open the Leaderboard."""
+def _disjoint(app, boxed: bool = False):
+    """Upload a, b (strong) on q0-q7 and c, d (weak) on q8-q15, 3 trials each; open the Leaderboard. ``boxed``: with a
+    boxed-answer signal too (``has_box``), so the format schemata apply and can be perturbed."""
     rates = {"a": 8, "b": 5, "c": 4, "d": 1}  # out of 10
-    rows = "".join(f"{m},q{q + (0 if m in 'ab' else 8)},{t},{int((q * 3 + t) % 10 < r)}\n"
+    rows = "".join(f"{m},q{q + (0 if m in 'ab' else 8)},{t},{int((q * 3 + t) % 10 < r)}"
+                   + (f",{int((q + t) % 3 > 0)}" if boxed else "") + "\n"
                    for m, r in rates.items() for q in range(8) for t in range(3))
+    header = "model,question_id,trial,is_correct" + (",has_box" if boxed else "") + "\n"
     app.switch_page("pages/data/data.py").run()
-    app.file_uploader(key="data_uploader").set_value(
-        ("groups.csv", ("model,question_id,trial,is_correct\n" + rows).encode(), "text/csv")).run()
+    app.file_uploader(key="data_uploader").set_value(("groups.csv", (header + rows).encode(), "text/csv")).run()
     app.button(key="upload_load").click().run()
     app.switch_page("pages/results/leaderboard.py").run()
     no_exception(app)
@@ -120,14 +122,7 @@ def test_pairwise_and_table_ranks_stay_within_groups(app):
 
 
 def test_sensitivity_perturbation_ranks_within_groups(app):
-    # the four models of _disjoint with a boxed-answer signal, so the format schemata apply and can be perturbed
-    rates = {"a": 8, "b": 5, "c": 4, "d": 1}  # out of 10
-    rows = "".join(f"{m},q{q + (0 if m in 'ab' else 8)},{t},{int((q * 3 + t) % 10 < r)},{int((q + t) % 3 > 0)}\n"
-                   for m, r in rates.items() for q in range(8) for t in range(3))
-    app.switch_page("pages/data/data.py").run()
-    app.file_uploader(key="data_uploader").set_value(
-        ("groups.csv", ("model,question_id,trial,is_correct,has_box\n" + rows).encode(), "text/csv")).run()
-    app.button(key="upload_load").click().run()
+    _disjoint(app, boxed=True)
     app.switch_page("pages/results/sensitivity.py").run()
     no_exception(app)
     warnings = [shown(w.value) for w in app.main.warning]
