@@ -9,35 +9,32 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["group_labels", "group_names", "groups_note"]
+__all__ = ["group_labels", "groups_note"]
 
 
-def group_labels(answered: np.ndarray, mu: np.ndarray, scored: np.ndarray):
-    """Group labels of the models (None with one group) and the mask of the group the leader is taken from.
+def group_labels(answered: np.ndarray, mu: np.ndarray, scored: np.ndarray, models):
+    """Group labels of the models (None with one group), the mask of the group the leader is taken from, and each
+    group's models.
 
-    Labels are :func:`scorio_core.leaderboard.linking.scored_group_labels` of the scored models, renumbered largest
-    group first (ties: the one with the higher best mean), so group 0 is the one the leader is taken from; an unscored
-    model joins group 0, where it ranks last. One group: every model is a member.
+    The groups are :func:`scorio_core.leaderboard.linking.scored_group_labels` of the scored models, numbered and
+    ordered by :func:`scorio_core.leaderboard.linking.grouped_order` as the leaderboard numbers them (largest first,
+    ties: the group of the better model; in each, best mean first), so label 0 is the group the leader is taken from;
+    an unscored model joins group 0, where it ranks last. One group: every model is a member, no names.
     """
-    from scorio_core.leaderboard.linking import scored_group_labels
+    from scorio_core.leaderboard.linking import grouped_order, scored_group_labels
 
     found = scored_group_labels(answered[scored])
     if found is None:
-        return None, np.ones(mu.size, dtype=bool)
-    sizes = np.bincount(found)
-    best = np.full(sizes.size, -np.inf)
-    np.maximum.at(best, found, mu[scored])
-    renumber = np.empty(sizes.size, dtype=np.int64)
-    renumber[np.lexsort((-best, -sizes))] = np.arange(sizes.size)
+        return None, np.ones(mu.size, dtype=bool), ()
+    idx = np.flatnonzero(scored)
+    best_first = idx[np.argsort(-mu[idx], kind="stable")]
+    names, numbers = grouped_order([models[i] for i in best_first], {models[i]: int(g) for i, g in zip(idx, found)})
+    number = dict(zip(names, numbers))
     labels = np.zeros(mu.size, dtype=np.int64)
-    labels[scored] = renumber[found]
-    return labels, labels == 0
-
-
-def group_names(labels: np.ndarray, mu: np.ndarray, models) -> tuple[tuple[str, ...], ...]:
-    """Each group's models, best first by the unperturbed mean (unscored last), in the order of ``labels``."""
-    order = np.argsort(-np.where(np.isfinite(mu), mu, -np.inf), kind="stable")
-    return tuple(tuple(models[i] for i in order if labels[i] == g) for g in range(int(labels.max()) + 1))
+    labels[idx] = [number[models[i]] - 1 for i in idx]
+    groups = [[m for m, g in zip(names, numbers) if g == k] for k in range(1, max(numbers) + 1)]
+    groups[0] += [models[i] for i in np.flatnonzero(~scored)]
+    return labels, labels == 0, tuple(tuple(g) for g in groups)
 
 
 def groups_note(groups, ranks: np.ndarray, models) -> str:

@@ -15,7 +15,7 @@ from scorio_core.ranking.rank_batch import batch_group_ranks
 from scorio_core.rubric import BoundRubric, resolve_schema
 from scorio_core.sensitivity import kernel
 from scorio_core.sensitivity._common import _missing_signals, _real, _table, pooled_means_note
-from scorio_core.sensitivity.groups import group_labels, group_names, groups_note
+from scorio_core.sensitivity.groups import group_labels, groups_note
 from scorio_core.uncertainty import PRIOR_LABELS, check_prior
 from scorio_core.uncertainty.batch import posterior_shares, posterior_summary_batch
 from scorio_core.uncertainty.priors import shortage_cause
@@ -251,7 +251,7 @@ def perturb_rubric(
         raise InputError(f"ranking needs at least 2 models with matched attempts under {schema.name!r}; got {int(scored.sum())}.")
     # models that share no question (across every task): means of different groups average different questions, so
     # each group is ranked alone (as the leaderboard) and the leader, its flips and drivers are the largest group's
-    group_of, member = group_labels(base_counts.sum(axis=2), base_mu, scored)
+    group_of, member, groups = group_labels(base_counts.sum(axis=2), base_mu, scored, cells.models)
     rank_of = kernel.ranks if group_of is None else (lambda m: batch_group_ranks(
         np.where(np.isfinite(m), m, -np.inf), group_of).astype(float))
     in_group = np.where(member, base_mu, np.nan)
@@ -314,7 +314,6 @@ def perturb_rubric(
             raise Cancelled("rubric perturbation cancelled during the threshold search.")
 
     notes = []
-    groups = () if group_of is None else group_names(group_of, base_mu, cells.models)
     if groups:
         notes.append(groups_note(groups, ranks, cells.models))
     if tied_first.size > 1:
