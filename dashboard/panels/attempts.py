@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.tables.display import fit_height
+from dashboard.tables.sizes import fit_height
 from dashboard.text import md
 from scorio_core.leaderboard.drilldown import TEXT_FIELDS
 

@@ -16,7 +16,7 @@ from dashboard.compute.results import model_costs
 from dashboard.figures import cost_scatter
 from dashboard.panels.charts import chart
 from dashboard.tables.chart_text_more import cost_frame, cost_summary
-from dashboard.tables.display import fit_height
+from dashboard.tables.sizes import fit_height
 from dashboard.text import code, md, sentence
 from scorio_core.choices import prior_label
 from scorio_core.leaderboard.table import ALL_TASKS

@@ -14,7 +14,7 @@ from dashboard.panels.charts import chart
 from dashboard.tables.chart_text import trial_grid_frame, trial_grid_summary
 from dashboard.tables.chart_text_more import rate_grid_frame, rate_grid_summary
 from dashboard.guard import user_errors
-from dashboard.tables.display import fit_height
+from dashboard.tables.sizes import fit_height
 from dashboard.text import md
 from scorio_core.leaderboard.drilldown import TEXT_FIELDS
 

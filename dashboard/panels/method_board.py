@@ -18,7 +18,7 @@ from dashboard.compute.results import METHOD_BOOT, method_agreement_for, method_
 from dashboard.figures import schema_bump_chart
 from dashboard.panels.charts import chart
 from dashboard.tables.chart_text_more import bump_summary
-from dashboard.tables.display import fit_height
+from dashboard.tables.sizes import fit_height
 from dashboard.state.url import relabel_param
 from dashboard.text import md
 from scorio_core.errors import InputError

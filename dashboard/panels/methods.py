@@ -19,7 +19,8 @@ from dashboard.figures import interval_plot, method_agreement_heatmap
 from dashboard.panels.charts import chart
 from dashboard.tables.chart_text import interval_summary
 from dashboard.tables.chart_text_more import agreement_frame, agreement_summary
-from dashboard.tables.display import fit_height, interval_headers, rank_interval_display
+from dashboard.tables.display import interval_headers, rank_interval_display
+from dashboard.tables.sizes import fit_height
 from dashboard.tables.methods import rank_table_parts
 from dashboard.text import md
 from scorio_core.errors import InputError

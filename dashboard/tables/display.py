@@ -10,12 +10,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from dashboard.tables.sizes import fit_width, id_column_help
 from scorio_core.leaderboard.order import board_order
 from scorio_core.report.names import organisations
 from scorio_core.report.tables import interval_abbrev, interval_name, trial_spans
 
 __all__ = [
-    "fit_height",
     "interval_headers",
     "leaderboard_display",
     "pass_fail_display",
@@ -255,7 +255,8 @@ def disagreement_display(table: pd.DataFrame, *, name_a: str, name_b: str, binar
     frame["diff"] = table["diff"]
     what = score_label
     config = {
-        "question": st.column_config.TextColumn("Question"),
+        "question": st.column_config.TextColumn("Question", width=fit_width(frame["question"]),
+                                                help=id_column_help(frame["question"], "Question id as in the dump.")),
         "outcome": st.column_config.TextColumn("Outcome", help="'solves' = at least one correct trial."),
         "a": st.column_config.TextColumn("A correct", help=f"A = {name_a}: correct trials / trials."),
         "b": st.column_config.TextColumn("B correct", help=f"B = {name_b}: correct trials / trials."),
@@ -376,25 +377,3 @@ def rank_interval_display(boot, labels: dict, method_label) -> pd.DataFrame:
         lo, hi = boot.lo[k], boot.hi[k]
         columns[method_label(method)] = ["-" if np.isnan(lo[i]) else f"{int(lo[i])}-{int(hi[i])}" for i in order]
     return pd.DataFrame(columns)
-
-
-#: Streamlit's data grid: rows and header 35 px each, 3 px of borders.
-ROW_PX, BORDER_PX = 35, 3
-
-
-def fit_height(n_rows: int, cap: int) -> int:
-    """Pixel height of an ``st.dataframe`` that shows ``n_rows`` rows and its header without a blank strip below.
-
-    Parameters
-    ----------
-    n_rows : int
-        Rows of the table (0 shows the header alone).
-    cap : int
-        Largest height in pixels; a longer table scrolls inside it.
-
-    Returns
-    -------
-    int
-        ``min((n_rows + 1) * 35 + 3, cap)``.
-    """
-    return int(min((max(int(n_rows), 0) + 1) * ROW_PX + BORDER_PX, cap))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dashboard.tables.sizes import fit_width, id_column_help
+
 __all__ = ["flag_label", "with_flags", "question_display", "flagged_export", "shift_display"]
 
 
@@ -53,7 +55,9 @@ def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.
         "n_models": questions["n_models"],
     })
     config = {
-        "question": st.column_config.TextColumn("Question", pinned=True, help="Question id as in the dump."),
+        # hashes as ids (LiveBench: 64 characters) pushed every number off the screen: capped, whole on hover
+        "question": st.column_config.TextColumn("Question", pinned=True, width=fit_width(frame["question"]), help=id_column_help(
+            frame["question"], "Question id as in the dump; click the row to see it whole below.")),
         # as wide as the longest list of codes (at 1280 px "low_information" was cut), within a third of the page
         "flags": st.column_config.TextColumn("Flags", help="The rules this question meets (see Method); the CSV "
                                                            "download gives their codes, e.g. possibly_mislabeled.",

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.tables.display import interval_headers
+from dashboard.tables.sizes import fit_width, id_column_help
 from dashboard.text import probability_cells
 
 __all__ = ["POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display", "plan_sentence"]
@@ -28,8 +29,8 @@ def batch_display(rows: list[dict]) -> tuple[pd.DataFrame, dict]:
     config = {
         "model": st.column_config.TextColumn("Model", pinned=True),
         "task": st.column_config.TextColumn("Task"),
-        "question_id": st.column_config.TextColumn("Question", help="Question id as in the dump; "
-                                                                    f"{POOL_LABEL}: that many new questions, one trial each."),
+        "question_id": st.column_config.TextColumn("Question", width=fit_width(frame["question_id"]), help=id_column_help(
+            frame["question_id"], f"Question id as in the dump; {POOL_LABEL}: that many new questions, one trial each.")),
         "trials": st.column_config.NumberColumn("Trials", format="%d", help="More trials to run on this cell."),
         "expected_gain": st.column_config.NumberColumn(
             "Expected gain", format="%.4f",  # a normal decimal (QA F11: "9.75e-3" read as jargon)

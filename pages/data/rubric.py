@@ -11,7 +11,8 @@ from dashboard.guard import user_errors
 from dashboard.guard import blocking_notice
 from dashboard.panels.sidebar import page_context, refresh_rubric_note
 from dashboard.panels.charts import chart
-from dashboard.tables.display import fit_height, rerank_display
+from dashboard.tables.display import rerank_display
+from dashboard.tables.sizes import fit_height
 from dashboard.tables.chart_text_more import category_frame, category_summary
 from scorio_core.report.tables import interval_note
 from dashboard.text import md

@@ -19,7 +19,8 @@ from dashboard.panels.trial_order import trial_position_warning
 from dashboard.panels.charts import chart
 from dashboard.tables.chart_text import difference_frame, difference_summary, trials_frame, trials_summary
 from dashboard.tables.chart_text_more import scatter_summary
-from dashboard.tables.display import disagreement_display, fit_height
+from dashboard.tables.display import disagreement_display
+from dashboard.tables.sizes import fit_height
 from dashboard.text import md
 from scorio_core.ranking.compare import difference_density, difference_span, outcome_counts, question_set_note
 from scorio_core.ranking.paired import (not_identified_cause, not_identified_models, not_identified_note,

@@ -13,7 +13,7 @@ from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.state.widgets import follow_default
 from dashboard.panels.charts import chart
-from dashboard.tables.display import fit_height
+from dashboard.tables.sizes import fit_height
 from dashboard.tables.chart_text_more import projection_frame, projection_summary
 from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display, plan_sentence
 from dashboard.text import md, sentence

@@ -13,7 +13,7 @@ from dashboard.panels.trial_order import trial_position_warning
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.panels.charts import chart
-from dashboard.tables.display import fit_height
+from dashboard.tables.sizes import fit_height
 from dashboard.tables.chart_text_more import flag_frame, flag_summary, item_curve_frame, item_curve_summary
 from dashboard.tables.items import flag_label, flagged_export, question_display, shift_display, with_flags
 from dashboard.text import md

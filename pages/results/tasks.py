@@ -15,7 +15,8 @@ from dashboard.panels.board_views import render_prior_pull
 from dashboard.panels.trial_order import trial_position_warning
 from dashboard.panels.charts import chart
 from dashboard.tables.chart_text import interval_summary, task_heatmap_summary
-from dashboard.tables.display import combined_display, fit_height, pass_fail_display
+from dashboard.tables.display import combined_display, pass_fail_display
+from dashboard.tables.sizes import fit_height
 from dashboard.state.widgets import top_models
 from dashboard.text import md
 from dashboard.compute.results import task_table

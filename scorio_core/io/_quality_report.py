@@ -5,18 +5,21 @@ Computed by :func:`scorio_core.io._quality.compute_report` (pandas loaders and e
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["ADVICE", "EXAMPLES", "DuplicateKey", "QualityReport", "QuestionGap", "TrialSpread", "blocking_finding",
+__all__ = ["ADVICE", "DUPLICATES_FINDING", "EXAMPLES", "DuplicateKey", "QualityReport", "QuestionGap", "TrialSpread", "blocking_finding",
            "blocking_messages"]
 
 EXAMPLES = 20  # entries kept per list in the report (totals are always exact)
 
 #: Where a :func:`blocking_messages` message turns from the finding to the advice for scripts (API call, CLI flag).
 ADVICE = "; choose "
+#: What marks :func:`blocking_messages`' duplicates message (singular or plural).
+DUPLICATES_FINDING = re.compile(r"\bduplicate rows? shares? a \(")
 
 
 class QuestionGap(NamedTuple):
@@ -215,9 +218,11 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
         )
     if duplicate_rows:
         policies = "keep-first, keep-last, drop" + (" or sum" if counts_layout else "")
+        conflicts = ("no key conflicts: the repeated rows agree" if not conflicting_keys else
+                     f"{conflicting_keys} {'key conflicts' if conflicting_keys == 1 else 'keys conflict'}")
         out.append(
-            f"{duplicate_rows} duplicate rows share a (model, task, question{', trial' if not counts_layout else ''}) key "
-            f"({conflicting_keys} {'key conflicts' if conflicting_keys == 1 else 'keys conflict'}){ADVICE}"
+            f"{duplicate_rows} {'duplicate row shares' if duplicate_rows == 1 else 'duplicate rows share'} a (model, task, "
+            f"question{', trial' if not counts_layout else ''}) key with an earlier row ({conflicts}){ADVICE}"
             f"--duplicates with one of {policies} (--duplicates keep-first, say; Python: "
             "apply_choices(duplicates='keep-first'))."
         )
@@ -233,9 +238,9 @@ def with_duplicate_example(message: str, key: DuplicateKey | None, counts_layout
 
     >>> key = DuplicateKey("m", "t", "q1", 0, 2, False, (1.0, 1.0), ("a.json", "a.eval"))
     >>> blocking_finding(with_duplicate_example(blocking_messages(0, 0, 1, 0)[0], key))
-    '1 duplicate rows share a (model, task, question, trial) key (0 keys conflict; e.g. m / t / q1 / trial 0: 2 rows from a.json and a.eval)'
+    '1 duplicate row shares a (model, task, question, trial) key with an earlier row (no key conflicts: the repeated rows agree; e.g. m / t / q1 / trial 0: 2 rows from a.json and a.eval)'
     """
-    if key is None or "duplicate rows share" not in message or ")" + ADVICE not in message:
+    if key is None or not DUPLICATES_FINDING.search(message) or ")" + ADVICE not in message:
         return message
     files = list(dict.fromkeys(str(f) for f in key.sources))
     where = (" from " + (" and ".join(files) if len(files) <= 2 else ", ".join(files[:2]) + f" and {len(files) - 2} more")

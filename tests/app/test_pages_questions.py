@@ -213,3 +213,22 @@ def test_the_reason_column_holds_its_longest_reason():
     assert config["reason"]["width"] >= 7 * len(reason) + 24
     long = question_display(questions.assign(reason=["x" * 400, ""]), confidence=0.95)[1]["reason"]["width"]
     assert long <= 560  # at most about half the page: the numbers stay in reach
+
+
+def test_hashed_question_ids_are_cut_at_a_width_and_the_help_says_where_they_are_whole():
+    """LiveBench's ids are 64 hex characters: as a pinned column (~500 px at 1280 px) they left the flags and reasons
+    a sliver of the grid (QA 2026-12-03). Capped at sizes.ID_WIDTH_MAX; short ids keep their own width."""
+    import pandas as pd
+
+    from dashboard.tables.items import question_display
+    from dashboard.tables.sizes import ID_WIDTH_MAX
+
+    numbers = {c: [0.1, 0.2] for c in ("difficulty", "difficulty_lo", "difficulty_hi", "discrimination",
+                                        "discrimination_lo", "discrimination_hi", "information", "success_rate")}
+    hashed = pd.DataFrame({"question_id": ["0" * 64, "f" * 64], "flags": [(), ()], "reason": ["", ""], **numbers,
+                           "n_models": [2, 2]})
+    frame, config = question_display(hashed, confidence=0.95)
+    assert config["question"]["width"] == ID_WIDTH_MAX == 240 and frame["question"].str.len().tolist() == [64, 64]
+    assert "Long ids are cut" in config["question"]["help"]
+    short = question_display(hashed.assign(question_id=["q1", "q2"]), confidence=0.95)[1]["question"]
+    assert short["width"] == 80 and "Long ids" not in short["help"]  # 7.5 px x 2 + 24 < the 80 px floor

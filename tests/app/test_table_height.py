@@ -1,10 +1,10 @@
-"""dashboard.tables.display.fit_height: a data grid as tall as its rows, no blank strip below, capped."""
+"""dashboard.tables.sizes.fit_height: a data grid as tall as its rows, no blank strip below, capped."""
 
 from __future__ import annotations
 
 from hypothesis import given, strategies as st_
 
-from dashboard.tables.display import fit_height
+from dashboard.tables.sizes import fit_height
 
 
 def test_fit_height_by_hand():

@@ -138,7 +138,7 @@ def test_the_data_quality_choices_apply_to_the_prior_outcomes(tmp_path, capsys):
     dup = _write(tmp_path, "dup.csv", ["old,q1,0,1", "old,q1,0,1", "old,q2,0,0"])
     assert main(["leaderboard", runs, "--prior-outcomes", dup]) == 2
     err = capsys.readouterr().err
-    assert "dup.csv: the prior outcomes need a choice first: 1 duplicate rows share" in err
+    assert "dup.csv: the prior outcomes need a choice first: 1 duplicate row shares" in err
     assert "the data-quality options apply to the prior outcomes too" in err
     kept = _run(capsys, "leaderboard", runs, "--prior", "uniform", "--prior-outcomes", dup, "--duplicates", "keep-first")
     once = _run(capsys, "leaderboard", runs, "--prior", "uniform", "--prior-outcomes",

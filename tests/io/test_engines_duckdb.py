@@ -163,7 +163,7 @@ def test_count_tables_and_their_duplicates(tmp_path):
         load_counts(tmp_path / "d.csv")
     assert info.value.blocking == io.load(tmp_path / "d.csv").report.blocking
     # 2 extra rows, m1's conflicting key named first (m2's rows agree)
-    assert str(info.value).startswith("d.csv: 2 duplicate rows share a (model, task, question) key (1 key conflicts; e.g. "
+    assert str(info.value).startswith("d.csv: 2 duplicate rows share a (model, task, question) key with an earlier row (1 key conflicts; e.g. "
                                       "m1 / d / 1: 2 rows from d.csv)"), info.value
     (tmp_path / "e.csv").write_text("model,question_id,n,c\nm1,1,4,5\n")
     with pytest.raises(InputError, match="n_correct") as info:

@@ -95,4 +95,4 @@ def test_quality_under_an_engine_reports_what_blocks_the_counting(tmp_path, caps
     assert duck["notes"][0]["code"] == "engine_not_ready"
     assert main(["quality", str(path), "--engine", "duckdb"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("BLOCKING (choose before computing metrics):") and "duplicate rows share" in text
+    assert text.startswith("BLOCKING (choose before computing metrics):") and "duplicate row shares" in text

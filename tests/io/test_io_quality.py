@@ -178,7 +178,7 @@ def test_blocking_finding_is_each_message_without_its_script_advice(counts_layou
     assert findings[0] == "3 attempts have a non-binary outcome (strictly between 0 and 1: a graded score or partial credit)"
     assert findings[1] == "2 attempts have no outcome"
     assert findings[2] == ("5 duplicate rows share a (model, task, question" + ("" if counts_layout else ", trial")
-                           + ") key (1 key conflicts)")
+                           + ") key with an earlier row (1 key conflicts)")
     assert all(m == f + ADVICE + m[len(f) + len(ADVICE):] for m, f in zip(messages, findings))  # finding, then advice
     assert blocking_finding("No advice here.") == "No advice here"
 
@@ -248,3 +248,19 @@ def test_a_huge_value_in_an_unmapped_column_does_not_stop_the_load(tmp_path):
     from scorio_core.cli import main
 
     assert main(["quality", str(path), "--output", "json"]) == 0  # the CLI's reader (in-process io.load read it)
+
+
+def test_duplicates_message_in_the_singular_and_when_the_rows_agree():
+    """One repeated row reads in the singular; repeated rows that agree say so instead of "0 keys conflict"
+    (QA 2026-12-03: the same Inspect log loaded as .json and .eval read "1 duplicate rows ... (0 keys conflict")."""
+    from scorio_core.io import blocking_finding
+    from scorio_core.io._quality_report import blocking_messages, with_duplicate_example
+
+    one = blocking_finding(blocking_messages(0, 0, 1, 0)[0])
+    assert one == ("1 duplicate row shares a (model, task, question, trial) key with an earlier row (no key conflicts: "
+                   "the repeated rows agree)")
+    assert blocking_finding(blocking_messages(0, 0, 3, 2, counts_layout=True)[0]) == (
+        "3 duplicate rows share a (model, task, question) key with an earlier row (2 keys conflict)")
+    key = io.DuplicateKey("m", "t", "q1", 0, 2, False, (1.0, 1.0), ("a.json", "a.eval"))
+    named = with_duplicate_example(blocking_messages(0, 0, 1, 0)[0], key)
+    assert "the repeated rows agree; e.g. m / t / q1 / trial 0: 2 rows from a.json and a.eval); choose " in named
