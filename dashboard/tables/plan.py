@@ -16,7 +16,7 @@ from dashboard.tables.display import interval_headers
 from dashboard.tables.sizes import fit_width, id_column_help
 from dashboard.text import probability_cells
 
-__all__ = ["POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display", "plan_sentence"]
+__all__ = ["POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display", "plan_notes", "plan_sentence"]
 
 #: How a batch row without a question (new questions from the pool) is shown.
 POOL_LABEL = "(new questions from the pool)"
@@ -59,6 +59,19 @@ def plan_sentence(reason: str) -> str:
     text = re.sub(r"; within ([0-9.e-]+): ", r"; within \1 of the best: ", text)
     text = text[:1].upper() + text[1:]
     return text if text.endswith(".") else text + "."
+
+
+def plan_notes(uncertainty: str, notes) -> str:
+    """The planner's uncertainty line and notes (lower-case clauses, as the CLI prints them after ``#``) as the page's
+    sentences: each capitalised, the scope's code in words (QA 2026-12-03: "... trials there inform them). the
+    uniform prior moves ..." on the Plan page).
+
+    >>> plan_notes("questions-fixed: all the uncertainty is trial noise", ["the uniform prior moves 2 means", "N = 1."])
+    'Questions fixed: all the uncertainty is trial noise. The uniform prior moves 2 means. N = 1.'
+    """
+    text = re.sub(r"^questions-(fixed|sampled): ", lambda m: f"Questions {m.group(1)}: ", str(uncertainty).strip())
+    return " ".join(t if t.endswith(".") else t + "." for t in (text[:1].upper() + text[1:], *(
+        str(n)[:1].upper() + str(n)[1:] for n in notes)) if t)
 
 
 def batch_jsonl(rows: list[dict]) -> str:

@@ -15,7 +15,7 @@ from dashboard.state.widgets import follow_default
 from dashboard.panels.charts import chart
 from dashboard.tables.sizes import fit_height
 from dashboard.tables.chart_text_more import projection_frame, projection_summary
-from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display, plan_sentence
+from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display, plan_notes, plan_sentence
 from dashboard.text import md, sentence
 from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, PRIOR_LABELS, SCOPE_LABELS
 from scorio_core.report.tables import to_csv
@@ -137,7 +137,7 @@ else:
 b.metric("Trials so far", f"{plan.spent['total_trials']:,}", border=True)
 c.metric("Cost so far" if cost_column else "Trials in the batch",
          f"{plan.spent['total_cost']:,.2f}" if cost_column else f"{sum(r['trials'] for r in plan.batch):,}", border=True)
-st.caption(md(plan.status["uncertainty"]) + ". " + " ".join(md(n) + "." for n in plan.status["notes"]))
+st.caption(md(plan_notes(plan.status["uncertainty"], plan.status["notes"])))
 
 tabs = st.tabs(["Next batch", "Projection", "Models"], key="plan_view", bind="query-params")
 with tabs[0]:

@@ -179,3 +179,15 @@ def test_groups_sharing_no_question_are_said_and_not_ranked(app):
     assert table["trials"].sum() == 200 and table["expected_gain"].isna().all()
     own = {m: {f"q{q:02d}" for q in (range(10) if m[0] == "a" else range(10, 20))} for m in rates}
     assert not any(q in own[m] for m, q in zip(table["model"], table["question_id"]))
+
+
+def test_the_uncertainty_line_and_notes_read_as_sentences(app):
+    """The planner's notes are lower-case clauses (the CLI prints them after '#'); joined on the page they read
+    "... inform them). the uniform prior moves ..." (QA 2026-12-03): each is a capitalised sentence, the scope in words."""
+    app.sidebar.selectbox(key="dataset").set_value("arc-agi-1").run()  # two models miss questions: notes
+    app.switch_page(PLAN).run()
+    no_exception(app)
+    caption = next(shown(c.value) for c in app.main.caption if "all the uncertainty is trial noise" in shown(c.value))
+    assert caption.startswith("Questions fixed: all the uncertainty is trial noise")
+    assert "Models with unanswered questions (their score covers every question of the task" in caption
+    assert ". the " not in caption and ". models " not in caption and "questions-fixed" not in caption
