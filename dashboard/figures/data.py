@@ -12,6 +12,9 @@ from dashboard.figures.theme import (CELL_TEXT, LABEL_CHARS, MISSING_COLOR, NEUT
 
 __all__ = ["rate_grid", "trial_grid", "panel_title_chars", "MAX_SELECTABLE_CELLS"]
 
+#: At most this many question labels under the pass-rate grid (every k-th beyond; 40 rotated labels fit ~560 px).
+QUESTION_TICKS = 40
+
 #: Above this many cells the trial grid has no click targets (the page offers selectboxes).
 MAX_SELECTABLE_CELLS = 20_000
 
@@ -71,8 +74,10 @@ def rate_grid(models, questions, rates: np.ndarray, correct: np.ndarray, trials:
     blank = missing_cells(rates, x=questions_p, y=models_p, name="not answered", xgap=1, ygap=1)
     if blank is not None:
         fig.add_trace(blank)
+    # ids cut in the middle as the names are (LiveBench's 64-character hashes took ~330 px below a 190 px grid); the
+    # hover's %{x} is whole
     fig.update_xaxes(title="question", type="category", tickangle=-60 if len(questions) > 20 else 0, showgrid=False,
-                     automargin=True)
+                     **name_ticks(questions, max_ticks=QUESTION_TICKS))
     # names cut in the middle to fit a phone (390 px), the margin sized to the longest label; %{y} in the hover is whole
     fig.update_yaxes(type="category", autorange="reversed", showgrid=False, **name_ticks(models))
     return transparent_background(apply_theme(fig, height=max(220, 26 * len(models) + 150)))
@@ -164,8 +169,8 @@ def trial_grid(models, questions, codes: np.ndarray, labels, weights, rates: np.
     fig.update_xaxes(title="trial", range=[-0.5, N + 0.5], showgrid=False, zeroline=False, tickmode="array",
                      tickvals=list(range(1, N + 1, max(1, -(-N // 10)))))
     # the rows' own range, top row first: autoranged, the markers padded ~5% of a tall grid (300 px of 400 questions)
-    fig.update_yaxes(type="category", categoryorder="array", categoryarray=q, range=[M - 0.5, -0.5], showgrid=False)
-    fig.update_yaxes(automargin=True, row=1, col=1)
+    fig.update_yaxes(type="category", categoryorder="array", categoryarray=q, range=[M - 0.5, -0.5], showgrid=False,
+                     **name_ticks(questions))  # ids cut in the middle (hashes took half the grid's width); hovers whole
     stagger = L >= 3  # side by side, 8+ characters over 45 px panels ran into each other: every other one raised
     fig.update_annotations(font=dict(size=11 if stagger else 12))
     for i, (annotation, model) in enumerate(zip(fig.layout.annotations, models)):  # the whole name on hover

@@ -257,12 +257,20 @@ def short_labels(names, max_chars: int = LABEL_CHARS) -> list[str]:
     return labels
 
 
-def name_ticks(names, max_chars: int = LABEL_CHARS) -> dict:
+def name_ticks(names, max_chars: int = LABEL_CHARS, max_ticks: int | None = None) -> dict:
     """Axis settings (``fig.update_yaxes(**name_ticks(models))``) that show each category ``plain(name)`` by its
     :func:`short_labels` label, the margin sized to the longest label shown (``automargin``). The trace keeps the whole
-    (escaped) name as its coordinate, so a hover's ``%{y}`` or ``%{x}`` names the model in full."""
+    (escaped) name as its coordinate, so a hover's ``%{y}`` or ``%{x}`` names the model in full.
+
+    ``max_ticks``: label every k-th category only, k the smallest step that keeps at most this many labels (an array of
+    ticks turns off Plotly's own thinning: 120 rotated question ids drew on top of each other).
+
+    >>> name_ticks(["q1", "q2", "q3", "q4", "q5"], max_ticks=2)["tickvals"]
+    ['q1', 'q4']
+    """
     names = [str(n) for n in names]
-    return dict(tickmode="array", tickvals=plain(names), ticktext=plain(short_labels(names, max_chars)),
+    step = 1 if not max_ticks or len(names) <= max_ticks else -(-len(names) // max_ticks)
+    return dict(tickmode="array", tickvals=plain(names)[::step], ticktext=plain(short_labels(names, max_chars))[::step],
                 automargin=True)
 
 

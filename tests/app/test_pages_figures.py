@@ -77,6 +77,25 @@ def test_trial_grid_drops_click_targets_when_large():
     assert not [t for t in fig.data if t.name == "attempts"]
 
 
+def test_hashed_question_ids_are_cut_on_the_axes_and_whole_in_the_hover():
+    """LiveBench's question ids are 64-character hashes: as whole tick labels they took ~330 px under the pass-rate
+    grid and half the trial grid's width (QA 2026-12-03). Cut in the middle like model names; the coordinates (what a
+    hover's %{x} / %{y} shows, and what a click reports) stay whole."""
+    ids = [f"{i:02d}" + "0123456789abcdef" * 4 for i in range(3)]  # 66 characters, unique at both ends
+    rates = np.array([[1.0, 0.5, 0.0]])
+    grid = rate_grid(["m"], ids, rates, rates * 2, np.full((1, 3), 2))
+    assert list(grid.data[0].x) == ids and list(grid.layout.xaxis.tickvals) == ids
+    cut = list(grid.layout.xaxis.ticktext)
+    assert all(len(t) <= 22 and "\u2026" in t for t in cut) and len(set(cut)) == 3
+    trials = trial_grid(["m"], ids, np.zeros((1, 3, 2), np.int16), ["wrong", "right"], [0, 1], rates)
+    assert list(trials.layout.yaxis.ticktext) == cut and list(trials.layout.yaxis.tickvals) == ids
+    assert list(trials.data[0].y) == ids  # the heatmap's rows (and the click targets' y) are the whole ids
+    # 120 rotated labels drew on top of each other (an array of ticks has no automatic thinning): every k-th of them
+    many = [f"{i:03d}" + "ab" * 30 for i in range(120)]
+    wide = rate_grid(["m"], many, np.zeros((1, 120)), np.zeros((1, 120)), np.ones((1, 120)))
+    assert list(wide.layout.xaxis.tickvals) == many[::3] and len(wide.layout.xaxis.ticktext) == 40
+
+
 def test_category_bars():
     counts = np.array([[5, 5, 0], [0, 8, 2]])
     fig = category_bars([EVIL, "b"], ["x", "y", "z"], counts, np.array([0, 10]), [0, 1, 2])
