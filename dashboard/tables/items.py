@@ -55,7 +55,8 @@ def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.
         "n_models": questions["n_models"],
     })
     config = {
-        # hashes as ids (LiveBench: 64 characters) pushed every number off the screen: capped, whole on hover
+        # hashes as ids (LiveBench: 64 characters) took half the grid: capped (the grid has no tooltip for cut text;
+        # the id is whole in the question opened below and in the downloads)
         "question": st.column_config.TextColumn("Question", pinned=True, width=fit_width(frame["question"]), help=id_column_help(
             frame["question"], "Question id as in the dump; click the row to see it whole below.")),
         # as wide as the longest list of codes (at 1280 px "low_information" was cut), within a third of the page
