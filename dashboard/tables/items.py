@@ -62,8 +62,7 @@ def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.
         # as wide as the longest list of codes (at 1280 px "low_information" was cut), within a third of the page
         "flags": st.column_config.TextColumn("Flags", help="The rules this question meets (see Method); the CSV "
                                                            "download gives their codes, e.g. possibly_mislabeled.",
-                                             width=int(min(max(80, 7.5 * max(map(len, frame["flags"]), default=0) + 24),
-                                                           300))),
+                                             width=fit_width(frame["flags"], most=300)),
         "difficulty": st.column_config.NumberColumn(
             "Difficulty b", format="%.2f", help="The ability at which a model succeeds half the time (higher = harder)."),
         "difficulty_ci": st.column_config.TextColumn(f"b {pct}", help=f"{pct} interval of b (Laplace standard error)."),
@@ -81,8 +80,7 @@ def question_display(questions: pd.DataFrame, *, confidence: float) -> tuple[pd.
         # cells do not wrap: as wide as the longest reason (~7 px a character), at most about half the page
         "reason": st.column_config.TextColumn("Reason", help="One line per flag, with the numbers behind it (the whole "
                                                             "text on hover, or in the selected question below).",
-                                              width=int(min(max(200, 7 * max(map(len, frame["reason"]), default=0) + 24),
-                                                            560))),
+                                              width=fit_width(frame["reason"], least=200, most=560, px_per_char=7)),
     }
     return frame, config
 

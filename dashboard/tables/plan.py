@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboard.tables.display import interval_headers
 from dashboard.tables.sizes import fit_width, id_column_help
-from dashboard.text import probability_cells
+from dashboard.text import probability_cells, sentence
 
 __all__ = ["POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display", "plan_notes", "plan_sentence"]
 
@@ -57,7 +57,7 @@ def plan_sentence(reason: str) -> str:
     text = re.sub(r" < ([0-9][0-9.]*)(?=$|[;,)]| \()", r", below the \1 goal", text)
     text = re.sub(r" >= ([0-9][0-9.]*)(?=$|[;,)]| \()", r", reaching the \1 goal", text)
     text = re.sub(r"; within ([0-9.e-]+): ", r"; within \1 of the best: ", text)
-    text = text[:1].upper() + text[1:]
+    text = sentence(text)
     return text if text.endswith(".") else text + "."
 
 
@@ -70,8 +70,7 @@ def plan_notes(uncertainty: str, notes) -> str:
     'Questions fixed: all the uncertainty is trial noise. The uniform prior moves 2 means. N = 1.'
     """
     text = re.sub(r"^questions-(fixed|sampled): ", lambda m: f"Questions {m.group(1)}: ", str(uncertainty).strip())
-    return " ".join(t if t.endswith(".") else t + "." for t in (text[:1].upper() + text[1:], *(
-        str(n)[:1].upper() + str(n)[1:] for n in notes)) if t)
+    return " ".join(t if t.endswith(".") else t + "." for t in map(sentence, (text, *notes)) if t)
 
 
 def batch_jsonl(rows: list[dict]) -> str:

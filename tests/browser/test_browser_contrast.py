@@ -1,6 +1,9 @@
 """Real browser (a11y QA): chart axis text (tick labels, axis and colour-bar titles) reads at WCAG AA contrast in the
 light and the dark theme. Streamlit's Plotly theme drew it in #808495, 3.7:1 on white; the app's CSS
-(``dashboard.panels.charts.AXIS_TEXT_SELECTOR``) draws it in the theme's text colour at the captions' opacity."""
+(``dashboard.panels.charts.AXIS_TEXT_SELECTOR``) draws it in the theme's text colour at the captions' opacity.
+
+The heading levels of every page are checked where the layout test opens every page
+(``tests/browser/test_browser_layout.py``, :data:`HEADINGS`)."""
 
 from __future__ import annotations
 
@@ -52,23 +55,3 @@ def test_axis_text_reads_at_aa_contrast(browser, server_url, scheme):
 
 
 #: Heading levels of the main area in document order (h1-h6), e.g. [1, 2, 2].
-_HEADINGS = """() => [...document.querySelectorAll('[data-testid="stMain"] h1, [data-testid="stMain"] h2, '
-  + '[data-testid="stMain"] h3, [data-testid="stMain"] h4, [data-testid="stMain"] h5, [data-testid="stMain"] h6')]
-  .filter(h => (h.textContent || '').trim()).map(h => Number(h.tagName[1]))"""
-
-
-def test_headings_do_not_skip_a_level(page, server_url):
-    """Every page: one h1 (its title) first, and no heading more than one level below the one before it (WCAG
-    1.3.1; the a11y QA found every page going from its h1 to h3 section headings)."""
-    page.goto(server_url)
-    wait_ready(page)
-    skipped = {}
-    for name in ("Leaderboard", "Tasks", "Compare", "Questions", "Trajectories", "Convergence", "Rubric sensitivity",
-                 "Plan", "Data", "Rubric", "Export"):
-        page.get_by_role("link", name=name, exact=True).click()
-        wait_ready(page)
-        assert_no_exception(page)
-        levels = page.evaluate(_HEADINGS)
-        if not levels or levels[0] != 1 or levels.count(1) != 1 or any(b > a + 1 for a, b in zip(levels, levels[1:])):
-            skipped[name] = levels
-    assert not skipped, skipped

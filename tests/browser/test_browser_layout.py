@@ -3,7 +3,9 @@
 On every page: no truncated widget label, option, metric card or input (an element that clips its
 text, ``scrollWidth > clientWidth``, or text that runs outside its column), and no two figure titles
 or annotations overlapping (bounding boxes of the rendered SVG text of each Plotly chart). The
-presentation view of a published analysis has no sidebar and prints to PDF. Screenshots in
+presentation view of a published analysis has no sidebar and prints to PDF. Every page visited also has one h1
+(its title) first and no heading more than one level below the one before it (WCAG 1.3.1: the a11y QA found pages
+going from their h1 to h3 section headings). Screenshots in
 ``test-artifacts/``. ``make test`` runs every page of the attempt-level data at 1280 px (the hard size), the count
 table's own pages (:data:`COUNTS_PAGES`) and the presentation view at both sizes; ``SCORIO_FULL=1`` adds every page
 at 1920 px (about a minute per dataset) and every page of the count table.
@@ -71,6 +73,27 @@ OVERLAPS = """() => {
 }"""
 
 
+#: The levels (1-6) of the main area's non-empty headings, in document order.
+HEADINGS = """() => [...document.querySelectorAll('[data-testid="stMain"] h1, [data-testid="stMain"] h2, '
+  + '[data-testid="stMain"] h3, [data-testid="stMain"] h4, [data-testid="stMain"] h5, [data-testid="stMain"] h6')]
+  .filter(h => (h.textContent || '').trim()).map(h => Number(h.tagName[1]))"""
+
+
+def heading_problem(levels: list[int]) -> str | None:
+    """What is wrong with a page's heading levels (WCAG 1.3.1), or None.
+
+    >>> heading_problem([1, 2, 3, 2]) is None
+    True
+    >>> heading_problem([1, 3])
+    'headings skip a level: [1, 3]'
+    """
+    if not levels or levels[0] != 1 or levels.count(1) != 1:
+        return f"not one h1 first: {levels}"
+    if any(b > a + 1 for a, b in zip(levels, levels[1:])):
+        return f"headings skip a level: {levels}"
+    return None
+
+
 def _visit(page, url: str) -> None:
     page.goto(url)
     wait_ready(page)
@@ -115,6 +138,7 @@ def test_every_page_fits(browser, server_url, size, dataset):
         wait_ready(page)
         assert_no_exception(page)
         found = page.evaluate(TRUNCATED) + page.evaluate(OVERLAPS)
+        found += [p for p in [heading_problem(page.evaluate(HEADINGS))] if p]
         if found:
             problems[path or "leaderboard"] = found
         shot(page, f"layout-{path or 'leaderboard'}{'-attempts' if dataset else ''}-{width}.png", width, height)
