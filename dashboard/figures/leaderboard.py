@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from scorio_core.choices import has_fallback_interval
+from scorio_core.leaderboard.order import board_order
 from scorio_core.ranking.rank import rank_meaning
 from scorio_core.report.tables import interval_abbrev, interval_name
 from scorio_core.report.verdict import format_probabilities
@@ -79,7 +80,10 @@ def interval_plot(
         than seven groups every row's label starts with its rank ("3 · model"), so no reader has to match colours
         to a legend. Models that could not be scored are listed in the title note.
     """
-    scored = table[table["mu"].notna()].sort_values("mu", ascending=True, kind="stable")
+    # the table's order read from the top (exact ties by name, as the table): a plain ascending sort drew tied models
+    # bottom-up in the table's order, so the chart's top read model-297 where the table's first row was model-010
+    # (QA 2026-12-03, 300 models with tied means)
+    scored = board_order(table[table["mu"].notna()], "mu").iloc[::-1]
     labels = dict(labels or {})
     short = interval_abbrev(table, confidence)  # "95% CrI", or "95% exact CI" where the prior is not identified
     # a model without a posterior sd (N = 1: pooled binomial) is not "credibly" better: the legend says the level

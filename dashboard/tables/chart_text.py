@@ -250,7 +250,24 @@ def interval_summary(table: pd.DataFrame, *, interval: str, labels=None, estimat
     overlap = int((scored["hi"].iloc[1:] >= top["lo"]).sum())
     said = (f"{overlap} other model's interval overlaps" if overlap == 1 else
             f"{overlap} other models' intervals overlap")
-    return (f"{len(scored)} models{note}; highest {estimate} {one(top)}, lowest {one(bottom)}; {said} the leader's.")
+    values = scored[column].to_numpy(float)
+    if values[0] == values[-1]:  # every model ties: no highest or lowest one to name
+        return f"{len(scored)} models{note}, all with {estimate} {values[0]:.{digits}f}; {said} the leader's."
+    # exact ties at either end: the named model is one of several (QA 2026-12-03: 300 models, 40 tied at the bottom)
+    return (f"{len(scored)} models{note}; highest {estimate} {one(top)}{_tied(values, values[0], estimate)}, lowest "
+            f"{one(bottom)}{_tied(values, values[-1], estimate)}; {said} the leader's.")
+
+
+def _tied(values, value, what: str, thing: str = "model") -> str:
+    """``", and k other models with the same mean"`` when ``k > 0`` other ``values`` equal ``value``, else ``""``.
+
+    >>> _tied(np.array([0.9, 0.9, 0.5]), 0.9, "mean")
+    ', and 1 other model with the same mean'
+    >>> _tied(np.array([0.9, 0.5]), 0.5, "mean")
+    ''
+    """
+    k = int((values == value).sum()) - 1
+    return f", and {k} other {thing}{'' if k == 1 else 's'} with the same {what}" if k > 0 else ""
 
 
 def task_heatmap_summary(cells: pd.DataFrame, models, tasks) -> str:
@@ -271,8 +288,12 @@ def task_heatmap_summary(cells: pd.DataFrame, models, tasks) -> str:
     if shown.empty:
         return f"{head}: no data{gaps}."
     hi, lo = shown.loc[shown["bayes"].idxmax()], shown.loc[shown["bayes"].idxmin()]
-    return (f"{head}: highest {hi['model']} on {hi['task']} ({hi['bayes']:.3f}), lowest {lo['model']} on {lo['task']} "
-            f"({lo['bayes']:.3f}){gaps}.")
+    if hi["bayes"] == lo["bayes"]:
+        return f"{head}: every cell {hi['bayes']:.3f}{gaps}."
+    values = shown["bayes"].to_numpy(float)
+    return (f"{head}: highest {hi['model']} on {hi['task']} ({hi['bayes']:.3f}"
+            f"{_tied(values, hi['bayes'], 'value', 'cell')}), lowest {lo['model']} on {lo['task']} "
+            f"({lo['bayes']:.3f}{_tied(values, lo['bayes'], 'value', 'cell')}){gaps}.")
 
 
 def convergence_chart_summary(summary: pd.DataFrame, curves: pd.DataFrame, *, n_max: int) -> str:

@@ -16,10 +16,19 @@ from dashboard.tables.display import interval_headers
 from dashboard.tables.sizes import fit_width, id_column_help
 from dashboard.text import probability_cells, sentence
 
-__all__ = ["POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display", "plan_notes", "plan_sentence"]
+__all__ = ["GAIN_MEANING", "POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display", "plan_notes", "plan_sentence"]
 
 #: How a batch row without a question (new questions from the pool) is shown.
 POOL_LABEL = "(new questions from the pool)"
+
+#: What a row's expected gain measures. The planner's error is a sum over the pairs of models that decide the goal
+#: (scorio_core.plan.goals): with many close models it exceeds 1 (QA 2026-12-03: gains of 1.15 on 300 models, shown
+#: as a "reduction of the ... error probability"), so it is named a score and read as a priority.
+GAIN_MEANING = ("Expected gain: how much these trials are expected to lower the planner's error score (per unit cost "
+                "when costs are given). The score adds, over the pairs of models that decide the goal, each pair's "
+                "approximate probability of coming out in the wrong order (for the interval-width goal: the total "
+                "excess width); with many close models it exceeds 1, so compare gains with each other rather than "
+                "read them as probabilities.")
 
 
 def batch_display(rows: list[dict]) -> tuple[pd.DataFrame, dict]:
@@ -34,9 +43,8 @@ def batch_display(rows: list[dict]) -> tuple[pd.DataFrame, dict]:
         "trials": st.column_config.NumberColumn("Trials", format="%d", help="More trials to run on this cell."),
         "expected_gain": st.column_config.NumberColumn(
             "Expected gain", format="%.4f",  # a normal decimal (QA F11: "9.75e-3" read as jargon)
-            help="Expected reduction of the goal's approximate error probability from these trials (per unit cost "
-                 "when costs are given). Empty on rows that link groups of models sharing no question: the goal's "
-                 "error across those groups is not modelled."),
+            help=GAIN_MEANING + " Empty on rows that link groups of models sharing no question: the goal's error "
+                                "across those groups is not modelled."),
     }
     return frame, config
 

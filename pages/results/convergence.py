@@ -52,7 +52,8 @@ K_TOP = min(N - 1, block.min_trials)  # ragged data: every question needs k tria
 ks = pass_k_choices(N, block.min_trials)
 
 ensure_subset("conv_methods", list(METRIC_LABELS.values()), ["Bayes@N", "Pass@k"])
-ensure_subset("conv_pass_ks", ks, [k for k in (2, 4, 8) if k in ks])
+# N = 2 (ARC-AGI-1) allows only k = 1: without it Pass@k, selected by default, drew nothing and said nothing
+ensure_subset("conv_pass_ks", ks, [k for k in (2, 4, 8) if k in ks] or ks[-1:])
 ensure("conv_k", min(4, K_TOP), lambda v: 1 <= v <= K_TOP)
 ensure("conv_tau", 0.5)
 ensure_subset("conv_models", block.models, block.models)
@@ -122,6 +123,8 @@ methods = convergence_methods(selected, pass_ks, int(k_other), float(tau))
 if not methods:
     st.info("Pick at least one method (and a k for Pass@k).", icon=":material/info:")
     st.stop()
+if "Pass@k" in selected and not pass_ks:
+    st.caption("Pass@k is selected but no k is picked under *k for Pass@k*: it has no curve.")
 bar = st.empty()
 try:
     results = convergence_results(ctx, active, methods, scheme=scheme, replicates=int(replicates), seed=int(seed),

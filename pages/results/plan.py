@@ -15,7 +15,7 @@ from dashboard.state.widgets import follow_default
 from dashboard.panels.charts import chart
 from dashboard.tables.sizes import fit_height
 from dashboard.tables.chart_text_more import projection_frame, projection_summary
-from dashboard.tables.plan import batch_display, batch_jsonl, model_status_display, plan_notes, plan_sentence
+from dashboard.tables.plan import GAIN_MEANING, batch_display, batch_jsonl, model_status_display, plan_notes, plan_sentence
 from dashboard.text import md, sentence
 from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, PRIOR_LABELS, SCOPE_LABELS
 from scorio_core.report.tables import to_csv
@@ -153,10 +153,9 @@ with tabs[0]:
             d2.download_button(f"Download the batch (JSONL, {rows:,} rows)", batch_jsonl(plan.batch),
                                file_name="next_batch.jsonl", mime="application/jsonl", key="plan_jsonl",
                                icon=":material/download:")
-            st.caption("Each row: run this model on this question this many more times. Expected gain: the expected "
-                       "reduction of the goal's approximate error probability from these trials (per unit cost when "
-                       "costs are given). A row without a question asks for new questions from the pool "
-                       "(questions-sampled scope). CLI: `python -m scorio_core plan DATA --goal ... --output json`.")
+            st.caption("Each row: run this model on this question this many more times. " + GAIN_MEANING + " A row "
+                       "without a question asks for new questions from the pool (questions-sampled scope). CLI: "
+                       "`python -m scorio_core plan DATA --goal ... --output json`.")
         else:
             st.info("Nothing to run: the planner stops here, for the reason above.", icon=":material/info:")
 with tabs[1]:

@@ -97,10 +97,16 @@ def no_convergence_causes(no_convergence: float, n_trials: int, *, gold: str, go
         names = list(models) if models is not None else [f"model {i}" for i in range(ranks.size)]
         values, counts = np.unique(ranks, return_counts=True)
         tied = np.flatnonzero(np.isin(ranks, values[counts > 1]))
+        groups = int((counts > 1).sum())
+        if groups > 1:  # "ties a, b, c, d and 296 more" read as one 300-way tie (QA 2026-12-03: 13 groups)
+            largest = np.flatnonzero(ranks == values[np.argmax(counts)])
+            tie = (f"has {groups} groups of models with equal scores on all the data ({tied.size:,} of the "
+                   f"{ranks.size:,} models; the largest, {largest.size:,} models: {_names(names, largest)})")
+        else:
+            tie = f"ties {_names(names, tied)} (equal scores on all the data)"
         if tied.size:
-            causes.append(("gold_ties", f"The gold standard ties {_names(names, tied)} (equal scores on all the data): a replicate's "
-                          "ranking matches it only where it ties them exactly too, which a few resampled trials "
-                          "rarely do."))
+            causes.append(("gold_ties", f"The gold standard {tie}: a replicate's ranking matches it only where it ties "
+                          "them exactly too, which a few resampled trials rarely do."))
     if gold == "data":
         causes.append(("gold_data", "The gold standard is the ranking of the data itself: a replicate whose ranking after all N "
                       "resampled trials differs from it never converges (paper section 3.3). --gold replicate "

@@ -27,8 +27,25 @@ def test_task_heatmap_summary_says_its_extremes_and_gaps():
                           "bayes": [0.9004, 0.5, 0.2, np.nan]})
     assert ct.task_heatmap_summary(cells, ["a", "b"], ["x", "y"]) == (
         "Bayes@N of 2 models on 2 tasks: highest a on x (0.900), lowest b on x (0.200); 1 cell without data.")
-    assert ct.task_heatmap_summary(cells, ["a"], ["x"]) == (
-        "Bayes@N of 1 model on 1 task: highest a on x (0.900), lowest a on x (0.900).")
+    assert ct.task_heatmap_summary(cells, ["a"], ["x"]) == "Bayes@N of 1 model on 1 task: every cell 0.900."
+    # exact ties at an end: the named cell is one of several (QA 2026-12-03, 300 models on one task)
+    tied = pd.DataFrame({"model": list("abcd"), "task": ["x"] * 4, "bayes": [0.9, 0.9, 0.9, 0.2]})
+    assert ct.task_heatmap_summary(tied, list("abcd"), ["x"]) == (
+        "Bayes@N of 4 models on 1 task: highest a on x (0.900, and 2 other cells with the same value), lowest d on x "
+        "(0.200).")
+
+
+def test_interval_summary_says_when_the_named_end_is_one_of_several_ties():
+    # 300 models, 40 tied at the bottom of the 58 shown: "lowest model-284" named one of 40 (QA 2026-12-03)
+    board = pd.DataFrame({"model": list("abcde"), "mu": [0.9, 0.9, 0.5, 0.5, 0.5], "lo": [0.8, 0.8, 0.4, 0.4, 0.4],
+                          "hi": [1.0, 1.0, 0.6, 0.6, 0.6]})
+    assert ct.interval_summary(board, interval="95% CrI") == (
+        "5 models; highest mean a 0.9000 (95% CrI 0.8000-1.0000), and 1 other model with the same mean, lowest e "
+        "0.5000 (95% CrI 0.4000-0.6000), and 2 other models with the same mean; 1 other model's interval overlaps "
+        "the leader's.")
+    same = board.assign(mu=0.5, lo=0.4, hi=0.6)
+    assert ct.interval_summary(same, interval="95% CrI") == (
+        "5 models, all with mean 0.5000; 4 other models' intervals overlap the leader's.")
 
 
 CURVES = pd.DataFrame({"method": ["A"] * 3 + ["B"] * 3, "n": [1, 2, 3] * 2, "pmf": [0.5, 0.5, np.nan] * 2,

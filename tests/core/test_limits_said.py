@@ -20,6 +20,11 @@ def test_no_convergence_causes_name_few_trials_ties_and_the_data_gold_standard()
     assert causes["share"].startswith("No convergence in 83% of the replicates")
     assert "only n = 1 can be tested" in causes["few_trials"]
     assert causes["gold_ties"].startswith("The gold standard ties a, b (equal scores")
+    # several tie groups are not one tie (QA 2026-12-03: "ties model-000, ... and 296 more" over 13 groups)
+    groups = dict(no_convergence_causes(0.9, 2, gold="data", gold_ranks=[1, 1, 3, 3, 3, 6],
+                                        models=["a", "b", "c", "d", "e", "f"]))["gold_ties"]
+    assert groups.startswith("The gold standard has 2 groups of models with equal scores on all the data (5 of the 6 "
+                             "models; the largest, 3 models: c, d, e): a replicate's ranking")
     # N = 4 is not "few"; the replicate gold standard has no data ranking; ties only where ranks repeat
     assert [c for c, _ in no_convergence_causes(0.5, 4, gold="replicate", gold_ranks=None)] == ["share"]
     assert "n = 1 to 2" in dict(no_convergence_causes(0.5, 3, gold="replicate"))["few_trials"]

@@ -48,3 +48,14 @@ def test_trial_grid_ticks_only_trials():
     assert all(axis.tickvals == (1, 2, 3) for axis in (fig.layout.xaxis, fig.layout.xaxis2))
     wide = trial_grid(["a"], ["q1"], np.zeros((1, 1, 80), int), ["wrong", "right"], [0, 1], np.array([[0.5]]))
     assert 0 not in wide.layout.xaxis.tickvals and wide.layout.xaxis.tickvals[0] == 1
+
+
+def test_tied_models_read_top_down_in_the_tables_order():
+    # QA 2026-12-03 (300 models, 18 tied at the top): the chart's top row was the table's 18th; it reads as the table,
+    # whatever order the rows arrive in (exact ties by name, as scorio_core.leaderboard.order.board_order)
+    mu = [0.9, 0.9, 0.9, 0.5, 0.5]
+    table = pd.DataFrame({"model": ["c", "a", "b", "e", "d"], "mu": mu, "lo": np.subtract(mu, 0.1),
+                          "hi": np.add(mu, 0.1), "rank": [1, 1, 1, 4, 4], "rank_ci": [1, 1, 1, 1, 1]})
+    fig = interval_plot(table, metric_label="Bayes@N", confidence=0.95)
+    bottom_up = list(fig.layout.yaxis.categoryarray)
+    assert bottom_up[::-1] == ["a", "b", "c", "d", "e"]
