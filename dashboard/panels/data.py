@@ -11,8 +11,7 @@ from dashboard.compute.results import leaderboard_table, question_attempts_for
 from dashboard.compute.explore import MAX_QUESTIONS, ORDERS, attempt_signals, grid_view
 from dashboard.figures import rate_grid, trial_grid
 from dashboard.panels.charts import chart
-from dashboard.tables.chart_text import trial_grid_frame, trial_grid_summary
-from dashboard.tables.chart_text_more import rate_grid_frame, rate_grid_summary
+from dashboard.tables.chart_text_data import rate_grid_frame, rate_grid_summary, trial_grid_frame, trial_grid_summary
 from dashboard.guard import user_errors
 from dashboard.tables.sizes import fit_height
 from dashboard.text import md

@@ -16,7 +16,7 @@ from scorio_core.report.verdict import format_probability
 __all__ = ["pairwise_summary", "pairwise_frame", "rank_summary", "rank_frame", "difference_summary",
            "difference_frame", "trials_summary", "trials_frame", "trajectory_summary", "trajectory_frame",
            "interval_summary", "task_heatmap_summary", "convergence_chart_summary", "convergence_chart_frame",
-           "tau_summary", "tau_frame", "trial_grid_summary", "trial_grid_frame"]
+           "tau_summary", "tau_frame"]
 
 
 def _pct(confidence: float) -> str:
@@ -380,38 +380,3 @@ def tau_frame(curves: pd.DataFrame) -> pd.DataFrame:
     {'trials n': [1, 2], 'A': [0.1235, 1.0]}
     """
     return _by_n(curves, "tau")
-
-
-def trial_grid_summary(models, questions, codes, labels, rates) -> str:
-    """One sentence on the per-trial grid (``codes``: (L, M, N) category codes, -1 none): the most common category
-    and the flaky rows the diamonds mark (``0 < rates < 1``).
-
-    >>> trial_grid_summary(["a"], ["q1", "q2"], np.array([[[1, 1], [0, -1]]]), ["wrong", "right"], [[1.0, 0.0]])
-    "Every trial of 1 model on 2 questions (up to 2 trials each) by rubric category: most often 'right' (67% of 3 trials); 0 flaky rows."
-    """
-    C = np.asarray(codes, dtype=int)
-    seen = C[C >= 0]
-    R = np.asarray(rates, dtype=float)
-    flaky = int(np.sum((R > 0) & (R < 1)))
-    head = (f"Every trial of {len(models)} model{'' if len(models) == 1 else 's'} on {len(questions)} "
-            f"question{'' if len(questions) == 1 else 's'} (up to {C.shape[-1]} trials each) by rubric category")
-    rows = f"{flaky} flaky row{'' if flaky == 1 else 's'}"
-    if not seen.size:
-        return f"{head}: no trial in a category; {rows}."
-    top = int(np.bincount(seen, minlength=len(labels)).argmax())
-    return (f"{head}: most often '{labels[top]}' ({np.mean(seen == top):.0%} of {seen.size:,} trials); {rows}.")
-
-
-def trial_grid_frame(models, questions, codes, labels) -> pd.DataFrame:
-    """The grid as a table: one row per (model, question), each trial's category (empty: no trial or no category).
-
-    >>> trial_grid_frame(["a"], ["q1"], np.array([[[1, -1]]]), ["wrong", "right"]).to_dict("records")
-    [{'model': 'a', 'question': 'q1', 'trial 1': 'right', 'trial 2': ''}]
-    """
-    C = np.asarray(codes, dtype=int)
-    L, M, N = C.shape
-    names = np.array([*map(str, labels), ""], dtype=object)  # -1 picks the last: empty
-    frame = pd.DataFrame(names[C.reshape(L * M, N)], columns=[f"trial {t}" for t in range(1, N + 1)])
-    frame.insert(0, "question", [str(q) for q in questions] * L)
-    frame.insert(0, "model", np.repeat([str(m) for m in models], M))
-    return frame

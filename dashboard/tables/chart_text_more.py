@@ -14,7 +14,7 @@ from dashboard.tables.chart_text import _grid, _pct, rank_frame
 __all__ = ["flag_summary", "flag_frame", "item_curve_summary", "item_curve_frame", "projection_summary",
            "projection_frame", "band_summary", "band_table", "bump_summary", "bump_table", "rank_share_summary",
            "rank_share_frame", "category_summary", "category_frame", "scatter_summary", "agreement_summary",
-           "agreement_frame", "cost_summary", "cost_frame", "rate_grid_summary", "rate_grid_frame"]
+           "agreement_frame", "cost_summary", "cost_frame"]
 
 
 def _s(n: int, word: str) -> str:
@@ -326,42 +326,3 @@ def cost_frame(table: pd.DataFrame, costs: pd.DataFrame, *, x_title: str, log_x:
     return pd.DataFrame({"model": [labels.get(str(m), str(m)) for m in rows["model"]],
                          x_title: [f"{v:,.4g}" for v in rows["value"]], "mean": rows["mu"].round(4).tolist(),
                          "low": rows["lo"].round(4).tolist(), "high": rows["hi"].round(4).tolist()})
-
-
-def rate_grid_summary(models, questions, rates, *, binary: bool) -> str:
-    """One sentence on the per-question grid: questions every model always passes or always fails, and flaky cells.
-
-    >>> rate_grid_summary(["a", "b"], ["q1", "q2", "q3"], [[1, 0, 0.5], [1, 0, np.nan]], binary=True)
-    'Pass rate of 2 models on 3 questions: 1 question passed by every model on every trial, 1 failed by every model, 1 flaky cell (between 0 and 1), 1 cell not answered.'
-    """
-    R = np.asarray(rates, dtype=float).reshape(len(models), len(questions))
-    what = "Pass rate" if binary else "Rescaled rubric score"
-    answered = np.isfinite(R)
-    all_pass = int(np.sum(np.all(~answered | (R == 1), axis=0) & answered.any(axis=0)))
-    all_fail = int(np.sum(np.all(~answered | (R == 0), axis=0) & answered.any(axis=0)))
-    flaky = int(np.sum(answered & (R > 0) & (R < 1)))
-    missing = int((~answered).sum())
-    gaps = f", {_s(missing, 'cell')} not answered" if missing else ""
-    return (f"{what} of {_s(len(models), 'model')} on {_s(len(questions), 'question')}: {_s(all_pass, 'question')} "
-            f"{'passed' if binary else 'scored the top weight'} by every model on every trial, {all_fail:,} "
-            f"{'failed' if binary else 'the lowest'} by every model, {_s(flaky, 'flaky cell')} (between 0 and 1)"
-            f"{gaps}.")
-
-
-def rate_grid_frame(models, questions, rates, correct=None, trials=None, *, binary: bool) -> pd.DataFrame:
-    """The grid as printed: one row per question, one column per model; ``correct/trials`` under binary correctness,
-    else the rate to 2 decimals; empty where not answered.
-
-    >>> rate_grid_frame(["a"], ["q1", "q2"], [[1.0, np.nan]], [[3, np.nan]], [[3, 0]], binary=True).to_dict("records")
-    [{'question': 'q1', 'a': '3/3'}, {'question': 'q2', 'a': ''}]
-    """
-    R = np.asarray(rates, dtype=float).reshape(len(models), len(questions))
-    if binary:
-        C, N = np.asarray(correct, dtype=float), np.asarray(trials, dtype=float)
-        text = np.where(np.isfinite(C), np.char.add(np.char.add(np.nan_to_num(C).astype(int).astype(str), "/"),
-                                                    np.nan_to_num(N).astype(int).astype(str)), "")
-    else:
-        text = np.where(np.isfinite(R), np.char.mod("%.2f", np.nan_to_num(R)), "")
-    frame = pd.DataFrame(text.T, columns=[str(m) for m in models])
-    frame.insert(0, "question", [str(q) for q in questions])
-    return frame

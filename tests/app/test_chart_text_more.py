@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.tables import chart_text as ct
+from dashboard.tables import chart_text_data as cd
 from dashboard.tables import chart_text_more as cm
 
 BOARD = pd.DataFrame({"model": ["a", "b", "c", "d"], "mu": [0.6, 0.74, np.nan, 0.41],
@@ -166,21 +167,21 @@ def test_cost_text():
 
 def test_rate_grid_text():
     rates = [[1.0, 0.0, 0.5], [1.0, 0.0, 1.0]]
-    assert cm.rate_grid_summary(["a", "b"], ["q1", "q2", "q3"], rates, binary=False) == (
+    assert cd.rate_grid_summary(["a", "b"], ["q1", "q2", "q3"], rates, binary=False) == (
         "Rescaled rubric score of 2 models on 3 questions: 1 question scored the top weight by every model on every "
         "trial, 1 the lowest by every model, 1 flaky cell (between 0 and 1).")
-    frame = cm.rate_grid_frame(["a", "b"], ["q1", "q2", "q3"], rates, binary=False)
+    frame = cd.rate_grid_frame(["a", "b"], ["q1", "q2", "q3"], rates, binary=False)
     assert frame.to_dict("records")[2] == {"question": "q3", "a": "0.50", "b": "1.00"}
 
 
 def test_trial_grid_text():
     codes = np.array([[[1, 0, 1], [-1, -1, -1]], [[1, 1, 1], [0, 0, -1]]])
-    assert ct.trial_grid_summary(["a", "b"], ["q1", "q2"], codes, ["wrong", "right"], [[0.67, np.nan], [1, 0]]) == (
+    assert cd.trial_grid_summary(["a", "b"], ["q1", "q2"], codes, ["wrong", "right"], [[0.67, np.nan], [1, 0]]) == (
         "Every trial of 2 models on 2 questions (up to 3 trials each) by rubric category: most often 'right' (62% of "
         "8 trials); 1 flaky row.")
-    assert ct.trial_grid_summary(["a"], ["q1"], np.full((1, 1, 2), -1), ["x"], [[np.nan]]) == (
+    assert cd.trial_grid_summary(["a"], ["q1"], np.full((1, 1, 2), -1), ["x"], [[np.nan]]) == (
         "Every trial of 1 model on 1 question (up to 2 trials each) by rubric category: no trial in a category; "
         "0 flaky rows.")
-    frame = ct.trial_grid_frame(["a", "b"], ["q1", "q2"], codes, ["wrong", "right"])
+    frame = cd.trial_grid_frame(["a", "b"], ["q1", "q2"], codes, ["wrong", "right"])
     assert frame.columns.tolist() == ["model", "question", "trial 1", "trial 2", "trial 3"]
     assert frame.iloc[1].tolist() == ["a", "q2", "", "", ""] and frame.iloc[3].tolist() == ["b", "q2", "wrong", "wrong", ""]
