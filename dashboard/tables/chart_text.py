@@ -236,9 +236,11 @@ def interval_summary(table: pd.DataFrame, *, interval: str, labels=None, estimat
     labels = dict(labels or {})
     scored = table[table[column].notna()].sort_values(column, ascending=False, kind="stable")
     unscored = len(table) - len(scored)
-    note = f" ({unscored} not scored)" if unscored else ""
+    # "3 models scored, 1 not": "(1 not scored)" after a count read as one of those counted (QA 2026-12-03: "50 models
+    # (14 not scored)" under a top-50 chart beside 14 models without a score on every task)
+    note = f" scored, {unscored} not" if unscored else ""
     if scored.empty:
-        return f"No model scored{note}."
+        return f"No model scored ({unscored} without a score)." if unscored else "No model scored."
 
     def one(row) -> str:
         name = labels.get(str(row["model"]), str(row["model"]))

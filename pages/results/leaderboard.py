@@ -234,11 +234,11 @@ with tabs[0]:
                 st.caption(md(summary.one_sided))
             if few := few_trials_caveat(summary.caveats, table):  # N < 5: as the exports and the Export page say
                 st.caption(md(few))
-            unsure = not_identified_models(every_row[every_row["mu"].notna()],
-                                           every_row.loc[every_row["mu"].notna(), "model"])
+            rows = every_row[every_row["mu"].notna()]
+            unsure = not_identified_models(rows, rows["model"])
             if unsure and len(scored) >= 2:  # N = 1 and the like: P values use the pooled binomial sd, not a posterior
                 st.caption(md(f"Not posterior probabilities where "
-                              f"{not_identified_note(unsure, not_identified_cause(every_row, unsure))}."))
+                              f"{not_identified_note(unsure, not_identified_cause(every_row, unsure), of=len(rows))}."))
             if summary.details or summary.lines:
                 with st.expander("Details: every neighbouring pair", expanded=present):  # presented: printed open
                     if summary.details:
@@ -303,7 +303,7 @@ with tabs[1]:
         )
         if unidentified:
             st.caption(md(f"Not posterior probabilities where "
-                          f"{not_identified_note(unidentified, not_identified_cause(scored, unidentified))}."))
+                          f"{not_identified_note(unidentified, not_identified_cause(scored, unidentified), of=len(scored))}."))
     elif tabs[1].open:
         st.info("Pairwise comparisons need at least two scored models.")
 

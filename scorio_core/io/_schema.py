@@ -161,6 +161,7 @@ class MappingGuess:
     user: dict[str, str] = field(default_factory=dict)
     signal_ambiguous: dict[str, tuple[str, ...]] = field(default_factory=dict)
     unmapped: tuple[str, ...] = ()
+    columns: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -201,11 +202,20 @@ class MappingGuess:
             what = "an outcome column (is_correct, correct, passed, score ...)" if name == "is_correct" else f"a '{name}' column"
             raise InputError(
                 f"no column found for required field '{name}': the table needs {what}; pass "
-                f"--map {name}=COLUMN (CLI) or pick the column in the app's mapping widget."
+                f"--map {name}=COLUMN (CLI) or pick the column in the app's mapping widget{self._free_columns()}."
                 + (TEXT_LABELS_HINT if name == "is_correct" else ""),
                 source=source,
                 field=name,
             )
+
+
+    def _free_columns(self) -> str:
+        """``"; columns no field uses: 'a', 'b'"`` (at most 12), so the fix can name one; empty if none."""
+        taken = set(self.mapping.values()) | {c for cs in self.ambiguous.values() for c in cs}
+        free = [c for c in self.columns if c not in taken and c not in self.wide_columns]
+        if not free:
+            return ""
+        return f"; columns no field uses: {', '.join(repr(c) for c in free[:12])}{' ...' if len(free) > 12 else ''}"
 
 
 #: Said when no outcome column is found or an outcome column holds text: how to recode text labels.
@@ -365,6 +375,7 @@ def infer_mapping(
         user=user,
         signal_ambiguous=signal_ambiguous,
         unmapped=unmapped,
+        columns=tuple(cols),
     )
 
 

@@ -44,10 +44,14 @@ def coverage_note(diagnostics: Diagnostics) -> str | None:
     models, questions = int((np.asarray(fit.answered) > 0).sum()), int((np.asarray(fit.n_models) > 0).sum())
     if models >= SMALL_DESIGN[0] and questions >= SMALL_DESIGN[1]:
         return None
-    return (f"{models} model{'s' if models != 1 else ''} x {questions} question{'s' if questions != 1 else ''} is a small table for these Laplace intervals: on simulated "
-            "tables of 4-8 models x 30-40 questions, 95% intervals covered the truth at 0.84-0.91 (difficulties, "
-            "abilities) and 0.85-0.90 (discriminations), against 0.94-0.99 at 30 models x 200 questions; read them as "
-            "approximate. More models and questions make them closer to their level.")
+    # the short side by name: "150 models x 40 questions is a small table ... more models" misread a wide table
+    short = " and ".join(w for w, few in (("models", models < SMALL_DESIGN[0]), ("questions", questions < SMALL_DESIGN[1]))
+                         if few)
+    return (f"{models} model{'s' if models != 1 else ''} x {questions} question{'s' if questions != 1 else ''}: few "
+            f"{short} for these Laplace intervals (fewer than {SMALL_DESIGN[0]} models or {SMALL_DESIGN[1]} questions): "
+            "on simulated tables of 4-8 models x 30-40 questions, 95% intervals covered the truth at 0.84-0.91 "
+            "(difficulties, abilities) and 0.85-0.90 (discriminations), against 0.94-0.99 at 30 models x 200 "
+            f"questions; read them as approximate. More {short} make them closer to their level.")
 
 
 def unlinked_note(diagnostics: Diagnostics) -> str | None:

@@ -150,11 +150,12 @@ def scoped_difference(mu_a, sigma_a, mu_b, sigma_b, question_diffs, *, scope: st
     return posterior, assumption
 
 
-def not_identified_note(models, cause: str | None = None) -> str:
+def not_identified_note(models, cause: str | None = None, *, of: int | None = None) -> str:
     """:data:`NOT_IDENTIFIED_ASSUMPTION` for these models (the first clause of :func:`scoped_difference`'s assumption).
 
     ``cause``: why, when known (:func:`not_identified_cause`, e.g. ``"N = 1: one trial per question"``); else the
-    whole rule.
+    whole rule. ``of``: how many models the view ranks; when these are all of them (two or more), they are said as
+    "all n models", not as a list that reads like a subset ("a, b, c, d and 146 more").
 
     >>> not_identified_note(["m1"])[:60]
     'the empirical-Bayes prior is not identified for m1 (N = 1, f'
@@ -162,9 +163,12 @@ def not_identified_note(models, cause: str | None = None) -> str:
     'm1 (N = 1: one trial per question'
     >>> not_identified_note([f"m{i}" for i in range(300)])[:71]
     'the empirical-Bayes prior is not identified for m0, m1, m2, m3 and 296 '
+    >>> not_identified_note([f"m{i}" for i in range(300)], of=300)[:58]
+    'the empirical-Bayes prior is not identified for all 300 mo'
     """
     names = [str(m) for m in models]
-    return NOT_IDENTIFIED_ASSUMPTION.format(names=names_phrase(names), its="its" if len(names) == 1 else "their",
+    said = f"all {len(names):,} models" if of is not None and of == len(names) >= 2 else names_phrase(names)
+    return NOT_IDENTIFIED_ASSUMPTION.format(names=said, its="its" if len(names) == 1 else "their",
                                             rule=cause or not_identified_rule(degenerate=True))
 
 
@@ -382,5 +386,7 @@ def pair_trials_needed(outcomes, model_a: str, model_b: str, *, prior: str, conf
     needed = trials_needed(outcomes.counts[ia], outcomes.counts[ib], outcomes.weights, pa, pb, confidence=confidence,
                            alpha_a=alpha_a, alpha_b=alpha_b, empirical_a=empirical and not note_a,
                            empirical_b=empirical and not note_b, strata_a=codes_a, strata_b=codes_b)
+    if note_a and note_a == note_b:  # one note for both (N = 1 data: the same sentence twice, QA 2026-12-03)
+        return needed, (f"{model_a} and {model_b}: {note_a.replace('for this model', 'for either model')}",)
     notes = tuple(f"{m}: {n}" for m, n in ((model_a, note_a), (model_b, note_b)) if n)
     return needed, notes

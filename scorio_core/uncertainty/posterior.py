@@ -26,7 +26,7 @@ from scipy import special as _special  # betaincinv = scipy.stats.beta.ppf (same
 from scorio_core.choices import DEFAULT_PRIOR, DEFAULT_SCOPE, SCOPE_HELP, SCOPE_LABELS, SCOPES, is_fallback_interval
 from scorio_core.eval._interval import ci_tuple
 from scorio_core.eval.bayes import bayes_moments, scaled_weights
-from scorio_core.uncertainty.fallback import FALLBACK_LABELS, fallback_interval_label, fallback_reason
+from scorio_core.uncertainty.fallback import FALLBACK_LABELS, ONE_TRIAL_CAUSE, fallback_interval_label, fallback_reason
 from scorio_core.uncertainty.priors import (NOT_IDENTIFIED_RULE, PRIOR_LABELS, FittedPrior, check_prior, fit_dirichlet_prior,
                                             prior_alpha)
 
@@ -323,7 +323,8 @@ def projection_alpha(counts: object, prior: str) -> tuple[np.ndarray, str]:
         return prior_alpha(prior, K), ""
     fitted = fit_dirichlet_prior(c)
     if fitted.pooled:
-        why = {"fallback-n1": NOT_IDENTIFIED_RULE,
+        one_trial = c.size and int(c.sum(axis=-1).max()) <= 1  # the cause, not the whole rule (QA 2026-12-03)
+        why = {"fallback-n1": ONE_TRIAL_CAUSE if one_trial else NOT_IDENTIFIED_RULE,
                "fallback-degenerate": "every trial in one category"}.get(fitted.method, fitted.method)
         return np.ones(K), (f"the empirical-Bayes prior is not identified for this model ({why}); the projection uses "
                             "the uniform prior")

@@ -15,12 +15,15 @@ BOARD = pd.DataFrame({"model": ["a", "b", "c", "d"], "mu": [0.6, 0.74, np.nan, 0
 
 def test_interval_summary_names_both_ends_and_the_overlaps():
     assert ct.interval_summary(BOARD, interval="95% credible interval", labels={"b": "B-long"}) == (
-        "3 models (1 not scored); highest mean B-long 0.7400 (95% credible interval 0.7000-0.7800), lowest d 0.4100 "
+        "3 models scored, 1 not; highest mean B-long 0.7400 (95% credible interval 0.7000-0.7800), lowest d 0.4100 "
         "(95% credible interval 0.3800-0.4400); 1 other model's interval overlaps the leader's.")
     combined = BOARD.rename(columns={"mu": "score"}).iloc[[1]]
     assert ct.interval_summary(combined, interval="95% interval", column="score", estimate="combined score",
                                digits=3) == "1 model: combined score b 0.740 (95% interval 0.700-0.780)."
-    assert ct.interval_summary(BOARD.iloc[[2]], interval="x") == "No model scored (1 not scored)."
+    assert ct.interval_summary(BOARD.iloc[[2]], interval="x") == "No model scored (1 without a score)."
+    assert ct.interval_summary(BOARD.iloc[[1, 2]], interval="x", digits=1) == "1 model scored, 1 not: mean b 0.7 (x 0.7-0.8)."
+    assert ct.interval_summary(BOARD.iloc[[0, 1, 2]].assign(mu=[0.5, 0.5, np.nan]), interval="x", digits=1).startswith(
+        "2 models scored, 1 not, all with mean 0.5;")
 
 
 def test_task_heatmap_summary_says_its_extremes_and_gaps():

@@ -57,7 +57,10 @@ def test_projection_alpha():
     assert alpha.tolist() == [1.0, 1.0] and note == ("the empirical-Bayes prior is not identified for this model "
                                                      "(every trial in one category); the projection uses the uniform "
                                                      "prior")  # plain words, not the fit's method code
-    _, note = projection_alpha(np.array([[0, 1], [1, 0], [1, 0]]), "empirical-bayes")  # N = 1
+    _, note = projection_alpha(np.array([[0, 1], [1, 0], [1, 0]]), "empirical-bayes")  # N = 1: its cause, not the rule
+    assert note == ("the empirical-Bayes prior is not identified for this model (N = 1: one trial per question); the "
+                    "projection uses the uniform prior")
+    _, note = projection_alpha(np.array([[0, 2], [1, 1], [1, 0]]), "empirical-bayes")  # N = 2 on 3 questions: the rule
     assert ("(N = 1, fewer than 10 questions tried twice or more, or fewer than 20 pairs of trials of a question (N = "
             "2 on fewer than 20 questions))") in note and "fallback" not in note
 
@@ -75,3 +78,14 @@ def test_cli_compare_records_the_prior(capsys, prior):
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["trials_needed"]["prior"] == prior == report["settings"]["prior"]
     assert isinstance(report["trials_needed"]["prior_notes"], list)
+
+
+def test_one_note_when_both_models_fall_back_alike(tmp_path, capsys):
+    # N = 1 for both models: one sentence naming both and the cause, not the same rule twice (QA 2026-12-03)
+    rows = ["model,question_id,is_correct"] + [f"{m},q{q},{(q + i) % 2}" for i, m in enumerate("ab") for q in range(12)]
+    path = tmp_path / "n1.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["compare", str(path), "--models", "a", "b", "--output", "json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["trials_needed"]["prior_notes"]
+    assert notes == ["a and b: the empirical-Bayes prior is not identified for either model (N = 1: one trial per "
+                     "question); the projection uses the uniform prior"]

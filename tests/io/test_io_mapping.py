@@ -59,8 +59,18 @@ def test_mapping_errors_name_the_problem():
         _load("model,q,correct\nm,1,1\n", mapping={"questoin": "q"})
     with pytest.raises(InputError, match=r"mapping question_id=qq names a column that is not in the file; columns are 'model', 'q', 'correct'"):
         _load("model,q,correct\nm,1,1\n", mapping={"question_id": "qq"})
-    with pytest.raises(InputError, match=r"no column found for required field 'question_id'"):
+    with pytest.raises(InputError, match=r"no column found for required field 'question_id'.*; columns no field uses: 'q'\."):
         _load("model,q,correct\nm,1,1\n")
+
+
+def test_missing_outcome_names_the_columns_left_to_map():
+    # an Inspect-style nested score in a plain JSONL: no alias matches, so the message lists what could be mapped
+    line = '{"model": {"name": "m"}, "sample": {"id": 1, "epoch": 0}, "scores": {"match": {"value": "C"}}}\n'
+    with pytest.raises(InputError, match=r"field 'is_correct'.*mapping widget; columns no field uses: 'scores\.match\.value'\. An"):
+        _load(line, name="r.jsonl")
+    many = ",".join(f"c{i}" for i in range(14))
+    with pytest.raises(InputError, match=r"columns no field uses: 'c0', .*'c11' \.\.\.\. An"):
+        _load(f"model,question,{many}\nm,q,{','.join('x' * 14)}\n")
 
 
 def test_mapping_override_wins_over_exact_names():

@@ -117,3 +117,18 @@ def test_ranks_with_ci_ties_are_decided_within_linked_groups_only(tmp_path):
     assert board.loc[["a", "c"], "group"].tolist() == [1, 2]  # numbered as the leaderboard's groups (1 = largest)
     rows = ability_board(d, tie_rule="pairwise")
     assert rows["model"].tolist() == ["a", "b", "c", "d"]  # sorted by group, then rank
+
+
+def test_coverage_note_names_the_short_side(tmp_path):
+    from scorio_core.items.board import coverage_note
+
+    rng = np.random.default_rng(3)
+    few = diagnose(_outcomes(tmp_path, {"a": {0, 1, 2, 3, 4}, "b": {1, 2, 3}, "c": {3}, "d": {3, 4}}))
+    assert coverage_note(few).startswith("4 models x 6 questions: few models and questions for these Laplace")
+    assert coverage_note(few).endswith("More models and questions make them closer to their level.")
+    # many models, few questions (an Open LLM Leaderboard-like upload): only the questions are short (QA 2026-12-03)
+    wide = {f"m{i:02d}": set(np.flatnonzero(rng.random(12) < (i + 1) / 26).tolist()) for i in range(25)}
+    note = coverage_note(diagnose(_outcomes(tmp_path, wide, questions=12, trials=1)))
+    assert note.startswith("25 models x 12 questions: few questions for these") and "More questions make" in note
+    tall = {f"m{i:02d}": set(np.flatnonzero(rng.random(100) < (i + 1) / 21).tolist()) for i in range(20)}
+    assert coverage_note(diagnose(_outcomes(tmp_path, tall, questions=100, trials=1))) is None
