@@ -16,7 +16,7 @@ from dashboard.tables.display import interval_headers
 from dashboard.tables.sizes import fit_width, id_column_help
 from dashboard.text import probability_cells, sentence
 
-__all__ = ["GAIN_MEANING", "POOL_LABEL", "batch_display", "batch_jsonl", "model_status_display", "plan_notes", "plan_sentence"]
+__all__ = ["GAIN_MEANING", "LINKING_LABEL", "POOL_LABEL", "batch_display", "batch_frame", "batch_jsonl", "model_status_display", "plan_notes", "plan_sentence"]
 
 #: How a batch row without a question (new questions from the pool) is shown.
 POOL_LABEL = "(new questions from the pool)"
@@ -31,20 +31,39 @@ GAIN_MEANING = ("Expected gain: how much these trials are expected to lower the 
                 "read them as probabilities.")
 
 
-def batch_display(rows: list[dict]) -> tuple[pd.DataFrame, dict]:
-    """One row per (model, question) of the next batch: model, task, question, trials, expected gain."""
+#: The expected-gain cell of a row that links groups of models sharing no question (no modelled gain).
+LINKING_LABEL = "none: links the groups"
+
+
+def batch_frame(rows: list[dict]) -> pd.DataFrame:
+    """The next batch as a table (the CSV download): model, task, question, trials, expected gain (NaN: a row
+    linking groups that share no question)."""
     frame = pd.DataFrame(rows, columns=["model", "task", "question_id", "trials", "expected_gain"])
     frame["question_id"] = frame["question_id"].astype(object).where(frame["question_id"].notna(), POOL_LABEL)
+    return frame
+
+
+def batch_display(rows: list[dict]) -> tuple[pd.DataFrame, dict]:
+    """One row per (model, question) of the next batch: model, task, question, trials, expected gain.
+
+    A row linking groups that share no question has no gain: its cell says so (:data:`LINKING_LABEL`) instead of
+    the grid's grey "None" (QA 2026-12-03), the others then as text with four decimals.
+    """
+    frame = batch_frame(rows)
+    gains = frame["expected_gain"].astype(float)
+    linking = bool(gains.isna().any())
+    if linking:
+        frame["expected_gain"] = gains.map("{:.4f}".format).where(gains.notna(), LINKING_LABEL)
     config = {
         "model": st.column_config.TextColumn("Model", pinned=True),
         "task": st.column_config.TextColumn("Task"),
         "question_id": st.column_config.TextColumn("Question", width=fit_width(frame["question_id"]), help=id_column_help(
             frame["question_id"], f"Question id as in the dump; {POOL_LABEL}: that many new questions, one trial each.")),
         "trials": st.column_config.NumberColumn("Trials", format="%d", help="More trials to run on this cell."),
-        "expected_gain": st.column_config.NumberColumn(
-            "Expected gain", format="%.4f",  # a normal decimal (QA F11: "9.75e-3" read as jargon)
-            help=GAIN_MEANING + " Empty on rows that link groups of models sharing no question: the goal's error "
-                                "across those groups is not modelled."),
+        "expected_gain": (st.column_config.TextColumn if linking else st.column_config.NumberColumn)(
+            "Expected gain", help=GAIN_MEANING + f" '{LINKING_LABEL}' on rows that link groups of models sharing no "
+                                                 "question: the goal's error across those groups is not modelled.",
+            **({} if linking else {"format": "%.4f"})),  # a normal decimal (QA F11: "9.75e-3" read as jargon)
     }
     return frame, config
 

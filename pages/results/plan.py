@@ -15,7 +15,7 @@ from dashboard.state.widgets import follow_default
 from dashboard.panels.charts import chart
 from dashboard.tables.sizes import fit_height
 from dashboard.tables.chart_text_more import projection_frame, projection_summary
-from dashboard.tables.plan import GAIN_MEANING, batch_display, batch_jsonl, model_status_display, plan_notes, plan_sentence
+from dashboard.tables.plan import GAIN_MEANING, batch_display, batch_frame, batch_jsonl, model_status_display, plan_notes, plan_sentence
 from dashboard.text import md, sentence
 from scorio_core.choices import PLAN_GOAL_HELP, PLAN_GOALS, PRIOR_LABELS, SCOPE_LABELS
 from scorio_core.report.tables import to_csv
@@ -148,7 +148,8 @@ with tabs[0]:
                          height=fit_height(len(frame), 480), key="plan_table")
             d1, d2 = st.columns(2)
             rows = len(plan.batch)
-            d1.download_button(f"Download the batch (CSV, {rows:,} rows)", to_csv(frame), file_name="next_batch.csv",
+            d1.download_button(f"Download the batch (CSV, {rows:,} rows)", to_csv(batch_frame(plan.batch)),
+                               file_name="next_batch.csv",
                                mime="text/csv", key="plan_csv", icon=":material/download:")
             d2.download_button(f"Download the batch (JSONL, {rows:,} rows)", batch_jsonl(plan.batch),
                                file_name="next_batch.jsonl", mime="application/jsonl", key="plan_jsonl",

@@ -33,6 +33,9 @@ def not_fitted_notices(table) -> list[dict]:
     ...                   "interval": ["95% exact ... (N = 1: one trial per question) ...", "95% credible interval"]})
     >>> [(n["code"], n["models"]) for n in not_fitted_notices(t)]
     [('prior_not_fitted', ['a'])]
+    >>> wide = pd.concat([t] * 4).assign(model=list("abcdefgh"), interval_kind="exact-binomial")
+    >>> not_fitted_notices(wide)[0]["message"][:57]
+    't: the empirical-Bayes prior is not identified for all 8 '
     """
     from scorio_core.ranking.paired import names_phrase, not_identified_cause
     from scorio_core.uncertainty.priors import not_identified_rule
@@ -43,8 +46,9 @@ def not_fitted_notices(table) -> list[dict]:
     for task, rows in table[table["interval_kind"].eq("exact-binomial")].groupby("task", sort=False):
         models = rows["model"].astype(str).tolist()
         cause = not_identified_cause(rows, models) or not_identified_rule(degenerate=True)
+        said = names_phrase(models, of=int(table["task"].eq(task).sum()))  # every row: "all 150 models"
         out.append({"code": "prior_not_fitted", "task": str(task), "models": models, "message": (
-            f"{task}: the empirical-Bayes prior is not identified for {names_phrase(models)} ({cause}): "
+            f"{task}: the empirical-Bayes prior is not identified for {said} ({cause}): "
             f"{'its row is' if len(models) == 1 else 'their rows are'} the observed mean over the questions (avg@N; "
             "with every trial in one category, the pooled Jeffreys estimate (successes + 1/2) / (trials + 1)) with a "
             "conservative exact binomial interval (interval_kind), not a posterior mean and credible interval")})

@@ -154,8 +154,8 @@ def not_identified_note(models, cause: str | None = None, *, of: int | None = No
     """:data:`NOT_IDENTIFIED_ASSUMPTION` for these models (the first clause of :func:`scoped_difference`'s assumption).
 
     ``cause``: why, when known (:func:`not_identified_cause`, e.g. ``"N = 1: one trial per question"``); else the
-    whole rule. ``of``: how many models the view ranks; when these are all of them (two or more), they are said as
-    "all n models", not as a list that reads like a subset ("a, b, c, d and 146 more").
+    whole rule. ``of``: how many models the view ranks (:func:`names_phrase`: more than five that are all of them
+    read "all n models").
 
     >>> not_identified_note(["m1"])[:60]
     'the empirical-Bayes prior is not identified for m1 (N = 1, f'
@@ -167,8 +167,7 @@ def not_identified_note(models, cause: str | None = None, *, of: int | None = No
     'the empirical-Bayes prior is not identified for all 300 mo'
     """
     names = [str(m) for m in models]
-    said = f"all {len(names):,} models" if of is not None and of == len(names) >= 2 else names_phrase(names)
-    return NOT_IDENTIFIED_ASSUMPTION.format(names=said, its="its" if len(names) == 1 else "their",
+    return NOT_IDENTIFIED_ASSUMPTION.format(names=names_phrase(names, of=of), its="its" if len(names) == 1 else "their",
                                             rule=cause or not_identified_rule(degenerate=True))
 
 
@@ -192,13 +191,20 @@ def not_identified_cause(table, models) -> str | None:
     return reasons.pop() if len(reasons) == 1 and None not in reasons else None
 
 
-def names_phrase(names) -> str:
+def names_phrase(names, *, of: int | None = None) -> str:
     """Model names in a sentence: all of up to five ("a, b and c"), else four and a count (hundreds of models).
+
+    ``of``: how many models the sentence is about; more than five names that are all of them read "all n models"
+    ("m0, m1, m2, m3 and 296 more" read like a subset, QA 2026-12-03).
 
     >>> names_phrase(["a"]), names_phrase(["a", "b", "c"]), names_phrase([f"m{i}" for i in range(300)])
     ('a', 'a, b and c', 'm0, m1, m2, m3 and 296 more')
+    >>> names_phrase(["a", "b", "c"], of=3), names_phrase([f"m{i}" for i in range(300)], of=300)
+    ('a, b and c', 'all 300 models')
     """
     names = [str(m) for m in names]
+    if len(names) > 5 and of == len(names):
+        return f"all {len(names):,} models"
     if len(names) > 5:
         return ", ".join(names[:4]) + f" and {len(names) - 4:,} more"
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else (names[0] if names else "")

@@ -6,7 +6,7 @@ from scorio_core import io
 from scorio_core.leaderboard.table import outcomes_for
 from scorio_core.plan import plan_next
 from scorio_core.plan.goals import format_draw_probability
-from dashboard.tables.plan import batch_display, plan_sentence
+from dashboard.tables.plan import LINKING_LABEL, batch_display, batch_frame, plan_sentence
 from dashboard.text import probability_cells
 from tests.app.conftest import ROOT, chart_specs, no_exception, shown
 
@@ -181,7 +181,11 @@ def test_groups_sharing_no_question_are_said_and_not_ranked(app):
     assert "top-1 cannot be decided" in _texts(app, "info") and not _texts(app, "success")
     assert app.main.metric[0].value == "not supported"
     table = app.main.dataframe[0].value
-    assert table["trials"].sum() == 200 and table["expected_gain"].isna().all()
+    assert table["trials"].sum() == 200 and table["expected_gain"].eq(LINKING_LABEL).all()  # not a grey "None"
+    rows = [{"model": "a", "task": "t", "question_id": "q1", "trials": 5, "expected_gain": float("nan")},
+            {"model": "b", "task": "t", "question_id": None, "trials": 3, "expected_gain": 0.01234}]
+    assert batch_display(rows)[0]["expected_gain"].tolist() == [LINKING_LABEL, "0.0123"]
+    assert batch_frame(rows)["expected_gain"].isna().tolist() == [True, False]  # the CSV keeps an empty number
     own = {m: {f"q{q:02d}" for q in (range(10) if m[0] == "a" else range(10, 20))} for m in rates}
     assert not any(q in own[m] for m, q in zip(table["model"], table["question_id"]))
 

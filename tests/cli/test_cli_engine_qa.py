@@ -43,6 +43,18 @@ def test_prior_not_fitted_names_the_cause_the_rows_share(tmp_path, capsys):
     assert "N = 1" not in note["message"]
 
 
+def test_prior_not_fitted_on_every_row_says_all_models(tmp_path, capsys):
+    # QA 2026-12-03 (an Open LLM Leaderboard-like upload, N = 1): "not identified for m0, m1, m2, m3 and 146 more"
+    # read like a subset of the 150; more than five names that are every row read "all n models"
+    path = tmp_path / "n1.csv"
+    path.write_text("model,question_id,is_correct\n" + "".join(
+        f"m{i},q{q},{int((q + i) % 3 == 0)}\n" for i in range(7) for q in range(12)))
+    assert main(["leaderboard", str(path), "--output", "json"]) == 0
+    (note,) = [n for n in json.loads(capsys.readouterr().out)["notes"] if n["code"] == "prior_not_fitted"]
+    assert "is not identified for all 7 models (N = 1: one trial per question)" in note["message"]
+    assert len(note["models"]) == 7
+
+
 def test_one_attempt_without_an_outcome_is_one_attempt():
     import numpy as np
     import pandas as pd
