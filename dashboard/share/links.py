@@ -74,9 +74,16 @@ def _simple(value) -> bool:
 
 
 def view_state() -> dict:
-    """The page widgets of :data:`VIEW_KEYS` that hold simple values (what an analysis carries besides its manifest)."""
+    """The page widgets of :data:`VIEW_KEYS` that hold simple values (what an analysis carries besides its manifest).
+
+    A value that is still the default a page applied for its data (:func:`dashboard.state.widgets.follow_default`'s
+    ``_default:<key>``) is left out, so the opened analysis applies its own data's default: the Leaderboard's "Show:
+    all" applied on a 16-model dataset was carried into the presentation of a 150-model upload shared without
+    revisiting the Leaderboard (an 8,000 px page, QA 2026-12-03), where the sharer would have seen the top 50.
+    """
     return {k: (list(v) if isinstance(v, tuple) else v) for k in VIEW_KEYS
-            if k in st.session_state and _simple(v := st.session_state[k])}
+            if k in st.session_state and _simple(v := st.session_state[k])
+            and not (f"_default:{k}" in st.session_state and st.session_state[f"_default:{k}"] == v)}
 
 
 def _analysis_state(ctx, active) -> dict:

@@ -343,6 +343,24 @@ def test_a_presentation_link_shows_the_top_50_the_sharer_saw(app):
     assert len(fresh.table[0].value) == 105
 
 
+def test_a_default_applied_on_other_data_is_not_carried_into_the_link(app):
+    """QA 2026-12-03: the Leaderboard first shown on the 16-model default set "Show: all models" as its default; a
+    150-model upload shared from the Export page without revisiting the Leaderboard presented all of them (an
+    8,000 px chart and 149 neighbouring pairs) where the sharer would have seen the top 50. A value still at the
+    default a page applied is not stored: the link applies its own data's default."""
+    assert app.session_state["lb_top"] == "all"  # the default on the bundled data the app opens on
+    text = "model,question_id,trial,is_correct\n" + "".join(
+        f"m{i:03d},q{q:03d},0,{int(q <= i)}\n" for i in range(105) for q in range(110))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("many.csv", text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(EXPORT).run()  # straight to the share: the Leaderboard's default never followed the new data
+    app.button(key="share_create").click().run()
+    fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
+    no_exception(fresh)
+    assert len(fresh.table[0].value) == 50
+
+
 def test_the_presented_table_is_static_with_every_row_so_it_prints_whole(app, monkeypatch):
     """Lead QA: printing the presentation view kept 25 of 270 rows (the table's 900 px box scrolls on paper); QA F13:
     the grid kept its own horizontal scroll in print, cutting the M and N columns: a static table, the interval in one
