@@ -16,6 +16,7 @@ from scorio_core.leaderboard import costs
 from scorio_core.rubric import rerank
 from scorio_core.ranking import compare, rank
 from scorio_core.leaderboard.checks import apply_question_set
+from scorio_core.io._quality_report import similar_ids_sentence, similar_question_ids
 from scorio_core.uncertainty.fallback import comparison_sds
 from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, emptied_on, leaderboard, leaderboard_notices,
                                           outcomes_for, pairwise_for, task_names)
@@ -388,4 +389,6 @@ def unequal_question_sets(data_id: str, _dataset, task: str, rubric_id: str = "b
     listed = ", ".join(f"{m} ({k})" for m, k in short[:6]) + (f" and {len(short) - 6} more" if len(short) > 6 else "")
     return (f"Models answered different questions: {len(short)} of {len(per_model)} answered fewer than all "
             f"{answered.shape[1]} ({listed}); {int(np.all(answered, axis=0).sum())} were answered by every model. "
-            "Scored on their own questions, a model that skipped hard questions ranks higher. Choose how to compare them.")
+            "Scored on their own questions, a model that skipped hard questions ranks higher. "
+            + (similar_ids_sentence(similar_question_ids(outcomes.rubric.questions, answered)) + " ").lstrip()
+            + "Choose how to compare them.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections import Counter
 
 import numpy as np
 import plotly.graph_objects as go
@@ -239,22 +240,25 @@ def short_labels(names, max_chars: int = LABEL_CHARS) -> list[str]:
     ['Meta-Llama-3.1-4…Turbo', 'Meta-Llama-3.1-7…Turbo']
     """
     names = [str(n) for n in names]
-    labels = []
-    for name in names:
-        others = [o for o in names if o != name]
+    unique = list(dict.fromkeys(names))
+    seen: dict[tuple[int, int], Counter] = {}  # (head, tail) -> how many names start and end as each cut: O(L) per cut
+
+    def alone(name: str, head: int, tail: int) -> bool:  # no other name starts with the head and ends with the tail
+        if (head, tail) not in seen:
+            seen[head, tail] = Counter((o[:head], o[len(o) - tail:]) for o in unique if len(o) >= max(head, tail))
+        return seen[head, tail][name[:head], name[len(name) - tail:]] == 1  # the name itself only
+    labels = {}
+    for name in unique:
         label = name
         for width in range(max_chars, len(name), 2):
             balanced = (width - 1) // 2
             heads = sorted(range(1, width - 1), key=lambda h: (abs(h - balanced), -h))  # balanced first
-            for head in heads:
-                start, end = name[:head], name[len(name) - (width - 1 - head):]
-                if not any(len(o) >= head and o.startswith(start) and o.endswith(end) for o in others):
-                    label = start + "…" + end
-                    break
-            if label != name:
+            head = next((h for h in heads if alone(name, h, width - 1 - h)), None)
+            if head is not None:
+                label = name[:head] + "…" + name[len(name) - (width - 1 - head):]
                 break
-        labels.append(label)
-    return labels
+        labels[name] = label
+    return [labels[name] for name in names]
 
 
 def name_ticks(names, max_chars: int = LABEL_CHARS, max_ticks: int | None = None) -> dict:

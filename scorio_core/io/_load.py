@@ -123,10 +123,6 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     _check_size(table, layout, row_source, [p.source for p in parts])
     infos = [SourceInfo(p.source, p.format, p.sha256, len(p.table), p.layout, tuple(p.mapping.items())) for p in parts] + infos
     notes = [n for s in srcs for n in s.notes] + [n for p in parts for n in p.notes] + merge_notes
-    if "model" in table.columns:  # 'gpt-4o' and 'gpt-4o ' are two models: say so before a table shows both
-        from scorio_core.io._quality import near_duplicate_models
-
-        notes += near_duplicate_models(table["model"])
     checked = [(src.name, results[src.name][1]) for src, f in detected if f == "lm-eval-results"]
     if checked and "task" in table.columns and "question_id" in table.columns:  # what the run reports vs what loaded
         from scorio_core.io.formats.lmeval import results_crosscheck

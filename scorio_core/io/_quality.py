@@ -16,6 +16,8 @@ from scorio_core.io._quality_report import (
     TrialSpread,
     _jsonable,
     blocking_messages,
+    near_duplicate_names,
+    similar_ids_notes,
 )
 
 __all__ = [
@@ -45,6 +47,10 @@ def compute_report(
     L, T, Q = len(model.cat.categories), len(task.cat.categories), len(question.cat.categories)
     mnames, tnames, qnames = model.cat.categories, task.cat.categories, question.cat.categories
     counts_layout = layout == "counts"
+    # 'gpt-4o' and 'gpt-4o ', 'GSM8K' and 'gsm8k' are two models, two tasks: say so before a table shows both (every engine)
+    said = [near_duplicate_names(names[np.bincount(codes, minlength=len(names)) > 0], what)
+            for codes, names, what in ((m, mnames, "model"), (t, tnames, "task"))]
+    meta["notes"] = tuple(dict.fromkeys((*meta.get("notes", ()), *said[0], *said[1])))
     if counts_layout:
         grid = _grid_report(table, m, t, q, (mnames, tnames, qnames, Q))
         if grid is not None:  # one row per cell, every model on the same questions: no cell keys needed
@@ -112,6 +118,8 @@ def compute_report(
     blocking = blocking_messages(nb, missing, dup[0], dup[2], counts_layout=counts_layout)
     first_at = tuple(_row_place(table, row, row_source, source_names) if row is not None else "" for row in firsts)
     m_seen, t_seen = np.bincount(m, minlength=L) > 0, np.bincount(t, minlength=T) > 0
+    if missing_cells:  # models lack questions others answered: '01' from one run and '1' from another?
+        meta["notes"] = tuple(meta.get("notes", ())) + tuple(similar_ids_notes(table))
     return QualityReport(
         layout=layout,
         n_rows=len(table),
@@ -375,25 +383,3 @@ def _row_place(table, row: int, row_source, source_names) -> str:
         parts.append(f"in {source_names[int(row_source[row])]}")
     return ", ".join(parts)
 
-
-def near_duplicate_models(models) -> list[str]:
-    """A note naming model names that differ only in letter case or spaces (kept as different models), or none.
-
-    ``" gpt-4o"``, ``"GPT-4o"`` and ``"gpt-4o "`` are three models to the loader, as they are in the data; a reader
-    of a leaderboard that shows ``gpt-4o`` twice must learn why. Names are shown with ``repr`` so the spaces show.
-
-    >>> near_duplicate_models(["a", "A ", "b"])
-    ["Model names that differ only in letter case or spaces are kept as different models: 'a', 'A '. If they are one model, make the names equal in the dump (e.g. pandas: df['model'] = df['model'].str.strip()); if they are different models, names that differ in more than case and spaces avoid confusing readers."]
-    """
-    names = pd.Series(pd.unique(pd.Series(models, dtype=object).dropna().astype(str)), dtype=object)
-    if names.size < 2:
-        return []
-    key = names.str.strip().str.casefold().str.replace(r"\s+", " ", regex=True)
-    clash = names[key.duplicated(keep=False)]
-    if clash.empty:
-        return []
-    groups = [", ".join(repr(n) for n in group) for _, group in clash.groupby(key[clash.index], sort=False)]
-    shown = "; ".join(groups[:5]) + (f"; and {len(groups) - 5:,} more groups" if len(groups) > 5 else "")
-    return [f"Model names that differ only in letter case or spaces are kept as different models: {shown}. If they "
-            "are one model, make the names equal in the dump (e.g. pandas: df['model'] = df['model'].str.strip()); if "
-            "they are different models, names that differ in more than case and spaces avoid confusing readers."]

@@ -15,12 +15,12 @@ import pandas as pd
 
 from scorio_core.choices import QUESTION_SETS
 from scorio_core.errors import InputError
+from scorio_core.io._quality_report import near_duplicate_models, similar_ids_sentence, similar_question_ids
 from scorio_core.leaderboard.linking import common_mask, disconnected_groups_notice, missing_tasks_notice
 from scorio_core.leaderboard.task_outcomes import TaskOutcomes
 
 __all__ = ["QUESTION_SETS", "apply_question_set", "choices_of", "data_choices_notice", "emptied_on", "leaderboard_notices", "prior_pull_notice", "question_sets_differ",
            "question_sets_notice", "question_set_notes"]
-
 
 
 _common_mask = common_mask  # the name table.py and older callers import
@@ -42,8 +42,6 @@ def _fill_missing(outcomes):
         trial = np.arange(R.shape[2])
         R[missing[..., None] & (trial < n_fill[..., None])] = low
     return replace(outcomes, counts=counts, R=R)
-
-
 
 
 def apply_question_set(task_outcomes, question_set: str = "own"):
@@ -106,8 +104,9 @@ def question_sets_notice(task_outcomes, question_set: str = "own", silent=()) ->
         "common": f"only the {n_common} questions every model answered are used",
         "missing-incorrect": "a missing question counts as answered wrongly",
     }[question_set]
+    similar = similar_question_ids(task_outcomes.rubric.questions, answered)  # '01' for some models, '1' for others
     finding = (f"{len(short)} of {len(per_model)} models answered fewer than all {answered.shape[1]} questions "
-               f"({n_common} answered by every model); {handled}.")
+               f"({n_common} answered by every model); {handled}." + (" " + similar_ids_sentence(similar)) * bool(similar))
     return {
         "code": "unequal_question_sets",
         "message": finding + (" Choose the question set: own, common or missing-incorrect." if n_common else
@@ -116,7 +115,7 @@ def question_sets_notice(task_outcomes, question_set: str = "own", silent=()) ->
         "models": {m: int(k) for m, k in zip(task_outcomes.models, per_model)},
         "n_questions": int(answered.shape[1]),
         "n_common": n_common,
-        "question_set": question_set,
+        "question_set": question_set, "similar_question_ids": [list(g) for g in similar],
     }
 
 
@@ -149,7 +148,8 @@ def leaderboard_notices(
 
         - ``unequal_question_sets``: models answered different questions; ``models`` maps each
           model to its number of answered questions, with ``n_questions`` (union),
-          ``n_common`` and the ``question_set`` in force.
+          ``n_common``, the ``question_set`` in force and ``similar_question_ids`` (ids differing only in case,
+          spaces or leading zeros that no model answered two of: :func:`scorio_core.io._quality_report.similar_question_ids`).
         - ``disconnected_groups``: the scored models fall into groups that share no question, directly or through
           other models (:func:`scorio_core.leaderboard.linking.disconnected_groups_notice`); ``groups`` lists the
           model names of each, largest first.
@@ -162,7 +162,7 @@ def leaderboard_notices(
           questions in ``unequal_question_sets``.
         - ``data_choices``: the data-quality choices applied before scoring (``choices``: their lines), first.
         - ``similar_model_names``: model names that differ only in letter case or spaces, kept as different models
-          (:func:`scorio_core.io._quality.near_duplicate_models`).
+          (:func:`scorio_core.io._quality_report.near_duplicate_models`).
         - ``absent_from_task``: models of the dataset (``dataset_models``) with no row on this task, not ranked here
           (e.g. a model that did not run it); ``models`` lists them.
         - ``missing_tasks``: with every task pooled (``ALL_TASKS``), models that answered no question of some task
@@ -192,8 +192,6 @@ def leaderboard_notices(
                    f"removed every row {'it' if len(emptied) == 1 else 'they'} had on this task: {gone}.")
         out.append({"code": "emptied_by_choice", "finding": finding, "models": dict(emptied),
                     "message": finding + " Undo that choice to rank them, or check their outcomes in the dump."})
-    from scorio_core.io._quality import near_duplicate_models
-
     for finding in near_duplicate_models(task_outcomes.models):  # two rows that read 'gpt-4o': say they are two models
         out.append({"code": "similar_model_names", "finding": finding, "message": finding})
     here = set(task_outcomes.models)

@@ -15,7 +15,8 @@ of is_correct whatever the rubric. NaN becomes ``null``. ``interval_kind`` is ``
 the empirical-Bayes prior was not identified (N = 1, or every trial in one category) and the interval fell back to
 Clopper-Pearson on the pooled answers (``interval`` says why). ``notes`` are objects with a stable ``code`` and a
 ``message`` (plus details): ``load`` (what loading the files found, e.g. names differing only in spaces), ``unequal_question_sets`` (``models``: answered questions per model, ``n_questions``,
-``n_common``, ``question_set``), ``disconnected_groups`` (``groups``: lists of model names that share no question with
+``n_common``, ``question_set``, ``similar_question_ids``: groups of ids written two ways, e.g. ``["01", "1"]``),
+``disconnected_groups`` (``groups``: lists of model names that share no question with
 the other groups, largest first; ranks across groups compare question sets; then every row has ``group``, its model's
 1-based group number in that list, null in a task whose models are all linked or for an unscored model: without the
 note no row has the key; the table, CSV and Markdown add a ``group`` column then), ``paper_chain`` (``models``: [best,
