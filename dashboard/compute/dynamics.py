@@ -157,7 +157,8 @@ def analysis_block(data_id: str, _dataset, task: str, kind: str, rubric_id: str 
     if kind == "rubric" and prior_id != "none":
         full, _ = prior_counts(data_id, _dataset, task, rubric_id, _categorization, prior_id, _prior)
         if full is not None:
-            index = [chosen.questions.index(q) for q in block.questions]
+            column_of = {q: j for j, q in enumerate(chosen.questions)}  # not tuple.index per question: O(M^2)
+            index = [column_of[q] for q in block.questions]
             prior = np.ascontiguousarray(full[:, index])
             prefix = None  # prior counts R0 are not part of the prefix counts
     return Block(kind, block.models, R, has_order, np.asarray(block.weights, float), prior, tuple(notes), prefix, block.strata)

@@ -52,10 +52,9 @@ _DRAFT_DATASET = "_autosave_dataset"
 VIEW_KEYS = (
     "models", "lb_top", "lb_methods", "lb_method", "lb_method_options",
     "cmp_a", "cmp_b", "cmp_only_diff",
-    "traj_metric", "traj_k", "traj_tau", "traj_order", "traj_scheme", "traj_replicates", "traj_seed",
-    "traj_highlight", "traj_band_models",
-    "conv_methods", "conv_pass_ks", "conv_k", "conv_tau", "conv_scheme", "conv_replicates", "conv_seed", "conv_gold",
-    "conv_models",
+    "traj_metric", "traj_k", "traj_tau", "traj_order", "traj_scheme", "traj_replicates", "traj_seed", "traj_highlight",
+    "traj_band_models", "conv_methods", "conv_pass_ks", "conv_k", "conv_tau", "conv_scheme", "conv_replicates",
+    "conv_seed", "conv_gold", "conv_models",
     "sens_schemas", "sens_ci", "sens_highlight", "sens_n", "sens_seed", "sens_shift", "sens_target", "sens_weight_range",
     "present_figures", "cluster_column",
     "q_irt", "q_flags", "q_question", "q_rank_without", "q_exclude",

@@ -172,8 +172,8 @@ def _block_prior_counts(args: argparse.Namespace, outcomes, categorization, bloc
                          field="prior_outcomes")
     full = prior_outcome_counts(args, load_prior_outcomes(args), outcomes, outcomes.task, categorization, notes)
     rubric = outcomes.rubric
-    rows = [rubric.models.index(m) for m in block.models]
-    columns = [rubric.questions.index(q) for q in block.questions]
+    row_of, column_of = ({x: i for i, x in enumerate(xs)} for xs in (rubric.models, rubric.questions))  # not O(M^2)
+    rows, columns = [row_of[m] for m in block.models], [column_of[q] for q in block.questions]
     return np.ascontiguousarray(np.asarray(full)[np.ix_(rows, columns)])
 
 

@@ -267,12 +267,17 @@ def blocking_finding(message: str) -> str:
     return text[:cut] if cut >= 0 else text.rstrip(".")
 
 
+def _name_key(names: "pd.Series") -> "pd.Series":
+    """Names (a str Series) with letter case and surrounding or repeated spaces taken away."""
+    return names.str.strip().str.casefold().str.replace(r"\s+", " ", regex=True)
+
+
 def _id_key(ids) -> "pd.Series":
     """Question ids with letter case, surrounding and repeated spaces, leading zeros of a number and a trailing
     ``.0`` taken away (``" Q007 "`` -> ``"q7"``, ``"12.0"`` -> ``"12"``): what two runs of one benchmark differ in."""
     import pandas as pd
 
-    key = pd.Series(ids, dtype=object).astype(str).str.strip().str.casefold().str.replace(r"\s+", " ", regex=True)
+    key = _name_key(pd.Series(ids, dtype=object).astype(str))
     key = key.str.replace(r"(?<=\d)\.0+$", "", regex=True)  # 12.0: an integer id column read back as floats
     return key.str.replace(r"(?<![\d.])0+(?=\d)", "", regex=True)  # q007 -> q7 (not the 05 of 1.05)
 
@@ -381,7 +386,7 @@ def near_duplicate_names(names, what: str = "model") -> list[str]:
     names = pd.Series(pd.unique(pd.Series(names, dtype=object).dropna().astype(str)), dtype=object)
     if names.size < 2:
         return []
-    key = names.str.strip().str.casefold().str.replace(r"\s+", " ", regex=True)
+    key = _name_key(names)
     clash = names[key.duplicated(keep=False)]
     if clash.empty:
         return []

@@ -13,6 +13,8 @@ models of a pooled board (every task) that ran only some of its tasks.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pandas as pd
 
@@ -206,8 +208,10 @@ def grouped_order(order, labels) -> tuple[list[str], list[int]]:
     """
     names = [str(m) for m in order]
     lab = [labels[m] for m in names]
-    first = {g: lab.index(g) for g in dict.fromkeys(lab)}
-    size = {g: lab.count(g) for g in first}
+    first: dict = {}
+    for i, g in enumerate(lab):
+        first.setdefault(g, i)
+    size = Counter(lab)
     number = {g: i + 1 for i, g in enumerate(sorted(first, key=lambda g: (-size[g], first[g])))}
     ranked = sorted(range(len(names)), key=lambda i: (number[lab[i]], i))
     return [names[i] for i in ranked], [number[lab[i]] for i in ranked]

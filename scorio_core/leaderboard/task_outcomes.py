@@ -240,8 +240,9 @@ def _concat(parts: list[Outcomes], task: str) -> Outcomes:
     n_max = max((p.R.shape[2] for p in parts if p.R is not None), default=0)
     has_order = all(p.R is not None for p in parts)
     check_dense(f"pooling {len(parts):,} tasks", L, sum(p.n_questions for p in parts), n_cat, n_max if has_order else None)
+    row_of = {m: i for i, m in enumerate(models)}  # not models.index per model and task: O(L^2) per task
     for p in parts:
-        idx = [models.index(m) for m in p.models]
+        idx = [row_of[m] for m in p.models]
         block = np.zeros((L, p.n_questions, n_cat), dtype=np.int64)
         block[idx] = p.counts
         counts_blocks.append(block)

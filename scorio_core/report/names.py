@@ -129,7 +129,8 @@ def display_names(models, max_chars: int = 36) -> dict[str, str]:
         seen: dict[str, int] = {}
         for v in out.values():
             seen[v] = seen.get(v, 0) + 1
-        out = {k: (current[full.index(k)] if seen[v] > 1 else v) for k, v in out.items()}
+        uncut = dict(zip(full, current))
+        out = {k: (uncut[k] if seen[v] > 1 else v) for k, v in out.items()}
     return out
 
 

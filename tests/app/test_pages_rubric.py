@@ -323,3 +323,14 @@ def test_weights_can_be_edited_with_form_fields(rubric_app):
     edit(at, edited={3: {"weight": 1.5}})  # and the fields follow an edit in the table (never overwrite it)
     assert workspace(at).schema.weights.tolist() == [0.0, 0.0, 2.5, 1.5, 3.0]
     assert field("Weight of correct, unboxed").value == 1.5
+
+
+def test_trajectories_with_prior_counts_from_another_model(rubric_app):
+    """The dynamics take the prior counts R0 on the block's questions (dashboard.compute.dynamics: positions by dict)."""
+    at = rubric_app
+    at.radio(key="rubric_prior_kind").set_value("model").run()
+    at.selectbox(key="rubric_prior_model").set_value("mimic-20").run()
+    at.switch_page("pages/results/trajectories.py").run()
+    no_exception(at)
+    assert any("Prior counts R0 (Rubric page) combine with the uniform prior only" in shown(c.value)
+               for c in at.main.caption), [c.value for c in at.main.caption]
