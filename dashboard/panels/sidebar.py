@@ -312,7 +312,7 @@ def _group_filter(groups, available: list[str]) -> list[str] | None:
     st.multiselect("Organisation (from model names)" if groups.source == "name prefix" else f"Group ({md(groups.source)})",
                    options, key=GROUP_KEY, bind="query-params", persist_state="session", placeholder=f"All {len(options)}",
                    help="Narrow every results page to the models of these groups; kept in the link. "
-                        + ("Groups are the organisation prefix of the model names (org/model)." if groups.source == "name prefix"
+                        + ("Groups are the organisation prefix of the model names (org/model; Qwen/ and qwen/ are one)." if groups.source == "name prefix"
                            else f"Groups come from the data's per-model column '{md(groups.source)}'."))
     chosen = st.session_state.get(GROUP_KEY) or []
     return groups.models_in(chosen, available) if chosen else None

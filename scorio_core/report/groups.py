@@ -4,7 +4,7 @@ A group comes from a per-model column of the data (``family``, ``organisation`` 
 ``organization``, ``org``, ``provider``, ``vendor``, ``developer``: the first one present whose
 value is the same on every row of a model), else from an organisation prefix every model name
 carries (``anthropic/claude-3-5-sonnet`` -> ``anthropic``, as Inspect AI and many harnesses name
-models). Nothing is guessed beyond that: without such a column or prefix there are no groups.
+models; prefixes that differ only in letter case are one group, :func:`scorio_core.report.names.one_spelling`). Nothing is guessed beyond that: without such a column or prefix there are no groups.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 import pandas as pd
+
+from scorio_core.report.names import one_spelling
 
 __all__ = ["GROUP_COLUMNS", "ModelGroups", "model_groups"]
 
@@ -63,7 +65,8 @@ def model_groups(table: pd.DataFrame | None) -> ModelGroups | None:
     ModelGroups or None
         From the first column of :data:`GROUP_COLUMNS` (case-insensitive) that is non-empty and
         constant within every model (a model whose rows are all empty goes to ``"(none)"``), else
-        from an ``org/`` prefix on every model name (with at least two distinct models), else None.
+        from an ``org/`` prefix on every model name (with at least two distinct models; ``Qwen/`` and ``qwen/`` one
+        group), else None.
 
     Examples
     --------
@@ -100,5 +103,6 @@ def model_groups(table: pd.DataFrame | None) -> ModelGroups | None:
     names = [str(m) for m in pd.unique(models)]
     prefixes = [_PREFIX.match(m) for m in names]
     if len(names) >= 2 and all(prefixes):
-        return ModelGroups(source="name prefix", of={m: p.group(1) for m, p in zip(names, prefixes)}, notes=notes)
+        of = one_spelling({m: p.group(1) for m, p in zip(names, prefixes)})  # Qwen/ and qwen/: one organisation
+        return ModelGroups(source="name prefix", of=of, notes=notes)
     return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["display_names", "organisations"]
+__all__ = ["display_names", "one_spelling", "organisations"]
 
 # a release date at the end: -20241022, -2024-10-22, _2024_10_22, @20241022 (not 4-digit snapshots like -0613)
 _DATE = re.compile(r"[-_@ ](?:20\d{2}[-_]?\d{2}[-_]?\d{2})$")
@@ -156,12 +156,13 @@ def organisations(models) -> dict[str, str]:
     dict of str to str
         Full name -> the ``org/`` prefix of a hub-style name (``meta-llama/Llama-3.1-8B`` ->
         ``meta-llama``), else the maker of a known family token (``gpt-4o`` -> ``OpenAI``,
-        ``claude-3-5-sonnet`` -> ``Anthropic``), else "" (never guessed from anything else).
+        ``claude-3-5-sonnet`` -> ``Anthropic``), else "" (never guessed from anything else); spellings that differ
+        only in letter case are one (:func:`one_spelling`: ``openai/gpt-4o`` -> ``OpenAI``).
 
     Examples
     --------
     >>> organisations(["openai/gpt-4o", "claude-3-5-sonnet-20241022", "o3-mini (high)", "my-agent"])
-    {'openai/gpt-4o': 'openai', 'claude-3-5-sonnet-20241022': 'Anthropic', 'o3-mini (high)': 'OpenAI', 'my-agent': ''}
+    {'openai/gpt-4o': 'OpenAI', 'claude-3-5-sonnet-20241022': 'Anthropic', 'o3-mini (high)': 'OpenAI', 'my-agent': ''}
     """
     out = {}
     for model in (str(m) for m in models):
@@ -177,4 +178,40 @@ def organisations(models) -> dict[str, str]:
                 found = family
                 break
         out[model] = found
-    return out
+    return one_spelling(out)
+
+
+def one_spelling(labels: dict) -> dict:
+    """``labels`` with the spellings of one organisation that differ only in letter case made one.
+
+    Two harnesses write ``openai/gpt-4o`` and ``OpenAI/gpt-4o-mini`` (or one writes the prefix and the other only
+    ``gpt-4o-mini``, whose maker reads ``OpenAI``): an organisation filter or column would list it twice. Only the
+    label is unified; the model names stay as written.
+
+    Parameters
+    ----------
+    labels : dict of str to str
+        Organisation (or group) of each model; "" for none.
+
+    Returns
+    -------
+    dict of str to str
+        The same keys; where a label is written in more than one letter case, each replaced by one spelling: a known
+        maker's (``OpenAI``, ``Meta``, ...) when one matches, else the spelling most models carry (the first seen on a
+        tie). A label written one way is kept as written.
+
+    Examples
+    --------
+    >>> one_spelling({"openai/gpt-4o": "openai", "gpt-4o-mini": "OpenAI", "Qwen/a": "Qwen", "qwen/b": "qwen",
+    ...               "qwen/c": "qwen", "x": ""})
+    {'openai/gpt-4o': 'OpenAI', 'gpt-4o-mini': 'OpenAI', 'Qwen/a': 'qwen', 'qwen/b': 'qwen', 'qwen/c': 'qwen', 'x': ''}
+    """
+    from collections import Counter
+
+    makers = {m.casefold(): m for m in _FAMILIES.values()}
+    spelled: dict[str, str] = {}
+    for label, _ in Counter(labels.values()).most_common():  # most models first; ties keep first-seen order
+        spelled.setdefault(label.casefold(), label)
+    clash = Counter(label.casefold() for label in set(labels.values()))
+    spelled.update((k, m) for k, m in makers.items() if clash[k] > 1)
+    return {model: spelled[label.casefold()] for model, label in labels.items()}

@@ -48,3 +48,22 @@ def test_organisations_only_where_derivable():
     got = organisations(["meta-llama/Llama-3.1-8B", "gpt4o", "Qwen2.5-72B", "DeepSeek-R1", "agent-x", "a/b/c"])
     assert got == {"meta-llama/Llama-3.1-8B": "meta-llama", "gpt4o": "OpenAI", "Qwen2.5-72B": "Alibaba",
                    "DeepSeek-R1": "DeepSeek", "agent-x": "", "a/b/c": ""}
+
+
+def test_one_organisation_whatever_the_letter_case():
+    """QA: a dump merging harnesses listed 'openai' (from openai/gpt-4o) beside 'OpenAI' (gpt-4o-mini's maker) in the
+    Org column, and the sidebar offered 'Qwen' and 'qwen' as two organisations."""
+    import pandas as pd
+
+    from scorio_core.report.groups import model_groups
+    from scorio_core.report.names import organisations
+
+    got = organisations(["openai/gpt-4o", "gpt-4o-mini", "OPENAI/o3", "Qwen/Qwen2.5-7B", "qwen/qwq-32b", "qwen/x",
+                         "meta-llama/Llama-3.1-8B", "Meta-Llama/Llama-3.1-70B", "my-agent"])
+    assert got == {"openai/gpt-4o": "OpenAI", "gpt-4o-mini": "OpenAI", "OPENAI/o3": "OpenAI",
+                   "Qwen/Qwen2.5-7B": "qwen", "qwen/qwq-32b": "qwen", "qwen/x": "qwen",  # 2 of 3 write qwen
+                   "meta-llama/Llama-3.1-8B": "meta-llama", "Meta-Llama/Llama-3.1-70B": "meta-llama",  # tie: first
+                   "my-agent": ""}
+    groups = model_groups(pd.DataFrame({"model": ["Qwen/a", "qwen/b", "google/c"], "is_correct": [1, 0, 1]}))
+    assert groups.groups == ["Qwen", "google"] and groups.of["qwen/b"] == "Qwen"  # one spelling: kept as written
+    assert organisations(["google/gemma-2", "anthropic/x"]) == {"google/gemma-2": "google", "anthropic/x": "anthropic"}
