@@ -16,6 +16,7 @@ import pandas as pd
 from scorio_core.engines._sql import NotReadyError, refuse_no_rows
 from scorio_core.engines.duckdb_inputs import Group
 from scorio_core.errors import InputError
+from scorio_core.io.formats.letters import letter_scores_hint
 from scorio_core.io._quality import blocking_messages
 from scorio_core.io._quality_report import DuplicateKey, with_duplicate_example
 from scorio_core.engines.frames import ID_KEYS, order_rows
@@ -150,7 +151,8 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
         raise InputError(f"field 'trial' must be a whole number (trial index or seed); got {got}.", source=name, field="trial")
     if cells["bad_o"].sum():
         name, raw = _example(con, canon, params, "bad_o")
-        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.", source=name, field="is_correct")
+        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.{letter_scores_hint([raw])}",
+                         source=name, field="is_correct")
     soft = missing = dup_rows = conflicting = 0
     if (cells["n_correct"] + cells["z"] != n).any():
         bad, soft, missing = con.execute(

@@ -25,6 +25,7 @@ from typing import NamedTuple
 from scorio_core.errors import InputError
 from scorio_core.io._dataset import SourceInfo
 from scorio_core.io._schema import MappingGuess, infer_mapping
+from scorio_core.io.formats.letters import letter_scores_hint
 from scorio_core.engines._sql import (
     EMPTY_TOKENS,
     EXACT_INTEGER_LIMIT,
@@ -215,7 +216,8 @@ def duck_error(exc: Exception, group: Group, guess: MappingGuess | None = None) 
         field = by_column.get(column, column)
         got = re.search(r'Could not convert string "(.*?)" to', text)
         what = "must be 0 or 1 (true/false)" if field == "is_correct" else "has a value of the wrong type"
-        return InputError(f"field '{field}' {what}; got {got.group(1)!r}." if got else f"field '{field}' {what}.",
+        hint = letter_scores_hint([got.group(1)]) if got and field == "is_correct" else ""
+        return InputError(f"field '{field}' {what}; got {got.group(1)!r}.{hint}" if got else f"field '{field}' {what}.",
                           source=name, line=int(line.group(1)) if line else None, field=field)
     first = next((t for t in text.splitlines() if t.strip()), type(exc).__name__)
     return InputError(f"cannot read the file with DuckDB ({first[:200]}); check its format or use --engine pandas.",

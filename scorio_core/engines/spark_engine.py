@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from urllib.parse import unquote, urlparse
 
 from scorio_core.errors import InputError
+from scorio_core.io.formats.letters import letter_scores_hint
 from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, expand_inputs, partial_credit_notes,
                                       refuse_empty_files, refuse_no_rows)
 from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, path_of,
@@ -326,7 +327,8 @@ def _count_attempts(canon, labels: str, with_trial: bool):
         raise InputError(f"field 'trial' must be a whole number (trial index or seed); got {got}.", source=name, field="trial")
     if cells["bad_o"].sum():
         name, raw = _example(canon, F.col("bad_o"))
-        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.", source=name, field="is_correct")
+        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.{letter_scores_hint([raw])}",
+                         source=name, field="is_correct")
     soft = missing = dup_rows = conflicting = 0
     if (cells["n_correct"] + cells["z"] != n).any():
         row = canon.agg(F.count(F.when((o < 0) | (o > 1), 1)), F.count(F.when((o > 0) & (o < 1), 1)),

@@ -17,6 +17,7 @@ import pandas as pd
 
 from scorio_core.arrays.order import natural_key
 from scorio_core.errors import InputError, decimal_comma_hint
+from scorio_core.io.formats.letters import letter_scores_hint
 from scorio_core.io._schema import (
     BINARY_SIGNALS,
     COUNT_COLUMNS,
@@ -187,8 +188,10 @@ def _outcome(s: pd.Series, name: str, ctx: _Ctx, user: bool = False) -> tuple[np
         v = _numeric(s, "is_correct", ctx, f"(the outcome: {where}) must be 0 or 1 (true/false)")
     except InputError as exc:  # text labels: say how to recode them, never the mapping that just failed
         unmap = "; or un-map it: --map is_correct=none" if user else "; or map a 0/1 column: --map is_correct=COLUMN"
-        raise exc if not _text_labels(s) else InputError(exc.message + TEXT_LABELS_HINT[:-1] + (
-            unmap if name != "trial cells" else "") + ".", source=exc.source, line=exc.line, row=exc.row, field=exc.field)
+        if not _text_labels(s):
+            raise exc
+        hint = letter_scores_hint(pd.unique(s.dropna()), name) or TEXT_LABELS_HINT[:-1] + (unmap if name != "trial cells" else "") + "."
+        raise InputError(exc.message + hint, source=exc.source, line=exc.line, row=exc.row, field=exc.field)
     bad = (v < 0) | (v > 1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])

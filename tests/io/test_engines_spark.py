@@ -86,6 +86,10 @@ def test_spark_counts_identical_to_duckdb_and_same_refusals(tmp_path, spark):
     with pytest.raises(InputError) as info:
         load_counts(tmp_path / "bad.csv", engine="spark", spark=spark)
     assert info.value.field == "is_correct" and "bad.csv" in str(info.value) and "'yes'" in str(info.value)
+    assert "Inspect" not in str(info.value)
+    (tmp_path / "letters.csv").write_text("model,question,trial,score\nm1,q1,0,C\nm1,q1,1,I\n")  # Inspect's letters
+    with pytest.raises(InputError, match="look like Inspect AI's scores"):
+        load_counts(tmp_path / "letters.csv", engine="spark", spark=spark)
     with pytest.raises(InputError, match="matches no file"):
         load_counts(str(tmp_path / "nothing" / "*.parquet"), engine="spark", spark=spark)
     with pytest.raises(InputError, match="not in the file") as info:

@@ -46,10 +46,10 @@ from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
 from scorio_core.io._text import as_text, clip, messages_text
+from scorio_core.io.formats.letters import INSPECT_LETTERS as _LETTERS
 
 __all__ = ["header_crosscheck", "read_inspect", "value_to_float"]
 
-_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
 

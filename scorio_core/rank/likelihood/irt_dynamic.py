@@ -70,7 +70,8 @@ def _time_points(time_points, n_time: int) -> tuple[np.ndarray, np.ndarray]:
             raise ValueError("time_points must be strictly increasing.")
     if n_time < 2:
         return raw, np.zeros(n_time, dtype=float)
-    span = float(raw[-1] - raw[0])
+    with np.errstate(over="ignore"):  # finite times whose span overflows: the error below, not a RuntimeWarning
+        span = float(raw[-1] - raw[0])
     if not np.isfinite(span) or span <= 0.0:
         raise ValueError("time_points must span a positive interval.")
     return raw, (raw - raw[0]) / span
