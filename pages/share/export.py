@@ -37,7 +37,8 @@ notes = export.export_notes(ctx, active, settings, table)
 if len(table) < n_all:  # said in every export too
     notes = [*notes, f"Showing {len(table):d} of {n_all:d} models (the sidebar's model filter); ranks, intervals and "
                      "rank ties are computed with every model, so each model keeps its place."]
-files = export.table_exports(table, settings, ctx.task, summary, notes, context=export.markdown_context(ctx, active, settings))
+files = {kind: partial(export.table_export, kind, table, settings, ctx.task, summary, notes,  # built on click
+                        context=export.markdown_context(ctx, active, settings)) for kind in ("csv", "md", "latex")}
 stem = re.sub(r"[^\w]+", "-", f"{ctx.data.label}-{ctx.task}").strip("-_").lower()[:80] or "leaderboard"  # ü kept
 
 st.header("Verdict", divider="gray")

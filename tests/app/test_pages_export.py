@@ -51,6 +51,8 @@ def test_downloads_present_and_non_empty(app, downloads):
     labels = [b.label for b in app.main.download_button]
     assert labels == ["Leaderboard CSV", "Markdown table", "LaTeX table (booktabs)", "HTML report", "Rubric JSON",
                       "Analysis manifest"]
+    # the tables are built on click, as the HTML report (LaTeX of 1,000 models took 0.4 s of every visit)
+    assert all(callable(downloads[n]) for n in downloads if n.endswith((".csv", ".md", ".tex", ".html")))
     rows = list(csv.DictReader(io.StringIO(content(downloads, ".csv").decode())))
     assert len(rows) == 16 and rows[0]["model"] == "o3-mini (high)"
     # a forwarded CSV still says what it ranks (QA: only its file name named the data; the rubric nowhere)
@@ -275,3 +277,10 @@ def test_html_report_compares_no_pair_across_unlinked_groups(app, downloads):
     no_exception(app)
     html = content(downloads, ".html").decode()
     assert "not compared (different groups: no shared question)" in html
+
+
+def test_an_unknown_table_export_is_refused():
+    from dashboard.share.export import table_export
+
+    with pytest.raises(ValueError, match="choose csv, md or latex"):
+        table_export("xlsx", None, None, "t")
