@@ -9,6 +9,7 @@ shortened when every shortened name stays unique, and exports always carry the f
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 __all__ = ["display_names", "one_spelling", "organisations"]
 
@@ -206,8 +207,6 @@ def one_spelling(labels: dict) -> dict:
     ...               "qwen/c": "qwen", "x": ""})
     {'openai/gpt-4o': 'OpenAI', 'gpt-4o-mini': 'OpenAI', 'Qwen/a': 'qwen', 'qwen/b': 'qwen', 'qwen/c': 'qwen', 'x': ''}
     """
-    from collections import Counter
-
     makers = {m.casefold(): m for m in _FAMILIES.values()}
     spelled: dict[str, str] = {}
     for label, _ in Counter(labels.values()).most_common():  # most models first; ties keep first-seen order

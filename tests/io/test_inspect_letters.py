@@ -14,9 +14,10 @@ CSV = "model,question_id,trial,score\nm1,q1,0,C\nm1,q1,1,I\nm1,q2,0,P\nm2,q1,0,N
 
 def test_the_hint_recodes_as_inspect_does():
     hint = letter_scores_hint(["C", "I", "P", "N"], "score")
-    # the mapping printed is Inspect's own value_to_float (C 1, I 0, P 0.5, N 0)
-    assert f"df['score'].map({{'C': {value_to_float('C'):g}, 'I': {value_to_float('I'):g}, " \
-           f"'P': {value_to_float('P'):g}, 'N': {value_to_float('N'):g}}})" in hint
+    # Inspect AI's value_to_float (inspect_ai/scorer/_metric.py): CORRECT "C" 1.0, INCORRECT "I" 0, PARTIAL "P" 0.5,
+    # NOANSWER "N" 0; the Inspect reader applies the same values
+    assert "df['score'].map({'C': 1, 'I': 0, 'P': 0.5, 'N': 0})" in hint
+    assert [value_to_float(v) for v in "CIPN"] == [1.0, 0.0, 0.5, 0.0]
     assert letter_scores_hint(["P", "N"]) == ""  # no C or I: not recognisably Inspect's
     assert letter_scores_hint(["C", "wrong"]) == "" and letter_scores_hint([]) == ""
     assert letter_scores_hint([" C", None, float("nan"), "I"])  # spaces and empty cells do not hide it
