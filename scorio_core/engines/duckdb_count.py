@@ -15,8 +15,8 @@ import pandas as pd
 
 from scorio_core.engines._sql import NotReadyError, refuse_no_rows
 from scorio_core.engines.duckdb_inputs import Group
-from scorio_core.errors import InputError
-from scorio_core.io.formats.letters import letter_scores_hint
+from scorio_core.errors import InputError, decimal_comma_hint
+from scorio_core.io.formats.recoding import percent_scores_hint, text_scores_hint, trial_labels_hint
 from scorio_core.io._quality import blocking_messages
 from scorio_core.io._quality_report import DuplicateKey, with_duplicate_example
 from scorio_core.engines.frames import ID_KEYS, order_rows
@@ -148,20 +148,22 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
     if cells["bad_t"].sum():
         name, raw = _example(con, canon, params, "bad_t", "CAST(trial AS VARCHAR)")
         got = "an empty value or text" if raw is None else repr(raw)
-        raise InputError(f"field 'trial' must be a whole number (trial index or seed); got {got}.", source=name, field="trial")
+        hint = trial_labels_hint() if raw is None else decimal_comma_hint(raw)  # None: the value did not cast (text)
+        raise InputError(f"field 'trial' must be a whole number (trial index or seed); got {got}.{hint}", source=name, field="trial")
     if cells["bad_o"].sum():
         name, raw = _example(con, canon, params, "bad_o")
-        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.{letter_scores_hint([raw])}",
+        found = [r[0] for r in con.execute(f"SELECT DISTINCT raw_o FROM ({canon}) WHERE bad_o LIMIT 21", params).fetchall()]
+        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.{text_scores_hint(found)}",
                          source=name, field="is_correct")
     soft = missing = dup_rows = conflicting = 0
     if (cells["n_correct"] + cells["z"] != n).any():
-        bad, soft, missing = con.execute(
+        bad, soft, missing, low, high = con.execute(
             f"SELECT count(*) FILTER (WHERE o < 0 OR o > 1), count(*) FILTER (WHERE o > 0 AND o < 1), "
-            f"count(*) FILTER (WHERE o IS NULL) FROM ({canon})", params).fetchone()
+            f"count(*) FILTER (WHERE o IS NULL), min(o), max(o) FROM ({canon})", params).fetchone()
         if bad:
             name, raw = _example(con, canon, params, "o < 0 OR o > 1")
-            raise InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}.",
-                             source=name, field="is_correct")
+            raise InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}."
+                             f"{percent_scores_hint(low, high)}", source=name, field="is_correct")
     if with_trial:
         bitmaps = span_sql and not cells["out_t"].any()  # every trial in the sampled range: the bitmaps decide
         has_dups = bool((cells["d"] != n).any()) if bitmaps else bool(con.execute(

@@ -25,7 +25,7 @@ from typing import NamedTuple
 from scorio_core.errors import InputError
 from scorio_core.io._dataset import SourceInfo
 from scorio_core.io._schema import MappingGuess, infer_mapping
-from scorio_core.io.formats.letters import letter_scores_hint
+from scorio_core.io.formats.recoding import letter_scores_hint
 from scorio_core.engines._sql import (
     EMPTY_TOKENS,
     EXACT_INTEGER_LIMIT,

@@ -21,8 +21,8 @@ import os
 from collections.abc import Mapping
 from urllib.parse import unquote, urlparse
 
-from scorio_core.errors import InputError
-from scorio_core.io.formats.letters import letter_scores_hint
+from scorio_core.errors import InputError, decimal_comma_hint
+from scorio_core.io.formats.recoding import percent_scores_hint, text_scores_hint, trial_labels_hint
 from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, expand_inputs, partial_credit_notes,
                                       refuse_empty_files, refuse_no_rows)
 from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, path_of,
@@ -324,20 +324,22 @@ def _count_attempts(canon, labels: str, with_trial: bool):
     if cells["bad_t"].sum():
         name, raw = _example(canon, F.col("bad_t"), "trial")
         got = "an empty value or text" if raw is None else repr(raw)
-        raise InputError(f"field 'trial' must be a whole number (trial index or seed); got {got}.", source=name, field="trial")
+        hint = trial_labels_hint() if raw is None else decimal_comma_hint(raw)  # None: the value did not cast (text)
+        raise InputError(f"field 'trial' must be a whole number (trial index or seed); got {got}.{hint}", source=name, field="trial")
     if cells["bad_o"].sum():
         name, raw = _example(canon, F.col("bad_o"))
-        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.{letter_scores_hint([raw])}",
+        found = [r[0] for r in canon.filter(F.col("bad_o")).select(F.col("raw_o").cast("string")).distinct().limit(21).collect()]
+        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.{text_scores_hint(found)}",
                          source=name, field="is_correct")
     soft = missing = dup_rows = conflicting = 0
     if (cells["n_correct"] + cells["z"] != n).any():
         row = canon.agg(F.count(F.when((o < 0) | (o > 1), 1)), F.count(F.when((o > 0) & (o < 1), 1)),
-                        F.count(F.when(o.isNull(), 1))).first()
+                        F.count(F.when(o.isNull(), 1)), F.min(o), F.max(o)).first()
         bad, soft, missing = int(row[0]), int(row[1]), int(row[2])
         if bad:
             name, raw = _example(canon, (o < 0) | (o > 1))
-            raise InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}.",
-                             source=name, field="is_correct")
+            raise InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}."
+                             f"{percent_scores_hint(row[3], row[4])}", source=name, field="is_correct")
     if with_trial:
         dups = (canon.groupBy("model", "task", "question_id", "trial")
                 .agg(F.count(F.lit(1)).alias("k"), F.count_distinct(F.coalesce(o, F.lit(-1.0))).alias("nd"))

@@ -17,7 +17,7 @@ import pandas as pd
 
 from scorio_core.arrays.order import natural_key
 from scorio_core.errors import InputError, decimal_comma_hint
-from scorio_core.io.formats.letters import letter_scores_hint
+from scorio_core.io.formats.recoding import percent_scores_hint, text_scores_hint, trial_labels_hint
 from scorio_core.io._schema import (
     BINARY_SIGNALS,
     COUNT_COLUMNS,
@@ -118,8 +118,8 @@ def _id_text(v: object) -> str:
     return str(v)
 
 
-def _numeric(s: pd.Series, name: str, ctx: _Ctx, what: str) -> np.ndarray:
-    """Column -> float64 array (NaN for empty); text that is not a number raises."""
+def _numeric(s: pd.Series, name: str, ctx: _Ctx, what: str, text_hint: str = "") -> np.ndarray:
+    """Column -> float64 array (NaN for empty); text that is not a number raises (with ``text_hint``)."""
     if isinstance(s.dtype, pd.CategoricalDtype):
         cats = pd.Series(np.asarray(s.cat.categories, dtype=object))
         values, bad_cat = _parse_numbers(cats)
@@ -133,7 +133,7 @@ def _numeric(s: pd.Series, name: str, ctx: _Ctx, what: str) -> np.ndarray:
         out, bad = _parse_numbers(s)
     if np.any(bad):
         i = int(np.flatnonzero(bad)[0])
-        raise ctx.error(i, name, f"{what}; got {_show(s.iloc[i])}.{decimal_comma_hint(s.iloc[i])}")
+        raise ctx.error(i, name, f"{what}; got {_show(s.iloc[i])}.{decimal_comma_hint(s.iloc[i]) or text_hint}")
     return out
 
 
@@ -152,13 +152,13 @@ def _parse_numbers(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
 _EXACT_INT = 2**53
 
 
-def _integers(s: pd.Series, name: str, ctx: _Ctx, what: str) -> np.ndarray:
+def _integers(s: pd.Series, name: str, ctx: _Ctx, what: str, text_hint: str = "") -> np.ndarray:
     if pd.api.types.is_integer_dtype(s.dtype) and not s.isna().any():
         if s.dtype.kind == "u" and len(s) and int(s.max()) > np.iinfo(np.int64).max:
             i = int(np.argmax(s.to_numpy()))
             raise ctx.error(i, name, f"{what} below 2**63; got {_show(s.iloc[i])}. Renumber the values (e.g. 0, 1, 2, ...).")
         return s.to_numpy(dtype=np.int64)
-    v = _numeric(s, name, ctx, what)
+    v = _numeric(s, name, ctx, what, text_hint)
     bad = ~np.isfinite(v) | (v != np.round(v))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -190,14 +190,17 @@ def _outcome(s: pd.Series, name: str, ctx: _Ctx, user: bool = False) -> tuple[np
         unmap = "; or un-map it: --map is_correct=none" if user else "; or map a 0/1 column: --map is_correct=COLUMN"
         if not _text_labels(s):
             raise exc
-        hint = letter_scores_hint(pd.unique(s.dropna()), name) or TEXT_LABELS_HINT[:-1] + (unmap if name != "trial cells" else "") + "."
+        wide = name == "trial cells"  # one column per trial: no single column to name
+        hint = (text_scores_hint(pd.unique(s.dropna()), None if wide else name)
+                or TEXT_LABELS_HINT[:-1] + ("" if wide else unmap) + ".")
         raise InputError(exc.message + hint, source=exc.source, line=exc.line, row=exc.row, field=exc.field)
     bad = (v < 0) | (v > 1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         column = name if name != "trial cells" else "COLUMN"
-        hint = (f" If the column holds category codes, map it as the category: --map category={column} (CLI), or pick it "
-                "under the app's Column mapping, Override another field." if float(v[i]).is_integer() else "")
+        hint = percent_scores_hint(np.nanmin(v), np.nanmax(v), None if name == "trial cells" else name)
+        hint += (f" If the column holds category codes, map it as the category: --map category={column} (CLI), or pick "
+                 "it under the app's Column mapping, Override another field." if float(v[i]).is_integer() else "")
         raise ctx.error(i, "is_correct", f"must be 0 or 1 (or a soft score in [0, 1]); got {_show(s.iloc[i])} in column '{name}'.{hint}")
     binary = (v == 0) | (v == 1)
     return np.where(binary, v, np.nan), v
@@ -275,7 +278,7 @@ def canonicalize(
         out["n_trials"], out["n_correct"] = nt, nc
     else:
         if trial_col is not None:
-            out["trial"] = _integers(frame[trial_col], "trial", ctx, "must be a whole number (trial index or seed)")
+            out["trial"] = _integers(frame[trial_col], "trial", ctx, "must be a whole number (trial index or seed)", trial_labels_hint(trial_col))
         else:
             keys = pd.DataFrame({k: out[k].cat.codes for k in ("model", "task", "question_id")})
             out["trial"] = keys.groupby(list(keys.columns), sort=False).cumcount().to_numpy(dtype=np.int64)

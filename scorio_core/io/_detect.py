@@ -161,6 +161,9 @@ def _zip_kind(src: Source) -> str:
         return "inspect-eval"
     if members and all(m.endswith(".npy") for m in members):
         return "npz"
+    if "xl/workbook.xml" in members or (name.endswith(".ods") and "content.xml" in members):
+        raise InputError("a spreadsheet workbook (Excel .xlsx or OpenDocument .ods), which is not read directly: "
+                         "export the sheet as CSV UTF-8 (Excel: File > Save As > CSV UTF-8) and load that.", source=src.name)
     raise InputError(
         "the zip archive is neither an Inspect .eval log (no header.json) nor an .npz tensor file; "
         "unzip it and load the files inside.",

@@ -90,6 +90,15 @@ def test_spark_counts_identical_to_duckdb_and_same_refusals(tmp_path, spark):
     (tmp_path / "letters.csv").write_text("model,question,trial,score\nm1,q1,0,C\nm1,q1,1,I\n")  # Inspect's letters
     with pytest.raises(InputError, match="look like Inspect AI's scores"):
         load_counts(tmp_path / "letters.csv", engine="spark", spark=spark)
+    (tmp_path / "pct.csv").write_text("model,question,trial,score\nm1,q1,0,0\nm1,q1,1,100\n")  # a 0-100 scale
+    with pytest.raises(InputError, match="holds percentages"):
+        load_counts(tmp_path / "pct.csv", engine="spark", spark=spark)
+    (tmp_path / "pf.csv").write_text("model,question,trial,correct\nm1,q1,0,pass\nm1,q1,1,fail\n")
+    with pytest.raises(InputError, match=r"map\(\{'fail': 0, 'pass': 1\}\)"):
+        load_counts(tmp_path / "pf.csv", engine="spark", spark=spark)
+    (tmp_path / "runs.csv").write_text("model,question,trial,correct\nm1,q1,run-a,1\nm1,q1,run-b,0\n")
+    with pytest.raises(InputError, match=r"pd\.factorize"):
+        load_counts(tmp_path / "runs.csv", engine="spark", spark=spark)
     with pytest.raises(InputError, match="matches no file"):
         load_counts(str(tmp_path / "nothing" / "*.parquet"), engine="spark", spark=spark)
     with pytest.raises(InputError, match="not in the file") as info:

@@ -117,7 +117,8 @@ def test_mixed_types_and_bad_values_name_line_and_field():
     e = _err([("r.csv", b"model;question;trial;score\nm;a;0;1\nm;b;0;0,25\n")])  # decimal comma: say so
     assert str(e).endswith("got '0,25'. It looks like a decimal comma: write '0.25' (save the file with '.' as the decimal separator).")
     e = _err([("r.csv", b"model,question,trial,correct\nm,a,0,1\nm,a,x1,1\n")])
-    assert str(e) == "r.csv line 3: field 'trial' must be a whole number (trial index or seed); got 'x1'."
+    assert str(e).startswith("r.csv line 3: field 'trial' must be a whole number (trial index or seed); got 'x1'. If the "
+                             "trials are labelled by text (run names), number them")
     e = _err([("r.csv", b"model,question,trial,correct\nm,a,1.5,1\n")])
     assert "line 2: field 'trial' must be a whole number" in str(e)
     e = _err([("r.csv", b"model,question,trial,correct\nm,a,0,2\n")])
@@ -170,7 +171,12 @@ def test_other_structural_errors(tmp_path):
     xl = stdio.BytesIO()
     with zipfile.ZipFile(xl, "w") as zf:
         zf.writestr("xl/workbook.xml", "<x/>")
-    assert "neither an Inspect .eval log" in str(_err([("book.xlsx", xl.getvalue())]))
+    e = _err([("book.xlsx", xl.getvalue())])  # a workbook: export the sheet, not "unzip it and load the files inside"
+    assert "a spreadsheet workbook" in str(e) and "export the sheet as CSV UTF-8" in str(e) and "unzip" not in str(e)
+    other = stdio.BytesIO()
+    with zipfile.ZipFile(other, "w") as zf:
+        zf.writestr("notes.txt", "x")
+    assert "neither an Inspect .eval log" in str(_err([("bundle.zip", other.getvalue())]))
 
 
 def test_inspect_score_that_cannot_be_converted():

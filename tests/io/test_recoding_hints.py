@@ -1,0 +1,127 @@
+"""An outcome column of Inspect AI's score letters (C, I, P, N) is refused with the recoding Inspect applies."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorio_core import io
+from scorio_core.errors import InputError
+from scorio_core.io.formats.inspect_ai import value_to_float
+from scorio_core.io.formats.recoding import letter_scores_hint
+
+CSV = "model,question_id,trial,score\nm1,q1,0,C\nm1,q1,1,I\nm1,q2,0,P\nm2,q1,0,N\nm2,q2,0,C\n"
+
+
+def test_the_hint_recodes_as_inspect_does():
+    hint = letter_scores_hint(["C", "I", "P", "N"], "score")
+    # Inspect AI's value_to_float (inspect_ai/scorer/_metric.py): CORRECT "C" 1.0, INCORRECT "I" 0, PARTIAL "P" 0.5,
+    # NOANSWER "N" 0; the Inspect reader applies the same values
+    assert "df['score'].map({'C': 1, 'I': 0, 'P': 0.5, 'N': 0})" in hint
+    assert [value_to_float(v) for v in "CIPN"] == [1.0, 0.0, 0.5, 0.0]
+    assert letter_scores_hint(["P", "N"]) == ""  # no C or I: not recognisably Inspect's
+    assert letter_scores_hint(["C", "wrong"]) == "" and letter_scores_hint([]) == ""
+    assert letter_scores_hint([" C", None, float("nan"), "I"])  # spaces and empty cells do not hide it
+
+
+def test_pandas_and_duckdb_name_inspect_letters(tmp_path):
+    path = tmp_path / "samples.csv"
+    path.write_text(CSV)
+    with pytest.raises(InputError) as info:
+        io.load(path)
+    text = str(info.value)
+    assert "look like Inspect AI's scores" in text and "df['score'].map(" in text and "samples.csv" in text
+    assert "text labels" not in text  # the specific advice, not the generic one
+    pytest.importorskip("duckdb")
+    from scorio_core.engines import load_counts
+
+    with pytest.raises(InputError) as info:
+        load_counts(path, engine="duckdb")
+    assert "look like Inspect AI's scores" in str(info.value) and info.value.field == "is_correct"
+
+
+def test_other_text_labels_keep_the_generic_advice(tmp_path):
+    path = tmp_path / "labels.csv"
+    path.write_text("model,question_id,trial,score\nm1,q1,0,correct\nm1,q1,1,wrong\nm1,q2,0,partially correct\n")
+    with pytest.raises(InputError) as info:
+        io.load(path)
+    assert "text labels" in str(info.value) and "Inspect" not in str(info.value)
+
+
+def test_a_wide_table_of_letters_names_its_trial_columns(tmp_path):
+    path = tmp_path / "wide.csv"  # one column per trial: the hint cannot name one column
+    path.write_text("model,question_id,trial_0,trial_1\nm1,q1,C,I\nm1,q2,I,I\nm2,q1,C,C\n")
+    with pytest.raises(InputError) as info:
+        io.load(path)
+    text = str(info.value)
+    assert "look like Inspect AI's scores" in text and "the trial cells" in text
+    assert "df[trial_columns] = df[trial_columns].replace({'C': 1, 'I': 0, 'P': 0.5, 'N': 0})" in text
+    assert "trial cells'" not in text  # not our placeholder as a column name
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_scores_on_a_0_to_100_scale_are_refused_with_the_rescaling(tmp_path, engine):
+    path = tmp_path / "pct.csv"  # never rescaled silently: a score of 1 out of 100 would read as a success
+    path.write_text("model,question_id,trial,score\nm1,q1,0,0\nm1,q1,1,100\nm2,q1,0,37.5\n")
+    if engine == "pandas":
+        with pytest.raises(InputError) as info:
+            io.load(path)
+        assert "df['is_correct'] = df['score'] / 100" in str(info.value)
+    else:
+        pytest.importorskip("duckdb")
+        from scorio_core.engines import load_counts
+
+        with pytest.raises(InputError) as info:
+            load_counts(path, engine="duckdb")
+        assert "divide it by 100" in str(info.value)
+    assert "holds percentages (0 to 100)" in str(info.value) and info.value.field == "is_correct"
+    path.write_text("model,question_id,trial,score\nm1,q1,0,0\nm1,q1,1,250\n")  # above 100: not a percentage
+    with pytest.raises(InputError) as info:
+        io.load(path)
+    assert "percentages" not in str(info.value) and "got 250" in str(info.value)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_pass_fail_words_are_refused_with_their_0_1_recoding(tmp_path, engine):
+    path = tmp_path / "pf.csv"
+    path.write_text("model,question_id,trial,correct\nm1,q1,0,pass\nm1,q1,1,FAIL\nm2,q1,0,Pass\n")
+    if engine == "pandas":
+        with pytest.raises(InputError) as info:
+            io.load(path)
+        assert "df['is_correct'] = df['correct'].map({'FAIL': 0, 'Pass': 1, 'pass': 1})" in str(info.value)
+    else:
+        pytest.importorskip("duckdb")
+        from scorio_core.engines import load_counts
+
+        with pytest.raises(InputError) as info:
+            load_counts(path, engine="duckdb")
+        assert ".map({'FAIL': 0, 'Pass': 1, 'pass': 1})" in str(info.value)
+    assert "success/failure labels" in str(info.value) and info.value.field == "is_correct"
+    path.write_text("model,question_id,trial,correct\nm1,q1,0,pass\nm1,q1,1,partial\n")  # a third label: no 0/1 reading
+    with pytest.raises(InputError) as info:
+        io.load(path)
+    assert "success/failure" not in str(info.value) and "text labels" in str(info.value)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_trials_labelled_by_text_are_refused_with_how_to_number_them(tmp_path, engine):
+    path = tmp_path / "runs.csv"
+    path.write_text("model,question_id,run,is_correct\nm1,q1,run-a,1\nm1,q1,run-b,0\nm2,q1,run-a,1\nm2,q1,run-b,1\n")
+    mapping = {"trial": "run"}
+    if engine == "pandas":
+        with pytest.raises(InputError) as info:
+            io.load(path, mapping=mapping)
+        assert "df['trial'] = pd.factorize(df['run'])[0]" in str(info.value) and "got 'run-a'" in str(info.value)
+    else:
+        pytest.importorskip("duckdb")
+        from scorio_core.engines import load_counts
+
+        with pytest.raises(InputError) as info:
+            load_counts(path, engine="duckdb", mapping=mapping)
+        assert "pd.factorize(" in str(info.value)
+    assert "--map trial=none" in str(info.value) and info.value.field == "trial"
+    ds = io.load(path, mapping={"trial": "none"})  # the advice works: each row one trial, in row order
+    assert ds.to_counts()["n_trials"].tolist() == [2, 2] and ds.to_counts()["n_correct"].tolist() == [1, 2]
+    path.write_text("model,question_id,trial,is_correct\nm1,q1,1.5,1\n")  # a number that is not whole: no text advice
+    with pytest.raises(InputError) as info:
+        io.load(path)
+    assert "labelled by text" not in str(info.value)
