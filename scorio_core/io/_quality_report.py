@@ -213,7 +213,8 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
         out.append(
             f"{non_binary} {'attempt has' if non_binary == 1 else 'attempts have'} a non-binary outcome (strictly between 0 and 1: a graded score or partial "
             f"credit){ADVICE}a threshold: --binarize-threshold 0.5 (correct iff score > threshold; Python: "
-            "apply_choices(binarize_threshold=0.5))."
+            "apply_choices(binarize_threshold=0.5)). If each value is a question's mean over its trials (0.6 = 3 of 5), "
+            "give the counts instead: n_trials and n_correct columns."
         )
     if missing:
         out.append(

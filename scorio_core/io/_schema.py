@@ -199,11 +199,10 @@ class MappingGuess:
             raise InputError(
                 f"no column found for required field '{name}': the table needs {what}; pass "
                 f"--map {name}=COLUMN (CLI) or pick the column in the app's mapping widget{self._free_columns()}."
-                + (TEXT_LABELS_HINT if name == "is_correct" else ""),
+                + (TEXT_LABELS_HINT if name == "is_correct" else AGGREGATE_HINT if name == "question_id" else ""),
                 source=source,
                 field=name,
             )
-
 
     def _free_columns(self) -> str:
         """``"; columns no field uses: 'a', 'b'"`` (at most 12), so the fix can name one; empty if none."""
@@ -220,6 +219,10 @@ TEXT_LABELS_HINT = (" An outcome given as text labels ('correct', 'partially cor
                     "weight) or to 0/1 in an 'is_correct' column, e.g. with pandas: "
                     "df['category'] = df['label'].map({'wrong': 0, 'partially correct': 1, 'correct': 2}) "
                     "(README, 'Text labels', also shows DuckDB).")
+#: Said when no question column is found: a table of one score per model (a leaderboard) cannot be ranked here.
+AGGREGATE_HINT = (" A table of one score per model (and task), such as a published leaderboard, cannot be ranked here: "
+                  "Bayes@N and its intervals need each question's outcomes; export the per-sample results (lm-eval "
+                  "--log_samples, Inspect's .eval log, a HELM run folder) or per-question counts (n_trials, n_correct).")
 #: ``--map FIELD=none`` (any case) un-maps FIELD, unless the file has a column of that name.
 UNMAP = "none"
 

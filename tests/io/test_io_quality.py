@@ -218,6 +218,7 @@ def test_an_outcome_that_blocks_names_its_first_attempt(tmp_path):
         io.load([str(half)]).require_ready()
     assert ("2 attempts have a non-binary outcome (strictly between 0 and 1: a graded score or partial credit) "
             "(the first: model 'a', task 'graded', question 'q2', trial 1, score 0.5, in graded.csv); choose ") in str(err.value)
+    assert "a question's mean over its trials (0.6 = 3 of 5), give the counts instead: n_trials and n_correct" in str(err.value)
     gap = tmp_path / "gap.csv"
     gap.write_text("model,question_id,trial,correct\na,q1,0,1\nb,q1,0,\nb,q2,0,1\n")
     with pytest.raises(InputError) as err:

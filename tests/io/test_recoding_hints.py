@@ -125,3 +125,13 @@ def test_trials_labelled_by_text_are_refused_with_how_to_number_them(tmp_path, e
     with pytest.raises(InputError) as info:
         io.load(path)
     assert "labelled by text" not in str(info.value)
+
+
+def test_a_table_of_one_score_per_model_says_what_data_is_needed(tmp_path):
+    path = tmp_path / "board.csv"  # a published leaderboard: no question column
+    path.write_text("model,benchmark,accuracy\ngpt-4o,mmlu,0.887\ngpt-4o,gsm8k,0.92\nllama-3-70b,mmlu,0.82\n")
+    with pytest.raises(InputError) as info:
+        io.load(path)
+    text = str(info.value)
+    assert "no column found for required field 'question_id'" in text and info.value.field == "question_id"
+    assert "one score per model (and task)" in text and "lm-eval --log_samples" in text
