@@ -12,6 +12,20 @@ from scorio_core.io.formats.recoding import letter_scores_hint
 CSV = "model,question_id,trial,score\nm1,q1,0,C\nm1,q1,1,I\nm1,q2,0,P\nm2,q1,0,N\nm2,q2,0,C\n"
 
 
+def _refusal(path, engine: str, mapping=None) -> InputError:
+    """The InputError loading ``path`` raises with the pandas loader or DuckDB's count pass."""
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+        from scorio_core.engines import load_counts
+
+        with pytest.raises(InputError) as info:
+            load_counts(path, engine="duckdb", mapping=mapping)
+    else:
+        with pytest.raises(InputError) as info:
+            io.load(path, mapping=mapping)
+    return info.value
+
+
 def test_the_hint_recodes_as_inspect_does():
     hint = letter_scores_hint(["C", "I", "P", "N"], "score")
     # Inspect AI's value_to_float (inspect_ai/scorer/_metric.py): CORRECT "C" 1.0, INCORRECT "I" 0, PARTIAL "P" 0.5,
@@ -62,18 +76,9 @@ def test_a_wide_table_of_letters_names_its_trial_columns(tmp_path):
 def test_scores_on_a_0_to_100_scale_are_refused_with_the_rescaling(tmp_path, engine):
     path = tmp_path / "pct.csv"  # never rescaled silently: a score of 1 out of 100 would read as a success
     path.write_text("model,question_id,trial,score\nm1,q1,0,0\nm1,q1,1,100\nm2,q1,0,37.5\n")
-    if engine == "pandas":
-        with pytest.raises(InputError) as info:
-            io.load(path)
-        assert "df['is_correct'] = df['score'] / 100" in str(info.value)
-    else:
-        pytest.importorskip("duckdb")
-        from scorio_core.engines import load_counts
-
-        with pytest.raises(InputError) as info:
-            load_counts(path, engine="duckdb")
-        assert "divide it by 100" in str(info.value)
-    assert "holds percentages (0 to 100)" in str(info.value) and info.value.field == "is_correct"
+    error = _refusal(path, engine)  # DuckDB does not know the user's column name at that point: COLUMN
+    assert f"df['is_correct'] = df['{'score' if engine == 'pandas' else 'COLUMN'}'] / 100" in str(error)
+    assert "holds percentages (0 to 100)" in str(error) and error.field == "is_correct"
     path.write_text("model,question_id,trial,score\nm1,q1,0,0\nm1,q1,1,250\n")  # above 100: not a percentage
     with pytest.raises(InputError) as info:
         io.load(path)
@@ -84,18 +89,10 @@ def test_scores_on_a_0_to_100_scale_are_refused_with_the_rescaling(tmp_path, eng
 def test_pass_fail_words_are_refused_with_their_0_1_recoding(tmp_path, engine):
     path = tmp_path / "pf.csv"
     path.write_text("model,question_id,trial,correct\nm1,q1,0,pass\nm1,q1,1,FAIL\nm2,q1,0,Pass\n")
-    if engine == "pandas":
-        with pytest.raises(InputError) as info:
-            io.load(path)
-        assert "df['is_correct'] = df['correct'].map({'FAIL': 0, 'Pass': 1, 'pass': 1})" in str(info.value)
-    else:
-        pytest.importorskip("duckdb")
-        from scorio_core.engines import load_counts
-
-        with pytest.raises(InputError) as info:
-            load_counts(path, engine="duckdb")
-        assert ".map({'FAIL': 0, 'Pass': 1, 'pass': 1})" in str(info.value)
-    assert "success/failure labels" in str(info.value) and info.value.field == "is_correct"
+    error = _refusal(path, engine)
+    column = "correct" if engine == "pandas" else "COLUMN"
+    assert f"df['is_correct'] = df['{column}'].map({{'FAIL': 0, 'Pass': 1, 'pass': 1}})" in str(error)
+    assert "success/failure labels" in str(error) and error.field == "is_correct"
     path.write_text("model,question_id,trial,correct\nm1,q1,0,pass\nm1,q1,1,partial\n")  # a third label: no 0/1 reading
     with pytest.raises(InputError) as info:
         io.load(path)
@@ -106,19 +103,10 @@ def test_pass_fail_words_are_refused_with_their_0_1_recoding(tmp_path, engine):
 def test_trials_labelled_by_text_are_refused_with_how_to_number_them(tmp_path, engine):
     path = tmp_path / "runs.csv"
     path.write_text("model,question_id,run,is_correct\nm1,q1,run-a,1\nm1,q1,run-b,0\nm2,q1,run-a,1\nm2,q1,run-b,1\n")
-    mapping = {"trial": "run"}
-    if engine == "pandas":
-        with pytest.raises(InputError) as info:
-            io.load(path, mapping=mapping)
-        assert "df['trial'] = pd.factorize(df['run'])[0]" in str(info.value) and "got 'run-a'" in str(info.value)
-    else:
-        pytest.importorskip("duckdb")
-        from scorio_core.engines import load_counts
-
-        with pytest.raises(InputError) as info:
-            load_counts(path, engine="duckdb", mapping=mapping)
-        assert "pd.factorize(" in str(info.value)
-    assert "--map trial=none" in str(info.value) and info.value.field == "trial"
+    error = _refusal(path, engine, mapping={"trial": "run"})
+    if engine == "pandas":  # DuckDB's cast leaves no value to show: "an empty value or text", COLUMN
+        assert "df['trial'] = pd.factorize(df['run'])[0]" in str(error) and "got 'run-a'" in str(error)
+    assert "pd.factorize(" in str(error) and "--map trial=none" in str(error) and error.field == "trial"
     ds = io.load(path, mapping={"trial": "none"})  # the advice works: each row one trial, in row order
     assert ds.to_counts()["n_trials"].tolist() == [2, 2] and ds.to_counts()["n_correct"].tolist() == [1, 2]
     path.write_text("model,question_id,trial,is_correct\nm1,q1,1.5,1\n")  # a number that is not whole: no text advice
