@@ -100,6 +100,36 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
     return chosen
 
 
+#: Session key of the last refusal of text outcome labels: ``(form key, message, {label: suggested value})``.
+_LABELS_REFUSED = "_upload_labels_refused"
+
+
+def _recode_form(form: str) -> dict[str, float]:
+    """After the loader refused text outcome labels: the labels, each with the outcome the user reads it as.
+
+    Values start at what the word usually means (:func:`scorio_core.io.formats.recoding.outcome_labels`) and stay
+    the user's to confirm; a label left empty is not recoded, so the loader refuses it again, naming it.
+    """
+    import pandas as pd
+
+    refused = st.session_state.get(_LABELS_REFUSED)
+    if not refused or refused[0] != form:
+        return {}
+    st.error(md(refused[1]), icon=":material/error:")
+    st.caption("Nothing changed: the previously loaded data is still active.")
+    labels = refused[2]
+    with st.expander("Recode outcome labels", expanded=True):
+        st.caption("The outcome column holds text. Give each label the outcome it stands for (1 correct, 0 incorrect; "
+                   "between for partial credit), then Load again. Prefilled values are the words' usual meaning: "
+                   "check them. The recoding is kept with the dataset and shown in its provenance.")
+        edited = st.data_editor(
+            pd.DataFrame({"label": list(labels), "value": [labels[k] for k in labels]}, dtype=object).astype({"value": float}),
+            key=f"upload_recode_{form}", hide_index=True, disabled=["label"], width="stretch",
+            column_config={"label": st.column_config.TextColumn("Label"),
+                           "value": st.column_config.NumberColumn("Reads as", min_value=0.0, max_value=1.0, format="%g")})
+    return {str(label): float(value) for label, value in zip(edited["label"], edited["value"]) if pd.notna(value)}
+
+
 def render_uploader() -> None:
     """The upload form; on success the upload becomes the active dataset."""
     notice = pop_notice()
@@ -132,8 +162,10 @@ def render_uploader() -> None:
         mapping = _mapping_widgets(files, fmt)
         if state.UPLOAD_PREFIX + (name.strip() or default_name) in state.uploads():
             st.caption("A dataset with this name is already loaded: loading replaces it (rename to keep both).")
+        form = f"{digest}:{hashlib.sha256(repr((fmt, sorted((mapping or {}).items()))).encode()).hexdigest()[:12]}"
+        recode = _recode_form(form)
         as_counts = False
-        if _engine_for(digest, fmt, files) == "duckdb":
+        if _engine_for(digest, fmt, files) == "duckdb" and not recode:  # the SQL count pass does not recode
             as_counts = st.radio(
                 "Read as", [True, False], key=f"upload_counts_{digest}", horizontal=True,
                 format_func=lambda v: "counts with DuckDB (large tables)" if v else "attempts (every view)",
@@ -142,7 +174,8 @@ def render_uploader() -> None:
                      "convergence and observed trajectories work, but rubrics and the drill-down need the attempt "
                      "rows. Attempts: the full table in memory.")
         if st.button("Load", type="primary", disabled=mapping is None, key="upload_load"):
-            upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt, mapping=tuple(sorted((mapping or {}).items())))
+            upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt,
+                                  mapping=tuple(sorted((mapping or {}).items())), recode=tuple(sorted(recode.items())))
             bar = st.progress(0.0, text="Reading the files... (change any setting to cancel)")
             try:
                 dataset = None
@@ -156,9 +189,13 @@ def render_uploader() -> None:
                         session_prefix = _prefix_blob(dataset)
                 if dataset is None:
                     dataset = io.load(list(upload.files), format=upload.format, mapping=dict(upload.mapping) or None,
-                                      progress=lambda fraction, message: bar.progress(fraction, text=md(message)))
+                                      progress=lambda fraction, message: bar.progress(fraction, text=md(message)),
+                                      recode=recode or None)
             except (InputError, ValueError, TypeError, OSError) as exc:
                 bar.empty()
+                if getattr(exc, "labels", None):  # text outcome labels: offer the recoding form (above the button)
+                    st.session_state[_LABELS_REFUSED] = (form, str(exc), exc.labels)
+                    st.rerun()
                 st.error(md(str(exc)), icon=":material/error:")
                 st.caption("Nothing changed: the previously loaded data is still active.")
                 return
@@ -172,6 +209,7 @@ def render_uploader() -> None:
                 st.error("The upload is nested too deeply to parse (e.g. JSON brackets); check the file.", icon=":material/error:")
                 st.caption("Nothing changed: the previously loaded data is still active.")
                 return
+            st.session_state.pop(_LABELS_REFUSED, None)
             bar.progress(1.0, text="Saving to the workspace...")
             saved = save_upload(upload.name, upload.files, dataset)
             if saved is None and as_counts and dataset.attempts is None:

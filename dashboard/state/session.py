@@ -60,6 +60,8 @@ class Upload:
     files: tuple[tuple[str, bytes], ...]
     format: str | None = None
     mapping: tuple[tuple[str, str], ...] = ()
+    #: The user's reading of text outcome labels (``io.load(recode=...)``), ``(label, value)`` pairs, or empty.
+    recode: tuple[tuple[str, float], ...] = ()
     #: A count table kept in the session only: its trial order as prefix counts (Parquet bytes and JSON meta of
     #: :func:`scorio_core.store._codec.prefix_to_parquet`), or empty.
     prefix: bytes = b""
@@ -76,6 +78,8 @@ class Upload:
             h.update(name.encode())
             h.update(data)
         h.update(repr((self.format, self.mapping)).encode())
+        if self.recode:  # uploads without one keep their digests
+            h.update(repr(self.recode).encode())
         if self.prefix:
             h.update(self.prefix)
             h.update(self.prefix_meta.encode())

@@ -74,6 +74,7 @@ def add_choice_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--binarize-threshold", type=float, default=None, metavar="T", help="is_correct = score > T (AISBench uses 0.5; default: none, graded scores are refused until chosen)")
     group.add_argument("--missing-outcomes", choices=MISSING_POLICIES, default=None, help="drop attempts without an outcome, or count them incorrect (default: none, refused while any remain)")
     group.add_argument("--intersect-questions", action="store_true", help="keep only questions every model of a task attempted")
+    group.add_argument("--recode", action="append", default=None, metavar="LABEL=VALUE", help="read a text label of the outcome column as a value in [0, 1], e.g. --recode pass=1 --recode fail=0 (repeatable; compared without case; default: text labels are refused)")
 
 
 def apply_cli_choices(dataset, args: argparse.Namespace):
@@ -175,7 +176,8 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
     mapping = parse_mapping(args.mapping) or None
     dataset = _counted(args, mapping)
     if dataset is None:
-        dataset = io.load(_expand_globs(args.paths), format=args.format, mapping=mapping)
+        dataset = io.load(_expand_globs(args.paths), format=args.format, mapping=mapping,
+                          recode=io.parse_recoding(getattr(args, "recode", None)))
     dataset = apply_cli_choices(dataset, args)
     if require_ready:  # a --schema reading the score may score graded outcomes (scorio_core.leaderboard.graded)
         from scorio_core.leaderboard.graded import require_ready_graded
@@ -236,7 +238,7 @@ def load_for_storage(args: argparse.Namespace, read_files):
         first = dataset.sources[0].name if dataset.sources else str(args.paths[0])  # a file, not the glob
         return dataset, [count_table_file(dataset, first)], ", ".join(map(str, args.paths))
     files = read_files(args.paths)
-    dataset = io.load(files, format=args.format, mapping=mapping)
+    dataset = io.load(files, format=args.format, mapping=mapping, recode=io.parse_recoding(getattr(args, "recode", None)))
     return apply_cli_choices(dataset, args), files, ", ".join(name for name, _ in files)
 
 
@@ -267,16 +269,14 @@ def choose_engine(args: argparse.Namespace) -> str:
             and not getattr(args, "schema", None)):
         needs_rows = False  # row-wise resampling within each question needs each question's counts only
     choices = [opt for opt, key in (("--duplicates", "duplicates"), ("--binarize-threshold", "binarize_threshold"),
-                                    ("--missing-outcomes", "missing_outcomes")) if getattr(args, key, None) is not None]
+                                    ("--missing-outcomes", "missing_outcomes"), ("--recode", "recode")) if getattr(args, key, None) is not None]
     if getattr(args, "command", None) in ("trajectory", "convergence") and getattr(args, "models", None):
         choices.append("--models")  # the model subset and its common questions are chosen on the loaded outcomes
-    if getattr(args, "spark_master", None) and engine != "spark":
-        from scorio_core.errors import InputError
+    from scorio_core.errors import InputError
 
+    if getattr(args, "spark_master", None) and engine != "spark":
         raise InputError("--spark-master needs --engine spark.")
     if engine in ("duckdb", "spark"):
-        from scorio_core.errors import InputError
-
         if needs_rows:
             raise InputError(f"--engine {engine} produces counts only; this command (or --schema) needs attempt rows: "
                              "use --engine pandas.")
@@ -287,7 +287,6 @@ def choose_engine(args: argparse.Namespace) -> str:
 
     remote = next((p for p in getattr(args, "paths", None) or () if is_remote(p)), None)
     if remote is not None:  # auto never starts a JVM: a URI needs an explicit --engine spark
-        from scorio_core.errors import InputError
         from scorio_core.engines._sql import REMOTE_HINT
 
         raise InputError(REMOTE_HINT, source=remote[:200])

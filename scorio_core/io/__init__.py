@@ -41,6 +41,7 @@ _NAMES = {
     "guess_mapping": "scorio_core.io._load",
     "infer_mapping": "scorio_core.io._schema",
     "load": "scorio_core.io._load",
+    "parse_recoding": "scorio_core.io.formats.recoding",
     "source_columns": "scorio_core.io._load",
     "value_to_float": "scorio_core.io.formats.inspect_ai",
 }
@@ -65,6 +66,7 @@ __all__ = [
     "guess_mapping",
     "infer_mapping",
     "load",
+    "parse_recoding",
     "source_columns",
     "value_to_float",
 ]

@@ -17,17 +17,9 @@ import pandas as pd
 
 from scorio_core.arrays.order import natural_key
 from scorio_core.errors import InputError, decimal_comma_hint
-from scorio_core.io.formats.recoding import percent_scores_hint, text_scores_hint, trial_labels_hint
-from scorio_core.io._schema import (
-    BINARY_SIGNALS,
-    COUNT_COLUMNS,
-    ID_COLUMNS,
-    SIGNAL_COLUMNS,
-    STRING_SIGNALS,
-    TEXT_LABELS_HINT,
-    MappingGuess,
-    normalize_name,
-)
+from scorio_core.io.formats.recoding import outcome_labels, percent_scores_hint, text_scores_hint, trial_labels_hint
+from scorio_core.io._schema import (BINARY_SIGNALS, COUNT_COLUMNS, ID_COLUMNS, SIGNAL_COLUMNS, STRING_SIGNALS,
+                                    TEXT_LABELS_HINT, MappingGuess, normalize_name)
 
 __all__ = ["Part", "as_category", "canonicalize", "natural_categories", "natural_key", "partial_credit_message"]
 _TRUE, _FALSE = frozenset({"1", "1.0", "true", "t"}), frozenset({"0", "0.0", "false", "f"})
@@ -46,6 +38,7 @@ class Part:
     notes: list[str] = field(default_factory=list)
     sha256: str = ""
     rows: int = 0
+    recoded: int = 0  # outcome cells read through the user's recoding (scorio_core.io.formats.recoding)
 
 
 class _Ctx:
@@ -193,7 +186,9 @@ def _outcome(s: pd.Series, name: str, ctx: _Ctx, user: bool = False) -> tuple[np
         wide = name == "trial cells"  # one column per trial: no single column to name
         hint = (text_scores_hint(pd.unique(s.dropna()), None if wide else name)
                 or TEXT_LABELS_HINT[:-1] + ("" if wide else unmap) + ".")
-        raise InputError(exc.message + hint, source=exc.source, line=exc.line, row=exc.row, field=exc.field)
+        err = InputError(exc.message + hint, source=exc.source, line=exc.line, row=exc.row, field=exc.field)
+        err.labels = outcome_labels(pd.unique(s.dropna()))  # for the app's recoding form
+        raise err
     bad = (v < 0) | (v > 1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])

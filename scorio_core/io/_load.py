@@ -10,15 +10,9 @@ from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._detect import check_format, detect_source_format
 from scorio_core.io.formats.helm import helm_group, read_helm
 from scorio_core.io.formats.inspect_ai import read_inspect
-from scorio_core.io.formats.lmeval import (
-    load_results_json,
-    read_lm_eval_results,
-    read_lm_eval_samples,
-    results_timestamp,
-    samples_timestamp,
-    sibling_results,
-    sibling_samples,
-)
+from scorio_core.io.formats.lmeval import (load_results_json, read_lm_eval_results, read_lm_eval_samples, results_timestamp,
+                                           samples_timestamp, sibling_results, sibling_samples)
+from scorio_core.io.formats.recoding import check_recoding, recode_outcomes, recoding_text, uncovered_labels, unmatched_recoding
 from scorio_core.io._merge import merge_parts
 from scorio_core.io.formats.npz import read_npz
 from scorio_core.io._quality import compute_report
@@ -32,7 +26,8 @@ __all__ = ["guess_mapping", "load", "source_columns"]
 _TABLES = ("csv", "tsv", "jsonl", "json-records", "parquet")
 
 
-def load(sources, format: str | None = None, mapping: Mapping[str, str] | None = None, progress=None) -> Dataset:
+def load(sources, format: str | None = None, mapping: Mapping[str, str] | None = None, progress=None,
+         recode: Mapping[str, float] | None = None) -> Dataset:
     """Load eval dumps into one canonical table with a data-quality report.
 
     Parameters
@@ -55,6 +50,10 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
         ``progress(fraction_done, message)`` before each file and before the quality report
         (fraction in [0, 1)). An exception it raises stops the load: that is how the app
         cancels a long load (Streamlit interrupts a run at its next element update).
+    recode : dict of str to float, optional
+        The user's reading of text labels in a table's outcome column (or a wide table's trial cells), e.g.
+        ``{"pass": 1, "fail": 0}``, compared without case (:mod:`scorio_core.io.formats.recoding`): the loaders never
+        guess what a label means. The provenance mapping and notes say so; other text is refused as before.
 
     Returns
     -------
@@ -77,6 +76,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     ("a.csv: no task column; task set to the file stem 'a'.",)
     """
     fmt = check_format(format)
+    recode = check_recoding(recode) if recode else None
     srcs = _group_helm(as_sources(sources), fmt)
     detected = [(s, fmt or _guard(s, lambda s=s: detect_source_format(s))) for s in srcs]
     results = _results_docs(detected)
@@ -89,7 +89,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
             progress(i / steps, f"Reading {src.name} ({i + 1} of {len(detected)})")
         if f == "lm-eval-results":
             continue
-        new = _read_one(src, f, mapping, results, used_results)
+        new = _read_one(src, f, mapping, results, used_results, recode)
         parts.extend(new)
         for p in new:
             p.sha256 = src.sha256()
@@ -116,6 +116,8 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
                     p.notes.append(f"{sib.name}: loaded next to {src.name} (same timestamp).")
                 parts.extend(new)
             infos.append(SourceInfo(src.name, f, src.sha256(), 0, "attempts", (("model", "model_name"),)))
+    if recode and not any(p.recoded for p in parts):
+        raise unmatched_recoding(recode, [s.name for s in srcs])
     _check_rows(parts)
     if progress is not None:
         progress((steps - 1) / steps, "Merging the files and checking data quality")
@@ -260,11 +262,11 @@ def _guard(src: Source, fn):
         raise InputError(f"cannot read the file ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); check its format or pass --format.", source=src.name) from exc
 
 
-def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[str]) -> list[Part]:
+def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[str], recode=None) -> list[Part]:
     def run() -> list[Part]:
         if fmt in _TABLES:
             raw = read_table(src, fmt, mapping)
-            return [canonicalize(raw.frame, raw.guess, source=src.name, fmt=fmt, locate=raw.locate, stem=src.stem, notes=raw.notes)]
+            return [_canonical_table(raw, src, fmt, recode)]
         if fmt == "npz":
             return [read_npz(src, mapping)]
         if fmt == "scorio-jsonl":
@@ -281,6 +283,22 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
         raise InputError(f"format {fmt!r} has no reader.", source=src.name)
 
     return _guard(src, run)
+
+
+def _canonical_table(raw, src: Source, fmt: str, recode) -> Part:
+    """A generic table's canonical part, its outcome labels first recoded as the user gave them (``recode``)."""
+    frame, hits, guess = raw.frame, 0, raw.guess  # a count table has no outcome labels
+    columns = list(guess.wide_columns) if guess.layout == "wide" else [guess.mapping.get("is_correct")]
+    if recode and guess.layout != "counts" and None not in columns:
+        frame, hits = recode_outcomes(frame, columns, recode)
+    with uncovered_labels(recode):
+        part = canonicalize(frame, guess, source=src.name, fmt=fmt, locate=raw.locate, stem=src.stem, notes=raw.notes)
+    if hits:
+        part.recoded = hits
+        key = "trial" if guess.layout == "wide" else "is_correct"
+        part.mapping[key] = f"{part.mapping[key]} (recoded: {recoding_text(recode)})"
+        part.notes.append(f"{src.name}: {hits:,} outcome labels read as recoded by the user ({recoding_text(recode)}).")
+    return part
 
 
 def _results_docs(detected) -> dict[str, tuple[str | None, dict]]:

@@ -100,8 +100,10 @@ def _binary_codes(rows: pd.DataFrame) -> np.ndarray:
     return codes
 
 
-def pick_task(tasks: list[str], task: str | None) -> str:
+def pick_task(tasks: list[str], task: str | None, pooled: bool = False) -> str:
     """``task`` checked against the data's ``tasks``, or the only task when None.
+
+    ``pooled``: the caller also accepts ``ALL_TASKS`` (as :func:`outcomes_for` does), so the message offers it.
 
     Raises
     ------
@@ -115,7 +117,8 @@ def pick_task(tasks: list[str], task: str | None) -> str:
     """
     if task is None:
         if len(tasks) != 1:
-            raise InputError(f"the data has {task_listing(tasks)}; choose one with --task.")
+            pool = f", or --task '{ALL_TASKS}' to pool them" if pooled else ""
+            raise InputError(f"the data has {task_listing(tasks)}; choose one with --task{pool}.")
         return tasks[0]
     if task not in tasks:
         raise InputError(f"task {task!r} is not in the data; tasks: {task_listing(tasks, 20, count=False)}.")
@@ -154,7 +157,7 @@ def outcomes_for(dataset, task: str | None = None, categorization: Categorizatio
     tasks = task_names(dataset)
     if task == ALL_TASKS:
         return combine([outcomes_for(dataset, t, categorization) for t in tasks])
-    task = pick_task(tasks, task)
+    task = pick_task(tasks, task, pooled=True)
     if dataset.attempts is None:
         if categorization is not None:
             raise InputError("a rubric needs attempt-level data; count tables only support binary correctness.")
@@ -331,7 +334,7 @@ def question_clusters(dataset, task: str | None, column: str) -> dict[str, objec
         for t in tasks:
             out.update({f"{t}/{q}": f"{t}/{c}" for q, c in question_clusters(dataset, t, column).items()})
         return out
-    task = pick_task(tasks, task)
+    task = pick_task(tasks, task, pooled=True)
     table = dataset.attempts if dataset.attempts is not None else dataset.counts
     if column not in table.columns:
         hidden = {"model", "task", "question_id", "trial", "is_correct", "n_trials", "n_correct"}

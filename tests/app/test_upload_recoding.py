@@ -32,3 +32,33 @@ def test_recoding_advice_in_the_error_box_and_the_good_upload_kept(app):
         assert errors and any(advice in e for e in errors), (name, [e.value for e in app.main.error])
         assert app.session_state["dataset"] == good  # nothing the user loaded before is lost
         assert list(app.session_state["_ws_names"].values()) == ["good"]
+
+
+def test_text_labels_load_through_the_recoding_form(app):
+    """The refusal of pass/fail opens *Recode outcome labels* above the Load button, prefilled with the words' usual
+    meaning; Load again reads them so, and the dataset's provenance carries the recoding."""
+    upload(app, ("good.csv", GOOD, "text/csv"))
+    good = saved_key(app, "good")
+    content = b"model,question_id,trial,correct\na,q1,0,pass\na,q1,1,FAIL\nb,q1,0,pass\nb,q1,1,pass\nb,q2,0,skipped\n"
+    upload(app, ("labels.csv", content, "text/csv"))
+    assert any("labels.csv" in shown(e.value) and "got 'pass'" in shown(e.value) for e in app.main.error), [
+        e.value for e in app.main.error]
+    assert [e.label for e in app.main.expander if e.label == "Recode outcome labels"]
+    assert app.session_state["dataset"] == good
+    app.button(key="upload_load").click().run()  # 'skipped' has no usual meaning: left empty, still refused, named
+    no_exception(app)
+    errors = [shown(e.value) for e in app.main.error]
+    assert any("got 'skipped'" in e and "does not cover this value" in e for e in errors), errors
+    assert app.session_state["dataset"] == good
+
+    fixed = content.replace(b"skipped", b"fail")
+    upload(app, ("labels.csv", fixed, "text/csv"))  # other bytes: a new form, prefilled, then Load reads them
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    key = saved_key(app, "labels")
+    assert app.session_state["dataset"] == key
+    from dashboard.data.workspace import open_ws_dataset
+
+    dataset = open_ws_dataset(key)  # what a share link opens
+    assert dict(dataset.sources[0].mapping)["is_correct"] == "correct (recoded: 'fail' -> 0, 'pass' -> 1)"
+    assert dataset.attempts.groupby("model", observed=True)["is_correct"].mean().to_dict() == {"a": 0.5, "b": 2 / 3}

@@ -108,3 +108,17 @@ def test_questions_with_one_model_falls_back_to_rasch_as_the_page(tmp_path, caps
     (task,) = doc["tasks"]
     assert task["model"] == "rasch" and task["note"].startswith("Rasch fit: a 2PL fit needs at least 2")
     assert main(["questions", str(path), "--model-2pl", "--output", "json"]) == 2
+
+
+@pytest.mark.parametrize("command", [["trajectory"], ["convergence", "--replicates", "20"]])
+def test_several_tasks_offer_pooling_where_the_command_pools(command, tmp_path, capsys):
+    """QA sweep: trajectory and convergence pool ``--task 'all tasks'`` but, given no task on several, said only
+    "choose one with --task" (compare, ranks and sensitivity offered the pooled view)."""
+    path = tmp_path / "two_tasks.csv"
+    path.write_text("model,task,question_id,trial,is_correct\n" + "".join(
+        f"{m},{t},q{q},{k},{int((q + k + i) % (2 + i) == 0)}\n"
+        for i, m in enumerate(("a", "b", "c")) for t in ("math", "code") for q in range(12) for k in range(3)))
+    assert main([command[0], str(path), *command[1:], "--output", "json"]) == 2
+    assert "choose one with --task, or --task 'all tasks' to pool them." in capsys.readouterr().err
+    assert main([command[0], str(path), *command[1:], "--task", "all tasks", "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["task"] == "all tasks"

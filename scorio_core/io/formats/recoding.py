@@ -9,12 +9,18 @@ The loaders refuse these rather than guess, with the recoding to write (a pandas
 * Success/failure words such as pass/fail (:func:`binary_labels_hint`).
 * Scores on a 0-100 scale (:func:`percent_scores_hint`).
 * Trials labelled by text, such as run names (:func:`trial_labels_hint`).
+
+A user who confirms what the labels mean passes that recoding to :func:`scorio_core.io.load` (``recode=``; CLI
+``--recode LABEL=VALUE``, the app's *Recode outcome labels*): :func:`check_recoding`, then :func:`recode_outcomes`.
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 __all__ = ["INSPECT_LETTERS", "BINARY_LABELS", "letter_scores_hint", "binary_labels_hint", "text_scores_hint",
-           "percent_scores_hint", "trial_labels_hint"]
+           "percent_scores_hint", "trial_labels_hint", "check_recoding", "parse_recoding", "recode_outcomes",
+           "recoding_text", "uncovered_labels", "unmatched_recoding", "outcome_labels"]
 
 #: Inspect AI's score letters and the value its ``value_to_float`` gives each.
 INSPECT_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -54,7 +60,8 @@ def letter_scores_hint(values, column: str | None = "COLUMN") -> str:
     example = (f"the column the same way, e.g. with pandas: df['is_correct'] = df['{column}'].map({recode})" if column is not None
                else f"the trial columns the same way, e.g. with pandas: df[trial_columns] = df[trial_columns].replace({recode})")
     return (" These look like Inspect AI's scores (C correct, I incorrect, P partial, N no answer), which Inspect reads as "
-            f"1, 0, 0.5 and 0: recode {example}, or load the Inspect log itself (.eval or .json), which is read that way.")
+            f"1, 0, 0.5 and 0: recode {example}, or load the Inspect log itself (.eval or .json), which is read that way"
+            f"{_recode_option(INSPECT_LETTERS)}.")
 
 
 def binary_labels_hint(values, column: str | None = "COLUMN") -> str:
@@ -74,8 +81,9 @@ def binary_labels_hint(values, column: str | None = "COLUMN") -> str:
         success and a failure word occur; the map lists every spelling found. The loaders still refuse the
         column: which word means success is the user's to confirm.
 
-    >>> binary_labels_hint(["pass", "fail", "Pass"], "result").split("pandas: ")[1]
-    "df['is_correct'] = df['result'].map({'fail': 0, 'Pass': 1, 'pass': 1})."
+    >>> pandas, ours = binary_labels_hint(["pass", "fail", "Pass"], "result").split("pandas: ")[1].split("; or ")
+    >>> pandas, ours[:56]
+    ("df['is_correct'] = df['result'].map({'fail': 0, 'Pass': 1, 'pass': 1})", 'have them read so when loading: --recode fail=0 --recode')
     >>> binary_labels_hint(["pass", "partial", "fail"]), binary_labels_hint(["yes", "right"])
     ('', '')
     """
@@ -86,7 +94,15 @@ def binary_labels_hint(values, column: str | None = "COLUMN") -> str:
     recode = "{" + ", ".join(f"{t!r}: {v}" for v, t in sorted(zip(read, texts), key=lambda p: p[0])) + "}"
     line = (f"df['is_correct'] = df['{column}'].map({recode})" if column is not None
             else f"df[trial_columns] = df[trial_columns].replace({recode})")
-    return f" These read as success/failure labels: recode them to 0/1, e.g. with pandas: {line}."
+    return (f" These read as success/failure labels: recode them to 0/1, e.g. with pandas: {line}"
+            f"{_recode_option(dict(zip((t.strip() for t in texts), read)))}.")
+
+
+def _recode_option(labels: dict) -> str:
+    """The same recoding as this tool's option: ``--recode pass=1 ...`` (CLI) and the app's upload form."""
+    given = {str(k).strip().lower(): v for k, v in labels.items()}
+    flags = " ".join(f"--recode {k}={v:g}" if k.isalnum() else f"--recode '{k}={v:g}'" for k, v in given.items())
+    return f"; or have them read so when loading: {flags} (CLI), or Recode outcome labels under the app's Load button"
 
 
 def text_scores_hint(values, column: str | None = "COLUMN") -> str:
@@ -148,3 +164,185 @@ def trial_labels_hint(column: str = "COLUMN") -> str:
             f"df['trial'] = pd.factorize(df['{column}'])[0] (the same label gets the same number in every model), or "
             "un-map the column (--map trial=none in the CLI, or 'none' under the app's Column mapping): each (model, "
             "task, question)'s rows are then its trials in row order.")
+
+
+def check_recoding(recode) -> dict[str, float]:
+    """A user's outcome recoding ``{label: value}`` validated, its labels stripped and lower-cased.
+
+    Parameters
+    ----------
+    recode : mapping of str to float
+        Text labels of the outcome column and the outcome each stands for, in [0, 1] (e.g. ``{"pass": 1,
+        "fail": 0}``; Inspect's ``{"C": 1, "I": 0, "P": 0.5, "N": 0}``).
+
+    Returns
+    -------
+    dict of str to float
+        Keys compared without case or surrounding spaces, as :func:`recode_outcomes` matches them.
+
+    Raises
+    ------
+    InputError
+        An empty label, a label that is already a number or a true/false word (read as such without recoding), a
+        label read as a missing outcome (``NA``, ``null`` ...: ``--missing-outcomes`` decides those), a value
+        outside [0, 1], or one label given two values.
+
+    >>> check_recoding({" Pass": 1, "fail": "0"})
+    {'pass': 1.0, 'fail': 0.0}
+    """
+    from scorio_core.errors import InputError
+
+    out: dict[str, float] = {}
+    for label, value in dict(recode).items():
+        key = str(label).strip().lower()
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = float("nan")
+        if not key:
+            raise InputError("an outcome recoding has an empty label; give LABEL=VALUE, e.g. --recode pass=1.", field="recode")
+        if _is_number(key) or key in ("true", "false", "t", "f"):
+            raise InputError(f"the outcome recoding's label {str(label)!r} is already read as an outcome (a number or "
+                             "true/false); recode text labels only, such as pass/fail.", field="recode")
+        if key in _MISSING:
+            raise InputError(f"the outcome recoding's label {str(label)!r} marks a missing outcome; to count missing "
+                             "outcomes as incorrect, choose it: --missing-outcomes incorrect (CLI) or the Data page's "
+                             "missing-outcomes choice.", field="recode")
+        if not 0 <= number <= 1:  # NaN fails too
+            raise InputError(f"the outcome recoding gives {str(label)!r} the value {value!r}; an outcome is a number "
+                             "from 0 (incorrect) to 1 (correct).", field="recode")
+        if out.get(key, number) != number:
+            raise InputError(f"the outcome recoding gives {str(label)!r} two values ({out[key]:g} and {number:g}; "
+                             "labels are compared without case).", field="recode")
+        out[key] = number
+    return out
+
+
+#: Outcome text the loaders read as missing (scorio_core.io._canonical), not recodable.
+_MISSING = frozenset({"nan", "none", "null", "na", "n/a"})
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def parse_recoding(items) -> dict[str, float]:
+    """``["pass=1", "fail=0"]`` (the CLI's repeated ``--recode LABEL=VALUE``) as a checked recoding.
+
+    Raises
+    ------
+    InputError
+        An item without ``=``, or what :func:`check_recoding` refuses.
+
+    >>> parse_recoding(["pass=1", "fail = 0"])
+    {'pass': 1.0, 'fail': 0.0}
+    """
+    from scorio_core.errors import InputError
+
+    pairs = []
+    for item in items or ():
+        label, sep, value = str(item).rpartition("=")
+        if not sep:
+            raise InputError(f"--recode must look like LABEL=VALUE (e.g. --recode pass=1 --recode fail=0); got {item!r}.",
+                             field="recode")
+        pairs.append((label, value.strip()))
+    seen: dict[str, str] = {}
+    for label, value in pairs:  # the same label twice with two values is refused by check_recoding's merge
+        if seen.setdefault(label.strip().lower(), value) != value:
+            raise InputError(f"--recode gives {label.strip()!r} two values ({seen[label.strip().lower()]} and {value}).",
+                             field="recode")
+    return check_recoding(dict(pairs))
+
+
+def recoding_text(recode) -> str:
+    """The recoding as the provenance shows it: ``"'fail' -> 0, 'pass' -> 1"`` (labels sorted).
+
+    >>> recoding_text({"pass": 1.0, "fail": 0.0})
+    "'fail' -> 0, 'pass' -> 1"
+    """
+    return ", ".join(f"{k!r} -> {v:g}" for k, v in sorted(dict(recode).items()))
+
+
+def recode_outcomes(frame, columns, recode) -> tuple[object, int]:
+    """Replace the outcome labels of ``recode`` in ``columns`` of a raw table by their values.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A table as read, before :func:`scorio_core.io._canonical.canonicalize` (not modified).
+    columns : list of str
+        The outcome column, or a wide table's trial columns.
+    recode : dict of str to float
+        :func:`check_recoding`'s result (lower-case keys).
+
+    Returns
+    -------
+    (pandas.DataFrame, int)
+        The table with matched labels (compared without case or surrounding spaces) replaced by their values, and
+        how many cells were replaced. Other values are left as they are, so a label the recoding misses is still
+        refused by the loader, naming it. Numeric columns are returned unchanged.
+    """
+    import pandas as pd
+
+    out, hits = frame, 0
+    for col in columns:
+        s = frame[col]
+        if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+            continue
+        mapped = s.astype("string").str.strip().str.lower().map(recode, na_action="ignore")
+        found = mapped.notna().to_numpy()
+        if found.any():
+            if out is frame:
+                out = frame.copy(deep=False)
+            out[col] = s.astype(object).where(~found, mapped.astype(object))
+            hits += int(found.sum())
+    return out, hits
+
+
+def unmatched_recoding(recode, sources):
+    """The :class:`~scorio_core.errors.InputError` for a recoding none of whose labels occurs in ``sources``."""
+    from scorio_core.errors import InputError
+
+    return InputError(f"no outcome value matched the recoding ({recoding_text(recode)}), compared without case with the "
+                      "outcome column of each table (CSV, TSV, Parquet, JSONL); check the spelling, or leave it out.",
+                      source=", ".join(list(sources)[:3]), field="recode")
+
+
+@contextmanager
+def uncovered_labels(recode):
+    """Re-raise an outcome refusal made under a recoding with what the recoding missed (the value it names)."""
+    from scorio_core.errors import InputError
+
+    try:
+        yield
+    except InputError as exc:
+        if not recode or exc.field != "is_correct" or "got '" not in exc.message:
+            raise
+        err = InputError(exc.message + f" The recoding given ({recoding_text(recode)}) does not cover this value: add "
+                         "it (e.g. --recode LABEL=VALUE), or leave the recoding out.", source=exc.source, line=exc.line,
+                         row=exc.row, field=exc.field)
+        err.labels = getattr(exc, "labels", None)
+        raise err from None
+
+
+def outcome_labels(values, limit: int = 50) -> dict[str, float | None]:
+    """The distinct text labels of an outcome column with the value each is known to stand for, else None.
+
+    What the app's recoding form starts from: Inspect's letters when every label is one
+    (:data:`INSPECT_LETTERS`), success/failure words (:data:`BINARY_LABELS`), and None (for the user to fill) for
+    any other label. Labels are stripped and lower-cased, as a recoding compares them; at most ``limit``.
+
+    >>> outcome_labels(["Pass", "fail ", "skipped"])
+    {'fail': 0.0, 'pass': 1.0, 'skipped': None}
+    >>> outcome_labels(["C", "I", "P"])
+    {'c': 1.0, 'i': 0.0, 'p': 0.5}
+    """
+    texts = sorted({str(v).strip() for v in values if v is not None and v == v and str(v).strip()})[:limit]
+    letters = set(texts) <= INSPECT_LETTERS.keys() and set(texts) & {"C", "I"}
+    known = INSPECT_LETTERS if letters else {k: float(v) for k, v in BINARY_LABELS.items()}
+    out = {t.lower(): known.get(t if letters else t.lower()) for t in texts}
+    return dict(sorted(out.items()))
