@@ -11,7 +11,7 @@ Format (``format = "scorio-analysis"``, ``version = 1``)::
 
     {"format": "scorio-analysis", "version": 1, "created": "2026-01-01T00:00:00Z",
      "data": {"key": "...", "label": "...", "sources": [{"name", "format", "sha256", "rows",
-              "layout"}], "choices": {...}},
+              "layout", "mapping"}], "choices": {...}},
      "task": "...", "rubric": {...} | null,
      "thresholds": {"values": {...}, "frozen": false},
      "prior": null | {"kind": "dataset" | "model", "key": ..., "model": ..., "sources": [...]},
@@ -76,7 +76,30 @@ def package_versions(extra: tuple[str, ...] = ()) -> dict[str, str]:
 
 def _source_dict(source) -> dict:
     raw = source._asdict() if hasattr(source, "_asdict") else dict(source)
-    return {k: raw[k] for k in ("name", "format", "sha256", "rows", "layout") if k in raw}
+    out = {k: raw[k] for k in ("name", "format", "sha256", "rows", "layout") if k in raw}
+    if raw.get("mapping"):  # how the file was read: its columns and any outcome recoding (io.load(recode=...))
+        out["mapping"] = {str(k): str(v) for k, v in dict(raw["mapping"]).items()}
+    return out
+
+
+def _read_alike(want: dict, have: list[dict]) -> str | None:
+    """None when some loaded copy of a manifest source was read with its recorded mapping, else what differs.
+
+    Fields only one side records are not compared (a manifest written before mappings were recorded has none).
+    """
+    recorded = want.get("mapping")
+    if not recorded or not have:
+        return None
+    diffs = []
+    for copy in have:
+        loaded = copy.get("mapping") or {}
+        diffs.append([f for f in sorted(recorded.keys() & loaded.keys()) if recorded[f] != loaded[f]])
+        if not diffs[-1]:
+            return None
+    loaded = have[0].get("mapping") or {}
+    return (f"{want['name']} was read with " + ", ".join(f"{f} <- {recorded[f]}" for f in diffs[0])
+            + " and here with " + ", ".join(f"{f} <- {loaded[f]}" for f in diffs[0])
+            + " (read it the same way: --map FIELD=COLUMN, --recode LABEL=VALUE as recorded)")
 
 
 def _finite_or_none(values: dict | None) -> dict | None:
@@ -311,12 +334,14 @@ def _build(doc: dict, schema_from_json) -> Manifest:
 def source_mismatches(manifest: Manifest, sources) -> list[str]:
     """Differences between the manifest's data and loaded sources (empty when identical).
 
-    Sources are compared as a multiset of SHA-256 digests (file names may differ).
+    Sources are compared as a multiset of SHA-256 digests (file names may differ); when they are the same files,
+    each recorded column mapping (with any outcome recoding) must match how a copy of the file was read.
     """
-    have = sorted(_source_dict(s)["sha256"] for s in sources)
+    loaded = [_source_dict(s) for s in sources]
+    have = sorted(s["sha256"] for s in loaded)
     want = sorted(s["sha256"] for s in manifest.sources)
-    if have == want:
-        return []
+    if have == want:  # the same files: read the same way? (another column or recoding gives other numbers)
+        return [d for s in manifest.sources if (d := _read_alike(s, [c for c in loaded if c["sha256"] == s["sha256"]]))]
     problems = []
     missing = [s for s in manifest.sources if s["sha256"] not in have]
     extra = [_source_dict(s) for s in sources if _source_dict(s)["sha256"] not in want]

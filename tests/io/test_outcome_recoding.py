@@ -132,3 +132,20 @@ def test_recoding_replaces_exactly_the_labels_given(values):
     assert out["o"].tolist() == expect and out["other"].tolist() == list(range(len(values)))
     assert hits == sum(isinstance(v, str) and v.strip().lower() in ("pass", "fail") for v in values)
     assert frame["o"].tolist() == values  # the table as read is not modified
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_the_refusal_carries_the_labels_for_the_app_s_form(engine, tmp_path):
+    """The app's *Recode outcome labels* starts from the refused labels and the words' usual meaning (None: the
+    user's to fill); DuckDB's count pass (large uploads) gives them too."""
+    path = tmp_path / "runs.csv"
+    path.write_bytes(PASS_FAIL.replace(b"m2,q2,1,fail", b"m2,q2,1,skipped"))
+    with pytest.raises(InputError) as info:
+        if engine == "duckdb":
+            pytest.importorskip("duckdb")
+            from scorio_core.engines import load_counts
+
+            load_counts(path, engine="duckdb", mapping=MAP)
+        else:
+            io.load(path, mapping=MAP)
+    assert info.value.labels == {"fail": 0.0, "pass": 1.0, "skipped": None}
