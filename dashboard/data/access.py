@@ -28,7 +28,7 @@ def load_bundled(key: str) -> Dataset:
 
 @st.cache_data(show_spinner="Reading uploaded files...", max_entries=16)
 def load_upload(files: tuple[tuple[str, bytes], ...], fmt: str | None, mapping: tuple[tuple[str, str], ...],
-                prefix: bytes = b"", prefix_meta: str = "", recode: tuple[tuple[str, float], ...] = ()) -> Dataset:
+                prefix: bytes = b"", prefix_meta: str = "", recode: tuple[tuple[str, str], ...] = ()) -> Dataset:
     """Parse uploaded files; raises :class:`scorio_core.errors.InputError` on bad input.
 
     ``prefix``/``prefix_meta``: the trial order of a count table kept in the session only (prefix counts, see

@@ -104,7 +104,7 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
 _LABELS_REFUSED = "_upload_labels_refused"
 
 
-def _recode_form(form: str) -> dict[str, float]:
+def _recode_form(form: str) -> dict[str, str]:
     """After the loader refused text outcome labels: the labels, each with the outcome the user reads it as.
 
     Values start at what the word usually means (:func:`scorio_core.io.formats.recoding.outcome_labels`) and stay
@@ -119,15 +119,23 @@ def _recode_form(form: str) -> dict[str, float]:
     st.caption("Nothing changed: the previously loaded data is still active.")
     labels = refused[2]
     with st.expander("Recode outcome labels", expanded=True):
-        st.caption("The outcome column holds text. Give each label the outcome it stands for (1 correct, 0 incorrect; "
-                   "between for partial credit), then Load again. Prefilled values are the words' usual meaning: "
-                   "check them. The recoding is kept with the dataset and shown in its provenance.")
+        st.caption("The outcome column holds text. Give each label the outcome it stands for (1 correct, 0 incorrect, "
+                   "between for partial credit, or 'missing' for an attempt without an outcome, such as an API error: "
+                   "the Data page's missing-outcomes choice then decides those), then Load again. Prefilled values are "
+                   "the words' usual meaning: check them. The recoding is kept with the dataset and shown in its "
+                   "provenance.")
         edited = st.data_editor(
-            pd.DataFrame({"label": list(labels), "value": [labels[k] for k in labels]}, dtype=object).astype({"value": float}),
+            pd.DataFrame({"label": list(labels), "value": ["" if v is None else f"{v:g}" for v in labels.values()]}),
             key=f"upload_recode_{form}", hide_index=True, disabled=["label"], width="stretch",
             column_config={"label": st.column_config.TextColumn("Label"),
-                           "value": st.column_config.NumberColumn("Reads as", min_value=0.0, max_value=1.0, format="%g")})
-    return {str(label): float(value) for label, value in zip(edited["label"], edited["value"]) if pd.notna(value)}
+                           "value": st.column_config.TextColumn("Reads as", validate=_READS_AS,
+                                                                help="A number from 0 to 1, or 'missing'")})
+    return {str(label): str(value).strip() for label, value in zip(edited["label"], edited["value"])
+            if isinstance(value, str) and value.strip()}
+
+
+#: What the recoding form accepts: a number in [0, 1] or "missing" (scorio_core.io.formats.recoding.MISSING).
+_READS_AS = r"^\s*(0(\.\d*)?|1(\.0*)?|\.\d+|missing)\s*$"
 
 
 def render_uploader() -> None:

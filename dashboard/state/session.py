@@ -60,8 +60,9 @@ class Upload:
     files: tuple[tuple[str, bytes], ...]
     format: str | None = None
     mapping: tuple[tuple[str, str], ...] = ()
-    #: The user's reading of text outcome labels (``io.load(recode=...)``), ``(label, value)`` pairs, or empty.
-    recode: tuple[tuple[str, float], ...] = ()
+    #: The user's reading of text outcome labels (``io.load(recode=...)``), ``(label, value)`` pairs (a value is a
+    #: number in [0, 1] or "missing", as typed), or empty.
+    recode: tuple[tuple[str, str], ...] = ()
     #: A count table kept in the session only: its trial order as prefix counts (Parquet bytes and JSON meta of
     #: :func:`scorio_core.store._codec.prefix_to_parquet`), or empty.
     prefix: bytes = b""

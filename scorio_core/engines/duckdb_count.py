@@ -16,7 +16,8 @@ import pandas as pd
 from scorio_core.engines._sql import NotReadyError, refuse_no_rows
 from scorio_core.engines.duckdb_inputs import Group
 from scorio_core.errors import InputError, decimal_comma_hint
-from scorio_core.io.formats.recoding import outcome_labels, percent_scores_hint, text_scores_hint, trial_labels_hint
+from scorio_core.io.formats.recoding import (mixed_labels_hint, outcome_labels, percent_scores_hint, text_scores_hint,
+                                             trial_labels_hint)
 from scorio_core.io._quality import blocking_messages
 from scorio_core.io._quality_report import DuplicateKey, with_duplicate_example
 from scorio_core.engines.frames import ID_KEYS, order_rows
@@ -153,8 +154,9 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
     if cells["bad_o"].sum():
         name, raw = _example(con, canon, params, "bad_o")
         found = [r[0] for r in con.execute(f"SELECT DISTINCT raw_o FROM ({canon}) WHERE bad_o LIMIT 21", params).fetchall()]
-        err = InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.{text_scores_hint(found)}",
-                         source=name, field="is_correct")
+        hint = text_scores_hint(found) or (  # words among numbers (ERROR, timeout): missing or failures, the user's call
+            mixed_labels_hint(found) if con.execute(f"SELECT count(o) FROM ({canon})", params).fetchone()[0] else "")
+        err = InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.{hint}", source=name, field="is_correct")
         err.labels = outcome_labels(found)  # text only: bad_o is a value that is not a number (the app's recoding form)
         raise err
     soft = missing = dup_rows = conflicting = 0

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from urllib.parse import unquote, urlparse
 
 from scorio_core.errors import InputError, decimal_comma_hint
-from scorio_core.io.formats.recoding import percent_scores_hint, text_scores_hint, trial_labels_hint
+from scorio_core.io.formats.recoding import mixed_labels_hint, percent_scores_hint, text_scores_hint, trial_labels_hint
 from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, expand_inputs, partial_credit_notes,
                                       refuse_empty_files, refuse_no_rows)
 from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, path_of,
@@ -329,8 +329,9 @@ def _count_attempts(canon, labels: str, with_trial: bool):
     if cells["bad_o"].sum():
         name, raw = _example(canon, F.col("bad_o"))
         found = [r[0] for r in canon.filter(F.col("bad_o")).select(F.col("raw_o").cast("string")).distinct().limit(21).collect()]
-        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.{text_scores_hint(found)}",
-                         source=name, field="is_correct")
+        hint = text_scores_hint(found) or (  # words among numbers (ERROR, timeout): missing or failures, the user's call
+            mixed_labels_hint(found) if canon.filter(F.col("o").isNotNull()).limit(1).count() else "")
+        raise InputError(f"field 'is_correct' must be 0 or 1 (true/false); got {raw!r}.{hint}", source=name, field="is_correct")
     soft = missing = dup_rows = conflicting = 0
     if (cells["n_correct"] + cells["z"] != n).any():
         row = canon.agg(F.count(F.when((o < 0) | (o > 1), 1)), F.count(F.when((o > 0) & (o < 1), 1)),

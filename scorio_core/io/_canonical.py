@@ -17,7 +17,8 @@ import pandas as pd
 
 from scorio_core.arrays.order import natural_key
 from scorio_core.errors import InputError, decimal_comma_hint
-from scorio_core.io.formats.recoding import outcome_labels, percent_scores_hint, text_scores_hint, trial_labels_hint
+from scorio_core.io.formats.recoding import (mixed_labels_hint, outcome_labels, percent_scores_hint, text_scores_hint,
+                                             trial_labels_hint)
 from scorio_core.io._schema import (BINARY_SIGNALS, COUNT_COLUMNS, ID_COLUMNS, SIGNAL_COLUMNS, STRING_SIGNALS,
                                     TEXT_LABELS_HINT, MappingGuess, normalize_name)
 
@@ -181,13 +182,15 @@ def _outcome(s: pd.Series, name: str, ctx: _Ctx, user: bool = False) -> tuple[np
         v = _numeric(s, "is_correct", ctx, f"(the outcome: {where}) must be 0 or 1 (true/false)")
     except InputError as exc:  # text labels: say how to recode them, never the mapping that just failed
         unmap = "; or un-map it: --map is_correct=none" if user else "; or map a 0/1 column: --map is_correct=COLUMN"
-        if not _text_labels(s):
-            raise exc
-        wide = name == "trial cells"  # one column per trial: no single column to name
-        hint = (text_scores_hint(pd.unique(s.dropna()), None if wide else name)
-                or TEXT_LABELS_HINT[:-1] + ("" if wide else unmap) + ".")
+        wide, labels = name == "trial cells", _text_labels(s)  # wide: one column per trial, no single column to name
+        numbers, bad = _parse_numbers(s)
+        texts = pd.unique(s.dropna()) if labels else pd.unique(s.to_numpy(dtype=object)[bad])
+        if not len(texts) or (not labels and ("decimal comma" in exc.message or not np.isfinite(numbers).any())):
+            raise exc  # (not text labels: words among numbers get their hint; a lone word or a decimal comma not)
+        hint = ((text_scores_hint(texts, None if wide else name) or TEXT_LABELS_HINT[:-1] + ("" if wide else unmap) + ".")
+                if labels else mixed_labels_hint(texts))  # else numbers beside a few words (ERROR, timeout ...)
         err = InputError(exc.message + hint, source=exc.source, line=exc.line, row=exc.row, field=exc.field)
-        err.labels = outcome_labels(pd.unique(s.dropna()))  # for the app's recoding form
+        err.labels = outcome_labels(texts)  # for the app's recoding form
         raise err
     bad = (v < 0) | (v > 1)
     if bad.any():

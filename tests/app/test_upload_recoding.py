@@ -62,3 +62,13 @@ def test_text_labels_load_through_the_recoding_form(app):
     dataset = open_ws_dataset(key)  # what a share link opens
     assert dict(dataset.sources[0].mapping)["is_correct"] == "correct (recoded: 'fail' -> 0, 'pass' -> 1)"
     assert dataset.attempts.groupby("model", observed=True)["is_correct"].mean().to_dict() == {"a": 0.5, "b": 2 / 3}
+
+
+def test_words_among_numbers_open_the_form_with_nothing_prefilled(app):
+    """'ERROR' in a 0/1 column: a failure or a missing outcome is the user's call, so its value starts empty."""
+    upload(app, ("errors.csv", b"model,question_id,trial,is_correct\na,q1,0,1\na,q1,1,ERROR\nb,q1,0,0\n", "text/csv"))
+    no_exception(app)
+    assert any("holds text among its numbers ('ERROR')" in shown(e.value) for e in app.main.error)
+    (form,) = [e for e in app.main.expander if e.label == "Recode outcome labels"]
+    (table,) = [d for d in form.children.values() if getattr(d, "type", "") == "dataframe"]
+    assert table.value["label"].tolist() == ["error"] and table.value["value"].tolist() == [""]  # the editor's data

@@ -86,7 +86,10 @@ def test_spark_counts_identical_to_duckdb_and_same_refusals(tmp_path, spark):
     with pytest.raises(InputError) as info:
         load_counts(tmp_path / "bad.csv", engine="spark", spark=spark)
     assert info.value.field == "is_correct" and "bad.csv" in str(info.value) and "'yes'" in str(info.value)
-    assert "Inspect" not in str(info.value)
+    assert "Inspect" not in str(info.value) and "--recode yes=1" in str(info.value)  # a success word among 0/1
+    (tmp_path / "err.csv").write_text("model,question,trial,correct\nm1,q1,0,1\nm1,q1,1,ERROR\n")  # an API error
+    with pytest.raises(InputError, match="--recode error=missing with --missing-outcomes drop"):
+        load_counts(tmp_path / "err.csv", engine="spark", spark=spark)
     (tmp_path / "letters.csv").write_text("model,question,trial,score\nm1,q1,0,C\nm1,q1,1,I\n")  # Inspect's letters
     with pytest.raises(InputError, match="look like Inspect AI's scores"):
         load_counts(tmp_path / "letters.csv", engine="spark", spark=spark)

@@ -110,10 +110,13 @@ def test_pickles_are_never_loaded(monkeypatch):
 def test_mixed_types_and_bad_values_name_line_and_field():
     rows = ["model,question,trial,correct"] + [f"m,q{i},0,{i % 2}" for i in range(116)] + ["m,q116,0,yes"]
     e = _err([("results.csv", ("\n".join(rows) + "\n").encode())])
-    assert str(e) == "results.csv line 118: field 'is_correct' (the outcome: column 'correct') must be 0 or 1 (true/false); got 'yes'."
+    assert str(e) == ("results.csv line 118: field 'is_correct' (the outcome: column 'correct') must be 0 or 1 (true/false); "
+                      "got 'yes'. The column also holds success/failure words among its numbers ('yes'); or have them "
+                      "read so when loading: --recode yes=1 (CLI), or Recode outcome labels under the app's Load button.")
     assert (e.line, e.field) == (118, "is_correct")
     e = _err([("r.jsonl", b'{"model":"m","question":"a","trial":0,"correct":1}\n{"model":"m","question":"b","trial":0,"correct":"maybe"}\n')])
-    assert str(e) == "r.jsonl line 2: field 'is_correct' (the outcome: column 'correct') must be 0 or 1 (true/false); got 'maybe'."
+    assert str(e).startswith("r.jsonl line 2: field 'is_correct' (the outcome: column 'correct') must be 0 or 1 "
+                             "(true/false); got 'maybe'. The column also holds text among its numbers ('maybe'): if ")
     e = _err([("r.csv", b"model;question;trial;score\nm;a;0;1\nm;b;0;0,25\n")])  # decimal comma: say so
     assert str(e).endswith("got '0,25'. It looks like a decimal comma: write '0.25' (save the file with '.' as the decimal separator).")
     e = _err([("r.csv", b"model,question,trial,correct\nm,a,0,1\nm,a,x1,1\n")])

@@ -149,3 +149,42 @@ def test_the_refusal_carries_the_labels_for_the_app_s_form(engine, tmp_path):
         else:
             io.load(path, mapping=MAP)
     assert info.value.labels == {"fail": 0.0, "pass": 1.0, "skipped": None}
+
+
+MIXED = b"model,question_id,trial,is_correct\nm1,q1,0,1\nm1,q1,1,ERROR\nm1,q2,0,0\nm1,q2,1,1\nm2,q1,0,0\nm2,q1,1,0\nm2,q2,0,time out\nm2,q2,1,1\n"
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_words_among_numbers_get_both_readings(engine, tmp_path):
+    """An API error or a timeout written into a 0/1 column: failures or missing outcomes, the user's call; the
+    refusal offers both, with the flags for the words found."""
+    path = tmp_path / "mixed.csv"
+    path.write_bytes(MIXED)
+    with pytest.raises(InputError) as info:
+        if engine == "duckdb":
+            pytest.importorskip("duckdb")
+            from scorio_core.engines import load_counts
+
+            load_counts(path, engine="duckdb")
+        else:
+            io.load(path)
+    text = str(info.value)
+    assert "holds text among its numbers ('ERROR', 'time out')" in text
+    assert "--recode error=missing --recode 'time out=missing' with --missing-outcomes drop" in text
+    assert info.value.labels == {"error": None, "time out": None}
+
+
+def test_a_label_read_as_missing_waits_for_the_missing_outcomes_choice(tmp_path, capsys):
+    path = tmp_path / "mixed.csv"
+    path.write_bytes(MIXED)
+    recode = ["--recode", "error=missing", "--recode", "time out=missing"]
+    assert main(["leaderboard", str(path), *recode, "--output", "json"]) == 2
+    assert "2 attempts have no outcome" in capsys.readouterr().err  # nothing filled by the recoding itself
+    assert main(["leaderboard", str(path), *recode, "--missing-outcomes", "drop", "--output", "json"]) == 0
+    rows = {r["model"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert rows["m1"]["avg"] == 0.75 and rows["m2"]["avg"] == 0.5  # question means: m1 (1/1 + 1/2) / 2, m2 (0 + 1/1) / 2
+    assert main(["leaderboard", str(path), "--recode", "error=0", "--recode", "time out=0", "--output", "json"]) == 0
+    rows = {r["model"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert rows["m1"]["avg"] == 0.5 and rows["m2"]["avg"] == 0.25  # as failures: (1/2 + 1/2) / 2, (0 + 1/2) / 2
+    ds = io.load(path, recode={"ERROR": "missing", "time out": None})
+    assert dict(ds.sources[0].mapping)["is_correct"] == "is_correct (recoded: 'error' -> missing, 'time out' -> missing)"

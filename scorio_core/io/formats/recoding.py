@@ -20,7 +20,7 @@ from contextlib import contextmanager
 
 __all__ = ["INSPECT_LETTERS", "BINARY_LABELS", "letter_scores_hint", "binary_labels_hint", "text_scores_hint",
            "percent_scores_hint", "trial_labels_hint", "check_recoding", "parse_recoding", "recode_outcomes",
-           "recoding_text", "uncovered_labels", "unmatched_recoding", "outcome_labels"]
+           "recoding_text", "uncovered_labels", "unmatched_recoding", "outcome_labels", "mixed_labels_hint", "MISSING"]
 
 #: Inspect AI's score letters and the value its ``value_to_float`` gives each.
 INSPECT_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -98,11 +98,41 @@ def binary_labels_hint(values, column: str | None = "COLUMN") -> str:
             f"{_recode_option(dict(zip((t.strip() for t in texts), read)))}.")
 
 
+def _flag(label: str, value: str) -> str:
+    """``--recode label=value`` as a shell word (quoted when the label has spaces or quotes)."""
+    import shlex
+
+    return f"--recode {shlex.quote(f'{label.strip().lower()}={value}')}"
+
+
 def _recode_option(labels: dict) -> str:
     """The same recoding as this tool's option: ``--recode pass=1 ...`` (CLI) and the app's upload form."""
     given = {str(k).strip().lower(): v for k, v in labels.items()}
-    flags = " ".join(f"--recode {k}={v:g}" if k.isalnum() else f"--recode '{k}={v:g}'" for k, v in given.items())
+    flags = " ".join(_flag(k, f"{v:g}") for k, v in given.items())
     return f"; or have them read so when loading: {flags} (CLI), or Recode outcome labels under the app's Load button"
+
+
+def mixed_labels_hint(texts) -> str:
+    """What to do with a few words among an outcome column's numbers (``ERROR``, ``timeout`` ...).
+
+    Such words usually mark attempts that produced no outcome; whether they count as failures or as missing
+    outcomes is the user's choice, so the hint gives both recodings.
+
+    >>> print(mixed_labels_hint(["ERROR", "timeout"]).split(": if")[0])
+     The column also holds text among its numbers ('ERROR', 'timeout')
+    >>> print(mixed_labels_hint(["yes"]).split(" (CLI)")[0])
+     The column also holds success/failure words among its numbers ('yes'); or have them read so when loading: --recode yes=1
+    """
+    found = sorted({str(t).strip() for t in texts if str(t).strip()}, key=str.lower)
+    shown = ", ".join(repr(t) for t in found[:5]) + (f" and {len(found) - 5:,} more" if len(found) > 5 else "")
+    usual = [BINARY_LABELS.get(t.lower()) for t in found]
+    if found and None not in usual:  # yes/no, pass/fail among 0/1: their usual reading, still the user's to confirm
+        return f" The column also holds success/failure words among its numbers ({shown}){_recode_option(dict(zip(found, usual)))}."
+    missing = " ".join(_flag(t, MISSING) for t in found[:5])
+    return (f" The column also holds text among its numbers ({shown}): if these are attempts without an outcome (an "
+            f"API error, a timeout), read them as missing and choose what missing outcomes count as: {missing} with "
+            "--missing-outcomes drop (or incorrect); if they are failures, recode them to 0 (CLI: --recode LABEL=0; "
+            "the app: Recode outcome labels under the Load button).")
 
 
 def text_scores_hint(values, column: str | None = "COLUMN") -> str:
@@ -171,13 +201,15 @@ def check_recoding(recode) -> dict[str, float]:
 
     Parameters
     ----------
-    recode : mapping of str to float
+    recode : mapping of str to float or None
         Text labels of the outcome column and the outcome each stands for, in [0, 1] (e.g. ``{"pass": 1,
-        "fail": 0}``; Inspect's ``{"C": 1, "I": 0, "P": 0.5, "N": 0}``).
+        "fail": 0}``; Inspect's ``{"C": 1, "I": 0, "P": 0.5, "N": 0}``), or None (or ``"missing"``) for a label that
+        marks an attempt without an outcome (an API error, a timeout): it is then read as a missing outcome, which
+        the data-quality choice ``missing_outcomes`` resolves, never filled by the recoding itself.
 
     Returns
     -------
-    dict of str to float
+    dict of str to float or None
         Keys compared without case or surrounding spaces, as :func:`recode_outcomes` matches them.
 
     Raises
@@ -187,39 +219,52 @@ def check_recoding(recode) -> dict[str, float]:
         label read as a missing outcome (``NA``, ``null`` ...: ``--missing-outcomes`` decides those), a value
         outside [0, 1], or one label given two values.
 
-    >>> check_recoding({" Pass": 1, "fail": "0"})
-    {'pass': 1.0, 'fail': 0.0}
+    >>> check_recoding({" Pass": 1, "fail": "0", "ERROR": "missing"})
+    {'pass': 1.0, 'fail': 0.0, 'error': None}
     """
     from scorio_core.errors import InputError
 
-    out: dict[str, float] = {}
+    out: dict[str, float | None] = {}
     for label, value in dict(recode).items():
         key = str(label).strip().lower()
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            number = float("nan")
+        if value is None or (isinstance(value, str) and value.strip().lower() == MISSING):
+            number = None
+        else:
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                number = float("nan")
         if not key:
             raise InputError("an outcome recoding has an empty label; give LABEL=VALUE, e.g. --recode pass=1.", field="recode")
         if _is_number(key) or key in ("true", "false", "t", "f"):
             raise InputError(f"the outcome recoding's label {str(label)!r} is already read as an outcome (a number or "
                              "true/false); recode text labels only, such as pass/fail.", field="recode")
-        if key in _MISSING:
+        if key in _MISSING_WORDS:
             raise InputError(f"the outcome recoding's label {str(label)!r} marks a missing outcome; to count missing "
                              "outcomes as incorrect, choose it: --missing-outcomes incorrect (CLI) or the Data page's "
                              "missing-outcomes choice.", field="recode")
-        if not 0 <= number <= 1:  # NaN fails too
+        if number is not None and not 0 <= number <= 1:  # NaN fails too
             raise InputError(f"the outcome recoding gives {str(label)!r} the value {value!r}; an outcome is a number "
-                             "from 0 (incorrect) to 1 (correct).", field="recode")
-        if out.get(key, number) != number:
-            raise InputError(f"the outcome recoding gives {str(label)!r} two values ({out[key]:g} and {number:g}; "
-                             "labels are compared without case).", field="recode")
+                             f"from 0 (incorrect) to 1 (correct), or '{MISSING}' (an attempt without an outcome).",
+                             field="recode")
+        if key in out and out[key] != number:
+            raise InputError(f"the outcome recoding gives {str(label)!r} two values ({_shown(out[key])} and "
+                             f"{_shown(number)}; labels are compared without case).", field="recode")
         out[key] = number
     return out
 
 
+#: The value that reads a label as an attempt without an outcome (``--recode error=missing``); what such attempts
+#: count as is then the user's data-quality choice (``--missing-outcomes drop|incorrect``), as for empty cells.
+MISSING = "missing"
+
+
+def _shown(value) -> str:
+    return MISSING if value is None else f"{value:g}"
+
+
 #: Outcome text the loaders read as missing (scorio_core.io._canonical), not recodable.
-_MISSING = frozenset({"nan", "none", "null", "na", "n/a"})
+_MISSING_WORDS = frozenset({"nan", "none", "null", "na", "n/a"})
 
 
 def _is_number(text: str) -> bool:
@@ -264,7 +309,7 @@ def recoding_text(recode) -> str:
     >>> recoding_text({"pass": 1.0, "fail": 0.0})
     "'fail' -> 0, 'pass' -> 1"
     """
-    return ", ".join(f"{k!r} -> {v:g}" for k, v in sorted(dict(recode).items()))
+    return ", ".join(f"{k!r} -> {_shown(v)}" for k, v in sorted(dict(recode).items()))
 
 
 def recode_outcomes(frame, columns, recode) -> tuple[object, int]:
@@ -276,8 +321,8 @@ def recode_outcomes(frame, columns, recode) -> tuple[object, int]:
         A table as read, before :func:`scorio_core.io._canonical.canonicalize` (not modified).
     columns : list of str
         The outcome column, or a wide table's trial columns.
-    recode : dict of str to float
-        :func:`check_recoding`'s result (lower-case keys).
+    recode : dict of str to float or None
+        :func:`check_recoding`'s result (lower-case keys; None reads a label as a missing outcome).
 
     Returns
     -------
@@ -286,19 +331,24 @@ def recode_outcomes(frame, columns, recode) -> tuple[object, int]:
         how many cells were replaced. Other values are left as they are, so a label the recoding misses is still
         refused by the loader, naming it. Numeric columns are returned unchanged.
     """
+    import numpy as np
     import pandas as pd
 
     out, hits = frame, 0
+    labels, values = list(recode), np.array(list(recode.values()), dtype=object)  # None: read as missing
+    index = {label: i for i, label in enumerate(labels)}
     for col in columns:
         s = frame[col]
         if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
             continue
-        mapped = s.astype("string").str.strip().str.lower().map(recode, na_action="ignore")
-        found = mapped.notna().to_numpy()
+        codes = s.astype("string").str.strip().str.lower().map(index, na_action="ignore").to_numpy(dtype=float)
+        found = ~np.isnan(codes)
         if found.any():
             if out is frame:
                 out = frame.copy(deep=False)
-            out[col] = s.astype(object).where(~found, mapped.astype(object))
+            column = s.to_numpy(dtype=object).copy()
+            column[found] = values[codes[found].astype(np.int64)]
+            out[col] = pd.Series(column, index=s.index, dtype=object)
             hits += int(found.sum())
     return out, hits
 
