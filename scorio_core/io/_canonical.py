@@ -17,8 +17,8 @@ import pandas as pd
 
 from scorio_core.arrays.order import natural_key
 from scorio_core.errors import InputError, decimal_comma_hint
-from scorio_core.io.formats.recoding import (mixed_labels_hint, outcome_labels, percent_scores_hint, text_scores_hint,
-                                             trial_labels_hint)
+from scorio_core.io.formats.recoding import (RECODE_HINT, mixed_labels_hint, outcome_labels, percent_scores_hint,
+                                             text_scores_hint, trial_labels_hint)
 from scorio_core.io._schema import (BINARY_SIGNALS, COUNT_COLUMNS, ID_COLUMNS, SIGNAL_COLUMNS, STRING_SIGNALS,
                                     TEXT_LABELS_HINT, MappingGuess, normalize_name)
 
@@ -187,7 +187,8 @@ def _outcome(s: pd.Series, name: str, ctx: _Ctx, user: bool = False) -> tuple[np
         texts = pd.unique(s.dropna()) if labels else pd.unique(s.to_numpy(dtype=object)[bad])
         if not len(texts) or (not labels and ("decimal comma" in exc.message or not np.isfinite(numbers).any())):
             raise exc  # (not text labels: words among numbers get their hint; a lone word or a decimal comma not)
-        hint = ((text_scores_hint(texts, None if wide else name) or TEXT_LABELS_HINT[:-1] + ("" if wide else unmap) + ".")
+        hint = ((text_scores_hint(texts, None if wide else name)
+                 or TEXT_LABELS_HINT[:-1] + ("" if wide else unmap) + "." + RECODE_HINT)
                 if labels else mixed_labels_hint(texts))  # else numbers beside a few words (ERROR, timeout ...)
         err = InputError(exc.message + hint, source=exc.source, line=exc.line, row=exc.row, field=exc.field)
         err.labels = outcome_labels(texts)  # for the app's recoding form

@@ -188,3 +188,11 @@ def test_a_label_read_as_missing_waits_for_the_missing_outcomes_choice(tmp_path,
     assert rows["m1"]["avg"] == 0.5 and rows["m2"]["avg"] == 0.25  # as failures: (1/2 + 1/2) / 2, (0 + 1/2) / 2
     ds = io.load(path, recode={"ERROR": "missing", "time out": None})
     assert dict(ds.sources[0].mapping)["is_correct"] == "is_correct (recoded: 'error' -> missing, 'time out' -> missing)"
+
+
+def test_labels_of_no_known_meaning_are_offered_the_recoding_too():
+    """'skipped' beside pass/fail: no usual value to print, so the refusal names the option (and the pandas line)."""
+    with pytest.raises(InputError) as info:
+        io.load([("runs.csv", PASS_FAIL.replace(b"m2,q2,1,fail", b"m2,q2,1,skipped"))], mapping=MAP)
+    assert str(info.value).endswith("have them read when loading: --recode LABEL=VALUE for each label (CLI), or "
+                                    "Recode outcome labels under the app's Load button.")

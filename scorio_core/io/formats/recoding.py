@@ -20,8 +20,12 @@ from contextlib import contextmanager
 
 __all__ = ["INSPECT_LETTERS", "BINARY_LABELS", "letter_scores_hint", "binary_labels_hint", "text_scores_hint",
            "percent_scores_hint", "trial_labels_hint", "check_recoding", "parse_recoding", "recode_outcomes",
-           "recoding_text", "uncovered_labels", "unmatched_recoding", "outcome_labels", "mixed_labels_hint", "MISSING"]
+           "recoding_text", "uncovered_labels", "unmatched_recoding", "outcome_labels", "mixed_labels_hint", "MISSING",
+           "RECODE_HINT"]
 
+#: The recoding this tool applies on the user's word, offered beside the pandas line for text labels of no known meaning.
+RECODE_HINT = (" Or, for 0/1 (or partial) outcomes, have them read when loading: --recode LABEL=VALUE for each label (CLI), "
+               "or Recode outcome labels under the app's Load button.")
 #: Inspect AI's score letters and the value its ``value_to_float`` gives each.
 INSPECT_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 #: Words an outcome column may hold for a success (1) and a failure (0), compared without case or spaces.
