@@ -134,7 +134,7 @@ def _recode_form(form: str) -> dict[str, str]:
             if isinstance(value, str) and value.strip()}
 
 
-#: What the recoding form accepts: a number in [0, 1] or "missing" (scorio_core.io.formats.recoding.MISSING).
+#: What the recoding form accepts: a number in [0, 1] or "missing" (scorio_core.io.formats.user_recoding.MISSING).
 _READS_AS = r"^\s*(0(\.\d*)?|1(\.0*)?|\.\d+|missing)\s*$"
 
 

@@ -41,7 +41,7 @@ _NAMES = {
     "guess_mapping": "scorio_core.io._load",
     "infer_mapping": "scorio_core.io._schema",
     "load": "scorio_core.io._load",
-    "parse_recoding": "scorio_core.io.formats.recoding",
+    "parse_recoding": "scorio_core.io.formats.user_recoding",
     "source_columns": "scorio_core.io._load",
     "value_to_float": "scorio_core.io.formats.inspect_ai",
 }

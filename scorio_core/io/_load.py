@@ -12,7 +12,8 @@ from scorio_core.io.formats.helm import helm_group, read_helm
 from scorio_core.io.formats.inspect_ai import read_inspect
 from scorio_core.io.formats.lmeval import (load_results_json, read_lm_eval_results, read_lm_eval_samples, results_timestamp,
                                            samples_timestamp, sibling_results, sibling_samples)
-from scorio_core.io.formats.recoding import check_recoding, recode_outcomes, recoding_text, uncovered_labels, unmatched_recoding
+from scorio_core.io.formats.user_recoding import (check_recoding, recode_outcomes, recoding_text, uncovered_labels,
+                                                  unmatched_recoding)
 from scorio_core.io._merge import merge_parts
 from scorio_core.io.formats.npz import read_npz
 from scorio_core.io._quality import compute_report
@@ -50,10 +51,10 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
         ``progress(fraction_done, message)`` before each file and before the quality report
         (fraction in [0, 1)). An exception it raises stops the load: that is how the app
         cancels a long load (Streamlit interrupts a run at its next element update).
-    recode : dict of str to float, optional
+    recode : dict of str to float or None, optional
         The user's reading of text labels in a table's outcome column (or a wide table's trial cells), e.g.
-        ``{"pass": 1, "fail": 0}``, compared without case (:mod:`scorio_core.io.formats.recoding`): the loaders never
-        guess what a label means. The provenance mapping and notes say so; other text is refused as before.
+        ``{"pass": 1, "fail": 0, "error": None}`` (None or "missing": no outcome), compared without case
+        (:mod:`scorio_core.io.formats.user_recoding`). The provenance mapping and notes say so; other text is refused.
 
     Returns
     -------

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from scorio_core import io
 from scorio_core.cli import main
 from scorio_core.errors import InputError
-from scorio_core.io.formats.recoding import check_recoding, parse_recoding, recode_outcomes
+from scorio_core.io.formats.user_recoding import check_recoding, parse_recoding, recode_outcomes
 from scorio_core.store._datasets import content_key
 
 # m1: q1 Pass, fail; q2 pass, pass -> 3 of 4. m2: q1 FAIL, pass; q2 fail, fail -> 1 of 4.
