@@ -39,7 +39,7 @@ class Part:
     notes: list[str] = field(default_factory=list)
     sha256: str = ""
     rows: int = 0
-    recoded: int = 0  # outcome cells read through the user's recoding (scorio_core.io.formats.recoding)
+    recoded: int = 0  # outcome cells read through the user's recoding (scorio_core.io.formats.user_recoding)
 
 
 class _Ctx:

@@ -15,12 +15,12 @@ __all__ = ["MISSING", "check_recoding", "parse_recoding", "recode_outcomes", "re
            "unmatched_recoding"]
 
 
-def check_recoding(recode) -> dict[str, float]:
+def check_recoding(recode) -> dict[str, float | None]:
     """A user's outcome recoding ``{label: value}`` validated, its labels stripped and lower-cased.
 
     Parameters
     ----------
-    recode : mapping of str to float or None
+    recode : mapping of str to float or None, or iterable of (label, value) pairs
         Text labels of the outcome column and the outcome each stands for, in [0, 1] (e.g. ``{"pass": 1,
         "fail": 0}``; Inspect's ``{"C": 1, "I": 0, "P": 0.5, "N": 0}``), or None (or ``"missing"``) for a label that
         marks an attempt without an outcome (an API error, a timeout): it is then read as a missing outcome, which
@@ -44,7 +44,7 @@ def check_recoding(recode) -> dict[str, float]:
     from scorio_core.errors import InputError
 
     out: dict[str, float | None] = {}
-    for label, value in dict(recode).items():
+    for label, value in (recode.items() if hasattr(recode, "items") else recode):
         key = str(label).strip().lower()
         if value is None or (isinstance(value, str) and value.strip().lower() == MISSING):
             number = None
@@ -94,7 +94,7 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def parse_recoding(items) -> dict[str, float]:
+def parse_recoding(items) -> dict[str, float | None]:
     """``["pass=1", "fail=0"]`` (the CLI's repeated ``--recode LABEL=VALUE``) as a checked recoding.
 
     Raises
@@ -114,12 +114,7 @@ def parse_recoding(items) -> dict[str, float]:
             raise InputError(f"--recode must look like LABEL=VALUE (e.g. --recode pass=1 --recode fail=0); got {item!r}.",
                              field="recode")
         pairs.append((label, value.strip()))
-    seen: dict[str, str] = {}
-    for label, value in pairs:  # the same label twice with two values is refused by check_recoding's merge
-        if seen.setdefault(label.strip().lower(), value) != value:
-            raise InputError(f"--recode gives {label.strip()!r} two values ({seen[label.strip().lower()]} and {value}).",
-                             field="recode")
-    return check_recoding(dict(pairs))
+    return check_recoding(pairs)  # pairs, not a dict: a label given twice reaches the check twice
 
 
 def recoding_text(recode) -> str:
