@@ -28,14 +28,17 @@ def load_bundled(key: str) -> Dataset:
 
 @st.cache_data(show_spinner="Reading uploaded files...", max_entries=16)
 def load_upload(files: tuple[tuple[str, bytes], ...], fmt: str | None, mapping: tuple[tuple[str, str], ...],
-                prefix: bytes = b"", prefix_meta: str = "", recode: tuple[tuple[str, str], ...] = ()) -> Dataset:
+                prefix: bytes = b"", prefix_meta: str = "", recode: tuple[tuple[str, str], ...] = (),
+                outcome_scale: float | None = None) -> Dataset:
     """Parse uploaded files; raises :class:`scorio_core.errors.InputError` on bad input.
 
     ``prefix``/``prefix_meta``: the trial order of a count table kept in the session only (prefix counts, see
     :class:`dashboard.state.session.Upload`); a damaged blob leaves the trial order unknown, the counts intact.
-    ``recode``: the user's reading of text outcome labels (``io.load(recode=...)``).
+    ``recode``, ``outcome_scale``: the user's reading of text outcome labels and of outcomes on another scale than
+    0-1 (``io.load(recode=..., outcome_scale=...)``).
     """
-    dataset = io.load(list(files), format=fmt, mapping=dict(mapping) or None, recode=dict(recode) or None)
+    dataset = io.load(list(files), format=fmt, mapping=dict(mapping) or None, recode=dict(recode) or None,
+                      outcome_scale=outcome_scale)
     if prefix:
         import dataclasses
         import json
@@ -52,7 +55,8 @@ def load_upload(files: tuple[tuple[str, bytes], ...], fmt: str | None, mapping: 
 
 def load_session_upload(upload: state.Upload) -> Dataset:
     """:func:`load_upload` of an upload kept in the session."""
-    return load_upload(upload.files, upload.format, upload.mapping, upload.prefix, upload.prefix_meta, upload.recode)
+    return load_upload(upload.files, upload.format, upload.mapping, upload.prefix, upload.prefix_meta, upload.recode,
+                       upload.outcome_scale)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

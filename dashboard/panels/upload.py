@@ -100,24 +100,36 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
     return chosen
 
 
-#: Session key of the last refusal of text outcome labels: ``(form key, message, {label: suggested value})``.
+#: Session key of the last refusal the upload form can answer: ``(form key, message, {label: suggested value},
+#: outcome scale or None)``: text outcome labels to recode, outcomes on a 0-100 scale, or both (kept across refusals).
 _LABELS_REFUSED = "_upload_labels_refused"
 
 
-def _recode_form(form: str) -> dict[str, str]:
-    """After the loader refused text outcome labels: the labels, each with the outcome the user reads it as.
+def _reading_form(form: str) -> tuple[dict[str, str], float | None]:
+    """After the loader refused the outcomes: how the user reads them, ``(recoding, outcome scale or None)``.
 
-    Values start at what the word usually means (:func:`scorio_core.io.formats.recoding.outcome_labels`) and stay
-    the user's to confirm; a label left empty is not recoded, so the loader refuses it again, naming it.
+    Text labels get a table of each label with the outcome the user reads it as, starting at what the word usually
+    means (:func:`scorio_core.io.formats.recoding.outcome_labels`) and the user's to confirm; a label left empty is
+    not recoded, so the loader refuses it again, naming it. Outcomes that look like percentages get the outcome
+    scale (the full score, read as 1), 100 to start with.
     """
     import pandas as pd
 
     refused = st.session_state.get(_LABELS_REFUSED)
     if not refused or refused[0] != form:
-        return {}
+        return {}, None
     st.error(md(refused[1]), icon=":material/error:")
     st.caption("Nothing changed: the previously loaded data is still active.")
-    labels = refused[2]
+    labels, scale = refused[2], None
+    if refused[3] is not None:
+        with st.expander("Outcome scale", expanded=True):
+            st.caption("The outcome column holds scores above 1. If they are on another scale (percentages: 0 to 100), "
+                       "give its full score: every score is divided by it, so the full score reads as 1 (correct) and "
+                       "0 as 0; a score outside the scale is refused. Kept with the dataset and shown in its provenance.")
+            scale = st.number_input("Full score (reads as 1)", min_value=1e-6, value=float(refused[3]), step=1.0,
+                                    key=f"upload_scale_{form}", help="100 for percentages, 10 for marks out of 10")
+    if not labels:
+        return {}, scale
     with st.expander("Recode outcome labels", expanded=True):
         st.caption("The outcome column holds text. Give each label the outcome it stands for (1 correct, 0 incorrect, "
                    "between for partial credit, or 'missing' for an attempt without an outcome, such as an API error: "
@@ -131,10 +143,25 @@ def _recode_form(form: str) -> dict[str, str]:
                            "value": st.column_config.TextColumn("Reads as", validate=_READS_AS,
                                                                 help="A number from 0 to 1, or 'missing'")})
     return {str(label): str(value).strip() for label, value in zip(edited["label"], edited["value"])
-            if isinstance(value, str) and value.strip()}
+            if isinstance(value, str) and value.strip()}, scale
 
 
-#: What the recoding form accepts: a number in [0, 1] or "missing" (scorio_core.io.formats.user_recoding.MISSING).
+def _refused(form: str, exc: Exception) -> bool:
+    """Keep a refusal the form can answer (text labels, a percent scale) for :func:`_reading_form`; False for others.
+
+    What an earlier refusal of the same form offered stays offered (a scale given, then labels refused, shows both).
+    """
+    labels, scale = getattr(exc, "labels", None), getattr(exc, "scale", None)
+    if not labels and scale is None:
+        return False
+    before = st.session_state.get(_LABELS_REFUSED)
+    if before and before[0] == form:
+        labels, scale = labels or before[2], scale if scale is not None else before[3]
+    st.session_state[_LABELS_REFUSED] = (form, str(exc), labels or {}, scale)
+    return True
+
+
+#: What the recoding form accepts: a number in [0, 1] or "missing" (scorio_core.io.formats.recoding.MISSING).
 _READS_AS = r"^\s*(0(\.\d*)?|1(\.0*)?|\.\d+|missing)\s*$"
 
 
@@ -171,9 +198,9 @@ def render_uploader() -> None:
         if state.UPLOAD_PREFIX + (name.strip() or default_name) in state.uploads():
             st.caption("A dataset with this name is already loaded: loading replaces it (rename to keep both).")
         form = f"{digest}:{hashlib.sha256(repr((fmt, sorted((mapping or {}).items()))).encode()).hexdigest()[:12]}"
-        recode = _recode_form(form)
+        recode, scale = _reading_form(form)
         as_counts = False
-        if _engine_for(digest, fmt, files) == "duckdb" and not recode:  # the SQL count pass does not recode
+        if _engine_for(digest, fmt, files) == "duckdb" and not recode and scale is None:  # SQL counts read as given
             as_counts = st.radio(
                 "Read as", [True, False], key=f"upload_counts_{digest}", horizontal=True,
                 format_func=lambda v: "counts with DuckDB (large tables)" if v else "attempts (every view)",
@@ -183,7 +210,8 @@ def render_uploader() -> None:
                      "rows. Attempts: the full table in memory.")
         if st.button("Load", type="primary", disabled=mapping is None, key="upload_load"):
             upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt,
-                                  mapping=tuple(sorted((mapping or {}).items())), recode=tuple(sorted(recode.items())))
+                                  mapping=tuple(sorted((mapping or {}).items())), recode=tuple(sorted(recode.items())),
+                                  outcome_scale=scale)
             bar = st.progress(0.0, text="Reading the files... (change any setting to cancel)")
             try:
                 dataset = None
@@ -198,11 +226,10 @@ def render_uploader() -> None:
                 if dataset is None:
                     dataset = io.load(list(upload.files), format=upload.format, mapping=dict(upload.mapping) or None,
                                       progress=lambda fraction, message: bar.progress(fraction, text=md(message)),
-                                      recode=recode or None)
+                                      recode=recode or None, outcome_scale=scale)
             except (InputError, ValueError, TypeError, OSError) as exc:
                 bar.empty()
-                if getattr(exc, "labels", None):  # text outcome labels: offer the recoding form (above the button)
-                    st.session_state[_LABELS_REFUSED] = (form, str(exc), exc.labels)
+                if _refused(form, exc):  # text labels or percentages: offer the reading form (above the button)
                     st.rerun()
                 st.error(md(str(exc)), icon=":material/error:")
                 st.caption("Nothing changed: the previously loaded data is still active.")

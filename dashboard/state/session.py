@@ -63,6 +63,8 @@ class Upload:
     #: The user's reading of text outcome labels (``io.load(recode=...)``), ``(label, value)`` pairs (a value is a
     #: number in [0, 1] or "missing", as typed), or empty.
     recode: tuple[tuple[str, str], ...] = ()
+    #: The outcome column's full score when it is not 1 (100 for percentages: ``io.load(outcome_scale=...)``), or None.
+    outcome_scale: float | None = None
     #: A count table kept in the session only: its trial order as prefix counts (Parquet bytes and JSON meta of
     #: :func:`scorio_core.store._codec.prefix_to_parquet`), or empty.
     prefix: bytes = b""
@@ -81,6 +83,8 @@ class Upload:
         h.update(repr((self.format, self.mapping)).encode())
         if self.recode:  # uploads without one keep their digests
             h.update(repr(self.recode).encode())
+        if self.outcome_scale is not None:
+            h.update(repr(("outcome_scale", self.outcome_scale)).encode())
         if self.prefix:
             h.update(self.prefix)
             h.update(self.prefix_meta.encode())

@@ -75,6 +75,13 @@ def add_choice_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--missing-outcomes", choices=MISSING_POLICIES, default=None, help="drop attempts without an outcome, or count them incorrect (default: none, refused while any remain)")
     group.add_argument("--intersect-questions", action="store_true", help="keep only questions every model of a task attempted")
     group.add_argument("--recode", action="append", default=None, metavar="LABEL=VALUE", help="read a text label of the outcome column as a value in [0, 1], e.g. --recode pass=1 --recode fail=0 (repeatable; compared without case; default: text labels are refused)")
+    group.add_argument("--outcome-scale", type=float, default=None, metavar="MAX", help="the outcome column's full score: its numbers are divided by MAX, e.g. --outcome-scale 100 for percentages (default: outcomes must lie in [0, 1])")
+
+
+def outcome_reading(args: argparse.Namespace) -> dict:
+    """``io.load``'s ``recode`` and ``outcome_scale`` from ``--recode`` and ``--outcome-scale``."""
+    from scorio_core.io.formats.user_recoding import parse_recoding
+    return {"recode": parse_recoding(getattr(args, "recode", None)), "outcome_scale": getattr(args, "outcome_scale", None)}
 
 
 def apply_cli_choices(dataset, args: argparse.Namespace):
@@ -94,11 +101,8 @@ def apply_cli_choices(dataset, args: argparse.Namespace):
 
 def add_uncertainty_arguments(parser: argparse.ArgumentParser, *, defaults: bool = True,
                               prior_help: str | None = None) -> None:
-    """Add ``--prior`` and ``--scope`` (what every credible interval is conditioned on).
-
-    ``defaults=False`` leaves them None so a manifest can fill them; ``prior_help`` replaces ``--prior``'s help
-    (a command whose default prior is not the leaderboard's says so there).
-    """
+    """Add ``--prior`` and ``--scope`` (what every credible interval is conditioned on); ``defaults=False`` leaves them
+    None so a manifest can fill them; ``prior_help`` replaces ``--prior``'s help (a command whose default differs)."""
     from scorio_core.choices import DEFAULT_SCOPE, SCOPE_HELP, SCOPES
 
     add_prior_argument(parser, defaults=defaults, what=prior_help)
@@ -112,21 +116,17 @@ def add_prior_argument(parser: argparse.ArgumentParser, *, defaults: bool = True
     """Add ``--prior`` (``defaults=False`` leaves it None so a manifest can fill it)."""
     from scorio_core.choices import DEFAULT_PRIOR, PRIOR_HELP, PRIORS
 
-    parser.add_argument(
-        "--prior", choices=PRIORS, default=DEFAULT_PRIOR if defaults else None,
-        help=what or f"per-question prior of Bayes@N and the Pass@k family (default {DEFAULT_PRIOR}): "
-                     + "; ".join(f"{k}: {v}" for k, v in PRIOR_HELP.items()),
-    )
+    parser.add_argument("--prior", choices=PRIORS, default=DEFAULT_PRIOR if defaults else None,
+                        help=what or f"per-question prior of Bayes@N and the Pass@k family (default {DEFAULT_PRIOR}): "
+                        + "; ".join(f"{k}: {v}" for k, v in PRIOR_HELP.items()))
 
 
 def add_tie_rule_argument(parser: argparse.ArgumentParser, *, default: str | None = "pairwise") -> None:
     """Add ``--tie-rule`` with every rule described exactly (``default=None``: a manifest may fill it)."""
     from scorio_core.choices import TIE_RULE_HELP, TIE_RULES
 
-    parser.add_argument(
-        "--tie-rule", choices=TIE_RULES, default=default,
-        help="rank_ci rule (default pairwise): " + "; ".join(f"{k}: {v}" for k, v in TIE_RULE_HELP.items()),
-    )
+    parser.add_argument("--tie-rule", choices=TIE_RULES, default=default,
+                        help="rank_ci rule (default pairwise): " + "; ".join(f"{k}: {v}" for k, v in TIE_RULE_HELP.items()))
 
 
 def add_question_set_argument(parser: argparse.ArgumentParser, *, default: str | None = "own") -> None:
@@ -176,8 +176,7 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
     mapping = parse_mapping(args.mapping) or None
     dataset = _counted(args, mapping)
     if dataset is None:
-        dataset = io.load(_expand_globs(args.paths), format=args.format, mapping=mapping,
-                          recode=io.parse_recoding(getattr(args, "recode", None)))
+        dataset = io.load(_expand_globs(args.paths), format=args.format, mapping=mapping, **outcome_reading(args))
     dataset = apply_cli_choices(dataset, args)
     if require_ready:  # a --schema reading the score may score graded outcomes (scorio_core.leaderboard.graded)
         from scorio_core.leaderboard.graded import require_ready_graded
@@ -238,7 +237,7 @@ def load_for_storage(args: argparse.Namespace, read_files):
         first = dataset.sources[0].name if dataset.sources else str(args.paths[0])  # a file, not the glob
         return dataset, [count_table_file(dataset, first)], ", ".join(map(str, args.paths))
     files = read_files(args.paths)
-    dataset = io.load(files, format=args.format, mapping=mapping, recode=io.parse_recoding(getattr(args, "recode", None)))
+    dataset = io.load(files, format=args.format, mapping=mapping, **outcome_reading(args))
     return apply_cli_choices(dataset, args), files, ", ".join(name for name, _ in files)
 
 
@@ -269,7 +268,8 @@ def choose_engine(args: argparse.Namespace) -> str:
             and not getattr(args, "schema", None)):
         needs_rows = False  # row-wise resampling within each question needs each question's counts only
     choices = [opt for opt, key in (("--duplicates", "duplicates"), ("--binarize-threshold", "binarize_threshold"),
-                                    ("--missing-outcomes", "missing_outcomes"), ("--recode", "recode")) if getattr(args, key, None) is not None]
+                                    ("--missing-outcomes", "missing_outcomes"), ("--recode", "recode"),
+                                    ("--outcome-scale", "outcome_scale")) if getattr(args, key, None) is not None]
     if getattr(args, "command", None) in ("trajectory", "convergence") and getattr(args, "models", None):
         choices.append("--models")  # the model subset and its common questions are chosen on the loaded outcomes
     from scorio_core.errors import InputError

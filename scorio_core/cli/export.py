@@ -9,20 +9,19 @@ Usage::
         [--freeze-thresholds FILE] [--manifest FILE] [--engine auto|pandas|duckdb|spark]
         [--prior-outcomes FILE [--prior-model NAME]]
 
-``--manifest FILE`` restores an analysis saved by the app or by ``--format manifest``: its
-task, rubric, thresholds, data-quality choices and settings are used (options given on the
-command line win), after checking that the files have the SHA-256 the manifest records.
-``--prior-outcomes FILE [--prior-model NAME]`` adds the paper's prior outcomes R0 as ``leaderboard --prior-outcomes``
-does (the same numbers; Bayes@N only): the table's caption, notes and settings name them, and the manifest records them
-in its ``prior`` entry (``kind`` ``dataset``, the file's name and SHA-256, ``model``). A manifest recording R0 is
-restored only with ``--prior-outcomes`` and files of that SHA-256 (never silently without them). With R0 the verdict
-states no lead's questions nor paired P(A > B) (as the app's, which does not pair models with R0).
-CSV cells starting with ``= + - @`` are neutralised against spreadsheet formula injection (with R0 a ``prior_outcomes``
-column names them on every row); when the models fall into
-groups that share no question, the CSV has a ``group`` column (1-based, largest group first, as the
-``disconnected_groups`` note; absent otherwise), so the file says which ranks compare like with like;
-the HTML report escapes all user text and embeds the manifest. Without ``--out`` the
-result goes to stdout.
+``--manifest FILE`` restores an analysis saved by the app or by ``--format manifest``: its task, rubric, thresholds,
+data-quality choices and settings are used (options given on the command line win), after checking that the files have
+the SHA-256 the manifest records; given none of ``--map/--recode/--outcome-scale``, the files are read as the manifest
+records them (``data.reading``, :mod:`scorio_core.report.reading`; said in the notes). ``--prior-outcomes FILE
+[--prior-model NAME]`` adds the paper's prior outcomes R0 as ``leaderboard --prior-outcomes`` does (the same numbers;
+Bayes@N only): the table's caption, notes and settings name them, and the manifest records them in its ``prior`` entry
+(``kind`` ``dataset``, the file's name and SHA-256, ``model``). A manifest recording R0 is restored only with
+``--prior-outcomes`` and files of that SHA-256 (never silently without them). With R0 the verdict states no lead's
+questions nor paired P(A > B) (as the app's, which does not pair models with R0). CSV cells starting with ``= + - @``
+are neutralised against spreadsheet formula injection (with R0 a ``prior_outcomes`` column names them on every row);
+when the models fall into groups that share no question, the CSV has a ``group`` column (1-based, largest group first,
+as the ``disconnected_groups`` note; absent otherwise), so the file says which ranks compare like with like; the HTML
+report escapes all user text and embeds the manifest. Without ``--out`` the result goes to stdout.
 """
 
 from __future__ import annotations
@@ -103,10 +102,10 @@ def _restore(args: argparse.Namespace):
         return None
     from scorio_core.errors import InputError
     from scorio_core.report.manifest import read_manifest
+    from scorio_core.report.reading import restore_reading
 
-    path = Path(args.manifest)
     try:
-        data = path.read_bytes()
+        data = (path := Path(args.manifest)).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read manifest: {exc.strerror or exc}.", source=path.name) from None
     manifest = read_manifest(data, source=path.name)
@@ -116,6 +115,7 @@ def _restore(args: argparse.Namespace):
             setattr(args, name, manifest.settings[name])
     if args.task is None:
         args.task = manifest.task
+    restore_reading(args, manifest.reading)  # --map/--recode/--outcome-scale as recorded, unless given
     choices = manifest.choices
     for name in ("duplicates", "binarize_threshold", "missing_outcomes"):
         if getattr(args, name, None) is None and choices.get(name) is not None:
@@ -204,6 +204,7 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``export``; returns the exit status."""
     from scorio_core.cli._common import load_dataset
     from scorio_core.errors import InputError
+    from scorio_core.report.reading import command_reading
     from scorio_core.leaderboard.metrics import get_metric
     from scorio_core.report import latex, tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
@@ -256,6 +257,7 @@ def run(args: argparse.Namespace) -> int:
         frozen=frozen is not None,
         prior=prior_outcomes_manifest(args, prior_data),
         settings=settings,
+        reading=command_reading(args),
     )
     notices = _notices(args, dataset, task, table, outcomes, scoped, schema, settings, r0, r0_notes)
     rubric_name = schema.name if schema is not None else "Binary correctness"
@@ -317,7 +319,8 @@ def _notices(args, dataset, task, table, outcomes, scoped, schema, settings, r0,
                                     settings["cluster_column"])
         found.append({**pairing, "finding": pairing["message"].removeprefix(f"{task}: ")})
     rubric_notes = categorization_notes(scoped.result, schema.name) if scoped is not None else []
-    notices = ([n["message"] for n in [*getattr(args, "default_notes", []), *r0_notes]]  # weights a default assumed
+    notices = ([n["message"] for n in [*getattr(args, "reading_notes", []), *getattr(args, "default_notes", []),
+                                       *r0_notes]]  # the manifest's reading, weights a default assumed
                + rubric_notes + list(outcomes.rubric.notes) + [n["finding"] for n in found])
     said = set(notices) | {n["message"] for n in found}  # a load note the task's notes say already: once
     notices = [n for n in load_notes(dataset, args) if n not in said] + notices

@@ -16,8 +16,8 @@ import pandas as pd
 from scorio_core.engines._sql import NotReadyError, refuse_no_rows
 from scorio_core.engines.duckdb_inputs import Group
 from scorio_core.errors import InputError, decimal_comma_hint
-from scorio_core.io.formats.recoding import (mixed_labels_hint, outcome_labels, percent_scores_hint, text_scores_hint,
-                                             trial_labels_hint)
+from scorio_core.io.formats.recoding import (mixed_labels_hint, outcome_labels, percent_scores_hint, suggest_scale,
+                                             text_scores_hint, trial_labels_hint)
 from scorio_core.io._quality import blocking_messages
 from scorio_core.io._quality_report import DuplicateKey, with_duplicate_example
 from scorio_core.engines.frames import ID_KEYS, order_rows
@@ -166,8 +166,8 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
             f"count(*) FILTER (WHERE o IS NULL), min(o), max(o) FROM ({canon})", params).fetchone()
         if bad:
             name, raw = _example(con, canon, params, "o < 0 OR o > 1")
-            raise InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}."
-                             f"{percent_scores_hint(low, high)}", source=name, field="is_correct")
+            raise suggest_scale(InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}."
+                                           f"{percent_scores_hint(low, high)}", source=name, field="is_correct"), low, high)
     if with_trial:
         bitmaps = span_sql and not cells["out_t"].any()  # every trial in the sampled range: the bitmaps decide
         has_dups = bool((cells["d"] != n).any()) if bitmaps else bool(con.execute(

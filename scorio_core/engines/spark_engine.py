@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from urllib.parse import unquote, urlparse
 
 from scorio_core.errors import InputError, decimal_comma_hint
-from scorio_core.io.formats.recoding import mixed_labels_hint, percent_scores_hint, text_scores_hint, trial_labels_hint
+from scorio_core.io.formats.recoding import (mixed_labels_hint, percent_scores_hint, suggest_scale, text_scores_hint,
+                                             trial_labels_hint)
 from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, expand_inputs, partial_credit_notes,
                                       refuse_empty_files, refuse_no_rows)
 from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, path_of,
@@ -339,8 +340,9 @@ def _count_attempts(canon, labels: str, with_trial: bool):
         bad, soft, missing = int(row[0]), int(row[1]), int(row[2])
         if bad:
             name, raw = _example(canon, (o < 0) | (o > 1))
-            raise InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}."
-                             f"{percent_scores_hint(row[3], row[4])}", source=name, field="is_correct")
+            raise suggest_scale(InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}."
+                                           f"{percent_scores_hint(row[3], row[4])}", source=name, field="is_correct"),
+                                row[3], row[4])
     if with_trial:
         dups = (canon.groupBy("model", "task", "question_id", "trial")
                 .agg(F.count(F.lit(1)).alias("k"), F.count_distinct(F.coalesce(o, F.lit(-1.0))).alias("nd"))

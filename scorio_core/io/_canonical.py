@@ -1,10 +1,9 @@
 """Raw table + column mapping -> canonical attempt or count table, validated vectorized.
 
-Every value is checked with array operations; on the first bad value the row position is
-turned into a file location (line or row) and an :class:`InputError` names the file, the
-location, the field, the value and what to do. Nothing is filled with zeros: a
-non-binary outcome keeps its value in ``score`` and leaves ``is_correct`` NaN until the user
-picks a threshold (:func:`scorio_core.io.apply_choices`).
+Every value is checked with array operations; on the first bad value the row position is turned into a file
+location (line or row) and an :class:`InputError` names the file, the location, the field, the value and what to
+do. Nothing is filled with zeros: a non-binary outcome keeps its value in ``score`` and leaves ``is_correct`` NaN
+until the user picks a threshold (:func:`scorio_core.io.apply_choices`).
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ import pandas as pd
 from scorio_core.arrays.order import natural_key
 from scorio_core.errors import InputError, decimal_comma_hint
 from scorio_core.io.formats.recoding import (RECODE_HINT, mixed_labels_hint, outcome_labels, percent_scores_hint,
-                                             text_scores_hint, trial_labels_hint)
+                                             suggest_scale, text_scores_hint, trial_labels_hint)
 from scorio_core.io._schema import (BINARY_SIGNALS, COUNT_COLUMNS, ID_COLUMNS, SIGNAL_COLUMNS, STRING_SIGNALS,
                                     TEXT_LABELS_HINT, MappingGuess, normalize_name)
 
@@ -40,6 +39,7 @@ class Part:
     sha256: str = ""
     rows: int = 0
     recoded: int = 0  # outcome cells read through the user's recoding (scorio_core.io.formats.user_recoding)
+    rescaled: int = 0  # outcome cells divided by the user's outcome scale (same module)
 
 
 class _Ctx:
@@ -200,7 +200,8 @@ def _outcome(s: pd.Series, name: str, ctx: _Ctx, user: bool = False) -> tuple[np
         hint = percent_scores_hint(np.nanmin(v), np.nanmax(v), None if name == "trial cells" else name)
         hint += (f" If the column holds category codes, map it as the category: --map category={column} (CLI), or pick "
                  "it under the app's Column mapping, Override another field." if float(v[i]).is_integer() else "")
-        raise ctx.error(i, "is_correct", f"must be 0 or 1 (or a soft score in [0, 1]); got {_show(s.iloc[i])} in column '{name}'.{hint}")
+        raise suggest_scale(ctx.error(i, "is_correct", f"must be 0 or 1 (or a soft score in [0, 1]); got {_show(s.iloc[i])} "
+                                      f"in column '{name}'.{hint}"), np.nanmin(v), np.nanmax(v))
     binary = (v == 0) | (v == 1)
     return np.where(binary, v, np.nan), v
 

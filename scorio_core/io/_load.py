@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from scorio_core.errors import InputError
-from scorio_core.io._canonical import Part, canonicalize
+from scorio_core.io._canonical import Part
 from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._detect import check_format, detect_source_format
 from scorio_core.io.formats.helm import helm_group, read_helm
 from scorio_core.io.formats.inspect_ai import read_inspect
 from scorio_core.io.formats.lmeval import (load_results_json, read_lm_eval_results, read_lm_eval_samples, results_timestamp,
                                            samples_timestamp, sibling_results, sibling_samples)
-from scorio_core.io.formats.user_recoding import (check_recoding, recode_outcomes, recoding_text, uncovered_labels,
-                                                  unmatched_recoding)
+from scorio_core.io.formats.user_recoding import (check_outcome_scale, check_recoding, read_as_given, unmatched_recoding,
+                                                  unmatched_scale)
 from scorio_core.io._merge import merge_parts
 from scorio_core.io.formats.npz import read_npz
 from scorio_core.io._quality import compute_report
@@ -28,7 +28,7 @@ _TABLES = ("csv", "tsv", "jsonl", "json-records", "parquet")
 
 
 def load(sources, format: str | None = None, mapping: Mapping[str, str] | None = None, progress=None,
-         recode: Mapping[str, float] | None = None) -> Dataset:
+         recode: Mapping[str, float] | None = None, outcome_scale: float | None = None) -> Dataset:
     """Load eval dumps into one canonical table with a data-quality report.
 
     Parameters
@@ -55,6 +55,10 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
         The user's reading of text labels in a table's outcome column (or a wide table's trial cells), e.g.
         ``{"pass": 1, "fail": 0, "error": None}`` (None or "missing": no outcome), compared without case
         (:mod:`scorio_core.io.formats.user_recoding`). The provenance mapping and notes say so; other text is refused.
+    outcome_scale : float, optional
+        The full score of a table's outcome column scored on another scale than 0-1 (100 for percentages): its
+        numbers are divided by it (before ``recode``, whose values are on the 0-1 scale); a number outside
+        [0, outcome_scale] is refused. Recorded like ``recode``. Default: outcomes must lie in [0, 1].
 
     Returns
     -------
@@ -77,7 +81,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     ("a.csv: no task column; task set to the file stem 'a'.",)
     """
     fmt = check_format(format)
-    recode = check_recoding(recode) if recode else None
+    recode, scale = (check_recoding(recode) if recode else None), check_outcome_scale(outcome_scale)
     srcs = _group_helm(as_sources(sources), fmt)
     detected = [(s, fmt or _guard(s, lambda s=s: detect_source_format(s))) for s in srcs]
     results = _results_docs(detected)
@@ -90,7 +94,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
             progress(i / steps, f"Reading {src.name} ({i + 1} of {len(detected)})")
         if f == "lm-eval-results":
             continue
-        new = _read_one(src, f, mapping, results, used_results, recode)
+        new = _read_one(src, f, mapping, results, used_results, recode, scale)
         parts.extend(new)
         for p in new:
             p.sha256 = src.sha256()
@@ -119,6 +123,8 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
             infos.append(SourceInfo(src.name, f, src.sha256(), 0, "attempts", (("model", "model_name"),)))
     if recode and not any(p.recoded for p in parts):
         raise unmatched_recoding(recode, [s.name for s in srcs])
+    if scale is not None and not any(p.rescaled for p in parts):
+        raise unmatched_scale(scale, [s.name for s in srcs])
     _check_rows(parts)
     if progress is not None:
         progress((steps - 1) / steps, "Merging the files and checking data quality")
@@ -263,11 +269,11 @@ def _guard(src: Source, fn):
         raise InputError(f"cannot read the file ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); check its format or pass --format.", source=src.name) from exc
 
 
-def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[str], recode=None) -> list[Part]:
+def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[str], recode=None,
+              scale=None) -> list[Part]:
     def run() -> list[Part]:
-        if fmt in _TABLES:
-            raw = read_table(src, fmt, mapping)
-            return [_canonical_table(raw, src, fmt, recode)]
+        if fmt in _TABLES:  # outcomes read as the user gave them (recoded labels, a scale)
+            return [read_as_given(read_table(src, fmt, mapping), src, fmt, recode, scale)]
         if fmt == "npz":
             return [read_npz(src, mapping)]
         if fmt == "scorio-jsonl":
@@ -284,22 +290,6 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
         raise InputError(f"format {fmt!r} has no reader.", source=src.name)
 
     return _guard(src, run)
-
-
-def _canonical_table(raw, src: Source, fmt: str, recode) -> Part:
-    """A generic table's canonical part, its outcome labels first recoded as the user gave them (``recode``)."""
-    frame, hits, guess = raw.frame, 0, raw.guess  # a count table has no outcome labels
-    columns = list(guess.wide_columns) if guess.layout == "wide" else [guess.mapping.get("is_correct")]
-    if recode and guess.layout != "counts" and None not in columns:
-        frame, hits = recode_outcomes(frame, columns, recode)
-    with uncovered_labels(recode):
-        part = canonicalize(frame, guess, source=src.name, fmt=fmt, locate=raw.locate, stem=src.stem, notes=raw.notes)
-    if hits:
-        part.recoded = hits
-        key = "trial" if guess.layout == "wide" else "is_correct"
-        part.mapping[key] = f"{part.mapping[key]} (recoded: {recoding_text(recode)})"
-        part.notes.append(f"{src.name}: {hits:,} outcome labels read as recoded by the user ({recoding_text(recode)}).")
-    return part
 
 
 def _results_docs(detected) -> dict[str, tuple[str | None, dict]]:

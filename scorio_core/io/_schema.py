@@ -61,7 +61,7 @@ CANONICAL_COLUMNS = ID_COLUMNS + OUTCOME_COLUMNS + COUNT_COLUMNS + SIGNAL_COLUMN
 # make the field ambiguous.
 _ALIASES: dict[str, tuple[tuple[str, ...], ...]] = {
     "model": (("model_name", "model_id", "llm", "engine", "system", "checkpoint", "submission", "agent"),),
-    "task": (("benchmark", "dataset", "task_name", "eval", "eval_name", "subset", "suite"),),
+    "task": (("benchmark", "dataset", "task_name", "eval", "eval_name", "evaluation_name", "subset", "suite"),),
     "question_id": (
         ("question", "problem", "problem_id", "doc_id", "data_id", "idx", "qid", "item",
          "item_id", "instance_id", "sample_id", "example_id", "prompt_id", "task_id"),

@@ -11,7 +11,7 @@ Format (``format = "scorio-analysis"``, ``version = 1``)::
 
     {"format": "scorio-analysis", "version": 1, "created": "2026-01-01T00:00:00Z",
      "data": {"key": "...", "label": "...", "sources": [{"name", "format", "sha256", "rows",
-              "layout", "mapping"}], "choices": {...}},
+              "layout", "mapping"}], "choices": {...}, "reading": {...}},
      "task": "...", "rubric": {...} | null,
      "thresholds": {"values": {...}, "frozen": false},
      "prior": null | {"kind": "dataset" | "model", "key": ..., "model": ..., "sources": [...]},
@@ -35,6 +35,7 @@ from importlib import metadata
 from typing import Any
 
 from scorio_core.errors import InputError
+from scorio_core.report.reading import check_reading
 
 __all__ = [
     "FORMAT",
@@ -123,6 +124,7 @@ def build_manifest(
     seeds: dict | None = None,
     extra_versions: tuple[str, ...] = (),
     created: str | None = None,
+    reading: dict | None = None,
 ) -> dict:
     """The JSON-ready manifest of one analysis.
 
@@ -151,6 +153,9 @@ def build_manifest(
         More distributions whose versions to record (e.g. ``("streamlit", "plotly")``).
     created : str, optional
         ISO timestamp; default now (UTC).
+    reading : dict, optional
+        How the files were read on the user's word (:func:`scorio_core.report.reading.reading_record`); omitted
+        when empty.
     """
     from scorio_core.rubric import schema_to_dict
 
@@ -165,6 +170,7 @@ def build_manifest(
             "label": str(dataset_label),
             "sources": [_source_dict(s) for s in sources],
             "choices": {k: v for k, v in (choices or {}).items() if v not in (None, False)},
+            **({"reading": dict(reading)} if reading else {}),
         },
         "task": str(task),
         "rubric": None if schema is None else schema_to_dict(schema),
@@ -203,6 +209,7 @@ class Manifest:
     versions: dict
     created: str = ""
     document: dict = field(default_factory=dict, repr=False, compare=False)
+    reading: dict = field(default_factory=dict)  # data.reading (scorio_core.report.reading)
 
 
 def _require(doc: dict, key: str, kind, where: str):
@@ -328,6 +335,7 @@ def _build(doc: dict, schema_from_json) -> Manifest:
         versions=dict(doc.get("versions") or {}),
         created=str(doc.get("created", "")),
         document=doc,
+        reading=check_reading(data.get("reading")),
     )
 
 

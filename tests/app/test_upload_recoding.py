@@ -72,3 +72,49 @@ def test_words_among_numbers_open_the_form_with_nothing_prefilled(app):
     (form,) = [e for e in app.main.expander if e.label == "Recode outcome labels"]
     (table,) = [d for d in form.children.values() if getattr(d, "type", "") == "dataframe"]
     assert table.value["label"].tolist() == ["error"] and table.value["value"].tolist() == [""]  # the editor's data
+
+
+PERCENT = b"model,question_id,trial,score\na,q1,0,100\na,q1,1,0\nb,q1,0,100\nb,q1,1,100\nb,q2,0,0\nb,q2,1,100\n"
+
+
+def test_percentages_load_through_the_outcome_scale(app):
+    """Scores up to 100 are refused with *Outcome scale* above the Load button, 100 to start with; Load divides
+    them, and the dataset's provenance says so."""
+    upload(app, ("good.csv", GOOD, "text/csv"))
+    good = saved_key(app, "good")
+    upload(app, ("pct.csv", PERCENT, "text/csv"))
+    no_exception(app)
+    assert any("--outcome-scale 100" in shown(e.value) for e in app.main.error), [e.value for e in app.main.error]
+    assert app.session_state["dataset"] == good
+    (scale,) = [n for n in app.main.number_input if n.key.startswith("upload_scale_")]
+    assert scale.value == 100.0
+    assert not [e for e in app.main.expander if e.label == "Recode outcome labels"]  # no text to recode
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    key = saved_key(app, "pct")
+    assert app.session_state["dataset"] == key
+    from dashboard.data.workspace import open_ws_dataset
+
+    dataset = open_ws_dataset(key)
+    assert dict(dataset.sources[0].mapping)["is_correct"] == "score (divided by 100)"
+    assert dataset.attempts.groupby("model", observed=True)["is_correct"].mean().to_dict() == {"a": 0.5, "b": 0.75}
+
+
+def test_labels_then_percentages_keep_both_readings(app):
+    """'pass' among 0-100 scores: the labels are refused first (the recoding prefilled), then the scores above 1;
+    the form then offers both, and Load reads the file with both."""
+    content = PERCENT.replace(b"b,q2,1,100", b"b,q2,1,pass")
+    upload(app, ("mixed.csv", content, "text/csv"))
+    assert [e for e in app.main.expander if e.label == "Recode outcome labels"]
+    app.button(key="upload_load").click().run()  # 'pass' read as 1: now the scores up to 100 are refused
+    no_exception(app)
+    assert [e for e in app.main.expander if e.label == "Recode outcome labels"]
+    assert [n for n in app.main.number_input if n.key.startswith("upload_scale_")]
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    key = saved_key(app, "mixed")
+    assert app.session_state["dataset"] == key
+    from dashboard.data.workspace import open_ws_dataset
+
+    mapping = dict(open_ws_dataset(key).sources[0].mapping)
+    assert mapping["is_correct"] == "score (divided by 100; recoded: 'pass' -> 1)"

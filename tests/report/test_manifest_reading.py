@@ -33,6 +33,8 @@ def test_restoring_without_the_mapping_it_was_made_with_is_refused(tmp_path, cap
     path.write_text(TWO_GRADERS)
     manifest, doc = _manifest(tmp_path, capsys, path, "--map", "is_correct=strict")
     assert doc["data"]["sources"][0]["mapping"]["is_correct"] == "strict"
+    del doc["data"]["reading"]  # a manifest that records the mapping only (written before 2026-12-04)
+    manifest.write_text(json.dumps(doc))
     assert main(["export", str(path), "--format", "csv", "--manifest", str(manifest)]) == 2
     err = capsys.readouterr().err
     assert "graders.csv was read with is_correct <- strict and here with is_correct <- correct" in err
@@ -66,3 +68,52 @@ def test_a_manifest_without_mappings_still_restores(tmp_path, capsys):
     assert source_mismatches(old, io.load(str(path)).sources) == []
     strict = io.load(str(path), mapping={"is_correct": "strict"}).sources
     assert source_mismatches(read_manifest(manifest.read_bytes()), strict)  # the recorded one tells them apart
+
+
+def test_a_manifest_restores_the_reading_it_records(tmp_path, capsys):
+    """Given none of --map/--recode/--outcome-scale, ``export --manifest`` reads the files as the manifest records
+    (``data.reading``) and says so; options given on the command line still win (and are checked against it)."""
+    path = tmp_path / "graders.csv"
+    path.write_text(TWO_GRADERS)
+    manifest, doc = _manifest(tmp_path, capsys, path, "--map", "is_correct=strict")
+    assert doc["data"]["reading"] == {"map": {"is_correct": "strict"}}
+    assert main(["export", str(path), "--format", "csv", "--manifest", str(manifest)]) == 0
+    out = capsys.readouterr()
+    assert "# note: Files read as the manifest records: --map is_correct=strict." in out.err
+    assert main(["export", str(path), "--format", "csv", "--map", "is_correct=strict"]) == 0
+    assert out.out == capsys.readouterr().out  # the same table as read with the flag
+    assert main(["export", str(path), "--format", "csv", "--manifest", str(manifest), "--map", "is_correct=correct"]) == 2
+    assert "read with is_correct <- strict and here with is_correct <- correct" in capsys.readouterr().err
+
+
+def test_a_recoding_and_a_scale_are_restored_too(tmp_path, capsys):
+    path = tmp_path / "pct.csv"
+    path.write_text("model,question_id,trial,score\n" + "".join(
+        f"{m},q{q},{t},{['ERROR', 0, 100][(q + t + i) % 3]}\n" for i, m in enumerate("ab") for q in range(4) for t in range(2)))
+    flags = ["--recode", "error=missing", "--missing-outcomes", "drop", "--outcome-scale", "100"]
+    manifest, doc = _manifest(tmp_path, capsys, path, *flags)
+    assert doc["data"]["reading"] == {"recode": {"error": "missing"}, "outcome_scale": 100.0}
+    assert main(["export", str(path), "--format", "md", "--manifest", str(manifest)]) == 0
+    restored = capsys.readouterr().out
+    assert "Files read as the manifest records: --recode error=missing --outcome-scale 100." in restored
+    assert main(["export", str(path), "--format", "md", *flags]) == 0
+    fresh = capsys.readouterr().out
+    said = "Files read as the manifest records"
+    assert [line for line in restored.splitlines() if line.startswith("|") and said not in line] == [
+        line for line in fresh.splitlines() if line.startswith("|")]  # the same rows and notes, and the reading said
+
+
+def test_a_reading_of_the_wrong_shape_is_refused():
+    import pytest
+
+    from scorio_core.errors import InputError
+
+    doc = json.loads(json.dumps({"format": "scorio-analysis", "version": 1, "task": "t",
+                                 "data": {"key": "k", "sources": [], "reading": {"recode": {"pass": "yes"}}}}))
+    with pytest.raises(InputError) as info:
+        read_manifest(json.dumps(doc).encode())
+    assert "data.reading: 'recode' has the wrong type" in str(info.value)
+    doc["data"]["reading"] = {"columns": {}}
+    with pytest.raises(InputError) as info:
+        read_manifest(json.dumps(doc).encode())
+    assert "unknown key 'columns'" in str(info.value)

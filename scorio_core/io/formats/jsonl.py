@@ -58,8 +58,14 @@ def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.Data
         # mixed types across lines, invalid JSON or invalid UTF-8: read in chunks of lines,
         # pyarrow where it can, line by line where it cannot (which names a bad line)
         frame, notes = _jsonl_chunked(src, data(), list_means or {})
-        return frame, locate, notes
-    pa.default_memory_pool().release_unused()
+    else:
+        pa.default_memory_pool().release_unused()
+    if ({"schema_version", "evaluation_id"} <= set(frame.columns) and "sample_id" not in frame.columns
+            and any(str(c).startswith("model_info.") for c in frame.columns)):
+        first = frame.iloc[0] if len(frame) else {}  # aggregate records, one per line (Every Eval Ever's aggregate.jsonl)
+        doc = {"model_info": {k: first.get(f"model_info.{k}") for k in ("id", "name")},
+               "detailed_evaluation_results": {"file_path": first.get("detailed_evaluation_results.file_path")}}
+        raise InputError(every_eval_ever_aggregate(doc), source=src.name)
     return frame, locate, notes
 
 
@@ -233,6 +239,8 @@ def _records_frame(name: str, records: list[dict]) -> tuple[pd.DataFrame, list[s
 
 def _json_records(src: Source, data: bytes) -> tuple[pd.DataFrame, Callable[[int], dict], list[str]]:
     doc = load_json(src)
+    if isinstance(doc, dict) and "evaluation_results" in doc and "model_info" in doc:
+        raise InputError(every_eval_ever_aggregate(doc), source=src.name)
     if isinstance(doc, dict):
         lists = [v for v in doc.values() if isinstance(v, list)]
         if len(lists) != 1:
@@ -245,3 +253,23 @@ def _json_records(src: Source, data: bytes) -> tuple[pd.DataFrame, Callable[[int
             raise InputError(f"record {i + 1} is a {type(rec).__name__}, not an object.", source=src.name, row=i + 1)
     frame, notes = _records_frame(src.name, [flatten_records(r) for r in doc])
     return frame, lambda i: {"row": i + 1}, notes
+
+
+def every_eval_ever_aggregate(doc: dict) -> str:
+    """Why an Every Eval Ever aggregate record (``eval.schema.json``: ``model_info``, ``evaluation_results``) is
+    refused, and which file to load instead: its ``detailed_evaluation_results.file_path`` (instance-level JSONL).
+
+    >>> every_eval_ever_aggregate({"model_info": {"id": "m"}, "evaluation_results": [],
+    ...     "detailed_evaluation_results": {"file_path": "instance_level_data/x.jsonl"}}).split("; ")[1]
+    "load its instance-level file instead: 'instance_level_data/x.jsonl' (JSON Lines)."
+    """
+    info = doc.get("model_info") if isinstance(doc.get("model_info"), dict) else {}
+    model = next((v for v in (info.get("id"), info.get("name")) if isinstance(v, str) and v), "its model")
+    detail = doc.get("detailed_evaluation_results")
+    path = detail.get("file_path") if isinstance(detail, dict) else None
+    said = (f"an Every Eval Ever aggregate record (one score per evaluation for {str(model)[:80]!s}): Bayes@N and its "
+            "intervals need each question's outcomes; ")
+    if isinstance(path, str) and path:
+        return said + f"load its instance-level file instead: {path[:200]!r} (JSON Lines)."
+    return said + ("it names no instance-level file (detailed_evaluation_results); export the per-sample results "
+                   "(Every Eval Ever's instance-level JSONL, an Inspect .eval log, lm-eval --log_samples).")

@@ -17,10 +17,14 @@ starts from :func:`outcome_labels`.
 
 from __future__ import annotations
 
-from scorio_core.io.formats.user_recoding import MISSING
+#: The value that reads a label as an attempt without an outcome (``--recode error=missing``); what such attempts
+#: count as is then the user's data-quality choice (``--missing-outcomes drop|incorrect``), as for empty cells.
+#: (Applied by :mod:`scorio_core.io.formats.user_recoding`, which imports it from here.)
+MISSING = "missing"
 
-__all__ = ["INSPECT_LETTERS", "BINARY_LABELS", "RECODE_HINT", "letter_scores_hint", "binary_labels_hint",
-           "text_scores_hint", "mixed_labels_hint", "percent_scores_hint", "trial_labels_hint", "outcome_labels"]
+__all__ = ["MISSING", "INSPECT_LETTERS", "BINARY_LABELS", "RECODE_HINT", "letter_scores_hint", "binary_labels_hint",
+           "text_scores_hint", "mixed_labels_hint", "percent_scores_hint", "suggest_scale", "trial_labels_hint",
+           "outcome_labels"]
 
 #: The recoding this tool applies on the user's word, offered beside the pandas line for text labels of no known meaning.
 RECODE_HINT = (" Or, for 0/1 (or partial) outcomes, have them read when loading: --recode LABEL=VALUE for each label (CLI), "
@@ -163,8 +167,8 @@ def percent_scores_hint(low: float, high: float, column: str | None = "COLUMN") 
         A sentence starting with a space when ``0 <= low`` and ``1 < high <= 100``; else "". The loaders never
         rescale by themselves: a score of 1 on a 0-100 scale would otherwise read as a full success.
 
-    >>> percent_scores_hint(0, 100, "score")
-    " If the column holds percentages (0 to 100), divide it by 100 first, e.g. with pandas: df['is_correct'] = df['score'] / 100."
+    >>> percent_scores_hint(0, 100, "score")[:82]
+    ' If the column holds percentages (0 to 100), read it so: --outcome-scale 100 (CLI)'
     >>> percent_scores_hint(0, 250), percent_scores_hint(-1, 50), percent_scores_hint(0, 1)
     ('', '', '')
     """
@@ -172,7 +176,20 @@ def percent_scores_hint(low: float, high: float, column: str | None = "COLUMN") 
         return ""
     line = (f"df['is_correct'] = df['{column}'] / 100" if column is not None
             else "df[trial_columns] = df[trial_columns] / 100")
-    return f" If the column holds percentages (0 to 100), divide it by 100 first, e.g. with pandas: {line}."
+    return (" If the column holds percentages (0 to 100), read it so: --outcome-scale 100 (CLI), or Outcome scale under "
+            f"the app's Load button; or divide it by 100 first, e.g. with pandas: {line}.")
+
+
+def suggest_scale(err, low: float, high: float):
+    """``err`` with ``err.scale``: 100.0 when outcomes from ``low`` to ``high`` look like percentages
+    (:func:`percent_scores_hint`), else None; the app's upload form then offers that outcome scale.
+
+    >>> from scorio_core.errors import InputError
+    >>> suggest_scale(InputError("got 50"), 0, 100).scale, suggest_scale(InputError("got 7"), 0, 250).scale
+    (100.0, None)
+    """
+    err.scale = 100.0 if percent_scores_hint(low, high) else None
+    return err
 
 
 def trial_labels_hint(column: str = "COLUMN") -> str:

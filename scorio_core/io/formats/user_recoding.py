@@ -1,18 +1,27 @@
-"""The user's recoding of outcome labels: what they confirm a text label means, applied when loading.
+"""The user's reading of a table's outcomes, applied when loading: text labels recoded, numbers on a scale.
 
 The loaders never guess what a label means (:mod:`scorio_core.io.formats.recoding` refuses text with the recoding
 to write). A user who confirms it passes the recoding to :func:`scorio_core.io.load` (``recode=``; CLI
 ``--recode LABEL=VALUE``, the app's *Recode outcome labels*): :func:`check_recoding`, then :func:`recode_outcomes`
 on the raw table's outcome column (or a wide table's trial cells) before validation. A value ``"missing"`` reads a
 label as an attempt without an outcome, left to the ``missing_outcomes`` choice: a recoding never fills an outcome.
+
+Outcomes scored on another scale (percentages) are divided by the full score the user gives
+(``outcome_scale=``; CLI ``--outcome-scale 100``, the app's *Outcome scale*): :func:`check_outcome_scale`, then
+:func:`rescale_outcomes`, before any recoding (whose values are on the 0-1 scale). The loaders never rescale by
+themselves: a score of 1 on a 0-100 scale would otherwise read as a full success. :func:`read_as_given` applies both
+to a generic table and records them in the part's mapping and notes.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 
-__all__ = ["MISSING", "check_recoding", "parse_recoding", "recode_outcomes", "recoding_text", "uncovered_labels",
-           "unmatched_recoding"]
+from scorio_core.io.formats.recorded_errors import recorded_errors_note
+from scorio_core.io.formats.recoding import MISSING  # defined there: the hints name it, and _canonical imports them
+
+__all__ = ["MISSING", "check_outcome_scale", "check_recoding", "parse_recoding", "read_as_given", "recode_outcomes",
+           "recoding_text", "rescale_outcomes", "uncovered_labels", "unmatched_recoding", "unmatched_scale"]
 
 
 def check_recoding(recode) -> dict[str, float | None]:
@@ -72,10 +81,6 @@ def check_recoding(recode) -> dict[str, float | None]:
         out[key] = number
     return out
 
-
-#: The value that reads a label as an attempt without an outcome (``--recode error=missing``); what such attempts
-#: count as is then the user's data-quality choice (``--missing-outcomes drop|incorrect``), as for empty cells.
-MISSING = "missing"
 
 
 def _shown(value) -> str:
@@ -184,10 +189,144 @@ def uncovered_labels(recode):
     try:
         yield
     except InputError as exc:
-        if not recode or exc.field != "is_correct" or "got '" not in exc.message:
-            raise
+        if not recode or exc.field != "is_correct" or getattr(exc, "labels", None) is None:
+            raise  # not a refusal of text labels (a number out of range keeps its own advice, e.g. the scale)
         err = InputError(exc.message + f" The recoding given ({recoding_text(recode)}) does not cover this value: add "
                          "it (e.g. --recode LABEL=VALUE), or leave the recoding out.", source=exc.source, line=exc.line,
                          row=exc.row, field=exc.field)
         err.labels = getattr(exc, "labels", None)
         raise err from None
+
+
+def check_outcome_scale(scale) -> float | None:
+    """The outcome column's full score (``--outcome-scale``) checked: a finite number above 0, or None (no scale).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number above 0 (``field="outcome_scale"``).
+
+    >>> check_outcome_scale("100"), check_outcome_scale(None)
+    (100.0, None)
+    """
+    import math
+
+    from scorio_core.errors import InputError
+
+    if scale is None:
+        return None
+    try:
+        value = float(scale)
+    except (TypeError, ValueError):
+        value = float("nan")
+    if not (math.isfinite(value) and value > 0):
+        raise InputError(f"the outcome scale must be a number above 0, the outcome column's full score (e.g. 100 for "
+                         f"percentages, --outcome-scale 100); got {scale!r}.", field="outcome_scale")
+    return value
+
+
+def rescale_outcomes(frame, columns, scale: float, locate, source: str) -> tuple[object, int]:
+    """Divide the numbers of ``columns`` of a raw table by the outcome ``scale`` (percentages: 100).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A table as read, before :func:`scorio_core.io._canonical.canonicalize` (not modified).
+    columns : list of str
+        The outcome column, or a wide table's trial columns.
+    scale : float
+        :func:`check_outcome_scale`'s result: the full score, read as 1.
+    locate : callable
+        The reader's ``row -> {"line": ...}`` for error messages.
+    source : str
+        The file's name, for error messages.
+
+    Returns
+    -------
+    (pandas.DataFrame, int)
+        The table with every number (text cells parsed as numbers too) divided by ``scale``, and how many cells
+        were. Text that is not a number (labels, true/false) and empty cells are left as they are, for the recoding
+        and the loader's own checks; boolean columns are outcomes already and stay unchanged.
+
+    Raises
+    ------
+    InputError
+        A number below 0 or above ``scale``, naming the file, line and column.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from scorio_core.io._canonical import _Ctx, _show
+
+    out, hits = frame, 0
+    for col in columns:
+        s = frame[col]
+        if pd.api.types.is_bool_dtype(s.dtype):
+            continue
+        numeric = pd.api.types.is_numeric_dtype(s.dtype)
+        v = (s if numeric else pd.to_numeric(s.astype("string").str.strip(), errors="coerce")).to_numpy(
+            dtype=float, na_value=np.nan)
+        found = ~np.isnan(v)
+        bad = found & ~((v >= 0) & (v <= scale))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise _Ctx(source, locate).error(i, "is_correct", f"(the outcome: column '{col}') must lie between 0 and "
+                                             f"{scale:g}, the outcome scale given (--outcome-scale {scale:g}); got "
+                                             f"{_show(s.iloc[i])}. Check the value, or the scale.")
+        if found.any():
+            if out is frame:
+                out = frame.copy(deep=False)
+            if numeric:
+                out[col] = v / scale
+            else:
+                column = s.to_numpy(dtype=object).copy()
+                column[found] = v[found] / scale
+                out[col] = pd.Series(column, index=s.index, dtype=object)
+            hits += int(found.sum())
+    return out, hits
+
+
+def unmatched_scale(scale: float, sources):
+    """The :class:`~scorio_core.errors.InputError` for an outcome scale no outcome was read through."""
+    from scorio_core.errors import InputError
+
+    return InputError(f"the outcome scale {scale:g} (--outcome-scale) was given, but no outcome was read through it: it "
+                      "applies to the numbers in the outcome column of a table (CSV, TSV, Parquet, JSONL), not to count "
+                      "tables or to Inspect, HELM and lm-eval logs; leave it out.",
+                      source=", ".join(list(sources)[:3]), field="outcome_scale")
+
+
+def read_as_given(raw, src, fmt: str, recode=None, scale: float | None = None):
+    """A generic table's canonical :class:`~scorio_core.io._canonical.Part`, its outcomes read as the user gave them.
+
+    Numbers are divided by ``scale`` (:func:`rescale_outcomes`), then text labels are recoded (``recode``:
+    :func:`recode_outcomes`), then the table is validated; the part's mapping and notes say what was applied
+    (``is_correct <- score (divided by 100)``), so the provenance and manifests record it.
+    """
+    from scorio_core.io._canonical import canonicalize
+
+    frame, guess, hits, scaled = raw.frame, raw.guess, 0, 0  # a count table has no outcome labels or scores
+    columns = list(guess.wide_columns) if guess.layout == "wide" else [guess.mapping.get("is_correct")]
+    if guess.layout != "counts" and None not in columns:
+        if scale is not None:
+            frame, scaled = rescale_outcomes(frame, columns, scale, raw.locate, src.name)
+        if recode:
+            frame, hits = recode_outcomes(frame, columns, recode)
+    with uncovered_labels(recode):
+        part = canonicalize(frame, guess, source=src.name, fmt=fmt, locate=raw.locate, stem=src.stem, notes=raw.notes)
+    part.recoded, part.rescaled = hits, scaled
+    said = [f"divided by {scale:g}"] if scaled else []
+    if hits:
+        said.append(f"recoded: {recoding_text(recode)}")
+    if said:  # on every field read from the column (a graded score's too)
+        keys = ["trial"] if guess.layout == "wide" else [k for k, c in part.mapping.items() if c == columns[0]]
+        for key in keys:
+            part.mapping[key] += f" ({'; '.join(said)})"
+    if scaled:
+        part.notes.append(f"{src.name}: {scaled:,} outcomes divided by {scale:g}, the outcome scale given by the user "
+                          f"(a score of {scale:g} reads as 1).")
+    if hits:
+        part.notes.append(f"{src.name}: {hits:,} outcome labels read as recoded by the user ({recoding_text(recode)}).")
+    if guess.layout == "attempts" and (errors := recorded_errors_note(raw.frame, columns[0], src.name)):
+        part.notes.append(errors)  # an error column beside the outcome: said, never changed
+    return part

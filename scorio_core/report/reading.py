@@ -1,0 +1,121 @@
+"""How the files of an analysis were read on the user's word, as an analysis manifest records it (``data.reading``).
+
+The same bytes read through another column (``--map``), with another recoding of text labels (``--recode``) or on
+another outcome scale (``--outcome-scale``) give other numbers. A manifest records the per-file mapping (what each
+file was read as, compared on restore: :func:`scorio_core.report.manifest.source_mismatches`) and, since
+2026-12-04, the options themselves (:func:`reading_record`), so ``export --manifest`` given none of them reads the
+files as recorded (:func:`reading_flags`) instead of refusing.
+
+Format: ``{"map": {FIELD: COLUMN}, "recode": {LABEL: number or "missing"}, "outcome_scale": number}``, each key only
+when given.
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+
+from scorio_core.errors import InputError
+
+__all__ = ["reading_flags", "reading_record", "check_reading", "reading_text", "command_reading", "restore_reading"]
+
+
+def reading_record(mapping=None, recode=None, outcome_scale=None) -> dict:
+    """The manifest's ``data.reading``: the user's column overrides, outcome recoding and outcome scale.
+
+    Parameters
+    ----------
+    mapping : dict of str to str, optional
+        ``--map`` overrides ``{FIELD: COLUMN}`` (``"none"`` un-maps).
+    recode : dict of str to float or None, optional
+        :func:`scorio_core.io.parse_recoding`'s result (None: read as missing).
+    outcome_scale : float, optional
+
+    >>> reading_record({"is_correct": "strict"}, {"pass": 1.0, "error": None}, 100.0)
+    {'map': {'is_correct': 'strict'}, 'recode': {'pass': 1.0, 'error': 'missing'}, 'outcome_scale': 100.0}
+    >>> reading_record()
+    {}
+    """
+    out: dict = {}
+    if mapping:
+        out["map"] = {str(k): str(v) for k, v in dict(mapping).items()}
+    if recode:
+        out["recode"] = {str(k): ("missing" if v is None else float(v)) for k, v in dict(recode).items()}
+    if outcome_scale is not None:
+        out["outcome_scale"] = float(outcome_scale)
+    return out
+
+
+def check_reading(reading) -> dict:
+    """A manifest's ``data.reading`` checked for shape (values are checked again when the files are read).
+
+    Raises
+    ------
+    InputError
+        Not an object, an unknown key, or a value of the wrong type (``field="reading"``).
+    """
+    if reading is None:
+        return {}
+    if not isinstance(reading, dict):
+        raise InputError("data: 'reading' must be an object.", field="reading")
+    for key, value in reading.items():
+        if key == "map":
+            ok = isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+        elif key == "recode":
+            ok = isinstance(value, dict) and all(isinstance(k, str) and (_number(v) or v == "missing")
+                                                 for k, v in value.items())
+        elif key == "outcome_scale":
+            ok = _number(value)
+        else:
+            raise InputError(f"data.reading: unknown key {key!r}; allowed: map, recode, outcome_scale.",
+                             field="reading")
+        if not ok:
+            raise InputError(f"data.reading: {key!r} has the wrong type; got {value!r:.60}.", field="reading")
+    return dict(reading)
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def reading_flags(reading: dict) -> tuple[list[str], list[str], float | None]:
+    """``(--map items, --recode items, --outcome-scale)`` that read the files as ``reading`` records.
+
+    >>> reading_flags({"map": {"is_correct": "strict"}, "recode": {"pass": 1.0, "error": "missing"}})
+    (['is_correct=strict'], ['pass=1', 'error=missing'], None)
+    """
+    mapping = [f"{k}={v}" for k, v in (reading.get("map") or {}).items()]
+    recode = [f"{k}={v if isinstance(v, str) else format(v, 'g')}" for k, v in (reading.get("recode") or {}).items()]
+    scale = reading.get("outcome_scale")
+    return mapping, recode, (None if scale is None else float(scale))
+
+
+def reading_text(reading: dict) -> str:
+    """The command-line options of ``reading``, quoted for a shell.
+
+    >>> reading_text({"recode": {"time out": "missing"}, "outcome_scale": 100.0})
+    "--recode 'time out=missing' --outcome-scale 100"
+    """
+    mapping, recode, scale = reading_flags(reading)
+    words = [w for item in mapping for w in ("--map", item)] + [w for item in recode for w in ("--recode", item)]
+    return shlex.join(words + (["--outcome-scale", format(scale, "g")] if scale is not None else []))
+
+
+def command_reading(args) -> dict:
+    """:func:`reading_record` of a command's ``--map``, ``--recode`` and ``--outcome-scale`` (already checked by the
+    load that used them)."""
+    from scorio_core.io.formats.user_recoding import parse_recoding
+
+    items = (str(item).partition("=") for item in getattr(args, "mapping", None) or [])
+    mapping = {k.strip(): v.strip() for k, _, v in items}
+    return reading_record(mapping, parse_recoding(getattr(args, "recode", None)), getattr(args, "outcome_scale", None))
+
+
+def restore_reading(args, reading: dict) -> None:
+    """Read the files as a manifest's ``reading`` records when the command line gives none of ``--map``, ``--recode``,
+    ``--outcome-scale`` (options given win); ``args.reading_notes`` then says so. The values are checked when the
+    files are read, as if typed."""
+    if reading and not (args.mapping or args.recode or args.outcome_scale is not None):
+        args.mapping, args.recode, args.outcome_scale = reading_flags(reading)
+        args.reading_notes = [{"code": "manifest_reading",
+                               "message": f"Files read as the manifest records: {reading_text(reading)}."}]
