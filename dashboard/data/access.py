@@ -29,16 +29,16 @@ def load_bundled(key: str) -> Dataset:
 @st.cache_data(show_spinner="Reading uploaded files...", max_entries=16)
 def load_upload(files: tuple[tuple[str, bytes], ...], fmt: str | None, mapping: tuple[tuple[str, str], ...],
                 prefix: bytes = b"", prefix_meta: str = "", recode: tuple[tuple[str, str], ...] = (),
-                outcome_scale: float | None = None) -> Dataset:
+                outcome_scale: float | None = None, errors_as_missing: bool = False) -> Dataset:
     """Parse uploaded files; raises :class:`scorio_core.errors.InputError` on bad input.
 
     ``prefix``/``prefix_meta``: the trial order of a count table kept in the session only (prefix counts, see
     :class:`dashboard.state.session.Upload`); a damaged blob leaves the trial order unknown, the counts intact.
-    ``recode``, ``outcome_scale``: the user's reading of text outcome labels and of outcomes on another scale than
-    0-1 (``io.load(recode=..., outcome_scale=...)``).
+    ``recode``, ``outcome_scale``, ``errors_as_missing``: the user's reading of text outcome labels, of outcomes on
+    another scale than 0-1 and of attempts that record an error (``io.load``'s arguments of those names).
     """
     dataset = io.load(list(files), format=fmt, mapping=dict(mapping) or None, recode=dict(recode) or None,
-                      outcome_scale=outcome_scale)
+                      outcome_scale=outcome_scale, errors_as_missing=errors_as_missing)
     if prefix:
         import dataclasses
         import json
@@ -56,7 +56,7 @@ def load_upload(files: tuple[tuple[str, bytes], ...], fmt: str | None, mapping: 
 def load_session_upload(upload: state.Upload) -> Dataset:
     """:func:`load_upload` of an upload kept in the session."""
     return load_upload(upload.files, upload.format, upload.mapping, upload.prefix, upload.prefix_meta, upload.recode,
-                       upload.outcome_scale)
+                       upload.outcome_scale, upload.errors_as_missing)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -146,6 +146,25 @@ def _reading_form(form: str) -> tuple[dict[str, str], float | None]:
             if isinstance(value, str) and value.strip()}, scale
 
 
+def _errors_choice(files, fmt: str | None, digest: str) -> bool:
+    """For a table with an error column (``error``, ``exception`` ...): whether to read the outcome of attempts that
+    record an error as missing (``io.load(errors_as_missing=True)``); False for other files."""
+    from scorio_core.io._schema import normalize_name
+    from scorio_core.io.formats.recorded_errors import ERROR_COLUMNS
+
+    try:
+        columns = [c for c in io.source_columns(files[0], fmt) if normalize_name(c) in ERROR_COLUMNS]
+    except (InputError, ValueError, TypeError, OSError, MemoryError, RecursionError):
+        return False  # formats with fixed fields (Inspect marks errored samples itself); problems show on Load
+    if not columns:
+        return False
+    return st.checkbox(
+        "Read attempts with an error as missing", key=f"upload_errors_{digest}",
+        help=f"The file has an error column ('{md(str(columns[0]))}'): a timeout or an API error is no answer of the model's. "
+             "Unticked, those attempts count as the file's outcome says (the notes say how many); ticked, their outcome "
+             "is read as missing and the Data page's missing-outcomes choice decides what they count as.")
+
+
 def _refused(form: str, exc: Exception) -> bool:
     """Keep a refusal the form can answer (text labels, a percent scale) for :func:`_reading_form`; False for others.
 
@@ -199,8 +218,10 @@ def render_uploader() -> None:
             st.caption("A dataset with this name is already loaded: loading replaces it (rename to keep both).")
         form = f"{digest}:{hashlib.sha256(repr((fmt, sorted((mapping or {}).items()))).encode()).hexdigest()[:12]}"
         recode, scale = _reading_form(form)
+        errors_missing = _errors_choice(files, fmt, digest)
         as_counts = False
-        if _engine_for(digest, fmt, files) == "duckdb" and not recode and scale is None:  # SQL counts read as given
+        # the SQL count pass reads outcomes as given (no recoding, scale or errors read as missing)
+        if _engine_for(digest, fmt, files) == "duckdb" and not (recode or errors_missing) and scale is None:
             as_counts = st.radio(
                 "Read as", [True, False], key=f"upload_counts_{digest}", horizontal=True,
                 format_func=lambda v: "counts with DuckDB (large tables)" if v else "attempts (every view)",
@@ -211,7 +232,7 @@ def render_uploader() -> None:
         if st.button("Load", type="primary", disabled=mapping is None, key="upload_load"):
             upload = state.Upload(name=name.strip() or default_name, files=files, format=fmt,
                                   mapping=tuple(sorted((mapping or {}).items())), recode=tuple(sorted(recode.items())),
-                                  outcome_scale=scale)
+                                  outcome_scale=scale, errors_as_missing=errors_missing)
             bar = st.progress(0.0, text="Reading the files... (change any setting to cancel)")
             try:
                 dataset = None
@@ -226,7 +247,7 @@ def render_uploader() -> None:
                 if dataset is None:
                     dataset = io.load(list(upload.files), format=upload.format, mapping=dict(upload.mapping) or None,
                                       progress=lambda fraction, message: bar.progress(fraction, text=md(message)),
-                                      recode=recode or None, outcome_scale=scale)
+                                      recode=recode or None, outcome_scale=scale, errors_as_missing=errors_missing)
             except (InputError, ValueError, TypeError, OSError) as exc:
                 bar.empty()
                 if _refused(form, exc):  # text labels or percentages: offer the reading form (above the button)

@@ -65,6 +65,8 @@ class Upload:
     recode: tuple[tuple[str, str], ...] = ()
     #: The outcome column's full score when it is not 1 (100 for percentages: ``io.load(outcome_scale=...)``), or None.
     outcome_scale: float | None = None
+    #: Whether the outcomes of attempts that record an error were read as missing (``io.load(errors_as_missing=...)``).
+    errors_as_missing: bool = False
     #: A count table kept in the session only: its trial order as prefix counts (Parquet bytes and JSON meta of
     #: :func:`scorio_core.store._codec.prefix_to_parquet`), or empty.
     prefix: bytes = b""
@@ -85,6 +87,8 @@ class Upload:
             h.update(repr(self.recode).encode())
         if self.outcome_scale is not None:
             h.update(repr(("outcome_scale", self.outcome_scale)).encode())
+        if self.errors_as_missing:
+            h.update(b"errors_as_missing")
         if self.prefix:
             h.update(self.prefix)
             h.update(self.prefix_meta.encode())

@@ -76,12 +76,14 @@ def add_choice_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--intersect-questions", action="store_true", help="keep only questions every model of a task attempted")
     group.add_argument("--recode", action="append", default=None, metavar="LABEL=VALUE", help="read a text label of the outcome column as a value in [0, 1], e.g. --recode pass=1 --recode fail=0 (repeatable; compared without case; default: text labels are refused)")
     group.add_argument("--outcome-scale", type=float, default=None, metavar="MAX", help="the outcome column's full score: its numbers are divided by MAX, e.g. --outcome-scale 100 for percentages (default: outcomes must lie in [0, 1])")
+    group.add_argument("--errors-as-missing", action="store_true", default=None, help="read the outcome of attempts whose error column (error, exception ...) is set as missing, then choose --missing-outcomes (default: as the file gives it, with a note)")
 
 
 def outcome_reading(args: argparse.Namespace) -> dict:
-    """``io.load``'s ``recode`` and ``outcome_scale`` from ``--recode`` and ``--outcome-scale``."""
+    """``io.load``'s ``recode``, ``outcome_scale``, ``errors_as_missing`` from the options of those names."""
     from scorio_core.io.formats.user_recoding import parse_recoding
-    return {"recode": parse_recoding(getattr(args, "recode", None)), "outcome_scale": getattr(args, "outcome_scale", None)}
+    return {"recode": parse_recoding(getattr(args, "recode", None)), "outcome_scale": getattr(args, "outcome_scale", None),
+            "errors_as_missing": bool(getattr(args, "errors_as_missing", None))}
 
 
 def apply_cli_choices(dataset, args: argparse.Namespace):
@@ -268,8 +270,8 @@ def choose_engine(args: argparse.Namespace) -> str:
             and not getattr(args, "schema", None)):
         needs_rows = False  # row-wise resampling within each question needs each question's counts only
     choices = [opt for opt, key in (("--duplicates", "duplicates"), ("--binarize-threshold", "binarize_threshold"),
-                                    ("--missing-outcomes", "missing_outcomes"), ("--recode", "recode"),
-                                    ("--outcome-scale", "outcome_scale")) if getattr(args, key, None) is not None]
+                                    ("--missing-outcomes", "missing_outcomes"), ("--recode", "recode"), ("--outcome-scale",
+                                    "outcome_scale"), ("--errors-as-missing", "errors_as_missing")) if getattr(args, key, None) is not None]
     if getattr(args, "command", None) in ("trajectory", "convergence") and getattr(args, "models", None):
         choices.append("--models")  # the model subset and its common questions are chosen on the loaded outcomes
     from scorio_core.errors import InputError

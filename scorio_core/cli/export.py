@@ -11,8 +11,8 @@ Usage::
 
 ``--manifest FILE`` restores an analysis saved by the app or by ``--format manifest``: its task, rubric, thresholds,
 data-quality choices and settings are used (options given on the command line win), after checking that the files have
-the SHA-256 the manifest records; given none of ``--map/--recode/--outcome-scale``, the files are read as the manifest
-records them (``data.reading``, :mod:`scorio_core.report.reading`; said in the notes). ``--prior-outcomes FILE
+the SHA-256 the manifest records; given none of ``--map/--recode/--outcome-scale/--errors-as-missing``, the files
+are read as the manifest records them (``data.reading``, :mod:`scorio_core.report.reading`; said in the notes). ``--prior-outcomes FILE
 [--prior-model NAME]`` adds the paper's prior outcomes R0 as ``leaderboard --prior-outcomes`` does (the same numbers;
 Bayes@N only): the table's caption, notes and settings name them, and the manifest records them in its ``prior`` entry
 (``kind`` ``dataset``, the file's name and SHA-256, ``model``). A manifest recording R0 is restored only with

@@ -38,8 +38,8 @@ class Part:
     notes: list[str] = field(default_factory=list)
     sha256: str = ""
     rows: int = 0
-    recoded: int = 0  # outcome cells read through the user's recoding (scorio_core.io.formats.user_recoding)
-    rescaled: int = 0  # outcome cells divided by the user's outcome scale (same module)
+    #: What the user's reading applied (io.formats.user_recoding.read_as_given): cells recoded and rescaled.
+    read: dict = field(default_factory=dict)
 
 
 class _Ctx:

@@ -28,7 +28,8 @@ _TABLES = ("csv", "tsv", "jsonl", "json-records", "parquet")
 
 
 def load(sources, format: str | None = None, mapping: Mapping[str, str] | None = None, progress=None,
-         recode: Mapping[str, float] | None = None, outcome_scale: float | None = None) -> Dataset:
+         recode: Mapping[str, float] | None = None, outcome_scale: float | None = None,
+         errors_as_missing: bool = False) -> Dataset:
     """Load eval dumps into one canonical table with a data-quality report.
 
     Parameters
@@ -59,6 +60,10 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
         The full score of a table's outcome column scored on another scale than 0-1 (100 for percentages): its
         numbers are divided by it (before ``recode``, whose values are on the 0-1 scale); a number outside
         [0, outcome_scale] is refused. Recorded like ``recode``. Default: outcomes must lie in [0, 1].
+    errors_as_missing : bool
+        Read the outcome of a long table's attempts whose error column (``error``, ``exception`` ...) is set as
+        missing (left to the ``missing_outcomes`` choice) instead of as the file gives it; recorded like ``recode``.
+        Default: as the file gives it, with a note (:mod:`scorio_core.io.formats.recorded_errors`).
 
     Returns
     -------
@@ -94,7 +99,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
             progress(i / steps, f"Reading {src.name} ({i + 1} of {len(detected)})")
         if f == "lm-eval-results":
             continue
-        new = _read_one(src, f, mapping, results, used_results, recode, scale)
+        new = _read_one(src, f, mapping, results, used_results, (recode, scale, errors_as_missing))
         parts.extend(new)
         for p in new:
             p.sha256 = src.sha256()
@@ -121,10 +126,9 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
                     p.notes.append(f"{sib.name}: loaded next to {src.name} (same timestamp).")
                 parts.extend(new)
             infos.append(SourceInfo(src.name, f, src.sha256(), 0, "attempts", (("model", "model_name"),)))
-    if recode and not any(p.recoded for p in parts):
-        raise unmatched_recoding(recode, [s.name for s in srcs])
-    if scale is not None and not any(p.rescaled for p in parts):
-        raise unmatched_scale(scale, [s.name for s in srcs])
+    for given, key, refusal in ((recode, "recoded", unmatched_recoding), (scale, "rescaled", unmatched_scale)):
+        if given is not None and not any(p.read.get(key) for p in parts):  # the user's reading matched no file
+            raise refusal(given, [s.name for s in srcs])
     _check_rows(parts)
     if progress is not None:
         progress((steps - 1) / steps, "Merging the files and checking data quality")
@@ -269,11 +273,11 @@ def _guard(src: Source, fn):
         raise InputError(f"cannot read the file ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); check its format or pass --format.", source=src.name) from exc
 
 
-def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[str], recode=None,
-              scale=None) -> list[Part]:
+def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[str],
+              reading=(None, None, False)) -> list[Part]:
     def run() -> list[Part]:
-        if fmt in _TABLES:  # outcomes read as the user gave them (recoded labels, a scale)
-            return [read_as_given(read_table(src, fmt, mapping), src, fmt, recode, scale)]
+        if fmt in _TABLES:  # outcomes read as the user gave them (recoded labels, a scale, errors as missing)
+            return [read_as_given(read_table(src, fmt, mapping), src, fmt, *reading)]
         if fmt == "npz":
             return [read_npz(src, mapping)]
         if fmt == "scorio-jsonl":

@@ -1,13 +1,14 @@
 """How the files of an analysis were read on the user's word, as an analysis manifest records it (``data.reading``).
 
 The same bytes read through another column (``--map``), with another recoding of text labels (``--recode``) or on
-another outcome scale (``--outcome-scale``) give other numbers. A manifest records the per-file mapping (what each
+another outcome scale (``--outcome-scale``), or with errored attempts read as missing (``--errors-as-missing``) give
+other numbers. A manifest records the per-file mapping (what each
 file was read as, compared on restore: :func:`scorio_core.report.manifest.source_mismatches`) and, since
 2026-12-04, the options themselves (:func:`reading_record`), so ``export --manifest`` given none of them reads the
 files as recorded (:func:`reading_flags`) instead of refusing.
 
-Format: ``{"map": {FIELD: COLUMN}, "recode": {LABEL: number or "missing"}, "outcome_scale": number}``, each key only
-when given.
+Format: ``{"map": {FIELD: COLUMN}, "recode": {LABEL: number or "missing"}, "outcome_scale": number,
+"errors_as_missing": true}``, each key only when given.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from scorio_core.errors import InputError
 __all__ = ["reading_flags", "reading_record", "check_reading", "reading_text", "command_reading", "restore_reading"]
 
 
-def reading_record(mapping=None, recode=None, outcome_scale=None) -> dict:
+def reading_record(mapping=None, recode=None, outcome_scale=None, errors_as_missing: bool = False) -> dict:
     """The manifest's ``data.reading``: the user's column overrides, outcome recoding and outcome scale.
 
     Parameters
@@ -30,6 +31,7 @@ def reading_record(mapping=None, recode=None, outcome_scale=None) -> dict:
     recode : dict of str to float or None, optional
         :func:`scorio_core.io.parse_recoding`'s result (None: read as missing).
     outcome_scale : float, optional
+    errors_as_missing : bool
 
     >>> reading_record({"is_correct": "strict"}, {"pass": 1.0, "error": None}, 100.0)
     {'map': {'is_correct': 'strict'}, 'recode': {'pass': 1.0, 'error': 'missing'}, 'outcome_scale': 100.0}
@@ -43,6 +45,8 @@ def reading_record(mapping=None, recode=None, outcome_scale=None) -> dict:
         out["recode"] = {str(k): ("missing" if v is None else float(v)) for k, v in dict(recode).items()}
     if outcome_scale is not None:
         out["outcome_scale"] = float(outcome_scale)
+    if errors_as_missing:
+        out["errors_as_missing"] = True
     return out
 
 
@@ -66,9 +70,11 @@ def check_reading(reading) -> dict:
                                                  for k, v in value.items())
         elif key == "outcome_scale":
             ok = _number(value)
+        elif key == "errors_as_missing":
+            ok = isinstance(value, bool)
         else:
-            raise InputError(f"data.reading: unknown key {key!r}; allowed: map, recode, outcome_scale.",
-                             field="reading")
+            raise InputError(f"data.reading: unknown key {key!r}; allowed: map, recode, outcome_scale, "
+                             "errors_as_missing.", field="reading")
         if not ok:
             raise InputError(f"data.reading: {key!r} has the wrong type; got {value!r:.60}.", field="reading")
     return dict(reading)
@@ -78,16 +84,17 @@ def _number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def reading_flags(reading: dict) -> tuple[list[str], list[str], float | None]:
-    """``(--map items, --recode items, --outcome-scale)`` that read the files as ``reading`` records.
+def reading_flags(reading: dict) -> tuple[list[str], list[str], float | None, bool | None]:
+    """``(--map items, --recode items, --outcome-scale, --errors-as-missing)`` that read the files as ``reading``
+    records (None: the option not given).
 
     >>> reading_flags({"map": {"is_correct": "strict"}, "recode": {"pass": 1.0, "error": "missing"}})
-    (['is_correct=strict'], ['pass=1', 'error=missing'], None)
+    (['is_correct=strict'], ['pass=1', 'error=missing'], None, None)
     """
     mapping = [f"{k}={v}" for k, v in (reading.get("map") or {}).items()]
     recode = [f"{k}={v if isinstance(v, str) else format(v, 'g')}" for k, v in (reading.get("recode") or {}).items()]
     scale = reading.get("outcome_scale")
-    return mapping, recode, (None if scale is None else float(scale))
+    return mapping, recode, (None if scale is None else float(scale)), (True if reading.get("errors_as_missing") else None)
 
 
 def reading_text(reading: dict) -> str:
@@ -96,9 +103,10 @@ def reading_text(reading: dict) -> str:
     >>> reading_text({"recode": {"time out": "missing"}, "outcome_scale": 100.0})
     "--recode 'time out=missing' --outcome-scale 100"
     """
-    mapping, recode, scale = reading_flags(reading)
+    mapping, recode, scale, errors = reading_flags(reading)
     words = [w for item in mapping for w in ("--map", item)] + [w for item in recode for w in ("--recode", item)]
-    return shlex.join(words + (["--outcome-scale", format(scale, "g")] if scale is not None else []))
+    words += (["--outcome-scale", format(scale, "g")] if scale is not None else []) + (["--errors-as-missing"] * bool(errors))
+    return shlex.join(words)
 
 
 def command_reading(args) -> dict:
@@ -108,14 +116,15 @@ def command_reading(args) -> dict:
 
     items = (str(item).partition("=") for item in getattr(args, "mapping", None) or [])
     mapping = {k.strip(): v.strip() for k, _, v in items}
-    return reading_record(mapping, parse_recoding(getattr(args, "recode", None)), getattr(args, "outcome_scale", None))
+    return reading_record(mapping, parse_recoding(getattr(args, "recode", None)), getattr(args, "outcome_scale", None),
+                          bool(getattr(args, "errors_as_missing", None)))
 
 
 def restore_reading(args, reading: dict) -> None:
     """Read the files as a manifest's ``reading`` records when the command line gives none of ``--map``, ``--recode``,
-    ``--outcome-scale`` (options given win); ``args.reading_notes`` then says so. The values are checked when the
+    ``--outcome-scale``, ``--errors-as-missing`` (options given win); ``args.reading_notes`` then says so. The values are checked when the
     files are read, as if typed."""
-    if reading and not (args.mapping or args.recode or args.outcome_scale is not None):
-        args.mapping, args.recode, args.outcome_scale = reading_flags(reading)
+    if reading and not (args.mapping or args.recode or args.outcome_scale is not None or args.errors_as_missing):
+        args.mapping, args.recode, args.outcome_scale, args.errors_as_missing = reading_flags(reading)
         args.reading_notes = [{"code": "manifest_reading",
                                "message": f"Files read as the manifest records: {reading_text(reading)}."}]

@@ -118,3 +118,31 @@ def test_labels_then_percentages_keep_both_readings(app):
 
     mapping = dict(open_ws_dataset(key).sources[0].mapping)
     assert mapping["is_correct"] == "score (divided by 100; recoded: 'pass' -> 1)"
+
+
+def test_attempts_with_an_error_read_as_missing_when_ticked(app):
+    """A table with an error column shows *Read attempts with an error as missing* above Load; ticked, the errored
+    attempt's outcome is missing (the Data page's missing-outcomes choice then decides it), as the provenance says."""
+    content = (b"model,question_id,trial,is_correct,error\na,q1,0,1,\na,q1,1,0,API error 529\na,q2,0,1,\n"
+               b"b,q1,0,0,\nb,q1,1,1,\nb,q2,0,1,\n")
+    upload(app, ("runs.csv", content, "text/csv"))  # loads it as the file gives it (unticked)
+    from dashboard.data.workspace import open_ws_dataset
+
+    first = saved_key(app, "runs")
+    as_given = open_ws_dataset(first)
+    assert any("1 attempt records an error in column 'error'" in n for n in as_given.report.notes)
+    (tick,) = [c for c in app.main.checkbox if c.key.startswith("upload_errors_")]
+    assert tick.value is False and tick.label == "Read attempts with an error as missing"
+    tick.check().run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    key = app.session_state["dataset"]
+    assert key.startswith("ws:") and key != first  # another reading of the same bytes: another dataset
+    dataset = open_ws_dataset(key)
+    assert dict(dataset.sources[0].mapping)["is_correct"] == "is_correct (attempts with an error in 'error' read as missing)"
+    assert int(dataset.attempts["is_correct"].isna().sum()) == 1
+
+
+def test_no_error_choice_for_files_without_an_error_column(app):
+    upload(app, ("good.csv", GOOD, "text/csv"))
+    assert not [c for c in app.main.checkbox if (c.key or "").startswith("upload_errors_")]

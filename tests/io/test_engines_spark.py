@@ -94,8 +94,9 @@ def test_spark_counts_identical_to_duckdb_and_same_refusals(tmp_path, spark):
     with pytest.raises(InputError, match="look like Inspect AI's scores"):
         load_counts(tmp_path / "letters.csv", engine="spark", spark=spark)
     (tmp_path / "pct.csv").write_text("model,question,trial,score\nm1,q1,0,0\nm1,q1,1,100\n")  # a 0-100 scale
-    with pytest.raises(InputError, match="holds percentages"):
+    with pytest.raises(InputError, match="holds percentages") as info:
         load_counts(tmp_path / "pct.csv", engine="spark", spark=spark)
+    assert info.value.scale == 100.0 and "--outcome-scale 100" in str(info.value)  # the app's Outcome scale, too
     (tmp_path / "pf.csv").write_text("model,question,trial,correct\nm1,q1,0,pass\nm1,q1,1,fail\n")
     with pytest.raises(InputError, match=r"map\(\{'fail': 0, 'pass': 1\}\)"):
         load_counts(tmp_path / "pf.csv", engine="spark", spark=spark)

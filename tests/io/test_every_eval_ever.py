@@ -90,3 +90,56 @@ def test_aggregate_records_one_per_line_are_refused_too():
         io.load([("aggregate.jsonl", ("\n".join(json.dumps(r) for r in lines) + "\n").encode())])
     assert "an Every Eval Ever aggregate record (one score per evaluation for a)" in str(info.value)
     assert "it names no instance-level file" in str(info.value)
+
+
+def test_errored_attempts_read_as_missing_on_the_user_s_word(tmp_path, capsys):
+    """--errors-as-missing: the API error's outcome (and its score, so no threshold fills it back) is missing, left
+    to --missing-outcomes; gpt2's mmlu mean is then 2 of 3 (dropped) or 2 of 4 (counted incorrect), by hand."""
+    ds = io.load([("instances.jsonl", DATA)], errors_as_missing=True)
+    errored = ds.attempts["question_id"].astype(str).eq("id1") & ds.attempts["model"].astype(str).eq("openai/gpt2")
+    assert ds.attempts.loc[errored, ["is_correct", "score"]].isna().all(axis=None)
+    assert int(ds.attempts["is_correct"].isna().sum()) == 1
+    assert dict(ds.sources[0].mapping)["is_correct"] == (
+        "evaluation.is_correct (attempts with an error in 'error' read as missing)")
+    assert ("instances.jsonl: 1 attempt with an error in column 'error' read as missing outcomes (--errors-as-missing); "
+            "what they count as is the missing-outcomes choice (drop them, or count them incorrect).") in ds.report.notes
+    mmlu = {"task": "mmlu", "model": "openai/gpt2"}
+    for choice, mean in (("drop", 2 / 3), ("incorrect", 0.5)):
+        chosen = io.apply_choices(ds, missing_outcomes=choice).attempts
+        rows = chosen[(chosen["task"] == mmlu["task"]) & (chosen["model"] == mmlu["model"])]
+        assert rows["is_correct"].mean() == mean
+    path = tmp_path / "instances.jsonl"
+    path.write_bytes(DATA)
+    assert main(["leaderboard", str(path), "--task", "mmlu", "--errors-as-missing", "--output", "json"]) == 2
+    assert "--missing-outcomes" in capsys.readouterr().err  # refused until the user chooses
+    assert main(["leaderboard", str(path), "--task", "mmlu", "--errors-as-missing", "--missing-outcomes", "drop",
+                 "--output", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {r["model"]: r["avg"] for r in doc["rows"]}["openai/gpt2"] == 2 / 3
+    assert main(["leaderboard", str(path), "--errors-as-missing", "--engine", "duckdb"]) == 2
+    assert "does not apply --errors-as-missing" in capsys.readouterr().err
+
+
+def test_errors_as_missing_without_errors_or_rows_says_so():
+    clean = ("\n".join(json.dumps({**r, "error": None}) for r in RECORDS) + "\n").encode()
+    ds = io.load([("instances.jsonl", clean)], errors_as_missing=True)
+    assert "instances.jsonl: no attempt records an error (--errors-as-missing: no error column has a value)." in (
+        ds.report.notes)
+    counts = io.load([("c.csv", b"model,question_id,n_trials,n_correct\na,q1,3,1\n")], errors_as_missing=True)
+    assert any("does not apply to a counts table" in n for n in counts.report.notes)
+
+
+def test_a_manifest_restores_errors_as_missing(tmp_path, capsys):
+    path = tmp_path / "instances.jsonl"
+    path.write_bytes(DATA)
+    flags = ["--task", "mmlu", "--errors-as-missing", "--missing-outcomes", "drop"]
+    assert main(["export", str(path), "--format", "manifest", *flags]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["data"]["reading"] == {"errors_as_missing": True}
+    manifest = tmp_path / "m.json"
+    manifest.write_text(json.dumps(doc))
+    assert main(["export", str(path), "--format", "csv", "--manifest", str(manifest)]) == 0
+    out = capsys.readouterr()
+    assert "# note: Files read as the manifest records: --errors-as-missing." in out.err
+    assert main(["export", str(path), "--format", "csv", *flags]) == 0
+    assert out.out == capsys.readouterr().out

@@ -9,12 +9,60 @@ loader keeps the file's outcome and says how many attempts record an error and h
 
 from __future__ import annotations
 
-__all__ = ["ERROR_COLUMNS", "recorded_errors_note"]
+__all__ = ["ERROR_COLUMNS", "errored_rows", "errors_as_missing", "recorded_errors_note"]
 
 #: Column names (folded as :func:`scorio_core.io._schema.normalize_name` folds them) read as an attempt's error.
 ERROR_COLUMNS = frozenset({"error", "errors", "error_message", "exception"})
 #: Values of an error column that mean "no error".
 _NO_ERROR = ("", "none", "null", "nan", "false", "0", "no")
+
+
+def errored_rows(frame):
+    """``(error column, mask of the rows whose error is set)``, or ``(None, None)`` when the table has no error column.
+
+    A value counts as an error unless it is empty, missing, or one of ``none``, ``null``, ``nan``, ``false``, ``0``,
+    ``no``; a boolean column is its own mask.
+    """
+    import pandas as pd
+
+    from scorio_core.io._schema import normalize_name
+
+    column = next((c for c in frame.columns if normalize_name(c) in ERROR_COLUMNS), None)
+    if column is None:
+        return None, None
+    s = frame[column]
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return column, s.fillna(False).to_numpy(dtype=bool)
+    text = s.astype("string").str.strip()
+    return column, (text.notna() & ~text.str.lower().isin(_NO_ERROR)).to_numpy(dtype=bool, na_value=False)
+
+
+def errors_as_missing(frame, columns):
+    """The table with the outcome ``columns`` of errored rows set to missing: ``(frame, rows, error column)``;
+    ``(frame, 0, None)`` when the table has no error column (or one empty on every line, which readers drop).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A long table as read (one row per attempt); not modified.
+    columns : list of str
+        The columns read as the outcome (``is_correct`` and a graded ``score``): all are blanked, so no choice
+        (``binarize_threshold``) fills the outcome back from the score.
+    """
+    import pandas as pd
+
+    column, errored = errored_rows(frame)
+    if column is None:
+        return frame, 0, None
+    k = int(errored.sum())
+    if not k:
+        return frame, 0, column
+    out = frame.copy(deep=False)
+    for col in dict.fromkeys(columns):
+        s = out[col]
+        numeric = pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+        out[col] = s.where(~errored) if numeric else s.astype(object).where(~errored, None)  # NaN / None: missing
+    return out, k, column
 
 
 def recorded_errors_note(frame, outcome_column: str | None, source: str) -> str | None:
@@ -33,7 +81,7 @@ def recorded_errors_note(frame, outcome_column: str | None, source: str) -> str 
     -------
     str or None
         How many attempts record an error, an example, and how their outcomes were counted (incorrect, correct,
-        graded, without an outcome), with what to do to read them as missing instead.
+        graded, without an outcome), with the option that reads them as missing instead.
 
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"correct": [1, 0, 0, None], "error": [None, "timeout", "", "API error"]})
@@ -45,20 +93,13 @@ def recorded_errors_note(frame, outcome_column: str | None, source: str) -> str 
     """
     import pandas as pd
 
-    from scorio_core.io._schema import normalize_name
-
-    column = next((c for c in frame.columns if normalize_name(c) in ERROR_COLUMNS), None)
+    column, errored = errored_rows(frame)
     if column is None or outcome_column is None or outcome_column not in frame.columns:
         return None
-    s = frame[column]
-    if pd.api.types.is_bool_dtype(s.dtype):
-        errored = s.fillna(False).to_numpy(dtype=bool)
-    else:
-        text = s.astype("string").str.strip()
-        errored = (text.notna() & ~text.str.lower().isin(_NO_ERROR)).to_numpy(dtype=bool, na_value=False)
     k = int(errored.sum())
     if not k:
         return None
+    s = frame[column]
     example = str(s[errored].iloc[0])
     example = example if len(example) <= 60 else example[:57] + "..."
     words = frame[outcome_column][errored].astype("string").str.strip().str.lower()
@@ -72,6 +113,6 @@ def recorded_errors_note(frame, outcome_column: str | None, source: str) -> str 
     many = ("attempts record", "they count") if k > 1 else ("attempt records", "it counts")
     return (f"{source}: {k:,} {many[0]} an error in column '{column}' (e.g. {example!r}); {many[1]} as the "
             f"outcome column says: {said}. If an error is no answer of the model's (an API failure, a timeout), read "
-            f"those attempts as missing outcomes instead, e.g. with pandas: df.loc[df['{column}'].fillna('').astype(str)"
-            f".str.strip() != '', '{outcome_column}'] = None, then choose --missing-outcomes drop (CLI) or the Data "
-            "page's choice.")
+            "those attempts as missing outcomes instead: --errors-as-missing (CLI) or 'Read attempts with an error as "
+            "missing' under the app's Load button, then choose what missing outcomes count as (--missing-outcomes "
+            "drop or incorrect).")

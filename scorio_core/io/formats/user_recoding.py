@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from scorio_core.io.formats.recorded_errors import recorded_errors_note
+from scorio_core.io.formats.recorded_errors import errors_as_missing, recorded_errors_note
 from scorio_core.io.formats.recoding import MISSING  # defined there: the hints name it, and _canonical imports them
 
 __all__ = ["MISSING", "check_outcome_scale", "check_recoding", "parse_recoding", "read_as_given", "recode_outcomes",
@@ -296,28 +296,43 @@ def unmatched_scale(scale: float, sources):
                       source=", ".join(list(sources)[:3]), field="outcome_scale")
 
 
-def read_as_given(raw, src, fmt: str, recode=None, scale: float | None = None):
+def read_as_given(raw, src, fmt: str, recode=None, scale: float | None = None, errors_missing: bool = False):
     """A generic table's canonical :class:`~scorio_core.io._canonical.Part`, its outcomes read as the user gave them.
 
     Numbers are divided by ``scale`` (:func:`rescale_outcomes`), then text labels are recoded (``recode``:
-    :func:`recode_outcomes`), then the table is validated; the part's mapping and notes say what was applied
-    (``is_correct <- score (divided by 100)``), so the provenance and manifests record it.
+    :func:`recode_outcomes`), then, with ``errors_missing``, the outcomes of attempts that record an error are read
+    as missing (:func:`~scorio_core.io.formats.recorded_errors.errors_as_missing`; long tables only), then the table
+    is validated; the part's mapping and notes say what was applied (``is_correct <- score (divided by 100)``), so the
+    provenance and manifests record it.
     """
     from scorio_core.io._canonical import canonicalize
 
-    frame, guess, hits, scaled = raw.frame, raw.guess, 0, 0  # a count table has no outcome labels or scores
+    frame, guess, hits, scaled, blanked = raw.frame, raw.guess, 0, 0, None  # a count table has no outcome labels
     columns = list(guess.wide_columns) if guess.layout == "wide" else [guess.mapping.get("is_correct")]
+    notes = [f"{src.name}: --errors-as-missing does not apply to a {guess.layout} table (no row per attempt with its "
+             "outcome): its outcomes are read as given."] if errors_missing and guess.layout != "attempts" else []
     if guess.layout != "counts" and None not in columns:
         if scale is not None:
             frame, scaled = rescale_outcomes(frame, columns, scale, raw.locate, src.name)
         if recode:
             frame, hits = recode_outcomes(frame, columns, recode)
+        if errors_missing and guess.layout == "attempts":  # the graded score too: no threshold fills it back
+            outcome_columns = [c for k, c in guess.mapping.items() if k in ("is_correct", "score")]
+            frame, k, column = errors_as_missing(frame, outcome_columns)
+            blanked = (k, column or "error")  # no column (or one empty on every line): no attempt records an error
     with uncovered_labels(recode):
         part = canonicalize(frame, guess, source=src.name, fmt=fmt, locate=raw.locate, stem=src.stem, notes=raw.notes)
-    part.recoded, part.rescaled = hits, scaled
+    part.read, part.notes = {"recoded": hits, "rescaled": scaled}, part.notes + notes
     said = [f"divided by {scale:g}"] if scaled else []
     if hits:
         said.append(f"recoded: {recoding_text(recode)}")
+    if blanked and blanked[0]:
+        said.append(f"attempts with an error in '{blanked[1]}' read as missing")
+    if blanked:
+        part.notes.append(f"{src.name}: {blanked[0]:,} attempt{'s' * (blanked[0] > 1)} with an error in column "
+                          f"'{blanked[1]}' read as missing outcomes (--errors-as-missing); what they count as is the "
+                          "missing-outcomes choice (drop them, or count them incorrect)." if blanked[0] else
+                          f"{src.name}: no attempt records an error (--errors-as-missing: no error column has a value).")
     if said:  # on every field read from the column (a graded score's too)
         keys = ["trial"] if guess.layout == "wide" else [k for k, c in part.mapping.items() if c == columns[0]]
         for key in keys:
@@ -327,6 +342,7 @@ def read_as_given(raw, src, fmt: str, recode=None, scale: float | None = None):
                           f"(a score of {scale:g} reads as 1).")
     if hits:
         part.notes.append(f"{src.name}: {hits:,} outcome labels read as recoded by the user ({recoding_text(recode)}).")
-    if guess.layout == "attempts" and (errors := recorded_errors_note(raw.frame, columns[0], src.name)):
-        part.notes.append(errors)  # an error column beside the outcome: said, never changed
+    errors = None if blanked or guess.layout != "attempts" else recorded_errors_note(raw.frame, columns[0], src.name)
+    if errors:
+        part.notes.append(errors)  # an error column beside the outcome: said, never changed unless asked
     return part
