@@ -101,7 +101,8 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
 
 
 #: Session key of the last refusal the upload form can answer: ``(form key, message, {label: suggested value},
-#: outcome scale or None)``: text outcome labels to recode, outcomes on a 0-100 scale, or both (kept across refusals).
+#: outcome scale or None, (lowest, highest) score or None)``: text outcome labels to recode, outcomes on a 0-100
+#: scale, or both (kept across refusals).
 _LABELS_REFUSED = "_upload_labels_refused"
 
 
@@ -123,9 +124,11 @@ def _reading_form(form: str) -> tuple[dict[str, str], float | None]:
     labels, scale = refused[2], None
     if refused[3] is not None:
         with st.expander("Outcome scale", expanded=True):
-            st.caption("The outcome column holds scores above 1. If they are on another scale (percentages: 0 to 100), "
-                       "give its full score: every score is divided by it, so the full score reads as 1 (correct) and "
-                       "0 as 0; a score outside the scale is refused. Kept with the dataset and shown in its provenance.")
+            found = (f" (from {refused[4][0]:g} to {refused[4][1]:g} in this file)" if refused[4] else "")
+            st.caption(f"The outcome column holds scores above 1{md(found)}. If they are on another scale (percentages: 0 to "
+                       "100, marks out of 10 ...), give its full score: every score is divided by it, so the full score "
+                       "reads as 1 (correct) and 0 as 0; a score outside the scale is refused. Kept with the dataset "
+                       "and shown in its provenance.")
             scale = st.number_input("Full score (reads as 1)", min_value=1e-6, value=float(refused[3]), step=1.0,
                                     key=f"upload_scale_{form}", help="100 for percentages, 10 for marks out of 10")
     if not labels:
@@ -170,13 +173,17 @@ def _refused(form: str, exc: Exception) -> bool:
 
     What an earlier refusal of the same form offered stays offered (a scale given, then labels refused, shows both).
     """
-    labels, scale = getattr(exc, "labels", None), getattr(exc, "scale", None)
+    labels, scale, found = getattr(exc, "labels", None), getattr(exc, "scale", None), None
     if not labels and scale is None:
         return False
+    if scale is not None:
+        found = getattr(exc, "outcome_range", None)
     before = st.session_state.get(_LABELS_REFUSED)
+    if before and before[0] == form and scale is None:  # labels refused after a scale was offered: keep offering it
+        scale, found = before[3], before[4]
     if before and before[0] == form:
-        labels, scale = labels or before[2], scale if scale is not None else before[3]
-    st.session_state[_LABELS_REFUSED] = (form, str(exc), labels or {}, scale)
+        labels = labels or before[2]
+    st.session_state[_LABELS_REFUSED] = (form, str(exc), labels or {}, scale, found)
     return True
 
 

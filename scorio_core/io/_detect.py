@@ -19,7 +19,7 @@ SUPPORTED_FORMATS = MappingProxyType(
         "wide (one column per trial) or counts (n_trials, n_correct)",
         "tsv": "tab-separated table (.tsv, .tab, .txt), same layouts as csv",
         "jsonl": "JSON Lines, one record per attempt (nested fields become dotted names), "
-        "same layouts as csv",
+        "same layouts as csv; Every Eval Ever's instance-level records read so",
         "json-records": "a JSON array of flat records (or {'data': [...]}), same layouts as csv",
         "parquet": "Apache Parquet table, same layouts as csv",
         "npz": "NumPy .npz/.npy with an outcome tensor R of shape (L, M, N) or (L, M); optional "

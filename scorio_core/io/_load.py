@@ -10,6 +10,7 @@ from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._detect import check_format, detect_source_format
 from scorio_core.io.formats.helm import helm_group, read_helm
 from scorio_core.io.formats.inspect_ai import read_inspect
+from scorio_core.io.formats.jsonl import paired_aggregate
 from scorio_core.io.formats.lmeval import (load_results_json, read_lm_eval_results, read_lm_eval_samples, results_timestamp,
                                            samples_timestamp, sibling_results, sibling_samples)
 from scorio_core.io.formats.user_recoding import (check_outcome_scale, check_recoding, read_as_given, unmatched_recoding,
@@ -99,7 +100,13 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
             progress(i / steps, f"Reading {src.name} ({i + 1} of {len(detected)})")
         if f == "lm-eval-results":
             continue
-        new = _read_one(src, f, mapping, results, used_results, (recode, scale, errors_as_missing))
+        try:
+            new = _read_one(src, f, mapping, results, used_results, (recode, scale, errors_as_missing))
+        except InputError as exc:  # an Every Eval Ever aggregate beside its instance-level file: skipped, said
+            if not (said := paired_aggregate(exc, [s.name for s in srcs])):
+                raise
+            src.notes.append(said)
+            continue
         parts.extend(new)
         for p in new:
             p.sha256 = src.sha256()
@@ -160,8 +167,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
 
 
 def _names(names) -> str:
-    names = list(dict.fromkeys(names))
-    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return ", ".join((names := list(dict.fromkeys(names)))[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
 def _too_many(what: str, found: int, limit: int, var: str, advice: str) -> str:

@@ -87,7 +87,8 @@ def test_percentages_load_through_the_outcome_scale(app):
     assert any("--outcome-scale 100" in shown(e.value) for e in app.main.error), [e.value for e in app.main.error]
     assert app.session_state["dataset"] == good
     (scale,) = [n for n in app.main.number_input if n.key.startswith("upload_scale_")]
-    assert scale.value == 100.0
+    assert scale.value == 100.0  # a suggestion: the scores found are shown beside it, for the user to check
+    assert any("holds scores above 1 (from 0 to 100 in this file)" in shown(c.value) for c in app.main.caption)
     assert not [e for e in app.main.expander if e.label == "Recode outcome labels"]  # no text to recode
     app.button(key="upload_load").click().run()
     no_exception(app)

@@ -8,6 +8,7 @@ an attempt whose ``error`` is set keeps the file's outcome and the notes say how
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -143,3 +144,20 @@ def test_a_manifest_restores_errors_as_missing(tmp_path, capsys):
     assert "# note: Files read as the manifest records: --errors-as-missing." in out.err
     assert main(["export", str(path), "--format", "csv", *flags]) == 0
     assert out.out == capsys.readouterr().out
+
+
+GENUINE = Path(__file__).resolve().parents[1] / "fixtures" / "formats" / "every_eval_ever"  # schema 0.3.0 (README)
+
+
+def test_the_genuine_datastore_folder_loads_its_samples_and_skips_the_aggregate():
+    """A datastore folder holds ``{uuid}.json`` (the aggregate, 0.75 accuracy reported) beside
+    ``{uuid}_samples.jsonl`` (one sample here, answered correctly): the samples load, the aggregate is skipped, said."""
+    ds = io.load(GENUINE)
+    rows = ds.attempts[["model", "task", "question_id", "is_correct"]].astype(object).values.tolist()
+    assert rows == [["demo-org/demo-model", "demo-source.demo_bench", "demo_0001", 1.0]]
+    assert ("f3a1c0de-4b2e-4c1a-9f6d-1b7e5a2c8d40.json: an Every Eval Ever aggregate record (one score per evaluation); "
+            "skipped, its per-sample records are read from f3a1c0de-4b2e-4c1a-9f6d-1b7e5a2c8d40_samples.jsonl.") in (
+        ds.report.notes)
+    with pytest.raises(InputError) as info:  # the aggregate alone: refused, naming the file to load
+        io.load(GENUINE / "f3a1c0de-4b2e-4c1a-9f6d-1b7e5a2c8d40.json")
+    assert "load its instance-level file instead: 'data/demo-source/demo-org/demo-model/" in str(info.value)

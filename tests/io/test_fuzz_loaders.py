@@ -74,12 +74,12 @@ def _fixture_groups() -> list[tuple[str, dict[str, bytes]]]:
     """(label, files) groups that load together; one file of a group is mutated at a time."""
     groups = []
     for path in sorted(FORMATS.rglob("*")):
-        if path.is_file() and path.name != "README.md" and "helm" not in path.parts and "lm_eval_harness" not in path.parts:
+        if path.is_file() and path.name != "README.md" and not {"helm", "lm_eval_harness", "every_eval_ever"} & set(path.parts):
             groups.append((path.name, {path.name: path.read_bytes()}))
     for run in sorted((FORMATS / "helm").iterdir()):
         groups.append((f"helm/{run.name[:24]}", {p.name: p.read_bytes() for p in sorted(run.iterdir())}))
-    lm = FORMATS / "lm_eval_harness"
-    groups.append(("lm_eval", {p.name: p.read_bytes() for p in sorted(lm.iterdir())}))
+    for folder in ("lm_eval_harness", "every_eval_ever"):  # results/aggregate files load beside their samples
+        groups.append((folder, {p.name: p.read_bytes() for p in sorted((FORMATS / folder).iterdir())}))
     groups.extend((name, {name: data}) for name, data in _generated().items())
     return groups
 

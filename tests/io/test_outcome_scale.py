@@ -42,7 +42,7 @@ def test_without_the_scale_the_refusal_names_it_and_carries_it_for_the_app():
     with pytest.raises(InputError) as info:
         io.load([("pct.csv", PERCENT)])
     assert "read it so: --outcome-scale 100 (CLI), or Outcome scale under the app's Load button" in str(info.value)
-    assert info.value.scale == 100.0
+    assert info.value.scale == 100.0 and info.value.outcome_range == (0.0, 100.0)
     with pytest.raises(InputError) as info:  # codes up to 250 are no percentages: no scale offered
         io.load([("codes.csv", b"model,question_id,trial,score\nm,q1,0,250\nm,q2,0,0\n")])
     assert info.value.scale is None and "--outcome-scale" not in str(info.value)
@@ -151,9 +151,24 @@ numbers = st.one_of(st.sampled_from(["0", " 100 ", "50.5", "pass", "", None, "tr
 @given(st.lists(numbers, min_size=1, max_size=30))
 def test_rescaling_divides_exactly_the_numbers(values):
     frame = pd.DataFrame({"o": pd.Series(values, dtype=object), "other": range(len(values))})
-    out, hits = rescale_outcomes(frame, ["o"], 100.0, lambda row: {"row": row + 1}, "t.csv")
     parsed = pd.to_numeric(pd.Series(values, dtype=object).astype("string").str.strip(), errors="coerce")
+    if parsed.notna().any() and 0 < parsed.max() <= 1:  # already on the 0-1 scale: refused, never divided
+        with pytest.raises(InputError, match="lies within"):
+            rescale_outcomes(frame, ["o"], 100.0, lambda row: {"row": row + 1}, "t.csv")
+        return
+    out, hits = rescale_outcomes(frame, ["o"], 100.0, lambda row: {"row": row + 1}, "t.csv")
     expect = [v if np.isnan(p) else p / 100 for v, p in zip(values, parsed.to_numpy(dtype=float, na_value=np.nan))]
     assert out["o"].tolist() == expect and hits == int(parsed.notna().sum())
     assert out["other"].tolist() == list(range(len(values)))
     assert frame["o"].tolist() == values  # the table as read is not modified
+
+
+def test_a_column_already_on_the_0_1_scale_is_not_divided():
+    """A 0/1 column with --outcome-scale 10 would read every success as 0.1: refused, naming why."""
+    with pytest.raises(InputError) as info:
+        io.load([("binary.csv", b"model,question_id,trial,correct\na,q1,0,1\na,q1,1,0\nb,q1,0,1\n")], outcome_scale=10)
+    assert str(info.value) == ("binary.csv: the outcome scale 10 was given (--outcome-scale), but every number of the "
+                               "outcome column ('correct') lies within [0, 1], the usual scale: divided by 10, a full "
+                               "success (1) would read as 0.1. Leave the scale out, or check the column.")
+    zeros = io.load([("zeros.csv", b"model,question_id,trial,score\na,q1,0,0\na,q1,1,0\n")], outcome_scale=100)
+    assert zeros.attempts["is_correct"].tolist() == [0.0, 0.0]  # all 0: the same on any scale

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Mapping
+from pathlib import PurePosixPath
 
 import numpy as np
 import pandas as pd
@@ -65,7 +66,7 @@ def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.Data
         first = frame.iloc[0] if len(frame) else {}  # aggregate records, one per line (Every Eval Ever's aggregate.jsonl)
         doc = {"model_info": {k: first.get(f"model_info.{k}") for k in ("id", "name")},
                "detailed_evaluation_results": {"file_path": first.get("detailed_evaluation_results.file_path")}}
-        raise InputError(every_eval_ever_aggregate(doc), source=src.name)
+        raise _aggregate_error(doc, src.name)
     return frame, locate, notes
 
 
@@ -240,7 +241,7 @@ def _records_frame(name: str, records: list[dict]) -> tuple[pd.DataFrame, list[s
 def _json_records(src: Source, data: bytes) -> tuple[pd.DataFrame, Callable[[int], dict], list[str]]:
     doc = load_json(src)
     if isinstance(doc, dict) and "evaluation_results" in doc and "model_info" in doc:
-        raise InputError(every_eval_ever_aggregate(doc), source=src.name)
+        raise _aggregate_error(doc, src.name)
     if isinstance(doc, dict):
         lists = [v for v in doc.values() if isinstance(v, list)]
         if len(lists) != 1:
@@ -273,3 +274,30 @@ def every_eval_ever_aggregate(doc: dict) -> str:
         return said + f"load its instance-level file instead: {path[:200]!r} (JSON Lines)."
     return said + ("it names no instance-level file (detailed_evaluation_results); export the per-sample results "
                    "(Every Eval Ever's instance-level JSONL, an Inspect .eval log, lm-eval --log_samples).")
+
+
+def _aggregate_error(doc: dict, name: str) -> InputError:
+    err = InputError(every_eval_ever_aggregate(doc), source=name)
+    detail = doc.get("detailed_evaluation_results")
+    path = detail.get("file_path") if isinstance(detail, dict) else None
+    err.instance_file = path if isinstance(path, str) and path else None  # for paired_aggregate
+    return err
+
+
+def paired_aggregate(exc: Exception, names) -> str | None:
+    """The load note for an Every Eval Ever aggregate record loaded beside the instance-level file it names (a
+    folder of the datastore: ``{uuid}.json`` with ``{uuid}_samples.jsonl``), which is then skipped; None otherwise
+    (the aggregate alone is refused: :func:`every_eval_ever_aggregate`).
+
+    >>> err = _aggregate_error({"model_info": {"id": "m"}, "evaluation_results": [],
+    ...                          "detailed_evaluation_results": {"file_path": "data/x/u1_samples.jsonl"}}, "u1.json")
+    >>> paired_aggregate(err, ["u1.json", "u1_samples.jsonl"])[:60]
+    'u1.json: an Every Eval Ever aggregate record (one score per '
+    >>> paired_aggregate(err, ["u1.json"]) is None
+    True
+    """
+    path = getattr(exc, "instance_file", None)
+    if not path or PurePosixPath(path).name not in {PurePosixPath(str(n).replace("\\", "/")).name for n in names}:
+        return None
+    return (f"{exc.source}: an Every Eval Ever aggregate record (one score per evaluation); skipped, its per-sample "
+            f"records are read from {PurePosixPath(path).name}.")

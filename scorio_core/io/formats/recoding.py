@@ -182,13 +182,15 @@ def percent_scores_hint(low: float, high: float, column: str | None = "COLUMN") 
 
 def suggest_scale(err, low: float, high: float):
     """``err`` with ``err.scale``: 100.0 when outcomes from ``low`` to ``high`` look like percentages
-    (:func:`percent_scores_hint`), else None; the app's upload form then offers that outcome scale.
+    (:func:`percent_scores_hint`), else None, and ``err.outcome_range`` ``(low, high)``; the app's upload form then
+    offers that outcome scale and shows the range, for the user to check it (marks out of 10 also fit under 100).
 
     >>> from scorio_core.errors import InputError
     >>> suggest_scale(InputError("got 50"), 0, 100).scale, suggest_scale(InputError("got 7"), 0, 250).scale
     (100.0, None)
     """
     err.scale = 100.0 if percent_scores_hint(low, high) else None
+    err.outcome_range = (float(low), float(high))
     return err
 
 

@@ -251,14 +251,16 @@ def rescale_outcomes(frame, columns, scale: float, locate, source: str) -> tuple
     Raises
     ------
     InputError
-        A number below 0 or above ``scale``, naming the file, line and column.
+        A number below 0 or above ``scale``, naming the file, line and column; or, for a scale above 1, numbers that
+        all lie within [0, 1] already (a 0/1 column divided by 100 would read every success as 0.01).
     """
     import numpy as np
     import pandas as pd
 
+    from scorio_core.errors import InputError
     from scorio_core.io._canonical import _Ctx, _show
 
-    out, hits = frame, 0
+    out, hits, parsed = frame, 0, {}
     for col in columns:
         s = frame[col]
         if pd.api.types.is_bool_dtype(s.dtype):
@@ -266,13 +268,21 @@ def rescale_outcomes(frame, columns, scale: float, locate, source: str) -> tuple
         numeric = pd.api.types.is_numeric_dtype(s.dtype)
         v = (s if numeric else pd.to_numeric(s.astype("string").str.strip(), errors="coerce")).to_numpy(
             dtype=float, na_value=np.nan)
-        found = ~np.isnan(v)
-        bad = found & ~((v >= 0) & (v <= scale))
+        bad = ~np.isnan(v) & ~((v >= 0) & (v <= scale))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise _Ctx(source, locate).error(i, "is_correct", f"(the outcome: column '{col}') must lie between 0 and "
                                              f"{scale:g}, the outcome scale given (--outcome-scale {scale:g}); got "
                                              f"{_show(s.iloc[i])}. Check the value, or the scale.")
+        parsed[col] = (s, numeric, v)
+    top = max((np.nanmax(v) for _, _, v in parsed.values() if (~np.isnan(v)).any()), default=np.nan)
+    if scale > 1 and 0 < top <= 1:  # already on the 0-1 scale: dividing would read a full success as 1 / scale
+        raise InputError(f"the outcome scale {scale:g} was given (--outcome-scale), but every number of the outcome "
+                         f"column ({', '.join(map(repr, parsed))[:120]}) lies within [0, 1], the usual scale: divided "
+                         f"by {scale:g}, a full success (1) would read as {1 / scale:g}. Leave the scale out, or check "
+                         "the column.", source=source, field="outcome_scale")
+    for col, (s, numeric, v) in parsed.items():
+        found = ~np.isnan(v)
         if found.any():
             if out is frame:
                 out = frame.copy(deep=False)
