@@ -161,3 +161,16 @@ def test_the_genuine_datastore_folder_loads_its_samples_and_skips_the_aggregate(
     with pytest.raises(InputError) as info:  # the aggregate alone: refused, naming the file to load
         io.load(GENUINE / "f3a1c0de-4b2e-4c1a-9f6d-1b7e5a2c8d40.json")
     assert "load its instance-level file instead: 'data/demo-source/demo-org/demo-model/" in str(info.value)
+
+
+def test_which_error_values_mark_an_error():
+    """Empty, missing and none/null/false/0/no mean no error (whatever the case and spaces); anything else is one."""
+    import pandas as pd
+
+    from scorio_core.io.formats.recorded_errors import errored_rows
+
+    values = [None, "timeout", "", " None ", "FALSE", "0", True, 1, "API error", float("nan"), "no"]
+    column, errored = errored_rows(pd.DataFrame({"Error": pd.Series(values, dtype=object)}))
+    assert column == "Error"
+    assert errored.tolist() == [False, True, False, False, False, False, True, True, True, False, False]
+    assert errored_rows(pd.DataFrame({"outcome": [1]})) == (None, None)
