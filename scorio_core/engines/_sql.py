@@ -33,6 +33,7 @@ __all__ = [
     "has_glob",
     "is_remote",
     "partial_credit_notes",
+    "recorded_error_notes",
     "quote_ident",
     "refuse_empty_files",
     "refuse_no_rows",
@@ -348,4 +349,34 @@ def partial_credit_notes(groups, guesses, partial: Mapping[str, tuple[int, int]]
             k, wrong = found.get(os.path.realpath(f.path), (0, 0))
             if k:
                 out.append(partial_credit_message(f.name, int(k), n[os.path.realpath(f.path)], int(wrong), score, outcome))
+    return out
+
+
+def recorded_error_notes(groups, errors: Mapping[str, tuple]) -> list[str]:
+    """The pandas loader's note for each file whose error column marks attempts
+    (:func:`scorio_core.io.formats.recorded_errors.errors_note`), from the counts the engine's counting pass tallied.
+
+    Parameters
+    ----------
+    groups : sequence
+        The input groups (``.files``: InputFile list; ``.error_column``: the group's error column or None).
+    errors : mapping of str to (int, int, str)
+        Local file path -> (attempts whose error is set, of them with outcome 1, one error value). A counted
+        outcome is 0 or 1 (the engines refuse soft and missing ones), so the rest are incorrect.
+
+    Returns
+    -------
+    list of str
+        One note per file with errored attempts, in input order.
+    """
+    from scorio_core.io.formats.recorded_errors import errors_note
+
+    found = {os.path.realpath(p): v for p, v in errors.items()}
+    out = []
+    for group in groups:
+        for f in group.files:
+            k, correct, example = found.get(os.path.realpath(f.path), (0, 0, ""))
+            if k and group.error_column:
+                out.append(errors_note(f.name, group.error_column, int(k), example,
+                                       {"incorrect": int(k) - int(correct), "correct": int(correct)}))
     return out

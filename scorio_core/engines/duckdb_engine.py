@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from scorio_core.io._dataset import Dataset
 from scorio_core.io._quality import compute_report
-from scorio_core.engines._sql import partial_credit_notes
+from scorio_core.engines._sql import partial_credit_notes, recorded_error_notes
 from scorio_core.engines.duckdb_count import count_attempts, count_counts
 from scorio_core.engines.duckdb_inputs import connect, duck_error, engine_files, prepare_inputs, source_infos
 from scorio_core.engines.frames import count_frame
@@ -51,7 +51,7 @@ def load_counts_duckdb(
             else:
                 cells, per_file, n_attempts = count_attempts(con, prep.canon, prep.params, prep.groups, prep.with_trial)
             table = count_frame(cells)
-            cells_partial = cells.get("partial_by_file", {})
+            cells_partial, cells_errors = cells.get("partial_by_file", {}), cells.get("errors_by_file", {})
             del cells
             infos = source_infos(prep, per_file, hash_files)
             prefix = None
@@ -64,7 +64,8 @@ def load_counts_duckdb(
     finally:
         con.close()
     check_dense_table(table, [i.name for i in infos])
-    notes = partial_credit_notes(prep.groups, prep.guesses, cells_partial, per_file) if layout == "attempts" else []
+    notes = (partial_credit_notes(prep.groups, prep.guesses, cells_partial, per_file)
+             + recorded_error_notes(prep.groups, cells_errors)) if layout == "attempts" else []
     if layout == "attempts" and prefix is not None:
         notes.append(f"{n_attempts:,} attempts counted by the DuckDB engine into {len(table):,} (model, task, question) "
                      "cells; trial order is kept as prefix counts (correct answers among the first n trials), "

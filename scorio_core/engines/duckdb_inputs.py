@@ -4,9 +4,9 @@ Shared by the counts engine (:mod:`scorio_core.engines.duckdb_engine`), the pref
 trajectories (:mod:`scorio_core.engines.prefix`) and the rubric counts
 (:mod:`scorio_core.engines.rubric.counts`): input files are grouped by format (and, for up to
 64 files, by column set), each group's columns come from DuckDB (``DESCRIBE``) and its mapping
-from :func:`scorio_core.io.infer_mapping`; every value is validated by SQL expressions written
-here (identifiers as text the way the pandas loader writes them, outcomes as 0/1/booleans/empty
-tokens, whole-number trials and counts).
+from :func:`scorio_core.io.infer_mapping`; every value is validated by the SQL expressions of
+:mod:`scorio_core.engines.duckdb_values` (identifiers as text the way the pandas loader writes
+them, outcomes as 0/1/booleans/empty tokens, whole-number trials and counts, error marks).
 
 Safety: file paths, file stems and every constant travel as prepared-statement parameters;
 column names come from the files' own schemas (checked by :func:`infer_mapping`) and are
@@ -19,21 +19,18 @@ import gzip
 import hashlib
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from scorio_core.errors import InputError
 from scorio_core.io._dataset import SourceInfo
 from scorio_core.io._schema import MappingGuess, infer_mapping
 from scorio_core.io.formats.recoding import letter_scores_hint
+from scorio_core.io.formats.recorded_errors import error_column
 from scorio_core.engines._sql import (
-    EMPTY_TOKENS,
-    EXACT_INTEGER_LIMIT,
-    FALSE_TOKENS,
     FILE_COLUMN,
     NO_TRIAL,
     SPLIT_MAX,
-    TRUE_TOKENS,
     EngineUnsupported,
     InputFile,
     expand_inputs,
@@ -41,6 +38,7 @@ from scorio_core.engines._sql import (
     refuse_empty_files,
     register_files,
 )
+from scorio_core.engines.duckdb_values import column_kind, error_expr, error_text_expr, id_expr, int_expr, number_expr
 from scorio_core.engines.per_model import join_per_model
 
 __all__ = [
@@ -58,79 +56,6 @@ __all__ = [
     "split_by_columns",
 ]
 
-_INT_TYPES = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"}
-_FLOAT_TYPES = {"FLOAT", "DOUBLE", "REAL"}
-_EXACT = str(EXACT_INTEGER_LIMIT)
-
-
-def column_kind(typ: str) -> str:
-    """Kind of a DuckDB column type: ``"int"``, ``"float"`` (incl. DECIMAL), ``"text"``, ``"bool"`` or ``"other"``.
-
-    >>> column_kind("BIGINT"), column_kind("DECIMAL(9,2)"), column_kind("DATE")
-    ('int', 'float', 'other')
-    """
-    t = typ.upper()
-    if t in _INT_TYPES:
-        return "int"
-    if t in _FLOAT_TYPES or t.startswith("DECIMAL"):
-        return "float"
-    if t == "VARCHAR":
-        return "text"
-    if t == "BOOLEAN":
-        return "bool"
-    return "other"
-
-
-def _sql_list(values: Sequence[str]) -> str:
-    # only for this module's own constant tokens (never user text)
-    return "(" + ", ".join("'" + v.replace("'", "''") + "'" for v in values) + ")"
-
-
-def _id_expr(col: str, typ: str, field: str, source: str) -> str:
-    q = quote_ident(col)
-    kind = column_kind(typ)
-    if kind == "text":
-        return q
-    if kind == "int":
-        return f"CAST({q} AS VARCHAR)"
-    if kind == "float":  # like the pandas loader: 3.0 -> '3'
-        return (f"CASE WHEN {q} = round({q}) AND abs({q}) < {_EXACT} THEN CAST(CAST({q} AS BIGINT) AS VARCHAR) "
-                f"ELSE CAST({q} AS VARCHAR) END")
-    if kind == "bool":
-        return f"CASE WHEN {q} THEN 'True' WHEN NOT {q} THEN 'False' END"
-    raise EngineUnsupported(f"column '{col}' (field '{field}') has type {typ}, which the DuckDB engine does not read as an "
-                            "identifier; use --engine pandas.", source=source, field=field)
-
-
-def _number_expr(col: str, typ: str, field: str, source: str, *, booleans: bool) -> tuple[str, str]:
-    """(value as DOUBLE or NULL when empty, TRUE where a present value is not a number)."""
-    q = quote_ident(col)
-    kind = column_kind(typ)
-    if kind in ("int", "float", "bool"):
-        value = f"CAST({q} AS DOUBLE)"
-        return (f"CASE WHEN isnan({value}) THEN NULL ELSE {value} END" if kind == "float" else value), "FALSE"
-    if kind != "text":
-        raise EngineUnsupported(f"column '{col}' (field '{field}') has type {typ}, which the DuckDB engine cannot read as "
-                                "a number; use --engine pandas.", source=source, field=field)
-    v = f"lower(trim({q}))"
-    parts = [f"WHEN {q} IS NULL OR {v} IN {_sql_list(EMPTY_TOKENS)} THEN NULL"]
-    if booleans:
-        parts += [f"WHEN {v} IN {_sql_list(TRUE_TOKENS)} THEN 1.0", f"WHEN {v} IN {_sql_list(FALSE_TOKENS)} THEN 0.0"]
-    value = f"CASE {' '.join(parts)} ELSE TRY_CAST({v} AS DOUBLE) END"
-    known = _sql_list(EMPTY_TOKENS + (TRUE_TOKENS + FALSE_TOKENS if booleans else ()))
-    bad = f"({q} IS NOT NULL AND {v} NOT IN {known} AND TRY_CAST({v} AS DOUBLE) IS NULL)"
-    return value, bad
-
-
-def _int_expr(col: str, typ: str, field: str, source: str) -> tuple[str, str]:
-    """(value as BIGINT or NULL, TRUE where the value is missing or not a whole number)."""
-    q = quote_ident(col)
-    if column_kind(typ) == "int":
-        return f"CAST({q} AS BIGINT)", f"({q} IS NULL)"
-    value, bad = _number_expr(col, typ, field, source, booleans=False)
-    ok = f"({value} IS NOT NULL AND {value} = round({value}) AND abs({value}) < {_EXACT})"
-    return f"CASE WHEN {ok} THEN CAST({value} AS BIGINT) END", f"(NOT coalesce({ok}, FALSE) OR {bad})"
-
 
 class Group:
     """Files of one format read by one DuckDB table function."""
@@ -139,6 +64,7 @@ class Group:
         self.fmt, self.files = fmt, files
         self.paths = [f.path for f in files]
         self.label = files[0].name if len(files) == 1 else f"{files[0].name} and {len(files) - 1} more"
+        self.error_column: str | None = None  # an attempt table's error column, set by canonical_select
 
     def reader(self, types: Mapping[str, str] | None = None) -> tuple[str, list]:
         if self.fmt == "parquet":
@@ -282,29 +208,33 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
     sel_params: list = []
     for key in ("model", "task"):
         if key in gm:
-            select.append(f"{_id_expr(gm[key], types[gm[key]], key, src)} AS {key}")
+            select.append(f"{id_expr(gm[key], types[gm[key]], key, src)} AS {key}")
         else:  # the task may become the per-model files' one task (scorio_core.engines.per_model)
             select.append(f"__files.{'stem' if key == 'model' else 'stem_task'} AS {key}")
             defaults += [f"{f.name}: no {key} column; {key} set to the file stem '{f.stem}'." for f in group.files]
-    select.append(f"{_id_expr(gm['question_id'], types[gm['question_id']], 'question_id', src)} AS question_id")
+    select.append(f"{id_expr(gm['question_id'], types[gm['question_id']], 'question_id', src)} AS question_id")
     if guess.layout == "counts":
-        nt, nt_bad = _int_expr(gm["n_trials"], types[gm["n_trials"]], "n_trials", src)
-        nc, nc_bad = _int_expr(gm["n_correct"], types[gm["n_correct"]], "n_correct", src)
+        nt, nt_bad = int_expr(gm["n_trials"], types[gm["n_trials"]], "n_trials", src)
+        nc, nc_bad = int_expr(gm["n_correct"], types[gm["n_correct"]], "n_correct", src)
         select += [f"{nt} AS n_trials", f"{nc} AS n_correct", f"{nt_bad} AS bad_n", f"{nc_bad} AS bad_c"]
     else:
         if "trial" in gm:
-            tr, tr_bad = _int_expr(gm["trial"], types[gm["trial"]], "trial", src)
+            tr, tr_bad = int_expr(gm["trial"], types[gm["trial"]], "trial", src)
             select += [f"{tr} AS trial", f"{tr_bad} AS bad_t"]
         else:
             select += ["CAST(NULL AS BIGINT) AS trial", "FALSE AS bad_t"]
             defaults += [f"{f.name}: {NO_TRIAL}" for f in group.files]  # each row one attempt, as pandas numbers them
-        o, o_bad = _number_expr(gm["is_correct"], types[gm["is_correct"]], "is_correct", src, booleans=True)
+        o, o_bad = number_expr(gm["is_correct"], types[gm["is_correct"]], "is_correct", src, booleans=True)
         select += [f"{o} AS o", f"{o_bad} AS bad_o", f"CAST({quote_ident(gm['is_correct'])} AS VARCHAR) AS raw_o"]
         sc = gm.get("score") if gm.get("score") != gm["is_correct"] else None  # partial credit beside a 0/1 outcome
         kind = column_kind(types[sc]) if sc is not None else None  # a NaN is never strictly between 0 and 1: plain cast
         s_sql = f"CAST({quote_ident(sc)} AS DOUBLE)" if kind in ("int", "float", "bool") else (
-            _number_expr(sc, types[sc], "score", src, booleans=True)[0] if kind == "text" else "CAST(NULL AS DOUBLE)")
+            number_expr(sc, types[sc], "score", src, booleans=True)[0] if kind == "text" else "CAST(NULL AS DOUBLE)")
         select.append(f"{s_sql} AS s")
+        group.error_column = error_column(names)
+        if group.error_column is not None:  # err: the pandas loader's rule (errored_rows); raw_err: an example
+            select += [f"{error_expr(group.error_column, types[group.error_column])} AS err",
+                       f"{error_text_expr(group.error_column, types[group.error_column])} AS raw_err"]
     select.append(f"src.{quote_ident(FILE_COLUMN)} AS file")
     if positions and group.fmt == "parquet" and "file_row_number" not in types:
         # the row's index within its file (Parquet metadata: no sequential numbering of the scan, 0.59 -> 0.37 s

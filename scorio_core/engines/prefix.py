@@ -187,7 +187,9 @@ def prefix_stats(
     # per-model files joined into one task decide what is ranked together: said as the pandas path says it
     from scorio_core.io._merge import PER_MODEL_WORDS
 
-    notes = [d for d in prep.defaults if PER_MODEL_WORDS in d]
+    from scorio_core.engines._sql import recorded_error_notes
+
+    notes = [d for d in prep.defaults if PER_MODEL_WORDS in d] + recorded_error_notes(prep.groups, cells["errors_by_file"])
     if dropped:
         notes.append(f"{dropped} of {q_uniq.size} questions not answered by every model were left out")
     if n_max > n_min:

@@ -25,9 +25,9 @@ from scorio_core.errors import InputError, decimal_comma_hint
 from scorio_core.io.formats.recoding import (mixed_labels_hint, percent_scores_hint, suggest_scale, text_scores_hint,
                                              trial_labels_hint)
 from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, expand_inputs, partial_credit_notes,
-                                      refuse_empty_files, refuse_no_rows)
-from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, path_of,
-                                             spark_error, spark_ident, split_groups)
+                                      recorded_error_notes, refuse_empty_files, refuse_no_rows)
+from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, error_examples,
+                                             path_of, spark_error, spark_ident, split_groups)
 from scorio_core.engines.per_model import spark_join_per_model
 from scorio_core.engines.spark_session import INSTALL_HINT, spark_session
 
@@ -104,8 +104,9 @@ def load_counts_spark(
             prefix = _prefix_by_task(spark, canon, table, infos, n_attempts)
         except Exception as exc:  # noqa: BLE001 - Spark job failures
             raise spark_error(exc, inp.groups[0]) from None
-    notes = [] if layout != "attempts" else partial_credit_notes(  # the pandas loader's note, per file
-        inp.groups, inp.guesses, cells.get("partial_by_file", {}), {path_of(u): n for u, n in per_file.items()})
+    notes = [] if layout != "attempts" else partial_credit_notes(  # the pandas loader's notes, per file
+        inp.groups, inp.guesses, cells.get("partial_by_file", {}), {path_of(u): n for u, n in per_file.items()}
+    ) + recorded_error_notes(inp.groups, cells.get("errors_by_file", {}))
     if layout == "attempts" and prefix is not None:
         notes.append(f"{n_attempts:,} attempts counted by the Spark engine into {len(table):,} (model, task, question) "
                      "cells; trial order is kept as prefix counts (correct answers among the first n trials).")
@@ -210,16 +211,11 @@ def count_dataset(inp: SparkInputs, table, infos: tuple, notes: list, prefix=Non
     from scorio_core.limits import check_dense_table
 
     check_dense_table(table, [i.name for i in infos])
-
     if any(f.remote for f in inp.files):
         notes = [f"{sum(f.remote for f in inp.files)} remote input(s) listed and read by Spark; their files are not "
                  "hashed (sources record the URI, without credentials, and the rows read).", *notes]
-    meta = {
-        "sources": tuple((i.name, i.format) for i in infos),
-        "mappings": tuple((i.name, i.mapping) for i in infos),
-        "defaults": tuple(inp.defaults),
-        "notes": tuple(notes),
-    }
+    meta = {"sources": tuple((i.name, i.format) for i in infos), "mappings": tuple((i.name, i.mapping) for i in infos),
+            "defaults": tuple(inp.defaults), "notes": tuple(notes)}
     report = compute_report(table, "counts", source_names=tuple(i.name for i in infos), meta=meta)
     return Dataset(attempts=None, counts=table, report=report, sources=infos, trial_prefix=prefix)
 
@@ -304,18 +300,21 @@ def _count_attempts(canon, labels: str, with_trial: bool):
 
     o = F.col("o")
     part = (F.col("s") > 0) & (F.col("s") < 1)  # partial credit beside the 0/1 outcome (the pandas loader's note)
+    errs = "err" in canon.columns  # attempts an error column marks (the pandas loader's note), with those correct
     by_file = canon.groupBy("file", "model", "task", "question_id").agg(
         F.count(F.lit(1)).alias("n"), F.count(F.when(o == 1, 1)).alias("c"), F.count(F.when(o == 0, 1)).alias("z"),
         F.count(F.when(F.col("bad_t"), 1)).alias("bad_t"), F.count(F.when(F.col("bad_o"), 1)).alias("bad_o"),
         F.count(F.when(part, 1)).alias("p"), F.count(F.when(part & (o == 0), 1)).alias("pw"),
+        *([F.count(F.when(F.col("err"), 1)).alias("e"), F.count(F.when(F.col("err") & (o == 1), 1)).alias("ec")] if errs else []),
     ).cache()
     try:
         aggs = [F.sum("n").alias("n_trials"), F.sum("c").alias("n_correct"), F.sum("z").alias("z"),
                 F.sum("bad_t").alias("bad_t"), F.sum("bad_o").alias("bad_o")]
         cells = _collect(by_file.groupBy("model", "task", "question_id").agg(*aggs))
-        files = by_file.groupBy("file").agg(F.sum("n"), F.sum("p"), F.sum("pw")).collect()
+        files = by_file.groupBy("file").agg(F.sum("n"), F.sum("p"), F.sum("pw"), *([F.sum("e"), F.sum("ec")] if errs else [])).collect()
         per_file = {r[0]: int(r[1]) for r in files}
         partial = {path_of(r[0]): (int(r[2] or 0), int(r[3] or 0)) for r in files if r[2]}
+        errored = {path_of(r[0]): (int(r[4]), int(r[5] or 0)) for r in files if errs and r[4]}
     finally:
         by_file.unpersist()
     if not len(cells["n_trials"]):
@@ -359,6 +358,7 @@ def _count_attempts(canon, labels: str, with_trial: bool):
         raise NotReadyError(f"{first} The Spark engine counts only ready data; use --engine pandas with the "
                             "choice.", source=labels, blocking=tuple(blocking))
     cells["partial_by_file"] = partial  # local path -> (partial scores, of them outcome 0)
+    cells["errors_by_file"] = error_examples(canon, errored)  # local path -> (errored, of them correct, an example)
     return cells, per_file, int(n.sum())
 
 

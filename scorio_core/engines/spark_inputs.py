@@ -21,6 +21,7 @@ from urllib.parse import unquote, urlparse
 
 from scorio_core.errors import InputError
 from scorio_core.io._sources import _KNOWN_SUFFIXES
+from scorio_core.io.formats.recorded_errors import NO_ERROR, error_column
 from scorio_core.engines._sql import (
     EMPTY_TOKENS,
     EXACT_INTEGER_LIMIT,
@@ -33,7 +34,8 @@ from scorio_core.engines._sql import (
     InputFile,
 )
 
-__all__ = ["Group", "canonical_frame", "column_kind", "path_of", "spark_error", "spark_ident", "split_groups"]
+__all__ = ["Group", "canonical_frame", "column_kind", "error_examples", "path_of", "spark_error", "spark_ident",
+           "split_groups"]
 
 _EXACT = float(EXACT_INTEGER_LIMIT)
 _HADOOP_GLOB = str.maketrans({c: "\\" + c for c in "\\*?[]{}"})
@@ -131,6 +133,31 @@ def _number_col(col: str, dtype, field: str, source: str, cols, *, booleans: boo
     return value, F.coalesce(bad, F.lit(False))
 
 
+def _error_cols(c, dtype):
+    """(``err``: TRUE where the error column marks the attempt, ``raw_err``: its value as the pandas note shows it)."""
+    from pyspark.sql import functions as F
+
+    kind = column_kind(dtype)
+    if kind == "bool":
+        return F.coalesce(c, F.lit(False)).alias("err"), F.when(c, F.lit("True")).when(~c, F.lit("False")).alias("raw_err")
+    if kind in ("int", "float"):
+        d = c.cast("double")
+        err = F.coalesce((d != 0) & ~F.isnan(d), F.lit(False))
+    else:
+        err = F.coalesce(~F.lower(F.trim(c.cast("string"))).isin(*NO_ERROR), F.lit(False))
+    return err.alias("err"), c.cast("string").alias("raw_err")
+
+
+def error_examples(canon, errored: dict) -> dict:
+    """Local file path -> (errored attempts, of them correct, the smallest error value), for the files with any."""
+    from pyspark.sql import functions as F
+
+    if not errored:
+        return {}
+    examples = {path_of(r[0]): r[1] for r in canon.filter(F.col("err")).groupBy("file").agg(F.min("raw_err")).collect()}
+    return {f: (k, kc, examples.get(f, "")) for f, (k, kc) in errored.items()}
+
+
 def _int_col(col: str, dtype, field: str, source: str, cols):
     """(value as long or null, true where the value is missing or not a whole number)."""
     from pyspark.sql import functions as F
@@ -185,6 +212,7 @@ class Group:
     def __init__(self, fmt: str, files: list[InputFile]):
         self.fmt, self.files = fmt, files
         self.label = files[0].name if len(files) == 1 else f"{files[0].name} and {len(files) - 1} more"
+        self.error_column: str | None = None  # an attempt table's error column, set by canonical_frame
 
     @property
     def remote(self) -> bool:
@@ -310,6 +338,9 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
         ok = sc is not None and column_kind(types[sc]) in ("int", "float", "bool", "text")
         sv = _number_col(sc, types[sc], "score", src, cols, booleans=True)[0] if ok else F.lit(None).cast("double")
         select.append(sv.alias("s"))
+        group.error_column = error_column(names)
+        if group.error_column is not None:  # the pandas loader's rule (errored_rows) and the value its note shows
+            select += list(_error_cols(F.col(spark_ident(group.error_column, cols)), types[group.error_column]))
     select.append(file_col.alias("file"))
     if extra is not None:
         select += extra(group, guess, types)
