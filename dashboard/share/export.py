@@ -29,10 +29,10 @@ from scorio_core.leaderboard.table import ALL_TASKS
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.metrics import METRICS
 from scorio_core.choices import has_fallback_interval
-from scorio_core.uncertainty import interval_label
 from scorio_core.uncertainty.priors import not_identified_rule
 from scorio_core.report import html as html_report
 from scorio_core.report import manifest as mf
+from scorio_core.report.reading import dataset_reading
 from scorio_core.report import latex, tables
 from scorio_core.report.verdict import Verdict, verdict
 
@@ -126,6 +126,7 @@ def build_manifest(ctx, active, settings: Settings) -> dict:
                   "cluster_column": settings.cluster_column},
         seeds={"rank_distribution": {"seed": RANK_SEED, "note": "draws depend on the data size (200 to 4,000)"}},
         extra_versions=("streamlit", "plotly"),
+        reading=dataset_reading(ctx.data.raw.report),  # the upload's outcome scale, recoding ... (kept in the workspace)
     )
 
 
@@ -136,27 +137,14 @@ def settings_rows(ctx, active, settings: Settings, table: pd.DataFrame | None = 
     the clusters applied): where a model's empirical-Bayes prior is not identified (N = 1) its interval is an exact
     binomial one and the level a confidence level.
     """
-    fallback = table is not None and has_fallback_interval(table)
-    labels = tables.interval_labels(table) if table is not None else []  # as the table's rows have them
-    sources = ", ".join(f"{s.name} (SHA-256 {s.sha256[:12]})" for s in ctx.data.raw.sources)
-    choices = state.choices_for(ctx.data.key)
-    return {
-        "Dataset": ctx.data.label,
-        "Files": sources,
-        "Data-quality choices": ", ".join(f"{k} = {v}" for k, v in choices.items()) or "none",
-        "Task": ctx.task,
-        "Rubric": active.summary,
-        "Thresholds": ", ".join(f"{k} = {v:.4g}" for k, v in active.thresholds.items()) or "none",
-        "Metric": settings.label + (f" (k = {settings.k})" if METRICS[settings.metric].uses_k else "")
+    return html_report.settings_rows(  # the core's rows and words: an app report and a CLI report list the same settings
+        table, dataset=ctx.data.label, files=", ".join(f"{s.name} (SHA-256 {s.sha256[:12]})" for s in ctx.data.raw.sources),
+        choices=state.choices_for(ctx.data.key), task=ctx.task, rubric=active.summary, thresholds=active.thresholds,
+        metric=settings.label + (f" (k = {settings.k})" if METRICS[settings.metric].uses_k else "")
         + (f", tau = {settings.tau:g}" if METRICS[settings.metric].uses_tau else ""),
-        ("Confidence level" if fallback else "Credibility level"): f"{settings.confidence:.0%}",
-        "Rank ties rule": settings.tie_rule,
-        "Intervals": " | ".join(labels) if labels else (
-            interval_label(settings.prior, settings.scope, settings.confidence)
-            + (f"; questions grouped by {settings.cluster_column!r} (cluster-robust)"
-               if settings.cluster_column and settings.scope != "questions-fixed" else "")),
-        "Question set": settings.question_set,
-    }
+        confidence=settings.confidence, tie_rule=settings.tie_rule, prior=settings.prior, scope=settings.scope,
+        question_set=settings.question_set, cluster_column=settings.cluster_column,
+        reading=dataset_reading(ctx.data.raw.report))
 
 
 def export_notes(ctx, active, settings: Settings, table: pd.DataFrame) -> list[str]:

@@ -390,7 +390,7 @@ def _html(dataset, task, table, label, settings, schema, doc, outcomes, notices=
                f"{', '.join(f'{w:g}' for w in weights)})", thresholds=dict(thresholds or {}),
         metric=label + (f" (k = {settings['k']})" if label != "Bayes@N" else ""), confidence=settings["confidence"],
         tie_rule=settings["tie_rule"], prior=settings["prior"], scope=settings["scope"],
-        question_set=settings["question_set"], cluster_column=settings.get("cluster_column"))
+        question_set=settings["question_set"], cluster_column=settings.get("cluster_column"), reading=doc["data"].get("reading"))
     if r0 is not None:
         shown["Prior outcomes R0"] = f"{r0['source']} ({r0['matched']:,} of {r0['n_questions']:,} questions matched)"
     notes = list(notices) + ["Charts are embedded when the report is exported from the app; "

@@ -147,7 +147,7 @@ def apply_choices(
         table[k] = natural_categories(table[k])
     old = dataset.report
     meta = {"sources": old.sources, "mappings": old.mappings, "defaults": old.defaults, "notes": old.notes, "choices": tuple(choices),
-            "emptied": tuple(emptied)}
+            "emptied": tuple(emptied), "reading": old.reading}
     report = compute_report(table, dataset.layout, row_source=row_source, source_names=tuple(s.name for s in dataset.sources), meta=meta)
     return dataclasses.replace(
         dataset,

@@ -22,6 +22,7 @@ from scorio_core.io._schema import MappingGuess, infer_mapping
 from scorio_core.io.formats.scorio import read_scorio_jsonl, read_scorio_verifier
 from scorio_core.io._sources import HELM_FILES, Source, as_sources
 from scorio_core.io._tables import read_table, table_columns
+from scorio_core.report.reading import reading_json, reading_record
 
 __all__ = ["guess_mapping", "load", "source_columns"]
 
@@ -150,12 +151,9 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
         per_task = table.groupby("task", observed=True)["question_id"].nunique()
         loaded = {str(t): int(k) for t, k in per_task.items()}
         notes += [n for name, doc in checked for n in results_crosscheck(name, doc, loaded)]
-    meta = {
-        "sources": tuple((i.name, i.format) for i in infos),
-        "mappings": tuple((p.source, tuple(p.mapping.items())) for p in parts),
-        "defaults": tuple(d for p in parts for d in p.defaults),
-        "notes": tuple(dict.fromkeys(notes)),
-    }
+    meta = {"sources": tuple((i.name, i.format) for i in infos), "mappings": tuple((p.source, tuple(p.mapping.items())) for p in parts),
+            "defaults": tuple(d for p in parts for d in p.defaults), "notes": tuple(dict.fromkeys(notes)),
+            "reading": reading_json(reading_record(mapping, recode, scale, errors_as_missing))}  # kept for manifests
     report = compute_report(table, layout, row_source=row_source, source_names=tuple(p.source for p in parts), meta=meta)
     return Dataset(
         attempts=table if layout == "attempts" else None,

@@ -128,6 +128,11 @@ class QualityReport:
         ranked on that task, and ``choice`` names the choice that removed its last row.
     blocking : tuple of str
         Issues that need a choice before metrics are computed.
+    reading : str
+        How the files were read on the user's word, as JSON text of
+        :func:`scorio_core.report.reading.reading_record` (column overrides, outcome recoding, outcome scale,
+        errors read as missing); ``""`` when they were read as found. Kept with a stored dataset, so an
+        analysis manifest records it wherever the dataset is opened (``data.reading``).
     """
 
     layout: str
@@ -162,6 +167,7 @@ class QualityReport:
     choices: tuple[str, ...] = ()
     emptied: tuple[tuple[str, str, str], ...] = ()
     blocking: tuple[str, ...] = ()
+    reading: str = ""
 
     @property
     def ok(self) -> bool:

@@ -161,17 +161,18 @@ def _verdict(v: Verdict) -> str:
             f"<div class='caveats'>{caveats}</div>")
 
 
-def settings_rows(table: pd.DataFrame, *, dataset: str, files: str, choices: Mapping[str, object], task: str,
+def settings_rows(table: pd.DataFrame | None, *, dataset: str, files: str, choices: Mapping[str, object], task: str,
                   rubric: str, thresholds: Mapping[str, float], metric: str, confidence: float, tie_rule: str,
-                  prior: str, scope: str, question_set: str, cluster_column: str | None = None) -> dict[str, str]:
+                  prior: str, scope: str, question_set: str, cluster_column: str | None = None,
+                  reading: Mapping | None = None) -> dict[str, str]:
     """The report's "Settings": label -> value of everything that defines the analysis, in the app's rows and words
     (its Export page's HTML report), so a CLI report and an app report of one analysis list the same settings.
 
     Parameters
     ----------
-    table : DataFrame
+    table : DataFrame or None
         The leaderboard: its scored rows' ``interval`` labels name the intervals (the prior each row used, the N = 1
-        fallback), and a fallback row makes the level a confidence level.
+        fallback), and a fallback row makes the level a confidence level. None: the intervals named by the settings.
     dataset, files : str
         The data's name and its files with their SHA-256.
     choices : mapping
@@ -183,29 +184,35 @@ def settings_rows(table: pd.DataFrame, *, dataset: str, files: str, choices: Map
     confidence : float
     cluster_column : str, optional
         The column grouping questions (said with the questions-sampled scope, where it makes intervals cluster-robust).
+    reading : mapping, optional
+        How the files were read on the user's word (a manifest's ``data.reading``): said in a row *Files read as*
+        after *Files* (:func:`scorio_core.report.reading.reading_words`), left out when empty.
 
     Returns
     -------
     dict of str to str
-        ``Dataset, Files, Data-quality choices, Task, Rubric, Thresholds, Metric, Credibility level`` (``Confidence
-        level`` with a fallback row), ``Rank ties rule, Intervals, Question set``.
+        ``Dataset, Files, [Files read as,] Data-quality choices, Task, Rubric, Thresholds, Metric, Credibility level``
+        (``Confidence level`` with a fallback row), ``Rank ties rule, Intervals, Question set``.
     """
+    from scorio_core.report.reading import reading_words
     from scorio_core.report.tables import interval_labels
     from scorio_core.uncertainty.posterior import interval_label
 
-    labels = interval_labels(table)
+    labels = interval_labels(table) if table is not None else []
     intervals = " | ".join(labels) if labels else (
         interval_label(prior, scope, confidence) + (f"; questions grouped by {cluster_column!r} (cluster-robust)"
                                                     if cluster_column and scope != "questions-fixed" else ""))
     return {
         "Dataset": dataset,
         "Files": files,
+        **({"Files read as": reading_words(reading)} if reading else {}),
         "Data-quality choices": ", ".join(f"{k} = {v}" for k, v in choices.items()) or "none",
         "Task": task,
         "Rubric": rubric,
         "Thresholds": ", ".join(f"{k} = {float(v):.4g}" for k, v in thresholds.items()) or "none",
         "Metric": metric,
-        ("Confidence level" if has_fallback_interval(table) else "Credibility level"): f"{confidence:.0%}",
+        ("Confidence level" if table is not None and has_fallback_interval(table) else "Credibility level"):
+            f"{confidence:.0%}",
         "Rank ties rule": tie_rule,
         "Intervals": intervals,
         "Question set": question_set,

@@ -18,7 +18,8 @@ import shlex
 
 from scorio_core.errors import InputError
 
-__all__ = ["reading_flags", "reading_record", "check_reading", "reading_text", "command_reading", "restore_reading"]
+__all__ = ["reading_flags", "reading_record", "check_reading", "reading_text", "command_reading", "restore_reading",
+           "reading_json", "dataset_reading", "reading_words"]
 
 
 def reading_record(mapping=None, recode=None, outcome_scale=None, errors_as_missing: bool = False) -> dict:
@@ -48,6 +49,38 @@ def reading_record(mapping=None, recode=None, outcome_scale=None, errors_as_miss
     if errors_as_missing:
         out["errors_as_missing"] = True
     return out
+
+
+def reading_json(reading: dict) -> str:
+    """:func:`reading_record`'s result as the JSON text a dataset's report keeps (``QualityReport.reading``); ``""``
+    when empty.
+
+    >>> reading_json({"outcome_scale": 100.0}), reading_json({})
+    ('{"outcome_scale":100.0}', '')
+    """
+    import json
+
+    return json.dumps(reading, sort_keys=True, separators=(",", ":")) if reading else ""
+
+
+def dataset_reading(report) -> dict:
+    """How a dataset's files were read on the user's word (``report.reading``, :func:`reading_json`), as a manifest's
+    ``data.reading``; ``{}`` for files read as found (and for datasets stored before 2026-12-04, which kept none).
+
+    Raises
+    ------
+    InputError
+        A damaged record (not JSON, or of the wrong shape).
+    """
+    import json
+
+    text = getattr(report, "reading", "") or ""
+    try:
+        doc = json.loads(text) if text else {}
+    except json.JSONDecodeError:
+        raise InputError("the dataset's record of how its files were read is damaged; load the files again.",
+                         field="reading") from None
+    return check_reading(doc)
 
 
 def check_reading(reading) -> dict:
@@ -95,6 +128,20 @@ def reading_flags(reading: dict) -> tuple[list[str], list[str], float | None, bo
     recode = [f"{k}={v if isinstance(v, str) else format(v, 'g')}" for k, v in (reading.get("recode") or {}).items()]
     scale = reading.get("outcome_scale")
     return mapping, recode, (None if scale is None else float(scale)), (True if reading.get("errors_as_missing") else None)
+
+
+def reading_words(reading: dict) -> str:
+    """``reading`` in words, for a report's settings (a reader who never typed the options).
+
+    >>> reading_words({"map": {"is_correct": "score"}, "recode": {"pass": 1.0, "error": "missing"},
+    ...                "outcome_scale": 100.0, "errors_as_missing": True})
+    'columns: is_correct <- score; outcome labels recoded: pass = 1, error = missing; outcomes divided by 100 (the outcome scale); attempts with an error read as missing'
+    """
+    mapping, recode, scale, errors = reading_flags(reading)
+    words = [f"columns: {', '.join(m.replace('=', ' <- ', 1) for m in mapping)}"] if mapping else []
+    words += [f"outcome labels recoded: {', '.join(r.replace('=', ' = ', 1) for r in recode)}"] if recode else []
+    words += [f"outcomes divided by {scale:g} (the outcome scale)"] if scale is not None else []
+    return "; ".join(words + (["attempts with an error read as missing"] if errors else []))
 
 
 def reading_text(reading: dict) -> str:

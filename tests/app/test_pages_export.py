@@ -284,3 +284,32 @@ def test_an_unknown_table_export_is_refused():
 
     with pytest.raises(ValueError, match="choose csv, md or latex"):
         table_export("xlsx", None, None, "t")
+
+
+def test_manifest_of_an_upload_read_on_a_scale_records_the_reading(app, downloads, tmp_path, capsys):
+    """An upload read with the user's outcome scale (percentages) gives a manifest whose ``data.reading`` says so,
+    from the dataset kept in the workspace, so ``export --manifest`` on the same file reads it the same way with no
+    option typed (before 2026-12-04 the app's manifests recorded none and the CLI refused the percentages)."""
+    from scorio_core.cli import main
+    from tests.app.test_upload_recoding import PERCENT
+
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("pct.csv", PERCENT, "text/csv")).run()
+    app.button(key="upload_load").click().run()  # refused: the form offers Outcome scale = 100
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    assert app.session_state["dataset"].startswith("ws:")
+    app.switch_page(EXPORT).run()
+    no_exception(app)
+    manifest = content(downloads, ".manifest.json")
+    assert json.loads(manifest)["data"]["reading"] == {"outcome_scale": 100.0}
+    html = content(downloads, ".html").decode()  # and the report a stakeholder reads says it in words
+    assert "Files read as" in html and "outcomes divided by 100 (the outcome scale)" in html
+    (tmp_path / "pct.csv").write_bytes(PERCENT)
+    (tmp_path / "m.json").write_bytes(manifest)
+    capsys.readouterr()
+    assert main(["export", str(tmp_path / "pct.csv"), "--manifest", str(tmp_path / "m.json"), "--format", "csv"]) == 0
+    out = capsys.readouterr()
+    rows = list(csv.DictReader(io.StringIO(out.out)))
+    assert {r["model"]: float(r["avg"]) for r in rows} == {"a": 0.5, "b": 0.75}
+    assert "Files read as the manifest records: --outcome-scale 100." in out.err

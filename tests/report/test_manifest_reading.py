@@ -117,3 +117,19 @@ def test_a_reading_of_the_wrong_shape_is_refused():
     with pytest.raises(InputError) as info:
         read_manifest(json.dumps(doc).encode())
     assert "unknown key 'columns'" in str(info.value)
+
+
+def test_the_html_report_says_how_the_files_were_read(tmp_path, capsys):
+    # a stakeholder reads the report, not the command line: the reading in words beside the files
+    path = tmp_path / "pct.csv"
+    path.write_text("model,question_id,trial,score\n" + "".join(
+        f"{m},q{q},{t},{['ERROR', 0, 100][(q + t + i) % 3]}\n" for i, m in enumerate("ab") for q in range(4) for t in range(2)))
+    assert main(["export", str(path), "--format", "html", "--recode", "error=missing", "--missing-outcomes", "drop",
+                 "--outcome-scale", "100"]) == 0
+    html = capsys.readouterr().out
+    assert "Files read as" in html
+    assert "outcome labels recoded: error = missing; outcomes divided by 100 (the outcome scale)" in html
+    plain = tmp_path / "plain.csv"
+    plain.write_text("model,question_id,trial,is_correct\na,q1,0,1\nb,q1,0,0\n")
+    assert main(["export", str(plain), "--format", "html"]) == 0
+    assert "Files read as" not in capsys.readouterr().out
