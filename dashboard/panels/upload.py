@@ -20,6 +20,7 @@ from scorio_core.errors import InputError
 from scorio_core.engines import AUTO_THRESHOLD_BYTES, EngineUnsupported, NotReadyError
 from scorio_core.engines.uploads import count_uploads, upload_engine
 from scorio_core.io._sources import DATA_SUFFIXES, HELM_FILES
+from scorio_core.io.formats.matrix import MATRIX
 
 __all__ = ["render_uploader", "UPLOAD_TYPES"]
 
@@ -64,6 +65,9 @@ def _prefix_blob(dataset) -> tuple[bytes, str]:
 
 #: The override that un-maps a field (``--map FIELD=none`` in the CLI), e.g. a text column taken for is_correct.
 UNMAP_OPTION = "none (un-map the field)"
+#: The choice that reads every column no other field uses as a question (or a model): a response matrix
+#: (``--map question_id=@columns`` in the CLI, :mod:`scorio_core.io.formats.matrix`).
+MATRIX_OPTION = "every other column (a response matrix)"
 
 
 def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> dict[str, str] | None:
@@ -77,25 +81,52 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
     for field_name in guess.missing:
         needs_choice[field_name] = tuple(columns)
     chosen: dict[str, str] = {}
+    matrix = guess.layout == "wide" and guess.wide_field != "trial"
     with st.expander(
-        f"Column mapping ({guess.layout} layout)" + (" - choose the ambiguous fields" if needs_choice else ""),
+        f"Column mapping ({'response matrix' if matrix else guess.layout + ' layout'})"
+        + (" - choose the ambiguous fields" if needs_choice else ""),
         expanded=bool(needs_choice),
     ):
-        st.caption("Detected: " + md(", ".join(f"{k} <- {v}" for k, v in guess.mapping.items())))
-        for field_name, candidates in needs_choice.items():
-            options = ["(choose a column)"] + list(candidates)
-            pick = st.selectbox(f"Column for '{field_name}'", options, key=f"map_{field_name}")
+        detected = [f"{k} <- {v}" for k, v in guess.mapping.items()]
+        detected += [f"{guess.wide_field} <- every other column ({len(guess.wide_columns):,})"] if matrix else []
+        st.caption("Detected: " + md(", ".join(detected)))
+        for field_name in sorted(needs_choice, key=lambda f: f not in ("question_id", "model")):  # a matrix first
+            if field_name not in needs_choice:
+                continue
+            options = ["(choose a column)"] + list(needs_choice[field_name]) + (
+                [MATRIX_OPTION] if field_name in ("question_id", "model") else [])
+            pick = st.selectbox(f"Column for '{field_name}'", options, key=f"map_{field_name}",
+                                help=f"'{MATRIX_OPTION}': one row per model and one column per question (for "
+                                     "question_id), or one row per question and one column per model (for model); "
+                                     "each cell an outcome.")
             if pick != options[0]:
-                chosen[field_name] = pick
+                chosen[field_name] = MATRIX if pick == MATRIX_OPTION else pick
+            if pick == MATRIX_OPTION:  # each cell is the outcome: the fields a matrix does not read need no choice
+                try:
+                    still = io.guess_mapping(files[0], fmt, {field_name: MATRIX})
+                    needs_choice = {f: c for f, c in needs_choice.items()
+                                    if f == field_name or f in still.ambiguous or f in still.missing}
+                except (InputError, ValueError, TypeError, OSError):
+                    pass  # Load says what is wrong
         with st.popover("Override another field"):
             target = st.selectbox("Canonical field", ["(none)", "model", "task", "question_id", "trial", "is_correct", "category", "score", "n_trials", "n_correct"], key="map_override_field")
-            source = st.selectbox("Source column", ["(none)", UNMAP_OPTION] + columns, key="map_override_column",
-                                  help="A column of the file, or 'none' to un-map the field (no column is read as it).")
+            source = st.selectbox("Source column", ["(none)", UNMAP_OPTION, MATRIX_OPTION] + columns, key="map_override_column",
+                                  help="A column of the file; 'none' to un-map the field (no column is read as it); "
+                                       f"'{MATRIX_OPTION}' for model or question_id: each column no other field uses is "
+                                       "a model (or a question), each cell an outcome.")
             if target != "(none)" and source != "(none)":
-                chosen[target] = "none" if source == UNMAP_OPTION else source
+                chosen[target] = "none" if source == UNMAP_OPTION else MATRIX if source == MATRIX_OPTION else source
+    if MATRIX in chosen.values():  # a matrix chosen under "Override another field": its cells are the outcomes
+        try:
+            still = io.guess_mapping(files[0], fmt, {k: v for k, v in chosen.items() if v == MATRIX})
+            needs_choice = {f: c for f, c in needs_choice.items() if f in chosen or f in still.ambiguous or f in still.missing}
+        except (InputError, ValueError, TypeError, OSError):
+            pass  # Load says what is wrong
     missing = [f for f in needs_choice if f not in chosen]
     if missing:
-        st.warning("Choose a column for: " + md(", ".join(missing)), icon=":material/help:")
+        st.warning("Choose a column for: " + md(", ".join(missing)) + (
+            f". A response matrix with one column per model: *Override another field*, model, '{MATRIX_OPTION}'."
+            if "is_correct" in missing else ""), icon=":material/help:")
         return None
     return chosen
 

@@ -24,7 +24,8 @@ from typing import NamedTuple
 
 from scorio_core.errors import InputError
 from scorio_core.io._dataset import SourceInfo
-from scorio_core.io._schema import MappingGuess, infer_mapping
+from scorio_core.io._schema import MappingGuess
+from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io.formats.recoding import letter_scores_hint
 from scorio_core.io.formats.recorded_errors import error_column
 from scorio_core.engines._sql import (
@@ -185,10 +186,10 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
     if len(set(names)) != len(names):
         dup = next(c for c in names if names.count(c) > 1)
         raise InputError(f"column '{dup}' appears twice; rename one of them.", source=group.label, field=dup)
-    guess = infer_mapping(names, mapping, source=group.label)
+    guess = guess_mapping(names, mapping, source=group.label)
     guess.raise_if_unresolved(group.label)
     if guess.layout == "wide":
-        raise EngineUnsupported("wide tables (one column per trial) are read by the pandas engine; use --engine pandas.",
+        raise EngineUnsupported("wide tables (one column per trial) and response matrices are read by the pandas engine; use --engine pandas.",
                                 source=group.label)
     if "category" in guess.mapping:
         raise EngineUnsupported("rubric category codes are read by the pandas engine; use --engine pandas.", source=group.label)

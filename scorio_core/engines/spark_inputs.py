@@ -283,7 +283,7 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
     the files to its Spark type."""
     from pyspark.sql import functions as F
 
-    from scorio_core.io._schema import infer_mapping
+    from scorio_core.io.formats.matrix import guess_mapping
 
     try:
         df = group.read(spark)
@@ -298,10 +298,10 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
         raise InputError(f"column '{dup}' appears twice; rename one of them.", source=group.label, field=dup)
     types = {f.name: f.dataType for f in fields}
     cols = set(names)
-    guess = infer_mapping(names, mapping, source=group.label)
+    guess = guess_mapping(names, mapping, source=group.label)
     guess.raise_if_unresolved(group.label)
     if guess.layout == "wide":
-        raise EngineUnsupported("wide tables (one column per trial) are read by the pandas engine; use --engine pandas.",
+        raise EngineUnsupported("wide tables (one column per trial) and response matrices are read by the pandas engine; use --engine pandas.",
                                 source=group.label)
     if "category" in guess.mapping:
         raise EngineUnsupported("rubric category codes are read by the pandas engine; use --engine pandas.", source=group.label)

@@ -18,6 +18,7 @@ from scorio_core.arrays.order import natural_key
 from scorio_core.errors import InputError, decimal_comma_hint
 from scorio_core.io.formats.recoding import (RECODE_HINT, mixed_labels_hint, outcome_labels, percent_scores_hint,
                                              suggest_scale, text_scores_hint, trial_labels_hint)
+from scorio_core.io.formats.matrix import melt_columns
 from scorio_core.io._schema import (BINARY_SIGNALS, COUNT_COLUMNS, ID_COLUMNS, SIGNAL_COLUMNS, STRING_SIGNALS,
                                     TEXT_LABELS_HINT, MappingGuess, normalize_name)
 
@@ -206,22 +207,6 @@ def _outcome(s: pd.Series, name: str, ctx: _Ctx, user: bool = False) -> tuple[np
     return np.where(binary, v, np.nan), v
 
 
-def _melt_wide(frame: pd.DataFrame, wide: dict[str, int]) -> tuple[pd.DataFrame, np.ndarray, int]:
-    n, cols = len(frame), list(wide)
-    keep = [c for c in frame.columns if c not in wide]
-    index = np.repeat(np.arange(n), len(cols))  # row-major: one source row's trials together
-    out = frame[keep].iloc[index].reset_index(drop=True)
-    stacked = pd.concat([frame[c].astype(object) for c in cols], ignore_index=True)
-    order = np.arange(n * len(cols)).reshape(len(cols), n).T.ravel()
-    values = stacked.iloc[order].reset_index(drop=True)
-    out["__outcome__"] = values
-    out["__trial__"] = np.tile(np.array([wide[c] for c in cols], dtype=np.int64), n)
-    present = ~values.isna().to_numpy()
-    if isinstance(values.dtype, pd.CategoricalDtype) or values.dtype == object:
-        present &= values.astype(str).str.strip().to_numpy() != ""
-    return out[present].reset_index(drop=True), index[present], int((~present).sum())
-
-
 def canonicalize(
     frame: pd.DataFrame,
     guess: MappingGuess,
@@ -243,13 +228,18 @@ def canonicalize(
     notes = list(notes or [])
     mapping = dict(guess.mapping)
     ctx = _Ctx(source, locate)
-    if guess.layout == "wide":
-        frame, origin, empty = _melt_wide(frame, guess.wide_columns)
+    columns = dict(mapping)  # field -> the frame's column (a wide table's melted cells under '__<field>__')
+    if guess.layout == "wide":  # one column per trial, or a response matrix (one per question or model)
+        wide = guess.wide_field
+        frame, origin, empty = melt_columns(frame, guess.wide_columns, wide)
         ctx = _Ctx(source, locate, origin)
-        mapping["trial"] = f"<wide: {', '.join(list(guess.wide_columns)[:4])}{' ...' if len(guess.wide_columns) > 4 else ''}>"
-        outcome_col, trial_col = "__outcome__", "__trial__"
+        listed = f"{', '.join(list(guess.wide_columns)[:4])}{' ...' if len(guess.wide_columns) > 4 else ''}"
+        mapping[wide] = f"<wide: {listed}>" if wide == "trial" else f"<columns: {listed}>"
+        columns[wide], outcome_col, trial_col = f"__{wide}__", "__outcome__", f"__{wide}__" if wide == "trial" else mapping.get("trial")
         if empty:
-            notes.append(f"{source}: {empty} empty trial cells in the wide table are trials not run (no attempt rows).")
+            notes.append(f"{source}: {empty} empty trial cells in the wide table are trials not run (no attempt rows)."
+                         if wide == "trial" else f"{source}: {empty:,} empty cells of the response matrix are questions a "
+                         "model was not run on (no attempt rows).")
     else:
         outcome_col, trial_col = mapping.get("is_correct"), mapping.get("trial")
     out: dict[str, object] = {}
@@ -257,12 +247,12 @@ def canonicalize(
     n = len(frame)
     for key in ("model", "task"):
         if key in mapping:
-            out[key] = as_category(frame[mapping[key]], key, ctx)
+            out[key] = as_category(frame[columns[key]], key, ctx)
         else:
             _refuse_misspelled(frame, key, mapping, guess, source)
             out[key] = pd.Series(pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=pd.Index([stem], dtype=str)))
             defaults.append(f"{source}: no {key} column; {key} set to the file stem '{stem}'.")
-    out["question_id"] = as_category(frame[mapping["question_id"]], "question_id", ctx)
+    out["question_id"] = as_category(frame[columns["question_id"]], "question_id", ctx)
     layout = "counts" if guess.layout == "counts" else "attempts"
     if layout == "counts":
         nt = _integers(frame[mapping["n_trials"]], "n_trials", ctx, "must be a whole number >= 1")
@@ -314,7 +304,7 @@ def canonicalize(
                 raise ctx.error(i, "category", f"must be >= 0; got {cat[i]}.")
             out["category"] = pd.array(cat, dtype="Int64")
     used = {c for k, c in mapping.items() if k in ID_COLUMNS + ("is_correct", "category") + COUNT_COLUMNS}
-    used |= set(guess.wide_columns) | {"__outcome__", "__trial__"}
+    used |= set(guess.wide_columns) | {"__outcome__", "__trial__", "__question_id__", "__model__"}
     source_to_signal = {c: k for k, c in mapping.items() if k in SIGNAL_COLUMNS}
     for col in frame.columns:
         if col in used and col not in source_to_signal:

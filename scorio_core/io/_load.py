@@ -18,7 +18,8 @@ from scorio_core.io.formats.user_recoding import (check_outcome_scale, check_rec
 from scorio_core.io._merge import merge_parts
 from scorio_core.io.formats.npz import read_npz
 from scorio_core.io._quality import compute_report
-from scorio_core.io._schema import MappingGuess, infer_mapping
+from scorio_core.io._schema import MappingGuess
+from scorio_core.io.formats.matrix import guess_mapping as matrix_mapping
 from scorio_core.io.formats.scorio import read_scorio_jsonl, read_scorio_verifier
 from scorio_core.io._sources import HELM_FILES, Source, as_sources
 from scorio_core.io._tables import read_table, table_columns
@@ -387,7 +388,8 @@ def guess_mapping(source, format: str | None = None, mapping: Mapping[str, str] 
     Returns
     -------
     MappingGuess
-        :func:`infer_mapping` on the table's columns.
+        :func:`infer_mapping` on the table's columns (a response matrix's with ``FIELD=@columns``:
+        :func:`scorio_core.io.formats.matrix.guess_mapping`).
 
     Raises
     ------
@@ -395,4 +397,4 @@ def guess_mapping(source, format: str | None = None, mapping: Mapping[str, str] 
         If the source is not a generic table, cannot be read, or ``mapping`` is invalid.
     """
     srcs = as_sources(source)
-    return infer_mapping(source_columns(srcs[0], format), mapping, source=srcs[0].name)
+    return matrix_mapping(source_columns(srcs[0], format), mapping, source=srcs[0].name)

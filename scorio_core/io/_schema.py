@@ -139,8 +139,11 @@ class MappingGuess:
     layout : {"attempts", "wide", "counts"}
         One row per attempt, one row per (model, question) with one column per trial, or
         one row per (model, question) with ``n_trials``/``n_correct``.
-    wide_columns : dict of str to int
-        For ``layout == "wide"``: trial column -> trial index taken from its name.
+    wide_columns : dict of str to int (or str)
+        For ``layout == "wide"``: trial column -> trial index taken from its name; for a response matrix
+        (:mod:`scorio_core.io.formats.matrix`), question (or model) column -> its name.
+    wide_field : {"trial", "question_id", "model"}
+        What the wide columns are: trials, or the questions (models) of a response matrix.
     user : dict of str to str
         The subset of ``mapping`` given by the user.
     signal_ambiguous : dict of str to tuple of str
@@ -158,6 +161,7 @@ class MappingGuess:
     signal_ambiguous: dict[str, tuple[str, ...]] = field(default_factory=dict)
     unmapped: tuple[str, ...] = ()
     columns: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    wide_field: str = "trial"
 
     @property
     def ok(self) -> bool:
@@ -171,8 +175,7 @@ class MappingGuess:
             "ambiguous": {k: list(v) for k, v in self.ambiguous.items()},
             "missing": list(self.missing),
             "layout": self.layout,
-            "wide_columns": dict(self.wide_columns),
-            "user": dict(self.user),
+            "wide_columns": dict(self.wide_columns), "wide_field": self.wide_field, "user": dict(self.user),
             "signal_ambiguous": {k: list(v) for k, v in self.signal_ambiguous.items()},
             "unmapped": list(self.unmapped),
         }
@@ -188,18 +191,14 @@ class MappingGuess:
         """
         for name, candidates in self.ambiguous.items():
             listed = ", ".join(repr(c) for c in candidates)
-            raise InputError(
-                f"field '{name}' is ambiguous: candidates {listed}; pass --map {name}=COLUMN "
-                "(CLI) or pick the column in the app's mapping widget.",
-                source=source,
-                field=name,
-            )
+            raise InputError(f"field '{name}' is ambiguous: candidates {listed}; pass --map {name}=COLUMN (CLI) or pick the "
+                             "column in the app's mapping widget.", source=source, field=name)
         for name in self.missing:
             what = "an outcome column (is_correct, correct, passed, score ...)" if name == "is_correct" else f"a '{name}' column"
             raise InputError(
                 f"no column found for required field '{name}': the table needs {what}; pass "
                 f"--map {name}=COLUMN (CLI) or pick the column in the app's mapping widget{self._free_columns()}."
-                + (TEXT_LABELS_HINT if name == "is_correct" else AGGREGATE_HINT if name == "question_id" else ""),
+                + (TEXT_LABELS_HINT + MODELS_MATRIX_HINT if name == "is_correct" else AGGREGATE_HINT if name == "question_id" else ""),
                 source=source,
                 field=name,
             )
@@ -222,7 +221,12 @@ TEXT_LABELS_HINT = (" An outcome given as text labels ('correct', 'partially cor
 #: Said when no question column is found: a table of one score per model (a leaderboard) cannot be ranked here.
 AGGREGATE_HINT = (" A table of one score per model (and task), such as a published leaderboard, cannot be ranked here: "
                   "Bayes@N and its intervals need each question's outcomes; export the per-sample results (lm-eval "
-                  "--log_samples, Inspect's .eval log, a HELM run folder) or per-question counts (n_trials, n_correct).")
+                  "--log_samples, Inspect's .eval log, a HELM run folder) or per-question counts (n_trials, n_correct). "
+                  "A response matrix (one row per model, one 0/1 column per question) is read with --map "
+                  "question_id=@columns (the app: 'every other column' for question_id).")
+#: Said when no outcome column is found: a matrix with one column per model.
+MODELS_MATRIX_HINT = (" A response matrix (one row per question, one 0/1 column per model) is read with --map model=@columns "
+                      "(the app: 'every other column' for model).")
 #: ``--map FIELD=none`` (any case) un-maps FIELD, unless the file has a column of that name.
 UNMAP = "none"
 
@@ -236,12 +240,8 @@ def _check_user_mapping(columns: list[str], mapping: Mapping[str, str], source: 
         if key in unmapped:
             continue
         if key not in CANONICAL_COLUMNS:
-            raise InputError(
-                f"mapping key '{key}' is not a canonical field; use one of "
-                f"{', '.join(CANONICAL_COLUMNS)}.",
-                source=source,
-                field=str(key),
-            )
+            raise InputError(f"mapping key '{key}' is not a canonical field; use one of {', '.join(CANONICAL_COLUMNS)}.",
+                             source=source, field=str(key))
         if column not in present:
             shown = ", ".join(repr(c) for c in columns[:20])
             raise InputError(
@@ -255,11 +255,8 @@ def _check_user_mapping(columns: list[str], mapping: Mapping[str, str], source: 
     for column in set(used):
         if used.count(column) > 1:
             keys = [k for k, v in user.items() if v == column]
-            raise InputError(
-                f"mapping sends column '{column}' to several fields ({', '.join(keys)}); map each "
-                "column once.",
-                source=source,
-            )
+            raise InputError(f"mapping sends column '{column}' to several fields ({', '.join(keys)}); map each column once.",
+                             source=source)
     return user, unmapped
 
 

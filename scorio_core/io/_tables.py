@@ -23,7 +23,8 @@ import pyarrow.parquet as pq
 
 from scorio_core.errors import InputError
 from scorio_core.io.formats.jsonl import drop_nested, flatten_records, read_json_frame
-from scorio_core.io._schema import MappingGuess, infer_mapping
+from scorio_core.io._schema import MappingGuess
+from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io._sources import Source, locate_bad_utf8, text_encoding, utf8_bytes
 
 __all__ = ["RawTable", "read_table", "table_columns"]
@@ -91,7 +92,7 @@ def read_table(
     frame, locate, notes = read_json_frame(src, fmt, mapping, list_means)
     merged = {k: v for k, v in (defaults or {}).items() if v in frame.columns}
     merged.update(mapping or {})
-    guess = infer_mapping(frame.columns, merged, source=src.name)
+    guess = guess_mapping(frame.columns, merged, source=src.name)
     guess.raise_if_unresolved(src.name)
     derived = {out: f"mean({f})" for f, out in (list_means or {}).items() if out in frame.columns}
     return RawTable(_encode_ids(frame, guess), guess, locate, notes, derived)
@@ -143,7 +144,7 @@ def _check_names(name: str, columns: list[str]) -> None:
 def _read_csv(src: Source, fmt: str, mapping: Mapping[str, str] | None) -> RawTable:
     delimiter = _delimiter(src, fmt)
     header = _csv_header(src, delimiter)
-    guess = infer_mapping(header, mapping, source=src.name)
+    guess = guess_mapping(header, mapping, source=src.name)
     guess.raise_if_unresolved(src.name)
     types = {guess.mapping[k]: _DICT for k in _DICT_FIELDS if k in guess.mapping}
     path = src.readable_path() if text_encoding(src.head(4)) is None else None
@@ -269,7 +270,7 @@ def _read_parquet(src: Source, mapping: Mapping[str, str] | None) -> RawTable:
     names = [f.name for f in schema]
     _check_names(src.name, names)
     flat = [f.name for f in schema if not pa.types.is_struct(f.type)]
-    guess = infer_mapping(_flat_names(schema), mapping, source=src.name)
+    guess = guess_mapping(_flat_names(schema), mapping, source=src.name)
     guess.raise_if_unresolved(src.name)
     strings = {guess.mapping[k] for k in _DICT_FIELDS if k in guess.mapping}
     read_dict = [n for n in flat if n in strings and pa.types.is_string(schema.field(n).type)]

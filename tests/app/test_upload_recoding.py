@@ -147,3 +147,49 @@ def test_attempts_with_an_error_read_as_missing_when_ticked(app):
 def test_no_error_choice_for_files_without_an_error_column(app):
     upload(app, ("good.csv", GOOD, "text/csv"))
     assert not [c for c in app.main.checkbox if (c.key or "").startswith("upload_errors_")]
+
+
+def test_a_response_matrix_loads_through_the_column_mapping(app):
+    """A models x questions matrix (no question column): the mapping asks for question_id and offers 'every other
+    column'; Load reads each cell as an attempt, and the provenance names the columns."""
+    content = b"model,q1,q2,q3,q4\na,1,0,1,0\nb,1,1,1,0\nc,0,0,1,\n"
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("matrix.csv", content, "text/csv")).run()
+    no_exception(app)
+    assert app.button(key="upload_load").disabled  # question_id to choose first
+    box = app.selectbox(key="map_question_id")
+    assert "every other column (a response matrix)" in box.options
+    box.set_value("every other column (a response matrix)").run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    key = saved_key(app, "matrix")
+    assert app.session_state["dataset"] == key
+    from dashboard.data.workspace import open_ws_dataset
+
+    dataset = open_ws_dataset(key)
+    assert dict(dataset.sources[0].mapping)["question_id"] == "<columns: q1, q2, q3, q4>"
+    assert dataset.attempts.groupby("model", observed=True)["is_correct"].mean().round(4).to_dict() == {
+        "a": 0.5, "b": 0.75, "c": 0.3333}
+
+
+def test_a_matrix_of_models_in_columns_loads_through_the_override(app):
+    """One row per question, one column per model: no outcome column, so the mapping asks for is_correct and says
+    how to read a matrix; the override 'model <- every other column' makes the choice moot and Load reads it."""
+    content = b"question_id,a,b,c\nq1,1,1,0\nq2,0,1,0\nq3,1,1,1\nq4,0,0,\n"
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("bymodel.csv", content, "text/csv")).run()
+    no_exception(app)
+    assert app.button(key="upload_load").disabled
+    assert any("Override another field" in shown(w.value) for w in app.main.warning)
+    app.selectbox(key="map_override_field").set_value("model").run()
+    app.selectbox(key="map_override_column").set_value("every other column (a response matrix)").run()
+    assert not app.button(key="upload_load").disabled
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    key = saved_key(app, "bymodel")
+    from dashboard.data.workspace import open_ws_dataset
+
+    dataset = open_ws_dataset(key)
+    assert dict(dataset.sources[0].mapping)["model"] == "<columns: a, b, c>"
+    assert dataset.attempts.groupby("model", observed=True)["is_correct"].mean().round(4).to_dict() == {
+        "a": 0.5, "b": 0.75, "c": 0.3333}

@@ -344,7 +344,7 @@ def read_as_given(raw, src, fmt: str, recode=None, scale: float | None = None, e
                           "missing-outcomes choice (drop them, or count them incorrect)." if blanked[0] else
                           f"{src.name}: no attempt records an error (--errors-as-missing: no error column has a value).")
     if said:  # on every field read from the column (a graded score's too)
-        keys = ["trial"] if guess.layout == "wide" else [k for k, c in part.mapping.items() if c == columns[0]]
+        keys = [guess.wide_field] if guess.layout == "wide" else [k for k, c in part.mapping.items() if c == columns[0]]
         for key in keys:
             part.mapping[key] += f" ({'; '.join(said)})"
     if scaled:

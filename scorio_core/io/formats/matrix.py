@@ -1,0 +1,115 @@
+"""Response matrices: one row per model and one column per question (or one row per question, one column per model).
+
+Item response theory data and many published correctness dumps come as a matrix of outcomes (tinyBenchmarks'
+correctness arrays, leaderboard "response matrices"): ``model, q1, q2, ...`` with a 0/1 in each cell. No column
+names a question there, and guessing that every unmapped column is one would read a table of per-model flags or
+scores as questions, so the user says it: ``--map question_id=@columns`` (each column no other field uses is a
+question; CLI, ``io.load(mapping=...)``, the app's column mapping) or ``--map model=@columns`` (each such column is a
+model, one row per question). A trial column, if any, numbers the rows' attempts (a matrix per run); without one,
+each row is one attempt. An empty cell is a question the model was not run on: no attempt, said in the notes.
+
+:func:`guess_mapping` is :func:`scorio_core.io._schema.infer_mapping` for tables that may be such a matrix (the
+``"wide"`` layout with ``wide_field`` the question or model); :func:`melt_columns` turns the matrix (or a wide
+table's trial columns) into one row per cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from scorio_core.errors import InputError
+from scorio_core.io._schema import MappingGuess, infer_mapping
+
+__all__ = ["MATRIX", "guess_mapping", "matrix_field", "melt_columns"]
+
+#: The mapping value that makes every column no other field uses a question (``question_id``) or a model.
+MATRIX = "@columns"
+_FIELDS = ("question_id", "model")
+#: Fields read from the rows of a matrix (besides the other of question and model).
+_ROW_FIELDS = ("task", "trial")
+
+
+def matrix_field(mapping: Mapping[str, str] | None) -> str | None:
+    """The field whose values are the column names (``question_id`` or ``model``), or None.
+
+    Raises
+    ------
+    InputError
+        ``@columns`` given for another field, or for both.
+
+    >>> matrix_field({"question_id": "@columns", "model": "name"}), matrix_field({"model": "m"})
+    ('question_id', None)
+    """
+    fields = [k for k, v in (mapping or {}).items() if str(v).strip().lower() == MATRIX]
+    if not fields:
+        return None
+    if len(fields) > 1 or fields[0] not in _FIELDS:
+        raise InputError(f"--map FIELD={MATRIX} reads the columns as questions (question_id) or as models (model), one "
+                         f"of them; got it for {', '.join(fields)}.", field=fields[0])
+    return fields[0]
+
+
+def guess_mapping(columns: Iterable[object], mapping: Mapping[str, str] | None = None, *,
+                  source: str | None = None) -> MappingGuess:
+    """:func:`~scorio_core.io._schema.infer_mapping`, or the mapping of a response matrix when ``mapping`` says
+    ``FIELD=@columns``.
+
+    For a matrix the row fields (``model`` or ``question_id``, ``task``, ``trial``) are found as usual (the user's
+    mapping wins) and every other column holds one outcome per row and column: the layout is ``"wide"`` with
+    ``wide_field`` the field named by the columns and ``wide_columns`` {column: its name}. Outcome and signal
+    columns are not looked for (a cell is the outcome).
+
+    Raises
+    ------
+    InputError
+        As :func:`infer_mapping`; ``@columns`` for another field; no column left to read as questions or models.
+    """
+    cols = [str(c) for c in columns]
+    field = matrix_field(mapping)
+    if field is None:
+        return infer_mapping(cols, mapping, source=source)
+    given = {k: v for k, v in (mapping or {}).items() if k != field}
+    rows = (_ROW_FIELDS + ("model",)) if field == "question_id" else (_ROW_FIELDS + ("question_id",))
+    if any(k not in rows for k in given):
+        bad = next(k for k in given if k not in rows)
+        raise InputError(f"--map {field}={MATRIX} reads each cell as an outcome, so '{bad}' cannot be mapped to a column; "
+                         f"map only {', '.join(rows)}.", source=source, field=bad)
+    found = infer_mapping(cols, given, source=source)
+    chosen = {k: v for k, v in found.mapping.items() if k in rows}
+    ambiguous = {k: v for k, v in found.ambiguous.items() if k in rows}
+    taken = set(chosen.values()) | {c for cs in ambiguous.values() for c in cs}
+    matrix = {c: c for c in cols if c not in taken}
+    if not matrix:
+        raise InputError(f"--map {field}={MATRIX}: no column is left to read as {'questions' if field == 'question_id' else 'models'}"
+                         f" (columns: {', '.join(map(repr, cols[:12]))}).", source=source, field=field)
+    other = "model" if field == "question_id" else "question_id"  # the rows' field: required (no file-stem default)
+    missing = (other,) if other not in chosen and other not in ambiguous else ()
+    return MappingGuess(mapping=chosen, ambiguous=ambiguous, missing=missing, layout="wide", wide_columns=matrix,
+                        user=dict(found.user), unmapped=found.unmapped, columns=tuple(cols), wide_field=field)
+
+
+def melt_columns(frame: pd.DataFrame, wide: Mapping[str, object], field: str) -> tuple[pd.DataFrame, np.ndarray, int]:
+    """One row per (row, column) cell of ``wide``'s columns: ``(table, source row of each, empty cells left out)``.
+
+    The cells go to ``__outcome__`` and the column's value in ``wide`` (a trial index, or the column name of a
+    question or model) to ``__<field>__``; the other columns are repeated. Rows stay in file order with one row's
+    cells together; empty cells (missing, or blank text) are no attempt and are left out.
+    """
+    n, cols = len(frame), list(wide)
+    keep = [c for c in frame.columns if c not in wide]
+    index = np.repeat(np.arange(n), len(cols))  # row-major: one source row's cells together
+    out = frame[keep].iloc[index].reset_index(drop=True)
+    block = frame[cols]  # one 2-D array (row-major ravel): no per-column Series for a matrix of 10^4 columns
+    kinds = {dt.kind for dt in block.dtypes if isinstance(dt, np.dtype)}
+    same = len(set(map(str, block.dtypes))) == 1 and kinds <= set("biuf")
+    values = pd.Series(block.to_numpy().ravel() if same else block.to_numpy(dtype=object).ravel())
+    out["__outcome__"] = values
+    labels = np.array([wide[c] for c in cols], dtype=np.int64 if field == "trial" else object)
+    out[f"__{field}__"] = np.tile(labels, n)
+    present = ~values.isna().to_numpy()
+    if isinstance(values.dtype, pd.CategoricalDtype) or values.dtype == object:
+        present &= values.astype(str).str.strip().to_numpy() != ""
+    return out[present].reset_index(drop=True), index[present], int((~present).sum())
