@@ -125,8 +125,9 @@ def _mapping_widgets(files: tuple[tuple[str, bytes], ...], fmt: str | None) -> d
     missing = [f for f in needs_choice if f not in chosen]
     if missing:
         st.warning("Choose a column for: " + md(", ".join(missing)) + (
-            f". A response matrix with one column per model: *Override another field*, model, '{MATRIX_OPTION}'."
-            if "is_correct" in missing else ""), icon=":material/help:")
+            f". A response matrix of outcomes: '{MATRIX_OPTION}' for question_id (one column per question) or, under "
+            "*Override another field*, for model (one column per model)." if {"is_correct", "question_id"} & set(missing)
+            else ""), icon=":material/help:")
         return None
     return chosen
 

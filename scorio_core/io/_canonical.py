@@ -18,7 +18,7 @@ from scorio_core.arrays.order import natural_key
 from scorio_core.errors import InputError, decimal_comma_hint
 from scorio_core.io.formats.recoding import (RECODE_HINT, mixed_labels_hint, outcome_labels, percent_scores_hint,
                                              suggest_scale, text_scores_hint, trial_labels_hint)
-from scorio_core.io.formats.matrix import melt_columns
+from scorio_core.io.formats.matrix import matrix_cell_error, melt_columns
 from scorio_core.io._schema import (BINARY_SIGNALS, COUNT_COLUMNS, ID_COLUMNS, SIGNAL_COLUMNS, STRING_SIGNALS,
                                     TEXT_LABELS_HINT, MappingGuess, normalize_name)
 
@@ -280,7 +280,10 @@ def canonicalize(
             outcome_col = None
         if outcome_col is not None:
             name = outcome_col if outcome_col != "__outcome__" else "trial cells"
-            is_correct, raw = _outcome(frame[outcome_col], name, ctx, "is_correct" in guess.user)
+            try:
+                is_correct, raw = _outcome(frame[outcome_col], name, ctx, "is_correct" in guess.user)
+            except InputError as exc:  # a response matrix's cell: name its column
+                raise (exc if guess.layout != "wide" or guess.wide_field == "trial" else matrix_cell_error(exc, frame, guess.wide_field))
             out["is_correct"] = is_correct
             soft = np.isfinite(raw) & np.isnan(is_correct)
             if soft.any():

@@ -180,7 +180,7 @@ def test_a_matrix_of_models_in_columns_loads_through_the_override(app):
     app.file_uploader(key="data_uploader").set_value(("bymodel.csv", content, "text/csv")).run()
     no_exception(app)
     assert app.button(key="upload_load").disabled
-    assert any("Override another field" in shown(w.value) for w in app.main.warning)
+    assert any("Override another field" in shown(w.value) and "for model" in shown(w.value) for w in app.main.warning)
     app.selectbox(key="map_override_field").set_value("model").run()
     app.selectbox(key="map_override_column").set_value("every other column (a response matrix)").run()
     assert not app.button(key="upload_load").disabled

@@ -155,3 +155,25 @@ def test_any_matrix_reads_as_its_cells(tmp_path_factory, n_models, n_questions, 
         assert len(got) == int(np.isfinite(cells).sum())
         table = got.pivot(index="model", columns="question_id", values="is_correct").reindex(index=models, columns=questions)
         np.testing.assert_array_equal(table.to_numpy(dtype=float), cells)
+
+
+def test_a_column_that_is_not_a_question_is_named(tmp_path):
+    # a model's size beside the questions: read as a question, refused naming the column and how to fix it
+    path = _write(tmp_path, "meta.csv", "model,params,q1,q2\na,7,1,0\nb,70,1,1\n")
+    with pytest.raises(InputError) as info:
+        io.load(path, mapping={"question_id": "@columns"})
+    message = str(info.value)
+    assert "meta.csv line 2" in message and "got 7 in the matrix cells" in message
+    assert "The value is in column 'params'" in message and "removed from the table first" in message
+    assert "category" not in message and "trial" not in message
+    assert info.value.scale == 100.0  # the app's Outcome scale still offered (numbers above 1)
+
+
+def test_text_labels_in_a_matrix_are_recoded_like_any_outcome(tmp_path):
+    path = _write(tmp_path, "yn.csv", "model,q1,q2\na,yes,no\nb,yes,yes\n")
+    with pytest.raises(InputError, match=re.escape("df[question_columns]")) as info:
+        io.load(path, mapping={"question_id": "@columns"})
+    assert "(First in column 'q1'.)" in str(info.value) and info.value.labels == {"no": 0.0, "yes": 1.0}
+    dataset = io.load(path, mapping={"question_id": "@columns"}, recode={"yes": 1, "no": 0})
+    assert _means(dataset) == {"a": 0.5, "b": 1.0}
+    assert dict(dataset.sources[0].mapping)["question_id"] == "<columns: q1, q2> (recoded: 'no' -> 0, 'yes' -> 1)"

@@ -15,6 +15,7 @@ table's trial columns) into one row per cell.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -23,7 +24,7 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io._schema import MappingGuess, infer_mapping
 
-__all__ = ["MATRIX", "guess_mapping", "matrix_field", "melt_columns"]
+__all__ = ["MATRIX", "guess_mapping", "matrix_cell_error", "matrix_field", "melt_columns"]
 
 #: The mapping value that makes every column no other field uses a question (``question_id``) or a model.
 MATRIX = "@columns"
@@ -103,13 +104,48 @@ def melt_columns(frame: pd.DataFrame, wide: Mapping[str, object], field: str) ->
     index = np.repeat(np.arange(n), len(cols))  # row-major: one source row's cells together
     out = frame[keep].iloc[index].reset_index(drop=True)
     block = frame[cols]  # one 2-D array (row-major ravel): no per-column Series for a matrix of 10^4 columns
-    kinds = {dt.kind for dt in block.dtypes if isinstance(dt, np.dtype)}
-    same = len(set(map(str, block.dtypes))) == 1 and kinds <= set("biuf")
-    values = pd.Series(block.to_numpy().ravel() if same else block.to_numpy(dtype=object).ravel())
+    numeric = all(pd.api.types.is_numeric_dtype(dt) and not pd.api.types.is_bool_dtype(dt) for dt in block.dtypes)
+    integer = all(isinstance(dt, np.dtype) and dt.kind in "iu" for dt in block.dtypes)  # shown as written in errors
+    values = pd.Series(block.to_numpy(dtype=np.int64).ravel() if integer else
+                       block.to_numpy(dtype=float, na_value=np.nan).ravel() if numeric else  # floats, Int8 ...
+                       block.to_numpy(dtype=object).ravel())
     out["__outcome__"] = values
-    labels = np.array([wide[c] for c in cols], dtype=np.int64 if field == "trial" else object)
-    out[f"__{field}__"] = np.tile(labels, n)
+    if field == "trial":
+        out["__trial__"] = np.tile(np.array([wide[c] for c in cols], dtype=np.int64), n)
+    else:  # the column names as a categorical (codes tiled): no 10^6 strings to hash again
+        names = pd.Index([str(wide[c]) for c in cols])
+        out[f"__{field}__"] = pd.Categorical.from_codes(np.tile(np.arange(len(cols)), n),
+                                                        categories=names)  # unique: the readers refuse repeated names
     present = ~values.isna().to_numpy()
     if isinstance(values.dtype, pd.CategoricalDtype) or values.dtype == object:
         present &= values.astype(str).str.strip().to_numpy() != ""
     return out[present].reset_index(drop=True), index[present], int((~present).sum())
+
+
+def matrix_cell_error(exc: InputError, frame: pd.DataFrame, field: str) -> InputError:
+    """A refused outcome of a response matrix, said about its cells: the column of the first cell that is not an
+    outcome (0/1, true/false, a number in [0, 1]) is named, with the reminder that every column no other field uses
+    was read as a question (model); the advice written for a wide table's trial columns speaks of the matrix's.
+
+    ``frame`` is :func:`melt_columns`'s table; the refusal keeps its location and the attributes the app reads
+    (``labels``, ``scale``).
+    """
+    text = frame["__outcome__"].astype("string").str.strip().str.lower()
+    number = pd.to_numeric(text.replace({"true": "1", "false": "0"}), errors="coerce")
+    bad = (~text.isna() & number.isna()) | (number < 0) | (number > 1)
+    first = np.flatnonzero(bad.fillna(False).to_numpy(dtype=bool))
+    what = "question" if field == "question_id" else "model"
+    said = (exc.message.replace("the trial cells", "the matrix cells").replace("column 'trial cells'", "the matrix cells")
+            .replace("trial_columns", f"{what}_columns"))
+    said = re.sub(r" If the column holds category codes.*?Override another field\.", "", said)  # no category in a matrix
+    if len(first):
+        column = str(frame[f"__{field}__"].iloc[int(first[0])])
+        said += (f" (First in column {column!r}.)" if getattr(exc, "labels", None) else
+                 f" (The value is in column {column!r}: every column no other field uses is read as a {what} "
+                 f"(--map {field}={MATRIX}); a column that holds something else, such as a model's size, must be "
+                 "removed from the table first, or mapped to a field.)")
+    err = InputError(said, source=exc.source, line=exc.line, row=exc.row, field=exc.field)
+    for name in ("labels", "scale", "outcome_range"):
+        if hasattr(exc, name):
+            setattr(err, name, getattr(exc, name))
+    return err
