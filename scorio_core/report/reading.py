@@ -136,9 +136,12 @@ def reading_words(reading: dict) -> str:
     >>> reading_words({"map": {"is_correct": "score"}, "recode": {"pass": 1.0, "error": "missing"},
     ...                "outcome_scale": 100.0, "errors_as_missing": True})
     'columns: is_correct <- score; outcome labels recoded: pass = 1, error = missing; outcomes divided by 100 (the outcome scale); attempts with an error read as missing'
+    >>> reading_words({"map": {"question_id": "@columns"}})
+    'columns: question_id <- every other column (a response matrix)'
     """
     mapping, recode, scale, errors = reading_flags(reading)
-    words = [f"columns: {', '.join(m.replace('=', ' <- ', 1) for m in mapping)}"] if mapping else []
+    shown = [m.replace("=", " <- ", 1).replace(" <- @columns", " <- every other column (a response matrix)") for m in mapping]
+    words = [f"columns: {', '.join(shown)}"] if mapping else []
     words += [f"outcome labels recoded: {', '.join(r.replace('=', ' = ', 1) for r in recode)}"] if recode else []
     words += [f"outcomes divided by {scale:g} (the outcome scale)"] if scale is not None else []
     return "; ".join(words + (["attempts with an error read as missing"] if errors else []))

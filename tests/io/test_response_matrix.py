@@ -177,3 +177,9 @@ def test_text_labels_in_a_matrix_are_recoded_like_any_outcome(tmp_path):
     dataset = io.load(path, mapping={"question_id": "@columns"}, recode={"yes": 1, "no": 0})
     assert _means(dataset) == {"a": 0.5, "b": 1.0}
     assert dict(dataset.sources[0].mapping)["question_id"] == "<columns: q1, q2> (recoded: 'no' -> 0, 'yes' -> 1)"
+
+
+def test_the_html_report_says_the_columns_are_questions(tmp_path, capsys):
+    path = _write(tmp_path, "m.csv", BY_MODEL)
+    assert main(["export", path, "--format", "html", "--map", "question_id=@columns"]) == 0
+    assert "columns: question_id &lt;- every other column (a response matrix)" in capsys.readouterr().out
