@@ -124,15 +124,11 @@ class QualityReport:
     choices : tuple of str
         User choices applied, in order (``apply_choices``).
     emptied : tuple of (model, task, choice)
-        (model, task) pairs that had rows before the choices and none after: the model is not
-        ranked on that task, and ``choice`` names the choice that removed its last row.
+        (model, task) pairs left without rows by the choices (not ranked there); ``choice``: the one removing the last.
     blocking : tuple of str
         Issues that need a choice before metrics are computed.
     reading : str
-        How the files were read on the user's word, as JSON text of
-        :func:`scorio_core.report.reading.reading_record` (column overrides, outcome recoding, outcome scale,
-        errors read as missing); ``""`` when they were read as found. Kept with a stored dataset, so an
-        analysis manifest records it wherever the dataset is opened (``data.reading``).
+        JSON of :func:`scorio_core.report.reading.reading_record`: the files' reading on the user's word ("": as found).
     """
 
     layout: str
