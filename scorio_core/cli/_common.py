@@ -26,14 +26,14 @@ EVERY_TASK_COMMANDS = "leaderboard, tasks, methods, questions and rubric"
 def add_data_arguments(parser: argparse.ArgumentParser, *, one_task: bool = False, pool: bool = False) -> None:
     """Add ``PATH...``, ``--format`` (alias ``--input-format``), ``--map`` and ``--task`` to a subcommand parser.
 
-    ``one_task``: the command analyses one task, so ``--task`` is needed when the data have several (its help
-    says so); ``pool``: ``--task 'all tasks'`` (``ALL_TASKS``, not imported: pandas at start-up) pools them.
-    """
+    ``one_task``: the command analyses one task, so ``--task`` is needed when the data have several (its help says
+    so); ``pool``: ``--task 'all tasks'`` (``ALL_TASKS``, not imported: pandas at start-up) pools them."""
     parser.add_argument("paths", nargs="+", metavar="PATH", help="eval dump file(s) or folders")
     parser.add_argument("--format", "--input-format", dest="format", default=None,  # --input-format: `export`'s name
                         help="input format (default: auto-detect); see `python -m scorio_core quality --formats`")
     parser.add_argument("--map", dest="mapping", action="append", default=[], metavar="CANONICAL=COLUMN",
-                        help="column mapping override, e.g. --map question_id=problem (repeatable)")
+                        help="column mapping override, e.g. --map question_id=problem (repeatable); question_id=@columns: a "
+                             "response matrix; model=@folder, task=@folder (@folder:2: the folder above): the file's folder")
     task_help = ("restrict to one task (default: every task)" if not one_task else
                  "the task to analyse (this command does one task at a time): data with one task need no --task; with "
                  "several, choose one" + (", or 'all tasks' to pool them" if pool else "") + f"; {EVERY_TASK_COMMANDS} "

@@ -310,11 +310,17 @@ def register_files(con, files: list[InputFile]) -> None:
 
     Columns: ``path``, ``stem`` (the model or task of a file without that column), ``name``, ``stem_task`` (the task of
     a file without a task column: its stem until :func:`scorio_core.engines.per_model.join_per_model` joins
-    per-model files into one) and ``idx`` (the file's position in the input order).
+    per-model files into one), ``idx`` (the file's position in the input order) and ``parents`` (the names of the
+    folders above the file, nearest first: ``--map model=@folder``, :mod:`scorio_core.io.formats.path_names`).
     """
-    con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR, stem_task VARCHAR, idx BIGINT)")
-    con.executemany("INSERT INTO __files VALUES (?, ?, ?, ?, ?)",
-                    [[f.path, f.stem, f.name, f.stem, i] for i, f in enumerate(files)])
+    import os
+    from pathlib import PurePosixPath
+
+    con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR, stem_task VARCHAR, idx BIGINT, "
+                "parents VARCHAR[])")
+    con.executemany("INSERT INTO __files VALUES (?, ?, ?, ?, ?, ?)",
+                    [[f.path, f.stem, f.name, f.stem, i, [p.name for p in PurePosixPath(os.path.abspath(f.path)).parents]]
+                     for i, f in enumerate(files)])
 
 
 def partial_credit_notes(groups, guesses, partial: Mapping[str, tuple[int, int]], rows: Mapping[str, int]) -> list[str]:

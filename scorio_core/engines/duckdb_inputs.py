@@ -26,6 +26,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._dataset import SourceInfo
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping
+from scorio_core.io.formats.path_names import FOLDER, folder_fields, folder_names, folder_record
 from scorio_core.io.formats.recoding import letter_scores_hint
 from scorio_core.io.formats.recorded_errors import error_column
 from scorio_core.engines._sql import (
@@ -207,9 +208,14 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
     defaults: list[str] = []
     select: list[str] = []
     sel_params: list = []
+    folders = folder_fields(mapping)
     for key in ("model", "task"):
         if key in gm:
             select.append(f"{id_expr(gm[key], types[gm[key]], key, src)} AS {key}")
+        elif key in folders:  # --map model=@folder: each file's folder (checked here: a file with fewer folders is named)
+            for f in group.files:
+                folder_names(f.path, {key: folders[key]}, f.name)
+            select.append(f"__files.parents[{int(folders[key])}] AS {key}")
         else:  # the task may become the per-model files' one task (scorio_core.engines.per_model)
             select.append(f"__files.{'stem' if key == 'model' else 'stem_task'} AS {key}")
             defaults += [f"{f.name}: no {key} column; {key} set to the file stem '{f.stem}'." for f in group.files]
@@ -246,6 +252,7 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
         select.append("src.ordinality AS pos")
         sql += " WITH ORDINALITY"
     join = f" LEFT JOIN __files ON __files.path = src.{quote_ident(FILE_COLUMN)}" if ("model" not in gm or "task" not in gm) else ""
+    gm.update({k: f"{FOLDER}:{n}" for k, n in folders.items()})  # in the provenance as each file's folder (source_infos)
     text = f"SELECT {', '.join(select)} FROM {sql} AS src{join}"
     return text, params + sel_params, guess, defaults
 
@@ -316,7 +323,7 @@ def source_infos(prep: Prepared, per_file: Mapping[str, int], hash_files: bool) 
     """One :class:`SourceInfo` per file (rows = the file's input rows)."""
     return tuple(
         SourceInfo(f.name, f.format, sha256_file(f.path) if hash_files else "", int(per_file.get(f.path, 0)), prep.layout,
-                   tuple(guess.mapping.items()))
+                   folder_record(guess.mapping, f.path, f.name))
         for g, guess in zip(prep.groups, prep.guesses) for f in g.files
     )
 

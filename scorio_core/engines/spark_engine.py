@@ -156,14 +156,11 @@ def read_inputs(spark, paths, format=None, mapping=None, extra=None) -> SparkInp
     for f in files:
         by_fmt.setdefault(f.format, []).append(f)
     groups = split_groups([Group(fmt, fs) for fmt, fs in by_fmt.items()])
-    pairs = []
-    for f in files:  # file name (as Spark reports it, URI-encoded or not) -> stem
-        if f.remote:  # listed by Spark: stems from the names it reports (spark_inputs.canonical_frame)
-            continue
-        pairs += [F.lit(f.name), F.lit(f.stem)]
-        quoted = os.path.basename(_as_uri(f.path))
-        if quoted != f.name:
-            pairs += [F.lit(quoted), F.lit(f.stem)]
+    by_name = {}  # file name (as Spark reports it, URI-encoded or not) -> stem; one key for a name in several folders
+    for f in files:
+        if not f.remote:  # listed by Spark: stems from the names it reports (spark_inputs.canonical_frame)
+            by_name.update({f.name: f.stem, os.path.basename(_as_uri(f.path)): f.stem})
+    pairs = [F.lit(x) for kv in by_name.items() for x in kv]
     stems = F.create_map(*pairs) if pairs else F.create_map().cast("map<string,string>")
     frames, guesses, defaults = [], [], []
     for g in groups:
@@ -191,6 +188,7 @@ def source_infos(inp: SparkInputs, per_file: dict, hash_files: bool) -> tuple:
     """One :class:`~scorio_core.io.SourceInfo` per input file (rows read; remote URIs unhashed)."""
     from scorio_core.io._dataset import SourceInfo
     from scorio_core.engines.duckdb_inputs import sha256_file
+    from scorio_core.io.formats.path_names import folder_record
 
     rows_by_name = {}
     for uri, n in per_file.items():
@@ -199,7 +197,7 @@ def source_infos(inp: SparkInputs, per_file: dict, hash_files: bool) -> tuple:
     return tuple(
         SourceInfo(f.name, f.format, "" if f.remote or not hash_files else sha256_file(f.path),
                    int(remote_rows[f.path] if f.remote else rows_by_name.get(os.path.realpath(f.path), 0)), inp.layout,
-                   tuple(guess.mapping.items()))
+                   folder_record(guess.mapping, f.path, f.name))
         for g, guess in zip(inp.groups, inp.guesses) for f in g.files
     )
 

@@ -284,6 +284,7 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
     from pyspark.sql import functions as F
 
     from scorio_core.io.formats.matrix import guess_mapping
+    from scorio_core.io.formats.path_names import FOLDER, folder_fields, folder_names
 
     try:
         df = group.read(spark)
@@ -308,9 +309,15 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
     gm, src = guess.mapping, group.label
     file_col = F.col(spark_ident(FILE_COLUMN))
     select, defaults = [], []
+    folders = folder_fields(mapping)
     for key in ("model", "task"):
         if key in gm:
             select.append(_id_col(gm[key], types[gm[key]], key, src, cols).alias(key))
+        elif key in folders:  # --map model=@folder: the folder in each file's path (a local file with fewer is named)
+            for f in group.files:
+                if not f.remote:
+                    folder_names(f.path, {key: folders[key]}, f.name)
+            select.append(F.element_at(F.split(file_col, "/"), -1 - int(folders[key])).alias(key))
         else:
             base = F.element_at(F.split(file_col, "/"), -1)
             if group.remote:  # the files are listed by Spark: each file's stem from its name
@@ -344,6 +351,7 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
     select.append(file_col.alias("file"))
     if extra is not None:
         select += extra(group, guess, types)
+    gm.update({k: f"{FOLDER}:{n}" for k, n in folders.items()})  # in the provenance as each file's folder
     return df.select(*select), guess, defaults
 
 

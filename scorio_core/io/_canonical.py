@@ -8,7 +8,7 @@ until the user picks a threshold (:func:`scorio_core.io.apply_choices`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -216,8 +216,12 @@ def canonicalize(
     locate: Callable[[int], dict],
     stem: str,
     notes: list[str] | None = None,
+    path_names: Mapping[str, str] | None = None,
 ) -> Part:
     """Validate a raw table and return it under canonical names and dtypes.
+
+    ``path_names``: model and/or task named by the file's folder (``--map model=@folder``), which the mapping
+    records as ``<folder: NAME>``; a field neither mapped nor named so takes ``stem``.
 
     Raises
     ------
@@ -248,10 +252,13 @@ def canonicalize(
     for key in ("model", "task"):
         if key in mapping:
             out[key] = as_category(frame[columns[key]], key, ctx)
-        else:
+            continue
+        if (name := (path_names or {}).get(key)) is None:
             _refuse_misspelled(frame, key, mapping, guess, source)
-            out[key] = pd.Series(pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=pd.Index([stem], dtype=str)))
             defaults.append(f"{source}: no {key} column; {key} set to the file stem '{stem}'.")
+        else:
+            mapping[key] = f"<folder: {name}>"
+        out[key] = pd.Series(pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=pd.Index([name or stem], dtype=str)))
     out["question_id"] = as_category(frame[columns["question_id"]], "question_id", ctx)
     layout = "counts" if guess.layout == "counts" else "attempts"
     if layout == "counts":

@@ -11,6 +11,7 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io._quality import QualityReport
 from scorio_core.io._quality_report import ADVICE, DUPLICATES_FINDING, with_duplicate_example
+from scorio_core.io.formats.path_names import SHARED_STEM_WORDS
 
 __all__ = ["Dataset", "SourceInfo", "attempts_to_counts", "RESERVED_TASK"]
 
@@ -126,7 +127,10 @@ class Dataset:
                 finding, advice = first.split(ADVICE, 1)
                 first = f"{finding} (the first: {place}){ADVICE}{advice}"
             stem = [d for d in r.defaults if "no model column" in d]
-            if stem and r.n_conflicting_keys and DUPLICATES_FINDING.search(first):  # several models under one name
+            shared = [n for n in r.notes if SHARED_STEM_WORDS in n]
+            if shared and DUPLICATES_FINDING.search(first):  # files of one name in several folders: not to be merged
+                first = f"{first.split(ADVICE, 1)[0]}: {shared[0]} --duplicates would merge them."
+            elif stem and r.n_conflicting_keys and DUPLICATES_FINDING.search(first):  # several models under one name
                 first = (f"{first.split(ADVICE, 1)[0]}: {stem[0].split(': ', 1)[-1].rstrip('.')}, so the rows of "
                          "different models share one name. If the file holds several models, name their column: "
                          "--map model=COLUMN (Python: load(..., mapping={'model': COLUMN})); --duplicates would "

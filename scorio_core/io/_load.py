@@ -17,6 +17,7 @@ from scorio_core.io.formats.user_recoding import (check_outcome_scale, check_rec
                                                   unmatched_scale)
 from scorio_core.io._merge import merge_parts
 from scorio_core.io.formats.npz import read_npz
+from scorio_core.io.formats.path_names import note_shared_stems
 from scorio_core.io._quality import compute_report
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping as matrix_mapping
@@ -96,6 +97,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     parts: list[Part] = []
     infos: list[SourceInfo] = []
     used_results: set[str] = set()
+    read: list = []
     steps = len(detected) + 1
     for i, (src, f) in enumerate(detected):
         if progress is not None:
@@ -110,8 +112,10 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
             src.notes.append(said)
             continue
         parts.extend(new)
+        read.extend((p, src) for p in new)
         for p in new:
             p.sha256 = src.sha256()
+    note_shared_stems(read)  # aime/m1.csv and gpqa/m1.csv would read as one model: say how a folder names it
     for src, f in detected:
         if f != "lm-eval-results":
             continue
@@ -156,13 +160,8 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
             "defaults": tuple(d for p in parts for d in p.defaults), "notes": tuple(dict.fromkeys(notes)),
             "reading": reading_json(reading_record(mapping, recode, scale, errors_as_missing))}  # kept for manifests
     report = compute_report(table, layout, row_source=row_source, source_names=tuple(p.source for p in parts), meta=meta)
-    return Dataset(
-        attempts=table if layout == "attempts" else None,
-        counts=table if layout == "counts" else None,
-        report=report,
-        sources=tuple(infos),
-        row_source=row_source,
-    )
+    return Dataset(attempts=table if layout == "attempts" else None, counts=table if layout == "counts" else None,
+                   report=report, sources=tuple(infos), row_source=row_source)
 
 
 def _names(names) -> str:

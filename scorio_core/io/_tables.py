@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 
 from scorio_core.errors import InputError
 from scorio_core.io.formats.jsonl import drop_nested, flatten_records, read_json_frame
+from scorio_core.io.formats.path_names import folder_fields, folder_names
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io._sources import Source, locate_bad_utf8, text_encoding, utf8_bytes
@@ -43,6 +44,7 @@ class RawTable:
     locate: Callable[[int], dict]
     notes: list[str] = field(default_factory=list)
     derived: dict[str, str] = field(default_factory=dict)  # new column -> "mean(field)"
+    path_names: dict[str, str] = field(default_factory=dict)  # model/task -> the folder naming it (--map model=@folder)
 
 
 def table_columns(src: Source, fmt: str) -> list[str]:
@@ -83,19 +85,24 @@ def read_table(
     ------
     InputError
         Empty file, header only, ragged rows, invalid UTF-8, invalid JSON, an unreadable
-        Parquet file, duplicate column names, or an ambiguous/missing required column.
+        Parquet file, duplicate column names, or an ambiguous/missing required column; ``@folder`` for an upload
+        or above the file system's root (:mod:`scorio_core.io.formats.path_names`).
     """
+    path_names = folder_names(src.path, folder_fields(mapping), src.name)
     if fmt in ("csv", "tsv"):
-        return _read_csv(src, fmt, mapping)
-    if fmt == "parquet":
-        return _read_parquet(src, mapping)
-    frame, locate, notes = read_json_frame(src, fmt, mapping, list_means)
-    merged = {k: v for k, v in (defaults or {}).items() if v in frame.columns}
-    merged.update(mapping or {})
-    guess = guess_mapping(frame.columns, merged, source=src.name)
-    guess.raise_if_unresolved(src.name)
-    derived = {out: f"mean({f})" for f, out in (list_means or {}).items() if out in frame.columns}
-    return RawTable(_encode_ids(frame, guess), guess, locate, notes, derived)
+        raw = _read_csv(src, fmt, mapping)
+    elif fmt == "parquet":
+        raw = _read_parquet(src, mapping)
+    else:
+        frame, locate, notes = read_json_frame(src, fmt, mapping, list_means)
+        merged = {k: v for k, v in (defaults or {}).items() if v in frame.columns}
+        merged.update(mapping or {})
+        guess = guess_mapping(frame.columns, merged, source=src.name)
+        guess.raise_if_unresolved(src.name)
+        derived = {out: f"mean({f})" for f, out in (list_means or {}).items() if out in frame.columns}
+        raw = RawTable(_encode_ids(frame, guess), guess, locate, notes, derived)
+    raw.path_names = path_names
+    return raw
 
 
 # ---------------------------------------------------------------------------- CSV / TSV

@@ -136,15 +136,27 @@ def reading_words(reading: dict) -> str:
     >>> reading_words({"map": {"is_correct": "score"}, "recode": {"pass": 1.0, "error": "missing"},
     ...                "outcome_scale": 100.0, "errors_as_missing": True})
     'columns: is_correct <- score; outcome labels recoded: pass = 1, error = missing; outcomes divided by 100 (the outcome scale); attempts with an error read as missing'
-    >>> reading_words({"map": {"question_id": "@columns"}})
-    'columns: question_id <- every other column (a response matrix)'
+    >>> reading_words({"map": {"question_id": "@columns", "task": "@folder"}})
+    "columns: question_id <- every other column (a response matrix), task <- the file's folder"
+    >>> reading_words({"map": {"model": "@folder:2"}})
+    "columns: model <- the file's folder, 2 levels up"
     """
     mapping, recode, scale, errors = reading_flags(reading)
-    shown = [m.replace("=", " <- ", 1).replace(" <- @columns", " <- every other column (a response matrix)") for m in mapping]
+    shown = [_column_words(*m.split("=", 1)) for m in mapping]
     words = [f"columns: {', '.join(shown)}"] if mapping else []
     words += [f"outcome labels recoded: {', '.join(r.replace('=', ' = ', 1) for r in recode)}"] if recode else []
     words += [f"outcomes divided by {scale:g} (the outcome scale)"] if scale is not None else []
     return "; ".join(words + (["attempts with an error read as missing"] if errors else []))
+
+
+def _column_words(field: str, value: str) -> str:
+    """One ``--map FIELD=VALUE`` in words (``@columns``, ``@folder[:N]`` said; a column name as it is)."""
+    level = value[len("@folder:"):] if value.startswith("@folder:") else "1" if value == "@folder" else None
+    if value == "@columns":
+        value = "every other column (a response matrix)"
+    elif level is not None:
+        value = "the file's folder" + (f", {level} levels up" if level != "1" else "")
+    return f"{field} <- {value}"
 
 
 def reading_text(reading: dict) -> str:

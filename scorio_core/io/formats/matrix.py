@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
-from scorio_core.io._schema import MappingGuess, infer_mapping
+from scorio_core.io._schema import UNMAP, MappingGuess, infer_mapping
+from scorio_core.io.formats.path_names import folder_fields
 
 __all__ = ["MATRIX", "guess_mapping", "matrix_cell_error", "matrix_field", "melt_columns"]
 
@@ -69,10 +70,12 @@ def guess_mapping(columns: Iterable[object], mapping: Mapping[str, str] | None =
         As :func:`infer_mapping`; ``@columns`` for another field; no column left to read as questions or models.
     """
     cols = [str(c) for c in columns]
+    folders = folder_fields(mapping)  # model/task named by the file's folder: never looked for among the columns
+    mapping = {k: (UNMAP if k in folders else v) for k, v in mapping.items()} if folders else mapping
     field = matrix_field(mapping)
     if field is None:
         return infer_mapping(cols, mapping, source=source)
-    given = {k: v for k, v in (mapping or {}).items() if k != field}
+    given = {k: v for k, v in (mapping or {}).items() if k != field and k not in folders}
     rows = (_ROW_FIELDS + ("model",)) if field == "question_id" else (_ROW_FIELDS + ("question_id",))
     if any(k not in rows for k in given):
         bad = next(k for k in given if k not in rows)
@@ -87,7 +90,7 @@ def guess_mapping(columns: Iterable[object], mapping: Mapping[str, str] | None =
         raise InputError(f"--map {field}={MATRIX}: no column is left to read as {'questions' if field == 'question_id' else 'models'}"
                          f" (columns: {', '.join(map(repr, cols[:12]))}).", source=source, field=field)
     other = "model" if field == "question_id" else "question_id"  # the rows' field: required (no file-stem default)
-    missing = (other,) if other not in chosen and other not in ambiguous else ()
+    missing = (other,) if other not in chosen and other not in ambiguous and other not in folders else ()
     return MappingGuess(mapping=chosen, ambiguous=ambiguous, missing=missing, layout="wide", wide_columns=matrix,
                         user=dict(found.user), unmapped=found.unmapped, columns=tuple(cols), wide_field=field)
 

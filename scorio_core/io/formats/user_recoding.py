@@ -331,7 +331,8 @@ def read_as_given(raw, src, fmt: str, recode=None, scale: float | None = None, e
             frame, k, column = errors_as_missing(frame, outcome_columns)
             blanked = (k, column or "error")  # no column (or one empty on every line): no attempt records an error
     with uncovered_labels(recode):
-        part = canonicalize(frame, guess, source=src.name, fmt=fmt, locate=raw.locate, stem=src.stem, notes=raw.notes)
+        part = canonicalize(frame, guess, source=src.name, fmt=fmt, locate=raw.locate, stem=src.stem, notes=raw.notes,
+                            path_names=raw.path_names)
     part.read, part.notes = {"recoded": hits, "rescaled": scaled}, part.notes + notes
     said = [f"divided by {scale:g}"] if scaled else []
     if hits:
