@@ -323,6 +323,18 @@ def register_files(con, files: list[InputFile]) -> None:
                      for i, f in enumerate(files)])
 
 
+def engine_notes(groups, guesses, layout: str, partial: Mapping[str, tuple[int, int]], rows: Mapping[str, int],
+                 errors: Mapping) -> list[str]:
+    """The pandas loader's notes a SQL engine gives from its counting pass: partial credit and recorded errors
+    (attempt tables, :func:`partial_credit_notes`, :func:`recorded_error_notes`) and files of one name in several
+    folders (:func:`scorio_core.io.formats.path_names.shared_stem_files`)."""
+    from scorio_core.io.formats.path_names import shared_stem_files
+
+    notes = (partial_credit_notes(groups, guesses, partial, rows) + recorded_error_notes(groups, errors)
+             if layout == "attempts" else [])
+    return notes + shared_stem_files(groups, guesses)
+
+
 def partial_credit_notes(groups, guesses, partial: Mapping[str, tuple[int, int]], rows: Mapping[str, int]) -> list[str]:
     """The pandas loader's partial-credit note for each file whose score column holds values strictly between 0 and 1
     beside a separate 0/1 outcome column (:func:`scorio_core.io._canonical.partial_credit_message`), from the counts

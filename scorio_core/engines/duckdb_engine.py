@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from scorio_core.io._dataset import Dataset
 from scorio_core.io._quality import compute_report
-from scorio_core.engines._sql import partial_credit_notes, recorded_error_notes
+from scorio_core.engines._sql import engine_notes
 from scorio_core.engines.duckdb_count import count_attempts, count_counts
 from scorio_core.engines.duckdb_inputs import connect, duck_error, engine_files, prepare_inputs, source_infos
 from scorio_core.engines.frames import count_frame
@@ -64,8 +64,7 @@ def load_counts_duckdb(
     finally:
         con.close()
     check_dense_table(table, [i.name for i in infos])
-    notes = (partial_credit_notes(prep.groups, prep.guesses, cells_partial, per_file)
-             + recorded_error_notes(prep.groups, cells_errors)) if layout == "attempts" else []
+    notes = engine_notes(prep.groups, prep.guesses, layout, cells_partial, per_file, cells_errors)
     if layout == "attempts" and prefix is not None:
         notes.append(f"{n_attempts:,} attempts counted by the DuckDB engine into {len(table):,} (model, task, question) "
                      "cells; trial order is kept as prefix counts (correct answers among the first n trials), "

@@ -67,18 +67,34 @@ class Group:
         self.paths = [f.path for f in files]
         self.label = files[0].name if len(files) == 1 else f"{files[0].name} and {len(files) - 1} more"
         self.error_column: str | None = None  # an attempt table's error column, set by canonical_select
+        self.structs: tuple[str, ...] = ()  # struct columns, read as their fields' dotted names (set by describe)
+        self.fields: tuple[tuple[str, str], ...] = ()  # (dotted name, SQL expression) of every struct's leaf field
 
-    def reader(self, types: Mapping[str, str] | None = None) -> tuple[str, list]:
+    def reader(self, types: Mapping[str, str] | None = None, *, row_numbers: bool = False,
+               ordinality: bool = False) -> tuple[str, list]:
+        """The table function reading the files (``src`` in the canonical SELECT) and its parameters.
+
+        ``row_numbers``: Parquet's ``file_row_number`` column; ``ordinality``: ``WITH ORDINALITY``. Struct columns
+        (Parquet, JSON objects) are replaced by their leaf fields under dotted names (``metrics.acc``), as the pandas
+        loader flattens them, so a mapping names them the same under either engine.
+        """
         if self.fmt == "parquet":
-            return "read_parquet(?, union_by_name = true, filename = ?)", [self.paths, FILE_COLUMN]
-        if self.fmt == "jsonl":
-            return "read_json(?, format = 'newline_delimited', union_by_name = true, filename = ?)", [self.paths, FILE_COLUMN]
-        sql = "read_csv(?, header = true, delim = ?, union_by_name = true, filename = ?"
-        params: list = [self.paths, _delimiter(self.files[0], self.fmt), FILE_COLUMN]
-        if types:
-            sql += ", types = ?"
-            params.append(dict(types))
-        return sql + ")", params
+            sql = f"read_parquet(?, union_by_name = true, filename = ?{', file_row_number = true' if row_numbers else ''})"
+            params: list = [self.paths, FILE_COLUMN]
+        elif self.fmt == "jsonl":
+            sql, params = "read_json(?, format = 'newline_delimited', union_by_name = true, filename = ?)", [self.paths, FILE_COLUMN]
+        else:
+            sql = "read_csv(?, header = true, delim = ?, union_by_name = true, filename = ?"
+            params = [self.paths, _delimiter(self.files[0], self.fmt), FILE_COLUMN]
+            if types:
+                sql += ", types = ?"
+                params.append(dict(types))
+            sql += ")"
+        sql += " WITH ORDINALITY" if ordinality else ""
+        if self.structs:
+            fields = ", ".join(f"{expr} AS {quote_ident(name)}" for name, expr in self.fields)
+            sql = f"(SELECT * EXCLUDE ({', '.join(map(quote_ident, self.structs))}), {fields} FROM {sql})"
+        return sql, params
 
 
 def _delimiter(f: InputFile, fmt: str) -> str:
@@ -159,9 +175,30 @@ def describe(con, group: Group) -> list[tuple[str, str]]:
     sql, params = group.reader()
     try:
         rows = con.execute(f"DESCRIBE SELECT * FROM {sql}", params).fetchall()
+        if not group.structs and any(str(r[1]).startswith("STRUCT(") for r in rows):  # flatten them, then again
+            schema = con.sql(f"SELECT * FROM {sql} LIMIT 0", params=params).to_arrow_table().schema
+            group.structs = tuple(f.name for f in schema if _is_struct(f.type))
+            group.fields = tuple(leaf for f in schema if _is_struct(f.type) for leaf in _leaves(f, quote_ident(f.name), f.name))
+            sql, params = group.reader()
+            rows = con.execute(f"DESCRIBE SELECT * FROM {sql}", params).fetchall()
     except duckdb.Error as exc:
         raise duck_error(exc, group) from None
     return [(r[0], r[1]) for r in rows if r[0] != FILE_COLUMN]
+
+
+def _is_struct(typ) -> bool:
+    import pyarrow as pa
+
+    return pa.types.is_struct(typ)
+
+
+def _leaves(field, expr: str, name: str) -> list[tuple[str, str]]:
+    """``(dotted name, struct_extract expression)`` of a struct field's leaves (nested structs recursively)."""
+    out = []
+    for child in field.type:
+        sub = f"struct_extract({expr}, '{child.name.replace(chr(39), chr(39) * 2)}')"
+        out += _leaves(child, sub, f"{name}.{child.name}") if _is_struct(child.type) else [(f"{name}.{child.name}", sub)]
+    return out
 
 
 def split_by_columns(con, groups: list[Group]) -> list[Group]:
@@ -247,10 +284,10 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
         # the row's index within its file (Parquet metadata: no sequential numbering of the scan, 0.59 -> 0.37 s
         # for a GROUP BY over 5 x 10^6 rows); with the file's index it orders rows as they appear
         select.append("src.file_row_number AS pos")
-        sql = sql[:-1] + ", file_row_number = true)"
+        sql, params = group.reader(row_numbers=True)
     elif positions:
         select.append("src.ordinality AS pos")
-        sql += " WITH ORDINALITY"
+        sql, params = group.reader(forced if group.fmt in ("csv", "tsv") else None, ordinality=True)
     join = f" LEFT JOIN __files ON __files.path = src.{quote_ident(FILE_COLUMN)}" if ("model" not in gm or "task" not in gm) else ""
     gm.update({k: f"{FOLDER}:{n}" for k, n in folders.items()})  # in the provenance as each file's folder (source_infos)
     text = f"SELECT {', '.join(select)} FROM {sql} AS src{join}"

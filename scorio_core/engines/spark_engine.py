@@ -24,8 +24,8 @@ from urllib.parse import unquote, urlparse
 from scorio_core.errors import InputError, decimal_comma_hint
 from scorio_core.io.formats.recoding import (mixed_labels_hint, percent_scores_hint, suggest_scale, text_scores_hint,
                                              trial_labels_hint)
-from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, expand_inputs, partial_credit_notes,
-                                      recorded_error_notes, refuse_empty_files, refuse_no_rows)
+from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, engine_notes, expand_inputs,
+                                      refuse_empty_files, refuse_no_rows)
 from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, error_examples,
                                              path_of, spark_error, spark_ident, split_groups)
 from scorio_core.engines.per_model import spark_join_per_model
@@ -104,9 +104,8 @@ def load_counts_spark(
             prefix = _prefix_by_task(spark, canon, table, infos, n_attempts)
         except Exception as exc:  # noqa: BLE001 - Spark job failures
             raise spark_error(exc, inp.groups[0]) from None
-    notes = [] if layout != "attempts" else partial_credit_notes(  # the pandas loader's notes, per file
-        inp.groups, inp.guesses, cells.get("partial_by_file", {}), {path_of(u): n for u, n in per_file.items()}
-    ) + recorded_error_notes(inp.groups, cells.get("errors_by_file", {}))
+    notes = engine_notes(inp.groups, inp.guesses, layout, cells.get("partial_by_file", {}),  # the pandas loader's
+                         {path_of(u): n for u, n in per_file.items()}, cells.get("errors_by_file", {}))
     if layout == "attempts" and prefix is not None:
         notes.append(f"{n_attempts:,} attempts counted by the Spark engine into {len(table):,} (model, task, question) "
                      "cells; trial order is kept as prefix counts (correct answers among the first n trials).")
@@ -152,6 +151,9 @@ def read_inputs(spark, paths, format=None, mapping=None, extra=None) -> SparkInp
         raise EngineUnsupported("the Spark engine reads CSV, TSV, Parquet and JSONL tables only (by suffix, .gz allowed); "
                                 "use --engine pandas or --format.", source=unknown[0].name)
     refuse_empty_files(files)
+    if colon := next((f for f in files if not f.remote and ":" in f.path), None):  # Hadoop reads 'a:b' as a URI
+        raise EngineUnsupported(f"Spark (Hadoop paths) cannot read a path holding ':' ({colon.path}); rename the file or "
+                                "folder, or use --engine duckdb or pandas.", source=colon.name)
     by_fmt: dict[str, list[InputFile]] = {}
     for f in files:
         by_fmt.setdefault(f.format, []).append(f)

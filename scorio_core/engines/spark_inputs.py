@@ -22,17 +22,8 @@ from urllib.parse import unquote, urlparse
 from scorio_core.errors import InputError
 from scorio_core.io._sources import _KNOWN_SUFFIXES
 from scorio_core.io.formats.recorded_errors import NO_ERROR, error_column
-from scorio_core.engines._sql import (
-    EMPTY_TOKENS,
-    EXACT_INTEGER_LIMIT,
-    FALSE_TOKENS,
-    FILE_COLUMN,
-    NO_TRIAL,
-    SPLIT_MAX,
-    TRUE_TOKENS,
-    EngineUnsupported,
-    InputFile,
-)
+from scorio_core.engines._sql import (EMPTY_TOKENS, EXACT_INTEGER_LIMIT, FALSE_TOKENS, FILE_COLUMN, NO_TRIAL, SPLIT_MAX,
+                                      TRUE_TOKENS, EngineUnsupported, InputFile)
 
 __all__ = ["Group", "canonical_frame", "column_kind", "error_examples", "path_of", "spark_error", "spark_ident",
            "split_groups"]
@@ -233,7 +224,20 @@ class Group:
                   .csv(paths))
         from pyspark.sql import functions as F
 
-        return df.withColumn(FILE_COLUMN, F.input_file_name())
+        return _flatten(df).withColumn(FILE_COLUMN, F.input_file_name())
+
+
+def _flatten(df):
+    """Struct columns replaced by their leaf fields under dotted names (``metrics.acc``), as the pandas loader reads them."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StructType
+
+    def leaves(path: list[str], typ) -> list:
+        return ([c for f in typ.fields for c in leaves(path + [f.name], f.dataType)] if isinstance(typ, StructType) else
+                [F.col(".".join(spark_ident(p) for p in path)).alias(".".join(path))])
+
+    structs = any(isinstance(f.dataType, StructType) for f in df.schema.fields)
+    return df.select(*[c for f in df.schema.fields for c in leaves([f.name], f.dataType)]) if structs else df
 
 
 def split_groups(groups: list[Group]) -> list[Group]:

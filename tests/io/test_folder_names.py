@@ -202,3 +202,14 @@ def test_spark_reads_the_folder_as_pandas_does(tmp_path, request):
     got = load_counts(pattern, engine="spark", spark=spark, mapping={"task": "@folder"}, hash_files=False)
     pd.testing.assert_frame_equal(_per_cell(got.counts), _per_cell(want.attempts))
     assert sorted(s.mapping for s in got.sources) == sorted(s.mapping for s in want.sources)
+
+
+def test_duckdb_gives_the_shared_stem_note_as_pandas_does(tmp_path):
+    pytest.importorskip("duckdb")
+    from scorio_core.engines import load_counts
+
+    pattern = _layout(tmp_path, "task")  # no clash: the rows merge under 'm1' and 'm2', and both engines say so
+    want = [n for n in io.load(_files(tmp_path)).report.notes if "same name in different folders" in n]
+    got = [n for n in load_counts(pattern, engine="duckdb", hash_files=False).report.notes if "same name" in n]
+    assert len(want) == 1 and sorted(got[0].split(" (", 1)[1].split(")")[0].split(", ")) == sorted(
+        want[0].split(" (", 1)[1].split(")")[0].split(", "))

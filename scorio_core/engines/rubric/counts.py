@@ -316,7 +316,7 @@ def load_category_counts(
         con.close()
     cells, coverage = out
     # the count dataset of the same files (sources, report), as load_counts returns it
-    from scorio_core.engines._sql import partial_credit_notes, recorded_error_notes
+    from scorio_core.engines._sql import engine_notes
     from scorio_core.engines.duckdb_inputs import Prepared
     from scorio_core.engines.frames import count_frame
 
@@ -324,8 +324,8 @@ def load_category_counts(
     table = count_frame(cells_v)
     infos = source_infos(prep, per_file, hash_files)
     meta = {"sources": tuple((i.name, i.format) for i in infos), "mappings": tuple((i.name, i.mapping) for i in infos),
-            "defaults": tuple(defaults), "notes": (*partial_credit_notes(groups, guesses, cells_v["partial_by_file"], per_file),
-                                                    *recorded_error_notes(groups, cells_v["errors_by_file"]),
+            "defaults": tuple(defaults), "notes": (*engine_notes(groups, guesses, "attempts", cells_v["partial_by_file"],
+                                                                 per_file, cells_v["errors_by_file"]),
                                                     f"{int(cells['n_trials'].sum()):,} attempts categorized by the DuckDB "
                                                     f"engine (rubric {schema.name!r}).")}
     report = compute_report(table, "counts", source_names=tuple(i.name for i in infos), meta=meta)

@@ -217,11 +217,10 @@ def load_category_counts_spark(
         raise spark_error(exc, inp.groups[0]) from None
     infos = source_infos(inp, per_file, hash_files)
     note = f"{int(cells_v['n_trials'].sum()):,} attempts categorized by the Spark engine (rubric {schema.name!r})."
-    from scorio_core.engines._sql import partial_credit_notes, recorded_error_notes  # the pandas loader's notes
+    from scorio_core.engines._sql import engine_notes  # the pandas loader's notes
 
-    partial = partial_credit_notes(inp.groups, inp.guesses, cells_v["partial_by_file"],
-                                   {path_of(u): n for u, n in per_file.items()}) + recorded_error_notes(
-                                       inp.groups, cells_v["errors_by_file"])
+    partial = engine_notes(inp.groups, inp.guesses, "attempts", cells_v["partial_by_file"],
+                           {path_of(u): n for u, n in per_file.items()}, cells_v["errors_by_file"])
     dataset = count_dataset(inp, count_frame(cells_v), infos, [*partial, note])
     return CategoryCountsSQL(cells, rub.labels, rub.weights, rub.thresholds, coverage, tuple(bound.static),
                              tuple(derive_notes), schema, dataset, tuple(needed), pct.values if pct else {}, task_notes,

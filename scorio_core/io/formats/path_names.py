@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 
 from scorio_core.errors import InputError
 
-__all__ = ["FOLDER", "MAX_LEVEL", "SHARED_STEM_WORDS", "folder_fields", "folder_names", "folder_record", "note_shared_stems", "shared_stem_note"]
+__all__ = ["FOLDER", "MAX_LEVEL", "SHARED_STEM_WORDS", "folder_fields", "folder_names", "folder_record", "note_shared_stems", "shared_stem_files", "shared_stem_note"]
 
 #: The mapping value that names a field after the folder holding the file (``@folder:2``: the folder above it).
 FOLDER = "@folder"
@@ -143,3 +143,19 @@ def note_shared_stems(parts: list[tuple[object, object]]) -> None:
             first = first or part
     if first is not None and (note := shared_stem_note(stems, list(_FIELDS))) is not None:
         first.notes.append(note)
+
+
+def shared_stem_files(groups, guesses) -> list[str]:
+    """:func:`note_shared_stems` for the SQL engines: ``[note]`` or ``[]``.
+
+    ``groups``: file groups (``.files``: objects with ``name``, ``stem``, ``path`` and ``remote``); ``guesses``: their
+    mappings (``.mapping``); the files of groups mapping neither model nor task count.
+    """
+    stems: dict[str, list[tuple[str, str]]] = {}
+    for group, guess in zip(groups, guesses):
+        if "model" not in guess.mapping and "task" not in guess.mapping:
+            for f in group.files:
+                if not getattr(f, "remote", False):
+                    stems.setdefault(f.stem, []).append((f.name, PurePosixPath(os.path.abspath(f.path)).parent.name))
+    note = shared_stem_note(stems, list(_FIELDS))
+    return [note] if note else []
