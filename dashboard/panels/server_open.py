@@ -16,7 +16,16 @@ from dashboard.data.workspace import save_upload
 from scorio_core.errors import InputError
 from scorio_core.io import roots
 
-__all__ = ["render_server_open"]
+__all__ = ["FOLDER_NAMES", "render_server_open"]
+
+#: What a file's folder names, offered beside the path: label -> the loader's mapping (``--map model=@folder``).
+FOLDER_NAMES = {
+    "Nothing (names from columns, else file names)": None,
+    "The model (runs/gpt-4o/aime.csv)": {"model": "@folder"},
+    "The model, one folder up (gpt-4o/2025-01-01/aime.csv)": {"model": "@folder:2"},
+    "The task (runs/aime/gpt-4o.csv)": {"task": "@folder"},
+    "The task, one folder up (aime/2025-01-01/gpt-4o.csv)": {"task": "@folder:2"},
+}
 
 
 def _size(n: int) -> str:
@@ -43,6 +52,10 @@ def render_server_open() -> None:
                                help="A file, a folder (every file below it) or a glob with * and **. Large tables "
                                     "(50 MB or more, or Parquet of 10^6 rows) are counted with DuckDB out of core; other formats are read "
                                     "as uploads are.")
+    named = st.selectbox("A file's folder names", list(FOLDER_NAMES), key="server_folder_names",
+                         help="For files without a model (or task) column: by default both are the file's name, so "
+                              "runs/aime/m1.csv and runs/gpqa/m1.csv would read as one model and task 'm1'. Say here "
+                              "which one the folder holds (CLI: --map model=@folder).")
     if not st.button("Open", key="server_open", disabled=not (pattern or "").strip()):
         return
     root = available[int(picked or 0)]
@@ -53,7 +66,8 @@ def render_server_open() -> None:
             st.write(f"{len(matches.files):,} files, {_size(matches.total_bytes)}. Reading (DuckDB for large tables)...")
             bar = st.progress(0.0)
             dataset, engine, files = roots.load_matches(
-                matches, progress=lambda fraction, message: bar.progress(fraction, text=md(message)))
+                matches, progress=lambda fraction, message: bar.progress(fraction, text=md(message)),
+                mapping=FOLDER_NAMES.get(named))
         except (InputError, ValueError, OSError) as exc:
             status.update(label="Could not open these files", state="error")
             st.error(md(str(exc)), icon=":material/error:")

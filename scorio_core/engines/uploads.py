@@ -15,7 +15,7 @@ from pathlib import Path, PurePath
 
 from scorio_core.errors import InputError
 
-__all__ = ["count_table_file", "count_uploads", "upload_engine"]
+__all__ = ["attempt_table_file", "count_table_file", "count_uploads", "upload_engine"]
 
 
 def _write(folder: Path, files) -> list[str]:
@@ -97,8 +97,11 @@ def count_uploads(files, *, format: str | None = None, mapping=None, memory_limi
     """
     from scorio_core.engines import load_counts
 
+    from scorio_core.io.formats.path_names import folder_fields, folder_names
+
     if not files:
         raise InputError("no files to count.")
+    folder_names(None, folder_fields(mapping), str(files[0][0]))  # an upload has no folder (its copy's is private)
     with tempfile.TemporaryDirectory(prefix="scorio-upload-") as folder:
         paths = _write(Path(folder), files)
         return load_counts(paths, format=format, mapping=mapping, memory_limit=memory_limit, temp_directory=folder,
@@ -120,10 +123,33 @@ def count_table_file(dataset, first_name: str) -> tuple[str, bytes]:
     -------
     (str, bytes)
     """
+    return _table_file(dataset.counts, first_name, "counts")
+
+
+def attempt_table_file(dataset, first_name: str) -> tuple[str, bytes]:
+    """The file a workspace stores for attempts whose model or task a file's folder named (``--map model=@folder``):
+    the canonical attempt table as ``<stem>.attempts.parquet``, which reads back as the same attempts with the
+    names in its columns (the stored files have no folder).
+
+    Parameters
+    ----------
+    dataset : Dataset
+        An attempt-table dataset (``io.load``).
+    first_name : str
+        As :func:`count_table_file`.
+
+    Returns
+    -------
+    (str, bytes)
+    """
+    return _table_file(dataset.attempts, first_name, "attempts")
+
+
+def _table_file(table, first_name: str, kind: str) -> tuple[str, bytes]:
     import io
 
     buffer = io.BytesIO()
-    dataset.counts.to_parquet(buffer, index=False)
+    table.to_parquet(buffer, index=False)
     stem = PurePath(str(first_name).replace("\\", "/").rstrip("/")).name.split(".")[0]
     stem = "".join(ch for ch in stem if ch.isalnum() or ch in "-_") or "data"  # a URI or glob: no odd characters
-    return f"{stem}.counts.parquet", buffer.getvalue()
+    return f"{stem}.{kind}.parquet", buffer.getvalue()

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from scorio_core.errors import InputError
+from scorio_core.io.formats.path_names import folder_fields
 
 __all__ = ["ENV", "MAX_MATCHES", "MAX_VISITED", "MAX_WALK_SECONDS", "PANDAS_FALLBACK_BYTES", "DataRoot", "Matches", "data_roots", "load_matches", "resolve_in_root"]
 
@@ -233,7 +234,8 @@ class _Walk:
 PANDAS_FALLBACK_BYTES = 512 * 1024 * 1024
 
 
-def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress=None, threshold: int | None = None):
+def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress=None, threshold: int | None = None,
+                 mapping: dict[str, str] | None = None):
     """Load matched files with the engine ``--engine auto`` would pick; the count table when DuckDB ran.
 
     Parameters
@@ -246,6 +248,9 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
     threshold : int, optional
         Bytes from which DuckDB counts the tables (default
         :data:`scorio_core.engines.AUTO_THRESHOLD_BYTES`, as ``--engine auto``).
+    mapping : dict, optional
+        Column mapping (``io.load``'s), e.g. ``{"model": "@folder"}`` (a folder names the model): then the pandas
+        loader's attempt table is stored (``<stem>.attempts.parquet``) instead of the files, which have no folder.
 
     Returns
     -------
@@ -272,7 +277,7 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
     engine = auto_engine(paths, threshold=AUTO_THRESHOLD_BYTES if threshold is None else threshold)
     if engine == "duckdb":
         try:
-            dataset = load_counts(paths, memory_limit=memory_limit, trial_prefix=True)
+            dataset = load_counts(paths, memory_limit=memory_limit, trial_prefix=True, mapping=mapping)
         except (EngineUnsupported, NotReadyError) as exc:
             if matches.total_bytes > PANDAS_FALLBACK_BYTES:
                 raise InputError(f"{exc} These files ({matches.total_bytes / 2**30:.1f} GiB) are too large to re-read "
@@ -282,6 +287,10 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
             engine = "pandas"
         else:
             return dataset, engine, [count_table_file(dataset, matches.relative()[0])]
-    dataset = io.load(paths, progress=progress)
+    dataset = io.load(paths, progress=progress, mapping=mapping)
+    if folder_fields(mapping):  # the stored files have no folder: store the rows with their names instead
+        from scorio_core.engines.uploads import attempt_table_file
+
+        return dataset, engine, [attempt_table_file(dataset, matches.relative()[0])]
     files = [(rel, f.read_bytes()) for rel, f in zip(matches.relative(), matches.files)]
     return dataset, engine, files

@@ -210,6 +210,33 @@ def test_open_from_a_server_folder_stays_inside_it(app, tmp_path, monkeypatch):
     assert [m.value for m in app.main.metric][0] == "2"  # two models
 
 
+def test_a_server_folder_names_the_model(app, tmp_path, monkeypatch):
+    # runs/<model>/aime.csv without a model column: the folder names the model when the user says so
+    import pandas as pd
+
+    from scorio_core.store import Workspace
+
+    base = tmp_path / "evals"
+    for i, m in enumerate(("alpha", "beta")):
+        (base / "runs" / m).mkdir(parents=True)
+        rows = [(f"q{q}", t, int(q <= 2 * i + 1)) for q in range(5) for t in range(2)]  # alpha 2 of 5 right, beta 4
+        pd.DataFrame(rows, columns=["question_id", "trial", "is_correct"]).to_csv(base / "runs" / m / "aime.csv", index=False)
+    monkeypatch.setenv("SCORIO_DATA_ROOTS", str(base))
+    app.switch_page(DATA).run()
+    app.text_input(key="server_pattern").set_value("runs/*/aime.csv").run()
+    app.selectbox(key="server_folder_names").set_value("The model (runs/gpt-4o/aime.csv)").run()
+    app.button(key="server_open").click().run()
+    no_exception(app)
+    key = saved_key(app, "evals/runs/*/aime.csv")
+    assert app.session_state["dataset"] == key
+    assert [m.value for m in app.main.metric][0] == "2"  # two models, not one named 'aime'
+    record = Workspace(tmp_path / "workspace").get_dataset(key.split(":", 1)[1])
+    assert [s.name for s in record.sources] == ["aime.attempts.parquet"]  # the rows, with the folders' names
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    assert set(app.main.dataframe[0].value["model"]) == {"alpha", "beta"}
+
+
 def test_server_folders_are_off_without_configuration(app, monkeypatch):
     monkeypatch.delenv("SCORIO_DATA_ROOTS", raising=False)
     app.switch_page(DATA).run()

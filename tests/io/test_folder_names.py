@@ -211,5 +211,41 @@ def test_duckdb_gives_the_shared_stem_note_as_pandas_does(tmp_path):
     pattern = _layout(tmp_path, "task")  # no clash: the rows merge under 'm1' and 'm2', and both engines say so
     want = [n for n in io.load(_files(tmp_path)).report.notes if "same name in different folders" in n]
     got = [n for n in load_counts(pattern, engine="duckdb", hash_files=False).report.notes if "same name" in n]
-    assert len(want) == 1 and sorted(got[0].split(" (", 1)[1].split(")")[0].split(", ")) == sorted(
-        want[0].split(" (", 1)[1].split(")")[0].split(", "))
+    assert len(want) == 1 and got == want
+
+
+@pytest.mark.parametrize("threshold", [None, 0])  # the pandas loader (small files), DuckDB (threshold 0)
+def test_server_folders_store_the_rows_with_their_folder_names(tmp_path, threshold):
+    pytest.importorskip("duckdb")
+    from scorio_core.io import roots
+
+    _layout(tmp_path / "evals", "model")
+    root = roots.data_roots(str(tmp_path / "evals"))[0]
+    matches = roots.resolve_in_root(root, "*/aime.csv")
+    dataset, engine, files = roots.load_matches(matches, threshold=threshold, mapping={"model": "@folder"})
+    assert engine == ("duckdb" if threshold == 0 else "pandas")
+    assert [n for n, _ in files] == ["aime.counts.parquet" if engine == "duckdb" else "aime.attempts.parquet"]
+    again = io.load(files)  # what a session or the workspace re-reads: the names are in the rows now
+    assert sorted(again.table["model"].astype(str).unique()) == list(MODELS)
+    pd.testing.assert_frame_equal(_per_cell(again.table), _per_cell(dataset.table))
+
+
+def test_an_attempt_table_file_reads_back_as_the_same_attempts(tmp_path):
+    from scorio_core.engines.uploads import attempt_table_file
+
+    _layout(tmp_path, "task")
+    ds = io.load(_files(tmp_path), mapping={"task": "@folder"})
+    name, data = attempt_table_file(ds, _files(tmp_path)[0])
+    back = io.load([(name, data)])
+    cols = ["model", "task", "question_id", "trial", "is_correct"]
+    pd.testing.assert_frame_equal(back.attempts[cols].astype({c: str for c in cols[:3]}),
+                                  ds.attempts[cols].astype({c: str for c in cols[:3]}))
+
+
+def test_a_duckdb_counted_upload_has_no_folder_either():
+    pytest.importorskip("duckdb")
+    from scorio_core.engines.uploads import count_uploads
+
+    data = _outcomes("m1", "aime").to_csv(index=False).encode()
+    with pytest.raises(InputError, match="an uploaded file has no folder"):
+        count_uploads([("m1.csv", data)], mapping={"model": "@folder"})

@@ -139,7 +139,7 @@ def note_shared_stems(parts: list[tuple[object, object]]) -> None:
     for part, src in parts:
         both = all(any(f"no {k} column; {k} set to the file stem" in d for d in part.defaults) for k in _FIELDS)
         if both and getattr(src, "path", None) is not None:
-            stems.setdefault(src.stem, []).append((src.name, src.parent_name or ""))
+            stems.setdefault(src.stem, []).append((src.name, _folder(src.path)))
             first = first or part
     if first is not None and (note := shared_stem_note(stems, list(_FIELDS))) is not None:
         first.notes.append(note)
@@ -156,6 +156,10 @@ def shared_stem_files(groups, guesses) -> list[str]:
         if "model" not in guess.mapping and "task" not in guess.mapping:
             for f in group.files:
                 if not getattr(f, "remote", False):
-                    stems.setdefault(f.stem, []).append((f.name, PurePosixPath(os.path.abspath(f.path)).parent.name))
+                    stems.setdefault(f.stem, []).append((f.name, _folder(f.path)))
     note = shared_stem_note(stems, list(_FIELDS))
     return [note] if note else []
+
+
+def _folder(path: object) -> str:
+    return PurePosixPath(os.path.abspath(os.fspath(path))).parent.name
