@@ -231,6 +231,9 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
                                 source=group.label)
     if "category" in guess.mapping:
         raise EngineUnsupported("rubric category codes are read by the pandas engine; use --engine pandas.", source=group.label)
+    if str(types.get(guess.mapping.get("is_correct"), "")).endswith("[]"):  # scorio_core.io.formats.trial_lists
+        raise EngineUnsupported(f"column '{guess.mapping['is_correct']}' lists each row's trial outcomes, which the pandas "
+                                "engine reads (one attempt per element); use --engine pandas.", source=group.label)
     gm = guess.mapping
     src = group.label
     if group.fmt in ("csv", "tsv"):

@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from scorio_core.errors import InputError
 from scorio_core.io.formats.jsonl import drop_nested, flatten_records, read_json_frame
 from scorio_core.io.formats.path_names import folder_fields, folder_names
+from scorio_core.io.formats.trial_lists import explode_trials
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io._sources import Source, locate_bad_utf8, text_encoding, utf8_bytes
@@ -52,7 +53,7 @@ def table_columns(src: Source, fmt: str) -> list[str]:
     if fmt in ("csv", "tsv"):
         return _csv_header(src, _delimiter(src, fmt))
     if fmt == "parquet":
-        return list(_parquet_schema(src).names)
+        return _flat_names(_parquet_schema(src))  # struct fields as the reader names them (metrics.acc)
     if fmt == "jsonl":
         records = []
         for line in src.text_head(1 << 20).split(b"\n")[:200]:
@@ -101,6 +102,7 @@ def read_table(
         guess.raise_if_unresolved(src.name)
         derived = {out: f"mean({f})" for f, out in (list_means or {}).items() if out in frame.columns}
         raw = RawTable(_encode_ids(frame, guess), guess, locate, notes, derived)
+    raw.frame, raw.guess, raw.locate = explode_trials(raw.frame, raw.guess, raw.locate, mapping, src.name, raw.notes)
     raw.path_names = path_names
     return raw
 
@@ -293,7 +295,7 @@ def _read_parquet(src: Source, mapping: Mapping[str, str] | None) -> RawTable:
         table = table.flatten()
     if table.num_rows == 0:
         raise InputError("the table has columns but no rows.", source=src.name)
-    table, notes = drop_nested(src.name, table)
+    table, notes = drop_nested(src.name, table, mapping)
     frame = table.to_pandas(self_destruct=True, split_blocks=True)
     del table
     pa.default_memory_pool().release_unused()

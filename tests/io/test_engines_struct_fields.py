@@ -89,3 +89,9 @@ def test_spark_reads_struct_fields_and_names_a_path_it_cannot_read(tmp_path, req
     colon = _details(tmp_path / "colon", name="details_arc_2025-01-01T00:00:00")  # lighteval's file names
     with pytest.raises(InputError, match="cannot read a path holding ':'.*--engine duckdb"):
         load_counts(colon, engine="spark", spark=spark, mapping=MAPPING, hash_files=False)
+
+
+def test_the_mapping_widget_lists_struct_fields_as_the_reader_names_them(tmp_path):
+    _details(tmp_path)
+    columns = io.source_columns(_files(tmp_path)[0])  # the app's column mapping offers these
+    assert {"doc.id", "doc.meta.source", "metrics.acc", "metrics.acc_norm"} <= set(columns) and "metrics" not in columns

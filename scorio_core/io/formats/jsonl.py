@@ -21,15 +21,18 @@ import pyarrow.json as pajson
 
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
+from scorio_core.io.formats.trial_lists import keeps_list, scalar_list
 
 __all__ = ["drop_nested", "flatten_records", "read_json_frame"]
 
 _BLOCK = 4 << 20
 
 
-def drop_nested(name: str, table: pa.Table) -> tuple[pa.Table, list[str]]:
-    """Drop list/struct/map columns, with a note naming them."""
-    nested = [n for n, t in zip(table.column_names, table.schema.types) if pa.types.is_nested(t)]
+def drop_nested(name: str, table: pa.Table, mapping: Mapping[str, str] | None = None) -> tuple[pa.Table, list[str]]:
+    """Drop list/struct/map columns, with a note naming them; a list of per-trial outcomes is kept
+    (:mod:`scorio_core.io.formats.trial_lists`)."""
+    nested = [n for n, t in zip(table.column_names, table.schema.types)
+              if pa.types.is_nested(t) and not (scalar_list(t) and keeps_list(n, mapping))]
     notes = []
     if nested:
         notes.append(f"{name}: ignored non-scalar fields (lists/objects are not per-attempt values): {', '.join(nested[:10])}.")
@@ -39,7 +42,7 @@ def drop_nested(name: str, table: pa.Table) -> tuple[pa.Table, list[str]]:
 
 def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.DataFrame, Callable[[int], dict], list[str]]:
     if fmt == "json-records":
-        return _json_records(src, utf8_bytes(src))
+        return _json_records(src, utf8_bytes(src), mapping)
     path = src.readable_path() if text_encoding(src.head(4)) is None else None
     payload: list[bytes] = []
 
@@ -52,13 +55,13 @@ def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.Data
         return _jsonl_locator(data())(i)
 
     try:
-        table, notes = _jsonl_arrow(str(path) if path is not None else io.BytesIO(data()), src.name, list_means or {})
+        table, notes = _jsonl_arrow(str(path) if path is not None else io.BytesIO(data()), src.name, list_means or {}, mapping)
         frame = table.to_pandas(self_destruct=True, split_blocks=True)
         del table
     except pa.ArrowException:
         # mixed types across lines, invalid JSON or invalid UTF-8: read in chunks of lines,
         # pyarrow where it can, line by line where it cannot (which names a bad line)
-        frame, notes = _jsonl_chunked(src, data(), list_means or {})
+        frame, notes = _jsonl_chunked(src, data(), list_means or {}, mapping)
     else:
         pa.default_memory_pool().release_unused()
     if ({"schema_version", "evaluation_id"} <= set(frame.columns) and "sample_id" not in frame.columns
@@ -70,7 +73,7 @@ def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.Data
     return frame, locate, notes
 
 
-def _jsonl_arrow(stream, name: str, list_means: Mapping[str, str]) -> tuple[pa.Table, list[str]]:
+def _jsonl_arrow(stream, name: str, list_means: Mapping[str, str], mapping=None) -> tuple[pa.Table, list[str]]:
     """Stream JSON Lines block by block: flatten objects, reduce lists, dictionary-encode text."""
     reader = pajson.open_json(stream, read_options=pajson.ReadOptions(block_size=_BLOCK))
     batches, notes, dropped = [], [], {}
@@ -82,7 +85,8 @@ def _jsonl_arrow(stream, name: str, list_means: Mapping[str, str]) -> tuple[pa.T
             if field_name in table.column_names and pa.types.is_list(table.schema.field(field_name).type):
                 table = table.append_column(out, pa.array(_list_mean(table.column(field_name).combine_chunks())))
                 table = table.drop_columns([field_name])
-        nested = [n for n, t in zip(table.column_names, table.schema.types) if pa.types.is_nested(t) or pa.types.is_null(t)]
+        nested = [n for n, t in zip(table.column_names, table.schema.types) if pa.types.is_null(t) or (
+            pa.types.is_nested(t) and not (scalar_list(t) and keeps_list(n, mapping)))]
         for n in nested:
             dropped.setdefault(n, table.schema.field(n).type)
         table = table.drop_columns(nested)
@@ -155,7 +159,7 @@ def _check_utf8(src: Source, data: bytes) -> None:
         raise locate_bad_utf8(src.name, data) from None
 
 
-def _jsonl_chunked(src: Source, data: bytes, list_means: Mapping[str, str]) -> tuple[pd.DataFrame, list[str]]:
+def _jsonl_chunked(src: Source, data: bytes, list_means: Mapping[str, str], mapping=None) -> tuple[pd.DataFrame, list[str]]:
     _check_utf8(src, data)
     frames, notes, start, line = [], [], 0, 1
     while start < len(data):
@@ -163,10 +167,10 @@ def _jsonl_chunked(src: Source, data: bytes, list_means: Mapping[str, str]) -> t
         end = len(data) if end < 0 else end + 1
         chunk = data[start:end]
         try:
-            table, chunk_notes = _jsonl_arrow(io.BytesIO(chunk), src.name, list_means)
+            table, chunk_notes = _jsonl_arrow(io.BytesIO(chunk), src.name, list_means, mapping)
             frame = table.to_pandas()
         except pa.ArrowException:
-            frame, chunk_notes = _jsonl_python(src, chunk, list_means, first_line=line)
+            frame, chunk_notes = _jsonl_python(src, chunk, list_means, first_line=line, mapping=mapping)
         except InputError:  # a chunk of blank lines
             frame, chunk_notes = pd.DataFrame(), []
         frames.append(frame)
@@ -181,7 +185,8 @@ def _jsonl_chunked(src: Source, data: bytes, list_means: Mapping[str, str]) -> t
     return pd.concat(frames, ignore_index=True, sort=False), notes
 
 
-def _jsonl_python(src: Source, data: bytes, list_means: Mapping[str, str] | None = None, first_line: int = 1) -> tuple[pd.DataFrame, list[str]]:
+def _jsonl_python(src: Source, data: bytes, list_means: Mapping[str, str] | None = None, first_line: int = 1,
+                  mapping=None) -> tuple[pd.DataFrame, list[str]]:
     means = dict(list_means or {})
     columns: dict[str, list] = {}
     nested: set[str] = set()
@@ -200,7 +205,7 @@ def _jsonl_python(src: Source, data: bytes, list_means: Mapping[str, str] | None
         for key, value in flat.items():
             if key in means:
                 key, value = means[key], _mean_of(value)
-            elif isinstance(value, (list, dict)):
+            elif isinstance(value, dict) or (isinstance(value, list) and not keeps_list(key, mapping)):
                 nested.add(key)
                 continue
             col = columns.get(key)
@@ -224,12 +229,12 @@ def _columns_frame(name: str, columns: dict[str, list], nested: set[str]) -> tup
     return pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in kept.items()}), notes
 
 
-def _records_frame(name: str, records: list[dict]) -> tuple[pd.DataFrame, list[str]]:
+def _records_frame(name: str, records: list[dict], mapping=None) -> tuple[pd.DataFrame, list[str]]:
     columns: dict[str, list] = {}
     nested: set[str] = set()
     for i, rec in enumerate(records):
         for key, value in rec.items():
-            if isinstance(value, (list, dict)):
+            if isinstance(value, dict) or (isinstance(value, list) and not keeps_list(key, mapping)):
                 nested.add(key)
             columns.setdefault(key, [None] * i).append(value)
         for col in columns.values():
@@ -238,7 +243,7 @@ def _records_frame(name: str, records: list[dict]) -> tuple[pd.DataFrame, list[s
     return _columns_frame(name, columns, nested)
 
 
-def _json_records(src: Source, data: bytes) -> tuple[pd.DataFrame, Callable[[int], dict], list[str]]:
+def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame, Callable[[int], dict], list[str]]:
     doc = load_json(src)
     if isinstance(doc, dict) and "evaluation_results" in doc and "model_info" in doc:
         raise _aggregate_error(doc, src.name)
@@ -252,7 +257,7 @@ def _json_records(src: Source, data: bytes) -> tuple[pd.DataFrame, Callable[[int
     for i, rec in enumerate(doc):
         if not isinstance(rec, dict):
             raise InputError(f"record {i + 1} is a {type(rec).__name__}, not an object.", source=src.name, row=i + 1)
-    frame, notes = _records_frame(src.name, [flatten_records(r) for r in doc])
+    frame, notes = _records_frame(src.name, [flatten_records(r) for r in doc], mapping)
     return frame, lambda i: {"row": i + 1}, notes
 
 

@@ -1,0 +1,124 @@
+"""Per-trial outcome lists: one record per question whose outcome field lists the N samples' outcomes.
+
+Sampling evaluations often keep one record per (model, question) with the outcomes of its N samples in a list:
+Qwen2.5-Math's evaluation writes ``"score": [true, false, ...]``, pass@k harnesses ``"correct": [1, 0, 1, 1]``.
+The JSON and Parquet readers drop list fields (they are not per-attempt values), except a list field whose name
+reads as an outcome (an alias of ``is_correct``: ``correct``, ``passed``, ``score`` ...) or that the user mapped
+(``--map is_correct=FIELD``); :func:`explode_trials` then reads each element as one attempt and its position
+(0-based) as the trial, and says so. A record with an empty list has no attempt (said), a null element is a
+missing outcome (left to the missing-outcomes choice), other list fields are dropped with the readers' note, and a
+trial column beside such a list is refused (two numberings of the same attempts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from scorio_core.errors import InputError
+from scorio_core.io._schema import _ALIASES, MappingGuess, normalize_name
+from scorio_core.io.formats.matrix import guess_mapping
+
+__all__ = ["OUTCOME_NAMES", "explode_trials", "keeps_list", "scalar_list"]
+
+#: Folded names of the fields a list of per-trial outcomes may have (``is_correct`` and its aliases).
+OUTCOME_NAMES = frozenset({"is_correct"} | {a for tier in _ALIASES["is_correct"] for a in tier})
+
+
+def keeps_list(name: str, mapping: Mapping[str, str] | None) -> bool:
+    """Whether a list field ``name`` is kept by the readers: named as an outcome, or mapped as one by the user.
+
+    >>> keeps_list("score", None), keeps_list("metrics.correct", None), keeps_list("tokens", None)
+    (True, True, False)
+    >>> keeps_list("verdicts", {"is_correct": "verdicts"})
+    True
+    """
+    if name == (mapping or {}).get("is_correct"):
+        return True
+    return normalize_name(str(name).rsplit(".", 1)[-1]) in OUTCOME_NAMES
+
+
+def scalar_list(typ: pa.DataType) -> bool:
+    """A list (or large list) of scalars (numbers, booleans, text): not a list of lists or of objects."""
+    return (pa.types.is_list(typ) or pa.types.is_large_list(typ)) and not pa.types.is_nested(typ.value_type)
+
+
+def _is_list_column(s: pd.Series) -> bool:
+    if s.dtype != object:
+        return False
+    first = s.dropna()
+    return len(first) > 0 and isinstance(first.iloc[0], (list, tuple, np.ndarray))
+
+
+def explode_trials(frame: pd.DataFrame, guess: MappingGuess, locate: Callable[[int], dict], mapping, source: str,
+                   notes: list[str]) -> tuple[pd.DataFrame, MappingGuess, Callable[[int], dict]]:
+    """One row per element of the outcome column when it holds lists; the table unchanged otherwise.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A table as read (list fields kept by :func:`keeps_list` as object columns of lists or arrays).
+    guess : MappingGuess
+        Its mapping; ``is_correct`` names the column looked at.
+    locate : callable
+        The reader's ``row -> {"line": ...}``; the result locates an attempt at its record's line.
+    mapping : dict or None
+        The user's mapping (kept; ``trial`` and ``is_correct`` are set for the exploded table).
+    source : str
+        The file's name, for notes and errors.
+    notes : list of str
+        Appended to in place: what was read, and list fields dropped.
+
+    Returns
+    -------
+    (pandas.DataFrame, MappingGuess, callable)
+        The table (other list columns dropped, ``<position in FIELD>`` added), its mapping and locator.
+
+    Raises
+    ------
+    InputError
+        A trial column beside a list of per-trial outcomes; lists mixed with single values; every list empty.
+    """
+    lists = [c for c in frame.columns if _is_list_column(frame[c])]
+    if not lists:
+        return frame, guess, locate
+    column = guess.mapping.get("is_correct")
+    dropped = [c for c in lists if c != column]
+    if dropped:
+        notes.append(f"{source}: ignored non-scalar fields (lists/objects are not per-attempt values): "
+                     f"{', '.join(map(str, dropped[:10]))}.")
+        frame = frame.drop(columns=dropped)
+    if column not in lists:
+        given = {k: v for k, v in (mapping or {}).items() if v not in dropped}
+        return frame, guess_mapping(frame.columns, given, source=source), locate
+    if "trial" in guess.mapping:
+        raise InputError(f"column '{column}' lists the outcomes of several trials per row and column "
+                         f"'{guess.mapping['trial']}' numbers trials too; drop one of them (or map the outcome to "
+                         "another column).", source=source, field="trial")
+    try:
+        values = pa.array(frame[column].to_numpy(dtype=object), from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        values = pa.array([])
+    if not (pa.types.is_list(values.type) or pa.types.is_large_list(values.type)):
+        raise InputError(f"column '{column}' mixes lists and single values (or lists of mixed types); give every row a "
+                         "list of outcomes, or one outcome per row.", source=source, field="is_correct")
+    parent = np.asarray(pc.list_parent_indices(values))
+    if not len(parent):
+        raise InputError(f"column '{column}' lists no outcome in any row (every list is empty): no attempt to read.",
+                         source=source, field="is_correct")
+    offsets = np.asarray(values.offsets)[:-1]
+    position = np.arange(len(parent), dtype=np.int64) - offsets[parent]
+    flat = values.flatten().to_pandas()
+    empty = int((pc.list_value_length(values).fill_null(0).to_numpy() == 0).sum())
+    out = frame.drop(columns=[column]).take(parent).reset_index(drop=True)
+    trial = f"<position in {column}>"
+    out[column], out[trial] = flat.to_numpy(), position
+    notes.append(f"{source}: column '{column}' lists each row's trial outcomes: each element read as one attempt "
+                 f"({len(parent):,} from {len(frame):,} rows), its position (0-based) as the trial"
+                 + (f"; {empty:,} row{'s' * (empty != 1)} with an empty list {'have' if empty != 1 else 'has'} no attempt." if empty else "."))
+    given = {**(mapping or {}), "is_correct": column, "trial": trial}
+    return out, guess_mapping(out.columns, given, source=source), (lambda i: locate(int(parent[i])))
