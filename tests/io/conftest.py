@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -57,3 +59,14 @@ def spark():
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+def spark_test(test):
+    """Mark a test that uses the session's Spark (the ``spark`` fixture): one worker (xdist group "spark"), PySpark's
+    pandas warning ignored, skipped without PySpark or a Java runtime."""
+    for mark in (pytest.mark.xdist_group("spark"),  # one worker, one JVM
+                 pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+                 pytest.mark.skipif(importlib.util.find_spec("pyspark") is None or not shutil.which("java"),
+                                    reason="needs PySpark and a Java runtime (make test installs default-jre-headless)")):
+        test = mark(test)
+    return test

@@ -6,9 +6,7 @@ pandas and silence from DuckDB). Notes only the pandas loader can give are liste
 from __future__ import annotations
 
 import glob
-import importlib.util
 import json
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -17,6 +15,7 @@ import pytest
 pytest.importorskip("duckdb")
 
 from scorio_core import io  # noqa: E402
+from tests.io.conftest import spark_test  # noqa: E402
 from scorio_core.cli import main  # noqa: E402
 
 
@@ -207,10 +206,7 @@ def test_partial_credit_counts_are_the_pandas_loaders(tmp_path):
     assert partial[0].startswith("d.csv: 40 attempts (33%) have a partial score") and "counts 34 of them incorrect" in partial[0]
 
 
-@pytest.mark.xdist_group("spark")  # one worker, one JVM (conftest.spark)
-@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
-@pytest.mark.skipif(importlib.util.find_spec("pyspark") is None or not shutil.which("java"),
-                    reason="needs PySpark and a Java runtime (make test installs default-jre-headless)")
+@spark_test  # the session's Spark (tests/io/conftest.py)
 def test_spark_gives_the_pandas_loaders_notes_and_defaults(tmp_path, request):
     # one Spark test: a glob of a file with partial scores and one without, a file without a trial column, and files
     # with an error column (text, codes, flags)

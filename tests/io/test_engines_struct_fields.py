@@ -5,9 +5,7 @@ in the file), and a path Spark cannot read (a ':' in a lighteval timestamp) is r
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -16,6 +14,7 @@ import pytest
 pytest.importorskip("duckdb")
 
 from scorio_core import io  # noqa: E402
+from tests.io.conftest import spark_test  # noqa: E402
 from scorio_core.cli import main  # noqa: E402
 from scorio_core.engines import load_counts  # noqa: E402
 
@@ -74,10 +73,7 @@ def test_a_nested_outcome_is_guessed_by_either_engine(tmp_path, capsys):
     assert out["engine"] == "duckdb" and {r["model"]: r["avg"] for r in out["rows"]} == {"a": 0.5, "b": 0.4}
 
 
-@pytest.mark.xdist_group("spark")  # one worker, one JVM (conftest.spark)
-@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
-@pytest.mark.skipif(importlib.util.find_spec("pyspark") is None or not shutil.which("java"),
-                    reason="needs PySpark and a Java runtime (make test installs default-jre-headless)")
+@spark_test  # the session's Spark (tests/io/conftest.py)
 def test_spark_reads_struct_fields_and_names_a_path_it_cannot_read(tmp_path, request):
     from scorio_core.errors import InputError
 

@@ -5,9 +5,7 @@ the duplicates refusal advised ``--duplicates keep-first``, which would have kep
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorio_core import io
+from tests.io.conftest import spark_test
 from scorio_core.cli import main
 from scorio_core.errors import InputError
 from scorio_core.io.formats import path_names
@@ -188,10 +187,7 @@ def test_duckdb_and_pandas_agree_on_random_model_folders(tmp_path_factory, model
     pd.testing.assert_frame_equal(_per_cell(got.counts), _per_cell(want.attempts))
 
 
-@pytest.mark.xdist_group("spark")  # one worker, one JVM (conftest.spark)
-@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
-@pytest.mark.skipif(importlib.util.find_spec("pyspark") is None or not shutil.which("java"),
-                    reason="needs PySpark and a Java runtime (make test installs default-jre-headless)")
+@spark_test  # the session's Spark (tests/io/conftest.py)
 def test_spark_reads_the_folder_as_pandas_does(tmp_path, request):
     # also: files of one name in several folders (Spark's file-name -> stem map refused the repeated name before)
     from scorio_core.engines import load_counts
