@@ -70,6 +70,7 @@ def test_a_nested_outcome_is_guessed_by_either_engine(tmp_path, capsys):
     assert _counts(got.counts) == _counts(want.attempts)
     assert main(["leaderboard", str(tmp_path / "*.jsonl"), "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
+    # by hand: a (i = 0) is correct where q % 2 == 0 (5 of q = 0..9), b (i = 1) where q % 3 == 0 (q = 0, 3, 6, 9: 4)
     assert out["engine"] == "duckdb" and {r["model"]: r["avg"] for r in out["rows"]} == {"a": 0.5, "b": 0.4}
 
 
