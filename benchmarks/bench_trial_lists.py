@@ -6,7 +6,9 @@ once as one JSON Lines record per (model, question) with the N outcomes in a lis
 the long table of the same attempts (``model, idx, trial, score``) in JSON Lines, and both as Parquet, in a
 temporary folder. After a warm-up load of a tiny file (imports), each file is loaded with ``scorio_core.io.load``
 (best of ``--runs``) and the time printed beside the long table's and the target: < 3 s for 10^6 attempts, the
-loader target for 10^6 attempts (bench_io.py).
+loader target for 10^6 attempts (bench_io.py). Then the same files counted by the DuckDB engine
+(``scorio_core.engines.load_counts(engine="duckdb")``: the lists unnested in SQL, out of core), beside its count of
+the long table, with the counts checked equal to the pandas loader's.
 
 Run: ``.venv/bin/python benchmarks/bench_trial_lists.py [--models 16] [--questions 1000] [--samples 64] [--runs 3]``
 (exits 1 when a target is missed).
@@ -58,6 +60,19 @@ def best(path: Path, runs: int) -> tuple[float, int]:
     return min(times), n
 
 
+def best_duckdb(path: Path, runs: int) -> tuple[float, int, int]:
+    """(best wall time in seconds, attempts counted, correct attempts) of the DuckDB count pass."""
+    from scorio_core.engines import load_counts
+
+    times, n, c = [], 0, 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        counts = load_counts([str(path)], engine="duckdb").counts
+        times.append(time.perf_counter() - start)
+        n, c = int(counts["n_trials"].sum()), int(counts["n_correct"].sum())
+    return min(times), n, c
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", type=int, default=16)
@@ -79,6 +94,20 @@ def main(argv=None) -> int:
             t_lists, n = best(paths[f"lists.{fmt}"], args.runs)
             t_long, n_long = best(paths[f"long.{fmt}"], args.runs)
             assert n == n_long, (n, n_long)
+            target = TARGET_SECONDS_PER_MILLION * n / 1e6
+            ok = t_lists < target
+            missed |= not ok
+            print(f"{fmt:<16}{t_lists:>11.2f}{t_long:>11.2f}{n:>12,}{target:>12.2f}  {'ok' if ok else 'MISSED'}")
+        try:
+            import duckdb  # noqa: F401
+        except ImportError:
+            return 1 if missed else 0
+        print("DuckDB engine (count pass), same files")
+        print(f"{'file':<16}{'lists (s)':>11}{'long (s)':>11}{'attempts':>12}{'target (s)':>12}  status")
+        for fmt in ("jsonl", "parquet"):
+            t_lists, n, c = best_duckdb(paths[f"lists.{fmt}"], args.runs)
+            t_long, n_long, c_long = best_duckdb(paths[f"long.{fmt}"], args.runs)
+            assert (n, c) == (n_long, c_long), (n, c, n_long, c_long)
             target = TARGET_SECONDS_PER_MILLION * n / 1e6
             ok = t_lists < target
             missed |= not ok

@@ -308,16 +308,16 @@ def refuse_no_rows(files: list[InputFile], rows: Mapping[str, int]) -> None:
 def register_files(con, files: list[InputFile]) -> None:
     """Create DuckDB's ``__files`` table of the canonical ``SELECT`` (file paths travel as parameters).
 
-    Columns: ``path``, ``stem`` (the model or task of a file without that column), ``name``, ``stem_task`` (the task of
-    a file without a task column: its stem until :func:`scorio_core.engines.per_model.join_per_model` joins
-    per-model files into one), ``idx`` (the file's position in the input order) and ``parents`` (the names of the
+    Columns: ``__path``, ``__stem`` (the model or task of a file without that column), ``__name``, ``__stem_task`` (the
+    task of a file without a task column: its stem until :func:`scorio_core.engines.per_model.join_per_model` joins
+    per-model files into one), ``__idx`` (the file's position in the input order) and ``__parents`` (the names of the
     folders above the file, nearest first: ``--map model=@folder``, :mod:`scorio_core.io.formats.path_names`).
     """
     import os
     from pathlib import PurePosixPath
 
-    con.execute("CREATE TEMP TABLE __files (path VARCHAR, stem VARCHAR, name VARCHAR, stem_task VARCHAR, idx BIGINT, "
-                "parents VARCHAR[])")
+    con.execute("CREATE TEMP TABLE __files (__path VARCHAR, __stem VARCHAR, __name VARCHAR, __stem_task VARCHAR, "
+                "__idx BIGINT, __parents VARCHAR[])")  # '__' names: a data column 'idx' or 'name' is not ambiguous
     con.executemany("INSERT INTO __files VALUES (?, ?, ?, ?, ?, ?)",
                     [[f.path, f.stem, f.name, f.stem, i, [p.name for p in PurePosixPath(os.path.abspath(f.path)).parents]]
                      for i, f in enumerate(files)])
@@ -325,13 +325,13 @@ def register_files(con, files: list[InputFile]) -> None:
 
 def engine_notes(groups, guesses, layout: str, partial: Mapping[str, tuple[int, int]], rows: Mapping[str, int],
                  errors: Mapping) -> list[str]:
-    """The pandas loader's notes a SQL engine gives from its counting pass: partial credit and recorded errors
-    (attempt tables, :func:`partial_credit_notes`, :func:`recorded_error_notes`) and files of one name in several
-    folders (:func:`scorio_core.io.formats.path_names.shared_stem_files`)."""
+    """The pandas loader's notes a SQL engine gives from its counting pass: per-trial lists, partial credit, recorded
+    errors (attempt tables) and files of one name in several folders (:mod:`scorio_core.io.formats.path_names`)."""
     from scorio_core.io.formats.path_names import shared_stem_files
+    from scorio_core.io.formats.trial_lists import trial_list_notes
 
-    notes = (partial_credit_notes(groups, guesses, partial, rows) + recorded_error_notes(groups, errors)
-             if layout == "attempts" else [])
+    notes = (trial_list_notes(groups, rows) + partial_credit_notes(groups, guesses, partial, rows)
+             + recorded_error_notes(groups, errors) if layout == "attempts" else [])
     return notes + shared_stem_files(groups, guesses)
 
 

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 
 from scorio_core.io._dataset import Dataset
 from scorio_core.io._quality import compute_report
-from scorio_core.engines._sql import engine_notes
+from scorio_core.io.formats.path_names import shared_stem_refusal
+from scorio_core.engines._sql import NotReadyError, engine_notes
 from scorio_core.engines.duckdb_count import count_attempts, count_counts
 from scorio_core.engines.duckdb_inputs import connect, duck_error, engine_files, prepare_inputs, source_infos
 from scorio_core.engines.frames import count_frame
@@ -61,6 +62,8 @@ def load_counts_duckdb(
                 prefix = prefix_by_task(con, prep.canon, prep.params, table, infos, n_attempts)
         except duckdb.Error as exc:
             raise duck_error(exc, prep.groups[0], prep.guesses[0]) from None
+        except NotReadyError as exc:  # files of one name in several folders: not to be merged
+            raise shared_stem_refusal(exc, prep.groups, prep.guesses) from None
     finally:
         con.close()
     check_dense_table(table, [i.name for i in infos])

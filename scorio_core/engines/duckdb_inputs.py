@@ -27,6 +27,7 @@ from scorio_core.io._dataset import SourceInfo
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io.formats.path_names import FOLDER, folder_fields, folder_names, folder_record
+from scorio_core.io.formats.rates import is_rate_table
 from scorio_core.io.formats.recoding import letter_scores_hint
 from scorio_core.io.formats.recorded_errors import error_column
 from scorio_core.engines._sql import (
@@ -40,6 +41,7 @@ from scorio_core.engines._sql import (
     refuse_empty_files,
     register_files,
 )
+from scorio_core.engines.duckdb_shapes import refuse_rates, trial_list
 from scorio_core.engines.duckdb_values import column_kind, error_expr, error_text_expr, id_expr, int_expr, number_expr
 from scorio_core.engines.per_model import join_per_model
 
@@ -69,6 +71,7 @@ class Group:
         self.error_column: str | None = None  # an attempt table's error column, set by canonical_select
         self.structs: tuple[str, ...] = ()  # struct columns, read as their fields' dotted names (set by describe)
         self.fields: tuple[tuple[str, str], ...] = ()  # (dotted name, SQL expression) of every struct's leaf field
+        self.trial_list: tuple[str, str] | None = None  # (list column, position column): one row per element
 
     def reader(self, types: Mapping[str, str] | None = None, *, row_numbers: bool = False,
                ordinality: bool = False) -> tuple[str, list]:
@@ -94,6 +97,9 @@ class Group:
         if self.structs:
             fields = ", ".join(f"{expr} AS {quote_ident(name)}" for name, expr in self.fields)
             sql = f"(SELECT * EXCLUDE ({', '.join(map(quote_ident, self.structs))}), {fields} FROM {sql})"
+        if self.trial_list:  # scorio_core.io.formats.trial_lists: two unnests of one length go side by side
+            col, pos = map(quote_ident, self.trial_list)
+            sql = f"(SELECT * EXCLUDE ({col}), unnest({col}) AS {col}, unnest(range(len({col}))) AS {pos} FROM {sql})"
         return sql, params
 
 
@@ -231,10 +237,14 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
                                 source=group.label)
     if "category" in guess.mapping:
         raise EngineUnsupported("rubric category codes are read by the pandas engine; use --engine pandas.", source=group.label)
-    if str(types.get(guess.mapping.get("is_correct"), "")).endswith("[]"):  # scorio_core.io.formats.trial_lists
-        raise EngineUnsupported(f"column '{guess.mapping['is_correct']}' lists each row's trial outcomes, which the pandas "
-                                "engine reads (one attempt per element); use --engine pandas.", source=group.label)
     gm = guess.mapping
+    if is_rate_table(guess) and column_kind(types[gm["is_correct"]]) in ("float", "text"):
+        refuse_rates(con, group, gm["is_correct"], gm.get("n_trials"), duck_error)
+    defaults: list[str] = []
+    listed = re.fullmatch(r"(.+)\[\d*\]", str(types.get(gm.get("is_correct"), "")))
+    if listed:  # per-trial outcome lists, read as scorio_core.io.formats.trial_lists reads them
+        guess = trial_list(group, gm["is_correct"], listed.group(1), gm, mapping, types)
+        gm = guess.mapping  # the note: engine_notes (scorio_core.io.formats.trial_lists.trial_list_notes)
     src = group.label
     if group.fmt in ("csv", "tsv"):
         # read identifiers as text, as the pandas reader does ('007' stays '007'), and the outcome as text too:
@@ -245,7 +255,6 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
         types.update(forced)
     else:
         sql, params = group.reader()
-    defaults: list[str] = []
     select: list[str] = []
     sel_params: list = []
     folders = folder_fields(mapping)
@@ -255,9 +264,9 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
         elif key in folders:  # --map model=@folder: each file's folder (checked here: a file with fewer folders is named)
             for f in group.files:
                 folder_names(f.path, {key: folders[key]}, f.name)
-            select.append(f"__files.parents[{int(folders[key])}] AS {key}")
+            select.append(f"__files.__parents[{int(folders[key])}] AS {key}")
         else:  # the task may become the per-model files' one task (scorio_core.engines.per_model)
-            select.append(f"__files.{'stem' if key == 'model' else 'stem_task'} AS {key}")
+            select.append(f"__files.{'__stem' if key == 'model' else '__stem_task'} AS {key}")
             defaults += [f"{f.name}: no {key} column; {key} set to the file stem '{f.stem}'." for f in group.files]
     select.append(f"{id_expr(gm['question_id'], types[gm['question_id']], 'question_id', src)} AS question_id")
     if guess.layout == "counts":
@@ -291,7 +300,7 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
     elif positions:
         select.append("src.ordinality AS pos")
         sql, params = group.reader(forced if group.fmt in ("csv", "tsv") else None, ordinality=True)
-    join = f" LEFT JOIN __files ON __files.path = src.{quote_ident(FILE_COLUMN)}" if ("model" not in gm or "task" not in gm) else ""
+    join = f" LEFT JOIN __files ON __files.__path = src.{quote_ident(FILE_COLUMN)}" if ("model" not in gm or "task" not in gm) else ""
     gm.update({k: f"{FOLDER}:{n}" for k, n in folders.items()})  # in the provenance as each file's folder (source_infos)
     text = f"SELECT {', '.join(select)} FROM {sql} AS src{join}"
     return text, params + sel_params, guess, defaults

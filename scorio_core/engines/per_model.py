@@ -91,7 +91,7 @@ def join_per_model(con, parts: list[tuple[str, list, bool]], files, defaults: li
     task = _decide(rows, files)
     if task is None:
         return defaults
-    con.execute("UPDATE __files SET stem_task = ? WHERE path IN (SELECT unnest(?))", [task, [f.path for f in files]])
+    con.execute("UPDATE __files SET __stem_task = ? WHERE __path IN (SELECT unnest(?))", [task, [f.path for f in files]])
     return joined_defaults(defaults, files, task)
 
 

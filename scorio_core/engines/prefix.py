@@ -22,7 +22,8 @@ import numpy as np
 
 from scorio_core.dynamics.prefix import StateCounts
 from scorio_core.errors import InputError
-from scorio_core.engines._sql import EngineUnsupported
+from scorio_core.engines._sql import EngineUnsupported, NotReadyError
+from scorio_core.io.formats.path_names import shared_stem_refusal
 
 __all__ = ["PrefixStats", "prefix_stats"]
 
@@ -175,6 +176,8 @@ def prefix_stats(
             ).fetchnumpy()
         except duckdb.Error as exc:
             raise duck_error(exc, prep.groups[0], prep.guesses[0]) from None
+        except NotReadyError as exc:  # files of one name in several folders: not to be merged
+            raise shared_stem_refusal(exc, prep.groups, prep.guesses) from None
     finally:
         con.close()
     lengths = n_trials[keep]
@@ -188,8 +191,10 @@ def prefix_stats(
     from scorio_core.io._merge import PER_MODEL_WORDS
 
     from scorio_core.engines._sql import recorded_error_notes
+    from scorio_core.io.formats.trial_lists import trial_list_notes
 
-    notes = [d for d in prep.defaults if PER_MODEL_WORDS in d] + recorded_error_notes(prep.groups, cells["errors_by_file"])
+    notes = [d for d in prep.defaults if PER_MODEL_WORDS in d] + trial_list_notes(prep.groups, per_file)
+    notes += recorded_error_notes(prep.groups, cells["errors_by_file"])
     if dropped:
         notes.append(f"{dropped} of {q_uniq.size} questions not answered by every model were left out")
     if n_max > n_min:

@@ -111,8 +111,9 @@ def _number_col(col: str, dtype, field: str, source: str, cols, *, booleans: boo
         value = c.cast("double")
         return (F.when(~F.isnan(value), value) if kind == "float" else value), F.lit(False)
     if kind != "text":
+        lists = " or duckdb (one attempt per list element)" if dtype.typeName() == "array" else ""
         raise EngineUnsupported(f"column '{col}' (field '{field}') has type {dtype.simpleString()}, which the Spark "
-                                "engine cannot read as a number; use --engine pandas.", source=source, field=field)
+                                f"engine cannot read as a number; use --engine pandas{lists}.", source=source, field=field)
     v = F.lower(F.trim(c))
     parsed = v.try_cast("double")
     value = F.when(c.isNull() | v.isin(*EMPTY_TOKENS), F.lit(None).cast("double"))

@@ -75,7 +75,7 @@ _ALIASES: dict[str, tuple[tuple[str, ...], ...]] = {
     "is_correct": (
         ("correct", "passed", "pass", "resolved", "solved", "success", "is_pass", "is_solved",
          "acc", "accuracy", "exact_match", "em", "outcome"),
-        ("score", "reward"),
+        ("score", "reward", "pass_rate", "solve_rate", "success_rate"),  # rates: scorio_core.io.formats.rates
     ),
     "category": (("category_code", "cat"),),
     "n_trials": (

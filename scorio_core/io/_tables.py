@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from scorio_core.errors import InputError
 from scorio_core.io.formats.jsonl import drop_nested, flatten_records, read_json_frame
 from scorio_core.io.formats.path_names import folder_fields, folder_names
+from scorio_core.io.formats.rates import rates_to_counts
 from scorio_core.io.formats.trial_lists import explode_trials
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping
@@ -103,6 +104,7 @@ def read_table(
         derived = {out: f"mean({f})" for f, out in (list_means or {}).items() if out in frame.columns}
         raw = RawTable(_encode_ids(frame, guess), guess, locate, notes, derived)
     raw.frame, raw.guess, raw.locate = explode_trials(raw.frame, raw.guess, raw.locate, mapping, src.name, raw.notes)
+    raw.frame, raw.guess = rates_to_counts(raw.frame, raw.guess, raw.locate, mapping, src.name, raw.notes)
     raw.path_names = path_names
     return raw
 

@@ -32,6 +32,11 @@ def _bare(questions, shift) -> str:  # no model and no task column: the stem is 
     return "question_id,trial,is_correct\n" + "".join(f"q{q},{t},{(q + t + shift) % 2}\n" for q in questions for t in range(3))
 
 
+def _named_like_the_file_table(model: str) -> str:  # 'idx', 'path', 'stem': columns of the engine's file table
+    return "model,idx,path,stem,trial,is_correct\n" + "".join(f"{model},{q},p{q},s{q},{t},{(q + t) % 2}\n"
+                                                             for q in range(3) for t in range(2))
+
+
 CASES = {
     "readme": {"gpt.csv": _csv(["gpt"], range(6)), "claude.csv": _csv(["claude"], range(6))},
     "per-task files": {"gsm8k.csv": _csv("ab", range(4)), "math.csv": _csv("ab", range(4))},
@@ -42,6 +47,9 @@ CASES = {
     "no model column": {"gpt.csv": _bare(range(4), 0), "claude.csv": _bare(range(4), 1)},
     "with a tasked file": {"gpt.csv": _csv(["gpt"], range(3)), "claude.csv": _csv(["claude"], range(3)),
                            "llama.csv": _csv(["llama"], range(2), task="aime")},
+    # QA 2026-12-04: DuckDB refused these ("Ambiguous reference to column name 'idx'") when it joined its file table
+    "columns named as the file table's": {"gpt.csv": _named_like_the_file_table("gpt"),
+                                          "claude.csv": _named_like_the_file_table("claude")},
 }
 
 

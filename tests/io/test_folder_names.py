@@ -133,6 +133,19 @@ def test_the_duplicates_refusal_names_the_folder_fix(tmp_path):
     assert "--duplicates would merge them" in str(info.value)
 
 
+def test_duckdb_refuses_the_merge_with_the_folder_fix_too(tmp_path, capsys):
+    pytest.importorskip("duckdb")
+    for m in MODELS:  # as above: the same question ids in both tasks, so the merged rows clash
+        for t in TASKS:
+            (tmp_path / t).mkdir(exist_ok=True)
+            _outcomes(m, t).assign(question_id=lambda f: f["question_id"].str[-2:]).to_csv(tmp_path / t / f"{m}.csv", index=False)
+    pattern = str(tmp_path / "**" / "*.csv")
+    for command in ("leaderboard", "trajectory"):  # the count pass and the prefix pass (QA 2026-12-04: keep-first)
+        assert main([command, pattern, "--engine", "duckdb", "--output", "json"]) == 2
+        error = json.loads(capsys.readouterr().out)["error"]
+        assert "--map task=@folder" in error and "--duplicates would merge them" in error and "keep-first" not in error
+
+
 def test_no_note_when_the_names_differ_or_a_column_names_the_model(tmp_path):
     for m in MODELS:  # one folder per model, each file its own name: nothing to say
         (tmp_path / m).mkdir()

@@ -86,15 +86,63 @@ def test_a_user_mapped_list_and_a_refused_trial_column(tmp_path):
         io.load([_write(tmp_path, rows, "jsonl")])
 
 
-def test_duckdb_leaves_it_to_pandas(tmp_path, capsys):
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+def test_duckdb_reads_the_lists_as_pandas_does(tmp_path, capsys, kind):
     pytest.importorskip("duckdb")
     (tmp_path / "runs").mkdir()
-    pd.DataFrame(ROWS).to_parquet(tmp_path / "runs" / "m.parquet", index=False)
-    pattern = str(tmp_path / "runs" / "*.parquet")
-    assert main(["leaderboard", pattern, "--output", "json", "--missing-outcomes", "drop"]) == 0  # auto -> pandas
-    assert json.loads(capsys.readouterr().out)["rows"]
-    assert main(["leaderboard", pattern, "--engine", "duckdb", "--output", "json"]) == 2
-    assert "lists each row's trial outcomes" in json.loads(capsys.readouterr().out)["error"]
+    rows = ROWS[:3] + [{**ROWS[3], "score": [True, False, False, True]}]  # no null element (DuckDB counts ready data)
+    path = _write(tmp_path / "runs", rows, kind)
+    out = {}
+    for engine in ("pandas", "duckdb"):
+        assert main(["leaderboard", path, "--engine", engine, "--output", "json"]) == 0
+        out[engine] = json.loads(capsys.readouterr().out)
+    assert out["duckdb"]["rows"] == out["pandas"]["rows"]
+    # by hand: a 4/8 (questions 0 and 1: [1, 0, 1, 1], [0, 0, 1, 0]); b 6/8 ([1, 1, 1, 1], [1, 0, 0, 1])
+    assert {r["model"]: r["avg"] for r in out["duckdb"]["rows"]} == {"a": 4 / 8, "b": 6 / 8}
+    assert any("lists each row's trial outcomes" in n["message"] and "(16 attempts)" in n["message"]
+               for n in out["duckdb"]["notes"])
+    assert out["duckdb"]["sources"][0]["mapping"]["trial"] == "<position in score>"
+    # a glob goes to DuckDB under --engine auto, and so do the trial order's prefix counts
+    glob = str(tmp_path / "runs" / f"*.{kind}")
+    for engine in ("pandas", "duckdb"):
+        assert main(["trajectory", glob, "--engine", engine, "--prior", "uniform", "--output", "json"]) == 0
+        out[engine] = json.loads(capsys.readouterr().out)
+    assert out["duckdb"]["ranks"] == out["pandas"]["ranks"] and out["duckdb"]["sources"] == out["pandas"]["sources"]
+    np.testing.assert_allclose(out["duckdb"]["scores"], out["pandas"]["scores"], rtol=1e-12)
+    assert any("lists each row's trial outcomes" in n["message"] for n in out["duckdb"]["notes"])
+
+
+def test_duckdb_refuses_what_pandas_refuses(tmp_path, capsys):
+    pytest.importorskip("duckdb")
+    path = _write(tmp_path, ROWS, "jsonl")
+    assert main(["leaderboard", path, "--engine", "duckdb", "--output", "json"]) == 2  # the null element: a choice
+    assert "missing" in json.loads(capsys.readouterr().out)["error"]
+    path = _write(tmp_path, [{**r, "seed": 0} for r in ROWS], "parquet")
+    assert main(["leaderboard", path, "--engine", "duckdb", "--output", "json"]) == 2
+    assert "numbers trials too" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_duckdb_reads_lists_inside_structs_and_arrays(tmp_path):
+    pytest.importorskip("duckdb")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from scorio_core.engines import load_counts
+
+    table = pa.table({"model": ["a", "a", "b"], "idx": [0, 1, 0],
+                      "metrics": pa.array([{"correct": [1, 0, 1]}, {"correct": [0, 0, 0]}, {"correct": [1, 1, 1]}]),
+                      "fixed": pa.array([[True, False], [False, False], [True, True]], pa.list_(pa.bool_(), 2))})
+    path = str(tmp_path / "m.parquet")
+    pq.write_table(table, path)
+    for mapping in ({"is_correct": "metrics.correct"}, {"is_correct": "fixed"}):
+        want = io.load([path], mapping=mapping).to_counts()
+        got = load_counts([path], mapping=mapping, engine="duckdb").counts
+        key = ["model", "question_id"]
+        cols = key + ["n_trials", "n_correct"]
+        pd.testing.assert_frame_equal(got[cols].astype({"question_id": str}).sort_values(key).reset_index(drop=True),
+                                      want[cols].astype({"question_id": str}).sort_values(key).reset_index(drop=True),
+                                      check_dtype=False)
+    assert load_counts([path], mapping={"is_correct": "fixed"}, engine="duckdb").counts["n_correct"].tolist() == [1, 0, 2]
 
 
 @settings(max_examples=25, deadline=None)

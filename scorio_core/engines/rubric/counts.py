@@ -355,11 +355,11 @@ def _categorize_sql(con, canon: str, params: list, rub: SQLRubric, present, sign
     missing = {s: (f"({signal_sql[s]} IS NULL OR NOT isfinite({signal_sql[s]}))" if kinds[s] == "number"
                    else f"({signal_sql[s]} IS NULL)") for s in present}
     # first appearance: (file index, row) as one number; one file needs no per-row join on its path
-    first = "pos" if single else "__files.idx * 1000000000000 + pos"
+    first = "pos" if single else "__files.__idx * 1000000000000 + pos"
     head = _Frag(f"SELECT model, task, question_id, o, {first} AS first, ") + _join(pattern, ", ")
     tail_cols = "".join(f", {missing[s]} AS {quote_ident('__m_' + s)}" for s in present)
     tail_cols += "".join(f", {signal_sql[s]} IS NOT NULL AS {quote_ident('__pr_' + s)}" for s in present if kinds[s] != "number")
-    join = "" if single else " JOIN __files ON __files.path = c.file"
+    join = "" if single else " JOIN __files ON __files.__path = c.file"
     flagged = head + _Frag(f"{tail_cols} FROM ({canon}) AS c{join}", list(params))
     partial = []  # per (cell, pattern); summed per cell and per task below
     for j, s in enumerate(present):

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io._schema import UNMAP, MappingGuess, infer_mapping
+from scorio_core.io.formats.metric_names import named_outcome
 from scorio_core.io.formats.path_names import folder_fields
 
 __all__ = ["MATRIX", "guess_mapping", "matrix_cell_error", "matrix_field", "melt_columns"]
@@ -74,7 +76,15 @@ def guess_mapping(columns: Iterable[object], mapping: Mapping[str, str] | None =
     mapping = {k: (UNMAP if k in folders else v) for k, v in mapping.items()} if folders else mapping
     field = matrix_field(mapping)
     if field is None:
-        return infer_mapping(cols, mapping, source=source)
+        guess = infer_mapping(cols, mapping, source=source)
+        if "is_correct" in guess.missing and "category" not in guess.mapping:  # lighteval's avg@n:n=64, by its name
+            named = named_outcome(cols, [*guess.mapping.values(), *(c for cs in guess.ambiguous.values() for c in cs)])
+            if len(named) == 1:
+                return infer_mapping(cols, {**(mapping or {}), "is_correct": named[0]}, source=source)
+            if named:  # several: the user picks one (the refusal lists them)
+                return replace(guess, ambiguous={**guess.ambiguous, "is_correct": named},
+                               missing=tuple(m for m in guess.missing if m != "is_correct"))
+        return guess
     given = {k: v for k, v in (mapping or {}).items() if k != field and k not in folders}
     rows = (_ROW_FIELDS + ("model",)) if field == "question_id" else (_ROW_FIELDS + ("question_id",))
     if any(k not in rows for k in given):

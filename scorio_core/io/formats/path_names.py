@@ -16,8 +16,10 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 
 from scorio_core.errors import InputError
+from scorio_core.io._quality_report import ADVICE, DUPLICATES_FINDING
 
-__all__ = ["FOLDER", "MAX_LEVEL", "SHARED_STEM_WORDS", "folder_fields", "folder_names", "folder_record", "note_shared_stems", "shared_stem_files", "shared_stem_note"]
+__all__ = ["FOLDER", "MAX_LEVEL", "SHARED_STEM_WORDS", "folder_fields", "folder_names", "folder_record", "note_shared_stems",
+           "shared_stem_files", "shared_stem_note", "shared_stem_refusal"]
 
 #: The mapping value that names a field after the folder holding the file (``@folder:2``: the folder above it).
 FOLDER = "@folder"
@@ -159,6 +161,32 @@ def shared_stem_files(groups, guesses) -> list[str]:
                     stems.setdefault(f.stem, []).append((f.name, _folder(f.path)))
     note = shared_stem_note(stems, list(_FIELDS))
     return [note] if note else []
+
+
+def shared_stem_refusal(exc: InputError, groups, guesses) -> InputError:
+    """A SQL engine's duplicates refusal for files of one name in several folders, worded as the pandas loader's.
+
+    The engine's refusal advises ``--duplicates``, which would merge the rows of different models or tasks read under
+    one stem; when :func:`shared_stem_files` finds such files, the advice becomes ``--map FIELD=@folder``. Any other
+    error is returned unchanged.
+
+    Parameters
+    ----------
+    exc : InputError
+        The engine's error (a ``NotReadyError``: its ``blocking`` is kept).
+    groups, guesses : sequences
+        As :func:`shared_stem_files`.
+
+    Returns
+    -------
+    InputError
+        Of ``exc``'s type, with its source and ``blocking``.
+    """
+    shared = shared_stem_files(groups, guesses)
+    if not shared or not DUPLICATES_FINDING.search(exc.message):
+        return exc
+    message = f"{exc.message.split(ADVICE, 1)[0]}: {shared[0]} --duplicates would merge them."
+    return type(exc)(message, **({"blocking": exc.blocking} if hasattr(exc, "blocking") else {}), source=exc.source)
 
 
 def _folder(path: object) -> str:

@@ -23,7 +23,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._schema import _ALIASES, MappingGuess, normalize_name
 from scorio_core.io.formats.matrix import guess_mapping
 
-__all__ = ["OUTCOME_NAMES", "explode_trials", "keeps_list", "scalar_list"]
+__all__ = ["OUTCOME_NAMES", "explode_trials", "keeps_list", "scalar_list", "trial_list_notes"]
 
 #: Folded names of the fields a list of per-trial outcomes may have (``is_correct`` and its aliases).
 OUTCOME_NAMES = frozenset({"is_correct"} | {a for tier in _ALIASES["is_correct"] for a in tier})
@@ -43,8 +43,9 @@ def keeps_list(name: str, mapping: Mapping[str, str] | None) -> bool:
 
 
 def scalar_list(typ: pa.DataType) -> bool:
-    """A list (or large list) of scalars (numbers, booleans, text): not a list of lists or of objects."""
-    return (pa.types.is_list(typ) or pa.types.is_large_list(typ)) and not pa.types.is_nested(typ.value_type)
+    """A list (large or fixed-size too) of scalars (numbers, booleans, text): not a list of lists or of objects."""
+    return ((pa.types.is_list(typ) or pa.types.is_large_list(typ) or pa.types.is_fixed_size_list(typ))
+            and not pa.types.is_nested(typ.value_type))
 
 
 def _is_list_column(s: pd.Series) -> bool:
@@ -122,3 +123,36 @@ def explode_trials(frame: pd.DataFrame, guess: MappingGuess, locate: Callable[[i
                  + (f"; {empty:,} row{'s' * (empty != 1)} with an empty list {'have' if empty != 1 else 'has'} no attempt." if empty else "."))
     given = {**(mapping or {}), "is_correct": column, "trial": trial}
     return out, guess_mapping(out.columns, given, source=source), (lambda i: locate(int(parent[i])))
+
+
+def trial_list_notes(groups, rows: Mapping[str, int]) -> list[str]:
+    """The note :func:`explode_trials` gives, for the input groups a SQL engine read as per-trial lists.
+
+    Parameters
+    ----------
+    groups : sequence
+        Input groups with ``files`` (``.path``, ``.name``) and ``trial_list``: ``(list column, position column)``
+        when the engine unnested the outcome column (``None`` or absent otherwise).
+    rows : mapping of str to int
+        File path -> attempts read from it (one per list element).
+
+    Returns
+    -------
+    list of str
+        One note per such file, in input order.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> g = NS(trial_list=("score", "<position in score>"), files=[NS(path="/d/a.jsonl", name="a.jsonl")])
+    >>> trial_list_notes([g], {"/d/a.jsonl": 1200})[0][:68]
+    "a.jsonl: column 'score' lists each row's trial outcomes: each elemen"
+    """
+    out = []
+    for group in groups:
+        listed = getattr(group, "trial_list", None)
+        for f in group.files if listed else ():
+            out.append(f"{f.name}: column '{listed[0]}' lists each row's trial outcomes: each element read as one "
+                       f"attempt ({int(rows.get(f.path, 0)):,} attempts), its position (0-based) as the trial; a row "
+                       "with an empty list has no attempt.")
+    return out
