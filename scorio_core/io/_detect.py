@@ -11,7 +11,7 @@ from types import MappingProxyType
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, as_sources, check_not_utf16, text_encoding
 
-__all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format"]
+__all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_records"]
 
 SUPPORTED_FORMATS = MappingProxyType(
     {
@@ -193,7 +193,7 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             return "scorio-verifier"
         if "request_states" in keys or "adapter_spec" in keys:
             return "helm"
-        if isinstance(record, dict):
+        if isinstance(record, dict) and not (name.endswith(".json") and _holds_records(record)):
             return _record_kind(record)
         return "json-records"
     # a JSON array: HELM per-instance stats or plain records
@@ -201,6 +201,23 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
     if {"instance_id", "train_trial_index", "stats"} <= keys:
         return "helm"
     return "json-records"
+
+
+def keyed_records(value: object) -> bool:
+    """An object whose values are arrays of records, keyed by question (EvalPlus's ``eval``: task id -> samples).
+
+    >>> keyed_records({"HumanEval/0": [{"base_status": "pass"}], "HumanEval/1": []}), keyed_records({"a": 1})
+    (True, False)
+    """
+    return (isinstance(value, dict) and bool(value) and all(isinstance(v, list) for v in value.values())
+            and any(v for v in value.values())
+            and all(isinstance(r, dict) for v in value.values() for r in v[:3]))
+
+
+def _holds_records(doc: dict) -> bool:
+    """A one-line JSON document holding its records (an array of objects, or arrays of them keyed by question)."""
+    return any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3])) or keyed_records(v)
+               for v in doc.values())
 
 
 def _record_kind(record: dict) -> str:

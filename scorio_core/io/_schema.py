@@ -76,6 +76,7 @@ _ALIASES: dict[str, tuple[tuple[str, ...], ...]] = {
         ("correct", "passed", "pass", "resolved", "solved", "success", "is_pass", "is_solved",
          "acc", "accuracy", "exact_match", "em", "outcome"),
         ("score", "reward", "pass_rate", "solve_rate", "success_rate"),  # rates: scorio_core.io.formats.rates
+        ("status", "base_status", "plus_status", "result", "verdict"),  # 'pass'/'fail' labels (EvalPlus): --recode
     ),
     "category": (("category_code", "cat"),),
     "n_trials": (

@@ -20,6 +20,8 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from scorio_core.errors import InputError
+from scorio_core.io._detect import keyed_records
+from scorio_core.io._schema import _ALIASES, normalize_name
 from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
 from scorio_core.io.formats.trial_lists import keeps_list, scalar_list
 
@@ -247,18 +249,39 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
     doc = load_json(src)
     if isinstance(doc, dict) and "evaluation_results" in doc and "model_info" in doc:
         raise _aggregate_error(doc, src.name)
+    keyed: list[str] = []
+    ids: dict = {}
     if isinstance(doc, dict):
         lists = [v for v in doc.values() if isinstance(v, list)]
+        groups = [k for k, v in doc.items() if keyed_records(v)]
+        if not lists and len(groups) == 1:  # {"eval": {"HumanEval/0": [sample, ...], ...}} (EvalPlus)
+            keyed = [groups[0], f"<key in {groups[0]}>"]
+            lists = [[{**r, keyed[1]: key} for key, recs in doc[groups[0]].items() for r in recs]]
         if len(lists) != 1:
-            raise InputError("expected a JSON array of records (or an object holding exactly one array of records).", source=src.name)
-        doc = lists[0]
+            raise InputError("expected a JSON array of records (or an object holding exactly one array of records, or "
+                             "one object of arrays of records keyed by question).", source=src.name)
+        ids = {k: v for k, v in doc.items() if isinstance(v, (str, int)) and _id_field(k)}  # {"model": "m", ...}
+        doc = [{**ids, **r} if isinstance(r, dict) else r for r in lists[0]] if ids else lists[0]
     if not isinstance(doc, list) or not doc:
         raise InputError("expected a non-empty JSON array of records.", source=src.name)
     for i, rec in enumerate(doc):
         if not isinstance(rec, dict):
             raise InputError(f"record {i + 1} is a {type(rec).__name__}, not an object.", source=src.name, row=i + 1)
     frame, notes = _records_frame(src.name, [flatten_records(r) for r in doc], mapping)
+    if isinstance(doc, list) and ids:
+        notes.append(f"{src.name}: the document's {', '.join(map(repr, ids))} applied to every record that has no such "
+                     "field.")
+    if keyed:
+        notes.append(f"{src.name}: the records are the arrays under '{keyed[0]}', one per key (the key is column "
+                     f"'{keyed[1]}'; {len(doc):,} records).")
     return frame, lambda i: {"row": i + 1}, notes
+
+
+
+def _id_field(key: str) -> bool:
+    """Whether a document-level key names the model or the task (its folded name or an alias of either)."""
+    name = normalize_name(key)
+    return any(name == f or name in (a for tier in _ALIASES[f] for a in tier) for f in ("model", "task"))
 
 
 def every_eval_ever_aggregate(doc: dict) -> str:
