@@ -25,6 +25,7 @@ from typing import NamedTuple
 from scorio_core.errors import InputError
 from scorio_core.io._dataset import SourceInfo
 from scorio_core.io._schema import MappingGuess
+from scorio_core.io.formats.jsonl import OPENAI_EVALS_COLUMNS
 from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io.formats.path_names import FOLDER, folder_fields, folder_names, folder_record
 from scorio_core.io.formats.rates import is_rate_table
@@ -230,6 +231,9 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
     if len(set(names)) != len(names):
         dup = next(c for c in names if names.count(c) > 1)
         raise InputError(f"column '{dup}' appears twice; rename one of them.", source=group.label, field=dup)
+    if OPENAI_EVALS_COLUMNS <= set(names):
+        raise EngineUnsupported("an OpenAI evals record log is read by the pandas engine; use --engine pandas.",
+                                source=group.label)
     guess = guess_mapping(names, mapping, source=group.label)
     guess.raise_if_unresolved(group.label)
     if guess.layout == "wide":

@@ -120,7 +120,7 @@ def test_a_metric_name_states_the_trials(tmp_path, capsys):
     assert {(r["model"], r["task"]): r["avg"] for r in out["rows"]} == {("model-a", "lighteval|aime24"): 3 / 8,
                                                                      ("model-b", "lighteval|aime24"): 5 / 8}
     notes = " ".join(n["message"] for n in out["notes"])
-    assert "the n=4 trials its name states" in notes and "'doc.num_samples' (up to 8 trials) not used" in notes
+    assert "the n=4 trials its name states" in notes and "'doc.num_samples' (8 on 2 of 2 rows) not used" in notes
     ds = io.load(paths, mapping={"model": "@folder:2", "is_correct": "metric.avg@n:n=4"})
     assert set(ds.to_counts()["n_trials"]) == {4}
     with pytest.raises(InputError, match="states n=4 trials in its name"):  # a mapped count that contradicts it

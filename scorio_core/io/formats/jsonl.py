@@ -25,7 +25,10 @@ from scorio_core.io._schema import _ALIASES, normalize_name
 from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
 from scorio_core.io.formats.trial_lists import keeps_list, scalar_list
 
-__all__ = ["drop_nested", "flatten_records", "read_json_frame"]
+__all__ = ["OPENAI_EVALS_COLUMNS", "drop_nested", "flatten_records", "read_json_frame"]
+
+#: Columns of an OpenAI evals record log once flattened (the spec line's eval name, the events' fields).
+OPENAI_EVALS_COLUMNS = frozenset({"spec.eval_name", "sample_id", "type"})
 
 _BLOCK = 4 << 20
 
@@ -72,7 +75,44 @@ def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.Data
         doc = {"model_info": {k: first.get(f"model_info.{k}") for k in ("id", "name")},
                "detailed_evaluation_results": {"file_path": first.get("detailed_evaluation_results.file_path")}}
         raise _aggregate_error(doc, src.name)
+    if OPENAI_EVALS_COLUMNS <= set(frame.columns):
+        return _openai_evals_log(frame, locate, src, notes)
     return frame, locate, notes
+
+
+def _openai_evals_log(frame: pd.DataFrame, locate: Callable[[int], dict], src: Source, notes: list[str]):
+    """An OpenAI evals record log (``oaieval ... --record_path``): a ``spec`` line (``completion_fns``, ``eval_name``),
+    one line per event (``sample_id``, ``type``, ``data``) and a ``final_report`` line. The ``match`` events are the
+    attempts (``data.correct``), the spec's completion function the model and its eval name the task; the other lines
+    (the spec, sampling events, the report) are not attempts, and the notes say how many were set aside."""
+    spec = frame["spec.eval_name"].notna().to_numpy()
+    task = str(frame.loc[spec, "spec.eval_name"].iloc[0])
+    head = _try_line(src.text_head().removeprefix(b"\xef\xbb\xbf").split(b"\n", 1)[0]) or {}
+    fns = head.get("spec", {}).get("completion_fns") if isinstance(head.get("spec"), dict) else None
+    model = "+".join(map(str, fns)) if isinstance(fns, list) and fns else None
+    kept = np.flatnonzero((frame["type"] == "match").to_numpy())
+    if not kept.size or "data.correct" not in frame.columns:
+        kinds = ", ".join(sorted(map(str, frame["type"].dropna().unique()))[:8])
+        raise InputError(f"an OpenAI evals log of eval '{task}' with no 'match' events holding data.correct (its events: "
+                         f"{kinds}); only match evals give per-sample outcomes here: export them, or map the outcome "
+                         "with --map is_correct=COLUMN.", source=src.name)
+    out = frame.iloc[kept][["sample_id", "data.correct"]].reset_index(drop=True)
+    out.insert(0, "task", task)
+    if model is not None:
+        out.insert(0, "model", model)
+    notes.append(f"{src.name}: an OpenAI evals log: task '{task}' (spec.eval_name)"
+                 + (f", model '{model}' (spec.completion_fns)" if model else "")
+                 + f"; its {kept.size:,} 'match' events are the attempts ({len(frame) - kept.size:,} other lines: the "
+                 "spec, sampling events, the final report).")
+    return out, (lambda i: locate(int(kept[i]))), notes
+
+
+def _try_line(line: bytes):
+    try:
+        doc = json.loads(line)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
 
 
 def _jsonl_arrow(stream, name: str, list_means: Mapping[str, str], mapping=None) -> tuple[pa.Table, list[str]]:
@@ -268,14 +308,13 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
         if not isinstance(rec, dict):
             raise InputError(f"record {i + 1} is a {type(rec).__name__}, not an object.", source=src.name, row=i + 1)
     frame, notes = _records_frame(src.name, [flatten_records(r) for r in doc], mapping)
-    if isinstance(doc, list) and ids:
+    if ids:
         notes.append(f"{src.name}: the document's {', '.join(map(repr, ids))} applied to every record that has no such "
                      "field.")
     if keyed:
         notes.append(f"{src.name}: the records are the arrays under '{keyed[0]}', one per key (the key is column "
                      f"'{keyed[1]}'; {len(doc):,} records).")
     return frame, lambda i: {"row": i + 1}, notes
-
 
 
 def _id_field(key: str) -> bool:

@@ -100,14 +100,15 @@ def rates_to_counts(frame: pd.DataFrame, guess: MappingGuess, locate: Callable[[
         other = guess.mapping.get("n_trials")
         if other is not None:
             differs = np.flatnonzero(pd.to_numeric(frame[other], errors="coerce").to_numpy(dtype=float) != named)
+            first = frame[other].iloc[int(differs[0])] if differs.size else None
             if differs.size and "n_trials" in (guess.user or {}):
                 where = {key: v for key, v in locate(int(differs[0])).items() if key in ("line", "row")}
                 raise InputError(f"column '{col}' states n={named} trials in its name and column '{other}' (mapped as "
-                                 f"n_trials) gives {frame[other].iloc[int(differs[0])]!r}; map the trial count that "
-                                 "belongs to this outcome, or another outcome.", source=source, field="n_trials", **where)
+                                 f"n_trials) gives {first}; map the trial count that belongs to this outcome, or "
+                                 "another outcome.", source=source, field="n_trials", **where)
             if differs.size:
-                notes.append(f"{source}: column '{other}' (up to {np.nanmax(pd.to_numeric(frame[other], errors='coerce')):g} "
-                             f"trials) not used as the trial count of '{col}', whose name states n={named}.")
+                notes.append(f"{source}: column '{other}' ({first} on {differs.size:,} of {len(frame):,} rows) not used "
+                             f"as the trial count of '{col}', whose name states n={named}.")
             frame = frame.drop(columns=[other])
         frame = frame.assign(**{ncol: np.int64(named)})
     n = pd.to_numeric(frame[ncol], errors="coerce").to_numpy(dtype=float)
