@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable, Mapping
 
 from scorio_core.engines._sql import EngineUnsupported, quote_ident
-from scorio_core.errors import InputError
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping
+from scorio_core.io.formats.trial_lists import trial_column_error
 
 __all__ = ["refuse_rates", "trial_list"]
 
@@ -93,9 +93,7 @@ def trial_list(group, column: str, element: str, gm: Mapping[str, str], mapping:
         raise EngineUnsupported(f"column '{column}' holds lists of {element} values, not outcomes; map another column "
                                 "or use --engine pandas.", source=group.label)
     if "trial" in gm:
-        raise InputError(f"column '{column}' lists the outcomes of several trials per row and column '{gm['trial']}' "
-                         "numbers trials too; drop one of them (or map the outcome to another column).",
-                         source=group.label, field="trial")
+        raise trial_column_error(column, gm["trial"], group.label)
     position = f"<position in {column}>"
     group.trial_list = (column, position)
     types.update({column: element, position: "BIGINT"})

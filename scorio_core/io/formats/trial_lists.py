@@ -23,7 +23,8 @@ from scorio_core.errors import InputError
 from scorio_core.io._schema import _ALIASES, MappingGuess, normalize_name
 from scorio_core.io.formats.matrix import guess_mapping
 
-__all__ = ["OUTCOME_NAMES", "explode_trials", "keeps_list", "scalar_list", "trial_list_notes"]
+__all__ = ["OUTCOME_NAMES", "explode_trials", "keeps_list", "scalar_list", "trial_column_error",
+           "trial_list_notes"]
 
 #: Folded names of the fields a list of per-trial outcomes may have (``is_correct`` and its aliases).
 OUTCOME_NAMES = frozenset({"is_correct"} | {a for tier in _ALIASES["is_correct"] for a in tier})
@@ -46,6 +47,13 @@ def scalar_list(typ: pa.DataType) -> bool:
     """A list (large or fixed-size too) of scalars (numbers, booleans, text): not a list of lists or of objects."""
     return ((pa.types.is_list(typ) or pa.types.is_large_list(typ) or pa.types.is_fixed_size_list(typ))
             and not pa.types.is_nested(typ.value_type))
+
+
+def trial_column_error(column: str, trial: str, source: str) -> InputError:
+    """The refusal of a trial column beside a list of per-trial outcomes (two numberings of the same attempts)."""
+    return InputError(f"column '{column}' lists the outcomes of several trials per row and column '{trial}' numbers "
+                      "trials too; drop one of them (or map the outcome to another column).", source=source,
+                      field="trial")
 
 
 def _is_list_column(s: pd.Series) -> bool:
@@ -97,9 +105,7 @@ def explode_trials(frame: pd.DataFrame, guess: MappingGuess, locate: Callable[[i
         given = {k: v for k, v in (mapping or {}).items() if v not in dropped}
         return frame, guess_mapping(frame.columns, given, source=source), locate
     if "trial" in guess.mapping:
-        raise InputError(f"column '{column}' lists the outcomes of several trials per row and column "
-                         f"'{guess.mapping['trial']}' numbers trials too; drop one of them (or map the outcome to "
-                         "another column).", source=source, field="trial")
+        raise trial_column_error(column, guess.mapping["trial"], source)
     try:
         values = pa.array(frame[column].to_numpy(dtype=object), from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
