@@ -119,8 +119,10 @@ TIE_RULE_HELP = {
 #: (lowest-weight category) as often as the most-tried model tried it.
 QUESTION_SETS = ("own", "common", "missing-incorrect")
 
-#: How duplicate (model, task, question, trial) rows are resolved (``--duplicates``).
-DUPLICATE_POLICIES = ("keep-first", "keep-last", "drop", "sum")
+#: How duplicate (model, task, question, trial) rows are resolved (``--duplicates``): keep one of each key, drop every
+#: row of such keys, add counts (count tables), or read each repeated row as a further attempt (attempt tables:
+#: files that are separate runs of the same questions, each numbering its trials from the start).
+DUPLICATE_POLICIES = ("keep-first", "keep-last", "drop", "sum", "as-trials")
 #: What happens to attempts without an outcome (``--missing-outcomes``).
 MISSING_POLICIES = ("drop", "incorrect")
 

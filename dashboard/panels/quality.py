@@ -115,13 +115,18 @@ def render_choices(key: str, raw: Dataset) -> None:
             value=bool(current.get("intersect_questions", False)),
             disabled=why["intersect"] is not None, help=help_for("intersect"),
         )
-        dup_options = ["(no choice)"] + list(DUPLICATE_POLICIES)
+        dup_options = ["(no choice)"] + [p for p in DUPLICATE_POLICIES if p != ("as-trials" if counts else "sum")]
         dup_default = current.get("duplicates") or "(no choice)"
         duplicates = st.selectbox(
             "Duplicate (model, question, trial) rows",
             dup_options,
             index=dup_options.index(dup_default) if dup_default in dup_options else 0,
-            disabled=why["duplicates"] is not None, help=help_for("duplicates"),
+            disabled=why["duplicates"] is not None,
+            help=help_for("duplicates") or (
+                "keep-first / keep-last: one row of each repeated key counts; drop: none of them; "
+                + ("sum: the repeated rows' trials and correct counts are added." if counts else
+                   "as-trials: every row is an attempt of its own (files that are separate runs of the same questions, "
+                   "each numbering its trials from the start); the trials of each question are renumbered in load order.")),
         )
         threshold = st.number_input(
             "Binarize the soft score: correct when score > threshold (AISBench uses 0.5)",

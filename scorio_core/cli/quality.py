@@ -3,7 +3,7 @@
 Usage::
 
     python -m scorio_core quality PATH... [--format F] [--map CANONICAL=COLUMN ...]
-        [--duplicates keep-first|keep-last|drop|sum] [--binarize-threshold T]
+        [--duplicates keep-first|keep-last|drop|sum|as-trials] [--binarize-threshold T]
         [--missing-outcomes drop|incorrect] [--intersect-questions] [--output json|table]
     python -m scorio_core quality --formats [--output json|table]
 

@@ -43,7 +43,7 @@ _NAMES = {
     "load": "scorio_core.io._load",
     "parse_recoding": "scorio_core.io.formats.user_recoding",
     "source_columns": "scorio_core.io._load",
-    "value_to_float": "scorio_core.io.formats.inspect_ai",
+    "value_to_float": "scorio_core.io.formats.harnesses.inspect_ai",
 }
 
 __all__ = [

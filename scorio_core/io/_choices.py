@@ -39,10 +39,15 @@ def apply_choices(
         outcome.
     missing_outcomes : {"drop", "incorrect"}, optional
         Remove attempts that have no outcome, or count them as incorrect (0.0).
-    duplicates : {"keep-first", "keep-last", "drop", "sum"}, optional
+    duplicates : {"keep-first", "keep-last", "drop", "sum", "as-trials"}, optional
         For rows sharing a (model, task, question_id, trial) key ((model, task,
         question_id) for counts): keep the first or last row in load order, drop every row
-        of such keys, or (counts only) add their ``n_trials`` and ``n_correct``.
+        of such keys, (counts only) add their ``n_trials`` and ``n_correct``, or (attempts
+        only) keep every row as an attempt of its own: ``as-trials`` renumbers the trials of
+        each (model, task, question) 0, 1, ... in load order (source file, then the file's
+        trial, then row), for files that are separate runs each numbering its trials from
+        the start. Trials are exchangeable in Bayes@N; the renumbering fixes only the order
+        trajectories read them in, which the record says.
     intersect_questions : bool, default False
         Keep, per task, only questions that every model of that task attempted.
 
@@ -123,6 +128,15 @@ def apply_choices(
             table = table.groupby(keys, observed=True, sort=False, as_index=False).agg(agg)
             row_source = None
             choices.append(f"duplicates=sum: {before - len(table)} duplicate rows added into their first row.")
+        elif duplicates == "as-trials":
+            if counts:
+                raise InputError("duplicates='as-trials' applies to attempt tables (one row per attempt); a count table's "
+                                 "repeated rows are added with 'sum'.", field="duplicates")
+            repeated = int(codes.duplicated().sum())
+            table["trial"] = _runs_as_trials(codes, row_source)
+            choices.append(f"duplicates=as-trials: {repeated} repeated rows{_per_task(table, codes.duplicated().to_numpy())} "
+                           "kept as further attempts; the trials of each (model, task, question) renumbered 0, 1, ... in "
+                           "load order (file, then its trial), so files that are separate runs add up.")
         else:
             how = {"keep-first": "first", "keep-last": "last", "drop": False}[duplicates]
             dup = codes.duplicated(keep=how).to_numpy()
@@ -156,6 +170,36 @@ def apply_choices(
         report=report,
         row_source=row_source,
     )
+
+
+def _runs_as_trials(codes: pd.DataFrame, row_source: np.ndarray | None) -> np.ndarray:
+    """New trial numbers: the rank of each row within its (model, task, question) in (source, trial, row) order.
+
+    Parameters
+    ----------
+    codes : pandas.DataFrame
+        ``model``, ``task``, ``question_id`` as category codes and ``trial``, one row per attempt (length n).
+    row_source : ndarray of shape (n,) or None
+        Index of each row's source in load order (None: one source).
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+
+    >>> c = pd.DataFrame({"model": [0, 0, 0, 0], "task": [0] * 4, "question_id": [0, 1, 0, 1], "trial": [0, 0, 0, 0]})
+    >>> _runs_as_trials(c, np.array([0, 0, 1, 1])).tolist()
+    [0, 0, 1, 1]
+    """
+    n = len(codes)
+    source = np.zeros(n, np.int64) if row_source is None else np.asarray(row_source, np.int64)
+    order = np.lexsort((np.arange(n), codes["trial"].to_numpy(np.int64), source, codes["question_id"].to_numpy(np.int64),
+                        codes["task"].to_numpy(np.int64), codes["model"].to_numpy(np.int64)))
+    keys = codes[["model", "task", "question_id"]].to_numpy(np.int64)[order]
+    starts = np.r_[True, (keys[1:] != keys[:-1]).any(axis=1)] if n else np.zeros(0, bool)
+    first = np.maximum.accumulate(np.where(starts, np.arange(n), 0))
+    out = np.empty(n, np.int64)
+    out[order] = np.arange(n) - first
+    return out
 
 
 def _per_task(table: pd.DataFrame, rows: np.ndarray) -> str:

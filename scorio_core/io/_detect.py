@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, as_sources, check_not_utf16, text_encoding
+from scorio_core.io.formats.harnesses.swebench import is_report
 
 __all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_records"]
 
@@ -34,6 +35,9 @@ SUPPORTED_FORMATS = MappingProxyType(
         "inspect-json": "Inspect AI .json log; epochs are trials",
         "helm": "HELM run folder (per_instance_stats.json + scenario_state.json [+ run_spec.json]); "
         "train_trial_index is the trial",
+        "swebench-report": "SWE-bench harness report <model>.<run_id>.json (swebench.harness.run_evaluation): one "
+        "attempt per instance, resolved_ids 1, unresolved and empty-patch ids 0, error ids 0 (or missing with "
+        "--errors-as-missing); several reports of one model are its runs",
     }
 )
 
@@ -187,6 +191,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             "status" in keys or "results" in keys
         ):
             return "inspect-json"
+        if is_report(keys):
+            return "swebench-report"
         if "lm_eval_version" in keys or "n-samples" in keys or ("results" in keys and "configs" in keys):
             return "lm-eval-results"
         if {"answers", "scores", "correct"} <= keys:

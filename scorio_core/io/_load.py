@@ -8,11 +8,11 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
 from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._detect import check_format, detect_source_format
-from scorio_core.io.formats.helm import helm_group, read_helm
-from scorio_core.io.formats.inspect_ai import read_inspect
+from scorio_core.io.formats.harnesses.helm import helm_group, read_helm
+from scorio_core.io.formats.harnesses.inspect_ai import read_inspect
 from scorio_core.io.formats.jsonl import paired_aggregate
-from scorio_core.io.formats.lmeval import (load_results_json, read_lm_eval_results, read_lm_eval_samples, results_timestamp,
-                                           samples_timestamp, sibling_results, sibling_samples)
+from scorio_core.io.formats.harnesses.lmeval import (load_results_json, read_lm_eval_results, read_lm_eval_samples,
+                                                     results_timestamp, samples_timestamp, sibling_results, sibling_samples)
 from scorio_core.io.formats.user_recoding import (check_outcome_scale, check_recoding, read_as_given, unmatched_recoding,
                                                   unmatched_scale)
 from scorio_core.io._merge import merge_parts
@@ -21,7 +21,8 @@ from scorio_core.io.formats.path_names import note_shared_stems
 from scorio_core.io._quality import compute_report
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping as matrix_mapping
-from scorio_core.io.formats.scorio import read_scorio_jsonl, read_scorio_verifier
+from scorio_core.io.formats.harnesses.scorio import read_scorio_jsonl, read_scorio_verifier
+from scorio_core.io.formats.harnesses.swebench import number_runs, read_swebench_report
 from scorio_core.io._sources import HELM_FILES, Source, as_sources
 from scorio_core.io._tables import read_table, table_columns
 from scorio_core.report.reading import reading_json, reading_record
@@ -115,6 +116,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
         read.extend((p, src) for p in new)
         for p in new:
             p.sha256 = src.sha256()
+    number_runs(parts)  # several SWE-bench reports of one model are its runs
     note_shared_stems(read)  # aime/m1.csv and gpqa/m1.csv would read as one model: say how a folder names it
     for src, f in detected:
         if f != "lm-eval-results":
@@ -151,7 +153,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     notes = [n for s in srcs for n in s.notes] + [n for p in parts for n in p.notes] + merge_notes
     checked = [(src.name, results[src.name][1]) for src, f in detected if f == "lm-eval-results"]
     if checked and "task" in table.columns and "question_id" in table.columns:  # what the run reports vs what loaded
-        from scorio_core.io.formats.lmeval import results_crosscheck
+        from scorio_core.io.formats.harnesses.lmeval import results_crosscheck
 
         per_task = table.groupby("task", observed=True)["question_id"].nunique()
         loaded = {str(t): int(k) for t, k in per_task.items()}
@@ -282,16 +284,14 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
     def run() -> list[Part]:
         if fmt in _TABLES:  # outcomes read as the user gave them (recoded labels, a scale, errors as missing)
             return [read_as_given(read_table(src, fmt, mapping), src, fmt, *reading)]
-        if fmt == "npz":
-            return [read_npz(src, mapping)]
-        if fmt == "scorio-jsonl":
-            return [read_scorio_jsonl(src, mapping)]
-        if fmt == "scorio-verifier":
-            return [read_scorio_verifier(src, mapping)]
+        if (reader := {"npz": read_npz, "scorio-jsonl": read_scorio_jsonl, "scorio-verifier": read_scorio_verifier}.get(fmt)):
+            return [reader(src, mapping)]
         if fmt in ("inspect-eval", "inspect-json"):
             return [read_inspect(src, fmt, mapping)]
         if fmt == "helm":
             return [read_helm(helm_group(src), mapping)]
+        if fmt == "swebench-report":
+            return [read_swebench_report(src, mapping, errors_missing=reading[2])]
         if fmt == "lm-eval-samples":
             doc = _match_results(src, results, used_results)
             return [read_lm_eval_samples(src, mapping, doc)]

@@ -126,6 +126,47 @@ def test_several_files_merge_into_one_dataset(app):
     assert sources["name"].tolist() == ["a.csv", "b.csv"] and sources["sha256"].str.len().eq(64).all()
 
 
+def test_separate_run_files_read_as_trials(app):
+    """Two files that are separate runs (each numbering its trials from 0) are refused as duplicates until the
+    as-trials choice, which the Data page offers for attempt tables; then every attempt counts (N = 2)."""
+    run = "model,task,question,trial,correct\n"
+    a = run + "\n".join(f"{m},t,q{q},0,{(q + i) % 2}" for i, m in enumerate(("alpha", "beta")) for q in range(4))
+    b = run + "\n".join(f"{m},t,q{q},0,{(q * i) % 2}" for i, m in enumerate(("alpha", "beta")) for q in range(4))
+    upload(app, ("run1.csv", a.encode(), "text/csv"), ("run2.csv", b.encode(), "text/csv"))
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    no_exception(app)
+    form_select = next(s for s in app.main.selectbox if s.label.startswith("Duplicate"))
+    assert "as-trials" in form_select.options and "sum" not in form_select.options
+    form_select.set_value("as-trials")
+    next(b for b in app.main.button if b.label == "Apply choices").click().run()
+    no_exception(app)
+    assert app.session_state["_choices"][app.session_state["dataset"]] == {"duplicates": "as-trials"}
+    assert any("Applied: duplicates" in shown(s.value) for s in app.main.success)
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    assert "duplicates = as-trials" in shown(app.main.caption[0].value)
+    table = next(d.value for d in app.main.dataframe if "Model" in d.value.columns or "model" in d.value.columns)
+    assert len(table) == 2
+
+
+def test_swebench_reports_upload_as_runs(app):
+    """SWE-bench harness reports (one per run) upload as they are: two runs of one model are its trials, the notes
+    say how empty patches were counted, and the Leaderboard ranks both models."""
+    from tests.io.test_swebench import CLAUDE, GPT1, GPT2
+
+    upload(app, *[(name, data, "application/json") for name, data in (GPT1, GPT2, CLAUDE)])
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    no_exception(app)
+    texts = " ".join(shown(x.value) for x in [*app.main.markdown, *app.main.caption, *app.main.info])
+    assert "empty patch counted as unresolved" in texts
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    table = next(d.value for d in app.main.dataframe if len(d.value) == 2)
+    assert len(table) == 2
+
+
 def test_bad_second_upload_keeps_first(app):
     good = "model,question,seed,correct\nm,q1,0,1\nm,q2,0,0\n"
     upload(app, ("good.csv", good.encode(), "text/csv"))

@@ -97,7 +97,7 @@ def test_a_blank_outcome_beside_a_binary_score_is_missing_not_graded():
 
 def test_choice_validation():
     ds = io.load([A])
-    with pytest.raises(InputError, match=r"duplicates must be one of 'keep-first', 'keep-last', 'drop', 'sum'; got 'first'"):
+    with pytest.raises(InputError, match=r"duplicates must be one of 'keep-first', 'keep-last', 'drop', 'sum', 'as-trials'; got 'first'"):
         io.apply_choices(ds, duplicates="first")
     with pytest.raises(InputError, match=r"binarize_threshold must satisfy 0 <= threshold <= 1; got 1.5"):
         io.apply_choices(ds, binarize_threshold=1.5)

@@ -6,7 +6,7 @@ import pytest
 
 from scorio_core import io
 from scorio_core.errors import InputError
-from scorio_core.io.formats.inspect_ai import value_to_float
+from scorio_core.io.formats.harnesses.inspect_ai import value_to_float
 from scorio_core.io.formats.recoding import letter_scores_hint
 
 CSV = "model,question_id,trial,score\nm1,q1,0,C\nm1,q1,1,I\nm1,q2,0,P\nm2,q1,0,N\nm2,q2,0,C\n"

@@ -4,7 +4,7 @@ The loaders refuse these rather than guess, with the recoding to write (a pandas
 
 * Inspect AI's score letters: its scorers write ``C`` (correct), ``I`` (incorrect), ``P`` (partial) and ``N`` (no
   answer), which its ``value_to_float`` reads as 1, 0, 0.5 and 0. The Inspect reader applies that reading to logs
-  (:mod:`scorio_core.io.formats.inspect_ai`); a CSV exported from Inspect's sample tables keeps the letters
+  (:mod:`scorio_core.io.formats.harnesses.inspect_ai`); a CSV exported from Inspect's sample tables keeps the letters
   (:func:`letter_scores_hint`).
 * Success/failure words such as pass/fail (:func:`binary_labels_hint`).
 * Scores on a 0-100 scale (:func:`percent_scores_hint`).
@@ -41,7 +41,7 @@ def letter_scores_hint(values, column: str | None = "COLUMN") -> str:
 
     A CSV exported from Inspect's sample tables keeps the scorer's letters (``C`` correct, ``I`` incorrect, ``P``
     partial, ``N`` no answer), which are not 0/1; the hint gives the recoding Inspect itself applies
-    (:func:`scorio_core.io.formats.inspect_ai.value_to_float`), or loading the log, which this package reads with that recoding.
+    (:func:`scorio_core.io.formats.harnesses.inspect_ai.value_to_float`), or loading the log, which this package reads with that recoding.
 
     Parameters
     ----------
