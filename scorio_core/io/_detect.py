@@ -12,7 +12,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, as_sources, check_not_utf16, text_encoding
 from scorio_core.io.formats.harnesses.swebench import is_report
 
-__all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_records"]
+__all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_objects", "keyed_records"]
 
 SUPPORTED_FORMATS = MappingProxyType(
     {
@@ -220,10 +220,29 @@ def keyed_records(value: object) -> bool:
             and all(isinstance(r, dict) for v in value.values() for r in v[:3]))
 
 
+def keyed_objects(value: object) -> bool:
+    """An object of records keyed by question (OpenCompass's older ``details``: ``{"0": {"pred": ..., "correct":
+    true}, ...}``): at least two entries, every value an object, the first with an outcome field (``correct``,
+    ``passed``, ``score`` ... as the column mapping names them), so a nested settings object is not read as records.
+
+    >>> keyed_objects({"0": {"pred": "A", "correct": True}, "1": {"pred": "B", "correct": False}})
+    True
+    >>> keyed_objects({"sampler": {"top_p": 1}, "model": {"name": "m"}})
+    False
+    """
+    from scorio_core.io._schema import _ALIASES, normalize_name
+
+    if not (isinstance(value, dict) and len(value) >= 2 and all(isinstance(v, dict) for v in value.values())):
+        return False
+    outcome = {"is_correct", *(a for tier in _ALIASES["is_correct"] for a in tier)}
+    return any(normalize_name(k) in outcome for k in next(iter(value.values())))
+
+
 def _holds_records(doc: dict) -> bool:
-    """A one-line JSON document holding its records (an array of objects, or arrays of them keyed by question)."""
+    """A one-line JSON document holding its records (an array of objects, or arrays or objects of them keyed by
+    question)."""
     return any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3])) or keyed_records(v)
-               for v in doc.values())
+               or keyed_objects(v) for v in doc.values())
 
 
 def _record_kind(record: dict) -> str:

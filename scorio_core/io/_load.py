@@ -283,7 +283,7 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
               reading=(None, None, False)) -> list[Part]:
     def run() -> list[Part]:
         if fmt in _TABLES:  # outcomes read as the user gave them (recoded labels, a scale, errors as missing)
-            return [read_as_given(read_table(src, fmt, mapping), src, fmt, *reading)]
+            return [read_as_given(read_table(src, fmt, mapping, scale=reading[1]), src, fmt, *reading)]
         if (reader := {"npz": read_npz, "scorio-jsonl": read_scorio_jsonl, "scorio-verifier": read_scorio_verifier}.get(fmt)):
             return [reader(src, mapping)]
         if fmt in ("inspect-eval", "inspect-json"):

@@ -13,6 +13,7 @@ from scorio_core.io._dataset import attempts_to_counts
 
 __all__ = [
     "PER_MODEL_TASK", "PER_MODEL_WORDS", "join_per_model_files", "merge_parts", "per_model_files", "per_model_note", "per_model_task_name",
+    "per_run_note",
 ]
 
 _IDS = ("model", "task", "question_id")
@@ -43,7 +44,8 @@ def merge_parts(parts: list[Part]) -> tuple[pd.DataFrame, str, np.ndarray, list[
         If an attempt table must become counts but has non-binary or missing outcomes.
     """
     notes: list[str] = []
-    join_per_model_files(parts)
+    if join_per_model_files(parts) is None:
+        notes.extend(per_run_note(parts))
     layouts = {p.layout for p in parts}
     if layouts == {"attempts", "counts"}:
         for p in parts:
@@ -178,3 +180,36 @@ def join_per_model_files(parts: list[Part]) -> str | None:
         at = _stem_default(p)
         p.defaults[at:at + 1] = [line] if k == 0 else []
     return task
+
+
+def per_run_note(parts: list[Part]) -> list[str]:
+    """A note for files without a task column that hold the same models answering the same questions (one line).
+
+    Each such file takes its stem as task (``run1``, ``run2``), which is right for per-task files and wrong for files
+    that are separate runs of one benchmark: those would be ranked as separate tasks of N trials each instead of one
+    task of their total. The loader cannot tell the two apart (question ids such as 1..30 repeat across benchmarks), so
+    it keeps the stem tasks and says what to do if they are runs.
+
+    >>> import pandas as pd
+    >>> def part(name):
+    ...     t = pd.DataFrame({"model": pd.Categorical(["m"]), "task": pd.Categorical([name]),
+    ...                       "question_id": pd.Categorical(["q1"])})
+    ...     return Part(f"{name}.csv", "csv", "attempts", t, {}, defaults=[f"{name}.csv: no task column; task set to the file stem '{name}'."])
+    >>> per_run_note([part("run1"), part("run2")])[0][:64]
+    'run1.csv, run2.csv: no task column, and the files hold the same '
+    """
+    group = [p for p in parts if _stem_default(p) is not None and len(p.table)]
+    if len(group) < 2:
+        return []
+    keys: dict[tuple, list[str]] = {}
+    for p in group:
+        key = (frozenset(_observed(p.table["model"])), frozenset(_observed(p.table["question_id"])))
+        keys.setdefault(key, []).append(p.source)
+    runs = max(keys.values(), key=len)
+    if len(runs) < 2:
+        return []
+    files = ", ".join(runs[:3]) + (f" and {len(runs) - 3} more" if len(runs) > 3 else "")
+    return [f"{files}: no task column, and the files hold the same models answering the same questions, so each is "
+            "read as a task of its own (its file stem). If they are separate runs of one benchmark, give them one task "
+            "(a task column, or one folder loaded with --map task=@folder) and read the repeated rows as further "
+            "trials (--duplicates as-trials)."]

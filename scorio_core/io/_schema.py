@@ -64,7 +64,7 @@ _ALIASES: dict[str, tuple[tuple[str, ...], ...]] = {
     "task": (("benchmark", "dataset", "task_name", "eval", "eval_name", "evaluation_name", "subset", "suite"),),
     "question_id": (
         ("question", "problem", "problem_id", "doc_id", "data_id", "idx", "qid", "item",
-         "item_id", "instance_id", "sample_id", "example_id", "prompt_id", "task_id"),
+         "item_id", "instance_id", "sample_id", "example_id", "example_abbr", "prompt_id", "task_id"),
         ("id", "index"),
     ),
     "trial": (

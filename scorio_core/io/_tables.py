@@ -47,6 +47,7 @@ class RawTable:
     notes: list[str] = field(default_factory=list)
     derived: dict[str, str] = field(default_factory=dict)  # new column -> "mean(field)"
     path_names: dict[str, str] = field(default_factory=dict)  # model/task -> the folder naming it (--map model=@folder)
+    rescaled: int = 0  # rows of a rate column divided by the user's outcome scale before being read as counts
 
 
 def table_columns(src: Source, fmt: str) -> list[str]:
@@ -75,13 +76,16 @@ def read_table(
     mapping: Mapping[str, str] | None,
     defaults: Mapping[str, str] | None = None,
     list_means: Mapping[str, str] | None = None,
+    scale: float | None = None,
 ) -> RawTable:
     """Read a generic table and resolve its column mapping.
 
     ``defaults`` is a format's own mapping (e.g. the scorio JSONL field paths), applied
     under the user's ``mapping``; ``list_means`` turns JSON list fields into per-row means
     (``{source_field: new_column}``, nulls skipped), computed without a Python loop on the
-    pyarrow path.
+    pyarrow path. ``scale`` (the user's outcome scale, e.g. 100) is applied to a rate column beside a trial count
+    before it is read as counts (:func:`~scorio_core.io.formats.rates.rates_to_counts`; ``RawTable.rescaled`` then
+    holds its rows); other outcomes are rescaled by the caller.
 
     Raises
     ------
@@ -104,7 +108,9 @@ def read_table(
         derived = {out: f"mean({f})" for f, out in (list_means or {}).items() if out in frame.columns}
         raw = RawTable(_encode_ids(frame, guess), guess, locate, notes, derived)
     raw.frame, raw.guess, raw.locate = explode_trials(raw.frame, raw.guess, raw.locate, mapping, src.name, raw.notes)
-    raw.frame, raw.guess = rates_to_counts(raw.frame, raw.guess, raw.locate, mapping, src.name, raw.notes)
+    layout = raw.guess.layout
+    raw.frame, raw.guess = rates_to_counts(raw.frame, raw.guess, raw.locate, mapping, src.name, raw.notes, scale)
+    raw.rescaled = len(raw.frame) if scale is not None and layout != raw.guess.layout else 0
     raw.path_names = path_names
     return raw
 

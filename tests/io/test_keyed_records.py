@@ -50,3 +50,42 @@ def test_a_one_line_record_is_still_json_lines(tmp_path):
     path = tmp_path / "one.json"
     path.write_text(json.dumps({"model": "m", "question_id": "q1", "correct": 1, "tokens": [1, 2]}))
     assert len(io.load([str(path)]).attempts) == 1
+
+
+#: OpenCompass before 0.4 (``results/<model>/<dataset>.json`` with dumped details): records keyed by the example's
+#: index; 0.4 and later write a list with ``example_abbr`` and per-replica lists (``correct: [true, false, ...]``).
+OPENCOMPASS_OLD = {"accuracy": 50.0, "details": {str(i): {"pred": "A", "answers": "A" if i % 2 else "B",
+                                                          "correct": bool(i % 2)} for i in range(4)}}
+OPENCOMPASS_NEW = {"accuracy (3 runs average)": 44.4, "G-Pass@3_0.5": 33.3, "details": [
+    {"example_abbr": f"gsm8k_{i}", "pred": ["1", "2", "3"], "answer": ["1"] * 3,
+     "correct": [j <= i - 1 for j in range(3)], "G-Pass@3_0.5": 0.0} for i in range(3)]}
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_opencompass_details_keyed_by_index(tmp_path, indent):
+    folder = tmp_path / "results" / "qwen-7b"
+    folder.mkdir(parents=True)
+    (folder / "gsm8k.json").write_text(json.dumps(OPENCOMPASS_OLD, indent=indent))
+    ds = io.load([str(folder / "gsm8k.json")], mapping={"model": "@folder"})
+    a = ds.attempts.sort_values("question_id")
+    assert a["question_id"].astype(str).tolist() == ["0", "1", "2", "3"]
+    assert a["is_correct"].tolist() == [0.0, 1.0, 0.0, 1.0] and set(a["model"].astype(str)) == {"qwen-7b"}
+    assert any("the objects under 'details', keyed by question (the key is column 'question_id'" in n
+               for n in ds.report.notes)
+
+
+def test_opencompass_details_with_replicas(tmp_path):
+    folder = tmp_path / "results" / "qwen-7b"
+    folder.mkdir(parents=True)
+    (folder / "gsm8k.json").write_text(json.dumps(OPENCOMPASS_NEW, indent=4))
+    counts = io.load([str(folder / "gsm8k.json")], mapping={"model": "@folder"}).to_counts().set_index("question_id")
+    # by hand: example i is correct in replicas j < i: 0, 1, 2 of 3
+    assert counts["n_trials"].to_dict() == {"gsm8k_0": 3, "gsm8k_1": 3, "gsm8k_2": 3}
+    assert counts["n_correct"].to_dict() == {"gsm8k_0": 0, "gsm8k_1": 1, "gsm8k_2": 2}
+
+
+def test_a_settings_object_is_not_records(tmp_path):
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps({"model": "m", "question_id": "q1", "correct": 1,
+                                "config": {"sampler": {"top_p": 1}, "judge": {"name": "j"}}}))
+    assert len(io.load([str(path)]).attempts) == 1

@@ -143,3 +143,18 @@ def test_the_one_share_among_the_metrics_is_the_outcome(tmp_path):
     frame.to_parquet(paths[0], index=False)
     with pytest.raises(InputError, match="'is_correct' is ambiguous: candidates 'metric.avg@n:n=4', 'metric.avg@n:n=2'"):
         io.load(paths[:1], mapping={"model": "@folder:2"})
+
+
+def test_rates_in_percent_with_the_outcome_scale(tmp_path):
+    """accuracy in percent beside n_samples: with --outcome-scale 100 the rates are counts (was: read as one graded
+    attempt per row, the trial count unused); without it, refused with the percent hint."""
+    text = "model,question_id,accuracy,n_samples\nm,q1,75.0,4\nm,q2,50.0,4\nn,q1,33.33,3\nn,q2,100.0,4\n"
+    ds = io.load([("pct.csv", text.encode())], outcome_scale=100)
+    counts = ds.counts.astype({"model": str, "question_id": str}).set_index(["model", "question_id"])
+    assert counts["n_correct"].to_dict() == {("m", "q1"): 3, ("m", "q2"): 2, ("n", "q1"): 1, ("n", "q2"): 4}
+    assert counts["n_trials"].to_dict() == {("m", "q1"): 4, ("m", "q2"): 4, ("n", "q1"): 3, ("n", "q2"): 4}
+    assert any("(divided by 100, the outcome scale given) read as each question's share" in n for n in ds.report.notes)
+    with pytest.raises(InputError, match="100"):
+        io.load([("pct.csv", text.encode())])
+    with pytest.raises(InputError, match="not a whole number of correct trials"):
+        io.load([("pct.csv", text.replace("33.33", "40.0").encode())], outcome_scale=100)

@@ -123,3 +123,19 @@ def test_a_table_of_one_score_per_model_says_what_data_is_needed(tmp_path):
     text = str(info.value)
     assert "no column found for required field 'question_id'" in text and info.value.field == "question_id"
     assert "one score per model (and task)" in text and "lm-eval --log_samples" in text
+
+
+def test_a_question_id_column_empty_on_every_row_names_the_columns_that_vary():
+    """lighteval's older details leave doc.id empty: the refusal says the column is empty on every row (not only the
+    first row) and names the columns that could identify the questions."""
+    from scorio_core import io
+    from scorio_core.errors import InputError
+
+    data = b"model,question_id,example,correct\nm,,What is 1+1,1\nm,,What is 2+2,0\n"
+    with pytest.raises(InputError, match=r"column 'question_id' \(question_id\) is empty on every row.*"
+                                         r"columns whose values vary: example\)"):
+        io.load([("details.csv", data)])
+    ds = io.load([("details.csv", data)], mapping={"question_id": "example"})
+    assert len(ds.attempts) == 2
+    with pytest.raises(InputError, match=r"line 3: field 'question_id' is empty; every row needs a value"):
+        io.load([("one.csv", b"model,question_id,correct\nm,q1,1\nm,,0\n")])  # one empty row: the row is named

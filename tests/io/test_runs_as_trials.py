@@ -99,3 +99,26 @@ def test_as_trials_keeps_every_row_and_leaves_no_duplicate(files):
     want = sorted((f"m{m}", f"q{q}", float(c)) for rows in files for m, q, _, c in rows)
     assert sorted((str(m), str(q), float(c)) for m, q, c in a[["model", "question_id", "is_correct"]].values) == want
     assert np.isfinite(a["is_correct"].to_numpy(np.float64)).all()
+
+
+def test_run_files_without_a_task_column_are_told_how_to_join(tmp_path, capsys):
+    """run1.csv, run2.csv with the same models and questions and no task column: two stem tasks (kept: ids such as
+    1..30 repeat across benchmarks), with a note naming the two choices that make them one task of N = 2."""
+    from scorio_core.cli import main
+
+    runs = tmp_path / "aime"
+    runs.mkdir()
+    for i in (1, 2):
+        (runs / f"run{i}.csv").write_text(f"model,question,correct\nm,q1,1\nm,q2,0\nn,q1,0\nn,q2,{i - 1}\n")
+    ds = io.load([str(runs / "run1.csv"), str(runs / "run2.csv")])
+    assert sorted(ds.attempts["task"].astype(str).unique()) == ["run1", "run2"]
+    (note,) = [n for n in ds.report.notes if "same models answering the same questions" in n]
+    assert note.startswith("run1.csv, run2.csv: no task column") and "--map task=@folder" in note and "as-trials" in note
+    other = io.load([_f("gsm8k.csv", "model,question,correct\nm,q1,1\n"), _f("math.csv", "model,question,correct\nm,q9,1\n")])
+    assert not any("same models answering" in n for n in other.report.notes)
+    assert main(["leaderboard", str(runs), "--map", "task=@folder", "--duplicates", "as-trials", "--prior", "uniform",
+                 "--output", "json"]) == 0
+    rows = {r["model"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    # by hand, uniform prior: m q1 2/2, q2 0/2 -> (3/4 + 1/4) / 2; n q1 0/2, q2 1/2 -> (1/4 + 2/4) / 2
+    assert (rows["m"]["task"], rows["m"]["n_trials"]) == ("aime", 2)
+    assert rows["m"]["estimate"] == pytest.approx(0.5, abs=1e-12) and rows["n"]["estimate"] == pytest.approx(0.375, abs=1e-12)

@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from scorio_core.errors import InputError
-from scorio_core.io._detect import keyed_records
+from scorio_core.io._detect import keyed_objects, keyed_records
 from scorio_core.io._schema import _ALIASES, normalize_name
 from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
 from scorio_core.io.formats.trial_lists import keeps_list, scalar_list
@@ -294,9 +294,15 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
     if isinstance(doc, dict):
         lists = [v for v in doc.values() if isinstance(v, list)]
         groups = [k for k, v in doc.items() if keyed_records(v)]
+        objects = [k for k, v in doc.items() if keyed_objects(v)] if not lists and not groups else []
         if not lists and len(groups) == 1:  # {"eval": {"HumanEval/0": [sample, ...], ...}} (EvalPlus)
-            keyed = [groups[0], f"<key in {groups[0]}>"]
+            keyed = [groups[0], f"<key in {groups[0]}>", "the arrays", "one per key"]
             lists = [[{**r, keyed[1]: key} for key, recs in doc[groups[0]].items() for r in recs]]
+        elif len(objects) == 1:  # {"details": {"0": {"pred": ..., "correct": true}, ...}} (OpenCompass before 0.4)
+            recs = doc[objects[0]]
+            column = "question_id" if not any("question_id" in r for r in recs.values()) else f"<key in {objects[0]}>"
+            keyed = [objects[0], column, "the objects", "keyed by question"]
+            lists = [[{column: key, **r} for key, r in recs.items()]]
         if len(lists) != 1:
             raise InputError("expected a JSON array of records (or an object holding exactly one array of records, or "
                              "one object of arrays of records keyed by question).", source=src.name)
@@ -312,7 +318,7 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
         notes.append(f"{src.name}: the document's {', '.join(map(repr, ids))} applied to every record that has no such "
                      "field.")
     if keyed:
-        notes.append(f"{src.name}: the records are the arrays under '{keyed[0]}', one per key (the key is column "
+        notes.append(f"{src.name}: the records are {keyed[2]} under '{keyed[0]}', {keyed[3]} (the key is column "
                      f"'{keyed[1]}'; {len(doc):,} records).")
     return frame, lambda i: {"row": i + 1}, notes
 

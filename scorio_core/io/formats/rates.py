@@ -48,7 +48,8 @@ def is_rate_table(guess: MappingGuess) -> bool:
 
 
 def rates_to_counts(frame: pd.DataFrame, guess: MappingGuess, locate: Callable[[int], dict],
-                    mapping: Mapping[str, str] | None, source: str, notes: list[str]) -> tuple[pd.DataFrame, MappingGuess]:
+                    mapping: Mapping[str, str] | None, source: str, notes: list[str],
+                    scale: float | None = None) -> tuple[pd.DataFrame, MappingGuess]:
     """Read a rate table as counts (``n_correct = rate x n_trials``); any other table unchanged.
 
     Parameters
@@ -65,6 +66,8 @@ def rates_to_counts(frame: pd.DataFrame, guess: MappingGuess, locate: Callable[[
         The file's name, for the note and errors.
     notes : list of str
         Appended to in place: what was read.
+    scale : float, optional
+        The user's outcome scale (``--outcome-scale 100``: rates in percent), applied before the rates are checked.
 
     Returns
     -------
@@ -93,7 +96,7 @@ def rates_to_counts(frame: pd.DataFrame, guess: MappingGuess, locate: Callable[[
     col = guess.mapping["is_correct"]
     named = trials_in_name(col)
     ncol = f"<n in {col}>" if named else guess.mapping["n_trials"]
-    rate = pd.to_numeric(frame[col], errors="coerce").to_numpy(dtype=float)
+    rate = pd.to_numeric(frame[col], errors="coerce").to_numpy(dtype=float) / (scale or 1.0)
     if not ((rate > 0) & (rate < 1)).any() or (rate < 0).any() or (rate > 1).any():
         return frame, guess  # one 0/1 attempt per row (or a scale the outcome checks refuse by name)
     if named:  # the trial count the column's name states, which a trial count column must not contradict
@@ -139,7 +142,8 @@ def rates_to_counts(frame: pd.DataFrame, guess: MappingGuess, locate: Callable[[
     counted = f"<{col} x {times}>"
     out = frame.drop(columns=[col])
     out[counted] = k.astype(np.int64)
-    notes.append(f"{source}: column '{col}' read as each question's share of correct trials over {over} (values "
+    notes.append(f"{source}: column '{col}'{f' (divided by {scale:g}, the outcome scale given)' if scale else ''} read "
+                 f"as each question's share of correct trials over {over} (values "
                  f"strictly between 0 and 1 beside a trial count): counts n_correct = {col} x {times}, a whole number "
                  f"on all {len(frame):,} rows.")
     given = {k_: v for k_, v in (mapping or {}).items() if k_ != "is_correct"}

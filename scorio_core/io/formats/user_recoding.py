@@ -306,6 +306,33 @@ def unmatched_scale(scale: float, sources):
                       source=", ".join(list(sources)[:3]), field="outcome_scale")
 
 
+@contextmanager
+def empty_id_column(frame, guess):
+    """Re-raise an identifier column's "is empty" refusal, when the column is empty on every row, as what it is.
+
+    A question id column with no value at all (lighteval's older details leave ``doc.id`` empty) cannot identify
+    questions; the first empty row says little. The refusal then names the columns whose values vary, one of which
+    may identify them (``--map question_id=COLUMN``). Other errors pass unchanged.
+    """
+    from scorio_core.errors import InputError
+
+    try:
+        yield
+    except InputError as exc:
+        column = guess.mapping.get(exc.field or "")
+        if exc.field != "question_id" or "is empty" not in exc.message or column not in frame.columns:
+            raise
+        values = frame[column]
+        if not (values.isna() | values.astype(str).str.strip().eq("")).all():
+            raise
+        taken = set(guess.mapping.values())
+        vary = [str(c) for c in frame.columns if c not in taken and frame[c].astype(str).nunique() > 1][:5]
+        raise InputError(f"column '{column}' (question_id) is empty on every row, so it cannot tell questions apart; map "
+                         "a column that does: --map question_id=COLUMN (CLI) or the app's Column mapping"
+                         + (f" (columns whose values vary: {', '.join(vary)})." if vary else "."),
+                         source=exc.source, field="question_id") from exc
+
+
 def read_as_given(raw, src, fmt: str, recode=None, scale: float | None = None, errors_missing: bool = False):
     """A generic table's canonical :class:`~scorio_core.io._canonical.Part`, its outcomes read as the user gave them.
 
@@ -330,9 +357,10 @@ def read_as_given(raw, src, fmt: str, recode=None, scale: float | None = None, e
             outcome_columns = [c for k, c in guess.mapping.items() if k in ("is_correct", "score")]
             frame, k, column = errors_as_missing(frame, outcome_columns)
             blanked = (k, column or "error")  # no column (or one empty on every line): no attempt records an error
-    with uncovered_labels(recode):
+    with uncovered_labels(recode), empty_id_column(frame, guess):
         part = canonicalize(frame, guess, source=src.name, fmt=fmt, locate=raw.locate, stem=src.stem, notes=raw.notes,
                             path_names=raw.path_names)
+    scaled = scaled or getattr(raw, "rescaled", 0)  # a rate column in percent, divided before it became counts
     part.read, part.notes = {"recoded": hits, "rescaled": scaled}, part.notes + notes
     said = [f"divided by {scale:g}"] if scaled else []
     if hits:
