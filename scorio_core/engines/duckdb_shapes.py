@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from scorio_core.engines._sql import EngineUnsupported, quote_ident
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping
+from scorio_core.io.formats.rates import rates_refusal
 from scorio_core.io.formats.trial_lists import trial_column_error
 
 __all__ = ["refuse_rates", "trial_list"]
@@ -52,10 +53,7 @@ def refuse_rates(con, group, column: str, trials: str | None, duck_error: Callab
     except duckdb.Error as exc:
         raise duck_error(exc, group) from None
     if found:
-        count = f"column '{trials}' (a trial count)" if trials else "the trial count its name states"
-        raise EngineUnsupported(f"column '{column}' holds shares of correct trials beside {count}, which the pandas "
-                                "engine reads as counts (n_correct = share x trials); use --engine pandas.",
-                                source=group.label)
+        raise EngineUnsupported(rates_refusal(column, trials), source=group.label)
 
 
 def trial_list(group, column: str, element: str, gm: Mapping[str, str], mapping: Mapping[str, str] | None,

@@ -24,6 +24,7 @@ from scorio_core.io._sources import _KNOWN_SUFFIXES
 from scorio_core.io.formats.recorded_errors import NO_ERROR, error_column
 from scorio_core.engines._sql import (EMPTY_TOKENS, EXACT_INTEGER_LIMIT, FALSE_TOKENS, FILE_COLUMN, NO_TRIAL, SPLIT_MAX,
                                       TRUE_TOKENS, EngineUnsupported, InputFile)
+from scorio_core.engines.spark_shapes import column_kind, read_shapes, spark_ident
 
 __all__ = ["Group", "canonical_frame", "column_kind", "error_examples", "path_of", "spark_error", "spark_ident",
            "split_groups"]
@@ -32,54 +33,6 @@ _EXACT = float(EXACT_INTEGER_LIMIT)
 _HADOOP_GLOB = str.maketrans({c: "\\" + c for c in "\\*?[]{}"})
 #: The data suffixes :func:`scorio_core.io._sources.strip_suffixes` removes, as a Java regex (case-insensitive).
 _STEM_SUFFIXES = "(?i)(" + "|".join(re.escape(x) for x in _KNOWN_SUFFIXES) + ")+$"
-
-
-def spark_ident(name: object, columns=None) -> str:
-    """Quote a column name as a Spark SQL identifier (backticks doubled inside).
-
-    Parameters
-    ----------
-    name : object
-        A column name read from the file's schema.
-    columns : collection of str, optional
-        The file's columns; when given, ``name`` must be one of them.
-
-    Returns
-    -------
-    str
-        ```name``` with every backtick doubled, for ``F.col`` / ``selectExpr``.
-
-    Raises
-    ------
-    InputError
-        If ``name`` is not among ``columns`` or contains a NUL character.
-
-    Examples
-    --------
-    >>> spark_ident("a`b.c")
-    '`a``b.c`'
-    """
-    text = str(name)
-    if "\x00" in text:
-        raise InputError(f"column name {text!r} contains a NUL character; rename the column.")
-    if columns is not None and text not in columns:
-        raise InputError(f"column {text!r} is not in the file.", field=text)
-    return "`" + text.replace("`", "``") + "`"
-
-
-def column_kind(dtype) -> str:
-    """Kind of a Spark SQL data type: ``"int"``, ``"float"`` (incl. decimal), ``"text"``, ``"bool"`` or ``"other"``."""
-    from pyspark.sql import types as T
-
-    if isinstance(dtype, (T.ByteType, T.ShortType, T.IntegerType, T.LongType)):
-        return "int"
-    if isinstance(dtype, (T.FloatType, T.DoubleType, T.DecimalType)):
-        return "float"
-    if isinstance(dtype, (T.StringType, T.VarcharType, T.CharType)):
-        return "text"
-    if isinstance(dtype, T.BooleanType):
-        return "bool"
-    return "other"
 
 
 def _id_col(col: str, dtype, field: str, source: str, cols):
@@ -205,6 +158,7 @@ class Group:
         self.fmt, self.files = fmt, files
         self.label = files[0].name if len(files) == 1 else f"{files[0].name} and {len(files) - 1} more"
         self.error_column: str | None = None  # an attempt table's error column, set by canonical_frame
+        self.trial_list: tuple[str, str] | None = None  # (list column, position column): spark_shapes.read_shapes
 
     @property
     def remote(self) -> bool:
@@ -302,10 +256,10 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
     if len(set(names)) != len(names):
         dup = next(c for c in names if names.count(c) > 1)
         raise InputError(f"column '{dup}' appears twice; rename one of them.", source=group.label, field=dup)
-    types = {f.name: f.dataType for f in fields}
-    cols = set(names)
     guess = guess_mapping(names, mapping, source=group.label)
     guess.raise_if_unresolved(group.label)
+    df, guess, types = read_shapes(df, group, guess, {f.name: f.dataType for f in fields}, mapping)
+    cols = set(types)  # per-trial lists exploded (their position column added), rate tables refused
     if guess.layout == "wide":
         raise EngineUnsupported("wide tables (one column per trial) and response matrices are read by the pandas engine; use --engine pandas.",
                                 source=group.label)

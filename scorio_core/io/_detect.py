@@ -12,7 +12,8 @@ from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, as_sources, check_not_utf16, text_encoding
 from scorio_core.io.formats.harnesses.swebench import is_report
 
-__all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_objects", "keyed_records"]
+__all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_objects", "keyed_records",
+           "object_matrix"]
 
 SUPPORTED_FORMATS = MappingProxyType(
     {
@@ -238,11 +239,22 @@ def keyed_objects(value: object) -> bool:
     return any(normalize_name(k) in outcome for k in next(iter(value.values())))
 
 
+def object_matrix(doc: object) -> bool:
+    """A JSON object of objects of plain values (``{"gpt-4": {"q1": 1, "q2": 0}, ...}``): a response matrix keyed
+    both ways, which :mod:`~scorio_core.io.formats.jsonl` reads once the user says which keys are models.
+
+    >>> object_matrix({"gpt-4": {"q1": 1, "q2": 0}, "claude": {"q1": 0}}), object_matrix({"a": {"b": {"c": 1}}})
+    (True, False)
+    """
+    return (isinstance(doc, dict) and bool(doc) and all(isinstance(v, dict) and v for v in doc.values())
+            and all(not isinstance(x, (dict, list)) for v in list(doc.values())[:50] for x in v.values()))
+
+
 def _holds_records(doc: dict) -> bool:
     """A one-line JSON document holding its records (an array of objects, or arrays or objects of them keyed by
     question)."""
-    return any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3])) or keyed_records(v)
-               or keyed_objects(v) for v in doc.values())
+    return object_matrix(doc) or any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3]))
+                                     or keyed_records(v) or keyed_objects(v) for v in doc.values())
 
 
 def _record_kind(record: dict) -> str:

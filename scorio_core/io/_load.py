@@ -11,8 +11,8 @@ from scorio_core.io._detect import check_format, detect_source_format
 from scorio_core.io.formats.harnesses.helm import helm_group, read_helm
 from scorio_core.io.formats.harnesses.inspect_ai import read_inspect
 from scorio_core.io.formats.jsonl import paired_aggregate
-from scorio_core.io.formats.harnesses.lmeval import (load_results_json, read_lm_eval_results, read_lm_eval_samples,
-                                                     results_timestamp, samples_timestamp, sibling_results, sibling_samples)
+from scorio_core.io.formats.harnesses.lmeval import (load_results_json, match_results, read_lm_eval_results,
+                                                     read_lm_eval_samples, results_key, results_timestamp, sibling_samples)
 from scorio_core.io.formats.user_recoding import (check_outcome_scale, check_recoding, read_as_given, unmatched_recoding,
                                                   unmatched_scale)
 from scorio_core.io._merge import merge_parts
@@ -121,21 +121,21 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     for src, f in detected:
         if f != "lm-eval-results":
             continue
-        doc = results[src.name][1]
+        doc = results[results_key(src)][1]
         if isinstance(doc.get("samples"), dict) and doc["samples"]:
             new = _guard(src, lambda s=src, d=doc: read_lm_eval_results(s, mapping, d))
             for p in new:
                 p.sha256 = src.sha256()
             parts.extend(new)
-        elif src.name in used_results:
+        elif results_key(src) in used_results:
             infos.append(SourceInfo(src.name, f, src.sha256(), 0, "attempts", (("model", "model_name"),)))
         else:
-            loaded = {s.name for s, _ in detected}
-            siblings = [Source(name=p.name, path=p) for p in sibling_samples(src) if p.name not in loaded]
+            loaded = {results_key(s) for s, _ in detected}  # paths: one samples name can sit in several folders
+            siblings = [Source(name=p.name, path=p) for p in sibling_samples(src) if str(p) not in loaded]
             if not siblings:
                 read_lm_eval_results(src, mapping, doc)  # raises: aggregate-only results file
             for sib in siblings:
-                new = _read_one(sib, "lm-eval-samples", mapping, {src.name: results[src.name]}, used_results)
+                new = _read_one(sib, "lm-eval-samples", mapping, {results_key(src): results[results_key(src)]}, used_results)
                 for p in new:
                     p.sha256 = sib.sha256()
                     p.notes.append(f"{sib.name}: loaded next to {src.name} (same timestamp).")
@@ -151,7 +151,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     _check_size(table, layout, row_source, [p.source for p in parts])
     infos = [SourceInfo(p.source, p.format, p.sha256, len(p.table), p.layout, tuple(p.mapping.items())) for p in parts] + infos
     notes = [n for s in srcs for n in s.notes] + [n for p in parts for n in p.notes] + merge_notes
-    checked = [(src.name, results[src.name][1]) for src, f in detected if f == "lm-eval-results"]
+    checked = [(src.name, results[results_key(src)][1]) for src, f in detected if f == "lm-eval-results"]
     if checked and "task" in table.columns and "question_id" in table.columns:  # what the run reports vs what loaded
         from scorio_core.io.formats.harnesses.lmeval import results_crosscheck
 
@@ -293,7 +293,7 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
         if fmt == "swebench-report":
             return [read_swebench_report(src, mapping, errors_missing=reading[2])]
         if fmt == "lm-eval-samples":
-            doc = _match_results(src, results, used_results)
+            doc = match_results(src, results, used_results)
             return [read_lm_eval_samples(src, mapping, doc)]
         raise InputError(f"format {fmt!r} has no reader.", source=src.name)
 
@@ -301,27 +301,10 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
 
 
 def _results_docs(detected) -> dict[str, tuple[str | None, dict]]:
-    out = {}
-    for src, f in detected:
-        if f == "lm-eval-results":
-            out[src.name] = (results_timestamp(src.inner_name), _guard(src, lambda s=src: load_results_json(s)))
-    return out
-
-
-def _match_results(src: Source, results: dict, used: set[str]) -> dict | None:
-    parsed = samples_timestamp(src.inner_name)
-    for name, (ts, doc) in results.items():
-        if parsed and ts == parsed[1]:
-            used.add(name)
-            return doc
-    if len(results) == 1 and not parsed:
-        name, (_, doc) = next(iter(results.items()))
-        used.add(name)
-        return doc
-    path = sibling_results(src)
-    if path is not None:
-        return load_results_json(Source(name=path.name, path=path))
-    return None
+    """``{results_key(src): (timestamp, document)}`` of the lm-eval results files (keyed by path: one file name can
+    sit in several model folders)."""
+    return {results_key(src): (results_timestamp(src.inner_name), _guard(src, lambda s=src: load_results_json(s)))
+            for src, f in detected if f == "lm-eval-results"}
 
 
 def _group_helm(srcs: list[Source], fmt: str | None) -> list[Source]:

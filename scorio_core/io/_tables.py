@@ -22,7 +22,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from scorio_core.errors import InputError
-from scorio_core.io.formats.jsonl import drop_nested, flatten_records, read_json_frame
+from scorio_core.io.formats.jsonl import drop_nested, flatten_records, object_matrix_refusal, read_json_frame
 from scorio_core.io.formats.path_names import folder_fields, folder_names
 from scorio_core.io.formats.rates import rates_to_counts
 from scorio_core.io.formats.trial_lists import explode_trials
@@ -104,7 +104,10 @@ def read_table(
         merged = {k: v for k, v in (defaults or {}).items() if v in frame.columns}
         merged.update(mapping or {})
         guess = guess_mapping(frame.columns, merged, source=src.name)
-        guess.raise_if_unresolved(src.name)
+        try:
+            guess.raise_if_unresolved(src.name)
+        except InputError as exc:  # an object of objects: say which keys can be models or questions
+            raise object_matrix_refusal(exc, notes) from None
         derived = {out: f"mean({f})" for f, out in (list_means or {}).items() if out in frame.columns}
         raw = RawTable(_encode_ids(frame, guess), guess, locate, notes, derived)
     raw.frame, raw.guess, raw.locate = explode_trials(raw.frame, raw.guess, raw.locate, mapping, src.name, raw.notes)

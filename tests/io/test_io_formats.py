@@ -287,3 +287,28 @@ def test_helm_single_file_path_joins_its_folder():
     a = io.load([run / "scenario_state.json", run / "per_instance_stats.json"])  # same run twice
     b = io.load(run / "scenario_state.json")
     assert a.report.n_rows == b.report.n_rows == 5 and a.sources[0].name == run.name
+
+
+def test_lm_eval_runs_with_one_timestamp_in_several_model_folders(tmp_path):
+    """details/<model>/results_<time>.json + samples_<task>_<time>.jsonl per model: when two models' runs share a
+    timestamp (one file name in several folders), each samples file takes its own folder's results (was: every
+    samples file took the last results file loaded, all rows under one model, refused as duplicates)."""
+    import shutil
+
+    samples = next(LMEVAL.glob("samples_*.jsonl"))
+    results = next(LMEVAL.glob("results_*.json"))
+    for m in ("a", "b", "c"):
+        folder = tmp_path / f"org__model-{m}"
+        folder.mkdir()
+        shutil.copy(samples, folder / samples.name)
+        doc = json.loads(results.read_text())
+        doc["model_name"] = f"org/model-{m}"
+        (folder / results.name).write_text(json.dumps(doc))
+    ds = io.load([tmp_path])
+    assert ds.ready, ds.report.blocking
+    per_model = ds.attempts.groupby("model", observed=True)["question_id"].nunique().to_dict()
+    assert per_model == {"org/model-a": 10, "org/model-b": 10, "org/model-c": 10}
+    # results files of two folders, the samples of one: the other's samples are found beside its results on disk
+    two = io.load([tmp_path / "org__model-a" / results.name, tmp_path / "org__model-b" / results.name,
+                   tmp_path / "org__model-a" / samples.name])
+    assert sorted(two.attempts["model"].astype(str).unique()) == ["org/model-a", "org/model-b"]

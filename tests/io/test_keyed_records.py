@@ -89,3 +89,24 @@ def test_a_settings_object_is_not_records(tmp_path):
     path.write_text(json.dumps({"model": "m", "question_id": "q1", "correct": 1,
                                 "config": {"sampler": {"top_p": 1}, "judge": {"name": "j"}}}))
     assert len(io.load([str(path)]).attempts) == 1
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_an_object_of_objects_is_a_response_matrix_once_its_keys_are_named(tmp_path, indent):
+    """{"gpt-4": {"q1": 1, ...}, ...} (a script's json.dump of a dict of dicts): refused saying which mappings read it
+    (was: "expected a JSON array of records", or one JSON Lines record on one line), then read either way round."""
+    by_model = {"gpt-4": {"q1": 1, "q2": 0, "q3": 1}, "claude": {"q1": 0, "q2": 1}}
+    path = tmp_path / "scores.json"
+    path.write_text(json.dumps(by_model, indent=indent))
+    with pytest.raises(InputError, match=r"an object of objects \(2 top-level keys, e.g. 'gpt-4': \{'q1': 1, 'q2': 0, "
+                                         r"\.\.\.\}\).*--map model=key --map question_id=@columns"):
+        io.load([str(path)])
+    assert io.source_columns(str(path)) == ("key", "q1", "q2", "q3")  # the app's mapping widget can offer them
+    ds = io.load([str(path)], mapping={"model": "key", "question_id": "@columns"})
+    got = {(str(m), str(q)): c for m, q, c in ds.attempts[["model", "question_id", "is_correct"]].values}
+    assert got == {("gpt-4", "q1"): 1.0, ("gpt-4", "q2"): 0.0, ("gpt-4", "q3"): 1.0, ("claude", "q1"): 0.0,
+                   ("claude", "q2"): 1.0}  # claude has no q3: not an attempt (an empty cell of the matrix)
+    by_question = {q: {m: by_model[m][q] for m in by_model if q in by_model[m]} for q in ("q1", "q2", "q3")}
+    path.write_text(json.dumps(by_question, indent=indent))
+    flipped = io.load([str(path)], mapping={"question_id": "key", "model": "@columns"})
+    assert {(str(m), str(q)): c for m, q, c in flipped.attempts[["model", "question_id", "is_correct"]].values} == got

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scorio_core import io
 from scorio_core.cli import main
 from scorio_core.errors import InputError
+from tests.io.conftest import spark_test
 
 ROWS = [
     {"model": "a", "idx": 0, "score": [True, False, True, True]},
@@ -161,3 +162,32 @@ def test_counts_equal_the_lists(lists):
             assert counts.loc[str(i), "n_trials"] == len(xs) and counts.loc[str(i), "n_correct"] == sum(xs)
         else:
             assert str(i) not in counts.index
+
+
+@spark_test  # the session's Spark (tests/io/conftest.py)
+def test_spark_reads_the_lists_as_pandas_does(tmp_path, request):
+    """Per-trial lists under --engine spark: posexplode, the position the trial, the same counts and notes as pandas
+    (was: refused, naming pandas or duckdb); a trial column beside them and a rate table refused as DuckDB does."""
+    from scorio_core.engines import EngineUnsupported, load_counts
+
+    spark = request.getfixturevalue("spark")
+    rows = ROWS[:3] + [{**ROWS[3], "score": [True, False, False, True]}, {"model": "b", "idx": 2, "score": []}]
+    for kind in ("jsonl", "parquet"):
+        path = _write(tmp_path, rows, kind)
+        want = io.load([path])
+        got = load_counts(path, engine="spark", spark=spark, hash_files=False)
+        key = ["model", "task", "question_id"]
+        a = want.to_counts().astype({k: str for k in key}).sort_values(key).reset_index(drop=True)
+        b = got.counts.astype({k: str for k in key}).sort_values(key).reset_index(drop=True)
+        pd.testing.assert_frame_equal(a[key + ["n_trials", "n_correct"]], b[key + ["n_trials", "n_correct"]],
+                                      check_dtype=False)
+        # by hand: a 4/8; b 6/8 over questions 0 and 1 (question 2's empty list: no attempt)
+        assert b.groupby("model")["n_correct"].sum().to_dict() == {"a": 4, "b": 6}
+        assert any("lists each row's trial outcomes" in n and "(16 attempts)" in n for n in got.report.notes)
+        assert dict(got.sources[0].mapping)["trial"] == "<position in score>"
+    with pytest.raises(InputError, match="numbers trials too"):
+        load_counts(_write(tmp_path, [{**r, "seed": 0} for r in ROWS], "parquet"), engine="spark", spark=spark)
+    rates = tmp_path / "rates.csv"
+    rates.write_text("model,question_id,accuracy,n_samples\nm,q1,0.75,4\nm,q2,0.5,4\n")
+    with pytest.raises(EngineUnsupported, match="shares of correct trials beside column 'n_samples'"):
+        load_counts(str(rates), engine="spark", spark=spark)

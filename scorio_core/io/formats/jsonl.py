@@ -20,14 +20,16 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from scorio_core.errors import InputError
-from scorio_core.io._detect import keyed_objects, keyed_records
+from scorio_core.io._detect import keyed_objects, keyed_records, object_matrix
 from scorio_core.io._schema import _ALIASES, normalize_name
 from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
 from scorio_core.io.formats.trial_lists import keeps_list, scalar_list
 
-__all__ = ["OPENAI_EVALS_COLUMNS", "drop_nested", "flatten_records", "read_json_frame"]
+__all__ = ["OBJECT_MATRIX", "OPENAI_EVALS_COLUMNS", "drop_nested", "flatten_records", "object_matrix_refusal", "read_json_frame"]
 
 #: Columns of an OpenAI evals record log once flattened (the spec line's eval name, the events' fields).
+#: The words by which a note marks a JSON document read as an object of objects (a response matrix keyed both ways).
+OBJECT_MATRIX = "an object of objects"
 OPENAI_EVALS_COLUMNS = frozenset({"spec.eval_name", "sample_id", "type"})
 
 _BLOCK = 4 << 20
@@ -291,6 +293,7 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
         raise _aggregate_error(doc, src.name)
     keyed: list[str] = []
     ids: dict = {}
+    matrix = ""
     if isinstance(doc, dict):
         lists = [v for v in doc.values() if isinstance(v, list)]
         groups = [k for k, v in doc.items() if keyed_records(v)]
@@ -303,6 +306,14 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
             column = "question_id" if not any("question_id" in r for r in recs.values()) else f"<key in {objects[0]}>"
             keyed = [objects[0], column, "the objects", "keyed by question"]
             lists = [[{column: key, **r} for key, r in recs.items()]]
+        elif not lists and not groups and object_matrix(doc):  # {"gpt-4": {"q1": 1, ...}, ...}
+            first = next(iter(doc))
+            example = ", ".join(f"{k!r}: {v!r}" for k, v in list(doc[first].items())[:2])
+            matrix = (f"{src.name}: {OBJECT_MATRIX} ({len(doc):,} top-level keys, e.g. {first!r}: {{{example}, ...}}), "
+                      "read as one row per top-level key (column 'key')" + ("." if "key" in (mapping or {}).values() else
+                      "; say which keys are which: --map model=key --map question_id=@columns (top-level keys are "
+                      "models) or --map question_id=key --map model=@columns (top-level keys are questions)."))
+            lists = [[{"key": k, **v} for k, v in doc.items()]]
         if len(lists) != 1:
             raise InputError("expected a JSON array of records (or an object holding exactly one array of records, or "
                              "one object of arrays of records keyed by question).", source=src.name)
@@ -317,10 +328,22 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
     if ids:
         notes.append(f"{src.name}: the document's {', '.join(map(repr, ids))} applied to every record that has no such "
                      "field.")
+    if matrix:
+        notes.append(matrix)
     if keyed:
         notes.append(f"{src.name}: the records are {keyed[2]} under '{keyed[0]}', {keyed[3]} (the key is column "
                      f"'{keyed[1]}'; {len(doc):,} records).")
     return frame, lambda i: {"row": i + 1}, notes
+
+
+def object_matrix_refusal(exc: InputError, notes: list[str]) -> InputError:
+    """A mapping refusal of an object of objects (:data:`OBJECT_MATRIX`) as the note that says how to read it; any
+    other refusal unchanged."""
+    said = next((n for n in notes if OBJECT_MATRIX in n), None)
+    if said is None:
+        return exc
+    return InputError(said.split(": ", 1)[1].replace("read as one row per top-level key (column 'key'); ", ""),
+                      source=exc.source)
 
 
 def _id_field(key: str) -> bool:

@@ -24,7 +24,7 @@ from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io.formats.metric_names import trials_in_name
 
-__all__ = ["RATE_TOLERANCE", "is_rate_table", "rates_to_counts"]
+__all__ = ["RATE_TOLERANCE", "is_rate_table", "rates_refusal", "rates_to_counts"]
 
 #: A rate is read as ``k / n`` when within this of it (a rate printed to 4 decimals), or a quarter of ``1 / n`` when
 #: that is smaller (so one ``k`` is the only candidate).
@@ -45,6 +45,17 @@ def is_rate_table(guess: MappingGuess) -> bool:
     return (guess.layout == "attempts" and "is_correct" in m
             and ("n_trials" in m or trials_in_name(m["is_correct"]) is not None)
             and not {"n_correct", "trial", "category"} & set(m))
+
+
+def rates_refusal(column: str, trials: str | None) -> str:
+    """Why a SQL engine (DuckDB, Spark) leaves a rate table to the pandas engine, which reads it as counts.
+
+    >>> rates_refusal("accuracy", "n_samples")[:72]
+    "column 'accuracy' holds shares of correct trials beside column 'n_sample"
+    """
+    count = f"column '{trials}' (a trial count)" if trials else "the trial count its name states"
+    return (f"column '{column}' holds shares of correct trials beside {count}, which the pandas engine reads as counts "
+            "(n_correct = share x trials); use --engine pandas.")
 
 
 def rates_to_counts(frame: pd.DataFrame, guess: MappingGuess, locate: Callable[[int], dict],

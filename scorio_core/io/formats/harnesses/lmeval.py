@@ -38,7 +38,8 @@ from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json, utf8_text
 from scorio_core.io._text import as_text, clip
 
-__all__ = ["load_results_json", "read_lm_eval_results", "read_lm_eval_samples", "results_timestamp", "samples_timestamp"]
+__all__ = ["load_results_json", "match_results", "read_lm_eval_results", "read_lm_eval_samples", "results_key",
+           "results_timestamp", "samples_timestamp"]
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<ts>\d{4}-\d{2}-\d{2}T[0-9\-.:]+?)\.jsonl$")
 _RESULTS = re.compile(r"^results_(?P<ts>\d{4}-\d{2}-\d{2}T[0-9\-.:]+?)\.json$")
@@ -269,6 +270,30 @@ def sibling_results(src: Source) -> Path | None:
             return candidate
     found = sorted(src.path.parent.glob("results_*.json"))
     return found[0] if len(found) == 1 else None
+
+
+def results_key(src: Source) -> str:
+    """The key of a results file among those loaded: its path (one name, ``results_<time>.json``, can sit in several
+    model folders), or its name for an upload."""
+    return str(src.path) if src.path is not None else src.name
+
+
+def match_results(src: Source, results: dict, used: set[str]) -> dict | None:
+    """The results document of a samples file: the loaded one of the same timestamp (in the samples' own folder when
+    several share it), else the only one loaded when the samples' name has no timestamp, else the results file beside
+    it on disk; None when there is none. ``results``: ``{results_key: (timestamp, document)}``; the key used is added
+    to ``used``."""
+    parsed = samples_timestamp(src.inner_name)
+    same = [k for k, (ts, _) in results.items() if parsed and ts == parsed[1]]
+    if len(same) > 1 and src.path is not None:  # the same file name in several model folders
+        same = [k for k in same if Path(k).parent == src.path.parent] or same
+    if not same and len(results) == 1 and not parsed:
+        same = list(results)
+    if same:
+        used.add(same[0])
+        return results[same[0]][1]
+    path = sibling_results(src)
+    return load_results_json(Source(name=path.name, path=path)) if path is not None else None
 
 
 def sibling_samples(src: Source) -> list[Path]:
