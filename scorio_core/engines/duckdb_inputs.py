@@ -25,7 +25,7 @@ from typing import NamedTuple
 from scorio_core.errors import InputError
 from scorio_core.io._dataset import SourceInfo
 from scorio_core.io._schema import MappingGuess
-from scorio_core.io.formats.jsonl import OPENAI_EVALS_COLUMNS
+from scorio_core.io.formats.harnesses.openai_evals import OPENAI_EVALS_COLUMNS
 from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io.formats.path_names import FOLDER, folder_fields, folder_names, folder_record
 from scorio_core.io.formats.rates import is_rate_table
@@ -42,7 +42,7 @@ from scorio_core.engines._sql import (
     refuse_empty_files,
     register_files,
 )
-from scorio_core.engines.duckdb_shapes import refuse_rates, trial_list
+from scorio_core.engines.duckdb_shapes import refuse_held_records, refuse_rates, refuse_text_lists, trial_list
 from scorio_core.engines.duckdb_values import column_kind, error_expr, error_text_expr, id_expr, int_expr, number_expr
 from scorio_core.engines.per_model import join_per_model
 
@@ -235,6 +235,8 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
         raise EngineUnsupported("an OpenAI evals record log is read by the pandas engine; use --engine pandas.",
                                 source=group.label)
     guess = guess_mapping(names, mapping, source=group.label)
+    if not guess.ok:
+        refuse_held_records(types, group.label)  # each row's records in a list: pandas explodes them
     guess.raise_if_unresolved(group.label)
     if guess.layout == "wide":
         raise EngineUnsupported("wide tables (one column per trial) and response matrices are read by the pandas engine; use --engine pandas.",
@@ -259,6 +261,8 @@ def canonical_select(con, group: Group, mapping: Mapping[str, str] | None, *,
         types.update(forced)
     else:
         sql, params = group.reader()
+    if guess.layout == "attempts" and column_kind(types[gm["is_correct"]]) == "text":
+        refuse_text_lists(con, sql, params, gm["is_correct"], group, duck_error)  # '[True, False]': pandas reads it
     select: list[str] = []
     sel_params: list = []
     folders = folder_fields(mapping)

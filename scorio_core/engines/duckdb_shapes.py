@@ -21,7 +21,50 @@ from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io.formats.rates import rates_refusal
 from scorio_core.io.formats.trial_lists import trial_column_error
 
-__all__ = ["refuse_rates", "trial_list"]
+__all__ = ["refuse_held_records", "refuse_rates", "refuse_text_lists", "trial_list"]
+
+
+def refuse_held_records(types: Mapping[str, str], label: str) -> None:
+    """Refuse a file whose rows hold their records in a list of objects with an outcome field (``"results": [{"id":
+    "q1", "correct": 1}, ...]``), which the pandas reader explodes (:mod:`scorio_core.io.formats.line_records`).
+
+    >>> refuse_held_records({"model": "VARCHAR", "results": "STRUCT(id VARCHAR, correct BIGINT)[]"}, "r.jsonl")
+    Traceback (most recent call last):
+    ...
+    scorio_core.engines._sql.EngineUnsupported: r.jsonl: each row's 'results' holds records (a list of objects with an outcome field), which the pandas engine reads as one row per element; use --engine pandas.
+    """
+    from scorio_core.io._schema import normalize_name
+    from scorio_core.io.formats.trial_lists import OUTCOME_NAMES
+
+    for column, kind in types.items():
+        inner = re.fullmatch(r"STRUCT\((.*)\)\[\]", str(kind))
+        fields = re.findall(r'(?:^|, )("(?:[^"]|"")+"|[^ ,()"]+) ', inner.group(1)) if inner else []
+        if any(normalize_name(f.strip('"')) in OUTCOME_NAMES for f in fields):
+            raise EngineUnsupported(f"each row's '{column}' holds records (a list of objects with an outcome field), "
+                                    "which the pandas engine reads as one row per element; use --engine pandas.",
+                                    source=label)
+
+
+def refuse_text_lists(con, sql: str, params: list, column: str, group, duck_error: Callable) -> None:
+    """Refuse an outcome column of lists written as text (``[True, False]``, a pandas list column saved to CSV), which
+    the pandas reader reads as lists (:func:`scorio_core.io.formats.trial_lists.text_lists`). Only the first non-empty
+    value is looked at (such a column is lists throughout), so a large file is not scanned twice.
+
+    Raises
+    ------
+    EngineUnsupported
+        The first value starts with ``[``.
+    """
+    import duckdb
+
+    ident = quote_ident(column)
+    try:
+        row = con.execute(f"SELECT {ident} FROM {sql} WHERE {ident} IS NOT NULL LIMIT 1", params).fetchone()
+    except duckdb.Error as exc:
+        raise duck_error(exc, group) from None
+    if row and str(row[0]).lstrip().startswith("["):
+        raise EngineUnsupported(f"column '{column}' holds lists written as text ({str(row[0])[:40]!r}), which the pandas "
+                                "engine reads as one attempt per element; use --engine pandas.", source=group.label)
 
 
 def refuse_rates(con, group, column: str, trials: str | None, duck_error: Callable) -> None:

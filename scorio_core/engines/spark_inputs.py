@@ -24,7 +24,7 @@ from scorio_core.io._sources import _KNOWN_SUFFIXES
 from scorio_core.io.formats.recorded_errors import NO_ERROR, error_column
 from scorio_core.engines._sql import (EMPTY_TOKENS, EXACT_INTEGER_LIMIT, FALSE_TOKENS, FILE_COLUMN, NO_TRIAL, SPLIT_MAX,
                                       TRUE_TOKENS, EngineUnsupported, InputFile)
-from scorio_core.engines.spark_shapes import column_kind, read_shapes, spark_ident
+from scorio_core.engines.spark_shapes import column_kind, read_shapes, refuse_held_records, spark_ident
 
 __all__ = ["Group", "canonical_frame", "column_kind", "error_examples", "path_of", "spark_error", "spark_ident",
            "split_groups"]
@@ -257,6 +257,8 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
         dup = next(c for c in names if names.count(c) > 1)
         raise InputError(f"column '{dup}' appears twice; rename one of them.", source=group.label, field=dup)
     guess = guess_mapping(names, mapping, source=group.label)
+    if not guess.ok:
+        refuse_held_records({f.name: f.dataType for f in fields}, group.label)  # pandas explodes such lists
     guess.raise_if_unresolved(group.label)
     df, guess, types = read_shapes(df, group, guess, {f.name: f.dataType for f in fields}, mapping)
     cols = set(types)  # per-trial lists exploded (their position column added), rate tables refused

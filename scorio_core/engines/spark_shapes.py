@@ -24,7 +24,7 @@ from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io.formats.rates import is_rate_table, rates_refusal
 from scorio_core.io.formats.trial_lists import trial_column_error
 
-__all__ = ["column_kind", "read_shapes", "spark_ident"]
+__all__ = ["column_kind", "read_shapes", "refuse_held_records", "spark_ident"]
 
 
 def spark_ident(name: object, columns=None) -> str:
@@ -73,6 +73,28 @@ def column_kind(dtype) -> str:
     if isinstance(dtype, T.BooleanType):
         return "bool"
     return "other"
+
+
+def refuse_held_records(types: Mapping[str, object], label: str) -> None:
+    """Refuse a file whose rows hold their records in an array of structs with an outcome field (the pandas reader
+    explodes it: :mod:`scorio_core.io.formats.line_records`), as the DuckDB engine does.
+
+    Raises
+    ------
+    EngineUnsupported
+        Naming the column.
+    """
+    from pyspark.sql import types as T
+
+    from scorio_core.io._schema import normalize_name
+    from scorio_core.io.formats.trial_lists import OUTCOME_NAMES
+
+    for column, dtype in types.items():
+        if (isinstance(dtype, T.ArrayType) and isinstance(dtype.elementType, T.StructType)
+                and any(normalize_name(f.name) in OUTCOME_NAMES for f in dtype.elementType.fields)):
+            raise EngineUnsupported(f"each row's '{column}' holds records (a list of objects with an outcome field), "
+                                    "which the pandas engine reads as one row per element; use --engine pandas.",
+                                    source=label)
 
 
 def read_shapes(df, group, guess: MappingGuess, types: dict, mapping: Mapping[str, str] | None):

@@ -253,8 +253,13 @@ def object_matrix(doc: object) -> bool:
 def _holds_records(doc: dict) -> bool:
     """A one-line JSON document holding its records (an array of objects, or arrays or objects of them keyed by
     question)."""
-    return object_matrix(doc) or any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3]))
-                                     or keyed_records(v) or keyed_objects(v) for v in doc.values())
+    from scorio_core.io.formats.trial_lists import is_record
+
+    if any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3])) or keyed_records(v)
+           for v in doc.values()):
+        return True
+    own = is_record(k for k, v in doc.items() if not isinstance(v, (dict, list)))
+    return not own and (object_matrix(doc) or any(keyed_objects(v) for v in doc.values()))  # else a record itself
 
 
 def _record_kind(record: dict) -> str:

@@ -25,7 +25,7 @@ from scorio_core.errors import InputError
 from scorio_core.io.formats.jsonl import drop_nested, flatten_records, object_matrix_refusal, read_json_frame
 from scorio_core.io.formats.path_names import folder_fields, folder_names
 from scorio_core.io.formats.rates import rates_to_counts
-from scorio_core.io.formats.trial_lists import explode_trials
+from scorio_core.io.formats.trial_lists import explode_trials, text_lists
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping
 from scorio_core.io._sources import Source, locate_bad_utf8, text_encoding, utf8_bytes
@@ -110,6 +110,7 @@ def read_table(
             raise object_matrix_refusal(exc, notes) from None
         derived = {out: f"mean({f})" for f, out in (list_means or {}).items() if out in frame.columns}
         raw = RawTable(_encode_ids(frame, guess), guess, locate, notes, derived)
+    raw.frame = text_lists(raw.frame, raw.guess, src.name, raw.notes)  # '[True, False]' in a CSV cell
     raw.frame, raw.guess, raw.locate = explode_trials(raw.frame, raw.guess, raw.locate, mapping, src.name, raw.notes)
     layout = raw.guess.layout
     raw.frame, raw.guess = rates_to_counts(raw.frame, raw.guess, raw.locate, mapping, src.name, raw.notes, scale)

@@ -110,3 +110,54 @@ def test_an_object_of_objects_is_a_response_matrix_once_its_keys_are_named(tmp_p
     path.write_text(json.dumps(by_question, indent=indent))
     flipped = io.load([str(path)], mapping={"question_id": "key", "model": "@columns"})
     assert {(str(m), str(q)): c for m, q, c in flipped.attempts[["model", "question_id", "is_correct"]].values} == got
+
+
+def test_each_line_holding_its_records(tmp_path):
+    """JSON Lines whose every line holds one model's records in a list ({"model": ..., "results": [{"id": ...,
+    "correct": ...}, ...]}): one attempt per element, with its line's model (was: the list dropped, "no column found
+    for required field 'question_id'"); an element's bad outcome names its line; a list of chat messages is still
+    dropped."""
+    lines = [{"model": "gpt-4", "task": "t", "results": [{"id": f"q{i}", "correct": i % 2} for i in range(4)],
+              "messages": [{"role": "user", "content": "hi"}]},
+             {"model": "claude", "task": "t", "results": [{"id": f"q{i}", "correct": int(i < 3)} for i in range(4)]}]
+    path = tmp_path / "runs.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    ds = io.load([str(path)])
+    counts = ds.to_counts().astype({"model": str}).groupby("model")["n_correct"].sum().to_dict()
+    assert counts == {"gpt-4": 2, "claude": 3}  # by hand: q1, q3 / q0-q2
+    assert len(ds.attempts) == 8 and set(ds.attempts["question_id"].astype(str)) == {"q0", "q1", "q2", "q3"}
+    assert any("each line's 'results' holds its records: 8 records from 2 lines" in n for n in ds.report.notes)
+    assert "messages" not in ds.attempts.columns
+    lines[1]["results"][2]["correct"] = 7
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    with pytest.raises(InputError, match=r"runs.jsonl line 2: .*got 7"):
+        io.load([str(path)])
+
+
+def test_the_sql_engines_leave_line_records_to_pandas(tmp_path, capsys):
+    from scorio_core.engines import EngineUnsupported, load_counts
+
+    path = tmp_path / "runs.jsonl"
+    path.write_text("".join(json.dumps({"model": m, "results": [{"id": f"q{i}", "correct": (i + k) % 2} for i in range(3)]})
+                            + "\n" for k, m in enumerate(("a", "b"))))
+    with pytest.raises(EngineUnsupported, match="each row's 'results' holds records"):
+        load_counts(str(path), engine="duckdb")
+    assert main(["leaderboard", str(tmp_path / "*.jsonl"), "--engine", "auto", "--prior", "uniform", "--output", "json"]) == 0
+    rows = {r["model"]: r["avg"] for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert rows == {"a": 1 / 3, "b": 2 / 3}  # by hand: a answers q1; b answers q0 and q2
+
+
+def test_a_record_with_its_own_outcome_is_not_exploded(tmp_path):
+    """A line (or one-line document) with its own outcome stays one attempt, whatever it nests: per-test results under
+    it ({"passed": true, "tests": [{"passed": false}, ...]}) are details, not the attempts."""
+    lines = [{"model": "m", "task_id": f"HumanEval/{i}", "passed": bool(i % 2),
+              "tests": [{"name": "t1", "passed": True}, {"name": "t2", "passed": bool(i % 2)}]} for i in range(3)]
+    path = tmp_path / "evals.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    ds = io.load([str(path)])
+    assert len(ds.attempts) == 3 and ds.attempts["is_correct"].tolist() == [0.0, 1.0, 0.0]
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps({"model": "m", "question_id": "q", "correct": 1,
+                               "runs": {"r1": {"correct": 1}, "r2": {"correct": 0}}}))
+    single = io.load([str(one)])
+    assert len(single.attempts) == 1 and single.attempts["question_id"].astype(str).tolist() == ["q"]

@@ -191,3 +191,32 @@ def test_spark_reads_the_lists_as_pandas_does(tmp_path, request):
     rates.write_text("model,question_id,accuracy,n_samples\nm,q1,0.75,4\nm,q2,0.5,4\n")
     with pytest.raises(EngineUnsupported, match="shares of correct trials beside column 'n_samples'"):
         load_counts(str(rates), engine="spark", spark=spark)
+    held = tmp_path / "held.jsonl"
+    held.write_text(json.dumps({"model": "m", "results": [{"id": "q1", "correct": 1}]}) + "\n")
+    with pytest.raises(EngineUnsupported, match="each row's 'results' holds records"):
+        load_counts(str(held), engine="spark", spark=spark)
+
+
+def test_lists_written_as_text_in_a_csv(tmp_path):
+    """A list column saved with DataFrame.to_csv ('[True, False, True]'): read as the lists it was (was refused as
+    text labels); None is a missing outcome, [] no attempt; a cell that is not such a list leaves the column to the
+    outcome check, which names its line."""
+    frame = pd.DataFrame({"model": ["a", "a", "b", "b"], "idx": [0, 1, 0, 1],
+                          "score": [[True, False, True, True], [False, False, True, False], [1, 1, 1, 1], []]})
+    path = tmp_path / "lists.csv"
+    frame.to_csv(path, index=False)
+    ds = io.load([str(path)])
+    counts = ds.to_counts().astype({"model": str, "question_id": str}).set_index(["model", "question_id"])
+    # by hand: a 3/4 and 1/4; b 4/4 on question 0, question 1's empty list no attempt
+    assert counts["n_correct"].to_dict() == {("a", "0"): 3, ("a", "1"): 1, ("b", "0"): 4}
+    assert counts["n_trials"].to_dict() == {("a", "0"): 4, ("a", "1"): 4, ("b", "0"): 4}
+    assert any("holds lists written as text" in n for n in ds.report.notes)
+    from scorio_core.engines import EngineUnsupported, load_counts
+
+    with pytest.raises(EngineUnsupported, match="holds lists written as text"):  # --engine auto falls back to pandas
+        load_counts(str(path), engine="duckdb")
+    path.write_text("model,idx,score\na,0,\"[True, None]\"\na,1,\"[0, 1.0]\"\n")
+    assert io.load([str(path)]).report.n_missing_outcomes == 1
+    path.write_text("model,idx,score\na,0,\"[True, False]\"\na,1,maybe\n")
+    with pytest.raises(InputError, match="line 2"):
+        io.load([str(path)])

@@ -23,14 +23,14 @@ from scorio_core.errors import InputError
 from scorio_core.io._detect import keyed_objects, keyed_records, object_matrix
 from scorio_core.io._schema import _ALIASES, normalize_name
 from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
-from scorio_core.io.formats.trial_lists import keeps_list, scalar_list
+from scorio_core.io.formats.harnesses.openai_evals import OPENAI_EVALS_COLUMNS, openai_evals_log
+from scorio_core.io.formats.line_records import held_records, records_under_key
+from scorio_core.io.formats.trial_lists import is_record, keeps_list, scalar_list
 
-__all__ = ["OBJECT_MATRIX", "OPENAI_EVALS_COLUMNS", "drop_nested", "flatten_records", "object_matrix_refusal", "read_json_frame"]
+__all__ = ["OBJECT_MATRIX", "drop_nested", "flatten_records", "object_matrix_refusal", "read_json_frame"]
 
-#: Columns of an OpenAI evals record log once flattened (the spec line's eval name, the events' fields).
 #: The words by which a note marks a JSON document read as an object of objects (a response matrix keyed both ways).
 OBJECT_MATRIX = "an object of objects"
-OPENAI_EVALS_COLUMNS = frozenset({"spec.eval_name", "sample_id", "type"})
 
 _BLOCK = 4 << 20
 
@@ -58,11 +58,16 @@ def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.Data
             payload.append(utf8_bytes(src))
         return payload[0]
 
+    rows: list[np.ndarray] = []  # each row's line when each line's records were exploded
+
     def locate(i: int) -> dict:
-        return _jsonl_locator(data())(i)
+        return _jsonl_locator(data())(int(rows[0][i]) if rows else i)
 
     try:
-        table, notes = _jsonl_arrow(str(path) if path is not None else io.BytesIO(data()), src.name, list_means or {}, mapping)
+        table, notes = _jsonl_arrow(str(path) if path is not None else io.BytesIO(data()), src.name, list_means or {}, mapping,
+                                    records=True)
+        if parents := (table.schema.metadata or {}).get(b"parents"):  # line_records.records_under_key
+            rows.append(np.frombuffer(parents, dtype=np.int64))
         frame = table.to_pandas(self_destruct=True, split_blocks=True)
         del table
     except pa.ArrowException:
@@ -78,47 +83,14 @@ def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.Data
                "detailed_evaluation_results": {"file_path": first.get("detailed_evaluation_results.file_path")}}
         raise _aggregate_error(doc, src.name)
     if OPENAI_EVALS_COLUMNS <= set(frame.columns):
-        return _openai_evals_log(frame, locate, src, notes)
+        return openai_evals_log(frame, locate, src, notes)
     return frame, locate, notes
 
 
-def _openai_evals_log(frame: pd.DataFrame, locate: Callable[[int], dict], src: Source, notes: list[str]):
-    """An OpenAI evals record log (``oaieval ... --record_path``): a ``spec`` line (``completion_fns``, ``eval_name``),
-    one line per event (``sample_id``, ``type``, ``data``) and a ``final_report`` line. The ``match`` events are the
-    attempts (``data.correct``), the spec's completion function the model and its eval name the task; the other lines
-    (the spec, sampling events, the report) are not attempts, and the notes say how many were set aside."""
-    spec = frame["spec.eval_name"].notna().to_numpy()
-    task = str(frame.loc[spec, "spec.eval_name"].iloc[0])
-    head = _try_line(src.text_head().removeprefix(b"\xef\xbb\xbf").split(b"\n", 1)[0]) or {}
-    fns = head.get("spec", {}).get("completion_fns") if isinstance(head.get("spec"), dict) else None
-    model = "+".join(map(str, fns)) if isinstance(fns, list) and fns else None
-    kept = np.flatnonzero((frame["type"] == "match").to_numpy())
-    if not kept.size or "data.correct" not in frame.columns:
-        kinds = ", ".join(sorted(map(str, frame["type"].dropna().unique()))[:8])
-        raise InputError(f"an OpenAI evals log of eval '{task}' with no 'match' events holding data.correct (its events: "
-                         f"{kinds}); only match evals give per-sample outcomes here: export them, or map the outcome "
-                         "with --map is_correct=COLUMN.", source=src.name)
-    out = frame.iloc[kept][["sample_id", "data.correct"]].reset_index(drop=True)
-    out.insert(0, "task", task)
-    if model is not None:
-        out.insert(0, "model", model)
-    notes.append(f"{src.name}: an OpenAI evals log: task '{task}' (spec.eval_name)"
-                 + (f", model '{model}' (spec.completion_fns)" if model else "")
-                 + f"; its {kept.size:,} 'match' events are the attempts ({len(frame) - kept.size:,} other lines: the "
-                 "spec, sampling events, the final report).")
-    return out, (lambda i: locate(int(kept[i]))), notes
-
-
-def _try_line(line: bytes):
-    try:
-        doc = json.loads(line)
-    except ValueError:
-        return None
-    return doc if isinstance(doc, dict) else None
-
-
-def _jsonl_arrow(stream, name: str, list_means: Mapping[str, str], mapping=None) -> tuple[pa.Table, list[str]]:
-    """Stream JSON Lines block by block: flatten objects, reduce lists, dictionary-encode text."""
+def _jsonl_arrow(stream, name: str, list_means: Mapping[str, str], mapping=None,
+                 records: bool = False) -> tuple[pa.Table, list[str]]:
+    """Stream JSON Lines block by block: flatten objects, reduce lists, dictionary-encode text; with ``records``, one
+    list of records per line is kept and exploded (:func:`records_under_key`)."""
     reader = pajson.open_json(stream, read_options=pajson.ReadOptions(block_size=_BLOCK))
     batches, notes, dropped = [], [], {}
     for batch in reader:
@@ -129,8 +101,9 @@ def _jsonl_arrow(stream, name: str, list_means: Mapping[str, str], mapping=None)
             if field_name in table.column_names and pa.types.is_list(table.schema.field(field_name).type):
                 table = table.append_column(out, pa.array(_list_mean(table.column(field_name).combine_chunks())))
                 table = table.drop_columns([field_name])
+        held = held_records(table) if records else []
         nested = [n for n, t in zip(table.column_names, table.schema.types) if pa.types.is_null(t) or (
-            pa.types.is_nested(t) and not (scalar_list(t) and keeps_list(n, mapping)))]
+            pa.types.is_nested(t) and not (scalar_list(t) and keeps_list(n, mapping)) and held != [n])]
         for n in nested:
             dropped.setdefault(n, table.schema.field(n).type)
         table = table.drop_columns(nested)
@@ -144,7 +117,11 @@ def _jsonl_arrow(stream, name: str, list_means: Mapping[str, str], mapping=None)
     empty = [n for n, t in dropped.items() if pa.types.is_null(t)]
     if empty:
         notes.append(f"{name}: ignored fields that are null on every line: {', '.join(empty[:10])}.")
-    return pa.Table.from_batches(batches), notes
+    table = pa.Table.from_batches(batches)
+    if records and len(held := held_records(table)) == 1:
+        table, more = records_under_key(table, held[0], name, mapping)
+        notes = more + notes
+    return table, notes
 
 
 def _jsonl_locator(data: bytes) -> Callable[[int], dict]:
@@ -297,7 +274,8 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
     if isinstance(doc, dict):
         lists = [v for v in doc.values() if isinstance(v, list)]
         groups = [k for k, v in doc.items() if keyed_records(v)]
-        objects = [k for k, v in doc.items() if keyed_objects(v)] if not lists and not groups else []
+        own = is_record(k for k, v in doc.items() if not isinstance(v, (dict, list)))  # an attempt itself
+        objects = [k for k, v in doc.items() if keyed_objects(v)] if not (lists or groups or own) else []
         if not lists and len(groups) == 1:  # {"eval": {"HumanEval/0": [sample, ...], ...}} (EvalPlus)
             keyed = [groups[0], f"<key in {groups[0]}>", "the arrays", "one per key"]
             lists = [[{**r, keyed[1]: key} for key, recs in doc[groups[0]].items() for r in recs]]

@@ -12,6 +12,7 @@ trial column beside such a list is refused (two numberings of the same attempts)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -23,11 +24,29 @@ from scorio_core.errors import InputError
 from scorio_core.io._schema import _ALIASES, MappingGuess, normalize_name
 from scorio_core.io.formats.matrix import guess_mapping
 
-__all__ = ["OUTCOME_NAMES", "explode_trials", "keeps_list", "scalar_list", "trial_column_error",
-           "trial_list_notes"]
+__all__ = ["OUTCOME_NAMES", "explode_trials", "is_record", "keeps_list", "scalar_list", "text_lists",
+           "trial_column_error", "trial_list_notes"]
 
 #: Folded names of the fields a list of per-trial outcomes may have (``is_correct`` and its aliases).
 OUTCOME_NAMES = frozenset({"is_correct"} | {a for tier in _ALIASES["is_correct"] for a in tier})
+#: The elements a list written as text may hold (as pandas writes a list column to CSV: ``[True, False, None]``).
+_TOKENS = {"true": 1.0, "false": 0.0, "1": 1.0, "0": 0.0, "1.0": 1.0, "0.0": 0.0, "none": np.nan, "null": np.nan,
+           "nan": np.nan}
+_ELEMENT = "(?:" + "|".join(re.escape(t) for t in _TOKENS) + ")"
+_TEXT_LIST = rf"\[\s*(?:{_ELEMENT}(?:\s*,\s*{_ELEMENT})*)?\s*,?\s*\]"
+
+
+def is_record(names) -> bool:
+    """Whether plain (non-nested) fields with these names make one attempt of their own: an outcome and a question
+    id (``{"task_id": ..., "passed": true, "tests": [...]}``), so lists of objects nested in it are details, not its
+    records. A document with an outcome and no question id (``{"accuracy": 50.0, "details": {...}}``) is a summary.
+
+    >>> is_record(["model", "task_id", "passed"]), is_record(["accuracy", "model"])
+    (True, False)
+    """
+    folded = {normalize_name(n) for n in names}
+    ids = {"question_id"} | {a for tier in _ALIASES["question_id"] for a in tier}
+    return bool(folded & OUTCOME_NAMES) and bool(folded & ids)
 
 
 def keeps_list(name: str, mapping: Mapping[str, str] | None) -> bool:
@@ -61,6 +80,38 @@ def _is_list_column(s: pd.Series) -> bool:
         return False
     first = s.first_valid_index()  # no copy of the column (a text column of 10^7 rows)
     return first is not None and isinstance(s.at[first], (list, tuple, np.ndarray))
+
+
+def text_lists(frame: pd.DataFrame, guess: MappingGuess, source: str, notes: list[str]) -> pd.DataFrame:
+    """The outcome column as lists when every value is a list of 0/1 outcomes written as text (``[True, False, True]``,
+    ``[1, 0, 1]``: what ``DataFrame.to_csv`` writes for a list column), for :func:`explode_trials`; else unchanged.
+
+    Only ``true``/``false``/``1``/``0``/``1.0``/``0.0`` and ``None``/``null``/``nan`` (a missing outcome) are read, without
+    case; any other text leaves the column to the outcome check, which names its row.
+
+    >>> t = pd.DataFrame({"model": ["m", "m"], "question_id": ["q1", "q2"], "correct": ["[True, False]", "[]"]})
+    >>> from scorio_core.io.formats.matrix import guess_mapping
+    >>> text_lists(t, guess_mapping(t.columns, None), "t.csv", [])["correct"].tolist()
+    [[1.0, 0.0], []]
+    """
+    column = guess.mapping.get("is_correct")
+    if guess.layout != "attempts" or column not in frame.columns or not (
+            frame[column].dtype == object or pd.api.types.is_string_dtype(frame[column].dtype)):
+        return frame
+    first = frame[column].first_valid_index()
+    if first is None or not str(frame[column].at[first]).lstrip().startswith("["):
+        return frame
+    text = frame[column].astype("string").str.strip()
+    if not (text.isna() | text.str.fullmatch(_TEXT_LIST, case=False).fillna(False)).all():
+        return frame
+    tokens = text.str.slice(1, -1).str.split(",").explode().str.strip().str.lower()
+    tokens = tokens[tokens.notna() & (tokens != "")]
+    lists = tokens.map(_TOKENS).groupby(level=0).agg(list)
+    out = pd.Series([[] if v is not pd.NA else None for v in text], index=frame.index, dtype=object)
+    out.loc[lists.index] = lists
+    notes.append(f"{source}: column '{column}' holds lists written as text ('{frame[column].at[first]!s:.40}', as pandas "
+                 "writes a list column to CSV): read as lists of outcomes.")
+    return frame.assign(**{column: out.to_numpy()})
 
 
 def explode_trials(frame: pd.DataFrame, guess: MappingGuess, locate: Callable[[int], dict], mapping, source: str,

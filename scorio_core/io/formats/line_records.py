@@ -1,0 +1,57 @@
+"""Records kept under a key on each line of a JSON Lines file: ``{"model": "m", "results": [{"id": "q1", "correct":
+1}, ...]}``, one line per model (or run) holding its per-question records.
+
+The JSON Lines reader (:mod:`scorio_core.io.formats.jsonl`) keeps one list-of-objects field per line whose objects
+carry an outcome field (:func:`held_records`) and explodes it (:func:`records_under_key`): one row per element with
+its line's other fields, said in the notes; an error names the element's line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from scorio_core.io._schema import normalize_name
+from scorio_core.io.formats.trial_lists import OUTCOME_NAMES, is_record, keeps_list, scalar_list
+
+__all__ = ["held_records", "records_under_key"]
+
+
+def held_records(table: pa.Table) -> list[str]:
+    """List-of-object fields whose objects carry an outcome field (``correct``, ``passed`` ...): records kept under a
+    key on each line (``{"model": "m", "results": [{"id": "q1", "correct": 1}, ...]}``); none when the line is an attempt of its
+    own (:func:`~scorio_core.io.formats.trial_lists.is_record`: ``{"task_id": ..., "passed": true, "tests": [...]}``)."""
+    names, types = table.column_names, table.schema.types
+    if is_record(n for n, t in zip(names, types) if not pa.types.is_nested(t)):
+        return []  # each line is an attempt of its own (a list of per-test results beside it stays dropped)
+    return [n for n, t in zip(names, types) if pa.types.is_list(t)
+            and pa.types.is_struct(t.value_type) and any(normalize_name(f.name) in OUTCOME_NAMES for f in t.value_type)]
+
+
+def records_under_key(table: pa.Table, column: str, name: str, mapping=None) -> tuple[pa.Table, list[str]]:
+    """One row per element of each line's list of records ``column``, with its line's other fields (an element's field
+    of the same name as a line's is kept as ``COLUMN.FIELD``); the parent line of each row in the schema's metadata
+    (``parents``: int64 bytes), nested element fields flattened or dropped as the reader drops them.
+
+    >>> t = pa.table({"model": ["m", "n"], "results": [[{"id": "q1", "correct": 1}, {"id": "q2", "correct": 0}],
+    ...                                                [{"id": "q1", "correct": 1}]]})
+    >>> out, _ = records_under_key(t, "results", "r.jsonl")
+    >>> out.select(["model", "id", "correct"]).to_pylist()[1:]
+    [{'model': 'm', 'id': 'q2', 'correct': 0}, {'model': 'n', 'id': 'q1', 'correct': 1}]
+    """
+    lists = table.column(column).combine_chunks()
+    parents = pc.list_parent_indices(lists)
+    flat = pc.list_flatten(lists)
+    out = table.drop_columns([column]).take(parents)
+    for i, f in enumerate(flat.type):
+        out = out.append_column(f.name if f.name not in out.column_names else f"{column}.{f.name}", flat.field(i))
+    while any(pa.types.is_struct(t) for t in out.schema.types):
+        out = out.flatten()
+    nested = [n for n, t in zip(out.column_names, out.schema.types)
+              if pa.types.is_nested(t) and not (scalar_list(t) and keeps_list(n, mapping))]
+    notes = [f"{name}: ignored non-scalar fields of the records in '{column}': {', '.join(nested[:10])}."] if nested else []
+    out = out.drop_columns(nested)
+    notes.insert(0, f"{name}: each line's '{column}' holds its records: {len(out):,} records from {len(table):,} lines, "
+                    "each with its line's other fields.")
+    return out.replace_schema_metadata({b"parents": parents.to_numpy().astype(np.int64).tobytes()}), notes
