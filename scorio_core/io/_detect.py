@@ -36,6 +36,9 @@ SUPPORTED_FORMATS = MappingProxyType(
         "inspect-json": "Inspect AI .json log; epochs are trials",
         "helm": "HELM run folder (per_instance_stats.json + scenario_state.json [+ run_spec.json]); "
         "train_trial_index is the trial",
+        "xlsx": "Excel workbook (.xlsx): each sheet with data read as its CSV would be (same layouts as csv); "
+        "with several sheets, each sheet's name stands for the file stem",
+        "ods": "OpenDocument spreadsheet (.ods), read as xlsx is",
         "swebench-report": "SWE-bench harness report <model>.<run_id>.json (swebench.harness.run_evaluation): one "
         "attempt per instance, resolved_ids 1, unresolved and empty-patch ids 0, error ids 0 (or missing with "
         "--errors-as-missing); several reports of one model are its runs",
@@ -166,9 +169,10 @@ def _zip_kind(src: Source) -> str:
         return "inspect-eval"
     if members and all(m.endswith(".npy") for m in members):
         return "npz"
-    if "xl/workbook.xml" in members or (name.endswith(".ods") and "content.xml" in members):
-        raise InputError("a spreadsheet workbook (Excel .xlsx or OpenDocument .ods), which is not read directly: "
-                         "export the sheet as CSV UTF-8 (Excel: File > Save As > CSV UTF-8) and load that.", source=src.name)
+    if "xl/workbook.xml" in members:
+        return "xlsx"
+    if "content.xml" in members and (name.endswith(".ods") or "mimetype" in members):
+        return "ods"
     raise InputError(
         "the zip archive is neither an Inspect .eval log (no header.json) nor an .npz tensor file; "
         "unzip it and load the files inside.",

@@ -13,6 +13,7 @@ from scorio_core.io.formats.harnesses.inspect_ai import read_inspect
 from scorio_core.io.formats.jsonl import paired_aggregate
 from scorio_core.io.formats.harnesses.lmeval import (load_results_json, match_results, read_lm_eval_results,
                                                      read_lm_eval_samples, results_key, results_timestamp, sibling_samples)
+from scorio_core.io.formats.workbook import workbook_sheets
 from scorio_core.io.formats.user_recoding import (check_outcome_scale, check_recoding, read_as_given, unmatched_recoding,
                                                   unmatched_scale)
 from scorio_core.io._merge import merge_parts
@@ -290,6 +291,9 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
             return [read_inspect(src, fmt, mapping)]
         if fmt == "helm":
             return [read_helm(helm_group(src), mapping)]
+        if fmt in ("xlsx", "ods"):  # each sheet with data read as its CSV
+            return [read_as_given(read_table(s, "csv", mapping, scale=reading[1]), s, fmt, *reading)
+                    for s in workbook_sheets(src)]
         if fmt == "swebench-report":
             return [read_swebench_report(src, mapping, errors_missing=reading[2])]
         if fmt == "lm-eval-samples":
@@ -350,6 +354,8 @@ def source_columns(source, format: str | None = None) -> tuple[str, ...]:
         raise InputError("pass exactly one file to read its columns.")
     src = srcs[0]
     fmt = check_format(format) or _guard(src, lambda: detect_source_format(src))
+    if fmt in ("xlsx", "ods"):  # the first sheet with data
+        return tuple(_guard(src, lambda: table_columns(workbook_sheets(src)[0], "csv")))
     if fmt not in _TABLES and fmt != "scorio-jsonl":
         raise InputError(f"format '{fmt}' has fixed fields, not free columns; only --map is_correct applies.", source=src.name)
     return tuple(_guard(src, lambda: table_columns(src, "jsonl" if fmt == "scorio-jsonl" else fmt)))

@@ -22,7 +22,7 @@ from scorio_core.io._gzip import gunzip_limited
 __all__ = ["DATA_SUFFIXES", "HELM_FILES", "Source", "as_sources", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
 
 _KNOWN_SUFFIXES = (".gz", ".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson", ".json", ".parquet",
-                   ".pq", ".npz", ".npy", ".eval")
+                   ".pq", ".npz", ".npy", ".eval", ".xlsx", ".ods")
 DATA_SUFFIXES = frozenset(_KNOWN_SUFFIXES) - {".gz"}
 HELM_FILES = frozenset({"per_instance_stats.json", "scenario_state.json", "run_spec.json",
                         "stats.json", "scenario.json", "instances.json", "display_predictions.json",

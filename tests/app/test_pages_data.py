@@ -167,6 +167,19 @@ def test_swebench_reports_upload_as_runs(app):
     assert len(table) == 2
 
 
+def test_an_excel_workbook_uploads(app):
+    """An .xlsx of attempts uploads as its CSV would (the uploader offers .xlsx), and the Leaderboard ranks it."""
+    from tests.io.test_workbooks import LONG, workbook
+
+    upload(app, ("results.xlsx", workbook({"Sheet1": LONG}),
+                 "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"))
+    assert app.session_state["dataset"] == saved_key(app, "results")
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    table = next(d.value for d in app.main.dataframe if len(d.value) == 2)
+    assert len(table) == 2
+
+
 def test_bad_second_upload_keeps_first(app):
     good = "model,question,seed,correct\nm,q1,0,1\nm,q2,0,0\n"
     upload(app, ("good.csv", good.encode(), "text/csv"))

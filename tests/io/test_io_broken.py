@@ -174,8 +174,12 @@ def test_other_structural_errors(tmp_path):
     xl = stdio.BytesIO()
     with zipfile.ZipFile(xl, "w") as zf:
         zf.writestr("xl/workbook.xml", "<x/>")
-    e = _err([("book.xlsx", xl.getvalue())])  # a workbook: export the sheet, not "unzip it and load the files inside"
-    assert "a spreadsheet workbook" in str(e) and "export the sheet as CSV UTF-8" in str(e) and "unzip" not in str(e)
+    e = _err([("book.xlsx", xl.getvalue())])  # a broken workbook: read as one, not "unzip it and load the files inside"
+    assert "the workbook cannot be read" in str(e) and "save the sheet as CSV UTF-8" in str(e) and "unzip" not in str(e)
+    ods = stdio.BytesIO()
+    with zipfile.ZipFile(ods, "w") as zf:
+        zf.writestr("content.xml", "<x/>")
+    assert "the workbook cannot be read" in str(_err([("book.ods", ods.getvalue())]))
     other = stdio.BytesIO()
     with zipfile.ZipFile(other, "w") as zf:
         zf.writestr("notes.txt", "x")

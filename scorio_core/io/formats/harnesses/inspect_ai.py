@@ -93,7 +93,8 @@ def _load_eval(src: Source) -> tuple[dict, list[tuple[str, dict]]]:
         zf = zipfile.ZipFile(io.BytesIO(src.data()))
     except zipfile.BadZipFile as exc:
         raise InputError(f"the .eval archive is damaged or truncated ({exc}).", source=src.name) from None
-    from scorio_core.limits import get_limits, human_bytes
+    from scorio_core.io._gzip import zip_member
+    from scorio_core.limits import get_limits
 
     limits = get_limits()
     budget = [limits.max_decompressed_bytes]
@@ -106,25 +107,7 @@ def _load_eval(src: Source) -> tuple[dict, list[tuple[str, dict]]]:
 
         def read_bounded(member: str) -> bytearray:
             """A member's bytes, never more than what is left of the decompression budget."""
-            if zf.getinfo(member).file_size > budget[0]:
-                raise InputError(f"decompresses to more than {human_bytes(limits.max_decompressed_bytes)} (limit "
-                                 "SCORIO_MAX_DECOMPRESSED_BYTES); split the log or raise the limit.", source=src.name)
-            # Declared sizes can lie: read at most the budget + 1, in 1 MiB steps. One big
-            # ``fh.read(n)`` would let zipfile inflate up to n bytes in one go even when the header
-            # declares 1 kB (a 2 MB member inflating to 2 GiB peaked at 2.2 GB RSS). The chunks grow one
-            # bytearray (no list of chunks joined at the end: that held the member twice).
-            data = bytearray()
-            with zf.open(member) as fh:
-                while len(data) <= budget[0]:
-                    chunk = fh.read(min(1 << 20, budget[0] + 1 - len(data)))
-                    if not chunk:
-                        break
-                    data += chunk
-            if len(data) > budget[0]:
-                raise InputError(f"decompresses to more than {human_bytes(limits.max_decompressed_bytes)} (limit "
-                                 "SCORIO_MAX_DECOMPRESSED_BYTES); split the log or raise the limit.", source=src.name)
-            budget[0] -= len(data)
-            return data
+            return zip_member(zf, member, budget, src.name, "split the log")
 
         def read(member: str) -> dict:
             try:
