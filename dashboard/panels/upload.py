@@ -182,12 +182,20 @@ def _reading_form(form: str) -> tuple[dict[str, str], float | None]:
 
 
 def _errors_choice(files, fmt: str | None, digest: str) -> bool:
-    """For a table with an error column (``error``, ``exception`` ...): whether to read the outcome of attempts that
-    record an error as missing (``io.load(errors_as_missing=True)``); False for other files."""
+    """For a table with an error column (``error``, ``exception`` ...) or a SWE-bench report (its ``error_ids``): whether
+    to read the outcome of attempts that record an error as missing (``io.load(errors_as_missing=True)``); False for
+    other files."""
     from scorio_core.io._schema import normalize_name
     from scorio_core.io.formats.recorded_errors import ERROR_COLUMNS
 
     try:
+        if (fmt or io.detect_format(files[0])) == "swebench-report":  # its error_ids: no test report for those
+            return st.checkbox(
+                "Read instances in error_ids as missing", key=f"upload_errors_{digest}",
+                help="A SWE-bench report lists the instances whose evaluation gave no test report (a harness or "
+                     "environment failure) in error_ids. Unticked, they count as unresolved, as SWE-bench's own report "
+                     "counts them (the notes say how many); ticked, their outcome is read as missing and the Data "
+                     "page's missing-outcomes choice decides what they count as.")
         columns = [c for c in io.source_columns(files[0], fmt) if normalize_name(c) in ERROR_COLUMNS]
     except (InputError, ValueError, TypeError, OSError, MemoryError, RecursionError):
         return False  # formats with fixed fields (Inspect marks errored samples itself); problems show on Load

@@ -34,15 +34,14 @@ def refuse_held_records(types: Mapping[str, str], label: str) -> None:
     scorio_core.engines._sql.EngineUnsupported: r.jsonl: each row's 'results' holds records (a list of objects with an outcome field), which the pandas engine reads as one row per element; use --engine pandas.
     """
     from scorio_core.io._schema import normalize_name
+    from scorio_core.io.formats.line_records import held_records_refusal
     from scorio_core.io.formats.trial_lists import OUTCOME_NAMES
 
     for column, kind in types.items():
         inner = re.fullmatch(r"STRUCT\((.*)\)\[\]", str(kind))
         fields = re.findall(r'(?:^|, )("(?:[^"]|"")+"|[^ ,()"]+) ', inner.group(1)) if inner else []
         if any(normalize_name(f.strip('"')) in OUTCOME_NAMES for f in fields):
-            raise EngineUnsupported(f"each row's '{column}' holds records (a list of objects with an outcome field), "
-                                    "which the pandas engine reads as one row per element; use --engine pandas.",
-                                    source=label)
+            raise EngineUnsupported(held_records_refusal(column), source=label)
 
 
 def refuse_text_lists(con, sql: str, params: list, column: str, group, duck_error: Callable) -> None:

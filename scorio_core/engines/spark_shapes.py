@@ -87,14 +87,13 @@ def refuse_held_records(types: Mapping[str, object], label: str) -> None:
     from pyspark.sql import types as T
 
     from scorio_core.io._schema import normalize_name
+    from scorio_core.io.formats.line_records import held_records_refusal
     from scorio_core.io.formats.trial_lists import OUTCOME_NAMES
 
     for column, dtype in types.items():
         if (isinstance(dtype, T.ArrayType) and isinstance(dtype.elementType, T.StructType)
                 and any(normalize_name(f.name) in OUTCOME_NAMES for f in dtype.elementType.fields)):
-            raise EngineUnsupported(f"each row's '{column}' holds records (a list of objects with an outcome field), "
-                                    "which the pandas engine reads as one row per element; use --engine pandas.",
-                                    source=label)
+            raise EngineUnsupported(held_records_refusal(column), source=label)
 
 
 def read_shapes(df, group, guess: MappingGuess, types: dict, mapping: Mapping[str, str] | None):

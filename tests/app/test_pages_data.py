@@ -167,6 +167,26 @@ def test_swebench_reports_upload_as_runs(app):
     assert len(table) == 2
 
 
+def test_swebench_error_ids_can_be_read_as_missing(app):
+    """The upload form offers the report's error_ids as missing outcomes (the CLI's --errors-as-missing): ticked, the
+    errored instance has no outcome and the Data page asks for the missing-outcomes choice."""
+    from tests.io.test_swebench import GPT1
+
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value((GPT1[0], GPT1[1], "application/json")).run()
+    no_exception(app)
+    box = next(c for c in app.main.checkbox if c.label == "Read instances in error_ids as missing")
+    box.check().run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    texts = " ".join(shown(x.value) for x in [*app.main.markdown, *app.main.caption, *app.main.info, *app.main.error,
+                                               *app.main.warning])
+    assert "1 instance in error_ids (no test report: a harness or environment failure) read as missing" in texts
+    assert "1 attempt has no outcome" in texts
+
+
 def test_an_excel_workbook_uploads(app):
     """An .xlsx of attempts uploads as its CSV would (the uploader offers .xlsx), and the Leaderboard ranks it."""
     from tests.io.test_workbooks import LONG, workbook

@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 from scorio_core.io._schema import normalize_name
 from scorio_core.io.formats.trial_lists import OUTCOME_NAMES, is_record, keeps_list, scalar_list
 
-__all__ = ["held_records", "records_under_key"]
+__all__ = ["held_records", "held_records_refusal", "records_under_key"]
 
 
 def held_records(table: pa.Table) -> list[str]:
@@ -55,3 +55,13 @@ def records_under_key(table: pa.Table, column: str, name: str, mapping=None) -> 
     notes.insert(0, f"{name}: each line's '{column}' holds its records: {len(out):,} records from {len(table):,} lines, "
                     "each with its line's other fields.")
     return out.replace_schema_metadata({b"parents": parents.to_numpy().astype(np.int64).tobytes()}), notes
+
+
+def held_records_refusal(column: str) -> str:
+    """Why a SQL engine (DuckDB, Spark) leaves a table whose rows hold their records in ``column`` to pandas.
+
+    >>> held_records_refusal("results")[:40]
+    "each row's 'results' holds records (a li"
+    """
+    return (f"each row's '{column}' holds records (a list of objects with an outcome field), which the pandas engine "
+            "reads as one row per element; use --engine pandas.")
