@@ -69,10 +69,8 @@ def add_choice_arguments(parser: argparse.ArgumentParser) -> None:
     from scorio_core.choices import DUPLICATE_POLICIES, MISSING_POLICIES
 
     group = parser.add_argument_group("data-quality choices (recorded in the output)")
-    group.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default=None, help="resolve duplicate (model, task, question, trial) rows: keep one (keep-first, keep-last), drop them "
-                            "all, add counts (sum: count tables), or read each as a further attempt (as-trials: files that are separate "
-                            "runs; trials renumbered per question in load order) (default: none; the data are refused while any remain, "
-                            "naming one)")
+    group.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default=None, help="resolve duplicate (model, task, question, trial) rows: keep one (keep-first, keep-last), drop them all, add counts (sum: count tables), or read each as a further "
+                            "attempt (as-trials: files that are separate runs; trials renumbered per question in load order) (default: none; refused while any remain, naming one)")
     group.add_argument("--binarize-threshold", type=float, default=None, metavar="T", help="is_correct = score > T (AISBench uses 0.5; default: none, graded scores are refused until chosen)")
     group.add_argument("--missing-outcomes", choices=MISSING_POLICIES, default=None, help="drop attempts without an outcome, or count them incorrect (default: none, refused while any remain)")
     group.add_argument("--intersect-questions", action="store_true", help="keep only questions every model of a task attempted")

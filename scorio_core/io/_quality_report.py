@@ -224,8 +224,7 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
             "--missing-outcomes incorrect (Python: apply_choices(missing_outcomes='drop' or 'incorrect'))."
         )
     if duplicate_rows:
-        policies = "keep-first, keep-last, drop" + (" or sum" if counts_layout else
-                                                    " or as-trials (every row an attempt: files that are separate runs)")
+        policies = "keep-first, keep-last, drop" + (" or sum" if counts_layout else " or as-trials (every row an attempt: files that are separate runs)")
         conflicts = ("no key conflicts: the repeated rows agree" if not conflicting_keys else
                      f"{conflicting_keys} {'key conflicts' if conflicting_keys == 1 else 'keys conflict'}")
         out.append(
