@@ -11,6 +11,7 @@ from types import MappingProxyType
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, as_sources, check_not_utf16, text_encoding
 from scorio_core.io.formats.harnesses.swebench import is_report
+from scorio_core.io.formats.harnesses.swebench_instances import is_instance_head
 
 __all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_objects", "keyed_records",
            "object_matrix"]
@@ -42,6 +43,8 @@ SUPPORTED_FORMATS = MappingProxyType(
         "swebench-report": "SWE-bench harness report <model>.<run_id>.json (swebench.harness.run_evaluation): one "
         "attempt per instance, resolved_ids 1, unresolved and empty-patch ids 0, error ids 0 (or missing with "
         "--errors-as-missing); several reports of one model are its runs",
+        "swebench-instance": "SWE-bench per-instance report logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json: "
+        "a model's folder is one run, one attempt per instance, resolved 1, else 0",
     }
 )
 
@@ -198,6 +201,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             return "inspect-json"
         if is_report(keys):
             return "swebench-report"
+        if is_instance_head(head):
+            return "swebench-instance"
         if "lm_eval_version" in keys or "n-samples" in keys or ("results" in keys and "configs" in keys):
             return "lm-eval-results"
         if {"answers", "scores", "correct"} <= keys:

@@ -24,6 +24,8 @@ from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping as matrix_mapping
 from scorio_core.io.formats.harnesses.scorio import read_scorio_jsonl, read_scorio_verifier
 from scorio_core.io.formats.harnesses.swebench import number_runs, read_swebench_report
+from scorio_core.io.formats.harnesses.swebench_instances import (group_instance_reports, read_swebench_instances,
+                                                                 refuse_same_runs, skip_harness_files)
 from scorio_core.io._sources import HELM_FILES, Source, as_sources
 from scorio_core.io._tables import read_table, table_columns
 from scorio_core.report.reading import reading_json, reading_record
@@ -93,8 +95,8 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     """
     fmt = check_format(format)
     recode, scale = (check_recoding(recode) if recode else None), check_outcome_scale(outcome_scale)
-    srcs = _group_helm(as_sources(sources), fmt)
-    detected = [(s, fmt or _guard(s, lambda s=s: detect_source_format(s))) for s in srcs]
+    srcs = skip_harness_files(_group_helm(as_sources(sources), fmt))
+    detected = group_instance_reports([(s, fmt or _guard(s, lambda s=s: detect_source_format(s))) for s in srcs])
     results = _results_docs(detected)
     parts: list[Part] = []
     infos: list[SourceInfo] = []
@@ -117,7 +119,8 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
         read.extend((p, src) for p in new)
         for p in new:
             p.sha256 = src.sha256()
-    number_runs(parts)  # several SWE-bench reports of one model are its runs
+    refuse_same_runs(parts)
+    number_runs(parts)  # several SWE-bench reports (or run folders) of one model are its runs
     note_shared_stems(read)  # aime/m1.csv and gpqa/m1.csv would read as one model: say how a folder names it
     for src, f in detected:
         if f != "lm-eval-results":
@@ -296,6 +299,8 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
                     for s in workbook_sheets(src)]
         if fmt == "swebench-report":
             return [read_swebench_report(src, mapping, errors_missing=reading[2])]
+        if fmt == "swebench-instance":
+            return [read_swebench_instances(src, mapping)]
         if fmt == "lm-eval-samples":
             doc = match_results(src, results, used_results)
             return [read_lm_eval_samples(src, mapping, doc)]

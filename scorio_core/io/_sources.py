@@ -19,7 +19,7 @@ from pathlib import Path
 from scorio_core.errors import InputError
 from scorio_core.io._gzip import gunzip_limited
 
-__all__ = ["DATA_SUFFIXES", "HELM_FILES", "Source", "as_sources", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
+__all__ = ["DATA_SUFFIXES", "HELM_FILES", "Source", "as_sources", "is_data_name", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
 
 _KNOWN_SUFFIXES = (".gz", ".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson", ".json", ".parquet",
                    ".pq", ".npz", ".npy", ".eval", ".xlsx", ".ods")
@@ -224,6 +224,19 @@ def _helm_dir(path: Path) -> Source:
     return Source(name=path.name, path=path, is_dir=True, members=members)
 
 
+def is_data_name(name: str) -> bool:
+    """Whether a file name has a data suffix (:data:`DATA_SUFFIXES`, optionally gzipped) and is not hidden: the files a
+    folder contributes.
+
+    >>> is_data_name("runs.csv.gz"), is_data_name("run_instance.log"), is_data_name(".cache.json")
+    (True, False, False)
+    """
+    suffixes = [s.lower() for s in Path(name).suffixes]
+    if name.startswith(".") or not suffixes:
+        return False
+    return (suffixes[-2] if suffixes[-1] == ".gz" and len(suffixes) > 1 else suffixes[-1]) in DATA_SUFFIXES
+
+
 def _expand_dir(path: Path) -> list[Source]:
     if _is_helm_run(path):
         return [_helm_dir(path)]
@@ -236,11 +249,7 @@ def _expand_dir(path: Path) -> list[Source]:
             dirs[:] = []
             continue
         for f in sorted(files):
-            suffixes = [s.lower() for s in Path(f).suffixes]
-            if f.startswith(".") or not suffixes:
-                continue
-            ext = suffixes[-2] if suffixes[-1] == ".gz" and len(suffixes) > 1 else suffixes[-1]
-            if ext in DATA_SUFFIXES:
+            if is_data_name(f):
                 found.append(Source(name=f, path=here / f))
     if not found:
         raise InputError(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from scorio_core.errors import InputError
+from scorio_core.io._sources import is_data_name
 from scorio_core.io.formats.path_names import folder_fields
 
 __all__ = ["ENV", "MAX_MATCHES", "MAX_VISITED", "MAX_WALK_SECONDS", "PANDAS_FALLBACK_BYTES", "DataRoot", "Matches", "data_roots", "load_matches", "resolve_in_root"]
@@ -129,7 +130,8 @@ def resolve_in_root(root: DataRoot, pattern: str) -> Matches:
         real = Path(os.path.realpath(target))
         if not real.is_relative_to(base):
             raise InputError(f"{text!r} points outside {root.label} (a symbolic link); it is not opened.", field="path")
-        if real.is_dir():
+        if real.is_dir():  # a folder gives its data files, as a folder given to the CLI does
+            walk.only_data = True
             walk.run(str(real), PurePosixPath(text), ["**"], hidden=True)
         elif real.is_file():
             walk.add(real)
@@ -138,6 +140,8 @@ def resolve_in_root(root: DataRoot, pattern: str) -> Matches:
     if not walk.files:
         skipped = (f" ({walk.outside:,} symbolic link{'s' if walk.outside != 1 else ''} leading outside it "
                    f"{'were' if walk.outside != 1 else 'was'} not followed)") if walk.outside else ""
+        if walk.other:
+            skipped += f" ({walk.other:,} file{'s' * (walk.other != 1)} without a data suffix: .csv, .json, .parquet ...)"
         raise InputError(f"{text!r} matches no file under {root.label}{skipped}.", field="path")
     return Matches(root=root, pattern=text, files=tuple(sorted(walk.files)), total_bytes=walk.total)
 
@@ -158,10 +162,15 @@ class _Walk:
         self.total = 0
         self.visited = 0
         self.outside = 0  # links leading outside the root, not followed
+        self.only_data = False  # a folder: only files with a data suffix (logs and scripts beside the data skipped)
+        self.other = 0
         self.deadline = time.monotonic() + MAX_WALK_SECONDS
 
     def add(self, real: Path) -> None:
         if real in self.files:
+            return
+        if self.only_data and not is_data_name(real.name):
+            self.other += 1
             return
         self.files.add(real)
         self.total += real.stat().st_size
@@ -288,9 +297,11 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
         else:
             return dataset, engine, [count_table_file(dataset, matches.relative()[0])]
     dataset = io.load(paths, progress=progress, mapping=mapping)
-    if folder_fields(mapping):  # the stored files have no folder: store the rows with their names instead
+    if folder_fields(mapping) or any(s.format == "swebench-instance" for s in dataset.sources):
+        # the stored files have no folder (which names the model): store the rows with their names instead
         from scorio_core.engines.uploads import attempt_table_file
 
-        return dataset, engine, [attempt_table_file(dataset, matches.relative()[0])]
+        named = matches.relative()[0] if folder_fields(mapping) else matches.pattern  # SWE-bench: 'report.json' says little
+        return dataset, engine, [attempt_table_file(dataset, named)]
     files = [(rel, f.read_bytes()) for rel, f in zip(matches.relative(), matches.files)]
     return dataset, engine, files

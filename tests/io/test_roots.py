@@ -45,6 +45,20 @@ def test_globs_folders_and_files_resolve_inside_the_root(root):
     assert one.relative() == ["runs/r1/part-1.csv"] and one.total_bytes == one.files[0].stat().st_size
 
 
+def test_a_folder_gives_its_data_files_as_the_cli_does(root):
+    """A folder's logs, scripts and diffs beside the data are not read (the CLI's folder expansion skips them too);
+    a glob still matches what it names."""
+    folder = root.path / "runs" / "r1"
+    for name in ("run.log", "eval.sh", "patch.diff", ".hidden.csv"):
+        (folder / name).write_text("x")
+    assert roots.resolve_in_root(root, "runs/r1").relative() == ["runs/r1/part-1.csv"]
+    assert roots.resolve_in_root(root, "runs/r1/*.log").relative() == ["runs/r1/run.log"]
+    (root.path / "logs").mkdir()
+    (root.path / "logs" / "run.log").write_text("x")
+    with pytest.raises(InputError, match=r"matches no file .*\(1 file without a data suffix"):
+        roots.resolve_in_root(root, "logs")
+
+
 @pytest.mark.parametrize("pattern, message", [
     ("/etc/passwd", "relative to the data folder"),
     ("~/x.csv", "relative to the data folder"),

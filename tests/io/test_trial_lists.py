@@ -220,3 +220,20 @@ def test_lists_written_as_text_in_a_csv(tmp_path):
     path.write_text("model,idx,score\na,0,\"[True, False]\"\na,1,maybe\n")
     with pytest.raises(InputError, match="line 2"):
         io.load([str(path)])
+
+
+def test_livecodebench_graded_lists_are_its_samples(tmp_path):
+    """LiveCodeBench's ``*_eval_all.json`` (lcb_runner): one record per problem, ``graded_list`` one boolean per
+    generated sample; its ``pass@1`` (a per-problem rate of the same samples) is not the outcome."""
+    rows = [{"question_id": "abc301_a", "platform": "atcoder", "difficulty": "easy", "code_list": ["x"] * 3,
+             "graded_list": [True, False, True], "pass@1": 2 / 3},
+            {"question_id": "abc301_b", "platform": "atcoder", "difficulty": "medium", "code_list": ["x"] * 3,
+             "graded_list": [False, False, False], "pass@1": 0.0}]
+    folder = tmp_path / "GPT-4O-2024-08-06"
+    folder.mkdir()
+    (folder / "Scenario.codegeneration_3_0.2_eval_all.json").write_text(json.dumps(rows, indent=4))
+    ds = io.load([str(folder / "Scenario.codegeneration_3_0.2_eval_all.json")], mapping={"model": "@folder"})
+    t = ds.attempts.astype({"model": str, "question_id": str}).sort_values(["question_id", "trial"])
+    assert t["model"].unique().tolist() == ["GPT-4O-2024-08-06"]
+    assert t["is_correct"].tolist() == [1.0, 0.0, 1.0, 0.0, 0.0, 0.0] and t["trial"].tolist() == [0, 1, 2] * 2
+    assert dict(ds.sources[0].mapping)["is_correct"] == "graded_list"

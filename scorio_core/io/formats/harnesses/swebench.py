@@ -138,6 +138,7 @@ def read_swebench_report(src: Source, mapping: Mapping[str, str] | None = None, 
                          + (f", run '{run}'" if run else "") + "; one attempt per instance (trial 0 of this run).")
     part.notes.extend(_notes(doc, lists, src.name, errors_missing))
     part.read["dataset_size"] = doc.get("total_instances")
+    part.read["run_id"] = run
     return part
 
 
@@ -180,7 +181,7 @@ def number_runs(parts: list[Part]) -> None:
     """
     groups: dict[tuple[str, str], list[Part]] = {}
     for p in parts:
-        if p.format == "swebench-report" and len(p.table):
+        if p.format in ("swebench-report", "swebench-instance") and len(p.table):
             key = (str(p.table["model"].iat[0]), str(p.table["task"].iat[0]))
             groups.setdefault(key, []).append(p)
     for (model, task), runs in groups.items():
