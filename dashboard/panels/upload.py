@@ -182,7 +182,8 @@ def _reading_form(form: str) -> tuple[dict[str, str], float | None]:
 
 
 def _errors_choice(files, fmt: str | None, digest: str) -> bool:
-    """For a table with an error column (``error``, ``exception`` ...) or a SWE-bench report (its ``error_ids``): whether
+    """For a table with an error column (``error``, ``exception`` ...), a SWE-bench report (its ``error_ids``) or promptfoo
+    output (its errored results): whether
     to read the outcome of attempts that record an error as missing (``io.load(errors_as_missing=True)``); False for
     other files."""
     from scorio_core.io._schema import normalize_name
@@ -196,6 +197,12 @@ def _errors_choice(files, fmt: str | None, digest: str) -> bool:
                      "environment failure) in error_ids. Unticked, they count as unresolved, as SWE-bench's own report "
                      "counts them (the notes say how many); ticked, their outcome is read as missing and the Data "
                      "page's missing-outcomes choice decides what they count as.")
+        if (fmt or io.detect_format(files[0])) == "promptfoo":  # results whose provider call failed
+            return st.checkbox(
+                "Read errored results as missing", key=f"upload_errors_{digest}",
+                help="promptfoo marks a result whose provider call failed or timed out as an error (failureReason 2). "
+                     "Unticked, it counts as a failure, as promptfoo counts it (the notes say how many); ticked, its "
+                     "outcome is read as missing and the Data page's missing-outcomes choice decides what it counts as.")
         columns = [c for c in io.source_columns(files[0], fmt) if normalize_name(c) in ERROR_COLUMNS]
     except (InputError, ValueError, TypeError, OSError, MemoryError, RecursionError):
         return False  # formats with fixed fields (Inspect marks errored samples itself); problems show on Load

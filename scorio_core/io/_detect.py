@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, as_sources, check_not_utf16, text_encoding
+from scorio_core.io.formats.harnesses.promptfoo import is_promptfoo
 from scorio_core.io.formats.harnesses.swebench import is_report
 from scorio_core.io.formats.harnesses.swebench_instances import is_instance_head
 
@@ -45,6 +46,8 @@ SUPPORTED_FORMATS = MappingProxyType(
         "--errors-as-missing); several reports of one model are its runs",
         "swebench-instance": "SWE-bench per-instance report logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json: "
         "a model's folder is one run, one attempt per instance, resolved 1, else 0",
+        "promptfoo": "promptfoo eval output (promptfoo eval -o results.json): one attempt per result, the provider (and "
+        "prompt) the model, the test case the question, its repeats the trials, success the outcome",
     }
 )
 
@@ -199,6 +202,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             "status" in keys or "results" in keys
         ):
             return "inspect-json"
+        if is_promptfoo(keys):
+            return "promptfoo"
         if is_report(keys):
             return "swebench-report"
         if is_instance_head(head):

@@ -23,6 +23,7 @@ from scorio_core.io._quality import compute_report
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping as matrix_mapping
 from scorio_core.io.formats.harnesses.scorio import read_scorio_jsonl, read_scorio_verifier
+from scorio_core.io.formats.harnesses.promptfoo import read_promptfoo
 from scorio_core.io.formats.harnesses.swebench import number_runs, read_swebench_report
 from scorio_core.io.formats.harnesses.swebench_instances import (group_instance_reports, read_swebench_instances,
                                                                  refuse_same_runs, skip_harness_files)
@@ -301,6 +302,8 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
             return [read_swebench_report(src, mapping, errors_missing=reading[2])]
         if fmt == "swebench-instance":
             return [read_swebench_instances(src, mapping)]
+        if fmt == "promptfoo":
+            return [read_promptfoo(src, mapping, errors_missing=reading[2])]
         if fmt == "lm-eval-samples":
             doc = match_results(src, results, used_results)
             return [read_lm_eval_samples(src, mapping, doc)]
