@@ -134,6 +134,34 @@ def test_each_line_holding_its_records(tmp_path):
         io.load([str(path)])
 
 
+def test_line_records_with_mixed_types_across_lines(tmp_path, monkeypatch):
+    """The same when pyarrow cannot read the file (a field that is a number on one line and text on another): the
+    line-by-line reader explodes each line's records too (was: the list dropped, "no column found for required field
+    'question_id'"), says so once, and an element's bad outcome still names its line; also across chunks."""
+    from scorio_core.io.formats import jsonl
+
+    lines = [{"model": m, "task": "t", "version": seed, "results": [{"id": f"q{i}", "correct": int((i + k) % 3 == 0)}
+                                                                 for i in range(3)]}
+             for k, (m, seed) in enumerate((("a", 1), ("b", "x"), ("c", 2)))]
+    path = tmp_path / "runs.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    for block in (None, 60):  # one chunk; then chunks of about one line each (lines read by pyarrow and by Python)
+        if block:
+            monkeypatch.setattr(jsonl, "_BLOCK", block)
+        ds = io.load([str(path)])
+        counts = ds.to_counts().astype({"model": str}).groupby("model")["n_correct"].sum().to_dict()
+        assert counts == {"a": 1, "b": 1, "c": 1}  # by hand: a q0; b q2; c q1
+        notes = [n for n in ds.report.notes if "holds its records" in n]
+        assert notes == ["runs.jsonl: each line's 'results' holds its records: 9 records from 3 lines, each with its "
+                         "line's other fields."]
+        lines[2]["results"][1]["correct"] = 7
+        path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+        with pytest.raises(InputError, match=r"runs.jsonl line 3: .*got 7"):
+            io.load([str(path)])
+        lines[2]["results"][1]["correct"] = 1
+        path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+
+
 def test_the_sql_engines_leave_line_records_to_pandas(tmp_path, capsys):
     from scorio_core.engines import EngineUnsupported, load_counts
 

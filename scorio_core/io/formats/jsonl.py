@@ -24,7 +24,7 @@ from scorio_core.io._detect import keyed_objects, keyed_records, object_matrix
 from scorio_core.io._schema import _ALIASES, normalize_name
 from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
 from scorio_core.io.formats.harnesses.openai_evals import OPENAI_EVALS_COLUMNS, openai_evals_log
-from scorio_core.io.formats.line_records import held_records, records_under_key
+from scorio_core.io.formats.line_records import flatten_records, held_records, line_records, records_note, records_under_key
 from scorio_core.io.formats.trial_lists import is_record, keeps_list, scalar_list
 
 __all__ = ["OBJECT_MATRIX", "drop_nested", "flatten_records", "object_matrix_refusal", "read_json_frame"]
@@ -74,6 +74,8 @@ def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.Data
         # mixed types across lines, invalid JSON or invalid UTF-8: read in chunks of lines,
         # pyarrow where it can, line by line where it cannot (which names a bad line)
         frame, notes = _jsonl_chunked(src, data(), list_means or {}, mapping)
+        if "parents" in frame.attrs:  # each line's records exploded (line_records)
+            rows.append(frame.attrs.pop("parents"))
     else:
         pa.default_memory_pool().release_unused()
     if ({"schema_version", "evaluation_id"} <= set(frame.columns) and "sample_id" not in frame.columns
@@ -137,24 +139,6 @@ def _jsonl_locator(data: bytes) -> Callable[[int], dict]:
     return locate
 
 
-def flatten_records(record: Mapping, prefix: str = "", out: dict | None = None) -> dict:
-    """Flatten nested dicts to dotted keys; lists are kept as values.
-
-    Examples
-    --------
-    >>> flatten_records({"a": {"b": 1, "c": {"d": 2}}, "e": [1]})
-    {'a.b': 1, 'a.c.d': 2, 'e': [1]}
-    """
-    out = {} if out is None else out
-    for key, value in record.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            flatten_records(value, f"{name}.", out)
-        else:
-            out[name] = value
-    return out
-
-
 def _list_mean(col: pa.Array):
     """Mean of each list's non-null numbers (NaN for empty/null lists), vectorized."""
     n = len(col)
@@ -182,28 +166,35 @@ def _check_utf8(src: Source, data: bytes) -> None:
 
 def _jsonl_chunked(src: Source, data: bytes, list_means: Mapping[str, str], mapping=None) -> tuple[pd.DataFrame, list[str]]:
     _check_utf8(src, data)
-    frames, notes, start, line = [], [], 0, 1
+    frames, notes, start, line, seen, parents, held = [], [], 0, 1, 0, [], set()
     while start < len(data):
         end = data.find(b"\n", start + _BLOCK)
         end = len(data) if end < 0 else end + 1
         chunk = data[start:end]
         try:
-            table, chunk_notes = _jsonl_arrow(io.BytesIO(chunk), src.name, list_means, mapping)
+            table, chunk_notes = _jsonl_arrow(io.BytesIO(chunk), src.name, list_means, mapping, records=True)
+            meta = table.schema.metadata or {}
             frame = table.to_pandas()
+            if b"parents" in meta:
+                frame.attrs.update(parents=np.frombuffer(meta[b"parents"], dtype=np.int64), held=meta[b"held"].decode())
         except pa.ArrowException:
             frame, chunk_notes = _jsonl_python(src, chunk, list_means, first_line=line, mapping=mapping)
         except InputError:  # a chunk of blank lines
             frame, chunk_notes = pd.DataFrame(), []
+        lines = sum(1 for x in chunk.split(b"\n") if x.strip())
+        parents.append(frame.attrs.pop("parents", np.arange(len(frame), dtype=np.int64)) + seen)
+        held.update([frame.attrs.pop("held")] if "held" in frame.attrs else [])
         frames.append(frame)
-        notes.extend(n for n in chunk_notes if n not in notes)
+        notes.extend(n for n in chunk_notes if n not in notes and "holds its records" not in n)
         line += chunk.count(b"\n")
-        start = end
-    frames = [f for f in frames if len(f)]
-    if not frames:
+        start, seen = end, seen + lines
+    if not any(len(f) for f in frames):
         raise InputError("the file has no records.", source=src.name)
-    if len(frames) == 1:
-        return frames[0], notes
-    return pd.concat(frames, ignore_index=True, sort=False), notes
+    out = pd.concat([f for f in frames if len(f)], ignore_index=True, sort=False) if len(frames) > 1 else frames[0]
+    if held:  # each line's records: one note over the file, and each row's line for the error messages
+        out.attrs["parents"] = np.concatenate(parents)
+        notes.insert(0, records_note(src.name, ", ".join(sorted(held)), len(out), seen))
+    return out, notes
 
 
 def _jsonl_python(src: Source, data: bytes, list_means: Mapping[str, str] | None = None, first_line: int = 1,
@@ -211,7 +202,9 @@ def _jsonl_python(src: Source, data: bytes, list_means: Mapping[str, str] | None
     means = dict(list_means or {})
     columns: dict[str, list] = {}
     nested: set[str] = set()
-    n = 0
+    held: set[str] = set()
+    parents: list[int] = []
+    n = lines = 0
     for lineno, line in enumerate(data.split(b"\n"), start=first_line):
         if not line.strip():
             continue
@@ -223,23 +216,32 @@ def _jsonl_python(src: Source, data: bytes, list_means: Mapping[str, str] | None
         if not isinstance(record, dict):
             raise InputError(f"each line must be a JSON object; got {type(record).__name__}.", source=src.name, line=lineno)
         flat = record if not any(isinstance(v, dict) for v in record.values()) else flatten_records(record)
-        for key, value in flat.items():
-            if key in means:
-                key, value = means[key], _mean_of(value)
-            elif isinstance(value, dict) or (isinstance(value, list) and not keeps_list(key, mapping)):
-                nested.add(key)
-                continue
-            col = columns.get(key)
-            if col is None:
-                col = columns[key] = [None] * n
-            col.append(value)
-        n += 1
-        for col in columns.values():
-            if len(col) < n:
-                col.append(None)
-    if not n:
+        found = line_records(flat)
+        if found:
+            held.add(found[0])
+        for row in (found[1] if found else [flat]):
+            for key, value in row.items():
+                if key in means:
+                    key, value = means[key], _mean_of(value)
+                elif isinstance(value, dict) or (isinstance(value, list) and not keeps_list(key, mapping)):
+                    nested.add(key)
+                    continue
+                col = columns.get(key)
+                if col is None:
+                    col = columns[key] = [None] * n
+                col.append(value)
+            n += 1
+            parents.append(lines)
+            for col in columns.values():
+                if len(col) < n:
+                    col.append(None)
+        lines += 1
+    if not lines:
         raise InputError("the file has no records.", source=src.name)
-    return _columns_frame(src.name, columns, nested)
+    frame, notes = _columns_frame(src.name, columns, nested)
+    if held:  # each line's records (line_records), with the line of each row
+        frame.attrs.update(parents=np.asarray(parents, dtype=np.int64), held=", ".join(sorted(held)))
+    return frame, notes
 
 
 def _columns_frame(name: str, columns: dict[str, list], nested: set[str]) -> tuple[pd.DataFrame, list[str]]:

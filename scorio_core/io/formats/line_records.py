@@ -8,6 +8,8 @@ its line's other fields, said in the notes; an error names the element's line.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -15,7 +17,25 @@ import pyarrow.compute as pc
 from scorio_core.io._schema import normalize_name
 from scorio_core.io.formats.trial_lists import OUTCOME_NAMES, is_record, keeps_list, scalar_list
 
-__all__ = ["held_records", "held_records_refusal", "records_under_key"]
+__all__ = ["flatten_records", "held_records", "held_records_refusal", "line_records", "records_note", "records_under_key"]
+
+
+def flatten_records(record: Mapping, prefix: str = "", out: dict | None = None) -> dict:
+    """Flatten nested dicts to dotted keys; lists are kept as values.
+
+    Examples
+    --------
+    >>> flatten_records({"a": {"b": 1, "c": {"d": 2}}, "e": [1]})
+    {'a.b': 1, 'a.c.d': 2, 'e': [1]}
+    """
+    out = {} if out is None else out
+    for key, value in record.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            flatten_records(value, f"{name}.", out)
+        else:
+            out[name] = value
+    return out
 
 
 def held_records(table: pa.Table) -> list[str]:
@@ -52,9 +72,41 @@ def records_under_key(table: pa.Table, column: str, name: str, mapping=None) -> 
               if pa.types.is_nested(t) and not (scalar_list(t) and keeps_list(n, mapping))]
     notes = [f"{name}: ignored non-scalar fields of the records in '{column}': {', '.join(nested[:10])}."] if nested else []
     out = out.drop_columns(nested)
-    notes.insert(0, f"{name}: each line's '{column}' holds its records: {len(out):,} records from {len(table):,} lines, "
-                    "each with its line's other fields.")
-    return out.replace_schema_metadata({b"parents": parents.to_numpy().astype(np.int64).tobytes()}), notes
+    notes.insert(0, records_note(name, column, len(out), len(table)))
+    return out.replace_schema_metadata({b"parents": parents.to_numpy().astype(np.int64).tobytes(),
+                                        b"held": column.encode()}), notes
+
+
+def records_note(name: str, column: str, records: int, lines: int) -> str:
+    """The note saying that each line's ``column`` was read as its records."""
+    return (f"{name}: each line's '{column}' holds its records: {records:,} records from {lines:,} lines, each with its "
+            "line's other fields.")
+
+
+def line_records(flat: dict) -> tuple[str, list[dict]] | None:
+    """The records one JSON line holds (the line-by-line reader's :func:`held_records`): ``(field, rows)`` with each
+    element of the line's one list of outcome-carrying objects as a row with the line's other fields (an element's
+    field of the same name as a line's kept as ``FIELD.NAME``), or None when the line holds none or is a record itself.
+
+    >>> line_records({"model": "m", "results": [{"id": "q1", "correct": 1}, {"id": "q2", "correct": 0, "model": "x"}]})
+    ('results', [{'model': 'm', 'id': 'q1', 'correct': 1}, {'model': 'm', 'id': 'q2', 'correct': 0, 'results.model': 'x'}])
+    >>> line_records({"task_id": "t", "passed": True, "tests": [{"passed": True}]}) is None
+    True
+    """
+    if is_record(k for k, v in flat.items() if not isinstance(v, (dict, list))):
+        return None
+    held = [k for k, v in flat.items() if isinstance(v, list) and v and all(isinstance(e, dict) for e in v)
+            and any(normalize_name(f) in OUTCOME_NAMES for e in v[:3] for f in e)]
+    if len(held) != 1:
+        return None
+    base = {k: v for k, v in flat.items() if k != held[0]}
+    rows = []
+    for element in flat[held[0]]:
+        row = dict(base)
+        for k, v in flatten_records(element).items():
+            row[k if k not in base else f"{held[0]}.{k}"] = v
+        rows.append(row)
+    return held[0], rows
 
 
 def held_records_refusal(column: str) -> str:
