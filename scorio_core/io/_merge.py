@@ -13,7 +13,7 @@ from scorio_core.io._dataset import attempts_to_counts
 
 __all__ = [
     "PER_MODEL_TASK", "PER_MODEL_WORDS", "join_per_model_files", "merge_parts", "per_model_files", "per_model_note", "per_model_task_name",
-    "per_run_note",
+    "per_run_note", "separate_models_note",
 ]
 
 _IDS = ("model", "task", "question_id")
@@ -45,7 +45,7 @@ def merge_parts(parts: list[Part]) -> tuple[pd.DataFrame, str, np.ndarray, list[
     """
     notes: list[str] = []
     if join_per_model_files(parts) is None:
-        notes.extend(per_run_note(parts))
+        notes.extend(per_run_note(parts) + separate_models_note(parts))
     layouts = {p.layout for p in parts}
     if layouts == {"attempts", "counts"}:
         for p in parts:
@@ -213,3 +213,29 @@ def per_run_note(parts: list[Part]) -> list[str]:
             "read as a task of its own (its file stem). If they are separate runs of one benchmark, give them one task "
             "(a task column, or one folder loaded with --map task=@folder) and read the repeated rows as further "
             "trials (--duplicates as-trials)."]
+
+
+def separate_models_note(parts: list[Part]) -> list[str]:
+    """A note for files without a task column that hold different models but too few common questions to be joined
+    into one task (:func:`per_model_files`): each is then a task of its own, so no two of their models are ranked
+    together; the note says so and how to join them (one line).
+
+    >>> import pandas as pd
+    >>> def part(name, q):
+    ...     t = pd.DataFrame({"model": pd.Categorical([name]), "task": pd.Categorical([name]),
+    ...                       "question_id": pd.Categorical([q])})
+    ...     return Part(f"{name}.csv", "csv", "attempts", t, {}, defaults=[f"{name}.csv: no task column; task set to the file stem '{name}'."])
+    >>> separate_models_note([part("gpt", "q1"), part("claude", "q2")])[0][:60]
+    'gpt.csv, claude.csv: no task column; the files hold differen'
+    """
+    group = [p for p in parts if _stem_default(p) is not None and len(p.table)]
+    if len(group) < 2:
+        return []
+    models = [_observed(p.table["model"]) for p in group]
+    if len(set().union(*models)) != sum(len(m) for m in models):  # some model in two files: per-task files
+        return []
+    files = ", ".join(p.source for p in group[:3]) + (f" and {len(group) - 3} more" if len(group) > 3 else "")
+    return [f"{files}: no task column; the files hold different models but share few questions (less than half of "
+            "the smaller file's for some pair), so each is read as a task of its own and no two of these models are "
+            "ranked together. If they are one benchmark, give them one task (a task column, or one folder loaded with "
+            "--map task=@folder); the leaderboard then says where models answered different questions."]

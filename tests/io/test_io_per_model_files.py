@@ -52,6 +52,12 @@ def test_disjoint_models_on_disjoint_questions_keep_their_stem_tasks():
     ds = io.load([("gpt.csv", _csv(["gpt"], range(0, 4))), ("claude.csv", _csv(["claude"], range(4, 8)))])
     assert sorted(task_names(ds)) == ["claude", "gpt"]
     assert any("task set to the file stem 'gpt'" in d for d in ds.report.defaults)
+    # and the report says that no two of these models are ranked together, and how to join them
+    (note,) = [n for n in ds.report.notes if "share few questions" in n]
+    assert note.startswith("gpt.csv, claude.csv: no task column; the files hold different models")
+    assert "no two of these models are ranked together" in note and "--map task=@folder" in note
+    shared = io.load([("gsm8k.csv", _csv("ab", range(4))), ("math.csv", _csv("ab", range(8, 12)))])
+    assert not any("share few questions" in n for n in shared.report.notes)  # per-task files: the same models
 
 
 def test_too_little_question_overlap_keeps_stem_tasks_and_half_is_enough():

@@ -107,7 +107,8 @@ def skip_harness_files(srcs: list[Source]) -> list[Source]:
     first.notes.append(f"{len(skipped):,} SWE-bench harness log{'s' * (len(skipped) > 1)} beside the per-instance "
                        f"reports ({', '.join(sorted({s.name for s in skipped}))}) not read: the test runs' output, "
                        "not outcomes.")
-    return [s for s in srcs if s not in skipped]
+    gone = {id(s) for s in skipped}
+    return [s for s in srcs if id(s) not in gone]
 
 
 def _status(entry: dict) -> str:
