@@ -49,7 +49,8 @@ def render_server_open() -> None:
     picked = left.selectbox("Folder", range(len(available)), format_func=lambda i: labels[i], key="server_root",
                             help=f"The folders this server allows ({roots.ENV}).")
     pattern = right.text_input("Path or glob inside it", key="server_pattern", placeholder="runs/**/*.parquet",
-                               help="A file, a folder (every file below it) or a glob with * and **. Large tables "
+                               help="A file, a folder (every data file below it: .csv, .json, .parquet ...; logs and scripts are "
+                                    "skipped) or a glob with * and **. Large tables "
                                     "(50 MB or more, or Parquet of 10^6 rows) are counted with DuckDB out of core; other formats are read "
                                     "as uploads are.")
     named = st.selectbox("A file's folder names", list(FOLDER_NAMES), key="server_folder_names",

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from urllib.parse import unquote, urlparse
 
 from scorio_core.errors import InputError
-from scorio_core.io._sources import _KNOWN_SUFFIXES
+from scorio_core.io._sources import _KNOWN_SUFFIXES, DATED_DETAILS
 from scorio_core.io.formats.recorded_errors import NO_ERROR, error_column
 from scorio_core.engines._sql import (EMPTY_TOKENS, EXACT_INTEGER_LIMIT, FALSE_TOKENS, FILE_COLUMN, NO_TRIAL, SPLIT_MAX,
                                       TRUE_TOKENS, EngineUnsupported, InputFile)
@@ -282,7 +282,8 @@ def canonical_frame(spark, group: Group, mapping: Mapping[str, str] | None, stem
         else:
             base = F.element_at(F.split(file_col, "/"), -1)
             if group.remote:  # the files are listed by Spark: each file's stem from its name
-                select.append(F.coalesce(stems[base], F.regexp_replace(base, _STEM_SUFFIXES, "")).alias(key))
+                stem = F.regexp_replace(F.regexp_replace(base, _STEM_SUFFIXES, ""), DATED_DETAILS.pattern, "$1")
+                select.append(F.coalesce(stems[base], stem).alias(key))
                 defaults.append(f"{group.label}: no {key} column; {key} set to each file's stem.")
             else:
                 select.append(stems[base].alias(key))

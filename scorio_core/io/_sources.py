@@ -12,6 +12,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from pathlib import Path
 from scorio_core.errors import InputError
 from scorio_core.io._gzip import gunzip_limited
 
-__all__ = ["DATA_SUFFIXES", "HELM_FILES", "Source", "as_sources", "is_data_name", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
+__all__ = ["DATA_SUFFIXES", "DATED_DETAILS", "HELM_FILES", "Source", "as_sources", "is_data_name", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
 
 _KNOWN_SUFFIXES = (".gz", ".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson", ".json", ".parquet",
                    ".pq", ".npz", ".npy", ".eval", ".xlsx", ".ods")
@@ -30,13 +31,21 @@ HELM_FILES = frozenset({"per_instance_stats.json", "scenario_state.json", "run_s
 _HEAD = 1 << 16
 
 
+#: lighteval's details files, ``details_<task>_<date_id>`` (``date_id``: the run's ISO time with ':' as '-'), whose
+#: stem is the task alone, so that runs of one task on different days (one per model folder) are one task.
+DATED_DETAILS = re.compile(r"^details_(.+)_\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?$")
+
+
 def strip_suffixes(name: str) -> str:
-    """Return a file name without its data suffixes (``results.csv.gz`` -> ``results``).
+    """Return a file name without its data suffixes (``results.csv.gz`` -> ``results``), and a lighteval details
+    file's name without its ``details_`` prefix and run timestamp (:data:`DATED_DETAILS`).
 
     Examples
     --------
     >>> strip_suffixes("results.csv.gz")
     'results'
+    >>> strip_suffixes("details_lighteval|gsm8k|5_2025-01-01T12-30-45.123456.parquet")
+    'lighteval|gsm8k|5'
     """
     stem = name
     while True:
@@ -44,7 +53,8 @@ def strip_suffixes(name: str) -> str:
         if ext.lower() in _KNOWN_SUFFIXES and base:
             stem = base
         else:
-            return stem
+            dated = DATED_DETAILS.match(stem)
+            return dated.group(1) if dated else stem
 
 
 @dataclass

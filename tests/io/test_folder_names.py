@@ -5,6 +5,8 @@ the duplicates refusal advised ``--duplicates keep-first``, which would have kep
 
 from __future__ import annotations
 
+import glob
+
 import json
 from pathlib import Path
 
@@ -86,6 +88,33 @@ def test_a_folder_further_up(tmp_path, monkeypatch):
     monkeypatch.setattr(path_names, "MAX_LEVEL", 64)  # the root's level, whatever the temporary folder's depth
     with pytest.raises(InputError, match="only .* folders above it"):
         io.load(_files(tmp_path)[:1], mapping={"model": f"@folder:{len(Path(_files(tmp_path)[0]).parents)}"})
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_lighteval_details_of_runs_on_different_days_are_one_task_per_task(tmp_path, engine):
+    """lighteval writes details/<model>/<date_id>/details_<task>_<date_id>.parquet, each model's run on its own day:
+    the task is the name without 'details_' and the time, so both models rank together on each task (was: one task per
+    file, each with one model, as 'details_lighteval|gsm8k|5_2025-01-01T12-30-45.123456')."""
+    pytest.importorskip("duckdb")
+    from scorio_core.engines import load_counts
+
+    for k, (model, date) in enumerate((("org__a", "2025-01-01T12-30-45.123456"), ("org__b", "2025-02-03T08-00-01"))):
+        folder = tmp_path / "details" / model / date
+        folder.mkdir(parents=True)
+        for task in ("lighteval|arc:challenge|0", "lighteval|gsm8k|5"):
+            rows = [{"doc": {"id": f"q{q}"}, "metric": {"acc": float((q + k) % 3 == 0)}} for q in range(6)]
+            pd.DataFrame(rows).to_parquet(folder / f"details_{task}_{date}.parquet", index=False)
+    mapping = {"model": "@folder:2", "question_id": "doc.id", "is_correct": "metric.acc"}
+    pattern = str(tmp_path / "details" / "**" / "*.parquet")
+    ds = io.load(sorted(glob.glob(pattern, recursive=True)), mapping=mapping) if engine == "pandas" else \
+        load_counts(pattern, engine="duckdb", mapping=mapping, hash_files=False)
+    assert ds.report.tasks == ("lighteval|arc:challenge|0", "lighteval|gsm8k|5")
+    assert ds.report.models == ("org__a", "org__b")
+    (note,) = [n for n in ds.report.notes if "lighteval's details" in n]
+    assert note.startswith("4 files named as lighteval's details") and "-> 'lighteval|arc:challenge|0'" in note
+    counts = ds.to_counts() if engine == "pandas" else ds.counts
+    per = counts.astype({"model": str, "task": str}).groupby(["model", "task"])["n_correct"].sum().to_dict()
+    assert per[("org__a", "lighteval|gsm8k|5")] == 2 and per[("org__b", "lighteval|gsm8k|5")] == 2  # q0, q3 / q2, q5
 
 
 @pytest.mark.parametrize("mapping, words", [

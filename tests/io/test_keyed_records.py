@@ -189,3 +189,17 @@ def test_a_record_with_its_own_outcome_is_not_exploded(tmp_path):
                                "runs": {"r1": {"correct": 1}, "r2": {"correct": 0}}}))
     single = io.load([str(one)])
     assert len(single.attempts) == 1 and single.attempts["question_id"].astype(str).tolist() == ["q"]
+
+
+def test_a_bfcl_score_file_is_refused_by_name(tmp_path):
+    """BFCL's score files list only the failed entries after a summary line: read as records they would count failures
+    alone (was: "line 1: field 'model' is empty"), so they are refused with what to load instead."""
+    lines = [{"accuracy": 0.9, "correct_count": 9, "total_count": 10},
+             {"id": "simple_3", "model_name": "gpt-4o-2024-08-06-FC", "test_category": "simple", "valid": False,
+              "error": ["Invalid value for parameter 'x'"], "error_type": "value_error:others",
+              "prompt": {"id": "simple_3"}, "model_result_raw": "[f(x=1)]", "possible_answer": [{"f": {"x": [2]}}]}]
+    path = tmp_path / "BFCL_v3_simple_score.json"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    with pytest.raises(InputError, match="BFCL_v3_simple_score.json: a BFCL score file: .*only the entries the model got "
+                                         "wrong"):
+        io.load([str(path)])

@@ -86,6 +86,12 @@ def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.Data
         raise _aggregate_error(doc, src.name)
     if OPENAI_EVALS_COLUMNS <= set(frame.columns):
         return openai_evals_log(frame, locate, src, notes)
+    if {"correct_count", "total_count", "valid", "error_type"} <= set(frame.columns):  # BFCL's score/<model>/*.json
+        raise InputError("a BFCL score file: its first line counts the correct entries (correct_count of total_count) "
+                         "and the other lines are only the entries the model got wrong, so read line by line it would "
+                         "count failures alone, and the entries it got right are not listed: per-question outcomes "
+                         "cannot come from it. Grade each entry of the model's result file (one row per entry id with "
+                         "0/1) and load that.", source=src.name)
     return frame, locate, notes
 
 

@@ -1,0 +1,89 @@
+"""Loading a harness's folder of small files: SWE-bench per-instance reports (``logs/run_evaluation/<run_id>/<model>/
+<instance_id>/report.json``, with the harness's ``test_output.txt`` beside each) through ``scorio_core.io.load``, side
+by side with the same attempts as one CSV.
+
+Target: 10 models x 500 instances (5,000 reports, 10,000 files walked) load in < 3 s, i.e. the per-file cost stays a
+fraction of a millisecond (detection, grouping by model folder, one JSON parse per report, the quality report): a
+loader that is quadratic in the number of files (an early version left the logs out with a list-membership test)
+took ~14 s here. The CSV row is printed for scale. Medians of ``--repeat`` runs in this process, after a warm-up.
+
+    .venv/bin/python benchmarks/bench_harness_folders.py [--models 10] [--instances 500] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET_S = 3.0
+
+
+def write_logs(root: Path, models: int, instances: int, seed: int = 0) -> list[tuple[str, str, int]]:
+    """The harness's layout for one run; returns the attempts (model, instance, resolved) written."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for m in range(models):
+        for i in range(instances):
+            iid, ok = f"repo__project-{i}", bool(rng.random() < 0.4)
+            folder = root / "logs" / "run_evaluation" / "run1" / f"model-{m}" / iid
+            folder.mkdir(parents=True)
+            status = {"FAIL_TO_PASS": {"success": ["t1"] if ok else [], "failure": [] if ok else ["t1"]},
+                      "PASS_TO_PASS": {"success": [f"t{k}" for k in range(2, 40)], "failure": []}}
+            (folder / "report.json").write_text(json.dumps({iid: {
+                "patch_is_None": False, "patch_exists": True, "patch_successfully_applied": True, "resolved": ok,
+                "tests_status": status}}, indent=4))
+            (folder / "test_output.txt").write_text("+ pytest -rA\n" + "PASSED tests/test_x.py::t\n" * 50)
+            rows.append((f"model-{m}", iid, int(ok)))
+    return rows
+
+
+def median_time(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=int, default=10)
+    parser.add_argument("--instances", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    import pandas as pd
+
+    from scorio_core import io
+
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = write_logs(Path(tmp), args.models, args.instances)
+        csv = pd.DataFrame(rows, columns=["model", "question_id", "is_correct"]).to_csv(index=False).encode()
+        logs = Path(tmp) / "logs"
+        first = io.load(logs)
+        got = first.attempts.astype({"model": str, "question_id": str})
+        want = {(m, q): ok for m, q, ok in rows}
+        same = len(got) == len(rows) and all(want[(m, q)] == ok for m, q, ok in
+                                             got[["model", "question_id", "is_correct"]].itertuples(index=False))
+        t_logs = median_time(lambda: io.load(logs), args.repeat)
+        t_csv = median_time(lambda: io.load([("same.csv", csv)]), args.repeat)
+    ok = t_logs < TARGET_S and same
+    print(f"{args.models} models x {args.instances} instances: {len(rows):,} report.json (and as many test_output.txt)")
+    print(f"{'io.load(logs/), per-instance reports':<38} {t_logs:7.2f} s   target < {TARGET_S:g} s"
+          f"   attempts equal to what was written: {'yes' if same else 'NO'}")
+    print(f"{'io.load(.csv), the same attempts':<38} {t_csv:7.2f} s   (for scale)")
+    print("ok" if ok else "MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
