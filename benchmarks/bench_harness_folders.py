@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,15 +43,6 @@ def write_logs(root: Path, models: int, instances: int, seed: int = 0) -> list[t
     return rows
 
 
-def median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=int, default=10)
@@ -63,6 +52,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     import pandas as pd
 
+    from bench_workbooks import median_time  # this folder's timing helper (medians of repeated runs)
     from scorio_core import io
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -20,7 +20,7 @@ from pathlib import Path
 from scorio_core.errors import InputError
 from scorio_core.io._gzip import gunzip_limited
 
-__all__ = ["DATA_SUFFIXES", "DATED_DETAILS", "HELM_FILES", "Source", "as_sources", "is_data_name", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
+__all__ = ["DATA_SUFFIXES", "DATED_DETAILS", "HELM_FILES", "Source", "as_sources", "data_stem", "is_data_name", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
 
 _KNOWN_SUFFIXES = (".gz", ".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson", ".json", ".parquet",
                    ".pq", ".npz", ".npy", ".eval", ".xlsx", ".ods")
@@ -47,14 +47,23 @@ def strip_suffixes(name: str) -> str:
     >>> strip_suffixes("details_lighteval|gsm8k|5_2025-01-01T12-30-45.123456.parquet")
     'lighteval|gsm8k|5'
     """
+    stem = data_stem(name)
+    dated = DATED_DETAILS.match(stem)
+    return dated.group(1) if dated else stem
+
+
+def data_stem(name: str) -> str:
+    """A file name without its data suffixes only (``results.csv.gz`` -> ``results``; no rule on the rest).
+
+    >>> data_stem("details_x_2025-01-01T00-00-00.parquet")
+    'details_x_2025-01-01T00-00-00'
+    """
     stem = name
     while True:
         base, ext = os.path.splitext(stem)
-        if ext.lower() in _KNOWN_SUFFIXES and base:
-            stem = base
-        else:
-            dated = DATED_DETAILS.match(stem)
-            return dated.group(1) if dated else stem
+        if not (ext.lower() in _KNOWN_SUFFIXES and base):
+            return stem
+        stem = base
 
 
 @dataclass

@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 
 from scorio_core.errors import InputError
 from scorio_core.io._quality_report import ADVICE, DUPLICATES_FINDING
-from scorio_core.io._sources import _KNOWN_SUFFIXES, DATED_DETAILS, strip_suffixes
+from scorio_core.io._sources import DATED_DETAILS, data_stem, strip_suffixes
 
 __all__ = ["FOLDER", "MAX_LEVEL", "SHARED_STEM_WORDS", "folder_fields", "folder_names", "folder_record", "note_shared_stems",
            "shared_stem_files", "shared_stem_note", "shared_stem_refusal"]
@@ -158,23 +158,13 @@ def dated_stems_note(names: list[str]) -> str | None:
     >>> dated_stems_note(["details_lighteval|gsm8k|5_2025-01-01T12-30-45.123456.parquet"])[:60]
     "1 file named as lighteval's details (details_<task>_<time>):"
     """
-    dated = [n for n in names if DATED_DETAILS.match(_plain_stem(n))]
+    dated = [n for n in names if DATED_DETAILS.match(data_stem(n))]
     if not dated:
         return None
     n = len(dated)
     return (f"{n} file{'s' * (n > 1)} named as lighteval's details (details_<task>_<time>): the task is the name without "
             f"the prefix and the run's time ('{dated[0]}' -> '{strip_suffixes(dated[0])}'), so runs of one task on "
             "different days, one per model folder, are one task.")
-
-
-def _plain_stem(name: str) -> str:
-    """The name without its data suffixes only (what :func:`strip_suffixes` matches its timestamp rule on)."""
-    stem = name
-    while True:
-        base, ext = os.path.splitext(stem)
-        if not (ext.lower() in _KNOWN_SUFFIXES and base):
-            return stem
-        stem = base
 
 
 def shared_stem_files(groups, guesses) -> list[str]:

@@ -37,7 +37,7 @@ from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
 from scorio_core.io.formats.path_names import folder_fields, folder_names
 
-__all__ = ["OUTCOME_LISTS", "REPORT_KEYS", "TASK", "is_report", "number_runs", "read_swebench_report"]
+__all__ = ["OUTCOME_LISTS", "REPORT_KEYS", "TASK", "is_report", "number_runs", "read_swebench_report", "refuse_columns"]
 
 #: The id lists read as attempts, with the outcome each counts as (error ids: as SWE-bench counts them).
 OUTCOME_LISTS = (("resolved_ids", 1.0), ("unresolved_ids", 0.0), ("empty_patch_ids", 0.0), ("error_ids", 0.0))
@@ -57,6 +57,23 @@ def is_report(keys) -> bool:
     """
     keys = set(keys)
     return any(k <= keys for k in REPORT_KEYS)
+
+
+def refuse_columns(mapping: Mapping[str, str] | None, source: str) -> dict[str, int]:
+    """The ``@folder`` levels of a mapping given to a SWE-bench report, which has no columns to map.
+
+    Raises
+    ------
+    InputError
+        ``--map`` of anything but model or task by a folder, naming the field.
+    """
+    levels = folder_fields(mapping)
+    unused = sorted(k for k in (mapping or {}) if k not in levels)
+    if unused:
+        raise InputError(f"--map {unused[0]}=...: a SWE-bench report has no columns to map; only model and task can be "
+                         "named, by the file's folder (--map model=@folder:N, --map task=@folder:N).", source=source,
+                         field=unused[0])
+    return levels
 
 
 def _ids(doc: dict, key: str, name: str) -> list[str]:
@@ -95,11 +112,7 @@ def read_swebench_report(src: Source, mapping: Mapping[str, str] | None = None, 
     if not isinstance(doc, dict) or not is_report(doc):
         raise InputError("expected a SWE-bench report: a JSON object with resolved_ids and unresolved_ids lists.",
                          source=src.name)
-    unused = sorted(k for k in (mapping or {}) if k not in folder_fields(mapping))
-    if unused:
-        raise InputError(f"--map {unused[0]}=...: a SWE-bench report has no columns to map; only model and task can be "
-                         "named, by the file's folder (--map model=@folder, --map task=@folder).", source=src.name,
-                         field=unused[0])
+    refuse_columns(mapping, src.name)
     lists = {key: _ids(doc, key, src.name) for key, _ in OUTCOME_LISTS}
     seen: dict[str, str] = {}
     for key, ids in lists.items():

@@ -34,8 +34,8 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.harnesses.swebench import TASK
-from scorio_core.io.formats.path_names import folder_fields, folder_names
+from scorio_core.io.formats.harnesses.swebench import TASK, refuse_columns
+from scorio_core.io.formats.path_names import folder_names
 
 __all__ = ["FORMAT", "HARNESS_FILES", "group_instance_reports", "is_instance_head", "read_swebench_instances",
            "refuse_same_runs", "skip_harness_files"]
@@ -162,12 +162,7 @@ def read_swebench_instances(src: Source, mapping: Mapping[str, str] | None = Non
                          "folder does (logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json): load the "
                          "run folder by path (the CLI, or the app's Open from the server), or upload the run's summary "
                          "report <model>.<run_id>.json instead.", source=src.name)
-    levels = folder_fields(mapping)
-    unused = sorted(k for k in (mapping or {}) if k not in levels)
-    if unused:
-        raise InputError(f"--map {unused[0]}=...: a SWE-bench report has no columns to map; only model and task can be "
-                         "named, by the file's folder (--map model=@folder:N, --map task=@folder:N).", source=src.name,
-                         field=unused[0])
+    levels = refuse_columns(mapping, src.name)
     model_dir = src.path if src.is_dir else src.path.parent
     rows, named = [], []
     for m in members:
