@@ -20,7 +20,7 @@ from pathlib import Path
 from scorio_core.errors import InputError
 from scorio_core.io._gzip import gunzip_limited
 
-__all__ = ["DATA_SUFFIXES", "DATED_DETAILS", "HELM_FILES", "Source", "as_sources", "data_stem", "is_data_name", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
+__all__ = ["DATA_SUFFIXES", "DATED_DETAILS", "HELM_FILES", "Source", "as_sources", "is_data_name", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
 
 _KNOWN_SUFFIXES = (".gz", ".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson", ".json", ".parquet",
                    ".pq", ".npz", ".npy", ".eval", ".xlsx", ".ods")
@@ -36,34 +36,18 @@ _HEAD = 1 << 16
 DATED_DETAILS = re.compile(r"^details_(.+)_\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?$")
 
 
-def strip_suffixes(name: str) -> str:
-    """Return a file name without its data suffixes (``results.csv.gz`` -> ``results``), and a lighteval details
-    file's name without its ``details_`` prefix and run timestamp (:data:`DATED_DETAILS`).
+def strip_suffixes(name: str, dated: bool = True) -> str:
+    """Return a file name without its data suffixes (``results.csv.gz`` -> ``results``) and, unless ``dated`` is False,
+    a lighteval details file's name without its ``details_`` prefix and run timestamp (:data:`DATED_DETAILS`).
 
-    Examples
-    --------
-    >>> strip_suffixes("results.csv.gz")
-    'results'
-    >>> strip_suffixes("details_lighteval|gsm8k|5_2025-01-01T12-30-45.123456.parquet")
-    'lighteval|gsm8k|5'
-    """
-    stem = data_stem(name)
-    dated = DATED_DETAILS.match(stem)
-    return dated.group(1) if dated else stem
-
-
-def data_stem(name: str) -> str:
-    """A file name without its data suffixes only (``results.csv.gz`` -> ``results``; no rule on the rest).
-
-    >>> data_stem("details_x_2025-01-01T00-00-00.parquet")
-    'details_x_2025-01-01T00-00-00'
+    >>> strip_suffixes("results.csv.gz"), strip_suffixes("details_lighteval|gsm8k|5_2025-01-01T12-30-45.123456.parquet")
+    ('results', 'lighteval|gsm8k|5')
     """
     stem = name
-    while True:
-        base, ext = os.path.splitext(stem)
-        if not (ext.lower() in _KNOWN_SUFFIXES and base):
-            return stem
-        stem = base
+    while (split := os.path.splitext(stem))[1].lower() in _KNOWN_SUFFIXES and split[0]:
+        stem = split[0]
+    found = DATED_DETAILS.match(stem) if dated else None
+    return found.group(1) if found else stem
 
 
 @dataclass
@@ -244,8 +228,7 @@ def _helm_dir(path: Path) -> Source:
 
 
 def is_data_name(name: str) -> bool:
-    """Whether a file name has a data suffix (:data:`DATA_SUFFIXES`, optionally gzipped) and is not hidden: the files a
-    folder contributes.
+    """Whether a file name has a data suffix (:data:`DATA_SUFFIXES`, or gzipped) and is not hidden: a folder's data files.
 
     >>> is_data_name("runs.csv.gz"), is_data_name("run_instance.log"), is_data_name(".cache.json")
     (True, False, False)

@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 
 from scorio_core.errors import InputError
 from scorio_core.io._quality_report import ADVICE, DUPLICATES_FINDING
-from scorio_core.io._sources import DATED_DETAILS, data_stem, strip_suffixes
+from scorio_core.io._sources import DATED_DETAILS, strip_suffixes
 
 __all__ = ["FOLDER", "MAX_LEVEL", "SHARED_STEM_WORDS", "folder_fields", "folder_names", "folder_record", "note_shared_stems",
            "shared_stem_files", "shared_stem_note", "shared_stem_refusal"]
@@ -158,7 +158,7 @@ def dated_stems_note(names: list[str]) -> str | None:
     >>> dated_stems_note(["details_lighteval|gsm8k|5_2025-01-01T12-30-45.123456.parquet"])[:60]
     "1 file named as lighteval's details (details_<task>_<time>):"
     """
-    dated = [n for n in names if DATED_DETAILS.match(data_stem(n))]
+    dated = [n for n in names if DATED_DETAILS.match(strip_suffixes(n, dated=False))]
     if not dated:
         return None
     n = len(dated)

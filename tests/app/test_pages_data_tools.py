@@ -1,0 +1,80 @@
+"""AppTest: evaluation tools' own files uploaded on the Data page (SWE-bench reports and per-instance reports,
+promptfoo output): read as they are, their errored attempts offered as missing, what cannot be uploaded said."""
+
+from __future__ import annotations
+
+import json
+
+from tests.app.conftest import no_exception, shown
+from tests.app.test_pages_data import BOARD, DATA, upload
+
+
+def test_swebench_reports_upload_as_runs(app):
+    """SWE-bench harness reports (one per run) upload as they are: two runs of one model are its trials, the notes
+    say how empty patches were counted, and the Leaderboard ranks both models."""
+    from tests.io.test_swebench import CLAUDE, GPT1, GPT2
+
+    upload(app, *[(name, data, "application/json") for name, data in (GPT1, GPT2, CLAUDE)])
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    no_exception(app)
+    texts = " ".join(shown(x.value) for x in [*app.main.markdown, *app.main.caption, *app.main.info])
+    assert "empty patch counted as unresolved" in texts
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    table = next(d.value for d in app.main.dataframe if len(d.value) == 2)
+    assert len(table) == 2
+
+
+def test_swebench_error_ids_can_be_read_as_missing(app):
+    """The upload form offers the report's error_ids as missing outcomes (the CLI's --errors-as-missing): ticked, the
+    errored instance has no outcome and the Data page asks for the missing-outcomes choice."""
+    from tests.io.test_swebench import GPT1
+
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value((GPT1[0], GPT1[1], "application/json")).run()
+    no_exception(app)
+    box = next(c for c in app.main.checkbox if c.label == "Read instances in error_ids as missing")
+    box.check().run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    texts = " ".join(shown(x.value) for x in [*app.main.markdown, *app.main.caption, *app.main.info, *app.main.error,
+                                               *app.main.warning])
+    assert "1 instance in error_ids (no test report: a harness or environment failure) read as missing" in texts
+    assert "1 attempt has no outcome" in texts
+
+
+def test_promptfoo_output_uploads_and_its_errors_can_be_read_as_missing(app):
+    """promptfoo output uploads as it is (providers as models), and the upload form offers its errored results as
+    missing outcomes (the CLI's --errors-as-missing)."""
+    from tests.io.test_promptfoo import GPT, ONE, output
+
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("results.json", output(ONE, error_at=(GPT, 0, 0)),
+                                                      "application/json")).run()
+    no_exception(app)
+    next(c for c in app.main.checkbox if c.label == "Read errored results as missing").check().run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    texts = " ".join(shown(x.value) for x in [*app.main.markdown, *app.main.caption, *app.main.info, *app.main.error,
+                                               *app.main.warning])
+    assert "1 result errored" in texts and "read as missing outcomes" in texts
+    assert "1 attempt has no outcome" in texts
+
+
+def test_a_swebench_instance_report_upload_is_refused_with_the_way_to_load_it(app):
+    """An uploaded per-instance report.json has no folder to name its model: the page says how to load it and keeps
+    running."""
+    from tests.io.test_swebench_instances import entry
+
+    app.switch_page(DATA).run()
+    doc = json.dumps({"django__django-11099": entry(True)}).encode()
+    app.file_uploader(key="data_uploader").set_value(("report.json", doc, "application/json")).run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    errors = " ".join(shown(e.value) for e in app.main.error)
+    assert "names its instance but not its model" in errors and "Open from the server" in errors
