@@ -211,9 +211,12 @@ def _fail(message: str, status: int, wants_json: bool) -> int:
 
 
 def _make_errors_raise(parser: argparse.ArgumentParser) -> None:
-    """Route argparse usage errors (unknown option, bad choice) to the one-line contract."""
+    """Route argparse usage errors (unknown option, bad choice) to the one-line contract, and take options by
+    their full names only: with abbreviations ``compare --b X`` was read as ``--binarize-threshold X``, and a script
+    written against one version would change meaning when a later one adds an option sharing the prefix."""
     parser.__class__ = _Parser
+    parser.allow_abbrev = False
     for action in parser._actions:  # noqa: SLF001 - argparse has no public accessor
         if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
             for sub in action.choices.values():
-                sub.__class__ = _Parser
+                _make_errors_raise(sub)

@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, as_sources, check_not_utf16, text_encoding
+from scorio_core.io.formats.harnesses.aider import RESULTS as AIDER_RESULTS, is_aider_run
 from scorio_core.io.formats.harnesses.promptfoo import is_promptfoo
 from scorio_core.io.formats.harnesses.swebench import is_report
 from scorio_core.io.formats.harnesses.swebench_instances import is_instance_head
@@ -48,6 +49,8 @@ SUPPORTED_FORMATS = MappingProxyType(
         "a model's folder is one run, one attempt per instance, resolved 1, else 0",
         "promptfoo": "promptfoo eval output (promptfoo eval -o results.json): one attempt per result, the provider (and "
         "prompt) the model, the test case the question, its repeats the trials, success the outcome",
+        "aider": "aider benchmark run folder (tmp.benchmarks/<date>--<name>/, one .aider.results.json per exercise): "
+        "the model with its edit format, one attempt per exercise (passed within its tries), runs the trials",
     }
 )
 
@@ -112,10 +115,12 @@ def detect_format(source: object) -> str:
 def detect_source_format(src: Source) -> str:
     """Detect the format of a :class:`Source` (see :func:`detect_format`)."""
     if src.is_dir:
-        return "helm"
+        return "aider" if is_aider_run(src) else "helm"
     name = src.inner_name.lower()
     if name in ("per_instance_stats.json", "scenario_state.json", "run_spec.json"):
         return "helm"
+    if name == AIDER_RESULTS:
+        return "aider"
     raw_head = src.head(8)
     if not raw_head:
         raise InputError("the file is empty; export the results again.", source=src.name)
@@ -208,6 +213,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             return "swebench-report"
         if is_instance_head(head):
             return "swebench-instance"
+        if {"testcase", "tests_outcomes"} <= keys:
+            return "aider"
         if "lm_eval_version" in keys or "n-samples" in keys or ("results" in keys and "configs" in keys):
             return "lm-eval-results"
         if {"answers", "scores", "correct"} <= keys:

@@ -8,6 +8,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
 from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._detect import check_format, detect_source_format
+from scorio_core.io.formats.harnesses.aider import gather_aider_runs, read_aider
 from scorio_core.io.formats.harnesses.helm import helm_group, read_helm
 from scorio_core.io.formats.harnesses.inspect_ai import read_inspect
 from scorio_core.io.formats.jsonl import paired_aggregate
@@ -96,7 +97,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     """
     fmt = check_format(format)
     recode, scale = (check_recoding(recode) if recode else None), check_outcome_scale(outcome_scale)
-    srcs = skip_harness_files(_group_helm(as_sources(sources), fmt))
+    srcs = skip_harness_files(gather_aider_runs(_group_helm(as_sources(sources), fmt), fmt))
     detected = group_instance_reports([(s, fmt or _guard(s, lambda s=s: detect_source_format(s))) for s in srcs])
     results = _results_docs(detected)
     parts: list[Part] = []
@@ -302,8 +303,8 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
             return [read_swebench_report(src, mapping, errors_missing=reading[2])]
         if fmt == "swebench-instance":
             return [read_swebench_instances(src, mapping)]
-        if fmt == "promptfoo":
-            return [read_promptfoo(src, mapping, errors_missing=reading[2])]
+        if fmt in ("promptfoo", "aider"):
+            return [(read_promptfoo if fmt == "promptfoo" else read_aider)(src, mapping, errors_missing=reading[2])]
         if fmt == "lm-eval-samples":
             doc = match_results(src, results, used_results)
             return [read_lm_eval_samples(src, mapping, doc)]

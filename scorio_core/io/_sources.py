@@ -20,7 +20,7 @@ from pathlib import Path
 from scorio_core.errors import InputError
 from scorio_core.io._gzip import gunzip_limited
 
-__all__ = ["DATA_SUFFIXES", "DATED_DETAILS", "HELM_FILES", "Source", "as_sources", "is_data_name", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
+__all__ = ["AIDER_RESULTS", "DATA_SUFFIXES", "DATED_DETAILS", "HELM_FILES", "Source", "as_sources", "is_data_name", "load_json", "locate_bad_utf8", "strip_suffixes", "utf8_bytes", "utf8_text"]
 
 _KNOWN_SUFFIXES = (".gz", ".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson", ".json", ".parquet",
                    ".pq", ".npz", ".npy", ".eval", ".xlsx", ".ods")
@@ -29,6 +29,7 @@ HELM_FILES = frozenset({"per_instance_stats.json", "scenario_state.json", "run_s
                         "stats.json", "scenario.json", "instances.json", "display_predictions.json",
                         "display_requests.json"})
 _HEAD = 1 << 16
+AIDER_RESULTS = ".aider.results.json"  # a hidden name, yet data: aider's results (io.formats.harnesses.aider)
 
 
 #: lighteval's details files, ``details_<task>_<date_id>`` (``date_id``: the run's ISO time with ':' as '-'), whose
@@ -232,9 +233,11 @@ def is_data_name(name: str) -> bool:
 
     >>> is_data_name("runs.csv.gz"), is_data_name("run_instance.log"), is_data_name(".cache.json")
     (True, False, False)
+    >>> is_data_name(".aider.results.json")  # aider's per-exercise results (io.formats.harnesses.aider)
+    True
     """
     suffixes = [s.lower() for s in Path(name).suffixes]
-    if name.startswith(".") or not suffixes:
+    if (name.startswith(".") and name != AIDER_RESULTS) or not suffixes:
         return False
     return (suffixes[-2] if suffixes[-1] == ".gz" and len(suffixes) > 1 else suffixes[-1]) in DATA_SUFFIXES
 

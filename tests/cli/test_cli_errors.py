@@ -80,3 +80,14 @@ def test_input_format_is_accepted_as_export_spells_it(capsys, command):
         assert capsys.readouterr().out.startswith("{")
     assert main(["leaderboard", DATA, "--input-format", "helm"]) == 2
     assert "helm" in capsys.readouterr().err.lower()
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", DATA, "--models", "a", "b", "--b", "0.5"],  # was read as --binarize-threshold 0.5
+    ["leaderboard", DATA, "--out", "json"],
+    ["workspace", "list", "--out", "json"],  # the nested actions too
+])
+def test_options_only_by_their_full_names(capsys, argv):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: unrecognized arguments: --") and err.count("\n") == 1

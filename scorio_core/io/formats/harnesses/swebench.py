@@ -181,7 +181,8 @@ def _notes(doc: dict, lists: dict[str, list[str]], name: str, errors_missing: bo
 
 
 def number_runs(parts: list[Part]) -> None:
-    """Number the runs of each (model, task) among SWE-bench report parts: trial 0, 1, ... in load order (in place).
+    """Number the runs of each (model, task) among SWE-bench report parts and aider run folders: trial 0, 1, ... in
+    load order (in place).
 
     Each report is one run of its model, so several reports of one model are its trials. Reports of one model and task
     whose ``total_instances`` differ are different datasets (Lite, Verified ...), which would merge as runs.
@@ -194,7 +195,7 @@ def number_runs(parts: list[Part]) -> None:
     """
     groups: dict[tuple[str, str], list[Part]] = {}
     for p in parts:
-        if p.format in ("swebench-report", "swebench-instance") and len(p.table):
+        if p.format in ("swebench-report", "swebench-instance", "aider") and len(p.table):
             key = (str(p.table["model"].iat[0]), str(p.table["task"].iat[0]))
             groups.setdefault(key, []).append(p)
     for (model, task), runs in groups.items():
