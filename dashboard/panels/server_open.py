@@ -1,4 +1,5 @@
-"""Data-page panel: open dumps from a server-side folder (``SCORIO_DATA_ROOTS``) through the counts engine.
+"""Data-page panels: open dumps from a server-side folder (``SCORIO_DATA_ROOTS``) through the counts engine, or from
+a folder uploaded in the browser (:func:`render_folder_upload`, read as the same folder on the server would be).
 
 The path is typed relative to a configured root and resolved by
 :func:`scorio_core.io.roots.resolve_in_root` (no absolute paths, no ``..``, nothing outside the
@@ -16,7 +17,7 @@ from dashboard.data.workspace import save_upload
 from scorio_core.errors import InputError
 from scorio_core.io import roots
 
-__all__ = ["FOLDER_NAMES", "render_server_open"]
+__all__ = ["FOLDER_NAMES", "open_matches", "render_folder_upload", "render_server_open"]
 
 #: What a file's folder names, offered beside the path: label -> the loader's mapping (``--map model=@folder``).
 FOLDER_NAMES = {
@@ -59,7 +60,36 @@ def render_server_open() -> None:
                               "which one the folder holds (CLI: --map model=@folder).")
     if not st.button("Open", key="server_open", disabled=not (pattern or "").strip()):
         return
-    root = available[int(picked or 0)]
+    open_matches(available[int(picked or 0)], pattern, FOLDER_NAMES.get(named))
+
+
+def render_folder_upload() -> None:
+    """A folder picker (every file below the chosen folder, with its path in it) and a Load button: for dumps whose
+    folders name the model, the run or the task (SWE-bench's logs/run_evaluation, aider's tmp.benchmarks, one folder
+    per model), which single-file uploads cannot carry."""
+    uploaded = st.file_uploader(
+        "A folder of eval dumps", accept_multiple_files="directory", key="folder_uploader",
+        help="Choose a folder: every data file below it is read as the same folder on disk would be (logs, scripts and "
+             "the harness's other files are skipped), so SWE-bench's logs/run_evaluation/<run>/<model>/<instance>/"
+             "report.json, aider's tmp.benchmarks/<run>/ and one folder per model keep the names their folders give. "
+             "CLI: `python -m scorio_core leaderboard FOLDER`.")
+    named = st.selectbox("A file's folder names", list(FOLDER_NAMES), key="folder_upload_names",
+                         help="For files without a model (or task) column: say which one the folder holds (CLI: --map "
+                              "model=@folder). SWE-bench and aider runs name their models themselves.")
+    if not uploaded or not st.button("Load the folder", key="folder_upload_load"):
+        return
+    files = [(f.name, f.getvalue()) for f in uploaded]
+    try:
+        with roots.uploaded_folder(files) as (root, pattern):
+            open_matches(root, pattern, FOLDER_NAMES.get(named), name=pattern)
+    except InputError as exc:  # a path the browser gave that is not a plain path inside the folder
+        st.error(md(str(exc)), icon=":material/error:")
+
+
+def open_matches(root: roots.DataRoot, pattern: str, mapping: dict | None, name: str | None = None) -> None:
+    """Match ``pattern`` under ``root``, load the files (DuckDB for large tables) with a status box, and make them the
+    active dataset (stored in the workspace), or show why not with the loaded data unchanged. ``name``: the dataset's
+    name (default: the root's last folder and the pattern)."""
     with st.status("Opening...", expanded=True) as status:
         try:
             st.write("Matching files...")
@@ -67,8 +97,7 @@ def render_server_open() -> None:
             st.write(f"{len(matches.files):,} files, {_size(matches.total_bytes)}. Reading (DuckDB for large tables)...")
             bar = st.progress(0.0)
             dataset, engine, files = roots.load_matches(
-                matches, progress=lambda fraction, message: bar.progress(fraction, text=md(message)),
-                mapping=FOLDER_NAMES.get(named))
+                matches, progress=lambda fraction, message: bar.progress(fraction, text=md(message)), mapping=mapping)
         except (InputError, ValueError, OSError) as exc:
             status.update(label="Could not open these files", state="error")
             st.error(md(str(exc)), icon=":material/error:")
@@ -78,7 +107,7 @@ def render_server_open() -> None:
             status.update(label="Could not open these files", state="error")
             st.error("The files are larger than this server can hold in memory; narrow the pattern.", icon=":material/error:")
             return
-        name = f"{root.label.rstrip('/').rsplit('/', 1)[-1]}/{matches.pattern}"[:200]
+        name = (name or f"{root.label.rstrip('/').rsplit('/', 1)[-1]}/{matches.pattern}")[:200]
         if engine != "duckdb":
             st.write("Read with the attempt-level loader.")
         elif dataset.trial_prefix:

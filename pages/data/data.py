@@ -6,7 +6,7 @@ from dashboard.state import rubric as rubric_state
 from dashboard.state import session as state
 from dashboard.panels.data import render_outcomes
 from dashboard.panels.quality import render_choices, render_report, render_sources, render_summary
-from dashboard.panels.server_open import render_server_open
+from dashboard.panels.server_open import render_folder_upload, render_server_open
 from dashboard.panels.sidebar import page_context, render_cluster_mapping
 from dashboard.guard import blocking_in_app_terms
 from dashboard.text import md
@@ -22,6 +22,8 @@ st.caption(
 
 with st.expander("Upload eval dumps", expanded=not st.session_state.get("_uploads"), icon=":material/upload_file:"):
     render_uploader()
+with st.expander("Upload a folder (runs whose folders name the model)", icon=":material/drive_folder_upload:"):
+    render_folder_upload()
 with st.expander("Open from the server (shared folders)", icon=":material/folder_open:"):
     render_server_open()
 with st.expander("Saved datasets (workspace)", icon=":material/cloud_done:"):

@@ -14,7 +14,10 @@ from __future__ import annotations
 import fnmatch
 import glob
 import os
+import tempfile
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -22,7 +25,8 @@ from scorio_core.errors import InputError
 from scorio_core.io._sources import is_data_name
 from scorio_core.io.formats.path_names import folder_fields
 
-__all__ = ["ENV", "MAX_MATCHES", "MAX_VISITED", "MAX_WALK_SECONDS", "PANDAS_FALLBACK_BYTES", "DataRoot", "Matches", "data_roots", "load_matches", "resolve_in_root"]
+__all__ = ["ENV", "MAX_MATCHES", "MAX_VISITED", "MAX_WALK_SECONDS", "PANDAS_FALLBACK_BYTES", "DataRoot", "Matches", "data_roots", "load_matches", "resolve_in_root",
+           "uploaded_folder"]
 
 #: Environment variable listing the folders the app may read from.
 ENV = "SCORIO_DATA_ROOTS"
@@ -297,11 +301,74 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
         else:
             return dataset, engine, [count_table_file(dataset, matches.relative()[0])]
     dataset = io.load(paths, progress=progress, mapping=mapping)
-    if folder_fields(mapping) or any(s.format in ("swebench-instance", "aider") for s in dataset.sources):
-        # the stored files have no folder (which names the model): store the rows with their names instead
+    if (folder_fields(mapping) or any(s.format in ("swebench-instance", "aider") for s in dataset.sources)
+            or sum(s.format == "helm" for s in dataset.sources) > 1):
+        # the stored files have no folder (which names the model, or groups a HELM run's files): store the rows
         from scorio_core.engines.uploads import attempt_table_file
 
-        named = matches.relative()[0] if folder_fields(mapping) else matches.pattern  # SWE-bench: 'report.json' says little
+        named = matches.relative()[0] if folder_fields(mapping) else matches.pattern  # 'report.json' says little
         return dataset, engine, [attempt_table_file(dataset, named)]
     files = [(rel, f.read_bytes()) for rel, f in zip(matches.relative(), matches.files)]
     return dataset, engine, files
+
+
+#: The folder a folder upload is written under when its files share no top folder.
+UPLOADED = "folder"
+
+
+@contextmanager
+def uploaded_folder(files: Sequence[tuple[str, bytes]]) -> Iterator[tuple[DataRoot, str]]:
+    """A folder uploaded in the browser, written to a private temporary folder, as a root and the pattern that opens
+    it with :func:`resolve_in_root` and :func:`load_matches` (what *Open from the server* does with a folder): the
+    readers that take a model, a run or a task from a file's folders (SWE-bench per-instance reports, aider runs,
+    ``--map model=@folder``) then read an upload as they read the folder on disk.
+
+    Parameters
+    ----------
+    files : sequence of (str, bytes)
+        Each file's path inside the chosen folder, as the browser gives it (``logs/run_a/m1/x/report.json``;
+        Streamlit's ``accept_multiple_files="directory"``), and its bytes.
+
+    Yields
+    ------
+    root : DataRoot
+        The temporary folder (removed on exit), labelled ``upload``.
+    pattern : str
+        The files' common top folder (``logs``), or :data:`UPLOADED` when they share none.
+
+    Raises
+    ------
+    InputError
+        A path that is empty, absolute, has an empty, ``.`` or ``..`` part, control characters or a part longer than
+        255 characters; the same path twice; more than :data:`MAX_MATCHES` files; nothing given (field ``path``).
+        The names are never trusted as paths: each is checked part by part and written only below the temporary folder.
+    """
+    if not files:
+        raise InputError("no files in the uploaded folder.", field="path")
+    if len(files) > MAX_MATCHES:
+        raise InputError(f"the folder holds more than {MAX_MATCHES:,} files; upload a sub-folder.", field="path")
+    parts = [_upload_parts(name) for name, _ in files]
+    if len(set(parts)) < len(parts):
+        twice = next(p for i, p in enumerate(parts) if p in parts[:i])
+        raise InputError(f"{'/'.join(twice)!r} is uploaded twice; upload the folder once.", field="path")
+    tops = {p[0] for p in parts}
+    shared = len(tops) == 1 and all(len(p) > 1 for p in parts)
+    with tempfile.TemporaryDirectory(prefix="scorio-folder-") as tmp:
+        base = Path(tmp).resolve()
+        for p, (_, data) in zip(parts, files):
+            target = base.joinpath(*(p if shared else (UPLOADED, *p)))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(bytes(data))
+        yield DataRoot(label="upload", path=base), (parts[0][0] if shared else UPLOADED)
+
+
+def _upload_parts(name: object) -> tuple[str, ...]:
+    text = str(name).replace("\\", "/")
+    parts = tuple(text.split("/"))
+    bad = (not text or text.startswith("/") or any(p in ("", ".", "..") or len(p) > 255 for p in parts)
+           or any(ord(c) < 32 for c in text))
+    if bad:
+        raise InputError(f"the uploaded path {text[:120]!r} is not a plain path inside the folder (empty, absolute, "
+                         "'.' or '..' parts, control characters or a name over 255 characters); rename it and upload "
+                         "again.", field="path")
+    return parts

@@ -58,7 +58,7 @@ def test_every_page_upload_edit_and_screenshots(page, server_url, tmp_path):
              for q in range(12) for t in range(5)]  # pass rates about 30%, 60% and 90%
     csv.write_text("\n".join(rows) + "\n")
     _go(page, "Data")
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv))
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(csv))
     page.get_by_role("button", name="Load", exact=True).wait_for()
     page.get_by_role("button", name="Load", exact=True).click()
     wait_ready(page)

@@ -24,7 +24,7 @@ def _upload(page, path) -> None:
     while delete.count():  # the uploader keeps earlier files: start from this one alone
         delete.first.click()
         wait_ready(page)
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(path))
     wait_ready(page)
     page.get_by_role("button", name="Load", exact=True).wait_for()
     page.get_by_role("button", name="Load", exact=True).click()

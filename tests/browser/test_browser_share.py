@@ -63,7 +63,7 @@ def test_upload_reload_share_restart_present(browser, tmp_path):
         wait_ready(page)
         page.get_by_role("link", name="Data").click()
         wait_ready(page)
-        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(data))
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(data))
         page.get_by_role("button", name="Load", exact=True).wait_for()
         try:
             page.get_by_role("button", name="Load", exact=True).click(timeout=20_000)

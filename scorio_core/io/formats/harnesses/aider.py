@@ -164,8 +164,8 @@ def read_aider(src: Source, mapping: Mapping[str, str] | None = None, errors_mis
                          "tests_outcomes); nothing can be mapped.", source=src.name, field=key)
     if src.path is None:
         raise InputError(f"an uploaded {RESULTS} is one exercise of a run, and every exercise's file has this name: "
-                         "load the run folder (tmp.benchmarks/<date>--<name>/) by path instead (the CLI, or the app's "
-                         "Open from the server).", source=src.name)
+                         "load the run folder (tmp.benchmarks/<date>--<name>/) instead: the app's Upload a folder (or "
+                         "Open from the server), or its path on the command line.", source=src.name)
     members = [src.members[k] for k in sorted(src.members)] if src.is_dir else [src]
     run, lang = (src.path, None) if src.is_dir else _layout(src.path)
     entries = [_entry(m) for m in members]

@@ -160,8 +160,8 @@ def read_swebench_instances(src: Source, mapping: Mapping[str, str] | None = Non
     if src.path is None:
         raise InputError("a SWE-bench per-instance report.json names its instance but not its model, which only its "
                          "folder does (logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json): load the "
-                         "run folder by path (the CLI, or the app's Open from the server), or upload the run's summary "
-                         "report <model>.<run_id>.json instead.", source=src.name)
+                         "run folder (the app's Upload a folder or Open from the server, or its path on the command "
+                         "line), or upload the run's summary report <model>.<run_id>.json instead.", source=src.name)
     levels = refuse_columns(mapping, src.name)
     model_dir = src.path if src.is_dir else src.path.parent
     rows, named = [], []
