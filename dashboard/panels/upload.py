@@ -182,26 +182,33 @@ def _reading_form(form: str) -> tuple[dict[str, str], float | None]:
 
 
 def _errors_choice(files, fmt: str | None, digest: str) -> bool:
-    """For a table with an error column (``error``, ``exception`` ...), a SWE-bench report (its ``error_ids``) or promptfoo
-    output (its errored results): whether
+    """For a table with an error column (``error``, ``exception`` ...), a SWE-bench report (its ``error_ids``), promptfoo
+    output (its errored results) or tau-bench results (simulations with ``info.error``): whether
     to read the outcome of attempts that record an error as missing (``io.load(errors_as_missing=True)``); False for
     other files."""
     from scorio_core.io._schema import normalize_name
     from scorio_core.io.formats.recorded_errors import ERROR_COLUMNS
 
     try:
-        if (fmt or io.detect_format(files[0])) == "swebench-report":  # its error_ids: no test report for those
+        kind = fmt or io.detect_format(files[0])
+        if kind == "swebench-report":  # its error_ids: no test report for those
             return st.checkbox(
                 "Read instances in error_ids as missing", key=f"upload_errors_{digest}",
                 help="A SWE-bench report lists the instances whose evaluation gave no test report (a harness or "
                      "environment failure) in error_ids. Unticked, they count as unresolved, as SWE-bench's own report "
                      "counts them (the notes say how many); ticked, their outcome is read as missing and the Data "
                      "page's missing-outcomes choice decides what they count as.")
-        if (fmt or io.detect_format(files[0])) == "promptfoo":  # results whose provider call failed
+        if kind == "promptfoo":  # results whose provider call failed
             return st.checkbox(
                 "Read errored results as missing", key=f"upload_errors_{digest}",
                 help="promptfoo marks a result whose provider call failed or timed out as an error (failureReason 2). "
                      "Unticked, it counts as a failure, as promptfoo counts it (the notes say how many); ticked, its "
+                     "outcome is read as missing and the Data page's missing-outcomes choice decides what it counts as.")
+        if kind == "tau-bench":  # simulations that raised (info.error)
+            return st.checkbox(
+                "Read simulations that raised an error as missing", key=f"upload_errors_{digest}",
+                help="tau-bench writes a simulation that raised (an API error, a crash) with reward 0 and info.error. "
+                     "Unticked, it counts as a failure, as tau-bench counts it (the notes say how many); ticked, its "
                      "outcome is read as missing and the Data page's missing-outcomes choice decides what it counts as.")
         columns = [c for c in io.source_columns(files[0], fmt) if normalize_name(c) in ERROR_COLUMNS]
     except (InputError, ValueError, TypeError, OSError, MemoryError, RecursionError):
@@ -250,7 +257,8 @@ def render_uploader() -> None:
             key="data_uploader",
             help=(
                 "Long tables (one row per attempt), wide tables, count tables (n_trials, n_correct), NPZ tensors, "
-                "scorio JSONL, lm-evaluation-harness samples/results, Inspect AI logs, HELM outputs. Files ending "
+                "scorio JSONL, lm-evaluation-harness samples/results, Inspect AI logs, HELM outputs, SWE-bench reports, "
+                "promptfoo output, tau2-bench results (folders that name models or runs: Upload a folder). Files ending "
                 + ", ".join("." + t for t in UPLOAD_TYPES) + "."
             ),
         )

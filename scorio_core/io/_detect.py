@@ -14,6 +14,8 @@ from scorio_core.io.formats.harnesses.aider import RESULTS as AIDER_RESULTS, is_
 from scorio_core.io.formats.harnesses.promptfoo import is_promptfoo
 from scorio_core.io.formats.harnesses.swebench import is_report
 from scorio_core.io.formats.harnesses.swebench_instances import is_instance_head
+from scorio_core.io.formats.harnesses.tau2 import is_tau2
+from scorio_core.io.formats.harnesses.tau_bench import is_tau_bench
 
 __all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_objects", "keyed_records",
            "object_matrix"]
@@ -51,6 +53,10 @@ SUPPORTED_FORMATS = MappingProxyType(
         "prompt) the model, the test case the question, its repeats the trials, success the outcome",
         "aider": "aider benchmark run folder (tmp.benchmarks/<date>--<name>/, one .aider.results.json per exercise): "
         "the model with its edit format, one attempt per exercise (passed within its tries), runs the trials",
+        "tau2": "tau2-bench results.json (tau2 run --save-to): one attempt per simulation, the agent's LLM the model, "
+        "the domain the task, reward 1 a success; simulations tau2 cannot evaluate are missing outcomes",
+        "tau-bench": "tau-bench (first version) results <strategy>-<model>-..._<time>.json: one attempt per record, the "
+        "model from the file name, the domain from the tasks' actions, reward 1 a success",
     }
 )
 
@@ -215,6 +221,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             return "swebench-instance"
         if {"testcase", "tests_outcomes"} <= keys:
             return "aider"
+        if is_tau2(keys):
+            return "tau2"
         if "lm_eval_version" in keys or "n-samples" in keys or ("results" in keys and "configs" in keys):
             return "lm-eval-results"
         if {"answers", "scores", "correct"} <= keys:
@@ -228,7 +236,7 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
     keys = {k.decode("utf-8", "ignore") for k in _KEY.findall(head[:20000])}
     if {"instance_id", "train_trial_index", "stats"} <= keys:
         return "helm"
-    return "json-records"
+    return "tau-bench" if is_tau_bench(keys) else "json-records"
 
 
 def keyed_records(value: object) -> bool:

@@ -8,7 +8,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
 from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._detect import check_format, detect_source_format
-from scorio_core.io.formats.harnesses.aider import gather_aider_runs, read_aider
+from scorio_core.io.formats.harnesses.layout import settle_layout
 from scorio_core.io.formats.harnesses.helm import helm_group, read_helm
 from scorio_core.io.formats.harnesses.inspect_ai import read_inspect
 from scorio_core.io.formats.jsonl import paired_aggregate
@@ -24,10 +24,11 @@ from scorio_core.io._quality import compute_report
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping as matrix_mapping
 from scorio_core.io.formats.harnesses.scorio import read_scorio_jsonl, read_scorio_verifier
-from scorio_core.io.formats.harnesses.promptfoo import read_promptfoo
-from scorio_core.io.formats.harnesses.swebench import number_runs, read_swebench_report
+from scorio_core.io.formats.harnesses.readers import ERROR_AWARE
+from scorio_core.io.formats.harnesses.swebench import number_runs
 from scorio_core.io.formats.harnesses.swebench_instances import (group_instance_reports, read_swebench_instances,
-                                                                 refuse_same_runs, skip_harness_files)
+                                                                 refuse_same_runs)
+from scorio_core.io.formats.harnesses.tau2 import read_tau2
 from scorio_core.io._sources import HELM_FILES, Source, as_sources
 from scorio_core.io._tables import read_table, table_columns
 from scorio_core.report.reading import reading_json, reading_record
@@ -97,7 +98,7 @@ def load(sources, format: str | None = None, mapping: Mapping[str, str] | None =
     """
     fmt = check_format(format)
     recode, scale = (check_recoding(recode) if recode else None), check_outcome_scale(outcome_scale)
-    srcs = skip_harness_files(gather_aider_runs(_group_helm(as_sources(sources), fmt), fmt))
+    srcs = settle_layout(_group_helm(as_sources(sources), fmt), fmt)
     detected = group_instance_reports([(s, fmt or _guard(s, lambda s=s: detect_source_format(s))) for s in srcs])
     results = _results_docs(detected)
     parts: list[Part] = []
@@ -290,7 +291,8 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
     def run() -> list[Part]:
         if fmt in _TABLES:  # outcomes read as the user gave them (recoded labels, a scale, errors as missing)
             return [read_as_given(read_table(src, fmt, mapping, scale=reading[1]), src, fmt, *reading)]
-        if (reader := {"npz": read_npz, "scorio-jsonl": read_scorio_jsonl, "scorio-verifier": read_scorio_verifier}.get(fmt)):
+        if (reader := {"npz": read_npz, "scorio-jsonl": read_scorio_jsonl, "scorio-verifier": read_scorio_verifier,
+                       "tau2": read_tau2}.get(fmt)):
             return [reader(src, mapping)]
         if fmt in ("inspect-eval", "inspect-json"):
             return [read_inspect(src, fmt, mapping)]
@@ -299,12 +301,10 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
         if fmt in ("xlsx", "ods"):  # each sheet with data read as its CSV
             return [read_as_given(read_table(s, "csv", mapping, scale=reading[1]), s, fmt, *reading)
                     for s in workbook_sheets(src)]
-        if fmt == "swebench-report":
-            return [read_swebench_report(src, mapping, errors_missing=reading[2])]
         if fmt == "swebench-instance":
             return [read_swebench_instances(src, mapping)]
-        if fmt in ("promptfoo", "aider"):
-            return [(read_promptfoo if fmt == "promptfoo" else read_aider)(src, mapping, errors_missing=reading[2])]
+        if fmt in ERROR_AWARE:  # SWE-bench reports, promptfoo, aider, tau-bench: errored attempts as the tool counts them
+            return [ERROR_AWARE[fmt](src, mapping, errors_missing=reading[2])]
         if fmt == "lm-eval-samples":
             doc = match_results(src, results, used_results)
             return [read_lm_eval_samples(src, mapping, doc)]

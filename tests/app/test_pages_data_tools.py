@@ -127,3 +127,22 @@ def entry_of(resolved: bool) -> dict:
     from tests.io.test_swebench_instances import entry
 
     return entry(resolved)
+
+
+def test_tau_bench_results_upload_and_their_errors_can_be_read_as_missing(app):
+    """tau-bench results upload as they are (the model from the file name), and the upload form offers simulations
+    that raised as missing outcomes (the CLI's --errors-as-missing)."""
+    from tests.io.test_tau_bench import NAME, RECORDS, dump
+
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value((NAME.format(model="gpt-4o"), dump(RECORDS), "application/json")).run()
+    no_exception(app)
+    next(c for c in app.main.checkbox if c.label == "Read simulations that raised an error as missing").check().run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    texts = " ".join(shown(x.value) for x in [*app.main.markdown, *app.main.caption, *app.main.info, *app.main.error,
+                                               *app.main.warning])
+    assert "1 simulation raised an error (info.error) read as missing outcomes" in texts
+    assert "1 attempt has no outcome" in texts
