@@ -16,6 +16,7 @@ from scorio_core.io.formats.harnesses.swebench import is_report
 from scorio_core.io.formats.harnesses.swebench_instances import is_instance_head
 from scorio_core.io.formats.harnesses.tau2 import is_tau2
 from scorio_core.io.formats.harnesses.tau_bench import is_tau_bench
+from scorio_core.io.formats.harnesses.terminal_bench import is_tb_run, is_terminal_bench
 
 __all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_objects", "keyed_records",
            "object_matrix"]
@@ -57,6 +58,8 @@ SUPPORTED_FORMATS = MappingProxyType(
         "the domain the task, reward 1 a success; simulations tau2 cannot evaluate are missing outcomes",
         "tau-bench": "tau-bench (first version) results <strategy>-<model>-..._<time>.json: one attempt per record, the "
         "model from the file name, the domain from the tasks' actions, reward 1 a success",
+        "terminal-bench": "terminal-bench run folder runs/<run_id>/ (results.json + run_metadata.json): one attempt per "
+        "trial, the model with its agent, is_resolved the outcome (null 0, as terminal-bench counts it); runs are trials",
     }
 )
 
@@ -121,7 +124,7 @@ def detect_format(source: object) -> str:
 def detect_source_format(src: Source) -> str:
     """Detect the format of a :class:`Source` (see :func:`detect_format`)."""
     if src.is_dir:
-        return "aider" if is_aider_run(src) else "helm"
+        return "aider" if is_aider_run(src) else "terminal-bench" if is_tb_run(src) else "helm"
     name = src.inner_name.lower()
     if name in ("per_instance_stats.json", "scenario_state.json", "run_spec.json"):
         return "helm"
@@ -215,6 +218,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             return "inspect-json"
         if is_promptfoo(keys):
             return "promptfoo"
+        if is_terminal_bench(keys):
+            return "terminal-bench"
         if is_report(keys):
             return "swebench-report"
         if is_instance_head(head):

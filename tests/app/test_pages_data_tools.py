@@ -80,6 +80,20 @@ def test_a_swebench_instance_report_upload_is_refused_with_the_way_to_load_it(ap
     assert "names its instance but not its model" in errors and "Open from the server" in errors
 
 
+def _upload_folder(app, top) -> None:
+    """Upload every file below ``top`` as the browser sends a folder (each name its path inside the chosen folder),
+    load it, and open the Leaderboard."""
+    files = [(p.relative_to(top.parent).as_posix(), p.read_bytes(), "application/octet-stream")
+             for p in sorted(top.rglob("*")) if p.is_file()]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="folder_uploader").set_value(files).run()
+    app.button(key="folder_upload_load").click().run()
+    no_exception(app)
+    assert not app.main.error
+    app.switch_page(BOARD).run()
+    no_exception(app)
+
+
 def test_a_folder_upload_reads_swebench_logs_and_aider_runs_as_on_disk(app, tmp_path):
     """Upload a folder: SWE-bench's per-instance reports and aider's run folders, which single-file uploads refuse,
     load with their folders naming the models; the Leaderboard ranks them."""
@@ -88,28 +102,12 @@ def test_a_folder_upload_reads_swebench_logs_and_aider_runs_as_on_disk(app, tmp_
 
     write_run(tmp_path / "evals", "r1", "gpt-4o", {IDS[0]: entry_of(True), IDS[1]: entry_of(False)})
     write_run(tmp_path / "evals", "r1", "claude", {IDS[0]: entry_of(False), IDS[1]: entry_of(True)})
-    files = [(p.relative_to(tmp_path).as_posix(), p.read_bytes(), "application/octet-stream")
-             for p in sorted((tmp_path / "evals").rglob("*")) if p.is_file()]
-    app.switch_page(DATA).run()
-    app.file_uploader(key="folder_uploader").set_value(files).run()
-    app.button(key="folder_upload_load").click().run()
-    no_exception(app)
-    assert not app.main.error
-    app.switch_page(BOARD).run()
-    no_exception(app)
+    _upload_folder(app, tmp_path / "evals")
     table = next(d.value for d in app.main.dataframe if len(d.value) == 2)
     assert len(table) == 2
     aider_run(tmp_path / "tmp.benchmarks", "2024-12-21--gpt4o", {("python", "grep"): result("grep", [True]),
                                                                  ("javascript", "react"): result("react", [False])})
-    files = [(p.relative_to(tmp_path).as_posix(), p.read_bytes(), "application/octet-stream")
-             for p in sorted((tmp_path / "tmp.benchmarks").rglob("*")) if p.is_file()]
-    app.switch_page(DATA).run()
-    app.file_uploader(key="folder_uploader").set_value(files).run()
-    app.button(key="folder_upload_load").click().run()
-    no_exception(app)
-    assert not app.main.error
-    app.switch_page(BOARD).run()
-    no_exception(app)
+    _upload_folder(app, tmp_path / "tmp.benchmarks")
     assert any("gpt-4o (diff)" in d.value.to_string() for d in app.main.dataframe)
 
 

@@ -37,7 +37,7 @@ from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
 from scorio_core.io.formats.path_names import folder_fields, folder_names
 
-__all__ = ["OUTCOME_LISTS", "REPORT_KEYS", "TASK", "is_report", "number_runs", "read_swebench_report", "refuse_columns"]
+__all__ = ["OUTCOME_LISTS", "REPORT_KEYS", "RUN_FORMATS", "TASK", "is_report", "number_runs", "read_swebench_report", "refuse_columns"]
 
 #: The id lists read as attempts, with the outcome each counts as (error ids: as SWE-bench counts them).
 OUTCOME_LISTS = (("resolved_ids", 1.0), ("unresolved_ids", 0.0), ("empty_patch_ids", 0.0), ("error_ids", 0.0))
@@ -180,9 +180,14 @@ def _notes(doc: dict, lists: dict[str, list[str]], name: str, errors_missing: bo
     return out
 
 
+#: Formats whose every file (or folder) is one run of one model: several of one (model, task) are its trials.
+RUN_FORMATS = ("swebench-report", "swebench-instance", "aider", "terminal-bench")
+
+
 def number_runs(parts: list[Part]) -> None:
-    """Number the runs of each (model, task) among SWE-bench report parts and aider run folders: trial 0, 1, ... in
-    load order (in place).
+    """Number the runs of each (model, task) among SWE-bench reports, aider run folders and terminal-bench runs: trial
+    0, 1, ... in load order (in place); a run with several attempts of a task (terminal-bench's ``n_attempts``) keeps
+    them as consecutive trials.
 
     Each report is one run of its model, so several reports of one model are its trials. Reports of one model and task
     whose ``total_instances`` differ are different datasets (Lite, Verified ...), which would merge as runs.
@@ -195,7 +200,7 @@ def number_runs(parts: list[Part]) -> None:
     """
     groups: dict[tuple[str, str], list[Part]] = {}
     for p in parts:
-        if p.format in ("swebench-report", "swebench-instance", "aider") and len(p.table):
+        if p.format in RUN_FORMATS and len(p.table):
             key = (str(p.table["model"].iat[0]), str(p.table["task"].iat[0]))
             groups.setdefault(key, []).append(p)
     for (model, task), runs in groups.items():
@@ -214,7 +219,11 @@ def number_runs(parts: list[Part]) -> None:
                              f"would count one run of model '{model}' twice; load it once.",
                              source=f"{twice[0].source}, {twice[1].source}")
         if len(runs) > 1:
-            for i, p in enumerate(runs):
-                p.table["trial"] = np.full(len(p.table), i, np.int64)
+            offset = 0
+            for i, p in enumerate(runs):  # a run's own trials (terminal-bench's attempts) follow the runs before it
+                own = p.table["trial"].to_numpy(np.int64)
+                p.table["trial"] = own + offset
+                top = offset + int(own.max())
                 p.defaults.append(f"{p.source}: run {i + 1} of {len(runs)} reports of model '{model}' on {task}: "
-                                  f"trial {i} (runs numbered in load order).")
+                                  f"trial {offset}{f'-{top}' if top > offset else ''} (runs numbered in load order).")
+                offset = top + 1
