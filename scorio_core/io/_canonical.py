@@ -17,7 +17,7 @@ import pandas as pd
 from scorio_core.arrays.order import natural_key
 from scorio_core.errors import InputError, decimal_comma_hint
 from scorio_core.io.formats.recoding import (RECODE_HINT, mixed_labels_hint, outcome_labels, percent_scores_hint,
-                                             suggest_scale, text_scores_hint, trial_labels_hint)
+                                             suggest_scale, text_scores_hint, topic_category, trial_labels_hint)
 from scorio_core.io.formats.matrix import matrix_cell_error, melt_columns
 from scorio_core.io._schema import (BINARY_SIGNALS, COUNT_COLUMNS, ID_COLUMNS, SIGNAL_COLUMNS, STRING_SIGNALS,
                                     TEXT_LABELS_HINT, MappingGuess, normalize_name)
@@ -231,6 +231,7 @@ def canonicalize(
     """
     notes = list(notes or [])
     mapping = dict(guess.mapping)
+    frame = topic_category(frame, mapping, guess, notes, source)  # LiveBench's 'category' of words: a topic, not codes
     ctx = _Ctx(source, locate)
     columns = dict(mapping)  # field -> the frame's column (a wide table's melted cells under '__<field>__')
     if guess.layout == "wide":  # one column per trial, or a response matrix (one per question or model)
@@ -264,11 +265,8 @@ def canonicalize(
     if layout == "counts":
         nt = _integers(frame[mapping["n_trials"]], "n_trials", ctx, "must be a whole number >= 1")
         nc = _integers(frame[mapping["n_correct"]], "n_correct", ctx, "must be a whole number")
-        for bad, fld, msg in (
-            (nt < 1, "n_trials", "must be >= 1"),
-            (nc < 0, "n_correct", "must be >= 0"),
-            (nc > nt, "n_correct", "must not exceed n_trials"),
-        ):
+        for bad, fld, msg in ((nt < 1, "n_trials", "must be >= 1"), (nc < 0, "n_correct", "must be >= 0"),
+                              (nc > nt, "n_correct", "must not exceed n_trials")):
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
                 raise ctx.error(i, fld, f"{msg}; got n_trials={nt[i]}, n_correct={nc[i]}.")
@@ -307,8 +305,8 @@ def canonicalize(
         if "category" in mapping:
             cat = _integers(frame[mapping["category"]], "category", ctx, "must be a whole-number category code") if not frame[mapping["category"]].isna().any() else None
             if cat is None:
-                i = int(np.flatnonzero(frame[mapping["category"]].isna().to_numpy())[0])
-                raise ctx.error(i, "category", "is empty; every attempt needs a category code.")
+                raise ctx.error(int(np.flatnonzero(frame[mapping["category"]].isna().to_numpy())[0]), "category",
+                                "is empty; every attempt needs a category code.")
             if (cat < 0).any():
                 i = int(np.flatnonzero(cat < 0)[0])
                 raise ctx.error(i, "category", f"must be >= 0; got {cat[i]}.")

@@ -24,7 +24,7 @@ MISSING = "missing"
 
 __all__ = ["MISSING", "INSPECT_LETTERS", "BINARY_LABELS", "RECODE_HINT", "letter_scores_hint", "binary_labels_hint",
            "text_scores_hint", "mixed_labels_hint", "percent_scores_hint", "suggest_scale", "trial_labels_hint",
-           "outcome_labels"]
+           "outcome_labels", "topic_category"]
 
 #: The recoding this tool applies on the user's word, offered beside the pandas line for text labels of no known meaning.
 RECODE_HINT = (" Or, for 0/1 (or partial) outcomes, have them read when loading: --recode LABEL=VALUE for each label (CLI), "
@@ -235,3 +235,57 @@ def outcome_labels(values, limit: int = 50) -> dict[str, float | None]:
     known = INSPECT_LETTERS if letters else {k: float(v) for k, v in BINARY_LABELS.items()}
     out = {t.lower(): known.get(t if letters else t.lower()) for t in texts}
     return dict(sorted(out.items()))
+
+
+def topic_category(frame, mapping: dict, guess, notes: list, source: str):
+    """A ``category`` column of words beside an outcome column is a topic, not rubric category codes (LiveBench's
+    judgment files: ``category`` = ``math``, ``coding``, ``reasoning`` beside the 0/1 ``score``): the column is no
+    longer read as the category and is kept as the text field ``<column>_label``, the outcome read from the outcome
+    column (``is_correct``, else ``score``: with a category mapped, a score is only a signal), said in ``notes``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table as read.
+    mapping : dict
+        ``{field: column}``; ``category`` is removed from it when the rule applies, and a ``score`` column becomes
+        ``is_correct`` when none is mapped (in place). Without either, words in ``category`` are refused as before
+        (they would be the outcome).
+    guess : scorio_core.io._schema.MappingGuess
+        The table's layout (attempts only) and the fields the user mapped (a ``category`` the user chose is read as
+        codes, and refused if it is not).
+    notes : list of str
+        Receives the note (in place).
+    source : str
+        The file's name, for the note.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``frame``, its category column renamed when the rule applies.
+
+    >>> import pandas as pd
+    >>> f = pd.DataFrame({"category": ["math", "coding"], "score": [1, 0]})
+    >>> m, said = {"category": "category", "score": "score"}, []
+    >>> from scorio_core.io._schema import infer_mapping
+    >>> g = infer_mapping(list(f.columns) + ["question_id"])
+    >>> list(topic_category(f, m, g, said, "j.jsonl").columns), m, said[0][:48]
+    (['category_label', 'score'], {'score': 'score', 'is_correct': 'score'}, "j.jsonl: column 'category' holds words ('coding'")
+    """
+    import pandas as pd
+
+    col, outcome_col = mapping.get("category"), mapping.get("is_correct", mapping.get("score"))
+    if (col is None or outcome_col is None or guess.layout != "attempts" or "category" in guess.user
+            or pd.api.types.is_numeric_dtype(frame[col].dtype)):
+        return frame
+    text = frame[col].dropna().astype(str).str.strip()
+    if text.empty or pd.to_numeric(text, errors="coerce").notna().any() or (text == "").any():
+        return frame  # codes written as text (or mixed): read as codes, refused with the value if one is not
+    mapping.pop("category")
+    mapping.setdefault("is_correct", outcome_col)
+    new = f"{col}_label" if f"{col}_label" not in frame.columns else f"{col}_label_"
+    words = ", ".join(repr(v) for v in sorted(text.unique())[:3])
+    notes.append(f"{source}: column '{col}' holds words ({words}), not category codes: kept as the text field '{new}' "
+                 f"(a topic, as LiveBench's judgment files carry it), the outcome read from '{outcome_col}'; for rubric "
+                 "categories, recode it to integer codes (README, 'Category codes and text labels').")
+    return frame.rename(columns={col: new})
