@@ -257,10 +257,14 @@ def keyed_records(value: object) -> bool:
 
 def keyed_objects(value: object) -> bool:
     """An object of records keyed by question (OpenCompass's older ``details``: ``{"0": {"pred": ..., "correct":
-    true}, ...}``): at least two entries, every value an object, the first with an outcome field (``correct``,
-    ``passed``, ``score`` ... as the column mapping names them), so a nested settings object is not read as records.
+    true}, ...}``; HLE's judged files: ``{question_id: {"model": ..., "judge_response": {"correct": "yes"}}}``): at
+    least two entries, every value an object, the first with an outcome field (``correct``, ``passed``, ``score`` ...
+    as the column mapping names them; in a nested object too, as its dotted column is mapped), so a nested settings
+    object is not read as records.
 
     >>> keyed_objects({"0": {"pred": "A", "correct": True}, "1": {"pred": "B", "correct": False}})
+    True
+    >>> keyed_objects({"q1": {"model": "m", "judge_response": {"correct": "yes"}}, "q2": {"model": "m"}})
     True
     >>> keyed_objects({"sampler": {"top_p": 1}, "model": {"name": "m"}})
     False
@@ -270,7 +274,9 @@ def keyed_objects(value: object) -> bool:
     if not (isinstance(value, dict) and len(value) >= 2 and all(isinstance(v, dict) for v in value.values())):
         return False
     outcome = {"is_correct", *(a for tier in _ALIASES["is_correct"] for a in tier)}
-    return any(normalize_name(k) in outcome for k in next(iter(value.values())))
+    first = next(iter(value.values()))
+    keys = [*first, *(k for v in first.values() if isinstance(v, dict) for k in v)]
+    return any(normalize_name(k) in outcome for k in keys)
 
 
 def object_matrix(doc: object) -> bool:
@@ -293,7 +299,8 @@ def _holds_records(doc: dict) -> bool:
            for v in doc.values()):
         return True
     own = is_record(k for k, v in doc.items() if not isinstance(v, (dict, list)))
-    return not own and (object_matrix(doc) or any(keyed_objects(v) for v in doc.values()))  # else a record itself
+    return not own and (object_matrix(doc) or keyed_objects(doc)  # else a record itself
+                        or any(keyed_objects(v) for v in doc.values()))
 
 
 def _record_kind(record: dict) -> str:

@@ -203,3 +203,23 @@ def test_a_bfcl_score_file_is_refused_by_name(tmp_path):
     with pytest.raises(InputError, match="BFCL_v3_simple_score.json: a BFCL score file: .*only the entries the model got "
                                          "wrong"):
         io.load([str(path)])
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_hle_judged_files_are_records_keyed_by_question(tmp_path, indent):
+    """Humanity's Last Exam's judged files (``judged_hle_<model>.json``, one per model: ``{question_id: {"model",
+    "response", "judge_response": {"correct": "yes"/"no", "confidence"}}}``) read as one record per question, the
+    judge's yes/no the outcome once recoded. Found: refused as "expected a JSON array of records"."""
+    for model, correct in (("gpt-4o", ["yes", "no", "yes"]), ("o3-mini", ["no", "no", "yes"])):
+        doc = {f"66a{i}": {"model": model, "response": "Answer: 42", "usage": {"prompt_tokens": 10},
+                           "judge_response": {"correct_answer": "42", "model_answer": "42", "reasoning": "r",
+                                              "correct": c, "confidence": 80}} for i, c in enumerate(correct)}
+        (tmp_path / f"judged_hle_{model}.json").write_text(json.dumps(doc, indent=indent))
+    with pytest.raises(InputError, match=r"column 'judge_response.correct'\) must be 0 or 1.*--recode no=0 --recode yes=1"):
+        io.load(tmp_path)
+    ds = io.load(tmp_path, recode={"yes": 1, "no": 0})
+    a = ds.attempts.astype({"model": str, "question_id": str}).sort_values(["model", "question_id"])
+    assert a["question_id"].tolist() == ["66a0", "66a1", "66a2"] * 2
+    assert a["is_correct"].tolist() == [1.0, 0.0, 1.0, 0.0, 0.0, 1.0]  # the yes/no above, by hand
+    assert len(set(ds.attempts["task"].astype(str))) == 1  # the two models' files share their questions: one task
+    assert any("the records are the document's objects, keyed by question" in n for n in ds.report.notes)

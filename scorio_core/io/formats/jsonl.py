@@ -292,6 +292,10 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
             column = "question_id" if not any("question_id" in r for r in recs.values()) else f"<key in {objects[0]}>"
             keyed = [objects[0], column, "the objects", "keyed by question"]
             lists = [[{column: key, **r} for key, r in recs.items()]]
+        elif not lists and not groups and keyed_objects(doc):  # {question_id: {"model": ..., "judge_response": ...}} (HLE)
+            column = "question_id" if not any("question_id" in r for r in doc.values()) else "<key>"
+            keyed = ["", column, "the document's objects", "keyed by question"]
+            lists = [[{column: key, **r} for key, r in doc.items()]]
         elif not lists and not groups and object_matrix(doc):  # {"gpt-4": {"q1": 1, ...}, ...}
             first = next(iter(doc))
             example = ", ".join(f"{k!r}: {v!r}" for k, v in list(doc[first].items())[:2])
@@ -317,7 +321,7 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
     if matrix:
         notes.append(matrix)
     if keyed:
-        notes.append(f"{src.name}: the records are {keyed[2]} under '{keyed[0]}', {keyed[3]} (the key is column "
+        notes.append(f"{src.name}: the records are {keyed[2]}{f' under {keyed[0]!r}' if keyed[0] else ''}, {keyed[3]} (the key is column "
                      f"'{keyed[1]}'; {len(doc):,} records).")
     return frame, lambda i: {"row": i + 1}, notes
 
