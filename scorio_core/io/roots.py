@@ -347,17 +347,23 @@ def uploaded_folder(files: Sequence[tuple[str, bytes]]) -> Iterator[tuple[DataRo
         raise InputError("no files in the uploaded folder.", field="path")
     if len(files) > MAX_MATCHES:
         raise InputError(f"the folder holds more than {MAX_MATCHES:,} files; upload a sub-folder.", field="path")
-    parts = [_upload_parts(name) for name, _ in files]
-    if len(set(parts)) < len(parts):
-        twice = next(p for i, p in enumerate(parts) if p in parts[:i])
+    parts, seen = [_upload_parts(name) for name, _ in files], set()
+    if (twice := next((p for p in parts if p in seen or seen.add(p)), None)) is not None:
         raise InputError(f"{'/'.join(twice)!r} is uploaded twice; upload the folder once.", field="path")
+    if not any(is_data_name(p[-1]) for p in parts):
+        raise InputError("the folder holds no data files (.csv, .tsv, .jsonl, .json, .parquet, .npz, .eval ...); "
+                         "choose the folder of the results.", field="path")
     tops = {p[0] for p in parts}
     shared = len(tops) == 1 and all(len(p) > 1 for p in parts)
     with tempfile.TemporaryDirectory(prefix="scorio-folder-") as tmp:
-        base = Path(tmp).resolve()
+        base, made = Path(tmp).resolve(), set()
         for p, (_, data) in zip(parts, files):
+            if not is_data_name(p[-1]):  # logs, scripts, recordings: the folder walk would skip them anyway
+                continue
             target = base.joinpath(*(p if shared else (UPLOADED, *p)))
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
             target.write_bytes(bytes(data))
         yield DataRoot(label="upload", path=base), (parts[0][0] if shared else UPLOADED)
 

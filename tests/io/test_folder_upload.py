@@ -65,13 +65,17 @@ def test_nothing_twice_and_not_too_many():
     with pytest.raises(InputError, match="no files"):
         with roots.uploaded_folder([]):
             pass
+    with pytest.raises(InputError, match="holds no data files"):  # logs alone
+        with roots.uploaded_folder([("run/a.log", b"x"), ("run/.hidden.json", b"{}")]):
+            pass
     with pytest.raises(InputError, match="upload a sub-folder"):
         with roots.uploaded_folder([(f"d/{i}.csv", b"") for i in range(roots.MAX_MATCHES + 1)]):
             pass
 
 
 def test_the_data_files_only(tmp_path):
-    """Logs, scripts and hidden files in the folder are not read, as a server folder's are not."""
+    """Logs, scripts and hidden files in the folder are not read, as a server folder's are not (nor written: only data
+    file names are)."""
     files = [("run/gpt.csv", b"question,trial,correct\nq1,0,1\n"), ("run/run.log", b"INFO started"),
              ("run/eval.sh", b"#!/bin/sh\n"), ("run/.DS_Store", b"\x00\x01"), ("run/notes.md", json.dumps({}).encode())]
     _, dataset, stored = _open(files)
@@ -88,9 +92,10 @@ def test_any_name_is_refused_or_written_inside_the_temporary_folder():
     @given(st.lists(parts, min_size=1, max_size=6).map("".join))
     def check(name):
         try:
-            with roots.uploaded_folder([(name, b"x")]) as (root, pattern):
+            with roots.uploaded_folder([(name + ".csv", b"x")]) as (root, pattern):
                 written = [p.resolve() for p in root.path.rglob("*") if p.is_file()]
-                assert written and all(p.is_relative_to(root.path) for p in written)
+                hidden = (name + ".csv").replace("\\", "/").rsplit("/", 1)[-1].startswith(".")  # hidden: not data
+                assert len(written) == (0 if hidden else 1) and all(p.is_relative_to(root.path) for p in written)
                 assert pattern
         except InputError as exc:
             assert exc.field == "path"
