@@ -70,5 +70,5 @@ def test_an_unknown_domain_and_file_name_are_said_and_a_folder_can_name_the_task
 def test_refusals():
     with pytest.raises(InputError, match="record 2 needs a task_id, an integer trial and a numeric reward"):
         io.load([(NAME.format(model="m"), dump([record(0, 0, 1.0), {**record(1, 0, 1.0), "reward": None}]))])
-    with pytest.raises(InputError, match="only the task can be named"):
+    with pytest.raises(InputError, match=r"only task can be named, by the file.s folder \(--map task=@folder:N\)"):
         io.load([(NAME.format(model="m"), dump(RECORDS))], mapping={"model": "traj"})

@@ -19,7 +19,8 @@ from scorio_core.errors import InputError
 from scorio_core.io._quality_report import ADVICE, DUPLICATES_FINDING
 from scorio_core.io._sources import DATED_DETAILS, strip_suffixes
 
-__all__ = ["FOLDER", "MAX_LEVEL", "SHARED_STEM_WORDS", "folder_fields", "folder_names", "folder_record", "note_shared_stems",
+__all__ = ["FOLDER", "MAX_LEVEL", "SHARED_STEM_WORDS", "fixed_fields", "folder_fields", "folder_names", "folder_record",
+           "note_shared_stems",
            "shared_stem_files", "shared_stem_note", "shared_stem_refusal"]
 
 #: The mapping value that names a field after the folder holding the file (``@folder:2``: the folder above it).
@@ -65,6 +66,46 @@ def folder_fields(mapping: Mapping[str, str] | None) -> dict[str, int]:
         raise InputError(f"--map model=@folder and task=@folder name both after the same folder; give the task another "
                          f"level ({FOLDER}:2) or leave it to the file stem.", field="task")
     return out
+
+
+def fixed_fields(mapping: Mapping[str, str] | None, source: str, what: str, folders: tuple[str, ...] = ()) -> dict[str, int]:
+    """The ``@folder`` levels of a mapping given to an evaluation tool's own file, whose fields are fixed: only the
+    ``folders`` fields may be named, by the file's folder; any other ``--map`` is refused.
+
+    Parameters
+    ----------
+    mapping : dict, optional
+        The user's ``--map``.
+    source : str
+        The file, for the error.
+    what : str
+        The file's kind and fields, e.g. ``"promptfoo output has fixed fields (provider, test case, success)"``.
+    folders : tuple of str
+        The fields a folder may name (``("model", "task")``, ``("task",)`` or none).
+
+    Returns
+    -------
+    dict of str to int
+        :func:`folder_fields` of the mapping.
+
+    Raises
+    ------
+    InputError
+        ``--map`` of another field, or of one of ``folders`` by anything but its folder, naming the field.
+
+    >>> fixed_fields({"task": "@folder"}, "r.json", "r has fixed fields", ("task",))
+    {'task': 1}
+    >>> fixed_fields({"model": "x"}, "r.json", "r has fixed fields")
+    Traceback (most recent call last):
+    scorio_core.errors.InputError: r.json: --map model=...: r has fixed fields; nothing can be mapped.
+    """
+    levels = {k: v for k, v in folder_fields(mapping).items() if k in folders}
+    unused = sorted(k for k in (mapping or {}) if k not in levels)
+    if unused:
+        named = (f"only {' and '.join(folders)} can be named, by the file's folder ("
+                 + ", ".join(f"--map {f}=@folder:N" for f in folders) + ")") if folders else "nothing can be mapped"
+        raise InputError(f"--map {unused[0]}=...: {what}; {named}.", source=source, field=unused[0])
+    return levels
 
 
 def folder_names(path: object, levels: Mapping[str, int], source: str) -> dict[str, str]:

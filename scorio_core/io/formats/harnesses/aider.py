@@ -40,6 +40,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import AIDER_RESULTS, Source, load_json
+from scorio_core.io.formats.path_names import fixed_fields
 
 __all__ = ["FORMAT", "RESULTS", "gather_aider_runs", "is_aider_run", "read_aider"]
 
@@ -158,10 +159,7 @@ def read_aider(src: Source, mapping: Mapping[str, str] | None = None, errors_mis
         An upload (no run folder), a file whose ``tests_outcomes`` is not a list of booleans (naming the file), a run
         folder holding results of several models, ``--map`` of any field.
     """
-    if mapping:
-        key = sorted(mapping)[0]
-        raise InputError(f"--map {key}=...: aider's benchmark results have fixed fields (model, testcase, "
-                         "tests_outcomes); nothing can be mapped.", source=src.name, field=key)
+    fixed_fields(mapping, src.name, "aider's benchmark results have fixed fields (model, testcase, tests_outcomes)")
     if src.path is None:
         raise InputError(f"an uploaded {RESULTS} is one exercise of a run, and every exercise's file has this name: "
                          "load the run folder (tmp.benchmarks/<date>--<name>/) instead: the app's Upload a folder (or "

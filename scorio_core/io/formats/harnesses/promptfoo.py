@@ -29,6 +29,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
+from scorio_core.io.formats.path_names import fixed_fields
 
 __all__ = ["FORMAT", "is_promptfoo", "read_promptfoo"]
 
@@ -98,10 +99,7 @@ def read_promptfoo(src: Source, mapping: Mapping[str, str] | None = None, errors
         Not promptfoo output, a result without a boolean ``success``, a provider or test index missing (naming the
         result's position), ``--map`` of any field.
     """
-    if mapping:
-        key = sorted(mapping)[0]
-        raise InputError(f"--map {key}=...: promptfoo output has fixed fields (provider, test case, success); nothing "
-                         "can be mapped.", source=src.name, field=key)
+    fixed_fields(mapping, src.name, "promptfoo output has fixed fields (provider, test case, success)")
     doc = load_json(src)
     try:
         rows = _results(doc)

@@ -35,7 +35,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.path_names import folder_fields, folder_names
+from scorio_core.io.formats.path_names import fixed_fields, folder_fields, folder_names
 
 __all__ = ["OUTCOME_LISTS", "REPORT_KEYS", "RUN_FORMATS", "TASK", "is_report", "number_runs", "read_swebench_report", "refuse_columns"]
 
@@ -60,20 +60,9 @@ def is_report(keys) -> bool:
 
 
 def refuse_columns(mapping: Mapping[str, str] | None, source: str) -> dict[str, int]:
-    """The ``@folder`` levels of a mapping given to a SWE-bench report, which has no columns to map.
-
-    Raises
-    ------
-    InputError
-        ``--map`` of anything but model or task by a folder, naming the field.
-    """
-    levels = folder_fields(mapping)
-    unused = sorted(k for k in (mapping or {}) if k not in levels)
-    if unused:
-        raise InputError(f"--map {unused[0]}=...: a SWE-bench report has no columns to map; only model and task can be "
-                         "named, by the file's folder (--map model=@folder:N, --map task=@folder:N).", source=source,
-                         field=unused[0])
-    return levels
+    """The ``@folder`` levels of a mapping given to a SWE-bench report, which has no columns to map (model and task
+    only, by the file's folder: :func:`~scorio_core.io.formats.path_names.fixed_fields`)."""
+    return fixed_fields(mapping, source, "a SWE-bench report has no columns to map", ("model", "task"))
 
 
 def _ids(doc: dict, key: str, name: str) -> list[str]:

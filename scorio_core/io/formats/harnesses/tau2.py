@@ -36,6 +36,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
+from scorio_core.io.formats.path_names import fixed_fields
 
 __all__ = ["FORMAT", "NON_EVALUABLE", "is_tau2", "read_tau2", "skip_simulation_files"]
 
@@ -123,10 +124,8 @@ def read_tau2(src: Source, mapping: Mapping[str, str] | None = None) -> Part:
         Not a tau2 results file (no agent or domain), no simulations, a simulation without a task id or an integer
         trial (naming its position), ``--map`` of any field.
     """
-    if mapping:
-        key = sorted(mapping)[0]
-        raise InputError(f"--map {key}=...: a tau2-bench results file has fixed fields (agent LLM, domain, task id, "
-                         "trial, reward); nothing can be mapped.", source=src.name, field=key)
+    fixed_fields(mapping, src.name, "a tau2-bench results file has fixed fields (agent LLM, domain, task id, trial, "
+                 "reward)")
     doc = load_json(src)
     info = doc.get("info") if isinstance(doc, dict) else None
     env = info.get("environment_info") if isinstance(info, dict) else None

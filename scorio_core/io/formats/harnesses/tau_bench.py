@@ -28,7 +28,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.path_names import folder_fields, folder_names
+from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "is_tau_bench", "read_tau_bench"]
 
@@ -95,12 +95,8 @@ def read_tau_bench(src: Source, mapping: Mapping[str, str] | None = None, errors
         Not an array of records with ``task_id``, an integer ``trial`` and a numeric ``reward`` (naming the record),
         ``--map`` of any field but the task.
     """
-    levels = folder_fields(mapping)
-    unused = sorted(k for k in (mapping or {}) if k != "task" or k not in levels)
-    if unused:
-        raise InputError(f"--map {unused[0]}=...: tau-bench results have fixed fields (task_id, trial, reward; the "
-                         "model from the file name); only the task can be named (--map task=@folder).",
-                         source=src.name, field=unused[0])
+    levels = fixed_fields(mapping, src.name, "tau-bench results have fixed fields (task_id, trial, reward; the model "
+                          "from the file name)", ("task",))
     records = load_json(src)
     if not isinstance(records, list) or not records or not all(isinstance(r, dict) for r in records):
         raise InputError("expected tau-bench results: a JSON array of records (task_id, reward, info, traj, trial), "

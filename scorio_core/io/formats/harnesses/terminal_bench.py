@@ -36,6 +36,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
+from scorio_core.io.formats.path_names import fixed_fields
 
 __all__ = ["FORMAT", "gather_tb_runs", "is_tb_run", "is_terminal_bench", "read_terminal_bench"]
 
@@ -153,10 +154,8 @@ def read_terminal_bench(src: Source, mapping: Mapping[str, str] | None = None, e
         An upload or a file without ``run_metadata.json`` above it (nothing names the model), a trial without a task
         id or whose ``is_resolved`` is not true, false or null (naming it), ``--map`` of any field.
     """
-    if mapping:
-        key = sorted(mapping)[0]
-        raise InputError(f"--map {key}=...: terminal-bench results have fixed fields (run_metadata.json's agent and "
-                         "model, task_id, is_resolved); nothing can be mapped.", source=src.name, field=key)
+    fixed_fields(mapping, src.name, "terminal-bench results have fixed fields (run_metadata.json's agent and model, "
+                 "task_id, is_resolved)")
     meta, run = _metadata(src)
     if meta is None:
         raise InputError(f"a terminal-bench results.json names neither the model nor the agent; the run's {METADATA} "
