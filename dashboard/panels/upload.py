@@ -183,7 +183,8 @@ def _reading_form(form: str) -> tuple[dict[str, str], float | None]:
 
 def _errors_choice(files, fmt: str | None, digest: str) -> bool:
     """For a table with an error column (``error``, ``exception`` ...), a SWE-bench report (its ``error_ids``), promptfoo
-    output (its errored results) or tau-bench results (simulations with ``info.error``): whether
+    output (its errored results), tau-bench results (simulations with ``info.error``) or a Harbor trial (raised before
+    it was scored): whether
     to read the outcome of attempts that record an error as missing (``io.load(errors_as_missing=True)``); False for
     other files."""
     from scorio_core.io._schema import normalize_name
@@ -210,6 +211,13 @@ def _errors_choice(files, fmt: str | None, digest: str) -> bool:
                 help="tau-bench writes a simulation that raised (an API error, a crash) with reward 0 and info.error. "
                      "Unticked, it counts as a failure, as tau-bench counts it (the notes say how many); ticked, its "
                      "outcome is read as missing and the Data page's missing-outcomes choice decides what it counts as.")
+        if kind == "harbor":  # trials that raised before the verifier scored them
+            return st.checkbox(
+                "Read trials that raised before they were scored as missing", key=f"upload_errors_{digest}",
+                help="A Harbor trial that raised (an agent timeout, an environment error) before its verifier ran has no "
+                     "reward. Unticked, it counts as a failure, as AISBench's Harbor summary counts it (the notes say how "
+                     "many); ticked, its outcome is read as missing and the Data page's missing-outcomes choice decides "
+                     "what it counts as.")
         columns = [c for c in io.source_columns(files[0], fmt) if normalize_name(c) in ERROR_COLUMNS]
     except (InputError, ValueError, TypeError, OSError, MemoryError, RecursionError):
         return False  # formats with fixed fields (Inspect marks errored samples itself); problems show on Load

@@ -219,7 +219,7 @@ def expand_inputs(paths, format: str | None = None, *, remote: bool = False) -> 
         elif os.path.isdir(text):
             matches = sorted(str(p) for p in Path(text).rglob("*") if p.is_file() and table_format(p.name) is not None)
             if not matches:
-                raise InputError("the folder holds no CSV, TSV, Parquet or JSONL files (JSON documents and harness outputs: Inspect logs, HELM runs, SWE-bench, aider, tau-bench and terminal-bench runs, are read by --engine pandas).", source=text)
+                raise InputError("the folder holds no CSV, TSV, Parquet or JSONL files (JSON documents and harness outputs: Inspect logs, HELM runs, SWE-bench, aider, tau-bench, terminal-bench and Harbor runs, OpenCompass results, are read by --engine pandas).", source=text)
             found.extend(matches)
         elif os.path.isfile(text):
             found.append(text)

@@ -14,8 +14,9 @@ from scorio_core.io.formats.harnesses.aider import RESULTS as AIDER_RESULTS, is_
 from scorio_core.io.formats.harnesses.promptfoo import is_promptfoo
 from scorio_core.io.formats.harnesses.swebench import is_report
 from scorio_core.io.formats.harnesses.swebench_instances import is_instance_head
-from scorio_core.io.formats.harnesses.tau2 import is_tau2
-from scorio_core.io.formats.harnesses.tau_bench import is_tau_bench
+from scorio_core.io.formats.harnesses.harbor import is_harbor_job, is_harbor_trial
+from scorio_core.io.formats.harnesses.opencompass import is_opencompass
+from scorio_core.io.formats.harnesses.tau import is_tau2, is_tau_bench
 from scorio_core.io.formats.harnesses.terminal_bench import is_tb_run, is_terminal_bench
 
 __all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_objects", "keyed_records",
@@ -60,6 +61,12 @@ SUPPORTED_FORMATS = MappingProxyType(
         "model from the file name, the domain from the tasks' actions, reward 1 a success",
         "terminal-bench": "terminal-bench run folder runs/<run_id>/ (results.json + run_metadata.json): one attempt per "
         "trial, the model with its agent, is_resolved the outcome (null 0, as terminal-bench counts it); runs are trials",
+        "opencompass": "OpenCompass / AISBench results/<model_abbr>/<dataset_abbr>.json with per-question details "
+        "(--dump-eval-details): the folder the model, the file stem the task, each replica's correct one trial; "
+        "timestamp folders are runs",
+        "harbor": "Harbor job folder jobs/<job_name>/ (Terminal-Bench 2.0 and Harbor's adapters), or one trial's "
+        "result.json: one attempt per trial, the model with its agent, the verifier's reward the outcome (a trial that "
+        "raised before it was scored 0); jobs are runs",
     }
 )
 
@@ -124,7 +131,8 @@ def detect_format(source: object) -> str:
 def detect_source_format(src: Source) -> str:
     """Detect the format of a :class:`Source` (see :func:`detect_format`)."""
     if src.is_dir:
-        return "aider" if is_aider_run(src) else "terminal-bench" if is_tb_run(src) else "helm"
+        return ("aider" if is_aider_run(src) else "terminal-bench" if is_tb_run(src) else "harbor" if is_harbor_job(src)
+                else "helm")
     name = src.inner_name.lower()
     if name in ("per_instance_stats.json", "scenario_state.json", "run_spec.json"):
         return "helm"
@@ -220,6 +228,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             return "promptfoo"
         if is_terminal_bench(keys):
             return "terminal-bench"
+        if is_harbor_trial(keys):
+            return "harbor"
         if is_report(keys):
             return "swebench-report"
         if is_instance_head(head):
@@ -230,6 +240,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             return "tau2"
         if "lm_eval_version" in keys or "n-samples" in keys or ("results" in keys and "configs" in keys):
             return "lm-eval-results"
+        if is_opencompass(src, keys):
+            return "opencompass"
         if {"answers", "scores", "correct"} <= keys:
             return "scorio-verifier"
         if "request_states" in keys or "adapter_spec" in keys:

@@ -144,3 +144,25 @@ def test_tau_bench_results_upload_and_their_errors_can_be_read_as_missing(app):
                                                *app.main.warning])
     assert "1 simulation raised an error (info.error) read as missing outcomes" in texts
     assert "1 attempt has no outcome" in texts
+
+
+def test_a_harbor_trial_upload_and_its_error_can_be_read_as_missing(app):
+    """A Harbor trial's result.json names its model, so it uploads alone; the form offers a trial that raised before
+    its verifier ran as a missing outcome (the CLI's --errors-as-missing)."""
+    import json
+
+    from tests.io.test_harbor import TIMEOUT, trial
+
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(
+        ("result.json", json.dumps(trial("fix-git", None, exception=TIMEOUT)).encode(), "application/json")).run()
+    no_exception(app)
+    next(c for c in app.main.checkbox if c.label == "Read trials that raised before they were scored as missing"
+         ).check().run()
+    app.button(key="upload_load").click().run()
+    no_exception(app)
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    texts = " ".join(shown(x.value) for x in [*app.main.markdown, *app.main.caption, *app.main.info, *app.main.error,
+                                               *app.main.warning])
+    assert "1 trial raised before the verifier scored it (AgentTimeoutError 1) read as missing outcomes" in texts

@@ -70,6 +70,11 @@ def test_opencompass_details_keyed_by_index(tmp_path, indent):
     a = ds.attempts.sort_values("question_id")
     assert a["question_id"].astype(str).tolist() == ["0", "1", "2", "3"]
     assert a["is_correct"].tolist() == [0.0, 1.0, 0.0, 1.0] and set(a["model"].astype(str)) == {"qwen-7b"}
+    # in results/<model>/ it is read as OpenCompass results (io.formats.harnesses.opencompass); elsewhere generically
+    assert ds.sources[0].format == "opencompass" and dict(ds.sources[0].mapping)["question_id"] == "<key in details>"
+    (tmp_path / "gsm8k.json").write_text(json.dumps(OPENCOMPASS_OLD, indent=indent))
+    ds = io.load([str(tmp_path / "gsm8k.json")])
+    assert ds.attempts.sort_values("question_id")["is_correct"].tolist() == [0.0, 1.0, 0.0, 1.0]
     assert any("the objects under 'details', keyed by question (the key is column 'question_id'" in n
                for n in ds.report.notes)
 

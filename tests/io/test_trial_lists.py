@@ -237,3 +237,24 @@ def test_livecodebench_graded_lists_are_its_samples(tmp_path):
     assert t["model"].unique().tolist() == ["GPT-4O-2024-08-06"]
     assert t["is_correct"].tolist() == [1.0, 0.0, 1.0, 0.0, 0.0, 0.0] and t["trial"].tolist() == [0, 1, 2] * 2
     assert dict(ds.sources[0].mapping)["is_correct"] == "graded_list"
+
+
+def test_opencompass_repeated_details_are_lists_not_text(tmp_path):
+    """A document whose records under ``details`` list each replica's ``correct`` (OpenCompass's shape, here outside
+    its ``results/<model>/`` layout, so read by the generic JSON reader): the lists are read as trials, and not
+    described as text written by pandas to a CSV."""
+    details = [{"example_abbr": "aime2024_0", "avg@4": 0.5, "pass@4": 1.0, "cons@4": 0.0, "pred": ["1"] * 4,
+                "answer": ["2"] * 4, "correct": [True, False, True, False]},
+               {"example_abbr": "aime2024_1", "avg@4": 0.25, "pass@4": 1.0, "cons@4": 0.0, "pred": ["1"] * 4,
+                "answer": ["2"] * 4, "correct": [False, False, False, True]}]
+    folder = tmp_path / "runs" / "qwen2-7b-instruct"
+    folder.mkdir(parents=True)
+    doc = {"accuracy (4 runs average)": 37.5, "avg@4": 37.5, "pass@4": 100.0, "cons@4": 0.0, "details": details}
+    (folder / "aime2024.json").write_text(json.dumps(doc, indent=4))
+    ds = io.load([str(folder / "aime2024.json")], mapping={"model": "@folder"})
+    t = ds.attempts.astype({"model": str, "question_id": str}).sort_values(["question_id", "trial"])
+    assert t["model"].unique().tolist() == ["qwen2-7b-instruct"]
+    assert t["is_correct"].tolist() == [1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+    assert t["question_id"].unique().tolist() == ["aime2024_0", "aime2024_1"]
+    assert not any("written as text" in n for n in ds.report.notes)
+    assert any("lists each row's trial outcomes" in n and "8 from 2 rows" in n for n in ds.report.notes)

@@ -99,8 +99,8 @@ def text_lists(frame: pd.DataFrame, guess: MappingGuess, source: str, notes: lis
             frame[column].dtype == object or pd.api.types.is_string_dtype(frame[column].dtype)):
         return frame
     first = frame[column].first_valid_index()
-    if first is None or not str(frame[column].at[first]).lstrip().startswith("["):
-        return frame
+    if first is None or not isinstance(frame[column].at[first], str) or not frame[column].at[first].lstrip().startswith("["):
+        return frame  # real lists (a JSON reader's) go to explode_trials as they are
     text = frame[column].astype("string").str.strip()
     if not (text.isna() | text.str.fullmatch(_TEXT_LIST, case=False).fillna(False)).all():
         return frame

@@ -1,21 +1,33 @@
 """What harnesses write around their results, settled before formats are detected: a run's files gathered into one
-source, the files beside them that are not results (logs, an exercise's code, per-simulation copies) left out, each
-said in a note."""
+source, the files beside them that are not results (logs, an exercise's code, per-simulation copies, a work folder's
+predictions and summaries) left out, each said in a note; and the harness readers that take ``errors_missing``."""
 
 from __future__ import annotations
 
 from scorio_core.io._sources import Source
-from scorio_core.io.formats.harnesses.aider import gather_aider_runs
+from scorio_core.io.formats.harnesses.aider import gather_aider_runs, read_aider
+from scorio_core.io.formats.harnesses.harbor import gather_harbor_jobs, read_harbor
+from scorio_core.io.formats.harnesses.opencompass import skip_work_files
+from scorio_core.io.formats.harnesses.promptfoo import read_promptfoo
+from scorio_core.io.formats.harnesses.swebench import read_swebench_report
 from scorio_core.io.formats.harnesses.swebench_instances import skip_harness_files
-from scorio_core.io.formats.harnesses.tau2 import skip_simulation_files
-from scorio_core.io.formats.harnesses.terminal_bench import gather_tb_runs
+from scorio_core.io.formats.harnesses.tau import read_tau_bench, skip_simulation_files
+from scorio_core.io.formats.harnesses.terminal_bench import gather_tb_runs, read_terminal_bench
 
-__all__ = ["settle_layout"]
+__all__ = ["ERROR_AWARE", "settle_layout"]
+
+#: The harness readers called as ``reader(source, mapping, errors_missing=...)``, by format key: each reads a tool's
+#: errored attempts (an API error, a harness exception) as it counts them, or as missing with ``--errors-as-missing``.
+ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_promptfoo, "aider": read_aider,
+               "tau-bench": read_tau_bench, "terminal-bench": read_terminal_bench, "harbor": read_harbor}
 
 
 def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
-    """Gather aider's run folders (:func:`~.aider.gather_aider_runs`) and terminal-bench's
-    (:func:`~.terminal_bench.gather_tb_runs`), and leave out SWE-bench's test logs beside its per-instance reports
-    (:func:`~.swebench_instances.skip_harness_files`) and tau2's ``simulations/*.json`` beside its ``results.json``
-    (:func:`~.tau2.skip_simulation_files`). ``fmt``: the user's ``--format``, if any."""
-    return skip_simulation_files(skip_harness_files(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt)))
+    """Gather aider's run folders (:func:`~.aider.gather_aider_runs`), terminal-bench's
+    (:func:`~.terminal_bench.gather_tb_runs`) and Harbor's jobs (:func:`~.harbor.gather_harbor_jobs`), and leave out SWE-bench's test logs beside its per-instance reports
+    (:func:`~.swebench_instances.skip_harness_files`), tau2's ``simulations/*.json`` beside its ``results.json``
+    (:func:`~.tau.skip_simulation_files`) and what OpenCompass / AISBench write beside ``results/``
+    (:func:`~.opencompass.skip_work_files`). ``fmt``: the user's ``--format``, if any."""
+    srcs = gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt)
+    srcs = skip_simulation_files(skip_harness_files(srcs))
+    return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs

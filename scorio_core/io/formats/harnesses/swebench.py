@@ -170,7 +170,7 @@ def _notes(doc: dict, lists: dict[str, list[str]], name: str, errors_missing: bo
 
 
 #: Formats whose every file (or folder) is one run of one model: several of one (model, task) are its trials.
-RUN_FORMATS = ("swebench-report", "swebench-instance", "aider", "terminal-bench")
+RUN_FORMATS = ("swebench-report", "swebench-instance", "aider", "terminal-bench", "opencompass", "harbor")
 
 
 def number_runs(parts: list[Part]) -> None:
