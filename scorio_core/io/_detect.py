@@ -15,6 +15,7 @@ from scorio_core.io.formats.harnesses.promptfoo import is_promptfoo
 from scorio_core.io.formats.harnesses.swebench import is_report
 from scorio_core.io.formats.harnesses.swebench_instances import is_instance_head
 from scorio_core.io.formats.harnesses.harbor import is_harbor_job, is_harbor_trial
+from scorio_core.io.formats.harnesses.matharena import is_matharena, is_matharena_run
 from scorio_core.io.formats.harnesses.opencompass import is_opencompass
 from scorio_core.io.formats.harnesses.tau import is_tau2, is_tau_bench
 from scorio_core.io.formats.harnesses.terminal_bench import is_tb_run, is_terminal_bench
@@ -67,6 +68,8 @@ SUPPORTED_FORMATS = MappingProxyType(
         "harbor": "Harbor job folder jobs/<job_name>/ (Terminal-Bench 2.0 and Harbor's adapters), or one trial's "
         "result.json: one attempt per trial, the model with its agent, the verifier's reward the outcome (a trial that "
         "raised before it was scored 0); jobs are runs",
+        "matharena": "MathArena outputs/<competition>/<provider>/<model>/<problem_idx>.json: the solver's folders the "
+        "model, the competition's the task, each element of correct one run (trial)",
     }
 )
 
@@ -132,7 +135,7 @@ def detect_source_format(src: Source) -> str:
     """Detect the format of a :class:`Source` (see :func:`detect_format`)."""
     if src.is_dir:
         return ("aider" if is_aider_run(src) else "terminal-bench" if is_tb_run(src) else "harbor" if is_harbor_job(src)
-                else "helm")
+                else "matharena" if is_matharena_run(src) else "helm")
     name = src.inner_name.lower()
     if name in ("per_instance_stats.json", "scenario_state.json", "run_spec.json"):
         return "helm"
@@ -230,6 +233,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             return "terminal-bench"
         if is_harbor_trial(keys):
             return "harbor"
+        if is_matharena(keys):
+            return "matharena"
         if is_report(keys):
             return "swebench-report"
         if is_instance_head(head):

@@ -301,7 +301,7 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
         else:
             return dataset, engine, [count_table_file(dataset, matches.relative()[0])]
     dataset = io.load(paths, progress=progress, mapping=mapping)
-    if (folder_fields(mapping) or any(s.format in ("swebench-instance", "aider", "terminal-bench", "opencompass", "harbor") for s in dataset.sources)
+    if (folder_fields(mapping) or any(s.format in ("swebench-instance", "aider", "terminal-bench", "opencompass", "harbor", "matharena") for s in dataset.sources)
             or sum(s.format == "helm" for s in dataset.sources) > 1):
         # the stored files have no folder (which names the model, or groups a HELM run's files): store the rows
         from scorio_core.engines.uploads import attempt_table_file

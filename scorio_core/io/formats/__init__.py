@@ -4,6 +4,6 @@ Evaluation tools' own files, one module per tool, in :mod:`.harnesses` (lm-evalu
 reference scorio package, SWE-bench); table shapes read from any table format here: JSON Lines and JSON records
 (:mod:`.jsonl`), the reference package's NumPy archives (:mod:`.npz`), response matrices (:mod:`.matrix`, on the
 user's word), per-trial lists (:mod:`.trial_lists`), per-question rates (:mod:`.rates`), outcome recodings and
-recorded errors.
+recorded errors; :mod:`.layout` settles what the tools write around their results before detection.
 Imports: the standard library, numpy, pandas and :mod:`scorio_core.io`'s private helpers.
 """

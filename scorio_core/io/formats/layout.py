@@ -7,6 +7,7 @@ from __future__ import annotations
 from scorio_core.io._sources import Source
 from scorio_core.io.formats.harnesses.aider import gather_aider_runs, read_aider
 from scorio_core.io.formats.harnesses.harbor import gather_harbor_jobs, read_harbor
+from scorio_core.io.formats.harnesses.matharena import gather_matharena
 from scorio_core.io.formats.harnesses.opencompass import skip_work_files
 from scorio_core.io.formats.harnesses.promptfoo import read_promptfoo
 from scorio_core.io.formats.harnesses.swebench import read_swebench_report
@@ -23,11 +24,12 @@ ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_prompt
 
 
 def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
-    """Gather aider's run folders (:func:`~.aider.gather_aider_runs`), terminal-bench's
-    (:func:`~.terminal_bench.gather_tb_runs`) and Harbor's jobs (:func:`~.harbor.gather_harbor_jobs`), and leave out SWE-bench's test logs beside its per-instance reports
-    (:func:`~.swebench_instances.skip_harness_files`), tau2's ``simulations/*.json`` beside its ``results.json``
-    (:func:`~.tau.skip_simulation_files`) and what OpenCompass / AISBench write beside ``results/``
-    (:func:`~.opencompass.skip_work_files`). ``fmt``: the user's ``--format``, if any."""
-    srcs = gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt)
+    """Gather aider's run folders (:func:`~.harnesses.aider.gather_aider_runs`), terminal-bench's
+    (:func:`~.harnesses.terminal_bench.gather_tb_runs`), Harbor's jobs (:func:`~.harnesses.harbor.gather_harbor_jobs`) and MathArena's
+    solver folders (:func:`~.harnesses.matharena.gather_matharena`), and leave out SWE-bench's test logs beside its per-instance reports
+    (:func:`~.harnesses.swebench_instances.skip_harness_files`), tau2's ``simulations/*.json`` beside its ``results.json``
+    (:func:`~.harnesses.tau.skip_simulation_files`) and what OpenCompass / AISBench write beside ``results/``
+    (:func:`~.harnesses.opencompass.skip_work_files`). ``fmt``: the user's ``--format``, if any."""
+    srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
     srcs = skip_simulation_files(skip_harness_files(srcs))
     return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs
