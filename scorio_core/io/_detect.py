@@ -10,15 +10,16 @@ from types import MappingProxyType
 
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, as_sources, check_not_utf16, text_encoding
-from scorio_core.io.formats.harnesses.aider import RESULTS as AIDER_RESULTS, is_aider_run
+from scorio_core.io.formats.agents.aider import RESULTS as AIDER_RESULTS, is_aider_run
 from scorio_core.io.formats.harnesses.promptfoo import is_promptfoo
-from scorio_core.io.formats.harnesses.swebench import is_report
-from scorio_core.io.formats.harnesses.swebench_instances import is_instance_head
-from scorio_core.io.formats.harnesses.harbor import is_harbor_job, is_harbor_trial
+from scorio_core.io.formats.agents.swebench import is_report
+from scorio_core.io.formats.agents.swebench_instances import is_instance_head
+from scorio_core.io.formats.agents.harbor import is_harbor_job, is_harbor_trial
+from scorio_core.io.formats.harnesses.evalscope import is_evalscope
 from scorio_core.io.formats.harnesses.matharena import is_matharena, is_matharena_run
 from scorio_core.io.formats.harnesses.opencompass import is_opencompass
-from scorio_core.io.formats.harnesses.tau import is_tau2, is_tau_bench
-from scorio_core.io.formats.harnesses.terminal_bench import is_tb_run, is_terminal_bench
+from scorio_core.io.formats.agents.tau import is_tau2, is_tau_bench
+from scorio_core.io.formats.agents.terminal_bench import is_tb_run, is_terminal_bench
 
 __all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_objects", "keyed_records",
            "object_matrix"]
@@ -70,6 +71,8 @@ SUPPORTED_FORMATS = MappingProxyType(
         "raised before it was scored 0); jobs are runs",
         "matharena": "MathArena outputs/<competition>/<provider>/<model>/<problem_idx>.json: the solver's folders the "
         "model, the competition's the task, each element of correct one run (trial)",
+        "evalscope": "evalscope reviews/<model_name>/<benchmark>_<subset>.jsonl: the folder the model, the file stem the "
+        "task, group_id the question (its repeated samples the trials), the score's main value the outcome",
     }
 )
 
@@ -310,13 +313,13 @@ def object_matrix(doc: object) -> bool:
 def _holds_records(doc: dict) -> bool:
     """A one-line JSON document holding its records (an array of objects, or arrays or objects of them keyed by
     question)."""
-    from scorio_core.io.formats.trial_lists import is_record
+    from scorio_core.io.formats.trial_lists import is_record, samples_field
 
     if any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3])) or keyed_records(v)
            for v in doc.values()):
         return True
     own = is_record(k for k, v in doc.items() if not isinstance(v, (dict, list)))
-    return not own and (object_matrix(doc) or keyed_objects(doc)  # else a record itself
+    return not own and (object_matrix(doc) or keyed_objects(doc) or samples_field(doc) is not None  # else a record
                         or any(keyed_objects(v) for v in doc.values()))
 
 
@@ -326,6 +329,8 @@ def _record_kind(record: dict) -> str:
         return "lm-eval-samples"
     if {"seed", "data_id"} <= keys and keys & {"processed_results", "output", "tokens"}:
         return "scorio-jsonl"
+    if is_evalscope(record):
+        return "evalscope"
     return "jsonl"
 
 

@@ -8,7 +8,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
 from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._detect import check_format, detect_source_format
-from scorio_core.io.formats.layout import ERROR_AWARE, settle_layout
+from scorio_core.io.formats.layout import ERROR_AWARE, READERS, settle_layout
 from scorio_core.io.formats.harnesses.helm import helm_group, read_helm
 from scorio_core.io.formats.harnesses.inspect_ai import read_inspect
 from scorio_core.io.formats.jsonl import paired_aggregate
@@ -24,12 +24,9 @@ from scorio_core.io._quality import compute_report
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping as matrix_mapping
 from scorio_core.io.formats.harnesses.scorio import read_scorio_jsonl, read_scorio_verifier
-from scorio_core.io.formats.harnesses.matharena import read_matharena
-from scorio_core.io.formats.harnesses.opencompass import read_opencompass
-from scorio_core.io.formats.harnesses.swebench import number_runs
-from scorio_core.io.formats.harnesses.swebench_instances import (group_instance_reports, read_swebench_instances,
+from scorio_core.io.formats.agents.swebench import number_runs
+from scorio_core.io.formats.agents.swebench_instances import (group_instance_reports, read_swebench_instances,
                                                                  refuse_same_runs)
-from scorio_core.io.formats.harnesses.tau import read_tau2
 from scorio_core.io._sources import HELM_FILES, Source, as_sources
 from scorio_core.io._tables import read_table, table_columns
 from scorio_core.report.reading import reading_json, reading_record
@@ -293,7 +290,7 @@ def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[s
         if fmt in _TABLES:  # outcomes read as the user gave them (recoded labels, a scale, errors as missing)
             return [read_as_given(read_table(src, fmt, mapping, scale=reading[1]), src, fmt, *reading)]
         if (reader := {"npz": read_npz, "scorio-jsonl": read_scorio_jsonl, "scorio-verifier": read_scorio_verifier,
-                       "tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena}.get(fmt)):
+                       **READERS}.get(fmt)):
             return [reader(src, mapping)]
         if fmt in ("inspect-eval", "inspect-json"):
             return [read_inspect(src, fmt, mapping)]

@@ -74,7 +74,7 @@ _ALIASES: dict[str, tuple[tuple[str, ...], ...]] = {
     ),
     "is_correct": (
         ("correct", "passed", "pass", "resolved", "solved", "success", "is_pass", "is_solved",
-         "acc", "accuracy", "exact_match", "em", "outcome", "graded_list"),  # graded_list: LiveCodeBench's samples
+         "acc", "accuracy", "exact_match", "em", "outcome", "graded_list", "correctness"),  # graded_list: LiveCodeBench's
         ("score", "reward", "pass_rate", "solve_rate", "success_rate"),  # rates: scorio_core.io.formats.rates
         ("status", "base_status", "plus_status", "result", "verdict"),  # 'pass'/'fail' labels (EvalPlus): --recode
     ),

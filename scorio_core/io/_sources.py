@@ -29,7 +29,7 @@ HELM_FILES = frozenset({"per_instance_stats.json", "scenario_state.json", "run_s
                         "stats.json", "scenario.json", "instances.json", "display_predictions.json",
                         "display_requests.json"})
 _HEAD = 1 << 16
-AIDER_RESULTS = ".aider.results.json"  # a hidden name, yet data: aider's results (io.formats.harnesses.aider)
+AIDER_RESULTS = ".aider.results.json"  # a hidden name, yet data: aider's results (io.formats.agents.aider)
 
 
 #: lighteval's details files, ``details_<task>_<date_id>`` (``date_id``: the run's ISO time with ':' as '-'), whose
@@ -233,7 +233,7 @@ def is_data_name(name: str) -> bool:
 
     >>> is_data_name("runs.csv.gz"), is_data_name("run_instance.log"), is_data_name(".cache.json")
     (True, False, False)
-    >>> is_data_name(".aider.results.json")  # aider's per-exercise results (io.formats.harnesses.aider)
+    >>> is_data_name(".aider.results.json")  # aider's per-exercise results (io.formats.agents.aider)
     True
     """
     suffixes = [s.lower() for s in Path(name).suffixes]

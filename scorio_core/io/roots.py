@@ -301,7 +301,7 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
         else:
             return dataset, engine, [count_table_file(dataset, matches.relative()[0])]
     dataset = io.load(paths, progress=progress, mapping=mapping)
-    if (folder_fields(mapping) or any(s.format in ("swebench-instance", "aider", "terminal-bench", "opencompass", "harbor", "matharena") for s in dataset.sources)
+    if (folder_fields(mapping) or any(s.format in _FOLDER_NAMED for s in dataset.sources)
             or sum(s.format == "helm" for s in dataset.sources) > 1):
         # the stored files have no folder (which names the model, or groups a HELM run's files): store the rows
         from scorio_core.engines.uploads import attempt_table_file
@@ -312,6 +312,8 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
     return dataset, engine, files
 
 
+#: Formats whose folders name the model or the run: their stored files would lose it, so the rows are stored.
+_FOLDER_NAMED = ("swebench-instance", "aider", "terminal-bench", "opencompass", "harbor", "matharena", "evalscope")
 #: The folder a folder upload is written under when its files share no top folder.
 UPLOADED = "folder"
 

@@ -228,3 +228,28 @@ def test_hle_judged_files_are_records_keyed_by_question(tmp_path, indent):
     assert a["is_correct"].tolist() == [1.0, 0.0, 1.0, 0.0, 0.0, 1.0]  # the yes/no above, by hand
     assert len(set(ds.attempts["task"].astype(str))) == 1  # the two models' files share their questions: one task
     assert any("the records are the document's objects, keyed by question" in n for n in ds.report.notes)
+
+
+def skythought_results(rows):
+    """SkyThought's results.json (skythought/evals/inference_and_check.py: ``id_to_results``): the problem's fields,
+    ``responses`` (one object per sample with ``correctness``) and ``token_usages`` beside them, keyed by problem id."""
+    return {qid: {"problem": "Find ...", "answer": "4", "prompt": "...", "input_conversation": [{"role": "user"}],
+                  "responses": [{"content": "...", "correctness": c, "reason": ""} for c in outcomes],
+                  "token_usages": [{"completion_tokens": 100 * (i + 1), "prompt_tokens": 50} for i in range(len(outcomes))]}
+            for qid, outcomes in rows.items()}
+
+
+@pytest.mark.parametrize("indent", [None, 4])
+def test_skythought_samples_in_each_problem_are_its_trials(tmp_path, indent):
+    folder = tmp_path / "Qwen-7B_aime24_abc"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps(skythought_results(
+        {"60": [True, False, True], "61": [False, False, False]}), indent=indent))
+    ds = io.load([str(folder / "results.json")], mapping={"model": "@folder"})
+    t = ds.attempts.astype({"question_id": str}).sort_values(["question_id", "trial"])
+    # by hand: problem 60 is right in samples 0 and 2 of 3, problem 61 in none
+    assert t["is_correct"].tolist() == [1.0, 0.0, 1.0, 0.0, 0.0, 0.0] and t["trial"].tolist() == [0, 1, 2] * 2
+    assert t["question_id"].tolist() == ["60"] * 3 + ["61"] * 3
+    assert t["completion_tokens"].tolist() == [100.0, 200.0, 300.0] * 2  # each sample's own token_usages entry
+    assert set(t["model"].astype(str)) == {"Qwen-7B_aime24_abc"}
+    assert any("the samples in each object's 'responses'" in n for n in ds.report.notes)

@@ -25,7 +25,7 @@ from scorio_core.io._schema import _ALIASES, normalize_name
 from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
 from scorio_core.io.formats.harnesses.openai_evals import OPENAI_EVALS_COLUMNS, openai_evals_log
 from scorio_core.io.formats.line_records import flatten_records, held_records, line_records, records_note, records_under_key
-from scorio_core.io.formats.trial_lists import is_record, keeps_list, scalar_list
+from scorio_core.io.formats.trial_lists import is_record, keeps_list, sample_records, samples_field, scalar_list
 
 __all__ = ["OBJECT_MATRIX", "drop_nested", "flatten_records", "object_matrix_refusal", "read_json_frame"]
 
@@ -292,6 +292,9 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
             column = "question_id" if not any("question_id" in r for r in recs.values()) else f"<key in {objects[0]}>"
             keyed = [objects[0], column, "the objects", "keyed by question"]
             lists = [[{column: key, **r} for key, r in recs.items()]]
+        elif not lists and not groups and (field := samples_field(doc)):  # {id: {"responses": [{"correctness": ...}]}}
+            recs, column = sample_records(doc, field)  # (SkyThought's results.json)
+            keyed, lists = ["", column, f"the samples in each object's {field!r} (the position the trial)", "each object keyed by question"], [recs]
         elif not lists and not groups and keyed_objects(doc):  # {question_id: {"model": ..., "judge_response": ...}} (HLE)
             column = "question_id" if not any("question_id" in r for r in doc.values()) else "<key>"
             keyed = ["", column, "the document's objects", "keyed by question"]

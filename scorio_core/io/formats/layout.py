@@ -5,31 +5,37 @@ predictions and summaries) left out, each said in a note; and the harness reader
 from __future__ import annotations
 
 from scorio_core.io._sources import Source
-from scorio_core.io.formats.harnesses.aider import gather_aider_runs, read_aider
-from scorio_core.io.formats.harnesses.harbor import gather_harbor_jobs, read_harbor
-from scorio_core.io.formats.harnesses.matharena import gather_matharena
-from scorio_core.io.formats.harnesses.opencompass import skip_work_files
+from scorio_core.io.formats.agents.aider import gather_aider_runs, read_aider
+from scorio_core.io.formats.agents.harbor import gather_harbor_jobs, read_harbor
+from scorio_core.io.formats.harnesses.evalscope import read_evalscope, skip_work_files as skip_evalscope_files
+from scorio_core.io.formats.harnesses.matharena import gather_matharena, read_matharena
+from scorio_core.io.formats.harnesses.opencompass import read_opencompass, skip_work_files
 from scorio_core.io.formats.harnesses.promptfoo import read_promptfoo
-from scorio_core.io.formats.harnesses.swebench import read_swebench_report
-from scorio_core.io.formats.harnesses.swebench_instances import skip_harness_files
-from scorio_core.io.formats.harnesses.tau import read_tau_bench, skip_simulation_files
-from scorio_core.io.formats.harnesses.terminal_bench import gather_tb_runs, read_terminal_bench
+from scorio_core.io.formats.agents.swebench import read_swebench_report
+from scorio_core.io.formats.agents.swebench_instances import skip_harness_files
+from scorio_core.io.formats.agents.tau import read_tau2, read_tau_bench, skip_simulation_files
+from scorio_core.io.formats.agents.terminal_bench import gather_tb_runs, read_terminal_bench
 
-__all__ = ["ERROR_AWARE", "settle_layout"]
+__all__ = ["ERROR_AWARE", "READERS", "settle_layout"]
 
 #: The harness readers called as ``reader(source, mapping, errors_missing=...)``, by format key: each reads a tool's
 #: errored attempts (an API error, a harness exception) as it counts them, or as missing with ``--errors-as-missing``.
 ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_promptfoo, "aider": read_aider,
                "tau-bench": read_tau_bench, "terminal-bench": read_terminal_bench, "harbor": read_harbor}
+#: Format key -> reader taking ``(src, mapping)`` and returning one Part: tools' files read as the tool wrote them.
+READERS = {"tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena, "evalscope": read_evalscope}
 
 
 def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
-    """Gather aider's run folders (:func:`~.harnesses.aider.gather_aider_runs`), terminal-bench's
-    (:func:`~.harnesses.terminal_bench.gather_tb_runs`), Harbor's jobs (:func:`~.harnesses.harbor.gather_harbor_jobs`) and MathArena's
-    solver folders (:func:`~.harnesses.matharena.gather_matharena`), and leave out SWE-bench's test logs beside its per-instance reports
-    (:func:`~.harnesses.swebench_instances.skip_harness_files`), tau2's ``simulations/*.json`` beside its ``results.json``
-    (:func:`~.harnesses.tau.skip_simulation_files`) and what OpenCompass / AISBench write beside ``results/``
-    (:func:`~.harnesses.opencompass.skip_work_files`). ``fmt``: the user's ``--format``, if any."""
+    """Gather aider's run folders (:func:`~.agents.aider.gather_aider_runs`), terminal-bench's
+    (:func:`~.agents.terminal_bench.gather_tb_runs`), Harbor's jobs (:func:`~.agents.harbor.gather_harbor_jobs`) and
+    MathArena's solver folders (:func:`~.harnesses.matharena.gather_matharena`), and leave out SWE-bench's test logs
+    beside its per-instance reports (:func:`~.agents.swebench_instances.skip_harness_files`), tau2's
+    ``simulations/*.json`` beside its ``results.json`` (:func:`~.agents.tau.skip_simulation_files`) and what
+    OpenCompass / AISBench write beside ``results/`` (:func:`~.harnesses.opencompass.skip_work_files`) and evalscope
+    beside ``reviews/`` (:func:`~.harnesses.evalscope.skip_work_files`).
+    ``fmt``: the user's ``--format``, if any."""
     srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
     srcs = skip_simulation_files(skip_harness_files(srcs))
+    srcs = skip_evalscope_files(srcs) if fmt in (None, "evalscope") else srcs
     return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs

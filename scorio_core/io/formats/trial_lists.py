@@ -24,8 +24,8 @@ from scorio_core.errors import InputError
 from scorio_core.io._schema import _ALIASES, MappingGuess, normalize_name
 from scorio_core.io.formats.matrix import guess_mapping
 
-__all__ = ["OUTCOME_NAMES", "explode_trials", "is_record", "keeps_list", "scalar_list", "text_lists",
-           "trial_column_error", "trial_list_notes"]
+__all__ = ["OUTCOME_NAMES", "explode_trials", "is_record", "keeps_list", "sample_records", "samples_field", "scalar_list",
+           "text_lists", "trial_column_error", "trial_list_notes"]
 
 #: Folded names of the fields a list of per-trial outcomes may have (``is_correct`` and its aliases).
 OUTCOME_NAMES = frozenset({"is_correct"} | {a for tier in _ALIASES["is_correct"] for a in tier})
@@ -213,3 +213,54 @@ def trial_list_notes(groups, rows: Mapping[str, int]) -> list[str]:
                        f"attempt ({int(rows.get(f.path, 0)):,} attempts), its position (0-based) as the trial; a row "
                        "with an empty list has no attempt.")
     return out
+
+
+def samples_field(doc) -> str | None:
+    """The field holding each question's samples when ``doc`` is an object of objects keyed by question whose first
+    object lists its samples as objects with an outcome (SkyThought's ``results.json``: ``{unique_id: {"problem": ...,
+    "responses": [{"content": ..., "correctness": true}, ...]}}``), else None.
+
+    >>> samples_field({"7": {"problem": "p", "responses": [{"content": "x", "correctness": True}]}})
+    'responses'
+    >>> samples_field({"7": {"tokens": [{"n": 3}]}}), samples_field([{"correct": 1}])
+    (None, None)
+    """
+    if not isinstance(doc, dict) or not doc or not all(isinstance(v, dict) for v in list(doc.values())[:50]):
+        return None
+    first = next(iter(doc.values()))
+    return next((k for k, v in first.items() if isinstance(v, list) and v and isinstance(v[0], dict)
+                 and any(normalize_name(f) in OUTCOME_NAMES for f in v[0])), None)
+
+
+def sample_records(doc: dict, field: str) -> tuple[list[dict], str]:
+    """One record per sample of a document :func:`samples_field` recognises: the question's key as ``question_id``
+    (``<key>`` when the objects have a ``question_id`` of their own), the sample's position as ``trial``, the object's
+    plain fields, the sample's fields and the same position of each other list of objects as long as the samples
+    (SkyThought's ``token_usages``: each sample's tokens).
+
+    Returns
+    -------
+    (records, id column) : (list of dict, str)
+
+    >>> recs, col = sample_records({"7": {"answer": "4", "responses": [{"correctness": True}, {"correctness": False}],
+    ...                                   "token_usages": [{"completion_tokens": 9}, {"completion_tokens": 5}]}},
+    ...                            "responses")
+    >>> col, [(r["question_id"], r["trial"], r["correctness"], r["completion_tokens"]) for r in recs]
+    ('question_id', [('7', 0, True, 9), ('7', 1, False, 5)])
+    """
+    column = "<key>" if any(isinstance(v, dict) and "question_id" in v for v in doc.values()) else "question_id"
+    records: list[dict] = []
+    for key, obj in doc.items():
+        samples = obj.get(field) if isinstance(obj, dict) else None
+        if not isinstance(samples, list):
+            continue
+        plain = {k: v for k, v in obj.items() if not isinstance(v, (list, dict))}
+        beside = [v for k, v in obj.items() if k != field and isinstance(v, list) and len(v) == len(samples)
+                  and all(isinstance(x, dict) for x in v)]
+        for i, sample in enumerate(samples):
+            rec = {**plain, column: key, "trial": i}
+            for other in beside:
+                rec.update(other[i])
+            rec.update(sample if isinstance(sample, dict) else {field: sample})
+            records.append(rec)
+    return records, column

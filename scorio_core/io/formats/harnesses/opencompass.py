@@ -20,7 +20,7 @@ A file is one run of one model on one dataset:
   ``BaseEvaluator.evaluate`` counts, in its order); each element of a list is one replica: trial 0, 1, ...;
   null is a missing outcome;
 - several timestamp folders with results of one model and dataset are its runs (trials numbered on, in load order:
-  :func:`~scorio_core.io.formats.harnesses.swebench.number_runs`).
+  :func:`~scorio_core.io.formats.agents.swebench.number_runs`).
 
 In a work folder, the predictions (no grading), summaries (metrics only), configs, logs and performance files
 beside ``results/`` are not read (:func:`skip_work_files`), said in a note; a work folder with predictions and no

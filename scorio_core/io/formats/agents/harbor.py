@@ -28,7 +28,7 @@ files. A trial's ``result.json`` (Harbor's ``TrialResult``)::
   folder without ``result.json``;
 - a task's trials (``--n-attempts``) are numbered 0, 1, ... in the order they started; several jobs of one (agent,
   model) are its further runs (trials numbered on, in load order:
-  :func:`~scorio_core.io.formats.harnesses.swebench.number_runs`). Tokens, cost and the trial's wall time are kept
+  :func:`~scorio_core.io.formats.agents.swebench.number_runs`). Tokens, cost and the trial's wall time are kept
   as signals, the exception type as the text ``harbor_exception``.
 
 A job folder is read from its trials' ``result.json`` (:func:`gather_harbor_jobs`); the configs, the job's

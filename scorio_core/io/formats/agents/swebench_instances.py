@@ -8,7 +8,7 @@ is one instance of one run of one model::
                               "resolved": true, "tests_status": {...}}}
 
 A model's folder of a run is read as one source (one run: trial 0; several runs of one model are numbered 0, 1, ...
-in load order by :func:`~scorio_core.io.formats.harnesses.swebench.number_runs`, as summary reports are):
+in load order by :func:`~scorio_core.io.formats.agents.swebench.number_runs`, as summary reports are):
 
 - the model is the folder above the instance's folder (the folder holding the file when the file's folder is not
   named after its instance), the run id the folder above that; ``--map model=@folder:N`` / ``task=@folder:N`` name
@@ -34,7 +34,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.harnesses.swebench import TASK, refuse_columns
+from scorio_core.io.formats.agents.swebench import TASK, refuse_columns
 from scorio_core.io.formats.path_names import folder_names
 
 __all__ = ["FORMAT", "HARNESS_FILES", "group_instance_reports", "is_instance_head", "read_swebench_instances",
