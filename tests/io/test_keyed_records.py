@@ -253,3 +253,16 @@ def test_skythought_samples_in_each_problem_are_its_trials(tmp_path, indent):
     assert t["completion_tokens"].tolist() == [100.0, 200.0, 300.0] * 2  # each sample's own token_usages entry
     assert set(t["model"].astype(str)) == {"Qwen-7B_aime24_abc"}
     assert any("the samples in each object's 'responses'" in n for n in ds.report.notes)
+
+
+def test_skythought_run_folder_with_its_summary(tmp_path):
+    """A SkyThought run folder holds summary.json (the configuration and accuracy) beside results.json: left out,
+    said; it was read as a table and refused the whole load ("expected a JSON array of records")."""
+    folder = tmp_path / "Qwen-7B_aime24_abc"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps(skythought_results({"60": [True, False]}), indent=4))
+    (folder / "summary.json").write_text(json.dumps({"configuration": {"model": "Qwen/Qwen2.5-7B"}, "accuracy": 0.5,
+                                                     "pass_at_k": {"temp=0.7": {"k=1": 0.5}}}, indent=4))
+    ds = io.load([str(tmp_path)], mapping={"model": "@folder"})
+    assert len(ds.attempts) == 2 and len(ds.sources) == 1
+    assert any("Qwen-7B_aime24_abc/summary.json not read" in n for n in ds.report.notes)

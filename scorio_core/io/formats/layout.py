@@ -16,7 +16,7 @@ from scorio_core.io.formats.agents.swebench_instances import skip_harness_files
 from scorio_core.io.formats.agents.tau import read_tau2, read_tau_bench, skip_simulation_files
 from scorio_core.io.formats.agents.terminal_bench import gather_tb_runs, read_terminal_bench
 
-__all__ = ["ERROR_AWARE", "READERS", "settle_layout"]
+__all__ = ["ERROR_AWARE", "READERS", "settle_layout", "skip_run_summaries"]
 
 #: The harness readers called as ``reader(source, mapping, errors_missing=...)``, by format key: each reads a tool's
 #: errored attempts (an API error, a harness exception) as it counts them, or as missing with ``--errors-as-missing``.
@@ -26,16 +26,32 @@ ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_prompt
 READERS = {"tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena, "evalscope": read_evalscope}
 
 
+def skip_run_summaries(srcs: list[Source]) -> list[Source]:
+    """Leave out SkyThought's ``summary.json`` (the run's configuration and accuracy, no per-question outcome) beside
+    the run's ``results.json``, saying so in a note on that file."""
+    results = {s.path.parent: s for s in srcs if s.path is not None and not s.is_dir and s.name == "results.json"}
+    skipped = {id(s) for s in srcs if s.path is not None and not s.is_dir and s.name == "summary.json"
+               and s.path.parent in results and b'"configuration"' in s.text_head(4096)
+               and (b'"accuracy"' in s.text_head(65536) or b'"pass_at_k"' in s.text_head(65536))}
+    for s in srcs:
+        if id(s) in skipped:
+            results[s.path.parent].notes.append(f"{s.path.parent.name}/summary.json not read: the run's configuration "
+                                                "and accuracy (SkyThought), no per-question outcome; results.json "
+                                                "beside it holds them.")
+    return [s for s in srcs if id(s) not in skipped] if skipped else srcs
+
+
 def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     """Gather aider's run folders (:func:`~.agents.aider.gather_aider_runs`), terminal-bench's
     (:func:`~.agents.terminal_bench.gather_tb_runs`), Harbor's jobs (:func:`~.agents.harbor.gather_harbor_jobs`) and
     MathArena's solver folders (:func:`~.harnesses.matharena.gather_matharena`), and leave out SWE-bench's test logs
     beside its per-instance reports (:func:`~.agents.swebench_instances.skip_harness_files`), tau2's
-    ``simulations/*.json`` beside its ``results.json`` (:func:`~.agents.tau.skip_simulation_files`) and what
-    OpenCompass / AISBench write beside ``results/`` (:func:`~.harnesses.opencompass.skip_work_files`) and evalscope
-    beside ``reviews/`` (:func:`~.harnesses.evalscope.skip_work_files`).
+    ``simulations/*.json`` beside its ``results.json`` (:func:`~.agents.tau.skip_simulation_files`), what
+    OpenCompass / AISBench write beside ``results/`` (:func:`~.harnesses.opencompass.skip_work_files`), what evalscope
+    writes beside ``reviews/`` (:func:`~.harnesses.evalscope.skip_work_files`) and SkyThought's ``summary.json`` beside
+    its ``results.json`` (:func:`skip_run_summaries`).
     ``fmt``: the user's ``--format``, if any."""
     srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
-    srcs = skip_simulation_files(skip_harness_files(srcs))
+    srcs = skip_run_summaries(skip_simulation_files(skip_harness_files(srcs)))
     srcs = skip_evalscope_files(srcs) if fmt in (None, "evalscope") else srcs
     return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs

@@ -96,7 +96,7 @@ def gather_harbor_jobs(srcs: list[Source], fmt: str | None = None) -> list[Sourc
         group.members[member] = Source(name=f"{job.name}/{member}", path=src.path)
     if not jobs:
         return srcs
-    kept = [s for s in out if s.is_dir or s.path is None or not any(j in s.path.parents for j in jobs)]
+    kept = [s for s in out if s.is_dir or s.path is None or not any(p in jobs for p in s.path.parents)]
     if skipped := len(out) - len(kept):
         next(iter(jobs.values())).notes.append(
             f"Harbor jobs: {skipped:,} other file{'s' * (skipped > 1)} in {len(jobs):,} job folder{'s' * (len(jobs) > 1)} "

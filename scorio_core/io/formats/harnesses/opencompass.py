@@ -90,9 +90,10 @@ def skip_work_files(srcs: list[Source]) -> list[Source]:
             roots.setdefault(root, s)
     ungraded = {root for s in srcs if s.path is not None and (root := _prediction_root(s.path)) is not None
                 and root not in roots}
-    jobs = [s.path for s in srcs if s.is_dir and s.path is not None]  # gathered runs (AISBench's Harbor tasks)
+    jobs = {a for s in srcs if s.is_dir and s.path is not None for a in (s.path, *s.path.parents)}  # gathered runs
+    work = roots.keys() | ungraded
     skipped = [s for s in srcs if s.path is not None and not s.is_dir and (
-        _beside_results(s.path, roots.keys() | ungraded) or _summary_of_job(s.path, roots, jobs))]
+        _beside_results(s.path, work) or _summary_of_job(s.path, roots, jobs))]
     out = {id(s) for s in skipped}
     bare = [s for s in srcs if s.path is not None and not s.is_dir and work_root(s.path) in roots
             and id(s) not in out and _without_details(s)]
@@ -109,7 +110,7 @@ def skip_work_files(srcs: list[Source]) -> list[Source]:
         root = min(ungraded)
         raise InputError(f"an OpenCompass / AISBench work folder ('{root.name}') with predictions and no results/: "
                          "the predictions are not graded yet; " + _DETAILS_FLAG + ".", source=root.name)
-    kinds = sorted({_kind(s.path, roots.keys() | ungraded) for s in skipped})
+    kinds = sorted({_kind(s.path, work) for s in skipped})
     gone = {id(s) for s in skipped}
     first = next(s for s in [*roots.values(), *srcs] if id(s) not in gone)  # a source that is read
     first.notes.append(f"OpenCompass / AISBench work folder{'s' * (len(roots) + len(ungraded) > 1)}: {len(skipped):,} "
@@ -130,11 +131,11 @@ def _without_details(src: Source) -> bool:
     return small and b'"details"' not in src.text_head(65536)
 
 
-def _summary_of_job(path: Path, roots, jobs: list[Path]) -> bool:
+def _summary_of_job(path: Path, roots, jobs: set[Path]) -> bool:
     """Whether ``results/<model>/<dataset>.json`` summarises a run gathered from ``results/<model>/<dataset>/``
-    (AISBench's Harbor tasks: the summary's statistics beside the job's trials)."""
-    return work_root(path) in roots and any(path.with_suffix("") in job.parents or job == path.with_suffix("")
-                                            for job in jobs)
+    (AISBench's Harbor tasks: the summary's statistics beside the job's trials); ``jobs``: the gathered runs' folders
+    and every folder above them."""
+    return path.with_suffix("") in jobs and work_root(path) in roots
 
 
 def _beside_results(path: Path, roots) -> bool:
