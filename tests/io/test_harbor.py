@@ -19,7 +19,7 @@ def trial(task, reward=1.0, *, agent="terminus-2", model="anthropic/claude-sonne
           exception=None, source="terminal-bench", rewards=None, finished="2025-11-05T10:05:00Z"):
     """A trial's result.json as Harbor writes it (the fields read; others kept to look real)."""
     verifier = None if reward is None and rewards is None else {"rewards": rewards or {"reward": reward}}
-    return {"id": "0b6c", "task_name": task, "trial_name": f"{task}__Ab{abs(hash(started)) % 97}", "trial_uri": "file:///x",
+    return {"id": "0b6c", "task_name": task, "trial_name": f"{task}__{started[11:19].replace(':', '')}", "trial_uri": "file:///x",
             "task_id": {"path": f"tasks/{task}"}, "source": source, "task_checksum": "c" * 64,
             "config": {"agent": {"name": agent, "model_name": model}, "environment": {"type": "docker"}},
             "agent_info": {"name": agent, "version": "2.0.0",
