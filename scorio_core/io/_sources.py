@@ -282,7 +282,7 @@ def as_sources(sources: object) -> list[Source]:
         if isinstance(item, Source):
             out.append(item)
         elif isinstance(item, (str, os.PathLike)):
-            path = Path(item)
+            path = Path(item).absolute()  # names and layouts read the folders above a file: "x.csv" has none
             if path.is_dir():
                 out.extend(_expand_dir(path))
             elif path.is_file():

@@ -61,12 +61,13 @@ def _root(path: Path) -> Path | None:
 def skip_work_files(srcs: list[Source]) -> list[Source]:
     """Leave out the predictions, reports, configs and logs beside ``reviews/`` in evalscope work folders (any
     folder holding ``reviews/`` and one of them), saying how many in a note on the first review file read."""
-    roots = {r for s in srcs if s.path is not None and not s.is_dir and s.path.parents[1].name == "reviews"
-             and (r := _root(s.path)) is not None and any((r / d).is_dir() for d in WORK_DIRS)}
+    files = [(s, s.path.absolute()) for s in srcs if s.path is not None and not s.is_dir]  # "x.csv" has 1 parent
+    roots = {r for _, path in files if (r := _root(path)) is not None and path.parents[1].name == "reviews"
+             and any((r / d).is_dir() for d in WORK_DIRS)}
     if not roots:
         return srcs
-    skipped = {id(s) for s in srcs if s.path is not None and not s.is_dir and any(
-        r in s.path.parents and s.path.relative_to(r).parts[0] in WORK_DIRS for r in roots)}
+    skipped = {id(s) for s, path in files if any(
+        r in path.parents and path.relative_to(r).parts[0] in WORK_DIRS for r in roots)}
     kept = [s for s in srcs if id(s) not in skipped]
     if skipped and kept:
         kept[0].notes.append(f"evalscope work folder{'s' * (len(roots) > 1)}: {len(skipped):,} file"
