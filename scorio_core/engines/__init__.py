@@ -212,15 +212,6 @@ def _parquet_rows(files) -> int:
 
 
 def _plain_jsonl(files) -> bool:
-    from pathlib import Path
+    from scorio_core.io._detect import jsonl_kinds
 
-    from scorio_core.io._detect import detect_source_format
-    from scorio_core.io._sources import Source
-
-    for f in [f for f in files if f.format == "jsonl"][:8]:
-        try:
-            if detect_source_format(Source(name=f.name, path=Path(f.path))) != "jsonl":
-                return False
-        except Exception:  # noqa: BLE001 - undetectable: let the pandas loader report it
-            return False
-    return True
+    return all(kind == "jsonl" for _, kind in jsonl_kinds((f.name, f.path) for f in files if f.format == "jsonl"))

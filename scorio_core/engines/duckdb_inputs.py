@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from scorio_core.errors import InputError
 from scorio_core.io._dataset import SourceInfo
+from scorio_core.io._detect import refuse_tool_jsonl
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.harnesses.openai_evals import OPENAI_EVALS_COLUMNS
 from scorio_core.io.formats.matrix import guess_mapping
@@ -334,6 +335,8 @@ def engine_files(paths, format: str | None = None) -> list[InputFile]:
         raise EngineUnsupported("the DuckDB engine reads CSV, TSV, Parquet and JSONL tables only (by suffix, .gz allowed); "
                                 "use --engine pandas or --format.", source=unknown[0].name)
     refuse_empty_files(files)
+    if format is None:  # --format jsonl: the user says the files are plain tables
+        refuse_tool_jsonl([(f.name, f.path) for f in files if f.format == "jsonl"], "DuckDB")
     return files
 
 

@@ -26,6 +26,7 @@ from scorio_core.io.formats.recoding import (mixed_labels_hint, percent_scores_h
                                              trial_labels_hint)
 from scorio_core.engines._sql import (EngineUnsupported, InputFile, NotReadyError, engine_notes, expand_inputs,
                                       refuse_empty_files, refuse_no_rows)
+from scorio_core.io._detect import refuse_tool_jsonl
 from scorio_core.engines.spark_inputs import (Group, _check_ids, _duplicate_example, _example, canonical_frame, error_examples,
                                              path_of, spark_error, spark_ident, split_groups)
 from scorio_core.engines.per_model import spark_join_per_model
@@ -151,6 +152,7 @@ def read_inputs(spark, paths, format=None, mapping=None, extra=None) -> SparkInp
         raise EngineUnsupported("the Spark engine reads CSV, TSV, Parquet and JSONL tables only (by suffix, .gz allowed); "
                                 "use --engine pandas or --format.", source=unknown[0].name)
     refuse_empty_files(files)
+    refuse_tool_jsonl([(f.name, f.path) for f in files if f.format == "jsonl" and not f.remote and format is None], "Spark")
     if colon := next((f for f in files if not f.remote and ":" in f.path), None):  # Hadoop reads 'a:b' as a URI
         raise EngineUnsupported(f"Spark (Hadoop paths) cannot read a path holding ':' ({colon.path}); rename the file or "
                                 "folder, or use --engine duckdb or pandas.", source=colon.name)

@@ -6,6 +6,7 @@ import io
 import json
 import re
 import zipfile
+from pathlib import Path
 from types import MappingProxyType
 
 from scorio_core.errors import InputError
@@ -17,6 +18,7 @@ from scorio_core.io.formats.agents.swebench_instances import is_instance_head
 from scorio_core.io.formats.agents.harbor import is_harbor_job, is_harbor_trial
 from scorio_core.io.formats.harnesses.evalscope import is_evalscope
 from scorio_core.io.formats.harnesses.matharena import is_matharena, is_matharena_run
+from scorio_core.io.formats.harnesses.nemo_skills import is_nemo_output, is_nemo_run
 from scorio_core.io.formats.harnesses.opencompass import is_opencompass
 from scorio_core.io.formats.agents.tau import is_tau2, is_tau_bench
 from scorio_core.io.formats.agents.terminal_bench import is_tb_run, is_terminal_bench
@@ -73,6 +75,9 @@ SUPPORTED_FORMATS = MappingProxyType(
         "model, the competition's the task, each element of correct one run (trial)",
         "evalscope": "evalscope reviews/<model_name>/<benchmark>_<subset>.jsonl: the folder the model, the file stem the "
         "task, group_id the question (its repeated samples the trials), the score's main value the outcome",
+        "nemo-skills": "NeMo-Skills <output_dir>/eval-results/<benchmark>/output-rs<seed>.jsonl (ns eval): the output "
+        "folder the model, the benchmark's folder the task, line i of every seed's file one question, each seed one "
+        "trial, NeMo-Skills' score (judge_correct, symbolic_correct, ...) the outcome",
     }
 )
 
@@ -138,7 +143,7 @@ def detect_source_format(src: Source) -> str:
     """Detect the format of a :class:`Source` (see :func:`detect_format`)."""
     if src.is_dir:
         return ("aider" if is_aider_run(src) else "terminal-bench" if is_tb_run(src) else "harbor" if is_harbor_job(src)
-                else "matharena" if is_matharena_run(src) else "helm")
+                else "matharena" if is_matharena_run(src) else "nemo-skills" if is_nemo_run(src) else "helm")
     name = src.inner_name.lower()
     if name in ("per_instance_stats.json", "scenario_state.json", "run_spec.json"):
         return "helm"
@@ -222,9 +227,9 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
         first = head.split(b"\n", 1)[0]
         record = _try_json(first)
         if isinstance(record, dict) and (b"\n" in head.strip() or name.endswith((".jsonl", ".ndjson"))):
-            return _record_kind(record)
+            return _record_kind(record, name)
         if name.endswith((".jsonl", ".ndjson")):
-            return _record_kind(record) if isinstance(record, dict) else "jsonl"
+            return _record_kind(record, name) if isinstance(record, dict) else "jsonl"
         keys = {k.decode("utf-8", "ignore") for k in _KEY.findall(head[:20000])}
         if "eval" in keys and ("samples" in keys or "plan" in keys or "version" in keys) and (
             "status" in keys or "results" in keys
@@ -255,7 +260,7 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
         if "request_states" in keys or "adapter_spec" in keys:
             return "helm"
         if isinstance(record, dict) and not (name.endswith(".json") and _holds_records(record)):
-            return _record_kind(record)
+            return _record_kind(record, name)
         return "json-records"
     # a JSON array: HELM per-instance stats or plain records
     keys = {k.decode("utf-8", "ignore") for k in _KEY.findall(head[:20000])}
@@ -323,8 +328,10 @@ def _holds_records(doc: dict) -> bool:
                         or any(keyed_objects(v) for v in doc.values()))
 
 
-def _record_kind(record: dict) -> str:
+def _record_kind(record: dict, name: str = "") -> str:
     keys = set(record)
+    if is_nemo_output(name, record):
+        return "nemo-skills"
     if "doc_id" in keys and ("resps" in keys or "filtered_resps" in keys):
         return "lm-eval-samples"
     if {"seed", "data_id"} <= keys and keys & {"processed_results", "output", "tokens"}:
@@ -339,3 +346,34 @@ def _try_json(line: bytes):
         return json.loads(line)
     except (ValueError, UnicodeDecodeError):
         return None
+
+
+def jsonl_kinds(files, limit: int = 8) -> list[tuple[str, str | None]]:
+    """The detected format of up to ``limit`` JSON Lines files, ``(name, path)`` pairs: ``"jsonl"`` for a plain table,
+    a tool's format (``"lm-eval-samples"``, ``"scorio-jsonl"``, ``"evalscope"``, ``"nemo-skills"``), None when the file
+    cannot be read (its reader reports why)."""
+    out = []
+    for name, path in list(files)[:limit]:
+        try:
+            out.append((name, detect_source_format(Source(name=name, path=Path(path)))))
+        except Exception:  # noqa: BLE001 - undetectable: the loader reports it
+            out.append((name, None))
+    return out
+
+
+def refuse_tool_jsonl(files, engine: str) -> None:
+    """Refuse JSON Lines files an evaluation tool wrote in its own shape for a SQL engine (``files``: ``(name, path)``
+    of the JSONL inputs; the first 8 are sniffed, as ``--engine auto`` sniffs them). Their model, question and outcome
+    sit in nested fields or in the files' folders, which only the pandas loader's readers know: read as a plain table,
+    the file's stem became the model (found 2026-12-05: lm-eval samples under ``--engine duckdb``).
+
+    Raises
+    ------
+    InputError
+        Naming the first such file, its format and what reads it.
+    """
+    for name, kind in jsonl_kinds(files):
+        if kind not in ("jsonl", None):
+            raise InputError(f"a {kind} file (an evaluation tool's own JSON Lines): its fields are read by the pandas "
+                             f"loader, the {engine} engine reads plain tables; use --engine pandas (or auto), or "
+                             "--format jsonl to read it as a plain table.", source=name)

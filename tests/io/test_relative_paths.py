@@ -21,6 +21,7 @@ from tests.io.test_evalscope import write_run as write_evalscope
 from tests.io.test_harbor import trial as harbor_trial
 from tests.io.test_harbor import write_job as write_harbor
 from tests.io.test_matharena import write_outputs as write_matharena
+from tests.io.test_nemo_skills import write_output_dir as write_nemo_skills
 from tests.io.test_opencompass import _work_folder as write_opencompass
 from tests.io.test_terminal_bench import write_run as write_terminal_bench
 
@@ -45,7 +46,8 @@ def _harbor(base):
 
 LAYOUTS = {"opencompass": lambda base: write_opencompass(base / "outputs"),
            "evalscope": lambda base: write_evalscope(base),
-           "matharena": write_matharena, "harbor": _harbor, "aider": _aider, "terminal-bench": _terminal_bench}
+           "matharena": write_matharena, "harbor": _harbor, "aider": _aider, "terminal-bench": _terminal_bench,
+           "nemo-skills": lambda base: write_nemo_skills(base / "outputs")}
 
 
 def _counts(ds):

@@ -9,6 +9,7 @@ from scorio_core.io.formats.agents.aider import gather_aider_runs, read_aider
 from scorio_core.io.formats.agents.harbor import gather_harbor_jobs, read_harbor
 from scorio_core.io.formats.harnesses.evalscope import read_evalscope, skip_work_files as skip_evalscope_files
 from scorio_core.io.formats.harnesses.matharena import gather_matharena, read_matharena
+from scorio_core.io.formats.harnesses.nemo_skills import gather_nemo_skills, read_nemo_skills
 from scorio_core.io.formats.harnesses.opencompass import read_opencompass, skip_work_files
 from scorio_core.io.formats.harnesses.promptfoo import read_promptfoo
 from scorio_core.io.formats.agents.swebench import read_swebench_report
@@ -21,7 +22,8 @@ __all__ = ["ERROR_AWARE", "READERS", "settle_layout", "skip_run_summaries"]
 #: The harness readers called as ``reader(source, mapping, errors_missing=...)``, by format key: each reads a tool's
 #: errored attempts (an API error, a harness exception) as it counts them, or as missing with ``--errors-as-missing``.
 ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_promptfoo, "aider": read_aider,
-               "tau-bench": read_tau_bench, "terminal-bench": read_terminal_bench, "harbor": read_harbor}
+               "tau-bench": read_tau_bench, "terminal-bench": read_terminal_bench, "harbor": read_harbor,
+               "nemo-skills": read_nemo_skills}
 #: Format key -> reader taking ``(src, mapping)`` and returning one Part: tools' files read as the tool wrote them.
 READERS = {"tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena, "evalscope": read_evalscope}
 
@@ -44,7 +46,8 @@ def skip_run_summaries(srcs: list[Source]) -> list[Source]:
 def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     """Gather aider's run folders (:func:`~.agents.aider.gather_aider_runs`), terminal-bench's
     (:func:`~.agents.terminal_bench.gather_tb_runs`), Harbor's jobs (:func:`~.agents.harbor.gather_harbor_jobs`) and
-    MathArena's solver folders (:func:`~.harnesses.matharena.gather_matharena`), and leave out SWE-bench's test logs
+    MathArena's solver folders (:func:`~.harnesses.matharena.gather_matharena`), NeMo-Skills' benchmark folders
+    (:func:`~.harnesses.nemo_skills.gather_nemo_skills`), and leave out SWE-bench's test logs
     beside its per-instance reports (:func:`~.agents.swebench_instances.skip_harness_files`), tau2's
     ``simulations/*.json`` beside its ``results.json`` (:func:`~.agents.tau.skip_simulation_files`), what
     OpenCompass / AISBench write beside ``results/`` (:func:`~.harnesses.opencompass.skip_work_files`), what evalscope
@@ -52,6 +55,7 @@ def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     its ``results.json`` (:func:`skip_run_summaries`).
     ``fmt``: the user's ``--format``, if any."""
     srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
+    srcs = gather_nemo_skills(srcs, fmt)
     srcs = skip_run_summaries(skip_simulation_files(skip_harness_files(srcs)))
     srcs = skip_evalscope_files(srcs) if fmt in (None, "evalscope") else srcs
     return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs

@@ -40,6 +40,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import AIDER_RESULTS, Source, load_json
+from scorio_core.io.formats.folder_groups import gather_files
 from scorio_core.io.formats.path_names import fixed_fields
 
 __all__ = ["FORMAT", "RESULTS", "gather_aider_runs", "is_aider_run", "read_aider"]
@@ -72,23 +73,10 @@ def gather_aider_runs(srcs: list[Source], fmt: str | None = None) -> list[Source
     many in a note. Uploads (no path) stay single: the reader refuses them."""
     if fmt not in (None, FORMAT):
         return srcs
-    runs: dict[Path, Source] = {}
-    polyglot: dict[Path, bool] = {}
-    out: list[Source] = []
-    for src in srcs:
-        if src.is_dir or src.path is None or src.name != RESULTS:
-            out.append(src)
-            continue
-        run, lang = _layout(src.path)
-        polyglot[run] = polyglot.get(run, False) or lang is not None
-        group = runs.get(run)
-        if group is None:
-            group = runs[run] = Source(name=run.name, path=run, is_dir=True)
-            out.append(group)
-        member = src.path.relative_to(run).as_posix()
-        group.members[member] = Source(name=f"{run.name}/{member}", path=src.path)
+    out, runs = gather_files(srcs, lambda src: _layout(src.path)[0] if src.name == RESULTS else None)
     if not runs:
         return srcs
+    polyglot = {run: any(_layout(m.path)[1] is not None for m in group.members.values()) for run, group in runs.items()}
     kept = [s for s in out if s.is_dir or s.path is None or not _in_exercise(s.path, polyglot)]
     if skipped := len(out) - len(kept):
         next(iter(runs.values())).notes.append(

@@ -48,6 +48,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
+from scorio_core.io.formats.folder_groups import gather_files
 from scorio_core.io.formats.path_names import fixed_fields
 
 __all__ = ["FORMAT", "gather_harbor_jobs", "is_harbor_job", "is_harbor_trial", "read_harbor"]
@@ -75,25 +76,18 @@ def _is_trial_file(src: Source) -> bool:
     return b'"trial_name"' in head and b'"task_name"' in head
 
 
+def _job_of(src: Source) -> Path | None:
+    """The job folder of a trial's result.json (``<job>/<trial>/result.json`` beside the job's config.json)."""
+    return job if _is_trial_file(src) and ((job := src.path.parent.parent) / CONFIG).is_file() else None
+
+
 def gather_harbor_jobs(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     """Gather each Harbor job folder's trial ``result.json`` files into one folder source (one job), in load order,
     and leave out every other file in the job folder (configs, the job's statistics, logs, the agent's and verifier's
     files), saying how many in a note. ``fmt``: the user's ``--format``, if any."""
     if fmt not in (None, FORMAT):
         return srcs
-    jobs: dict[Path, Source] = {}
-    out: list[Source] = []
-    for src in srcs:
-        job = src.path.parent.parent if _is_trial_file(src) else None
-        if job is None or not (job / CONFIG).is_file():
-            out.append(src)
-            continue
-        group = jobs.get(job)
-        if group is None:
-            group = jobs[job] = Source(name=job.name, path=job, is_dir=True)
-            out.append(group)
-        member = src.path.relative_to(job).as_posix()
-        group.members[member] = Source(name=f"{job.name}/{member}", path=src.path)
+    out, jobs = gather_files(srcs, _job_of)
     if not jobs:
         return srcs
     kept = [s for s in out if s.is_dir or s.path is None or not any(p in jobs for p in s.path.parents)]

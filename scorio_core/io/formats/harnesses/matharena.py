@@ -32,6 +32,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
+from scorio_core.io.formats.folder_groups import gather_files
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "gather_matharena", "is_matharena", "is_matharena_run", "read_matharena"]
@@ -66,18 +67,8 @@ def gather_matharena(srcs: list[Source], fmt: str | None = None) -> list[Source]
     order. ``fmt``: the user's ``--format``, if any."""
     if fmt not in (None, FORMAT):
         return srcs
-    solvers: dict[Path, Source] = {}
-    out: list[Source] = []
-    for src in srcs:
-        if not _is_problem_file(src):
-            out.append(src)
-            continue
-        folder = src.path.parent
-        group = solvers.get(folder)
-        if group is None:
-            group = solvers[folder] = Source(name=f"{folder.parent.name}/{folder.name}", path=folder, is_dir=True)
-            out.append(group)
-        group.members[src.name] = Source(name=f"{group.name}/{src.name}", path=src.path)
+    out, solvers = gather_files(srcs, lambda src: src.path.parent if _is_problem_file(src) else None,
+                                lambda folder: f"{folder.parent.name}/{folder.name}")
     return out if solvers else srcs
 
 
