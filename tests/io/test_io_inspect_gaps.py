@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from scorio_core import io
+from scorio_core.errors import InputError
 
 FORMATS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "formats"
 LOG = FORMATS / "inspect_ai" / "data_arc_qwen.json"  # ids 1, 2, 3 (header sample_ids [1, 2, 3], epochs 1)
@@ -64,3 +67,21 @@ def test_load_notes_reach_the_commands_notes(tmp_path, capsys):
     assert [n["code"] for n in notes if "missing sample ids: 2" in n["message"]] == ["load"]
     assert main(["tasks", str(path), "--output", "json"]) == 0
     assert any("missing sample ids: 2" in n["message"] for n in json.loads(capsys.readouterr().out)["notes"])
+
+
+def test_an_eval_set_folder_with_its_logs_json_manifest(tmp_path):
+    """Found 2026-12-05: a log folder written by eval_set (with its logs.json manifest of log headers) was refused
+    whole ("logs.json: not an Inspect log (no 'eval' object)"). The manifest is left out, said; alone it is refused
+    with what to load."""
+    import shutil
+    import zipfile
+
+    shutil.copy(FORMATS / "inspect_ai" / "log_streaming.eval", tmp_path / "a.eval")
+    header = json.loads(zipfile.ZipFile(tmp_path / "a.eval").read("header.json"))
+    (tmp_path / "logs.json").write_text(json.dumps({"a.eval": header}, indent=2))  # write_log_dir_manifest's shape
+    ds = io.load([str(tmp_path)])
+    alone = io.load([str(tmp_path / "a.eval")])
+    assert ds.attempts.equals(alone.attempts) and len(ds.sources) == 1
+    assert any("logs.json not read: Inspect's manifest of the log folder" in n for n in ds.report.notes)
+    with pytest.raises(InputError, match="Inspect's manifest of a log folder"):
+        io.load([str(tmp_path / "logs.json")])

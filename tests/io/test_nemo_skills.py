@@ -47,6 +47,7 @@ def write_output_dir(base, outcomes=OUTCOMES):
         (base / model / "eval-logs").mkdir(parents=True)
         (base / model / "eval-logs" / "eval-aime25.log").write_text("log\n")
         (results / "aime25" / "output-rs0.jsonl.done").write_text("")
+        write_bench(base / model / "tmp-eval-results" / "aime25", [[0]])  # before the judge: not read
     return base
 
 
@@ -63,7 +64,8 @@ def test_an_output_folder_is_one_trial_per_seed(tmp_path):
         assert got["completion_tokens"].tolist() == [1000 + q for q in range(3) for _ in range(4)]
     counts = ds.to_counts().astype({"model": str}).groupby("model")["n_correct"].sum()
     assert counts.to_dict() == {"qwen3-8b": 8, "llama-3.1-8b": 4}  # by hand
-    assert any("2 other files not read (metrics.json summaries" in n for n in ds.report.notes)
+    assert any("4 other files not read (2 metrics.json (the summary), 2 in tmp-eval-results/" in n
+               for n in ds.report.notes)
 
 
 def test_the_cli_by_hand(tmp_path, capsys):
@@ -121,6 +123,16 @@ def test_a_greedy_run_and_a_mix_of_greedy_and_sampled(tmp_path):
     write_bench(bench, [[1, 0], [0, 0], [1, 1]])
     with pytest.raises(InputError, match="both a greedy output.jsonl and sampled output-rs"):
         io.load([str(bench)])
+
+
+def test_chunk_files_beside_merged_outputs_and_alone(tmp_path):
+    bench = write_bench(tmp_path / "m" / "eval-results" / "aime25", [[1, 0]])
+    write_bench(bench, [[1]], name="output-rs0_chunk_0.jsonl")
+    ds = io.load([str(tmp_path / "m")])
+    assert len(ds.attempts) == 2 and any("1 other file not read (1 *_chunk_*" in n for n in ds.report.notes)
+    running = write_bench(tmp_path / "r" / "eval-results" / "aime25", [[1]], name="output-rs0_chunk_{seed}.jsonl")
+    with pytest.raises(InputError, match="a chunk of a NeMo-Skills run"):
+        io.load([str(running)])
 
 
 def test_misaligned_seeds_are_refused_naming_the_line(tmp_path):

@@ -48,9 +48,34 @@ from scorio_core.io._sources import Source, load_json
 from scorio_core.io._text import as_text, clip, messages_text
 from scorio_core.io.formats.recoding import INSPECT_LETTERS as _LETTERS
 
-__all__ = ["header_crosscheck", "read_inspect", "value_to_float"]
+__all__ = ["header_crosscheck", "read_inspect", "skip_log_manifests", "value_to_float"]
 
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+#: The head of a log folder's manifest (``inspect_ai.log.write_log_dir_manifest``, ``logs.json``, written by
+#: ``eval_set`` and ``inspect view bundle``): log headers (no samples) keyed by their files' names.
+_MANIFEST = re.compile(rb'^\s*\{\s*"[^"]+\.(eval|json)"\s*:\s*\{')
+
+
+def skip_log_manifests(srcs: list[Source]) -> list[Source]:
+    """Leave out Inspect's log-folder manifest (``logs.json``: every log's header, no samples), saying so in a note
+    on the first source kept.
+
+    Raises
+    ------
+    InputError
+        When the manifest is all there is: it holds no sample, so it cannot be ranked; the logs it lists can.
+    """
+    manifests = [s for s in srcs if not s.is_dir and s.name == "logs.json" and _MANIFEST.match(s.text_head(4096))]
+    if not manifests:
+        return srcs
+    kept = [s for s in srcs if all(s is not m for m in manifests)]
+    if not kept:
+        raise InputError("Inspect's manifest of a log folder (eval_set's logs.json: each log's header, no samples): "
+                         "load the .eval / .json logs it lists (the folder holding them) instead.",
+                         source=manifests[0].name)
+    kept[0].notes.append(f"{manifests[0].name} not read: Inspect's manifest of the log folder (each log's header, no "
+                         "samples); the logs beside it hold the samples.")
+    return kept
 
 
 def value_to_float(value: object) -> float | None:

@@ -66,7 +66,7 @@ def is_nemo_output(name: str, record: Mapping) -> bool:
     False
     """
     keys = set(record)
-    return bool(_OUTPUT.match(name)) and "generation" in keys and bool(
+    return bool(_OUTPUT.match(name) or _CHUNK.match(name)) and "generation" in keys and bool(
         keys & {"is_correct", "symbolic_correct", "judgement", "predicted_answer", "graded_list", "status"})
 
 
@@ -76,6 +76,12 @@ def _is_output_file(src: Source) -> bool:
     head = src.text_head(65536)
     return b'"generation"' in head and any(k in head for k in (b'"is_correct"', b'"symbolic_correct"', b'"judgement"',
                                                               b'"predicted_answer"', b'"graded_list"'))
+
+
+def _pre_judge(path) -> bool:
+    """Whether an output file is in ``<output_dir>/tmp-eval-results/<benchmark>/`` beside ``eval-results/``: the outputs
+    before a judge graded them (``ns eval`` with a judge writes there first)."""
+    return path.parent.parent.name == "tmp-eval-results" and (path.parent.parent.parent / "eval-results").is_dir()
 
 
 def is_nemo_run(src: Source) -> bool:
@@ -89,25 +95,30 @@ def gather_nemo_skills(srcs: list[Source], fmt: str | None = None) -> list[Sourc
     ``fmt``: the user's ``--format``, if any."""
     if fmt not in (None, FORMAT):
         return srcs
-    out, benchmarks = gather_files(srcs, lambda src: src.path.parent if _is_output_file(src) else None)
+    out, benchmarks = gather_files(srcs, lambda src: src.path.parent if _is_output_file(src) and not _pre_judge(src.path)
+                                   else None)
     if not benchmarks:
         return srcs
     around = set(benchmarks) | {b.parent for b in benchmarks} | {b.parent.parent for b in benchmarks
                                                                  if b.parent.name == "eval-results"}
     judged = {b.parent.parent / "tmp-eval-results" for b in benchmarks if b.parent.name == "eval-results"}
 
-    def skipped(s: Source) -> bool:
+    def skipped(s: Source) -> str | None:
         if s.is_dir or s.path is None:
-            return False
+            return None
         if s.name == "metrics.json" and s.path.parent in around:
-            return True
-        return (s.path.parent in benchmarks and bool(_CHUNK.match(s.name))) or any(p in judged for p in s.path.parents)
+            return "metrics.json (the summary)"
+        if s.path.parent in benchmarks and _CHUNK.match(s.name):
+            return "*_chunk_* (parts of a run, merged into its output-rs file)"
+        return "in tmp-eval-results/ (the outputs before the judge)" if any(p in judged for p in s.path.parents) else None
 
-    kept = [s for s in out if not skipped(s)]
+    kinds = [skipped(s) for s in out]
+    kept = [s for s, kind in zip(out, kinds) if kind is None]
     if n := len(out) - len(kept):
+        said = ", ".join(f"{kinds.count(k):,} {k}" for k in dict.fromkeys(k for k in kinds if k))
         next(iter(benchmarks.values())).notes.append(
-            f"NeMo-Skills outputs: {n:,} other file{'s' * (n > 1)} not read (metrics.json summaries, *_chunk_* files "
-            "of runs merged or still running, a judge's tmp-eval-results/): the outcomes are the output*.jsonl lines.")
+            f"NeMo-Skills outputs: {n:,} other file{'s' * (n > 1)} not read ({said}): the outcomes are the "
+            "output*.jsonl lines.")
     return kept
 
 
@@ -231,6 +242,10 @@ def read_nemo_skills(src: Source, mapping: Mapping[str, str] | None = None, erro
         raise InputError("an uploaded NeMo-Skills output file names no model or benchmark (its folders do: "
                          "<output_dir>/eval-results/<benchmark>/): load the output folder instead: the app's Upload a "
                          "folder (or Open from the server), or its path on the command line.", source=src.name)
+    if not src.is_dir and _CHUNK.match(src.path.name):
+        raise InputError("a chunk of a NeMo-Skills run (ns eval --num_chunks) whose merged output-rs<seed>.jsonl is "
+                         "not there yet: the run has not finished (NeMo-Skills leaves chunk files out too); load the "
+                         "benchmark's folder once the run has merged its chunks.", source=src.name)
     members = list(src.members.values()) if src.is_dir else [src]
     folder = src.path if src.is_dir else src.path.parent
     members = [m for m in members if _OUTPUT.match(m.path.name)]
@@ -258,9 +273,9 @@ def read_nemo_skills(src: Source, mapping: Mapping[str, str] | None = None, erro
             try:
                 raw = _score(rec, name)
             except KeyError:
-                raise InputError(f"no {name!r} score on this line (the first line has it); --map is_correct=NAME picks "
-                                 f"another ({', '.join(present) or 'none found'}).", source=shown, line=i + 1,
-                                 field=name) from None
+                raise InputError(f"no {name!r} score on this line" + ("" if pick else " (the first line has it)")
+                                 + f"; --map is_correct=NAME picks one the first line has ({', '.join(present) or 'none'})"
+                                 ".", source=shown, line=i + 1, field=name) from None
             v = _value(raw)
             if v is None:
                 raise InputError(f"the score {name!r} is {raw!r}, not true/false or a number in [0, 1]; --map "
@@ -272,7 +287,7 @@ def read_nemo_skills(src: Source, mapping: Mapping[str, str] | None = None, erro
             values.append(v)
             tokens.append(rec.get("num_generated_tokens"))
     named = folder_names(members[0].path, levels, src.name) if levels else {}
-    above = folder.parent.parent if folder.parent.name == "eval-results" else folder.parent
+    above = folder.parent.parent if folder.parent.name in ("eval-results", "tmp-eval-results") else folder.parent
     model, task = named.get("model") or above.name, named.get("task") or folder.name
     qids, trials = zip(*rows)
     frame = pd.DataFrame({"model": model, "task": task, "question_id": list(qids), "trial": list(trials),
