@@ -17,6 +17,7 @@ from scorio_core.io.formats.agents.swebench import is_report
 from scorio_core.io.formats.agents.swebench_instances import is_instance_head
 from scorio_core.io.formats.agents.harbor import is_harbor_job, is_harbor_trial
 from scorio_core.io.formats.harnesses.evalscope import is_evalscope
+from scorio_core.io.formats.harnesses.lighteval import is_lighteval_details
 from scorio_core.io.formats.harnesses.matharena import is_matharena, is_matharena_run
 from scorio_core.io.formats.harnesses.nemo_skills import is_nemo_output, is_nemo_run
 from scorio_core.io.formats.harnesses.opencompass import is_opencompass
@@ -75,6 +76,9 @@ SUPPORTED_FORMATS = MappingProxyType(
         "model, the competition's the task, each element of correct one run (trial)",
         "evalscope": "evalscope reviews/<model_name>/<benchmark>_<subset>.jsonl: the folder the model, the file stem the "
         "task, group_id the question (its repeated samples the trials), the score's main value the outcome",
+        "lighteval": "lighteval details/<model_name>/<date_id>/details_<task>_<date_id>.parquet (--save-details): a "
+        "Parquet table (doc.id the question, the metric's score the outcome), the folders below details/ the model, "
+        "the file name the task",
         "nemo-skills": "NeMo-Skills <output_dir>/eval-results/<benchmark>/output-rs<seed>.jsonl (ns eval): the output "
         "folder the model, the benchmark's folder the task, line i of every seed's file one question, each seed one "
         "trial, NeMo-Skills' score (judge_correct, symbolic_correct, ...) the outcome",
@@ -157,7 +161,7 @@ def detect_source_format(src: Source) -> str:
     if raw_head.startswith(b"\x93NUMPY"):
         return "npz"
     if raw_head.startswith(b"PAR1"):
-        return "parquet"
+        return "lighteval" if is_lighteval_details(src) else "parquet"
     for magic, what in _BINARY_MAGIC:
         if raw_head.startswith(magic):
             raise InputError(f"the file is {what}, not a supported format; supported: {', '.join(SUPPORTED_FORMATS)}.", source=src.name)

@@ -20,6 +20,7 @@ from tests.io.test_aider import write_run as write_aider
 from tests.io.test_evalscope import write_run as write_evalscope
 from tests.io.test_harbor import trial as harbor_trial
 from tests.io.test_harbor import write_job as write_harbor
+from tests.io.test_lighteval import write_output as write_lighteval
 from tests.io.test_matharena import write_outputs as write_matharena
 from tests.io.test_nemo_skills import write_output_dir as write_nemo_skills
 from tests.io.test_opencompass import _work_folder as write_opencompass
@@ -47,7 +48,8 @@ def _harbor(base):
 LAYOUTS = {"opencompass": lambda base: write_opencompass(base / "outputs"),
            "evalscope": lambda base: write_evalscope(base),
            "matharena": write_matharena, "harbor": _harbor, "aider": _aider, "terminal-bench": _terminal_bench,
-           "nemo-skills": lambda base: write_nemo_skills(base / "outputs")}
+           "nemo-skills": lambda base: write_nemo_skills(base / "outputs"),
+           "lighteval": lambda base: write_lighteval(base / "output")}
 
 
 def _counts(ds):

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from scorio_core.errors import InputError
 from scorio_core.io._sources import Source
 
-__all__ = ["gather_files"]
+__all__ = ["gather_files", "leave_out"]
 
 
 def gather_files(srcs: list[Source], folder_of: Callable[[Source], Path | None],
@@ -53,3 +54,20 @@ def gather_files(srcs: list[Source], folder_of: Callable[[Source], Path | None],
         member = src.path.relative_to(folder).as_posix()
         group.members[member] = Source(name=f"{group.name}/{member}", path=src.path)
     return out, folders
+
+
+def leave_out(srcs: list[Source], side: list[Source], note: str, refusal: str) -> list[Source]:
+    """The sources without a harness's side files (summaries, manifests), ``note`` said on the first one kept.
+
+    Raises
+    ------
+    InputError
+        ``refusal``, naming the first side file, when the side files are all there is.
+    """
+    if not side:
+        return srcs
+    kept = [s for s in srcs if all(s is not x for x in side)]
+    if not kept:
+        raise InputError(refusal, source=side[0].name)
+    kept[0].notes.append(note)
+    return kept

@@ -8,6 +8,7 @@ from scorio_core.io._sources import Source
 from scorio_core.io.formats.agents.aider import gather_aider_runs, read_aider
 from scorio_core.io.formats.agents.harbor import gather_harbor_jobs, read_harbor
 from scorio_core.io.formats.harnesses.inspect_ai import skip_log_manifests
+from scorio_core.io.formats.harnesses.lighteval import skip_results_files
 from scorio_core.io.formats.harnesses.evalscope import read_evalscope, skip_work_files as skip_evalscope_files
 from scorio_core.io.formats.harnesses.matharena import gather_matharena, read_matharena
 from scorio_core.io.formats.harnesses.nemo_skills import gather_nemo_skills, read_nemo_skills
@@ -54,10 +55,12 @@ def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     OpenCompass / AISBench write beside ``results/`` (:func:`~.harnesses.opencompass.skip_work_files`), what evalscope
     writes beside ``reviews/`` (:func:`~.harnesses.evalscope.skip_work_files`) and SkyThought's ``summary.json`` beside
     its ``results.json`` (:func:`skip_run_summaries`), and Inspect's ``logs.json`` manifest
-    (:func:`~.harnesses.inspect_ai.skip_log_manifests`).
+    (:func:`~.harnesses.inspect_ai.skip_log_manifests`) and lighteval's results files beside its details
+    (:func:`~.harnesses.lighteval.skip_results_files`).
     ``fmt``: the user's ``--format``, if any."""
     srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
     srcs = gather_nemo_skills(srcs, fmt)
     srcs = skip_run_summaries(skip_simulation_files(skip_harness_files(skip_log_manifests(srcs))))
+    srcs = skip_results_files(srcs) if fmt in (None, "lighteval") else srcs
     srcs = skip_evalscope_files(srcs) if fmt in (None, "evalscope") else srcs
     return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs

@@ -46,6 +46,7 @@ from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
 from scorio_core.io._text import as_text, clip, messages_text
+from scorio_core.io.formats.folder_groups import leave_out
 from scorio_core.io.formats.recoding import INSPECT_LETTERS as _LETTERS
 
 __all__ = ["header_crosscheck", "read_inspect", "skip_log_manifests", "value_to_float"]
@@ -66,16 +67,10 @@ def skip_log_manifests(srcs: list[Source]) -> list[Source]:
         When the manifest is all there is: it holds no sample, so it cannot be ranked; the logs it lists can.
     """
     manifests = [s for s in srcs if not s.is_dir and s.name == "logs.json" and _MANIFEST.match(s.text_head(4096))]
-    if not manifests:
-        return srcs
-    kept = [s for s in srcs if all(s is not m for m in manifests)]
-    if not kept:
-        raise InputError("Inspect's manifest of a log folder (eval_set's logs.json: each log's header, no samples): "
-                         "load the .eval / .json logs it lists (the folder holding them) instead.",
-                         source=manifests[0].name)
-    kept[0].notes.append(f"{manifests[0].name} not read: Inspect's manifest of the log folder (each log's header, no "
-                         "samples); the logs beside it hold the samples.")
-    return kept
+    return leave_out(srcs, manifests, "logs.json not read: Inspect's manifest of the log folder (each log's header, no "
+                     "samples); the logs beside it hold the samples.",
+                     "Inspect's manifest of a log folder (eval_set's logs.json: each log's header, no samples): load "
+                     "the .eval / .json logs it lists (the folder holding them) instead.")
 
 
 def value_to_float(value: object) -> float | None:
