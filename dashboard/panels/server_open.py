@@ -16,8 +16,9 @@ from dashboard.text import md
 from dashboard.data.workspace import save_upload
 from scorio_core.errors import InputError
 from scorio_core.io import roots
+from scorio_core.io._gzip import ARCHIVE_SUFFIXES, archive_files
 
-__all__ = ["FOLDER_NAMES", "open_matches", "render_folder_upload", "render_server_open"]
+__all__ = ["FOLDER_NAMES", "open_matches", "render_archive", "render_folder_upload", "render_server_open"]
 
 #: What a file's folder names, offered beside the path: label -> the loader's mapping (``--map model=@folder``).
 FOLDER_NAMES = {
@@ -89,6 +90,26 @@ def render_folder_upload() -> None:
             open_matches(root, pattern, FOLDER_NAMES.get(named), name=pattern)
     except InputError as exc:  # a path the browser gave that is not a plain path inside the folder
         st.error(md(str(exc)), icon=":material/error:")
+
+
+def render_archive(files) -> bool:
+    """For an upload of one archive of a folder (``.zip``, ``.tar.gz`` ...): what it is read as and a Load button that
+    opens it as that folder (:func:`scorio_core.io._gzip.archive_files`, then as a folder upload); True when the upload
+    is one, so the caller shows no table form for it."""
+    if len(files) != 1 or not files[0][0].lower().endswith(ARCHIVE_SUFFIXES):
+        return False
+    name, data = files[0]
+    st.info(md(f"**{name}** is an archive: it is read as the folder it holds, named after it, as *Upload a folder* "
+               "reads a folder (folders that name models, runs and tasks keep them). CLI: `python -m scorio_core "
+               "leaderboard ARCHIVE`."), icon=":material/folder_zip:")
+    if st.button("Load the archive", type="primary", key="archive_load"):
+        try:
+            with roots.uploaded_folder(archive_files(name, data) or []) as (root, pattern):
+                open_matches(root, pattern, None, name=pattern)
+        except InputError as exc:  # a broken archive, a member name that is not a plain path, past the size limit
+            st.error(md(str(exc)), icon=":material/error:")
+            st.caption("Nothing changed: the previously loaded data is still active.")
+    return True
 
 
 def open_matches(root: roots.DataRoot, pattern: str, mapping: dict | None, name: str | None = None) -> None:

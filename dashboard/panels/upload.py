@@ -15,6 +15,7 @@ import streamlit as st
 from dashboard.state import session as state
 from dashboard.text import md
 from dashboard.data.workspace import pop_notice, save_upload
+from dashboard.panels.server_open import render_archive
 from scorio_core import io
 from scorio_core.errors import InputError
 from scorio_core.engines import AUTO_THRESHOLD_BYTES, EngineUnsupported, NotReadyError
@@ -273,6 +274,8 @@ def render_uploader() -> None:
         if not uploaded:
             return
         files = tuple((f.name, f.getvalue()) for f in uploaded)
+        if render_archive(files):  # one archive of a folder: read as that folder
+            return
         left, right = st.columns(2)
         default_name = _upload_name([name for name, _ in files], _helm_run_name(files))
         hasher = hashlib.sha256()  # incremental: no joined copy of the uploaded bytes

@@ -17,7 +17,9 @@ from scorio_core.io.formats.agents.swebench import is_report
 from scorio_core.io.formats.agents.swebench_instances import is_instance_head
 from scorio_core.io.formats.agents.harbor import is_harbor_job, is_harbor_trial
 from scorio_core.io.formats.harnesses.evalscope import is_evalscope
+from scorio_core.io.formats.harnesses.fastchat import is_fastchat_judgment
 from scorio_core.io.formats.harnesses.lighteval import is_lighteval_details
+from scorio_core.io.formats.harnesses.livecodebench import is_lcb_eval_all
 from scorio_core.io.formats.harnesses.matharena import is_matharena, is_matharena_run
 from scorio_core.io.formats.harnesses.nemo_skills import is_nemo_output, is_nemo_run
 from scorio_core.io.formats.harnesses.opencompass import is_opencompass
@@ -79,6 +81,10 @@ SUPPORTED_FORMATS = MappingProxyType(
         "lighteval": "lighteval details/<model_name>/<date_id>/details_<task>_<date_id>.parquet (--save-details): a "
         "Parquet table (doc.id the question, the metric's score the outcome), the folders below details/ the model, "
         "the file name the task",
+        "fastchat-judge": "FastChat llm_judge data/<bench>/model_judgment/<judge>_single.jsonl (MT-Bench): one attempt "
+        "per (model, question, turn), each turn its own question, the rating 1-10 a category code (weights code / 10)",
+        "livecodebench": "LiveCodeBench output/<model_repr>/Scenario.<scenario>_<n>_<temperature>_eval_all.json: a "
+        "table of problems (graded_list's samples the trials), the folder the model, the file stem the task",
         "nemo-skills": "NeMo-Skills <output_dir>/eval-results/<benchmark>/output-rs<seed>.jsonl (ns eval): the output "
         "folder the model, the benchmark's folder the task, line i of every seed's file one question, each seed one "
         "trial, NeMo-Skills' score (judge_correct, symbolic_correct, ...) the outcome",
@@ -270,7 +276,7 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
     keys = {k.decode("utf-8", "ignore") for k in _KEY.findall(head[:20000])}
     if {"instance_id", "train_trial_index", "stats"} <= keys:
         return "helm"
-    return "tau-bench" if is_tau_bench(keys) else "json-records"
+    return "tau-bench" if is_tau_bench(keys) else "livecodebench" if is_lcb_eval_all(src) else "json-records"
 
 
 def keyed_records(value: object) -> bool:
@@ -336,6 +342,8 @@ def _record_kind(record: dict, name: str = "") -> str:
     keys = set(record)
     if is_nemo_output(name, record):
         return "nemo-skills"
+    if is_fastchat_judgment(record):
+        return "fastchat-judge"
     if "doc_id" in keys and ("resps" in keys or "filtered_resps" in keys):
         return "lm-eval-samples"
     if {"seed", "data_id"} <= keys and keys & {"processed_results", "output", "tokens"}:

@@ -11,7 +11,7 @@ import zlib
 
 from scorio_core.errors import InputError
 
-__all__ = ["gunzip_limited", "zip_member"]
+__all__ = ["archive_files", "gunzip_limited", "zip_member"]
 
 #: Most decompressed bytes one ``decompress`` call returns while counting (CPython's output buffer
 #: briefly holds about twice this).
@@ -158,3 +158,63 @@ def zip_member(zf, member: str, budget: list[int], name: str, fix: str) -> bytea
         raise refuse()
     budget[0] -= len(data)
     return data
+
+
+#: Suffixes of archives read as the folder they hold (a zip that is an Inspect log, a workbook or a tensor file has
+#: its own suffix and is read as that file).
+ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz")
+
+
+def archive_files(name: str, data: bytes) -> list[tuple[str, bytes]] | None:
+    """The files inside a zip or tar archive of a folder, ``(path, bytes)`` with each path under a folder named after
+    the archive (``qwen3-8b.zip`` -> ``qwen3-8b/<path inside>``: an archive made from inside a model's folder still
+    names the model), read under the decompressed-size limit (one budget for the whole archive); None when ``name``
+    is not such an archive.
+
+    A ``.zip``, ``.tar``, ``.tar.gz`` or ``.tgz`` (by name: an Inspect ``.eval`` log, an ``.npz`` tensor file and a
+    workbook are zip files read as themselves). Folders, links and devices are skipped, and so are macOS's
+    ``__MACOSX/`` resource forks and ``._`` files. The names are not trusted as paths here: the caller writes them with
+    :func:`scorio_core.io.roots.uploaded_folder`, which checks them part by part.
+
+    Raises
+    ------
+    InputError
+        A broken archive, or one that decompresses past ``SCORIO_MAX_DECOMPRESSED_BYTES``.
+    """
+    import io
+    import tarfile
+    import zipfile
+
+    from scorio_core.limits import get_limits
+
+    lower = name.lower()
+    if not lower.endswith(ARCHIVE_SUFFIXES):
+        return None
+    stem = name[: -len(next(s for s in ARCHIVE_SUFFIXES if lower.endswith(s)))] or "archive"
+    budget, fix = [get_limits().max_decompressed_bytes], "upload the folder instead (Upload a folder)"
+
+    def kept(path: str) -> bool:
+        parts = path.replace("\\", "/").split("/")
+        return "__MACOSX" not in parts and not parts[-1].startswith("._") and bool(parts[-1])
+
+    def inside(path: str) -> str:  # tar -C dir . writes ./a/b
+        while path.startswith("./"):
+            path = path[2:]
+        return f"{stem}/{path}"
+
+    try:
+        if lower.endswith(".zip"):
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                return [(inside(m.filename), bytes(zip_member(zf, m.filename, budget, name, fix)))
+                        for m in zf.infolist() if not m.is_dir() and kept(m.filename)]
+        raw = gunzip_limited(data, name) if lower.endswith((".gz", ".tgz")) else data
+        out = []
+        with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as tf:
+            for member in tf:
+                if member.isfile() and kept(member.name):
+                    fh = tf.extractfile(member)
+                    out.append((inside(member.name), fh.read() if fh is not None else b""))
+        return out
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError) as exc:
+        raise InputError(f"cannot open the archive ({exc}); check that it is a complete .zip / .tar.gz.",
+                         source=name) from None

@@ -8,10 +8,9 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
 from scorio_core.io._dataset import Dataset, SourceInfo
 from scorio_core.io._detect import check_format, detect_source_format
-from scorio_core.io.formats.layout import ERROR_AWARE, READERS, settle_layout
+from scorio_core.io.formats.layout import ERROR_AWARE, NAMED_TABLES, READERS, settle_layout
 from scorio_core.io.formats.harnesses.helm import helm_group, read_helm
 from scorio_core.io.formats.harnesses.inspect_ai import read_inspect
-from scorio_core.io.formats.harnesses.lighteval import name_model
 from scorio_core.io.formats.jsonl import paired_aggregate
 from scorio_core.io.formats.harnesses.lmeval import (load_results_json, match_results, read_lm_eval_results,
                                                      read_lm_eval_samples, results_key, results_timestamp, sibling_samples)
@@ -288,9 +287,10 @@ def _guard(src: Source, fn):
 def _read_one(src: Source, fmt: str, mapping, results: dict, used_results: set[str],
               reading=(None, None, False)) -> list[Part]:
     def run() -> list[Part]:
-        if fmt in _TABLES or fmt == "lighteval":  # outcomes read as given (recoded labels, a scale, errors as missing)
-            raw = read_table(src, "parquet" if fmt == "lighteval" else fmt, mapping, scale=reading[1])
-            return [read_as_given(name_model(raw, src, mapping) if fmt == "lighteval" else raw, src, fmt, *reading)]
+        if fmt in _TABLES or fmt in NAMED_TABLES:  # outcomes read as given (recoded labels, a scale, errors as missing)
+            table, namer = NAMED_TABLES.get(fmt, (fmt, None))
+            raw = read_table(src, table, mapping, scale=reading[1])
+            return [read_as_given(namer(raw, src, mapping) if namer else raw, src, fmt, *reading)]
         if (reader := {"npz": read_npz, "scorio-jsonl": read_scorio_jsonl, "scorio-verifier": read_scorio_verifier,
                        **READERS}.get(fmt)):
             return [reader(src, mapping)]
@@ -366,9 +366,10 @@ def source_columns(source, format: str | None = None) -> tuple[str, ...]:
     fmt = check_format(format) or _guard(src, lambda: detect_source_format(src))
     if fmt in ("xlsx", "ods"):  # the first sheet with data
         return tuple(_guard(src, lambda: table_columns(workbook_sheets(src)[0], "csv")))
-    if fmt not in _TABLES and fmt not in ("scorio-jsonl", "lighteval"):
+    tables = {"scorio-jsonl": "jsonl", **{k: table for k, (table, _) in NAMED_TABLES.items()}}
+    if fmt not in _TABLES and fmt not in tables:
         raise InputError(f"format '{fmt}' has fixed fields, not free columns; only --map is_correct applies.", source=src.name)
-    return tuple(_guard(src, lambda: table_columns(src, {"scorio-jsonl": "jsonl", "lighteval": "parquet"}.get(fmt, fmt))))
+    return tuple(_guard(src, lambda: table_columns(src, tables.get(fmt, fmt))))
 
 
 def guess_mapping(source, format: str | None = None, mapping: Mapping[str, str] | None = None) -> MappingGuess:

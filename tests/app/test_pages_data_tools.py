@@ -166,3 +166,23 @@ def test_a_harbor_trial_upload_and_its_error_can_be_read_as_missing(app):
     texts = " ".join(shown(x.value) for x in [*app.main.markdown, *app.main.caption, *app.main.info, *app.main.error,
                                                *app.main.warning])
     assert "1 trial raised before the verifier scored it (AgentTimeoutError 1) read as missing outcomes" in texts
+
+
+def test_an_archive_uploaded_in_the_app_loads_as_its_folder(app, tmp_path):
+    """The Data page's upload form: one archive shows what it is read as and a Load button; the Leaderboard then
+    ranks the models its folders name."""
+    from tests.io.test_archives import _members, _zip
+    from tests.io.test_nemo_skills import OUTCOMES, write_output_dir
+
+    base = write_output_dir(tmp_path / "outputs")
+    data = _zip(_members(base, base.parent))
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("runs.zip", data, "application/zip")).run()
+    no_exception(app)
+    assert any("is an archive" in i.value for i in app.main.info)
+    app.button(key="archive_load").click().run()
+    no_exception(app)
+    assert not app.main.error
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    assert any(set(OUTCOMES) <= set(d.value.to_string().split()) for d in app.main.dataframe)

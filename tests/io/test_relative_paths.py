@@ -18,9 +18,11 @@ from scorio_core.cli import main
 from tests.io.test_aider import result as aider_result
 from tests.io.test_aider import write_run as write_aider
 from tests.io.test_evalscope import write_run as write_evalscope
+from tests.io.test_fastchat import write_judgments as write_fastchat
 from tests.io.test_harbor import trial as harbor_trial
 from tests.io.test_harbor import write_job as write_harbor
 from tests.io.test_lighteval import write_output as write_lighteval
+from tests.io.test_livecodebench import write_output as write_livecodebench
 from tests.io.test_matharena import write_outputs as write_matharena
 from tests.io.test_nemo_skills import write_output_dir as write_nemo_skills
 from tests.io.test_opencompass import _work_folder as write_opencompass
@@ -49,7 +51,8 @@ LAYOUTS = {"opencompass": lambda base: write_opencompass(base / "outputs"),
            "evalscope": lambda base: write_evalscope(base),
            "matharena": write_matharena, "harbor": _harbor, "aider": _aider, "terminal-bench": _terminal_bench,
            "nemo-skills": lambda base: write_nemo_skills(base / "outputs"),
-           "lighteval": lambda base: write_lighteval(base / "output")}
+           "lighteval": lambda base: write_lighteval(base / "output"),
+           "fastchat-judge": lambda base: write_fastchat(base).parents[2], "livecodebench": write_livecodebench}
 
 
 def _counts(ds):

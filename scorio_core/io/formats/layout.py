@@ -7,8 +7,10 @@ from __future__ import annotations
 from scorio_core.io._sources import Source
 from scorio_core.io.formats.agents.aider import gather_aider_runs, read_aider
 from scorio_core.io.formats.agents.harbor import gather_harbor_jobs, read_harbor
+from scorio_core.io.formats.harnesses.fastchat import read_fastchat
 from scorio_core.io.formats.harnesses.inspect_ai import skip_log_manifests
-from scorio_core.io.formats.harnesses.lighteval import skip_results_files
+from scorio_core.io.formats.harnesses.lighteval import name_model, skip_results_files
+from scorio_core.io.formats.harnesses.livecodebench import name_lcb, skip_lcb_files
 from scorio_core.io.formats.harnesses.evalscope import read_evalscope, skip_work_files as skip_evalscope_files
 from scorio_core.io.formats.harnesses.matharena import gather_matharena, read_matharena
 from scorio_core.io.formats.harnesses.nemo_skills import gather_nemo_skills, read_nemo_skills
@@ -19,7 +21,7 @@ from scorio_core.io.formats.agents.swebench_instances import skip_harness_files
 from scorio_core.io.formats.agents.tau import read_tau2, read_tau_bench, skip_simulation_files
 from scorio_core.io.formats.agents.terminal_bench import gather_tb_runs, read_terminal_bench
 
-__all__ = ["ERROR_AWARE", "READERS", "settle_layout", "skip_run_summaries"]
+__all__ = ["ERROR_AWARE", "NAMED_TABLES", "READERS", "settle_layout", "skip_run_summaries"]
 
 #: The harness readers called as ``reader(source, mapping, errors_missing=...)``, by format key: each reads a tool's
 #: errored attempts (an API error, a harness exception) as it counts them, or as missing with ``--errors-as-missing``.
@@ -27,7 +29,11 @@ ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_prompt
                "tau-bench": read_tau_bench, "terminal-bench": read_terminal_bench, "harbor": read_harbor,
                "nemo-skills": read_nemo_skills}
 #: Format key -> reader taking ``(src, mapping)`` and returning one Part: tools' files read as the tool wrote them.
-READERS = {"tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena, "evalscope": read_evalscope}
+READERS = {"tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena, "evalscope": read_evalscope,
+           "fastchat-judge": read_fastchat}
+#: Format key -> (table format, namer): tools' files read as the tables they are, the model named by their folders
+#: (``namer(raw, src, mapping)`` sets what ``--map model=@folder`` would, unless the user or a column names it).
+NAMED_TABLES = {"lighteval": ("parquet", name_model), "livecodebench": ("json-records", name_lcb)}
 
 
 def skip_run_summaries(srcs: list[Source]) -> list[Source]:
@@ -56,11 +62,13 @@ def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     writes beside ``reviews/`` (:func:`~.harnesses.evalscope.skip_work_files`) and SkyThought's ``summary.json`` beside
     its ``results.json`` (:func:`skip_run_summaries`), and Inspect's ``logs.json`` manifest
     (:func:`~.harnesses.inspect_ai.skip_log_manifests`) and lighteval's results files beside its details
-    (:func:`~.harnesses.lighteval.skip_results_files`).
+    (:func:`~.harnesses.lighteval.skip_results_files`), and LiveCodeBench's generations and metrics beside its
+    graded file (:func:`~.harnesses.livecodebench.skip_lcb_files`).
     ``fmt``: the user's ``--format``, if any."""
     srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
     srcs = gather_nemo_skills(srcs, fmt)
     srcs = skip_run_summaries(skip_simulation_files(skip_harness_files(skip_log_manifests(srcs))))
     srcs = skip_results_files(srcs) if fmt in (None, "lighteval") else srcs
+    srcs = skip_lcb_files(srcs) if fmt in (None, "livecodebench") else srcs
     srcs = skip_evalscope_files(srcs) if fmt in (None, "evalscope") else srcs
     return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs

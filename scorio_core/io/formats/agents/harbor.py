@@ -48,7 +48,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.folder_groups import gather_files
+from scorio_core.io.formats.harness_files import gather_files
 from scorio_core.io.formats.path_names import fixed_fields
 
 __all__ = ["FORMAT", "gather_harbor_jobs", "is_harbor_job", "is_harbor_trial", "read_harbor"]

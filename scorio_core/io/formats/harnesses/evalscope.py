@@ -19,7 +19,6 @@ reviews are not read (:func:`skip_work_files`), said in a note.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -29,7 +28,8 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
-from scorio_core.io._sources import Source, utf8_text
+from scorio_core.io._sources import Source
+from scorio_core.io.formats.harness_files import json_lines
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "is_evalscope", "read_evalscope", "skip_work_files"]
@@ -113,14 +113,8 @@ def read_evalscope(src: Source, mapping: Mapping[str, str] | None = None) -> Par
                          "path on the command line.", source=src.name)
     shown = f"{src.path.parent.name}/{src.name}"
     ids, values, names = [], [], set()
-    for n, line in enumerate(utf8_text(src).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError as exc:
-            raise InputError(f"invalid JSON ({exc}); the file may be truncated.", source=shown, line=n) from None
-        sample = rec.get("sample_score") if isinstance(rec, dict) else None
+    for n, rec in json_lines(src, shown, "an evalscope review (a JSON object)"):
+        sample = rec.get("sample_score")
         if not isinstance(sample, dict) or not isinstance(sample.get("score"), dict):
             raise InputError("expected an evalscope review: an object with sample_score.score.", source=shown, line=n,
                              field="sample_score")

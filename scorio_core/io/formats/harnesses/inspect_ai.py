@@ -46,7 +46,7 @@ from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
 from scorio_core.io._text import as_text, clip, messages_text
-from scorio_core.io.formats.folder_groups import leave_out
+from scorio_core.io.formats.harness_files import leave_out
 from scorio_core.io.formats.recoding import INSPECT_LETTERS as _LETTERS
 
 __all__ = ["header_crosscheck", "read_inspect", "skip_log_manifests", "value_to_float"]

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from scorio_core.io._sources import DATED_DETAILS, Source, strip_suffixes
-from scorio_core.io.formats.folder_groups import leave_out
+from scorio_core.io.formats.harness_files import leave_out
 
 __all__ = ["FORMAT", "details_model", "is_lighteval_details", "name_model", "skip_results_files"]
 

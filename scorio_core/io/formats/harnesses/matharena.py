@@ -32,7 +32,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.folder_groups import gather_files
+from scorio_core.io.formats.harness_files import gather_files
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "gather_matharena", "is_matharena", "is_matharena_run", "read_matharena"]

@@ -32,7 +32,6 @@ outputs' folders do), so it is refused with the way to load the folder.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 
@@ -42,8 +41,8 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
-from scorio_core.io._sources import Source, utf8_text
-from scorio_core.io.formats.folder_groups import gather_files
+from scorio_core.io._sources import Source
+from scorio_core.io.formats.harness_files import gather_files, json_lines
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "gather_nemo_skills", "is_nemo_output", "is_nemo_run", "read_nemo_skills"]
@@ -174,19 +173,7 @@ def _has(rec: dict, name: str) -> bool:
 
 
 def _records(member: Source, shown: str) -> list[dict]:
-    recs = []
-    for n, line in enumerate(utf8_text(member).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError as exc:
-            raise InputError(f"invalid JSON ({exc}); the file may be truncated (a run still writing?).", source=shown,
-                             line=n) from None
-        if not isinstance(rec, dict):
-            raise InputError("expected a NeMo-Skills output line: a JSON object.", source=shown, line=n)
-        recs.append(rec)
-    return recs
+    return [rec for _, rec in json_lines(member, shown, "a NeMo-Skills output line (a JSON object)")]
 
 
 def _question_ids(files: list[tuple[str, list[dict]]]) -> list[str]:

@@ -1,20 +1,23 @@
-"""Files of one harness folder gathered into one folder source (a run, a job, a solver's problems).
+"""What evaluation tools' files share: a harness folder's files gathered into one folder source, the side files
+around them left out, and JSON Lines read one object per line.
 
-Harnesses that write one file per question or trial (aider, Harbor, MathArena) are read a folder at a time: the
-reader needs all of a run's files together to number trials, name the model once and say what is missing. The
-gathering (which folder a file belongs to, the folder source with its files as members in load order) is the same
-for each; what differs is which files belong and to which folder (``folder_of``).
+Harnesses that write one file per question or trial (aider, Harbor, MathArena, NeMo-Skills) are read a folder at a
+time: the reader needs all of a run's files together to number trials, name the model once and say what is missing.
+The gathering (which folder a file belongs to, the folder source with its files as members in load order) is the same
+for each; what differs is which files belong and to which folder (``folder_of``). Summaries and manifests beside the
+results are left out with a note, and refused with what to load when they are all there is (:func:`leave_out`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from scorio_core.errors import InputError
-from scorio_core.io._sources import Source
+from scorio_core.io._sources import Source, utf8_text
 
-__all__ = ["gather_files", "leave_out"]
+__all__ = ["gather_files", "json_lines", "leave_out"]
 
 
 def gather_files(srcs: list[Source], folder_of: Callable[[Source], Path | None],
@@ -71,3 +74,25 @@ def leave_out(srcs: list[Source], side: list[Source], note: str, refusal: str) -
         raise InputError(refusal, source=side[0].name)
     kept[0].notes.append(note)
     return kept
+
+
+def json_lines(src: Source, shown: str | None = None, what: str = "a JSON object") -> Iterator[tuple[int, dict]]:
+    """``(line number, object)`` for each non-blank line of a JSON Lines file, 1-based.
+
+    Raises
+    ------
+    InputError
+        Invalid JSON, or a line that is not an object (``what`` says what was expected), naming the file (``shown``,
+        default its name) and the line.
+    """
+    for n, line in enumerate(utf8_text(src).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError as exc:
+            raise InputError(f"invalid JSON ({exc}); the file may be truncated.", source=shown or src.name,
+                             line=n) from None
+        if not isinstance(rec, dict):
+            raise InputError(f"expected {what} on every line.", source=shown or src.name, line=n)
+        yield n, rec
