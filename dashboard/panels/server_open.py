@@ -99,9 +99,9 @@ def render_archive(files) -> bool:
     if len(files) != 1 or not files[0][0].lower().endswith(ARCHIVE_SUFFIXES):
         return False
     name, data = files[0]
-    st.info(md(f"**{name}** is an archive: it is read as the folder it holds, named after it, as *Upload a folder* "
-               "reads a folder (folders that name models, runs and tasks keep them). CLI: `python -m scorio_core "
-               "leaderboard ARCHIVE`."), icon=":material/folder_zip:")
+    st.info(f"**{md(name)}** is an archive: it is read as the folder it holds, named after it, as *Upload a folder* "
+            "reads a folder (folders that name models, runs and tasks keep them). CLI: `python -m scorio_core "
+            "leaderboard ARCHIVE`.", icon=":material/folder_zip:")
     if st.button("Load the archive", type="primary", key="archive_load"):
         try:
             with roots.uploaded_folder(archive_files(name, data) or []) as (root, pattern):

@@ -168,6 +168,8 @@ def questions_behind(lead: Lead, credible: bool = True) -> str:
     'X and Y have the same outcome on all 6 questions both answered.'
     >>> questions_behind(Lead("X", "Y", 1, 0, 2, 3, 6, 0.9, 0.8, graded=True), credible=False)
     'Between X and Y: 1 question where only X scores and 0 where only Y scores; 2 questions where both score, at different mean scores, and 3 have the same outcome for both.'
+    >>> questions_behind(Lead("X", "Y", 2, 0, 6, 0, 8, 0.99, 0.99, graded=True))  # graded, none the same
+    'The lead rests on 2 questions where only X scores and 0 where only Y scores; 6 questions where both score, at different mean scores.'
     >>> questions_behind(Lead("X", "Y", 0, 0, 27, 13, 40, 0.97, 0.9))
     'No question is solved by only one of them; the lead comes from 27 questions both solve at different rates; 13 have the same outcome for both.'
     """
@@ -203,8 +205,8 @@ def questions_behind(lead: Lead, credible: bool = True) -> str:
         if credible:  # the lead comes from the questions both solve at different rates alone (QA F15)
             return (f"{alone[:1].upper()}{alone[1:]}; the lead comes from {rest[0].rstrip(',')}"
                     + (f"; {rest[1]}" if len(rest) > 1 else "") + "." + filled)
-        return f"Between {lead.ahead} and {lead.behind}: {alone}; " + " and ".join(rest) + "." + filled
-    return text + ("; " + " and ".join(rest) if rest else "") + "." + filled
+        return f"Between {lead.ahead} and {lead.behind}: {alone}; " + " and ".join(rest).rstrip(",") + "." + filled
+    return text + ("; " + " and ".join(rest).rstrip(",") if rest else "") + "." + filled  # no ",." at the end
 
 
 def lead_evidence(fixed: pd.DataFrame, disagreements: pd.DataFrame, ahead: str, behind: str, *,
