@@ -301,7 +301,6 @@ def _expand_globs(paths):
     """Expand quoted globs for the pandas loader (the shell did not), archives of a folder into it; others pass."""
     from scorio_core.cli.archives import archive_folder
     from scorio_core.engines import expand_inputs, has_glob, is_remote
-
     out = []
     for p in paths:
         out.extend([f.path for f in expand_inputs([p])] if has_glob(p) or is_remote(p) else [archive_folder(p)])

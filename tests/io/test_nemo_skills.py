@@ -111,6 +111,7 @@ def test_code_benchmarks_and_ids(tmp_path):
     t = ds.attempts.astype({"question_id": str, "model": str}).sort_values(["question_id", "trial"])
     assert t["question_id"].tolist() == ["HumanEval/0"] * 2 + ["HumanEval/1"] * 2 and set(t["model"]) == {"out"}
     assert t["is_correct"].tolist() == [1.0, 1.0, 0.0, 1.0]
+    assert any("outcome passing_base_tests (also present: passing_plus_tests" in d for d in ds.report.defaults)
     plus = io.load([str(bench)], mapping={"is_correct": "passing_plus_tests"}).attempts.sort_values(
         ["question_id", "trial"])
     assert plus["is_correct"].tolist() == [0.0, 0.0, 0.0, 1.0]

@@ -248,6 +248,8 @@ def read_nemo_skills(src: Source, mapping: Mapping[str, str] | None = None, erro
         raise InputError("the NeMo-Skills output files are empty.", source=src.name)
     first = next(r for _, recs in files for r in recs)
     present = [s for s in SCORES if _has(first, s)]
+    if "is_correct-plus" in first:  # a code benchmark: is_correct is NeMo-Skills' passing_base_tests (code_metrics.py)
+        present = ["passing_base_tests" if s == "symbolic_correct" else s for s in present]
     name = pick or (present[0] if present else None)
     if name is None:
         raise InputError("no NeMo-Skills score in the lines (is_correct, judgement, graded_list, status ...); run the "
