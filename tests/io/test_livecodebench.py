@@ -46,6 +46,8 @@ def test_an_output_folder_is_one_trial_per_sample_and_a_model_per_folder(tmp_pat
     ds = io.load([str(write_output(tmp_path))])
     assert {s.format for s in ds.sources} == {"livecodebench"} and ds.report.models == tuple(sorted(MODELS))
     counts = ds.to_counts().astype({"model": str, "question_id": str}).set_index(["model", "question_id"])
+    # by hand: GPT-4O (k = 0) on problem 3000 passes samples 0 and 3 of 5; Claude (k = 1) on 3001 samples 1 and 4
+    assert counts.loc[(MODELS[0], "3000"), "n_correct"] == 2 and counts.loc[(MODELS[1], "3001"), "n_correct"] == 2
     for k, model in enumerate(MODELS):
         for q in range(4):
             assert counts.loc[(model, str(3000 + q)), "n_trials"] == 5

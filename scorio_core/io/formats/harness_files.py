@@ -17,7 +17,7 @@ from pathlib import Path
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, utf8_text
 
-__all__ = ["gather_files", "json_lines", "leave_out"]
+__all__ = ["gather_files", "json_lines", "leave_out", "name_model_by_folders"]
 
 
 def gather_files(srcs: list[Source], folder_of: Callable[[Source], Path | None],
@@ -96,3 +96,12 @@ def json_lines(src: Source, shown: str | None = None, what: str = "a JSON object
         if not isinstance(rec, dict):
             raise InputError(f"expected {what} on every line.", source=shown or src.name, line=n)
         yield n, rec
+
+
+def name_model_by_folders(raw, mapping, model: str | None):
+    """A tool's table (:class:`scorio_core.io._tables.RawTable`) with its model named ``model`` from the file's folders,
+    as ``--map model=@folder`` would (recorded as ``<folder: ...>``), unless the user, a column or a mapping already
+    names it, or ``model`` is None; returns the table."""
+    if model is not None and not ({"model"} & (set(mapping or {}) | set(raw.guess.mapping) | set(raw.path_names))):
+        raw.path_names = {**raw.path_names, "model": model}
+    return raw

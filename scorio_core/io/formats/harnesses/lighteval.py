@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from scorio_core.io._sources import DATED_DETAILS, Source, strip_suffixes
-from scorio_core.io.formats.harness_files import leave_out
+from scorio_core.io.formats.harness_files import leave_out, name_model_by_folders
 
 __all__ = ["FORMAT", "details_model", "is_lighteval_details", "name_model", "skip_results_files"]
 
@@ -82,9 +82,4 @@ def skip_results_files(srcs: list[Source]) -> list[Source]:
 def name_model(raw, src: Source, mapping: Mapping[str, str] | None):
     """Name the model of a details table read by :func:`scorio_core.io._tables.read_table` after its folders, as a
     ``--map model=@folder`` would, unless the user or a column names it; returns the table."""
-    if "model" in (mapping or {}) or "model" in raw.guess.mapping or "model" in raw.path_names:
-        return raw
-    model = details_model(src.path)
-    if model is not None:
-        raw.path_names = {**raw.path_names, "model": model}
-    return raw
+    return name_model_by_folders(raw, mapping, details_model(src.path))

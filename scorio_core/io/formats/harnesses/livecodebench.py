@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source
-from scorio_core.io.formats.harness_files import leave_out
+from scorio_core.io.formats.harness_files import leave_out, name_model_by_folders
 
 __all__ = ["FORMAT", "is_lcb_eval_all", "name_lcb", "skip_lcb_files"]
 
@@ -67,6 +67,4 @@ def skip_lcb_files(srcs: list[Source]) -> list[Source]:
 def name_lcb(raw, src: Source, mapping: Mapping[str, str] | None):
     """Name the model of an ``_eval_all`` table after its folder (``model_repr``), as ``--map model=@folder`` would,
     unless the user or a column names it; returns the table."""
-    if "model" not in (mapping or {}) and "model" not in raw.guess.mapping and "model" not in raw.path_names:
-        raw.path_names = {**raw.path_names, "model": src.path.parent.name}
-    return raw
+    return name_model_by_folders(raw, mapping, src.path.parent.name)
