@@ -19,6 +19,7 @@ from scorio_core.io.formats.agents.harbor import is_harbor_job, is_harbor_trial
 from scorio_core.io.formats.harnesses.evalscope import is_evalscope
 from scorio_core.io.formats.harnesses.fastchat import is_fastchat_judgment
 from scorio_core.io.formats.harnesses.lighteval import is_lighteval_details
+from scorio_core.io.formats.harnesses.cruxeval import outcome_lists
 from scorio_core.io.formats.harnesses.livecodebench import is_lcb_eval_all
 from scorio_core.io.formats.harnesses.matharena import is_matharena, is_matharena_run
 from scorio_core.io.formats.harnesses.nemo_skills import is_nemo_output, is_nemo_run
@@ -327,11 +328,11 @@ def object_matrix(doc: object) -> bool:
 
 def _holds_records(doc: dict) -> bool:
     """A one-line JSON document holding its records (an array of objects, or arrays or objects of them keyed by
-    question)."""
+    question, or outcome lists keyed by question: CRUXEval's ``raw_scored_generations``)."""
     from scorio_core.io.formats.trial_lists import is_record, samples_field
 
-    if any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3])) or keyed_records(v)
-           for v in doc.values()):
+    if outcome_lists(doc) or any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3]))
+                                 or keyed_records(v) or outcome_lists(v) for v in doc.values()):
         return True
     own = is_record(k for k, v in doc.items() if not isinstance(v, (dict, list)))
     return not own and (object_matrix(doc) or keyed_objects(doc) or samples_field(doc) is not None  # else a record

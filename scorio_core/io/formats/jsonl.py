@@ -23,6 +23,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._detect import keyed_objects, keyed_records, object_matrix
 from scorio_core.io._schema import _ALIASES, normalize_name
 from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
+from scorio_core.io.formats.harnesses.cruxeval import cruxeval_records
 from scorio_core.io.formats.harnesses.openai_evals import OPENAI_EVALS_COLUMNS, openai_evals_log
 from scorio_core.io.formats.line_records import flatten_records, held_records, line_records, records_note, records_under_key
 from scorio_core.io.formats.trial_lists import is_record, keeps_list, sample_records, samples_field, scalar_list
@@ -279,7 +280,10 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
     keyed: list[str] = []
     ids: dict = {}
     matrix = ""
-    if isinstance(doc, dict):
+    listed: list[str] = []
+    if isinstance(doc, dict) and (found := cruxeval_records(doc, src.name)):  # {"raw_scored_generations": {id: [true]}}
+        doc, listed = found
+    elif isinstance(doc, dict):
         lists = [v for v in doc.values() if isinstance(v, list)]
         groups = [k for k, v in doc.items() if keyed_records(v)]
         own = is_record(k for k, v in doc.items() if not isinstance(v, (dict, list)))  # an attempt itself
@@ -323,6 +327,7 @@ def _json_records(src: Source, data: bytes, mapping=None) -> tuple[pd.DataFrame,
                      "field.")
     if matrix:
         notes.append(matrix)
+    notes.extend(listed)
     if keyed:
         notes.append(f"{src.name}: the records are {keyed[2]}{f' under {keyed[0]!r}' if keyed[0] else ''}, {keyed[3]} (the key is column "
                      f"'{keyed[1]}'; {len(doc):,} records).")
