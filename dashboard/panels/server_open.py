@@ -74,13 +74,14 @@ def render_folder_upload() -> None:
              "the harness's other files are skipped), so SWE-bench's logs/run_evaluation/<run>/<model>/<instance>/"
              "report.json, aider's tmp.benchmarks/<run>/, terminal-bench's runs/<run_id>/, Harbor's jobs/<job>/, "
              "OpenCompass's and AISBench's outputs/default/<timestamp>/, evalscope's and MathArena's outputs/, "
-             "NeMo-Skills' <output_dir>/eval-results/, lighteval's <output_dir>/details/ and one "
+             "NeMo-Skills' <output_dir>/eval-results/, lighteval's <output_dir>/details/, Qwen2.5-Math's "
+             "<model>/math_eval/ and one "
              "folder per model keep the names their folders give. "
              "CLI: `python -m scorio_core leaderboard FOLDER`.")
     named = st.selectbox("A file's folder names", list(FOLDER_NAMES), key="folder_upload_names",
                          help="For files without a model (or task) column: say which one the folder holds (CLI: --map "
                               "model=@folder). SWE-bench, aider, terminal-bench, Harbor, OpenCompass, evalscope, "
-                              "MathArena and NeMo-Skills runs name "
+                              "MathArena, NeMo-Skills and Qwen2.5-Math runs name "
                               "their models themselves.")
     if not uploaded or not st.button("Load the folder", key="folder_upload_load"):
         return

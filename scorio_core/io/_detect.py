@@ -19,9 +19,10 @@ from scorio_core.io.formats.agents.harbor import is_harbor_job, is_harbor_trial
 from scorio_core.io.formats.harnesses.evalscope import is_evalscope
 from scorio_core.io.formats.harnesses.fastchat import is_fastchat_judgment
 from scorio_core.io.formats.harnesses.lighteval import is_lighteval_details
-from scorio_core.io.formats.harnesses.cruxeval import outcome_lists
-from scorio_core.io.formats.harnesses.livecodebench import is_lcb_eval_all
-from scorio_core.io.formats.harnesses.matharena import is_matharena, is_matharena_run
+from scorio_core.io.formats.benchmarks.cruxeval import outcome_lists
+from scorio_core.io.formats.benchmarks.livecodebench import is_lcb_eval_all
+from scorio_core.io.formats.benchmarks.matharena import is_matharena, is_matharena_run
+from scorio_core.io.formats.benchmarks.qwen_math import is_qwen_math_output, is_qwen_math_run
 from scorio_core.io.formats.harnesses.nemo_skills import is_nemo_output, is_nemo_run
 from scorio_core.io.formats.harnesses.opencompass import is_opencompass
 from scorio_core.io.formats.agents.tau import is_tau2, is_tau_bench
@@ -89,6 +90,9 @@ SUPPORTED_FORMATS = MappingProxyType(
         "nemo-skills": "NeMo-Skills <output_dir>/eval-results/<benchmark>/output-rs<seed>.jsonl (ns eval): the output "
         "folder the model, the benchmark's folder the task, line i of every seed's file one question, each seed one "
         "trial, NeMo-Skills' score (judge_correct, symbolic_correct, ...) the outcome",
+        "qwen-math": "Qwen2.5-Math / math-evaluation-harness <model>/math_eval/<data_name>/<split>_<prompt_type>_<n>_seed"
+        "<S>_t<T>_s<start>_e<end>.jsonl: the model's folder the model, the data folder the task, idx the question, "
+        "each element of score one sample (seeds' samples one after another)",
     }
 )
 
@@ -154,7 +158,8 @@ def detect_source_format(src: Source) -> str:
     """Detect the format of a :class:`Source` (see :func:`detect_format`)."""
     if src.is_dir:
         return ("aider" if is_aider_run(src) else "terminal-bench" if is_tb_run(src) else "harbor" if is_harbor_job(src)
-                else "matharena" if is_matharena_run(src) else "nemo-skills" if is_nemo_run(src) else "helm")
+                else "matharena" if is_matharena_run(src) else "nemo-skills" if is_nemo_run(src)
+                else "qwen-math" if is_qwen_math_run(src) else "helm")
     name = src.inner_name.lower()
     if name in ("per_instance_stats.json", "scenario_state.json", "run_spec.json"):
         return "helm"
@@ -343,6 +348,8 @@ def _record_kind(record: dict, name: str = "") -> str:
     keys = set(record)
     if is_nemo_output(name, record):
         return "nemo-skills"
+    if is_qwen_math_output(name, record):
+        return "qwen-math"
     if is_fastchat_judgment(record):
         return "fastchat-judge"
     if "doc_id" in keys and ("resps" in keys or "filtered_resps" in keys):

@@ -26,6 +26,7 @@ from tests.io.test_livecodebench import write_output as write_livecodebench
 from tests.io.test_matharena import write_outputs as write_matharena
 from tests.io.test_nemo_skills import write_output_dir as write_nemo_skills
 from tests.io.test_opencompass import _work_folder as write_opencompass
+from tests.io.test_qwen_math import write_output as write_qwen_math
 from tests.io.test_terminal_bench import write_run as write_terminal_bench
 
 
@@ -52,7 +53,8 @@ LAYOUTS = {"opencompass": lambda base: write_opencompass(base / "outputs"),
            "matharena": write_matharena, "harbor": _harbor, "aider": _aider, "terminal-bench": _terminal_bench,
            "nemo-skills": lambda base: write_nemo_skills(base / "outputs"),
            "lighteval": lambda base: write_lighteval(base / "output"),
-           "fastchat-judge": lambda base: write_fastchat(base).parents[2], "livecodebench": write_livecodebench}
+           "fastchat-judge": lambda base: write_fastchat(base).parents[2], "livecodebench": write_livecodebench,
+           "qwen-math": lambda base: write_qwen_math(base / "outputs")}
 
 
 def _counts(ds):

@@ -7,19 +7,20 @@ from __future__ import annotations
 from scorio_core.io._sources import Source
 from scorio_core.io.formats.agents.aider import gather_aider_runs, read_aider
 from scorio_core.io.formats.agents.harbor import gather_harbor_jobs, read_harbor
-from scorio_core.io.formats.harnesses.fastchat import read_fastchat
-from scorio_core.io.formats.harnesses.inspect_ai import skip_log_manifests
-from scorio_core.io.formats.harnesses.lighteval import name_model, skip_results_files
-from scorio_core.io.formats.harnesses.livecodebench import name_lcb, skip_lcb_files
-from scorio_core.io.formats.harnesses.evalscope import read_evalscope, skip_work_files as skip_evalscope_files
-from scorio_core.io.formats.harnesses.matharena import gather_matharena, read_matharena
-from scorio_core.io.formats.harnesses.nemo_skills import gather_nemo_skills, read_nemo_skills
-from scorio_core.io.formats.harnesses.opencompass import read_opencompass, skip_work_files
-from scorio_core.io.formats.harnesses.promptfoo import read_promptfoo
 from scorio_core.io.formats.agents.swebench import read_swebench_report
 from scorio_core.io.formats.agents.swebench_instances import skip_harness_files
 from scorio_core.io.formats.agents.tau import read_tau2, read_tau_bench, skip_simulation_files
 from scorio_core.io.formats.agents.terminal_bench import gather_tb_runs, read_terminal_bench
+from scorio_core.io.formats.benchmarks.livecodebench import name_lcb, skip_lcb_files
+from scorio_core.io.formats.benchmarks.matharena import gather_matharena, read_matharena
+from scorio_core.io.formats.benchmarks.qwen_math import gather_qwen_math, read_qwen_math
+from scorio_core.io.formats.harnesses.evalscope import read_evalscope, skip_work_files as skip_evalscope_files
+from scorio_core.io.formats.harnesses.fastchat import read_fastchat
+from scorio_core.io.formats.harnesses.inspect_ai import skip_log_manifests
+from scorio_core.io.formats.harnesses.lighteval import name_model, skip_results_files
+from scorio_core.io.formats.harnesses.nemo_skills import gather_nemo_skills, read_nemo_skills
+from scorio_core.io.formats.harnesses.opencompass import read_opencompass, skip_work_files
+from scorio_core.io.formats.harnesses.promptfoo import read_promptfoo
 
 __all__ = ["ERROR_AWARE", "NAMED_TABLES", "READERS", "settle_layout", "skip_run_summaries"]
 
@@ -30,7 +31,7 @@ ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_prompt
                "nemo-skills": read_nemo_skills}
 #: Format key -> reader taking ``(src, mapping)`` and returning one Part: tools' files read as the tool wrote them.
 READERS = {"tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena, "evalscope": read_evalscope,
-           "fastchat-judge": read_fastchat}
+           "fastchat-judge": read_fastchat, "qwen-math": read_qwen_math}
 #: Format key -> (table format, namer): tools' files read as the tables they are, the model named by their folders
 #: (``namer(raw, src, mapping)`` sets what ``--map model=@folder`` would, unless the user or a column names it).
 NAMED_TABLES = {"lighteval": ("parquet", name_model), "livecodebench": ("json-records", name_lcb)}
@@ -54,8 +55,9 @@ def skip_run_summaries(srcs: list[Source]) -> list[Source]:
 def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     """Gather aider's run folders (:func:`~.agents.aider.gather_aider_runs`), terminal-bench's
     (:func:`~.agents.terminal_bench.gather_tb_runs`), Harbor's jobs (:func:`~.agents.harbor.gather_harbor_jobs`) and
-    MathArena's solver folders (:func:`~.harnesses.matharena.gather_matharena`), NeMo-Skills' benchmark folders
-    (:func:`~.harnesses.nemo_skills.gather_nemo_skills`), and leave out SWE-bench's test logs
+    MathArena's solver folders (:func:`~.benchmarks.matharena.gather_matharena`), NeMo-Skills' benchmark folders
+    (:func:`~.harnesses.nemo_skills.gather_nemo_skills`) and Qwen2.5-Math's data folders (with their summaries left
+    out, :func:`~.benchmarks.qwen_math.gather_qwen_math`), and leave out SWE-bench's test logs
     beside its per-instance reports (:func:`~.agents.swebench_instances.skip_harness_files`), tau2's
     ``simulations/*.json`` beside its ``results.json`` (:func:`~.agents.tau.skip_simulation_files`), what
     OpenCompass / AISBench write beside ``results/`` (:func:`~.harnesses.opencompass.skip_work_files`), what evalscope
@@ -63,10 +65,10 @@ def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     its ``results.json`` (:func:`skip_run_summaries`), and Inspect's ``logs.json`` manifest
     (:func:`~.harnesses.inspect_ai.skip_log_manifests`) and lighteval's results files beside its details
     (:func:`~.harnesses.lighteval.skip_results_files`), and LiveCodeBench's generations and metrics beside its
-    graded file (:func:`~.harnesses.livecodebench.skip_lcb_files`).
+    graded file (:func:`~.benchmarks.livecodebench.skip_lcb_files`).
     ``fmt``: the user's ``--format``, if any."""
     srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
-    srcs = gather_nemo_skills(srcs, fmt)
+    srcs = gather_qwen_math(gather_nemo_skills(srcs, fmt), fmt)
     srcs = skip_run_summaries(skip_simulation_files(skip_harness_files(skip_log_manifests(srcs))))
     srcs = skip_results_files(srcs) if fmt in (None, "lighteval") else srcs
     srcs = skip_lcb_files(srcs) if fmt in (None, "livecodebench") else srcs
