@@ -20,8 +20,10 @@ from scorio_core.io.formats.harnesses.evalscope import is_evalscope
 from scorio_core.io.formats.harnesses.fastchat import is_fastchat_judgment
 from scorio_core.io.formats.harnesses.lighteval import is_lighteval_details
 from scorio_core.io.formats.benchmarks.cruxeval import outcome_lists
+from scorio_core.io.formats.benchmarks.evalplus import is_evalplus_results
 from scorio_core.io.formats.benchmarks.livecodebench import is_lcb_eval_all
 from scorio_core.io.formats.benchmarks.matharena import is_matharena, is_matharena_run
+from scorio_core.io.formats.benchmarks.mmlu_pro import is_mmlu_pro
 from scorio_core.io.formats.benchmarks.qwen_math import is_qwen_math_output, is_qwen_math_run
 from scorio_core.io.formats.harnesses.nemo_skills import is_nemo_output, is_nemo_run
 from scorio_core.io.formats.harnesses.opencompass import is_opencompass
@@ -90,6 +92,11 @@ SUPPORTED_FORMATS = MappingProxyType(
         "nemo-skills": "NeMo-Skills <output_dir>/eval-results/<benchmark>/output-rs<seed>.jsonl (ns eval): the output "
         "folder the model, the benchmark's folder the task, line i of every seed's file one question, each seed one "
         "trial, NeMo-Skills' score (judge_correct, symbolic_correct, ...) the outcome",
+        "evalplus": "EvalPlus / BigCodeBench ..._eval_results.json ({\"eval\": {task_id: [sample, ...]}}): each sample one "
+        "trial, its status 'pass' the outcome; EvalPlus's HumanEval / HumanEval+ (base, base and extra tests) two tasks, "
+        "the model and temperature from the file name",
+        "mmlu-pro": "MMLU-Pro results (<subject>_result.json, model_outputs_<model>_<k>shots.json): one attempt per "
+        "question, pred == answer the outcome (a null pred 0), the subject kept as category_label",
         "qwen-math": "Qwen2.5-Math / math-evaluation-harness <model>/math_eval/<data_name>/<split>_<prompt_type>_<n>_seed"
         "<S>_t<T>_s<start>_e<end>.jsonl: the model's folder the model, the data folder the task, idx the question, "
         "each element of score one sample (seeds' samples one after another)",
@@ -251,6 +258,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             "status" in keys or "results" in keys
         ):
             return "inspect-json"
+        if is_evalplus_results(head[:65536]):
+            return "evalplus"
         if is_promptfoo(keys):
             return "promptfoo"
         if is_terminal_bench(keys):
@@ -282,6 +291,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
     keys = {k.decode("utf-8", "ignore") for k in _KEY.findall(head[:20000])}
     if {"instance_id", "train_trial_index", "stats"} <= keys:
         return "helm"
+    if is_mmlu_pro(head[:65536]):
+        return "mmlu-pro"
     return "tau-bench" if is_tau_bench(keys) else "livecodebench" if is_lcb_eval_all(src) else "json-records"
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from scorio_core.errors import InputError
+from scorio_core.io._text import grading_hint
 
 __all__ = [
     "CANONICAL_COLUMNS",
@@ -199,7 +200,8 @@ class MappingGuess:
             raise InputError(
                 f"no column found for required field '{name}': the table needs {what}; pass "
                 f"--map {name}=COLUMN (CLI) or pick the column in the app's mapping widget{self._free_columns()}."
-                + (TEXT_LABELS_HINT + MODELS_MATRIX_HINT if name == "is_correct" else AGGREGATE_HINT if name == "question_id" else ""),
+                + (grading_hint(self.columns) + TEXT_LABELS_HINT + MODELS_MATRIX_HINT if name == "is_correct"
+                   else AGGREGATE_HINT if name == "question_id" else ""),
                 source=source,
                 field=name,
             )

@@ -13,10 +13,39 @@ from __future__ import annotations
 
 import json
 
-__all__ = ["TEXT_LIMIT", "clip", "messages_text", "as_text"]
+__all__ = ["TEXT_LIMIT", "clip", "grading_hint", "messages_text", "as_text"]
 
 #: Characters kept per text field and attempt (a transcript of ~5,000 words).
 TEXT_LIMIT = 20_000
+
+
+#: Column names of a model's answer and of the reference answer, in the order a hint names them (compared folded:
+#: lower case, '-' and ' ' as '_').
+PREDICTION_NAMES = ("pred", "prediction", "predicted", "predicted_answer", "model_answer", "extracted_answer",
+                    "parsed_answer", "response_answer", "output_answer", "model_prediction")
+REFERENCE_NAMES = ("gold", "gold_answer", "target", "reference", "reference_answer", "ground_truth", "gt", "gt_answer",
+                   "expected", "expected_answer", "correct_answer", "answer", "label")
+
+
+def grading_hint(columns) -> str:
+    """A hint for a table with a model's answers and the reference answers but no outcome: scorio does not grade
+    answers (what counts as a match, normalisation or equivalence, is the harness's choice); empty if the table does
+    not have both.
+
+    >>> grading_hint(["question_id", "pred", "answer", "category"])[:80]
+    " The table has the model's answers ('pred') and reference answers ('answer') but"
+    >>> grading_hint(["question_id", "answer"])
+    ''
+    """
+    folded = {str(c).strip().lower().replace("-", "_").replace(" ", "_"): str(c) for c in columns}
+    pred = next((folded[n] for n in PREDICTION_NAMES if n in folded), None)
+    ref = next((folded[n] for n in REFERENCE_NAMES if n in folded and folded[n] != pred), None)
+    if pred is None or ref is None:
+        return ""
+    return (f" The table has the model's answers ({pred!r}) and reference answers ({ref!r}) but no outcome: scorio "
+            "does not grade answers (what counts as a match, normalisation or equivalence, is the evaluation's "
+            "choice); grade them first into a 0/1 column, e.g. with pandas: "
+            f"df['is_correct'] = (df[{pred!r}] == df[{ref!r}]).astype(int) for an exact match.")
 
 
 def clip(text: str | None, source: str) -> str | None:

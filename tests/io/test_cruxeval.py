@@ -34,7 +34,7 @@ def write_results(folder: Path, run: str, k: int, n_problems: int = 3, n_samples
 def test_the_genuine_sample_file_gives_its_own_pass_at_1():
     ds = io.load([str(GENUINE)])
     counts = ds.to_counts()
-    assert ds.report.models == ("codellama-7b_temp0.2",) and set(counts["task"].astype(str)) == {"CRUXEval-O"}
+    assert ds.report.models == ("codellama-7b (t0.2)",) and set(counts["task"].astype(str)) == {"CRUXEval-O"}
     assert len(counts) == 800 and set(counts["n_trials"]) == {10}
     # the file's own pass_at_1 is 34.2125 (CRUXEval paper, Code Llama 7B, CRUXEval-O pass@1 at T = 0.2: 34.2)
     assert counts["n_correct"].sum() / counts["n_trials"].sum() == pytest.approx(0.342125)
@@ -49,16 +49,16 @@ def test_a_results_folder_names_model_temperature_and_mode(tmp_path):
     ds = io.load([str(out)])
     counts = ds.to_counts().astype({"model": str, "task": str, "question_id": str})
     assert sorted(set(zip(counts["model"], counts["task"]))) == [
-        ("codellama-7b+cot_temp0.2", "CRUXEval-O"), ("phi-2_temp0.2", "CRUXEval-I"), ("phi-2_temp0.2", "CRUXEval-O"),
-        ("phi-2_temp0.8", "CRUXEval-O")]
+        ("codellama-7b+cot (t0.2)", "CRUXEval-O"), ("phi-2 (t0.2)", "CRUXEval-I"), ("phi-2 (t0.2)", "CRUXEval-O"),
+        ("phi-2 (t0.8)", "CRUXEval-O")]
     at = counts.set_index(["model", "task", "question_id"])
     # by hand: run k = 1 (phi-2 T0.2 output) on problem 1 passes samples i with (2 + i + 1) % 4 == 0: i = 1 of 0..3
-    assert at.loc[("phi-2_temp0.2", "CRUXEval-O", "sample_1"), ["n_trials", "n_correct"]].tolist() == [4, 1]
-    for k, (model, task) in enumerate((("phi-2_temp0.2", "CRUXEval-I"), ("phi-2_temp0.2", "CRUXEval-O"),
-                                       ("phi-2_temp0.8", "CRUXEval-O"), ("codellama-7b+cot_temp0.2", "CRUXEval-O"))):
+    assert at.loc[("phi-2 (t0.2)", "CRUXEval-O", "sample_1"), ["n_trials", "n_correct"]].tolist() == [4, 1]
+    for k, (model, task) in enumerate((("phi-2 (t0.2)", "CRUXEval-I"), ("phi-2 (t0.2)", "CRUXEval-O"),
+                                       ("phi-2 (t0.8)", "CRUXEval-O"), ("codellama-7b+cot (t0.2)", "CRUXEval-O"))):
         for q in range(3):
             assert at.loc[(model, task, f"sample_{q}"), "n_correct"] == sum(passed(k, q, i) for i in range(4))
-    assert any("model 'phi-2_temp0.8' and task 'CRUXEval-O' from the file name" in n for n in ds.report.notes)
+    assert any("model 'phi-2 (t0.8)' and task 'CRUXEval-O' from the file name" in n for n in ds.report.notes)
 
 
 def test_a_stated_pass_at_1_that_the_lists_do_not_give_is_said(tmp_path):
@@ -83,5 +83,5 @@ def test_the_cli_by_hand(tmp_path, capsys):
     assert main(["leaderboard", str(tmp_path / "evaluation_results"), "--prior", "uniform", "--output", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     # by hand, uniform prior: each problem 1 of 4 -> (1 + 1) / (4 + 2) = 1/3; avg@4 = 3/12
-    assert [(r["model"], r["task"]) for r in rows] == [("phi-2_temp0.2", "CRUXEval-O")]
+    assert [(r["model"], r["task"]) for r in rows] == [("phi-2 (t0.2)", "CRUXEval-O")]
     assert rows[0]["mu"] == pytest.approx(1 / 3) and rows[0]["avg"] == pytest.approx(0.25)

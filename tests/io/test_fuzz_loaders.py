@@ -74,7 +74,7 @@ def _fixture_groups() -> list[tuple[str, dict[str, bytes]]]:
     """(label, files) groups that load together; one file of a group is mutated at a time."""
     groups = []
     for path in sorted(FORMATS.rglob("*")):
-        if path.is_file() and path.name != "README.md" and not {"helm", "lm_eval_harness", "every_eval_ever"} & set(path.parts):
+        if path.is_file() and path.name not in ("README.md", "LICENSE") and not {"helm", "lm_eval_harness", "every_eval_ever"} & set(path.parts):
             groups.append((path.name, {path.name: path.read_bytes()}))
     for run in sorted((FORMATS / "helm").iterdir()):
         groups.append((f"helm/{run.name[:24]}", {p.name: p.read_bytes() for p in sorted(run.iterdir())}))

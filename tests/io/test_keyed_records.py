@@ -27,9 +27,15 @@ EVAL = {"date": "2024-05-01 10:00", "hash": "abc", "eval": {
 def test_evalplus_samples_are_the_records(tmp_path, indent):
     path = tmp_path / "gpt-4o.eval_results.json"
     path.write_text(json.dumps(EVAL, indent=indent))
+    # read by the EvalPlus reader since 2026-12-05: HumanEval (base tests) and HumanEval+ (base and plus both pass)
+    ds = io.load([str(path)])
+    assert {s.format for s in ds.sources} == {"evalplus"} and ds.report.models == ("gpt-4o",)
+    plus = ds.to_counts().astype({"task": str}).query("task == 'HumanEval+'").set_index("question_id")
+    assert plus["n_correct"].to_dict() == {f"HumanEval/{i}": 2 for i in range(3)}
+    # read as plain keyed records (--format json-records), the outcome column and its labels named by the user
     with pytest.raises(InputError, match="'is_correct' is ambiguous: candidates 'base_status', 'plus_status'"):
-        io.load([str(path)])
-    ds = io.load([str(path)], mapping={"is_correct": "plus_status"}, recode={"pass": 1, "fail": 0})
+        io.load([str(path)], format="json-records")
+    ds = io.load([str(path)], format="json-records", mapping={"is_correct": "plus_status"}, recode={"pass": 1, "fail": 0})
     counts = ds.to_counts().set_index("question_id")
     # by hand: (i + j) % 3 == 0 fails once per problem (j = 0, 2, 1 for i = 0, 1, 2): 2 of 3 each
     assert counts["n_trials"].to_dict() == {f"HumanEval/{i}": 3 for i in range(3)}

@@ -105,6 +105,15 @@ def test_an_output_folder_of_its_own_names_the_model(tmp_path):
     assert ds.report.models == ("my-run",) and ds.report.n_missing_outcomes == 1  # a null element: missing
 
 
+def test_a_summary_without_outputs_is_left_out_beside_others(tmp_path):
+    write(tmp_path, MODELS[0], "aime24")
+    unsaved = write(tmp_path, MODELS[0], "math500")  # math_eval.py without --save_outputs: the summary alone
+    unsaved.unlink()
+    ds = io.load([str(tmp_path)])
+    assert set(ds.attempts["task"].astype(str)) == {"aime24"}
+    assert any("1 *_metrics.json summary without output files beside not read" in n for n in ds.report.notes)
+
+
 def test_refusals_name_the_file_and_line(tmp_path):
     path = write(tmp_path, MODELS[0], "aime24", summary=True)
     summary = next(path.parent.glob("*_metrics.json"))

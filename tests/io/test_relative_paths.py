@@ -17,6 +17,7 @@ from scorio_core import io
 from scorio_core.cli import main
 from tests.io.test_aider import result as aider_result
 from tests.io.test_aider import write_run as write_aider
+from tests.io.test_evalplus import write_evalplus
 from tests.io.test_evalscope import write_run as write_evalscope
 from tests.io.test_fastchat import write_judgments as write_fastchat
 from tests.io.test_harbor import trial as harbor_trial
@@ -24,6 +25,7 @@ from tests.io.test_harbor import write_job as write_harbor
 from tests.io.test_lighteval import write_output as write_lighteval
 from tests.io.test_livecodebench import write_output as write_livecodebench
 from tests.io.test_matharena import write_outputs as write_matharena
+from tests.io.test_mmlu_pro import write_api_run as write_mmlu_pro
 from tests.io.test_nemo_skills import write_output_dir as write_nemo_skills
 from tests.io.test_opencompass import _work_folder as write_opencompass
 from tests.io.test_qwen_math import write_output as write_qwen_math
@@ -54,7 +56,10 @@ LAYOUTS = {"opencompass": lambda base: write_opencompass(base / "outputs"),
            "nemo-skills": lambda base: write_nemo_skills(base / "outputs"),
            "lighteval": lambda base: write_lighteval(base / "output"),
            "fastchat-judge": lambda base: write_fastchat(base).parents[2], "livecodebench": write_livecodebench,
-           "qwen-math": lambda base: write_qwen_math(base / "outputs")}
+           "qwen-math": lambda base: write_qwen_math(base / "outputs"),
+           "evalplus": lambda base: write_evalplus(base / "evalplus_results" / "humaneval").parents[1],
+           "mmlu-pro": lambda base: write_mmlu_pro(base / "eval_results" / "gpt-4o",
+                                                   {"law": [(900, "D", "D"), (901, "A", None)]}).parent}
 
 
 def _counts(ds):

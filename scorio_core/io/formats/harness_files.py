@@ -17,7 +17,7 @@ from pathlib import Path
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, utf8_text
 
-__all__ = ["gather_files", "json_lines", "leave_out", "name_model_by_folders"]
+__all__ = ["gather_files", "json_lines", "leave_out", "name_model_by_folders", "tool_part"]
 
 
 def gather_files(srcs: list[Source], folder_of: Callable[[Source], Path | None],
@@ -105,3 +105,35 @@ def name_model_by_folders(raw, mapping, model: str | None):
     if model is not None and not ({"model"} & (set(mapping or {}) | set(raw.guess.mapping) | set(raw.path_names))):
         raw.path_names = {**raw.path_names, "model": model}
     return raw
+
+
+def tool_part(frame, source: str, fmt: str, stem: str, locate: Callable[[int], dict], named, read: dict):
+    """The canonical part of a tool's attempts built by its reader (one column per field, the tool's names already
+    resolved), with the mapping recording where each field came from.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Columns model, task, question_id, trial, is_correct, any signal under its canonical name (``cost``,
+        ``completion_tokens``) and text fields named ``<field>_label`` (kept as text).
+    source, fmt, stem : str
+        The source's name, the format key and the stem for fields neither mapped nor named.
+    locate : callable
+        Row index -> the context an error names (``{"context": "problem 3, run 2: "}`` or ``{"row": 4}``).
+    named : dict
+        The fields the user named with ``--map FIELD=@folder[:N]``: their mapping is kept as recorded.
+    read : dict
+        Field -> how the tool gave it (``"<folder: qwen3-8b>"``, ``"idx"``), recorded for the fields not in ``named``.
+
+    Returns
+    -------
+    Part
+        :func:`scorio_core.io._canonical.canonicalize`'s part.
+    """
+    from scorio_core.io._canonical import canonicalize
+    from scorio_core.io._schema import infer_mapping
+
+    guess = infer_mapping(frame.columns, {c: c for c in frame.columns if not str(c).endswith("_label")}, source=source)
+    part = canonicalize(frame, guess, source=source, fmt=fmt, stem=stem, locate=locate)
+    part.mapping.update({k: v for k, v in read.items() if k not in named})
+    return part

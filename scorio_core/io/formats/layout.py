@@ -11,8 +11,10 @@ from scorio_core.io.formats.agents.swebench import read_swebench_report
 from scorio_core.io.formats.agents.swebench_instances import skip_harness_files
 from scorio_core.io.formats.agents.tau import read_tau2, read_tau_bench, skip_simulation_files
 from scorio_core.io.formats.agents.terminal_bench import gather_tb_runs, read_terminal_bench
+from scorio_core.io.formats.benchmarks.evalplus import read_evalplus, skip_evalplus_files
 from scorio_core.io.formats.benchmarks.livecodebench import name_lcb, skip_lcb_files
 from scorio_core.io.formats.benchmarks.matharena import gather_matharena, read_matharena
+from scorio_core.io.formats.benchmarks.mmlu_pro import read_mmlu_pro, skip_mmlu_pro_files
 from scorio_core.io.formats.benchmarks.qwen_math import gather_qwen_math, read_qwen_math
 from scorio_core.io.formats.harnesses.evalscope import read_evalscope, skip_work_files as skip_evalscope_files
 from scorio_core.io.formats.harnesses.fastchat import read_fastchat
@@ -28,7 +30,7 @@ __all__ = ["ERROR_AWARE", "NAMED_TABLES", "READERS", "settle_layout", "skip_run_
 #: errored attempts (an API error, a harness exception) as it counts them, or as missing with ``--errors-as-missing``.
 ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_promptfoo, "aider": read_aider,
                "tau-bench": read_tau_bench, "terminal-bench": read_terminal_bench, "harbor": read_harbor,
-               "nemo-skills": read_nemo_skills}
+               "nemo-skills": read_nemo_skills, "evalplus": read_evalplus, "mmlu-pro": read_mmlu_pro}
 #: Format key -> reader taking ``(src, mapping)`` and returning one Part: tools' files read as the tool wrote them.
 READERS = {"tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena, "evalscope": read_evalscope,
            "fastchat-judge": read_fastchat, "qwen-math": read_qwen_math}
@@ -65,12 +67,16 @@ def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     its ``results.json`` (:func:`skip_run_summaries`), and Inspect's ``logs.json`` manifest
     (:func:`~.harnesses.inspect_ai.skip_log_manifests`) and lighteval's results files beside its details
     (:func:`~.harnesses.lighteval.skip_results_files`), and LiveCodeBench's generations and metrics beside its
-    graded file (:func:`~.benchmarks.livecodebench.skip_lcb_files`).
+    graded file (:func:`~.benchmarks.livecodebench.skip_lcb_files`), and EvalPlus's and BigCodeBench's generations
+    and summaries beside their results (:func:`~.benchmarks.evalplus.skip_evalplus_files`), and MMLU-Pro's
+    summaries (:func:`~.benchmarks.mmlu_pro.skip_mmlu_pro_files`).
     ``fmt``: the user's ``--format``, if any."""
     srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
     srcs = gather_qwen_math(gather_nemo_skills(srcs, fmt), fmt)
     srcs = skip_run_summaries(skip_simulation_files(skip_harness_files(skip_log_manifests(srcs))))
     srcs = skip_results_files(srcs) if fmt in (None, "lighteval") else srcs
     srcs = skip_lcb_files(srcs) if fmt in (None, "livecodebench") else srcs
+    srcs = skip_evalplus_files(srcs) if fmt in (None, "evalplus") else srcs
+    srcs = skip_mmlu_pro_files(srcs) if fmt in (None, "mmlu-pro") else srcs
     srcs = skip_evalscope_files(srcs) if fmt in (None, "evalscope") else srcs
     return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs

@@ -249,8 +249,8 @@ def topic_category(frame, mapping: dict, guess, notes: list, source: str):
         The table as read.
     mapping : dict
         ``{field: column}``; ``category`` is removed from it when the rule applies, and a ``score`` column becomes
-        ``is_correct`` when none is mapped (in place). Without either, words in ``category`` are refused as before
-        (they would be the outcome).
+        ``is_correct`` when none is mapped (in place). Without either, words in ``category`` are refused, saying
+        how to recode outcome labels or map an outcome (and, for a table of answers, that they need grading).
     guess : scorio_core.io._schema.MappingGuess
         The table's layout (attempts only) and the fields the user mapped (a ``category`` the user chose is read as
         codes, and refused if it is not).
@@ -274,17 +274,28 @@ def topic_category(frame, mapping: dict, guess, notes: list, source: str):
     """
     import pandas as pd
 
+    from scorio_core.errors import InputError
+    from scorio_core.io._text import grading_hint
+
     col, outcome_col = mapping.get("category"), mapping.get("is_correct", mapping.get("score"))
-    if (col is None or outcome_col is None or guess.layout != "attempts" or "category" in guess.user
+    if (col is None or guess.layout != "attempts" or "category" in guess.user
             or pd.api.types.is_numeric_dtype(frame[col].dtype)):
         return frame
     text = frame[col].dropna().astype(str).str.strip()
     if text.empty or pd.to_numeric(text, errors="coerce").notna().any() or (text == "").any():
         return frame  # codes written as text (or mixed): read as codes, refused with the value if one is not
+    words = ", ".join(repr(v) for v in sorted(text.unique())[:3])
+    if outcome_col is None:  # words and nothing else to read as the outcome: a topic, or outcome labels
+        raise InputError(f"column '{col}' holds words ({words}), not category codes, and no outcome column is found "
+                         "(is_correct, correct, passed, score ...). If the words are outcome labels, read the column as the outcome and "
+                         f"recode them: --map is_correct={col} --recode LABEL=VALUE for each (CLI), or the app's Column "
+                         "mapping and Recode outcome labels under its Load button. If "
+                         "they name a topic or subject, the table needs each attempt's outcome: map a 0/1 column with "
+                         "--map is_correct=COLUMN (CLI) or the app's Column mapping." + grading_hint(frame.columns),
+                         source=source, field="category")
     mapping.pop("category")
     mapping.setdefault("is_correct", outcome_col)
     new = f"{col}_label" if f"{col}_label" not in frame.columns else f"{col}_label_"
-    words = ", ".join(repr(v) for v in sorted(text.unique())[:3])
     notes.append(f"{source}: column '{col}' holds words ({words}), not category codes: kept as the text field '{new}' "
                  f"(a topic, as LiveBench's judgment files carry it), the outcome read from '{outcome_col}'; for rubric "
                  "categories, recode it to integer codes (README, 'Category codes and text labels').")

@@ -8,8 +8,8 @@ mode (CRUXEval-I input prediction, CRUXEval-O output prediction) as its last par
 ``sample_scored_<run>.json``.
 
 Each problem's list is read as its trials (position = trial, as :mod:`..trial_lists` reads any list of outcomes); the
-model is the run name with its temperature (``codellama-7b_temp0.2``: runs at other temperatures are other sampling
-settings and stay apart) and the task ``CRUXEval-I`` or ``CRUXEval-O``, when the file is so named; otherwise the
+model is the run's model with its temperature (``codellama-7b (t0.2)``: runs at other temperatures are other
+sampling settings and stay apart) and the task ``CRUXEval-I`` or ``CRUXEval-O``, when the file is so named; otherwise the
 file stem names the model as for any file without a model field. The aggregated ``pass_at_k`` values are checked
 against the lists (Pass@1 recomputed: a file whose lists do not give its own pass_at_1 is said, not trusted silently).
 """
@@ -20,7 +20,7 @@ import re
 
 __all__ = ["cruxeval_records", "outcome_lists"]
 
-_NAME = re.compile(r"^(?:sample_scored_)?(?P<model>.+_temp[\d.]+)_(?P<mode>input|output)\.json(?:\.gz)?$")
+_NAME = re.compile(r"^(?:sample_scored_)?(?P<model>.+)_temp(?P<temp>[\d.]+)_(?P<mode>input|output)\.json(?:\.gz)?$")
 _MODES = {"input": "CRUXEval-I", "output": "CRUXEval-O"}
 
 
@@ -62,14 +62,14 @@ def cruxeval_records(doc: dict, name: str) -> tuple[list[dict], list[str]] | Non
     ...     "raw_scored_generations": {"sample_0": [True, False], "sample_1": [True, True]}, "pass_at_1": 75.0},
     ...     "phi-2_temp0.2_output.json")
     >>> [(r["model"], r["task"], r["question_id"], r["is_correct"]) for r in recs]
-    [('phi-2_temp0.2', 'CRUXEval-O', 'sample_0', [True, False]), ('phi-2_temp0.2', 'CRUXEval-O', 'sample_1', [True, True])]
+    [('phi-2 (t0.2)', 'CRUXEval-O', 'sample_0', [True, False]), ('phi-2 (t0.2)', 'CRUXEval-O', 'sample_1', [True, True])]
     """
     fields = [""] if outcome_lists(doc) else [k for k, v in doc.items() if outcome_lists(v)]
     if len(fields) != 1:
         return None
     lists = doc[fields[0]] if fields[0] else doc
     found = _NAME.match(name.rsplit("/", 1)[-1])
-    ids = {"model": found["model"], "task": _MODES[found["mode"]]} if found else {}
+    ids = {"model": f"{found['model']} (t{found['temp']})", "task": _MODES[found["mode"]]} if found else {}
     records = [{**ids, "question_id": key, "is_correct": value} for key, value in lists.items()]
     notes = [f"{name}: the outcome lists{f' under {fields[0]!r}' if fields[0] else ''}, one per question keyed by its id (each list's position "
              f"the trial; {len(records):,} questions)" + (f"; model {ids['model']!r} and task {ids['task']!r} from the "

@@ -29,10 +29,9 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
-from scorio_core.io._canonical import Part, canonicalize
-from scorio_core.io._schema import infer_mapping
+from scorio_core.io._canonical import Part
 from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.harness_files import gather_files
+from scorio_core.io.formats.harness_files import gather_files, tool_part
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "gather_matharena", "is_matharena", "is_matharena_run", "read_matharena"]
@@ -149,12 +148,10 @@ def read_matharena(src: Source, mapping: Mapping[str, str] | None = None) -> Par
     for col, vals in costs.items():
         frame[col] = pd.to_numeric(pd.Series(vals, dtype=object), errors="coerce")
     frame = frame.drop(columns=[c for c in costs if frame[c].isna().any()])  # kept only where every run gives it
-    guess = infer_mapping(frame.columns, {c: c for c in frame.columns}, source=src.name)
-    part = canonicalize(frame, guess, source=src.name, fmt=FORMAT, stem=folder.name,
-                        locate=lambda i: {"context": f"problem {qids[i]}, run {int(i - start[i]) + 1}: "})
-    part.mapping.update({"model": part.mapping["model"] if "model" in named else f"<folders: {model}>",
-                         "task": part.mapping["task"] if "task" in named else f"<folder: {task}>",
-                         "question_id": "idx", "trial": "<position in correct>", "is_correct": "correct"})
+    part = tool_part(frame, src.name, FORMAT, folder.name,
+                     lambda i: {"context": f"problem {qids[i]}, run {int(i - start[i]) + 1}: "}, named,
+                     {"model": f"<folders: {model}>", "task": f"<folder: {task}>", "question_id": "idx",
+                      "trial": "<position in correct>", "is_correct": "correct"})
     part.defaults.append(f"{src.name}: MathArena runs of '{model}' on {task}: {len(members):,} problem"
                          f"{'s' * (len(members) > 1)}, one attempt per run (the model from the solver's folders, the "
                          "task from the competition's).")

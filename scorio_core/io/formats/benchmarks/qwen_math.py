@@ -32,10 +32,9 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
-from scorio_core.io._canonical import Part, canonicalize
-from scorio_core.io._schema import infer_mapping
+from scorio_core.io._canonical import Part
 from scorio_core.io._sources import Source
-from scorio_core.io.formats.harness_files import gather_files, json_lines
+from scorio_core.io.formats.harness_files import gather_files, json_lines, leave_out, tool_part
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "gather_qwen_math", "is_qwen_math_output", "is_qwen_math_run", "read_qwen_math"]
@@ -43,8 +42,10 @@ __all__ = ["FORMAT", "gather_qwen_math", "is_qwen_math_output", "is_qwen_math_ru
 FORMAT = "qwen-math"
 _OUTPUT = re.compile(r"^(?P<split>[^_]+)_(?P<prompt>.+)_(?P<num>-?\d+)_seed(?P<seed>\d+)_t(?P<temp>[\d.]+)"
                      r"_s(?P<start>\d+)_e(?P<end>-?\d+)\.jsonl$")
-_METRICS = re.compile(r"^(?P<stem>.+_s\d+_e-?\d+)_.+_metrics\.json$")
-_SETTING = (("prompt", "{}"), ("temp", "t{}"), ("split", "{}"), ("num", "n{}"))
+_METRICS = re.compile(r"^.+_s\d+_e-?\d+_.+_metrics\.json$")
+#: The parts of a file name that make a setting, and how a model's name shows each where its settings differ.
+_SETTING = (("prompt", "{}"), ("temp", "t{}"), ("split", "{}"), ("num", "first {} problems"))
+_TAG = "Qwen2.5-Math outputs"
 
 
 def _output(src: Source) -> re.Match | None:
@@ -71,9 +72,6 @@ def is_qwen_math_run(src: Source) -> bool:
     return src.is_dir and bool(src.members) and all(_OUTPUT.match(k) for k in src.members)
 
 
-_TAG = "Qwen2.5-Math outputs"
-
-
 def gather_qwen_math(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     """Gather each data folder's Qwen2.5-Math output files into one folder source and leave out the ``_metrics.json``
     summaries beside them, saying so in a note. ``fmt``: the user's ``--format``, if any.
@@ -92,12 +90,19 @@ def gather_qwen_math(srcs: list[Source], fmt: str | None = None) -> list[Source]
         if n := sum(s.path.parent == folder.path for s in summaries):
             folder.notes.append(f"{_TAG}: {n:,} *_metrics.json summar{'ies' if n > 1 else 'y'} beside the output files "
                                 f"in {folder.name}/ not read (the accuracy; the outcomes are the .jsonl lines).")
-    orphan = next((s for s in summaries if s.path.parent not in folders), None)
-    if orphan is not None:
-        raise InputError("a Qwen2.5-Math evaluation summary (math_eval.py's *_metrics.json: the accuracy, no "
-                         "per-problem outcome); load the .jsonl beside it, or its data folder (math_eval.py "
-                         "--save_outputs writes it).", source=orphan.name)
-    return [s for s in out if all(s is not x for x in summaries)] if summaries else out
+    alone = [s for s in summaries if s.path.parent not in folders]  # a data folder whose outputs were not saved
+    beside = {id(x) for x in summaries} - {id(x) for x in alone}
+    out = [s for s in out if id(s) not in beside]
+    return leave_out(out, alone, f"{_TAG}: {len(alone):,} *_metrics.json summar{'ies' if len(alone) > 1 else 'y'} "
+                     "without output files beside not read (the accuracy, no per-problem outcome; math_eval.py "
+                     "--save_outputs writes the .jsonl).", "a Qwen2.5-Math evaluation summary (math_eval.py's "
+                     "*_metrics.json: the accuracy, no per-problem outcome); load the .jsonl beside it, or its data "
+                     "folder (math_eval.py --save_outputs writes it).")
+
+
+def _shown(i: int, value: str) -> str:
+    """How a model's name shows part ``i`` of its setting (``t0.6``, ``all problems`` for num_test_sample -1)."""
+    return "all problems" if _SETTING[i][0] == "num" and value == "-1" else _SETTING[i][1].format(value)
 
 
 def _setting(found: re.Match) -> tuple[str, ...]:
@@ -147,7 +152,7 @@ def read_qwen_math(src: Source, mapping: Mapping[str, str] | None = None) -> Par
     for setting in settings:
         runs = sorted((m for m in members if _setting(found[m.name]) == setting),
                       key=lambda m: (int(found[m.name]["seed"]), int(found[m.name]["start"])))
-        model = base + (" (" + ", ".join(_SETTING[i][1].format(setting[i]) for i in differs) + ")" if differs else "")
+        model = base + (" (" + ", ".join(_shown(i, setting[i]) for i in differs) + ")" if differs else "")
         n = len(qids)
         _samples(runs, found, qids, trials, values)
         models.extend([model] * (len(qids) - n))
@@ -158,13 +163,10 @@ def read_qwen_math(src: Source, mapping: Mapping[str, str] | None = None) -> Par
         raise InputError("the Qwen2.5-Math output files hold no sample.", source=src.name)
     frame = pd.DataFrame({"model": models, "task": task, "question_id": qids, "trial": np.asarray(trials, np.int64),
                           "is_correct": np.asarray(values, float)})
-    guess = infer_mapping(frame.columns, {c: c for c in frame.columns}, source=src.name)
-    part = canonicalize(frame, guess, source=src.name, fmt=FORMAT, stem=task,
-                        locate=lambda i: {"context": f"{models[i]}, idx {qids[i]}, sample {trials[i]}: "})
-    part.mapping.update({"model": part.mapping["model"] if "model" in named else f"<folder: {base}>",
-                         "task": part.mapping["task"] if "task" in named else f"<folder: {task}>",
-                         "question_id": "idx", "trial": "<position in score, after earlier seeds>",
-                         "is_correct": "score"})
+    part = tool_part(frame, src.name, FORMAT, task, lambda i: {"context": f"{models[i]}, idx {qids[i]}, sample "
+                                                                        f"{trials[i]}: "},
+                     named, {"model": f"<folder: {base}>", "task": f"<folder: {task}>", "question_id": "idx",
+                             "trial": "<position in score, after earlier seeds>", "is_correct": "score"})
     part.defaults.append(f"{src.name}: Qwen2.5-Math outputs on {task}: " + "; ".join(said)
                          + "; one trial per element of score (seeds' samples one after another).")
     if differs:
