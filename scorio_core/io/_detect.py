@@ -19,19 +19,18 @@ from scorio_core.io.formats.agents.harbor import is_harbor_job, is_harbor_trial
 from scorio_core.io.formats.harnesses.evalscope import is_evalscope
 from scorio_core.io.formats.harnesses.fastchat import is_fastchat_judgment
 from scorio_core.io.formats.harnesses.lighteval import is_lighteval_details
-from scorio_core.io.formats.benchmarks.cruxeval import outcome_lists
 from scorio_core.io.formats.benchmarks.evalplus import is_evalplus_results
 from scorio_core.io.formats.benchmarks.livecodebench import is_lcb_eval_all
 from scorio_core.io.formats.benchmarks.matharena import is_matharena, is_matharena_run
 from scorio_core.io.formats.benchmarks.mmlu_pro import is_mmlu_pro
 from scorio_core.io.formats.benchmarks.qwen_math import is_qwen_math_output, is_qwen_math_run
 from scorio_core.io.formats.harnesses.nemo_skills import is_nemo_output, is_nemo_run
+from scorio_core.io.formats.line_records import holds_records
 from scorio_core.io.formats.harnesses.opencompass import is_opencompass
 from scorio_core.io.formats.agents.tau import is_tau2, is_tau_bench
 from scorio_core.io.formats.agents.terminal_bench import is_tb_run, is_terminal_bench
 
-__all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format", "keyed_objects", "keyed_records",
-           "object_matrix"]
+__all__ = ["SUPPORTED_FORMATS", "check_format", "detect_format", "detect_source_format"]
 
 SUPPORTED_FORMATS = MappingProxyType(
     {
@@ -284,7 +283,7 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
             return "scorio-verifier"
         if "request_states" in keys or "adapter_spec" in keys:
             return "helm"
-        if isinstance(record, dict) and not (name.endswith(".json") and _holds_records(record)):
+        if isinstance(record, dict) and not (name.endswith(".json") and holds_records(record)):
             return _record_kind(record, name)
         return "json-records"
     # a JSON array: HELM per-instance stats or plain records
@@ -294,65 +293,6 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
     if is_mmlu_pro(head[:65536]):
         return "mmlu-pro"
     return "tau-bench" if is_tau_bench(keys) else "livecodebench" if is_lcb_eval_all(src) else "json-records"
-
-
-def keyed_records(value: object) -> bool:
-    """An object whose values are arrays of records, keyed by question (EvalPlus's ``eval``: task id -> samples).
-
-    >>> keyed_records({"HumanEval/0": [{"base_status": "pass"}], "HumanEval/1": []}), keyed_records({"a": 1})
-    (True, False)
-    """
-    return (isinstance(value, dict) and bool(value) and all(isinstance(v, list) for v in value.values())
-            and any(v for v in value.values())
-            and all(isinstance(r, dict) for v in value.values() for r in v[:3]))
-
-
-def keyed_objects(value: object) -> bool:
-    """An object of records keyed by question (OpenCompass's older ``details``: ``{"0": {"pred": ..., "correct":
-    true}, ...}``; HLE's judged files: ``{question_id: {"model": ..., "judge_response": {"correct": "yes"}}}``): at
-    least two entries, every value an object, the first with an outcome field (``correct``, ``passed``, ``score`` ...
-    as the column mapping names them; in a nested object too, as its dotted column is mapped), so a nested settings
-    object is not read as records.
-
-    >>> keyed_objects({"0": {"pred": "A", "correct": True}, "1": {"pred": "B", "correct": False}})
-    True
-    >>> keyed_objects({"q1": {"model": "m", "judge_response": {"correct": "yes"}}, "q2": {"model": "m"}})
-    True
-    >>> keyed_objects({"sampler": {"top_p": 1}, "model": {"name": "m"}})
-    False
-    """
-    from scorio_core.io._schema import _ALIASES, normalize_name
-
-    if not (isinstance(value, dict) and len(value) >= 2 and all(isinstance(v, dict) for v in value.values())):
-        return False
-    outcome = {"is_correct", *(a for tier in _ALIASES["is_correct"] for a in tier)}
-    first = next(iter(value.values()))
-    keys = [*first, *(k for v in first.values() if isinstance(v, dict) for k in v)]
-    return any(normalize_name(k) in outcome for k in keys)
-
-
-def object_matrix(doc: object) -> bool:
-    """A JSON object of objects of plain values (``{"gpt-4": {"q1": 1, "q2": 0}, ...}``): a response matrix keyed
-    both ways, which :mod:`~scorio_core.io.formats.jsonl` reads once the user says which keys are models.
-
-    >>> object_matrix({"gpt-4": {"q1": 1, "q2": 0}, "claude": {"q1": 0}}), object_matrix({"a": {"b": {"c": 1}}})
-    (True, False)
-    """
-    return (isinstance(doc, dict) and bool(doc) and all(isinstance(v, dict) and v for v in doc.values())
-            and all(not isinstance(x, (dict, list)) for v in list(doc.values())[:50] for x in v.values()))
-
-
-def _holds_records(doc: dict) -> bool:
-    """A one-line JSON document holding its records (an array of objects, or arrays or objects of them keyed by
-    question, or outcome lists keyed by question: CRUXEval's ``raw_scored_generations``)."""
-    from scorio_core.io.formats.trial_lists import is_record, samples_field
-
-    if outcome_lists(doc) or any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3]))
-                                 or keyed_records(v) or outcome_lists(v) for v in doc.values()):
-        return True
-    own = is_record(k for k, v in doc.items() if not isinstance(v, (dict, list)))
-    return not own and (object_matrix(doc) or keyed_objects(doc) or samples_field(doc) is not None  # else a record
-                        or any(keyed_objects(v) for v in doc.values()))
 
 
 def _record_kind(record: dict, name: str = "") -> str:

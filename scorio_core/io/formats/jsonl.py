@@ -20,12 +20,12 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from scorio_core.errors import InputError
-from scorio_core.io._detect import keyed_objects, keyed_records, object_matrix
 from scorio_core.io._schema import _ALIASES, normalize_name
 from scorio_core.io._sources import Source, load_json, locate_bad_utf8, text_encoding, utf8_bytes
 from scorio_core.io.formats.benchmarks.cruxeval import cruxeval_records
 from scorio_core.io.formats.harnesses.openai_evals import OPENAI_EVALS_COLUMNS, openai_evals_log
-from scorio_core.io.formats.line_records import flatten_records, held_records, line_records, records_note, records_under_key
+from scorio_core.io.formats.line_records import (flatten_records, held_records, keyed_objects, keyed_records, line_records,
+                                                 object_matrix, records_note, records_under_key)
 from scorio_core.io.formats.trial_lists import is_record, keeps_list, sample_records, samples_field, scalar_list
 
 __all__ = ["OBJECT_MATRIX", "drop_nested", "flatten_records", "object_matrix_refusal", "read_json_frame"]

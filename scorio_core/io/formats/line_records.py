@@ -4,6 +4,11 @@
 The JSON Lines reader (:mod:`scorio_core.io.formats.jsonl`) keeps one list-of-objects field per line whose objects
 carry an outcome field (:func:`held_records`) and explodes it (:func:`records_under_key`): one row per element with
 its line's other fields, said in the notes; an error names the element's line.
+
+The shapes of a JSON document that holds its records under keys (arrays keyed by question, objects keyed by question,
+an object of objects read as a matrix, outcome lists keyed by question) are recognised here too
+(:func:`keyed_records`, :func:`keyed_objects`, :func:`object_matrix`, :func:`holds_records`), for detection and for
+the JSON reader.
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from scorio_core.io._schema import normalize_name
-from scorio_core.io.formats.trial_lists import OUTCOME_NAMES, is_record, keeps_list, scalar_list
+from scorio_core.io._schema import _ALIASES, normalize_name
+from scorio_core.io.formats.benchmarks.cruxeval import outcome_lists
+from scorio_core.io.formats.trial_lists import OUTCOME_NAMES, is_record, keeps_list, samples_field, scalar_list
 
-__all__ = ["flatten_records", "held_records", "held_records_refusal", "line_records", "records_note", "records_under_key"]
+__all__ = ["flatten_records", "held_records", "held_records_refusal", "holds_records", "keyed_objects", "keyed_records",
+           "line_records", "object_matrix", "records_note", "records_under_key"]
 
 
 def flatten_records(record: Mapping, prefix: str = "", out: dict | None = None) -> dict:
@@ -117,3 +124,58 @@ def held_records_refusal(column: str) -> str:
     """
     return (f"each row's '{column}' holds records (a list of objects with an outcome field), which the pandas engine "
             "reads as one row per element; use --engine pandas.")
+
+
+def keyed_records(value: object) -> bool:
+    """An object whose values are arrays of records, keyed by question (EvalPlus's ``eval``: task id -> samples).
+
+    >>> keyed_records({"HumanEval/0": [{"base_status": "pass"}], "HumanEval/1": []}), keyed_records({"a": 1})
+    (True, False)
+    """
+    return (isinstance(value, dict) and bool(value) and all(isinstance(v, list) for v in value.values())
+            and any(v for v in value.values())
+            and all(isinstance(r, dict) for v in value.values() for r in v[:3]))
+
+
+def keyed_objects(value: object) -> bool:
+    """An object of records keyed by question (OpenCompass's older ``details``: ``{"0": {"pred": ..., "correct":
+    true}, ...}``; HLE's judged files: ``{question_id: {"model": ..., "judge_response": {"correct": "yes"}}}``): at
+    least two entries, every value an object, the first with an outcome field (``correct``, ``passed``, ``score`` ...
+    as the column mapping names them; in a nested object too, as its dotted column is mapped), so a nested settings
+    object is not read as records.
+
+    >>> keyed_objects({"0": {"pred": "A", "correct": True}, "1": {"pred": "B", "correct": False}})
+    True
+    >>> keyed_objects({"q1": {"model": "m", "judge_response": {"correct": "yes"}}, "q2": {"model": "m"}})
+    True
+    >>> keyed_objects({"sampler": {"top_p": 1}, "model": {"name": "m"}})
+    False
+    """
+    if not (isinstance(value, dict) and len(value) >= 2 and all(isinstance(v, dict) for v in value.values())):
+        return False
+    outcome = {"is_correct", *(a for tier in _ALIASES["is_correct"] for a in tier)}
+    first = next(iter(value.values()))
+    keys = [*first, *(k for v in first.values() if isinstance(v, dict) for k in v)]
+    return any(normalize_name(k) in outcome for k in keys)
+
+
+def object_matrix(doc: object) -> bool:
+    """A JSON object of objects of plain values (``{"gpt-4": {"q1": 1, "q2": 0}, ...}``): a response matrix keyed
+    both ways, which :mod:`~scorio_core.io.formats.jsonl` reads once the user says which keys are models.
+
+    >>> object_matrix({"gpt-4": {"q1": 1, "q2": 0}, "claude": {"q1": 0}}), object_matrix({"a": {"b": {"c": 1}}})
+    (True, False)
+    """
+    return (isinstance(doc, dict) and bool(doc) and all(isinstance(v, dict) and v for v in doc.values())
+            and all(not isinstance(x, (dict, list)) for v in list(doc.values())[:50] for x in v.values()))
+
+
+def holds_records(doc: dict) -> bool:
+    """A one-line JSON document holding its records (an array of objects, or arrays or objects of them keyed by
+    question, or outcome lists keyed by question: CRUXEval's ``raw_scored_generations``)."""
+    if outcome_lists(doc) or any((isinstance(v, list) and v and all(isinstance(r, dict) for r in v[:3]))
+                                 or keyed_records(v) or outcome_lists(v) for v in doc.values()):
+        return True
+    own = is_record(k for k, v in doc.items() if not isinstance(v, (dict, list)))
+    return not own and (object_matrix(doc) or keyed_objects(doc) or samples_field(doc) is not None  # else a record
+                        or any(keyed_objects(v) for v in doc.values()))
