@@ -6,7 +6,10 @@ side by side with the same attempts as one CSV in the same run.
 - EvalPlus: 20 models' HumanEval results, 164 tasks x 200 samples, each read as HumanEval and HumanEval+: 1.3 million
   attempts;
 - MMLU-Pro: 20 models' published-style outputs, 12,032 questions each (N = 1): 240,640 attempts;
-- CRUXEval: 20 runs x 800 problems x 10 samples: 160,000 attempts.
+- CRUXEval: 20 runs x 800 problems x 10 samples: 160,000 attempts;
+- Arena-Hard-Auto: 40 models' judgments of Arena-Hard v2.0 (750 questions, 2 games each, a 1 kB judgment text per
+  game): 60,000 attempts (category codes);
+- AlpacaEval: 100 models' annotations (805 instructions, 500-character outputs): 80,500 attempts (category codes).
 
 Target per row: within 2x (parsing the tool's files with the standard ``json`` module + loading the same attempts
 from one CSV) + 0.5 s. Both floors are measured in the same run: a reader pays one JSON parse (which a CSV reader
@@ -91,6 +94,45 @@ def cruxeval(root: Path, scale: float) -> list[tuple]:
     return rows
 
 
+def arena_hard(root: Path, scale: float) -> list[tuple]:
+    rng, rows = np.random.default_rng(4), []
+    folder = root / "data" / "arena-hard-v2.0" / "model_judgment" / "gpt-4.1"
+    folder.mkdir(parents=True)
+    labels = np.array(["A>>B", "A>B", "A=B", "B>A", "B>>A"])
+    for m in range(max(1, round(40 * scale))):
+        pick = rng.integers(0, 5, (750, 2))
+        with open(folder / f"model-{m}.jsonl", "w") as fh:
+            for q in range(750):
+                cat = "hard_prompt" if q < 500 else "creative_writing"
+                fh.write(json.dumps({"uid": f"{q:016x}", "category": cat, "judge": "gpt-4.1", "model": f"model-{m}",
+                                     "baseline": "o3-mini-2025-01-31", "games": [
+                                         {"score": str(labels[pick[q, g]]), "judgment": {"answer": "x" * 1000},
+                                          "prompt": []} for g in range(2)]}) + "\n")
+        # game 1: the model is B (code = index); game 2: the model is A (code = 4 - index)
+        rows += [(f"model-{m}", f"{'hard_prompt' if q < 500 else 'creative_writing'}/gpt-4.1", f"{q:016x}", g,
+                  int(pick[q, g] if g == 0 else 4 - pick[q, g])) for q in range(750) for g in range(2)]
+    return rows
+
+
+def alpaca_eval(root: Path, scale: float) -> list[tuple]:
+    import hashlib
+
+    rng, rows = np.random.default_rng(5), []
+    instructions = [f"Instruction {q}: " + "y" * 200 for q in range(805)]
+    ids = [f"helpful_base/{hashlib.sha1(t.encode()).hexdigest()[:10]}" for t in instructions]
+    for m in range(max(1, round(100 * scale))):
+        pref = rng.random(805) + 1
+        folder = root / "results" / f"model-{m}" / "weighted_alpaca_eval_gpt4_turbo"
+        folder.mkdir(parents=True)
+        recs = [{"dataset": "helpful_base", "instruction": instructions[q], "output_1": "o" * 500,
+                 "generator_1": "gpt4_1106_preview", "output_2": "p" * 500, "generator_2": f"model-{m}",
+                 "annotator": "weighted_alpaca_eval_gpt4_turbo", "preference": float(pref[q])} for q in range(805)]
+        (folder / "annotations.json").write_text(json.dumps(recs))
+        rows += [(f"model-{m}", "weighted_alpaca_eval_gpt4_turbo", ids[q], 0, 2 if pref[q] > 1.5 else 0)
+                 for q in range(805)]
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -122,13 +164,14 @@ def main() -> int:
     print(f"{'reader':<12} {'attempts':>10} {'reader s':>9} {'parse s':>8} {'CSV s':>7} {'target s':>9}  verdict")
     failed = False
     for name, write in (("qwen-math", qwen_math), ("evalplus", evalplus), ("mmlu-pro", mmlu_pro),
-                        ("cruxeval", cruxeval)):
+                        ("cruxeval", cruxeval), ("arena-hard", arena_hard), ("alpaca-eval", alpaca_eval)):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp) / name
             root.mkdir()
             rows = write(root, args.scale)
             csv = Path(tmp) / f"{name}.csv"
-            pd.DataFrame(rows, columns=["model", "task", "question_id", "trial", "is_correct"]).to_csv(csv, index=False)
+            outcome = "category" if name in ("arena-hard", "alpaca-eval") else "is_correct"  # verdicts: category codes
+            pd.DataFrame(rows, columns=["model", "task", "question_id", "trial", outcome]).to_csv(csv, index=False)
             t_reader, n = timed([str(root)])
             t_csv, n_csv = timed([str(csv)])
             t_parse = statistics.median(parse(root) for _ in range(args.repeat))

@@ -326,9 +326,7 @@ def active_rubric(ctx) -> ActiveRubric:
             rubric_id += f"|unmatched={_digest(policy)}"
         message = "" if not _is_codes_default(ws.schema) else (
             "The data has category codes and no is_correct, so the rubric is 'Category codes': one category per code, "
-            "weights assumed code / max code (" + ", ".join(f"{label.removeprefix('code ')} -> {w:.3g}" for label, w in
-                                                            zip(ws.schema.labels, ws.schema.weights))
-            + "). Edit the weights on the Rubric page.")
+            + rubric.code_weights_text(ws.schema) + ". Edit the weights on the Rubric page.")
         active = ActiveRubric(ws.schema, rubric_id, categorization, scoped, "rubric", message, unmatched=policy)
     return _with_prior(ctx, ws, active, scope)
 

@@ -10,11 +10,12 @@ engines already give, so their results are unchanged) and map the results back t
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 import numpy as np
 
-__all__ = ["canonical_order", "canonical_outcomes", "natural_key"]
+__all__ = ["canonical_order", "canonical_outcomes", "natural_key", "natural_sorted"]
 
 
 _DIGITS = re.compile(r"(\d+)")
@@ -29,6 +30,17 @@ def natural_key(text: str) -> tuple:
     ['1', 'b', 'q2', 'q10']
     """
     return tuple([(0, int(p), p) if p.isdecimal() else (1, 0, p) for p in _DIGITS.split(str(text)) if p])
+
+
+@functools.lru_cache(maxsize=32)
+def natural_sorted(names: tuple) -> tuple:
+    """``names`` (a tuple of str) sorted by :func:`natural_key`, remembered: a tool's files of many models share one
+    question list (AlpacaEval's 805 instructions, MMLU-Pro's 12,032 questions), sorted once instead of once per file.
+
+    >>> natural_sorted(("q10", "q2", "a"))
+    ('a', 'q2', 'q10')
+    """
+    return tuple(sorted(names, key=natural_key))
 
 
 def _sortable(text) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from scorio_core.arrays.order import natural_key
+from scorio_core.arrays.order import natural_key, natural_sorted
 from scorio_core.errors import InputError, decimal_comma_hint
 from scorio_core.io.formats.recoding import (RECODE_HINT, mixed_labels_hint, outcome_labels, percent_scores_hint,
                                              suggest_scale, text_scores_hint, topic_category, trial_labels_hint)
@@ -102,9 +102,9 @@ def natural_categories(s: pd.Series) -> pd.Series:
     used = np.bincount(codes[codes >= 0], minlength=len(s.cat.categories)) > 0
     if not used.all():
         s = s.cat.remove_unused_categories()
-    cats = list(s.cat.categories)
-    order = sorted(cats, key=natural_key)
-    return s if order == cats else s.cat.reorder_categories(order)
+    cats = tuple(s.cat.categories)
+    order = natural_sorted(cats)
+    return s if order == cats else s.cat.reorder_categories(list(order))
 
 
 def _id_text(v: object) -> str:

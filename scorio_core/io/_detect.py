@@ -19,6 +19,8 @@ from scorio_core.io.formats.agents.harbor import is_harbor_job, is_harbor_trial
 from scorio_core.io.formats.harnesses.evalscope import is_evalscope
 from scorio_core.io.formats.harnesses.fastchat import is_fastchat_judgment
 from scorio_core.io.formats.harnesses.lighteval import is_lighteval_details
+from scorio_core.io.formats.benchmarks.alpaca_eval import is_alpaca_eval
+from scorio_core.io.formats.benchmarks.arena_hard import is_arena_hard
 from scorio_core.io.formats.benchmarks.evalplus import is_evalplus_results
 from scorio_core.io.formats.benchmarks.livecodebench import is_lcb_eval_all
 from scorio_core.io.formats.benchmarks.matharena import is_matharena, is_matharena_run
@@ -99,6 +101,12 @@ SUPPORTED_FORMATS = MappingProxyType(
         "qwen-math": "Qwen2.5-Math / math-evaluation-harness <model>/math_eval/<data_name>/<split>_<prompt_type>_<n>_seed"
         "<S>_t<T>_s<start>_e<end>.jsonl: the model's folder the model, the data folder the task, idx the question, "
         "each element of score one sample (seeds' samples one after another)",
+        "arena-hard": "Arena-Hard-Auto data/<bench>/model_judgment/<judge>/<model>.jsonl: each game against the "
+        "baseline one trial, the verdict from the model's side a category code (0 much worse ... 2 tie ... 4 much "
+        "better), the task <category>/<judge>",
+        "alpaca-eval": "AlpacaEval results/<model>/<annotator>/annotations.json: one attempt per instruction, "
+        "generator_2 the model, the annotator the task, the rounded preference a category code (0 baseline "
+        "preferred, 1 draw, 2 model preferred)",
     }
 )
 
@@ -247,6 +255,8 @@ _KEY = re.compile(rb'"([^"\\]{1,64})"\s*:')
 def _json_kind(src: Source, name: str, head: bytes) -> str:
     if head[:1] == b"{":
         first = head.split(b"\n", 1)[0]
+        if len(first) == len(head) >= (1 << 16) - 4 and name.endswith((".jsonl", ".ndjson")):  # a long first record
+            first = src.text_head(1 << 24).lstrip(b" \t\r\n\xef\xbb\xbf").split(b"\n", 1)[0]
         record = _try_json(first)
         if isinstance(record, dict) and (b"\n" in head.strip() or name.endswith((".jsonl", ".ndjson"))):
             return _record_kind(record, name)
@@ -292,6 +302,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
         return "helm"
     if is_mmlu_pro(head[:65536]):
         return "mmlu-pro"
+    if is_alpaca_eval(head[:65536]):
+        return "alpaca-eval"
     return "tau-bench" if is_tau_bench(keys) else "livecodebench" if is_lcb_eval_all(src) else "json-records"
 
 
@@ -301,6 +313,8 @@ def _record_kind(record: dict, name: str = "") -> str:
         return "nemo-skills"
     if is_qwen_math_output(name, record):
         return "qwen-math"
+    if is_arena_hard(record):
+        return "arena-hard"
     if is_fastchat_judgment(record):
         return "fastchat-judge"
     if "doc_id" in keys and ("resps" in keys or "filtered_resps" in keys):

@@ -39,8 +39,8 @@ from scorio_core.errors import InputError
 from scorio_core.rubric.expr import names, parse
 from scorio_core.rubric.schema import Category, Schema, Threshold, Variable
 
-__all__ = ["BUILTIN_SCHEMAS", "CATEGORY_CODES_SCHEMA", "DEFAULT_SCHEMA", "category_code_schema", "default_schema_for",
-           "default_schema_note", "get_schema", "list_schemas"]
+__all__ = ["BUILTIN_SCHEMAS", "CATEGORY_CODES_SCHEMA", "DEFAULT_SCHEMA", "FORMAT_CODE_SCALES", "category_code_schema",
+           "code_weights_text", "default_schema_for", "default_schema_note", "get_schema", "list_schemas"]
 
 PAPER = "Hariri et al., Don't Pass@k (ICLR 2026), Appendix F.1, Tables 4-5"
 REFERENCE = "scorio 0.2.3, scorio/categorical/schemas.py (weights from the code)"
@@ -269,20 +269,36 @@ def get_schema(name: str) -> Schema:
 CATEGORY_CODES_SCHEMA = "Category codes (weights: code / max code; edit on the Rubric page)"
 
 
-def category_code_schema(codes) -> Schema:
+#: Formats whose readers write category codes on a known scale (scorio_core.io.formats): format key -> (the tool, the
+#: top code, each code's meaning or None). The default rubric weighs code / top whichever codes one load holds (a
+#: model that never wins decisively must not make a plain win full credit).
+FORMAT_CODE_SCALES = {
+    "arena-hard": ("Arena-Hard's verdicts from the model's side", 4, (
+        "much worse than the baseline (>> for the baseline)", "worse than the baseline", "tie",
+        "better than the baseline", "much better than the baseline (>> for the model)")),
+    "alpaca-eval": ("AlpacaEval's rounded preferences", 2, (
+        "the baseline's output preferred", "draw", "the model's output preferred")),
+    "fastchat-judge": ("FastChat's ratings 1-10", 10, None),
+}
+
+
+def category_code_schema(codes, scale: tuple | None = None) -> Schema:
     """A rubric with one category per observed category code, weighted code / max code.
 
     Parameters
     ----------
     codes : array-like of int
         Category codes of the attempts (values >= 0; missing values are ignored).
+    scale : tuple (str, int, tuple of str or None), optional
+        A tool's known scale (:data:`FORMAT_CODE_SCALES`): what the codes are, the top code the weights divide by
+        (instead of the highest code found) and each code's meaning (the categories' descriptions).
 
     Returns
     -------
     Schema
         Categories ``code k`` with condition ``category == k`` for each distinct code, in increasing
-        order, and weight ``k / max code`` (the highest code full credit, 0 none; all 0 when the only code
-        is 0). The weights are a stated default: edit them (Rubric page, or a rubric JSON with ``--schema``).
+        order, and weight ``k / max code`` (or ``k / top``: the highest code full credit, 0 none; all 0 when the only
+        code is 0). The weights are a stated default: edit them (Rubric page, or a rubric JSON with ``--schema``).
 
     Raises
     ------
@@ -294,19 +310,24 @@ def category_code_schema(codes) -> Schema:
     >>> s = category_code_schema([0, 3, 2, 0, 1])
     >>> s.labels, [round(w, 3) for w in s.weights.tolist()]
     (('code 0', 'code 1', 'code 2', 'code 3'), [0.0, 0.333, 0.667, 1.0])
+    >>> category_code_schema([2, 3], FORMAT_CODE_SCALES["arena-hard"]).weights.tolist()
+    [0.5, 0.75]
     """
     values = np.asarray(codes, dtype=float).ravel()
     found = sorted({int(v) for v in np.unique(values[np.isfinite(values)]) if v >= 0 and float(v).is_integer()})
     if not found:
         raise InputError("the data has no category codes (column 'category' is empty); map a column of "
                          "integer codes as the category (--map category=COLUMN).", field="category")
-    top = max(found)
+    what, top, meaning = scale if scale is not None and max(found) <= scale[1] else (None, max(found), None)
+    about = (f"{what}, weights code / {top} (the top of its scale, {top}, full credit; 0 none)" if what else
+             "weights are a default, code / max code (the highest code counts fully, 0 not at all)")
     return Schema(
         CATEGORY_CODES_SCHEMA,
-        tuple(Category(f"code {k}", f"category == {k}", float(np.float64(k) / top) if top else 0.0) for k in found),
-        description=(f"One category per category code found in the data ({', '.join(map(str, found))}); weights "
-                     "are a default, code / max code (the highest code counts fully, 0 not at all): edit them "
-                     "to your rubric's credit per code."),
+        tuple(Category(f"code {k}", f"category == {k}", float(np.float64(k) / top) if top else 0.0,
+                       description=meaning[k] if meaning and k < len(meaning) else "") for k in found),
+        description=(f"One category per category code found in the data ({', '.join(map(str, found))}); {about}"
+                     + (" (" + "; ".join(f"{k} {meaning[k]}" for k in found if k < len(meaning)) + ")" if meaning
+                        else "") + ": edit them to your rubric's credit per code."),
         source="default for data with category codes and no is_correct",
     )
 
@@ -323,19 +344,35 @@ def default_schema_for(dataset) -> Schema | None:
     -------
     Schema or None
         :func:`category_code_schema` of the data's codes when the attempts carry integer ``category``
-        codes and no ``is_correct`` value; None otherwise (binary correctness, today's default).
+        codes and no ``is_correct`` value (on the tool's scale when every source is of one format of
+        :data:`FORMAT_CODE_SCALES`); None otherwise (binary correctness, today's default).
     """
     attempts = getattr(dataset, "attempts", None)
     if attempts is None or "category" not in attempts.columns or not attempts["category"].notna().any():
         return None
     if "is_correct" in attempts.columns and attempts["is_correct"].notna().any():
         return None
-    return category_code_schema(attempts["category"].dropna().to_numpy(dtype=float))
+    formats = {getattr(s, "format", None) for s in getattr(dataset, "sources", ())}
+    scale = FORMAT_CODE_SCALES.get(formats.pop()) if len(formats) == 1 else None
+    return category_code_schema(attempts["category"].dropna().to_numpy(dtype=float), scale)
+
+
+def code_weights_text(schema: Schema) -> str:
+    """How the category-code default weighs the codes, for the CLI's note and the app's caption.
+
+    >>> code_weights_text(category_code_schema([0, 1, 2]))
+    'weights assumed code / max code (0 -> 0, 1 -> 0.5, 2 -> 1)'
+    >>> code_weights_text(category_code_schema([2, 3], FORMAT_CODE_SCALES["arena-hard"]))
+    "on Arena-Hard's verdicts from the model's side, weights code / 4 (2 -> 0.5, 3 -> 0.75)"
+    """
+    weights = ", ".join(f"{label.removeprefix('code ')} -> {w:.3g}" for label, w in zip(schema.labels, schema.weights))
+    scale = next((f"on {what}, weights code / {top}" for what, top, _ in FORMAT_CODE_SCALES.values()
+                  if f"{what}, weights code / {top} " in schema.description), "weights assumed code / max code")
+    return f"{scale} ({weights})"
 
 
 def default_schema_note(schema: Schema) -> str:
     """What the category-code default assumed and how to override it (CLI ``notes``)."""
-    weights = ", ".join(f"{label.removeprefix('code ')} -> {w:.3g}" for label, w in zip(schema.labels, schema.weights))
     return (f"the data has category codes and no is_correct, so the rubric defaults to '{schema.name}': one category "
-            f"per code, weights assumed code / max code ({weights}); to use other weights pass --schema FILE (a rubric "
+            f"per code, {code_weights_text(schema)}; to use other weights pass --schema FILE (a rubric "
             "JSON with one category per code, e.g. condition \"category == 2\", weight 0.5; the Rubric page saves one).")

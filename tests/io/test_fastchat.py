@@ -42,9 +42,13 @@ def test_each_turn_is_a_question_and_the_rating_a_category(tmp_path, capsys):
     assert main(["leaderboard", str(path), "--prior", "uniform", "--output", "json"]) == 0
     rows = {r["model"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
     # by hand: vicuna 6,7,6,7 (turn 1) and 4,5,4,5 (turn 2): mean 5.5; llama 3,4,3,4 and 2,3,2,3: mean 3. No rating
-    # of 10 here, so the default rubric weighs code / 7 (the highest found), as the note says
-    assert rows["vicuna-13b"]["avg"] == pytest.approx(5.5 / 7) and rows["llama-13b"]["avg"] == pytest.approx(3.0 / 7)
-    assert any("no rating of 10 here" in n for n in ds.report.notes)
+    # of 10 here, and still the default rubric weighs code / 10, FastChat's scale (before 2026-12-05: code / 7, the
+    # highest found, with a note)
+    assert rows["vicuna-13b"]["avg"] == pytest.approx(5.5 / 10) and rows["llama-13b"]["avg"] == pytest.approx(3.0 / 10)
+    assert not any("no rating of 10 here" in n for n in ds.report.notes)
+    assert main(["leaderboard", str(path), "--output", "json"]) == 0
+    note = next(n["message"] for n in json.loads(capsys.readouterr().out)["notes"] if n["code"] == "default_schema")
+    assert "on FastChat's ratings 1-10, weights code / 10 (2 -> 0.2," in note
 
 
 def test_a_missing_rating_and_two_judges(tmp_path):

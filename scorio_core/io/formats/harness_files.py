@@ -115,7 +115,8 @@ def tool_part(frame, source: str, fmt: str, stem: str, locate: Callable[[int], d
     ----------
     frame : pandas.DataFrame
         Columns model, task, question_id, trial, is_correct, any signal under its canonical name (``cost``,
-        ``completion_tokens``) and text fields named ``<field>_label`` (kept as text).
+        ``completion_tokens``), text fields named ``<field>_label`` (kept as text) and the drill-down's text fields
+        (``input``, ``target``, ``answer`` ...: :data:`scorio_core.leaderboard.drilldown.TEXT_FIELDS`).
     source, fmt, stem : str
         The source's name, the format key and the stem for fields neither mapped nor named.
     locate : callable
@@ -133,7 +134,9 @@ def tool_part(frame, source: str, fmt: str, stem: str, locate: Callable[[int], d
     from scorio_core.io._canonical import canonicalize
     from scorio_core.io._schema import infer_mapping
 
-    guess = infer_mapping(frame.columns, {c: c for c in frame.columns if not str(c).endswith("_label")}, source=source)
+    text = ("input", "target", "answer", "extracted_answer", "completion", "transcript", "explanation")  # drill-down
+    guess = infer_mapping(frame.columns, {c: c for c in frame.columns if not str(c).endswith("_label") and c not in text},
+                          source=source)
     part = canonicalize(frame, guess, source=source, fmt=fmt, stem=stem, locate=locate)
     part.mapping.update({k: v for k, v in read.items() if k not in named})
     return part

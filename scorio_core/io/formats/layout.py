@@ -11,6 +11,8 @@ from scorio_core.io.formats.agents.swebench import read_swebench_report
 from scorio_core.io.formats.agents.swebench_instances import skip_harness_files
 from scorio_core.io.formats.agents.tau import read_tau2, read_tau_bench, skip_simulation_files
 from scorio_core.io.formats.agents.terminal_bench import gather_tb_runs, read_terminal_bench
+from scorio_core.io.formats.benchmarks.alpaca_eval import read_alpaca_eval, skip_alpaca_eval_files
+from scorio_core.io.formats.benchmarks.arena_hard import read_arena_hard, skip_arena_hard_files
 from scorio_core.io.formats.benchmarks.evalplus import read_evalplus, skip_evalplus_files
 from scorio_core.io.formats.benchmarks.livecodebench import name_lcb, skip_lcb_files
 from scorio_core.io.formats.benchmarks.matharena import gather_matharena, read_matharena
@@ -33,7 +35,8 @@ ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_prompt
                "nemo-skills": read_nemo_skills, "evalplus": read_evalplus, "mmlu-pro": read_mmlu_pro}
 #: Format key -> reader taking ``(src, mapping)`` and returning one Part: tools' files read as the tool wrote them.
 READERS = {"tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena, "evalscope": read_evalscope,
-           "fastchat-judge": read_fastchat, "qwen-math": read_qwen_math}
+           "fastchat-judge": read_fastchat, "qwen-math": read_qwen_math, "arena-hard": read_arena_hard,
+           "alpaca-eval": read_alpaca_eval}
 #: Format key -> (table format, namer): tools' files read as the tables they are, the model named by their folders
 #: (``namer(raw, src, mapping)`` sets what ``--map model=@folder`` would, unless the user or a column names it).
 NAMED_TABLES = {"lighteval": ("parquet", name_model), "livecodebench": ("json-records", name_lcb)}
@@ -68,8 +71,10 @@ def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     (:func:`~.harnesses.inspect_ai.skip_log_manifests`) and lighteval's results files beside its details
     (:func:`~.harnesses.lighteval.skip_results_files`), and LiveCodeBench's generations and metrics beside its
     graded file (:func:`~.benchmarks.livecodebench.skip_lcb_files`), and EvalPlus's and BigCodeBench's generations
-    and summaries beside their results (:func:`~.benchmarks.evalplus.skip_evalplus_files`), and MMLU-Pro's
-    summaries (:func:`~.benchmarks.mmlu_pro.skip_mmlu_pro_files`).
+    and summaries beside their results (:func:`~.benchmarks.evalplus.skip_evalplus_files`), MMLU-Pro's
+    summaries (:func:`~.benchmarks.mmlu_pro.skip_mmlu_pro_files`), Arena-Hard's questions and answers beside its
+    judgments (:func:`~.benchmarks.arena_hard.skip_arena_hard_files`) and AlpacaEval's outputs and leaderboard beside
+    its annotations (:func:`~.benchmarks.alpaca_eval.skip_alpaca_eval_files`).
     ``fmt``: the user's ``--format``, if any."""
     srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
     srcs = gather_qwen_math(gather_nemo_skills(srcs, fmt), fmt)
@@ -78,5 +83,7 @@ def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     srcs = skip_lcb_files(srcs) if fmt in (None, "livecodebench") else srcs
     srcs = skip_evalplus_files(srcs) if fmt in (None, "evalplus") else srcs
     srcs = skip_mmlu_pro_files(srcs) if fmt in (None, "mmlu-pro") else srcs
+    srcs = skip_arena_hard_files(srcs) if fmt in (None, "arena-hard") else srcs
+    srcs = skip_alpaca_eval_files(srcs) if fmt in (None, "alpaca-eval") else srcs
     srcs = skip_evalscope_files(srcs) if fmt in (None, "evalscope") else srcs
     return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs

@@ -129,8 +129,4 @@ def read_fastchat(src: Source, mapping: Mapping[str, str] | None = None) -> Part
         part.notes.append(f"{src.name}: {failed:,} judgment{'s' * (failed > 1)} without a rating (score -1: the judge's "
                           "output had none) left out, as FastChat's show_result leaves them out: those (model, "
                           "question) pairs have no attempt; rerun gen_judgment.py to rate them.")
-    if frame["category"].max() < 10:
-        part.notes.append(f"{src.name}: no rating of 10 here: where the data has none, the default rubric weighs code / "
-                          "the highest rating found, not / 10; for FastChat's scale give a rubric (--schema) with "
-                          "weights code / 10.")
     return part
