@@ -18,6 +18,7 @@ from scorio_core.io.formats.agents.swebench_instances import is_instance_head
 from scorio_core.io.formats.agents.harbor import is_harbor_job, is_harbor_trial
 from scorio_core.io.formats.harnesses.evalscope import is_evalscope
 from scorio_core.io.formats.harnesses.fastchat import is_fastchat_judgment
+from scorio_core.io.formats.harnesses.fastchat_pairs import PAIR_KEYS
 from scorio_core.io.formats.harnesses.lighteval import is_lighteval_details
 from scorio_core.io.formats.benchmarks.alpaca_eval import is_alpaca_eval
 from scorio_core.io.formats.benchmarks.arena_hard import is_arena_hard
@@ -101,6 +102,9 @@ SUPPORTED_FORMATS = MappingProxyType(
         "qwen-math": "Qwen2.5-Math / math-evaluation-harness <model>/math_eval/<data_name>/<split>_<prompt_type>_<n>_seed"
         "<S>_t<T>_s<start>_e<end>.jsonl: the model's folder the model, the data folder the task, idx the question, "
         "each element of score one sample (seeds' samples one after another)",
+        "fastchat-pair": "FastChat llm_judge data/<bench>/model_judgment/<judge>_pair.jsonl (--mode pairwise-baseline): "
+        "one attempt per (model, question, turn) against the baseline, the verdict a category code (0 baseline, 1 tie "
+        "or the two games disagree, 2 model)",
         "arena-hard": "Arena-Hard-Auto data/<bench>/model_judgment/<judge>/<model>.jsonl: each game against the "
         "baseline one trial, the verdict from the model's side a category code (0 much worse ... 2 tie ... 4 much "
         "better), the task <category>/<judge>",
@@ -315,6 +319,8 @@ def _record_kind(record: dict, name: str = "") -> str:
         return "qwen-math"
     if is_arena_hard(record):
         return "arena-hard"
+    if PAIR_KEYS <= keys and "model" not in keys:
+        return "fastchat-pair"
     if is_fastchat_judgment(record):
         return "fastchat-judge"
     if "doc_id" in keys and ("resps" in keys or "filtered_resps" in keys):

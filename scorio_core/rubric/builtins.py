@@ -30,6 +30,7 @@ category 4 excludes high confidence so that category 5 is reachable under first-
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from difflib import get_close_matches
 
@@ -39,7 +40,7 @@ from scorio_core.errors import InputError
 from scorio_core.rubric.expr import names, parse
 from scorio_core.rubric.schema import Category, Schema, Threshold, Variable
 
-__all__ = ["BUILTIN_SCHEMAS", "CATEGORY_CODES_SCHEMA", "DEFAULT_SCHEMA", "FORMAT_CODE_SCALES", "category_code_schema",
+__all__ = ["BUILTIN_SCHEMAS", "CATEGORY_CODES_SCHEMA", "DEFAULT_SCHEMA", "FORMAT_CODE_SCALES", "SCALE_COLUMN", "category_code_schema",
            "code_weights_text", "default_schema_for", "default_schema_note", "get_schema", "list_schemas"]
 
 PAPER = "Hariri et al., Don't Pass@k (ICLR 2026), Appendix F.1, Tables 4-5"
@@ -269,9 +270,11 @@ def get_schema(name: str) -> Schema:
 CATEGORY_CODES_SCHEMA = "Category codes (weights: code / max code; edit on the Rubric page)"
 
 
-#: Formats whose readers write category codes on a known scale (scorio_core.io.formats): format key -> (the tool, the
-#: top code, each code's meaning or None). The default rubric weighs code / top whichever codes one load holds (a
-#: model that never wins decisively must not make a plain win full credit).
+#: Formats whose readers write category codes on a known scale (scorio_core.io.formats), named on each attempt in the
+#: text column :data:`SCALE_COLUMN`: format key -> (the tool, the top code, each code's meaning or None). The default
+#: rubric weighs code / top whichever codes one load holds (a model that never wins decisively must not make a plain
+#: win full credit), and the column keeps the scale where the attempts are stored (a workspace's attempt table).
+SCALE_COLUMN = "code_scale_label"
 FORMAT_CODE_SCALES = {
     "arena-hard": ("Arena-Hard's verdicts from the model's side", 4, (
         "much worse than the baseline (>> for the baseline)", "worse than the baseline", "tie",
@@ -279,6 +282,8 @@ FORMAT_CODE_SCALES = {
     "alpaca-eval": ("AlpacaEval's rounded preferences", 2, (
         "the baseline's output preferred", "draw", "the model's output preferred")),
     "fastchat-judge": ("FastChat's ratings 1-10", 10, None),
+    "fastchat-pair": ("FastChat's pairwise verdicts", 2, (
+        "the baseline's answer preferred", "tie (or the two games disagree)", "the model's answer preferred")),
 }
 
 
@@ -344,17 +349,29 @@ def default_schema_for(dataset) -> Schema | None:
     -------
     Schema or None
         :func:`category_code_schema` of the data's codes when the attempts carry integer ``category``
-        codes and no ``is_correct`` value (on the tool's scale when every source is of one format of
-        :data:`FORMAT_CODE_SCALES`); None otherwise (binary correctness, today's default).
+        codes and no ``is_correct`` value (on the tool's scale when every coded attempt names one scale of
+        :data:`FORMAT_CODE_SCALES` in :data:`SCALE_COLUMN`; said in the description when scales are mixed); None
+        otherwise (binary correctness, today's default).
     """
     attempts = getattr(dataset, "attempts", None)
     if attempts is None or "category" not in attempts.columns or not attempts["category"].notna().any():
         return None
     if "is_correct" in attempts.columns and attempts["is_correct"].notna().any():
         return None
-    formats = {getattr(s, "format", None) for s in getattr(dataset, "sources", ())}
-    scale = FORMAT_CODE_SCALES.get(formats.pop()) if len(formats) == 1 else None
-    return category_code_schema(attempts["category"].dropna().to_numpy(dtype=float), scale)
+    coded = attempts[attempts["category"].notna()]
+    scales = coded[SCALE_COLUMN].astype("string") if SCALE_COLUMN in coded.columns else None
+    unnamed = scales is None or bool(scales.isna().any())  # codes of files that name no scale
+    names = sorted(set(scales.dropna()) & set(FORMAT_CODE_SCALES)) if scales is not None else []
+    mixed = len(names) > 1 or (bool(names) and unnamed)
+    scale = FORMAT_CODE_SCALES[names[0]] if len(names) == 1 and not mixed else None
+    schema = category_code_schema(coded["category"].to_numpy(dtype=float), scale)
+    if mixed:  # one rubric reads every task: codes of another scale would be misweighed
+        tools = [FORMAT_CODE_SCALES[n][0] for n in names]
+        schema = dataclasses.replace(schema, description=(
+            f"MIXED SCALES: this load holds category codes of {' and '.join(tools)}"
+            + (" and of other files" if unnamed else "") + ", each on its own scale, and one rubric "
+            "weighs them alike: load each tool's files on their own. " + schema.description))
+    return schema
 
 
 def code_weights_text(schema: Schema) -> str:
@@ -368,7 +385,8 @@ def code_weights_text(schema: Schema) -> str:
     weights = ", ".join(f"{label.removeprefix('code ')} -> {w:.3g}" for label, w in zip(schema.labels, schema.weights))
     scale = next((f"on {what}, weights code / {top}" for what, top, _ in FORMAT_CODE_SCALES.values()
                   if f"{what}, weights code / {top} " in schema.description), "weights assumed code / max code")
-    return f"{scale} ({weights})"
+    mixed = schema.description.split(". ", 1)[0] + "; " if schema.description.startswith("MIXED SCALES") else ""
+    return f"{mixed}{scale} ({weights})"
 
 
 def default_schema_note(schema: Schema) -> str:

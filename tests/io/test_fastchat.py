@@ -68,12 +68,14 @@ def test_single_turn_questions_keep_their_ids_and_an_upload_names_its_judge(tmp_
     assert io.load([(path.name, path.read_bytes())]).report.tasks == ("llm_judge/gpt-4",)
 
 
-def test_pairwise_judgments_and_bad_ratings_are_refused(tmp_path):
+def test_judgments_of_every_pair_and_bad_ratings_are_refused(tmp_path):
+    # pairwise-baseline judgments are read (tests/io/test_judged_pairs.py); pairwise-all ones have no baseline
     pair = tmp_path / "gpt-4_pair.jsonl"
-    pair.write_text(json.dumps({"question_id": 81, "model_1": "a", "model_2": "b", "g1_winner": "model_1",
-                                "g2_winner": "model_1", "judge": ["gpt-4", "pair-v2"], "turn": 1}) + "\n")
-    assert io.detect_format(str(pair)) == "fastchat-judge"
-    with pytest.raises(InputError, match="pairwise judgments"):
+    pair.write_text("".join(json.dumps({"question_id": 81, "model_1": a, "model_2": b, "g1_winner": "model_1",
+                                        "g2_winner": "model_1", "judge": ["gpt-4", "pair-v2"], "turn": 1}) + "\n"
+                            for a, b in (("a", "b"), ("c", "d"))))
+    assert io.detect_format(str(pair)) == "fastchat-pair"
+    with pytest.raises(InputError, match="no baseline common to every line"):
         io.load([str(pair)])
     bad = write_judgments(tmp_path, score=lambda m, q, t: 11 if q == 2 else 5)
     with pytest.raises(InputError, match="the rating is 11: FastChat rates 1-10") as err:

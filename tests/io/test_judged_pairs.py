@@ -163,3 +163,76 @@ def test_alpaca_eval_side_files_and_refusals(tmp_path):
     two.write_text(json.dumps(recs[:2] + [dict(recs[0], generator_1="gpt-4-turbo", instruction="Other")]))
     with pytest.raises(InputError, match="judged against two baselines"):
         io.load([str(two)])
+
+
+def test_invalid_utf8_in_a_first_line_key_names_the_line(tmp_path):
+    # found by fuzzing the readers above: the line cannot be sniffed, so the plain JSON Lines reader got it, and
+    # pyarrow's decoding of the key raised a bare UnicodeDecodeError ("cannot read the file")
+    path = tmp_path / "m.jsonl"
+    path.write_bytes(b'{"question_id": 1, "model": "m", "judg\xe5": "x", "is_correct": 1}\n')
+    with pytest.raises(InputError, match="not UTF-8") as err:
+        io.load([str(path)])
+    assert "line 1" in str(err.value)
+
+
+def test_codes_of_two_tools_in_one_load_are_said_to_be_on_different_scales(tmp_path, capsys):
+    bench = write_bench(tmp_path, {"m": [judgment("q1", "m", ["B>A", "A=B"])]})
+    single = tmp_path / "gpt-4_single.jsonl"
+    single.write_text(json.dumps({"question_id": 1, "model": "m", "judge": ["gpt-4", "single-v1"], "score": 7,
+                                  "turn": 1}) + "\n")
+    assert main(["leaderboard", str(bench), str(single), "--output", "json"]) == 0
+    note = next(n["message"] for n in json.loads(capsys.readouterr().out)["notes"] if n["code"] == "default_schema")
+    assert ("MIXED SCALES: this load holds category codes of Arena-Hard's verdicts from the model's side and FastChat's "
+            "ratings 1-10, each on its own scale") in note and "weights assumed code / max code (2 -> 0.286" in note
+
+
+def pair_line(qid, model, g1, g2, turn=1, baseline="gpt-3.5-turbo"):
+    """FastChat play_a_match_pair's line (pairwise-baseline: model_1 the model, model_2 the baseline)."""
+    return json.dumps({"question_id": qid, "model_1": model, "model_2": baseline, "g1_winner": g1, "g2_winner": g2,
+                       "judge": ["gpt-4", "pair-v2"], "g1_user_prompt": "...", "g1_judgment": "[[A]]",
+                       "g2_user_prompt": "...", "g2_judgment": "[[B]]", "turn": turn, "tstamp": 1.7e9}) + "\n"
+
+
+def test_fastchat_pairwise_baseline_judgments(tmp_path, capsys):
+    folder = tmp_path / "data" / "mt_bench" / "model_judgment"
+    folder.mkdir(parents=True)
+    # vicuna: 81 both games won (2), 82 games disagree (tie: 1), 83 tie (1), 84 lost (0), 85 an error (no attempt)
+    lines = [pair_line(81, "vicuna-13b", "model_1", "model_1"), pair_line(82, "vicuna-13b", "model_1", "model_2"),
+             pair_line(83, "vicuna-13b", "tie", "tie"), pair_line(84, "vicuna-13b", "model_2", "model_2"),
+             pair_line(85, "vicuna-13b", "error", "model_1")]
+    (folder / "gpt-4_pair.jsonl").write_text("".join(lines))
+    ds = io.load([str(folder / "gpt-4_pair.jsonl")])
+    assert {s.format for s in ds.sources} == {"fastchat-pair"} and ds.report.models == ("vicuna-13b",)
+    a = ds.attempts.astype({"question_id": str})
+    assert set(a["task"].astype(str)) == {"mt_bench/gpt-4 vs gpt-3.5-turbo"}
+    assert a.set_index("question_id")["category"].astype(int).to_dict() == {"81": 2, "82": 1, "83": 1, "84": 0}
+    assert any("1 judgment with an error in a game (no verdict parsed) has no attempt" in n for n in ds.report.notes)
+    assert main(["leaderboard", str(folder / "gpt-4_pair.jsonl"), "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # show_result's win_rate_adjusted by hand: (1 win + 0.5 x 2 ties) / 4
+    assert out["rows"][0]["avg"] == pytest.approx(2 / 4)
+    assert "on FastChat's pairwise verdicts, weights code / 2" in next(
+        n["message"] for n in out["notes"] if n["code"] == "default_schema")
+    # beside the single-answer ratings, the pairwise file is left out (another scale), said
+    (folder / "gpt-4_single.jsonl").write_text(json.dumps({"question_id": 81, "model": "vicuna-13b", "judge": [
+        "gpt-4", "single-v1"], "score": 7, "turn": 1}) + "\n")
+    ds = io.load([str(folder)])
+    assert {s.format for s in ds.sources} == {"fastchat-judge"}
+    assert any("1 pairwise judgment file beside the single-answer ratings not read" in n for n in ds.report.notes)
+
+
+def test_the_scale_travels_with_the_attempts(tmp_path):
+    # a workspace stores folder-named attempts as a Parquet table: the scale column keeps the default rubric's weights
+    from scorio_core import rubric
+    from scorio_core.engines.uploads import attempt_table_file
+
+    bench = write_bench(tmp_path, {"m": [judgment("q1", "m", ["B>A", "A=B"])]})
+    ds = io.load([str(bench)])
+    name, data = attempt_table_file(ds, "m.jsonl")
+    stored = tmp_path / name
+    stored.write_bytes(data)
+    again = io.load([str(stored)])
+    assert again.sources[0].format != "arena-hard"
+    assert rubric.default_schema_for(again).weights.tolist() == rubric.default_schema_for(ds).weights.tolist() == [
+        0.5, 0.75]
+    assert rubric.SCALE_COLUMN == io.formats.harness_files.SCALE_LABEL

@@ -17,7 +17,11 @@ from pathlib import Path
 from scorio_core.errors import InputError
 from scorio_core.io._sources import Source, utf8_text
 
-__all__ = ["gather_files", "json_lines", "leave_out", "name_model_by_folders", "tool_part"]
+__all__ = ["SCALE_LABEL", "gather_files", "json_lines", "leave_out", "name_model_by_folders", "tool_part"]
+
+#: The text column naming the scale of a tool's category codes on each attempt (its format key), which the default
+#: rubric weighs by (``scorio_core.rubric.FORMAT_CODE_SCALES``, ``SCALE_COLUMN``: the same name).
+SCALE_LABEL = "code_scale_label"
 
 
 def gather_files(srcs: list[Source], folder_of: Callable[[Source], Path | None],

@@ -71,7 +71,7 @@ def read_json_frame(src: Source, fmt: str, mapping, list_means) -> tuple[pd.Data
             rows.append(np.frombuffer(parents, dtype=np.int64))
         frame = table.to_pandas(self_destruct=True, split_blocks=True)
         del table
-    except pa.ArrowException:
+    except (pa.ArrowException, UnicodeDecodeError):  # pyarrow decodes a key's invalid UTF-8 in Python
         # mixed types across lines, invalid JSON or invalid UTF-8: read in chunks of lines,
         # pyarrow where it can, line by line where it cannot (which names a bad line)
         frame, notes = _jsonl_chunked(src, data(), list_means or {}, mapping)

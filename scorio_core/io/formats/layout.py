@@ -20,6 +20,7 @@ from scorio_core.io.formats.benchmarks.mmlu_pro import read_mmlu_pro, skip_mmlu_
 from scorio_core.io.formats.benchmarks.qwen_math import gather_qwen_math, read_qwen_math
 from scorio_core.io.formats.harnesses.evalscope import read_evalscope, skip_work_files as skip_evalscope_files
 from scorio_core.io.formats.harnesses.fastchat import read_fastchat
+from scorio_core.io.formats.harnesses.fastchat_pairs import read_fastchat_pairs, skip_fastchat_pairs
 from scorio_core.io.formats.harnesses.inspect_ai import skip_log_manifests
 from scorio_core.io.formats.harnesses.lighteval import name_model, skip_results_files
 from scorio_core.io.formats.harnesses.nemo_skills import gather_nemo_skills, read_nemo_skills
@@ -36,7 +37,7 @@ ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_prompt
 #: Format key -> reader taking ``(src, mapping)`` and returning one Part: tools' files read as the tool wrote them.
 READERS = {"tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena, "evalscope": read_evalscope,
            "fastchat-judge": read_fastchat, "qwen-math": read_qwen_math, "arena-hard": read_arena_hard,
-           "alpaca-eval": read_alpaca_eval}
+           "alpaca-eval": read_alpaca_eval, "fastchat-pair": read_fastchat_pairs}
 #: Format key -> (table format, namer): tools' files read as the tables they are, the model named by their folders
 #: (``namer(raw, src, mapping)`` sets what ``--map model=@folder`` would, unless the user or a column names it).
 NAMED_TABLES = {"lighteval": ("parquet", name_model), "livecodebench": ("json-records", name_lcb)}
@@ -74,7 +75,8 @@ def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     and summaries beside their results (:func:`~.benchmarks.evalplus.skip_evalplus_files`), MMLU-Pro's
     summaries (:func:`~.benchmarks.mmlu_pro.skip_mmlu_pro_files`), Arena-Hard's questions and answers beside its
     judgments (:func:`~.benchmarks.arena_hard.skip_arena_hard_files`) and AlpacaEval's outputs and leaderboard beside
-    its annotations (:func:`~.benchmarks.alpaca_eval.skip_alpaca_eval_files`).
+    its annotations (:func:`~.benchmarks.alpaca_eval.skip_alpaca_eval_files`) and FastChat's pairwise judgments
+    beside its ratings (:func:`~.harnesses.fastchat_pairs.skip_fastchat_pairs`).
     ``fmt``: the user's ``--format``, if any."""
     srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
     srcs = gather_qwen_math(gather_nemo_skills(srcs, fmt), fmt)
@@ -84,6 +86,7 @@ def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     srcs = skip_evalplus_files(srcs) if fmt in (None, "evalplus") else srcs
     srcs = skip_mmlu_pro_files(srcs) if fmt in (None, "mmlu-pro") else srcs
     srcs = skip_arena_hard_files(srcs) if fmt in (None, "arena-hard") else srcs
+    srcs = skip_fastchat_pairs(srcs) if fmt is None else srcs
     srcs = skip_alpaca_eval_files(srcs) if fmt in (None, "alpaca-eval") else srcs
     srcs = skip_evalscope_files(srcs) if fmt in (None, "evalscope") else srcs
     return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs

@@ -34,7 +34,7 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
 from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.harness_files import leave_out, tool_part
+from scorio_core.io.formats.harness_files import SCALE_LABEL, leave_out, tool_part
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "is_alpaca_eval", "is_alpaca_outputs", "preference_codes", "read_alpaca_eval",
@@ -171,7 +171,7 @@ def read_alpaca_eval(src: Source, mapping: Mapping[str, str] | None = None) -> P
     named = folder_names(src.path, levels, src.name) if levels and src.path is not None else {}
     task = named.get("task") or ["alpaca_eval" if a is None else str(a) for a in fields["annotator"]]
     out = pd.DataFrame({"model": models, "task": task, "question_id": ids, "trial": 0, "category": code,
-                        "input": text})
+                        "input": text, SCALE_LABEL: FORMAT})
     out = out if kept.all() else out[kept]
     part = tool_part(out, src.name, FORMAT, "alpaca_eval", lambda i: {"row": i + 1}, named,
                      {"task": "annotator", "question_id": "<dataset / SHA-1 of instruction>",

@@ -38,7 +38,7 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
 from scorio_core.io._sources import Source
-from scorio_core.io.formats.harness_files import json_lines, leave_out, tool_part
+from scorio_core.io.formats.harness_files import SCALE_LABEL, json_lines, leave_out, tool_part
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "is_arena_hard", "read_arena_hard", "skip_arena_hard_files", "verdict_codes"]
@@ -142,12 +142,17 @@ def read_arena_hard(src: Source, mapping: Mapping[str, str] | None = None) -> Pa
                           ("task",))
     models, qids, tasks, labels, games, baselines, fields = [], [], [], [], [], {}, set()
     for n, rec in json_lines(src, what="an Arena-Hard judgment (a JSON object)"):
-        if not is_arena_hard(rec) or not isinstance(rec["model"], (str, int)) or rec.get(
-                "uid", rec.get("question_id")) is None:
+        if not is_arena_hard(rec) or not rec["model"] or not isinstance(rec.get("uid", rec.get("question_id")),
+                                                                          (str, int)):
             raise InputError("expected an Arena-Hard judgment: model, uid (or question_id) and a list of games on "
                              "every line.", source=src.name, line=n)
         judge = rec.get("judge")
-        judge = str(judge[0] if isinstance(judge, list) and judge else judge or "").strip()
+        judge = judge[0] if isinstance(judge, list) and judge else judge  # FastChat-style [model, prompt]
+        for field, value in (("judge", judge), ("category", rec.get("category")), ("baseline", rec.get("baseline")),
+                             ("model", rec["model"])):
+            if value is not None and not isinstance(value, str):
+                raise InputError(f"{field} is {value!r}, not a name.", source=src.name, line=n, field=field)
+        judge = (judge or "").strip()
         task = f"{rec.get('category') or 'arena-hard'}" + (f"/{judge}" if judge else "")
         baseline = rec.get("baseline")
         if baseline is not None and baselines.setdefault(task, str(baseline)) != str(baseline):
@@ -161,7 +166,8 @@ def read_arena_hard(src: Source, mapping: Mapping[str, str] | None = None) -> Pa
             models.append(rec["model"])
             qids.append(qid)
             tasks.append(task)
-            labels.append(game.get("score") if isinstance(game, dict) else None)
+            label = game.get("score") if isinstance(game, dict) else None
+            labels.append(label if isinstance(label, str) else None)  # no verdict: said below
             games.append(g)
     if not labels:
         raise InputError("the judgment file holds no game.", source=src.name)
@@ -175,7 +181,7 @@ def read_arena_hard(src: Source, mapping: Mapping[str, str] | None = None) -> Pa
     frame = pd.DataFrame({"model": np.asarray(models, dtype=object)[kept].astype(str),
                           "task": named.get("task") or np.asarray(tasks, dtype=object)[kept],
                           "question_id": np.asarray(qids, dtype=object)[kept], "trial": games[kept],
-                          "category": code[kept]})
+                          "category": code[kept], SCALE_LABEL: FORMAT})
     part = tool_part(frame, src.name, FORMAT, "arena-hard", lambda i: {"row": i + 1}, named,
                      {"task": "<category / judge>", "question_id": " / ".join(sorted(fields)), "trial": "<game: 0 baseline first, 1 model first>",
                       "category": "games[].score (the verdict from the model's side: 0 much worse ... 4 much better)"})

@@ -14,8 +14,8 @@ per (model, question, turn): ``{"question_id", "model", "judge": [judge model, p
   FastChat's mean score over 10 with its uncertainty; a judgment rated -1 (none parsed) is left out, as FastChat's
   ``show_result`` leaves it out, said with its count.
 
-Pairwise judgments (``<judge>_pair.jsonl``: ``model_1``, ``model_2``, ``g1_winner``) are refused: Bayes@N scores each
-model's own answers.
+Pairwise judgments (``<judge>_pair.jsonl``: ``model_1``, ``model_2``, ``g1_winner``) are read by
+:mod:`.fastchat_pairs` (against a baseline).
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source
-from scorio_core.io.formats.harness_files import json_lines
+from scorio_core.io.formats.harness_files import SCALE_LABEL, json_lines
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
-__all__ = ["FORMAT", "is_fastchat_judgment", "read_fastchat"]
+__all__ = ["FORMAT", "is_fastchat_judgment", "read_fastchat", "turn_of"]
 
 FORMAT = "fastchat-judge"
 _SINGLE = frozenset({"question_id", "model", "judge", "score", "turn"})
@@ -60,6 +60,16 @@ def _task(src: Source, judge: str) -> str:
     stem = Path(src.name).stem.removesuffix("_single")
     bench = bench or (stem if stem != judge else "llm_judge")
     return f"{bench}/{judge}" if judge else bench
+
+
+def turn_of(rec: Mapping, source: str, line: int) -> int:
+    """A judgment's turn (1 when absent), refused naming the line when it is not a whole number."""
+    turn = rec.get("turn")
+    if turn is None:
+        return 1
+    if isinstance(turn, bool) or not isinstance(turn, int):
+        raise InputError(f"turn is {turn!r}, not a whole number.", source=source, line=line, field="turn")
+    return turn
 
 
 def read_fastchat(src: Source, mapping: Mapping[str, str] | None = None) -> Part:
@@ -105,7 +115,7 @@ def read_fastchat(src: Source, mapping: Mapping[str, str] | None = None) -> Part
         if score == -1:
             failed += 1
             continue
-        rows.append((str(model), str(qid), int(rec.get("turn") or 1), float(score)))
+        rows.append((str(model), str(qid), turn_of(rec, src.name, n), float(score)))
     if not rows:
         raise InputError("the judgment file holds no rating" + (" (every score is -1: the judge gave none)" if failed
                          else "") + ".", source=src.name)
@@ -118,6 +128,7 @@ def read_fastchat(src: Source, mapping: Mapping[str, str] | None = None) -> Part
     task = named.get("task") or _task(src, judge)
     frame = frame.drop(columns="turn").assign(task=task, trial=0)[["model", "task", "question_id", "trial", "category"]]
     guess = infer_mapping(frame.columns, {c: c for c in frame.columns}, source=src.name)
+    frame[SCALE_LABEL] = FORMAT  # the ratings' scale, 1-10, kept where the attempts are stored
     part = canonicalize(frame, guess, source=src.name, fmt=FORMAT, stem=task, locate=lambda i: {"row": i + 1})
     part.mapping.update({"task": part.mapping["task"] if "task" in named else f"<bench folder / judge: {task}>",
                          "question_id": "question_id" + (" + turn" if multi else ""), "trial": "<one judgment>",
