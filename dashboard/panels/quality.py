@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.state import session as state
+from dashboard.state.widgets import LOADER_NOTES_SHOWN
 from dashboard.guard import blocking_in_app_terms
 from dashboard.text import md
 from scorio_core.io import DUPLICATE_POLICIES, Dataset
@@ -68,8 +69,13 @@ def render_report(dataset: Dataset) -> None:
         findings.append(f"{odd:,} outcome{'s are' if odd != 1 else ' is'} not 0/1")
     for text in findings:
         st.warning(md(text), icon=":material/warning:")
-    for note in list(report.defaults) + list(report.notes):
+    lines = list(report.defaults) + list(report.notes)
+    for note in lines[:2 * LOADER_NOTES_SHOWN]:
         st.info(md(note), icon=":material/info:")
+    if len(lines) > 2 * LOADER_NOTES_SHOWN:  # a folder of hundreds of files, a line or two each
+        with st.expander(f"{len(lines) - 2 * LOADER_NOTES_SHOWN} more lines from loading the files", icon=":material/info:"):
+            for note in lines[2 * LOADER_NOTES_SHOWN:]:
+                st.markdown(md(note))
     for choice in report.choices:
         st.success(f"Applied: {md(choice)}", icon=":material/check:")
     if not (report.blocking or findings or report.defaults or report.notes):

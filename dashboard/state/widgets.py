@@ -13,13 +13,15 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-__all__ = ["ensure", "ensure_choice", "ensure_subset", "follow_default", "TOP_CHOICES", "MANY_MODELS", "top_models", "drawn_rows",
+__all__ = ["ensure", "ensure_choice", "ensure_subset", "follow_default", "TOP_CHOICES", "LOADER_NOTES_SHOWN", "MANY_MODELS", "top_models", "drawn_rows",
            "k_notice"]
 
 #: The "Show" choices where hundreds of models would make a chart unreadable (Leaderboard, Tasks).
 TOP_CHOICES = ["all", 5, 10, 20, 50]
 #: More models than this: those views show the top 50 until the user picks another count.
 MANY_MODELS = 100
+#: Loading notes the Leaderboard shows as notices; the rest (a folder of hundreds of files) in one expander.
+LOADER_NOTES_SHOWN = 3
 
 
 def ensure(key: str, default, valid: Callable[[object], bool] | None = None) -> None:

@@ -11,7 +11,7 @@ from dashboard.panels.methods import render_irt_ability, render_method_agreement
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.state.url import read_choice_param
-from dashboard.state.widgets import MANY_MODELS, TOP_CHOICES, follow_default, k_notice
+from dashboard.state.widgets import LOADER_NOTES_SHOWN, MANY_MODELS, TOP_CHOICES, follow_default, k_notice
 from dashboard.compute.results import (
     cost_options, leaderboard_notes, leaderboard_table, top_lead, pairwise_matrix, few_common_pairs,
     rank_ci_paired, rank_distribution, task_outcomes, trial_range, unequal_question_sets,
@@ -130,8 +130,13 @@ with user_errors("the leaderboard"):
                               tie_rule=tie_rule, question_set=question_set, rubric_id=active.rubric_id,
                               _categorization=active.categorization)
 said = {text for n in notes for text in (n.get("finding"), n["message"])}
-for text in loader_notes(ctx.data.dataset, said=said):  # what loading found, as the CLI's leaderboard notes (code load)
+loaded = loader_notes(ctx.data.dataset, said=said)  # what loading found, as the CLI's leaderboard notes (code load)
+for text in loaded[:LOADER_NOTES_SHOWN]:
     st.info(md(text), icon=":material/info:")
+if len(loaded) > LOADER_NOTES_SHOWN:  # a folder of hundreds of files: one note each would push the table off screen
+    with st.expander(f"{len(loaded) - LOADER_NOTES_SHOWN} more notes from loading the files", icon=":material/info:"):
+        for text in loaded[LOADER_NOTES_SHOWN:]:
+            st.markdown(md(text))
 for note in notes:
     if note["code"] == "prior_pull" and ctx.models:  # name only the models the sidebar's model filter shows
         note = prior_pull_notice(table, shown=ctx.shown(table["model"])) or note

@@ -24,6 +24,7 @@ from scorio_core.io.formats.benchmarks.alpaca_eval import is_alpaca_eval
 from scorio_core.io.formats.benchmarks.arena_hard import is_arena_hard
 from scorio_core.io.formats.benchmarks.evalplus import is_evalplus_results
 from scorio_core.io.formats.benchmarks.livecodebench import is_lcb_eval_all
+from scorio_core.io.formats.benchmarks.wildbench import is_wildbench
 from scorio_core.io.formats.benchmarks.matharena import is_matharena, is_matharena_run
 from scorio_core.io.formats.benchmarks.mmlu_pro import is_mmlu_pro
 from scorio_core.io.formats.benchmarks.qwen_math import is_qwen_math_output, is_qwen_math_run
@@ -105,6 +106,8 @@ SUPPORTED_FORMATS = MappingProxyType(
         "fastchat-pair": "FastChat llm_judge data/<bench>/model_judgment/<judge>_pair.jsonl (--mode pairwise-baseline): "
         "one attempt per (model, question, turn) against the baseline, the verdict a category code (0 baseline, 1 tie "
         "or the two games disagree, 2 model)",
+        "wildbench": "WildBench eval_results/<version>/score.v2/eval=<judge>/<model>.json: one attempt per task, "
+        "model_test the model, the judge's rating 1-10 a category code, the task WildBench/<judge>",
         "arena-hard": "Arena-Hard-Auto data/<bench>/model_judgment/<judge>/<model>.jsonl: each game against the "
         "baseline one trial, the verdict from the model's side a category code (0 much worse ... 2 tie ... 4 much "
         "better), the task <category>/<judge>",
@@ -308,6 +311,8 @@ def _json_kind(src: Source, name: str, head: bytes) -> str:
         return "mmlu-pro"
     if is_alpaca_eval(head[:65536]):
         return "alpaca-eval"
+    if is_wildbench(head[:65536]):
+        return "wildbench"
     return "tau-bench" if is_tau_bench(keys) else "livecodebench" if is_lcb_eval_all(src) else "json-records"
 
 
@@ -365,6 +370,6 @@ def refuse_tool_jsonl(files, engine: str) -> None:
     """
     for name, kind in jsonl_kinds(files):
         if kind not in ("jsonl", None):
-            raise InputError(f"a {kind} file (an evaluation tool's own JSON Lines): its fields are read by the pandas "
+            raise InputError(f"{'an' if kind[0] in 'aeio' else 'a'} {kind} file (an evaluation tool's own JSON Lines): its fields are read by the pandas "
                              f"loader, the {engine} engine reads plain tables; use --engine pandas (or auto), or "
                              "--format jsonl to read it as a plain table.", source=name)

@@ -315,7 +315,7 @@ def load_matches(matches: Matches, *, memory_limit: str | None = "2GB", progress
 #: Formats whose folders name the model or the run: their stored files would lose it, so the rows are stored.
 _FOLDER_NAMED = ("swebench-instance", "aider", "terminal-bench", "opencompass", "harbor", "matharena", "evalscope",
                  "nemo-skills", "lighteval", "fastchat-judge", "fastchat-pair", "livecodebench", "qwen-math",
-                 "evalplus", "mmlu-pro")
+                 "evalplus", "mmlu-pro", "wildbench")
 #: The folder a folder upload is written under when its files share no top folder.
 UPLOADED = "folder"
 

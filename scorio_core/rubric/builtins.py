@@ -282,6 +282,7 @@ FORMAT_CODE_SCALES = {
     "alpaca-eval": ("AlpacaEval's rounded preferences", 2, (
         "the baseline's output preferred", "draw", "the model's output preferred")),
     "fastchat-judge": ("FastChat's ratings 1-10", 10, None),
+    "wildbench": ("WildBench's ratings 1-10", 10, None),
     "fastchat-pair": ("FastChat's pairwise verdicts", 2, (
         "the baseline's answer preferred", "tie (or the two games disagree)", "the model's answer preferred")),
 }

@@ -201,6 +201,8 @@ VERIFIED_LABELS: dict[tuple[str, str], str] = {
     ("dashboard/panels/rubric.py", "min(len(issue.examples), 5)"): "an int",
     ("dashboard/panels/upload.py", "guess.layout"): "one of the literals attempts/wide/counts (scorio_core.io._schema)",
     ("dashboard/panels/upload.py", "field_name"): "a canonical field name (model, task, question_id, ...), never a column name",
+    ("pages/results/leaderboard.py", "len(loaded) - LOADER_NOTES_SHOWN"): "an int (notes beyond the ones shown)",
+    ("dashboard/panels/quality.py", "len(lines) - 2 * LOADER_NOTES_SHOWN"): "an int (lines beyond the ones shown)",
 }
 
 

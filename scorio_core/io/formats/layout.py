@@ -17,6 +17,7 @@ from scorio_core.io.formats.benchmarks.evalplus import read_evalplus, skip_evalp
 from scorio_core.io.formats.benchmarks.livecodebench import name_lcb, skip_lcb_files
 from scorio_core.io.formats.benchmarks.matharena import gather_matharena, read_matharena
 from scorio_core.io.formats.benchmarks.mmlu_pro import read_mmlu_pro, skip_mmlu_pro_files
+from scorio_core.io.formats.benchmarks.wildbench import read_wildbench
 from scorio_core.io.formats.benchmarks.qwen_math import gather_qwen_math, read_qwen_math
 from scorio_core.io.formats.harnesses.evalscope import read_evalscope, skip_work_files as skip_evalscope_files
 from scorio_core.io.formats.harnesses.fastchat import read_fastchat
@@ -37,7 +38,8 @@ ERROR_AWARE = {"swebench-report": read_swebench_report, "promptfoo": read_prompt
 #: Format key -> reader taking ``(src, mapping)`` and returning one Part: tools' files read as the tool wrote them.
 READERS = {"tau2": read_tau2, "opencompass": read_opencompass, "matharena": read_matharena, "evalscope": read_evalscope,
            "fastchat-judge": read_fastchat, "qwen-math": read_qwen_math, "arena-hard": read_arena_hard,
-           "alpaca-eval": read_alpaca_eval, "fastchat-pair": read_fastchat_pairs}
+           "alpaca-eval": read_alpaca_eval, "fastchat-pair": read_fastchat_pairs,
+           "wildbench": read_wildbench}
 #: Format key -> (table format, namer): tools' files read as the tables they are, the model named by their folders
 #: (``namer(raw, src, mapping)`` sets what ``--map model=@folder`` would, unless the user or a column names it).
 NAMED_TABLES = {"lighteval": ("parquet", name_model), "livecodebench": ("json-records", name_lcb)}

@@ -15,7 +15,8 @@ plus 1), NaN when the annotator gave none) and ``metrics/helpers.py`` (``win_rat
 - the outcome is the rounded preference as a category code: 0 the baseline's output preferred, 1 draw, 2 the model's
   preferred. The default rubric (code / 2: 0, 0.5, 1) is AlpacaEval's ``discrete_win_rate``; its ``win_rate`` (the
   weighted annotator's mean probability, not a count) and the length-controlled win rate (a regression on output
-  lengths) are not category outcomes: the former is printed beside it in the notes;
+  lengths) are not category outcomes: the former is printed beside it in the loading report (``quality``, the Data
+  page);
 - a preference that is missing or outside [1, 2] has no attempt, said with its count (AlpacaEval drops it too).
 
 ``model_outputs.json`` and ``leaderboard.csv`` beside annotations (a results folder loaded whole) are left out, said;
@@ -187,7 +188,7 @@ def read_alpaca_eval(src: Source, mapping: Mapping[str, str] | None = None) -> P
         rates = pd.DataFrame({"m": models, "p": p, "d": code / 2})[kept].groupby("m", sort=True).mean()
     else:
         rates = pd.DataFrame({"p": [p[kept].mean()], "d": [code[kept].mean() / 2]}, index=[models[0]])
-    part.notes.append(f"{src.name}: AlpacaEval's own numbers: " + "; ".join(
+    part.defaults.append(f"{src.name}: AlpacaEval's own numbers: " + "; ".join(
         f"{m}: win_rate {100 * r.p:.2f}%, discrete_win_rate {100 * r.d:.2f}%" for m, r in rates.head(5).iterrows())
         + (f"; ... ({len(rates) - 5} more)" if len(rates) > 5 else "") + " (the length-controlled win rate, a "
         "regression on output lengths, is not a per-instruction outcome).")

@@ -17,7 +17,7 @@ win 1, a tie 0.5, a loss 0, a decisive one (``>>``) three times).
   the baseline), 1 worse, 2 tie, 3 better, 4 much better. The default rubric weighs code / 4, the strength of the
   preference (a tie 0.5); Arena-Hard's win rate with ties half is the rubric 0, 0, 0.5, 1, 1 (``--schema``), and
   show_result's score (decisive verdicts counted three times, a ratio of weighted counts, not a rubric) is printed
-  beside it in the notes for each file;
+  beside it in the loading report (``quality``, the Data page) for each file;
 - a game without a verdict (null, or a label not among the above) has no attempt, said with its count (show_result
   leaves out the whole question when either game has none).
 
@@ -189,7 +189,7 @@ def read_arena_hard(src: Source, mapping: Mapping[str, str] | None = None) -> Pa
     part.defaults.append(f"{src.name}: Arena-Hard judgments of {', '.join(sorted(set(frame['model'])))} against the "
                          f"baseline ({base}): each game a trial, the verdict a category code (0 much worse, 1 worse, "
                          "2 tie, 3 better, 4 much better; the default rubric weighs code / 4).")
-    part.notes.append(_show_result_note(src.name, frame))
+    part.defaults.append(_show_result_note(src.name, frame))  # the tool's own numbers, beside Bayes@N's (Data page)
     if n := int((~kept).sum()):
         part.notes.append(f"{src.name}: {n:,} game{'s' * (n > 1)} without a verdict (null or unreadable score) "
                           f"{'have' if n > 1 else 'has'} no attempt: those questions have fewer trials (show_result "
