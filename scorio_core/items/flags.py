@@ -171,7 +171,7 @@ def _models(n) -> str:
 def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DEFAULT_SATURATED_RATE,
                    low_information: float = DEFAULT_LOW_INFORMATION, mislabel_z: float = DEFAULT_MISLABEL_Z,
                    min_group: int = DEFAULT_MIN_GROUP, mislabel_bottom_rate: float = 0.5,
-                   mislabel_log_odds: float = DEFAULT_MISLABEL_LOG_ODDS) -> pd.DataFrame:
+                   mislabel_log_odds: float = DEFAULT_MISLABEL_LOG_ODDS, disagree=None) -> pd.DataFrame:
     """Diagnose every question of a fitted count table.
 
     Parameters
@@ -194,6 +194,10 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
     mislabel_log_odds : float, default log 10
         ``possibly_mislabeled`` when :func:`sign_log_odds` exceeds this (2PL only): a negative discrimination
         fits the question better than any positive one by these log posterior odds.
+    disagree : array_like of bool, shape (L, M), optional
+        The (model, question) cells whose attempts fall in more than one category (``flaky``'s rule, needed when
+        ``successes`` are rubric-weighted: one draw scored 0.5 is partial credit, not disagreement); default
+        ``0 < successes < trials`` (0/1 outcomes).
 
     Returns
     -------
@@ -242,7 +246,8 @@ def flag_questions(fit: IRTFit, successes, trials, *, saturated_rate: float = DE
     # inverted question fits a small positive a): not called low_information on that number (helper QA, 2026-12-02)
     mislabeled = neg | pattern | flipped
     low = (k > 0) & (((info_mean < low_information) & ~mislabeled) | constant)
-    flaky_models = (answered & (s > 0) & (s < n)).sum(axis=0)
+    split = (s > 0) & (s < n) if disagree is None else np.asarray(disagree, dtype=bool)
+    flaky_models = (answered & split).sum(axis=0)
 
     flags, reasons = [], []
     for j in range(M):  # building the text only; every number above is vectorised

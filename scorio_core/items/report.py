@@ -113,7 +113,9 @@ def diagnose(task_outcomes, *, model: str = "2pl", confidence: float = 0.95, b_p
     if s.size == 0:
         raise InputError(f"task '{outcomes.task}' has no scored question to diagnose.")
     fit = fit_irt(s, n, model=model, models=models, questions=questions, b_prior=b_prior)
-    flags = flag_questions(fit, s, n, **flag_options)
+    # flaky: a model's attempts in two categories (FLAKY_RULE), not a partial-credit category (a draw, s = 0.5 of 1)
+    disagree = (np.asarray(outcomes.counts) > 0).sum(axis=2) >= 2
+    flags = flag_questions(fit, s, n, disagree=disagree, **flag_options)
     z = float(ndtri(0.5 + float(confidence) / 2))
     task = str(outcomes.task)
     q = pd.DataFrame({

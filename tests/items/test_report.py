@@ -139,3 +139,23 @@ def test_leaderboard_exclude_flagged(tmp_path, capsys):
         assert row["avg"] == pytest.approx((12 * full[model]["avg"] - 1.0) / 11, abs=1e-12)
     assert main(["leaderboard", path, "--exclude-flagged", "nonsense"]) == 2
     assert "unknown question flag 'nonsense'" in capsys.readouterr().err
+
+
+def test_a_partial_credit_category_is_not_flaky(tmp_path):
+    # found on AlpacaEval's annotations (N = 1, a draw weighs 0.5): every draw was called flaky ("attempts disagree")
+    # while the Questions page said no question can be flaky at N = 1. Flaky is two categories, not a fraction.
+    from scorio_core import rubric
+    from scorio_core.rubric import rerank
+
+    rows = ["model,question_id,trial,category"]
+    for i in range(6):
+        for j in range(8):
+            codes = [(i + j) % 3] if j < 6 else [0, 2]  # q06, q07: two attempts in two categories (flaky)
+            rows += [f"m{i},q{j},{t},{c}" for t, c in enumerate(codes)]
+    path = tmp_path / "codes.csv"
+    path.write_text("\n".join(rows) + "\n")
+    dataset = io.load([str(path)])
+    scoped = rerank.categorize_scope(dataset, "codes", rubric.default_schema_for(dataset))
+    diag = diagnose(outcomes_for(dataset, "codes", scoped.categorization))
+    flaky = {q for q, f in zip(diag.questions["question_id"], diag.questions["flags"]) if "flaky" in f}
+    assert flaky == {"q6", "q7"}
