@@ -107,7 +107,7 @@ SUPPORTED_FORMATS = MappingProxyType(
         "one attempt per (model, question, turn) against the baseline, the verdict a category code (0 baseline, 1 tie "
         "or the two games disagree, 2 model)",
         "wildbench": "WildBench eval_results/<version>/score.v2/eval=<judge>/<model>.json: one attempt per task, "
-        "model_test the model, the judge's rating 1-10 a category code, the task WildBench/<judge>",
+        "the file's name the model, the judge's rating 1-10 a category code, the task WildBench <version>/<judge>",
         "arena-hard": "Arena-Hard-Auto data/<bench>/model_judgment/<judge>/<model>.jsonl: each game against the "
         "baseline one trial, the verdict from the model's side a category code (0 much worse ... 2 tie ... 4 much "
         "better), the task <category>/<judge>",

@@ -7,9 +7,11 @@ Source: allenai/WildBench (``src/eval.py --mode score`` and the batch scripts wr
 _create_tables.py`` (the model's ``score``: the mean rating; ``adjusted_score``: (mean - 5) x 2; the WB-Score
 macro-averages that over task categories kept outside these files).
 
-- the model is ``model_test`` (``google/gemma-2b-it``; ``generator`` in the judge-Claude files); the task
-  ``WildBench/<judge>`` from the ``eval=<judge>`` folder (``WildBench`` without it), so two judges are two tasks;
-  the question ``session_id``; one attempt per task (N = 1: WildBench judges each answer once);
+- the model is the file's name, as ``_create_tables.py`` names it (``gemma-2b-it``: ``model_test`` holds the HF id,
+  which two files can share, ``Qwen1.5-72B-Chat.json`` and ``Qwen1.5-72B-Chat-greedy.json``); the task
+  ``WildBench <version>/<judge>`` from the ``v2.0625`` and ``eval=<judge>`` folders (``WildBench`` without them), so
+  two judges, or two versions of the evaluation, are two tasks; the question ``session_id``; one attempt per task
+  (N = 1: WildBench judges each answer once);
 - the outcome is the rating as a category code 1-10 on WildBench's scale: the default rubric weighs code / 10, so
   Bayes@N is WildBench's mean score / 10 (its adjusted score is (10 x that - 5) x 2, the same order);
 - a record without a rating (the judge's output not parsed) has no attempt, said.
@@ -37,6 +39,7 @@ __all__ = ["FORMAT", "is_wildbench", "read_wildbench"]
 FORMAT = "wildbench"
 _KEYS = (b'"session_id"', b'"model_output', b'"parsed_result"')
 _JUDGE = re.compile(r"^eval=(?P<judge>.+)$")
+_VERSION = re.compile(r"^v\d+(?:\.\d+)*$")
 
 
 def is_wildbench(head: bytes) -> bool:
@@ -51,9 +54,12 @@ def is_wildbench(head: bytes) -> bool:
     return head.lstrip()[:1] == b"[" and all(k in head for k in _KEYS)
 
 
-def _judge(src: Source) -> str | None:
-    return next((m["judge"] for p in (src.path.parents if src.path is not None else ()) if (m := _JUDGE.match(p.name))),
-                None)
+def _task(src: Source) -> str:
+    """``WildBench <version>/<judge>`` from the folders above a file (either part missing left out)."""
+    parents = [p.name for p in src.path.parents] if src.path is not None else []
+    judge = next((m["judge"] for p in parents if (m := _JUDGE.match(p))), None)
+    version = next((p for p in parents if _VERSION.match(p)), None)
+    return "WildBench" + (f" {version}" if version else "") + (f"/{judge}" if judge else "")
 
 
 def read_wildbench(src: Source, mapping: Mapping[str, str] | None = None) -> Part:
@@ -69,15 +75,15 @@ def read_wildbench(src: Source, mapping: Mapping[str, str] | None = None) -> Par
     Returns
     -------
     Part
-        Columns model, task, question_id (``session_id``), trial (0), category (the rating 1-10).
+        Columns model (the file's name), task, question_id (``session_id``), trial (0), category (the rating 1-10).
 
     Raises
     ------
     InputError
-        Pairwise results, not an array of objects, a record without session_id or model (naming it), a rating that is
-        not a whole number 1-10 (naming it), no rated record, another ``--map``.
+        Pairwise results, not an array of objects, a record without session_id (naming it), a rating that is not a
+        whole number 1-10 (naming it), no rated record, another ``--map``.
     """
-    levels = fixed_fields(mapping, src.name, "WildBench results have fixed fields (model_test, session_id, score)",
+    levels = fixed_fields(mapping, src.name, "WildBench results have fixed fields (the file's name, session_id, score)",
                           ("task",))
     doc = load_json(src)
     if not isinstance(doc, list) or not doc or not all(isinstance(r, dict) for r in doc):
@@ -86,8 +92,7 @@ def read_wildbench(src: Source, mapping: Mapping[str, str] | None = None) -> Par
         raise InputError("WildBench pairwise results (a winner against a reference model): not read; load the score "
                          "results (eval_results/<version>/score.v2/eval=<judge>/<model>.json), one rating per task.",
                          source=src.name)
-    models = [r.get("model_test", r.get("generator")) for r in doc]
-    for field, values in (("session_id", [r.get("session_id") for r in doc]), ("model_test", models)):
+    for field, values in (("session_id", [r.get("session_id") for r in doc]),):
         row = next((i for i, v in enumerate(values) if not isinstance(v, (str, int)) or isinstance(v, bool)), None)
         if row is not None:
             raise InputError(f"no {field!r} in this record.", source=src.name, row=row + 1, field=field)
@@ -104,18 +109,20 @@ def read_wildbench(src: Source, mapping: Mapping[str, str] | None = None) -> Par
         raise InputError("no task has a rating (every score is empty): the judge's outputs were not parsed.",
                          source=src.name, field="score")
     named = folder_names(src.path, levels, src.name) if levels and src.path is not None else {}
-    judge = _judge(src)
-    task = named.get("task") or (f"WildBench/{judge}" if judge else "WildBench")
-    out = pd.DataFrame({"model": [str(m) for m in models], "task": task,
+    task = named.get("task") or _task(src)
+    model = src.name.split(".json")[0]
+    out = pd.DataFrame({"model": model, "task": task,
                         "question_id": [str(r["session_id"]) for r in doc], "trial": 0, "category": score,
                         SCALE_LABEL: FORMAT})
     out = out if kept.all() else out[kept]
     part = tool_part(out, src.name, FORMAT, "WildBench", lambda i: {"row": i + 1}, named,
-                     {"task": f"<eval= folder: {task}>", "question_id": "session_id", "trial": "<one rating per task>",
+                     {"model": f"<file name: {model}>", "task": f"<version and eval= folders: {task}>",
+                      "question_id": "session_id", "trial": "<one rating per task>",
                       "category": "score (the judge's rating 1-10)"})
     mean = float(score[kept].mean())
-    part.defaults.append(f"{src.name}: WildBench ratings of {', '.join(sorted(set(out['model'])))} by "
-                         f"{judge or 'the judge'}: one rating 1-10 per task, a category code (the default rubric weighs "
+    tested = sorted({str(r.get("model_test", r.get("generator"))) for r in doc} - {"None"})
+    part.defaults.append(f"{src.name}: WildBench ratings of '{model}' ({', '.join(tested) or 'model_test not recorded'}) "
+                         f"on {task}: one rating 1-10 per task, a category code (the default rubric weighs "
                          f"code / 10); WildBench's own numbers: score {mean:.4f}, WB_score {(mean - 5) * 20:.2f} (its leaderboard's "
                          "10 x (score - 5) x 2, before the task-category macro average).")
     if n := int((~kept).sum()):
