@@ -69,6 +69,10 @@ with user_errors("the question diagnostics"):
     rates = question_rates(data_id, dataset, task, active.rubric_id, active.categorization)
 table = diag.questions
 n_questions = len(table)
+if diag.outcome == "rubric weights":  # e.g. AlpacaEval's draws: half a success each
+    st.caption(f"Under the rubric '{md(active.schema.name)}' each attempt counts its weight as a success (a weight of "
+               "0.5 is half a success): the item fit reads these weighted counts as binomial successes, an "
+               "approximation, and so are its intervals. Flaky means a model's attempts fall in two categories.")
 shortest, longest = trial_range(data_id, dataset, task, active.rubric_id, active.categorization)
 if n_questions == 1:
     st.info("This task has one question: its difficulty is estimated, but there is no other question to compare it "

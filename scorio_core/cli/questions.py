@@ -114,6 +114,40 @@ def binary_outcomes_for(dataset, task: str, needs: str):
                      "max code)" if codes else "") + ".", field="is_correct")
 
 
+def irt_outcomes(dataset, task: str):
+    """The outcomes ``questions`` fits: 0/1 correctness, or for category codes without is_correct (AlpacaEval's
+    preferences, a judge's ratings) the default rubric's weights in [0, 1] read as fractional successes, as the
+    Questions page reads its rubric (:func:`scorio_core.items.irt.from_outcomes`).
+
+    Returns
+    -------
+    (TaskOutcomes, str or None)
+        The outcomes, and the note that says the weights were read as successes (None for 0/1 outcomes).
+
+    Raises
+    ------
+    InputError
+        Neither is_correct nor category codes (:func:`binary_outcomes_for`'s message).
+    """
+    from scorio_core.errors import InputError
+    from scorio_core.leaderboard.table import outcomes_for
+    from scorio_core.leaderboard.task_outcomes import categorization_for
+    from scorio_core.rubric import code_weights_text, default_schema_for
+
+    try:
+        return binary_outcomes_for(dataset, task, "IRT (item response theory)"), None
+    except InputError:
+        schema = default_schema_for(dataset)
+        if schema is None:
+            raise
+    categorization, _ = categorization_for(dataset, schema, task)
+    return outcomes_for(dataset, task, categorization), (
+        f"{task}: category codes and no is_correct: the item fit reads the default rubric '{schema.name}' "
+        f"({code_weights_text(schema)}), each attempt counting its weight as a success (a weight of 0.5 is half a "
+        "success), as the Questions page does; binomial on these weighted counts is an approximation, and so are the "
+        "intervals (docs/items.md). Flaky means attempts in two categories.")
+
+
 def run_questions(args: argparse.Namespace) -> int:
     """Execute ``questions``; returns the exit status."""
     import pandas as pd
@@ -135,7 +169,8 @@ def run_questions(args: argparse.Namespace) -> int:
 
     results, fallback, notes = [], {}, as_notes(load_notes(dataset, args), "load")
     for task in tasks:
-        outcomes = binary_outcomes_for(dataset, task, "IRT (item response theory)")
+        outcomes, weighted = irt_outcomes(dataset, task)
+        notes += [{"code": "rubric_weights", "task": task, "message": weighted}] if weighted else []
         notes += [n for n in [trial_position_note(outcomes, task=task)] if n]  # the fit counts trials as exchangeable
         model = args.irt_model or "2pl"  # --model-2pl given: a task it cannot fit is an error
         if model == "2pl" and len(outcomes.models) < MIN_2PL_MODELS and (len(tasks) > 1 or not args.irt_model):

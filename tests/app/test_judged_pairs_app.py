@@ -7,12 +7,12 @@ import json
 
 from tests.app.conftest import no_exception, shown
 
-DATA, BOARD = "pages/data/data.py", "pages/results/leaderboard.py"
+DATA, BOARD, QUESTIONS = "pages/data/data.py", "pages/results/leaderboard.py", "pages/results/questions.py"
 
 
 def annotations(model: str, wins: int) -> bytes:
-    """An annotations.json of 6 instructions: ``wins`` preferred to the baseline, one without a preference."""
-    prefs = [2.0] * wins + [1.0] * (5 - wins) + [None]
+    """An annotations.json of 6 instructions: ``wins`` preferred to the baseline, a draw, one without a preference."""
+    prefs = [2.0] * wins + [1.5] + [1.0] * (4 - wins) + [None]
     return json.dumps([{"instruction": f"Say {i}", "dataset": "koala", "output_1": "a", "generator_1": "gpt4_1106_preview",
                         "output_2": "b", "generator_2": model, "annotator": "weighted_alpaca_eval_gpt4_turbo",
                         "preference": p} for i, p in enumerate(prefs)]).encode()
@@ -41,3 +41,6 @@ def test_five_annotation_files_on_alpaca_evals_scale_with_their_notes_folded(app
     no_exception(app)
     report = [e for e in app.main.expander if "more lines from loading the files" in e.label]
     assert len(report) == 1 and sum("AlpacaEval's own numbers" in shown(m.value) for m in report[0].markdown) >= 1
+    app.switch_page(QUESTIONS).run()  # the item fit reads the rubric's weights as successes, and says so
+    no_exception(app)
+    assert any("each attempt counts its weight as a success" in shown(c.value) for c in app.main.caption)

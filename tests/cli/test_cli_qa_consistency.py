@@ -54,7 +54,6 @@ def test_compare_scores_category_codes_with_the_leaderboards_default_rubric(tmp_
 
 
 @pytest.mark.parametrize("argv, needs", [
-    (["questions"], "IRT"),
     (["methods"], "method agreement"),
     (["leaderboard", "--method", "irt_ability"], "IRT"),
     (["leaderboard", "--method", "borda"], "borda"),
@@ -65,6 +64,15 @@ def test_binary_only_commands_refuse_category_codes_without_naming_a_flag_they_l
     assert err.startswith("error: ") and err.count("\n") == 1
     assert needs in err and "0/1 outcomes" in err and "category codes (0, 1, 2, 3)" in err
     assert "--map is_correct=COLUMN" in err and "--schema" not in err and "Rubric page" not in err
+
+
+def test_questions_fits_category_codes_under_the_default_rubric_as_the_page_does(capsys):
+    # before 2026-12-05 refused ("IRT needs 0/1 outcomes") while the Questions page fitted the rubric's weights
+    out = run_json(capsys, "questions", CODES)
+    assert out["outcome"] == "rubric weights" and out["questions"]
+    weighted = [n for n in out["notes"] if n["code"] == "rubric_weights"]
+    assert weighted and "each attempt counting its weight as a success" in weighted[0]["message"]
+    assert "weights assumed code / max code (0 -> 0, 1 -> 0.333, 2 -> 0.667, 3 -> 1)" in weighted[0]["message"]
 
 
 def test_plan_scores_category_codes_with_the_default_rubric_or_schema(tmp_path, capsys):
