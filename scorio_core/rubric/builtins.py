@@ -359,13 +359,13 @@ def default_schema_for(dataset) -> Schema | None:
         return None
     if "is_correct" in attempts.columns and attempts["is_correct"].notna().any():
         return None
-    coded = attempts[attempts["category"].notna()]
-    scales = coded[SCALE_COLUMN].astype("string") if SCALE_COLUMN in coded.columns else None
+    coded = attempts["category"].notna().to_numpy()  # no copy of the attempts: two columns read
+    scales = attempts[SCALE_COLUMN][coded] if SCALE_COLUMN in attempts.columns else None
     unnamed = scales is None or bool(scales.isna().any())  # codes of files that name no scale
-    names = sorted(set(scales.dropna()) & set(FORMAT_CODE_SCALES)) if scales is not None else []
+    names = sorted({str(v) for v in scales.dropna().unique()} & set(FORMAT_CODE_SCALES)) if scales is not None else []
     mixed = len(names) > 1 or (bool(names) and unnamed)
     scale = FORMAT_CODE_SCALES[names[0]] if len(names) == 1 and not mixed else None
-    schema = category_code_schema(coded["category"].to_numpy(dtype=float), scale)
+    schema = category_code_schema(attempts["category"].to_numpy(dtype=float, na_value=np.nan)[coded], scale)
     if mixed:  # one rubric reads every task: codes of another scale would be misweighed
         tools = [FORMAT_CODE_SCALES[n][0] for n in names]
         schema = dataclasses.replace(schema, description=(

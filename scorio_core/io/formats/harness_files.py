@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from scorio_core.errors import InputError
-from scorio_core.io._sources import Source, utf8_text
+from scorio_core.io._sources import Source, load_json, utf8_text
 
-__all__ = ["SCALE_LABEL", "gather_files", "json_lines", "leave_out", "name_model_by_folders", "tool_part"]
+__all__ = ["SCALE_LABEL", "gather_files", "json_array", "json_lines", "leave_out", "name_model_by_folders", "tool_part"]
 
 #: The text column naming the scale of a tool's category codes on each attempt (its format key), which the default
 #: rubric weighs by (``scorio_core.rubric.FORMAT_CODE_SCALES``, ``SCALE_COLUMN``: the same name).
@@ -78,6 +78,20 @@ def leave_out(srcs: list[Source], side: list[Source], note: str, refusal: str) -
         raise InputError(refusal, source=side[0].name)
     kept[0].notes.append(note)
     return kept
+
+
+def json_array(src: Source, what: str) -> list[dict]:
+    """A tool's JSON array of records (MMLU-Pro, AlpacaEval, WildBench, tau-bench results).
+
+    Raises
+    ------
+    InputError
+        Invalid JSON (naming the line), or not a non-empty array of objects: ``"expected {what}."``, naming the file.
+    """
+    doc = load_json(src)
+    if not isinstance(doc, list) or not doc or not all(isinstance(r, dict) for r in doc):
+        raise InputError(f"expected {what}.", source=src.name)
+    return doc
 
 
 def json_lines(src: Source, shown: str | None = None, what: str = "a JSON object") -> Iterator[tuple[int, dict]]:

@@ -57,6 +57,7 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
+from scorio_core.io.formats.harness_files import json_array
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "NON_EVALUABLE", "TAU_BENCH_FORMAT", "is_tau2", "is_tau_bench", "model_of", "read_tau2", "read_tau_bench",
@@ -268,10 +269,8 @@ def read_tau_bench(src: Source, mapping: Mapping[str, str] | None = None, errors
     """
     levels = fixed_fields(mapping, src.name, "tau-bench results have fixed fields (task_id, trial, reward; the model "
                           "from the file name)", ("task",))
-    records = load_json(src)
-    if not isinstance(records, list) or not records or not all(isinstance(r, dict) for r in records):
-        raise InputError("expected tau-bench results: a JSON array of records (task_id, reward, info, traj, trial), "
-                         "as tau_bench/run.py writes them.", source=src.name)
+    records = json_array(src, "tau-bench results: a JSON array of records (task_id, reward, info, traj, trial), as "
+                         "tau_bench/run.py writes them")
     for i, r in enumerate(records):
         reward, trial = r.get("reward"), r.get("trial")
         if (r.get("task_id") is None or not isinstance(trial, int) or isinstance(trial, bool)

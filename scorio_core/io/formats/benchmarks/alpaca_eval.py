@@ -34,8 +34,8 @@ import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
-from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.harness_files import SCALE_LABEL, leave_out, tool_part
+from scorio_core.io._sources import Source
+from scorio_core.io.formats.harness_files import SCALE_LABEL, json_array, leave_out, tool_part
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "is_alpaca_eval", "is_alpaca_outputs", "preference_codes", "read_alpaca_eval",
@@ -146,10 +146,8 @@ def read_alpaca_eval(src: Source, mapping: Mapping[str, str] | None = None) -> P
     """
     levels = fixed_fields(mapping, src.name, "AlpacaEval annotations have fixed fields (generator_2, instruction, "
                           "preference)", ("task",))
-    doc = load_json(src)
-    if not isinstance(doc, list) or not doc or not all(isinstance(r, dict) for r in doc):
-        raise InputError("expected AlpacaEval annotations: a JSON array of judged pairs (instruction, generator_1, "
-                         "generator_2, preference).", source=src.name)
+    doc = json_array(src, "AlpacaEval annotations: a JSON array of judged pairs (instruction, generator_1, "
+                     "generator_2, preference)")
     for field in ("instruction", "generator_2", "preference"):
         row = next((i for i, r in enumerate(doc) if field not in r or (field != "preference" and r[field] is None)), None)
         if row is not None:

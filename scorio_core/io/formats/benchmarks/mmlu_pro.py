@@ -29,8 +29,8 @@ import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
-from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.harness_files import leave_out, tool_part
+from scorio_core.io._sources import Source
+from scorio_core.io.formats.harness_files import json_array, leave_out, tool_part
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "is_mmlu_pro", "read_mmlu_pro", "skip_mmlu_pro_files"]
@@ -109,10 +109,7 @@ def read_mmlu_pro(src: Source, mapping: Mapping[str, str] | None = None, errors_
     """
     levels = fixed_fields(dict(mapping or {}), src.name, "MMLU-Pro results have fixed fields (question_id the "
                           "question, pred == answer the outcome)", ("model", "task"))
-    doc = load_json(src)
-    if not isinstance(doc, list) or not doc or not all(isinstance(r, dict) for r in doc):
-        raise InputError("expected MMLU-Pro results: a JSON array of questions, each with its answer and pred.",
-                         source=src.name)
+    doc = json_array(src, "MMLU-Pro results: a JSON array of questions, each with its answer and pred")
     for field in ("question_id", "answer", "pred"):  # the fields read (the question and output texts are not)
         row = next((i for i, r in enumerate(doc) if field not in r or (field != "pred" and r[field] is None)), None)
         if row is not None:

@@ -30,8 +30,8 @@ import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
-from scorio_core.io._sources import Source, load_json
-from scorio_core.io.formats.harness_files import SCALE_LABEL, tool_part
+from scorio_core.io._sources import Source
+from scorio_core.io.formats.harness_files import SCALE_LABEL, json_array, tool_part
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
 __all__ = ["FORMAT", "is_wildbench", "read_wildbench"]
@@ -85,9 +85,7 @@ def read_wildbench(src: Source, mapping: Mapping[str, str] | None = None) -> Par
     """
     levels = fixed_fields(mapping, src.name, "WildBench results have fixed fields (the file's name, session_id, score)",
                           ("task",))
-    doc = load_json(src)
-    if not isinstance(doc, list) or not doc or not all(isinstance(r, dict) for r in doc):
-        raise InputError("expected WildBench results: a JSON array of rated tasks.", source=src.name)
+    doc = json_array(src, "WildBench results: a JSON array of rated tasks")
     if "winner" in doc[0] or "model_outputs" in doc[0]:
         raise InputError("WildBench pairwise results (a winner against a reference model): not read; load the score "
                          "results (eval_results/<version>/score.v2/eval=<judge>/<model>.json), one rating per task.",
