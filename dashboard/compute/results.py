@@ -35,9 +35,9 @@ __all__ = [
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def tasks_of(data_id: str, _dataset) -> list[str]:
-    """Tasks of the dataset, in order of appearance."""
-    return task_names(_dataset)
+def tasks_of(data_id: str, _dataset, by_models: bool = False) -> list[str]:
+    """Tasks of the dataset, in order of appearance (``by_models``: most models first, :func:`task_names`)."""
+    return task_names(_dataset, by_models)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

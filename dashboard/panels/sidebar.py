@@ -150,14 +150,15 @@ def render_sidebar() -> PageContext | None:
             st.error(f"Could not load this dataset: {md(str(exc))}")
             return None
         tasks = tuple(tasks_of(data.data_id, data.dataset))
-        task_options = list(tasks) + ([ALL_TASKS] if len(tasks) > 1 else [])
+        task_options = tasks_of(data.data_id, data.dataset, True) + ([ALL_TASKS] if len(tasks) > 1 else [])
         _seed(KEY_TASK, task_options[0], task_options)
         st.selectbox(
             "Task",
             task_options,
             key=KEY_TASK,
             bind="query-params", persist_state="session",
-            help="'all tasks' pools the questions of every task (each question weighs the same).",
+            help="Tasks with the most models first; 'all tasks' pools the questions of every task (each question "
+                 "weighs the same).",
         )
         available = models_of(data.data_id, data.dataset, st.session_state[KEY_TASK])
         _seed_models(available)

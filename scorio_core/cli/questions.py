@@ -141,11 +141,10 @@ def irt_outcomes(dataset, task: str):
         if schema is None:
             raise
     categorization, _ = categorization_for(dataset, schema, task)
-    return outcomes_for(dataset, task, categorization), (
-        f"{task}: category codes and no is_correct: the item fit reads the default rubric '{schema.name}' "
-        f"({code_weights_text(schema)}), each attempt counting its weight as a success (a weight of 0.5 is half a "
-        "success), as the Questions page does; binomial on these weighted counts is an approximation, and so are the "
-        "intervals (docs/items.md). Flaky means attempts in two categories.")
+    from scorio_core.items.report import weights_as_successes_note
+
+    return outcomes_for(dataset, task, categorization), weights_as_successes_note(
+        task, f"default '{schema.name}' ({code_weights_text(schema)})")
 
 
 def run_questions(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from scorio_core.items.flags import FLAG_CODES, flag_questions
 from scorio_core.items.irt import IRTFit, fit_irt, from_outcomes
 
 __all__ = ["Diagnostics", "QUESTION_COLUMNS", "MODEL_COLUMNS", "diagnose", "flagged_questions", "exclude_questions",
-           "check_flag_codes"]
+           "check_flag_codes", "weights_as_successes_note"]
 
 #: Columns of :attr:`Diagnostics.questions` (also the CLI's JSON keys per question).
 QUESTION_COLUMNS = ("task", "question_id", "difficulty", "difficulty_lo", "difficulty_hi", "discrimination",
@@ -58,6 +58,15 @@ class Diagnostics:
     models: pd.DataFrame
     confidence: float
     outcome: str
+
+
+def weights_as_successes_note(task: str, rubric: str) -> str:
+    """What an item fit on a rubric's weights assumed (the ``rubric_weights`` note of ``questions`` and of
+    ``leaderboard --exclude-flagged``); ``rubric`` names the rubric and its weights (docs/items.md)."""
+    return (f"{task}: the item fit reads the rubric {rubric}, each attempt counting its weight as a success (a weight "
+            "of 0.5 is half a success), as the Questions page does; binomial on these weighted counts is an "
+            "approximation, and so are the intervals and the flags (docs/items.md). Flaky means attempts in two "
+            "categories.")
 
 
 def check_flag_codes(codes) -> tuple[str, ...]:

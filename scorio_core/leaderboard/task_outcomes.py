@@ -53,10 +53,17 @@ class TaskOutcomes:
         return self.rubric.models
 
 
-def task_names(dataset) -> list[str]:
-    """Tasks of a :class:`scorio_core.io.Dataset`, in order of appearance."""
+def task_names(dataset, by_models: bool = False) -> list[str]:
+    """Tasks of a :class:`scorio_core.io.Dataset`, in order of appearance; ``by_models``: the tasks with the most models
+    first, ties in order of appearance (the app's task choices, whose first is the default view)."""
     table = dataset.attempts if dataset.attempts is not None else dataset.counts
-    return [str(t) for t in pd.unique(table["task"])]
+    tasks = [str(t) for t in pd.unique(table["task"])]
+    if not by_models or len(tasks) < 2:
+        return tasks
+    (t, task_ids), (m, model_ids) = pd.factorize(table["task"]), pd.factorize(table["model"])  # O(rows), no sort
+    seen = np.bincount(t.astype(np.int64) * len(model_ids) + m, minlength=len(task_ids) * len(model_ids)) > 0
+    models = dict(zip(map(str, task_ids), seen.reshape(len(task_ids), -1).sum(axis=1)))
+    return sorted(tasks, key=lambda task: -int(models[task]))  # sorted is stable: ties keep their order
 
 
 def split_pooled_question(tasks, question: str, exists=None) -> tuple[str, str]:

@@ -279,3 +279,20 @@ def test_all_tasks_names_the_models_that_ran_only_some_tasks(app):
     no_exception(app)
     (said,) = [shown(w.value) for w in app.main.warning if "did not run every task" in w.value]
     assert said.startswith("1 of the 4 models did not run every task pooled here: d (no x).") and "Tasks page" in said
+
+
+def test_the_default_task_is_the_one_most_models_ran(app):
+    """AlpacaEval's first annotator had 7 of 103 models and opened as the default view: the task choices list the tasks
+    with the most models first (ties in order of appearance), so the first view ranks the most models."""
+    rows = ["model,task,question,seed,correct"] + [
+        f"{m},{t},q{q},0,{int((q + len(m)) % 2 == 0)}" for m, tasks in (("a", ("side", "main", "third")),
+                                                                       ("b", ("main", "third")), ("c", ("main",)))
+        for t in tasks for q in range(3)]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("order.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    assert app.session_state["task"] == "main"
+    (task,) = [s for s in app.sidebar.selectbox if s.label == "Task"]
+    assert list(task.options) == ["main", "third", "side", "all tasks"] and task.value == "main"

@@ -75,6 +75,15 @@ def test_questions_fits_category_codes_under_the_default_rubric_as_the_page_does
     assert "weights assumed code / max code (0 -> 0, 1 -> 0.333, 2 -> 0.667, 3 -> 1)" in weighted[0]["message"]
 
 
+def test_exclude_flagged_on_category_codes_says_the_flags_come_from_weighted_counts(capsys):
+    out = run_json(capsys, "leaderboard", CODES, "--exclude-flagged", "saturated")
+    (weighted,) = [n for n in out["notes"] if n["code"] == "rubric_weights"]
+    assert weighted["task"] == "math" and "each attempt counting its weight as a success" in weighted["message"]
+    assert "(code 0 -> 0, code 1 -> 0.333, code 2 -> 0.667, code 3 -> 1)" in weighted["message"]
+    assert "so are the intervals and the flags" in weighted["message"]
+    assert not [n for n in run_json(capsys, "leaderboard", CODES)["notes"] if n["code"] == "rubric_weights"]
+
+
 def test_plan_scores_category_codes_with_the_default_rubric_or_schema(tmp_path, capsys):
     out = run_json(capsys, "plan", CODES, "--goal", "top-1", "--batch", "10", "--draws", "500")
     assert any("rubric defaults to" in n for n in note_messages(out["status"]["notes"]))

@@ -115,3 +115,17 @@ def test_files_with_a_task_column_are_left_out_of_the_rule():
 ])
 def test_task_name_from_the_stems(stems, name):
     assert per_model_task_name(stems) == name
+
+
+def test_task_names_by_models_put_the_most_covered_tasks_first_ties_in_order():
+    import pandas as pd
+
+    class _Data:  # the attempts table is all task_names reads
+        counts = None
+        attempts = pd.DataFrame({"task": pd.Categorical(["a", "b", "b", "c", "c", "c", "b", "d", "a"]),
+                                 "model": ["x", "x", "y", "x", "y", "z", "y", "w", "x"]})
+
+    assert task_names(_Data) == ["a", "b", "c", "d"]
+    assert task_names(_Data, by_models=True) == ["c", "b", "a", "d"]  # 3, 2, 1 (a first of the two 1s), 1
+    _Data.attempts = _Data.attempts.astype({"task": str, "model": "category"})
+    assert task_names(_Data, by_models=True) == ["c", "b", "a", "d"]

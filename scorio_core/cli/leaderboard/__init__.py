@@ -248,10 +248,14 @@ def run(args: argparse.Namespace) -> int:
 def _exclude_flagged(outcomes, task: str, args: argparse.Namespace, notes: list):
     """The task's outcomes without the questions flagged with ``--exclude-flagged`` codes (a note lists them)."""
     from scorio_core.items.irt import MIN_2PL_MODELS
-    from scorio_core.items.report import diagnose, exclude_questions, flagged_questions
+    from scorio_core.items.report import diagnose, exclude_questions, flagged_questions, weights_as_successes_note
 
     model = "2pl" if len(outcomes.models) >= MIN_2PL_MODELS else "rasch"
-    dropped = flagged_questions(diagnose(outcomes, model=model), args.exclude_flagged)
+    diagnostics = diagnose(outcomes, model=model)
+    dropped = flagged_questions(diagnostics, args.exclude_flagged)
+    if diagnostics.outcome == "rubric weights":  # the flags come from a fit on weighted counts: say so, as questions does
+        weights = ", ".join(f"{label} -> {w:.3g}" for label, w in zip(outcomes.rubric.labels, outcomes.rubric.weights))
+        notes.append({"code": "rubric_weights", "task": task, "message": weights_as_successes_note(task, f"({weights})")})
     notes.append({"code": "excluded_questions", "task": task, "questions": list(dropped), "irt_model": model,
                   "message": f"{task}: {len(dropped)} of {len(outcomes.rubric.questions)} questions left out "
                              f"(flagged {args.exclude_flagged}; {model.upper() if model == '2pl' else 'Rasch'} fit): "
