@@ -20,7 +20,7 @@ from scorio_core.io.formats.harnesses.evalscope import is_evalscope
 from scorio_core.io.formats.harnesses.fastchat import is_fastchat_judgment
 from scorio_core.io.formats.harnesses.fastchat_pairs import PAIR_KEYS
 from scorio_core.io.formats.harnesses.lighteval import is_lighteval_details
-from scorio_core.io.formats.benchmarks.alpaca_eval import is_alpaca_eval
+from scorio_core.io.formats.benchmarks.alpaca_eval import is_alpaca_eval, is_alpaca_run
 from scorio_core.io.formats.benchmarks.arena_hard import is_arena_hard
 from scorio_core.io.formats.benchmarks.evalplus import is_evalplus_results
 from scorio_core.io.formats.benchmarks.livecodebench import is_lcb_eval_all
@@ -180,7 +180,7 @@ def detect_source_format(src: Source) -> str:
     if src.is_dir:
         return ("aider" if is_aider_run(src) else "terminal-bench" if is_tb_run(src) else "harbor" if is_harbor_job(src)
                 else "matharena" if is_matharena_run(src) else "nemo-skills" if is_nemo_run(src)
-                else "qwen-math" if is_qwen_math_run(src) else "helm")
+                else "qwen-math" if is_qwen_math_run(src) else "alpaca-eval" if is_alpaca_run(src) else "helm")
     name = src.inner_name.lower()
     if name in ("per_instance_stats.json", "scenario_state.json", "run_spec.json"):
         return "helm"

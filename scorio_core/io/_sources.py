@@ -41,12 +41,19 @@ def strip_suffixes(name: str, dated: bool = True) -> str:
     """Return a file name without its data suffixes (``results.csv.gz`` -> ``results``) and, unless ``dated`` is False,
     a lighteval details file's name without its ``details_`` prefix and run timestamp (:data:`DATED_DETAILS`).
 
+    openai/human-eval's results, written beside the samples as ``<sample file>_results.jsonl``, are named by the sample
+    file's stem.
+
     >>> strip_suffixes("results.csv.gz"), strip_suffixes("details_lighteval|gsm8k|5_2025-01-01T12-30-45.123456.parquet")
     ('results', 'lighteval|gsm8k|5')
+    >>> strip_suffixes("gpt-4o_samples.jsonl_results.jsonl"), strip_suffixes("eval_results.jsonl")
+    ('gpt-4o_samples', 'eval_results')
     """
     stem = name
     while (split := os.path.splitext(stem))[1].lower() in _KNOWN_SUFFIXES and split[0]:
         stem = split[0]
+    if stem.endswith("_results") and os.path.splitext(stem[:-8])[1].lower() in _KNOWN_SUFFIXES:  # human-eval's name
+        return strip_suffixes(stem[:-8], dated)
     found = DATED_DETAILS.match(stem) if dated else None
     return found.group(1) if found else stem
 

@@ -126,6 +126,37 @@ def _helm_stats(run: Path) -> dict[str, tuple[float, int]]:
     return {split: (em[split], n[split]) for split in em}
 
 
+def test_helm_suite_folder_with_what_summarize_writes_beside_the_runs(tmp_path):
+    """Found 2026-12-05: a suite folder after helm-summarize (benchmark_output/runs/<suite>/: schema.json, runs.json,
+    run_specs.json, groups/ ... beside the run folders), or benchmark_output/ whole (its scenarios/ hold the datasets
+    HELM downloaded, as CSV), was refused ("run_specs.json: no column found for required field 'question_id'")."""
+    import shutil
+
+    suite = tmp_path / "benchmark_output" / "runs" / "v1"
+    shutil.copytree(HELM, suite)
+    (suite / "run_specs.json").write_text(json.dumps([{"name": "mmlu:subject=philosophy", "adapter_spec": {},
+                                                       "scenario_spec": {}, "metric_specs": [], "groups": ["mmlu"]}]))
+    (suite / "runs.json").write_text(json.dumps([{"run_path": "x", "run_spec": {"name": "mmlu"}, "stats": []}]))
+    for name in ("schema.json", "summary.json", "costs.json", "groups.json", "groups_metadata.json",
+                 "runs_to_run_suites.json"):
+        (suite / name).write_text("{}")
+    (suite / "groups" / "json").mkdir(parents=True)
+    (suite / "groups" / "mmlu.json").write_text(json.dumps([{"title": "MMLU", "header": [], "rows": []}]))
+    (suite / "groups" / "json" / "mmlu_accuracy.json").write_text(json.dumps({"title": "Accuracy", "rows": []}))
+    data = tmp_path / "benchmark_output" / "scenarios" / "mmlu" / "data" / "test"
+    data.mkdir(parents=True)
+    (data / "philosophy_test.csv").write_text("What is 1+1?,1,2,3,4,B\n")
+    alone = io.load(HELM)
+    for path in (suite, tmp_path / "benchmark_output"):
+        ds = io.load(path)
+        assert ds.attempts.equals(alone.attempts) and len(ds.sources) == 3
+        skipped = 10 if path == suite else 11
+        assert any(n.startswith(f"HELM: {skipped} files beside the run folders not read") for n in ds.report.notes)
+    with pytest.raises(InputError, match="HELM's suite summary") as err:
+        io.load([suite / "run_specs.json", suite / "runs.json"])
+    assert "per_instance_stats.json" in str(err.value)
+
+
 @pytest.mark.parametrize("run", sorted(p.name for p in HELM.iterdir()))
 def test_helm_runs_reproduce_stats_json(run):
     ds = io.load(HELM / run)

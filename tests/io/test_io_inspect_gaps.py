@@ -85,3 +85,25 @@ def test_an_eval_set_folder_with_its_logs_json_manifest(tmp_path):
     assert any("logs.json not read: Inspect's manifest of the log folder" in n for n in ds.report.notes)
     with pytest.raises(InputError, match="Inspect's manifest of a log folder"):
         io.load([str(tmp_path / "logs.json")])
+
+
+def test_an_eval_set_folder_with_its_eval_set_json(tmp_path):
+    """Found 2026-12-05 (later): eval_set also writes eval-set.json (inspect_ai._eval.evalset.EvalSet: the set's id and
+    its (task, model) runs), which was read as a table and refused the whole folder ("eval-set.json: no column found
+    for required field 'is_correct'"). Left out with logs.json, said once; alone refused with what to load."""
+    import shutil
+    import zipfile
+
+    shutil.copy(FORMATS / "inspect_ai" / "log_streaming.eval", tmp_path / "a.eval")
+    header = json.loads(zipfile.ZipFile(tmp_path / "a.eval").read("header.json"))
+    (tmp_path / "eval-set.json").write_text(json.dumps({"eval_set_id": "kT3x", "tasks": [
+        {"name": "popularity", "task_id": "popularity_1", "task_file": None, "task_args": {}, "model": "openai/gpt-4o",
+         "model_args": {}, "model_roles": None, "sequence": 0}]}, indent=2))
+    ds = io.load([str(tmp_path)])
+    assert ds.attempts.equals(io.load([str(tmp_path / "a.eval")]).attempts) and len(ds.sources) == 1
+    assert any("eval-set.json not read: Inspect's manifest of the log folder" in n for n in ds.report.notes)
+    (tmp_path / "logs.json").write_text(json.dumps({"a.eval": header}))
+    notes = [n for n in io.load([str(tmp_path)]).report.notes if "not read: Inspect's manifests" in n]
+    assert len(notes) == 1 and notes[0].startswith("logs.json and eval-set.json not read"), notes
+    with pytest.raises(InputError, match="eval-set.json: the eval set's tasks and models"):
+        io.load([str(tmp_path / "eval-set.json")])

@@ -166,6 +166,44 @@ def test_alpaca_eval_side_files_and_refusals(tmp_path):
         io.load([str(two)])
 
 
+def test_alpaca_eval_files_are_read_as_one_source_each_named_by_its_path(tmp_path):
+    """A results folder's annotation files (all named annotations.json) are one source: one table to validate (100
+    models' files read in 1.16 s against the 0.96 s target before), and a message names the file by its folders."""
+    ds = io.load([str(ALPACA)])
+    assert [(s.name, s.format, s.rows) for s in ds.sources] == [("results", "alpaca-eval", 60)]
+    assert "(2 files) against the baseline gpt4_1106_preview" in " ".join(ds.report.defaults)
+    recs = lambda m, prefs: [{"instruction": f"Say {i}", "dataset": "koala", "output_1": "a",  # noqa: E731
+                              "generator_1": "gpt4_1106_preview", "output_2": "b", "generator_2": m,
+                              "annotator": "weighted_alpaca_eval_gpt4_turbo", "preference": p}
+                             for i, p in enumerate(prefs)]
+    for m, prefs in (("a", [1.9, 1.1]), ("b", [1.2, None])):
+        run = tmp_path / "results" / m / "weighted_alpaca_eval_gpt4_turbo"
+        run.mkdir(parents=True)
+        (run / "annotations.json").write_text(json.dumps(recs(m, prefs)))
+    (tmp_path / "results" / "a" / "model_outputs.json").write_text(
+        json.dumps([{"instruction": "Say 0", "output": "b", "generator": "a", "dataset": "koala"}]))
+    ds = io.load([str(tmp_path / "results")])
+    assert [s.name for s in ds.sources] == ["results"] and ds.attempts["category"].tolist() == [2, 0, 0]
+    notes = " ".join(ds.report.notes)
+    assert "1 file beside the annotations not read" in notes  # said on a gathered file: kept on the folder
+    assert ("1 instruction without a preference (missing or outside 1-2) has no attempt, as AlpacaEval leaves them "
+            "out (results/b/weighted_alpaca_eval_gpt4_turbo/annotations.json).") in notes
+    copy = tmp_path / "results" / "a2" / "weighted_alpaca_eval_gpt4_turbo"  # a's judgments filed again elsewhere
+    copy.mkdir(parents=True)
+    (copy / "annotations.json").write_text(json.dumps(recs("a", [1.9, 1.1])))
+    ds = io.load([str(tmp_path / "results")])
+    assert ds.report.n_duplicate_rows == 2
+    assert ("1 (model, annotator) pair is judged in more than one file (their rows repeat a key: see the duplicates "
+            "choice): a / weighted_alpaca_eval_gpt4_turbo in results/a/weighted_alpaca_eval_gpt4_turbo/annotations.json"
+            " and results/a2/weighted_alpaca_eval_gpt4_turbo/annotations.json.") in " ".join(ds.report.notes)
+    bad = tmp_path / "results" / "b" / "weighted_alpaca_eval_gpt4_turbo" / "annotations.json"
+    bad.write_text(json.dumps(recs("b", [1.2]) + [dict(recs("b", [1.3])[0], generator_2=None)]))
+    with pytest.raises(InputError, match="no 'generator_2' in this record") as err:
+        io.load([str(tmp_path / "results")])
+    assert "results/b/weighted_alpaca_eval_gpt4_turbo/annotations.json" in str(err.value)
+    assert "row 2" in str(err.value)
+
+
 def test_invalid_utf8_in_a_first_line_key_names_the_line(tmp_path):
     # found by fuzzing the readers above: the line cannot be sniffed, so the plain JSON Lines reader got it, and
     # pyarrow's decoding of the key raised a bare UnicodeDecodeError ("cannot read the file")

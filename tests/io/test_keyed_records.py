@@ -272,3 +272,16 @@ def test_skythought_run_folder_with_its_summary(tmp_path):
     ds = io.load([str(tmp_path)], mapping={"model": "@folder"})
     assert len(ds.attempts) == 2 and len(ds.sources) == 1
     assert any("Qwen-7B_aime24_abc/summary.json not read" in n for n in ds.report.notes)
+
+
+def test_human_eval_results_are_named_by_their_sample_file(tmp_path):
+    """openai/human-eval's evaluate_functional_correctness writes ``<sample file>_results.jsonl`` (task_id, completion,
+    result, passed per sample): the model was named ``gpt-4o_samples.jsonl_results``, now the sample file's stem."""
+    path = tmp_path / "gpt-4o_samples.jsonl_results.jsonl"
+    path.write_text("".join(json.dumps({"task_id": f"HumanEval/{q}", "completion": "    return 1\n",
+                                        "result": "passed" if (q + s) % 2 else "failed: ", "passed": bool((q + s) % 2)})
+                            + "\n" for q in range(3) for s in range(2)))
+    ds = io.load([str(path)])
+    assert set(ds.attempts["model"].astype(str)) == {"gpt-4o_samples"}
+    assert sorted(set(ds.attempts["question_id"].astype(str))) == ["HumanEval/0", "HumanEval/1", "HumanEval/2"]
+    assert ds.attempts["is_correct"].sum() == 3 and len(ds.attempts) == 6

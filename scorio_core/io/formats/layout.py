@@ -11,7 +11,7 @@ from scorio_core.io.formats.agents.swebench import read_swebench_report
 from scorio_core.io.formats.agents.swebench_instances import skip_harness_files
 from scorio_core.io.formats.agents.tau import read_tau2, read_tau_bench, skip_simulation_files
 from scorio_core.io.formats.agents.terminal_bench import gather_tb_runs, read_terminal_bench
-from scorio_core.io.formats.benchmarks.alpaca_eval import read_alpaca_eval, skip_alpaca_eval_files
+from scorio_core.io.formats.benchmarks.alpaca_eval import gather_alpaca_eval, read_alpaca_eval, skip_alpaca_eval_files
 from scorio_core.io.formats.benchmarks.arena_hard import read_arena_hard, skip_arena_hard_files
 from scorio_core.io.formats.benchmarks.evalplus import read_evalplus, skip_evalplus_files
 from scorio_core.io.formats.benchmarks.livecodebench import name_lcb, skip_lcb_files
@@ -22,6 +22,7 @@ from scorio_core.io.formats.benchmarks.qwen_math import gather_qwen_math, read_q
 from scorio_core.io.formats.harnesses.evalscope import read_evalscope, skip_work_files as skip_evalscope_files
 from scorio_core.io.formats.harnesses.fastchat import read_fastchat
 from scorio_core.io.formats.harnesses.fastchat_pairs import read_fastchat_pairs, skip_fastchat_pairs
+from scorio_core.io.formats.harnesses.helm import skip_helm_summaries
 from scorio_core.io.formats.harnesses.inspect_ai import skip_log_manifests
 from scorio_core.io.formats.harnesses.lighteval import name_model, skip_results_files
 from scorio_core.io.formats.harnesses.nemo_skills import gather_nemo_skills, read_nemo_skills
@@ -71,24 +72,26 @@ def settle_layout(srcs: list[Source], fmt: str | None = None) -> list[Source]:
     OpenCompass / AISBench write beside ``results/`` (:func:`~.harnesses.opencompass.skip_work_files`), what evalscope
     writes beside ``reviews/`` (:func:`~.harnesses.evalscope.skip_work_files`) and SkyThought's ``summary.json`` beside
     its ``results.json`` (:func:`skip_run_summaries`), and Inspect's ``logs.json`` manifest
-    (:func:`~.harnesses.inspect_ai.skip_log_manifests`) and lighteval's results files beside its details
+    (:func:`~.harnesses.inspect_ai.skip_log_manifests`), what helm-summarize writes beside HELM's run folders
+    (:func:`~.harnesses.helm.skip_helm_summaries`) and lighteval's results files beside its details
     (:func:`~.harnesses.lighteval.skip_results_files`), and LiveCodeBench's generations and metrics beside its
     graded file (:func:`~.benchmarks.livecodebench.skip_lcb_files`), and EvalPlus's and BigCodeBench's generations
     and summaries beside their results (:func:`~.benchmarks.evalplus.skip_evalplus_files`), MMLU-Pro's
     summaries (:func:`~.benchmarks.mmlu_pro.skip_mmlu_pro_files`), Arena-Hard's questions and answers beside its
     judgments (:func:`~.benchmarks.arena_hard.skip_arena_hard_files`) and AlpacaEval's outputs and leaderboard beside
-    its annotations (:func:`~.benchmarks.alpaca_eval.skip_alpaca_eval_files`) and FastChat's pairwise judgments
+    its annotations (:func:`~.benchmarks.alpaca_eval.skip_alpaca_eval_files`), its annotation files then gathered
+    (:func:`~.benchmarks.alpaca_eval.gather_alpaca_eval`) and FastChat's pairwise judgments
     beside its ratings (:func:`~.harnesses.fastchat_pairs.skip_fastchat_pairs`).
     ``fmt``: the user's ``--format``, if any."""
     srcs = gather_matharena(gather_harbor_jobs(gather_tb_runs(gather_aider_runs(srcs, fmt), fmt), fmt), fmt)
     srcs = gather_qwen_math(gather_nemo_skills(srcs, fmt), fmt)
-    srcs = skip_run_summaries(skip_simulation_files(skip_harness_files(skip_log_manifests(srcs))))
+    srcs = skip_run_summaries(skip_simulation_files(skip_harness_files(skip_log_manifests(skip_helm_summaries(srcs)))))
     srcs = skip_results_files(srcs) if fmt in (None, "lighteval") else srcs
     srcs = skip_lcb_files(srcs) if fmt in (None, "livecodebench") else srcs
     srcs = skip_evalplus_files(srcs) if fmt in (None, "evalplus") else srcs
     srcs = skip_mmlu_pro_files(srcs) if fmt in (None, "mmlu-pro") else srcs
     srcs = skip_arena_hard_files(srcs) if fmt in (None, "arena-hard") else srcs
     srcs = skip_fastchat_pairs(srcs) if fmt is None else srcs
-    srcs = skip_alpaca_eval_files(srcs) if fmt in (None, "alpaca-eval") else srcs
+    srcs = gather_alpaca_eval(skip_alpaca_eval_files(srcs), fmt) if fmt in (None, "alpaca-eval") else srcs
     srcs = skip_evalscope_files(srcs) if fmt in (None, "evalscope") else srcs
     return skip_work_files(srcs) if fmt in (None, "opencompass") else srcs

@@ -19,6 +19,9 @@ plus 1), NaN when the annotator gave none) and ``metrics/helpers.py`` (``win_rat
   page);
 - a preference that is missing or outside [1, 2] has no attempt, said with its count (AlpacaEval drops it too).
 
+A load's annotation files on disk are read as one source (:func:`gather_alpaca_eval`: a results folder of 100 models'
+files is one table to validate, not 100), each still checked on its own and named by its path below the folders they
+share (``<model>/<annotator>/annotations.json``: every file has the same name).
 ``model_outputs.json`` and ``leaderboard.csv`` beside annotations (a results folder loaded whole) are left out, said;
 ``model_outputs.json`` alone is refused with what judges it (:func:`skip_alpaca_eval_files`).
 """
@@ -27,7 +30,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from collections.abc import Mapping
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -35,11 +40,11 @@ import pandas as pd
 from scorio_core.errors import InputError
 from scorio_core.io._canonical import Part
 from scorio_core.io._sources import Source
-from scorio_core.io.formats.harness_files import SCALE_LABEL, json_array, leave_out, tool_part
+from scorio_core.io.formats.harness_files import SCALE_LABEL, gather_files, json_array, leave_out, tool_part
 from scorio_core.io.formats.path_names import fixed_fields, folder_names
 
-__all__ = ["FORMAT", "is_alpaca_eval", "is_alpaca_outputs", "preference_codes", "read_alpaca_eval",
-           "skip_alpaca_eval_files"]
+__all__ = ["FORMAT", "gather_alpaca_eval", "is_alpaca_eval", "is_alpaca_outputs", "is_alpaca_run", "preference_codes",
+           "read_alpaca_eval", "skip_alpaca_eval_files"]
 
 FORMAT = "alpaca-eval"
 _KEYS = (b'"instruction"', b'"generator_1"', b'"generator_2"', b'"preference"')
@@ -122,13 +127,41 @@ def skip_alpaca_eval_files(srcs: list[Source]) -> list[Source]:
                      "--model_outputs FILE` judges them and writes <annotator>/annotations.json; load that file.")
 
 
+def _annotations(src: Source) -> bool:
+    return (not src.is_dir and src.path is not None and src.inner_name.lower().endswith(".json")
+            and is_alpaca_eval(src.text_head(65536)))
+
+
+def gather_alpaca_eval(srcs: list[Source], fmt: str | None = None) -> list[Source]:
+    """Gather a load's AlpacaEval annotation files on disk into one folder source (the folder they all sit under),
+    members named by their path below it; their notes (what was left out beside them) move to it. ``fmt``: the user's
+    ``--format``, if any. Fewer than two such files: the sources unchanged."""
+    if fmt not in (None, FORMAT):
+        return srcs
+    files = {id(s): s for s in srcs if _annotations(s)}
+    if len(files) < 2:
+        return srcs
+    top = Path(os.path.commonpath([s.path.parent for s in files.values()]))
+    out, folders = gather_files(srcs, lambda src: top if id(src) in files else None,
+                                lambda folder: folder.name or "annotations")
+    folders[top].notes.extend(note for s in files.values() for note in s.notes)
+    return out
+
+
+def is_alpaca_run(src: Source) -> bool:
+    """Whether a folder source is annotation files gathered by :func:`gather_alpaca_eval`."""
+    return (src.is_dir and bool(src.members) and all(k.lower().removesuffix(".gz").endswith(".json") for k in src.members)
+            and is_alpaca_eval(next(iter(src.members.values())).text_head(65536)))
+
+
 def read_alpaca_eval(src: Source, mapping: Mapping[str, str] | None = None) -> Part:
     """Read AlpacaEval annotations (see the module docstring): one attempt per instruction with a preference.
 
     Parameters
     ----------
     src : Source
-        ``annotations.json`` (a JSON array of judged pairs).
+        ``annotations.json`` (a JSON array of judged pairs), or annotation files gathered by
+        :func:`gather_alpaca_eval`.
     mapping : dict, optional
         ``--map task=@folder[:N]`` only.
 
@@ -142,10 +175,68 @@ def read_alpaca_eval(src: Source, mapping: Mapping[str, str] | None = None) -> P
     ------
     InputError
         Not a non-empty array of objects, a record without instruction, generator_2 or preference (naming it), one
-        model judged against two baselines, no record with a preference, another ``--map``.
+        model judged against two baselines in a file, a file with no record with a preference, another ``--map``;
+        each naming the file.
     """
     levels = fixed_fields(mapping, src.name, "AlpacaEval annotations have fixed fields (generator_2, instruction, "
                           "preference)", ("task",))
+    files = list(src.members.values()) if src.is_dir else [src]
+    read = [_read_file(f, levels) for f in files]
+    fields = {k: [v for r in read for v in r[k]] for k in ("model", "task", "instruction", "dataset", "preference")}
+    ends = np.cumsum([len(r["model"]) for r in read])
+    code = preference_codes(fields["preference"])
+    kept = ~np.isnan(code)
+    text = [str(t) for t in fields["instruction"]]
+    ids = [f"{'alpaca_eval' if d is None else d}/{_digest(t)}" for d, t in zip(fields["dataset"], text)]
+    models = fields["model"]
+    out = pd.DataFrame({"model": models, "task": fields["task"], "question_id": ids, "trial": 0, "category": code,
+                        "input": text, SCALE_LABEL: FORMAT})
+    out = out if kept.all() else out[kept]
+
+    def locate(i: int) -> dict:
+        f = int(np.searchsorted(ends, i, side="right"))
+        return {"context": f"{files[f].name}, record {i - (ends[f - 1] if f else 0) + 1}: "}
+
+    part = tool_part(out, src.name, FORMAT, "alpaca_eval", locate if src.is_dir else (lambda i: {"row": i + 1}),
+                     read[0]["named"], {"task": "annotator", "question_id": "<dataset / SHA-1 of instruction>",
+                                        "trial": "<one judgment per instruction>", "category": "preference (rounded: 0 "
+                                        "baseline preferred, 1 draw, 2 model preferred)"})
+    pairs = sorted({(m, b) for r in read for m, b in r["baselines"].items()})
+    bases = sorted({b for _, b in pairs})
+    shown = ", ".join(m for m, _ in pairs[:5]) + (f" and {len(pairs) - 5:,} more" if len(pairs) > 5 else "")
+    part.defaults.append(f"{src.name}: AlpacaEval annotations of {shown}" + (f" ({len(files):,} files)" if src.is_dir
+                         else "") + f" against the baseline{'s' * (len(bases) > 1)} {', '.join(bases)}: one judgment "
+                         "per instruction (N = 1), the rounded preference a category code (0 baseline preferred, 1 "
+                         "draw, 2 model preferred; the default rubric code / 2 is AlpacaEval's discrete_win_rate).")
+    p = np.asarray(pd.to_numeric(pd.Series(fields["preference"], dtype=object), errors="coerce"), dtype=float)
+    p = np.where(p == 0, 0.5, p - 1)  # AlpacaEval's win_rate: a draw coded 0 counts as 1.5
+    one_task = len(set(fields["task"])) == 1
+    who = models if one_task else [f"{m} ({t})" for m, t in zip(models, fields["task"])]
+    rates = pd.DataFrame({"m": who, "p": p, "d": code / 2})[kept].groupby("m", sort=True).mean()
+    part.defaults.append(f"{src.name}: AlpacaEval's own numbers: " + "; ".join(
+        f"{m}: win_rate {100 * r.p:.2f}%, discrete_win_rate {100 * r.d:.2f}%" for m, r in rates.head(5).iterrows())
+        + (f"; ... ({len(rates) - 5:,} more)" if len(rates) > 5 else "") + " (the length-controlled win rate, a "
+        "regression on output lengths, is not a per-instruction outcome).")
+    held: dict[tuple, list[str]] = {}
+    for f, r in zip(files, read):  # a file repeating another's judgments: the duplicates it makes named by file
+        for pair in dict.fromkeys(zip(r["model"], r["task"])):
+            held.setdefault(pair, []).append(f.name)
+    if twice := {k: v for k, v in held.items() if len(v) > 1}:
+        part.notes.append(f"{src.name}: {len(twice):,} (model, annotator) pair{'s are' if len(twice) > 1 else ' is'} "
+                          "judged in more than one file (their rows repeat a key: see the duplicates choice): "
+                          + "; ".join(f"{m} / {t} in {' and '.join(v)}" for (m, t), v in list(twice.items())[:3])
+                          + (" ..." if len(twice) > 3 else "") + ".")
+    if n := int((~kept).sum()):
+        where = sorted({files[int(np.searchsorted(ends, i, side="right"))].name for i in np.flatnonzero(~kept)})
+        part.notes.append(f"{src.name}: {n:,} instruction{'s' * (n > 1)} without a preference (missing or outside 1-2) "
+                          f"{'have' if n > 1 else 'has'} no attempt, as AlpacaEval leaves them out"
+                          + (f" ({', '.join(where[:3])}{' ...' if len(where) > 3 else ''})." if src.is_dir else "."))
+    return part
+
+
+def _read_file(src: Source, levels: dict) -> dict:
+    """One annotation file's fields (lists, one element per record), its model -> baseline and the ``--map`` folder
+    names, checked as the module docstring says (errors name the file)."""
     doc = json_array(src, "AlpacaEval annotations: a JSON array of judged pairs (instruction, generator_1, "
                      "generator_2, preference)")
     for field in ("instruction", "generator_2", "preference"):
@@ -160,37 +251,10 @@ def read_alpaca_eval(src: Source, mapping: Mapping[str, str] | None = None) -> P
             raise InputError(f"'{model}' is judged against two baselines ({baselines[model]!r}, {base!r}): a win rate "
                              "is relative to its baseline, so they cannot be pooled; load each baseline's annotations "
                              "as its own run.", source=src.name, field="generator_1")
-    code = preference_codes(fields["preference"])
-    kept = ~np.isnan(code)
-    if not kept.any():
+    if np.isnan(preference_codes(fields["preference"])).all():
         raise InputError("no record has a preference (each is missing or outside 1-2): the annotator gave none.",
                          source=src.name, field="preference")
-    text = [str(t) for t in fields["instruction"]]
-    ids = [f"{'alpaca_eval' if d is None else d}/{_digest(t)}" for d, t in zip(fields["dataset"], text)]
     named = folder_names(src.path, levels, src.name) if levels and src.path is not None else {}
-    task = named.get("task") or ["alpaca_eval" if a is None else str(a) for a in fields["annotator"]]
-    out = pd.DataFrame({"model": models, "task": task, "question_id": ids, "trial": 0, "category": code,
-                        "input": text, SCALE_LABEL: FORMAT})
-    out = out if kept.all() else out[kept]
-    part = tool_part(out, src.name, FORMAT, "alpaca_eval", lambda i: {"row": i + 1}, named,
-                     {"task": "annotator", "question_id": "<dataset / SHA-1 of instruction>",
-                      "trial": "<one judgment per instruction>",
-                      "category": "preference (rounded: 0 baseline preferred, 1 draw, 2 model preferred)"})
-    part.defaults.append(f"{src.name}: AlpacaEval annotations of {', '.join(sorted(baselines))} against the baseline "
-                         f"{', '.join(sorted(set(baselines.values())))}: one judgment per instruction (N = 1), the "
-                         "rounded preference a category code (0 baseline preferred, 1 draw, 2 model preferred; the "
-                         "default rubric code / 2 is AlpacaEval's discrete_win_rate).")
-    p = np.asarray(pd.to_numeric(pd.Series(fields["preference"], dtype=object), errors="coerce"), dtype=float)
-    p = np.where(p == 0, 0.5, p - 1)  # AlpacaEval's win_rate: a draw coded 0 counts as 1.5
-    if len(baselines) > 1:
-        rates = pd.DataFrame({"m": models, "p": p, "d": code / 2})[kept].groupby("m", sort=True).mean()
-    else:
-        rates = pd.DataFrame({"p": [p[kept].mean()], "d": [code[kept].mean() / 2]}, index=[models[0]])
-    part.defaults.append(f"{src.name}: AlpacaEval's own numbers: " + "; ".join(
-        f"{m}: win_rate {100 * r.p:.2f}%, discrete_win_rate {100 * r.d:.2f}%" for m, r in rates.head(5).iterrows())
-        + (f"; ... ({len(rates) - 5} more)" if len(rates) > 5 else "") + " (the length-controlled win rate, a "
-        "regression on output lengths, is not a per-instruction outcome).")
-    if n := int((~kept).sum()):
-        part.notes.append(f"{src.name}: {n:,} instruction{'s' * (n > 1)} without a preference (missing or outside 1-2) "
-                          f"{'have' if n > 1 else 'has'} no attempt, as AlpacaEval leaves them out.")
-    return part
+    task = named.get("task")
+    return {**fields, "model": models, "baselines": baselines, "named": named,
+            "task": [task] * len(doc) if task else ["alpaca_eval" if a is None else str(a) for a in fields["annotator"]]}

@@ -18,6 +18,12 @@ Mapping: ``model`` = ``adapter_spec.model`` (scenario_state, else run_spec, else
 Drill-down text from ``scenario_state.json`` (:mod:`scorio_core.io._text`): ``input``
 (``instance.input.text``), ``target`` (references tagged ``correct``, as ``letter: text`` when
 the run maps options to letters) and ``answer`` (the first completion).
+
+A suite folder (``benchmark_output/runs/<suite>/``) also holds what ``helm-summarize`` writes beside the run folders
+(``presentation/summarize.py``: ``schema.json``, ``summary.json``, ``costs.json``, ``runs.json``, ``run_specs.json``,
+``runs_to_run_suites.json``, ``groups.json``, ``groups_metadata.json``, and ``groups/``' tables): aggregates, left out
+with a note (:func:`skip_helm_summaries`), and refused alone with what to load; so are, when ``benchmark_output/`` is
+loaded whole, its ``scenarios/`` (the downloaded datasets), ``scenario_instances/`` and ``releases/``.
 """
 
 from __future__ import annotations
@@ -31,10 +37,51 @@ from scorio_core.io._canonical import Part, canonicalize
 from scorio_core.io._schema import infer_mapping
 from scorio_core.io._sources import Source, load_json
 from scorio_core.io._text import clip
+from scorio_core.io.formats.harness_files import leave_out
 
-__all__ = ["helm_group", "read_helm"]
+__all__ = ["helm_group", "read_helm", "skip_helm_summaries"]
+
+#: What ``helm-summarize`` writes in a suite (or release) folder beside the run folders.
+SUMMARY_FILES = frozenset({"schema.json", "summary.json", "costs.json", "runs.json", "run_specs.json",
+                           "runs_to_run_suites.json", "groups.json", "groups_metadata.json"})
+_SUMMARY_HEADS = {"run_specs.json": b'"adapter_spec"', "runs.json": b'"run_spec"'}
 
 _RENAME = {"num_prompt_tokens": "prompt_tokens", "num_completion_tokens": "completion_tokens", "inference_runtime": "latency"}
+
+
+def _summary(src: Source, suites: set) -> bool:
+    """Whether a file is helm-summarize's output: beside loaded run folders (or below their ``groups/``), or alone with
+    the distinctive head of ``run_specs.json`` / ``runs.json``."""
+    if src.is_dir or src.path is None:
+        return False
+    folder = src.path.parent
+    if folder in suites:
+        return src.name in SUMMARY_FILES
+    if any(p in suites and folder.is_relative_to(p / "groups") for p in folder.parents):
+        return True
+    outputs = {p.parent.parent for p in suites if p.parent.name == "runs"}  # benchmark_output/: its other folders
+    if any(folder.is_relative_to(b / d) for b in outputs for d in ("scenarios", "scenario_instances", "releases")):
+        return True  # the downloaded datasets HELM ran on, and release summaries
+    return src.name in _SUMMARY_HEADS and _SUMMARY_HEADS[src.name] in src.text_head(4096)
+
+
+def skip_helm_summaries(srcs: list[Source]) -> list[Source]:
+    """Leave out what ``helm-summarize`` wrote beside a suite's run folders (see the module docstring), saying so.
+
+    Raises
+    ------
+    InputError
+        The summaries are all there is: aggregates, no per-instance outcome (the run folders hold them).
+    """
+    suites = {s.path.parent for s in srcs if s.is_dir and s.path is not None and "per_instance_stats.json" in s.members}
+    side = [s for s in srcs if _summary(s, suites)]
+    return leave_out(srcs, side, f"HELM: {len(side):,} file{'s' * (len(side) > 1)} beside the run folders not read "
+                     "(helm-summarize's schema, summary, runs, run_specs, groups: aggregates over instances; "
+                     "benchmark_output's scenarios/: the datasets; each run folder's per_instance_stats.json holds the "
+                     "outcomes).",
+                     "HELM's suite summary (what helm-summarize writes: aggregate scores, no per-instance outcome): "
+                     "load the run folders (benchmark_output/runs/<suite>/<run>/, each with per_instance_stats.json), "
+                     "or the suite folder that holds them.")
 
 
 def helm_group(src: Source) -> Source:

@@ -57,20 +57,30 @@ _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _MANIFEST = re.compile(rb'^\s*\{\s*"[^"]+\.(eval|json)"\s*:\s*\{')
 
 
+def _eval_set(src: Source) -> bool:
+    head = src.text_head(4096)
+    return src.name == "eval-set.json" and b'"eval_set_id"' in head and b'"tasks"' in head
+
+
 def skip_log_manifests(srcs: list[Source]) -> list[Source]:
-    """Leave out Inspect's log-folder manifest (``logs.json``: every log's header, no samples), saying so in a note
-    on the first source kept.
+    """Leave out Inspect's log-folder manifests (``logs.json``: every log's header, no samples; ``eval-set.json``: the
+    eval set's id and its (task, model) runs, ``inspect_ai._eval.evalset.EvalSet``), saying so in a note on the first
+    source kept.
 
     Raises
     ------
     InputError
-        When the manifest is all there is: it holds no sample, so it cannot be ranked; the logs it lists can.
+        When the manifests are all there is: they hold no sample, so they cannot be ranked; the logs they list can.
     """
-    manifests = [s for s in srcs if not s.is_dir and s.name == "logs.json" and _MANIFEST.match(s.text_head(4096))]
-    return leave_out(srcs, manifests, "logs.json not read: Inspect's manifest of the log folder (each log's header, no "
-                     "samples); the logs beside it hold the samples.",
-                     "Inspect's manifest of a log folder (eval_set's logs.json: each log's header, no samples): load "
-                     "the .eval / .json logs it lists (the folder holding them) instead.")
+    manifests = [s for s in srcs if not s.is_dir and ((s.name == "logs.json" and _MANIFEST.match(s.text_head(4096)))
+                                                     or _eval_set(s))]
+    names = " and ".join(sorted({s.name for s in manifests}, reverse=True))
+    return leave_out(srcs, manifests, f"{names} not read: Inspect's manifest{'s' * (' and ' in names)} of the log "
+                     "folder (each log's header, the eval set's runs; no samples); the logs beside "
+                     f"{'them' if ' and ' in names else 'it'} hold the samples.",
+                     "Inspect's manifest of a log folder (eval_set's logs.json: each log's header; eval-set.json: the "
+                     "eval set's tasks and models; no samples): load the .eval / .json logs (the folder holding them) "
+                     "instead.")
 
 
 def value_to_float(value: object) -> float | None:
