@@ -42,7 +42,7 @@ from scorio_core.errors import InputError
 from scorio_core.items._newton import laplace_se, newton_mode
 from scorio_core.items.linking import linked_groups
 from scorio_core.items.priors import (B_PRIOR_SD_BOUNDS, B_PRIORS, MIN_QUESTIONS_FOR_B_PRIOR, PRIORS, ability_scale,
-                                      difficulty_prior_sd)
+                                      difficulty_prior_sd, has_scale)
 from scorio_core.items.spread import ability_spread, joint_se
 
 __all__ = ["IRTFit", "MIN_2PL_MODELS", "ABILITY_TIE_ATOL", "PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "ability_scale", "difficulty_prior_sd", "fit_irt", "from_outcomes", "item_information", "test_information", "check_counts", "linked_groups"]
@@ -296,7 +296,7 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     seen = (n > 0).any(axis=0)
     priors = PRIORS
     if b_prior == "empirical-bayes" and seen.sum() >= MIN_QUESTIONS_FOR_B_PRIOR:  # the prior's SD from the first fit
-        fix = None if rasch else np.where(answered > 0, x[:L], 0)
+        fix = None if rasch or not has_scale(x[:L], answered > 0) else np.where(answered > 0, x[:L], 0)
         tau = difficulty_prior_sd(x[L:L + M], laplace_se(x, s, n, PRIORS, rasch, fix_scale=fix)[1], seen)
         if tau != PRIORS["b"][1]:
             priors = {**PRIORS, "b": (PRIORS["b"][0], tau)}
@@ -305,8 +305,9 @@ def fit_irt(successes, trials, model: str = "2pl", *, models=None, questions=Non
     theta, b = x[:L].copy(), x[L:L + M].copy()
     a = np.ones(M) if rasch else x[L + M:].copy()
     # 2PL: the covariance given the abilities' scale; ability_scale adds that scale's own uncertainty
-    theta_se, b_se, a_se, cov = laplace_se(x, s, n, priors, rasch, fix_scale=None if rasch else np.where(answered > 0, theta, 0),
-                                           ability_cov=True)
+    # conditioned on the abilities' scale only where they spread: equal abilities (~0) give no direction but rounding's
+    fix = None if rasch or not has_scale(theta, answered > 0) else np.where(answered > 0, theta, 0)
+    theta_se, b_se, a_se, cov = laplace_se(x, s, n, priors, rasch, fix_scale=fix, ability_cov=True)
     tau = priors["b"][1]
     b_text = f"b~N(0,{tau:.3g}^2)" + (" estimated from the data (empirical Bayes)" if priors is not PRIORS else "")
     scale, scale_var = 1.0, 0.0

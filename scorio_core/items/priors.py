@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["PRIORS", "B_PRIORS", "B_PRIOR_SD_BOUNDS", "MIN_QUESTIONS_FOR_B_PRIOR", "difficulty_prior_sd",
-           "ability_scale"]
+           "ability_scale", "has_scale"]
 
 #: Prior means and standard deviations: ability, difficulty, discrimination. The difficulty SD is the first fit's:
 #: :func:`~scorio_core.items.irt.fit_irt` (by default) refits with one estimated from the data
@@ -61,6 +61,15 @@ def difficulty_prior_sd(b, b_se, seen) -> float:
     return float(np.clip(np.sqrt(max(float(np.mean(b**2) - np.mean(b_se**2)), 0.0)), lo, hi))
 
 
+def has_scale(theta, seen) -> bool:
+    """Whether the abilities of the models that answered (``seen``) spread enough to set the 2PL's scale by: at
+    least 2 such models, mean square above 1e-12 and range above 1e-6 (else :func:`ability_scale` leaves the mode
+    as it is, and the Laplace covariance is not conditioned on a direction of rounding noise)."""
+    seen = np.asarray(seen, dtype=bool)
+    k = int(seen.sum())
+    return k >= 2 and float(np.mean(theta[seen] ** 2)) > 1e-12 and float(np.ptp(theta[seen])) > 1e-6
+
+
 def ability_scale(theta, theta_se, b, b_se, a, a_se, seen):
     """Put a 2PL mode on the scale its ability prior defines: the abilities' mean square is 1.
 
@@ -100,12 +109,11 @@ def ability_scale(theta, theta_se, b, b_se, a, a_se, seen):
     """
     seen = np.asarray(seen, dtype=bool)
     k = int(seen.sum())
-    ms = float(np.mean(theta[seen] ** 2)) if k else 0.0
-    if k < 2 or not ms > 1e-12 or float(np.ptp(theta[seen])) <= 1e-6:
+    if not has_scale(theta, seen):
         # every ability equal (identical models, all solved): no spread to set a scale by; rescaling would put
         # them all at +-1 exactly (helper QA), a magnitude the data never gave
         return 1.0, 0.0, (theta, theta_se, b, b_se, a, a_se)
-    c = np.sqrt(ms)
+    c = np.sqrt(float(np.mean(theta[seen] ** 2)))
     var_log_c = 1.0 / (2 * k)
     theta, b, a = theta / c, b / c, a * c
     out_theta_se = np.where(seen, np.sqrt((theta_se / c) ** 2 + theta**2 * var_log_c), theta_se)
