@@ -21,6 +21,7 @@ from scorio_core.uncertainty.fallback import comparison_sds
 from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, emptied_on, leaderboard, leaderboard_notices,
                                           outcomes_for, pairwise_for, task_names)
 from scorio_core.report import lead
+from scorio_core.report.names import display_names
 from scorio_core.leaderboard.task_outcomes import cluster_column_candidates, question_clusters
 from scorio_core.ranking.paired import pair_trials_needed
 from scorio_core.ranking.posterior_ranks import RANK_SEED, rank_draws  # re-exported: the app's import path
@@ -378,14 +379,19 @@ def category_distribution(data_id: str, _dataset, task: str, rubric_id: str = "b
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def unequal_question_sets(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None) -> str | None:
-    """The notice text when models of the task answered different questions (None otherwise)."""
+def unequal_question_sets(data_id: str, _dataset, task: str, rubric_id: str = "binary", _categorization=None,
+                          short_names: bool = False) -> str | None:
+    """The notice text when models of the task answered different questions (None otherwise); ``short_names``: the
+    models named as the sidebar's *Short model names* shows them (exports keep the full names)."""
     outcomes = task_outcomes(data_id, _dataset, task, rubric_id, _categorization)
     answered = outcomes.rubric.n_trials > 0
     per_model = answered.sum(axis=1)
     if per_model.min() == answered.shape[1]:
         return None
     short = [(m, int(k)) for m, k in zip(outcomes.models, per_model) if k < answered.shape[1]]
+    if short_names:
+        names = display_names([str(m) for m in outcomes.models])
+        short = [(names[str(m)], k) for m, k in short]
     listed = ", ".join(f"{m} ({k})" for m, k in short[:6]) + (f" and {len(short) - 6} more" if len(short) > 6 else "")
     return (f"Models answered different questions: {len(short)} of {len(per_model)} answered fewer than all "
             f"{answered.shape[1]} ({listed}); {int(np.all(answered, axis=0).sum())} were answered by every model. "

@@ -65,10 +65,8 @@ else:
     if unread := read_choice_param("lb_metric", {key: spec.label for key, spec in METRICS.items()}, "metric"):
         st.warning(md(unread), icon=":material/link_off:")
     left, mid, right, show_col = st.columns([1.7, 0.7, 2.8, 1.1])  # "Rank ties" shows its four options at 1280 px
-    metric = left.selectbox(
-        "Metric", list(METRICS), format_func=lambda key: METRICS[key].label, key="lb_metric", bind="query-params",
-        persist_state="session",
-    )
+    metric = left.selectbox("Metric", list(METRICS), format_func=lambda key: METRICS[key].label, key="lb_metric",
+                            bind="query-params", persist_state="session")
     spec = METRICS[metric]
     k_max = max(n_min, 1) if metric != "max@k" else 10 * max(n_max, 1)
     if st.session_state.get("lb_k", 1) > k_max:
@@ -90,7 +88,8 @@ else:
 if k_said := k_notice(metric, int(k), n_min, present):  # mG-Pass@k at k = 1: every model 0 and "rank 1", not a board
     st.warning(k_said, icon=":material/warning:")
     st.stop()
-unequal = unequal_question_sets(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization)
+unequal = unequal_question_sets(ctx.data.data_id, ctx.data.dataset, ctx.task, active.rubric_id, active.categorization,
+                                ctx.short_names)
 question_set = "own"
 # no question answered by every model (e.g. two groups of models on disjoint questions): "common" is unavailable
 no_common = unequal is not None and common_question_count(

@@ -69,7 +69,8 @@ sets = [n for n in matrix.notes if n["code"] != "trial_position_effect"]  # diff
 named = list(dict.fromkeys(n["task"] for n in sets))
 if len(named) > 2:  # many tasks (LiveBench: 5 of 18): one warning, each task's words below
     apart = sum(n["code"] == "disconnected_groups" for n in sets)
-    st.warning(f"In {len(named)} tasks the models answered different questions ({md(', '.join(named))})"
+    listed = ", ".join(named[:8]) + (f" and {len(named) - 8:d} more, listed below" if len(named) > 8 else "")
+    st.warning(f"In {len(named)} tasks the models answered different questions ({md(listed)})"
                + (f"; in {apart:d} of them some models share no question at all" if apart else "")
                + ": a cell scores each model on its own questions, as that task's Leaderboard does.", icon=":material/rule:")
     with st.expander(f"Question sets in these {len(named)} tasks"):

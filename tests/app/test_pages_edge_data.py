@@ -296,3 +296,21 @@ def test_the_default_task_is_the_one_most_models_ran(app):
     assert app.session_state["task"] == "main"
     (task,) = [s for s in app.sidebar.selectbox if s.label == "Task"]
     assert list(task.options) == ["main", "third", "side", "all tasks"] and task.value == "main"
+
+
+def test_the_question_set_warning_names_models_as_the_sidebar_does(app):
+    """The Leaderboard's 'answered different questions' warning gave full names (acme/beta-20240101) beside a verdict
+    in short ones (beta): it follows *Short model names*."""
+    rows = ["model,question,seed,correct"] + [
+        f"{m},q{q},{i},{int((q + i) % 2 == 0)}" for m in ("acme/alpha-20240101", "acme/beta-20240101", "other/gamma")
+        for q in range(4) for i in range(2) if not (m.startswith("acme/beta") and q == 0)]
+    app.switch_page(DATA).run()
+    app.file_uploader(key="data_uploader").set_value(("names.csv", "\n".join(rows).encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    said = [shown(w.value) for w in app.main.warning if "answered different questions" in shown(w.value)]
+    assert len(said) == 1 and "answered fewer than all 4 (beta (3))" in said[0], said
+    app.sidebar.toggle(key="short_names").set_value(False).run()
+    said = [shown(w.value) for w in app.main.warning if "answered different questions" in shown(w.value)]
+    assert len(said) == 1 and "answered fewer than all 4 (acme/beta-20240101 (3))" in said[0], said

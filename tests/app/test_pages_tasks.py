@@ -172,3 +172,20 @@ def test_question_set_caveats_of_many_tasks_are_one_warning(app):
     (box,) = [e for e in app.main.expander if e.label == "Question sets in these 5 tasks"]
     detail = [shown(m.value) for m in box.markdown]
     assert any("t4" in d and "1 of 3 models answered fewer than all 6 questions" in d for d in detail), detail
+
+
+def test_the_warning_names_at_most_eight_tasks(app):
+    # 57 MMLU subjects where one model skips a question: the warning listed all 57 names (a screen of text)
+    text = "model,task,question_id,trial,is_correct\n" + "".join(
+        f"{m},t{k:02d},q{q},0,{int((q + k + len(m)) % 3 == 0)}\n"
+        for m in ("alpha", "beta") for k in range(12) for q in range(4) if not (m == "beta" and q == 0))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("twelve.csv", text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(TASKS).run()
+    no_exception(app)
+    said = [shown(w.value) for w in app.main.warning if "answered different questions" in shown(w.value)]
+    assert said == ["In 12 tasks the models answered different questions (t00, t01, t02, t03, t04, t05, t06, t07 and 4 "
+                    "more, listed below): a cell scores each model on its own questions, as that task's Leaderboard "
+                    "does."], said
+    assert [e.label for e in app.main.expander if e.label.startswith("Question sets")] == ["Question sets in these 12 tasks"]
