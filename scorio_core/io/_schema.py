@@ -114,10 +114,10 @@ def normalize_name(name: object) -> str:
 
     Examples
     --------
-    >>> normalize_name(" Is-Correct ")
-    'is_correct'
+    >>> normalize_name(" Is-Correct "), normalize_name("Correct?"), normalize_name("Question ID:")
+    ('is_correct', 'correct', 'question_id')
     """
-    text = str(name).strip()
+    text = str(name).strip().rstrip("?:*").strip()  # a spreadsheet's header "Correct?" or "Model:"
     if text in {"compass_context_A", "compass_context_B", "compass_context_C"}:
         return text
     folded = re.sub(r"[\s\-\.]+", "_", text.lower())

@@ -155,18 +155,23 @@ def test_question_set_caveats_show_per_task(app):
         assert any(t.startswith(f"{task}: 4 of 4 models answered fewer than all 10 questions") for t in said), said
 
 
+def _question_set_warnings(app, name: str, text: str) -> list[str]:
+    """Upload ``text`` as ``name`` and return the Tasks page's question-set warnings."""
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value((name, text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page(TASKS).run()
+    no_exception(app)
+    return [shown(w.value) for w in app.main.warning if "answered different questions" in shown(w.value)]
+
+
 def test_question_set_caveats_of_many_tasks_are_one_warning(app):
     # five tasks where beta skips a question: one warning naming the tasks, each task's words in an expander
     text = "model,task,question_id,trial,is_correct\n" + "".join(
         f"{m},t{k},q{q},{i},{int((q + i + k + len(m)) % 3 == 0)}\n"
         for m in ("alpha", "beta", "gamma") for k in range(5) for q in range(6) for i in range(2)
         if not (m == "beta" and q == 0))
-    app.switch_page("pages/data/data.py").run()
-    app.file_uploader(key="data_uploader").set_value(("five.csv", text.encode(), "text/csv")).run()
-    app.button(key="upload_load").click().run()
-    app.switch_page(TASKS).run()
-    no_exception(app)
-    said = [shown(w.value) for w in app.main.warning if "answered different questions" in shown(w.value)]
+    said = _question_set_warnings(app, "five.csv", text)
     assert said == ["In 5 tasks the models answered different questions (t0, t1, t2, t3, t4): a cell scores each model "
                     "on its own questions, as that task's Leaderboard does."], said
     (box,) = [e for e in app.main.expander if e.label == "Question sets in these 5 tasks"]
@@ -179,12 +184,7 @@ def test_the_warning_names_at_most_eight_tasks(app):
     text = "model,task,question_id,trial,is_correct\n" + "".join(
         f"{m},t{k:02d},q{q},0,{int((q + k + len(m)) % 3 == 0)}\n"
         for m in ("alpha", "beta") for k in range(12) for q in range(4) if not (m == "beta" and q == 0))
-    app.switch_page("pages/data/data.py").run()
-    app.file_uploader(key="data_uploader").set_value(("twelve.csv", text.encode(), "text/csv")).run()
-    app.button(key="upload_load").click().run()
-    app.switch_page(TASKS).run()
-    no_exception(app)
-    said = [shown(w.value) for w in app.main.warning if "answered different questions" in shown(w.value)]
+    said = _question_set_warnings(app, "twelve.csv", text)
     assert said == ["In 12 tasks the models answered different questions (t00, t01, t02, t03, t04, t05, t06, t07 and 4 "
                     "more, listed below): a cell scores each model on its own questions, as that task's Leaderboard "
                     "does."], said

@@ -190,3 +190,12 @@ def test_a_misspelled_model_or_task_column_is_refused_not_named_after_the_file()
     # a per-model file: a lookalike column with one value does not stop it (its model is the file's name)
     one = "mode,question,trial,correct\ngreedy,q1,0,1\ngreedy,q1,1,0\n"
     assert _load(one, name="gpt.csv").report.n_models == 1
+
+
+def test_spreadsheet_headers_with_a_question_mark_or_colon_are_recognised(tmp_path):
+    # a hand-made results sheet ("Model", "Question ID", "Run", "Correct?") was refused: no column for is_correct
+    path = tmp_path / "sheet.csv"
+    path.write_text("Model:,Question ID,Run,Correct?\ngpt,a,1,1\ngpt,b,1,0\nclaude,a,1,1\nclaude,b,1,1\n")
+    ds = io.load([str(path)])
+    assert dict(ds.sources[0].mapping)["is_correct"] == "Correct?" and dict(ds.sources[0].mapping)["model"] == "Model:"
+    assert ds.attempts["is_correct"].tolist() == [1, 0, 1, 1]
