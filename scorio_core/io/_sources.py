@@ -38,11 +38,9 @@ DATED_DETAILS = re.compile(r"^details_(.+)_\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?
 
 
 def strip_suffixes(name: str, dated: bool = True) -> str:
-    """Return a file name without its data suffixes (``results.csv.gz`` -> ``results``) and, unless ``dated`` is False,
-    a lighteval details file's name without its ``details_`` prefix and run timestamp (:data:`DATED_DETAILS`).
-
-    openai/human-eval's results, written beside the samples as ``<sample file>_results.jsonl``, are named by the sample
-    file's stem.
+    """Return a file name without its data suffixes (``results.csv.gz`` -> ``results``; openai/human-eval's
+    ``<sample file>_results.jsonl`` -> the sample file's stem) and, unless ``dated`` is False, a lighteval details
+    file's name without its ``details_`` prefix and run timestamp (:data:`DATED_DETAILS`).
 
     >>> strip_suffixes("results.csv.gz"), strip_suffixes("details_lighteval|gsm8k|5_2025-01-01T12-30-45.123456.parquet")
     ('results', 'lighteval|gsm8k|5')
@@ -305,12 +303,8 @@ def as_sources(sources: object) -> list[Source]:
     return out
 
 
-_BOMS = (
-    (b"\xff\xfe\x00\x00", "utf-32-le"),
-    (b"\x00\x00\xfe\xff", "utf-32-be"),
-    (b"\xff\xfe", "utf-16-le"),
-    (b"\xfe\xff", "utf-16-be"),
-)
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe", "utf-16-le"),
+         (b"\xfe\xff", "utf-16-be"))  # UTF-32 first: its little-endian BOM starts with UTF-16's
 
 
 def text_encoding(head: bytes) -> str | None:
