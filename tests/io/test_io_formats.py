@@ -150,7 +150,7 @@ def test_helm_suite_folder_with_what_summarize_writes_beside_the_runs(tmp_path):
     for path in (suite, tmp_path / "benchmark_output"):
         ds = io.load(path)
         assert ds.attempts.equals(alone.attempts) and len(ds.sources) == 3
-        skipped = 10 if path == suite else 11
+        skipped = 10 if path == suite else 11  # 2 + 6 summaries + 2 group tables; + the scenarios CSV
         assert any(n.startswith(f"HELM: {skipped} files beside the run folders not read") for n in ds.report.notes)
     with pytest.raises(InputError, match="HELM's suite summary") as err:
         io.load([suite / "run_specs.json", suite / "runs.json"])

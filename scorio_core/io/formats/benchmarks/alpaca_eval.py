@@ -184,7 +184,7 @@ def read_alpaca_eval(src: Source, mapping: Mapping[str, str] | None = None) -> P
     read = [_read_file(f, levels) for f in files]
     fields = {k: [v for r in read for v in r[k]] for k in ("model", "task", "instruction", "dataset", "preference")}
     ends = np.cumsum([len(r["model"]) for r in read])
-    code = preference_codes(fields["preference"])
+    code = np.concatenate([r["code"] for r in read])
     kept = ~np.isnan(code)
     text = [str(t) for t in fields["instruction"]]
     ids = [f"{'alpaca_eval' if d is None else d}/{_digest(t)}" for d, t in zip(fields["dataset"], text)]
@@ -251,10 +251,11 @@ def _read_file(src: Source, levels: dict) -> dict:
             raise InputError(f"'{model}' is judged against two baselines ({baselines[model]!r}, {base!r}): a win rate "
                              "is relative to its baseline, so they cannot be pooled; load each baseline's annotations "
                              "as its own run.", source=src.name, field="generator_1")
-    if np.isnan(preference_codes(fields["preference"])).all():
+    code = preference_codes(fields["preference"])
+    if np.isnan(code).all():
         raise InputError("no record has a preference (each is missing or outside 1-2): the annotator gave none.",
                          source=src.name, field="preference")
     named = folder_names(src.path, levels, src.name) if levels and src.path is not None else {}
     task = named.get("task")
-    return {**fields, "model": models, "baselines": baselines, "named": named,
+    return {**fields, "model": models, "code": code, "baselines": baselines, "named": named,
             "task": [task] * len(doc) if task else ["alpaca_eval" if a is None else str(a) for a in fields["annotator"]]}

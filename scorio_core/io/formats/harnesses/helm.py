@@ -49,19 +49,18 @@ _SUMMARY_HEADS = {"run_specs.json": b'"adapter_spec"', "runs.json": b'"run_spec"
 _RENAME = {"num_prompt_tokens": "prompt_tokens", "num_completion_tokens": "completion_tokens", "inference_runtime": "latency"}
 
 
-def _summary(src: Source, suites: set) -> bool:
-    """Whether a file is helm-summarize's output: beside loaded run folders (or below their ``groups/``), or alone with
-    the distinctive head of ``run_specs.json`` / ``runs.json``."""
+def _summary(src: Source, suites: set, outputs: set) -> bool:
+    """Whether a file is helm-summarize's output: beside loaded run folders (``suites``) or below their ``groups/``,
+    in ``benchmark_output/``'s other folders (``outputs``), or alone with the distinctive head of ``run_specs.json`` /
+    ``runs.json``."""
     if src.is_dir or src.path is None:
         return False
     folder = src.path.parent
     if folder in suites:
         return src.name in SUMMARY_FILES
-    if any(p in suites and folder.is_relative_to(p / "groups") for p in folder.parents):
-        return True
-    outputs = {p.parent.parent for p in suites if p.parent.name == "runs"}  # benchmark_output/: its other folders
-    if any(folder.is_relative_to(b / d) for b in outputs for d in ("scenarios", "scenario_instances", "releases")):
-        return True  # the downloaded datasets HELM ran on, and release summaries
+    if any(folder.is_relative_to(p / "groups") for p in suites) or any(
+            folder.is_relative_to(b / d) for b in outputs for d in ("scenarios", "scenario_instances", "releases")):
+        return True  # helm-summarize's tables; the downloaded datasets HELM ran on, and release summaries
     return src.name in _SUMMARY_HEADS and _SUMMARY_HEADS[src.name] in src.text_head(4096)
 
 
@@ -74,7 +73,8 @@ def skip_helm_summaries(srcs: list[Source]) -> list[Source]:
         The summaries are all there is: aggregates, no per-instance outcome (the run folders hold them).
     """
     suites = {s.path.parent for s in srcs if s.is_dir and s.path is not None and "per_instance_stats.json" in s.members}
-    side = [s for s in srcs if _summary(s, suites)]
+    outputs = {p.parent.parent for p in suites if p.parent.name == "runs"}  # benchmark_output/ loaded whole
+    side = [s for s in srcs if _summary(s, suites, outputs)]
     return leave_out(srcs, side, f"HELM: {len(side):,} file{'s' * (len(side) > 1)} beside the run folders not read "
                      "(helm-summarize's schema, summary, runs, run_specs, groups: aggregates over instances; "
                      "benchmark_output's scenarios/: the datasets; each run folder's per_instance_stats.json holds the "
