@@ -10,7 +10,8 @@ from dashboard.text import md
 from scorio_core.errors import InputError
 from scorio_core.io import Dataset, blocking_finding
 
-__all__ = ["OUT_OF_MEMORY", "blocking_notice", "blocking_in_app_terms", "user_errors"]
+__all__ = ["OUT_OF_MEMORY", "blocking_notice", "blocking_in_app_terms", "graded_block", "partial_credit_offer",
+           "user_errors"]
 
 #: Where the app's user makes a data-quality choice (the core's messages name the Python API and the CLI flag).
 CHOICE_IN_APP = "choose how to treat them under 'Your choices' in the Data page's Data quality tab"
@@ -64,5 +65,41 @@ def blocking_notice(dataset: Dataset) -> bool:
         + " ".join(md(issue) for issue in blocking_in_app_terms(dataset.report.blocking)),
         icon=":material/rule:",
     )
+    partial_credit_offer(dataset, "guard_partial_credit")
     st.page_link("pages/data/data.py", label="Open the Data page to choose", icon=":material/table_view:")
     return True
+
+
+def graded_block(dataset: Dataset) -> bool:
+    """True when graded scores (strictly between 0 and 1) are among what blocks the data."""
+    return dataset.attempts is not None and any("non-binary outcome" in b for b in dataset.report.blocking)
+
+
+def _give_partial_credit(dataset: Dataset) -> None:
+    from dashboard.state.graded import use_score_values
+
+    use_score_values(dataset)
+
+
+def partial_credit_offer(dataset: Dataset, key: str) -> None:
+    """Where graded scores block the data: a button keeping their partial credit (rubric 'Score values').
+
+    The other route, a threshold, is on the Data page. Shows why the button is not offered when the score has
+    too many distinct values to give each its category (a continuous score: bin it in a rubric of your own).
+    """
+    if not graded_block(dataset):
+        return
+    from scorio_core.leaderboard.graded import score_value_schema
+
+    try:
+        schema = score_value_schema(dataset.attempts)
+    except InputError as exc:
+        st.caption(f"Partial credit by score value is not offered here: {md(exc)}")
+        return
+    st.button("Give partial credit instead (rubric: Score values)", key=key, icon=":material/percent:",
+              on_click=_give_partial_credit, args=(dataset,),
+              help="Keep the graded scores: one rubric category per score value found in the data, each weighted by "
+                   "its value, so every attempt earns its own score and nothing is binarized (the CLI's "
+                   "`--schema score-values`). Bayes@N and avg@N use it; the Pass@k family needs 0/1 outcomes and is "
+                   "not shown. Edit or replace it on the Rubric page.")
+    st.caption(f"Score values found: {md(', '.join(f'{w:g}' for w in schema.weights))}.")

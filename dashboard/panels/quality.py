@@ -145,7 +145,7 @@ def render_choices(key: str, raw: Dataset) -> None:
                 "Graded scores (e.g. 0, 0.5, 1) can also keep their partial credit: the CLI ranks them with a rubric "
                 "whose categories read the score, without a threshold (`python -m scorio_core leaderboard FILE "
                 "--schema RUBRIC.json`; `python -m scorio_core rubric FILE --schema RUBRIC.json` checks it covers "
-                "every attempt). The app's pages need the threshold for now."),
+                "every attempt). Here: the button *Give partial credit instead* below the choices."),
         )
         binarize = st.checkbox("Apply the threshold", value="binarize_threshold" in current, disabled=not has_score)
         missing = st.selectbox(

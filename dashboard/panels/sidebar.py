@@ -10,6 +10,7 @@ from dashboard.state import session as state
 from dashboard.compute.results import ALL_TASKS, cluster_candidates, groups_of, models_of, tasks_of
 from dashboard.data.access import ActiveData, active_data
 from dashboard.state.session import KEY_CONFIDENCE, KEY_DATASET, KEY_MODELS, KEY_PRIOR, KEY_SCOPE, KEY_TASK
+from dashboard.state.graded import graded_scored
 from dashboard.state.rubric import adopt_data_default, workspace as rubric_workspace
 from dashboard.share.links import presenting
 from dashboard.text import code_span, md
@@ -221,6 +222,7 @@ def render_sidebar() -> PageContext | None:
             _cluster_note(data, mapped)
         st.session_state[_RUBRIC_NOTE] = st.empty()
         adopt_data_default(data.data_id, data.dataset)  # category codes without is_correct: the category-code rubric
+        data = graded_scored(data)  # graded scores under a rubric that reads them: partial credit, not blocked
         refresh_rubric_note()
     return PageContext(data=data, task=st.session_state[KEY_TASK], tasks=tasks, confidence=float(st.session_state[KEY_CONFIDENCE]),
                        prior=st.session_state[KEY_PRIOR], scope=st.session_state[KEY_SCOPE],

@@ -28,6 +28,7 @@ from dashboard.data.datasets import load_key
 from dashboard.tables.rubric_rows import rows_to_schema, schema_to_rows
 from scorio_core import rubric
 from scorio_core.rubric import rerank
+from scorio_core.leaderboard.graded import SCORE_VALUES_SCHEMA, score_value_schema
 from scorio_core.leaderboard.table import ALL_TASKS, Categorization
 from scorio_core.errors import InputError
 from scorio_core.rubric import DEFAULT_SCHEMA, Schema
@@ -43,6 +44,7 @@ __all__ = [
     "set_frozen",
     "set_prior",
     "active_rubric",
+    "scoped_categorization",
     "signal_table",
 ]
 
@@ -111,12 +113,23 @@ def adopt_data_default(data_id: str, dataset) -> None:
 
     Only a rubric the user did not choose changes: binary correctness becomes
     :func:`scorio_core.rubric.category_code_schema` of the data's codes, and that default (unedited) goes back
-    to binary correctness, or to the new data's codes, when other data is opened. Checked once per data id.
+    to binary correctness, or to the new data's codes, when other data is opened. The rubric of score values
+    (:func:`dashboard.state.graded.use_score_values`, unedited) is rebuilt from the new data's graded scores, or goes
+    back to binary correctness where there are none (other data, or a threshold applied). Checked once per data id.
     """
     ws = workspace()
     if ws.default_for == data_id:
         return
     ws.default_for = data_id
+    if ws.schema.name == SCORE_VALUES_SCHEMA:  # (a threshold applied since: no graded score left, binary again)
+        try:
+            values = score_value_schema(getattr(dataset, "attempts", None)) if dataset.report.n_non_binary else None
+        except InputError:
+            values = None
+        values = values or rubric.get_schema(DEFAULT_SCHEMA)
+        if values != ws.schema:
+            use_schema(values)
+        return
     codes = rubric.default_schema_for(dataset)
     untouched = (_is_default(ws.schema) and not ws.frozen) or _is_codes_default(ws.schema)
     if untouched and codes is not None and codes != ws.schema:
@@ -200,6 +213,15 @@ def available_signals(data_id: str, _dataset, scope: str) -> pd.DataFrame:
 def _scoped(data_id: str, _dataset, scope: str, schema_key: str, _schema: Schema, frozen_key: str, _frozen):
     table = signal_table(data_id, _dataset, scope)
     return rerank.categorize_scope(_dataset, scope, _schema, _frozen, table=table)
+
+
+def scoped_categorization(data_id: str, dataset, scope: str) -> rerank.ScopedCategorization:
+    """The rubric in force (last valid schema, frozen thresholds) applied to ``scope`` of the data (cached).
+
+    Raises ``InputError`` where the rubric cannot run on the data."""
+    ws = workspace()
+    return _scoped(data_id, dataset, scope, _digest(rubric.schema_to_json(ws.schema)), ws.schema,
+                   _frozen_key(ws.frozen), ws.frozen)
 
 
 @st.cache_resource(show_spinner="Mapping the prior through the rubric...", max_entries=16)

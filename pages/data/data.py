@@ -8,7 +8,7 @@ from dashboard.panels.data import render_outcomes
 from dashboard.panels.quality import render_choices, render_report, render_sources, render_summary
 from dashboard.panels.server_open import render_folder_upload, render_server_open
 from dashboard.panels.sidebar import page_context, render_cluster_mapping
-from dashboard.guard import blocking_in_app_terms
+from dashboard.guard import blocking_in_app_terms, partial_credit_offer
 from dashboard.text import md
 from dashboard.panels.upload import render_uploader
 from dashboard.panels.workspace import render_workspace_datasets
@@ -44,6 +44,7 @@ with tabs[1]:
     if tabs[1].open is not False:
         render_report(ctx.data.dataset)
         render_choices(ctx.data.key, ctx.data.raw)
+        partial_credit_offer(ctx.data.dataset, "data_partial_credit")  # graded scores: the other route
 
 with tabs[0]:
     if tabs[0].open is not False:
@@ -51,6 +52,7 @@ with tabs[0]:
             st.warning("Make the data-quality choices in the **Data quality** tab first: "
                        + " ".join(md(issue) for issue in blocking_in_app_terms(ctx.data.dataset.report.blocking)),
                        icon=":material/rule:")
+            partial_credit_offer(ctx.data.dataset, "outcomes_partial_credit")
         else:
             render_outcomes(ctx, rubric_state.active_rubric(ctx))
 

@@ -66,7 +66,8 @@ with results:
                    "JSON under Save and share below.")
     else:
         baseline = None
-        if (active.status == "rubric" or active.prior is not None) and ctx.data.dataset.attempts["is_correct"].notna().any():
+        if ((active.status == "rubric" or active.prior is not None) and ctx.data.dataset.attempts["is_correct"].notna().any()
+                and not ctx.data.dataset.report.n_non_binary):  # graded scores have no binary ranking to compare with
             baseline = leaderboard_table(ctx.data.data_id, ctx.data.dataset, ctx.task, metric="bayes", confidence=ctx.confidence)
         frame, config = rerank_display(board, baseline, confidence=ctx.confidence)
         frame["model"] = frame["model"].map(ctx.labels(frame["model"]))  # short names; the Leaderboard has the full ones

@@ -6,7 +6,6 @@ from dashboard.panels import rubric as rubric_panel
 from dashboard.state import rubric as rubric_state
 from dashboard.state.session import choices_phrase
 from dashboard.compute.dynamics import (
-    METRIC_LABELS,
     convergence_methods,
     convergence_results,
     dynamics_prior,
@@ -23,6 +22,7 @@ from dashboard.figures import convergence_plot, kendall_tau_plot
 from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
 from dashboard.text import md
+from dashboard.compute.graded import PASS_K_NEEDS_BINARY, metric_labels
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, follow_default
 from scorio_core.dynamics.explain import format_share, no_convergence_causes
 from scorio_core.errors import InputError
@@ -51,7 +51,8 @@ N = block.n_trials
 K_TOP = min(N - 1, block.min_trials)  # ragged data: every question needs k trials
 ks = pass_k_choices(N, block.min_trials)
 
-ensure_subset("conv_methods", list(METRIC_LABELS.values()), ["Bayes@N", "Pass@k"])
+labels = metric_labels(ctx, active)  # Bayes@N only where graded scores leave no 0/1 outcomes
+ensure_subset("conv_methods", list(labels.values()), ["Bayes@N", "Pass@k"])
 # N = 2 (ARC-AGI-1) allows only k = 1: without it Pass@k, selected by default, drew nothing and said nothing
 ensure_subset("conv_pass_ks", ks, [k for k in (2, 4, 8) if k in ks] or ks[-1:])
 ensure("conv_k", min(4, K_TOP), lambda v: 1 <= v <= K_TOP)
@@ -60,9 +61,11 @@ ensure_subset("conv_models", block.models, block.models)
 if ctx.models and st.session_state.get("_conv_filter") != ctx.models:  # the sidebar's model filter picks the models
     st.session_state["conv_models"] = ctx.shown(block.models)
     st.session_state["_conv_filter"] = ctx.models
-selected = st.pills("Methods", list(METRIC_LABELS.values()), selection_mode="multi", key="conv_methods",
+selected = st.pills("Methods", list(labels.values()), selection_mode="multi", key="conv_methods",
                     persist_state="session",
                     help="Bayes@N uses the active rubric's weights; the Pass@k family uses binary correctness.")
+if len(labels) == 1:
+    st.caption(PASS_K_NEEDS_BINARY)
 row = st.columns([2, 1.3, 1.3])
 pass_ks = row[0].multiselect("k for Pass@k", ks, key="conv_pass_ks", persist_state="session",
                              disabled="Pass@k" not in selected, help=f"One curve per k (k <= {K_TOP}: k <= N - 1"

@@ -16,6 +16,7 @@ from dashboard.compute.results import (
     cost_options, leaderboard_notes, leaderboard_table, top_lead, pairwise_matrix, few_common_pairs,
     rank_ci_paired, rank_distribution, task_outcomes, trial_range, unequal_question_sets,
 )
+from dashboard.compute.graded import metric_keys  # graded scores: the rubric's metrics only
 from dashboard.figures import pairwise_heatmap, rank_heatmap
 from dashboard.figures.leaderboard import PAIRWISE_VALUES_MAX
 from dashboard.guard import blocking_notice, user_errors
@@ -65,7 +66,7 @@ else:
     if unread := read_choice_param("lb_metric", {key: spec.label for key, spec in METRICS.items()}, "metric"):
         st.warning(md(unread), icon=":material/link_off:")
     left, mid, right, show_col = st.columns([1.7, 0.7, 2.8, 1.1])  # "Rank ties" shows its four options at 1280 px
-    metric = left.selectbox("Metric", list(METRICS), format_func=lambda key: METRICS[key].label, key="lb_metric",
+    metric = left.selectbox("Metric", metric_keys(ctx, active), format_func=lambda key: METRICS[key].label, key="lb_metric",
                             bind="query-params", persist_state="session")
     spec = METRICS[metric]
     k_max = max(n_min, 1) if metric != "max@k" else 10 * max(n_max, 1)

@@ -27,6 +27,7 @@ from dashboard.figures import credible_band_grid, rank_trajectory_plot
 from dashboard.panels.sidebar import page_context
 from dashboard.panels.trial_order import trial_position_warning
 from dashboard.text import md, sentence
+from dashboard.compute.graded import PASS_K_NEEDS_BINARY, metric_labels
 from dashboard.state.widgets import drawn_rows, ensure, ensure_choice, ensure_subset, follow_default, top_models
 from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES
 from scorio_core.errors import InputError
@@ -52,12 +53,13 @@ trial_position_warning(ctx, block.models, assumes="The gold standard and the boo
                                                   "exchangeable repeats.")
 N = block.n_trials
 
-ensure_choice("traj_metric", list(METRIC_LABELS), "bayes")
+labels = metric_labels(ctx, active)  # Bayes@N only where graded scores leave no 0/1 outcomes
+ensure_choice("traj_metric", list(labels), "bayes")
 K_TOP = block.min_trials  # ragged data: every question needs k trials
 ensure("traj_k", min(2, K_TOP), lambda v: 1 <= v <= K_TOP)
 ensure("traj_tau", 0.5)
 left, mid, right = st.columns([2, 1, 1])
-metric = left.selectbox("Ranking metric", list(METRIC_LABELS), format_func=METRIC_LABELS.get, key="traj_metric",
+metric = left.selectbox("Ranking metric", list(labels), format_func=labels.get, key="traj_metric",
                         persist_state="session",
                         help="Bayes@N uses the sidebar's prior (with the uniform or Jeffreys prior it ranks like "
                              "avg@N); the Pass@k family uses binary correctness.")
@@ -65,6 +67,8 @@ k = mid.number_input("k", min_value=1, max_value=K_TOP, step=1, key="traj_k", pe
                      disabled=metric == "bayes", help=f"Draws of the Pass@k family (k <= N = {N}); undefined for n < k.")
 tau = right.slider("tau", 0.0, 1.0, step=0.05, key="traj_tau", persist_state="session", disabled=metric != "g-pass@k_tau",
                    help="G-Pass@k_tau counts a question when at least ceil(tau k) of k draws are correct.")
+if len(labels) == 1:
+    st.caption(PASS_K_NEEDS_BINARY)
 method = Method(metric, int(k) if metric != "bayes" else 1, float(tau) if metric == "g-pass@k_tau" else None)
 
 orders = {"observed": "Observed order", "worst": "Worst-case replicate"}

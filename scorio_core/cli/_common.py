@@ -17,8 +17,6 @@ __all__ = ["emit_method_rows", "add_data_arguments", "add_engine_argument", "add
            "add_choice_arguments", "apply_cli_choices", "load_dataset", "parse_mapping", "to_jsonable", "emit_json", "emit_rows"]
 
 OUTPUT_CHOICES = ("table", "json", "csv", "md")
-
-
 #: Commands whose default covers every task (the others analyse one task: ``--task`` help says which).
 EVERY_TASK_COMMANDS = "leaderboard, tasks, methods, questions and rubric"
 
@@ -170,8 +168,8 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
 
     Applies the data-quality choices given as options; with ``require_ready`` (results commands) a problem that
     still needs a choice (duplicates, soft scores unless a ``--schema`` reads them, missing outcomes) is an error
-    naming the option that resolves it. Without ``--schema``, data with category codes and no is_correct gets the
-    category-code rubric (``args.schema``; its note in ``args.default_notes``).
+    naming the option that resolves it. ``--schema score-values`` is built from the data's scores; without ``--schema``,
+    data with category codes and no is_correct get the category-code rubric (``args.schema``, note in ``default_notes``).
     """
     from scorio_core import io
 
@@ -180,8 +178,10 @@ def load_dataset(args: argparse.Namespace, require_ready: bool = True):
     if dataset is None:
         dataset = io.load(_expand_globs(args.paths), format=args.format, mapping=mapping, **outcome_reading(args))
     dataset = apply_cli_choices(dataset, args)
+    from scorio_core.leaderboard.graded import require_ready_graded, resolve_data_schema
+    if isinstance(vars(args).get("schema"), str):  # --schema score-values: the rubric of the data's score values
+        args.schema = resolve_data_schema(args.schema, dataset)
     if require_ready:  # a --schema reading the score may score graded outcomes (scorio_core.leaderboard.graded)
-        from scorio_core.leaderboard.graded import require_ready_graded
         dataset = require_ready_graded(dataset, vars(args).get("schema"), takes_schema="schema" in vars(args),
                                        max_tokens=vars(args).get("max_tokens"), notes=vars(args).setdefault("default_notes", []))
     if "schema" in vars(args) and args.schema is None:  # no --schema: category codes without is_correct get theirs

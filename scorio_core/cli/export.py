@@ -1,6 +1,4 @@
-"""``export``: the leaderboard as CSV, Markdown, LaTeX, a self-contained HTML report, or a manifest.
-
-Usage::
+"""``export``: the leaderboard as CSV, Markdown, LaTeX, a self-contained HTML report, or a manifest. Usage::
 
     python -m scorio_core export PATH... --format csv|md|latex|html|manifest [--out FILE]
         [--input-format F] [--map CANONICAL=COLUMN]
@@ -21,8 +19,7 @@ questions nor paired P(A > B) (as the app's, which does not pair models with R0)
 are neutralised against spreadsheet formula injection (with R0 a ``prior_outcomes`` column names them on every row);
 when the models fall into groups that share no question, the CSV has a ``group`` column (1-based, largest group first,
 as the ``disconnected_groups`` note; absent otherwise), so the file says which ranks compare like with like; the HTML
-report escapes all user text and embeds the manifest. Without ``--out`` the result goes to stdout.
-"""
+report escapes all user text and embeds the manifest. Without ``--out`` the result goes to stdout."""
 
 from __future__ import annotations
 
@@ -191,9 +188,11 @@ def resolve_task(dataset, task: str | None) -> str:
 def load_schema_args(args: argparse.Namespace, manifest=None):
     """Schema and frozen thresholds from ``--schema``/``--freeze-thresholds`` (or the manifest)."""
     from scorio_core.cli.rubric import read_frozen
+    from scorio_core.leaderboard.graded import is_score_values  # score-values: load_dataset builds it (args.schema)
     from scorio_core.rubric import resolve_schema
 
-    schema = resolve_schema(args.schema) if args.schema else (manifest.schema if manifest else None)
+    schema = None if is_score_values(args.schema) else resolve_schema(args.schema) if args.schema else (
+        manifest.schema if manifest else None)
     frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
     if frozen is None and manifest is not None and manifest.frozen and schema is manifest.schema:
         frozen = dict(manifest.thresholds)
@@ -222,6 +221,7 @@ def run(args: argparse.Namespace) -> int:
     cluster_engine(args)
     check_prior_outcomes_args(args)  # R0 enters Bayes@N only (--metric from the command line or the manifest)
     schema, frozen = load_schema_args(args, manifest)
+    args.schema = args.schema or schema  # a manifest's rubric reading graded scores lifts their block, as --schema
     dataset = load_dataset(args)
     if schema is None and manifest is None and getattr(args, "schema", None) is not None:
         schema = args.schema  # category codes without is_correct: load_dataset's category-code rubric, as leaderboard

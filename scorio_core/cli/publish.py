@@ -171,8 +171,9 @@ def run(args: argparse.Namespace) -> int:
     share_links(args.base_url, "A" * 22)  # a bad address fails before anything is read or stored
     ws = Workspace(args.workspace, listing="shared")
     dataset, files, default_name = load_for_storage(args, lambda paths: read_files(ws, paths))
-    from scorio_core.leaderboard.graded import require_ready_graded
+    from scorio_core.leaderboard.graded import require_ready_graded, resolve_data_schema
 
+    args.schema = resolve_data_schema(args.schema, dataset)  # --schema score-values: built from the data
     graded: list[dict] = []  # a --schema reading graded scores scores them (as leaderboard --schema does)
     dataset = require_ready_graded(dataset, args.schema, max_tokens=args.max_tokens, notes=graded)
     settings = {"metric": args.metric, "k": args.k, "tau": args.tau, "confidence": args.confidence,

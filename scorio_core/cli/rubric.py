@@ -114,15 +114,17 @@ def rubric_report(attempts, schema, frozen=None, max_tokens=None) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     """Load the data, categorize, print JSON or tables."""
+    from scorio_core.leaderboard.graded import is_score_values, resolve_data_schema
     from scorio_core.rubric import resolve_schema
 
-    schema = resolve_schema(args.schema)  # before loading: a bad schema fails fast
+    schema = None if is_score_values(args.schema) else resolve_schema(args.schema)  # a bad schema fails fast
     frozen = read_frozen(args.freeze_thresholds) if args.freeze_thresholds else None
     # Outcome problems (missing or soft is_correct) are handled by the rubric's three-valued
     # logic (unknown -> unmatched, reported); duplicates would double count, so they still block.
     dataset = load_dataset(args, require_ready=False)
     if dataset.report.n_duplicate_keys:
         dataset.require_ready()
+    schema = resolve_data_schema(args.schema, dataset) if schema is None else schema
     attempts = getattr(dataset, "attempts", None)
     if attempts is None:
         raise InputError("the rubric needs per-attempt data; the input is a count table "

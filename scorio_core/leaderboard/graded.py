@@ -14,16 +14,126 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.outcomes import graded_rows  # (defined there: task_outcomes uses it too)
 
-__all__ = ["RUBRIC_ROUTE", "graded_rows", "require_ready_graded"]
+__all__ = ["MAX_SCORE_VALUES", "RUBRIC_ROUTE", "SCORE_VALUES", "SCORE_VALUES_SCHEMA", "graded_rows",
+           "is_score_values", "lift_graded_block", "require_ready_graded", "resolve_data_schema", "score_value_schema"]
+
+#: ``--schema`` value (and the app's choice) for :func:`score_value_schema`, built from the loaded data.
+SCORE_VALUES = "score-values"
+#: Name of that rubric.
+SCORE_VALUES_SCHEMA = "Score values (partial credit: weight = score)"
+#: At most this many distinct score values get one category each; more is a continuous score, to be binned.
+MAX_SCORE_VALUES = 12
 
 #: The route to partial credit, for a command that takes ``--schema`` (the threshold is the other route).
-RUBRIC_ROUTE = ("Or, for partial credit instead of a threshold, give a rubric whose categories read the score "
+RUBRIC_ROUTE = ("Or, for partial credit instead of a threshold: --schema score-values (one category per score value, "
+                "weighted by the value: each attempt earns its score), or a rubric whose categories read the score "
                 "(--schema FILE, e.g. categories 'score < 0.25', 'score >= 0.25 and score < 0.75', 'score >= 0.75' "
                 "weighted 0, 0.5, 1; check it with `python -m scorio_core rubric PATH --schema FILE`).")
+
+
+def score_value_schema(attempts):
+    """A rubric with one category per score value found in the data, weighted by the value (partial credit).
+
+    Under it Bayes@N scores an attempt by its own graded score: the rubric-weighted avg@N is the mean score,
+    and the posterior treats each question's outcomes as categorical over the observed values (paper Section 3;
+    Appendix F for rubrics). Attempts with no score are placed by ``is_correct`` (0 or 1) when every attempt
+    that has both agrees (``score`` = ``is_correct``); nothing is binarized or dropped.
+
+    Parameters
+    ----------
+    attempts : pandas.DataFrame
+        Canonical attempt rows with a ``score`` column (and ``is_correct``).
+
+    Returns
+    -------
+    scorio_core.rubric.Schema
+        Categories ``score v`` with condition ``score == v`` (each value written exactly), in increasing order,
+        weight ``v``; named :data:`SCORE_VALUES_SCHEMA`.
+
+    Raises
+    ------
+    InputError
+        No score column or no score value; more than :data:`MAX_SCORE_VALUES` distinct values (a continuous
+        score: bin it with a rubric of your own, or choose a threshold); a score outside [-1000, 1000].
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = score_value_schema(pd.DataFrame({"is_correct": [0.0, None, 1.0], "score": [0.0, 0.5, 1.0]}))
+    >>> s.labels, s.weights.tolist(), s.categories[1].condition
+    (('score 0', 'score 0.5', 'score 1'), [0.0, 0.5, 1.0], 'score == 0.5')
+    """
+    from scorio_core.rubric import Category, Schema
+
+    if attempts is None or "score" not in attempts.columns:
+        raise InputError("the data has no score column, so there are no score values to give partial credit; "
+                         "map the graded score's column (--map score=COLUMN).", field="score")
+    score = pd.to_numeric(attempts["score"], errors="coerce").to_numpy(np.float64)
+    correct = (attempts["is_correct"].to_numpy(np.float64, na_value=np.nan) if "is_correct" in attempts.columns
+               else np.full(len(score), np.nan))
+    known, both = ~np.isnan(score), ~np.isnan(score) & ~np.isnan(correct)
+    by_correct = ~known & ~np.isnan(correct)  # no score: placed by is_correct unless some row has both and they differ
+    fallback = bool(by_correct.any()) and not bool((score[both] != correct[both]).any())
+    values = np.unique(np.concatenate([score[known], correct[by_correct] if fallback else []]))
+    if not values.size:
+        raise InputError("the score column is empty, so there are no score values to give partial credit.", field="score")
+    if values.size > MAX_SCORE_VALUES:
+        raise InputError(f"the score takes {values.size:,} distinct values ({values[0]:g} to {values[-1]:g}): a "
+                         f"continuous score, where one category per value (at most {MAX_SCORE_VALUES}) would leave "
+                         "each category a handful of attempts; bin it in a rubric of your own (categories 'score < "
+                         "0.25', 'score >= 0.25 and score < 0.75', 'score >= 0.75' weighted 0, 0.5, 1), or choose a "
+                         "threshold (--binarize-threshold 0.5).", field="score")
+    labels = [f"score {v:g}" for v in values]
+    if len(set(labels)) < len(labels):  # values equal to 6 significant digits: write them in full
+        labels = [f"score {v!r}" for v in values.tolist()]
+    categories = []
+    for label, v in zip(labels, values.tolist()):
+        condition = f"score == {v!r}"
+        if fallback and v in (0.0, 1.0):  # attempts with no score (e.g. another file's) placed by is_correct
+            condition += f" or is_correct == {int(v)}"
+        categories.append(Category(label, condition, v))
+    return Schema(SCORE_VALUES_SCHEMA, tuple(categories), source="built from the data's score values",
+                  description=("One category per score value found in the data ("
+                               + ", ".join(f"{v:g}" for v in values) + "), each weighted by its value: an attempt "
+                               "earns its own score (partial credit), nothing is binarized."
+                               + (" Attempts with no score are placed by is_correct (0 or 1)." if fallback else "")))
+
+
+def is_score_values(schema) -> bool:
+    """True for :data:`SCORE_VALUES` (any case, ``_`` for ``-``): the rubric is built once the data is loaded."""
+    return isinstance(schema, str) and schema.strip().lower().replace("_", "-") == SCORE_VALUES
+
+
+def resolve_data_schema(schema, dataset):
+    """``schema`` with :data:`SCORE_VALUES` (``--schema score-values``) built from ``dataset``'s scores.
+
+    Parameters
+    ----------
+    schema : str, dict, path, Schema or None
+        A command's ``--schema``.
+    dataset : scorio_core.io.Dataset
+        The loaded data.
+
+    Returns
+    -------
+    Schema, or ``schema`` unchanged when it is not :data:`SCORE_VALUES`.
+
+    Raises
+    ------
+    InputError
+        As :func:`score_value_schema` (a count table has no scores).
+    """
+    if not is_score_values(schema):
+        return schema
+    if dataset.attempts is None:
+        raise InputError("--schema score-values reads each attempt's score; a count table (correct trials out of N) "
+                         "has none.", field="score")
+    return score_value_schema(dataset.attempts)
 
 
 def require_ready_graded(dataset, schema=None, *, takes_schema: bool = True, max_tokens: int | None = None,
@@ -67,16 +177,47 @@ def require_ready_graded(dataset, schema=None, *, takes_schema: bool = True, max
     from scorio_core.rubric import resolve_schema
 
     schema = resolve_schema(schema)
+    codes = categorization_for(dataset, schema, max_tokens=max_tokens)[0].codes if "score" in schema.signals else None
+    lifted, note = lift_graded_block(dataset, schema, codes)
+    if notes is not None:
+        notes.append({"code": "graded_by_rubric", "message": note})
+    return lifted.require_ready()
+
+
+def lift_graded_block(dataset, schema, codes):
+    """``dataset`` without its graded-score block, when rubric ``schema`` scores every graded attempt.
+
+    Parameters
+    ----------
+    dataset : scorio_core.io.Dataset
+        Loaded data with attempt rows.
+    schema : scorio_core.rubric.Schema
+        The rubric in force.
+    codes : ndarray of int, shape (n_attempts,), or None
+        The rubric's category per attempt of ``dataset.attempts`` (-1: none); None when it does not read the score.
+
+    Returns
+    -------
+    (Dataset, str)
+        A copy whose report no longer blocks on the graded scores (other blocks stay), its note added to
+        ``report.notes``; and that note.
+
+    Raises
+    ------
+    InputError
+        The rubric does not read ``score``, or leaves a graded attempt in no category (the first one named).
+    """
+    report = dataset.report
     names = ", ".join(s.name for s in dataset.sources[:3]) + (" ..." if len(dataset.sources) > 3 else "")
     graded = graded_rows(dataset.attempts)
     n = int(graded.sum())
-    if "score" not in schema.signals:
+    if "score" not in schema.signals or codes is None:
         raise InputError(f"{names}: {n:,} attempts have a graded score (strictly between 0 and 1), and rubric "
                          f"'{schema.name}' does not read the score (it reads {', '.join(schema.signals) or 'no signal'}), "
-                         "so it cannot give them partial credit; use a rubric whose categories read 'score', or "
-                         "choose a threshold: --binarize-threshold 0.5 (correct iff score > threshold).", field="score")
-    codes = categorization_for(dataset, schema, max_tokens=max_tokens)[0].codes
-    left = graded & (codes < 0)
+                         "so it cannot give them partial credit; use a rubric whose categories read 'score' (--schema "
+                         "score-values), or choose a threshold: --binarize-threshold 0.5 (correct iff score > threshold).",
+                         field="score")
+    left = graded & (np.asarray(codes) < 0)
     if left.any():
         row = dataset.attempts.iloc[int(np.argmax(left))]
         raise InputError(
@@ -87,9 +228,7 @@ def require_ready_graded(dataset, schema=None, *, takes_schema: bool = True, max
             "choose a threshold: --binarize-threshold 0.5.", field="score")
     note = (f"{n:,} attempts have a graded score (strictly between 0 and 1) and no 0/1 outcome: rubric "
             f"'{schema.name}' scores them (partial credit, its weights), nothing is binarized. Metrics of 0/1 "
-            "outcomes (the Pass@k family, pass_at_k) are not computed on these data; --binarize-threshold gives them.")
-    if notes is not None:
-        notes.append({"code": "graded_by_rubric", "message": note})
+            "outcomes (the Pass@k family) are not computed on these data; a threshold that binarizes the score gives "
+            "them (--binarize-threshold).")
     blocking = tuple(b for b in report.blocking if "non-binary outcome" not in b)
-    lifted = replace(dataset, report=replace(report, blocking=blocking, notes=tuple(report.notes) + (note,)))
-    return lifted.require_ready()
+    return replace(dataset, report=replace(report, blocking=blocking, notes=tuple(report.notes) + (note,))), note

@@ -1,8 +1,6 @@
-"""Leaderboards: from a loaded dataset to one row per model with credible intervals.
-
-The single function the Leaderboard page, the CLI (``leaderboard``) and the exports call,
-so every surface shows the same numbers. A dataset's per-task outcomes (binary and rubric)
-come from :mod:`scorio_core.leaderboard.task_outcomes` (re-exported here).
+"""Leaderboards: from a loaded dataset to one row per model with credible intervals. The single function the
+Leaderboard page, the CLI (``leaderboard``) and the exports call, so every surface shows the same numbers. A
+dataset's per-task outcomes (binary and rubric) come from :mod:`scorio_core.leaderboard.task_outcomes` (re-exported).
 """
 
 from __future__ import annotations
@@ -239,7 +237,9 @@ def leaderboard(
     task_outcomes = apply_question_set(task_outcomes, question_set)
     source = task_outcomes.binary if spec.binary else task_outcomes.rubric
     if source is None:
-        raise InputError(f"{spec.label} needs binary correctness (is_correct), which this data does not have.")
+        raise InputError(f"{spec.label} needs binary correctness (is_correct) on every attempt, which this data does not "
+                         "have (no is_correct, or graded scores that a rubric gives partial credit: Bayes@N and avg@N "
+                         f"use its weights; a threshold that binarizes the score gives {spec.label}).")
     binary = task_outcomes.binary
     rubric = task_outcomes.rubric
     models = list(task_outcomes.models)

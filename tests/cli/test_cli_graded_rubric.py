@@ -83,3 +83,42 @@ def test_publish_scores_graded_scores_with_the_rubric(graded, capsys):
                             "--workspace", str(graded / "ws"), "--output", "json")
     assert status == 0, err
     assert any("rubric 'Half credit' scores them" in n for n in note_messages(json.loads(out)["notes"]))
+
+
+def test_score_values_gives_each_attempt_its_score(graded, capsys):
+    args = ("leaderboard", str(graded / "scores.csv"), "--output", "json")
+    status, out, _ = _run(capsys, *args, "--schema", "score-values")
+    assert status == 0
+    doc = json.loads(out)
+    avg = {r["model"]: r["avg"] for r in doc["rows"]}
+    assert avg == pytest.approx({m: sum(s) / len(s) for m, s in SCORES.items()})  # hand: the mean score
+    assert doc["settings"]["schema"] == "Score values (partial credit: weight = score)"
+    assert all(r["pass_at_k"] is None for r in doc["rows"])
+    assert any(n["code"] == "graded_by_rubric" for n in doc["notes"])
+    # the same categories and weights as the hand-written Half credit rubric: the same Bayes@N, to the last digit
+    _, half, _ = _run(capsys, *args, "--schema", str(graded / "rubric.json"))
+    pick = ("model", "mu", "sigma", "lo", "hi", "rank")
+    assert [{k: r[k] for k in pick} for r in doc["rows"]] == [{k: r[k] for k in pick} for r in json.loads(half)["rows"]]
+    status, out, _ = _run(capsys, "rubric", str(graded / "scores.csv"), "--schema", "Score_Values", "--output", "json")
+    assert status == 0 and "score 0.5" in out
+
+
+def test_score_values_refuses_a_continuous_score_and_a_count_table(tmp_path, capsys):
+    lines = ["model,question_id,trial,score"] + [f"m,q{i},0,{i / 20}" for i in range(20)]
+    (tmp_path / "f1.csv").write_text("\n".join(lines) + "\n")
+    status, _, err = _run(capsys, "leaderboard", str(tmp_path / "f1.csv"), "--schema", "score-values")
+    assert status == 2 and "the score takes 20 distinct values (0 to 0.95)" in err and "--binarize-threshold" in err
+    (tmp_path / "counts.csv").write_text("model,question_id,n_trials,n_correct\nm,q0,4,2\nm,q1,4,3\n")
+    status, _, err = _run(capsys, "leaderboard", str(tmp_path / "counts.csv"), "--schema", "score-values")
+    assert status == 2 and "a count table" in err
+    status, _, err = _run(capsys, "leaderboard", str(tmp_path / "f1.csv"))
+    assert status == 2 and "--schema score-values" in err  # the refusal names the route
+
+
+def test_a_manifest_of_partial_credit_restores_it(graded, capsys):
+    scores, manifest = str(graded / "scores.csv"), str(graded / "m.json")
+    status, _, _ = _run(capsys, "export", scores, "--schema", "score-values", "--format", "manifest", "--out", manifest)
+    assert status == 0
+    status, out, err = _run(capsys, "export", scores, "--manifest", manifest, "--format", "csv")
+    assert status == 0, err  # was exit 2: the manifest's rubric did not lift the graded block
+    assert "Score values (partial credit: weight = score)" in out and "nothing is binarized" in err

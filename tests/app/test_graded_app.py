@@ -1,0 +1,103 @@
+"""AppTest: graded scores (0, 0.5, 1) get partial credit in the app with one click (rubric 'Score values'),
+every page renders under it without Pass@k on attempts that have no 0/1 outcome, and a threshold still binarizes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorio_core.leaderboard.graded import SCORE_VALUES_SCHEMA
+from tests.app.conftest import no_exception, shown
+from tests.app.page_matrix import PAGES
+
+DATA, BOARD = "pages/data/data.py", "pages/results/leaderboard.py"
+
+
+def _graded() -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    rows = [{"model": f"m{m}", "question_id": f"q{q}", "trial": t,
+             "score": rng.choice([0.0, 0.5, 1.0], p=[0.5 - 0.1 * m, 0.3, 0.2 + 0.1 * m])}
+            for m in range(4) for q in range(12) for t in range(3)]
+    return pd.DataFrame(rows)
+
+
+def _load(at, frame: pd.DataFrame, name: str = "graded.csv") -> None:
+    at.switch_page(DATA).run()
+    at.file_uploader(key="data_uploader").set_value((name, frame.to_csv(index=False).encode(), "text/csv")).run()
+    at.button(key="upload_load").click().run()
+    no_exception(at)
+
+
+def _board(at) -> pd.DataFrame:
+    return next(df.value for df in at.main.dataframe if "model" in df.value.columns)
+
+
+@pytest.fixture
+def partial(app):
+    frame = _graded()
+    _load(app, frame)
+    app.switch_page(BOARD).run()
+    warnings = [shown(w.value) for w in app.main.warning]
+    assert any("non-binary outcome" in w for w in warnings), warnings  # blocked until a choice
+    assert not app.main.dataframe
+    assert any("Score values found: 0, 0.5, 1." in shown(c.value) for c in app.main.caption)
+    app.button(key="guard_partial_credit").click().run()
+    no_exception(app)
+    return app, frame
+
+
+def test_one_click_gives_each_attempt_its_score(partial):
+    app, frame = partial
+    assert app.session_state["_rubric_workspace"].schema.name == SCORE_VALUES_SCHEMA
+    assert not app.main.warning and not app.main.error
+    board = _board(app)
+    mean = frame.groupby("model")["score"].mean()  # hand: avg@N under weight = score is the mean score
+    assert dict(zip(board["model"], board["avg"])) == pytest.approx(mean.to_dict(), abs=5e-5)  # table rounds to 4
+    infos = [shown(i.value) for i in app.main.info]
+    assert any("attempts have a graded score" in i and "nothing is binarized" in i for i in infos), infos
+    # no Pass@k family (nor maj@k, AUC@k) without 0/1 outcomes; Max@k reads the rubric's weights
+    assert app.selectbox(key="lb_metric").options == ["Bayes@N", "avg@N", "Max@k"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_under_partial_credit(partial, page):
+    app, _ = partial
+    app.switch_page(page).run()
+    no_exception(app)
+    assert not [e.value for e in app.main.error], page
+
+
+def test_dynamics_offer_bayes_only_and_say_why(partial):
+    app, _ = partial
+    app.switch_page("pages/results/convergence.py").run()
+    captions = [shown(c.value) for c in app.main.caption]
+    assert any(c.startswith("The Pass@k family (Pass@k, Pass^k") for c in captions), captions
+    app.switch_page("pages/results/trajectories.py").run()
+    assert app.selectbox(key="traj_metric").options == ["Bayes@N"]
+
+
+def test_a_threshold_afterwards_binarizes_and_the_rubric_goes_back_to_binary(partial):
+    app, _ = partial
+    app.switch_page(DATA).run()
+    app.session_state["data_view"] = "Data quality"
+    app.run()
+    next(c for c in app.main.checkbox if c.label == "Apply the threshold").check()
+    next(b for b in app.main.button if b.label == "Apply choices").click().run()
+    no_exception(app)
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    assert app.session_state["_rubric_workspace"].schema.name == "Binary correctness"
+    assert "Pass@k" in app.selectbox(key="lb_metric").options
+    assert len(_board(app)) == 4
+
+
+def test_a_continuous_score_is_not_offered_and_says_why(app):
+    frame = pd.DataFrame({"model": np.repeat(["a", "b"], 20), "question_id": [f"q{i}" for i in range(20)] * 2,
+                          "trial": 0, "score": np.r_[np.linspace(0.01, 0.99, 20), np.linspace(0.02, 0.98, 20)]})
+    _load(app, frame, "f1.csv")
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    assert not [b for b in app.main.button if b.key == "guard_partial_credit"]
+    captions = [shown(c.value) for c in app.main.caption]
+    assert any("not offered here" in c and "distinct values" in c and "bin it" in c for c in captions), captions

@@ -1,0 +1,74 @@
+"""The data-built rubric of a graded score's values (partial credit: each attempt earns its score)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorio_core.errors import InputError
+from scorio_core.leaderboard.graded import (
+    MAX_SCORE_VALUES,
+    SCORE_VALUES_SCHEMA,
+    is_score_values,
+    score_value_schema,
+)
+from scorio_core.rubric import categorize
+
+
+def test_one_category_per_value_weighted_by_it():
+    attempts = pd.DataFrame({"is_correct": [0.0, np.nan, 1.0, np.nan], "score": [0.0, 0.25, 1.0, 0.75]})
+    schema = score_value_schema(attempts)
+    assert schema.name == SCORE_VALUES_SCHEMA
+    assert schema.labels == ("score 0", "score 0.25", "score 0.75", "score 1")
+    assert schema.weights.tolist() == [0.0, 0.25, 0.75, 1.0]
+    assert categorize(attempts, schema).codes.tolist() == [0, 1, 3, 2]
+
+
+def test_values_alike_to_six_digits_are_written_in_full_and_placed_exactly():
+    third = 1 / 3
+    attempts = pd.DataFrame({"score": [third, third + 1e-9, 0.0]})
+    schema = score_value_schema(attempts)
+    assert len(set(schema.labels)) == 3 and schema.labels[1] == f"score {third!r}"
+    assert categorize(attempts, schema).codes.tolist() == [1, 2, 0]
+
+
+def test_attempts_without_a_score_are_placed_by_is_correct_only_when_no_row_disagrees():
+    mixed = pd.DataFrame({"is_correct": [1.0, 0.0, np.nan, 1.0], "score": [np.nan, np.nan, 0.5, 1.0]})
+    schema = score_value_schema(mixed)
+    assert categorize(mixed, schema).codes.tolist() == [2, 0, 1, 2]
+    assert "placed by is_correct" in schema.description
+    disagree = mixed.assign(score=[np.nan, np.nan, 0.5, 0.0])  # is_correct 1 but score 0 on the last row
+    schema = score_value_schema(disagree)
+    assert categorize(disagree, schema).codes.tolist() == [-1, -1, 1, 0]  # unmatched: the gate names them
+    assert "is_correct" not in " ".join(c.condition for c in schema.categories)
+
+
+def test_refusals_name_the_field_and_the_way_out():
+    with pytest.raises(InputError, match="no score column"):
+        score_value_schema(pd.DataFrame({"is_correct": [1.0]}))
+    with pytest.raises(InputError, match="score column is empty"):
+        score_value_schema(pd.DataFrame({"score": [np.nan]}))
+    many = pd.DataFrame({"score": np.linspace(0, 1, MAX_SCORE_VALUES + 1)})
+    with pytest.raises(InputError, match=f"takes {MAX_SCORE_VALUES + 1} distinct values .*bin it"):
+        score_value_schema(many)
+    score_value_schema(many.iloc[:MAX_SCORE_VALUES])  # at the cap: built
+
+
+@pytest.mark.parametrize("spec, expected", [("score-values", True), (" Score_Values ", True), ("Score values", False),
+                                            (None, False), ("Binary correctness", False)])
+def test_is_score_values(spec, expected):
+    assert is_score_values(spec) is expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.5, 2 / 3, 0.9, 1.0, 3.0, -1.0]), min_size=1, max_size=40))
+def test_the_rubric_weighted_mean_is_the_mean_score(scores):
+    attempts = pd.DataFrame({"score": scores})
+    schema = score_value_schema(attempts)
+    codes = categorize(attempts, schema).codes
+    assert (codes >= 0).all()
+    assert schema.weights[codes].mean() == pytest.approx(float(np.mean(scores)), abs=1e-12)
+    assert list(schema.weights) == sorted(set(scores))
