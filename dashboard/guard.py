@@ -84,22 +84,24 @@ def _give_partial_credit(dataset: Dataset) -> None:
 def partial_credit_offer(dataset: Dataset, key: str) -> None:
     """Where graded scores block the data: a button keeping their partial credit (rubric 'Score values').
 
-    The other route, a threshold, is on the Data page. Shows why the button is not offered when the score has
-    too many distinct values to give each its category (a continuous score: bin it in a rubric of your own).
+    The other route, a threshold, is on the Data page. A score with more than 12 values is offered rounded to 0.1
+    (the caption says by how much that moves the mean scores, measured); one that cannot be offered says why.
     """
     if not graded_block(dataset):
         return
-    from scorio_core.leaderboard.graded import score_value_schema
+    from scorio_core.leaderboard.graded import offered_score_values, score_value_schema
 
-    try:
-        schema = score_value_schema(dataset.attempts)
-    except InputError as exc:
-        st.caption(f"Partial credit by score value is not offered here: {md(exc)}")
+    schema = offered_score_values(dataset.attempts)
+    if schema is None:
+        try:
+            score_value_schema(dataset.attempts)
+        except InputError as exc:
+            st.caption(f"Partial credit by score value is not offered here: {md(exc)}")
         return
     st.button("Give partial credit instead (rubric: Score values)", key=key, icon=":material/percent:",
               on_click=_give_partial_credit, args=(dataset,),
-              help="Keep the graded scores: one rubric category per score value found in the data, each weighted by "
-                   "its value, so every attempt earns its own score and nothing is binarized (the CLI's "
-                   "`--schema score-values`). Bayes@N and avg@N use it; the Pass@k family needs 0/1 outcomes and is "
-                   "not shown. Edit or replace it on the Rubric page.")
-    st.caption(f"Score values found: {md(', '.join(f'{w:g}' for w in schema.weights))}.")
+              help="Keep the graded scores: one rubric category per score value found in the data (rounded to 0.1 "
+                   "where there are more than 12), each weighted by its value, so every attempt earns its score and "
+                   "nothing is binarized (the CLI's `--schema score-values`). Bayes@N and avg@N use it; the Pass@k "
+                   "family needs 0/1 outcomes and is not shown. Edit or replace it on the Rubric page.")
+    st.caption(f"{md(schema.name)}: {md(schema.description)}")

@@ -5,11 +5,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dashboard.state import rubric as rubric_state
 from dashboard.state import session as state
 from dashboard.state.widgets import LOADER_NOTES_SHOWN
 from dashboard.guard import blocking_in_app_terms
 from dashboard.text import md
+from scorio_core import rubric
 from scorio_core.io import DUPLICATE_POLICIES, Dataset
+from scorio_core.leaderboard.graded import score_values_spec
 
 __all__ = ["render_summary", "render_report", "render_choices", "render_sources"]
 
@@ -165,6 +168,8 @@ def render_choices(key: str, raw: Dataset) -> None:
                     "missing_outcomes": None if missing == "(no choice)" else missing,
                 },
             )
+            if binarize and score_values_spec(rubric_state.workspace().schema):  # the threshold decides now
+                rubric_state.use_schema(rubric.get_schema(rubric.DEFAULT_SCHEMA))
             st.rerun()
 
 

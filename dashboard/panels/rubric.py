@@ -14,12 +14,14 @@ import streamlit as st
 
 from dashboard.state import rubric as rubric_state
 from dashboard.state import session as state
+from dashboard.state.graded import use_score_values
 from dashboard.tables import display as tables
 from dashboard.compute.results import prior_counts, task_outcomes, unmatched_table
 from dashboard.tables.rubric_rows import in_order, normalize_order, rows_equal
 from dashboard.text import md
 from scorio_core import rubric
 from scorio_core.errors import InputError
+from scorio_core.leaderboard.graded import offered_score_values, score_values_spec
 from scorio_core.rubric.rerank import UNMATCHED_EXCLUDE
 
 __all__ = [
@@ -39,21 +41,32 @@ __all__ = [
 CUSTOM = "Custom (edited or uploaded)"
 
 
-def _picked() -> None:
+#: The picker's entry for the rubric of the data's score values (offered where a score gives partial credit).
+SCORE_VALUES_OPTION = "Score values (from the data: partial credit, weight = score)"
+
+
+def _picked(dataset=None) -> None:
     name = st.session_state.get("rubric_schema")
-    if name and name != CUSTOM:
+    if name == SCORE_VALUES_OPTION and dataset is not None:
+        use_score_values(dataset)
+    elif name and name != CUSTOM:
         rubric_state.use_schema(rubric.get_schema(name))
 
 
-def render_picker() -> None:
-    """Built-in schema picker; picking one replaces the tables (edits are kept until then)."""
+def render_picker(dataset=None) -> None:
+    """Built-in schema picker; picking one replaces the tables (edits are kept until then).
+
+    ``dataset``: where its scores give partial credit, the rubric of its score values is offered too."""
     ws = rubric_state.workspace()
     builtins = rubric.list_schemas()
-    edited = ws.base not in builtins or ws.schema != rubric.get_schema(ws.base)
-    options = builtins + ([CUSTOM] if edited else [])
-    st.session_state["rubric_schema"] = CUSTOM if edited else ws.base
-    st.selectbox("Schema", options, key="rubric_schema", on_change=_picked,
-                 help="The paper's 12 rubrics, the reference package's 5, and binary correctness. "
+    scores = offered_score_values(getattr(dataset, "attempts", None)) is not None
+    data_built = scores and score_values_spec(ws.schema) is not None  # (an edited copy has another source)
+    edited = not data_built and (ws.base not in builtins or ws.schema != rubric.get_schema(ws.base))
+    options = builtins + ([SCORE_VALUES_OPTION] if scores else []) + ([CUSTOM] if edited else [])
+    st.session_state["rubric_schema"] = SCORE_VALUES_OPTION if data_built else CUSTOM if edited else ws.base
+    st.selectbox("Schema", options, key="rubric_schema", on_change=_picked, args=(dataset,),
+                 help="The paper's 12 rubrics, the reference package's 5, and binary correctness"
+                      + (", and the data's score values (partial credit)" if scores else "") + ". "
                       "Picking one replaces the tables below; download your edits first if you want to keep them.")
     if edited and ws.base in builtins:  # the base's description no longer describes the edited rubric
         st.caption(f"Edited from **{md(ws.base)}**: categories, conditions or weights differ from the built-in "
@@ -174,8 +187,14 @@ def render_coverage(active) -> None:
     coverage = active.scoped.result.coverage
     if coverage.ok and not coverage.warnings:
         st.success(f"All {coverage.n_attempts:,} attempts in scope match a category.", icon=":material/check:")
+    # categories no attempt satisfies: one line, not a screen of them (a data-built rubric on one task of several)
+    empty = [i for i in coverage.issues if i.kind == "empty_category" and "true for no attempt" in i.message]
+    if len(empty) > 2:
+        labels = [active.labels[i.category] for i in empty]
+        st.warning(f"{len(empty)} categories are empty here (their conditions are true for no attempt in scope): "
+                   + md(", ".join(labels[:12]) + (" ..." if len(labels) > 12 else "")) + ".", icon=":material/warning:")
     for issue in coverage.issues:
-        if issue.severity == "info":
+        if issue.severity == "info" or (len(empty) > 2 and issue in empty):
             continue
         (st.error if issue.severity == "error" else st.warning)(md(issue.message), icon=":material/warning:")
         if issue.examples and issue.kind in ("unmatched", "missing_values"):

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from dashboard.state.rubric import scoped_categorization, use_schema, workspace
 from scorio_core.errors import InputError
-from scorio_core.leaderboard.graded import lift_graded_block, score_value_schema
+from scorio_core.leaderboard.graded import lift_graded_block, offered_score_values, score_value_schema
 from scorio_core.leaderboard.table import ALL_TASKS
 
 __all__ = ["graded_scored", "use_score_values"]
@@ -22,12 +22,18 @@ __all__ = ["graded_scored", "use_score_values"]
 def use_score_values(dataset) -> None:
     """Make the rubric of ``dataset``'s score values the one in force: partial credit for graded scores.
 
+    Exact values where at most 12, else rounded to 0.1 (:func:`scorio_core.leaderboard.graded.offered_score_values`).
+
     Raises
     ------
     InputError
-        As :func:`scorio_core.leaderboard.graded.score_value_schema` (no score, or a continuous one).
+        No score gives partial credit, or neither rubric builds (:func:`~scorio_core.leaderboard.graded.score_value_schema`).
     """
-    use_schema(score_value_schema(dataset.attempts))
+    schema = offered_score_values(dataset.attempts)
+    if schema is None:
+        score_value_schema(dataset.attempts)  # raises why
+        raise InputError("no score strictly between 0 and 1: nothing to give partial credit.", field="score")
+    use_schema(schema)
 
 
 def graded_scored(data):

@@ -28,7 +28,7 @@ from dashboard.data.datasets import load_key
 from dashboard.tables.rubric_rows import rows_to_schema, schema_to_rows
 from scorio_core import rubric
 from scorio_core.rubric import rerank
-from scorio_core.leaderboard.graded import SCORE_VALUES_SCHEMA, score_value_schema
+from scorio_core.leaderboard.graded import offered_score_values, resolve_data_schema, score_values_spec
 from scorio_core.leaderboard.table import ALL_TASKS, Categorization
 from scorio_core.errors import InputError
 from scorio_core.rubric import DEFAULT_SCHEMA, Schema
@@ -114,16 +114,16 @@ def adopt_data_default(data_id: str, dataset) -> None:
     Only a rubric the user did not choose changes: binary correctness becomes
     :func:`scorio_core.rubric.category_code_schema` of the data's codes, and that default (unedited) goes back
     to binary correctness, or to the new data's codes, when other data is opened. The rubric of score values
-    (:func:`dashboard.state.graded.use_score_values`, unedited) is rebuilt from the new data's graded scores, or goes
-    back to binary correctness where there are none (other data, or a threshold applied). Checked once per data id.
+    (:func:`dashboard.state.graded.use_score_values`, unedited) is rebuilt from the new data's scores, or goes back to
+    binary correctness where no score gives partial credit. Checked once per data id.
     """
     ws = workspace()
     if ws.default_for == data_id:
         return
     ws.default_for = data_id
-    if ws.schema.name == SCORE_VALUES_SCHEMA:  # (a threshold applied since: no graded score left, binary again)
+    if spec := score_values_spec(ws.schema):  # built from the scores: rebuilt from these data's, where they give credit
         try:
-            values = score_value_schema(getattr(dataset, "attempts", None)) if dataset.report.n_non_binary else None
+            values = resolve_data_schema(spec, dataset) if offered_score_values(dataset.attempts) else None
         except InputError:
             values = None
         values = values or rubric.get_schema(DEFAULT_SCHEMA)

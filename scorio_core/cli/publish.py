@@ -79,7 +79,7 @@ def register(subparsers) -> None:
     from scorio_core.store.publish import APP_SETTINGS, CONFIDENCE_LEVELS, DEFAULT_BASE_URL
 
     parser.add_argument("paths", nargs="+", metavar="DUMP", help="eval dump file(s) or folders (a folder: its supported files, as every command reads it)")
-    parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
+    parser.add_argument("--schema", default=None, help="rubric schema: built-in name, rubric JSON file, or score-values[:STEP] (graded scores: partial credit) (default: binary correctness)")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
     parser.add_argument("--name", default=None, help="dataset name (default: the file names)")
     parser.add_argument("--workspace", default=None, metavar="DIR", help="workspace directory (default: $SCORIO_WORKSPACE or ./workspace)")

@@ -63,7 +63,7 @@ def register(subparsers) -> None:
     from scorio_core.cli.quality import add_cluster_argument
 
     add_cluster_argument(parser)
-    parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
+    parser.add_argument("--schema", default=None, help="rubric schema: built-in name, rubric JSON file, or score-values[:STEP] (graded scores: partial credit) (default: binary correctness)")
     from scorio_core.cli.rubric import add_prior_outcomes_arguments
 
     add_prior_outcomes_arguments(parser)

@@ -64,7 +64,7 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metric", default="bayes", choices=TRAJECTORY_METRICS, help="ranking metric (default: bayes = Bayes@N)")
     parser.add_argument("--k", type=int, default=1, help="k of the Pass@k family (default 1)")
     parser.add_argument("--tau", type=float, default=0.5, help="tau of g-pass@k_tau (default 0.5)")
-    parser.add_argument("--schema", default=None, help="rubric schema for Bayes@N/avg@N: built-in name or rubric JSON (default: binary correctness)")
+    parser.add_argument("--schema", default=None, help="rubric schema for Bayes@N/avg@N: built-in name, rubric JSON or score-values[:STEP] (default: binary correctness)")
     add_prior_argument(
         parser,
         what="prior of Bayes@N and of the gold standard: empirical-bayes (default; refitted to each model's first n "

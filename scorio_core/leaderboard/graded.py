@@ -20,7 +20,8 @@ from scorio_core.errors import InputError
 from scorio_core.leaderboard.outcomes import graded_rows  # (defined there: task_outcomes uses it too)
 
 __all__ = ["MAX_SCORE_VALUES", "RUBRIC_ROUTE", "SCORE_VALUES", "SCORE_VALUES_SCHEMA", "graded_rows",
-           "is_score_values", "lift_graded_block", "require_ready_graded", "resolve_data_schema", "score_value_schema"]
+           "is_score_values", "lift_graded_block", "offered_score_values",
+           "require_ready_graded", "score_values_spec", "resolve_data_schema", "score_value_schema"]
 
 #: ``--schema`` value (and the app's choice) for :func:`score_value_schema`, built from the loaded data.
 SCORE_VALUES = "score-values"
@@ -36,7 +37,7 @@ RUBRIC_ROUTE = ("Or, for partial credit instead of a threshold: --schema score-v
                 "weighted 0, 0.5, 1; check it with `python -m scorio_core rubric PATH --schema FILE`).")
 
 
-def score_value_schema(attempts):
+def score_value_schema(attempts, step: float | None = None):
     """A rubric with one category per score value found in the data, weighted by the value (partial credit).
 
     Under it Bayes@N scores an attempt by its own graded score: the rubric-weighted avg@N is the mean score,
@@ -47,19 +48,25 @@ def score_value_schema(attempts):
     Parameters
     ----------
     attempts : pandas.DataFrame
-        Canonical attempt rows with a ``score`` column (and ``is_correct``).
+        Canonical attempt rows with a ``score`` column (and ``is_correct``, ``model``).
+    step : float, optional
+        Round the scores to multiples of ``step`` first (``0.1``: 11 categories 0, 0.1, ..., 1), for a score with more
+        distinct values than categories can hold (LiveBench's fractions, F1). Each category then covers the scores
+        nearest its value (ties upward) and weighs that value; the description states, measured on ``attempts``, how
+        far each model's mean rounded score lies from its mean score.
 
     Returns
     -------
     scorio_core.rubric.Schema
-        Categories ``score v`` with condition ``score == v`` (each value written exactly), in increasing order,
-        weight ``v``; named :data:`SCORE_VALUES_SCHEMA`.
+        Categories ``score v`` in increasing order, weight ``v``: condition ``score == v`` (each value written
+        exactly), or with ``step`` the interval of scores rounding to ``v``; named :data:`SCORE_VALUES_SCHEMA` (with
+        ``step``: "Score values rounded to ...").
 
     Raises
     ------
     InputError
-        No score column or no score value; more than :data:`MAX_SCORE_VALUES` distinct values (a continuous
-        score: bin it with a rubric of your own, or choose a threshold); a score outside [-1000, 1000].
+        No score column or no score value; more than :data:`MAX_SCORE_VALUES` values (exact or rounded: a
+        continuous score, to round with ``step``, bin in a rubric of your own or binarize); ``step`` not in (0, 1].
 
     Examples
     --------
@@ -67,50 +74,135 @@ def score_value_schema(attempts):
     >>> s = score_value_schema(pd.DataFrame({"is_correct": [0.0, None, 1.0], "score": [0.0, 0.5, 1.0]}))
     >>> s.labels, s.weights.tolist(), s.categories[1].condition
     (('score 0', 'score 0.5', 'score 1'), [0.0, 0.5, 1.0], 'score == 0.5')
+    >>> r = score_value_schema(pd.DataFrame({"model": "m", "score": [0.0, 0.33, 0.4, 0.96]}), step=0.25)
+    >>> r.labels, [c.condition for c in r.categories]
+    (('score 0', 'score 0.25', 'score 0.5', 'score 1'), ['score < 0.125', 'score >= 0.125 and score < 0.375', 'score >= 0.375 and score < 0.875', 'score >= 0.875'])
     """
     from scorio_core.rubric import Category, Schema
 
     if attempts is None or "score" not in attempts.columns:
         raise InputError("the data has no score column, so there are no score values to give partial credit; "
                          "map the graded score's column (--map score=COLUMN).", field="score")
+    if step is not None and not (0.0 < float(step) <= 1.0):
+        raise InputError(f"the rounding step of score-values must lie in (0, 1] (e.g. score-values:0.1); got {step!r}.",
+                         field="score")
     score = pd.to_numeric(attempts["score"], errors="coerce").to_numpy(np.float64)
     correct = (attempts["is_correct"].to_numpy(np.float64, na_value=np.nan) if "is_correct" in attempts.columns
                else np.full(len(score), np.nan))
     known, both = ~np.isnan(score), ~np.isnan(score) & ~np.isnan(correct)
     by_correct = ~known & ~np.isnan(correct)  # no score: placed by is_correct unless some row has both and they differ
     fallback = bool(by_correct.any()) and not bool((score[both] != correct[both]).any())
-    values = np.unique(np.concatenate([score[known], correct[by_correct] if fallback else []]))
+    found = np.concatenate([score[known], correct[by_correct] if fallback else []])
+    if step is not None:  # nearest multiple of step, ties upward (the conditions' half-open cells below)
+        found = np.round(np.floor(np.round(found / step, 9) + 0.5) * step, 10)  # (0.15 / 0.1 is 1.4999...)
+    values = np.unique(found)
     if not values.size:
         raise InputError("the score column is empty, so there are no score values to give partial credit.", field="score")
     if values.size > MAX_SCORE_VALUES:
-        raise InputError(f"the score takes {values.size:,} distinct values ({values[0]:g} to {values[-1]:g}): a "
-                         f"continuous score, where one category per value (at most {MAX_SCORE_VALUES}) would leave "
-                         "each category a handful of attempts; bin it in a rubric of your own (categories 'score < "
-                         "0.25', 'score >= 0.25 and score < 0.75', 'score >= 0.75' weighted 0, 0.5, 1), or choose a "
-                         "threshold (--binarize-threshold 0.5).", field="score")
+        once = f" once rounded to {step:g}" if step is not None else ""
+        raise InputError(f"the score takes {values.size:,} distinct values{once} ({values[0]:g} to {values[-1]:g}): too "
+                         f"many for one category each (at most {MAX_SCORE_VALUES}: a Dirichlet prior over more categories "
+                         "would outweigh each question's few trials); round it (--schema score-values:0.1, 11 "
+                         "categories), bin it in a rubric of your own (categories 'score < 0.25', 'score >= 0.25 and "
+                         "score < 0.75', 'score >= 0.75' weighted 0, 0.5, 1), or choose a threshold "
+                         "(--binarize-threshold 0.5).", field="score")
     labels = [f"score {v:g}" for v in values]
     if len(set(labels)) < len(labels):  # values equal to 6 significant digits: write them in full
         labels = [f"score {v!r}" for v in values.tolist()]
+    lows = [None] + [float(np.round(v - step / 2, 10)) for v in values[1:]] + [None] if step is not None else []
     categories = []
-    for label, v in zip(labels, values.tolist()):
-        condition = f"score == {v!r}"
+    for i, (label, v) in enumerate(zip(labels, values.tolist())):
+        if step is None:
+            condition = f"score == {v!r}"
+        else:  # the scores nearest v: from the cell's lower edge to the next category's (no gap, no overlap)
+            parts = ([f"score >= {lows[i]!r}"] if lows[i] is not None else []) + (
+                [f"score < {lows[i + 1]!r}"] if lows[i + 1] is not None else [])
+            condition = " and ".join(parts) or "score >= 0 or score < 0"
         if fallback and v in (0.0, 1.0):  # attempts with no score (e.g. another file's) placed by is_correct
-            condition += f" or is_correct == {int(v)}"
+            condition = f"{condition} or is_correct == {int(v)}" if step is None else f"({condition}) or is_correct == {int(v)}"
         categories.append(Category(label, condition, v))
-    return Schema(SCORE_VALUES_SCHEMA, tuple(categories), source="built from the data's score values",
-                  description=("One category per score value found in the data ("
-                               + ", ".join(f"{v:g}" for v in values) + "), each weighted by its value: an attempt "
-                               "earns its own score (partial credit), nothing is binarized."
-                               + (" Attempts with no score are placed by is_correct (0 or 1)." if fallback else "")))
+    about = (" Attempts with no score are placed by is_correct (0 or 1)." if fallback else "")
+    if step is None:
+        return Schema(SCORE_VALUES_SCHEMA, tuple(categories), source="built from the data's score values",
+                      description=("One category per score value found in the data (" + ", ".join(f"{v:g}" for v in values)
+                                   + "), each weighted by its value: an attempt earns its own score (partial credit), "
+                                   "nothing is binarized." + about))
+    schema = Schema(f"Score values rounded to {step:g} (partial credit: weight = rounded score)", tuple(categories),
+                    source=f"built from the data's score values, rounded to {step!r}")
+    return replace(schema, description=(
+        f"Each score rounded to the nearest multiple of {step:g} (ties upward), one category per rounded value found ("
+        + ", ".join(f"{v:g}" for v in values) + "), weighted by that value: partial credit, nothing binarized."
+        + _rounding_shift(attempts, score, schema) + about))
+
+
+def _rounding_shift(attempts, score: np.ndarray, schema) -> str:
+    """How far rounding moves the models' mean scores, measured (a sentence, or "" without a model column)."""
+    from scorio_core.rubric import categorize
+
+    if "model" not in attempts.columns:
+        return ""
+    codes = categorize(attempts, schema).codes
+    known = ~np.isnan(score) & (codes >= 0)
+    shift = pd.Series(np.where(known, schema.weights[np.maximum(codes, 0)] - np.where(known, score, 0.0), 0.0))
+    by_model = shift[known].groupby(attempts["model"].to_numpy()[known]).mean().abs()
+    if by_model.empty:
+        return ""
+    worst = by_model.idxmax()
+    return (f" Measured on these data: a model's mean rounded score differs from its mean score by at most "
+            f"{by_model.max():.4f} ({str(worst)[:80]}).")
 
 
 def is_score_values(schema) -> bool:
-    """True for :data:`SCORE_VALUES` (any case, ``_`` for ``-``): the rubric is built once the data is loaded."""
-    return isinstance(schema, str) and schema.strip().lower().replace("_", "-") == SCORE_VALUES
+    """True for :data:`SCORE_VALUES` or ``score-values:STEP`` (any case, ``_`` for ``-``): built once the data is loaded."""
+    if not isinstance(schema, str):
+        return False
+    name, _, _ = schema.strip().lower().replace("_", "-").partition(":")
+    return name.strip() == SCORE_VALUES
+
+
+def score_values_spec(schema) -> str | None:
+    """``"score-values"`` (or ``"score-values:STEP"``) for a rubric :func:`score_value_schema` built, else None.
+
+    Such a rubric follows the data: rebuilt from other data's scores (the app, when another dataset opens).
+    """
+    source = getattr(schema, "source", "")
+    if not source.startswith("built from the data's score values"):
+        return None
+    _, sep, step = source.partition(", rounded to ")
+    return SCORE_VALUES + (f":{step}" if sep else "")
+
+
+def offered_score_values(attempts):
+    """The score-values rubric to offer for ``attempts``: exact, else rounded to 0.1; None if neither builds.
+
+    Offered only where the score gives partial credit (a value strictly between 0 and 1)."""
+    if attempts is None or "score" not in attempts.columns:
+        return None
+    score = pd.to_numeric(attempts["score"], errors="coerce").to_numpy(np.float64)
+    if not ((score > 0.0) & (score < 1.0)).any():
+        return None
+    for step in (None, 0.1):
+        try:
+            return score_value_schema(attempts, step)
+        except InputError:
+            continue
+    return None
+
+
+def _step_of(spec: str) -> float | None:
+    """The rounding step of ``score-values:STEP`` (None without one)."""
+    _, sep, text = spec.partition(":")
+    if not sep:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise InputError(f"--schema {spec.strip()!r}: the rounding step after 'score-values:' must be a number in (0, 1] "
+                         "(e.g. score-values:0.1).", field="schema") from None
 
 
 def resolve_data_schema(schema, dataset):
-    """``schema`` with :data:`SCORE_VALUES` (``--schema score-values``) built from ``dataset``'s scores.
+    """``schema`` with :data:`SCORE_VALUES` (``--schema score-values``, ``score-values:0.1`` rounded) built from the data.
 
     Parameters
     ----------
@@ -133,7 +225,7 @@ def resolve_data_schema(schema, dataset):
     if dataset.attempts is None:
         raise InputError("--schema score-values reads each attempt's score; a count table (correct trials out of N) "
                          "has none.", field="score")
-    return score_value_schema(dataset.attempts)
+    return score_value_schema(dataset.attempts, _step_of(schema))
 
 
 def require_ready_graded(dataset, schema=None, *, takes_schema: bool = True, max_tokens: int | None = None,

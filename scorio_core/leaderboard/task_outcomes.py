@@ -1,9 +1,9 @@
 """Per-task outcomes of a loaded dataset: task names, one task's (or all tasks') outcomes, rubric categories.
 
 What every leaderboard, trajectory and comparison starts from: :func:`outcomes_for` turns a
-:class:`scorio_core.io.Dataset` into the binary and rubric :class:`~scorio_core.leaderboard.outcomes.Outcomes`
-of a task (or all tasks pooled), :func:`categorization_for` applies a rubric schema (paper
-Appendix F). Re-exported by :mod:`scorio_core.leaderboard.table`.
+:class:`scorio_core.io.Dataset` into the binary and rubric :class:`~scorio_core.leaderboard.outcomes.Outcomes` of a
+task (or all tasks pooled), :func:`categorization_for` applies a rubric schema (paper Appendix F). Re-exported by
+:mod:`scorio_core.leaderboard.table`.
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ def categorization_for(dataset, schema, task: str | None = None, *, thresholds: 
     schema : str, dict, path or scorio_core.rubric.Schema
         Built-in name, rubric JSON (text, dict or file) or a Schema.
     task : str, optional
-        Categorize only this task (other rows stay unmatched, code -1); all tasks if omitted.
+        Only this task (other rows stay code -1); every task if omitted; ``ALL_TASKS``: pooled thresholds, as the app.
     thresholds : dict, optional
         Frozen threshold values (``{name: value}``) reused instead of recomputing percentiles.
     max_tokens : int, optional
@@ -230,8 +230,8 @@ def categorization_for(dataset, schema, task: str | None = None, *, thresholds: 
     codes = np.full(len(attempts), -1, dtype=np.int16)
     notes: list[str] = []
     result = None
-    for name in [task] if task is not None else task_names(dataset):
-        mask = (attempts["task"] == name).to_numpy()
+    for name in [task] if task is not None else task_names(dataset):  # all tasks pooled: one scope, as the app's
+        mask = np.ones(len(attempts), dtype=bool) if name == ALL_TASKS else (attempts["task"] == name).to_numpy()
         result = categorize(attempts.loc[mask], schema, thresholds, max_tokens=max_tokens)
         codes[mask] = result.codes
         notes.extend(f"{name}: {n}" for n in categorization_notes(result, schema.name))  # as the exports say them

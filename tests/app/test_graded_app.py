@@ -41,7 +41,8 @@ def partial(app):
     warnings = [shown(w.value) for w in app.main.warning]
     assert any("non-binary outcome" in w for w in warnings), warnings  # blocked until a choice
     assert not app.main.dataframe
-    assert any("Score values found: 0, 0.5, 1." in shown(c.value) for c in app.main.caption)
+    assert any(shown(c.value).startswith("Score values (partial credit: weight = score): One category per score value "
+               "found in the data (0, 0.5, 1)") for c in app.main.caption)
     app.button(key="guard_partial_credit").click().run()
     no_exception(app)
     return app, frame
@@ -92,12 +93,39 @@ def test_a_threshold_afterwards_binarizes_and_the_rubric_goes_back_to_binary(par
     assert len(_board(app)) == 4
 
 
-def test_a_continuous_score_is_not_offered_and_says_why(app):
+def test_a_continuous_score_is_offered_rounded_with_its_measured_shift(app):
     frame = pd.DataFrame({"model": np.repeat(["a", "b"], 20), "question_id": [f"q{i}" for i in range(20)] * 2,
                           "trial": 0, "score": np.r_[np.linspace(0.01, 0.99, 20), np.linspace(0.02, 0.98, 20)]})
     _load(app, frame, "f1.csv")
     app.switch_page(BOARD).run()
     no_exception(app)
-    assert not [b for b in app.main.button if b.key == "guard_partial_credit"]
     captions = [shown(c.value) for c in app.main.caption]
-    assert any("not offered here" in c and "distinct values" in c and "bin it" in c for c in captions), captions
+    assert any(c.startswith("Score values rounded to 0.1") and "Measured on these data" in c for c in captions), captions
+    app.button(key="guard_partial_credit").click().run()
+    no_exception(app)
+    assert app.session_state["_rubric_workspace"].schema.name.startswith("Score values rounded to 0.1")
+    board = _board(app)
+    mean = frame.groupby("model")["score"].mean()
+    assert dict(zip(board["model"], board["avg"])) == pytest.approx(mean.to_dict(), abs=0.05)  # rounding: <= step / 2
+
+
+def test_the_rubric_page_offers_score_values_where_scores_give_credit(app):
+    option = "Score values (from the data: partial credit, weight = score)"
+    app.switch_page("pages/data/rubric.py").run()  # (the demo, MathArena, is a count table: no rubric picker)
+    # LiveBench (bundled): a 0/1 column and a score with partial credit beside it (434 values: rounded to 0.1)
+    app.sidebar.selectbox(key="dataset").set_value("livebench-2025-01").run()
+    no_exception(app)
+    app.selectbox(key="rubric_schema").set_value(option).run()
+    no_exception(app)
+    schema = app.session_state["_rubric_workspace"].schema
+    assert schema.name.startswith("Score values rounded to 0.1") and len(schema.labels) == 11
+    assert app.selectbox(key="rubric_schema").value == option
+    assert not [e.value for e in app.main.error]
+    warnings = [shown(w.value) for w in app.main.warning]  # the tasks without partial credit: one line, not nine
+    assert not any(w.startswith("category 'score") for w in warnings), warnings
+    app.switch_page(BOARD).run()
+    no_exception(app)
+    assert "Pass@k" in app.selectbox(key="lb_metric").options  # LiveBench's 0/1 column still gives them
+    app.sidebar.selectbox(key="dataset").set_value("matharena-aime-2025-I").run()  # no partial credit there
+    no_exception(app)
+    assert app.session_state["_rubric_workspace"].schema.name == "Binary correctness"

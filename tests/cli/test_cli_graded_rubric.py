@@ -122,3 +122,29 @@ def test_a_manifest_of_partial_credit_restores_it(graded, capsys):
     status, out, err = _run(capsys, "export", scores, "--manifest", manifest, "--format", "csv")
     assert status == 0, err  # was exit 2: the manifest's rubric did not lift the graded block
     assert "Score values (partial credit: weight = score)" in out and "nothing is binarized" in err
+
+
+def test_score_values_rounded_from_the_command_line(tmp_path, capsys):
+    lines = ["model,question_id,trial,score"] + [f"m{m},q{i},0,{(i + m) / 20}" for m in range(2) for i in range(20)]
+    (tmp_path / "f1.csv").write_text("\n".join(lines) + "\n")
+    status, out, err = _run(capsys, "leaderboard", str(tmp_path / "f1.csv"), "--schema", "score-values:0.25",
+                            "--output", "json")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["settings"]["schema"] == "Score values rounded to 0.25 (partial credit: weight = rounded score)"
+    status, _, err = _run(capsys, "leaderboard", str(tmp_path / "f1.csv"), "--schema", "score-values:x")
+    assert status == 2 and "must be a number in (0, 1]" in err
+
+
+def test_all_tasks_pooled_under_a_rubric(tmp_path, capsys):
+    # `--task 'all tasks' --schema` categorized no attempt (every row "unmatched": the scope matched no task name)
+    lines = ["model,task,question_id,trial,score"]
+    lines += [f"{m},{t},q{i},0,{s}" for m, t, i, s in
+              [("a", "x", 0, 1.0), ("a", "x", 1, 0.5), ("a", "y", 0, 0.0), ("b", "x", 0, 0.5), ("b", "x", 1, 0.5),
+               ("b", "y", 0, 1.0)]]
+    (tmp_path / "two.csv").write_text("\n".join(lines) + "\n")
+    status, out, err = _run(capsys, "leaderboard", str(tmp_path / "two.csv"), "--task", "all tasks",
+                            "--schema", "score-values", "--output", "json")
+    assert status == 0, err
+    avg = {r["model"]: r["avg"] for r in json.loads(out)["rows"]}
+    assert avg == pytest.approx({"a": 1.5 / 3, "b": 2.0 / 3})  # hand: every question weighs the same, pooled

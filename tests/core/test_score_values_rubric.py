@@ -72,3 +72,40 @@ def test_the_rubric_weighted_mean_is_the_mean_score(scores):
     assert (codes >= 0).all()
     assert schema.weights[codes].mean() == pytest.approx(float(np.mean(scores)), abs=1e-12)
     assert list(schema.weights) == sorted(set(scores))
+
+
+def test_rounded_values_cover_every_score_with_its_nearest_multiple():
+    scores = np.array([0.0, 0.04, 0.05, 0.149, 0.15, 0.5, 0.86, 0.95, 1.0])
+    attempts = pd.DataFrame({"model": ["a"] * 5 + ["b"] * 4, "score": scores})
+    schema = score_value_schema(attempts, step=0.1)
+    assert schema.name == "Score values rounded to 0.1 (partial credit: weight = rounded score)"
+    codes = categorize(attempts, schema).codes
+    assert (codes >= 0).all()
+    # hand: nearest multiple of 0.1, ties upward (0.05 -> 0.1, 0.15 -> 0.2, 0.95 -> 1)
+    assert schema.weights[codes].tolist() == [0.0, 0.0, 0.1, 0.1, 0.2, 0.5, 0.9, 1.0, 1.0]
+    # measured, not assumed: a's mean moves by (0 + 0.04 - 0.05 + ... ) / 5, b's by (0 + 0.04 + 0.05 + 0) / 4
+    shift_a = abs(np.mean([0, -0.04, 0.05, -0.049, 0.05]))
+    shift_b = abs(np.mean([0.0, 0.04, 0.05, 0.0]))
+    assert f"by at most {max(shift_a, shift_b):.4f} (b)" in schema.description
+
+
+def test_rounding_is_refused_outside_its_range_and_a_continuous_score_points_to_it():
+    attempts = pd.DataFrame({"score": np.linspace(0, 1, 40)})
+    with pytest.raises(InputError, match=r"score-values:0\.1"):
+        score_value_schema(attempts)
+    assert len(score_value_schema(attempts, step=0.1).labels) == 11
+    for bad in (0.0, 1.5, -0.1):
+        with pytest.raises(InputError, match=r"in \(0, 1\]"):
+            score_value_schema(attempts, step=bad)
+    with pytest.raises(InputError, match="40 distinct values once rounded to 0.025"):
+        score_value_schema(attempts, step=0.025)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=60), st.sampled_from([0.1, 0.2, 0.25, 0.5, 1.0]))
+def test_rounded_categories_partition_the_scores(scores, step):
+    attempts = pd.DataFrame({"score": scores})
+    schema = score_value_schema(attempts, step=step)
+    codes = categorize(attempts, schema).codes
+    assert (codes >= 0).all()
+    assert np.abs(schema.weights[codes] - np.asarray(scores)).max() <= step / 2 + 1e-9

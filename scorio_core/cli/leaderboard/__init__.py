@@ -80,7 +80,7 @@ def register(subparsers) -> None:
     add_tie_rule_argument(parser)
     add_question_set_argument(parser)
     add_uncertainty_arguments(parser)
-    parser.add_argument("--schema", default=None, help="rubric schema: built-in name or rubric JSON file (default: binary correctness)")
+    parser.add_argument("--schema", default=None, help="rubric schema: built-in name, rubric JSON file, or score-values[:STEP] (graded scores: partial credit) (default: binary correctness)")
     parser.add_argument("--max-tokens", type=int, default=None, help="max completion tokens, for the token_ratio signal of rubric schemas")
     parser.add_argument("--freeze-thresholds", default=None, metavar="FILE",
                         help="JSON of rubric threshold values to reuse (e.g. the `thresholds` of `rubric --output json`)")
