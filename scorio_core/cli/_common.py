@@ -246,11 +246,10 @@ def load_for_storage(args: argparse.Namespace, read_files):
 def choose_engine(args: argparse.Namespace) -> str:
     """Resolve ``--engine`` for these arguments: ``"pandas"``, ``"duckdb"`` or ``"spark"``.
 
-    ``auto`` keeps pandas for subcommands and options that need attempt rows (convergence,
-    rubric, sensitivity, ``--schema``; trajectories without ``--schema`` run from DuckDB prefix
-    counts, ``convergence --bootstrap row`` from counts) or a data-quality choice
-    (``--duplicates/--binarize-threshold/--missing-outcomes``), and otherwise asks
-    :func:`scorio_core.engines.auto_engine` (large table files or a glob).
+    ``auto`` keeps pandas for subcommands and options that need attempt rows (convergence, rubric, sensitivity,
+    ``--schema``; trajectories without ``--schema`` run from DuckDB prefix counts, ``convergence --bootstrap row``
+    from counts) or a data-quality choice (``--duplicates/--binarize-threshold/--missing-outcomes``), and otherwise
+    asks :func:`scorio_core.engines.auto_engine` (large table files or a glob).
 
     Raises
     ------
@@ -261,9 +260,10 @@ def choose_engine(args: argparse.Namespace) -> str:
     engine = getattr(args, "engine", None) or "auto"
     if engine == "pandas":
         return "pandas"
-    # leaderboard --schema runs in DuckDB or Spark when the rubric translates (scorio_core.engines.rubric.sql)
-    needs_rows = getattr(args, "command", None) in _ATTEMPT_COMMANDS or (
-        bool(getattr(args, "schema", None)) and getattr(args, "command", None) != "leaderboard")
+    # leaderboard --schema runs in SQL when the rubric translates (engines.rubric.sql); not score-values (from the rows)
+    schema = getattr(args, "schema", None)
+    needs_rows = getattr(args, "command", None) in _ATTEMPT_COMMANDS or bool(schema) and (getattr(args, "command", None)
+        != "leaderboard" or str(schema).strip().lower().replace("_", "-").startswith("score-values"))
     if needs_rows and getattr(args, "command", None) == "trajectory" and not getattr(args, "schema", None):
         needs_rows = False  # binary trajectories run from prefix-count histograms in SQL (scorio_core.engines.prefix)
     if (needs_rows and getattr(args, "command", None) == "convergence" and getattr(args, "bootstrap", None) == "row"

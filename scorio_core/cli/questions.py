@@ -58,6 +58,9 @@ def register(subparsers) -> None:
                              "default: intervals nearer their nominal coverage on simulated data; docs/items.md) or "
                              "N(0, 3^2) (fixed)")
     parser.add_argument("--confidence", type=float, default=0.95, help="level of the intervals (default 0.95)")
+    parser.add_argument("--schema", default=None, metavar="NAME_OR_JSON",
+                        help="fit a rubric's weights in [0, 1] read as fractional successes, as the Questions page does "
+                             "under a rubric (e.g. score-values: graded scores' partial credit; default: 0/1 correctness)")
     parser.add_argument("--output", choices=("table", "json", "csv"), default="table")
     parser.set_defaults(func=run_questions)
 
@@ -114,10 +117,10 @@ def binary_outcomes_for(dataset, task: str, needs: str):
                      "max code)" if codes else "") + ".", field="is_correct")
 
 
-def irt_outcomes(dataset, task: str):
-    """The outcomes ``questions`` fits: 0/1 correctness, or for category codes without is_correct (AlpacaEval's
-    preferences, a judge's ratings) the default rubric's weights in [0, 1] read as fractional successes, as the
-    Questions page reads its rubric (:func:`scorio_core.items.irt.from_outcomes`).
+def irt_outcomes(dataset, task: str, schema=None):
+    """The outcomes ``questions`` fits: 0/1 correctness, or a rubric's weights in [0, 1] read as fractional successes,
+    as the Questions page reads its rubric (:func:`scorio_core.items.irt.from_outcomes`): ``schema`` (``--schema``),
+    else for category codes without is_correct (AlpacaEval's preferences, a judge's ratings) the default rubric.
 
     Returns
     -------
@@ -134,6 +137,12 @@ def irt_outcomes(dataset, task: str):
     from scorio_core.leaderboard.task_outcomes import categorization_for
     from scorio_core.rubric import code_weights_text, default_schema_for
 
+    from scorio_core.items.report import weights_as_successes_note
+
+    if schema is not None and schema.name != "Binary correctness":
+        categorization, _ = categorization_for(dataset, schema, task)
+        weights = ", ".join(f"{label} -> {w:.3g}" for label, w in zip(schema.labels, schema.weights))
+        return outcomes_for(dataset, task, categorization), weights_as_successes_note(task, f"'{schema.name}' ({weights})")
     try:
         return binary_outcomes_for(dataset, task, "IRT (item response theory)"), None
     except InputError:
@@ -141,8 +150,6 @@ def irt_outcomes(dataset, task: str):
         if schema is None:
             raise
     categorization, _ = categorization_for(dataset, schema, task)
-    from scorio_core.items.report import weights_as_successes_note
-
     return outcomes_for(dataset, task, categorization), weights_as_successes_note(
         task, f"default '{schema.name}' ({code_weights_text(schema)})")
 
@@ -159,8 +166,12 @@ def run_questions(args: argparse.Namespace) -> int:
     from scorio_core.items.spread import spread_note
     from scorio_core.leaderboard.table import task_names
 
+    from scorio_core.rubric import resolve_schema
+
     check_confidence(args.confidence)
-    dataset = load_dataset(args)
+    given = args.schema is not None  # (without it, category codes get their default rubric: irt_outcomes says so)
+    dataset = load_dataset(args)  # (--schema score-values: built from the data's scores here)
+    schema = resolve_schema(args.schema) if given else None
     tasks = [args.task] if args.task else task_names(dataset)
     from scorio_core.leaderboard.trial_order import trial_position_note
     from scorio_core.cli.quality import load_notes
@@ -168,7 +179,7 @@ def run_questions(args: argparse.Namespace) -> int:
 
     results, fallback, notes = [], {}, as_notes(load_notes(dataset, args), "load")
     for task in tasks:
-        outcomes, weighted = irt_outcomes(dataset, task)
+        outcomes, weighted = irt_outcomes(dataset, task, schema)
         notes += [{"code": "rubric_weights", "task": task, "message": weighted}] if weighted else []
         notes += [n for n in [trial_position_note(outcomes, task=task)] if n]  # the fit counts trials as exchangeable
         model = args.irt_model or "2pl"  # --model-2pl given: a task it cannot fit is an error

@@ -320,7 +320,7 @@ def lift_graded_block(dataset, schema, codes):
             "choose a threshold: --binarize-threshold 0.5.", field="score")
     note = (f"{n:,} attempts have a graded score (strictly between 0 and 1) and no 0/1 outcome: rubric "
             f"'{schema.name}' scores them (partial credit, its weights), nothing is binarized. Metrics of 0/1 "
-            "outcomes (the Pass@k family) are not computed on these data; a threshold that binarizes the score gives "
-            "them (--binarize-threshold).")
+            "outcomes (the Pass@k family, the ranking methods) are not computed on these data; a threshold that "
+            "binarizes the score gives them (the Data page's, or --binarize-threshold).")
     blocking = tuple(b for b in report.blocking if "non-binary outcome" not in b)
     return replace(dataset, report=replace(report, blocking=blocking, notes=tuple(report.notes) + (note,))), note

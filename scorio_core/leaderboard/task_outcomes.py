@@ -39,10 +39,8 @@ class Categorization:
 class TaskOutcomes:
     """Outcomes of one task (or all tasks pooled) under binary correctness and the rubric.
 
-    ``binary`` holds correct/wrong outcomes for the Pass@k family (None if the data has no
-    binary correctness); ``rubric`` holds the rubric's categories for Bayes@N, avg@N and
-    Max@k (the same object as ``binary`` under the default binary schema).
-    """
+    ``binary``: correct/wrong outcomes for the Pass@k family (None without binary correctness, or with graded scores);
+    ``rubric``: the rubric's categories for Bayes@N, avg@N and Max@k (``binary`` itself under binary correctness)."""
 
     task: str
     binary: Outcomes | None
@@ -108,9 +106,8 @@ def _binary_codes(rows: pd.DataFrame) -> np.ndarray:
 
 
 def pick_task(tasks: list[str], task: str | None, pooled: bool = False) -> str:
-    """``task`` checked against the data's ``tasks``, or the only task when None.
-
-    ``pooled``: the caller also accepts ``ALL_TASKS`` (as :func:`outcomes_for` does), so the message offers it.
+    """``task`` checked against the data's ``tasks``, or the only task when None; ``pooled``: the caller also accepts
+    ``ALL_TASKS`` (as :func:`outcomes_for` does), so the message offers it.
 
     Raises
     ------
@@ -181,10 +178,13 @@ def outcomes_for(dataset, task: str | None = None, categorization: Categorizatio
     if "is_correct" in rows and rows["is_correct"].notna().any() and not graded:
         binary = from_attempts(rows, _binary_codes(rows), np.array([0.0, 1.0]), BINARY_LABELS, task)
     if categorization is None:
-        if binary is None:
-            raise InputError(f"task {task!r} has no is_correct values; choose a rubric schema that reads the data's signals "
-                             "(for category codes, one category per code such as condition \"category == 3\": the "
-                             "Rubric page, or --schema FILE in the CLI) or map a 0/1 outcome column as is_correct.")
+        if binary is None:  # graded scores under no rubric here: 0/1 outcomes are asked for (e.g. a ranking method)
+            raise InputError(f"task {task!r} has graded scores (strictly between 0 and 1), not the 0/1 outcomes this needs: a "
+                             "threshold gives them (the Data page, or --binarize-threshold 0.5); Bayes@N and avg@N score "
+                             "them with a rubric's partial credit as they are." if graded else
+                             f"task {task!r} has no is_correct values; choose a rubric schema that reads the data's signals "
+                             "(for category codes, one category per code such as condition \"category == 3\": the Rubric "
+                             "page, or --schema FILE in the CLI) or map a 0/1 outcome column as is_correct.")
         return TaskOutcomes(task, binary, binary)
     rubric = from_attempts(rows, np.asarray(categorization.codes)[mask], categorization.weights, categorization.labels, task)
     return TaskOutcomes(task, binary, rubric)

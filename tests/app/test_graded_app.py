@@ -129,3 +129,38 @@ def test_the_rubric_page_offers_score_values_where_scores_give_credit(app):
     app.sidebar.selectbox(key="dataset").set_value("matharena-aime-2025-I").run()  # no partial credit there
     no_exception(app)
     assert app.session_state["_rubric_workspace"].schema.name == "Binary correctness"
+
+
+def test_ranking_methods_say_they_need_0_1_outcomes_and_what_gives_them(partial):
+    app, _ = partial
+    app.selectbox(key="lb_method").set_value("bradley_terry").run()
+    no_exception(app)
+    warnings = [shown(w.value) for w in app.main.warning]
+    assert any("has graded scores (strictly between 0 and 1), not the 0/1 outcomes this needs" in w
+               and "threshold gives them (the Data page" in w for w in warnings), warnings
+
+
+def test_a_published_partial_credit_analysis_opens_under_its_rubric(tmp_path, capsys):
+    import json
+    import os
+
+    from streamlit.testing.v1 import AppTest
+
+    from scorio_core.cli import main
+    from tests.app.conftest import ROOT
+
+    frame = _graded()
+    frame.to_csv(tmp_path / "graded.csv", index=False)
+    status = main(["publish", str(tmp_path / "graded.csv"), "--schema", "score-values", "--workspace",
+                   os.environ["SCORIO_WORKSPACE"], "--output", "json"])
+    assert status == 0
+    link = json.loads(capsys.readouterr().out)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["analysis"] = link["analysis_id"]
+    at.run()
+    no_exception(at)
+    assert not at.main.warning and not at.main.error  # opens on the leaderboard, not on the graded block
+    assert at.session_state["_rubric_workspace"].schema.name == SCORE_VALUES_SCHEMA
+    board = _board(at)
+    assert dict(zip(board["model"], board["avg"])) == pytest.approx(frame.groupby("model")["score"].mean().to_dict(),
+                                                                     abs=5e-5)

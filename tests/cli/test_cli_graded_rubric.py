@@ -101,6 +101,9 @@ def test_score_values_gives_each_attempt_its_score(graded, capsys):
     assert [{k: r[k] for k in pick} for r in doc["rows"]] == [{k: r[k] for k in pick} for r in json.loads(half)["rows"]]
     status, out, _ = _run(capsys, "rubric", str(graded / "scores.csv"), "--schema", "Score_Values", "--output", "json")
     assert status == 0 and "score 0.5" in out
+    # built from the rows' scores: never the SQL engines' category counts (auto keeps pandas, as for a large file)
+    status, _, err = _run(capsys, *args, "--schema", "score-values", "--engine", "duckdb")
+    assert status == 2 and "needs attempt rows: use --engine pandas" in err
 
 
 def test_score_values_refuses_a_continuous_score_and_a_count_table(tmp_path, capsys):
@@ -148,3 +151,16 @@ def test_all_tasks_pooled_under_a_rubric(tmp_path, capsys):
     assert status == 0, err
     avg = {r["model"]: r["avg"] for r in json.loads(out)["rows"]}
     assert avg == pytest.approx({"a": 1.5 / 3, "b": 2.0 / 3})  # hand: every question weighs the same, pooled
+
+
+def test_questions_fit_graded_scores_as_fractional_successes(graded, capsys):
+    status, out, err = _run(capsys, "questions", str(graded / "scores.csv"), "--schema", "score-values", "--rasch",
+                            "--output", "json")
+    assert status == 0, err  # was exit 2 (non-binary outcome): the Questions page fits them under the rubric
+    doc = json.loads(out)
+    assert doc["outcome"] == "rubric weights"
+    assert any(n["code"] == "rubric_weights" for n in doc["notes"])
+    rate = {q["question_id"]: q["success_rate"] for q in doc["questions"]}
+    # hand: the mean score over every model's attempts at the question (a score of 0.5 is half a success)
+    hand = {f"q{i}": sum(SCORES[m][2 * i + t] for m in SCORES for t in (0, 1)) / 4 for i in range(3)}
+    assert rate == pytest.approx(hand)
