@@ -89,9 +89,12 @@ def partial_credit_offer(dataset: Dataset, key: str) -> None:
     """
     if not graded_block(dataset):
         return
+    from dashboard.state.graded import offered_for
     from scorio_core.leaderboard.graded import offered_score_values, score_value_schema
 
-    schema = offered_score_values(dataset.attempts)
+    ctx = st.session_state.get("_page_context")  # (the sidebar's, this run): its data id keys the cached offer
+    data_id = getattr(getattr(ctx, "data", None), "data_id", None)
+    schema = offered_for(data_id, dataset) if data_id is not None else offered_score_values(dataset.attempts)
     if schema is None:
         try:
             score_value_schema(dataset.attempts)

@@ -18,6 +18,7 @@ from dashboard.compute.background import run_jobs
 from dashboard.state import rubric as rubric_state
 from dashboard.state.rubric import signal_table
 from scorio_core import rubric
+from scorio_core.leaderboard.graded import score_values_spec, threshold_schema
 from scorio_core.sensitivity import PerturbationResult, SchemaRanks, applicable_schemas, perturb_rubric, schema_ranks
 
 __all__ = [
@@ -38,11 +39,17 @@ def _schema_key(schema: rubric.Schema) -> str:
     return "custom:" + hashlib.sha256(rubric.schema_to_json(schema).encode()).hexdigest()[:16]
 
 
-def schema_options(active) -> dict[str, rubric.Schema]:
-    """Schemata the Sensitivity page offers: the active rubric (if edited or custom), then the built-ins."""
+def schema_options(active, attempts=None) -> dict[str, rubric.Schema]:
+    """Schemata the Sensitivity page offers: the active rubric (if edited or custom), then the built-ins.
+
+    Under the rubric of the data's score values (partial credit), its binarized reading (correct when score > 0.5,
+    :func:`scorio_core.leaderboard.graded.threshold_schema`) comes second: what a threshold would rank instead."""
     options: dict[str, rubric.Schema] = {}
     if active.status == "rubric" and rubric.BUILTIN_SCHEMAS.get(active.schema.name) != active.schema:
         options[f"Active rubric: {active.schema.name}"] = active.schema
+    if active.status == "rubric" and attempts is not None and score_values_spec(active.schema):
+        binarized = threshold_schema(attempts, 0.5)
+        options[binarized.name] = binarized
     options.update(rubric.BUILTIN_SCHEMAS)
     return options
 
@@ -61,6 +68,8 @@ def _active_label(active, options: dict[str, rubric.Schema]) -> str | None:
 def default_comparison(names: list[str], options: dict[str, rubric.Schema], active) -> list[str]:
     """Default schemata of the bump chart: the active rubric, binary correctness and the paper's Table 5."""
     current = _active_label(active, options)
+    if current is not None and score_values_spec(active.schema):  # partial credit against its threshold reading
+        return [n for n in names if n == current or options[n].source.startswith("a threshold on the data's")]
     return [n for n in names if n == current or n == rubric.DEFAULT_SCHEMA or _is_paper(options[n])]
 
 

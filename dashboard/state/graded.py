@@ -11,12 +11,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import streamlit as st
+
 from dashboard.state.rubric import scoped_categorization, use_schema, workspace
 from scorio_core.errors import InputError
 from scorio_core.leaderboard.graded import lift_graded_block, offered_score_values, score_value_schema
 from scorio_core.leaderboard.table import ALL_TASKS
 
-__all__ = ["graded_scored", "use_score_values"]
+__all__ = ["graded_scored", "offered_for", "use_score_values"]
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def offered_for(data_id: str, _dataset):
+    """:func:`scorio_core.leaderboard.graded.offered_score_values` of a dataset, once per data id (a large dump's
+    unique scores and, rounded, the measured shift are not recomputed on every rerun of a blocked page)."""
+    return offered_score_values(_dataset.attempts)
 
 
 def use_score_values(dataset) -> None:

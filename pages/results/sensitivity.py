@@ -65,7 +65,7 @@ if ctx.data.dataset.attempts is None:
     )
     st.stop()
 trial_position_warning(ctx)  # every schema's Bayes@N assumes exchangeable trials
-options = schema_options(active)
+options = schema_options(active, ctx.data.dataset.attempts)
 try:
     names, skipped = schema_applicability(ctx, options)
 except InputError as exc:

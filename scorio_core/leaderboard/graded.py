@@ -21,7 +21,7 @@ from scorio_core.leaderboard.outcomes import graded_rows  # (defined there: task
 
 __all__ = ["MAX_SCORE_VALUES", "RUBRIC_ROUTE", "SCORE_VALUES", "SCORE_VALUES_SCHEMA", "graded_rows",
            "is_score_values", "lift_graded_block", "offered_score_values",
-           "require_ready_graded", "score_values_spec", "resolve_data_schema", "score_value_schema"]
+           "require_ready_graded", "score_values_spec", "threshold_schema", "resolve_data_schema", "score_value_schema"]
 
 #: ``--schema`` value (and the app's choice) for :func:`score_value_schema`, built from the loaded data.
 SCORE_VALUES = "score-values"
@@ -150,6 +150,49 @@ def _rounding_shift(attempts, score: np.ndarray, schema) -> str:
     worst = by_model.idxmax()
     return (f" Measured on these data: a model's mean rounded score differs from its mean score by at most "
             f"{by_model.max():.4f} ({str(worst)[:80]}).")
+
+
+def threshold_schema(attempts, threshold: float = 0.5):
+    """The binarized reading of a graded score as a rubric: correct when score > ``threshold`` (0 or 1 credit).
+
+    What a threshold on the Data page (``--binarize-threshold``) does to graded attempts, written as a rubric so it
+    can stand beside the partial-credit one (rubric sensitivity: does partial credit change the ranking?). Attempts
+    with no score are placed by ``is_correct`` under the same rule as :func:`score_value_schema`.
+
+    Parameters
+    ----------
+    attempts : pandas.DataFrame
+        Canonical attempt rows with a ``score`` column.
+    threshold : float
+        Correct iff score > threshold (AISBench uses 0.5).
+
+    Returns
+    -------
+    scorio_core.rubric.Schema
+        Categories ``score <= t`` (weight 0) and ``score > t`` (weight 1), named "Score > t (binarized)".
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> [c.condition for c in threshold_schema(pd.DataFrame({"score": [0.0, 0.5, 1.0]})).categories]
+    ['score <= 0.5', 'score > 0.5']
+    """
+    from scorio_core.rubric import Category, Schema
+
+    score = (pd.to_numeric(attempts["score"], errors="coerce").to_numpy(np.float64) if "score" in attempts.columns
+             else np.full(len(attempts), np.nan))  # (0/1 scores load as is_correct alone: placed by it)
+    correct = (attempts["is_correct"].to_numpy(np.float64, na_value=np.nan) if "is_correct" in attempts.columns
+               else np.full(len(score), np.nan))
+    both = ~np.isnan(score) & ~np.isnan(correct)
+    fallback = bool((np.isnan(score) & ~np.isnan(correct)).any()) and not bool((score[both] != correct[both]).any())
+    t = float(threshold)
+    tail = (" or is_correct == 0", " or is_correct == 1") if fallback else ("", "")
+    return Schema(f"Score > {t:g} (binarized)", (
+        Category(f"score <= {t:g}", f"score <= {t!r}{tail[0]}", 0.0),
+        Category(f"score > {t:g}", f"score > {t!r}{tail[1]}", 1.0)),
+        source=f"a threshold on the data's graded scores ({t!r})",
+        description=f"Correct when score > {t:g} (what a threshold on the graded scores gives), else wrong: no partial "
+                    "credit." + (" Attempts with no score are placed by is_correct." if fallback else ""))
 
 
 def is_score_values(schema) -> bool:

@@ -164,3 +164,13 @@ def test_a_published_partial_credit_analysis_opens_under_its_rubric(tmp_path, ca
     board = _board(at)
     assert dict(zip(board["model"], board["avg"])) == pytest.approx(frame.groupby("model")["score"].mean().to_dict(),
                                                                      abs=5e-5)
+
+
+def test_sensitivity_sets_partial_credit_beside_its_threshold_reading(partial):
+    app, _ = partial
+    app.switch_page("pages/results/sensitivity.py").run()
+    no_exception(app)
+    assert app.multiselect(key="sens_schemas").value == ["Active rubric: Score values (partial credit: weight = score)",
+                                                         "Score > 0.5 (binarized)"]
+    captions = [shown(c.value) for c in app.main.caption]
+    assert any(c.startswith("Rank of 4 models under 2 schemata") for c in captions), captions

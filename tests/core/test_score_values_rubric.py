@@ -109,3 +109,18 @@ def test_rounded_categories_partition_the_scores(scores, step):
     codes = categorize(attempts, schema).codes
     assert (codes >= 0).all()
     assert np.abs(schema.weights[codes] - np.asarray(scores)).max() <= step / 2 + 1e-9
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), min_size=2, max_size=40))
+def test_the_threshold_rubric_is_what_binarizing_the_score_gives(scores):
+    from scorio_core import io
+    from scorio_core.leaderboard.graded import threshold_schema
+
+    frame = pd.DataFrame({"model": "m", "question_id": [f"q{i}" for i in range(len(scores))], "trial": 0,
+                          "score": scores})
+    dataset = io.load([("graded.csv", frame.to_csv(index=False).encode())])
+    binarized = io.apply_choices(dataset, binarize_threshold=0.5) if dataset.report.n_non_binary else dataset
+    schema = threshold_schema(dataset.attempts, 0.5)
+    codes = categorize(dataset.attempts, schema).codes
+    assert schema.weights[codes].tolist() == binarized.attempts["is_correct"].tolist()
