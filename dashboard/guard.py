@@ -16,6 +16,9 @@ __all__ = ["OUT_OF_MEMORY", "blocking_notice", "blocking_in_app_terms", "graded_
 #: Where the app's user makes a data-quality choice (the core's messages name the Python API and the CLI flag).
 CHOICE_IN_APP = "choose how to treat them under 'Your choices' in the Data page's Data quality tab"
 
+#: The other way for graded scores (:func:`partial_credit_offer`'s button, shown below the notice).
+GRADED_IN_APP = " (a threshold), or keep their partial credit: *Give partial credit instead*"
+
 #: The error shown where a computation runs out of memory (plain text, no user data).
 OUT_OF_MEMORY = (
     "this server does not have the memory it needs for this data. Select fewer models, analyse one task "
@@ -32,7 +35,8 @@ def blocking_in_app_terms(issues) -> list[str]:
     --flag" for scripts; in the app the choice is a widget on the Data page. Each issue keeps its finding
     (counts and keys) and gets :data:`CHOICE_IN_APP` instead of the API advice. Plain text: escape it for Markdown.
     """
-    return [blocking_finding(issue) + "; " + CHOICE_IN_APP + "." for issue in issues]
+    return [blocking_finding(issue) + "; " + CHOICE_IN_APP + (GRADED_IN_APP if "non-binary outcome" in issue else "")
+            + "." for issue in issues]
 
 
 @contextmanager

@@ -112,6 +112,21 @@ def rubric_report(attempts, schema, frozen=None, max_tokens=None) -> dict:
     }
 
 
+def _blocking_notes(dataset, schema, max_tokens) -> list[dict]:
+    """What still needs a choice; graded scores this rubric scores (partial credit) are said as such instead."""
+    blocking, notes = list(dataset.report.blocking), []
+    if getattr(dataset.report, "n_non_binary", 0) and "score" in schema.signals:
+        from scorio_core.leaderboard.graded import lift_graded_block
+        from scorio_core.leaderboard.task_outcomes import categorization_for
+
+        try:
+            lifted, note = lift_graded_block(dataset, schema, categorization_for(dataset, schema, max_tokens=max_tokens)[0].codes)
+            blocking, notes = list(lifted.report.blocking), [{"code": "graded_by_rubric", "message": note}]
+        except InputError:
+            pass  # some graded attempt in no category: the blocking note stays, the counts show the unmatched
+    return [{"code": "blocking", "message": n} for n in blocking] + notes
+
+
 def run(args: argparse.Namespace) -> int:
     """Load the data, categorize, print JSON or tables."""
     from scorio_core.leaderboard.graded import is_score_values, resolve_data_schema
@@ -135,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         if attempts.empty:
             raise InputError(f"no attempts for task {args.task!r}; tasks in the data: {', '.join(tasks)}.")
     report = rubric_report(attempts, schema, frozen, args.max_tokens)
-    report["notes"] = [{"code": "blocking", "message": n} for n in dataset.report.blocking] + report["notes"]
+    report["notes"] = _blocking_notes(dataset, schema, args.max_tokens) + report["notes"]
     if args.output == "json":
         emit_json(report)
         return 0

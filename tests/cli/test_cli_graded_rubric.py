@@ -101,6 +101,10 @@ def test_score_values_gives_each_attempt_its_score(graded, capsys):
     assert [{k: r[k] for k in pick} for r in doc["rows"]] == [{k: r[k] for k in pick} for r in json.loads(half)["rows"]]
     status, out, _ = _run(capsys, "rubric", str(graded / "scores.csv"), "--schema", "Score_Values", "--output", "json")
     assert status == 0 and "score 0.5" in out
+    # the rubric scores the graded attempts: said as such, not "choose a threshold" (a Binary rubric still says it)
+    assert [n["code"] for n in json.loads(out)["notes"]] == ["graded_by_rubric"]
+    _, out, _ = _run(capsys, "rubric", str(graded / "scores.csv"), "--schema", "Binary correctness", "--output", "json")
+    assert [n["code"] for n in json.loads(out)["notes"]][:1] == ["blocking"]
     # built from the rows' scores: never the SQL engines' category counts (auto keeps pandas, as for a large file)
     status, _, err = _run(capsys, *args, "--schema", "score-values", "--engine", "duckdb")
     assert status == 2 and "needs attempt rows: use --engine pandas" in err
