@@ -14,14 +14,14 @@ import streamlit as st
 
 from dashboard.state import rubric as rubric_state
 from dashboard.state import session as state
-from dashboard.state.graded import use_score_values
+from dashboard.state.graded import offered_for, use_score_values
 from dashboard.tables import display as tables
 from dashboard.compute.results import prior_counts, task_outcomes, unmatched_table
 from dashboard.tables.rubric_rows import in_order, normalize_order, rows_equal
 from dashboard.text import md
 from scorio_core import rubric
 from scorio_core.errors import InputError
-from scorio_core.leaderboard.graded import offered_score_values, score_values_spec
+from scorio_core.leaderboard.graded import score_values_spec
 from scorio_core.rubric.rerank import UNMATCHED_EXCLUDE
 
 __all__ = [
@@ -45,26 +45,27 @@ CUSTOM = "Custom (edited or uploaded)"
 SCORE_VALUES_OPTION = "Score values (from the data: partial credit, weight = score)"
 
 
-def _picked(dataset=None) -> None:
+def _picked(data=None) -> None:
     name = st.session_state.get("rubric_schema")
-    if name == SCORE_VALUES_OPTION and dataset is not None:
-        use_score_values(dataset)
+    if name == SCORE_VALUES_OPTION and data is not None:
+        use_score_values(data.dataset)
     elif name and name != CUSTOM:
         rubric_state.use_schema(rubric.get_schema(name))
 
 
-def render_picker(dataset=None) -> None:
+def render_picker(data=None) -> None:
     """Built-in schema picker; picking one replaces the tables (edits are kept until then).
 
-    ``dataset``: where its scores give partial credit, the rubric of its score values is offered too."""
+    ``data`` (:class:`dashboard.data.access.ActiveData`): where its scores give partial credit, the rubric of its
+    score values is offered too."""
     ws = rubric_state.workspace()
     builtins = rubric.list_schemas()
-    scores = offered_score_values(getattr(dataset, "attempts", None)) is not None
+    scores = data is not None and data.dataset.attempts is not None and offered_for(data.data_id, data.dataset) is not None
     data_built = scores and score_values_spec(ws.schema) is not None  # (an edited copy has another source)
     edited = not data_built and (ws.base not in builtins or ws.schema != rubric.get_schema(ws.base))
     options = builtins + ([SCORE_VALUES_OPTION] if scores else []) + ([CUSTOM] if edited else [])
     st.session_state["rubric_schema"] = SCORE_VALUES_OPTION if data_built else CUSTOM if edited else ws.base
-    st.selectbox("Schema", options, key="rubric_schema", on_change=_picked, args=(dataset,),
+    st.selectbox("Schema", options, key="rubric_schema", on_change=_picked, args=(data,),
                  help="The paper's 12 rubrics, the reference package's 5, and binary correctness"
                       + (", and the data's score values (partial credit)" if scores else "") + ". "
                       "Picking one replaces the tables below; download your edits first if you want to keep them.")

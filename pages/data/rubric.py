@@ -46,7 +46,7 @@ rubric_panel.render_error()
 rubric_panel.render_weight_range()
 rubric_panel.render_signals(ctx)
 with picker:  # drawn above the tables, after they are read, so it names the rubric in force
-    rubric_panel.render_picker(ctx.data.dataset)
+    rubric_panel.render_picker(ctx.data)
 refresh_rubric_note()
 
 active = rubric_state.active_rubric(ctx)

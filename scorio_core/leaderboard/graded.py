@@ -86,12 +86,8 @@ def score_value_schema(attempts, step: float | None = None):
     if step is not None and not (0.0 < float(step) <= 1.0):
         raise InputError(f"the rounding step of score-values must lie in (0, 1] (e.g. score-values:0.1); got {step!r}.",
                          field="score")
-    score = pd.to_numeric(attempts["score"], errors="coerce").to_numpy(np.float64)
-    correct = (attempts["is_correct"].to_numpy(np.float64, na_value=np.nan) if "is_correct" in attempts.columns
-               else np.full(len(score), np.nan))
-    known, both = ~np.isnan(score), ~np.isnan(score) & ~np.isnan(correct)
-    by_correct = ~known & ~np.isnan(correct)  # no score: placed by is_correct unless some row has both and they differ
-    fallback = bool(by_correct.any()) and not bool((score[both] != correct[both]).any())
+    score, correct, fallback = _scores(attempts)
+    known, by_correct = ~np.isnan(score), np.isnan(score) & ~np.isnan(correct)
     found = np.concatenate([score[known], correct[by_correct] if fallback else []])
     if step is not None:  # nearest multiple of step, ties upward (the conditions' half-open cells below)
         found = np.round(np.floor(np.round(found / step, 9) + 0.5) * step, 10)  # (0.15 / 0.1 is 1.4999...)
@@ -135,6 +131,19 @@ def score_value_schema(attempts, step: float | None = None):
         + _rounding_shift(attempts, score, schema) + about))
 
 
+def _scores(attempts) -> tuple[np.ndarray, np.ndarray, bool]:
+    """``(score, is_correct, fallback)`` as float arrays (NaN: missing); ``fallback``: attempts with no score are
+    placed by is_correct, which holds when some have none and no attempt with both disagrees."""
+    n = len(attempts)
+    score = (pd.to_numeric(attempts["score"], errors="coerce").to_numpy(np.float64) if "score" in attempts.columns
+             else np.full(n, np.nan))
+    correct = (attempts["is_correct"].to_numpy(np.float64, na_value=np.nan) if "is_correct" in attempts.columns
+               else np.full(n, np.nan))
+    both = ~np.isnan(score) & ~np.isnan(correct)
+    fallback = bool((np.isnan(score) & ~np.isnan(correct)).any()) and not bool((score[both] != correct[both]).any())
+    return score, correct, fallback
+
+
 def _rounding_shift(attempts, score: np.ndarray, schema) -> str:
     """How far rounding moves the models' mean scores, measured (a sentence, or "" without a model column)."""
     from scorio_core.rubric import categorize
@@ -142,9 +151,9 @@ def _rounding_shift(attempts, score: np.ndarray, schema) -> str:
     if "model" not in attempts.columns:
         return ""
     codes = categorize(attempts, schema).codes
-    known = ~np.isnan(score) & (codes >= 0)
-    shift = pd.Series(np.where(known, schema.weights[np.maximum(codes, 0)] - np.where(known, score, 0.0), 0.0))
-    by_model = shift[known].groupby(attempts["model"].to_numpy()[known]).mean().abs()
+    known = ~np.isnan(score) & (codes >= 0)  # (attempts placed by is_correct are not rounded)
+    shift = pd.Series(schema.weights[codes[known]] - score[known])
+    by_model = shift.groupby(attempts["model"].to_numpy()[known]).mean().abs()
     if by_model.empty:
         return ""
     worst = by_model.idxmax()
@@ -179,12 +188,7 @@ def threshold_schema(attempts, threshold: float = 0.5):
     """
     from scorio_core.rubric import Category, Schema
 
-    score = (pd.to_numeric(attempts["score"], errors="coerce").to_numpy(np.float64) if "score" in attempts.columns
-             else np.full(len(attempts), np.nan))  # (0/1 scores load as is_correct alone: placed by it)
-    correct = (attempts["is_correct"].to_numpy(np.float64, na_value=np.nan) if "is_correct" in attempts.columns
-               else np.full(len(score), np.nan))
-    both = ~np.isnan(score) & ~np.isnan(correct)
-    fallback = bool((np.isnan(score) & ~np.isnan(correct)).any()) and not bool((score[both] != correct[both]).any())
+    fallback = _scores(attempts)[2]  # (0/1 scores load as is_correct alone, without a score column: placed by it)
     t = float(threshold)
     tail = (" or is_correct == 0", " or is_correct == 1") if fallback else ("", "")
     return Schema(f"Score > {t:g} (binarized)", (
