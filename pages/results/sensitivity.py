@@ -34,6 +34,7 @@ from dashboard.panels.trial_order import trial_position_warning
 from dashboard.text import code, md
 from dashboard.state.widgets import ensure, ensure_choice, ensure_subset, top_models
 from scorio_core.errors import InputError
+from scorio_core.sensitivity.schemata import GRADED_LACK
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, tie_rule_sentence
 
 RUBRICS = (100, 200, 500, 1000, 2000, 5000)
@@ -75,6 +76,10 @@ if skipped:
     with st.expander(f"Schemata this data cannot support ({len(skipped)}): signals missing"):
         for item in skipped:
             st.markdown(f"- **{md(item.schema)}**: needs {md(', '.join(item.missing))}")
+        if any(GRADED_LACK in item.missing for item in skipped):  # partial credit: the 0/1 schemata would drop attempts
+            st.caption("Graded attempts carry a score and no 0/1 outcome, so a schema that reads correctness only would "
+                       "rank the models on their other attempts. Rubrics that read the score are compared instead; a "
+                       "threshold on the Data page binarizes the score and brings these schemata back.")
 
 st.header("Ranks across schemata")
 follow_active_rubric(active, names, options)

@@ -24,6 +24,9 @@ leader is the largest group's.
 Rubrics need attempt-level signals: count tables are refused. ``notes`` carries the leaderboard's
 ``disconnected_groups`` sentence when the models fall into groups that share no question. Category codes without
 is_correct need rubric files of the codes (``--schemas A.json,...``): the built-in schemata read is_correct.
+Graded scores (no 0/1 outcome) are compared under rubrics that read the score: ``--schemas
+score-values,score-threshold:0.5`` (partial credit against correct iff score > 0.5); schemata that read 0/1
+correctness only are then ``skipped``, lacking "0/1 outcomes of the graded attempts".
 """
 
 from __future__ import annotations
@@ -55,7 +58,9 @@ def register(subparsers) -> None:
     add_data_arguments(parser, one_task=True, pool=True)
     parser.add_argument(
         "--schemas", default=DEFAULT_SCHEMAS, metavar="A,B,...",
-        help="comma-separated built-in names or rubric JSON files; 'paper' = binary + Table 5 (default), 'all' = every built-in",
+        help="comma-separated built-in names or rubric JSON files; 'paper' = binary + Table 5 (default), 'all' = every "
+             "built-in; for graded scores 'score-values[:STEP]' (partial credit) and 'score-threshold[:T]' (correct iff "
+             "score > T, default 0.5), built from the data",
     )
     parser.add_argument("--perturb", type=int, default=0, metavar="N", help="perturbed rubrics per schema (default 0: none)")
     parser.add_argument("--weight-range", type=float, default=0.2, metavar="R", help="weights scaled by U(1-R, 1+R) (default 0.2)")
@@ -88,6 +93,35 @@ def _schema_list(text: str) -> list[str]:
     if not names:
         raise ValueError(f"--schemas must name at least one schema; got {text!r}.")
     return names
+
+
+#: ``--schemas`` entry for the binarized reading of a graded score (``score-threshold:0.7``; default threshold 0.5).
+SCORE_THRESHOLD = "score-threshold"
+#: What a refusal of graded scores names: the rubrics that read them, compared (the Sensitivity page's default there).
+ROUTE = ("Or compare partial credit with its threshold reading: --schemas score-values,score-threshold:0.5 (the score "
+         "values' rubric, each attempt earning its score, against correct iff score > 0.5), or give rubric files whose "
+         "categories read the score (--schemas A.json,B.json).")
+
+
+def _data_schema(spec, dataset):
+    """``spec`` with ``score-values[:STEP]`` and ``score-threshold[:T]`` built from the data's scores (else unchanged)."""
+    from scorio_core.errors import InputError
+    from scorio_core.leaderboard.graded import resolve_data_schema, threshold_schema
+
+    name, sep, value = str(spec).strip().lower().replace("_", "-").partition(":")
+    if name.strip() != SCORE_THRESHOLD:
+        return resolve_data_schema(spec, dataset)
+    if dataset.attempts is None or "score" not in dataset.attempts.columns:
+        raise InputError(f"--schemas {spec}: the data has no score column to threshold; map the graded score's column "
+                         "(--map score=COLUMN).", field="schemas")
+    try:
+        threshold = float(value) if sep else 0.5
+    except ValueError:
+        threshold = float("nan")
+    if not 0.0 <= threshold < 1.0:
+        raise InputError(f"--schemas {spec}: the threshold after 'score-threshold:' must be a number in [0, 1) (correct "
+                         "iff score > T), e.g. score-threshold:0.5.", field="schemas")
+    return threshold_schema(dataset.attempts, threshold)
 
 
 def _perturbation_payload(result) -> dict:
@@ -163,7 +197,14 @@ def run(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0; got {args.seed}.")
     schemas = _schema_list(args.schemas)
-    dataset = load_dataset(args)
+    dataset = load_dataset(args, require_ready=False)
+    from scorio_core.leaderboard.graded import require_ready_graded
+
+    schemas = [_data_schema(spec, dataset) for spec in schemas]  # score-values, score-threshold: from the data
+    # graded scores (no 0/1 outcome) are ranked when a compared rubric reads the score and places every one of them
+    gate = next((s for s in map(resolve_schema, schemas) if "score" in s.signals), None)
+    graded_notes: list = []
+    dataset = require_ready_graded(dataset, gate, max_tokens=args.max_tokens, notes=graded_notes, route=ROUTE)
     if dataset.attempts is None:
         raise InputError("rubric sensitivity needs attempt-level data with signals (one row per attempt: is_correct, "
                          "score, finish_reason, ...) to categorize; these are counts (n_trials, n_correct), which fix "
@@ -206,7 +247,8 @@ def run(args: argparse.Namespace) -> int:
     ] if args.perturb else []
     from scorio_core.cli.quality import load_notes
 
-    notes = [*as_notes(load_notes(dataset, args), "load"), *as_notes(result.notes, "sensitivity"),  # then what it cannot show
+    notes = [*graded_notes, *[n for n in as_notes(load_notes(dataset, args), "load")  # (the graded note once)
+                              if n["message"] not in note_messages(graded_notes)], *as_notes(result.notes, "sensitivity"),  # then what it cannot show
              *[note("one_rubric", n) for n in [one_rubric_note(result)] if n]]
     from scorio_core.leaderboard.checks import question_sets_notice
     from scorio_core.leaderboard.trial_order import trial_position_note
@@ -216,7 +258,8 @@ def run(args: argparse.Namespace) -> int:
 
     # the notes read the data as the leaderboard does by default (category codes without is_correct: their own
     # rubric; outcomes_for alone failed there with "no is_correct values" after the ranks were computed: helper QA)
-    task_outcomes = analyse(dataset, task, schema=default_schema_for(dataset), table=False)[0]
+    # (graded scores: under the rubric that scores them, as the gate above)
+    task_outcomes = analyse(dataset, task, schema=gate if graded_notes else default_schema_for(dataset), table=False)[0]
     unequal = question_sets_notice(task_outcomes, "own", [])  # as `leaderboard`, `ranks`, `compare`
     if unequal is not None:  # the ranks compare the models together with their question sets: say so
         notes.append(note(unequal["code"], unequal["finding"], models=unequal["models"]))

@@ -276,7 +276,7 @@ def resolve_data_schema(schema, dataset):
 
 
 def require_ready_graded(dataset, schema=None, *, takes_schema: bool = True, max_tokens: int | None = None,
-                         notes: list | None = None):
+                         notes: list | None = None, route: str = RUBRIC_ROUTE):
     """:meth:`~scorio_core.io.Dataset.require_ready` for a command that may score graded outcomes with a rubric.
 
     Parameters
@@ -292,6 +292,9 @@ def require_ready_graded(dataset, schema=None, *, takes_schema: bool = True, max
         Completion-token limit for the ``token_ratio`` signal.
     notes : list, optional
         A command's notes: the lifted block's note is appended (``{"code": "graded_by_rubric", "message"}``).
+    route : str
+        The sentence naming the rubric route in a refusal (default :data:`RUBRIC_ROUTE`, ``--schema``; the
+        ``sensitivity`` command names its ``--schemas``).
 
     Returns
     -------
@@ -311,7 +314,7 @@ def require_ready_graded(dataset, schema=None, *, takes_schema: bool = True, max
         try:
             return dataset.require_ready()
         except InputError as exc:
-            raise InputError(f"{exc} {RUBRIC_ROUTE}" if "non-binary outcome" in str(exc) else str(exc)) from None
+            raise InputError(f"{exc} {route}" if "non-binary outcome" in str(exc) else str(exc)) from None
     from scorio_core.leaderboard.task_outcomes import categorization_for
     from scorio_core.rubric import resolve_schema
 

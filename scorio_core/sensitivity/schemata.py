@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from scorio_core.errors import InputError
+from scorio_core.leaderboard.outcomes import graded_rows
 from scorio_core.eval._validate import check_confidence
 from scorio_core.ranking.rank import TIE_RULES, competition_ranks, ranks_with_ties
 from scorio_core.uncertainty import check_prior, check_scope
@@ -18,6 +19,10 @@ from scorio_core.uncertainty.priors import shortage_cause
 from scorio_core.rubric import BoundRubric, Schema, resolve_schema
 from scorio_core.sensitivity import kernel
 from scorio_core.sensitivity._common import _missing_signals, _table, pooled_means_note
+
+
+#: What a schema that does not read ``score`` lacks on data with graded attempts (no 0/1 outcome, a score in (0, 1)).
+GRADED_LACK = "0/1 outcomes of the graded attempts"
 
 
 class SkippedSchema(NamedTuple):
@@ -79,7 +84,11 @@ def applicable_schemas(attempts, schemas: Sequence, *, max_tokens: int | None = 
     """Split schemata into those the data can support and those it cannot.
 
     A schema applies when every signal it reads is present (a column with at least one
-    non-missing value, possibly derived, e.g. ``token_ratio`` from token counts).
+    non-missing value, possibly derived, e.g. ``token_ratio`` from token counts). On data with graded
+    attempts (a score strictly between 0 and 1 and no 0/1 outcome: a rubric gives them partial credit,
+    :mod:`scorio_core.leaderboard.graded`) a schema must also read ``score``: one that reads 0/1 correctness
+    only would leave those attempts in no category and rank the models on the others; it is skipped, lacking
+    :data:`GRADED_LACK`.
 
     Parameters
     ----------
@@ -101,12 +110,20 @@ def applicable_schemas(attempts, schemas: Sequence, *, max_tokens: int | None = 
         Count-only data (``attempts`` is None), an unknown schema name or a bad document.
     """
     table = _table(attempts, max_tokens)
+    graded = int(graded_rows(table.frame).sum())
     applicable, skipped = [], []
     for spec in schemas:
         schema = resolve_schema(spec)
         missing = _missing_signals(schema, table)
+        if graded and "score" not in schema.signals:  # it would score the 0/1 attempts only, the graded ones excluded
+            missing += (GRADED_LACK,)
         if missing:
             reason = f"needs {', '.join(missing)}, which the data does not have"
+            if GRADED_LACK in missing:
+                reason += (f": {graded:,} attempts have a graded score and no 0/1 outcome, and the schema does not read "
+                           "the score, so it would rank the models on their other attempts only. Compare rubrics that "
+                           "read the score (the score values' partial credit and its threshold reading), or binarize "
+                           "the score with a threshold to compare this one")
             skipped.append(SkippedSchema(schema.name, missing, reason))
         else:
             applicable.append(schema)

@@ -174,3 +174,9 @@ def test_sensitivity_sets_partial_credit_beside_its_threshold_reading(partial):
                                                          "Score > 0.5 (binarized)"]
     captions = [shown(c.value) for c in app.main.caption]
     assert any(c.startswith("Rank of 4 models under 2 schemata") for c in captions), captions
+    # the schemata of 0/1 correctness would rank on no attempt here (every attempt is graded): not offered, said why
+    assert app.multiselect(key="sens_schemas").options == ["Active rubric: Score values (partial credit: weight = score)",
+                                                           "Score > 0.5 (binarized)"]
+    assert any("- **Binary correctness**: needs 0/1 outcomes of the graded attempts" in shown(m.value)
+               for m in app.main.markdown)
+    assert any(c.startswith("Graded attempts carry a score and no 0/1 outcome") for c in captions), captions

@@ -168,3 +168,38 @@ def test_questions_fit_graded_scores_as_fractional_successes(graded, capsys):
     # hand: the mean score over every model's attempts at the question (a score of 0.5 is half a success)
     hand = {f"q{i}": sum(SCORES[m][2 * i + t] for m in SCORES for t in (0, 1)) / 4 for i in range(3)}
     assert rate == pytest.approx(hand)
+
+
+def test_sensitivity_compares_partial_credit_with_its_threshold_reading(graded, capsys):
+    path = str(graded / "scores.csv")
+    status, _, err = _run(capsys, "sensitivity", path)  # the default schemata read 0/1 correctness only
+    assert status == 2 and "non-binary outcome" in err and "--schemas score-values,score-threshold:0.5" in err
+    status, out, _ = _run(capsys, "sensitivity", path, "--schemas", "score-values,score-threshold:0.5,Binary correctness",
+                          "--prior", "uniform", "--output", "json")
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["schemas"] == ["Score values (partial credit: weight = score)", "Score > 0.5 (binarized)"]
+    # hand, uniform Dirichlet prior: a question's posterior mean weight is (sum of its weights + sum of the category
+    # weights) / (N + K); score values: K = 3 (0, 0.5, 1), so (scores + 1.5) / 5; threshold: (correct + 1) / 4
+    mu = dict(zip(doc["models"], doc["mu"]))
+    assert mu["a"] == pytest.approx([(3.0 + 3.0 + 2.0) / 15, (2 + 2 + 1) / 12], abs=1e-9)
+    assert mu["b"] == pytest.approx([(2.0 + 1.5 + 2.5) / 15, (1 + 1 + 2) / 12], abs=1e-9)
+    assert doc["unmatched"] == [0, 0]
+    skipped = doc["skipped"][0]  # correctness alone would rank the models on no attempt: skipped, and why
+    assert skipped["schema"] == "Binary correctness" and skipped["missing"] == ["0/1 outcomes of the graded attempts"]
+    assert "4 attempts have a graded score and no 0/1 outcome" in skipped["reason"]
+    assert [n["code"] for n in doc["notes"]].count("graded_by_rubric") == 1
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("score-threshold:1.5", "must be a number in [0, 1)"), ("score-threshold:x", "must be a number in [0, 1)"),
+    ("score-threshold,score-threshold:0.5", "two rubrics are named 'Score > 0.5 (binarized)'")])
+def test_sensitivity_refuses_a_bad_threshold_reading(graded, capsys, spec, message):
+    status, _, err = _run(capsys, "sensitivity", str(graded / "scores.csv"), "--schemas", spec)
+    assert status == 2 and message in err
+
+
+def test_sensitivity_threshold_reading_needs_a_score(tmp_path, capsys):
+    (tmp_path / "binary.csv").write_text("model,question_id,is_correct\na,q0,1\nb,q0,0\n")
+    status, _, err = _run(capsys, "sensitivity", str(tmp_path / "binary.csv"), "--schemas", "score-threshold")
+    assert status == 2 and "no score column to threshold" in err

@@ -88,6 +88,25 @@ def test_schemata_without_their_signals_are_skipped(attempts):
     assert res.schemas == ("Binary correctness",) and res.skipped[0].schema == "Format Aware"
 
 
+def test_graded_attempts_need_a_schema_that_reads_the_score(attempts):
+    from scorio_core.leaderboard.graded import score_value_schema, threshold_schema
+
+    frame = attempts[["model", "task", "question_id", "trial", "is_correct"]].copy()
+    frame["is_correct"] = frame["is_correct"].astype(float)
+    frame["score"] = frame["is_correct"]
+    frame.loc[:4, ["is_correct", "score"]] = [np.nan, 0.5]  # five graded attempts (no 0/1 outcome), the rest 0/1
+    values, threshold = score_value_schema(frame), threshold_schema(frame)
+    ok, skipped = applicable_schemas(frame, ["Binary correctness", values, threshold, "Format Aware"])
+    assert [s.name for s in ok] == [values.name, threshold.name]
+    binary, aware = skipped
+    assert binary.missing == ("0/1 outcomes of the graded attempts",) and "5 attempts have a graded score" in binary.reason
+    assert "has_box" in aware.missing and "0/1 outcomes of the graded attempts" in aware.missing
+    assert schema_ranks(frame, [values, threshold]).unmatched.tolist() == [0, 0]  # both place every attempt
+    frame.loc[:4, "is_correct"] = 1.0  # the same attempts with a 0/1 outcome: correctness applies again
+    assert [s.name for s in applicable_schemas(frame, ["Binary correctness", values])[0]] == ["Binary correctness",
+                                                                                                values.name]
+
+
 def test_nothing_applies_is_an_input_error(attempts):
     bare = attempts[["model", "task", "question_id", "trial", "is_correct"]]
     with pytest.raises(InputError, match="none of the schemata applies"):
