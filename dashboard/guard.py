@@ -75,7 +75,7 @@ def blocking_notice(dataset: Dataset) -> bool:
 
 
 def graded_block(dataset: Dataset) -> bool:
-    """True when graded scores (strictly between 0 and 1) are among what blocks the data."""
+    """True when graded scores (no 0/1 outcome) are among what blocks the data."""
     return dataset.attempts is not None and any("non-binary outcome" in b for b in dataset.report.blocking)
 
 

@@ -16,7 +16,7 @@ from scorio_core.leaderboard import costs
 from scorio_core.rubric import rerank
 from scorio_core.ranking import compare, rank
 from scorio_core.leaderboard.checks import apply_question_set
-from scorio_core.io._quality_report import similar_ids_sentence, similar_question_ids
+from scorio_core.io.quality.names import similar_ids_sentence, similar_question_ids
 from scorio_core.uncertainty.fallback import comparison_sds
 from scorio_core.leaderboard.table import (ALL_TASKS, TaskOutcomes, emptied_on, leaderboard, leaderboard_notices,
                                           outcomes_for, pairwise_for, task_names)

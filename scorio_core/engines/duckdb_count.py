@@ -18,8 +18,8 @@ from scorio_core.engines.duckdb_inputs import Group
 from scorio_core.errors import InputError, decimal_comma_hint
 from scorio_core.io.formats.recoding import (mixed_labels_hint, outcome_labels, percent_scores_hint, suggest_scale,
                                              text_scores_hint, trial_labels_hint)
-from scorio_core.io._quality import blocking_messages
-from scorio_core.io._quality_report import DuplicateKey, with_duplicate_example
+from scorio_core.io.quality.compute import blocking_messages
+from scorio_core.io.quality.report import DuplicateKey, with_duplicate_example
 from scorio_core.engines.frames import ID_KEYS, order_rows
 
 __all__ = ["count_attempts", "count_counts"]
@@ -126,7 +126,7 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
     con.execute(
         f"CREATE TEMP TABLE __by_file AS SELECT {'' if single else 'file, '}model, task, question_id, count(*) AS n, "
         f"count_if(o = 1) AS c, count_if(o = 0) AS z, count_if(bad_t) AS bad_t, count_if(bad_o) AS bad_o, "
-        f"count_if(s > 0 AND s < 1) AS p, count_if(s > 0 AND s < 1 AND o = 0) AS pw{err_sql}{span_sql} "
+        f"count_if(s > 0 AND s < 1 AND o IS NOT NULL) AS p, count_if(s > 0 AND s < 1 AND o = 0) AS pw{err_sql}{span_sql} "
         f"FROM ({canon}) GROUP BY ALL",  # count_if: 1.7x faster than count(*) FILTER; NULL, not 0, where every o is NULL
         span_params + params,
     )
@@ -169,9 +169,14 @@ def count_attempts(con, canon: str, params: list, groups: list[Group], with_tria
         raise err
     soft = missing = dup_rows = conflicting = 0
     if (cells["n_correct"] + cells["z"] != n).any():
-        bad, soft, missing, low, high = con.execute(
-            f"SELECT count(*) FILTER (WHERE o < 0 OR o > 1), count(*) FILTER (WHERE o > 0 AND o < 1), "
-            f"count(*) FILTER (WHERE o IS NULL), min(o), max(o) FROM ({canon})", params).fetchone()
+        # a blank outcome beside a score graded in its task is graded, not missing (as io.quality.report.graded_mask)
+        bad, soft, missing, low, high, graded = con.execute(
+            f"WITH c AS ({canon}) SELECT count(*) FILTER (WHERE o < 0 OR o > 1), count(*) FILTER (WHERE o > 0 AND o < 1), "
+            f"count(*) FILTER (WHERE o IS NULL), min(o), max(o), count(*) FILTER (WHERE o IS NULL AND s IS NOT NULL AND "
+            f"isfinite(s) AND (s > 0 AND s < 1 OR task IN (SELECT task FROM c WHERE o IS NULL AND s > 0 AND s < 1) AND task "
+            f"NOT IN (SELECT task FROM c WHERE o IS NOT NULL))) "
+            f"FROM c", params).fetchone()
+        soft, missing = soft + graded, missing - graded
         if bad:
             name, raw = _example(con, canon, params, "o < 0 OR o > 1")
             raise suggest_scale(InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}."

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from scorio_core.io._dataset import Dataset
-from scorio_core.io._quality import compute_report
+from scorio_core.io.quality.compute import compute_report
 from scorio_core.io.formats.path_names import shared_stem_refusal
 from scorio_core.engines._sql import NotReadyError, engine_notes
 from scorio_core.engines.duckdb_count import count_attempts, count_counts
@@ -55,6 +55,7 @@ def load_counts_duckdb(
             cells_partial, cells_errors = cells.get("partial_by_file", {}), cells.get("errors_by_file", {})
             del cells
             infos = source_infos(prep, per_file, hash_files)
+            split_ids = _ids_split_by_file(con, prep, table) if layout == "attempts" else []
             prefix = None
             if trial_prefix and layout == "attempts" and prep.with_trial:
                 from scorio_core.engines.prefix import prefix_by_task
@@ -79,8 +80,27 @@ def load_counts_duckdb(
         "sources": tuple((i.name, i.format) for i in infos),
         "mappings": tuple((i.name, i.mapping) for i in infos),
         "defaults": tuple(prep.defaults),
-        "notes": tuple(notes),
+        "notes": tuple(notes + split_ids),
     }
     names = tuple(i.name for i in infos)
     report = compute_report(table, "counts", source_names=names, meta=meta)
     return Dataset(attempts=None, counts=table, report=report, sources=infos, trial_prefix=prefix)
+
+
+def _ids_split_by_file(con, prep, table) -> list[str]:
+    """The pandas loader's note on question ids written two ways, one way per file (``'7'`` in one run, ``'007'`` in
+    another: :func:`scorio_core.io.quality.names.ids_split_by_file`), from the distinct (file, model, task, id) rows
+    of the clashing ids only; none with one file or no clash."""
+    import pandas as pd
+
+    from scorio_core.io.quality.names import _id_key, similar_ids_notes
+
+    paths = [p for g in prep.groups for p in g.paths]
+    ids = table["question_id"].cat.categories
+    clash = [str(i) for i in ids[_id_key(ids).duplicated(keep=False).to_numpy()]]
+    if len(paths) < 2 or not clash:
+        return []
+    rows = con.execute(f"SELECT DISTINCT file, model, task, question_id FROM ({prep.canon}) WHERE question_id IN "
+                       "(SELECT unnest(?::VARCHAR[]))", [*prep.params, clash]).df()
+    frame = rows[["model", "task", "question_id"]].astype(str).astype("category")
+    return similar_ids_notes(frame, pd.Categorical(rows["file"].astype(str), categories=paths).codes)

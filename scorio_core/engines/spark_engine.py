@@ -1,15 +1,13 @@
 """Spark SQL counts engine: attempt-level files -> count table on a Spark cluster (or ``local[*]``).
 
-The same aggregation, validation and refusals as :mod:`scorio_core.engines.duckdb_engine`,
-written with the DataFrame API so it runs wherever Spark runs (``spark-submit``, a managed
-Spark, or ``local[N]`` on one machine). Only the count table (one row per cell) and, on bad
-input, one example row come back to Python. Reading and mapping the files is
+The same aggregation, validation and refusals as :mod:`scorio_core.engines.duckdb_engine`, written with the DataFrame
+API so it runs wherever Spark runs (``spark-submit``, a managed Spark, or ``local[N]`` on one machine). Only the count
+table (one row per cell) and, on bad input, one example row come back to Python. Reading and mapping the files is
 :mod:`scorio_core.engines.spark_inputs`; the session, :mod:`scorio_core.engines.spark_session`.
 
-Safety: paths travel as reader arguments (Hadoop glob characters escaped), every constant as
-a ``lit``; column names come from the files' own schemas (checked by :func:`infer_mapping`)
-and are referenced only through :func:`spark_ident` (backticks doubled). No user text is
-formatted into SQL.
+Safety: paths travel as reader arguments (Hadoop glob characters escaped), every constant as a ``lit``; column names
+come from the files' own schemas (checked by :func:`infer_mapping`) and are referenced only through
+:func:`spark_ident` (backticks doubled). No user text is formatted into SQL.
 
 PySpark is imported lazily; it and a Java runtime are an optional extra
 (``pip install -r requirements-spark.txt`` and, on Debian, ``apt-get install default-jre-headless``).
@@ -119,9 +117,9 @@ def load_counts_spark(
 class SparkInputs:
     """Files read by Spark under canonical names (:func:`read_inputs`).
 
-    Attributes: ``files`` (InputFile list), ``groups`` and ``guesses`` (one mapping per group),
-    ``defaults`` (notes on defaulted fields), ``layout`` (``"attempts"`` or ``"counts"``),
-    ``has_trial``, ``labels`` (the groups' names, for errors) and ``canon`` (the union DataFrame).
+    Attributes: ``files`` (InputFile list), ``groups`` and ``guesses`` (one mapping per group), ``defaults`` (notes
+    on defaulted fields), ``layout`` (``"attempts"`` or ``"counts"``), ``has_trial``, ``labels`` (the groups' names,
+    for errors) and ``canon`` (the union DataFrame).
     """
 
     def __init__(self, files, groups, guesses, defaults, layout, has_trial, labels, canon):
@@ -209,7 +207,7 @@ def source_infos(inp: SparkInputs, per_file: dict, hash_files: bool) -> tuple:
 def count_dataset(inp: SparkInputs, table, infos: tuple, notes: list, prefix=None):
     """The count-table :class:`~scorio_core.io.Dataset` (report computed on ``table``, as the DuckDB engine's)."""
     from scorio_core.io._dataset import Dataset
-    from scorio_core.io._quality import compute_report
+    from scorio_core.io.quality.compute import compute_report
     from scorio_core.limits import check_dense_table
 
     check_dense_table(table, [i.name for i in infos])
@@ -223,14 +221,11 @@ def count_dataset(inp: SparkInputs, table, infos: tuple, notes: list, prefix=Non
 
 
 def _prefix_by_task(spark, canon, table, sources, n_attempts: int) -> dict:
-    """Every task's question-state histogram after n trials, by a Spark window in trial order (see
-    :mod:`scorio_core.engines.prefix`): ``row_number`` for n, a running sum of outcomes for c, grouped
-    by (task, model, n, c); only questions every model of the task answered."""
-    from pyspark.sql import Window
-    from pyspark.sql import functions as F
-
+    """Every task's question-state histogram after n trials, by a Spark window in trial order (see :mod:`scorio_core.
+    engines.prefix`): ``row_number`` for n, a running sum of outcomes for c, grouped by (task, model, n, c); only
+    questions every model of the task answered."""
+    from pyspark.sql import Window, functions as F
     from scorio_core.engines.prefix import assemble_by_task, complete_cells, kept_pairs
-
     keep = complete_cells(table)
     if keep is None:
         return {}
@@ -296,12 +291,10 @@ def _collect(df) -> dict:
 def _count_attempts(canon, labels: str, with_trial: bool):
     import numpy as np
     from pyspark.sql import functions as F
-
-    from scorio_core.io._quality import blocking_messages
-    from scorio_core.io._quality_report import with_duplicate_example
-
+    from scorio_core.io.quality.compute import blocking_messages
+    from scorio_core.io.quality.report import with_duplicate_example
     o = F.col("o")
-    part = (F.col("s") > 0) & (F.col("s") < 1)  # partial credit beside the 0/1 outcome (the pandas loader's note)
+    part = (F.col("s") > 0) & (F.col("s") < 1) & o.isNotNull()  # partial credit beside a 0/1 outcome (the pandas note)
     errs = "err" in canon.columns  # attempts an error column marks (the pandas loader's note), with those correct
     by_file = canon.groupBy("file", "model", "task", "question_id").agg(
         F.count(F.lit(1)).alias("n"), F.count(F.when(o == 1, 1)).alias("c"), F.count(F.when(o == 0, 1)).alias("z"),
@@ -339,6 +332,13 @@ def _count_attempts(canon, labels: str, with_trial: bool):
         row = canon.agg(F.count(F.when((o < 0) | (o > 1), 1)), F.count(F.when((o > 0) & (o < 1), 1)),
                         F.count(F.when(o.isNull(), 1)), F.min(o), F.max(o)).first()
         bad, soft, missing = int(row[0]), int(row[1]), int(row[2])
+        if missing and "s" in canon.columns:  # a blank outcome beside a score graded in its task is graded (graded_mask)
+            blank = o.isNull() & F.col("s").isNotNull() & ~F.isnan("s")
+            part = blank & (F.col("s") > 0) & (F.col("s") < 1)
+            tasks = {r[0] for r in canon.filter(part).select("task").distinct().collect()}
+            tasks = sorted(tasks - {r[0] for r in canon.filter(o.isNotNull()).select("task").distinct().collect()})
+            graded = canon.filter(part | blank & F.col("task").isin(tasks)).count()
+            soft, missing = soft + graded, missing - graded
         if bad:
             name, raw = _example(canon, (o < 0) | (o > 1))
             raise suggest_scale(InputError(f"field 'is_correct' must be 0 or 1 (or a soft score in [0, 1]); got {raw!r}."
@@ -390,8 +390,8 @@ def _count_counts(canon, labels: str):
                              field=fld)
     extra = np.asarray(cells["r"], dtype=np.int64) - 1
     if extra.sum():  # the pandas loader's message, with one repeated key named
-        from scorio_core.io._quality import blocking_messages
-        from scorio_core.io._quality_report import with_duplicate_example
+        from scorio_core.io.quality.compute import blocking_messages
+        from scorio_core.io.quality.report import with_duplicate_example
 
         conflicts, key = _duplicate_example(canon, ["model", "task", "question_id"], [nt, nc])
         blocking = blocking_messages(0, 0, int(extra.sum()), conflicts, counts_layout=True)

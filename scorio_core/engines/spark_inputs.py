@@ -339,10 +339,10 @@ def _check_ids(canon, cells: dict) -> None:
 
 def _duplicate_example(canon, keys: list[str], outcome) -> tuple[int, object]:
     """``(conflicting keys, DuplicateKey)``: one repeated key and its files, a conflicting one first (the pandas
-    loader's example; :func:`scorio_core.io._quality_report.with_duplicate_example`). Run only when there are some."""
+    loader's example; :func:`scorio_core.io.quality.report.with_duplicate_example`). Run only when there are some."""
     from pyspark.sql import functions as F
 
-    from scorio_core.io._quality_report import DuplicateKey
+    from scorio_core.io.quality.report import DuplicateKey
 
     repeated = (canon.groupBy(*keys)
                 .agg(F.count(F.lit(1)).alias("k"), (F.count_distinct(*outcome) > 1).alias("conflict"),

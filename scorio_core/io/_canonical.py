@@ -381,11 +381,12 @@ def _partial_credit_note(table: pd.DataFrame, outcome_col: str, score_col: str, 
     if "score" not in table.columns or "is_correct" not in table.columns:
         return
     score = pd.to_numeric(table["score"], errors="coerce").to_numpy(dtype=float)
-    partial = np.isfinite(score) & (score > 0) & (score < 1)
+    correct = table["is_correct"].to_numpy(dtype=float)
+    partial = np.isfinite(score) & (score > 0) & (score < 1) & ~np.isnan(correct)  # (no 0/1 outcome: graded, not this)
     k = int(partial.sum())
     if not k:
         return
-    wrong = int(np.sum(partial & (table["is_correct"].to_numpy(dtype=float) == 0)))
+    wrong = int(np.sum(partial & (correct == 0)))
     notes.append(partial_credit_message(source, k, len(table), wrong, score_col, outcome_col))
 
 

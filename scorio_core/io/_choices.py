@@ -12,7 +12,8 @@ from scorio_core.errors import InputError
 from scorio_core.io._canonical import natural_categories
 from scorio_core.io._dataset import Dataset
 from scorio_core.choices import DUPLICATE_POLICIES, MISSING_POLICIES
-from scorio_core.io._quality import compute_report
+from scorio_core.io.quality.compute import compute_report
+from scorio_core.io.quality.report import graded_mask
 
 __all__ = ["DUPLICATE_POLICIES", "MISSING_POLICIES", "apply_choices"]
 
@@ -104,6 +105,7 @@ def apply_choices(
             unknown = np.isnan(table["is_correct"].to_numpy(np.float64))
             if "category" in table.columns:
                 unknown = unknown & table["category"].isna().to_numpy()
+            unknown &= ~graded_mask(table)  # a graded score is an outcome (a threshold or a rubric reads it), not missing
             if missing_outcomes == "drop":
                 before = table
                 keep(~unknown)

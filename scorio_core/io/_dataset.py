@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 
 from scorio_core.errors import InputError
-from scorio_core.io._quality import QualityReport
-from scorio_core.io._quality_report import ADVICE, DUPLICATES_FINDING, with_duplicate_example
+from scorio_core.io.quality.compute import QualityReport
+from scorio_core.io.quality.report import ADVICE, DUPLICATES_FINDING, with_duplicate_example
 from scorio_core.io.formats.path_names import SHARED_STEM_WORDS
 
 __all__ = ["Dataset", "SourceInfo", "attempts_to_counts", "RESERVED_TASK"]

@@ -20,7 +20,7 @@ from scorio_core.io.formats.user_recoding import (check_outcome_scale, check_rec
 from scorio_core.io._merge import merge_parts
 from scorio_core.io.formats.npz import read_npz
 from scorio_core.io.formats.path_names import note_shared_stems
-from scorio_core.io._quality import compute_report
+from scorio_core.io.quality.compute import compute_report
 from scorio_core.io._schema import MappingGuess
 from scorio_core.io.formats.matrix import guess_mapping as matrix_mapping
 from scorio_core.io.formats.harnesses.scorio import read_scorio_jsonl, read_scorio_verifier

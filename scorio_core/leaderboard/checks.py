@@ -15,7 +15,7 @@ import pandas as pd
 
 from scorio_core.choices import QUESTION_SETS
 from scorio_core.errors import InputError
-from scorio_core.io._quality_report import near_duplicate_models, similar_ids_sentence, similar_question_ids
+from scorio_core.io.quality.names import near_duplicate_models, similar_ids_sentence, similar_question_ids
 from scorio_core.leaderboard.linking import common_mask, disconnected_groups_notice, missing_tasks_notice
 from scorio_core.leaderboard.task_outcomes import TaskOutcomes
 
@@ -149,7 +149,7 @@ def leaderboard_notices(
         - ``unequal_question_sets``: models answered different questions; ``models`` maps each
           model to its number of answered questions, with ``n_questions`` (union),
           ``n_common``, the ``question_set`` in force and ``similar_question_ids`` (ids differing only in case,
-          spaces or leading zeros that no model answered two of: :func:`scorio_core.io._quality_report.similar_question_ids`).
+          spaces or leading zeros that no model answered two of: :func:`scorio_core.io.quality.report.similar_question_ids`).
         - ``disconnected_groups``: the scored models fall into groups that share no question, directly or through
           other models (:func:`scorio_core.leaderboard.linking.disconnected_groups_notice`); ``groups`` lists the
           model names of each, largest first.
@@ -162,7 +162,7 @@ def leaderboard_notices(
           questions in ``unequal_question_sets``.
         - ``data_choices``: the data-quality choices applied before scoring (``choices``: their lines), first.
         - ``similar_model_names``: model names that differ only in letter case or spaces, kept as different models
-          (:func:`scorio_core.io._quality_report.near_duplicate_models`).
+          (:func:`scorio_core.io.quality.report.near_duplicate_models`).
         - ``absent_from_task``: models of the dataset (``dataset_models``) with no row on this task, not ranked here
           (e.g. a model that did not run it); ``models`` lists them.
         - ``missing_tasks``: with every task pooled (``ALL_TASKS``), models that answered no question of some task

@@ -354,7 +354,7 @@ def lift_graded_block(dataset, schema, codes):
     graded = graded_rows(dataset.attempts)
     n = int(graded.sum())
     if "score" not in schema.signals or codes is None:
-        raise InputError(f"{names}: {n:,} attempts have a graded score (strictly between 0 and 1), and rubric "
+        raise InputError(f"{names}: {n:,} attempts have a graded score (and no 0/1 outcome), and rubric "
                          f"'{schema.name}' does not read the score (it reads {', '.join(schema.signals) or 'no signal'}), "
                          "so it cannot give them partial credit; use a rubric whose categories read 'score' (--schema "
                          "score-values), or choose a threshold: --binarize-threshold 0.5 (correct iff score > threshold).",
@@ -368,7 +368,7 @@ def lift_graded_block(dataset, schema, codes):
             f"{str(row['question_id'])[:80]!r}, score {row['score']}), so they would be scored by nothing; extend the "
             "rubric's conditions to cover them (check with `python -m scorio_core rubric PATH --schema FILE`), or "
             "choose a threshold: --binarize-threshold 0.5.", field="score")
-    note = (f"{n:,} attempts have a graded score (strictly between 0 and 1) and no 0/1 outcome: rubric "
+    note = (f"{n:,} attempts have a graded score and no 0/1 outcome: rubric "
             f"'{schema.name}' scores them (partial credit, its weights), nothing is binarized. Metrics of 0/1 "
             "outcomes (the Pass@k family, the ranking methods) are not computed on these data; a threshold that "
             "binarizes the score gives them (the Data page's, or --binarize-threshold).")

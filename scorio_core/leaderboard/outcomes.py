@@ -382,17 +382,13 @@ def _span(values) -> str:
 
 
 def graded_rows(attempts: pd.DataFrame) -> np.ndarray:
-    """Which attempts have a graded outcome: no 0/1 ``is_correct`` (nor category) and a score strictly between 0 and 1.
-
-    The attempts :attr:`scorio_core.io.QualityReport.n_non_binary` counts.
+    """Which attempts have a graded outcome: no 0/1 ``is_correct`` (nor category) and a score strictly between 0 and 1
+    (or 0 or 1 in a task of such scores): :func:`scorio_core.io.quality.report.graded_mask`, the attempts
+    :attr:`scorio_core.io.QualityReport.n_non_binary` counts.
 
     >>> graded_rows(pd.DataFrame({"is_correct": [1.0, np.nan, np.nan], "score": [1.0, 0.5, np.nan]})).tolist()
     [False, True, False]
     """
-    if "score" not in attempts.columns or "is_correct" not in attempts.columns:
-        return np.zeros(len(attempts), dtype=bool)
-    unknown = np.isnan(attempts["is_correct"].to_numpy(np.float64))
-    if "category" in attempts.columns:
-        unknown &= attempts["category"].isna().to_numpy()
-    score = pd.to_numeric(attempts["score"], errors="coerce").to_numpy(np.float64)
-    return unknown & ~np.isnan(score) & (score != 0.0) & (score != 1.0)
+    from scorio_core.io.quality.report import graded_mask
+
+    return graded_mask(attempts)

@@ -179,7 +179,7 @@ def outcomes_for(dataset, task: str | None = None, categorization: Categorizatio
         binary = from_attempts(rows, _binary_codes(rows), np.array([0.0, 1.0]), BINARY_LABELS, task)
     if categorization is None:
         if binary is None:  # graded scores under no rubric here: 0/1 outcomes are asked for (e.g. a ranking method)
-            raise InputError(f"task {task!r} has graded scores (strictly between 0 and 1), not the 0/1 outcomes this needs: a "
+            raise InputError(f"task {task!r} has graded scores (no 0/1 outcome), not the 0/1 outcomes this needs: a "
                              "threshold gives them (the Data page, or --binarize-threshold 0.5); Bayes@N and avg@N score "
                              "them with a rubric's partial credit as they are." if graded else
                              f"task {task!r} has no is_correct values; choose a rubric schema that reads the data's signals "

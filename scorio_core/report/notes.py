@@ -132,8 +132,8 @@ def loader_notes(dataset, *, engine: str = "pandas", said: Iterable[str] = ()) -
     Leaderboard page shows it.
 
     From an engine's count table (``engine`` other than "pandas") only the notes about an input file (``"<file>:
-    ..."``, as the pandas loader words them, e.g. partial credit beside a 0/1 outcome), not its lines saying how it
-    counted; from every engine the default that joined per-model files into one task, which decides what is ranked
+    ..."``, as the pandas loader words them, e.g. partial credit beside a 0/1 outcome) and those on ids or names written
+    two ways, not its lines saying how it counted; from every engine the default that joined per-model files into one task, which decides what is ranked
     together. Texts in ``said`` (shown already, e.g. a notice's finding) are left out; each text once.
 
     Parameters
@@ -148,12 +148,13 @@ def loader_notes(dataset, *, engine: str = "pandas", said: Iterable[str] = ()) -
     tuple of str
     """
     from scorio_core.io._merge import PER_MODEL_WORDS
+    from scorio_core.io.quality.names import WRITTEN_TWO_WAYS
 
     report = getattr(dataset, "report", None)
     notes = tuple(getattr(report, "notes", ()))
-    if engine != "pandas":
+    if engine != "pandas":  # (and the ids or names written two ways, which every engine finds alike)
         files = tuple(f"{s.name}: " for s in getattr(dataset, "sources", ()) or ())
-        notes = tuple(n for n in notes if files and str(n).startswith(files))
+        notes = tuple(n for n in notes if files and str(n).startswith(files) or WRITTEN_TWO_WAYS in str(n))
     joined = tuple(d for d in getattr(report, "defaults", ()) if PER_MODEL_WORDS in d)
     skip = set(said)
     return tuple(text for text in dict.fromkeys(notes + joined) if text not in skip)

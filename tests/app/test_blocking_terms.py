@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dashboard.guard import CHOICE_IN_APP, GRADED_IN_APP, blocking_in_app_terms
-from scorio_core.io._quality import blocking_messages
+from scorio_core.io.quality.compute import blocking_messages
 
 
 @pytest.mark.parametrize("counts_layout", [False, True])

@@ -136,7 +136,7 @@ def test_ranking_methods_say_they_need_0_1_outcomes_and_what_gives_them(partial)
     app.selectbox(key="lb_method").set_value("bradley_terry").run()
     no_exception(app)
     warnings = [shown(w.value) for w in app.main.warning]
-    assert any("has graded scores (strictly between 0 and 1), not the 0/1 outcomes this needs" in w
+    assert any("has graded scores (no 0/1 outcome), not the 0/1 outcomes this needs" in w
                and "threshold gives them (the Data page" in w for w in warnings), warnings
 
 

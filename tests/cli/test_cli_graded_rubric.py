@@ -203,3 +203,23 @@ def test_sensitivity_threshold_reading_needs_a_score(tmp_path, capsys):
     (tmp_path / "binary.csv").write_text("model,question_id,is_correct\na,q0,1\nb,q0,0\n")
     status, _, err = _run(capsys, "sensitivity", str(tmp_path / "binary.csv"), "--schemas", "score-threshold")
     assert status == 2 and "no score column to threshold" in err
+
+
+MIXED = ("model,task,question_id,is_correct,score\n"  # math: 0/1 outcomes; essay: graded by the score alone
+         "a,math,m1,1,\na,math,m2,0,\na,essay,e1,,1\na,essay,e2,,0.5\na,essay,e3,,0\n"
+         "b,math,m1,0,\nb,math,m2,0,\nb,essay,e1,,0.5\nb,essay,e2,,0\nb,essay,e3,,1\n")
+
+
+def test_a_task_graded_beside_an_empty_outcome_column_gets_partial_credit(tmp_path, capsys):
+    """QA: the essay task's 0 and 1 scores (is_correct empty) blocked partial credit as "no outcome"."""
+    path = tmp_path / "mixed.csv"
+    path.write_text(MIXED)
+    status, out, _ = _run(capsys, "leaderboard", str(path), "--task", "all tasks", "--schema", "score-values",
+                          "--output", "json")
+    assert status == 0
+    avg = {r["model"]: r["avg"] for r in json.loads(out)["rows"]}
+    # hand: math by is_correct, essay by its score; avg@N is the mean over the 5 questions of each model
+    assert avg == pytest.approx({"a": (1 + 0 + 1 + 0.5 + 0) / 5, "b": (0 + 0 + 0.5 + 0 + 1) / 5}, abs=1e-12)
+    for engine in ("pandas", "duckdb"):  # without a choice: one message on every engine, the graded block first
+        status, _, err = _run(capsys, "leaderboard", str(path), "--engine", engine)
+        assert status == 2 and "6 attempts have a non-binary outcome" in err and "no outcome" not in err

@@ -48,7 +48,7 @@ def test_a_damaged_record_is_a_clear_error():
     import pytest
 
     from scorio_core.errors import InputError
-    from scorio_core.io._quality_report import QualityReport
+    from scorio_core.io.quality.report import QualityReport
 
     report = QualityReport(layout="attempts", n_rows=0, n_models=0, n_tasks=0, n_questions=0, models=(), tasks=())
     with pytest.raises(InputError, match="how its files were read is damaged"):

@@ -95,6 +95,29 @@ def test_a_blank_outcome_beside_a_binary_score_is_missing_not_graded():
     assert ds.report.non_binary_examples == (0.5,)
 
 
+MIXED = ("model,task,question_id,is_correct,score\n"  # math: 0/1 outcomes; essay: graded by the score alone (0, 0.5, 1)
+         "a,math,m1,1,\na,math,m2,0,\na,essay,e1,,1\na,essay,e2,,0.5\na,essay,e3,,0\n"
+         "b,math,m1,0,\nb,math,m2,0,\nb,essay,e1,,0.5\nb,essay,e2,,0\nb,essay,e3,,1\n")
+
+
+def test_a_task_graded_by_its_score_alone_has_no_missing_outcomes():
+    """QA: an essay task graded 0 / 0.5 / 1 in `score` beside an empty `is_correct` column (a 0/1 math task in the
+    same file) read its 0 and 1 scores as "no outcome": partial credit stayed blocked, --missing-outcomes drop removed
+    every essay attempt, and the load note said correctness was read from is_correct for attempts without one."""
+    ds = io.load([_f("mixed.csv", MIXED)])
+    essay = (ds.attempts["task"] == "essay").to_numpy()
+    assert ds.report.n_non_binary == 6 and ds.report.n_missing_outcomes == 0  # the scale's ends are graded too
+    assert ds.report.non_binary_examples == (0.0, 0.5, 1.0)
+    assert not any("partial score" in n for n in ds.report.notes)  # no is_correct counts these attempts
+    kept = io.apply_choices(ds, missing_outcomes="drop")
+    assert len(kept.attempts) == 10 and "removed 0 attempts" in kept.report.choices[0]
+    binarized = io.apply_choices(ds, binarize_threshold=0.5)
+    assert binarized.ready and binarized.attempts["is_correct"].to_numpy()[essay].tolist() == [1, 0, 0, 0, 0, 1]
+    from scorio_core.leaderboard.outcomes import graded_rows
+
+    assert (graded_rows(ds.attempts) == essay).all()
+
+
 def test_choice_validation():
     ds = io.load([A])
     with pytest.raises(InputError, match=r"duplicates must be one of 'keep-first', 'keep-last', 'drop', 'sum', 'as-trials'; got 'first'"):
@@ -171,11 +194,11 @@ def test_large_report_is_fast_and_exact():
 @pytest.mark.parametrize("counts_layout", [False, True])
 def test_blocking_finding_is_each_message_without_its_script_advice(counts_layout):
     from scorio_core.io import blocking_finding
-    from scorio_core.io._quality_report import ADVICE, blocking_messages
+    from scorio_core.io.quality.report import ADVICE, blocking_messages
 
     messages = blocking_messages(3, 2, 5, 1, counts_layout=counts_layout)
     findings = [blocking_finding(m) for m in messages]
-    assert findings[0] == "3 attempts have a non-binary outcome (strictly between 0 and 1: a graded score or partial credit)"
+    assert findings[0] == "3 attempts have a non-binary outcome (a graded score or partial credit, and no 0/1 outcome)"
     assert findings[1] == "2 attempts have no outcome"
     assert findings[2] == ("5 duplicate rows share a (model, task, question" + ("" if counts_layout else ", trial")
                            + ") key with an earlier row (1 key conflicts)")
@@ -216,7 +239,7 @@ def test_an_outcome_that_blocks_names_its_first_attempt(tmp_path):
     half.write_text("model,question_id,trial,correct\na,q1,0,1\na,q2,1,0.5\nb,q1,0,0\nb,q2,0,0.25\n")
     with pytest.raises(InputError) as err:
         io.load([str(half)]).require_ready()
-    assert ("2 attempts have a non-binary outcome (strictly between 0 and 1: a graded score or partial credit) "
+    assert ("2 attempts have a non-binary outcome (a graded score or partial credit, and no 0/1 outcome) "
             "(the first: model 'a', task 'graded', question 'q2', trial 1, score 0.5, in graded.csv); choose ") in str(err.value)
     assert "a question's mean over its trials (0.6 = 3 of 5), give the counts instead: n_trials and n_correct" in str(err.value)
     gap = tmp_path / "gap.csv"
@@ -255,7 +278,7 @@ def test_duplicates_message_in_the_singular_and_when_the_rows_agree():
     """One repeated row reads in the singular; repeated rows that agree say so instead of "0 keys conflict"
     (QA 2026-12-03: the same Inspect log loaded as .json and .eval read "1 duplicate rows ... (0 keys conflict")."""
     from scorio_core.io import blocking_finding
-    from scorio_core.io._quality_report import blocking_messages, with_duplicate_example
+    from scorio_core.io.quality.report import blocking_messages, with_duplicate_example
 
     one = blocking_finding(blocking_messages(0, 0, 1, 0)[0])
     assert one == ("1 duplicate row shares a (model, task, question, trial) key with an earlier row (no key conflicts: "

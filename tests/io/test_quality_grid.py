@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scorio_core.io import _quality
+from scorio_core.io.quality import compute as _quality
 from scorio_core.io._canonical import natural_categories
-from scorio_core.io._quality import compute_report
+from scorio_core.io.quality.compute import compute_report
 from scorio_core.leaderboard.outcomes import from_counts
 
 

@@ -7,7 +7,7 @@ import json
 
 from scorio_core import io
 from scorio_core.cli import main
-from scorio_core.io._quality_report import near_duplicate_models
+from scorio_core.io.quality.names import near_duplicate_models
 
 
 def test_near_duplicates_by_hand():

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorio_core.cli import main
-from scorio_core.io._quality_report import _id_key, similar_ids_sentence, similar_question_ids
+from scorio_core.io.quality.names import _id_key, similar_ids_sentence, similar_question_ids
 
 
 def test_groups_by_hand():
@@ -92,3 +92,42 @@ def test_load_notes_name_the_task(tmp_path):
     same.write_text("model,question_id,n_trials,n_correct\n" + "".join(
         f"m{m},{q},4,{m}\n" for m in range(3) for q in ("01", "1", "2")))
     assert not [n for n in io.load([str(same)]).report.notes if "question ids" in n]
+
+
+def test_split_by_file_by_hand():
+    from scorio_core.io.quality.names import ids_split_by_file
+
+    ids = ["7", "007", "8", "08", "9", "09"]
+    answered = np.ones((2, 6), bool)  # both models answered every spelling
+    filed = np.array([[1, 0, 1, 1, 1, 0], [0, 1, 0, 0, 0, 1]], bool)  # file 0 holds '8' and '08': two questions to it
+    assert ids_split_by_file(ids, answered, filed) == [("7", "007"), ("9", "09")]
+    answered[1] = [0, 1, 0, 1, 0, 1]  # a model answering one of each: no model answers two of '9', '09' ... not here
+    answered[0] = [1, 0, 1, 0, 1, 0]
+    assert ids_split_by_file(ids, answered, filed) == []  # (similar_question_ids names those)
+
+
+def _runs(tmp_path, ids_b):
+    """Two runs (files) of the same two models on the same three questions, the second writing ids ``ids_b``."""
+    for name, ids, trials in (("run_a.csv", ["1", "2", "3"], (0, 1)), ("run_b.csv", ids_b, (2, 3))):
+        rows = [f"{m},aime,{q},{t},{(i + t + len(m)) % 2}" for m in ("m1", "m22") for i, q in enumerate(ids) for t in trials]
+        (tmp_path / name).write_text("model,task,question_id,trial,is_correct\n" + "\n".join(rows) + "\n")
+    return [str(tmp_path / "run_a.csv"), str(tmp_path / "run_b.csv")]
+
+
+def test_runs_that_write_ids_two_ways_are_named_on_every_engine(tmp_path, capsys):
+    """QA: run A wrote '1', run B '001' for the same questions and models: 6 questions of 2 trials each were scored
+    where 3 of 4 were meant, with no word (the note only looked for ids no model answered two of)."""
+    from scorio_core import io
+    from scorio_core.engines import load_counts
+
+    paths = _runs(tmp_path, ["001", "002", "003"])
+    said = [n for n in io.load(paths).report.notes if "each file writes" in n]
+    assert said == ["3 sets of question ids ('001' and '1'; '002' and '2'; '003' and '3') differ only in letter case, "
+                    "spaces, leading zeros or a trailing '.0', and each file writes one id of a set, while models "
+                    "answered several: each id is scored as its own question with its file's trials. If each set is "
+                    "one question, write its id the same way in every file (ids are kept as written)."]
+    assert [n for n in load_counts(paths, engine="duckdb").report.notes if "each file writes" in n] == said
+    for engine in ("pandas", "duckdb"):  # and the leaderboard lists it among its notes
+        assert main(["leaderboard", *paths, "--engine", engine, "--output", "json"]) == 0
+        assert said[0] in [n["message"] for n in json.loads(capsys.readouterr().out)["notes"]]
+    assert not [n for n in io.load(_runs(tmp_path, ["1", "2", "3"])).report.notes if "each file writes" in n]

@@ -220,7 +220,7 @@ def load_category_counts(
     import duckdb
 
     from scorio_core.io._dataset import Dataset
-    from scorio_core.io._quality import compute_report
+    from scorio_core.io.quality.compute import compute_report
     from scorio_core.engines.duckdb_count import count_attempts
     from scorio_core.engines.duckdb_inputs import (
         Group,

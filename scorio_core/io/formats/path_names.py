@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 
 from scorio_core.errors import InputError
-from scorio_core.io._quality_report import ADVICE, DUPLICATES_FINDING
+from scorio_core.io.quality.report import ADVICE, DUPLICATES_FINDING
 from scorio_core.io._sources import DATED_DETAILS, strip_suffixes
 
 __all__ = ["FOLDER", "MAX_LEVEL", "SHARED_STEM_WORDS", "fixed_fields", "folder_fields", "folder_names", "folder_record",

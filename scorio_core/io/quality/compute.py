@@ -1,6 +1,6 @@
 """The data-quality report returned with every load, computed with array operations.
 
-The report's types and blocking messages are :mod:`scorio_core.io._quality_report` (re-exported here).
+The report's types and blocking messages are :mod:`scorio_core.io.quality.report` (re-exported here).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from scorio_core.io._quality_report import (
+from scorio_core.io.quality.report import (
     EXAMPLES,
     DuplicateKey,
     QualityReport,
@@ -16,9 +16,9 @@ from scorio_core.io._quality_report import (
     TrialSpread,
     _jsonable,
     blocking_messages,
-    near_duplicate_names,
-    similar_ids_notes,
+    graded_mask,
 )
+from scorio_core.io.quality.names import near_duplicate_names, similar_ids_notes
 
 __all__ = [
     "DuplicateKey",
@@ -118,8 +118,9 @@ def compute_report(
     blocking = blocking_messages(nb, missing, dup[0], dup[2], counts_layout=counts_layout)
     first_at = tuple(_row_place(table, row, row_source, source_names) if row is not None else "" for row in firsts)
     m_seen, t_seen = np.bincount(m, minlength=L) > 0, np.bincount(t, minlength=T) > 0
-    if missing_cells:  # models lack questions others answered: '01' from one run and '1' from another?
-        meta["notes"] = tuple(meta.get("notes", ())) + tuple(similar_ids_notes(table))
+    # models lack questions others answered, or several files: '01' from one run and '1' from another?
+    if missing_cells or row_source is not None and len(source_names) > 1:
+        meta["notes"] = tuple(dict.fromkeys((*meta.get("notes", ()), *similar_ids_notes(table, row_source))))
     return QualityReport(
         layout=layout,
         n_rows=len(table),
@@ -356,15 +357,8 @@ def _outcome_gaps(table, counts_layout):
         unknown &= table["category"].isna().to_numpy()
     if not unknown.any():
         return 0, (), 0, (None, None)
-    if "score" in table.columns:
-        score = pd.to_numeric(table["score"], errors="coerce").to_numpy(np.float64)
-        # a graded score decides nothing until a threshold is chosen; a blank outcome beside a 0/1 score (another
-        # column mapped to score, e.g. tau-bench's reward) is a missing outcome, not a graded one (QA: it read
-        # "non-binary ... score 0.0", and the threshold it offered filled the blank from the score unasked)
-        soft = unknown & ~np.isnan(score) & (score != 0.0) & (score != 1.0)
-    else:
-        score, soft = None, np.zeros(len(ic), dtype=bool)
-    examples = tuple(float(v) for v in np.unique(score[soft])[:EXAMPLES]) if soft.any() else ()
+    soft = graded_mask(table)  # a graded score decides nothing until a threshold (or a rubric) is chosen
+    examples = tuple(float(v) for v in np.unique(pd.to_numeric(table["score"][soft]))[:EXAMPLES]) if soft.any() else ()
     hard = unknown & ~soft
     firsts = tuple(int(np.argmax(mask)) if mask.any() else None for mask in (soft, hard))
     return int(soft.sum()), examples, int(hard.sum()), firsts

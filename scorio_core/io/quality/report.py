@@ -1,22 +1,20 @@
-"""The data-quality report's types: what a load found (question gaps, trial spreads, duplicates) and what blocks it;
-and the notes on model names and question ids written two ways (kept apart, as written).
+"""The data-quality report's types: what a load found (question gaps, trial spreads, duplicates) and what blocks it.
+The notes on model names and question ids written two ways are :mod:`scorio_core.io._merge`'s.
 
-Computed by :func:`scorio_core.io._quality.compute_report` (pandas loaders and every SQL engine).
+Computed by :func:`scorio_core.io.quality.compute.compute_report` (pandas loaders and every SQL engine).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
-
-if TYPE_CHECKING:
-    import pandas as pd
+import pandas as pd
 
 __all__ = ["ADVICE", "DUPLICATES_FINDING", "EXAMPLES", "DuplicateKey", "QualityReport", "QuestionGap", "TrialSpread", "blocking_finding",
-           "blocking_messages", "near_duplicate_models", "near_duplicate_names", "similar_ids_notes", "similar_ids_sentence", "similar_question_ids"]
+           "blocking_messages", "graded_mask"]
 
 EXAMPLES = 20  # entries kept per list in the report (totals are always exact)
 
@@ -198,7 +196,7 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
     Parameters
     ----------
     non_binary, missing : int
-        Attempts with an outcome strictly between 0 and 1, and attempts without an outcome.
+        Attempts graded by a score (no 0/1 outcome: :func:`scorio_core.io.quality.report.graded_mask`), and attempts without an outcome.
     duplicate_rows, conflicting_keys : int
         Rows beyond the first of a repeated (model, task, question[, trial]) key, and repeated keys
         whose rows disagree.
@@ -213,8 +211,8 @@ def blocking_messages(non_binary: int, missing: int, duplicate_rows: int, confli
     out = []
     if non_binary:
         out.append(
-            f"{non_binary} {'attempt has' if non_binary == 1 else 'attempts have'} a non-binary outcome (strictly between 0 and 1: a graded score or partial "
-            f"credit){ADVICE}a threshold: --binarize-threshold 0.5 (correct iff score > threshold; Python: "
+            f"{non_binary} {'attempt has' if non_binary == 1 else 'attempts have'} a non-binary outcome (a graded score or partial credit, "
+            f"and no 0/1 outcome){ADVICE}a threshold: --binarize-threshold 0.5 (correct iff score > threshold; Python: "
             "apply_choices(binarize_threshold=0.5)). If each value is a question's mean over its trials (0.6 = 3 of 5), "
             "give the counts instead: n_trials and n_correct columns."
         )
@@ -270,131 +268,24 @@ def blocking_finding(message: str) -> str:
     return text[:cut] if cut >= 0 else text.rstrip(".")
 
 
-def _name_key(names: "pd.Series") -> "pd.Series":
-    """Names (a str Series) with letter case and surrounding or repeated spaces taken away."""
-    return names.str.strip().str.casefold().str.replace(r"\s+", " ", regex=True)
+def graded_mask(table) -> np.ndarray:
+    """(n_rows,) bool: attempts graded by a score: no 0/1 ``is_correct`` (nor category code) and a ``score`` strictly
+    between 0 and 1, or 0 or 1 in a task of such attempts that has no 0/1 outcome at all (the scale's ends). A blank
+    outcome beside a 0/1 score among 0/1 outcomes (tau-bench's reward as score) is missing (QA: a threshold filled it).
 
-
-def _id_key(ids) -> "pd.Series":
-    """Question ids with letter case, surrounding and repeated spaces, leading zeros of a number and a trailing
-    ``.0`` taken away (``" Q007 "`` -> ``"q7"``, ``"12.0"`` -> ``"12"``): what two runs of one benchmark differ in."""
-    import pandas as pd
-
-    key = _name_key(pd.Series(ids, dtype=object).astype(str))
-    key = key.str.replace(r"(?<=\d)\.0+$", "", regex=True)  # 12.0: an integer id column read back as floats
-    return key.str.replace(r"(?<![\d.])0+(?=\d)", "", regex=True)  # q007 -> q7 (not the 05 of 1.05)
-
-
-def similar_question_ids(questions, answered: np.ndarray) -> list[tuple[str, ...]]:
-    """Groups of question ids that differ only in case, spaces, leading zeros or a trailing ``.0``, no model
-    answering two of a group: likely one question written two ways by two runs (kept apart, as written).
-
-    Parameters
-    ----------
-    questions : sequence of str, length M
-        Question ids of one task (``task/id`` where tasks are pooled).
-    answered : ndarray of bool, shape (L, M)
-        Whether each model answered each question.
-
-    Returns
-    -------
-    list of tuple of str
-        Each group's ids in the order of ``questions``; empty when none (``"01"`` and ``"1"`` answered by the same
-        model are two questions to that run and are not listed).
-
-    >>> similar_question_ids(["01", "1", "Q2", "q2", "3", "03"], np.array([[1, 0, 1, 0, 1, 1], [0, 1, 0, 1, 0, 0]], bool))
-    [('01', '1'), ('Q2', 'q2')]
+    >>> graded_mask(pd.DataFrame({"task": list("aabb"), "is_correct": [1, None, None, None], "score": [1, 0, .5, 0]}))
+    array([False, False,  True,  True])
     """
-    key = _id_key(questions)
-    idx = np.flatnonzero(key.duplicated(keep=False).to_numpy())
-    if idx.size == 0:
-        return []
-    codes = key.iloc[idx].factorize()[0]
-    order = np.argsort(codes, kind="stable")
-    cols, codes = idx[order], codes[order]
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
-    per_model = np.add.reduceat(np.asarray(answered, bool)[:, cols].astype(np.int32), starts, axis=1)  # (L, groups)
-    apart = per_model.max(axis=0, initial=0) <= 1
-    names = [str(q) for q in questions]
-    firsts = np.argsort(cols[starts], kind="stable")  # groups in the order of their first id
-    split = np.split(cols, starts[1:])
-    return [tuple(names[c] for c in split[g]) for g in firsts if apart[g]]
-
-
-def similar_ids_sentence(groups: list[tuple[str, ...]]) -> str:
-    """One sentence naming :func:`similar_question_ids`' groups and what to do, or ``""`` without any.
-
-    >>> similar_ids_sentence([("01", "1")])
-    "The question ids '01' and '1' differ only in letter case, spaces, leading zeros or a trailing '.0', and no model answered both: if they are one question, write its id the same way in every file (ids are kept as written)."
-    >>> similar_ids_sentence([("Q1", "q1", "q01"), ("2", "02"), ("3", "03"), ("4", "04")])[:95]
-    "4 sets of question ids differ only in letter case, spaces, leading zeros or a trailing '.0', no"
-    """
-    if not groups:
-        return ""
-    how = "differ only in letter case, spaces, leading zeros or a trailing '.0'"
-    fix = "write its id the same way in every file (ids are kept as written)."
-    if len(groups) == 1:
-        return (f"The question ids {' and '.join(repr(q) for q in groups[0])} {how}, and no model answered "
-                f"{'both' if len(groups[0]) == 2 else 'two of them'}: if they are one question, {fix}")
-    shown = "; ".join(" and ".join(repr(q) for q in g) for g in groups[:3]) + (
-        f"; and {len(groups) - 3:,} more" if len(groups) > 3 else "")
-    return (f"{len(groups):,} sets of question ids {how}, no model answering two of a set ({shown}): if each set is "
-            f"one question, {fix}")
-
-
-def similar_ids_notes(table) -> list[str]:
-    """The load's notes on question ids written two ways (:func:`similar_question_ids`, per task), or none.
-
-    ``table``: the loaded attempts or counts (categorical ``model``, ``task``, ``question_id``). Only rows whose id
-    shares its key with another id are looked at, so a table without such ids costs one pass over its id categories.
-    """
-    ids = table["question_id"]
-    clash = _id_key(ids.cat.categories).duplicated(keep=False).to_numpy()
-    if not clash.any():
-        return []
-    cells = table.loc[clash[ids.cat.codes.to_numpy()], ["task", "question_id", "model"]].drop_duplicates()
-    notes = []
-    for task, part in cells.groupby("task", observed=True, sort=False):
-        q = part["question_id"].cat.remove_unused_categories()
-        m = part["model"].cat.remove_unused_categories()
-        answered = np.zeros((len(m.cat.categories), len(q.cat.categories)), bool)
-        answered[m.cat.codes.to_numpy(), q.cat.codes.to_numpy()] = True
-        if said := similar_ids_sentence(similar_question_ids(list(map(str, q.cat.categories)), answered)):
-            notes.append(said if len(table["task"].cat.categories) == 1 else f"Task {task}: {said}")
-    return notes
-
-
-def near_duplicate_models(models) -> list[str]:
-    """A note naming model names that differ only in letter case or spaces (kept as different models), or none.
-
-    ``" gpt-4o"``, ``"GPT-4o"`` and ``"gpt-4o "`` are three models to the loader, as they are in the data; a reader
-    of a leaderboard that shows ``gpt-4o`` twice must learn why. Names are shown with ``repr`` so the spaces show.
-
-    >>> near_duplicate_models(["a", "A ", "b"])
-    ["Model names that differ only in letter case or spaces are kept as different models: 'a', 'A '. If they are one model, make the names equal in the dump (e.g. pandas: df['model'] = df['model'].str.strip()); if they are different models, names that differ in more than case and spaces avoid confusing readers."]
-    """
-    return near_duplicate_names(models, "model")
-
-
-def near_duplicate_names(names, what: str = "model") -> list[str]:
-    """:func:`near_duplicate_models` for the names of the ``what`` column (``"model"`` or ``"task"``).
-
-    ``"GSM8K"`` from one harness and ``"gsm8k"`` from another are two tasks, each with half the models.
-
-    >>> near_duplicate_names(["GSM8K", "gsm8k", "math"], "task")[0][:99]
-    "Task names that differ only in letter case or spaces are kept as different tasks: 'GSM8K', 'gsm8k'."
-    """
-    import pandas as pd
-
-    names = pd.Series(pd.unique(pd.Series(names, dtype=object).dropna().astype(str)), dtype=object)
-    if names.size < 2:
-        return []
-    key = _name_key(names)
-    clash = names[key.duplicated(keep=False)]
-    if clash.empty:
-        return []
-    groups = [", ".join(repr(n) for n in group) for _, group in clash.groupby(key[clash.index], sort=False)]
-    shown = "; ".join(groups[:5]) + (f"; and {len(groups) - 5:,} more groups" if len(groups) > 5 else "")
-    return [f"{what.capitalize()} names that differ only in letter case or spaces are kept as different {what}s: {shown}. "
-            f"If they are one {what}, make the names equal in the dump (e.g. pandas: df['{what}'] = df['{what}'].str.strip()); "
-            f"if they are different {what}s, names that differ in more than case and spaces avoid confusing readers."]
+    if "score" not in table.columns or "is_correct" not in table.columns:
+        return np.zeros(len(table), dtype=bool)
+    unknown = np.isnan(table["is_correct"].to_numpy(np.float64))
+    if "category" in table.columns:
+        unknown &= table["category"].isna().to_numpy()
+    score = pd.to_numeric(table["score"], errors="coerce").to_numpy(np.float64)
+    scored = unknown & ~np.isnan(score)
+    soft = scored & (score != 0.0) & (score != 1.0)
+    if not soft.any() or "task" not in table.columns or (soft == scored).all():
+        return soft
+    task = pd.factorize(table["task"])[0]
+    ends = (np.bincount(task[soft], minlength=task.max() + 1) > 0) & (np.bincount(task[~unknown], minlength=task.max() + 1) == 0)
+    return soft | scored & ends[task]
