@@ -10,7 +10,7 @@ questions tried twice, no pairs rule) and the first one (3 questions tried twice
 Target: the leaderboard's rule covers >= 0.92 in every cell (the main calibration benchmark's lower bound,
 ``bench_calibration.py``). Run: ``python benchmarks/bench_calibration_small.py [--reps 2000] [--seed 0]``; ``--pooled``:
 two tasks pooled under one prior (the "all tasks" leaderboard; docs/metrics.md), with the fallback rows split out;
-``--small-tasks``: many small tasks pooled.
+``--small-tasks``: many small tasks pooled; ``--disagreeing``: the rule of questions whose trials disagree on and off.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 
 from scorio_core.uncertainty import priors
 from scorio_core.uncertainty.batch import posterior_summary_batch
-from scorio_core.uncertainty.priors import MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS
+from scorio_core.uncertainty.priors import MIN_DISAGREEING_QUESTIONS, MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS
 
 DISTRIBUTIONS = {"p = 0.5": None, "U(0,1)": (1.0, 1.0), "Beta(0.5,0.5)": (0.5, 0.5), "Beta(1,5)": (1.0, 5.0),
                  "Beta(5,1)": (5.0, 1.0), "Beta(2,2)": (2.0, 2.0)}
@@ -30,19 +30,54 @@ N_VALUES = (2, 3, 4)
 TARGET = 0.92
 
 
-def coverage(rng, ab, m: int, n: int, reps: int, fit_from: int, pairs_from: int = 0) -> float:
+def coverage(rng, ab, m: int, n: int, reps: int, fit_from: int, pairs_from: int = 0, disagree_from: int = 0,
+             width: bool = False):
     """Share of ``reps`` replications whose 95% interval covers mean(p_a), fitting EB from ``fit_from`` questions
-    tried twice and ``pairs_from`` pairs of trials of one question."""
-    p = np.full((reps, m), 0.5) if ab is None else rng.beta(ab[0], ab[1], (reps, m))
+    tried twice, ``pairs_from`` pairs of trials of one question and ``disagree_from`` questions whose trials disagree
+    (``ab`` a number: every question at that rate); with ``width`` also the mean width and the share fallen back."""
+    p = (np.full((reps, m), 0.5 if ab is None else ab) if not isinstance(ab, tuple) else rng.beta(ab[0], ab[1], (reps, m)))
     k = rng.binomial(n, p)
-    saved = priors.MIN_REPEATED_QUESTIONS, priors.MIN_TRIAL_PAIRS
-    priors.MIN_REPEATED_QUESTIONS, priors.MIN_TRIAL_PAIRS = fit_from, pairs_from
+    saved = priors.MIN_REPEATED_QUESTIONS, priors.MIN_TRIAL_PAIRS, priors.MIN_DISAGREEING_QUESTIONS
+    priors.MIN_REPEATED_QUESTIONS, priors.MIN_TRIAL_PAIRS, priors.MIN_DISAGREEING_QUESTIONS = fit_from, pairs_from, disagree_from
     try:
         s = posterior_summary_batch(np.stack([n - k, k], axis=-1), [0.0, 1.0], prior="empirical-bayes")
     finally:
-        priors.MIN_REPEATED_QUESTIONS, priors.MIN_TRIAL_PAIRS = saved
+        priors.MIN_REPEATED_QUESTIONS, priors.MIN_TRIAL_PAIRS, priors.MIN_DISAGREEING_QUESTIONS = saved
     theta = p.mean(axis=1)
-    return float(np.mean((s.lo <= theta) & (theta <= s.hi)))
+    covered = (s.lo <= theta) & (theta <= s.hi)
+    if not width:
+        return float(np.mean(covered))
+    return covered, s.hi - s.lo, np.char.startswith(s.method.astype(str), "fallback-n1")
+
+
+#: Rates where few questions' trials disagree (all-or-nothing questions, or every question easy), for --disagreeing.
+DISAGREEING = {"Beta(0.2,0.2)": (0.2, 0.2), "Beta(0.5,0.5)": (0.5, 0.5), "Beta(20,1)": (20.0, 1.0), "p = 0.9": 0.9,
+               "p = 0.95": 0.95}
+
+
+def disagreeing(rng, reps: int) -> None:
+    """Coverage, width and share fallen back with and without the rule of ``MIN_DISAGREEING_QUESTIONS`` (the other
+    two rules in force), at M = 20-40 questions, N = 2-4 (where the other rules fit)."""
+    print(f"95% interval coverage of mean(p_a), {reps} replications per cell: with the rule (fewer than "
+          f"{MIN_DISAGREEING_QUESTIONS} questions whose trials disagree: exact binomial) / without; mean width with / "
+          "without; share of replications fallen back with the rule")
+    print("| rates | M | N | coverage with / without | width with / without | fallen back | without, where it falls back |")
+    print("|---|---|---|---|---|---|---|")
+    worst = [(1.0, None), (1.0, None)]
+    for name, ab in DISAGREEING.items():
+        for m, n in ((20, 2), (30, 2), (20, 3), (20, 4), (40, 3)):
+            state = rng.bit_generator.state
+            on = coverage(rng, ab, m, n, reps, MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS, MIN_DISAGREEING_QUESTIONS, True)
+            rng.bit_generator.state = state  # the same replications without the rule
+            off = coverage(rng, ab, m, n, reps, MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS, 0, True)
+            new = on[2] & ~off[2]  # the replications this rule (not the other two) sends to the exact interval
+            there = f"{off[0][new].mean():.3f} (width {off[1][new].mean():.3f})" if new.any() else "-"
+            on, off = (float(on[0].mean()), float(on[1].mean()), float(new.mean())), (float(off[0].mean()), float(off[1].mean()))
+            worst = [min(worst[0], (on[0], (name, m, n))), min(worst[1], (off[0], (name, m, n)))]
+            print(f"| {name} | {m} | {n} | {on[0]:.3f} / {off[0]:.3f} | {on[1]:.3f} / {off[1]:.3f} | {on[2]:.2f} | {there} |",
+                  flush=True)
+    print(f"lowest coverage with the rule {worst[0][0]:.3f} at {worst[0][1]}, without {worst[1][0]:.3f} at {worst[1][1]} "
+          f"(target >= {TARGET}): {'met' if worst[0][0] >= TARGET else 'missed'} with the rule")
 
 
 #: Two tasks pooled ("all tasks"): (questions, trials, Beta rates) of each (docs/metrics.md, "All tasks pooled").
@@ -115,8 +150,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pooled", action="store_true", help="two tasks pooled under one prior instead")
     parser.add_argument("--small-tasks", action="store_true", help="many small tasks pooled instead")
+    parser.add_argument("--disagreeing", action="store_true",
+                        help="the rule of questions whose trials disagree (MIN_DISAGREEING_QUESTIONS) on and off instead")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
+    if args.disagreeing:
+        disagreeing(rng, args.reps)
+        return
     if args.pooled:
         pooled(rng, args.reps)
         return
@@ -134,8 +174,8 @@ def main() -> None:
         for n in N_VALUES:
             cells = []
             for name, ab in DISTRIBUTIONS.items():
-                now = coverage(rng, ab, m, n, args.reps, MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS)
-                before = coverage(rng, ab, m, n, args.reps, 10)
+                now = coverage(rng, ab, m, n, args.reps, MIN_REPEATED_QUESTIONS, MIN_TRIAL_PAIRS, MIN_DISAGREEING_QUESTIONS)
+                before = coverage(rng, ab, m, n, args.reps, 10)  # (neither the pairs nor the disagreeing rule)
                 old = coverage(rng, ab, m, n, args.reps, 3)
                 worst = min(worst, (now, (name, m, n)))
                 cells.append(f"{now:.3f} / {before:.3f} / {old:.3f}")

@@ -12,6 +12,7 @@ import streamlit as st
 
 from scorio_core.dynamics.convergence import ConvergenceResult
 from scorio_core.eval._interval import z_two_sided
+from scorio_core.ranking.paired import names_phrase, not_identified_note
 from scorio_core.sensitivity import PerturbationResult, SchemaRanks
 from scorio_core.dynamics.trajectory import Trajectory
 
@@ -241,3 +242,20 @@ def leader_summary(result: PerturbationResult) -> str:
     param, drv = min(found, key=lambda pd_: abs(pd_[1].smallest_change) / (1.0 if pd_[0].kind == "weight" else 100.0))
     change = _change_text(param.kind, drv.smallest_change, param.value)
     return text + f" Smallest single change that flips it: {param.name} {change}, where {drv.new_leader} catches up."
+
+
+def not_identified_caption(models, cause: str | None = None, *, of: int | None = None, brief: bool = False) -> str:
+    """The caption under probabilities that involve models whose prior is not identified: "Not posterior
+    probabilities where ..." (:func:`not_identified_note`), or with ``brief`` (a stakeholder's presentation) one
+    plain sentence (QA: the ~90-word note, shown twice, read as jargon there).
+
+    >>> not_identified_caption(["m1", "m2"], "N = 1: one trial per question", brief=True)[:86]
+    'For m1 and m2 the prior could not be fitted (N = 1: one trial per question): their val'
+    """
+    if not brief:
+        return f"Not posterior probabilities where {not_identified_note(models, cause, of=of)}."
+    names = [str(m) for m in models]
+    its, one = ("its", True) if len(names) == 1 else ("their", False)
+    return (f"For {names_phrase(names, of=of)} the prior could not be fitted ({cause or 'too few repeated trials'}): "
+            f"{its} values are observed rates with exact intervals, and probabilities comparing {'it' if one else 'them'} "
+            "are approximations, not posterior probabilities.")

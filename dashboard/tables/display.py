@@ -13,7 +13,7 @@ import streamlit as st
 from dashboard.tables.sizes import fit_width, id_column_help
 from scorio_core.leaderboard.order import board_order
 from scorio_core.report.names import organisations
-from scorio_core.report.tables import interval_abbrev, interval_name, trial_spans
+from scorio_core.report.tables import estimate_header, interval_abbrev, interval_name, trial_spans
 
 __all__ = [
     "interval_headers",
@@ -76,6 +76,11 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
     """
     kind = interval_name(table, confidence)  # credible, or exact binomial where the prior is not identified
     clash = metric_label == "avg@N"  # the metric's column and the observed avg@N column would share a title
+    # rows whose prior is not identified hold the pooled observed rate, not a posterior mean: the exports' header
+    header = estimate_header(table, metric_label)  # (QA: N = 1 rows were headed "Bayes@N" here, "Pooled rate" there)
+    pooled = header.lower().endswith("pooled rate")
+    # (a few such rows keep the short title, which fits 1280 px; its help and "What the interval covers" name them)
+    mu_title = ("Pooled rate" if header == "Pooled rate" else f"{metric_label} (posterior mean)" if clash else metric_label)
     # the model and its score with the interval first, the ranks after them: on a phone (390 px) the grid shows about
     # 350 px, and Rank + Rank (CI ties) + Model before the score pushed the score off the screen (lead QA)
     frame = table[
@@ -99,8 +104,10 @@ def leaderboard_display(table: pd.DataFrame, *, metric_label: str, k: int, confi
         "model": st.column_config.TextColumn("Model", width=180),
         # avg@N's own column is the posterior mean, beside the observed avg@N: two columns titled "avg@N" held different
         # numbers (QA), so there the titles say which is which
-        "mu": st.column_config.NumberColumn(f"{metric_label} (posterior mean)" if clash else metric_label, format="%.4f",
-                                            help=f"{metric_label} posterior mean.", width=164 if clash else 78),
+        "mu": st.column_config.NumberColumn(mu_title, format="%.4f",
+                                            width=164 if clash else 96 if mu_title != metric_label else 78,
+                                            help=f"{metric_label} posterior mean." + (" Pooled rate: the observed mean where the "
+                                            "empirical-Bayes prior is not identified (exact interval)." if pooled else "")),
         "lo": st.column_config.NumberColumn(interval_headers(confidence)[0], format="%.4f", width=84,
                                             help=f"Lower end of the central {kind}."),
         "hi": st.column_config.NumberColumn(interval_headers(confidence)[1], format="%.4f", width=84,

@@ -28,7 +28,7 @@ from scorio_core.dynamics.explain import format_share, no_convergence_causes
 from scorio_core.errors import InputError
 from scorio_core.ranking.separation import trials_meaning
 from scorio_core.choices import prior_label
-from scorio_core.uncertainty.priors import MIN_TRIAL_PAIRS
+from scorio_core.uncertainty.priors import MIN_DISAGREEING_QUESTIONS, MIN_TRIAL_PAIRS
 
 REPLICATES = REPLICATE_CHOICES
 GOLD = {"data": "all N trials of the data (paper)", "replicate": "own final ranking"}
@@ -145,8 +145,9 @@ chart(convergence_plot(curves, summary, n_max=N), convergence_chart_summary(summ
 st.caption(
     f"{len(chosen)} models, {int(replicates):,} {scheme}-wise bootstrap replicates, seed {int(seed)}, prior: "
     f"{md(prior_label(prior, block.strata is not None))}"
-    + (", refitted after every n (where it is not identified, always at n = 1 and at n = 2 on fewer than "
-       f"{MIN_TRIAL_PAIRS} questions, a model's Bayes@N is its pooled mean over its answers)"
+    + (", refitted after every n (where it is not identified, always at n = 1, at n = 2 on fewer than "
+       f"{MIN_TRIAL_PAIRS} questions and with fewer than {MIN_DISAGREEING_QUESTIONS} questions whose trials disagree, a "
+       "model's Bayes@N is its pooled mean over its answers)"
        if prior == "empirical-bayes" else "")
     + ". Dotted vertical lines: mean convergence@n of "
     "the replicates that converge. A curve that never rises (no convergence 100%) means the method's ranking did not "

@@ -24,13 +24,14 @@ from dashboard.share.links import PresentedSection, presentation_footer, present
 from dashboard.panels.sidebar import page_context
 from dashboard.tables.chart_text import interval_summary, pairwise_frame, pairwise_summary, rank_frame, rank_summary
 from dashboard.tables.display import calibration_display, calibration_summary, leaderboard_display, top_rows
+from dashboard.tables.analysis import not_identified_caption
 from dashboard.text import code, md
 from scorio_core.choices import has_fallback_interval, not_fitted_for_all
 from scorio_core.leaderboard.checks import prior_pull_notice
 from scorio_core.leaderboard.table import QUESTION_SETS
 from scorio_core.leaderboard.linking import common_question_count, grouped_order, mask_cross_group_pairs
 from scorio_core.leaderboard.metrics import METRICS
-from scorio_core.ranking.paired import not_identified_cause, not_identified_models, not_identified_note
+from scorio_core.ranking.paired import not_identified_cause, not_identified_models
 from scorio_core.ranking.rank import DEFAULT_TIE_RULE, TIE_RULE_HELP, TIE_RULES, tie_rule_sentence
 from scorio_core.report.tables import interval_groups, interval_name
 from scorio_core.report.lead import among_shown
@@ -242,8 +243,8 @@ with tabs[0]:
             rows = every_row[every_row["mu"].notna()]
             unsure = not_identified_models(rows, rows["model"])
             if unsure and len(scored) >= 2:  # N = 1 and the like: P values use the pooled binomial sd, not a posterior
-                st.caption(md(f"Not posterior probabilities where "
-                              f"{not_identified_note(unsure, not_identified_cause(every_row, unsure), of=len(rows))}."))
+                st.caption(md(not_identified_caption(unsure, not_identified_cause(every_row, unsure), of=len(rows),
+                                                     brief=present)))  # presented: one plain sentence
             if summary.details or summary.lines:
                 with st.expander("Details: every neighbouring pair", expanded=present):  # presented: printed open
                     if summary.details:
@@ -306,9 +307,8 @@ with tabs[1]:
                "the same questions, so this overstates the uncertainty (conservative). Pairing is done for Bayes@N "
                "(without prior counts), as on the Compare page." if ctx.scope != "questions-fixed" else "")
         )
-        if unidentified:
-            st.caption(md(f"Not posterior probabilities where "
-                          f"{not_identified_note(unidentified, not_identified_cause(scored, unidentified), of=len(scored))}."))
+        if unidentified and not present:  # (presented: said once, plainly, under the headline)
+            st.caption(md(not_identified_caption(unidentified, not_identified_cause(scored, unidentified), of=len(scored))))
     elif tabs[1].open:
         st.info("Pairwise comparisons need at least two scored models.")
 

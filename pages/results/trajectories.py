@@ -32,7 +32,7 @@ from dashboard.state.widgets import drawn_rows, ensure, ensure_choice, ensure_su
 from scorio_core.dynamics.trajectory import TRAJECTORY_PRIOR_NOTES
 from scorio_core.errors import InputError
 from scorio_core.choices import prior_label
-from scorio_core.uncertainty.priors import MIN_TRIAL_PAIRS
+from scorio_core.uncertainty.priors import MIN_DISAGREEING_QUESTIONS, MIN_TRIAL_PAIRS
 
 REPLICATES = REPLICATE_CHOICES
 
@@ -195,7 +195,7 @@ st.caption(
     + ("along the same replicate as the ranks above. " if same else "along the observed trial order. ")
     + f"Prior: {md(prior_label(prior, block.strata is not None))}"
     + (f", refitted after every n; where it is not identified (n = 1, n = 2 on fewer than {MIN_TRIAL_PAIRS} "
-       "questions, or a model's trials so far all in one category) the band is the normal approximation around the pooled mean with its binomial sd, not a posterior. "
+       f"questions, fewer than {MIN_DISAGREEING_QUESTIONS} questions whose trials so far disagree, or a model's trials so far all in one category) the band is the normal approximation around the pooled mean with its binomial sd, not a posterior. "
        if prior == "empirical-bayes" else ". ")
     + ("The dotted line is this replicate's value after its N resampled trials, not the Leaderboard's value (which "
        "uses the data's own trials). " if same else "The dotted line is the value after all N trials. ")
@@ -214,7 +214,8 @@ with st.expander("What this view assumes"):
         "- **Prior** (sidebar): uniform and Jeffreys rank exactly like avg@N for equal N. The empirical-Bayes prior is "
         "refitted to each model's first n trials (per task with all tasks pooled, as the leaderboard; what the "
         "leaderboard would show after n trials; n = 1, n = 2 on "
-        f"fewer than {MIN_TRIAL_PAIRS} questions and all-0/all-1 models fall back to the observed or smoothed mean), so its ranks can differ from avg@N's where "
+        f"fewer than {MIN_TRIAL_PAIRS} questions, fewer than {MIN_DISAGREEING_QUESTIONS} questions whose trials disagree "
+        "and all-0/all-1 models fall back to the observed or smoothed mean), so its ranks can differ from avg@N's where "
         "models are close; its gold standard is the Bayes@N ranking under the prior fitted to all N trials."
     )
     for note in block.notes:

@@ -63,18 +63,15 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "compare",
         help="two models head to head: difference posterior, P(A > B), disagreements, trials needed",
-        description=(
-            "Compare two models under Bayes@N: the posterior of the difference with its credible "
-            "interval and rho = P(A > B) (section 2.5), the questions where one solves and the "
-            "other does not, and how many trials per question would separate them (Appendix D)."
-        ),
-    )
+        description=("Compare two models under Bayes@N: the posterior of the difference with its credible interval and "
+                     "rho = P(A > B) (section 2.5), the questions where one solves and the other does not, and how many "
+                     "trials per question would separate them (Appendix D)."))
     add_data_arguments(parser, one_task=True, pool=True)
-    parser.add_argument("--models", nargs=2, required=True, metavar=("A", "B"), help="the two models to compare")
+    parser.add_argument("--models", nargs="+", required=True, metavar="A B",
+                        help="the two models to compare: --models A B (names with spaces quoted), or --models A,B")
     add_analysis_arguments(parser, with_metric=False)
     parser.add_argument("--curve", action="store_true", help="include the z-vs-N curve of trials needed in the JSON")
     from scorio_core.cli.quality import add_cluster_argument
-
     add_cluster_argument(parser)
     parser.add_argument("--output", choices=("table", "json"), default="table")
     parser.set_defaults(func=run)
@@ -270,7 +267,10 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.eval._validate import check_confidence
     from scorio_core.leaderboard.task_outcomes import question_clusters
 
-    model_a, model_b = args.models
+    models = args.models if len(args.models) != 1 else [m.strip() for m in args.models[0].split(",")]
+    if len(models) != 2 or not all(models):  # --models A B, or A,B
+        raise ValueError(f"--models takes two model names: --models A B (quote a name with spaces) or A,B; got {args.models}.")
+    model_a, model_b = models
     if model_a == model_b:
         raise ValueError(f"--models needs two different models; got {model_a!r} twice.")
     cluster_engine(args)

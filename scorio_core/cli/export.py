@@ -208,14 +208,13 @@ def run(args: argparse.Namespace) -> int:
     from scorio_core.report import latex, tables
     from scorio_core.report.manifest import build_manifest, manifest_to_json, source_mismatches
 
-    from scorio_core.cli.quality import cluster_engine
+    from scorio_core.cli.quality import check_output_file, cluster_engine
     from scorio_core.cli.rubric import (check_prior_outcomes_args, load_prior_outcomes, prior_outcomes_board,
                                         prior_outcomes_manifest)
     from scorio_core.leaderboard.task_outcomes import question_clusters
 
-    if args.out and not Path(args.out).resolve().parent.is_dir():  # before the analysis, not after it
-        raise InputError(f"--out {args.out}: the folder {Path(args.out).resolve().parent} does not exist; create it "
-                         "or write elsewhere.")
+    if args.out:  # before the analysis, not after it
+        check_output_file(args.out, args.paths)
     manifest = _restore(args)
     settings = _settings(args)
     cluster_engine(args)

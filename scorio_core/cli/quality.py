@@ -175,3 +175,24 @@ def cluster_engine(args: argparse.Namespace) -> None:
             raise InputError(f"--cluster-column needs the attempt-level loader (--engine pandas or auto); --engine "
                              f"{args.engine} aggregates to counts without the column {args.cluster_column!r}.")
         args.engine = "pandas"
+
+
+def check_output_file(out: str, inputs) -> None:
+    """Refuse an output file whose folder does not exist, or that is one of the input files (an export written over
+    the dump it reads: QA lost a dataset so; ``export ... --out`` checks before the analysis).
+
+    Raises
+    ------
+    InputError
+        Naming the path and what to do.
+    """
+    from pathlib import Path
+
+    from scorio_core.errors import InputError
+
+    target = Path(out).resolve()
+    if not target.parent.is_dir():
+        raise InputError(f"--out {out}: the folder {target.parent} does not exist; create it or write elsewhere.")
+    if any(Path(p).resolve() == target for p in inputs if "://" not in str(p)):
+        raise InputError(f"--out {out} is one of the input files: writing the export there would replace the data it "
+                         "reads; choose another file.")

@@ -337,7 +337,7 @@ def engine_notes(groups, guesses, layout: str, partial: Mapping[str, tuple[int, 
 
 def partial_credit_notes(groups, guesses, partial: Mapping[str, tuple[int, int]], rows: Mapping[str, int]) -> list[str]:
     """The pandas loader's partial-credit note for each file whose score column holds values strictly between 0 and 1
-    beside a separate 0/1 outcome column (:func:`scorio_core.io._canonical.partial_credit_message`), from the counts
+    beside a separate 0/1 outcome column (:func:`scorio_core.io.quality.report.partial_credit_message`), from the counts
     the engine's counting pass tallied.
 
     Parameters
@@ -354,7 +354,7 @@ def partial_credit_notes(groups, guesses, partial: Mapping[str, tuple[int, int]]
     list of str
         One note per file with partial scores, in input order (the pandas loader's words and numbers).
     """
-    from scorio_core.io._canonical import partial_credit_message
+    from scorio_core.io.quality.report import partial_credit_message
 
     found = {os.path.realpath(p): kw for p, kw in partial.items()}
     n = {os.path.realpath(p): int(r) for p, r in rows.items()}

@@ -16,13 +16,14 @@ import pandas as pd
 
 from scorio_core.arrays.order import natural_key, natural_sorted
 from scorio_core.errors import InputError, decimal_comma_hint
+from scorio_core.io.quality.report import partial_credit_message
 from scorio_core.io.formats.recoding import (RECODE_HINT, mixed_labels_hint, outcome_labels, percent_scores_hint,
                                              suggest_scale, text_scores_hint, topic_category, trial_labels_hint)
 from scorio_core.io.formats.matrix import matrix_cell_error, melt_columns
 from scorio_core.io._schema import (BINARY_SIGNALS, COUNT_COLUMNS, ID_COLUMNS, SIGNAL_COLUMNS, STRING_SIGNALS,
                                     TEXT_LABELS_HINT, MappingGuess, normalize_name)
 
-__all__ = ["Part", "as_category", "canonicalize", "natural_categories", "natural_key", "partial_credit_message"]
+__all__ = ["Part", "as_category", "canonicalize", "natural_categories", "natural_key"]
 _TRUE, _FALSE = frozenset({"1", "1.0", "true", "t"}), frozenset({"0", "0.0", "false", "f"})
 
 
@@ -388,12 +389,3 @@ def _partial_credit_note(table: pd.DataFrame, outcome_col: str, score_col: str, 
         return
     wrong = int(np.sum(partial & (correct == 0)))
     notes.append(partial_credit_message(source, k, len(table), wrong, score_col, outcome_col))
-
-
-def partial_credit_message(source: str, k: int, n: int, wrong: int, score_col: str, outcome_col: str) -> str:
-    """The partial-credit load note (every engine words it so): ``k`` of ``n`` attempts score strictly between 0 and 1
-    in ``score_col``, ``wrong`` of them 0 in the outcome column ``outcome_col``."""
-    return (f"{source}: {k:,} attempts ({k / n:.0%}) have a partial score strictly between 0 and 1 in '{score_col}', while"
-            f" correctness is read from '{outcome_col}' (0/1), which counts {wrong:,} of them incorrect. To count partial "
-            "credit, rank on a rubric of the score (Rubric page; CLI --schema) or set correctness from it "
-            "(--binarize-threshold T: correct when score > T).")

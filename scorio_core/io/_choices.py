@@ -13,7 +13,7 @@ from scorio_core.io._canonical import natural_categories
 from scorio_core.io._dataset import Dataset
 from scorio_core.choices import DUPLICATE_POLICIES, MISSING_POLICIES
 from scorio_core.io.quality.compute import compute_report
-from scorio_core.io.quality.report import graded_mask
+from scorio_core.io.quality.report import PARTIAL_CREDIT_WORDS, graded_mask
 
 __all__ = ["DUPLICATE_POLICIES", "MISSING_POLICIES", "apply_choices"]
 
@@ -162,7 +162,9 @@ def apply_choices(
     for k in ("model", "task", "question_id"):
         table[k] = natural_categories(table[k])
     old = dataset.report
-    meta = {"sources": old.sources, "mappings": old.mappings, "defaults": old.defaults, "notes": old.notes, "choices": tuple(choices),
+    notes = old.notes if binarize_threshold is None else tuple(  # correctness now comes from the score: not "read from"
+        n for n in old.notes if PARTIAL_CREDIT_WORDS not in n)
+    meta = {"sources": old.sources, "mappings": old.mappings, "defaults": old.defaults, "notes": notes, "choices": tuple(choices),
             "emptied": tuple(emptied), "reading": old.reading}
     report = compute_report(table, dataset.layout, row_source=row_source, source_names=tuple(s.name for s in dataset.sources), meta=meta)
     return dataclasses.replace(

@@ -1,7 +1,6 @@
-"""Leaderboards: from a loaded dataset to one row per model with credible intervals. The single function the
-Leaderboard page, the CLI (``leaderboard``) and the exports call, so every surface shows the same numbers. A
-dataset's per-task outcomes (binary and rubric) come from :mod:`scorio_core.leaderboard.task_outcomes` (re-exported).
-"""
+"""Leaderboards: from a loaded dataset to one row per model with credible intervals. The single function the Leaderboard
+page, the CLI (``leaderboard``) and the exports call, so every surface shows the same numbers. A dataset's per-task
+outcomes (binary and rubric) come from :mod:`scorio_core.leaderboard.task_outcomes` (re-exported)."""
 
 from __future__ import annotations
 
@@ -323,7 +322,6 @@ def leaderboard(
     frame["rank"] = np.nan
     frame["rank_ci"] = np.nan
     scored = frame["mu"].notna().to_numpy()
-    exact = (frame["interval_kind"] == "exact-binomial").to_numpy()
     if scored.any():
         mu = frame.loc[scored, "mu"].to_numpy(float)
         down, up = comparison_sds(frame.loc[scored], confidence, _span(source.weights))  # exact rows: skewed
@@ -337,7 +335,9 @@ def leaderboard(
             fixed = summary_from_states(s_states, np.asarray(source.weights, dtype=float), prior, "questions-fixed",
                                         confidence, strata=by_task)
             scores, fixed_sd = question_scores(source)[0][s_idx[scored]], fixed.sigma[scored]
-            fixed_sd[exact[scored]] = np.fmax(down, up)[exact[scored]]  # fallback rows: the wider side (symmetric)
+            fixed_sd = np.fmax(*comparison_sds(pd.DataFrame({  # fallback rows: the wider side of their fixed Beta (as
+                "mu": fixed.mu[scored], "sigma": fixed_sd, "interval_kind": frame.loc[scored, "interval_kind"].to_numpy()}),
+                confidence, _span(source.weights)))  # pairwise_for's P(A > B), so rank_ci and the matrix agree)
             frame.loc[scored, "rank_ci"] = rank_within_groups(lambda m, d, q: paired_pairwise_ranks(m, d, q, confidence),
                                                               groups, mu, fixed_sd, scores)
     frame["rank"] = frame["rank"].astype("Int64")

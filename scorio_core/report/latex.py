@@ -55,8 +55,8 @@ def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str 
     Returns
     -------
     str
-        A first line ``% needs \\usepackage{booktabs}`` (``booktabs,longtable`` above :data:`LONGTABLE_ROWS` rows),
-        then the table.
+        A first line ``% needs \\usepackage{booktabs}`` (``booktabs,longtable`` above :data:`LONGTABLE_ROWS` rows; and
+        XeLaTeX or LuaLaTeX where a name is in another script than Latin), then the table.
 
     Notes
     -----
@@ -82,7 +82,10 @@ def to_latex(frame: pd.DataFrame, caption: str | None = None, float_format: str 
     if long and full is not None:  # the full caption once; the pages after the first say "(continued)"
         text = text.replace("\\caption[]{" + full + "} \\\\", "\\caption[]{(continued)} \\\\", 1)
     packages = "booktabs,longtable" if long else "booktabs"
-    return f"% needs \\usepackage{{{packages}}} in the preamble\n" + text
+    other = any(ord(ch) > 0x24F for ch in text)  # beyond Latin: pdfLaTeX stops there (QA: CJK, emoji written as is)
+    return (f"% needs \\usepackage{{{packages}}} in the preamble"
+            + ("; names in other scripts (CJK, emoji ...): compile with XeLaTeX or LuaLaTeX and a font that has them"
+               if other else "") + "\n" + text)
 
 
 def leaderboard_latex(table: pd.DataFrame, *, metric_label: str, confidence: float, task: str,

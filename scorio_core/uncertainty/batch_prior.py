@@ -1,14 +1,12 @@
 r"""Empirical-Bayes Dirichlet priors of many models at once (the fit behind the batch summaries).
 
-:func:`fit_dirichlet_prior_batch` fits every model's prior by maximum marginal likelihood with
-damped Newton iterations on ``log alpha``, vectorized over models. Each model's questions are
-first compressed to their distinct count rows ("states", at most N + 1 per model for binary
-outcomes with N trials), so an iteration costs O(L x states), not O(L x M). Same maximum as
-:func:`scorio_core.uncertainty.fit_dirichlet_prior` (cross-checked in
-``tests/core/test_uncertainty_batch.py``). Where the trials per question are few, the same
-iterations run on survival counts without special functions
-(:mod:`scorio_core.uncertainty.survival_prior`); fits that reach the near-flat likelihood toward
-infinite strength are redone here, so every fit stops where these iterations always stopped.
+:func:`fit_dirichlet_prior_batch` fits every model's prior by maximum marginal likelihood with damped Newton
+iterations on ``log alpha``, vectorized over models. Each model's questions are first compressed to their distinct
+count rows ("states", at most N + 1 per model for binary outcomes with N trials), so an iteration costs O(L x
+states), not O(L x M). Same maximum as :func:`scorio_core.uncertainty.fit_dirichlet_prior` (cross-checked in
+``tests/core/test_uncertainty_batch.py``). Where the trials per question are few, the same iterations run on survival
+counts without special functions (:mod:`scorio_core.uncertainty.survival_prior`); fits that reach the near-flat
+likelihood toward infinite strength are redone here, so every fit stops where these iterations always stopped.
 """
 
 from __future__ import annotations
@@ -333,7 +331,8 @@ def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = 
     L, K = st.L, st.K
     pooled_counts = np.stack([st.total(st.rows[:, j]) for j in range(K)], axis=1) if K else np.zeros((L, 0))
     has = np.bincount(st.model, weights=st.freq, minlength=L) > 0
-    most, pairs = (st.total(x) for x in ((st.n >= 2) * 1.0, st.n * (st.n - 1) / 2))  # questions tried twice, trial pairs
+    most, pairs, split = (st.total(x) for x in ((st.n >= 2) * 1.0, st.n * (st.n - 1) / 2,  # questions tried twice,
+                                                 (np.count_nonzero(st.rows, axis=1) >= 2) * 1.0))  # pairs, disagreeing
     n_q = np.maximum(np.bincount(st.model, weights=st.freq, minlength=L), 1.0)
     shares = np.stack([st.total(st.rows[:, j] / st.n) for j in range(K)], axis=1) / n_q[:, None] if K else None
 
@@ -355,7 +354,7 @@ def _fit_states(st: _CountStates, init: np.ndarray | None = None, exact: bool = 
             eta[ridge] = _fit_exact(sub[model[keep]], rows[keep], freq[keep], eta0[ridge])
         return eta
 
-    return _fit_pooled(pooled_counts, has, np.zeros(L) if fallback else most, init, solve, shares, pairs)
+    return _fit_pooled(pooled_counts, has, np.zeros(L) if fallback else most, init, solve, shares, pairs, split)
 
 
 def _fit_exact(model, rows, freq, eta0):
@@ -365,9 +364,10 @@ def _fit_exact(model, rows, freq, eta0):
 
 
 def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, init: np.ndarray | None, solve,
-                question_shares: np.ndarray | None = None, pairs: np.ndarray | None = None) -> BatchPrior:
+                question_shares: np.ndarray | None = None, pairs: np.ndarray | None = None, split=None) -> BatchPrior:
     """The fallbacks and start of every fit from its pooled counts (L, K), then ``solve(fit mask, eta0) -> eta``:
-    ``has``: the fit has an answered question; ``most``: how many of its questions have two or more trials;
+    ``has``: the fit has an answered question; ``most``: how many of its questions have two or more trials (``pairs``:
+    pairs of trials of one question; ``split``: questions whose trials disagree, :func:`priors._too_few_repeats`);
     ``question_shares`` (L, K): each category's share averaged over the questions (each weighted equally), the
     estimate where the strength is not identified (default: the pooled shares; equal with equal trials per question).
     """
@@ -377,7 +377,7 @@ def _fit_pooled(pooled_counts: np.ndarray, has: np.ndarray, most: np.ndarray, in
     alpha = np.full((L, K), np.inf)
     pooled = np.ones(L, dtype=bool)
     degenerate = has & (np.count_nonzero(pooled_counts, axis=1) <= 1)
-    n1 = has & ~degenerate & _too_few_repeats(most, most if pairs is None else pairs)
+    n1 = has & ~degenerate & _too_few_repeats(most, most if pairs is None else pairs, split)
     method[~has] = "none"
     method[degenerate] = "fallback-degenerate"
     method[n1] = "fallback-n1"

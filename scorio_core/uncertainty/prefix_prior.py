@@ -73,7 +73,11 @@ def fit_prefix_priors(codes: np.ndarray, n_categories: int, init: np.ndarray | N
         return eta
 
     repeated = np.where(n >= 2, M, 0).astype(float)  # every question has n trials: all M are repeated once n >= 2
-    return _fit_pooled(pooled_counts, np.full(F, M > 0), repeated, init, solve, pairs=M * n * (n - 1) / 2.0)
+    seen = sum((c > 0).astype(np.int8) for c in cums)  # categories each question's first n trials fell in
+    split = (seen >= 2).sum(axis=3, dtype=np.int64).reshape(F).astype(float)  # questions whose trials disagree
+    del seen
+    return _fit_pooled(pooled_counts, np.full(F, M > 0), repeated, init, solve, pairs=M * n * (n - 1) / 2.0,
+                       split=split)
 
 
 def distinct_fits(S: np.ndarray, idx: np.ndarray, eta0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -19,7 +19,7 @@ from scipy.special import digamma, gammaln
 
 from scorio_core.choices import PRIOR_HELP, PRIOR_LABELS, PRIORS
 
-__all__ = ["MIN_REPEATED_QUESTIONS", "MIN_TRIAL_PAIRS", "NOT_IDENTIFIED_RULE", "not_identified_rule", "shortage_cause", "PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
+__all__ = ["MIN_DISAGREEING_QUESTIONS", "MIN_REPEATED_QUESTIONS", "MIN_TRIAL_PAIRS", "NOT_IDENTIFIED_RULE", "not_identified_rule", "shortage_cause", "PRIORS", "PRIOR_LABELS", "PRIOR_HELP", "FittedPrior", "check_prior", "fit_dirichlet_prior", "prior_alpha"]
 
 #: Questions with two or more trials the empirical-Bayes fit needs: the spread between questions (the prior's
 #: strength) is identified only by questions tried more than once, and one or two of them let a single lucky
@@ -34,16 +34,28 @@ MIN_REPEATED_QUESTIONS = 10
 #: four trials 10 questions give 30-60 pairs and covered 0.92-0.96.
 MIN_TRIAL_PAIRS = 20
 
+#: Questions whose trials disagree (fall in two or more categories) the fit also needs. The strength is read from how
+#: often a question's trials agree; with none disagreeing the marginal likelihood grows without bound as the strength
+#: goes to 0 (every question always or never solved: the maximum lies on the boundary, not identified), and with one,
+#: that question alone sets it. QA: 19 questions solved twice and one failed twice gave a 95% interval of +-0.008
+#: and a "> 99.9%" lead over a model two questions behind. Fitted from 0-1 such questions the 95% interval covered
+#: 0.00-0.69 of the replications where it happened on U-shaped, all-0.9 and 4-trial easy rates (U-shaped Beta(0.2,
+#: 0.2), 20 questions x 2 trials: 0.886 overall, 0.962 with this rule; ``benchmarks/bench_calibration_small.py
+#: --disagreeing``, docs/metrics.md).
+MIN_DISAGREEING_QUESTIONS = 2
+
+
 def not_identified_rule(degenerate: bool = False) -> str:
     """When the empirical-Bayes prior is not identified, in the words every text uses (a list for parentheses).
 
     ``degenerate``: also "every trial in one category" (the other fallback).
 
     >>> not_identified_rule()
-    'N = 1, fewer than 10 questions tried twice or more, or fewer than 20 pairs of trials of a question (N = 2 on fewer than 20 questions)'
+    'N = 1, fewer than 10 questions tried twice or more, fewer than 20 pairs of trials of a question (N = 2 on fewer than 20 questions), or fewer than 2 questions whose trials disagree'
     """
     items = ["N = 1", f"fewer than {MIN_REPEATED_QUESTIONS} questions tried twice or more",
-             f"fewer than {MIN_TRIAL_PAIRS} pairs of trials of a question (N = 2 on fewer than {MIN_TRIAL_PAIRS} questions)"]
+             f"fewer than {MIN_TRIAL_PAIRS} pairs of trials of a question (N = 2 on fewer than {MIN_TRIAL_PAIRS} questions)",
+             f"fewer than {MIN_DISAGREEING_QUESTIONS} questions whose trials disagree"]
     items += ["every trial in one category"] if degenerate else []
     return ", ".join(items[:-1]) + ", or " + items[-1]
 
@@ -59,9 +71,10 @@ def shortage_cause(counts: object) -> str | None:
     Returns
     -------
     str or None
-        ``"N = 1: one trial per question"``, ``"fewer than 10 questions tried twice or more"`` or ``"fewer than 20
-        pairs of trials of a question"`` (with the count when ``L == 1``), ``"every trial in one category"`` when
-        the trials suffice; None when the models' causes differ or ``L == 0`` (then the whole rule is said).
+        ``"N = 1: one trial per question"``, ``"fewer than 10 questions tried twice or more"``, ``"fewer than 20
+        pairs of trials of a question"`` or ``"fewer than 2 questions whose trials disagree"`` (with the count when
+        ``L == 1``), ``"every trial in one category"`` when the trials suffice; None when the models' causes differ
+        or ``L == 0`` (then the whole rule is said).
 
     >>> shortage_cause([[[1, 1], [0, 0]]])
     'fewer than 10 questions tried twice or more (1 question)'
@@ -69,6 +82,8 @@ def shortage_cause(counts: object) -> str | None:
     'N = 1: one trial per question'
     >>> shortage_cause([[[1, 1]] * 12]), shortage_cause([[[3, 0]] * 12])
     ('fewer than 20 pairs of trials of a question (12 pairs)', 'every trial in one category')
+    >>> shortage_cause([[[0, 2]] * 19 + [[2, 0]]])
+    'fewer than 2 questions whose trials disagree (0 questions)'
     """
     c = np.asarray(counts, dtype=float)
     if c.ndim != 3 or not c.shape[0]:
@@ -76,8 +91,10 @@ def shortage_cause(counts: object) -> str | None:
     totals = c.sum(axis=2)
     repeated = (totals >= 2).sum(axis=1)
     pairs = (totals * (totals - 1) / 2).sum(axis=1)
-    kind = np.where(totals.max(axis=1) <= 1, 0, np.where(repeated < MIN_REPEATED_QUESTIONS, 1,
-                                                          np.where(pairs < MIN_TRIAL_PAIRS, 2, 3)))
+    disagree = (np.count_nonzero(c, axis=2) >= 2).sum(axis=1)
+    one_category = np.count_nonzero(c.sum(axis=1), axis=1) <= 1
+    kind = np.where(totals.max(axis=1) <= 1, 0, np.where(repeated < MIN_REPEATED_QUESTIONS, 1, np.where(
+        pairs < MIN_TRIAL_PAIRS, 2, np.where(~one_category & (disagree < MIN_DISAGREEING_QUESTIONS), 4, 3))))
     if np.unique(kind).size != 1:
         return None
     one = c.shape[0] == 1
@@ -88,6 +105,9 @@ def shortage_cause(counts: object) -> str | None:
     if kind[0] == 2:
         return (f"fewer than {MIN_TRIAL_PAIRS} pairs of trials of a question"
                 + (f" ({int(pairs[0])} pair{'' if pairs[0] == 1 else 's'})" if one else ""))
+    if kind[0] == 4:
+        return (f"fewer than {MIN_DISAGREEING_QUESTIONS} questions whose trials disagree"
+                + (f" ({int(disagree[0])} question{'' if disagree[0] == 1 else 's'})" if one else ""))
     return ("N = 1: one trial per question", "", "", "every trial in one category")[int(kind[0])]
 
 
@@ -95,9 +115,11 @@ def shortage_cause(counts: object) -> str | None:
 NOT_IDENTIFIED_RULE = not_identified_rule()
 
 
-def _too_few_repeats(questions_tried_twice, trial_pairs):
-    """Whether a fit's strength is not identified (:data:`MIN_REPEATED_QUESTIONS`, :data:`MIN_TRIAL_PAIRS`)."""
-    return (questions_tried_twice < MIN_REPEATED_QUESTIONS) | (trial_pairs < MIN_TRIAL_PAIRS)
+def _too_few_repeats(questions_tried_twice, trial_pairs, disagreeing=None):
+    """Whether a fit's strength is not identified (:data:`MIN_REPEATED_QUESTIONS`, :data:`MIN_TRIAL_PAIRS`,
+    :data:`MIN_DISAGREEING_QUESTIONS` when ``disagreeing`` is given: questions with trials in two or more categories)."""
+    few = (questions_tried_twice < MIN_REPEATED_QUESTIONS) | (trial_pairs < MIN_TRIAL_PAIRS)
+    return few if disagreeing is None else few | (disagreeing < MIN_DISAGREEING_QUESTIONS)
 
 #: Bounds of the fitted pseudo-counts: ``alpha_j`` in [1e-3, 1e6]. The upper bound is reached
 #: when the questions show no over-dispersion (all alike); the formulas then equal the pooled
@@ -236,7 +258,8 @@ def fit_dirichlet_prior(counts: object) -> FittedPrior:
             "every trial fell in one category, so the spread between questions cannot be estimated; "
             "the interval uses the pooled Jeffreys estimate (questions treated as alike).",
         )
-    if _too_few_repeats(np.count_nonzero(totals >= 2), float((totals * (totals - 1) / 2).sum())):
+    if _too_few_repeats(np.count_nonzero(totals >= 2), float((totals * (totals - 1) / 2).sum()),
+                        np.count_nonzero(np.count_nonzero(c, axis=1) >= 2)):
         mean = (c / totals[:, None]).mean(axis=0)  # the observed mean over the questions (each weighted equally)
         with np.errstate(invalid="ignore"):  # an unobserved category: 0 * inf is NaN (no strength), as before, silently
             alpha = mean * np.inf

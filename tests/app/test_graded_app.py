@@ -180,3 +180,26 @@ def test_sensitivity_sets_partial_credit_beside_its_threshold_reading(partial):
     assert any("- **Binary correctness**: needs 0/1 outcomes of the graded attempts" in shown(m.value)
                for m in app.main.markdown)
     assert any(c.startswith("Graded attempts carry a score and no 0/1 outcome") for c in captions), captions
+
+
+def test_a_task_graded_beside_an_empty_outcome_column_gets_partial_credit(app):
+    """QA: an essay task graded 0 / 0.25 ... 1 in `score` with `is_correct` left empty beside a 0/1 math task: its 0
+    and 1 scores were "no outcome", so after *Give partial credit instead* every page still asked for a choice."""
+    rng = np.random.default_rng(8)
+    math = [{"model": m, "task": "math", "question_id": f"m{q}", "trial": t, "is_correct": float(rng.random() < 0.5),
+             "score": np.nan} for m in ("a", "b", "c") for q in range(6) for t in range(3)]
+    essay = [{"model": m, "task": "essay", "question_id": f"e{q}", "trial": t, "is_correct": np.nan,
+              "score": rng.choice([0.0, 0.25, 0.5, 0.75, 1.0])} for m in ("a", "b", "c") for q in range(6) for t in range(3)]
+    frame = pd.DataFrame(math + essay)
+    _load(app, frame, "mixed.csv")
+    app.switch_page(BOARD).run()
+    assert any("54 attempts have a non-binary outcome" in shown(w.value) for w in app.main.warning)  # essay, not "no outcome"
+    app.button(key="guard_partial_credit").click().run()
+    no_exception(app)
+    app.sidebar.selectbox(key="task").set_value("all tasks").run()
+    no_exception(app)
+    assert not app.main.warning and not app.main.error
+    board = _board(app)
+    credit = frame["is_correct"].fillna(frame["score"])  # hand: math by its 0/1 outcome, essay by its score
+    mean = credit.groupby([frame["model"], frame["task"], frame["question_id"]]).mean().groupby(level=0).mean()
+    assert dict(zip(board["model"], board["avg"])) == pytest.approx(mean.to_dict(), abs=5e-5)

@@ -120,3 +120,19 @@ def test_prior_pull_warning_names_only_the_models_the_filter_shows(app):
     after = [shown(w.value) for w in app.main.warning if "observed avg@N" in w.value]
     assert len(after) == 1 and "the model filter hides" in after[0], after
     assert not any(m in after[0] for m in pulled if m not in others[:2])
+
+
+def test_pooled_rates_are_headed_so(app):
+    """QA: with N = 1 every value is the pooled observed rate with an exact interval (no prior fitted), but the table
+    headed it "Bayes@N" where the exports say "Pooled rate"."""
+    text = "model,question_id,trial,is_correct\n" + "".join(
+        f"m{i},q{q:02d},0,{int((q * 7 + i) % 5 < 2 + i % 3)}\n" for i in range(5) for q in range(12))
+    app.switch_page("pages/data/data.py").run()
+    app.file_uploader(key="data_uploader").set_value(("n1.csv", text.encode(), "text/csv")).run()
+    app.button(key="upload_load").click().run()
+    app.switch_page("pages/results/leaderboard.py").run()
+    no_exception(app)
+    import json
+
+    grid = next(df for df in app.main.dataframe if "mu" in df.value.columns)  # (headers: the column_config's labels)
+    assert json.loads(grid.proto.columns)["mu"]["label"] == "Pooled rate"

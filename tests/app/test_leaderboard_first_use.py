@@ -93,7 +93,8 @@ def test_score_vs_cost_names_the_interval_and_explains_the_marks(app):
     app.run()
     no_exception(app)
     (spec,) = chart_specs(app)
-    assert spec["layout"]["yaxis"]["title"]["text"] == "Bayes@N (mean and 95% credible interval)"
+    assert spec["layout"]["yaxis"]["title"]["text"] == ("Bayes@N (mean and 95% credible interval (exact binomial where "
+                                                        "the prior is not identified))")  # (gemini-2.0-flash's)
     assert all(p.endswith(("left", "right")) for p in spec["data"][0]["textposition"])  # beside, not over the bar
     (left_out,) = [shown(c.value) for c in app.main.caption if "Left out" in c.value]
     assert "($0.00*)" in left_out and "(N/A)" in left_out and '"*" is a footnote of the source' in left_out

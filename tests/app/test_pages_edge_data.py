@@ -154,6 +154,11 @@ def test_the_presentation_of_n1_data_does_not_call_the_prior_fitted(app):
             "intervals · "
             "intervals cover trials (questions fixed) · 95% exact binomial intervals") in footer, footer
     assert "fitted" not in footer
+    # a stakeholder reads one plain sentence on the approximate probabilities, once (QA: ~90 words, shown twice)
+    said = [shown(c.value) for c in fresh.main.caption if "posterior probabilities" in c.value]
+    assert said == ["For a and b the prior could not be fitted (N = 1: one trial per question): their values are "
+                    "observed rates with exact intervals, and probabilities comparing them are approximations, not "
+                    "posterior probabilities."], said
 
 
 def test_at_n1_the_sensitivity_page_says_the_means_are_pooled_rates(app):

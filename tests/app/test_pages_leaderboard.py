@@ -45,8 +45,10 @@ def test_pairwise_tab_matches_core(app):
     view(app, "Pairwise P(A > B)")
     (spec,) = chart_specs(app)
     heat = spec["data"][0]
-    table = leaderboard(outcomes_for(io.load([str(MATHARENA)])))
-    rho = pairwise_confidence(table["mu"].to_numpy(float), table["sigma"].to_numpy(float))
+    from scorio_core.uncertainty.fallback import comparison_sds
+
+    table = leaderboard(outcomes_for(io.load([str(MATHARENA)])))  # (gemini-2.0-flash's exact row: its Beta's sides)
+    rho = pairwise_confidence(table["mu"].to_numpy(float), *comparison_sds(table, 0.95))
     assert heat["type"] == "heatmap" and list(heat["y"]) == table["model"].tolist()
     assert np.allclose(array(heat["z"]).astype(float), rho)
     assert any("normal approximation" in c.value for c in app.main.caption)

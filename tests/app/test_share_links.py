@@ -205,7 +205,8 @@ def test_a_link_opens_its_own_dataset_not_the_same_files_read_another_way(app):
     assert fresh.session_state["dataset"] == first
     shared = fresh.main.table[0].value  # the presentation's static table: the numbers as the grid formats them
     assert shared["Model"].tolist() == original["model"].tolist()
-    assert shared["Bayes@N"].tolist() == [f"{v:.4f}" for v in original["mu"]]
+    estimate = next(c for c in shared.columns if c.startswith(("Bayes@N", "Pooled rate")))  # (or pooled rate: a row
+    assert shared[estimate].tolist() == [f"{v:.4f}" for v in original["mu"]]  # whose prior is not identified)
 
 
 def test_a_snapshot_link_ignores_other_parameters_and_says_so(app):
@@ -293,9 +294,10 @@ def test_the_presented_table_is_static_with_every_row_so_it_prints_whole(app, mo
     fresh = _open({"analysis": app.session_state["share_last_id"], "view": "present"})
     assert not heights  # no interactive grid
     table = fresh.main.table[0].value
-    assert len(table) == 105 and table.columns.tolist() == ["Model", "Bayes@N", "95% exact binomial interval",
+    assert len(table) == 105 and table.columns.tolist() == ["Model", "Pooled rate", "95% exact binomial interval",
                                                              "Rank", "Rank (CI ties)", "avg@N", "M", "N"]
-    # N = 1 here: exact binomial intervals, and the header says so (a posterior's says "95% credible interval")
+    # N = 1 here: pooled rates with exact binomial intervals, and the headers say so (QA: "Bayes@N" where the exports
+    # said "Pooled rate"; a posterior's interval says "95% credible interval")
     assert all(c.startswith("[") and c.endswith("]") for c in table["95% exact binomial interval"])
     heights.clear()
     _open({"analysis": app.session_state["share_last_id"]})  # exploring: a scrolling box

@@ -91,3 +91,30 @@ def test_options_only_by_their_full_names(capsys, argv):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: unrecognized arguments: --") and err.count("\n") == 1
+
+
+def test_compare_takes_its_two_models_either_way(capsys):
+    """QA: `compare --models A,B` (the form --models takes on other commands) failed with argparse's "expected 2
+    arguments"; both forms give the same report, and a wrong count says how to write them."""
+    import json
+
+    outputs = []
+    for models in (["o3-mini (high),o1 (medium)"], ["o3-mini (high)", "o1 (medium)"]):
+        assert main(["compare", DATA, "--models", *models, "--output", "json"]) == 0
+        outputs.append(json.loads(capsys.readouterr().out))
+    assert outputs[0] == outputs[1] and outputs[0]["a"]["model"] == "o3-mini (high)"
+    for models in (["o1 (medium)"], ["a", "b", "c"], ["a,"]):
+        assert main(["compare", DATA, "--models", *models]) == 2
+        assert "--models takes two model names: --models A B" in capsys.readouterr().err
+
+
+def test_export_refuses_to_write_over_its_input(tmp_path, capsys):
+    """QA: `export a.csv --format md --out a.csv` replaced the dataset with Markdown (rc 0, "wrote a.csv")."""
+    import shutil
+
+    data = tmp_path / "a.csv"
+    shutil.copy(DATA, data)
+    before = data.read_bytes()
+    assert main(["export", str(data), "--format", "md", "--out", str(tmp_path / "." / "a.csv")]) == 2
+    assert "is one of the input files" in capsys.readouterr().err and data.read_bytes() == before
+    assert main(["export", str(data), "--format", "md", "--out", str(tmp_path / "a.md")]) == 0

@@ -263,7 +263,8 @@ def test_leaderboard_pairs_ranks_only_for_bayes_under_the_sampled_scope():
     assert paired and sampled["rank_ci"].tolist() == expected.tolist()
     unpaired = ranks_with_ties(mu, sampled["sigma"].to_numpy(), rule="pairwise").tolist()
     assert sampled["rank_ci"].tolist() != unpaired  # the pairing matters on this data
-    assert sampled["rank_ci"].tolist() == [1, 1, 1, 3, 5, 5, 5, 5, 5, 8, 11, 11, 11, 11, 11, 16]  # as measured here
+    # as measured here (gemini-2.0-flash 10: one question whose trials disagree, so its prior is not identified)
+    assert sampled["rank_ci"].tolist() == [1, 1, 1, 3, 5, 5, 5, 5, 5, 8, 10, 11, 11, 11, 11, 16]
     # other metrics and rules keep each model's own interval
     avg = leaderboard(outcomes, metric="avg", scope="questions-sampled")
     assert avg["rank_ci"].tolist() == ranks_with_ties(avg["mu"].to_numpy(), avg["sigma"].to_numpy(), rule="pairwise").tolist()

@@ -61,8 +61,8 @@ def test_projection_alpha():
     assert note == ("the empirical-Bayes prior is not identified for this model (N = 1: one trial per question); the "
                     "projection uses the uniform prior")
     _, note = projection_alpha(np.array([[0, 2], [1, 1], [1, 0]]), "empirical-bayes")  # N = 2 on 3 questions: the rule
-    assert ("(N = 1, fewer than 10 questions tried twice or more, or fewer than 20 pairs of trials of a question (N = "
-            "2 on fewer than 20 questions))") in note and "fallback" not in note
+    assert ("(N = 1, fewer than 10 questions tried twice or more, fewer than 20 pairs of trials of a question (N = "
+            "2 on fewer than 20 questions), or fewer than 2 questions whose trials disagree)") in note and "fallback" not in note
 
 
 def test_uniform_reference_equality_kept():

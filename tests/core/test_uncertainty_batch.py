@@ -117,6 +117,7 @@ def test_u_shaped_data_is_not_stuck_in_the_corner(monkeypatch):
 
     monkeypatch.setattr(priors, "MIN_REPEATED_QUESTIONS", 3)
     monkeypatch.setattr(priors, "MIN_TRIAL_PAIRS", 0)
+    monkeypatch.setattr(priors, "MIN_DISAGREEING_QUESTIONS", 0)  # (no question's trials disagree here: the boundary)
     c = np.array([[[0, 1], [7, 0], [1, 0], [0, 0], [8, 0], [0, 1], [4, 0], [1, 0]]])
     alpha = fit_dirichlet_prior_batch(c).alpha[0]
     rows, freq = np.unique(c[0][c[0].sum(1) > 0], axis=0, return_counts=True)
@@ -168,3 +169,29 @@ def test_the_not_identified_estimate_is_the_mean_over_questions():
     # sd: sqrt(p(1-p) / (M N_min)) at p = 0.85, M = 2, N_min = 1 (hand: the binomial bound, which holds whatever the
     # two questions' rates; sqrt(p(1-p) (1/1 + 1/10)) / 2 did not when the once-tried question carries the variance)
     assert one.sigma == pytest.approx(np.sqrt(0.85 * 0.15 / 2), rel=1e-12) == batch.sigma[0]
+
+
+def test_a_fit_needs_two_questions_whose_trials_disagree():
+    """QA: 19 questions solved twice and one failed twice: every question's trials agree, the marginal likelihood grows
+    as the strength goes to 0, and the fit (on the boundary) gave a 95% interval of +-0.008. Fewer than
+    MIN_DISAGREEING_QUESTIONS questions whose trials disagree now take the exact fallback, in every fit path."""
+    from scipy import stats
+
+    from scorio_core.uncertainty.prefix_prior import fit_prefix_priors
+
+    steady = np.array([[0, 2]] * 19 + [[2, 0]])
+    one = np.array([[0, 2]] * 18 + [[2, 0], [1, 1]])  # one question disagrees: that question alone would set it
+    two = np.array([[0, 2]] * 17 + [[2, 0], [1, 1], [1, 1]])
+    assert fit_dirichlet_prior(steady).method == fit_dirichlet_prior(one).method == "fallback-n1"
+    assert fit_dirichlet_prior(two).method == "marginal-likelihood"
+    batch = fit_dirichlet_prior_batch(np.stack([steady, one, two]))
+    assert batch.method.tolist() == ["fallback-n1", "fallback-n1", "marginal-likelihood"]
+    s = posterior_summary_batch(np.stack([steady]), [0.0, 1.0], prior="empirical-bayes")
+    # hand: the exact (Clopper-Pearson) interval of 38 of 40 answers (20 questions x 2 trials)
+    assert s.mu[0] == pytest.approx(0.95) and s.lo[0] == pytest.approx(stats.beta.ppf(0.025, 38, 3), abs=1e-9)
+    assert s.hi[0] == pytest.approx(stats.beta.ppf(0.975, 39, 2), abs=1e-9)
+    # the dynamics' refits after n trials apply the same rule to each prefix's counts
+    first = np.array([[1, 1]] * 19 + [[0, 0]])  # (M, N) codes of each question's two trials
+    second = np.array([[1, 1]] * 17 + [[0, 0], [1, 0], [0, 1]])  # two questions disagree
+    prefix = fit_prefix_priors(np.stack([first.T, second.T], axis=1)[None], 2)  # (B, N, L, M)
+    assert prefix.method.reshape(2, 2).tolist() == [["fallback-n1"] * 2, ["fallback-n1", "marginal-likelihood"]]

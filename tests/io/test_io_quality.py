@@ -260,6 +260,11 @@ def test_partial_credit_beside_a_0_1_correct_column_is_said():
     assert "--binarize-threshold" in note
     whole = text.replace("0.5", "1").replace("0.25", "0")
     assert not [n for n in io.load([_f("pc.csv", whole)]).report.notes if "partial score" in n]
+    # QA: once a threshold sets correctness from the score, "correctness is read from 'correct'" is no longer true
+    binarized = io.apply_choices(io.load([_f("pc.csv", text)]), binarize_threshold=0.5)
+    assert not [n for n in binarized.report.notes if "partial score" in n]
+    assert [n for n in io.apply_choices(io.load([_f("pc.csv", text)]), duplicates="keep-first").report.notes
+            if "partial score" in n] == [note]  # (other choices keep it)
 
 
 def test_a_huge_value_in_an_unmapped_column_does_not_stop_the_load(tmp_path):

@@ -45,7 +45,8 @@ class TestExport:
 
     def test_markdown_and_latex(self, capsys):
         code, md, _ = run(capsys, "export", MATHARENA, "--format", "md", "--confidence", "0.9")
-        assert code == 0 and "| Model" in md and "90% CrI low" in md and "o3-mini (high)" in md
+        assert code == 0 and "| Model" in md and "o3-mini (high)" in md
+        assert "90% interval low" in md  # (credible, or exact for gemini-2.0-flash: 1 question whose trials disagree)
         code, tex, _ = run(capsys, "export", MATHARENA, "--format", "latex")
         assert code == 0 and "\\toprule" in tex and "\\bottomrule" in tex and "aime\\_2025\\_I" in tex
 

@@ -33,6 +33,14 @@ def test_latex_caption_has_a_short_form():
     assert long.count("\\caption[]{(continued)}") == 1
 
 
+def test_latex_says_when_names_need_xelatex():
+    """QA: names in other scripts (模型-A, an emoji) were written as they are with only "% needs booktabs" above them;
+    pdfLaTeX stops at them. Latin accents (é) stay pdfLaTeX-safe."""
+    first = [latex.to_latex(pd.DataFrame({"model": [name], "x": [1.0]})).splitlines()[0] for name in ("模型-A", "🚀", "é")]
+    assert all("compile with XeLaTeX or LuaLaTeX" in line for line in first[:2])
+    assert first[2] == "% needs \\usepackage{booktabs} in the preamble"
+
+
 def test_estimate_header_says_pooled_rate_under_the_n1_fallback():
     # under the N = 1 fallback no prior is fitted and mu is the pooled observed rate: the header says so
     table = board()

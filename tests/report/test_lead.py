@@ -1,8 +1,9 @@
 """The verdict names its scope and the questions behind a lead (issue 40).
 
 Fixture: model X leads model Y on 40 questions, N = 8 trials each. Only X solves three questions
-(X 8/8, 2/8 and 1/8 correct, Y 0/8); the other 37 have the same outcome for both (18 solved 8/8 by
-both, 19 failed 0/8 by both). Hand calculation of the paired difference under the
+(X 8/8, 2/8 and 1/8 correct, Y 0/8); the other 37 have the same outcome for both (16 solved 8/8 by
+both, 7/8 and 6/8 by both on two more, 19 failed 0/8 by both: Y has two questions whose trials disagree, so its
+empirical-Bayes prior is identified, MIN_DISAGREEING_QUESTIONS). Hand calculation of the paired difference under the
 questions-sampled scope (Miller 2024): d = (1, 0.25, 0.125, 0 x 37), mean 1.375/40 = 0.034375,
 sample sd 0.16257, se = 0.16257 / sqrt(40) = 0.025705; with the raw mean z = 1.337 and
 P(X > Y) = Phi(1.337) = 0.909. The verdict centres on the Bayes@N posterior means (as Compare does):
@@ -32,8 +33,8 @@ ROOT_DATA = Path(__file__).resolve().parents[2] / "data"
 
 def counts_csv(path) -> str:
     rows = ["model,question_id,n_trials,n_correct"]
-    x = [8, 2, 1] + [8] * 18 + [0] * 19
-    y = [0, 0, 0] + [8] * 18 + [0] * 19
+    x = [8, 2, 1, 7, 6] + [8] * 16 + [0] * 19
+    y = [0, 0, 0, 7, 6] + [8] * 16 + [0] * 19
     z = [0, 0, 0] + [4] * 18 + [0] * 19  # a third model, clearly behind
     for name, correct in (("X", x), ("Y", y), ("Z", z)):
         rows += [f"{name},q{i:02d},8,{c}" for i, c in enumerate(correct)]

@@ -157,8 +157,8 @@ class TestVerdict:
         (few,) = [c for c in verdict(t).caveats if c.startswith("With as few as N = 4")]
         assert "posterior means are pulled toward the prior mean" in few  # b's are
         assert ("where the empirical-Bayes prior cannot be fitted (N = 1, fewer than 10 questions tried twice or more, "
-                "fewer than 20 pairs of trials of a question (N = 2 on fewer than 20 questions), or every trial in one "
-                "category) the means are the pooled") in few  # no N or M tells which: the rule
+                "fewer than 20 pairs of trials of a question (N = 2 on fewer than 20 questions), fewer than 2 questions "
+                "whose trials disagree, or every trial in one category) the means are the pooled") in few  # the rule
         (few,) = [c for c in verdict(t.assign(interval=fell_back)).caveats if c.startswith("The empirical-Bayes")]
         assert "pulled toward" not in few and few.startswith("The empirical-Bayes prior cannot be fitted here (N = 1, ")
         # the cause from N and M: 8 questions tried 4 times are not fitted for want of questions, not of trials

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["ADVICE", "DUPLICATES_FINDING", "EXAMPLES", "DuplicateKey", "QualityReport", "QuestionGap", "TrialSpread", "blocking_finding",
-           "blocking_messages", "graded_mask"]
+           "blocking_messages", "graded_mask", "partial_credit_message", "PARTIAL_CREDIT_WORDS"]
 
 EXAMPLES = 20  # entries kept per list in the report (totals are always exact)
 
@@ -289,3 +289,16 @@ def graded_mask(table) -> np.ndarray:
     task = pd.factorize(table["task"])[0]
     ends = (np.bincount(task[soft], minlength=task.max() + 1) > 0) & (np.bincount(task[~unknown], minlength=task.max() + 1) == 0)
     return soft | scored & ends[task]
+
+
+#: Words of :func:`partial_credit_message` (a threshold that sets correctness from the score makes the note stale).
+PARTIAL_CREDIT_WORDS = "have a partial score strictly between 0 and 1 in"
+
+
+def partial_credit_message(source: str, k: int, n: int, wrong: int, score_col: str, outcome_col: str) -> str:
+    """The partial-credit load note (every engine words it so): ``k`` of ``n`` attempts score strictly between 0 and 1
+    in ``score_col``, ``wrong`` of them 0 in the outcome column ``outcome_col``."""
+    return (f"{source}: {k:,} attempts ({k / n:.0%}) {PARTIAL_CREDIT_WORDS} '{score_col}', while"
+            f" correctness is read from '{outcome_col}' (0/1), which counts {wrong:,} of them incorrect. To count partial "
+            "credit, rank on a rubric of the score (Rubric page; CLI --schema) or set correctness from it "
+            "(--binarize-threshold T: correct when score > T).")
