@@ -68,8 +68,9 @@ def _active_label(active, options: dict[str, rubric.Schema]) -> str | None:
 def default_comparison(names: list[str], options: dict[str, rubric.Schema], active) -> list[str]:
     """Default schemata of the bump chart: the active rubric, binary correctness and the paper's Table 5."""
     current = _active_label(active, options)
-    if current is not None and score_values_spec(active.schema):  # partial credit against its threshold reading
+    if current in names and score_values_spec(active.schema):  # partial credit against its threshold reading
         return [n for n in names if n == current or options[n].source.startswith("a threshold on the data's")]
+    # (a task without scores, e.g. the 0/1 task beside a graded one, does not support those two: the usual default)
     return [n for n in names if n == current or n == rubric.DEFAULT_SCHEMA or _is_paper(options[n])]
 
 

@@ -78,11 +78,14 @@ def plan_sentence(reason: str) -> str:
     'Top-1 holds: P(o3 is best) = 0.973, reaching the 0.95 goal.'
     >>> plan_sentence("continue: P(a > b) = 0.71 and P(within 0.01) = 0.02, both < 0.95")
     'Keep running: P(a > b) = 0.71 and P(within 0.01) = 0.02, both below the 0.95 goal.'
+    >>> plan_sentence("continue: P(b > a) = 0.504 and P(within 0) < 0.001, both < 0.95")  # a bound, not a goal
+    'Keep running: P(b > a) = 0.504 and P(within 0) < 0.001, both below the 0.95 goal.'
     """
     text = re.sub(r"^continue: ", "Keep running: ", reason.strip())
     text = re.sub(r",? both < ([0-9.]+)", r", both below the \1 goal", text)
-    text = re.sub(r" < ([0-9][0-9.]*)(?=$|[;,)]| \()", r", below the \1 goal", text)
-    text = re.sub(r" >= ([0-9][0-9.]*)(?=$|[;,)]| \()", r", reaching the \1 goal", text)
+    # a value against the goal ("= 0.509 < 0.95"), not a bound on a probability ("P(within 0) < 0.001", QA)
+    text = re.sub(r"(?<=\d) < ([0-9][0-9.]*)(?=$|[;,)]| \()", r", below the \1 goal", text)
+    text = re.sub(r"(?<=\d) >= ([0-9][0-9.]*)(?=$|[;,)]| \()", r", reaching the \1 goal", text)
     text = re.sub(r"; within ([0-9.e-]+): ", r"; within \1 of the best: ", text)
     text = sentence(text)
     return text if text.endswith(".") else text + "."

@@ -142,7 +142,10 @@ name_a, name_b = names[model_a], names[model_b]
 apart = cross_group_note(question_groups(outcomes, board, question_set), model_a, model_b, names)
 if apart is not None:  # no chain of shared questions joins them: said before any "ahead" sentence
     st.warning(md(apart), icon=":material/link_off:")
-if diff.rho >= ctx.confidence:
+if apart is not None:  # no verdict: the Leaderboard does not order them either (QA: a green "ahead" under the warning)
+    st.info(f"P({md(name_a)} > {md(name_b)}) = {format_probability(diff.rho)} compares questions of different difficulty, "
+            "not the models: no lead is claimed while they share no chain of questions.", icon=":material/link_off:")
+elif diff.rho >= ctx.confidence:
     st.success(f"{md(name_a)} is ahead of {md(name_b)} with {format_probability(diff.rho)} {md(probability)}"
                f"{md(sided)}.", icon=":material/check:")
 elif 1 - diff.rho >= ctx.confidence:

@@ -120,8 +120,11 @@ def spread_note(fit) -> str | None:
     answering = len(getattr(fit, "theta", ())) - len(getattr(fit, "unanswered_models", ()))
     if not p > SPREAD_ALPHA or answering < 2:  # one model: no comparison to report (engineer QA: "p = 1" on one)
         return None
-    text = (f"The models' success rates do not credibly differ question by question (Cochran-Mantel-Haenszel test of "
-            f"equal abilities, p = {p:.2g}): read their abilities as tied")
+    # (not "tied": a test that does not reject is weak evidence, and a pair can still differ credibly; QA found the
+    # Leaderboard's 95.9% lead beside "read their abilities as tied")
+    text = (f"A test of equal abilities does not find the models' success rates to credibly differ question by question "
+            f"(Cochran-Mantel-Haenszel, p = {p:.2g}): read small differences between their abilities as noise (the "
+            "Leaderboard and Compare give each pair's probability)")
     if fit.model == "2pl":
         text += ("; the 2PL scale, which puts the abilities at mean square 1, is then set by noise, so the difficulties, "
                  "discriminations and the flags that use them (low_information, possibly_mislabeled) say little. "

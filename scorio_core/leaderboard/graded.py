@@ -368,9 +368,12 @@ def lift_graded_block(dataset, schema, codes):
             f"{str(row['question_id'])[:80]!r}, score {row['score']}), so they would be scored by nothing; extend the "
             "rubric's conditions to cover them (check with `python -m scorio_core rubric PATH --schema FILE`), or "
             "choose a threshold: --binarize-threshold 0.5.", field="score")
+    tasks = list(dict.fromkeys(dataset.attempts["task"].to_numpy()[graded].astype(str)))
+    every = len(tasks) == dataset.attempts["task"].nunique()  # (else name them: the others keep their 0/1 metrics)
+    where = "these data" if every else "task" + "s" * (len(tasks) > 1) + " " + ", ".join(tasks[:5]) + " ..." * (len(tasks) > 5)
     note = (f"{n:,} attempts have a graded score and no 0/1 outcome: rubric "
             f"'{schema.name}' scores them (partial credit, its weights), nothing is binarized. Metrics of 0/1 "
-            "outcomes (the Pass@k family, the ranking methods) are not computed on these data; a threshold that "
+            f"outcomes (the Pass@k family, the ranking methods) are not computed on {where}; a threshold that "
             "binarizes the score gives them (the Data page's, or --binarize-threshold).")
     blocking = tuple(b for b in report.blocking if "non-binary outcome" not in b)
     return replace(dataset, report=replace(report, blocking=blocking, notes=tuple(report.notes) + (note,))), note

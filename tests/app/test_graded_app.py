@@ -203,3 +203,24 @@ def test_a_task_graded_beside_an_empty_outcome_column_gets_partial_credit(app):
     credit = frame["is_correct"].fillna(frame["score"])  # hand: math by its 0/1 outcome, essay by its score
     mean = credit.groupby([frame["model"], frame["task"], frame["question_id"]]).mean().groupby(level=0).mean()
     assert dict(zip(board["model"], board["avg"])) == pytest.approx(mean.to_dict(), abs=5e-5)
+
+
+def test_sensitivity_on_the_0_1_task_beside_a_graded_one_compares_the_usual_schemata(app):
+    """Browser QA: under partial credit, the 0/1 task of a mixed dump (no score there) opened the Sensitivity page on
+    an empty choice ("Pick at least one schema"): its default was the score values and their threshold reading, which
+    need a score this task lacks. It now starts on the usual default (binary correctness here)."""
+    rows = [{"model": m, "task": "math", "question_id": f"m{q}", "trial": t, "is_correct": float((q + t + i) % 3 == 0),
+             "score": np.nan} for i, m in enumerate("abc") for q in range(8) for t in range(3)]
+    rows += [{"model": m, "task": "essay", "question_id": f"e{q}", "trial": t, "is_correct": np.nan,
+              "score": [0.0, 0.5, 1.0][(q + t + i) % 3]} for i, m in enumerate("abc") for q in range(8) for t in range(3)]
+    _load(app, pd.DataFrame(rows), "mixed.csv")
+    app.switch_page(BOARD).run()
+    app.button(key="guard_partial_credit").click().run()
+    app.sidebar.selectbox(key="task").set_value("math").run()
+    app.switch_page("pages/results/sensitivity.py").run()
+    no_exception(app)
+    assert app.multiselect(key="sens_schemas").value == ["Binary correctness"]
+    assert not [i for i in app.main.info if "Pick at least one schema" in i.value]
+    app.switch_page(BOARD).run()  # and the notice names the graded task (math keeps its 0/1 metrics)
+    assert any("are not computed on task essay;" in shown(i.value) for i in app.main.info)
+    assert "Pass@k" in app.selectbox(key="lb_metric").options
