@@ -9,6 +9,7 @@ import pytest
 from scorio_core import io
 from scorio_core.leaderboard.table import leaderboard, outcomes_for
 from scorio_core.ranking.rank import pairwise_confidence
+from scorio_core.uncertainty.fallback import comparison_sds
 from tests.app.conftest import ROOT, array, chart_specs, no_exception, shown
 
 MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
@@ -16,8 +17,7 @@ MATHARENA = ROOT / "data" / "matharena_aime_2025_I_counts.csv"
 
 def view(at, tab):
     at.session_state["lb_view"] = tab
-    at.run()
-    no_exception(at)
+    no_exception(at.run())
 
 
 def test_metric_k_and_tie_rule(app):
@@ -45,9 +45,7 @@ def test_pairwise_tab_matches_core(app):
     view(app, "Pairwise P(A > B)")
     (spec,) = chart_specs(app)
     heat = spec["data"][0]
-    from scorio_core.uncertainty.fallback import comparison_sds
-
-    table = leaderboard(outcomes_for(io.load([str(MATHARENA)])))  # (gemini-2.0-flash's exact row: its Beta's sides)
+    table = leaderboard(outcomes_for(io.load([str(MATHARENA)])))  # gemini-2.0-flash's exact row: its Beta's sides
     rho = pairwise_confidence(table["mu"].to_numpy(float), *comparison_sds(table, 0.95))
     assert heat["type"] == "heatmap" and list(heat["y"]) == table["model"].tolist()
     assert np.allclose(array(heat["z"]).astype(float), rho)
